@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// apnsctl: test and send Apple push notifications from the shell.
+// Layout (arrows point one way): apnsctl -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore.
+import PackageDescription
+
+let package = Package(
+    name: "apnsctl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "apnsctl", targets: ["apnsctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, reached through pkg-config; the modulemap's `link` lines are the fallback.
+        .systemLibrary(
+            name: "COpenSSL", pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CNghttp2", pkgConfig: "libnghttp2",
+            providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+
+        // Pure Swift: APNs vocabulary, JSON reader, payload validator, device tokens, platform helpers.
+        .target(name: "APNSCore"),
+        // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
+        .target(name: "APNSCrypto", dependencies: ["APNSCore", "COpenSSL"]),
+        // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.
+        .target(name: "APNSHTTP2", dependencies: ["APNSCore", "CNghttp2"]),
+        // Sending: connect, multiplex, resend after GOAWAY, one result per device.
+        .target(name: "APNSClient", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2"]),
+        // The local APNs: checks requests with the same vocabulary and validator as the client.
+        .target(name: "APNSMock", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2"]),
+        // Argument parsing, rendering and exit codes; imports no C module.
+        .executableTarget(
+            name: "apnsctl",
+            dependencies: [
+                "APNSCore", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI.
+        .target(name: "APNSTestSupport", dependencies: ["APNSCore"], path: "Tests/APNSTestSupport"),
+        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSTestSupport"]),
+        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSTestSupport"]),
+        .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSTestSupport"]),
+        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSTestSupport"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSTestSupport"]),
+        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSTestSupport"]),
+    ]
+)

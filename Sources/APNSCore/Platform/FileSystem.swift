@@ -1,0 +1,117 @@
+/// File access without Foundation (it costs start-up time; see the notes on measured costs).
+public enum FileSystem {
+    /// Why a file could not be read or written; the CLI maps these to exit 66 / 73.
+    public enum Failure: Error, Equatable, Sendable {
+        case missing(path: String)
+        case unreadable(path: String, reason: String)
+        case isDirectory(path: String)
+        case exists(path: String)
+        case cannotCreate(path: String, reason: String)
+
+        public var message: String {
+            switch self {
+            case .missing(let p): return "\(p): no such file"
+            case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
+            case .isDirectory(let p): return "\(p): is a directory, not a file"
+            case .exists(let p): return "\(p): already exists; pass --force to overwrite it"
+            case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
+            }
+        }
+    }
+
+    /// The text of `errno`, for messages.
+    public static func errnoText(_ code: Int32 = errno) -> String {
+        guard let s = strerror(code) else { return "error \(code)" }
+        return String(cString: s)
+    }
+
+    /// Reads a whole file, or standard input for `-`.
+    public static func read(_ path: String) throws(Failure) -> [UInt8] {
+        if path == "-" { return readAll(fd: 0) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let e = errno
+            if e == ENOENT || e == ENOTDIR { throw .missing(path: path) }
+            throw .unreadable(path: path, reason: errnoText(e))
+        }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
+        return readAll(fd: fd)
+    }
+
+    /// Reads a file as UTF-8 text (invalid bytes are repaired, never fatal).
+    public static func readText(_ path: String) throws(Failure) -> String {
+        String(decoding: try read(path), as: UTF8.self)
+    }
+
+    /// Reads an open descriptor to its end.
+    public static func readAll(fd: Int32) -> [UInt8] {
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if n > 0 { out.append(contentsOf: chunk[0..<n]) }
+            else if n < 0 && errno == EINTR { continue }
+            else { break }
+        }
+        return out
+    }
+
+    /// Whether something exists at `path` (file, directory or link).
+    public static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
+    /// Writes `bytes` to `path` with `mode`, or to standard output for `-`.
+    /// Without `overwrite`, an existing file is left untouched and `.exists` thrown.
+    /// The file is created with `mode` from the start, so a private key is never briefly world-readable.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, overwrite: Bool) throws(Failure) {
+        if path == "-" { StandardStreams.writeOut(bytes); return }
+        var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_TRUNC
+        if !overwrite { flags |= O_EXCL }
+        let fd = open(path, flags, mode)
+        if fd < 0 {
+            let e = errno
+            if e == EEXIST { throw .exists(path: path) }
+            throw .cannotCreate(path: path, reason: errnoText(e))
+        }
+        defer { close(fd) }
+        _ = fchmod(fd, mode)  // O_TRUNC on an existing file keeps its old mode
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .cannotCreate(path: path, reason: errnoText())
+            }
+            offset += n
+        }
+    }
+
+    /// Creates `path` and its parents with `mode` (like `mkdir -p`); an existing directory is fine.
+    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(Failure) {
+        var current = path.hasPrefix("/") ? "/" : ""
+        for part in path.split(separator: "/") {
+            current += current.isEmpty || current.hasSuffix("/") ? String(part) : "/" + part
+            if mkdir(current, mode) != 0 && errno != EEXIST {
+                throw .cannotCreate(path: current, reason: errnoText())
+            }
+        }
+    }
+
+    /// The last path component (`AuthKey_ABC.p8` from `/x/AuthKey_ABC.p8`).
+    public static func baseName(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+    }
+
+    /// A fresh private directory under $TMPDIR (or /tmp), for demo state and scratch files.
+    public static func makeTemporaryDirectory(prefix: String = "apnsctl") throws(Failure) -> String {
+        let base = Environment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else { throw .cannotCreate(path: base, reason: errnoText()) }
+        return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+    }
+}

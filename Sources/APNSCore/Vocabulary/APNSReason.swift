@@ -1,0 +1,146 @@
+/// A documented APNs rejection reason, with the wire string as raw value.
+/// An unknown reason from a server is kept as a string by the caller and printed as received.
+public enum APNSReason: String, CaseIterable, Sendable, Codable {
+    case badCollapseId = "BadCollapseId"
+    case badDeviceToken = "BadDeviceToken"
+    case badExpirationDate = "BadExpirationDate"
+    case badMessageId = "BadMessageId"
+    case badPriority = "BadPriority"
+    case badTopic = "BadTopic"
+    case deviceTokenNotForTopic = "DeviceTokenNotForTopic"
+    case duplicateHeaders = "DuplicateHeaders"
+    case idleTimeout = "IdleTimeout"
+    case invalidPushType = "InvalidPushType"
+    case missingDeviceToken = "MissingDeviceToken"
+    case missingTopic = "MissingTopic"
+    case payloadEmpty = "PayloadEmpty"
+    case topicDisallowed = "TopicDisallowed"
+    case badCertificate = "BadCertificate"
+    case badCertificateEnvironment = "BadCertificateEnvironment"
+    case expiredProviderToken = "ExpiredProviderToken"
+    case forbidden = "Forbidden"
+    case invalidProviderToken = "InvalidProviderToken"
+    case missingProviderToken = "MissingProviderToken"
+    case unrelatedKeyIdInToken = "UnrelatedKeyIdInToken"
+    case badEnvironmentKeyIdInToken = "BadEnvironmentKeyIdInToken"
+    case badEnvironmentKeyInToken = "BadEnvironmentKeyInToken"
+    case badPath = "BadPath"
+    case methodNotAllowed = "MethodNotAllowed"
+    case expiredToken = "ExpiredToken"
+    case unregistered = "Unregistered"
+    case payloadTooLarge = "PayloadTooLarge"
+    case tooManyProviderTokenUpdates = "TooManyProviderTokenUpdates"
+    case tooManyRequests = "TooManyRequests"
+    case internalServerError = "InternalServerError"
+    case serviceUnavailable = "ServiceUnavailable"
+    case shutdown = "Shutdown"
+    /// Not an APNs device-push reason: the mock's answer to a body that is not JSON
+    /// (APNs' behaviour there is undocumented; broadcast uses this name).
+    case badRequestPayload = "BadRequestPayload"
+
+    /// The HTTP status APNs answers with for this reason.
+    public var status: Int {
+        switch self {
+        case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
+             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+             .missingTopic, .payloadEmpty, .topicDisallowed, .badRequestPayload:
+            return 400
+        case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
+             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+             .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken:
+            return 403
+        case .badPath: return 404
+        case .methodNotAllowed: return 405
+        case .expiredToken, .unregistered: return 410
+        case .payloadTooLarge: return 413
+        case .tooManyProviderTokenUpdates, .tooManyRequests: return 429
+        case .internalServerError: return 500
+        case .serviceUnavailable, .shutdown: return 503
+        }
+    }
+
+    /// One line: what APNs means by this reason.
+    public var meaning: String {
+        switch self {
+        case .badCollapseId: return "The collapse id is longer than 64 bytes."
+        case .badDeviceToken: return "The token is not valid for this topic and environment."
+        case .badExpirationDate: return "The apns-expiration value is not usable."
+        case .badMessageId: return "The apns-id is not a UUID."
+        case .badPriority: return "The priority is not 10, 5 or 1, or not allowed for this push type."
+        case .badTopic: return "The topic is malformed."
+        case .deviceTokenNotForTopic: return "The token belongs to another app or topic."
+        case .duplicateHeaders: return "An apns-* header was sent more than once."
+        case .idleTimeout: return "The connection was idle for too long."
+        case .invalidPushType: return "The apns-push-type is not one APNs knows."
+        case .missingDeviceToken: return "The request path has no device token."
+        case .missingTopic: return "A topic is required (multi-topic certificate or token auth)."
+        case .payloadEmpty: return "The payload is empty."
+        case .topicDisallowed: return "These credentials may not push to this topic."
+        case .badCertificate: return "The client certificate was rejected."
+        case .badCertificateEnvironment: return "The client certificate is for the other environment."
+        case .expiredProviderToken: return "The provider token is more than an hour old."
+        case .forbidden: return "The action is not permitted."
+        case .invalidProviderToken: return "The provider token could not be verified."
+        case .missingProviderToken: return "There is neither a client certificate nor a provider token."
+        case .unrelatedKeyIdInToken: return "The token's key differs from the one that opened the connection."
+        case .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken:
+            return "The signing key is restricted to the other environment."
+        case .badPath: return "The request path is not /3/device/<token>."
+        case .methodNotAllowed: return "The request method is not POST."
+        case .expiredToken: return "The device token has expired."
+        case .unregistered: return "The device token is no longer active for this topic."
+        case .payloadTooLarge: return "The payload is over the size limit."
+        case .tooManyProviderTokenUpdates: return "Provider tokens were replaced too often on this connection."
+        case .tooManyRequests: return "Too many notifications were sent to this device in a row."
+        case .internalServerError: return "APNs had an internal failure."
+        case .serviceUnavailable: return "APNs is unavailable."
+        case .shutdown: return "The APNs server is shutting down."
+        case .badRequestPayload: return "The payload is not valid JSON."
+        }
+    }
+
+    /// One line: what to check or do next.
+    public var hint: String {
+        switch self {
+        case .badCollapseId: return "Shorten --collapse-id to at most 64 bytes."
+        case .badDeviceToken:
+            return "Tokens from a debug build need --env sandbox; TestFlight, Ad Hoc and App Store builds need --env production. Check the hex copy is complete."
+        case .badExpirationDate: return "Give epoch seconds or 0, not a TTL; --expiration 1h converts for you."
+        case .badMessageId: return "--apns-id needs a canonical 8-4-4-4-12 hex UUID."
+        case .badPriority: return "Use --priority 10, 5 or 1; background pushes need 5."
+        case .badTopic: return "Check the bundle id and the push type's topic suffix."
+        case .deviceTokenNotForTopic:
+            return "--topic must be the bundle id of the app that registered this token, with the push type's suffix."
+        case .duplicateHeaders: return "A proxy or apnsctl repeated a header; please report it."
+        case .idleTimeout: return "Send again; a new connection is opened."
+        case .invalidPushType: return "Use one of: \(PushType.allNames)."
+        case .missingDeviceToken: return "Pass --device, and check --endpoint has no path."
+        case .missingTopic: return "Pass --topic."
+        case .payloadEmpty: return "Give a payload file, inline JSON or --alert."
+        case .topicDisallowed:
+            return "The certificate's topics (apnsctl inspect) lack this topic, or the push type needs token auth (location)."
+        case .badCertificate: return "Not an APNs certificate, or revoked or broken: re-export it and run apnsctl inspect."
+        case .badCertificateEnvironment: return "Match --env to the environments apnsctl inspect shows for the certificate."
+        case .expiredProviderToken: return "Check the system clock (iat comes from it); use --no-token-cache once."
+        case .forbidden: return "Check the developer account, the key and the app id."
+        case .invalidProviderToken:
+            return "--key-id must match the .p8 file and --team-id the key's team; has the key been revoked?"
+        case .missingProviderToken: return "Pass --cert or --auth-key."
+        case .unrelatedKeyIdInToken: return "Use one signing key per connection."
+        case .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken:
+            return "Use the --env the key is restricted to, or a key for both environments."
+        case .badPath: return "Check --endpoint: it should be https://host:port with no path."
+        case .methodNotAllowed: return "Did a proxy rewrite the request?"
+        case .expiredToken: return "Get a fresh token from the app."
+        case .unregistered: return "Stop sending to this token unless the app registers it again."
+        case .payloadTooLarge: return "Shrink the payload; try --minify."
+        case .tooManyProviderTokenUpdates:
+            return "Reuse provider tokens for 20 to 60 minutes (the token cache does); avoid --no-token-cache in loops."
+        case .tooManyRequests: return "Wait, then retry."
+        case .internalServerError: return "Retry later with back-off."
+        case .serviceUnavailable: return "Retry later with back-off."
+        case .shutdown: return "Send again in a moment; a new connection is opened."
+        case .badRequestPayload: return "Run apnsctl validate on the payload."
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import APNSCore
+
+/// Namespace of the local APNs (filled in by the transport work).
+public enum APNSMockModule {}

@@ -1,0 +1,70 @@
+import APNSCore
+
+/// The exit codes of CLI.md. Exit status comes from the error's type, never from its text.
+enum ExitStatus {
+    static let success: Int32 = 0
+    static let rejected: Int32 = 1
+    static let usage: Int32 = 64
+    static let payloadInvalid: Int32 = 65
+    static let inputMissing: Int32 = 66
+    static let transport: Int32 = 69
+    static let internalError: Int32 = 70
+    static let outputExists: Int32 = 73
+    static let credential: Int32 = 77
+}
+
+/// The one error type commands throw; each case maps to exactly one exit code.
+/// Messages are one line: where (file, flag, field), what is wrong, what to do.
+enum CLIError: Error {
+    /// 64: unknown flag, bad value, conflicting or missing options.
+    case usage(String)
+    /// 65: the payload breaks a rule (details were already printed, or are in the message).
+    case payloadInvalid(String?)
+    /// 66: an input file is missing or unreadable.
+    case inputMissing(String)
+    /// 69: connect, DNS, TLS, HTTP/2 protocol, GOAWAY, timeout.
+    case transport(String)
+    /// 70: a bug in apnsctl.
+    case internalError(String)
+    /// 73: an output file exists or cannot be created.
+    case outputExists(String)
+    /// 77: credential problem.
+    case credential(String)
+    /// 1: APNs answered and rejected at least one notification (the results are already printed).
+    case rejected
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: return ExitStatus.usage
+        case .payloadInvalid: return ExitStatus.payloadInvalid
+        case .inputMissing: return ExitStatus.inputMissing
+        case .transport: return ExitStatus.transport
+        case .internalError: return ExitStatus.internalError
+        case .outputExists: return ExitStatus.outputExists
+        case .credential: return ExitStatus.credential
+        case .rejected: return ExitStatus.rejected
+        }
+    }
+
+    /// Prints the message on stderr with the `error:` prefix (nothing for `.rejected`).
+    func report() {
+        switch self {
+        case .usage(let m), .inputMissing(let m), .transport(let m), .outputExists(let m), .credential(let m):
+            StandardStreams.error(m)
+        case .payloadInvalid(let m):
+            if let m { StandardStreams.error(m) }
+        case .internalError(let m):
+            StandardStreams.error("\(m) (this is a bug in apnsctl; please report it with the command you ran)")
+        case .rejected:
+            break
+        }
+    }
+
+    /// A file-system failure: reading problems are 66, writing problems 73.
+    init(_ failure: FileSystem.Failure) {
+        switch failure {
+        case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
+        case .exists, .cannotCreate: self = .outputExists(failure.message)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// What a finished child process left behind.
+public struct CommandResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+    public let stdoutBytes: [UInt8]
+    /// Wall-clock seconds from start to exit.
+    public let seconds: Double
+    /// True when the runner had to kill the child at its time limit.
+    public let timedOut: Bool
+
+    /// stdout split into lines, without the trailing empty one.
+    public var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    /// stderr split into lines.
+    public var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs programs for end-to-end tests: the built `apnsctl`, and `openssl`/`curl` as independent peers.
+public enum CommandRunner {
+    /// The `apnsctl` binary built next to the test bundle (`$APNSCTL_BIN` overrides it).
+    public static var apnsctlPath: String {
+        if let p = ProcessInfo.processInfo.environment["APNSCTL_BIN"], !p.isEmpty { return p }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+        // macOS runs tests from inside an .xctest bundle: climb out of it.
+        while dir.path.contains(".xctest") { dir.deleteLastPathComponent() }
+        return dir.appendingPathComponent("apnsctl").path
+    }
+
+    /// Runs the built apnsctl with `arguments`.
+    @discardableResult
+    public static func apnsctl(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
+                               directory: String? = nil, timeout: Double = 60) throws -> CommandResult {
+        try run(apnsctlPath, arguments, stdin: stdin, environment: environment, directory: directory, timeout: timeout)
+    }
+
+    /// Runs `executable` (a path, or a name looked up in PATH) and waits at most `timeout` seconds.
+    /// The environment is the test's own plus `environment`, with NO_COLOR set so output is plain.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil,
+                           environment: [String: String] = [:], directory: String? = nil,
+                           timeout: Double = 60) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try which(executable))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+
+        let scratch = try TemporaryDirectory(prefix: "run")
+        let outURL = URL(fileURLWithPath: scratch.path + "/stdout")
+        let errURL = URL(fileURLWithPath: scratch.path + "/stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let inPipe = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
+
+        let start = Date()
+        try process.run()
+        if let stdin {
+            let writer = inPipe.fileHandleForWriting
+            DispatchQueue.global().async {
+                try? writer.write(contentsOf: Data(stdin))
+                try? writer.close()
+            }
+        }
+        var timedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                timedOut = true
+                process.terminate()
+                usleep(200_000)
+                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+                break
+            }
+            usleep(2_000)
+        }
+        process.waitUntilExit()
+        try? outHandle.close()
+        try? errHandle.close()
+        let outData = (try? Data(contentsOf: outURL)) ?? Data()
+        let errData = (try? Data(contentsOf: errURL)) ?? Data()
+        return CommandResult(status: process.terminationStatus,
+                             stdout: String(decoding: outData, as: UTF8.self),
+                             stderr: String(decoding: errData, as: UTF8.self),
+                             stdoutBytes: [UInt8](outData),
+                             seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+    }
+
+    /// The full path of a program in PATH.
+    public static func which(_ name: String) throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(name)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        throw TestSupportError("\(name) is not installed (make deps installs what the tests use)")
+    }
+}
+
+/// A failure in the test scaffolding itself, not in the code under test.
+public struct TestSupportError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

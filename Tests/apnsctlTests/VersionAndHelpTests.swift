@@ -1,0 +1,34 @@
+import APNSTestSupport
+import Testing
+
+/// The root command's contract: help, version and usage errors.
+@Suite struct VersionAndHelpTests {
+    @Test func versionNamesTheLinkedLibraries() throws {
+        let r = try CommandRunner.apnsctl(["--version"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("apnsctl "))
+        #expect(r.stdout.contains("OpenSSL 3"))
+        #expect(r.stdout.contains("nghttp2 1."))
+    }
+
+    @Test func helpListsEverySubcommand() throws {
+        let r = try CommandRunner.apnsctl(["--help"])
+        #expect(r.status == 0)
+        for name in ["send", "validate", "inspect", "convert", "jwt", "mock"] {
+            #expect(r.stdout.contains(name), "help lacks \(name)")
+        }
+    }
+
+    @Test func unknownFlagIsUsageErrorWithPrefix() throws {
+        let r = try CommandRunner.apnsctl(["--no-such-flag"])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: "))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func unknownSubcommandIsUsageError() throws {
+        let r = try CommandRunner.apnsctl(["frobnicate"])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: "))
+    }
+}
