@@ -32,7 +32,7 @@ final class PKCS12Bundle {
     func verifyMAC(_ secret: SecretBytes?) -> Bool {
         defer { OpenSSLError.clearQueue() }
         if let secret {
-            return secret.withCString { PKCS12_verify_mac(pointer, $0.assumingMemoryBound(to: CChar.self), Int32(secret.count)) } == 1
+            return secret.withCString { PKCS12_verify_mac(pointer, $0.assumingMemoryBound(to: CChar.self), $1) } == 1
         }
         return PKCS12_verify_mac(pointer, "", 0) == 1 || PKCS12_verify_mac(pointer, nil, 0) == 1
     }
@@ -45,7 +45,7 @@ final class PKCS12Bundle {
         var others: OpaquePointer? = nil
         var ok: Int32
         if let secret {
-            ok = secret.withCString { PKCS12_parse(pointer, $0.assumingMemoryBound(to: CChar.self), &key, &cert, &others) }
+            ok = secret.withCString { pass, _ in PKCS12_parse(pointer, pass.assumingMemoryBound(to: CChar.self), &key, &cert, &others) }
         } else {
             ok = PKCS12_parse(pointer, "", &key, &cert, &others)
             if ok != 1 {
@@ -81,7 +81,7 @@ final class PKCS12Bundle {
         case .legacy: (NID_pbe_WithSHA1And40BitRC2_CBC, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, 2048)
         case .tripleDES: (NID_pbe_WithSHA1And3_Key_TripleDES_CBC, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, 2048)
         }
-        let made: OpaquePointer? = password.withCString { pass in
+        let made: OpaquePointer? = password.withCString { pass, _ in
             let p = pass.assumingMemoryBound(to: CChar.self)
             // mac_iter -1: no MAC yet; it is added below with the digest each encryption calls for.
             return PKCS12_create(p, friendlyName, key.pointer, certificate.pointer, stack,
@@ -90,8 +90,8 @@ final class PKCS12Bundle {
         guard let p12 = made else { throw OpenSSLError("building PKCS#12") }
         defer { PKCS12_free(p12) }
         let digest = encryption == .modern ? EVP_sha256() : EVP_sha1()
-        let macOK = password.withCString { pass in
-            PKCS12_set_mac(p12, pass.assumingMemoryBound(to: CChar.self), Int32(password.count), nil, 0, iterations, digest)
+        let macOK = password.withCString { pass, length in
+            PKCS12_set_mac(p12, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, iterations, digest)
         }
         guard macOK == 1 else { throw OpenSSLError("adding the PKCS#12 MAC") }
         let n = i2d_PKCS12(p12, nil)

@@ -19,9 +19,15 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible {
 
     /// Lends the bytes as a NUL-terminated C string; the pointer must not escape.
     func withCString<R>(_ body: (UnsafeMutableRawPointer) throws -> R) rethrows -> R {
+        try withCString { pointer, _ in try body(pointer) }
+    }
+
+    /// Lends the bytes as a NUL-terminated C string and their length (without the terminator).
+    /// Use this rather than reading `count` inside the closure, which would overlap the mutable access.
+    func withCString<R>(_ body: (UnsafeMutableRawPointer, Int32) throws -> R) rethrows -> R {
         try storage.withUnsafeMutableBytes { raw in
             guard let base = raw.baseAddress else { preconditionFailure("SecretBytes always holds a terminator") }
-            return try body(base)
+            return try body(base, Int32(raw.count - 1))
         }
     }
 
