@@ -49,12 +49,9 @@ public struct HTTP2GoAway: Sendable, Equatable {
     public var errorName: String { HTTP2ErrorCode.name(errorCode) }
 }
 
-/// Names of HTTP/2 error codes (RFC 9113 §7), for messages.
-public enum HTTP2ErrorCode {
-    /// A stream was refused before processing: always safe to send again.
-    public static let refusedStream: UInt32 = 0x7
-
-    /// `PROTOCOL_ERROR`, `REFUSED_STREAM`…; unknown codes as `0x…`.
+extension HTTP2ErrorCode {
+    /// The name of any HTTP/2 error code (RFC 9113 §7) for messages: `PROTOCOL_ERROR`,
+    /// `REFUSED_STREAM`…; codes outside the RFC as `0x…`.
     public static func name(_ code: UInt32) -> String {
         let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
                      "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
