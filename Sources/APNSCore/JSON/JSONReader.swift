@@ -39,7 +39,7 @@ private struct JSONParser {
         var value: JSONValue
         readValue: while true {
             skipWhitespace()
-            guard index < bytes.count else { throw fail(at: index, expectedValue()) }
+            guard index < bytes.count else { throw unexpected(at: index, expected: "a JSON value") }
             let start = index
             switch bytes[index] {
             case UInt8(ascii: "{"):
@@ -127,7 +127,7 @@ private struct JSONParser {
     mutating func parseKey(after context: String) throws(JSONSyntaxError) -> (String, Int) {
         let keyStart = index
         guard peek == UInt8(ascii: "\"") else {
-            throw fail(at: index, "expected a string key in double quotes after \(context), found \(found(index))")
+            throw unexpected(at: index, expected: "a string key in double quotes after \(context)")
         }
         let key = try parseString()
         skipWhitespace()
@@ -167,10 +167,6 @@ private struct JSONParser {
         default: break
         }
         switch bytes[start] {
-        case UInt8(ascii: "/"):
-            throw fail(at: start, "comments are not allowed in JSON; remove them")
-        case UInt8(ascii: "'"):
-            throw fail(at: start, "found \"'\"; JSON strings use double quotes")
         case UInt8(ascii: "+"):
             throw fail(at: start, "found '+'; JSON numbers have no plus sign")
         case UInt8(ascii: "."):
@@ -178,7 +174,19 @@ private struct JSONParser {
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
             throw fail(at: start, "expected a JSON value, found \(found(start))")
         default:
-            throw fail(at: start, expectedValue())
+            throw unexpected(at: start, expected: "a JSON value (object, array, string, number, true, false or null)")
+        }
+    }
+
+    /// "expected X, found Y", or a plainer message for the usual non-JSON habits (comments, single quotes).
+    func unexpected(at offset: Int, expected: String) -> JSONSyntaxError {
+        switch offset < bytes.count ? bytes[offset] : 0 {
+        case UInt8(ascii: "/"):
+            return fail(at: offset, "comments are not allowed in JSON; remove them")
+        case UInt8(ascii: "'"):
+            return fail(at: offset, "expected \(expected), found \"'\"; JSON strings and keys use double quotes")
+        default:
+            return fail(at: offset, "expected \(expected), found \(found(offset))")
         }
     }
 
@@ -376,10 +384,6 @@ private struct JSONParser {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(b - UInt8(ascii: "A") + 10)
         default: return nil
         }
-    }
-
-    func expectedValue() -> String {
-        "expected a JSON value (object, array, string, number, true, false or null), found \(found(index))"
     }
 
     /// Describes what sits at `offset` for a message: `'x'`, `end of input`, `byte 0xFF`, `'“' (U+201C)`.

@@ -39,6 +39,16 @@ public struct CertificateInfo: Sendable, Equatable {
     /// Whether notBefore is still ahead.
     public func isNotYetValid(now: Int64) -> Bool { now < notBefore }
 
+    /// Fails with `.expired` or `.notYetValid` (naming `path`) when `now` is outside the validity.
+    public func checkValidity(path: String, now: Int64) throws(CredentialProblem) {
+        if isExpired(now: now) {
+            throw .expired(path: path, notAfter: notAfter, daysAgo: max(0, -daysRemaining(now: now)))
+        }
+        if isNotYetValid(now: now) {
+            throw .notYetValid(path: path, notBefore: notBefore, daysAhead: Int((notBefore - now) / 86_400))
+        }
+    }
+
     /// Environments in display order (sandbox first).
     public var sortedEnvironments: [APNSEnvironment] { APNSEnvironment.allCases.filter { environments.contains($0) } }
 

@@ -73,16 +73,6 @@ public enum CredentialLoader {
         return SigningKey(key: key, keyIDFromFileName: SigningKey.keyID(fromFileName: path))
     }
 
-    /// The validity check shared by `loadIdentity` and `PushIdentity`.
-    static func checkValidity(_ info: CertificateInfo, path: String, now: Int64) throws(CredentialProblem) {
-        if info.isExpired(now: now) {
-            throw .expired(path: path, notAfter: info.notAfter, daysAgo: max(0, -info.daysRemaining(now: now)))
-        }
-        if info.isNotYetValid(now: now) {
-            throw .notYetValid(path: path, notBefore: info.notBefore, daysAhead: Int((info.notBefore - now) / 86_400))
-        }
-    }
-
     // MARK: - Parsing by content
 
     /// Certificates and at most one key found in one file.

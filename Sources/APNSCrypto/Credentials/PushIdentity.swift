@@ -24,7 +24,7 @@ public final class PushIdentity: @unchecked Sendable {
 
     /// Fails with `.expired` or `.notYetValid` when the certificate is outside its validity at `now`.
     public func checkValidity(now: Int64) throws(CredentialProblem) {
-        try CredentialLoader.checkValidity(info, path: certificatePath, now: now)
+        try info.checkValidity(path: certificatePath, now: now)
     }
 
     /// Fails when the certificate is not valid for `environment` (only for Apple push certificates:

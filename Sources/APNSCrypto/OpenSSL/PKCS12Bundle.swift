@@ -84,8 +84,9 @@ final class PKCS12Bundle {
         let made: OpaquePointer? = password.withCString { pass, _ in
             let p = pass.assumingMemoryBound(to: CChar.self)
             // mac_iter -1: no MAC yet; it is added below with the digest each encryption calls for.
+            // Argument order: key encryption first, then certificate encryption.
             return PKCS12_create(p, friendlyName, key.pointer, certificate.pointer, stack,
-                                 certNID, keyNID, iterations, -1, 0)
+                                 keyNID, certNID, iterations, -1, 0)
         }
         guard let p12 = made else { throw OpenSSLError("building PKCS#12") }
         defer { PKCS12_free(p12) }
