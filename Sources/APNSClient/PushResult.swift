@@ -12,8 +12,10 @@ public struct PushResult: Sendable, Equatable {
     public let status: Int?
     public let apnsID: String?
     public let apnsUniqueID: String?
-    /// The reason as received (JSON `reason`, else the body text); nil on success.
+    /// The JSON `reason` as received; nil on success or when the body had none.
     public let reason: String?
+    /// The body as text when it held no JSON `reason` (a proxy's HTML page, plain text).
+    public let bodyText: String?
     /// A 410's `timestamp`: milliseconds since the epoch.
     public let timestamp: Int64?
     /// Why there was no answer (transport failure); nil when the server answered.
@@ -23,12 +25,14 @@ public struct PushResult: Sendable, Equatable {
 
     /// A result built field by field (tests, and the sender's failure path).
     public init(device: DeviceToken, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
-                reason: String? = nil, timestamp: Int64? = nil, error: String? = nil, durationMs: Double) {
+                reason: String? = nil, bodyText: String? = nil, timestamp: Int64? = nil, error: String? = nil,
+                durationMs: Double) {
         self.device = device
         self.status = status
         self.apnsID = apnsID
         self.apnsUniqueID = apnsUniqueID
         self.reason = reason
+        self.bodyText = bodyText
         self.timestamp = timestamp
         self.error = error
         self.durationMs = durationMs
@@ -38,15 +42,20 @@ public struct PushResult: Sendable, Equatable {
     /// errors a JSON body with `reason` (and `timestamp` on 410). Non-JSON bodies are kept as text.
     public init(device: DeviceToken, response: HTTP2Response, durationMs: Double) {
         var reason: String? = nil
+        var bodyText: String? = nil
         var timestamp: Int64? = nil
         if response.status != 200 && !response.body.isEmpty {
-            reason = APNSErrorBody.explanation(of: response.body)
+            reason = APNSErrorBody.reason(in: response.body)
+            if reason == nil {
+                let text = APNSErrorBody.printable(response.body)
+                bodyText = text.isEmpty ? nil : text
+            }
             timestamp = APNSErrorBody.timestamp(in: response.body)
         }
         self.init(device: device, status: response.status,
                   apnsID: response.headers.value(of: "apns-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   apnsUniqueID: response.headers.value(of: "apns-unique-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
-                  reason: reason, timestamp: timestamp, error: nil, durationMs: durationMs)
+                  reason: reason, bodyText: bodyText, timestamp: timestamp, error: nil, durationMs: durationMs)
     }
 
     /// A device that got no answer.
