@@ -315,7 +315,10 @@ public final class PushSender {
                 if !session.acceptsRequests { return .reconnect(answered: answered, .closed("the HTTP/2 session ran out of stream ids")) }
                 continue
             }
-            if !session.wantsRead && !session.wantsWrite && !connection.session.hasPendingOutput {
+            if !session.wantsRead && !session.wantsWrite && !session.hasPendingOutput {
+                if let code = session.protocolErrorSent {
+                    return dropped(.protocolError("the server broke the protocol; apnsctl closed the connection with \(HTTP2ErrorCode.name(code))"))
+                }
                 return dropped(connection.closedFailure("the HTTP/2 session ended with requests unanswered"))
             }
             // 4. Wait for the server, at most until the timeout since the last answer.

@@ -82,6 +82,14 @@ func clientOnFrameReceived(_ session: OpaquePointer?, _ frame: UnsafePointer<ngh
     return 0
 }
 
+/// Frames this side sent: a GOAWAY means nghttp2 gave up on a misbehaving server (or `terminate`).
+func clientOnFrameSent(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+                       _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let state = clientState(userData), let frame, frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) else { return 0 }
+    state.sentGoAwayCode = frame.pointee.goaway.error_code
+    return 0
+}
+
 /// Copies the next piece of a request body into nghttp2's frame buffer; EOF ends the stream.
 func clientReadBody(_ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?,
                     _ length: Int, _ dataFlags: UnsafeMutablePointer<UInt32>?,

@@ -31,6 +31,7 @@ public final class HTTP2ClientSession {
         nghttp2_session_callbacks_set_on_stream_close_callback(callbacks, clientOnStreamClose)
         nghttp2_session_callbacks_set_on_frame_recv_callback(callbacks, clientOnFrameReceived)
         nghttp2_session_callbacks_set_on_begin_headers_callback(callbacks, clientOnBeginHeaders)
+        nghttp2_session_callbacks_set_on_frame_send_callback(callbacks, clientOnFrameSent)
 
         var option: OpaquePointer? = nil
         guard nghttp2_option_new(&option) == 0, let option else {
@@ -134,6 +135,9 @@ public final class HTTP2ClientSession {
     }
     /// The GOAWAY received from the server, if any.
     public var receivedGoAway: HTTP2GoAway? { state.goAway }
+    /// The error code of a GOAWAY this side sent because the server broke the protocol (nil: none sent,
+    /// or a graceful NO_ERROR one from `terminate`).
+    public var protocolErrorSent: UInt32? { state.sentGoAwayCode.flatMap { $0 == 0 ? nil : $0 } }
     /// Requests submitted whose streams have not ended yet.
     public var openRequestCount: Int { state.streams.count }
 
@@ -161,6 +165,7 @@ final class HTTP2ClientState {
     var events: [HTTP2ClientEvent] = []
     var receivedSettings = false
     var goAway: HTTP2GoAway? = nil
+    var sentGoAwayCode: UInt32? = nil
 
     /// A stream ended: an answer if a final `:status` arrived, else unanswered.
     func close(streamID: Int32, errorCode: UInt32) {
