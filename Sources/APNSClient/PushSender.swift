@@ -110,7 +110,10 @@ public final class PushSender {
     }
 
     /// Sends to every device, calling `onResult` once per device as answers arrive (not in input order).
+    /// SIGPIPE is ignored from here on (process-wide): OpenSSL writes with write(2), and a server that
+    /// resets the connection must produce EPIPE, a resend, not a dead process.
     public func run(_ onResult: @escaping (PushResult) -> Void) -> SendSummary {
+        signal(SIGPIPE, SIG_IGN)
         sink = onResult
         var withoutProgress = 0
         while hasPending() {

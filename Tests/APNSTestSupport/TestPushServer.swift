@@ -10,9 +10,10 @@ public final class TestPushServer: @unchecked Sendable {
     /// How a connection misbehaves.
     public enum Fault: Sendable {
         case none
-        /// Answer N requests, then GOAWAY (last stream = the Nth) and close; later streams stay unanswered.
+        /// Answer N requests, then (at the next request) GOAWAY with the Nth as last stream, and close;
+        /// later streams stay unanswered.
         case goAwayAfter(Int)
-        /// Answer N requests, then close the TCP connection without GOAWAY.
+        /// Answer N requests, then (at the next request) close the TCP connection without GOAWAY.
         case closeAfter(Int)
         /// Accept requests, never answer.
         case silent
@@ -47,6 +48,7 @@ public final class TestPushServer: @unchecked Sendable {
     /// Starts listening on 127.0.0.1 (port 0) and serving on a thread of its own.
     public init(credentials: TestCredentials, configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
+        signal(SIGPIPE, SIG_IGN)  // a client that goes away must not kill the test process
         let http1: Bool
         if case .http1Only = configuration.fault { http1 = true } else { http1 = false }
         context = try TLSContext.server(certificate: credentials.server.certificate, key: credentials.server.privateKey,
@@ -91,6 +93,7 @@ public final class TestPushServer: @unchecked Sendable {
         var session: HTTP2ServerSession?
         var out: [UInt8] = []
         var answered = 0
+        var lastAnswered: Int32 = 0
         var stopAnswering = false
         var closeAt: UInt64? = nil
         var dead = false
@@ -163,7 +166,23 @@ public final class TestPushServer: @unchecked Sendable {
         requests += 1
         lock.unlock()
         if c.stopAnswering { return }
-        if c.faulty, case .silent = configuration.fault { return }
+        if c.faulty {
+            switch configuration.fault {
+            case .silent:
+                return
+            case .goAwayAfter(let n) where c.answered >= n:
+                session.goAway(lastStreamID: c.lastAnswered, code: .noError, debugData: Array(configuration.goAwayDebugData.utf8))
+                c.stopAnswering = true
+                c.closeAt = SystemClock.monotonicNanoseconds() + 300_000_000
+                return
+            case .closeAfter(let n) where c.answered >= n:
+                c.stopAnswering = true
+                c.closeAt = SystemClock.monotonicNanoseconds() + 300_000_000
+                return
+            default:
+                break
+            }
+        }
         let apnsID = request.headers.value(of: "apns-id") ?? UUIDString.random()
         if let reason = configuration.rejections[device] {
             var body = "{\"reason\":\"\(reason.rawValue)\""
@@ -180,17 +199,6 @@ public final class TestPushServer: @unchecked Sendable {
         answers[device, default: 0] += 1
         lock.unlock()
         c.answered += 1
-        guard c.faulty else { return }
-        switch configuration.fault {
-        case .goAwayAfter(let n) where c.answered == n:
-            session.goAway(lastStreamID: request.streamID, code: .noError, debugData: Array(configuration.goAwayDebugData.utf8))
-            c.stopAnswering = true
-            c.closeAt = SystemClock.monotonicNanoseconds() + 300_000_000
-        case .closeAfter(let n) where c.answered == n:
-            c.stopAnswering = true
-            c.closeAt = SystemClock.monotonicNanoseconds() + 300_000_000
-        default:
-            break
-        }
+        c.lastAnswered = request.streamID
     }
 }
