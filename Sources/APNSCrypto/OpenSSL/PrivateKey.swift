@@ -1,7 +1,7 @@
 internal import COpenSSL
 import APNSCore
 
-/// An owned OpenSSL `EVP_PKEY`: the client certificate's key or a `.p8` signing key.
+/// An owned OpenSSL `EVP_PKEY` holding a private key: the client certificate's key or a `.p8` signing key.
 public final class PrivateKey: @unchecked Sendable {
     /// The owned `EVP_PKEY*`.
     let pointer: OpaquePointer
@@ -12,18 +12,30 @@ public final class PrivateKey: @unchecked Sendable {
     /// Reads the first private key in PEM text (PKCS#1, PKCS#8, SEC1; encrypted ones need `passphrase`).
     /// Always passes a callback: OpenSSL's default one would prompt on the terminal and hang.
     public convenience init(pem: [UInt8], passphrase: String?) throws(OpenSSLError) {
+        let secret = passphrase.map { SecretBytes(Array($0.utf8)) }
+        try self.init(pem: pem, secret: secret)
+    }
+
+    /// Reads the first private key in PEM text with the passphrase held in `secret` (nil: none).
+    convenience init(pem: [UInt8], secret: SecretBytes?) throws(OpenSSLError) {
         let bio = try MemoryBIO(bytes: pem)
         let key: OpaquePointer?
-        if let pass = passphrase {
-            var bytes = Array(pass.utf8CString)
-            key = bytes.withUnsafeMutableBytes { raw in
-                PEM_read_bio_PrivateKey(bio.pointer, nil, privateKeyPassphraseCallback, raw.baseAddress)
-            }
-            bytes.withUnsafeMutableBytes { COpenSSL_OPENSSL_cleanse($0.baseAddress, $0.count) }
+        if let secret {
+            key = secret.withCString { PEM_read_bio_PrivateKey(bio.pointer, nil, privateKeyPassphraseCallback, $0) }
         } else {
             key = PEM_read_bio_PrivateKey(bio.pointer, nil, privateKeyPassphraseCallback, nil)
         }
         guard let k = key else { throw OpenSSLError("reading the private key") }
+        self.init(takingOwnership: k)
+    }
+
+    /// Reads an unencrypted DER private key (PKCS#8, or the traditional RSA/EC forms).
+    convenience init(der: [UInt8]) throws(OpenSSLError) {
+        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buf in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return d2i_AutoPrivateKey(nil, &p, buf.count)
+        }
+        guard let k = parsed else { throw OpenSSLError("parsing a DER private key") }
         self.init(takingOwnership: k)
     }
 
@@ -32,6 +44,14 @@ public final class PrivateKey: @unchecked Sendable {
         let ok = X509_check_private_key(certificate.pointer, pointer) == 1
         OpenSSLError.clearQueue()
         return ok
+    }
+
+    /// `RSA 2048`, `EC P-256`, …: the wording of `inspect`'s `key_type`.
+    public var typeDescription: String { KeyDescription.describe(pointer) }
+
+    /// The public half, as a separate public-only key.
+    public var publicKey: PublicKey {
+        get throws(OpenSSLError) { try PublicKey(der: KeyDescription.publicDER(pointer)) }
     }
 
     deinit { EVP_PKEY_free(pointer) }
@@ -48,4 +68,58 @@ func privateKeyPassphraseCallback(
     guard len < Int(size) else { return -1 }
     memcpy(buf, pass, len)
     return Int32(len)
+}
+
+/// Names and encodes any `EVP_PKEY` (private or public) the same way, for keys and certificates alike.
+enum KeyDescription {
+    /// `RSA 2048`, `EC P-256`, `EC P-384`, `Ed25519`, or the OpenSSL type name with its size.
+    static func describe(_ key: OpaquePointer) -> String {
+        let bits = EVP_PKEY_get_bits(key)
+        switch EVP_PKEY_get_base_id(key) {
+        case EVP_PKEY_RSA, EVP_PKEY_RSA_PSS: return "RSA \(bits)"
+        case EVP_PKEY_EC:
+            let group = groupName(key)
+            switch group {
+            case "prime256v1", "P-256": return "EC P-256"
+            case "secp384r1", "P-384": return "EC P-384"
+            case "secp521r1", "P-521": return "EC P-521"
+            default: return "EC \(group ?? String(bits))"
+            }
+        case EVP_PKEY_ED25519: return "Ed25519"
+        default:
+            guard let name = EVP_PKEY_get0_type_name(key) else { return "unknown \(bits)" }
+            return "\(String(cString: name)) \(bits)"
+        }
+    }
+
+    /// Whether `key` is an EC key on P-256 (the only curve APNs accepts for provider tokens).
+    static func isP256(_ key: OpaquePointer) -> Bool {
+        guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { return false }
+        let g = groupName(key)
+        return g == "prime256v1" || g == "P-256"
+    }
+
+    /// The curve's OpenSSL name (`prime256v1`), nil for non-EC keys.
+    static func groupName(_ key: OpaquePointer) -> String? {
+        var buf = [CChar](repeating: 0, count: 64)
+        var len = 0
+        guard EVP_PKEY_get_group_name(key, &buf, buf.count, &len) == 1 else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        return buf.withUnsafeBufferPointer { p in p.baseAddress.map { String(cString: $0) } }
+    }
+
+    /// SubjectPublicKeyInfo DER of the public half.
+    static func publicDER(_ key: OpaquePointer) throws(OpenSSLError) -> [UInt8] {
+        let n = i2d_PUBKEY(key, nil)
+        guard n > 0 else { throw OpenSSLError("encoding a public key") }
+        var out = [UInt8](repeating: 0, count: Int(n))
+        let written = out.withUnsafeMutableBufferPointer { buf -> Int32 in
+            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
+            return i2d_PUBKEY(key, &p)
+        }
+        guard written == n else { throw OpenSSLError("encoding a public key") }
+        return out
+    }
 }

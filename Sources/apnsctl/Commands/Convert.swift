@@ -1,15 +1,126 @@
 import APNSCore
+import APNSCrypto
 import ArgumentParser
 
 extension APNSCtl {
-    /// `apnsctl convert` (not implemented yet: filled in by its issue).
+    /// `apnsctl convert`: turns a Keychain `.p12` into the PEM curl and OpenSSL tools want, and a PEM
+    /// into a `.p12` (modern, or legacy for older keychains).
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
-            abstract: "Convert .p12 to .pem (certificate chain and key) and .pem to .p12.")
+            abstract: "Convert .p12 to .pem (certificate chain and key) and .pem to .p12.",
+            discussion: """
+                The output format follows the output name: .p12 or .pfx writes PKCS#12, .pem, .crt or .key \
+                writes PEM; otherwise (and for '-o -') the opposite of the input. PEM output holds the \
+                certificate, its chain and the private key unencrypted (as 'openssl pkcs12 -nodes'), usable \
+                with 'curl --cert' and 'apnsctl send --cert'.
+
+                PKCS#12 output uses AES-256 and a SHA-256 MAC, or with --legacy RC2-40/3DES and a SHA-1 MAC \
+                for older macOS keychains. Its password comes from --out-passphrase-file or \
+                APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal; an empty first line means an \
+                empty password.
+
+                Output files are created with mode 0600 and never overwritten without --force (exit 73).
+                """)
+
+        @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"))
+        var input: String
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"))
+        var output: String
+
+        @Option(name: [.customShort("k"), .customLong("key")],
+                help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"))
+        var key: String?
+
+        @OptionGroup var passphrase: PassphraseOptions
+
+        @Option(name: .customLong("out-passphrase-file"),
+                help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"))
+        var outPassphraseFile: String?
+
+        @Flag(name: .customLong("legacy"),
+              help: "Write the .p12 with RC2-40/3DES encryption and a SHA-1 MAC, for older macOS keychains.")
+        var legacy = false
+
+        @Flag(name: .customLong("force"), help: "Overwrite the output file if it exists.")
+        var force = false
 
         func run() throws {
-            throw CLIError.internalError("apnsctl convert is not implemented yet")
+            if !force, output != "-", FileSystem.exists(output) {
+                throw CLIError.outputExists("\(output): already exists; pass --force to overwrite it")
+            }
+            let contents = try withCredentialErrors { () throws(CredentialProblem) in
+                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
+            }
+            guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
+            if contents.keyMatches == false {
+                throw CLIError(CredentialProblem.keyDoesNotMatchCertificate(certificatePath: input, keyPath: contents.keyPath ?? input))
+            }
+            let info = leaf.info
+            if info.isExpired(now: SystemClock.now()) {
+                StandardStreams.warning("\(input): the certificate expired on \(ISO8601.format(epochSeconds: info.notAfter)); converting anyway")
+            }
+            let bytes: [UInt8]
+            if writesPKCS12(inputKind: contents.kind) {
+                guard let privateKey = contents.privateKey else { throw CLIError(CredentialProblem.noPrivateKey(path: input)) }
+                let password = try ConvertPassword.resolve(file: outPassphraseFile, output: output)
+                let identity = PushIdentity(certificate: leaf, privateKey: privateKey, chain: contents.chain, certificatePath: input)
+                do {
+                    bytes = try identity.pkcs12(password: password, encryption: legacy ? .legacy : .modern)
+                } catch {
+                    throw CredentialMessages.writing("the PKCS#12 file", error)
+                }
+            } else {
+                if legacy { throw CLIError.usage("--legacy applies only to .p12 output; \(output) is PEM") }
+                if outPassphraseFile != nil { throw CLIError.usage("--out-passphrase-file applies only to .p12 output; \(output) is PEM") }
+                var pem = leaf.pem
+                for c in contents.chain { pem += c.pem }
+                if let privateKey = contents.privateKey {
+                    do { pem += try privateKey.pkcs8PEM(passphrase: nil) } catch {
+                        throw CredentialMessages.writing("the private key", error)
+                    }
+                } else {
+                    StandardStreams.warning("\(input): holds no private key; writing the certificates only")
+                }
+                bytes = pem
+            }
+            do {
+                try FileSystem.write(bytes, to: output, mode: 0o600, overwrite: force)
+            } catch {
+                throw CLIError(error)
+            }
         }
+
+        /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
+        private func writesPKCS12(inputKind: CredentialContents.Kind) -> Bool {
+            let lower = output.lowercased()
+            if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") { return true }
+            if [".pem", ".crt", ".cer", ".key"].contains(where: { lower.hasSuffix($0) }) { return false }
+            return inputKind != .pkcs12
+        }
+    }
+}
+
+/// The password for a written `.p12`: `--out-passphrase-file`, `APNSCTL_OUT_PASSPHRASE`, or two matching
+/// prompts on a terminal; with none of them, a usage error (exit 64, CLI.md).
+enum ConvertPassword {
+    static func resolve(file: String?, output: String) throws(CLIError) -> SecretBytes {
+        if let file {
+            let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, promptOnTerminal: false)
+            let secret = try withCredentialErrors { () throws(CredentialProblem) in try source.resolve(forFile: file) }
+            if let secret { return secret }
+        }
+        if let value = Environment.value("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
+        guard TerminalPrompt.isAvailable else {
+            throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
+        }
+        guard let first = TerminalPrompt.readSecret(prompt: "Password for \(output): "),
+              let second = TerminalPrompt.readSecret(prompt: "Repeat the password: ") else {
+            throw .usage("no password entered for \(output)")
+        }
+        guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }
+        return first
     }
 }

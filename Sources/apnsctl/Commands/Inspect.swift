@@ -1,15 +1,68 @@
 import APNSCore
+import APNSCrypto
 import ArgumentParser
 
 extension APNSCtl {
-    /// `apnsctl inspect` (not implemented yet: filled in by its issue).
+    /// `apnsctl inspect`: says plainly what a credential file holds, so users find the wrong certificate,
+    /// an expired one or a key typo before a single byte is sent.
     struct Inspect: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
-            abstract: "Show what a .pem, .p12 or .p8 file holds.")
+            abstract: "Show what a .pem, .p12 or .p8 file holds.",
+            discussion: """
+                For a certificate (PEM or DER) or a PKCS#12 file: subject, bundle id, topics (from Apple's \
+                topics extension), environments (sandbox, production or both, from Apple's extensions), \
+                issuer, serial, validity and days left, whether a private key is present and matches, key \
+                type and SHA-256 fingerprint. For a .p8 key: key type and the key id from the file name.
+
+                The file type is detected by content, not by extension. Encrypted keys and .p12 files take \
+                their passphrase from --passphrase-file, --passphrase or APNSCTL_PASSPHRASE, else a prompt \
+                on the terminal.
+
+                Exit status: 0 when the credential is usable (a certificate without Apple's push extensions \
+                only gets a warning), 77 when it is expired, not yet valid, its key does not match, or it \
+                cannot be read (after showing what could be read), 66 when the file is missing.
+                """)
+
+        @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"))
+        var file: String
+
+        @Option(name: [.customShort("k"), .customLong("key")],
+                help: ArgumentHelp("Private key PEM to check against the certificate, when it is not inside the file.",
+                                   valueName: "file"))
+        var key: String?
+
+        @OptionGroup var passphrase: PassphraseOptions
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"))
+        var output: InspectFormat = .text
 
         func run() throws {
-            throw CLIError.internalError("apnsctl inspect is not implemented yet")
+            let contents = try withCredentialErrors { () throws(CredentialProblem) in
+                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source)
+            }
+            let now = SystemClock.now()
+            if contents.kind == .authKey {
+                CredentialReport.printAuthKey(contents, file: file, format: output)
+                return
+            }
+            guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: file)) }
+            let info = leaf.info
+            CredentialReport.printCertificate(contents, info: info, file: file, now: now, format: output)
+            if !info.isApplePush { StandardStreams.warning(CredentialMessages.notApplePush(file)) }
+            if contents.keyMatches == false {
+                throw CLIError(CredentialProblem.keyDoesNotMatchCertificate(certificatePath: file, keyPath: contents.keyPath ?? file))
+            }
+            try withCredentialErrors { () throws(CredentialProblem) in
+                try info.checkValidity(path: file, now: now)
+            }
         }
     }
+}
+
+/// `text` or `json`, as `-o` takes them.
+enum InspectFormat: String, ExpressibleByArgument, CaseIterable {
+    case text
+    case json
 }

@@ -1,0 +1,38 @@
+/// Gathers findings by byte offset while the rules run, then turns offsets into lines and columns
+/// once, sorted in source order, so the output reads like a compiler's.
+struct ProblemCollector {
+    private struct Finding {
+        let offset: Int
+        let severity: ValidationProblem.Severity
+        let path: String
+        let message: String
+    }
+
+    private var findings: [Finding] = []
+
+    /// Records an error at byte `offset`.
+    mutating func error(_ path: String, at offset: Int, _ message: String) {
+        findings.append(Finding(offset: offset, severity: .error, path: path, message: message))
+    }
+
+    /// Records a warning at byte `offset`.
+    mutating func warning(_ path: String, at offset: Int, _ message: String) {
+        findings.append(Finding(offset: offset, severity: .warning, path: path, message: message))
+    }
+
+    /// Whether any error was recorded so far.
+    var hasErrors: Bool { findings.contains { $0.severity == .error } }
+
+    /// The findings with positions in `source`, ordered by offset (ties keep the order they were found);
+    /// `strict` turns warnings into errors.
+    func problems(in source: [UInt8], strict: Bool) -> [ValidationProblem] {
+        guard !findings.isEmpty else { return [] }
+        let lines = LineTable(source)
+        let ordered = findings.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
+        return ordered.map { _, f in
+            let p = lines.position(of: f.offset)
+            return ValidationProblem(severity: strict ? .error : f.severity, path: f.path,
+                                     line: p.line, column: p.column, message: f.message)
+        }
+    }
+}

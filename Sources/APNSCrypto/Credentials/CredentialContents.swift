@@ -1,0 +1,24 @@
+/// What a credential file turned out to hold, before any judgement: `inspect` shows this as is, and
+/// `CredentialLoader.loadIdentity` demands a certificate with a matching key from it.
+public struct CredentialContents: @unchecked Sendable {
+    /// How the file was encoded, by content.
+    public enum Kind: String, Sendable {
+        /// PEM or DER certificate(s), maybe with a key.
+        case certificate
+        /// A `.p12`/`.pfx`.
+        case pkcs12
+        /// A lone EC P-256 private key: a `.p8` provider-token signing key.
+        case authKey = "auth-key"
+    }
+
+    public let kind: Kind
+    /// The certificate the key belongs to, else the first Apple push certificate, else the first one.
+    public let leaf: X509Certificate?
+    /// Every other certificate, in file order.
+    public let chain: [X509Certificate]
+    public let privateKey: PrivateKey?
+    /// Where the key came from (the certificate file, or `--key`).
+    public let keyPath: String?
+    /// nil without a key or certificate; else whether the key is the leaf's.
+    public let keyMatches: Bool?
+}

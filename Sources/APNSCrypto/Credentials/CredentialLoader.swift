@@ -1,0 +1,169 @@
+internal import COpenSSL
+import APNSCore
+
+/// Reads every credential a developer actually has — PEM (certificate and/or key, PKCS#1, PKCS#8, SEC1,
+/// encrypted or not, chains), DER certificates, PKCS#12 modern and legacy, `.p8` keys — detected by
+/// content, and turns every failure into a `CredentialProblem` the user can act on.
+public enum CredentialLoader {
+    /// `--cert FILE [--key FILE]`: a certificate with its matching key, checked for validity at `now`
+    /// (nil skips the date check). The passphrase is asked for only when an input is encrypted.
+    public static func loadIdentity(certificatePath: String, keyPath: String?, passphrase: PassphraseSource,
+                                    now: Int64? = SystemClock.now()) throws(CredentialProblem) -> PushIdentity {
+        let contents = try loadContents(path: certificatePath, keyPath: keyPath, passphrase: passphrase)
+        guard let leaf = contents.leaf else { throw .noCertificate(path: certificatePath) }
+        guard let key = contents.privateKey else { throw .noPrivateKey(path: certificatePath) }
+        guard contents.keyMatches == true else {
+            throw .keyDoesNotMatchCertificate(certificatePath: certificatePath, keyPath: contents.keyPath ?? certificatePath)
+        }
+        let identity = PushIdentity(certificate: leaf, privateKey: key, chain: contents.chain,
+                                    certificatePath: certificatePath)
+        if let now { try identity.checkValidity(now: now) }
+        return identity
+    }
+
+    /// Everything in `path` (and `keyPath`), without requiring a key or valid dates: what `inspect` shows.
+    public static func loadContents(path: String, keyPath: String?,
+                                    passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialContents {
+        let bytes = try read(path)
+        var parsed = try parse(bytes, path: path, passphrase: passphrase)
+        var keyOrigin: String? = parsed.key == nil ? nil : path
+        if let keyPath {
+            let keyBytes = try read(keyPath)
+            let keyFile = try parse(keyBytes, path: keyPath, passphrase: passphrase)
+            guard let key = keyFile.key else {
+                throw .notACredential(path: keyPath, detail: "no private key found")
+            }
+            parsed.key = key
+            keyOrigin = keyPath
+        }
+        let certs = parsed.certificates
+        if certs.isEmpty {
+            guard let key = parsed.key else { throw .notACredential(path: path, detail: "no certificate or key found") }
+            guard KeyDescription.isP256(key.pointer) else { throw .noCertificate(path: path) }
+            return CredentialContents(kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil)
+        }
+        var leafIndex = 0
+        var matches: Bool? = nil
+        if let key = parsed.key {
+            if let i = certs.firstIndex(where: { key.matches($0) }) {
+                leafIndex = i
+                matches = true
+            } else {
+                matches = false
+                leafIndex = preferredLeaf(certs)
+            }
+        } else {
+            leafIndex = preferredLeaf(certs)
+        }
+        var chain = certs
+        let leaf = chain.remove(at: leafIndex)
+        return CredentialContents(kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
+                                  privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches)
+    }
+
+    /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
+    public static func loadSigningKey(path: String) throws(CredentialProblem) -> SigningKey {
+        let bytes = try read(path)
+        let parsed = try parse(bytes, path: path, passphrase: .none)
+        guard let key = parsed.key else {
+            let found = parsed.certificates.isEmpty ? "no private key" : "a certificate"
+            throw .notSigningKey(path: path, found: found)
+        }
+        guard KeyDescription.isP256(key.pointer) else { throw .notSigningKey(path: path, found: key.typeDescription) }
+        return SigningKey(key: key, keyIDFromFileName: SigningKey.keyID(fromFileName: path))
+    }
+
+    // MARK: - Parsing by content
+
+    /// Certificates and at most one key found in one file.
+    struct Parsed {
+        var certificates: [X509Certificate] = []
+        var key: PrivateKey?
+        var isPKCS12 = false
+    }
+
+    static func read(_ path: String) throws(CredentialProblem) -> [UInt8] {
+        let bytes: [UInt8]
+        do { bytes = try FileSystem.read(path) } catch { throw CredentialProblem(reading: error) }
+        if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw .empty(path: path)
+        }
+        return bytes
+    }
+
+    static func parse(_ bytes: [UInt8], path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> Parsed {
+        if PEMBlock.looksLikePEM(bytes) { return try parsePEM(bytes, path: path, passphrase: passphrase) }
+        guard bytes.first == DER.Tag.sequence else {
+            throw .notACredential(path: path, detail: "neither PEM text nor DER data")
+        }
+        if let declared = declaredDERLength(bytes), declared > bytes.count {
+            throw .corrupt(path: path, detail: "truncated: \(bytes.count) of \(declared) bytes")
+        }
+        if let bundle = try? PKCS12Bundle(der: bytes) {
+            return try PKCS12Reader.read(bundle, path: path, passphrase: passphrase)
+        }
+        if let cert = try? X509Certificate(der: bytes) { return Parsed(certificates: [cert]) }
+        if let key = try? PrivateKey(der: bytes) { return Parsed(key: key) }
+        OpenSSLError.clearQueue()
+        throw .corrupt(path: path, detail: "DER data that is not a certificate, key or PKCS#12 structure")
+    }
+
+    /// The total length the outer DER header announces (to tell a truncated file from a damaged one).
+    private static func declaredDERLength(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2 else { return nil }
+        let first = Int(bytes[1])
+        if first < 0x80 { return 2 + first }
+        let count = first & 0x7F
+        guard count >= 1, count <= 4, bytes.count >= 2 + count else { return nil }
+        var length = 0
+        for i in 0..<count { length = (length << 8) | Int(bytes[2 + i]) }
+        return 2 + count + length
+    }
+
+    private static func parsePEM(_ bytes: [UInt8], path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> Parsed {
+        let (blocks, truncated) = PEMBlock.scan(bytes)
+        if let truncated, !blocks.contains(where: { $0.isCertificate || $0.isPrivateKey }) {
+            throw .corrupt(path: path, detail: "the \(truncated) block has no END line")
+        }
+        var result = Parsed()
+        for (n, block) in blocks.enumerated() where block.isCertificate {
+            guard let cert = try? X509Certificate.all(pem: block.text).first else {
+                OpenSSLError.clearQueue()
+                throw .corrupt(path: path, detail: "PEM block \(n + 1) (\(block.label)) does not decode to a certificate")
+            }
+            result.certificates.append(cert)
+        }
+        if let block = blocks.first(where: { $0.isPrivateKey }) {
+            result.key = try readKey(block, path: path, passphrase: passphrase)
+        }
+        if result.certificates.isEmpty && result.key == nil {
+            if let truncated { throw .corrupt(path: path, detail: "the \(truncated) block has no END line") }
+            let labels = blocks.map(\.label)
+            throw .notACredential(path: path, detail: labels.isEmpty ? "no PEM blocks" : "PEM holds only " + labels.joined(separator: ", "))
+        }
+        return result
+    }
+
+    private static func readKey(_ block: PEMBlock, path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> PrivateKey {
+        guard block.isEncrypted else {
+            do { return try PrivateKey(pem: block.text, secret: nil) } catch {
+                throw .corrupt(path: path, detail: "the \(block.label) block does not decode to a key")
+            }
+        }
+        guard let secret = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
+        do { return try PrivateKey(pem: block.text, secret: secret) } catch {
+            if error.mentions("unsupported") {
+                throw .unsupportedAlgorithm(path: path, detail: error.entries.compactMap(\.data).first ?? "key encryption")
+            }
+            throw .wrongPassphrase(path: path)
+        }
+    }
+
+    /// The certificate shown when no key decides: the first Apple push certificate, else the first
+    /// certificate that issued no other one in the file (a leaf), else the first.
+    private static func preferredLeaf(_ certs: [X509Certificate]) -> Int {
+        if let i = certs.firstIndex(where: { $0.info.isApplePush }) { return i }
+        if let i = certs.firstIndex(where: { c in !certs.contains { $0 !== c && $0.isSigned(by: c) } }) { return i }
+        return 0
+    }
+}

@@ -1,0 +1,62 @@
+import APNSCore
+
+/// The ES256 JWT APNs takes as `authorization: bearer <token>` (APNS.md §6):
+/// header `{"alg":"ES256","kid":…}`, claims `{"iss":…,"iat":…}`, raw `r||s` signature, base64url.
+public enum ProviderToken {
+    /// Signs a new token issued at `issuedAt` (seconds since the epoch).
+    public static func make(key: SigningKey, keyID: String, teamID: String, issuedAt: Int64) throws(OpenSSLError) -> String {
+        let header = Base64URL.encode(Array("{\"alg\":\"ES256\",\"kid\":\"\(keyID)\"}".utf8))
+        let claims = Base64URL.encode(Array("{\"iss\":\"\(teamID)\",\"iat\":\(issuedAt)}".utf8))
+        let input = header + "." + claims
+        let signature = try key.sign(Array(input.utf8))
+        return input + "." + Base64URL.encode(signature)
+    }
+
+    /// Whether `id` is a well-formed key id or team id: 10 characters, `A-Z` and `0-9`.
+    public static func isWellFormedID(_ id: String) -> Bool {
+        id.utf8.count == 10 && id.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    /// The key id for `--key-id`/file name and the team id for `--team-id`/`APNSCTL_TEAM_ID`, checked.
+    /// `explicitKeyID` wins over the file name.
+    public static func identifiers(explicitKeyID: String?, key: SigningKey, authKeyPath: String,
+                                   teamID: String?) throws(CredentialProblem) -> (keyID: String, teamID: String) {
+        guard let keyID = explicitKeyID ?? key.keyIDFromFileName else { throw .missingKeyID(authKeyPath: authKeyPath) }
+        guard isWellFormedID(keyID) else { throw .invalidKeyID(keyID) }
+        guard let teamID, !teamID.isEmpty else { throw .missingTeamID }
+        guard isWellFormedID(teamID) else { throw .invalidTeamID(teamID) }
+        return (keyID, teamID)
+    }
+
+    /// `eyJhbGciOi…` shortened for `--verbose` output: the full token is a secret.
+    public static func redacted(_ token: String) -> String {
+        guard token.count > 16 else { return "…" }
+        return String(token.prefix(12)) + "…"
+    }
+
+    /// A token split into its decoded parts, before any signature check.
+    public struct Parts: Sendable {
+        public let algorithm: String?
+        public let keyID: String?
+        public let issuer: String?
+        public let issuedAt: Int64?
+        /// `header.claims`, the signed bytes.
+        public let signingInput: [UInt8]
+        public let signature: [UInt8]
+
+        /// Splits and decodes `token`; nil for anything that is not three base64url JSON parts.
+        public init?(_ token: String) {
+            let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+            guard pieces.count == 3,
+                  let h = Base64URL.decode(pieces[0]), let c = Base64URL.decode(pieces[1]),
+                  let s = Base64URL.decode(pieces[2]), !s.isEmpty,
+                  let header = FlatJSONObject(h), let claims = FlatJSONObject(c) else { return nil }
+            algorithm = header.string("alg")
+            keyID = header.string("kid")
+            issuer = claims.string("iss")
+            issuedAt = claims.integer("iat")
+            signingInput = Array(pieces[0].utf8) + [UInt8(ascii: ".")] + Array(pieces[1].utf8)
+            signature = s
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import APNSCore
+import APNSCrypto
+import ArgumentParser
+
+/// `--auth-key`, `--key-id`, `--team-id`: a `.p8` key and the ids that go into a provider token.
+/// Used by `jwt` directly and by `send` through `TokenAuthOptions`.
+struct AuthKeyOptions: ParsableArguments {
+    @Option(name: .customLong("auth-key"),
+            help: ArgumentHelp("The .p8 signing key for token-based authentication (AuthKey_<KEYID>.p8).", valueName: "file"))
+    var authKey: String?
+
+    @Option(name: .customLong("key-id"),
+            help: ArgumentHelp("10-character key id. Default: taken from a file named AuthKey_<KEYID>.p8.", valueName: "id"))
+    var keyID: String?
+
+    @Option(name: .customLong("team-id"),
+            help: ArgumentHelp("10-character team id (default: $APNSCTL_TEAM_ID).", valueName: "id"))
+    var teamID: String?
+
+    /// A signing key with its checked key id and team id (`--team-id`, else `APNSCTL_TEAM_ID`).
+    struct Loaded {
+        let key: SigningKey
+        let keyID: String
+        let teamID: String
+    }
+
+    /// Loads `--auth-key` and checks the ids: missing or malformed ids are credential problems (77).
+    func load(path: String) throws(CLIError) -> Loaded {
+        try withCredentialErrors { () throws(CredentialProblem) in
+            let key = try CredentialLoader.loadSigningKey(path: path)
+            let team = teamID ?? Environment.value("APNSCTL_TEAM_ID")
+            let ids = try ProviderToken.identifiers(explicitKeyID: keyID, key: key, authKeyPath: path, teamID: team)
+            return Loaded(key: key, keyID: ids.keyID, teamID: ids.teamID)
+        }
+    }
+}
+
+/// Token-based authentication for `send`: the key options plus `--no-token-cache`.
+struct TokenAuthOptions: ParsableArguments {
+    @OptionGroup var key: AuthKeyOptions
+
+    @Flag(name: .customLong("no-token-cache"),
+          help: "Sign a new provider token instead of reusing the cached one (younger than 50 minutes) in $XDG_CACHE_HOME/apnsctl, and do not store it.")
+    var noTokenCache = false
+
+    func validate() throws {
+        if key.authKey == nil && (key.keyID != nil || key.teamID != nil || noTokenCache) {
+            throw ValidationError("--key-id, --team-id and --no-token-cache need --auth-key; pass the .p8 key file")
+        }
+    }
+
+    /// Whether token authentication was asked for.
+    var isGiven: Bool { key.authKey != nil }
+
+    /// The bearer token to send (cached in `cache` unless `--no-token-cache`) with its ids; nil without `--auth-key`.
+    func providerToken(now: Int64 = SystemClock.now(), cache: ProviderTokenCache = .standard)
+        throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
+        guard let path = key.authKey else { return nil }
+        let loaded = try key.load(path: path)
+        do {
+            let token: String
+            if noTokenCache {
+                token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: now)
+            } else {
+                token = try cache.token(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, now: now)
+            }
+            return (token, loaded.keyID, loaded.teamID)
+        } catch {
+            throw .internalError("signing the provider token failed: \(error)")
+        }
+    }
+}

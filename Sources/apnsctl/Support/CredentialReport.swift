@@ -1,0 +1,92 @@
+import APNSCore
+import APNSCrypto
+
+/// Renders `inspect` results as aligned text or as one JSON object (CLI.md's field names).
+enum CredentialReport {
+    static func printAuthKey(_ contents: CredentialContents, file: String, format: InspectFormat) {
+        let keyType = contents.privateKey?.typeDescription ?? "unknown"
+        let keyID = SigningKey.keyID(fromFileName: file)
+        switch format {
+        case .json:
+            StandardStreams.printOut(CredentialJSON.object([
+                ("file", .string(file)), ("kind", .string("auth-key")), ("key_type", .string(keyType)),
+                ("key_id", .string(keyID)),
+            ]) + "\n")
+        case .text:
+            printRows([
+                ("file", file),
+                ("kind", "auth-key (.p8 provider token signing key)"),
+                ("key type", keyType),
+                ("key id", keyID ?? "(not in the file name; pass --key-id with send and jwt)"),
+            ])
+        }
+    }
+
+    static func printCertificate(_ contents: CredentialContents, info: CertificateInfo, file: String, now: Int64,
+                                 format: InspectFormat) {
+        let days = info.daysRemaining(now: now)
+        let expired = info.isExpired(now: now)
+        let early = info.isNotYetValid(now: now)
+        let envs = info.sortedEnvironments.map(\.rawValue)
+        switch format {
+        case .json:
+            StandardStreams.printOut(CredentialJSON.object([
+                ("file", .string(file)),
+                ("kind", .string(contents.kind.rawValue)),
+                ("subject", .string(info.subject)),
+                ("bundle_id", .string(info.bundleID)),
+                ("topics", .strings(info.topics)),
+                ("environments", .strings(envs)),
+                ("issuer", .string(info.issuer)),
+                ("serial", .string(info.serial)),
+                ("not_before", .string(ISO8601.format(epochSeconds: info.notBefore))),
+                ("not_after", .string(ISO8601.format(epochSeconds: info.notAfter))),
+                ("days_remaining", .integer(days)),
+                ("expired", .bool(expired)),
+                ("not_yet_valid", .bool(early)),
+                ("has_private_key", .bool(contents.privateKey != nil)),
+                ("key_matches", .bool(contents.keyMatches)),
+                ("key_type", .string(info.keyType)),
+                ("sha256", .string(info.sha256)),
+            ]) + "\n")
+        case .text:
+            var validity = "\(days) days left"
+            if expired { validity = "EXPIRED \(-days) days ago" }
+            if early { validity = "NOT YET VALID, starts in \((info.notBefore - now) / 86_400) days" }
+            let key: String = switch contents.keyMatches {
+            case .some(true): "present, matches the certificate" + (contents.keyPath != file ? " (\(contents.keyPath ?? ""))" : "")
+            case .some(false): "present, DOES NOT MATCH the certificate"
+            case .none: "none in this file (pass --key FILE to check one)"
+            }
+            var rows: [(String, String)] = [
+                ("file", file),
+                ("kind", contents.kind.rawValue),
+                ("subject", info.subject),
+                ("bundle id", info.bundleID ?? "(none)"),
+                ("topics", info.topics.isEmpty ? "(none)" : info.topics.joined(separator: ", ")),
+                ("environments", envs.isEmpty ? "(none: not an Apple push certificate)" : envs.joined(separator: ", ")),
+                ("issuer", info.issuer),
+                ("serial", info.serial),
+                ("not before", ISO8601.format(epochSeconds: info.notBefore)),
+                ("not after", "\(ISO8601.format(epochSeconds: info.notAfter)) (\(validity))"),
+                ("private key", key),
+                ("key type", info.keyType),
+                ("sha256", info.sha256),
+            ]
+            if !contents.chain.isEmpty {
+                rows.append(("chain", contents.chain.map { $0.info.commonName ?? $0.info.subject }.joined(separator: "; ")))
+            }
+            printRows(rows)
+        }
+    }
+
+    /// `label:` padded so the values line up.
+    private static func printRows(_ rows: [(String, String)]) {
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        var text = ""
+        for (label, value) in rows {
+            text += label + ":" + String(repeating: " ", count: width - label.count - 1) + value + "\n"
+        }
+        StandardStreams.printOut(text)
+    }
+}

@@ -1,0 +1,222 @@
+import APNSCore
+@testable import APNSCrypto
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Loading every credential variant a developer has, most of them written by the `openssl` command.
+@Suite struct CredentialLoaderTests {
+    let pass = "s3cret-Pass"
+    var identity: PushIdentity { TestCredentials.universal }
+
+    /// cert.pem, key.pem (PKCS#8), ca.pem in a fresh directory.
+    private func files() throws -> (TemporaryDirectory, cert: String, key: String, ca: String) {
+        let dir = try TemporaryDirectory()
+        let cert = try dir.put("cert.pem", identity.certificate.pem)
+        let key = try dir.put("key.pem", try identity.privateKey.pkcs8PEM(passphrase: nil))
+        let ca = try dir.put("ca.pem", TestCredentials.ca.certificate.pem)
+        return (dir, cert, key, ca)
+    }
+
+    private func load(_ path: String, key: String? = nil, _ source: PassphraseSource = .none) throws(CredentialProblem) -> PushIdentity {
+        try CredentialLoader.loadIdentity(certificatePath: path, keyPath: key, passphrase: source)
+    }
+
+    private func expectProblem(_ expected: CredentialProblem, _ body: () throws -> Void) {
+        do {
+            try body()
+            Issue.record("expected \(expected)")
+        } catch let error as CredentialProblem {
+            #expect(error == expected)
+            #expect(!error.message.contains(pass))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func pemSeparateAndCombined() throws {
+        let (dir, cert, key, _) = try files()
+        let a = try load(cert, key: key)
+        #expect(a.info.sha256 == identity.info.sha256)
+        let combined = try dir.put("both.pem", try identity.pem())
+        let b = try load(combined)
+        #expect(b.info.bundleID == "com.example.demo")
+        #expect(b.chain.count == 1)
+        #expect(b.chain.first?.info.commonName == "apnsctl Test CA")
+    }
+
+    @Test func chainOrderDoesNotMatterLeafIsTheKeysCertificate() throws {
+        let dir = try TemporaryDirectory()
+        let text = TestCredentials.ca.certificate.pem + (try identity.privateKey.pkcs8PEM(passphrase: nil)) + identity.certificate.pem
+        let path = try dir.put("mixed.pem", text)
+        let loaded = try load(path)
+        #expect(loaded.certificate.info.sha256 == identity.info.sha256)
+        #expect(loaded.chain.map(\.info.sha256) == [TestCredentials.ca.info.sha256])
+    }
+
+    @Test func encryptedPKCS8KeyFromOpenSSL() throws {
+        let (dir, cert, key, _) = try files()
+        let enc = dir.file("enc.pem")
+        try openssl(["pkcs8", "-topk8", "-in", key, "-out", enc, "-v2", "aes-256-cbc", "-passout", "pass:\(pass)"])
+        #expect(try load(cert, key: enc, .literal(pass)).info.bundleID == "com.example.demo")
+        expectProblem(.wrongPassphrase(path: enc)) { try _ = load(cert, key: enc, .literal("nope")) }
+        expectProblem(.passphraseRequired(path: enc)) { try _ = load(cert, key: enc, .none) }
+    }
+
+    @Test func passphraseFromFileAndEnvironmentVariable() throws {
+        let (dir, cert, key, _) = try files()
+        let enc = dir.file("enc.pem")
+        try openssl(["pkcs8", "-topk8", "-in", key, "-out", enc, "-v2", "aes-256-cbc", "-passout", "pass:\(pass)"])
+        let passFile = try dir.write("pass.txt", "\(pass)\r\nsecond line\n")
+        #expect(throws: Never.self) { try _ = load(cert, key: enc, PassphraseSource(filePath: passFile, environmentVariable: nil, promptOnTerminal: false)) }
+        setenv("APNSCTL_TEST_PASS_\(getpid())", pass, 1)
+        defer { unsetenv("APNSCTL_TEST_PASS_\(getpid())") }
+        let env = PassphraseSource(environmentVariable: "APNSCTL_TEST_PASS_\(getpid())", promptOnTerminal: false)
+        #expect(throws: Never.self) { try _ = load(cert, key: enc, env) }
+        let missing = PassphraseSource(filePath: dir.file("nope.txt"), promptOnTerminal: false)
+        expectProblem(.fileMissing(path: dir.file("nope.txt"))) { try _ = load(cert, key: enc, missing) }
+    }
+
+    @Test func traditionalRSAAndSEC1Keys() throws {
+        let dir = try TemporaryDirectory()
+        let rsa = TestCredentials.developmentRSA
+        let cert = try dir.put("rsa.pem", rsa.certificate.pem)
+        let pk8 = try dir.put("rsa-key.pem", try rsa.privateKey.pkcs8PEM(passphrase: nil))
+        let pkcs1 = dir.file("pkcs1.pem")
+        try openssl(["pkey", "-in", pk8, "-out", pkcs1, "-traditional"])
+        #expect(try String(contentsOfFile: pkcs1, encoding: .utf8).contains("BEGIN RSA PRIVATE KEY"))
+        #expect(try load(cert, key: pkcs1).info.keyType == "RSA 2048")
+        // Legacy PEM encryption (Proc-Type: 4,ENCRYPTED).
+        let pkcs1enc = dir.file("pkcs1-enc.pem")
+        try openssl(["rsa", "-in", pkcs1, "-out", pkcs1enc, "-traditional", "-aes256", "-passout", "pass:\(pass)"])
+        #expect(try load(cert, key: pkcs1enc, .literal(pass)).info.bundleID == "com.example.dev")
+        expectProblem(.wrongPassphrase(path: pkcs1enc)) { try _ = load(cert, key: pkcs1enc, .literal("wrong")) }
+
+        let ecCert = try dir.put("ec.pem", identity.certificate.pem)
+        let ecKey = try dir.put("ec-key.pem", try identity.privateKey.pkcs8PEM(passphrase: nil))
+        let sec1 = dir.file("sec1.pem")
+        try openssl(["ec", "-in", ecKey, "-out", sec1])
+        #expect(try String(contentsOfFile: sec1, encoding: .utf8).contains("BEGIN EC PRIVATE KEY"))
+        #expect(try load(ecCert, key: sec1).info.keyType == "EC P-256")
+    }
+
+    @Test(arguments: [
+        ("modern", [String]()),
+        ("legacy", ["-legacy"]),
+        ("3des", ["-certpbe", "PBE-SHA1-3DES", "-keypbe", "PBE-SHA1-3DES"]),
+        ("rc2", ["-certpbe", "PBE-SHA1-RC2-40", "-keypbe", "PBE-SHA1-3DES", "-macalg", "sha1", "-provider", "legacy", "-provider", "default"]),
+    ])
+    func pkcs12FromOpenSSL(name: String, options: [String]) throws {
+        let (dir, cert, key, ca) = try files()
+        let p12 = dir.file("\(name).p12")
+        try openssl(["pkcs12", "-export", "-in", cert, "-inkey", key, "-certfile", ca, "-out", p12, "-passout", "pass:\(pass)"] + options)
+        let loaded = try load(p12, .literal(pass))
+        #expect(loaded.info.sha256 == identity.info.sha256)
+        #expect(loaded.chain.map(\.info.sha256) == [TestCredentials.ca.info.sha256])
+        let contents = try CredentialLoader.loadContents(path: p12, keyPath: nil, passphrase: .literal(pass))
+        #expect(contents.kind == .pkcs12)
+        #expect(contents.keyMatches == true)
+        expectProblem(.wrongPassphrase(path: p12)) { try _ = load(p12, .literal("wrong")) }
+        expectProblem(.passphraseRequired(path: p12)) { try _ = load(p12, .none) }
+    }
+
+    @Test(arguments: [[String](), ["-legacy"]])
+    func pkcs12WithEmptyPasswordNeedsNoPassphrase(options: [String]) throws {
+        let (dir, cert, key, _) = try files()
+        let p12 = dir.file("empty.p12")
+        try openssl(["pkcs12", "-export", "-in", cert, "-inkey", key, "-out", p12, "-passout", "pass:"] + options)
+        #expect(try load(p12, .none).info.bundleID == "com.example.demo")
+    }
+
+    @Test func pkcs12WrittenByApnsctlReadByOpenSSL() throws {
+        let dir = try TemporaryDirectory()
+        for (name, enc) in [("modern", PKCS12Encryption.modern), ("legacy", .legacy), ("3des", .tripleDES)] {
+            let p12 = try dir.put("\(name).p12", try identity.pkcs12(password: SecretBytes(Array(pass.utf8)), encryption: enc))
+            var args = ["pkcs12", "-in", p12, "-passin", "pass:\(pass)", "-nodes"]
+            if enc == .legacy { args += ["-legacy"] }
+            let out = try openssl(args).stdout
+            #expect(out.contains("BEGIN CERTIFICATE"))
+            #expect(out.contains("BEGIN PRIVATE KEY"))
+            let info = try openssl(["pkcs12", "-in", p12, "-passin", "pass:\(pass)", "-info", "-noout"] + (enc == .legacy ? ["-legacy"] : [])).stderr
+            switch enc {
+            case .modern: #expect(info.contains("AES-256-CBC") && info.contains("sha256"))
+            case .legacy:
+                #expect(info.contains("PKCS7 Encrypted data: pbeWithSHA1And40BitRC2-CBC"))
+                #expect(info.contains("Shrouded Keybag: pbeWithSHA1And3-KeyTripleDES-CBC"))
+                #expect(info.contains("MAC: sha1"))
+            case .tripleDES: #expect(info.contains("pbeWithSHA1And3-KeyTripleDES-CBC") && !info.contains("RC2"))
+            }
+            #expect(try load(p12, .literal(pass)).chain.count == 1)
+        }
+        let empty = try dir.put("empty.p12", try identity.pkcs12(password: SecretBytes([])))
+        try openssl(["pkcs12", "-in", empty, "-passin", "pass:", "-nodes", "-noout"])
+        #expect(try load(empty, .none).info.bundleID == "com.example.demo")
+    }
+
+    @Test func encryptedPEMWrittenByApnsctlReadByOpenSSL() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try identity.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(pass.utf8)))
+        #expect(String(decoding: pem, as: UTF8.self).contains("BEGIN ENCRYPTED PRIVATE KEY"))
+        let path = try dir.put("enc.pem", pem)
+        let out = try openssl(["pkey", "-in", path, "-passin", "pass:\(pass)", "-noout", "-text"]).stdout
+        #expect(out.contains("P-256") || out.contains("prime256v1"))
+    }
+
+    @Test func keyMismatch() throws {
+        let (dir, cert, _, _) = try files()
+        let other = try dir.put("other.pem", try TestCredentials.production.privateKey.pkcs8PEM(passphrase: nil))
+        expectProblem(.keyDoesNotMatchCertificate(certificatePath: cert, keyPath: other)) { try _ = load(cert, key: other) }
+        let contents = try CredentialLoader.loadContents(path: cert, keyPath: other, passphrase: .none)
+        #expect(contents.keyMatches == false)
+    }
+
+    @Test func certificateWithoutKeyAndKeyWithoutCertificate() throws {
+        let (dir, cert, key, _) = try files()
+        _ = dir
+        expectProblem(.noPrivateKey(path: cert)) { try _ = load(cert) }
+        let contents = try CredentialLoader.loadContents(path: cert, keyPath: nil, passphrase: .none)
+        #expect(contents.keyMatches == nil)
+        #expect(contents.kind == .certificate)
+        // A lone P-256 key is a .p8.
+        let p8 = try CredentialLoader.loadContents(path: key, keyPath: nil, passphrase: .none)
+        #expect(p8.kind == .authKey)
+        expectProblem(.noCertificate(path: key)) { try _ = load(key) }
+    }
+
+    @Test func derCertificateAsDownloadedFromApple() throws {
+        let dir = try TemporaryDirectory()
+        let cer = try dir.put("aps.cer", identity.certificate.der)
+        let key = try dir.put("key.pem", try identity.privateKey.pkcs8PEM(passphrase: nil))
+        #expect(try load(cer, key: key).info.topics == TestCredentials.universalTopics)
+    }
+
+    @Test func expiredAndNotYetValid() throws {
+        let dir = try TemporaryDirectory()
+        let now = SystemClock.now()
+        let old = try CredentialGenerator.makePushCertificate(ca: TestCredentials.ca, bundleID: "com.old", kind: .development,
+                                                              validity: Validity(notBefore: now - 100 * 86_400, notAfter: now - 3 * 86_400))
+        let oldPath = try dir.put("old.pem", try old.pem())
+        do {
+            _ = try load(oldPath)
+            Issue.record("expired certificate loaded")
+        } catch {
+            guard case .expired(let p, let t, let days) = error else { Issue.record("\(error)"); return }
+            #expect(p == oldPath && t == old.info.notAfter && days == 3)
+            #expect(error.message.contains("expired on"))
+        }
+        let future = try CredentialGenerator.makePushCertificate(ca: TestCredentials.ca, bundleID: "com.new", kind: .production,
+                                                                 validity: Validity(notBefore: now + 5 * 86_400 + 100, notAfter: now + 50 * 86_400))
+        let futurePath = try dir.put("future.pem", try future.pem())
+        #expect(throws: CredentialProblem.notYetValid(path: futurePath, notBefore: future.info.notBefore, daysAhead: 5)) {
+            _ = try load(futurePath)
+        }
+        // Without a date check (inspect), both load.
+        #expect(try CredentialLoader.loadIdentity(certificatePath: oldPath, keyPath: nil, passphrase: .none, now: nil).info.bundleID == "com.old")
+    }
+
+    @Test func environmentCheck() throws {
+        #expect(throws: CredentialProblem.self) { try TestCredentials.production.checkEnvironment(.sandbox) }
+        #expect(throws: Never.self) { try TestCredentials.production.checkEnvironment(.production) }
+        #expect(throws: Never.self) { try TestCredentials.universal.checkEnvironment(.production) }
+    }
+}
