@@ -119,7 +119,8 @@ let checkCases: [CheckCase] = [
     @Test(arguments: checkCases)
     func oneFaultPerRequest(_ c: CheckCase) {
         var auth = c.auth()
-        let d = checker.check(c.request(), auth: &auth, now: now)
+        var ids = MockIDGenerator(seed: 1)
+        let d = checker.check(c.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.reason == c.expected)
         #expect(d.status == (c.expected?.status ?? 200))
         #expect(UUIDString.isCanonical(d.apnsID))
@@ -140,37 +141,55 @@ let checkCases: [CheckCase] = [
 
     @Test func errorBodiesAndTimestamps() {
         var auth = ConnectionAuthState(certificate: certificate)
+        var ids = MockIDGenerator(seed: 1)
         let gone = CheckCase("410", .unregistered) { $0.path = "/3/device/dead" + String(repeating: "00", count: 30) }
-        let d = checker.check(gone.request(), auth: &auth, now: now)
+        let d = checker.check(gone.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.status == 410)
         #expect(String(decoding: d.body, as: UTF8.self) == #"{"reason":"Unregistered","timestamp":1700000000000}"#)
-        let ok = checker.check(CheckCase("ok", nil).request(), auth: &auth, now: now)
+        let ok = checker.check(CheckCase("ok", nil).request(), auth: &auth, now: now, ids: &ids)
         #expect(ok.body.isEmpty)
         #expect(ok.timestamp == nil)
     }
 
     @Test func echoesAValidApnsIDAndGeneratesUppercaseOtherwise() {
         var auth = ConnectionAuthState(certificate: certificate)
+        var ids = MockIDGenerator(seed: 1)
         let id = "8a6c1f8e-1111-4222-8333-444455556666"
-        let echoed = checker.check(CheckCase("id", nil) { $0.headers.append(("apns-id", id)) }.request(), auth: &auth, now: now)
+        let echoed = checker.check(CheckCase("id", nil) { $0.headers.append(("apns-id", id)) }.request(), auth: &auth, now: now, ids: &ids)
         #expect(echoed.apnsID == id)
-        let fresh = checker.check(CheckCase("no id", nil).request(), auth: &auth, now: now)
+        let fresh = checker.check(CheckCase("no id", nil).request(), auth: &auth, now: now, ids: &ids)
         #expect(fresh.apnsID == fresh.apnsID.uppercased())
         #expect(fresh.apnsID != id)
+    }
+
+    @Test func generatedIDsAreCanonicalVersion4AndDistinct() {
+        var ids = MockIDGenerator(seed: 42)
+        let made = (0..<1000).map { _ in ids.uuid() }
+        #expect(Set(made).count == 1000)
+        for id in made.prefix(50) {
+            #expect(UUIDString.isCanonical(id))
+            #expect(id == id.uppercased())
+            #expect(Array(id.utf8)[14] == UInt8(ascii: "4"))
+            #expect("89AB".utf8.contains(Array(id.utf8)[19]))
+        }
+        let lower = ids.uuid(uppercase: false)
+        #expect(lower == lower.lowercased())
     }
 
     @Test func singleTopicCertificateImpliesItsTopic() {
         let single = PresentedCertificate(trusted: true, topics: ["com.example.solo"], environments: [.sandbox])
         var auth = ConnectionAuthState(certificate: single)
-        let d = checker.check(CheckCase("no topic", nil) { $0.headers = [] }.request(), auth: &auth, now: now)
+        var ids = MockIDGenerator(seed: 1)
+        let d = checker.check(CheckCase("no topic", nil) { $0.headers = [] }.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.reason == nil)
         #expect(d.topic == "com.example.solo")
     }
 
     @Test func tokenConnectionsBindToTheirFirstKeyAndLimitUpdates() {
         var auth = ConnectionAuthState(certificate: nil)
+        var ids = MockIDGenerator(seed: 1)
         func send(_ token: String, at time: Int64 = now) -> MockDecision {
-            checker.check(CheckCase("t", nil) { $0.credentials = .token(token) }.request(), auth: &auth, now: time)
+            checker.check(CheckCase("t", nil) { $0.credentials = .token(token) }.request(), auth: &auth, now: time, ids: &ids)
         }
         let first = send("good")
         #expect(first.reason == nil)
@@ -193,6 +212,7 @@ let checkCases: [CheckCase] = [
     @Test func productionMockRejectsSandboxOnlyCertificates() {
         let production = RequestChecker(rules: MockRules(environment: .production))
         var auth = ConnectionAuthState(certificate: PresentedCertificate(trusted: true, topics: ["com.example.demo"], environments: [.sandbox]))
-        #expect(production.check(CheckCase("p", nil).request(), auth: &auth, now: now).reason == .badCertificateEnvironment)
+        var ids = MockIDGenerator(seed: 1)
+        #expect(production.check(CheckCase("p", nil).request(), auth: &auth, now: now, ids: &ids).reason == .badCertificateEnvironment)
     }
 }

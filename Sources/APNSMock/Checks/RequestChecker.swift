@@ -50,8 +50,9 @@ public struct RequestChecker: Sendable {
     }
 
     /// Judges `request` on a connection in state `auth` at `now` (epoch seconds). A newly accepted bearer token
-    /// updates `auth`.
-    public func check(_ request: HTTP2ServerRequest, auth: inout ConnectionAuthState, now: Int64) -> MockDecision {
+    /// updates `auth`; `ids` makes the `apns-id` when the request has no usable one.
+    public func check(_ request: HTTP2ServerRequest, auth: inout ConnectionAuthState, now: Int64,
+                      ids: inout MockIDGenerator) -> MockDecision {
         let f = Fields(request.headers)
         var d = MockDecision(reason: nil, apnsID: "", timestamp: nil, device: nil, topic: f.topic, pushType: f.pushType,
                              priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
@@ -59,7 +60,7 @@ public struct RequestChecker: Sendable {
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d)
         d.firstTokenAccepted = !hadToken && auth.hasAcceptedToken
-        if d.apnsID.isEmpty { d.apnsID = UUIDString.random() }
+        if d.apnsID.isEmpty { d.apnsID = ids.uuid() }
         if let reason = d.reason, reason.status == 410 { d.timestamp = rules.unregisteredSince }
         return d
     }
@@ -92,9 +93,11 @@ public struct RequestChecker: Sendable {
         if let reason = checkTopic(f.topic, pushType: &pushType, auth: auth, into: &d) { return reason }
         // 6. Device token.
         guard Self.isTokenSyntax(token) else { return .badDeviceToken }
-        let key = token.lowercased()
-        if rules.unregistered.contains(key) { return .unregistered }
-        if let reason = rules.rejections[key] { return reason }
+        if !rules.unregistered.isEmpty || !rules.rejections.isEmpty {
+            let key = token.lowercased()
+            if rules.unregistered.contains(key) { return .unregistered }
+            if let reason = rules.rejections[key] { return reason }
+        }
         // 7. Body.
         if request.bodySize == 0 { return .payloadEmpty }
         if request.bodySize > (pushType ?? .alert).defaultSizeLimit { return .payloadTooLarge }

@@ -16,8 +16,8 @@ extension MockConnection {
                 beginClosing(abrupt: true)
                 return
             }
-            let decision = shared.checker.check(request, auth: &auth, now: context.nowSeconds)
-            respond(decision, on: request.streamID, session: session)
+            let decision = shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
+            respond(decision, on: request.streamID, session: session, context: context)
             answered += 1
             context.log.record(decision, connection: number)
             if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(MockServerShared.streamLimit) }
@@ -28,13 +28,13 @@ extension MockConnection {
     }
 
     /// Queues the answer frames for `decision`: HEADERS only for 200, HEADERS + JSON DATA for errors.
-    private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession) {
+    private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext) {
         var headers: [HTTP2Header] = []
         if d.reason != nil { headers.append(HTTP2Header("content-type", "application/json")) }
         headers.append(HTTP2Header("apns-id", d.apnsID, neverIndex: true))
         // The Push Notifications Console id exists in the sandbox only.
         if shared.configuration.rules.environment == .sandbox {
-            headers.append(HTTP2Header("apns-unique-id", UUIDString.random().lowercased(), neverIndex: true))
+            headers.append(HTTP2Header("apns-unique-id", context.ids.uuid(uppercase: false), neverIndex: true))
         }
         do {
             try session.respond(streamID: stream, status: d.status, headers: headers, body: d.body)

@@ -67,6 +67,8 @@ final class LoopContext {
     /// Decrypted bytes land here before HTTP/2 sees them (one buffer per loop).
     var readBuffer = [UInt8](repeating: 0, count: 32 * 1024)
     var nowSeconds: Int64 = 0
+    /// Fresh `apns-id`/`apns-unique-id` values.
+    var ids = MockIDGenerator()
     let log: MockLog
 
     init(log: MockLog) { self.log = log }
