@@ -37,6 +37,15 @@ final class PKCS12Bundle {
         return PKCS12_verify_mac(pointer, "", 0) == 1 || PKCS12_verify_mac(pointer, nil, 0) == 1
     }
 
+    /// Adds a MAC made with `secret` to a file that has none (`-nomac`), because OpenSSL 3.0's
+    /// `PKCS12_parse` refuses a non-empty password without a MAC to check it against.
+    func addMAC(_ secret: SecretBytes) -> Bool {
+        defer { OpenSSLError.clearQueue() }
+        return secret.withCString { pass, length in
+            PKCS12_set_mac(pointer, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, 2048, EVP_sha256())
+        } == 1
+    }
+
     /// The key, the certificate OpenSSL pairs with it, and every other certificate, decrypted with `secret`
     /// (nil: the empty password).
     func parse(_ secret: SecretBytes?) throws(OpenSSLError) -> (key: PrivateKey?, certificates: [X509Certificate]) {
