@@ -1,0 +1,194 @@
+/// Why a TCP connection or listener could not be set up; the CLI maps these to exit 69.
+public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
+    case resolve(host: String, reason: String)
+    case connect(host: String, port: Int, reason: String)
+    case timeout(host: String, port: Int, seconds: Double)
+    case listen(host: String, port: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case .resolve(let h, let r): return "cannot resolve \(h): \(r)"
+        case .connect(let h, let p, let r): return "cannot connect to \(h):\(p): \(r)"
+        case .timeout(let h, let p, let s): return "connecting to \(h):\(p) timed out after \(formatSeconds(s))"
+        case .listen(let h, let p, let r): return "cannot listen on \(h):\(p): \(r)"
+        }
+    }
+}
+
+/// `2 s`, `0.5 s`: durations in messages.
+func formatSeconds(_ s: Double) -> String {
+    s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+}
+
+/// An owned, non-blocking TCP socket. TLS and HTTP/2 run on top of its descriptor; it is closed in `deinit`.
+public final class Socket: @unchecked Sendable {
+    /// The descriptor; valid for the object's lifetime.
+    public let fd: Int32
+
+    /// Takes ownership of `fd`.
+    public init(takingOwnership fd: Int32) { self.fd = fd }
+
+    deinit { close(fd) }
+
+    /// Connects to `host:port`, trying each resolved address in turn, each bounded by `timeout` seconds overall.
+    /// A fresh DNS lookup each time, as APNs asks of new connections.
+    public static func connect(host: String, port: Int, timeout: Double) throws(SocketError) -> Socket {
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        var list: UnsafeMutablePointer<addrinfo>? = nil
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        if rc != 0 {
+            let reason = gai_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
+            throw .resolve(host: host, reason: reason)
+        }
+        defer { freeaddrinfo(list) }
+        var lastError = SocketError.connect(host: host, port: port, reason: "no address")
+        var cursor = list
+        while let ai = cursor {
+            cursor = ai.pointee.ai_next
+            let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
+            if fd < 0 { lastError = .connect(host: host, port: port, reason: FileSystem.errnoText()); continue }
+            let sock = Socket(takingOwnership: fd)
+            sock.setNonBlocking()
+            if Darwin_or_Glibc_connect(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) == 0 {
+                sock.setNoDelay()
+                return sock
+            }
+            guard errno == EINPROGRESS else {
+                lastError = .connect(host: host, port: port, reason: FileSystem.errnoText())
+                continue
+            }
+            let now = SystemClock.monotonicNanoseconds()
+            let remainingMs = now >= deadline ? 0 : Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000))
+            switch Poll.wait(fd: fd, events: Poll.writable, timeoutMs: remainingMs) {
+            case .timeout:
+                throw .timeout(host: host, port: port, seconds: timeout)
+            case .failed(let e):
+                lastError = .connect(host: host, port: port, reason: FileSystem.errnoText(e))
+                continue
+            case .ready:
+                var soError: Int32 = 0
+                var len = socklen_t(MemoryLayout<Int32>.size)
+                getsockopt(fd, SOL_SOCKET, SO_ERROR, &soError, &len)
+                if soError != 0 {
+                    lastError = .connect(host: host, port: port, reason: FileSystem.errnoText(soError))
+                    continue
+                }
+                sock.setNoDelay()
+                return sock
+            }
+        }
+        throw lastError
+    }
+
+    /// Listens on `host:port` (port 0 picks a free one; see `localPort`).
+    public static func listen(host: String, port: Int, backlog: Int32 = 512) throws(SocketError) -> Socket {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>? = nil
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        if rc != 0 {
+            let reason = gai_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
+            throw .resolve(host: host, reason: reason)
+        }
+        defer { freeaddrinfo(list) }
+        guard let ai = list else { throw .listen(host: host, port: port, reason: "no address") }
+        let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
+        if fd < 0 { throw .listen(host: host, port: port, reason: FileSystem.errnoText()) }
+        let sock = Socket(takingOwnership: fd)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        if bind(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) != 0 {
+            throw .listen(host: host, port: port, reason: FileSystem.errnoText())
+        }
+        if Glibc_listen(fd, backlog) != 0 { throw .listen(host: host, port: port, reason: FileSystem.errnoText()) }
+        sock.setNonBlocking()
+        return sock
+    }
+
+    /// Accepts one pending connection (non-blocking); nil when none is waiting.
+    public func accept() -> Socket? {
+        let client = cAccept(fd)
+        if client < 0 { return nil }
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        let sock = Socket(takingOwnership: client)
+        sock.setNonBlocking()
+        sock.setNoDelay()
+        return sock
+    }
+
+    /// The port this socket is bound to (the real one after `listen(port: 0)`).
+    public var localPort: Int {
+        var storage = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        guard ok == 0 else { return 0 }
+        if Int32(storage.ss_family) == AF_INET6 {
+            return withUnsafePointer(to: &storage) { p in
+                p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin6_port)) }
+            }
+        }
+        return withUnsafePointer(to: &storage) { p in
+            p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+
+    /// Turns off Nagle: HTTP/2 frames are small and latency matters more than packet count.
+    public func setNoDelay() {
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// All I/O is driven by `poll`, so descriptors never block.
+    public func setNonBlocking() {
+        let flags = fcntl(fd, F_GETFL, 0)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+    }
+}
+
+// `connect` and `listen` clash with the static methods above inside the type; these reach the C functions.
+@inline(__always)
+private func Darwin_or_Glibc_connect(_ fd: Int32, _ addr: UnsafeMutablePointer<sockaddr>!, _ len: socklen_t) -> Int32 {
+    connect(fd, addr, len)
+}
+@inline(__always)
+private func cAccept(_ fd: Int32) -> Int32 { accept(fd, nil, nil) }
+@inline(__always)
+private func Glibc_listen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+
+/// `poll(2)` on one or many descriptors, retried on EINTR.
+public enum Poll {
+    public static let readable = Int16(POLLIN)
+    public static let writable = Int16(POLLOUT)
+
+    public enum Outcome: Equatable { case ready(Int16), timeout, failed(Int32) }
+
+    /// Waits until `fd` has one of `events`, or `timeoutMs` passes (-1 = forever).
+    public static func wait(fd: Int32, events: Int16, timeoutMs: Int32) -> Outcome {
+        var p = pollfd(fd: fd, events: events, revents: 0)
+        while true {
+            let n = poll(&p, 1, timeoutMs)
+            if n > 0 { return .ready(p.revents) }
+            if n == 0 { return .timeout }
+            if errno == EINTR { continue }
+            return .failed(errno)
+        }
+    }
+
+    /// Polls many descriptors at once; `fds[i].revents` is filled in. Returns the count ready (0 on timeout).
+    public static func wait(_ fds: inout [pollfd], timeoutMs: Int32) -> Int32 {
+        while true {
+            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            return n
+        }
+    }
+}

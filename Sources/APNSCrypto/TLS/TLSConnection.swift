@@ -1,0 +1,198 @@
+internal import COpenSSL
+import APNSCore
+
+/// The outcome of one non-blocking TLS step.
+public enum TLSStep: Equatable, Sendable {
+    /// Bytes moved (read or written).
+    case bytes(Int)
+    /// Call again when the socket is readable.
+    case wantRead
+    /// Call again when the socket is writable.
+    case wantWrite
+    /// The peer closed the connection cleanly (close_notify) or the TCP stream ended.
+    case closed
+}
+
+/// An owned `SSL` over a non-blocking socket. Owns the socket too, so one object's life is one connection's.
+public final class TLSConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+    public let socket: Socket
+    private let context: TLSContext
+    /// What the client asked to verify, for messages.
+    private let peerName: String?
+
+    private init(pointer: OpaquePointer, socket: Socket, context: TLSContext, peerName: String?) {
+        self.pointer = pointer
+        self.socket = socket
+        self.context = context
+        self.peerName = peerName
+    }
+
+    deinit { SSL_free(pointer) }
+
+    /// A client connection to `host` (SNI for names; host name or IP checked against the certificate).
+    public static func client(socket: Socket, context: TLSContext, host: String) throws(TLSFailure) -> TLSConnection {
+        guard let ssl = SSL_new(context.pointer) else { throw .configuration(OpenSSLError("creating a TLS connection").description) }
+        let conn = TLSConnection(pointer: ssl, socket: socket, context: context, peerName: host)
+        guard SSL_set_fd(ssl, socket.fd) == 1 else { throw .configuration(OpenSSLError("attaching TLS to the socket").description) }
+        if Self.isIPLiteral(host) {
+            guard let param = SSL_get0_param(ssl), X509_VERIFY_PARAM_set1_ip_asc(param, host) == 1 else {
+                throw .configuration(OpenSSLError("setting the IP address to verify").description)
+            }
+        } else {
+            _ = COpenSSL_SSL_set_tlsext_host_name(ssl, host)
+            guard SSL_set1_host(ssl, host) == 1 else {
+                throw .configuration(OpenSSLError("setting the host name to verify").description)
+            }
+        }
+        SSL_set_connect_state(ssl)
+        return conn
+    }
+
+    /// A server connection on an accepted socket.
+    public static func server(socket: Socket, context: TLSContext) throws(TLSFailure) -> TLSConnection {
+        guard let ssl = SSL_new(context.pointer) else { throw .configuration(OpenSSLError("creating a TLS connection").description) }
+        let conn = TLSConnection(pointer: ssl, socket: socket, context: context, peerName: nil)
+        guard SSL_set_fd(ssl, socket.fd) == 1 else { throw .configuration(OpenSSLError("attaching TLS to the socket").description) }
+        SSL_set_accept_state(ssl)
+        return conn
+    }
+
+    /// One non-blocking handshake step: `.bytes(0)` when done.
+    public func handshakeStep() throws(TLSFailure) -> TLSStep {
+        ERR_clear_error()
+        let rc = SSL_do_handshake(pointer)
+        if rc == 1 { return .bytes(0) }
+        switch SSL_get_error(pointer, rc) {
+        case SSL_ERROR_WANT_READ: return .wantRead
+        case SSL_ERROR_WANT_WRITE: return .wantWrite
+        default:
+            let verify = SSL_get_verify_result(pointer)
+            if !context.isServer && verify != X509_V_OK {
+                var text = String(cString: X509_verify_cert_error_string(verify))
+                if verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH, let name = peerName {
+                    text += " (the certificate is not for \(name))"
+                }
+                ERR_clear_error()
+                throw .verification(text + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)")
+            }
+            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: errno))
+        }
+    }
+
+    /// Runs the handshake to completion, waiting on the socket, bounded by `timeoutMs`.
+    public func handshake(timeoutMs: Int32) throws(TLSFailure) {
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeoutMs)) * 1_000_000
+        while true {
+            let step = try handshakeStep()
+            let events: Int16
+            switch step {
+            case .bytes: return
+            case .wantRead: events = Poll.readable
+            case .wantWrite: events = Poll.writable
+            case .closed: throw .handshake("the server closed the connection")
+            }
+            let now = SystemClock.monotonicNanoseconds()
+            guard now < deadline else { throw .handshake("timed out") }
+            if case .timeout = Poll.wait(fd: socket.fd, events: events, timeoutMs: Int32((deadline - now) / 1_000_000) + 1) {
+                throw .handshake("timed out waiting for the server")
+            }
+        }
+    }
+
+    /// Reads decrypted bytes into `buffer`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSFailure) -> TLSStep {
+        ERR_clear_error()
+        let n = SSL_read(pointer, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))
+        if n > 0 { return .bytes(Int(n)) }
+        return try classify(n, operation: "reading")
+    }
+
+    /// Encrypts and writes bytes (possibly partially).
+    public func write(_ buffer: UnsafeRawBufferPointer) throws(TLSFailure) -> TLSStep {
+        guard buffer.count > 0 else { return .bytes(0) }
+        ERR_clear_error()
+        let n = SSL_write(pointer, buffer.baseAddress, Int32(min(buffer.count, Int(Int32.max))))
+        if n > 0 { return .bytes(Int(n)) }
+        return try classify(n, operation: "writing")
+    }
+
+    /// Decrypted bytes already buffered inside OpenSSL (poll will not report them).
+    public var pendingBytes: Int { Int(SSL_pending(pointer)) }
+
+    private func classify(_ rc: Int32, operation: String) throws(TLSFailure) -> TLSStep {
+        let e = errno
+        switch SSL_get_error(pointer, rc) {
+        case SSL_ERROR_WANT_READ: return .wantRead
+        case SSL_ERROR_WANT_WRITE: return .wantWrite
+        case SSL_ERROR_ZERO_RETURN: return .closed
+        case SSL_ERROR_SYSCALL:
+            let err = OpenSSLError(operation)
+            if err.entries.isEmpty && (e == 0 || e == ECONNRESET || e == EPIPE) {
+                // TLS 1.3 rejects a missing client certificate after the handshake: one more read surfaces the alert.
+                return .closed
+            }
+            throw .io("\(operation) failed: \(Self.describe(err, errnoValue: e))")
+        default:
+            throw .io("\(operation) failed: \(Self.describe(OpenSSLError(operation), errnoValue: e))")
+        }
+    }
+
+    /// Sends close_notify if the handshake finished (best effort, non-blocking).
+    public func shutdown() {
+        if SSL_is_init_finished(pointer) == 1 { _ = SSL_shutdown(pointer) }
+        ERR_clear_error()
+    }
+
+    /// The ALPN protocol agreed, e.g. `h2`; nil when the peer used none.
+    public var negotiatedProtocol: String? {
+        var data: UnsafePointer<UInt8>? = nil
+        var len: UInt32 = 0
+        SSL_get0_alpn_selected(pointer, &data, &len)
+        guard let data, len > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(len)), as: UTF8.self)
+    }
+
+    /// `TLSv1.3` etc.
+    public var protocolVersion: String { String(cString: SSL_get_version(pointer)) }
+
+    /// The negotiated cipher suite name.
+    public var cipherName: String {
+        guard let c = SSL_get_current_cipher(pointer) else { return "none" }
+        return String(cString: SSL_CIPHER_get_name(c))
+    }
+
+    /// The certificate the peer presented, if any.
+    public var peerCertificate: X509Certificate? {
+        guard let x = SSL_get1_peer_certificate(pointer) else { return nil }
+        return X509Certificate(takingOwnership: x)
+    }
+
+    /// Server side: whether the client's certificate chained to the configured client CA.
+    public var clientCertificateTrusted: Bool { SSL_get_verify_result(pointer) == X509_V_OK }
+
+    /// The last TLS alert or error text, read after a failed write: with TLS 1.3 a rejected client
+    /// certificate only shows up here (e.g. `tlsv13 alert certificate required`).
+    public func drainAlert() -> String? {
+        var scratch = [UInt8](repeating: 0, count: 256)
+        ERR_clear_error()
+        let n = scratch.withUnsafeMutableBytes { SSL_read(pointer, $0.baseAddress, Int32($0.count)) }
+        guard n <= 0 else { return nil }
+        let err = OpenSSLError("reading")
+        return err.entries.isEmpty ? nil : Self.describe(err, errnoValue: 0)
+    }
+
+    private static func describe(_ error: OpenSSLError, errnoValue: Int32) -> String {
+        if let last = error.entries.last {
+            // "error:0A000410:SSL routines::sslv3 alert handshake failure" -> the readable tail.
+            let parts = last.text.split(separator: ":", omittingEmptySubsequences: false)
+            return parts.last.map { String($0) }.flatMap { $0.isEmpty ? nil : $0 } ?? last.text
+        }
+        if errnoValue != 0 { return FileSystem.errnoText(errnoValue) }
+        return "the connection was closed during the handshake"
+    }
+
+    private static func isIPLiteral(_ host: String) -> Bool {
+        host.contains(":") || (!host.isEmpty && host.allSatisfy { $0 == "." || ($0.isASCII && $0.isNumber) })
+    }
+}

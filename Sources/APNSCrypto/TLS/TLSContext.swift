@@ -1,0 +1,174 @@
+internal import COpenSSL
+import APNSCore
+
+/// Why TLS could not be set up or went wrong; the CLI maps these to exit 69 (transport).
+public enum TLSFailure: Error, Sendable, CustomStringConvertible {
+    /// Building the context failed (bad CA file, key/cert mismatch…).
+    case configuration(String)
+    /// The server's certificate did not verify (untrusted, expired, wrong host name).
+    case verification(String)
+    /// The handshake failed for another reason (alerts, protocol versions, no ALPN match).
+    case handshake(String)
+    /// The peer did not agree to HTTP/2.
+    case noHTTP2(selected: String?)
+    /// Reading or writing after the handshake failed.
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let m): return m
+        case .verification(let m): return "server certificate verification failed: \(m)"
+        case .handshake(let m): return "TLS handshake failed: \(m)"
+        case .noHTTP2(let selected):
+            if let s = selected { return "the server chose \(s) instead of HTTP/2 (ALPN h2); APNs and apnsctl mock speak HTTP/2 only" }
+            return "the server did not agree to HTTP/2 (ALPN h2); is this an HTTP/1.1-only server?"
+        case .io(let m): return m
+        }
+    }
+}
+
+/// An owned `SSL_CTX`: the TLS settings shared by connections (TLS 1.2+, ALPN h2, trust, our certificate).
+public final class TLSContext: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Server contexts keep the client-CA here to judge client certificates after the handshake.
+    public let isServer: Bool
+
+    private init(pointer: OpaquePointer, isServer: Bool) {
+        self.pointer = pointer
+        self.isServer = isServer
+    }
+
+    deinit { SSL_CTX_free(pointer) }
+
+    /// A client context. `caFile` nil: the system trust store. `verify` false: `--insecure`.
+    /// `certificate`/`key`/`chain`: the client certificate for certificate auth (nil for token auth).
+    public static func client(caFile: String?, verify: Bool,
+                              certificate: X509Certificate? = nil, key: PrivateKey? = nil,
+                              chain: [X509Certificate] = []) throws(TLSFailure) -> TLSContext {
+        guard let ctx = SSL_CTX_new(TLS_client_method()) else {
+            throw .configuration(OpenSSLError("creating the TLS context").description)
+        }
+        let context = TLSContext(pointer: ctx, isServer: false)
+        try context.applyCommonSettings()
+        if let caFile {
+            if SSL_CTX_load_verify_locations(ctx, caFile, nil) != 1 {
+                throw .configuration("--ca-file \(caFile): cannot load CA certificates: \(OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"); give a PEM file of trusted certificates")
+            }
+        } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
+            throw .configuration(OpenSSLError("loading the system trust store").description)
+        }
+        SSL_CTX_set_verify(ctx, verify ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
+        var alpn: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
+        // Returns 0 on success, the opposite of OpenSSL's usual convention.
+        if SSL_CTX_set_alpn_protos(ctx, &alpn, UInt32(alpn.count)) != 0 {
+            throw .configuration(OpenSSLError("setting ALPN").description)
+        }
+        if let certificate, let key {
+            try context.use(certificate: certificate, key: key, chain: chain)
+        }
+        return context
+    }
+
+    /// A server context presenting `certificate`. With `clientCA`, client certificates are requested (never
+    /// required) and checked against it; the verdict is read per connection with `TLSConnection.clientCertificateTrusted`.
+    /// `speakHTTP1Only` makes a deliberately wrong server for tests: it selects `http/1.1` by ALPN.
+    public static func server(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate] = [],
+                              clientCA: X509Certificate?, speakHTTP1Only: Bool = false) throws(TLSFailure) -> TLSContext {
+        guard let ctx = SSL_CTX_new(TLS_server_method()) else {
+            throw .configuration(OpenSSLError("creating the TLS server context").description)
+        }
+        let context = TLSContext(pointer: ctx, isServer: true)
+        try context.applyCommonSettings()
+        try context.use(certificate: certificate, key: key, chain: chain)
+        var sid: [UInt8] = Array("apnsctl-mock".utf8)
+        _ = SSL_CTX_set_session_id_context(ctx, &sid, UInt32(sid.count))
+        if let ca = clientCA {
+            guard let store = SSL_CTX_get_cert_store(ctx), X509_STORE_add_cert(store, ca.pointer) == 1,
+                  SSL_CTX_add_client_CA(ctx, ca.pointer) == 1 else {
+                throw .configuration(OpenSSLError("trusting the client CA").description)
+            }
+            // Request a certificate but accept any answer: the mock answers 403 BadCertificate per request,
+            // as APNs does, instead of failing the handshake.
+            SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, acceptAnyClientCertificate)
+        }
+        if speakHTTP1Only {
+            SSL_CTX_set_alpn_select_cb(ctx, selectHTTP1, nil)
+        } else {
+            SSL_CTX_set_alpn_select_cb(ctx, selectHTTP2, nil)
+        }
+        return context
+    }
+
+    private func applyCommonSettings() throws(TLSFailure) {
+        if COpenSSL_SSL_CTX_set_min_proto_version(pointer, TLS1_2_VERSION) != 1 {
+            throw .configuration(OpenSSLError("setting TLS 1.2 as the minimum").description)
+        }
+        _ = SSL_CTX_set_options(pointer, COpenSSL_SSL_OP_NO_COMPRESSION() | COpenSSL_SSL_OP_NO_RENEGOTIATION())
+        // Non-blocking writes may be retried with a different buffer address and may complete partially.
+        _ = COpenSSL_SSL_CTX_set_mode(pointer, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS))
+    }
+
+    private func use(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]) throws(TLSFailure) {
+        guard SSL_CTX_use_certificate(pointer, certificate.pointer) == 1,
+              SSL_CTX_use_PrivateKey(pointer, key.pointer) == 1 else {
+            throw .configuration(OpenSSLError("using the certificate and key").description)
+        }
+        guard SSL_CTX_check_private_key(pointer) == 1 else {
+            throw .configuration("the private key does not match the certificate")
+        }
+        for extra in chain {
+            // Takes ownership of one reference.
+            if COpenSSL_SSL_CTX_add_extra_chain_cert(pointer, extra.retainedPointer()) != 1 {
+                throw .configuration(OpenSSLError("adding a chain certificate").description)
+            }
+        }
+    }
+}
+
+/// Verify callback for servers: remember the verdict, never abort the handshake.
+private func acceptAnyClientCertificate(_ preverify: Int32, _ store: OpaquePointer?) -> Int32 { 1 }
+
+/// ALPN selection for the HTTP/1.1-only test server: `http/1.1` when offered, else no protocol.
+private func selectHTTP1(
+    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+    _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32,
+    _ arg: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let offered, let out, let outLength else { return SSL_TLSEXT_ERR_NOACK }
+    let wanted = Array("http/1.1".utf8)
+    var i = 0
+    let n = Int(offeredLength)
+    while i < n {
+        let len = Int(offered[i])
+        if len == wanted.count, i + len < n, Array(UnsafeBufferPointer(start: offered + i + 1, count: len)) == wanted {
+            out.pointee = offered + i + 1
+            outLength.pointee = UInt8(len)
+            return SSL_TLSEXT_ERR_OK
+        }
+        i += 1 + len
+    }
+    return SSL_TLSEXT_ERR_NOACK
+}
+
+/// ALPN selection for servers: `h2` when offered; a client that offers only other protocols gets a
+/// no_application_protocol alert (APNs has no HTTP/1.1 API). A client without ALPN never calls this and
+/// is served HTTP/2 with prior knowledge.
+private func selectHTTP2(
+    _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+    _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32,
+    _ arg: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let offered, let out, let outLength else { return SSL_TLSEXT_ERR_ALERT_FATAL }
+    var i = 0
+    let n = Int(offeredLength)
+    while i < n {
+        let len = Int(offered[i])
+        if len == 2, i + 2 < n, offered[i + 1] == UInt8(ascii: "h"), offered[i + 2] == UInt8(ascii: "2") {
+            out.pointee = offered + i + 1
+            outLength.pointee = 2
+            return SSL_TLSEXT_ERR_OK
+        }
+        i += 1 + len
+    }
+    return SSL_TLSEXT_ERR_ALERT_FATAL
+}

@@ -1,0 +1,110 @@
+import APNSCore
+import APNSTestSupport
+import Foundation
+import Testing
+@testable import APNSCrypto
+
+/// The TLS layer against itself on loopback: ALPN, verification, client certificates.
+@Suite struct TLSLoopbackTests {
+    let fixtures: OpenSSLFixtures
+    init() throws { fixtures = try OpenSSLFixtures() }
+
+    private func load(_ cert: String, _ key: String) throws -> (X509Certificate, PrivateKey) {
+        let c = try #require(try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: cert)))).first)
+        let k = try PrivateKey(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: key))), passphrase: nil)
+        return (c, k)
+    }
+
+    /// Accepts one connection on a thread, handshakes, and echoes what it reads; returns the port.
+    private func startEchoServer(clientCA: Bool) throws -> (port: Int, done: DispatchSemaphore, trusted: LockedBox<Bool?>) {
+        let (cert, key) = try load(fixtures.serverCert, fixtures.serverKey)
+        let ca = try #require(try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtures.caCert)))).first)
+        let context = try TLSContext.server(certificate: cert, key: key, clientCA: clientCA ? ca : nil)
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let done = DispatchSemaphore(value: 0)
+        let trusted = LockedBox<Bool?>(nil)
+        Thread.detachNewThread {
+            defer { done.signal() }
+            var sock: Socket?
+            for _ in 0..<500 {
+                sock = listener.accept()
+                if sock != nil { break }
+                usleep(10_000)
+            }
+            guard let s = sock, let conn = try? TLSConnection.server(socket: s, context: context),
+                  (try? conn.handshake(timeoutMs: 5000)) != nil else { return }
+            trusted.set(conn.peerCertificate == nil ? nil : conn.clientCertificateTrusted)
+            var buf = [UInt8](repeating: 0, count: 64)
+            for _ in 0..<500 {
+                let step = buf.withUnsafeMutableBytes { try? conn.read(into: $0) }
+                if case .bytes(let n)? = step {
+                    _ = buf.withUnsafeBytes { try? conn.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                    return
+                }
+                usleep(10_000)
+            }
+        }
+        return (listener.localPort, done, trusted)
+    }
+
+    @Test func handshakeNegotiatesH2AndVerifiesTheServer() throws {
+        let server = try startEchoServer(clientCA: false)
+        let ctx = try TLSContext.client(caFile: fixtures.caCert, verify: true)
+        let sock = try Socket.connect(host: "127.0.0.1", port: server.port, timeout: 5)
+        let conn = try TLSConnection.client(socket: sock, context: ctx, host: "127.0.0.1")
+        try conn.handshake(timeoutMs: 5000)
+        #expect(conn.negotiatedProtocol == "h2")
+        #expect(conn.protocolVersion == "TLSv1.3")
+        let hello: [UInt8] = Array("ping".utf8)
+        _ = try hello.withUnsafeBytes { try conn.write($0) }
+        var buf = [UInt8](repeating: 0, count: 16)
+        var got = 0
+        for _ in 0..<500 where got == 0 {
+            if case .bytes(let n) = try buf.withUnsafeMutableBytes({ try conn.read(into: $0) }) { got = n } else { usleep(10_000) }
+        }
+        #expect(Array(buf[0..<got]) == hello)
+        server.done.wait()
+    }
+
+    @Test func untrustedServerFailsVerificationWithAdvice() throws {
+        let server = try startEchoServer(clientCA: false)
+        let ctx = try TLSContext.client(caFile: nil, verify: true)
+        let sock = try Socket.connect(host: "localhost", port: server.port, timeout: 5)
+        let conn = try TLSConnection.client(socket: sock, context: ctx, host: "localhost")
+        #expect {
+            try conn.handshake(timeoutMs: 5000)
+        } throws: { error in
+            guard case TLSFailure.verification(let m) = error else { return false }
+            return m.contains("--ca-file")
+        }
+        server.done.wait()
+    }
+
+    @Test func clientCertificateIsCheckedAgainstTheCA() throws {
+        let server = try startEchoServer(clientCA: true)
+        let (cert, key) = try load(fixtures.clientCert, fixtures.clientKey)
+        let ctx = try TLSContext.client(caFile: fixtures.caCert, verify: true, certificate: cert, key: key)
+        let sock = try Socket.connect(host: "localhost", port: server.port, timeout: 5)
+        let conn = try TLSConnection.client(socket: sock, context: ctx, host: "localhost")
+        try conn.handshake(timeoutMs: 5000)
+        _ = try Array("x".utf8).withUnsafeBytes { try conn.write($0) }
+        server.done.wait()
+        #expect(server.trusted.get() == true)
+    }
+
+    @Test func refusedConnectionIsAConnectError() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = listener.localPort
+        _ = consume listener
+        #expect(throws: SocketError.self) { try Socket.connect(host: "127.0.0.1", port: port, timeout: 2) }
+    }
+}
+
+/// A value shared between a test and its server thread.
+final class LockedBox<T>: @unchecked Sendable {
+    private var value: T
+    private let lock = NSLock()
+    init(_ value: T) { self.value = value }
+    func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
+    func set(_ v: T) { lock.lock(); value = v; lock.unlock() }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Certificates made with the `openssl` command at test time: an independent source of credentials
+/// for testing TLS without relying on apnsctl's own generator.
+public struct OpenSSLFixtures {
+    public let directory: TemporaryDirectory
+    public var caCert: String { directory.file("ca.pem") }
+    public var caKey: String { directory.file("ca.key") }
+    public var serverCert: String { directory.file("server.pem") }
+    public var serverKey: String { directory.file("server.key") }
+    public var clientCert: String { directory.file("client.pem") }
+    public var clientKey: String { directory.file("client.key") }
+
+    /// A CA, a server certificate for localhost and 127.0.0.1, and a client certificate, all EC P-256.
+    public init() throws {
+        directory = try TemporaryDirectory(prefix: "tls-fixtures")
+        let d = directory.path
+        func openssl(_ args: [String]) throws {
+            let r = try CommandRunner.run("openssl", args, directory: d)
+            guard r.status == 0 else { throw TestSupportError("openssl \(args.joined(separator: " ")): \(r.stderr)") }
+        }
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                     "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=apnsctl test CA",
+                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        for (name, ext) in [("server", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth"),
+                            ("client", "extendedKeyUsage=clientAuth")] {
+            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                         "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)"])
+            try "\(ext)\n".write(toFile: "\(d)/\(name).ext", atomically: true, encoding: .utf8)
+            try openssl(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                         "-out", "\(name).pem", "-days", "2", "-extfile", "\(name).ext"])
+        }
+    }
+}
