@@ -104,14 +104,7 @@ final class PKCS12Bundle {
             PKCS12_set_mac(p12, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, iterations, digest)
         }
         guard macOK == 1 else { throw OpenSSLError("adding the PKCS#12 MAC") }
-        let n = i2d_PKCS12(p12, nil)
-        guard n > 0 else { throw OpenSSLError("encoding PKCS#12") }
-        var out = [UInt8](repeating: 0, count: Int(n))
-        let written = out.withUnsafeMutableBufferPointer { buf -> Int32 in
-            var q: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            return i2d_PKCS12(p12, &q)
-        }
-        guard written == n else { throw OpenSSLError("encoding PKCS#12") }
+        guard let out = DEREncoding.encode({ i2d_PKCS12(p12, $0) }) else { throw OpenSSLError("encoding PKCS#12") }
         return out
     }
 
