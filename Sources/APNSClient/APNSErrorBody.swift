@@ -19,6 +19,11 @@ public enum APNSErrorBody {
     /// Bytes from the network as one printable line: control characters become spaces, whitespace is
     /// trimmed and long text cut, so a hostile server cannot garble the terminal.
     public static func printable(_ bytes: [UInt8], limit: Int = 200) -> String {
+        // The usual case (ids, reasons): short printable ASCII, taken as it is.
+        if bytes.count <= limit, let f = bytes.first, f != 0x20, bytes.last != 0x20,
+           bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            return String(decoding: bytes, as: UTF8.self)
+        }
         let decoded = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
         var text = String(String.UnicodeScalarView(decoded.unicodeScalars.map {
             $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) ? " " : $0

@@ -78,29 +78,32 @@ final class PushConnection {
         }
     }
 
-    /// Reads everything available into the session. Returns false when the server closed the connection.
-    func readAvailable(into buffer: inout [UInt8]) throws(TransportFailure) -> Bool {
-        while true {
-            let read: Result<TLSStep, TLSFailure> = buffer.withUnsafeMutableBytes { p in
-                do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
+    /// What one read found.
+    enum ReadOutcome { case data, wouldBlock, closed }
+
+    /// Reads one chunk (up to the buffer's size) into the session. One chunk at a time lets the sender
+    /// answer and refill streams between chunks, keeping both ends busy instead of taking turns.
+    func readOnce(into buffer: inout [UInt8]) throws(TransportFailure) -> ReadOutcome {
+        let read: Result<TLSStep, TLSFailure> = buffer.withUnsafeMutableBytes { p in
+            do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
+        }
+        let step: TLSStep
+        switch read {
+        case .success(let s): step = s
+        case .failure(let e): throw closedFailure(e.description)
+        }
+        switch step {
+        case .bytes(let n):
+            let fed: Result<Void, NGHTTP2Error> = buffer.withUnsafeBytes { p in
+                do throws(NGHTTP2Error) { return .success(try session.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
+                catch { return .failure(error) }
             }
-            let step: TLSStep
-            switch read {
-            case .success(let s): step = s
-            case .failure(let e): throw closedFailure(e.description)
-            }
-            switch step {
-            case .bytes(let n):
-                let fed: Result<Void, NGHTTP2Error> = buffer.withUnsafeBytes { p in
-                    do throws(NGHTTP2Error) { return .success(try session.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
-                    catch { return .failure(error) }
-                }
-                if case .failure(let e) = fed { throw .protocolError(e.description) }
-            case .wantRead, .wantWrite:
-                return true
-            case .closed:
-                return false
-            }
+            if case .failure(let e) = fed { throw .protocolError(e.description) }
+            return .data
+        case .wantRead, .wantWrite:
+            return .wouldBlock
+        case .closed:
+            return .closed
         }
     }
 

@@ -37,14 +37,7 @@ public struct PushRequest: Sendable {
     /// type) are indexed by HPACK so they cost a byte or two after the first request; per-request
     /// values are sent without indexing, as APNS.md §1 advises.
     public func headers(for device: DeviceToken, authority: String) -> [HTTP2Header] {
-        var h: [HTTP2Header] = []
-        h.reserveCapacity(12)
-        h.append(HTTP2Header(":method", "POST"))
-        h.append(HTTP2Header(":scheme", "https"))
-        h.append(HTTP2Header(":authority", authority))
-        h.append(HTTP2Header(":path", Self.path(for: device), neverIndex: true))
-        h.append(contentsOf: commonHeaders)
-        return h
+        HeaderTemplate(self, authority: authority).headers(for: device)
     }
 
     /// The `apns-*`, `authorization` and `content-*` fields (no pseudo-headers).
@@ -71,5 +64,27 @@ public enum SecretRedaction {
         let parts = header.value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2 else { return "…" }
         return "\(parts[0]) \(parts[1].prefix(10))…"
+    }
+}
+
+/// The header list of a request with every field but `:path` built once: the sender fills in the
+/// device per request instead of formatting the same dozen fields again.
+public struct HeaderTemplate: Sendable {
+    private var fields: [HTTP2Header]
+    /// Where `:path` sits in `fields`.
+    private let pathIndex = 3
+
+    /// The fields of `request` for `authority`, in wire order.
+    public init(_ request: PushRequest, authority: String) {
+        fields = [HTTP2Header(":method", "POST"), HTTP2Header(":scheme", "https"), HTTP2Header(":authority", authority),
+                  HTTP2Header(":path", "", neverIndex: true)]
+        fields.append(contentsOf: request.commonHeaders)
+    }
+
+    /// The fields with `device`'s `:path`.
+    public func headers(for device: DeviceToken) -> [HTTP2Header] {
+        var h = fields
+        h[pathIndex] = HTTP2Header(":path", PushRequest.path(for: device), neverIndex: true)
+        return h
     }
 }

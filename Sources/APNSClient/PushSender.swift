@@ -220,12 +220,13 @@ public final class PushSender {
 
     private func drive(_ connection: PushConnection) -> ConnectionEnd {
         let session = connection.session
-        let authority = configuration.endpoint.authority
+        let template = HeaderTemplate(request, authority: configuration.endpoint.authority)
         let timeoutNs = UInt64(max(0.001, configuration.timeout) * 1e9)
         var inFlight: [Int32: InFlight] = [:]
         var answered = 0
         var lastProgress = SystemClock.monotonicNanoseconds()
         var settingsReported = false
+        var mayHaveMore = false
 
         /// Records what the session reported; true when something was answered or ended.
         func handleEvents() {
@@ -291,7 +292,7 @@ public final class PushSender {
             if session.acceptsRequests && session.receivedGoAway == nil {
                 let limit = concurrencyLimit(session)
                 while inFlight.count < limit, let p = takePending() {
-                    let headers = request.headers(for: p.device, authority: authority)
+                    let headers = template.headers(for: p.device)
                     do {
                         let id = try session.submitRequest(headers: headers, body: request.payload)
                         let now = SystemClock.monotonicNanoseconds()
@@ -324,8 +325,9 @@ public final class PushSender {
                 }
                 return dropped(connection.closedFailure("the HTTP/2 session ended with requests unanswered"))
             }
-            // 4. Wait for the server, at most until the timeout since the last answer.
-            if connection.tls.pendingBytes == 0 {
+            // 4. Wait for the server, at most until the timeout since the last answer (no wait while
+            //    the last read found data: there may be more).
+            if !mayHaveMore && connection.tls.pendingBytes == 0 {
                 let now = SystemClock.monotonicNanoseconds()
                 let deadline = lastProgress + timeoutNs
                 guard now < deadline else { return fatal(.timeout(seconds: configuration.timeout)) }
@@ -337,11 +339,16 @@ public final class PushSender {
                 case .ready: break
                 }
             }
-            // 5. Read what arrived.
+            // 5. Read one chunk of what arrived; answers are handled and streams refilled before the next.
             do {
-                let open = try connection.readAvailable(into: &readBuffer)
+                switch try connection.readOnce(into: &readBuffer) {
+                case .data: mayHaveMore = true
+                case .wouldBlock: mayHaveMore = false
+                case .closed:
+                    handleEvents()
+                    return dropped(connection.closedFailure("the server closed the connection"))
+                }
                 handleEvents()
-                if !open { return dropped(connection.closedFailure("the server closed the connection")) }
             } catch {
                 return dropped(error)
             }

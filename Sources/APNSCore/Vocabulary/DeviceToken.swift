@@ -28,6 +28,12 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
 
     /// Normalises and checks `text`: trims, drops whitespace, `<` and `>`, lowercases.
     public init(parsing text: String) throws(Problem) {
+        // Fast path for the usual case, plain hex (a `--devices` file may hold a million of them):
+        // such text cannot contain any of the shapes checked below.
+        if let plain = Self.plainHex(text) {
+            hex = plain
+            return
+        }
         if text.contains("length =") || text.contains("bytes = 0x") || text.contains("...") || text.contains("…") {
             throw .elidedDescription
         }
@@ -42,6 +48,22 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         if out.isEmpty { throw .empty }
         if out.utf8.count % 2 != 0 { throw .oddLength(count: out.utf8.count) }
         hex = out
+    }
+
+    /// `text` lowercased when it is non-empty, even-length ASCII hex and nothing else; nil otherwise.
+    private static func plainHex(_ text: String) -> String? {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count % 2 == 0 else { return nil }
+        var lowered = false
+        for b in utf8 {
+            switch b {
+            case 0x30...0x39, 0x61...0x66: continue
+            case 0x41...0x46: lowered = true
+            default: return nil
+            }
+        }
+        guard lowered else { return text }
+        return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x46 ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     /// Shorter than the classic 32 bytes: probably a truncated copy (a warning, never an error).

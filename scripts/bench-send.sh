@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# apnsctl send against its anchors, each figure on one line with the anchor and the ratio:
+#   1. one send, process start to exit, vs curl --http2 with the same certificate, payload and server;
+#   2. 20,000 notifications over one connection vs h2load -c 1 -m 100 -n 20000 (same payload and headers);
+#   3. peak memory of send --devices with 100,000 tokens (must stay under 30 MB).
+# The server is `apnsctl mock` from the same binary. Usage: scripts/bench-send.sh [BINARY]
+set -euo pipefail
+
+bin=${1:-.build/release/apnsctl}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+runs=${BENCH_RUNS:-40}
+for tool in curl h2load python3; do
+    command -v "$tool" >/dev/null || { echo "error: $tool is missing; run make deps (scripts/deps.sh bench)" >&2; exit 1; }
+done
+[ -x /usr/bin/time ] || { echo "error: /usr/bin/time is missing; install the time package" >&2; exit 1; }
+
+work=$(mktemp -d)
+mock_pid=""
+cleanup() {
+    [ -n "$mock_pid" ] && kill "$mock_pid" 2>/dev/null && wait "$mock_pid" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin" mock --port 0 --state-dir "$work/state" >/dev/null 2>"$work/mock.err" &
+mock_pid=$!
+for _ in $(seq 100); do [ -s "$work/state/mock.json" ] && break; sleep 0.1; done
+[ -s "$work/state/mock.json" ] || { echo "error: apnsctl mock did not start:" >&2; cat "$work/mock.err" >&2; exit 1; }
+field() { python3 -c "import json,sys; print(json.load(open('$work/state/mock.json'))['$1'])"; }
+endpoint=$(field endpoint); ca=$(field ca_file); cert=$(field cert); key=$(field auth_key)
+keyid=$(field key_id); team=$(field team_id); topic=$(field bundle_id)
+token=a1b2c3d4000000000000000000000000000000000000000000000000e5f6a7b8
+payload='{"aps":{"alert":"Hello from the benchmark"}}'
+printf '%s' "$payload" > "$work/payload.json"
+export XDG_CACHE_HOME="$work/cache"
+
+ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
+
+# 1. One send, process start to exit: interleaved runs, medians.
+apns_cmd=("$bin" send "$work/payload.json" --cert "$cert" --ca-file "$ca" --endpoint "$endpoint" --topic "$topic" -d "$token")
+curl_cmd=(curl -s -o /dev/null --fail --http2 --cert "$cert" --cacert "$ca" -H "apns-topic: $topic"
+          -H "apns-push-type: alert" -H "apns-priority: 10" --data-binary "@$work/payload.json" "$endpoint/3/device/$token")
+"${apns_cmd[@]}" >/dev/null || { echo "error: apnsctl send failed against the mock" >&2; exit 1; }
+"${curl_cmd[@]}" || { echo "error: curl failed against the mock" >&2; exit 1; }
+python3 - "$runs" "${#apns_cmd[@]}" "${apns_cmd[@]}" "${curl_cmd[@]}" > "$work/one.txt" <<'EOF'
+import subprocess, sys, time, statistics
+runs, n = int(sys.argv[1]), int(sys.argv[2])
+a, c = sys.argv[3:3 + n], sys.argv[3 + n:]
+ta, tc = [], []
+for i in range(runs + 3):
+    for cmd, out in ((a, ta), (c, tc)) if i % 2 == 0 else ((c, tc), (a, ta)):
+        t = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        if i >= 3: out.append((time.perf_counter() - t) * 1000)
+print(f"{statistics.median(ta):.1f} {statistics.median(tc):.1f}")
+EOF
+read -r one_apns one_curl < "$work/one.txt"
+echo "one send (start to exit, median of $runs): apnsctl ${one_apns} ms, curl --http2 ${one_curl} ms, ratio $(ratio "$one_apns" "$one_curl") (target <= 1.0)"
+
+# 2. 20,000 notifications over one connection, token auth for both (h2load sends no client certificate).
+jwt=$("$bin" jwt --auth-key "$key" --key-id "$keyid" --team-id "$team")
+python3 -c "
+import sys
+with open('$work/20k.txt','w') as f:
+    for i in range(20000): f.write('ab%062x\n' % i)
+"
+best() { python3 -c "import sys; print(min(float(x) for x in sys.argv[1:]))" "$@"; }
+apns_times=(); h2_times=()
+for _ in 1 2 3; do
+    s=$(date +%s.%N)
+    "$bin" send "$work/payload.json" --auth-key "$key" --key-id "$keyid" --team-id "$team" --topic "$topic" \
+        --ca-file "$ca" --endpoint "$endpoint" --devices "$work/20k.txt" -o json > "$work/20k.out"
+    e=$(date +%s.%N)
+    apns_times+=("$(python3 -c "print(($e-$s)*1000)")")
+    [ "$(grep -c '"status":200' "$work/20k.out")" = 20000 ] || { echo "error: not every notification was accepted" >&2; exit 1; }
+    s=$(date +%s.%N)
+    h2load -c 1 -m 100 -n 20000 -d "$work/payload.json" -H "authorization: bearer $jwt" -H "apns-topic: $topic" \
+        -H "apns-push-type: alert" -H "apns-priority: 10" -H "content-type: application/json" \
+        "$endpoint/3/device/$token" > "$work/h2load.out"
+    e=$(date +%s.%N)
+    grep -q "20000 succeeded" "$work/h2load.out" || { echo "error: h2load did not succeed:" >&2; cat "$work/h2load.out" >&2; exit 1; }
+    h2_times+=("$(python3 -c "print(($e-$s)*1000)")")
+done
+b_apns=$(best "${apns_times[@]}"); b_h2=$(best "${h2_times[@]}")
+printf '20,000 over one connection (best of 3): apnsctl %.0f ms, h2load -c 1 -m 100 %.0f ms, ratio %s (target <= 1.3)\n' \
+    "$b_apns" "$b_h2" "$(ratio "$b_apns" "$b_h2")"
+
+# 3. Peak memory with 100,000 tokens streamed from a file.
+python3 -c "
+with open('$work/100k.txt','w') as f:
+    for i in range(100000): f.write('cd%062x\n' % i)
+"
+/usr/bin/time -v "$bin" send "$work/payload.json" --cert "$cert" --ca-file "$ca" --endpoint "$endpoint" --topic "$topic" \
+    --devices "$work/100k.txt" -o json > "$work/100k.out" 2> "$work/time.txt"
+rss=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work/time.txt")
+lines=$(wc -l < "$work/100k.out")
+printf 'peak memory, send --devices with 100,000 tokens: %.1f MB max RSS (%s results), limit 30 MB, ratio %s\n' \
+    "$(python3 -c "print($rss/1024)")" "$lines" "$(python3 -c "print(f'{$rss/1024/30:.2f}')")"
