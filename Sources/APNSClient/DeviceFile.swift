@@ -125,8 +125,10 @@ public final class DeviceFile {
 final class DeviceFileSource: DeviceSource {
     private let reader: LineReader
 
+    /// Reads tokens through `reader`.
     init(reader: LineReader) { self.reader = reader }
 
+    /// The next token line, skipping blanks and comments.
     func next() -> DeviceToken? {
         while let line = reader.next() {
             guard let text = DeviceFile.tokenText(line) else { continue }

@@ -15,6 +15,7 @@ public final class DeviceArraySource: DeviceSource {
     /// Yields `tokens` in order.
     public init(_ tokens: [DeviceToken]) { self.tokens = tokens }
 
+    /// The next token, nil when done.
     public func next() -> DeviceToken? {
         guard index < tokens.count else { return nil }
         defer { index += 1 }
@@ -30,6 +31,7 @@ public final class DeviceChainSource: DeviceSource {
     /// Yields every token of `sources[0]`, then of `sources[1]`, …
     public init(_ sources: [DeviceSource]) { self.sources = sources }
 
+    /// The next token, nil when done.
     public func next() -> DeviceToken? {
         while index < sources.count {
             if let t = sources[index].next() { return t }
@@ -50,6 +52,7 @@ public final class DeviceRepeatSource: DeviceSource {
         self.remaining = count
     }
 
+    /// The next token, nil when done.
     public func next() -> DeviceToken? {
         guard remaining > 0 else { return nil }
         remaining -= 1

@@ -63,6 +63,7 @@ public struct PushResult: Sendable, Equatable {
         self.init(device: device, status: nil, error: failure, durationMs: durationMs)
     }
 
+    /// Accepted (200), rejected (any other status) or failed (no answer).
     public var outcome: Outcome {
         guard let status else { return .failed }
         return status == 200 ? .accepted : .rejected

@@ -4,6 +4,7 @@ import APNSHTTP2
 
 /// How the sender connects and how patient it is.
 public struct SenderConfiguration {
+    /// Where to connect (Apple for `--env`, or `--endpoint`).
     public var endpoint: PushEndpoint
     /// TLS settings: trust, verification, and the client certificate for certificate auth.
     public var context: TLSContext
@@ -54,8 +55,10 @@ public struct SendSummary: Sendable, Equatable {
     /// The failure that left devices unanswered, if any.
     public var failure: String? = nil
 
+    /// Devices with a result.
     public var total: Int { accepted + rejected + failed }
 
+    /// Tallies one result.
     mutating func count(_ r: PushResult) {
         switch r.outcome {
         case .accepted: accepted += 1
@@ -68,6 +71,7 @@ public struct SendSummary: Sendable, Equatable {
         }
     }
 
+    /// Equal counts, failure and reasons (tuples are not Equatable, so written out).
     public static func == (a: SendSummary, b: SendSummary) -> Bool {
         a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.connections == b.connections
             && a.failure == b.failure && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)

@@ -18,6 +18,7 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
     /// The connection kept failing before any answer; the last failure is kept.
     case gaveUp(attempts: Int, last: String)
 
+    /// The one-line message, with advice where there is one.
     public var description: String {
         switch self {
         case .connect(let e): return e.description + connectAdvice(e)

@@ -85,6 +85,7 @@ extension APNSCtl {
               help: "Validate, then print the request and an equivalent curl --http2 command (secrets as shell variables); connect to nothing.")
         var dryRun = false
 
+        /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run() throws {
             guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
                 throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
