@@ -398,7 +398,11 @@ private struct JSONParser {
             if case .scalarValue(let scalar) = decoder.decode(&iterator) {
                 let hint = (0x201C...0x201D).contains(scalar.value) || (0x2018...0x2019).contains(scalar.value)
                     ? "; JSON needs straight double quotes" : ""
-                return "'\(Character(scalar))' (\(hex4(scalar.value)))\(hint)"
+                let v = scalar.value
+                let invisible = v < 0xA0 || (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v)
+                    || (0x2060...0x206F).contains(v) || v == 0xFEFF || v >= 0xFFF0 && v <= 0xFFFF
+                if invisible { return "character \(hex4(v))" }  // never print controls or bidi overrides raw
+                return "'\(Character(scalar))' (\(hex4(v)))\(hint)"
             }
         }
         return "byte \(hexByte(b)) (not UTF-8)"
