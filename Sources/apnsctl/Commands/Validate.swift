@@ -58,6 +58,7 @@ extension APNSCtl {
                                    valueName: "text|json"))
         var output = "text"
 
+        /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
         func run() throws {
             let options = try validationOptions()
             let format = try outputFormat()

@@ -13,6 +13,7 @@ final class ValidateOutput {
     private let format: Format
     private let out = OutputBuffer()
 
+    /// A renderer writing `format` to standard output.
     init(format: Format) { self.format = format }
 
     /// Prints one file's report.
