@@ -2,14 +2,114 @@ import APNSCore
 import ArgumentParser
 
 extension APNSCtl {
-    /// `apnsctl validate` (not implemented yet: filled in by its issue).
+    /// `apnsctl validate`: checks payload files against APNs size limits and `aps` rules, without sending,
+    /// and prints problems like a compiler so editors and CI can jump to them.
     struct Validate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
-            abstract: "Check payload files against APNs size limits and aps rules, without sending.")
+            abstract: "Check payload files against APNs size limits and aps rules, without sending.",
+            discussion: """
+                Each PAYLOAD is a .json file, a .apns file (Xcode's simulator format: its
+                "Simulator Target Bundle" key is not part of the payload, and the size is that
+                of the rest written compactly), or - for standard input.
 
+                Problems go to standard output, one per line, as
+                  FILE:LINE:COLUMN: error|warning: PATH: message
+                where PATH is the key path (aps.alert.title, aps.badge) or (root) for the
+                whole payload, and COLUMN counts UTF-8 bytes. A file without problems prints
+                  FILE: ok (N bytes of LIMIT, PUSH_TYPE)
+
+                Errors: not JSON, not an object, empty, over the size limit (with the
+                minified size), aps missing or not an object, a known aps key with the
+                wrong type or value, a background push with alert/badge/sound, missing
+                Live Activity or widget fields. Warnings: unknown aps keys (with "did you
+                mean"), duplicate keys, empty alert or sound, content-available 0, keys
+                Apple ignores.
+
+                The push type, unless given, is background when aps holds only
+                "content-available": 1, else alert. Every file is checked even when one is
+                missing. Exit status: 0 when no file has an error, 65 when one has, 66 when a
+                file could not be read, 64 for a bad option value.
+
+                Examples:
+                  apnsctl validate Payloads/*.json Payloads/*.apns
+                  apnsctl validate --push-type voip Payloads/voip.json
+                  apnsctl validate --size-limit 256 --strict legacy.json
+                  echo '{"aps":{"badge":"5"}}' | apnsctl validate -
+                  apnsctl validate -o json Payloads/alert.json
+                """)
+
+        @Argument(help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"))
+        var payloads: [String]
+
+        @Option(name: .customLong("push-type"),
+                help: ArgumentHelp("Judge every payload as this push type: \(PushType.allNames). Default: inferred per file.",
+                                   valueName: "type"))
+        var pushType: String?
+
+        @Option(name: .customLong("size-limit"),
+                help: ArgumentHelp("Byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"))
+        var sizeLimit: String?
+
+        @Flag(name: .customLong("strict"), help: "Treat warnings as errors (they print as errors and fail the run).")
+        var strict = false
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Output format: text (compiler-style lines) or json (one JSON object per file).",
+                                   valueName: "text|json"))
+        var output = "text"
+
+        /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
         func run() throws {
-            throw CLIError.internalError("apnsctl validate is not implemented yet")
+            let options = try validationOptions()
+            let format = try outputFormat()
+            let renderer = ValidateOutput(format: format)
+            var unreadable = 0
+            var invalid = 0
+            for path in payloads {
+                let payload: Payload
+                do {
+                    payload = try Payload.load(path: path)
+                } catch {
+                    unreadable += 1
+                    renderer.fileError(error.message)
+                    continue
+                }
+                let report = PayloadValidator.validate(payload, options: options)
+                if report.hasErrors { invalid += 1 }
+                renderer.report(report, file: path)
+            }
+            renderer.finish()
+            if unreadable > 0 {
+                throw CLIError.inputMissing("\(unreadable) of \(payloads.count) payload file\(payloads.count == 1 ? "" : "s") could not be read\(payloads.count > unreadable ? "; the others were checked" : "")")
+            }
+            if invalid > 0 { throw CLIError.payloadInvalid(nil) }
+        }
+
+        /// Turns the flags into validator options; a bad value is a usage error (exit 64).
+        func validationOptions() throws -> ValidationOptions {
+            var options = ValidationOptions(strict: strict)
+            if let pushType {
+                guard let type = PushType(userValue: pushType) else {
+                    throw CLIError.usage("--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)")
+                }
+                options.pushType = type
+            }
+            if let sizeLimit {
+                guard let limit = SizeLimit.parse(sizeLimit) else {
+                    throw CLIError.usage("--size-limit \(JSONWriter.quoted(sizeLimit)): not a byte count; use a number or 256, 2k, 4k, 5k")
+                }
+                options.sizeLimit = limit
+            }
+            return options
+        }
+
+        /// `-o text|json`.
+        func outputFormat() throws -> ValidateOutput.Format {
+            guard let format = ValidateOutput.Format(rawValue: output.lowercased()) else {
+                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
+            }
+            return format
         }
     }
 }

@@ -1,0 +1,298 @@
+/// A strict RFC 8259 JSON reader that keeps positions, key order, duplicate keys and number literals.
+///
+/// It takes any bytes without trapping: invalid UTF-8, NUL bytes, huge numbers and lone surrogate
+/// escapes are syntax errors with a line and column. Containers are read with an explicit stack, not
+/// recursion, so deep nesting cannot overflow the call stack; more than `maximumDepth` levels is an error.
+public enum JSONReader {
+    /// Deepest nesting of arrays and objects accepted. APNs payloads are shallow; a deeper document
+    /// is almost certainly broken or hostile.
+    public static let maximumDepth = 512
+
+    /// Reads one JSON value that spans all of `bytes` (surrounding whitespace allowed).
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        return try parser.parseDocument()
+    }
+}
+
+/// A container being read: the reader's explicit stack instead of recursion.
+private enum OpenContainer {
+    case array(start: Int, elements: [JSONValue])
+    case object(start: Int, members: [JSONMember], key: String, keyStart: Int)
+}
+
+/// The reader's state over one byte buffer (strings and UTF-8 are in `JSONParser+Strings.swift`).
+struct JSONParser {
+    let bytes: [UInt8]
+    var index = 0
+
+    /// A parser at the start of `bytes`.
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    // MARK: document and containers
+
+    /// Reads the one value that must fill the whole input, with containers on an explicit stack.
+    mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        if bytes.isEmpty { throw fail(at: 0, "empty input: expected a JSON value") }
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            throw fail(at: 0, "byte order mark (EF BB BF) before the JSON; save the file as UTF-8 without BOM")
+        }
+        var stack: [OpenContainer] = []
+        var value: JSONValue
+        readValue: while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw unexpected(at: index, expected: "a JSON value") }
+            let start = index
+            switch bytes[index] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[index] == UInt8(ascii: "{")
+                try checkDepth(stack.count, at: start)
+                index += 1
+                skipWhitespace()
+                if peek == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    index += 1
+                    value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
+                } else if isObject {
+                    let (key, keyStart) = try parseKey(after: "'{'")
+                    stack.append(.object(start: start, members: [], key: key, keyStart: keyStart))
+                    continue readValue
+                } else {
+                    stack.append(.array(start: start, elements: []))
+                    continue readValue
+                }
+            case UInt8(ascii: "\""):
+                value = JSONValue(kind: .string(try parseString()), start: start, end: index)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = JSONValue(kind: .number(try parseNumber()), start: start, end: index)
+            default:
+                value = try parseLiteral()
+            }
+
+            // A value is complete: hand it to the enclosing container, closing containers as they end.
+            while let top = stack.popLast() {
+                skipWhitespace()
+                switch top {
+                case .array(let arrayStart, var elements):
+                    elements.append(value)
+                    if peek == UInt8(ascii: ",") {
+                        let comma = index
+                        index += 1
+                        skipWhitespace()
+                        if peek == UInt8(ascii: "]") {
+                            throw fail(at: comma, "trailing comma before ']'; remove the comma")
+                        }
+                        stack.append(.array(start: arrayStart, elements: elements))
+                        continue readValue
+                    }
+                    guard peek == UInt8(ascii: "]") else {
+                        throw fail(at: index, "expected ',' or ']' after an array element, found \(found(index))")
+                    }
+                    index += 1
+                    value = JSONValue(kind: .array(elements), start: arrayStart, end: index)
+                case .object(let objectStart, var members, let key, let keyStart):
+                    members.append(JSONMember(key: key, keyStart: keyStart, value: value))
+                    if peek == UInt8(ascii: ",") {
+                        let comma = index
+                        index += 1
+                        skipWhitespace()
+                        if peek == UInt8(ascii: "}") {
+                            throw fail(at: comma, "trailing comma before '}'; remove the comma")
+                        }
+                        let (nextKey, nextKeyStart) = try parseKey(after: "','")
+                        stack.append(.object(start: objectStart, members: members, key: nextKey, keyStart: nextKeyStart))
+                        continue readValue
+                    }
+                    guard peek == UInt8(ascii: "}") else {
+                        throw fail(at: index, "expected ',' or '}' after an object member, found \(found(index))")
+                    }
+                    index += 1
+                    value = JSONValue(kind: .object(members), start: objectStart, end: index)
+                }
+            }
+            break readValue
+        }
+        skipWhitespace()
+        if index < bytes.count {
+            throw fail(at: index, "unexpected \(found(index)) after the JSON value; a payload holds exactly one JSON object")
+        }
+        return value
+    }
+
+    /// Reads `"key"` and the `:` after it (whitespace already skipped).
+    mutating func parseKey(after context: String) throws(JSONSyntaxError) -> (String, Int) {
+        let keyStart = index
+        guard peek == UInt8(ascii: "\"") else {
+            throw unexpected(at: index, expected: "a string key in double quotes after \(context)")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard peek == UInt8(ascii: ":") else {
+            throw fail(at: index, "expected ':' after the object key \(JSONWriter.quoted(key)), found \(found(index))")
+        }
+        index += 1
+        return (key, keyStart)
+    }
+
+    /// Fails when opening one more container would pass `JSONReader.maximumDepth`.
+    func checkDepth(_ open: Int, at offset: Int) throws(JSONSyntaxError) {
+        if open >= JSONReader.maximumDepth {
+            throw fail(at: offset, "nesting deeper than \(JSONReader.maximumDepth) levels of arrays and objects; flatten the payload")
+        }
+    }
+
+    // MARK: scalars
+
+    /// Reads `true`, `false`, `null`, or explains the common non-JSON words and characters.
+    mutating func parseLiteral() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        for (word, kind) in [("true", JSONValue.Kind.bool(true)), ("false", .bool(false)), ("null", .null)]
+        where matches(word) {
+            index += word.utf8.count
+            if let next = peek, isWordByte(next) { break }
+            return JSONValue(kind: kind, start: start, end: index)
+        }
+        index = start
+        var end = start
+        while end < bytes.count, isWordByte(bytes[end]), end - start < 32 { end += 1 }
+        let word = String(decoding: bytes[start..<end], as: UTF8.self)
+        switch word {
+        case "NaN", "Infinity", "inf", "nan":
+            throw fail(at: start, "\(word) is not valid JSON; use a finite number or null")
+        case "True", "TRUE", "False", "FALSE", "Null", "NULL", "nil", "None", "undefined":
+            throw fail(at: start, "found '\(word)'; JSON literals are lowercase true, false and null")
+        default: break
+        }
+        switch bytes[start] {
+        case UInt8(ascii: "+"):
+            throw fail(at: start, "found '+'; JSON numbers have no plus sign")
+        case UInt8(ascii: "."):
+            throw fail(at: start, "found '.'; JSON numbers need a digit before the decimal point (0.5)")
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+            throw fail(at: start, "expected a JSON value, found \(found(start))")
+        default:
+            throw unexpected(at: start, expected: "a JSON value (object, array, string, number, true, false or null)")
+        }
+    }
+
+    /// "expected X, found Y", or a plainer message for the usual non-JSON habits (comments, single quotes).
+    func unexpected(at offset: Int, expected: String) -> JSONSyntaxError {
+        switch offset < bytes.count ? bytes[offset] : 0 {
+        case UInt8(ascii: "/"):
+            return fail(at: offset, "comments are not allowed in JSON; remove them")
+        case UInt8(ascii: "'"):
+            return fail(at: offset, "expected \(expected), found \"'\"; JSON strings and keys use double quotes")
+        default:
+            return fail(at: offset, "expected \(expected), found \(found(offset))")
+        }
+    }
+
+    /// Reads a number per RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
+        let start = index
+        var isInteger = true
+        if peek == UInt8(ascii: "-") {
+            index += 1
+            guard let d = peek, isDigit(d) else {
+                throw fail(at: index, "expected a digit after '-', found \(found(index))")
+            }
+        }
+        if peek == UInt8(ascii: "0") {
+            index += 1
+            if let d = peek, isDigit(d) {
+                throw fail(at: start, "numbers may not start with a leading zero; remove it")
+            }
+        } else {
+            while let d = peek, isDigit(d) { index += 1 }
+        }
+        if peek == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard let d = peek, isDigit(d) else {
+                throw fail(at: index, "expected a digit after the decimal point, found \(found(index))")
+            }
+            while let d = peek, isDigit(d) { index += 1 }
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
+            guard let d = peek, isDigit(d) else {
+                throw fail(at: index, "expected a digit in the exponent, found \(found(index))")
+            }
+            while let d = peek, isDigit(d) { index += 1 }
+        }
+        return JSONNumber(literal: String(decoding: bytes[start..<index], as: UTF8.self), isIntegerLiteral: isInteger)
+    }
+
+    // MARK: helpers
+
+    /// The current byte, nil at the end.
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Skips the four whitespace bytes RFC 8259 allows (no others).
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Whether `word` starts at the current byte.
+    func matches(_ word: String) -> Bool {
+        let w = Array(word.utf8)
+        guard index + w.count <= bytes.count else { return false }
+        for k in 0..<w.count where bytes[index + k] != w[k] { return false }
+        return true
+    }
+
+    /// ASCII 0-9.
+    func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+
+    /// Letters, digits and `_`: the bytes of a bare word such as `True` or `NaN`.
+    func isWordByte(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+            || isDigit(b) || b == UInt8(ascii: "_")
+    }
+
+    /// The value of one hex digit, nil for other bytes.
+    func hexValue(_ b: UInt8) -> UInt32? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(b - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(b - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(b - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    /// Describes what sits at `offset` for a message: `'x'`, `end of input`, `byte 0xFF`, `'“' (U+201C)`.
+    func found(_ offset: Int) -> String {
+        guard offset < bytes.count else { return "end of input" }
+        let b = bytes[offset]
+        if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        if b < 0x80 { return "character \(Self.hex4(UInt32(b)))" }
+        if let length = try? utf8SequenceLength(at: offset) {
+            var iterator = bytes[offset..<(offset + length)].makeIterator()
+            var decoder = UTF8()
+            if case .scalarValue(let scalar) = decoder.decode(&iterator) {
+                let hint = (0x201C...0x201D).contains(scalar.value) || (0x2018...0x2019).contains(scalar.value)
+                    ? "; JSON needs straight double quotes" : ""
+                let v = scalar.value
+                let invisible = v < 0xA0 || (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v)
+                    || (0x2060...0x206F).contains(v) || v == 0xFEFF || v >= 0xFFF0 && v <= 0xFFFF
+                if invisible { return "character \(Self.hex4(v))" }  // never print controls or bidi overrides raw
+                return "'\(Character(scalar))' (\(Self.hex4(v)))\(hint)"
+            }
+        }
+        return "byte \(Self.hexByte(b)) (not UTF-8)"
+    }
+
+
+
+    /// A syntax error at `offset`, with its line and column.
+    func fail(at offset: Int, _ message: String) -> JSONSyntaxError {
+        let position = LineTable.position(of: offset, in: bytes)
+        return JSONSyntaxError(offset: offset, line: position.line, column: position.column, message: message)
+    }
+}

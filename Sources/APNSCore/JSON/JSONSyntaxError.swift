@@ -1,0 +1,71 @@
+/// Why bytes are not JSON, and where: the validator prints it as `FILE:LINE:COLUMN`.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Byte offset of the fault.
+    public let offset: Int
+    /// 1-based line of the fault.
+    public let line: Int
+    /// 1-based column of the fault, counted in UTF-8 bytes as compilers do.
+    public let column: Int
+    /// What was expected and what was found, e.g. `expected ',' or '}' after an object member, found ']'`.
+    public let message: String
+
+    /// Makes an error; `line` and `column` come from `TextPosition` so every error agrees on them.
+    public init(offset: Int, line: Int, column: Int, message: String) {
+        self.offset = offset
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `line L, column C: message`, for logs.
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+/// 1-based line and column of a byte offset; columns count UTF-8 bytes, lines end at `\n`.
+public struct TextPosition: Sendable, Equatable {
+    /// 1-based line.
+    public let line: Int
+    /// 1-based column in bytes.
+    public let column: Int
+
+    /// Makes a position from known numbers.
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+}
+
+/// Where each line starts, so many offsets of one document turn into positions cheaply.
+public struct LineTable: Sendable {
+    private let starts: [Int]
+
+    /// Scans `bytes` once for line breaks.
+    public init(_ bytes: [UInt8]) {
+        var starts = [0]
+        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
+        self.starts = starts
+    }
+
+    /// The position of `offset` (clamped to be non-negative).
+    public func position(of offset: Int) -> TextPosition {
+        let offset = max(0, offset)
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return TextPosition(line: low + 1, column: offset - starts[low] + 1)
+    }
+
+    /// The position of `offset` in `bytes` without building a table (one lookup).
+    public static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
+        var line = 1, lineStart = 0
+        let limit = min(max(0, offset), bytes.count)
+        var i = 0
+        while i < limit {
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            i += 1
+        }
+        return TextPosition(line: line, column: max(0, offset) - lineStart + 1)
+    }
+}

@@ -1,0 +1,139 @@
+/// A JSON value as it was read, with the byte range it came from. A validator needs more than
+/// Foundation's parser keeps: where each value sits (for `FILE:LINE:COLUMN` messages), the key
+/// order, every copy of a duplicated key, and the exact literal of each number.
+public struct JSONValue: Sendable {
+    /// What the value is; objects keep every member in source order, duplicates included.
+    public enum Kind: Sendable {
+        case object([JSONMember])
+        case array([JSONValue])
+        case string(String)
+        case number(JSONNumber)
+        case bool(Bool)
+        case null
+    }
+
+    /// The value itself.
+    public let kind: Kind
+    /// Byte offset of the value's first byte in the source.
+    public let start: Int
+    /// Byte offset just past the value's last byte.
+    public let end: Int
+
+    /// Makes a value; the reader is the usual source, tests build them directly.
+    public init(kind: Kind, start: Int, end: Int) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+    }
+
+    /// The members of an object in source order (duplicates included), nil for other kinds.
+    public var members: [JSONMember]? {
+        if case .object(let m) = kind { return m }
+        return nil
+    }
+
+    /// The elements of an array, nil for other kinds.
+    public var elements: [JSONValue]? {
+        if case .array(let e) = kind { return e }
+        return nil
+    }
+
+    /// The decoded text of a string, nil for other kinds.
+    public var string: String? {
+        if case .string(let s) = kind { return s }
+        return nil
+    }
+
+    /// The number, nil for other kinds (`true` is not a number).
+    public var number: JSONNumber? {
+        if case .number(let n) = kind { return n }
+        return nil
+    }
+
+    /// The boolean, nil for other kinds (`1` is not a boolean).
+    public var bool: Bool? {
+        if case .bool(let b) = kind { return b }
+        return nil
+    }
+
+    /// Whether this is an object.
+    public var isObject: Bool { members != nil }
+
+    /// The last member named `key` (the copy most parsers keep), nil when absent or not an object.
+    /// Keys compare by their UTF-8 bytes, as JSON parsers do, not by Unicode canonical equivalence.
+    public subscript(key: String) -> JSONValue? { member(key)?.value }
+
+    /// The last member named `key`, with its key position, nil when absent or not an object.
+    public func member(_ key: String) -> JSONMember? {
+        guard let members else { return nil }
+        return members.last { $0.key.utf8.elementsEqual(key.utf8) }
+    }
+
+    /// The kind's name as messages use it: `object`, `array`, `string`, `number`, `boolean`, `null`.
+    public var kindName: String {
+        switch kind {
+        case .object: return "object"
+        case .array: return "array"
+        case .string: return "string"
+        case .number: return "number"
+        case .bool: return "boolean"
+        case .null: return "null"
+        }
+    }
+
+    /// A short description for messages: `string "5"`, `number 1.5`, `boolean true`, `null`, `object`.
+    /// Long strings are cut to keep a message on one readable line.
+    public var summary: String {
+        switch kind {
+        case .object: return "object"
+        case .array: return "array"
+        case .string(let s):
+            let shown = s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(37))) + "..." : s
+            return "string " + JSONWriter.quoted(shown)
+        case .number(let n): return "number " + n.literal
+        case .bool(let b): return "boolean \(b)"
+        case .null: return "null"
+        }
+    }
+}
+
+/// One `"key": value` pair of an object, with the byte offset of the key's opening quote.
+public struct JSONMember: Sendable {
+    /// The decoded key.
+    public let key: String
+    /// Byte offset of the key's opening quote.
+    public let keyStart: Int
+    /// The value.
+    public let value: JSONValue
+
+    /// Makes a member; the reader is the usual source.
+    public init(key: String, keyStart: Int, value: JSONValue) {
+        self.key = key
+        self.keyStart = keyStart
+        self.value = value
+    }
+}
+
+/// A JSON number kept as its literal text, so `1`, `1.0` and `1e0` stay distinguishable
+/// (APNs rules want the integer `1`, and a badge of `1.5` must be reported as written).
+public struct JSONNumber: Sendable, Equatable {
+    /// The number exactly as written in the source.
+    public let literal: String
+    /// True when the literal has no fraction and no exponent (`5`, `-3`), whatever its size.
+    public let isIntegerLiteral: Bool
+
+    /// Wraps a literal the reader has already checked against RFC 8259's number grammar.
+    public init(literal: String, isIntegerLiteral: Bool) {
+        self.literal = literal
+        self.isIntegerLiteral = isIntegerLiteral
+    }
+
+    /// The value of an integer literal that fits an `Int`; nil for `1.0`, `1e2` or a huge integer.
+    public var intValue: Int? { isIntegerLiteral ? Int(literal) : nil }
+
+    /// The value as a Double (huge literals become infinity, never a trap).
+    public var doubleValue: Double { Double(literal) ?? .nan }
+
+    /// Whether the literal is exactly the integer `1` (what `content-available` needs).
+    public var isIntegerOne: Bool { literal == "1" }
+}

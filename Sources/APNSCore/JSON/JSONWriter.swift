@@ -1,0 +1,115 @@
+/// Writes compact JSON with correct string escaping, for machine output (`-o json`), request bodies
+/// and messages that quote user text. Commas between members and elements are placed automatically.
+///
+///     var w = JSONWriter()
+///     w.beginObject(); w.field("file", "a.json"); w.field("valid", true); w.endObject()
+///     w.text  // {"file":"a.json","valid":true}
+public struct JSONWriter: Sendable {
+    /// The JSON written so far.
+    public private(set) var bytes: [UInt8] = []
+    /// For each open container: whether the next item is its first (no comma before it).
+    private var firstInContainer: [Bool] = []
+    /// True right after a key, when the value must follow without a comma.
+    private var afterKey = false
+
+    /// Starts an empty writer.
+    public init() {}
+
+    /// The JSON written so far, as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Opens an object (as a value, an element, or a member's value after `key`).
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); firstInContainer.append(true) }
+    /// Closes the innermost object.
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); _ = firstInContainer.popLast() }
+    /// Opens an array.
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); firstInContainer.append(true) }
+    /// Closes the innermost array.
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); _ = firstInContainer.popLast() }
+
+    /// Writes a member key; the next value call writes its value.
+    public mutating func key(_ name: String) {
+        separate()
+        JSONWriter.appendQuoted(name, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        afterKey = true
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String) { separate(); JSONWriter.appendQuoted(value, to: &bytes) }
+    /// Writes an integer value.
+    public mutating func number(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
+    /// Writes a floating-point value; infinity and NaN, which JSON cannot hold, become null.
+    public mutating func number(_ value: Double) {
+        separate()
+        bytes.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+    }
+    /// Writes a boolean value.
+    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    /// Writes null.
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    /// Writes already-valid JSON (for example a payload being embedded) as the next value.
+    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+
+    /// `"name": "value"`, or `"name": null` for nil.
+    public mutating func field(_ name: String, _ value: String?) {
+        key(name)
+        if let value { string(value) } else { null() }
+    }
+    /// `"name": 12`, or null for nil.
+    public mutating func field(_ name: String, _ value: Int?) {
+        key(name)
+        if let value { number(value) } else { null() }
+    }
+    /// `"name": 23.8`, or null for nil.
+    public mutating func field(_ name: String, _ value: Double?) {
+        key(name)
+        if let value { number(value) } else { null() }
+    }
+    /// `"name": true`, or null for nil.
+    public mutating func field(_ name: String, _ value: Bool?) {
+        key(name)
+        if let value { bool(value) } else { null() }
+    }
+
+    private mutating func separate() {
+        if afterKey { afterKey = false; return }
+        guard let last = firstInContainer.indices.last else { return }
+        if firstInContainer[last] { firstInContainer[last] = false } else { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// `text` as a JSON string literal with its quotes: `"say \"hi\"\n"`.
+    public static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        appendQuoted(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `text` as a JSON string literal. Quotes, backslashes and control characters are escaped,
+    /// and so are DEL, the C1 controls and U+2028/U+2029, which are legal raw but can break a terminal
+    /// or a JavaScript consumer; other characters are written as UTF-8.
+    public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            switch v {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)],
+                                        hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]])
+            case 0..<0x80:
+                out.append(UInt8(v))
+            default:
+                UTF8.encode(scalar) { out.append($0) }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

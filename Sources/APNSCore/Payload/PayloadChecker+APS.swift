@@ -1,0 +1,180 @@
+/// The `aps` dictionary: each known key's type and value, unknown keys with "did you mean",
+/// and keys that mean nothing for the push type at hand.
+extension PayloadChecker {
+    /// Checks `aps` (an object) whose effective members are `members`.
+    mutating func checkAPS(_ aps: JSONValue, members: [JSONMember]) {
+        let names = APSKey.allCases.map(\.rawValue)
+        for member in members {
+            guard let key = APSKey(rawValue: member.key) else {
+                warning("aps." + member.key, at: member.keyStart,
+                        "unknown aps key \(JSONWriter.quoted(member.key)) is ignored by APNs"
+                            + (Suggestion.closest(to: member.key, among: names).map { "; did you mean \(JSONWriter.quoted($0))?" }
+                               ?? "; put custom data beside \"aps\", at the top level"))
+                continue
+            }
+            checkApplicability(key, member)
+            checkValue(key, member.value)
+        }
+        checkPushTypeRules(aps, members: members)
+    }
+
+    /// A key Apple defines for other push types has no effect here (background is stricter: see its rules).
+    private mutating func checkApplicability(_ key: APSKey, _ member: JSONMember) {
+        let types = key.pushTypes
+        guard !types.contains(pushType), pushType != .background else { return }
+        let laOnly = types == [.liveactivity]
+        switch pushType {
+        case .alert, .liveactivity, .widgets, .controls: break
+        default: guard laOnly else { return }  // app-defined payloads: only Live Activity keys are suspicious
+        }
+        let advice: String
+        if laOnly {
+            advice = "it is a Live Activity key: send with --push-type liveactivity, or remove it"
+        } else if pushType == .liveactivity && key == .sound {
+            advice = "a Live Activity plays the sound named in aps.alert.sound"
+        } else if pushType == .widgets || pushType == .controls {
+            advice = "\(pushType.rawValue) pushes carry only content-changed: remove it"
+        } else {
+            advice = "it is for \(types.map(\.rawValue).sorted().joined(separator: " and ")) pushes: remove it"
+        }
+        warning("aps." + key.rawValue, at: member.keyStart, "\(key.rawValue) has no effect on \(pushType.rawValue) pushes; \(advice)")
+    }
+
+    /// The type and value rules of one known key.
+    private mutating func checkValue(_ key: APSKey, _ value: JSONValue) {
+        let path = "aps." + key.rawValue
+        switch key {
+        case .alert:
+            checkAlert(value)
+        case .sound:
+            checkSound(value)
+        case .badge:
+            checkBadge(value, path: path)
+        case .contentAvailable, .mutableContent:
+            if pushType == .background && key == .contentAvailable { return }  // stricter rule in checkBackground
+            checkFlagOne(key, value)
+        case .threadID, .category, .targetContentID, .filterCriteria, .attributesType, .inputPushChannel:
+            checkString(value, path: path, name: key.rawValue)
+        case .interruptionLevel:
+            checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.interruptionLevels)
+        case .event:
+            checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.liveActivityEvents)
+        case .relevanceScore:
+            guard let n = value.number else {
+                error(path, at: value.start, "relevance-score must be a number, found \(value.summary)\(unquoteHint(value))")
+                return
+            }
+            let score = n.doubleValue
+            if pushType != .liveactivity, !(score >= 0 && score <= 1) {
+                error(path, at: value.start, "relevance-score must be between 0 and 1 for \(pushType.rawValue) pushes, found \(n.literal)")
+            }
+        case .urlArgs:
+            checkStringArray(value, path: path)
+        case .contentChanged:
+            if value.bool != true {
+                error(path, at: value.start, "content-changed must be true, found \(value.summary); write \"content-changed\": true")
+            }
+        case .timestamp, .staleDate, .dismissalDate:
+            checkSeconds(value, path: path, name: key.rawValue)
+        case .contentState, .attributes:
+            if !value.isObject {
+                error(path, at: value.start, "\(key.rawValue) must be an object, found \(value.summary); it is decoded into your ActivityAttributes\(key == .contentState ? ".ContentState" : "")")
+            }
+        case .inputPushToken:
+            if value.number?.isIntegerOne != true {
+                error(path, at: value.start, "input-push-token must be the number 1 (asks for an update token), found \(value.summary)")
+            }
+        }
+    }
+
+    private mutating func checkBadge(_ value: JSONValue, path: String) {
+        let base = "badge must be a non-negative integer, found \(value.summary)"
+        guard let n = value.number else {
+            if let s = value.string, let i = Int(s), i >= 0 {
+                error(path, at: value.start, base + "; write \(i) without quotes")
+            } else {
+                error(path, at: value.start, base + "; use a count such as 1, or 0 to remove the badge")
+            }
+            return
+        }
+        guard n.isIntegerLiteral else {
+            let d = n.doubleValue
+            let example = d >= 0 && d < 1e15 ? " such as \(Int(d.rounded(.down)))" : ""
+            error(path, at: value.start, base + "; use a whole number\(example)")
+            return
+        }
+        guard let i = n.intValue else {
+            error(path, at: value.start, "badge \(n.literal) is too large; use a count the app can show")
+            return
+        }
+        if i < 0 { error(path, at: value.start, base + "; use 0 to remove the badge") }
+    }
+
+    /// `content-available` and `mutable-content`: the number 1 does something, 0 does nothing, anything else is wrong.
+    mutating func checkFlagOne(_ key: APSKey, _ value: JSONValue) {
+        let path = "aps." + key.rawValue
+        if value.number?.isIntegerOne == true { return }
+        if let n = value.number, n.isIntegerLiteral, n.intValue == 0 {
+            warning(path, at: value.start, "\(key.rawValue) 0 has no effect; use 1 or remove the key")
+            return
+        }
+        let fix = value.bool == true || value.string == "1" || value.number?.doubleValue == 1 ? "; write 1" : "; use 1 or remove the key"
+        error(path, at: value.start, "\(key.rawValue) must be the number 1, found \(value.summary)\(fix)")
+    }
+
+    /// A key whose value must be a string.
+    mutating func checkString(_ value: JSONValue, path: String, name: String) {
+        if value.string == nil {
+            error(path, at: value.start, "\(name) must be a string, found \(value.summary)\(quoteHint(value))")
+        }
+    }
+
+    /// A key whose value must be one of `allowed`, with "did you mean" for near misses.
+    mutating func checkOneOf(_ value: JSONValue, path: String, name: String, allowed: [String]) {
+        if let s = value.string, allowed.contains(s) { return }
+        let mean = value.string.map { Suggestion.didYouMean($0, among: allowed) } ?? ""
+        error(path, at: value.start, "\(name) must be one of \(allowed.joined(separator: ", ")), found \(value.summary)\(mean)")
+    }
+
+    /// A key whose value must be an array of strings; each bad element is reported at its own path.
+    mutating func checkStringArray(_ value: JSONValue, path: String) {
+        guard let elements = value.elements else {
+            let wrap = value.string != nil ? "; wrap it: [\(JSONWriter.quoted(value.string ?? ""))]" : ""
+            error(path, at: value.start, "\(lastComponent(path)) must be an array of strings, found \(value.summary)\(wrap)")
+            return
+        }
+        for (i, e) in elements.enumerated() where e.string == nil {
+            error("\(path)[\(i)]", at: e.start, "every element must be a string, found \(e.summary)\(quoteHint(e))")
+        }
+    }
+
+    /// UNIX seconds: a number; a value above 10^11 is almost surely milliseconds.
+    private mutating func checkSeconds(_ value: JSONValue, path: String, name: String) {
+        guard let n = value.number else {
+            error(path, at: value.start, "\(name) must be a number of UNIX seconds, found \(value.summary)\(unquoteHint(value))")
+            return
+        }
+        if n.doubleValue > 1e11 {
+            warning(path, at: value.start, "\(name) \(n.literal) looks like milliseconds; APNs wants UNIX seconds: divide by 1000")
+        }
+    }
+
+    /// `; put it in quotes` for a number or boolean where a string was wanted.
+    func quoteHint(_ value: JSONValue) -> String {
+        switch value.kind {
+        case .number, .bool: return "; put it in quotes"
+        default: return ""
+        }
+    }
+
+    /// `; remove the quotes` for a numeric string where a number was wanted.
+    func unquoteHint(_ value: JSONValue) -> String {
+        if let s = value.string, Double(s) != nil { return "; remove the quotes" }
+        return ""
+    }
+
+    /// The last component of a dotted path, for messages (`loc-args` from `aps.alert.loc-args`).
+    func lastComponent(_ path: String) -> String {
+        path.split(separator: ".").last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,113 @@
+/// `aps.alert` (string or dictionary) and `aps.sound` (string or critical-alert dictionary).
+extension PayloadChecker {
+    /// Checks `aps.alert`; Live Activity alerts may hold `{"loc-key","loc-args"}` objects and a `sound`.
+    mutating func checkAlert(_ value: JSONValue) {
+        let path = "aps.alert"
+        switch value.kind {
+        case .string(let s):
+            if s.isEmpty { warning(path, at: value.start, "alert is an empty string, so nothing is shown; give the text to show, or remove alert") }
+        case .object(let all):
+            if all.isEmpty {
+                warning(path, at: value.start, "alert is an empty object, so nothing is shown; add \"title\" and \"body\"")
+                return
+            }
+            let members = JSONValue.effectiveMembers(all)
+            for m in members { checkAlertMember(m, in: members) }
+            let shown = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
+            if !members.contains(where: { shown.contains($0.key) }) {
+                warning(path, at: value.start, "alert has no title, subtitle, body or loc-key, so nothing is shown; add \"body\"")
+            }
+        default:
+            error(path, at: value.start, "alert must be a string or an object with title and body, found \(value.summary)")
+        }
+    }
+
+    private mutating func checkAlertMember(_ m: JSONMember, in members: [JSONMember]) {
+        let path = "aps.alert." + m.key
+        let isLiveActivity = pushType == .liveactivity
+        switch m.key {
+        case "title", "subtitle", "body":
+            if m.value.string != nil { return }
+            if isLiveActivity, let loc = m.value.members {
+                checkLocalizedText(m.value, members: JSONValue.effectiveMembers(loc), path: path)
+                return
+            }
+            let alternative = isLiveActivity ? " or an object with loc-key and loc-args" : ""
+            error(path, at: m.value.start, "\(m.key) must be a string\(alternative), found \(m.value.summary)\(quoteHint(m.value))")
+        case "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key":
+            checkString(m.value, path: path, name: m.key)
+        case "title-loc-args", "subtitle-loc-args", "loc-args":
+            checkStringArray(m.value, path: path)
+            let keyName = String(m.key.dropLast("-args".count)) + "-key"
+            if !members.contains(where: { $0.key == keyName }) {
+                warning(path, at: m.keyStart, "\(m.key) without \(keyName) has no effect; add \"\(keyName)\" naming the format string, or remove \(m.key)")
+            }
+        case "sound" where isLiveActivity:
+            checkString(m.value, path: path, name: "alert.sound")
+        case "sound":
+            warning(path, at: m.keyStart, "alert.sound has no effect outside a Live Activity; put the sound in aps.sound")
+        case _ where APSKey.legacyAlertKeys.contains(m.key):
+            warning(path, at: m.keyStart, "\(m.key) is a legacy alert key Apple no longer documents; the device may ignore it: remove it")
+        default:
+            let candidates = APSKey.alertKeys + (isLiveActivity ? ["sound"] : [])
+            let mean = Suggestion.closest(to: m.key, among: candidates)
+                .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? "; alert keys are \(APSKey.alertKeys.joined(separator: ", "))"
+            warning(path, at: m.keyStart, "unknown alert key \(JSONWriter.quoted(m.key)) is ignored\(mean)")
+        }
+    }
+
+    /// A Live Activity's localized `title`/`body`: `{"loc-key": "…", "loc-args": ["…"]}`.
+    private mutating func checkLocalizedText(_ value: JSONValue, members: [JSONMember], path: String) {
+        if !members.contains(where: { $0.key == "loc-key" }) {
+            error(path, at: value.start, "a localized \(lastComponent(path)) needs \"loc-key\" naming the format string; add it")
+        }
+        for m in members {
+            switch m.key {
+            case "loc-key": checkString(m.value, path: path + ".loc-key", name: "loc-key")
+            case "loc-args": checkStringArray(m.value, path: path + ".loc-args")
+            default:
+                warning(path + "." + m.key, at: m.keyStart, "unknown key \(JSONWriter.quoted(m.key)) is ignored\(Suggestion.didYouMean(m.key, among: ["loc-key", "loc-args"]))")
+            }
+        }
+    }
+
+    /// Checks `aps.sound`: a file name (or `"default"`), or for critical alerts `{critical, name, volume}`.
+    mutating func checkSound(_ value: JSONValue) {
+        let path = "aps.sound"
+        switch value.kind {
+        case .string(let s):
+            if s.isEmpty { warning(path, at: value.start, "sound is empty, so no sound plays; use \"default\" or a sound file in the app bundle, or remove it") }
+        case .object(let all):
+            let members = JSONValue.effectiveMembers(all)
+            if !members.contains(where: { $0.key == "name" }) {
+                warning(path, at: value.start, "critical-alert sound has no \"name\", so no sound plays; add \"name\": \"default\"")
+            }
+            for m in members {
+                let p = path + "." + m.key
+                switch m.key {
+                case "critical":
+                    if m.value.number == nil {
+                        error(p, at: m.value.start, "critical must be the number 1 for a critical alert (or 0), found \(m.value.summary)\(unquoteHint(m.value))")
+                    }
+                case "name":
+                    checkString(m.value, path: p, name: "sound.name")
+                case "volume":
+                    guard let n = m.value.number else {
+                        error(p, at: m.value.start, "volume must be a number from 0 (silent) to 1 (full), found \(m.value.summary)\(unquoteHint(m.value))")
+                        continue
+                    }
+                    let v = n.doubleValue
+                    if !(v >= 0 && v <= 1) {
+                        error(p, at: m.value.start, "volume must be from 0 (silent) to 1 (full), found \(n.literal)")
+                    }
+                default:
+                    let mean = Suggestion.closest(to: m.key, among: APSKey.soundKeys)
+                        .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? "; sound keys are critical, name, volume"
+                    warning(p, at: m.keyStart, "unknown sound key \(JSONWriter.quoted(m.key)) is ignored\(mean)")
+                }
+            }
+        default:
+            error(path, at: value.start, "sound must be a string (a sound file name or \"default\") or, for critical alerts, an object, found \(value.summary)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// Rules across keys that depend on the push type: background, alert, Live Activity, widgets and controls.
+extension PayloadChecker {
+    /// Runs the rules of the current push type over `aps` and its effective members.
+    mutating func checkPushTypeRules(_ aps: JSONValue, members: [JSONMember]) {
+        switch pushType {
+        case .background: checkBackground(aps, members: members)
+        case .alert: checkAlertPush(aps, members: members)
+        case .liveactivity: checkLiveActivity(aps, members: members)
+        case .widgets, .controls:
+            if !members.contains(where: { $0.key == APSKey.contentChanged.rawValue }) {
+                error("aps", at: aps.start, "\(pushType.rawValue) pushes need \"content-changed\": true in aps; add it")
+            }
+        case .voip, .pushtotalk, .complication, .fileprovider, .location, .mdm:
+            break  // app-defined payloads
+        }
+    }
+
+    /// Background: `aps` is exactly `{"content-available":1}`; nothing visible.
+    private mutating func checkBackground(_ aps: JSONValue, members: [JSONMember]) {
+        var sawFlag = false
+        for m in members {
+            let path = "aps." + m.key
+            switch APSKey(rawValue: m.key) {
+            case .contentAvailable?:
+                sawFlag = true
+                if let n = m.value.number, n.isIntegerLiteral, n.intValue == 0 {
+                    error(path, at: m.value.start, "content-available is 0, but background pushes need 1; write 1")
+                } else {
+                    checkFlagOne(.contentAvailable, m.value)
+                }
+            case .alert?, .badge?, .sound?:
+                error(path, at: m.keyStart, "background pushes cannot carry \(m.key); APNs may delay or drop them: remove it, or send an alert push (--push-type alert)")
+            case nil:
+                break  // reported as an unknown key
+            case let key?:
+                warning(path, at: m.keyStart, "\(key.rawValue) has no effect on background pushes, whose aps holds only content-available: remove it")
+            }
+        }
+        if !sawFlag {
+            error("aps", at: aps.start, "background pushes need \"content-available\": 1 in aps; add it")
+        }
+    }
+
+    /// Alert: something must be visible or audible; a service extension needs a visible alert.
+    private mutating func checkAlertPush(_ aps: JSONValue, members: [JSONMember]) {
+        let has = { (key: APSKey) in members.contains { $0.key == key.rawValue } }
+        if !APSKey.visibleKeys.contains(where: has) {
+            warning("aps", at: aps.start, "an alert push with no alert, badge or sound shows nothing; add one, or send a background push (aps holding only \"content-available\": 1)")
+        }
+        if !has(.alert), let m = members.last(where: { $0.key == APSKey.mutableContent.rawValue }), m.value.number?.isIntegerOne == true {
+            warning("aps.mutable-content", at: m.value.start, "mutable-content 1 without an alert: the notification service extension runs only for visible alerts; add aps.alert")
+        }
+    }
+
+    /// Live Activity: `event`, `timestamp` and `content-state` always; `start` also needs `alert`,
+    /// `attributes-type` and `attributes`; `dismissal-date` only matters on `end`.
+    private mutating func checkLiveActivity(_ aps: JSONValue, members: [JSONMember]) {
+        func member(_ key: APSKey) -> JSONMember? { members.last { $0.key == key.rawValue } }
+        func require(_ needs: [(APSKey, String)], _ who: String) {
+            for (key, what) in needs where member(key) == nil {
+                error("aps", at: aps.start, "\(who) \(what) in aps; add it")
+            }
+        }
+        require([(.event, "\"event\": \"start\", \"update\" or \"end\""),
+                 (.timestamp, "\"timestamp\" (UNIX seconds of this update; older updates are ignored)"),
+                 (.contentState, "\"content-state\" (the activity's ContentState as JSON)")],
+                "Live Activity pushes need")
+        guard let event = member(.event)?.value.string, APSKey.liveActivityEvents.contains(event) else { return }
+        if event == "start" {
+            require([(.alert, "\"alert\" (shown when the activity starts)"),
+                     (.attributesType, "\"attributes-type\" (your ActivityAttributes type name)"),
+                     (.attributes, "\"attributes\" (the activity's static attributes)")],
+                    "a Live Activity start needs")
+        } else {
+            for key in [APSKey.attributesType, .attributes] {
+                if let m = member(key) {
+                    warning("aps." + key.rawValue, at: m.keyStart, "\(key.rawValue) is used only when event is start; remove it")
+                }
+            }
+        }
+        if event != "end", let m = member(.dismissalDate) {
+            warning("aps.dismissal-date", at: m.keyStart, "dismissal-date is used only when event is end; remove it")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+/// Runs the payload rules of APNS.md §4 over one parsed payload judged as one push type,
+/// collecting problems by byte offset. The rules themselves live in the `PayloadChecker+…` files.
+struct PayloadChecker {
+    let pushType: PushType
+    let source: [UInt8]
+    var found = ProblemCollector()
+    private var lineTable: LineTable?
+
+    /// A checker for one payload `source` judged as `pushType`.
+    init(pushType: PushType, source: [UInt8]) {
+        self.pushType = pushType
+        self.source = source
+    }
+
+    /// Position of `offset`, for messages that point at a second place (the first copy of a key).
+    mutating func position(of offset: Int) -> TextPosition {
+        if lineTable == nil { lineTable = LineTable(source) }
+        return lineTable?.position(of: offset) ?? LineTable.position(of: offset, in: source)
+    }
+
+    /// Records an error at byte `offset` of the source.
+    mutating func error(_ path: String, at offset: Int, _ message: String) { found.error(path, at: offset, message) }
+    /// Records a warning at byte `offset` of the source.
+    mutating func warning(_ path: String, at offset: Int, _ message: String) { found.warning(path, at: offset, message) }
+
+    /// Checks a payload whose top level is an object. `isAPNSFile` leaves out `Simulator Target Bundle`.
+    mutating func checkDocument(_ root: JSONValue, members allMembers: [JSONMember], isAPNSFile: Bool) {
+        checkDuplicates(root)
+        var members = allMembers
+        if isAPNSFile {
+            checkSimulatorTargetBundle(root, members: allMembers)
+            members = allMembers.filter { !$0.key.utf8.elementsEqual(Payload.simulatorTargetBundleKey.utf8) }
+        }
+        let effective = JSONValue.effectiveMembers(members)
+        if pushType == .mdm { checkMDM(root, members: effective) }
+        guard let apsMember = effective.last(where: { $0.key == "aps" }) else {
+            reportMissingAPS(root, members: effective)
+            return
+        }
+        let aps = apsMember.value
+        guard let apsMembers = aps.members else {
+            error("aps", at: aps.start, "aps must be an object holding Apple's keys, found \(aps.summary); write \"aps\": {\"alert\": \"Hello\"}")
+            return
+        }
+        if pushType == .mdm {
+            warning("aps", at: apsMember.keyStart, "mdm pushes carry no aps; the device ignores it: remove it")
+            return
+        }
+        checkAPS(aps, members: JSONValue.effectiveMembers(apsMembers))
+    }
+
+    /// `aps` is absent: an error except for mdm (expected) and PushKit types (the app may read its own keys).
+    private mutating func reportMissingAPS(_ root: JSONValue, members: [JSONMember]) {
+        switch pushType {
+        case .mdm:
+            return
+        case .voip, .pushtotalk:
+            warning("aps", at: root.start, "no aps dictionary; PushKit hands the whole payload to the app, so this is fine if the app reads its own keys, else add \"aps\": {}")
+        default:
+            var hint = "; put Apple's keys in an \"aps\" object: {\"aps\":{\"alert\":\"Hello\"}}"
+            if let near = members.first(where: { Suggestion.closest(to: $0.key, among: ["aps"]) != nil }) {
+                hint = "; did you mean \"aps\" instead of \(JSONWriter.quoted(near.key))?"
+            } else if let misplaced = members.first(where: { APSKey(rawValue: $0.key) != nil }) {
+                hint = "; \(JSONWriter.quoted(misplaced.key)) belongs inside aps: {\"aps\":{\(JSONWriter.quoted(misplaced.key)):…}}"
+            }
+            error("aps", at: root.start, "aps is missing, so APNs has nothing to show or deliver\(hint)")
+        }
+    }
+
+    /// mdm pushes are `{"mdm":"<PushMagic>"}`.
+    private mutating func checkMDM(_ root: JSONValue, members: [JSONMember]) {
+        guard let magic = members.last(where: { $0.key == "mdm" }) else {
+            error("mdm", at: root.start, "mdm pushes need \"mdm\": \"<PushMagic>\", the token from the device's MDM check-in; add it")
+            return
+        }
+        if magic.value.string == nil {
+            error("mdm", at: magic.value.start, "mdm must be the PushMagic string from the device's check-in, found \(magic.value.summary)")
+        }
+    }
+
+    /// A `.apns` file names the simulator's target app; without it only `xcrun simctl push BUNDLE` can deliver it.
+    private mutating func checkSimulatorTargetBundle(_ root: JSONValue, members: [JSONMember]) {
+        let key = Payload.simulatorTargetBundleKey
+        guard let bundle = members.last(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
+            warning(ValidationProblem.rootPath, at: root.start, "no \"\(key)\" key; the simulator cannot tell which app gets this push: add the app's bundle id (send then needs --topic)")
+            return
+        }
+        if bundle.value.string?.isEmpty ?? true {
+            warning(key, at: bundle.value.start, "\(key) must be the app's bundle id such as \"com.example.demo\", found \(bundle.value.summary)")
+        }
+    }
+
+    /// Duplicate keys anywhere (custom data included): parsers disagree on which copy wins.
+    private mutating func checkDuplicates(_ root: JSONValue) {
+        var stack: [(JSONValue, String)] = [(root, "")]
+        while let (value, path) = stack.popLast() {
+            switch value.kind {
+            case .object(let members):
+                for (r, f) in JSONValue.duplicateKeys(in: members) {
+                    let first = position(of: members[f].keyStart)
+                    let key = members[r].key
+                    warning(join(path, key), at: members[r].keyStart,
+                            "duplicate key \(JSONWriter.quoted(key)) (first at line \(first.line), column \(first.column)); JSON parsers disagree on which copy wins: keep one")
+                }
+                for m in members where m.value.members != nil || m.value.elements != nil {
+                    stack.append((m.value, join(path, m.key)))
+                }
+            case .array(let elements):
+                for (i, e) in elements.enumerated() where e.members != nil || e.elements != nil {
+                    stack.append((e, "\(path)[\(i)]"))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
+}

@@ -1,0 +1,79 @@
+/// The payload rules of APNS.md §4 and CLI.md in one place: `validate` prints them, `send` refuses
+/// to send on an error (exit 65), and the mock answers a request body with the same size and JSON checks.
+public enum PayloadValidator {
+    /// Checks `payload` as it would be sent with `options`. Never traps, whatever the bytes.
+    public static func validate(_ payload: Payload, options: ValidationOptions) -> ValidationReport {
+        let source = payload.source
+        var root: JSONValue?
+        var syntaxError: JSONSyntaxError?
+        if !source.isEmpty {
+            do { root = try JSONReader.parse(source) } catch { syntaxError = error }
+        }
+        let pushType = options.pushType ?? inferPushType(root: root, topic: options.topic)
+        let limit = options.sizeLimit ?? pushType.defaultSizeLimit
+        var checker = PayloadChecker(pushType: pushType, source: source)
+        let rootPath = ValidationProblem.rootPath
+
+        if payload.body.isEmpty {
+            checker.error(rootPath, at: 0, "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}")
+        } else if let syntaxError {
+            checker.error(rootPath, at: syntaxError.offset, "not valid JSON: \(syntaxError.message)")
+        }
+        if payload.body.count > limit {
+            let minifiedSize = root == nil ? nil : compactSize(payload.body)
+            checker.error(rootPath, at: 0, sizeMessage(size: payload.body.count, limit: limit, minified: minifiedSize,
+                                                       pushType: options.sizeLimit == nil ? pushType : nil))
+        }
+        if let root {
+            if let members = root.members {
+                checker.checkDocument(root, members: members, isAPNSFile: payload.isAPNSFile)
+            } else {
+                checker.error(rootPath, at: root.start, "the payload must be a JSON object, found \(root.summary); write {\"aps\":{…}}")
+            }
+        }
+        checker.checkHeaders(priority: options.priority, topic: options.topic)
+        return ValidationReport(problems: checker.found.problems(in: source, strict: options.strict),
+                                size: payload.body.count, limit: limit, pushType: pushType)
+    }
+
+    /// The push type `send` would use: the topic's known suffix first, then `background` when `aps`
+    /// holds only `content-available: 1`, else `alert` (also for bytes that are not JSON).
+    public static func inferPushType(body: [UInt8], topic: String?) -> PushType {
+        inferPushType(root: try? JSONReader.parse(body), topic: topic)
+    }
+
+    /// `inferPushType(body:topic:)` for an already parsed payload.
+    public static func inferPushType(root: JSONValue?, topic: String?) -> PushType {
+        if let topic, let type = PushType.inferred(fromTopic: topic) { return type }
+        guard let aps = root?["aps"]?.members else { return .alert }
+        let effective = JSONValue.effectiveMembers(aps)
+        if effective.count == 1, effective[0].key == APSKey.contentAvailable.rawValue,
+           effective[0].value.number?.isIntegerOne == true {
+            return .background
+        }
+        return .alert
+    }
+
+    /// Bytes of `body` without insignificant whitespace (`body` must be valid JSON).
+    static func compactSize(_ body: [UInt8]) -> Int {
+        var out: [UInt8] = []
+        out.reserveCapacity(body.count)
+        JSONCompactor.appendCompact(body[...], to: &out)
+        return out.count
+    }
+
+    /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
+    static func sizeMessage(size: Int, limit: Int, minified: Int?, pushType: PushType?) -> String {
+        var message = "payload is \(size) bytes, \(size - limit) over the \(limit)-byte limit"
+        if let pushType { message += " for \(pushType.rawValue) pushes" }
+        message += " (APNs answers 413 PayloadTooLarge)"
+        guard let minified else { return message + "; shorten it" }
+        if minified >= size {
+            return message + "; it is already compact: shorten it or move data out of the payload"
+        }
+        if minified <= limit {
+            return message + "; minified it is \(minified) bytes and fits: send it with --minify"
+        }
+        return message + "; even minified it is \(minified) bytes, \(minified - limit) over: shorten it"
+    }
+}

@@ -1,0 +1,54 @@
+/// Gathers findings by byte offset while the rules run, then turns offsets into lines and columns
+/// once, sorted in source order, so the output reads like a compiler's.
+struct ProblemCollector {
+    private struct Finding {
+        let offset: Int
+        let severity: ValidationProblem.Severity
+        let path: String
+        let message: String
+    }
+
+    private var findings: [Finding] = []
+
+    /// Records an error at byte `offset`.
+    mutating func error(_ path: String, at offset: Int, _ message: String) {
+        findings.append(Finding(offset: offset, severity: .error, path: ProblemCollector.printable(path), message: message))
+    }
+
+    /// Records a warning at byte `offset`.
+    mutating func warning(_ path: String, at offset: Int, _ message: String) {
+        findings.append(Finding(offset: offset, severity: .warning, path: ProblemCollector.printable(path), message: message))
+    }
+
+    /// A key path safe to print on a terminal: control characters in keys (ESC, newline, C1 codes)
+    /// become `\u{1B}`-style escapes, so a payload cannot forge output lines or terminal sequences.
+    static func printable(_ path: String) -> String {
+        func isControl(_ v: UInt32) -> Bool { v < 0x20 || (0x7F...0x9F).contains(v) }
+        guard path.unicodeScalars.contains(where: { isControl($0.value) }) else { return path }
+        var out = ""
+        for scalar in path.unicodeScalars {
+            if isControl(scalar.value) {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Whether any error was recorded so far.
+    var hasErrors: Bool { findings.contains { $0.severity == .error } }
+
+    /// The findings with positions in `source`, ordered by offset (ties keep the order they were found);
+    /// `strict` turns warnings into errors.
+    func problems(in source: [UInt8], strict: Bool) -> [ValidationProblem] {
+        guard !findings.isEmpty else { return [] }
+        let lines = LineTable(source)
+        let ordered = findings.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
+        return ordered.map { _, f in
+            let p = lines.position(of: f.offset)
+            return ValidationProblem(severity: strict ? .error : f.severity, path: f.path,
+                                     line: p.line, column: p.column, message: f.message)
+        }
+    }
+}

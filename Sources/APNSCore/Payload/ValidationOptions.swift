@@ -1,0 +1,24 @@
+/// What a payload is checked against. `validate`, `send` and the mock fill it from their flags
+/// or headers; nil fields mean "infer" or "not checked".
+public struct ValidationOptions: Sendable {
+    /// The push type; nil infers it from the topic suffix, then from the payload.
+    public var pushType: PushType?
+    /// Byte limit; nil takes the push type's default (4096, or 5120 for voip).
+    public var sizeLimit: Int?
+    /// The `apns-priority` to be sent; nil skips the priority rules.
+    public var priority: Priority?
+    /// The `apns-topic` to be sent; nil skips the topic-suffix rules.
+    public var topic: String?
+    /// Warnings count as errors (`validate --strict`).
+    public var strict: Bool
+
+    /// Options with everything inferred and no header checks by default.
+    public init(pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,
+                topic: String? = nil, strict: Bool = false) {
+        self.pushType = pushType
+        self.sizeLimit = sizeLimit
+        self.priority = priority
+        self.topic = topic
+        self.strict = strict
+    }
+}

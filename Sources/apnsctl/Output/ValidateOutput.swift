@@ -1,0 +1,70 @@
+import APNSCore
+
+/// Renders `validate` results: compiler-style text lines or JSON Lines on stdout (the command's
+/// result, as with linters), file errors on stderr. Output is buffered, since one call may check
+/// thousands of files; it is flushed before anything goes to stderr so the two stay in order.
+final class ValidateOutput {
+    /// `-o text|json`.
+    enum Format: String {
+        case text
+        case json
+    }
+
+    private let format: Format
+    private let out = OutputBuffer()
+
+    /// A renderer writing `format` to standard output.
+    init(format: Format) { self.format = format }
+
+    /// Prints one file's report.
+    func report(_ report: ValidationReport, file: String) {
+        switch format {
+        case .text:
+            for p in report.problems { out.line(ValidateOutput.textLine(p, file: file)) }
+            if report.problems.isEmpty {
+                out.line("\(file): ok (\(report.size) bytes of \(report.limit), \(report.pushType.rawValue))")
+            }
+        case .json:
+            out.line(ValidateOutput.jsonLine(report, file: file))
+        }
+    }
+
+    /// `FILE:LINE:COLUMN: error|warning: PATH: message`, the line `send` prints for a payload problem too.
+    static func textLine(_ p: ValidationProblem, file: String) -> String {
+        "\(file):\(p.line):\(p.column): \(p.severity.rawValue): \(p.path): \(p.message)"
+    }
+
+    /// A file that could not be read: `error: …` on stderr.
+    func fileError(_ message: String) {
+        out.flush()
+        StandardStreams.error(message + "; check the path")
+    }
+
+    /// Writes what is still buffered.
+    func finish() { out.flush() }
+
+    /// `{"file":…,"valid":…,"size":…,"limit":…,"push_type":…,"problems":[{severity,path,line,column,message}]}`.
+    static func jsonLine(_ report: ValidationReport, file: String) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("file", file)
+        w.field("valid", !report.hasErrors)
+        w.field("size", report.size)
+        w.field("limit", report.limit)
+        w.field("push_type", report.pushType.rawValue)
+        w.key("problems")
+        w.beginArray()
+        for p in report.problems {
+            w.beginObject()
+            w.field("severity", p.severity.rawValue)
+            w.field("path", p.path)
+            w.field("line", p.line)
+            w.field("column", p.column)
+            w.field("message", p.message)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.text
+    }
+}
