@@ -83,7 +83,7 @@ import Testing
         let info = expired.info
         #expect(info.notAfter == now - 10 * 86_400 - 5)
         #expect(info.isExpired(now: now))
-        #expect(info.daysRemaining(now: now) == -11)
+        #expect(info.daysRemaining(now: now) == -10)
         #expect(throws: CredentialProblem.self) { try expired.checkValidity(now: now) }
     }
 

@@ -104,6 +104,7 @@ import Testing
         ("modern", [String]()),
         ("legacy", ["-legacy"]),
         ("3des", ["-certpbe", "PBE-SHA1-3DES", "-keypbe", "PBE-SHA1-3DES"]),
+        ("nomac", ["-nomac"]),
         ("rc2", ["-certpbe", "PBE-SHA1-RC2-40", "-keypbe", "PBE-SHA1-3DES", "-macalg", "sha1", "-provider", "legacy", "-provider", "default"]),
     ])
     func pkcs12FromOpenSSL(name: String, options: [String]) throws {

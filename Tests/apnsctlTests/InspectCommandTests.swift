@@ -70,13 +70,13 @@ import Testing
         let r = try CommandRunner.apnsctl(["inspect", pem])
         #expect(r.status == 77)
         #expect(r.stdout.contains("bundle id:    com.example.old"))
-        #expect(r.stdout.contains("EXPIRED 31 days ago"))
+        #expect(r.stdout.contains("EXPIRED 30 days ago"))
         #expect(r.stderr.hasPrefix("error: \(pem): the certificate expired on "))
         let j = try CommandRunner.apnsctl(["inspect", pem, "-o", "json"])
         #expect(j.status == 77)
         let o = try jsonObject(j.stdout)
         #expect(o["expired"] as? Bool == true)
-        #expect(o["days_remaining"] as? Int == -31)
+        #expect(o["days_remaining"] as? Int == -30)
     }
 
     @Test func notYetValidExits77() throws {

@@ -35,9 +35,13 @@ import Testing
         #expect(iat >= before && iat <= before + 5)
         let raw = [UInt8](try base64URL(parts[2]))
         #expect(raw.count == 64)
-        // Independent check: r||s to DER by hand, public key from openssl.
+        // Independent check: openssl itself builds the DER signature from r and s (asn1parse -genconf),
+        // takes the public key from the .p8, and verifies.
+        let hex = raw.map { String(format: "%02X", $0) }.joined()
+        try dir.write("sig.cnf", "asn1=SEQUENCE:sig\n[sig]\nr=INTEGER:0x\(hex.prefix(64))\ns=INTEGER:0x\(hex.suffix(64))\n")
+        let built = try CommandRunner.run("openssl", ["asn1parse", "-genconf", dir.file("sig.cnf"), "-out", dir.file("sig.der"), "-noout"])
+        #expect(built.status == 0, "\(built.stderr)")
         try dir.write("input", "\(parts[0]).\(parts[1])")
-        try dir.write("sig.der", Self.der(raw))
         let pub = try CommandRunner.run("openssl", ["pkey", "-in", p8, "-pubout", "-out", dir.file("pub.pem")])
         #expect(pub.status == 0)
         let v = try CommandRunner.run("openssl", ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
@@ -45,17 +49,6 @@ import Testing
         // The private key never appears.
         let keyText = try dir.read("AuthKey_ABCDE12345.p8").split(separator: "\n")[1]
         #expect(!r.stdout.contains(keyText) && !r.stderr.contains(keyText))
-    }
-
-    static func der(_ raw: [UInt8]) -> [UInt8] {
-        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            var v = Array(bytes.drop { $0 == 0 })
-            if v.isEmpty { v = [0] }
-            if v[0] & 0x80 != 0 { v.insert(0, at: 0) }
-            return [0x02, UInt8(v.count)] + v
-        }
-        let body = integer(raw[0..<32]) + integer(raw[32..<64])
-        return [0x30, UInt8(body.count)] + body
     }
 
     @Test func idsFromFileNameFlagsAndEnvironment() throws {

@@ -98,7 +98,9 @@ extension PayloadChecker {
             return
         }
         guard n.isIntegerLiteral else {
-            error(path, at: value.start, base + "; use a whole number such as \(max(0, Int(n.doubleValue.isFinite ? n.doubleValue.rounded(.down) : 0)))")
+            let d = n.doubleValue
+            let example = d >= 0 && d < 1e15 ? " such as \(Int(d.rounded(.down)))" : ""
+            error(path, at: value.start, base + "; use a whole number\(example)")
             return
         }
         guard let i = n.intValue else {

@@ -27,11 +27,9 @@ public struct CertificateInfo: Sendable, Equatable {
     /// Lowercase hex SHA-256 of the DER.
     public let sha256: String
 
-    /// Whole days left until notAfter (negative once expired), rounded down.
-    public func daysRemaining(now: Int64) -> Int {
-        let diff = notAfter - now
-        return Int(diff >= 0 ? diff / 86_400 : -((-diff + 86_399) / 86_400))
-    }
+    /// Whole days left until notAfter; once expired, minus the whole days since (both truncated,
+    /// so a certificate that expired 30 days and a minute ago says -30, as a person would).
+    public func daysRemaining(now: Int64) -> Int { Int((notAfter - now) / 86_400) }
 
     /// Whether notAfter has passed.
     public func isExpired(now: Int64) -> Bool { now > notAfter }

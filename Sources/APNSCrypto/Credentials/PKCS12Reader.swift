@@ -7,20 +7,39 @@ import APNSCore
 enum PKCS12Reader {
     static func read(_ bundle: PKCS12Bundle, path: String,
                      passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialLoader.Parsed {
-        var secret: SecretBytes? = nil
-        if bundle.hasMAC {
-            if !bundle.verifyMAC(nil) {
-                guard let given = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
-                guard bundle.verifyMAC(given) else { throw .wrongPassphrase(path: path) }
-                secret = given
-            }
-        } else if let given = try passphrase.resolve(forFile: path) {
-            secret = given
-        }
         // Keychain exports use RC2-40, which OpenSSL 3 keeps in the legacy provider; a missing
         // legacy.so only matters if the file really needs it, so a failure here is reported below.
         let providerFailure: OpenSSLError?
         do { try OpenSSLProviders.loadLegacy(); providerFailure = nil } catch { providerFailure = error }
+        if !bundle.hasMAC { return try readWithoutMAC(bundle, path: path, passphrase: passphrase, providerFailure) }
+        var secret: SecretBytes? = nil
+        if !bundle.verifyMAC(nil) {
+            guard let given = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
+            guard bundle.verifyMAC(given) else { throw .wrongPassphrase(path: path) }
+            secret = given
+        }
+        return try decrypt(bundle, secret, path: path, providerFailure) { () throws(CredentialProblem) in
+            throw .corrupt(path: path, detail: "the PKCS#12 contents do not decrypt or decode")
+        }
+    }
+
+    /// A file without a MAC (`-nomac`): only decryption tells whether the password is right.
+    private static func readWithoutMAC(_ bundle: PKCS12Bundle, path: String, passphrase: PassphraseSource,
+                                       _ providerFailure: OpenSSLError?) throws(CredentialProblem) -> CredentialLoader.Parsed {
+        if let parsed = try? bundle.parse(nil), parsed.key != nil || !parsed.certificates.isEmpty {
+            return CredentialLoader.Parsed(certificates: parsed.certificates, key: parsed.key, isPKCS12: true)
+        }
+        OpenSSLError.clearQueue()
+        guard let given = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
+        guard bundle.addMAC(given) else { throw .corrupt(path: path, detail: "the PKCS#12 structure cannot be read") }
+        return try decrypt(bundle, given, path: path, providerFailure) { () throws(CredentialProblem) in
+            throw .wrongPassphrase(path: path)
+        }
+    }
+
+    /// Decrypts the bags; `otherwise` decides what a non-algorithm failure means.
+    private static func decrypt(_ bundle: PKCS12Bundle, _ secret: SecretBytes?, path: String, _ providerFailure: OpenSSLError?,
+                                otherwise: () throws(CredentialProblem) -> Never) throws(CredentialProblem) -> CredentialLoader.Parsed {
         let parsed: (key: PrivateKey?, certificates: [X509Certificate])
         do { parsed = try bundle.parse(secret) } catch {
             if error.mentions("unsupported") {
@@ -28,8 +47,7 @@ enum PKCS12Reader {
                 let why = providerFailure.map { "; \($0.description)" } ?? ""
                 throw .unsupportedAlgorithm(path: path, detail: algorithm + why)
             }
-            if !bundle.hasMAC { throw .wrongPassphrase(path: path) }
-            throw .corrupt(path: path, detail: "the PKCS#12 contents do not decrypt or decode")
+            try otherwise()
         }
         return CredentialLoader.Parsed(certificates: parsed.certificates, key: parsed.key, isPKCS12: true)
     }

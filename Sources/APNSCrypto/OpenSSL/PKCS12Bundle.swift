@@ -37,6 +37,15 @@ final class PKCS12Bundle {
         return PKCS12_verify_mac(pointer, "", 0) == 1 || PKCS12_verify_mac(pointer, nil, 0) == 1
     }
 
+    /// Adds a MAC made with `secret` to a file that has none (`-nomac`), because OpenSSL 3.0's
+    /// `PKCS12_parse` refuses a non-empty password without a MAC to check it against.
+    func addMAC(_ secret: SecretBytes) -> Bool {
+        defer { OpenSSLError.clearQueue() }
+        return secret.withCString { pass, length in
+            PKCS12_set_mac(pointer, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, 2048, EVP_sha256())
+        } == 1
+    }
+
     /// The key, the certificate OpenSSL pairs with it, and every other certificate, decrypted with `secret`
     /// (nil: the empty password).
     func parse(_ secret: SecretBytes?) throws(OpenSSLError) -> (key: PrivateKey?, certificates: [X509Certificate]) {
@@ -95,14 +104,7 @@ final class PKCS12Bundle {
             PKCS12_set_mac(p12, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, iterations, digest)
         }
         guard macOK == 1 else { throw OpenSSLError("adding the PKCS#12 MAC") }
-        let n = i2d_PKCS12(p12, nil)
-        guard n > 0 else { throw OpenSSLError("encoding PKCS#12") }
-        var out = [UInt8](repeating: 0, count: Int(n))
-        let written = out.withUnsafeMutableBufferPointer { buf -> Int32 in
-            var q: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            return i2d_PKCS12(p12, &q)
-        }
-        guard written == n else { throw OpenSSLError("encoding PKCS#12") }
+        guard let out = DEREncoding.encode({ i2d_PKCS12(p12, $0) }) else { throw OpenSSLError("encoding PKCS#12") }
         return out
     }
 

@@ -112,14 +112,7 @@ enum KeyDescription {
 
     /// SubjectPublicKeyInfo DER of the public half.
     static func publicDER(_ key: OpaquePointer) throws(OpenSSLError) -> [UInt8] {
-        let n = i2d_PUBKEY(key, nil)
-        guard n > 0 else { throw OpenSSLError("encoding a public key") }
-        var out = [UInt8](repeating: 0, count: Int(n))
-        let written = out.withUnsafeMutableBufferPointer { buf -> Int32 in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            return i2d_PUBKEY(key, &p)
-        }
-        guard written == n else { throw OpenSSLError("encoding a public key") }
+        guard let out = DEREncoding.encode({ i2d_PUBKEY(key, $0) }) else { throw OpenSSLError("encoding a public key") }
         return out
     }
 }

@@ -30,16 +30,7 @@ public final class X509Certificate: @unchecked Sendable {
     }
 
     /// The DER encoding.
-    public var der: [UInt8] {
-        let n = i2d_X509(pointer, nil)
-        guard n > 0 else { return [] }
-        var out = [UInt8](repeating: 0, count: Int(n))
-        out.withUnsafeMutableBufferPointer { buf in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            _ = i2d_X509(pointer, &p)
-        }
-        return out
-    }
+    public var der: [UInt8] { DEREncoding.encode { i2d_X509(pointer, $0) } ?? [] }
 
     /// The PEM encoding (`-----BEGIN CERTIFICATE-----`).
     public var pem: [UInt8] {

@@ -80,13 +80,6 @@ enum ECDSASignature {
         let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress.map { $0 + 32 }, 32, nil) }
         guard let r, let s else { BN_free(r); BN_free(s); return nil }
         guard ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
-        let n = i2d_ECDSA_SIG(sig, nil)
-        guard n > 0 else { return nil }
-        var out = [UInt8](repeating: 0, count: Int(n))
-        _ = out.withUnsafeMutableBufferPointer { buf -> Int32 in
-            var p: UnsafeMutablePointer<UInt8>? = buf.baseAddress
-            return i2d_ECDSA_SIG(sig, &p)
-        }
-        return out
+        return DEREncoding.encode { i2d_ECDSA_SIG(sig, $0) }
     }
 }

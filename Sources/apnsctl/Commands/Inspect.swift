@@ -20,8 +20,8 @@ extension APNSCtl {
                 on the terminal.
 
                 Exit status: 0 when the credential is usable (a certificate without Apple's push extensions \
-                only gets a warning), 77 when it is expired, not yet valid, its key does not match, or it \
-                cannot be read (after showing what could be read), 66 when the file is missing.
+                only gets a warning); 77 when it is expired, not yet valid or its key does not match (shown \
+                in full first), or when it cannot be read or decrypted; 66 when the file is missing.
                 """)
 
         @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"))

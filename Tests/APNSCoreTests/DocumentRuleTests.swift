@@ -1,0 +1,105 @@
+import APNSTestSupport
+import Testing
+@testable import APNSCore
+
+/// Whole-payload rules: empty, not JSON, not an object, duplicate keys, strict mode, problem order.
+@Suite struct DocumentRuleTests {
+    @Test func emptyPayloadIsAnError() {
+        let r = check("")
+        #expect(r.problems.map(\.message) == ["payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"])
+        #expect(r.problems.first?.path == "(root)" && r.size == 0)
+    }
+
+    @Test func syntaxErrorsCarryTheReaderPosition() throws {
+        let r = check("{\n  \"aps\": {\n    \"alert\": \"x\",\n  }\n}")
+        let p = try #require(r.problems.first)
+        #expect(r.problems.count == 1)
+        #expect(p.path == "(root)" && p.line == 3 && p.column == 17)
+        #expect(p.message == "not valid JSON: trailing comma before '}'; remove the comma")
+        #expect(r.pushType == .alert, "not JSON infers alert")
+    }
+
+    @Test func topLevelMustBeAnObject() {
+        for (json, found) in [("[1]", "array"), ("\"x\"", "string \"x\""), ("  42", "number 42"), ("null", "null")] {
+            let r = check(json)
+            #expect(r.at("(root)").map(\.message) == ["the payload must be a JSON object, found \(found); write {\"aps\":{…}}"])
+        }
+        #expect(check("  [1]").problems.first?.column == 3)
+    }
+
+    @Test func duplicateKeysWarnEverywhereWithBothPositions() {
+        let r = check("{\"aps\":{\"alert\":\"a\",\"alert\":\"b\"},\"x\":[{\"k\":1,\"k\":2}],\"x\":0}")
+        #expect(r.hasWarning("aps.alert", "duplicate key \"alert\" (first at line 1, column 9); JSON parsers disagree on which copy wins: keep one"))
+        #expect(r.hasWarning("x[0].k", "duplicate key \"k\""))
+        #expect(r.hasWarning("x", "duplicate key \"x\""))
+        #expect(!r.hasErrors)
+    }
+
+    @Test func theLastCopyOfADuplicateIsTheOneChecked() {
+        #expect(check("{\"aps\":{\"badge\":\"x\",\"badge\":1}}").errors.isEmpty)
+        #expect(check("{\"aps\":{\"badge\":1,\"badge\":\"x\"}}").hasError("aps.badge", "found string \"x\""))
+    }
+
+    @Test func strictTurnsWarningsIntoErrors() {
+        let json = "{\"aps\":{\"alert\":\"x\",\"bagde\":1}}"
+        #expect(!check(json).hasErrors)
+        let strict = check(json, ValidationOptions(strict: true))
+        #expect(strict.hasErrors)
+        #expect(strict.problems.allSatisfy { $0.severity == .error })
+        #expect(check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(strict: true)).problems.isEmpty)
+    }
+
+    @Test func problemsAreInSourceOrder() {
+        let r = check("{\"aps\":{\"sound\":1,\"badge\":\"x\",\"alert\":2}}")
+        #expect(r.problems.map(\.path) == ["aps.sound", "aps.badge", "aps.alert"])
+        let columns = r.problems.map(\.column)
+        #expect(columns == columns.sorted())
+    }
+
+    @Test func loadReadsFilesAndReportsMissingOnes() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("p.json", "{\"aps\":{\"alert\":\"x\"}}\n")
+        let payload = try Payload.load(path: path)
+        #expect(payload.body.count == 22 && !payload.isAPNSFile)
+        #expect(throws: FileSystem.Failure.missing(path: dir.file("nope.json"))) { try Payload.load(path: dir.file("nope.json")) }
+        #expect(throws: FileSystem.Failure.isDirectory(path: dir.path)) { try Payload.load(path: dir.path) }
+    }
+}
+
+/// Header combinations checked as payload rules when the caller passes priority and topic.
+@Suite struct HeaderRuleTests {
+    let background = "{\"aps\":{\"content-available\":1}}"
+
+    @Test func backgroundWithPriorityTenIsAnError() throws {
+        let r = check(background, ValidationOptions(priority: .immediate))
+        let p = try #require(r.at("(root)").first)
+        #expect(p.severity == .error && p.line == 1 && p.column == 1)
+        #expect(p.message == "background pushes must not use priority 10 (APNs rejects or drops them); use --priority 5 or leave it out")
+        #expect(check(background, ValidationOptions(priority: .powerAware)).problems.isEmpty)
+        #expect(check(background).problems.isEmpty, "no priority given: not checked")
+        #expect(check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(priority: .immediate)).problems.isEmpty)
+    }
+
+    @Test func priorityOneWarnsForBackgroundAndLiveActivity() {
+        #expect(check(background, ValidationOptions(priority: .low)).hasWarning("(root)", "priority 1 never wakes the device"))
+        #expect(check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(priority: .low)).problems.isEmpty)
+    }
+
+    @Test func topicMustCarryThePushTypeSuffix() {
+        let voip = "{\"aps\":{}}"
+        #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip")).problems.isEmpty)
+        #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo")).at("(root)").map(\.message)
+                == ["topic \"com.example.demo\" lacks the \".voip\" suffix that voip pushes need; use --topic com.example.demo.voip"])
+        #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip-ptt"))
+            .hasError("(root)", "use --topic com.example.demo.voip"), "the other type's suffix is replaced in the hint")
+        let la = "{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{}}}"
+        #expect(check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x.push-type.liveactivity")).problems.isEmpty)
+        #expect(check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x")).hasError("(root)", "lacks the \".push-type.liveactivity\" suffix"))
+    }
+
+    @Test func bareTypeWithAnotherTypesSuffixWarns() {
+        let r = check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(pushType: .alert, topic: "com.example.demo.voip"))
+        #expect(r.hasWarning("(root)", "ends with \".voip\", the suffix of voip pushes, but this is a alert push"))
+        #expect(check("{\"mdm\":\"m\"}", ValidationOptions(pushType: .mdm, topic: "com.apple.mgmt.External.x")).problems.isEmpty)
+    }
+}

@@ -1,0 +1,85 @@
+import APNSTestSupport
+import Testing
+@testable import APNSCore
+
+/// Push-type inference as CLI.md defines it, `.apns` files, and the mock's body checks.
+@Suite struct InferenceAndAPNSFileTests {
+    func infer(_ json: String, topic: String? = nil) -> PushType {
+        PayloadValidator.inferPushType(body: Array(json.utf8), topic: topic)
+    }
+
+    @Test func inference() {
+        #expect(infer("{\"aps\":{\"content-available\":1}}") == .background)
+        #expect(infer("{\"aps\":{\"content-available\":1},\"custom\":2}") == .background, "custom keys beside aps are fine")
+        #expect(infer("{\"aps\":{\"content-available\":1,\"content-available\":1}}") == .background)
+        #expect(infer("{\"aps\":{\"content-available\":1,\"badge\":1}}") == .alert)
+        #expect(infer("{\"aps\":{\"content-available\":true}}") == .alert)
+        #expect(infer("{\"aps\":{\"content-available\":1.0}}") == .alert)
+        #expect(infer("{\"aps\":{\"content-available\":0}}") == .alert)
+        #expect(infer("{\"aps\":{}}") == .alert)
+        #expect(infer("not json") == .alert)
+        #expect(infer("{\"aps\":{\"content-available\":1}}", topic: "com.x.voip") == .voip, "the topic decides first")
+        #expect(infer("{\"aps\":{\"alert\":\"x\"}}", topic: "com.x.voip-ptt") == .pushtotalk)
+        #expect(infer("{\"aps\":{\"content-available\":1}}", topic: "com.x") == .background)
+        #expect(check("{\"aps\":{}}", ValidationOptions(topic: "com.x.complication")).pushType == .complication)
+        #expect(check("{\"aps\":{\"content-available\":1}}", ValidationOptions(pushType: .alert)).pushType == .alert)
+    }
+
+    @Test func apnsFileBodyIsTheRestWrittenCompactly() {
+        let text = "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"alert\": \"Hi there\", \"badge\": 1 },\n  \"x\": 1.0\n}\n"
+        let p = Payload(bytes: Array(text.utf8), isAPNSFile: true)
+        #expect(p.isAPNSFile && p.simulatorTargetBundle == "com.example.demo")
+        #expect(String(decoding: p.body, as: UTF8.self) == "{\"aps\":{\"alert\":\"Hi there\",\"badge\":1},\"x\":1.0}")
+        #expect(p.source == Array(text.utf8))
+        let r = PayloadValidator.validate(p, options: ValidationOptions())
+        #expect(r.problems.isEmpty && r.size == p.body.count)
+    }
+
+    @Test func apnsProblemsPointIntoTheFileAsWritten() throws {
+        let text = "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"badge\": \"5\" }\n}"
+        let r = check(text, apns: true)
+        let p = try #require(r.at("aps.badge").first)
+        #expect(p.line == 3 && p.column == 21)
+    }
+
+    @Test func apnsBundleKeyProblems() {
+        #expect(check("{\"aps\":{\"alert\":\"x\"}}", apns: true).hasWarning("(root)", "no \"Simulator Target Bundle\" key"))
+        #expect(check("{\"Simulator Target Bundle\":5,\"aps\":{\"alert\":\"x\"}}", apns: true).hasWarning("Simulator Target Bundle", "must be the app's bundle id"))
+        #expect(Payload(bytes: Array("{\"Simulator Target Bundle\":5}".utf8), isAPNSFile: true).simulatorTargetBundle == nil)
+        let onlyBundle = check("{\"Simulator Target Bundle\":\"a.b\"}", apns: true)
+        #expect(onlyBundle.size == 2 && onlyBundle.hasError("aps", "aps is missing"))
+    }
+
+    @Test func invalidAPNSFileStillLoadsAndReportsTheJSONError() throws {
+        let dir = try TemporaryDirectory()
+        let path = try dir.write("broken.APNS", "{\"Simulator Target Bundle\": \"a\",\n \"aps\": {}")
+        let p = try Payload.load(path: path)
+        #expect(p.isAPNSFile && p.simulatorTargetBundle == nil && p.body == p.source)
+        let r = PayloadValidator.validate(p, options: ValidationOptions())
+        #expect(r.at("(root)").first?.message.hasPrefix("not valid JSON: expected ',' or '}'") == true)
+        #expect(p.minified() == nil)
+        #expect(!Payload.isAPNSPath("x.json") && !Payload.isAPNSPath(".apns") && Payload.isAPNSPath("dir/a.apns"))
+    }
+
+    @Test func minifiedKeepsEverythingButWhitespace() {
+        let p = Payload(bytes: Array("{ \"aps\" : { \"alert\" : \"a b\" } }\n".utf8))
+        #expect(p.minified().map { String(decoding: $0, as: UTF8.self) } == "{\"aps\":{\"alert\":\"a b\"}}")
+    }
+
+    @Test func bodyFaultsInAPNsOrder() {
+        func fault(_ text: String, _ type: PushType = .alert) -> BodyFault? {
+            PayloadValidator.bodyFault(Array(text.utf8), pushType: type)
+        }
+        #expect(fault("") == .empty)
+        #expect(fault("")?.reason == .payloadEmpty)
+        let big = "{\"a\":\"" + String(repeating: "x", count: 5000) + "\"}"
+        #expect(fault(big) == .tooLarge(size: 5008, limit: 4096))
+        #expect(fault(big)?.reason == .payloadTooLarge)
+        #expect(fault(big, .voip) == nil, "voip allows 5120")
+        #expect(fault("[1]") == .notObject)
+        #expect(fault("{")?.reason == .badRequestPayload)
+        if case .notJSON(let e)? = fault("{") { #expect(e.column == 2) } else { Issue.record("expected notJSON") }
+        #expect(fault("{\"aps\":{\"badge\":\"x\"}}") == nil, "aps rules are the device's business, not APNs'")
+        #expect(PayloadValidator.bodyFault(Array("{}".utf8), pushType: .alert, sizeLimit: 1) == .tooLarge(size: 2, limit: 1))
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+@testable import APNSCore
+
+/// Rules across keys that depend on the push type (APNS.md §3 and §4).
+@Suite struct PushTypeRuleTests {
+    @Test func backgroundIsContentAvailableOnly() {
+        #expect(check("{\"aps\":{\"content-available\":1},\"custom\":{\"a\":1}}", type(.background)).problems.isEmpty)
+        for key in ["alert", "badge", "sound"] {
+            let r = check("{\"aps\":{\"content-available\":1,\"\(key)\":\"x\"}}", type(.background))
+            #expect(r.hasError("aps.\(key)", "background pushes cannot carry \(key); APNs may delay or drop them"), "\(r.listing)")
+        }
+        let extra = check("{\"aps\":{\"content-available\":1,\"thread-id\":\"t\"}}", type(.background))
+        #expect(extra.hasWarning("aps.thread-id", "thread-id has no effect on background pushes"))
+        #expect(!extra.hasErrors)
+        #expect(check("{\"aps\":{}}", type(.background)).hasError("aps", "background pushes need \"content-available\": 1 in aps"))
+        #expect(check("{\"aps\":{\"content-available\":0}}", type(.background)).hasError("aps.content-available", "content-available is 0, but background pushes need 1"))
+        #expect(check("{\"aps\":{\"content-available\":\"1\"}}", type(.background)).hasError("aps.content-available", "must be the number 1"))
+    }
+
+    @Test func alertPushNeedsSomethingVisible() {
+        #expect(check("{\"aps\":{\"badge\":0}}").problems.isEmpty)
+        #expect(check("{\"aps\":{\"sound\":\"default\"}}").problems.isEmpty)
+        let r = check("{\"aps\":{\"thread-id\":\"t\"}}")
+        #expect(r.hasWarning("aps", "an alert push with no alert, badge or sound shows nothing"))
+        #expect(!r.hasErrors)
+    }
+
+    @Test func mutableContentNeedsAnAlert() {
+        #expect(check("{\"aps\":{\"alert\":\"a\",\"mutable-content\":1}}").problems.isEmpty)
+        #expect(check("{\"aps\":{\"badge\":1,\"mutable-content\":1}}").hasWarning("aps.mutable-content", "the notification service extension runs only for visible alerts"))
+    }
+
+    @Test func liveActivityRequiredFields() {
+        let update = "{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{\"a\":1}}}"
+        #expect(check(update, type(.liveactivity)).problems.isEmpty)
+        let missing = check("{\"aps\":{}}", type(.liveactivity))
+        #expect(missing.hasError("aps", "Live Activity pushes need \"event\""))
+        #expect(missing.hasError("aps", "Live Activity pushes need \"timestamp\""))
+        #expect(missing.hasError("aps", "Live Activity pushes need \"content-state\""))
+        let start = "{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{},\"alert\":{\"title\":\"t\",\"body\":\"b\"},\"attributes-type\":\"A\",\"attributes\":{}}}"
+        #expect(check(start, type(.liveactivity)).problems.isEmpty)
+        let bareStart = check("{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{}}}", type(.liveactivity))
+        #expect(bareStart.hasError("aps", "a Live Activity start needs \"alert\""))
+        #expect(bareStart.hasError("aps", "a Live Activity start needs \"attributes-type\""))
+        #expect(bareStart.hasError("aps", "a Live Activity start needs \"attributes\""))
+    }
+
+    @Test func liveActivityEventSpecificKeys() {
+        let update = check("{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{},\"attributes-type\":\"A\",\"attributes\":{},\"dismissal-date\":2}}", type(.liveactivity))
+        #expect(update.hasWarning("aps.attributes-type", "attributes-type is used only when event is start"))
+        #expect(update.hasWarning("aps.attributes", "attributes is used only when event is start"))
+        #expect(update.hasWarning("aps.dismissal-date", "dismissal-date is used only when event is end"))
+        #expect(!update.hasErrors)
+        let end = check("{\"aps\":{\"event\":\"end\",\"timestamp\":1,\"content-state\":{},\"dismissal-date\":2}}", type(.liveactivity))
+        #expect(end.problems.isEmpty)
+        #expect(check("{\"aps\":{\"event\":\"update\",\"timestamp\":1762166400000,\"content-state\":{}}}", type(.liveactivity))
+            .hasWarning("aps.timestamp", "timestamp 1762166400000 looks like milliseconds"))
+    }
+
+    @Test(arguments: [PushType.widgets, .controls])
+    func widgetsAndControlsNeedContentChanged(pushType: PushType) {
+        #expect(check("{\"aps\":{\"content-changed\":true}}", type(pushType)).problems.isEmpty)
+        #expect(check("{\"aps\":{}}", type(pushType)).hasError("aps", "\(pushType.rawValue) pushes need \"content-changed\": true in aps"))
+        #expect(check("{\"aps\":{\"content-changed\":false}}", type(pushType)).hasError("aps.content-changed", "content-changed must be true, found boolean false"))
+        #expect(check("{\"aps\":{\"content-changed\":true,\"badge\":1}}", type(pushType)).hasWarning("aps.badge", "\(pushType.rawValue) pushes carry only content-changed"))
+    }
+
+    @Test func mdmCarriesPushMagicAndNoAPS() {
+        #expect(check("{\"mdm\":\"magic\"}", type(.mdm)).problems.isEmpty)
+        #expect(check("{}", type(.mdm)).hasError("mdm", "mdm pushes need \"mdm\": \"<PushMagic>\""))
+        #expect(check("{\"mdm\":1}", type(.mdm)).hasError("mdm", "mdm must be the PushMagic string"))
+        #expect(check("{\"mdm\":\"m\",\"aps\":{}}", type(.mdm)).hasWarning("aps", "mdm pushes carry no aps"))
+    }
+
+    @Test func missingAPSIsAnErrorExceptForMDMAndPushKit() {
+        for t in [PushType.alert, .background, .liveactivity, .widgets, .controls, .complication, .fileprovider, .location] {
+            #expect(check("{\"x\":1}", type(t)).hasError("aps", "aps is missing"), "\(t)")
+        }
+        for t in [PushType.voip, .pushtotalk] {
+            let r = check("{\"caller\":\"Ada\"}", type(t))
+            #expect(r.hasWarning("aps", "no aps dictionary; PushKit hands the whole payload to the app"))
+            #expect(!r.hasErrors)
+        }
+    }
+
+    @Test func missingAPSHints() {
+        #expect(check("{\"APS\":{\"alert\":\"x\"}}").hasError("aps", "did you mean \"aps\" instead of \"APS\"?"))
+        #expect(check("{\"badge\":1}").hasError("aps", "\"badge\" belongs inside aps"))
+        #expect(check("{\"aps\":\"hello\"}").hasError("aps", "aps must be an object holding Apple's keys, found string \"hello\""))
+    }
+}
