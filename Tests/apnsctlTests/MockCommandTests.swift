@@ -57,6 +57,26 @@ import Testing
         #expect(try mock.curl(body: "not json").body == #"{"reason":"BadRequestPayload"}"#)
     }
 
+    @Test func acceptsTokensFromAnExtraPublicKey() throws {
+        let keys = try TemporaryDirectory(prefix: "extra-key")
+        let key = keys.file("AuthKey_EXTRA12345.p8")
+        let made = try CommandRunner.run("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+        #expect(made.status == 0)
+        let pub = try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", keys.file("extra.pub")])
+        #expect(pub.status == 0)
+        let mock = try RunningMock(arguments: ["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"])
+        let token = try CommandRunner.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000001"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let extra = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        #expect(extra.status == 200)
+        // The state dir's own key still works beside it.
+        let own = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        #expect(own.status == 200)
+        let noKeyID = try CommandRunner.apnsctl(["mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub")])
+        #expect(noKeyID.status == 64)
+        #expect(noKeyID.stderr.contains("--key-id"))
+    }
+
     @Test func unregisteredAndRejectFlags() throws {
         let gone = String(repeating: "aa", count: 32), refused = String(repeating: "bb", count: 32)
         let mock = try RunningMock(arguments: ["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"])
