@@ -52,22 +52,16 @@ final class MockHarness: @unchecked Sendable {
 
     /// `curl --http2` against the mock: status (0 when no answer), body, response headers (lowercased names).
     func curl(path: String = "/3/device/" + MockHarness.device, method: String = "POST", headers: [String] = ["apns-topic: com.example.demo"],
-              body: String? = MockHarness.payload, certificate: ClientCertificate = .state,
-              extra: [String] = []) throws -> (status: Int, body: String, headers: String) {
-        let scratch = try TemporaryDirectory(prefix: "curl")
-        var args = ["-s", "--http2", "--cacert", state.caFile, "-X", method, "-D", scratch.file("headers"),
-                    "-o", scratch.file("body"), "-w", "%{http_code}", "--max-time", "10"] + extra
+              body: String? = MockHarness.payload, certificate: ClientCertificate = .state) throws -> (status: Int, body: String, headers: String) {
+        var cert: String?, key: String?
         switch certificate {
         case .none: break
-        case .state: args += ["--cert", state.clientFile]
-        case .other(let cert, let key): args += ["--cert", cert, "--key", key]
+        case .state: cert = state.clientFile
+        case .other(let c, let k): cert = c; key = k
         }
-        for h in headers { args += ["-H", h] }
-        if let body { args += ["--data-binary", body] }
-        args.append(endpoint + path)
-        let r = try CommandRunner.run("curl", args, timeout: 20)
-        let text = { (name: String) in (try? scratch.read(name)) ?? "" }
-        return (Int(r.stdout) ?? 0, text("body"), text("headers").lowercased())
+        let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: state.caFile,
+                                      certificate: cert, key: key)
+        return (r.status, r.body, r.headers)
     }
 
     /// `nghttp -v` posting the payload to each path on one connection; its verbose frame log is the result.

@@ -69,14 +69,8 @@ final class RunningMock: @unchecked Sendable {
     func curl(path: String = "/3/device/" + String(repeating: "3f", count: 32), method: String = "POST",
               headers: [String] = ["apns-topic: com.example.demo"], body: String? = #"{"aps":{"alert":"hi"}}"#,
               certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
-        let scratch = try TemporaryDirectory(prefix: "curl")
-        var args = ["-s", "--http2", "--cacert", caFile, "-X", method, "-D", scratch.file("h"), "-o", scratch.file("b"),
-                    "-w", "%{http_code}", "--max-time", "10"]
-        if certificate { args += ["--cert", certFile] }
-        for h in headers { args += ["-H", h] }
-        if let body { args += ["--data-binary", body] }
-        args.append(endpoint + path)
-        let r = try CommandRunner.run("curl", args, timeout: 20)
-        return (Int(r.stdout) ?? 0, (try? scratch.read("b")) ?? "", ((try? scratch.read("h")) ?? "").lowercased())
+        let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: caFile,
+                                      certificate: certificate ? certFile : nil)
+        return (r.status, r.body, r.headers)
     }
 }
