@@ -56,9 +56,11 @@ public enum MockReadyFile {
         return Int32(pid)
     }
 
-    /// `https://127.0.0.1:2197`; IPv6 literals get brackets.
+    /// `https://127.0.0.1:2197`; IPv6 literals get brackets. A wildcard address (`0.0.0.0`, `::`) is shown as
+    /// loopback, which the server certificate covers.
     public static func endpoint(host: String, port: Int) -> String {
-        let shown = host.contains(":") ? "[\(host)]" : host
+        let local = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
+        let shown = local.contains(":") ? "[\(local)]" : local
         return "https://\(shown):\(port)"
     }
 }
