@@ -39,8 +39,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI.
-        .target(name: "APNSTestSupport", dependencies: ["APNSCore"], path: "Tests/APNSTestSupport"),
+        // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, in-test HTTP/2 servers.
+        .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2"], path: "Tests/APNSTestSupport"),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSTestSupport"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSTestSupport"]),
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSTestSupport"]),

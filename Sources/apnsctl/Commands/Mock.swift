@@ -1,15 +1,179 @@
 import APNSCore
+import APNSCrypto
+import APNSMock
 import ArgumentParser
 
 extension APNSCtl {
-    /// `apnsctl mock` (not implemented yet: filled in by its issue).
+    /// `apnsctl mock`: a local APNs, so demos, tests and CI smoke checks need no Apple account.
     struct Mock: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "mock",
-            abstract: "Run a local APNs-compatible HTTP/2 server for demos, tests and CI.")
+            abstract: "Run a local APNs-compatible HTTP/2 server for demos, tests and CI.",
+            discussion: """
+                Serves POST /3/device/TOKEN over TLS and HTTP/2 (ALPN h2, or prior knowledge) and checks \
+                each request as APNs does, first fault wins: method and path, repeated apns-* headers, the \
+                client certificate or bearer token, apns-id, apns-push-type, apns-priority, apns-expiration, \
+                apns-collapse-id, the topic, the device token, then the body (empty, over 4096 bytes or 5120 \
+                for voip, not a JSON object). Answers carry APNs' statuses and reasons, an apns-id and, in the \
+                sandbox, an apns-unique-id. The payload's aps rules are not checked (APNs does not; use \
+                apnsctl validate).
+
+                A connection with a client certificate must present one issued by the state dir's CA that \
+                carries the OID of the environment the mock plays (--env, default sandbox). A connection \
+                without one is a token connection: each request needs 'authorization: bearer JWT' signed by \
+                the state dir's AuthKey_KEYID.p8 (or --auth-key-pub) with its key id and team id, and gets a \
+                single stream until its first good token, then 1000.
+
+                The state dir holds, created on first start and reused: ca.pem, server.pem, server-key.pem, \
+                client.pem (a universal push certificate and its key for com.example.demo, \
+                com.example.demo.voip and com.example.demo.complication, both environments), \
+                AuthKey_KEYID.p8 and demo.json (key id, team id). When ready, the mock writes mock.json there \
+                (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
+                and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
+                JSON line on stdout. SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
+                finish and exits 0 within a second.
+
+                Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
+                be used (e.g. the port is in use), 73 the state dir cannot be written.
+                """)
+
+        @Option(name: .customLong("host"), help: "Address to listen on (only this machine by default).")
+        var host = "127.0.0.1"
+
+        @Option(name: .customLong("port"), help: "Port to listen on; 0 picks a free one (mock.json shows it).")
+        var port = 2197
+
+        @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+            "Directory for the mock's credentials and mock.json (default $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock).",
+            valueName: "DIR"))
+        var stateDir: String?
+
+        @Option(name: [.customShort("e"), .customLong("env")], help: ArgumentHelp(
+            "The environment the mock plays: client certificates need its OID; apns-unique-id only in sandbox.",
+            valueName: "sandbox|production"))
+        var environment = "sandbox"
+
+        @Option(name: .customLong("auth-key-pub"), help: ArgumentHelp(
+            "Also accept bearer tokens signed by this key (a PUBLIC KEY PEM, a .p8 or a certificate).", valueName: "FILE"))
+        var authKeyPub: String?
+
+        @Option(name: .customLong("key-id"), help: ArgumentHelp(
+            "Key id of --auth-key-pub (default: from a file named AuthKey_KEYID.p8).", valueName: "ID"))
+        var keyID: String?
+
+        @Option(name: .customLong("team-id"), help: ArgumentHelp(
+            "Team id of --auth-key-pub (default: the state dir's team id).", valueName: "ID"))
+        var teamID: String?
+
+        @Option(name: .customLong("unregistered"), help: ArgumentHelp(
+            "Answer this device token with 410 Unregistered and a timestamp (repeatable).", valueName: "TOKEN"))
+        var unregistered: [String] = []
+
+        @Option(name: .customLong("reject"), help: ArgumentHelp(
+            "Answer this device token with REASON and its documented status, e.g. 3f2a…=BadDeviceToken (repeatable).",
+            valueName: "TOKEN=REASON"))
+        var reject: [String] = []
+
+        @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
+        var threads = 2
+
+        @OptionGroup var faultOptions: MockFaultOptions
+
+        func validate() throws {
+            guard APNSEnvironment(userValue: environment) != nil else {
+                throw ValidationError("--env \(environment): use sandbox or production")
+            }
+            guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
+            guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
+            if (keyID != nil || teamID != nil) && authKeyPub == nil {
+                throw ValidationError("--key-id and --team-id describe --auth-key-pub; pass --auth-key-pub FILE too")
+            }
+        }
 
         func run() throws {
-            throw CLIError.internalError("apnsctl mock is not implemented yet")
+            let env = APNSEnvironment(userValue: environment) ?? .sandbox
+            var rejections: [String: APNSReason] = [:]
+            for r in reject {
+                let (token, reason) = try MockTokenArguments.rejection(r)
+                rejections[token] = reason
+            }
+            let gone = try Set(unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
+
+            let directory = stateDir ?? MockState.defaultDirectory
+            let state: MockState
+            do { state = try MockState.prepare(directory: directory) } catch {
+                if case .files(let failure) = error { throw CLIError.outputExists(failure.message) }
+                throw CLIError.credential(error.description)
+            }
+            var verifiers = [try state.tokenVerifier()]
+            if let extra = try extraVerifier(state: state) { verifiers.append(extra) }
+
+            let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
+            let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
+                                                  faults: faultOptions.faults, threads: threads, logDescriptor: 1)
+            MockReadyFile.removeIfStale(state: state)
+            let server = try MockServer(configuration: configuration)
+            server.stopOnTerminationSignals()
+            let actualPort: Int
+            do { actualPort = try server.start() } catch { throw CLIError.transport(error.description) }
+            let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
+            try MockReadyFile.write(state: state, endpoint: endpoint)
+            announce(state: state, endpoint: endpoint, environment: env)
+            server.wait()
+            MockReadyFile.remove(state: state)
         }
+
+        /// The verifier for `--auth-key-pub`, with its key id and team id.
+        private func extraVerifier(state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
+            guard let path = authKeyPub else { return nil }
+            guard let kid = keyID ?? SigningKey.keyID(fromFileName: path) else {
+                throw .usage("--auth-key-pub \(path): pass --key-id, or name the file AuthKey_KEYID.p8")
+            }
+            let team = teamID ?? state.teamID
+            for (flag, id) in [("--key-id", kid), ("--team-id", team)] where !ProviderToken.isWellFormedID(id) {
+                throw .usage("\(flag) \(id): a key id or team id is 10 characters, A-Z and 0-9")
+            }
+            return try withCredentialErrors { () throws(CredentialProblem) in
+                try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team)
+            }
+        }
+
+        /// The ready line and a send command that works against this mock, on stderr.
+        private func announce(state: MockState, endpoint: String, environment: APNSEnvironment) {
+            let made = state.created ? "created" : "reusing"
+            var send = ["apnsctl", "send", "--endpoint", endpoint, "--ca-file", state.caFile, "--cert", state.clientFile]
+            if environment == .production { send += ["--env", "production"] }
+            send += ["--topic", MockState.bundleID, "--device", MockCommandText.demoDevice, #"{"aps":{"alert":"Hello from apnsctl mock"}}"#]
+            StandardStreams.printErr("""
+                apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)
+                apnsctl mock: try: \(MockCommandText.shellJoin(send))
+                apnsctl mock: token auth: --auth-key \(MockCommandText.shellQuote(state.authKeyFile)) --team-id \(state.teamID) instead of --cert
+
+                """)
+        }
+    }
+}
+
+/// Texts for the ready lines: a demo device token and shell quoting for copy-paste.
+enum MockCommandText {
+    /// Any even-length hex is a token to the mock; this one is easy to spot in the log.
+    static let demoDevice = "a1b2c3d4" + String(repeating: "00", count: 24) + "e5f6a7b8"
+
+    /// `word` quoted for a POSIX shell when it needs it.
+    static func shellQuote(_ word: String) -> String {
+        let safe = word.utf8.allSatisfy { c in
+            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || "-_./:=@,+".utf8.contains(c)
+        }
+        if safe && !word.isEmpty { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    static func shellJoin(_ words: [String]) -> String { words.map(shellQuote).joined(separator: " ") }
+}
+
+extension String {
+    /// Every occurrence of `target` replaced (no Foundation).
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

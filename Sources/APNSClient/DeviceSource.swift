@@ -1,0 +1,58 @@
+import APNSCore
+
+/// Yields device tokens one at a time, so a million-line `--devices` file never sits in memory:
+/// the sender pulls the next token only when a stream is free.
+public protocol DeviceSource: AnyObject {
+    /// The next token, or nil when there are no more.
+    func next() -> DeviceToken?
+}
+
+/// Tokens already in memory (the `-d` flags, tests).
+public final class DeviceArraySource: DeviceSource {
+    private let tokens: [DeviceToken]
+    private var index = 0
+
+    /// Yields `tokens` in order.
+    public init(_ tokens: [DeviceToken]) { self.tokens = tokens }
+
+    public func next() -> DeviceToken? {
+        guard index < tokens.count else { return nil }
+        defer { index += 1 }
+        return tokens[index]
+    }
+}
+
+/// Several sources one after another (`-d` tokens first, then `--devices FILE`).
+public final class DeviceChainSource: DeviceSource {
+    private let sources: [DeviceSource]
+    private var index = 0
+
+    /// Yields every token of `sources[0]`, then of `sources[1]`, …
+    public init(_ sources: [DeviceSource]) { self.sources = sources }
+
+    public func next() -> DeviceToken? {
+        while index < sources.count {
+            if let t = sources[index].next() { return t }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// A token count that keeps yielding the same token (benchmarks and load tests).
+public final class DeviceRepeatSource: DeviceSource {
+    private let token: DeviceToken
+    private var remaining: Int
+
+    /// Yields `token` `count` times.
+    public init(_ token: DeviceToken, count: Int) {
+        self.token = token
+        self.remaining = count
+    }
+
+    public func next() -> DeviceToken? {
+        guard remaining > 0 else { return nil }
+        remaining -= 1
+        return token
+    }
+}

@@ -1,0 +1,97 @@
+import APNSCore
+
+/// Reads a file descriptor line by line through one fixed buffer: constant memory for any file size,
+/// which is what lets `--devices` stream a million tokens.
+final class LineReader {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var finished = false
+    /// Inside a line longer than the buffer, whose head was already returned.
+    private var skipping = false
+    /// 1-based number of the line last returned.
+    private(set) var lineNumber = 0
+
+    /// Reads `fd`; closes it on deinit when `ownsDescriptor`.
+    init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 64 * 1024) {
+        self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
+        self.buffer = [UInt8](repeating: 0, count: max(16, bufferSize))
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// The next line without its `\n` (and `\r`), or nil at the end of the file.
+    /// A line longer than the buffer is returned cut to the buffer's size.
+    func next() -> String? {
+        while true {
+            if let nl = findNewline() {
+                if skipping {
+                    skipping = false
+                    start = nl + 1
+                    continue
+                }
+                let line = text(from: start, to: nl)
+                start = nl + 1
+                lineNumber += 1
+                return line
+            }
+            if skipping { start = end }
+            if finished {
+                guard start < end else { return nil }
+                let line = text(from: start, to: end)
+                start = end
+                lineNumber += 1
+                return line
+            }
+            if start == 0 && end == buffer.count {
+                let line = text(from: 0, to: end)
+                start = end
+                skipping = true
+                lineNumber += 1
+                return line
+            }
+            refill()
+        }
+    }
+
+    private func findNewline() -> Int? {
+        guard start < end else { return nil }
+        return buffer.withUnsafeBytes { p -> Int? in
+            guard let base = p.baseAddress, let hit = memchr(base + start, 0x0A, end - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(hit))
+        }
+    }
+
+    private func text(from a: Int, to b0: Int) -> String {
+        var b = b0
+        if b > a && buffer[b - 1] == 0x0D { b -= 1 }
+        return buffer.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
+    }
+
+    /// Moves the unread tail to the front and reads more.
+    private func refill() {
+        let pending = end - start
+        if start > 0 {
+            if pending > 0 {
+                buffer.withUnsafeMutableBufferPointer { p in
+                    if let base = p.baseAddress { base.update(from: base + start, count: pending) }
+                }
+            }
+            start = 0
+            end = pending
+        }
+        while true {
+            let n = buffer.withUnsafeMutableBytes { p -> Int in
+                guard let base = p.baseAddress else { return 0 }
+                return posixRead(fd, base + end, p.count - end)
+            }
+            if n > 0 { end += n; return }
+            if n < 0 && errno == EINTR { continue }
+            finished = true
+            return
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import APNSCore
+
+/// Where notifications go: Apple's host for an environment, or a `--endpoint https://host:port`
+/// (the mock, a proxy under test). Parsed once, so the connection, the `:authority` header, the
+/// results' `endpoint` field and the dry-run curl command all agree.
+public struct PushEndpoint: Sendable, Equatable {
+    /// Host name or IP literal, without brackets.
+    public let host: String
+    public let port: Int
+
+    /// An endpoint from its parts.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Apple's endpoint for `environment` (port 443).
+    public init(environment: APNSEnvironment) {
+        self.init(host: environment.host, port: 443)
+    }
+
+    /// Why `--endpoint` was refused; the message says what shape is expected.
+    public struct Problem: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// Parses `https://host:port` (port optional, default 443; IPv6 in brackets). Other schemes, paths,
+    /// queries and user info are refused: requests always go to `/3/device/<token>`.
+    public init(url: String) throws(Problem) {
+        let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
+        guard url.lowercased().hasPrefix("https://") else {
+            let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? url
+            if url.contains("://") {
+                throw Problem(message: "--endpoint \(url): scheme \(scheme) is not supported (APNs needs TLS); \(expected)")
+            }
+            throw Problem(message: "--endpoint \(url): not a URL; \(expected)")
+        }
+        var rest = Substring(url.dropFirst("https://".count))
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        if rest.contains("/") || rest.contains("?") || rest.contains("#") {
+            throw Problem(message: "--endpoint \(url): must not have a path (requests always go to /3/device/<token>); \(expected)")
+        }
+        if rest.contains("@") { throw Problem(message: "--endpoint \(url): user names are not supported; \(expected)") }
+        var host: Substring
+        var portText: Substring? = nil
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { throw Problem(message: "--endpoint \(url): unclosed [ in the IPv6 address; \(expected)") }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw Problem(message: "--endpoint \(url): unexpected text after the address; \(expected)") }
+                portText = after.dropFirst()
+            }
+        } else if let colon = rest.lastIndex(of: ":") {
+            host = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        } else {
+            host = rest
+        }
+        guard !host.isEmpty else { throw Problem(message: "--endpoint \(url): the host is missing; \(expected)") }
+        var port = 443
+        if let portText {
+            guard let p = Int(portText), p > 0, p < 65536 else {
+                throw Problem(message: "--endpoint \(url): the port must be a number from 1 to 65535; \(expected)")
+            }
+            port = p
+        }
+        self.init(host: String(host), port: port)
+    }
+
+    /// `https://host:port`, as results show it (IPv6 in brackets).
+    public var url: String { "https://\(authority)" }
+
+    /// `host:port` for `:authority` (IPv6 in brackets).
+    public var authority: String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+}

@@ -1,0 +1,186 @@
+internal import CNghttp2
+import APNSCore
+
+/// An owned nghttp2 server session over a byte stream. The caller moves bytes between the socket and
+/// `receive`/`produceOutput`, so the same session serves TLS sockets, tests and fuzzers alike, and it never
+/// blocks. Requests come out whole (`takeRequests`), answers go in with `respond`.
+public final class HTTP2ServerSession {
+    /// Per-stream state while a request arrives.
+    final class IncomingStream {
+        var headers: [HTTP2Header] = []
+        var headerBytes = 0
+        var body: [UInt8] = []
+        var bodySize = 0
+    }
+
+    /// A response body being handed to nghttp2 in DATA frames.
+    final class OutgoingBody {
+        let bytes: [UInt8]
+        var offset = 0
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    private let session: OpaquePointer
+    /// The settings this session was created with.
+    public let settings: HTTP2ServerSettings
+    /// The stream limit advertised most recently (SETTINGS_MAX_CONCURRENT_STREAMS).
+    public private(set) var advertisedMaxConcurrentStreams: UInt32
+
+    var incoming: [Int32: IncomingStream] = [:]
+    var outgoing: [Int32: OutgoingBody] = [:]
+    var completed: [HTTP2ServerRequest] = []
+    /// Client streams nghttp2 has open (from their first HEADERS to their close), answered or not.
+    var openStreams: Set<Int32> = []
+    /// Highest client stream id seen so far (new streams must exceed it).
+    var highestStreamID: Int32 = 0
+    /// Set by the invalid-frame callback when a stream broke the limit; turned into an error by `receive`.
+    var streamLimitViolated = false
+    /// Set once a GOAWAY has been queued by us.
+    public private(set) var goAwaySubmitted = false
+
+    /// Creates the session and queues the initial SETTINGS frame (sent by the first `produceOutput`).
+    public init(settings: HTTP2ServerSettings = HTTP2ServerSettings()) throws(NGHTTP2Error) {
+        var callbacks: OpaquePointer?
+        guard nghttp2_session_callbacks_new(&callbacks) == 0, let cbs = callbacks else {
+            throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "creating callbacks")
+        }
+        defer { nghttp2_session_callbacks_del(cbs) }
+        installServerCallbacks(cbs)
+        var option: OpaquePointer?
+        guard nghttp2_option_new(&option) == 0, let opt = option else {
+            throw NGHTTP2Error(code: NGHTTP2_ERR_NOMEM.rawValue, operation: "creating options")
+        }
+        defer { nghttp2_option_del(opt) }
+        // Closed streams are not kept for the RFC 7540 priority tree: PRIORITY frames are ignored anyway.
+        nghttp2_option_set_no_closed_streams(opt, 1)
+
+        self.settings = settings
+        self.advertisedMaxConcurrentStreams = settings.maxConcurrentStreams
+        var created: OpaquePointer?
+        let box = SessionBox()
+        let rc = nghttp2_session_server_new2(&created, cbs, Unmanaged.passUnretained(box).toOpaque(), opt)
+        guard rc == 0, let s = created else {
+            throw NGHTTP2Error(code: rc, operation: "creating the server session")
+        }
+        self.session = s
+        self.box = box
+        box.owner = self
+        let entries: [(Int32, UInt32)] = [
+            (Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), settings.headerTableSize),
+            (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), settings.maxConcurrentStreams),
+            (Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), settings.maxHeaderListSize),
+        ]
+        try submitSettings(entries)
+    }
+
+    /// Holds a weak route back to the session for the C callbacks (user_data must be set before init ends).
+    private let box: SessionBox
+
+    deinit { nghttp2_session_del(session) }
+
+    // MARK: Input
+
+    /// Feeds bytes read from the peer. Complete requests become available through `takeRequests`.
+    /// After a throw the session reads nothing more; flush `produceOutput` (it may hold a GOAWAY) and close.
+    public func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2ServerError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let n = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
+        if streamLimitViolated { throw .streamLimitExceeded(limit: advertisedMaxConcurrentStreams) }
+        if n < 0 {
+            throw .protocolViolation(code: Int32(n), text: String(cString: nghttp2_strerror(Int32(n))))
+        }
+    }
+
+    /// Requests completed since the last call, in completion order.
+    public func takeRequests() -> [HTTP2ServerRequest] {
+        guard !completed.isEmpty else { return [] }
+        let out = completed
+        completed.removeAll(keepingCapacity: true)
+        return out
+    }
+
+    // MARK: Output
+
+    /// Answers `streamID`: one HEADERS frame with END_STREAM when `body` is empty (APNs' 200),
+    /// else HEADERS then DATA (APNs' errors). `:status` is added here.
+    public func respond(streamID: Int32, status: Int, headers: [HTTP2Header], body: [UInt8] = []) throws(NGHTTP2Error) {
+        var all = [HTTP2Header(":status", String(status))]
+        all.append(contentsOf: headers)
+        let rc: Int32
+        if body.isEmpty {
+            rc = withNameValuePairs(all) { nv, count in nghttp2_submit_response(session, streamID, nv, count, nil) }
+        } else {
+            outgoing[streamID] = OutgoingBody(body)
+            var provider = nghttp2_data_provider()
+            provider.read_callback = serverReadBody
+            rc = withNameValuePairs(all) { nv, count in nghttp2_submit_response(session, streamID, nv, count, &provider) }
+            if rc != 0 { outgoing[streamID] = nil }
+        }
+        if rc != 0 { throw NGHTTP2Error(code: rc, operation: "submitting the response on stream \(streamID)") }
+    }
+
+    /// Resets one stream (e.g. a request the server will never answer).
+    public func reset(streamID: Int32, code: HTTP2ErrorCode) {
+        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code.rawValue)
+    }
+
+    /// Advertises a new SETTINGS_MAX_CONCURRENT_STREAMS (a token connection's limit rises after its first good token).
+    public func setMaxConcurrentStreams(_ limit: UInt32) throws(NGHTTP2Error) {
+        guard limit != advertisedMaxConcurrentStreams else { return }
+        try submitSettings([(Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), limit)])
+        advertisedMaxConcurrentStreams = limit
+    }
+
+    /// Queues GOAWAY. `lastStreamID` nil means the last stream this session processed, so open streams up to it
+    /// are still answered and later ones are left for the client to resend. `debugData` is APNs' JSON reason or text.
+    public func goAway(lastStreamID: Int32? = nil, code: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) {
+        let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
+        let rc = debugData.withUnsafeBufferPointer { buf in
+            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, buf.baseAddress, buf.count)
+        }
+        if rc == 0 { goAwaySubmitted = true }
+    }
+
+    /// Appends pending frames to `buffer`, stopping once it holds `limit` bytes (back-pressure for slow peers).
+    /// Returns the number of bytes appended.
+    @discardableResult
+    public func produceOutput(into buffer: inout [UInt8], limit: Int = 256 * 1024) -> Int {
+        var total = 0
+        while buffer.count < limit {
+            var chunk: UnsafePointer<UInt8>?
+            let n = nghttp2_session_mem_send(session, &chunk)
+            guard n > 0, let chunk else { break }
+            buffer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
+            total += n
+        }
+        return total
+    }
+
+    // MARK: State
+
+    /// Whether the session still expects bytes from the peer.
+    public var wantsRead: Bool { nghttp2_session_want_read(session) != 0 }
+    /// Whether the session has frames to send.
+    public var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
+    /// Whether the connection can be closed: nothing more to read or write (e.g. after GOAWAY and the last answer).
+    public var isFinished: Bool { !wantsRead && !wantsWrite }
+    /// Streams opened by the client and not yet closed.
+    public var openStreamCount: Int { openStreams.count }
+    /// The highest stream id the session has processed (what GOAWAY reports by default).
+    public var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
+
+    private func submitSettings(_ entries: [(Int32, UInt32)]) throws(NGHTTP2Error) {
+        var list = entries.map { nghttp2_settings_entry(settings_id: $0.0, value: $0.1) }
+        let rc = list.withUnsafeMutableBufferPointer { buf in
+            nghttp2_submit_settings(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), buf.baseAddress, buf.count)
+        }
+        if rc != 0 { throw NGHTTP2Error(code: rc, operation: "submitting SETTINGS") }
+    }
+}
+
+/// The object nghttp2's user_data points at. It exists before the session does, so no callback
+/// can ever see a half-initialised `HTTP2ServerSession`; it holds the session unowned (the session owns it).
+final class SessionBox {
+    unowned(unsafe) var owner: HTTP2ServerSession?
+    init() {}
+}

@@ -1,4 +1,0 @@
-import APNSCore
-
-/// Namespace of the local APNs (filled in by the transport work).
-public enum APNSMockModule {}

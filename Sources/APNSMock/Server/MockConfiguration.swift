@@ -1,0 +1,89 @@
+import APNSCore
+import APNSCrypto
+
+/// Deliberate misbehaviour, so clients can be tested against the failures real networks and APNs produce.
+/// Every fault applies per connection, to the first `connections` connections (nil: all of them).
+public struct MockFaults: Sendable, Equatable {
+    /// Answer this many requests on a connection, then send GOAWAY (NO_ERROR, `{"reason":"Shutdown"}`) whose
+    /// last-stream-id is the last answered stream: later streams stay unanswered and must be resent. 0: GOAWAY
+    /// right after the handshake, before any answer.
+    public var goAwayAfterStreams: Int?
+    /// Answer this many requests, then close the TCP connection when the next request arrives: no GOAWAY,
+    /// no answer for it (what a crashed server or a middlebox reset looks like).
+    public var closeAfterRequests: Int?
+    /// Accept, handshake and read requests, but never answer any (the client's timeout must fire).
+    public var neverAnswer: Bool
+    /// Serve TLS that selects `http/1.1` by ALPN (or none when the client offers only `h2`) and answers
+    /// any bytes with an HTTP/1.1 505 error: a server that does not speak HTTP/2.
+    public var http1Only: Bool
+    /// How many connections (in accept order, counted server-wide) misbehave; nil means every connection.
+    public var connections: Int?
+
+    public init(goAwayAfterStreams: Int? = nil, closeAfterRequests: Int? = nil, neverAnswer: Bool = false,
+                http1Only: Bool = false, connections: Int? = nil) {
+        self.goAwayAfterStreams = goAwayAfterStreams
+        self.closeAfterRequests = closeAfterRequests
+        self.neverAnswer = neverAnswer
+        self.http1Only = http1Only
+        self.connections = connections
+    }
+
+    /// No fault: a faithful APNs.
+    public static let none = MockFaults()
+
+    /// Whether any fault is configured.
+    public var isActive: Bool { goAwayAfterStreams != nil || closeAfterRequests != nil || neverAnswer || http1Only }
+
+    /// Whether the connection with this accept number (0-based) misbehaves.
+    func applies(toConnection number: Int) -> Bool {
+        guard isActive else { return false }
+        guard let limit = connections else { return true }
+        return number < limit
+    }
+}
+
+/// The TLS identity the mock presents and the CA it trusts for client certificates.
+public struct MockServerIdentity: Sendable {
+    public var certificate: X509Certificate
+    public var key: PrivateKey
+    public var chain: [X509Certificate]
+    /// Client certificates must chain to this CA (else 403 `BadCertificate`).
+    public var clientCA: X509Certificate
+
+    public init(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate] = [], clientCA: X509Certificate) {
+        self.certificate = certificate
+        self.key = key
+        self.chain = chain
+        self.clientCA = clientCA
+    }
+}
+
+/// Everything a `MockServer` needs: where to listen, who it is, how it judges requests, and how it misbehaves.
+public struct MockConfiguration: Sendable {
+    /// Address to listen on (default loopback only).
+    public var host: String
+    /// Port; 0 picks a free one (`MockServer.start()` returns it).
+    public var port: Int
+    public var identity: MockServerIdentity
+    public var rules: MockRules
+    public var faults: MockFaults
+    /// Event-loop threads (each serves its share of the connections).
+    public var threads: Int
+    /// A client that has not finished the TLS handshake by then is disconnected (milliseconds).
+    public var handshakeTimeoutMilliseconds: Int
+    /// Where one JSON line per answered notification goes (1 = stdout); nil: no log.
+    public var logDescriptor: Int32?
+
+    public init(host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),
+                faults: MockFaults = .none, threads: Int = 2, handshakeTimeoutMilliseconds: Int = 10_000,
+                logDescriptor: Int32? = nil) {
+        self.host = host
+        self.port = port
+        self.identity = identity
+        self.rules = rules
+        self.faults = faults
+        self.threads = max(1, threads)
+        self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
+        self.logDescriptor = logDescriptor
+    }
+}

@@ -1,0 +1,51 @@
+import APNSCore
+import APNSHTTP2
+
+extension MockConnection {
+    /// Judges and answers complete requests, applying this connection's faults.
+    func answer(_ requests: [HTTP2ServerRequest], context: LoopContext) {
+        guard !requests.isEmpty, let session else { return }
+        let faults = faulty ? shared.configuration.faults : MockFaults.none
+        for request in requests {
+            if faults.neverAnswer { continue }
+            if let last = goAwayLastStream, request.streamID > last { continue }
+            if let limit = faults.closeAfterRequests, answered >= limit {
+                // The close fault: the connection dies under this request, with no GOAWAY and no answer;
+                // the answers already given still go out first.
+                session.produceOutput(into: &out, limit: Int.max)
+                beginClosing(abrupt: true)
+                return
+            }
+            let decision = shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
+            respond(decision, on: request.streamID, session: session, context: context)
+            answered += 1
+            context.log.record(decision, connection: number)
+            if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(MockServerShared.streamLimit) }
+            if let n = faults.goAwayAfterStreams, answered == n, goAwayLastStream == nil {
+                sendFaultGoAway(lastStream: request.streamID)
+            }
+        }
+    }
+
+    /// Queues the answer frames for `decision`: HEADERS only for 200, HEADERS + JSON DATA for errors.
+    private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext) {
+        var headers: [HTTP2Header] = []
+        if d.reason != nil { headers.append(HTTP2Header("content-type", "application/json")) }
+        headers.append(HTTP2Header("apns-id", d.apnsID, neverIndex: true))
+        // The Push Notifications Console id exists in the sandbox only.
+        if shared.configuration.rules.environment == .sandbox {
+            headers.append(HTTP2Header("apns-unique-id", context.ids.uuid(uppercase: false), neverIndex: true))
+        }
+        do {
+            try session.respond(streamID: stream, status: d.status, headers: headers, body: d.body)
+        } catch {
+            // The stream was reset by the client meanwhile: nothing to answer.
+        }
+    }
+
+    /// The GOAWAY fault: NO_ERROR with `{"reason":"Shutdown"}` and `lastStream` as last-stream-id.
+    func sendFaultGoAway(lastStream: Int32) {
+        goAwayLastStream = lastStream
+        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+    }
+}

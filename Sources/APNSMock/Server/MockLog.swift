@@ -1,0 +1,63 @@
+import APNSCore
+
+/// One JSON line per answered notification, so scripts can tail what the mock received. Lines are
+/// collected per event-loop iteration and written with one `write(2)` under a lock shared by the loops,
+/// so lines from different threads never interleave. Never contains the bearer token or key material.
+final class MockLog {
+    private let fd: Int32?
+    private let lock: MockLock
+    private var buffer: [UInt8] = []
+    /// The `time` value for this iteration (ms resolution), computed once per batch.
+    private var time = ""
+    private var timeMilliseconds: Int64 = -1
+
+    init(fd: Int32?, lock: MockLock) {
+        self.fd = fd
+        self.lock = lock
+    }
+
+    var isEnabled: Bool { fd != nil }
+
+    /// Appends the line for `decision` answered on connection `connection`.
+    func record(_ d: MockDecision, connection: Int) {
+        guard fd != nil else { return }
+        refreshTime()
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("time", time)
+        w.field("connection", connection)
+        w.field("device", d.device)
+        w.field("topic", d.topic)
+        w.field("push_type", d.pushType)
+        w.field("priority", d.priority)
+        w.field("apns_id", d.apnsID)
+        w.field("status", d.status)
+        w.field("reason", d.reason?.rawValue)
+        w.field("payload_size", d.payloadSize)
+        w.field("auth", d.auth.rawValue)
+        w.endObject()
+        buffer.append(contentsOf: w.bytes)
+        buffer.append(0x0A)
+    }
+
+    /// Writes the lines collected so far.
+    func flush() {
+        guard let fd, !buffer.isEmpty else { return }
+        lock.withLock { StandardStreams.writeAll(fd: fd, buffer) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func refreshTime() {
+        let ms = SystemClock.nowMilliseconds()
+        guard ms != timeMilliseconds else { return }
+        timeMilliseconds = ms
+        time = Self.format(milliseconds: ms)
+    }
+
+    /// `2026-11-03T10:40:00.123Z`.
+    static func format(milliseconds ms: Int64) -> String {
+        let seconds = ISO8601.format(epochMilliseconds: ms)
+        let fraction = String(ms % 1000 + 1000).dropFirst()
+        return seconds.dropLast() + "." + fraction + "Z"
+    }
+}

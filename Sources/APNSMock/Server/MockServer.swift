@@ -1,0 +1,76 @@
+import APNSCore
+import APNSCrypto
+
+/// The local APNs, in process: `start()` binds and returns the port, event-loop threads serve connections in the
+/// background, `stop()` sends GOAWAY `{"reason":"Shutdown"}` everywhere, lets open streams finish and returns.
+/// Tests start one on port 0 per test; `apnsctl mock` runs one until SIGINT/SIGTERM.
+///
+///     let server = try MockServer(configuration: MockConfiguration(identity: identity, faults: MockFaults(goAwayAfterStreams: 2)))
+///     let port = try server.start()
+///     defer { server.stop() }
+public final class MockServer: @unchecked Sendable {
+    public let configuration: MockConfiguration
+    private var shared: MockServerShared?
+    private var threads: [MockThread] = []
+    private let lock = MockLock()
+    private let stopPipe: WakePipe
+    /// The bound port (the real one when configured with 0); 0 before `start()`.
+    public private(set) var port = 0
+
+    public init(configuration: MockConfiguration) throws(MockServerError) {
+        self.configuration = configuration
+        self.stopPipe = try WakePipe()
+    }
+
+    deinit { stop() }
+
+    /// Binds the listener, starts the event-loop threads and returns the port. Throws when the address is
+    /// unusable (e.g. the port is in use) or TLS cannot be set up from the identity.
+    @discardableResult
+    public func start() throws(MockServerError) -> Int {
+        guard shared == nil else { throw .alreadyStarted }
+        let listener: Socket
+        do {
+            listener = try Socket.listen(host: configuration.host, port: configuration.port)
+        } catch let failure {
+            throw .listen(failure)
+        }
+        let shared = try MockServerShared(configuration: configuration, listener: listener, stop: stopPipe)
+        var started: [MockThread] = []
+        for index in 0..<configuration.threads {
+            let loop = MockEventLoop(index: index, shared: shared)
+            let thread = MockThread()
+            guard thread.start({ loop.run() }) else {
+                stopPipe.signal()
+                for t in started { t.join() }
+                throw .resources("cannot start an event-loop thread")
+            }
+            started.append(thread)
+        }
+        lock.withLock { threads = started }
+        self.shared = shared
+        port = listener.localPort
+        return port
+    }
+
+    /// Asks every loop to stop (GOAWAY, finish open streams) and waits for them; safe to call more than once.
+    public func stop() {
+        stopPipe.signal()
+        wait()
+    }
+
+    /// Blocks until the loops have ended (after `stop()` or a stop signal).
+    public func wait() {
+        let running = lock.withLock { () -> [MockThread] in
+            let t = threads
+            threads.removeAll()
+            return t
+        }
+        for t in running { t.join() }
+    }
+
+    /// Makes SIGINT and SIGTERM stop this server (the handler only writes a byte to the stop pipe).
+    public func stopOnTerminationSignals() {
+        TerminationSignals.install(writingTo: stopPipe.writeFD)
+    }
+}

@@ -1,0 +1,66 @@
+import APNSCore
+
+/// `mock.json`: what scripts wait for. Written atomically (temporary file, then rename) once the listener
+/// accepts connections, and removed when the mock stops or before it starts, so a stale file from an earlier
+/// run is never mistaken for a live mock.
+public enum MockReadyFile {
+    /// The JSON of CLI.md: endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid.
+    public static func contents(state: MockState, endpoint: String, pid: Int32) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("endpoint", endpoint)
+        w.field("ca_file", state.caFile)
+        w.field("cert", state.clientFile)
+        w.field("auth_key", state.authKeyFile)
+        w.field("key_id", state.keyID)
+        w.field("team_id", state.teamID)
+        w.field("bundle_id", MockState.bundleID)
+        w.field("pid", Int(pid))
+        w.endObject()
+        return w.bytes + [0x0A]
+    }
+
+    /// Writes `mock.json` for a mock listening at `endpoint`.
+    public static func write(state: MockState, endpoint: String) throws(MockStateError) {
+        let temporary = state.readyFile + ".\(getpid()).tmp"
+        do {
+            try FileSystem.write(contents(state: state, endpoint: endpoint, pid: getpid()), to: temporary, mode: 0o644, overwrite: true)
+        } catch {
+            throw .files(error)
+        }
+        guard rename(temporary, state.readyFile) == 0 else {
+            let reason = FileSystem.errnoText()
+            unlink(temporary)
+            throw .files(.cannotCreate(path: state.readyFile, reason: reason))
+        }
+    }
+
+    /// Removes `mock.json` if this process wrote it (another mock may be using the same state dir).
+    public static func remove(state: MockState) {
+        if recordedPID(state: state) == getpid() { unlink(state.readyFile) }
+    }
+
+    /// Removes a `mock.json` left by a mock that is no longer running, so scripts never wait on a dead one.
+    public static func removeIfStale(state: MockState) {
+        guard let pid = recordedPID(state: state) else {
+            if FileSystem.exists(state.readyFile) { unlink(state.readyFile) }
+            return
+        }
+        if kill(pid, 0) != 0 && errno == ESRCH { unlink(state.readyFile) }
+    }
+
+    /// The `pid` in the current `mock.json`, if it has one.
+    static func recordedPID(state: MockState) -> Int32? {
+        guard let bytes = try? FileSystem.read(state.readyFile), let value = try? JSONReader.parse(bytes),
+              let pid = value["pid"]?.number?.intValue, pid > 0, pid <= Int(Int32.max) else { return nil }
+        return Int32(pid)
+    }
+
+    /// `https://127.0.0.1:2197`; IPv6 literals get brackets. A wildcard address (`0.0.0.0`, `::`) is shown as
+    /// loopback, which the server certificate covers.
+    public static func endpoint(host: String, port: Int) -> String {
+        let local = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
+        let shown = local.contains(":") ? "[\(local)]" : local
+        return "https://\(shown):\(port)"
+    }
+}

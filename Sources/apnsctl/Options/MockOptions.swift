@@ -1,0 +1,65 @@
+import APNSCore
+import APNSMock
+import ArgumentParser
+
+/// `apnsctl mock`'s hidden fault flags: a misbehaving APNs for end-to-end tests of clients (resend after
+/// GOAWAY, connection loss, timeouts, servers without HTTP/2). Hidden from --help; listed in the README.
+struct MockFaultOptions: ParsableArguments {
+    @Option(name: .customLong("fault-goaway-after"), help: ArgumentHelp(
+        "Answer N requests per connection, then GOAWAY with the last answered stream as last-stream-id.",
+        valueName: "N", visibility: .hidden))
+    var goAwayAfter: Int?
+
+    @Option(name: .customLong("fault-close-after"), help: ArgumentHelp(
+        "Answer N requests per connection, then close the TCP connection when the next one arrives.",
+        valueName: "N", visibility: .hidden))
+    var closeAfter: Int?
+
+    @Flag(name: .customLong("fault-never-answer"), help: ArgumentHelp(
+        "Read requests but never answer them.", visibility: .hidden))
+    var neverAnswer = false
+
+    @Flag(name: .customLong("fault-http1-only"), help: ArgumentHelp(
+        "Serve TLS without HTTP/2 (ALPN http/1.1; HTTP/1.1 505 answers).", visibility: .hidden))
+    var http1Only = false
+
+    @Option(name: .customLong("fault-connections"), help: ArgumentHelp(
+        "Only the first N connections misbehave (default: all).", valueName: "N", visibility: .hidden))
+    var connections: Int?
+
+    func validate() throws {
+        for (flag, value) in [("--fault-goaway-after", goAwayAfter), ("--fault-close-after", closeAfter),
+                              ("--fault-connections", connections)] {
+            if let value, value < 0 { throw ValidationError("\(flag) must be 0 or more, not \(value)") }
+        }
+    }
+
+    var faults: MockFaults {
+        MockFaults(goAwayAfterStreams: goAwayAfter, closeAfterRequests: closeAfter, neverAnswer: neverAnswer,
+                   http1Only: http1Only, connections: connections)
+    }
+}
+
+/// Parsing of `--unregistered TOKEN` and `--reject TOKEN=REASON` values, with messages that say what to fix.
+enum MockTokenArguments {
+    /// The normalised hex of a token given on the command line.
+    static func token(_ text: String, flag: String) throws(CLIError) -> String {
+        do { return try DeviceToken(parsing: text).hex } catch {
+            throw .usage("\(flag) \(text): \(error.message)")
+        }
+    }
+
+    /// `TOKEN=REASON` → (hex, reason); the reason must be one APNs documents (case-insensitive).
+    static func rejection(_ text: String) throws(CLIError) -> (String, APNSReason) {
+        guard let eq = text.lastIndex(of: "=") else {
+            throw .usage("--reject \(text): expected TOKEN=REASON, e.g. --reject 3f2a…9c1d=BadDeviceToken")
+        }
+        let token = try token(String(text[..<eq]), flag: "--reject")
+        let name = String(text[text.index(after: eq)...])
+        guard let reason = APNSReason.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
+            let known = APNSReason.allCases.map(\.rawValue).joined(separator: ", ")
+            throw .usage("--reject \(text): unknown reason '\(name)'; use one of: \(known)")
+        }
+        return (token, reason)
+    }
+}

@@ -1,0 +1,171 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+
+/// Everything `send` settles before it connects: the request with every header decided, where it goes,
+/// the devices, and the credentials. Building it runs every check of CLI.md in a fixed order, so the
+/// exit code of a bad invocation never depends on the network: flags (64), input files (66), device
+/// tokens (64), credentials (77), payload rules (65).
+struct SendPlan {
+    var request: PushRequest
+    let environment: APNSEnvironment
+    let endpoint: PushEndpoint
+    /// `-d` tokens in order, then `--devices FILE` read lazily.
+    let devices: DeviceSource
+    let deviceCount: Int
+    let firstDevice: DeviceToken
+    let identity: PushIdentity?
+    /// Key id and team id with token auth (for the dry run's hint).
+    let tokenIDs: (keyID: String, teamID: String)?
+    /// Kept alive while sending: it owns the spooled copy of standard input.
+    let deviceFile: DeviceFile?
+}
+
+extension APNSCtl.Send {
+    /// Checks every input and settles every default; throws the CLI error of the first problem.
+    func makePlan(now: Int64 = SystemClock.now()) throws(CLIError) -> SendPlan {
+        // 1. Flag values and combinations (64).
+        try connection.checkNumbers()
+        let explicitEnvironment = try connection.parsedEnvironment()
+        let explicitEndpoint = try connection.parsedEndpoint()
+        let explicitType = try request.parsedPushType()
+        let explicitPriority = try request.parsedPriority()
+        let expiration = try request.parsedExpiration(now: now)
+        let collapseID = try request.parsedCollapseID()
+        let apnsID = try request.parsedAPNSID()
+        let sizeLimit = try request.parsedSizeLimit()
+        if payload != nil && request.hasQuickPayload {
+            throw CLIError.usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
+        }
+        if certificate.cert == nil && !tokenAuth.isGiven {
+            throw CLIError.usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
+        }
+        if devices.isEmpty && devicesFile == nil {
+            throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
+        }
+        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
+            throw CLIError.inputMissing("--ca-file \(caFile): no such file; check the path")
+        }
+
+        // 2. The payload (66 when unreadable).
+        let loaded = try loadPayload()
+
+        // 3. Device tokens (64 for a bad one, 66 for a missing list).
+        var tokens: [DeviceToken] = []
+        for (i, text) in devices.enumerated() {
+            do { tokens.append(try DeviceToken(parsing: text)) } catch {
+                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.message)")
+            }
+            if let t = tokens.last, t.looksTruncated {
+                StandardStreams.warning("--device \(t.abbreviated): only \(t.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
+            }
+        }
+        var file: DeviceFile? = nil
+        if let devicesFile {
+            do { file = try DeviceFile(path: devicesFile) } catch {
+                if case .file(let f) = error, f.isReadProblem { throw CLIError.inputMissing(error.message) }
+                throw CLIError.usage(error.message)
+            }
+            if let file, file.shortTokenCount > 0 {
+                let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
+                let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
+                StandardStreams.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
+            }
+        }
+        let count = tokens.count + (file?.count ?? 0)
+        var sources: [DeviceSource] = [DeviceArraySource(tokens)]
+        if let file {
+            do { sources.append(try file.makeSource()) } catch { throw CLIError.inputMissing(error.message) }
+        }
+        let source = DeviceChainSource(sources)
+        guard count > 0 else {
+            throw CLIError.usage("--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
+        }
+        let firstSource = DeviceChainSource([DeviceArraySource(tokens)] + ((try? file?.makeSource()).map { [$0] } ?? []))
+        guard let first = firstSource.next() else { throw CLIError.internalError("the device list changed while reading it") }
+
+        // 4. Credentials (77, or 66 for a missing file).
+        let identity = try certificate.loadIdentity(passphrase: passphrase)
+        var bearer: String? = nil
+        var ids: (keyID: String, teamID: String)? = nil
+        if let path = tokenAuth.key.authKey {
+            if dryRun {
+                let k = try tokenAuth.key.load(path: path)
+                ids = (k.keyID, k.teamID)
+            } else if let t = try tokenAuth.providerToken(now: now) {
+                bearer = t.token
+                ids = (t.keyID, t.teamID)
+            }
+        }
+        let environment = RequestDefaults.environment(explicit: explicitEnvironment, certificate: identity?.info)
+        if let identity, explicitEnvironment != nil {
+            try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
+        }
+
+        // 5. Headers from flags and defaults.
+        let provisionalType = explicitType ?? (request.topic.flatMap { PushType.inferred(fromTopic: $0) })
+            ?? RequestDefaults.pushType(explicit: nil, topic: nil, body: loaded.payload.body)
+        guard let topic = RequestDefaults.topic(explicit: request.topic, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
+                                                certificate: identity?.info, pushType: provisionalType) else {
+            if identity == nil {
+                throw CLIError.usage("--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id")
+            }
+            throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
+        }
+        let pushType = RequestDefaults.pushType(explicit: explicitType, topic: topic, body: loaded.payload.body)
+        let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
+
+        // 6. Every validate rule (65), then the bytes to send.
+        let body = try checkPayload(loaded, pushType: pushType, priority: priority, topic: topic, sizeLimit: sizeLimit)
+
+        let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
+                                      collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
+        return SendPlan(request: pushRequest, environment: environment,
+                        endpoint: explicitEndpoint ?? PushEndpoint(environment: environment),
+                        devices: source, deviceCount: count, firstDevice: first, identity: identity, tokenIDs: ids,
+                        deviceFile: file)
+    }
+
+    /// The payload and the name its problems are reported under.
+    private func loadPayload() throws(CLIError) -> (payload: Payload, name: String) {
+        guard let payload else { return (Payload(bytes: try request.quickPayload()), "(flags)") }
+        if payload.hasPrefix("{") { return (Payload(bytes: Array(payload.utf8)), "(inline)") }
+        do { return (try Payload.load(path: payload), payload) } catch {
+            throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
+        }
+    }
+
+    /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
+    private func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority,
+                              topic: String, sizeLimit: Int?) throws(CLIError) -> [UInt8] {
+        let limit = sizeLimit ?? pushType.defaultSizeLimit
+        let minified = request.minify ? loaded.payload.minified() : nil
+        // With --minify the size rule applies to the minified bytes, checked below.
+        let options = ValidationOptions(pushType: pushType, sizeLimit: minified == nil ? limit : Int.max / 2,
+                                        priority: priority, topic: topic)
+        let report = PayloadValidator.validate(loaded.payload, options: options)
+        for p in report.problems {
+            let line = "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
+            if p.severity == .error { StandardStreams.error(line) } else { StandardStreams.warning(line) }
+        }
+        if let minified, minified.count > limit {
+            StandardStreams.error("\(loaded.name):1:1: (root): minified payload is \(minified.count) bytes, \(minified.count - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it")
+            throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
+        }
+        if report.hasErrors {
+            throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent")
+        }
+        return minified ?? loaded.payload.body
+    }
+}
+
+extension FileSystem.Failure {
+    /// Reading problems (exit 66), as opposed to writing ones.
+    var isReadProblem: Bool {
+        switch self {
+        case .missing, .unreadable, .isDirectory: return true
+        case .exists, .cannotCreate: return false
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import APNSClient
+import APNSCore
+import ArgumentParser
+
+/// `send`'s header and payload flags: what goes into each request besides the device.
+/// Values stay strings here so that every bad value becomes one CLI.md-style usage error (exit 64).
+struct SendRequestOptions: ParsableArguments {
+    @Option(name: [.customShort("t"), .customLong("topic")],
+            help: ArgumentHelp("apns-topic. Default: the .apns file's Simulator Target Bundle, else the certificate's bundle id (with the push type's suffix when the certificate lists that topic). Required with --auth-key.",
+                               valueName: "topic"))
+    var topic: String?
+
+    @Option(name: .customLong("push-type"),
+            help: ArgumentHelp("apns-push-type: \(PushType.allNames). Default: from the topic suffix, else background when aps holds only content-available: 1, else alert.",
+                               valueName: "type"))
+    var pushType: String?
+
+    @Option(name: .customLong("priority"),
+            help: ArgumentHelp("apns-priority: 10 (now), 5 (power-aware) or 1. Default 10, but 5 for background (which forbids 10).",
+                               valueName: "10|5|1"))
+    var priority: String?
+
+    @Option(name: .customLong("expiration"),
+            help: ArgumentHelp("apns-expiration: 0 (deliver once, never store), a UNIX time in seconds, or a duration from now such as 45s, 30m, 1h, 2d.",
+                               valueName: "when"))
+    var expiration: String?
+
+    @Option(name: .customLong("collapse-id"),
+            help: ArgumentHelp("apns-collapse-id: notifications with the same id replace each other; at most 64 bytes.", valueName: "id"))
+    var collapseID: String?
+
+    @Option(name: .customLong("apns-id"),
+            help: ArgumentHelp("apns-id: a canonical 8-4-4-4-12 UUID. Default: APNs assigns one and returns it.", valueName: "uuid"))
+    var apnsID: String?
+
+    @Option(name: .customLong("size-limit"),
+            help: ArgumentHelp("Payload byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"))
+    var sizeLimit: String?
+
+    @Flag(name: .customLong("minify"), help: "Send the payload with insignificant whitespace removed (otherwise bytes go exactly as read).")
+    var minify = false
+
+    @Option(name: .customLong("alert"), help: ArgumentHelp("Quick payload: aps.alert text (only without PAYLOAD).", valueName: "text"))
+    var alert: String?
+
+    @Option(name: .customLong("badge"), help: ArgumentHelp("Quick payload: aps.badge number (only without PAYLOAD).", valueName: "n"))
+    var badge: String?
+
+    @Option(name: .customLong("sound"), help: ArgumentHelp("Quick payload: aps.sound name, e.g. default (only without PAYLOAD).", valueName: "name"))
+    var sound: String?
+
+    /// Whether any quick payload flag was given.
+    var hasQuickPayload: Bool { alert != nil || badge != nil || sound != nil }
+
+    /// `{"aps":{"alert":…,"badge":…,"sound":…}}` from the quick flags; a default alert without them.
+    func quickPayload() throws(CLIError) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("aps")
+        w.beginObject()
+        if !hasQuickPayload { w.field("alert", "Hello from apnsctl") }
+        if let alert { w.field("alert", alert) }
+        if let badge {
+            guard let n = Int(badge), n >= 0 else {
+                throw .usage("--badge \(JSONWriter.quoted(badge)): must be a whole number, 0 or more (0 removes the badge)")
+            }
+            w.field("badge", n)
+        }
+        if let sound { w.field("sound", sound) }
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `--push-type`, checked.
+    func parsedPushType() throws(CLIError) -> PushType? {
+        guard let pushType else { return nil }
+        guard let t = PushType(userValue: pushType) else {
+            throw .usage("--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)")
+        }
+        return t
+    }
+
+    /// `--priority`, checked.
+    func parsedPriority() throws(CLIError) -> Priority? {
+        guard let priority else { return nil }
+        guard let n = Int(priority), let p = Priority(rawValue: n) else {
+            throw .usage("--priority \(JSONWriter.quoted(priority)): must be 10, 5 or 1")
+        }
+        return p
+    }
+
+    /// `--expiration` as UNIX seconds.
+    func parsedExpiration(now: Int64) throws(CLIError) -> Int64? {
+        guard let expiration else { return nil }
+        do { return try RequestDefaults.expiration(expiration, now: now) } catch { throw .usage(error.message) }
+    }
+
+    /// `--collapse-id`, checked against APNs' 64-byte limit.
+    func parsedCollapseID() throws(CLIError) -> String? {
+        guard let collapseID else { return nil }
+        let n = collapseID.utf8.count
+        guard n > 0, n <= 64 else {
+            throw .usage("--collapse-id: \(n) bytes; APNs allows 1 to 64 bytes (UTF-8), shorten it")
+        }
+        return collapseID
+    }
+
+    /// `--apns-id`, checked.
+    func parsedAPNSID() throws(CLIError) -> String? {
+        guard let apnsID else { return nil }
+        guard UUIDString.isCanonical(apnsID) else {
+            throw .usage("--apns-id \(JSONWriter.quoted(apnsID)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(UUIDString.random())")
+        }
+        return apnsID
+    }
+
+    /// `--size-limit` in bytes.
+    func parsedSizeLimit() throws(CLIError) -> Int? {
+        guard let sizeLimit else { return nil }
+        guard let n = SizeLimit.parse(sizeLimit) else {
+            throw .usage("--size-limit \(JSONWriter.quoted(sizeLimit)): not a byte count; use a number or 256, 2k, 4k, 5k")
+        }
+        return n
+    }
+}

@@ -1,0 +1,96 @@
+import APNSClient
+import APNSCore
+import APNSHTTP2
+
+/// `send --dry-run`: the request that would be sent (method, URL, headers, body) and an equivalent
+/// `curl --http2` command, with secrets and credential paths as shell variables. Connects to nothing.
+struct SendDryRun {
+    let plan: SendPlan
+    let certificate: CertificateOptions
+    let passphrase: PassphraseOptions
+    let connection: SendConnectionOptions
+    let tokenAuthKeyPath: String?
+
+    /// Writes the request and the curl command on stdout.
+    func print() {
+        let out = OutputBuffer()
+        for line in lines() { out.line(line) }
+        out.flush()
+    }
+
+    /// The text, line by line.
+    func lines() -> [String] {
+        let device = plan.firstDevice
+        let url = plan.endpoint.url + PushRequest.path(for: device)
+        var out = ["POST \(url)"]
+        var headers = plan.request.headers(for: device, authority: plan.endpoint.authority)
+        if let ids = plan.tokenIDs {
+            headers.insert(HTTP2Header("authorization", "bearer $APNS_JWT"), at: min(4, headers.count))
+            out.append("# token auth: key id \(ids.keyID), team id \(ids.teamID)")
+        }
+        for h in headers {
+            out.append(h.name == "authorization" ? "authorization: bearer $APNS_JWT" : "\(h.name): \(h.value)")
+        }
+        out.append("")
+        out.append(String(decoding: plan.request.payload, as: UTF8.self))
+        out.append("")
+        if plan.deviceCount > 1 {
+            out.append("# the same request goes to \(plan.deviceCount - 1) more device\(plan.deviceCount == 2 ? "" : "s"), only :path differs")
+        }
+        out.append("# \(plan.environment.rawValue), \(plan.request.payload.count) bytes; nothing was sent. The same request with curl:")
+        out += curl(url: url, headers: headers)
+        return out
+    }
+
+    private func curl(url: String, headers: [HTTP2Header]) -> [String] {
+        var vars: [String] = []
+        var cmd = ["curl --http2 -sS -i"]
+        if let cert = certificate.cert {
+            vars.append("APNS_CERT=\(shellQuoted(cert))")
+            let isP12 = cert.lowercased().hasSuffix(".p12") || cert.lowercased().hasSuffix(".pfx")
+            cmd.append("--cert \"$APNS_CERT\"" + (isP12 ? " --cert-type P12" : ""))
+            if let key = certificate.key {
+                vars.append("APNS_KEY=\(shellQuoted(key))")
+                cmd.append("--key \"$APNS_KEY\"")
+            }
+            if passphrase.passphrase != nil || passphrase.passphraseFile != nil || Environment.value("APNSCTL_PASSPHRASE") != nil {
+                cmd.append("--pass \"$APNS_PASSPHRASE\"")
+            }
+        }
+        if let ids = plan.tokenIDs, let key = tokenAuthKeyPath {
+            vars.append("APNS_JWT=$(apnsctl jwt --auth-key \(shellQuoted(key)) --key-id \(ids.keyID) --team-id \(ids.teamID))")
+        }
+        if let ca = connection.caFile { cmd.append("--cacert \(shellQuoted(ca))") }
+        if connection.insecure { cmd.append("--insecure") }
+        for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
+            let value = h.name == "authorization" ? "bearer $APNS_JWT" : h.value
+            // Double quotes so $APNS_JWT expands; the other values are escaped for them.
+            cmd.append("-H \"\(h.name): \(doubleQuoteEscaped(value, keepVariable: h.name == "authorization"))\"")
+        }
+        cmd.append("--data-binary \(shellQuoted(String(decoding: plan.request.payload, as: UTF8.self)))")
+        cmd.append(shellQuoted(url))
+        var out: [String] = []
+        if !vars.isEmpty { out.append("# " + vars.joined(separator: "  ")) }
+        out.append(cmd.joined(separator: " \\\n  "))
+        return out
+    }
+
+    /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
+    private func shellQuoted(_ text: String) -> String {
+        var out = "'"
+        for ch in text { out += ch == "'" ? "'\\''" : String(ch) }
+        return out + "'"
+    }
+
+    private func doubleQuoteEscaped(_ text: String, keepVariable: Bool) -> String {
+        var out = ""
+        for ch in text {
+            switch ch {
+            case "\\", "\"", "`": out += "\\" + String(ch)
+            case "$" where !keepVariable: out += "\\$"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,151 @@
+import APNSClient
+import APNSCore
+
+/// Renders `send` results on stdout: one text line or JSON object per device as answers arrive, then
+/// (text, more than one device) a summary line. Output is buffered for large batches; colour and a
+/// progress line appear only on terminals and never with NO_COLOR.
+final class SendOutput {
+    /// `-o text|json`.
+    enum Format: String {
+        case text
+        case json
+    }
+
+    private let format: Format
+    private let environment: APNSEnvironment
+    private let endpoint: PushEndpoint
+    private let total: Int
+    private let out = OutputBuffer()
+    private let lineBuffered: Bool
+    private let colour: Bool
+    /// A progress line on stderr: only when results go elsewhere than the terminal the user watches.
+    private let progress: Bool
+    private var done = 0
+    private var lastProgressNs: UInt64 = 0
+
+    /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
+    /// results and the stderr log stay in order).
+    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int, lineBuffered: Bool = false) {
+        self.format = format
+        self.environment = environment
+        self.endpoint = endpoint
+        self.total = total
+        self.lineBuffered = lineBuffered
+        colour = format == .text && Environment.colorAllowed(fd: 1)
+        progress = total >= 1000 && !Environment.isTerminal(1) && Environment.colorAllowed(fd: 2)
+    }
+
+    /// Prints one device's result.
+    func result(_ r: PushResult) {
+        switch format {
+        case .text: out.line(Self.textLine(r, environment: environment, colour: colour))
+        case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint))
+        }
+        if lineBuffered { out.flush() }
+        done += 1
+        if progress { showProgress(final: false) }
+    }
+
+    /// Writes buffered lines (before something goes to stderr).
+    func flush() { out.flush() }
+
+    /// The summary line (text, more than one device), then everything still buffered.
+    func finish(_ summary: SendSummary) {
+        if progress { showProgress(final: true) }
+        if format == .text && summary.total > 1 { out.line(Self.summaryLine(summary)) }
+        out.flush()
+    }
+
+    private func showProgress(final: Bool) {
+        let now = SystemClock.monotonicNanoseconds()
+        if final {
+            StandardStreams.printErr("\r\u{1B}[K")
+            return
+        }
+        guard now - lastProgressNs > 200_000_000 else { return }
+        lastProgressNs = now
+        StandardStreams.printErr("\rsent \(done) of \(total)\u{1B}[K")
+    }
+
+    // MARK: - Formats (static, so tests can pin them as golden strings)
+
+    /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  77b0…0a11  meaning hint`,
+    /// `failed    ---  5c1e…77aa  why`.
+    static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false) -> String {
+        let device = r.device.abbreviated
+        switch r.outcome {
+        case .accepted:
+            var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(device)"
+            if let id = r.apnsID { line += "  apns-id=\(id)" }
+            return line + "  \(environment.rawValue)  \(milliseconds(r.durationMs))"
+        case .rejected:
+            let status = r.status.map(String.init) ?? "---"
+            return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(explanation(r))"
+        case .failed:
+            return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.error ?? "no answer")"
+        }
+    }
+
+    /// What a rejection means and what to check, from APNSReason; unknown reasons as received.
+    static func explanation(_ r: PushResult) -> String {
+        guard let reason = r.knownReason else {
+            if let raw = r.reason {
+                return "\(raw) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\"."
+            }
+            if let text = r.bodyText { return "The server answered without an APNs reason: \(text)" }
+            return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
+        }
+        var meaning = reason.meaning
+        if let ms = r.timestamp {
+            let date = ISO8601.format(epochMilliseconds: ms)
+            if meaning.hasSuffix(".") { meaning.removeLast() }
+            meaning += " (since \(date))."
+        }
+        return meaning + " " + reason.hint
+    }
+
+    /// `24 ms`, `1.3 ms`: whole milliseconds from 10 up, one decimal below.
+    static func milliseconds(_ ms: Double) -> String {
+        ms >= 10 ? "\(Int(ms.rounded())) ms" : "\(Double(Int((ms * 10).rounded())) / 10) ms"
+    }
+
+    /// One JSON object with CLI.md's fields (`error` only for devices without an answer).
+    static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("device", r.device.hex)
+        w.field("status", r.status)
+        w.field("apns_id", r.apnsID)
+        w.field("apns_unique_id", r.apnsUniqueID)
+        w.field("reason", r.reason ?? r.bodyText)
+        w.key("timestamp")
+        if let t = r.timestamp { w.raw(Array(String(t).utf8)) } else { w.null() }
+        w.field("environment", environment.rawValue)
+        w.field("endpoint", endpoint.url)
+        w.key("duration_ms")
+        w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
+        if r.outcome == .failed { w.field("error", r.error ?? "no answer") }
+        w.endObject()
+        return w.text
+    }
+
+    /// `sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)`, plus `, N failed` when some got no answer.
+    static func summaryLine(_ s: SendSummary) -> String {
+        var line = "sent \(s.total): \(s.accepted) accepted"
+        if s.rejected > 0 {
+            line += ", \(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")"
+        }
+        if s.failed > 0 { line += ", \(s.failed) failed" }
+        return line
+    }
+
+    private static func paint(_ word: String, green: Bool, _ colour: Bool) -> String {
+        guard colour else { return word }
+        return (green ? "\u{1B}[32m" : "\u{1B}[31m") + word + "\u{1B}[0m"
+    }
+}
+
+extension PushResult {
+    /// The reason column of the text output: the JSON reason, or `-` when the server sent none.
+    var reasonColumn: String { reason.map { $0.isEmpty ? "-" : $0 } ?? "-" }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Load test of `apnsctl mock`: h2load -c 4 -m 100 with token auth, so every request goes through every
+# check (path, headers, bearer token, topic, device token, body JSON). Usage: scripts/bench-mock.sh BINARY [REQUESTS]
+# MOCK_FLAGS adds flags to the mock (e.g. --threads 1). Prints one line: mock under h2load -c 4 -m 100: N req/s (target 50000)
+set -euo pipefail
+
+bin=${1:?usage: scripts/bench-mock.sh BINARY [REQUESTS]}
+requests=${2:-200000}
+command -v h2load >/dev/null || { echo "error: h2load is not installed (scripts/deps.sh installs nghttp2-client)" >&2; exit 1; }
+
+state=$(mktemp -d "${TMPDIR:-/tmp}/apnsctl-bench-mock.XXXXXX")
+pid=""
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$state"; }
+trap cleanup EXIT
+
+"$bin" mock --port 0 --state-dir "$state" ${MOCK_FLAGS:-} >/dev/null 2>"$state/stderr" &
+pid=$!
+for _ in $(seq 200); do [ -s "$state/mock.json" ] && break; sleep 0.05; done
+[ -s "$state/mock.json" ] || { echo "error: the mock did not start: $(cat "$state/stderr")" >&2; exit 1; }
+
+field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p" "$state/mock.json"; }
+endpoint=$(field endpoint)
+token=$("$bin" jwt --auth-key "$(field auth_key)" --key-id "$(field key_id)" --team-id "$(field team_id)")
+printf '{"aps":{"alert":"bench"}}' >"$state/payload.json"
+device=$(printf 'ab%.0s' $(seq 32))
+
+out=$(h2load -n "$requests" -c 4 -m 100 -H "authorization: bearer $token" -H 'apns-topic: com.example.demo' \
+      -H 'apns-push-type: alert' -d "$state/payload.json" "$endpoint/3/device/$device" 2>&1)
+echo "$out" | grep -E '^(requests|status codes):' >&2
+# A token connection allows one stream until its first good token (as APNs does). h2load sends its first
+# -m requests before it reads that SETTINGS, so up to 99 per connection may be refused (RST_STREAM
+# REFUSED_STREAM, safe to retry; h2load counts them as errored). Anything else is a failure.
+errored=$(echo "$out" | sed -n 's/^requests: .* \([0-9]*\) errored.*/\1/p')
+bad=$(echo "$out" | sed -n 's/^status codes: [0-9]* 2xx, \([0-9]*\) 3xx, \([0-9]*\) 4xx, \([0-9]*\) 5xx.*/\1 \2 \3/p')
+if [ "$bad" != "0 0 0" ] || [ "${errored:-1}" -gt 396 ]; then echo "error: h2load saw failures" >&2; echo "$out" >&2; exit 1; fi
+rate=$(echo "$out" | sed -n 's/^finished in .*, \([0-9.]*\) req\/s.*/\1/p')
+echo "mock under h2load -c 4 -m 100: ${rate%.*} req/s (target 50000)"
