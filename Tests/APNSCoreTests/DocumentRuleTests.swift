@@ -35,6 +35,12 @@ import Testing
         #expect(!r.hasErrors)
     }
 
+    @Test func controlCharactersInKeysCannotForgeOutput() {
+        let r = check("{\"aps\":{\"alert\":\"x\",\"a\\n\\u001b[31mb\\u0085\":1}}")
+        #expect(r.problems.map(\.path) == ["aps.a\\u{A}\\u{1B}[31mb\\u{85}"])
+        #expect(r.problems.first?.message.contains("\"a\\n\\u001b[31mb\\u0085\"") == true, "messages quote keys as JSON")
+    }
+
     @Test func theLastCopyOfADuplicateIsTheOneChecked() {
         #expect(check("{\"aps\":{\"badge\":\"x\",\"badge\":1}}").errors.isEmpty)
         #expect(check("{\"aps\":{\"badge\":1,\"badge\":\"x\"}}").hasError("aps.badge", "found string \"x\""))

@@ -54,9 +54,9 @@ import Testing
     }
 
     @Test func escapesControlCharactersAndKeepsUnicode() throws {
-        let s = "q\"b\\n\n r\r t\t b\u{8} f\u{C} nul\u{0} esc\u{1B} é😀 \u{7F}"
+        let s = "q\"b\\n\n r\r t\t b\u{8} f\u{C} nul\u{0} esc\u{1B} é😀 \u{7F}\u{85}\u{2028}\u{A0}"
         let quoted = JSONWriter.quoted(s)
-        #expect(quoted == "\"q\\\"b\\\\n\\n r\\r t\\t b\\b f\\f nul\\u0000 esc\\u001b é😀 \u{7F}\"")
+        #expect(quoted == "\"q\\\"b\\\\n\\n r\\r t\\t b\\b f\\f nul\\u0000 esc\\u001b é😀 \\u007f\\u0085\\u2028\u{A0}\"")
         #expect(try JSONReader.parse(Array(quoted.utf8)).string == s, "round-trips through the reader")
     }
 

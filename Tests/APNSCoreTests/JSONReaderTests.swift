@@ -146,6 +146,9 @@ import Testing
         ([0xEF, 0xBB, 0xBF, 0x7B, 0x7D], "byte order mark (EF BB BF) before the JSON; save the file as UTF-8 without BOM"),
         ([0x7B, 0x00, 0x7D], "expected a string key in double quotes after '{', found character U+0000"),
         ([0x22, 0x00, 0x22], "control character U+0000 inside a string; write it as \\u0000"),
+        ([0x5B, 0xC2, 0x85, 0x5D], "expected a JSON value (object, array, string, number, true, false or null), found character U+0085"),
+        ([0x5B, 0xE2, 0x80, 0xAE, 0x5D], "expected a JSON value (object, array, string, number, true, false or null), found character U+202E"),
+        ([0x5B, 0xC3, 0xA9, 0x5D], "expected a JSON value (object, array, string, number, true, false or null), found 'é' (U+00E9)"),
         ([0xFE], "expected a JSON value (object, array, string, number, true, false or null), found byte 0xFE (not UTF-8)"),
     ] as [([UInt8], String)])
     func rejectsBadBytesWithoutTrapping(bytes: [UInt8], message: String) throws {

@@ -135,4 +135,47 @@ import Testing
         #expect(frames.contains { $0.type == RawFrames.rstStream && $0.stream == 1 })
         #expect(session.takeRequests().map(\.streamID) == [3])
     }
+
+    /// Mutated client byte streams fed in random chunks: the session must reject or accept, never trap or hang.
+    @Test func survivesMutatedInput() throws {
+        var rng = SplitMix(seed: 0x5eed)
+        let valid = RawFrames.clientStart() + RawFrames.settingsAck()
+            + RawFrames.request(stream: 1, extra: [("apns-topic", "com.example")], endStream: false)
+            + RawFrames.body(stream: 1, Array(#"{"aps":{}}"#.utf8), endStream: true)
+            + RawFrames.request(stream: 3, endStream: true)
+        for _ in 0..<3000 {
+            var bytes = valid
+            for _ in 0..<Int(rng.next() % 6 + 1) {
+                let i = RawFrames.preface.count + Int(rng.next() % UInt64(bytes.count - RawFrames.preface.count))
+                bytes[i] = UInt8(truncatingIfNeeded: rng.next())
+            }
+            let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: 2, maxBodyBytes: 16))
+            var offset = 0
+            while offset < bytes.count {
+                let n = min(bytes.count - offset, Int(rng.next() % 40) + 1)
+                do {
+                    try bytes[offset..<(offset + n)].withUnsafeBytes { try session.receive($0) }
+                } catch {
+                    break
+                }
+                for r in session.takeRequests() { try? session.respond(streamID: r.streamID, status: 200, headers: []) }
+                offset += n
+            }
+            var out: [UInt8] = []
+            session.produceOutput(into: &out)
+        }
+    }
+}
+
+/// A small deterministic generator for the mutation test.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

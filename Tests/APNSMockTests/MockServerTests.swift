@@ -4,17 +4,137 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// The engine over real TLS sockets, with curl as an independent HTTP/2 client.
+/// The engine over real TLS sockets, with curl and nghttp as independent HTTP/2 clients.
 @Suite struct MockServerTests {
-    @Test func answersMissingProviderTokenWithoutCredentials() throws {
-        let fixture = try MockFixture()
-        let (server, port) = try fixture.start()
-        defer { server.stop() }
-        let (status, body, headers) = try fixture.curl(port: port, headers: ["apns-topic: com.example.demo"])
+    @Test func certificatePushIsAcceptedWithIDsAndNoBody() throws {
+        let mock = try MockHarness()
+        let (status, body, headers) = try mock.curl()
+        #expect(status == 200)
+        #expect(body.isEmpty)
+        #expect(headers.hasPrefix("http/2 200"))
+        let id = try #require(headers.components(separatedBy: "\r\n").first { $0.hasPrefix("apns-id: ") }?.dropFirst(9))
+        #expect(UUIDString.isCanonical(String(id)))
+        #expect(headers.contains("apns-unique-id: "))
+        #expect(!headers.contains("content-type"))
+    }
+
+    @Test func anApnsIDIsEchoed() throws {
+        let mock = try MockHarness()
+        let id = "6E7C2F3A-1B2C-4D5E-8F90-A1B2C3D4E5F6"
+        let (status, _, headers) = try mock.curl(headers: ["apns-topic: com.example.demo", "apns-id: \(id)"])
+        #expect(status == 200)
+        #expect(headers.contains("apns-id: \(id.lowercased())"))
+    }
+
+    @Test func bearerTokensAreVerified() throws {
+        let mock = try MockHarness()
+        let good = try mock.token()
+        #expect(try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(good)"], certificate: .none).status == 200)
+        let forged = String(good.dropLast(4)) + (good.hasSuffix("AAAA") ? "BBBB" : "AAAA")
+        let (status, body, _) = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(forged)"], certificate: .none)
         #expect(status == 403)
-        #expect(body == #"{"reason":"MissingProviderToken"}"#)
-        #expect(headers.contains("apns-id: "))
-        #expect(headers.contains("content-type: application/json"))
-        #expect(headers.hasPrefix("HTTP/2 403"))
+        #expect(body == #"{"reason":"InvalidProviderToken"}"#)
+        let old = try mock.token(issuedAt: SystemClock.now() - 7200)
+        #expect(try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(old)"], certificate: .none).body
+                == #"{"reason":"ExpiredProviderToken"}"#)
+        let none = try mock.curl(certificate: .none)
+        #expect(none.status == 403)
+        #expect(none.body == #"{"reason":"MissingProviderToken"}"#)
+        #expect(none.headers.contains("content-type: application/json"))
+    }
+
+    @Test func certificatesFromAnotherCAAreBadCertificates() throws {
+        let mock = try MockHarness()
+        let other = try OpenSSLFixtures()
+        let (status, body, _) = try mock.curl(certificate: .other(cert: other.clientCert, key: other.clientKey))
+        #expect(status == 403)
+        #expect(body == #"{"reason":"BadCertificate"}"#)
+    }
+
+    @Test func productionHasNoUniqueID() throws {
+        let mock = try MockHarness(environment: .production)
+        let (status, _, headers) = try mock.curl()
+        #expect(status == 200)
+        #expect(!headers.contains("apns-unique-id"))
+    }
+
+    @Test func unregisteredAndRejectedTokens() throws {
+        let gone = String(repeating: "0f", count: 32), refused = String(repeating: "e1", count: 32)
+        let mock = try MockHarness(unregistered: [gone], rejections: [refused: .badDeviceToken])
+        let before = SystemClock.nowMilliseconds()
+        let (status, body, _) = try mock.curl(path: "/3/device/" + gone)
+        #expect(status == 410)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        #expect(json["reason"] as? String == "Unregistered")
+        let timestamp = try #require(json["timestamp"] as? Int64)
+        #expect(abs(timestamp - before) < 60_000)
+        #expect(try mock.curl(path: "/3/device/" + refused.uppercased()).body == #"{"reason":"BadDeviceToken"}"#)
+    }
+
+    @Test func everyAnsweredNotificationIsLoggedWithoutSecrets() throws {
+        let mock = try MockHarness(log: true)
+        let token = try mock.token()
+        _ = try mock.curl(headers: ["apns-topic: com.example.demo", "apns-push-type: alert", "apns-priority: 5"])
+        _ = try mock.curl(path: "/3/device/zz", headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: .none)
+        mock.server.stop()
+        let lines = try mock.logLines()
+        #expect(lines.count == 2)
+        #expect(lines[0]["status"] as? Int == 200)
+        #expect(lines[0]["device"] as? String == MockHarness.device)
+        #expect(lines[0]["topic"] as? String == "com.example.demo")
+        #expect(lines[0]["push_type"] as? String == "alert")
+        #expect(lines[0]["priority"] as? Int == 5)
+        #expect(lines[0]["auth"] as? String == "certificate")
+        #expect(lines[0]["payload_size"] as? Int == MockHarness.payload.utf8.count)
+        #expect((lines[0]["time"] as? String)?.hasSuffix("Z") == true)
+        #expect(lines[1]["reason"] as? String == "BadDeviceToken")
+        #expect(lines[1]["auth"] as? String == "token")
+        #expect(lines[0]["connection"] as? Int != lines[1]["connection"] as? Int)
+        let raw = try mock.directory.read("log.jsonl")
+        #expect(!raw.contains(token))
+        #expect(!raw.contains(String(token.split(separator: ".")[2])))
+    }
+
+    @Test func tokenConnectionsStartWithOneStream() throws {
+        let mock = try MockHarness()
+        let r = try mock.nghttp(paths: MockHarness.devicePaths(3),
+                                headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"))
+        #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000]"))
+        // Streams the client sent before it read the limit of 1 are refused (safe to retry), never a GOAWAY;
+        // the others are answered.
+        let refused = r.stdout.components(separatedBy: "REFUSED_STREAM").count - 1
+        #expect(r.statuses.count >= 1)
+        #expect(r.statuses.count + refused == 3)
+        #expect(r.statuses.allSatisfy { $0.hasSuffix(":status: 200") })
+        #expect(r.goAwayDetails.isEmpty)
+        let cert = try mock.nghttp(paths: MockHarness.devicePaths(1))
+        #expect(cert.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000]"))
+    }
+
+    @Test func aSilentClientDoesNotBlockOthersAndTimesOut() throws {
+        let mock = try MockHarness(handshakeTimeoutMilliseconds: 300)
+        let silent = try Socket.connect(host: "127.0.0.1", port: mock.port, timeout: 5)
+        #expect(try mock.curl().status == 200)
+        // The silent connection is closed once its handshake deadline passes.
+        var byte: UInt8 = 0
+        let start = Date()
+        var closed = false
+        while Date().timeIntervalSince(start) < 3 {
+            _ = Poll.wait(fd: silent.fd, events: Poll.readable, timeoutMs: 100)
+            let n = read(silent.fd, &byte, 1)
+            if n == 0 || (n < 0 && errno != EAGAIN) { closed = true; break }
+        }
+        #expect(closed)
+    }
+
+    @Test func aShortLoadIsAnsweredWithoutFailures() throws {
+        let mock = try MockHarness(log: true)
+        let r = try mock.nghttp(paths: MockHarness.devicePaths(1), timeoutSeconds: 30, extra: ["-m", "2000"])
+        #expect(r.status == 0)
+        mock.server.stop()
+        let lines = try mock.logLines()
+        #expect(lines.count == 2000)
+        #expect(lines.allSatisfy { $0["status"] as? Int == 200 })
     }
 }

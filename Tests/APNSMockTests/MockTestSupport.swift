@@ -4,39 +4,90 @@ import APNSMock
 import APNSTestSupport
 import Foundation
 
-/// Builds mock servers for tests from certificates the openssl CLI made (independent of apnsctl's generator).
-struct MockFixture {
-    let tls: OpenSSLFixtures
+/// A mock server on port 0 with fresh state-dir credentials, plus curl and nghttp (independent HTTP/2
+/// clients) pointed at it. Each test makes its own and stops it.
+final class MockHarness: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let state: MockState
+    let server: MockServer
+    let port: Int
+    private let logFD: Int32?
 
-    init() throws { tls = try OpenSSLFixtures() }
+    static let device = String(repeating: "ab", count: 32)
+    static let payload = #"{"aps":{"alert":"hi"}}"#
 
-    func identity() throws -> MockServerIdentity {
-        let cert = try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: tls.serverCert))))[0]
-        let key = try PrivateKey(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: tls.serverKey))), passphrase: nil)
-        let ca = try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: tls.caCert))))[0]
-        return MockServerIdentity(certificate: cert, key: key, clientCA: ca)
+    init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
+         faults: MockFaults = .none, log: Bool = false, handshakeTimeoutMilliseconds: Int = 10_000) throws {
+        directory = try TemporaryDirectory(prefix: "mock")
+        state = try MockState.prepare(directory: directory.file("state"))
+        logFD = log ? open(directory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC, 0o600) : nil
+        var configuration = try MockConfiguration(state: state, environment: environment, unregistered: unregistered,
+                                                  rejections: rejections, faults: faults, threads: 2, logDescriptor: logFD)
+        configuration.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
+        server = try MockServer(configuration: configuration)
+        port = try server.start()
+        try directory.write("payload.json", Self.payload)
     }
 
-    /// A started server; stop it with `server.stop()`.
-    func start(rules: MockRules = MockRules(), faults: MockFaults = .none, logDescriptor: Int32? = nil) throws -> (MockServer, Int) {
-        let server = try MockServer(configuration: MockConfiguration(identity: identity(), rules: rules, faults: faults,
-                                                                     logDescriptor: logDescriptor))
-        let port = try server.start()
-        return (server, port)
+    deinit {
+        server.stop()
+        if let logFD { close(logFD) }
     }
 
-    /// `curl --http2` against the mock; returns (status, body, response headers).
-    func curl(port: Int, path: String = "/3/device/" + String(repeating: "ab", count: 32), method: String = "POST",
-              headers: [String] = [], body: String? = #"{"aps":{"alert":"hi"}}"#, clientCert: Bool = false) throws -> (Int, String, String) {
-        let scratch = try TemporaryDirectory(prefix: "curl")
-        var args = ["-s", "--http2", "--cacert", tls.caCert, "-X", method, "-D", scratch.file("headers"),
-                    "-o", scratch.file("body"), "-w", "%{http_code}", "--max-time", "10"]
-        if clientCert { args += ["--cert", tls.clientCert, "--key", tls.clientKey] }
+    var endpoint: String { "https://127.0.0.1:\(port)" }
+
+    /// A bearer token signed by the state dir's key.
+    func token(issuedAt: Int64 = SystemClock.now()) throws -> String {
+        try ProviderToken.make(key: state.signingKey, keyID: state.keyID, teamID: state.teamID, issuedAt: issuedAt)
+    }
+
+    /// The log lines written so far, parsed (stop the server first to be sure all are flushed).
+    func logLines() throws -> [[String: Any]] {
+        try directory.read("log.jsonl").split(separator: "\n").map { line in
+            try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    enum ClientCertificate { case none, state, other(cert: String, key: String) }
+
+    /// `curl --http2` against the mock: status (0 when no answer), body, response headers (lowercased names).
+    func curl(path: String = "/3/device/" + MockHarness.device, method: String = "POST", headers: [String] = ["apns-topic: com.example.demo"],
+              body: String? = MockHarness.payload, certificate: ClientCertificate = .state) throws -> (status: Int, body: String, headers: String) {
+        var cert: String?, key: String?
+        switch certificate {
+        case .none: break
+        case .state: cert = state.clientFile
+        case .other(let c, let k): cert = c; key = k
+        }
+        let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: state.caFile,
+                                      certificate: cert, key: key)
+        return (r.status, r.body, r.headers)
+    }
+
+    /// `nghttp -v` posting the payload to each path on one connection; its verbose frame log is the result.
+    func nghttp(paths: [String], headers: [String] = ["apns-topic: com.example.demo"], certificate: Bool = true,
+                timeoutSeconds: Int = 5, extra: [String] = []) throws -> CommandResult {
+        var args = ["-v", "-n", "-t", String(timeoutSeconds), "-d", directory.file("payload.json")] + extra
+        if certificate { args += ["--cert", state.clientFile, "--key", state.clientFile] }
         for h in headers { args += ["-H", h] }
-        if let body { args += ["--data-binary", body] }
-        args.append("https://127.0.0.1:\(port)\(path)")
-        let r = try CommandRunner.run("curl", args, timeout: 20)
-        let text = { (name: String) in (try? scratch.read(name)) ?? "" }
-        return (Int(r.stdout) ?? -1, text("body"), text("headers"))
+        args += paths.map { endpoint + $0 }
+        return try CommandRunner.run("nghttp", args, timeout: Double(timeoutSeconds) + 10)
+    }
+
+    /// `/3/device/<hex>` paths that differ (nghttp merges identical URIs).
+    static func devicePaths(_ count: Int) -> [String] {
+        (0..<count).map { "/3/device/" + String(repeating: "ab", count: 31) + String(format: "%02x", $0) }
+    }
+}
+
+extension CommandResult {
+    /// nghttp's `:status` lines.
+    var statuses: [String] { stdout.components(separatedBy: "\n").filter { $0.contains(":status:") } }
+    /// nghttp's GOAWAY detail line (`last_stream_id=…, error_code=…, opaque_data(…)=[…]`).
+    var goAwayDetails: [String] { details(after: "recv GOAWAY") }
+
+    private func details(after marker: String) -> [String] {
+        let lines = stdout.components(separatedBy: "\n")
+        return lines.indices.filter { lines[$0].contains(marker) && $0 + 1 < lines.count }.map { lines[$0 + 1] }
     }
 }

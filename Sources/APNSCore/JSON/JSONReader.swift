@@ -21,15 +21,17 @@ private enum OpenContainer {
     case object(start: Int, members: [JSONMember], key: String, keyStart: Int)
 }
 
-/// The reader's state over one byte buffer.
-private struct JSONParser {
+/// The reader's state over one byte buffer (strings and UTF-8 are in `JSONParser+Strings.swift`).
+struct JSONParser {
     let bytes: [UInt8]
     var index = 0
 
+    /// A parser at the start of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
 
     // MARK: document and containers
 
+    /// Reads the one value that must fill the whole input, with containers on an explicit stack.
     mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
         if bytes.isEmpty { throw fail(at: 0, "empty input: expected a JSON value") }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -42,25 +44,18 @@ private struct JSONParser {
             guard index < bytes.count else { throw unexpected(at: index, expected: "a JSON value") }
             let start = index
             switch bytes[index] {
-            case UInt8(ascii: "{"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let isObject = bytes[index] == UInt8(ascii: "{")
                 try checkDepth(stack.count, at: start)
                 index += 1
                 skipWhitespace()
-                if peek == UInt8(ascii: "}") {
+                if peek == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
-                    value = JSONValue(kind: .object([]), start: start, end: index)
-                } else {
+                    value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
+                } else if isObject {
                     let (key, keyStart) = try parseKey(after: "'{'")
                     stack.append(.object(start: start, members: [], key: key, keyStart: keyStart))
                     continue readValue
-                }
-            case UInt8(ascii: "["):
-                try checkDepth(stack.count, at: start)
-                index += 1
-                skipWhitespace()
-                if peek == UInt8(ascii: "]") {
-                    index += 1
-                    value = JSONValue(kind: .array([]), start: start, end: index)
                 } else {
                     stack.append(.array(start: start, elements: []))
                     continue readValue
@@ -138,6 +133,7 @@ private struct JSONParser {
         return (key, keyStart)
     }
 
+    /// Fails when opening one more container would pass `JSONReader.maximumDepth`.
     func checkDepth(_ open: Int, at offset: Int) throws(JSONSyntaxError) {
         if open >= JSONReader.maximumDepth {
             throw fail(at: offset, "nesting deeper than \(JSONReader.maximumDepth) levels of arrays and objects; flatten the payload")
@@ -228,132 +224,12 @@ private struct JSONParser {
         return JSONNumber(literal: String(decoding: bytes[start..<index], as: UTF8.self), isIntegerLiteral: isInteger)
     }
 
-    /// Reads a string starting at its opening quote; checks UTF-8 and escapes byte by byte.
-    mutating func parseString() throws(JSONSyntaxError) -> String {
-        let open = index
-        index += 1
-        let contentStart = index
-        // Fast path: plain ASCII without escapes.
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == UInt8(ascii: "\"") {
-                index += 1
-                return String(decoding: bytes[contentStart..<(index - 1)], as: UTF8.self)
-            }
-            if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
-            index += 1
-        }
-        var decoded = Array(bytes[contentStart..<index])
-        while true {
-            guard index < bytes.count else {
-                throw fail(at: open, "unterminated string; add the closing '\"'")
-            }
-            let b = bytes[index]
-            switch b {
-            case UInt8(ascii: "\""):
-                index += 1
-                return String(decoding: decoded, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                try parseEscape(into: &decoded)
-            case 0..<0x20:
-                throw fail(at: index, "control character \(hex4(UInt32(b))) inside a string; write it as \(escapeHint(b))")
-            case 0x80...:
-                let length = try utf8SequenceLength(at: index)
-                decoded.append(contentsOf: bytes[index..<(index + length)])
-                index += length
-            default:
-                decoded.append(b)
-                index += 1
-            }
-        }
-    }
-
-    /// Reads one backslash escape and appends its UTF-8; surrogate pairs must be complete.
-    mutating func parseEscape(into decoded: inout [UInt8]) throws(JSONSyntaxError) {
-        let escape = index
-        index += 1
-        guard let c = peek else { throw fail(at: escape, "unterminated escape at the end of input") }
-        index += 1
-        switch c {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(c)
-        case UInt8(ascii: "b"): decoded.append(0x08)
-        case UInt8(ascii: "f"): decoded.append(0x0C)
-        case UInt8(ascii: "n"): decoded.append(0x0A)
-        case UInt8(ascii: "r"): decoded.append(0x0D)
-        case UInt8(ascii: "t"): decoded.append(0x09)
-        case UInt8(ascii: "u"):
-            let unit = try parseHex4(escapeAt: escape)
-            var scalarValue = unit
-            if (0xDC00...0xDFFF).contains(unit) {
-                throw fail(at: escape, "lone low surrogate \\u\(hexDigits(unit)) in a string; a \\uDC00-\\uDFFF escape must follow a \\uD800-\\uDBFF one")
-            }
-            if (0xD800...0xDBFF).contains(unit) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw fail(at: escape, "lone high surrogate \\u\(hexDigits(unit)) in a string; follow it with a \\uDC00-\\uDFFF escape")
-                }
-                let second = index
-                index += 2
-                let low = try parseHex4(escapeAt: second)
-                guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail(at: escape, "lone high surrogate \\u\(hexDigits(unit)) in a string; follow it with a \\uDC00-\\uDFFF escape")
-                }
-                scalarValue = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-            }
-            guard let scalar = Unicode.Scalar(scalarValue) else {
-                throw fail(at: escape, "invalid \\u escape")
-            }
-            decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
-        default:
-            throw fail(at: escape, "invalid escape \(describeEscape(c)) in a string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
-        }
-    }
-
-    /// Reads the four hex digits of a `\u` escape.
-    mutating func parseHex4(escapeAt escape: Int) throws(JSONSyntaxError) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let h = peek, let digit = hexValue(h) else {
-                throw fail(at: escape, "\\u must be followed by four hex digits, found \(found(index))")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
-    }
-
-    /// Length of the well-formed UTF-8 sequence at `at` (Unicode Table 3-7), or an error naming the bad byte.
-    func utf8SequenceLength(at start: Int) throws(JSONSyntaxError) -> Int {
-        let lead = bytes[start]
-        let length: Int
-        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
-        default:
-            throw fail(at: start, "invalid UTF-8 byte \(hexByte(lead)) in a string; save the file as UTF-8")
-        }
-        for k in 1..<length {
-            let i = start + k
-            guard i < bytes.count else {
-                throw fail(at: start, "truncated UTF-8 sequence at the end of input; save the file as UTF-8")
-            }
-            let range: ClosedRange<UInt8> = k == 1 ? secondRange : 0x80...0xBF
-            guard range.contains(bytes[i]) else {
-                throw fail(at: start, "invalid UTF-8 sequence starting with byte \(hexByte(lead)) in a string; save the file as UTF-8")
-            }
-        }
-        return length
-    }
-
     // MARK: helpers
 
+    /// The current byte, nil at the end.
     var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
+    /// Skips the four whitespace bytes RFC 8259 allows (no others).
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -363,6 +239,7 @@ private struct JSONParser {
         }
     }
 
+    /// Whether `word` starts at the current byte.
     func matches(_ word: String) -> Bool {
         let w = Array(word.utf8)
         guard index + w.count <= bytes.count else { return false }
@@ -370,13 +247,16 @@ private struct JSONParser {
         return true
     }
 
+    /// ASCII 0-9.
     func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
+    /// Letters, digits and `_`: the bytes of a bare word such as `True` or `NaN`.
     func isWordByte(_ b: UInt8) -> Bool {
         (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
             || isDigit(b) || b == UInt8(ascii: "_")
     }
 
+    /// The value of one hex digit, nil for other bytes.
     func hexValue(_ b: UInt8) -> UInt32? {
         switch b {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(b - UInt8(ascii: "0"))
@@ -391,51 +271,28 @@ private struct JSONParser {
         guard offset < bytes.count else { return "end of input" }
         let b = bytes[offset]
         if b >= 0x21 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
-        if b < 0x80 { return "character \(hex4(UInt32(b)))" }
+        if b < 0x80 { return "character \(Self.hex4(UInt32(b)))" }
         if let length = try? utf8SequenceLength(at: offset) {
             var iterator = bytes[offset..<(offset + length)].makeIterator()
             var decoder = UTF8()
             if case .scalarValue(let scalar) = decoder.decode(&iterator) {
                 let hint = (0x201C...0x201D).contains(scalar.value) || (0x2018...0x2019).contains(scalar.value)
                     ? "; JSON needs straight double quotes" : ""
-                return "'\(Character(scalar))' (\(hex4(scalar.value)))\(hint)"
+                let v = scalar.value
+                let invisible = v < 0xA0 || (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v)
+                    || (0x2060...0x206F).contains(v) || v == 0xFEFF || v >= 0xFFF0 && v <= 0xFFFF
+                if invisible { return "character \(Self.hex4(v))" }  // never print controls or bidi overrides raw
+                return "'\(Character(scalar))' (\(Self.hex4(v)))\(hint)"
             }
         }
-        return "byte \(hexByte(b)) (not UTF-8)"
+        return "byte \(Self.hexByte(b)) (not UTF-8)"
     }
 
-    func describeEscape(_ c: UInt8) -> String {
-        c >= 0x21 && c < 0x7F ? "'\\\(Character(Unicode.Scalar(c)))'" : "'\\' followed by byte \(hexByte(c))"
-    }
 
-    func escapeHint(_ b: UInt8) -> String {
-        switch b {
-        case 0x0A: return "\\n"
-        case 0x0D: return "\\r"
-        case 0x09: return "\\t"
-        case 0x08: return "\\b"
-        case 0x0C: return "\\f"
-        default: return "\\u00" + hexDigits(UInt32(b)).suffix(2)
-        }
-    }
 
+    /// A syntax error at `offset`, with its line and column.
     func fail(at offset: Int, _ message: String) -> JSONSyntaxError {
         let position = LineTable.position(of: offset, in: bytes)
         return JSONSyntaxError(offset: offset, line: position.line, column: position.column, message: message)
     }
-}
-
-/// `U+000A`-style name of a code point.
-private func hex4(_ value: UInt32) -> String { "U+" + hexDigits(value) }
-
-/// Upper-case hex, at least four digits.
-private func hexDigits(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-}
-
-/// `0xFF`-style name of a byte.
-private func hexByte(_ b: UInt8) -> String {
-    let digits = String(b, radix: 16, uppercase: true)
-    return "0x" + (digits.count < 2 ? "0" + digits : digits)
 }

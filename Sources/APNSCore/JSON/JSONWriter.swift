@@ -85,24 +85,29 @@ public struct JSONWriter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `text` as a JSON string literal. Quotes, backslashes and control characters are escaped;
-    /// other characters are written as UTF-8 (Swift strings are always valid Unicode).
+    /// Appends `text` as a JSON string literal. Quotes, backslashes and control characters are escaped,
+    /// and so are DEL, the C1 controls and U+2028/U+2029, which are legal raw but can break a terminal
+    /// or a JavaScript consumer; other characters are written as UTF-8.
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in text.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            switch v {
+            case 0x22: out.append(contentsOf: [0x5C, 0x22])
+            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
             case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0..<0x20:
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hex[Int(b >> 4)], hex[Int(b & 0x0F)]])
-            default: out.append(b)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)],
+                                        hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]])
+            case 0..<0x80:
+                out.append(UInt8(v))
+            default:
+                UTF8.encode(scalar) { out.append($0) }
             }
         }
         out.append(UInt8(ascii: "\""))

@@ -30,6 +30,7 @@ public enum BodyFault: Sendable, Equatable {
     }
 }
 
+/// The mock's entry point: the checks APNs itself makes on a body.
 extension PayloadValidator {
     /// The first body fault APNs (or the mock) would answer for, or nil when the body passes.
     /// `sizeLimit` nil means the push type's default (4096, 5120 for voip).

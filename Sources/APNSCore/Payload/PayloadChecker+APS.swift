@@ -122,18 +122,21 @@ extension PayloadChecker {
         error(path, at: value.start, "\(key.rawValue) must be the number 1, found \(value.summary)\(fix)")
     }
 
+    /// A key whose value must be a string.
     mutating func checkString(_ value: JSONValue, path: String, name: String) {
         if value.string == nil {
             error(path, at: value.start, "\(name) must be a string, found \(value.summary)\(quoteHint(value))")
         }
     }
 
+    /// A key whose value must be one of `allowed`, with "did you mean" for near misses.
     mutating func checkOneOf(_ value: JSONValue, path: String, name: String, allowed: [String]) {
         if let s = value.string, allowed.contains(s) { return }
         let mean = value.string.map { Suggestion.didYouMean($0, among: allowed) } ?? ""
         error(path, at: value.start, "\(name) must be one of \(allowed.joined(separator: ", ")), found \(value.summary)\(mean)")
     }
 
+    /// A key whose value must be an array of strings; each bad element is reported at its own path.
     mutating func checkStringArray(_ value: JSONValue, path: String) {
         guard let elements = value.elements else {
             let wrap = value.string != nil ? "; wrap it: [\(JSONWriter.quoted(value.string ?? ""))]" : ""

@@ -56,24 +56,21 @@ extension PayloadChecker {
     /// `attributes-type` and `attributes`; `dismissal-date` only matters on `end`.
     private mutating func checkLiveActivity(_ aps: JSONValue, members: [JSONMember]) {
         func member(_ key: APSKey) -> JSONMember? { members.last { $0.key == key.rawValue } }
-        let required: [(APSKey, String)] = [
-            (.event, "\"event\": \"start\", \"update\" or \"end\""),
-            (.timestamp, "\"timestamp\" (UNIX seconds of this update; older updates are ignored)"),
-            (.contentState, "\"content-state\" (the activity's ContentState as JSON)"),
-        ]
-        for (key, what) in required where member(key) == nil {
-            error("aps", at: aps.start, "Live Activity pushes need \(what) in aps; add it")
+        func require(_ needs: [(APSKey, String)], _ who: String) {
+            for (key, what) in needs where member(key) == nil {
+                error("aps", at: aps.start, "\(who) \(what) in aps; add it")
+            }
         }
+        require([(.event, "\"event\": \"start\", \"update\" or \"end\""),
+                 (.timestamp, "\"timestamp\" (UNIX seconds of this update; older updates are ignored)"),
+                 (.contentState, "\"content-state\" (the activity's ContentState as JSON)")],
+                "Live Activity pushes need")
         guard let event = member(.event)?.value.string, APSKey.liveActivityEvents.contains(event) else { return }
         if event == "start" {
-            let startNeeds: [(APSKey, String)] = [
-                (.alert, "\"alert\" (shown when the activity starts)"),
-                (.attributesType, "\"attributes-type\" (your ActivityAttributes type name)"),
-                (.attributes, "\"attributes\" (the activity's static attributes)"),
-            ]
-            for (key, what) in startNeeds where member(key) == nil {
-                error("aps", at: aps.start, "a Live Activity start needs \(what) in aps; add it")
-            }
+            require([(.alert, "\"alert\" (shown when the activity starts)"),
+                     (.attributesType, "\"attributes-type\" (your ActivityAttributes type name)"),
+                     (.attributes, "\"attributes\" (the activity's static attributes)")],
+                    "a Live Activity start needs")
         } else {
             for key in [APSKey.attributesType, .attributes] {
                 if let m = member(key) {

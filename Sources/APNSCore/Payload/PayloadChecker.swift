@@ -6,6 +6,7 @@ struct PayloadChecker {
     var found = ProblemCollector()
     private var lineTable: LineTable?
 
+    /// A checker for one payload `source` judged as `pushType`.
     init(pushType: PushType, source: [UInt8]) {
         self.pushType = pushType
         self.source = source
@@ -17,7 +18,9 @@ struct PayloadChecker {
         return lineTable?.position(of: offset) ?? LineTable.position(of: offset, in: source)
     }
 
+    /// Records an error at byte `offset` of the source.
     mutating func error(_ path: String, at offset: Int, _ message: String) { found.error(path, at: offset, message) }
+    /// Records a warning at byte `offset` of the source.
     mutating func warning(_ path: String, at offset: Int, _ message: String) { found.warning(path, at: offset, message) }
 
     /// Checks a payload whose top level is an object. `isAPNSFile` leaves out `Simulator Target Bundle`.

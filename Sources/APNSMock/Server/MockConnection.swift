@@ -48,7 +48,9 @@ final class MockConnection {
 
     var fd: Int32 { tls.socket.fd }
     var isClosed: Bool { phase == .closed }
-    var hasPendingOutput: Bool { outOffset < out.count || (session?.wantsWrite ?? false) }
+    /// Bytes produced but not yet accepted by the socket. (`flush` drains nghttp2 until the socket blocks,
+    /// so nghttp2's own queue never needs a writable wake-up of its own.)
+    var hasPendingOutput: Bool { outOffset < out.count }
 
     /// The poll events this connection waits for.
     var pollEvents: Int16 {
@@ -203,7 +205,8 @@ final class MockConnection {
     func finishIfDone() {
         switch phase {
         case .closing(let abrupt):
-            if outOffset >= out.count && !(session?.wantsWrite ?? false) || abrupt && outOffset >= out.count {
+            // `flush` ran just before: an empty buffer means nothing more will come.
+            if outOffset >= out.count {
                 if !abrupt { tls.shutdown() }
                 close()
             }

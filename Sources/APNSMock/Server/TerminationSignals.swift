@@ -20,5 +20,12 @@ enum TerminationSignals {
         action.sa_flags = Int32(SA_RESTART)
         sigaction(SIGINT, &action, nil)
         sigaction(SIGTERM, &action, nil)
+        // A parent may have started us with these blocked (a thread pool's mask is inherited through
+        // fork/exec); threads started after this inherit the unblocked mask.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
 }

@@ -35,14 +35,32 @@ public enum MockReadyFile {
         }
     }
 
-    /// Removes `mock.json` (if present).
+    /// Removes `mock.json` if this process wrote it (another mock may be using the same state dir).
     public static func remove(state: MockState) {
-        unlink(state.readyFile)
+        if recordedPID(state: state) == getpid() { unlink(state.readyFile) }
     }
 
-    /// `https://127.0.0.1:2197`; IPv6 literals get brackets.
+    /// Removes a `mock.json` left by a mock that is no longer running, so scripts never wait on a dead one.
+    public static func removeIfStale(state: MockState) {
+        guard let pid = recordedPID(state: state) else {
+            if FileSystem.exists(state.readyFile) { unlink(state.readyFile) }
+            return
+        }
+        if kill(pid, 0) != 0 && errno == ESRCH { unlink(state.readyFile) }
+    }
+
+    /// The `pid` in the current `mock.json`, if it has one.
+    static func recordedPID(state: MockState) -> Int32? {
+        guard let bytes = try? FileSystem.read(state.readyFile), let value = try? JSONReader.parse(bytes),
+              let pid = value["pid"]?.number?.intValue, pid > 0, pid <= Int(Int32.max) else { return nil }
+        return Int32(pid)
+    }
+
+    /// `https://127.0.0.1:2197`; IPv6 literals get brackets. A wildcard address (`0.0.0.0`, `::`) is shown as
+    /// loopback, which the server certificate covers.
     public static func endpoint(host: String, port: Int) -> String {
-        let shown = host.contains(":") ? "[\(host)]" : host
+        let local = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
+        let shown = local.contains(":") ? "[\(local)]" : local
         return "https://\(shown):\(port)"
     }
 }

@@ -111,7 +111,7 @@ extension APNSCtl {
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, logDescriptor: 1)
-            MockReadyFile.remove(state: state)
+            MockReadyFile.removeIfStale(state: state)
             let server = try MockServer(configuration: configuration)
             server.stopOnTerminationSignals()
             let actualPort: Int

@@ -19,11 +19,12 @@ extension APNSCtl {
                 whole payload, and COLUMN counts UTF-8 bytes. A file without problems prints
                   FILE: ok (N bytes of LIMIT, PUSH_TYPE)
 
-                Errors: not JSON, not an object, empty, over the size limit (with the minified
-                size), aps missing or not an object, a known aps key with the wrong type or
-                value, a background push with alert/badge/sound, missing Live Activity or
-                widget fields. Warnings: unknown aps keys (with "did you mean"), duplicate keys,
-                empty alert or sound, content-available 0, keys Apple ignores.
+                Errors: not JSON, not an object, empty, over the size limit (with the
+                minified size), aps missing or not an object, a known aps key with the
+                wrong type or value, a background push with alert/badge/sound, missing
+                Live Activity or widget fields. Warnings: unknown aps keys (with "did you
+                mean"), duplicate keys, empty alert or sound, content-available 0, keys
+                Apple ignores.
 
                 The push type, unless given, is background when aps holds only
                 "content-available": 1, else alert. Every file is checked even when one is
@@ -58,6 +59,7 @@ extension APNSCtl {
                                    valueName: "text|json"))
         var output = "text"
 
+        /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
         func run() throws {
             let options = try validationOptions()
             let format = try outputFormat()

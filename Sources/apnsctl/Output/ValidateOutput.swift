@@ -13,21 +13,25 @@ final class ValidateOutput {
     private let format: Format
     private let out = OutputBuffer()
 
+    /// A renderer writing `format` to standard output.
     init(format: Format) { self.format = format }
 
     /// Prints one file's report.
     func report(_ report: ValidationReport, file: String) {
         switch format {
         case .text:
-            for p in report.problems {
-                out.line("\(file):\(p.line):\(p.column): \(p.severity.rawValue): \(p.path): \(p.message)")
-            }
+            for p in report.problems { out.line(ValidateOutput.textLine(p, file: file)) }
             if report.problems.isEmpty {
                 out.line("\(file): ok (\(report.size) bytes of \(report.limit), \(report.pushType.rawValue))")
             }
         case .json:
             out.line(ValidateOutput.jsonLine(report, file: file))
         }
+    }
+
+    /// `FILE:LINE:COLUMN: error|warning: PATH: message`, the line `send` prints for a payload problem too.
+    static func textLine(_ p: ValidationProblem, file: String) -> String {
+        "\(file):\(p.line):\(p.column): \(p.severity.rawValue): \(p.path): \(p.message)"
     }
 
     /// A file that could not be read: `error: …` on stderr.

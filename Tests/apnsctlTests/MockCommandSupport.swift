@@ -1,0 +1,76 @@
+import APNSTestSupport
+import Foundation
+
+/// `apnsctl mock` running in the background for end-to-end tests: started on port 0 with its own state dir,
+/// ready once mock.json appears; stdout (the log) and stderr go to files.
+final class RunningMock: @unchecked Sendable {
+    let directory: TemporaryDirectory
+    let stateDir: String
+    let process = Process()
+    private(set) var ready: [String: Any] = [:]
+
+    init(arguments: [String] = [], stateDir: String? = nil) throws {
+        directory = try TemporaryDirectory(prefix: "mock-e2e")
+        self.stateDir = stateDir ?? directory.file("state")
+        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        process.arguments = ["mock", "--port", "0", "--state-dir", self.stateDir] + arguments
+        _ = FileManager.default.createFile(atPath: directory.file("stdout"), contents: nil)
+        _ = FileManager.default.createFile(atPath: directory.file("stderr"), contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stdout")))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stderr")))
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        let readyFile = self.stateDir + "/mock.json"
+        while Date() < deadline && process.isRunning {
+            if let data = FileManager.default.contents(atPath: readyFile),
+               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                ready = json
+                return
+            }
+            usleep(10_000)
+        }
+        throw TestSupportError("apnsctl mock did not become ready: \(stderr)")
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    var endpoint: String { ready["endpoint"] as? String ?? "" }
+    var caFile: String { ready["ca_file"] as? String ?? "" }
+    var certFile: String { ready["cert"] as? String ?? "" }
+    var stdout: String { (try? directory.read("stdout")) ?? "" }
+    var stderr: String { (try? directory.read("stderr")) ?? "" }
+
+    /// Sends SIGTERM and waits; returns the exit status and the seconds it took.
+    func terminate(signal: Int32 = SIGTERM) -> (status: Int32, seconds: Double) {
+        let start = Date()
+        kill(process.processIdentifier, signal)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        let seconds = Date().timeIntervalSince(start)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return (process.terminationStatus, seconds)
+    }
+
+    /// A bearer token from `apnsctl jwt` with the state dir's key.
+    func token() throws -> String {
+        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", ready["auth_key"] as? String ?? "",
+                                           "--team-id", ready["team_id"] as? String ?? ""])
+        guard r.status == 0 else { throw TestSupportError("apnsctl jwt failed: \(r.stderr)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `curl --http2` against the mock; status, body and response headers.
+    func curl(path: String = "/3/device/" + String(repeating: "3f", count: 32), method: String = "POST",
+              headers: [String] = ["apns-topic: com.example.demo"], body: String? = #"{"aps":{"alert":"hi"}}"#,
+              certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
+        let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: caFile,
+                                      certificate: certificate ? certFile : nil)
+        return (r.status, r.body, r.headers)
+    }
+}

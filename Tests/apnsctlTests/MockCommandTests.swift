@@ -1,0 +1,154 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `apnsctl mock` end to end: the built binary, curl as the client, signals, files and exit codes.
+@Suite struct MockCommandTests {
+    @Test func servesRealHTTP2AndTLSToCurlWithTheDemoCertificate() throws {
+        let mock = try RunningMock()
+        let (status, body, headers) = try mock.curl()
+        #expect(status == 200)
+        #expect(body.isEmpty)
+        #expect(headers.hasPrefix("http/2 200"))
+        #expect(headers.contains("apns-id: "))
+        #expect(headers.contains("apns-unique-id: "))
+        #expect(mock.stderr.contains("ready on \(mock.endpoint)"))
+        #expect(mock.stderr.contains("apnsctl send --endpoint \(mock.endpoint) --ca-file \(mock.caFile) --cert \(mock.certFile)"))
+    }
+
+    @Test func mockJSONHasTheContractFields() throws {
+        let mock = try RunningMock()
+        #expect(mock.ready["bundle_id"] as? String == "com.example.demo")
+        #expect((mock.ready["endpoint"] as? String)?.hasPrefix("https://127.0.0.1:") == true)
+        #expect(mock.ready["pid"] as? Int == Int(mock.process.processIdentifier))
+        for key in ["ca_file", "cert", "auth_key"] {
+            #expect(FileManager.default.fileExists(atPath: mock.ready[key] as? String ?? "/nonexistent"))
+        }
+        let keyID = try #require(mock.ready["key_id"] as? String)
+        #expect((mock.ready["auth_key"] as? String)?.hasSuffix("/AuthKey_\(keyID).p8") == true)
+        #expect((mock.ready["team_id"] as? String)?.count == 10)
+    }
+
+    @Test func acceptsATokenFromApnsctlJWT() throws {
+        let mock = try RunningMock()
+        let token = try mock.token()
+        let ok = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        #expect(ok.status == 200)
+        let wrongTeam = try CommandRunner.apnsctl(["jwt", "--auth-key", mock.ready["auth_key"] as? String ?? "", "--team-id", "ZZZZZZZZZZ"])
+        let bad = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(wrongTeam.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"],
+                                certificate: false)
+        #expect(bad.status == 403)
+        #expect(bad.body == #"{"reason":"InvalidProviderToken"}"#)
+    }
+
+    @Test func rejectsWhatAPNsRejects() throws {
+        let mock = try RunningMock()
+        #expect(try mock.curl(method: "GET", body: nil).body == #"{"reason":"MethodNotAllowed"}"#)
+        #expect(try mock.curl(path: "/3/devices/abcd").status == 404)
+        #expect(try mock.curl(path: "/3/device/").body == #"{"reason":"MissingDeviceToken"}"#)
+        #expect(try mock.curl(headers: ["apns-topic: com.other.app"]).body == #"{"reason":"TopicDisallowed"}"#)
+        #expect(try mock.curl(path: "/3/device/xyz").body == #"{"reason":"BadDeviceToken"}"#)
+        let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
+        let tooLarge = try mock.curl(body: big)
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
+        let voip = try mock.curl(headers: ["apns-topic: com.example.demo.voip", "apns-push-type: voip"], body: big)
+        #expect(voip.status == 200)
+        #expect(try mock.curl(body: "not json").body == #"{"reason":"BadRequestPayload"}"#)
+    }
+
+    @Test func acceptsTokensFromAnExtraPublicKey() throws {
+        let keys = try TemporaryDirectory(prefix: "extra-key")
+        let key = keys.file("AuthKey_EXTRA12345.p8")
+        let made = try CommandRunner.run("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+        #expect(made.status == 0)
+        let pub = try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", keys.file("extra.pub")])
+        #expect(pub.status == 0)
+        let mock = try RunningMock(arguments: ["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"])
+        let token = try CommandRunner.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000001"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let extra = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        #expect(extra.status == 200)
+        // The state dir's own key still works beside it.
+        let own = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        #expect(own.status == 200)
+        let noKeyID = try CommandRunner.apnsctl(["mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub")])
+        #expect(noKeyID.status == 64)
+        #expect(noKeyID.stderr.contains("--key-id"))
+    }
+
+    @Test func unregisteredAndRejectFlags() throws {
+        let gone = String(repeating: "aa", count: 32), refused = String(repeating: "bb", count: 32)
+        let mock = try RunningMock(arguments: ["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"])
+        let a = try mock.curl(path: "/3/device/" + gone)
+        #expect(a.status == 410)
+        #expect(a.body.hasPrefix(#"{"reason":"Unregistered","timestamp":"#))
+        let b = try mock.curl(path: "/3/device/" + refused)
+        #expect(b.status == 400)
+        #expect(b.body == #"{"reason":"DeviceTokenNotForTopic"}"#)
+    }
+
+    @Test func logsOneJSONLinePerNotificationAndStopsOnSIGTERM() throws {
+        let mock = try RunningMock()
+        _ = try mock.curl()
+        _ = try mock.curl(path: "/3/device/zz")
+        let (status, seconds) = mock.terminate()
+        #expect(status == 0)
+        #expect(seconds < 1.0)
+        let lines = mock.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["status"] as? Int == 200)
+        #expect(first["topic"] as? String == "com.example.demo")
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["reason"] as? String == "BadDeviceToken")
+        #expect(!FileManager.default.fileExists(atPath: mock.stateDir + "/mock.json"))
+    }
+
+    @Test func sigintAlsoStopsCleanly() throws {
+        let mock = try RunningMock()
+        let (status, seconds) = mock.terminate(signal: SIGINT)
+        #expect(status == 0)
+        #expect(seconds < 1.0)
+    }
+
+    @Test func stateDirIsReusedWithPrivateModes() throws {
+        let first = try RunningMock()
+        let dir = first.stateDir
+        let ca = try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8)
+        let keyID = first.ready["key_id"] as? String
+        _ = first.terminate()
+        for name in ["server-key.pem", "client.pem", "AuthKey_\(keyID ?? "").p8"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(name)")
+        }
+        let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        let second = try RunningMock(stateDir: dir)
+        #expect(try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8) == ca)
+        #expect(second.ready["key_id"] as? String == keyID)
+        #expect(second.stderr.contains("reusing credentials"))
+        #expect(try second.curl().status == 200)
+    }
+
+    @Test func badFlagsAreUsageErrors() throws {
+        let dir = try TemporaryDirectory(prefix: "mock-flags")
+        let badReason = try CommandRunner.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--reject", "abcd=NoSuchReason"])
+        #expect(badReason.status == 64)
+        #expect(badReason.stderr.hasPrefix("error: --reject abcd=NoSuchReason: unknown reason"))
+        #expect(badReason.stderr.contains("BadDeviceToken"))
+        let badToken = try CommandRunner.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--unregistered", "xyz"])
+        #expect(badToken.status == 64)
+        let badEnv = try CommandRunner.apnsctl(["mock", "--state-dir", dir.path, "--env", "staging"])
+        #expect(badEnv.status == 64)
+        #expect(badEnv.stderr.hasPrefix("error: "))
+    }
+
+    @Test func aPortInUseIsATransportError() throws {
+        let first = try RunningMock()
+        let port = try #require(first.endpoint.split(separator: ":").last)
+        let r = try CommandRunner.apnsctl(["mock", "--state-dir", first.stateDir, "--port", String(port)], timeout: 20)
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("in use"))
+    }
+}
