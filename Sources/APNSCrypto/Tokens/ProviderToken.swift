@@ -50,13 +50,21 @@ public enum ProviderToken {
             guard pieces.count == 3,
                   let h = Base64URL.decode(pieces[0]), let c = Base64URL.decode(pieces[1]),
                   let s = Base64URL.decode(pieces[2]), !s.isEmpty,
-                  let header = FlatJSONObject(h), let claims = FlatJSONObject(c) else { return nil }
-            algorithm = header.string("alg")
-            keyID = header.string("kid")
-            issuer = claims.string("iss")
-            issuedAt = claims.integer("iat")
+                  let header = Self.object(h), let claims = Self.object(c) else { return nil }
+            algorithm = header["alg"]?.string
+            keyID = header["kid"]?.string
+            issuer = claims["iss"]?.string
+            issuedAt = claims["iat"]?.number?.intValue.map(Int64.init)
             signingInput = Array(pieces[0].utf8) + [UInt8(ascii: ".")] + Array(pieces[1].utf8)
             signature = s
+        }
+
+        /// A JWT part: one JSON object (the shared reader), with no key twice, since parsers
+        /// disagree on which copy wins and a verifier must not be the one that guesses.
+        private static func object(_ bytes: [UInt8]) -> JSONValue? {
+            guard let value = try? JSONReader.parse(bytes), let members = value.members,
+                  JSONValue.duplicateKeys(in: members).isEmpty else { return nil }
+            return value
         }
     }
 }
