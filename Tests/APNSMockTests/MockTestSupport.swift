@@ -17,12 +17,14 @@ final class MockHarness: @unchecked Sendable {
     static let payload = #"{"aps":{"alert":"hi"}}"#
 
     init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
-         faults: MockFaults = .none, log: Bool = false, handshakeTimeoutMilliseconds: Int = 10_000) throws {
+         faults: MockFaults = .none, log: Bool = false, logDescriptor: Int32? = nil,
+         handshakeTimeoutMilliseconds: Int = 10_000) throws {
         directory = try TemporaryDirectory(prefix: "mock")
         state = try MockState.prepare(directory: directory.file("state"))
         logFD = log ? open(directory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC, 0o600) : nil
         var configuration = try MockConfiguration(state: state, environment: environment, unregistered: unregistered,
-                                                  rejections: rejections, faults: faults, threads: 2, logDescriptor: logFD)
+                                                  rejections: rejections, faults: faults, threads: 2,
+                                                  logDescriptor: logFD ?? logDescriptor)
         configuration.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
         server = try MockServer(configuration: configuration)
         port = try server.start()

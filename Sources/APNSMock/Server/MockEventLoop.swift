@@ -18,7 +18,7 @@ final class MockEventLoop {
     init(index: Int, shared: MockServerShared) {
         self.index = index
         self.shared = shared
-        self.context = LoopContext(log: MockLog(fd: shared.configuration.logDescriptor, lock: shared.logLock))
+        self.context = LoopContext(log: MockLog(writer: shared.logWriter))
     }
 
     /// Runs until stopped and drained.

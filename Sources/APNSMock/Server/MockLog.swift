@@ -1,26 +1,26 @@
 import APNSCore
 
 /// One JSON line per answered notification, so scripts can tail what the mock received. Lines are
-/// collected per event-loop iteration and written with one `write(2)` under a lock shared by the loops,
-/// so lines from different threads never interleave. Never contains the bearer token or key material.
+/// collected per event-loop iteration and handed whole to the server's `MockLogWriter`, so lines from
+/// different threads never interleave and a slow reader never stalls a loop. Never contains the bearer
+/// token or key material.
 final class MockLog {
-    private let fd: Int32?
-    private let lock: MockLock
+    private let writer: MockLogWriter?
     private var buffer: [UInt8] = []
+    private var lines = 0
     /// The `time` value for this iteration (ms resolution), computed once per batch.
     private var time = ""
     private var timeMilliseconds: Int64 = -1
 
-    init(fd: Int32?, lock: MockLock) {
-        self.fd = fd
-        self.lock = lock
+    init(writer: MockLogWriter?) {
+        self.writer = writer
     }
 
-    var isEnabled: Bool { fd != nil }
+    var isEnabled: Bool { writer != nil }
 
     /// Appends the line for `decision` answered on connection `connection`.
     func record(_ d: MockDecision, connection: Int) {
-        guard fd != nil else { return }
+        guard writer != nil else { return }
         refreshTime()
         var w = JSONWriter()
         w.beginObject()
@@ -38,13 +38,15 @@ final class MockLog {
         w.endObject()
         buffer.append(contentsOf: w.bytes)
         buffer.append(0x0A)
+        lines += 1
     }
 
-    /// Writes the lines collected so far.
+    /// Hands the lines collected so far to the writer.
     func flush() {
-        guard let fd, !buffer.isEmpty else { return }
-        lock.withLock { StandardStreams.writeAll(fd: fd, buffer) }
+        guard let writer, !buffer.isEmpty else { return }
+        writer.submit(buffer, lines: lines)
         buffer.removeAll(keepingCapacity: true)
+        lines = 0
     }
 
     private func refreshTime() {

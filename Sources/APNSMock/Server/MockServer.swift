@@ -26,9 +26,12 @@ public final class MockServer: @unchecked Sendable {
 
     /// Binds the listener, starts the event-loop threads and returns the port. Throws when the address is
     /// unusable (e.g. the port is in use) or TLS cannot be set up from the identity.
+    /// SIGPIPE is ignored from here on (process-wide): OpenSSL and the log writer use write(2), and a client
+    /// that resets its connection or a log reader that goes away must cost an EPIPE, not the process.
     @discardableResult
     public func start() throws(MockServerError) -> Int {
         guard shared == nil else { throw .alreadyStarted }
+        signal(SIGPIPE, SIG_IGN)
         let listener: Socket
         do {
             listener = try Socket.listen(host: configuration.host, port: configuration.port)
@@ -36,6 +39,12 @@ public final class MockServer: @unchecked Sendable {
             throw .listen(failure)
         }
         let shared = try MockServerShared(configuration: configuration, listener: listener, stop: stopPipe)
+        if let writer = shared.logWriter {
+            writer.onFirstDrop = { why in
+                MockServer.warnWithoutBlocking("apnsctl mock: \(why); dropping notification log lines (the server keeps answering)")
+            }
+            guard writer.start() else { throw .resources("cannot start the log writer thread") }
+        }
         var started: [MockThread] = []
         for index in 0..<configuration.threads {
             let loop = MockEventLoop(index: index, shared: shared)
@@ -43,6 +52,7 @@ public final class MockServer: @unchecked Sendable {
             guard thread.start({ loop.run() }) else {
                 stopPipe.signal()
                 for t in started { t.join() }
+                shared.logWriter?.finish(waitingAtMost: 0)
                 throw .resources("cannot start an event-loop thread")
             }
             started.append(thread)
@@ -59,7 +69,8 @@ public final class MockServer: @unchecked Sendable {
         wait()
     }
 
-    /// Blocks until the loops have ended (after `stop()` or a stop signal).
+    /// Blocks until the loops have ended (after `stop()` or a stop signal), then gives the log writer a
+    /// moment to write what is queued (a reader that never reads cannot hold the stop up).
     public func wait() {
         let running = lock.withLock { () -> [MockThread] in
             let t = threads
@@ -67,6 +78,28 @@ public final class MockServer: @unchecked Sendable {
             return t
         }
         for t in running { t.join() }
+        guard !running.isEmpty, let writer = shared?.logWriter else { return }
+        let lost = writer.finish(waitingAtMost: Self.logDrainMilliseconds)
+        lock.withLock { lostLogLines = lost }
+    }
+
+    /// Time the log writer gets after the loops end (SIGTERM must exit within a second, loops drain for 700 ms).
+    static let logDrainMilliseconds = 200
+
+    /// Log lines dropped or left unwritten because the log's reader did not keep up (known after `wait()`).
+    public var droppedLogLines: Int {
+        lock.withLock { lostLogLines ?? shared?.logWriter?.droppedLines ?? 0 }
+    }
+    private var lostLogLines: Int?
+
+    /// A warning on stderr only if it can be written at once: stderr may be the same stalled pipe.
+    public static func warnWithoutBlocking(_ message: String) {
+        let bytes = Array(("warning: " + message + "\n").utf8.prefix(512))
+        guard case .ready(let revents) = Poll.wait(fd: 2, events: Poll.writable, timeoutMs: 0),
+              revents & Poll.writable != 0 else { return }
+        bytes.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { _ = posixWrite(2, base, raw.count) }
+        }
     }
 
     /// Makes SIGINT and SIGTERM stop this server (the handler only writes a byte to the stop pipe).

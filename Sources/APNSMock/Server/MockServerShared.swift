@@ -15,7 +15,8 @@ final class MockServerShared: @unchecked Sendable {
     let listener: Socket
     let stop: WakePipe
     let lock = MockLock()
-    let logLock = MockLock()
+    /// Writes the notification log off the event loops; nil without a log descriptor.
+    let logWriter: MockLogWriter?
     private var accepted = 0
     private var loads: [Int]
 
@@ -24,6 +25,7 @@ final class MockServerShared: @unchecked Sendable {
         self.checker = RequestChecker(rules: configuration.rules)
         self.listener = listener
         self.stop = stop
+        self.logWriter = configuration.logDescriptor.map { MockLogWriter(fd: $0) }
         let id = configuration.identity
         do {
             context = try TLSContext.server(certificate: id.certificate, key: id.key, chain: id.chain, clientCA: id.clientCA)

@@ -1,6 +1,6 @@
 import APNSCore
 
-/// A pthread mutex: event-loop threads share a few counters and the log descriptor.
+/// A pthread mutex: event-loop threads share a few counters.
 final class MockLock: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
 
@@ -43,6 +43,13 @@ final class MockThread: @unchecked Sendable {
         guard started else { return }
         started = false
         pthread_join(handle, nil)
+    }
+
+    /// Lets the thread end on its own, unwaited (one stuck in a system call the process no longer cares about).
+    func detach() {
+        guard started else { return }
+        started = false
+        pthread_detach(handle)
     }
 }
 

@@ -121,6 +121,10 @@ extension APNSCtl {
             announce(state: state, endpoint: endpoint, environment: env)
             server.wait()
             MockReadyFile.remove(state: state)
+            let lost = server.droppedLogLines
+            if lost > 0 {
+                MockServer.warnWithoutBlocking("apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time")
+            }
         }
 
         /// The verifier for `--auth-key-pub`, with its key id and team id.

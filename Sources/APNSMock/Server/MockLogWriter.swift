@@ -1,0 +1,142 @@
+import APNSCore
+
+/// Writes the mock's log lines to their descriptor from a thread of its own, so an event loop never waits on
+/// whoever reads them. A pipe that nobody drains (`apnsctl mock | slow-consumer`), a terminal paused with
+/// Ctrl-S or a full disk once blocked `write(2)` inside an event loop and stalled every connection; now only
+/// this thread waits, the queue is bounded, and lines that do not fit are dropped and counted.
+final class MockLogWriter: @unchecked Sendable {
+    private let fd: Int32
+    /// Bytes waiting to be written at most; beyond it new lines are dropped (about 3,000 lines).
+    private let capacity: Int
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var queue: [UInt8] = []
+    private var queuedLines = 0
+    /// Lines taken by the writer thread and not yet written.
+    private var writingLines = 0
+    private var dropped = 0
+    private var finishing = false
+    /// A write failed (e.g. the reader closed the pipe): everything later is dropped.
+    private var broken = false
+    private let thread = MockThread()
+
+    /// Called at most once, the first time lines are dropped, with the reason, on the thread that dropped them.
+    var onFirstDrop: ((String) -> Void)?
+
+    init(fd: Int32, capacity: Int = 1 << 20) {
+        self.fd = fd
+        self.capacity = capacity
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    /// Starts the writer thread; false when the system refused one.
+    func start() -> Bool { thread.start { [self] in run() } }
+
+    /// Queues `bytes` (`lines` whole lines) for writing, or drops them when the queue is full. Never blocks
+    /// on the descriptor.
+    func submit(_ bytes: [UInt8], lines: Int) {
+        guard !bytes.isEmpty else { return }
+        var firstDrop: String? = nil
+        pthread_mutex_lock(&mutex)
+        if broken || queue.count + bytes.count > capacity {
+            if dropped == 0 {
+                firstDrop = broken ? "the log output was closed" : "nobody is reading the log output fast enough"
+            }
+            dropped += lines
+        } else {
+            queue.append(contentsOf: bytes)
+            queuedLines += lines
+            pthread_cond_signal(&condition)
+        }
+        pthread_mutex_unlock(&mutex)
+        if let firstDrop { onFirstDrop?(firstDrop) }
+    }
+
+    /// Lines dropped so far.
+    var droppedLines: Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return dropped
+    }
+
+    /// Lets the writer finish what is queued for at most `milliseconds`, then stops it. Returns the number of
+    /// lines that were dropped or never written. A writer still stuck in `write(2)` is left to the process exit.
+    @discardableResult
+    func finish(waitingAtMost milliseconds: Int) -> Int {
+        pthread_mutex_lock(&mutex)
+        finishing = true
+        pthread_cond_broadcast(&condition)
+        var deadline = timespec()
+        clock_gettime(CLOCK_REALTIME, &deadline)
+        let nanoseconds = Int(deadline.tv_nsec) + milliseconds * 1_000_000
+        deadline.tv_sec += nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        while queuedLines + writingLines > 0 && !broken {
+            if pthread_cond_timedwait(&condition, &mutex, &deadline) == ETIMEDOUT { break }
+        }
+        let drained = queuedLines + writingLines == 0 || broken
+        let lost = dropped + queuedLines + writingLines
+        pthread_mutex_unlock(&mutex)
+        if drained { thread.join() } else { thread.detach() }
+        return lost
+    }
+
+    private func run() {
+        var chunk: [UInt8] = []
+        pthread_mutex_lock(&mutex)
+        while true {
+            while queue.isEmpty && !finishing { pthread_cond_wait(&condition, &mutex) }
+            if queue.isEmpty || broken { break }
+            swap(&chunk, &queue)
+            writingLines = queuedLines
+            queuedLines = 0
+            pthread_mutex_unlock(&mutex)
+            let ok = write(chunk)
+            chunk.removeAll(keepingCapacity: true)
+            pthread_mutex_lock(&mutex)
+            if !ok {
+                broken = true
+                dropped += writingLines + queuedLines
+                queue.removeAll()
+                queuedLines = 0
+            }
+            writingLines = 0
+            pthread_cond_broadcast(&condition)
+        }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Writes all of `bytes` in slices, waiting as long as the descriptor makes it, and counts the lines of
+    /// each slice as written so `finish` knows how many a stuck write left behind. False when it fails for good.
+    private func write(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return posixWrite(fd, base + offset, min(raw.count - offset, 64 * 1024))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN {
+                    // A descriptor someone made non-blocking: wait until it takes more.
+                    _ = Poll.wait(fd: fd, events: Poll.writable, timeoutMs: 100)
+                    continue
+                }
+                return false
+            }
+            if n == 0 { return false }
+            let written = bytes[offset..<(offset + n)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            offset += n
+            pthread_mutex_lock(&mutex)
+            writingLines -= written
+            pthread_mutex_unlock(&mutex)
+        }
+        return true
+    }
+}

@@ -1,0 +1,78 @@
+import APNSCore
+@testable import APNSMock
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// The notification log must never hold the server up: a reader that stops reading costs log lines, not answers.
+@Suite struct MockLogTests {
+    /// A pipe whose read end nobody reads, shrunk to one page so a few log lines fill it.
+    final class UnreadPipe {
+        let readFD: Int32
+        let writeFD: Int32
+        init() throws {
+            var fds: [Int32] = [-1, -1]
+            try #require(pipe(&fds) == 0)
+            readFD = fds[0]
+            writeFD = fds[1]
+            _ = fcntl(writeFD, 1031 /* F_SETPIPE_SZ */, 4096)
+        }
+        deinit {
+            close(readFD)
+            close(writeFD)
+        }
+    }
+
+    @Test func anUnreadLogPipeDoesNotStallTheServer() throws {
+        let pipe = try UnreadPipe()
+        let mock = try MockHarness(logDescriptor: pipe.writeFD)
+        // About 300 bytes a line: 60 answers overflow the page many times over.
+        let run = try mock.nghttp(paths: MockHarness.devicePaths(60))
+        #expect(run.statuses.count == 60)
+        #expect(run.statuses.allSatisfy { $0.contains("200") })
+        // Another connection is still served.
+        #expect(try mock.curl().status == 200)
+        let started = Date()
+        mock.server.stop()
+        #expect(Date().timeIntervalSince(started) < 1.5)
+    }
+
+    @Test func aFullQueueDropsLinesAndSaysSoOnce() throws {
+        let pipe = try UnreadPipe()
+        signal(SIGPIPE, SIG_IGN)  // as MockServer.start does: the stuck write ends with EPIPE when the pipe closes
+        let writer = MockLogWriter(fd: pipe.writeFD, capacity: 1000)
+        let warnings = Counter()
+        writer.onFirstDrop = { _ in warnings.add() }
+        #expect(writer.start())
+        let line = Array(String(repeating: "x", count: 99).utf8) + [0x0A]
+        for _ in 0..<200 { writer.submit(line, lines: 1) }
+        // The page takes about 40 lines, the queue 10; the rest is dropped.
+        #expect(writer.droppedLines >= 100)
+        #expect(warnings.value == 1)
+        let started = Date()
+        let lost = writer.finish(waitingAtMost: 50)
+        #expect(Date().timeIntervalSince(started) < 1)
+        #expect(lost >= writer.droppedLines)
+        #expect(lost < 200)
+    }
+
+    @Test func aReaderGetsEveryLineInOrder() throws {
+        let directory = try TemporaryDirectory(prefix: "mocklog")
+        let fd = open(directory.file("log"), O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(fd) }
+        let writer = MockLogWriter(fd: fd)
+        #expect(writer.start())
+        for i in 0..<500 { writer.submit(Array("\(i)\n".utf8), lines: 1) }
+        #expect(writer.finish(waitingAtMost: 2000) == 0)
+        let lines = try directory.read("log").split(separator: "\n")
+        #expect(lines == (0..<500).map { Substring(String($0)) })
+    }
+}
+
+/// A thread-safe count for callbacks.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
