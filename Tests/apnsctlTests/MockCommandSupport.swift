@@ -9,11 +9,18 @@ final class RunningMock: @unchecked Sendable {
     let process = Process()
     private(set) var ready: [String: Any] = [:]
 
-    init(arguments: [String] = [], stateDir: String? = nil) throws {
+    /// `openFileLimit` runs the mock under `ulimit -n` (through sh, which execs it, so the pid stays the mock's).
+    init(arguments: [String] = [], stateDir: String? = nil, openFileLimit: Int? = nil) throws {
         directory = try TemporaryDirectory(prefix: "mock-e2e")
         self.stateDir = stateDir ?? directory.file("state")
-        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
-        process.arguments = ["mock", "--port", "0", "--state-dir", self.stateDir] + arguments
+        let mockArguments = ["mock", "--port", "0", "--state-dir", self.stateDir] + arguments
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", CommandRunner.apnsctlPath] + mockArguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+            process.arguments = mockArguments
+        }
         _ = FileManager.default.createFile(atPath: directory.file("stdout"), contents: nil)
         _ = FileManager.default.createFile(atPath: directory.file("stderr"), contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stdout")))

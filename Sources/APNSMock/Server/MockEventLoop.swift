@@ -11,6 +11,12 @@ final class MockEventLoop {
     private let context: LoopContext
     private var stopping = false
     private var stopDeadline: UInt64 = 0
+    /// No accepting before this (monotonic ns): set when the process ran out of descriptors, because the
+    /// listener then stays readable and polling it again at once would spin a core until a slot frees up.
+    private var acceptPausedUntil: UInt64 = 0
+
+    /// How long accepting pauses after `EMFILE`/`ENFILE` (waiting clients stay in the listen backlog).
+    static let acceptPauseMilliseconds: UInt64 = 100
 
     /// Time allowed for open streams after a stop request (SIGTERM must exit within a second).
     static let drainMilliseconds: UInt64 = 700
@@ -25,7 +31,7 @@ final class MockEventLoop {
     func run() {
         var fds: [pollfd] = []
         while true {
-            let accepting = !stopping && shared.mayAccept(loop: index)
+            let accepting = !stopping && SystemClock.monotonicNanoseconds() >= acceptPausedUntil && shared.mayAccept(loop: index)
             fds.removeAll(keepingCapacity: true)
             fds.append(pollfd(fd: stopping ? -1 : shared.stop.readFD, events: Poll.readable, revents: 0))
             fds.append(pollfd(fd: accepting ? shared.listener.fd : -1, events: Poll.readable, revents: 0))
@@ -61,6 +67,7 @@ final class MockEventLoop {
         let now = SystemClock.monotonicNanoseconds()
         var nearest = now + 250_000_000
         if stopping { nearest = min(nearest, stopDeadline) }
+        if acceptPausedUntil > now { nearest = min(nearest, acceptPausedUntil) }
         for c in connections where c.phase == .handshaking { nearest = min(nearest, c.handshakeDeadline) }
         return nearest <= now ? 0 : Int32((nearest - now) / 1_000_000) + 1
     }
@@ -74,7 +81,14 @@ final class MockEventLoop {
     /// Accepts a few waiting clients and starts their handshakes.
     private func acceptConnections(now: UInt64) {
         for _ in 0..<4 {
-            guard let socket = shared.listener.accept() else { break }
+            guard let socket = shared.listener.accept() else {
+                let failure = errno
+                if failure == EMFILE || failure == ENFILE || failure == ENOBUFS || failure == ENOMEM {
+                    acceptPausedUntil = now + Self.acceptPauseMilliseconds * 1_000_000
+                    shared.noteAcceptFailure(failure)
+                }
+                break
+            }
             let (number, faulty) = shared.nextConnectionNumber()
             let context = faulty ? (shared.http1Context ?? shared.context) : shared.context
             guard let tls = try? TLSConnection.server(socket: socket, context: context) else { continue }

@@ -19,6 +19,7 @@ final class MockServerShared: @unchecked Sendable {
     let logWriter: MockLogWriter?
     private var accepted = 0
     private var loads: [Int]
+    private var warnedAboutDescriptors = false
 
     init(configuration: MockConfiguration, listener: Socket, stop: WakePipe) throws(MockServerError) {
         self.configuration = configuration
@@ -56,6 +57,16 @@ final class MockServerShared: @unchecked Sendable {
     /// Records loop `index`'s connection count.
     func setLoad(_ count: Int, loop index: Int) {
         lock.withLock { loads[index] = count }
+    }
+
+    /// Says once, on stderr, that connections are waiting because the process has no descriptor left.
+    func noteAcceptFailure(_ code: Int32) {
+        let first = lock.withLock { () -> Bool in
+            defer { warnedAboutDescriptors = true }
+            return !warnedAboutDescriptors
+        }
+        guard first else { return }
+        MockServer.warnWithoutBlocking("apnsctl mock: cannot accept more connections (\(FileSystem.errnoText(code))); new clients wait until others disconnect (raise the limit with ulimit -n)")
     }
 
     /// Reads what the mock needs from a client certificate.
