@@ -10,8 +10,10 @@ final class RunningMock: @unchecked Sendable {
     private(set) var ready: [String: Any] = [:]
 
     /// `openFileLimit` runs the mock under `ulimit -n` (through sh, which execs it, so the pid stays the mock's).
-    init(arguments: [String] = [], stateDir: String? = nil, openFileLimit: Int? = nil) throws {
+    /// A relative `stateDir` is taken relative to `workingDirectory` (the test's temporary dir when `relative`).
+    init(arguments: [String] = [], stateDir: String? = nil, openFileLimit: Int? = nil, relative: Bool = false) throws {
         directory = try TemporaryDirectory(prefix: "mock-e2e")
+        if relative { process.currentDirectoryURL = URL(fileURLWithPath: directory.path) }
         self.stateDir = stateDir ?? directory.file("state")
         let mockArguments = ["mock", "--port", "0", "--state-dir", self.stateDir] + arguments
         if let openFileLimit {
@@ -27,7 +29,7 @@ final class RunningMock: @unchecked Sendable {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stderr")))
         try process.run()
         let deadline = Date().addingTimeInterval(20)
-        let readyFile = self.stateDir + "/mock.json"
+        let readyFile = (relative ? directory.path + "/" : "") + self.stateDir + "/mock.json"
         while Date() < deadline && process.isRunning {
             if let data = FileManager.default.contents(atPath: readyFile),
                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {

@@ -29,6 +29,17 @@ import Testing
         #expect((mock.ready["team_id"] as? String)?.count == 10)
     }
 
+    @Test func mockJSONPathsAreAbsoluteForARelativeStateDir() throws {
+        let mock = try RunningMock(stateDir: "state", relative: true)
+        for key in ["ca_file", "cert", "auth_key"] {
+            let path = try #require(mock.ready[key] as? String)
+            #expect(path.hasPrefix("/"), "\(key) is \(path)")
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+        // The printed command works from anywhere too.
+        #expect(mock.stderr.contains("--ca-file \(mock.caFile) "))
+    }
+
     @Test func acceptsATokenFromApnsctlJWT() throws {
         let mock = try RunningMock()
         let token = try mock.token()

@@ -99,7 +99,8 @@ extension APNSCtl {
             }
             let gone = try Set(unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
 
-            let directory = stateDir ?? MockState.defaultDirectory
+            // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
+            let directory = MockCommandText.absolute(stateDir ?? MockState.defaultDirectory)
             let state: MockState
             do { state = try MockState.prepare(directory: directory) } catch {
                 if case .files(let failure) = error { throw CLIError.outputExists(failure.message) }
@@ -173,6 +174,19 @@ enum MockCommandText {
     }
 
     static func shellJoin(_ words: [String]) -> String { words.map(shellQuote).joined(separator: " ") }
+
+    /// `path` made absolute against the working directory (unchanged when it already is, or when the
+    /// working directory cannot be read).
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var relative = Substring(path)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+        if relative == "." || relative.isEmpty { return cwd }
+        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
+    }
 }
 
 extension String {
