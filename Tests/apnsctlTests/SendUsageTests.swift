@@ -22,6 +22,13 @@ import Testing
 
     private var certArgs: [String] { ["--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "-d", token] }
 
+    @Test func payloadAndDevicesCannotBothBeStandardInput() throws {
+        let r = try send(["-", "--devices", "-", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9"],
+                         stdin: Array("{\"aps\":{\"alert\":\"x\"}}\n".utf8))
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: PAYLOAD - and --devices - both read standard input"))
+    }
+
     @Test(arguments: [
         (["--priority", "7"], "--priority"),
         (["--push-type", "banner"], "--push-type"),

@@ -37,6 +37,9 @@ extension APNSCtl.Send {
         if payload != nil && request.hasQuickPayload {
             throw CLIError.usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
         }
+        if payload == "-" && devicesFile == "-" {
+            throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
+        }
         if certificate.cert == nil && !tokenAuth.isGiven {
             throw CLIError.usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
         }
