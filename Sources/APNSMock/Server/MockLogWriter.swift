@@ -112,6 +112,10 @@ final class MockLogWriter: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 
+    /// Bytes per `write(2)`: PIPE_BUF, so a write into a pipe with room never stops half way and the lines
+    /// reported unwritten are exact to a dozen.
+    static let slice = 4096
+
     /// Writes all of `bytes` in slices, waiting as long as the descriptor makes it, and counts the lines of
     /// each slice as written so `finish` knows how many a stuck write left behind. False when it fails for good.
     private func write(_ bytes: [UInt8]) -> Bool {
@@ -119,7 +123,7 @@ final class MockLogWriter: @unchecked Sendable {
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return posixWrite(fd, base + offset, min(raw.count - offset, 64 * 1024))
+                return posixWrite(fd, base + offset, min(raw.count - offset, Self.slice))
             }
             if n < 0 {
                 if errno == EINTR { continue }

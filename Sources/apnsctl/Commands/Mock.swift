@@ -30,7 +30,8 @@ extension APNSCtl {
                 AuthKey_KEYID.p8 and demo.json (key id, team id). When ready, the mock writes mock.json there \
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
-                JSON line on stdout. SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
+                JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
+                answers. SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
                 finish and exits 0 within a second.
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
