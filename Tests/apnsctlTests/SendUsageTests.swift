@@ -15,9 +15,9 @@ import Testing
         scratch = try TemporaryDirectory(prefix: "send-usage")
     }
 
-    private func send(_ args: [String], stdin: [UInt8]? = nil) throws -> CommandResult {
+    private func send(_ args: [String], stdin: [UInt8]? = nil, passphrase: String = "") throws -> CommandResult {
         try CommandRunner.apnsctl(["send"] + args, stdin: stdin,
-                                  environment: ["XDG_CACHE_HOME": scratch.path, "APNSCTL_TEAM_ID": "", "APNSCTL_PASSPHRASE": ""])
+                                  environment: ["XDG_CACHE_HOME": scratch.path, "APNSCTL_TEAM_ID": "", "APNSCTL_PASSPHRASE": passphrase])
     }
 
     private var certArgs: [String] { ["--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "-d", token] }
@@ -158,6 +158,28 @@ import Testing
         #expect(r.stdout.contains("--cert \"$APNS_CERT\""))
         #expect(r.stdout.contains("apns-topic: com.example.demo\n"))
         #expect(r.stdout.contains("apns-priority: 10\n"))
+    }
+
+    @Test func dryRunTellsCurlTheCertificateFormatByContentNotName() throws {
+        // A PKCS#12 file named .pem, and a PEM file named .p12: curl must be told what each really is.
+        let p12 = scratch.file("push.pem")
+        let made = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12,
+                                                     "-passout", "pass:demo-pass"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let fromP12 = try send(["--cert", p12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"],
+                               stdin: nil, passphrase: "demo-pass")
+        #expect(fromP12.status == 0, "\(fromP12.stderr)")
+        #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
+        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=<its passphrase>"))
+        #expect(fromP12.stdout.contains("--pass \"$APNS_PASSPHRASE\""))
+        #expect(!fromP12.stdout.contains("demo-pass"))
+
+        let pemNamedP12 = scratch.file("push.p12")
+        try FileManager.default.copyItem(atPath: credentials.pushFile, toPath: pemNamedP12)
+        let fromPEM = try send(["--cert", pemNamedP12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"])
+        #expect(fromPEM.status == 0, "\(fromPEM.stderr)")
+        #expect(!fromPEM.stdout.contains("--cert-type"))
+        #expect(!fromPEM.stdout.contains("APNS_PASSPHRASE"))
     }
 
     @Test func helpDescribesEveryFlagAndExitCodes() throws {

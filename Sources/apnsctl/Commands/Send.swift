@@ -92,7 +92,7 @@ extension APNSCtl {
             }
             let plan = try makePlan()
             if dryRun {
-                SendDryRun(plan: plan, certificate: certificate, passphrase: passphrase, connection: connection,
+                SendDryRun(plan: plan, certificate: certificate, connection: connection,
                            tokenAuthKeyPath: tokenAuth.key.authKey).print()
                 return
             }

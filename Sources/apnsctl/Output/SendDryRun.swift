@@ -7,7 +7,6 @@ import APNSHTTP2
 struct SendDryRun {
     let plan: SendPlan
     let certificate: CertificateOptions
-    let passphrase: PassphraseOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
 
@@ -47,13 +46,17 @@ struct SendDryRun {
         var cmd = ["curl --http2 -sS -i"]
         if let cert = certificate.cert {
             vars.append("APNS_CERT=\(shellQuoted(cert))")
-            let isP12 = cert.lowercased().hasSuffix(".p12") || cert.lowercased().hasSuffix(".pfx")
-            cmd.append("--cert \"$APNS_CERT\"" + (isP12 ? " --cert-type P12" : ""))
+            let certIsPEM = Self.isPEM(path: cert)
+            cmd.append("--cert \"$APNS_CERT\"" + (certIsPEM ? "" : " --cert-type P12"))
+            var encryptedKey = certIsPEM && Self.holdsEncryptedKey(path: cert)
             if let key = certificate.key {
                 vars.append("APNS_KEY=\(shellQuoted(key))")
                 cmd.append("--key \"$APNS_KEY\"")
+                encryptedKey = encryptedKey || Self.holdsEncryptedKey(path: key)
             }
-            if passphrase.passphrase != nil || passphrase.passphraseFile != nil || Environment.value("APNSCTL_PASSPHRASE") != nil {
+            // curl needs the password of a PKCS#12 file (even an empty one) and of an encrypted key.
+            if !certIsPEM || encryptedKey {
+                vars.append("APNS_PASSPHRASE=<its passphrase>")
                 cmd.append("--pass \"$APNS_PASSPHRASE\"")
             }
         }
@@ -73,6 +76,21 @@ struct SendDryRun {
         if !vars.isEmpty { out.append("# " + vars.joined(separator: "  ")) }
         out.append(cmd.joined(separator: " \\\n  "))
         return out
+    }
+
+    /// Whether the credential file is PEM text, judged by content as `send` does (anything else
+    /// that loaded is PKCS#12, which curl needs told with `--cert-type P12`).
+    static func isPEM(path: String) -> Bool {
+        guard let bytes = try? FileSystem.read(path) else { return true }
+        return bytes.starts(with: Array("-----BEGIN".utf8))
+            || String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN ")
+    }
+
+    /// Whether a PEM file holds an encrypted private key (PKCS#8 `ENCRYPTED PRIVATE KEY` or a legacy `Proc-Type` header).
+    static func holdsEncryptedKey(path: String) -> Bool {
+        guard let bytes = try? FileSystem.read(path) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self)
+        return text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
     }
 
     /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
