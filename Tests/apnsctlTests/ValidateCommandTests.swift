@@ -119,7 +119,7 @@ import Testing
         let small = try dir.write("s.json", "{\"aps\":{\"alert\":\"" + String(repeating: "y", count: 237) + "\"}}")
         let over = try CommandRunner.apnsctl(["validate", "--size-limit", "256", small])
         #expect(over.status == 65)
-        #expect(over.lines == ["\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit (APNs answers 413 PayloadTooLarge); it is already compact: shorten it or move data out of the payload"])
+        #expect(over.lines == ["\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); it is already compact: shorten it or move data out of the payload"])
         #expect(try CommandRunner.apnsctl(["validate", "--size-limit", "2k", small]).lines == ["\(small): ok (257 bytes of 2048, alert)"])
     }
 
