@@ -157,4 +157,18 @@ import Testing
         #expect(lines("huge-number.json").contains { $0.contains("error: aps.badge: badge 9999") })
         #expect(lines("nul.json").first?.contains("found character U+0000") == true)
     }
+
+    /// An endless input (a device, a pipe that never ends) stops at FileSystem.maximumReadSize with an
+    /// error, instead of reading until memory runs out; the other files are still checked.
+    @Test func endlessInputEndsWithAnError() throws {
+        let dir = try TemporaryDirectory()
+        let good = try dir.write("good.json", "{\"aps\":{\"alert\":\"Hello\"}}")
+        let r = try CommandRunner.apnsctl(["validate", "/dev/zero", good], timeout: 20)
+        #expect(!r.timedOut)
+        #expect(r.status == 66)
+        #expect(r.errorLines.first == "error: /dev/zero: cannot read: more than 64 MiB, far more than any payload or credential; check the path")
+        #expect(r.lines == ["\(good): ok (25 bytes of 4096, alert)"])
+        let key = try CommandRunner.apnsctl(["inspect", "/dev/zero"], timeout: 20)
+        #expect(!key.timedOut && key.status == 66, "\(key.stderr)")
+    }
 }
