@@ -48,4 +48,12 @@ import Testing
             #expect(line.hasPrefix("error: "), "\(arguments): \(line)")
         }
     }
+
+    /// Each credential and payload command's help ends in examples a user can copy.
+    @Test(arguments: ["validate", "inspect", "convert", "jwt"])
+    func commandHelpHasExamples(command: String) throws {
+        let r = try CommandRunner.apnsctl([command, "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Examples:\n") && r.stdout.contains("  apnsctl \(command) "), "\(command) --help")
+    }
 }
