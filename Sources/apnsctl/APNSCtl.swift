@@ -29,6 +29,7 @@ struct APNSCtl: ParsableCommand {
 
     static func main() {
         ignoreSIGPIPE()
+        rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -50,18 +51,44 @@ struct APNSCtl: ParsableCommand {
             if !text.isEmpty { StandardStreams.printOut(text + "\n") }
             exitProcess(0)
         }
-        if !text.isEmpty {
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                var l = String(line)
-                if l.hasPrefix("Error: ") { l = "error: " + l.dropFirst(7) }
-                if l.isEmpty { continue }
-                StandardStreams.printErr(l.hasPrefix("error: ") ? l + "\n" : l + "\n")
-            }
-            if !text.hasPrefix("Error: ") && !text.hasPrefix("error: ") {
-                StandardStreams.printErr("error: invalid command line; see apnsctl --help\n")
-            }
+        let lines = errorLines(parserText: text)
+        for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
+            StandardStreams.printErr(line + "\n")
         }
         exitProcess(code == 1 ? ExitStatus.usage : code)
+    }
+
+    /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not
+    /// know there), hiding the typo from the user and from scripts; like `git help`, it is an error.
+    private static func rejectHelpForUnknownCommand(_ arguments: [String]) {
+        guard arguments.first == "help", arguments.count > 1 else { return }
+        let names = configuration.subcommands.map { $0._commandName }
+        for name in arguments.dropFirst() where !name.hasPrefix("-") && !names.contains(name) {
+            StandardStreams.printErr("error: help: unknown command \(JSONWriter.quoted(name)); "
+                + "the commands are \(names.joined(separator: ", ")) (apnsctl --help lists them)\n")
+            exitProcess(ExitStatus.usage)
+        }
+    }
+
+    /// The parser's message as CLI.md's `error:` lines: every stderr line of an error starts with
+    /// `error:` (scripts filter on it), so its `Usage:`, `Help:` and `See …` lines get the prefix too.
+    static func errorLines(parserText text: String) -> [String] {
+        var lines: [String] = []
+        for raw in text.split(separator: "\n") {
+            let line = raw.drop { $0 == " " || $0 == "\t" }
+            guard !line.isEmpty else { continue }
+            if line.hasPrefix("Error: ") || line.hasPrefix("error: ") {
+                lines.append("error: " + line.dropFirst(7))
+            } else if line.hasPrefix("Usage: ") || line.hasPrefix("Help: ") {
+                let colon = line.firstIndex(of: ":") ?? line.startIndex
+                let label = line[..<colon].lowercased()
+                let rest = line[line.index(after: colon)...].drop { $0 == " " }
+                lines.append("error: \(label): \(rest)")
+            } else {
+                lines.append("error: " + line)
+            }
+        }
+        return lines
     }
 }
 

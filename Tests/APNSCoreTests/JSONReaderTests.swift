@@ -171,6 +171,22 @@ import Testing
         #expect(e2.offset == limit)
     }
 
+    /// Wide containers are read in linear time: appending to a container used to copy it, so a
+    /// 12 MB payload with a million keys kept `validate` (and `send -`) busy for hours.
+    @Test func wideContainersParseInLinearTime() throws {
+        let array = "[" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "]"
+        let object = "{" + (0..<50_000).map { "\"k\($0)\":1" }.joined(separator: ",") + "}"
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure {
+            #expect(try parse(array).elements?.count == 100_000)
+            let root = try parse(object)
+            #expect(root.members?.count == 50_000)
+            let report = PayloadValidator.validate(Payload(bytes: Array(object.utf8), isAPNSFile: false), options: ValidationOptions())
+            #expect(report.hasErrors)
+        }
+        #expect(elapsed < .seconds(3), "took \(elapsed)")
+    }
+
     @Test func summariesDescribeValuesForMessages() throws {
         #expect(try parse("\"5\"").summary == "string \"5\"")
         #expect(try parse("1.50").summary == "number 1.50")

@@ -54,9 +54,17 @@ import Testing
         #expect(check(escaped, ValidationOptions(sizeLimit: 256)).hasError("(root)", "260 bytes, 4 over"))
     }
 
+    /// Only a payload over APNs' own limit is promised a 413; a stricter custom limit says whose it is.
+    @Test func customLimitSaysWhoseLimitItIs() {
+        let body = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 5000) + "\"}}"
+        #expect(check(body, ValidationOptions(sizeLimit: 4096)).hasError("(root)", "over the 4096-byte limit (APNs answers 413 PayloadTooLarge)"))
+        #expect(check(body, ValidationOptions(pushType: .voip, sizeLimit: 2048))
+            .hasError("(root)", "over the 2048-byte limit set with --size-limit (APNs itself takes up to 5120)"))
+    }
+
     @Test func sizeIsCheckedEvenWhenNotJSON() {
         let report = check("{" + String(repeating: "x", count: 300), ValidationOptions(sizeLimit: 256))
-        #expect(report.hasError("(root)", "301 bytes, 45 over the 256-byte limit (APNs answers 413 PayloadTooLarge); shorten it"))
+        #expect(report.hasError("(root)", "301 bytes, 45 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); shorten it"))
         #expect(report.hasError("(root)", "not valid JSON"))
     }
 }

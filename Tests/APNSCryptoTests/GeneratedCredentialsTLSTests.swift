@@ -56,7 +56,12 @@ import Testing
         s.standardOutput = FileHandle.nullDevice
         s.standardError = FileHandle.nullDevice
         try s.run()
-        defer { if s.isRunning { s.terminate() } }
+        // SIGKILL, not terminate(): the test runner's threads block SIGTERM and the child inherits that
+        // mask, so SIGTERM left one s_server running after every test run.
+        defer {
+            if s.isRunning { kill(s.processIdentifier, SIGKILL) }
+            s.waitUntilExit()
+        }
         for _ in 0..<200 {
             if (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil { break }
             usleep(20_000)

@@ -97,4 +97,15 @@ import Testing
         #expect(ApplePush.topics(fromExtension: value) == ["com.x", "com.x.voip"])
         #expect(ApplePush.topics(fromExtension: Array(value.dropLast())) == [])
     }
+
+    /// A crafted certificate with very many topics is read in linear time, repeats dropped.
+    @Test func topicsExtensionWithManyTopicsIsFast() {
+        let topics = (0..<40_000).map { "com.x.t\($0)" }
+        let value = ApplePush.topicsExtension(bundleID: "com.x", topics: topics + ["com.x.t7"])
+        let clock = ContinuousClock()
+        var read: [String] = []
+        let elapsed = clock.measure { read = ApplePush.topics(fromExtension: value) }
+        #expect(read == topics)
+        #expect(elapsed < .seconds(2), "took \(elapsed)")
+    }
 }

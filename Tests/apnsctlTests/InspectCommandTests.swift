@@ -153,4 +153,20 @@ import Testing
             #expect(r.stderr.hasPrefix("error: \(path): "), "\(name): \(r.stderr)")
         }
     }
+
+    /// Subject and issuer come from the file: a CN with ESC sequences, BEL or a newline must not reach
+    /// the terminal raw (it could forge lines or recolour the screen); text output escapes them.
+    @Test func controlCharactersInTheSubjectAreEscaped() throws {
+        let dir = try TemporaryDirectory()
+        let evil = try CredentialGenerator.makeClientCertificate(
+            ca: CredentialFixtures.ca, commonName: "Apple Push Services: com.evil\u{1B}[31mRED\u{07}\nforged: line")
+        let pem = try dir.pem("evil.pem", evil)
+        let r = try CommandRunner.apnsctl(["inspect", pem])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("\u{1B}") && !r.stdout.contains("\u{07}"))
+        #expect(!r.stdout.contains("\nforged: line"))
+        #expect(r.stdout.contains("com.evil\\u{1B}[31mRED\\u{7}\\u{A}forged: line"))
+        let j = try CommandRunner.apnsctl(["inspect", pem, "-o", "json"])
+        #expect(try (jsonObject(j.stdout)["subject"] as? String)?.contains("\u{1B}[31mRED") == true)
+    }
 }

@@ -87,6 +87,31 @@ import Testing
         #expect(r.stderr.contains("RSA 2048"))
     }
 
+    /// Each failure names what the user can fix: the file name when the key id came from it, and no
+    /// passphrase flags jwt does not have for an encrypted key; inspect of a non-P-256 .p8 says so.
+    @Test func messagesNameWhatTheUserCanFix() throws {
+        let dir = try TemporaryDirectory()
+        let short = try dir.write("AuthKey_abc.p8", try CredentialFixtures.signingKey.p8PEM)
+        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", short, "--team-id", team])
+        #expect(r.status == 77)
+        #expect(r.stderr.hasPrefix("error: AuthKey_abc.p8: 'abc' in the file name is not a key id"), "\(r.stderr)")
+        #expect(r.stderr.contains("pass --key-id"))
+        let secret = SecretBytes(Array("pw".utf8))
+        let encrypted = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.privateKey.pkcs8PEM(passphrase: secret))
+        let e = try CommandRunner.apnsctl(["jwt", "--auth-key", encrypted, "--team-id", team])
+        #expect(e.status == 77)
+        #expect(e.stderr.contains("the key is encrypted, and Apple's .p8 keys are not"), "\(e.stderr)")
+        #expect(!e.stderr.contains("--passphrase"), "jwt has no passphrase flags")
+        let rsa = try dir.write("AuthKey_RSARSA1234.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
+        let i = try CommandRunner.apnsctl(["inspect", rsa])
+        #expect(i.status == 77)
+        #expect(i.stderr.contains("not an APNs signing key (found RSA 2048"), "\(i.stderr)")
+        let rsaPEM = try dir.write("key.pem", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
+        let k = try CommandRunner.apnsctl(["inspect", rsaPEM])
+        #expect(k.status == 77)
+        #expect(k.stderr.contains("no certificate") && !k.stderr.contains("--cert"), "inspect has no --cert: \(k.stderr)")
+    }
+
     @Test func tokenAuthOptionsUseAndBypassTheCache() throws {
         let dir = try TemporaryDirectory()
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)

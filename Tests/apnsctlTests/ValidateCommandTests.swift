@@ -119,7 +119,7 @@ import Testing
         let small = try dir.write("s.json", "{\"aps\":{\"alert\":\"" + String(repeating: "y", count: 237) + "\"}}")
         let over = try CommandRunner.apnsctl(["validate", "--size-limit", "256", small])
         #expect(over.status == 65)
-        #expect(over.lines == ["\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit (APNs answers 413 PayloadTooLarge); it is already compact: shorten it or move data out of the payload"])
+        #expect(over.lines == ["\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); it is already compact: shorten it or move data out of the payload"])
         #expect(try CommandRunner.apnsctl(["validate", "--size-limit", "2k", small]).lines == ["\(small): ok (257 bytes of 2048, alert)"])
     }
 
@@ -156,5 +156,19 @@ import Testing
         #expect(lines("surrogate.json").first?.contains("lone high surrogate \\uD800") == true)
         #expect(lines("huge-number.json").contains { $0.contains("error: aps.badge: badge 9999") })
         #expect(lines("nul.json").first?.contains("found character U+0000") == true)
+    }
+
+    /// An endless input (a device, a pipe that never ends) stops at FileSystem.maximumReadSize with an
+    /// error, instead of reading until memory runs out; the other files are still checked.
+    @Test func endlessInputEndsWithAnError() throws {
+        let dir = try TemporaryDirectory()
+        let good = try dir.write("good.json", "{\"aps\":{\"alert\":\"Hello\"}}")
+        let r = try CommandRunner.apnsctl(["validate", "/dev/zero", good], timeout: 20)
+        #expect(!r.timedOut)
+        #expect(r.status == 66)
+        #expect(r.errorLines.first == "error: /dev/zero: cannot read: more than 64 MiB, far more than any payload or credential; check the path")
+        #expect(r.lines == ["\(good): ok (25 bytes of 4096, alert)"])
+        let key = try CommandRunner.apnsctl(["inspect", "/dev/zero"], timeout: 20)
+        #expect(!key.timedOut && key.status == 66, "\(key.stderr)")
     }
 }

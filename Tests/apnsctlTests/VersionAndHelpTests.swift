@@ -31,4 +31,29 @@ import Testing
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("error: "))
     }
+
+    /// CLI.md: an error is lines on stderr that all start with `error:`, the parser's `Usage:` and
+    /// `See 'apnsctl … --help'` lines included, and its exit status is 64.
+    @Test(arguments: [
+        ["frobnicate"], ["validate", "--bogus", "x"], ["validate"], ["validate", "--size-limit"],
+        ["inspect"], ["jwt", "--auth-key"], ["--generate-completion-script", "ksh"], ["help", "nosuch"],
+    ])
+    func everyUsageErrorLineStartsWithErrorPrefix(arguments: [String]) throws {
+        let r = try CommandRunner.apnsctl(arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        let lines = r.stderr.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for line in lines {
+            #expect(line.hasPrefix("error: "), "\(arguments): \(line)")
+        }
+    }
+
+    /// Each credential and payload command's help ends in examples a user can copy.
+    @Test(arguments: ["validate", "inspect", "convert", "jwt"])
+    func commandHelpHasExamples(command: String) throws {
+        let r = try CommandRunner.apnsctl([command, "--help"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("Examples:\n") && r.stdout.contains("  apnsctl \(command) "), "\(command) --help")
+    }
 }

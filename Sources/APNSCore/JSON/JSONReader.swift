@@ -16,9 +16,22 @@ public enum JSONReader {
 }
 
 /// A container being read: the reader's explicit stack instead of recursion.
-private enum OpenContainer {
-    case array(start: Int, elements: [JSONValue])
-    case object(start: Int, members: [JSONMember], key: String, keyStart: Int)
+///
+/// A struct mutated in place on the stack (`stack[top].elements.append`), not an enum popped and
+/// pushed back: re-binding an enum payload to a `var` copies the array, which made every append
+/// O(n) and a payload with 100,000 members take minutes.
+private struct OpenContainer {
+    /// Byte offset of the `{` or `[`.
+    let start: Int
+    /// `{` rather than `[`.
+    let isObject: Bool
+    /// An array's elements so far.
+    var elements: [JSONValue] = []
+    /// An object's members so far.
+    var members: [JSONMember] = []
+    /// The key whose value is being read, and where it starts (objects only).
+    var key = ""
+    var keyStart = 0
 }
 
 /// The reader's state over one byte buffer (strings and UTF-8 are in `JSONParser+Strings.swift`).
@@ -54,10 +67,10 @@ struct JSONParser {
                     value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
                 } else if isObject {
                     let (key, keyStart) = try parseKey(after: "'{'")
-                    stack.append(.object(start: start, members: [], key: key, keyStart: keyStart))
+                    stack.append(OpenContainer(start: start, isObject: true, key: key, keyStart: keyStart))
                     continue readValue
                 } else {
-                    stack.append(.array(start: start, elements: []))
+                    stack.append(OpenContainer(start: start, isObject: false))
                     continue readValue
                 }
             case UInt8(ascii: "\""):
@@ -69,11 +82,10 @@ struct JSONParser {
             }
 
             // A value is complete: hand it to the enclosing container, closing containers as they end.
-            while let top = stack.popLast() {
+            while let top = stack.indices.last {
                 skipWhitespace()
-                switch top {
-                case .array(let arrayStart, var elements):
-                    elements.append(value)
+                if !stack[top].isObject {
+                    stack[top].elements.append(value)
                     if peek == UInt8(ascii: ",") {
                         let comma = index
                         index += 1
@@ -81,16 +93,16 @@ struct JSONParser {
                         if peek == UInt8(ascii: "]") {
                             throw fail(at: comma, "trailing comma before ']'; remove the comma")
                         }
-                        stack.append(.array(start: arrayStart, elements: elements))
                         continue readValue
                     }
                     guard peek == UInt8(ascii: "]") else {
                         throw fail(at: index, "expected ',' or ']' after an array element, found \(found(index))")
                     }
                     index += 1
-                    value = JSONValue(kind: .array(elements), start: arrayStart, end: index)
-                case .object(let objectStart, var members, let key, let keyStart):
-                    members.append(JSONMember(key: key, keyStart: keyStart, value: value))
+                    let closed = stack.removeLast()
+                    value = JSONValue(kind: .array(closed.elements), start: closed.start, end: index)
+                } else {
+                    stack[top].members.append(JSONMember(key: stack[top].key, keyStart: stack[top].keyStart, value: value))
                     if peek == UInt8(ascii: ",") {
                         let comma = index
                         index += 1
@@ -98,15 +110,15 @@ struct JSONParser {
                         if peek == UInt8(ascii: "}") {
                             throw fail(at: comma, "trailing comma before '}'; remove the comma")
                         }
-                        let (nextKey, nextKeyStart) = try parseKey(after: "','")
-                        stack.append(.object(start: objectStart, members: members, key: nextKey, keyStart: nextKeyStart))
+                        (stack[top].key, stack[top].keyStart) = try parseKey(after: "','")
                         continue readValue
                     }
                     guard peek == UInt8(ascii: "}") else {
                         throw fail(at: index, "expected ',' or '}' after an object member, found \(found(index))")
                     }
                     index += 1
-                    value = JSONValue(kind: .object(members), start: objectStart, end: index)
+                    let closed = stack.removeLast()
+                    value = JSONValue(kind: .object(closed.members), start: closed.start, end: index)
                 }
             }
             break readValue

@@ -22,7 +22,8 @@ public enum PayloadValidator {
         if payload.body.count > limit {
             let minifiedSize = root == nil ? nil : compactSize(payload.body)
             checker.error(rootPath, at: 0, sizeMessage(size: payload.body.count, limit: limit, minified: minifiedSize,
-                                                       pushType: options.sizeLimit == nil ? pushType : nil))
+                                                       pushType: options.sizeLimit == nil ? pushType : nil,
+                                                       apnsLimit: pushType.defaultSizeLimit))
         }
         if let root {
             if let members = root.members {
@@ -63,10 +64,14 @@ public enum PayloadValidator {
     }
 
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
-    static func sizeMessage(size: Int, limit: Int, minified: Int?, pushType: PushType?) -> String {
+    /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter `--size-limit`
+    /// (256, 2k for old devices and SDKs) APNs would take the payload, and the message says so.
+    static func sizeMessage(size: Int, limit: Int, minified: Int?, pushType: PushType?, apnsLimit: Int) -> String {
         var message = "payload is \(size) bytes, \(size - limit) over the \(limit)-byte limit"
         if let pushType { message += " for \(pushType.rawValue) pushes" }
-        message += " (APNs answers 413 PayloadTooLarge)"
+        message += size > apnsLimit
+            ? " (APNs answers 413 PayloadTooLarge)"
+            : " set with --size-limit (APNs itself takes up to \(apnsLimit))"
         guard let minified else { return message + "; shorten it" }
         if minified >= size {
             return message + "; it is already compact: shorten it or move data out of the payload"

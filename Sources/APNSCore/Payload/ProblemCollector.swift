@@ -20,21 +20,8 @@ struct ProblemCollector {
         findings.append(Finding(offset: offset, severity: .warning, path: ProblemCollector.printable(path), message: message))
     }
 
-    /// A key path safe to print on a terminal: control characters in keys (ESC, newline, C1 codes)
-    /// become `\u{1B}`-style escapes, so a payload cannot forge output lines or terminal sequences.
-    static func printable(_ path: String) -> String {
-        func isControl(_ v: UInt32) -> Bool { v < 0x20 || (0x7F...0x9F).contains(v) }
-        guard path.unicodeScalars.contains(where: { isControl($0.value) }) else { return path }
-        var out = ""
-        for scalar in path.unicodeScalars {
-            if isControl(scalar.value) {
-                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    /// A key path safe to print on a terminal (keys may hold ESC, newlines, C1 codes).
+    static func printable(_ path: String) -> String { PrintableText.escapingControls(path) }
 
     /// Whether any error was recorded so far.
     var hasErrors: Bool { findings.contains { $0.severity == .error } }

@@ -25,9 +25,14 @@ public enum FileSystem {
         return String(cString: s)
     }
 
-    /// Reads a whole file, or standard input for `-`.
-    public static func read(_ path: String) throws(Failure) -> [UInt8] {
-        if path == "-" { return readAll(fd: 0) }
+    /// The most `read` takes from one file: far beyond any payload (5 KB), credential or passphrase,
+    /// yet small enough that `validate /dev/zero` or an endless pipe ends with an error instead of
+    /// reading until memory runs out.
+    public static let maximumReadSize = 64 << 20
+
+    /// Reads a whole file, or standard input for `-`; more than `limit` bytes is `.unreadable`.
+    public static func read(_ path: String, limit: Int = maximumReadSize) throws(Failure) -> [UInt8] {
+        if path == "-" { return try readAll(fd: 0, limit: limit, path: path) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let e = errno
@@ -37,7 +42,17 @@ public enum FileSystem {
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
-        return readAll(fd: fd)
+        return try readAll(fd: fd, limit: limit, path: path)
+    }
+
+    /// `readAll(fd:)` that stops after `limit` bytes and names `path` in the failure.
+    private static func readAll(fd: Int32, limit: Int, path: String) throws(Failure) -> [UInt8] {
+        let bytes = readAll(fd: fd, limit: limit == .max ? limit : limit + 1)
+        guard bytes.count <= limit else {
+            throw .unreadable(path: path, reason: "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), "
+                + "far more than any payload or credential")
+        }
+        return bytes
     }
 
     /// Reads a file as UTF-8 text (invalid bytes are repaired, never fatal).
@@ -45,12 +60,13 @@ public enum FileSystem {
         String(decoding: try read(path), as: UTF8.self)
     }
 
-    /// Reads an open descriptor to its end.
-    public static func readAll(fd: Int32) -> [UInt8] {
+    /// Reads an open descriptor to its end, or until `limit` bytes are read.
+    public static func readAll(fd: Int32, limit: Int = .max) -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+        while out.count < limit {
+            let want = min(chunk.count, limit - out.count)
+            let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, want) }
             if n > 0 { out.append(contentsOf: chunk[0..<n]) }
             else if n < 0 && errno == EINTR { continue }
             else { break }

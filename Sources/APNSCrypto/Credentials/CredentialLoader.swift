@@ -39,7 +39,11 @@ public enum CredentialLoader {
         let certs = parsed.certificates
         if certs.isEmpty {
             guard let key = parsed.key else { throw .notACredential(path: path, detail: "no certificate or key found") }
-            guard KeyDescription.isP256(key.pointer) else { throw .noCertificate(path: path) }
+            guard KeyDescription.isP256(key.pointer) else {
+                // A `.p8` is meant as a signing key: say what is wrong with it, not that a certificate is missing.
+                if path.lowercased().hasSuffix(".p8") { throw .notSigningKey(path: path, found: key.typeDescription) }
+                throw .noCertificate(path: path)
+            }
             return CredentialContents(kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil)
         }
         var leafIndex = 0
@@ -64,7 +68,11 @@ public enum CredentialLoader {
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
     public static func loadSigningKey(path: String) throws(CredentialProblem) -> SigningKey {
         let bytes = try read(path)
-        let parsed = try parse(bytes, path: path, passphrase: .none)
+        let parsed: Parsed
+        do { parsed = try parse(bytes, path: path, passphrase: .none) } catch {
+            if case .passphraseRequired = error { throw .encryptedSigningKey(path: path) }
+            throw error
+        }
         guard let key = parsed.key else {
             let found = parsed.certificates.isEmpty ? "no private key" : "a certificate"
             throw .notSigningKey(path: path, found: found)

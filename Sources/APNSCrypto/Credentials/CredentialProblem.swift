@@ -22,8 +22,13 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     case notYetValid(path: String, notBefore: Int64, daysAhead: Int)
     /// A `.p8` that is not an EC P-256 key; `found` names what it is.
     case notSigningKey(path: String, found: String)
+    /// An `--auth-key` PEM that is encrypted: Apple's `.p8` keys never are, and `jwt`/`send` take no
+    /// passphrase for them.
+    case encryptedSigningKey(path: String)
     case missingKeyID(authKeyPath: String)
     case invalidKeyID(String)
+    /// The `<ID>` of `AuthKey_<ID>.p8` is not a key id (and no `--key-id` was given).
+    case invalidKeyIDInFileName(path: String, keyID: String)
     case missingTeamID
     case invalidTeamID(String)
     /// `--env` asks for an environment the certificate is not valid for.
@@ -61,7 +66,7 @@ public enum CredentialProblem: Error, Equatable, Sendable {
             return "\(p): uses an algorithm OpenSSL cannot run here (\(d)); "
                 + "install OpenSSL's legacy provider (legacy.so) or re-export with modern encryption"
         case .noCertificate(let p):
-            return "\(p): holds a private key but no certificate; pass the certificate with --cert and this key with --key"
+            return "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
         case .noPrivateKey(let p):
             return "\(p): holds a certificate but no private key; pass the key with --key FILE, "
                 + "or export the certificate together with its key as .p12"
@@ -78,6 +83,12 @@ public enum CredentialProblem: Error, Equatable, Sendable {
         case .notSigningKey(let p, let found):
             return "\(p): not an APNs signing key (found \(found), need an EC P-256 key in PKCS#8 PEM); "
                 + "download the .p8 key from the Apple Developer portal"
+        case .encryptedSigningKey(let p):
+            return "\(p): the key is encrypted, and Apple's .p8 keys are not; "
+                + "decrypt it (openssl pkey -in \(p) -out AuthKey_KEYID.p8) or download the .p8 key again"
+        case .invalidKeyIDInFileName(let p, let id):
+            return "\(FileSystem.baseName(p)): '\(id)' in the file name is not a key id (10 characters A-Z and 0-9); "
+                + "pass --key-id with the key id from the Apple Developer portal"
         case .missingKeyID(let p):
             return "--key-id: missing, and the file name \(FileSystem.baseName(p)) does not carry one "
                 + "(AuthKey_<KEYID>.p8); pass --key-id with the 10-character key id"

@@ -22,7 +22,10 @@ public enum ProviderToken {
     public static func identifiers(explicitKeyID: String?, key: SigningKey, authKeyPath: String,
                                    teamID: String?) throws(CredentialProblem) -> (keyID: String, teamID: String) {
         guard let keyID = explicitKeyID ?? key.keyIDFromFileName else { throw .missingKeyID(authKeyPath: authKeyPath) }
-        guard isWellFormedID(keyID) else { throw .invalidKeyID(keyID) }
+        guard isWellFormedID(keyID) else {
+            // Name the source the user can fix: the flag they typed, or the file name they did not.
+            throw explicitKeyID == nil ? .invalidKeyIDInFileName(path: authKeyPath, keyID: keyID) : .invalidKeyID(keyID)
+        }
         guard let teamID, !teamID.isEmpty else { throw .missingTeamID }
         guard isWellFormedID(teamID) else { throw .invalidTeamID(teamID) }
         return (keyID, teamID)

@@ -21,6 +21,12 @@ extension APNSCtl {
                 empty password.
 
                 Output files are created with mode 0600 and never overwritten without --force (exit 73).
+
+                Examples:
+                  apnsctl convert push.p12 -o push.pem --passphrase-file pass.txt
+                  apnsctl convert push.pem -o push.p12 --out-passphrase-file new-pass.txt
+                  apnsctl convert push.pem -o old-mac.p12 --legacy
+                  apnsctl convert push.p12 -o - | openssl x509 -noout -enddate
                 """)
 
         @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"))

@@ -22,6 +22,12 @@ extension APNSCtl {
                 Exit status: 0 when the credential is usable (a certificate without Apple's push extensions \
                 only gets a warning); 77 when it is expired, not yet valid or its key does not match (shown \
                 in full first), or when it cannot be read or decrypted; 66 when the file is missing.
+
+                Examples:
+                  apnsctl inspect push.p12 --passphrase-file pass.txt
+                  apnsctl inspect aps.cer --key push-key.pem
+                  apnsctl inspect AuthKey_ABCDE12345.p8
+                  APNSCTL_PASSPHRASE=secret apnsctl inspect push.p12 -o json
                 """)
 
         @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"))

@@ -17,6 +17,14 @@ extension APNSCtl {
                 The key id comes from --key-id, else from a file named AuthKey_KEYID.p8 (or \
                 APNsAuthKey_KEYID.p8); the team id from --team-id, else APNSCTL_TEAM_ID. Both are 10 \
                 characters, A-Z and 0-9; a missing or malformed id exits 77.
+
+                Examples:
+                  apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234
+                  APNSCTL_TEAM_ID=TEAMID1234 apnsctl jwt --auth-key key.p8 --key-id ABCDE12345
+                  TOKEN=$(apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234)
+                  curl --http2 -H "authorization: bearer $TOKEN" \\
+                    -H 'apns-topic: com.example.app' -d '{"aps":{"alert":"Hi"}}' \\
+                    https://api.sandbox.push.apple.com/3/device/DEVICE_TOKEN
                 """)
 
         @OptionGroup var key: AuthKeyOptions

@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The few JSON pieces `inspect -o json` writes: one flat object per line, fields in a fixed order.
 enum CredentialJSON {
     /// A JSON field value.
@@ -22,25 +24,7 @@ enum CredentialJSON {
         "{" + fields.map { quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
     }
 
-    /// A JSON string literal with the mandatory escapes.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: the shared writer's escaping (controls, DEL, C1, U+2028/9), so `inspect`
+    /// and `validate` JSON cannot differ on what a certificate or payload string may carry.
+    static func quoted(_ s: String) -> String { JSONWriter.quoted(s) }
 }

@@ -80,12 +80,14 @@ enum CredentialReport {
         }
     }
 
-    /// `label:` padded so the values line up.
+    /// `label:` padded so the values line up. Values come from the certificate (subject, issuer,
+    /// topics), so control characters are escaped: a crafted certificate cannot drive the terminal.
     private static func printRows(_ rows: [(String, String)]) {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         var text = ""
         for (label, value) in rows {
-            text += label + ":" + String(repeating: " ", count: width - label.count - 1) + value + "\n"
+            text += label + ":" + String(repeating: " ", count: width - label.count - 1)
+                + PrintableText.escapingControls(value) + "\n"
         }
         StandardStreams.printOut(text)
     }
