@@ -63,6 +63,8 @@ public enum CommandRunner {
         let inPipe = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
 
+        // A child may exit without reading its input; writing to that pipe must fail with EPIPE, not kill the runner.
+        signal(SIGPIPE, SIG_IGN)
         let start = Date()
         try process.run()
         if let stdin {

@@ -8,6 +8,17 @@ public enum FileSystem {
         case exists(path: String)
         case cannotCreate(path: String, reason: String)
 
+        /// The same failure, naming `label` instead of the bare path.
+        public func relabelled(_ label: String) -> Failure {
+            switch self {
+            case .missing: return .missing(path: label)
+            case .unreadable(_, let r): return .unreadable(path: label, reason: r)
+            case .isDirectory: return .isDirectory(path: label)
+            case .exists: return .exists(path: label)
+            case .cannotCreate(_, let r): return .cannotCreate(path: label, reason: r)
+            }
+        }
+
         public var message: String {
             switch self {
             case .missing(let p): return "\(p): no such file"
@@ -80,21 +91,51 @@ public enum FileSystem {
         return lstat(path, &st) == 0
     }
 
+    /// Whether `path` is a directory (following links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Writes `bytes` to `path` with `mode`, or to standard output for `-`.
-    /// Without `overwrite`, an existing file is left untouched and `.exists` thrown.
-    /// The file is created with `mode` from the start, so a private key is never briefly world-readable.
+    /// Without `overwrite`, an existing file is left untouched and `.exists` thrown. With it, the bytes go to a
+    /// temporary file beside `path` that is then renamed over it, so a failed write never leaves a damaged file.
+    /// Files are created with `mode` from the start, so a private key is never briefly world-readable.
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, overwrite: Bool) throws(Failure) {
         if path == "-" { StandardStreams.writeOut(bytes); return }
-        var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_TRUNC
-        if !overwrite { flags |= O_EXCL }
-        let fd = open(path, flags, mode)
-        if fd < 0 {
-            let e = errno
-            if e == EEXIST { throw .exists(path: path) }
-            throw .cannotCreate(path: path, reason: errnoText(e))
+        if isDirectory(path) {
+            throw .cannotCreate(path: path, reason: "it is a directory; give a file name inside it")
         }
-        defer { close(fd) }
-        _ = fchmod(fd, mode)  // O_TRUNC on an existing file keeps its old mode
+        if !overwrite {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            if fd < 0 { throw creationFailure(path: path, errno) }
+            do { try writeAll(bytes, fd: fd, path: path) } catch {
+                close(fd)
+                unlink(path)
+                throw error
+            }
+            close(fd)
+            return
+        }
+        var template = Array("\(path).tmp-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 { throw creationFailure(path: path, errno) }
+        let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        _ = fchmod(fd, mode)
+        do { try writeAll(bytes, fd: fd, path: path) } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        if rename(temporary, path) != 0 {
+            let e = errno
+            unlink(temporary)
+            throw creationFailure(path: path, e)
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -103,6 +144,16 @@ public enum FileSystem {
                 throw .cannotCreate(path: path, reason: errnoText())
             }
             offset += n
+        }
+    }
+
+    /// Turns a failed `open` into advice: an existing file, a missing folder, or no permission.
+    private static func creationFailure(path: String, _ code: Int32) -> Failure {
+        switch code {
+        case EEXIST: return .exists(path: path)
+        case ENOENT, ENOTDIR: return .cannotCreate(path: path, reason: "its directory does not exist; create it first or choose another path")
+        case EACCES, EPERM, EROFS: return .cannotCreate(path: path, reason: "\(errnoText(code)); choose a directory you can write to")
+        default: return .cannotCreate(path: path, reason: errnoText(code))
         }
     }
 

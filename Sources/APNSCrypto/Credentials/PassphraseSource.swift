@@ -43,7 +43,7 @@ public struct PassphraseSource: Sendable {
         if let text { return SecretBytes(Array(text.utf8)) }
         if let filePath {
             var bytes: [UInt8]
-            do { bytes = try FileSystem.read(filePath) } catch { throw CredentialProblem(reading: error) }
+            do { bytes = try FileSystem.read(filePath) } catch { throw CredentialProblem(reading: error.relabelled("--passphrase-file \(filePath)")) }
             defer { TerminalPrompt.wipe(&bytes) }
             return SecretBytes(Self.firstLine(bytes))
         }

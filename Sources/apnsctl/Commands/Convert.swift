@@ -54,6 +54,9 @@ extension APNSCtl {
         var force = false
 
         func run() throws {
+            if output != "-", FileSystem.isDirectory(output) {
+                throw CLIError.outputExists("-o \(output): it is a directory; give a file name inside it")
+            }
             if !force, output != "-", FileSystem.exists(output) {
                 throw CLIError.outputExists("\(output): already exists; pass --force to overwrite it")
             }

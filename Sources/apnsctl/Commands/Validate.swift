@@ -61,6 +61,9 @@ extension APNSCtl {
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
         func run() throws {
+            if payloads.filter({ $0 == "-" }).count > 1 {
+                throw CLIError.usage("- (standard input) can be given only once; save the other payloads to files")
+            }
             let options = try validationOptions()
             let format = try outputFormat()
             let renderer = ValidateOutput(format: format)
