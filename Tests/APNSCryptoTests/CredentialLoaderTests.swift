@@ -74,7 +74,7 @@ import Testing
         let env = PassphraseSource(environmentVariable: "APNSCTL_TEST_PASS_\(getpid())", promptOnTerminal: false)
         #expect(throws: Never.self) { try _ = load(cert, key: enc, env) }
         let missing = PassphraseSource(filePath: dir.file("nope.txt"), promptOnTerminal: false)
-        expectProblem(.fileMissing(path: dir.file("nope.txt"))) { try _ = load(cert, key: enc, missing) }
+        expectProblem(.fileMissing(path: "--passphrase-file " + dir.file("nope.txt"))) { try _ = load(cert, key: enc, missing) }
     }
 
     @Test func traditionalRSAAndSEC1Keys() throws {
