@@ -26,3 +26,22 @@ import Testing
         #expect(r.stderr.hasPrefix("error: --passphrase-file \(scratch.file("nosuch")): no such file"))
     }
 }
+
+/// `inspect` warns about a key id from the file name that `send` and `jwt` would refuse.
+@Suite struct InspectKeyIDTests {
+    @Test func malformedKeyIDFromFileNameIsAWarning() throws {
+        let scratch = try TemporaryDirectory(prefix: "keyid")
+        let key = scratch.file("AuthKey_abc.p8")
+        let made = try CommandRunner.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
+                                                     "-out", key])
+        #expect(made.status == 0, "\(made.stderr)")
+        let r = try CommandRunner.apnsctl(["inspect", key])
+        #expect(r.status == 0)
+        #expect(r.stderr.hasPrefix("warning: \(key): key id \"abc\" from the file name is not 10 letters"))
+        let good = scratch.file("AuthKey_ABCDE12345.p8")
+        _ = try CommandRunner.run("cp", [key, good])
+        let g = try CommandRunner.apnsctl(["inspect", good])
+        #expect(g.status == 0)
+        #expect(g.stderr.isEmpty)
+    }
+}

@@ -6,6 +6,10 @@ enum CredentialReport {
     static func printAuthKey(_ contents: CredentialContents, file: String, format: InspectFormat) {
         let keyType = contents.privateKey?.typeDescription ?? "unknown"
         let keyID = SigningKey.keyID(fromFileName: file)
+        if let id = keyID, !ProviderToken.isWellFormedID(id) {
+            // send and jwt refuse such an id; say so here, where users look first.
+            StandardStreams.warning("\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt")
+        }
         switch format {
         case .json:
             StandardStreams.printOut(CredentialJSON.object([
