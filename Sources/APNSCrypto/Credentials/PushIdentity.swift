@@ -17,10 +17,12 @@ public final class PushIdentity: @unchecked Sendable {
         self.privateKey = privateKey
         self.chain = chain
         self.certificatePath = certificatePath
+        self.info = certificate.info
     }
 
-    /// The certificate's parsed view (bundle id, topics, environments, validity).
-    public var info: CertificateInfo { certificate.info }
+    /// The certificate's parsed view (bundle id, topics, environments, validity), parsed once: `send` consults
+    /// it several times on its start-up path.
+    public let info: CertificateInfo
 
     /// Fails with `.expired` or `.notYetValid` when the certificate is outside its validity at `now`.
     public func checkValidity(now: Int64) throws(CredentialProblem) {
