@@ -22,16 +22,12 @@ public enum MockReadyFile {
 
     /// Writes `mock.json` for a mock listening at `endpoint`.
     public static func write(state: MockState, endpoint: String) throws(MockStateError) {
-        let temporary = state.readyFile + ".\(getpid()).tmp"
+        // overwrite: a temporary file renamed over the old one, so a reader never sees half a file.
         do {
-            try FileSystem.write(contents(state: state, endpoint: endpoint, pid: getpid()), to: temporary, mode: 0o644, overwrite: true)
+            try FileSystem.write(contents(state: state, endpoint: endpoint, pid: getpid()), to: state.readyFile,
+                                 mode: 0o644, overwrite: true)
         } catch {
             throw .files(error)
-        }
-        guard rename(temporary, state.readyFile) == 0 else {
-            let reason = FileSystem.errnoText()
-            unlink(temporary)
-            throw .files(.cannotCreate(path: state.readyFile, reason: reason))
         }
     }
 
