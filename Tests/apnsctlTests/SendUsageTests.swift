@@ -180,6 +180,19 @@ import Testing
         #expect(fromPEM.status == 0, "\(fromPEM.stderr)")
         #expect(!fromPEM.stdout.contains("--cert-type"))
         #expect(!fromPEM.stdout.contains("APNS_PASSPHRASE"))
+
+        // A PEM certificate with an encrypted key beside it: curl needs --pass, but no --cert-type.
+        let certOnly = scratch.file("only-cert.pem"), encryptedKey = scratch.file("enc.key")
+        #expect(try CommandRunner.run("openssl", ["x509", "-in", credentials.pushFile, "-out", certOnly]).status == 0)
+        #expect(try CommandRunner.run("openssl", ["pkey", "-in", credentials.pushFile, "-aes256", "-passout", "pass:k3y",
+                                                   "-out", encryptedKey]).status == 0)
+        let fromEncrypted = try send(["--cert", certOnly, "--key", encryptedKey, "--endpoint", "https://127.0.0.1:9",
+                                      "-d", token, "--dry-run", "--alert", "x"], passphrase: "k3y")
+        #expect(fromEncrypted.status == 0, "\(fromEncrypted.stderr)")
+        #expect(!fromEncrypted.stdout.contains("--cert-type"))
+        #expect(fromEncrypted.stdout.contains("--key \"$APNS_KEY\""))
+        #expect(fromEncrypted.stdout.contains("--pass \"$APNS_PASSPHRASE\""))
+        #expect(!fromEncrypted.stdout.contains("k3y"))
     }
 
     @Test func helpDescribesEveryFlagAndExitCodes() throws {

@@ -21,4 +21,6 @@ public struct CredentialContents: @unchecked Sendable {
     public let keyPath: String?
     /// nil without a key or certificate; else whether the key is the leaf's.
     public let keyMatches: Bool?
+    /// Whether the key came from an encrypted PEM block (it needed a passphrase).
+    public let keyWasEncrypted: Bool
 }

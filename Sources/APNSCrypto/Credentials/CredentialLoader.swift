@@ -16,7 +16,8 @@ public enum CredentialLoader {
             throw .keyDoesNotMatchCertificate(certificatePath: certificatePath, keyPath: contents.keyPath ?? certificatePath)
         }
         let identity = PushIdentity(certificate: leaf, privateKey: key, chain: contents.chain,
-                                    certificatePath: certificatePath)
+                                    certificatePath: certificatePath, container: contents.kind,
+                                    keyWasEncrypted: contents.keyWasEncrypted)
         if let now { try identity.checkValidity(now: now) }
         return identity
     }
@@ -34,6 +35,7 @@ public enum CredentialLoader {
                 throw .notACredential(path: keyPath, detail: "no private key found")
             }
             parsed.key = key
+            parsed.keyWasEncrypted = keyFile.keyWasEncrypted
             keyOrigin = keyPath
         }
         let certs = parsed.certificates
@@ -44,7 +46,8 @@ public enum CredentialLoader {
                 if path.lowercased().hasSuffix(".p8") { throw .notSigningKey(path: path, found: key.typeDescription) }
                 throw .noCertificate(path: path)
             }
-            return CredentialContents(kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil)
+            return CredentialContents(kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil,
+                                      keyWasEncrypted: parsed.keyWasEncrypted)
         }
         var leafIndex = 0
         var matches: Bool? = nil
@@ -62,7 +65,8 @@ public enum CredentialLoader {
         var chain = certs
         let leaf = chain.remove(at: leafIndex)
         return CredentialContents(kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
-                                  privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches)
+                                  privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches,
+                                  keyWasEncrypted: parsed.keyWasEncrypted)
     }
 
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
@@ -88,6 +92,8 @@ public enum CredentialLoader {
         var certificates: [X509Certificate] = []
         var key: PrivateKey?
         var isPKCS12 = false
+        /// The key was an encrypted PEM block (a PKCS#12 is always protected, whatever this says).
+        var keyWasEncrypted = false
     }
 
     static func read(_ path: String) throws(CredentialProblem) -> [UInt8] {
@@ -143,6 +149,7 @@ public enum CredentialLoader {
         }
         if let block = blocks.first(where: { $0.isPrivateKey }) {
             result.key = try readKey(block, path: path, passphrase: passphrase)
+            result.keyWasEncrypted = block.isEncrypted
         }
         if result.certificates.isEmpty && result.key == nil {
             if let truncated { throw .corrupt(path: path, detail: "the \(truncated) block has no END line") }

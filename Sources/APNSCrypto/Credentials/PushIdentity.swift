@@ -9,14 +9,25 @@ public final class PushIdentity: @unchecked Sendable {
     public let chain: [X509Certificate]
     /// The file the certificate came from (for messages).
     public let certificatePath: String
+    /// How the file was encoded (PEM/DER certificate or PKCS#12), as the loader detected it by content.
+    public let container: CredentialContents.Kind
+    /// Whether the key came from an encrypted PEM block.
+    public let keyWasEncrypted: Bool
+
+    /// Whether another tool (curl) must be given a passphrase to use these files: a PKCS#12 always has a
+    /// password (maybe empty), a PEM only when its key was encrypted.
+    public var needsPassphrase: Bool { container == .pkcs12 || keyWasEncrypted }
 
     /// Pairs a certificate and key; `certificatePath` names them in messages.
     public init(certificate: X509Certificate, privateKey: PrivateKey, chain: [X509Certificate] = [],
-                certificatePath: String = "certificate") {
+                certificatePath: String = "certificate", container: CredentialContents.Kind = .certificate,
+                keyWasEncrypted: Bool = false) {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain
         self.certificatePath = certificatePath
+        self.container = container
+        self.keyWasEncrypted = keyWasEncrypted
         self.info = certificate.info
     }
 

@@ -1,4 +1,5 @@
 import APNSClient
+import APNSCrypto
 import APNSCore
 import APNSHTTP2
 
@@ -44,18 +45,14 @@ struct SendDryRun {
     private func curl(url: String, headers: [HTTP2Header]) -> [String] {
         var vars: [String] = []
         var cmd = ["curl --http2 -sS -i"]
-        if let cert = certificate.cert {
+        if let cert = certificate.cert, let identity = plan.identity {
             vars.append("APNS_CERT=\(shellQuoted(cert))")
-            let certIsPEM = Self.isPEM(path: cert)
-            cmd.append("--cert \"$APNS_CERT\"" + (certIsPEM ? "" : " --cert-type P12"))
-            var encryptedKey = certIsPEM && Self.holdsEncryptedKey(path: cert)
+            cmd.append("--cert \"$APNS_CERT\"" + (identity.container == .pkcs12 ? " --cert-type P12" : ""))
             if let key = certificate.key {
                 vars.append("APNS_KEY=\(shellQuoted(key))")
                 cmd.append("--key \"$APNS_KEY\"")
-                encryptedKey = encryptedKey || Self.holdsEncryptedKey(path: key)
             }
-            // curl needs the password of a PKCS#12 file (even an empty one) and of an encrypted key.
-            if !certIsPEM || encryptedKey {
+            if identity.needsPassphrase {
                 vars.append("APNS_PASSPHRASE=<its passphrase>")
                 cmd.append("--pass \"$APNS_PASSPHRASE\"")
             }
@@ -76,21 +73,6 @@ struct SendDryRun {
         if !vars.isEmpty { out.append("# " + vars.joined(separator: "  ")) }
         out.append(cmd.joined(separator: " \\\n  "))
         return out
-    }
-
-    /// Whether the credential file is PEM text, judged by content as `send` does (anything else
-    /// that loaded is PKCS#12, which curl needs told with `--cert-type P12`).
-    static func isPEM(path: String) -> Bool {
-        guard let bytes = try? FileSystem.read(path) else { return true }
-        return bytes.starts(with: Array("-----BEGIN".utf8))
-            || String(decoding: bytes.prefix(4096), as: UTF8.self).contains("-----BEGIN ")
-    }
-
-    /// Whether a PEM file holds an encrypted private key (PKCS#8 `ENCRYPTED PRIVATE KEY` or a legacy `Proc-Type` header).
-    static func holdsEncryptedKey(path: String) -> Bool {
-        guard let bytes = try? FileSystem.read(path) else { return false }
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || text.contains("Proc-Type: 4,ENCRYPTED")
     }
 
     /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
