@@ -71,6 +71,13 @@ public struct JSONWriter: Sendable {
         key(name)
         if let value { bool(value) } else { null() }
     }
+    /// `"name": ["a","b"]`.
+    public mutating func field(_ name: String, _ values: [String]) {
+        key(name)
+        beginArray()
+        for v in values { string(v) }
+        endArray()
+    }
 
     private mutating func separate() {
         if afterKey { afterKey = false; return }

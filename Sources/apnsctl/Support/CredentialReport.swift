@@ -12,10 +12,14 @@ enum CredentialReport {
         }
         switch format {
         case .json:
-            StandardStreams.printOut(CredentialJSON.object([
-                ("file", .string(file)), ("kind", .string("auth-key")), ("key_type", .string(keyType)),
-                ("key_id", .string(keyID)),
-            ]) + "\n")
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("file", file)
+            w.field("kind", "auth-key")
+            w.field("key_type", keyType)
+            w.field("key_id", keyID)
+            w.endObject()
+            StandardStreams.printOut(w.text + "\n")
         case .text:
             printRows([
                 ("file", file),
@@ -34,25 +38,27 @@ enum CredentialReport {
         let envs = info.sortedEnvironments.map(\.rawValue)
         switch format {
         case .json:
-            StandardStreams.printOut(CredentialJSON.object([
-                ("file", .string(file)),
-                ("kind", .string(contents.kind.rawValue)),
-                ("subject", .string(info.subject)),
-                ("bundle_id", .string(info.bundleID)),
-                ("topics", .strings(info.topics)),
-                ("environments", .strings(envs)),
-                ("issuer", .string(info.issuer)),
-                ("serial", .string(info.serial)),
-                ("not_before", .string(ISO8601.format(epochSeconds: info.notBefore))),
-                ("not_after", .string(ISO8601.format(epochSeconds: info.notAfter))),
-                ("days_remaining", .integer(days)),
-                ("expired", .bool(expired)),
-                ("not_yet_valid", .bool(early)),
-                ("has_private_key", .bool(contents.privateKey != nil)),
-                ("key_matches", .bool(contents.keyMatches)),
-                ("key_type", .string(info.keyType)),
-                ("sha256", .string(info.sha256)),
-            ]) + "\n")
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("file", file)
+            w.field("kind", contents.kind.rawValue)
+            w.field("subject", info.subject)
+            w.field("bundle_id", info.bundleID)
+            w.field("topics", info.topics)
+            w.field("environments", envs)
+            w.field("issuer", info.issuer)
+            w.field("serial", info.serial)
+            w.field("not_before", ISO8601.format(epochSeconds: info.notBefore))
+            w.field("not_after", ISO8601.format(epochSeconds: info.notAfter))
+            w.field("days_remaining", days)
+            w.field("expired", expired)
+            w.field("not_yet_valid", early)
+            w.field("has_private_key", contents.privateKey != nil)
+            w.field("key_matches", contents.keyMatches)
+            w.field("key_type", info.keyType)
+            w.field("sha256", info.sha256)
+            w.endObject()
+            StandardStreams.printOut(w.text + "\n")
         case .text:
             var validity = "\(days) days left"
             if expired { validity = "EXPIRED \(-days) days ago" }
