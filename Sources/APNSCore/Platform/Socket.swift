@@ -34,16 +34,7 @@ public final class Socket: @unchecked Sendable {
     /// A fresh DNS lookup each time, as APNs asks of new connections.
     public static func connect(host: String, port: Int, timeout: Double) throws(SocketError) -> Socket {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_protocol = Int32(IPPROTO_TCP)
-        var list: UnsafeMutablePointer<addrinfo>? = nil
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        if rc != 0 {
-            let reason = gai_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
-            throw .resolve(host: host, reason: reason)
-        }
+        let list = try resolve(host: host, port: port, flags: 0)
         defer { freeaddrinfo(list) }
         var lastError = SocketError.connect(host: host, port: port, reason: "no address")
         var cursor = list
@@ -86,16 +77,7 @@ public final class Socket: @unchecked Sendable {
 
     /// Listens on `host:port` (port 0 picks a free one; see `localPort`).
     public static func listen(host: String, port: Int, backlog: Int32 = 512) throws(SocketError) -> Socket {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>? = nil
-        let rc = getaddrinfo(host, String(port), &hints, &list)
-        if rc != 0 {
-            let reason = gai_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
-            throw .resolve(host: host, reason: reason)
-        }
+        let list = try resolve(host: host, port: port, flags: AI_PASSIVE | AI_NUMERICSERV)
         defer { freeaddrinfo(list) }
         guard let ai = list else { throw .listen(host: host, port: port, reason: "no address") }
         let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
@@ -109,6 +91,22 @@ public final class Socket: @unchecked Sendable {
         if Glibc_listen(fd, backlog) != 0 { throw .listen(host: host, port: port, reason: FileSystem.errnoText()) }
         sock.setNonBlocking()
         return sock
+    }
+
+    /// TCP addresses for `host:port` (free the list with `freeaddrinfo`); a lookup failure names the host.
+    private static func resolve(host: String, port: Int, flags: Int32) throws(SocketError) -> UnsafeMutablePointer<addrinfo>? {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_protocol = Int32(IPPROTO_TCP)
+        hints.ai_flags = flags
+        var list: UnsafeMutablePointer<addrinfo>? = nil
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        if rc != 0 {
+            let reason = gai_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
+            throw .resolve(host: host, reason: reason)
+        }
+        return list
     }
 
     /// Accepts one pending connection (non-blocking); nil when none is waiting.
