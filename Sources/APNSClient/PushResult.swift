@@ -1,13 +1,13 @@
 import APNSCore
-import APNSHTTP2
 
-/// What happened to one device: APNs' answer, or the transport failure that left it unanswered.
-/// A rejection is a result, not an error (as in apns2); every device gets exactly one.
+/// What happened to one device (or broadcast channel): APNs' answer, or the transport failure that
+/// left it unanswered. A rejection is a result, not an error (as in apns2); every target gets exactly one.
 public struct PushResult: Sendable, Equatable {
     /// How the CLI classifies a result (and so the exit code: 0, 1 or 69).
     public enum Outcome: Sendable, Equatable { case accepted, rejected, failed }
 
-    public let device: DeviceToken
+    /// The device or channel the request was for.
+    public let target: PushTarget
     /// HTTP status; nil when there was no answer.
     public let status: Int?
     public let apnsID: String?
@@ -24,10 +24,10 @@ public struct PushResult: Sendable, Equatable {
     public let durationMs: Double
 
     /// A result built field by field (tests, and the sender's failure path).
-    public init(device: DeviceToken, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
+    public init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
                 reason: String? = nil, bodyText: String? = nil, timestamp: Int64? = nil, error: String? = nil,
                 durationMs: Double) {
-        self.device = device
+        self.target = target
         self.status = status
         self.apnsID = apnsID
         self.apnsUniqueID = apnsUniqueID
@@ -40,7 +40,7 @@ public struct PushResult: Sendable, Equatable {
 
     /// Interprets an HTTP/2 answer as APNs documents it (§5): `apns-id`, `apns-unique-id`, and for
     /// errors a JSON body with `reason` (and `timestamp` on 410). Non-JSON bodies are kept as text.
-    public init(device: DeviceToken, response: HTTP2Response, durationMs: Double) {
+    public init(target: PushTarget, response: APNSResponse, durationMs: Double) {
         var reason: String? = nil
         var bodyText: String? = nil
         var timestamp: Int64? = nil
@@ -52,16 +52,19 @@ public struct PushResult: Sendable, Equatable {
             }
             timestamp = APNSErrorBody.timestamp(in: response.body)
         }
-        self.init(device: device, status: response.status,
+        self.init(target: target, status: response.status,
                   apnsID: response.headers.value(of: "apns-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   apnsUniqueID: response.headers.value(of: "apns-unique-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   reason: reason, bodyText: bodyText, timestamp: timestamp, error: nil, durationMs: durationMs)
     }
 
-    /// A device that got no answer.
-    public init(device: DeviceToken, failure: String, durationMs: Double) {
-        self.init(device: device, status: nil, error: failure, durationMs: durationMs)
+    /// A target that got no answer.
+    public init(target: PushTarget, failure: String, durationMs: Double) {
+        self.init(target: target, status: nil, error: failure, durationMs: durationMs)
     }
+
+    /// The device, for device pushes (nil for a broadcast's channel).
+    public var device: DeviceToken? { target.device }
 
     /// Accepted (200), rejected (any other status) or failed (no answer).
     public var outcome: Outcome {

@@ -17,6 +17,10 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
     case timeout(seconds: Double)
     /// The connection kept failing before any answer; the last failure is kept.
     case gaveUp(attempts: Int, last: String)
+    /// The server reset this request's stream every time it was sent (RST_STREAM with `code`).
+    case streamReset(times: Int, code: UInt32)
+    /// SIGINT or SIGTERM arrived before the answer (CLI.md: the error is the word `interrupted`).
+    case interrupted
 
     /// The one-line message, with advice where there is one.
     public var description: String {
@@ -29,20 +33,24 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
             return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s; raise --timeout, or check --endpoint and the network"
         case .gaveUp(let n, let last):
             return "no answer after \(n) connections in a row: \(last)"
+        case .streamReset(let n, let code):
+            return "the server reset the stream \(n) times (\(HTTP2ErrorCode.name(code)))"
+        case .interrupted:
+            return "interrupted"
         }
     }
 
-    /// Worth opening another connection for: drops and resets, not configuration or trust problems.
+    /// Worth opening another connection for (after one that worked): drops, resets, a reconnect that
+    /// could not get through; not trust or configuration problems, which the next try would meet again.
     var isRetriable: Bool {
         switch self {
-        case .closed, .protocolError: return true
-        case .connect(let e):
-            if case .connect = e { return true }
-            return false
+        case .closed, .protocolError, .connect: return true
         case .tls(let e):
-            if case .io = e { return true }
-            return false
-        case .timeout, .gaveUp: return false
+            switch e {
+            case .io, .handshake: return true
+            case .configuration, .verification, .noHTTP2: return false
+            }
+        case .timeout, .gaveUp, .streamReset, .interrupted: return false
         }
     }
 

@@ -73,6 +73,19 @@ public final class HTTP2ClientSession {
         return streamID
     }
 
+    /// Queues a request from its parts (`:scheme` is https); returns its stream id.
+    public func submitRequest(method: String, authority: String, path: String, headers: [HTTP2Header],
+                              body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
+        var fields: [HTTP2Header] = []
+        fields.reserveCapacity(headers.count + 4)
+        fields.append(HTTP2Header(":method", method))
+        fields.append(HTTP2Header(":scheme", "https"))
+        fields.append(HTTP2Header(":authority", authority))
+        fields.append(HTTP2Header(":path", path, neverIndex: true))
+        fields.append(contentsOf: headers)
+        return try submitRequest(headers: fields, body: body)
+    }
+
     /// Feeds bytes received from the server. Protocol violations by the server throw (the connection is
     /// then unusable); answers and GOAWAY become events.
     public func receive(_ bytes: UnsafeRawBufferPointer) throws(NGHTTP2Error) {

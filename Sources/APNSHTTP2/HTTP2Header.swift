@@ -1,24 +1,8 @@
 internal import CNghttp2
+import APNSCore
 
-/// One HTTP/2 header field as the sessions exchange it.
-public struct HTTP2Header: Equatable, Sendable {
-    public let name: String
-    public let value: String
-    /// Never put in the HPACK dynamic table: per-request values (`:path`, `apns-id`) and secrets
-    /// (`authorization` is indexed on purpose, as APNS.md advises: it repeats on every request).
-    public let neverIndex: Bool
-
-    public init(_ name: String, _ value: String, neverIndex: Bool = false) {
-        self.name = name
-        self.value = value
-        self.neverIndex = neverIndex
-    }
-}
-
-extension Array where Element == HTTP2Header {
-    /// The first value of `name` (names are lowercase on the wire).
-    public func value(of name: String) -> String? { first { $0.name == name }?.value }
-}
+/// The sessions exchange the core's header fields; the old name stays for the code that uses it.
+public typealias HTTP2Header = HeaderField
 
 /// Lends nghttp2 an `nghttp2_nv` array for `headers` for the duration of `body`.
 /// nghttp2 copies names and values during submit (the NO_COPY flags are not set), so the storage

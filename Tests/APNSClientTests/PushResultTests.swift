@@ -1,5 +1,4 @@
 import APNSCore
-import APNSHTTP2
 import Testing
 @testable import APNSClient
 
@@ -8,8 +7,8 @@ import Testing
     let device = try! DeviceToken(parsing: String(repeating: "ab", count: 32))
 
     @Test func success() {
-        let r = PushResult(device: device, response: HTTP2Response(status: 200, headers: [
-            HTTP2Header("apns-id", "8A6C1F8E-0000-4000-8000-000000000001"), HTTP2Header("apns-unique-id", "u-1")]), durationMs: 2)
+        let r = PushResult(target: .device(device), response: APNSResponse(status: 200, headers: [
+            HeaderField("apns-id", "8A6C1F8E-0000-4000-8000-000000000001"), HeaderField("apns-unique-id", "u-1")]), durationMs: 2)
         #expect(r.outcome == .accepted)
         #expect(r.apnsID == "8A6C1F8E-0000-4000-8000-000000000001")
         #expect(r.apnsUniqueID == "u-1")
@@ -18,21 +17,21 @@ import Testing
 
     @Test func unregisteredKeepsTheTimestamp() {
         let body = Array("{\"reason\":\"Unregistered\",\"timestamp\":1762166400000}".utf8)
-        let r = PushResult(device: device, response: HTTP2Response(status: 410, body: body), durationMs: 2)
+        let r = PushResult(target: .device(device), response: APNSResponse(status: 410, body: body), durationMs: 2)
         #expect(r.outcome == .rejected)
         #expect(r.knownReason == .unregistered)
         #expect(r.timestamp == 1_762_166_400_000)
     }
 
     @Test func unknownReasonIsKeptAsReceived() {
-        let r = PushResult(device: device, response: HTTP2Response(status: 400, body: Array("{\"reason\":\"BrandNewReason\"}".utf8)), durationMs: 1)
+        let r = PushResult(target: .device(device), response: APNSResponse(status: 400, body: Array("{\"reason\":\"BrandNewReason\"}".utf8)), durationMs: 1)
         #expect(r.reason == "BrandNewReason")
         #expect(r.knownReason == nil)
     }
 
     @Test(arguments: ["<html><body>502 Bad Gateway</body></html>", "{\"reason\":5}", "{", "\u{1B}[31mred\nline", ""])
     func oddBodiesNeverCrash(_ body: String) {
-        let r = PushResult(device: device, response: HTTP2Response(status: 502, body: Array(body.utf8)), durationMs: 1)
+        let r = PushResult(target: .device(device), response: APNSResponse(status: 502, body: Array(body.utf8)), durationMs: 1)
         #expect(r.outcome == .rejected)
         #expect(r.reason == nil)
         if let text = r.bodyText { #expect(!text.contains("\u{1B}") && !text.contains("\n")) }
@@ -40,12 +39,12 @@ import Testing
 
     @Test func hugeBodyIsCut() {
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 100_000)
-        let r = PushResult(device: device, response: HTTP2Response(status: 500, body: body), durationMs: 1)
+        let r = PushResult(target: .device(device), response: APNSResponse(status: 500, body: body), durationMs: 1)
         #expect((r.bodyText?.count ?? 0) <= 201)
     }
 
     @Test func failureHasNoStatus() {
-        let r = PushResult(device: device, failure: "no answer", durationMs: 0)
+        let r = PushResult(target: .device(device), failure: "no answer", durationMs: 0)
         #expect(r.outcome == .failed)
         #expect(r.status == nil)
     }
@@ -59,16 +58,16 @@ import Testing
 
     @Test func bearerTokensAreShortenedForDisplay() {
         let token = "eyJhbGciOiJFUzI1NiIsImtpZCI6IkFCQyJ9.eyJpc3MiOiJYIn0.c2ln"
-        let shown = SecretRedaction.display(APNSHTTP2.HTTP2Header("authorization", "bearer " + token))
+        let shown = SecretRedaction.display(HeaderField("authorization", "bearer " + token))
         #expect(shown == "bearer eyJhbGciOi…")
-        #expect(SecretRedaction.display(APNSHTTP2.HTTP2Header("apns-topic", "com.x")) == "com.x")
+        #expect(SecretRedaction.display(HeaderField("apns-topic", "com.x")) == "com.x")
     }
 
     @Test func requestHeadersInWireOrder() {
         let request = PushRequest(topic: "com.x", pushType: .background, priority: .powerAware, expiration: 0,
                                   collapseID: "c", apnsID: "8A6C1F8E-0000-4000-8000-000000000001", bearerToken: "jwt",
                                   payload: Array("{}".utf8))
-        let h = request.headers(for: device, authority: "h:1")
+        let h = request.request(for: device).fields(authority: "h:1")
         #expect(h.map(\.name) == [":method", ":scheme", ":authority", ":path", "authorization", "apns-topic", "apns-push-type",
                                   "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id", "content-type", "content-length"])
         #expect(h.value(of: ":path") == "/3/device/" + device.hex)

@@ -20,21 +20,20 @@ import Testing
 
     private func send(_ devices: [DeviceToken], to server: TestPushServer, timeout: Double = 10, concurrency: Int? = nil,
                       verify: Bool = true) throws -> (results: [PushResult], summary: SendSummary) {
-        let context = try TLSContext.client(caFile: verify ? credentials.caFile : nil, verify: verify,
-                                            certificate: credentials.push.certificate, key: credentials.push.privateKey)
-        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: server.port), context: context,
+        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: server.port),
+                                         trust: verify ? .caFile(credentials.caFile) : .insecure, identity: credentials.push,
                                          timeout: timeout, concurrency: concurrency)
         let request = PushRequest(topic: "com.example.demo", pushType: .alert, priority: .immediate,
                                   payload: Array("{\"aps\":{\"alert\":\"hi\"}}".utf8))
         var results: [PushResult] = []
-        let summary = PushSender(configuration: config, request: request, devices: DeviceArraySource(devices)).run { results.append($0) }
+        let summary = try PushSender(configuration: config, request: request, devices: DeviceArraySource(devices)).run { results.append($0) }
         return (results, summary)
     }
 
     /// Each device exactly once among the results, and at most one answer per device at the server.
     private func expectExactlyOnce(_ results: [PushResult], _ devices: [DeviceToken], _ server: TestPushServer) {
         #expect(results.count == devices.count)
-        #expect(Set(results.map(\.device.hex)) == Set(devices.map(\.hex)))
+        #expect(Set(results.compactMap(\.device?.hex)) == Set(devices.map(\.hex)))
         let twice = server.answeredDevices.filter { $0.value > 1 }
         #expect(twice.isEmpty, "answered more than once: \(twice.keys.prefix(3))")
     }
@@ -57,7 +56,7 @@ import Testing
         let server = try TestPushServer(credentials: credentials, configuration: config)
         let (results, summary) = try send(devices, to: server)
         #expect(summary.accepted == 1 && summary.rejected == 2 && summary.failed == 0)
-        let byDevice = Dictionary(uniqueKeysWithValues: results.map { ($0.device.hex, $0) })
+        let byDevice = Dictionary(uniqueKeysWithValues: results.map { ($0.target.text, $0) })
         #expect(byDevice[devices[1].hex]?.knownReason == .badDeviceToken)
         #expect(byDevice[devices[2].hex]?.status == 410)
         #expect(byDevice[devices[2].hex]?.timestamp == 1_762_166_400_000)
@@ -128,10 +127,9 @@ import Testing
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = listener.localPort
         _ = consume listener
-        let context = try TLSContext.client(caFile: nil, verify: false)
-        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: port), context: context, timeout: 2)
+        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .insecure, timeout: 2)
         var results: [PushResult] = []
-        let summary = PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
+        let summary = try PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
                                  devices: DeviceArraySource(tokens(3))).run { results.append($0) }
         #expect(results.count == 3)
         #expect(summary.failed == 3 && summary.connections == 1)
@@ -149,10 +147,9 @@ import Testing
 
     @Test func untrustedServerFailsVerification() throws {
         let server = try TestPushServer(credentials: credentials)
-        let context = try TLSContext.client(caFile: nil, verify: true)
-        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: server.port), context: context, timeout: 5)
+        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: server.port), timeout: 5)
         var results: [PushResult] = []
-        let summary = PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
+        let summary = try PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
                                  devices: DeviceArraySource(tokens(2))).run { results.append($0) }
         #expect(summary.failed == 2 && summary.connections == 1)
         #expect(summary.failure?.contains("--ca-file") == true)

@@ -13,6 +13,20 @@ public enum TLSStep: Equatable, Sendable {
     case closed
 }
 
+/// How the peer ended a connection after the handshake, known once a read or write returned `.closed`.
+/// A sender needs the difference: a drop is retried, an alert (TLS 1.3 refuses a client certificate
+/// after the handshake) is a refusal.
+public enum TLSPeerClose: Equatable, Sendable {
+    /// close_notify arrived.
+    case closeNotify
+    /// The TCP stream ended without close_notify.
+    case eofWithoutCloseNotify
+    /// The TCP connection was reset (ECONNRESET, EPIPE).
+    case reset
+    /// A fatal TLS alert arrived; its readable text, e.g. `tlsv13 alert certificate required`.
+    case alert(String)
+}
+
 /// An owned `SSL` over a non-blocking socket. Owns the socket too, so one object's life is one connection's.
 public final class TLSConnection: @unchecked Sendable {
     let pointer: OpaquePointer
@@ -20,6 +34,8 @@ public final class TLSConnection: @unchecked Sendable {
     private let context: TLSContext
     /// What the client asked to verify, for messages.
     private let peerName: String?
+    /// How the peer ended the connection, once `read` or `write` returned `.closed`.
+    public private(set) var peerClose: TLSPeerClose? = nil
 
     private init(pointer: OpaquePointer, socket: Socket, context: TLSContext, peerName: String?) {
         self.pointer = pointer
@@ -125,11 +141,25 @@ public final class TLSConnection: @unchecked Sendable {
         switch SSL_get_error(pointer, rc) {
         case SSL_ERROR_WANT_READ: return .wantRead
         case SSL_ERROR_WANT_WRITE: return .wantWrite
-        case SSL_ERROR_ZERO_RETURN: return .closed
+        case SSL_ERROR_ZERO_RETURN:
+            peerClose = .closeNotify
+            return .closed
         case SSL_ERROR_SYSCALL:
             let err = OpenSSLError(operation)
             if err.entries.isEmpty && (e == 0 || e == ECONNRESET || e == EPIPE) {
                 // TLS 1.3 rejects a missing client certificate after the handshake: one more read surfaces the alert.
+                peerClose = e == 0 ? .eofWithoutCloseNotify : .reset
+                return .closed
+            }
+            throw .io("\(operation) failed: \(Self.describe(err, errnoValue: e))")
+        case SSL_ERROR_SSL:
+            let err = OpenSSLError(operation)
+            if err.has(reason: SSL_R_UNEXPECTED_EOF_WHILE_READING) {
+                peerClose = .eofWithoutCloseNotify
+                return .closed
+            }
+            if err.mentions("alert") {
+                peerClose = .alert(Self.describe(err, errnoValue: e))
                 return .closed
             }
             throw .io("\(operation) failed: \(Self.describe(err, errnoValue: e))")

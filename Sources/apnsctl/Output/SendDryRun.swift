@@ -1,7 +1,6 @@
 import APNSClient
 import APNSCrypto
 import APNSCore
-import APNSHTTP2
 
 /// `send --dry-run`: the request that would be sent (method, URL, headers, body) and an equivalent
 /// `curl --http2` command, with secrets and credential paths as shell variables. Connects to nothing.
@@ -23,9 +22,9 @@ struct SendDryRun {
         let device = plan.firstDevice
         let url = plan.endpoint.url + PushRequest.path(for: device)
         var out = ["POST \(url)"]
-        var headers = plan.request.headers(for: device, authority: plan.endpoint.authority)
+        var headers = plan.request.request(for: device).fields(authority: plan.endpoint.authority)
         if let ids = plan.tokenIDs {
-            headers.insert(HTTP2Header("authorization", "bearer $APNS_JWT"), at: min(4, headers.count))
+            headers.insert(HeaderField("authorization", "bearer $APNS_JWT"), at: min(4, headers.count))
             out.append("# token auth: key id \(ids.keyID), team id \(ids.teamID)")
         }
         for h in headers {
@@ -42,7 +41,7 @@ struct SendDryRun {
         return out
     }
 
-    private func curl(url: String, headers: [HTTP2Header]) -> [String] {
+    private func curl(url: String, headers: [HeaderField]) -> [String] {
         var vars: [String] = []
         var cmd = ["curl --http2 -sS -i"]
         if let cert = certificate.cert, let identity = plan.identity {

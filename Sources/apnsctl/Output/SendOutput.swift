@@ -52,7 +52,7 @@ final class SendOutput {
     /// The summary line (text, more than one device), then everything still buffered.
     func finish(_ summary: SendSummary) {
         if progress { showProgress(final: true) }
-        if format == .text && summary.total > 1 { out.line(Self.summaryLine(summary)) }
+        if format == .text && (summary.total > 1 || summary.interruptedBy != nil) { out.line(Self.summaryLine(summary)) }
         out.flush()
     }
 
@@ -72,7 +72,7 @@ final class SendOutput {
     /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  77b0…0a11  meaning hint`,
     /// `failed    ---  5c1e…77aa  why`.
     static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false) -> String {
-        let device = r.device.abbreviated
+        let device = r.target.abbreviated
         switch r.outcome {
         case .accepted:
             var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(device)"
@@ -113,7 +113,10 @@ final class SendOutput {
     static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint) -> String {
         var w = JSONWriter()
         w.beginObject()
-        w.field("device", r.device.hex)
+        switch r.target {
+        case .device(let d): w.field("device", d.hex)
+        case .channel(let c): w.field("channel", c)
+        }
         w.field("status", r.status)
         w.field("apns_id", r.apnsID)
         w.field("apns_unique_id", r.apnsUniqueID)
@@ -136,7 +139,15 @@ final class SendOutput {
             line += ", \(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")"
         }
         if s.failed > 0 { line += ", \(s.failed) failed" }
+        if s.interruptedBy != nil { line += "; \(s.notSent) never sent (interrupted)" }
         return line
+    }
+
+    /// The stderr line after an interrupt: which signal, and what was left undone.
+    static func interruptMessage(_ s: SendSummary) -> String {
+        let name = s.interruptedBy == SIGTERM ? "SIGTERM" : "SIGINT"
+        let unanswered = s.failed > 0 ? "\(s.failed) sent without an answer, " : ""
+        return "interrupted by \(name): \(unanswered)\(s.notSent) never sent; results above are final for the rest"
     }
 
     private static func paint(_ word: String, green: Bool, _ colour: Bool) -> String {

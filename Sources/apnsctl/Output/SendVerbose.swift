@@ -1,6 +1,5 @@
 import APNSClient
 import APNSCore
-import APNSHTTP2
 
 /// `send --verbose`: what happens on the wire, on stderr, in curl's style (`*` notes, `>` request
 /// headers, `<` response headers). The bearer token is shortened to its first 10 characters.
@@ -31,20 +30,27 @@ final class SendVerbose {
                     "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)"]
         case .serverSettings(let max):
             return ["* server SETTINGS: max concurrent streams \(max == UInt32.max ? "unlimited" : String(max))"]
-        case .request(let device, let headers, let bytes):
-            return ["* request for \(device.abbreviated)"] + headers.map { "> \($0.name): \(SecretRedaction.display($0))" }
-                + ["> (\(bytes) byte body)"]
-        case .response(let device, let response, let ms):
+        case .connectFailed(let why):
+            return ["* connection failed: \(why)"]
+        case .request(let target, let request, let authority):
+            return ["* request for \(target.abbreviated)"] + request.fields(authority: authority).map { "> \($0.name): \(SecretRedaction.display($0))" }
+                + ["> (\(request.body.count) byte body)"]
+        case .response(let target, let response, let ms):
             var out = ["< :status: \(response.status)"]
             out += response.headers.map { "< \($0.name): \($0.value)" }
             if !response.body.isEmpty { out.append("< " + APNSErrorBody.printable(response.body, limit: 300)) }
-            out.append("* \(device.abbreviated) answered in \(SendOutput.milliseconds(ms))")
+            out.append("* \(target.abbreviated) answered in \(SendOutput.milliseconds(ms))")
             return out
-        case .goAway(let g):
-            let why = APNSErrorBody.explanation(of: g.debugData).map { ": " + $0 } ?? ""
-            return ["* GOAWAY \(g.errorName), last stream \(g.lastStreamID)\(why)"]
-        case .connectionLost(let why, let unanswered):
-            return ["* connection lost: \(why) (\(unanswered) unanswered)"]
+        case .goAway(let last, let name, let reason):
+            return ["* GOAWAY \(name), last stream \(last)\(reason.map { ": " + $0 } ?? "")"]
+        case .writeFailed:
+            return ["* writing to the server failed; reading the answers it already sent"]
+        case .connectionLost(let why, let answered, let unanswered):
+            let resend = unanswered > 0 ? "; \(unanswered) unanswered will be sent again" : ""
+            return ["* connection ended: \(why) (\(answered) answered on it\(resend))"]
+        case .interrupted(let signal, let inFlight):
+            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
         }
     }
 }

@@ -32,6 +32,8 @@ enum CLIError: Error {
     case credential(String)
     /// 1: APNs answered and rejected at least one notification (the results are already printed).
     case rejected
+    /// 128 + the signal (130 SIGINT, 143 SIGTERM): a signal cut the run short; what it did is printed.
+    case interrupted(signal: Int32, message: String)
 
     var exitCode: Int32 {
         switch self {
@@ -43,13 +45,15 @@ enum CLIError: Error {
         case .outputExists: return ExitStatus.outputExists
         case .credential: return ExitStatus.credential
         case .rejected: return ExitStatus.rejected
+        case .interrupted(let signal, _): return 128 + signal
         }
     }
 
     /// Prints the message on stderr with the `error:` prefix (nothing for `.rejected`).
     func report() {
         switch self {
-        case .usage(let m), .inputMissing(let m), .transport(let m), .outputExists(let m), .credential(let m):
+        case .usage(let m), .inputMissing(let m), .transport(let m), .outputExists(let m), .credential(let m),
+             .interrupted(_, let m):
             StandardStreams.error(m)
         case .payloadInvalid(let m):
             if let m { StandardStreams.error(m) }

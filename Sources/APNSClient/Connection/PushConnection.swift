@@ -1,0 +1,228 @@
+import APNSCore
+import APNSCrypto
+import APNSHTTP2
+
+/// Facts about an open connection, for `--verbose`.
+public struct ConnectionInfo: Sendable {
+    public let endpoint: PushEndpoint
+    public let tlsVersion: String
+    public let cipher: String
+    public let alpn: String
+    public let connectMs: Double
+    public let handshakeMs: Double
+}
+
+/// One TLS connection carrying one HTTP/2 client session: the sender's unit of reconnecting. It moves
+/// bytes between the socket and the session and says what happened; what that means for each request
+/// is the state machine's business.
+///
+/// The rule that keeps answers from being lost: a failed write only stops the writing. Reading goes on
+/// until the server's data ends, so answers that arrived before a reset or a close are still taken.
+final class PushConnection {
+    /// What one `pump` saw.
+    enum Outcome: Equatable {
+        /// Bytes moved; the session may have events.
+        case progressed
+        /// Writing failed (the peer closed or reset); reading goes on.
+        case writeFailed
+        /// Nothing happened before the deadline.
+        case timedOut
+        /// A signal arrived (the interrupt descriptor is readable).
+        case interrupted
+        /// The connection is over, and everything that arrived on it was fed to the session.
+        case ended(ConnectionEnd)
+    }
+
+    private let tls: TLSConnection
+    private let session: HTTP2ClientSession
+    let info: ConnectionInfo
+    private var writing = true
+    private var writeBlocked = false
+    private var mayHaveMore = false
+    private var readBuffer = [UInt8](repeating: 0, count: 32 * 1024)
+    private var reportedLimit: UInt32? = nil
+
+    private init(tls: TLSConnection, session: HTTP2ClientSession, info: ConnectionInfo) {
+        self.tls = tls
+        self.session = session
+        self.info = info
+    }
+
+    /// Connects (racing the host's addresses), handshakes (ALPN `h2` required) and queues the HTTP/2
+    /// preface, each step bounded by `timeout` and abandoned when `interruptFD` becomes readable.
+    static func open(endpoint: PushEndpoint, context: TLSContext, timeout: Double,
+                     interruptFD: Int32?) throws(TransportFailure) -> PushConnection {
+        let t0 = SystemClock.monotonicNanoseconds()
+        let socket: Socket
+        do { socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: timeout, interruptFD: interruptFD) }
+        catch {
+            if case .interrupted = error { throw .interrupted }
+            throw .connect(error)
+        }
+        let t1 = SystemClock.monotonicNanoseconds()
+        let tls: TLSConnection
+        do {
+            tls = try TLSConnection.client(socket: socket, context: context, host: endpoint.host)
+        } catch {
+            throw .tls(error)
+        }
+        try handshake(tls, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD)
+        let t2 = SystemClock.monotonicNanoseconds()
+        let alpn = tls.negotiatedProtocol
+        guard alpn == "h2" else { throw .tls(.noHTTP2(selected: alpn)) }
+        let session: HTTP2ClientSession
+        do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) }
+        catch { throw .protocolError(error.description) }
+        let info = ConnectionInfo(endpoint: endpoint, tlsVersion: tls.protocolVersion, cipher: tls.cipherName, alpn: "h2",
+                                  connectMs: Double(t1 - t0) / 1e6, handshakeMs: Double(t2 - t1) / 1e6)
+        return PushConnection(tls: tls, session: session, info: info)
+    }
+
+    /// The TLS handshake, waiting on the socket and the interrupt descriptor.
+    private static func handshake(_ tls: TLSConnection, deadline: UInt64, interruptFD: Int32?) throws(TransportFailure) {
+        while true {
+            let step: TLSStep
+            do { step = try tls.handshakeStep() } catch { throw .tls(error) }
+            let events: Int16
+            switch step {
+            case .bytes: return
+            case .wantRead: events = Poll.readable
+            case .wantWrite: events = Poll.writable
+            case .closed: throw .tls(.handshake("the server closed the connection"))
+            }
+            let now = SystemClock.monotonicNanoseconds()
+            guard now < deadline else { throw .tls(.handshake("timed out waiting for the server")) }
+            var fds = [pollfd(fd: tls.socket.fd, events: events, revents: 0)]
+            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
+            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1)))
+            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
+        }
+    }
+
+    /// Queues `request` as a new stream; returns its id.
+    func submit(_ request: APNSRequest) throws(TransportFailure) -> Int32 {
+        do {
+            return try session.submitRequest(method: request.method, authority: info.endpoint.authority, path: request.path,
+                                             headers: request.headers, body: request.body)
+        } catch {
+            throw .protocolError(error.description)
+        }
+    }
+
+    /// Writes what is queued, waits for the server until `deadline` (monotonic ns) or a signal on
+    /// `interruptFD`, and reads one chunk into the session. One chunk at a time lets the sender take
+    /// answers and refill streams in between, keeping both ends busy instead of taking turns.
+    func pump(deadline: UInt64, interruptFD: Int32?) -> Outcome {
+        if writing {
+            switch flush() {
+            case .done: writeBlocked = false
+            case .blocked: writeBlocked = true
+            case .failed:
+                writing = false
+                return .writeFailed
+            }
+        }
+        if !mayHaveMore && tls.pendingBytes == 0 {
+            let now = SystemClock.monotonicNanoseconds()
+            guard now < deadline else { return .timedOut }
+            let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
+            var fds = [pollfd(fd: tls.socket.fd, events: Poll.readable | (writing && writeBlocked ? Poll.writable : 0), revents: 0)]
+            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
+            let ready = Poll.wait(&fds, timeoutMs: waitMs)
+            if ready < 0 { return .ended(.failed("waiting for the server failed: \(FileSystem.errnoText())")) }
+            if fds.count > 1 && fds[1].revents != 0 { return .interrupted }
+            if ready == 0 { return .timedOut }
+            if fds[0].revents & Poll.readable == 0 && fds[0].revents & (Int16(POLLERR) | Int16(POLLHUP)) == 0 {
+                return .progressed  // writable only: flush on the next turn
+            }
+        }
+        return readOnce()
+    }
+
+    /// Events the session recorded since the last call.
+    func takeEvents() -> [HTTP2ClientEvent] { session.takeEvents() }
+
+    /// The server's stream limit when it arrived or changed since the last call.
+    func takeStreamLimitChange() -> UInt32? {
+        guard session.receivedServerSettings else { return nil }
+        let limit = session.serverMaxConcurrentStreams
+        guard limit != reportedLimit else { return nil }
+        reportedLimit = limit
+        return limit
+    }
+
+    /// Sends GOAWAY and close_notify, best effort, without waiting.
+    func close() {
+        session.terminate()
+        if writing { _ = flush() }
+        tls.shutdown()
+    }
+
+    // MARK: - Bytes
+
+    private enum FlushOutcome { case done, blocked, failed }
+
+    /// Writes queued frames until done or the socket is full.
+    private func flush() -> FlushOutcome {
+        while true {
+            if !session.hasPendingOutput {
+                let more: Bool
+                do { more = try session.prepareOutput() } catch { return .failed }
+                if !more { return .done }
+            }
+            var blocked = false
+            var failed = false
+            session.withPendingOutput { (bytes) -> Int in
+                do {
+                    switch try tls.write(bytes) {
+                    case .bytes(let n): return n
+                    case .wantRead, .wantWrite: blocked = true
+                    case .closed: failed = true
+                    }
+                } catch {
+                    failed = true
+                }
+                return 0
+            }
+            if failed { return .failed }
+            if blocked { return .blocked }
+        }
+    }
+
+    private func readOnce() -> Outcome {
+        let read: Result<TLSStep, TLSFailure> = readBuffer.withUnsafeMutableBytes { p in
+            do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
+        }
+        switch read {
+        case .failure(let e):
+            return .ended(.failed(e.description))
+        case .success(.bytes(let n)):
+            let fed: Result<Void, NGHTTP2Error> = readBuffer.withUnsafeBytes { p in
+                do throws(NGHTTP2Error) { return .success(try session.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
+                catch { return .failure(error) }
+            }
+            if case .failure(let e) = fed { return .ended(.protocolError(e.description)) }
+            mayHaveMore = true
+            return sessionEnd() ?? .progressed
+        case .success(.wantRead), .success(.wantWrite):
+            mayHaveMore = false
+            return sessionEnd() ?? .progressed
+        case .success(.closed):
+            switch tls.peerClose {
+            case .closeNotify?: return .ended(.closedCleanly)
+            case .reset?: return .ended(.reset)
+            case .alert(let text)?: return .ended(.alert(text))
+            case .eofWithoutCloseNotify?, nil: return .ended(.eofWithoutCloseNotify)
+            }
+        }
+    }
+
+    /// The HTTP/2 session is over by itself: it broke off after a protocol error, or finished after GOAWAY.
+    private func sessionEnd() -> Outcome? {
+        guard !session.wantsRead && !session.wantsWrite && !session.hasPendingOutput else { return nil }
+        if let code = session.protocolErrorSent {
+            return .ended(.protocolError("the server broke the protocol; apnsctl closed the connection with \(HTTP2ErrorCode.name(code))"))
+        }
+        return .ended(.sessionFinished)
+    }
+}

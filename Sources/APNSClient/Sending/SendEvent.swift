@@ -1,0 +1,20 @@
+import APNSCore
+
+/// What the sender is doing, for `--verbose` (rendering lives in the CLI).
+public enum SendEvent {
+    case connecting(PushEndpoint, attempt: Int)
+    case connected(ConnectionInfo)
+    /// Opening a connection failed (DNS, TCP, TLS); the sender may try again.
+    case connectFailed(String)
+    case serverSettings(maxConcurrentStreams: UInt32)
+    case request(PushTarget, APNSRequest, authority: String)
+    case response(PushTarget, APNSResponse, durationMs: Double)
+    /// GOAWAY: the last stream the server will answer, its error code's name and reason text.
+    case goAway(lastStreamID: Int32, errorName: String, reason: String?)
+    /// A write failed; answers already sent by the server are still read.
+    case writeFailed
+    /// The connection ended: why, what it answered, and how many go to the next connection.
+    case connectionLost(String, answered: Int, unanswered: Int)
+    /// SIGINT/SIGTERM: nothing new is sent; answers in flight get a grace period.
+    case interrupted(signal: Int32, inFlight: Int)
+}

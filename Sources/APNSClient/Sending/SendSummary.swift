@@ -1,0 +1,41 @@
+/// Counts for the summary line and the exit code.
+public struct SendSummary: Sendable, Equatable {
+    public var accepted = 0
+    public var rejected = 0
+    public var failed = 0
+    /// Rejections by reason, in first-seen order.
+    public var reasons: [(reason: String, count: Int)] = []
+    /// Connections opened (successfully or not).
+    public var connections = 0
+    /// The failure that left devices unanswered, if any.
+    public var failure: String? = nil
+    /// SIGINT or SIGTERM, when a signal cut the run short.
+    public var interruptedBy: Int32? = nil
+    /// Targets an interrupt left never sent (set by the caller, who knows the total).
+    public var notSent = 0
+
+    public init() {}
+
+    /// Targets with a result.
+    public var total: Int { accepted + rejected + failed }
+
+    /// Tallies one result.
+    mutating func count(_ r: PushResult) {
+        switch r.outcome {
+        case .accepted: accepted += 1
+        case .failed: failed += 1
+        case .rejected:
+            rejected += 1
+            let key = r.reason ?? "HTTP \(r.status ?? 0)"
+            if let i = reasons.firstIndex(where: { $0.reason == key }) { reasons[i].count += 1 }
+            else { reasons.append((key, 1)) }
+        }
+    }
+
+    /// Equal counts, failure and reasons (tuples are not Equatable, so written out).
+    public static func == (a: SendSummary, b: SendSummary) -> Bool {
+        a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.connections == b.connections
+            && a.failure == b.failure && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
+            && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
+    }
+}

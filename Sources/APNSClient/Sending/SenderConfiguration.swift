@@ -1,0 +1,68 @@
+import APNSCore
+import APNSCrypto
+
+/// Which server certificates the sender trusts.
+public enum ServerTrust: Sendable, Equatable {
+    /// The system trust store (APNs' roots change; OS updates carry the next one).
+    case systemStore
+    /// This CA bundle only (the mock, a proxy under test).
+    case caFile(String)
+    /// No verification at all (the CLI warns).
+    case insecure
+}
+
+/// How the sender connects and how patient it is: plain values, so callers never build TLS objects.
+public struct SenderConfiguration: Sendable {
+    /// Where to connect (Apple for `--env`, or `--endpoint`).
+    public var endpoint: PushEndpoint
+    /// Which server certificates to trust.
+    public var trust: ServerTrust
+    /// The client certificate and key for certificate auth; nil for token auth.
+    public var identity: PushIdentity?
+    /// Bounds each connect, each handshake and each wait for an answer, in seconds.
+    public var timeout: Double
+    /// `--concurrency`; nil means the server's limit. Always at most `maximumConcurrency`.
+    public var concurrency: Int?
+    /// New connections in a row without any answer (a failed reconnect counts) before giving up (CLI.md: 3).
+    public var maxResendsWithoutProgress: Int
+    /// Sends of one request whose stream was reset on a live connection before it counts as failed.
+    public var maxAttemptsPerDevice: Int
+    /// After SIGINT/SIGTERM, how long answers in flight are awaited (CLI.md: 2 s).
+    public var interruptGrace: Double
+
+    /// The ceiling on streams in flight, whatever the server allows.
+    public static let maximumConcurrency = 1000
+
+    /// A configuration with CLI.md's defaults.
+    public init(endpoint: PushEndpoint, trust: ServerTrust = .systemStore, identity: PushIdentity? = nil, timeout: Double = 30,
+                concurrency: Int? = nil, maxResendsWithoutProgress: Int = 3, maxAttemptsPerDevice: Int = 4,
+                interruptGrace: Double = 2) {
+        self.endpoint = endpoint
+        self.trust = trust
+        self.identity = identity
+        self.timeout = timeout
+        self.concurrency = concurrency
+        self.maxResendsWithoutProgress = maxResendsWithoutProgress
+        self.maxAttemptsPerDevice = maxAttemptsPerDevice
+        self.interruptGrace = interruptGrace
+    }
+
+    /// The TLS context for these settings; a CA file that cannot be read fails here, before any connection.
+    func makeContext() throws(TransportFailure) -> TLSContext {
+        let caFile: String?
+        if case .caFile(let path) = trust { caFile = path } else { caFile = nil }
+        do {
+            return try TLSContext.client(caFile: caFile, verify: trust != .insecure, certificate: identity?.certificate,
+                                         key: identity?.privateKey, chain: identity?.chain ?? [])
+        } catch {
+            throw .tls(error)
+        }
+    }
+
+    /// The state machine's limits.
+    var policy: DeliveryStateMachine<PushJob, APNSResponse>.Policy {
+        .init(timeoutNs: UInt64(max(0.001, timeout) * 1e9), concurrency: concurrency,
+              maximumConcurrency: Self.maximumConcurrency, reconnectsWithoutProgress: maxResendsWithoutProgress,
+              attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9))
+    }
+}

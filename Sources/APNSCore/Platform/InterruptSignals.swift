@@ -1,0 +1,60 @@
+/// The write end of the interrupt pipe and how many signals arrived; only the handler reads them after
+/// `install`, and it does nothing but async-signal-safe work.
+nonisolated(unsafe) private var interruptPipeFD: Int32 = -1
+nonisolated(unsafe) private var interruptsReceived: Int32 = 0
+
+/// SIGINT and SIGTERM as bytes on a pipe (the self-pipe trick), so a poll loop wakes up and finishes
+/// in order: the first signal is a byte holding its number; a second one exits at once with 128 + its
+/// number, for a user who does not want to wait (CLI.md, `send`, Interrupts).
+public final class InterruptSignals {
+    /// Readable once a signal arrived; poll it beside the sockets.
+    public let fd: Int32
+    private let writeFD: Int32
+
+    private init(readFD: Int32, writeFD: Int32) {
+        self.fd = readFD
+        self.writeFD = writeFD
+    }
+
+    /// Routes SIGINT and SIGTERM here for the rest of the process's life; nil when no pipe can be made.
+    public static func install() -> InterruptSignals? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        for f in fds {
+            _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL, 0) | O_NONBLOCK)
+            _ = fcntl(f, F_SETFD, FD_CLOEXEC)
+        }
+        interruptPipeFD = fds[1]
+        interruptsReceived = 0
+        let handler: @convention(c) (Int32) -> Void = { signal in
+            interruptsReceived += 1
+            if interruptsReceived > 1 { _exit(128 + signal) }
+            var byte = UInt8(truncatingIfNeeded: signal)
+            let saved = errno
+            _ = posixWrite(interruptPipeFD, &byte, 1)
+            errno = saved
+        }
+        _ = signal(SIGINT, handler)
+        _ = signal(SIGTERM, handler)
+        // A parent may have started us with these blocked (a thread pool's mask survives exec).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        return InterruptSignals(readFD: fds[0], writeFD: fds[1])
+    }
+
+    /// The signal that arrived (SIGINT or SIGTERM), if one did; reading consumes it.
+    public func take() -> Int32? {
+        var byte: UInt8 = 0
+        guard posixRead(fd, &byte, 1) == 1 else { return nil }
+        return Int32(byte)
+    }
+
+    /// Whether a signal is waiting to be taken (without taking it).
+    public var isPending: Bool {
+        if case .ready = Poll.wait(fd: fd, events: Poll.readable, timeoutMs: 0) { return true }
+        return false
+    }
+}
