@@ -1,0 +1,87 @@
+import APNSCore
+import Testing
+
+/// RFC 8305 connection racing with a fake resolver and fake sockets: time and outcomes are values.
+@Suite struct AddressRacerTests {
+    /// A fake network: address → when (ns after its start) the attempt connects, fails, or nil (never answers).
+    enum Fate { case connects(after: UInt64), fails(after: UInt64), hangs }
+
+    /// Runs the racer against `fates`; returns (index that connected or nil, time it finished, starts).
+    func race(_ fates: [Fate], timeout: UInt64 = 30_000_000_000) -> (winner: Int?, at: UInt64, starts: [(Int, UInt64)], timedOut: Bool) {
+        var racer = AddressRacer(count: fates.count, deadline: timeout)
+        var now: UInt64 = 0
+        var started: [(Int, UInt64)] = []
+        var pending: [Int: UInt64] = [:]
+        for _ in 0..<1000 {
+            switch racer.next(now: now) {
+            case .start(let i):
+                started.append((i, now))
+                switch fates[i] {
+                case .connects(let d): pending[i] = now + d
+                case .fails(let d): pending[i] = now + d
+                case .hangs: pending[i] = UInt64.max
+                }
+            case .giveUp(let timedOut):
+                return (nil, now, started, timedOut)
+            case .wait(let until):
+                // The first pending attempt to finish before `until`, else time moves to `until`.
+                if let (i, at) = pending.filter({ $0.value <= until }).min(by: { $0.value < $1.value }) {
+                    now = at
+                    pending[i] = nil
+                    if case .connects = fates[i] { return (i, now, started, false) }
+                    racer.attemptFailed()
+                } else {
+                    now = until
+                }
+            }
+        }
+        Issue.record("the race did not end")
+        return (nil, now, started, false)
+    }
+
+    let ms: UInt64 = 1_000_000
+
+    @Test func anUnreachableFirstAddressCostsOneStaggerNotATimeout() {
+        let r = race([.hangs, .connects(after: 1 * ms)])
+        #expect(r.winner == 1)
+        #expect(r.at == 251 * ms)
+        #expect(r.starts.map(\.1) == [0, 250 * ms])
+    }
+
+    @Test func aRefusedAddressStartsTheNextAtOnce() {
+        let r = race([.fails(after: 1 * ms), .connects(after: 1 * ms)])
+        #expect(r.winner == 1 && r.at == 2 * ms)
+    }
+
+    @Test func theFirstToConnectWinsEvenIfStartedLater() {
+        let r = race([.connects(after: 900 * ms), .connects(after: 10 * ms), .hangs])
+        #expect(r.winner == 1 && r.at == 260 * ms)
+    }
+
+    @Test func everyAddressFailingGivesUpWithoutWaitingForTheDeadline() {
+        let r = race([.fails(after: 1 * ms), .fails(after: 2 * ms), .fails(after: 1 * ms)])
+        #expect(r.winner == nil && !r.timedOut && r.at == 4 * ms)
+    }
+
+    @Test func allHangingTimesOutAtTheDeadline() {
+        let r = race([.hangs, .hangs], timeout: 2_000_000_000)
+        #expect(r.winner == nil && r.timedOut && r.at == 2_000_000_000)
+        #expect(r.starts.count == 2)
+    }
+
+    @Test func familiesAreInterleavedStartingWithTheResolversFirst() {
+        let addresses = ["6a", "6b", "6c", "4a", "4b"]
+        #expect(AddressRacer.interleaved(addresses, isIPv6: { $0.hasPrefix("6") }) == ["6a", "4a", "6b", "4b", "6c"])
+        #expect(AddressRacer.interleaved(["4a", "6a", "4b"], isIPv6: { $0.hasPrefix("6") }) == ["4a", "6a", "4b"])
+        #expect(AddressRacer.interleaved([String](), isIPv6: { _ in true }).isEmpty)
+    }
+
+    @Test func realSocketsRaceToTheAddressThatListens() throws {
+        // 127.0.0.1 listens, ::1 on the same port does not (refused at once): the connect succeeds.
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = listener.localPort
+        let socket = try Socket.connect(host: "127.0.0.1", port: port, timeout: 2)
+        #expect(socket.fd >= 0)
+        #expect(throws: SocketError.self) { try Socket.connect(host: "::1", port: port, timeout: 2) }
+    }
+}
