@@ -13,13 +13,24 @@ public final class MockProcess: @unchecked Sendable {
     public let bundleID: String
     private let process: Process
 
+    /// Where the notification log goes, when kept (`keepingLog: true`).
+    public var logFile: String { stateDirectory.file("log.jsonl") }
+    private let logHandle: FileHandle?
+
     /// Starts the mock with `arguments` added (e.g. `--reject TOKEN=REASON`) and waits up to 20 s for it.
-    public init(_ arguments: [String] = []) throws {
+    /// `keepingLog` writes its JSON log (one line per answered request) to `logFile`.
+    public init(_ arguments: [String] = [], keepingLog: Bool = false) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
         process.arguments = ["mock", "--port", "0", "--state-dir", stateDirectory.path] + arguments
-        process.standardOutput = FileHandle.nullDevice
+        if keepingLog {
+            _ = FileManager.default.createFile(atPath: stateDirectory.file("log.jsonl"), contents: nil)
+            logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: stateDirectory.file("log.jsonl")))
+        } else {
+            logHandle = nil
+        }
+        process.standardOutput = logHandle ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         let file = stateDirectory.file("mock.json")
@@ -45,6 +56,29 @@ public final class MockProcess: @unchecked Sendable {
         keyID = info["key_id"] as? String ?? ""
         teamID = info["team_id"] as? String ?? ""
         bundleID = info["bundle_id"] as? String ?? ""
+    }
+
+    /// How many times the mock answered each device, from its log (call after the client finished; the
+    /// log is written by a thread of its own, so this waits until the count stops growing).
+    public func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        var previous = -1
+        for _ in 0..<100 {
+            counts = [:]
+            var total = 0
+            let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n") {
+                guard let range = line.range(of: "\"device\":\"") else { continue }
+                let rest = line[range.upperBound...]
+                guard let end = rest.firstIndex(of: "\"") else { continue }
+                counts[String(rest[..<end]), default: 0] += 1
+                total += 1
+            }
+            if total >= minimum && total == previous { break }
+            previous = total
+            usleep(50_000)
+        }
+        return counts
     }
 
     /// Stops the mock with SIGKILL: children of the Swift Testing runner inherit a mask that blocks

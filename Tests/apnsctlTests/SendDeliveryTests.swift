@@ -1,0 +1,217 @@
+import APNSCore
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// CLI.md's delivery promises, end to end: the built binary against `apnsctl mock` misbehaving the way
+/// real servers do. Every device gets exactly one result, and the mock's own log shows that nothing it
+/// answered was sent twice.
+@Suite struct SendDeliveryTests {
+    static func token(_ i: Int) -> String {
+        let hex = String(i, radix: 16)
+        return "cd" + String(repeating: "0", count: 62 - hex.count) + hex
+    }
+
+    static func deviceFile(_ count: Int, in dir: TemporaryDirectory) throws -> String {
+        try dir.write("devices.txt", (1...count).map { token($0) }.joined(separator: "\n") + "\n")
+    }
+
+    /// The `device` of each JSON result line.
+    static func devices(in lines: [String]) -> [String] {
+        lines.compactMap { line in
+            guard let r = line.range(of: "\"device\":\"") else { return nil }
+            return String(line[r.upperBound...].prefix(64))
+        }
+    }
+
+    private func send(_ mock: MockProcess, _ extra: [String], timeout: Double = 120) throws -> CommandResult {
+        try CommandRunner.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                                   "--cert", mock.certificate, "-o", "json"] + extra, timeout: timeout)
+    }
+
+    @Test(arguments: [["--fault-goaway-after", "300"], ["--fault-close-after", "300"],
+                      ["--fault-goaway-after", "0", "--fault-connections", "2"],
+                      ["--fault-close-after", "0", "--fault-connections", "3"]])
+    func everyDeviceOnceUnderAFault(_ fault: [String]) throws {
+        let mock = try MockProcess(fault, keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "delivery")
+        let r = try send(mock, ["--devices", try Self.deviceFile(2000, in: scratch)])
+        #expect(r.status == 0, "\(r.stderr.suffix(600))")
+        let results = Self.devices(in: r.lines)
+        #expect(results.count == 2000)
+        #expect(Set(results).count == 2000, "a device got more than one result")
+        #expect(r.lines.allSatisfy { $0.contains("\"status\":200") })
+        let answers = mock.answersPerDevice(expectingAtLeast: 2000)
+        let twice = answers.filter { $0.value > 1 }
+        #expect(twice.isEmpty, "the mock answered \(twice.count) devices more than once, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")")
+        #expect(answers.count == 2000)
+    }
+
+    @Test func aServerThatDropsEveryConnectionIsTriedFourTimesThenFails() throws {
+        let mock = try MockProcess(["--fault-close-after", "0"], keepingLog: true)
+        let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
+        #expect(r.status == 69, "\(r.stderr.suffix(600))")
+        #expect(r.lines.count == 2 && r.lines.allSatisfy { $0.contains("\"status\":null") })
+        #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 4)
+        #expect(r.stderr.contains("no answer after 4 connections in a row"), "\(r.stderr.suffix(600))")
+        #expect(mock.answersPerDevice().isEmpty)
+    }
+
+    @Test func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() throws {
+        let mock = try MockProcess(["--fault-close-after", "10000"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "large")
+        let file = try Self.deviceFile(100_000, in: scratch)
+        let out = scratch.file("results.jsonl")
+        let shell = "\"$0\" -f maxrss_kb=%M \"$1\" send '{\"aps\":{\"alert\":\"hi\"}}' --endpoint \"$2\" --ca-file \"$3\" --cert \"$4\" --devices \"$5\" -o json > \"$6\""
+        let run = try CommandRunner.run("/bin/sh", ["-c", shell, "/usr/bin/time", CommandRunner.apnsctlPath, mock.endpoint,
+                                                    mock.caFile, mock.certificate, file, out], timeout: 300)
+        #expect(run.status == 0, "\(run.stderr.suffix(600))")
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map(String.init)
+        let results = Self.devices(in: lines)
+        #expect(results.count == 100_000)
+        #expect(Set(results).count == 100_000)
+        let answers = mock.answersPerDevice(expectingAtLeast: 100_000)
+        #expect(answers.count == 100_000)
+        #expect(answers.values.allSatisfy { $0 == 1 }, "some device was answered twice")
+        let rss = run.stderr.split(separator: "\n").compactMap { $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil }.first
+        #expect(rss != nil)
+        #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
+    }
+}
+
+/// CLI.md, `send`, Interrupts: the first SIGINT/SIGTERM stops new requests, waits up to 2 s for the
+/// answers in flight, prints a result for every device sent and a summary of the rest; a second one
+/// exits at once.
+@Suite struct SendInterruptTests {
+    /// Starts `apnsctl send` in the background with stdout and stderr in files.
+    final class Background {
+        let process = Process()
+        let dir: TemporaryDirectory
+        init(_ arguments: [String]) throws {
+            dir = try TemporaryDirectory(prefix: "interrupt")
+            process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            env["NO_COLOR"] = "1"
+            process.environment = env
+            _ = FileManager.default.createFile(atPath: dir.file("out"), contents: nil)
+            _ = FileManager.default.createFile(atPath: dir.file("err"), contents: nil)
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("out")))
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("err")))
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+        var stdout: String { (try? String(contentsOfFile: dir.file("out"), encoding: .utf8)) ?? "" }
+        var stderr: String { (try? String(contentsOfFile: dir.file("err"), encoding: .utf8)) ?? "" }
+        /// Waits until `condition` holds (polling), at most `seconds`.
+        func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+            let end = Date().addingTimeInterval(seconds)
+            while Date() < end { if condition() { return true }; usleep(20_000) }
+            return condition()
+        }
+        /// Waits for exit, at most `seconds`; kills it after that. Returns (status, seconds waited).
+        func finish(within seconds: Double) -> (status: Int32, waited: Double) {
+            let start = Date()
+            while process.isRunning && Date().timeIntervalSince(start) < seconds { usleep(10_000) }
+            let waited = Date().timeIntervalSince(start)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            return (process.terminationStatus, waited)
+        }
+        deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    }
+
+    func sendArguments(_ mock: MockProcess, devices: String, output: String = "json") -> [String] {
+        ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+         "--cert", mock.certificate, "--devices", devices, "-o", output, "-v"]
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func silentServerInterruptedReportsTheSentDevicesAfterTwoSeconds(_ signal: Int32, _ exitCode: Int32) throws {
+        let mock = try MockProcess(["--fault-never-answer"])
+        let scratch = try TemporaryDirectory(prefix: "devices")
+        let file = try SendDeliveryTests.deviceFile(5000, in: scratch)
+        let send = try Background(sendArguments(mock, devices: file))
+        let sent = send.wait(seconds: 20) { send.stderr.components(separatedBy: "* request for").count > 1000 }
+        #expect(sent, "1000 requests never went out: \(send.stderr.suffix(300))")
+        kill(send.process.processIdentifier, signal)
+        let (status, waited) = send.finish(within: 15)
+        #expect(status == exitCode, "\(send.stderr.suffix(400))")
+        #expect(waited >= 1.5 && waited < 10, "waited \(waited) s for answers in flight")
+        let lines = send.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1000, "one result per device sent (1000 streams), none for the 4000 never sent")
+        #expect(lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"error\":\"interrupted\"") })
+        #expect(send.stderr.contains("error: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1000 sent without an answer, 4000 never sent"),
+                "\(send.stderr.suffix(400))")
+    }
+
+    @Test func interruptedMidBatchNothingIsLostOrDoubled() throws {
+        let mock = try MockProcess(keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "devices")
+        let file = try SendDeliveryTests.deviceFile(300_000, in: scratch)
+        let send = try Background(sendArguments(mock, devices: file, output: "text").filter { $0 != "-v" })
+        let started = send.wait(seconds: 30) { send.stdout.split(separator: "\n").count > 2000 }
+        #expect(started)
+        kill(send.process.processIdentifier, SIGINT)
+        let (status, _) = send.finish(within: 20)
+        let lines = send.stdout.split(separator: "\n").map(String.init)
+        guard status == 130 else {
+            // The batch may have finished before the signal on a fast machine; then it is a plain success.
+            #expect(status == 0, "\(send.stderr.suffix(400))")
+            return
+        }
+        let results = lines.filter { !$0.hasPrefix("sent ") }
+        #expect(results.count > 2000 && results.count < 300_000)
+        let summary = lines.last ?? ""
+        #expect(summary.hasPrefix("sent \(results.count): "), "\(summary)")
+        #expect(summary.hasSuffix("; \(300_000 - results.count) never sent (interrupted)"), "\(summary)")
+        let answers = mock.answersPerDevice(expectingAtLeast: results.count)
+        #expect(answers.values.allSatisfy { $0 == 1 })
+        #expect(answers.count <= results.count)
+    }
+
+    @Test func aSecondSignalExitsAtOnce() throws {
+        let mock = try MockProcess(["--fault-never-answer"])
+        let scratch = try TemporaryDirectory(prefix: "devices")
+        let file = try SendDeliveryTests.deviceFile(50, in: scratch)
+        let send = try Background(sendArguments(mock, devices: file))
+        #expect(send.wait(seconds: 20) { send.stderr.contains("* request for") })
+        kill(send.process.processIdentifier, SIGINT)
+        #expect(send.wait(seconds: 5) { send.stderr.contains("* SIGINT: sending nothing new") })
+        kill(send.process.processIdentifier, SIGINT)
+        let (status, waited) = send.finish(within: 5)
+        #expect(status == 130)
+        #expect(waited < 1.5, "the second signal took \(waited) s")
+    }
+}
+
+/// CLI.md: connecting tries every address the host resolves to, IPv6 and IPv4 interleaved. Run with
+/// `localhost` resolving to both `::1` and `127.0.0.1` (a private mount namespace with its own
+/// /etc/hosts, so the machine's file is untouched) and the mock listening on only one of them.
+@Suite(.enabled(if: getuid() == 0, "needs root for unshare --mount"))
+struct SendDualStackTests {
+    func sendToLocalhost(mockHost: String, hosts: String) throws -> CommandResult {
+        let mock = try MockProcess(["--host", mockHost])
+        let port = mock.endpoint.split(separator: ":").last.map(String.init) ?? ""
+        let scratch = try TemporaryDirectory(prefix: "hosts")
+        let hostsFile = try scratch.write("hosts", hosts)
+        let script = "mount --bind \"$1\" /etc/hosts && shift && exec \"$@\""
+        return try CommandRunner.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", script, "sh", hostsFile,
+                                                           CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
+                                                           "--endpoint", "https://localhost:\(port)", "--ca-file", mock.caFile,
+                                                           "--cert", mock.certificate, "-v", "--timeout", "20"], timeout: 60)
+    }
+
+    @Test func ipv6FirstButTheServerListensOnIPv4Only() throws {
+        let r = try sendToLocalhost(mockHost: "127.0.0.1", hosts: "::1 localhost\n127.0.0.1 localhost\n")
+        #expect(r.status == 0, "\(r.stderr.suffix(500))")
+        #expect(r.stdout.hasPrefix("accepted  200"))
+        #expect(r.seconds < 10, "a refused ::1 must not cost a timeout")
+    }
+
+    @Test func ipv4FirstButTheServerListensOnIPv6Only() throws {
+        let r = try sendToLocalhost(mockHost: "::1", hosts: "127.0.0.1 localhost\n::1 localhost\n")
+        #expect(r.status == 0, "\(r.stderr.suffix(500))")
+        #expect(r.stdout.hasPrefix("accepted  200"))
+    }
+}
