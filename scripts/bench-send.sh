@@ -78,7 +78,11 @@ for _ in 1 2 3; do
         -H "apns-push-type: alert" -H "apns-priority: 10" -H "content-type: application/json" \
         "$endpoint/3/device/$token" > "$work/h2load.out"
     e=$(date +%s.%N)
-    grep -q "20000 succeeded" "$work/h2load.out" || { echo "error: h2load did not succeed:" >&2; cat "$work/h2load.out" >&2; exit 1; }
+    # h2load opens 100 streams before it reads SETTINGS; a token connection allows 1 until its first good
+    # token (APNS.md §1), so up to 99 are refused at once and not retried. They cost h2load nothing, which
+    # makes the anchor, if anything, a little faster than the work apnsctl does.
+    ok=$(sed -n 's/.* \([0-9]*\) succeeded.*/\1/p' "$work/h2load.out")
+    [ "${ok:-0}" -ge 19900 ] || { echo "error: h2load did not succeed:" >&2; cat "$work/h2load.out" >&2; exit 1; }
     h2_times+=("$(python3 -c "print(($e-$s)*1000)")")
 done
 b_apns=$(best "${apns_times[@]}"); b_h2=$(best "${h2_times[@]}")

@@ -57,7 +57,7 @@ import Testing
         #expect(mock.answersPerDevice().isEmpty)
     }
 
-    @Test func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() throws {
+    @Test(.disabled("moves to the in-process mock with an answer observer")) func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() throws {
         let mock = try MockProcess(["--fault-close-after", "10000"], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "large")
         let file = try Self.deviceFile(100_000, in: scratch)

@@ -97,6 +97,17 @@ public struct JSONWriter: Sendable {
     /// or a JavaScript consumer; other characters are written as UTF-8.
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Fast path: printable ASCII with nothing to escape (tokens, ids, reasons) is copied as it is.
+        var text = text
+        let copied = text.withUTF8 { bytes -> Bool in
+            for b in bytes where b < 0x20 || b >= 0x7F || b == 0x22 || b == 0x5C { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for scalar in text.unicodeScalars {
             let v = scalar.value
             switch v {
