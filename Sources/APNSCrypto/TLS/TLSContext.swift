@@ -117,8 +117,10 @@ public final class TLSContext: @unchecked Sendable {
             throw .configuration("the private key does not match the certificate")
         }
         for extra in chain {
-            // Takes ownership of one reference.
-            if COpenSSL_SSL_CTX_add_extra_chain_cert(pointer, extra.retainedPointer()) != 1 {
+            // Takes ownership of one reference on success only; on failure the reference is still ours.
+            let retained = extra.retainedPointer()
+            if COpenSSL_SSL_CTX_add_extra_chain_cert(pointer, retained) != 1 {
+                X509_free(retained)
                 throw .configuration(OpenSSLError("adding a chain certificate").description)
             }
         }
