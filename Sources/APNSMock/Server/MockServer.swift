@@ -11,8 +11,8 @@ import APNSCrypto
 public final class MockServer: @unchecked Sendable {
     public let configuration: MockConfiguration
     private var shared: MockServerShared?
-    private var threads: [MockThread] = []
-    private let lock = MockLock()
+    private var threads: [OSThread] = []
+    private let lock = Lock()
     private let stopPipe: WakePipe
     /// The bound port (the real one when configured with 0); 0 before `start()`.
     public private(set) var port = 0
@@ -45,10 +45,10 @@ public final class MockServer: @unchecked Sendable {
             }
             guard writer.start() else { throw .resources("cannot start the log writer thread") }
         }
-        var started: [MockThread] = []
+        var started: [OSThread] = []
         for index in 0..<configuration.threads {
             let loop = MockEventLoop(index: index, shared: shared)
-            let thread = MockThread()
+            let thread = OSThread()
             guard thread.start({ loop.run() }) else {
                 stopPipe.signal()
                 for t in started { t.join() }
@@ -72,7 +72,7 @@ public final class MockServer: @unchecked Sendable {
     /// Blocks until the loops have ended (after `stop()` or a stop signal), then gives the log writer a
     /// moment to write what is queued (a reader that never reads cannot hold the stop up).
     public func wait() {
-        let running = lock.withLock { () -> [MockThread] in
+        let running = lock.withLock { () -> [OSThread] in
             let t = threads
             threads.removeAll()
             return t

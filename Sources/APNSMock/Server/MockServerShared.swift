@@ -14,7 +14,7 @@ final class MockServerShared: @unchecked Sendable {
     let http1Context: TLSContext?
     let listener: Socket
     let stop: WakePipe
-    let lock = MockLock()
+    let lock = Lock()
     /// Writes the notification log off the event loops; nil without a log descriptor.
     let logWriter: MockLogWriter?
     private var accepted = 0
