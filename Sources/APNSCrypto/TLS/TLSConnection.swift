@@ -14,7 +14,9 @@ public enum TLSStep: Equatable, Sendable {
 }
 
 /// An owned `SSL` over a non-blocking socket. Owns the socket too, so one object's life is one connection's.
-public final class TLSConnection: @unchecked Sendable {
+/// Not `Sendable`: an `SSL*` must not be used by two threads at once, so a connection stays with the one
+/// event loop or sender that made it.
+public final class TLSConnection {
     let pointer: OpaquePointer
     public let socket: Socket
     private let context: TLSContext

@@ -4,6 +4,7 @@ import APNSCore
 /// whoever reads them. A pipe that nobody drains (`apnsctl mock | slow-consumer`), a terminal paused with
 /// Ctrl-S or a full disk once blocked `write(2)` inside an event loop and stalled every connection; now only
 /// this thread waits, the queue is bounded, and lines that do not fit are dropped and counted.
+/// `@unchecked Sendable` as a synchronisation primitive: every `var` below is read and written under `lock`.
 final class MockLogWriter: @unchecked Sendable {
     private let fd: Int32
     /// Bytes waiting to be written at most; beyond it new lines are dropped (about 3,000 lines).
@@ -22,7 +23,11 @@ final class MockLogWriter: @unchecked Sendable {
     private let thread = OSThread()
 
     /// Called at most once, the first time lines are dropped, with the reason, on the thread that dropped them.
-    var onFirstDrop: ((String) -> Void)?
+    var onFirstDrop: (@Sendable (String) -> Void)? {
+        get { lock.withLock { firstDropHandler } }
+        set { lock.withLock { firstDropHandler = newValue } }
+    }
+    private var firstDropHandler: (@Sendable (String) -> Void)?
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
@@ -36,11 +41,12 @@ final class MockLogWriter: @unchecked Sendable {
     /// on the descriptor.
     func submit(_ bytes: [UInt8], lines: Int) {
         guard !bytes.isEmpty else { return }
-        var firstDrop: String? = nil
+        var firstDrop: (reason: String, handler: (@Sendable (String) -> Void)?)? = nil
         lock.lock()
         if broken || queue.count + bytes.count > capacity {
             if dropped == 0 {
-                firstDrop = broken ? "the log output was closed" : "nobody is reading the log output fast enough"
+                firstDrop = (broken ? "the log output was closed" : "nobody is reading the log output fast enough",
+                             firstDropHandler)
             }
             dropped += lines
         } else {
@@ -49,7 +55,7 @@ final class MockLogWriter: @unchecked Sendable {
             condition.signal()
         }
         lock.unlock()
-        if let firstDrop { onFirstDrop?(firstDrop) }
+        if let firstDrop { firstDrop.handler?(firstDrop.reason) }
     }
 
     /// Lines dropped so far.
