@@ -28,7 +28,7 @@ struct APNSCtl: ParsableCommand {
     }
 
     static func main() {
-        ignoreSIGPIPE()
+        ProcessSignals.ignoreBrokenPipe()
         rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot()
@@ -96,9 +96,6 @@ struct APNSCtl: ParsableCommand {
 enum APNSCtlVersion {
     static let current = "0.1.0"
 }
-
-/// Writes to a closed socket must fail with EPIPE, not kill the process.
-func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }
 
 /// Exits without running Swift's atexit machinery twice; flushes nothing (we never use stdio buffers).
 func exitProcess(_ code: Int32) -> Never { exit(code) }
