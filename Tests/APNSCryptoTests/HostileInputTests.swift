@@ -106,6 +106,8 @@ import Testing
         var read: [String] = []
         let elapsed = clock.measure { read = ApplePush.topics(fromExtension: value) }
         #expect(read == topics)
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        // Well under a second when linear; a quadratic repeat check over 40,000 topics takes minutes. The bound
+        // leaves room for a busy machine.
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
     }
 }

@@ -34,7 +34,8 @@ import Testing
         #expect(try mock.curl().status == 200)
         let started = Date()
         mock.server.stop()
-        #expect(Date().timeIntervalSince(started) < 1.5)
+        // It returns (the loops drain for 700 ms, the writer gets 200 ms); the bound allows a busy machine.
+        #expect(Date().timeIntervalSince(started) < MockHarness.stopBound)
     }
 
     @Test func aFullQueueDropsLinesAndSaysSoOnce() throws {
@@ -51,7 +52,8 @@ import Testing
         #expect(warnings.value == 1)
         let started = Date()
         let lost = writer.finish(waitingAtMost: 50)
-        #expect(Date().timeIntervalSince(started) < 1)
+        // It gives up on the stuck writer after 50 ms instead of waiting for the unread pipe.
+        #expect(Date().timeIntervalSince(started) < MockHarness.stopBound)
         #expect(lost >= writer.droppedLines)
         #expect(lost < 200)
     }
