@@ -32,7 +32,7 @@ public struct PassphraseSource: Sendable {
     }
 
     /// The passphrase, or nil when no source has one. `forFile` names the file in the prompt.
-    /// A missing `--passphrase-file` is a missing input (exit 66). Threads that ask at once wait for the
+    /// An unreadable `filePath` is `.passphraseFileUnreadable`, a missing input (exit 66). Threads that ask at once wait for the
     /// first answer rather than prompting twice.
     public func resolve(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
         try memo.withLock { (cached: inout SecretBytes?) throws(CredentialProblem) -> SecretBytes? in
@@ -46,7 +46,7 @@ public struct PassphraseSource: Sendable {
         if let text { return SecretBytes(Array(text.utf8)) }
         if let filePath {
             var bytes: [UInt8]
-            do { bytes = try FileSystem.read(filePath) } catch { throw CredentialProblem(reading: error.relabelled("--passphrase-file \(filePath)")) }
+            do { bytes = try FileSystem.read(filePath) } catch { throw .passphraseFileUnreadable(path: filePath, failure: error) }
             defer { TerminalPrompt.wipe(&bytes) }
             return SecretBytes(Self.firstLine(bytes))
         }

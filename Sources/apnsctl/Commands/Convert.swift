@@ -118,7 +118,10 @@ enum ConvertPassword {
     static func resolve(file: String?, output: String) throws(CLIError) -> SecretBytes {
         if let file {
             let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, promptOnTerminal: false)
-            let secret = try withCredentialErrors { () throws(CredentialProblem) in try source.resolve(forFile: file) }
+            let secret: SecretBytes?
+            do { secret = try source.resolve(forFile: file) } catch {
+                throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
+            }
             if let secret { return secret }
         }
         if let value = Environment.value("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
