@@ -19,12 +19,13 @@ public enum FileSystem {
             }
         }
 
+        /// Where and what; a caller that can overwrite says how (`apnsctl convert` names `--force`).
         public var message: String {
             switch self {
             case .missing(let p): return "\(p): no such file"
             case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
             case .isDirectory(let p): return "\(p): is a directory, not a file"
-            case .exists(let p): return "\(p): already exists; pass --force to overwrite it"
+            case .exists(let p): return "\(p): already exists"
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
             }
         }

@@ -58,7 +58,7 @@ extension APNSCtl {
                 throw CLIError.outputExists("-o \(output): it is a directory; give a file name inside it")
             }
             if !force, output != "-", FileSystem.exists(output) {
-                throw CLIError.outputExists("\(output): already exists; pass --force to overwrite it")
+                throw CLIError(FileSystem.Failure.exists(path: output))
             }
             let contents = try withCredentialErrors { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
