@@ -74,10 +74,22 @@ import Testing
         #expect {
             try conn.handshake(timeoutMs: 5000)
         } throws: { error in
-            guard case TLSFailure.verification(let m) = error else { return false }
-            return m.contains("--ca-file")
+            guard case TLSFailure.verification = error else { return false }
+            return String(describing: error).contains("--ca-file")
         }
         server.done.wait()
+    }
+
+    /// A CA file that is not PEM is its own case, naming the file, so the CLI can call it a bad input (exit 66).
+    @Test func unusableCAFileIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        let notPEM = try dir.write("ca.txt", "not a certificate\n")
+        #expect {
+            _ = try TLSContext.client(caFile: notPEM, verify: true)
+        } throws: { error in
+            guard case TLSFailure.caFileUnusable(let path, _) = error else { return false }
+            return path == notPEM
+        }
     }
 
     @Test func clientCertificateIsCheckedAgainstTheCA() throws {

@@ -76,7 +76,7 @@ public final class TLSConnection {
                     text += " (the certificate is not for \(name))"
                 }
                 ERR_clear_error()
-                throw .verification(text + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)")
+                throw .verification(text)
             }
             throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: errno))
         }

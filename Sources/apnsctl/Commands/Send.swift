@@ -105,7 +105,7 @@ extension APNSCtl {
                                                 certificate: plan.identity?.certificate, key: plan.identity?.privateKey,
                                                 chain: plan.identity?.chain ?? [])
             } catch {
-                if connection.caFile != nil, case .configuration = error { throw CLIError.inputMissing(error.description) }
+                if case .caFileUnusable = error { throw CLIError.inputMissing("--ca-file \(error.description)") }
                 throw CLIError.transport(error.description)
             }
             let configuration = SenderConfiguration(endpoint: plan.endpoint, context: context, timeout: connection.timeout,
