@@ -40,7 +40,7 @@ import Testing
 
     @Test func aFullQueueDropsLinesAndSaysSoOnce() throws {
         let pipe = try UnreadPipe()
-        signal(SIGPIPE, SIG_IGN)  // as MockServer.start does: the stuck write ends with EPIPE when the pipe closes
+        ProcessSignals.ignoreBrokenPipe()  // the stuck write ends with EPIPE when the pipe closes
         let writer = MockLogWriter(fd: pipe.writeFD, capacity: 1000)
         let warnings = Counter()
         writer.onFirstDrop = { _ in warnings.add() }
