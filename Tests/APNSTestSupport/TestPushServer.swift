@@ -38,7 +38,7 @@ public final class TestPushServer: @unchecked Sendable {
     private let configuration: Configuration
     private let context: TLSContext
     private let listener: Socket
-    private let lock = NSLock()
+    private let lock = Lock()
     private var running = true
     private var answers: [String: Int] = [:]
     private var requests = 0
