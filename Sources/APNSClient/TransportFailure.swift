@@ -48,7 +48,7 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
         case .tls(let e):
             switch e {
             case .io, .handshake: return true
-            case .configuration, .verification, .noHTTP2: return false
+            case .configuration, .caFileUnusable, .verification, .noHTTP2: return false
             }
         case .timeout, .gaveUp, .streamReset, .interrupted: return false
         }

@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func keysForOtherPushTypesWarn() {
-        #expect(withAlert("event", "\"update\"").hasWarning("aps.event", "event has no effect on alert pushes; it is a Live Activity key: send with --push-type liveactivity"))
+        #expect(withAlert("event", "\"update\"").hasWarning("aps.event", "event has no effect on alert pushes; it is a Live Activity key: send with apns-push-type liveactivity"))
         #expect(withAlert("content-changed", "true").hasWarning("aps.content-changed", "content-changed has no effect on alert pushes; it is for controls and widgets pushes"))
         let la = check("{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{},\"badge\":1,\"sound\":\"a\"}}", type(.liveactivity))
         #expect(la.hasWarning("aps.badge", "badge has no effect on liveactivity pushes; it is for alert pushes: remove it"))

@@ -80,7 +80,7 @@ import Testing
         let r = check(background, ValidationOptions(priority: .immediate))
         let p = try #require(r.at("(root)").first)
         #expect(p.severity == .error && p.line == 1 && p.column == 1)
-        #expect(p.message == "background pushes must not use priority 10 (APNs rejects or drops them); use --priority 5 or leave it out")
+        #expect(p.message == "background pushes must not use priority 10 (APNs rejects or drops them); use apns-priority 5 or leave it out")
         #expect(check(background, ValidationOptions(priority: .powerAware)).problems.isEmpty)
         #expect(check(background).problems.isEmpty, "no priority given: not checked")
         #expect(check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(priority: .immediate)).problems.isEmpty)
@@ -95,9 +95,9 @@ import Testing
         let voip = "{\"aps\":{}}"
         #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip")).problems.isEmpty)
         #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo")).at("(root)").map(\.message)
-                == ["topic \"com.example.demo\" lacks the \".voip\" suffix that voip pushes need; use --topic com.example.demo.voip"])
+                == ["topic \"com.example.demo\" lacks the \".voip\" suffix that voip pushes need; use apns-topic com.example.demo.voip"])
         #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip-ptt"))
-            .hasError("(root)", "use --topic com.example.demo.voip"), "the other type's suffix is replaced in the hint")
+            .hasError("(root)", "use apns-topic com.example.demo.voip"), "the other type's suffix is replaced in the hint")
         let la = "{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{}}}"
         #expect(check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x.push-type.liveactivity")).problems.isEmpty)
         #expect(check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x")).hasError("(root)", "lacks the \".push-type.liveactivity\" suffix"))

@@ -32,7 +32,7 @@ import Testing
     @Test func messageSaysWhetherMinifiedWouldFit() {
         let spaced = "{\"aps\":{\"alert\":\"hi\"}" + String(repeating: " ", count: 300) + "}"
         let fits = check(spaced, ValidationOptions(sizeLimit: 256))
-        #expect(fits.hasError("(root)", "minified it is 22 bytes and fits: send it with --minify"), "\(fits.listing)")
+        #expect(fits.hasError("(root)", "minified it is 22 bytes and fits: send it with minified JSON"), "\(fits.listing)")
         let big = payload(ofSize: 300)
         let compact = check(big, ValidationOptions(sizeLimit: 256))
         #expect(compact.hasError("(root)", "already compact"))
@@ -59,12 +59,12 @@ import Testing
         let body = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 5000) + "\"}}"
         #expect(check(body, ValidationOptions(sizeLimit: 4096)).hasError("(root)", "over the 4096-byte limit (APNs answers 413 PayloadTooLarge)"))
         #expect(check(body, ValidationOptions(pushType: .voip, sizeLimit: 2048))
-            .hasError("(root)", "over the 2048-byte limit set with --size-limit (APNs itself takes up to 5120)"))
+            .hasError("(root)", "over the 2048-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 5120)"))
     }
 
     @Test func sizeIsCheckedEvenWhenNotJSON() {
         let report = check("{" + String(repeating: "x", count: 300), ValidationOptions(sizeLimit: 256))
-        #expect(report.hasError("(root)", "301 bytes, 45 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); shorten it"))
+        #expect(report.hasError("(root)", "301 bytes, 45 over the 256-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 4096); shorten it"))
         #expect(report.hasError("(root)", "not valid JSON"))
     }
 }

@@ -71,7 +71,7 @@ import Testing
             do {
                 _ = try CredentialLoader.loadIdentity(certificatePath: p, keyPath: nil, passphrase: .literal("pw"), now: nil)
             } catch {
-                #expect(!error.message.isEmpty)
+                #expect(!error.isInputMissing, "a damaged file is a credential problem (exit 77): \(error)")
             }
         }
     }
@@ -106,6 +106,8 @@ import Testing
         var read: [String] = []
         let elapsed = clock.measure { read = ApplePush.topics(fromExtension: value) }
         #expect(read == topics)
-        #expect(elapsed < .seconds(2), "took \(elapsed)")
+        // Well under a second when linear; a quadratic repeat check over 40,000 topics takes minutes. The bound
+        // leaves room for a busy machine.
+        #expect(elapsed < .seconds(20), "took \(elapsed)")
     }
 }

@@ -16,13 +16,13 @@ import Testing
     }
 
     /// Accepts one connection on a thread, handshakes, and echoes what it reads; returns the port.
-    private func startEchoServer(clientCA: Bool) throws -> (port: Int, done: DispatchSemaphore, trusted: LockedBox<Bool?>) {
+    private func startEchoServer(clientCA: Bool) throws -> (port: Int, done: DispatchSemaphore, trusted: LockedValue<Bool?>) {
         let (cert, key) = try load(fixtures.serverCert, fixtures.serverKey)
         let ca = try #require(try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtures.caCert)))).first)
         let context = try TLSContext.server(certificate: cert, key: key, clientCA: clientCA ? ca : nil)
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let done = DispatchSemaphore(value: 0)
-        let trusted = LockedBox<Bool?>(nil)
+        let trusted = LockedValue<Bool?>(nil)
         Thread.detachNewThread {
             defer { done.signal() }
             var sock: Socket?
@@ -33,7 +33,8 @@ import Testing
             }
             guard let s = sock, let conn = try? TLSConnection.server(socket: s, context: context),
                   (try? conn.handshake(timeoutMs: 5000)) != nil else { return }
-            trusted.set(conn.peerCertificate == nil ? nil : conn.clientCertificateTrusted)
+            let verdict = conn.peerCertificate == nil ? nil : conn.clientCertificateTrusted
+            trusted.withLock { $0 = verdict }
             var buf = [UInt8](repeating: 0, count: 64)
             for _ in 0..<500 {
                 let step = buf.withUnsafeMutableBytes { try? conn.read(into: $0) }
@@ -74,10 +75,22 @@ import Testing
         #expect {
             try conn.handshake(timeoutMs: 5000)
         } throws: { error in
-            guard case TLSFailure.verification(let m) = error else { return false }
-            return m.contains("--ca-file")
+            guard case TLSFailure.verification = error else { return false }
+            return String(describing: error).contains("--ca-file")
         }
         server.done.wait()
+    }
+
+    /// A CA file that is not PEM is its own case, naming the file, so the CLI can call it a bad input (exit 66).
+    @Test func unusableCAFileIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        let notPEM = try dir.write("ca.txt", "not a certificate\n")
+        #expect {
+            _ = try TLSContext.client(caFile: notPEM, verify: true)
+        } throws: { error in
+            guard case TLSFailure.caFileUnusable(let path, _) = error else { return false }
+            return path == notPEM
+        }
     }
 
     @Test func clientCertificateIsCheckedAgainstTheCA() throws {
@@ -89,7 +102,7 @@ import Testing
         try conn.handshake(timeoutMs: 5000)
         _ = try Array("x".utf8).withUnsafeBytes { try conn.write($0) }
         server.done.wait()
-        #expect(server.trusted.get() == true)
+        #expect(server.trusted.current == true)
     }
 
     @Test func refusedConnectionIsAConnectError() throws {
@@ -98,13 +111,4 @@ import Testing
         _ = consume listener
         #expect(throws: SocketError.self) { try Socket.connect(host: "127.0.0.1", port: port, timeout: 2) }
     }
-}
-
-/// A value shared between a test and its server thread.
-final class LockedBox<T>: @unchecked Sendable {
-    private var value: T
-    private let lock = NSLock()
-    init(_ value: T) { self.value = value }
-    func get() -> T { lock.lock(); defer { lock.unlock() }; return value }
-    func set(_ v: T) { lock.lock(); value = v; lock.unlock() }
 }

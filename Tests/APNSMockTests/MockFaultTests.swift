@@ -58,7 +58,8 @@ import Testing
         Thread.sleep(forTimeInterval: 0.5)
         let start = Date()
         mock.server.stop()
-        #expect(Date().timeIntervalSince(start) < 1.0)
+        // It returns although the client still waits for answers (about 700 ms of draining).
+        #expect(Date().timeIntervalSince(start) < MockHarness.stopBound)
         #expect(box.done.wait(timeout: .now() + 10) == .success)
         let r = try #require(box.result)
         #expect(r.goAwayDetails.first?.contains(#"{"reason":"Shutdown"}"#) == true)

@@ -15,6 +15,9 @@ final class MockHarness: @unchecked Sendable {
 
     static let device = String(repeating: "ab", count: 32)
     static let payload = #"{"aps":{"alert":"hi"}}"#
+    /// The most `stop()` may take in a test: it drains for about 700 ms (CLI.md: "within a second"); a machine
+    /// busy with other builds can stretch that, and 5 s still fails a stop that waits for its clients.
+    static let stopBound = 5.0
 
     init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
          faults: MockFaults = .none, log: Bool = false, logDescriptor: Int32? = nil,

@@ -1,3 +1,4 @@
+import APNSCore
 import Foundation
 
 /// What a finished child process left behind.
@@ -64,7 +65,7 @@ public enum CommandRunner {
         process.standardInput = stdin == nil ? FileHandle.nullDevice : inPipe
 
         // A child may exit without reading its input; writing to that pipe must fail with EPIPE, not kill the runner.
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         let start = Date()
         try process.run()
         if let stdin {

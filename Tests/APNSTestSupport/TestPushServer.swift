@@ -38,7 +38,7 @@ public final class TestPushServer: @unchecked Sendable {
     private let configuration: Configuration
     private let context: TLSContext
     private let listener: Socket
-    private let lock = NSLock()
+    private let lock = Lock()
     private var running = true
     private var answers: [String: Int] = [:]
     private var requests = 0
@@ -48,7 +48,7 @@ public final class TestPushServer: @unchecked Sendable {
     /// Starts listening on 127.0.0.1 (port 0) and serving on a thread of its own.
     public init(credentials: TestCredentials, configuration: Configuration = Configuration()) throws {
         self.configuration = configuration
-        signal(SIGPIPE, SIG_IGN)  // a client that goes away must not kill the test process
+        ProcessSignals.ignoreBrokenPipe()  // a client that goes away must not kill the test process
         let http1: Bool
         if case .http1Only = configuration.fault { http1 = true } else { http1 = false }
         context = try TLSContext.server(certificate: credentials.server.certificate, key: credentials.server.privateKey,

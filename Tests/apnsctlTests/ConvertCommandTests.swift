@@ -112,4 +112,13 @@ import Testing
         #expect(r.status == 77)
         #expect(r.stderr.contains("no private key"))
     }
+
+    /// A missing `--out-passphrase-file` is named as such (it used to be blamed on `--passphrase-file`).
+    @Test func missingOutputPasswordFileNamesItsFlag() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.universal)
+        let r = try CommandRunner.apnsctl(["convert", pem, "-o", dir.file("x.p12"), "--out-passphrase-file", dir.file("nope")])
+        #expect(r.status == 66)
+        #expect(r.stderr.hasPrefix("error: --out-passphrase-file \(dir.file("nope")): no such file"), "\(r.stderr)")
+    }
 }

@@ -35,10 +35,10 @@ public final class PushSender {
     /// Sends every request, calling `onResult` once per target as answers arrive (not in input order).
     /// With `interrupts`, SIGINT/SIGTERM stop new requests and give those in flight a grace period
     /// (the summary's `interruptedBy` says it happened; targets never sent get no result).
-    /// SIGPIPE is ignored from here on (process-wide): OpenSSL writes with write(2), and a server that
-    /// resets the connection must cost an EPIPE, not the process.
+    /// SIGPIPE is ignored from here on (process-wide, `ProcessSignals` says why): a server that resets
+    /// the connection must cost an EPIPE, not the process.
     public func run(interrupts: InterruptSignals? = nil, _ onResult: (PushResult) -> Void) -> SendSummary {
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         let source = requests
         var machine = DeliveryStateMachine<PushJob, APNSResponse>(policy: configuration.policy, source: { source.next() })
         var summary = SendSummary()

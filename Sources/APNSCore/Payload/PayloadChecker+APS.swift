@@ -29,7 +29,7 @@ extension PayloadChecker {
         }
         let advice: String
         if laOnly {
-            advice = "it is a Live Activity key: send with --push-type liveactivity, or remove it"
+            advice = "it is a Live Activity key: send with \(names.pushType) liveactivity, or remove it"
         } else if pushType == .liveactivity && key == .sound {
             advice = "a Live Activity plays the sound named in aps.alert.sound"
         } else if pushType == .widgets || pushType == .controls {

@@ -29,7 +29,7 @@ extension PayloadChecker {
                     checkFlagOne(.contentAvailable, m.value)
                 }
             case .alert?, .badge?, .sound?:
-                error(path, at: m.keyStart, "background pushes cannot carry \(m.key); APNs may delay or drop them: remove it, or send an alert push (--push-type alert)")
+                error(path, at: m.keyStart, "background pushes cannot carry \(m.key); APNs may delay or drop them: remove it, or send an alert push (\(names.pushType) alert)")
             case nil:
                 break  // reported as an unknown key
             case let key?:

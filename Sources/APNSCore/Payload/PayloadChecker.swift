@@ -3,13 +3,16 @@
 struct PayloadChecker {
     let pushType: PushType
     let source: [UInt8]
+    /// How advice names the settings to change.
+    let names: SettingNames
     var found = ProblemCollector()
     private var lineTable: LineTable?
 
-    /// A checker for one payload `source` judged as `pushType`.
-    init(pushType: PushType, source: [UInt8]) {
+    /// A checker for one payload `source` judged as `pushType`, naming settings with `names`.
+    init(pushType: PushType, source: [UInt8], names: SettingNames = .headers) {
         self.pushType = pushType
         self.source = source
+        self.names = names
     }
 
     /// Position of `offset`, for messages that point at a second place (the first copy of a key).
@@ -82,7 +85,7 @@ struct PayloadChecker {
     private mutating func checkSimulatorTargetBundle(_ root: JSONValue, members: [JSONMember]) {
         let key = Payload.simulatorTargetBundleKey
         guard let bundle = members.last(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
-            warning(ValidationProblem.rootPath, at: root.start, "no \"\(key)\" key; the simulator cannot tell which app gets this push: add the app's bundle id (send then needs --topic)")
+            warning(ValidationProblem.rootPath, at: root.start, "no \"\(key)\" key; the simulator cannot tell which app gets this push: add the app's bundle id (send then needs \(names.topic))")
             return
         }
         if bundle.value.string?.isEmpty ?? true {

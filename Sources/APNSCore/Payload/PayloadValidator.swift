@@ -11,7 +11,7 @@ public enum PayloadValidator {
         }
         let pushType = options.pushType ?? inferPushType(root: root, topic: options.topic)
         let limit = options.sizeLimit ?? pushType.defaultSizeLimit
-        var checker = PayloadChecker(pushType: pushType, source: source)
+        var checker = PayloadChecker(pushType: pushType, source: source, names: options.settingNames)
         let rootPath = ValidationProblem.rootPath
 
         if payload.body.isEmpty {
@@ -23,7 +23,7 @@ public enum PayloadValidator {
             let minifiedSize = root == nil ? nil : compactSize(payload.body)
             checker.error(rootPath, at: 0, sizeMessage(size: payload.body.count, limit: limit, minified: minifiedSize,
                                                        pushType: options.sizeLimit == nil ? pushType : nil,
-                                                       apnsLimit: pushType.defaultSizeLimit))
+                                                       apnsLimit: pushType.defaultSizeLimit, names: options.settingNames))
         }
         if let root {
             if let members = root.members {
@@ -64,20 +64,21 @@ public enum PayloadValidator {
     }
 
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
-    /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter `--size-limit`
+    /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter size limit
     /// (256, 2k for old devices and SDKs) APNs would take the payload, and the message says so.
-    static func sizeMessage(size: Int, limit: Int, minified: Int?, pushType: PushType?, apnsLimit: Int) -> String {
+    static func sizeMessage(size: Int, limit: Int, minified: Int?, pushType: PushType?, apnsLimit: Int,
+                            names: SettingNames) -> String {
         var message = "payload is \(size) bytes, \(size - limit) over the \(limit)-byte limit"
         if let pushType { message += " for \(pushType.rawValue) pushes" }
         message += size > apnsLimit
             ? " (APNs answers 413 PayloadTooLarge)"
-            : " set with --size-limit (APNs itself takes up to \(apnsLimit))"
+            : " set with \(names.sizeLimit) (APNs itself takes up to \(apnsLimit))"
         guard let minified else { return message + "; shorten it" }
         if minified >= size {
             return message + "; it is already compact: shorten it or move data out of the payload"
         }
         if minified <= limit {
-            return message + "; minified it is \(minified) bytes and fits: send it with --minify"
+            return message + "; minified it is \(minified) bytes and fits: send it with \(names.minify)"
         }
         return message + "; even minified it is \(minified) bytes, \(minified - limit) over: shorten it"
     }

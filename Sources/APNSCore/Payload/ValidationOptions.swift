@@ -11,14 +11,17 @@ public struct ValidationOptions: Sendable {
     public var topic: String?
     /// Warnings count as errors (`validate --strict`).
     public var strict: Bool
+    /// What advice calls the settings it suggests changing; the CLI passes its flags.
+    public var settingNames: SettingNames
 
     /// Options with everything inferred and no header checks by default.
     public init(pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,
-                topic: String? = nil, strict: Bool = false) {
+                topic: String? = nil, strict: Bool = false, settingNames: SettingNames = .headers) {
         self.pushType = pushType
         self.sizeLimit = sizeLimit
         self.priority = priority
         self.topic = topic
         self.strict = strict
+        self.settingNames = settingNames
     }
 }

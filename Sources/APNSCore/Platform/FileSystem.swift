@@ -19,12 +19,13 @@ public enum FileSystem {
             }
         }
 
+        /// Where and what; a caller that can overwrite says how (`apnsctl convert` names `--force`).
         public var message: String {
             switch self {
             case .missing(let p): return "\(p): no such file"
             case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
             case .isDirectory(let p): return "\(p): is a directory, not a file"
-            case .exists(let p): return "\(p): already exists; pass --force to overwrite it"
+            case .exists(let p): return "\(p): already exists"
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
             }
         }
@@ -118,9 +119,12 @@ public enum FileSystem {
             return
         }
         var template = Array("\(path).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { errno = EINVAL; return -1 }
+            return mkstemp(base)
+        }
         if fd < 0 { throw creationFailure(path: path, errno) }
-        let temporary = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        let temporary = text(ofCString: template)
         _ = fchmod(fd, mode)
         do { try writeAll(bytes, fd: fd, path: path) } catch {
             close(fd)
@@ -136,15 +140,13 @@ public enum FileSystem {
     }
 
     private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws(Failure) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .cannotCreate(path: path, reason: errnoText())
-            }
-            offset += n
-        }
+        if let code = posixWriteAll(fd, bytes) { throw .cannotCreate(path: path, reason: errnoText(code)) }
+    }
+
+    /// The text of a NUL-terminated buffer that C filled in (`mkstemp`/`mkdtemp` templates), read without
+    /// letting a pointer into it outlive a closure.
+    private static func text(ofCString chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Turns a failed `open` into advice: an existing file, a missing folder, or no permission.
@@ -177,8 +179,11 @@ public enum FileSystem {
     public static func makeTemporaryDirectory(prefix: String = "apnsctl") throws(Failure) -> String {
         let base = Environment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else { throw .cannotCreate(path: base, reason: errnoText()) }
-        return String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
+            guard let base = buffer.baseAddress else { errno = EINVAL; return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else { throw .cannotCreate(path: base, reason: errnoText()) }
+        return text(ofCString: template)
     }
 }

@@ -34,14 +34,8 @@ public final class InterruptSignals {
             _ = posixWrite(interruptPipeFD, &byte, 1)
             errno = saved
         }
-        _ = signal(SIGINT, handler)
-        _ = signal(SIGTERM, handler)
-        // A parent may have started us with these blocked (a thread pool's mask survives exec).
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
+        ProcessSignals.installHandler(for: [SIGINT, SIGTERM], handler)
+        ProcessSignals.unblock([SIGINT, SIGTERM])
         return InterruptSignals(readFD: fds[0], writeFD: fds[1])
     }
 

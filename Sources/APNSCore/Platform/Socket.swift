@@ -115,7 +115,7 @@ public final class Socket: @unchecked Sendable {
 
     /// Starts a non-blocking connect to `address`.
     static func startConnect(to address: SocketAddress) -> ConnectStart {
-        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
+        let fd = SocketFlags.openTCP(family: address.family)
         if fd < 0 { return .failed(errno) }
         let sock = Socket(takingOwnership: fd)
         sock.setNonBlocking()
@@ -158,7 +158,7 @@ public final class Socket: @unchecked Sendable {
         let list = try resolve(host: host, port: port, flags: AI_PASSIVE | AI_NUMERICSERV)
         defer { freeaddrinfo(list) }
         guard let ai = list else { throw .listen(host: host, port: port, reason: "no address") }
-        let fd = socket(ai.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
+        let fd = SocketFlags.openTCP(family: ai.pointee.ai_family)
         if fd < 0 { throw .listen(host: host, port: port, reason: FileSystem.errnoText()) }
         let sock = Socket(takingOwnership: fd)
         var one: Int32 = 1
@@ -175,7 +175,7 @@ public final class Socket: @unchecked Sendable {
     private static func resolve(host: String, port: Int, flags: Int32) throws(SocketError) -> UnsafeMutablePointer<addrinfo>? {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SocketFlags.stream
         hints.ai_protocol = Int32(IPPROTO_TCP)
         hints.ai_flags = flags
         var list: UnsafeMutablePointer<addrinfo>? = nil

@@ -13,17 +13,9 @@ public enum StandardStreams {
     /// `warning: …` on stderr.
     public static func warning(_ message: String) { printErr("warning: \(message)\n") }
 
-    public static func writeAll(fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += n
-        }
-    }
+    /// Writes all of `bytes` to `fd`; a failure (a closed pipe) ends the write quietly: there is nowhere left
+    /// to report it.
+    public static func writeAll(fd: Int32, _ bytes: [UInt8]) { _ = posixWriteAll(fd, bytes) }
 }
 
 /// Collects standard output and writes it in large chunks; used where thousands of lines are printed.

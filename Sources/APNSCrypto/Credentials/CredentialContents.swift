@@ -1,6 +1,6 @@
 /// What a credential file turned out to hold, before any judgement: `inspect` shows this as is, and
 /// `CredentialLoader.loadIdentity` demands a certificate with a matching key from it.
-public struct CredentialContents: @unchecked Sendable {
+public struct CredentialContents: Sendable {
     /// How the file was encoded, by content.
     public enum Kind: String, Sendable {
         /// PEM or DER certificate(s), maybe with a key.

@@ -9,7 +9,8 @@ public struct PassphraseSource: Sendable {
     /// The variable to consult (`APNSCTL_PASSPHRASE`), or nil.
     public let environmentVariable: String?
     public let promptOnTerminal: Bool
-    private let memo = Memo()
+    /// The answer once resolved, shared by copies of this source so a certificate and key share one prompt.
+    private let memo = LockedValue<SecretBytes?>(nil)
 
     /// All sources; any may be nil.
     public init(text: String? = nil, filePath: String? = nil,
@@ -31,19 +32,21 @@ public struct PassphraseSource: Sendable {
     }
 
     /// The passphrase, or nil when no source has one. `forFile` names the file in the prompt.
-    /// A missing `--passphrase-file` is a missing input (exit 66).
+    /// An unreadable `filePath` is `.passphraseFileUnreadable`, a missing input (exit 66). Threads that ask at once wait for the
+    /// first answer rather than prompting twice.
     public func resolve(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
-        if let cached = memo.value { return cached }
-        let found = try lookUp(forFile: path)
-        memo.value = found
-        return found
+        try memo.withLock { (cached: inout SecretBytes?) throws(CredentialProblem) -> SecretBytes? in
+            if let cached { return cached }
+            cached = try lookUp(forFile: path)
+            return cached
+        }
     }
 
     private func lookUp(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
         if let text { return SecretBytes(Array(text.utf8)) }
         if let filePath {
             var bytes: [UInt8]
-            do { bytes = try FileSystem.read(filePath) } catch { throw CredentialProblem(reading: error.relabelled("--passphrase-file \(filePath)")) }
+            do { bytes = try FileSystem.read(filePath) } catch { throw .passphraseFileUnreadable(path: filePath, failure: error) }
             defer { TerminalPrompt.wipe(&bytes) }
             return SecretBytes(Self.firstLine(bytes))
         }
@@ -61,10 +64,5 @@ public struct PassphraseSource: Sendable {
         var line = bytes.prefix { $0 != 0x0A }
         if line.last == 0x0D { line = line.dropLast() }
         return Array(line)
-    }
-
-    /// Holds the resolved secret for the life of the source.
-    private final class Memo: @unchecked Sendable {
-        var value: SecretBytes?
     }
 }

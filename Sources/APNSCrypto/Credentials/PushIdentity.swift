@@ -2,7 +2,7 @@ import APNSCore
 
 /// A client certificate with its matching private key and the rest of its chain, ready for TLS
 /// (`SSL_CTX_use_certificate`, `SSL_CTX_use_PrivateKey`, extra chain certificates).
-public final class PushIdentity: @unchecked Sendable {
+public final class PushIdentity: Sendable {
     public let certificate: X509Certificate
     public let privateKey: PrivateKey
     /// The other certificates of the file (intermediates, CA), leaf excluded.

@@ -30,8 +30,8 @@ public struct OpenSSLError: Error, CustomStringConvertible, Sendable {
             if code == 0 { break }
             var buf = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &buf, buf.count)
-            let text = buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let extra: String? = ((flags & ERR_TXT_STRING) != 0 && data != nil) ? String(cString: data!) : nil
+            let text = buf.withUnsafeBufferPointer { $0.baseAddress.map { String(cString: $0) } ?? "" }
+            let extra: String? = (flags & ERR_TXT_STRING) != 0 ? data.map { String(cString: $0) } : nil
             list.append(Entry(code: code, text: text, data: (extra?.isEmpty ?? true) ? nil : extra))
         }
         entries = list

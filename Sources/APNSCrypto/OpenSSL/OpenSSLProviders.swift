@@ -7,27 +7,19 @@ import APNSCore
 enum OpenSSLProviders {
     private nonisolated(unsafe) static var legacy: OpaquePointer?
     private nonisolated(unsafe) static var standard: OpaquePointer?
-    private static let lock = ProviderLock()
+    private static let lock = Lock()
 
     /// Makes legacy algorithms available; returns an error naming the module when it cannot be loaded.
     /// Safe to call repeatedly and from several threads.
     static func loadLegacy() throws(OpenSSLError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if legacy != nil { return }
-        if standard == nil { standard = OSSL_PROVIDER_load(nil, "default") }
-        guard let l = OSSL_PROVIDER_load(nil, "legacy") else {
-            throw OpenSSLError("loading OpenSSL's legacy provider (legacy.so, needed for RC2/DES PKCS#12 files)")
+        try lock.withLock { () throws(OpenSSLError) in
+            if legacy != nil { return }
+            if standard == nil { standard = OSSL_PROVIDER_load(nil, "default") }
+            guard let l = OSSL_PROVIDER_load(nil, "legacy") else {
+                throw OpenSSLError("loading OpenSSL's legacy provider (legacy.so, needed for RC2/DES PKCS#12 files)")
+            }
+            legacy = l
         }
-        legacy = l
     }
 }
 
-/// A pthread mutex without Foundation, for the one-time provider load.
-private final class ProviderLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    func lock() { pthread_mutex_lock(&mutex) }
-    func unlock() { pthread_mutex_unlock(&mutex) }
-    deinit { pthread_mutex_destroy(&mutex) }
-}

@@ -1,6 +1,7 @@
 internal import COpenSSL
 
-/// An owned OpenSSL `X509`. Parsing of Apple's extensions lives in `X509Certificate+Apple.swift`.
+/// An owned OpenSSL `X509`. Raw field access is in `X509Certificate+Fields.swift`; Apple's push extensions are
+/// read by `CertificateInfo` with the markers of `ApplePush.swift`.
 public final class X509Certificate: @unchecked Sendable {
     /// The owned `X509*`; never stored by a borrower.
     let pointer: OpaquePointer

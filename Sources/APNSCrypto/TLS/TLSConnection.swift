@@ -28,7 +28,9 @@ public enum TLSPeerClose: Equatable, Sendable {
 }
 
 /// An owned `SSL` over a non-blocking socket. Owns the socket too, so one object's life is one connection's.
-public final class TLSConnection: @unchecked Sendable {
+/// Not `Sendable`: an `SSL*` must not be used by two threads at once, so a connection stays with the one
+/// event loop or sender that made it.
+public final class TLSConnection {
     let pointer: OpaquePointer
     public let socket: Socket
     private let context: TLSContext
@@ -90,7 +92,7 @@ public final class TLSConnection: @unchecked Sendable {
                     text += " (the certificate is not for \(name))"
                 }
                 ERR_clear_error()
-                throw .verification(text + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)")
+                throw .verification(text)
             }
             throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: errno))
         }

@@ -3,9 +3,12 @@ import APNSCore
 
 /// Why TLS could not be set up or went wrong; the CLI maps these to exit 69 (transport).
 public enum TLSFailure: Error, Sendable, CustomStringConvertible {
-    /// Building the context failed (bad CA file, key/cert mismatch…).
+    /// Building the context failed (key/cert mismatch, OpenSSL set-up).
     case configuration(String)
-    /// The server's certificate did not verify (untrusted, expired, wrong host name).
+    /// The CA file given to verify the server with holds no usable PEM certificate; `reason` is OpenSSL's.
+    case caFileUnusable(path: String, reason: String)
+    /// The server's certificate did not verify (untrusted, expired, wrong host name): OpenSSL's reason, with
+    /// the name that was asked for when it did not match.
     case verification(String)
     /// The handshake failed for another reason (alerts, protocol versions, no ALPN match).
     case handshake(String)
@@ -17,7 +20,9 @@ public enum TLSFailure: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .configuration(let m): return m
-        case .verification(let m): return "server certificate verification failed: \(m)"
+        case .caFileUnusable(let path, let reason):
+            return "\(path): cannot load CA certificates: \(reason); give a PEM file of trusted certificates"
+        case .verification(let m): return "server certificate verification failed: \(m); \(Self.trustAdvice)"
         case .handshake(let m): return "TLS handshake failed: \(m)"
         case .noHTTP2(let selected):
             if let s = selected { return "the server chose \(s) instead of HTTP/2 (ALPN h2); APNs and apnsctl mock speak HTTP/2 only" }
@@ -25,6 +30,11 @@ public enum TLSFailure: Error, Sendable, CustomStringConvertible {
         case .io(let m): return m
         }
     }
+
+    /// The CLI's advice for an untrusted server. It names apnsctl's flags, which the library should not: it
+    /// stays here only while APNSClient's `TransportFailure` shows this description as is (its tests pin the
+    /// text); once APNSClient or the CLI words `.verification` itself, it moves there.
+    private static let trustAdvice = "pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
 }
 
 /// An owned `SSL_CTX`: the TLS settings shared by connections (TLS 1.2+, ALPN h2, trust, our certificate).
@@ -52,7 +62,8 @@ public final class TLSContext: @unchecked Sendable {
         try context.applyCommonSettings()
         if let caFile {
             if SSL_CTX_load_verify_locations(ctx, caFile, nil) != 1 {
-                throw .configuration("--ca-file \(caFile): cannot load CA certificates: \(OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"); give a PEM file of trusted certificates")
+                let reason = OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
+                throw .caFileUnusable(path: caFile, reason: reason)
             }
         } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
             throw .configuration(OpenSSLError("loading the system trust store").description)
@@ -117,8 +128,10 @@ public final class TLSContext: @unchecked Sendable {
             throw .configuration("the private key does not match the certificate")
         }
         for extra in chain {
-            // Takes ownership of one reference.
-            if COpenSSL_SSL_CTX_add_extra_chain_cert(pointer, extra.retainedPointer()) != 1 {
+            // Takes ownership of one reference on success only; on failure the reference is still ours.
+            let retained = extra.retainedPointer()
+            if COpenSSL_SSL_CTX_add_extra_chain_cert(pointer, retained) != 1 {
+                X509_free(retained)
                 throw .configuration(OpenSSLError("adding a chain certificate").description)
             }
         }

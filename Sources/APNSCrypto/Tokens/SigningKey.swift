@@ -2,7 +2,7 @@ internal import COpenSSL
 import APNSCore
 
 /// A `.p8` provider-token key (EC P-256): signs JWTs as ES256 with a raw 64-byte `r||s` signature.
-public final class SigningKey: @unchecked Sendable {
+public final class SigningKey: Sendable {
     /// The key itself (also what the generator writes out as `.p8`).
     public let privateKey: PrivateKey
     /// The `<ID>` of `AuthKey_<ID>.p8` or `APNsAuthKey_<ID>.p8`, unchecked; nil for other names.

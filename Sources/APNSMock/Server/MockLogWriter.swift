@@ -4,12 +4,14 @@ import APNSCore
 /// whoever reads them. A pipe that nobody drains (`apnsctl mock | slow-consumer`), a terminal paused with
 /// Ctrl-S or a full disk once blocked `write(2)` inside an event loop and stalled every connection; now only
 /// this thread waits, the queue is bounded, and lines that do not fit are dropped and counted.
+/// `@unchecked Sendable` as a synchronisation primitive: every `var` below is read and written under `lock`.
 final class MockLogWriter: @unchecked Sendable {
     private let fd: Int32
     /// Bytes waiting to be written at most; beyond it new lines are dropped (about 3,000 lines).
     private let capacity: Int
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private let lock = Lock()
+    /// Signalled when lines are queued, when the writer finished a chunk, and when `finish` begins.
+    private let condition = Condition()
     private var queue: [UInt8] = []
     private var queuedLines = 0
     /// Lines taken by the writer thread and not yet written.
@@ -18,21 +20,18 @@ final class MockLogWriter: @unchecked Sendable {
     private var finishing = false
     /// A write failed (e.g. the reader closed the pipe): everything later is dropped.
     private var broken = false
-    private let thread = MockThread()
+    private let thread = OSThread()
 
     /// Called at most once, the first time lines are dropped, with the reason, on the thread that dropped them.
-    var onFirstDrop: ((String) -> Void)?
+    var onFirstDrop: (@Sendable (String) -> Void)? {
+        get { lock.withLock { firstDropHandler } }
+        set { lock.withLock { firstDropHandler = newValue } }
+    }
+    private var firstDropHandler: (@Sendable (String) -> Void)?
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
         self.capacity = capacity
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
     }
 
     /// Starts the writer thread; false when the system refused one.
@@ -42,64 +41,59 @@ final class MockLogWriter: @unchecked Sendable {
     /// on the descriptor.
     func submit(_ bytes: [UInt8], lines: Int) {
         guard !bytes.isEmpty else { return }
-        var firstDrop: String? = nil
-        pthread_mutex_lock(&mutex)
+        var firstDrop: (reason: String, handler: (@Sendable (String) -> Void)?)? = nil
+        lock.lock()
         if broken || queue.count + bytes.count > capacity {
             if dropped == 0 {
-                firstDrop = broken ? "the log output was closed" : "nobody is reading the log output fast enough"
+                firstDrop = (broken ? "the log output was closed" : "nobody is reading the log output fast enough",
+                             firstDropHandler)
             }
             dropped += lines
         } else {
             queue.append(contentsOf: bytes)
             queuedLines += lines
-            pthread_cond_signal(&condition)
+            condition.signal()
         }
-        pthread_mutex_unlock(&mutex)
-        if let firstDrop { onFirstDrop?(firstDrop) }
+        lock.unlock()
+        if let firstDrop { firstDrop.handler?(firstDrop.reason) }
     }
 
     /// Lines dropped so far.
     var droppedLines: Int {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return dropped
+        lock.withLock { dropped }
     }
 
     /// Lets the writer finish what is queued for at most `milliseconds`, then stops it. Returns the number of
     /// lines that were dropped or never written. A writer still stuck in `write(2)` is left to the process exit.
     @discardableResult
     func finish(waitingAtMost milliseconds: Int) -> Int {
-        pthread_mutex_lock(&mutex)
+        lock.lock()
         finishing = true
-        pthread_cond_broadcast(&condition)
-        var deadline = timespec()
-        clock_gettime(CLOCK_REALTIME, &deadline)
-        let nanoseconds = Int(deadline.tv_nsec) + milliseconds * 1_000_000
-        deadline.tv_sec += nanoseconds / 1_000_000_000
-        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        condition.broadcast()
+        let deadline = Condition.deadline(afterMilliseconds: milliseconds)
         while queuedLines + writingLines > 0 && !broken {
-            if pthread_cond_timedwait(&condition, &mutex, &deadline) == ETIMEDOUT { break }
+            if !condition.wait(holding: lock, until: deadline) { break }
         }
         let drained = queuedLines + writingLines == 0 || broken
         let lost = dropped + queuedLines + writingLines
-        pthread_mutex_unlock(&mutex)
+        lock.unlock()
         if drained { thread.join() } else { thread.detach() }
         return lost
     }
 
     private func run() {
         var chunk: [UInt8] = []
-        pthread_mutex_lock(&mutex)
+        lock.lock()
         while true {
-            while queue.isEmpty && !finishing { pthread_cond_wait(&condition, &mutex) }
+            while queue.isEmpty && !finishing { condition.wait(holding: lock) }
             if queue.isEmpty || broken { break }
             swap(&chunk, &queue)
             writingLines = queuedLines
             queuedLines = 0
-            pthread_mutex_unlock(&mutex)
+            lock.unlock()
             let ok = write(chunk)
             chunk.removeAll(keepingCapacity: true)
-            pthread_mutex_lock(&mutex)
+            lock.lock()
             if !ok {
                 broken = true
                 dropped += writingLines + queuedLines
@@ -107,9 +101,9 @@ final class MockLogWriter: @unchecked Sendable {
                 queuedLines = 0
             }
             writingLines = 0
-            pthread_cond_broadcast(&condition)
+            condition.broadcast()
         }
-        pthread_mutex_unlock(&mutex)
+        lock.unlock()
     }
 
     /// Bytes per `write(2)`: PIPE_BUF, so a write into a pipe with room never stops half way and the lines
@@ -137,9 +131,7 @@ final class MockLogWriter: @unchecked Sendable {
             if n == 0 { return false }
             let written = bytes[offset..<(offset + n)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             offset += n
-            pthread_mutex_lock(&mutex)
-            writingLines -= written
-            pthread_mutex_unlock(&mutex)
+            lock.withLock { writingLines -= written }
         }
         return true
     }

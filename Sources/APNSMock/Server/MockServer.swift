@@ -8,14 +8,22 @@ import APNSCrypto
 ///     let server = try MockServer(configuration: MockConfiguration(identity: identity, faults: MockFaults(goAwayAfterStreams: 2)))
 ///     let port = try server.start()
 ///     defer { server.stop() }
-public final class MockServer: @unchecked Sendable {
+public final class MockServer: Sendable {
     public let configuration: MockConfiguration
-    private var shared: MockServerShared?
-    private var threads: [MockThread] = []
-    private let lock = MockLock()
     private let stopPipe: WakePipe
+    /// What `start()` sets up and `wait()` tears down; any thread may call either.
+    private let state = LockedValue(State())
+
+    private struct State: Sendable {
+        var shared: MockServerShared?
+        var threads: [OSThread] = []
+        var port = 0
+        /// Log lines dropped or left unwritten, once `wait()` has stopped the log writer.
+        var lostLogLines: Int?
+    }
+
     /// The bound port (the real one when configured with 0); 0 before `start()`.
-    public private(set) var port = 0
+    public var port: Int { state.withLock { $0.port } }
 
     public init(configuration: MockConfiguration) throws(MockServerError) {
         self.configuration = configuration
@@ -30,7 +38,16 @@ public final class MockServer: @unchecked Sendable {
     /// that resets its connection or a log reader that goes away must cost an EPIPE, not the process.
     @discardableResult
     public func start() throws(MockServerError) -> Int {
-        guard shared == nil else { throw .alreadyStarted }
+        try state.withLock { (state: inout State) throws(MockServerError) -> Int in
+            guard state.shared == nil else { throw .alreadyStarted }
+            let (shared, threads) = try startLoops()
+            state = State(shared: shared, threads: threads, port: shared.listener.localPort)
+            return state.port
+        }
+    }
+
+    /// Binds, then starts the log writer and the event loops; on failure, what was started is stopped again.
+    private func startLoops() throws(MockServerError) -> (MockServerShared, [OSThread]) {
         signal(SIGPIPE, SIG_IGN)
         let listener: Socket
         do {
@@ -45,10 +62,10 @@ public final class MockServer: @unchecked Sendable {
             }
             guard writer.start() else { throw .resources("cannot start the log writer thread") }
         }
-        var started: [MockThread] = []
+        var started: [OSThread] = []
         for index in 0..<configuration.threads {
             let loop = MockEventLoop(index: index, shared: shared)
-            let thread = MockThread()
+            let thread = OSThread()
             guard thread.start({ loop.run() }) else {
                 stopPipe.signal()
                 for t in started { t.join() }
@@ -57,10 +74,7 @@ public final class MockServer: @unchecked Sendable {
             }
             started.append(thread)
         }
-        lock.withLock { threads = started }
-        self.shared = shared
-        port = listener.localPort
-        return port
+        return (shared, started)
     }
 
     /// Asks every loop to stop (GOAWAY, finish open streams) and waits for them; safe to call more than once.
@@ -72,15 +86,14 @@ public final class MockServer: @unchecked Sendable {
     /// Blocks until the loops have ended (after `stop()` or a stop signal), then gives the log writer a
     /// moment to write what is queued (a reader that never reads cannot hold the stop up).
     public func wait() {
-        let running = lock.withLock { () -> [MockThread] in
-            let t = threads
-            threads.removeAll()
-            return t
+        let (running, writer) = state.withLock { state -> ([OSThread], MockLogWriter?) in
+            defer { state.threads.removeAll() }
+            return (state.threads, state.shared?.logWriter)
         }
         for t in running { t.join() }
-        guard !running.isEmpty, let writer = shared?.logWriter else { return }
+        guard !running.isEmpty, let writer else { return }
         let lost = writer.finish(waitingAtMost: Self.logDrainMilliseconds)
-        lock.withLock { lostLogLines = lost }
+        state.withLock { $0.lostLogLines = lost }
     }
 
     /// Time the log writer gets after the loops end (SIGTERM must exit within a second, loops drain for 700 ms).
@@ -88,9 +101,9 @@ public final class MockServer: @unchecked Sendable {
 
     /// Log lines dropped or left unwritten because the log's reader did not keep up (known after `wait()`).
     public var droppedLogLines: Int {
-        lock.withLock { lostLogLines ?? shared?.logWriter?.droppedLines ?? 0 }
+        let (lost, writer) = state.withLock { ($0.lostLogLines, $0.shared?.logWriter) }
+        return lost ?? writer?.droppedLines ?? 0
     }
-    private var lostLogLines: Int?
 
     /// A warning on stderr only if it can be written at once: stderr may be the same stalled pipe.
     public static func warnWithoutBlocking(_ message: String) {

@@ -3,7 +3,7 @@ import APNSCrypto
 
 /// What every event loop of one server shares: configuration, TLS contexts, the listener, the stop pipe,
 /// and the few counters that need a lock (accept numbers, per-loop load for balancing).
-final class MockServerShared: @unchecked Sendable {
+final class MockServerShared: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS advertised (APNs: 1000 as of 2021–2026).
     static let streamLimit: UInt32 = 1000
 
@@ -14,12 +14,17 @@ final class MockServerShared: @unchecked Sendable {
     let http1Context: TLSContext?
     let listener: Socket
     let stop: WakePipe
-    let lock = MockLock()
     /// Writes the notification log off the event loops; nil without a log descriptor.
     let logWriter: MockLogWriter?
-    private var accepted = 0
-    private var loads: [Int]
-    private var warnedAboutDescriptors = false
+    private let counters: LockedValue<Counters>
+
+    /// What the event loops change as they run.
+    private struct Counters: Sendable {
+        var accepted = 0
+        /// Connections per loop.
+        var loads: [Int]
+        var warnedAboutDescriptors = false
+    }
 
     init(configuration: MockConfiguration, listener: Socket, stop: WakePipe) throws(MockServerError) {
         self.configuration = configuration
@@ -37,33 +42,33 @@ final class MockServerShared: @unchecked Sendable {
         } catch {
             throw .tls(error)
         }
-        loads = Array(repeating: 0, count: configuration.threads)
+        counters = LockedValue(Counters(loads: Array(repeating: 0, count: configuration.threads)))
     }
 
     /// The next accept number (0-based) and whether the faults apply to it.
     func nextConnectionNumber() -> (number: Int, faulty: Bool) {
-        let n = lock.withLock { () -> Int in
-            accepted += 1
-            return accepted - 1
+        let n = counters.withLock { c -> Int in
+            c.accepted += 1
+            return c.accepted - 1
         }
         return (n, configuration.faults.applies(toConnection: n))
     }
 
     /// Whether loop `index` should accept now: only the least-loaded loops do, so connections spread out.
     func mayAccept(loop index: Int) -> Bool {
-        lock.withLock { loads[index] <= (loads.min() ?? 0) }
+        counters.withLock { $0.loads[index] <= ($0.loads.min() ?? 0) }
     }
 
     /// Records loop `index`'s connection count.
     func setLoad(_ count: Int, loop index: Int) {
-        lock.withLock { loads[index] = count }
+        counters.withLock { $0.loads[index] = count }
     }
 
     /// Says once, on stderr, that connections are waiting because the process has no descriptor left.
     func noteAcceptFailure(_ code: Int32) {
-        let first = lock.withLock { () -> Bool in
-            defer { warnedAboutDescriptors = true }
-            return !warnedAboutDescriptors
+        let first = counters.withLock { c -> Bool in
+            defer { c.warnedAboutDescriptors = true }
+            return !c.warnedAboutDescriptors
         }
         guard first else { return }
         MockServer.warnWithoutBlocking("apnsctl mock: cannot accept more connections (\(FileSystem.errnoText(code))); new clients wait until others disconnect (raise the limit with ulimit -n)")

@@ -58,7 +58,7 @@ extension APNSCtl {
                 throw CLIError.outputExists("-o \(output): it is a directory; give a file name inside it")
             }
             if !force, output != "-", FileSystem.exists(output) {
-                throw CLIError.outputExists("\(output): already exists; pass --force to overwrite it")
+                throw CLIError(FileSystem.Failure.exists(path: output))
             }
             let contents = try withCredentialErrors { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
@@ -118,7 +118,10 @@ enum ConvertPassword {
     static func resolve(file: String?, output: String) throws(CLIError) -> SecretBytes {
         if let file {
             let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, promptOnTerminal: false)
-            let secret = try withCredentialErrors { () throws(CredentialProblem) in try source.resolve(forFile: file) }
+            let secret: SecretBytes?
+            do { secret = try source.resolve(forFile: file) } catch {
+                throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
+            }
             if let secret { return secret }
         }
         if let value = Environment.value("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }

@@ -110,7 +110,7 @@ extension APNSCtl {
                 sender = try PushSender(configuration: configuration, request: plan.request, devices: plan.devices,
                                         observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
             } catch {
-                if connection.caFile != nil, case .tls(.configuration) = error { throw CLIError.inputMissing(error.description) }
+                if case .tls(.caFileUnusable) = error { throw CLIError.inputMissing("--ca-file \(error.description)") }
                 throw CLIError.transport(error.description)
             }
             var summary = sender.run(interrupts: InterruptSignals.install()) { renderer.result($0) }

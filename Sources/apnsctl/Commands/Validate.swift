@@ -91,7 +91,7 @@ extension APNSCtl {
 
         /// Turns the flags into validator options; a bad value is a usage error (exit 64).
         func validationOptions() throws -> ValidationOptions {
-            var options = ValidationOptions(strict: strict)
+            var options = ValidationOptions(strict: strict, settingNames: .apnsctl)
             if let pushType {
                 guard let type = PushType(userValue: pushType) else {
                     throw CLIError.usage("--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)")

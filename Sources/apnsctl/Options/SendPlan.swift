@@ -146,7 +146,7 @@ extension APNSCtl.Send {
         let minified = request.minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
         let options = ValidationOptions(pushType: pushType, sizeLimit: minified == nil ? limit : Int.max / 2,
-                                        priority: priority, topic: topic)
+                                        priority: priority, topic: topic, settingNames: .apnsctl)
         let report = PayloadValidator.validate(loaded.payload, options: options)
         for p in report.problems {
             let line = "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"

@@ -68,7 +68,8 @@ enum CLIError: Error {
     init(_ failure: FileSystem.Failure) {
         switch failure {
         case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
-        case .exists, .cannotCreate: self = .outputExists(failure.message)
+        case .exists: self = .outputExists(failure.message + "; pass --force to overwrite it")
+        case .cannotCreate: self = .outputExists(failure.message)
         }
     }
 }

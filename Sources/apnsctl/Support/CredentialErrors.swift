@@ -3,8 +3,10 @@ import APNSCrypto
 
 extension CLIError {
     /// A credential problem: a missing or unreadable file is exit 66, everything else exit 77 (CLI.md).
-    init(_ problem: CredentialProblem) {
-        self = problem.isInputMissing ? .inputMissing(problem.message) : .credential(problem.message)
+    /// `passphraseFileFlag` names the flag that gave the passphrase file, for its read failures.
+    init(_ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file") {
+        let message = problem.message(passphraseFileFlag: passphraseFileFlag)
+        self = problem.isInputMissing ? .inputMissing(message) : .credential(message)
     }
 }
 

@@ -1,0 +1,24 @@
+/// What validation advice calls the request settings a caller can change ("use apns-priority 5"). The
+/// library speaks of the APNs headers and its own options; apnsctl passes its flags (`--priority`), so the
+/// validator names no command-line flag itself.
+public struct SettingNames: Sendable, Equatable {
+    /// Sets the push type (`apns-push-type`).
+    public var pushType: String
+    /// Sets the priority (`apns-priority`).
+    public var priority: String
+    /// Sets the topic (`apns-topic`).
+    public var topic: String
+    /// Sets a byte limit other than the push type's default (`ValidationOptions.sizeLimit`).
+    public var sizeLimit: String
+    /// Sends the payload without insignificant whitespace; read as "send it with …".
+    public var minify: String
+
+    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String) {
+        (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
+        (self.sizeLimit, self.minify) = (sizeLimit, minify)
+    }
+
+    /// The APNs header names and the library's option names.
+    public static let headers = SettingNames(pushType: "apns-push-type", priority: "apns-priority", topic: "apns-topic",
+                                             sizeLimit: "ValidationOptions.sizeLimit", minify: "minified JSON")
+}

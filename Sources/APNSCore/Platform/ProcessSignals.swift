@@ -1,0 +1,35 @@
+/// The process's signal policy, in one place: what apnsctl ignores and how a handler is installed. Glibc and
+/// Darwin spell `struct sigaction`'s handler field differently; that difference stays in this file.
+public enum ProcessSignals {
+    /// Ignores SIGPIPE for the whole process; call once at start-up. apnsctl writes with write(2) to sockets
+    /// (through OpenSSL, so MSG_NOSIGNAL is out of reach), to pipes (the mock's log, a child's input) and to
+    /// stdout. When the reader has gone, that write must fail with EPIPE, which the caller reports or
+    /// ignores, instead of SIGPIPE's default action ending the process without a word.
+    public static func ignoreBrokenPipe() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Runs `handler` for each of `signals` (SA_RESTART: interrupted system calls resume). The handler may
+    /// do only async-signal-safe work, such as write(2) to a pipe.
+    public static func installHandler(for signals: [Int32], _ handler: @convention(c) (Int32) -> Void) {
+        var action = sigaction()
+        #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = handler
+        #else
+        action.__sigaction_handler.sa_handler = handler
+        #endif
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = Int32(SA_RESTART)
+        for number in signals { sigaction(number, &action, nil) }
+    }
+
+    /// Unblocks `signals` on the calling thread (and the threads it starts later, which inherit its mask):
+    /// a parent may have started us with them blocked, since a thread pool's mask is inherited through
+    /// fork/exec.
+    public static func unblock(_ signals: [Int32]) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+}
