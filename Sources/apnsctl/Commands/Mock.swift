@@ -59,7 +59,7 @@ extension APNSCtl {
         var authKeyPub: String?
 
         @Option(name: .customLong("key-id"), help: ArgumentHelp(
-            "Key id of --auth-key-pub (default: from a file named AuthKey_KEYID.p8).", valueName: "ID"))
+            "Key id of --auth-key-pub (default: from its file name when it starts AuthKey_KEYID, any extension).", valueName: "ID"))
         var keyID: String?
 
         @Option(name: .customLong("team-id"), help: ArgumentHelp(
@@ -86,8 +86,8 @@ extension APNSCtl {
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
-            if (keyID != nil || teamID != nil) && authKeyPub == nil {
-                throw ValidationError("--key-id and --team-id describe --auth-key-pub; pass --auth-key-pub FILE too")
+            if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
+                throw ValidationError("\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
             }
         }
 
@@ -100,6 +100,8 @@ extension APNSCtl {
             }
             let gone = try Set(unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
 
+            let extraKID = try extraKeyID()
+
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
             let directory = MockCommandText.absolute(stateDir ?? MockState.defaultDirectory)
             let state: MockState
@@ -108,7 +110,7 @@ extension APNSCtl {
                 throw CLIError.credential(error.description)
             }
             var verifiers = [try state.tokenVerifier()]
-            if let extra = try extraVerifier(state: state) { verifiers.append(extra) }
+            if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
@@ -129,16 +131,34 @@ extension APNSCtl {
             }
         }
 
-        /// The verifier for `--auth-key-pub`, with its key id and team id.
-        private func extraVerifier(state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
+        /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.
+        private func extraKeyID() throws(CLIError) -> String? {
             guard let path = authKeyPub else { return nil }
-            guard let kid = keyID ?? SigningKey.keyID(fromFileName: path) else {
-                throw .usage("--auth-key-pub \(path): pass --key-id, or name the file AuthKey_KEYID.p8")
+            // Name only what the user gave: the flag they typed, or the file name the id came from.
+            let kid: String
+            if let keyID {
+                guard ProviderToken.isWellFormedID(keyID) else {
+                    throw .usage("--key-id \(keyID): a key id is 10 characters, A-Z and 0-9")
+                }
+                kid = keyID
+            } else if let fromName = SigningKey.keyID(fromFileNamePrefix: path) {
+                guard ProviderToken.isWellFormedID(fromName) else {
+                    throw .usage("--auth-key-pub \(path): the file name gives key id '\(fromName)', but a key id is 10 characters, A-Z and 0-9; pass --key-id ID, or name the file AuthKey_KEYID (any extension)")
+                }
+                kid = fromName
+            } else {
+                throw .usage("--auth-key-pub \(path): no key id; pass --key-id ID, or name the file AuthKey_KEYID (any extension, e.g. AuthKey_ABCDE12345.pub.pem)")
             }
+            if let teamID, !ProviderToken.isWellFormedID(teamID) {
+                throw .usage("--team-id \(teamID): a team id is 10 characters, A-Z and 0-9")
+            }
+            return kid
+        }
+
+        /// The verifier for `--auth-key-pub` with key id `kid`; its team id is `--team-id`, else the state dir's.
+        private func extraVerifier(keyID kid: String?, state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
+            guard let path = authKeyPub, let kid else { return nil }
             let team = teamID ?? state.teamID
-            for (flag, id) in [("--key-id", kid), ("--team-id", team)] where !ProviderToken.isWellFormedID(id) {
-                throw .usage("\(flag) \(id): a key id or team id is 10 characters, A-Z and 0-9")
-            }
             return try withCredentialErrors { () throws(CredentialProblem) in
                 try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team)
             }
