@@ -27,7 +27,10 @@ extension APNSCtl {
                 The state dir holds, created on first start and reused: ca.pem, server.pem, server-key.pem, \
                 client.pem (a universal push certificate and its key for com.example.demo, \
                 com.example.demo.voip and com.example.demo.complication, both environments), \
-                AuthKey_KEYID.p8 and demo.json (key id, team id). When ready, the mock writes mock.json there \
+                AuthKey_KEYID.p8 and demo.json (key id, team id), written to a temporary directory beside it \
+                and renamed into place, so mocks started together agree on one set. One mock per state dir: \
+                a second one exits 73 naming the first one's pid (give parallel jobs --state-dir \
+                "$(mktemp -d)"). When ready, the mock writes mock.json there \
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
@@ -35,7 +38,8 @@ extension APNSCtl {
                 finish and exits 0 within a second.
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
-                be used (e.g. the port is in use), 73 the state dir cannot be written.
+                be used (e.g. the port is in use), 73 the state dir cannot be written or is in use by another \
+                mock.
                 """)
 
         @Option(name: .customLong("host"), help: "Address to listen on (only this machine by default).")
@@ -104,30 +108,50 @@ extension APNSCtl {
 
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
             let directory = MockCommandText.absolute(stateDir ?? MockState.defaultDirectory)
-            let state: MockState
-            do { state = try MockState.prepare(directory: directory) } catch {
-                if case .files(let failure) = error { throw CLIError.outputExists(failure.message) }
-                throw CLIError.credential(error.description)
+            // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
+            let state: MockState, lock: FileLock
+            do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
+                throw Self.cliError(error)
             }
-            var verifiers = [try state.tokenVerifier()]
+            try withExtendedLifetime(lock) { () throws(CLIError) in
+                try serve(state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID)
+            }
+        }
+
+        /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM.
+        private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
+                           rejections: [String: APNSReason], extraKeyID extraKID: String?) throws(CLIError) {
+            var verifiers: [ProviderTokenVerifier] = []
+            do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error) }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, logDescriptor: 1)
-            MockReadyFile.removeIfStale(state: state)
-            let server = try MockServer(configuration: configuration)
+            // We hold the lock, so a mock.json here is a killed mock's leftover.
+            MockReadyFile.removeLeftover(state: state)
+            let server: MockServer
+            do { server = try MockServer(configuration: configuration) } catch { throw CLIError.transport(error.description) }
             server.stopOnTerminationSignals()
             let actualPort: Int
             do { actualPort = try server.start() } catch { throw CLIError.transport(error.description) }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
-            try MockReadyFile.write(state: state, endpoint: endpoint)
+            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch { throw Self.cliError(error) }
             announce(state: state, endpoint: endpoint, environment: env)
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
             if lost > 0 {
                 MockServer.warnWithoutBlocking("apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time")
+            }
+        }
+
+        /// CLI.md's exit codes for state dir problems: cannot write or in use by another mock 73, credentials 77.
+        private static func cliError(_ error: MockStateError) -> CLIError {
+            switch error {
+            case .files(let failure): return .outputExists(failure.message)
+            case .inUse: return .outputExists(error.description)
+            case .credentials: return .credential(error.description)
             }
         }
 
