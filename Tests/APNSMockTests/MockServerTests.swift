@@ -142,6 +142,19 @@ import Testing
         #expect(closed)
     }
 
+    @Test func aClientThatNeverAsksGetsIdleTimeoutAndIsClosed() throws {
+        let mock = try MockHarness { $0.firstRequestTimeoutMilliseconds = 300 }
+        let silent = try mock.tlsClient()
+        let start = Date()
+        let (bytes, closed) = MockHarness.readUntilClosed(silent, seconds: 5)
+        #expect(closed)
+        #expect(Date().timeIntervalSince(start) < 3)
+        // The SETTINGS, then GOAWAY (type 7) with NO_ERROR and APNs' reason as debug data.
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#"{"reason":"IdleTimeout"}"#))
+        // One that asks in time is served as usual.
+        #expect(try mock.curl().status == 200)
+    }
+
     @Test func aShortLoadIsAnsweredWithoutFailures() throws {
         let mock = try MockHarness(log: true)
         let r = try mock.nghttp(paths: MockHarness.devicePaths(1), timeoutSeconds: 30, extra: ["-m", "2000"])

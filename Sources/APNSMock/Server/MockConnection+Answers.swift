@@ -5,6 +5,7 @@ extension MockConnection {
     /// Judges and answers complete requests, applying this connection's faults.
     func answer(_ requests: [HTTP2ServerRequest], context: LoopContext) {
         guard !requests.isEmpty, let session else { return }
+        firstRequestDeadline = nil
         let faults = faulty ? shared.configuration.faults : MockFaults.none
         for request in requests {
             if faults.neverAnswer { continue }
@@ -21,7 +22,7 @@ extension MockConnection {
                     withoutBody: decision.reason == .methodNotAllowed && Self.isHead(request))
             answered += 1
             context.log.record(decision, connection: number)
-            if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(MockServerShared.streamLimit) }
+            if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(shared.configuration.maxConcurrentStreams) }
             if let n = faults.goAwayAfterStreams, answered == n, goAwayLastStream == nil {
                 sendFaultGoAway(lastStream: request.streamID)
             }

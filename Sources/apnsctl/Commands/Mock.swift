@@ -82,6 +82,15 @@ extension APNSCtl {
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
+        @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+            "Connections served at once; more are closed at once, with a warning on stderr.", valueName: "N", visibility: .hidden))
+        var maxConnections = 10_000
+
+        @Option(name: .customLong("max-streams"), help: ArgumentHelp(
+            "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
+            valueName: "N", visibility: .hidden))
+        var maxStreams = 1000
+
         @OptionGroup var faultOptions: MockFaultOptions
 
         func validate() throws {
@@ -90,6 +99,12 @@ extension APNSCtl {
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
+            guard (1...1_000_000).contains(maxConnections) else {
+                throw ValidationError("--max-connections \(maxConnections): use 1 to 1000000")
+            }
+            guard (1...Int(Int32.max)).contains(maxStreams) else {
+                throw ValidationError("--max-streams \(maxStreams): use 1 to \(Int32.max)")
+            }
             if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
                 throw ValidationError("\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
             }
@@ -127,7 +142,8 @@ extension APNSCtl {
 
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
-                                                  faults: faultOptions.faults, threads: threads, logDescriptor: 1)
+                                                  faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
+                                                  maxConcurrentStreams: UInt32(maxStreams), logDescriptor: 1)
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
