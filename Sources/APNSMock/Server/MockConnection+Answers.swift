@@ -2,19 +2,22 @@ import APNSCore
 import APNSHTTP2
 
 extension MockConnection {
-    /// Judges and answers complete requests, applying this connection's faults.
+    /// Judges and answers complete requests, applying this connection's faults and `errorCloseAfter`.
     func answer(_ requests: [HTTP2ServerRequest], context: LoopContext) {
         guard !requests.isEmpty, let session else { return }
         firstRequestDeadline = nil
         let faults = faulty ? shared.configuration.faults : MockFaults.none
         for request in requests {
+            // The reset and EOF faults answer nothing after their Nth answer.
+            guard phase == .http2 else { return }
             if faults.neverAnswer { continue }
+            // Above our GOAWAY's last-stream-id: not processed (the GOAWAY tells the client to send it elsewhere).
             if let last = goAwayLastStream, request.streamID > last { continue }
             if let limit = faults.closeAfterRequests, answered >= limit {
                 // The close fault: the connection dies under this request, with no GOAWAY and no answer;
                 // the answers already given still go out first.
                 session.produceOutput(into: &out, limit: Int.max)
-                beginClosing(abrupt: true)
+                beginClosing(.abrupt)
                 return
             }
             let decision = shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
@@ -22,9 +25,23 @@ extension MockConnection {
                     withoutBody: decision.reason == .methodNotAllowed && Self.isHead(request))
             answered += 1
             context.log.record(decision, connection: number)
+            if let onAnswer = context.onAnswer {
+                onAnswer(MockAnswer(connection: number, streamID: request.streamID, device: decision.device,
+                                    status: decision.status, reason: decision.reason, apnsID: decision.apnsID))
+            }
             if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(shared.configuration.maxConcurrentStreams) }
-            if let n = faults.goAwayAfterStreams, answered == n, goAwayLastStream == nil {
-                sendFaultGoAway(lastStream: request.streamID)
+            if goAwayLastStream == nil {
+                if let n = faults.goAwayAfterStreams, answered == n {
+                    sendGoAway(lastStream: request.streamID, reason: "Shutdown")
+                } else if let reason = decision.reason, let n = shared.configuration.errorCloseAfter, reason.status != 410 {
+                    // APNs closes connections that keep making errors, sooner after BadDeviceToken; 410s do not count.
+                    errorWeight += reason == .badDeviceToken ? n : 1
+                    if errorWeight >= n { sendGoAway(lastStream: request.streamID, reason: reason.rawValue) }
+                }
+            }
+            if let mode = faults.terminalClose(afterAnswers: answered) {
+                endAfterAnswers(mode)
+                return
             }
         }
     }
@@ -52,9 +69,16 @@ extension MockConnection {
         }
     }
 
-    /// The GOAWAY fault: NO_ERROR with `{"reason":"Shutdown"}` and `lastStream` as last-stream-id.
-    func sendFaultGoAway(lastStream: Int32) {
+    /// GOAWAY (NO_ERROR, `{"reason":…}`) naming `lastStream` (the GOAWAY fault, and `errorCloseAfter`). Reading
+    /// goes on, as on a real server: streams up to it are still answered as they complete; once the GOAWAY is
+    /// sent, nghttp2 closes the open streams above it without a frame (RFC 9113 §6.8: the client resends them
+    /// elsewhere) and ignores new ones; when nothing is left the connection ends with close_notify.
+    func sendGoAway(lastStream: Int32, reason: String) {
         goAwayLastStream = lastStream
-        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("reason", reason)
+        w.endObject()
+        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: w.bytes)
     }
 }

@@ -79,6 +79,11 @@ extension APNSCtl {
             valueName: "TOKEN=REASON"))
         var reject: [String] = []
 
+        @Option(name: .customLong("error-close-after"), help: ArgumentHelp(
+            "After N error answers on one connection (410s do not count; a BadDeviceToken counts as N), send GOAWAY and close it, as APNs does. Off by default.",
+            valueName: "N"))
+        var errorCloseAfter: Int?
+
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
@@ -99,6 +104,9 @@ extension APNSCtl {
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
+            if let errorCloseAfter, errorCloseAfter < 1 {
+                throw ValidationError("--error-close-after \(errorCloseAfter): use 1 or more (leave it out to never close)")
+            }
             guard (1...1_000_000).contains(maxConnections) else {
                 throw ValidationError("--max-connections \(maxConnections): use 1 to 1000000")
             }
@@ -143,7 +151,8 @@ extension APNSCtl {
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
-                                                  maxConcurrentStreams: UInt32(maxStreams), logDescriptor: 1)
+                                                  maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
+                                                  logDescriptor: 1)
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
