@@ -118,7 +118,7 @@ public struct MockConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),
                 faults: MockFaults = .none, threads: Int = 2, handshakeTimeoutMilliseconds: Int = 10_000,
                 firstRequestTimeoutMilliseconds: Int = 10_000, maxConnections: Int = 10_000,
-                maxConcurrentStreams: UInt32 = 1000, errorCloseAfter: Int? = nil, logDescriptor: Int32? = nil,
+                maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, errorCloseAfter: Int? = nil, logDescriptor: Int32? = nil,
                 onAnswer: (@Sendable (MockAnswer) -> Void)? = nil) {
         self.host = host
         self.port = port

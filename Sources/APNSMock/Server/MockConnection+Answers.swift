@@ -32,11 +32,11 @@ extension MockConnection {
             if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(shared.configuration.maxConcurrentStreams) }
             if goAwayLastStream == nil {
                 if let n = faults.goAwayAfterStreams, answered == n {
-                    sendGoAway(lastStream: request.streamID, reason: "Shutdown")
+                    sendGoAway(lastStream: request.streamID, reason: .shutdown)
                 } else if let reason = decision.reason, let n = shared.configuration.errorCloseAfter, reason.status != 410 {
                     // APNs closes connections that keep making errors, sooner after BadDeviceToken; 410s do not count.
                     errorWeight += reason == .badDeviceToken ? n : 1
-                    if errorWeight >= n { sendGoAway(lastStream: request.streamID, reason: reason.rawValue) }
+                    if errorWeight >= n { sendGoAway(lastStream: request.streamID, reason: reason) }
                 }
             }
             if let mode = faults.terminalClose(afterAnswers: answered) {
@@ -56,11 +56,11 @@ extension MockConnection {
     private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
                          withoutBody: Bool) {
         var headers: [HTTP2Header] = []
-        if d.reason != nil { headers.append(HTTP2Header("content-type", "application/json")) }
-        headers.append(HTTP2Header("apns-id", d.apnsID, neverIndex: true))
+        if d.reason != nil { headers.append(HTTP2Header(APNSHeader.contentType.name, "application/json")) }
+        headers.append(HTTP2Header(APNSHeader.id.name, d.apnsID, neverIndex: true))
         // The Push Notifications Console id exists in the sandbox only.
         if shared.configuration.rules.environment == .sandbox {
-            headers.append(HTTP2Header("apns-unique-id", context.ids.uuid(uppercase: false), neverIndex: true))
+            headers.append(HTTP2Header(APNSHeader.uniqueID.name, context.ids.uuid(uppercase: false), neverIndex: true))
         }
         do {
             try session.respond(streamID: stream, status: d.status, headers: headers, body: withoutBody ? [] : d.body)
@@ -73,12 +73,17 @@ extension MockConnection {
     /// goes on, as on a real server: streams up to it are still answered as they complete; once the GOAWAY is
     /// sent, nghttp2 closes the open streams above it without a frame (RFC 9113 §6.8: the client resends them
     /// elsewhere) and ignores new ones; when nothing is left the connection ends with close_notify.
-    func sendGoAway(lastStream: Int32, reason: String) {
+    func sendGoAway(lastStream: Int32, reason: APNSReason) {
         goAwayLastStream = lastStream
+        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: Self.goAwayData(reason))
+    }
+
+    /// GOAWAY debug data as APNs documents it: `{"reason":"Shutdown"}`.
+    static func goAwayData(_ reason: APNSReason) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()
-        w.field("reason", reason)
+        w.field("reason", reason.rawValue)
         w.endObject()
-        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: w.bytes)
+        return w.bytes
     }
 }

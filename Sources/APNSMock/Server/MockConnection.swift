@@ -131,7 +131,7 @@ final class MockConnection {
             guard let deadline = firstRequestDeadline, now >= deadline, let session else { return }
             firstRequestDeadline = nil
             session.goAway(lastStreamID: session.lastProcessedStreamID, code: .noError,
-                           debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8))
+                           debugData: Self.goAwayData(.idleTimeout))
             session.produceOutput(into: &out, limit: Int.max)
             beginClosing(.graceful)
             flush()
@@ -179,7 +179,9 @@ final class MockConnection {
         phase = .http2
         firstRequestDeadline = SystemClock.monotonicNanoseconds()
             + UInt64(max(1, shared.configuration.firstRequestTimeoutMilliseconds)) * 1_000_000
-        if faulty, shared.configuration.faults.goAwayAfterStreams == 0 { sendGoAway(lastStream: 0, reason: "Shutdown") }
+        if faulty, shared.configuration.faults.goAwayAfterStreams == 0 {
+            sendGoAway(lastStream: 0, reason: .shutdown)
+        }
         if faulty, let mode = shared.configuration.faults.terminalClose(afterAnswers: 0) {
             endAfterAnswers(mode)
             return
@@ -328,7 +330,7 @@ final class MockConnection {
         switch phase {
         case .http2:
             if let session, !session.goAwaySubmitted {
-                session.goAway(debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+                session.goAway(debugData: Self.goAwayData(.shutdown))
             }
             flush()
             finishIfDone()
