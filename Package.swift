@@ -39,13 +39,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, in-test HTTP/2 servers.
-        .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2"], path: "Tests/APNSTestSupport"),
+        // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, the in-process mock with an answer observer.
+        .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2", "APNSMock"], path: "Tests/APNSTestSupport"),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSTestSupport"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSTestSupport"]),
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSTestSupport"]),
-        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSTestSupport"]),
+        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSMock", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSTestSupport"]),
-        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSTestSupport"]),
+        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSMock", "APNSTestSupport"]),
     ]
 )

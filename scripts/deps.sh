@@ -31,9 +31,9 @@ need_py() {  # python module -> apt package (Debian's modules live under /usr/bi
 need_py h2 python3-h2
 need_py jwt python3-jwt
 need_py cryptography python3-cryptography
+[ -x /usr/bin/time ] || missing+=(time)  # tests and make bench read peak memory with /usr/bin/time
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
-    [ -x /usr/bin/time ] || missing+=(time)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

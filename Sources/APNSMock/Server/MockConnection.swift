@@ -17,7 +17,9 @@ final class MockConnection {
 
     /// How a closing connection ends once its queued bytes are written.
     enum CloseMode: Equatable {
-        /// TLS close_notify, then close: the normal end (after GOAWAY, or when the client left).
+        /// TLS close_notify and FIN, then discard what the peer still sends until it closes (bounded): the
+        /// normal end (after GOAWAY, or when the client left). Closing at once with unread bytes would make the
+        /// kernel send RST and drop answers still on their way, which the log already counts as answered.
         case graceful
         /// FIN without close_notify, then close (the close fault; unread bytes make the kernel send RST).
         case abrupt
@@ -82,8 +84,8 @@ final class MockConnection {
         case .handshaking: return needsWritable ? Poll.writable : Poll.readable
         case .closing(let mode):
             if hasPendingOutput { return Poll.writable }
-            // The reset fault waits for ACKs by timer; the EOF fault reads what the peer still sends.
-            return mode == .endOfFile ? Poll.readable : 0
+            // The reset fault waits for ACKs by timer; after a FIN, what the peer still sends is read and dropped.
+            return mode == .endOfFile || mode == .graceful ? Poll.readable : 0
         case .http1, .http2:
             var events: Int16 = 0
             if out.count - outOffset < Self.outputHighWater { events |= Poll.readable }
@@ -102,7 +104,9 @@ final class MockConnection {
             readAvailable(context: context)
             flush()
         case .closing(let mode):
-            if mode == .endOfFile && revents & (Poll.readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 { discardIncoming() }
+            if mode == .endOfFile || mode == .graceful, sentFIN, revents & (Poll.readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                discardIncoming()
+            }
             flush()
         }
         finishIfDone()
@@ -116,7 +120,7 @@ final class MockConnection {
         case .closing(.reset) where !hasPendingOutput:
             // Re-check the peer's ACKs every few milliseconds.
             return min(terminalDeadline, SystemClock.monotonicNanoseconds() + 5_000_000)
-        case .closing(.endOfFile): return terminalDeadline
+        case .closing(.endOfFile), .closing(.graceful): return sentFIN ? terminalDeadline : nil
         default: return nil
         }
     }
@@ -276,8 +280,11 @@ final class MockConnection {
             guard outOffset >= out.count else { return }
             switch mode {
             case .graceful:
-                tls.shutdown()
-                close()
+                if !sentFIN {
+                    tls.shutdown()
+                    sendFINAndDrain()
+                }
+                if phase != .closed && SystemClock.monotonicNanoseconds() >= terminalDeadline { close() }
             case .abrupt:
                 close()
             case .reset:
@@ -285,15 +292,14 @@ final class MockConnection {
                     close(reset: true)
                 }
             case .endOfFile:
-                if !sentFIN {
-                    sentFIN = true
-                    tls.socket.shutdownSending()
-                    discardIncoming()
-                }
+                if !sentFIN { sendFINAndDrain() }
                 if phase != .closed && SystemClock.monotonicNanoseconds() >= terminalDeadline { close() }
             }
         case .http2:
-            if let session, session.isFinished, outOffset >= out.count { tls.shutdown(); close() }
+            if let session, session.isFinished, outOffset >= out.count {
+                beginClosing(.graceful)
+                finishIfDone()
+            }
         default:
             break
         }
@@ -313,7 +319,18 @@ final class MockConnection {
         finishIfDone()
     }
 
-    /// After the EOF fault's FIN: reads and drops the raw bytes the peer still sends, closing when it closes,
+    /// FIN after everything written (the kernel sends the data first), then the peer's remaining bytes are
+    /// read and dropped until it closes or `terminalWaitMilliseconds` pass.
+    private func sendFINAndDrain() {
+        sentFIN = true
+        if terminalDeadline == 0 {
+            terminalDeadline = SystemClock.monotonicNanoseconds() + Self.terminalWaitMilliseconds * 1_000_000
+        }
+        tls.socket.shutdownSending()
+        discardIncoming()
+    }
+
+    /// After a FIN: reads and drops the raw bytes the peer still sends, closing when it closes,
     /// so that unread bytes never turn the end into a reset.
     private func discardIncoming() {
         var scratch = [UInt8](repeating: 0, count: 4096)
