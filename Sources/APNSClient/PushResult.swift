@@ -53,8 +53,8 @@ public struct PushResult: Sendable, Equatable {
             timestamp = APNSErrorBody.timestamp(in: response.body)
         }
         self.init(target: target, status: response.status,
-                  apnsID: response.headers.value(of: "apns-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
-                  apnsUniqueID: response.headers.value(of: "apns-unique-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
+                  apnsID: response.headers.value(of: APNSHeader.id.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
+                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   reason: reason, bodyText: bodyText, timestamp: timestamp, error: nil, durationMs: durationMs)
     }
 

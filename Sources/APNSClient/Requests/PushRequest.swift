@@ -30,7 +30,7 @@ public struct PushRequest: Sendable {
     }
 
     /// `/3/device/<hex>`.
-    public static func path(for device: DeviceToken) -> String { "/3/device/" + device.hex }
+    public static func path(for device: DeviceToken) -> String { APNSPath.device(device.hex) }
 
     /// The request for `device` (nil: the path is left empty, for a template). Stable values
     /// (`authorization`, topic, push type) are indexed by HPACK so they cost a byte or two after the
@@ -42,14 +42,14 @@ public struct PushRequest: Sendable {
     /// The `apns-*`, `authorization` and `content-*` fields (no pseudo-headers).
     public var commonHeaders: [HeaderField] {
         var h: [HeaderField] = []
-        if let bearerToken { h.append(HeaderField("authorization", "bearer " + bearerToken)) }
-        h.append(HeaderField("apns-topic", topic))
-        h.append(HeaderField("apns-push-type", pushType.rawValue))
-        h.append(HeaderField("apns-priority", String(priority.rawValue)))
-        if let expiration { h.append(HeaderField("apns-expiration", String(expiration), neverIndex: true)) }
-        if let collapseID { h.append(HeaderField("apns-collapse-id", collapseID, neverIndex: true)) }
-        if let apnsID { h.append(HeaderField("apns-id", apnsID, neverIndex: true)) }
-        h.append(HeaderField("content-type", "application/json"))
+        if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
+        h.append(HeaderField(APNSHeader.topic.name, topic))
+        h.append(HeaderField(APNSHeader.pushType.name, pushType.rawValue))
+        h.append(HeaderField(APNSHeader.priority.name, String(priority.rawValue)))
+        if let expiration { h.append(HeaderField(APNSHeader.expiration.name, String(expiration), neverIndex: true)) }
+        if let collapseID { h.append(HeaderField(APNSHeader.collapseID.name, collapseID, neverIndex: true)) }
+        if let apnsID { h.append(HeaderField(APNSHeader.id.name, apnsID, neverIndex: true)) }
+        h.append(HeaderField(APNSHeader.contentType.name, "application/json"))
         h.append(HeaderField("content-length", String(payload.count)))
         return h
     }
@@ -59,7 +59,7 @@ public struct PushRequest: Sendable {
 public enum SecretRedaction {
     /// `bearer eyJhbGciOi…` for an `authorization` value; other values unchanged.
     public static func display(_ header: HeaderField) -> String {
-        guard header.name == "authorization" else { return header.value }
+        guard header.name == APNSHeader.authorization.name else { return header.value }
         let parts = header.value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2 else { return "…" }
         return "\(parts[0]) \(parts[1].prefix(10))…"
