@@ -19,13 +19,15 @@ public struct PushResult: Sendable, Equatable {
     /// A 410's `timestamp`: milliseconds since the epoch.
     public let timestamp: Int64?
     /// Why there was no answer (transport failure); nil when the server answered.
-    public let error: String?
+    public let failure: TransportFailure?
+    /// `failure`'s one-line description.
+    public var error: String? { failure?.description }
     /// From submitting the request to its answer (or failure).
     public let durationMs: Double
 
     /// A result built field by field (tests, and the sender's failure path).
     public init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
-                reason: String? = nil, bodyText: String? = nil, timestamp: Int64? = nil, error: String? = nil,
+                reason: String? = nil, bodyText: String? = nil, timestamp: Int64? = nil, failure: TransportFailure? = nil,
                 durationMs: Double) {
         self.target = target
         self.status = status
@@ -34,7 +36,7 @@ public struct PushResult: Sendable, Equatable {
         self.reason = reason
         self.bodyText = bodyText
         self.timestamp = timestamp
-        self.error = error
+        self.failure = failure
         self.durationMs = durationMs
     }
 
@@ -55,12 +57,12 @@ public struct PushResult: Sendable, Equatable {
         self.init(target: target, status: response.status,
                   apnsID: response.headers.value(of: APNSHeader.id.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
-                  reason: reason, bodyText: bodyText, timestamp: timestamp, error: nil, durationMs: durationMs)
+                  reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs)
     }
 
     /// A target that got no answer.
-    public init(target: PushTarget, failure: String, durationMs: Double) {
-        self.init(target: target, status: nil, error: failure, durationMs: durationMs)
+    public init(target: PushTarget, failure: TransportFailure, durationMs: Double) {
+        self.init(target: target, status: nil, failure: failure, durationMs: durationMs)
     }
 
     /// The device, for device pushes (nil for a broadcast's channel).

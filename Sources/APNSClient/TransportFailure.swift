@@ -2,9 +2,22 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 
+/// What a user can check after a transport failure. The library says which; the CLI words it with its own
+/// flags, so a renamed flag is changed in one place and the library names none.
+public enum TransportAdvice: Sendable, Equatable {
+    /// Nothing listens there: is the server up, is the endpoint or environment right?
+    case checkServerAndEndpoint
+    /// The name did not resolve: check the host name and the network.
+    case checkHostName
+    /// The server was silent: allow more time, or check the endpoint and the network.
+    case allowMoreTime
+    /// The server's certificate did not verify: trust its CA, or skip verification (unsafe).
+    case trustServerCertificate
+}
+
 /// Why devices got no answer: the transport failed (exit 69). Each case reads as one line that says
-/// where and what, so it can be both the `error:` message and the `"error"` field of a JSON result.
-public enum TransportFailure: Error, Sendable, CustomStringConvertible {
+/// where and what (`description`), plus what to check (`advice`, worded by the caller).
+public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// DNS, TCP connect, connect timeout.
     case connect(SocketError)
     /// TLS set-up, certificate verification, handshake, ALPN.
@@ -16,23 +29,23 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
     /// No answer within `--timeout`.
     case timeout(seconds: Double)
     /// The connection kept failing before any answer; the last failure is kept.
-    case gaveUp(attempts: Int, last: String)
+    indirect case gaveUp(attempts: Int, last: TransportFailure)
     /// The server reset this request's stream every time it was sent (RST_STREAM with `code`).
     case streamReset(times: Int, code: UInt32)
     /// SIGINT or SIGTERM arrived before the answer (CLI.md: the error is the word `interrupted`).
     case interrupted
 
-    /// The one-line message, with advice where there is one.
+    /// The one-line message: where and what.
     public var description: String {
         switch self {
-        case .connect(let e): return e.description + connectAdvice(e)
+        case .connect(let e): return e.description
         case .tls(let e): return e.description
         case .protocolError(let m): return "HTTP/2 protocol error: \(m)"
         case .closed(let m): return m
         case .timeout(let s):
-            return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s; raise --timeout, or check --endpoint and the network"
+            return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
         case .gaveUp(let n, let last):
-            return "no answer after \(n) connections in a row: \(last)"
+            return "no answer after \(n) connections in a row: \(last.description)"
         case .streamReset(let n, let code):
             return "the server reset the stream \(n) times (\(HTTP2ErrorCode.name(code)))"
         case .interrupted:
@@ -54,11 +67,15 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    private func connectAdvice(_ e: SocketError) -> String {
-        switch e {
-        case .connect: return "; is the server running, and are --endpoint or --env right?"
-        case .resolve: return "; check the host name in --endpoint and the network"
-        default: return ""
+    /// What to check, when there is something to check.
+    public var advice: TransportAdvice? {
+        switch self {
+        case .connect(.resolve): return .checkHostName
+        case .connect(.connect), .connect(.timeout): return .checkServerAndEndpoint
+        case .tls(.verification): return .trustServerCertificate
+        case .timeout: return .allowMoreTime
+        case .gaveUp(_, let last): return last.advice
+        default: return nil
         }
     }
 }

@@ -279,7 +279,7 @@ import Testing
             Issue.record("expected gaveUp, got \(String(describing: h.machine.firstFailure))")
             return
         }
-        #expect(attempts == 5 && last.contains("Connection refused"))
+        #expect(attempts == 5 && last.description.contains("Connection refused") && last.advice == .checkServerAndEndpoint)
     }
 
     @Test func droppedWithoutAnAnswerFourTimesGivesUpAfterTheFirstPlusThree() {

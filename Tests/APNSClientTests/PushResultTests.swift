@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func failureHasNoStatus() {
-        let r = PushResult(target: .device(device), failure: "no answer", durationMs: 0)
+        let r = PushResult(target: .device(device), failure: .closed("no answer"), durationMs: 0)
         #expect(r.outcome == .failed)
         #expect(r.status == nil)
     }

@@ -105,7 +105,7 @@ import Testing
         #expect(results.count == 5)
         #expect(summary.failed == 5)
         #expect(summary.connections == 4)
-        #expect(summary.failure?.contains("4 connections") == true)
+        #expect(summary.failure?.description.contains("4 connections") == true)
         #expect(mock.answeredDevices.isEmpty)
     }
 
@@ -114,7 +114,7 @@ import Testing
         let (results, summary) = try send(tokens(3), to: mock, timeout: 5)
         #expect(results.count == 3 && summary.failed == 3)
         #expect(summary.connections == 4)
-        #expect(summary.failure?.contains("GOAWAY NO_ERROR: Shutdown") == true, "\(summary.failure ?? "")")
+        #expect(summary.failure?.description.contains("GOAWAY NO_ERROR: Shutdown") == true, "\(summary.failure?.description ?? "")")
     }
 
     @Test func silentServerTimesOut() throws {
@@ -125,7 +125,7 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 20, "one timeout, not one per device or per reconnect")
         #expect(results.count == 10)
         #expect(summary.failed == 10 && summary.connections == 1)
-        #expect(summary.failure?.contains("within 1 s") == true)
+        #expect(summary.failure?.description.contains("within 1 s") == true)
     }
 
     @Test func refusedConnectionFailsEveryDevice() throws {
@@ -155,7 +155,7 @@ import Testing
         let summary = try PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
                                      devices: DeviceArraySource(tokens(2))).run { results.append($0) }
         #expect(summary.failed == 2 && summary.connections == 1)
-        #expect(summary.failure?.contains("verification failed") == true, "\(summary.failure ?? "")")
+        #expect(summary.failure?.description.contains("verification failed") == true, "\(summary.failure?.description ?? "")")
     }
 
     /// The sender's own stream count, from its events (requests minus answers), never passes the limit:

@@ -196,7 +196,7 @@ struct DeliveryStateMachine<Item, Answer> {
         }
         withoutProgress += 1
         if withoutProgress > policy.reconnectsWithoutProgress {
-            failEverything(.gaveUp(attempts: connectionAttempts, last: failure.description), now: now)
+            failEverything(.gaveUp(attempts: connectionAttempts, last: failure), now: now)
         }
     }
 
@@ -345,7 +345,7 @@ struct DeliveryStateMachine<Item, Answer> {
         } else if let why {
             withoutProgress += 1
             if withoutProgress > policy.reconnectsWithoutProgress {
-                failEverything(.gaveUp(attempts: connectionAttempts, last: why.description), now: now)
+                failEverything(.gaveUp(attempts: connectionAttempts, last: why), now: now)
             }
         }
         if interruptedBy != nil { finishRun() }

@@ -67,7 +67,7 @@ public final class PushSender {
                     interrupted(SystemClock.monotonicNanoseconds())
                     machine.connectAbandoned()
                 } catch {
-                    observer?(.connectFailed(error.description))
+                    observer?(.connectFailed(error))
                     machine.connectFailed(error, now: SystemClock.monotonicNanoseconds())
                 }
 
@@ -87,7 +87,7 @@ public final class PushSender {
                 case .answered(let response, let ns):
                     result = PushResult(target: job.target, response: response, durationMs: Double(ns) / 1e6)
                 case .failed(let failure, let ns):
-                    result = PushResult(target: job.target, failure: failure.description, durationMs: Double(ns) / 1e6)
+                    result = PushResult(target: job.target, failure: failure, durationMs: Double(ns) / 1e6)
                 }
                 summary.count(result)
                 onResult(result)
@@ -119,7 +119,7 @@ public final class PushSender {
 
             case .finish:
                 connection?.close()
-                summary.failure = machine.firstFailure?.description
+                summary.failure = machine.firstFailure
                 summary.interruptedBy = machine.interruptedBy
                 return summary
             }

@@ -5,7 +5,7 @@ public enum SendEvent {
     case connecting(PushEndpoint, attempt: Int)
     case connected(ConnectionInfo)
     /// Opening a connection failed (DNS, TCP, TLS); the sender may try again.
-    case connectFailed(String)
+    case connectFailed(TransportFailure)
     case serverSettings(maxConcurrentStreams: UInt32)
     case request(PushTarget, APNSRequest, authority: String)
     case response(PushTarget, APNSResponse, durationMs: Double)

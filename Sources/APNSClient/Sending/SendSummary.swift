@@ -8,7 +8,7 @@ public struct SendSummary: Sendable, Equatable {
     /// Connections opened (successfully or not).
     public var connections = 0
     /// The failure that left devices unanswered, if any.
-    public var failure: String? = nil
+    public var failure: TransportFailure? = nil
     /// SIGINT or SIGTERM, when a signal cut the run short.
     public var interruptedBy: Int32? = nil
     /// Targets an interrupt left never sent (set by the caller, who knows the total).
@@ -35,7 +35,7 @@ public struct SendSummary: Sendable, Equatable {
     /// Equal counts, failure and reasons (tuples are not Equatable, so written out).
     public static func == (a: SendSummary, b: SendSummary) -> Bool {
         a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.connections == b.connections
-            && a.failure == b.failure && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
+            && a.failure?.description == b.failure?.description && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
     }
 }

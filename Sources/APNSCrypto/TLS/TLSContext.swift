@@ -2,7 +2,7 @@ internal import COpenSSL
 import APNSCore
 
 /// Why TLS could not be set up or went wrong; the CLI maps these to exit 69 (transport).
-public enum TLSFailure: Error, Sendable, CustomStringConvertible {
+public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Building the context failed (key/cert mismatch, OpenSSL set-up).
     case configuration(String)
     /// The CA file given to verify the server with holds no usable PEM certificate; `reason` is OpenSSL's.
@@ -22,7 +22,7 @@ public enum TLSFailure: Error, Sendable, CustomStringConvertible {
         case .configuration(let m): return m
         case .caFileUnusable(let path, let reason):
             return "\(path): cannot load CA certificates: \(reason); give a PEM file of trusted certificates"
-        case .verification(let m): return "server certificate verification failed: \(m); \(Self.trustAdvice)"
+        case .verification(let m): return "server certificate verification failed: \(m)"
         case .handshake(let m): return "TLS handshake failed: \(m)"
         case .noHTTP2(let selected):
             if let s = selected { return "the server chose \(s) instead of HTTP/2 (ALPN h2); APNs and apnsctl mock speak HTTP/2 only" }
@@ -31,10 +31,6 @@ public enum TLSFailure: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The CLI's advice for an untrusted server. It names apnsctl's flags, which the library should not: it
-    /// stays here only while APNSClient's `TransportFailure` shows this description as is (its tests pin the
-    /// text); once APNSClient or the CLI words `.verification` itself, it moves there.
-    private static let trustAdvice = "pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
 }
 
 /// An owned `SSL_CTX`: the TLS settings shared by connections (TLS 1.2+, ALPN h2, trust, our certificate).

@@ -111,7 +111,7 @@ extension APNSCtl {
                                         observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
             } catch {
                 if case .tls(.caFileUnusable) = error { throw CLIError.inputMissing("--ca-file \(error.description)") }
-                throw CLIError.transport(error.description)
+                throw CLIError.transport(error.message)
             }
             var summary = sender.run(interrupts: InterruptSignals.install()) { renderer.result($0) }
             if summary.interruptedBy != nil { summary.notSent = max(0, plan.deviceCount - summary.total) }
@@ -123,7 +123,7 @@ extension APNSCtl {
             }
             if summary.failed > 0 {
                 let what = summary.failed == summary.total ? "no device got an answer" : "\(summary.failed) of \(summary.total) devices got no answer"
-                throw CLIError.transport("\(what): \(summary.failure ?? "the connection failed")")
+                throw CLIError.transport("\(what): \(summary.failure?.message ?? "the connection failed")")
             }
             if summary.rejected > 0 { throw CLIError.rejected }
         }

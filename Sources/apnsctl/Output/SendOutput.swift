@@ -82,7 +82,7 @@ final class SendOutput {
             let status = r.status.map(String.init) ?? "---"
             return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(explanation(r))"
         case .failed:
-            return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.error ?? "no answer")"
+            return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.failure?.message ?? "no answer")"
         }
     }
 
@@ -127,7 +127,7 @@ final class SendOutput {
         w.field("endpoint", endpoint.url)
         w.key("duration_ms")
         w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
-        if r.outcome == .failed { w.field("error", r.error ?? "no answer") }
+        if r.outcome == .failed { w.field("error", r.failure?.message ?? "no answer") }
         w.endObject()
         return w.text
     }

@@ -31,7 +31,7 @@ final class SendVerbose {
         case .serverSettings(let max):
             return ["* server SETTINGS: max concurrent streams \(max == UInt32.max ? "unlimited" : String(max))"]
         case .connectFailed(let why):
-            return ["* connection failed: \(why)"]
+            return ["* connection failed: \(why.message)"]
         case .request(let target, let request, let authority):
             return ["* request for \(target.abbreviated)"] + request.fields(authority: authority).map { "> \($0.name): \(SecretRedaction.display($0))" }
                 + ["> (\(request.body.count) byte body)"]

@@ -1,0 +1,16 @@
+import APNSClient
+
+extension TransportFailure {
+    /// The failure as `send` prints it: what happened, then what to check, naming apnsctl's own flags
+    /// (the library says which advice applies, never which flag).
+    var message: String {
+        guard let advice else { return description }
+        switch advice {
+        case .checkServerAndEndpoint: return description + "; is the server running, and are --endpoint or --env right?"
+        case .checkHostName: return description + "; check the host name in --endpoint and the network"
+        case .allowMoreTime: return description + "; raise --timeout, or check --endpoint and the network"
+        case .trustServerCertificate:
+            return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
+        }
+    }
+}
