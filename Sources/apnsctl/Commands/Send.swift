@@ -77,6 +77,15 @@ extension APNSCtl {
                                    valueName: "text|json"))
         var output = "text"
 
+        @Flag(name: [.customShort("q"), .customLong("quiet")],
+              help: "Text output: print only rejected and failed devices and the summary.")
+        var quiet = false
+
+        @Option(name: .customLong("color"),
+                help: ArgumentHelp("Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
+                                   valueName: "when"))
+        var color: ColorMode = .auto
+
         @Flag(name: [.customShort("v"), .customLong("verbose")],
               help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
         var verbose = false
@@ -111,7 +120,7 @@ extension APNSCtl {
             let configuration = SenderConfiguration(endpoint: plan.endpoint, context: context, timeout: connection.timeout,
                                                     concurrency: connection.concurrency)
             let renderer = SendOutput(format: format, environment: plan.environment, endpoint: plan.endpoint,
-                                      total: plan.deviceCount, lineBuffered: verbose)
+                                      total: plan.deviceCount, lineBuffered: verbose, quiet: quiet, color: color)
             let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
             let sender = PushSender(configuration: configuration, request: plan.request, devices: plan.devices,
                                     observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
