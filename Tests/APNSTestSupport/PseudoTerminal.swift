@@ -32,11 +32,13 @@ public enum PseudoTerminal {
         public let failedStep: Int?
     }
 
-    /// Runs `argv` on an 80-column terminal with `environment` added (NO_COLOR removed unless given).
-    public static func run(_ argv: [String], environment: [String: String] = [:], steps: [Step] = [],
-                           timeout: Double = 60) throws -> Result {
-        var env = environment
+    /// Runs `argv` on an 80-column terminal with `environment` added and `unsetting` removed (NO_COLOR is
+    /// empty unless given, and the passphrase variables are unset, so prompts appear).
+    public static func run(_ argv: [String], environment: [String: String] = [:], unsetting: [String] = [],
+                           steps: [Step] = [], timeout: Double = 60) throws -> Result {
+        var env: [String: Any] = environment
         if env["NO_COLOR"] == nil { env["NO_COLOR"] = "" }
+        for name in unsetting + ["APNSCTL_PASSPHRASE", "APNSCTL_OUT_PASSPHRASE"] where environment[name] == nil { env[name] = NSNull() }
         let spec: [String: Any] = ["argv": argv, "env": env, "steps": steps.map(\.json), "timeout": timeout, "columns": 80]
         let data = try JSONSerialization.data(withJSONObject: spec)
         let r = try CommandRunner.run("python3", [Repository.path("Tests/Scripts/pty-run.py"), String(decoding: data, as: UTF8.self)],

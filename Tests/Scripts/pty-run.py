@@ -3,7 +3,7 @@
 end-to-end tests of what only a terminal shows (passphrase prompts, Ctrl-C/Ctrl-Z, progress, colour).
 
 Usage: pty-run.py SPEC_JSON
-SPEC: {"argv": [...], "env": {...}, "columns": 80, "timeout": 60,
+SPEC: {"argv": [...], "env": {NAME: value, or null to unset}, "columns": 80, "timeout": 60,
        "steps": [{"expect": "text", "timeout": 20}, {"send": "text"}, {"sleep": 0.2}]}
 Prints one JSON object: {"transcript": everything the terminal received, "status": exit status or null,
 "signal": the terminating signal or null, "failed_step": index of a step that timed out or null}.
@@ -14,7 +14,11 @@ import json, os, pty, select, signal, sys, time
 def main():
     spec = json.loads(sys.argv[1])
     env = dict(os.environ)
-    env.update(spec.get("env", {}))
+    for key, value in spec.get("env", {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
     env.setdefault("TERM", "xterm")
     deadline = time.time() + spec.get("timeout", 60)
     pid, fd = pty.fork()
@@ -22,6 +26,11 @@ def main():
         try:
             import fcntl, struct, termios
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, spec.get("columns", 80), 0, 0))
+            # As from a login shell: no blocked signals (a test runner may block SIGTERM, and children
+            # inherit the mask), default dispositions.
+            signal.pthread_sigmask(signal.SIG_SETMASK, [])
+            for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGTSTP, signal.SIGCONT, signal.SIGPIPE):
+                signal.signal(s, signal.SIG_DFL)
             os.execvpe(spec["argv"][0], spec["argv"], env)
         finally:
             os._exit(127)

@@ -170,12 +170,13 @@ public enum CredentialLoader {
                 throw .corrupt(path: path, detail: "the \(block.label) block does not decode to a key")
             }
         }
-        guard let secret = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
-        do { return try PrivateKey(pem: block.text, secret: secret) } catch {
-            if error.mentions("unsupported") {
-                throw .unsupportedAlgorithm(path: path, detail: error.entries.compactMap(\.data).first ?? "key encryption")
+        return try passphrase.withPassphrase(forFile: path) { secret throws(CredentialProblem) -> PrivateKey? in
+            do throws(OpenSSLError) { return try PrivateKey(pem: block.text, secret: secret) } catch {
+                if error.mentions("unsupported") {
+                    throw .unsupportedAlgorithm(path: path, detail: error.entries.compactMap(\.data).first ?? "key encryption")
+                }
+                return nil
             }
-            throw .wrongPassphrase(path: path)
         }
     }
 

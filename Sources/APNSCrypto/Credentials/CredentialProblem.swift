@@ -13,6 +13,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// Encrypted, and no passphrase could be obtained (no flag, no env, no terminal).
     case passphraseRequired(path: String)
     case wrongPassphrase(path: String)
+    /// The user ended the passphrase prompt (Ctrl-D) without typing one.
+    case passphraseEntryEnded(path: String)
     /// OpenSSL cannot run an algorithm the file needs (for example legacy RC2 without the legacy provider).
     case unsupportedAlgorithm(path: String, detail: String)
     case noCertificate(path: String)
@@ -60,6 +62,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
             return "\(p): damaged or truncated (\(d)); export or download the file again"
         case .passphraseRequired(let p):
             return "\(p): encrypted, and no passphrase was given; \(Self.passphraseHelp)"
+        case .passphraseEntryEnded(let p):
+            return "\(p): the passphrase input ended (Ctrl-D) before a passphrase was typed; run again and type it, "
+                + "or pass it with --passphrase-file FILE or APNSCTL_PASSPHRASE"
         case .wrongPassphrase(let p):
             return "\(p): wrong passphrase; check it, and pass it with --passphrase-file FILE or APNSCTL_PASSPHRASE"
         case .unsupportedAlgorithm(let p, let d):

@@ -31,12 +31,32 @@ public struct PassphraseSource: Sendable {
     }
 
     /// The passphrase, or nil when no source has one. `forFile` names the file in the prompt.
-    /// A missing `--passphrase-file` is a missing input (exit 66).
+    /// A missing `--passphrase-file` is a missing input (exit 66); Ctrl-D at the prompt is
+    /// `.passphraseEntryEnded`.
     public func resolve(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
         if let cached = memo.value { return cached }
         let found = try lookUp(forFile: path)
         memo.value = found
         return found
+    }
+
+    /// How many times a terminal user may type a passphrase, as ssh and openssl allow.
+    public static let terminalTries = 3
+
+    /// Runs `attempt` with the passphrase for `path`; `attempt` returns nil when the passphrase is wrong.
+    /// A passphrase typed at the prompt may be typed again, up to `terminalTries` in all; one from a
+    /// flag, file or the environment would be wrong again, so it fails at once with `.wrongPassphrase`.
+    public func withPassphrase<T>(forFile path: String,
+                                  _ attempt: (SecretBytes) throws(CredentialProblem) -> T?) throws(CredentialProblem) -> T {
+        var tries = 0
+        while true {
+            guard let secret = try resolve(forFile: path) else { throw .passphraseRequired(path: path) }
+            tries += 1
+            if let value = try attempt(secret) { return value }
+            guard memo.prompted, tries < Self.terminalTries else { throw .wrongPassphrase(path: path) }
+            TerminalPrompt.say("Wrong passphrase for \(path); try again.\n")
+            memo.value = nil
+        }
     }
 
     private func lookUp(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
@@ -51,7 +71,13 @@ public struct PassphraseSource: Sendable {
             return SecretBytes(Array(value.utf8))
         }
         if promptOnTerminal {
-            return TerminalPrompt.readSecret(prompt: "Passphrase for \(path): ")
+            switch TerminalPrompt.ask(prompt: "Passphrase for \(path): ") {
+            case .secret(let secret):
+                memo.prompted = true
+                return secret
+            case .ended: throw .passphraseEntryEnded(path: path)
+            case .unavailable: return nil
+            }
         }
         return nil
     }
@@ -66,5 +92,7 @@ public struct PassphraseSource: Sendable {
     /// Holds the resolved secret for the life of the source.
     private final class Memo: @unchecked Sendable {
         var value: SecretBytes?
+        /// The value was typed at the terminal prompt (so a wrong one may be typed again).
+        var prompted = false
     }
 }

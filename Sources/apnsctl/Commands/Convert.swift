@@ -130,6 +130,13 @@ enum ConvertPassword {
             throw .usage("no password entered for \(output)")
         }
         guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }
+        if first.isEmpty {
+            // An empty password protects nothing: make sure it was meant, as a Return pressed twice is easy.
+            let answer = TerminalPrompt.readLine(prompt: "An empty password lets anyone with \(output) use its private key. Use it anyway? [y/N] ")
+            guard let answer, ["y", "yes"].contains(answer.lowercased()) else {
+                throw .usage("\(output): empty password not confirmed; run again and type a password, or pass --out-passphrase-file FILE")
+            }
+        }
         return first
     }
 }
