@@ -9,6 +9,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Convert .p12 to .pem (certificate chain and key) and .pem to .p12.",
+            usage: "apnsctl convert <input> -o <file> [<passphrase options>] [<options>]",
             discussion: """
                 The output format follows the output name: .p12 or .pfx writes PKCS#12, .pem, .crt or .key \
                 writes PEM; otherwise (and for '-o -') the opposite of the input. PEM output holds the \

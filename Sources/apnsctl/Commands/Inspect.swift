@@ -9,6 +9,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
             abstract: "Show what a .pem, .p12 or .p8 file holds.",
+            usage: "apnsctl inspect <file> [--key <file>] [<passphrase options>] [-o json]",
             discussion: """
                 For a certificate (PEM or DER) or a PKCS#12 file: subject, bundle id, topics (from Apple's \
                 topics extension), environments (sandbox, production or both, from Apple's extensions), \

@@ -8,28 +8,27 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check payload files against APNs size limits and aps rules, without sending.",
+            usage: "apnsctl validate <payload> ... [--push-type <type>] [<options>]",
             discussion: """
-                Each PAYLOAD is a .json file, a .apns file (Xcode's simulator format: its
-                "Simulator Target Bundle" key is not part of the payload, and the size is that
-                of the rest written compactly), or - for standard input.
+                Each PAYLOAD is a .json file, a .apns file (Xcode's simulator format: its "Simulator \
+                Target Bundle" key is not part of the payload, and the size is that of the rest written \
+                compactly), or - for standard input.
 
-                Problems go to standard output, one per line, as
-                  FILE:LINE:COLUMN: error|warning: PATH: message
-                where PATH is the key path (aps.alert.title, aps.badge) or (root) for the
-                whole payload, and COLUMN counts UTF-8 bytes. A file without problems prints
-                  FILE: ok (N bytes of LIMIT, PUSH_TYPE)
+                Problems go to standard output, one per line, as FILE:LINE:COLUMN: error|warning: PATH: \
+                message, where PATH is the key path (aps.alert.title, aps.badge; a missing key is named by \
+                its own path, at the object that lacks it) or (root) for the whole payload, and COLUMN \
+                counts UTF-8 bytes. A file without problems prints FILE: ok (N bytes of LIMIT, PUSH_TYPE).
 
-                Errors: not JSON, not an object, empty, over the size limit (with the
-                minified size), aps missing or not an object, a known aps key with the
-                wrong type or value, a background push with alert/badge/sound, missing
-                Live Activity or widget fields. Warnings: unknown aps keys (with "did you
-                mean"), duplicate keys, empty alert or sound, content-available 0, keys
-                Apple ignores.
+                Errors: not JSON, not an object, empty, over the size limit (with the minified size), aps \
+                missing or not an object, a known aps key with the wrong type or value, a background push \
+                with alert, badge or sound, missing Live Activity or widget fields. Warnings: unknown aps \
+                keys (with "did you mean"), duplicate keys, empty alert or sound, content-available 0, \
+                critical 0, keys Apple ignores.
 
-                The push type, unless given, is background when aps holds only
-                "content-available": 1, else alert. Every file is checked even when one is
-                missing. Exit status: 0 when no file has an error, 65 when one has, 66 when a
-                file could not be read, 64 for a bad option value.
+                The push type, unless given, is mdm when there is no aps but a top-level mdm key, \
+                liveactivity when aps has event, background when aps holds only "content-available": 1, \
+                else alert. Every file is checked even when one is missing. Exit status: 0 when no file \
+                has an error, 65 when one has, 66 when a file could not be read, 64 for a bad option value.
 
                 Examples:
                   apnsctl validate Payloads/*.json Payloads/*.apns

@@ -25,7 +25,7 @@ struct SendConnectionOptions: ParsableArguments {
     var concurrency: Int?
 
     @Option(name: .customLong("timeout"),
-            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"))
+            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer.", valueName: "seconds"))
     var timeout: Double = 30
 
     /// `--env`, checked; nil when not given.
