@@ -30,21 +30,21 @@ extension APNSCtl {
                   apnsctl convert push.p12 -o - | openssl x509 -noout -enddate
                 """)
 
-        @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"))
+        @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"), completion: .file())
         var input: String
 
         @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"))
+                help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"), completion: .file())
         var output: String
 
         @Option(name: [.customShort("k"), .customLong("key")],
-                help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"))
+                help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"), completion: .file())
         var key: String?
 
         @OptionGroup var passphrase: PassphraseOptions
 
         @Option(name: .customLong("out-passphrase-file"),
-                help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"))
+                help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"), completion: .file())
         var outPassphraseFile: String?
 
         @Flag(name: .customLong("legacy"),

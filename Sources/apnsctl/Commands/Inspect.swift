@@ -31,12 +31,12 @@ extension APNSCtl {
                   APNSCTL_PASSPHRASE=secret apnsctl inspect push.p12 -o json
                 """)
 
-        @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"))
+        @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"), completion: .file())
         var file: String
 
         @Option(name: [.customShort("k"), .customLong("key")],
                 help: ArgumentHelp("Private key PEM to check against the certificate, when it is not inside the file.",
-                                   valueName: "file"))
+                                   valueName: "file"), completion: .file())
         var key: String?
 
         @OptionGroup var passphrase: PassphraseOptions

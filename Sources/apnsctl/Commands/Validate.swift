@@ -38,12 +38,12 @@ extension APNSCtl {
                   apnsctl validate -o json Payloads/alert.json
                 """)
 
-        @Argument(help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"))
+        @Argument(help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"), completion: .file())
         var payloads: [String]
 
         @Option(name: .customLong("push-type"),
                 help: ArgumentHelp("Judge every payload as this push type: \(PushType.allNames). Default: inferred per file.",
-                                   valueName: "type"))
+                                   valueName: "type"), completion: .list(PushType.allCases.map(\.rawValue)))
         var pushType: String?
 
         @Option(name: .customLong("size-limit"),
@@ -55,7 +55,7 @@ extension APNSCtl {
 
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Output format: text (compiler-style lines) or json (one JSON object per file).",
-                                   valueName: "text|json"))
+                                   valueName: "text|json"), completion: .list(["text", "json"]))
         var output = "text"
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
