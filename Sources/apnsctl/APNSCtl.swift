@@ -13,7 +13,7 @@ struct APNSCtl: ParsableCommand {
         discussion: """
             Checks certificates, .p8 keys and payloads, sends over HTTP/2 to APNs (or to apnsctl mock, \
             a local APNs), and explains every answer. apnsctl help COMMAND, or COMMAND --help, says more; \
-            man apnsctl and man apnsctl-COMMAND hold the same text after make install.
+            man apnsctl and man apnsctl.COMMAND hold the same text after make install.
 
             Exit codes: 0 success, 1 APNs rejected a notification, 64 usage, 65 invalid payload, 66 \
             missing input file, 69 transport failure, 70 internal error, 73 output file exists, 77 \

@@ -50,7 +50,7 @@ extension APNSCtl {
                 invalid payload; 66 missing input file; 77 credential problem.
 
                 Examples:
-                  apnsctl send Payloads/alert.json -c push.p12 -d 3f2a…9c1d
+                  apnsctl send Payloads/alert.json -c push.p12 -d TOKEN
                   apnsctl send --alert Hello --badge 1 -c push.pem -d TOKEN --env prod
                   apnsctl send '{"aps":{"content-available":1}}' -c push.pem -d TOKEN
                   apnsctl send alert.json --auth-key AuthKey_ABCDE12345.p8 \\
