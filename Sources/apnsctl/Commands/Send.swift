@@ -84,7 +84,7 @@ extension APNSCtl {
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
                                    valueName: "text|json"), completion: .list(["text", "json"]))
-        var output: String?
+        var output = "text"
 
         @Flag(name: [.customShort("q"), .customLong("quiet")],
               help: "Text output: print only rejected and failed devices and the summary.")
@@ -105,7 +105,6 @@ extension APNSCtl {
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run() throws {
-            let output = self.output ?? "text"
             guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
                 throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
             }
