@@ -11,6 +11,7 @@ import Testing
     let credentials: TestCredentials
     let scratch: TemporaryDirectory
     let encrypted: String
+    let pkcs12: String
     let plain: String
 
     init() throws {
@@ -22,6 +23,10 @@ import Testing
         let key = try CommandRunner.run("openssl", ["pkey", "-in", plain, "-aes256", "-passout", "pass:\(Self.passphrase)"])
         guard cert.status == 0, key.status == 0 else { throw TestSupportError("openssl: \(cert.stderr) \(key.stderr)") }
         try (cert.stdout + key.stdout).write(toFile: encrypted, atomically: true, encoding: .utf8)
+        pkcs12 = scratch.file("push.p12")
+        let p12 = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", plain, "-out", pkcs12,
+                                                    "-passout", "pass:\(Self.passphrase)"])
+        guard p12.status == 0 else { throw TestSupportError("openssl pkcs12: \(p12.stderr)") }
     }
 
     /// `apnsctl inspect enc.pem` typed into an interactive dash (`sh -i`), which, unlike bash, does not
@@ -62,18 +67,21 @@ import Testing
         try PseudoTerminal.run([CommandRunner.apnsctlPath] + arguments, steps: steps)
     }
 
-    @Test func aWrongPassphraseGetsThreeTries() throws {
-        let prompt = "Passphrase for \(encrypted): "
-        let failed = try direct(["inspect", encrypted], [
+    /// An encrypted PEM key and a PKCS#12 file (checked by its MAC) alike.
+    @Test(arguments: [false, true])
+    func aWrongPassphraseGetsThreeTries(usePKCS12: Bool) throws {
+        let file = usePKCS12 ? pkcs12 : encrypted
+        let prompt = "Passphrase for \(file): "
+        let failed = try direct(["inspect", file], [
             .expect(prompt), .send("wrong-1\n"), .expect("try again"),
             .expect(prompt), .send("wrong-2\n"), .expect("try again"),
-            .expect(prompt), .send("wrong-3\n"), .expect("error: \(encrypted): wrong passphrase"),
+            .expect(prompt), .send("wrong-3\n"), .expect("error: \(file): wrong passphrase"),
         ])
         #expect(failed.failedStep == nil, "\(failed.transcript)")
         #expect(failed.status == 77)
         #expect(failed.transcript.components(separatedBy: prompt).count - 1 == 3)
 
-        let second = try direct(["inspect", encrypted], [
+        let second = try direct(["inspect", file], [
             .expect(prompt), .send("wrong-1\n"), .expect(prompt), .send(Self.passphrase + "\n"), .expect("subject:"),
         ])
         #expect(second.status == 0, "\(second.transcript)")

@@ -75,7 +75,7 @@ import Testing
     @Test func progressOnlyWhenStdoutIsAFileAndTheSummaryStays() throws {
         let mock = try MockProcess()
         let scratch = try TemporaryDirectory(prefix: "progress")
-        let count = 3000
+        let count = 5000
         let list = try scratch.write("tokens.txt", (1...count).map(Self.token).joined(separator: "\n") + "\n")
         let args = sendArguments(mock) + ["--devices", list, "--concurrency", "1"]
         func shell(_ redirect: String, _ extra: [String] = []) throws -> (PseudoTerminal.Result, Double) {
