@@ -14,10 +14,12 @@ extension APNSCtl {
                 Target Bundle" key is not part of the payload, and the size is that of the rest written \
                 compactly), or - for standard input.
 
-                Problems go to standard output, one per line, as FILE:LINE:COLUMN: error|warning: PATH: \
-                message, where PATH is the key path (aps.alert.title, aps.badge; a missing key is named by \
-                its own path, at the object that lacks it) or (root) for the whole payload, and COLUMN \
-                counts UTF-8 bytes. A file without problems prints FILE: ok (N bytes of LIMIT, PUSH_TYPE).
+                Problems go to standard output, one per line, in the first form below; a file without \
+                problems prints the second. PATH is the key path (aps.alert.title, aps.badge; a missing key \
+                is named by its own path, at the object that lacks it) or (root) for the whole payload, and \
+                COLUMN counts UTF-8 bytes:
+                  FILE:LINE:COLUMN: error|warning: PATH: message
+                  FILE: ok (N bytes of LIMIT, PUSH_TYPE)
 
                 Errors: not JSON, not an object, empty, over the size limit (with the minified size), aps \
                 missing or not an object, a known aps key with the wrong type or value, a background push \
