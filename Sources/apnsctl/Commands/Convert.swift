@@ -18,8 +18,8 @@ extension APNSCtl {
 
                 PKCS#12 output uses AES-256 and a SHA-256 MAC, or with --legacy RC2-40/3DES and a SHA-1 MAC \
                 for older macOS keychains. Its password comes from --out-passphrase-file or \
-                APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal; an empty first line means an \
-                empty password.
+                APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal, which asks to confirm an empty \
+                password; an empty first line of the file means an empty password.
 
                 Output files are created with mode 0600 and never overwritten without --force (exit 73).
 
