@@ -21,20 +21,26 @@ private func restoreAndReraise(_ signo: Int32) {
 }
 
 /// SIGTSTP (Ctrl-Z): echo back on while stopped (the shell and the user get a normal terminal), then
-/// stop as the default action would. SIGTSTP is blocked inside its handler, so the stop happens
-/// when the handler returns.
+/// stop as the default action would. The stop happens inside the handler (SIGTSTP is unblocked for
+/// it), so when it returns, whether after `fg` or because the kernel discarded the stop (an orphaned
+/// process group), echo goes off again before the user types on.
 private func restoreAndStop(_ signo: Int32) {
     if promptFD >= 0 { _ = tcsetattr(promptFD, TCSANOW, &promptSaved) }
     signal(SIGTSTP, SIG_DFL)
+    var stop = sigset_t()
+    sigemptyset(&stop)
+    sigaddset(&stop, SIGTSTP)
+    sigprocmask(SIG_UNBLOCK, &stop, nil)
     raise(SIGTSTP)
+    signal(SIGTSTP, restoreAndStop)
+    if promptFD >= 0 { _ = tcsetattr(promptFD, TCSANOW, &promptQuiet) }
 }
 
-/// SIGCONT (`fg`): echo off again before the user types on, show the prompt again, and catch the
-/// next Ctrl-Z too.
+/// SIGCONT (`fg`, or `kill -CONT` after any stop): echo off again before the user types on, and show
+/// the prompt again.
 private func quietAgain(_ signo: Int32) {
     guard promptFD >= 0 else { return }
     _ = tcsetattr(promptFD, TCSANOW, &promptQuiet)
-    signal(SIGTSTP, restoreAndStop)
     if let text = promptText {
         var newline: UInt8 = 0x0A
         _ = posixWrite(promptFD, &newline, 1)

@@ -14,6 +14,7 @@ final class SendProgress {
     /// Redraws are at least this far apart (10 a second at most).
     static let minimumIntervalNs: UInt64 = 100_000_000
 
+    /// A progress line for `total` devices; nothing is drawn before the first redraw interval passes.
     init(total: Int) { self.total = total }
 
     /// Whether the process's streams call for a progress line when sending to `total` devices.
