@@ -15,7 +15,6 @@ final class SendOutput {
     private let format: Format
     private let environment: APNSEnvironment
     private let endpoint: PushEndpoint
-    private let total: Int
     private let out = OutputBuffer()
     private let lineBuffered: Bool
     private let quiet: Bool
@@ -30,7 +29,6 @@ final class SendOutput {
         self.format = format
         self.environment = environment
         self.endpoint = endpoint
-        self.total = total
         self.lineBuffered = lineBuffered
         self.quiet = quiet && format == .text
         colour = format == .text && color.enabled(fd: 1)
