@@ -6,7 +6,7 @@ BIN      = .build/$(CONFIG)/apnsctl
 RELEASE  = .build/release/apnsctl
 RELEASE_FLAGS = -c release --static-swift-stdlib
 
-.PHONY: all deps build release test demo bench fuzz install clean
+.PHONY: all deps build release test demo bench fuzz install uninstall clean
 
 all: build
 
@@ -25,6 +25,7 @@ release: deps
 ## test: the whole test suite
 test: deps
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
 
 ## demo: build, run apnsctl on the sample payloads and show the answers
@@ -41,10 +42,22 @@ bench: deps
 fuzz: deps
 	@scripts/fuzz.sh
 
-## install: copy the release binary to $(PREFIX)/bin
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(RELEASE) $(DESTDIR)$(PREFIX)/bin/apnsctl
+# `make install BIN=.build/debug/apnsctl` installs that binary instead, without a release build (the tests do).
+ifeq ($(origin BIN),command line)
+INSTALL_DEPS =
+INSTALL_BIN  = $(BIN)
+else
+INSTALL_DEPS = release
+INSTALL_BIN  = $(RELEASE)
+endif
+
+## install: the release binary, bash/zsh/fish completions and man pages (man apnsctl) under $(PREFIX)
+install: $(INSTALL_DEPS)
+	@SWIFT=$(SWIFT) scripts/install.sh install "$(INSTALL_BIN)" "$(DESTDIR)$(PREFIX)"
+
+## uninstall: remove what install put under $(PREFIX)
+uninstall:
+	@scripts/install.sh uninstall "$(DESTDIR)$(PREFIX)"
 
 clean:
 	rm -rf .build

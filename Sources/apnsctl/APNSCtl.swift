@@ -11,12 +11,13 @@ struct APNSCtl: ParsableCommand {
         commandName: "apnsctl",
         abstract: "Test and send Apple push notifications from the shell.",
         discussion: """
-            Checks certificates, .p8 keys and payloads, sends over HTTP/2 to APNs (or to
-            `apnsctl mock`, a local APNs), and explains every answer.
+            Checks certificates, .p8 keys and payloads, sends over HTTP/2 to APNs (or to apnsctl mock, \
+            a local APNs), and explains every answer. apnsctl help COMMAND, or COMMAND --help, says more; \
+            man apnsctl and man apnsctl.COMMAND hold the same text after make install.
 
-            Exit codes: 0 success, 1 APNs rejected a notification, 64 usage, 65 invalid
-            payload, 66 missing input file, 69 transport failure, 70 internal error,
-            73 output file exists, 77 credential problem.
+            Exit codes: 0 success, 1 APNs rejected a notification, 64 usage, 65 invalid payload, 66 \
+            missing input file, 69 transport failure, 70 internal error, 73 output file exists, 77 \
+            credential problem.
             """,
         version: APNSCtl.versionText,
         subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self]
@@ -30,6 +31,7 @@ struct APNSCtl: ParsableCommand {
     static func main() {
         ProcessSignals.ignoreBrokenPipe()
         rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
+        suggestForMistypedCommand(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -58,13 +60,26 @@ struct APNSCtl: ParsableCommand {
         exitProcess(code == 1 ? ExitStatus.usage : code)
     }
 
+    /// `apnsctl sned`: the parser says only "Unexpected argument"; like a mistyped flag (and like git), a
+    /// mistyped command gets a "did you mean", in the parser's own three lines.
+    private static func suggestForMistypedCommand(_ arguments: [String]) {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return }
+        StandardStreams.printErr("error: Unknown command '\(word)'. Did you mean '\(near)'?\n"
+            + "error: usage: apnsctl <subcommand>\n"
+            + "error: See 'apnsctl --help' for more information.\n")
+        exitProcess(ExitStatus.usage)
+    }
+
     /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not
     /// know there), hiding the typo from the user and from scripts; like `git help`, it is an error.
     private static func rejectHelpForUnknownCommand(_ arguments: [String]) {
         guard arguments.first == "help", arguments.count > 1 else { return }
         let names = configuration.subcommands.map { $0._commandName }
         for name in arguments.dropFirst() where !name.hasPrefix("-") && !names.contains(name) {
-            StandardStreams.printErr("error: help: unknown command \(JSONWriter.quoted(name)); "
+            let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+            StandardStreams.printErr("error: help: unknown command \(JSONWriter.quoted(name)); \(near)"
                 + "the commands are \(names.joined(separator: ", ")) (apnsctl --help lists them)\n")
             exitProcess(ExitStatus.usage)
         }

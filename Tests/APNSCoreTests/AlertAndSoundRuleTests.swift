@@ -66,10 +66,11 @@ import Testing
     @Test func soundNameOrCriticalDictionary() {
         #expect(sound("\"default\"").problems.isEmpty)
         #expect(sound("{\"critical\":1,\"name\":\"default\",\"volume\":0.5}").problems.isEmpty)
-        #expect(sound("{\"critical\":0,\"name\":\"a.caf\",\"volume\":0}").problems.isEmpty)
+        #expect(sound("{\"critical\":0,\"name\":\"a.caf\",\"volume\":0}").hasWarning("aps.sound.critical", "critical 0 is not a critical alert"))
+        #expect(sound("{\"critical\":2,\"name\":\"a\"}").hasError("aps.sound.critical", "critical must be the number 1 for a critical alert (or 0), found number 2"))
         #expect(sound("\"\"").hasWarning("aps.sound", "sound is empty, so no sound plays"))
         #expect(sound("1").hasError("aps.sound", "sound must be a string (a sound file name or \"default\") or, for critical alerts, an object, found number 1"))
-        #expect(sound("{\"critical\":1}").hasWarning("aps.sound", "critical-alert sound has no \"name\""))
+        #expect(sound("{\"critical\":1}").hasWarning("aps.sound.name", "critical-alert sound has no \"name\""))
         #expect(sound("{\"critical\":true,\"name\":\"a\"}").hasError("aps.sound.critical", "critical must be the number 1 for a critical alert (or 0), found boolean true"))
         #expect(sound("{\"critical\":1,\"name\":2}").hasError("aps.sound.name", "sound.name must be a string"))
         #expect(sound("{\"name\":\"a\",\"volume\":1.5}").hasError("aps.sound.volume", "volume must be from 0 (silent) to 1 (full), found 1.5"))

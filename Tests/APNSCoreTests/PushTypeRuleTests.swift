@@ -12,7 +12,7 @@ import Testing
         let extra = check("{\"aps\":{\"content-available\":1,\"thread-id\":\"t\"}}", type(.background))
         #expect(extra.hasWarning("aps.thread-id", "thread-id has no effect on background pushes"))
         #expect(!extra.hasErrors)
-        #expect(check("{\"aps\":{}}", type(.background)).hasError("aps", "background pushes need \"content-available\": 1 in aps"))
+        #expect(check("{\"aps\":{}}", type(.background)).hasError("aps.content-available", "background pushes need \"content-available\": 1 in aps"))
         #expect(check("{\"aps\":{\"content-available\":0}}", type(.background)).hasError("aps.content-available", "content-available is 0, but background pushes need 1"))
         #expect(check("{\"aps\":{\"content-available\":\"1\"}}", type(.background)).hasError("aps.content-available", "must be the number 1"))
     }
@@ -34,15 +34,15 @@ import Testing
         let update = "{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{\"a\":1}}}"
         #expect(check(update, type(.liveactivity)).problems.isEmpty)
         let missing = check("{\"aps\":{}}", type(.liveactivity))
-        #expect(missing.hasError("aps", "Live Activity pushes need \"event\""))
-        #expect(missing.hasError("aps", "Live Activity pushes need \"timestamp\""))
-        #expect(missing.hasError("aps", "Live Activity pushes need \"content-state\""))
+        #expect(missing.hasError("aps.event", "Live Activity pushes need \"event\""))
+        #expect(missing.hasError("aps.timestamp", "Live Activity pushes need \"timestamp\""))
+        #expect(missing.hasError("aps.content-state", "Live Activity pushes need \"content-state\""))
         let start = "{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{},\"alert\":{\"title\":\"t\",\"body\":\"b\"},\"attributes-type\":\"A\",\"attributes\":{}}}"
         #expect(check(start, type(.liveactivity)).problems.isEmpty)
         let bareStart = check("{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{}}}", type(.liveactivity))
-        #expect(bareStart.hasError("aps", "a Live Activity start needs \"alert\""))
-        #expect(bareStart.hasError("aps", "a Live Activity start needs \"attributes-type\""))
-        #expect(bareStart.hasError("aps", "a Live Activity start needs \"attributes\""))
+        #expect(bareStart.hasError("aps.alert", "a Live Activity start needs \"alert\""))
+        #expect(bareStart.hasError("aps.attributes-type", "a Live Activity start needs \"attributes-type\""))
+        #expect(bareStart.hasError("aps.attributes", "a Live Activity start needs \"attributes\""))
     }
 
     @Test func liveActivityEventSpecificKeys() {
@@ -60,7 +60,7 @@ import Testing
     @Test(arguments: [PushType.widgets, .controls])
     func widgetsAndControlsNeedContentChanged(pushType: PushType) {
         #expect(check("{\"aps\":{\"content-changed\":true}}", type(pushType)).problems.isEmpty)
-        #expect(check("{\"aps\":{}}", type(pushType)).hasError("aps", "\(pushType.rawValue) pushes need \"content-changed\": true in aps"))
+        #expect(check("{\"aps\":{}}", type(pushType)).hasError("aps.content-changed", "\(pushType.rawValue) pushes need \"content-changed\": true in aps"))
         #expect(check("{\"aps\":{\"content-changed\":false}}", type(pushType)).hasError("aps.content-changed", "content-changed must be true, found boolean false"))
         #expect(check("{\"aps\":{\"content-changed\":true,\"badge\":1}}", type(pushType)).hasWarning("aps.badge", "\(pushType.rawValue) pushes carry only content-changed"))
     }

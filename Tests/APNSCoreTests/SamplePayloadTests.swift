@@ -39,9 +39,9 @@ import Testing
         ("duplicate-key.json", .init(strict: true), "aps.alert", "duplicate key \"alert\""),
         ("loc-args-not-strings.json", .init(), "aps.alert.loc-args[1]", "every element must be a string, found number 42"),
         ("critical-volume.json", .init(), "aps.sound.volume", "volume must be from 0 (silent) to 1 (full), found 2"),
-        ("liveactivity-start-incomplete.json", .init(pushType: .liveactivity), "aps", "a Live Activity start needs \"attributes-type\""),
+        ("liveactivity-start-incomplete.json", .init(pushType: .liveactivity), "aps.attributes-type", "a Live Activity start needs \"attributes-type\""),
         ("liveactivity-timestamp-ms.json", .init(pushType: .liveactivity, strict: true), "aps.timestamp", "timestamp 1762166400000 looks like milliseconds"),
-        ("widgets-missing-content-changed.json", .init(pushType: .widgets), "aps", "widgets pushes need \"content-changed\": true"),
+        ("widgets-missing-content-changed.json", .init(pushType: .widgets), "aps.content-changed", "widgets pushes need \"content-changed\": true"),
     ]
 
     @Test(arguments: valid)

@@ -35,6 +35,45 @@ import Testing
             try DeviceToken(parsing: "{length = 32, bytes = 0x3f2a1b0c 9d8e7f6a ... 5b6c9c1d }")
         }
         #expect(throws: DeviceToken.Problem.empty) { try DeviceToken(parsing: "  ") }
+        #expect(throws: DeviceToken.Problem.elidedDescription) {
+            try DeviceToken(parsing: "{length=32,bytes=0x3f2a1b0c9d8e7f6a...5b6c9c1d}")
+        }
+        #expect(throws: DeviceToken.Problem.dataDescription(hex: "3f2a1b0c9d8e7f6a")) {
+            try DeviceToken(parsing: "{length=8,bytes=0x3f2a1b0c9d8e7f6a}")
+        }
+    }
+
+    /// APNS.md §8: the ends are trimmed and Xcode's grouping is accepted; any other inner whitespace
+    /// (two pasted tokens, a stray space) is refused so it cannot become one longer token.
+    @Test func deviceTokenWhitespaceRule() throws {
+        let a = String(repeating: "ab", count: 32), b = String(repeating: "cd", count: 32)
+        #expect(try DeviceToken(parsing: "\t\(a)\r\n").hex == a)
+        let grouped = "<" + stride(from: 0, to: 64, by: 8).map { i in String(Array(a)[i..<i + 8]) }.joined(separator: " ") + ">"
+        #expect(try DeviceToken(parsing: grouped).hex == a)
+        #expect(try DeviceToken(parsing: "<3f2a1b0c 9d8e>").hex == "3f2a1b0c9d8e", "the last group may be shorter")
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "\(a) \(b)") }
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "\(a)\t\(b)") }
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "<3f2a1b0c  9d8e7f6a>") }
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 8)) { try DeviceToken(parsing: String(grouped.dropFirst().dropLast())) }
+    }
+
+    @Test func deviceTokenBase64GetsAHint() throws {
+        // 32 bytes 0x3f 0x2a … as base64 (what deviceToken.base64EncodedString() prints).
+        let bytes: [UInt8] = (0..<32).map { UInt8(($0 * 37 + 11) & 0xFF) }
+        let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var b64 = ""
+        var i = 0
+        while i < bytes.count {
+            let chunk = Array(bytes[i..<min(i + 3, bytes.count)])
+            let n = chunk.enumerated().reduce(0) { $0 | (Int($1.element) << (16 - 8 * $1.offset)) }
+            for k in 0..<(chunk.count + 1) { b64.append(table[(n >> (18 - 6 * k)) & 63]) }
+            i += 3
+        }
+        while b64.count % 4 != 0 { b64 += "=" }
+        #expect(throws: DeviceToken.Problem.base64(hex: hex)) { try DeviceToken(parsing: b64) }
+        // A hex token with one typo is not base64.
+        #expect(throws: DeviceToken.Problem.notHex(character: "g")) { try DeviceToken(parsing: "g" + String(hex.dropFirst())) }
     }
 
     @Test func uuidsAreCanonical() {

@@ -59,7 +59,7 @@ import Testing
                 #expect(line.contains(reason.hint), "\(line)")
             }
         }
-        #expect(r.lines.contains { $0.hasPrefix("rejected  410  Unregistered  ab00…0005") && $0.contains("(since 20") && $0.contains("Z).") })
+        #expect(r.lines.contains { $0.hasPrefix("rejected  410  Unregistered  \(Self.token(5))") && $0.contains("(since 20") && $0.contains("Z).") })
         #expect(r.lines.contains { $0.hasPrefix("accepted  200  ab00…0006") })
         #expect(r.lines.last?.hasPrefix("sent \(reasons.count + 2): 1 accepted, \(reasons.count + 1) rejected (") == true)
     }

@@ -201,7 +201,7 @@ import Testing
         for flag in ["--device", "--devices", "--topic", "--cert", "--key", "--passphrase", "--passphrase-file", "--auth-key",
                      "--key-id", "--team-id", "--no-token-cache", "--env", "--endpoint", "--ca-file", "--insecure", "--push-type",
                      "--priority", "--expiration", "--collapse-id", "--apns-id", "--size-limit", "--minify", "--alert", "--badge",
-                     "--sound", "--concurrency", "--timeout", "--output", "--verbose", "--dry-run", "Examples:", "69"] {
+                     "--sound", "--concurrency", "--timeout", "--output", "--quiet", "--color", "--verbose", "--dry-run", "Examples:", "69"] {
             #expect(r.stdout.contains(flag), "help lacks \(flag)")
         }
     }

@@ -32,6 +32,18 @@ import Testing
         #expect(r.stderr.hasPrefix("error: "))
     }
 
+    /// CLI.md: a mistyped subcommand gets a "did you mean" like a mistyped flag, on `error:` lines, exit 64.
+    @Test(arguments: [("sned", "send"), ("valdiate", "validate"), ("inpsect", "inspect"), ("mokc", "mock")])
+    func mistypedCommandGetsASuggestion(typed: String, meant: String) throws {
+        let r = try CommandRunner.apnsctl([typed, "x.json"])
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.errorLines.first == "error: Unknown command '\(typed)'. Did you mean '\(meant)'?", "\(r.stderr)")
+        #expect(r.errorLines.allSatisfy { $0.hasPrefix("error: ") })
+        let help = try CommandRunner.apnsctl(["help", typed])
+        #expect(help.status == 64 && help.stderr.contains("did you mean \"\(meant)\"?"), "\(help.stderr)")
+    }
+
     /// CLI.md: an error is lines on stderr that all start with `error:`, the parser's `Usage:` and
     /// `See 'apnsctl … --help'` lines included, and its exit status is 64.
     @Test(arguments: [

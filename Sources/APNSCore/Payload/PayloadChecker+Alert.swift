@@ -80,13 +80,16 @@ extension PayloadChecker {
         case .object(let all):
             let members = JSONValue.effectiveMembers(all)
             if !members.contains(where: { $0.key == "name" }) {
-                warning(path, at: value.start, "critical-alert sound has no \"name\", so no sound plays; add \"name\": \"default\"")
+                warning(path + ".name", at: value.start, "critical-alert sound has no \"name\", so no sound plays; add \"name\": \"default\"")
             }
             for m in members {
                 let p = path + "." + m.key
                 switch m.key {
                 case "critical":
-                    if m.value.number == nil {
+                    // APNS.md §4: 1 is a critical alert, 0 is allowed but pointless, anything else is an error.
+                    if let n = m.value.number, n.isIntegerLiteral, n.intValue == 0 {
+                        warning(p, at: m.value.start, "critical 0 is not a critical alert; use a plain sound name (\"sound\": \"default\"), or 1 for a critical alert")
+                    } else if m.value.number?.isIntegerOne != true {
                         error(p, at: m.value.start, "critical must be the number 1 for a critical alert (or 0), found \(m.value.summary)\(unquoteHint(m.value))")
                     }
                 case "name":

@@ -8,7 +8,7 @@ extension PayloadChecker {
         case .liveactivity: checkLiveActivity(aps, members: members)
         case .widgets, .controls:
             if !members.contains(where: { $0.key == APSKey.contentChanged.rawValue }) {
-                error("aps", at: aps.start, "\(pushType.rawValue) pushes need \"content-changed\": true in aps; add it")
+                error("aps.content-changed", at: aps.start, "\(pushType.rawValue) pushes need \"content-changed\": true in aps; add it")
             }
         case .voip, .pushtotalk, .complication, .fileprovider, .location, .mdm:
             break  // app-defined payloads
@@ -37,7 +37,7 @@ extension PayloadChecker {
             }
         }
         if !sawFlag {
-            error("aps", at: aps.start, "background pushes need \"content-available\": 1 in aps; add it")
+            error("aps.content-available", at: aps.start, "background pushes need \"content-available\": 1 in aps; add it")
         }
     }
 
@@ -58,7 +58,8 @@ extension PayloadChecker {
         func member(_ key: APSKey) -> JSONMember? { members.last { $0.key == key.rawValue } }
         func require(_ needs: [(APSKey, String)], _ who: String) {
             for (key, what) in needs where member(key) == nil {
-                error("aps", at: aps.start, "\(who) \(what) in aps; add it")
+                // Reported at the missing key's own path, positioned at the object that lacks it.
+                error("aps." + key.rawValue, at: aps.start, "\(who) \(what) in aps; add it")
             }
         }
         require([(.event, "\"event\": \"start\", \"update\" or \"end\""),

@@ -37,8 +37,9 @@ public enum PayloadValidator {
                                 size: payload.body.count, limit: limit, pushType: pushType)
     }
 
-    /// The push type `send` would use: the topic's known suffix first, then `background` when `aps`
-    /// holds only `content-available: 1`, else `alert` (also for bytes that are not JSON).
+    /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
+    /// `mdm` → `mdm`; `aps.event` → `liveactivity`; `aps` holding only `content-available: 1` →
+    /// `background`; else `alert` (also for bytes that are not JSON).
     public static func inferPushType(body: [UInt8], topic: String?) -> PushType {
         inferPushType(root: try? JSONReader.parse(body), topic: topic)
     }
@@ -46,8 +47,10 @@ public enum PayloadValidator {
     /// `inferPushType(body:topic:)` for an already parsed payload.
     public static func inferPushType(root: JSONValue?, topic: String?) -> PushType {
         if let topic, let type = PushType.inferred(fromTopic: topic) { return type }
+        if let root, root.members != nil, root["aps"] == nil, root["mdm"] != nil { return .mdm }
         guard let aps = root?["aps"]?.members else { return .alert }
         let effective = JSONValue.effectiveMembers(aps)
+        if effective.contains(where: { $0.key == APSKey.event.rawValue }) { return .liveactivity }
         if effective.count == 1, effective[0].key == APSKey.contentAvailable.rawValue,
            effective[0].value.number?.isIntegerOne == true {
             return .background

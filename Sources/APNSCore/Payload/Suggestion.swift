@@ -1,11 +1,11 @@
 /// "Did you mean" for misspelt keys and values: `bagde` → `badge`, `contentAvailable` →
 /// `content-available`, `Sound` → `sound`.
-enum Suggestion {
+public enum Suggestion {
     /// The candidate closest to `word`, or nil when none is close enough to be a plausible typo.
     /// Case, `-`, `_` and spaces are ignored first (catches camelCase and snake_case); then the
     /// optimal-string-alignment distance (a swap of two letters counts 1) must be at most 1 for
     /// short words and 2 for longer ones.
-    static func closest(to word: String, among candidates: [String]) -> String? {
+    public static func closest(to word: String, among candidates: [String]) -> String? {
         let folded = fold(word)
         if let same = candidates.first(where: { fold($0) == folded }) { return same }
         let a = Array(word.lowercased().utf8)

@@ -26,6 +26,20 @@ public enum Environment {
     /// Whether standard input/output/error (0/1/2) is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    /// Colour is allowed only on a terminal and never with NO_COLOR set (any value).
-    public static func colorAllowed(fd: Int32) -> Bool { isTerminal(fd) && value("NO_COLOR") == nil }
+    /// Colour is allowed only on a terminal, never with `NO_COLOR` set to a non-empty value
+    /// (no-color.org: an empty one does not count), and never on `TERM=dumb`.
+    public static func colorAllowed(fd: Int32) -> Bool {
+        isTerminal(fd) && (value("NO_COLOR") ?? "").isEmpty && value("TERM") != "dumb"
+    }
+
+    /// Whether `fd` is a regular file or /dev/null: output nobody reads on this terminal while we run.
+    public static func isRegularFileOrNull(_ fd: Int32) -> Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return false }
+        let type = st.st_mode & S_IFMT
+        if type == S_IFREG { return true }
+        guard type == S_IFCHR else { return false }
+        var null = stat()
+        return stat("/dev/null", &null) == 0 && null.st_rdev == st.st_rdev
+    }
 }

@@ -9,7 +9,14 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     public enum Problem: Error, Equatable, Sendable {
         case empty
         case elidedDescription
+        /// A complete `{length = 32, bytes = 0x…}` description: the hex after `0x` is the token.
+        case dataDescription(hex: String)
         case fcmToken
+        /// Base64 of the token bytes (`deviceToken.base64EncodedString()`), decoded to hex.
+        case base64(hex: String)
+        /// Whitespace inside a value that is not Xcode's `<xxxxxxxx xxxxxxxx …>` form: two pasted
+        /// tokens must not silently become one.
+        case innerWhitespace(parts: Int)
         case notHex(character: Character)
         case oddLength(count: Int)
 
@@ -18,15 +25,22 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             case .empty: return "the device token is empty"
             case .elidedDescription:
                 return "this is an iOS 13+ description string whose middle is elided, so the token cannot be recovered; log the token as hex in the app: token.map { String(format: \"%02x\", $0) }.joined()"
+            case .dataDescription(let hex):
+                return "this is a Data description string, not a token; the token is the hex after 0x: \(hex)"
             case .fcmToken:
                 return "this looks like a Firebase (FCM) registration token, not an APNs device token; send it through FCM, or log the APNs token as hex in the app"
+            case .base64(let hex):
+                return "this looks like base64 (deviceToken.base64EncodedString()); APNs wants hex, which for these bytes is \(hex)"
+            case .innerWhitespace(let parts):
+                return "whitespace inside the value (\(parts) part\(parts == 1 ? "" : "s")), so it is not one token; give one token per --device, one per line in a --devices file"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
             case .oddLength(let n): return "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
             }
         }
     }
 
-    /// Normalises and checks `text`: trims, drops whitespace, `<` and `>`, lowercases.
+    /// Normalises and checks `text` (APNS.md §8): trims the ends, accepts Xcode's `<xxxxxxxx xxxxxxxx …>`
+    /// form, refuses any other inner whitespace, lowercases.
     public init(parsing text: String) throws(Problem) {
         // Fast path for the usual case, plain hex (a `--devices` file may hold a million of them):
         // such text cannot contain any of the shapes checked below.
@@ -34,20 +48,99 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             hex = plain
             return
         }
-        if text.contains("length =") || text.contains("bytes = 0x") || text.contains("...") || text.contains("…") {
-            throw .elidedDescription
+        let trimmed = Self.trimmed(text)
+        if let described = Self.dataDescriptionHex(trimmed) {
+            guard let described else { throw .elidedDescription }
+            throw .dataDescription(hex: described)
         }
-        if text.contains(":APA91") || (text.contains(":") && text.utf8.count > 100) { throw .fcmToken }
+        if trimmed.contains(":APA91") || (trimmed.contains(":") && trimmed.utf8.count > 100) { throw .fcmToken }
+        var body = Substring(trimmed)
+        let bracketed = body.first == "<" && body.last == ">" && body.count >= 2
+        if bracketed { body = body.dropFirst().dropLast() }
+        if body.contains(where: { $0.isWhitespace }) {
+            guard bracketed, Self.isXcodeGrouping(body) else {
+                throw .innerWhitespace(parts: body.split(whereSeparator: { $0.isWhitespace }).count)
+            }
+        }
+        if !bracketed, let decoded = Self.base64Hex(trimmed) { throw .base64(hex: decoded) }
         var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for ch in text {
-            if ch == "<" || ch == ">" || ch.isWhitespace { continue }
+        out.reserveCapacity(body.utf8.count)
+        for ch in body {
+            if ch == " " { continue }
             guard ch.isASCII, ch.isHexDigit else { throw .notHex(character: ch) }
             out.append(Character(ch.lowercased()))
         }
         if out.isEmpty { throw .empty }
         if out.utf8.count % 2 != 0 { throw .oddLength(count: out.utf8.count) }
         hex = out
+    }
+
+    /// `text` without leading and trailing whitespace (spaces, tabs, line breaks from a paste).
+    private static func trimmed(_ text: String) -> String {
+        var s = Substring(text)
+        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
+        while let l = s.last, l.isWhitespace { s = s.dropLast() }
+        return String(s)
+    }
+
+    /// Xcode's grouping inside `<…>`: hex groups separated by single spaces (Xcode prints groups of 8;
+    /// other lengths are accepted, since the brackets already mark one token).
+    private static func isXcodeGrouping(_ body: Substring) -> Bool {
+        body.split(separator: " ", omittingEmptySubsequences: false)
+            .allSatisfy { g in !g.isEmpty && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
+    }
+
+    /// For `{length = 32, bytes = 0x3f2a…}` (and the unspaced `{length=32,bytes=0x…}` iOS logs print):
+    /// `.some(hex)` when the bytes are complete, `.some(nil)` when the middle is elided, nil otherwise.
+    private static func dataDescriptionHex(_ text: String) -> String?? {
+        let compact = String(text.filter { !$0.isWhitespace })
+        let marker = "bytes=0x"
+        guard compact.contains("length="), compact.contains(marker) else { return nil }
+        if compact.contains("...") || compact.contains("…") { return .some(nil) }
+        var rest = Substring(compact)
+        while !rest.hasPrefix(marker) { rest = rest.dropFirst() }
+        let hex = rest.dropFirst(marker.count).prefix { $0.isASCII && $0.isHexDigit }.lowercased()
+        return hex.isEmpty || hex.utf8.count % 2 != 0 ? .some(nil) : .some(hex)
+    }
+
+    /// The hex of `text` when it is base64 that cannot be hex (a letter beyond f, `+`, `/` or `=`
+    /// padding) and decodes to at least 8 bytes; nil otherwise.
+    private static func base64Hex(_ text: String) -> String? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 12, utf8.count % 4 == 0 else { return nil }
+        func value(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x41...0x5A: return b - 0x41
+            case 0x61...0x7A: return b - 0x61 + 26
+            case 0x30...0x39: return b - 0x30 + 52
+            case 0x2B: return 62
+            case 0x2F: return 63
+            default: return nil
+            }
+        }
+        let padding = utf8.reversed().prefix { $0 == 0x3D }.count
+        guard padding <= 2 else { return nil }
+        let data = utf8.dropLast(padding)
+        // A hex token with a typo must not be taken for base64: padding, or mixed case with
+        // several characters hex cannot have.
+        let nonHex = data.filter { !(($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46)) }.count
+        let mixedCase = data.contains { $0 >= 0x41 && $0 <= 0x5A } && data.contains { $0 >= 0x61 && $0 <= 0x7A }
+        guard data.allSatisfy({ value($0) != nil }), padding > 0 || (mixedCase && nonHex >= 3) else { return nil }
+        var bits: UInt32 = 0
+        var count = 0
+        var hex = ""
+        let digits = Array("0123456789abcdef")
+        for b in data {
+            bits = (bits << 6) | UInt32(value(b) ?? 0)
+            count += 6
+            if count >= 8 {
+                count -= 8
+                let byte = Int((bits >> UInt32(count)) & 0xFF)
+                hex.append(digits[byte >> 4])
+                hex.append(digits[byte & 0xF])
+            }
+        }
+        return hex
     }
 
     /// `text` lowercased when it is non-empty, even-length ASCII hex and nothing else; nil otherwise.

@@ -23,4 +23,8 @@ public struct CredentialContents: Sendable {
     public let keyMatches: Bool?
     /// Whether the key came from an encrypted PEM block (it needed a passphrase).
     public let keyWasEncrypted: Bool
+    /// The certificate file was bare DER (`aps.cer`), not PEM: curl needs `--cert-type DER`.
+    public var certificateIsDER = false
+    /// The key's file was bare DER: curl needs `--key-type DER`.
+    public var keyIsDER = false
 }

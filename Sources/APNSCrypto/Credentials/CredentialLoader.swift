@@ -17,7 +17,8 @@ public enum CredentialLoader {
         }
         let identity = PushIdentity(certificate: leaf, privateKey: key, chain: contents.chain,
                                     certificatePath: certificatePath, container: contents.kind,
-                                    keyWasEncrypted: contents.keyWasEncrypted)
+                                    keyWasEncrypted: contents.keyWasEncrypted,
+                                    certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER)
         if let now { try identity.checkValidity(now: now) }
         return identity
     }
@@ -28,6 +29,7 @@ public enum CredentialLoader {
         let bytes = try read(path)
         var parsed = try parse(bytes, path: path, passphrase: passphrase)
         var keyOrigin: String? = parsed.key == nil ? nil : path
+        var keyIsDER = parsed.isDER
         if let keyPath {
             let keyBytes = try read(keyPath)
             let keyFile = try parse(keyBytes, path: keyPath, passphrase: passphrase)
@@ -36,6 +38,7 @@ public enum CredentialLoader {
             }
             parsed.key = key
             parsed.keyWasEncrypted = keyFile.keyWasEncrypted
+            keyIsDER = keyFile.isDER
             keyOrigin = keyPath
         }
         let certs = parsed.certificates
@@ -47,7 +50,7 @@ public enum CredentialLoader {
                 throw .noCertificate(path: path)
             }
             return CredentialContents(kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil,
-                                      keyWasEncrypted: parsed.keyWasEncrypted)
+                                      keyWasEncrypted: parsed.keyWasEncrypted, keyIsDER: keyIsDER)
         }
         var leafIndex = 0
         var matches: Bool? = nil
@@ -66,7 +69,7 @@ public enum CredentialLoader {
         let leaf = chain.remove(at: leafIndex)
         return CredentialContents(kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
                                   privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches,
-                                  keyWasEncrypted: parsed.keyWasEncrypted)
+                                  keyWasEncrypted: parsed.keyWasEncrypted, certificateIsDER: parsed.isDER, keyIsDER: keyIsDER)
     }
 
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
@@ -94,6 +97,8 @@ public enum CredentialLoader {
         var isPKCS12 = false
         /// The key was an encrypted PEM block (a PKCS#12 is always protected, whatever this says).
         var keyWasEncrypted = false
+        /// The file was a bare DER certificate or key (other tools, such as curl, must be told).
+        var isDER = false
     }
 
     static func read(_ path: String) throws(CredentialProblem) -> [UInt8] {
@@ -116,8 +121,8 @@ public enum CredentialLoader {
         if let bundle = try? PKCS12Bundle(der: bytes) {
             return try PKCS12Reader.read(bundle, path: path, passphrase: passphrase)
         }
-        if let cert = try? X509Certificate(der: bytes) { return Parsed(certificates: [cert]) }
-        if let key = try? PrivateKey(der: bytes) { return Parsed(key: key) }
+        if let cert = try? X509Certificate(der: bytes) { return Parsed(certificates: [cert], isDER: true) }
+        if let key = try? PrivateKey(der: bytes) { return Parsed(key: key, isDER: true) }
         OpenSSLError.clearQueue()
         throw .corrupt(path: path, detail: "DER data that is not a certificate, key or PKCS#12 structure")
     }
@@ -165,12 +170,13 @@ public enum CredentialLoader {
                 throw .corrupt(path: path, detail: "the \(block.label) block does not decode to a key")
             }
         }
-        guard let secret = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
-        do { return try PrivateKey(pem: block.text, secret: secret) } catch {
-            if error.mentions("unsupported") {
-                throw .unsupportedAlgorithm(path: path, detail: error.entries.compactMap(\.data).first ?? "key encryption")
+        return try passphrase.withPassphrase(forFile: path) { secret throws(CredentialProblem) -> PrivateKey? in
+            do throws(OpenSSLError) { return try PrivateKey(pem: block.text, secret: secret) } catch {
+                if error.mentions("unsupported") {
+                    throw .unsupportedAlgorithm(path: path, detail: error.entries.compactMap(\.data).first ?? "key encryption")
+                }
+                return nil
             }
-            throw .wrongPassphrase(path: path)
         }
     }
 

@@ -16,6 +16,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// The file that should hold the passphrase (`PassphraseSource.filePath`) could not be read.
     case passphraseFileUnreadable(path: String, failure: FileSystem.Failure)
     case wrongPassphrase(path: String)
+    /// The user ended the passphrase prompt (Ctrl-D) without typing one.
+    case passphraseEntryEnded(path: String)
     /// OpenSSL cannot run an algorithm the file needs (for example legacy RC2 without the legacy provider).
     case unsupportedAlgorithm(path: String, detail: String)
     case noCertificate(path: String)

@@ -14,9 +14,7 @@ enum PKCS12Reader {
         if !bundle.hasMAC { return try readWithoutMAC(bundle, path: path, passphrase: passphrase, providerFailure) }
         var secret: SecretBytes? = nil
         if !bundle.verifyMAC(nil) {
-            guard let given = try passphrase.resolve(forFile: path) else { throw .passphraseRequired(path: path) }
-            guard bundle.verifyMAC(given) else { throw .wrongPassphrase(path: path) }
-            secret = given
+            secret = try passphrase.withPassphrase(forFile: path) { given in bundle.verifyMAC(given) ? given : nil }
         }
         return try decrypt(bundle, secret, path: path, providerFailure) { () throws(CredentialProblem) in
             throw .corrupt(path: path, detail: "the PKCS#12 contents do not decrypt or decode")

@@ -9,8 +9,9 @@ public struct PassphraseSource: Sendable {
     /// The variable to consult (`APNSCTL_PASSPHRASE`), or nil.
     public let environmentVariable: String?
     public let promptOnTerminal: Bool
-    /// The answer once resolved, shared by copies of this source so a certificate and key share one prompt.
-    private let memo = LockedValue<SecretBytes?>(nil)
+    /// The answer once resolved, shared by copies of this source so a certificate and key share one prompt;
+    /// `prompted` says it was typed at the terminal (so a wrong one may be typed again).
+    private let memo = LockedValue<(secret: SecretBytes?, prompted: Bool)>((nil, false))
 
     /// All sources; any may be nil.
     public init(text: String? = nil, filePath: String? = nil,
@@ -32,31 +33,57 @@ public struct PassphraseSource: Sendable {
     }
 
     /// The passphrase, or nil when no source has one. `forFile` names the file in the prompt.
-    /// An unreadable `filePath` is `.passphraseFileUnreadable`, a missing input (exit 66). Threads that ask at once wait for the
-    /// first answer rather than prompting twice.
+    /// An unreadable `filePath` is `.passphraseFileUnreadable`, a missing input (exit 66); Ctrl-D at the
+    /// prompt is `.passphraseEntryEnded`. Threads that ask at once wait for the first answer rather than
+    /// prompting twice.
     public func resolve(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
-        try memo.withLock { (cached: inout SecretBytes?) throws(CredentialProblem) -> SecretBytes? in
-            if let cached { return cached }
-            cached = try lookUp(forFile: path)
-            return cached
+        try memo.withLock { (cached: inout (secret: SecretBytes?, prompted: Bool)) throws(CredentialProblem) -> SecretBytes? in
+            if let secret = cached.secret { return secret }
+            let found = try lookUp(forFile: path)
+            cached = (found.secret, found.prompted)
+            return found.secret
         }
     }
 
-    private func lookUp(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
-        if let text { return SecretBytes(Array(text.utf8)) }
+    /// How many times a terminal user may type a passphrase, as ssh and openssl allow.
+    public static let terminalTries = 3
+
+    /// Runs `attempt` with the passphrase for `path`; `attempt` returns nil when the passphrase is wrong.
+    /// A passphrase typed at the prompt may be typed again, up to `terminalTries` in all; one from a
+    /// flag, file or the environment would be wrong again, so it fails at once with `.wrongPassphrase`.
+    public func withPassphrase<T>(forFile path: String,
+                                  _ attempt: (SecretBytes) throws(CredentialProblem) -> T?) throws(CredentialProblem) -> T {
+        var tries = 0
+        while true {
+            guard let secret = try resolve(forFile: path) else { throw .passphraseRequired(path: path) }
+            tries += 1
+            if let value = try attempt(secret) { return value }
+            let prompted = memo.withLock { $0.prompted }
+            guard prompted, tries < Self.terminalTries else { throw .wrongPassphrase(path: path) }
+            TerminalPrompt.say("Wrong passphrase for \(path); try again.\n")
+            memo.withLock { $0 = (nil, false) }
+        }
+    }
+
+    private func lookUp(forFile path: String) throws(CredentialProblem) -> (secret: SecretBytes?, prompted: Bool) {
+        if let text { return (SecretBytes(Array(text.utf8)), false) }
         if let filePath {
             var bytes: [UInt8]
             do { bytes = try FileSystem.read(filePath) } catch { throw .passphraseFileUnreadable(path: filePath, failure: error) }
             defer { TerminalPrompt.wipe(&bytes) }
-            return SecretBytes(Self.firstLine(bytes))
+            return (SecretBytes(Self.firstLine(bytes)), false)
         }
         if let name = environmentVariable, let value = Environment.value(name) {
-            return SecretBytes(Array(value.utf8))
+            return (SecretBytes(Array(value.utf8)), false)
         }
         if promptOnTerminal {
-            return TerminalPrompt.readSecret(prompt: "Passphrase for \(path): ")
+            switch TerminalPrompt.ask(prompt: "Passphrase for \(path): ") {
+            case .secret(let secret): return (secret, true)
+            case .ended: throw .passphraseEntryEnded(path: path)
+            case .unavailable: return (nil, false)
+            }
         }
-        return nil
+        return (nil, false)
     }
 
     /// The bytes before the first line break (a trailing CR from Windows editors is dropped).

@@ -13,6 +13,9 @@ public final class PushIdentity: Sendable {
     public let container: CredentialContents.Kind
     /// Whether the key came from an encrypted PEM block.
     public let keyWasEncrypted: Bool
+    /// Whether the certificate's file, and the key's, were bare DER (for the dry run's curl command).
+    public let certificateIsDER: Bool
+    public let keyIsDER: Bool
 
     /// Whether another tool (curl) must be given a passphrase to use these files: a PKCS#12 always has a
     /// password (maybe empty), a PEM only when its key was encrypted.
@@ -21,13 +24,15 @@ public final class PushIdentity: Sendable {
     /// Pairs a certificate and key; `certificatePath` names them in messages.
     public init(certificate: X509Certificate, privateKey: PrivateKey, chain: [X509Certificate] = [],
                 certificatePath: String = "certificate", container: CredentialContents.Kind = .certificate,
-                keyWasEncrypted: Bool = false) {
+                keyWasEncrypted: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false) {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain
         self.certificatePath = certificatePath
         self.container = container
         self.keyWasEncrypted = keyWasEncrypted
+        self.certificateIsDER = certificateIsDER
+        self.keyIsDER = keyIsDER
         self.info = certificate.info
     }
 

@@ -1,8 +1,19 @@
 import APNSCore
 
 /// Asks for a secret on the controlling terminal without echo (termios on /dev/tty), as `ssh` and
-/// `openssl` do, so it works even when stdin and stdout are redirected.
+/// `openssl` do, so it works even when stdin and stdout are redirected. While it waits, a signal never
+/// leaves the terminal without echo (see `PromptSignals`).
 public enum TerminalPrompt {
+    /// What a prompt got.
+    public enum Answer {
+        /// A line (maybe empty); the caller owns, and the type wipes, the bytes.
+        case secret(SecretBytes)
+        /// The user ended the input (Ctrl-D) before a line.
+        case ended
+        /// There is no terminal to ask on.
+        case unavailable
+    }
+
     /// Whether a user can be asked: stdin or stderr is a terminal and /dev/tty opens.
     /// Tests and CI run without one, so encrypted inputs fail fast there instead of hanging.
     public static var isAvailable: Bool {
@@ -13,19 +24,21 @@ public enum TerminalPrompt {
         return true
     }
 
-    /// Shows `prompt`, reads one line without echo, restores the terminal; nil when there is no terminal
-    /// or the user closed input. The caller owns (and the type wipes) the returned bytes.
-    public static func readSecret(prompt: String) -> SecretBytes? {
-        guard Environment.isTerminal(0) || Environment.isTerminal(2) else { return nil }
+    /// Shows `prompt`, reads one line without echo, restores the terminal. Ctrl-D on an empty line
+    /// is `.ended`, after a newline so what follows starts on its own line.
+    public static func ask(prompt: String) -> Answer {
+        guard Environment.isTerminal(0) || Environment.isTerminal(2) else { return .unavailable }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .unavailable }
         defer { close(fd) }
         var saved = termios()
         let haveTermios = tcgetattr(fd, &saved) == 0
+        var guarded: PromptSignals?
         if haveTermios {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
             quiet.c_lflag |= tcflag_t(ECHONL)
+            guarded = PromptSignals(fd: fd, saved: saved, quiet: quiet, prompt: Array(prompt.utf8))
             _ = tcsetattr(fd, TCSAFLUSH, &quiet)
         }
         StandardStreams.writeAll(fd: fd, Array(prompt.utf8))
@@ -42,10 +55,50 @@ public enum TerminalPrompt {
         if haveTermios {
             _ = tcsetattr(fd, TCSAFLUSH, &saved)
         }
+        guarded?.remove()
         if line.last == 0x0D { line.removeLast() }
-        let secret = SecretBytes(line)
-        wipe(&line)
-        return sawEnd || !secret.isEmpty ? secret : nil
+        defer { wipe(&line) }
+        if !sawEnd && line.isEmpty {
+            StandardStreams.writeAll(fd: fd, [0x0A])
+            return .ended
+        }
+        if !sawEnd { StandardStreams.writeAll(fd: fd, [0x0A]) }
+        return .secret(SecretBytes(line))
+    }
+
+    /// `ask`, with no distinction between no terminal and ended input (nil for both).
+    public static func readSecret(prompt: String) -> SecretBytes? {
+        if case .secret(let s) = ask(prompt: prompt) { return s }
+        return nil
+    }
+
+    /// Shows `prompt` and reads one line with echo (a yes/no answer); nil without a terminal or on Ctrl-D.
+    public static func readLine(prompt: String) -> String? {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        StandardStreams.writeAll(fd: fd, Array(prompt.utf8))
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = posixRead(fd, &byte, 1)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                StandardStreams.writeAll(fd: fd, [0x0A])
+                return nil
+            }
+            if byte == 0x0A { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Writes `text` on the terminal (a "try again" between prompts), not on stderr, which may be a log.
+    public static func say(_ text: String) {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        StandardStreams.writeAll(fd: fd, Array(text.utf8))
+        close(fd)
     }
 
     /// Overwrites a byte buffer we are done with.

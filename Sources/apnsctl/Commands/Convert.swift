@@ -9,6 +9,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Convert .p12 to .pem (certificate chain and key) and .pem to .p12.",
+            usage: "apnsctl convert <input> -o <file> [<passphrase options>] [<options>]",
             discussion: """
                 The output format follows the output name: .p12 or .pfx writes PKCS#12, .pem, .crt or .key \
                 writes PEM; otherwise (and for '-o -') the opposite of the input. PEM output holds the \
@@ -17,8 +18,8 @@ extension APNSCtl {
 
                 PKCS#12 output uses AES-256 and a SHA-256 MAC, or with --legacy RC2-40/3DES and a SHA-1 MAC \
                 for older macOS keychains. Its password comes from --out-passphrase-file or \
-                APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal; an empty first line means an \
-                empty password.
+                APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal, which asks to confirm an empty \
+                password; an empty first line of the file means an empty password.
 
                 Output files are created with mode 0600 and never overwritten without --force (exit 73).
 
@@ -29,21 +30,21 @@ extension APNSCtl {
                   apnsctl convert push.p12 -o - | openssl x509 -noout -enddate
                 """)
 
-        @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"))
+        @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"), completion: .file())
         var input: String
 
         @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"))
+                help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"), completion: .file())
         var output: String
 
         @Option(name: [.customShort("k"), .customLong("key")],
-                help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"))
+                help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"), completion: .file())
         var key: String?
 
         @OptionGroup var passphrase: PassphraseOptions
 
         @Option(name: .customLong("out-passphrase-file"),
-                help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"))
+                help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"), completion: .file())
         var outPassphraseFile: String?
 
         @Flag(name: .customLong("legacy"),
@@ -133,6 +134,13 @@ enum ConvertPassword {
             throw .usage("no password entered for \(output)")
         }
         guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }
+        if first.isEmpty {
+            // An empty password protects nothing: make sure it was meant, as a Return pressed twice is easy.
+            let answer = TerminalPrompt.readLine(prompt: "An empty password lets anyone with \(output) use its private key. Use it anyway? [y/N] ")
+            guard let answer, ["y", "yes"].contains(answer.lowercased()) else {
+                throw .usage("\(output): empty password not confirmed; run again and type a password, or pass --out-passphrase-file FILE")
+            }
+        }
         return first
     }
 }

@@ -9,6 +9,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
             abstract: "Show what a .pem, .p12 or .p8 file holds.",
+            usage: "apnsctl inspect <file> [--key <file>] [<passphrase options>] [-o json]",
             discussion: """
                 For a certificate (PEM or DER) or a PKCS#12 file: subject, bundle id, topics (from Apple's \
                 topics extension), environments (sandbox, production or both, from Apple's extensions), \
@@ -30,12 +31,12 @@ extension APNSCtl {
                   APNSCTL_PASSPHRASE=secret apnsctl inspect push.p12 -o json
                 """)
 
-        @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"))
+        @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"), completion: .file())
         var file: String
 
         @Option(name: [.customShort("k"), .customLong("key")],
                 help: ArgumentHelp("Private key PEM to check against the certificate, when it is not inside the file.",
-                                   valueName: "file"))
+                                   valueName: "file"), completion: .file())
         var key: String?
 
         @OptionGroup var passphrase: PassphraseOptions

@@ -9,6 +9,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "mock",
             abstract: "Run a local APNs-compatible HTTP/2 server for demos, tests and CI.",
+            usage: "apnsctl mock [--port <port>] [--state-dir <dir>] [<options>]",
             discussion: """
                 Serves POST /3/device/TOKEN over TLS and HTTP/2 (ALPN h2, or prior knowledge) and checks \
                 each request as APNs does, first fault wins: method and path, repeated apns-* headers, the \
@@ -42,7 +43,7 @@ extension APNSCtl {
                 mock.
                 """)
 
-        @Option(name: .customLong("host"), help: "Address to listen on (only this machine by default).")
+        @Option(name: .customLong("host"), help: "Address to listen on; 127.0.0.1 serves only this machine.")
         var host = "127.0.0.1"
 
         @Option(name: .customLong("port"), help: "Port to listen on; 0 picks a free one (mock.json shows it).")
@@ -50,16 +51,17 @@ extension APNSCtl {
 
         @Option(name: .customLong("state-dir"), help: ArgumentHelp(
             "Directory for the mock's credentials and mock.json (default $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock).",
-            valueName: "DIR"))
+            valueName: "DIR"), completion: .directory)
         var stateDir: String?
 
         @Option(name: [.customShort("e"), .customLong("env")], help: ArgumentHelp(
             "The environment the mock plays: client certificates need its OID; apns-unique-id only in sandbox.",
-            valueName: "sandbox|production"))
+            valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
         var environment = "sandbox"
 
         @Option(name: .customLong("auth-key-pub"), help: ArgumentHelp(
-            "Also accept bearer tokens signed by this key (a PUBLIC KEY PEM, a .p8 or a certificate).", valueName: "FILE"))
+            "Also accept bearer tokens signed by this key (a PUBLIC KEY PEM, a .p8 or a certificate).", valueName: "FILE"),
+            completion: .file())
         var authKeyPub: String?
 
         @Option(name: .customLong("key-id"), help: ArgumentHelp(

@@ -10,60 +10,69 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "send",
             abstract: "Validate a payload, then send it to one or more device tokens and print each APNs result.",
+            // Paragraphs are one line each (the parser wraps them to the terminal); example lines keep
+            // their own lines and fit in 80 columns.
+            usage: "apnsctl send [<payload>] (-d <token> ... | --devices <file>) [<options>]",
             discussion: """
-                PAYLOAD is a .json or .apns file, - for standard input, or inline JSON starting
-                with {. Without it, --alert/--badge/--sound build one; with none of these a small
-                default alert is sent. Bytes are sent exactly as read, except with --minify and for
-                .apns files (their "Simulator Target Bundle" key is removed and is the default topic).
+                PAYLOAD is a .json or .apns file, - for standard input, or inline JSON starting with {. \
+                Without it, --alert, --badge and --sound build one; with none of these a small default alert \
+                is sent. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
+                "Simulator Target Bundle" key is removed (and is the default topic).
 
-                Before connecting, every `apnsctl validate` rule runs (an error exits 65 and sends
-                nothing), and the credentials are checked (exit 77). Certificate auth: --cert
-                (PEM or PKCS#12) and maybe --key. Token auth: --auth-key AuthKey_KEYID.p8 with
-                --team-id (or APNSCTL_TEAM_ID) and --topic; the signed token is cached for 50
-                minutes in $XDG_CACHE_HOME/apnsctl (--no-token-cache signs a new one).
+                Before connecting, every apnsctl validate rule runs (an error exits 65 and sends nothing), \
+                and the credentials are checked (exit 77). Certificate auth: --cert (PEM or PKCS#12) and \
+                maybe --key. Token auth: --auth-key AuthKey_KEYID.p8 with --team-id (or APNSCTL_TEAM_ID) and \
+                --topic; the signed token is cached for 50 minutes in $XDG_CACHE_HOME/apnsctl \
+                (--no-token-cache signs a new one). Give one or the other, not both.
 
-                Defaults: the environment is the certificate's only one, else sandbox; the topic is
-                the certificate's bundle id (with the push type's suffix when the certificate lists
-                that topic); the push type comes from the topic suffix, else background when aps
-                holds only content-available: 1, else alert; the priority is 10, or 5 for background.
+                Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form. \
+                Whitespace inside any other value is an error, so two pasted tokens never become one.
 
-                One TLS connection (HTTP/2, ALPN h2) carries every device, up to the server's stream
-                limit (at most 1000, or --concurrency) at a time. After GOAWAY or a dropped
-                connection, notifications without an answer are sent again on a new connection, at
-                most 3 times in a row without progress; nothing APNs answered is sent twice, and every
-                device gets exactly one result line (text) or JSON object (-o json).
+                Defaults: the environment is the certificate's only one, else sandbox; the topic is the \
+                certificate's bundle id (with the push type's suffix when the certificate lists that \
+                topic); the push type comes from the topic suffix, else from the payload (mdm without aps, \
+                liveactivity with aps.event, background when aps holds only content-available: 1, else \
+                alert); the priority is 10, or 5 for background.
 
-                Text output, one line per device, then a summary for more than one:
-                  accepted  200  3f2a…9c1d  apns-id=8A6C1F8E-…  sandbox  24 ms
-                  rejected  400  BadDeviceToken  77b0…0a11  <what it means> <what to check>
-                  failed    ---  5c1e…77aa  <why there was no answer>
-                  sent 3: 1 accepted, 1 rejected (BadDeviceToken 1), 1 failed
+                One TLS connection (HTTP/2, ALPN h2) carries every device, up to the server's stream limit \
+                (at most 1000, or --concurrency) at a time. After GOAWAY or a dropped connection, \
+                notifications without an answer are sent again on a new connection, at most 3 times in a \
+                row without progress; nothing APNs answered is sent twice, and every device gets exactly \
+                one result line (text) or JSON object (-o json).
 
-                Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at
-                least one device got no answer (transport failure: this wins over 1 when both
-                happen); 64 usage; 65 invalid payload; 66 missing input file; 77 credential problem.
+                Text output is one line per device, then a summary for more than one. Accepted lines \
+                shorten the token; rejected and failed lines print it whole, with what the answer means \
+                and what to check. When stdout is a file and stderr a terminal, a progress line is shown \
+                on stderr and replaced by the summary at the end.
+
+                Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at least one \
+                device got no answer (transport failure: this wins over 1 when both happen); 64 usage; 65 \
+                invalid payload; 66 missing input file; 77 credential problem.
 
                 Examples:
-                  apnsctl send Payloads/alert.json -c push.p12 -d 3f2a…9c1d
-                  apnsctl send --alert Hello --badge 1 -c push.pem -d TOKEN --env production
+                  apnsctl send Payloads/alert.json -c push.p12 -d TOKEN
+                  apnsctl send --alert Hello --badge 1 -c push.pem -d TOKEN --env prod
                   apnsctl send '{"aps":{"content-available":1}}' -c push.pem -d TOKEN
-                  apnsctl send alert.json --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234 \\
-                      --topic com.example.app --devices tokens.txt -o json > results.jsonl
-                  apnsctl send alert.json -c client.pem -d TOKEN --endpoint https://127.0.0.1:2197 --ca-file ca.pem
+                  apnsctl send alert.json --auth-key AuthKey_ABCDE12345.p8 \\
+                      --team-id TEAMID1234 --topic com.example.app \\
+                      --devices tokens.txt -o json > results.jsonl
+                  apnsctl send alert.json -c client.pem -d TOKEN \\
+                      --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
                 """)
 
         @Argument(help: ArgumentHelp("Payload: a .json or .apns file, - for standard input, or inline JSON starting with {.",
-                                     valueName: "payload"))
+                                     valueName: "payload"), completion: .file())
         var payload: String?
 
         @Option(name: [.customShort("d"), .customLong("device")],
-                help: ArgumentHelp("Device token, repeatable. Hex in any case; spaces and < > are stripped.", valueName: "token"))
+                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form; one token per --device.",
+                                   valueName: "token"), completion: .none)
         var devices: [String] = []
 
         @Option(name: .customLong("devices"),
                 help: ArgumentHelp("File with one token per line (- = standard input); blank lines and # comments are skipped.",
-                                   valueName: "file"))
+                                   valueName: "file"), completion: .file())
         var devicesFile: String?
 
         @OptionGroup(title: "Request") var request: SendRequestOptions
@@ -74,8 +83,17 @@ extension APNSCtl {
 
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
-                                   valueName: "text|json"))
+                                   valueName: "text|json"), completion: .list(["text", "json"]))
         var output = "text"
+
+        @Flag(name: [.customShort("q"), .customLong("quiet")],
+              help: "Text output: print only rejected and failed devices and the summary.")
+        var quiet = false
+
+        @Option(name: .customLong("color"),
+                help: ArgumentHelp("Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
+                                   valueName: "when"))
+        var color: ColorMode = .auto
 
         @Flag(name: [.customShort("v"), .customLong("verbose")],
               help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
@@ -103,7 +121,7 @@ extension APNSCtl {
             let configuration = SenderConfiguration(endpoint: plan.endpoint, trust: trust, identity: plan.identity,
                                                     timeout: connection.timeout, concurrency: connection.concurrency)
             let renderer = SendOutput(format: format, environment: plan.environment, endpoint: plan.endpoint,
-                                      total: plan.deviceCount, lineBuffered: verbose)
+                                      total: plan.deviceCount, lineBuffered: verbose, quiet: quiet, color: color)
             let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
             let sender: PushSender
             do {

@@ -8,28 +8,29 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check payload files against APNs size limits and aps rules, without sending.",
+            usage: "apnsctl validate <payload> ... [--push-type <type>] [<options>]",
             discussion: """
-                Each PAYLOAD is a .json file, a .apns file (Xcode's simulator format: its
-                "Simulator Target Bundle" key is not part of the payload, and the size is that
-                of the rest written compactly), or - for standard input.
+                Each PAYLOAD is a .json file, a .apns file (Xcode's simulator format: its "Simulator \
+                Target Bundle" key is not part of the payload, and the size is that of the rest written \
+                compactly), or - for standard input.
 
-                Problems go to standard output, one per line, as
+                Problems go to standard output, one per line, in the first form below; a file without \
+                problems prints the second. PATH is the key path (aps.alert.title, aps.badge; a missing key \
+                is named by its own path, at the object that lacks it) or (root) for the whole payload, and \
+                COLUMN counts UTF-8 bytes:
                   FILE:LINE:COLUMN: error|warning: PATH: message
-                where PATH is the key path (aps.alert.title, aps.badge) or (root) for the
-                whole payload, and COLUMN counts UTF-8 bytes. A file without problems prints
                   FILE: ok (N bytes of LIMIT, PUSH_TYPE)
 
-                Errors: not JSON, not an object, empty, over the size limit (with the
-                minified size), aps missing or not an object, a known aps key with the
-                wrong type or value, a background push with alert/badge/sound, missing
-                Live Activity or widget fields. Warnings: unknown aps keys (with "did you
-                mean"), duplicate keys, empty alert or sound, content-available 0, keys
-                Apple ignores.
+                Errors: not JSON, not an object, empty, over the size limit (with the minified size), aps \
+                missing or not an object, a known aps key with the wrong type or value, a background push \
+                with alert, badge or sound, missing Live Activity or widget fields. Warnings: unknown aps \
+                keys (with "did you mean"), duplicate keys, empty alert or sound, content-available 0, \
+                critical 0, keys Apple ignores.
 
-                The push type, unless given, is background when aps holds only
-                "content-available": 1, else alert. Every file is checked even when one is
-                missing. Exit status: 0 when no file has an error, 65 when one has, 66 when a
-                file could not be read, 64 for a bad option value.
+                The push type, unless given, is mdm when there is no aps but a top-level mdm key, \
+                liveactivity when aps has event, background when aps holds only "content-available": 1, \
+                else alert. Every file is checked even when one is missing. Exit status: 0 when no file \
+                has an error, 65 when one has, 66 when a file could not be read, 64 for a bad option value.
 
                 Examples:
                   apnsctl validate Payloads/*.json Payloads/*.apns
@@ -39,12 +40,12 @@ extension APNSCtl {
                   apnsctl validate -o json Payloads/alert.json
                 """)
 
-        @Argument(help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"))
+        @Argument(help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"), completion: .file())
         var payloads: [String]
 
         @Option(name: .customLong("push-type"),
                 help: ArgumentHelp("Judge every payload as this push type: \(PushType.allNames). Default: inferred per file.",
-                                   valueName: "type"))
+                                   valueName: "type"), completion: .list(PushType.allCases.map(\.rawValue)))
         var pushType: String?
 
         @Option(name: .customLong("size-limit"),
@@ -56,7 +57,7 @@ extension APNSCtl {
 
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Output format: text (compiler-style lines) or json (one JSON object per file).",
-                                   valueName: "text|json"))
+                                   valueName: "text|json"), completion: .list(["text", "json"]))
         var output = "text"
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.

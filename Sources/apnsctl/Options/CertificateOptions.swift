@@ -6,11 +6,11 @@ import ArgumentParser
 struct CertificateOptions: ParsableArguments {
     @Option(name: [.customShort("c"), .customLong("cert")],
             help: ArgumentHelp("Client certificate: PEM (certificate and key, key optionally encrypted) or PKCS#12 (.p12/.pfx, modern or legacy, empty password allowed). Detected by content.",
-                               valueName: "file"))
+                               valueName: "file"), completion: .file())
     var cert: String?
 
     @Option(name: [.customShort("k"), .customLong("key")],
-            help: ArgumentHelp("Private key PEM, when it is not inside --cert.", valueName: "file"))
+            help: ArgumentHelp("Private key PEM, when it is not inside --cert.", valueName: "file"), completion: .file())
     var key: String?
 
     func validate() throws {

@@ -6,11 +6,11 @@ import ArgumentParser
 struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase"),
             help: ArgumentHelp("Passphrase of the encrypted key or .p12 (visible to other local users: prefer --passphrase-file or APNSCTL_PASSPHRASE).",
-                               valueName: "text"))
+                               valueName: "text"), completion: .none)
     var passphrase: String?
 
     @Option(name: .customLong("passphrase-file"),
-            help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"))
+            help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"), completion: .file())
     var passphraseFile: String?
 
     func validate() throws {

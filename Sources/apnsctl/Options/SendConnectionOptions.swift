@@ -6,7 +6,7 @@ import ArgumentParser
 struct SendConnectionOptions: ParsableArguments {
     @Option(name: [.customShort("e"), .customLong("env")],
             help: ArgumentHelp("APNs environment: sandbox (also development, dev) or production (prod). Default: the certificate's only environment, else sandbox.",
-                               valueName: "sandbox|production"))
+                               valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
     var environment: String?
 
     @Option(name: .customLong("endpoint"),
@@ -14,7 +14,7 @@ struct SendConnectionOptions: ParsableArguments {
     var endpoint: String?
 
     @Option(name: .customLong("ca-file"),
-            help: ArgumentHelp("Trust this PEM CA bundle for the server certificate (default: the system trust store).", valueName: "file"))
+            help: ArgumentHelp("Trust this PEM CA bundle for the server certificate (default: the system trust store).", valueName: "file"), completion: .file())
     var caFile: String?
 
     @Flag(name: .customLong("insecure"), help: "Do not verify the server certificate (prints a warning; for local tests only).")
@@ -25,7 +25,7 @@ struct SendConnectionOptions: ParsableArguments {
     var concurrency: Int?
 
     @Option(name: .customLong("timeout"),
-            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"))
+            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer.", valueName: "seconds"))
     var timeout: Double = 30
 
     /// `--env`, checked; nil when not given.

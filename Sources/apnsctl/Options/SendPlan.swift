@@ -43,6 +43,10 @@ extension APNSCtl.Send {
         if certificate.cert == nil && !tokenAuth.isGiven {
             throw CLIError.usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
         }
+        if certificate.cert != nil && tokenAuth.isGiven {
+            // A bearer token on a certificate connection: APNs judges one or the other, never both.
+            throw CLIError.usage("--cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)")
+        }
         if devices.isEmpty && devicesFile == nil {
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
         }

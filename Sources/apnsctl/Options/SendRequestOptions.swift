@@ -12,12 +12,12 @@ struct SendRequestOptions: ParsableArguments {
 
     @Option(name: .customLong("push-type"),
             help: ArgumentHelp("apns-push-type: \(PushType.allNames). Default: from the topic suffix, else background when aps holds only content-available: 1, else alert.",
-                               valueName: "type"))
+                               valueName: "type"), completion: .list(PushType.allCases.map(\.rawValue)))
     var pushType: String?
 
     @Option(name: .customLong("priority"),
             help: ArgumentHelp("apns-priority: 10 (now), 5 (power-aware) or 1. Default 10, but 5 for background (which forbids 10).",
-                               valueName: "10|5|1"))
+                               valueName: "10|5|1"), completion: .list(["10", "5", "1"]))
     var priority: String?
 
     @Option(name: .customLong("expiration"),
@@ -34,7 +34,7 @@ struct SendRequestOptions: ParsableArguments {
     var apnsID: String?
 
     @Option(name: .customLong("size-limit"),
-            help: ArgumentHelp("Payload byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"))
+            help: ArgumentHelp("Payload byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"), completion: .list(["256", "2k", "4k", "5k"]))
     var sizeLimit: String?
 
     @Flag(name: .customLong("minify"), help: "Send the payload with insignificant whitespace removed (otherwise bytes go exactly as read).")

@@ -6,7 +6,7 @@ import ArgumentParser
 /// Used by `jwt` directly and by `send` through `TokenAuthOptions`.
 struct AuthKeyOptions: ParsableArguments {
     @Option(name: .customLong("auth-key"),
-            help: ArgumentHelp("The .p8 signing key for token-based authentication (AuthKey_<KEYID>.p8).", valueName: "file"))
+            help: ArgumentHelp("The .p8 signing key for token-based authentication (AuthKey_<KEYID>.p8).", valueName: "file"), completion: .file())
     var authKey: String?
 
     @Option(name: .customLong("key-id"),

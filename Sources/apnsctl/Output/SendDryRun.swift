@@ -46,10 +46,12 @@ struct SendDryRun {
         var cmd = ["curl --http2 -sS -i"]
         if let cert = certificate.cert, let identity = plan.identity {
             vars.append("APNS_CERT=\(shellQuoted(cert))")
-            cmd.append("--cert \"$APNS_CERT\"" + (identity.container == .pkcs12 ? " --cert-type P12" : ""))
+            // curl reads PEM unless told: PKCS#12 and bare DER (aps.cer, a DER key) need their type.
+            let certType = identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
+            cmd.append("--cert \"$APNS_CERT\"" + certType)
             if let key = certificate.key {
                 vars.append("APNS_KEY=\(shellQuoted(key))")
-                cmd.append("--key \"$APNS_KEY\"")
+                cmd.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
             }
             if identity.needsPassphrase {
                 vars.append("APNS_PASSPHRASE=<its passphrase>")

@@ -2,8 +2,9 @@ import APNSClient
 import APNSCore
 
 /// Renders `send` results on stdout: one text line or JSON object per device as answers arrive, then
-/// (text, more than one device) a summary line. Output is buffered for large batches; colour and a
-/// progress line appear only on terminals and never with NO_COLOR.
+/// (text, more than one device) a summary line. Output is buffered for large batches. Colour follows
+/// `--color` (CLI.md); a progress line goes to stderr only where it cannot mix with the results
+/// (see `SendProgress`).
 final class SendOutput {
     /// `-o text|json`.
     enum Format: String {
@@ -14,68 +15,58 @@ final class SendOutput {
     private let format: Format
     private let environment: APNSEnvironment
     private let endpoint: PushEndpoint
-    private let total: Int
     private let out = OutputBuffer()
     private let lineBuffered: Bool
+    private let quiet: Bool
     private let colour: Bool
-    /// A progress line on stderr: only when results go elsewhere than the terminal the user watches.
-    private let progress: Bool
-    private var done = 0
-    private var lastProgressNs: UInt64 = 0
+    private let progress: SendProgress?
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
-    /// results and the stderr log stay in order).
-    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int, lineBuffered: Bool = false) {
+    /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
+    /// failed lines and the summary.
+    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int, lineBuffered: Bool = false,
+         quiet: Bool = false, color: ColorMode = .auto) {
         self.format = format
         self.environment = environment
         self.endpoint = endpoint
-        self.total = total
         self.lineBuffered = lineBuffered
-        colour = format == .text && Environment.colorAllowed(fd: 1)
-        progress = total >= 1000 && !Environment.isTerminal(1) && Environment.colorAllowed(fd: 2)
+        self.quiet = quiet && format == .text
+        colour = format == .text && color.enabled(fd: 1)
+        progress = SendProgress.wanted(total: total) ? SendProgress(total: total) : nil
     }
 
     /// Prints one device's result.
     func result(_ r: PushResult) {
         switch format {
-        case .text: out.line(Self.textLine(r, environment: environment, colour: colour))
+        case .text:
+            if !(quiet && r.outcome == .accepted) { out.line(Self.textLine(r, environment: environment, colour: colour)) }
         case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint))
         }
         if lineBuffered { out.flush() }
-        done += 1
-        if progress { showProgress(final: false) }
+        progress?.advance()
     }
 
     /// Writes buffered lines (before something goes to stderr).
     func flush() { out.flush() }
 
-    /// The summary line (text, more than one device), then everything still buffered.
+    /// The summary line (text, more than one device), then everything still buffered; the progress
+    /// line, if shown, is replaced by the summary, which stays on the terminal.
     func finish(_ summary: SendSummary) {
-        if progress { showProgress(final: true) }
         if format == .text && (summary.total > 1 || summary.interruptedBy != nil) { out.line(Self.summaryLine(summary)) }
         out.flush()
-    }
-
-    private func showProgress(final: Bool) {
-        let now = SystemClock.monotonicNanoseconds()
-        if final {
-            StandardStreams.printErr("\r\u{1B}[K")
-            return
-        }
-        guard now - lastProgressNs > 200_000_000 else { return }
-        lastProgressNs = now
-        StandardStreams.printErr("\rsent \(done) of \(total)\u{1B}[K")
+        progress?.finish(summary: Self.summaryLine(summary))
     }
 
     // MARK: - Formats (static, so tests can pin them as golden strings)
 
-    /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  77b0…0a11  meaning hint`,
-    /// `failed    ---  5c1e…77aa  why`.
+    /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  <whole token>  meaning hint`,
+    /// `failed    ---  <whole token>  why`. Rejected and failed lines print the whole token: it is the
+    /// one the user must act on (remove, re-register, resend).
     static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false) -> String {
-        let device = r.target.abbreviated
+        let device = r.target.text
         switch r.outcome {
         case .accepted:
-            var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(device)"
+            var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(r.target.abbreviated)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
             return line + "  \(environment.rawValue)  \(milliseconds(r.durationMs))"
         case .rejected:

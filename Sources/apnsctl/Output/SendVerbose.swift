@@ -14,10 +14,21 @@ final class SendVerbose {
         for line in Self.lines(for: event) { StandardStreams.printErr(line + "\n") }
     }
 
-    /// The total time, once everything is done.
+    /// The total time, once everything is done; when devices got no answer, what failed.
     func finish(_ summary: SendSummary) {
         let ms = Double(SystemClock.monotonicNanoseconds() - start) / 1e6
-        StandardStreams.printErr("* done in \(SendOutput.milliseconds(ms)) over \(summary.connections) connection\(summary.connections == 1 ? "" : "s")\n")
+        StandardStreams.printErr(Self.finishLine(summary, milliseconds: ms) + "\n")
+    }
+
+    /// `* done in 4.2 ms over 1 connection`, or after a failure (DNS, connect, TLS) what failed instead
+    /// of a "done" that reads like success.
+    static func finishLine(_ summary: SendSummary, milliseconds ms: Double) -> String {
+        let time = SendOutput.milliseconds(ms)
+        let connections = "\(summary.connections) connection\(summary.connections == 1 ? "" : "s")"
+        guard summary.failed > 0 else { return "* done in \(time) over \(connections)" }
+        let why = summary.failure?.message ?? "the connection failed"
+        if summary.failed == summary.total { return "* failed after \(time): \(why)" }
+        return "* finished in \(time) over \(connections); \(summary.failed) of \(summary.total) devices got no answer: \(why)"
     }
 
     /// The lines for `event` (static so tests can check redaction without a terminal).

@@ -30,6 +30,9 @@ extension CredentialProblem {
             return "\(p): encrypted, and no passphrase was given; \(Self.passphraseHelp)"
         case .wrongPassphrase(let p):
             return "\(p): wrong passphrase; check it, and pass it with --passphrase-file FILE or APNSCTL_PASSPHRASE"
+        case .passphraseEntryEnded(let p):
+            return "\(p): the passphrase input ended (Ctrl-D) before a passphrase was typed; run again and type it, "
+                + "or pass it with --passphrase-file FILE or APNSCTL_PASSPHRASE"
         case .unsupportedAlgorithm(let p, let d):
             return "\(p): uses an algorithm OpenSSL cannot run here (\(d)); "
                 + "install OpenSSL's legacy provider (legacy.so) or re-export with modern encryption"
