@@ -20,6 +20,17 @@ need_cmd openssl openssl          # tests check that openssl reads what apnsctl 
 need_cmd curl curl                # tests prove the mock speaks real HTTP/2 to curl
 need_cmd nghttpd nghttp2-server   # a second, independent HTTP/2 peer in the tests
 need_cmd h2load nghttp2-client    # load generator for the mock test and make bench
+need_py() {  # python module -> apt package (Debian's modules live under /usr/bin/python3, which a pyenv shim may hide)
+    local py
+    for py in /usr/bin/python3 python3; do
+        if command -v "$py" >/dev/null 2>&1 && "$py" -c "import $1" 2>/dev/null; then return 0; fi
+    done
+    missing+=("$2")
+}
+# An APNs client this project did not write (h2 + ssl, PyJWT tokens as PyAPNs2 signs them) for interop tests.
+need_py h2 python3-h2
+need_py jwt python3-jwt
+need_py cryptography python3-cryptography
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
     [ -x /usr/bin/time ] || missing+=(time)
@@ -28,8 +39,9 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config" >&2
-    exec brew install openssl@3 libnghttp2 nghttp2 pkg-config
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config; with pip: h2 pyjwt cryptography" >&2
+    brew install openssl@3 libnghttp2 nghttp2 pkg-config
+    exec python3 -m pip install --user h2 pyjwt cryptography
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "error: missing ${missing[*]}; install them with your package manager" >&2

@@ -104,6 +104,14 @@ import Testing
         #expect(try verifier().verify(der, now: now) == .valid(issuedAt: now - 10))
     }
 
+    /// RFC 7519 NumericDate: PyAPNs2 and its forks send `time.time()`, fractional seconds; APNs accepts them.
+    @Test(arguments: ["1799999990", "1799999990.0", "1799999990.73", "1.79999999e9", "17999999900e-1"])
+    func verifierAcceptsAnyNumericIat(_ iat: String) throws {
+        let now: Int64 = 1_800_000_000
+        let t = try token(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAMID1234","iat":\#(iat)}"#)
+        #expect(try verifier().verify(t, now: now) == .valid(issuedAt: 1_799_999_990))
+    }
+
     @Test func verifierNamesEachFailure() throws {
         let now: Int64 = 1_800_000_000
         let v = try verifier()
@@ -118,7 +126,9 @@ import Testing
         #expect(try v.verify(token(header: good, claims: #"{"iss":"OTHERTEAM1","iat":1800000000}"#), now: now)
                 == .wrongTeam("OTHERTEAM1"))
         #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":"1800000000"}"#), now: now)
-                == .malformed("claims have no integer iat"))
+                == .malformed("claims have no numeric iat"))
+        #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1e300}"#), now: now)
+                == .malformed("claims have no numeric iat"))
         #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#, signWith: other), now: now)
                 == .badSignature)
         let old = try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1799996399}"#), now: now)

@@ -18,6 +18,20 @@ import Testing
         #expect(!headers.contains("content-type"))
     }
 
+    /// HEAD is 405 with END_STREAM on the HEADERS frame and no DATA (a body made curl -I fail with PROTOCOL_ERROR).
+    @Test func headIsMethodNotAllowedWithoutABody() throws {
+        let mock = try MockHarness()
+        let r = try mock.nghttp(paths: MockHarness.devicePaths(1), extra: ["-H", ":method: HEAD"])
+        #expect(r.statuses.count == 1)
+        #expect(r.stdout.contains(":status: 405"))
+        let lines = r.stdout.components(separatedBy: "\n")
+        let headers = try #require(lines.first { $0.contains("recv HEADERS frame") })
+        #expect(headers.contains("flags=0x05"), "\(headers)")  // END_STREAM | END_HEADERS
+        #expect(!lines.contains { $0.contains("recv DATA frame") })
+        // GET still carries the reason.
+        #expect(try mock.curl(method: "GET", body: nil).body == #"{"reason":"MethodNotAllowed"}"#)
+    }
+
     @Test func anApnsIDIsEchoed() throws {
         let mock = try MockHarness()
         let id = "6E7C2F3A-1B2C-4D5E-8F90-A1B2C3D4E5F6"
@@ -126,6 +140,19 @@ import Testing
             if n == 0 || (n < 0 && errno != EAGAIN) { closed = true; break }
         }
         #expect(closed)
+    }
+
+    @Test func aClientThatNeverAsksGetsIdleTimeoutAndIsClosed() throws {
+        let mock = try MockHarness { $0.firstRequestTimeoutMilliseconds = 300 }
+        let silent = try mock.tlsClient()
+        let start = Date()
+        let (bytes, closed) = MockHarness.readUntilClosed(silent, seconds: 5)
+        #expect(closed)
+        #expect(Date().timeIntervalSince(start) < 3)
+        // The SETTINGS, then GOAWAY (type 7) with NO_ERROR and APNs' reason as debug data.
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#"{"reason":"IdleTimeout"}"#))
+        // One that asks in time is served as usual.
+        #expect(try mock.curl().status == 200)
     }
 
     @Test func aShortLoadIsAnsweredWithoutFailures() throws {

@@ -18,7 +18,7 @@ final class MockHarness: @unchecked Sendable {
 
     init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
          faults: MockFaults = .none, log: Bool = false, logDescriptor: Int32? = nil,
-         handshakeTimeoutMilliseconds: Int = 10_000) throws {
+         handshakeTimeoutMilliseconds: Int = 10_000, configure: (inout MockConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory(prefix: "mock")
         state = try MockState.prepare(directory: directory.file("state"))
         logFD = log ? open(directory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC, 0o600) : nil
@@ -26,6 +26,7 @@ final class MockHarness: @unchecked Sendable {
                                                   rejections: rejections, faults: faults, threads: 2,
                                                   logDescriptor: logFD ?? logDescriptor)
         configuration.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
+        configure(&configuration)
         server = try MockServer(configuration: configuration)
         port = try server.start()
         try directory.write("payload.json", Self.payload)
@@ -64,6 +65,32 @@ final class MockHarness: @unchecked Sendable {
         let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: state.caFile,
                                       certificate: cert, key: key)
         return (r.status, r.body, r.headers)
+    }
+
+    /// A TLS connection to the mock (ALPN h2, no client certificate), handshake done.
+    func tlsClient() throws -> TLSConnection {
+        let context = try TLSContext.client(caFile: state.caFile, verify: true)
+        let tls = try TLSConnection.client(socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: 5),
+                                           context: context, host: "127.0.0.1")
+        try tls.handshake(timeoutMs: 5000)
+        return tls
+    }
+
+    /// Everything `tls` receives until the mock closes it (true) or `seconds` pass (false).
+    static func readUntilClosed(_ tls: TLSConnection, seconds: Double) -> (bytes: [UInt8], closed: Bool) {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            _ = Poll.wait(fd: tls.socket.fd, events: Poll.readable, timeoutMs: 50)
+            let step = buffer.withUnsafeMutableBytes { try? tls.read(into: $0) }
+            switch step {
+            case .bytes(let n)?: received += buffer[0..<n]
+            case .closed?, nil: return (received, true)
+            default: continue
+            }
+        }
+        return (received, false)
     }
 
     /// `nghttp -v` posting the payload to each path on one connection; its verbose frame log is the result.

@@ -158,7 +158,7 @@ import Testing
     @Test func aPortInUseIsATransportError() throws {
         let first = try RunningMock()
         let port = try #require(first.endpoint.split(separator: ":").last)
-        let r = try CommandRunner.apnsctl(["mock", "--state-dir", first.stateDir, "--port", String(port)], timeout: 20)
+        let r = try CommandRunner.apnsctl(["mock", "--state-dir", first.directory.file("other-state"), "--port", String(port)], timeout: 20)
         #expect(r.status == 69)
         #expect(r.stderr.contains("in use"))
     }

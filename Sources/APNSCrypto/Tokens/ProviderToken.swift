@@ -57,9 +57,18 @@ public enum ProviderToken {
             algorithm = header["alg"]?.string
             keyID = header["kid"]?.string
             issuer = claims["iss"]?.string
-            issuedAt = claims["iat"]?.number?.intValue.map(Int64.init)
+            issuedAt = claims["iat"]?.number.flatMap(Self.numericDate)
             signingInput = Array(pieces[0].utf8) + [UInt8(ascii: ".")] + Array(pieces[1].utf8)
             signature = s
+        }
+
+        /// An RFC 7519 NumericDate as whole seconds: any JSON number, integer or not (`1795416581.0`, the
+        /// fractional seconds PyAPNs2 and its forks send), rounded down; nil outside ±10^12 s, which is no date.
+        static func numericDate(_ n: JSONNumber) -> Int64? {
+            if let i = n.intValue { return Int64(i) }
+            let d = n.doubleValue
+            guard d.isFinite, abs(d) < 1e12 else { return nil }
+            return Int64(d.rounded(.down))
         }
 
         /// A JWT part: one JSON object (the shared reader), with no key twice, since parsers

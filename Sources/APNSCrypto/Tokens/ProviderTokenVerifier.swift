@@ -80,7 +80,7 @@ public struct ProviderTokenVerifier: Sendable {
         guard kid == keyID else { return .unknownKeyID(kid) }
         guard let iss = parts.issuer else { return .malformed("claims have no iss") }
         guard iss == teamID else { return .wrongTeam(iss) }
-        guard let iat = parts.issuedAt else { return .malformed("claims have no integer iat") }
+        guard let iat = parts.issuedAt else { return .malformed("claims have no numeric iat") }
         let der: [UInt8]?
         if parts.signature.count == 64 {
             der = ECDSASignature.der(fromRaw: parts.signature)

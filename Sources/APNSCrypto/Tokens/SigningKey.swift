@@ -25,6 +25,18 @@ public final class SigningKey: @unchecked Sendable {
         return nil
     }
 
+    /// The key id at the start of a file name, whatever follows it: `AuthKey_ABCDE12345.pub.pem`,
+    /// `AuthKey_ABCDE12345.p8` and `APNsAuthKey_ABCDE12345.cer` all give `ABCDE12345` (the text up to the first
+    /// dot, unchecked). For public keys and certificates, which users name after the `.p8` they came from.
+    public static func keyID(fromFileNamePrefix path: String) -> String? {
+        let name = FileSystem.baseName(path)
+        for prefix in ["AuthKey_", "APNsAuthKey_"] where name.hasPrefix(prefix) {
+            let id = name.dropFirst(prefix.count).prefix { $0 != "." }
+            return id.isEmpty ? nil : String(id)
+        }
+        return nil
+    }
+
     /// The public half, for verifiers.
     public var publicKey: PublicKey {
         get throws(OpenSSLError) { try privateKey.publicKey }

@@ -71,12 +71,25 @@ public struct MockConfiguration: Sendable {
     public var threads: Int
     /// A client that has not finished the TLS handshake by then is disconnected (milliseconds).
     public var handshakeTimeoutMilliseconds: Int
+    /// A connection that has not sent a whole request this long after its handshake gets GOAWAY
+    /// `{"reason":"IdleTimeout"}` and is closed (milliseconds), so silent clients cannot pile up.
+    public var firstRequestTimeoutMilliseconds: Int
+    /// Connections open at once at most; beyond it new ones are closed at once and stderr says so.
+    public var maxConnections: Int
+    /// SETTINGS_MAX_CONCURRENT_STREAMS advertised (APNs: 1000 as of 2021–2026). Token connections still get 1
+    /// until their first good token.
+    public var maxConcurrentStreams: UInt32
     /// Where one JSON line per answered notification goes (1 = stdout); nil: no log.
     public var logDescriptor: Int32?
+    /// Called on an event-loop thread for every answer queued, in answer order per connection: tests count answers
+    /// per device to prove nothing answered was sent twice. Keep it short; nil (the default) costs nothing.
+    public var onAnswer: (@Sendable (MockAnswer) -> Void)?
 
     public init(host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),
                 faults: MockFaults = .none, threads: Int = 2, handshakeTimeoutMilliseconds: Int = 10_000,
-                logDescriptor: Int32? = nil) {
+                firstRequestTimeoutMilliseconds: Int = 10_000, maxConnections: Int = 10_000,
+                maxConcurrentStreams: UInt32 = 1000, logDescriptor: Int32? = nil,
+                onAnswer: (@Sendable (MockAnswer) -> Void)? = nil) {
         self.host = host
         self.port = port
         self.identity = identity
@@ -84,6 +97,35 @@ public struct MockConfiguration: Sendable {
         self.faults = faults
         self.threads = max(1, threads)
         self.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
+        self.firstRequestTimeoutMilliseconds = firstRequestTimeoutMilliseconds
+        self.maxConnections = max(1, maxConnections)
+        self.maxConcurrentStreams = max(1, maxConcurrentStreams)
         self.logDescriptor = logDescriptor
+        self.onAnswer = onAnswer
+    }
+}
+
+/// One answer the mock queued, for `MockConfiguration.onAnswer`.
+public struct MockAnswer: Sendable, Equatable {
+    /// 1-based accept number of the connection (the log's `connection`).
+    public var connection: Int
+    /// The HTTP/2 stream answered.
+    public var streamID: Int32
+    /// The device token from the path, as sent (nil when the path had none).
+    public var device: String?
+    /// 200, or the reason's status.
+    public var status: Int
+    /// nil for 200.
+    public var reason: APNSReason?
+    /// The `apns-id` answered.
+    public var apnsID: String
+
+    public init(connection: Int, streamID: Int32, device: String?, status: Int, reason: APNSReason?, apnsID: String) {
+        self.connection = connection
+        self.streamID = streamID
+        self.device = device
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
     }
 }

@@ -5,6 +5,7 @@ extension MockConnection {
     /// Judges and answers complete requests, applying this connection's faults.
     func answer(_ requests: [HTTP2ServerRequest], context: LoopContext) {
         guard !requests.isEmpty, let session else { return }
+        firstRequestDeadline = nil
         let faults = faulty ? shared.configuration.faults : MockFaults.none
         for request in requests {
             if faults.neverAnswer { continue }
@@ -17,18 +18,26 @@ extension MockConnection {
                 return
             }
             let decision = shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
-            respond(decision, on: request.streamID, session: session, context: context)
+            respond(decision, on: request.streamID, session: session, context: context,
+                    withoutBody: decision.reason == .methodNotAllowed && Self.isHead(request))
             answered += 1
             context.log.record(decision, connection: number)
-            if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(MockServerShared.streamLimit) }
+            if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(shared.configuration.maxConcurrentStreams) }
             if let n = faults.goAwayAfterStreams, answered == n, goAwayLastStream == nil {
                 sendFaultGoAway(lastStream: request.streamID)
             }
         }
     }
 
-    /// Queues the answer frames for `decision`: HEADERS only for 200, HEADERS + JSON DATA for errors.
-    private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext) {
+    /// Whether `request` is a HEAD, whose answer must have no body (END_STREAM on HEADERS), or curl and other
+    /// clients see a PROTOCOL_ERROR.
+    static func isHead(_ request: HTTP2ServerRequest) -> Bool {
+        request.headers.contains { $0.name == ":method" && $0.value == "HEAD" }
+    }
+
+    /// Queues the answer frames for `decision`: HEADERS only for 200 (and for a HEAD), HEADERS + JSON DATA for errors.
+    private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
+                         withoutBody: Bool) {
         var headers: [HTTP2Header] = []
         if d.reason != nil { headers.append(HTTP2Header("content-type", "application/json")) }
         headers.append(HTTP2Header("apns-id", d.apnsID, neverIndex: true))
@@ -37,7 +46,7 @@ extension MockConnection {
             headers.append(HTTP2Header("apns-unique-id", context.ids.uuid(uppercase: false), neverIndex: true))
         }
         do {
-            try session.respond(streamID: stream, status: d.status, headers: headers, body: d.body)
+            try session.respond(streamID: stream, status: d.status, headers: headers, body: withoutBody ? [] : d.body)
         } catch {
             // The stream was reset by the client meanwhile: nothing to answer.
         }

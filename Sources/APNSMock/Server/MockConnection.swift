@@ -22,6 +22,8 @@ final class MockConnection {
     /// Whether the configured faults apply to this connection.
     let faulty: Bool
     let handshakeDeadline: UInt64
+    /// Set at the handshake, cleared by the first whole request: a client that never asks is closed then.
+    var firstRequestDeadline: UInt64?
 
     var phase: Phase = .handshaking
     var session: HTTP2ServerSession?
@@ -80,9 +82,33 @@ final class MockConnection {
         finishIfDone()
     }
 
-    /// Closes a connection that has not finished its handshake in time.
-    func checkHandshakeDeadline(now: UInt64) {
-        if phase == .handshaking && now >= handshakeDeadline { close() }
+    /// The next moment `checkDeadlines` has something to do, if any.
+    var nextDeadline: UInt64? {
+        switch phase {
+        case .handshaking: return handshakeDeadline
+        case .http2: return firstRequestDeadline
+        default: return nil
+        }
+    }
+
+    /// Closes a connection that has not finished its handshake in time, and says GOAWAY `{"reason":"IdleTimeout"}`
+    /// to one that has sent no request in time: silent clients must not hold descriptors for ever.
+    func checkDeadlines(now: UInt64, context: LoopContext) {
+        switch phase {
+        case .handshaking:
+            if now >= handshakeDeadline { close() }
+        case .http2:
+            guard let deadline = firstRequestDeadline, now >= deadline, let session else { return }
+            firstRequestDeadline = nil
+            session.goAway(lastStreamID: session.lastProcessedStreamID, code: .noError,
+                           debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8))
+            session.produceOutput(into: &out, limit: Int.max)
+            beginClosing(abrupt: false)
+            flush()
+            finishIfDone()
+        default:
+            break
+        }
     }
 
     // MARK: Handshake
@@ -111,7 +137,7 @@ final class MockConnection {
             auth = ConnectionAuthState(certificate: shared.describe(certificate, trusted: tls.clientCertificateTrusted))
         }
         // A token connection gets a single stream until its first good token (APNS.md §6).
-        let limit: UInt32 = auth.kind == .certificate ? MockServerShared.streamLimit : 1
+        let limit: UInt32 = auth.kind == .certificate ? shared.configuration.maxConcurrentStreams : 1
         do {
             session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: limit))
         } catch {
@@ -119,6 +145,8 @@ final class MockConnection {
             return
         }
         phase = .http2
+        firstRequestDeadline = SystemClock.monotonicNanoseconds()
+            + UInt64(max(1, shared.configuration.firstRequestTimeoutMilliseconds)) * 1_000_000
         if faulty, shared.configuration.faults.goAwayAfterStreams == 0 { sendFaultGoAway(lastStream: 0) }
         readAvailable(context: context)
         flush()

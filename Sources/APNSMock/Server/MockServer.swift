@@ -1,8 +1,8 @@
 import APNSCore
 import APNSCrypto
 
-/// The local APNs, in process: `start()` binds and returns the port, event-loop threads serve connections in the
-/// background, `stop()` sends GOAWAY `{"reason":"Shutdown"}` everywhere, lets open streams finish and returns.
+/// The local APNs, in process: `start()` binds and returns the port, an acceptor thread deals connections to
+/// event-loop threads that serve them in the background, `stop()` sends GOAWAY `{"reason":"Shutdown"}` everywhere, lets open streams finish and returns.
 /// Tests start one on port 0 per test; `apnsctl mock` runs one until SIGINT/SIGTERM.
 ///
 ///     let server = try MockServer(configuration: MockConfiguration(identity: identity, faults: MockFaults(goAwayAfterStreams: 2)))
@@ -45,15 +45,22 @@ public final class MockServer: @unchecked Sendable {
             }
             guard writer.start() else { throw .resources("cannot start the log writer thread") }
         }
+        var inboxes: [MockLoopInbox] = []
+        for _ in 0..<configuration.threads { inboxes.append(try MockLoopInbox()) }
+        let acceptor = MockAcceptor(shared: shared, inboxes: inboxes)
+        var bodies: [() -> Void] = [{ acceptor.run() }]
+        for (index, inbox) in inboxes.enumerated() {
+            let loop = MockEventLoop(index: index, shared: shared, inbox: inbox)
+            bodies.append { loop.run() }
+        }
         var started: [MockThread] = []
-        for index in 0..<configuration.threads {
-            let loop = MockEventLoop(index: index, shared: shared)
+        for body in bodies {
             let thread = MockThread()
-            guard thread.start({ loop.run() }) else {
+            guard thread.start(body) else {
                 stopPipe.signal()
                 for t in started { t.join() }
                 shared.logWriter?.finish(waitingAtMost: 0)
-                throw .resources("cannot start an event-loop thread")
+                throw .resources("cannot start an event-loop or acceptor thread")
             }
             started.append(thread)
         }

@@ -2,11 +2,8 @@ import APNSCore
 import APNSCrypto
 
 /// What every event loop of one server shares: configuration, TLS contexts, the listener, the stop pipe,
-/// and the few counters that need a lock (accept numbers, per-loop load for balancing).
+/// and the few counters that need a lock (accept numbers, open connections for the cap).
 final class MockServerShared: @unchecked Sendable {
-    /// SETTINGS_MAX_CONCURRENT_STREAMS advertised (APNs: 1000 as of 2021–2026).
-    static let streamLimit: UInt32 = 1000
-
     let configuration: MockConfiguration
     let checker: RequestChecker
     let context: TLSContext
@@ -18,7 +15,10 @@ final class MockServerShared: @unchecked Sendable {
     /// Writes the notification log off the event loops; nil without a log descriptor.
     let logWriter: MockLogWriter?
     private var accepted = 0
-    private var loads: [Int]
+    private var open = 0
+    /// Connections closed at once because `maxConnections` were open, since the last warning.
+    private var refused = 0
+    private var lastCapWarning: UInt64?
     private var warnedAboutDescriptors = false
 
     init(configuration: MockConfiguration, listener: Socket, stop: WakePipe) throws(MockServerError) {
@@ -37,26 +37,35 @@ final class MockServerShared: @unchecked Sendable {
         } catch {
             throw .tls(error)
         }
-        loads = Array(repeating: 0, count: configuration.threads)
     }
 
-    /// The next accept number (0-based) and whether the faults apply to it.
-    func nextConnectionNumber() -> (number: Int, faulty: Bool) {
-        let n = lock.withLock { () -> Int in
+    /// Counts a new connection in, with its accept number (0-based) and whether the faults apply to it; nil when
+    /// `maxConnections` are open, and then stderr says so (at most every 10 s, with how many were closed).
+    func admitConnection() -> (number: Int, faulty: Bool)? {
+        let cap = configuration.maxConnections
+        let verdict = lock.withLock { () -> (admitted: Int?, warn: Int?) in
+            guard open < cap else {
+                refused += 1
+                let now = SystemClock.monotonicNanoseconds()
+                guard lastCapWarning.map({ now - $0 >= 10_000_000_000 }) ?? true else { return (nil, nil) }
+                lastCapWarning = now
+                defer { refused = 0 }
+                return (nil, refused)
+            }
+            open += 1
             accepted += 1
-            return accepted - 1
+            return (accepted - 1, nil)
         }
+        if let count = verdict.warn {
+            MockServer.warnWithoutBlocking("apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later; the limit is --max-connections)")
+        }
+        guard let n = verdict.admitted else { return nil }
         return (n, configuration.faults.applies(toConnection: n))
     }
 
-    /// Whether loop `index` should accept now: only the least-loaded loops do, so connections spread out.
-    func mayAccept(loop index: Int) -> Bool {
-        lock.withLock { loads[index] <= (loads.min() ?? 0) }
-    }
-
-    /// Records loop `index`'s connection count.
-    func setLoad(_ count: Int, loop index: Int) {
-        lock.withLock { loads[index] = count }
+    /// A connection admitted by `admitConnection` has closed.
+    func connectionClosed(count: Int = 1) {
+        lock.withLock { open -= count }
     }
 
     /// Says once, on stderr, that connections are waiting because the process has no descriptor left.
@@ -83,6 +92,11 @@ final class LoopContext {
     /// Fresh `apns-id`/`apns-unique-id` values.
     var ids = MockIDGenerator()
     let log: MockLog
+    /// `MockConfiguration.onAnswer`, copied here so the hot path reads one optional.
+    let onAnswer: (@Sendable (MockAnswer) -> Void)?
 
-    init(log: MockLog) { self.log = log }
+    init(log: MockLog, onAnswer: (@Sendable (MockAnswer) -> Void)?) {
+        self.log = log
+        self.onAnswer = onAnswer
+    }
 }

@@ -1,8 +1,8 @@
 import APNSCore
 
 /// `mock.json`: what scripts wait for. Written atomically (temporary file, then rename) once the listener
-/// accepts connections, and removed when the mock stops or before it starts, so a stale file from an earlier
-/// run is never mistaken for a live mock.
+/// accepts connections, and removed when the mock stops or, by the next mock holding the state dir's lock,
+/// before it starts, so a stale file from an earlier run is never mistaken for a live mock.
 public enum MockReadyFile {
     /// The JSON of CLI.md: endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid.
     public static func contents(state: MockState, endpoint: String, pid: Int32) -> [UInt8] {
@@ -36,13 +36,10 @@ public enum MockReadyFile {
         if recordedPID(state: state) == getpid() { unlink(state.readyFile) }
     }
 
-    /// Removes a `mock.json` left by a mock that is no longer running, so scripts never wait on a dead one.
-    public static func removeIfStale(state: MockState) {
-        guard let pid = recordedPID(state: state) else {
-            if FileSystem.exists(state.readyFile) { unlink(state.readyFile) }
-            return
-        }
-        if kill(pid, 0) != 0 && errno == ESRCH { unlink(state.readyFile) }
+    /// Removes a `mock.json` left by a mock that was killed, so scripts never wait on a dead one. Call it only
+    /// while holding the state dir's lock: then no live mock can own the file.
+    public static func removeLeftover(state: MockState) {
+        unlink(state.readyFile)
     }
 
     /// The `pid` in the current `mock.json`, if it has one.

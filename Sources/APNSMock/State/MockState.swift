@@ -5,11 +5,16 @@ import APNSCrypto
 public enum MockStateError: Error, Sendable, CustomStringConvertible {
     case files(FileSystem.Failure)
     case credentials(String)
+    /// Another mock holds the state dir's lock (`pid` when it could be read); the CLI exits 73.
+    case inUse(directory: String, pid: Int32?)
 
     public var description: String {
         switch self {
         case .files(let f): return f.message
         case .credentials(let m): return m
+        case .inUse(let directory, let pid):
+            let holder = pid.map { "apnsctl mock (pid \($0))" } ?? "another apnsctl mock"
+            return "\(directory): state dir in use by \(holder); stop that mock, or give each parallel job its own with --state-dir \"$(mktemp -d)\""
         }
     }
 }
@@ -24,6 +29,11 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
 /// | `client.pem` | universal push certificate for `com.example.demo` (+ `.voip`, `.complication`) and its key | 0600 |
 /// | `AuthKey_<KEYID>.p8` | provider-token signing key | 0600 |
 /// | `demo.json` | `key_id`, `team_id`, `bundle_id`, so they stay the same | 0644 |
+/// | `mock.lock` | the pid of the mock that holds the dir (`flock`ed for the mock's life) | 0644 |
+///
+/// First-time creation is atomic: the set is written to a temporary directory beside the state dir and renamed
+/// into place, so mocks started at the same instant on one empty dir end with one consistent set (the loser
+/// of the rename uses the winner's).
 public struct MockState: Sendable {
     public static let bundleID = "com.example.demo"
     public static let topics = [bundleID, bundleID + ".voip", bundleID + ".complication"]
@@ -44,6 +54,8 @@ public struct MockState: Sendable {
     public var authKeyFile: String { directory + "/AuthKey_\(keyID).p8" }
     public var demoFile: String { directory + "/demo.json" }
     public var readyFile: String { directory + "/mock.json" }
+    public var lockFile: String { Self.lockFile(directory) }
+    static func lockFile(_ directory: String) -> String { directory + "/mock.lock" }
 
     /// `$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`.
     public static var defaultDirectory: String { Environment.stateHome + "/apnsctl/mock" }
@@ -59,14 +71,82 @@ public struct MockState: Sendable {
 
     /// Loads the state in `directory`, or creates it (directories 0700) when it is missing, incomplete,
     /// unreadable or its server certificate has expired.
+    /// Without a lock: for a process that owns `directory` (tests use a fresh one each).
     public static func prepare(directory: String, now: Int64 = SystemClock.now()) throws(MockStateError) -> MockState {
-        do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch { throw .files(error) }
-        if let existing = load(directory: directory, now: now) { return existing }
-        return try create(directory: directory)
+        let created = try createIfAbsent(directory: directory)
+        return try loadOrRepair(directory: directory, now: now, created: created)
+    }
+
+    /// `prepare`, holding the state dir's lock, for a mock that shares the dir with whoever else may start one
+    /// (`apnsctl mock`). Keep the lock as long as the mock runs; another mock on the dir gets `.inUse`.
+    public static func prepareExclusively(directory: String, now: Int64 = SystemClock.now())
+        throws(MockStateError) -> (state: MockState, lock: FileLock) {
+        let created = try createIfAbsent(directory: directory)
+        let lock: FileLock
+        switch FileLock.acquire(lockFile(directory)) {
+        case .acquired(let l): lock = l
+        case .held(let pid): throw .inUse(directory: directory, pid: pid)
+        case .failed(let failure): throw .files(failure)
+        }
+        return (try loadOrRepair(directory: directory, now: now, created: created), lock)
+    }
+
+    /// The state in `directory`, regenerated in place when it is incomplete, unreadable or expired.
+    private static func loadOrRepair(directory: String, now: Int64, created: Bool) throws(MockStateError) -> MockState {
+        if let existing = load(directory: directory, now: now, created: created) { return existing }
+        let fresh = try generate()
+        try write(fresh.files, into: directory)
+        return fresh.state(directory: directory)
+    }
+
+    /// Creates the whole set when `directory` is missing or empty: generated in a temporary directory beside it,
+    /// then renamed into place in one step. Returns whether this call's set is the one in place (a mock that
+    /// lost the race to another uses the winner's set, and returns false).
+    static func createIfAbsent(directory: String) throws(MockStateError) -> Bool {
+        if FileSystem.isDirectory(directory) && !isEmptyDirectory(directory) { return false }
+        let parent = directory.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
+        let parentPath = (directory.hasPrefix("/") ? "/" : "") + parent
+        do { try FileSystem.makeDirectories(parentPath.isEmpty ? "." : parentPath, mode: 0o700) } catch { throw .files(error) }
+        let fresh = try generate()
+        var template = Array("\(parentPath.isEmpty ? "." : parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
+        guard made != nil else {
+            // No room beside it (e.g. a read-only parent of an existing empty dir): create in place instead.
+            do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch { throw .files(error) }
+            return false
+        }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { removeFiles(fresh.files.map(\.name), directory: temporary) }
+        try write(fresh.files, into: temporary)
+        // rename(2) replaces a missing or empty directory atomically and refuses a non-empty one.
+        if rename(temporary, directory) == 0 { return true }
+        let failure = errno
+        if failure != EEXIST && failure != ENOTEMPTY {
+            do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch { throw .files(error) }
+        }
+        return false
+    }
+
+    private static func isEmptyDirectory(_ path: String) -> Bool {
+        guard let dir = opendir(path) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    /// Removes `names` and then the directory itself (a temporary one that lost the rename race).
+    private static func removeFiles(_ names: [String], directory: String) {
+        for name in names { unlink(directory + "/" + name) }
+        rmdir(directory)
     }
 
     /// The existing state, or nil when any part is missing or unusable.
-    static func load(directory: String, now: Int64) -> MockState? {
+    static func load(directory: String, now: Int64, created: Bool = false) -> MockState? {
         guard let demo = try? JSONReader.parse(FileSystem.read(directory + "/demo.json")),
               let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
               ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
@@ -79,11 +159,28 @@ public struct MockState: Sendable {
         else { return nil }
         return MockState(directory: directory, keyID: keyID, teamID: teamID,
                          serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
-                         signingKey: signingKey, created: false)
+                         signingKey: signingKey, created: created)
     }
 
-    /// Generates fresh credentials and writes them.
-    static func create(directory: String) throws(MockStateError) -> MockState {
+    /// A generated set: the files to write and what `MockState` needs from them.
+    struct Generated {
+        let keyID: String
+        let teamID: String
+        let ca: PushIdentity
+        let server: PushIdentity
+        let signingKey: SigningKey
+        let files: [(name: String, bytes: [UInt8], mode: mode_t)]
+
+        func state(directory: String) -> MockState {
+            MockState(directory: directory, keyID: keyID, teamID: teamID,
+                      serverIdentity: MockServerIdentity(certificate: server.certificate, key: server.privateKey,
+                                                         clientCA: ca.certificate),
+                      signingKey: signingKey, created: true)
+        }
+    }
+
+    /// Generates fresh credentials (nothing written yet).
+    static func generate() throws(MockStateError) -> Generated {
         let keyID = CredentialGenerator.makeIdentifier()
         let teamID = CredentialGenerator.makeIdentifier()
         let ca: PushIdentity, server: PushIdentity, client: PushIdentity, signingKey: SigningKey
@@ -108,15 +205,17 @@ public struct MockState: Sendable {
         demo.field("team_id", teamID)
         demo.field("bundle_id", bundleID)
         demo.endObject()
+        // demo.json last: `load` needs it first, so a set cut short is never taken for a whole one.
         files.append(("demo.json", demo.bytes + [0x0A], 0o644))
+        return Generated(keyID: keyID, teamID: teamID, ca: ca, server: server, signingKey: signingKey, files: files)
+    }
+
+    /// Writes `files` into `directory`, each through a temporary file and a rename.
+    private static func write(_ files: [(name: String, bytes: [UInt8], mode: mode_t)], into directory: String) throws(MockStateError) {
         for file in files {
             do { try FileSystem.write(file.bytes, to: directory + "/" + file.name, mode: file.mode, overwrite: true) } catch {
                 throw .files(error)
             }
         }
-        return MockState(directory: directory, keyID: keyID, teamID: teamID,
-                         serverIdentity: MockServerIdentity(certificate: server.certificate, key: server.privateKey,
-                                                            clientCA: ca.certificate),
-                         signingKey: signingKey, created: true)
     }
 }

@@ -27,7 +27,10 @@ extension APNSCtl {
                 The state dir holds, created on first start and reused: ca.pem, server.pem, server-key.pem, \
                 client.pem (a universal push certificate and its key for com.example.demo, \
                 com.example.demo.voip and com.example.demo.complication, both environments), \
-                AuthKey_KEYID.p8 and demo.json (key id, team id). When ready, the mock writes mock.json there \
+                AuthKey_KEYID.p8 and demo.json (key id, team id), written to a temporary directory beside it \
+                and renamed into place, so mocks started together agree on one set. One mock per state dir: \
+                a second one exits 73 naming the first one's pid (give parallel jobs --state-dir \
+                "$(mktemp -d)"). When ready, the mock writes mock.json there \
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
@@ -35,7 +38,8 @@ extension APNSCtl {
                 finish and exits 0 within a second.
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
-                be used (e.g. the port is in use), 73 the state dir cannot be written.
+                be used (e.g. the port is in use), 73 the state dir cannot be written or is in use by another \
+                mock.
                 """)
 
         @Option(name: .customLong("host"), help: "Address to listen on (only this machine by default).")
@@ -59,7 +63,7 @@ extension APNSCtl {
         var authKeyPub: String?
 
         @Option(name: .customLong("key-id"), help: ArgumentHelp(
-            "Key id of --auth-key-pub (default: from a file named AuthKey_KEYID.p8).", valueName: "ID"))
+            "Key id of --auth-key-pub (default: from its file name when it starts AuthKey_KEYID, any extension).", valueName: "ID"))
         var keyID: String?
 
         @Option(name: .customLong("team-id"), help: ArgumentHelp(
@@ -78,6 +82,15 @@ extension APNSCtl {
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
+        @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+            "Connections served at once; more are closed at once, with a warning on stderr.", valueName: "N", visibility: .hidden))
+        var maxConnections = 10_000
+
+        @Option(name: .customLong("max-streams"), help: ArgumentHelp(
+            "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
+            valueName: "N", visibility: .hidden))
+        var maxStreams = 1000
+
         @OptionGroup var faultOptions: MockFaultOptions
 
         func validate() throws {
@@ -86,8 +99,14 @@ extension APNSCtl {
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
-            if (keyID != nil || teamID != nil) && authKeyPub == nil {
-                throw ValidationError("--key-id and --team-id describe --auth-key-pub; pass --auth-key-pub FILE too")
+            guard (1...1_000_000).contains(maxConnections) else {
+                throw ValidationError("--max-connections \(maxConnections): use 1 to 1000000")
+            }
+            guard (1...Int(Int32.max)).contains(maxStreams) else {
+                throw ValidationError("--max-streams \(maxStreams): use 1 to \(Int32.max)")
+            }
+            if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
+                throw ValidationError("\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
             }
         }
 
@@ -100,26 +119,40 @@ extension APNSCtl {
             }
             let gone = try Set(unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
 
+            let extraKID = try extraKeyID()
+
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
             let directory = MockCommandText.absolute(stateDir ?? MockState.defaultDirectory)
-            let state: MockState
-            do { state = try MockState.prepare(directory: directory) } catch {
-                if case .files(let failure) = error { throw CLIError.outputExists(failure.message) }
-                throw CLIError.credential(error.description)
+            // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
+            let state: MockState, lock: FileLock
+            do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
+                throw Self.cliError(error)
             }
-            var verifiers = [try state.tokenVerifier()]
-            if let extra = try extraVerifier(state: state) { verifiers.append(extra) }
+            try withExtendedLifetime(lock) { () throws(CLIError) in
+                try serve(state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID)
+            }
+        }
+
+        /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM.
+        private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
+                           rejections: [String: APNSReason], extraKeyID extraKID: String?) throws(CLIError) {
+            var verifiers: [ProviderTokenVerifier] = []
+            do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error) }
+            if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
-                                                  faults: faultOptions.faults, threads: threads, logDescriptor: 1)
-            MockReadyFile.removeIfStale(state: state)
-            let server = try MockServer(configuration: configuration)
+                                                  faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
+                                                  maxConcurrentStreams: UInt32(maxStreams), logDescriptor: 1)
+            // We hold the lock, so a mock.json here is a killed mock's leftover.
+            MockReadyFile.removeLeftover(state: state)
+            let server: MockServer
+            do { server = try MockServer(configuration: configuration) } catch { throw CLIError.transport(error.description) }
             server.stopOnTerminationSignals()
             let actualPort: Int
             do { actualPort = try server.start() } catch { throw CLIError.transport(error.description) }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
-            try MockReadyFile.write(state: state, endpoint: endpoint)
+            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch { throw Self.cliError(error) }
             announce(state: state, endpoint: endpoint, environment: env)
             server.wait()
             MockReadyFile.remove(state: state)
@@ -129,16 +162,43 @@ extension APNSCtl {
             }
         }
 
-        /// The verifier for `--auth-key-pub`, with its key id and team id.
-        private func extraVerifier(state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
+        /// CLI.md's exit codes for state dir problems: cannot write or in use by another mock 73, credentials 77.
+        private static func cliError(_ error: MockStateError) -> CLIError {
+            switch error {
+            case .files(let failure): return .outputExists(failure.message)
+            case .inUse: return .outputExists(error.description)
+            case .credentials: return .credential(error.description)
+            }
+        }
+
+        /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.
+        private func extraKeyID() throws(CLIError) -> String? {
             guard let path = authKeyPub else { return nil }
-            guard let kid = keyID ?? SigningKey.keyID(fromFileName: path) else {
-                throw .usage("--auth-key-pub \(path): pass --key-id, or name the file AuthKey_KEYID.p8")
+            // Name only what the user gave: the flag they typed, or the file name the id came from.
+            let kid: String
+            if let keyID {
+                guard ProviderToken.isWellFormedID(keyID) else {
+                    throw .usage("--key-id \(keyID): a key id is 10 characters, A-Z and 0-9")
+                }
+                kid = keyID
+            } else if let fromName = SigningKey.keyID(fromFileNamePrefix: path) {
+                guard ProviderToken.isWellFormedID(fromName) else {
+                    throw .usage("--auth-key-pub \(path): the file name gives key id '\(fromName)', but a key id is 10 characters, A-Z and 0-9; pass --key-id ID, or name the file AuthKey_KEYID (any extension)")
+                }
+                kid = fromName
+            } else {
+                throw .usage("--auth-key-pub \(path): no key id; pass --key-id ID, or name the file AuthKey_KEYID (any extension, e.g. AuthKey_ABCDE12345.pub.pem)")
             }
+            if let teamID, !ProviderToken.isWellFormedID(teamID) {
+                throw .usage("--team-id \(teamID): a team id is 10 characters, A-Z and 0-9")
+            }
+            return kid
+        }
+
+        /// The verifier for `--auth-key-pub` with key id `kid`; its team id is `--team-id`, else the state dir's.
+        private func extraVerifier(keyID kid: String?, state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
+            guard let path = authKeyPub, let kid else { return nil }
             let team = teamID ?? state.teamID
-            for (flag, id) in [("--key-id", kid), ("--team-id", team)] where !ProviderToken.isWellFormedID(id) {
-                throw .usage("\(flag) \(id): a key id or team id is 10 characters, A-Z and 0-9")
-            }
             return try withCredentialErrors { () throws(CredentialProblem) in
                 try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team)
             }

@@ -1,0 +1,58 @@
+/// An exclusive `flock(2)` lock on a file, held while the value lives. The kernel drops it when the holder
+/// exits in any way (SIGKILL included), so a lock left by a killed process is simply free again: no stale pid
+/// file to clean up. The holder writes its pid into the file so a refused process can say who holds it.
+/// flock locks belong to the open file description, so a second lock in the same process is refused too.
+public final class FileLock: @unchecked Sendable {
+    /// The lock file.
+    public let path: String
+    private let fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    /// Closing the descriptor releases the lock.
+    deinit { close(fd) }
+
+    /// What `acquire` found.
+    public enum Outcome: Sendable {
+        /// The lock is ours until the value goes away.
+        case acquired(FileLock)
+        /// Another process (or descriptor) holds it; `holder` is the pid it wrote, when it had written one.
+        case held(holder: Int32?)
+        /// The file could not be opened or locked.
+        case failed(FileSystem.Failure)
+    }
+
+    /// Tries once, without waiting, to lock `path` (created with `mode` if missing). On success the file holds
+    /// this process's pid.
+    public static func acquire(_ path: String, mode: mode_t = 0o644) -> Outcome {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
+        if fd < 0 { return .failed(.cannotCreate(path: path, reason: FileSystem.errnoText())) }
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            if e == EINTR { continue }
+            close(fd)
+            if e == EWOULDBLOCK || e == EAGAIN { return .held(holder: holder(of: path)) }
+            return .failed(.cannotCreate(path: path, reason: "cannot lock it: \(FileSystem.errnoText(e))"))
+        }
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        return .acquired(FileLock(path: path, fd: fd))
+    }
+
+    /// The pid written in a lock file. A holder that has just locked may not have written it yet, so an empty
+    /// file is read again for up to 200 ms.
+    public static func holder(of path: String) -> Int32? {
+        for attempt in 0..<20 {
+            if let bytes = try? FileSystem.read(path, limit: 64) {
+                let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+                if let pid = Int32(text), pid > 0 { return pid }
+            }
+            if attempt < 19 { usleep(10_000) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,59 @@
+import APNSCore
+
+/// The one thread that accepts: it waits on the listener alone, accepts until the backlog is empty
+/// (EAGAIN) on every wake-up, and deals the connections to the event loops in turn. Handshakes and requests
+/// happen on the loops, so no client, silent or busy, can delay accepting the next one.
+final class MockAcceptor {
+    let shared: MockServerShared
+    let inboxes: [MockLoopInbox]
+    private var nextLoop = 0
+    /// No accepting before this (monotonic ns): set when the process ran out of descriptors, because the
+    /// listener then stays readable and polling it again at once would spin a core until a slot frees up.
+    private var pausedUntil: UInt64 = 0
+
+    /// How long accepting pauses after `EMFILE`/`ENFILE` (waiting clients stay in the listen backlog).
+    static let pauseMilliseconds: UInt64 = 100
+
+    init(shared: MockServerShared, inboxes: [MockLoopInbox]) {
+        self.shared = shared
+        self.inboxes = inboxes
+    }
+
+    /// Runs until the stop pipe fires.
+    func run() {
+        var fds: [pollfd] = []
+        while true {
+            let now = SystemClock.monotonicNanoseconds()
+            let paused = now < pausedUntil
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: shared.stop.readFD, events: Poll.readable, revents: 0))
+            fds.append(pollfd(fd: paused ? -1 : shared.listener.fd, events: Poll.readable, revents: 0))
+            let timeout: Int32 = paused ? Int32((pausedUntil - now) / 1_000_000) + 1 : -1
+            _ = Poll.wait(&fds, timeoutMs: timeout)
+            if fds[0].revents != 0 { return }
+            if !paused && fds[1].revents != 0 { acceptAll() }
+        }
+    }
+
+    /// Accepts until the backlog is empty, dealing connections round-robin.
+    private func acceptAll() {
+        var batches = [[AcceptedSocket]](repeating: [], count: inboxes.count)
+        while true {
+            guard let socket = shared.listener.accept() else {
+                let failure = errno
+                if failure == EMFILE || failure == ENFILE || failure == ENOBUFS || failure == ENOMEM {
+                    pausedUntil = SystemClock.monotonicNanoseconds() + Self.pauseMilliseconds * 1_000_000
+                    shared.noteAcceptFailure(failure)
+                } else if failure == EINTR || failure == ECONNABORTED {
+                    continue
+                }
+                break
+            }
+            // Over the cap: the connection is closed at once (the socket goes out of scope here).
+            guard let (number, faulty) = shared.admitConnection() else { continue }
+            batches[nextLoop].append(AcceptedSocket(socket: socket, number: number, faulty: faulty))
+            nextLoop = (nextLoop + 1) % inboxes.count
+        }
+        for (inbox, batch) in zip(inboxes, batches) { inbox.push(batch) }
+    }
+}

@@ -1,0 +1,41 @@
+import APNSCore
+
+/// A socket the acceptor took, with its accept number, on its way to an event loop.
+struct AcceptedSocket {
+    let socket: Socket
+    /// 0-based, in accept order across the server.
+    let number: Int
+    /// Whether the configured faults apply to it.
+    let faulty: Bool
+}
+
+/// Connections handed from the acceptor thread to one event loop, and the pipe that wakes that loop: the loop
+/// polls `readFD` beside its connections, so a new client is served at once, however busy or idle the loop is.
+final class MockLoopInbox: @unchecked Sendable {
+    private let lock = MockLock()
+    private var pending: [AcceptedSocket] = []
+    private let pipe: WakePipe
+
+    init() throws(MockServerError) { pipe = try WakePipe() }
+
+    /// The descriptor the loop polls for readability.
+    var readFD: Int32 { pipe.readFD }
+
+    /// Queues `sockets` and wakes the loop.
+    func push(_ sockets: [AcceptedSocket]) {
+        guard !sockets.isEmpty else { return }
+        lock.withLock { pending.append(contentsOf: sockets) }
+        pipe.signal()
+    }
+
+    /// Everything queued so far; empties the wake pipe first, so a push after it wakes the loop again.
+    func take() -> [AcceptedSocket] {
+        var scratch = [UInt8](repeating: 0, count: 64)
+        while scratch.withUnsafeMutableBytes({ posixRead(pipe.readFD, $0.baseAddress, $0.count) }) > 0 {}
+        return lock.withLock {
+            let taken = pending
+            pending.removeAll()
+            return taken
+        }
+    }
+}
