@@ -11,6 +11,8 @@ public struct ValidationOptions: Sendable {
     public var topic: String?
     /// Warnings count as errors (`validate --strict`).
     public var strict: Bool
+    /// A broadcast to channels (`send --channel`): Live Activity `update` or `end` only, broadcast size limit.
+    public var broadcast: Bool = false
 
     /// Options with everything inferred and no header checks by default.
     public init(pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,
@@ -20,5 +22,10 @@ public struct ValidationOptions: Sendable {
         self.priority = priority
         self.topic = topic
         self.strict = strict
+    }
+
+    /// The limit when none is given: the broadcast limit for broadcasts, else the push type's.
+    public func defaultSizeLimit(for pushType: PushType) -> Int {
+        broadcast ? Broadcast.sizeLimit : pushType.defaultSizeLimit
     }
 }
