@@ -22,6 +22,8 @@ public struct RequestChecker: Sendable {
         var expiration: String?
         var collapseID: String?
         var topic: String?
+        var channelID: String?
+        var requestID: String?
         var duplicated = false
 
         init(_ headers: [HTTP2Header]) {
@@ -42,6 +44,8 @@ public struct RequestChecker: Sendable {
                     case "apns-expiration": expiration = h.value
                     case "apns-collapse-id": collapseID = h.value
                     case "apns-topic": topic = h.value
+                    case Broadcast.channelIDHeader: channelID = h.value
+                    case Broadcast.requestIDHeader: requestID = h.value
                     default: break
                     }
                 }
