@@ -19,7 +19,7 @@ struct APNSCtl: ParsableCommand {
             73 output file exists, 77 credential problem.
             """,
         version: APNSCtl.versionText,
-        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self]
+        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self]
     )
 
     /// `apnsctl --version`: ours, plus the C libraries actually linked (they decide TLS and HTTP/2 behaviour).

@@ -71,6 +71,7 @@ extension APNSCtl {
         @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
         @OptionGroup(title: "Connection") var connection: SendConnectionOptions
+        @OptionGroup(title: "Broadcast (iOS 18 Live Activities; see apnsctl channel)") var broadcast: BroadcastOptions
 
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
@@ -90,6 +91,7 @@ extension APNSCtl {
             guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
                 throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
             }
+            if broadcast.isGiven { return try runBroadcast(format: format) }
             let plan = try makePlan()
             if dryRun {
                 SendDryRun(plan: plan, certificate: certificate, connection: connection,
