@@ -22,7 +22,8 @@ extension APNSCtl {
                 Examples:
                   ID=$(apnsctl channel create -c push.p12 --storage most-recent)
                   apnsctl send update.json --channel "$ID" -c push.p12
-                  apnsctl channel list --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234 --topic com.example.app
+                  apnsctl channel list -o json --auth-key AuthKey_ABCDE12345.p8 \\
+                      --team-id TEAMID1234 --topic com.example.app
                   apnsctl channel delete "$ID" -c push.p12 --yes
                 """,
             subcommands: [Create.self, List.self, Get.self, Delete.self])

@@ -10,7 +10,8 @@ extension APNSCtl.Channel {
             abstract: "List the app's broadcast channels, one id per line.",
             discussion: """
                 Prints one channel id per line, nothing when there are none. With -o json, one object per \
-                channel: {"channel":…,"storage":"none"|"most-recent",…}. APNs' list answer holds only ids, \
+                channel, with the fields channel, storage (none or most-recent), status and \
+                apns_request_id. APNs' list answer holds only ids, \
                 so -o json reads each channel too (one request per channel, all on the same connection).
                 """)
 
