@@ -79,8 +79,15 @@ import Testing
         #expect(again.stdout.contains("apns-request-id="))
 
         // The mock logged each broadcast with "channel", never "device".
-        let log = try String(contentsOfFile: mock.logFile, encoding: .utf8)
-        let broadcasts = log.split(separator: "\n").filter { $0.contains("\"operation\":\"broadcast\"") }
+        // The log is written by a thread of its own: wait (up to 5 s) for the third broadcast's line.
+        var log = ""
+        var broadcasts: [Substring] = []
+        for _ in 0..<100 {
+            log = (try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? ""
+            broadcasts = log.split(separator: "\n").filter { $0.contains("\"operation\":\"broadcast\"") }
+            if broadcasts.count >= 3 { break }
+            usleep(50_000)
+        }
         #expect(broadcasts.count == 3, "\(log)")
         #expect(broadcasts.allSatisfy { $0.contains("\"channel\":\"\(id)\"") && !$0.contains("\"device\"") })
         #expect(log.contains("\"auth\":\"\(auth.rawValue)\""))

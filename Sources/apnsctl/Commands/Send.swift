@@ -98,36 +98,12 @@ extension APNSCtl {
                            tokenAuthKeyPath: tokenAuth.key.authKey).print()
                 return
             }
-            if connection.insecure {
-                StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
+            // The device file owns the spooled copy of standard input: keep it until everything is sent.
+            try withExtendedLifetime(plan.deviceFile) {
+                try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
+                            environment: plan.environment, endpoint: plan.endpoint, identity: plan.identity,
+                            format: format, noun: "device")
             }
-            let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-            let configuration = SenderConfiguration(endpoint: plan.endpoint, trust: trust, identity: plan.identity,
-                                                    timeout: connection.timeout, concurrency: connection.concurrency)
-            let renderer = SendOutput(format: format, environment: plan.environment, endpoint: plan.endpoint,
-                                      total: plan.deviceCount, lineBuffered: verbose)
-            let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
-            let sender: PushSender
-            do {
-                sender = try PushSender(configuration: configuration, request: plan.request, devices: plan.devices,
-                                        observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
-            } catch {
-                if connection.caFile != nil, case .tls(.configuration) = error { throw CLIError.inputMissing(error.description) }
-                throw CLIError.transport(error.description)
-            }
-            var summary = sender.run(interrupts: InterruptSignals.install()) { renderer.result($0) }
-            if summary.interruptedBy != nil { summary.notSent = max(0, plan.deviceCount - summary.total) }
-            renderer.finish(summary)
-            verboseLog?.finish(summary)
-            withExtendedLifetime(plan.deviceFile) {}
-            if let signal = summary.interruptedBy {
-                throw CLIError.interrupted(signal: signal, message: SendOutput.interruptMessage(summary))
-            }
-            if summary.failed > 0 {
-                let what = summary.failed == summary.total ? "no device got an answer" : "\(summary.failed) of \(summary.total) devices got no answer"
-                throw CLIError.transport("\(what): \(summary.failure ?? "the connection failed")")
-            }
-            if summary.rejected > 0 { throw CLIError.rejected }
         }
     }
 }

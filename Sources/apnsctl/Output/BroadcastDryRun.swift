@@ -4,18 +4,11 @@ import APNSCore
 /// `send --channel … --dry-run`: the broadcast that would be sent to the first channel (method, URL,
 /// headers, body) and the same request for `curl --http2`, secrets and credential paths as shell
 /// variables. Connects to nothing.
-struct BroadcastDryRun {
+struct BroadcastDryRun: DryRunText {
     let plan: BroadcastPlan
     let certificate: CertificateOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
-
-    /// Writes the request and the curl command on stdout.
-    func print() {
-        let out = OutputBuffer()
-        for line in lines() { out.line(line) }
-        out.flush()
-    }
 
     /// The text, line by line.
     func lines() -> [String] {

@@ -4,18 +4,11 @@ import APNSCore
 
 /// `send --dry-run`: the request that would be sent (method, URL, headers, body) and an equivalent
 /// `curl --http2` command, with secrets and credential paths as shell variables. Connects to nothing.
-struct SendDryRun {
+struct SendDryRun: DryRunText {
     let plan: SendPlan
     let certificate: CertificateOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
-
-    /// Writes the request and the curl command on stdout.
-    func print() {
-        let out = OutputBuffer()
-        for line in lines() { out.line(line) }
-        out.flush()
-    }
 
     /// The text, line by line.
     func lines() -> [String] {
