@@ -34,7 +34,9 @@ extension APNSCtl {
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
-                answers. SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
+                answers. A client must finish its TLS handshake within 10 s and send its first request within \
+                10 s after it (else GOAWAY {"reason":"IdleTimeout"}); silent clients never delay others. \
+                SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
                 finish and exits 0 within a second.
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
