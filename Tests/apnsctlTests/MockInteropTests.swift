@@ -7,18 +7,8 @@ import Testing
 @Suite struct MockInteropTests {
     static let device = String(repeating: "3f", count: 32)
 
-    /// A Python 3 that has `h2` and `jwt` (Debian's packages live under /usr/bin/python3, which a pyenv shim on
-    /// PATH may hide); `make deps` installs them.
-    static func python() throws -> String {
-        for candidate in ["/usr/bin/python3", "python3"] {
-            if let r = try? CommandRunner.run(candidate, ["-c", "import h2, jwt, cryptography"]), r.status == 0 { return candidate }
-        }
-        throw TestSupportError("python3 with h2, jwt and cryptography is missing (make deps installs python3-h2 python3-jwt python3-cryptography)")
-    }
-
     static func pythonClient(_ mock: RunningMock, _ arguments: [String]) throws -> CommandResult {
-        try CommandRunner.run(try python(), [Repository.path("Tests/Interop/h2_apns_client.py"), "--endpoint", mock.endpoint,
-                                             "--ca-file", mock.caFile] + arguments, timeout: 30)
+        try InteropPython.run("h2_apns_client.py", ["--endpoint", mock.endpoint, "--ca-file", mock.caFile] + arguments)
     }
 
     static func results(_ r: CommandResult) throws -> [[String: Any]] {

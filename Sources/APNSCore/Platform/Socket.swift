@@ -222,6 +222,30 @@ public final class Socket: @unchecked Sendable {
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Makes the coming `close` send a TCP RST instead of a FIN (`SO_LINGER` on, 0 s), discarding anything
+    /// unsent: the mock's reset fault, which is what a crashed server or a middlebox reset looks like.
+    public func setResetOnClose() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
+    /// Bytes written but not yet acknowledged by the peer (Linux `SIOCOUTQ`); 0 when unknown. Zero means the
+    /// peer's kernel holds everything sent, so a reset can no longer destroy it in flight.
+    public var unacknowledgedByteCount: Int {
+        #if os(Linux)
+        var count: Int32 = 0
+        return ioctl(fd, UInt(0x5411 /* SIOCOUTQ = TIOCOUTQ */), &count) == 0 ? Int(count) : 0
+        #else
+        return 0
+        #endif
+    }
+
+    /// Half-closes the sending side (TCP FIN) and, with `reading`, the receiving side too; the descriptor stays
+    /// open until the value goes away.
+    public func shutdownSending(reading: Bool = false) {
+        _ = shutdown(fd, reading ? Int32(SHUT_RDWR) : Int32(SHUT_WR))
+    }
+
     /// All I/O is driven by `poll`, so descriptors never block.
     public func setNonBlocking() {
         let flags = fcntl(fd, F_GETFL, 0)

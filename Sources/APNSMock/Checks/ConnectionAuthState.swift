@@ -18,9 +18,9 @@ public struct ConnectionAuthState: Sendable {
     public private(set) var currentIssuedAt: Int64 = 0
 
     /// APNs rejects a new token on a connection less than this after the previous one (seconds).
-    public static let minimumTokenInterval: Int64 = 20 * 60
+    public static let minimumTokenInterval = APNSLimit.providerTokenMinimumInterval
     /// APNs rejects tokens older than this (seconds).
-    public static let maximumTokenAge: Int64 = 60 * 60
+    public static let maximumTokenAge = APNSLimit.providerTokenMaximumAge
 
     public init(certificate: PresentedCertificate?) { self.certificate = certificate }
 

@@ -8,9 +8,6 @@ public struct RequestChecker: Sendable {
 
     public init(rules: MockRules) { self.rules = rules }
 
-    /// The path prefix of device pushes.
-    static let devicePath = "/3/device/"
-
     /// The request's fields the checks read, gathered in one pass over the headers.
     struct Fields {
         var method: String?
@@ -32,20 +29,20 @@ public struct RequestChecker: Sendable {
                 switch h.name {
                 case ":method": method = h.value
                 case ":path": path = h.value
-                case "authorization": authorization = h.value
+                case APNSHeader.authorization.name: authorization = h.value
                 default:
-                    guard h.name.hasPrefix("apns-") else { continue }
+                    guard h.name.hasPrefix(APNSHeader.apnsPrefix) else { continue }
                     if seen.contains(h.name) { duplicated = true }
                     seen.append(h.name)
-                    switch h.name {
-                    case "apns-id": apnsID = h.value
-                    case "apns-push-type": pushType = h.value
-                    case "apns-priority": priority = h.value
-                    case "apns-expiration": expiration = h.value
-                    case "apns-collapse-id": collapseID = h.value
-                    case "apns-topic": topic = h.value
-                    case Broadcast.channelIDHeader: channelID = h.value
-                    case Broadcast.requestIDHeader: requestID = h.value
+                    switch APNSHeader(rawValue: h.name) {
+                    case .id?: apnsID = h.value
+                    case .pushType?: pushType = h.value
+                    case .priority?: priority = h.value
+                    case .expiration?: expiration = h.value
+                    case .collapseID?: collapseID = h.value
+                    case .topic?: topic = h.value
+                    case .channelID?: channelID = h.value
+                    case .requestID?: requestID = h.value
                     default: break
                     }
                 }
@@ -74,8 +71,8 @@ public struct RequestChecker: Sendable {
         if let id = f.apnsID, UUIDString.isCanonical(id) { d.apnsID = id }
         // 1. Method and path.
         guard f.method == "POST" else { return .methodNotAllowed }
-        guard let path = f.path, path.hasPrefix(Self.devicePath) || path == "/3/device" else { return .badPath }
-        let token = path.count > Self.devicePath.count ? String(path.dropFirst(Self.devicePath.count)) : ""
+        guard let path = f.path, let inPath = APNSPath.deviceToken(inPath: path) else { return .badPath }
+        let token = String(inPath)
         guard !token.isEmpty else { return .missingDeviceToken }
         d.device = token
         // 2. Repeated apns-* headers.
@@ -92,7 +89,7 @@ public struct RequestChecker: Sendable {
         if let p = f.priority, p != "10", p != "5", p != "1" { return .badPriority }
         if pushType == .background, f.priority == "10" { return .badPriority }
         if let e = f.expiration, e.isEmpty || !e.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) { return .badExpirationDate }
-        if let c = f.collapseID, c.utf8.count > 64 { return .badCollapseId }
+        if let c = f.collapseID, c.utf8.count > APNSLimit.collapseIDBytes { return .badCollapseId }
         // 5. Topic.
         if let reason = checkTopic(f.topic, pushType: &pushType, auth: auth, into: &d) { return reason }
         // 6. Device token.

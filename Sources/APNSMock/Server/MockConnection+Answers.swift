@@ -2,19 +2,22 @@ import APNSCore
 import APNSHTTP2
 
 extension MockConnection {
-    /// Judges and answers complete requests, applying this connection's faults.
+    /// Judges and answers complete requests, applying this connection's faults and `errorCloseAfter`.
     func answer(_ requests: [HTTP2ServerRequest], context: LoopContext) {
         guard !requests.isEmpty, let session else { return }
         firstRequestDeadline = nil
         let faults = faulty ? shared.configuration.faults : MockFaults.none
         for request in requests {
+            // The reset and EOF faults answer nothing after their Nth answer.
+            guard phase == .http2 else { return }
             if faults.neverAnswer { continue }
+            // Above our GOAWAY's last-stream-id: not processed (the GOAWAY tells the client to send it elsewhere).
             if let last = goAwayLastStream, request.streamID > last { continue }
             if let limit = faults.closeAfterRequests, answered >= limit {
                 // The close fault: the connection dies under this request, with no GOAWAY and no answer;
                 // the answers already given still go out first.
                 session.produceOutput(into: &out, limit: Int.max)
-                beginClosing(abrupt: true)
+                beginClosing(.abrupt)
                 return
             }
             let decision = BroadcastChecker.handles(request)
@@ -24,9 +27,23 @@ extension MockConnection {
                     withoutBody: decision.reason == .methodNotAllowed && Self.isHead(request))
             answered += 1
             context.log.record(decision, connection: number)
+            if let onAnswer = context.onAnswer {
+                onAnswer(MockAnswer(connection: number, streamID: request.streamID, device: decision.device,
+                                    status: decision.status, reason: decision.reason, apnsID: decision.apnsID))
+            }
             if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(shared.configuration.maxConcurrentStreams) }
-            if let n = faults.goAwayAfterStreams, answered == n, goAwayLastStream == nil {
-                sendFaultGoAway(lastStream: request.streamID)
+            if goAwayLastStream == nil {
+                if let n = faults.goAwayAfterStreams, answered == n {
+                    sendGoAway(lastStream: request.streamID, reason: .shutdown)
+                } else if let reason = decision.reason, let n = shared.configuration.errorCloseAfter, reason.status != 410 {
+                    // APNs closes connections that keep making errors, sooner after BadDeviceToken; 410s do not count.
+                    errorWeight += reason == .badDeviceToken ? n : 1
+                    if errorWeight >= n { sendGoAway(lastStream: request.streamID, reason: reason) }
+                }
+            }
+            if let mode = faults.terminalClose(afterAnswers: answered) {
+                endAfterAnswers(mode)
+                return
             }
         }
     }
@@ -41,15 +58,15 @@ extension MockConnection {
     private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
                          withoutBody: Bool) {
         var headers: [HTTP2Header] = []
-        if d.reason != nil || !d.body.isEmpty { headers.append(HTTP2Header("content-type", "application/json")) }
+        if d.reason != nil || !d.body.isEmpty { headers.append(HTTP2Header(APNSHeader.contentType.name, "application/json")) }
         if let b = d.broadcast {
             headers += b.responseHeaders
         } else {
-            headers.append(HTTP2Header("apns-id", d.apnsID, neverIndex: true))
+            headers.append(HTTP2Header(APNSHeader.id.name, d.apnsID, neverIndex: true))
         }
         // The Push Notifications Console id exists in the sandbox only (and not for channel management).
         if shared.configuration.rules.environment == .sandbox, d.broadcast.map({ $0.operation == .broadcast }) ?? true {
-            headers.append(HTTP2Header("apns-unique-id", context.ids.uuid(uppercase: false), neverIndex: true))
+            headers.append(HTTP2Header(APNSHeader.uniqueID.name, context.ids.uuid(uppercase: false), neverIndex: true))
         }
         do {
             try session.respond(streamID: stream, status: d.status, headers: headers, body: withoutBody ? [] : d.body)
@@ -58,9 +75,21 @@ extension MockConnection {
         }
     }
 
-    /// The GOAWAY fault: NO_ERROR with `{"reason":"Shutdown"}` and `lastStream` as last-stream-id.
-    func sendFaultGoAway(lastStream: Int32) {
+    /// GOAWAY (NO_ERROR, `{"reason":…}`) naming `lastStream` (the GOAWAY fault, and `errorCloseAfter`). Reading
+    /// goes on, as on a real server: streams up to it are still answered as they complete; once the GOAWAY is
+    /// sent, nghttp2 closes the open streams above it without a frame (RFC 9113 §6.8: the client resends them
+    /// elsewhere) and ignores new ones; when nothing is left the connection ends with close_notify.
+    func sendGoAway(lastStream: Int32, reason: APNSReason) {
         goAwayLastStream = lastStream
-        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: Self.goAwayData(reason))
+    }
+
+    /// GOAWAY debug data as APNs documents it: `{"reason":"Shutdown"}`.
+    static func goAwayData(_ reason: APNSReason) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("reason", reason.rawValue)
+        w.endObject()
+        return w.bytes
     }
 }

@@ -10,10 +10,25 @@ final class MockConnection {
         case handshaking
         case http2
         case http1
-        /// Flushing what is queued, then closing (gracefully, or abruptly for the close fault).
-        case closing(abrupt: Bool)
+        /// Flushing what is queued, then ending the way `CloseMode` says.
+        case closing(CloseMode)
         case closed
     }
+
+    /// How a closing connection ends once its queued bytes are written.
+    enum CloseMode: Equatable {
+        /// TLS close_notify, then close: the normal end (after GOAWAY, or when the client left).
+        case graceful
+        /// FIN without close_notify, then close (the close fault; unread bytes make the kernel send RST).
+        case abrupt
+        /// Wait until the peer acknowledged every byte (at most `terminalWaitMilliseconds`), then RST.
+        case reset
+        /// FIN without close_notify, then discard what the peer still sends until it closes (bounded), then close.
+        case endOfFile
+    }
+
+    /// The longest the reset and EOF faults wait for the peer (its ACKs, or its close).
+    static let terminalWaitMilliseconds: UInt64 = 2000
 
     /// 1-based, in accept order across the server (the log's `connection`).
     let number: Int
@@ -35,8 +50,14 @@ final class MockConnection {
     var needsWritable = false
     /// Answers sent on this connection (for the GOAWAY and close faults).
     var answered = 0
-    /// Last stream answered before the GOAWAY fault; later streams are left unanswered.
+    /// The last-stream-id of the GOAWAY this connection sent (fault or `errorCloseAfter`): later streams are refused.
     var goAwayLastStream: Int32?
+    /// Error answers so far, as `errorCloseAfter` counts them.
+    var errorWeight = 0
+    /// When the reset and EOF faults stop waiting for the peer.
+    var terminalDeadline: UInt64 = 0
+    /// The EOF fault has sent its FIN.
+    var sentFIN = false
 
     static let outputHighWater = 256 * 1024
 
@@ -59,7 +80,10 @@ final class MockConnection {
         switch phase {
         case .closed: return 0
         case .handshaking: return needsWritable ? Poll.writable : Poll.readable
-        case .closing: return Poll.writable
+        case .closing(let mode):
+            if hasPendingOutput { return Poll.writable }
+            // The reset fault waits for ACKs by timer; the EOF fault reads what the peer still sends.
+            return mode == .endOfFile ? Poll.readable : 0
         case .http1, .http2:
             var events: Int16 = 0
             if out.count - outOffset < Self.outputHighWater { events |= Poll.readable }
@@ -77,7 +101,12 @@ final class MockConnection {
         case .http2, .http1:
             readAvailable(context: context)
             flush()
-        case .closing: flush()
+        case .closing(let mode):
+            let gone = revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0
+            // The reset fault waits for ACKs by timer; a peer that is already gone would wake the loop for nothing.
+            if mode == .reset && gone { close(reset: true); return }
+            if mode == .endOfFile && (gone || revents & Poll.readable != 0) { discardIncoming() }
+            flush()
         }
         finishIfDone()
     }
@@ -87,6 +116,10 @@ final class MockConnection {
         switch phase {
         case .handshaking: return handshakeDeadline
         case .http2: return firstRequestDeadline
+        case .closing(.reset) where !hasPendingOutput:
+            // Re-check the peer's ACKs every few milliseconds.
+            return min(terminalDeadline, SystemClock.monotonicNanoseconds() + 5_000_000)
+        case .closing(.endOfFile): return terminalDeadline
         default: return nil
         }
     }
@@ -101,10 +134,12 @@ final class MockConnection {
             guard let deadline = firstRequestDeadline, now >= deadline, let session else { return }
             firstRequestDeadline = nil
             session.goAway(lastStreamID: session.lastProcessedStreamID, code: .noError,
-                           debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8))
+                           debugData: Self.goAwayData(.idleTimeout))
             session.produceOutput(into: &out, limit: Int.max)
-            beginClosing(abrupt: false)
+            beginClosing(.graceful)
             flush()
+            finishIfDone()
+        case .closing:
             finishIfDone()
         default:
             break
@@ -147,7 +182,13 @@ final class MockConnection {
         phase = .http2
         firstRequestDeadline = SystemClock.monotonicNanoseconds()
             + UInt64(max(1, shared.configuration.firstRequestTimeoutMilliseconds)) * 1_000_000
-        if faulty, shared.configuration.faults.goAwayAfterStreams == 0 { sendFaultGoAway(lastStream: 0) }
+        if faulty, shared.configuration.faults.goAwayAfterStreams == 0 {
+            sendGoAway(lastStream: 0, reason: .shutdown)
+        }
+        if faulty, let mode = shared.configuration.faults.terminalClose(afterAnswers: 0) {
+            endAfterAnswers(mode)
+            return
+        }
         readAvailable(context: context)
         flush()
     }
@@ -173,7 +214,7 @@ final class MockConnection {
                 needsWritable = true
                 return
             case .closed:
-                beginClosing(abrupt: false)
+                beginClosing(.graceful)
                 return
             case .bytes(let n):
                 if phase == .http1 { answerHTTP1(); return }
@@ -183,7 +224,7 @@ final class MockConnection {
                 } catch {
                     // Protocol violation or too many streams: the GOAWAY (if any) is queued; send it and close.
                     answer(session.takeRequests(), context: context)
-                    beginClosing(abrupt: false)
+                    beginClosing(.graceful)
                     return
                 }
                 answer(session.takeRequests(), context: context)
@@ -194,7 +235,7 @@ final class MockConnection {
     /// The HTTP/1.1-only fault: whatever the client sent, an HTTP/1.1 error, then close.
     private func answerHTTP1() {
         out.append(contentsOf: Array("HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".utf8))
-        beginClosing(abrupt: false)
+        beginClosing(.graceful)
     }
 
     // MARK: Writing
@@ -205,7 +246,7 @@ final class MockConnection {
             if outOffset >= out.count {
                 out.removeAll(keepingCapacity: true)
                 outOffset = 0
-                if let session, phase == .http2 || phase == .closing(abrupt: false) {
+                if let session, phase == .http2 || phase == .closing(.graceful) {
                     session.produceOutput(into: &out, limit: 64 * 1024)
                 }
                 if out.isEmpty { needsWritable = false; return }
@@ -229,14 +270,30 @@ final class MockConnection {
         }
     }
 
-    /// Closes once a closing connection has flushed, or an HTTP/2 session has nothing left to do.
+    /// Closes once a closing connection has flushed (the way its mode says), or an HTTP/2 session has nothing
+    /// left to do.
     func finishIfDone() {
         switch phase {
-        case .closing(let abrupt):
+        case .closing(let mode):
             // `flush` ran just before: an empty buffer means nothing more will come.
-            if outOffset >= out.count {
-                if !abrupt { tls.shutdown() }
+            guard outOffset >= out.count else { return }
+            switch mode {
+            case .graceful:
+                tls.shutdown()
                 close()
+            case .abrupt:
+                close()
+            case .reset:
+                if tls.socket.unacknowledgedByteCount == 0 || SystemClock.monotonicNanoseconds() >= terminalDeadline {
+                    close(reset: true)
+                }
+            case .endOfFile:
+                if !sentFIN {
+                    sentFIN = true
+                    tls.socket.shutdownSending()
+                    discardIncoming()
+                }
+                if phase != .closed && SystemClock.monotonicNanoseconds() >= terminalDeadline { close() }
             }
         case .http2:
             if let session, session.isFinished, outOffset >= out.count { tls.shutdown(); close() }
@@ -245,8 +302,30 @@ final class MockConnection {
         }
     }
 
-    func beginClosing(abrupt: Bool) {
-        if phase != .closed { phase = .closing(abrupt: abrupt) }
+    func beginClosing(_ mode: CloseMode) {
+        if phase != .closed { phase = .closing(mode) }
+    }
+
+    /// The reset and EOF faults: whatever answers are queued go out, nothing more is answered or read into
+    /// HTTP/2, and the connection ends as `mode` says once they are written.
+    func endAfterAnswers(_ mode: CloseMode) {
+        session?.produceOutput(into: &out, limit: Int.max)
+        terminalDeadline = SystemClock.monotonicNanoseconds() + Self.terminalWaitMilliseconds * 1_000_000
+        beginClosing(mode)
+        flush()
+        finishIfDone()
+    }
+
+    /// After the EOF fault's FIN: reads and drops the raw bytes the peer still sends, closing when it closes,
+    /// so that unread bytes never turn the end into a reset.
+    private func discardIncoming() {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        while phase != .closed {
+            let n = scratch.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
+            if n > 0 { continue }
+            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            close()
+        }
     }
 
     /// Starts a graceful stop: GOAWAY `{"reason":"Shutdown"}`, open streams still answered.
@@ -254,7 +333,7 @@ final class MockConnection {
         switch phase {
         case .http2:
             if let session, !session.goAwaySubmitted {
-                session.goAway(debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
+                session.goAway(debugData: Self.goAwayData(.shutdown))
             }
             flush()
             finishIfDone()
@@ -265,12 +344,13 @@ final class MockConnection {
         }
     }
 
-    func close() {
+    /// Ends the connection; `reset` makes the kernel send RST instead of FIN.
+    func close(reset: Bool = false) {
         guard phase != .closed else { return }
         phase = .closed
-        // The descriptor itself is closed when the last reference to the socket goes; shut it down now
-        // so the peer sees the end at once.
-        _ = shutdown(fd, Int32(SHUT_RDWR))
+        // The descriptor itself is closed when the last reference to the socket goes (this loop turn); shut it
+        // down now so the peer sees the end at once, or arm the RST that closing it will send.
+        if reset { tls.socket.setResetOnClose() } else { tls.socket.shutdownSending(reading: true) }
         session = nil
     }
 }

@@ -34,7 +34,9 @@ extension APNSCtl {
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
-                answers. SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
+                answers. A client must finish its TLS handshake within 10 s and send its first request within \
+                10 s after it (else GOAWAY {"reason":"IdleTimeout"}); silent clients never delay others. \
+                SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
                 finish and exits 0 within a second.
 
                 The same port serves broadcast push (iOS 18 Live Activities, see apnsctl channel): \
@@ -88,6 +90,11 @@ extension APNSCtl {
             valueName: "TOKEN=REASON"))
         var reject: [String] = []
 
+        @Option(name: .customLong("error-close-after"), help: ArgumentHelp(
+            "After N error answers on one connection (410s do not count; a BadDeviceToken counts as N), send GOAWAY and close it, as APNs does. Off by default.",
+            valueName: "N"))
+        var errorCloseAfter: Int?
+
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
@@ -112,6 +119,9 @@ extension APNSCtl {
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
+            if let errorCloseAfter, errorCloseAfter < 1 {
+                throw ValidationError("--error-close-after \(errorCloseAfter): use 1 or more (leave it out to never close)")
+            }
             guard (1...1_000_000).contains(maxConnections) else {
                 throw ValidationError("--max-connections \(maxConnections): use 1 to 1000000")
             }
@@ -159,7 +169,8 @@ extension APNSCtl {
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
             var configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
-                                                  maxConcurrentStreams: UInt32(maxStreams), logDescriptor: 1)
+                                                  maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
+                                                  logDescriptor: 1)
             configuration.channelsFile = state.channelsFile
             configuration.maxChannels = maxChannels
             // We hold the lock, so a mock.json here is a killed mock's leftover.

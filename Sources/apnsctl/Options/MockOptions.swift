@@ -15,6 +15,16 @@ struct MockFaultOptions: ParsableArguments {
         valueName: "N", visibility: .hidden))
     var closeAfter: Int?
 
+    @Option(name: .customLong("fault-reset-after"), help: ArgumentHelp(
+        "Answer N requests per connection, wait until the client acknowledged them, then reset the TCP connection (RST).",
+        valueName: "N", visibility: .hidden))
+    var resetAfter: Int?
+
+    @Option(name: .customLong("fault-eof-after"), help: ArgumentHelp(
+        "Answer N requests per connection, then end TCP (FIN) without TLS close_notify.",
+        valueName: "N", visibility: .hidden))
+    var eofAfter: Int?
+
     @Flag(name: .customLong("fault-never-answer"), help: ArgumentHelp(
         "Read requests but never answer them.", visibility: .hidden))
     var neverAnswer = false
@@ -29,14 +39,15 @@ struct MockFaultOptions: ParsableArguments {
 
     func validate() throws {
         for (flag, value) in [("--fault-goaway-after", goAwayAfter), ("--fault-close-after", closeAfter),
+                              ("--fault-reset-after", resetAfter), ("--fault-eof-after", eofAfter),
                               ("--fault-connections", connections)] {
             if let value, value < 0 { throw ValidationError("\(flag) must be 0 or more, not \(value)") }
         }
     }
 
     var faults: MockFaults {
-        MockFaults(goAwayAfterStreams: goAwayAfter, closeAfterRequests: closeAfter, neverAnswer: neverAnswer,
-                   http1Only: http1Only, connections: connections)
+        MockFaults(goAwayAfterStreams: goAwayAfter, closeAfterRequests: closeAfter, resetAfterAnswers: resetAfter,
+                   eofAfterAnswers: eofAfter, neverAnswer: neverAnswer, http1Only: http1Only, connections: connections)
     }
 }
 
