@@ -65,7 +65,7 @@ public struct PushResult: Sendable, Equatable {
                   apnsID: response.headers.value(of: "apns-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   apnsUniqueID: response.headers.value(of: "apns-unique-id").map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   reason: reason, bodyText: bodyText, timestamp: timestamp, error: nil, durationMs: durationMs,
-                  apnsRequestID: response.headers.value(of: Broadcast.requestIDHeader)
+                  apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
                       .map { APNSErrorBody.printable(Array($0.utf8), limit: 64) } ?? sentRequestID,
                   response: response)
     }

@@ -27,15 +27,15 @@ public struct BroadcastRequest: Sendable {
     /// The request to `channel`, named `requestID` (a lowercase UUID).
     public func request(channel: String, requestID: String) -> APNSRequest {
         var h: [HeaderField] = []
-        if let bearerToken { h.append(HeaderField("authorization", "bearer " + bearerToken)) }
-        h.append(HeaderField(Broadcast.channelIDHeader, channel, neverIndex: true))
-        h.append(HeaderField("apns-push-type", Broadcast.pushType.rawValue))
-        h.append(HeaderField("apns-expiration", String(expiration)))
-        h.append(HeaderField("apns-priority", String(priority.rawValue)))
-        h.append(HeaderField(Broadcast.requestIDHeader, requestID, neverIndex: true))
-        h.append(HeaderField("content-type", "application/json"))
+        if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
+        h.append(HeaderField(APNSHeader.channelID.name, channel, neverIndex: true))
+        h.append(HeaderField(APNSHeader.pushType.name, Broadcast.pushType.rawValue))
+        h.append(HeaderField(APNSHeader.expiration.name, String(expiration)))
+        h.append(HeaderField(APNSHeader.priority.name, String(priority.rawValue)))
+        h.append(HeaderField(APNSHeader.requestID.name, requestID, neverIndex: true))
+        h.append(HeaderField(APNSHeader.contentType.name, "application/json"))
         h.append(HeaderField("content-length", String(payload.count)))
-        return APNSRequest(method: "POST", path: Broadcast.sendPath(bundleID: bundleID), headers: h, body: payload)
+        return APNSRequest(method: "POST", path: APNSPath.broadcast(bundleID: bundleID), headers: h, body: payload)
     }
 
     /// One job per channel, in order; each request gets `requestID` when given, else a fresh lowercase UUID.
@@ -57,6 +57,6 @@ extension PushJob {
     /// The `apns-request-id` this job's request carries (broadcast and channel requests), nil for device pushes.
     var sentRequestID: String? {
         guard case .channel = target else { return nil }
-        return request.headers.value(of: Broadcast.requestIDHeader)
+        return request.headers.value(of: APNSHeader.requestID.name)
     }
 }

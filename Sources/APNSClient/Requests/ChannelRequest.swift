@@ -43,9 +43,9 @@ public struct ChannelRequest: Sendable, Equatable {
     /// The HTTP/2 request.
     public var request: APNSRequest {
         var h: [HeaderField] = []
-        if let bearerToken { h.append(HeaderField("authorization", "bearer " + bearerToken)) }
-        h.append(HeaderField(Broadcast.requestIDHeader, requestID, neverIndex: true))
-        if let channel { h.append(HeaderField(Broadcast.channelIDHeader, channel, neverIndex: true)) }
+        if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
+        h.append(HeaderField(APNSHeader.requestID.name, requestID, neverIndex: true))
+        if let channel { h.append(HeaderField(APNSHeader.channelID.name, channel, neverIndex: true)) }
         switch operation {
         case .create(let storage):
             var w = JSONWriter()
@@ -54,7 +54,7 @@ public struct ChannelRequest: Sendable, Equatable {
             w.field(Broadcast.pushTypeField, Broadcast.channelPushType)
             w.endObject()
             let body = w.bytes
-            h.append(HeaderField("content-type", "application/json"))
+            h.append(HeaderField(APNSHeader.contentType.name, "application/json"))
             h.append(HeaderField("content-length", String(body.count)))
             return APNSRequest(method: "POST", path: Broadcast.channelsPath(bundleID: bundleID), headers: h, body: body)
         case .read:

@@ -26,6 +26,6 @@ public struct ValidationOptions: Sendable {
 
     /// The limit when none is given: the broadcast limit for broadcasts, else the push type's.
     public func defaultSizeLimit(for pushType: PushType) -> Int {
-        broadcast ? Broadcast.sizeLimit : pushType.defaultSizeLimit
+        broadcast ? APNSLimit.broadcastPayloadBytes : pushType.defaultSizeLimit
     }
 }

@@ -1,10 +1,7 @@
-/// The broadcast push vocabulary of APNS.md §11, defined once so the client, the validator and the mock
-/// build and check the same paths, headers and limits.
+/// The broadcast push vocabulary of APNS.md §11 beyond `APNSHeader`, `APNSPath` and `APNSLimit` (headers,
+/// the send path, the 5120-byte limit): channel management paths and body fields, the channel limit, channel
+/// id syntax. Defined once so the client, the validator and the mock build and check the same requests.
 public enum Broadcast {
-    /// Header carrying a channel id (never the path).
-    public static let channelIDHeader = "apns-channel-id"
-    /// Header naming a broadcast or channel request; APNs makes one when absent and always returns it.
-    public static let requestIDHeader = "apns-request-id"
     /// The only push type a broadcast may have (`apns-push-type`).
     public static let pushType = PushType.liveactivity
     /// How a channel's push type is spelt in the create body and in read answers.
@@ -17,21 +14,10 @@ public enum Broadcast {
     public static let channelsField = "channels"
     /// Channels per app and environment; `CannotCreateChannelConfig` beyond.
     public static let maximumChannels = 10_000
-    /// Payload limit of a broadcast. Apple writes "5 KB" (APNS.md §11: 5000 or 5120 unconfirmed); apnsctl
-    /// takes 5120, the HTTP/2 API's other "5 KB" (VoIP), and says so in the README.
-    public static let sizeLimit = SizeLimit.voip
-
-    /// `/4/broadcasts/apps/<bundle id>`, the send path (device-push hosts).
-    public static func sendPath(bundleID: String) -> String { sendPathPrefix + bundleID }
     /// `/1/apps/<bundle id>/channels`: create (POST), read (GET), delete (DELETE).
-    public static func channelsPath(bundleID: String) -> String { managePathPrefix + bundleID + "/channels" }
+    public static func channelsPath(bundleID: String) -> String { APNSPath.channelsPrefix + bundleID + "/channels" }
     /// `/1/apps/<bundle id>/all-channels`: list (GET).
-    public static func allChannelsPath(bundleID: String) -> String { managePathPrefix + bundleID + "/all-channels" }
-
-    /// Prefix of the send path.
-    public static let sendPathPrefix = "/4/broadcasts/apps/"
-    /// Prefix of the management paths.
-    public static let managePathPrefix = "/1/apps/"
+    public static func allChannelsPath(bundleID: String) -> String { APNSPath.channelsPrefix + bundleID + "/all-channels" }
 
     /// A channel id as APNs makes them: non-empty standard base64 (padding allowed, length not fixed).
     public static func isChannelIDSyntax(_ id: String) -> Bool {

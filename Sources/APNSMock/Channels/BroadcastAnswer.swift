@@ -26,8 +26,8 @@ public struct BroadcastAnswer: Equatable, Sendable {
 extension BroadcastAnswer {
     /// `apns-request-id` on every answer, and `apns-channel-id` on a 201.
     var responseHeaders: [HTTP2Header] {
-        var h = [HTTP2Header(Broadcast.requestIDHeader, requestID, neverIndex: true)]
-        if let createdChannel { h.append(HTTP2Header(Broadcast.channelIDHeader, createdChannel, neverIndex: true)) }
+        var h = [HTTP2Header(APNSHeader.requestID.name, requestID, neverIndex: true)]
+        if let createdChannel { h.append(HTTP2Header(APNSHeader.channelID.name, createdChannel, neverIndex: true)) }
         return h
     }
 }

@@ -12,7 +12,7 @@ struct BroadcastChecker: Sendable {
     /// Whether `request` is for a broadcast or management path (anything else is a device push's business).
     static func handles(_ request: HTTP2ServerRequest) -> Bool {
         guard let path = request.headers.first(where: { $0.name == ":path" })?.value else { return false }
-        return path.hasPrefix(Broadcast.sendPathPrefix) || path.hasPrefix(Broadcast.managePathPrefix)
+        return path.hasPrefix(APNSPath.broadcastPrefix) || path.hasPrefix(APNSPath.channelsPrefix)
     }
 
     /// Judges `request` on a connection in state `auth` at `now` (epoch seconds).
@@ -73,7 +73,7 @@ struct BroadcastChecker: Sendable {
         }
         if storage == .none && e.contains(where: { $0 != "0" }) { return .badExpirationDate }
         if request.bodySize == 0 { return .payloadEmpty }
-        if request.bodySize > Broadcast.sizeLimit { return .payloadTooLarge }
+        if request.bodySize > APNSLimit.broadcastPayloadBytes { return .payloadTooLarge }
         if !MockBody.isJSONObject(request.body) { return .badRequestPayload }
         return nil
     }
@@ -124,12 +124,12 @@ struct BroadcastChecker: Sendable {
 
     /// The operation and bundle id of a broadcast or management path; nil for any other path.
     static func route(path: String, method: String) -> (BroadcastAnswer.Operation, String)? {
-        if path.hasPrefix(Broadcast.sendPathPrefix) {
-            let bundle = String(path.dropFirst(Broadcast.sendPathPrefix.count))
+        if path.hasPrefix(APNSPath.broadcastPrefix) {
+            let bundle = String(path.dropFirst(APNSPath.broadcastPrefix.count))
             return bundle.isEmpty || bundle.contains("/") ? nil : (.broadcast, bundle)
         }
-        guard path.hasPrefix(Broadcast.managePathPrefix) else { return nil }
-        let rest = path.dropFirst(Broadcast.managePathPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard path.hasPrefix(APNSPath.channelsPrefix) else { return nil }
+        let rest = path.dropFirst(APNSPath.channelsPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
         guard rest.count == 2, !rest[0].isEmpty else { return nil }
         switch rest[1] {
         case "all-channels": return (.list, String(rest[0]))
