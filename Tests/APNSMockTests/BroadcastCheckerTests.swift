@@ -1,6 +1,7 @@
 import APNSCore
 import APNSHTTP2
 import APNSTestSupport
+import Foundation
 import Testing
 @testable import APNSMock
 
@@ -115,6 +116,17 @@ import Testing
         #expect(again.storage(of: stored, bundleID: "com.example.demo", environment: .sandbox) == .mostRecent)
         #expect(again.list(bundleID: "com.example.demo", environment: .production).isEmpty)
         #expect(again.list(bundleID: "com.example.other", environment: .sandbox).isEmpty)
+    }
+
+    /// Event loops create channels at the same time: channels.json must end with every one of them.
+    @Test func concurrentCreatesAreAllSaved() throws {
+        let scratch = try TemporaryDirectory(prefix: "channels-race")
+        let store = ChannelStore(file: scratch.file("channels.json"))
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<25 { _ = store.create(bundleID: "com.example.demo", environment: .sandbox, storage: .none) }
+        }
+        #expect(store.list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
+        #expect(ChannelStore(file: scratch.file("channels.json")).list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
     }
 
     @Test func aDamagedFileStartsEmpty() throws {

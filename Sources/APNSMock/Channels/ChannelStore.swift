@@ -14,10 +14,13 @@ final class ChannelStore: @unchecked Sendable {
     }
 
     private let lock = MockLock()
+    /// Serialises writes of `channels.json` (held around a snapshot and its write).
+    private let saveLock = MockLock()
     private var channels: [Channel]
     private let file: String?
     /// Channels per app and environment before `CannotCreateChannelConfig`.
     let limit: Int
+    /// Guarded by `saveLock`.
     private var warnedAboutWriting = false
 
     /// A store persisted in `file` (nil: memory only), loaded now. A file that cannot be read as channels
@@ -72,10 +75,16 @@ final class ChannelStore: @unchecked Sendable {
     /// the channels still work until the mock stops.
     private func save() {
         guard let file else { return }
-        let bytes = lock.withLock { Self.encode(channels) }
-        do { try FileSystem.write(bytes, to: file, mode: 0o644, overwrite: true) } catch {
-            let first = lock.withLock { () -> Bool in defer { warnedAboutWriting = true }; return !warnedAboutWriting }
-            if first { MockServer.warnWithoutBlocking("apnsctl mock: cannot save channels: \(error.message); they last until the mock stops") }
+        // One save at a time, each writing the state as it is when it starts: two event loops saving at once
+        // must not let an older snapshot land last.
+        saveLock.withLock {
+            let bytes = lock.withLock { Self.encode(channels) }
+            do { try FileSystem.write(bytes, to: file, mode: 0o644, overwrite: true) } catch {
+                if !warnedAboutWriting {
+                    warnedAboutWriting = true
+                    MockServer.warnWithoutBlocking("apnsctl mock: cannot save channels: \((error as? FileSystem.Failure)?.message ?? "\(error)"); they last until the mock stops")
+                }
+            }
         }
     }
 
