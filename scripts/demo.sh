@@ -29,6 +29,7 @@ show() {
     shown=${shown//$good/\$GOOD}
     shown=${shown//$gone/\$GONE}
     shown=${shown//$wrongenv/\$WRONGENV}
+    [ -n "${channel:-}" ] && shown=${shown//$channel/\$ID}
     if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then printf '\n\033[1m$ %s\033[0m\n' "$shown"; else printf '\n$ %s\n' "$shown"; fi
     "$@"
     local rc=$?
@@ -91,6 +92,20 @@ show "$bin" send "${cert[@]}" -d "$good" Payloads/invalid/badge-string.json
 show "$bin" send "${cert[@]}" -d "$good" --topic com.example.other --alert "wrong app"
 
 echo
-echo "== 7. What the mock logged (one JSON line per notification)"
+echo "== 7. Broadcast to a Live Activity channel (iOS 18): create, send an update, list, delete"
+channel=""
+printf '\n$ ID=$(apnsctl channel create --endpoint $MOCK --ca-file $STATE/ca.pem --cert $STATE/client.pem)\n'
+channel=$("$bin" channel create "${cert[@]}" 2> "$state/channel.err")
+rc=$?
+sed "s|$state|\$STATE|g" "$state/channel.err"
+echo "(exit $rc; ID=$channel)"
+show "$bin" send "${cert[@]}" --channel "$channel" Payloads/liveactivity-update.json
+show "$bin" channel list "${cert[@]}" -o json
+show "$bin" channel delete "$channel" --yes "${cert[@]}"
+show "$bin" send "${cert[@]}" --channel "$channel" Payloads/liveactivity-end.json
+
+echo
+echo "== 8. What the mock logged (one JSON line per notification)"
 head -n 2 "$state/notifications.jsonl"
+grep -m 1 '"operation":"broadcast"' "$state/notifications.jsonl"
 echo "… $(wc -l < "$state/notifications.jsonl") notifications in all"

@@ -24,11 +24,16 @@ public struct PushResult: Sendable, Equatable {
     public var error: String? { failure?.description }
     /// From submitting the request to its answer (or failure).
     public let durationMs: Double
+    /// `apns-request-id` of a broadcast or channel request: the answer's, else the one sent; nil for device pushes.
+    public let apnsRequestID: String?
+    /// The answer as it arrived, for callers that read more than the reason (channel reads and lists); nil
+    /// for a target without an answer.
+    public let response: APNSResponse?
 
     /// A result built field by field (tests, and the sender's failure path).
     public init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
                 reason: String? = nil, bodyText: String? = nil, timestamp: Int64? = nil, failure: TransportFailure? = nil,
-                durationMs: Double) {
+                durationMs: Double, apnsRequestID: String? = nil, response: APNSResponse? = nil) {
         self.target = target
         self.status = status
         self.apnsID = apnsID
@@ -38,15 +43,19 @@ public struct PushResult: Sendable, Equatable {
         self.timestamp = timestamp
         self.failure = failure
         self.durationMs = durationMs
+        self.apnsRequestID = apnsRequestID
+        self.response = response
     }
 
     /// Interprets an HTTP/2 answer as APNs documents it (§5): `apns-id`, `apns-unique-id`, and for
-    /// errors a JSON body with `reason` (and `timestamp` on 410). Non-JSON bodies are kept as text.
-    public init(target: PushTarget, response: APNSResponse, durationMs: Double) {
+    /// errors a JSON body with `reason` (and `timestamp` on 410). Non-JSON bodies are kept as text. Any 2xx
+    /// is a success (channel management answers 201 and 204). `sentRequestID` is the `apns-request-id` the
+    /// request carried, kept when the answer has none.
+    public init(target: PushTarget, response: APNSResponse, durationMs: Double, sentRequestID: String? = nil) {
         var reason: String? = nil
         var bodyText: String? = nil
         var timestamp: Int64? = nil
-        if response.status != 200 && !response.body.isEmpty {
+        if !Self.isSuccess(response.status) && !response.body.isEmpty {
             reason = APNSErrorBody.reason(in: response.body)
             if reason == nil {
                 let text = APNSErrorBody.printable(response.body)
@@ -57,22 +66,29 @@ public struct PushResult: Sendable, Equatable {
         self.init(target: target, status: response.status,
                   apnsID: response.headers.value(of: APNSHeader.id.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
                   apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
-                  reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs)
+                  reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
+                  apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
+                      .map { APNSErrorBody.printable(Array($0.utf8), limit: 64) } ?? sentRequestID,
+                  response: response)
     }
 
-    /// A target that got no answer.
-    public init(target: PushTarget, failure: TransportFailure, durationMs: Double) {
-        self.init(target: target, status: nil, failure: failure, durationMs: durationMs)
+    /// A target that got no answer (`sentRequestID`: the `apns-request-id` its request carried).
+    public init(target: PushTarget, failure: TransportFailure, durationMs: Double, sentRequestID: String? = nil) {
+        self.init(target: target, status: nil, failure: failure, durationMs: durationMs, apnsRequestID: sentRequestID)
     }
 
     /// The device, for device pushes (nil for a broadcast's channel).
     public var device: DeviceToken? { target.device }
 
-    /// Accepted (200), rejected (any other status) or failed (no answer).
+    /// Accepted (2xx: 200 for pushes, 201 and 204 for channel management), rejected (any other status)
+    /// or failed (no answer).
     public var outcome: Outcome {
         guard let status else { return .failed }
-        return status == 200 ? .accepted : .rejected
+        return Self.isSuccess(status) ? .accepted : .rejected
     }
+
+    /// Whether `status` is a success: APNs answers pushes with 200, channel creation 201, deletion 204.
+    static func isSuccess(_ status: Int) -> Bool { (200..<300).contains(status) }
 
     /// The documented reason, when the server sent one APNs defines.
     public var knownReason: APNSReason? { reason.flatMap { APNSReason(rawValue: $0) } }

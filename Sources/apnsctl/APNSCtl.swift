@@ -20,7 +20,7 @@ struct APNSCtl: ParsableCommand {
             credential problem.
             """,
         version: APNSCtl.versionText,
-        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self]
+        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self]
     )
 
     /// `apnsctl --version`: ours, plus the C libraries actually linked (they decide TLS and HTTP/2 behaviour).

@@ -85,9 +85,11 @@ public final class PushSender {
                 let result: PushResult
                 switch report {
                 case .answered(let response, let ns):
-                    result = PushResult(target: job.target, response: response, durationMs: Double(ns) / 1e6)
+                    result = PushResult(target: job.target, response: response, durationMs: Double(ns) / 1e6,
+                                        sentRequestID: job.sentRequestID)
                 case .failed(let failure, let ns):
-                    result = PushResult(target: job.target, failure: failure, durationMs: Double(ns) / 1e6)
+                    result = PushResult(target: job.target, failure: failure, durationMs: Double(ns) / 1e6,
+                                        sentRequestID: job.sentRequestID)
                 }
                 summary.count(result)
                 onResult(result)

@@ -53,7 +53,9 @@ extension PayloadChecker {
         case .contentAvailable, .mutableContent:
             if pushType == .background && key == .contentAvailable { return }  // stricter rule in checkBackground
             checkFlagOne(key, value)
-        case .threadID, .category, .targetContentID, .filterCriteria, .attributesType, .inputPushChannel:
+        case .inputPushChannel:
+            checkChannelID(value, path: path)
+        case .threadID, .category, .targetContentID, .filterCriteria, .attributesType:
             checkString(value, path: path, name: key.rawValue)
         case .interruptionLevel:
             checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.interruptionLevels)

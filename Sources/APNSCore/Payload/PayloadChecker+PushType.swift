@@ -79,6 +79,7 @@ extension PayloadChecker {
                 }
             }
         }
+        checkPushInputs(members: members, event: event)
         if event != "end", let m = member(.dismissalDate) {
             warning("aps.dismissal-date", at: m.keyStart, "dismissal-date is used only when event is end; remove it")
         }

@@ -10,7 +10,7 @@ public enum PayloadValidator {
             do { root = try JSONReader.parse(source) } catch { syntaxError = error }
         }
         let pushType = options.pushType ?? inferPushType(root: root, topic: options.topic)
-        let limit = options.sizeLimit ?? pushType.defaultSizeLimit
+        let limit = options.sizeLimit ?? options.defaultSizeLimit(for: pushType)
         var checker = PayloadChecker(pushType: pushType, source: source, names: options.settingNames)
         let rootPath = ValidationProblem.rootPath
 
@@ -23,7 +23,7 @@ public enum PayloadValidator {
             let minifiedSize = root == nil ? nil : compactSize(payload.body)
             checker.error(rootPath, at: 0, sizeMessage(size: payload.body.count, limit: limit, minified: minifiedSize,
                                                        pushType: options.sizeLimit == nil ? pushType : nil,
-                                                       apnsLimit: pushType.defaultSizeLimit, names: options.settingNames))
+                                                       apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
         }
         if let root {
             if let members = root.members {
@@ -32,6 +32,7 @@ public enum PayloadValidator {
                 checker.error(rootPath, at: root.start, "the payload must be a JSON object, found \(root.summary); write {\"aps\":{…}}")
             }
         }
+        if options.broadcast, let root { checker.checkBroadcast(root) }
         checker.checkHeaders(priority: options.priority, topic: options.topic)
         return ValidationReport(problems: checker.found.problems(in: source, strict: options.strict),
                                 size: payload.body.count, limit: limit, pushType: pushType)

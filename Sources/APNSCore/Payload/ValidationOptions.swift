@@ -13,6 +13,8 @@ public struct ValidationOptions: Sendable {
     public var strict: Bool
     /// What advice calls the settings it suggests changing; the CLI passes its flags.
     public var settingNames: SettingNames
+    /// A broadcast to channels (`send --channel`): Live Activity `update` or `end` only, broadcast size limit.
+    public var broadcast: Bool = false
 
     /// Options with everything inferred and no header checks by default.
     public init(pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,
@@ -23,5 +25,10 @@ public struct ValidationOptions: Sendable {
         self.topic = topic
         self.strict = strict
         self.settingNames = settingNames
+    }
+
+    /// The limit when none is given: the broadcast limit for broadcasts, else the push type's.
+    public func defaultSizeLimit(for pushType: PushType) -> Int {
+        broadcast ? APNSLimit.broadcastPayloadBytes : pushType.defaultSizeLimit
     }
 }

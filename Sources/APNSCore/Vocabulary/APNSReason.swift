@@ -34,20 +34,31 @@ public enum APNSReason: String, CaseIterable, Sendable, Codable {
     case internalServerError = "InternalServerError"
     case serviceUnavailable = "ServiceUnavailable"
     case shutdown = "Shutdown"
-    /// Not an APNs device-push reason: the mock's answer to a body that is not JSON
-    /// (APNs' behaviour there is undocumented; broadcast uses this name).
+    /// Broadcast and channel management: a body that is not valid JSON. For device pushes APNs' answer is
+    /// undocumented, and the mock uses this name too.
     case badRequestPayload = "BadRequestPayload"
+    // Broadcast push and channel management (APNS.md §11).
+    case featureNotEnabled = "FeatureNotEnabled"
+    case missingChannelId = "MissingChannelId"
+    case badChannelId = "BadChannelId"
+    case channelNotRegistered = "ChannelNotRegistered"
+    case badRequestParams = "BadRequestParams"
+    case missingPushType = "MissingPushType"
+    case cannotCreateChannelConfig = "CannotCreateChannelConfig"
+    case topicMismatch = "TopicMismatch"
 
     /// The HTTP status APNs answers with for this reason.
     public var status: Int {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
              .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-             .missingTopic, .payloadEmpty, .topicDisallowed, .badRequestPayload:
+             .missingTopic, .payloadEmpty, .topicDisallowed, .badRequestPayload, .featureNotEnabled,
+             .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .missingPushType,
+             .cannotCreateChannelConfig:
             return 400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
              .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-             .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken:
+             .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken, .topicMismatch:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -96,6 +107,14 @@ public enum APNSReason: String, CaseIterable, Sendable, Codable {
         case .serviceUnavailable: return "APNs is unavailable."
         case .shutdown: return "The APNs server is shutting down."
         case .badRequestPayload: return "The payload is not valid JSON."
+        case .featureNotEnabled: return "Broadcast push is not enabled for this app."
+        case .missingChannelId: return "The request has no apns-channel-id header."
+        case .badChannelId: return "The apns-channel-id is malformed."
+        case .channelNotRegistered: return "No channel with this id exists in this environment."
+        case .badRequestParams: return "The channel settings in the request body are wrong."
+        case .missingPushType: return "The request has no push type."
+        case .cannotCreateChannelConfig: return "The app already has the most channels allowed (10,000 per environment)."
+        case .topicMismatch: return "The bundle id in the path does not match the credentials' topic."
         }
     }
 
@@ -141,6 +160,17 @@ public enum APNSReason: String, CaseIterable, Sendable, Codable {
         case .serviceUnavailable: return "Retry later with back-off."
         case .shutdown: return "Send again in a moment; a new connection is opened."
         case .badRequestPayload: return "Run apnsctl validate on the payload."
+        case .featureNotEnabled:
+            return "Turn on Broadcast Push for the app id in Certificates, Identifiers & Profiles, then create channels again."
+        case .missingChannelId: return "Pass --channel with the id apnsctl channel create printed."
+        case .badChannelId: return "Pass the channel id exactly as apnsctl channel create or list printed it (base64)."
+        case .channelNotRegistered:
+            return "Check --env (channels do not cross environments) and apnsctl channel list; deleted channels are gone for good."
+        case .badRequestParams: return "Use --storage none or most-recent; if apnsctl sent this, please report it."
+        case .missingPushType: return "Broadcasts need apns-push-type: liveactivity; if apnsctl sent this, please report it."
+        case .cannotCreateChannelConfig: return "Delete channels you no longer use (apnsctl channel list, then channel delete)."
+        case .topicMismatch:
+            return "--topic (or the certificate's bundle id) must name the app the credentials belong to; check apnsctl inspect."
         }
     }
 }

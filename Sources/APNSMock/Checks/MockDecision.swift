@@ -23,13 +23,15 @@ public struct MockDecision: Equatable, Sendable {
     public var payloadSize: Int
     /// True when this request's bearer token was the first accepted on its connection.
     public var firstTokenAccepted: Bool
+    /// For broadcasts and channel management: the operation, its channel, request id and success answer.
+    public var broadcast: BroadcastAnswer? = nil
 
-    /// The HTTP status: 200, or the reason's documented status.
-    public var status: Int { reason?.status ?? 200 }
+    /// The HTTP status: 200 (201/204 for channel management), or the reason's documented status.
+    public var status: Int { reason?.status ?? broadcast?.successStatus ?? 200 }
 
     /// `{"reason":"…"}` (with `"timestamp"` for 410s); empty for 200.
     public var body: [UInt8] {
-        guard let reason else { return [] }
+        guard let reason else { return broadcast?.successBody ?? [] }
         var w = JSONWriter()
         w.beginObject()
         w.field("reason", reason.rawValue)

@@ -19,6 +19,8 @@ public struct RequestChecker: Sendable {
         var expiration: String?
         var collapseID: String?
         var topic: String?
+        var channelID: String?
+        var requestID: String?
         var duplicated = false
 
         init(_ headers: [HTTP2Header]) {
@@ -39,6 +41,8 @@ public struct RequestChecker: Sendable {
                     case .expiration?: expiration = h.value
                     case .collapseID?: collapseID = h.value
                     case .topic?: topic = h.value
+                    case .channelID?: channelID = h.value
+                    case .requestID?: requestID = h.value
                     default: break
                     }
                 }

@@ -114,6 +114,10 @@ public struct MockConfiguration: Sendable {
     /// Called on an event-loop thread for every answer queued, in answer order per connection: tests count answers
     /// per device to prove nothing answered was sent twice. Keep it short; nil (the default) costs nothing.
     public var onAnswer: (@Sendable (MockAnswer) -> Void)?
+    /// Where broadcast channels are kept across restarts (`channels.json` in the state dir); nil: in memory only.
+    public var channelsFile: String? = nil
+    /// Channels per app and environment before `CannotCreateChannelConfig` (APNs: 10,000; tests lower it).
+    public var maxChannels: Int = Broadcast.maximumChannels
 
     public init(host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),
                 faults: MockFaults = .none, threads: Int = 2, handshakeTimeoutMilliseconds: Int = 10_000,

@@ -20,7 +20,9 @@ extension MockConnection {
                 beginClosing(.abrupt)
                 return
             }
-            let decision = shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
+            let decision = BroadcastChecker.handles(request)
+                ? shared.broadcastChecker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
+                : shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
             respond(decision, on: request.streamID, session: session, context: context,
                     withoutBody: decision.reason == .methodNotAllowed && Self.isHead(request))
             answered += 1
@@ -56,10 +58,14 @@ extension MockConnection {
     private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
                          withoutBody: Bool) {
         var headers: [HTTP2Header] = []
-        if d.reason != nil { headers.append(HTTP2Header(APNSHeader.contentType.name, "application/json")) }
-        headers.append(HTTP2Header(APNSHeader.id.name, d.apnsID, neverIndex: true))
-        // The Push Notifications Console id exists in the sandbox only.
-        if shared.configuration.rules.environment == .sandbox {
+        if d.reason != nil || !d.body.isEmpty { headers.append(HTTP2Header(APNSHeader.contentType.name, "application/json")) }
+        if let b = d.broadcast {
+            headers += b.responseHeaders
+        } else {
+            headers.append(HTTP2Header(APNSHeader.id.name, d.apnsID, neverIndex: true))
+        }
+        // The Push Notifications Console id exists in the sandbox only (and not for channel management).
+        if shared.configuration.rules.environment == .sandbox, d.broadcast.map({ $0.operation == .broadcast }) ?? true {
             headers.append(HTTP2Header(APNSHeader.uniqueID.name, context.ids.uuid(uppercase: false), neverIndex: true))
         }
         do {

@@ -26,11 +26,16 @@ final class MockLog {
         w.beginObject()
         w.field("time", time)
         w.field("connection", connection)
-        w.field("device", d.device)
+        if let b = d.broadcast { w.field("channel", b.channel) } else { w.field("device", d.device) }
         w.field("topic", d.topic)
         w.field("push_type", d.pushType)
         w.field("priority", d.priority)
-        w.field("apns_id", d.apnsID)
+        if let b = d.broadcast {
+            w.field("operation", b.operation.rawValue)
+            w.field("apns_request_id", b.requestID)
+        } else {
+            w.field("apns_id", d.apnsID)
+        }
         w.field("status", d.status)
         w.field("reason", d.reason?.rawValue)
         w.field("payload_size", d.payloadSize)

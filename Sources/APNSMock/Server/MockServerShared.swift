@@ -6,6 +6,8 @@ import APNSCrypto
 final class MockServerShared: Sendable {
     let configuration: MockConfiguration
     let checker: RequestChecker
+    /// Broadcast sends and channel management, with the channels every loop shares.
+    let broadcastChecker: BroadcastChecker
     let context: TLSContext
     /// The HTTP/1.1-only context, when that fault is configured.
     let http1Context: TLSContext?
@@ -28,6 +30,8 @@ final class MockServerShared: Sendable {
     init(configuration: MockConfiguration, listener: Socket, stop: WakePipe) throws(MockServerError) {
         self.configuration = configuration
         self.checker = RequestChecker(rules: configuration.rules)
+        self.broadcastChecker = BroadcastChecker(rules: configuration.rules,
+                                                 store: ChannelStore(file: configuration.channelsFile, limit: configuration.maxChannels))
         self.listener = listener
         self.stop = stop
         self.logWriter = configuration.logDescriptor.map { MockLogWriter(fd: $0) }

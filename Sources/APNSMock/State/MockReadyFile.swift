@@ -9,6 +9,8 @@ public enum MockReadyFile {
         var w = JSONWriter()
         w.beginObject()
         w.field("endpoint", endpoint)
+        // Channel management is served on the same port (CLI.md).
+        w.field("manage_endpoint", endpoint)
         w.field("ca_file", state.caFile)
         w.field("cert", state.clientFile)
         w.field("auth_key", state.authKeyFile)

@@ -103,7 +103,11 @@ public struct MockState: Sendable {
     /// then renamed into place in one step. Returns whether this call's set is the one in place (a mock that
     /// lost the race to another uses the winner's set, and returns false).
     static func createIfAbsent(directory: String) throws(MockStateError) -> Bool {
-        if FileSystem.isDirectory(directory) && !isEmptyDirectory(directory) { return false }
+        if FileSystem.isDirectory(directory) {
+            if !isEmptyDirectory(directory) { return false }
+        } else if FileSystem.exists(directory) {
+            throw .files(.cannotCreate(path: directory, reason: "it is a file; the state dir must be a directory (choose another --state-dir)"))
+        }
         let parent = directory.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
         let parentPath = (directory.hasPrefix("/") ? "/" : "") + parent
         do { try FileSystem.makeDirectories(parentPath.isEmpty ? "." : parentPath, mode: 0o700) } catch { throw .files(error) }

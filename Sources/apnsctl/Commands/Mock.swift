@@ -35,8 +35,19 @@ extension APNSCtl {
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
-                answers. SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
+                answers. A client must finish its TLS handshake within 10 s and send its first request within \
+                10 s after it (else GOAWAY {"reason":"IdleTimeout"}); silent clients never delay others. \
+                SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
                 finish and exits 0 within a second.
+
+                The same port serves broadcast push (iOS 18 Live Activities, see apnsctl channel): \
+                POST /4/broadcasts/apps/BUNDLE (apns-channel-id, apns-push-type liveactivity, \
+                apns-expiration 0 on a No Message Stored channel, apns-priority; the body an update or end, \
+                at most 5120 bytes) and channel management on /1/apps/BUNDLE/channels (POST creates, GET \
+                reads, DELETE deletes) and /1/apps/BUNDLE/all-channels (GET lists), up to 10000 channels per \
+                app. Certificate auth must cover BUNDLE (else 403 TopicMismatch). Channels are kept in \
+                channels.json in the state dir across restarts; mock.json names the same port as \
+                manage_endpoint; each broadcast is logged with "channel" instead of "device".
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
                 be used (e.g. the port is in use), 73 the state dir cannot be written or is in use by another \
@@ -98,6 +109,10 @@ extension APNSCtl {
             valueName: "N", visibility: .hidden))
         var maxStreams = 1000
 
+        @Option(name: .customLong("max-channels"), help: ArgumentHelp(
+            "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "N", visibility: .hidden))
+        var maxChannels = Broadcast.maximumChannels
+
         @OptionGroup var faultOptions: MockFaultOptions
 
         func validate() throws {
@@ -111,6 +126,9 @@ extension APNSCtl {
             }
             guard (1...1_000_000).contains(maxConnections) else {
                 throw ValidationError("--max-connections \(maxConnections): use 1 to 1000000")
+            }
+            guard (1...1_000_000).contains(maxChannels) else {
+                throw ValidationError("--max-channels \(maxChannels): use 1 to 1000000")
             }
             guard (1...Int(Int32.max)).contains(maxStreams) else {
                 throw ValidationError("--max-streams \(maxStreams): use 1 to \(Int32.max)")
@@ -151,10 +169,12 @@ extension APNSCtl {
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
-            let configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
+            var configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
                                                   maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
                                                   logDescriptor: 1)
+            configuration.channelsFile = state.channelsFile
+            configuration.maxChannels = maxChannels
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer

@@ -80,6 +80,7 @@ extension APNSCtl {
         @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
         @OptionGroup(title: "Connection") var connection: SendConnectionOptions
+        @OptionGroup(title: "Broadcast (iOS 18 Live Activities; see apnsctl channel)") var broadcast: BroadcastOptions
 
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
@@ -108,42 +109,19 @@ extension APNSCtl {
             guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
                 throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
             }
+            if broadcast.isGiven { return try runBroadcast(format: format) }
             let plan = try makePlan()
             if dryRun {
                 SendDryRun(plan: plan, certificate: certificate, connection: connection,
                            tokenAuthKeyPath: tokenAuth.key.authKey).print()
                 return
             }
-            if connection.insecure {
-                StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
+            // The device file owns the spooled copy of standard input: keep it until everything is sent.
+            try withExtendedLifetime(plan.deviceFile) {
+                try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
+                            environment: plan.environment, endpoint: plan.endpoint, identity: plan.identity,
+                            format: format, noun: "device")
             }
-            let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-            let configuration = SenderConfiguration(endpoint: plan.endpoint, trust: trust, identity: plan.identity,
-                                                    timeout: connection.timeout, concurrency: connection.concurrency)
-            let renderer = SendOutput(format: format, environment: plan.environment, endpoint: plan.endpoint,
-                                      total: plan.deviceCount, lineBuffered: verbose, quiet: quiet, color: color)
-            let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
-            let sender: PushSender
-            do {
-                sender = try PushSender(configuration: configuration, request: plan.request, devices: plan.devices,
-                                        observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
-            } catch {
-                if case .tls(.caFileUnusable) = error { throw CLIError.inputMissing("--ca-file \(error.description)") }
-                throw CLIError.transport(error.message)
-            }
-            var summary = sender.run(interrupts: InterruptSignals.install()) { renderer.result($0) }
-            if summary.interruptedBy != nil { summary.notSent = max(0, plan.deviceCount - summary.total) }
-            renderer.finish(summary)
-            verboseLog?.finish(summary)
-            withExtendedLifetime(plan.deviceFile) {}
-            if let signal = summary.interruptedBy {
-                throw CLIError.interrupted(signal: signal, message: SendOutput.interruptMessage(summary))
-            }
-            if summary.failed > 0 {
-                let what = summary.failed == summary.total ? "no device got an answer" : "\(summary.failed) of \(summary.total) devices got no answer"
-                throw CLIError.transport("\(what): \(summary.failure?.message ?? "the connection failed")")
-            }
-            if summary.rejected > 0 { throw CLIError.rejected }
         }
     }
 }

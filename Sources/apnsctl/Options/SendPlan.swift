@@ -135,7 +135,7 @@ extension APNSCtl.Send {
     }
 
     /// The payload and the name its problems are reported under.
-    private func loadPayload() throws(CLIError) -> (payload: Payload, name: String) {
+    func loadPayload() throws(CLIError) -> (payload: Payload, name: String) {
         guard let payload else { return (Payload(bytes: try request.quickPayload()), "(flags)") }
         if payload.hasPrefix("{") { return (Payload(bytes: Array(payload.utf8)), "(inline)") }
         do { return (try Payload.load(path: payload), payload) } catch {
@@ -144,13 +144,14 @@ extension APNSCtl.Send {
     }
 
     /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
-    private func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority,
-                              topic: String, sizeLimit: Int?) throws(CLIError) -> [UInt8] {
-        let limit = sizeLimit ?? pushType.defaultSizeLimit
+    func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority,
+                      topic: String?, sizeLimit: Int?, broadcast: Bool = false) throws(CLIError) -> [UInt8] {
+        var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
+        options.broadcast = broadcast
+        let limit = sizeLimit ?? options.defaultSizeLimit(for: pushType)
         let minified = request.minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
-        let options = ValidationOptions(pushType: pushType, sizeLimit: minified == nil ? limit : Int.max / 2,
-                                        priority: priority, topic: topic, settingNames: .apnsctl)
+        options.sizeLimit = minified == nil ? limit : Int.max / 2
         let report = PayloadValidator.validate(loaded.payload, options: options)
         for p in report.problems {
             let line = "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"

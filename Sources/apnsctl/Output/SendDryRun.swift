@@ -4,18 +4,11 @@ import APNSCore
 
 /// `send --dry-run`: the request that would be sent (method, URL, headers, body) and an equivalent
 /// `curl --http2` command, with secrets and credential paths as shell variables. Connects to nothing.
-struct SendDryRun {
+struct SendDryRun: DryRunText {
     let plan: SendPlan
     let certificate: CertificateOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
-
-    /// Writes the request and the curl command on stdout.
-    func print() {
-        let out = OutputBuffer()
-        for line in lines() { out.line(line) }
-        out.flush()
-    }
 
     /// The text, line by line.
     func lines() -> [String] {
@@ -42,56 +35,7 @@ struct SendDryRun {
     }
 
     private func curl(url: String, headers: [HeaderField]) -> [String] {
-        var vars: [String] = []
-        var cmd = ["curl --http2 -sS -i"]
-        if let cert = certificate.cert, let identity = plan.identity {
-            vars.append("APNS_CERT=\(shellQuoted(cert))")
-            // curl reads PEM unless told: PKCS#12 and bare DER (aps.cer, a DER key) need their type.
-            let certType = identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
-            cmd.append("--cert \"$APNS_CERT\"" + certType)
-            if let key = certificate.key {
-                vars.append("APNS_KEY=\(shellQuoted(key))")
-                cmd.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
-            }
-            if identity.needsPassphrase {
-                vars.append("APNS_PASSPHRASE=<its passphrase>")
-                cmd.append("--pass \"$APNS_PASSPHRASE\"")
-            }
-        }
-        if let ids = plan.tokenIDs, let key = tokenAuthKeyPath {
-            vars.append("APNS_JWT=$(apnsctl jwt --auth-key \(shellQuoted(key)) --key-id \(ids.keyID) --team-id \(ids.teamID))")
-        }
-        if let ca = connection.caFile { cmd.append("--cacert \(shellQuoted(ca))") }
-        if connection.insecure { cmd.append("--insecure") }
-        for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
-            let value = h.name == "authorization" ? "bearer $APNS_JWT" : h.value
-            // Double quotes so $APNS_JWT expands; the other values are escaped for them.
-            cmd.append("-H \"\(h.name): \(doubleQuoteEscaped(value, keepVariable: h.name == "authorization"))\"")
-        }
-        cmd.append("--data-binary \(shellQuoted(String(decoding: plan.request.payload, as: UTF8.self)))")
-        cmd.append(shellQuoted(url))
-        var out: [String] = []
-        if !vars.isEmpty { out.append("# " + vars.joined(separator: "  ")) }
-        out.append(cmd.joined(separator: " \\\n  "))
-        return out
-    }
-
-    /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
-    private func shellQuoted(_ text: String) -> String {
-        var out = "'"
-        for ch in text { out += ch == "'" ? "'\\''" : String(ch) }
-        return out + "'"
-    }
-
-    private func doubleQuoteEscaped(_ text: String, keepVariable: Bool) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "\\", "\"", "`": out += "\\" + String(ch)
-            case "$" where !keepVariable: out += "\\$"
-            default: out.append(ch)
-            }
-        }
-        return out
+        CurlCommand.lines(url: url, headers: headers, body: plan.request.payload, certificate: certificate, identity: plan.identity,
+                          tokenIDs: plan.tokenIDs, tokenAuthKeyPath: tokenAuthKeyPath, connection: connection)
     }
 }

@@ -68,12 +68,15 @@ final class SendOutput {
         case .accepted:
             var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(r.target.abbreviated)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
+            if let id = r.apnsRequestID { line += "  apns-request-id=\(id)" }
             return line + "  \(environment.rawValue)  \(milliseconds(r.durationMs))"
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
             return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(explanation(r))"
+                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
         case .failed:
             return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.failure?.message ?? "no answer")"
+                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
         }
     }
 
@@ -92,7 +95,7 @@ final class SendOutput {
             if meaning.hasSuffix(".") { meaning.removeLast() }
             meaning += " (since \(date))."
         }
-        return meaning + " " + reason.hint
+        return meaning + " " + reason.hint(broadcast: r.device == nil)
     }
 
     /// `24 ms`, `1.3 ms`: whole milliseconds from 10 up, one decimal below.
@@ -106,7 +109,9 @@ final class SendOutput {
         w.beginObject()
         switch r.target {
         case .device(let d): w.field("device", d.hex)
-        case .channel(let c): w.field("channel", c)
+        case .channel(let c):
+            w.field("channel", c)
+            w.field("apns_request_id", r.apnsRequestID)
         }
         w.field("status", r.status)
         w.field("apns_id", r.apnsID)

@@ -1,0 +1,48 @@
+import APNSClient
+import APNSCore
+import ArgumentParser
+
+extension APNSCtl.Channel {
+    /// `apnsctl channel create`: a new channel; only its id on stdout, so `ID=$(…)` works.
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Create a broadcast channel and print its id.",
+            discussion: """
+                Prints only the new channel id (base64, as APNs returns it) on stdout, so \
+                ID=$(apnsctl channel create …) works; the apns-request-id goes to stderr. \
+                --storage none (the default) is No Message Stored: the larger publishing budget, and \
+                broadcasts to it must use apns-expiration 0. most-recent keeps the newest message up to \
+                8 hours for devices that were offline. An app has at most 10,000 channels per environment.
+                """)
+
+        @Option(name: .customLong("storage"),
+                help: ArgumentHelp("Message storage policy: none (No Message Stored, the default) or most-recent.",
+                                   valueName: "none|most-recent"))
+        var storage = "none"
+
+        @OptionGroup var options: ChannelOptions
+
+        func run() throws {
+            guard let policy = ChannelStorage(name: storage) else {
+                throw CLIError.usage("--storage \(JSONWriter.quoted(storage)): unknown policy; use none (No Message Stored) or most-recent")
+            }
+            let plan = try options.plan()
+            let output = ChannelOutput(format: plan.format)
+            let results = try plan.perform([plan.request(.create(policy))])
+            guard let result = results.first else { throw CLIError.internalError("channel create got no result") }
+            try output.check(result, operation: "create")
+            guard let id = result.response.map(ChannelAnswer.init)?.channelID, !id.isEmpty else {
+                output.showRequestID(result)
+                throw CLIError.transport("channel create: the server answered \(result.status ?? 0) without an apns-channel-id header; is --endpoint a channel management host?")
+            }
+            if plan.format == .json {
+                output.line(channel: id, result: result) { $0.field("storage", policy.name) }
+            } else {
+                output.showRequestID(result)
+                output.text(id)
+            }
+            output.flush()
+        }
+    }
+}

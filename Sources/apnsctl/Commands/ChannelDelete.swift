@@ -1,0 +1,51 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+import ArgumentParser
+
+extension APNSCtl.Channel {
+    /// `apnsctl channel delete ID`: irreversible, so it asks on a terminal and otherwise needs `--yes`.
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a broadcast channel (irreversible).",
+            discussion: """
+                Deleting cannot be undone: activities subscribed to the channel get no more broadcasts. On \
+                a terminal apnsctl asks first; elsewhere (scripts, CI) pass --yes, else it exits 64 and \
+                deletes nothing. Prints "deleted ID" on stdout.
+                """)
+
+        @Argument(help: ArgumentHelp("The channel id, as channel create or list printed it.", valueName: "id"))
+        var id: String
+
+        @Flag(name: [.customShort("y"), .customLong("yes")], help: "Delete without asking (needed without a terminal).")
+        var yes = false
+
+        @OptionGroup var options: ChannelOptions
+
+        func run() throws {
+            // Flags first (64), as everywhere: without a terminal and without --yes nothing else is looked at.
+            if !yes && !TerminalPrompt.isAvailable {
+                throw CLIError.usage("channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm")
+            }
+            let plan = try options.plan()
+            if !yes {
+                guard Confirmation.ask("Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] ") else {
+                    throw CLIError.usage("channel delete \(id): not confirmed; nothing was deleted")
+                }
+            }
+            let output = ChannelOutput(format: plan.format)
+            guard let result = try plan.perform([plan.request(.delete(channel: id))]).first else {
+                throw CLIError.internalError("channel delete got no result")
+            }
+            try output.check(result, operation: "delete")
+            if plan.format == .json {
+                output.line(channel: id, result: result) { $0.field("deleted", true) }
+            } else {
+                output.showRequestID(result)
+                output.text("deleted \(id)")
+            }
+            output.flush()
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import APNSClient
+import APNSCore
+import ArgumentParser
+
+extension APNSCtl.Channel {
+    /// `apnsctl channel get ID`: a channel's storage policy and push type.
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get",
+            abstract: "Show a broadcast channel's storage policy and push type.")
+
+        @Argument(help: ArgumentHelp("The channel id, as channel create or list printed it.", valueName: "id"))
+        var id: String
+
+        @OptionGroup var options: ChannelOptions
+
+        func run() throws {
+            let plan = try options.plan()
+            let output = ChannelOutput(format: plan.format)
+            guard let result = try plan.perform([plan.request(.read(channel: id))]).first else {
+                throw CLIError.internalError("channel get got no result")
+            }
+            try output.check(result, operation: "get")
+            let answer = result.response.map(ChannelAnswer.init)
+            if plan.format == .json {
+                output.line(channel: id, result: result) { w in
+                    w.field("storage", answer?.storage?.name)
+                    w.field("push_type", answer?.pushType)
+                }
+            } else {
+                output.showRequestID(result)
+                output.text("channel:   \(id)")
+                output.text("storage:   \(answer?.storage.map(Self.describe) ?? "unknown")")
+                output.text("push type: \(answer?.pushType ?? "unknown")")
+            }
+            output.flush()
+        }
+
+        /// `none (No Message Stored)`, `most-recent (Most Recent Message Stored)`.
+        static func describe(_ s: ChannelStorage) -> String {
+            s == .none ? "none (No Message Stored)" : "most-recent (Most Recent Message Stored)"
+        }
+    }
+}

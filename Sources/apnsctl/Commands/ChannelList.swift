@@ -1,0 +1,48 @@
+import APNSClient
+import APNSCore
+import ArgumentParser
+
+extension APNSCtl.Channel {
+    /// `apnsctl channel list`: the app's channel ids, one per line; with `-o json` each with its policy.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the app's broadcast channels, one id per line.",
+            discussion: """
+                Prints one channel id per line, nothing when there are none. With -o json, one object per \
+                channel, with the fields channel, storage (none or most-recent), status and \
+                apns_request_id. APNs' list answer holds only ids, \
+                so -o json reads each channel too (one request per channel, all on the same connection).
+                """)
+
+        @OptionGroup var options: ChannelOptions
+
+        func run() throws {
+            let plan = try options.plan()
+            let output = ChannelOutput(format: plan.format)
+            guard let listed = try plan.perform([plan.request(.list)]).first else {
+                throw CLIError.internalError("channel list got no result")
+            }
+            try output.check(listed, operation: "list")
+            var ids: [String] = []
+            for id in listed.response.map(ChannelAnswer.init)?.channels ?? [] where !ids.contains(id) { ids.append(id) }
+            guard plan.format == .json else {
+                output.showRequestID(listed)
+                for id in ids { output.text(id) }
+                output.flush()
+                return
+            }
+            guard !ids.isEmpty else { return }
+            let reads = try plan.perform(ids.map { plan.request(.read(channel: $0), main: false) })
+            var rejected = false
+            for (id, read) in zip(ids, reads) {
+                // A channel deleted between the list and its read still gets its line, with the reason.
+                rejected = rejected || read.outcome == .rejected
+                let storage = read.outcome == .accepted ? read.response.map(ChannelAnswer.init)?.storage : nil
+                output.line(channel: id, result: read) { $0.field("storage", storage?.name) }
+            }
+            output.flush()
+            if rejected { throw CLIError.rejected }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+
+/// The credentials, environment and bundle id of a broadcast or channel request, checked before
+/// connecting with `send`'s rules and exit codes: no credential or both kinds 64, token auth without
+/// `--topic` 64, unusable credentials 77, a missing file 66. The bundle id is `--topic` without any
+/// push-type suffix, else the certificate's bundle id.
+struct BroadcastCredentials {
+    let identity: PushIdentity?
+    /// The provider token to send; nil with certificate auth, and in a dry run.
+    let bearerToken: String?
+    /// Key id and team id with token auth (for the dry run's hint).
+    let tokenIDs: (keyID: String, teamID: String)?
+    let environment: APNSEnvironment
+    let bundleID: String
+
+    /// Loads and checks everything; `signToken: false` (dry run) reads the key without signing a token.
+    static func load(topic: String?, certificate: CertificateOptions, passphrase: PassphraseOptions,
+                     tokenAuth: TokenAuthOptions, environment explicit: APNSEnvironment?, signToken: Bool = true,
+                     now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastCredentials {
+        if certificate.cert == nil && !tokenAuth.isGiven {
+            throw .usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
+        }
+        if certificate.cert != nil && tokenAuth.isGiven {
+            throw .usage("--cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)")
+        }
+        if tokenAuth.isGiven && topic == nil {
+            throw .usage("--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id")
+        }
+        let identity = try certificate.loadIdentity(passphrase: passphrase, now: now)
+        var bearer: String? = nil
+        var ids: (keyID: String, teamID: String)? = nil
+        if let path = tokenAuth.key.authKey {
+            if signToken, let t = try tokenAuth.providerToken(now: now) {
+                bearer = t.token
+                ids = (t.keyID, t.teamID)
+            } else {
+                let k = try tokenAuth.key.load(path: path)
+                ids = (k.keyID, k.teamID)
+            }
+        }
+        let environment = RequestDefaults.environment(explicit: explicit, certificate: identity?.info)
+        if let identity, explicit != nil {
+            try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
+        }
+        guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty else {
+            throw .usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
+        }
+        return BroadcastCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids, environment: environment,
+                                    bundleID: bundleID)
+    }
+}
+
+/// `--request-id`, checked: a canonical UUID, sent in lower case as APNS.md §11 asks.
+func parsedRequestID(_ text: String?) throws(CLIError) -> String? {
+    guard let text else { return nil }
+    guard UUIDString.isCanonical(text) else {
+        throw .usage("--request-id \(JSONWriter.quoted(text)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(APNSRequestID.fresh())")
+    }
+    return text.lowercased()
+}

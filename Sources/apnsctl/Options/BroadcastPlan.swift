@@ -1,0 +1,62 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+
+/// Everything `send --channel` settles before it connects, in `send`'s order: flags (64), the payload
+/// file (66), credentials (77), payload rules as a broadcast (65).
+struct BroadcastPlan {
+    let broadcast: BroadcastRequest
+    let jobs: [PushJob]
+    let credentials: BroadcastCredentials
+    let endpoint: PushEndpoint
+}
+
+extension APNSCtl.Send {
+    /// Checks every input for a broadcast; throws the CLI error of the first problem.
+    func makeBroadcastPlan(now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastPlan {
+        // 1. Flags (64): what a broadcast cannot have, then values.
+        if !devices.isEmpty || devicesFile != nil {
+            throw .usage("--channel and --device/--devices both given; a broadcast goes to channels, a push to devices: send them separately")
+        }
+        if broadcast.channels.isEmpty {
+            throw .usage("--request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)")
+        }
+        if let id = broadcast.channels.first(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
+            throw .usage("--channel \(JSONWriter.quoted(id)): a channel id is one word of base64, as apnsctl channel create prints it")
+        }
+        if broadcast.requestID != nil && broadcast.channels.count > 1 {
+            throw .usage("--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time")
+        }
+        if let type = try request.parsedPushType(), type != Broadcast.pushType {
+            throw .usage("--push-type \(type.rawValue): broadcasts are always liveactivity; leave --push-type out")
+        }
+        if request.collapseID != nil { throw .usage("--collapse-id: broadcasts have no collapse id; leave it out") }
+        if request.apnsID != nil { throw .usage("--apns-id: broadcasts are named by --request-id, not apns-id") }
+        if payload != nil && request.hasQuickPayload {
+            throw .usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
+        }
+        try connection.checkNumbers()
+        let explicitEnvironment = try connection.parsedEnvironment()
+        let explicitEndpoint = try connection.parsedEndpoint()
+        let priority = try request.parsedPriority() ?? .immediate
+        let expiration = try request.parsedExpiration(now: now) ?? 0
+        let sizeLimit = try request.parsedSizeLimit()
+        let requestID = try parsedRequestID(broadcast.requestID)
+        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
+            throw .inputMissing("--ca-file \(caFile): no such file; check the path")
+        }
+
+        // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
+        let loaded = try loadPayload()
+        let credentials = try BroadcastCredentials.load(topic: request.topic, certificate: certificate, passphrase: passphrase,
+                                                        tokenAuth: tokenAuth, environment: explicitEnvironment,
+                                                        signToken: !dryRun, now: now)
+        let body = try checkPayload(loaded, pushType: Broadcast.pushType, priority: priority, topic: nil,
+                                    sizeLimit: sizeLimit, broadcast: true)
+        let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
+                                       bearerToken: credentials.bearerToken, payload: body)
+        return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),
+                             credentials: credentials,
+                             endpoint: explicitEndpoint ?? PushEndpoint(environment: credentials.environment))
+    }
+}

@@ -1,0 +1,51 @@
+import APNSClient
+import APNSCore
+
+/// A checked channel command: where to connect, with which credentials, for which app; `perform` sends
+/// management requests over one connection through the same sender `send` uses.
+struct ChannelPlan {
+    let format: SendOutput.Format
+    let credentials: BroadcastCredentials
+    let endpoint: PushEndpoint
+    let configuration: SenderConfiguration
+    /// `--request-id`, for the command's main request.
+    let requestID: String?
+    let caFileGiven: Bool
+
+    /// A request for this app; the main request carries `--request-id` when given.
+    func request(_ operation: ChannelRequest.Operation, main: Bool = true) -> ChannelRequest {
+        ChannelRequest(operation, bundleID: credentials.bundleID, requestID: (main ? requestID : nil) ?? APNSRequestID.fresh(),
+                       bearerToken: credentials.bearerToken)
+    }
+
+    /// Sends `requests` (multiplexed on one connection; at most one create or list, and distinct channels)
+    /// and returns their results in the same order.
+    /// A request without an answer is a transport failure (69), named with its `apns-request-id`.
+    func perform(_ requests: [ChannelRequest]) throws(CLIError) -> [PushResult] {
+        let sender: PushSender
+        do {
+            sender = try PushSender(configuration: configuration, requests: RequestListSource(requests.map(\.job)))
+        } catch {
+            if caFileGiven, case .tls(.configuration) = error { throw .inputMissing(error.description) }
+            throw .transport(error.description)
+        }
+        // Results arrive in answer order; each request's target (its channel, "" for create and list) is
+        // distinct within one call.
+        var byTarget: [PushTarget: PushResult] = [:]
+        let summary = sender.run(interrupts: InterruptSignals.install()) { byTarget[$0.target] = $0 }
+        if let signal = summary.interruptedBy {
+            throw .interrupted(signal: signal, message: "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list")
+        }
+        var results: [PushResult] = []
+        for r in requests {
+            guard let result = byTarget[r.job.target] else {
+                throw .internalError("no result for the request with apns-request-id \(r.requestID)")
+            }
+            if result.outcome == .failed {
+                throw .transport("\(result.failure?.message ?? "no answer") (apns-request-id \(r.requestID))")
+            }
+            results.append(result)
+        }
+        return results
+    }
+}

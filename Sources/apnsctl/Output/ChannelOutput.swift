@@ -1,0 +1,51 @@
+import APNSClient
+import APNSCore
+
+/// Renders `apnsctl channel` results. Text: data on stdout (the new id, the ids, the channel's settings),
+/// the `apns-request-id` on stderr, a rejection as one `error:` line with reason, meaning and hint (so
+/// `ID=$(apnsctl channel create …)` never captures it). JSON: one object per line on stdout, with
+/// `"apns_request_id"`.
+struct ChannelOutput {
+    let format: SendOutput.Format
+    private let out = OutputBuffer()
+
+    init(format: SendOutput.Format) { self.format = format }
+
+    /// Reports a rejection (`-o json`: its object) and throws exit 1; returns for a success.
+    func check(_ r: PushResult, operation: String) throws(CLIError) {
+        guard r.outcome == .rejected else { return }
+        if format == .json {
+            line(channel: r.target.text.isEmpty ? nil : r.target.text, result: r) { _ in }
+            flush()
+        } else {
+            showRequestID(r)
+            let reason = r.reason ?? r.bodyText ?? "-"
+            StandardStreams.error("channel \(operation): rejected \(r.status ?? 0) \(reason): \(SendOutput.explanation(r))")
+        }
+        throw .rejected
+    }
+
+    /// `apns-request-id: …` on stderr (text mode).
+    func showRequestID(_ r: PushResult) {
+        if format == .text, let id = r.apnsRequestID { StandardStreams.printErr("apns-request-id: \(id)\n") }
+    }
+
+    /// Writes one text line on stdout.
+    func text(_ text: String) { out.line(text) }
+
+    /// One JSON object: `channel`, the fields `fill` adds, `status`, `apns_request_id`.
+    func line(channel: String?, result: PushResult, _ fill: (inout JSONWriter) -> Void) {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("channel", channel)
+        fill(&w)
+        w.field("status", result.status)
+        w.field("reason", result.reason ?? result.bodyText)
+        w.field("apns_request_id", result.apnsRequestID)
+        w.endObject()
+        out.line(w.text)
+    }
+
+    /// Writes everything buffered.
+    func flush() { out.flush() }
+}

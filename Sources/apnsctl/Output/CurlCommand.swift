@@ -1,0 +1,97 @@
+import APNSCore
+import APNSCrypto
+
+/// An equivalent `curl --http2` command for a dry run: credentials and the bearer token as shell variables
+/// (never the secrets themselves), every other header and the body quoted for any POSIX shell.
+struct CurlCommand {
+    private var variables: [String] = []
+    private var words = ["curl --http2 -sS -i"]
+    private let url: String
+
+    /// A command for `url`.
+    init(url: String) { self.url = url }
+
+    /// The dry runs' command: `send`'s credential and connection flags as curl options, then the request.
+    static func lines(url: String, headers: [HeaderField], body: [UInt8], certificate: CertificateOptions,
+                      identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, tokenAuthKeyPath: String?,
+                      connection: SendConnectionOptions) -> [String] {
+        var curl = CurlCommand(url: url)
+        if let cert = certificate.cert, let identity {
+            curl.certificate(path: cert, keyPath: certificate.key, identity: identity)
+        }
+        if let tokenIDs, let tokenAuthKeyPath {
+            curl.token(keyPath: tokenAuthKeyPath, keyID: tokenIDs.keyID, teamID: tokenIDs.teamID)
+        }
+        curl.trust(caFile: connection.caFile, insecure: connection.insecure)
+        curl.headers(headers)
+        curl.body(body)
+        return curl.lines
+    }
+
+    /// `--cert` (with `--cert-type P12` for PKCS#12, `DER` for a bare DER certificate), `--key` (`--key-type DER`
+    /// likewise), and `--pass` when a passphrase is needed: curl reads PEM unless told.
+    mutating func certificate(path: String, keyPath: String?, identity: PushIdentity) {
+        variables.append("APNS_CERT=\(Self.shellQuoted(path))")
+        let certType = identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
+        words.append("--cert \"$APNS_CERT\"" + certType)
+        if let keyPath {
+            variables.append("APNS_KEY=\(Self.shellQuoted(keyPath))")
+            words.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
+        }
+        if identity.needsPassphrase {
+            variables.append("APNS_PASSPHRASE=<its passphrase>")
+            words.append("--pass \"$APNS_PASSPHRASE\"")
+        }
+    }
+
+    /// `APNS_JWT` from `apnsctl jwt`, for the `authorization` header.
+    mutating func token(keyPath: String, keyID: String, teamID: String) {
+        variables.append("APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(keyPath)) --key-id \(keyID) --team-id \(teamID))")
+    }
+
+    /// `--cacert` and `--insecure`.
+    mutating func trust(caFile: String?, insecure: Bool) {
+        if let caFile { words.append("--cacert \(Self.shellQuoted(caFile))") }
+        if insecure { words.append("--insecure") }
+    }
+
+    /// One `-H` per header but pseudo-headers and `content-length`; `authorization` as `$APNS_JWT`.
+    mutating func headers(_ headers: [HeaderField]) {
+        for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
+            let isToken = h.name == "authorization"
+            // Double quotes so $APNS_JWT expands; the other values are escaped for them.
+            words.append("-H \"\(h.name): \(Self.doubleQuoteEscaped(isToken ? "bearer $APNS_JWT" : h.value, keepVariable: isToken))\"")
+        }
+    }
+
+    /// `--data-binary` with the body.
+    mutating func body(_ body: [UInt8]) {
+        words.append("--data-binary \(Self.shellQuoted(String(decoding: body, as: UTF8.self)))")
+    }
+
+    /// The variables as a comment line, then the command, one option per continued line.
+    var lines: [String] {
+        (variables.isEmpty ? [] : ["# " + variables.joined(separator: "  ")])
+            + [(words + [Self.shellQuoted(url)]).joined(separator: " \\\n  ")]
+    }
+
+    /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
+    static func shellQuoted(_ text: String) -> String {
+        var out = "'"
+        for ch in text { out += ch == "'" ? "'\\''" : String(ch) }
+        return out + "'"
+    }
+
+    /// `text` for inside double quotes: `\`, `"`, `` ` `` and (unless `keepVariable`) `$` escaped.
+    static func doubleQuoteEscaped(_ text: String, keepVariable: Bool) -> String {
+        var out = ""
+        for ch in text {
+            switch ch {
+            case "\\", "\"", "`": out += "\\" + String(ch)
+            case "$" where !keepVariable: out += "\\$"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}
