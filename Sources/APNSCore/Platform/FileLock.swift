@@ -27,8 +27,8 @@ public final class FileLock: @unchecked Sendable {
 
     /// Tries once, without waiting, to lock `path` (created with `mode` if missing). On success the file holds
     /// this process's pid.
-    public static func acquire(_ path: String, mode: mode_t = 0o644) -> Outcome {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode)
+    public static func acquire(_ path: String, mode: FileMode = 0o644) -> Outcome {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode))
         if fd < 0 { return .failed(.cannotCreate(path: path, reason: FileSystem.errnoText())) }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno

@@ -102,13 +102,13 @@ public enum FileSystem {
     /// Without `overwrite`, an existing file is left untouched and `.exists` thrown. With it, the bytes go to a
     /// temporary file beside `path` that is then renamed over it, so a failed write never leaves a damaged file.
     /// Files are created with `mode` from the start, so a private key is never briefly world-readable.
-    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644, overwrite: Bool) throws(Failure) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode = 0o644, overwrite: Bool) throws(Failure) {
         if path == "-" { StandardStreams.writeOut(bytes); return }
         if isDirectory(path) {
             throw .cannotCreate(path: path, reason: "it is a directory; give a file name inside it")
         }
         if !overwrite {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
             if fd < 0 { throw creationFailure(path: path, errno) }
             do { try writeAll(bytes, fd: fd, path: path) } catch {
                 close(fd)
@@ -125,7 +125,7 @@ public enum FileSystem {
         }
         if fd < 0 { throw creationFailure(path: path, errno) }
         let temporary = text(ofCString: template)
-        _ = fchmod(fd, mode)
+        _ = fchmod(fd, mode_t(mode))
         do { try writeAll(bytes, fd: fd, path: path) } catch {
             close(fd)
             unlink(temporary)
@@ -160,11 +160,11 @@ public enum FileSystem {
     }
 
     /// Creates `path` and its parents with `mode` (like `mkdir -p`); an existing directory is fine.
-    public static func makeDirectories(_ path: String, mode: mode_t = 0o700) throws(Failure) {
+    public static func makeDirectories(_ path: String, mode: FileMode = 0o700) throws(Failure) {
         var current = path.hasPrefix("/") ? "/" : ""
         for part in path.split(separator: "/") {
             current += current.isEmpty || current.hasSuffix("/") ? String(part) : "/" + part
-            if mkdir(current, mode) != 0 && errno != EEXIST {
+            if mkdir(current, mode_t(mode)) != 0 && errno != EEXIST {
                 throw .cannotCreate(path: current, reason: errnoText())
             }
         }

@@ -7,6 +7,11 @@
 @_exported import Darwin
 #endif
 
+/// Permission bits for files apnsctl creates (`0o600` for keys). A Swift type rather than C's `mode_t`, whose
+/// width differs between Glibc and Darwin and which public signatures cannot always name: a clean build
+/// sometimes resolved it through SwiftOverlayShims and refused it ("not imported by this file").
+public typealias FileMode = UInt32
+
 /// `read(2)`, named so it cannot clash with a type's own `read` method.
 @inline(__always)
 public func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }

@@ -173,7 +173,7 @@ public struct MockState: Sendable {
         let ca: PushIdentity
         let server: PushIdentity
         let signingKey: SigningKey
-        let files: [(name: String, bytes: [UInt8], mode: mode_t)]
+        let files: [(name: String, bytes: [UInt8], mode: FileMode)]
 
         func state(directory: String) -> MockState {
             MockState(directory: directory, keyID: keyID, teamID: teamID,
@@ -188,7 +188,7 @@ public struct MockState: Sendable {
         let keyID = CredentialGenerator.makeIdentifier()
         let teamID = CredentialGenerator.makeIdentifier()
         let ca: PushIdentity, server: PushIdentity, client: PushIdentity, signingKey: SigningKey
-        var files: [(name: String, bytes: [UInt8], mode: mode_t)] = []
+        var files: [(name: String, bytes: [UInt8], mode: FileMode)] = []
         do {
             ca = try CredentialGenerator.makeCA(commonName: "apnsctl mock CA")
             server = try CredentialGenerator.makeServerCertificate(ca: ca, dnsNames: ["localhost"], ipAddresses: ["127.0.0.1", "::1"])
@@ -215,7 +215,7 @@ public struct MockState: Sendable {
     }
 
     /// Writes `files` into `directory`, each through a temporary file and a rename.
-    private static func write(_ files: [(name: String, bytes: [UInt8], mode: mode_t)], into directory: String) throws(MockStateError) {
+    private static func write(_ files: [(name: String, bytes: [UInt8], mode: FileMode)], into directory: String) throws(MockStateError) {
         for file in files {
             do { try FileSystem.write(file.bytes, to: directory + "/" + file.name, mode: file.mode, overwrite: true) } catch {
                 throw .files(error)
