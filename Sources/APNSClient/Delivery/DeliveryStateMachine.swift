@@ -69,8 +69,7 @@ struct DeliveryStateMachine<Item, Answer> {
     private let source: () -> Item?
 
     // The queue: items to send again first, then the source (pulled only when a stream is free).
-    private var retry: [Pending] = []
-    private var retryHead = 0
+    private var retry = FIFO<Pending>()
     private var sourceExhausted = false
 
     // The connection.
@@ -87,8 +86,7 @@ struct DeliveryStateMachine<Item, Answer> {
     private var closeRequested = false
 
     // The run.
-    private var outbox: [Action] = []
-    private var outboxHead = 0
+    private var outbox = FIFO<Action>()
     private var everConnected = false
     private var withoutProgress = 0
     private var interruptDeadline: UInt64? = nil
@@ -112,15 +110,7 @@ struct DeliveryStateMachine<Item, Answer> {
 
     /// The next action. Reports come first, in the order they were decided.
     mutating func nextAction(now: UInt64) -> Action {
-        if outboxHead < outbox.count {
-            let action = outbox[outboxHead]
-            outboxHead += 1
-            if outboxHead == outbox.count {
-                outbox.removeAll(keepingCapacity: true)
-                outboxHead = 0
-            }
-            return action
-        }
+        if let action = outbox.popFirst() { return action }
         switch phase {
         case .finished:
             return .finish
@@ -389,16 +379,10 @@ struct DeliveryStateMachine<Item, Answer> {
     /// as interrupted; items never sent are left to the caller's count.
     private mutating func finishRun() {
         if interruptedBy != nil {
-            while retryHead < retry.count {
-                let p = retry[retryHead]
-                retryHead += 1
-                if p.sent {
-                    noteFailure(.interrupted)
-                    report(p.item, .failed(.interrupted, durationNs: 0))
-                }
+            while let p = retry.popFirst() where p.sent {
+                noteFailure(.interrupted)
+                report(p.item, .failed(.interrupted, durationNs: 0))
             }
-            retry.removeAll()
-            retryHead = 0
         }
         phase = .finished
     }
@@ -408,7 +392,7 @@ struct DeliveryStateMachine<Item, Answer> {
     }
 
     private mutating func hasPending() -> Bool {
-        if retryHead < retry.count { return true }
+        if !retry.isEmpty { return true }
         if sourceExhausted { return false }
         if let item = source() {
             retry.append(Pending(item: item))
@@ -420,12 +404,6 @@ struct DeliveryStateMachine<Item, Answer> {
 
     private mutating func takePending() -> Pending? {
         guard hasPending() else { return nil }
-        let p = retry[retryHead]
-        retryHead += 1
-        if retryHead == retry.count {
-            retry.removeAll(keepingCapacity: true)
-            retryHead = 0
-        }
-        return p
+        return retry.popFirst()
     }
 }
