@@ -31,9 +31,13 @@ public struct MockFaults: Sendable, Equatable {
     public var http1Only: Bool
     /// How many connections (in accept order, counted server-wide) misbehave; nil means every connection.
     public var connections: Int?
+    /// The GOAWAY fault's debug data instead of `{"reason":"Shutdown"}`, e.g. APNs' plain-text
+    /// `Maximum active streams violated for this endpoint.`, for clients that must show either.
+    public var goAwayDebugText: String?
 
     public init(goAwayAfterStreams: Int? = nil, closeAfterRequests: Int? = nil, resetAfterAnswers: Int? = nil,
-                eofAfterAnswers: Int? = nil, neverAnswer: Bool = false, http1Only: Bool = false, connections: Int? = nil) {
+                eofAfterAnswers: Int? = nil, neverAnswer: Bool = false, http1Only: Bool = false, connections: Int? = nil,
+                goAwayDebugText: String? = nil) {
         self.goAwayAfterStreams = goAwayAfterStreams
         self.closeAfterRequests = closeAfterRequests
         self.resetAfterAnswers = resetAfterAnswers
@@ -41,6 +45,7 @@ public struct MockFaults: Sendable, Equatable {
         self.neverAnswer = neverAnswer
         self.http1Only = http1Only
         self.connections = connections
+        self.goAwayDebugText = goAwayDebugText
     }
 
     /// No fault: a faithful APNs.
