@@ -87,6 +87,17 @@ import Testing
         #expect(p.end == "close_notify")
     }
 
+    @Test func goAwayDebugTextAndAcceptedConnections() throws {
+        let text = "Maximum active streams violated for this endpoint."
+        let mock = try MockHarness(faults: MockFaults(goAwayAfterStreams: 0, connections: 1, goAwayDebugText: text))
+        let p = try Self.probe(mock, Self.paths(2))
+        #expect(p.goAway?.lastStreamID == 0)
+        #expect(p.goAway?.data == text)
+        #expect(p.answers.isEmpty)
+        #expect(try mock.curl().status == 200)
+        #expect(mock.server.acceptedConnections == 2)
+    }
+
     @Test func errorCloseAfterCountsErrorsBut410sNot() throws {
         let bad = String(repeating: "0f", count: 32), gone = String(repeating: "aa", count: 32)
         let mock = try MockHarness(unregistered: [gone], rejections: [bad: .deviceTokenNotForTopic]) { $0.errorCloseAfter = 3 }

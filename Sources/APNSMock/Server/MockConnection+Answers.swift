@@ -34,7 +34,7 @@ extension MockConnection {
             if decision.firstTokenAccepted { try? session.setMaxConcurrentStreams(shared.configuration.maxConcurrentStreams) }
             if goAwayLastStream == nil {
                 if let n = faults.goAwayAfterStreams, answered == n {
-                    sendGoAway(lastStream: request.streamID, reason: .shutdown)
+                    sendFaultGoAway(lastStream: request.streamID)
                 } else if let reason = decision.reason, let n = shared.configuration.errorCloseAfter, reason.status != 410 {
                     // APNs closes connections that keep making errors, sooner after BadDeviceToken; 410s do not count.
                     errorWeight += reason == .badDeviceToken ? n : 1
@@ -80,8 +80,18 @@ extension MockConnection {
     /// sent, nghttp2 closes the open streams above it without a frame (RFC 9113 §6.8: the client resends them
     /// elsewhere) and ignores new ones; when nothing is left the connection ends with close_notify.
     func sendGoAway(lastStream: Int32, reason: APNSReason) {
+        sendGoAway(lastStream: lastStream, debugData: Self.goAwayData(reason))
+    }
+
+    /// The GOAWAY fault's: `{"reason":"Shutdown"}`, or the configured debug text.
+    func sendFaultGoAway(lastStream: Int32) {
+        let text = shared.configuration.faults.goAwayDebugText
+        sendGoAway(lastStream: lastStream, debugData: text.map { Array($0.utf8) } ?? Self.goAwayData(.shutdown))
+    }
+
+    private func sendGoAway(lastStream: Int32, debugData: [UInt8]) {
         goAwayLastStream = lastStream
-        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: Self.goAwayData(reason))
+        session?.goAway(lastStreamID: lastStream, code: .noError, debugData: debugData)
     }
 
     /// GOAWAY debug data as APNs documents it: `{"reason":"Shutdown"}`.

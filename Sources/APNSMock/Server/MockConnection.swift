@@ -185,7 +185,7 @@ final class MockConnection {
         firstRequestDeadline = SystemClock.monotonicNanoseconds()
             + UInt64(max(1, shared.configuration.firstRequestTimeoutMilliseconds)) * 1_000_000
         if faulty, shared.configuration.faults.goAwayAfterStreams == 0 {
-            sendGoAway(lastStream: 0, reason: .shutdown)
+            sendFaultGoAway(lastStream: 0)
         }
         if faulty, let mode = shared.configuration.faults.terminalClose(afterAnswers: 0) {
             endAfterAnswers(mode)

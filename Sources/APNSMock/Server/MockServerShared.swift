@@ -71,6 +71,9 @@ final class MockServerShared: Sendable {
         return (n, configuration.faults.applies(toConnection: n))
     }
 
+    /// Connections admitted so far (closed at once over the cap do not count).
+    var acceptedConnections: Int { lock.withLock { accepted } }
+
     /// A connection admitted by `admitConnection` has closed.
     func connectionClosed(count: Int = 1) {
         counters.withLock { $0.open -= count }
