@@ -379,7 +379,8 @@ struct DeliveryStateMachine<Item, Answer> {
     /// as interrupted; items never sent are left to the caller's count.
     private mutating func finishRun() {
         if interruptedBy != nil {
-            while let p = retry.popFirst() where p.sent {
+            while let p = retry.popFirst() {
+                guard p.sent else { continue }
                 noteFailure(.interrupted)
                 report(p.item, .failed(.interrupted, durationNs: 0))
             }

@@ -48,7 +48,7 @@ public final class MockServer: Sendable {
 
     /// Binds, then starts the log writer and the event loops; on failure, what was started is stopped again.
     private func startLoops() throws(MockServerError) -> (MockServerShared, [OSThread]) {
-        signal(SIGPIPE, SIG_IGN)
+        ProcessSignals.ignoreBrokenPipe()
         let listener: Socket
         do {
             listener = try Socket.listen(host: configuration.host, port: configuration.port)
@@ -108,7 +108,7 @@ public final class MockServer: Sendable {
     static let logDrainMilliseconds = 200
 
     /// Connections accepted and served so far (tests check how often a client reconnected).
-    public var acceptedConnections: Int { lock.withLock { shared }?.acceptedConnections ?? 0 }
+    public var acceptedConnections: Int { state.withLock { $0.shared }?.acceptedConnections ?? 0 }
 
     /// Log lines dropped or left unwritten because the log's reader did not keep up (known after `wait()`).
     public var droppedLogLines: Int {

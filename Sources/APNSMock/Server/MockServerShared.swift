@@ -72,7 +72,7 @@ final class MockServerShared: Sendable {
     }
 
     /// Connections admitted so far (closed at once over the cap do not count).
-    var acceptedConnections: Int { lock.withLock { accepted } }
+    var acceptedConnections: Int { counters.withLock { $0.accepted } }
 
     /// A connection admitted by `admitConnection` has closed.
     func connectionClosed(count: Int = 1) {
