@@ -20,6 +20,11 @@ need_cmd openssl openssl          # tests check that openssl reads what apnsctl 
 need_cmd curl curl                # tests prove the mock speaks real HTTP/2 to curl
 need_cmd nghttpd nghttp2-server   # a second, independent HTTP/2 peer in the tests
 need_cmd h2load nghttp2-client    # load generator for the mock test and make bench
+need_proxy() {  # daemons in /usr/bin or /usr/sbin (not always on a user's PATH) -> apt package
+    [ -x "/usr/bin/$1" ] || [ -x "/usr/sbin/$1" ] || command -v "$1" >/dev/null 2>&1 || missing+=("$2")
+}
+need_proxy tinyproxy tinyproxy    # a real HTTP CONNECT proxy for the send --proxy tests
+need_proxy microsocks microsocks  # a real SOCKS5 server for the send --proxy tests
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
     [ -x /usr/bin/time ] || missing+=(time)
@@ -28,8 +33,8 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config" >&2
-    exec brew install openssl@3 libnghttp2 nghttp2 pkg-config
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks" >&2
+    exec brew install openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "error: missing ${missing[*]}; install them with your package manager" >&2

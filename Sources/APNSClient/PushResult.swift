@@ -22,6 +22,12 @@ public struct PushResult: Sendable, Equatable {
     public let error: String?
     /// From submitting the request to its answer (or failure).
     public let durationMs: Double
+    /// The environment whose server answered (or failed), when the sender was told it.
+    public var environment: APNSEnvironment? = nil
+    /// The server that answered (or failed).
+    public var endpoint: PushEndpoint? = nil
+    /// `--env auto`: the environment that answered `BadDeviceToken` before this one was tried.
+    public var badDeviceTokenIn: APNSEnvironment? = nil
 
     /// A result built field by field (tests, and the sender's failure path).
     public init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,

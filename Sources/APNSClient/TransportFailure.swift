@@ -9,6 +9,8 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
     case connect(SocketError)
     /// TLS set-up, certificate verification, handshake, ALPN.
     case tls(TLSFailure)
+    /// The proxy could not be reached, or refused or broke the tunnel (it names the proxy, never its password).
+    case proxy(ProxyFailure)
     /// The server broke the HTTP/2 protocol.
     case protocolError(String)
     /// The connection ended (reset, closed, GOAWAY) with requests unanswered.
@@ -27,6 +29,7 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
         switch self {
         case .connect(let e): return e.description + connectAdvice(e)
         case .tls(let e): return e.description
+        case .proxy(let e): return e.description
         case .protocolError(let m): return "HTTP/2 protocol error: \(m)"
         case .closed(let m): return m
         case .timeout(let s):
@@ -45,6 +48,7 @@ public enum TransportFailure: Error, Sendable, CustomStringConvertible {
     var isRetriable: Bool {
         switch self {
         case .closed, .protocolError, .connect: return true
+        case .proxy(let e): return e.isRetriable
         case .tls(let e):
             switch e {
             case .io, .handshake: return true

@@ -10,6 +10,13 @@ public struct ConnectionInfo: Sendable {
     public let alpn: String
     public let connectMs: Double
     public let handshakeMs: Double
+    /// The proxy the connection went through (no password); nil when direct. `connectMs` is then the
+    /// TCP connect to the proxy.
+    public var proxy: ProxyServer? = nil
+    /// How long the proxy took to open the tunnel (CONNECT or SOCKS5 exchange).
+    public var tunnelMs: Double? = nil
+    /// What the proxy answered (`HTTP/1.1 200 Connection established`).
+    public var proxyAnswer: String? = nil
 }
 
 /// One TLS connection carrying one HTTP/2 client session: the sender's unit of reconnecting. It moves
@@ -48,16 +55,25 @@ final class PushConnection {
         self.info = info
     }
 
-    /// Connects (racing the host's addresses), handshakes (ALPN `h2` required) and queues the HTTP/2
-    /// preface, each step bounded by `timeout` and abandoned when `interruptFD` becomes readable.
-    static func open(endpoint: PushEndpoint, context: TLSContext, timeout: Double,
+    /// Connects (racing the host's addresses; with `proxy`, to the proxy, then through its tunnel),
+    /// handshakes (ALPN `h2` required, SNI and verification for the APNs host even inside a tunnel) and
+    /// queues the HTTP/2 preface, each step bounded by `timeout` and abandoned when `interruptFD`
+    /// becomes readable.
+    static func open(endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
                      interruptFD: Int32?) throws(TransportFailure) -> PushConnection {
         let t0 = SystemClock.monotonicNanoseconds()
         let socket: Socket
-        do { socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: timeout, interruptFD: interruptFD) }
-        catch {
-            if case .interrupted = error { throw .interrupted }
-            throw .connect(error)
+        var tunnel: ProxyTunnel.Opened? = nil
+        if let proxy {
+            let opened = try ProxyTunnel.open(proxy, to: endpoint, timeout: timeout, interruptFD: interruptFD)
+            socket = opened.socket
+            tunnel = opened
+        } else {
+            do { socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: timeout, interruptFD: interruptFD) }
+            catch {
+                if case .interrupted = error { throw .interrupted }
+                throw .connect(error)
+            }
         }
         let t1 = SystemClock.monotonicNanoseconds()
         let tls: TLSConnection
@@ -73,8 +89,13 @@ final class PushConnection {
         let session: HTTP2ClientSession
         do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) }
         catch { throw .protocolError(error.description) }
-        let info = ConnectionInfo(endpoint: endpoint, tlsVersion: tls.protocolVersion, cipher: tls.cipherName, alpn: "h2",
-                                  connectMs: Double(t1 - t0) / 1e6, handshakeMs: Double(t2 - t1) / 1e6)
+        var info = ConnectionInfo(endpoint: endpoint, tlsVersion: tls.protocolVersion, cipher: tls.cipherName, alpn: "h2",
+                                  connectMs: tunnel?.connectMs ?? Double(t1 - t0) / 1e6, handshakeMs: Double(t2 - t1) / 1e6)
+        if let tunnel {
+            info.proxy = proxy
+            info.tunnelMs = tunnel.tunnelMs
+            info.proxyAnswer = tunnel.detail
+        }
         return PushConnection(tls: tls, session: session, info: info)
     }
 

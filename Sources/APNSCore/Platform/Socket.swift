@@ -45,6 +45,11 @@ public struct SocketAddress: Sendable, Equatable {
         return host.withUnsafeBufferPointer { p in p.baseAddress.map { String(cString: $0) } ?? "?" }
     }
 
+    /// The raw IP address: 4 bytes (IPv4) or 16 (IPv6), as a SOCKS5 request carries it.
+    public var ipBytes: [UInt8] {
+        isIPv6 ? Array(bytes.dropFirst(8).prefix(16)) : Array(bytes.dropFirst(4).prefix(4))
+    }
+
     /// `reason` with the address it concerns, when a host has several: `::1: Connection refused`.
     func describe(_ reason: String) -> String { "\(numericHost): \(reason)" }
 }
