@@ -33,6 +33,20 @@ extension APNSCtl {
                 most 3 times in a row without progress; nothing APNs answered is sent twice, and every
                 device gets exactly one result line (text) or JSON object (-o json).
 
+                --env auto sends to sandbox first; each device sandbox answers BadDeviceToken is \
+                sent once more to production, and its one result line names the environment that \
+                answered (a token sandbox refuses belongs to a TestFlight/App Store build). It needs \
+                a certificate for both environments, or token auth. Against two local servers, give \
+                --endpoint sandbox=URL --endpoint production=URL.
+
+                Proxies: --proxy URL, else https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY (curl's \
+                order). http://[user:pass@]host:port uses HTTP CONNECT with basic auth; \
+                socks5h://[user:pass@]host:port uses SOCKS5 with the proxy resolving the APNs host \
+                (socks5:// resolves it here). NO_PROXY/no_proxy or --noproxy LIST exempt hosts, \
+                --proxy included. TLS to APNs runs inside the tunnel, verified for the APNs host. A \
+                proxy that refuses or cannot be reached is exit 69; its password is never printed. \
+                --port 2197 reaches Apple's hosts where a firewall blocks 443.
+
                 Text output, one line per device, then a summary for more than one:
                   accepted  200  3f2a…9c1d  apns-id=8A6C1F8E-…  sandbox  24 ms
                   rejected  400  BadDeviceToken  77b0…0a11  <what it means> <what to check>
@@ -51,6 +65,8 @@ extension APNSCtl {
                       --topic com.example.app --devices tokens.txt -o json > results.jsonl
                   apnsctl send alert.json -c client.pem -d TOKEN --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
+                  https_proxy=http://proxy.corp:3128 apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
+                  apnsctl send alert.json -c push.p12 -d TOKEN --env auto
                 """)
 
         @Argument(help: ArgumentHelp("Payload: a .json or .apns file, - for standard input, or inline JSON starting with {.",
@@ -100,20 +116,35 @@ extension APNSCtl {
                 StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
             }
             let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-            let configuration = SenderConfiguration(endpoint: plan.endpoint, trust: trust, identity: plan.identity,
-                                                    timeout: connection.timeout, concurrency: connection.concurrency)
+            var configuration = SenderConfiguration(endpoint: plan.endpoint, trust: trust, identity: plan.identity,
+                                                    timeout: connection.timeout, concurrency: connection.concurrency,
+                                                    proxy: plan.proxy.proxy)
+            configuration.environment = plan.environment
             let renderer = SendOutput(format: format, environment: plan.environment, endpoint: plan.endpoint,
                                       total: plan.deviceCount, lineBuffered: verbose)
             let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
-            let sender: PushSender
+            if verbose {
+                for line in SendVerbose.proxyLines(plan.proxy, endpoint: plan.endpoint) { StandardStreams.printErr(line + "\n") }
+            }
+            let observer = verboseLog.map { log in { (event: SendEvent) in renderer.flush(); log.show(event) } }
+            let send: (InterruptSignals?, (PushResult) -> Void) -> SendSummary
             do {
-                sender = try PushSender(configuration: configuration, request: plan.request, devices: plan.devices,
-                                        observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
+                if let fallback = plan.fallback {
+                    var second = configuration
+                    second.endpoint = fallback.endpoint
+                    second.environment = fallback.environment
+                    second.proxy = fallback.proxy.proxy
+                    send = try EnvironmentFallbackSender(first: configuration, second: second, request: plan.request,
+                                                         devices: plan.devices, observer: observer).run
+                } else {
+                    send = try PushSender(configuration: configuration, request: plan.request, devices: plan.devices,
+                                          observer: observer).run
+                }
             } catch {
                 if connection.caFile != nil, case .tls(.configuration) = error { throw CLIError.inputMissing(error.description) }
                 throw CLIError.transport(error.description)
             }
-            var summary = sender.run(interrupts: InterruptSignals.install()) { renderer.result($0) }
+            var summary = send(InterruptSignals.install()) { renderer.result($0) }
             if summary.interruptedBy != nil { summary.notSent = max(0, plan.deviceCount - summary.total) }
             renderer.finish(summary)
             verboseLog?.finish(summary)

@@ -36,6 +36,9 @@ struct SendDryRun {
         if plan.deviceCount > 1 {
             out.append("# the same request goes to \(plan.deviceCount - 1) more device\(plan.deviceCount == 2 ? "" : "s"), only :path differs")
         }
+        if let fallback = plan.fallback {
+            out.append("# --env auto: each device \(plan.environment.rawValue) answers BadDeviceToken is sent once more to \(fallback.environment.rawValue) (\(fallback.endpoint.url))")
+        }
         out.append("# \(plan.environment.rawValue), \(plan.request.payload.count) bytes; nothing was sent. The same request with curl:")
         out += curl(url: url, headers: headers)
         return out
@@ -61,6 +64,7 @@ struct SendDryRun {
         }
         if let ca = connection.caFile { cmd.append("--cacert \(shellQuoted(ca))") }
         if connection.insecure { cmd.append("--insecure") }
+        cmd += proxyArguments(&vars)
         for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
             let value = h.name == "authorization" ? "bearer $APNS_JWT" : h.value
             // Double quotes so $APNS_JWT expands; the other values are escaped for them.
@@ -71,6 +75,20 @@ struct SendDryRun {
         var out: [String] = []
         if !vars.isEmpty { out.append("# " + vars.joined(separator: "  ")) }
         out.append(cmd.joined(separator: " \\\n  "))
+        return out
+    }
+
+    /// `--proxy URL` (and `--proxy-user` from a shell variable: the password is never printed), or
+    /// `--noproxy '*'` when a configured proxy is skipped, so curl goes the same way apnsctl would.
+    private func proxyArguments(_ vars: inout [String]) -> [String] {
+        guard let proxy = plan.proxy.proxy else {
+            return plan.proxy.source != nil || connection.proxy != nil ? ["--noproxy '*'"] : []
+        }
+        var out = ["--proxy \(shellQuoted(proxy.urlWithoutCredentials))"]
+        if let user = proxy.user {
+            vars.append("APNS_PROXY_USER=\(shellQuoted(user)):<its password>")
+            out.append("--proxy-user \"$APNS_PROXY_USER\"")
+        }
         return out
     }
 

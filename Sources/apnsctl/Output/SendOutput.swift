@@ -77,10 +77,11 @@ final class SendOutput {
         case .accepted:
             var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(device)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
-            return line + "  \(environment.rawValue)  \(milliseconds(r.durationMs))"
+            return line + "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
-            return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(explanation(r))"
+            let why = r.refusedByBothEnvironments ? r.bothEnvironmentsRefusedText : explanation(r) + (r.environmentHint.map { " " + $0 } ?? "")
+            return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
         case .failed:
             return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.error ?? "no answer")"
         }
@@ -123,8 +124,9 @@ final class SendOutput {
         w.field("reason", r.reason ?? r.bodyText)
         w.key("timestamp")
         if let t = r.timestamp { w.raw(Array(String(t).utf8)) } else { w.null() }
-        w.field("environment", environment.rawValue)
-        w.field("endpoint", endpoint.url)
+        w.field("environment", (r.environment ?? environment).rawValue)
+        w.field("endpoint", (r.endpoint ?? endpoint).url)
+        if let first = r.badDeviceTokenIn { w.field("bad_device_token_in", first.rawValue) }
         w.key("duration_ms")
         w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
         if r.outcome == .failed { w.field("error", r.error ?? "no answer") }
