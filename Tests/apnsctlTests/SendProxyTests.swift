@@ -173,6 +173,21 @@ import Testing
         }
     }
 
+    @Test(arguments: ["http", "socks5h"])
+    func ctrlCWhileTheProxyIsSilentExitsAtOnce(_ scheme: String) throws {
+        let mock = try MockProcess()
+        let silent = try Socket.listen(host: "127.0.0.1", port: 0)
+        let send = try SendInterruptTests.Background(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint,
+                                                      "--ca-file", mock.caFile, "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
+                                                      "--proxy", "\(scheme)://127.0.0.1:\(silent.localPort)", "--timeout", "60", "-v"])
+        #expect(send.wait(seconds: 20) { send.stderr.contains("* connecting to") }, "\(send.stderr)")
+        usleep(300_000)
+        kill(send.process.processIdentifier, SIGINT)
+        let (status, waited) = send.finish(within: 20)
+        #expect(status == 130, "\(send.stderr.suffix(400))")
+        #expect(waited < 5, "the tunnel phase ignored SIGINT for \(waited) s")
+    }
+
     @Test(arguments: [
         (["--proxy", "socks4://127.0.0.1:1080"], "--proxy socks4://127.0.0.1:1080: SOCKS4 is not supported"),
         (["--proxy", "https://u:secret@p:443"], "--proxy https://u:***@p:443: TLS to the proxy itself"),
