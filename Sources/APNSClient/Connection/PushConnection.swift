@@ -48,11 +48,16 @@ final class PushConnection {
     private var mayHaveMore = false
     private var readBuffer = [UInt8](repeating: 0, count: 32 * 1024)
     private var reportedLimit: UInt32? = nil
+    /// Through a proxy: acknowledge at once. Proxies such as tinyproxy leave Nagle's algorithm on, so
+    /// each small segment they relay waits for the ACK of the one before; with our ACKs delayed that
+    /// cost 40 ms per exchange (a first answer in 44 ms instead of 1 ms, measured with tinyproxy).
+    private let quickAck: Bool
 
     private init(tls: TLSConnection, session: HTTP2ClientSession, info: ConnectionInfo) {
         self.tls = tls
         self.session = session
         self.info = info
+        quickAck = info.proxy != nil
     }
 
     /// Connects (racing the host's addresses; with `proxy`, to the proxy, then through its tunnel),
@@ -82,7 +87,7 @@ final class PushConnection {
         } catch {
             throw .tls(error)
         }
-        try handshake(tls, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD)
+        try handshake(tls, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD, quickAck: proxy != nil)
         let t2 = SystemClock.monotonicNanoseconds()
         let alpn = tls.negotiatedProtocol
         guard alpn == "h2" else { throw .tls(.noHTTP2(selected: alpn)) }
@@ -100,10 +105,12 @@ final class PushConnection {
     }
 
     /// The TLS handshake, waiting on the socket and the interrupt descriptor.
-    private static func handshake(_ tls: TLSConnection, deadline: UInt64, interruptFD: Int32?) throws(TransportFailure) {
+    private static func handshake(_ tls: TLSConnection, deadline: UInt64, interruptFD: Int32?,
+                                  quickAck: Bool) throws(TransportFailure) {
         while true {
             let step: TLSStep
             do { step = try tls.handshakeStep() } catch { throw .tls(error) }
+            if quickAck { tls.socket.requestQuickAck() }
             let events: Int16
             switch step {
             case .bytes: return
@@ -214,6 +221,8 @@ final class PushConnection {
         let read: Result<TLSStep, TLSFailure> = readBuffer.withUnsafeMutableBytes { p in
             do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
         }
+        // After every read, application data or not: TLS 1.3 session tickets arrive first and yield no bytes.
+        if quickAck { tls.socket.requestQuickAck() }
         switch read {
         case .failure(let e):
             return .ended(.failed(e.description))

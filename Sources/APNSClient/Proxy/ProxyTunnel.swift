@@ -63,6 +63,7 @@ enum ProxyTunnel {
                 }
             } else {
                 let (step, bytes) = socket.receive(limit: 4096)
+                socket.requestQuickAck()
                 switch step {
                 case .bytes:
                     switch handshake.receive(bytes) {
