@@ -173,6 +173,29 @@ import Testing
         }
     }
 
+    @Test func aProxyThatMayNotOrCannotReachTheHostIs69WithItsAnswer() throws {
+        let mock = try MockProcess()
+        let closed = try ProxyProcess.freePort()
+        // ConnectPort allows only the closed port: the mock's port is refused (403), the closed one fails (500).
+        let proxy = try ProxyProcess(.tinyproxy(connectPorts: [closed], credentials: nil))
+        let forbidden = try send(mock, ["-d", SendDeliveryTests.token(1), "--proxy", proxy.url(scheme: "http")])
+        #expect(forbidden.status == 69)
+        #expect(forbidden.errorLines.last?.contains("refused the tunnel: HTTP/1.1 403 ") == true, "\(forbidden.stderr)")
+        let unreachable = try CommandRunner.apnsctl(["send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
+                                                     "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
+                                                     "--proxy", proxy.url(scheme: "http")])
+        #expect(unreachable.status == 69)
+        #expect(unreachable.errorLines.last?.contains("refused the tunnel: HTTP/1.1 500 ") == true, "\(unreachable.stderr)")
+        #expect(unreachable.errorLines.last?.contains("the proxy could not reach the APNs host") == true)
+        let socks = try ProxyProcess(.microsocks(credentials: nil))
+        let refused = try CommandRunner.apnsctl(["send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
+                                                 "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
+                                                 "--proxy", socks.url(scheme: "socks5h")])
+        #expect(refused.status == 69)
+        #expect(refused.errorLines.last?.contains("SOCKS5 proxy socks5h://127.0.0.1:\(socks.port) refused: connection refused by the APNs host (reply 5)") == true,
+                "\(refused.stderr)")
+    }
+
     @Test(arguments: ["http", "socks5h"])
     func ctrlCWhileTheProxyIsSilentExitsAtOnce(_ scheme: String) throws {
         let mock = try MockProcess()
