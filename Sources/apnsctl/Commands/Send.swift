@@ -125,6 +125,9 @@ extension APNSCtl {
             let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
             if verbose {
                 for line in SendVerbose.proxyLines(plan.proxy, endpoint: plan.endpoint) { StandardStreams.printErr(line + "\n") }
+                if let fallback = plan.fallback, fallback.proxy != plan.proxy {
+                    for line in SendVerbose.proxyLines(fallback.proxy, endpoint: fallback.endpoint) { StandardStreams.printErr(line + "\n") }
+                }
             }
             let observer = verboseLog.map { log in { (event: SendEvent) in renderer.flush(); log.show(event) } }
             let send: (InterruptSignals?, (PushResult) -> Void) -> SendSummary
