@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench: apnsctl measured against its anchors in one run, on this machine, as ratios.
 #   validate: 1,000 payload files in one call (limit 0.5 s)
-#   send:     one send vs curl --http2; 20,000 notifications on one connection vs h2load -c 1 -m 100;
+#   send:     one send vs curl --http2; 20,000 notifications on one connection vs h2load -c 1 -m 100,
+#             and through tinyproxy vs direct;
 #             peak memory of send --devices with 100,000 tokens
 #   mock:     requests/s under h2load -c 4 -m 100; connections/s accepted from 4 parallel handshaking clients
 # Medians throughout; this machine is shared and noisy, so compare ratios, not absolute times.

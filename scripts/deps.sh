@@ -33,6 +33,11 @@ need_py h2 python3-h2
 need_py jwt python3-jwt
 need_py cryptography python3-cryptography
 [ -x /usr/bin/time ] || missing+=(time)  # tests and make bench read peak memory with /usr/bin/time
+need_proxy() {  # daemons in /usr/bin or /usr/sbin (not always on a user's PATH) -> apt package
+    [ -x "/usr/bin/$1" ] || [ -x "/usr/sbin/$1" ] || command -v "$1" >/dev/null 2>&1 || missing+=("$2")
+}
+need_proxy tinyproxy tinyproxy    # a real HTTP CONNECT proxy for the send --proxy tests
+need_proxy microsocks microsocks  # a real SOCKS5 server for the send --proxy tests
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
 fi
@@ -40,8 +45,8 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config; with pip: h2 pyjwt cryptography" >&2
-    brew install openssl@3 libnghttp2 nghttp2 pkg-config
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks; with pip: h2 pyjwt cryptography" >&2
+    brew install openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks
     exec python3 -m pip install --user h2 pyjwt cryptography
 fi
 if ! command -v apt-get >/dev/null 2>&1; then

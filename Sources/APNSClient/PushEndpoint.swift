@@ -41,31 +41,15 @@ public struct PushEndpoint: Sendable, Equatable {
             throw Problem(message: "--endpoint \(url): must not have a path (requests always go to /3/device/<token>); \(expected)")
         }
         if rest.contains("@") { throw Problem(message: "--endpoint \(url): user names are not supported; \(expected)") }
-        var host: Substring
-        var portText: Substring? = nil
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw Problem(message: "--endpoint \(url): unclosed [ in the IPv6 address; \(expected)") }
-            host = rest[rest.index(after: rest.startIndex)..<close]
-            let after = rest[rest.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw Problem(message: "--endpoint \(url): unexpected text after the address; \(expected)") }
-                portText = after.dropFirst()
-            }
-        } else if let colon = rest.lastIndex(of: ":") {
-            host = rest[..<colon]
-            portText = rest[rest.index(after: colon)...]
-        } else {
-            host = rest
+        let parts: HostAndPort
+        switch HostAndPort.split(rest) {
+        case .success(let p): parts = p
+        case .failure(let problem): throw Problem(message: "--endpoint \(url): \(problem.text); \(expected)")
         }
-        guard !host.isEmpty else { throw Problem(message: "--endpoint \(url): the host is missing; \(expected)") }
-        var port = 443
-        if let portText {
-            guard let p = Int(portText), p > 0, p < 65536 else {
-                throw Problem(message: "--endpoint \(url): the port must be a number from 1 to 65535; \(expected)")
-            }
-            port = p
+        guard let port = parts.port(default: 443) else {
+            throw Problem(message: "--endpoint \(url): the port must be a number from 1 to 65535; \(expected)")
         }
-        self.init(host: String(host), port: port)
+        self.init(host: String(parts.host), port: port)
     }
 
     /// `https://host:port`, as results show it (IPv6 in brackets).

@@ -29,6 +29,12 @@ public struct PushResult: Sendable, Equatable {
     /// The answer as it arrived, for callers that read more than the reason (channel reads and lists); nil
     /// for a target without an answer.
     public let response: APNSResponse?
+    /// The environment whose server answered (or failed), when the sender was told it.
+    public var environment: APNSEnvironment? = nil
+    /// The server that answered (or failed).
+    public var endpoint: PushEndpoint? = nil
+    /// `--env auto`: the environment that answered `BadDeviceToken` before this one was tried.
+    public var badDeviceTokenIn: APNSEnvironment? = nil
 
     /// A result built field by field (tests, and the sender's failure path).
     public init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,

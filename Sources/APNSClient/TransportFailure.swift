@@ -22,6 +22,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case connect(SocketError)
     /// TLS set-up, certificate verification, handshake, ALPN.
     case tls(TLSFailure)
+    /// The proxy could not be reached, or refused or broke the tunnel (it names the proxy, never its password).
+    case proxy(ProxyFailure)
     /// The server broke the HTTP/2 protocol.
     case protocolError(String)
     /// The connection ended (reset, closed, GOAWAY) with requests unanswered.
@@ -40,6 +42,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .connect(let e): return e.description
         case .tls(let e): return e.description
+        case .proxy(let e): return e.description
         case .protocolError(let m): return "HTTP/2 protocol error: \(m)"
         case .closed(let m): return m
         case .timeout(let s):
@@ -58,6 +61,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     var isRetriable: Bool {
         switch self {
         case .closed, .protocolError, .connect: return true
+        case .proxy(let e): return e.isRetriable
         case .tls(let e):
             switch e {
             case .io, .handshake: return true

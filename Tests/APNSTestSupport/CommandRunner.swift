@@ -48,6 +48,9 @@ public enum CommandRunner {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = "1"
+        // A proxy set for the machine running the tests must not reroute the tests' loopback connections;
+        // proxy tests pass the variables they mean.
+        for name in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] { env[name] = nil }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

@@ -18,9 +18,17 @@ public final class MockProcess: @unchecked Sendable {
     private let logHandle: FileHandle?
 
     /// Starts the mock with `arguments` added (e.g. `--reject TOKEN=REASON`) and waits up to 20 s for it.
-    /// `keepingLog` writes its JSON log (one line per answered request) to `logFile`.
-    public init(_ arguments: [String] = [], keepingLog: Bool = false) throws {
+    /// `keepingLog` writes its JSON log (one line per answered request) to `logFile`. `sharingCredentialsWith`
+    /// copies another mock's CA, certificates and `.p8` key first, so one `--ca-file`, `--cert` or key
+    /// works with both (two mocks playing sandbox and production for `--env auto`).
+    public init(_ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
+        if let other {
+            let names = try FileManager.default.contentsOfDirectory(atPath: other.stateDirectory.path)
+            for name in names where name.hasSuffix(".pem") || name.hasSuffix(".p8") || name == "demo.json" {
+                try FileManager.default.copyItem(atPath: other.stateDirectory.file(name), toPath: stateDirectory.file(name))
+            }
+        }
         process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
         process.arguments = ["mock", "--port", "0", "--state-dir", stateDirectory.path] + arguments

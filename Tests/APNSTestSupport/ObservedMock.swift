@@ -13,12 +13,15 @@ public final class ObservedMock: Sendable {
     private let answers = LockedValue([String: Int]())
     private let connections = LockedValue(Set<Int>())
 
-    /// A mock on 127.0.0.1, port 0, with fresh credentials, misbehaving as `faults` say.
-    public init(faults: MockFaults = .none, rejections: [String: APNSReason] = [:], maxConcurrentStreams: UInt32 = 1000,
+    /// A mock on 127.0.0.1, port 0, playing `environment`, with fresh credentials (or those of
+    /// `sharingCredentialsWith`, so one client certificate works with both), misbehaving as `faults` say.
+    public init(environment: APNSEnvironment = .sandbox, sharingCredentialsWith other: ObservedMock? = nil,
+                faults: MockFaults = .none, rejections: [String: APNSReason] = [:], maxConcurrentStreams: UInt32 = 1000,
                 configure: (inout MockConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory(prefix: "observed-mock")
-        state = try MockState.prepare(directory: directory.file("state"))
-        var configuration = try MockConfiguration(state: state, rejections: rejections, faults: faults, threads: 2)
+        state = try other?.state ?? MockState.prepare(directory: directory.file("state"))
+        var configuration = try MockConfiguration(state: state, environment: environment, rejections: rejections,
+                                                  faults: faults, threads: 2)
         configuration.maxConcurrentStreams = maxConcurrentStreams
         let answers = self.answers
         let connections = self.connections

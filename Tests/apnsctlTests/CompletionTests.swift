@@ -25,7 +25,7 @@ import Testing
         ("jwt --auth-key Auth", ["AuthKey_ABCDE12345.p8", "AuthKey_notes.txt"]),
         ("mock --state-dir st", ["state"]),
         ("mock --auth-key-pub Auth", ["AuthKey_ABCDE12345.p8", "AuthKey_notes.txt"]),
-        ("send --env ", ["sandbox", "production"]),
+        ("send --env ", ["sandbox", "production", "auto"]),
         ("send -e p", ["production"]),
         ("send --push-type l", ["location", "liveactivity"]),
         ("send -o ", ["text", "json"]),

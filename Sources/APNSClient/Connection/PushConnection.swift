@@ -10,6 +10,13 @@ public struct ConnectionInfo: Sendable {
     public let alpn: String
     public let connectMs: Double
     public let handshakeMs: Double
+    /// The proxy the connection went through (no password); nil when direct. `connectMs` is then the
+    /// TCP connect to the proxy.
+    public var proxy: ProxyServer? = nil
+    /// How long the proxy took to open the tunnel (CONNECT or SOCKS5 exchange).
+    public var tunnelMs: Double? = nil
+    /// What the proxy answered (`HTTP/1.1 200 Connection established`).
+    public var proxyAnswer: String? = nil
 }
 
 /// One TLS connection carrying one HTTP/2 client session: the sender's unit of reconnecting. It moves
@@ -41,23 +48,37 @@ final class PushConnection {
     private var mayHaveMore = false
     private var readBuffer = [UInt8](repeating: 0, count: 32 * 1024)
     private var reportedLimit: UInt32? = nil
+    /// Through a proxy: acknowledge at once. Proxies such as tinyproxy leave Nagle's algorithm on, so
+    /// each small segment they relay waits for the ACK of the one before; with our ACKs delayed that
+    /// cost 40 ms per exchange (a first answer in 44 ms instead of 1 ms, measured with tinyproxy).
+    private let quickAck: Bool
 
     private init(tls: TLSConnection, session: HTTP2ClientSession, info: ConnectionInfo) {
         self.tls = tls
         self.session = session
         self.info = info
+        quickAck = info.proxy != nil
     }
 
-    /// Connects (racing the host's addresses), handshakes (ALPN `h2` required) and queues the HTTP/2
-    /// preface, each step bounded by `timeout` and abandoned when `interruptFD` becomes readable.
-    static func open(endpoint: PushEndpoint, context: TLSContext, timeout: Double,
+    /// Connects (racing the host's addresses; with `proxy`, to the proxy, then through its tunnel),
+    /// handshakes (ALPN `h2` required, SNI and verification for the APNs host even inside a tunnel) and
+    /// queues the HTTP/2 preface, each step bounded by `timeout` and abandoned when `interruptFD`
+    /// becomes readable.
+    static func open(endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
                      interruptFD: Int32?) throws(TransportFailure) -> PushConnection {
         let t0 = SystemClock.monotonicNanoseconds()
         let socket: Socket
-        do { socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: timeout, interruptFD: interruptFD) }
-        catch {
-            if case .interrupted = error { throw .interrupted }
-            throw .connect(error)
+        var tunnel: ProxyTunnel.Opened? = nil
+        if let proxy {
+            let opened = try ProxyTunnel.open(proxy, to: endpoint, timeout: timeout, interruptFD: interruptFD)
+            socket = opened.socket
+            tunnel = opened
+        } else {
+            do { socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: timeout, interruptFD: interruptFD) }
+            catch {
+                if case .interrupted = error { throw .interrupted }
+                throw .connect(error)
+            }
         }
         let t1 = SystemClock.monotonicNanoseconds()
         let tls: TLSConnection
@@ -66,23 +87,30 @@ final class PushConnection {
         } catch {
             throw .tls(error)
         }
-        try handshake(tls, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD)
+        try handshake(tls, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD, quickAck: proxy != nil)
         let t2 = SystemClock.monotonicNanoseconds()
         let alpn = tls.negotiatedProtocol
         guard alpn == "h2" else { throw .tls(.noHTTP2(selected: alpn)) }
         let session: HTTP2ClientSession
         do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) }
         catch { throw .protocolError(error.description) }
-        let info = ConnectionInfo(endpoint: endpoint, tlsVersion: tls.protocolVersion, cipher: tls.cipherName, alpn: "h2",
-                                  connectMs: Double(t1 - t0) / 1e6, handshakeMs: Double(t2 - t1) / 1e6)
+        var info = ConnectionInfo(endpoint: endpoint, tlsVersion: tls.protocolVersion, cipher: tls.cipherName, alpn: "h2",
+                                  connectMs: tunnel?.connectMs ?? Double(t1 - t0) / 1e6, handshakeMs: Double(t2 - t1) / 1e6)
+        if let tunnel {
+            info.proxy = proxy
+            info.tunnelMs = tunnel.tunnelMs
+            info.proxyAnswer = tunnel.detail
+        }
         return PushConnection(tls: tls, session: session, info: info)
     }
 
     /// The TLS handshake, waiting on the socket and the interrupt descriptor.
-    private static func handshake(_ tls: TLSConnection, deadline: UInt64, interruptFD: Int32?) throws(TransportFailure) {
+    private static func handshake(_ tls: TLSConnection, deadline: UInt64, interruptFD: Int32?,
+                                  quickAck: Bool) throws(TransportFailure) {
         while true {
             let step: TLSStep
             do { step = try tls.handshakeStep() } catch { throw .tls(error) }
+            if quickAck { tls.socket.requestQuickAck() }
             let events: Int16
             switch step {
             case .bytes: return
@@ -193,6 +221,8 @@ final class PushConnection {
         let read: Result<TLSStep, TLSFailure> = readBuffer.withUnsafeMutableBytes { p in
             do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
         }
+        // After every read, application data or not: TLS 1.3 session tickets arrive first and yield no bytes.
+        if quickAck { tls.socket.requestQuickAck() }
         switch read {
         case .failure(let e):
             return .ended(.failed(e.description))

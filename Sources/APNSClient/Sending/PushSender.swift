@@ -58,7 +58,7 @@ public final class PushSender {
                 summary.connections = attempt
                 observer?(.connecting(configuration.endpoint, attempt: attempt))
                 do {
-                    let opened = try PushConnection.open(endpoint: configuration.endpoint, context: context,
+                    let opened = try PushConnection.open(endpoint: configuration.endpoint, proxy: configuration.proxy, context: context,
                                                          timeout: configuration.timeout, interruptFD: interruptFD)
                     connection = opened
                     machine.connected(now: SystemClock.monotonicNanoseconds())
@@ -82,7 +82,7 @@ public final class PushSender {
                 }
 
             case .report(let job, let report):
-                let result: PushResult
+                var result: PushResult
                 switch report {
                 case .answered(let response, let ns):
                     result = PushResult(target: job.target, response: response, durationMs: Double(ns) / 1e6,
@@ -90,6 +90,10 @@ public final class PushSender {
                 case .failed(let failure, let ns):
                     result = PushResult(target: job.target, failure: failure, durationMs: Double(ns) / 1e6,
                                         sentRequestID: job.sentRequestID)
+                }
+                if let environment = configuration.environment {
+                    result.environment = environment
+                    result.endpoint = configuration.endpoint
                 }
                 summary.count(result)
                 onResult(result)

@@ -15,8 +15,12 @@ public enum ServerTrust: Sendable, Equatable {
 public struct SenderConfiguration: Sendable {
     /// Where to connect (Apple for `--env`, or `--endpoint`).
     public var endpoint: PushEndpoint
+    /// The environment `endpoint` plays, stamped on every result with the endpoint; nil leaves them unset.
+    public var environment: APNSEnvironment? = nil
     /// Which server certificates to trust.
     public var trust: ServerTrust
+    /// The proxy to tunnel through (`ProxySelection` decides it); nil connects directly.
+    public var proxy: ProxyServer?
     /// The client certificate and key for certificate auth; nil for token auth.
     public var identity: PushIdentity?
     /// Bounds each connect, each handshake and each wait for an answer, in seconds.
@@ -36,7 +40,7 @@ public struct SenderConfiguration: Sendable {
     /// A configuration with CLI.md's defaults.
     public init(endpoint: PushEndpoint, trust: ServerTrust = .systemStore, identity: PushIdentity? = nil, timeout: Double = 30,
                 concurrency: Int? = nil, maxResendsWithoutProgress: Int = 3, maxAttemptsPerDevice: Int = 4,
-                interruptGrace: Double = 2) {
+                interruptGrace: Double = 2, proxy: ProxyServer? = nil) {
         self.endpoint = endpoint
         self.trust = trust
         self.identity = identity
@@ -45,6 +49,7 @@ public struct SenderConfiguration: Sendable {
         self.maxResendsWithoutProgress = maxResendsWithoutProgress
         self.maxAttemptsPerDevice = maxAttemptsPerDevice
         self.interruptGrace = interruptGrace
+        self.proxy = proxy
     }
 
     /// The TLS context for these settings; a CA file that cannot be read fails here, before any connection.

@@ -45,6 +45,11 @@ public struct SocketAddress: Sendable, Equatable {
         return host.withUnsafeBufferPointer { p in p.baseAddress.map { String(cString: $0) } ?? "?" }
     }
 
+    /// The raw IP address: 4 bytes (IPv4) or 16 (IPv6), as a SOCKS5 request carries it.
+    public var ipBytes: [UInt8] {
+        isIPv6 ? Array(bytes.dropFirst(8).prefix(16)) : Array(bytes.dropFirst(4).prefix(4))
+    }
+
     /// `reason` with the address it concerns, when a host has several: `::1: Connection refused`.
     func describe(_ reason: String) -> String { "\(numericHost): \(reason)" }
 }
@@ -244,6 +249,17 @@ public final class Socket: @unchecked Sendable {
     /// open until the value goes away.
     public func shutdownSending(reading: Bool = false) {
         _ = shutdown(fd, reading ? Int32(SHUT_RDWR) : Int32(SHUT_WR))
+    }
+
+    /// Asks the kernel to acknowledge received data at once instead of delaying the ACK (Linux's
+    /// TCP_QUICKACK, which lasts only until the kernel's next decision, so callers set it after reads).
+    /// A peer that runs Nagle's algorithm, as many proxies do, otherwise holds its next small segment
+    /// until a delayed ACK arrives: up to 40 ms per exchange.
+    public func requestQuickAck() {
+        #if os(Linux)
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
     }
 
     /// All I/O is driven by `poll`, so descriptors never block.

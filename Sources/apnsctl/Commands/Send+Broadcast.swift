@@ -11,6 +11,7 @@ extension APNSCtl.Send {
             return
         }
         try deliver(RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,
-                    endpoint: plan.endpoint, identity: plan.credentials.identity, format: format, noun: "channel")
+                    endpoint: plan.endpoint, proxy: plan.proxy, identity: plan.credentials.identity, format: format,
+                    noun: "channel")
     }
 }

@@ -8,25 +8,46 @@ extension APNSCtl.Send {
     /// 69 when a target got no answer (wins over 1), 130/143 when interrupted. `noun` names the targets in
     /// messages (`device`, `channel`).
     func deliver(_ requests: RequestSource, total: Int, environment: APNSEnvironment, endpoint: PushEndpoint,
-                 identity: PushIdentity?, format: SendOutput.Format, noun: String) throws(CLIError) {
+                 proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
+                 fallback: SendFallback? = nil) throws(CLIError) {
         if connection.insecure {
             StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
         }
         let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-        let configuration = SenderConfiguration(endpoint: endpoint, trust: trust, identity: identity,
-                                                timeout: connection.timeout, concurrency: connection.concurrency)
+        var configuration = SenderConfiguration(endpoint: endpoint, trust: trust, identity: identity,
+                                                timeout: connection.timeout, concurrency: connection.concurrency,
+                                                proxy: proxy.proxy)
+        configuration.environment = environment
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
                                   lineBuffered: verbose, quiet: quiet, color: color)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
-        let sender: PushSender
+        if verbose {
+            for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { StandardStreams.printErr(line + "\n") }
+            if let fallback, fallback.route.proxy != proxy {
+                for line in SendVerbose.proxyLines(fallback.route.proxy, endpoint: fallback.route.endpoint) {
+                    StandardStreams.printErr(line + "\n")
+                }
+            }
+        }
+        let observer = verboseLog.map { log in { (event: SendEvent) in renderer.flush(); log.show(event) } }
+        let send: (InterruptSignals?, (PushResult) -> Void) -> SendSummary
         do {
-            sender = try PushSender(configuration: configuration, requests: requests,
-                                    observer: verboseLog.map { log in { event in renderer.flush(); log.show(event) } })
+            if let fallback {
+                // --env auto: the same push again to the other environment for each BadDeviceToken.
+                var second = configuration
+                second.endpoint = fallback.route.endpoint
+                second.environment = fallback.route.environment
+                second.proxy = fallback.route.proxy.proxy
+                send = try EnvironmentFallbackSender(first: configuration, second: second, request: fallback.request,
+                                                     devices: fallback.devices, observer: observer).run
+            } else {
+                send = try PushSender(configuration: configuration, requests: requests, observer: observer).run
+            }
         } catch {
             if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
             throw .transport(error.message)
         }
-        var summary = sender.run(interrupts: InterruptSignals.install()) { renderer.result($0) }
+        var summary = send(InterruptSignals.install()) { renderer.result($0) }
         if summary.interruptedBy != nil { summary.notSent = max(0, total - summary.total) }
         renderer.finish(summary)
         verboseLog?.finish(summary)
@@ -39,4 +60,12 @@ extension APNSCtl.Send {
         }
         if summary.rejected > 0 { throw .rejected }
     }
+}
+
+/// `--env auto`'s second environment, with what to send there: the same request, to the devices the
+/// first environment answered `BadDeviceToken`.
+struct SendFallback {
+    let route: SendPlan.Route
+    let request: PushRequest
+    let devices: DeviceSource
 }

@@ -40,6 +40,19 @@ extension APNSCtl {
                 row without progress; nothing APNs answered is sent twice, and every device gets exactly \
                 one result line (text) or JSON object (-o json).
 
+                --env auto sends to sandbox first; each device sandbox answers BadDeviceToken is sent once \
+                more to production, and its one result line names the environment that answered (a token \
+                sandbox refuses belongs to a TestFlight/App Store build). It needs a certificate for both \
+                environments, or token auth. Against two local servers, give --endpoint sandbox=URL \
+                --endpoint production=URL.
+
+                Proxies: --proxy URL, else https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY (curl's order). \
+                http://[user:pass@]host:port uses HTTP CONNECT with basic auth; socks5h://[user:pass@]host:port \
+                uses SOCKS5 with the proxy resolving the APNs host (socks5:// resolves it here). NO_PROXY, \
+                no_proxy or --noproxy LIST exempt hosts, --proxy included. TLS to APNs runs inside the \
+                tunnel, verified for the APNs host. A proxy that refuses or cannot be reached is exit 69; its \
+                password is never printed. --port 2197 reaches Apple's hosts where a firewall blocks 443.
+
                 Text output is one line per device, then a summary for more than one. Accepted lines \
                 shorten the token; rejected and failed lines print it whole, with what the answer means \
                 and what to check. When stdout is a file and stderr a terminal, a progress line is shown \
@@ -59,6 +72,9 @@ extension APNSCtl {
                   apnsctl send alert.json -c client.pem -d TOKEN \\
                       --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
+                  apnsctl send alert.json -c push.p12 -d TOKEN --env auto
+                  https_proxy=http://proxy.example:3128 \\
+                      apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
                 """)
 
         @Argument(help: ArgumentHelp("Payload: a .json or .apns file, - for standard input, or inline JSON starting with {.",
@@ -118,9 +134,12 @@ extension APNSCtl {
             }
             // The device file owns the spooled copy of standard input: keep it until everything is sent.
             try withExtendedLifetime(plan.deviceFile) {
+                let fallback = plan.fallback.map { route in
+                    SendFallback(route: route, request: plan.request, devices: plan.devices)
+                }
                 try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
-                            environment: plan.environment, endpoint: plan.endpoint, identity: plan.identity,
-                            format: format, noun: "device")
+                            environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
+                            identity: plan.identity, format: format, noun: "device", fallback: fallback)
             }
         }
     }

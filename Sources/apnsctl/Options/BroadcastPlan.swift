@@ -9,6 +9,8 @@ struct BroadcastPlan {
     let jobs: [PushJob]
     let credentials: BroadcastCredentials
     let endpoint: PushEndpoint
+    /// The proxy for `endpoint` (or why none is used).
+    let proxy: ProxySelection
 }
 
 extension APNSCtl.Send {
@@ -37,7 +39,6 @@ extension APNSCtl.Send {
         }
         try connection.checkNumbers()
         let explicitEnvironment = try connection.parsedEnvironment()
-        let explicitEndpoint = try connection.parsedEndpoint()
         let priority = try request.parsedPriority() ?? .immediate
         let expiration = try request.parsedExpiration(now: now) ?? 0
         let sizeLimit = try request.parsedSizeLimit()
@@ -55,8 +56,11 @@ extension APNSCtl.Send {
                                     sizeLimit: sizeLimit, broadcast: true)
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
+        let port = try connection.parsedPort(endpoints: try connection.parsedEndpoints())
+        let route = try connection.singleRoute(environment: credentials.environment, command: "send --channel") { env in
+            PushEndpoint(host: env.host, port: port)
+        }
         return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),
-                             credentials: credentials,
-                             endpoint: explicitEndpoint ?? PushEndpoint(environment: credentials.environment))
+                             credentials: credentials, endpoint: route.endpoint, proxy: route.proxy)
     }
 }

@@ -30,21 +30,25 @@ struct ChannelOptions: ParsableArguments {
         }
         try connection.checkNumbers()
         let explicitEnvironment = try connection.parsedEnvironment()
-        let explicitEndpoint = try connection.parsedEndpoint()
         let requestID = try parsedRequestID(requestID)
         if let caFile = connection.caFile, !FileSystem.exists(caFile) {
             throw .inputMissing("--ca-file \(caFile): no such file; check the path")
         }
         let credentials = try BroadcastCredentials.load(topic: topic, certificate: certificate, passphrase: passphrase,
                                                         tokenAuth: tokenAuth, environment: explicitEnvironment)
-        let endpoint = explicitEndpoint ?? PushEndpoint(channelManagement: credentials.environment)
+        let route = try connection.singleRoute(environment: credentials.environment, command: "channel") { env in
+            PushEndpoint(channelManagement: env)
+        }
+        let endpoint = route.endpoint
         if connection.insecure {
             StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
         }
         let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-        let configuration = SenderConfiguration(endpoint: endpoint, trust: trust, identity: credentials.identity,
-                                                timeout: connection.timeout, concurrency: connection.concurrency)
+        var configuration = SenderConfiguration(endpoint: endpoint, trust: trust, identity: credentials.identity,
+                                                timeout: connection.timeout, concurrency: connection.concurrency,
+                                                proxy: route.proxy.proxy)
+        configuration.environment = credentials.environment
         return ChannelPlan(format: format, credentials: credentials, endpoint: endpoint, configuration: configuration,
-                           requestID: requestID, caFileGiven: connection.caFile != nil)
+                           requestID: requestID)
     }
 }

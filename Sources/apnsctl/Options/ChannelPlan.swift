@@ -10,7 +10,6 @@ struct ChannelPlan {
     let configuration: SenderConfiguration
     /// `--request-id`, for the command's main request.
     let requestID: String?
-    let caFileGiven: Bool
 
     /// A request for this app; the main request carries `--request-id` when given.
     func request(_ operation: ChannelRequest.Operation, main: Bool = true) -> ChannelRequest {
@@ -26,8 +25,8 @@ struct ChannelPlan {
         do {
             sender = try PushSender(configuration: configuration, requests: RequestListSource(requests.map(\.job)))
         } catch {
-            if caFileGiven, case .tls(.configuration) = error { throw .inputMissing(error.description) }
-            throw .transport(error.description)
+            if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
+            throw .transport(error.message)
         }
         // Results arrive in answer order; each request's target (its channel, "" for create and list) is
         // distinct within one call.

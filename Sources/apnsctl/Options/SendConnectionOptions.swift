@@ -2,16 +2,31 @@ import APNSClient
 import APNSCore
 import ArgumentParser
 
-/// `send`'s connection flags: where to connect, whom to trust, how patient and how parallel to be.
+/// `send`'s connection flags: where to connect (environment, endpoint, port, proxy), whom to trust, how
+/// patient and how parallel to be. Commands that connect elsewhere (`channel`) reuse the group, so
+/// `--endpoint`, `--proxy` and the proxy variables mean the same everywhere.
 struct SendConnectionOptions: ParsableArguments {
     @Option(name: [.customShort("e"), .customLong("env")],
-            help: ArgumentHelp("APNs environment: sandbox (also development, dev) or production (prod). Default: the certificate's only environment, else sandbox.",
-                               valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
+            help: ArgumentHelp("APNs environment: sandbox (also development, dev), production (prod), or auto: sandbox first, then production for each device sandbox answers BadDeviceToken. Default: the certificate's only environment, else sandbox.",
+                               valueName: "sandbox|production|auto"), completion: .list(["sandbox", "production", "auto"]))
     var environment: String?
 
     @Option(name: .customLong("endpoint"),
-            help: ArgumentHelp("Send to this https://host:port instead of Apple's host for --env (the mock, a proxy under test).", valueName: "url"))
-    var endpoint: String?
+            help: ArgumentHelp("Send to this https://host:port instead of Apple's host (the mock, a proxy under test). Repeatable as sandbox=URL and production=URL to set each environment's server (--env auto).", valueName: "url"))
+    var endpoints: [String] = []
+
+    @Option(name: .customLong("port"),
+            help: ArgumentHelp("Port on Apple's host: 443 (default) or 2197, Apple's alternative for firewalls that block 443. Ignored with --endpoint.", valueName: "443|2197"),
+            completion: .list(["443", "2197"]))
+    var port: Int?
+
+    @Option(name: .customLong("proxy"),
+            help: ArgumentHelp("Tunnel through this proxy: http://[user:pass@]host:port (HTTP CONNECT) or socks5h://[user:pass@]host:port (socks5:// resolves the APNs host locally). Default: https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY, as curl reads them; \"\" for none.", valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("noproxy"),
+            help: ArgumentHelp("Hosts to reach without the proxy, as curl's --noproxy: comma-separated names (each matches its subdomains too), .suffix, IP addresses or CIDR, or * for all. Replaces NO_PROXY/no_proxy.", valueName: "list"))
+    var noProxy: String?
 
     @Option(name: .customLong("ca-file"),
             help: ArgumentHelp("Trust this PEM CA bundle for the server certificate (default: the system trust store).", valueName: "file"), completion: .file())
@@ -28,19 +43,63 @@ struct SendConnectionOptions: ParsableArguments {
             help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer.", valueName: "seconds"))
     var timeout: Double = 30
 
-    /// `--env`, checked; nil when not given.
+    /// `--env auto`: try the default environment, then the other one for `BadDeviceToken`.
+    var isAutoEnvironment: Bool { environment?.lowercased() == "auto" }
+
+    /// `--env`, checked; nil when not given or `auto`.
     func parsedEnvironment() throws(CLIError) -> APNSEnvironment? {
-        guard let environment else { return nil }
+        guard let environment, !isAutoEnvironment else { return nil }
         guard let e = APNSEnvironment(userValue: environment) else {
-            throw .usage("--env \(JSONWriter.quoted(environment)): unknown environment; use sandbox (development) or production")
+            throw .usage("--env \(JSONWriter.quoted(environment)): unknown environment; use sandbox (development), production or auto")
         }
         return e
     }
 
-    /// `--endpoint`, checked; nil when not given.
-    func parsedEndpoint() throws(CLIError) -> PushEndpoint? {
-        guard let endpoint else { return nil }
-        do { return try PushEndpoint(url: endpoint) } catch { throw .usage(error.message) }
+    /// Every `--endpoint`, checked (bare, or per environment).
+    func parsedEndpoints() throws(CLIError) -> PushEndpoints {
+        do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage(error.message) }
+    }
+
+    /// `--port`, checked: Apple serves device pushes on 443 and 2197 only. Warns when `--endpoint`
+    /// makes it moot (the endpoint carries its own port).
+    func parsedPort(endpoints: PushEndpoints) throws(CLIError) -> Int {
+        guard let port else { return 443 }
+        guard port == 443 || port == 2197 else {
+            throw .usage("--port \(port): Apple's push hosts listen on 443 and 2197 only; give one of those, or --endpoint https://host:port for another server")
+        }
+        if !endpoints.isEmpty {
+            StandardStreams.warning("--port \(port) is ignored with --endpoint, which carries its own port")
+        }
+        return port
+    }
+
+    /// For commands that talk to one environment (`channel`, `send --channel`): `--env auto` is refused, and
+    /// the endpoint is `--endpoint` (bare or for `environment`) or `defaultEndpoint`, with its proxy.
+    func singleRoute(environment: APNSEnvironment, command: String,
+                     defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
+        if isAutoEnvironment {
+            throw .usage("--env auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
+        }
+        let endpoints = try parsedEndpoints()
+        let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
+        return (endpoint, try proxySelection(for: endpoint))
+    }
+
+    /// The proxy for connections to `endpoint`: `--proxy`, else curl's variables, minus `--noproxy` or
+    /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
+    func proxySelection(for endpoint: PushEndpoint,
+                        environment: [String: String] = SendConnectionOptions.proxyEnvironment()) throws(CLIError) -> ProxySelection {
+        do { return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment) }
+        catch { throw .usage(error.message) }
+    }
+
+    /// The variables `ProxySelection` reads, from this process's environment.
+    static func proxyEnvironment() -> [String: String] {
+        var out: [String: String] = [:]
+        for name in ProxySelection.proxyVariables + ProxySelection.noProxyVariables {
+            if let v = Environment.value(name) { out[name] = v }
+        }
+        return out
     }
 
     /// Range checks for the numeric flags.

@@ -7,9 +7,20 @@ import APNSCrypto
 /// exit code of a bad invocation never depends on the network: flags (64), input files (66), device
 /// tokens (64), credentials (77), payload rules (65).
 struct SendPlan {
+    /// One environment's destination: where it is and how to get there.
+    struct Route {
+        let environment: APNSEnvironment
+        let endpoint: PushEndpoint
+        let proxy: ProxySelection
+    }
+
     var request: PushRequest
     let environment: APNSEnvironment
     let endpoint: PushEndpoint
+    /// The proxy for `endpoint` (or why none is used).
+    let proxy: ProxySelection
+    /// `--env auto`: the other environment, for devices the first answers `BadDeviceToken`.
+    let fallback: Route?
     /// `-d` tokens in order, then `--devices FILE` read lazily.
     let devices: DeviceSource
     let deviceCount: Int
@@ -27,7 +38,8 @@ extension APNSCtl.Send {
         // 1. Flag values and combinations (64).
         try connection.checkNumbers()
         let explicitEnvironment = try connection.parsedEnvironment()
-        let explicitEndpoint = try connection.parsedEndpoint()
+        let endpoints = try connection.parsedEndpoints()
+        let port = try connection.parsedPort(endpoints: endpoints)
         let explicitType = try request.parsedPushType()
         let explicitPriority = try request.parsedPriority()
         let expiration = try request.parsedExpiration(now: now)
@@ -109,6 +121,17 @@ extension APNSCtl.Send {
         if let identity, explicitEnvironment != nil {
             try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
         }
+        var fallback: SendPlan.Route? = nil
+        if connection.isAutoEnvironment {
+            if let info = identity?.info, info.isApplePush, info.environments.count == 1, let only = info.sortedEnvironments.first {
+                throw CLIError.usage("--env auto: \(certificate.cert ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
+            }
+            let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
+            let otherEndpoint = endpoints.endpoint(for: other, port: port)
+            fallback = SendPlan.Route(environment: other, endpoint: otherEndpoint, proxy: try connection.proxySelection(for: otherEndpoint))
+        }
+        let endpoint = endpoints.endpoint(for: environment, port: port)
+        let proxy = try connection.proxySelection(for: endpoint)
 
         // 5. Headers from flags and defaults.
         let provisionalType = explicitType ?? (request.topic.flatMap { PushType.inferred(fromTopic: $0) })
@@ -128,8 +151,7 @@ extension APNSCtl.Send {
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
                                       collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
-        return SendPlan(request: pushRequest, environment: environment,
-                        endpoint: explicitEndpoint ?? PushEndpoint(environment: environment),
+        return SendPlan(request: pushRequest, environment: environment, endpoint: endpoint, proxy: proxy, fallback: fallback,
                         devices: source, deviceCount: count, firstDevice: first, identity: identity, tokenIDs: ids,
                         deviceFile: file)
     }

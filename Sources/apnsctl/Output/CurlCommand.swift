@@ -1,3 +1,4 @@
+import APNSClient
 import APNSCore
 import APNSCrypto
 
@@ -14,7 +15,7 @@ struct CurlCommand {
     /// The dry runs' command: `send`'s credential and connection flags as curl options, then the request.
     static func lines(url: String, headers: [HeaderField], body: [UInt8], certificate: CertificateOptions,
                       identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, tokenAuthKeyPath: String?,
-                      connection: SendConnectionOptions) -> [String] {
+                      connection: SendConnectionOptions, proxy: ProxySelection? = nil) -> [String] {
         var curl = CurlCommand(url: url)
         if let cert = certificate.cert, let identity {
             curl.certificate(path: cert, keyPath: certificate.key, identity: identity)
@@ -23,6 +24,7 @@ struct CurlCommand {
             curl.token(keyPath: tokenAuthKeyPath, keyID: tokenIDs.keyID, teamID: tokenIDs.teamID)
         }
         curl.trust(caFile: connection.caFile, insecure: connection.insecure)
+        if let proxy { curl.proxy(proxy, explicitFlag: connection.proxy != nil) }
         curl.headers(headers)
         curl.body(body)
         return curl.lines
@@ -47,6 +49,20 @@ struct CurlCommand {
     /// `APNS_JWT` from `apnsctl jwt`, for the `authorization` header.
     mutating func token(keyPath: String, keyID: String, teamID: String) {
         variables.append("APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(keyPath)) --key-id \(keyID) --team-id \(teamID))")
+    }
+
+    /// `--proxy URL` (and `--proxy-user` from a shell variable: the password is never printed), or
+    /// `--noproxy '*'` when a configured proxy is skipped, so curl goes the same way apnsctl would.
+    mutating func proxy(_ selection: ProxySelection, explicitFlag: Bool) {
+        guard let proxy = selection.proxy else {
+            if selection.source != nil || explicitFlag { words.append("--noproxy '*'") }
+            return
+        }
+        words.append("--proxy \(Self.shellQuoted(proxy.urlWithoutCredentials))")
+        if let user = proxy.user {
+            variables.append("APNS_PROXY_USER=\(Self.shellQuoted(user)):<its password>")
+            words.append("--proxy-user \"$APNS_PROXY_USER\"")
+        }
     }
 
     /// `--cacert` and `--insecure`.

@@ -29,6 +29,9 @@ struct SendDryRun: DryRunText {
         if plan.deviceCount > 1 {
             out.append("# the same request goes to \(plan.deviceCount - 1) more device\(plan.deviceCount == 2 ? "" : "s"), only :path differs")
         }
+        if let fallback = plan.fallback {
+            out.append("# --env auto: each device \(plan.environment.rawValue) answers BadDeviceToken is sent once more to \(fallback.environment.rawValue) (\(fallback.endpoint.url))")
+        }
         out.append("# \(plan.environment.rawValue), \(plan.request.payload.count) bytes; nothing was sent. The same request with curl:")
         out += curl(url: url, headers: headers)
         return out
@@ -36,6 +39,7 @@ struct SendDryRun: DryRunText {
 
     private func curl(url: String, headers: [HeaderField]) -> [String] {
         CurlCommand.lines(url: url, headers: headers, body: plan.request.payload, certificate: certificate, identity: plan.identity,
-                          tokenIDs: plan.tokenIDs, tokenAuthKeyPath: tokenAuthKeyPath, connection: connection)
+                          tokenIDs: plan.tokenIDs, tokenAuthKeyPath: tokenAuthKeyPath, connection: connection,
+                          proxy: plan.proxy)
     }
 }

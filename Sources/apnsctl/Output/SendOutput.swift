@@ -69,10 +69,11 @@ final class SendOutput {
             var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(r.target.abbreviated)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
             if let id = r.apnsRequestID { line += "  apns-request-id=\(id)" }
-            return line + "  \(environment.rawValue)  \(milliseconds(r.durationMs))"
+            return line + "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
-            return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(explanation(r))"
+            let why = r.refusedByBothEnvironments ? r.bothEnvironmentsRefusedText : explanation(r) + (r.environmentHint.map { " " + $0 } ?? "")
+            return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
         case .failed:
             return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.failure?.message ?? "no answer")"
@@ -119,8 +120,9 @@ final class SendOutput {
         w.field("reason", r.reason ?? r.bodyText)
         w.key("timestamp")
         if let t = r.timestamp { w.raw(Array(String(t).utf8)) } else { w.null() }
-        w.field("environment", environment.rawValue)
-        w.field("endpoint", endpoint.url)
+        w.field("environment", (r.environment ?? environment).rawValue)
+        w.field("endpoint", (r.endpoint ?? endpoint).url)
+        if let first = r.badDeviceTokenIn { w.field("bad_device_token_in", first.rawValue) }
         w.key("duration_ms")
         w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
         if r.outcome == .failed { w.field("error", r.failure?.message ?? "no answer") }

@@ -37,6 +37,10 @@ final class SendVerbose {
         case .connecting(let endpoint, let attempt):
             return ["* connecting to \(endpoint.authority)" + (attempt > 1 ? " (connection \(attempt))" : "")]
         case .connected(let i):
+            if let proxy = i.proxy, let tunnel = i.tunnelMs {
+                return ["* TCP connected to proxy \(proxy.display) in \(SendOutput.milliseconds(i.connectMs)); tunnel to \(i.endpoint.authority) in \(SendOutput.milliseconds(tunnel)) (\(i.proxyAnswer ?? "open")); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
+                        "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)"]
+            }
             return ["* TCP connected in \(SendOutput.milliseconds(i.connectMs)); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
                     "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)"]
         case .serverSettings(let max):
@@ -63,5 +67,15 @@ final class SendVerbose {
             let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
             return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
         }
+    }
+
+    /// Which proxy the connection to `endpoint` uses and why (the URL without its password), or why a
+    /// configured one is skipped; nothing when no proxy is configured.
+    static func proxyLines(_ selection: ProxySelection, endpoint: PushEndpoint) -> [String] {
+        guard let source = selection.source else { return [] }
+        if let proxy = selection.proxy {
+            return ["* proxy \(proxy.display) (from \(source))" + (proxy.hasCredentials ? ", with credentials" : "")]
+        }
+        return ["* no proxy for \(endpoint.host): \(selection.bypassedBy ?? "an exemption") matches it (\(source) is set)"]
     }
 }

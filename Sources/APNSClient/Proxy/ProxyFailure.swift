@@ -1,0 +1,60 @@
+import APNSCore
+
+/// Why the tunnel through a proxy could not be opened (exit 69). Each case names the proxy by its
+/// `display` (never its password) and says what the proxy did, so the user knows whom to ask.
+public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// DNS, TCP connect or connect timeout to the proxy itself.
+    case unreachable(proxy: String, SocketError)
+    /// The HTTP proxy answered CONNECT with a non-2xx status (its status line, printable).
+    case refused(proxy: String, status: Int, statusLine: String)
+    /// The SOCKS5 proxy refused: no acceptable method, bad user/password, or a failed CONNECT (its reply).
+    case socksRefused(proxy: String, reason: String)
+    /// The proxy closed the connection during the handshake.
+    case closed(proxy: String, during: String)
+    /// The proxy sent something that is not its protocol.
+    case malformed(proxy: String, what: String)
+    /// No complete answer from the proxy within `--timeout`.
+    case timeout(proxy: String, seconds: Double)
+    /// Reading or writing the proxy connection failed (strerror text).
+    case io(proxy: String, reason: String)
+
+    /// One line: the proxy, what it said, and what to check.
+    public var description: String {
+        switch self {
+        case .unreachable(let p, let e):
+            return "proxy \(p): \(e.description); check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
+        case .refused(let p, let status, let line):
+            return "proxy \(p) refused the tunnel: \(line)" + Self.advice(status: status)
+        case .socksRefused(let p, let reason):
+            return "SOCKS5 proxy \(p) refused: \(reason)"
+        case .closed(let p, let during):
+            return "proxy \(p) closed the connection \(during); is it an HTTP or SOCKS5 proxy, and does it allow this client?"
+        case .malformed(let p, let what):
+            return "proxy \(p) answered something unexpected: \(what); check the scheme (http:// or socks5h://)"
+        case .timeout(let p, let s):
+            return "proxy \(p) did not answer within \(s == s.rounded() ? String(Int(s)) : String(s)) s; raise --timeout or check the proxy"
+        case .io(let p, let reason):
+            return "proxy \(p): \(reason)"
+        }
+    }
+
+    /// Worth another connection after one that worked: a proxy that went away may come back; one that
+    /// refused (credentials, policy) would refuse again.
+    var isRetriable: Bool {
+        switch self {
+        case .unreachable, .closed, .timeout, .io: return true
+        case .refused(_, let status, _): return status >= 500
+        case .socksRefused, .malformed: return false
+        }
+    }
+
+    private static func advice(status: Int) -> String {
+        switch status {
+        case 407: return "; the proxy wants credentials: give http://user:password@host:port (percent-encode special characters)"
+        case 401: return "; check the proxy credentials"
+        case 403: return "; the proxy does not allow this destination or port (APNs uses 443, or 2197 with --port)"
+        case 500...599: return "; the proxy could not reach the APNs host"
+        default: return ""
+        }
+    }
+}

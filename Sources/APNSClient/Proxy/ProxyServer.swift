@@ -1,0 +1,162 @@
+import APNSCore
+
+/// A proxy to tunnel the APNs connection through, parsed from a curl-style URL
+/// (`http://[user:pass@]host:port`, `socks5h://…`, `socks5://…`). The password is kept only to send
+/// it; `display` and `description` never contain it, so the value can go into any message.
+public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
+    /// How the tunnel is asked for.
+    public enum Kind: String, Sendable, Equatable {
+        /// HTTP CONNECT (RFC 9110 §9.3.6), optional basic auth.
+        case http
+        /// SOCKS5 (RFC 1928) with the host name sent to the proxy, which resolves it (curl's `socks5h`).
+        case socks5h
+        /// SOCKS5 with the host resolved here and its address sent (curl's `socks5`).
+        case socks5
+    }
+
+    public let kind: Kind
+    /// Host name or IP literal, without brackets.
+    public let host: String
+    public let port: Int
+    /// Percent-decoded user name; nil without credentials.
+    public let user: String?
+    /// Percent-decoded password; nil without one. Never printed.
+    let password: String?
+
+    /// A proxy from its parts (tests, callers that already split a URL).
+    public init(kind: Kind, host: String, port: Int, user: String? = nil, password: String? = nil) {
+        self.kind = kind
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+    }
+
+    /// Why a proxy URL was refused; the message says what shape is expected (never the password).
+    public struct Problem: Error, Equatable, Sendable {
+        public let message: String
+    }
+
+    /// curl's default proxy port, for a URL that names none.
+    public static let defaultPort = 1080
+
+    /// Parses a proxy URL as curl reads one: no scheme means `http://`; the port defaults to 1080;
+    /// user and password are percent-decoded; a trailing `/` is allowed. `https://` proxies (TLS to
+    /// the proxy itself), SOCKS4 and paths are refused with what to use instead. `source` names where
+    /// the URL came from (`--proxy`, `https_proxy`) in messages.
+    public init(url: String, source: String = "--proxy") throws(Problem) {
+        let expected = "give http://[user:pass@]host:port or socks5h://[user:pass@]host:port"
+        let shown = Self.redacted(url)
+        func problem(_ what: String) -> Problem { Problem(message: "\(source) \(shown): \(what); \(expected)") }
+        var rest = Substring(url.trimmingWhitespace())
+        var kind = Kind.http
+        if let sep = rest.firstRange(of: "://") {
+            let scheme = rest[..<sep.lowerBound].lowercased()
+            switch scheme {
+            case "http": kind = .http
+            case "socks5h": kind = .socks5h
+            case "socks5": kind = .socks5
+            case "https": throw problem("TLS to the proxy itself (https://) is not supported; most proxies that take https:// also take http:// for CONNECT")
+            case "socks4", "socks4a": throw problem("SOCKS4 is not supported")
+            default: throw problem("scheme \(scheme) is not supported")
+            }
+            rest = rest[sep.upperBound...]
+        }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        if rest.contains("/") || rest.contains("?") || rest.contains("#") { throw problem("a proxy URL has no path") }
+        var user: String? = nil
+        var password: String? = nil
+        if let at = rest.lastIndex(of: "@") {
+            let info = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+            let parts = info.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let u = Self.percentDecoded(parts[0]) else { throw problem("bad %-escape in the user name") }
+            user = u
+            if parts.count > 1 {
+                guard let p = Self.percentDecoded(parts[1]) else { throw problem("bad %-escape in the password") }
+                password = p
+            }
+        }
+        let parts: HostAndPort
+        switch HostAndPort.split(rest) {
+        case .success(let p): parts = p
+        case .failure(let reason): throw problem(reason.text)
+        }
+        guard let port = parts.port(default: Self.defaultPort) else { throw problem("the port must be a number from 1 to 65535") }
+        self.init(kind: kind, host: String(parts.host), port: port, user: user, password: password)
+    }
+
+    /// `http://host:port`, or with a user `http://user@host:port`: what messages and `-v` show.
+    public var display: String {
+        let h = host.contains(":") ? "[\(host)]" : host
+        return "\(kind.rawValue)://\(user.map { Self.percentEncoded($0) + "@" } ?? "")\(h):\(port)"
+    }
+
+    /// `display`: a proxy in any message names itself without its password.
+    public var description: String { display }
+
+    /// `http://host:port` with no user info, for `curl --proxy` (credentials go to `--proxy-user`).
+    public var urlWithoutCredentials: String {
+        "\(kind.rawValue)://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Whether the URL carries credentials (a user, maybe with a password).
+    public var hasCredentials: Bool { user != nil }
+
+    /// `url` with any password replaced by `***`, for messages about a URL that did not parse.
+    static func redacted(_ url: String) -> String {
+        guard let at = url.lastIndex(of: "@") else { return url }
+        let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
+        guard start <= at else { return url }
+        let info = url[start..<at]
+        guard let colon = info.firstIndex(of: ":") else { return url }
+        return String(url[..<colon]) + ":***" + String(url[at...])
+    }
+
+    /// Decodes `%XX` escapes (UTF-8); nil for a malformed escape.
+    static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var it = Array(text.utf8)[...]
+        while let b = it.popFirst() {
+            guard b == UInt8(ascii: "%") else { bytes.append(b); continue }
+            guard it.count >= 2, let hi = hexValue(it[it.startIndex]), let lo = hexValue(it[it.startIndex + 1]) else { return nil }
+            bytes.append(hi << 4 | lo)
+            it = it.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt8? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    /// Escapes what cannot stand in a URL's user info.
+    private static func percentEncoded(_ text: String) -> String {
+        var out = ""
+        for b in text.utf8 {
+            let c = Character(Unicode.Scalar(b))
+            if b < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c)) { out.append(c) }
+            else { out += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and newlines.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+
+    /// Left-padded with zeros to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,67 @@
+import Testing
+@testable import APNSClient
+
+/// Proxy URLs as curl reads them: schemes, default port, percent-decoded credentials, and messages
+/// that never contain the password.
+@Suite struct ProxyServerTests {
+    @Test(arguments: [
+        ("http://proxy.corp:3128", ProxyServer.Kind.http, "proxy.corp", 3128, nil, nil),
+        ("proxy.corp:8080", .http, "proxy.corp", 8080, nil, nil),
+        ("HTTP://proxy.corp", .http, "proxy.corp", 1080, nil, nil),
+        ("http://alice:s3cr%40t%3A@proxy:3128/", .http, "proxy", 3128, "alice", "s3cr@t:"),
+        ("socks5h://bob:hunter2@[::1]:1080", .socks5h, "::1", 1080, "bob", "hunter2"),
+        ("socks5://10.0.0.1:9050", .socks5, "10.0.0.1", 9050, nil, nil),
+        ("http://user%20name@p:1", .http, "p", 1, "user name", nil),
+        ("  http://p:2  ", .http, "p", 2, nil, nil),
+    ] as [(String, ProxyServer.Kind, String, Int, String?, String?)])
+    func parsed(_ url: String, _ kind: ProxyServer.Kind, _ host: String, _ port: Int, _ user: String?, _ password: String?) throws {
+        let p = try ProxyServer(url: url)
+        #expect(p.kind == kind)
+        #expect(p.host == host)
+        #expect(p.port == port)
+        #expect(p.user == user)
+        #expect(p.password == password)
+    }
+
+    @Test(arguments: ["https://p:443", "socks4://p:1080", "ftp://p", "http://p:0", "http://p:70000", "http://p:x",
+                      "http://", "http://p/path", "http://[::1", "http://u:%zz@p:1", "http://u:%4@p:1"])
+    func refused(_ url: String) {
+        #expect(throws: ProxyServer.Problem.self) { try ProxyServer(url: url) }
+    }
+
+    @Test func displayAndMessagesNeverShowThePassword() throws {
+        let p = try ProxyServer(url: "http://alice:topsecret@proxy:3128")
+        #expect(p.display == "http://alice@proxy:3128")
+        #expect("\(p)" == p.display)
+        #expect(p.urlWithoutCredentials == "http://proxy:3128")
+        do {
+            _ = try ProxyServer(url: "https://alice:topsecret@proxy:3128", source: "https_proxy")
+            Issue.record("accepted https://")
+        } catch {
+            #expect(error.message.hasPrefix("https_proxy https://alice:***@proxy:3128:"))
+            #expect(!error.message.contains("topsecret"))
+        }
+    }
+
+    @Test func failuresNameTheProxyNotThePassword() throws {
+        let p = try ProxyServer(url: "http://alice:topsecret@proxy:3128")
+        let failures: [ProxyFailure] = [
+            .refused(proxy: p.display, status: 407, statusLine: "HTTP/1.1 407 Proxy Authentication Required"),
+            .socksRefused(proxy: p.display, reason: "wrong user name or password"),
+            .closed(proxy: p.display, during: "before answering CONNECT"),
+            .timeout(proxy: p.display, seconds: 2),
+        ]
+        for f in failures {
+            #expect(f.description.contains("proxy:3128"))
+            #expect(!f.description.contains("topsecret"))
+        }
+        #expect(TransportFailure.proxy(failures[0]).description.contains("407"))
+    }
+
+    @Test func onlyTransientProxyFailuresAreRetriedAfterAWorkingConnection() {
+        #expect(TransportFailure.proxy(.closed(proxy: "p", during: "x")).isRetriable)
+        #expect(TransportFailure.proxy(.refused(proxy: "p", status: 503, statusLine: "503")).isRetriable)
+        #expect(!TransportFailure.proxy(.refused(proxy: "p", status: 407, statusLine: "407")).isRetriable)
+        #expect(!TransportFailure.proxy(.socksRefused(proxy: "p", reason: "auth")).isRetriable)
+    }
+}
