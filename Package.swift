@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // apnsctl: test and send Apple push notifications from the shell.
-// Layout (arrows point one way): apnsctl -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore.
+// Layout (arrows point one way): apnsctl -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore,
+// with APNSPlatform (the operating system) beside APNSCore for everything that does I/O.
 import PackageDescription
 
 let package = Package(
@@ -21,31 +22,35 @@ let package = Package(
             name: "CNghttp2", pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
 
-        // Pure Swift: APNs vocabulary, JSON reader, payload validator, device tokens, platform helpers.
+        // Pure Swift, no C library: APNs vocabulary, JSON reader, payload validator, device tokens.
         .target(name: "APNSCore"),
+        // The operating system: sockets, poll, files, streams, signals, clocks, threads and locks. Every
+        // Glibc/Darwin difference lives here, behind `#if canImport(Darwin)`.
+        .target(name: "APNSPlatform"),
         // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
-        .target(name: "APNSCrypto", dependencies: ["APNSCore", "COpenSSL"]),
+        .target(name: "APNSCrypto", dependencies: ["APNSCore", "APNSPlatform", "COpenSSL"]),
         // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.
         .target(name: "APNSHTTP2", dependencies: ["APNSCore", "CNghttp2"]),
         // Sending: connect, multiplex, resend after GOAWAY, one result per device.
-        .target(name: "APNSClient", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2"]),
+        .target(name: "APNSClient", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
         // The local APNs: checks requests with the same vocabulary and validator as the client.
-        .target(name: "APNSMock", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2"]),
+        .target(name: "APNSMock", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
         // Argument parsing, rendering and exit codes; imports no C module.
         .executableTarget(
             name: "apnsctl",
             dependencies: [
-                "APNSCore", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock",
+                "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, the in-process mock with an answer observer.
-        .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSCrypto", "APNSHTTP2", "APNSMock"], path: "Tests/APNSTestSupport"),
-        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSTestSupport"]),
-        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSTestSupport"]),
-        .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSTestSupport"]),
-        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSMock", "APNSTestSupport"]),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSTestSupport"]),
-        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSMock", "APNSTestSupport"]),
+        .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSMock"],
+                path: "Tests/APNSTestSupport"),
+        .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
     ]
 )

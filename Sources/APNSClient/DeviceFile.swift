@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// A `--devices FILE`: one token per line, blank lines and `#` comments skipped.
 ///

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Reads a file descriptor line by line through one fixed buffer: constant memory for any file size,
 /// which is what lets `--devices` stream a million tokens.

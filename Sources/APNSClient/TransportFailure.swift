@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSHTTP2
+import APNSPlatform
 
 /// What a user can check after a transport failure. The library says which; the CLI words it with its own
 /// flags, so a renamed flag is changed in one place and the library names none.

@@ -2,6 +2,7 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import ArgumentParser
+import APNSPlatform
 
 /// The root command. It owns `main` so that every failure, including the argument
 /// parser's usage errors, prints as `error: …` and exits with a code from CLI.md.

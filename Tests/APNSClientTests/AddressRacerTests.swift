@@ -1,5 +1,6 @@
 import APNSCore
 import Testing
+import APNSPlatform
 
 /// RFC 8305 connection racing with a fake resolver and fake sockets: time and outcomes are values.
 @Suite struct AddressRacerTests {

@@ -1,6 +1,7 @@
 import APNSCore
 import Testing
 @testable import APNSClient
+import APNSPlatform
 
 /// The broadcast and channel request builders (APNS.md §11) and the parsing of their answers.
 @Suite struct BroadcastRequestTests {

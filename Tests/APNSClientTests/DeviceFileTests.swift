@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Testing
 @testable import APNSClient
+import APNSPlatform
 
 /// `--devices FILE`: streaming, comments, and precise errors.
 @Suite struct DeviceFileTests {

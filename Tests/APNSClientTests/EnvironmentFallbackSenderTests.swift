@@ -5,6 +5,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 @testable import APNSClient
+import APNSPlatform
 
 /// `--env auto`'s sender against two mocks playing sandbox and production (one set of credentials): one
 /// final result per device, from the environment that answered, and the first answer kept when the second

@@ -5,6 +5,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 @testable import APNSClient
+import APNSPlatform
 
 /// The sending engine in process against `MockServer` behaving and misbehaving (the mock's faults, with
 /// its answer observer counting per device): every device ends with exactly one result, and nothing the

@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Testing
 @testable import APNSCore
+import APNSPlatform
 
 /// Whole-payload rules: empty, not JSON, not an object, duplicate keys, strict mode, problem order.
 @Suite struct DocumentRuleTests {

@@ -1,3 +1,4 @@
+import APNSPlatform
 @testable import APNSCore
 
 /// Validates inline JSON text (or a `.apns` document) with options; the shape every rule test uses.
@@ -25,5 +26,12 @@ extension ValidationReport {
     /// Every problem as `line:column severity path: message`, for failure output.
     var listing: String {
         problems.map { "\($0.line):\($0.column) \($0.severity.rawValue) \($0.path): \($0.message)" }.joined(separator: "\n")
+    }
+}
+
+extension Payload {
+    /// The file at `path`, read as `apnsctl` reads it (APNSCore itself reads no files).
+    static func load(path: String) throws(FileSystem.Failure) -> Payload {
+        Payload(bytes: try FileSystem.read(path), isAPNSFile: isAPNSPath(path))
     }
 }

@@ -1,5 +1,6 @@
 import APNSCore
 import Testing
+import APNSPlatform
 
 @Suite struct VocabularyTests {
     @Test(arguments: APNSReason.allCases)

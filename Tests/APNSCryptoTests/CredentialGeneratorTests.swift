@@ -2,6 +2,7 @@ import APNSCore
 @testable import APNSCrypto
 import APNSTestSupport
 import Testing
+import APNSPlatform
 
 /// The generator must make certificates OpenSSL itself accepts, with Apple's markers where asked.
 @Suite struct CredentialGeneratorTests {

@@ -3,6 +3,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// Loading every credential variant a developer has, most of them written by the `openssl` command.
 @Suite struct CredentialLoaderTests {

@@ -3,6 +3,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 @testable import APNSCrypto
+import APNSPlatform
 
 /// Generated credentials must work in real TLS: our server certificate and CA, and a push certificate
 /// read back from a legacy .p12 (as a Keychain export would be) and from the PEM curl uses.

@@ -3,6 +3,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// ES256 tokens: shape, an independent signature check with `openssl dgst`, and the verifier's verdicts.
 @Suite struct ProviderTokenTests {

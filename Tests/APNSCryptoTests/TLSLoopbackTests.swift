@@ -3,6 +3,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 @testable import APNSCrypto
+import APNSPlatform
 
 /// The TLS layer against itself on loopback: ALPN, verification, client certificates.
 @Suite struct TLSLoopbackTests {

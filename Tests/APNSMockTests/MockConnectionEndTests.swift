@@ -3,6 +3,7 @@ import APNSMock
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// How each fault (and `errorCloseAfter`) ends a connection, seen frame by frame and down to TCP by an
 /// independent client (Python `ssl` + hand-parsed HTTP/2): the client tests that rely on these faults test

@@ -3,6 +3,7 @@ import APNSMock
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// The fault injection other tests rely on, observed with nghttp and curl.
 @Suite struct MockFaultTests {

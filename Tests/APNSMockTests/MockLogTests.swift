@@ -3,6 +3,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// The notification log must never hold the server up: a reader that stops reading costs log lines, not answers.
 @Suite struct MockLogTests {

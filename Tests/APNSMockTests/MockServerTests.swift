@@ -3,6 +3,7 @@ import APNSMock
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// The engine over real TLS sockets, with curl and nghttp as independent HTTP/2 clients.
 @Suite struct MockServerTests {

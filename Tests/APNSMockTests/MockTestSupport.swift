@@ -3,6 +3,7 @@ import APNSCrypto
 import APNSMock
 import APNSTestSupport
 import Foundation
+import APNSPlatform
 
 /// A mock server on port 0 with fresh state-dir credentials, plus curl and nghttp (independent HTTP/2
 /// clients) pointed at it. Each test makes its own and stops it.

@@ -2,6 +2,7 @@ import APNSCore
 import APNSHTTP2
 import Testing
 @testable import APNSMock
+import APNSPlatform
 
 /// Token verdicts by token text, so the checks run without keys or clocks.
 struct StubTokens: ProviderTokenChecking {

@@ -1,5 +1,6 @@
 import APNSCore
 import Foundation
+import APNSPlatform
 
 /// What a finished child process left behind.
 public struct CommandResult: Sendable {

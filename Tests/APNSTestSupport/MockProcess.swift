@@ -1,4 +1,5 @@
 import Foundation
+import APNSPlatform
 
 /// `apnsctl mock` running as a child process for end-to-end tests: started on port 0 with its own
 /// state dir, ready once `mock.json` appears, stopped with SIGTERM when the value goes away.

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSPlatform
 
 /// `MockServer` in the test process with an answer observer: the one fault injector for the sender's
 /// tests. It counts every answer per device, so a test proves from the server's side that nothing it

@@ -1,5 +1,6 @@
 import APNSCore
 import Foundation
+import APNSPlatform
 
 /// A real proxy from the distribution, run as a child process for end-to-end tests: `tinyproxy`
 /// (HTTP CONNECT, optional BasicAuth) or `microsocks` (SOCKS5, optional user and password), on a free

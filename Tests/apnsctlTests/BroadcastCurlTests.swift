@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `curl --http2` (a client we did not write) against the mock's channel management and broadcast paths:
 /// statuses, headers and bodies as APNS.md §11 describes them.

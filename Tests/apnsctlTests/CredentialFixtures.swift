@@ -2,6 +2,7 @@ import APNSCore
 @testable import APNSCrypto
 import APNSTestSupport
 import Foundation
+import APNSPlatform
 
 /// Credentials for the end-to-end tests, generated once per run with the library's generator
 /// (the same code that makes the mock's demo credentials) and written per test into a temp dir.

@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `make install PREFIX=…` and `make uninstall` (CLI.md): the binary, bash/zsh/fish completions in their
 /// standard places and one man page per command, generated from the command definitions; uninstall

@@ -1,5 +1,6 @@
 import APNSTestSupport
 import Foundation
+import APNSPlatform
 
 /// `apnsctl mock` running in the background for end-to-end tests: started on port 0 with its own state dir,
 /// ready once mock.json appears; stdout (the log) and stderr go to files.

@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `apnsctl mock` end to end: the built binary, curl as the client, signals, files and exit codes.
 @Suite struct MockCommandTests {

@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// Hostile or careless clients against `apnsctl mock`: whatever they do, the others keep being served
 /// and the mock neither crashes nor spins.

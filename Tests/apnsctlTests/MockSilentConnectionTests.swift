@@ -3,6 +3,7 @@ import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// Connections that stay silent never delay new clients (CLI.md): before, a new curl waited 259 ms behind 20
 /// silent connections and timed out behind 300.

@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// One mock per state dir (CLI.md): a second `apnsctl mock` on a dir in use exits 73 and leaves the first
 /// one's mock.json alone; mocks started at the same instant on an empty dir end with one consistent set.

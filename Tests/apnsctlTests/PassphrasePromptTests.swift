@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// The passphrase prompt on a real pseudo-terminal (issue 10): signals never leave the terminal without
 /// echo (Ctrl-C under plain `sh`, SIGTERM, SIGHUP), Ctrl-Z then `fg` does not show the passphrase,

@@ -3,6 +3,7 @@ import APNSMock
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// CLI.md's delivery promises, end to end: the built binary against `apnsctl mock` misbehaving the way
 /// real servers do. Every device gets exactly one result, and the mock's own log shows that nothing it

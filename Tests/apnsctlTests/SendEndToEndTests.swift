@@ -3,6 +3,7 @@ import APNSMock
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `apnsctl send`, the built binary, against the in-process mock behaving and misbehaving.
 @Suite struct SendEndToEndTests {

@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `send` through real proxies from the distribution (tinyproxy for HTTP CONNECT, microsocks for
 /// SOCKS5) to `apnsctl mock`: both kinds of auth, curl's variables and their order, NO_PROXY, proxies

@@ -3,6 +3,7 @@ import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `apnsctl send` exit codes 64/65/66/77 and `--dry-run`: all decided before connecting to anything
 /// (the endpoint below is a closed port, so a connection attempt would show up as 69).

@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
+import APNSPlatform
 
 /// `apnsctl validate` end to end: the built binary, its exit codes, text lines and JSON Lines.
 @Suite struct ValidateCommandTests {

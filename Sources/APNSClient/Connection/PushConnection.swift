@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSHTTP2
+import APNSPlatform
 
 /// Facts about an open connection, for `--verbose`.
 public struct ConnectionInfo: Sendable {

@@ -1,3 +1,4 @@
+import APNSPlatform
 /// The sender's rules with no I/O in them: what to submit next, what an answer, a reset, a GOAWAY or
 /// the end of a connection means for each request, when to reconnect, when to give up, and what an
 /// interrupt leaves behind.

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Why the tunnel through a proxy could not be opened (exit 69). Each case names the proxy by its
 /// `display` (never its password) and says what the proxy did, so the user knows whom to ask.

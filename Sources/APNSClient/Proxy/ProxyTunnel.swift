@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Opens a TCP connection to a proxy and asks it for a tunnel to the APNs host: the phase between
 /// connect and the TLS handshake. It runs a `ProxyHandshake` over the socket with `poll`, bounded by

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// A broadcast to Live Activity channels (APNS.md §11) with every header settled: the same payload to
 /// each channel, one `POST /4/broadcasts/apps/<bundle id>` per channel, the channel in `apns-channel-id`,

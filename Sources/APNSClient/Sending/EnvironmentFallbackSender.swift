@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// `--env auto`: sends to one environment, then sends each device that environment answered
 /// `BadDeviceToken` once to the other, so a debug build's token reaches the sandbox and a TestFlight

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSHTTP2
+import APNSPlatform
 
 /// The sending engine: one connection at a time carrying every request, multiplexed up to
 /// min(server limit, `--concurrency`, 1000) streams.

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// What the sender is doing, for `--verbose` (rendering lives in the CLI).
 public enum SendEvent {

@@ -1,3 +1,4 @@
+import APNSPlatform
 /// Counts for the summary line and the exit code.
 public struct SendSummary: Sendable, Equatable {
     public var accepted = 0

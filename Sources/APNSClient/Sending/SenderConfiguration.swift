@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// Which server certificates the sender trusts.
 public enum ServerTrust: Sendable, Equatable {

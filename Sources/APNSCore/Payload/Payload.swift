@@ -14,16 +14,10 @@ public struct Payload: Sendable {
     /// The bytes as read. Problems are reported at positions in these, so they match the user's file.
     public let source: [UInt8]
 
-    /// Reads a payload file, or standard input for `-`; a `.apns` extension selects the simulator format.
-    /// A `.apns` file that is not valid JSON still loads; the validator reports its syntax error.
-    public static func load(path: String) throws(FileSystem.Failure) -> Payload {
-        let bytes = try FileSystem.read(path)
-        return Payload(bytes: bytes, isAPNSFile: isAPNSPath(path))
-    }
-
-    /// Whether `path` names a `.apns` file (case-insensitive extension).
+    /// Whether `path` names a `.apns` file (case-insensitive extension, and a name before it).
     public static func isAPNSPath(_ path: String) -> Bool {
-        path.lowercased().hasSuffix(".apns") && FileSystem.baseName(path).utf8.count > 5
+        let name = path.split(separator: "/", omittingEmptySubsequences: false).last ?? Substring(path)
+        return name.lowercased().hasSuffix(".apns") && name.utf8.count > 5
     }
 
     /// A payload from bytes (inline JSON, standard input); `isAPNSFile` applies the `.apns` processing.

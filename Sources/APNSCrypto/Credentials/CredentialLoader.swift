@@ -1,5 +1,6 @@
 internal import COpenSSL
 import APNSCore
+import APNSPlatform
 
 /// Reads every credential a developer actually has — PEM (certificate and/or key, PKCS#1, PKCS#8, SEC1,
 /// encrypted or not, chains), DER certificates, PKCS#12 modern and legacy, `.p8` keys — detected by

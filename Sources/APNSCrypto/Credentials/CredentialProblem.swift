@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Every way a credential can be unusable, with the facts (file, dates, what was found). The CLI phrases
 /// each as one line naming its own flags (`apnsctl`'s `CredentialProblem+Message.swift`), maps

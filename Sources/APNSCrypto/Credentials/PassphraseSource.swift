@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Where a passphrase may come from, in CLI.md's order: `--passphrase`, `--passphrase-file` (first line),
 /// an environment variable, then a no-echo prompt on a terminal. Nothing is read until an encrypted

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 // The terminal state the handlers need. Signal handlers cannot capture context, so it lives in globals,
 // set before the handlers are installed and cleared after they are removed (one prompt at a time).

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Asks for a secret on the controlling terminal without echo (termios on /dev/tty), as `ssh` and
 /// `openssl` do, so it works even when stdin and stdout are redirected. While it waits, a signal never

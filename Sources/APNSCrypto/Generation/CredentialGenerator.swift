@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// A certificate's validity window in seconds since the epoch; past or future windows make
 /// expired and not-yet-valid certificates for tests.

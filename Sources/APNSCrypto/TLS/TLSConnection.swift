@@ -1,5 +1,6 @@
 internal import COpenSSL
 import APNSCore
+import APNSPlatform
 
 /// The outcome of one non-blocking TLS step.
 public enum TLSStep: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Keeps signed provider tokens in `$XDG_CACHE_HOME/apnsctl/` (directory 0700, files 0600), one per
 /// team id and key id, reused while younger than 50 minutes: APNs refuses tokens older than an hour

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import APNSCore
+import APNSPlatform
 
 /// A `.p8` provider-token key (EC P-256): signs JWTs as ES256 with a raw 64-byte `r||s` signature.
 public final class SigningKey: Sendable {

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSHTTP2
+import APNSPlatform
 
 /// APNs' checks of broadcast sends and channel management requests (APNS.md §11), first fault wins, in the
 /// order of APNSwift's test server where §11 gives one: path and method, repeated headers, credentials,

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// The mock's broadcast channels, shared by every event loop and kept in `channels.json` in the state dir
 /// (written to a temporary file and renamed, so a crash never leaves half a file), so channels survive a

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Makes the `apns-id` and `apns-unique-id` values the mock answers with (formatted by `UUIDString`) from a fast
 /// per-loop generator (SplitMix64, seeded once from the system), because asking the kernel for 32 random bytes

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// A bearer token's verdict as the mock needs it: who signed it and when, or the APNs reason to answer.
 public enum ProviderTokenCheck: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSHTTP2
+import APNSPlatform
 
 /// APNs' checks of one device-push request, as a pure function of the request, the connection's auth state
 /// and the clock: no sockets, so every reason is unit-tested. Order follows APNS.md §9; the first fault wins.

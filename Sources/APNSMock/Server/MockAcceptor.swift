@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// The one thread that accepts: it waits on the listener alone, accepts until the backlog is empty
 /// (EAGAIN) on every wake-up, and deals the connections to the event loops in turn. Handshakes and requests

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSHTTP2
+import APNSPlatform
 
 /// One client connection of the mock: a non-blocking TLS handshake, then HTTP/2 (or the HTTP/1.1-only fault),
 /// driven by its event loop whenever its socket is ready. Nothing here blocks, so a slow or silent client

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// One event-loop thread: polls the stop pipe, its inbox (connections the acceptor deals it) and its own
 /// connections, and services whichever are ready. It never touches the listener, so it sleeps until something

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// One JSON line per answered notification, so scripts can tail what the mock received. Lines are
 /// collected per event-loop iteration and handed whole to the server's `MockLogWriter`, so lines from

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Writes the mock's log lines to their descriptor from a thread of its own, so an event loop never waits on
 /// whoever reads them. A pipe that nobody drains (`apnsctl mock | slow-consumer`), a terminal paused with

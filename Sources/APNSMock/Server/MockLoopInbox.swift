@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// A socket the acceptor took, with its accept number, on its way to an event loop.
 struct AcceptedSocket {

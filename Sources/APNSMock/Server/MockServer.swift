@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// The local APNs, in process: `start()` binds and returns the port, an acceptor thread deals connections to
 /// event-loop threads that serve them in the background, `stop()` sends GOAWAY `{"reason":"Shutdown"}` everywhere, lets open streams finish and returns.

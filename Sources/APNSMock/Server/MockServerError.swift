@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// Why the mock could not start; the CLI maps each case to an exit code (listen and TLS setup → 69).
 public enum MockServerError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// What every event loop of one server shares: configuration, TLS contexts, the listener, the stop pipe,
 /// and the few counters that need a lock (accept numbers, open connections for the cap).

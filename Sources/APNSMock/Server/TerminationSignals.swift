@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// The descriptor the signal handler writes to. Written once before the handlers are installed and only
 /// read by the handler, which may do nothing but async-signal-safe work.

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// A pipe whose read end becomes readable, for every poller at once, when `signal()` writes one byte.
 /// Nobody reads the byte, so the level stays up: one write wakes every event loop, and signal handlers

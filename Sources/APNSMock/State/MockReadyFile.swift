@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// `mock.json`: what scripts wait for. Written atomically (temporary file, then rename) once the listener
 /// accepts connections, and removed when the mock stops or, by the next mock holding the state dir's lock,

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// Why the state dir could not be prepared; the CLI maps `.files` to 73 (cannot create) and the rest to 77.
 public enum MockStateError: Error, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import ArgumentParser
+import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl convert`: turns a Keychain `.p12` into the PEM curl and OpenSSL tools want, and a PEM

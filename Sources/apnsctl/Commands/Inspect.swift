@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import ArgumentParser
+import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl inspect`: says plainly what a credential file holds, so users find the wrong certificate,

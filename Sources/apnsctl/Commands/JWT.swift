@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import ArgumentParser
+import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl jwt`: prints a provider token, so other tools (curl, scripts) can use token auth.

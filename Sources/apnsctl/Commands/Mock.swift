@@ -2,6 +2,7 @@ import APNSCore
 import APNSCrypto
 import APNSMock
 import ArgumentParser
+import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl mock`: a local APNs, so demos, tests and CI smoke checks need no Apple account.

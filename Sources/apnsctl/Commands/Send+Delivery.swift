@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 extension APNSCtl.Send {
     /// Sends every request `requests` yields over one connection (devices or broadcast channels), prints one

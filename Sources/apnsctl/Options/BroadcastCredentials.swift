@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// The credentials, environment and bundle id of a broadcast or channel request, checked before
 /// connecting with `send`'s rules and exit codes: no credential or both kinds 64, token auth without

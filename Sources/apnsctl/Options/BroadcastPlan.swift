@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// Everything `send --channel` settles before it connects, in `send`'s order: flags (64), the payload
 /// file (66), credentials (77), payload rules as a broadcast (65).

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import ArgumentParser
+import APNSPlatform
 
 /// `--cert FILE [--key FILE]`: certificate-based authentication for `send`.
 struct CertificateOptions: ParsableArguments {

@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import ArgumentParser
+import APNSPlatform
 
 /// What every `apnsctl channel` subcommand takes: the app (`--topic`), the request id, the output format,
 /// and `send`'s credential, environment and connection flags (the same option groups).

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 
 /// A checked channel command: where to connect, with which credentials, for which app; `perform` sends
 /// management requests over one connection through the same sender `send` uses.

@@ -1,5 +1,6 @@
 import APNSCore
 import ArgumentParser
+import APNSPlatform
 
 /// `--color auto|always|never`, as git and ls spell it.
 enum ColorMode: String, CaseIterable, ExpressibleByArgument {

@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import ArgumentParser
+import APNSPlatform
 
 /// `send`'s connection flags: where to connect (environment, endpoint, port, proxy), whom to trust, how
 /// patient and how parallel to be. Commands that connect elsewhere (`channel`) reuse the group, so

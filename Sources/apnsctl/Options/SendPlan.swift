@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// Everything `send` settles before it connects: the request with every header decided, where it goes,
 /// the devices, and the credentials. Building it runs every check of CLI.md in a fixed order, so the

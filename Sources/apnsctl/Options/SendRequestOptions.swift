@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import ArgumentParser
+import APNSPlatform
 
 /// `send`'s header and payload flags: what goes into each request besides the device.
 /// Values stay strings here so that every bad value becomes one CLI.md-style usage error (exit 64).

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import ArgumentParser
+import APNSPlatform
 
 /// `--auth-key`, `--key-id`, `--team-id`: a `.p8` key and the ids that go into a provider token.
 /// Used by `jwt` directly and by `send` through `TokenAuthOptions`.

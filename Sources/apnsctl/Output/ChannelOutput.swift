@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 
 /// Renders `apnsctl channel` results. Text: data on stdout (the new id, the ids, the channel's settings),
 /// the `apns-request-id` on stderr, a rejection as one `error:` line with reason, meaning and hint (so

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSCore
 
 /// A dry run's text (`send --dry-run`, with devices or channels): lines built once, written at once.

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 
 /// Renders `send` results on stdout: one text line or JSON object per device as answers arrive, then
 /// (text, more than one device) a summary line. Output is buffered for large batches. Colour follows

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// `send`'s progress line on stderr (CLI.md): only for more than one device, when stderr is a terminal
 /// and stdout a regular file or /dev/null. Never when stdout is a terminal or a pipe: its reader (`jq`,

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 
 /// `send --verbose`: what happens on the wire, on stderr, in curl's style (`*` notes, `>` request
 /// headers, `<` response headers). The bearer token is shortened to its first 10 characters.

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// Renders `validate` results: compiler-style text lines or JSON Lines on stdout (the command's
 /// result, as with linters), file errors on stderr. Output is buffered, since one call may check

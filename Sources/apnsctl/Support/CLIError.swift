@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// The exit codes of CLI.md. Exit status comes from the error's type, never from its text.
 enum ExitStatus {

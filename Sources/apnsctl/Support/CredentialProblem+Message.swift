@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// How the CLI words a credential problem: the library reports facts, this adds where (flag or file) and what
 /// to do with apnsctl's own flags and variables.

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// Renders `inspect` results as aligned text or as one JSON object (CLI.md's field names).
 enum CredentialReport {
