@@ -12,13 +12,13 @@ public final class DeviceFile {
         case file(FileSystem.Failure)
         case token(file: String, line: Int, text: String, problem: DeviceToken.Problem)
 
-        /// One line naming the file and line, what is wrong and what to do.
+        /// One line naming the file and line, what is wrong and what to do (the caller names its flag).
         public var message: String {
             switch self {
-            case .file(let f): return "--devices \(f.message)"
+            case .file(let f): return f.message
             case .token(let file, let line, let text, let problem):
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-                return "--devices \(file):\(line): \"\(shown)\": \(problem.message)"
+                return "\(file):\(line): \"\(shown)\": \(problem.message)"
             }
         }
     }

@@ -31,23 +31,23 @@ public struct PushEndpoint: Sendable, Equatable {
         guard url.lowercased().hasPrefix("https://") else {
             let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? url
             if url.contains("://") {
-                throw Problem(message: "--endpoint \(url): scheme \(scheme) is not supported (APNs needs TLS); \(expected)")
+                throw Problem(message: "\(url): scheme \(scheme) is not supported (APNs needs TLS); \(expected)")
             }
-            throw Problem(message: "--endpoint \(url): not a URL; \(expected)")
+            throw Problem(message: "\(url): not a URL; \(expected)")
         }
         var rest = Substring(url.dropFirst("https://".count))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if rest.contains("/") || rest.contains("?") || rest.contains("#") {
-            throw Problem(message: "--endpoint \(url): must not have a path (requests always go to /3/device/<token>); \(expected)")
+            throw Problem(message: "\(url): must not have a path (requests always go to /3/device/<token>); \(expected)")
         }
-        if rest.contains("@") { throw Problem(message: "--endpoint \(url): user names are not supported; \(expected)") }
+        if rest.contains("@") { throw Problem(message: "\(url): user names are not supported; \(expected)") }
         let parts: HostAndPort
         switch HostAndPort.split(rest) {
         case .success(let p): parts = p
-        case .failure(let problem): throw Problem(message: "--endpoint \(url): \(problem.text); \(expected)")
+        case .failure(let problem): throw Problem(message: "\(url): \(problem.text); \(expected)")
         }
         guard let port = parts.port(default: 443) else {
-            throw Problem(message: "--endpoint \(url): the port must be a number from 1 to 65535; \(expected)")
+            throw Problem(message: "\(url): the port must be a number from 1 to 65535; \(expected)")
         }
         self.init(host: String(parts.host), port: port)
     }

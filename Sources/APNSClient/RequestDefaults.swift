@@ -47,22 +47,22 @@ public enum RequestDefaults {
     public static func expiration(_ text: String, now: Int64) throws(ExpirationProblem) -> Int64 {
         let help = "give 0 (deliver once, never store), a UNIX time in seconds, or a duration such as 30m, 1h, 2d"
         let t = text.lowercased()
-        guard let last = t.last else { throw ExpirationProblem(message: "--expiration: empty; \(help)") }
+        guard let last = t.last else { throw ExpirationProblem(message: "\"\": empty; \(help)") }
         let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
         if let unit = units[last] {
             let digits = t.dropLast()
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 9,
                   let n = Int64(digits) else {
-                throw ExpirationProblem(message: "--expiration \(text): not a duration; \(help)")
+                throw ExpirationProblem(message: "\(text): not a duration; \(help)")
             }
             return now + n * unit
         }
         guard t.allSatisfy({ $0.isASCII && $0.isNumber }), t.count <= 12, let seconds = Int64(t) else {
-            throw ExpirationProblem(message: "--expiration \(text): not a time; \(help)")
+            throw ExpirationProblem(message: "\(text): not a time; \(help)")
         }
         if seconds != 0 && seconds < 1_000_000_000 {
             // APNs takes an absolute time; 3600 would mean 1970-01-01T01:00Z and expire at once.
-            throw ExpirationProblem(message: "--expiration \(text): a UNIX time that long ago expires at once (APNs wants a date, not a TTL); for a time to live write \(text)s")
+            throw ExpirationProblem(message: "\(text): a UNIX time that long ago expires at once (APNs wants a date, not a TTL); for a time to live write \(text)s")
         }
         return seconds
     }

@@ -14,6 +14,12 @@ public enum TransportAdvice: Sendable, Equatable {
     case allowMoreTime
     /// The server's certificate did not verify: trust its CA, or skip verification (unsafe).
     case trustServerCertificate
+    /// The proxy could not be reached: check which proxy is configured, or exempt the host.
+    case checkProxySettings
+    /// The proxy was silent: allow more time, or check the proxy.
+    case allowTheProxyMoreTime
+    /// The proxy refused the destination (403): APNs uses 443, or the alternative port 2197.
+    case checkProxyAllowsThePort
 }
 
 /// Why devices got no answer: the transport failed (exit 69). Each case reads as one line that says
@@ -80,6 +86,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .tls(.verification): return .trustServerCertificate
         case .timeout: return .allowMoreTime
         case .gaveUp(_, let last): return last.advice
+        case .proxy(let p): return p.advice
         default: return nil
         }
     }

@@ -67,8 +67,6 @@ import Testing
         #expect(ChannelStorage(name: "most-recent") == .mostRecent)
         #expect(ChannelStorage(name: "None") == ChannelStorage.none)
         #expect(ChannelStorage(name: "some") == nil)
-        #expect(APNSReason.badExpirationDate.hint(broadcast: true).contains("--storage none"))
-        #expect(APNSReason.badExpirationDate.hint(broadcast: false) == APNSReason.badExpirationDate.hint)
     }
 }
 

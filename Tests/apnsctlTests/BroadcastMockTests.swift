@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+@testable import apnsctl
 import APNSPlatform
 
 /// `apnsctl channel` and `send --channel`, the built binary, against `apnsctl mock` (APNS.md §11).

@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+@testable import apnsctl
 
 /// `apnsctl send` against `apnsctl mock`: both credentials, every reason the mock can be told to give.
 @Suite struct SendMockTests {

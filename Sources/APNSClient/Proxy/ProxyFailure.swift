@@ -19,11 +19,11 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// Reading or writing the proxy connection failed (strerror text).
     case io(proxy: String, reason: String)
 
-    /// One line: the proxy, what it said, and what to check.
+    /// One line: the proxy and what it said (`advice` says what to check).
     public var description: String {
         switch self {
         case .unreachable(let p, let e):
-            return "proxy \(p): \(e.description); check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
+            return "proxy \(p): \(e.description)"
         case .refused(let p, let status, let line):
             return "proxy \(p) refused the tunnel: \(line)" + Self.advice(status: status)
         case .socksRefused(let p, let reason):
@@ -33,7 +33,7 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let p, let what):
             return "proxy \(p) answered something unexpected: \(what); check the scheme (http:// or socks5h://)"
         case .timeout(let p, let s):
-            return "proxy \(p) did not answer within \(s == s.rounded() ? String(Int(s)) : String(s)) s; raise --timeout or check the proxy"
+            return "proxy \(p) did not answer within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
         case .io(let p, let reason):
             return "proxy \(p): \(reason)"
         }
@@ -49,11 +49,21 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// What to check, worded by the caller with its own flags.
+    var advice: TransportAdvice? {
+        switch self {
+        case .unreachable: return .checkProxySettings
+        case .timeout: return .allowTheProxyMoreTime
+        case .refused(_, 403, _): return .checkProxyAllowsThePort
+        default: return nil
+        }
+    }
+
     private static func advice(status: Int) -> String {
         switch status {
         case 407: return "; the proxy wants credentials: give http://user:password@host:port (percent-encode special characters)"
         case 401: return "; check the proxy credentials"
-        case 403: return "; the proxy does not allow this destination or port (APNs uses 443, or 2197 with --port)"
+        case 403: return "; the proxy does not allow this destination or port"
         case 500...599: return "; the proxy could not reach the APNs host"
         default: return ""
         }

@@ -20,16 +20,18 @@ public struct ProxySelection: Sendable, Equatable {
     /// The variables read for the exemption list, in curl's order.
     public static let noProxyVariables = ["no_proxy", "NO_PROXY"]
 
-    /// The choice for `host`. `explicit` is `--proxy`, `noProxy` is `--noproxy`; `environment` is the
-    /// process environment (injected so tests need not change their own). A malformed URL throws a
-    /// problem naming the flag or variable it came from.
-    public static func choose(for host: String, explicit: String?, noProxy: String?,
-                              environment: [String: String]) throws(ProxyServer.Problem) -> ProxySelection {
+    /// The choice for `host`. `explicit` and `noProxy` are the caller's own settings (apnsctl's `--proxy` and
+    /// `--noproxy`), named in messages by `explicitLabel` and `noProxyLabel`; `environment` is the process
+    /// environment (injected so tests need not change their own). A malformed URL throws a problem naming
+    /// the setting or variable it came from.
+    public static func choose(for host: String, explicit: String?, noProxy: String?, environment: [String: String],
+                              explicitLabel: String = "the proxy setting",
+                              noProxyLabel: String = "the no-proxy setting") throws(ProxyServer.Problem) -> ProxySelection {
         var url: String? = nil
         var source: String? = nil
         if let explicit {
             url = explicit
-            source = "--proxy"
+            source = explicitLabel
         } else if let name = proxyVariables.first(where: { environment[$0] != nil }) {
             url = environment[name]
             source = name
@@ -39,7 +41,7 @@ public struct ProxySelection: Sendable, Equatable {
         }
         let proxy = try ProxyServer(url: url, source: source)
         if let noProxy {
-            if NoProxyList(noProxy).matches(host: host) { return ProxySelection(proxy: nil, source: source, bypassedBy: "--noproxy") }
+            if NoProxyList(noProxy).matches(host: host) { return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel) }
         } else if let name = noProxyVariables.first(where: { environment[$0] != nil }), let list = environment[name],
                   NoProxyList(list).matches(host: host) {
             return ProxySelection(proxy: nil, source: source, bypassedBy: name)

@@ -44,7 +44,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     /// user and password are percent-decoded; a trailing `/` is allowed. `https://` proxies (TLS to
     /// the proxy itself), SOCKS4 and paths are refused with what to use instead. `source` names where
     /// the URL came from (`--proxy`, `https_proxy`) in messages.
-    public init(url: String, source: String = "--proxy") throws(Problem) {
+    public init(url: String, source: String = "proxy URL") throws(Problem) {
         let expected = "give http://[user:pass@]host:port or socks5h://[user:pass@]host:port"
         let shown = Self.redacted(url)
         func problem(_ what: String) -> Problem { Problem(message: "\(source) \(shown): \(what); \(expected)") }

@@ -32,7 +32,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             case .base64(let hex):
                 return "this looks like base64 (deviceToken.base64EncodedString()); APNs wants hex, which for these bytes is \(hex)"
             case .innerWhitespace(let parts):
-                return "whitespace inside the value (\(parts) part\(parts == 1 ? "" : "s")), so it is not one token; give one token per --device, one per line in a --devices file"
+                return "whitespace inside the value (\(parts) part\(parts == 1 ? "" : "s")), so it is not one token"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
             case .oddLength(let n): return "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
             }

@@ -58,7 +58,7 @@ struct SendConnectionOptions: ParsableArguments {
 
     /// Every `--endpoint`, checked (bare, or per environment).
     func parsedEndpoints() throws(CLIError) -> PushEndpoints {
-        do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage(error.message) }
+        do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage("--endpoint " + error.message) }
     }
 
     /// `--port`, checked: Apple serves device pushes on 443 and 2197 only. Warns when `--endpoint`
@@ -90,7 +90,10 @@ struct SendConnectionOptions: ParsableArguments {
     /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
     func proxySelection(for endpoint: PushEndpoint,
                         environment: [String: String] = SendConnectionOptions.proxyEnvironment()) throws(CLIError) -> ProxySelection {
-        do { return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment) }
+        do {
+            return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment,
+                                             explicitLabel: "--proxy", noProxyLabel: "--noproxy")
+        }
         catch { throw .usage(error.message) }
     }
 

@@ -75,7 +75,7 @@ extension APNSCtl.Send {
         for (i, text) in devices.enumerated() {
             do { tokens.append(try DeviceToken(parsing: text)) } catch {
                 let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.message)")
+                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
             }
             if let t = tokens.last, t.looksTruncated {
                 StandardStreams.warning("--device \(t.abbreviated): only \(t.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
@@ -84,8 +84,8 @@ extension APNSCtl.Send {
         var file: DeviceFile? = nil
         if let devicesFile {
             do { file = try DeviceFile(path: devicesFile) } catch {
-                if case .file(let f) = error, f.isReadProblem { throw CLIError.inputMissing(error.message) }
-                throw CLIError.usage(error.message)
+                if case .file(let f) = error, f.isReadProblem { throw CLIError.inputMissing(error.cliMessage) }
+                throw CLIError.usage(error.cliMessage)
             }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
@@ -96,7 +96,7 @@ extension APNSCtl.Send {
         let count = tokens.count + (file?.count ?? 0)
         var sources: [DeviceSource] = [DeviceArraySource(tokens)]
         if let file {
-            do { sources.append(try file.makeSource()) } catch { throw CLIError.inputMissing(error.message) }
+            do { sources.append(try file.makeSource()) } catch { throw CLIError.inputMissing(error.cliMessage) }
         }
         let source = DeviceChainSource(sources)
         guard count > 0 else {

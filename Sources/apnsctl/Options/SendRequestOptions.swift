@@ -94,7 +94,9 @@ struct SendRequestOptions: ParsableArguments {
     /// `--expiration` as UNIX seconds.
     func parsedExpiration(now: Int64) throws(CLIError) -> Int64? {
         guard let expiration else { return nil }
-        do { return try RequestDefaults.expiration(expiration, now: now) } catch { throw .usage(error.message) }
+        do { return try RequestDefaults.expiration(expiration, now: now) } catch {
+            throw .usage("--expiration " + error.message)
+        }
     }
 
     /// `--collapse-id`, checked against APNs' 64-byte limit.

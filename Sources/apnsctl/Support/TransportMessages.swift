@@ -11,6 +11,10 @@ extension TransportFailure {
         case .allowMoreTime: return description + "; raise --timeout, or check --endpoint and the network"
         case .trustServerCertificate:
             return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
+        case .checkProxySettings:
+            return description + "; check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
+        case .allowTheProxyMoreTime: return description + "; raise --timeout or check the proxy"
+        case .checkProxyAllowsThePort: return description + " (APNs uses 443, or 2197 with --port)"
         }
     }
 }

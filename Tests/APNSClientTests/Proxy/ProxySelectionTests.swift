@@ -7,7 +7,8 @@ import Testing
     let host = "api.push.apple.com"
 
     private func choose(_ env: [String: String], explicit: String? = nil, noProxy: String? = nil) throws(ProxyServer.Problem) -> ProxySelection {
-        try ProxySelection.choose(for: host, explicit: explicit, noProxy: noProxy, environment: env)
+        try ProxySelection.choose(for: host, explicit: explicit, noProxy: noProxy, environment: env,
+                                 explicitLabel: "--proxy", noProxyLabel: "--noproxy")
     }
 
     @Test func variablesInCurlsOrder() throws {
