@@ -37,6 +37,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case closed(String)
     /// No answer within `--timeout`.
     case timeout(seconds: Double)
+    /// The server accepted TCP but did not finish the TLS handshake within `--timeout`.
+    case handshakeTimeout(seconds: Double)
     /// The connection kept failing before any answer; the last failure is kept.
     indirect case gaveUp(attempts: Int, last: TransportFailure)
     /// The server reset this request's stream every time it was sent (RST_STREAM with `code`).
@@ -54,6 +56,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .closed(let m): return m
         case .timeout(let s):
             return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
+        case .handshakeTimeout(let s):
+            return "the TLS handshake got no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
         case .gaveUp(let n, let last):
             return "no answer after \(n) connections in a row: \(last.description)"
         case .streamReset(let n, let code):
@@ -67,7 +71,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     /// could not get through; not trust or configuration problems, which the next try would meet again.
     var isRetriable: Bool {
         switch self {
-        case .closed, .protocolError, .connect: return true
+        case .closed, .protocolError, .connect, .handshakeTimeout: return true
         case .proxy(let e): return e.isRetriable
         case .tls(let e):
             switch e {
@@ -84,7 +88,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .connect(.resolve): return .checkHostName
         case .connect(.connect), .connect(.timeout): return .checkServerAndEndpoint
         case .tls(.verification): return .trustServerCertificate
-        case .timeout: return .allowMoreTime
+        case .timeout, .handshakeTimeout: return .allowMoreTime
         case .gaveUp(_, let last): return last.advice
         case .proxy(let p): return p.advice
         default: return nil

@@ -6,7 +6,7 @@ nonisolated(unsafe) private var interruptsReceived: Int32 = 0
 /// SIGINT and SIGTERM as bytes on a pipe (the self-pipe trick), so a poll loop wakes up and finishes
 /// in order: the first signal is a byte holding its number; a second one exits at once with 128 + its
 /// number, for a user who does not want to wait (CLI.md, `send`, Interrupts).
-public final class InterruptSignals {
+public final class InterruptSignals: Sendable {
     /// Readable once a signal arrived; poll it beside the sockets.
     public let fd: Int32
     private let writeFD: Int32
@@ -17,7 +17,19 @@ public final class InterruptSignals {
     }
 
     /// Routes SIGINT and SIGTERM here for the rest of the process's life; nil when no pipe can be made.
+    /// Installed once per process (later calls return the same watcher), and a signal the process was
+    /// started ignoring (`nohup`, a background job of a script) stays ignored.
     public static func install() -> InterruptSignals? {
+        installed.withLock { current in
+            if let current { return current }
+            current = make()
+            return current
+        }
+    }
+
+    private static let installed = LockedValue<InterruptSignals?>(nil)
+
+    private static func make() -> InterruptSignals? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
         for f in fds {
@@ -34,8 +46,9 @@ public final class InterruptSignals {
             _ = posixWrite(interruptPipeFD, &byte, 1)
             errno = saved
         }
-        ProcessSignals.installHandler(for: [SIGINT, SIGTERM], handler)
-        ProcessSignals.unblock([SIGINT, SIGTERM])
+        let watched = [SIGINT, SIGTERM].filter { !ProcessSignals.isIgnored($0) }
+        ProcessSignals.installHandler(for: watched, handler)
+        ProcessSignals.unblock(watched)
         return InterruptSignals(readFD: fds[0], writeFD: fds[1])
     }
 

@@ -23,6 +23,20 @@ public enum ProcessSignals {
         for number in signals { sigaction(number, &action, nil) }
     }
 
+    /// Whether `signal` is ignored (SIG_IGN) now, as `nohup` and shells without job control start background
+    /// jobs: such a process must keep ignoring it, not take over the terminal's Ctrl-C.
+    public static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        #if canImport(Darwin)
+        let handler = current.__sigaction_u.__sa_handler
+        #else
+        let handler = current.__sigaction_handler.sa_handler
+        #endif
+        guard let handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    }
+
     /// Unblocks `signals` on the calling thread (and the threads it starts later, which inherit its mask):
     /// a parent may have started us with them blocked, since a thread pool's mask is inherited through
     /// fork/exec.

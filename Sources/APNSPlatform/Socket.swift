@@ -71,7 +71,16 @@ public final class Socket: @unchecked Sendable {
     public static func connect(host: String, port: Int, timeout: Double, interruptFD: Int32? = nil,
                                staggerNs: UInt64 = AddressRacer.defaultStaggerNs) throws(SocketError) -> Socket {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
-        let addresses = AddressRacer.interleaved(try resolveAll(host: host, port: port), isIPv6: \.isIPv6)
+        let found = try Resolver.lookUp(host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
+        return try connect(to: AddressRacer.interleaved(found, isIPv6: \.isIPv6), host: host, port: port, timeout: timeout,
+                           deadline: deadline, interruptFD: interruptFD, staggerNs: staggerNs)
+    }
+
+    /// Races `addresses` (in the order given) as `connect(host:port:…)` does; `host` and `port` name the
+    /// destination in messages. Separate so the racing can be tested with chosen addresses.
+    public static func connect(to addresses: [SocketAddress], host: String, port: Int, timeout: Double, deadline: UInt64,
+                               interruptFD: Int32? = nil,
+                               staggerNs: UInt64 = AddressRacer.defaultStaggerNs) throws(SocketError) -> Socket {
         var racer = AddressRacer(count: addresses.count, deadline: deadline, staggerNs: staggerNs)
         var attempts: [(index: Int, socket: Socket)] = []
         var lastError = SocketError.connect(host: host, port: port, reason: "no address")
@@ -143,9 +152,10 @@ public final class Socket: @unchecked Sendable {
         return code
     }
 
-    /// Every TCP address of `host:port`, in the resolver's order.
-    public static func resolveAll(host: String, port: Int) throws(SocketError) -> [SocketAddress] {
-        let list = try resolve(host: host, port: port, flags: 0)
+    /// Every TCP address of `host:port`, in the resolver's order. `numericOnly` accepts only an IP literal
+    /// (no lookup at all, so it cannot block).
+    public static func resolveAll(host: String, port: Int, numericOnly: Bool = false) throws(SocketError) -> [SocketAddress] {
+        let list = try resolve(host: host, port: port, flags: numericOnly ? AI_NUMERICHOST : 0)
         defer { freeaddrinfo(list) }
         var out: [SocketAddress] = []
         var cursor = list

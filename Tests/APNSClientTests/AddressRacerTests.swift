@@ -1,6 +1,6 @@
 import APNSCore
 import Testing
-import APNSPlatform
+@testable import APNSPlatform
 
 /// RFC 8305 connection racing with a fake resolver and fake sockets: time and outcomes are values.
 @Suite struct AddressRacerTests {
@@ -77,12 +77,42 @@ import APNSPlatform
         #expect(AddressRacer.interleaved([String](), isIPv6: { _ in true }).isEmpty)
     }
 
-    @Test func realSocketsRaceToTheAddressThatListens() throws {
-        // 127.0.0.1 listens, ::1 on the same port does not (refused at once): the connect succeeds.
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = listener.localPort
-        let socket = try Socket.connect(host: "127.0.0.1", port: port, timeout: 2)
+    /// A listener whose accept queue is full: the kernel drops further SYNs, so a connect to it neither
+    /// succeeds nor fails (a broken route, as far as the client can tell).
+    private func unansweringAddress() throws -> (listener: Socket, fillers: [Socket], address: SocketAddress) {
+        let listener = try Socket.listen(host: "127.0.0.2", port: 0, backlog: 0)
+        var fillers: [Socket] = []
+        let address = try #require(try Socket.resolveAll(host: "127.0.0.2", port: listener.localPort, numericOnly: true).first)
+        for _ in 0..<4 {
+            if case .inProgress(let s) = Socket.startConnect(to: address) { fillers.append(s) }
+            if case .connected(let s) = Socket.startConnect(to: address) { fillers.append(s) }
+        }
+        usleep(200_000)
+        return (listener, fillers, address)
+    }
+
+    @Test func realSocketsAnUnansweringFirstAddressCostsOneStagger() throws {
+        let dead = try unansweringAddress()
+        let good = try Socket.listen(host: "127.0.0.3", port: 0)
+        let goodAddress = try #require(try Socket.resolveAll(host: "127.0.0.3", port: good.localPort, numericOnly: true).first)
+        let start = SystemClock.monotonicNanoseconds()
+        let socket = try Socket.connect(to: [dead.address, goodAddress], host: "test", port: 0, timeout: 10,
+                                        deadline: start + 10_000_000_000)
+        let ms = Double(SystemClock.monotonicNanoseconds() - start) / 1e6
         #expect(socket.fd >= 0)
-        #expect(throws: SocketError.self) { try Socket.connect(host: "::1", port: port, timeout: 2) }
+        #expect(ms >= 240, "the second address waits for the stagger: \(ms) ms")
+        #expect(ms < 2_000, "one stagger (250 ms), not a timeout (10 s): \(ms) ms")
+        withExtendedLifetime(dead) {}
+    }
+
+    @Test func realSocketsOnlyUnansweringAddressesTimeOut() throws {
+        let dead = try unansweringAddress()
+        let start = SystemClock.monotonicNanoseconds()
+        #expect(throws: SocketError.timeout(host: "test", port: 1, seconds: 1)) {
+            try Socket.connect(to: [dead.address], host: "test", port: 1, timeout: 1, deadline: start + 1_000_000_000)
+        }
+        let seconds = Double(SystemClock.monotonicNanoseconds() - start) / 1e9
+        #expect(seconds >= 0.9 && seconds < 5)
+        withExtendedLifetime(dead) {}
     }
 }

@@ -88,7 +88,8 @@ final class PushConnection {
         } catch {
             throw .tls(error)
         }
-        try handshake(tls, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD, quickAck: proxy != nil)
+        try handshake(tls, timeout: timeout, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD,
+                      quickAck: proxy != nil)
         let t2 = SystemClock.monotonicNanoseconds()
         let alpn = tls.negotiatedProtocol
         guard alpn == "h2" else { throw .tls(.noHTTP2(selected: alpn)) }
@@ -106,7 +107,7 @@ final class PushConnection {
     }
 
     /// The TLS handshake, waiting on the socket and the interrupt descriptor.
-    private static func handshake(_ tls: TLSConnection, deadline: UInt64, interruptFD: Int32?,
+    private static func handshake(_ tls: TLSConnection, timeout: Double, deadline: UInt64, interruptFD: Int32?,
                                   quickAck: Bool) throws(TransportFailure) {
         while true {
             let step: TLSStep
@@ -120,7 +121,7 @@ final class PushConnection {
             case .closed: throw .tls(.handshake("the server closed the connection"))
             }
             let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { throw .tls(.handshake("timed out waiting for the server")) }
+            guard now < deadline else { throw .handshakeTimeout(seconds: timeout) }
             var fds = [pollfd(fd: tls.socket.fd, events: events, revents: 0)]
             if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
             _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1)))

@@ -60,7 +60,10 @@ extension APNSCtl {
 
                 Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at least one \
                 device got no answer (transport failure: this wins over 1 when both happen); 64 usage; 65 \
-                invalid payload; 66 missing input file; 77 credential problem.
+                invalid payload; 66 missing input file; 70 internal error (please report it); 77 credential \
+                problem; 130 or 143 interrupted by SIGINT or SIGTERM. On the first signal nothing new is sent, \
+                answers in flight get 2 seconds, and every device sent gets its result; a second signal exits \
+                at once.
 
                 Examples:
                   apnsctl send Payloads/alert.json -c push.p12 -d TOKEN

@@ -132,21 +132,27 @@ final class SendOutput {
     }
 
     /// `sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)`, plus `, N failed` when some got no answer.
+    /// Only the outcomes that happened are named (CLI.md): `sent 2: 2 failed`, never `0 accepted`.
     static func summaryLine(_ s: SendSummary) -> String {
-        var line = "sent \(s.total): \(s.accepted) accepted"
+        var parts: [String] = []
+        if s.accepted > 0 { parts.append("\(s.accepted) accepted") }
         if s.rejected > 0 {
-            line += ", \(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")"
+            parts.append("\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")")
         }
-        if s.failed > 0 { line += ", \(s.failed) failed" }
-        if s.interruptedBy != nil { line += "; \(s.notSent) never sent (interrupted)" }
+        if s.failed > 0 { parts.append("\(s.failed) failed") }
+        var line = "sent \(s.total)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        if s.interruptedBy != nil { line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)" }
         return line
     }
 
     /// The stderr line after an interrupt: which signal, and what was left undone.
     static func interruptMessage(_ s: SendSummary) -> String {
         let name = s.interruptedBy == SIGTERM ? "SIGTERM" : "SIGINT"
-        let unanswered = s.failed > 0 ? "\(s.failed) sent without an answer, " : ""
-        return "interrupted by \(name): \(unanswered)\(s.notSent) never sent; results above are final for the rest"
+        var undone: [String] = []
+        if s.failed > 0 { undone.append("\(s.failed) sent without an answer") }
+        if s.notSent > 0 { undone.append("\(s.notSent) never sent") }
+        let what = undone.isEmpty ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
+        return "interrupted by \(name): \(what)"
     }
 
     private static func paint(_ word: String, green: Bool, _ colour: Bool) -> String {

@@ -9,7 +9,8 @@ final class SendProgress {
     private let total: Int
     private let start = SystemClock.monotonicNanoseconds()
     private var done = 0
-    private var lastDrawNs: UInt64 = 0
+    /// The first redraw waits a full interval: a batch that ends sooner shows only its summary.
+    private lazy var lastDrawNs: UInt64 = start
     private var drawn = false
 
     /// Redraws are at least this far apart (10 a second at most).

@@ -1,0 +1,58 @@
+/// Host name lookups that end by a deadline and give way to a signal. `getaddrinfo` has neither: a
+/// resolver that never answers would hold `send` past `--timeout` and swallow Ctrl-C. So the lookup runs
+/// on a thread of its own while the caller waits on a pipe, the interrupt descriptor and the clock; a
+/// lookup that is abandoned finishes (or not) on its own, and its answer is dropped.
+enum Resolver {
+    /// The addresses of `host:port`: at once for an IP literal, else from the system resolver within
+    /// `deadline` (monotonic ns). `timeout` is only for the message.
+    static func lookUp(host: String, port: Int, deadline: UInt64, timeout: Double,
+                       interruptFD: Int32?) throws(SocketError) -> [SocketAddress] {
+        if let literal = try? Socket.resolveAll(host: host, port: port, numericOnly: true) { return literal }
+        guard let lookup = Lookup() else { return try Socket.resolveAll(host: host, port: port) }
+        let thread = OSThread()
+        guard thread.start({ lookup.run(host: host, port: port) }) else { return try Socket.resolveAll(host: host, port: port) }
+        thread.detach()
+        while true {
+            if let answer = lookup.answer { return try answer.get() }
+            var fds = [pollfd(fd: lookup.readFD, events: Poll.readable, revents: 0)]
+            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
+            let now = SystemClock.monotonicNanoseconds()
+            guard now < deadline else {
+                throw .resolve(host: host, reason: "no answer from the resolver within \(formatSeconds(timeout))")
+            }
+            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000)))
+            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
+        }
+    }
+
+    /// One lookup's answer and the pipe that says it is there; shared by the waiting caller and the
+    /// thread, and closed when the last of them lets go.
+    private final class Lookup: Sendable {
+        let readFD: Int32
+        private let writeFD: Int32
+        private let result = LockedValue<Result<[SocketAddress], SocketError>?>(nil)
+
+        init?() {
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return nil }
+            for f in fds { _ = fcntl(f, F_SETFD, FD_CLOEXEC) }
+            readFD = fds[0]
+            writeFD = fds[1]
+        }
+
+        deinit {
+            close(readFD)
+            close(writeFD)
+        }
+
+        var answer: Result<[SocketAddress], SocketError>? { result.withLock { $0 } }
+
+        func run(host: String, port: Int) {
+            let found: Result<[SocketAddress], SocketError>
+            do { found = .success(try Socket.resolveAll(host: host, port: port)) } catch { found = .failure(error) }
+            result.withLock { $0 = found }
+            var byte: UInt8 = 1
+            _ = posixWrite(writeFD, &byte, 1)
+        }
+    }
+}
