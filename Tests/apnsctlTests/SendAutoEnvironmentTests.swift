@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -104,6 +105,20 @@ import Testing
         let productionSeen = pair.production.answersPerDevice(expectingAtLeast: production.count + stray.count)
         #expect(productionSeen.count == production.count + stray.count)
         #expect(productionSeen.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test func anUnreachableSecondEnvironmentKeepsTheFirstAnswerOnTheLine() throws {
+        let sandbox = try MockProcess(["--env", "sandbox", "--reject", "\(Self.productionToken)=BadDeviceToken"])
+        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = closed.localPort
+        _ = consume closed
+        let r = try CommandRunner.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
+                                           "--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=https://127.0.0.1:\(port)",
+                                           "--cert", sandbox.certificate, "-d", Self.productionToken])
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(r.lines.count == 1)
+        #expect(r.lines.first?.hasPrefix("failed    ---  \(Self.productionToken)  cannot connect to 127.0.0.1:\(port)") == true, "\(r.stdout)")
+        #expect(r.lines.first?.hasSuffix("(sandbox had answered BadDeviceToken)") == true, "\(r.stdout)")
     }
 
     @Test(arguments: [PushCertificateKind.development, .production])

@@ -79,6 +79,7 @@ final class SendOutput {
         case .failed:
             return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.failure?.message ?? "no answer")"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
+                + (r.badDeviceTokenIn.map { "  (\($0.rawValue) had answered BadDeviceToken)" } ?? "")
         }
     }
 
