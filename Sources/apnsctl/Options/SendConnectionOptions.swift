@@ -3,13 +3,19 @@ import APNSCore
 import ArgumentParser
 import APNSPlatform
 
+/// `send`'s connection flags, `--env auto` included.
+typealias SendConnectionOptions = ConnectionOptions<SendEnvironments>
+/// `channel`'s connection flags: one environment per request, so `--env` offers no `auto`.
+typealias ChannelConnectionOptions = ConnectionOptions<SingleEnvironments>
+
 /// `send`'s connection flags: where to connect (environment, endpoint, port, proxy), whom to trust, how
 /// patient and how parallel to be. Commands that connect elsewhere (`channel`) reuse the group, so
-/// `--endpoint`, `--proxy` and the proxy variables mean the same everywhere.
-struct SendConnectionOptions: ParsableArguments {
+/// `--endpoint`, `--proxy` and the proxy variables mean the same everywhere; only `--env`'s allowed values
+/// (its help and completion) differ, chosen by `Environments`.
+struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     @Option(name: [.customShort("e"), .customLong("env")],
-            help: ArgumentHelp("APNs environment: sandbox (also development, dev), production (prod), or auto: sandbox first, then production for each device sandbox answers BadDeviceToken. Default: the certificate's only environment, else sandbox.",
-                               valueName: "sandbox|production|auto"), completion: .list(["sandbox", "production", "auto"]))
+            help: ArgumentHelp(Environments.help, valueName: Environments.names.joined(separator: "|")),
+            completion: .list(Environments.names))
     var environment: String?
 
     @Option(name: .customLong("endpoint"),
@@ -89,7 +95,7 @@ struct SendConnectionOptions: ParsableArguments {
     /// The proxy for connections to `endpoint`: `--proxy`, else curl's variables, minus `--noproxy` or
     /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
     func proxySelection(for endpoint: PushEndpoint,
-                        environment: [String: String] = SendConnectionOptions.proxyEnvironment()) throws(CLIError) -> ProxySelection {
+                        environment: [String: String] = proxyEnvironment()) throws(CLIError) -> ProxySelection {
         do {
             return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment,
                                              explicitLabel: "--proxy", noProxyLabel: "--noproxy")
