@@ -67,6 +67,25 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage("--endpoint " + error.message) }
     }
 
+    /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
+    /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
+    /// without a word.
+    static func warnAboutEndpoints(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)]) {
+        if let text = endpointWarning(endpoints, using: used) { StandardStreams.warning(text) }
+    }
+
+    /// The warning's text, nil when every environment used has its `--endpoint` (or none was given).
+    static func endpointWarning(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)]) -> String? {
+        guard endpoints.all == nil, !endpoints.byEnvironment.isEmpty else { return nil }
+        let uncovered = used.filter { endpoints.byEnvironment[$0.0] == nil }
+        guard let (environment, endpoint) = uncovered.first else { return nil }
+        let given = APNSEnvironment.allCases.filter { endpoints.byEnvironment[$0] != nil }
+        let names = given.map(\.rawValue).joined(separator: " and ")
+        let switchEnv = given.count == 1 && used.count == 1 ? "pass --env \(given[0].rawValue) to use it, or " : ""
+        return "--endpoint gives a URL for \(names) only, so \(environment.rawValue) requests go to \(endpoint.url); "
+            + "\(switchEnv)add --endpoint \(environment.rawValue)=URL"
+    }
+
     /// `--port`, checked: Apple serves device pushes on 443 and 2197 only. Warns when `--endpoint`
     /// makes it moot (the endpoint carries its own port).
     func parsedPort(endpoints: PushEndpoints) throws(CLIError) -> Int {
@@ -89,6 +108,7 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         }
         let endpoints = try parsedEndpoints()
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
+        Self.warnAboutEndpoints(endpoints, using: [(environment, endpoint)])
         return (endpoint, try proxySelection(for: endpoint))
     }
 
