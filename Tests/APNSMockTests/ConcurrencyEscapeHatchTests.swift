@@ -2,9 +2,9 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// The compiler checks `Sendable` only where the code lets it: `@unchecked Sendable` is kept for
-/// synchronisation primitives and owners of C objects, so a store guarded by a comment instead of a
-/// `LockedValue` fails here.
+/// The compiler checks `Sendable` and lifetimes only where the code lets it: `@unchecked Sendable` is kept for
+/// synchronisation primitives and owners of C objects, and `unowned(unsafe)` for nothing, so a store guarded by
+/// a comment instead of a `LockedValue`, or a callback route that can outlive its session, fails here.
 @Suite struct ConcurrencyEscapeHatchTests {
     /// Types that may say `@unchecked Sendable`: locks and conditions, a C object or descriptor they own.
     static let primitives: Set<String> = [
@@ -31,6 +31,12 @@ import Testing
                 } ?? ""
                 #expect(Self.primitives.contains(name), "\(path): \(line.trimmingCharacters(in: .whitespaces))")
             }
+        }
+    }
+
+    @Test func nothingIsUnownedUnsafe() throws {
+        for (path, text) in try Self.sources() where text.contains("unowned(unsafe)") {
+            Issue.record("\(path) uses unowned(unsafe)")
         }
     }
 }
