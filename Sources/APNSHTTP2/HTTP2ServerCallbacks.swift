@@ -1,6 +1,6 @@
 internal import CNghttp2
 
-// nghttp2 calls these top-level functions (a C function pointer cannot capture); each recovers the session
+// nghttp2 calls these top-level functions (a C function pointer cannot capture); each recovers the session state
 // from user_data and does one small thing. None traps on anything the peer sends: unexpected input makes
 // the callback return an nghttp2 error code instead.
 
@@ -14,11 +14,11 @@ func installServerCallbacks(_ cbs: OpaquePointer) {
     nghttp2_session_callbacks_set_on_invalid_frame_recv_callback(cbs, serverInvalidFrame)
 }
 
-/// The session behind `userData`, or nil if it is gone (never expected; the callback then fails softly).
+/// The session state behind `userData` (the session keeps it alive for as long as nghttp2 can call back).
 @inline(__always)
-private func owner(_ userData: UnsafeMutableRawPointer?) -> HTTP2ServerSession? {
+private func serverState(_ userData: UnsafeMutableRawPointer?) -> HTTP2ServerState? {
     guard let userData else { return nil }
-    return Unmanaged<SessionBox>.fromOpaque(userData).takeUnretainedValue().owner
+    return Unmanaged<HTTP2ServerState>.fromOpaque(userData).takeUnretainedValue()
 }
 
 private let callbackFailure = Int32(NGHTTP2_ERR_CALLBACK_FAILURE.rawValue)
@@ -29,10 +29,10 @@ private let endStreamFlag = UInt8(NGHTTP2_FLAG_END_STREAM.rawValue)
 
 /// A client opened a stream: start collecting its request.
 private func serverBeginHeaders(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let me = owner(userData), let frame else { return callbackFailure }
+    guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     guard hd.type == headersFrame, frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
-    me.incoming[hd.stream_id] = HTTP2ServerSession.IncomingStream()
+    me.incoming[hd.stream_id] = HTTP2ServerState.IncomingStream()
     me.openStreams.insert(hd.stream_id)
     if hd.stream_id > me.highestStreamID { me.highestStreamID = hd.stream_id }
     return 0
@@ -43,7 +43,7 @@ private func serverHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
                           _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
                           _ value: UnsafePointer<UInt8>?, _ valueLength: Int,
                           _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let me = owner(userData), let frame else { return callbackFailure }
+    guard let me = serverState(userData), let frame else { return callbackFailure }
     guard let stream = me.incoming[frame.pointee.hd.stream_id] else { return 0 }  // trailers of a gone stream
     stream.headerBytes += nameLength + valueLength + 32
     if stream.headerBytes > Int(me.settings.maxHeaderListSize) { return temporalFailure }
@@ -56,7 +56,7 @@ private func serverHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
 /// Body bytes: kept up to the cap, counted beyond it.
 private func serverDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: Int32,
                              _ data: UnsafePointer<UInt8>?, _ length: Int, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let me = owner(userData) else { return callbackFailure }
+    guard let me = serverState(userData) else { return callbackFailure }
     guard let stream = me.incoming[streamID], let data else { return 0 }
     let room = max(0, me.settings.maxBodyBytes - stream.body.count)
     if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length))) }
@@ -66,7 +66,7 @@ private func serverDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: In
 
 /// END_STREAM on HEADERS or DATA completes a request.
 private func serverFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let me = owner(userData), let frame else { return callbackFailure }
+    guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     guard hd.type == headersFrame || hd.type == dataFrame, hd.flags & endStreamFlag != 0,
           let stream = me.incoming.removeValue(forKey: hd.stream_id) else { return 0 }
@@ -77,7 +77,7 @@ private func serverFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<ngh
 
 /// A stream ended (answered, reset by either side, or refused by GOAWAY): forget it.
 private func serverStreamClosed(_ s: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let me = owner(userData) else { return callbackFailure }
+    guard let me = serverState(userData) else { return callbackFailure }
     me.incoming[streamID] = nil
     me.outgoing[streamID] = nil
     me.openStreams.remove(streamID)
@@ -89,13 +89,14 @@ private func serverStreamClosed(_ s: OpaquePointer?, _ streamID: Int32, _ errorC
 /// (plain-text debug data) instead of nghttp2's; the callback failure stops reading so nghttp2 adds no second GOAWAY.
 private func serverInvalidFrame(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ libErrorCode: Int32,
                                 _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let me = owner(userData), let frame else { return callbackFailure }
+    guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     let isNewStream = hd.type == headersFrame && hd.stream_id > me.highestStreamID && hd.stream_id % 2 == 1
     guard isNewStream, libErrorCode == Int32(NGHTTP2_ERR_PROTO.rawValue),
           me.openStreams.count >= Int(me.advertisedMaxConcurrentStreams) else { return 0 }
     me.streamLimitViolated = true
-    me.goAway(code: .protocolError, debugData: Array(maximumActiveStreamsViolatedText.utf8))
+    guard let s else { return callbackFailure }
+    me.goAway(session: s, lastStreamID: nil, code: .protocolError, debugData: Array(maximumActiveStreamsViolatedText.utf8))
     return callbackFailure
 }
 
@@ -103,7 +104,7 @@ private func serverInvalidFrame(_ s: OpaquePointer?, _ frame: UnsafePointer<nght
 func serverReadBody(_ s: OpaquePointer?, _ streamID: Int32, _ buf: UnsafeMutablePointer<UInt8>?, _ length: Int,
                     _ dataFlags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
                     _ userData: UnsafeMutableRawPointer?) -> Int {
-    guard let me = owner(userData), let buf, let dataFlags else { return Int(callbackFailure) }
+    guard let me = serverState(userData), let buf, let dataFlags else { return Int(callbackFailure) }
     guard let body = me.outgoing[streamID] else {
         dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
         return 0

@@ -5,38 +5,16 @@ import APNSCore
 /// `receive`/`produceOutput`, so the same session serves TLS sockets, tests and fuzzers alike, and it never
 /// blocks. Requests come out whole (`takeRequests`), answers go in with `respond`.
 public final class HTTP2ServerSession {
-    /// Per-stream state while a request arrives.
-    final class IncomingStream {
-        var headers: [HTTP2Header] = []
-        var headerBytes = 0
-        var body: [UInt8] = []
-        var bodySize = 0
-    }
-
-    /// A response body being handed to nghttp2 in DATA frames.
-    final class OutgoingBody {
-        let bytes: [UInt8]
-        var offset = 0
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-    }
-
     private let session: OpaquePointer
-    /// The settings this session was created with.
-    public let settings: HTTP2ServerSettings
-    /// The stream limit advertised most recently (SETTINGS_MAX_CONCURRENT_STREAMS).
-    public private(set) var advertisedMaxConcurrentStreams: UInt32
+    /// What the callbacks change, reached through `user_data`; released only after `deinit` freed `session`.
+    let state: HTTP2ServerState
 
-    var incoming: [Int32: IncomingStream] = [:]
-    var outgoing: [Int32: OutgoingBody] = [:]
-    var completed: [HTTP2ServerRequest] = []
-    /// Client streams nghttp2 has open (from their first HEADERS to their close), answered or not.
-    var openStreams: Set<Int32> = []
-    /// Highest client stream id seen so far (new streams must exceed it).
-    var highestStreamID: Int32 = 0
-    /// Set by the invalid-frame callback when a stream broke the limit; turned into an error by `receive`.
-    var streamLimitViolated = false
+    /// The settings this session was created with.
+    public var settings: HTTP2ServerSettings { state.settings }
+    /// The stream limit advertised most recently (SETTINGS_MAX_CONCURRENT_STREAMS).
+    public var advertisedMaxConcurrentStreams: UInt32 { state.advertisedMaxConcurrentStreams }
     /// Set once a GOAWAY has been queued by us.
-    public private(set) var goAwaySubmitted = false
+    public var goAwaySubmitted: Bool { state.goAwaySubmitted }
 
     /// Creates the session and queues the initial SETTINGS frame (sent by the first `produceOutput`).
     public init(settings: HTTP2ServerSettings = HTTP2ServerSettings()) throws(NGHTTP2Error) {
@@ -54,27 +32,22 @@ public final class HTTP2ServerSession {
         // Closed streams are not kept for the RFC 7540 priority tree: PRIORITY frames are ignored anyway.
         nghttp2_option_set_no_closed_streams(opt, 1)
 
-        self.settings = settings
-        self.advertisedMaxConcurrentStreams = settings.maxConcurrentStreams
+        let state = HTTP2ServerState(settings: settings)
         var created: OpaquePointer?
-        let box = SessionBox()
-        let rc = nghttp2_session_server_new2(&created, cbs, Unmanaged.passUnretained(box).toOpaque(), opt)
+        let rc = nghttp2_session_server_new2(&created, cbs, Unmanaged.passUnretained(state).toOpaque(), opt)
         guard rc == 0, let s = created else {
             throw NGHTTP2Error(code: rc, operation: "creating the server session")
         }
         self.session = s
-        self.box = box
-        box.owner = self
+        self.state = state
         let entries: [(Int32, UInt32)] = [
             (Int32(NGHTTP2_SETTINGS_HEADER_TABLE_SIZE.rawValue), settings.headerTableSize),
             (Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), settings.maxConcurrentStreams),
             (Int32(NGHTTP2_SETTINGS_MAX_HEADER_LIST_SIZE.rawValue), settings.maxHeaderListSize),
         ]
+        // All stored properties are set: throwing now runs deinit, which frees the session once.
         try submitSettings(entries)
     }
-
-    /// Holds a weak route back to the session for the C callbacks (user_data must be set before init ends).
-    private let box: SessionBox
 
     deinit { nghttp2_session_del(session) }
 
@@ -85,7 +58,7 @@ public final class HTTP2ServerSession {
     public func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2ServerError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         let n = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
-        if streamLimitViolated { throw .streamLimitExceeded(limit: advertisedMaxConcurrentStreams) }
+        if state.streamLimitViolated { throw .streamLimitExceeded(limit: state.advertisedMaxConcurrentStreams) }
         if n < 0 {
             throw .protocolViolation(code: Int32(n), text: String(cString: nghttp2_strerror(Int32(n))))
         }
@@ -93,9 +66,9 @@ public final class HTTP2ServerSession {
 
     /// Requests completed since the last call, in completion order.
     public func takeRequests() -> [HTTP2ServerRequest] {
-        guard !completed.isEmpty else { return [] }
-        let out = completed
-        completed.removeAll(keepingCapacity: true)
+        guard !state.completed.isEmpty else { return [] }
+        let out = state.completed
+        state.completed.removeAll(keepingCapacity: true)
         return out
     }
 
@@ -110,11 +83,11 @@ public final class HTTP2ServerSession {
         if body.isEmpty {
             rc = withNameValuePairs(all) { nv, count in nghttp2_submit_response(session, streamID, nv, count, nil) }
         } else {
-            outgoing[streamID] = OutgoingBody(body)
+            state.outgoing[streamID] = HTTP2ServerState.OutgoingBody(body)
             var provider = nghttp2_data_provider()
             provider.read_callback = serverReadBody
             rc = withNameValuePairs(all) { nv, count in nghttp2_submit_response(session, streamID, nv, count, &provider) }
-            if rc != 0 { outgoing[streamID] = nil }
+            if rc != 0 { state.outgoing[streamID] = nil }
         }
         if rc != 0 { throw NGHTTP2Error(code: rc, operation: "submitting the response on stream \(streamID)") }
     }
@@ -126,19 +99,15 @@ public final class HTTP2ServerSession {
 
     /// Advertises a new SETTINGS_MAX_CONCURRENT_STREAMS (a token connection's limit rises after its first good token).
     public func setMaxConcurrentStreams(_ limit: UInt32) throws(NGHTTP2Error) {
-        guard limit != advertisedMaxConcurrentStreams else { return }
+        guard limit != state.advertisedMaxConcurrentStreams else { return }
         try submitSettings([(Int32(NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS.rawValue), limit)])
-        advertisedMaxConcurrentStreams = limit
+        state.advertisedMaxConcurrentStreams = limit
     }
 
     /// Queues GOAWAY. `lastStreamID` nil means the last stream this session processed, so open streams up to it
     /// are still answered and later ones are left for the client to resend. `debugData` is APNs' JSON reason or text.
     public func goAway(lastStreamID: Int32? = nil, code: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) {
-        let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
-        let rc = debugData.withUnsafeBufferPointer { buf in
-            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, buf.baseAddress, buf.count)
-        }
-        if rc == 0 { goAwaySubmitted = true }
+        state.goAway(session: session, lastStreamID: lastStreamID, code: code, debugData: debugData)
     }
 
     /// Appends pending frames to `buffer`, stopping once it holds `limit` bytes (back-pressure for slow peers).
@@ -165,7 +134,7 @@ public final class HTTP2ServerSession {
     /// Whether the connection can be closed: nothing more to read or write (e.g. after GOAWAY and the last answer).
     public var isFinished: Bool { !wantsRead && !wantsWrite }
     /// Streams opened by the client and not yet closed.
-    public var openStreamCount: Int { openStreams.count }
+    public var openStreamCount: Int { state.openStreams.count }
     /// The highest stream id the session has processed (what GOAWAY reports by default).
     public var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
 
@@ -176,11 +145,4 @@ public final class HTTP2ServerSession {
         }
         if rc != 0 { throw NGHTTP2Error(code: rc, operation: "submitting SETTINGS") }
     }
-}
-
-/// The object nghttp2's user_data points at. It exists before the session does, so no callback
-/// can ever see a half-initialised `HTTP2ServerSession`; it holds the session unowned (the session owns it).
-final class SessionBox {
-    unowned(unsafe) var owner: HTTP2ServerSession?
-    init() {}
 }

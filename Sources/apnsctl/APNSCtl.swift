@@ -61,16 +61,29 @@ struct APNSCtl: ParsableCommand {
         exitProcess(code == 1 ? ExitStatus.usage : code)
     }
 
-    /// `apnsctl sned`: the parser says only "Unexpected argument"; like a mistyped flag (and like git), a
-    /// mistyped command gets a "did you mean", in the parser's own three lines.
+    /// `apnsctl sned`, `apnsctl channel crate`: the parser says only "Unexpected argument"; like a mistyped
+    /// flag (and like git), a mistyped command gets a "did you mean", in the parser's own three lines. It
+    /// walks the command words as the parser does, so a command group's subcommands get the same help.
     private static func suggestForMistypedCommand(_ arguments: [String]) {
-        guard let word = arguments.first, !word.hasPrefix("-") else { return }
-        let names = configuration.subcommands.map { $0._commandName } + ["help"]
-        guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return }
-        StandardStreams.printErr("error: Unknown command '\(word)'. Did you mean '\(near)'?\n"
-            + "error: usage: apnsctl <subcommand>\n"
-            + "error: See 'apnsctl --help' for more information.\n")
-        exitProcess(ExitStatus.usage)
+        var command: ParsableCommand.Type = APNSCtl.self
+        var path = ["apnsctl"]
+        for word in arguments {
+            let subcommands = command.configuration.subcommands
+            guard !subcommands.isEmpty, !word.hasPrefix("-") else { return }
+            if let next = subcommands.first(where: { $0._commandName == word }) {
+                command = next
+                path.append(word)
+                continue
+            }
+            // `help` is the root's only: `apnsctl help send`.
+            let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
+            guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return }
+            let usage = path.joined(separator: " ")
+            StandardStreams.printErr("error: Unknown command '\(word)'. Did you mean '\(near)'?\n"
+                + "error: usage: \(usage) <subcommand>\n"
+                + "error: See '\(usage) --help' for more information.\n")
+            exitProcess(ExitStatus.usage)
+        }
     }
 
     /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not

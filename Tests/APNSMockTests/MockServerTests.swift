@@ -165,4 +165,16 @@ import APNSPlatform
         #expect(lines.count == 2000)
         #expect(lines.allSatisfy { $0["status"] as? Int == 200 })
     }
+
+    /// The library states facts; the CLI names its flags (`--port`, `--state-dir`, `--max-connections`).
+    @Test func libraryMessagesNameNoCLIFlag() {
+        let messages = [
+            MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use")).description,
+            MockStateError.inUse(directory: "/tmp/s", pid: 42).description,
+            MockStateError.notADirectory("/tmp/s").description,
+        ]
+        for m in messages { #expect(!m.contains("--"), "\(m)") }
+        #expect(MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use")).isAddressInUse)
+        #expect(!MockServerError.alreadyStarted.isAddressInUse)
+    }
 }

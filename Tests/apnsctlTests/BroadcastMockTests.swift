@@ -106,6 +106,45 @@ import APNSPlatform
         #expect(created.stdout.contains("\"storage\":\"none\""))
     }
 
+    /// `channel list -o json` keeps the list request's own id: `list_request_id` on every object, and on stderr
+    /// when there is no object to carry it; rejected objects explain their reason as the text output does.
+    @Test func listJSONCarriesTheListRequestIDAndRejectionsExplainThemselves() throws {
+        let mock = try MockProcess()
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let f = Self.flags(mock, .certificate)
+        let given = "8a6c1f8e-0000-4000-8000-0000000000cd"
+
+        let empty = try run(["channel", "list", "-o", "json", "--request-id", given] + f, scratch)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.isEmpty)
+        #expect(empty.errorLines == ["apns-request-id: \(given)"], "\(empty.stderr)")
+
+        let ids = try (0..<2).map { _ in try #require(try run(["channel", "create"] + f, scratch).lines.first) }
+        let listed = try run(["channel", "list", "-o", "json", "--request-id", given] + f, scratch)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stderr.isEmpty, "\(listed.stderr)")
+        #expect(listed.lines.count == 2)
+        for line in listed.lines {
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(ids.contains(row["channel"] as? String ?? ""))
+            #expect(row["list_request_id"] as? String == given, "\(line)")
+            let readID = row["apns_request_id"] as? String ?? ""
+            #expect(UUIDString.isCanonical(readID) && readID != given, "\(line)")
+            #expect(row["meaning"] is NSNull && row["hint"] is NSNull, "\(line)")
+        }
+        // Text output is unchanged: ids on stdout, the list request's id on stderr.
+        let text = try run(["channel", "list", "--request-id", given] + f, scratch)
+        #expect(Set(text.lines) == Set(ids))
+        #expect(text.errorLines == ["apns-request-id: \(given)"])
+
+        let rejected = try run(["channel", "get", "YWJjZA==", "-o", "json"] + f, scratch)
+        #expect(rejected.status == 1)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(rejected.stdout.utf8)) as? [String: Any])
+        #expect(row["reason"] as? String == "ChannelNotRegistered")
+        #expect(row["meaning"] as? String == APNSReason.channelNotRegistered.meaning)
+        #expect(row["hint"] as? String == APNSReason.channelNotRegistered.hint(broadcast: true))
+    }
+
     /// Each broadcast reason a request apnsctl sends can meet, provoked once and explained with its hint.
     @Test func broadcastReasonsAreExplained() throws {
         let mock = try MockProcess(["--max-channels", "1"])

@@ -36,6 +36,17 @@ import Testing
         ("validate -o ", ["text", "json"]),
         ("inspect x.pem -o ", ["text", "json"]),
         ("mock --env ", ["sandbox", "production"]),
+        ("validate --size-limit ", ["256", "2k", "4k", "5k"]),
+        ("send --size-limit ", ["256", "2k", "4k", "5k"]),
+        ("channel create --storage ", ["none", "most-recent"]),
+        ("channel create --storage m", ["most-recent"]),
+        ("channel list -o ", ["text", "json"]),
+        ("channel get x --output ", ["text", "json"]),
+        ("channel delete x -o j", ["json"]),
+        ("channel create --env ", ["sandbox", "production"]),
+        ("channel list -e ", ["sandbox", "production"]),
+        ("channel delete x --env a", []),
+        ("channel create --cert pu", ["push.p12", "push.pem"]),
         ("ins", ["inspect"]),
     ]
 

@@ -163,4 +163,19 @@ import APNSPlatform
         #expect(r.status == 69)
         #expect(r.stderr.contains("in use"))
     }
+
+    /// A state dir that cannot be made or is a file: one `error:` line naming --state-dir and what to do, exit 73.
+    @Test func anUnusableStateDirNamesTheFlag() throws {
+        let dir = try TemporaryDirectory(prefix: "mock-state-dir")
+        let file = try dir.write("plain", "x")
+        for (path, fact) in [("/proc/nope", "/proc/nope: cannot create: "), (file, "\(file): it is a file")] {
+            let r = try CommandRunner.apnsctl(["mock", "--state-dir", path, "--port", "0"], timeout: 20)
+            #expect(r.status == 73, "\(r.stderr)")
+            #expect(r.errorLines.count == 1, "\(r.stderr)")
+            let line = r.errorLines.first ?? ""
+            #expect(line.hasPrefix("error: --state-dir \(fact)"), "\(line)")
+            #expect(line.hasSuffix(path == file ? "choose another --state-dir"
+                                   : #"give --state-dir a directory you can create and write to, e.g. --state-dir "$(mktemp -d)""#), "\(line)")
+        }
+    }
 }

@@ -139,4 +139,33 @@ import Testing
         #expect(r.stdout.contains("POST https://api.sandbox.push.apple.com:2197/3/device/"))
         #expect(r.stdout.contains("# --env auto: each device sandbox answers BadDeviceToken is sent once more to production (https://api.push.apple.com:2197)"))
     }
+
+    /// `--env production --endpoint sandbox=URL` would go to Apple's real production host: a warning says so.
+    @Test func anEndpointForAnotherEnvironmentWarns() throws {
+        let creds = try TestCredentials()
+        let base = ["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--dry-run"]
+        let other = try CommandRunner.apnsctl(base + ["--env", "production", "--endpoint", "sandbox=https://127.0.0.1:4443"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(other.stdout.contains("POST https://api.push.apple.com:443/3/device/"))
+        #expect(other.errorLines == ["warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; pass --env sandbox to use it, or add --endpoint production=URL"],
+                "\(other.stderr)")
+        // --env auto with one environment's URL: the other one's fallback goes to Apple.
+        let auto = try CommandRunner.apnsctl(base + ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443"])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        #expect(auto.errorLines == ["warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; add --endpoint production=URL"],
+                "\(auto.stderr)")
+        // Matching, bare and complete endpoints say nothing.
+        for endpoint in [["--env", "sandbox", "--endpoint", "sandbox=https://127.0.0.1:4443"],
+                         ["--env", "production", "--endpoint", "https://127.0.0.1:4443"],
+                         ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443", "--endpoint", "production=https://127.0.0.1:4444"]] {
+            let r = try CommandRunner.apnsctl(base + endpoint)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(endpoint): \(r.stderr)")
+        }
+        // channel takes the same flags and has no dry run: a dead local proxy keeps anything from leaving the machine.
+        let channel = try CommandRunner.apnsctl(["channel", "list", "--cert", creds.pushFile, "--env", "production",
+                                                 "--endpoint", "sandbox=https://127.0.0.1:1", "--proxy", "http://127.0.0.1:1",
+                                                 "--timeout", "2"])
+        #expect(channel.errorLines.first?.hasPrefix("warning: --endpoint gives a URL for sandbox only, so production requests go to https://api-manage-broadcast.push.apple.com:2196") == true,
+                "\(channel.stderr)")
+    }
 }

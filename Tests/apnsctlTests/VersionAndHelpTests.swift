@@ -44,6 +44,17 @@ import Testing
         #expect(help.status == 64 && help.stderr.contains("did you mean \"\(meant)\"?"), "\(help.stderr)")
     }
 
+    /// The same for a command group's subcommands: `apnsctl channel crate` names `create` and the group.
+    @Test(arguments: [("crate", "create"), ("lsit", "list"), ("delte", "delete")])
+    func mistypedNestedCommandGetsASuggestion(typed: String, meant: String) throws {
+        let r = try CommandRunner.apnsctl(["channel", typed, "--topic", "com.example.app"])
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.errorLines == ["error: Unknown command '\(typed)'. Did you mean '\(meant)'?",
+                                 "error: usage: apnsctl channel <subcommand>",
+                                 "error: See 'apnsctl channel --help' for more information."], "\(r.stderr)")
+    }
+
     /// CLI.md: an error is lines on stderr that all start with `error:`, the parser's `Usage:` and
     /// `See 'apnsctl … --help'` lines included, and its exit status is 64.
     @Test(arguments: [

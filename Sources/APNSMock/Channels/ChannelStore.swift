@@ -5,43 +5,43 @@ import APNSPlatform
 /// The mock's broadcast channels, shared by every event loop and kept in `channels.json` in the state dir
 /// (written to a temporary file and renamed, so a crash never leaves half a file), so channels survive a
 /// restart as Apple's do. Channels belong to one app and one environment and never cross environments.
-/// `@unchecked Sendable` as a synchronised store: every `var` below is read and written under `lock`.
-final class ChannelStore: @unchecked Sendable {
+/// Plain `Sendable`: its mutable state lives in `LockedValue`s, so the compiler checks the locking.
+final class ChannelStore: Sendable {
     /// One channel as stored.
-    struct Channel: Equatable {
+    struct Channel: Equatable, Sendable {
         var id: String
         var bundleID: String
         var environment: APNSEnvironment
         var storage: ChannelStorage
     }
 
-    private let lock = Lock()
-    /// Serialises writes of `channels.json` (held around a snapshot and its write).
-    private let saveLock = Lock()
-    private var channels: [Channel]
+    private let channels: LockedValue<[Channel]>
+    /// Serialises writes of `channels.json` (held around a snapshot and its write); the value says whether a
+    /// failed write has been reported already.
+    private let saving = LockedValue(false)
     private let file: String?
     /// Channels per app and environment before `CannotCreateChannelConfig`.
     let limit: Int
-    /// Guarded by `saveLock`.
-    private var warnedAboutWriting = false
 
     /// A store persisted in `file` (nil: memory only), loaded now. A file that cannot be read as channels
     /// starts the store empty, with a warning: a mock must start even when a test left junk there.
     init(file: String?, limit: Int = Broadcast.maximumChannels) {
         self.file = file
         self.limit = limit
-        channels = []
-        guard let file, FileSystem.exists(file) else { return }
-        if let loaded = Self.decode((try? FileSystem.read(file)) ?? []) {
-            channels = loaded
-        } else {
-            MockServer.warnWithoutBlocking("apnsctl mock: \(file): not a channel list; starting with no channels (the file is replaced at the next create or delete)")
-        }
+        channels = LockedValue(Self.load(file))
+    }
+
+    /// The channels kept in `file`; none when there is no file or it holds no channel list (with a warning).
+    private static func load(_ file: String?) -> [Channel] {
+        guard let file, FileSystem.exists(file) else { return [] }
+        if let loaded = decode((try? FileSystem.read(file)) ?? []) { return loaded }
+        MockServer.warnWithoutBlocking("apnsctl mock: \(file): not a channel list; starting with no channels (the file is replaced at the next create or delete)")
+        return []
     }
 
     /// Creates a channel; nil when the app already has `limit` channels in `environment`.
     func create(bundleID: String, environment: APNSEnvironment, storage: ChannelStorage) -> String? {
-        let made: String? = lock.withLock {
+        let made: String? = channels.withLock { channels in
             guard channels.lazy.filter({ $0.bundleID == bundleID && $0.environment == environment }).count < limit else { return nil }
             var id = Self.freshID()
             while channels.contains(where: { $0.id == id }) { id = Self.freshID() }
@@ -54,12 +54,12 @@ final class ChannelStore: @unchecked Sendable {
 
     /// The channel's policy, nil when no such channel exists for this app in this environment.
     func storage(of id: String, bundleID: String, environment: APNSEnvironment) -> ChannelStorage? {
-        lock.withLock { channels.first { $0.id == id && $0.bundleID == bundleID && $0.environment == environment }?.storage }
+        channels.withLock { $0.first { $0.id == id && $0.bundleID == bundleID && $0.environment == environment }?.storage }
     }
 
     /// Deletes a channel; false when there was none.
     func delete(_ id: String, bundleID: String, environment: APNSEnvironment) -> Bool {
-        let removed = lock.withLock { () -> Bool in
+        let removed = channels.withLock { channels -> Bool in
             let before = channels.count
             channels.removeAll { $0.id == id && $0.bundleID == bundleID && $0.environment == environment }
             return channels.count != before
@@ -70,7 +70,7 @@ final class ChannelStore: @unchecked Sendable {
 
     /// The app's channel ids in `environment`, oldest first.
     func list(bundleID: String, environment: APNSEnvironment) -> [String] {
-        lock.withLock { channels.filter { $0.bundleID == bundleID && $0.environment == environment }.map(\.id) }
+        channels.withLock { $0.filter { $0.bundleID == bundleID && $0.environment == environment }.map(\.id) }
     }
 
     /// Writes `channels.json` (temporary file + rename, by `FileSystem.write`). A failure is a warning, once:
@@ -79,8 +79,8 @@ final class ChannelStore: @unchecked Sendable {
         guard let file else { return }
         // One save at a time, each writing the state as it is when it starts: two event loops saving at once
         // must not let an older snapshot land last.
-        saveLock.withLock {
-            let bytes = lock.withLock { Self.encode(channels) }
+        saving.withLock { warnedAboutWriting in
+            let bytes = channels.withLock { Self.encode($0) }
             do { try FileSystem.write(bytes, to: file, mode: 0o644, overwrite: true) } catch {
                 if !warnedAboutWriting {
                     warnedAboutWriting = true

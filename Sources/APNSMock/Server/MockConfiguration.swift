@@ -39,6 +39,8 @@ public struct MockConfiguration: Sendable {
     public var firstRequestTimeoutMilliseconds: Int
     /// Connections open at once at most; beyond it new ones are closed at once and stderr says so.
     public var maxConnections: Int
+    /// Added to that warning to say how to raise the limit (the CLI names its flag); nil: nothing.
+    public var connectionCapAdvice: String? = nil
     /// SETTINGS_MAX_CONCURRENT_STREAMS advertised (APNs: 1000 as of 2021–2026). Token connections still get 1
     /// until their first good token.
     public var maxConcurrentStreams: UInt32

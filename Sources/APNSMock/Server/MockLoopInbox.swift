@@ -2,7 +2,7 @@ import APNSCore
 import APNSPlatform
 
 /// A socket the acceptor took, with its accept number, on its way to an event loop.
-struct AcceptedSocket {
+struct AcceptedSocket: Sendable {
     let socket: Socket
     /// 0-based, in accept order across the server.
     let number: Int
@@ -12,9 +12,9 @@ struct AcceptedSocket {
 
 /// Connections handed from the acceptor thread to one event loop, and the pipe that wakes that loop: the loop
 /// polls `readFD` beside its connections, so a new client is served at once, however busy or idle the loop is.
-final class MockLoopInbox: @unchecked Sendable {
-    private let lock = Lock()
-    private var pending: [AcceptedSocket] = []
+/// Plain `Sendable`: the queue lives in a `LockedValue` (taken once per accepted batch, never per request).
+final class MockLoopInbox: Sendable {
+    private let pending = LockedValue<[AcceptedSocket]>([])
     private let pipe: WakePipe
 
     init() throws(MockServerError) { pipe = try WakePipe() }
@@ -25,7 +25,7 @@ final class MockLoopInbox: @unchecked Sendable {
     /// Queues `sockets` and wakes the loop.
     func push(_ sockets: [AcceptedSocket]) {
         guard !sockets.isEmpty else { return }
-        lock.withLock { pending.append(contentsOf: sockets) }
+        pending.withLock { $0.append(contentsOf: sockets) }
         pipe.signal()
     }
 
@@ -33,7 +33,7 @@ final class MockLoopInbox: @unchecked Sendable {
     func take() -> [AcceptedSocket] {
         var scratch = [UInt8](repeating: 0, count: 64)
         while scratch.withUnsafeMutableBytes({ posixRead(pipe.readFD, $0.baseAddress, $0.count) }) > 0 {}
-        return lock.withLock {
+        return pending.withLock { pending in
             let taken = pending
             pending.removeAll()
             return taken

@@ -13,11 +13,17 @@ public enum MockServerError: Error, Sendable, CustomStringConvertible {
     /// `start()` was called twice.
     case alreadyStarted
 
+    /// Whether the address is taken by another server (the CLI suggests its flag for a free port).
+    public var isAddressInUse: Bool {
+        guard case .listen(let e) = self, case .listen(_, _, let reason) = e else { return false }
+        return reason.lowercased().contains("in use")
+    }
+
     public var description: String {
         switch self {
         case .listen(let e):
-            if case .listen(let host, let port, let reason) = e, reason.lowercased().contains("in use") {
-                return "cannot listen on \(host):\(port): the port is in use; stop the other server or pass --port 0 for a free port"
+            if isAddressInUse, case .listen(let host, let port, _) = e {
+                return "cannot listen on \(host):\(port): the port is in use; stop the other server"
             }
             return "\(e)"
         case .tls(let e): return "cannot set up TLS: \(e)"

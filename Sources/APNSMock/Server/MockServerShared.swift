@@ -66,7 +66,7 @@ final class MockServerShared: Sendable {
             return (c.accepted - 1, nil)
         }
         if let count = verdict.warn {
-            MockServer.warnWithoutBlocking("apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later; the limit is --max-connections)")
+            MockServer.warnWithoutBlocking("apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later\(configuration.connectionCapAdvice.map { "; " + $0 } ?? ""))")
         }
         guard let n = verdict.admitted else { return nil }
         return (n, configuration.faults.applies(toConnection: n))

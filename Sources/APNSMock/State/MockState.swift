@@ -2,12 +2,15 @@ import APNSCore
 import APNSCrypto
 import APNSPlatform
 
-/// Why the state dir could not be prepared; the CLI maps `.files` to 73 (cannot create) and the rest to 77.
+/// Why the state dir could not be prepared; the CLI maps `.files`, `.notADirectory` and `.inUse` to 73
+/// (cannot create, in use) and `.credentials` to 77. The facts only: the CLI names its flag and says what to do.
 public enum MockStateError: Error, Sendable, CustomStringConvertible {
     case files(FileSystem.Failure)
     case credentials(String)
-    /// Another mock holds the state dir's lock (`pid` when it could be read); the CLI exits 73.
+    /// Another mock holds the state dir's lock (`pid` when it could be read).
     case inUse(directory: String, pid: Int32?)
+    /// The state dir's path names a file, not a directory.
+    case notADirectory(String)
 
     public var description: String {
         switch self {
@@ -15,7 +18,8 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
         case .credentials(let m): return m
         case .inUse(let directory, let pid):
             let holder = pid.map { "apnsctl mock (pid \($0))" } ?? "another apnsctl mock"
-            return "\(directory): state dir in use by \(holder); stop that mock, or give each parallel job its own with --state-dir \"$(mktemp -d)\""
+            return "\(directory): state dir in use by \(holder); stop that mock"
+        case .notADirectory(let path): return "\(path): it is a file; the state dir must be a directory"
         }
     }
 }
@@ -107,7 +111,7 @@ public struct MockState: Sendable {
         if FileSystem.isDirectory(directory) {
             if !isEmptyDirectory(directory) { return false }
         } else if FileSystem.exists(directory) {
-            throw .files(.cannotCreate(path: directory, reason: "it is a file; the state dir must be a directory (choose another --state-dir)"))
+            throw .notADirectory(directory)
         }
         let parent = directory.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
         let parentPath = (directory.hasPrefix("/") ? "/" : "") + parent

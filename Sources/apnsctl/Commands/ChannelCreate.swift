@@ -18,7 +18,7 @@ extension APNSCtl.Channel {
 
         @Option(name: .customLong("storage"),
                 help: ArgumentHelp("Message storage policy: none (No Message Stored, the default) or most-recent.",
-                                   valueName: "none|most-recent"))
+                                   valueName: "none|most-recent"), completion: .list(["none", "most-recent"]))
         var storage = "none"
 
         @OptionGroup var options: ChannelOptions

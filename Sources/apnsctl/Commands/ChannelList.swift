@@ -10,9 +10,11 @@ extension APNSCtl.Channel {
             abstract: "List the app's broadcast channels, one id per line.",
             discussion: """
                 Prints one channel id per line, nothing when there are none. With -o json, one object per \
-                channel, with the fields channel, storage (none or most-recent), status and \
-                apns_request_id. APNs' list answer holds only ids, \
-                so -o json reads each channel too (one request per channel, all on the same connection).
+                channel, with the fields channel, storage (none or most-recent), status, reason, meaning, \
+                hint, apns_request_id (the request that read the channel) and list_request_id (the list \
+                request's, --request-id when given). APNs' list answer holds only ids, so -o json reads each \
+                channel too (one request per channel, all on the same connection). With no channels, -o json \
+                prints nothing on stdout and the list request's id on stderr, as text mode does.
                 """)
 
         @OptionGroup var options: ChannelOptions
@@ -32,14 +34,19 @@ extension APNSCtl.Channel {
                 output.flush()
                 return
             }
-            guard !ids.isEmpty else { return }
+            // No object to carry the list request's id: stderr gets it, as in text mode (stdout stays empty JSON Lines).
+            guard !ids.isEmpty else {
+                output.showRequestID(listed, always: true)
+                return
+            }
             let reads = try plan.perform(ids.map { plan.request(.read(channel: $0), main: false) })
             var rejected = false
             for (id, read) in zip(ids, reads) {
                 // A channel deleted between the list and its read still gets its line, with the reason.
                 rejected = rejected || read.outcome == .rejected
                 let storage = read.outcome == .accepted ? read.response.map(ChannelAnswer.init)?.storage : nil
-                output.line(channel: id, result: read) { $0.field("storage", storage?.name) }
+                output.line(channel: id, result: read, { $0.field("storage", storage?.name) },
+                            after: { $0.field("list_request_id", listed.apnsRequestID) })
             }
             output.flush()
             if rejected { throw CLIError.rejected }

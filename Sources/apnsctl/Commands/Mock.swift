@@ -155,7 +155,7 @@ extension APNSCtl {
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
             let state: MockState, lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
-                throw Self.cliError(error)
+                throw Self.cliError(error, stateDir: directory)
             }
             try withExtendedLifetime(lock) { () throws(CLIError) in
                 try serve(state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID)
@@ -166,7 +166,7 @@ extension APNSCtl {
         private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
                            rejections: [String: APNSReason], extraKeyID extraKID: String?) throws(CLIError) {
             var verifiers: [ProviderTokenVerifier] = []
-            do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error) }
+            do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error, stateDir: state.directory) }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
             let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
@@ -176,15 +176,16 @@ extension APNSCtl {
                                                   logDescriptor: 1)
             configuration.channelsFile = state.channelsFile
             configuration.maxChannels = maxChannels
+            configuration.connectionCapAdvice = "the limit is --max-connections"
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
-            do { server = try MockServer(configuration: configuration) } catch { throw CLIError.transport(error.description) }
+            do { server = try MockServer(configuration: configuration) } catch { throw Self.cliError(error) }
             server.stopOnTerminationSignals()
             let actualPort: Int
-            do { actualPort = try server.start() } catch { throw CLIError.transport(error.description) }
+            do { actualPort = try server.start() } catch { throw Self.cliError(error) }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
-            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch { throw Self.cliError(error) }
+            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch { throw Self.cliError(error, stateDir: state.directory) }
             announce(state: state, endpoint: endpoint, environment: env)
             server.wait()
             MockReadyFile.remove(state: state)
@@ -194,13 +195,26 @@ extension APNSCtl {
             }
         }
 
-        /// CLI.md's exit codes for state dir problems: cannot write or in use by another mock 73, credentials 77.
-        private static func cliError(_ error: MockStateError) -> CLIError {
+        /// CLI.md's exit codes for state dir problems (cannot write or in use by another mock 73, credentials 77),
+        /// each message naming --state-dir and what to do.
+        private static func cliError(_ error: MockStateError, stateDir: String) -> CLIError {
             switch error {
-            case .files(let failure): return .outputExists(failure.message)
-            case .inUse: return .outputExists(error.description)
+            case .files(let failure):
+                // The library's advice (after ";"), if any, is about paths; ours names the flag.
+                let fact = failure.message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? failure.message
+                let place = fact.hasPrefix(stateDir + ":") ? fact : "\(stateDir): \(fact)"
+                return .outputExists("--state-dir \(place); give --state-dir a directory you can create and write to, e.g. --state-dir \"$(mktemp -d)\"")
+            case .notADirectory:
+                return .outputExists("--state-dir \(error.description); choose another --state-dir")
+            case .inUse:
+                return .outputExists("\(error.description), or give each parallel job its own with --state-dir \"$(mktemp -d)\"")
             case .credentials: return .credential(error.description)
             }
+        }
+
+        /// A mock that cannot start (exit 69): a port in use gets the flag that picks a free one.
+        private static func cliError(_ error: MockServerError) -> CLIError {
+            .transport(error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : ""))
         }
 
         /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.

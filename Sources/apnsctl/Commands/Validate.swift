@@ -49,7 +49,8 @@ extension APNSCtl {
         var pushType: String?
 
         @Option(name: .customLong("size-limit"),
-                help: ArgumentHelp("Byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"))
+                help: ArgumentHelp("Byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"),
+                completion: .list(["256", "2k", "4k", "5k"]))
         var sizeLimit: String?
 
         @Flag(name: .customLong("strict"), help: "Treat warnings as errors (they print as errors and fail the run).")

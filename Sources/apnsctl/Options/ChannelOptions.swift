@@ -16,13 +16,13 @@ struct ChannelOptions: ParsableArguments {
     var requestID: String?
 
     @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"))
+            help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"), completion: .list(["text", "json"]))
     var output = "text"
 
     @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
     @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
     @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
-    @OptionGroup(title: "Connection") var connection: SendConnectionOptions
+    @OptionGroup(title: "Connection") var connection: ChannelConnectionOptions
 
     /// Everything checked before connecting, in `send`'s order: flags (64), credentials (77).
     func plan() throws(CLIError) -> ChannelPlan {

@@ -3,13 +3,19 @@ import APNSCore
 import ArgumentParser
 import APNSPlatform
 
+/// `send`'s connection flags, `--env auto` included.
+typealias SendConnectionOptions = ConnectionOptions<SendEnvironments>
+/// `channel`'s connection flags: one environment per request, so `--env` offers no `auto`.
+typealias ChannelConnectionOptions = ConnectionOptions<SingleEnvironments>
+
 /// `send`'s connection flags: where to connect (environment, endpoint, port, proxy), whom to trust, how
 /// patient and how parallel to be. Commands that connect elsewhere (`channel`) reuse the group, so
-/// `--endpoint`, `--proxy` and the proxy variables mean the same everywhere.
-struct SendConnectionOptions: ParsableArguments {
+/// `--endpoint`, `--proxy` and the proxy variables mean the same everywhere; only `--env`'s allowed values
+/// (its help and completion) differ, chosen by `Environments`.
+struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     @Option(name: [.customShort("e"), .customLong("env")],
-            help: ArgumentHelp("APNs environment: sandbox (also development, dev), production (prod), or auto: sandbox first, then production for each device sandbox answers BadDeviceToken. Default: the certificate's only environment, else sandbox.",
-                               valueName: "sandbox|production|auto"), completion: .list(["sandbox", "production", "auto"]))
+            help: ArgumentHelp(Environments.help, valueName: Environments.names.joined(separator: "|")),
+            completion: .list(Environments.names))
     var environment: String?
 
     @Option(name: .customLong("endpoint"),
@@ -61,6 +67,25 @@ struct SendConnectionOptions: ParsableArguments {
         do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage("--endpoint " + error.message) }
     }
 
+    /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
+    /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
+    /// without a word.
+    static func warnAboutEndpoints(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)]) {
+        if let text = endpointWarning(endpoints, using: used) { StandardStreams.warning(text) }
+    }
+
+    /// The warning's text, nil when every environment used has its `--endpoint` (or none was given).
+    static func endpointWarning(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)]) -> String? {
+        guard endpoints.all == nil, !endpoints.byEnvironment.isEmpty else { return nil }
+        let uncovered = used.filter { endpoints.byEnvironment[$0.0] == nil }
+        guard let (environment, endpoint) = uncovered.first else { return nil }
+        let given = APNSEnvironment.allCases.filter { endpoints.byEnvironment[$0] != nil }
+        let names = given.map(\.rawValue).joined(separator: " and ")
+        let switchEnv = given.count == 1 && used.count == 1 ? "pass --env \(given[0].rawValue) to use it, or " : ""
+        return "--endpoint gives a URL for \(names) only, so \(environment.rawValue) requests go to \(endpoint.url); "
+            + "\(switchEnv)add --endpoint \(environment.rawValue)=URL"
+    }
+
     /// `--port`, checked: Apple serves device pushes on 443 and 2197 only. Warns when `--endpoint`
     /// makes it moot (the endpoint carries its own port).
     func parsedPort(endpoints: PushEndpoints) throws(CLIError) -> Int {
@@ -83,13 +108,14 @@ struct SendConnectionOptions: ParsableArguments {
         }
         let endpoints = try parsedEndpoints()
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
+        Self.warnAboutEndpoints(endpoints, using: [(environment, endpoint)])
         return (endpoint, try proxySelection(for: endpoint))
     }
 
     /// The proxy for connections to `endpoint`: `--proxy`, else curl's variables, minus `--noproxy` or
     /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
     func proxySelection(for endpoint: PushEndpoint,
-                        environment: [String: String] = SendConnectionOptions.proxyEnvironment()) throws(CLIError) -> ProxySelection {
+                        environment: [String: String] = proxyEnvironment()) throws(CLIError) -> ProxySelection {
         do {
             return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment,
                                              explicitLabel: "--proxy", noProxyLabel: "--noproxy")

@@ -132,6 +132,8 @@ extension APNSCtl.Send {
             fallback = SendPlan.Route(environment: other, endpoint: otherEndpoint, proxy: try connection.proxySelection(for: otherEndpoint))
         }
         let endpoint = endpoints.endpoint(for: environment, port: port)
+        SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
+                                                 + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
         let proxy = try connection.proxySelection(for: endpoint)
 
         // 5. Headers from flags and defaults.

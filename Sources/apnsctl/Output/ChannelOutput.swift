@@ -5,7 +5,8 @@ import APNSPlatform
 /// Renders `apnsctl channel` results. Text: data on stdout (the new id, the ids, the channel's settings),
 /// the `apns-request-id` on stderr, a rejection as one `error:` line with reason, meaning and hint (so
 /// `ID=$(apnsctl channel create …)` never captures it). JSON: one object per line on stdout, with
-/// `"apns_request_id"`.
+/// `"apns_request_id"`, and for a rejection the reason's `"meaning"` and `"hint"` (null otherwise), so a
+/// script reads the same explanation a user sees.
 struct ChannelOutput {
     let format: SendOutput.Format
     private let out = OutputBuffer()
@@ -26,23 +27,29 @@ struct ChannelOutput {
         throw .rejected
     }
 
-    /// `apns-request-id: …` on stderr (text mode).
-    func showRequestID(_ r: PushResult) {
-        if format == .text, let id = r.apnsRequestID { StandardStreams.printErr("apns-request-id: \(id)\n") }
+    /// `apns-request-id: …` on stderr: in text mode, or `always` when no JSON object carries the id.
+    func showRequestID(_ r: PushResult, always: Bool = false) {
+        if format == .text || always, let id = r.apnsRequestID { StandardStreams.printErr("apns-request-id: \(id)\n") }
     }
 
     /// Writes one text line on stdout.
     func text(_ text: String) { out.line(text) }
 
-    /// One JSON object: `channel`, the fields `fill` adds, `status`, `apns_request_id`.
-    func line(channel: String?, result: PushResult, _ fill: (inout JSONWriter) -> Void) {
+    /// One JSON object: `channel`, the fields `fill` adds, `status`, `reason`, `meaning`, `hint`,
+    /// `apns_request_id`, then the fields `after` adds (`list_request_id`).
+    func line(channel: String?, result: PushResult, _ fill: (inout JSONWriter) -> Void,
+              after: (inout JSONWriter) -> Void = { _ in }) {
         var w = JSONWriter()
         w.beginObject()
         w.field("channel", channel)
         fill(&w)
         w.field("status", result.status)
         w.field("reason", result.reason ?? result.bodyText)
+        let explained = result.outcome == .rejected ? result.knownReason : nil
+        w.field("meaning", explained?.meaning)
+        w.field("hint", explained?.hint(broadcast: true))
         w.field("apns_request_id", result.apnsRequestID)
+        after(&w)
         w.endObject()
         out.line(w.text)
     }
