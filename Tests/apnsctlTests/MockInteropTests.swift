@@ -53,7 +53,13 @@ import Testing
         #expect(r.status == 0, "curl: \(r.stderr)")
         #expect(r.stdout.lowercased().hasPrefix("http/2 405"))
         #expect(r.stdout.lowercased().contains("apns-id: "))
-        let lines = mock.stdout.split(separator: "\n")
+        // The log is written by a thread of its own: wait for the line rather than race it.
+        var lines: [Substring] = []
+        for _ in 0..<250 {
+            lines = mock.stdout.split(separator: "\n")
+            if !lines.isEmpty { break }
+            usleep(20_000)
+        }
         #expect(lines.count == 1)
         #expect(lines.first?.contains(#""reason":"MethodNotAllowed""#) == true)
     }
