@@ -9,11 +9,8 @@ nonisolated(unsafe) private var interruptsReceived: Int32 = 0
 public final class InterruptSignals: Sendable {
     /// Readable once a signal arrived; poll it beside the sockets.
     public let fd: Int32
-    private let writeFD: Int32
-
-    private init(readFD: Int32, writeFD: Int32) {
+    private init(readFD: Int32) {
         self.fd = readFD
-        self.writeFD = writeFD
     }
 
     /// Routes SIGINT and SIGTERM here for the rest of the process's life; nil when no pipe can be made.
@@ -49,7 +46,7 @@ public final class InterruptSignals: Sendable {
         let watched = [SIGINT, SIGTERM].filter { !ProcessSignals.isIgnored($0) }
         ProcessSignals.installHandler(for: watched, handler)
         ProcessSignals.unblock(watched)
-        return InterruptSignals(readFD: fds[0], writeFD: fds[1])
+        return InterruptSignals(readFD: fds[0])
     }
 
     /// The signal that arrived (SIGINT or SIGTERM), if one did; reading consumes it.
@@ -57,11 +54,5 @@ public final class InterruptSignals: Sendable {
         var byte: UInt8 = 0
         guard posixRead(fd, &byte, 1) == 1 else { return nil }
         return Int32(byte)
-    }
-
-    /// Whether a signal is waiting to be taken (without taking it).
-    public var isPending: Bool {
-        if case .ready = Poll.wait(fd: fd, events: Poll.readable, timeoutMs: 0) { return true }
-        return false
     }
 }
