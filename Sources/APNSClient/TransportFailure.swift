@@ -20,6 +20,16 @@ public enum TransportAdvice: Sendable, Equatable {
     case allowTheProxyMoreTime
     /// The proxy refused the destination (403): APNs uses 443, or the alternative port 2197.
     case checkProxyAllowsThePort
+    /// Requests may have been delivered: sending them again may notify a device twice.
+    case resendUnknownIfDuplicatesAreAcceptable
+}
+
+extension TransportFailure {
+    /// Whether the request may have been delivered (JSON `"delivery":"unknown"`).
+    public var isUnknownOutcome: Bool {
+        if case .unknownOutcome = self { return true }
+        return false
+    }
 }
 
 /// Why devices got no answer: the transport failed (exit 69). Each case reads as one line that says
@@ -45,6 +55,10 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case streamReset(times: Int, code: UInt32)
     /// SIGINT or SIGTERM arrived before the answer (CLI.md: the error is the word `interrupted`).
     case interrupted
+    /// The request was completely sent, then `what` happened before an answer (the connection ended, the
+    /// stream was reset): APNs may have delivered it, so it is not sent again (RFC 9113 §8.7).
+    /// `detail` says how the connection ended.
+    case unknownOutcome(String, detail: String? = nil)
 
     /// The one-line message: where and what.
     public var description: String {
@@ -64,6 +78,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
             return "the server reset the stream \(n) times (\(HTTP2ErrorCode.name(code)))"
         case .interrupted:
             return "interrupted"
+        case .unknownOutcome(let what, let detail):
+            return "unknown: \(what) after the request was sent; APNs may have delivered it" + (detail.map { " (\($0))" } ?? "")
         }
     }
 
@@ -78,7 +94,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
             case .io, .handshake: return true
             case .configuration, .caFileUnusable, .verification, .noHTTP2: return false
             }
-        case .timeout, .gaveUp, .streamReset, .interrupted: return false
+        case .timeout, .gaveUp, .streamReset, .interrupted, .unknownOutcome: return false
         }
     }
 
@@ -91,6 +107,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .timeout, .handshakeTimeout: return .allowMoreTime
         case .gaveUp(_, let last): return last.advice
         case .proxy(let p): return p.advice
+        case .unknownOutcome: return .resendUnknownIfDuplicatesAreAcceptable
         default: return nil
         }
     }

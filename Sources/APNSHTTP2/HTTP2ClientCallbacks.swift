@@ -82,11 +82,18 @@ func clientOnFrameReceived(_ session: OpaquePointer?, _ frame: UnsafePointer<ngh
     return 0
 }
 
-/// Frames this side sent: a GOAWAY means nghttp2 gave up on a misbehaving server (or `terminate`).
+/// Frames this side sent: a frame ending a request (END_STREAM) marks where that request is complete
+/// in the output; a GOAWAY means nghttp2 gave up on a misbehaving server (or `terminate`).
 func clientOnFrameSent(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
                        _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let state = clientState(userData), let frame, frame.pointee.hd.type == UInt8(NGHTTP2_GOAWAY.rawValue) else { return 0 }
-    state.sentGoAwayCode = frame.pointee.goaway.error_code
+    guard let state = clientState(userData), let frame else { return 0 }
+    let type = frame.pointee.hd.type
+    if type == UInt8(NGHTTP2_GOAWAY.rawValue) {
+        state.sentGoAwayCode = frame.pointee.goaway.error_code
+    } else if (type == UInt8(NGHTTP2_DATA.rawValue) || type == UInt8(NGHTTP2_HEADERS.rawValue))
+                && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
+        state.endStreamFrames.append(frame.pointee.hd.stream_id)
+    }
     return 0
 }
 

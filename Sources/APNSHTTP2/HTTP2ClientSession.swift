@@ -15,6 +15,15 @@ public final class HTTP2ClientSession {
     private var outOffset = 0
     /// Output is gathered up to this size before it is handed to TLS: fewer, larger TLS records.
     private let outputChunk = 64 * 1024
+    /// Bytes nghttp2 produced and bytes the transport took, since the start: a request is completely
+    /// written once the transport took the byte that ends its END_STREAM frame.
+    private var producedBytes: UInt64 = 0
+    private var takenBytes: UInt64 = 0
+    /// Streams whose END_STREAM frame is serialised, with the output offset that frame ends at, in order.
+    private var endStreamOffsets: [(streamID: Int32, end: UInt64)] = []
+    private var endStreamHead = 0
+    /// Streams whose request was completely written since the last `takeWrittenRequests`.
+    private var writtenRequests: [Int32] = []
     /// Reused storage for the header list of each submitted request.
     private var scratch = NameValueScratch()
 
@@ -116,6 +125,13 @@ public final class HTTP2ClientSession {
             if n < 0 { throw NGHTTP2Error(code: Int32(truncatingIfNeeded: n), operation: "preparing frames") }
             guard n > 0, let data else { break }
             outBuffer.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
+            producedBytes += UInt64(n)
+            // nghttp2 reports a frame as sent in the same call that returns its last bytes (or earlier,
+            // for a header block split into CONTINUATION frames): the offset is never later than the truth.
+            if !state.endStreamFrames.isEmpty {
+                for id in state.endStreamFrames { endStreamOffsets.append((id, producedBytes)) }
+                state.endStreamFrames.removeAll(keepingCapacity: true)
+            }
         }
         return outOffset < outBuffer.count
     }
@@ -128,8 +144,28 @@ public final class HTTP2ClientSession {
             do throws(E) { return .success(try write(UnsafeRawBufferPointer(rebasing: all[offset...]))) }
             catch { return .failure(error) }
         }
-        let written = try outcome.get()
-        outOffset = min(outBuffer.count, outOffset + max(0, written))
+        let taken = try outcome.get()
+        let written = min(outBuffer.count - outOffset, max(0, taken))
+        outOffset += written
+        takenBytes += UInt64(written)
+        while endStreamHead < endStreamOffsets.count && endStreamOffsets[endStreamHead].end <= takenBytes {
+            writtenRequests.append(endStreamOffsets[endStreamHead].streamID)
+            endStreamHead += 1
+        }
+        if endStreamHead == endStreamOffsets.count && endStreamHead > 0 {
+            endStreamOffsets.removeAll(keepingCapacity: true)
+            endStreamHead = 0
+        }
+    }
+
+    /// Streams whose whole request (up to END_STREAM) the transport took since the last call, in order.
+    /// From then on the server may process the request (RFC 9113 §8.7), so an unanswered one has an
+    /// unknown outcome; before, it can safely be sent again.
+    public func takeWrittenRequests() -> [Int32] {
+        guard !writtenRequests.isEmpty else { return [] }
+        let ids = writtenRequests
+        writtenRequests.removeAll(keepingCapacity: true)
+        return ids
     }
 
     /// Whether bytes are waiting in the output buffer (call `prepareOutput` first to fill it).
@@ -189,6 +225,8 @@ final class HTTP2ClientState {
     var receivedSettings = false
     var goAway: HTTP2GoAway? = nil
     var sentGoAwayCode: UInt32? = nil
+    /// Streams whose END_STREAM frame nghttp2 serialised in the current `mem_send` call.
+    var endStreamFrames: [Int32] = []
 
     /// A stream ended: an answer if a final `:status` arrived, else unanswered.
     func close(streamID: Int32, errorCode: UInt32) {

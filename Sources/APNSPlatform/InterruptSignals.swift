@@ -2,10 +2,36 @@
 /// `install`, and it does nothing but async-signal-safe work.
 nonisolated(unsafe) private var interruptPipeFD: Int32 = -1
 nonisolated(unsafe) private var interruptsReceived: Int32 = 0
+nonisolated(unsafe) private var firstInterruptNs: UInt64 = 0
+/// Results the running command owes (sent, not yet printed), for the second signal's message.
+nonisolated(unsafe) private var owedResultCount: Int = 0
+/// Digits of the count, written by the handler (which may not allocate): room for any Int.
+nonisolated(unsafe) private var exitDigits: UnsafeMutablePointer<UInt8>? = nil
+
+/// Writes `error: interrupted again: exiting now; N results were not printed` to stderr with nothing
+/// but write(2): a signal handler may only call async-signal-safe functions.
+private func writeExitMessage() {
+    let prefix: StaticString = "error: interrupted again: exiting now; "
+    let suffix: StaticString = owedResultCount == 1 ? " result was not printed\n" : " results were not printed\n"
+    _ = posixWrite(2, prefix.utf8Start, prefix.utf8CodeUnitCount)
+    if let digits = exitDigits {
+        var value = max(0, owedResultCount)
+        var start = 24
+        repeat {
+            start -= 1
+            digits[start] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        } while value > 0 && start > 0
+        _ = posixWrite(2, digits + start, 24 - start)
+    }
+    _ = posixWrite(2, suffix.utf8Start, suffix.utf8CodeUnitCount)
+}
 
 /// SIGINT and SIGTERM as bytes on a pipe (the self-pipe trick), so a poll loop wakes up and finishes
 /// in order: the first signal is a byte holding its number; a second one exits at once with 128 + its
-/// number, for a user who does not want to wait (CLI.md, `send`, Interrupts).
+/// number, for a user who does not want to wait, saying how many results were not printed (CLI.md,
+/// `send`, Interrupts). A second signal within 1 s of the first counts as the same one: GNU `timeout`
+/// signals the process and then its whole process group.
 public final class InterruptSignals: Sendable {
     /// Readable once a signal arrived; poll it beside the sockets.
     public let fd: Int32
@@ -35,9 +61,16 @@ public final class InterruptSignals: Sendable {
         }
         interruptPipeFD = fds[1]
         interruptsReceived = 0
+        exitDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 24)
         let handler: @convention(c) (Int32) -> Void = { signal in
-            interruptsReceived += 1
-            if interruptsReceived > 1 { _exit(128 + signal) }
+            let now = SystemClock.monotonicNanoseconds()
+            if interruptsReceived > 0 {
+                if now &- firstInterruptNs < 1_000_000_000 { return }  // the same signal, delivered again
+                writeExitMessage()
+                _exit(128 + signal)
+            }
+            interruptsReceived = 1
+            firstInterruptNs = now
             var byte = UInt8(truncatingIfNeeded: signal)
             let saved = errno
             _ = posixWrite(interruptPipeFD, &byte, 1)
@@ -47,6 +80,13 @@ public final class InterruptSignals: Sendable {
         ProcessSignals.installHandler(for: watched, handler)
         ProcessSignals.unblock(watched)
         return InterruptSignals(readFD: fds[0])
+    }
+
+    /// Results the command has sent and not yet printed, for the message of a second signal that exits
+    /// at once. The sender keeps it current.
+    public var owedResults: Int {
+        get { owedResultCount }
+        set { owedResultCount = newValue }
     }
 
     /// The signal that arrived (SIGINT or SIGTERM), if one did; reading consumes it.

@@ -169,8 +169,59 @@ final class PushConnection {
         return readOnce()
     }
 
+    /// Pumps several connections at once (one draining after GOAWAY, its successor sending): writes what
+    /// each has queued, waits on all of them until `deadline` or a signal, and reads one chunk from each
+    /// that is readable. Returns one outcome per connection, or nil when a signal arrived.
+    static func pump(_ connections: [PushConnection], deadline: UInt64, interruptFD: Int32?) -> [Outcome]? {
+        var outcomes = [Outcome](repeating: .timedOut, count: connections.count)
+        var readable = [Bool](repeating: false, count: connections.count)
+        var mustPoll = true
+        for (i, c) in connections.enumerated() {
+            if c.writing {
+                switch c.flush() {
+                case .done: c.writeBlocked = false
+                case .blocked: c.writeBlocked = true
+                case .failed:
+                    c.writing = false
+                    outcomes[i] = .writeFailed
+                }
+            }
+            if c.mayHaveMore || c.tls.pendingBytes > 0 {
+                readable[i] = true
+                mustPoll = false
+            }
+        }
+        if outcomes.contains(.writeFailed) { return outcomes }
+        if mustPoll {
+            let now = SystemClock.monotonicNanoseconds()
+            guard now < deadline else { return outcomes }
+            let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
+            var fds = connections.map {
+                pollfd(fd: $0.tls.socket.fd, events: Poll.readable | ($0.writing && $0.writeBlocked ? Poll.writable : 0), revents: 0)
+            }
+            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
+            let ready = Poll.wait(&fds, timeoutMs: waitMs)
+            if ready < 0 {
+                let failure = Outcome.ended(.failed("waiting for the server failed: \(FileSystem.errnoText())"))
+                return outcomes.map { _ in failure }
+            }
+            if interruptFD != nil && fds[connections.count].revents != 0 { return nil }
+            if ready == 0 { return outcomes }
+            for i in connections.indices {
+                let revents = fds[i].revents
+                if revents & (Poll.readable | Int16(POLLERR) | Int16(POLLHUP)) != 0 { readable[i] = true }
+                else if revents != 0 { outcomes[i] = .progressed }  // writable only: flush on the next turn
+            }
+        }
+        for i in connections.indices where readable[i] { outcomes[i] = connections[i].readOnce() }
+        return outcomes
+    }
+
     /// Events the session recorded since the last call.
     func takeEvents() -> [HTTP2ClientEvent] { session.takeEvents() }
+
+    /// Streams whose request was completely written since the last call.
+    func takeWrittenRequests() -> [Int32] { session.takeWrittenRequests() }
 
     /// The server's stream limit when it arrived or changed since the last call.
     func takeStreamLimitChange() -> UInt32? {

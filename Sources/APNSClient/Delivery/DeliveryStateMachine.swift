@@ -1,28 +1,37 @@
 import APNSPlatform
-/// The sender's rules with no I/O in them: what to submit next, what an answer, a reset, a GOAWAY or
-/// the end of a connection means for each request, when to reconnect, when to give up, and what an
-/// interrupt leaves behind.
+/// The sender's rules with no I/O in them: what to submit next and on which connection, what an answer,
+/// a reset, a GOAWAY or the end of a connection means for each request, when to reconnect and how long
+/// to wait first, when to give up, and what an interrupt leaves behind.
 ///
 /// The driver (`PushSender`) asks `nextAction(now:)` what to do and reports what happened through the
-/// event methods. Everything here is plain values, so every fault sequence is tested in microseconds
-/// without a socket (as swift-nio-http2 tests its state machines). The guarantees it keeps:
+/// event methods, each naming the connection it happened on (a connection that received GOAWAY drains
+/// while its successor already sends). Everything here is plain values, so every fault sequence is
+/// tested in microseconds without a socket (as swift-nio-http2 tests its state machines).
+///
+/// The guarantees it keeps:
 /// - every item ends with exactly one `.report`, unless an interrupt leaves it never sent;
+/// - an item is sent again only when the server provably did not process it (RFC 9113 §8.7): its
+///   stream is above a GOAWAY's last-stream-id, it was refused (`REFUSED_STREAM`), or its request never
+///   completely left (no END_STREAM written). Anything else unanswered has an unknown outcome and is
+///   reported as such, unless `Policy.resendUnknown` asks for at-least-once;
 /// - an item whose stream was answered is never submitted again, whatever the answer;
 /// - a connection that ends is only reported (by the driver) after every frame that arrived on it was
 ///   processed, so answers waiting in the socket are never mistaken for lost ones.
 struct DeliveryStateMachine<Item, Answer> {
     /// What the driver does next.
     enum Action {
-        /// Open connection number `attempt` (1-based); report `connected` or `connectFailed`.
-        case connect(attempt: Int)
-        /// Submit `item` on the open connection; report `submitted(streamID:)` or `submitRefused`.
-        case submit(Item)
+        /// Open connection `connection` (numbered from 1 in the order asked); report `connected` or
+        /// `connectFailed` for it.
+        case connect(connection: Int)
+        /// Submit `item` on `connection`; report `submitted(streamID:)` or `submitRefused`.
+        case submit(Item, connection: Int)
         /// Hand `item`'s one and only result to the user.
         case report(Item, Report)
-        /// Move bytes until something happens or `deadline` (monotonic ns) passes, then call `tick`.
+        /// Move bytes on every open connection until something happens or `deadline` (monotonic ns)
+        /// passes (with no connection open: sleep until then), then call `tick`.
         case wait(deadline: UInt64)
-        /// Close the open connection gracefully (GOAWAY, close_notify) and forget it.
-        case close
+        /// Close `connection` gracefully (GOAWAY, close_notify) and forget it.
+        case close(connection: Int)
         /// Nothing more to do.
         case finish
     }
@@ -37,25 +46,30 @@ struct DeliveryStateMachine<Item, Answer> {
 
     /// Limits, from CLI.md.
     struct Policy {
-        /// `--timeout`: how long to wait for the next answer while requests are in flight.
+        /// `--timeout`: how long to wait for the next answer while requests are in flight; also the
+        /// ceiling of each backoff wait.
         var timeoutNs: UInt64
         /// `--concurrency`; nil: the server's limit.
         var concurrency: Int? = nil
         /// The ceiling whatever the server allows.
         var maximumConcurrency = 1000
-        /// Connections in a row that end (or fail to open) without a single answer before giving up.
+        /// Connections in a row that end (or fail to open) without a single answer, after the first such
+        /// one, before giving up: the first plus this many tries.
         var reconnectsWithoutProgress = 3
-        /// Resets of one item's stream on live connections before it fails.
+        /// Sends of one item whose stream was refused (or reset before its request was complete) on a live
+        /// connection, before it fails.
         var attemptsPerItem = 4
         /// After an interrupt, how long answers in flight are still awaited.
         var interruptGraceNs: UInt64 = 2_000_000_000
+        /// `--resend-unknown`: send again what may have been processed (at least once, not at most once).
+        var resendUnknown = false
+        /// Waits before the tries that follow a connection without progress (each capped by `timeoutNs`).
+        var backoffNs: [UInt64] = [250_000_000, 500_000_000, 1_000_000_000]
     }
-
-    private enum ConnectionPhase { case none, connecting, open, finished }
 
     private struct Pending {
         let item: Item
-        /// Resets of its stream on live connections.
+        /// Sends of it that came back refused or unfinished (and, with `resendUnknown`, unknown).
         var resets = 0
         /// Whether it was ever submitted (an interrupt reports sent items and counts the others).
         var sent = false
@@ -64,6 +78,37 @@ struct DeliveryStateMachine<Item, Answer> {
     private struct InFlight {
         var pending: Pending
         let startNs: UInt64
+        /// The frame carrying END_STREAM was written: from here on the server may have processed it.
+        var written = false
+    }
+
+    /// One connection's state. At most two are open: one draining after GOAWAY, one sending.
+    private struct Connection {
+        let id: Int
+        var open = false
+        var inFlight: [Int32: InFlight] = [:]
+        var limit = 1
+        var goAwayLastStream: Int32? = nil
+        var goAwayNote: String? = nil
+        var writable = true
+        var acceptsStreams = true
+        var answered = 0
+        var awaitingSubmit: Pending? = nil
+        var lastProgressNs: UInt64 = 0
+        /// Ended by the machine (timeout, interrupt grace): its in-flight items were already reported.
+        var closeRequested = false
+
+        /// Takes no new requests: GOAWAY, a failed write or no stream ids left. It drains, then closes.
+        var retiring: Bool { goAwayLastStream != nil || !writable || !acceptsStreams }
+        var idle: Bool { inFlight.isEmpty && awaitingSubmit == nil }
+
+        /// Why it stopped taking requests (for the give-up message).
+        var stoppedReason: TransportFailure? {
+            if let note = goAwayNote { return .closed(note) }
+            if !writable { return .closed("writing to the server failed") }
+            if !acceptsStreams { return .closed("the HTTP/2 session ran out of stream ids") }
+            return nil
+        }
     }
 
     private let policy: Policy
@@ -73,24 +118,18 @@ struct DeliveryStateMachine<Item, Answer> {
     private var retry = FIFO<Pending>()
     private var sourceExhausted = false
 
-    // The connection.
-    private var phase = ConnectionPhase.none
-    private var inFlight: [Int32: InFlight] = [:]
-    private var limit = 1
-    private var goAwayLastStream: Int32? = nil
-    private var goAwayNote: String? = nil
-    private var writable = true
-    private var acceptsStreams = true
-    private var answeredHere = 0
-    private var awaitingSubmit: Pending? = nil
-    private var lastProgressNs: UInt64 = 0
-    private var closeRequested = false
+    // The connections, oldest first; only the newest may take new requests.
+    private var connections: [Connection] = []
 
     // The run.
     private var outbox = FIFO<Action>()
+    private var finished = false
     private var everConnected = false
     private var withoutProgress = 0
+    private var notBeforeNs: UInt64 = 0
     private var interruptDeadline: UInt64? = nil
+    /// Set when the run gave up: whatever would be queued again fails with it instead.
+    private var terminalFailure: TransportFailure? = nil
 
     /// Connections opened or attempted.
     private(set) var connectionAttempts = 0
@@ -100,6 +139,8 @@ struct DeliveryStateMachine<Item, Answer> {
     private(set) var firstFailure: TransportFailure? = nil
     /// Items reported so far. After an interrupt, the caller's total minus this is how many were never sent.
     private(set) var reported = 0
+    /// Items sent at least once whose result is not reported yet (what a second signal would lose).
+    private(set) var owedReports = 0
 
     /// A machine sending every item `source` yields.
     init(policy: Policy, source: @escaping () -> Item?) {
@@ -112,184 +153,207 @@ struct DeliveryStateMachine<Item, Answer> {
     /// The next action. Reports come first, in the order they were decided.
     mutating func nextAction(now: UInt64) -> Action {
         if let action = outbox.popFirst() { return action }
-        switch phase {
-        case .finished:
-            return .finish
-        case .connecting:
+        if finished { return .finish }
+        if connections.contains(where: { !$0.open }) {
             // The driver reports the outcome of `.connect` before asking again; waiting is harmless.
             return .wait(deadline: now)
-        case .none:
-            if interruptedBy != nil || !hasPending() {
-                finishRun()
-                return nextAction(now: now)
+        }
+        // Connections that are done: ended by a rule, or idle with nothing more for them to do.
+        for index in connections.indices {
+            let c = connections[index]
+            if c.closeRequested {
+                connections.remove(at: index)
+                return .close(connection: c.id)
             }
-            phase = .connecting
-            connectionAttempts += 1
-            return .connect(attempt: connectionAttempts)
-        case .open:
-            return nextOnOpenConnection(now: now)
+            let newest = index == connections.count - 1
+            if c.idle && (c.retiring || interruptedBy != nil || !newest || !hasPending()) {
+                endConnection(at: index, why: c.retiring ? c.stoppedReason : nil, now: now)
+                return .close(connection: c.id)
+            }
         }
+        if let index = connections.indices.last, mayTakeRequests(connections[index]),
+           connections[index].inFlight.count < connections[index].limit, let p = takePending() {
+            connections[index].awaitingSubmit = p
+            return .submit(p.item, connection: connections[index].id)
+        }
+        if wantsConnection() {
+            if now >= notBeforeNs {
+                connectionAttempts += 1
+                connections.append(Connection(id: connectionAttempts))
+                return .connect(connection: connectionAttempts)
+            }
+        } else if connections.isEmpty {
+            finishRun()
+            return nextAction(now: now)
+        }
+        return .wait(deadline: nextDeadline(now: now))
     }
 
-    private mutating func nextOnOpenConnection(now: UInt64) -> Action {
-        if closeRequested {
-            closeRequested = false
-            endConnection(why: nil, now: now)
-            return .close
-        }
-        let mayStart = writable && acceptsStreams && goAwayLastStream == nil && interruptedBy == nil
-        if mayStart && inFlight.count < limit && awaitingSubmit == nil, let p = takePending() {
-            awaitingSubmit = p
-            return .submit(p.item)
-        }
-        if inFlight.isEmpty && awaitingSubmit == nil {
-            // Nothing to wait for: done, or this connection can carry no more.
-            endConnection(why: mayStart ? nil : stoppedReason(), now: now)
-            return .close
-        }
-        var deadline = lastProgressNs + policy.timeoutNs
+    private func mayTakeRequests(_ c: Connection) -> Bool {
+        c.open && !c.retiring && !c.closeRequested && c.awaitingSubmit == nil && interruptedBy == nil
+    }
+
+    /// A new connection is wanted: work is waiting and no open connection can take it (none, or the
+    /// newest is retiring). Two at most: a third waits for the oldest to drain.
+    private mutating func wantsConnection() -> Bool {
+        guard interruptedBy == nil, terminalFailure == nil, connections.count < 2 else { return false }
+        if let newest = connections.last, !newest.retiring { return false }
+        return hasPending()
+    }
+
+    /// The earliest moment something is due: an answer's `--timeout`, the interrupt grace, a backoff.
+    private mutating func nextDeadline(now: UInt64) -> UInt64 {
+        var deadline = UInt64.max
+        for c in connections where !c.idle { deadline = min(deadline, c.lastProgressNs &+ policy.timeoutNs) }
         if let d = interruptDeadline { deadline = min(deadline, d) }
-        return .wait(deadline: deadline)
-    }
-
-    /// Why a live connection stopped taking requests (for the give-up message).
-    private func stoppedReason() -> TransportFailure? {
-        if let note = goAwayNote { return .closed(note) }
-        if !writable { return .closed("writing to the server failed") }
-        if !acceptsStreams { return .closed("the HTTP/2 session ran out of stream ids") }
-        return nil
+        if notBeforeNs > now && wantsConnection() { deadline = min(deadline, notBeforeNs) }
+        if deadline == UInt64.max { deadline = now &+ policy.timeoutNs }
+        return deadline
     }
 
     // MARK: - Events from the driver
 
-    /// The connection is open (TCP, TLS and ALPN done); until the server's SETTINGS, one stream.
-    mutating func connected(now: UInt64) {
-        phase = .open
+    /// `connection` is open (TCP, TLS and ALPN done); until the server's SETTINGS, one stream.
+    mutating func connected(_ connection: Int, now: UInt64) {
+        guard let i = index(of: connection) else { return }
+        connections[i].open = true
+        connections[i].lastProgressNs = now
         everConnected = true
-        inFlight.removeAll(keepingCapacity: true)
-        limit = 1
-        goAwayLastStream = nil
-        goAwayNote = nil
-        writable = true
-        acceptsStreams = true
-        answeredHere = 0
-        closeRequested = false
-        lastProgressNs = now
     }
 
-    /// Opening a connection failed (DNS, TCP, TLS, ALPN). The first connection's failure is final
-    /// (the endpoint or the credentials are wrong); a failed reconnect counts as a try without progress.
-    mutating func connectFailed(_ failure: TransportFailure, now: UInt64) {
-        phase = .none
+    /// Opening `connection` failed (DNS, TCP, TLS, ALPN). The first connection's failure is final (the
+    /// endpoint or the credentials are wrong); a failed reconnect counts as a try without progress.
+    mutating func connectFailed(_ connection: Int, _ failure: TransportFailure, now: UInt64) {
+        guard let i = index(of: connection) else { return }
+        connections.remove(at: i)
         if !everConnected || !failure.isRetriable {
-            failEverything(failure, now: now)
+            failEverything(failure)
             return
         }
-        withoutProgress += 1
-        if withoutProgress > policy.reconnectsWithoutProgress {
-            failEverything(.gaveUp(attempts: connectionAttempts, last: failure), now: now)
-        }
+        countFruitless(failure, now: now)
     }
 
     /// The server's SETTINGS_MAX_CONCURRENT_STREAMS, first or changed (APNs lowers it to 1 after a rejection).
-    mutating func settingsReceived(maxConcurrentStreams: UInt32) {
+    mutating func settingsReceived(_ connection: Int, maxConcurrentStreams: UInt32) {
+        guard let i = index(of: connection) else { return }
         let server = Int(min(maxConcurrentStreams, UInt32(policy.maximumConcurrency)))
         let wanted = min(policy.concurrency ?? policy.maximumConcurrency, policy.maximumConcurrency)
-        limit = max(1, min(server, wanted))
+        connections[i].limit = max(1, min(server, wanted))
     }
 
-    /// The item of the last `.submit` went out as `streamID`.
-    mutating func submitted(streamID: Int32, now: UInt64) {
-        guard var p = awaitingSubmit else { return }
-        awaitingSubmit = nil
+    /// The item of the last `.submit` on `connection` went out as `streamID` (queued, not yet written).
+    mutating func submitted(_ connection: Int, streamID: Int32, now: UInt64) {
+        guard let i = index(of: connection), var p = connections[i].awaitingSubmit else { return }
+        connections[i].awaitingSubmit = nil
+        if !p.sent { owedReports += 1 }
         p.sent = true
-        if inFlight.isEmpty { lastProgressNs = now }
-        inFlight[streamID] = InFlight(pending: p, startNs: now)
+        if connections[i].inFlight.isEmpty { connections[i].lastProgressNs = now }
+        connections[i].inFlight[streamID] = InFlight(pending: p, startNs: now)
     }
 
     /// The HTTP/2 layer would not take the last `.submit` (stream ids exhausted, session closing):
     /// the item goes back first in line and this connection takes no more.
-    mutating func submitRefused() {
-        guard let p = awaitingSubmit else { return }
-        awaitingSubmit = nil
+    mutating func submitRefused(_ connection: Int) {
+        guard let i = index(of: connection), let p = connections[i].awaitingSubmit else { return }
+        connections[i].awaitingSubmit = nil
+        connections[i].acceptsStreams = false
         requeue(p)
-        acceptsStreams = false
+    }
+
+    /// The frame ending `streamID`'s request (END_STREAM) was written to the socket: the server may
+    /// process it from now on, so without an answer its outcome is unknown.
+    mutating func requestWritten(_ connection: Int, streamID: Int32) {
+        guard let i = index(of: connection) else { return }
+        connections[i].inFlight[streamID]?.written = true
     }
 
     /// A stream ended with a `:status`: final, whatever the status.
-    mutating func answered(streamID: Int32, _ answer: Answer, now: UInt64) {
-        guard let f = inFlight.removeValue(forKey: streamID) else { return }
-        answeredHere += 1
-        lastProgressNs = now
+    mutating func answered(_ connection: Int, streamID: Int32, _ answer: Answer, now: UInt64) {
+        guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else { return }
+        connections[i].answered += 1
+        connections[i].lastProgressNs = now
+        withoutProgress = 0
+        owedReports -= 1
         report(f.pending.item, .answered(answer, durationNs: now &- f.startNs))
     }
 
-    /// A stream ended without an answer (RST_STREAM, or refused). Not processed by the server, so it
-    /// is sent again; a live connection that keeps resetting one item fails it after `attemptsPerItem`.
-    mutating func streamReset(streamID: Int32, errorCode: UInt32, now: UInt64) {
-        guard var f = inFlight.removeValue(forKey: streamID) else { return }
-        lastProgressNs = now
-        if let last = goAwayLastStream, streamID > last {
+    /// A stream ended without an answer. Sent again only when the server provably did not process it:
+    /// above a GOAWAY's last-stream-id (free), refused or reset before the request was complete (up to
+    /// `attemptsPerItem` sends). Any other reset leaves the outcome unknown.
+    mutating func streamReset(_ connection: Int, streamID: Int32, errorCode: UInt32, now: UInt64) {
+        guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else { return }
+        connections[i].lastProgressNs = now
+        if let last = connections[i].goAwayLastStream, streamID > last {
             requeue(f.pending)  // refused by GOAWAY: never processed, costs no attempt
             return
         }
-        f.pending.resets += 1
-        if f.pending.resets >= policy.attemptsPerItem {
-            let failure = TransportFailure.streamReset(times: f.pending.resets, code: errorCode)
-            noteFailure(failure)
-            report(f.pending.item, .failed(failure, durationNs: now &- f.startNs))
-            return
+        let refused = errorCode == Self.refusedStream || !f.written
+        if refused || policy.resendUnknown {
+            var p = f.pending
+            p.resets += 1
+            if p.resets < policy.attemptsPerItem {
+                requeue(p)
+                return
+            }
+            if refused {
+                fail(p, .streamReset(times: p.resets, code: errorCode), durationNs: now &- f.startNs)
+                return
+            }
         }
-        requeue(f.pending)
+        fail(f.pending, .unknownOutcome("the server reset the stream (\(Self.codeName(errorCode)))"),
+             durationNs: now &- f.startNs)
     }
 
-    /// GOAWAY: no new streams here. Streams above `lastStreamID` were not processed and go back in the
-    /// queue now; those at or below it may still be answered, so they are awaited.
-    mutating func goAwayReceived(lastStreamID: Int32, note: String) {
-        goAwayLastStream = min(lastStreamID, goAwayLastStream ?? Int32.max)
-        goAwayNote = note
-        let refused = inFlight.keys.filter { $0 > lastStreamID }.sorted()
-        for id in refused {
-            if let f = inFlight.removeValue(forKey: id) { requeue(f.pending) }
+    /// GOAWAY on `connection`: no new streams there. Streams above `lastStreamID` were not processed and go
+    /// back in the queue now; those at or below it may still be answered, so they are awaited while the
+    /// next connection opens at once.
+    mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, note: String) {
+        guard let i = index(of: connection) else { return }
+        connections[i].goAwayLastStream = min(lastStreamID, connections[i].goAwayLastStream ?? Int32.max)
+        connections[i].goAwayNote = note
+        for id in connections[i].inFlight.keys.filter({ $0 > lastStreamID }).sorted() {
+            if let f = connections[i].inFlight.removeValue(forKey: id) { requeue(f.pending) }
         }
     }
 
-    /// A write failed (EPIPE, reset): submit nothing more here. The driver keeps reading; the answers
-    /// already on their way are still taken, and the end of the connection follows.
-    mutating func writeFailed() {
-        writable = false
+    /// A write failed on `connection` (EPIPE, reset): submit nothing more there. The driver keeps reading;
+    /// the answers already on their way are still taken, and the end of the connection follows.
+    mutating func writeFailed(_ connection: Int) {
+        guard let i = index(of: connection) else { return }
+        connections[i].writable = false
     }
 
-    /// The connection ended, and the driver has processed every frame that arrived on it. Unanswered
-    /// items go back in the queue; a connection that answered nothing counts as a try without progress.
-    mutating func connectionEnded(_ end: ConnectionEnd, now: UInt64) {
-        guard phase == .open else { return }
-        if end.isRefusal && answeredHere == 0 {
+    /// `connection` ended, and the driver has processed every frame that arrived on it. What never
+    /// completely left is queued again; what did has an unknown outcome. A connection that answered
+    /// nothing counts as a try without progress.
+    mutating func connectionEnded(_ connection: Int, _ end: ConnectionEnd, now: UInt64) {
+        guard let i = index(of: connection), connections[i].open else { return }
+        let c = connections[i]
+        let failure = TransportFailure.closed(end.description(afterGoAway: c.goAwayNote))
+        if end.isRefusal && c.answered == 0 {
             // The server refused us (a TLS alert such as "certificate required"): another connection
-            // would be refused the same way.
-            let failure = TransportFailure.closed(end.description(afterGoAway: goAwayNote))
-            failInFlight(failure, now: now)
-            phase = .none
-            failEverything(failure, now: now)
+            // would be refused the same way, and nothing was processed.
+            failInFlight(at: i, failure, now: now)
+            connections.remove(at: i)
+            failEverything(failure)
             return
         }
-        endConnection(why: .closed(end.description(afterGoAway: goAwayNote)), now: now)
+        endConnection(at: i, why: failure, now: now)
     }
 
     /// Time passed (the wait's deadline, or any wake-up): enforces `--timeout` and the interrupt grace.
     mutating func tick(now: UInt64) {
-        guard phase == .open, !inFlight.isEmpty || awaitingSubmit != nil else { return }
-        if let d = interruptDeadline, now >= d {
-            failInFlight(.interrupted, now: now)
-            closeRequested = true
-            return
-        }
-        if now >= lastProgressNs &+ policy.timeoutNs {
-            // A silent server: another connection would wait as long again. Everything left fails.
-            let failure = TransportFailure.timeout(seconds: Double(policy.timeoutNs) / 1e9)
-            failInFlight(failure, now: now)
-            closeRequested = true
-            failQueued(failure)
+        for i in connections.indices where connections[i].open && !connections[i].idle && !connections[i].closeRequested {
+            if let d = interruptDeadline, now >= d {
+                failInFlight(at: i, .interrupted, now: now)
+                connections[i].closeRequested = true
+            } else if now >= connections[i].lastProgressNs &+ policy.timeoutNs {
+                // A silent server: another connection would wait as long again. Everything left fails.
+                let failure = TransportFailure.timeout(seconds: Double(policy.timeoutNs) / 1e9)
+                failInFlight(at: i, failure, now: now)
+                connections[i].closeRequested = true
+                failEverything(failure)
+            }
         }
     }
 
@@ -302,44 +366,77 @@ struct DeliveryStateMachine<Item, Answer> {
     }
 
     /// A `.connect` was given up because a signal arrived (report `interrupted` first).
-    mutating func connectAbandoned() {
-        if phase == .connecting { phase = .none }
+    mutating func connectAbandoned(_ connection: Int) {
+        if let i = index(of: connection), !connections[i].open { connections.remove(at: i) }
     }
 
-    /// Streams in flight (for `--verbose`).
-    var inFlightCount: Int { inFlight.count }
+    /// Streams in flight on every connection (for `--verbose`).
+    var inFlightCount: Int { connections.reduce(0) { $0 + $1.inFlight.count } }
 
-    /// Answers on the current connection (for `--verbose`).
-    var answeredOnConnection: Int { answeredHere }
+    /// Answers on `connection` (for `--verbose`).
+    func answered(on connection: Int) -> Int { index(of: connection).map { connections[$0].answered } ?? 0 }
 
-    /// The item in flight on `streamID` (for `--verbose`).
-    func job(onStream streamID: Int32) -> Item? { inFlight[streamID]?.pending.item }
+    /// Streams in flight on `connection` (for `--verbose`).
+    func inFlight(on connection: Int) -> Int { index(of: connection).map { connections[$0].inFlight.count } ?? 0 }
+
+    /// The item in flight on `streamID` of `connection` (for `--verbose`).
+    func job(onStream streamID: Int32, connection: Int) -> Item? {
+        index(of: connection).flatMap { connections[$0].inFlight[streamID]?.pending.item }
+    }
 
     /// Milliseconds since `streamID` was submitted (for `--verbose`).
-    func elapsedMs(onStream streamID: Int32, now: UInt64) -> Double {
-        guard let f = inFlight[streamID] else { return 0 }
+    func elapsedMs(onStream streamID: Int32, connection: Int, now: UInt64) -> Double {
+        guard let i = index(of: connection), let f = connections[i].inFlight[streamID] else { return 0 }
         return Double(now &- f.startNs) / 1e6
     }
 
     // MARK: - Internals
 
-    private mutating func endConnection(why: TransportFailure?, now: UInt64) {
-        // Unanswered streams go back first, in the order they were sent.
-        for id in inFlight.keys.sorted() {
-            if let f = inFlight[id] { requeue(f.pending) }
-        }
-        inFlight.removeAll(keepingCapacity: true)
-        if let p = awaitingSubmit { requeue(p); awaitingSubmit = nil }
-        phase = .none
-        if answeredHere > 0 {
-            withoutProgress = 0
-        } else if let why {
-            withoutProgress += 1
-            if withoutProgress > policy.reconnectsWithoutProgress {
-                failEverything(.gaveUp(attempts: connectionAttempts, last: why), now: now)
+    /// RFC 9113 §8.7: REFUSED_STREAM guarantees the request was not processed.
+    static var refusedStream: UInt32 { 7 }
+
+    private static func codeName(_ code: UInt32) -> String {
+        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
+                     "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL"]
+        return Int(code) < names.count ? names[Int(code)] : "error code \(code)"
+    }
+
+    private func index(of connection: Int) -> Int? { connections.firstIndex { $0.id == connection } }
+
+    /// Removes the connection at `index`, settling its unanswered items by RFC 9113 §8.7.
+    private mutating func endConnection(at index: Int, why: TransportFailure?, now: UInt64) {
+        let c = connections.remove(at: index)
+        for id in c.inFlight.keys.sorted() {
+            guard let f = c.inFlight[id] else { continue }
+            if !f.written {
+                requeue(f.pending)  // END_STREAM never left: the server cannot have processed it
+            } else if policy.resendUnknown && f.pending.resets + 1 < policy.attemptsPerItem {
+                var p = f.pending
+                p.resets += 1
+                requeue(p)
+            } else {
+                fail(f.pending, .unknownOutcome("the connection ended", detail: why?.description),
+                     durationNs: now &- f.startNs)
             }
         }
-        if interruptedBy != nil { finishRun() }
+        if let p = c.awaitingSubmit { requeue(p) }
+        if c.answered > 0 {
+            notBeforeNs = 0
+        } else if let why {
+            countFruitless(why, now: now)
+        }
+    }
+
+    /// One more connection in a row without an answer: wait before the next, or give up.
+    private mutating func countFruitless(_ failure: TransportFailure, now: UInt64) {
+        withoutProgress += 1
+        if withoutProgress > policy.reconnectsWithoutProgress {
+            failEverything(.gaveUp(attempts: withoutProgress, last: failure))
+            return
+        }
+        let steps = policy.backoffNs
+        let wait = steps.isEmpty ? 0 : steps[min(withoutProgress, steps.count) - 1]
+        notBeforeNs = now &+ min(wait, policy.timeoutNs)
     }
 
     private mutating func report(_ item: Item, _ r: Report) {
@@ -347,33 +444,35 @@ struct DeliveryStateMachine<Item, Answer> {
         outbox.append(.report(item, r))
     }
 
+    private mutating func fail(_ p: Pending, _ failure: TransportFailure, durationNs: UInt64) {
+        noteFailure(failure)
+        if p.sent { owedReports -= 1 }
+        report(p.item, .failed(failure, durationNs: durationNs))
+    }
+
     private mutating func noteFailure(_ f: TransportFailure) {
         if firstFailure == nil { firstFailure = f }
     }
 
-    private mutating func failInFlight(_ failure: TransportFailure, now: UInt64) {
-        if !inFlight.isEmpty { noteFailure(failure) }
+    private mutating func failInFlight(at index: Int, _ failure: TransportFailure, now: UInt64) {
+        let inFlight = connections[index].inFlight
+        connections[index].inFlight.removeAll(keepingCapacity: true)
         for id in inFlight.keys.sorted() {
-            if let f = inFlight[id] { report(f.pending.item, .failed(failure, durationNs: now &- f.startNs)) }
+            if let f = inFlight[id] { fail(f.pending, failure, durationNs: now &- f.startNs) }
         }
-        inFlight.removeAll(keepingCapacity: true)
     }
 
-    /// Every item not yet answered fails: the queue and the rest of the source.
-    private mutating func failEverything(_ failure: TransportFailure, now: UInt64) {
-        failInFlight(failure, now: now)
-        failQueued(failure)
-        phase = .finished
-    }
-
-    private mutating func failQueued(_ failure: TransportFailure) {
-        var any = false
-        if let p = awaitingSubmit { awaitingSubmit = nil; requeue(p) }
-        while let p = takePending() {
-            any = true
-            report(p.item, .failed(failure, durationNs: 0))
+    /// The run gives up: everything queued fails now, anything that would be queued again later fails
+    /// too, and open connections only drain what they already carry.
+    private mutating func failEverything(_ failure: TransportFailure) {
+        if terminalFailure == nil { terminalFailure = failure }
+        for i in connections.indices {
+            if let p = connections[i].awaitingSubmit {
+                connections[i].awaitingSubmit = nil
+                retry.append(p)
+            }
         }
-        if any { noteFailure(failure) }
+        while let p = takePending() { fail(p, failure, durationNs: 0) }
     }
 
     /// The end of an interrupted or completed run: sent-but-unanswered items still queued are reported
@@ -382,15 +481,18 @@ struct DeliveryStateMachine<Item, Answer> {
         if interruptedBy != nil {
             while let p = retry.popFirst() {
                 guard p.sent else { continue }
-                noteFailure(.interrupted)
-                report(p.item, .failed(.interrupted, durationNs: 0))
+                fail(p, .interrupted, durationNs: 0)
             }
         }
-        phase = .finished
+        finished = true
     }
 
     private mutating func requeue(_ p: Pending) {
-        retry.append(p)
+        if let failure = terminalFailure {
+            fail(p, failure, durationNs: 0)
+        } else {
+            retry.append(p)
+        }
     }
 
     private mutating func hasPending() -> Bool {

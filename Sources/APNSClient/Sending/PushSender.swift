@@ -43,7 +43,8 @@ public final class PushSender {
         let source = requests
         var machine = DeliveryStateMachine<PushJob, APNSResponse>(policy: configuration.policy, source: { source.next() })
         var summary = SendSummary()
-        var connection: PushConnection? = nil
+        // Open connections by the machine's number, oldest first (two while one drains after GOAWAY).
+        var open: [(id: Int, connection: PushConnection)] = []
         let interruptFD = interrupts?.fd
 
         func interrupted(_ now: UInt64) {
@@ -52,34 +53,57 @@ public final class PushSender {
             observer?(.interrupted(signal: signal, inFlight: machine.inFlightCount))
         }
 
+        func drop(_ id: Int) {
+            guard let i = open.firstIndex(where: { $0.id == id }) else { return }
+            open[i].connection.close()
+            open.remove(at: i)
+        }
+
+        func handle(_ outcome: PushConnection.Outcome, on id: Int, _ live: PushConnection, now: UInt64) {
+            switch outcome {
+            case .progressed, .timedOut: break
+            case .writeFailed:
+                observer?(.writeFailed)
+                machine.writeFailed(id)
+            case .interrupted:
+                interrupted(now)
+            case .ended(let end):
+                observer?(.connectionLost(end.description(afterGoAway: nil), answered: machine.answered(on: id),
+                                          unanswered: machine.inFlight(on: id)))
+                machine.connectionEnded(id, end, now: now)
+                drop(id)
+            }
+        }
+
         while true {
+            interrupts?.owedResults = machine.owedReports
             let now = SystemClock.monotonicNanoseconds()
             switch machine.nextAction(now: now) {
-            case .connect(let attempt):
-                summary.connections = attempt
-                observer?(.connecting(configuration.endpoint, attempt: attempt))
+            case .connect(let id):
+                summary.connections = id
+                observer?(.connecting(configuration.endpoint, attempt: id))
                 do {
                     let opened = try PushConnection.open(endpoint: configuration.endpoint, proxy: configuration.proxy, context: context,
                                                          timeout: configuration.timeout, interruptFD: interruptFD)
-                    connection = opened
-                    machine.connected(now: SystemClock.monotonicNanoseconds())
+                    open.append((id, opened))
+                    machine.connected(id, now: SystemClock.monotonicNanoseconds())
                     observer?(.connected(opened.info))
                 } catch .interrupted {
                     interrupted(SystemClock.monotonicNanoseconds())
-                    machine.connectAbandoned()
+                    machine.connectAbandoned(id)
                 } catch {
                     observer?(.connectFailed(error))
-                    machine.connectFailed(error, now: SystemClock.monotonicNanoseconds())
+                    machine.connectFailed(id, error, now: SystemClock.monotonicNanoseconds())
                 }
 
-            case .submit(let job):
-                guard let live = connection else { machine.submitRefused(); continue }
+            case .submit(let job, let id):
+                guard let live = open.first(where: { $0.id == id })?.connection else { machine.submitRefused(id); continue }
                 do {
-                    let id = try live.submit(job.request)
-                    machine.submitted(streamID: id, now: SystemClock.monotonicNanoseconds())
+                    let stream = try live.submit(job.request)
+                    machine.submitted(id, streamID: stream, now: SystemClock.monotonicNanoseconds())
                     observer?(.request(job.target, job.request, authority: configuration.endpoint.authority))
                 } catch {
-                    machine.submitRefused()
+                    machine.submitRefused(id)
                 }
 
             case .report(let job, let report):
@@ -100,32 +124,33 @@ public final class PushSender {
                 onResult(result)
 
             case .wait(let deadline):
-                guard let live = connection else { machine.tick(now: now); continue }
-                let outcome = live.pump(deadline: deadline, interruptFD: interruptFD)
-                deliverEvents(from: live, to: &machine)
-                let after = SystemClock.monotonicNanoseconds()
-                switch outcome {
-                case .progressed, .timedOut: break
-                case .writeFailed:
-                    observer?(.writeFailed)
-                    machine.writeFailed()
-                case .interrupted:
-                    interrupted(after)
-                case .ended(let end):
-                    observer?(.connectionLost(end.description(afterGoAway: nil), answered: machine.answeredOnConnection,
-                                              unanswered: machine.inFlightCount))
-                    machine.connectionEnded(end, now: after)
-                    live.close()
-                    connection = nil
+                if open.isEmpty {
+                    // A backoff before the next connection: sleep, but wake for a signal.
+                    if sleep(until: deadline, interruptFD: interruptFD) { interrupted(SystemClock.monotonicNanoseconds()) }
+                } else if open.count == 1 {
+                    let (id, live) = open[0]
+                    let outcome = live.pump(deadline: deadline, interruptFD: interruptFD)
+                    deliverEvents(from: live, id: id, to: &machine)
+                    handle(outcome, on: id, live, now: SystemClock.monotonicNanoseconds())
+                } else {
+                    let connections = open
+                    let outcomes = PushConnection.pump(connections.map(\.connection), deadline: deadline, interruptFD: interruptFD)
+                    for (id, live) in connections { deliverEvents(from: live, id: id, to: &machine) }
+                    let after = SystemClock.monotonicNanoseconds()
+                    if let outcomes {
+                        for (i, (id, live)) in connections.enumerated() { handle(outcomes[i], on: id, live, now: after) }
+                    } else {
+                        interrupted(after)
+                    }
                 }
-                machine.tick(now: after)
+                machine.tick(now: SystemClock.monotonicNanoseconds())
 
-            case .close:
-                connection?.close()
-                connection = nil
+            case .close(let id):
+                drop(id)
 
             case .finish:
-                connection?.close()
+                for (id, _) in open { drop(id) }
+                interrupts?.owedResults = 0
                 summary.failure = machine.firstFailure
                 summary.interruptedBy = machine.interruptedBy
                 return summary
@@ -133,10 +158,22 @@ public final class PushSender {
         }
     }
 
-    /// Turns what the HTTP/2 session recorded into the machine's events, in the order it happened.
-    private func deliverEvents(from connection: PushConnection, to machine: inout DeliveryStateMachine<PushJob, APNSResponse>) {
+    /// Waits until `deadline` (monotonic ns); true when a signal arrived first.
+    private func sleep(until deadline: UInt64, interruptFD: Int32?) -> Bool {
+        let now = SystemClock.monotonicNanoseconds()
+        guard deadline > now else { return false }
+        let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
+        var fds: [pollfd] = interruptFD.map { [pollfd(fd: $0, events: Poll.readable, revents: 0)] } ?? []
+        _ = Poll.wait(&fds, timeoutMs: waitMs)
+        return fds.first.map { $0.revents != 0 } ?? false
+    }
+
+    /// Turns what the HTTP/2 session of connection `id` recorded into the machine's events, in the order
+    /// it happened: requests completely written first (they were written before anything was read).
+    private func deliverEvents(from connection: PushConnection, id: Int, to machine: inout DeliveryStateMachine<PushJob, APNSResponse>) {
+        for stream in connection.takeWrittenRequests() { machine.requestWritten(id, streamID: stream) }
         if let limit = connection.takeStreamLimitChange() {
-            machine.settingsReceived(maxConcurrentStreams: limit)
+            machine.settingsReceived(id, maxConcurrentStreams: limit)
             observer?(.serverSettings(maxConcurrentStreams: limit))
         }
         let events = connection.takeEvents()
@@ -144,18 +181,18 @@ public final class PushSender {
         let now = SystemClock.monotonicNanoseconds()
         for event in events {
             switch event {
-            case .response(let id, let r):
+            case .response(let stream, let r):
                 let response = APNSResponse(status: r.status, headers: r.headers, body: r.body)
-                if let observer, let job = machine.job(onStream: id) {
-                    observer(.response(job.target, response, durationMs: machine.elapsedMs(onStream: id, now: now)))
+                if let observer, let job = machine.job(onStream: stream, connection: id) {
+                    observer(.response(job.target, response, durationMs: machine.elapsedMs(onStream: stream, connection: id, now: now)))
                 }
-                machine.answered(streamID: id, response, now: now)
-            case .unanswered(let id, let code):
-                machine.streamReset(streamID: id, errorCode: code, now: now)
+                machine.answered(id, streamID: stream, response, now: now)
+            case .unanswered(let stream, let code):
+                machine.streamReset(id, streamID: stream, errorCode: code, now: now)
             case .goAway(let g):
                 let reason = APNSErrorBody.explanation(of: g.debugData)
                 observer?(.goAway(lastStreamID: g.lastStreamID, errorName: g.errorName, reason: reason))
-                machine.goAwayReceived(lastStreamID: g.lastStreamID,
+                machine.goAwayReceived(id, lastStreamID: g.lastStreamID,
                                        note: "GOAWAY \(g.errorName)" + (reason.map { ": " + $0 } ?? ""))
             }
         }

@@ -4,6 +4,8 @@ public struct SendSummary: Sendable, Equatable {
     public var accepted = 0
     public var rejected = 0
     public var failed = 0
+    /// Of `failed`: sent completely, then left without an answer; APNs may have delivered them.
+    public var unknown = 0
     /// Rejections by reason, in first-seen order.
     public var reasons: [(reason: String, count: Int)] = []
     /// Connections opened (successfully or not).
@@ -24,7 +26,9 @@ public struct SendSummary: Sendable, Equatable {
     mutating func count(_ r: PushResult) {
         switch r.outcome {
         case .accepted: accepted += 1
-        case .failed: failed += 1
+        case .failed:
+            failed += 1
+            if r.failure?.isUnknownOutcome == true { unknown += 1 }
         case .rejected:
             rejected += 1
             let key = r.reason ?? "HTTP \(r.status ?? 0)"
@@ -35,7 +39,7 @@ public struct SendSummary: Sendable, Equatable {
 
     /// Equal counts, failure and reasons (tuples are not Equatable, so written out).
     public static func == (a: SendSummary, b: SendSummary) -> Bool {
-        a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.connections == b.connections
+        a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.unknown == b.unknown && a.connections == b.connections
             && a.failure?.description == b.failure?.description && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
     }

@@ -34,6 +34,10 @@ public struct SenderConfiguration: Sendable {
     public var maxAttemptsPerDevice: Int
     /// After SIGINT/SIGTERM, how long answers in flight are awaited (CLI.md: 2 s).
     public var interruptGrace: Double
+    /// `--resend-unknown`: also send again what may have been delivered (at least once instead of at most once).
+    public var resendUnknown = false
+    /// Waits before the tries that follow a connection without progress, in seconds (CLI.md: 0.25, 0.5, 1).
+    public var backoff: [Double] = [0.25, 0.5, 1]
 
     /// The ceiling on streams in flight, whatever the server allows.
     public static let maximumConcurrency = 1000
@@ -69,6 +73,7 @@ public struct SenderConfiguration: Sendable {
     var policy: DeliveryStateMachine<PushJob, APNSResponse>.Policy {
         .init(timeoutNs: UInt64(max(0.001, timeout) * 1e9), concurrency: concurrency,
               maximumConcurrency: Self.maximumConcurrency, reconnectsWithoutProgress: maxResendsWithoutProgress,
-              attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9))
+              attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9),
+              resendUnknown: resendUnknown, backoffNs: backoff.map { UInt64(max(0, $0) * 1e9) })
     }
 }

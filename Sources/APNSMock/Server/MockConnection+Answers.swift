@@ -7,12 +7,19 @@ extension MockConnection {
         guard !requests.isEmpty, let session else { return }
         firstRequestDeadline = nil
         let faults = faulty ? shared.configuration.faults : MockFaults.none
-        for request in requests {
+        for (index, request) in requests.enumerated() {
             // The reset and EOF faults answer nothing after their Nth answer.
             guard phase == .http2 else { return }
-            if faults.neverAnswer { continue }
             // Above our GOAWAY's last-stream-id: not processed (the GOAWAY tells the client to send it elsewhere).
             if let last = goAwayLastStream, request.streamID > last { continue }
+            context.log.recordReceived(request, connection: number)
+            if faults.neverAnswer { continue }
+            if let limit = faults.dropUnansweredAfter, answered >= limit {
+                // Received, maybe processed, never answered: the rest of what arrived too, then a reset.
+                for later in requests.dropFirst(index + 1) { context.log.recordReceived(later, connection: number) }
+                endAfterAnswers(.reset)
+                return
+            }
             if let limit = faults.closeAfterRequests, answered >= limit {
                 // The close fault: the connection dies under this request, with no GOAWAY and no answer;
                 // the answers already given still go out first.

@@ -24,6 +24,10 @@ public struct MockFaults: Sendable, Equatable {
     /// closes (at most 2 s, so no RST), and close. Requests after the Nth are never answered. 0: right after the
     /// SETTINGS.
     public var eofAfterAnswers: Int?
+    /// Answer this many requests; the requests that then arrive are received (logged as `received`) but never
+    /// answered, and the connection is reset as by `resetAfterAnswers` once the answers given were acknowledged.
+    /// A server that processed requests and died before answering: a client must not send them twice.
+    public var dropUnansweredAfter: Int?
     /// Accept, handshake and read requests, but never answer any (the client's timeout must fire).
     public var neverAnswer: Bool
     /// Serve TLS that selects `http/1.1` by ALPN (or none when the client offers only `h2`) and answers
@@ -36,12 +40,13 @@ public struct MockFaults: Sendable, Equatable {
     public var goAwayDebugText: String?
 
     public init(goAwayAfterStreams: Int? = nil, closeAfterRequests: Int? = nil, resetAfterAnswers: Int? = nil,
-                eofAfterAnswers: Int? = nil, neverAnswer: Bool = false, http1Only: Bool = false, connections: Int? = nil,
+                eofAfterAnswers: Int? = nil, dropUnansweredAfter: Int? = nil, neverAnswer: Bool = false, http1Only: Bool = false, connections: Int? = nil,
                 goAwayDebugText: String? = nil) {
         self.goAwayAfterStreams = goAwayAfterStreams
         self.closeAfterRequests = closeAfterRequests
         self.resetAfterAnswers = resetAfterAnswers
         self.eofAfterAnswers = eofAfterAnswers
+        self.dropUnansweredAfter = dropUnansweredAfter
         self.neverAnswer = neverAnswer
         self.http1Only = http1Only
         self.connections = connections
@@ -54,7 +59,7 @@ public struct MockFaults: Sendable, Equatable {
     /// Whether any fault is configured.
     public var isActive: Bool {
         goAwayAfterStreams != nil || closeAfterRequests != nil || resetAfterAnswers != nil || eofAfterAnswers != nil
-            || neverAnswer || http1Only
+            || dropUnansweredAfter != nil || neverAnswer || http1Only
     }
 
     /// How a connection ends after `answered` answers under the reset or EOF fault, if it does now.

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSPlatform
+import APNSHTTP2
 
 /// One JSON line per answered notification, so scripts can tail what the mock received. Lines are
 /// collected per event-loop iteration and handed whole to the server's `MockLogWriter`, so lines from
@@ -26,6 +27,7 @@ final class MockLog {
         var w = JSONWriter()
         w.beginObject()
         w.field("time", time)
+        w.field("event", "answered")
         w.field("connection", connection)
         if let b = d.broadcast { w.field("channel", b.channel) } else { w.field("device", d.device) }
         w.field("topic", d.topic)
@@ -41,6 +43,30 @@ final class MockLog {
         w.field("reason", d.reason?.rawValue)
         w.field("payload_size", d.payloadSize)
         w.field("auth", d.auth.rawValue)
+        w.endObject()
+        buffer.append(contentsOf: w.bytes)
+        buffer.append(0x0A)
+        lines += 1
+    }
+
+    /// Appends the line for a request that arrived whole on connection `connection`, before it is judged
+    /// or answered: a server that dies before answering still shows what it received.
+    func recordReceived(_ request: HTTP2ServerRequest, connection: Int) {
+        guard writer != nil else { return }
+        refreshTime()
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("time", time)
+        w.field("event", "received")
+        w.field("connection", connection)
+        w.field("stream", Int(request.streamID))
+        let path = request.headers.first { $0.name == ":path" }?.value ?? ""
+        let devicePrefix = "/3/device/"
+        if path.hasPrefix(devicePrefix) {
+            w.field("device", PrintableText.escapingControls(String(path.dropFirst(devicePrefix.count).prefix(200))))
+        } else {
+            w.field("path", PrintableText.escapingControls(String(path.prefix(200))))
+        }
         w.endObject()
         buffer.append(contentsOf: w.bytes)
         buffer.append(0x0A)

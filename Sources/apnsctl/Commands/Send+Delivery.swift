@@ -19,6 +19,7 @@ extension APNSCtl.Send {
                                                 timeout: connection.timeout, concurrency: connection.concurrency,
                                                 proxy: proxy.proxy)
         configuration.environment = environment
+        configuration.resendUnknown = resendUnknown
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
                                   lineBuffered: verbose, quiet: quiet, color: color)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
@@ -57,7 +58,11 @@ extension APNSCtl.Send {
         }
         if summary.failed > 0 {
             let what = summary.failed == summary.total ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"
-            throw .transport("\(what): \(summary.failure?.message ?? "the connection failed")")
+            var message = "\(what): \(summary.failure?.message ?? "the connection failed")"
+            if summary.unknown > 0 {
+                message += "; \(summary.unknown) may have been delivered: " + TransportFailure.resendAdvice
+            }
+            throw .transport(message)
         }
         if summary.rejected > 0 { throw .rejected }
     }

@@ -35,10 +35,17 @@ extension APNSCtl {
                 alert); the priority is 10, or 5 for background.
 
                 One TLS connection (HTTP/2, ALPN h2) carries every device, up to the server's stream limit \
-                (at most 1000, or --concurrency) at a time. After GOAWAY or a dropped connection, \
-                notifications without an answer are sent again on a new connection, at most 3 times in a \
-                row without progress; nothing APNs answered is sent twice, and every device gets exactly \
-                one result line (text) or JSON object (-o json).
+                (at most 1000, or --concurrency) at a time, and every device gets exactly one result line \
+                (text) or JSON object (-o json). Delivery is at most once: after GOAWAY or a dropped \
+                connection, a notification is sent again on a new connection only when the server provably \
+                did not process it (its stream was above GOAWAY's last stream, it was refused, or its request \
+                never completely left). One that was completely sent and then lost its connection may have \
+                been delivered: it is not sent again, its line says "unknown: ..." (JSON "delivery":"unknown"), \
+                the summary counts it, and the exit status is 69. --resend-unknown sends those again too (at \
+                least once: a device may be notified twice). After GOAWAY the next connection opens at once; \
+                after a connection without any answer, send waits 0.25 s, 0.5 s, then 1 s before trying \
+                again, and gives up after 3 tries in a row without progress. Nothing APNs answered is ever \
+                sent twice.
 
                 --env auto sends to sandbox first; each device sandbox answers BadDeviceToken is sent once \
                 more to production, and its one result line names the environment that answered (a token \
@@ -63,7 +70,8 @@ extension APNSCtl {
                 invalid payload; 66 missing input file; 70 internal error (please report it); 77 credential \
                 problem; 130 or 143 interrupted by SIGINT or SIGTERM. On the first signal nothing new is sent, \
                 answers in flight get 2 seconds, and every device sent gets its result; a second signal exits \
-                at once.
+                at once (one less than 1 second after the first counts as the same signal, as GNU timeout \
+                sends it twice), saying how many results were not printed.
 
                 Examples:
                   apnsctl send Payloads/alert.json -c push.p12 -d TOKEN
@@ -118,6 +126,10 @@ extension APNSCtl {
         @Flag(name: [.customShort("v"), .customLong("verbose")],
               help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
         var verbose = false
+
+        @Flag(name: .customLong("resend-unknown"),
+              help: "Also send again notifications whose outcome is unknown (completely sent, then the connection ended without an answer): at least once instead of at most once. A device may be notified twice; --collapse-id makes a repeat replace the first on screen.")
+        var resendUnknown = false
 
         @Flag(name: .customLong("dry-run"),
               help: "Validate, then print the request and an equivalent curl --http2 command (secrets as shell variables); connect to nothing.")

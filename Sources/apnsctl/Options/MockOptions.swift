@@ -25,6 +25,11 @@ struct MockFaultOptions: ParsableArguments {
         valueName: "N", visibility: .hidden))
     var eofAfter: Int?
 
+    @Option(name: .customLong("fault-drop-unanswered-after"), help: ArgumentHelp(
+        "Answer N requests per connection; then receive (and log) the requests that arrive, answer none of them, and reset the connection: requests a server may have processed without answering.",
+        valueName: "N", visibility: .hidden))
+    var dropUnansweredAfter: Int?
+
     @Flag(name: .customLong("fault-never-answer"), help: ArgumentHelp(
         "Read requests but never answer them.", visibility: .hidden))
     var neverAnswer = false
@@ -40,6 +45,7 @@ struct MockFaultOptions: ParsableArguments {
     func validate() throws {
         for (flag, value) in [("--fault-goaway-after", goAwayAfter), ("--fault-close-after", closeAfter),
                               ("--fault-reset-after", resetAfter), ("--fault-eof-after", eofAfter),
+                              ("--fault-drop-unanswered-after", dropUnansweredAfter),
                               ("--fault-connections", connections)] {
             if let value, value < 0 { throw ValidationError("\(flag) must be 0 or more, not \(value)") }
         }
@@ -47,7 +53,7 @@ struct MockFaultOptions: ParsableArguments {
 
     var faults: MockFaults {
         MockFaults(goAwayAfterStreams: goAwayAfter, closeAfterRequests: closeAfter, resetAfterAnswers: resetAfter,
-                   eofAfterAnswers: eofAfter, neverAnswer: neverAnswer, http1Only: http1Only, connections: connections)
+                   eofAfterAnswers: eofAfter, dropUnansweredAfter: dropUnansweredAfter, neverAnswer: neverAnswer, http1Only: http1Only, connections: connections)
     }
 }
 

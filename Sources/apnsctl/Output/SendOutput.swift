@@ -119,7 +119,7 @@ final class SendOutput {
         w.field("status", r.status)
         w.field("apns_id", r.apnsID)
         w.field("apns_unique_id", r.apnsUniqueID)
-        w.field("reason", r.reason ?? r.bodyText)
+        w.field("reason", r.reason)
         w.key("timestamp")
         if let t = r.timestamp { w.raw(Array(String(t).utf8)) } else { w.null() }
         w.field("environment", (r.environment ?? environment).rawValue)
@@ -127,7 +127,11 @@ final class SendOutput {
         if let first = r.badDeviceTokenIn { w.field("bad_device_token_in", first.rawValue) }
         w.key("duration_ms")
         w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
-        if r.outcome == .failed { w.field("error", r.failure?.message ?? "no answer") }
+        if let body = r.bodyText { w.field("body", body) }
+        if r.outcome == .failed {
+            w.field("error", r.failure?.message ?? "no answer")
+            if r.failure?.isUnknownOutcome == true { w.field("delivery", "unknown") }
+        }
         w.endObject()
         return w.text
     }
@@ -140,7 +144,8 @@ final class SendOutput {
         if s.rejected > 0 {
             parts.append("\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")")
         }
-        if s.failed > 0 { parts.append("\(s.failed) failed") }
+        if s.failed > s.unknown { parts.append("\(s.failed - s.unknown) failed") }
+        if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
         var line = "sent \(s.total)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
         if s.interruptedBy != nil { line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)" }
         return line

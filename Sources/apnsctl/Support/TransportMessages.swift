@@ -15,6 +15,12 @@ extension TransportFailure {
             return description + "; check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
         case .allowTheProxyMoreTime: return description + "; raise --timeout or check the proxy"
         case .checkProxyAllowsThePort: return description + " (APNs uses 443, or 2197 with --port)"
+        // Said once, after the summary (`TransportFailure.resendAdvice`), not on every device's line.
+        case .resendUnknownIfDuplicatesAreAcceptable: return description
         }
     }
+
+    /// What to do about devices whose outcome is unknown.
+    static let resendAdvice = "they were not sent again, because a device could be notified twice; to send them again anyway, "
+        + "add --resend-unknown (with --collapse-id a repeat replaces the first notification on screen)"
 }
