@@ -94,6 +94,8 @@ import APNSPlatform
         mock.server.stop()
         let lines = try mock.logLines()
         #expect(lines.count == 2)
+        let received = try mock.logLines(event: "received")
+        #expect(received.map { $0["device"] as? String } == [MockHarness.device, "zz"], "each request is logged when it arrives")
         #expect(lines[0]["status"] as? Int == 200)
         #expect(lines[0]["device"] as? String == MockHarness.device)
         #expect(lines[0]["topic"] as? String == "com.example.demo")

@@ -49,10 +49,12 @@ final class MockHarness: @unchecked Sendable {
     }
 
     /// The log lines written so far, parsed (stop the server first to be sure all are flushed).
-    func logLines() throws -> [[String: Any]] {
+    /// The log's lines of one event: `answered` (one per answer), or `received` (one per request that arrived
+    /// whole, written before it is judged).
+    func logLines(event: String = "answered") throws -> [[String: Any]] {
         try directory.read("log.jsonl").split(separator: "\n").map { line in
             try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
-        }
+        }.filter { $0["event"] as? String == event }
     }
 
     enum ClientCertificate { case none, state, other(cert: String, key: String) }

@@ -70,13 +70,24 @@ public final class MockProcess: @unchecked Sendable {
     /// How many times the mock answered each device, from its log (call after the client finished; the
     /// log is written by a thread of its own, so this waits until the count stops growing).
     public func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
+        perDevice(event: "answered", expectingAtLeast: minimum)
+    }
+
+    /// How many times each device's request reached the mock whole (its `received` lines), answered or not:
+    /// a device counted twice was sent twice.
+    public func receiptsPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
+        perDevice(event: "received", expectingAtLeast: minimum)
+    }
+
+    private func perDevice(event: String, expectingAtLeast minimum: Int) -> [String: Int] {
         var counts: [String: Int] = [:]
         var previous = -1
+        let marker = "\"event\":\"\(event)\""
         for _ in 0..<100 {
             counts = [:]
             var total = 0
             let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
-            for line in text.split(separator: "\n") {
+            for line in text.split(separator: "\n") where line.contains(marker) {
                 guard let range = line.range(of: "\"device\":\"") else { continue }
                 let rest = line[range.upperBound...]
                 guard let end = rest.firstIndex(of: "\"") else { continue }

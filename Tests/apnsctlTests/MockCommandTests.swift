@@ -100,19 +100,22 @@ import APNSPlatform
         #expect(b.body == #"{"reason":"DeviceTokenNotForTopic"}"#)
     }
 
-    @Test func logsOneJSONLinePerNotificationAndStopsOnSIGTERM() throws {
+    @Test func logsAJSONLineWhenEachNotificationArrivesAndWhenItIsAnsweredAndStopsOnSIGTERM() throws {
         let mock = try RunningMock()
         _ = try mock.curl()
         _ = try mock.curl(path: "/3/device/zz")
         let (status, seconds) = mock.terminate()
         #expect(status == 0)
         #expect(seconds < RunningMock.stopBound, "took \(seconds) s")
-        let lines = mock.stdout.split(separator: "\n")
-        #expect(lines.count == 2)
-        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let lines = try mock.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(lines.map { $0["event"] as? String } == ["received", "answered", "received", "answered"])
+        #expect(lines.first?["device"] as? String != nil && lines.first?["status"] == nil, "a receipt is logged before the request is judged")
+        let answered = lines.filter { $0["event"] as? String == "answered" }
+        #expect(answered.count == 2)
+        let first = try #require(answered.first)
         #expect(first["status"] as? Int == 200)
         #expect(first["topic"] as? String == "com.example.demo")
-        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        let second = try #require(answered.last)
         #expect(second["reason"] as? String == "BadDeviceToken")
         #expect(!FileManager.default.fileExists(atPath: mock.stateDir + "/mock.json"))
     }
