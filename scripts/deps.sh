@@ -38,6 +38,8 @@ need_proxy() {  # daemons in /usr/bin or /usr/sbin (not always on a user's PATH)
 }
 need_proxy tinyproxy tinyproxy    # a real HTTP CONNECT proxy for the send --proxy tests
 need_proxy microsocks microsocks  # a real SOCKS5 server for the send --proxy tests
+need_proxy nginx nginx-light      # a real HTTP/2 server in front of a late backend: the send delivery tests
+need_cmd pgrep procps             # the nginx tests find its worker process
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
 fi
@@ -45,8 +47,8 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks; with pip: h2 pyjwt cryptography" >&2
-    brew install openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx; with pip: h2 pyjwt cryptography" >&2
+    brew install openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx
     exec python3 -m pip install --user h2 pyjwt cryptography
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
