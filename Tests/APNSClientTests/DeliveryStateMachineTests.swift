@@ -346,7 +346,7 @@ import Testing
         #expect(h.submissions[0] == 1 && h.submissions[1] == 1)
     }
 
-    @Test func aSecondGoAwayWhileTheFirstDrainsWaitsForTheOldestToClose() {
+    @Test func aSecondGoAwayWhileTheFirstDrainsOpensAThirdAndNoMore() {
         var h = Harness(items: 30)
         h.settle()
         let first = h.current
@@ -355,12 +355,82 @@ import Testing
         let second = h.current
         h.goAway(last: 1, on: second)
         h.settle()
-        #expect(h.connections.count == 2, "never a third connection at once")
+        #expect(h.connections.count == 3)
+        let third = h.current
+        h.goAway(last: 1, on: third)
+        h.settle()
+        #expect(h.connections.count == 3, "never a fourth connection at once")
         h.answer([1], on: first)
         h.settle()
-        #expect(h.connections.count == 2 && h.current != second)
+        #expect(h.connections.count == 3 && !h.connections.contains(first))
         h.drain()
         h.expectOneResultEach(30)
+    }
+
+    @Test func afterAGoAwayASpareIsKeptReadySoTheNextGoAwayCostsNoHandshake() {
+        var h = Harness(items: 100, settings: 10)
+        h.settle()
+        let first = h.current
+        h.answer([1])
+        h.goAway(last: 1, on: first)
+        h.settle()
+        let second = h.current
+        #expect(h.connectAttempts == 2 && second != first)
+        h.answer([h.open(on: second)[0]], on: second)
+        h.settle()
+        #expect(h.connectAttempts == 3, "a spare opens once the new connection works")
+        let spare = h.current
+        #expect(h.open(on: spare).isEmpty, "the spare carries nothing while the other one sends")
+        h.goAway(last: 1, on: second)
+        h.settle()
+        #expect(!h.open(on: spare).isEmpty, "requests moved to the spare at once")
+        #expect(h.connectAttempts == 3)
+        h.answer([h.open(on: spare)[0]], on: spare)
+        h.settle()
+        #expect(h.connectAttempts == 4, "once it works, the next spare is on its way")
+        h.drain()
+        h.expectOneResultEach(100)
+    }
+
+    @Test func aServerThatSendsGoAwayEveryNRequestsGetsNAtATimeAfterTheFirst() {
+        var h = Harness(items: 1000, settings: 150)
+        var submittedPer: [Int: Int] = [:]
+        h.settle()
+        let first = h.current
+        h.answer(Array(h.open(on: first).prefix(100)), on: first)
+        h.goAway(last: 199, on: first)  // graceful, after 100 requests: the server's budget per connection
+        var refusedAfterFirst = 0
+        for _ in 0..<200 where !h.finished {
+            h.settle()
+            for id in h.connections where id != first {
+                submittedPer[id] = max(submittedPer[id] ?? 0, Int((h.nextStream[id] ?? 1) - 1) / 2)
+                let served = h.open(on: id)
+                if submittedPer[id] ?? 0 >= 100 && !served.isEmpty {
+                    h.answer(served, on: id)
+                    h.goAway(last: 199, on: id)
+                } else {
+                    h.answer(served, on: id)
+                }
+            }
+            refusedAfterFirst = h.submissions.filter { $0.value > 1 }.count
+        }
+        h.drain()
+        h.expectOneResultEach(1000)
+        #expect(submittedPer.values.allSatisfy { $0 <= 100 }, "no connection after the first carries more than the budget: \(submittedPer)")
+        #expect(refusedAfterFirst == 50, "only the first connection's extra requests were refused and sent again: \(refusedAfterFirst)")
+    }
+
+    @Test func noSpareForAServerThatRefusesEverything() {
+        var h = Harness(items: 3)
+        for _ in 0..<10 where !h.finished {
+            h.settle()
+            if h.connected { h.goAway(last: 0) }
+            h.settle()
+            h.advance(seconds: 1)
+        }
+        h.settle()
+        #expect(h.finished && h.connectAttempts == 4)
+        h.expectOneResultEach(3)
     }
 
     @Test func answersArrivingTogetherWithGoAwayAreFinal() {

@@ -66,7 +66,7 @@ final class PushConnection {
     /// queues the HTTP/2 preface, each step bounded by `timeout` and abandoned when `interruptFD`
     /// becomes readable.
     static func open(endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
-                     interruptFD: Int32?) throws(TransportFailure) -> PushConnection {
+                     interruptFD: Int32?) throws(TransportFailure) -> sending PushConnection {
         let t0 = SystemClock.monotonicNanoseconds()
         let socket: Socket
         var tunnel: ProxyTunnel.Opened? = nil
@@ -172,7 +172,8 @@ final class PushConnection {
     /// Pumps several connections at once (one draining after GOAWAY, its successor sending): writes what
     /// each has queued, waits on all of them until `deadline` or a signal, and reads one chunk from each
     /// that is readable. Returns one outcome per connection, or nil when a signal arrived.
-    static func pump(_ connections: [PushConnection], deadline: UInt64, interruptFD: Int32?) -> [Outcome]? {
+    /// `wakeFDs` end the wait too (a connection opened in the background).
+    static func pump(_ connections: [PushConnection], deadline: UInt64, interruptFD: Int32?, wakeFDs: [Int32] = []) -> [Outcome]? {
         var outcomes = [Outcome](repeating: .timedOut, count: connections.count)
         var readable = [Bool](repeating: false, count: connections.count)
         var mustPoll = true
@@ -199,13 +200,14 @@ final class PushConnection {
             var fds = connections.map {
                 pollfd(fd: $0.tls.socket.fd, events: Poll.readable | ($0.writing && $0.writeBlocked ? Poll.writable : 0), revents: 0)
             }
+            fds += wakeFDs.map { pollfd(fd: $0, events: Poll.readable, revents: 0) }
             if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
             let ready = Poll.wait(&fds, timeoutMs: waitMs)
             if ready < 0 {
                 let failure = Outcome.ended(.failed("waiting for the server failed: \(FileSystem.errnoText())"))
                 return outcomes.map { _ in failure }
             }
-            if interruptFD != nil && fds[connections.count].revents != 0 { return nil }
+            if interruptFD != nil && fds[fds.count - 1].revents != 0 { return nil }
             if ready == 0 { return outcomes }
             for i in connections.indices {
                 let revents = fds[i].revents

@@ -98,8 +98,13 @@ struct DeliveryStateMachine<Item, Answer> {
         /// Ended by the machine (timeout, interrupt grace): its in-flight items were already reported.
         var closeRequested = false
 
-        /// Takes no new requests: GOAWAY, a failed write or no stream ids left. It drains, then closes.
-        var retiring: Bool { goAwayLastStream != nil || !writable || !acceptsStreams }
+        /// Requests submitted here, and how many the server serves on one connection (learnt from its GOAWAY).
+        var submittedHere = 0
+        var budget = Int.max
+
+        /// Takes no new requests: GOAWAY, a failed write, no stream ids left, or the server's budget of
+        /// requests per connection spent. It drains, then closes.
+        var retiring: Bool { goAwayLastStream != nil || !writable || !acceptsStreams || submittedHere >= budget }
         var idle: Bool { inFlight.isEmpty && awaitingSubmit == nil }
 
         /// Why it stopped taking requests (for the give-up message).
@@ -118,8 +123,15 @@ struct DeliveryStateMachine<Item, Answer> {
     private var retry = FIFO<Pending>()
     private var sourceExhausted = false
 
-    // The connections, oldest first; only the newest may take new requests.
+    // The connections, oldest first; the oldest that is open and not retiring takes new requests.
     private var connections: [Connection] = []
+    /// The server has sent GOAWAY once: it will again (nginx and APNs do every N requests), so a spare
+    /// connection is kept ready.
+    private var goAwaySeen = false
+    /// Requests the server serves on one connection before its graceful GOAWAY (nginx's keepalive_requests),
+    /// learnt from that GOAWAY: later connections hand over to the spare after that many, so no request
+    /// is sent only to be refused and sent again a round trip later.
+    private var requestsPerConnection = Int.max
 
     // The run.
     private var outbox = FIFO<Action>()
@@ -154,24 +166,30 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func nextAction(now: UInt64) -> Action {
         if let action = outbox.popFirst() { return action }
         if finished { return .finish }
-        if connections.contains(where: { !$0.open }) {
-            // The driver reports the outcome of `.connect` before asking again; waiting is harmless.
-            return .wait(deadline: now)
-        }
-        // Connections that are done: ended by a rule, or idle with nothing more for them to do.
+        // Connections that are done: ended by a rule, idle with nothing more for them to do, or still
+        // connecting when nothing is left to send.
         for index in connections.indices {
             let c = connections[index]
+            let noMoreWork = interruptedBy != nil || terminalFailure != nil || !hasPending()
+            if !c.open {
+                if noMoreWork {
+                    connections.remove(at: index)
+                    return .close(connection: c.id)
+                }
+                continue
+            }
             if c.closeRequested {
                 connections.remove(at: index)
                 return .close(connection: c.id)
             }
-            let newest = index == connections.count - 1
-            if c.idle && (c.retiring || interruptedBy != nil || !newest || !hasPending()) {
+            if c.idle && (c.retiring || noMoreWork) {
                 endConnection(at: index, why: c.retiring ? c.stoppedReason : nil, now: now)
                 return .close(connection: c.id)
             }
         }
-        if let index = connections.indices.last, mayTakeRequests(connections[index]),
+        // Requests go to the oldest connection that takes them; a spare waits its turn.
+        if let index = connections.firstIndex(where: { !$0.retiring && !$0.closeRequested && $0.open }),
+           mayTakeRequests(connections[index]),
            connections[index].inFlight.count < connections[index].limit, let p = takePending() {
             connections[index].awaitingSubmit = p
             return .submit(p.item, connection: connections[index].id)
@@ -179,7 +197,9 @@ struct DeliveryStateMachine<Item, Answer> {
         if wantsConnection() {
             if now >= notBeforeNs {
                 connectionAttempts += 1
-                connections.append(Connection(id: connectionAttempts))
+                var c = Connection(id: connectionAttempts)
+                c.budget = requestsPerConnection
+                connections.append(c)
                 return .connect(connection: connectionAttempts)
             }
         } else if connections.isEmpty {
@@ -193,11 +213,17 @@ struct DeliveryStateMachine<Item, Answer> {
         c.open && !c.retiring && !c.closeRequested && c.awaitingSubmit == nil && interruptedBy == nil
     }
 
-    /// A new connection is wanted: work is waiting and no open connection can take it (none, or the
-    /// newest is retiring). Two at most: a third waits for the oldest to drain.
+    /// A new connection is wanted: work is waiting and no connection (open or opening) can take it, or,
+    /// once the server has sent GOAWAY, no spare is ready to take over at the next one (a new connection
+    /// costs two or three round trips, during which the draining one takes nothing). Three at most:
+    /// draining, sending, spare.
     private mutating func wantsConnection() -> Bool {
-        guard interruptedBy == nil, terminalFailure == nil, connections.count < 2 else { return false }
-        if let newest = connections.last, !newest.retiring { return false }
+        guard interruptedBy == nil, terminalFailure == nil, connections.count < 3 else { return false }
+        let ready = connections.filter { !$0.retiring && !$0.closeRequested }
+        // A spare only while the server works (the connection sending now has answered): a server that
+        // refuses everything gets the backoff, not more connections.
+        let spareWanted = goAwaySeen && withoutProgress == 0 && ready.contains { $0.open && $0.answered > 0 }
+        if ready.count >= (spareWanted ? 2 : 1) { return false }
         return hasPending()
     }
 
@@ -245,6 +271,7 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func submitted(_ connection: Int, streamID: Int32, now: UInt64) {
         guard let i = index(of: connection), var p = connections[i].awaitingSubmit else { return }
         connections[i].awaitingSubmit = nil
+        connections[i].submittedHere += 1
         if !p.sent { owedReports += 1 }
         p.sent = true
         if connections[i].inFlight.isEmpty { connections[i].lastProgressNs = now }
@@ -307,8 +334,15 @@ struct DeliveryStateMachine<Item, Answer> {
     /// GOAWAY on `connection`: no new streams there. Streams above `lastStreamID` were not processed and go
     /// back in the queue now; those at or below it may still be answered, so they are awaited while the
     /// next connection opens at once.
-    mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, note: String) {
+    mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, errorCode: UInt32 = 0, note: String) {
         guard let i = index(of: connection) else { return }
+        goAwaySeen = true
+        // A graceful GOAWAY after at least 100 requests: a per-connection budget (client streams are 1, 3, 5…).
+        let served = (Int(lastStreamID) + 1) / 2
+        if errorCode == 0 && served >= 100 {
+            requestsPerConnection = served
+            for j in connections.indices where j != i { connections[j].budget = served }
+        }
         connections[i].goAwayLastStream = min(lastStreamID, connections[i].goAwayLastStream ?? Int32.max)
         connections[i].goAwayNote = note
         for id in connections[i].inFlight.keys.filter({ $0 > lastStreamID }).sorted() {

@@ -43,8 +43,10 @@ public final class PushSender {
         let source = requests
         var machine = DeliveryStateMachine<PushJob, APNSResponse>(policy: configuration.policy, source: { source.next() })
         var summary = SendSummary()
-        // Open connections by the machine's number, oldest first (two while one drains after GOAWAY).
+        // Open connections by the machine's number, oldest first (up to three: one draining after GOAWAY,
+        // one sending, a spare), and those being opened on threads of their own meanwhile.
         var open: [(id: Int, connection: PushConnection)] = []
+        var opening: [BackgroundConnect] = []
         let interruptFD = interrupts?.fd
 
         func interrupted(_ now: UInt64) {
@@ -54,9 +56,33 @@ public final class PushSender {
         }
 
         func drop(_ id: Int) {
+            opening.removeAll { $0.id == id }  // abandoned: its thread finishes and closes what it opened
             guard let i = open.firstIndex(where: { $0.id == id }) else { return }
             open[i].connection.close()
             open.remove(at: i)
+        }
+
+        func opened(_ id: Int, _ outcome: Result<PushConnection, TransportFailure>) {
+            let now = SystemClock.monotonicNanoseconds()
+            switch outcome {
+            case .success(let connection):
+                open.append((id, connection))
+                machine.connected(id, now: now)
+                observer?(.connected(connection.info))
+            case .failure(let error):
+                observer?(.connectFailed(error))
+                machine.connectFailed(id, error, now: now)
+            }
+        }
+
+        /// Hands over the connections opened in the background since the last look.
+        func collectOpened() {
+            guard !opening.isEmpty else { return }
+            for job in opening {
+                guard let outcome = job.take() else { continue }
+                opening.removeAll { $0 === job }
+                opened(job.id, outcome)
+            }
         }
 
         func handle(_ outcome: PushConnection.Outcome, on id: Int, _ live: PushConnection, now: UInt64) {
@@ -82,18 +108,23 @@ public final class PushSender {
             case .connect(let id):
                 summary.connections = id
                 observer?(.connecting(configuration.endpoint, attempt: id))
+                // With streams moving on another connection, open this one beside them, not in their way.
+                if !open.isEmpty, let job = BackgroundConnect.start(id: id, endpoint: configuration.endpoint,
+                                                                    proxy: configuration.proxy, context: context,
+                                                                    timeout: configuration.timeout) {
+                    opening.append(job)
+                    continue
+                }
                 do {
-                    let opened = try PushConnection.open(endpoint: configuration.endpoint, proxy: configuration.proxy, context: context,
-                                                         timeout: configuration.timeout, interruptFD: interruptFD)
-                    open.append((id, opened))
-                    machine.connected(id, now: SystemClock.monotonicNanoseconds())
-                    observer?(.connected(opened.info))
+                    let connection = try PushConnection.open(endpoint: configuration.endpoint, proxy: configuration.proxy,
+                                                             context: context, timeout: configuration.timeout,
+                                                             interruptFD: interruptFD)
+                    opened(id, .success(connection))
                 } catch .interrupted {
                     interrupted(SystemClock.monotonicNanoseconds())
                     machine.connectAbandoned(id)
                 } catch {
-                    observer?(.connectFailed(error))
-                    machine.connectFailed(id, error, now: SystemClock.monotonicNanoseconds())
+                    opened(id, .failure(error))
                 }
 
             case .submit(let job, let id):
@@ -125,16 +156,19 @@ public final class PushSender {
 
             case .wait(let deadline):
                 if open.isEmpty {
-                    // A backoff before the next connection: sleep, but wake for a signal.
-                    if sleep(until: deadline, interruptFD: interruptFD) { interrupted(SystemClock.monotonicNanoseconds()) }
-                } else if open.count == 1 {
+                    // A backoff before the next connection, or one opening: sleep, but wake for either or a signal.
+                    if sleep(until: deadline, interruptFD: interruptFD, wakeFDs: opening.map(\.fd)) {
+                        interrupted(SystemClock.monotonicNanoseconds())
+                    }
+                } else if open.count == 1 && opening.isEmpty {
                     let (id, live) = open[0]
                     let outcome = live.pump(deadline: deadline, interruptFD: interruptFD)
                     deliverEvents(from: live, id: id, to: &machine)
                     handle(outcome, on: id, live, now: SystemClock.monotonicNanoseconds())
                 } else {
                     let connections = open
-                    let outcomes = PushConnection.pump(connections.map(\.connection), deadline: deadline, interruptFD: interruptFD)
+                    let outcomes = PushConnection.pump(connections.map(\.connection), deadline: deadline, interruptFD: interruptFD,
+                                                       wakeFDs: opening.map(\.fd))
                     for (id, live) in connections { deliverEvents(from: live, id: id, to: &machine) }
                     let after = SystemClock.monotonicNanoseconds()
                     if let outcomes {
@@ -143,6 +177,7 @@ public final class PushSender {
                         interrupted(after)
                     }
                 }
+                collectOpened()
                 machine.tick(now: SystemClock.monotonicNanoseconds())
 
             case .close(let id):
@@ -158,14 +193,15 @@ public final class PushSender {
         }
     }
 
-    /// Waits until `deadline` (monotonic ns); true when a signal arrived first.
-    private func sleep(until deadline: UInt64, interruptFD: Int32?) -> Bool {
+    /// Waits until `deadline` (monotonic ns) or one of `wakeFDs` is readable; true when a signal arrived.
+    private func sleep(until deadline: UInt64, interruptFD: Int32?, wakeFDs: [Int32]) -> Bool {
         let now = SystemClock.monotonicNanoseconds()
         guard deadline > now else { return false }
         let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-        var fds: [pollfd] = interruptFD.map { [pollfd(fd: $0, events: Poll.readable, revents: 0)] } ?? []
+        var fds = wakeFDs.map { pollfd(fd: $0, events: Poll.readable, revents: 0) }
+        if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
         _ = Poll.wait(&fds, timeoutMs: waitMs)
-        return fds.first.map { $0.revents != 0 } ?? false
+        return interruptFD != nil && fds.last.map { $0.revents != 0 } == true
     }
 
     /// Turns what the HTTP/2 session of connection `id` recorded into the machine's events, in the order
@@ -192,7 +228,7 @@ public final class PushSender {
             case .goAway(let g):
                 let reason = APNSErrorBody.explanation(of: g.debugData)
                 observer?(.goAway(lastStreamID: g.lastStreamID, errorName: g.errorName, reason: reason))
-                machine.goAwayReceived(id, lastStreamID: g.lastStreamID,
+                machine.goAwayReceived(id, lastStreamID: g.lastStreamID, errorCode: g.errorCode,
                                        note: "GOAWAY \(g.errorName)" + (reason.map { ": " + $0 } ?? ""))
             }
         }

@@ -17,7 +17,10 @@ final class MockLoopInbox: Sendable {
     private let pending = LockedValue<[AcceptedSocket]>([])
     private let pipe: WakePipe
 
-    init() throws(MockServerError) { pipe = try WakePipe() }
+    init() throws(MockServerError) {
+        guard let pipe = WakePipe() else { throw .resources("cannot create a pipe: \(FileSystem.errnoText())") }
+        self.pipe = pipe
+    }
 
     /// The descriptor the loop polls for readability.
     var readFD: Int32 { pipe.readFD }

@@ -28,7 +28,8 @@ public final class MockServer: Sendable {
 
     public init(configuration: MockConfiguration) throws(MockServerError) {
         self.configuration = configuration
-        self.stopPipe = try WakePipe()
+        guard let stopPipe = WakePipe() else { throw .resources("cannot create a pipe: \(FileSystem.errnoText())") }
+        self.stopPipe = stopPipe
     }
 
     deinit { stop() }

@@ -1,16 +1,14 @@
-import APNSCore
-import APNSPlatform
-
 /// A pipe whose read end becomes readable, for every poller at once, when `signal()` writes one byte.
 /// Nobody reads the byte, so the level stays up: one write wakes every event loop, and signal handlers
 /// may call `signal()` (write(2) is async-signal-safe).
-final class WakePipe: @unchecked Sendable {
-    let readFD: Int32
-    let writeFD: Int32
+public final class WakePipe: @unchecked Sendable {
+    public let readFD: Int32
+    public let writeFD: Int32
 
-    init() throws(MockServerError) {
+    /// Nil when the system refuses a pipe (out of descriptors); `errno` says why.
+    public init?() {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw .resources("cannot create a pipe: \(FileSystem.errnoText())") }
+        guard pipe(&fds) == 0 else { return nil }
         readFD = fds[0]
         writeFD = fds[1]
         for fd in fds {
@@ -24,10 +22,10 @@ final class WakePipe: @unchecked Sendable {
         close(writeFD)
     }
 
-    func signal() {
+    public func signal() {
         var byte: UInt8 = 1
         _ = posixWrite(writeFD, &byte, 1)
     }
 
-    var isSignalled: Bool { Poll.wait(fd: readFD, events: Poll.readable, timeoutMs: 0) != .timeout }
+    public var isSignalled: Bool { Poll.wait(fd: readFD, events: Poll.readable, timeoutMs: 0) != .timeout }
 }
