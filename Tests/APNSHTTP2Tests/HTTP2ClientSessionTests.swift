@@ -116,6 +116,56 @@ import Testing
         #expect(!client.wantsRead)
     }
 
+    /// Drains the client's output, as if all of it reached the server.
+    private func flushAll(_ client: HTTP2ClientSession) throws {
+        while try client.prepareOutput() { client.withPendingOutput { $0.count } }
+    }
+
+    private func feed(_ client: HTTP2ClientSession, _ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try client.receive($0) }
+    }
+
+    /// A server (as some proxies do) that answers before reading the body, then resets the stream with
+    /// NO_ERROR: an answer, final (curl gives up there; APNs clients must not).
+    @Test func anAnswerBeforeTheBodyThenResetWithNoErrorIsAnAnswer() throws {
+        let client = try HTTP2ClientSession()
+        let id = try client.submitRequest(headers: headers("/3/device/01"), body: [UInt8](repeating: 0x20, count: 200_000))
+        try flushAll(client)
+        #expect(client.takeWrittenRequests().isEmpty, "a 200 kB body cannot leave within the first 64 kB window")
+        try feed(client, RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
+            + RawFrames.frame(type: RawFrames.headers, flags: RawFrames.endHeaders | RawFrames.endStream, stream: UInt32(id),
+                              payload: RawFrames.headerBlock([(":status", "413")]))
+            + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0, 0]))
+        #expect(client.takeEvents() == [.response(streamID: id, HTTP2Response(status: 413))])
+    }
+
+    @Test func aResetWithAnErrorCodeOutsideTheRFCIsUnanswered() throws {
+        let client = try HTTP2ClientSession()
+        let id = try client.submitRequest(headers: headers("/3/device/01"), body: [0x7B, 0x7D])
+        try flushAll(client)
+        try feed(client, RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
+            + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0xde, 0xad]))
+        #expect(client.takeEvents() == [.unanswered(streamID: id, errorCode: 0xdead)])
+        #expect(HTTP2ErrorCode.name(0xdead) == "0xdead")
+    }
+
+    /// A request counts as written only once the transport took the last byte of its END_STREAM frame:
+    /// before that, the server cannot have processed it and it may be sent again safely.
+    @Test func requestsAreWrittenOnlyWhenTheirEndStreamFrameLeftCompletely() throws {
+        let client = try HTTP2ClientSession(assumedPeerConcurrency: 100)
+        let ids = try (0..<3).map { try client.submitRequest(headers: headers("/3/device/0\($0)"), body: [0x7B, 0x7D]) }
+        #expect(try client.prepareOutput())
+        var total = 0
+        client.withPendingOutput { bytes in total = bytes.count; return bytes.count - 1 }  // all but the last byte
+        #expect(client.takeWrittenRequests() == Array(ids.prefix(2)))
+        client.withPendingOutput { $0.count }
+        #expect(client.takeWrittenRequests() == [ids[2]])
+        #expect(total > 0)
+        let headOnly = try client.submitRequest(headers: headers("/3/device/09"), body: [])
+        try flushAll(client)
+        #expect(client.takeWrittenRequests() == [headOnly], "END_STREAM on HEADERS (no body) counts too")
+    }
+
     @Test func errorCodeNames() {
         #expect(HTTP2ErrorCode.name(0) == "NO_ERROR")
         #expect(HTTP2ErrorCode.name(7) == "REFUSED_STREAM")
