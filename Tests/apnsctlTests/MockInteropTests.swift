@@ -56,7 +56,7 @@ import Testing
         // The log is written by a thread of its own: wait for the line rather than race it.
         var lines: [Substring] = []
         for _ in 0..<250 {
-            lines = mock.stdout.split(separator: "\n")
+            lines = mock.stdout.split(separator: "\n").filter { $0.contains(#""event":"answered""#) }
             if !lines.isEmpty { break }
             usleep(20_000)
         }

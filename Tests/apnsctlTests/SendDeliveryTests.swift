@@ -204,12 +204,18 @@ import APNSPlatform
         #expect(answers.count <= results.count)
     }
 
-    @Test func aSecondSignalAfterOneSecondExitsAtOnceSayingWhatWasNotPrinted() throws {
+    /// 50 devices sent to a mock that never answers, all 50 in flight.
+    func silentSendWithFiftyInFlight() throws -> (MockProcess, Background) {
         let mock = try MockProcess(["--fault-never-answer"])
         let scratch = try TemporaryDirectory(prefix: "devices")
-        let file = try SendDeliveryTests.deviceFile(50, in: scratch)
-        let send = try Background(sendArguments(mock, devices: file))
+        let send = try Background(sendArguments(mock, devices: try SendDeliveryTests.deviceFile(50, in: scratch)))
         #expect(send.wait(seconds: 20) { send.stderr.components(separatedBy: "* request for").count > 50 })
+        return (mock, send)
+    }
+
+    @Test func aSecondSignalAfterOneSecondExitsAtOnceSayingWhatWasNotPrinted() throws {
+        let (mock, send) = try silentSendWithFiftyInFlight()
+        defer { withExtendedLifetime(mock) {} }
         kill(send.process.processIdentifier, SIGINT)
         #expect(send.wait(seconds: 5) { send.stderr.contains("* SIGINT: sending nothing new") })
         usleep(1_100_000)
@@ -221,11 +227,8 @@ import APNSPlatform
     }
 
     @Test func aSecondSignalWithinOneSecondIsTheSameOne() throws {
-        let mock = try MockProcess(["--fault-never-answer"])
-        let scratch = try TemporaryDirectory(prefix: "devices")
-        let file = try SendDeliveryTests.deviceFile(50, in: scratch)
-        let send = try Background(sendArguments(mock, devices: file))
-        #expect(send.wait(seconds: 20) { send.stderr.components(separatedBy: "* request for").count > 50 })
+        let (mock, send) = try silentSendWithFiftyInFlight()
+        defer { withExtendedLifetime(mock) {} }
         kill(send.process.processIdentifier, SIGINT)
         usleep(100_000)
         kill(send.process.processIdentifier, SIGINT)

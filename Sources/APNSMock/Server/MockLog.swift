@@ -22,51 +22,49 @@ final class MockLog {
 
     /// Appends the line for `decision` answered on connection `connection`.
     func record(_ d: MockDecision, connection: Int) {
-        guard writer != nil else { return }
-        refreshTime()
-        var w = JSONWriter()
-        w.beginObject()
-        w.field("time", time)
-        w.field("event", "answered")
-        w.field("connection", connection)
-        if let b = d.broadcast { w.field("channel", b.channel) } else { w.field("device", d.device) }
-        w.field("topic", d.topic)
-        w.field("push_type", d.pushType)
-        w.field("priority", d.priority)
-        if let b = d.broadcast {
-            w.field("operation", b.operation.rawValue)
-            w.field("apns_request_id", b.requestID)
-        } else {
-            w.field("apns_id", d.apnsID)
+        append(event: "answered", connection: connection) { w in
+            if let b = d.broadcast { w.field("channel", b.channel) } else { w.field("device", d.device) }
+            w.field("topic", d.topic)
+            w.field("push_type", d.pushType)
+            w.field("priority", d.priority)
+            if let b = d.broadcast {
+                w.field("operation", b.operation.rawValue)
+                w.field("apns_request_id", b.requestID)
+            } else {
+                w.field("apns_id", d.apnsID)
+            }
+            w.field("status", d.status)
+            w.field("reason", d.reason?.rawValue)
+            w.field("payload_size", d.payloadSize)
+            w.field("auth", d.auth.rawValue)
         }
-        w.field("status", d.status)
-        w.field("reason", d.reason?.rawValue)
-        w.field("payload_size", d.payloadSize)
-        w.field("auth", d.auth.rawValue)
-        w.endObject()
-        buffer.append(contentsOf: w.bytes)
-        buffer.append(0x0A)
-        lines += 1
     }
 
     /// Appends the line for a request that arrived whole on connection `connection`, before it is judged
     /// or answered: a server that dies before answering still shows what it received.
     func recordReceived(_ request: HTTP2ServerRequest, connection: Int) {
+        append(event: "received", connection: connection) { w in
+            w.field("stream", Int(request.streamID))
+            let path = request.headers.first { $0.name == ":path" }?.value ?? ""
+            let devicePrefix = "/3/device/"
+            if path.hasPrefix(devicePrefix) {
+                w.field("device", PrintableText.escapingControls(String(path.dropFirst(devicePrefix.count).prefix(200))))
+            } else {
+                w.field("path", PrintableText.escapingControls(String(path.prefix(200))))
+            }
+        }
+    }
+
+    /// One line: time, event and connection, then what `fields` writes.
+    private func append(event: String, connection: Int, _ fields: (inout JSONWriter) -> Void) {
         guard writer != nil else { return }
         refreshTime()
         var w = JSONWriter()
         w.beginObject()
         w.field("time", time)
-        w.field("event", "received")
+        w.field("event", event)
         w.field("connection", connection)
-        w.field("stream", Int(request.streamID))
-        let path = request.headers.first { $0.name == ":path" }?.value ?? ""
-        let devicePrefix = "/3/device/"
-        if path.hasPrefix(devicePrefix) {
-            w.field("device", PrintableText.escapingControls(String(path.dropFirst(devicePrefix.count).prefix(200))))
-        } else {
-            w.field("path", PrintableText.escapingControls(String(path.prefix(200))))
-        }
+        fields(&w)
         w.endObject()
         buffer.append(contentsOf: w.bytes)
         buffer.append(0x0A)
