@@ -40,6 +40,7 @@ need_proxy tinyproxy tinyproxy    # a real HTTP CONNECT proxy for the send --pro
 need_proxy microsocks microsocks  # a real SOCKS5 server for the send --proxy tests
 need_proxy nginx nginx-light      # a real HTTP/2 server in front of a late backend: the send delivery tests
 need_cmd pgrep procps             # the nginx tests find its worker process
+need_cmd strace strace            # a send with the system trust store must not open the whole bundle
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
 fi

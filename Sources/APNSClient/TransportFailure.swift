@@ -92,7 +92,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .tls(let e):
             switch e {
             case .io, .handshake: return true
-            case .configuration, .caFileUnusable, .verification, .noHTTP2: return false
+            case .configuration, .caFileUnusable, .trustFileUnusable, .verification, .noHTTP2: return false
             }
         case .timeout, .gaveUp, .streamReset, .interrupted, .unknownOutcome: return false
         }

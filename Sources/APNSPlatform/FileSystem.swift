@@ -187,3 +187,28 @@ public enum FileSystem {
         return text(ofCString: template)
     }
 }
+
+extension FileSystem {
+    /// Whether `directory` holds at least one certificate under OpenSSL's hashed name (`3513523f.0`, as
+    /// `openssl rehash` and `update-ca-certificates` write them): a directory OpenSSL can search by subject
+    /// hash. Stops at the first such name.
+    public static func holdsHashedCertificateNames(_ directory: String) -> Bool {
+        guard let dir = opendir(directory) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                Array(raw.prefix { $0 != 0 })
+            }
+            if isHashedName(name) { return true }
+        }
+        return false
+    }
+
+    /// `^[0-9a-f]{8}\.[0-9]+$`.
+    static func isHashedName(_ name: [UInt8]) -> Bool {
+        guard name.count >= 10, name[8] == UInt8(ascii: ".") else { return false }
+        let hex = name[0..<8].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        let digits = name[9...].allSatisfy { (0x30...0x39).contains($0) }
+        return hex && digits
+    }
+}

@@ -92,6 +92,11 @@ public final class TLSConnection {
                 if verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH, let name = peerName {
                     text += " (the certificate is not for \(name))"
                 }
+                if let trust = context.systemTrust,
+                   [X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+                    X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT].contains(Int32(verify)) {
+                    text += "; searched \(trust.description)" + (trust.advice.map { "; \($0)" } ?? "")
+                }
                 ERR_clear_error()
                 throw .verification(text)
             }

@@ -1,5 +1,6 @@
 internal import COpenSSL
 import APNSCore
+import APNSPlatform
 
 /// Why TLS could not be set up or went wrong; the CLI maps these to exit 69 (transport).
 public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -7,6 +8,8 @@ public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case configuration(String)
     /// The CA file given to verify the server with holds no usable PEM certificate; `reason` is OpenSSL's.
     case caFileUnusable(path: String, reason: String)
+    /// The bundle a variable names (`SSL_CERT_FILE`) is missing or holds no usable certificate.
+    case trustFileUnusable(variable: String, path: String, reason: String)
     /// The server's certificate did not verify (untrusted, expired, wrong host name): OpenSSL's reason, with
     /// the name that was asked for when it did not match.
     case verification(String)
@@ -22,6 +25,8 @@ public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .configuration(let m): return m
         case .caFileUnusable(let path, let reason):
             return "\(path): cannot load CA certificates: \(reason); give a PEM file of trusted certificates"
+        case .trustFileUnusable(let variable, let path, let reason):
+            return "\(variable)=\(path): cannot load CA certificates: \(reason); point it at a PEM bundle of trusted certificates, or unset it"
         case .verification(let m): return "server certificate verification failed: \(m)"
         case .handshake(let m): return "TLS handshake failed: \(m)"
         case .noHTTP2(let selected):
@@ -38,10 +43,14 @@ public final class TLSContext: @unchecked Sendable {
     let pointer: OpaquePointer
     /// Server contexts keep the client-CA here to judge client certificates after the handshake.
     public let isServer: Bool
+    /// The system trust store this client context searches (nil: `--ca-file`, `--insecure`, or a server),
+    /// named in verification failures.
+    let systemTrust: SystemTrust?
 
-    private init(pointer: OpaquePointer, isServer: Bool) {
+    private init(pointer: OpaquePointer, isServer: Bool, systemTrust: SystemTrust? = nil) {
         self.pointer = pointer
         self.isServer = isServer
+        self.systemTrust = systemTrust
     }
 
     deinit { SSL_CTX_free(pointer) }
@@ -54,15 +63,16 @@ public final class TLSContext: @unchecked Sendable {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .configuration(OpenSSLError("creating the TLS context").description)
         }
-        let context = TLSContext(pointer: ctx, isServer: false)
+        let systemTrust = caFile == nil && verify ? SystemTrust.current() : nil
+        let context = TLSContext(pointer: ctx, isServer: false, systemTrust: systemTrust)
         try context.applyCommonSettings()
         if let caFile {
             if SSL_CTX_load_verify_locations(ctx, caFile, nil) != 1 {
                 let reason = OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
                 throw .caFileUnusable(path: caFile, reason: reason)
             }
-        } else if SSL_CTX_set_default_verify_paths(ctx) != 1 {
-            throw .configuration(OpenSSLError("loading the system trust store").description)
+        } else if let systemTrust {
+            try context.trust(systemTrust)
         }
         SSL_CTX_set_verify(ctx, verify ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, nil)
         var alpn: [UInt8] = [2, UInt8(ascii: "h"), UInt8(ascii: "2")]
@@ -74,6 +84,28 @@ public final class TLSContext: @unchecked Sendable {
             try context.use(certificate: certificate, key: key, chain: chain)
         }
         return context
+    }
+
+    /// Points verification at the system store as planned: directories by subject hash (nothing is read
+    /// until the handshake asks for an issuer), a bundle whole only when the plan names one.
+    private func trust(_ plan: SystemTrust) throws(TLSFailure) {
+        guard let store = SSL_CTX_get_cert_store(pointer) else {
+            throw .configuration(OpenSSLError("reaching the trust store").description)
+        }
+        if let file = plan.file {
+            if X509_STORE_load_file(store, file) != 1 {
+                let reason = FileSystem.exists(file) ? OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
+                                                     : "no such file"
+                if let variable = plan.fileVariable { throw .trustFileUnusable(variable: variable, path: file, reason: reason) }
+                ERR_clear_error()  // a system without its default bundle still has its directories
+            }
+        }
+        if !plan.directories.isEmpty {
+            guard let lookup = X509_STORE_add_lookup(store, X509_LOOKUP_hash_dir()) else {
+                throw .configuration(OpenSSLError("searching the certificate directory").description)
+            }
+            for dir in plan.directories { _ = COpenSSL_X509_LOOKUP_add_dir(lookup, dir, X509_FILETYPE_PEM) }
+        }
     }
 
     /// A server context presenting `certificate`. With `clientCA`, client certificates are requested (never

@@ -47,6 +47,7 @@ extension APNSCtl.Send {
             }
         } catch {
             if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
+            if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
             throw .transport(error.message)
         }
         var summary = send(InterruptSignals.install()) { renderer.result($0) }
