@@ -73,3 +73,16 @@ import APNSPlatform
         #expect(r.stdout.contains("com.example.dev"), "s_server's page should show the client certificate")
     }
 }
+
+/// A key that is not the certificate's is refused when the TLS context is built, before any connection.
+@Suite struct TLSContextKeyMismatchTests {
+    @Test func aKeyThatDoesNotFitTheCertificateIsRefused() throws {
+        let ca = try CredentialGenerator.makeCA()
+        let one = try CredentialGenerator.makeServerCertificate(ca: ca)
+        let other = try CredentialGenerator.makeServerCertificate(ca: ca)
+        #expect(throws: TLSFailure.configuration("the private key does not match the certificate")) {
+            try TLSContext.client(caFile: nil, verify: false, certificate: one.certificate, key: other.privateKey)
+        }
+        _ = try TLSContext.client(caFile: nil, verify: false, certificate: one.certificate, key: one.privateKey)
+    }
+}

@@ -148,11 +148,13 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     private func use(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]) throws(TLSFailure) {
-        guard SSL_CTX_use_certificate(pointer, certificate.pointer) == 1,
-              SSL_CTX_use_PrivateKey(pointer, key.pointer) == 1 else {
-            throw .configuration(OpenSSLError("using the certificate and key").description)
+        guard SSL_CTX_use_certificate(pointer, certificate.pointer) == 1 else {
+            throw .configuration(OpenSSLError("using the certificate").description)
         }
-        guard SSL_CTX_check_private_key(pointer) == 1 else {
+        // SSL_CTX_use_PrivateKey refuses a key that does not fit the certificate set just before (it runs
+        // X509_check_private_key itself), so no second check: one send pays for the comparison once here.
+        guard SSL_CTX_use_PrivateKey(pointer, key.pointer) == 1 else {
+            OpenSSLError.clearQueue()
             throw .configuration("the private key does not match the certificate")
         }
         for extra in chain {
