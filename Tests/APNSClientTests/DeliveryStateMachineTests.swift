@@ -420,6 +420,21 @@ import Testing
         #expect(refusedAfterFirst == 50, "only the first connection's extra requests were refused and sent again: \(refusedAfterFirst)")
     }
 
+    @Test func aSpareThatCannotOpenCostsATryNotTheRun() {
+        var h = Harness(items: 60, settings: 10)
+        h.settle()
+        h.answer([1])
+        h.goAway(last: 1)
+        h.settle()
+        h.connectOutcomes = [.tls(.verification("certificate has expired"))]
+        h.answer([h.open[0]])   // the new connection works: a spare is opened, and fails
+        h.settle()
+        #expect(!h.finished)
+        h.drain()
+        h.expectOneResultEach(60)
+        #expect(h.answeredCount() == 60)
+    }
+
     @Test func noSpareForAServerThatRefusesEverything() {
         var h = Harness(items: 3)
         for _ in 0..<10 where !h.finished {

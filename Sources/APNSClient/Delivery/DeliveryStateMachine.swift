@@ -252,7 +252,9 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func connectFailed(_ connection: Int, _ failure: TransportFailure, now: UInt64) {
         guard let i = index(of: connection) else { return }
         connections.remove(at: i)
-        if !everConnected || !failure.isRetriable {
+        // Final when nothing ever connected, or when the failure would repeat and no connection is left
+        // (a spare that cannot open costs a try, not the connection that works).
+        if !everConnected || (!failure.isRetriable && !connections.contains(where: \.open)) {
             failEverything(failure)
             return
         }
