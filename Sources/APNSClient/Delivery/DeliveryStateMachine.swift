@@ -170,9 +170,8 @@ struct DeliveryStateMachine<Item, Answer> {
         // connecting when nothing is left to send.
         for index in connections.indices {
             let c = connections[index]
-            let noMoreWork = interruptedBy != nil || terminalFailure != nil || !hasPending()
             if !c.open {
-                if noMoreWork {
+                if noMoreWork() {
                     connections.remove(at: index)
                     return .close(connection: c.id)
                 }
@@ -182,7 +181,7 @@ struct DeliveryStateMachine<Item, Answer> {
                 connections.remove(at: index)
                 return .close(connection: c.id)
             }
-            if c.idle && (c.retiring || noMoreWork) {
+            if c.idle && (c.retiring || noMoreWork()) {
                 endConnection(at: index, why: c.retiring ? c.stoppedReason : nil, now: now)
                 return .close(connection: c.id)
             }
@@ -207,6 +206,11 @@ struct DeliveryStateMachine<Item, Answer> {
             return nextAction(now: now)
         }
         return .wait(deadline: nextDeadline(now: now))
+    }
+
+    /// Nothing is left for any connection to carry: interrupted, given up, or every item handed out.
+    private mutating func noMoreWork() -> Bool {
+        interruptedBy != nil || terminalFailure != nil || !hasPending()
     }
 
     private func mayTakeRequests(_ c: Connection) -> Bool {
