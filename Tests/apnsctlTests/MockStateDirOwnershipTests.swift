@@ -73,6 +73,28 @@ struct MockStateDirOwnershipTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: victimDir) == ["keep.txt"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted() == before, "nothing written there")
     }
+}
+
+/// The state dir rules that need no second user: our own dir is used (a missing one created 0700), and a link
+/// planted in it is still never followed.
+@Suite struct MockStateDirLinkTests {
+    /// A `mock.lock` link in a dir of our own (planted while it was shared, say) is refused, not followed: the
+    /// old `open(O_CREAT)` truncated the file it pointed to and wrote a pid into it. Needs no second user.
+    @Test func aMockLockLinkInOurOwnDirIsNotFollowed() throws {
+        let base = try TemporaryDirectory(prefix: "lock-link")
+        let victimFile = try base.write("victim.txt", MockStateDirOwnershipTests.precious)
+        let stateDir = base.file("state")
+        try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: stateDir + "/mock.lock", withDestinationPath: victimFile)
+
+        let r = try CommandRunner.apnsctl(["mock", "--port", "0", "--state-dir", stateDir], timeout: 15)
+
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: --state-dir \(stateDir)/mock.lock: is a symbolic link (not followed)"),
+                "\(r.stderr)")
+        #expect(try String(contentsOfFile: victimFile, encoding: .utf8) == MockStateDirOwnershipTests.precious, "the linked file was written")
+    }
 
     /// The same checks from the other side: a dir of our own with a mode only we can write is used, and a
     /// missing one is created 0700 (so the refusals above are about the other user, not about any dir).
