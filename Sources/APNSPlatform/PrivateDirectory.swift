@@ -5,7 +5,7 @@
 /// waited on) and checked with `fstat` to be a regular file we own; modes are set with `fchmod` on the
 /// descriptor, never `chmod` on a path. So another local user can neither make us read their files nor write
 /// through their links, whatever they plant or swap in the path.
-public final class PrivateDirectory: @unchecked Sendable {
+public final class PrivateDirectory: Sendable {
     /// The path the directory was opened by (for messages and for paths handed to users).
     public let path: String
     private let fd: Int32
@@ -60,13 +60,7 @@ public final class PrivateDirectory: @unchecked Sendable {
     /// followed as the user wrote them; only the files are created relative to it without following links.
     public static func openChosen(_ path: String) throws(Failure) -> PrivateDirectory {
         let fd = SystemCall.openPath(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd < 0 {
-            let e = errno
-            if e == ENOENT || e == ENOTDIR {
-                throw .file(.cannotCreate(path: path, reason: "its directory does not exist; create it first or choose another path"))
-            }
-            throw .file(.cannotCreate(path: path, reason: FileSystem.errnoText(e)))
-        }
+        if fd < 0 { throw .file(FileSystem.creationFailure(path: path, errno)) }
         return PrivateDirectory(path: path, fd: fd)
     }
 
