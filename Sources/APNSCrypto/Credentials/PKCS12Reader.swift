@@ -43,6 +43,11 @@ enum PKCS12Reader {
     /// Decrypts the bags; `otherwise` decides what a non-algorithm failure means.
     private static func decrypt(_ bundle: PKCS12Bundle, _ secret: SecretBytes?, path: String, _ providerFailure: OpenSSLError?,
                                 otherwise: () throws(CredentialProblem) -> Never) throws(CredentialProblem) -> CredentialLoader.Parsed {
+        // A key bag inside an encrypted safe shows its count only once that safe is open.
+        let nested = bundle.largestNestedIterationCount(secret)
+        if nested > PKCS12Bundle.maximumIterations {
+            throw .tooManyIterations(path: path, count: nested, limit: PKCS12Bundle.maximumIterations)
+        }
         let parsed: (key: PrivateKey?, certificates: [X509Certificate])
         do { parsed = try bundle.parse(secret) } catch {
             if error.mentions("unsupported") {

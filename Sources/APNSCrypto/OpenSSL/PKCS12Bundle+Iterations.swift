@@ -7,7 +7,8 @@ extension PKCS12Bundle {
     static let maximumIterations: Int64 = 10_000_000
 
     /// The largest iteration count the file asks for: its MAC's and that of every password-based encryption
-    /// readable without the password (encrypted authenticated safes, and shrouded key bags in plain ones).
+    /// readable without the password (encrypted authenticated safes, and shrouded key bags in plain ones; those
+    /// inside encrypted safes are `largestNestedIterationCount`).
     /// Read from the structure alone; no key is derived. A count too large to read counts as `Int64.max`.
     var largestIterationCount: Int64 {
         var largest: Int64 = 0
@@ -30,17 +31,50 @@ extension PKCS12Bundle {
             case NID_pkcs7_data:
                 guard let bags = PKCS12_unpack_p7data(safe) else { continue }
                 defer { COpenSSL_sk_PKCS12_SAFEBAG_pop_free(bags) }
-                for bagIndex in 0..<COpenSSL_sk_PKCS12_SAFEBAG_num(bags) {
-                    guard let bag = COpenSSL_sk_PKCS12_SAFEBAG_value(bags, bagIndex),
-                          PKCS12_SAFEBAG_get_nid(bag) == NID_pkcs8ShroudedKeyBag,
-                          let shrouded = PKCS12_SAFEBAG_get0_pkcs8(bag) else { continue }
-                    var algorithm: UnsafePointer<X509_ALGOR>? = nil
-                    X509_SIG_get0(shrouded, &algorithm, nil)
-                    if let algorithm { largest = max(largest, Self.iterations(of: algorithm)) }
-                }
+                largest = max(largest, Self.largestShroudedIterations(in: bags))
             default:
                 continue
             }
+        }
+        return largest
+    }
+
+    /// The largest count of the shrouded key bags inside the encrypted safes, which only the password opens:
+    /// each safe is decrypted (its own count already checked by `largestIterationCount`), its key bags are read,
+    /// and nothing else is derived. nil `secret` is the empty password, both ways OpenSSL writes it.
+    func largestNestedIterationCount(_ secret: SecretBytes?) -> Int64 {
+        defer { OpenSSLError.clearQueue() }
+        guard let safes = PKCS12_unpack_authsafes(pointer) else { return 0 }
+        defer { COpenSSL_sk_PKCS7_pop_free(safes) }
+        var largest: Int64 = 0
+        for index in 0..<COpenSSL_sk_PKCS7_num(safes) {
+            guard let safe = COpenSSL_sk_PKCS7_value(safes, index), COpenSSL_PKCS7_type_nid(safe) == NID_pkcs7_encrypted
+            else { continue }
+            let bags: OpaquePointer?
+            if let secret {
+                bags = secret.withCString { pass, length in
+                    PKCS12_unpack_p7encdata(safe, pass.assumingMemoryBound(to: CChar.self), length)
+                }
+            } else {
+                bags = PKCS12_unpack_p7encdata(safe, "", 0) ?? PKCS12_unpack_p7encdata(safe, nil, 0)
+            }
+            guard let bags else { continue }
+            defer { COpenSSL_sk_PKCS12_SAFEBAG_pop_free(bags) }
+            largest = max(largest, Self.largestShroudedIterations(in: bags))
+        }
+        return largest
+    }
+
+    /// The largest count of the shrouded key bags (PKCS#8 encrypted keys) in a list of safe bags.
+    private static func largestShroudedIterations(in bags: OpaquePointer) -> Int64 {
+        var largest: Int64 = 0
+        for bagIndex in 0..<COpenSSL_sk_PKCS12_SAFEBAG_num(bags) {
+            guard let bag = COpenSSL_sk_PKCS12_SAFEBAG_value(bags, bagIndex),
+                  PKCS12_SAFEBAG_get_nid(bag) == NID_pkcs8ShroudedKeyBag,
+                  let shrouded = PKCS12_SAFEBAG_get0_pkcs8(bag) else { continue }
+            var algorithm: UnsafePointer<X509_ALGOR>? = nil
+            X509_SIG_get0(shrouded, &algorithm, nil)
+            if let algorithm { largest = max(largest, iterations(of: algorithm)) }
         }
         return largest
     }
