@@ -21,12 +21,14 @@ let package = Package(
         .systemLibrary(
             name: "CNghttp2", pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+        // Kernel calls Swift cannot import (variadic prctl), as static inline wrappers; no library to link.
+        .systemLibrary(name: "CPlatform"),
 
         // Pure Swift, no C library: APNs vocabulary, JSON reader, payload validator, device tokens.
         .target(name: "APNSCore"),
         // The operating system: sockets, poll, files, streams, signals, clocks, threads and locks. Every
         // Glibc/Darwin difference lives here, behind `#if canImport(Darwin)`.
-        .target(name: "APNSPlatform"),
+        .target(name: "APNSPlatform", dependencies: ["CPlatform"]),
         // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
         .target(name: "APNSCrypto", dependencies: ["APNSCore", "APNSPlatform", "COpenSSL"]),
         // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.
@@ -51,6 +53,7 @@ let package = Package(
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSPlatform", "APNSTestSupport"]),
-        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
+        // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
+        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
     ]
 )

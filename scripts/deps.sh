@@ -21,6 +21,7 @@ need_cmd curl curl                # tests prove the mock speaks real HTTP/2 to c
 need_cmd nghttpd nghttp2-server   # a second, independent HTTP/2 peer in the tests
 need_cmd h2load nghttp2-client    # load generator for the mock test and make bench
 need_cmd python3 python3          # Tests/Scripts/pty-run.py: prompts, progress and colour on a pseudo-terminal
+need_cmd setpriv util-linux       # tests act as a second local user (root only): setpriv --reuid
 need_py() {  # python module -> apt package (Debian's modules live under /usr/bin/python3, which a pyenv shim may hide)
     local py
     for py in /usr/bin/python3 python3; do

@@ -6,21 +6,25 @@ public enum Environment {
         return String(cString: v)
     }
 
-    /// The user's home directory: $HOME, else the password database.
-    public static var home: String {
+    /// The user's home directory: $HOME, else the password database; nil when neither has one. Never a shared
+    /// fallback such as /tmp, where another user could prepare the files we would then trust.
+    public static var home: String? {
         if let h = value("HOME"), !h.isEmpty { return h }
-        if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir { return String(cString: dir) }
-        return "/tmp"
+        if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
+            let text = String(cString: dir)
+            if !text.isEmpty { return text }
+        }
+        return nil
     }
 
-    /// `$XDG_CACHE_HOME`, else `~/.cache`.
-    public static var cacheHome: String { xdg("XDG_CACHE_HOME", fallback: ".cache") }
-    /// `$XDG_STATE_HOME`, else `~/.local/state`.
-    public static var stateHome: String { xdg("XDG_STATE_HOME", fallback: ".local/state") }
+    /// `$XDG_CACHE_HOME`, else `~/.cache`; nil without either.
+    public static var cacheHome: String? { xdg("XDG_CACHE_HOME", fallback: ".cache") }
+    /// `$XDG_STATE_HOME`, else `~/.local/state`; nil without either.
+    public static var stateHome: String? { xdg("XDG_STATE_HOME", fallback: ".local/state") }
 
-    private static func xdg(_ name: String, fallback: String) -> String {
+    private static func xdg(_ name: String, fallback: String) -> String? {
         if let v = value(name), v.hasPrefix("/") { return v }
-        return home + "/" + fallback
+        return home.map { $0 + "/" + fallback }
     }
 
     /// Whether standard input/output/error (0/1/2) is a terminal.

@@ -21,21 +21,23 @@ public final class FileLock: @unchecked Sendable {
         case acquired(FileLock)
         /// Another process (or descriptor) holds it; `holder` is the pid it wrote, when it had written one.
         case held(holder: Int32?)
-        /// The file could not be opened or locked.
-        case failed(FileSystem.Failure)
+        /// The file could not be opened or locked, or was refused (a link, another user's file).
+        case failed(PrivateDirectory.Failure)
     }
 
-    /// Tries once, without waiting, to lock `path` (created with `mode` if missing). On success the file holds
-    /// this process's pid.
-    public static func acquire(_ path: String, mode: FileMode = 0o644) -> Outcome {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(mode))
-        if fd < 0 { return .failed(.cannotCreate(path: path, reason: FileSystem.errnoText())) }
+    /// Tries once, without waiting, to lock the file `name` in `directory` (created with `mode` if missing),
+    /// opened through `PrivateDirectory`: a link planted at `name` is refused, never followed, and a file of
+    /// another user's is never truncated. On success the file holds this process's pid.
+    public static func acquire(_ name: String, in directory: PrivateDirectory, mode: FileMode = 0o644) -> Outcome {
+        let path = directory.file(name)
+        let fd: Int32
+        do { fd = try directory.openForLocking(name, mode: mode) } catch { return .failed(error) }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno
             if e == EINTR { continue }
             close(fd)
-            if e == EWOULDBLOCK || e == EAGAIN { return .held(holder: holder(of: path)) }
-            return .failed(.cannotCreate(path: path, reason: "cannot lock it: \(FileSystem.errnoText(e))"))
+            if e == EWOULDBLOCK || e == EAGAIN { return .held(holder: holder(of: name, in: directory)) }
+            return .failed(.file(.cannotCreate(path: path, reason: "cannot lock it: \(FileSystem.errnoText(e))")))
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
@@ -45,9 +47,9 @@ public final class FileLock: @unchecked Sendable {
 
     /// The pid written in a lock file. A holder that has just locked may not have written it yet, so an empty
     /// file is read again for up to 200 ms.
-    public static func holder(of path: String) -> Int32? {
+    public static func holder(of name: String, in directory: PrivateDirectory) -> Int32? {
         for attempt in 0..<20 {
-            if let bytes = try? FileSystem.read(path, limit: 64) {
+            if let bytes = try? directory.read(name, limit: 64) {
                 let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
                 if let pid = Int32(text), pid > 0 { return pid }
             }

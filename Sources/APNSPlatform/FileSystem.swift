@@ -107,40 +107,17 @@ public enum FileSystem {
         if isDirectory(path) {
             throw .cannotCreate(path: path, reason: "it is a directory; give a file name inside it")
         }
-        if !overwrite {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
-            if fd < 0 { throw creationFailure(path: path, errno) }
-            do { try writeAll(bytes, fd: fd, path: path) } catch {
-                close(fd)
-                unlink(path)
-                throw error
+        // Created relative to the directory, never through a link at `path` (PrivateDirectory.write).
+        let name = baseName(path)
+        do {
+            try PrivateDirectory.openChosen(PrivateDirectory.parentPath(of: path)).write(bytes, to: name, mode: mode,
+                                                                                         overwrite: overwrite)
+        } catch {
+            switch error {
+            case .file(let failure): throw failure.relabelled(path)
+            case .untrusted(_, let reason): throw .cannotCreate(path: path, reason: reason)
             }
-            close(fd)
-            return
         }
-        var template = Array("\(path).tmp-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { errno = EINVAL; return -1 }
-            return mkstemp(base)
-        }
-        if fd < 0 { throw creationFailure(path: path, errno) }
-        let temporary = text(ofCString: template)
-        _ = fchmod(fd, mode_t(mode))
-        do { try writeAll(bytes, fd: fd, path: path) } catch {
-            close(fd)
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        if rename(temporary, path) != 0 {
-            let e = errno
-            unlink(temporary)
-            throw creationFailure(path: path, e)
-        }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], fd: Int32, path: String) throws(Failure) {
-        if let code = posixWriteAll(fd, bytes) { throw .cannotCreate(path: path, reason: errnoText(code)) }
     }
 
     /// The text of a NUL-terminated buffer that C filled in (`mkstemp`/`mkdtemp` templates), read without
@@ -150,7 +127,7 @@ public enum FileSystem {
     }
 
     /// Turns a failed `open` into advice: an existing file, a missing folder, or no permission.
-    private static func creationFailure(path: String, _ code: Int32) -> Failure {
+    static func creationFailure(path: String, _ code: Int32) -> Failure {
         switch code {
         case EEXIST: return .exists(path: path)
         case ENOENT, ENOTDIR: return .cannotCreate(path: path, reason: "its directory does not exist; create it first or choose another path")

@@ -46,4 +46,15 @@ static inline unsigned long COpenSSL_XN_FLAG_ONELINE(void) { return XN_FLAG_ONEL
 static inline unsigned long COpenSSL_XN_FLAG_RFC2253(void) { return XN_FLAG_RFC2253; }
 static inline void COpenSSL_OPENSSL_cleanse(void *p, size_t n) { OPENSSL_cleanse(p, n); }
 static inline const char *COpenSSL_version_text(void) { return OpenSSL_version(OPENSSL_VERSION); }
+// PKCS#12 structure walk for iteration counts (read before any key derivation).
+static inline int COpenSSL_sk_PKCS7_num(const STACK_OF(PKCS7) *sk) { return sk_PKCS7_num(sk); }
+static inline PKCS7 *COpenSSL_sk_PKCS7_value(const STACK_OF(PKCS7) *sk, int i) { return sk_PKCS7_value(sk, i); }
+static inline void COpenSSL_sk_PKCS7_pop_free(STACK_OF(PKCS7) *sk) { sk_PKCS7_pop_free(sk, PKCS7_free); }
+static inline int COpenSSL_sk_PKCS12_SAFEBAG_num(const STACK_OF(PKCS12_SAFEBAG) *sk) { return sk_PKCS12_SAFEBAG_num(sk); }
+static inline PKCS12_SAFEBAG *COpenSSL_sk_PKCS12_SAFEBAG_value(const STACK_OF(PKCS12_SAFEBAG) *sk, int i) { return sk_PKCS12_SAFEBAG_value(sk, i); }
+static inline void COpenSSL_sk_PKCS12_SAFEBAG_pop_free(STACK_OF(PKCS12_SAFEBAG) *sk) { sk_PKCS12_SAFEBAG_pop_free(sk, PKCS12_SAFEBAG_free); }
+static inline int COpenSSL_PKCS7_type_nid(const PKCS7 *p7) { return p7->type ? OBJ_obj2nid(p7->type) : NID_undef; }
+static inline const X509_ALGOR *COpenSSL_PKCS7_encrypted_algorithm(const PKCS7 *p7) {
+    return (PKCS7_type_is_encrypted(p7) && p7->d.encrypted && p7->d.encrypted->enc_data) ? p7->d.encrypted->enc_data->algorithm : NULL;
+}
 #endif

@@ -30,6 +30,8 @@ struct APNSCtl: ParsableCommand {
     }
 
     static func main() {
+        // Before anything reads a credential: no core file may hold a key.
+        CoreDumps.disable()
         ProcessSignals.ignoreBrokenPipe()
         rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         suggestForMistypedCommand(Array(CommandLine.arguments.dropFirst()))

@@ -13,6 +13,17 @@ public enum JSONReader {
         var parser = JSONParser(bytes: bytes)
         return try parser.parseDocument()
     }
+
+    /// `parse` for checking, in memory bounded by the distinct keys: each object keeps only the last copy of a
+    /// repeated key (the one parsers use), in the place of the first, and the repeats are recorded in
+    /// `JSONDuplicateKeys` (the first 20 with positions, the rest counted). Not for re-writing the document:
+    /// its objects no longer hold every member.
+    public static func parseCollapsingDuplicates(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
+        var parser = JSONParser(bytes: bytes)
+        parser.collapsesDuplicates = true
+        let value = try parser.parseDocument()
+        return (value, parser.duplicates)
+    }
 }
 
 /// A container being read: the reader's explicit stack instead of recursion.
@@ -32,12 +43,45 @@ private struct OpenContainer {
     /// The key whose value is being read, and where it starts (objects only).
     var key = ""
     var keyStart = 0
+    /// When collapsing duplicates: where each member's key was first seen, and, past 16 members, each key's slot.
+    var firstKeyStarts: [Int] = []
+    var slots: [[UInt8]: Int] = [:]
+
+    /// Adds `member`; when collapsing and its key is already here, it replaces the earlier copy in place and the
+    /// first copy's key offset is returned.
+    mutating func add(_ member: JSONMember, collapsing: Bool) -> Int? {
+        guard collapsing else {
+            members.append(member)
+            return nil
+        }
+        if let slot = slot(of: member.key) {
+            members[slot] = member
+            return firstKeyStarts[slot]
+        }
+        members.append(member)
+        firstKeyStarts.append(member.keyStart)
+        if members.count == 17 {
+            for (i, m) in members.enumerated() { slots[Array(m.key.utf8)] = i }
+        } else if members.count > 17 {
+            slots[Array(member.key.utf8)] = members.count - 1
+        }
+        return nil
+    }
+
+    /// The slot of the member named `key` (compared by UTF-8 bytes): a scan while small, a table after.
+    private func slot(of key: String) -> Int? {
+        if members.count <= 16 { return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) } }
+        return slots[Array(key.utf8)]
+    }
 }
 
 /// The reader's state over one byte buffer (strings and UTF-8 are in `JSONParser+Strings.swift`).
 struct JSONParser {
     let bytes: [UInt8]
     var index = 0
+    /// `JSONReader.parseCollapsingDuplicates`: repeats replace earlier copies and are recorded in `duplicates`.
+    var collapsesDuplicates = false
+    var duplicates = JSONDuplicateKeys()
 
     /// A parser at the start of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -102,7 +146,13 @@ struct JSONParser {
                     let closed = stack.removeLast()
                     value = JSONValue(kind: .array(closed.elements), start: closed.start, end: index)
                 } else {
-                    stack[top].members.append(JSONMember(key: stack[top].key, keyStart: stack[top].keyStart, value: value))
+                    let member = JSONMember(key: stack[top].key, keyStart: stack[top].keyStart, value: value)
+                    if let firstKeyStart = stack[top].add(member, collapsing: collapsesDuplicates) {
+                        duplicates.record {
+                            JSONDuplicateKeys.Occurrence(path: Self.path(of: member.key, in: stack), key: member.key,
+                                                         keyStart: member.keyStart, firstKeyStart: firstKeyStart)
+                        }
+                    }
                     if peek == UInt8(ascii: ",") {
                         let comma = index
                         index += 1
@@ -128,6 +178,19 @@ struct JSONParser {
             throw fail(at: index, "unexpected \(found(index)) after the JSON value; a payload holds exactly one JSON object")
         }
         return value
+    }
+
+    /// `a.b[2].key`: the path of `key` in the innermost open object, as validation messages print it.
+    private static func path(of key: String, in stack: [OpenContainer]) -> String {
+        var path = ""
+        for container in stack.dropLast() {
+            if container.isObject {
+                path += path.isEmpty ? container.key : "." + container.key
+            } else {
+                path += "[\(container.elements.count)]"
+            }
+        }
+        return path.isEmpty ? key : path + "." + key
     }
 
     /// Reads `"key"` and the `:` after it (whitespace already skipped).

@@ -28,7 +28,6 @@ struct PayloadChecker {
 
     /// Checks a payload whose top level is an object. `isAPNSFile` leaves out `Simulator Target Bundle`.
     mutating func checkDocument(_ root: JSONValue, members allMembers: [JSONMember], isAPNSFile: Bool) {
-        checkDuplicates(root)
         var members = allMembers
         if isAPNSFile {
             checkSimulatorTargetBundle(root, members: allMembers)
@@ -93,30 +92,18 @@ struct PayloadChecker {
         }
     }
 
-    /// Duplicate keys anywhere (custom data included): parsers disagree on which copy wins.
-    private mutating func checkDuplicates(_ root: JSONValue) {
-        var stack: [(JSONValue, String)] = [(root, "")]
-        while let (value, path) = stack.popLast() {
-            switch value.kind {
-            case .object(let members):
-                for (r, f) in JSONValue.duplicateKeys(in: members) {
-                    let first = position(of: members[f].keyStart)
-                    let key = members[r].key
-                    warning(join(path, key), at: members[r].keyStart,
-                            "duplicate key \(JSONWriter.quoted(key)) (first at line \(first.line), column \(first.column)); JSON parsers disagree on which copy wins: keep one")
-                }
-                for m in members where m.value.members != nil || m.value.elements != nil {
-                    stack.append((m.value, join(path, m.key)))
-                }
-            case .array(let elements):
-                for (i, e) in elements.enumerated() where e.members != nil || e.elements != nil {
-                    stack.append((e, "\(path)[\(i)]"))
-                }
-            default:
-                break
-            }
+    /// Duplicate keys anywhere (custom data included): parsers disagree on which copy wins. The reader met them
+    /// (`JSONReader.parseCollapsingDuplicates`); the first 20 are listed, the rest counted in one more line.
+    mutating func reportDuplicates(_ duplicates: JSONDuplicateKeys) {
+        for occurrence in duplicates.listed {
+            let first = position(of: occurrence.firstKeyStart)
+            warning(occurrence.path, at: occurrence.keyStart,
+                    "duplicate key \(JSONWriter.quoted(occurrence.key)) (first at line \(first.line), column \(first.column)); JSON parsers disagree on which copy wins: keep one")
+        }
+        let unlisted = duplicates.count - duplicates.listed.count
+        if unlisted > 0, let last = duplicates.listed.last {
+            warning(ValidationProblem.rootPath, at: last.keyStart,
+                    "\(unlisted) more duplicate key\(unlisted == 1 ? "" : "s") not listed (\(duplicates.count) in all); JSON parsers disagree on which copy wins: keep one of each")
         }
     }
-
-    private func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : path + "." + key }
 }

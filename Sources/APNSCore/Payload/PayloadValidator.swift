@@ -5,9 +5,11 @@ public enum PayloadValidator {
     public static func validate(_ payload: Payload, options: ValidationOptions) -> ValidationReport {
         let source = payload.source
         var root: JSONValue?
+        var duplicates = JSONDuplicateKeys()
         var syntaxError: JSONSyntaxError?
         if !source.isEmpty {
-            do { root = try JSONReader.parse(source) } catch { syntaxError = error }
+            // Collapsed: a payload of a million copies of one key is checked in bounded memory.
+            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(source) } catch { syntaxError = error }
         }
         let pushType = options.pushType ?? inferPushType(root: root, topic: options.topic)
         let limit = options.sizeLimit ?? options.defaultSizeLimit(for: pushType)
@@ -25,6 +27,7 @@ public enum PayloadValidator {
                                                        pushType: options.sizeLimit == nil ? pushType : nil,
                                                        apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
         }
+        checker.reportDuplicates(duplicates)
         if let root {
             if let members = root.members {
                 checker.checkDocument(root, members: members, isAPNSFile: payload.isAPNSFile)

@@ -75,7 +75,11 @@ public enum CredentialLoader {
 
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
     public static func loadSigningKey(path: String) throws(CredentialProblem) -> SigningKey {
-        let bytes = try read(path)
+        try loadSigningKey(bytes: read(path), path: path)
+    }
+
+    /// `loadSigningKey` on bytes already read (through `PrivateDirectory`); `path` names the key's file.
+    public static func loadSigningKey(bytes: [UInt8], path: String) throws(CredentialProblem) -> SigningKey {
         let parsed: Parsed
         do { parsed = try parse(bytes, path: path, passphrase: .none) } catch {
             if case .passphraseRequired = error { throw .encryptedSigningKey(path: path) }

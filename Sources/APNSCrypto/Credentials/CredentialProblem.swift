@@ -21,6 +21,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     case passphraseEntryEnded(path: String)
     /// OpenSSL cannot run an algorithm the file needs (for example legacy RC2 without the legacy provider).
     case unsupportedAlgorithm(path: String, detail: String)
+    /// A PKCS#12 asking for more key-derivation iterations than `limit`; refused before any derivation.
+    case tooManyIterations(path: String, count: Int64, limit: Int64)
     case noCertificate(path: String)
     case noPrivateKey(path: String)
     case keyDoesNotMatchCertificate(certificatePath: String, keyPath: String)

@@ -3,10 +3,15 @@ import APNSCore
 
 /// Opens a `.p12`/`.pfx`: empty password first (no prompt for files exported without one), then the
 /// user's passphrase; the MAC tells a wrong passphrase apart; legacy RC2/3DES files get OpenSSL's
-/// legacy provider.
+/// legacy provider. A file asking for more than 10,000,000 key-derivation iterations is refused first.
 enum PKCS12Reader {
     static func read(_ bundle: PKCS12Bundle, path: String,
                      passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialLoader.Parsed {
+        // Before the first derivation (even the empty-password MAC check): the counts are read from the structure.
+        let iterations = bundle.largestIterationCount
+        if iterations > PKCS12Bundle.maximumIterations {
+            throw .tooManyIterations(path: path, count: iterations, limit: PKCS12Bundle.maximumIterations)
+        }
         // Keychain exports use RC2-40, which OpenSSL 3 keeps in the legacy provider; a missing
         // legacy.so only matters if the file really needs it, so a failure here is reported below.
         let providerFailure: OpenSSLError?
@@ -38,6 +43,11 @@ enum PKCS12Reader {
     /// Decrypts the bags; `otherwise` decides what a non-algorithm failure means.
     private static func decrypt(_ bundle: PKCS12Bundle, _ secret: SecretBytes?, path: String, _ providerFailure: OpenSSLError?,
                                 otherwise: () throws(CredentialProblem) -> Never) throws(CredentialProblem) -> CredentialLoader.Parsed {
+        // A key bag inside an encrypted safe shows its count only once that safe is open.
+        let nested = bundle.largestNestedIterationCount(secret)
+        if nested > PKCS12Bundle.maximumIterations {
+            throw .tooManyIterations(path: path, count: nested, limit: PKCS12Bundle.maximumIterations)
+        }
         let parsed: (key: PrivateKey?, certificates: [X509Certificate])
         do { parsed = try bundle.parse(secret) } catch {
             if error.mentions("unsupported") {

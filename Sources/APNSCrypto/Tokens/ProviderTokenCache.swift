@@ -4,21 +4,28 @@ import APNSPlatform
 /// Keeps signed provider tokens in `$XDG_CACHE_HOME/apnsctl/` (directory 0700, files 0600), one per
 /// team id and key id, reused while younger than 50 minutes: APNs refuses tokens older than an hour
 /// and answers `TooManyProviderTokenUpdates` when a key signs new ones too often, which repeated CLI
-/// runs would otherwise do. A damaged or foreign cache file is replaced, never fatal.
+/// runs would otherwise do. A damaged or foreign cache file is replaced, never fatal. Everything goes through
+/// `PrivateDirectory`: a linked or shared cache dir, or a FIFO, link or another user's file at the cache path,
+/// is skipped with a warning and left as it is (a new token is signed; nothing waits on a FIFO).
 public struct ProviderTokenCache: Sendable {
     /// Reuse limit: 50 minutes, like apns2 and pushy.
     public static let maximumAge: Int64 = 3000
 
     public let directory: String
+    /// Where "skipped" warnings go (standard error by default).
+    public var warn: @Sendable (String) -> Void = { StandardStreams.warning($0) }
 
     /// A cache in `directory` (created on first write).
     public init(directory: String) { self.directory = directory }
 
-    /// The default location, `$XDG_CACHE_HOME/apnsctl` or `~/.cache/apnsctl`.
-    public static var standard: ProviderTokenCache { ProviderTokenCache(directory: Environment.cacheHome + "/apnsctl") }
+    /// The default location, `$XDG_CACHE_HOME/apnsctl` or `~/.cache/apnsctl`; nil with no home directory (the
+    /// cache is then skipped, never put in a shared place such as /tmp).
+    public static var standard: ProviderTokenCache? { Environment.cacheHome.map { ProviderTokenCache(directory: $0 + "/apnsctl") } }
 
     /// The cache file for a key id and team id.
-    public func path(keyID: String, teamID: String) -> String { "\(directory)/token-\(teamID)-\(keyID).jwt" }
+    public func path(keyID: String, teamID: String) -> String { "\(directory)/\(fileName(keyID: keyID, teamID: teamID))" }
+
+    private func fileName(keyID: String, teamID: String) -> String { "token-\(teamID)-\(keyID).jwt" }
 
     /// A cached token for `keyID`/`teamID` younger than 50 minutes at `now`, else a new one from `make`,
     /// which is then stored. `accept` may veto a cached token (e.g. it was signed by another key).
@@ -26,12 +33,23 @@ public struct ProviderTokenCache: Sendable {
                       make: () throws -> String) throws -> String {
         // Ids become part of a file name: only well-formed ones do.
         guard ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID) else { return try make() }
-        let file = path(keyID: keyID, teamID: teamID)
-        if let cached = read(file), usable(cached, keyID: keyID, teamID: teamID, now: now), accept?(cached) ?? true {
-            return cached
+        let name = fileName(keyID: keyID, teamID: teamID)
+        var storage: PrivateDirectory? = nil
+        do { storage = try PrivateDirectory.open(directory) } catch {
+            if case .untrusted = error { return try skipped(error, make: make) }
+        }
+        if let storage {
+            do {
+                if let cached = Self.token(in: try storage.read(name, limit: 4096)),
+                   usable(cached, keyID: keyID, teamID: teamID, now: now), accept?(cached) ?? true {
+                    return cached
+                }
+            } catch {
+                if case .untrusted = error { return try skipped(error, make: make) }
+            }
         }
         let fresh = try make()
-        store(fresh, at: file)
+        store(fresh, name: name, in: storage)
         return fresh
     }
 
@@ -43,11 +61,17 @@ public struct ProviderTokenCache: Sendable {
         }, make: { try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now) })
     }
 
-    private func read(_ file: String) -> String? {
-        guard let bytes = try? FileSystem.read(file), bytes.count < 4096 else { return nil }
+    /// A cache path we must not use: one warning naming it, a new token, and nothing stored or changed there.
+    private func skipped(_ refusal: PrivateDirectory.Failure, make: () throws -> String) throws -> String {
+        warn("\(refusal.message); the provider token cache is skipped (a new token is signed and not stored); "
+             + "remove it, or pass --no-token-cache")
+        return try make()
+    }
+
+    /// The first word of a cache file.
+    private static func token(in bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
-        let token = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == " " }).first.map(String.init)
-        return token
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == " " }).first.map(String.init)
     }
 
     private func usable(_ token: String, keyID: String, teamID: String, now: Int64) -> Bool {
@@ -56,22 +80,12 @@ public struct ProviderTokenCache: Sendable {
         return iat <= now && now - iat < Self.maximumAge
     }
 
-    /// Writes through a temporary file and rename, so a concurrent reader never sees half a token.
-    /// Failures are ignored: the cache only saves work.
-    private func store(_ token: String, at file: String) {
-        do {
-            try FileSystem.makeDirectories(directory, mode: 0o700)
-        } catch {
-            return
-        }
-        _ = chmod(directory, 0o700)
-        let temporary = "\(file).\(getpid()).tmp"
-        do {
-            try FileSystem.write(Array((token + "\n").utf8), to: temporary, mode: 0o600, overwrite: true)
-        } catch {
-            _ = unlink(temporary)
-            return
-        }
-        if rename(temporary, file) != 0 { _ = unlink(temporary) }
+    /// Writes through a temporary file and rename, so a concurrent reader never sees half a token. The directory
+    /// (created 0700 when missing) is set to 0700 through its descriptor. Failures are ignored: the cache only
+    /// saves work.
+    private func store(_ token: String, name: String, in opened: PrivateDirectory?) {
+        guard let storage = opened ?? (try? PrivateDirectory.openOrCreate(directory)) else { return }
+        storage.setMode(0o700)
+        _ = try? storage.write(Array((token + "\n").utf8), to: name, mode: 0o600, overwrite: true)
     }
 }

@@ -5,6 +5,8 @@ import APNSPlatform
 /// accepts connections, and removed when the mock stops or, by the next mock holding the state dir's lock,
 /// before it starts, so a stale file from an earlier run is never mistaken for a live mock.
 public enum MockReadyFile {
+    static let readyName = "mock.json"
+
     /// The JSON of CLI.md: endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid.
     public static func contents(state: MockState, endpoint: String, pid: Int32) -> [UInt8] {
         var w = JSONWriter()
@@ -27,27 +29,27 @@ public enum MockReadyFile {
     public static func write(state: MockState, endpoint: String) throws(MockStateError) {
         // overwrite: a temporary file renamed over the old one, so a reader never sees half a file.
         do {
-            try FileSystem.write(contents(state: state, endpoint: endpoint, pid: getpid()), to: state.readyFile,
-                                 mode: 0o644, overwrite: true)
+            try state.storage.write(contents(state: state, endpoint: endpoint, pid: getpid()), to: readyName,
+                                    mode: 0o644, overwrite: true)
         } catch {
-            throw .files(error)
+            throw MockStateError(error)
         }
     }
 
     /// Removes `mock.json` if this process wrote it (another mock may be using the same state dir).
     public static func remove(state: MockState) {
-        if recordedPID(state: state) == getpid() { unlink(state.readyFile) }
+        if recordedPID(state: state) == getpid() { state.storage.remove(readyName) }
     }
 
     /// Removes a `mock.json` left by a mock that was killed, so scripts never wait on a dead one. Call it only
     /// while holding the state dir's lock: then no live mock can own the file.
     public static func removeLeftover(state: MockState) {
-        unlink(state.readyFile)
+        state.storage.remove(readyName)
     }
 
     /// The `pid` in the current `mock.json`, if it has one.
     static func recordedPID(state: MockState) -> Int32? {
-        guard let bytes = try? FileSystem.read(state.readyFile), let value = try? JSONReader.parse(bytes),
+        guard let bytes = try? state.storage.read(readyName), let value = try? JSONReader.parse(bytes),
               let pid = value["pid"]?.number?.intValue, pid > 0, pid <= Int(Int32.max) else { return nil }
         return Int32(pid)
     }

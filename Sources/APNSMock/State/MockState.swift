@@ -11,6 +11,17 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
     case inUse(directory: String, pid: Int32?)
     /// The state dir's path names a file, not a directory.
     case notADirectory(String)
+    /// The state dir, or a file in it, is not ours alone (a link, another user's, writable by others): refused
+    /// untouched, since whoever controls it could hand the mock their keys or redirect its writes.
+    case untrusted(path: String, reason: String)
+
+    /// A `PrivateDirectory` failure as a state dir problem.
+    init(_ failure: PrivateDirectory.Failure) {
+        switch failure {
+        case .file(let f): self = .files(f)
+        case .untrusted(let path, let reason): self = .untrusted(path: path, reason: reason)
+        }
+    }
 
     public var description: String {
         switch self {
@@ -20,6 +31,7 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
             let holder = pid.map { "apnsctl mock (pid \($0))" } ?? "another apnsctl mock"
             return "\(directory): state dir in use by \(holder); stop that mock"
         case .notADirectory(let path): return "\(path): it is a file; the state dir must be a directory"
+        case .untrusted(let path, let reason): return "\(path): \(reason)"
         }
     }
 }
@@ -36,6 +48,9 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
 /// | `demo.json` | `key_id`, `team_id`, `bundle_id`, so they stay the same | 0644 |
 /// | `mock.lock` | the pid of the mock that holds the dir (`flock`ed for the mock's life) | 0644 |
 ///
+/// The dir must be ours alone (`PrivateDirectory`): a link, another user's dir or one that others can write
+/// is refused, and every file in it is reached without following links.
+///
 /// First-time creation is atomic: the set is written to a temporary directory beside the state dir and renamed
 /// into place, so mocks started at the same instant on one empty dir end with one consistent set (the loser
 /// of the rename uses the winner's).
@@ -43,7 +58,9 @@ public struct MockState: Sendable {
     public static let bundleID = "com.example.demo"
     public static let topics = [bundleID, bundleID + ".voip", bundleID + ".complication"]
 
-    public let directory: String
+    /// The state dir, opened and checked once; every file of the state is read and written through it.
+    public let storage: PrivateDirectory
+    public var directory: String { storage.path }
     public let keyID: String
     public let teamID: String
     public let serverIdentity: MockServerIdentity
@@ -59,11 +76,11 @@ public struct MockState: Sendable {
     public var authKeyFile: String { directory + "/AuthKey_\(keyID).p8" }
     public var demoFile: String { directory + "/demo.json" }
     public var readyFile: String { directory + "/mock.json" }
-    public var lockFile: String { Self.lockFile(directory) }
-    static func lockFile(_ directory: String) -> String { directory + "/mock.lock" }
+    public var lockFile: String { storage.file(Self.lockName) }
 
-    /// `$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`.
-    public static var defaultDirectory: String { Environment.stateHome + "/apnsctl/mock" }
+    /// `$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`; nil with no home directory (never a
+    /// shared place such as /tmp).
+    public static var defaultDirectory: String? { Environment.stateHome.map { $0 + "/apnsctl/mock" } }
 
     /// A verifier for bearer tokens signed by the state dir's key.
     public func tokenVerifier() throws(MockStateError) -> ProviderTokenVerifier {
@@ -79,7 +96,7 @@ public struct MockState: Sendable {
     /// Without a lock: for a process that owns `directory` (tests use a fresh one each).
     public static func prepare(directory: String, now: Int64 = SystemClock.now()) throws(MockStateError) -> MockState {
         let created = try createIfAbsent(directory: directory)
-        return try loadOrRepair(directory: directory, now: now, created: created)
+        return try loadOrRepair(storage: openStorage(directory), now: now, created: created)
     }
 
     /// `prepare`, holding the state dir's lock, for a mock that shares the dir with whoever else may start one
@@ -87,86 +104,93 @@ public struct MockState: Sendable {
     public static func prepareExclusively(directory: String, now: Int64 = SystemClock.now())
         throws(MockStateError) -> (state: MockState, lock: FileLock) {
         let created = try createIfAbsent(directory: directory)
+        let storage = try openStorage(directory)
         let lock: FileLock
-        switch FileLock.acquire(lockFile(directory)) {
+        switch FileLock.acquire(lockName, in: storage) {
         case .acquired(let l): lock = l
         case .held(let pid): throw .inUse(directory: directory, pid: pid)
-        case .failed(let failure): throw .files(failure)
+        case .failed(let failure): throw MockStateError(failure)
         }
-        return (try loadOrRepair(directory: directory, now: now, created: created), lock)
+        return (try loadOrRepair(storage: storage, now: now, created: created), lock)
     }
 
-    /// The state in `directory`, regenerated in place when it is incomplete, unreadable or expired.
-    private static func loadOrRepair(directory: String, now: Int64, created: Bool) throws(MockStateError) -> MockState {
-        if let existing = load(directory: directory, now: now, created: created) { return existing }
+    static let lockName = "mock.lock"
+
+    /// The state dir, refused unless it is ours alone.
+    private static func openStorage(_ directory: String) throws(MockStateError) -> PrivateDirectory {
+        do { return try PrivateDirectory.open(directory) } catch { throw MockStateError(error) }
+    }
+
+    /// The state in `storage`, regenerated in place when it is incomplete, unreadable or expired.
+    private static func loadOrRepair(storage: PrivateDirectory, now: Int64, created: Bool) throws(MockStateError) -> MockState {
+        if let existing = load(storage: storage, now: now, created: created) { return existing }
         let fresh = try generate()
-        try write(fresh.files, into: directory)
-        return fresh.state(directory: directory)
+        try write(fresh.files, into: storage)
+        return fresh.state(storage: storage)
     }
 
     /// Creates the whole set when `directory` is missing or empty: generated in a temporary directory beside it,
     /// then renamed into place in one step. Returns whether this call's set is the one in place (a mock that
     /// lost the race to another uses the winner's set, and returns false).
     static func createIfAbsent(directory: String) throws(MockStateError) -> Bool {
-        if FileSystem.isDirectory(directory) {
-            if !isEmptyDirectory(directory) { return false }
-        } else if FileSystem.exists(directory) {
-            throw .notADirectory(directory)
+        var st = stat()
+        if lstat(directory, &st) == 0 {
+            if (st.st_mode & S_IFMT) == S_IFDIR || (st.st_mode & S_IFMT) == S_IFLNK {
+                // Checked before anything in it is looked at: a link or someone else's dir is refused here.
+                if !(try openStorage(directory).isEmpty) { return false }
+            } else {
+                throw .notADirectory(directory)
+            }
         }
-        let parent = directory.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")
-        let parentPath = (directory.hasPrefix("/") ? "/" : "") + parent
-        do { try FileSystem.makeDirectories(parentPath.isEmpty ? "." : parentPath, mode: 0o700) } catch { throw .files(error) }
+        let parentPath = PrivateDirectory.parentPath(of: directory)
+        do { try FileSystem.makeDirectories(parentPath, mode: 0o700) } catch { throw .files(error) }
         let fresh = try generate()
-        var template = Array("\(parentPath.isEmpty ? "." : parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX".utf8CString)
+        var template = Array("\(parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
         guard made != nil else {
-            // No room beside it (e.g. a read-only parent of an existing empty dir): create in place instead.
-            do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch { throw .files(error) }
+            // No room beside it (e.g. a read-only parent): create in place instead.
+            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+                throw .files(.cannotCreate(path: directory, reason: FileSystem.errnoText()))
+            }
             return false
         }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { removeFiles(fresh.files.map(\.name), directory: temporary) }
-        try write(fresh.files, into: temporary)
+        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = try openStorage(temporaryPath)
+        do { try write(fresh.files, into: temporary) } catch {
+            removeFiles(fresh.files.map(\.name), from: temporary)
+            throw error
+        }
         // rename(2) replaces a missing or empty directory atomically and refuses a non-empty one.
-        if rename(temporary, directory) == 0 { return true }
+        if rename(temporaryPath, directory) == 0 { return true }
         let failure = errno
-        if failure != EEXIST && failure != ENOTEMPTY {
-            do { try FileSystem.makeDirectories(directory, mode: 0o700) } catch { throw .files(error) }
+        // Lost the race: the descriptor still names the temporary dir, which is not the state dir.
+        removeFiles(fresh.files.map(\.name), from: temporary)
+        if failure != EEXIST && failure != ENOTEMPTY && mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            throw .files(.cannotCreate(path: directory, reason: FileSystem.errnoText()))
         }
         return false
     }
 
-    private static func isEmptyDirectory(_ path: String) -> Bool {
-        guard let dir = opendir(path) else { return false }
-        defer { closedir(dir) }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { return false }
-        }
-        return true
-    }
-
-    /// Removes `names` and then the directory itself (a temporary one that lost the rename race).
-    private static func removeFiles(_ names: [String], directory: String) {
-        for name in names { unlink(directory + "/" + name) }
-        rmdir(directory)
+    /// Removes `names` and then the directory itself (a temporary one that lost the rename race or failed).
+    private static func removeFiles(_ names: [String], from directory: PrivateDirectory) {
+        for name in names { directory.remove(name) }
+        rmdir(directory.path)
     }
 
     /// The existing state, or nil when any part is missing or unusable.
-    static func load(directory: String, now: Int64, created: Bool = false) -> MockState? {
-        guard let demo = try? JSONReader.parse(FileSystem.read(directory + "/demo.json")),
+    static func load(storage: PrivateDirectory, now: Int64, created: Bool = false) -> MockState? {
+        guard let demo = try? JSONReader.parse(storage.read("demo.json")),
               let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
               ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
-              let ca = try? X509Certificate.all(pem: FileSystem.read(directory + "/ca.pem")).first,
-              let server = try? X509Certificate.all(pem: FileSystem.read(directory + "/server.pem")).first,
-              let serverKey = try? PrivateKey(pem: FileSystem.read(directory + "/server-key.pem"), passphrase: nil),
+              let ca = try? X509Certificate.all(pem: storage.read("ca.pem")).first,
+              let server = try? X509Certificate.all(pem: storage.read("server.pem")).first,
+              let serverKey = try? PrivateKey(pem: storage.read("server-key.pem"), passphrase: nil),
               serverKey.matches(server), !server.info.isExpired(now: now),
-              FileSystem.exists(directory + "/client.pem"),
-              let signingKey = try? CredentialLoader.loadSigningKey(path: directory + "/AuthKey_\(keyID).p8")
+              (try? storage.read("client.pem")) != nil,
+              let keyBytes = try? storage.read("AuthKey_\(keyID).p8"),
+              let signingKey = try? CredentialLoader.loadSigningKey(bytes: keyBytes, path: storage.file("AuthKey_\(keyID).p8"))
         else { return nil }
-        return MockState(directory: directory, keyID: keyID, teamID: teamID,
+        return MockState(storage: storage, keyID: keyID, teamID: teamID,
                          serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
                          signingKey: signingKey, created: created)
     }
@@ -180,8 +204,8 @@ public struct MockState: Sendable {
         let signingKey: SigningKey
         let files: [(name: String, bytes: [UInt8], mode: FileMode)]
 
-        func state(directory: String) -> MockState {
-            MockState(directory: directory, keyID: keyID, teamID: teamID,
+        func state(storage: PrivateDirectory) -> MockState {
+            MockState(storage: storage, keyID: keyID, teamID: teamID,
                       serverIdentity: MockServerIdentity(certificate: server.certificate, key: server.privateKey,
                                                          clientCA: ca.certificate),
                       signingKey: signingKey, created: true)
@@ -220,10 +244,11 @@ public struct MockState: Sendable {
     }
 
     /// Writes `files` into `directory`, each through a temporary file and a rename.
-    private static func write(_ files: [(name: String, bytes: [UInt8], mode: FileMode)], into directory: String) throws(MockStateError) {
+    private static func write(_ files: [(name: String, bytes: [UInt8], mode: FileMode)], into directory: PrivateDirectory)
+        throws(MockStateError) {
         for file in files {
-            do { try FileSystem.write(file.bytes, to: directory + "/" + file.name, mode: file.mode, overwrite: true) } catch {
-                throw .files(error)
+            do { try directory.write(file.bytes, to: file.name, mode: file.mode, overwrite: true) } catch {
+                throw MockStateError(error)
             }
         }
     }

@@ -30,7 +30,10 @@ extension APNSCtl {
                 client.pem (a universal push certificate and its key for com.example.demo, \
                 com.example.demo.voip and com.example.demo.complication, both environments), \
                 AuthKey_KEYID.p8 and demo.json (key id, team id), written to a temporary directory beside it \
-                and renamed into place, so mocks started together agree on one set. One mock per state dir: \
+                and renamed into place, so mocks started together agree on one set. The state dir holds keys, \
+                so it must be yours alone: a symbolic link, another user's directory or one that group or \
+                others can write is refused (exit 73), and nothing in it is followed through a link. \
+                One mock per state dir: \
                 a second one exits 73 naming the first one's pid (give parallel jobs --state-dir \
                 "$(mktemp -d)"). When ready, the mock writes mock.json there \
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
@@ -62,7 +65,7 @@ extension APNSCtl {
         var port = 2197
 
         @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-            "Directory for the mock's credentials and mock.json (default $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock).",
+            "Directory for the mock's credentials and mock.json (default $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock). It must be yours and writable by nobody else (a link is refused); a missing one is created 0700.",
             valueName: "DIR"), completion: .directory)
         var stateDir: String?
 
@@ -151,7 +154,11 @@ extension APNSCtl {
             let extraKID = try extraKeyID()
 
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
-            let directory = MockCommandText.absolute(stateDir ?? MockState.defaultDirectory)
+            guard let chosen = stateDir ?? MockState.defaultDirectory else {
+                throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset "
+                    + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
+            }
+            let directory = MockCommandText.absolute(chosen)
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
             let state: MockState, lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
@@ -206,6 +213,10 @@ extension APNSCtl {
                 return .outputExists("--state-dir \(place); give --state-dir a directory you can create and write to, e.g. --state-dir \"$(mktemp -d)\"")
             case .notADirectory:
                 return .outputExists("--state-dir \(error.description); choose another --state-dir")
+            case .untrusted:
+                // Someone else could plant keys or links there: refused untouched (CLI.md, `apnsctl mock`).
+                return .outputExists("--state-dir \(error.description); the mock keeps keys there, so it must be a directory "
+                    + "only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\"")
             case .inUse:
                 return .outputExists("\(error.description), or give each parallel job its own with --state-dir \"$(mktemp -d)\"")
             case .credentials: return .credential(error.description)

@@ -24,7 +24,7 @@ extension APNSCtl {
                 Errors: not JSON, not an object, empty, over the size limit (with the minified size), aps \
                 missing or not an object, a known aps key with the wrong type or value, a background push \
                 with alert, badge or sound, missing Live Activity or widget fields. Warnings: unknown aps \
-                keys (with "did you mean"), duplicate keys, empty alert or sound, content-available 0, \
+                keys (with "did you mean"), duplicate keys (the first 20, then a count), empty alert or sound, content-available 0, \
                 critical 0, keys Apple ignores.
 
                 The push type, unless given, is mdm when there is no aps but a top-level mdm key, \

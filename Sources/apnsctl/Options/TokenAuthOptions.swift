@@ -54,16 +54,20 @@ struct TokenAuthOptions: ParsableArguments {
     var isGiven: Bool { key.authKey != nil }
 
     /// The bearer token to send (cached in `cache` unless `--no-token-cache`) with its ids; nil without `--auth-key`.
-    func providerToken(now: Int64 = SystemClock.now(), cache: ProviderTokenCache = .standard)
+    func providerToken(now: Int64 = SystemClock.now(), cache: ProviderTokenCache? = .standard)
         throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
         guard let path = key.authKey else { return nil }
         let loaded = try key.load(path: path)
         do {
             let token: String
-            if noTokenCache {
-                token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: now)
-            } else {
+            if !noTokenCache, let cache {
                 token = try cache.token(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, now: now)
+            } else {
+                if !noTokenCache {
+                    StandardStreams.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
+                        + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
+                }
+                token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: now)
             }
             return (token, loaded.keyID, loaded.teamID)
         } catch {

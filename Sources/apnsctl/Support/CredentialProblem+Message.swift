@@ -37,6 +37,10 @@ extension CredentialProblem {
         case .unsupportedAlgorithm(let p, let d):
             return "\(p): uses an algorithm OpenSSL cannot run here (\(d)); "
                 + "install OpenSSL's legacy provider (legacy.so) or re-export with modern encryption"
+        case .tooManyIterations(let p, let count, let limit):
+            let shown = count == Int64.max ? "an unreadably large number of" : "\(count)"
+            return "\(p): the PKCS#12 file asks for \(shown) key-derivation iterations (apnsctl allows at most \(limit)), "
+                + "which would take minutes, so its key was not decrypted; export it again (exporters use 2048 to 600000)"
         case .noCertificate(let p):
             return "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
         case .noPrivateKey(let p):

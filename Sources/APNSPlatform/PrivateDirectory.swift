@@ -1,0 +1,233 @@
+/// The one way to reach a file that holds a secret (the token cache, the mock's state dir and its lock, a
+/// converted key). The directory is opened once without following a link and, when it must be ours, checked:
+/// a directory owned by our uid that neither group nor others can write. Every file in it is then opened
+/// relative to that descriptor with `O_NOFOLLOW` (reads with `O_NONBLOCK`, so a FIFO planted there is never
+/// waited on) and checked with `fstat` to be a regular file we own; modes are set with `fchmod` on the
+/// descriptor, never `chmod` on a path. So another local user can neither make us read their files nor write
+/// through their links, whatever they plant or swap in the path.
+public final class PrivateDirectory: Sendable {
+    /// The path the directory was opened by (for messages and for paths handed to users).
+    public let path: String
+    private let fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Why a directory or a file in it was not used.
+    public enum Failure: Error, Equatable, Sendable {
+        /// Something another user could control (a link, a FIFO, someone else's file or a shared directory):
+        /// refused, and nothing in it touched.
+        case untrusted(path: String, reason: String)
+        /// An ordinary failure (missing, unreadable, cannot create).
+        case file(FileSystem.Failure)
+
+        /// `PATH: what is wrong with it`.
+        public var message: String {
+            switch self {
+            case .untrusted(let path, let reason): return "\(path): \(reason)"
+            case .file(let failure): return failure.message
+            }
+        }
+    }
+
+    // MARK: - Opening the directory
+
+    /// Opens the existing directory `path`, which must be ours (see the type's note).
+    public static func open(_ path: String) throws(Failure) -> PrivateDirectory {
+        let directory = try openDirectory(path)
+        try directory.checkOurs()
+        return directory
+    }
+
+    /// `open`, creating `path` with mode 0700 (and missing parents 0700, like `mkdir -p`) when it does not exist.
+    public static func openOrCreate(_ path: String) throws(Failure) -> PrivateDirectory {
+        var st = stat()
+        if lstat(path, &st) != 0 && errno == ENOENT {
+            let parent = parentPath(of: path)
+            do { try FileSystem.makeDirectories(parent, mode: 0o700) } catch { throw .file(error) }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw .file(.cannotCreate(path: path, reason: FileSystem.errnoText()))
+            }
+        }
+        return try open(path)
+    }
+
+    /// The directory a user named for an output file (`apnsctl convert -o`): any owner, links in its path
+    /// followed as the user wrote them; only the files are created relative to it without following links.
+    public static func openChosen(_ path: String) throws(Failure) -> PrivateDirectory {
+        let fd = SystemCall.openPath(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd < 0 { throw .file(FileSystem.creationFailure(path: path, errno)) }
+        return PrivateDirectory(path: path, fd: fd)
+    }
+
+    /// The directory part of `path` (`.` for a bare name).
+    public static func parentPath(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let parent = String(path[..<slash])
+        return parent.isEmpty ? "/" : parent
+    }
+
+    private static func openDirectory(_ path: String) throws(Failure) -> PrivateDirectory {
+        let fd = SystemCall.openPath(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if fd >= 0 { return PrivateDirectory(path: path, fd: fd) }
+        let e = errno
+        var st = stat()
+        if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
+            throw .untrusted(path: path, reason: "is a symbolic link (never followed for a directory that holds secrets)")
+        }
+        switch e {
+        case ENOENT: throw .file(.missing(path: path))
+        case ENOTDIR: throw .untrusted(path: path, reason: "is not a directory")
+        default: throw .file(.unreadable(path: path, reason: FileSystem.errnoText(e)))
+        }
+    }
+
+    /// Owner and mode of the open directory: ours, and writable by nobody else.
+    private func checkOurs() throws(Failure) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .file(.unreadable(path: path, reason: FileSystem.errnoText())) }
+        if st.st_uid != geteuid() {
+            throw .untrusted(path: path, reason: "belongs to \(Self.ownerName(st.st_uid)), not to you")
+        }
+        if st.st_mode & 0o022 != 0 {
+            let who = st.st_mode & 0o020 != 0 ? (st.st_mode & 0o002 != 0 ? "group and others" : "its group") : "others"
+            throw .untrusted(path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8)))")
+        }
+    }
+
+    /// Sets the directory's own mode through its descriptor.
+    public func setMode(_ mode: FileMode) { _ = fchmod(fd, mode_t(mode)) }
+
+    // MARK: - Files in it
+
+    /// `path/name`, for messages and for paths given to other programs.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Reads the regular file `name` that we own; a link, FIFO, device or another user's file is `.untrusted`.
+    public func read(_ name: String, limit: Int = FileSystem.maximumReadSize) throws(Failure) -> [UInt8] {
+        let descriptor = try openFile(name, flags: O_RDONLY, mode: 0)
+        defer { close(descriptor) }
+        let bytes = FileSystem.readAll(fd: descriptor, limit: limit + 1)
+        guard bytes.count <= limit else {
+            throw .file(.unreadable(path: file(name), reason: "more than \(limit) bytes"))
+        }
+        return bytes
+    }
+
+    /// Whether an entry called `name` exists (a link counts; it is not followed).
+    public func contains(_ name: String) -> Bool {
+        var st = stat()
+        return fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// Whether the directory has no entries besides `.` and `..`.
+    public var isEmpty: Bool {
+        let copy = dup(fd)
+        guard copy >= 0, let listing = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return false
+        }
+        defer { closedir(listing) }
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { return false }
+        }
+        return true
+    }
+
+    /// Removes the entry `name` (a link itself, never its target).
+    public func remove(_ name: String) { _ = unlinkat(fd, name, 0) }
+
+    /// Writes `bytes` to `name` with `mode` (set with `fchmod`, so the umask cannot widen or narrow it).
+    /// Without `overwrite`, an existing entry (a link included) is `.exists` and left alone; with it, the bytes go
+    /// to a new temporary file in this directory that is renamed over `name`, so a reader never sees half a file
+    /// and a link at `name` is replaced, never written through.
+    public func write(_ bytes: [UInt8], to name: String, mode: FileMode, overwrite: Bool) throws(Failure) {
+        let target = overwrite ? ".\(name).tmp-\(UUIDString.random())" : name
+        let out = SystemCall.openRelative(fd, target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        if out < 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
+        _ = fchmod(out, mode_t(mode))
+        if let code = posixWriteAll(out, bytes) {
+            close(out)
+            remove(target)
+            throw .file(.cannotCreate(path: file(name), reason: FileSystem.errnoText(code)))
+        }
+        close(out)
+        guard overwrite else { return }
+        if renameat(fd, target, fd, name) != 0 {
+            let e = errno
+            remove(target)
+            throw .file(FileSystem.creationFailure(path: file(name), e))
+        }
+    }
+
+    /// Opens (creating with `mode` when missing) the regular file `name` that we own for reading and writing, for
+    /// a lock. The caller owns the returned descriptor.
+    func openForLocking(_ name: String, mode: FileMode) throws(Failure) -> Int32 {
+        let descriptor = try openFile(name, flags: O_RDWR | O_CREAT, mode: mode)
+        _ = fchmod(descriptor, mode_t(mode))
+        return descriptor
+    }
+
+    /// `openat` without following a link and without blocking, then `fstat`: a regular file owned by us.
+    private func openFile(_ name: String, flags: Int32, mode: FileMode) throws(Failure) -> Int32 {
+        let descriptor = SystemCall.openRelative(fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        if descriptor < 0 {
+            let e = errno
+            var st = stat()
+            if fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
+                throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)")
+            }
+            if e == ENOENT { throw .file(.missing(path: file(name))) }
+            throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
+        }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else {
+            let e = errno
+            close(descriptor)
+            throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
+        }
+        if (st.st_mode & S_IFMT) != S_IFREG {
+            close(descriptor)
+            throw .untrusted(path: file(name), reason: "is \(Self.kindName(st.st_mode)), not a regular file")
+        }
+        if st.st_uid != geteuid() {
+            close(descriptor)
+            throw .untrusted(path: file(name), reason: "belongs to \(Self.ownerName(st.st_uid)), not to you")
+        }
+        // Regular files ignore O_NONBLOCK, but clear it so the descriptor behaves as an ordinary one.
+        let status = fcntl(descriptor, F_GETFL)
+        if status >= 0 { _ = fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) }
+        return descriptor
+    }
+
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a file"
+        }
+    }
+
+    /// `user NAME (uid N)` or `uid N` when the password database has no entry.
+    static func ownerName(_ uid: uid_t) -> String {
+        if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return "user \(String(cString: name)) (uid \(uid))" }
+        return "uid \(uid)"
+    }
+}
+
+/// `open(2)` and `openat(2)`, named apart from the methods called `open` above.
+enum SystemCall {
+    static func openPath(_ path: String, _ flags: Int32) -> Int32 { open(path, flags) }
+    static func openRelative(_ fd: Int32, _ name: String, _ flags: Int32, _ mode: FileMode) -> Int32 {
+        openat(fd, name, flags, mode_t(mode))
+    }
+}
