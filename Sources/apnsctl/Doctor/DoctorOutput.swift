@@ -23,7 +23,7 @@ enum DoctorOutput {
         case .text:
             let status = check.status.rawValue.padding(to: 6)
             let label = check.label.count < checkWidth ? check.label.padding(to: checkWidth) : check.label + "  "
-            let text = check.detail + (check.hint.map { "; " + $0 } ?? "")
+            let text = check.detail + (check.hint.map { separator(after: check) + $0 } ?? "")
             return status + label + PrintableText.escapingControls(text)
         case .json:
             var w = JSONWriter()
@@ -42,6 +42,14 @@ enum DoctorOutput {
             return w.text
         }
     }
+}
+
+/// Between a line's detail and its hint: a sentence is followed by a space; a bare APNs reason by a colon,
+/// as CLI.md shows (`403 BadEnvironmentKeyIdInToken: this key is for sandbox only …`); anything else by `; `.
+private func separator(after check: DoctorCheck) -> String {
+    if check.detail.hasSuffix(".") || check.detail.hasSuffix("?") { return " " }
+    if let reason = check.reason, check.detail.hasSuffix(reason) { return ": " }
+    return "; "
 }
 
 private extension String {
