@@ -101,3 +101,41 @@ import Testing
         #expect(!help.stdout.contains("--concurrency"))
     }
 }
+
+/// The same expiry rule with a certificate from `openssl ca -startdate/-enddate`, an issuer apnsctl did not write.
+@Suite struct DoctorOpenSSLCertificateTests {
+    @Test func anOpenSSLCertificateThatExpiredIs77WithoutConnecting() throws {
+        let fixtures = try OpenSSLFixtures()
+        let d = fixtures.directory
+        try d.write("index.txt", "")
+        try d.write("serial", "1000\n")
+        try d.write("ca.cnf", """
+            [ ca ]
+            default_ca = test
+            [ test ]
+            dir = .
+            database = index.txt
+            new_certs_dir = .
+            serial = serial
+            default_md = sha256
+            policy = any
+            unique_subject = no
+            [ any ]
+            commonName = supplied
+
+            """)
+        let made = try CommandRunner.run("openssl", ["ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key",
+                                                     "-in", "client.csr", "-out", "old.pem", "-notext",
+                                                     "-startdate", "20200101000000Z", "-enddate", "20200301000000Z"],
+                                         directory: d.path)
+        try #require(made.status == 0, "\(made.stderr)")
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let cache = try TemporaryDirectory(prefix: "cache")
+        let r = try CommandRunner.apnsctl(["doctor", "--cert", d.file("old.pem"), "--key", fixtures.clientKey, "--ca-file", fixtures.caCert,
+                                           "--endpoint", "https://127.0.0.1:\(listener.localPort)", "--topic", "com.example.app", "-o", "json"],
+                                          environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines.count == 1 && r.lines[0].contains(#""status":"fail""#) && r.lines[0].contains("2020-03-01T00:00:00Z"), "\(r.stdout)")
+        #expect(listener.accept() == nil)
+    }
+}

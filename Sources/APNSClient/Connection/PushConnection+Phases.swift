@@ -17,7 +17,7 @@ extension PushConnection {
     }
 
     /// Phase 2: a TCP connection to one of those addresses.
-    public struct ConnectedSocket: @unchecked Sendable {
+    public struct ConnectedSocket: Sendable {
         public let socket: Socket
         /// The address that won the race (`17.188.143.34`), as `host` is reached.
         public let address: String
