@@ -159,6 +159,16 @@ import Testing
         #expect(logged["topic"] as? String == "com.example.other")
     }
 
+    @Test func aCertificateFromAnotherCAIsRefused() throws {
+        let pair = try Pair()
+        let stranger = try TestCredentials()
+        let r = try CommandRunner.apnsctl(["doctor", "--cert", stranger.pushFile, "--ca-file", pair.sandbox.caFile, "--env", "both"]
+                                          + pair.endpoints)
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines.contains { $0.hasPrefix("fail  auth sandbox  403 BadCertificate") }, "\(r.stdout)")
+        #expect(r.lines.contains { $0.hasPrefix("fail  auth production  403 BadCertificate") }, "\(r.stdout)")
+    }
+
     @Test func aServerThatAcceptsTheProbeFails() throws {
         let pair = try Pair(["--fault-accept-probe"])
         let r = try pair.doctor(["--env", "sandbox"], token: false)

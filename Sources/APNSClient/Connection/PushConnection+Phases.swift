@@ -19,10 +19,14 @@ extension PushConnection {
     /// Phase 2: a TCP connection to one of those addresses.
     public struct ConnectedSocket: Sendable {
         public let socket: Socket
-        /// The address that won the race (`17.188.143.34`), as `host` is reached.
-        public let address: String
+        /// The host connected to, as resolved.
+        public let host: String
         public let port: Int
         public let milliseconds: Double
+
+        /// The address that won the race (`17.188.143.34`); asked of the kernel only when wanted, so `send`
+        /// pays nothing for it.
+        public var address: String { socket.peerNumericHost ?? host }
     }
 
     /// Phase 3 (only with a proxy): the tunnel through it.
@@ -57,8 +61,7 @@ extension PushConnection {
         let t0 = SystemClock.monotonicNanoseconds()
         let socket = try Socket.connect(to: AddressRacer.interleaved(resolved.addresses, isIPv6: \.isIPv6), host: resolved.host,
                                         port: resolved.port, timeout: timeout, deadline: deadline, interruptFD: interruptFD)
-        return ConnectedSocket(socket: socket, address: socket.peerNumericHost ?? resolved.host, port: resolved.port,
-                               milliseconds: milliseconds(since: t0))
+        return ConnectedSocket(socket: socket, host: resolved.host, port: resolved.port, milliseconds: milliseconds(since: t0))
     }
 
     /// Asks the proxy connected on `connected` for a tunnel to `endpoint`, within `timeout`.

@@ -11,7 +11,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
             abstract: "Check that pushes would work from here with these credentials, without reaching any device.",
-            usage: "apnsctl doctor (--cert <file> | --auth-key <file> --team-id <id> --topic <topic>) [--env sandbox|production|both] [<options>]",
+            usage: "apnsctl doctor (--cert <file> | --auth-key <file> --topic <topic>) [<options>]",
             discussion: """
                 Runs each check in order and prints one line per check (ok, warn or fail): credentials (the \
                 key's type and ids, or the certificate's subject, bundle id, environments, topics and expiry), \
@@ -56,8 +56,8 @@ extension APNSCtl {
                   apnsctl doctor --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234 \\
                       --topic com.example.app
                   apnsctl doctor -c push.p12 --env production --fail-within 30d -o json
-                  apnsctl doctor -c "$STATE/client.pem" --ca-file "$STATE/ca.pem" \\
-                      --endpoint "$(jq -r .endpoint "$STATE/mock.json")"
+                  apnsctl doctor -c mock/client.pem --ca-file mock/ca.pem \\
+                      --endpoint https://127.0.0.1:2197
                 """)
 
         @Option(name: .customLong("topic"),
