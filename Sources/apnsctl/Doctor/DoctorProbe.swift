@@ -46,7 +46,8 @@ struct DoctorProbe {
                                        hint: connectHint(route: route, error: error)))
             return report
         }
-        report.checks.append(.ok("connect", env, "\(connected.address):\(connected.port)\(whose) in \(Self.ms(connected.milliseconds))"))
+        let address = connected.address.contains(":") ? "[\(connected.address)]" : connected.address
+        report.checks.append(.ok("connect", env, "\(address):\(connected.port)\(whose) in \(Self.ms(connected.milliseconds))"))
 
         // proxy
         var tunnel: PushConnection.OpenedTunnel? = nil
