@@ -52,15 +52,8 @@ extension APNSCtl.Doctor {
         let endpoints = try connection.parsedEndpoints()
         let port = try connection.parsedPort(endpoints: endpoints)
         let failWithin = try parsedFailWithin()
-        if certificate.cert == nil && !tokenAuth.isGiven {
-            throw CLIError.usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
-        }
-        if certificate.cert != nil && tokenAuth.isGiven {
-            throw CLIError.usage("--cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)")
-        }
-        if tokenAuth.isGiven && topic == nil {
-            throw CLIError.usage("--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id")
-        }
+        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
+        if tokenAuth.isGiven && topic == nil { throw CredentialChoice.topicRequired }
         if let topic, topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0.isNewline }) {
             throw CLIError.usage("--topic \(JSONWriter.quoted(topic)): not a bundle id; pass the app's bundle id, e.g. com.example.app")
         }
