@@ -76,6 +76,27 @@ public final class Socket: @unchecked Sendable {
                            deadline: deadline, interruptFD: interruptFD, staggerNs: staggerNs)
     }
 
+    /// `host:port`'s addresses by a lookup bounded by `deadline` (monotonic ns; `timeout` names it in the
+    /// message) and abandoned when `interruptFD` becomes readable: the first step of `connect(host:port:…)`,
+    /// for callers that report the lookup on its own (`apnsctl doctor`'s dns check).
+    public static func lookUp(host: String, port: Int, deadline: UInt64, timeout: Double,
+                              interruptFD: Int32? = nil) throws(SocketError) -> [SocketAddress] {
+        try Resolver.lookUp(host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
+    }
+
+    /// The numeric address of the peer (`17.188.143.34`, `::1`); nil when not connected.
+    public var peerNumericHost: String? {
+        var storage = sockaddr_storage()
+        var len = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &len) }
+        }
+        guard ok == 0 else { return nil }
+        let bytes = withUnsafeBytes(of: &storage) { Array($0.prefix(Int(len))) }
+        let host = SocketAddress(family: Int32(storage.ss_family), bytes: bytes).numericHost
+        return host == "?" ? nil : host
+    }
+
     /// Races `addresses` (in the order given) as `connect(host:port:…)` does; `host` and `port` name the
     /// destination in messages. Separate so the racing can be tested with chosen addresses.
     public static func connect(to addresses: [SocketAddress], host: String, port: Int, timeout: Double, deadline: UInt64,

@@ -14,7 +14,8 @@ import APNSPlatform
     private func tokens(_ n: Int, salt: Int = 0) -> [DeviceToken] {
         (0..<n).compactMap { i in
             let hex = String(i + salt * 1_000_000, radix: 16)
-            return try? DeviceToken(parsing: String(repeating: "0", count: 64 - hex.count) + hex)
+            // A leading "a": the all-zero token is BadDeviceToken, as at APNs.
+            return try? DeviceToken(parsing: "a" + String(repeating: "0", count: 63 - hex.count) + hex)
         }
     }
 

@@ -1,3 +1,4 @@
+import APNSCrypto
 import Foundation
 import APNSPlatform
 
@@ -22,8 +23,19 @@ public final class MockProcess: @unchecked Sendable {
     /// `keepingLog` writes its JSON log (one line per answered request) to `logFile`. `sharingCredentialsWith`
     /// copies another mock's CA, certificates and `.p8` key first, so one `--ca-file`, `--cert` or key
     /// works with both (two mocks playing sandbox and production for `--env auto`).
-    public init(_ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil) throws {
+    /// `seededWith` writes those test credentials as the state dir's instead (its CA signs the server
+    /// certificate and trusts the client certificates `TestCredentials` writes, with any validity).
+    public init(_ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil,
+                seededWith seed: TestCredentials? = nil) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
+        if let seed {
+            try stateDirectory.write("ca.pem", seed.ca.certificate.pem)
+            try stateDirectory.write("server.pem", seed.server.certificate.pem)
+            try stateDirectory.write("server-key.pem", try seed.server.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+            try stateDirectory.write("client.pem", try seed.push.pem(), mode: 0o600)
+            try stateDirectory.write("AuthKey_\(seed.keyID).p8", seed.signingKey.p8PEM, mode: 0o600)
+            try stateDirectory.write("demo.json", #"{"key_id":"\#(seed.keyID)","team_id":"\#(seed.teamID)","bundle_id":"\#(seed.bundleID)"}"# + "\n")
+        }
         if let other {
             let names = try FileManager.default.contentsOfDirectory(atPath: other.stateDirectory.path)
             for name in names where name.hasSuffix(".pem") || name.hasSuffix(".p8") || name == "demo.json" {

@@ -54,6 +54,7 @@ import Testing
         #expect(r.stdout.lowercased().hasPrefix("http/2 405"))
         #expect(r.stdout.lowercased().contains("apns-id: "))
         // The log is written by a thread of its own: wait for the line rather than race it.
+        // The request's `received` line may come in the same batch or before: count the answers.
         var lines: [Substring] = []
         for _ in 0..<250 {
             lines = mock.stdout.split(separator: "\n").filter { $0.contains(#""event":"answered""#) }

@@ -26,7 +26,7 @@ public struct ConnectionInfo: Sendable {
 ///
 /// The rule that keeps answers from being lost: a failed write only stops the writing. Reading goes on
 /// until the server's data ends, so answers that arrived before a reset or a close are still taken.
-final class PushConnection {
+public final class PushConnection {
     /// What one `pump` saw.
     enum Outcome: Equatable {
         /// Bytes moved; the session may have events.
@@ -54,7 +54,7 @@ final class PushConnection {
     /// cost 40 ms per exchange (a first answer in 44 ms instead of 1 ms, measured with tinyproxy).
     private let quickAck: Bool
 
-    private init(tls: TLSConnection, session: HTTP2ClientSession, info: ConnectionInfo) {
+    init(tls: TLSConnection, session: HTTP2ClientSession, info: ConnectionInfo) {
         self.tls = tls
         self.session = session
         self.info = info
@@ -63,70 +63,30 @@ final class PushConnection {
 
     /// Connects (racing the host's addresses; with `proxy`, to the proxy, then through its tunnel),
     /// handshakes (ALPN `h2` required, SNI and verification for the APNs host even inside a tunnel) and
-    /// queues the HTTP/2 preface, each step bounded by `timeout` and abandoned when `interruptFD`
-    /// becomes readable.
+    /// queues the HTTP/2 preface: the phases of `PushConnection+Phases` in one go. The lookup and the
+    /// connect share one `timeout`; the tunnel and the handshake get their own; every step is abandoned
+    /// when `interruptFD` becomes readable.
     static func open(endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
                      interruptFD: Int32?) throws(TransportFailure) -> sending PushConnection {
-        let t0 = SystemClock.monotonicNanoseconds()
-        let socket: Socket
-        var tunnel: ProxyTunnel.Opened? = nil
-        if let proxy {
-            let opened = try ProxyTunnel.open(proxy, to: endpoint, timeout: timeout, interruptFD: interruptFD)
-            socket = opened.socket
-            tunnel = opened
-        } else {
-            do { socket = try Socket.connect(host: endpoint.host, port: endpoint.port, timeout: timeout, interruptFD: interruptFD) }
-            catch {
-                if case .interrupted = error { throw .interrupted }
-                throw .connect(error)
-            }
-        }
-        let t1 = SystemClock.monotonicNanoseconds()
-        let tls: TLSConnection
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
+        let resolved: ResolvedHost
+        let connected: ConnectedSocket
         do {
-            tls = try TLSConnection.client(socket: socket, context: context, host: endpoint.host)
+            resolved = try resolve(host: proxy?.host ?? endpoint.host, port: proxy?.port ?? endpoint.port, timeout: timeout,
+                                   deadline: deadline, interruptFD: interruptFD)
+            connected = try connect(resolved, timeout: timeout, deadline: deadline, interruptFD: interruptFD)
         } catch {
-            throw .tls(error)
+            if case .interrupted = error { throw .interrupted }
+            if let proxy { throw .proxy(.unreachable(proxy: proxy.display, error)) }
+            throw .connect(error)
         }
-        try handshake(tls, timeout: timeout, deadline: t1 + UInt64(max(0, timeout) * 1e9), interruptFD: interruptFD,
-                      quickAck: proxy != nil)
-        let t2 = SystemClock.monotonicNanoseconds()
-        let alpn = tls.negotiatedProtocol
-        guard alpn == "h2" else { throw .tls(.noHTTP2(selected: alpn)) }
-        let session: HTTP2ClientSession
-        do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) }
-        catch { throw .protocolError(error.description) }
-        var info = ConnectionInfo(endpoint: endpoint, tlsVersion: tls.protocolVersion, cipher: tls.cipherName, alpn: "h2",
-                                  connectMs: tunnel?.connectMs ?? Double(t1 - t0) / 1e6, handshakeMs: Double(t2 - t1) / 1e6)
-        if let tunnel {
-            info.proxy = proxy
-            info.tunnelMs = tunnel.tunnelMs
-            info.proxyAnswer = tunnel.detail
+        let tunnel = try proxy.map { (p) throws(TransportFailure) in
+            try Self.tunnel(through: p, on: connected, to: endpoint, timeout: timeout, interruptFD: interruptFD)
         }
-        return PushConnection(tls: tls, session: session, info: info)
-    }
-
-    /// The TLS handshake, waiting on the socket and the interrupt descriptor.
-    private static func handshake(_ tls: TLSConnection, timeout: Double, deadline: UInt64, interruptFD: Int32?,
-                                  quickAck: Bool) throws(TransportFailure) {
-        while true {
-            let step: TLSStep
-            do { step = try tls.handshakeStep() } catch { throw .tls(error) }
-            if quickAck { tls.socket.requestQuickAck() }
-            let events: Int16
-            switch step {
-            case .bytes: return
-            case .wantRead: events = Poll.readable
-            case .wantWrite: events = Poll.writable
-            case .closed: throw .tls(.handshake("the server closed the connection"))
-            }
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { throw .handshakeTimeout(seconds: timeout) }
-            var fds = [pollfd(fd: tls.socket.fd, events: events, revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1)))
-            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
-        }
+        let tls = try startTLS(on: connected.socket, for: endpoint, context: context)
+        let done = try handshake(tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)
+        return try establish(on: tls, handshake: done, endpoint: endpoint,
+                             connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)
     }
 
     /// Queues `request` as a new stream; returns its id.

@@ -1,32 +1,16 @@
 import APNSCore
 import APNSPlatform
 
-/// Opens a TCP connection to a proxy and asks it for a tunnel to the APNs host: the phase between
-/// connect and the TLS handshake. It runs a `ProxyHandshake` over the socket with `poll`, bounded by
-/// the timeout and abandoned when the interrupt descriptor becomes readable, like the other phases.
-/// What comes back is a socket on which the next byte belongs to the APNs server.
+/// Asks a connected proxy for a tunnel to the APNs host: the phase between connect and the TLS
+/// handshake. It runs a `ProxyHandshake` over the socket with `poll`, bounded by the timeout and
+/// abandoned when the interrupt descriptor becomes readable, like the other phases.
 enum ProxyTunnel {
-    /// The open tunnel and how long each step took.
-    struct Opened {
-        let socket: Socket
-        let connectMs: Double
-        let tunnelMs: Double
-        /// What the proxy said (`HTTP/1.1 200 Connection established`, `SOCKS5 CONNECT succeeded`).
-        let detail: String
-    }
-
-    /// Connects to `proxy` (RFC 8305 racing, as for a direct connection) and opens a tunnel to
-    /// `endpoint`; each step gets `timeout` seconds.
-    static func open(_ proxy: ProxyServer, to endpoint: PushEndpoint, timeout: Double,
-                     interruptFD: Int32?) throws(TransportFailure) -> Opened {
-        let t0 = SystemClock.monotonicNanoseconds()
-        let socket: Socket
-        do { socket = try Socket.connect(host: proxy.host, port: proxy.port, timeout: timeout, interruptFD: interruptFD) }
-        catch {
-            if case .interrupted = error { throw .interrupted }
-            throw .proxy(.unreachable(proxy: proxy.display, error))
-        }
-        let t1 = SystemClock.monotonicNanoseconds()
+    /// Asks `proxy`, already connected on `socket` (the connection phases reach it like any host), for a
+    /// tunnel to `endpoint` within `timeout` seconds. Returns what the proxy said (`HTTP/1.1 200 Connection
+    /// established`, `SOCKS5 CONNECT succeeded`); afterwards the next byte on `socket` belongs to the APNs server.
+    static func establish(_ proxy: ProxyServer, over socket: Socket, to endpoint: PushEndpoint, timeout: Double,
+                          interruptFD: Int32?) throws(TransportFailure) -> String {
+        let start = SystemClock.monotonicNanoseconds()
         var handshake: any ProxyHandshake
         switch proxy.kind {
         case .http:
@@ -42,10 +26,8 @@ enum ProxyTunnel {
             }
             handshake = SOCKS5Handshake(proxy: proxy, destination: .address(first.ipBytes), port: endpoint.port)
         }
-        let detail = try run(&handshake, on: socket, proxy: proxy,
-                             deadline: t1 + UInt64(max(0, timeout) * 1e9), timeout: timeout, interruptFD: interruptFD)
-        let t2 = SystemClock.monotonicNanoseconds()
-        return Opened(socket: socket, connectMs: Double(t1 - t0) / 1e6, tunnelMs: Double(t2 - t1) / 1e6, detail: detail)
+        return try run(&handshake, on: socket, proxy: proxy,
+                       deadline: start + UInt64(max(0, timeout) * 1e9), timeout: timeout, interruptFD: interruptFD)
     }
 
     /// Moves the handshake's bytes until it says the tunnel is open or failed.

@@ -58,7 +58,7 @@ public struct SenderConfiguration: Sendable {
     }
 
     /// The TLS context for these settings; a CA file that cannot be read fails here, before any connection.
-    func makeContext() throws(TransportFailure) -> TLSContext {
+    public func makeContext() throws(TransportFailure) -> TLSContext {
         let caFile: String?
         if case .caFile(let path) = trust { caFile = path } else { caFile = nil }
         do {

@@ -206,6 +206,29 @@ public final class TLSConnection {
         return X509Certificate(takingOwnership: x)
     }
 
+    /// The chain the server presented, leaf first, as it arrived: still readable after its verification
+    /// failed, so a message can name who issued it (Apple's chain, or an intercepting proxy's).
+    public var presentedChain: [X509Certificate] { Self.certificates(in: SSL_get_peer_cert_chain(pointer)) }
+
+    /// The chain OpenSSL verified, leaf first and the trust anchor last; empty when nothing was verified
+    /// (`--insecure`, or a failed handshake).
+    public var verifiedChain: [X509Certificate] {
+        guard SSL_get_verify_result(pointer) == X509_V_OK else { return [] }
+        return Self.certificates(in: SSL_get0_verified_chain(pointer))
+    }
+
+    /// Owned copies of a borrowed stack's certificates.
+    private static func certificates(in stack: OpaquePointer?) -> [X509Certificate] {
+        guard let stack else { return [] }
+        var out: [X509Certificate] = []
+        for i in 0..<max(0, COpenSSL_sk_X509_num(stack)) {
+            guard let x = COpenSSL_sk_X509_value(stack, i) else { continue }
+            X509_up_ref(x)
+            out.append(X509Certificate(takingOwnership: x))
+        }
+        return out
+    }
+
     /// Server side: whether the client's certificate chained to the configured client CA.
     public var clientCertificateTrusted: Bool { SSL_get_verify_result(pointer) == X509_V_OK }
 

@@ -49,6 +49,8 @@ public struct ConnectionAuthState: Sendable {
         case .rejected(let reason):
             return reason
         case .valid(let kid, _, let issuedAt):
+            // The signature and the team are good; a key limited to the other environment is refused here.
+            if let limited = rules.keyEnvironment, limited != rules.environment { return .badEnvironmentKeyIdInToken }
             if now - issuedAt > Self.maximumTokenAge { return .expiredProviderToken }
             if let keyID, keyID != kid { return .unrelatedKeyIdInToken }
             if currentToken != nil, issuedAt - currentIssuedAt < Self.minimumTokenInterval {

@@ -17,6 +17,8 @@ public struct MockDecision: Equatable, Sendable {
     public var pushType: String?
     /// `apns-priority` as sent, when it was a number.
     public var priority: Int?
+    /// `apns-expiration` as sent, when it was (logged, so a test can see a client's expiry header).
+    public var expiration: String? = nil
     /// How the connection authenticates.
     public var auth: MockAuthKind
     /// Body bytes received.

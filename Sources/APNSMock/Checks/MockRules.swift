@@ -42,6 +42,13 @@ public struct MockRules: Sendable {
     public var unregisteredSince: Int64
     /// Bearer token verification; nil means no key is known, so every token is `InvalidProviderToken`.
     public var tokenChecker: (any ProviderTokenChecking)?
+    /// `--key-environment`: the one environment the signing keys are limited to (Apple's team-scoped keys since
+    /// 2025); nil: keys for both. Tokens that verify on a mock playing the other environment get 403
+    /// `BadEnvironmentKeyIdInToken`.
+    public var keyEnvironment: APNSEnvironment? = nil
+    /// Test-only fault (`--fault-accept-probe`): answer the all-zero device token 200 instead of
+    /// `BadDeviceToken`, a server that accepts what APNs never would (`apnsctl doctor` must fail on it).
+    public var acceptsZeroToken = false
 
     public init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
                 unregisteredSince: Int64 = SystemClock.nowMilliseconds(), tokenChecker: (any ProviderTokenChecking)? = nil) {

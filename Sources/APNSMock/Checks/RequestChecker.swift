@@ -59,6 +59,7 @@ public struct RequestChecker: Sendable {
         var d = MockDecision(reason: nil, apnsID: "", timestamp: nil, device: nil, topic: f.topic, pushType: f.pushType,
                              priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
                              firstTokenAccepted: false)
+        d.expiration = f.expiration
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d)
         d.firstTokenAccepted = !hadToken && auth.hasAcceptedToken
@@ -95,6 +96,9 @@ public struct RequestChecker: Sendable {
         if let reason = checkTopic(f.topic, pushType: &pushType, auth: auth, into: &d) { return reason }
         // 6. Device token.
         guard Self.isTokenSyntax(token) else { return .badDeviceToken }
+        // APNs never issues the all-zero token: it is refused after the credentials and topic were accepted,
+        // which is what `apnsctl doctor`'s probe relies on.
+        if Self.isZeroToken(token) && !rules.acceptsZeroToken { return .badDeviceToken }
         if !rules.unregistered.isEmpty || !rules.rejections.isEmpty {
             let key = token.lowercased()
             if rules.unregistered.contains(key) { return .unregistered }
@@ -137,6 +141,9 @@ public struct RequestChecker: Sendable {
             (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
         }
     }
+
+    /// Only `0` digits: a token APNs never issues (`apnsctl doctor` probes with 64 of them).
+    static func isZeroToken(_ token: String) -> Bool { token.utf8.allSatisfy { $0 == 48 } }
 
     /// Reverse-DNS shape: letters, digits, `-`, `_` in non-empty dot-separated parts, at most 255 bytes.
     static func isTopicSyntax(_ topic: String) -> Bool {

@@ -27,6 +27,7 @@ final class MockLog {
             w.field("topic", d.topic)
             w.field("push_type", d.pushType)
             w.field("priority", d.priority)
+            if let expiration = d.expiration { w.field("expiration", PrintableText.escapingControls(String(expiration.prefix(40)))) }
             if let b = d.broadcast {
                 w.field("operation", b.operation.rawValue)
                 w.field("apns_request_id", b.requestID)

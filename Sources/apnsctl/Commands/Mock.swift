@@ -18,13 +18,16 @@ extension APNSCtl {
                 apns-collapse-id, the topic, the device token, then the body (empty, over 4096 bytes or 5120 \
                 for voip, not a JSON object). Answers carry APNs' statuses and reasons, an apns-id and, in the \
                 sandbox, an apns-unique-id. The payload's aps rules are not checked (APNs does not; use \
-                apnsctl validate).
+                apnsctl validate). The all-zero device token, which APNs never issues, gets 400 BadDeviceToken \
+                once the credentials and topic passed (apnsctl doctor's probe).
 
                 A connection with a client certificate must present one issued by the state dir's CA that \
                 carries the OID of the environment the mock plays (--env, default sandbox). A connection \
                 without one is a token connection: each request needs 'authorization: bearer JWT' signed by \
                 the state dir's AuthKey_KEYID.p8 (or --auth-key-pub) with its key id and team id, and gets a \
-                single stream until its first good token, then 1000.
+                single stream until its first good token, then 1000. With --key-environment the keys play \
+                one limited to that environment: on a mock of the other --env, their tokens get 403 \
+                BadEnvironmentKeyIdInToken after the signature and team checks.
 
                 The state dir holds, created on first start and reused: ca.pem, server.pem, server-key.pem, \
                 client.pem (a universal push certificate and its key for com.example.demo, \
@@ -101,6 +104,11 @@ extension APNSCtl {
             valueName: "N"))
         var errorCloseAfter: Int?
 
+        @Option(name: .customLong("key-environment"), help: ArgumentHelp(
+            "Play a signing key limited to one environment (Apple's keys can be, since 2025): tokens signed by the state dir's key or --auth-key-pub get 403 BadEnvironmentKeyIdInToken on a mock whose --env is the other one. Default: keys for both.",
+            valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
+        var keyEnvironment: String?
+
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
@@ -122,6 +130,9 @@ extension APNSCtl {
         func validate() throws {
             guard APNSEnvironment(userValue: environment) != nil else {
                 throw ValidationError("--env \(environment): use sandbox or production")
+            }
+            if let keyEnvironment, APNSEnvironment(userValue: keyEnvironment) == nil {
+                throw ValidationError("--key-environment \(keyEnvironment): use sandbox or production")
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
@@ -176,7 +187,9 @@ extension APNSCtl {
             do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error, stateDir: state.directory) }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
-            let rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
+            var rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
+            rules.keyEnvironment = keyEnvironment.flatMap { APNSEnvironment(userValue: $0) }
+            rules.acceptsZeroToken = faultOptions.acceptProbe
             var configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
                                                   maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,

@@ -20,15 +20,8 @@ struct BroadcastCredentials {
     static func load(topic: String?, certificate: CertificateOptions, passphrase: PassphraseOptions,
                      tokenAuth: TokenAuthOptions, environment explicit: APNSEnvironment?, signToken: Bool = true,
                      now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastCredentials {
-        if certificate.cert == nil && !tokenAuth.isGiven {
-            throw .usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
-        }
-        if certificate.cert != nil && tokenAuth.isGiven {
-            throw .usage("--cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)")
-        }
-        if tokenAuth.isGiven && topic == nil {
-            throw .usage("--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id")
-        }
+        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
+        if tokenAuth.isGiven && topic == nil { throw CredentialChoice.topicRequired }
         let identity = try certificate.loadIdentity(passphrase: passphrase, now: now)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil

@@ -18,9 +18,9 @@ struct CertificateOptions: ParsableArguments {
         if key != nil && cert == nil { throw ValidationError("--key needs --cert; pass the certificate too") }
     }
 
-    /// The certificate and its key, checked for match and dates at `now`; nil without `--cert`.
+    /// The certificate and its key, checked for match and dates at `now` (nil: no date check); nil without `--cert`.
     /// Prints a warning for a certificate without Apple's push markers.
-    func loadIdentity(passphrase: PassphraseOptions, now: Int64 = SystemClock.now()) throws(CLIError) -> PushIdentity? {
+    func loadIdentity(passphrase: PassphraseOptions, now: Int64? = SystemClock.now()) throws(CLIError) -> PushIdentity? {
         guard let cert else { return nil }
         let identity = try withCredentialErrors { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificatePath: cert, keyPath: key, passphrase: passphrase.source, now: now)

@@ -6,6 +6,12 @@ protocol EnvironmentChoices {
     static var names: [String] { get }
     /// `--env`'s help paragraph.
     static var help: String { get }
+    /// Whether `--concurrency` means anything (it is hidden from help and completion where not).
+    static var offersConcurrency: Bool { get }
+}
+
+extension EnvironmentChoices {
+    static var offersConcurrency: Bool { true }
 }
 
 /// `send --env`: sandbox, production, or auto (sandbox first, then production for `BadDeviceToken`).
@@ -18,4 +24,12 @@ enum SendEnvironments: EnvironmentChoices {
 enum SingleEnvironments: EnvironmentChoices {
     static let names = ["sandbox", "production"]
     static let help = "APNs environment: sandbox (also development, dev) or production (prod). Default: the certificate's only environment, else sandbox."
+}
+
+/// `doctor --env`: one environment, or both (each probed once); the default is the certificate's, or both.
+enum DoctorEnvironments: EnvironmentChoices {
+    static let names = ["sandbox", "production", "both"]
+    static let help = "Environments to probe: sandbox (also development, dev), production (prod) or both. Default: the certificate's environments; both for token auth. An environment named here must accept the credentials; with the default, one that accepts is enough."
+    /// One probe per environment: there is nothing to run in parallel.
+    static let offersConcurrency = false
 }

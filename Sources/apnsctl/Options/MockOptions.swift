@@ -38,6 +38,10 @@ struct MockFaultOptions: ParsableArguments {
         "Serve TLS without HTTP/2 (ALPN http/1.1; HTTP/1.1 505 answers).", visibility: .hidden))
     var http1Only = false
 
+    @Flag(name: .customLong("fault-accept-probe"), help: ArgumentHelp(
+        "Answer the all-zero device token 200 instead of BadDeviceToken (apnsctl doctor must fail on it).", visibility: .hidden))
+    var acceptProbe = false
+
     @Option(name: .customLong("fault-connections"), help: ArgumentHelp(
         "Only the first N connections misbehave (default: all).", valueName: "N", visibility: .hidden))
     var connections: Int?

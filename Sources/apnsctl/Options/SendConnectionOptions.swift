@@ -7,6 +7,8 @@ import APNSPlatform
 typealias SendConnectionOptions = ConnectionOptions<SendEnvironments>
 /// `channel`'s connection flags: one environment per request, so `--env` offers no `auto`.
 typealias ChannelConnectionOptions = ConnectionOptions<SingleEnvironments>
+/// `doctor`'s connection flags: `--env both`, and no `--concurrency` (refused when given).
+typealias DoctorConnectionOptions = ConnectionOptions<DoctorEnvironments>
 
 /// `send`'s connection flags: where to connect (environment, endpoint, port, proxy), whom to trust, how
 /// patient and how parallel to be. Commands that connect elsewhere (`channel`) reuse the group, so
@@ -43,7 +45,8 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     var insecure = false
 
     @Option(name: .customLong("concurrency"),
-            help: ArgumentHelp("Streams in flight on the one connection, 1 to 1000 (default: the server's limit, at most 1000).", valueName: "n"))
+            help: ArgumentHelp("Streams in flight on the one connection, 1 to 1000 (default: the server's limit, at most 1000).", valueName: "n",
+                               visibility: Environments.offersConcurrency ? .default : .private))
     var concurrency: Int?
 
     @Option(name: .customLong("timeout"),

@@ -53,13 +53,7 @@ extension APNSCtl.Send {
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
         }
-        if certificate.cert == nil && !tokenAuth.isGiven {
-            throw CLIError.usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth)")
-        }
-        if certificate.cert != nil && tokenAuth.isGiven {
-            // A bearer token on a certificate connection: APNs judges one or the other, never both.
-            throw CLIError.usage("--cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)")
-        }
+        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
         if devices.isEmpty && devicesFile == nil {
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
         }
@@ -142,7 +136,7 @@ extension APNSCtl.Send {
         guard let topic = RequestDefaults.topic(explicit: request.topic, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
                                                 certificate: identity?.info, pushType: provisionalType) else {
             if identity == nil {
-                throw CLIError.usage("--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id")
+                throw CredentialChoice.topicRequired
             }
             throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
         }

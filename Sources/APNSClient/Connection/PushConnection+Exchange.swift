@@ -1,0 +1,54 @@
+import APNSCore
+import APNSHTTP2
+import APNSPlatform
+
+/// How one request on its own connection ended (`apnsctl doctor`'s probe).
+public enum ExchangeOutcome: Sendable, Equatable {
+    /// The server answered.
+    case answered(APNSResponse)
+    /// The server ended the connection with a TLS alert before answering: TLS 1.3 refuses a client
+    /// certificate this way, after the handshake. A rejection, not a network failure.
+    case refusedByAlert(String)
+    /// No answer: the connection failed, ended, or stayed silent past the timeout.
+    case failed(TransportFailure)
+}
+
+extension PushConnection {
+    /// Sends `request` and waits up to `timeout` seconds for its answer. One request, one try: nothing is
+    /// resent and nothing reconnects, so what comes back is what the server said to this very request.
+    public func exchange(_ request: APNSRequest, timeout: Double, interruptFD: Int32?) -> ExchangeOutcome {
+        let stream: Int32
+        do { stream = try submit(request) } catch { return .failed(error) }
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
+        var goAway: String? = nil
+        while true {
+            let outcome = pump(deadline: deadline, interruptFD: interruptFD)
+            for event in takeEvents() {
+                switch event {
+                case .response(let id, let r) where id == stream:
+                    return .answered(APNSResponse(status: r.status, headers: r.headers, body: r.body))
+                case .unanswered(let id, let code) where id == stream:
+                    return .failed(.streamReset(times: 1, code: code))
+                case .goAway(let g):
+                    goAway = "GOAWAY \(g.errorName)" + (APNSErrorBody.explanation(of: g.debugData).map { ": " + $0 } ?? "")
+                default:
+                    break
+                }
+            }
+            switch outcome {
+            case .progressed, .writeFailed:
+                continue  // after a failed write, reading goes on: an answer may still be there
+            case .timedOut:
+                return .failed(.timeout(seconds: timeout))
+            case .interrupted:
+                return .failed(.interrupted)
+            case .ended(let end):
+                if case .alert = end { return .refusedByAlert(end.description(afterGoAway: nil)) }
+                return .failed(.closed(end.description(afterGoAway: goAway)))
+            }
+        }
+    }
+
+    /// Sends GOAWAY and close_notify, best effort (public for callers that open connections phase by phase).
+    public func finish() { close() }
+}

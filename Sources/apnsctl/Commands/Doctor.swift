@@ -1,0 +1,137 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+import ArgumentParser
+import APNSPlatform
+
+extension APNSCtl {
+    /// `apnsctl doctor`: will a push work from here, with these credentials? Checks the credentials, then per
+    /// environment the network phases and one probe APNs always refuses, and says which check failed and why.
+    struct Doctor: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "doctor",
+            abstract: "Check that pushes would work from here with these credentials, without reaching any device.",
+            usage: "apnsctl doctor (--cert <file> | --auth-key <file> --topic <topic>) [<options>]",
+            discussion: """
+                Runs each check in order and prints one line per check (ok, warn or fail): credentials (the \
+                key's type and ids, or the certificate's subject, bundle id, environments, topics and expiry), \
+                then for each environment probed: dns, connect, proxy (only when one is used: which, from which \
+                flag or variable, and its answer; dns and connect are then about the proxy's host), tls \
+                (version, ALPN, the root that verified the server) and auth. A fail ends that environment's \
+                checks; each network phase gets its own --timeout.
+
+                The probe: one POST to /3/device/ followed by 64 zeros, a token APNs never issues, with \
+                {"aps":{}}, push type background, priority 5 and apns-expiration 0, to --topic (default: the \
+                certificate's bundle id). APNs checks the credentials and the topic before the token, so 400 \
+                BadDeviceToken means they are accepted in that environment. Any other reason fails with its \
+                meaning and what to check (InvalidProviderToken: team id and key id swapped?; \
+                ExpiredProviderToken: clock skew; BadEnvironmentKeyIdInToken: a key limited to the other \
+                environment). A 200 fails: APNs never accepts the probe. Nothing is resent.
+
+                Environments: --env sandbox, production or both; each named must accept. The default is the \
+                certificate's environments, both for token auth, and one that accepts is enough: the other's \
+                rejection or network failure is a warn line. A bare --endpoint URL serves every environment; \
+                sandbox=URL and production=URL set one each.
+
+                Certificates: expired or not yet valid fails at once (exit 77, no network check at all). \
+                Expiring within 30 days warns; --fail-within DURATION (30d, 12h) makes that a failure (exit 77) \
+                while the network checks still run, for nightly CI jobs.
+
+                A failed connect to Apple's host tries the other of ports 443 and 2197 once and says whether \
+                --port 2197 would help. A failed TLS verification names the issuer of what the server \
+                presented: Apple's chain means a missing local root (ca-certificates, SSL_CERT_FILE), another \
+                issuer an intercepting proxy (--ca-file with its CA, or exempt the host).
+
+                -o json prints one JSON object per check per line and nothing else on stdout: check, \
+                environment, status, detail, reason (the probe's APNs reason on auth, else null), hint, and \
+                not_after and days_remaining for a certificate.
+
+                Exit status: 0 every required check passed (warnings allowed); 1 APNs rejected the \
+                credentials (or accepted the probe); 69 a network check failed; 77 a credential problem \
+                (expired, not yet valid, within --fail-within, unreadable, an environment the certificate \
+                lacks); 64 usage; 66 a missing file. When several apply: 64/66, then 77, then 1, then 69. \
+                A failed run ends with one error: line on stderr naming the first failed check.
+
+                Examples:
+                  apnsctl doctor --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234 \\
+                      --topic com.example.app
+                  apnsctl doctor -c push.p12 --env production --fail-within 30d -o json
+                  apnsctl doctor -c mock/client.pem --ca-file mock/ca.pem \\
+                      --endpoint https://127.0.0.1:2197
+                """)
+
+        @Option(name: .customLong("topic"),
+                help: ArgumentHelp("The probe's apns-topic: the app's bundle id. Default: the certificate's bundle id; required with --auth-key.",
+                                   valueName: "topic"))
+        var topic: String?
+
+        @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
+        @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
+        @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
+        @OptionGroup(title: "Connection") var connection: DoctorConnectionOptions
+
+        @Option(name: .customLong("fail-within"),
+                help: ArgumentHelp("Fail (exit 77) when the certificate expires within this duration: 30d, 12h, 2w (--expiration's syntax). Without it, expiry within 30 days only warns. Keys do not expire: ignored with --auth-key.",
+                                   valueName: "duration"))
+        var failWithin: String?
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Report format: text (one aligned line per check) or json (one JSON object per check per line).",
+                                   valueName: "text|json"), completion: .list(["text", "json"]))
+        var output = "text"
+
+        func run() throws {
+            guard let format = DoctorOutput.Format(rawValue: output.lowercased()) else {
+                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
+            }
+            let plan: DoctorPlan
+            do { plan = try makePlan() } catch {
+                // A credential that cannot be used is still a check, so a nightly report shows it.
+                if case .credential(let message) = error {
+                    DoctorOutput.print([.fail("credentials", nil, .credential, message)], format: format)
+                }
+                throw error
+            }
+            let (checks, exitCode) = Self.runChecks(plan)
+            DoctorOutput.print(checks, format: format)
+            guard exitCode != ExitStatus.success else { return }
+            if let line = DoctorVerdict.errorLine(checks) { StandardStreams.error(line) }
+            exitProcess(exitCode)
+        }
+
+        /// The credentials line, then each environment's network checks (none after a certificate that is
+        /// expired or not yet valid), settled into the report and its exit code.
+        static func runChecks(_ plan: DoctorPlan) -> (checks: [DoctorCheck], exitCode: Int32) {
+            guard !plan.stopBeforeNetwork else { return ([plan.credentials], DoctorVerdict.exitCode([plan.credentials])) }
+            let context: TLSContext
+            do { context = try plan.configuration.makeContext() } catch {
+                let check = DoctorCheck.fail("tls", nil, .network, error.description,
+                                             hint: "--ca-file must be a PEM file of CA certificates")
+                return ([plan.credentials, check], DoctorVerdict.exitCode([plan.credentials, check]))
+            }
+            let probe = DoctorProbe(plan: plan, context: context)
+            var reports = plan.routes.map { probe.run($0) }
+            sharpenEnvironmentHints(&reports, plan: plan)
+            return DoctorVerdict.settle(credentials: [plan.credentials], environments: reports, explicit: plan.explicit)
+        }
+
+        /// A `BadEnvironmentKey…` refusal names the environment that accepted the key, once the other probe told.
+        static func sharpenEnvironmentHints(_ reports: inout [EnvironmentReport], plan: DoctorPlan) {
+            let accepted = reports.first(where: \.accepted)?.environment
+            guard let accepted else { return }
+            for r in reports.indices where reports[r].environment != accepted {
+                for c in reports[r].checks.indices {
+                    let check = reports[r].checks[c]
+                    guard check.name == "auth", check.status == .fail,
+                          check.reason == APNSReason.badEnvironmentKeyIdInToken.rawValue
+                            || check.reason == APNSReason.badEnvironmentKeyInToken.rawValue else { continue }
+                    let status = Int(check.detail.prefix { $0 != " " }) ?? 403
+                    let (detail, hint) = DoctorAdvice.refusal(status: status, reason: check.reason, environment: reports[r].environment,
+                                                              acceptedIn: accepted, keyID: plan.keyID, teamID: plan.teamID)
+                    reports[r].checks[c].detail = detail
+                    reports[r].checks[c].hint = hint
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import APNSCore
+
+/// One line of `apnsctl doctor`'s report: a check, its status, what it found and what to do.
+struct DoctorCheck: Equatable {
+    enum Status: String, Equatable {
+        case ok, warn, fail
+    }
+
+    /// What kind of problem a failed check is, which decides the exit code (CLI.md: 77, then 1, then 69).
+    enum Problem: Equatable {
+        /// A local credential problem: expired, not yet valid, expiring within `--fail-within` (77).
+        case credential
+        /// APNs (or the server) answered and refused the credentials (1).
+        case rejected
+        /// A network phase failed: DNS, connect, proxy, TLS, or no answer (69).
+        case network
+
+        var exitCode: Int32 {
+            switch self {
+            case .credential: return ExitStatus.credential
+            case .rejected: return ExitStatus.rejected
+            case .network: return ExitStatus.transport
+            }
+        }
+    }
+
+    /// `credentials`, `dns`, `connect`, `proxy`, `tls`, `auth`.
+    var name: String
+    /// The environment a per-environment check is about; nil for `credentials`.
+    var environment: APNSEnvironment? = nil
+    var status: Status
+    var detail: String
+    var hint: String? = nil
+    /// `auth` only: the probe's APNs reason (`BadDeviceToken` when ok).
+    var reason: String? = nil
+    /// What went wrong, for a `fail` (and for a failure softened to `warn`).
+    var problem: Problem? = nil
+    /// For a certificate: its notAfter (epoch seconds) and whole days left.
+    var notAfter: Int64? = nil
+    var daysRemaining: Int? = nil
+
+    /// The text line's check column, as CLI.md shows it: `auth sandbox` names its environment; the network
+    /// checks name their host in the detail instead.
+    var label: String {
+        guard name == "auth", let environment else { return name }
+        return "\(name) \(environment.rawValue)"
+    }
+
+    /// `auth sandbox`, `connect production`: the check and its environment, for the `error:` line.
+    var fullLabel: String { environment.map { "\(name) \($0.rawValue)" } ?? name }
+
+    static func ok(_ name: String, _ environment: APNSEnvironment?, _ detail: String) -> DoctorCheck {
+        DoctorCheck(name: name, environment: environment, status: .ok, detail: detail)
+    }
+
+    static func fail(_ name: String, _ environment: APNSEnvironment?, _ problem: Problem, _ detail: String,
+                     hint: String? = nil, reason: String? = nil) -> DoctorCheck {
+        DoctorCheck(name: name, environment: environment, status: .fail, detail: detail, hint: hint, reason: reason, problem: problem)
+    }
+}
+
+/// What one environment's checks came to.
+struct EnvironmentReport: Equatable {
+    let environment: APNSEnvironment
+    var checks: [DoctorCheck]
+
+    /// The probe got `BadDeviceToken`: credentials and topic accepted here.
+    var accepted: Bool { checks.contains { $0.name == "auth" && $0.status == .ok } }
+}
+
+/// The whole run's verdict: which failures count, and the exit code (CLI.md's doctor rules).
+enum DoctorVerdict {
+    /// Settles the report. With `--env` (`explicit`), every environment probed must accept. With the default,
+    /// one that accepts is enough and the others' failures become `warn` lines naming the working one;
+    /// when none accepts, they all stay failures. Exit: 0 without a `fail`, else 77, then 1, then 69.
+    static func settle(credentials: [DoctorCheck], environments: [EnvironmentReport],
+                       explicit: Bool) -> (checks: [DoctorCheck], exitCode: Int32) {
+        var all = credentials
+        let working = environments.filter(\.accepted).map(\.environment)
+        for report in environments {
+            for var check in report.checks {
+                if !explicit, check.status == .fail, let good = working.first, good != report.environment {
+                    check.status = .warn
+                    let note = "\(good.rawValue) accepted the credentials, so this run passes"
+                    check.hint = check.hint.map { "\($0); \(note)" } ?? note
+                }
+                all.append(check)
+            }
+        }
+        return (all, exitCode(all))
+    }
+
+    /// 0 without a `fail`; else the highest-precedence problem: 77, then 1, then 69.
+    static func exitCode(_ checks: [DoctorCheck]) -> Int32 {
+        let problems = checks.filter { $0.status == .fail }.compactMap(\.problem)
+        for p in [DoctorCheck.Problem.credential, .rejected, .network] where problems.contains(p) { return p.exitCode }
+        return checks.contains { $0.status == .fail } ? ExitStatus.rejected : ExitStatus.success
+    }
+
+    /// The `error:` line that ends a failed run: the first failed check and what it said.
+    static func errorLine(_ checks: [DoctorCheck]) -> String? {
+        guard let first = checks.first(where: { $0.status == .fail }) else { return nil }
+        let more = checks.filter { $0.status == .fail }.count - 1
+        return "doctor: \(first.fullLabel) failed: \(first.detail)" + (more > 0 ? " (and \(more) more failed check\(more == 1 ? "" : "s") above)" : "")
+    }
+}

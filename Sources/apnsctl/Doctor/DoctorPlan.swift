@@ -1,0 +1,222 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+import APNSPlatform
+
+/// Everything `apnsctl doctor` settles before the network: which environments to probe and whether they
+/// must pass, where each goes, the probe request, and the `credentials` line. Built in CLI.md's order, so
+/// a bad invocation never depends on the network: flags (64), files (66), credentials (77).
+struct DoctorPlan {
+    /// One environment's destination.
+    struct Route {
+        let environment: APNSEnvironment
+        let endpoint: PushEndpoint
+        let proxy: ProxySelection
+        /// True for Apple's own host (no `--endpoint`): its port has an alternative, its chain is Apple's.
+        let isAppleHost: Bool
+    }
+
+    /// The environments to probe, in order, each with its route.
+    let routes: [Route]
+    /// `--env` named them: each must pass. Otherwise one that accepts is enough.
+    let explicit: Bool
+    /// The `credentials` line (and its problem when it fails).
+    let credentials: DoctorCheck
+    /// An expired or not-yet-valid certificate: report it and touch no network at all.
+    let stopBeforeNetwork: Bool
+    /// How to connect: trust, client certificate, timeout (the sender's own settings type).
+    let configuration: SenderConfiguration
+    /// The probe: `POST /3/device/` + 64 zeros, `{"aps":{}}`, background, priority 5, expiration 0.
+    let probe: PushRequest
+    /// Token auth: the ids, for the `InvalidProviderToken` hint.
+    let keyID: String?
+    let teamID: String?
+
+    /// The probe's device token: 32 zero bytes, a token APNs never issues.
+    static let probeDevice = String(repeating: "0", count: 64)
+    /// The probe's body: the smallest payload APNs takes.
+    static let probePayload = Array(#"{"aps":{}}"#.utf8)
+    /// Expiry closer than this is a `warn` (CLI.md: 30 days).
+    static let expiryWarningSeconds: Int64 = 30 * 86_400
+}
+
+extension APNSCtl.Doctor {
+    /// Checks every input and settles every default; throws the CLI error of the first problem.
+    func makePlan(now: Int64 = SystemClock.now()) throws(CLIError) -> DoctorPlan {
+        // 1. Flags (64), then files named by flags (66).
+        try connection.checkNumbers()
+        if connection.concurrency != nil {
+            throw CLIError.usage("--concurrency: doctor sends one probe per environment; leave it out")
+        }
+        let wanted = try parsedEnvironments()
+        let endpoints = try connection.parsedEndpoints()
+        let port = try connection.parsedPort(endpoints: endpoints)
+        let failWithin = try parsedFailWithin()
+        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
+        if tokenAuth.isGiven && topic == nil { throw CredentialChoice.topicRequired }
+        if let topic, topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            throw CLIError.usage("--topic \(JSONWriter.quoted(topic)): not a bundle id; pass the app's bundle id, e.g. com.example.app")
+        }
+        var routes: [APNSEnvironment: DoctorPlan.Route] = [:]
+        for environment in APNSEnvironment.allCases {
+            let endpoint = endpoints.endpoint(for: environment, port: port)
+            routes[environment] = DoctorPlan.Route(environment: environment, endpoint: endpoint,
+                                                   proxy: try connection.proxySelection(for: endpoint),
+                                                   isAppleHost: endpoints.explicit(for: environment) == nil)
+        }
+        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
+            throw CLIError.inputMissing("--ca-file \(caFile): no such file; check the path")
+        }
+        if failWithin != nil && tokenAuth.isGiven {
+            StandardStreams.warning("--fail-within applies to certificates; a .p8 key does not expire, so it is ignored")
+        }
+
+        // 2. Credentials (66 for a missing file, else 77).
+        var identity: PushIdentity? = nil
+        var credentials: DoctorCheck
+        var stop = false
+        var bearer: String? = nil
+        var ids: (keyID: String, teamID: String)? = nil
+        if let cert = certificate.cert {
+            guard let loaded = try certificate.loadIdentity(passphrase: passphrase, now: nil) else {
+                throw CLIError.internalError("--cert given but no certificate loaded")
+            }
+            identity = loaded
+            (credentials, stop) = Self.certificateCheck(loaded.info, file: cert, now: now, failWithin: failWithin)
+        } else if let path = tokenAuth.key.authKey {
+            guard let token = try tokenAuth.providerToken(now: now) else {
+                throw CLIError.internalError("token auth without a key")
+            }
+            bearer = token.token
+            ids = (token.keyID, token.teamID)
+            credentials = tokenCheck(path: path, keyID: token.keyID, teamID: token.teamID)
+        } else {
+            throw CLIError.internalError("no credential after the flag checks")
+        }
+
+        // 3. Environments: named ones must be the certificate's (77, as for send).
+        let environments: [APNSEnvironment]
+        if let wanted {
+            if let identity, identity.info.isApplePush {
+                for environment in wanted {
+                    try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
+                }
+            }
+            environments = wanted
+        } else if let info = identity?.info {
+            environments = info.sortedEnvironments.isEmpty ? [RequestDefaults.environment(explicit: nil, certificate: info)]
+                                                           : info.sortedEnvironments
+        } else {
+            environments = APNSEnvironment.allCases
+        }
+        let used = environments.compactMap { routes[$0] }
+        DoctorConnectionOptions.warnAboutEndpoints(endpoints, using: used.map { ($0.environment, $0.endpoint) })
+
+        // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
+        guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {
+            throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
+        }
+        let probe = PushRequest(topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
+                                bearerToken: bearer, payload: DoctorPlan.probePayload)
+        let trust: ServerTrust = connection.insecure ? .insecure : (connection.caFile.map { .caFile($0) } ?? .systemStore)
+        let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: trust,
+                                                identity: identity, timeout: connection.timeout)
+        return DoctorPlan(routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
+                          configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
+    }
+
+    /// `--env`: one environment or both; nil for the default (decided by the credentials).
+    func parsedEnvironments() throws(CLIError) -> [APNSEnvironment]? {
+        guard let text = connection.environment else { return nil }
+        if text.lowercased() == "both" { return APNSEnvironment.allCases }
+        if text.lowercased() == "auto" {
+            throw CLIError.usage("--env auto: doctor probes environments, it does not fall back; use sandbox, production or both")
+        }
+        guard let environment = APNSEnvironment(userValue: text) else {
+            throw CLIError.usage("--env \(JSONWriter.quoted(text)): unknown environment; use sandbox (development), production or both")
+        }
+        return [environment]
+    }
+
+    /// `--fail-within DURATION` in seconds (`30d`, `12h`: `--expiration`'s duration syntax).
+    func parsedFailWithin() throws(CLIError) -> Int64? {
+        guard let failWithin else { return nil }
+        guard let seconds = RequestDefaults.durationSeconds(failWithin) else {
+            throw CLIError.usage("--fail-within \(JSONWriter.quoted(failWithin)): not a duration; give a number and a unit: 45s, 30m, 12h, 30d or 2w")
+        }
+        return seconds
+    }
+
+    /// The `credentials` line for a certificate: expired or not yet valid fails (and stops the run before
+    /// any network); expiry within `--fail-within` fails; within 30 days warns.
+    static func certificateCheck(_ info: CertificateInfo, file: String, now: Int64,
+                                 failWithin: Int64?) -> (check: DoctorCheck, stopBeforeNetwork: Bool) {
+        let days = info.daysRemaining(now: now)
+        let notAfter = ISO8601.format(epochSeconds: info.notAfter)
+        let notBefore = ISO8601.format(epochSeconds: info.notBefore)
+        let environments = info.sortedEnvironments.map(\.rawValue).joined(separator: " and ")
+        let topics = info.topics.count == 1 ? "topic \(info.topics[0])" : "\(info.topics.count) topics (\(info.topics.joined(separator: ", ")))"
+        let describe = "\(file): \(info.commonName ?? info.subject), bundle id \(info.bundleID ?? "(none)"), "
+            + (environments.isEmpty ? "no Apple environment" : environments) + ", \(topics)"
+        var check = DoctorCheck(name: "credentials", status: .ok, detail: "\(describe), expires \(notAfter) (\(days) days left)")
+        check.notAfter = info.notAfter
+        check.daysRemaining = days
+        if info.isExpired(now: now) {
+            check.status = .fail
+            check.problem = .credential
+            check.detail = "\(describe): EXPIRED on \(notAfter), \(max(0, -days)) days ago (valid \(notBefore) to \(notAfter))"
+            check.hint = "create a new push certificate in the Apple Developer portal (Certificates, Identifiers & Profiles) and export it with its key"
+            return (check, true)
+        }
+        if info.isNotYetValid(now: now) {
+            check.status = .fail
+            check.problem = .credential
+            check.detail = "\(describe): NOT YET VALID, valid from \(notBefore) to \(notAfter)"
+            check.hint = "check this machine's clock (date -u), or wait until \(notBefore)"
+            return (check, true)
+        }
+        let left = info.notAfter - now
+        if let failWithin, left <= failWithin {
+            check.status = .fail
+            check.problem = .credential
+            check.hint = "it expires within --fail-within \(Self.formatDuration(failWithin)): renew it in the Apple Developer portal before \(notAfter)"
+        } else if left <= DoctorPlan.expiryWarningSeconds {
+            check.status = .warn
+            check.hint = "renew it in the Apple Developer portal before \(notAfter)"
+        }
+        if check.status == .ok && !info.isApplePush {
+            check.status = .warn
+            check.hint = "no Apple push extensions: APNs will answer 403 BadCertificate; use the push certificate from the Apple Developer portal"
+        }
+        return (check, false)
+    }
+
+    /// The `credentials` line for token auth: the key, its ids, and a warning for ids that look swapped or
+    /// disagree with the file name.
+    func tokenCheck(path: String, keyID: String, teamID: String) -> DoctorCheck {
+        let fileKeyID = SigningKey.keyID(fromFileName: path)
+        var check = DoctorCheck(name: "credentials", status: .ok,
+                                detail: "\(path): EC P-256 key, key id \(keyID), team \(teamID)")
+        if let fileKeyID, fileKeyID != keyID {
+            check.status = .warn
+            if teamID == fileKeyID {
+                check.hint = "--key-id \(keyID) differs from the file name's key id \(fileKeyID), which is given as --team-id: swapped? "
+                    + "the key id is the one in AuthKey_<KEYID>.p8, the team id your developer team's"
+            } else {
+                check.hint = "--key-id \(keyID) differs from the file name's key id \(fileKeyID); Apple names the file after the key's id"
+            }
+        } else if teamID == keyID {
+            check.status = .warn
+            check.hint = "the team id equals the key id \(keyID): swapped? --team-id is your developer team's id"
+        }
+        return check
+    }
+
+    /// `30d`, `12h`, `90s`: a duration in its largest whole unit.
+    static func formatDuration(_ seconds: Int64) -> String {
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds >= size && seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
+}

@@ -1,0 +1,144 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+import Testing
+@testable import apnsctl
+
+/// `apnsctl doctor`'s judgement without a network: faked phase results for every mix of two environments'
+/// outcomes, the probe's answers, and the TLS, port and reason advice.
+@Suite struct DoctorVerdictTests {
+    enum Outcome: String, CaseIterable, Sendable { case accepted, rejected, network }
+
+    static func report(_ environment: APNSEnvironment, _ outcome: Outcome) -> EnvironmentReport {
+        var checks: [DoctorCheck] = [.ok("dns", environment, "host: 1 address")]
+        switch outcome {
+        case .accepted:
+            checks += [.ok("connect", environment, "ok"), .ok("tls", environment, "ok"), .ok("auth", environment, "accepted")]
+        case .rejected:
+            checks += [.ok("connect", environment, "ok"), .ok("tls", environment, "ok"),
+                       .fail("auth", environment, .rejected, "403 InvalidProviderToken", reason: "InvalidProviderToken")]
+        case .network:
+            checks += [.fail("connect", environment, .network, "cannot connect")]
+        }
+        return EnvironmentReport(environment: environment, checks: checks)
+    }
+
+    static let mixes: [(Outcome, Outcome)] = Outcome.allCases.flatMap { s in Outcome.allCases.map { (s, $0) } }
+
+    @Test(arguments: mixes)
+    func defaultEnvironmentsNeedOneThatAccepts(_ sandbox: Outcome, _ production: Outcome) {
+        let (checks, code) = DoctorVerdict.settle(credentials: [.ok("credentials", nil, "key")],
+                                                  environments: [Self.report(.sandbox, sandbox), Self.report(.production, production)],
+                                                  explicit: false)
+        let anyAccepted = sandbox == .accepted || production == .accepted
+        let expected: Int32 = anyAccepted ? 0 : (sandbox == .rejected || production == .rejected ? 1 : 69)
+        #expect(code == expected)
+        let failed = checks.filter { $0.status == .fail }
+        let warned = checks.filter { $0.status == .warn }
+        if anyAccepted {
+            #expect(failed.isEmpty)
+            #expect(warned.count == [sandbox, production].filter { $0 != .accepted }.count)
+            let working = sandbox == .accepted ? "sandbox" : "production"
+            for w in warned { #expect(w.hint?.contains("\(working) accepted the credentials") == true) }
+        } else {
+            #expect(failed.count == 2 && warned.isEmpty)
+            #expect(DoctorVerdict.errorLine(checks)?.hasPrefix("doctor: \(failed[0].fullLabel) failed") == true)
+        }
+    }
+
+    @Test(arguments: mixes)
+    func namedEnvironmentsMustEachAccept(_ sandbox: Outcome, _ production: Outcome) {
+        let (checks, code) = DoctorVerdict.settle(credentials: [.ok("credentials", nil, "key")],
+                                                  environments: [Self.report(.sandbox, sandbox), Self.report(.production, production)],
+                                                  explicit: true)
+        let outcomes = [sandbox, production]
+        let expected: Int32 = outcomes.contains(.rejected) ? 1 : (outcomes.contains(.network) ? 69 : 0)
+        #expect(code == expected)
+        #expect(checks.filter { $0.status == .warn }.isEmpty)
+        #expect(checks.filter { $0.status == .fail }.count == outcomes.filter { $0 != .accepted }.count)
+    }
+
+    @Test func credentialFailuresWinOverRejectionsAndNetwork() {
+        let expiring = DoctorCheck.fail("credentials", nil, .credential, "expires in 3 days")
+        let (_, code) = DoctorVerdict.settle(credentials: [expiring],
+                                             environments: [Self.report(.sandbox, .rejected), Self.report(.production, .network)],
+                                             explicit: true)
+        #expect(code == 77)
+        let (_, warnOnly) = DoctorVerdict.settle(credentials: [DoctorCheck(name: "credentials", status: .warn, detail: "10 days")],
+                                                 environments: [Self.report(.sandbox, .accepted)], explicit: false)
+        #expect(warnOnly == 0)
+    }
+
+    @Test func probeAnswers() {
+        func auth(_ outcome: ExchangeOutcome) -> DoctorCheck {
+            DoctorProbe.authCheck(outcome, environment: .sandbox, acceptedIn: nil, keyID: "KEYKEYKEY1", teamID: "TEAMTEAM12",
+                                  timeoutText: "--timeout 5")
+        }
+        let ok = auth(.answered(APNSResponse(status: 400, body: Array(#"{"reason":"BadDeviceToken"}"#.utf8))))
+        #expect(ok.status == .ok && ok.reason == "BadDeviceToken")
+        let accepted = auth(.answered(APNSResponse(status: 200)))
+        #expect(accepted.status == .fail && accepted.problem == .rejected && accepted.detail.hasPrefix("200"))
+        let swapped = auth(.answered(APNSResponse(status: 403, body: Array(#"{"reason":"InvalidProviderToken"}"#.utf8))))
+        #expect(swapped.problem == .rejected && swapped.detail.contains("KEYKEYKEY1") && swapped.detail.contains("TEAMTEAM12"))
+        let alert = auth(.refusedByAlert("the server ended the connection with a TLS alert: certificate required"))
+        #expect(alert.problem == .rejected)
+        let silent = auth(.failed(.timeout(seconds: 5)))
+        #expect(silent.problem == .network && silent.hint?.contains("--timeout 5") == true)
+        let odd = auth(.answered(APNSResponse(status: 418, body: Array(#"{"reason":"\u001b[31mTeapot"}"#.utf8))))
+        #expect(odd.problem == .rejected && !odd.detail.contains("\u{1b}"))
+    }
+
+    @Test func reasonsAreSharpened() {
+        let clock = DoctorAdvice.refusal(status: 403, reason: "ExpiredProviderToken", environment: .production, acceptedIn: nil,
+                                         keyID: nil, teamID: nil)
+        #expect(clock.hint.contains("clock"))
+        for spelling in ["BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken"] {
+            let told = DoctorAdvice.refusal(status: 403, reason: spelling, environment: .production, acceptedIn: .sandbox,
+                                            keyID: nil, teamID: nil)
+            #expect(told.hint.hasPrefix("this key is for sandbox only (keys can be limited to one environment since 2025)"))
+            let untold = DoctorAdvice.refusal(status: 403, reason: spelling, environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+            #expect(untold.hint.contains("limited to production"))
+        }
+        let topic = DoctorAdvice.refusal(status: 400, reason: "TopicDisallowed", environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+        #expect(topic.hint == APNSReason.topicDisallowed.hint)
+    }
+
+    @Test func tlsHintNamesTheIssuerAndWhatItMeans() {
+        let apple = ["C=US, O=Apple Inc., CN=Apple Public Server RSA CA 12 - G1",
+                     "C=US, O=The USERTRUST Network, CN=USERTrust RSA Certification Authority"]
+        let missingRoot = DoctorAdvice.tlsVerificationHint(issuers: apple, appleHost: true, proxy: nil)
+        #expect(missingRoot.contains("issued by USERTrust RSA Certification Authority") && missingRoot.contains("ca-certificates")
+                && missingRoot.contains("SSL_CERT_FILE"))
+        let intercepted = DoctorAdvice.tlsVerificationHint(issuers: ["O=Corp, CN=Corp Inspection CA"], appleHost: true, proxy: "http://proxy:3128")
+        #expect(intercepted.contains("issued by Corp Inspection CA") && intercepted.contains("intercepts")
+                && intercepted.contains("--ca-file") && intercepted.contains("exempt"))
+        let local = DoctorAdvice.tlsVerificationHint(issuers: ["O=apnsctl, CN=apnsctl mock CA"], appleHost: false, proxy: nil)
+        #expect(local.contains("issued by apnsctl mock CA") && local.contains("--ca-file"))
+    }
+
+    @Test func portHintSaysWhether2197Helps() {
+        #expect(DoctorAdvice.portHint(failedPort: 443, otherPort: 2197, otherWorks: true).contains("add --port 2197"))
+        #expect(DoctorAdvice.portHint(failedPort: 2197, otherPort: 443, otherWorks: true).contains("leave out --port 2197"))
+        let neither = DoctorAdvice.portHint(failedPort: 443, otherPort: 2197, otherWorks: false)
+        #expect(neither.contains("--port 2197 would not help"))
+    }
+
+    @Test func certificateLineByDaysLeft() throws {
+        let now: Int64 = 1_800_000_000
+        let ca = try CredentialGenerator.makeCA()
+        func info(_ notBefore: Int64, _ notAfter: Int64) throws -> CertificateInfo {
+            try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.app", kind: .universal(topics: ["com.example.app"]),
+                                                        validity: Validity(notBefore: notBefore, notAfter: notAfter)).info
+        }
+        let day: Int64 = 86_400
+        let fine = APNSCtl.Doctor.certificateCheck(try info(now - day, now + 200 * day), file: "p.pem", now: now, failWithin: nil)
+        #expect(fine.check.status == .ok && !fine.stopBeforeNetwork && fine.check.daysRemaining == 200)
+        let soon = APNSCtl.Doctor.certificateCheck(try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: nil)
+        #expect(soon.check.status == .warn && soon.check.detail.contains("10 days left"))
+        let gated = APNSCtl.Doctor.certificateCheck(try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: 30 * day)
+        #expect(gated.check.status == .fail && gated.check.problem == .credential && !gated.stopBeforeNetwork)
+        #expect(gated.check.hint?.contains("--fail-within 30d") == true)
+        let expired = APNSCtl.Doctor.certificateCheck(try info(now - 90 * day, now - 2 * day), file: "p.pem", now: now, failWithin: nil)
+        #expect(expired.check.status == .fail && expired.stopBeforeNetwork && expired.check.detail.contains("EXPIRED"))
+    }
+}
