@@ -17,8 +17,9 @@ struct APNSCtl: ParsableCommand {
             man apnsctl and man apnsctl.COMMAND hold the same text after make install.
 
             Exit codes: 0 success, 1 APNs rejected a notification, 64 usage, 65 invalid payload, 66 \
-            missing input file, 69 transport failure, 70 internal error, 73 output file exists, 77 \
-            credential problem.
+            missing input file, 69 transport failure, 70 internal error, 73 output file exists or is not a \
+            regular file, 74 output could not be written (disk full, closed pipe), 77 credential problem; \
+            130/143 after SIGINT/SIGTERM.
             """,
         version: APNSCtl.versionText,
         subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self]
@@ -30,16 +31,19 @@ struct APNSCtl: ParsableCommand {
     }
 
     static func main() {
+        // Before anything opens a descriptor: a closed stdout must not be taken by a socket or file.
+        OutputSink.reserveStandardDescriptors()
         ProcessSignals.ignoreBrokenPipe()
+        ProcessSignals.ignoreFileSizeLimit()
         rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
         suggestForMistypedCommand(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot()
             try command.run()
-            exitProcess(0)
+            finish(exitCode: ExitStatus.success)
         } catch let failure as CLIError {
             failure.report()
-            exitProcess(failure.exitCode)
+            finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed)
         } catch {
             reportParserError(error)
         }
@@ -51,14 +55,26 @@ struct APNSCtl: ParsableCommand {
         let code = exitCode(for: error).rawValue
         let text = fullMessage(for: error)
         if code == 0 {
-            if !text.isEmpty { StandardStreams.printOut(text + "\n") }
-            exitProcess(0)
+            if !text.isEmpty { OutputSink.standardOutput.print(text + "\n") }
+            finish(exitCode: ExitStatus.success)
         }
         let lines = errorLines(parserText: text)
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             StandardStreams.printErr(line + "\n")
         }
-        exitProcess(code == 1 ? ExitStatus.usage : code)
+        finish(exitCode: code == 1 ? ExitStatus.usage : code)
+    }
+
+    /// Every command's end: writes what standard output still buffers and asks it whether a write failed.
+    /// A failed write is exit 74 with CLI.md's message, whatever the command chose (0, 1, 69, …), except
+    /// a signal's 130/143, which wins (CLI.md, "Exit codes"). `outputReported`: the command already said
+    /// what was not written (`send`'s counts).
+    static func finish(exitCode code: Int32, outputReported: Bool = false) -> Never {
+        let out = OutputSink.standardOutput
+        out.flush()
+        guard let failure = out.failure, code != 128 + SIGINT, code != 128 + SIGTERM else { exitProcess(code) }
+        if !outputReported { StandardStreams.error(failure.message) }
+        exitProcess(ExitStatus.outputFailed)
     }
 
     /// `apnsctl sned`, `apnsctl channel crate`: the parser says only "Unexpected argument"; like a mistyped

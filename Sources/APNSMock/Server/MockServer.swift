@@ -117,6 +117,9 @@ public final class MockServer: Sendable {
         return lost ?? writer?.droppedLines ?? 0
     }
 
+    /// The `errno` of a failed write of the log (not a slow reader): the mock exits 74 when stopped.
+    public var logWriteError: Int32? { state.withLock { $0.shared }?.logWriter?.writeError }
+
     /// A warning on stderr only if it can be written at once: stderr may be the same stalled pipe.
     public static func warnWithoutBlocking(_ message: String) {
         let bytes = Array(("warning: " + message + "\n").utf8.prefix(512))

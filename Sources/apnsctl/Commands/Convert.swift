@@ -22,7 +22,10 @@ extension APNSCtl {
                 APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal, which asks to confirm an empty \
                 password; an empty first line of the file means an empty password.
 
-                Output files are created with mode 0600 and never overwritten without --force (exit 73).
+                Output files are created with mode 0600 and never overwritten without --force (exit 73). \
+                --force replaces only a regular file: a directory, symlink, FIFO, socket or device at that \
+                path is exit 73 (use '-o -' for stdout). The file is written beside its final name and renamed \
+                into place, so a failed write (disk full, exit 74) leaves the old file untouched.
 
                 Examples:
                   apnsctl convert push.p12 -o push.pem --passphrase-file pass.txt
@@ -52,15 +55,15 @@ extension APNSCtl {
               help: "Write the .p12 with RC2-40/3DES encryption and a SHA-1 MAC, for older macOS keychains.")
         var legacy = false
 
-        @Flag(name: .customLong("force"), help: "Overwrite the output file if it exists.")
+        @Flag(name: .customLong("force"), help: "Replace the output file if it exists (only a regular file).")
         var force = false
 
         func run() throws {
-            if output != "-", FileSystem.isDirectory(output) {
-                throw CLIError.outputExists("-o \(output): it is a directory; give a file name inside it")
-            }
-            if !force, output != "-", FileSystem.exists(output) {
-                throw CLIError(FileSystem.Failure.exists(path: output))
+            // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
+            if output != "-" {
+                let existing: Bool
+                do { existing = try FileSystem.checkOutputTarget(output) } catch { throw CLIError(error.relabelled("-o \(output)")) }
+                if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
             }
             let contents = try withCredentialErrors { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)

@@ -48,12 +48,23 @@ extension APNSCtl.Send {
             if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
             throw .transport(error.message)
         }
-        var summary = send(InterruptSignals.install()) { renderer.result($0) }
+        // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does.
+        let interrupts = InterruptSignals.install()
+        let output = OutputSink.standardOutput
+        output.onFailure = { _ in interrupts?.stopForLostOutput() }
+        var summary = send(interrupts) { renderer.result($0) }
         if summary.interruptedBy != nil { summary.notSent = max(0, total - summary.total) }
         renderer.finish(summary)
+        output.onFailure = nil
         verboseLog?.finish(summary)
-        if let signal = summary.interruptedBy {
+        // A real signal wins over lost output (130/143 before 74), even one that came after it.
+        let signal = summary.interruptedBy.flatMap { $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0 }
+        if let signal {
+            summary.interruptedBy = signal
             throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary))
+        }
+        if let failure = output.failure {
+            throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: summary.notSent, noun: noun))
         }
         if summary.failed > 0 {
             let what = summary.failed == summary.total ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"

@@ -198,7 +198,7 @@ extension FileSystem.Failure {
     var isReadProblem: Bool {
         switch self {
         case .missing, .unreadable, .isDirectory: return true
-        case .exists, .cannotCreate: return false
+        case .exists, .cannotCreate, .notARegularFile, .writeFailed: return false
         }
     }
 }

@@ -16,7 +16,7 @@ final class SendOutput {
     private let format: Format
     private let environment: APNSEnvironment
     private let endpoint: PushEndpoint
-    private let out = OutputBuffer()
+    private let out = OutputSink.standardOutput
     private let lineBuffered: Bool
     private let quiet: Bool
     private let colour: Bool
@@ -154,6 +154,16 @@ final class SendOutput {
         if s.notSent > 0 { undone.append("\(s.notSent) never sent") }
         let what = undone.isEmpty ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
         return "interrupted by \(name): \(what)"
+    }
+
+    /// CLI.md's line when standard output failed during `send`: `standard output was closed after N results;
+    /// M devices were not sent`, or for a write error `writing standard output: No space left on device;
+    /// N results written, M devices were not sent`.
+    static func lostOutputMessage(_ failure: OutputSink.Failure, notSent: Int, noun: String) -> String {
+        let results = "\(failure.linesWritten) result\(failure.linesWritten == 1 ? "" : "s")"
+        let unsent = "\(notSent) \(noun)\(notSent == 1 ? " was" : "s were") not sent"
+        if failure.readerGone { return "standard output was closed after \(results); \(unsent)" }
+        return "\(failure.message); \(results) written, \(unsent)"
     }
 
     private static func paint(_ word: String, green: Bool, _ colour: Bool) -> String {

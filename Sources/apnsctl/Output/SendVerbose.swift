@@ -65,7 +65,7 @@ final class SendVerbose {
             let resend = unanswered > 0 ? "; \(unanswered) unanswered will be sent again" : ""
             return ["* connection ended: \(why) (\(answered) answered on it\(resend))"]
         case .interrupted(let signal, let inFlight):
-            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == SIGTERM ? "SIGTERM" : "SIGINT"
             return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
         }
     }
