@@ -8,7 +8,7 @@ extension APNSCtl.Send {
     /// result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a rejection,
     /// 69 when a target got no answer (wins over 1), 130/143 when interrupted. `noun` names the targets in
     /// messages (`device`, `channel`).
-    func deliver(_ requests: RequestSource, total: Int, environment: APNSEnvironment, endpoint: PushEndpoint,
+    func deliver(_ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
                  fallback: SendFallback? = nil) throws(CLIError) {
         if connection.insecure {
@@ -53,7 +53,8 @@ extension APNSCtl.Send {
         let output = OutputSink.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         var summary = send(interrupts) { renderer.result($0) }
-        if summary.interruptedBy != nil { summary.notSent = max(0, total - summary.total) }
+        let stopped = summary.interruptedBy != nil
+        if stopped, let total { summary.notSent = max(0, total - summary.total) }
         renderer.finish(summary)
         output.onFailure = nil
         verboseLog?.finish(summary)
@@ -61,10 +62,11 @@ extension APNSCtl.Send {
         let signal = summary.interruptedBy.flatMap { $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0 }
         if let signal {
             summary.interruptedBy = signal
-            throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary))
+            throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary, restUnknown: total == nil))
         }
         if let failure = output.failure {
-            throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: summary.notSent, noun: noun))
+            let notSent: Int? = total == nil && stopped ? nil : summary.notSent
+            throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun))
         }
         if summary.failed > 0 {
             let what = summary.failed == summary.total ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"

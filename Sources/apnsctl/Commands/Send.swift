@@ -90,7 +90,7 @@ extension APNSCtl {
         var devices: [String] = []
 
         @Option(name: .customLong("devices"),
-                help: ArgumentHelp("File with one token per line (- = standard input); blank lines and # comments are skipped.",
+                help: ArgumentHelp("File with one token per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
                                    valueName: "file"), completion: .file())
         var devicesFile: String?
 
@@ -135,15 +135,34 @@ extension APNSCtl {
                            tokenAuthKeyPath: tokenAuth.key.authKey).print()
                 return
             }
-            // The device file owns the spooled copy of standard input: keep it until everything is sent.
-            try withExtendedLifetime(plan.deviceFile) {
-                let fallback = plan.fallback.map { route in
-                    SendFallback(route: route, request: plan.request, devices: plan.devices)
-                }
+            // The device file owns the list's descriptor: keep it until everything is sent.
+            defer { withExtendedLifetime(plan.deviceFile) {} }
+            let fallback = plan.fallback.map { route in
+                SendFallback(route: route, request: plan.request, devices: plan.devices)
+            }
+            do throws(CLIError) {
                 try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback)
+            } catch {
+                try Self.endOfStream(plan.deviceFile, after: error)
             }
+            try Self.endOfStream(plan.deviceFile, after: nil)
+        }
+
+        /// A streamed `--devices` list that ended at a bad line: the devices before it have their results, then
+        /// the error lines, exit 64 (CLI.md). A signal (130/143) or lost output (74) still wins; a rejection or
+        /// transport failure is said too, then 64. Without a bad line, `error` is rethrown as it was.
+        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?) throws(CLIError) {
+            guard let problem = file?.streamProblem else {
+                if let error { throw error }
+                return
+            }
+            switch error {
+            case .interrupted?, .outputFailed?: if let error { throw error }
+            default: error?.report()
+            }
+            throw devicesError(problem)
         }
     }
 }

@@ -24,12 +24,13 @@ struct SendPlan {
     let fallback: Route?
     /// `-d` tokens in order, then `--devices FILE` read lazily.
     let devices: DeviceSource
-    let deviceCount: Int
+    /// How many devices, or nil when `--devices` is a stream (standard input, a FIFO) of unknown length.
+    let deviceCount: Int?
     let firstDevice: DeviceToken
     let identity: PushIdentity?
     /// Key id and team id with token auth (for the dry run's hint).
     let tokenIDs: (keyID: String, teamID: String)?
-    /// Kept alive while sending: it owns the spooled copy of standard input.
+    /// Kept alive while sending: it owns the list's descriptor, and says whether a stream ended at a bad line.
     let deviceFile: DeviceFile?
 }
 
@@ -74,7 +75,7 @@ extension APNSCtl.Send {
         var tokens: [DeviceToken] = []
         for (i, text) in devices.enumerated() {
             do { tokens.append(try DeviceToken(parsing: text)) } catch {
-                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+                let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
                 throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
             }
             if let t = tokens.last, t.looksTruncated {
@@ -83,27 +84,26 @@ extension APNSCtl.Send {
         }
         var file: DeviceFile? = nil
         if let devicesFile {
-            do { file = try DeviceFile(path: devicesFile) } catch {
-                if case .file(let f) = error, f.isReadProblem { throw CLIError.inputMissing(error.cliMessage) }
-                throw CLIError.usage(error.cliMessage)
-            }
+            do { file = try DeviceFile(path: devicesFile) } catch { throw Self.devicesError(error) }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
                 let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
                 StandardStreams.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
             }
         }
-        let count = tokens.count + (file?.count ?? 0)
-        var sources: [DeviceSource] = [DeviceArraySource(tokens)]
-        if let file {
-            do { sources.append(try file.makeSource()) } catch { throw CLIError.inputMissing(error.cliMessage) }
-        }
-        let source = DeviceChainSource(sources)
-        guard count > 0 else {
+        let count: Int? = file?.isStreamed == true ? nil : tokens.count + (file?.count ?? 0)
+        // The first token (the dry run shows it): from a stream, this reads up to it, and a bad first line
+        // (`yes | apnsctl send --devices -`) is exit 64 here, before anything connects.
+        let fileFirst: DeviceToken?
+        do { fileFirst = try file?.firstToken() } catch { throw Self.devicesError(error) }
+        guard let first = tokens.first ?? fileFirst else {
             throw CLIError.usage("--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
         }
-        let firstSource = DeviceChainSource([DeviceArraySource(tokens)] + ((try? file?.makeSource()).map { [$0] } ?? []))
-        guard let first = firstSource.next() else { throw CLIError.internalError("the device list changed while reading it") }
+        var sources: [DeviceSource] = [DeviceArraySource(tokens)]
+        if let file {
+            do { sources.append(try file.makeSource()) } catch { throw Self.devicesError(error) }
+        }
+        let source = DeviceChainSource(sources)
 
         // 4. Credentials (77, or 66 for a missing file).
         let identity = try certificate.loadIdentity(passphrase: passphrase)
@@ -157,6 +157,12 @@ extension APNSCtl.Send {
         return SendPlan(request: pushRequest, environment: environment, endpoint: endpoint, proxy: proxy, fallback: fallback,
                         devices: source, deviceCount: count, firstDevice: first, identity: identity, tokenIDs: ids,
                         deviceFile: file)
+    }
+
+    /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.
+    static func devicesError(_ error: DeviceFile.Problem) -> CLIError {
+        if case .file(let f) = error, f.isReadProblem { return .inputMissing(error.cliMessage) }
+        return .usage(error.cliMessage)
     }
 
     /// The payload and the name its problems are reported under.

@@ -26,8 +26,10 @@ struct SendDryRun: DryRunText {
         out.append("")
         out.append(String(decoding: plan.request.payload, as: UTF8.self))
         out.append("")
-        if plan.deviceCount > 1 {
-            out.append("# the same request goes to \(plan.deviceCount - 1) more device\(plan.deviceCount == 2 ? "" : "s"), only :path differs")
+        if let count = plan.deviceCount, count > 1 {
+            out.append("# the same request goes to \(count - 1) more device\(count == 2 ? "" : "s"), only :path differs")
+        } else if plan.deviceCount == nil {
+            out.append("# the same request goes to every further device of --devices \(plan.deviceFile?.displayName ?? "-") (not read in a dry run), only :path differs")
         }
         if let fallback = plan.fallback {
             out.append("# --env auto: each device \(plan.environment.rawValue) answers BadDeviceToken is sent once more to \(fallback.environment.rawValue) (\(fallback.endpoint.url))")

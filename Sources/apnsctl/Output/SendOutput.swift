@@ -25,7 +25,7 @@ final class SendOutput {
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
     /// failed lines and the summary.
-    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int, lineBuffered: Bool = false,
+    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?, lineBuffered: Bool = false,
          quiet: Bool = false, color: ColorMode = .auto) {
         self.format = format
         self.environment = environment
@@ -147,11 +147,13 @@ final class SendOutput {
     }
 
     /// The stderr line after an interrupt: which signal, and what was left undone.
-    static func interruptMessage(_ s: SendSummary) -> String {
+    /// `restUnknown`: the devices came from a stream whose rest was never read, so how many is unknown.
+    static func interruptMessage(_ s: SendSummary, restUnknown: Bool = false) -> String {
         let name = s.interruptedBy == SIGTERM ? "SIGTERM" : "SIGINT"
         var undone: [String] = []
         if s.failed > 0 { undone.append("\(s.failed) sent without an answer") }
         if s.notSent > 0 { undone.append("\(s.notSent) never sent") }
+        if restUnknown { undone.append("the rest of the list was not read") }
         let what = undone.isEmpty ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
         return "interrupted by \(name): \(what)"
     }
@@ -159,9 +161,11 @@ final class SendOutput {
     /// CLI.md's line when standard output failed during `send`: `standard output was closed after N results;
     /// M devices were not sent`, or for a write error `writing standard output: No space left on device;
     /// N results written, M devices were not sent`.
-    static func lostOutputMessage(_ failure: OutputSink.Failure, notSent: Int, noun: String) -> String {
+    /// `notSent` nil: the devices came from a stream whose rest was never read.
+    static func lostOutputMessage(_ failure: OutputSink.Failure, notSent: Int?, noun: String) -> String {
         let results = "\(failure.linesWritten) result\(failure.linesWritten == 1 ? "" : "s")"
-        let unsent = "\(notSent) \(noun)\(notSent == 1 ? " was" : "s were") not sent"
+        let unsent = notSent.map { "\($0) \(noun)\($0 == 1 ? " was" : "s were") not sent" }
+            ?? "the rest of the \(noun) list was not read or sent"
         if failure.readerGone { return "standard output was closed after \(results); \(unsent)" }
         return "\(failure.message); \(results) written, \(unsent)"
     }
