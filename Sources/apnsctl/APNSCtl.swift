@@ -35,10 +35,22 @@ struct APNSCtl: ParsableCommand {
         OutputSink.reserveStandardDescriptors()
         ProcessSignals.ignoreBrokenPipe()
         ProcessSignals.ignoreFileSizeLimit()
-        rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
-        suggestForMistypedCommand(Array(CommandLine.arguments.dropFirst()))
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        rejectHelpForUnknownCommand(arguments)
+        suggestForMistypedCommand(arguments)
+        // `send`'s device tokens bypass the parser, which is quadratic in a repeated option's count.
+        var deviceTokens: [String] = []
+        if arguments.first == Send._commandName {
+            let split = DeviceFlagArguments.extract(Array(arguments.dropFirst()))
+            deviceTokens = split.tokens
+            arguments = [Send._commandName] + split.rest
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
+            if var send = command as? Send, !deviceTokens.isEmpty {
+                send.devices = deviceTokens + send.devices
+                command = send
+            }
             try command.run()
             finish(exitCode: ExitStatus.success)
         } catch let failure as CLIError {

@@ -72,15 +72,25 @@ extension APNSCtl.Send {
         let loaded = try loadPayload()
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
+        // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
         var tokens: [DeviceToken] = []
+        var timesGiven: [String: Int] = [:]
         for (i, text) in devices.enumerated() {
-            do { tokens.append(try DeviceToken(parsing: text)) } catch {
+            let token: DeviceToken
+            do { token = try DeviceToken(parsing: text) } catch {
                 let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
                 throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
             }
-            if let t = tokens.last, t.looksTruncated {
-                StandardStreams.warning("--device \(t.abbreviated): only \(t.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
+            timesGiven[token.hex, default: 0] += 1
+            guard timesGiven[token.hex] == 1 else { continue }
+            tokens.append(token)
+            if token.looksTruncated {
+                StandardStreams.warning("--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
             }
+        }
+        for token in tokens {
+            guard let times = timesGiven[token.hex], times > 1 else { continue }
+            StandardStreams.warning("--device \(token.hex) was given \(times) times; it is sent once")
         }
         var file: DeviceFile? = nil
         if let devicesFile {
