@@ -1,3 +1,5 @@
+import APNSCore
+
 /// Messages on standard error. Standard output carries data and is written only through
 /// `OutputSink.standardOutput`, which checks every write. Writes go straight to the descriptors:
 /// Swift 6 forbids touching C's `stderr` global, and unbuffered writes keep order with child processes.
@@ -5,10 +7,12 @@ public enum StandardStreams {
     /// Writes text to standard error.
     public static func printErr(_ text: String) { writeAll(fd: 2, Array(text.utf8)) }
 
-    /// `error: …` on stderr (every line of a multi-line message is prefixed once, on the first).
-    public static func error(_ message: String) { printErr("error: \(message)\n") }
-    /// `warning: …` on stderr.
-    public static func warning(_ message: String) { printErr("warning: \(message)\n") }
+    /// `error: …` on stderr (every line of a multi-line message is prefixed once, on the first). Messages
+    /// quote input (file names, tokens, flag values, server answers): control characters in them are
+    /// escaped, so no input drives the terminal; the message's own line breaks stay.
+    public static func error(_ message: String) { printErr("error: \(PrintableText.escapingControlsPerLine(message))\n") }
+    /// `warning: …` on stderr, escaped as `error` is.
+    public static func warning(_ message: String) { printErr("warning: \(PrintableText.escapingControlsPerLine(message))\n") }
 
     /// Writes all of `bytes` to `fd` (stderr, a terminal); a failure ends the write quietly: a message that
     /// cannot reach stderr has nowhere left to be reported. Never used for standard output.

@@ -72,7 +72,8 @@ struct APNSCtl: ParsableCommand {
         }
         let lines = errorLines(parserText: text)
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
-            StandardStreams.printErr(line + "\n")
+            // The parser quotes arguments as given: escaped, so none can drive the terminal.
+            StandardStreams.printErr(PrintableText.escapingControls(line) + "\n")
         }
         finish(exitCode: code == 1 ? ExitStatus.usage : code)
     }
@@ -107,7 +108,7 @@ struct APNSCtl: ParsableCommand {
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
             guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return }
             let usage = path.joined(separator: " ")
-            StandardStreams.printErr("error: Unknown command '\(word)'. Did you mean '\(near)'?\n"
+            StandardStreams.printErr("error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
                 + "error: usage: \(usage) <subcommand>\n"
                 + "error: See '\(usage) --help' for more information.\n")
             exitProcess(ExitStatus.usage)

@@ -12,16 +12,13 @@ struct ProblemCollector {
 
     /// Records an error at byte `offset`.
     mutating func error(_ path: String, at offset: Int, _ message: String) {
-        findings.append(Finding(offset: offset, severity: .error, path: ProblemCollector.printable(path), message: message))
+        findings.append(Finding(offset: offset, severity: .error, path: PrintableText.escapingControls(path), message: message))
     }
 
     /// Records a warning at byte `offset`.
     mutating func warning(_ path: String, at offset: Int, _ message: String) {
-        findings.append(Finding(offset: offset, severity: .warning, path: ProblemCollector.printable(path), message: message))
+        findings.append(Finding(offset: offset, severity: .warning, path: PrintableText.escapingControls(path), message: message))
     }
-
-    /// A key path safe to print on a terminal (keys may hold ESC, newlines, C1 codes).
-    static func printable(_ path: String) -> String { PrintableText.escapingControls(path) }
 
     /// Whether any error was recorded so far.
     var hasErrors: Bool { findings.contains { $0.severity == .error } }

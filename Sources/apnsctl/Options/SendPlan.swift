@@ -39,6 +39,7 @@ extension APNSCtl.Send {
     func makePlan(now: Int64 = SystemClock.now()) throws(CLIError) -> SendPlan {
         // 1. Flag values and combinations (64).
         try connection.checkNumbers()
+        if let topic = request.topic { try HeaderValueCheck.check(topic, flag: "--topic") }
         let explicitEnvironment = try connection.parsedEnvironment()
         let endpoints = try connection.parsedEndpoints()
         let port = try connection.parsedPort(endpoints: endpoints)
