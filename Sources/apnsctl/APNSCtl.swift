@@ -117,13 +117,28 @@ struct APNSCtl: ParsableCommand {
 
     /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not
     /// know there), hiding the typo from the user and from scripts; like `git help`, it is an error.
+    /// The words are walked down the command tree, so `apnsctl help channel create` is the help of
+    /// `channel create`, and a typo at any level is named with that level's commands.
     private static func rejectHelpForUnknownCommand(_ arguments: [String]) {
         guard arguments.first == "help", arguments.count > 1 else { return }
-        let names = configuration.subcommands.map { $0._commandName }
-        for name in arguments.dropFirst() where !name.hasPrefix("-") && !names.contains(name) {
+        var command: ParsableCommand.Type = APNSCtl.self
+        var path = ["apnsctl"]
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            let subcommands = command.configuration.subcommands
+            if let next = subcommands.first(where: { $0._commandName == name }) {
+                command = next
+                path.append(name)
+                continue
+            }
+            let names = subcommands.map { $0._commandName }
+            let shown = JSONWriter.quoted(PrintableText.escapingControls(name))
+            guard !names.isEmpty else {
+                StandardStreams.printErr("error: help: \(path.joined(separator: " ")) has no subcommand \(shown)\n")
+                exitProcess(ExitStatus.usage)
+            }
             let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
-            StandardStreams.printErr("error: help: unknown command \(JSONWriter.quoted(name)); \(near)"
-                + "the commands are \(names.joined(separator: ", ")) (apnsctl --help lists them)\n")
+            StandardStreams.printErr("error: help: unknown command \(shown); \(near)"
+                + "the commands are \(names.joined(separator: ", ")) (\(path.joined(separator: " ")) --help lists them)\n")
             exitProcess(ExitStatus.usage)
         }
     }
@@ -136,7 +151,7 @@ struct APNSCtl: ParsableCommand {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             guard !line.isEmpty else { continue }
             if line.hasPrefix("Error: ") || line.hasPrefix("error: ") {
-                lines.append("error: " + line.dropFirst(7))
+                lines.append(OtherToolFlags.correcting("error: " + line.dropFirst(7)))
             } else if line.hasPrefix("Usage: ") || line.hasPrefix("Help: ") {
                 let colon = line.firstIndex(of: ":") ?? line.startIndex
                 let label = line[..<colon].lowercased()

@@ -59,6 +59,11 @@ extension APNSCtl {
         var force = false
 
         func run() throws {
+            if ["json", "text"].contains(output.lowercased()) {
+                // `-o` is send's format flag; here it names the file, and a file named `json` is a mistake.
+                throw CLIError.usage("-o \(output): in convert, -o names the output file (e.g. -o push.pem, or -o - for standard output); "
+                    + "convert has no \(output.lowercased()) format")
+            }
             // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
             if output != "-" {
                 let existing: Bool
@@ -105,6 +110,18 @@ extension APNSCtl {
             } catch {
                 throw CLIError(error)
             }
+            // One line saying what was written (CLI.md), only once it was: standard output is asked first.
+            let out = OutputSink.standardOutput
+            out.flush()
+            guard out.failure == nil else { return }
+            var parts = ["certificate"]
+            if !contents.chain.isEmpty { parts.append("\(contents.chain.count) chain certificate\(contents.chain.count == 1 ? "" : "s")") }
+            if contents.privateKey != nil { parts.append("private key") }
+            var notes: [String] = []
+            if writesPKCS12(inputKind: contents.kind) { notes.append("PKCS#12 with \(legacy ? "legacy RC2/3DES" : "AES-256") encryption") }
+            if output != "-" { notes.append("mode 0600") }
+            StandardStreams.printErr("wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
+                + parts.joined(separator: ", ") + notes.map { "; " + $0 }.joined() + "\n")
         }
 
         /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
@@ -129,7 +146,7 @@ enum ConvertPassword {
             }
             if let secret { return secret }
         }
-        if let value = Environment.value("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
+        if let value = Environment.setting("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
         guard TerminalPrompt.isAvailable else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }

@@ -143,6 +143,11 @@ extension APNSCtl.Send {
             fallback = SendPlan.Route(environment: other, endpoint: otherEndpoint, proxy: try connection.proxySelection(for: otherEndpoint))
         }
         let endpoint = endpoints.endpoint(for: environment, port: port)
+        if let fallback, fallback.endpoint.url == endpoint.url {
+            // One server for both environments would answer BadDeviceToken twice and blame the token.
+            throw CLIError.usage("--env auto needs two servers, but --endpoint \(endpoint.url) names one for both environments; "
+                + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
+        }
         SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
                                                  + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
         let proxy = try connection.proxySelection(for: endpoint)

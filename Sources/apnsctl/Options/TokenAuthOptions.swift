@@ -29,7 +29,7 @@ struct AuthKeyOptions: ParsableArguments {
     func load(path: String) throws(CLIError) -> Loaded {
         try withCredentialErrors { () throws(CredentialProblem) in
             let key = try CredentialLoader.loadSigningKey(path: path)
-            let team = teamID ?? Environment.value("APNSCTL_TEAM_ID")
+            let team = teamID ?? Environment.setting("APNSCTL_TEAM_ID")
             let ids = try ProviderToken.identifiers(explicitKeyID: keyID, key: key, authKeyPath: path, teamID: team)
             return Loaded(key: key, keyID: ids.keyID, teamID: ids.teamID)
         }

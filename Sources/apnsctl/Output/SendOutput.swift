@@ -128,6 +128,15 @@ final class SendOutput {
         w.key("duration_ms")
         w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
         if r.outcome == .failed { w.field("error", r.failure?.message ?? "no answer") }
+        if r.outcome == .rejected {
+            // The same texts as the text output (CLI.md, JSON output).
+            if let reason = r.knownReason {
+                w.field("meaning", reason.meaning)
+                w.field("hint", reason.hint(broadcast: r.device == nil))
+            } else {
+                w.field("meaning", explanation(r))
+            }
+        }
         w.endObject()
         return w.text
     }

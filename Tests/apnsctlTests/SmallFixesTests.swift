@@ -1,0 +1,87 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Issue 15's small fixes and first-day mistakes, end to end.
+@Suite struct SmallFixesTests {
+    static func token(_ i: Int) -> String {
+        let hex = String(i, radix: 16)
+        return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
+    }
+
+    @Test func emptySettingsVariablesCountAsUnset() throws {
+        let mock = try MockProcess()
+        let scratch = try TemporaryDirectory(prefix: "empty-env")
+        let out = scratch.file("out.p12")
+        let convert = try CommandRunner.apnsctl(["convert", mock.certificate, "-o", out], environment: ["APNSCTL_OUT_PASSPHRASE": ""])
+        #expect(convert.status == 64, "\(convert.stderr)")
+        #expect(convert.stderr.contains("no password for \(out)"), "\(convert.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let jwt = try CommandRunner.apnsctl(["jwt", "--auth-key", mock.authKey], environment: ["APNSCTL_TEAM_ID": ""])
+        #expect(jwt.status == 77, "\(jwt.stderr)")
+        #expect(jwt.stderr.contains("--team-id: missing"), "\(jwt.stderr)")
+    }
+
+    @Test func helpWalksNestedCommands() throws {
+        let r = try CommandRunner.apnsctl(["help", "channel", "create"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("apnsctl channel create"), "\(r.stdout)")
+        let typo = try CommandRunner.apnsctl(["help", "channel", "crate"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("error: help: unknown command \"crate\"; did you mean \"create\"?"), "\(typo.stderr)")
+    }
+
+    @Test func envAutoWithOneEndpointForBothIsAUsageError() throws {
+        let mock = try MockProcess()
+        let r = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--env", "auto", "--endpoint", mock.endpoint,
+                                           "--ca-file", mock.caFile, "-d", Self.token(1)])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--endpoint sandbox=URL --endpoint production=URL"), "\(r.stderr)")
+    }
+
+    @Test func jsonRejectionsCarryMeaningAndHint() throws {
+        let mock = try MockProcess(["--unregistered", Self.token(1)])
+        let r = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                                           "-d", Self.token(1), "-d", Self.token(2), "-o", "json"])
+        #expect(r.status == 1, "\(r.stderr)")
+        let rejected = try #require(r.lines.first { $0.contains("\"status\":410") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(rejected.utf8)) as? [String: Any])
+        #expect((object["meaning"] as? String)?.isEmpty == false, "\(rejected)")
+        #expect((object["hint"] as? String)?.isEmpty == false, "\(rejected)")
+        let accepted = try #require(r.lines.first { $0.contains("\"status\":200") })
+        #expect(!accepted.contains("\"meaning\""))
+    }
+
+    @Test func convertRefusesAFormatNameAndSaysWhatItWrote() throws {
+        let mock = try MockProcess()
+        let scratch = try TemporaryDirectory(prefix: "convert-says")
+        for format in ["json", "text"] {
+            let r = try CommandRunner.apnsctl(["convert", mock.certificate, "-o", format], directory: scratch.path)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: -o \(format): in convert, -o names the output file"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.file(format)))
+        }
+        let out = scratch.file("push.pem")
+        let p12 = scratch.file("push.p12")
+        let made = try CommandRunner.apnsctl(["convert", mock.certificate, "-o", p12], environment: ["APNSCTL_OUT_PASSPHRASE": "pw"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr == "wrote \(p12): certificate, 1 chain certificate, private key; PKCS#12 with AES-256 encryption; mode 0600\n", "\(made.stderr)")
+        let back = try CommandRunner.apnsctl(["convert", p12, "-o", out], environment: ["APNSCTL_PASSPHRASE": "pw"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stderr == "wrote \(out): certificate, 1 chain certificate, private key; mode 0600\n", "\(back.stderr)")
+    }
+
+    /// CLI.md's table of flags from other tools, and plain typos of send's flags.
+    @Test func flagsFromOtherToolsGetTheirApnsctlSpelling() throws {
+        let table = ["--team": "--team-id", "--cacert": "--ca-file", "--prod": "--env production", "--production": "--env production",
+                     "--dev": "--env sandbox", "--development": "--env sandbox", "--sandbox": "--env sandbox", "--json": "-o json",
+                     "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert", "--p12": "--cert"]
+        let typos = ["--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
+                     "--endpont": "--endpoint", "--expiraton": "--expiration", "--alrt": "--alert"]
+        for (given, meant) in table.merging(typos, uniquingKeysWith: { a, _ in a }) {
+            let r = try CommandRunner.apnsctl(["send", given, "x"])
+            #expect(r.status == 64, "\(given): \(r.stderr)")
+            #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?", "\(given): \(r.stderr)")
+        }
+    }
+}
