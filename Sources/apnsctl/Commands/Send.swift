@@ -132,7 +132,7 @@ extension APNSCtl {
             let plan = try makePlan()
             if dryRun {
                 SendDryRun(plan: plan, certificate: certificate, connection: connection,
-                           tokenAuthKeyPath: tokenAuth.key.authKey).print()
+                           tokenAuthKeyPath: tokenAuth.key.authKey, passphraseFile: passphrase.passphraseFile).print()
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.

@@ -9,6 +9,8 @@ struct SendDryRun: DryRunText {
     let certificate: CertificateOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
+    /// `--passphrase-file`, which the curl block reads the passphrase from (never printed).
+    var passphraseFile: String? = nil
 
     /// The text, line by line.
     func lines() -> [String] {
@@ -42,6 +44,6 @@ struct SendDryRun: DryRunText {
     private func curl(url: String, headers: [HeaderField]) -> [String] {
         CurlCommand.lines(url: url, headers: headers, body: plan.request.payload, certificate: certificate, identity: plan.identity,
                           tokenIDs: plan.tokenIDs, tokenAuthKeyPath: tokenAuthKeyPath, connection: connection,
-                          proxy: plan.proxy)
+                          proxy: plan.proxy, passphraseFile: passphraseFile)
     }
 }
