@@ -38,6 +38,7 @@ import Testing
             ("--help", ["--help"]),
             ("help send", ["help", "send"]),
             ("dry run", ["send", "--dry-run", "--cert", mock.certificate, "-d", Self.token(1)]),
+            ("channel create", ["channel", "create", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate]),
         ]
         let env = ["APNSCTL_OUT_PASSPHRASE": "test-password"]
         for (name, args) in commands {
