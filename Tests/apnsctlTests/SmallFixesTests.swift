@@ -84,4 +84,24 @@ import Testing
             #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?", "\(given): \(r.stderr)")
         }
     }
+
+    /// A .p12 or a certificate given to --auth-key: 77 saying it belongs in --cert, before any passphrase is
+    /// asked for (the .p12 here has a password and no terminal is attached; asking would be a 77 of its own).
+    @Test func aCertificateGivenToAuthKeyBelongsInCert() throws {
+        let mock = try MockProcess()
+        let scratch = try TemporaryDirectory(prefix: "auth-key-cert")
+        let p12 = scratch.file("push.p12")
+        #expect(try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", mock.certificate, "-out", p12,
+                                                   "-passout", "pass:secret"]).status == 0)
+        for file in [p12, mock.certificate] {
+            for command in [["jwt", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345"],
+                            ["send", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345", "--topic", mock.bundleID,
+                             "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1)]] {
+                let r = try CommandRunner.apnsctl(command)
+                #expect(r.status == 77, "\(command): \(r.stderr)")
+                #expect(r.stderr.contains("not a .p8 signing key; a certificate belongs in --cert"), "\(command): \(r.stderr)")
+                #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
+            }
+        }
+    }
 }

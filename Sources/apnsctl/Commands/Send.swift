@@ -25,7 +25,7 @@ extension APNSCtl {
                 --topic; the signed token is cached for 50 minutes in $XDG_CACHE_HOME/apnsctl \
                 (--no-token-cache signs a new one). Give one or the other, not both.
 
-                Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form. \
+                Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form, with or without the brackets. \
                 Whitespace inside any other value is an error, so two pasted tokens never become one.
 
                 Defaults: the environment is the certificate's only one, else sandbox; the topic is the \
@@ -85,7 +85,7 @@ extension APNSCtl {
         var payload: String?
 
         @Option(name: [.customShort("d"), .customLong("device")],
-                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form; one token per --device.",
+                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional); one token per --device.",
                                    valueName: "token"), completion: .none)
         var devices: [String] = []
 
