@@ -104,4 +104,27 @@ import Testing
             }
         }
     }
+
+    /// An error about a flag's value names the flag, not the payload file, even when the rule is the validator's.
+    @Test func aHeaderRuleNamesTheFlagNotThePayloadFile() throws {
+        let mock = try MockProcess()
+        let scratch = try TemporaryDirectory(prefix: "flag-rule")
+        let silent = try scratch.write("silent.json", #"{"aps":{"content-available":1}}"#)
+        let base = ["send", silent, "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1)]
+        let priority = try CommandRunner.apnsctl(base + ["--priority", "10"])
+        #expect(priority.status == 65, "\(priority.stderr)")
+        #expect(priority.errorLines.first?.hasPrefix("error: --priority 10: background pushes must not use priority 10") == true, "\(priority.stderr)")
+        #expect(!priority.stderr.contains("silent.json:1:1"), "\(priority.stderr)")
+        let topic = try CommandRunner.apnsctl(base + ["--push-type", "voip", "--topic", mock.bundleID])
+        #expect(topic.status == 65, "\(topic.stderr)")
+        #expect(topic.errorLines.first?.hasPrefix("error: --topic \(mock.bundleID): topic \"\(mock.bundleID)\" lacks the \".voip\" suffix") == true, "\(topic.stderr)")
+    }
+
+    @Test func aMistypedMockReasonGetsADidYouMean() throws {
+        let scratch = try TemporaryDirectory(prefix: "mock-reason")
+        let r = try CommandRunner.apnsctl(["mock", "--port", "0", "--state-dir", scratch.file("state"),
+                                           "--reject", "\(Self.token(1))=Unregisterd"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr == "error: --reject \(Self.token(1))=Unregisterd: unknown reason 'Unregisterd'; did you mean 'Unregistered'?\n", "\(r.stderr)")
+    }
 }

@@ -201,7 +201,8 @@ extension APNSCtl.Send {
         options.sizeLimit = minified == nil ? limit : Int.max / 2
         let report = PayloadValidator.validate(loaded.payload, options: options)
         for p in report.problems {
-            let line = "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
+            // A rule about a flag's value names the flag, not the payload file (CLI.md).
+            let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { StandardStreams.error(line) } else { StandardStreams.warning(line) }
         }
         if let minified, minified.count > limit {
