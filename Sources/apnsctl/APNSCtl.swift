@@ -67,7 +67,7 @@ struct APNSCtl: ParsableCommand {
         let code = exitCode(for: error).rawValue
         let text = fullMessage(for: error)
         if code == 0 {
-            if !text.isEmpty { OutputSink.standardOutput.print(text + "\n") }
+            if !text.isEmpty { OutputSink.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             finish(exitCode: ExitStatus.success)
         }
         let lines = errorLines(parserText: text)
