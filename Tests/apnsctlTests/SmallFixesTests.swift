@@ -127,4 +127,15 @@ import Testing
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr == "error: --reject \(Self.token(1))=Unregisterd: unknown reason 'Unregisterd'; did you mean 'Unregistered'?\n", "\(r.stderr)")
     }
+
+    /// A TopicDisallowed line names the topic sent and the certificate's topics: the two things to compare.
+    @Test func topicDisallowedNamesTheTopicSentAndTheCertificatesTopics() throws {
+        let mock = try MockProcess(["--reject", "\(Self.token(1))=TopicDisallowed"])
+        let r = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                                           "-d", Self.token(1)])
+        #expect(r.status == 1, "\(r.stderr)")
+        let line = try #require(r.lines.first { $0.contains("TopicDisallowed") })
+        #expect(line.hasSuffix("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID))")
+                || line.contains("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID)"), "\(line)")
+    }
 }

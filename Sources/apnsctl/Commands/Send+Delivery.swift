@@ -10,7 +10,7 @@ extension APNSCtl.Send {
     /// messages (`device`, `channel`).
     func deliver(_ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
-                 fallback: SendFallback? = nil) throws(CLIError) {
+                 fallback: SendFallback? = nil, topic: String? = nil) throws(CLIError) {
         if connection.insecure {
             StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
         }
@@ -21,6 +21,7 @@ extension APNSCtl.Send {
         configuration.environment = environment
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
                                   lineBuffered: verbose, quiet: quiet, color: color)
+        renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
         if verbose {
             for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { StandardStreams.printErr(line + "\n") }

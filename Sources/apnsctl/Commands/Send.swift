@@ -143,7 +143,8 @@ extension APNSCtl {
             do throws(CLIError) {
                 try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
-                            identity: plan.identity, format: format, noun: "device", fallback: fallback)
+                            identity: plan.identity, format: format, noun: "device", fallback: fallback,
+                            topic: plan.request.topic)
             } catch {
                 try Self.endOfStream(plan.deviceFile, after: error)
             }

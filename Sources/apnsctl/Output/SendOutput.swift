@@ -1,4 +1,5 @@
 import APNSClient
+import APNSCrypto
 import APNSCore
 import APNSPlatform
 
@@ -21,6 +22,8 @@ final class SendOutput {
     private let quiet: Bool
     private let colour: Bool
     private let progress: SendProgress?
+    /// Said after a `TopicDisallowed` line: the topic sent and the certificate's topics, the two things to compare.
+    var topicNote: String?
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
@@ -40,7 +43,10 @@ final class SendOutput {
     func result(_ r: PushResult) {
         switch format {
         case .text:
-            if !(quiet && r.outcome == .accepted) { out.line(Self.textLine(r, environment: environment, colour: colour)) }
+            if !(quiet && r.outcome == .accepted) {
+                let note = r.knownReason == .topicDisallowed ? topicNote.map { " " + $0 } ?? "" : ""
+                out.line(Self.textLine(r, environment: environment, colour: colour) + note)
+            }
         case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint))
         }
         if lineBuffered { out.flush() }
@@ -99,6 +105,16 @@ final class SendOutput {
             meaning += " (since \(date))."
         }
         return meaning + " " + reason.hint(broadcast: r.device == nil)
+    }
+
+    /// `(sent apns-topic "com.example.app"; the certificate's topics: com.example.app, …)`, PrintableText-safe.
+    static func topicNote(topic: String?, identity: PushIdentity?) -> String? {
+        guard let topic else { return nil }
+        var note = "(sent apns-topic \(JSONWriter.quoted(topic))"
+        if let info = identity?.info {
+            note += info.topics.isEmpty ? "; the certificate names no topic" : "; the certificate's topics: " + info.topics.joined(separator: ", ")
+        }
+        return PrintableText.escapingControls(note + ")")
     }
 
     /// `24 ms`, `1.3 ms`: whole milliseconds from 10 up, one decimal below.
