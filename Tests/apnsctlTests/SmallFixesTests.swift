@@ -138,4 +138,27 @@ import Testing
         #expect(line.hasSuffix("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID))")
                 || line.contains("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID)"), "\(line)")
     }
+
+    /// A missing file is named with the flag that gave it, the same way in every command.
+    @Test func aMissingFileIsNamedWithItsFlagInEveryCommand() throws {
+        let mock = try MockProcess()
+        let missing = "/nonexistent/apnsctl-test/file"
+        let device = ["-d", Self.token(1), "--endpoint", "https://127.0.0.1:9"]
+        let cases: [(args: [String], flag: String)] = [
+            (["send", "--cert", missing] + device, "--cert"),
+            (["send", "--cert", mock.certificate, "--key", missing] + device, "--key"),
+            (["send", "--auth-key", missing, "--team-id", mock.teamID, "--topic", mock.bundleID] + device, "--auth-key"),
+            (["send", "--cert", mock.certificate, "--ca-file", missing] + device, "--ca-file"),
+            (["send", "--cert", mock.certificate, "--devices", missing, "--endpoint", "https://127.0.0.1:9"], "--devices"),
+            (["jwt", "--auth-key", missing, "--team-id", mock.teamID], "--auth-key"),
+            (["inspect", mock.certificate, "--key", missing], "--key"),
+            (["convert", mock.certificate, "--key", missing, "-o", "-"], "--key"),
+            (["channel", "list", "--cert", missing, "--endpoint", "https://127.0.0.1:9"], "--cert"),
+        ]
+        for (args, flag) in cases {
+            let r = try CommandRunner.apnsctl(args)
+            #expect(r.status == 66, "\(args): \(r.stderr)")
+            #expect(r.errorLines.last?.hasPrefix("error: \(flag) \(missing): no such file") == true, "\(args): \(r.stderr)")
+        }
+    }
 }

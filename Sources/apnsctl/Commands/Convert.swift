@@ -70,7 +70,7 @@ extension APNSCtl {
                 do { existing = try FileSystem.checkOutputTarget(output) } catch { throw CLIError(error.relabelled("-o \(output)")) }
                 if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
             }
-            let contents = try withCredentialErrors { () throws(CredentialProblem) in
+            let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
