@@ -57,20 +57,21 @@ struct APNSCtl: ParsableCommand {
             failure.report()
             finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed)
         } catch {
-            reportParserError(error)
+            reportParserError(error, arguments: arguments)
         }
     }
 
     /// Help and `--version` go to stdout with exit 0; everything else becomes `error:` lines and exit 64
     /// (or the code the parser chose, e.g. a command's `ExitCode`).
-    private static func reportParserError(_ error: Error) -> Never {
+    private static func reportParserError(_ error: Error, arguments: [String]) -> Never {
         let code = exitCode(for: error).rawValue
         let text = fullMessage(for: error)
         if code == 0 {
             if !text.isEmpty { OutputSink.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             finish(exitCode: ExitStatus.success)
         }
-        let lines = errorLines(parserText: text)
+        let flags = OtherToolFlags.longFlags(of: arguments)
+        let lines = errorLines(parserText: text).map { OtherToolFlags.correcting($0, flags: flags) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal.
             StandardStreams.printErr(PrintableText.escapingControls(line) + "\n")
@@ -151,7 +152,7 @@ struct APNSCtl: ParsableCommand {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             guard !line.isEmpty else { continue }
             if line.hasPrefix("Error: ") || line.hasPrefix("error: ") {
-                lines.append(OtherToolFlags.correcting("error: " + line.dropFirst(7)))
+                lines.append("error: " + line.dropFirst(7))
             } else if line.hasPrefix("Usage: ") || line.hasPrefix("Help: ") {
                 let colon = line.firstIndex(of: ":") ?? line.startIndex
                 let label = line[..<colon].lowercased()

@@ -161,4 +161,27 @@ import Testing
             #expect(r.errorLines.last?.hasPrefix("error: \(flag) \(missing): no such file") == true, "\(args): \(r.stderr)")
         }
     }
+
+    /// A plain typo of each of send's flags (two letters swapped) gets that flag as its "did you mean".
+    @Test func aTypoOfEachSendFlagSuggestsThatFlag() throws {
+        let help = try CommandRunner.apnsctl(["send", "--help"])
+        var flags: Set<String> = []
+        for line in help.stdout.split(separator: "\n") where line.drop(while: { $0 == " " }).hasPrefix("-") {
+            for word in line.split(separator: " ").prefix(3) where word.hasPrefix("--") {
+                flags.insert(String(word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }))
+            }
+        }
+        flags.subtract(["--help", "--version"])
+        #expect(flags.count > 30, "\(flags)")
+        for flag in flags.sorted() {
+            let body = Array(flag.dropFirst(2))
+            guard body.count >= 4 else { continue }
+            var typo = body
+            typo.swapAt(1, 2)
+            guard typo != body else { continue }
+            let given = "--" + String(typo)
+            let r = try CommandRunner.apnsctl(["send", given, "x"])
+            #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(flag)'?", "\(given): \(r.stderr)")
+        }
+    }
 }
