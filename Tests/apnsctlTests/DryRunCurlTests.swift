@@ -9,7 +9,7 @@ import Testing
 @Suite struct DryRunCurlTests {
     static let token = String(repeating: "3f2a", count: 16)
 
-    enum Input: String, CaseIterable { case pem, der, pkcs12, pkcs12PassphraseFile, tokenAuth }
+    enum Input: String, CaseIterable { case pem, der, pkcs12, pkcs12PassphraseFile, legacyPKCS12, tokenAuth }
 
     /// The lines from the first `#` line that mentions curl to the end.
     static func curlPart(_ stdout: String) -> String? {
@@ -43,6 +43,15 @@ import Testing
             } else {
                 credential += ["--passphrase-file", try dir.write("pass.txt", secret + "\n")]
             }
+        case .legacyPKCS12:
+            // RC2-40/3DES as Keychain Access exports it: curl's OpenSSL 3 cannot read it, so the block
+            // converts it to PEM first.
+            let p12 = dir.file("legacy.p12")
+            let made = try CommandRunner.apnsctl(["convert", mock.certificate, "-o", p12, "--legacy"],
+                                                 environment: ["APNSCTL_OUT_PASSPHRASE": secret])
+            #expect(made.status == 0, "\(made.stderr)")
+            credential = ["--cert", p12]
+            environment["APNSCTL_PASSPHRASE"] = secret
         case .tokenAuth:
             credential = ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
         }
@@ -51,6 +60,7 @@ import Testing
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
         let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
+        #expect(script.contains("apnsctl convert") == (input == .legacyPKCS12), "\(script)")
         if input == .der {
             #expect(script.contains("--cert-type DER") && script.contains("--key-type DER"), "\(script)")
         }

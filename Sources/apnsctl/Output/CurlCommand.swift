@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// An equivalent `curl --http2` command for a dry run: credentials and the bearer token as shell variables
 /// (never the secrets themselves), every other header and the body quoted for any POSIX shell. The variables
@@ -38,6 +39,10 @@ struct CurlCommand {
     /// The passphrase is read by the block itself: from `passphraseFile`'s first line when one was given, else
     /// from `APNSCTL_PASSPHRASE`, which a comment says to set; never printed.
     mutating func certificate(path: String, keyPath: String?, identity: PushIdentity, passphraseFile: String? = nil) {
+        if identity.container == .pkcs12, let bytes = try? FileSystem.read(path), PKCS12LegacyCiphers.used(in: bytes) {
+            legacyCertificate(path: path, passphraseFile: passphraseFile)
+            return
+        }
         variables.append("APNS_CERT=\(Self.shellQuoted(path))")
         let certType = identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
         words.append("--cert \"$APNS_CERT\"" + certType)
@@ -54,6 +59,24 @@ struct CurlCommand {
             }
             words.append("--pass \"$APNS_PASSPHRASE\"")
         }
+    }
+
+    /// A legacy RC2 `.p12`, which curl's OpenSSL 3 cannot read: the block makes a PEM with `apnsctl convert`
+    /// (same passphrase sources as send) and gives curl that.
+    private mutating func legacyCertificate(path: String, passphraseFile: String?) {
+        let pem = path + ".pem"
+        variables.append("# \(Self.commentSafe(path)) uses legacy RC2 encryption, which curl's OpenSSL 3 cannot read; "
+            + "this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it afterwards)")
+        if passphraseFile == nil { variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this") }
+        variables.append("apnsctl convert \(Self.shellQuoted(path)) -o \(Self.shellQuoted(pem)) --force"
+            + (passphraseFile.map { " --passphrase-file \(Self.shellQuoted($0))" } ?? ""))
+        variables.append("APNS_CERT=\(Self.shellQuoted(pem))")
+        words.append("--cert \"$APNS_CERT\"")
+    }
+
+    /// A path inside a comment line: a line break in it would end the comment and run the rest.
+    private static func commentSafe(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
     /// `APNS_JWT` from `apnsctl jwt`, for the `authorization` header.
