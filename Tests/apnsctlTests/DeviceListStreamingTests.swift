@@ -39,7 +39,7 @@ import Testing
         let pipeline = "awk 'BEGIN { for (i = 1; i <= \(count); i++) printf \"ab%062x\\n\", i }' | "
             + "/usr/bin/time -f maxrss_kb=%M \"$0\" \"$@\" -o json > '\(out)'"
         let r = try Self.shell(pipeline, Self.send(mock, ["--devices", "-"]),
-                               environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 400)
+                               environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 600)
         #expect(r.status == 0, "\(r.stderr.suffix(600))")
         let counted = try CommandRunner.run("/bin/sh", ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort -u | wc -l; grep -c '\"status\":200' \"$0\"", out])
         #expect(counted.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["\(count)", "\(count)"], "distinct devices, then accepted")

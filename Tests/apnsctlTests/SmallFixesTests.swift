@@ -83,6 +83,10 @@ import Testing
             #expect(r.status == 64, "\(given): \(r.stderr)")
             #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?", "\(given): \(r.stderr)")
         }
+        // Only where the command has the flag: jwt takes no --ca-file.
+        let jwt = try CommandRunner.apnsctl(["jwt", "--cacert", "x"])
+        #expect(jwt.status == 64)
+        #expect(!jwt.stderr.contains("--ca-file"), "\(jwt.stderr)")
     }
 
     /// A .p12 or a certificate given to --auth-key: 77 saying it belongs in --cert, before any passphrase is

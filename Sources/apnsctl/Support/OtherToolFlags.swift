@@ -26,7 +26,11 @@ enum OtherToolFlags {
         let rest = line.dropFirst(prefix.count)
         guard let quote = rest.firstIndex(of: "'") else { return line }
         let name = String(rest[..<quote])
-        if let spelling = spellings[name] { return "\(prefix)\(name)'. Did you mean '\(spelling)'?" }
+        // The other tool's spelling, when this command has the flag it maps to (`jwt --cacert` has no --ca-file).
+        if let spelling = spellings[name] {
+            let target = spelling.hasPrefix("-o ") ? "--output" : String(spelling.prefix { $0 != " " })
+            if flags.isEmpty || flags.contains(target) { return "\(prefix)\(name)'. Did you mean '\(spelling)'?" }
+        }
         guard name.hasPrefix("--"), let near = Suggestion.closest(to: name, among: flags) else { return line }
         return "\(prefix)\(name)'. Did you mean '\(near)'?"
     }
