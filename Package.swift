@@ -27,8 +27,9 @@ let package = Package(
         // Pure Swift, no C library: APNs vocabulary, JSON reader, payload validator, device tokens.
         .target(name: "APNSCore"),
         // The operating system: sockets, poll, files, streams, signals, clocks, threads and locks. Every
-        // Glibc/Darwin difference lives here, behind `#if canImport(Darwin)`.
-        .target(name: "APNSPlatform", dependencies: ["CPlatform"]),
+        // Glibc/Darwin difference lives here, behind `#if canImport(Darwin)`. It uses APNSCore's
+        // PrintableText, the one escaping function, for every message on stderr.
+        .target(name: "APNSPlatform", dependencies: ["APNSCore", "CPlatform"]),
         // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
         .target(name: "APNSCrypto", dependencies: ["APNSCore", "APNSPlatform", "COpenSSL"]),
         // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.

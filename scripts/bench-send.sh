@@ -3,7 +3,9 @@
 #   1. one send, process start to exit, vs curl --http2 with the same certificate, payload and server;
 #   2. 20,000 notifications over one connection vs h2load -c 1 -m 100 -n 20000 (same payload and headers),
 #      then the same batch through tinyproxy vs direct;
-#   3. peak memory of send --devices with 100,000 tokens (must stay under 30 MB).
+#   3. peak memory of send --devices with 100,000 tokens (must stay under 30 MB);
+#   4. 100,000 devices from a pipe vs a regular file (target <= 1.1);
+#   5. 10,000 -d flags vs 1,000, both stopping at a bad last token (target <= 10).
 # The server is `apnsctl mock` from the same binary. Usage: scripts/bench-send.sh [BINARY]
 set -euo pipefail
 
@@ -174,3 +176,45 @@ rss=$(awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}' "$work
 lines=$(wc -l < "$work/100k.out")
 printf 'peak memory, send --devices with 100,000 tokens: %.1f MB max RSS (%s results), limit 30 MB, ratio %s\n' \
     "$(python3 -c "print($rss/1024)")" "$lines" "$(python3 -c "print(f'{$rss/1024/30:.2f}')")"
+
+# 4. 100,000 devices from a pipe (streamed, checked line by line) against the same list as a regular file
+#    (checked whole first, then read again): the pipe must cost no more than the file (target <= 1.1).
+file_times=(); pipe_times=()
+for _ in 1 2 3; do
+    s=$(date +%s.%N)
+    "$bin" send "$work/payload.json" --cert "$cert" --ca-file "$ca" --endpoint "$endpoint" --topic "$topic" \
+        --devices "$work/100k.txt" -o json > "$work/100k-file.out"
+    e=$(date +%s.%N)
+    file_times+=("$(python3 -c "print(($e-$s)*1000)")")
+    s=$(date +%s.%N)
+    cat "$work/100k.txt" | "$bin" send "$work/payload.json" --cert "$cert" --ca-file "$ca" --endpoint "$endpoint" \
+        --topic "$topic" --devices - -o json > "$work/100k-pipe.out"
+    e=$(date +%s.%N)
+    pipe_times+=("$(python3 -c "print(($e-$s)*1000)")")
+    [ "$(wc -l < "$work/100k-pipe.out")" = 100000 ] || { echo "error: the piped run did not give 100,000 results" >&2; exit 1; }
+done
+b_file=$(best "${file_times[@]}"); b_pipe=$(best "${pipe_times[@]}")
+printf '100,000 devices from a pipe (best of 3): %.0f ms, from a regular file %.0f ms, ratio %s (target <= 1.1)\n' \
+    "$b_pipe" "$b_file" "$(ratio "$b_pipe" "$b_file")"
+
+# 5. 10,000 -d flags against 1,000, both ending at a bad last token (so nothing connects): the parse must be
+#    linear (target <= 10; it was quadratic in the argument parser, about 100).
+dflags() {
+    python3 - "$bin" "$1" <<'PY'
+import subprocess, sys, time
+bin, n = sys.argv[1], int(sys.argv[2])
+args = [bin, "send", "--cert", "/nonexistent/cert.pem"]
+for i in range(n): args += ["-d", "ab%062x" % (i + 1)]
+args += ["-d", "zz"]
+best = None
+for _ in range(5):
+    t = time.perf_counter()
+    r = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    elapsed = (time.perf_counter() - t) * 1000
+    assert r.returncode == 64, r.returncode
+    best = elapsed if best is None else min(best, elapsed)
+print(best)
+PY
+}
+d1k=$(dflags 1000); d10k=$(dflags 10000)
+printf '10,000 -d flags (best of 5): %.0f ms, 1,000: %.0f ms, ratio %s (target <= 10)\n' "$d10k" "$d1k" "$(ratio "$d10k" "$d1k")"

@@ -6,7 +6,7 @@ public enum APNSErrorBody {
     /// The string value of the top-level `reason` key, or nil.
     public static func reason(in bytes: [UInt8]) -> String? {
         guard let root = try? JSONReader.parse(bytes), let reason = root["reason"]?.string else { return nil }
-        return printable(Array(reason.utf8), limit: 120)
+        return PrintableText.line(Array(reason.utf8), limit: 120)
     }
 
     /// The integer `timestamp` (milliseconds since the epoch on a 410), or nil.
@@ -16,28 +16,10 @@ public enum APNSErrorBody {
         return value
     }
 
-    /// Bytes from the network as one printable line: control characters become spaces, whitespace is
-    /// trimmed and long text cut, so a hostile server cannot garble the terminal.
-    public static func printable(_ bytes: [UInt8], limit: Int = 200) -> String {
-        // The usual case (ids, reasons): short printable ASCII, taken as it is.
-        if bytes.count <= limit, let f = bytes.first, f != 0x20, bytes.last != 0x20,
-           bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        let decoded = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
-        var text = String(String.UnicodeScalarView(decoded.unicodeScalars.map {
-            $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) ? " " : $0
-        }))
-        while text.hasPrefix(" ") { text.removeFirst() }
-        while text.hasSuffix(" ") { text.removeLast() }
-        if text.count > limit { text = String(text.prefix(limit)) + "…" }
-        return text
-    }
-
     /// What a GOAWAY or error body says: the JSON `reason`, else the bytes as text, nil when empty.
     public static func explanation(of bytes: [UInt8]) -> String? {
         if let r = reason(in: bytes) { return r }
-        let text = printable(bytes)
+        let text = PrintableText.line(bytes)
         return text.isEmpty ? nil : text
     }
 }

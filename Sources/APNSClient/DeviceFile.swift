@@ -1,128 +1,183 @@
 import APNSCore
 import APNSPlatform
 
-/// A `--devices FILE`: one token per line, blank lines and `#` comments skipped.
+/// A `--devices FILE`: one token per line, blank lines and `#` comments skipped, a UTF-8 byte-order mark at
+/// the start ignored. Never copied to disk, never held in memory (CLI.md, "Input and output at the edges"):
 ///
-/// Opening it reads it once to check every token (so a bad line stops the run before anything is
-/// sent) and to count them; `makeSource()` then reads it again, a line at a time, while sending.
-/// Standard input (`-`) cannot be read twice, so it is first copied to a private temporary file.
+/// - a regular file is checked whole when opened (every bad line collected, 20 kept, the rest counted), so a
+///   bad line stops the run before anything is sent; `makeSource()` then reads it again from the start;
+/// - standard input (`-`) and anything else that can be read only once (a FIFO, `<(…)`) are streamed:
+///   each line is checked as the sender asks for it, and the first bad line ends the list there
+///   (`streamProblem` says which, once the sender is done). Their count is unknown (`count` is nil).
 public final class DeviceFile {
-    /// Why the list cannot be used: the file (exit 66) or a token in it (exit 64).
+    /// One line that is not a token.
+    public struct BadLine: Equatable, Sendable {
+        /// 1-based line number.
+        public let line: Int
+        /// At most the line's first 8 characters, control characters escaped: a file given by mistake
+        /// (a passphrase, a key) must not be echoed whole.
+        public let excerpt: String
+        /// What is wrong, as one clause.
+        public let reason: String
+        /// The token rule it broke, when it was a token-shaped problem (the CLI adds advice for some).
+        public let tokenProblem: DeviceToken.Problem?
+    }
+
+    /// Why the list cannot be used: the file (exit 66) or lines in it (exit 64).
     public enum Problem: Error, Equatable, Sendable {
         case file(FileSystem.Failure)
-        case token(file: String, line: Int, text: String, problem: DeviceToken.Problem)
+        /// The first bad lines (at most `DeviceFile.reportedBadLines`) and how many more there were.
+        case badLines(file: String, lines: [BadLine], more: Int)
 
-        /// One line naming the file and line, what is wrong and what to do (the caller names its flag).
-        public var message: String {
+        /// One line per bad line naming the file and line, then `… and N more` (the caller names its flag).
+        public var messages: [String] {
             switch self {
-            case .file(let f): return f.message
-            case .token(let file, let line, let text, let problem):
-                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-                return "\(file):\(line): \"\(shown)\": \(problem.message)"
+            case .file(let f): return [f.message]
+            case .badLines(let file, let lines, let more):
+                return lines.map { "\(file):\($0.line): \"\($0.excerpt)\": \($0.reason)" }
+                    + (more > 0 ? ["\(file): … and \(more) more bad line\(more == 1 ? "" : "s")"] : [])
             }
         }
+
+        /// The first line of `messages`.
+        public var message: String { messages.first ?? "" }
     }
+
+    /// Bad lines reported one by one before the rest are counted (CLI.md).
+    public static let reportedBadLines = 20
+    /// A longer line is never a token (64 hex digits, 160 in Xcode's spaced form): it is a bad line, not
+    /// something to cut down and send.
+    public static let maximumLineLength = 200
 
     /// The name the user gave (`-` for standard input).
     public let displayName: String
-    private let readPath: String
-    private let spoolDirectory: String?
-    /// Number of tokens in the file.
-    public private(set) var count = 0
+    /// Number of tokens, for a regular file; nil for a stream, whose length is known only at its end.
+    public private(set) var count: Int?
     /// Line numbers of tokens shorter than 32 bytes (the first few), and how many there are in all.
     public private(set) var shortTokenLines: [Int] = []
     public private(set) var shortTokenCount = 0
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var stream: DeviceStreamSource?
 
-    /// Opens and checks `path` (`-` = standard input).
+    /// Opens `path` (`-` = standard input); a regular file is checked whole here.
     public init(path: String) throws(Problem) {
         displayName = path
         if path == "-" {
-            let dir: String
-            do { dir = try FileSystem.makeTemporaryDirectory(prefix: "apnsctl-devices") } catch { throw .file(error) }
-            let spool = dir + "/devices"
-            spoolDirectory = dir
-            readPath = spool
-            do { try Self.spoolStandardInput(to: spool) } catch { Self.remove(dir); throw .file(error) }
+            fd = 0
+            ownsDescriptor = false
         } else {
-            spoolDirectory = nil
-            readPath = path
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            if opened < 0 {
+                let e = errno
+                if e == ENOENT || e == ENOTDIR { throw .file(.missing(path: path)) }
+                throw .file(.unreadable(path: path, reason: FileSystem.errnoText(e)))
+            }
+            fd = opened
+            ownsDescriptor = true
         }
-        let reader = try openReader()
+        var st = stat()
+        let kind = fstat(fd, &st) == 0 ? st.st_mode & S_IFMT : 0
+        if kind == S_IFDIR {
+            if ownsDescriptor { close(fd) }
+            throw .file(.isDirectory(path: path))
+        }
+        guard kind == S_IFREG else {
+            stream = DeviceStreamSource(reader: LineReader(fd: fd, ownsDescriptor: false), file: path)
+            return
+        }
+        try checkWhole()
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// Whether the list is read once as it arrives (standard input, a FIFO) rather than checked first.
+    public var isStreamed: Bool { stream != nil }
+
+    /// The bad line that ended a streamed list early, if one did (exit 64 after the results).
+    public var streamProblem: Problem? { stream?.problem }
+
+    /// The tokens, read lazily: a fresh pass over a regular file, or the one pass over a stream.
+    public func makeSource() throws(Problem) -> DeviceSource {
+        if let stream { return stream }
+        guard lseek(fd, 0, SEEK_SET) == 0 else {
+            throw .file(.unreadable(path: displayName, reason: FileSystem.errnoText()))
+        }
+        return DeviceFileSource(reader: LineReader(fd: fd, ownsDescriptor: false))
+    }
+
+    /// The first token without using it up (the dry run shows it; an empty list is a usage error). For a
+    /// stream this reads up to the first token, and a bad line before it is thrown here.
+    public func firstToken() throws(Problem) -> DeviceToken? {
+        if let stream {
+            let first = stream.peek()
+            if let problem = stream.problem, first == nil { throw problem }
+            return first
+        }
+        return try makeSource().next()
+    }
+
+    /// Reads a regular file to its end, counting tokens and collecting bad lines.
+    private func checkWhole() throws(Problem) {
+        let reader = LineReader(fd: fd, ownsDescriptor: false)
+        var bad: [BadLine] = []
+        var more = 0
+        var tokens = 0
         while let line = reader.next() {
-            guard let text = Self.tokenText(line) else { continue }
-            do {
-                let token = try DeviceToken(parsing: text)
-                count += 1
+            switch Self.parse(line, number: reader.lineNumber) {
+            case .skip: continue
+            case .bad(let b):
+                if bad.count < Self.reportedBadLines { bad.append(b) } else { more += 1 }
+            case .token(let token):
+                tokens += 1
                 if token.looksTruncated {
                     shortTokenCount += 1
                     if shortTokenLines.count < 5 { shortTokenLines.append(reader.lineNumber) }
                 }
-            } catch {
-                throw .token(file: path, line: reader.lineNumber, text: text, problem: error)
             }
+        }
+        if !bad.isEmpty { throw .badLines(file: displayName, lines: bad, more: more) }
+        count = tokens
+    }
+
+    /// What one line holds.
+    enum Line {
+        case skip
+        case token(DeviceToken)
+        case bad(BadLine)
+    }
+
+    /// Parses line `number` of a list: blank lines and comments are skipped, a BOM on line 1 is dropped.
+    static func parse(_ raw: String, number: Int) -> Line {
+        var line = Substring(raw)
+        if number == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
+        guard let text = tokenText(line) else { return .skip }
+        if text.utf8.count > maximumLineLength {
+            return .bad(BadLine(line: number, excerpt: excerpt(text),
+                                reason: "\(text.utf8.count) characters; a device token is 64 hex digits (is this the right file?)",
+                                tokenProblem: nil))
+        }
+        do { return .token(try DeviceToken(parsing: text)) } catch {
+            return .bad(BadLine(line: number, excerpt: excerpt(text), reason: error.message, tokenProblem: error))
         }
     }
 
-    deinit { if let spoolDirectory { Self.remove(spoolDirectory) } }
-
-    /// A fresh pass over the tokens, read lazily.
-    public func makeSource() throws(Problem) -> DeviceSource {
-        DeviceFileSource(reader: try openReader())
+    /// The first 8 characters of a line that is not a token, escaped, with `…` when there was more.
+    static func excerpt(_ text: String) -> String {
+        PrintableText.escapingControls(String(text.prefix(8))) + (text.count > 8 ? "…" : "")
     }
 
     /// The token on a line, or nil for blank lines and comments.
-    static func tokenText(_ line: String) -> String? {
-        var s = Substring(line)
+    static func tokenText(_ line: Substring) -> String? {
+        var s = line
         while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
         if s.isEmpty || s.hasPrefix("#") { return nil }
         return String(s)
     }
-
-    private func openReader() throws(Problem) -> LineReader {
-        let fd = open(readPath, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let e = errno
-            if e == ENOENT || e == ENOTDIR { throw .file(.missing(path: displayName)) }
-            throw .file(.unreadable(path: displayName, reason: FileSystem.errnoText(e)))
-        }
-        var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw .file(.isDirectory(path: displayName))
-        }
-        return LineReader(fd: fd, ownsDescriptor: true)
-    }
-
-    private static func spoolStandardInput(to path: String) throws(FileSystem.Failure) {
-        let out = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard out >= 0 else { throw .cannotCreate(path: path, reason: FileSystem.errnoText()) }
-        defer { close(out) }
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { posixRead(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }
-            var written = 0
-            while written < n {
-                let w = chunk.withUnsafeBytes { p -> Int in
-                    guard let base = p.baseAddress else { return -1 }
-                    return posixWrite(out, base + written, n - written)
-                }
-                if w < 0 && errno == EINTR { continue }
-                guard w > 0 else { throw .cannotCreate(path: path, reason: FileSystem.errnoText()) }
-                written += w
-            }
-        }
-    }
-
-    private static func remove(_ directory: String) {
-        unlink(directory + "/devices")
-        rmdir(directory)
-    }
 }
 
-/// Reads tokens from a checked device file as the sender asks for them.
+/// Reads tokens from a checked regular file as the sender asks for them.
 final class DeviceFileSource: DeviceSource {
     private let reader: LineReader
 
@@ -132,9 +187,51 @@ final class DeviceFileSource: DeviceSource {
     /// The next token line, skipping blanks and comments.
     func next() -> DeviceToken? {
         while let line = reader.next() {
-            guard let text = DeviceFile.tokenText(line) else { continue }
             // Checked when the file was opened; a line changed since then is skipped, never fatal.
-            if let token = try? DeviceToken(parsing: text) { return token }
+            if case .token(let token) = DeviceFile.parse(line, number: reader.lineNumber) { return token }
+        }
+        return nil
+    }
+}
+
+/// Reads tokens from a stream (standard input, a FIFO) once, checking each line as it arrives; the first bad
+/// line ends the list and is kept in `problem`. Memory holds one buffer, whatever the stream's length.
+final class DeviceStreamSource: DeviceSource {
+    private let reader: LineReader
+    private let file: String
+    private var peeked: DeviceToken?
+    private(set) var problem: DeviceFile.Problem?
+
+    init(reader: LineReader, file: String) {
+        self.reader = reader
+        self.file = file
+    }
+
+    /// The next token without taking it.
+    func peek() -> DeviceToken? {
+        if peeked == nil { peeked = read() }
+        return peeked
+    }
+
+    /// The next token, nil at the end of the stream or at its first bad line.
+    func next() -> DeviceToken? {
+        if let token = peeked {
+            peeked = nil
+            return token
+        }
+        return read()
+    }
+
+    private func read() -> DeviceToken? {
+        guard problem == nil else { return nil }
+        while let line = reader.next() {
+            switch DeviceFile.parse(line, number: reader.lineNumber) {
+            case .skip: continue
+            case .token(let token): return token
+            case .bad(let bad):
+                problem = .badLines(file: file, lines: [bad], more: 0)
+                return nil
+            }
         }
         return nil
     }

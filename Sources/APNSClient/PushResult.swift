@@ -64,17 +64,17 @@ public struct PushResult: Sendable, Equatable {
         if !Self.isSuccess(response.status) && !response.body.isEmpty {
             reason = APNSErrorBody.reason(in: response.body)
             if reason == nil {
-                let text = APNSErrorBody.printable(response.body)
+                let text = PrintableText.line(response.body)
                 bodyText = text.isEmpty ? nil : text
             }
             timestamp = APNSErrorBody.timestamp(in: response.body)
         }
         self.init(target: target, status: response.status,
-                  apnsID: response.headers.value(of: APNSHeader.id.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
-                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { APNSErrorBody.printable(Array($0.utf8), limit: 64) },
+                  apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.line(Array($0.utf8), limit: 64) },
+                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { PrintableText.line(Array($0.utf8), limit: 64) },
                   reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
                   apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
-                      .map { APNSErrorBody.printable(Array($0.utf8), limit: 64) } ?? sentRequestID,
+                      .map { PrintableText.line(Array($0.utf8), limit: 64) } ?? sentRequestID,
                   response: response)
     }
 

@@ -6,6 +6,14 @@ public enum Environment {
         return String(cString: v)
     }
 
+    /// An `APNSCTL_*` setting: nil when unset or empty (CLI.md, Settings: "an empty variable counts as
+    /// unset", the passphrase ones included; an empty password needs an empty passphrase file). The one
+    /// accessor for every such variable.
+    public static func setting(_ name: String) -> String? {
+        guard let v = value(name), !v.isEmpty else { return nil }
+        return v
+    }
+
     /// The user's home directory: $HOME, else the password database; nil when neither has one. Never a shared
     /// fallback such as /tmp, where another user could prepare the files we would then trust.
     public static var home: String? {

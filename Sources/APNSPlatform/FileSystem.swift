@@ -7,6 +7,11 @@ public enum FileSystem {
         case isDirectory(path: String)
         case exists(path: String)
         case cannotCreate(path: String, reason: String)
+        /// Something other than a regular file is at an output path (`what`: "a symlink", "a FIFO", …);
+        /// apnsctl never replaces it, even with `--force`.
+        case notARegularFile(path: String, what: String)
+        /// The output file was created but writing it failed (disk full, size limit): exit 74.
+        case writeFailed(path: String, reason: String)
 
         /// The same failure, naming `label` instead of the bare path.
         public func relabelled(_ label: String) -> Failure {
@@ -16,6 +21,8 @@ public enum FileSystem {
             case .isDirectory: return .isDirectory(path: label)
             case .exists: return .exists(path: label)
             case .cannotCreate(_, let r): return .cannotCreate(path: label, reason: r)
+            case .notARegularFile(_, let w): return .notARegularFile(path: label, what: w)
+            case .writeFailed(_, let r): return .writeFailed(path: label, reason: r)
             }
         }
 
@@ -27,6 +34,10 @@ public enum FileSystem {
             case .isDirectory(let p): return "\(p): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
+            case .notARegularFile(let p, let w):
+                return "\(p): is \(w), not a regular file; apnsctl replaces only regular files, even with --force; "
+                    + "choose another path, or write to standard output with -o -"
+            case .writeFailed(let p, let r): return "writing \(p): \(r); the file was not changed"
             }
         }
     }
@@ -98,15 +109,15 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Writes `bytes` to `path` with `mode`, or to standard output for `-`.
-    /// Without `overwrite`, an existing file is left untouched and `.exists` thrown. With it, the bytes go to a
-    /// temporary file beside `path` that is then renamed over it, so a failed write never leaves a damaged file.
-    /// Files are created with `mode` from the start, so a private key is never briefly world-readable.
+    /// Writes `bytes` to `path` with `mode`, or to standard output for `-` (through `OutputSink`, which keeps
+    /// a failure for the exit code). Only a regular file is ever replaced (`checkOutputTarget`). Without
+    /// `overwrite`, an existing file is left untouched and `.exists` thrown. The bytes go to a temporary file
+    /// beside `path` (created 0600, then given `mode`) that is renamed over it only once every write and the
+    /// close succeeded, so a failed write (`.writeFailed`) leaves the old file, or none, and no temporary file.
     public static func write(_ bytes: [UInt8], to path: String, mode: FileMode = 0o644, overwrite: Bool) throws(Failure) {
-        if path == "-" { StandardStreams.writeOut(bytes); return }
-        if isDirectory(path) {
-            throw .cannotCreate(path: path, reason: "it is a directory; give a file name inside it")
-        }
+        if path == "-" { OutputSink.standardOutput.write(bytes); return }
+        let existing = try checkOutputTarget(path)
+        if existing && !overwrite { throw .exists(path: path) }
         // Created relative to the directory, never through a link at `path` (PrivateDirectory.write).
         let name = baseName(path)
         do {
@@ -118,6 +129,26 @@ public enum FileSystem {
             case .untrusted(_, let reason): throw .cannotCreate(path: path, reason: reason)
             }
         }
+    }
+
+    /// What is at an output path, without following a symlink (`lstat`): nothing (false), a regular file
+    /// (true), or anything else, which apnsctl never writes over (`.notARegularFile` naming it). The one place
+    /// that decides what `--force` may replace.
+    public static func checkOutputTarget(_ path: String) throws(Failure) -> Bool {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return false }
+        let what: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return true
+        case S_IFLNK: what = "a symbolic link"
+        case S_IFDIR: what = "a directory"
+        case S_IFIFO: what = "a FIFO (named pipe)"
+        case S_IFSOCK: what = "a socket"
+        case S_IFCHR: what = "a character device"
+        case S_IFBLK: what = "a block device"
+        default: what = "a special file"
+        }
+        throw .notARegularFile(path: path, what: what)
     }
 
     /// The text of a NUL-terminated buffer that C filled in (`mkstemp`/`mkdtemp` templates), read without

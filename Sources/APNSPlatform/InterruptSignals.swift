@@ -26,6 +26,7 @@ private func writeExitMessage() {
     }
     _ = posixWrite(2, suffix.utf8Start, suffix.utf8CodeUnitCount)
 }
+nonisolated(unsafe) private var firstSignalReceived: Int32 = 0
 
 /// SIGINT and SIGTERM as bytes on a pipe (the self-pipe trick), so a poll loop wakes up and finishes
 /// in order: the first signal is a byte holding its number; a second one exits at once with 128 + its
@@ -71,6 +72,7 @@ public final class InterruptSignals: Sendable {
             }
             interruptsReceived = 1
             firstInterruptNs = now
+            firstSignalReceived = signal
             var byte = UInt8(truncatingIfNeeded: signal)
             let saved = errno
             _ = posixWrite(interruptPipeFD, &byte, 1)
@@ -89,7 +91,22 @@ public final class InterruptSignals: Sendable {
         set { owedResultCount = newValue }
     }
 
-    /// The signal that arrived (SIGINT or SIGTERM), if one did; reading consumes it.
+    /// Not a signal: what `take` returns after `stopForLostOutput`. Standard output is gone (its reader
+    /// exited, the disk is full), so a run stops exactly as after the first SIGINT: nothing new is sent and
+    /// answers in flight get their grace period (CLI.md, `send`, "Input and output at the edges").
+    public static let outputLost: Int32 = 0
+
+    /// Wakes the poll loop as the first SIGINT would, with `outputLost` instead of a signal number. Safe from
+    /// any thread; a later real signal is still counted (`receivedSignal`) and its exit code wins.
+    public func stopForLostOutput() {
+        var byte = UInt8(truncatingIfNeeded: Self.outputLost)
+        _ = posixWrite(interruptPipeFD, &byte, 1)
+    }
+
+    /// The first real signal that arrived (SIGINT or SIGTERM), whether or not `take` consumed it.
+    public var receivedSignal: Int32? { firstSignalReceived == 0 ? nil : firstSignalReceived }
+
+    /// The signal that arrived (SIGINT or SIGTERM), if one did, or `outputLost`; reading consumes it.
     public func take() -> Int32? {
         var byte: UInt8 = 0
         guard posixRead(fd, &byte, 1) == 1 else { return nil }

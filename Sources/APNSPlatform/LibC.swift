@@ -20,9 +20,17 @@ public func posixRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: 
 @inline(__always)
 public func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }
 
-/// Writes all of `bytes` to a blocking `fd`, resuming after short writes and EINTR; returns the `errno` of a
-/// failed write, nil when everything was written. Every pointer stays inside its closure.
-public func posixWriteAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+/// `close(2)`, named so it cannot clash with a type's own `close` method.
+@inline(__always)
+public func posixClose(_ fd: Int32) -> Int32 { close(fd) }
+
+/// Writes all of `bytes` to `fd`, resuming after short writes and EINTR (and waiting on a descriptor someone
+/// made non-blocking); returns the `errno` of a failed write, nil when everything was written.
+public func posixWriteAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? { posixWritePrefix(fd, bytes).error }
+
+/// `posixWriteAll` that also says how many bytes did reach `fd` before a failure (the output layer counts
+/// the lines written). Every pointer stays inside its closure.
+public func posixWritePrefix(_ fd: Int32, _ bytes: [UInt8]) -> (written: Int, error: Int32?) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { raw -> Int in
@@ -31,10 +39,15 @@ public func posixWriteAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
         }
         if n < 0 {
             if errno == EINTR { continue }
-            return errno
+            if errno == EAGAIN {
+                // A shared terminal or pipe someone else made non-blocking: wait until it takes more.
+                _ = Poll.wait(fd: fd, events: Poll.writable, timeoutMs: 1000)
+                continue
+            }
+            return (offset, errno)
         }
-        if n == 0 { return EIO }
+        if n == 0 { return (offset, EIO) }
         offset += n
     }
-    return nil
+    return (offset, nil)
 }

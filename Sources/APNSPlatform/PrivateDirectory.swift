@@ -153,12 +153,13 @@ public final class PrivateDirectory: Sendable {
         let out = SystemCall.openRelative(fd, target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         if out < 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
         _ = fchmod(out, mode_t(mode))
-        if let code = posixWriteAll(out, bytes) {
-            close(out)
+        // Every write and the close checked (disk full, a size limit): exit 74, nothing of ours left behind.
+        let sink = OutputSink(fd: out, name: file(name))
+        sink.write(bytes)
+        if let failure = sink.close() {
             remove(target)
-            throw .file(.cannotCreate(path: file(name), reason: FileSystem.errnoText(code)))
+            throw .file(.writeFailed(path: file(name), reason: failure.reason))
         }
-        close(out)
         guard overwrite else { return }
         if renameat(fd, target, fd, name) != 0 {
             let e = errno

@@ -9,6 +9,13 @@ public enum ProcessSignals {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Ignores SIGXFSZ for the whole process; call once at start-up. Under a file size limit (`ulimit -f`,
+    /// RLIMIT_FSIZE) a write past it must fail with EFBIG, which the output layer reports as exit 74 and
+    /// after which it removes its temporary file, instead of the default action killing the process mid-file.
+    public static func ignoreFileSizeLimit() {
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
     /// Runs `handler` for each of `signals` (SA_RESTART: interrupted system calls resume). The handler may
     /// do only async-signal-safe work, such as write(2) to a pipe.
     public static func installHandler(for signals: [Int32], _ handler: @convention(c) (Int32) -> Void) {

@@ -17,8 +17,9 @@ struct APNSCtl: ParsableCommand {
             man apnsctl and man apnsctl.COMMAND hold the same text after make install.
 
             Exit codes: 0 success, 1 APNs rejected a notification, 64 usage, 65 invalid payload, 66 \
-            missing input file, 69 transport failure, 70 internal error, 73 output file exists, 77 \
-            credential problem.
+            missing input file, 69 transport failure, 70 internal error, 73 output file exists or is not a \
+            regular file, 74 output could not be written (disk full, closed pipe), 77 credential problem; \
+            130/143 after SIGINT/SIGTERM.
             """,
         version: APNSCtl.versionText,
         subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Doctor.self]
@@ -32,35 +33,64 @@ struct APNSCtl: ParsableCommand {
     static func main() {
         // Before anything reads a credential: no core file may hold a key.
         CoreDumps.disable()
+        // Before anything opens a descriptor: a closed stdout must not be taken by a socket or file.
+        OutputSink.reserveStandardDescriptors()
         ProcessSignals.ignoreBrokenPipe()
-        rejectHelpForUnknownCommand(Array(CommandLine.arguments.dropFirst()))
-        suggestForMistypedCommand(Array(CommandLine.arguments.dropFirst()))
+        ProcessSignals.ignoreFileSizeLimit()
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        rejectHelpForUnknownCommand(arguments)
+        suggestForMistypedCommand(arguments)
+        // `send`'s device tokens bypass the parser, which is quadratic in a repeated option's count.
+        var deviceTokens: [String] = []
+        if arguments.first == Send._commandName {
+            let split = DeviceFlagArguments.extract(Array(arguments.dropFirst()))
+            deviceTokens = split.tokens
+            arguments = [Send._commandName] + split.rest
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
+            if var send = command as? Send, !deviceTokens.isEmpty {
+                send.devices = deviceTokens + send.devices
+                command = send
+            }
             try command.run()
-            exitProcess(0)
+            finish(exitCode: ExitStatus.success)
         } catch let failure as CLIError {
             failure.report()
-            exitProcess(failure.exitCode)
+            finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed)
         } catch {
-            reportParserError(error)
+            reportParserError(error, arguments: arguments)
         }
     }
 
     /// Help and `--version` go to stdout with exit 0; everything else becomes `error:` lines and exit 64
     /// (or the code the parser chose, e.g. a command's `ExitCode`).
-    private static func reportParserError(_ error: Error) -> Never {
+    private static func reportParserError(_ error: Error, arguments: [String]) -> Never {
         let code = exitCode(for: error).rawValue
         let text = fullMessage(for: error)
         if code == 0 {
-            if !text.isEmpty { StandardStreams.printOut(text + "\n") }
-            exitProcess(0)
+            if !text.isEmpty { OutputSink.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
+            finish(exitCode: ExitStatus.success)
         }
-        let lines = errorLines(parserText: text)
+        let flags = OtherToolFlags.longFlags(of: arguments)
+        let lines = errorLines(parserText: text).map { OtherToolFlags.correcting($0, flags: flags) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
-            StandardStreams.printErr(line + "\n")
+            // The parser quotes arguments as given: escaped, so none can drive the terminal.
+            StandardStreams.printErr(PrintableText.escapingControls(line) + "\n")
         }
-        exitProcess(code == 1 ? ExitStatus.usage : code)
+        finish(exitCode: code == 1 ? ExitStatus.usage : code)
+    }
+
+    /// Every command's end: writes what standard output still buffers and asks it whether a write failed.
+    /// A failed write is exit 74 with CLI.md's message, whatever the command chose (0, 1, 69, …), except
+    /// a signal's 130/143, which wins (CLI.md, "Exit codes"). `outputReported`: the command already said
+    /// what was not written (`send`'s counts).
+    static func finish(exitCode code: Int32, outputReported: Bool = false) -> Never {
+        let out = OutputSink.standardOutput
+        out.flush()
+        guard let failure = out.failure, code != 128 + SIGINT, code != 128 + SIGTERM else { exitProcess(code) }
+        if !outputReported { StandardStreams.error(failure.message) }
+        exitProcess(ExitStatus.outputFailed)
     }
 
     /// `apnsctl sned`, `apnsctl channel crate`: the parser says only "Unexpected argument"; like a mistyped
@@ -81,7 +111,7 @@ struct APNSCtl: ParsableCommand {
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
             guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return }
             let usage = path.joined(separator: " ")
-            StandardStreams.printErr("error: Unknown command '\(word)'. Did you mean '\(near)'?\n"
+            StandardStreams.printErr("error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
                 + "error: usage: \(usage) <subcommand>\n"
                 + "error: See '\(usage) --help' for more information.\n")
             exitProcess(ExitStatus.usage)
@@ -90,13 +120,28 @@ struct APNSCtl: ParsableCommand {
 
     /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not
     /// know there), hiding the typo from the user and from scripts; like `git help`, it is an error.
+    /// The words are walked down the command tree, so `apnsctl help channel create` is the help of
+    /// `channel create`, and a typo at any level is named with that level's commands.
     private static func rejectHelpForUnknownCommand(_ arguments: [String]) {
         guard arguments.first == "help", arguments.count > 1 else { return }
-        let names = configuration.subcommands.map { $0._commandName }
-        for name in arguments.dropFirst() where !name.hasPrefix("-") && !names.contains(name) {
+        var command: ParsableCommand.Type = APNSCtl.self
+        var path = ["apnsctl"]
+        for name in arguments.dropFirst() where !name.hasPrefix("-") {
+            let subcommands = command.configuration.subcommands
+            if let next = subcommands.first(where: { $0._commandName == name }) {
+                command = next
+                path.append(name)
+                continue
+            }
+            let names = subcommands.map { $0._commandName }
+            let shown = JSONWriter.quoted(PrintableText.escapingControls(name))
+            guard !names.isEmpty else {
+                StandardStreams.printErr("error: help: \(path.joined(separator: " ")) has no subcommand \(shown)\n")
+                exitProcess(ExitStatus.usage)
+            }
             let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
-            StandardStreams.printErr("error: help: unknown command \(JSONWriter.quoted(name)); \(near)"
-                + "the commands are \(names.joined(separator: ", ")) (apnsctl --help lists them)\n")
+            StandardStreams.printErr("error: help: unknown command \(shown); \(near)"
+                + "the commands are \(names.joined(separator: ", ")) (\(path.joined(separator: " ")) --help lists them)\n")
             exitProcess(ExitStatus.usage)
         }
     }

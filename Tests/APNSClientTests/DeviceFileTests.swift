@@ -1,6 +1,7 @@
 import APNSCore
 import APNSTestSupport
 import Testing
+import Foundation
 @testable import APNSClient
 import APNSPlatform
 
@@ -30,9 +31,63 @@ import APNSPlatform
         #expect {
             _ = try DeviceFile(path: path)
         } throws: { error in
-            guard let p = error as? DeviceFile.Problem, case .token(_, let line, _, _) = p else { return false }
-            return line == 3 && p.message.contains("t.txt:3") && p.message.contains("hex")
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+            return lines.map(\.line) == [3] && p.message.contains("t.txt:3") && p.message.contains("hex")
         }
+    }
+
+    @Test func everyBadLineOfARegularFileIsReportedTwentyThenCounted() throws {
+        let good = String(repeating: "ab", count: 32)
+        var text = "\u{FEFF}\(good)\n"
+        for i in 0..<25 { text += "bad-\(i)\n\(good)\n" }
+        let path = try dir.write("t.txt", text)
+        #expect {
+            _ = try DeviceFile(path: path)
+        } throws: { error in
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, let more) = p else { return false }
+            return lines.count == 20 && more == 5 && lines.first?.line == 2 && lines.last?.line == 40
+                && p.messages.count == 21 && p.messages.last == "\(path): … and 5 more bad lines"
+        }
+    }
+
+    @Test func aByteOrderMarkIsSkippedAndLongLinesAreBadAndQuotedShort() throws {
+        let good = String(repeating: "ab", count: 32)
+        let bom = try DeviceFile(path: try dir.write("bom.txt", "\u{FEFF}\(good)\n"))
+        #expect(bom.count == 1)
+        #expect(try bom.firstToken()?.hex == good)
+        // A secret given as a device list by mistake: at most 8 characters are shown, control characters escaped.
+        let long = String(repeating: "ab", count: 101)  // 202 hex digits: never cut down to a token
+        let path = try dir.write("long.txt", "\(long)\nsecret\u{1B}]0;passphrase\n")
+        #expect {
+            _ = try DeviceFile(path: path)
+        } throws: { error in
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, _) = p, lines.count == 2 else { return false }
+            return lines[0].excerpt == "abababab…" && lines[0].reason.hasPrefix("202 characters")
+                && lines[1].excerpt == "secret\\u{1B}]…" && !p.messages.joined().contains("passphrase")
+        }
+    }
+
+    @Test func aFIFOIsStreamedOnceAndStopsAtItsFirstBadLine() throws {
+        let good = String(repeating: "ab", count: 32)
+        let fifo = dir.file("fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            let text = Array("\(good)\n\(good)\nnope\n\(good)\n".utf8)
+            _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let file = try DeviceFile(path: fifo)
+        #expect(file.isStreamed)
+        #expect(file.count == nil)
+        #expect(try file.firstToken()?.hex == good)
+        #expect(all(try file.makeSource()) == [good, good])
+        guard case .badLines(_, let lines, 0)? = file.streamProblem else {
+            Issue.record("no problem recorded: \(String(describing: file.streamProblem))")
+            return
+        }
+        #expect(lines.map(\.line) == [3])
     }
 
     @Test func shortTokensAreCounted() throws {

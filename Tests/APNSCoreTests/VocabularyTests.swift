@@ -54,7 +54,11 @@ import APNSPlatform
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "\(a) \(b)") }
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "\(a)\t\(b)") }
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "<3f2a1b0c  9d8e7f6a>") }
-        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 8)) { try DeviceToken(parsing: String(grouped.dropFirst().dropLast())) }
+        // CLI.md, --device: Xcode's form is accepted without its brackets too (eight groups of eight), but
+        // nothing looser: a shorter group or a ninth group is still two tokens' worth of doubt.
+        #expect(try DeviceToken(parsing: String(grouped.dropFirst().dropLast())).hex == a)
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "3f2a1b0c 9d8e") }
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 9)) { try DeviceToken(parsing: String(grouped.dropFirst().dropLast()) + " 3f2a1b0c") }
     }
 
     @Test func deviceTokenBase64GetsAHint() throws {

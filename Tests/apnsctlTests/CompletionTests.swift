@@ -92,4 +92,29 @@ import Testing
         let cert = fish.stdout.split(separator: "\n").first { $0.contains("-l 'cert'") } ?? ""
         #expect(fish.status == 0 && cert.hasSuffix("-rF"), "\(cert)")
     }
+
+    /// Interactive bash on a pseudo-terminal, in a folder holding `send/` and `subdir/`: a command name is
+    /// completed as a word (`send `, not the folder `send/`), a path still as a path (`subdir/`).
+    @Test func bashCompletesCommandsAsWordsAndPathsAsPaths() throws {
+        let dir = try TemporaryDirectory(prefix: "completion-pty")
+        for folder in ["send", "subdir"] {
+            try FileManager.default.createDirectory(atPath: dir.file(folder), withIntermediateDirectories: true)
+        }
+        let script = try CommandRunner.apnsctl(["--generate-completion-script", "bash"])
+        #expect(script.status == 0)
+        let scriptFile = try dir.write("apnsctl.bash", script.stdout)
+        let r = try PseudoTerminal.run(["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "$ ", "INPUTRC": "/dev/null"], steps: [
+            .send("cd '\(dir.path)' && source '\(scriptFile)' && echo READY\n"),
+            .expect("READY\r\n"),
+            .send("apnsctl sen\t"),
+            .expect("apnsctl send"),
+            .sleep(0.5),
+            .send("\u{15}apnsctl send --devices sub\t"),
+            .expect("subdir/"),
+            .send("\u{15}exit\n"),
+        ], timeout: 30)
+        #expect(r.failedStep == nil, "\(r.transcript.debugDescription)")
+        #expect(r.transcript.contains("apnsctl send "), "\(r.transcript.debugDescription)")
+        #expect(!r.transcript.contains("send/"), "\(r.transcript.debugDescription)")
+    }
 }

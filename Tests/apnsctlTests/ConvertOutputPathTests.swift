@@ -29,7 +29,8 @@ import Testing
         for extra in [[], ["--force"]] {
             let r = try convert(["-o", dir] + extra)
             #expect(r.status == 73)
-            #expect(r.stderr.hasPrefix("error: -o \(dir): it is a directory"))
+            #expect(r.stderr.hasPrefix("error: -o \(dir): is a directory, not a regular file"), "\(r.stderr)")
+            #expect(r.stderr.contains("-o -"))
         }
     }
 
@@ -47,6 +48,51 @@ import Testing
         #expect(text.hasPrefix("-----BEGIN CERTIFICATE-----"))
         let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
         #expect(mode == 0o600)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+
+    /// `--force` replaces only a regular file (CLI.md): a symlink (even to a regular file), a FIFO, a socket,
+    /// a device node and a directory are 73, named, with `-o -` suggested, and each is still there after;
+    /// without `--force` the message is the same.
+    @Test func forceReplacesNothingButARegularFile() throws {
+        let target = try scratch.write("target.pem", "target contents\n")
+        var cases: [(path: String, what: String)] = []
+        let link = scratch.file("link.pem")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        cases.append((link, "a symbolic link"))
+        let fifo = scratch.file("fifo.pem")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        cases.append((fifo, "a FIFO (named pipe)"))
+        let dir = scratch.file("dir.pem")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        cases.append((dir, "a directory"))
+        let socketPath = scratch.file("s.pem")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        defer { close(fd) }
+        if bound == 0 { cases.append((socketPath, "a socket")) }
+        // A device node like /dev/null, made here (never a real /dev entry); skipped where mknod is not permitted.
+        let device = scratch.file("null.pem")
+        if mknod(device, S_IFCHR | 0o600, dev_t((1 << 8) | 3)) == 0 { cases.append((device, "a character device")) }
+        for (path, what) in cases {
+            for extra in [["--force"], []] {
+                let r = try convert(["-o", path] + extra)
+                #expect(r.status == 73, "\(what) \(extra): \(r.status) \(r.stderr)")
+                #expect(r.stderr.hasPrefix("error: -o \(path): is \(what), not a regular file"), "\(r.stderr)")
+                #expect(r.stderr.contains("-o -"), "\(r.stderr)")
+            }
+            var st = stat()
+            #expect(lstat(path, &st) == 0, "\(what) is gone")
+        }
+        #expect(try scratch.read("target.pem") == "target contents\n")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp-") }
         #expect(leftovers.isEmpty)
     }

@@ -44,8 +44,10 @@ import APNSPlatform
         var seen: [String: [String: Any]] = [:]
         for line in r.lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(Set(object.keys) == ["device", "status", "apns_id", "apns_unique_id", "reason", "timestamp",
-                                          "environment", "endpoint", "duration_ms"])
+            // CLI.md: a rejected device's object also carries meaning and hint.
+            let rejected: Set<String> = object["status"] as? Int == 200 ? [] : ["meaning", "hint"]
+            #expect(Set(object.keys) == Set(["device", "status", "apns_id", "apns_unique_id", "reason", "timestamp",
+                                              "environment", "endpoint", "duration_ms"]).union(rejected))
             seen[object["device"] as? String ?? ""] = object
         }
         let ok = try #require(seen[Self.token(1)])

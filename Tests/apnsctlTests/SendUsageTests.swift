@@ -175,7 +175,7 @@ import APNSPlatform
                                stdin: nil, passphrase: "demo-pass")
         #expect(fromP12.status == 0, "\(fromP12.stderr)")
         #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
-        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=<its passphrase>"))
+        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=\"$APNSCTL_PASSPHRASE\""))
         #expect(fromP12.stdout.contains("--pass \"$APNS_PASSPHRASE\""))
         #expect(!fromP12.stdout.contains("demo-pass"))
 

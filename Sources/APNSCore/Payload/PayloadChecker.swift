@@ -22,9 +22,13 @@ struct PayloadChecker {
     }
 
     /// Records an error at byte `offset` of the source.
-    mutating func error(_ path: String, at offset: Int, _ message: String) { found.error(path, at: offset, message) }
+    mutating func error(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
+        found.error(path, at: offset, message, flag: flag)
+    }
     /// Records a warning at byte `offset` of the source.
-    mutating func warning(_ path: String, at offset: Int, _ message: String) { found.warning(path, at: offset, message) }
+    mutating func warning(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
+        found.warning(path, at: offset, message, flag: flag)
+    }
 
     /// Checks a payload whose top level is an object. `isAPNSFile` leaves out `Simulator Target Bundle`.
     mutating func checkDocument(_ root: JSONValue, members allMembers: [JSONMember], isAPNSFile: Bool) {

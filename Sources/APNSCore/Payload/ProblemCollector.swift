@@ -6,22 +6,22 @@ struct ProblemCollector {
         let severity: ValidationProblem.Severity
         let path: String
         let message: String
+        var flag: String? = nil
     }
 
     private var findings: [Finding] = []
 
     /// Records an error at byte `offset`.
-    mutating func error(_ path: String, at offset: Int, _ message: String) {
-        findings.append(Finding(offset: offset, severity: .error, path: ProblemCollector.printable(path), message: message))
+    mutating func error(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
+        findings.append(Finding(offset: offset, severity: .error, path: PrintableText.escapingControls(path), message: message,
+                                flag: flag))
     }
 
     /// Records a warning at byte `offset`.
-    mutating func warning(_ path: String, at offset: Int, _ message: String) {
-        findings.append(Finding(offset: offset, severity: .warning, path: ProblemCollector.printable(path), message: message))
+    mutating func warning(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
+        findings.append(Finding(offset: offset, severity: .warning, path: PrintableText.escapingControls(path), message: message,
+                                flag: flag))
     }
-
-    /// A key path safe to print on a terminal (keys may hold ESC, newlines, C1 codes).
-    static func printable(_ path: String) -> String { PrintableText.escapingControls(path) }
 
     /// Whether any error was recorded so far.
     var hasErrors: Bool { findings.contains { $0.severity == .error } }
@@ -34,8 +34,10 @@ struct ProblemCollector {
         let ordered = findings.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
         return ordered.map { _, f in
             let p = lines.position(of: f.offset)
-            return ValidationProblem(severity: strict ? .error : f.severity, path: f.path,
-                                     line: p.line, column: p.column, message: f.message)
+            var problem = ValidationProblem(severity: strict ? .error : f.severity, path: f.path,
+                                            line: p.line, column: p.column, message: f.message)
+            problem.flag = f.flag
+            return problem
         }
     }
 }

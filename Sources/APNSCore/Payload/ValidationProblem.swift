@@ -16,6 +16,10 @@ public struct ValidationProblem: Sendable, Equatable {
     public let column: Int
     /// What is wrong and what to do, on one line.
     public let message: String
+    /// For a rule about a header the user set with a flag (background with `--priority 10`, a topic without
+    /// its suffix): that flag and its value (`--priority 10`), which messages name instead of the payload
+    /// file (CLI.md: an error about a flag's value names the flag; exit 65 stays).
+    public var flag: String? = nil
 
     /// Makes a problem; the validator is the usual source.
     public init(severity: Severity, path: String, line: Int, column: Int, message: String) {

@@ -15,4 +15,33 @@ public enum PrintableText {
         }
         return out
     }
+
+    /// Bytes from the network or a file (an error body, a response header, a proxy's status line) as one
+    /// printable line: decoded as UTF-8 (bad bytes repaired), tabs and line breaks as spaces, every other
+    /// control character escaped as `escapingControls` does, surrounding spaces trimmed, and cut to `limit`
+    /// characters with `…`.
+    public static func line<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
+        // The usual case (ids, reasons): short printable ASCII, taken as it is.
+        if bytes.count <= limit, let f = bytes.first, f != 0x20, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
+           bytes.reversed().first != 0x20 {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        let decoded = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
+        var flat = String(String.UnicodeScalarView(decoded.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
+        while flat.hasPrefix(" ") { flat.removeFirst() }
+        while flat.hasSuffix(" ") { flat.removeLast() }
+        let cut = flat.count > limit
+        if cut { flat = String(flat.prefix(limit)) }
+        return escapingControls(flat) + (cut ? "…" : "")
+    }
+
+    /// `escapingControls` for each line of a message of several lines: its own line breaks stay, every
+    /// other control character that came from input is escaped.
+    public static func escapingControlsPerLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }) else {
+            return text
+        }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { escapingControls(String($0)) }
+            .joined(separator: "\n")
+    }
 }

@@ -58,7 +58,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         let bracketed = body.first == "<" && body.last == ">" && body.count >= 2
         if bracketed { body = body.dropFirst().dropLast() }
         if body.contains(where: { $0.isWhitespace }) {
-            guard bracketed, Self.isXcodeGrouping(body) else {
+            // Pasted without its brackets, Xcode's form is still one token (CLI.md, --device): exactly eight
+            // groups of eight, so two pasted tokens can never pass for one.
+            guard bracketed ? Self.isXcodeGrouping(body) : Self.isUnbracketedXcodeToken(body) else {
                 throw .innerWhitespace(parts: body.split(whereSeparator: { $0.isWhitespace }).count)
             }
         }
@@ -88,6 +90,12 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     private static func isXcodeGrouping(_ body: Substring) -> Bool {
         body.split(separator: " ", omittingEmptySubsequences: false)
             .allSatisfy { g in !g.isEmpty && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
+    }
+
+    /// Xcode's form without its brackets: eight groups of eight hex digits, single spaces between them.
+    private static func isUnbracketedXcodeToken(_ body: Substring) -> Bool {
+        let groups = body.split(separator: " ", omittingEmptySubsequences: false)
+        return groups.count == 8 && groups.allSatisfy { g in g.count == 8 && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
     }
 
     /// For `{length = 32, bytes = 0x3f2a…}` (and the unspaced `{length=32,bytes=0x…}` iOS logs print):

@@ -80,15 +80,21 @@ public enum CredentialLoader {
 
     /// `loadSigningKey` on bytes already read (through `PrivateDirectory`); `path` names the key's file.
     public static func loadSigningKey(bytes: [UInt8], path: String) throws(CredentialProblem) -> SigningKey {
+        // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert.
+        if !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence, (try? PKCS12Bundle(der: bytes)) != nil {
+            throw .notSigningKey(path: path, found: "a PKCS#12 (.p12) file")
+        }
+        OpenSSLError.clearQueue()
         let parsed: Parsed
         do { parsed = try parse(bytes, path: path, passphrase: .none) } catch {
             if case .passphraseRequired = error { throw .encryptedSigningKey(path: path) }
             throw error
         }
-        guard let key = parsed.key else {
-            let found = parsed.certificates.isEmpty ? "no private key" : "a certificate"
-            throw .notSigningKey(path: path, found: found)
+        // A .p8 holds a key and nothing else; a certificate (with or without its key) is a --cert file.
+        if !parsed.certificates.isEmpty {
+            throw .notSigningKey(path: path, found: parsed.key == nil ? "a certificate" : "a certificate and its key")
         }
+        guard let key = parsed.key else { throw .notSigningKey(path: path, found: "no private key") }
         guard KeyDescription.isP256(key.pointer) else { throw .notSigningKey(path: path, found: key.typeDescription) }
         return SigningKey(key: key, keyIDFromFileName: SigningKey.keyID(fromFileName: path))
     }

@@ -60,3 +60,25 @@ enum PKCS12Reader {
         return CredentialLoader.Parsed(certificates: parsed.certificates, key: parsed.key, isPKCS12: true)
     }
 }
+
+/// Whether a `.p12` needs OpenSSL 3's legacy provider, which tools such as curl do not load: RC2 and RC4
+/// (the PKCS#12 PBE algorithms `1.2.840.113549.1.12.1.1/.2/.5/.6`, RC2-40 being what Keychain Access
+/// exports). Found by the algorithm identifiers' DER encoding in the file; inside ciphertext an 11-byte
+/// match by chance is out of reach. 3DES (`.3`) stays in OpenSSL 3's default provider.
+public enum PKCS12LegacyCiphers {
+    private static let pbeOID: [UInt8] = [0x06, 0x0A, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x0C, 0x01]
+    private static let legacy: Set<UInt8> = [0x01, 0x02, 0x05, 0x06]
+
+    /// True when `bytes` (a PKCS#12 file) encrypts anything with RC2 or RC4.
+    public static func used(in bytes: [UInt8]) -> Bool {
+        let n = pbeOID.count
+        guard bytes.count > n else { return false }
+        var i = 0
+        while i + n < bytes.count {
+            if bytes[i] == 0x06, bytes[i..<(i + n)].elementsEqual(pbeOID), legacy.contains(bytes[i + n]) { return true }
+            i += 1
+        }
+        return false
+    }
+}
+

@@ -74,7 +74,7 @@ public struct PassphraseSource: Sendable {
             defer { TerminalPrompt.wipe(&bytes) }
             return (SecretBytes(Self.firstLine(bytes)), false)
         }
-        if let name = environmentVariable, let value = Environment.value(name) {
+        if let name = environmentVariable, let value = Environment.setting(name) {
             return (SecretBytes(Array(value.utf8)), false)
         }
         if promptOnTerminal {

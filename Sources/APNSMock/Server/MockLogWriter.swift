@@ -21,6 +21,8 @@ final class MockLogWriter: @unchecked Sendable {
     private var finishing = false
     /// A write failed (e.g. the reader closed the pipe): everything later is dropped.
     private var broken = false
+    /// The `errno` of that failed write.
+    private var failedWith: Int32?
     private let thread = OSThread()
 
     /// Called at most once, the first time lines are dropped, with the reason, on the thread that dropped them.
@@ -46,7 +48,8 @@ final class MockLogWriter: @unchecked Sendable {
         lock.lock()
         if broken || queue.count + bytes.count > capacity {
             if dropped == 0 {
-                firstDrop = (broken ? "the log output was closed" : "nobody is reading the log output fast enough",
+                let why = failedWith.map { "writing the log to standard output failed (\(FileSystem.errnoText($0)))" }
+                firstDrop = (why ?? "nobody is reading the log output fast enough",
                              firstDropHandler)
             }
             dropped += lines
@@ -57,6 +60,11 @@ final class MockLogWriter: @unchecked Sendable {
         }
         lock.unlock()
         if let firstDrop { firstDrop.handler?(firstDrop.reason) }
+    }
+
+    /// The `errno` of the write that failed for good (not a slow reader), if one did.
+    var writeError: Int32? {
+        lock.withLock { failedWith }
     }
 
     /// Lines dropped so far.
@@ -92,17 +100,26 @@ final class MockLogWriter: @unchecked Sendable {
             writingLines = queuedLines
             queuedLines = 0
             lock.unlock()
-            let ok = write(chunk)
+            let failure = write(chunk)
             chunk.removeAll(keepingCapacity: true)
             lock.lock()
-            if !ok {
+            var announce: (@Sendable (String) -> Void)? = nil
+            if let failure {
                 broken = true
+                failedWith = failure
+                // Said at the failure itself (CLI.md), not at the next line dropped, which may never come.
+                if dropped == 0 { announce = firstDropHandler }
                 dropped += writingLines + queuedLines
                 queue.removeAll()
                 queuedLines = 0
             }
             writingLines = 0
             condition.broadcast()
+            if let announce, let failure {
+                lock.unlock()
+                announce("writing the log to standard output failed (\(FileSystem.errnoText(failure)))")
+                lock.lock()
+            }
         }
         lock.unlock()
     }
@@ -112,8 +129,9 @@ final class MockLogWriter: @unchecked Sendable {
     static let slice = 4096
 
     /// Writes all of `bytes` in slices, waiting as long as the descriptor makes it, and counts the lines of
-    /// each slice as written so `finish` knows how many a stuck write left behind. False when it fails for good.
-    private func write(_ bytes: [UInt8]) -> Bool {
+    /// each slice as written so `finish` knows how many a stuck write left behind. The `errno` when it fails
+    /// for good, nil when all was written.
+    private func write(_ bytes: [UInt8]) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw -> Int in
@@ -127,13 +145,13 @@ final class MockLogWriter: @unchecked Sendable {
                     _ = Poll.wait(fd: fd, events: Poll.writable, timeoutMs: 100)
                     continue
                 }
-                return false
+                return errno
             }
-            if n == 0 { return false }
+            if n == 0 { return EIO }
             let written = bytes[offset..<(offset + n)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             offset += n
             lock.withLock { writingLines -= written }
         }
-        return true
+        return nil
     }
 }

@@ -118,9 +118,13 @@ public final class MockServer: Sendable {
         return lost ?? writer?.droppedLines ?? 0
     }
 
+    /// The `errno` of a failed write of the log (not a slow reader): the mock exits 74 when stopped.
+    public var logWriteError: Int32? { state.withLock { $0.shared }?.logWriter?.writeError }
+
     /// A warning on stderr only if it can be written at once: stderr may be the same stalled pipe.
     public static func warnWithoutBlocking(_ message: String) {
-        let bytes = Array(("warning: " + message + "\n").utf8.prefix(512))
+        // Messages may quote a file name or a client's bytes: escaped like every other message.
+        let bytes = Array(("warning: " + PrintableText.escapingControls(message) + "\n").utf8.prefix(512))
         guard case .ready(let revents) = Poll.wait(fd: 2, events: Poll.writable, timeoutMs: 0),
               revents & Poll.writable != 0 else { return }
         bytes.withUnsafeBytes { raw in

@@ -15,6 +15,7 @@ extension APNSCtl.Channel {
         @OptionGroup var options: ChannelOptions
 
         func run() throws {
+            try HeaderValueCheck.check(id, flag: "channel get")
             let plan = try options.plan()
             let output = ChannelOutput(format: plan.format)
             guard let result = try plan.perform([plan.request(.read(channel: id))]).first else {

@@ -22,7 +22,10 @@ extension APNSCtl {
                 APNSCTL_OUT_PASSPHRASE, else a prompt (twice) on the terminal, which asks to confirm an empty \
                 password; an empty first line of the file means an empty password.
 
-                Output files are created with mode 0600 and never overwritten without --force (exit 73).
+                Output files are created with mode 0600 and never overwritten without --force (exit 73). \
+                --force replaces only a regular file: a directory, symlink, FIFO, socket or device at that \
+                path is exit 73 (use '-o -' for stdout). The file is written beside its final name and renamed \
+                into place, so a failed write (disk full, exit 74) leaves the old file untouched.
 
                 Examples:
                   apnsctl convert push.p12 -o push.pem --passphrase-file pass.txt
@@ -52,17 +55,22 @@ extension APNSCtl {
               help: "Write the .p12 with RC2-40/3DES encryption and a SHA-1 MAC, for older macOS keychains.")
         var legacy = false
 
-        @Flag(name: .customLong("force"), help: "Overwrite the output file if it exists.")
+        @Flag(name: .customLong("force"), help: "Replace the output file if it exists (only a regular file).")
         var force = false
 
         func run() throws {
-            if output != "-", FileSystem.isDirectory(output) {
-                throw CLIError.outputExists("-o \(output): it is a directory; give a file name inside it")
+            if ["json", "text"].contains(output.lowercased()) {
+                // `-o` is send's format flag; here it names the file, and a file named `json` is a mistake.
+                throw CLIError.usage("-o \(output): in convert, -o names the output file (e.g. -o push.pem, or -o - for standard output); "
+                    + "convert has no \(output.lowercased()) format")
             }
-            if !force, output != "-", FileSystem.exists(output) {
-                throw CLIError(FileSystem.Failure.exists(path: output))
+            // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
+            if output != "-" {
+                let existing: Bool
+                do { existing = try FileSystem.checkOutputTarget(output) } catch { throw CLIError(error.relabelled("-o \(output)")) }
+                if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
             }
-            let contents = try withCredentialErrors { () throws(CredentialProblem) in
+            let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
@@ -102,6 +110,18 @@ extension APNSCtl {
             } catch {
                 throw CLIError(error)
             }
+            // One line saying what was written (CLI.md), only once it was: standard output is asked first.
+            let out = OutputSink.standardOutput
+            out.flush()
+            guard out.failure == nil else { return }
+            var parts = ["certificate"]
+            if !contents.chain.isEmpty { parts.append("\(contents.chain.count) chain certificate\(contents.chain.count == 1 ? "" : "s")") }
+            if contents.privateKey != nil { parts.append("private key") }
+            var notes: [String] = []
+            if writesPKCS12(inputKind: contents.kind) { notes.append("PKCS#12 with \(legacy ? "legacy RC2/3DES" : "AES-256") encryption") }
+            if output != "-" { notes.append("mode 0600") }
+            StandardStreams.printErr("wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
+                + parts.joined(separator: ", ") + notes.map { "; " + $0 }.joined() + "\n")
         }
 
         /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
@@ -126,7 +146,7 @@ enum ConvertPassword {
             }
             if let secret { return secret }
         }
-        if let value = Environment.value("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
+        if let value = Environment.setting("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
         guard TerminalPrompt.isAvailable else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }

@@ -47,7 +47,7 @@ extension APNSCtl {
         var output: InspectFormat = .text
 
         func run() throws {
-            let contents = try withCredentialErrors { () throws(CredentialProblem) in
+            let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source)
             }
             let now = SystemClock.now()

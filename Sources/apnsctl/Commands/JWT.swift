@@ -38,7 +38,7 @@ extension APNSCtl {
             do {
                 let token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID,
                                                    issuedAt: SystemClock.now())
-                StandardStreams.printOut(token + "\n")
+                OutputSink.standardOutput.print(token + "\n")
             } catch {
                 throw CLIError.internalError("signing the token failed: \(error.description)")
             }

@@ -58,7 +58,8 @@ extension APNSCtl {
 
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
                 be used (e.g. the port is in use), 73 the state dir cannot be written or is in use by another \
-                mock.
+                mock, 74 the log could not be written to stdout (said on stderr at the first failure; the mock \
+                keeps serving).
                 """)
 
         @Option(name: .customLong("host"), help: "Address to listen on; 127.0.0.1 serves only this machine.")
@@ -210,6 +211,11 @@ extension APNSCtl {
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
+            if let code = server.logWriteError {
+                // CLI.md: a log that cannot be written is exit 74 when stopped, with the lost lines counted.
+                throw .outputFailed("apnsctl mock: writing standard output: \(FileSystem.errnoText(code)); "
+                    + "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written")
+            }
             if lost > 0 {
                 MockServer.warnWithoutBlocking("apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time")
             }

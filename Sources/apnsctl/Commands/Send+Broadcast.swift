@@ -7,7 +7,7 @@ extension APNSCtl.Send {
         let plan = try makeBroadcastPlan()
         if dryRun {
             BroadcastDryRun(plan: plan, certificate: certificate, connection: connection,
-                            tokenAuthKeyPath: tokenAuth.key.authKey).print()
+                            tokenAuthKeyPath: tokenAuth.key.authKey, passphraseFile: passphrase.passphraseFile).print()
             return
         }
         try deliver(RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,

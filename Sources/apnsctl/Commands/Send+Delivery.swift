@@ -8,9 +8,9 @@ extension APNSCtl.Send {
     /// result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a rejection,
     /// 69 when a target got no answer (wins over 1), 130/143 when interrupted. `noun` names the targets in
     /// messages (`device`, `channel`).
-    func deliver(_ requests: RequestSource, total: Int, environment: APNSEnvironment, endpoint: PushEndpoint,
+    func deliver(_ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
-                 fallback: SendFallback? = nil) throws(CLIError) {
+                 fallback: SendFallback? = nil, topic: String? = nil) throws(CLIError) {
         if connection.insecure {
             StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
         }
@@ -22,6 +22,7 @@ extension APNSCtl.Send {
         configuration.resendUnknown = resendUnknown
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
                                   lineBuffered: verbose, quiet: quiet, color: color)
+        renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
         if verbose {
             for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { StandardStreams.printErr(line + "\n") }
@@ -50,12 +51,25 @@ extension APNSCtl.Send {
             if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
             throw .transport(error.message)
         }
-        var summary = send(InterruptSignals.install()) { renderer.result($0) }
-        if summary.interruptedBy != nil { summary.notSent = max(0, total - summary.total) }
+        // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does.
+        let interrupts = InterruptSignals.install()
+        let output = OutputSink.standardOutput
+        output.onFailure = { _ in interrupts?.stopForLostOutput() }
+        var summary = send(interrupts) { renderer.result($0) }
+        let stopped = summary.interruptedBy != nil
+        if stopped, let total { summary.notSent = max(0, total - summary.total) }
         renderer.finish(summary)
+        output.onFailure = nil
         verboseLog?.finish(summary)
-        if let signal = summary.interruptedBy {
-            throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary))
+        // A real signal wins over lost output (130/143 before 74), even one that came after it.
+        let signal = summary.interruptedBy.flatMap { $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0 }
+        if let signal {
+            summary.interruptedBy = signal
+            throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary, restUnknown: total == nil))
+        }
+        if let failure = output.failure {
+            let notSent: Int? = total == nil && stopped ? nil : summary.notSent
+            throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun))
         }
         if summary.failed > 0 {
             let what = summary.failed == summary.total ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"

@@ -25,7 +25,7 @@ extension APNSCtl {
                 --topic; the signed token is cached for 50 minutes in $XDG_CACHE_HOME/apnsctl \
                 (--no-token-cache signs a new one). Give one or the other, not both.
 
-                Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form. \
+                Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form, with or without the brackets. \
                 Whitespace inside any other value is an error, so two pasted tokens never become one.
 
                 Defaults: the environment is the certificate's only one, else sandbox; the topic is the \
@@ -93,12 +93,12 @@ extension APNSCtl {
         var payload: String?
 
         @Option(name: [.customShort("d"), .customLong("device")],
-                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form; one token per --device.",
+                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional); one token per --device.",
                                    valueName: "token"), completion: .none)
         var devices: [String] = []
 
         @Option(name: .customLong("devices"),
-                help: ArgumentHelp("File with one token per line (- = standard input); blank lines and # comments are skipped.",
+                help: ArgumentHelp("File with one token per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
                                    valueName: "file"), completion: .file())
         var devicesFile: String?
 
@@ -144,18 +144,38 @@ extension APNSCtl {
             let plan = try makePlan()
             if dryRun {
                 SendDryRun(plan: plan, certificate: certificate, connection: connection,
-                           tokenAuthKeyPath: tokenAuth.key.authKey).print()
+                           tokenAuthKeyPath: tokenAuth.key.authKey, passphraseFile: passphrase.passphraseFile).print()
                 return
             }
-            // The device file owns the spooled copy of standard input: keep it until everything is sent.
-            try withExtendedLifetime(plan.deviceFile) {
-                let fallback = plan.fallback.map { route in
-                    SendFallback(route: route, request: plan.request, devices: plan.devices)
-                }
+            // The device file owns the list's descriptor: keep it until everything is sent.
+            defer { withExtendedLifetime(plan.deviceFile) {} }
+            let fallback = plan.fallback.map { route in
+                SendFallback(route: route, request: plan.request, devices: plan.devices)
+            }
+            do throws(CLIError) {
                 try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
-                            identity: plan.identity, format: format, noun: "device", fallback: fallback)
+                            identity: plan.identity, format: format, noun: "device", fallback: fallback,
+                            topic: plan.request.topic)
+            } catch {
+                try Self.endOfStream(plan.deviceFile, after: error)
             }
+            try Self.endOfStream(plan.deviceFile, after: nil)
+        }
+
+        /// A streamed `--devices` list that ended at a bad line: the devices before it have their results, then
+        /// the error lines, exit 64 (CLI.md). A signal (130/143) or lost output (74) still wins; a rejection or
+        /// transport failure is said too, then 64. Without a bad line, `error` is rethrown as it was.
+        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?) throws(CLIError) {
+            guard let problem = file?.streamProblem else {
+                if let error { throw error }
+                return
+            }
+            switch error {
+            case .interrupted?, .outputFailed?: if let error { throw error }
+            default: error?.report()
+            }
+            throw devicesError(problem)
         }
     }
 }

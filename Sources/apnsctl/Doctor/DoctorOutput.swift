@@ -14,7 +14,7 @@ enum DoctorOutput {
     static func print(_ checks: [DoctorCheck], format: Format) {
         var out = ""
         for check in checks { out += line(check, format: format) + "\n" }
-        StandardStreams.printOut(out)
+        OutputSink.standardOutput.print(out)
     }
 
     /// One check as a line of `format`.

@@ -24,9 +24,13 @@ extension APNSCtl.Send {
         if broadcast.channels.isEmpty {
             throw .usage("--request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)")
         }
-        if let id = broadcast.channels.first(where: { $0.isEmpty || $0.contains(where: \.isWhitespace) }) {
-            throw .usage("--channel \(JSONWriter.quoted(id)): a channel id is one word of base64, as apnsctl channel create prints it")
+        for id in broadcast.channels {
+            try HeaderValueCheck.check(id, flag: "--channel")
+            if id.isEmpty {
+                throw .usage("--channel \"\": a channel id is one word of base64, as apnsctl channel create prints it")
+            }
         }
+        if let topic = request.topic { try HeaderValueCheck.check(topic, flag: "--topic") }
         if broadcast.requestID != nil && broadcast.channels.count > 1 {
             throw .usage("--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time")
         }

@@ -22,7 +22,7 @@ struct CertificateOptions: ParsableArguments {
     /// Prints a warning for a certificate without Apple's push markers.
     func loadIdentity(passphrase: PassphraseOptions, now: Int64? = SystemClock.now()) throws(CLIError) -> PushIdentity? {
         guard let cert else { return nil }
-        let identity = try withCredentialErrors { () throws(CredentialProblem) in
+        let identity = try withCredentialErrors(flags: .flags(("--cert", cert), ("--key", key))) { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificatePath: cert, keyPath: key, passphrase: passphrase.source, now: now)
         }
         if !identity.info.isApplePush { StandardStreams.warning(CredentialMessages.notApplePush(cert)) }

@@ -30,6 +30,7 @@ struct ChannelOptions: ParsableArguments {
             throw .usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
         }
         try connection.checkNumbers()
+        if let topic { try HeaderValueCheck.check(topic, flag: "--topic") }
         let explicitEnvironment = try connection.parsedEnvironment()
         let requestID = try parsedRequestID(requestID)
         if let caFile = connection.caFile, !FileSystem.exists(caFile) {

@@ -78,8 +78,12 @@ enum MockTokenArguments {
         let token = try token(String(text[..<eq]), flag: "--reject")
         let name = String(text[text.index(after: eq)...])
         guard let reason = APNSReason.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
-            let known = APNSReason.allCases.map(\.rawValue).joined(separator: ", ")
-            throw .usage("--reject \(text): unknown reason '\(name)'; use one of: \(known)")
+            let names = APNSReason.allCases.map(\.rawValue)
+            // A typo gets the one reason it was meant to be; only with no close match, the whole list.
+            if let near = Suggestion.closest(to: name, among: names) {
+                throw .usage("--reject \(text): unknown reason '\(name)'; did you mean '\(near)'?")
+            }
+            throw .usage("--reject \(text): unknown reason '\(name)'; use one of: \(names.joined(separator: ", "))")
         }
         return (token, reason)
     }

@@ -24,12 +24,13 @@ struct SendPlan {
     let fallback: Route?
     /// `-d` tokens in order, then `--devices FILE` read lazily.
     let devices: DeviceSource
-    let deviceCount: Int
+    /// How many devices, or nil when `--devices` is a stream (standard input, a FIFO) of unknown length.
+    let deviceCount: Int?
     let firstDevice: DeviceToken
     let identity: PushIdentity?
     /// Key id and team id with token auth (for the dry run's hint).
     let tokenIDs: (keyID: String, teamID: String)?
-    /// Kept alive while sending: it owns the spooled copy of standard input.
+    /// Kept alive while sending: it owns the list's descriptor, and says whether a stream ended at a bad line.
     let deviceFile: DeviceFile?
 }
 
@@ -38,6 +39,7 @@ extension APNSCtl.Send {
     func makePlan(now: Int64 = SystemClock.now()) throws(CLIError) -> SendPlan {
         // 1. Flag values and combinations (64).
         try connection.checkNumbers()
+        if let topic = request.topic { try HeaderValueCheck.check(topic, flag: "--topic") }
         let explicitEnvironment = try connection.parsedEnvironment()
         let endpoints = try connection.parsedEndpoints()
         let port = try connection.parsedPort(endpoints: endpoints)
@@ -65,39 +67,48 @@ extension APNSCtl.Send {
         let loaded = try loadPayload()
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
+        // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
         var tokens: [DeviceToken] = []
+        var timesGiven: [String: Int] = [:]
         for (i, text) in devices.enumerated() {
-            do { tokens.append(try DeviceToken(parsing: text)) } catch {
-                let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            let token: DeviceToken
+            do { token = try DeviceToken(parsing: text) } catch {
+                let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
                 throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
             }
-            if let t = tokens.last, t.looksTruncated {
-                StandardStreams.warning("--device \(t.abbreviated): only \(t.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
+            timesGiven[token.hex, default: 0] += 1
+            guard timesGiven[token.hex] == 1 else { continue }
+            tokens.append(token)
+            if token.looksTruncated {
+                StandardStreams.warning("--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
             }
+        }
+        for token in tokens {
+            guard let times = timesGiven[token.hex], times > 1 else { continue }
+            StandardStreams.warning("--device \(token.hex) was given \(times) times; it is sent once")
         }
         var file: DeviceFile? = nil
         if let devicesFile {
-            do { file = try DeviceFile(path: devicesFile) } catch {
-                if case .file(let f) = error, f.isReadProblem { throw CLIError.inputMissing(error.cliMessage) }
-                throw CLIError.usage(error.cliMessage)
-            }
+            do { file = try DeviceFile(path: devicesFile) } catch { throw Self.devicesError(error) }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
                 let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
                 StandardStreams.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
             }
         }
-        let count = tokens.count + (file?.count ?? 0)
-        var sources: [DeviceSource] = [DeviceArraySource(tokens)]
-        if let file {
-            do { sources.append(try file.makeSource()) } catch { throw CLIError.inputMissing(error.cliMessage) }
-        }
-        let source = DeviceChainSource(sources)
-        guard count > 0 else {
+        let count: Int? = file?.isStreamed == true ? nil : tokens.count + (file?.count ?? 0)
+        // The first token (the dry run shows it): from a stream, this reads up to it, and a bad first line
+        // (`yes | apnsctl send --devices -`) is exit 64 here, before anything connects.
+        let fileFirst: DeviceToken?
+        do { fileFirst = try file?.firstToken() } catch { throw Self.devicesError(error) }
+        guard let first = tokens.first ?? fileFirst else {
             throw CLIError.usage("--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
         }
-        let firstSource = DeviceChainSource([DeviceArraySource(tokens)] + ((try? file?.makeSource()).map { [$0] } ?? []))
-        guard let first = firstSource.next() else { throw CLIError.internalError("the device list changed while reading it") }
+        var sources: [DeviceSource] = [DeviceArraySource(tokens)]
+        if let file {
+            do { sources.append(try file.makeSource()) } catch { throw Self.devicesError(error) }
+        }
+        let source = DeviceChainSource(sources)
 
         // 4. Credentials (77, or 66 for a missing file).
         let identity = try certificate.loadIdentity(passphrase: passphrase)
@@ -126,6 +137,11 @@ extension APNSCtl.Send {
             fallback = SendPlan.Route(environment: other, endpoint: otherEndpoint, proxy: try connection.proxySelection(for: otherEndpoint))
         }
         let endpoint = endpoints.endpoint(for: environment, port: port)
+        if let fallback, fallback.endpoint.url == endpoint.url {
+            // One server for both environments would answer BadDeviceToken twice and blame the token.
+            throw CLIError.usage("--env auto needs two servers, but --endpoint \(endpoint.url) names one for both environments; "
+                + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
+        }
         SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
                                                  + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
         let proxy = try connection.proxySelection(for: endpoint)
@@ -153,6 +169,12 @@ extension APNSCtl.Send {
                         deviceFile: file)
     }
 
+    /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.
+    static func devicesError(_ error: DeviceFile.Problem) -> CLIError {
+        if case .file(let f) = error, f.isReadProblem { return .inputMissing(error.cliMessage) }
+        return .usage(error.cliMessage)
+    }
+
     /// The payload and the name its problems are reported under.
     func loadPayload() throws(CLIError) -> (payload: Payload, name: String) {
         guard let payload else { return (Payload(bytes: try request.quickPayload()), "(flags)") }
@@ -173,7 +195,8 @@ extension APNSCtl.Send {
         options.sizeLimit = minified == nil ? limit : Int.max / 2
         let report = PayloadValidator.validate(loaded.payload, options: options)
         for p in report.problems {
-            let line = "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
+            // A rule about a flag's value names the flag, not the payload file (CLI.md).
+            let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { StandardStreams.error(line) } else { StandardStreams.warning(line) }
         }
         if let minified, minified.count > limit {
@@ -192,7 +215,7 @@ extension FileSystem.Failure {
     var isReadProblem: Bool {
         switch self {
         case .missing, .unreadable, .isDirectory: return true
-        case .exists, .cannotCreate: return false
+        case .exists, .cannotCreate, .notARegularFile, .writeFailed: return false
         }
     }
 }

@@ -102,6 +102,7 @@ struct SendRequestOptions: ParsableArguments {
     /// `--collapse-id`, checked against APNs' 64-byte limit.
     func parsedCollapseID() throws(CLIError) -> String? {
         guard let collapseID else { return nil }
+        try HeaderValueCheck.check(collapseID, flag: "--collapse-id")
         let n = collapseID.utf8.count
         guard n > 0, n <= 64 else {
             throw .usage("--collapse-id: \(n) bytes; APNs allows 1 to 64 bytes (UTF-8), shorten it")

@@ -27,9 +27,9 @@ struct AuthKeyOptions: ParsableArguments {
 
     /// Loads `--auth-key` and checks the ids: missing or malformed ids are credential problems (77).
     func load(path: String) throws(CLIError) -> Loaded {
-        try withCredentialErrors { () throws(CredentialProblem) in
+        try withCredentialErrors(flags: .flags(("--auth-key", path))) { () throws(CredentialProblem) in
             let key = try CredentialLoader.loadSigningKey(path: path)
-            let team = teamID ?? Environment.value("APNSCTL_TEAM_ID")
+            let team = teamID ?? Environment.setting("APNSCTL_TEAM_ID")
             let ids = try ProviderToken.identifiers(explicitKeyID: keyID, key: key, authKeyPath: path, teamID: team)
             return Loaded(key: key, keyID: ids.keyID, teamID: ids.teamID)
         }

@@ -9,6 +9,8 @@ struct BroadcastDryRun: DryRunText {
     let certificate: CertificateOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
+    /// `--passphrase-file`, which the curl block reads the passphrase from (never printed).
+    var passphraseFile: String? = nil
 
     /// The text, line by line.
     func lines() -> [String] {
@@ -30,6 +32,7 @@ struct BroadcastDryRun: DryRunText {
         out.append("# \(plan.credentials.environment.rawValue), \(first.request.body.count) bytes; nothing was sent. The same request with curl:")
         return out + CurlCommand.lines(url: url, headers: headers, body: first.request.body, certificate: certificate,
                                        identity: plan.credentials.identity, tokenIDs: plan.credentials.tokenIDs,
-                                       tokenAuthKeyPath: tokenAuthKeyPath, connection: connection)
+                                       tokenAuthKeyPath: tokenAuthKeyPath, connection: connection,
+                                       passphraseFile: passphraseFile)
     }
 }

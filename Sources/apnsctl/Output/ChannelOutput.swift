@@ -9,7 +9,7 @@ import APNSPlatform
 /// script reads the same explanation a user sees.
 struct ChannelOutput {
     let format: SendOutput.Format
-    private let out = OutputBuffer()
+    private let out = OutputSink.standardOutput
 
     init(format: SendOutput.Format) { self.format = format }
 

@@ -10,7 +10,7 @@ protocol DryRunText {
 extension DryRunText {
     /// Writes the lines on stdout.
     func print() {
-        let out = OutputBuffer()
+        let out = OutputSink.standardOutput
         for line in lines() { out.line(line) }
         out.flush()
     }

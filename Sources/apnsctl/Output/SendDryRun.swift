@@ -9,6 +9,8 @@ struct SendDryRun: DryRunText {
     let certificate: CertificateOptions
     let connection: SendConnectionOptions
     let tokenAuthKeyPath: String?
+    /// `--passphrase-file`, which the curl block reads the passphrase from (never printed).
+    var passphraseFile: String? = nil
 
     /// The text, line by line.
     func lines() -> [String] {
@@ -26,8 +28,10 @@ struct SendDryRun: DryRunText {
         out.append("")
         out.append(String(decoding: plan.request.payload, as: UTF8.self))
         out.append("")
-        if plan.deviceCount > 1 {
-            out.append("# the same request goes to \(plan.deviceCount - 1) more device\(plan.deviceCount == 2 ? "" : "s"), only :path differs")
+        if let count = plan.deviceCount, count > 1 {
+            out.append("# the same request goes to \(count - 1) more device\(count == 2 ? "" : "s"), only :path differs")
+        } else if plan.deviceCount == nil {
+            out.append("# the same request goes to every further device of --devices \(plan.deviceFile?.displayName ?? "-") (not read in a dry run), only :path differs")
         }
         if let fallback = plan.fallback {
             out.append("# --env auto: each device \(plan.environment.rawValue) answers BadDeviceToken is sent once more to \(fallback.environment.rawValue) (\(fallback.endpoint.url))")
@@ -40,6 +44,6 @@ struct SendDryRun: DryRunText {
     private func curl(url: String, headers: [HeaderField]) -> [String] {
         CurlCommand.lines(url: url, headers: headers, body: plan.request.payload, certificate: certificate, identity: plan.identity,
                           tokenIDs: plan.tokenIDs, tokenAuthKeyPath: tokenAuthKeyPath, connection: connection,
-                          proxy: plan.proxy)
+                          proxy: plan.proxy, passphraseFile: passphraseFile)
     }
 }

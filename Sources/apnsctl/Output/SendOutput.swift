@@ -1,4 +1,5 @@
 import APNSClient
+import APNSCrypto
 import APNSCore
 import APNSPlatform
 
@@ -16,16 +17,18 @@ final class SendOutput {
     private let format: Format
     private let environment: APNSEnvironment
     private let endpoint: PushEndpoint
-    private let out = OutputBuffer()
+    private let out = OutputSink.standardOutput
     private let lineBuffered: Bool
     private let quiet: Bool
     private let colour: Bool
     private let progress: SendProgress?
+    /// Said after a `TopicDisallowed` line: the topic sent and the certificate's topics, the two things to compare.
+    var topicNote: String?
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
     /// failed lines and the summary.
-    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int, lineBuffered: Bool = false,
+    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?, lineBuffered: Bool = false,
          quiet: Bool = false, color: ColorMode = .auto) {
         self.format = format
         self.environment = environment
@@ -40,7 +43,10 @@ final class SendOutput {
     func result(_ r: PushResult) {
         switch format {
         case .text:
-            if !(quiet && r.outcome == .accepted) { out.line(Self.textLine(r, environment: environment, colour: colour)) }
+            if !(quiet && r.outcome == .accepted) {
+                let note = r.knownReason == .topicDisallowed ? topicNote.map { " " + $0 } ?? "" : ""
+                out.line(Self.textLine(r, environment: environment, colour: colour) + note)
+            }
         case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint))
         }
         if lineBuffered { out.flush() }
@@ -101,6 +107,16 @@ final class SendOutput {
         return meaning + " " + reason.hint(broadcast: r.device == nil)
     }
 
+    /// `(sent apns-topic "com.example.app"; the certificate's topics: com.example.app, …)`, PrintableText-safe.
+    static func topicNote(topic: String?, identity: PushIdentity?) -> String? {
+        guard let topic else { return nil }
+        var note = "(sent apns-topic \(JSONWriter.quoted(topic))"
+        if let info = identity?.info {
+            note += info.topics.isEmpty ? "; the certificate names no topic" : "; the certificate's topics: " + info.topics.joined(separator: ", ")
+        }
+        return PrintableText.escapingControls(note + ")")
+    }
+
     /// `24 ms`, `1.3 ms`: whole milliseconds from 10 up, one decimal below.
     static func milliseconds(_ ms: Double) -> String {
         ms >= 10 ? "\(Int(ms.rounded())) ms" : "\(Double(Int((ms * 10).rounded())) / 10) ms"
@@ -132,6 +148,15 @@ final class SendOutput {
             w.field("error", r.failure?.message ?? "no answer")
             if r.failure?.isUnknownOutcome == true { w.field("delivery", "unknown") }
         }
+        if r.outcome == .rejected {
+            // The same texts as the text output (CLI.md, JSON output).
+            if let reason = r.knownReason {
+                w.field("meaning", reason.meaning)
+                w.field("hint", reason.hint(broadcast: r.device == nil))
+            } else {
+                w.field("meaning", explanation(r))
+            }
+        }
         w.endObject()
         return w.text
     }
@@ -152,13 +177,27 @@ final class SendOutput {
     }
 
     /// The stderr line after an interrupt: which signal, and what was left undone.
-    static func interruptMessage(_ s: SendSummary) -> String {
+    /// `restUnknown`: the devices came from a stream whose rest was never read, so how many is unknown.
+    static func interruptMessage(_ s: SendSummary, restUnknown: Bool = false) -> String {
         let name = s.interruptedBy == SIGTERM ? "SIGTERM" : "SIGINT"
         var undone: [String] = []
         if s.failed > 0 { undone.append("\(s.failed) sent without an answer") }
         if s.notSent > 0 { undone.append("\(s.notSent) never sent") }
+        if restUnknown { undone.append("the rest of the list was not read") }
         let what = undone.isEmpty ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
         return "interrupted by \(name): \(what)"
+    }
+
+    /// CLI.md's line when standard output failed during `send`: `standard output was closed after N results;
+    /// M devices were not sent`, or for a write error `writing standard output: No space left on device;
+    /// N results written, M devices were not sent`.
+    /// `notSent` nil: the devices came from a stream whose rest was never read.
+    static func lostOutputMessage(_ failure: OutputSink.Failure, notSent: Int?, noun: String) -> String {
+        let results = "\(failure.linesWritten) result\(failure.linesWritten == 1 ? "" : "s")"
+        let unsent = notSent.map { "\($0) \(noun)\($0 == 1 ? " was" : "s were") not sent" }
+            ?? "the rest of the \(noun) list was not read or sent"
+        if failure.readerGone { return "standard output was closed after \(results); \(unsent)" }
+        return "\(failure.message); \(results) written, \(unsent)"
     }
 
     private static func paint(_ word: String, green: Bool, _ colour: Bool) -> String {

@@ -6,7 +6,8 @@ import APNSPlatform
 /// `less`) may print to the same terminal, and the two would mix. Redrawn at most 10 times a second;
 /// at the end it is replaced by the summary line, which stays.
 final class SendProgress {
-    private let total: Int
+    /// nil for a stream whose length is unknown (`--devices -`).
+    private let total: Int?
     private let start = SystemClock.monotonicNanoseconds()
     private var done = 0
     /// The first redraw waits a full interval: a batch that ends sooner shows only its summary.
@@ -17,23 +18,24 @@ final class SendProgress {
     static let minimumIntervalNs: UInt64 = 100_000_000
 
     /// A progress line for `total` devices; nothing is drawn before the first redraw interval passes.
-    init(total: Int) { self.total = total }
+    init(total: Int?) { self.total = total }
 
     /// Whether the process's streams call for a progress line when sending to `total` devices.
-    static func wanted(total: Int) -> Bool {
-        total > 1 && Environment.isTerminal(2) && Environment.isRegularFileOrNull(1)
+    static func wanted(total: Int?) -> Bool {
+        (total ?? 2) > 1 && Environment.isTerminal(2) && Environment.isRegularFileOrNull(1)
     }
 
     /// Counts one result and redraws when the last redraw is old enough.
     func advance() {
         done += 1
         let now = SystemClock.monotonicNanoseconds()
-        guard now - lastDrawNs >= Self.minimumIntervalNs, done < total else { return }
+        guard now - lastDrawNs >= Self.minimumIntervalNs, done < total ?? .max else { return }
         lastDrawNs = now
         drawn = true
         let seconds = Double(now - start) / 1e9
         let rate = seconds > 0 ? Int((Double(done) / seconds).rounded()) : 0
-        StandardStreams.printErr("\rsent \(done) of \(total), \(rate)/s\u{1B}[K")
+        let of = total.map { " of \($0)" } ?? " (total unknown: reading a stream)"
+        StandardStreams.printErr("\rsent \(done)\(of), \(rate)/s\u{1B}[K")
     }
 
     /// Replaces the progress line with `summary`, which stays on the terminal.

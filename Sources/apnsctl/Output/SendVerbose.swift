@@ -53,8 +53,8 @@ final class SendVerbose {
                 + ["> (\(request.body.count) byte body)"]
         case .response(let target, let response, let ms):
             var out = ["< :status: \(response.status)"]
-            out += response.headers.map { "< \($0.name): \($0.value)" }
-            if !response.body.isEmpty { out.append("< " + APNSErrorBody.printable(response.body, limit: 300)) }
+            out += response.headers.map { "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line(Array($0.value.utf8), limit: 1024))" }
+            if !response.body.isEmpty { out.append("< " + PrintableText.line(response.body, limit: 300)) }
             out.append("* \(target.abbreviated) answered in \(SendOutput.milliseconds(ms))")
             return out
         case .goAway(let last, let name, let reason):
@@ -65,7 +65,7 @@ final class SendVerbose {
             let resend = unanswered > 0 ? "; \(unanswered) unanswered will be sent again" : ""
             return ["* connection ended: \(why) (\(answered) answered on it\(resend))"]
         case .interrupted(let signal, let inFlight):
-            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == SIGTERM ? "SIGTERM" : "SIGINT"
             return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
         }
     }

@@ -12,7 +12,7 @@ final class ValidateOutput {
     }
 
     private let format: Format
-    private let out = OutputBuffer()
+    private let out = OutputSink.standardOutput
 
     /// A renderer writing `format` to standard output.
     init(format: Format) { self.format = format }

@@ -11,6 +11,7 @@ enum ExitStatus {
     static let transport: Int32 = 69
     static let internalError: Int32 = 70
     static let outputExists: Int32 = 73
+    static let outputFailed: Int32 = 74
     static let credential: Int32 = 77
 }
 
@@ -29,6 +30,8 @@ enum CLIError: Error {
     case internalError(String)
     /// 73: an output file exists or cannot be created.
     case outputExists(String)
+    /// 74: standard output or an output file could not be written (disk full, closed pipe, I/O error).
+    case outputFailed(String)
     /// 77: credential problem.
     case credential(String)
     /// 1: APNs answered and rejected at least one notification (the results are already printed).
@@ -44,6 +47,7 @@ enum CLIError: Error {
         case .transport: return ExitStatus.transport
         case .internalError: return ExitStatus.internalError
         case .outputExists: return ExitStatus.outputExists
+        case .outputFailed: return ExitStatus.outputFailed
         case .credential: return ExitStatus.credential
         case .rejected: return ExitStatus.rejected
         case .interrupted(let signal, _): return 128 + signal
@@ -53,7 +57,8 @@ enum CLIError: Error {
     /// Prints the message on stderr with the `error:` prefix (nothing for `.rejected`).
     func report() {
         switch self {
-        case .usage(let m), .inputMissing(let m), .transport(let m), .outputExists(let m), .credential(let m),
+        case .usage(let m), .inputMissing(let m), .transport(let m), .outputExists(let m), .outputFailed(let m),
+             .credential(let m),
              .interrupted(_, let m):
             StandardStreams.error(m)
         case .payloadInvalid(let m):
@@ -65,12 +70,13 @@ enum CLIError: Error {
         }
     }
 
-    /// A file-system failure: reading problems are 66, writing problems 73.
+    /// A file-system failure: reading problems are 66, creating problems 73, a failed write 74.
     init(_ failure: FileSystem.Failure) {
         switch failure {
         case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
         case .exists: self = .outputExists(failure.message + "; pass --force to overwrite it")
-        case .cannotCreate: self = .outputExists(failure.message)
+        case .cannotCreate, .notARegularFile: self = .outputExists(failure.message)
+        case .writeFailed: self = .outputFailed(failure.message)
         }
     }
 }

@@ -4,15 +4,33 @@ import APNSCrypto
 extension CLIError {
     /// A credential problem: a missing or unreadable file is exit 66, everything else exit 77 (CLI.md).
     /// `passphraseFileFlag` names the flag that gave the passphrase file, for its read failures.
-    init(_ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file") {
-        let message = problem.message(passphraseFileFlag: passphraseFileFlag)
+    /// `flags` maps a file path to the flag that gave it (`--cert`, `--key`, `--auth-key`): a missing or
+    /// unreadable file is named with its flag, the same way in every command (CLI.md).
+    init(_ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:]) {
+        var message = problem.message(passphraseFileFlag: passphraseFileFlag)
+        switch problem {
+        case .fileMissing(let path), .fileUnreadable(let path, _):
+            if let flag = flags[path] { message = "\(flag) " + message }
+        default: break
+        }
         self = problem.isInputMissing ? .inputMissing(message) : .credential(message)
     }
 }
 
-/// Runs credential code and converts its typed failures into CLI errors, so commands stay linear.
-func withCredentialErrors<T>(_ body: () throws(CredentialProblem) -> T) throws(CLIError) -> T {
-    do { return try body() } catch { throw CLIError(error) }
+/// Runs credential code and converts its typed failures into CLI errors, so commands stay linear. `flags`
+/// names the flag of each file the body reads (see `CLIError.init(_:passphraseFileFlag:flags:)`).
+func withCredentialErrors<T>(flags: [String: String] = [:], _ body: () throws(CredentialProblem) -> T) throws(CLIError) -> T {
+    do { return try body() } catch { throw CLIError(error, flags: flags) }
+}
+
+extension Dictionary where Key == String, Value == String {
+    /// `[path: flag]` for the paths given (nil ones left out): `.flags(("--cert", cert), ("--key", key))`.
+    static func flags(_ pairs: (String, String?)...) -> [String: String] {
+        var out: [String: String] = [:]
+        // The first flag wins when two name the same file (--cert and --key both push.pem).
+        for (flag, path) in pairs { if let path, out[path] == nil { out[path] = flag } }
+        return out
+    }
 }
 
 /// Texts shared by every command that reads credentials (inspect, convert, send).

@@ -20,7 +20,7 @@ enum CredentialReport {
             w.field("key_type", keyType)
             w.field("key_id", keyID)
             w.endObject()
-            StandardStreams.printOut(w.text + "\n")
+            OutputSink.standardOutput.print(w.text + "\n")
         case .text:
             printRows([
                 ("file", file),
@@ -59,7 +59,7 @@ enum CredentialReport {
             w.field("key_type", info.keyType)
             w.field("sha256", info.sha256)
             w.endObject()
-            StandardStreams.printOut(w.text + "\n")
+            OutputSink.standardOutput.print(w.text + "\n")
         case .text:
             var validity = "\(days) days left"
             if expired { validity = "EXPIRED \(-days) days ago" }
@@ -100,6 +100,6 @@ enum CredentialReport {
             text += label + ":" + String(repeating: " ", count: width - label.count - 1)
                 + PrintableText.escapingControls(value) + "\n"
         }
-        StandardStreams.printOut(text)
+        OutputSink.standardOutput.print(text)
     }
 }

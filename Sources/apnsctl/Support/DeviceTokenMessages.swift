@@ -11,13 +11,19 @@ extension DeviceToken.Problem {
 }
 
 extension DeviceFile.Problem {
-    /// The problem as `send` words it, naming `--devices` and, for a bad line, the token rule.
+    /// The problem as `send` words it, one line per bad line, each naming `--devices` (CLI.md:
+    /// `error: --devices FILE:LINE: …`), with the token rule's advice where it helps.
     var cliMessage: String {
         switch self {
         case .file: return "--devices " + message
-        case .token(_, _, _, let problem):
-            guard case .innerWhitespace = problem else { return "--devices " + message }
-            return "--devices " + message + "; give one per line"
+        case .badLines(let file, let lines, let more):
+            var out = lines.map { bad -> String in
+                let advice = bad.tokenProblem.map { if case .innerWhitespace = $0 { return "; give one per line" } else { return "" } } ?? ""
+                return "--devices \(file):\(bad.line): \"\(bad.excerpt)\": \(bad.reason)\(advice)"
+            }
+            if more > 0 { out.append("--devices \(file): … and \(more) more bad line\(more == 1 ? "" : "s")") }
+            // CLIError prints the first line after `error: `; every further line gets its own prefix.
+            return out.joined(separator: "\nerror: ")
         }
     }
 }

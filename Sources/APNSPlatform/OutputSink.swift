@@ -1,0 +1,156 @@
+/// The one way apnsctl writes its output, to standard output or to an output file: every `write(2)` and the
+/// `close` are checked, the first failure is kept (errno, bytes and lines written), and nothing is written
+/// after it. The CLI asks it before choosing an exit code, so no command exits 0 after a failed write
+/// (CLI.md, "Output is never lost silently"). Nothing is flushed in `deinit`, where a failure could not be
+/// reported: the owner flushes (`flush`, `close`) and asks `failure`.
+/// `@unchecked Sendable` as a synchronisation primitive: every `var` below is read and written under `lock`.
+public final class OutputSink: @unchecked Sendable {
+    /// The first write that failed, and how far output had got.
+    public struct Failure: Sendable, Equatable {
+        /// `standard output`, or the output file's path.
+        public let name: String
+        /// The `errno` of the failed `write`/`close` (EBADF for a descriptor closed at start).
+        public let code: Int32
+        /// Bytes and whole lines that did reach the descriptor before the failure.
+        public let bytesWritten: Int
+        public let linesWritten: Int
+        /// Standard output was closed when the process started (`>&-`).
+        public let closedAtStart: Bool
+
+        /// `No space left on device`, or that the descriptor was closed from the start.
+        public var reason: String {
+            closedAtStart ? "it was closed when apnsctl started (>&-)" : FileSystem.errnoText(code)
+        }
+
+        /// The reader went away (a closed pipe) or there never was one, as opposed to a write error such as a
+        /// full disk: CLI.md words the two differently.
+        public var readerGone: Bool { code == EPIPE || closedAtStart }
+
+        /// `writing standard output: No space left on device`, CLI.md's wording.
+        public var message: String { "writing \(name): \(reason)" }
+    }
+
+    /// Standard output: everything apnsctl prints as its result goes here.
+    public static let standardOutput = OutputSink(fd: 1, name: "standard output")
+
+    public let name: String
+    private let fd: Int32
+    private let lock = Lock()
+    /// Bytes kept before a `write(2)`; lines are written in large chunks (thousands of results).
+    private let limit: Int
+    private var buffer: [UInt8] = []
+    private var written = 0
+    private var writtenLines = 0
+    private var closedAtStart = false
+    private var firstFailure: Failure?
+    private var failureHandler: (@Sendable (Failure) -> Void)?
+
+    /// A sink for the open descriptor `fd`, named `name` in messages; the caller keeps owning `fd` until `close`.
+    public init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024) {
+        self.fd = fd
+        self.name = name
+        self.limit = bufferLimit
+    }
+
+    /// The first failure, if a write or the close failed.
+    public var failure: Failure? { lock.withLock { firstFailure } }
+
+    /// Called once, on the writing thread, when the first write fails (`send` stops sending then).
+    public var onFailure: (@Sendable (Failure) -> Void)? {
+        get { lock.withLock { failureHandler } }
+        set { lock.withLock { failureHandler = newValue } }
+    }
+
+    /// Appends a line (a newline is added); written once the buffer holds `bufferLimit` bytes or on `flush`.
+    public func line(_ text: String) {
+        let failed = lock.withLock { () -> Failure? in
+            guard firstFailure == nil else { return nil }
+            buffer.append(contentsOf: text.utf8)
+            buffer.append(0x0A)
+            // A stdout closed at start fails at the first line, so `send` stops at once.
+            return buffer.count >= limit || closedAtStart ? writeBufferLocked() : nil
+        }
+        if let failed { notify(failed) }
+    }
+
+    /// Writes `text` now (after anything buffered).
+    public func print(_ text: String) { write(Array(text.utf8)) }
+
+    /// Writes `bytes` now (after anything buffered).
+    public func write(_ bytes: [UInt8]) {
+        let failed = lock.withLock { () -> Failure? in
+            guard firstFailure == nil else { return nil }
+            buffer.append(contentsOf: bytes)
+            return writeBufferLocked()
+        }
+        if let failed { notify(failed) }
+    }
+
+    /// Writes what is buffered.
+    public func flush() {
+        let failed = lock.withLock { () -> Failure? in
+            guard firstFailure == nil, !buffer.isEmpty else { return nil }
+            return writeBufferLocked()
+        }
+        if let failed { notify(failed) }
+    }
+
+    /// Flushes, then closes the descriptor (for output files; standard output stays open). A failed `close`
+    /// (a deferred write error, as NFS reports) counts as a failed write. Returns the first failure.
+    @discardableResult
+    public func close() -> Failure? {
+        flush()
+        let failed = lock.withLock { () -> Failure? in
+            if posixClose(fd) != 0, firstFailure == nil {
+                return recordLocked(errno)
+            }
+            return nil
+        }
+        if let failed { notify(failed) }
+        return failure
+    }
+
+    /// Reserves descriptors 0, 1 and 2 when the process started with one closed (`>&-`), so that no socket
+    /// or file opened later becomes standard output (results would go into it). A closed standard output is
+    /// remembered: its first write fails, and the command exits 74. Call first thing in `main`.
+    public static func reserveStandardDescriptors() {
+        for target: Int32 in 0...2 where fcntl(target, F_GETFD) == -1 && errno == EBADF {
+            // Read-only for 1 and 2 as well: any write to the placeholder fails (EBADF) instead of vanishing.
+            let opened = open("/dev/null", O_RDONLY)
+            guard opened >= 0 else { continue }
+            if opened != target {
+                _ = dup2(opened, target)
+                _ = posixClose(opened)
+            }
+            if target == 1 { standardOutput.lock.withLock { standardOutput.closedAtStart = true } }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Writes the whole buffer, resuming after short writes and EINTR; a failure is kept and the rest dropped.
+    private func writeBufferLocked() -> Failure? {
+        if closedAtStart {
+            buffer.removeAll()
+            return recordLocked(EBADF)
+        }
+        let (n, failedWith) = posixWritePrefix(fd, buffer)
+        writtenLines += buffer[0..<n].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        written += n
+        buffer.removeAll(keepingCapacity: true)
+        guard let failedWith else { return nil }
+        return recordLocked(failedWith)
+    }
+
+    private func recordLocked(_ code: Int32) -> Failure? {
+        guard firstFailure == nil else { return nil }
+        let failure = Failure(name: name, code: code, bytesWritten: written, linesWritten: writtenLines,
+                              closedAtStart: closedAtStart)
+        firstFailure = failure
+        return failure
+    }
+
+    private func notify(_ failure: Failure) {
+        onFailure?(failure)
+    }
+}
