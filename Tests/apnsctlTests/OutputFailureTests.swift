@@ -165,7 +165,7 @@ import Testing
         let stderr = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 74, "\(stderr)")
         #expect(stderr.contains("warning: apnsctl mock: writing the log to standard output failed (No space left on device)"), "\(stderr)")
-        #expect(stderr.contains("error: apnsctl mock: writing standard output: No space left on device; 6 notification log lines were not written"), "\(stderr)")
+        #expect(stderr.contains("error: apnsctl mock: writing standard output: No space left on device; 12 notification log lines were not written"), "6 notifications, a received and an answered line each: \(stderr)")
     }
 
     /// Nothing outside the output layer writes to descriptor 1: a write there would bypass the checks.
