@@ -44,8 +44,21 @@ install)
     "$bin" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_apnsctl"
     "$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/apnsctl.fish"
     for page in "$pages"/*.1; do
-        # Help text paragraphs are separated by empty lines, which mdoc wants as .Pp.
-        sed -e 's/^$/.Pp/' "$page" > "$prefix/share/man/man1/$(basename "$page")"
+        # Help text paragraphs are separated by empty lines, which mdoc wants as .Pp. A subcommand's page names
+        # itself `.Nm "apnsctl send"`, which whatis/lexgrog cannot parse (man -k misses it, lintian warns) and
+        # which leaves the synopsis's bare .Nm as plain "apnsctl": NAME says apnsctl.send (the page's name,
+        # what `man apnsctl.send` takes) and the synopsis says apnsctl\ send (what one types).
+        awk '
+            /^\.Sh / { section = $2 }
+            section == "NAME" && /^\.Nm ".* .*"$/ {
+                command = substr($0, 6, length($0) - 6)
+                page = command; gsub(/ /, ".", page); print ".Nm " page
+                gsub(/ /, "\\ ", command); next
+            }
+            /^\.Nm$/ && command != "" { print ".Nm " command; next }
+            /^$/ { print ".Pp"; next }
+            { print }
+        ' "$page" > "$prefix/share/man/man1/$(basename "$page")"
         chmod 0644 "$prefix/share/man/man1/$(basename "$page")"
     done
     chmod 0644 "$prefix/share/bash-completion/completions/apnsctl" "$prefix/share/zsh/site-functions/_apnsctl" \
