@@ -21,14 +21,12 @@ class Apnsctl < Formula
     system "swift", "build", "--disable-sandbox", "-c", "release"
     bin.install ".build/release/apnsctl"
 
-    # One man page per command, from the command definitions (what `make install` does).
+    # One man page per command, from the command definitions, as `make install` writes them (scripts/install.sh
+    # also writes completions into the scratch prefix; Homebrew's own places come from the line below).
     system "swift", "build", "--disable-sandbox", "-c", "release", "--product", "generate-manual"
-    system ".build/release/generate-manual", bin/"apnsctl", "--multi-page", "--output-directory", "manpages"
-    rm "manpages/apnsctl.help.1"
-    Dir["manpages/*.1"].each do |page|
-      File.write(page, File.read(page).gsub(/^$/, ".Pp")) # mdoc wants .Pp between paragraphs
-    end
-    man1.install Dir["manpages/*.1"]
+    ENV["GENERATE_MANUAL"] = (buildpath/".build/release/generate-manual").to_s
+    system "scripts/install.sh", "install", bin/"apnsctl", buildpath/"staged"
+    man1.install Dir["staged/share/man/man1/*.1"]
 
     generate_completions_from_executable(bin/"apnsctl", "--generate-completion-script")
   end
