@@ -8,7 +8,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # The one version is APNSCtlVersion.current in Sources/apnsctl/APNSCtl.swift; file names and the package use it.
 VERSION := $(shell scripts/version.sh)
 
-.PHONY: all deps build release test demo bench fuzz install uninstall dist deb dist-check clean
+.PHONY: all deps build release test demo bench fuzz install uninstall dist deb dist-check preflight-dist preflight-deb clean
 
 all: build
 
@@ -50,9 +50,11 @@ fuzz: deps
 ifeq ($(origin BIN),command line)
 INSTALL_DEPS =
 INSTALL_BIN  = $(BIN)
+PACKAGE_DEPS =
 else
 INSTALL_DEPS = release
 INSTALL_BIN  = $(RELEASE)
+PACKAGE_DEPS = deps
 endif
 
 ## install: the release binary, bash/zsh/fish completions and man pages (man apnsctl) under $(PREFIX)
@@ -64,12 +66,18 @@ uninstall:
 	@scripts/install.sh uninstall "$(DESTDIR)$(PREFIX)"
 
 ## dist: dist/apnsctl-$(VERSION)-linux-ARCH.tar.gz and its .sha256, from the release binary (Linux)
-dist: $(INSTALL_DEPS)
+dist: $(PACKAGE_DEPS) preflight-dist $(INSTALL_DEPS)
 	@SWIFT=$(SWIFT) scripts/package.sh tarball "$(INSTALL_BIN)"
 
 ## deb: dist/apnsctl_$(VERSION)_ARCH.deb from the same binary, with lintian (Debian and Ubuntu)
-deb: $(INSTALL_DEPS)
+deb: $(PACKAGE_DEPS) preflight-deb $(INSTALL_DEPS)
 	@SWIFT=$(SWIFT) scripts/package.sh deb "$(INSTALL_BIN)"
+
+# Where packaging cannot work (macOS, no dpkg-deb), one error line before any release build.
+preflight-dist:
+	@scripts/package.sh preflight tarball
+preflight-deb:
+	@scripts/package.sh preflight deb
 
 ## dist-check: make dist and make deb, then check both: layout, libraries, install and removal in a temporary root
 dist-check: dist deb

@@ -173,16 +173,21 @@ check deb-install-run-remove-temporary-root deb_installs_into_temporary_root
 check deb-depends-resolve-apt deb_depends_resolve
 
 # --- packaging the same binary again gives the same bytes --------------------------------------------------
-repackaged_identical() {
+repackaged_identical() {  # into a folder that holds an older release's files, which must go
     mkdir -p "$tmp/again"
+    touch "$tmp/again/apnsctl-0.0.1-linux-$arch.tar.gz" "$tmp/again/apnsctl-0.0.1-linux-$arch.tar.gz.sha256" \
+        "$tmp/again/apnsctl_0.0.1_$debarch.deb"
     DIST_DIR="$tmp/again" scripts/package.sh tarball "$bin" 2>/dev/null || { echo "make dist again failed"; return 1; }
     DIST_DIR="$tmp/again" scripts/package.sh deb "$bin" 2>/dev/null || { echo "make deb again failed"; return 1; }
     local f
     for f in "$name.tar.gz" "$name.tar.gz.sha256" "apnsctl_${version}_$debarch.deb"; do
         [ "$(sha256sum < "dist/$f")" = "$(sha256sum < "$tmp/again/$f")" ] || { echo "$f differs when packaged again"; return 1; }
     done
+    local held; held=$(ls -A "$tmp/again" | tr '\n' ' ')
+    [ "$held" = "$name.tar.gz $name.tar.gz.sha256 apnsctl_${version}_$debarch.deb " ] \
+        || { echo "dist/ holds $held, not only this version's three files"; return 1; }
 }
-check packaging-reproducible repackaged_identical
+check packaging-reproducible-only-this-version repackaged_identical
 
 if [ $failures -gt 0 ]; then
     echo "dist-check: $failures check(s) failed" >&2

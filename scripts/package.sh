@@ -2,6 +2,7 @@
 # Packages a release binary for Linux (make dist, make deb). Usage:
 #   scripts/package.sh tarball BIN   dist/apnsctl-VERSION-linux-ARCH.tar.gz and its .sha256
 #   scripts/package.sh deb BIN       dist/apnsctl_VERSION_ARCH.deb, checked by lintian
+#   scripts/package.sh preflight tarball|deb   stops with one error line where that cannot work (macOS, no dpkg)
 # The staged files come from scripts/install.sh (the one list of what is installed). Reproducible: times come
 # from SOURCE_DATE_EPOCH (default: the last commit), entries are sorted and owned by root, gzip -n; packaging
 # the same binary twice gives byte-identical files. Everything is written under a temporary name in DIST_DIR
@@ -13,14 +14,18 @@ fail() { echo "error: $*" >&2; exit 1; }
 
 action=${1:-}
 bin=${2:-}
+preflight_only=""
+if [ "$action" = preflight ]; then  # only the platform and tool checks, before make builds anything
+    preflight_only=yes action=$bin
+fi
 case "$action" in
 tarball|deb) ;;
-*) echo "usage: scripts/package.sh tarball|deb BIN" >&2; exit 64 ;;
+*) echo "usage: scripts/package.sh tarball|deb BIN | preflight tarball|deb" >&2; exit 64 ;;
 esac
 
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
 if [ "$(uname -s)" != Linux ]; then
-    fail "make dist and make deb package the Linux binary and need Linux; on macOS install with Homebrew (brew install --build-from-source packaging/homebrew/apnsctl.rb) or make install"
+    fail "make dist and make deb package the Linux binary and need Linux; on macOS install with Homebrew (README.md, section Install) or with make install"
 fi
 if [ "$action" = deb ]; then
     for tool in dpkg-deb dpkg-shlibdeps lintian; do
@@ -30,6 +35,7 @@ fi
 for tool in strip readelf; do
     command -v "$tool" >/dev/null 2>&1 || fail "make $action needs $tool (binutils), which is missing: run make deps"
 done
+[ -z "$preflight_only" ] || exit 0
 [ -n "$bin" ] && [ -x "$bin" ] || fail "$bin: no such program; build it first (make release)"
 
 # The binary must run without the build machine's Swift: no libswift*/Foundation/dispatch shared library

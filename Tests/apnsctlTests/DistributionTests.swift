@@ -135,6 +135,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dist.path).isEmpty)
     }
 
+    /// On macOS (here: a `uname` that says Darwin) both stop before building anything, with one error line
+    /// that points to Homebrew.
+    @Test(arguments: ["dist", "deb"]) func packagingOnMacOSStopsWithOneLinePointingToHomebrew(target: String) throws {
+        let fakeBin = try TemporaryDirectory(prefix: "darwin")
+        _ = try fakeBin.write("uname", "#!/bin/sh\necho Darwin\n", mode: 0o755)
+        let dist = try TemporaryDirectory(prefix: "dist")
+        let path = fakeBin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let r = try CommandRunner.run(try CommandRunner.which("make"), ["-s", target, "BIN=\(CommandRunner.apnsctlPath)"],
+                                      environment: ["DIST_DIR": dist.path, "PATH": path], directory: Repository.root)
+        #expect(r.status != 0)
+        #expect(r.errorLines.filter { $0.hasPrefix("error: ") }.count == 1 && r.stderr.hasPrefix("error: "), "\(r.stderr)")
+        #expect(r.stderr.contains("need Linux") && r.stderr.contains("Homebrew"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dist.path).isEmpty)
+    }
+
     /// A step that fails half-way (here: the man pages cannot be generated from a program that is not apnsctl)
     /// exits non-zero and leaves no tarball, .sha256, .deb or scratch folder; what dist/ held stays as it was.
     @Test(arguments: ["dist", "deb"]) func aFailedStepLeavesNothingHalfWritten(target: String) throws {
