@@ -153,7 +153,7 @@ deb_installs_into_temporary_root() {  # dpkg --root on an empty database; never 
     local root="$tmp/root" found left
     mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/log"
     : > "$root/var/lib/dpkg/status"; : > "$root/var/lib/dpkg/available"
-    dpkg --root="$root" --log="$root/var/log/dpkg.log" --force-depends --force-not-root -i "$deb" >/dev/null || return 1
+    dpkg --root="$root" --log="$root/var/log/dpkg.log" --force-depends --force-not-root --path-include='*' -i "$deb" >/dev/null || return 1
     runs_in_clean_env "$root/usr/bin/apnsctl" || return 1
     found=$(man -M "$root/usr/share/man" -w apnsctl) || { echo "man -w found no page"; return 1; }
     [[ "$found" == "$root/usr/share/man/man1/apnsctl.1.gz" ]] || { echo "man -w: $found"; return 1; }

@@ -71,7 +71,8 @@ import Testing
         def runs(job): return "\\n".join(s.get("run", "") for s in job["steps"])
         linux, mac = ci["jobs"]["linux"], ci["jobs"]["macos"]
         assert linux["runs-on"].startswith("ubuntu"), linux["runs-on"]
-        assert linux["container"].startswith("swift:6."), "Swift is not pinned: %r" % linux.get("container")
+        image = linux["container"]["image"] if isinstance(linux["container"], dict) else linux["container"]
+        assert image.startswith("swift:6."), "Swift is not pinned: %r" % image
         assert "make test" in runs(linux)
         assert mac["runs-on"].startswith("macos"), mac["runs-on"]
         for needed in ["make deps", "PKG_CONFIG_PATH", "openssl@3", "swift build", "swift test", "git archive", "brew install", "brew test"]:
