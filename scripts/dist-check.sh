@@ -7,7 +7,7 @@ set -uo pipefail
 
 bin=${1:?usage: scripts/dist-check.sh BIN}
 root_dir=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root_dir"
+cd "$root_dir" || exit 1
 version=$(scripts/version.sh) || exit 1
 arch=$(uname -m)
 debarch=$(dpkg --print-architecture)
