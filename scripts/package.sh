@@ -32,7 +32,7 @@ if [ "$action" = deb ]; then
         command -v "$tool" >/dev/null 2>&1 || fail "make deb needs $tool, which is missing: run make deps (Debian and Ubuntu), or use make dist for a tarball"
     done
 fi
-for tool in strip readelf; do
+for tool in strip readelf objdump; do
     command -v "$tool" >/dev/null 2>&1 || fail "make $action needs $tool (binutils), which is missing: run make deps"
 done
 [ -z "$preflight_only" ] || exit 0
@@ -97,8 +97,11 @@ tarball)
     stage "$work/$name"
     cp "$root_dir/LICENSE" "$work/$name/LICENSE"
     built_on=$( (. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}") || true)
-    glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null || echo glibc)
-    sed -e "s/@VERSION@/$version/g" -e "s/@ARCH@/$arch/g" -e "s|@BUILT_ON@|${built_on:-Linux} ($glibc)|" \
+    built_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null || echo glibc)
+    # The oldest glibc that runs it: the newest GLIBC_ symbol version the binary asks for.
+    glibc=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+    [ -n "$glibc" ] || fail "objdump found no glibc symbol versions in $bin"
+    sed -e "s/@VERSION@/$version/g" -e "s/@ARCH@/$arch/g" -e "s|@BUILT_ON@|${built_on:-Linux}, $built_glibc|" \
         -e "s/@GLIBC@/$glibc/" "$root_dir/packaging/README.tarball" > "$work/$name/README"
     normalize "$work/$name"
     (cd "$work" && tar --sort=name --owner=0 --group=0 --numeric-owner --format=gnu \
