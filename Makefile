@@ -5,8 +5,10 @@ CONFIG  ?= debug
 BIN      = .build/$(CONFIG)/apnsctl
 RELEASE  = .build/release/apnsctl
 RELEASE_FLAGS = -c release --static-swift-stdlib
+# The one version is APNSCtlVersion.current in Sources/apnsctl/APNSCtl.swift; file names and the package use it.
+VERSION := $(shell scripts/version.sh)
 
-.PHONY: all deps build release test demo bench fuzz install uninstall clean
+.PHONY: all deps build release test demo bench fuzz install uninstall dist deb dist-check preflight-dist preflight-deb clean
 
 all: build
 
@@ -22,11 +24,12 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: the whole test suite
+## test: the whole test suite, then dist-check (one release build, the tarball and the .deb checked)
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) test --skip-build
+	$(MAKE) dist-check
 
 ## demo: build, run apnsctl on the sample payloads and show the answers
 demo: build
@@ -42,13 +45,16 @@ bench: deps
 fuzz: deps
 	@scripts/fuzz.sh
 
-# `make install BIN=.build/debug/apnsctl` installs that binary instead, without a release build (the tests do).
+# `make install BIN=.build/debug/apnsctl` installs that binary instead, without a release build (the tests do);
+# make dist and make deb take BIN= the same way (they refuse a binary that needs the build machine's Swift).
 ifeq ($(origin BIN),command line)
 INSTALL_DEPS =
 INSTALL_BIN  = $(BIN)
+PACKAGE_DEPS =
 else
 INSTALL_DEPS = release
 INSTALL_BIN  = $(RELEASE)
+PACKAGE_DEPS = deps
 endif
 
 ## install: the release binary, bash/zsh/fish completions and man pages (man apnsctl) under $(PREFIX)
@@ -59,5 +65,23 @@ install: $(INSTALL_DEPS)
 uninstall:
 	@scripts/install.sh uninstall "$(DESTDIR)$(PREFIX)"
 
+## dist: dist/apnsctl-$(VERSION)-linux-ARCH.tar.gz and its .sha256, from the release binary (Linux)
+dist: $(PACKAGE_DEPS) preflight-dist $(INSTALL_DEPS)
+	@SWIFT=$(SWIFT) scripts/package.sh tarball "$(INSTALL_BIN)"
+
+## deb: dist/apnsctl_$(VERSION)_ARCH.deb from the same binary, with lintian (Debian and Ubuntu)
+deb: $(PACKAGE_DEPS) preflight-deb $(INSTALL_DEPS)
+	@SWIFT=$(SWIFT) scripts/package.sh deb "$(INSTALL_BIN)"
+
+# Where packaging cannot work (macOS, no dpkg-deb), one error line before any release build.
+preflight-dist:
+	@scripts/package.sh preflight tarball
+preflight-deb:
+	@scripts/package.sh preflight deb
+
+## dist-check: make dist and make deb, then check both: layout, libraries, install and removal in a temporary root
+dist-check: dist deb
+	@scripts/dist-check.sh "$(INSTALL_BIN)"
+
 clean:
-	rm -rf .build
+	rm -rf .build dist

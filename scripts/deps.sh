@@ -42,6 +42,16 @@ need_proxy microsocks microsocks  # a real SOCKS5 server for the send --proxy te
 need_proxy nginx nginx-light      # a real HTTP/2 server in front of a late backend: the send delivery tests
 need_cmd pgrep procps             # the nginx tests find its worker process
 need_cmd strace strace            # a send with the system trust store must not open the whole bundle
+# make dist / make deb / make dist-check (Debian and Ubuntu only: they build and check a .deb and a Linux tarball)
+if command -v dpkg >/dev/null 2>&1; then
+    need_cmd dpkg-shlibdeps dpkg-dev  # computes the package's Depends from the binary
+    need_cmd lintian lintian          # make deb fails on any lintian error
+    need_cmd file file                # the check that the shipped binary is stripped
+    need_cmd readelf binutils         # strip, and the check of the binary's NEEDED libraries and RUNPATH
+    need_cmd man man-db               # the check that the shipped man pages render
+    need_cmd ruby ruby                # ruby -c on the Homebrew formula
+    need_py yaml python3-yaml         # the check that the workflow files parse
+fi
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
 fi
@@ -49,9 +59,15 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx; with pip: h2 pyjwt cryptography" >&2
-    brew install openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx
-    exec python3 -m pip install --user h2 pyjwt cryptography
+    # Homebrew's Python refuses `pip install --user` (PEP 668), so the test modules go into a virtual
+    # environment; put its bin first on PATH (the macOS workflow does) so the tests' python3 is that one.
+    venv=${APNSCTL_TEST_VENV:-.build/test-venv}
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkgconf tinyproxy microsocks nginx; with pip into $venv: h2 pyjwt cryptography" >&2
+    brew install openssl@3 libnghttp2 nghttp2 pkgconf tinyproxy microsocks nginx
+    python3 -m venv "$venv"
+    "$venv/bin/python3" -m pip install --quiet h2 pyjwt cryptography
+    echo "deps: put $venv/bin first on PATH for the tests: export PATH=\"\$PWD/$venv/bin:\$PATH\"" >&2
+    exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "error: missing ${missing[*]}; install them with your package manager" >&2

@@ -5,6 +5,7 @@
 # The completions and the man pages are generated from the binary's own command definitions:
 # `BIN --generate-completion-script SHELL`, and swift-argument-parser's generate-manual tool (the one
 # behind `swift package plugin generate-manual`), built from the package's checkout, so it works offline.
+# With SOURCE_DATE_EPOCH set (make dist, make deb), the man pages carry that day instead of today's.
 set -euo pipefail
 
 SWIFT=${SWIFT:-swift}
@@ -28,7 +29,12 @@ install)
     fi
     pages=$(mktemp -d)
     trap 'rm -rf "$pages"' EXIT
-    "$generator" "$bin" --multi-page --output-directory "$pages" >/dev/null
+    date_args=()
+    if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then  # reproducible packages date the pages by the last commit
+        day=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d 2>/dev/null || date -u -r "$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+        date_args=(--date "$day")
+    fi
+    "$generator" "$bin" --multi-page --output-directory "$pages" ${date_args[@]+"${date_args[@]}"} >/dev/null
     rm -f "$pages/apnsctl.help.1"   # the parser's help subcommand has nothing of its own to say
 
     install -d "$prefix/bin" "$prefix/share/bash-completion/completions" "$prefix/share/zsh/site-functions" \
@@ -38,8 +44,21 @@ install)
     "$bin" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_apnsctl"
     "$bin" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/apnsctl.fish"
     for page in "$pages"/*.1; do
-        # Help text paragraphs are separated by empty lines, which mdoc wants as .Pp.
-        sed -e 's/^$/.Pp/' "$page" > "$prefix/share/man/man1/$(basename "$page")"
+        # Help text paragraphs are separated by empty lines, which mdoc wants as .Pp. A subcommand's page names
+        # itself `.Nm "apnsctl send"`, which whatis/lexgrog cannot parse (man -k misses it, lintian warns) and
+        # which leaves the synopsis's bare .Nm as plain "apnsctl": NAME says apnsctl.send (the page's name,
+        # what `man apnsctl.send` takes) and the synopsis says apnsctl\ send (what one types).
+        awk '
+            /^\.Sh / { section = $2 }
+            section == "NAME" && /^\.Nm ".* .*"$/ {
+                command = substr($0, 6, length($0) - 6)
+                page = command; gsub(/ /, ".", page); print ".Nm " page
+                gsub(/ /, "\\ ", command); next
+            }
+            /^\.Nm$/ && command != "" { print ".Nm " command; next }
+            /^$/ { print ".Pp"; next }
+            { print }
+        ' "$page" > "$prefix/share/man/man1/$(basename "$page")"
         chmod 0644 "$prefix/share/man/man1/$(basename "$page")"
     done
     chmod 0644 "$prefix/share/bash-completion/completions/apnsctl" "$prefix/share/zsh/site-functions/_apnsctl" \

@@ -43,6 +43,15 @@ import APNSPlatform
             let name = URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
             #expect(text.contains(".Dt \(name.uppercased()) 1") && text.contains(".Sh DESCRIPTION"), "\(page)")
             #expect(!text.contains("\n\n"), "\(page): empty lines left in mdoc")
+            // whatis (man -k, lintian's bad-whatis-entry) needs a name without spaces; the synopsis shows the command.
+            #expect(text.contains(".Sh NAME\n.Nm \(name)\n"), "\(page): NAME is not \(name)")
+            if name.contains(".") {
+                #expect(text.contains("\n.Nm \(name.replacingOccurrences(of: ".", with: "\\ "))\n"), "\(page): synopsis lacks the command")
+            }
+            if let lexgrog = try? CommandRunner.which("lexgrog") {
+                let whatis = try CommandRunner.run(lexgrog, [prefix.file(page)])
+                #expect(whatis.status == 0 && whatis.stdout.contains(": \"\(name) - "), "\(page): \(whatis.stdout)")
+            }
         }
         if let man = try? CommandRunner.which("man") {
             let shown = try CommandRunner.run(man, ["-P", "cat", "apnsctl.send"],

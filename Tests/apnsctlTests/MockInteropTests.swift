@@ -53,16 +53,16 @@ import Testing
         #expect(r.status == 0, "curl: \(r.stderr)")
         #expect(r.stdout.lowercased().hasPrefix("http/2 405"))
         #expect(r.stdout.lowercased().contains("apns-id: "))
-        // The log is written by a thread of its own: wait for the line rather than race it.
-        // The request's `received` line may come in the same batch or before: count the answers.
-        var lines: [Substring] = []
+        // The log is written by a thread of its own: wait for the answer's line rather than race it. Each
+        // request logs two lines, "received" and then "answered" (which carries the reason).
+        var answered: [Substring] = []
         for _ in 0..<250 {
-            lines = mock.stdout.split(separator: "\n").filter { $0.contains(#""event":"answered""#) }
-            if !lines.isEmpty { break }
+            answered = mock.stdout.split(separator: "\n").filter { $0.contains(#""event":"answered""#) }
+            if !answered.isEmpty { break }
             usleep(20_000)
         }
-        #expect(lines.count == 1)
-        #expect(lines.first?.contains(#""reason":"MethodNotAllowed""#) == true)
+        #expect(answered.count == 1)
+        #expect(answered.first?.contains(#""reason":"MethodNotAllowed""#) == true, "\(mock.stdout)")
     }
 
     @Test func authKeyPubTakesTheKeyIDFromAnyAuthKeyFileName() throws {
