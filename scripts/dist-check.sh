@@ -25,7 +25,8 @@ expected_needed=$(printf '%s\n' libc.so.6 libcrypto.so.3 libgcc_s.so.1 libm.so.6
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apnsctl-dist-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 failures=0
-ok() { echo "ok   $1"; }
+passes=0
+ok() { echo "ok   $1"; passes=$((passes + 1)); }
 failed() { echo "FAIL $1: $2"; failures=$((failures + 1)); }
 check() {  # check LABEL COMMAND...: the command's success is the check's
     local label=$1; shift
@@ -189,8 +190,11 @@ repackaged_identical() {  # into a folder that holds an older release's files, w
 }
 check packaging-reproducible-only-this-version repackaged_identical
 
+# The plain closing line CI reads: it follows swift test's in make test.
 if [ $failures -gt 0 ]; then
     echo "dist-check: $failures check(s) failed" >&2
+    echo "dist-check: $passes passed, $failures failed"
     exit 1
 fi
 echo "dist-check: all checks passed for $tarball and $deb" >&2
+echo "dist-check: $passes passed, $failures failed"
