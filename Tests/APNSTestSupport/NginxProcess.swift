@@ -132,6 +132,13 @@ public final class NginxProcess: @unchecked Sendable {
         for _ in 0..<200 where pids.contains(where: alive) { usleep(10_000) }
     }
 
+    /// Stops the backend: nginx then answers every request itself, with its own HTML error page (502).
+    public func stopBackend() {
+        guard backend.isRunning else { return }
+        kill(backend.processIdentifier, SIGKILL)
+        backend.waitUntilExit()
+    }
+
     /// The request paths the backend received, in arrival order.
     public var arrivals: [String] {
         ((try? directory.read("arrivals.log")) ?? "").split(separator: "\n").map(String.init)

@@ -85,6 +85,25 @@ import APNSPlatform
         #expect(nginx.arrivalsPerDevice.count == 500)
     }
 
+    /// An answer that is not from APNs (nginx's own HTML page for a backend that is down): no reason is
+    /// made up from it; JSON has `"reason":null` and the page's start in `body`, text shows it escaped.
+    @Test func anHTMLErrorPageIsABodyNotAReason() throws {
+        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 0)
+        nginx.stopBackend()
+        let device = "cd00000000000000000000000000000000000000000000000000000000000001"
+        let base = ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
+                    "--cert", credentials.pushFile, "-d", device]
+        let json = try CommandRunner.apnsctl(base + ["-o", "json"])
+        #expect(json.status == 1, "\(json.stderr)")
+        let line = json.lines.first ?? ""
+        #expect(line.contains("\"status\":502") && line.contains("\"reason\":null"), "\(line)")
+        #expect(line.contains("\"body\":\"<html>") && line.contains("502 Bad Gateway"), "\(line)")
+        let text = try CommandRunner.apnsctl(base)
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("rejected  502  -  \(device)  The server answered without an APNs reason: <html>"), "\(text.stdout)")
+        #expect(!text.stdout.contains("\n<"), "the page is one escaped line")
+    }
+
     /// A crash, then the server back 0.7 s later, and a fast stop followed at once by a new server on the
     /// same port: the backoff bridges both; only the requests in flight at the crash are unknown.
     @Test(arguments: ["crash and restart 0.7 s later", "stop and start at once"])
