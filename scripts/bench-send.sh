@@ -45,7 +45,8 @@ curl_cmd=(curl -s -o /dev/null --fail --http2 --cert "$cert" --cacert "$ca" -H "
           -H "apns-push-type: alert" -H "apns-priority: 10" --data-binary "@$work/payload.json" "$endpoint/3/device/$token")
 "${apns_cmd[@]}" >/dev/null || { echo "error: apnsctl send failed against the mock" >&2; exit 1; }
 "${curl_cmd[@]}" || { echo "error: curl failed against the mock" >&2; exit 1; }
-python3 - "$runs" "${#apns_cmd[@]}" "${apns_cmd[@]}" "${curl_cmd[@]}" > "$work/one.txt" <<'EOF'
+# Medians of interleaved runs of two commands (after 3 warm-up pairs): pair_medians RUNS N CMD_A... CMD_B...
+cat > "$work/pair.py" <<'EOF'
 import subprocess, sys, time, statistics
 runs, n = int(sys.argv[1]), int(sys.argv[2])
 a, c = sys.argv[3:3 + n], sys.argv[3 + n:]
@@ -57,8 +58,46 @@ for i in range(runs + 3):
         if i >= 3: out.append((time.perf_counter() - t) * 1000)
 print(f"{statistics.median(ta):.1f} {statistics.median(tc):.1f}")
 EOF
+python3 "$work/pair.py" "$runs" "${#apns_cmd[@]}" "${apns_cmd[@]}" "${curl_cmd[@]}" > "$work/one.txt"
 read -r one_apns one_curl < "$work/one.txt"
 echo "one send (start to exit, median of $runs): apnsctl ${one_apns} ms, curl --http2 ${one_curl} ms, ratio $(ratio "$one_apns" "$one_curl") (target <= 1.0)"
+
+# 1b. One send as users run it: no CA flag, the system trust store. The mock's CA is added to a copy of the
+#     system store (hashed names and bundle) mounted over /etc/ssl/certs in a private mount namespace, so
+#     apnsctl and curl trust it exactly as they would trust Apple's root; SSL_CERT_FILE and SSL_CERT_DIR are
+#     unset for both, as on most users' machines. Token and certificate auth.
+store="$work/system-certs"
+mkdir -p "$store"
+cp -a /etc/ssl/certs/. "$store/" 2>/dev/null || true
+cp "$ca" "$store/apnsctl-bench-mock-ca.pem"
+[ -f "$store/ca-certificates.crt" ] && cat "$ca" >> "$store/ca-certificates.crt"
+openssl rehash "$store" >/dev/null 2>&1 || true
+namespace=""
+if unshare -m true 2>/dev/null; then namespace="unshare -m"; elif unshare -rm true 2>/dev/null; then namespace="unshare -rm"; fi
+if [ -z "$namespace" ]; then
+    echo "one send, system trust store: not measured (no private mount namespace here: unshare -m and unshare -rm both refused)"
+else
+    jwt_sys=$("$bin" jwt --auth-key "$key" --key-id "$keyid" --team-id "$team")
+    for auth in token certificate; do
+        if [ "$auth" = token ]; then
+            a_sys=("$bin" send "$work/payload.json" --auth-key "$key" --key-id "$keyid" --team-id "$team" --topic "$topic"
+                   --endpoint "$endpoint" -d "$token")
+            c_sys=(curl -s -o /dev/null --fail --http2 -H "authorization: bearer $jwt_sys" -H "apns-topic: $topic"
+                   -H "apns-push-type: alert" -H "apns-priority: 10" --data-binary "@$work/payload.json" "$endpoint/3/device/$token")
+        else
+            a_sys=("$bin" send "$work/payload.json" --cert "$cert" --endpoint "$endpoint" --topic "$topic" -d "$token")
+            c_sys=(curl -s -o /dev/null --fail --http2 --cert "$cert" -H "apns-topic: $topic"
+                   -H "apns-push-type: alert" -H "apns-priority: 10" --data-binary "@$work/payload.json" "$endpoint/3/device/$token")
+        fi
+        if $namespace sh -c 'mount --bind "$0" /etc/ssl/certs && exec env -u SSL_CERT_FILE -u SSL_CERT_DIR python3 "$@"' \
+                "$store" "$work/pair.py" "$runs" "${#a_sys[@]}" "${a_sys[@]}" "${c_sys[@]}" > "$work/sys-$auth.txt" 2> "$work/sys-$auth.err"; then
+            read -r s_apns s_curl < "$work/sys-$auth.txt"
+            echo "one send, system trust store, $auth auth (median of $runs): apnsctl ${s_apns} ms, curl --http2 ${s_curl} ms, ratio $(ratio "$s_apns" "$s_curl") (target <= 0.5)"
+        else
+            echo "one send, system trust store, $auth auth: not measured ($(tail -1 "$work/sys-$auth.err"))"
+        fi
+    done
+fi
 
 # 2. 20,000 notifications over one connection, token auth for both (h2load sends no client certificate).
 jwt=$("$bin" jwt --auth-key "$key" --key-id "$keyid" --team-id "$team")
