@@ -32,6 +32,10 @@ need_py() {  # python module -> apt package (Debian's modules live under /usr/bi
 need_py h2 python3-h2
 need_py jwt python3-jwt
 need_py cryptography python3-cryptography
+# Every settings file the tests write is also parsed by Python's TOML reader: tomllib (3.11+), else tomli.
+if ! { /usr/bin/python3 -c "import tomllib" 2>/dev/null || python3 -c "import tomllib" 2>/dev/null; }; then
+    need_py tomli python3-tomli
+fi
 [ -x /usr/bin/time ] || missing+=(time)  # tests and make bench read peak memory with /usr/bin/time
 need_proxy() {  # daemons in /usr/bin or /usr/sbin (not always on a user's PATH) -> apt package
     [ -x "/usr/bin/$1" ] || [ -x "/usr/sbin/$1" ] || command -v "$1" >/dev/null 2>&1 || missing+=("$2")
@@ -48,9 +52,9 @@ fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if [ "$(uname -s)" = Darwin ]; then
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx; with pip: h2 pyjwt cryptography" >&2
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx; with pip: h2 pyjwt cryptography tomli" >&2
     brew install openssl@3 libnghttp2 nghttp2 pkg-config tinyproxy microsocks nginx
-    exec python3 -m pip install --user h2 pyjwt cryptography
+    exec python3 -m pip install --user h2 pyjwt cryptography tomli
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
     echo "error: missing ${missing[*]}; install them with your package manager" >&2

@@ -17,9 +17,17 @@ public enum Environment {
     public static var cacheHome: String { xdg("XDG_CACHE_HOME", fallback: ".cache") }
     /// `$XDG_STATE_HOME`, else `~/.local/state`.
     public static var stateHome: String { xdg("XDG_STATE_HOME", fallback: ".local/state") }
+    /// `$XDG_CONFIG_HOME`, else `~/.config`: where the settings file lives.
+    public static var configHome: String { xdg("XDG_CONFIG_HOME", fallback: ".config") }
 
     private static func xdg(_ name: String, fallback: String) -> String {
-        if let v = value(name), v.hasPrefix("/") { return v }
+        xdgDirectory(value(name), home: home, fallback: fallback)
+    }
+
+    /// The XDG rule on given values (so callers holding an injected environment apply it too): the
+    /// variable when it is an absolute path (the spec says relative ones are ignored), else `home/fallback`.
+    public static func xdgDirectory(_ variable: String?, home: String, fallback: String) -> String {
+        if let v = variable, v.hasPrefix("/") { return v }
         return home + "/" + fallback
     }
 
