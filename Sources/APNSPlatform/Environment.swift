@@ -6,6 +6,22 @@ public enum Environment {
         return String(cString: v)
     }
 
+    /// Every variable of the process, for code that takes the environment as a dictionary (the settings
+    /// resolver reads `APNSCTL_*` and curl's proxy variables from it). A name set twice keeps its first value,
+    /// as getenv(3) does.
+    public static func all() -> [String: String] {
+        var out: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "="), out[String(text[..<eq])] == nil {
+                out[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            cursor += 1
+        }
+        return out
+    }
+
     /// The user's home directory: $HOME, else the password database.
     public static var home: String {
         if let h = value("HOME"), !h.isEmpty { return h }

@@ -21,7 +21,7 @@ struct APNSCtl: ParsableCommand {
             credential problem.
             """,
         version: APNSCtl.versionText,
-        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self]
+        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Config.self]
     )
 
     /// `apnsctl --version`: ours, plus the C libraries actually linked (they decide TLS and HTTP/2 behaviour).

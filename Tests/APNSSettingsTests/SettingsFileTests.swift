@@ -58,7 +58,7 @@ import Testing
     @Test func exampleOfCLIMarkdownReads() throws {
         let file = try SettingsFile.parse(Array(SettingsResolverTests.example.utf8), path: Self.path)
         #expect(file.defaultProfile?.name == "dev")
-        #expect(file.profiles.map(\.name) == ["dev", "prod-cert"])
+        #expect(file.profiles.map(\.name) == ["dev", "prod-cert", "staging"])
         #expect(file.devices.map(\.name) == ["my-iphone", "qa-ipad"])
         #expect(file.profile("prod-cert")?.devices.map(\.name) == ["qa-ipad"])
         #expect(try PythonTOML.accepts(SettingsResolverTests.example))

@@ -1,31 +1,22 @@
 import APNSCore
+import APNSTestSupport
 import Testing
 @testable import APNSSettings
 
 /// The resolver in-process, as tables: flags, variables and file text in; values, origins and errors out.
 @Suite struct SettingsResolverTests {
     static let path = "/home/u/.config/apnsctl/config.toml"
-    static let example = """
-        default-profile = "dev"
-
-        [profiles.dev]
-        auth-key = "~/keys/AuthKey_ABCDE12345.p8"   # key-id taken from the file name
-        team-id = "TEAMID1234"
-        topic = "com.example.app"
-        env = "sandbox"
-
-        [profiles.prod-cert]
-        cert = "certs/push-prod.p12"                 # relative to this file's folder
-        env = "production"
-        priority = 5
-        endpoint = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"]
+    /// CLI.md's example, plus a profile's own device table and a profile with request defaults.
+    static let example = SettingsExample.text + """
 
         [profiles.prod-cert.devices]
         qa-ipad = "aaaa000000000000000000000000000000000000000000000000000000000a11"
 
-        [devices]
-        my-iphone = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
-        qa-ipad = "77b0000000000000000000000000000000000000000000000000000000000a11"
+        [profiles.staging]
+        cert = "certs/staging.pem"
+        env = "production"
+        priority = 5
+        endpoint = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"]
 
         """
 
@@ -95,9 +86,10 @@ import Testing
         let byVariable = try Self.resolve(variables: ["APNSCTL_PROFILE": "prod-cert"])
         #expect(byVariable.profile?.origin == .variable("APNSCTL_PROFILE"))
         #expect(byVariable.environment?.value == .one(.production))
-        let byFlag = try Self.resolve(flags: Self.flags { $0.profile = "prod-cert" }, variables: ["APNSCTL_PROFILE": "dev"])
-        #expect(byFlag.profile?.value == "prod-cert")
-        #expect(byFlag.priority == Sourced(.powerAware, from: .profile(name: "prod-cert", file: Self.path, line: 12)))
+        let byFlag = try Self.resolve(flags: Self.flags { $0.profile = "staging" }, variables: ["APNSCTL_PROFILE": "dev"])
+        #expect(byFlag.profile?.value == "staging")
+        #expect(byFlag.priority == Sourced(.powerAware, from: .profile(name: "staging", file: Self.path, line: 23)))
+        #expect(byFlag.endpoints?.value.byEnvironment.count == 2)
         // An empty APNSCTL_PROFILE is unset: the default profile applies.
         #expect(try Self.resolve(variables: ["APNSCTL_PROFILE": ""]).profile?.value == "dev")
         #expect(try Self.resolve(file: nil).profile == nil)
@@ -107,8 +99,8 @@ import Testing
         let near = Self.problem(flags: Self.flags { $0.profile = "prod-crt" })
         #expect(near?.message == "--profile prod-crt: unknown profile; did you mean \"prod-cert\"?")
         #expect(near?.exitCode == 64)
-        let far = Self.problem(variables: ["APNSCTL_PROFILE": "staging"])
-        #expect(far?.message == "APNSCTL_PROFILE=staging: unknown profile; the profiles in \(Self.path) are dev, prod-cert, mock")
+        let far = Self.problem(variables: ["APNSCTL_PROFILE": "qa-lab"])
+        #expect(far?.message == "APNSCTL_PROFILE=qa-lab: unknown profile; the profiles in \(Self.path) are dev, prod-cert, staging, mock")
         let noFile = Self.problem(flags: Self.flags { $0.profile = "dev" }, file: nil)
         #expect(noFile?.message.contains("there is no settings file") == true)
         let badDefault = Self.problem(file: "default-profile = \"nope\"\n[profiles.dev]\ntopic = \"x\"\n")
