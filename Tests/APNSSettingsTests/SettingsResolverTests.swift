@@ -127,6 +127,12 @@ import Testing
         #expect(t.cert == nil)
         #expect(t.authKey?.value == .file("k.p8"))
 
+        // A profile's key id does not follow its key out: with APNSCTL_AUTH_KEY the profile's key-id is not read.
+        let pemKey = try Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_AUTH_KEY": "/k.p8"],
+                                      file: "[profiles.p]\nauth-key = \"AuthKey_ABCDE12345.p8\"\nkey-id = \"ABCDE12345\"\n")
+        #expect(pemKey.keyID == nil)
+        #expect(pemKey.authKey?.origin == .variable("APNSCTL_AUTH_KEY"))
+
         // The profile's own key: ~/ expanded, relative paths from the file's folder.
         #expect(try Self.resolve().authKey?.value == .file("/home/u/keys/AuthKey_ABCDE12345.p8"))
         #expect(try Self.resolve(flags: Self.flags { $0.profile = "prod-cert" }).cert?.value
@@ -285,5 +291,79 @@ import Testing
             .message == "APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one")
         let profile = try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\npassphrase-file = \"~/pw\"\n")
         #expect(profile.passphraseFile?.value == "/home/u/pw")
+    }
+}
+
+/// Generated from the settings table: every setting of every command reads its `APNSCTL_` variable and its
+/// profile key, and a bad value in either names its origin (exit 64). Kinds with no value to refuse here
+/// (paths, credentials, free text, the passphrase) are checked where the file is used.
+@Suite struct EverySettingTests {
+    /// A value the setting's parser refuses, as variable text and as TOML.
+    static func badValue(_ kind: SettingKind) -> (text: String, toml: String)? {
+        switch kind {
+        case .word: return ("two words", "\"two words\"")
+        case .boolean: return ("maybe", "\"maybe\"")
+        case .environment: return ("staging", "\"staging\"")
+        case .endpoints: return ("ftp://x", "[\"ftp://x\"]")
+        case .port: return ("8443", "8443")
+        case .proxy: return ("https://proxy:3128", "\"https://proxy:3128\"")
+        case .concurrency: return ("0", "0")
+        case .seconds: return ("-1", "-1")
+        case .pushType: return ("alrt", "\"alrt\"")
+        case .priority: return ("7", "7")
+        case .expiration: return ("soon", "\"soon\"")
+        case .sizeLimit: return ("huge", "\"huge\"")
+        case .outputFormat: return ("yaml", "\"yaml\"")
+        case .color: return ("sometimes", "\"sometimes\"")
+        case .storage: return ("all", "\"all\"")
+        case .duration: return ("a while", "\"a while\"")
+        case .text, .path, .credential, .secret: return nil
+        }
+    }
+
+    static var cases: [(SettingCommand, String)] {
+        SettingCommand.allCases.flatMap { c in SettingCatalog.settings(for: c).map { (c, $0.name) } }
+    }
+
+    @Test(arguments: cases) func badValuesNameTheirVariableAndLine(command: SettingCommand, name: String) throws {
+        let setting = try #require(SettingCatalog.setting(name))
+        guard let bad = Self.badValue(setting.kind) else { return }
+        let credential = command == .jwt ? "APNSCTL_AUTH_KEY" : "APNSCTL_CERT"
+        let variable = SettingsResolverTests.problem(command, variables: [setting.variable: bad.text, credential: "x"], file: nil)
+        #expect(variable?.exitCode == 64)
+        #expect(variable?.message.hasPrefix(setting.variable) == true, "\(variable?.message ?? "accepted")")
+        // A key id belongs to its key: the profile holds both (with the key in a variable, the profile's
+        // key id is not read at all).
+        let unit = SettingCatalog.credentialUnit.contains(name)
+        let file = "[profiles.p]\n\(unit ? "auth-key = \"k.p8\"" : "")\n\(name) = \(bad.toml)\n"
+        #expect(try PythonTOML.accepts(file))
+        let profile = SettingsResolverTests.problem(command, flags: SettingsResolverTests.flags { $0.profile = "p" },
+                                                    variables: unit ? [:] : [credential: "x"], file: file)
+        #expect(profile?.message.hasPrefix("\(SettingsResolverTests.path):3: \(name)") == true, "\(profile?.message ?? "accepted")")
+    }
+
+    @Test(arguments: cases) func goodValuesAreReadFromTheVariable(command: SettingCommand, name: String) throws {
+        let setting = try #require(SettingCatalog.setting(name))
+        let good: String
+        switch setting.kind {
+        case .boolean: good = "1"
+        case .environment: good = "production"
+        case .endpoints: good = "https://127.0.0.1:1"
+        case .port: good = "2197"
+        case .proxy: good = "http://proxy:3128"
+        case .concurrency: good = "3"
+        case .seconds: good = "5"
+        case .pushType: good = "alert"
+        case .priority: good = "5"
+        case .expiration: good = "1h"
+        case .sizeLimit: good = "4k"
+        case .outputFormat: good = "json"
+        case .color: good = "never"
+        case .storage: good = "most-recent"
+        case .duration: good = "30d"
+        case .word, .text, .path, .credential, .secret: good = "value"
+        }
+        let r = try SettingsResolverTests.resolve(command, variables: [setting.variable: good], file: nil)
+        #expect(r[name]?.origin == .variable(setting.variable), "\(command) does not read \(setting.variable)")
     }
 }
