@@ -166,6 +166,28 @@ import Testing
         #expect(r.lines.contains("{\"setting\":\"endpoint\",\"value\":[\"\(mock.endpoint)\"],\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"))
     }
 
+    /// `apnsctl mock` takes APNSCTL_MOCK_STATE_DIR as its --state-dir default, so it and `-p mock` agree.
+    @Test func mockAndMockProfileShareTheStateDirVariable() throws {
+        let home = try Home()
+        let state = try TemporaryDirectory(prefix: "mock-env")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        process.arguments = ["mock", "--port", "0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
+            .merging(["APNSCTL_MOCK_STATE_DIR": state.path]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let ready = state.file("mock.json")
+        var waited = 0.0
+        while !FileManager.default.fileExists(atPath: ready) && waited < 20 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        #expect(FileManager.default.fileExists(atPath: ready), "apnsctl mock did not use APNSCTL_MOCK_STATE_DIR")
+        let r = try home.run(["config", "show", "mock"], ["APNSCTL_MOCK_STATE_DIR": state.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("profile mock, \(ready)"))
+    }
+
     @Test func badValuesAreNamedWhenUsed() throws {
         let home = try Home()
         try home.write("default-profile = \"p\"\n[profiles.p]\nauth-key = \"k.p8\"\npriority = 7\n")

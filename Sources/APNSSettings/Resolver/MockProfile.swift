@@ -26,7 +26,12 @@ public enum MockProfile {
     /// Where `mock.json` is: `APNSCTL_MOCK_STATE_DIR`, else the mock's default state dir (given by the caller,
     /// `MockState.defaultDirectory`), as `apnsctl mock` itself chooses.
     public static func readyFilePath(variables: [String: String], defaultStateDirectory: String) -> String {
-        let dir = variables["APNSCTL_MOCK_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultStateDirectory
-        return dir + "/mock.json"
+        stateDirectory(variables: variables, defaultStateDirectory: defaultStateDirectory) + "/mock.json"
+    }
+
+    /// The mock's state dir without `--state-dir`: `APNSCTL_MOCK_STATE_DIR` (empty counts as unset), else the
+    /// default. `apnsctl mock` and the `mock` profile both use it, so the two agree.
+    public static func stateDirectory(variables: [String: String], defaultStateDirectory: String) -> String {
+        variables["APNSCTL_MOCK_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultStateDirectory
     }
 }

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSSettings
 import ArgumentParser
 import APNSPlatform
 
@@ -62,7 +63,7 @@ extension APNSCtl {
         var port = 2197
 
         @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-            "Directory for the mock's credentials and mock.json (default $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock).",
+            "Directory for the mock's credentials and mock.json (default $APNSCTL_MOCK_STATE_DIR, where the built-in mock profile reads mock.json too, else $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock).",
             valueName: "DIR"), completion: .directory)
         var stateDir: String?
 
@@ -151,7 +152,9 @@ extension APNSCtl {
             let extraKID = try extraKeyID()
 
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
-            let directory = MockCommandText.absolute(stateDir ?? MockState.defaultDirectory)
+            let directory = MockCommandText.absolute(stateDir ?? MockProfile.stateDirectory(
+                variables: ["APNSCTL_MOCK_STATE_DIR": Environment.value("APNSCTL_MOCK_STATE_DIR") ?? ""],
+                defaultStateDirectory: MockState.defaultDirectory))
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
             let state: MockState, lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
