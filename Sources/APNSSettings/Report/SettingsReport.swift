@@ -114,6 +114,21 @@ public enum SettingsReport {
         return origin.description
     }
 
+    // MARK: -v
+
+    /// `send -v`'s origin lines, printed before connecting: one `* NAME VALUE (ORIGIN)` per setting that has a
+    /// value other than a plain default (`* topic com.example.app (profile dev, /…/config.toml:7)`). Built from
+    /// the same values and origins as `config show`, so the two cannot disagree.
+    public static func verboseLines(_ r: ResolvedSettings) -> [String] {
+        var lines: [String] = []
+        if let p = r.profile { lines.append("* profile \(p.value.replacingControlCharacters()) (\(profileOrigin(p.origin)))") }
+        for (setting, value) in r.listing {
+            guard let value, value.origin != .defaultValue else { continue }
+            lines.append("* \(setting.name) \(value.value.display.replacingControlCharacters()) (\(value.origin.description.replacingControlCharacters()))")
+        }
+        return lines
+    }
+
     // MARK: config list
 
     /// Profiles (the default marked, then the built-in mock unless the file has one) and device names.
