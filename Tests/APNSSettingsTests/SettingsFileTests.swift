@@ -90,10 +90,15 @@ import Testing
             #expect(error.exitCode == 66)
             #expect(error.message.hasPrefix("APNSCTL_CONFIG=\(dir.file("none.toml")): no such settings file"))
         }
-        // A FIFO is not waited on.
+        // A FIFO is not waited on, and a directory is no file: both unreadable (66).
         let fifo = dir.file("fifo.toml")
         mkfifo(fifo, 0o600)
-        #expect(throws: SettingsProblem.self) { try SettingsFileReader.read(SettingsLocation(path: fifo, origin: .flag("--config"))) }
+        for path in [fifo, dir.path] {
+            do {
+                _ = try SettingsFileReader.read(SettingsLocation(path: path, origin: .flag("--config")))
+                Issue.record("\(path) was read")
+            } catch { #expect(error.exitCode == 66 && error.message.hasPrefix("--config \(path): ")) }
+        }
     }
 
     @Test func location() {

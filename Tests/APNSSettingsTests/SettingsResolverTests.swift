@@ -217,6 +217,15 @@ import Testing
         #expect(proxy?.message.contains("APNSCTL_PROXY") == true)
     }
 
+    /// The flag's own conversion is the same parser, naming the flag.
+    @Test func flagsShareTheParser() throws {
+        #expect(try SettingParser.parseFlag("5", name: "priority", command: .send) == .priority(.powerAware))
+        #expect(throws: SettingsProblem.usage("--priority 7: must be 10, 5 or 1")) {
+            try SettingParser.parseFlag("7", name: "priority", command: .send)
+        }
+        #expect(throws: SettingsProblem.self) { try SettingParser.parseFlag("auto", name: "env", command: .channel) }
+    }
+
     @Test func booleansAndLists() throws {
         for (text, expected) in [("1", true), ("TRUE", true), ("yes", true), ("On", true), ("0", false), ("false", false), ("NO", false), ("off", false)] {
             #expect(try Self.resolve(variables: ["APNSCTL_INSECURE": text], file: nil).isOn("insecure") == expected)

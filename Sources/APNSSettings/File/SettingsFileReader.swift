@@ -22,7 +22,8 @@ public enum SettingsFileReader {
         guard fstat(fd, &st) == 0 else { throw .missing("\(location.label): cannot read the settings file: \(FileSystem.errnoText())") }
         let type = st.st_mode & S_IFMT
         guard type == S_IFREG else {
-            throw .usage("\(path): not a regular file (a settings file is a TOML text file)")
+            // Never read from a FIFO or a device (it could block or never end): unreadable, as a missing file.
+            throw .missing("\(location.label): \(type == S_IFDIR ? "is a directory" : "not a regular file"); the settings file is a TOML text file")
         }
         if let refusal = permissionProblem(path: path, mode: UInt32(st.st_mode), owner: UInt32(st.st_uid), userID: userID) {
             throw .usage(refusal)

@@ -77,7 +77,4 @@ public struct SettingFlags: Sendable, Equatable {
         default: return nil
         }
     }
-
-    /// How an error names the flag: `-o` and `-e` users typed the long form just as well, so the long one.
-    static func label(_ setting: Setting) -> String { setting.flag }
 }

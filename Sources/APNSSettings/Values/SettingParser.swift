@@ -168,6 +168,14 @@ public enum SettingParser {
         }
     }
 
+    /// A flag's value, for the argument parser's `transform:` once the option groups hold typed values: the
+    /// same conversion as a variable's or a profile's, its message naming the flag (`--priority 7: …`).
+    public static func parseFlag(_ text: String, name: String, command: SettingCommand) throws(SettingsProblem) -> SettingValue {
+        guard let setting = SettingCatalog.setting(name) else { throw .usage("--\(name): not a setting") }
+        return try parse(.argument(text), for: setting, command: command, origin: .flag(setting.flag),
+                         paths: Paths(home: "", baseDirectory: "."))
+    }
+
     private static func integer(_ raw: RawSetting, bad: (String) -> SettingsProblem) throws(SettingsProblem) -> Int {
         switch raw {
         case .toml(.integer(let v)): return Int(clamping: v)
