@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // apnsctl: test and send Apple push notifications from the shell.
-// Layout (arrows point one way): apnsctl -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore,
+// Layout (arrows point one way): apnsctl -> APNSSettings -> APNSClient; apnsctl -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore,
 // with APNSPlatform (the operating system) beside APNSCore for everything that does I/O.
 import PackageDescription
 
@@ -38,11 +38,15 @@ let package = Package(
         .target(name: "APNSClient", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
         // The local APNs: checks requests with the same vocabulary and validator as the client.
         .target(name: "APNSMock", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
+        // Settings: the TOML settings file, profiles, device names, APNSCTL_* variables, and the resolver that
+        // turns flags, variables and profiles into one typed value per command, each with its origin. Pure
+        // (inputs in, values out) except the one function that reads the file; no C module.
+        .target(name: "APNSSettings", dependencies: ["APNSCore", "APNSPlatform", "APNSClient"]),
         // Argument parsing, rendering and exit codes; imports no C module.
         .executableTarget(
             name: "apnsctl",
             dependencies: [
-                "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock",
+                "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock", "APNSSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -53,6 +57,7 @@ let package = Package(
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
+        .testTarget(name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSPlatform", "APNSTestSupport"]),
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
         .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),

@@ -33,6 +33,10 @@ need_py() {  # python module -> apt package (Debian's modules live under /usr/bi
 need_py h2 python3-h2
 need_py jwt python3-jwt
 need_py cryptography python3-cryptography
+# Every settings file the tests write is also parsed by Python's TOML reader: tomllib (3.11+), else tomli.
+if ! { /usr/bin/python3 -c "import tomllib" 2>/dev/null || python3 -c "import tomllib" 2>/dev/null; }; then
+    need_py tomli python3-tomli
+fi
 [ -x /usr/bin/time ] || missing+=(time)  # tests and make bench read peak memory with /usr/bin/time
 need_proxy() {  # daemons in /usr/bin or /usr/sbin (not always on a user's PATH) -> apt package
     [ -x "/usr/bin/$1" ] || [ -x "/usr/sbin/$1" ] || command -v "$1" >/dev/null 2>&1 || missing+=("$2")
@@ -62,10 +66,10 @@ if [ "$(uname -s)" = Darwin ]; then
     # Homebrew's Python refuses `pip install --user` (PEP 668), so the test modules go into a virtual
     # environment; put its bin first on PATH (the macOS workflow does) so the tests' python3 is that one.
     venv=${APNSCTL_TEST_VENV:-.build/test-venv}
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkgconf tinyproxy microsocks nginx; with pip into $venv: h2 pyjwt cryptography" >&2
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 nghttp2 pkgconf tinyproxy microsocks nginx; with pip into $venv: h2 pyjwt cryptography tomli" >&2
     brew install openssl@3 libnghttp2 nghttp2 pkgconf tinyproxy microsocks nginx
     python3 -m venv "$venv"
-    "$venv/bin/python3" -m pip install --quiet h2 pyjwt cryptography
+    "$venv/bin/python3" -m pip install --quiet h2 pyjwt cryptography tomli
     echo "deps: put $venv/bin first on PATH for the tests: export PATH=\"\$PWD/$venv/bin:\$PATH\"" >&2
     exit 0
 fi

@@ -6,6 +6,22 @@ public enum Environment {
         return String(cString: v)
     }
 
+    /// Every variable of the process, for code that takes the environment as a dictionary (the settings
+    /// resolver reads `APNSCTL_*` and curl's proxy variables from it). A name set twice keeps its first value,
+    /// as getenv(3) does.
+    public static func all() -> [String: String] {
+        var out: [String: String] = [:]
+        var cursor = environ
+        while let entry = cursor.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "="), out[String(text[..<eq])] == nil {
+                out[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
+            cursor += 1
+        }
+        return out
+    }
+
     /// An `APNSCTL_*` setting: nil when unset or empty (CLI.md, Settings: "an empty variable counts as
     /// unset", the passphrase ones included; an empty password needs an empty passphrase file). The one
     /// accessor for every such variable.
@@ -29,9 +45,18 @@ public enum Environment {
     public static var cacheHome: String? { xdg("XDG_CACHE_HOME", fallback: ".cache") }
     /// `$XDG_STATE_HOME`, else `~/.local/state`; nil without either.
     public static var stateHome: String? { xdg("XDG_STATE_HOME", fallback: ".local/state") }
+    /// `$XDG_CONFIG_HOME`, else `~/.config`: where the settings file lives; nil without either.
+    public static var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
 
     private static func xdg(_ name: String, fallback: String) -> String? {
-        if let v = value(name), v.hasPrefix("/") { return v }
+        xdgDirectory(value(name), home: home, fallback: fallback)
+    }
+
+    /// The XDG rule on given values (so callers holding an injected environment apply it too): the
+    /// variable when it is an absolute path (the spec says relative ones are ignored), else `home/fallback`;
+    /// nil without a home.
+    public static func xdgDirectory(_ variable: String?, home: String?, fallback: String) -> String? {
+        if let v = variable, v.hasPrefix("/") { return v }
         return home.map { $0 + "/" + fallback }
     }
 

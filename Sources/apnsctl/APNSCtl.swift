@@ -22,7 +22,7 @@ struct APNSCtl: ParsableCommand {
             130/143 after SIGINT/SIGTERM.
             """,
         version: APNSCtl.versionText,
-        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Doctor.self]
+        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Doctor.self, Config.self]
     )
 
     /// `apnsctl --version`: ours, plus the C libraries actually linked (they decide TLS and HTTP/2 behaviour).

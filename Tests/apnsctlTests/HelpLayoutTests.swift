@@ -5,7 +5,8 @@ import Testing
 /// swift-argument-parser takes the width from the COLUMNS variable before asking the terminal, so the
 /// test sets COLUMNS=80 on a plain run.
 @Suite struct HelpLayoutTests {
-    static let commands: [[String]] = [[], ["send"], ["validate"], ["inspect"], ["convert"], ["jwt"], ["mock"]]
+    static let commands: [[String]] = [[], ["send"], ["validate"], ["inspect"], ["convert"], ["jwt"], ["mock"],
+                                        ["config"], ["config", "path"], ["config", "list"], ["config", "show"]]
 
     static func help(_ command: [String]) throws -> [String] {
         let r = try CommandRunner.apnsctl(command + ["--help"], environment: ["COLUMNS": "80"])

@@ -10,7 +10,15 @@ public enum CredentialLoader {
     /// (nil skips the date check). The passphrase is asked for only when an input is encrypted.
     public static func loadIdentity(certificatePath: String, keyPath: String?, passphrase: PassphraseSource,
                                     now: Int64? = SystemClock.now()) throws(CredentialProblem) -> PushIdentity {
-        let contents = try loadContents(path: certificatePath, keyPath: keyPath, passphrase: passphrase)
+        try loadIdentity(certificate: .file(certificatePath), key: keyPath.map { .file($0) }, passphrase: passphrase, now: now)
+    }
+
+    /// The same from inputs that may be in memory (PEM text from `APNSCTL_CERT`/`APNSCTL_KEY`, never written
+    /// to disk); messages name each input by its `name` (`(PEM from APNSCTL_CERT)`), never its content.
+    public static func loadIdentity(certificate: CredentialInput, key keyInput: CredentialInput?, passphrase: PassphraseSource,
+                                    now: Int64? = SystemClock.now()) throws(CredentialProblem) -> PushIdentity {
+        let certificatePath = certificate.name
+        let contents = try loadContents(certificate, key: keyInput, passphrase: passphrase)
         guard let leaf = contents.leaf else { throw .noCertificate(path: certificatePath) }
         guard let key = contents.privateKey else { throw .noPrivateKey(path: certificatePath) }
         guard contents.keyMatches == true else {
@@ -27,12 +35,20 @@ public enum CredentialLoader {
     /// Everything in `path` (and `keyPath`), without requiring a key or valid dates: what `inspect` shows.
     public static func loadContents(path: String, keyPath: String?,
                                     passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialContents {
-        let bytes = try read(path)
+        try loadContents(.file(path), key: keyPath.map { .file($0) }, passphrase: passphrase)
+    }
+
+    /// `loadContents(path:keyPath:passphrase:)` for inputs that may be in memory.
+    public static func loadContents(_ input: CredentialInput, key keyInput: CredentialInput?,
+                                    passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialContents {
+        let path = input.name
+        let bytes = try read(input)
         var parsed = try parse(bytes, path: path, passphrase: passphrase)
         var keyOrigin: String? = parsed.key == nil ? nil : path
         var keyIsDER = parsed.isDER
-        if let keyPath {
-            let keyBytes = try read(keyPath)
+        if let keyInput {
+            let keyPath = keyInput.name
+            let keyBytes = try read(keyInput)
             let keyFile = try parse(keyBytes, path: keyPath, passphrase: passphrase)
             guard let key = keyFile.key else {
                 throw .notACredential(path: keyPath, detail: "no private key found")
@@ -75,11 +91,24 @@ public enum CredentialLoader {
 
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
     public static func loadSigningKey(path: String) throws(CredentialProblem) -> SigningKey {
-        try loadSigningKey(bytes: read(path), path: path)
+        try loadSigningKey(.file(path))
     }
 
-    /// `loadSigningKey` on bytes already read (through `PrivateDirectory`); `path` names the key's file.
+    /// `loadSigningKey` on bytes already read (through `PrivateDirectory`); `path` names the key's file (and
+    /// gives its key id).
     public static func loadSigningKey(bytes: [UInt8], path: String) throws(CredentialProblem) -> SigningKey {
+        try loadSigningKey(bytes: bytes, name: path, keyIDFromFileName: SigningKey.keyID(fromFileName: path))
+    }
+
+    /// The same for an input that may be PEM text in memory (`APNSCTL_AUTH_KEY`): then no key id comes from a
+    /// file name, and messages name `(PEM from APNSCTL_AUTH_KEY)`.
+    public static func loadSigningKey(_ input: CredentialInput) throws(CredentialProblem) -> SigningKey {
+        try loadSigningKey(bytes: read(input), name: input.name,
+                           keyIDFromFileName: input.filePath.flatMap { SigningKey.keyID(fromFileName: $0) })
+    }
+
+    private static func loadSigningKey(bytes: [UInt8], name path: String,
+                                       keyIDFromFileName: String?) throws(CredentialProblem) -> SigningKey {
         // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert.
         if !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence, (try? PKCS12Bundle(der: bytes)) != nil {
             throw .notSigningKey(path: path, found: "a PKCS#12 (.p12) file")
@@ -96,7 +125,7 @@ public enum CredentialLoader {
         }
         guard let key = parsed.key else { throw .notSigningKey(path: path, found: "no private key") }
         guard KeyDescription.isP256(key.pointer) else { throw .notSigningKey(path: path, found: key.typeDescription) }
-        return SigningKey(key: key, keyIDFromFileName: SigningKey.keyID(fromFileName: path))
+        return SigningKey(key: key, keyIDFromFileName: keyIDFromFileName)
     }
 
     // MARK: - Parsing by content
@@ -112,9 +141,15 @@ public enum CredentialLoader {
         var isDER = false
     }
 
-    static func read(_ path: String) throws(CredentialProblem) -> [UInt8] {
+    static func read(_ input: CredentialInput) throws(CredentialProblem) -> [UInt8] {
         let bytes: [UInt8]
-        do { bytes = try FileSystem.read(path) } catch { throw CredentialProblem(reading: error) }
+        let path = input.name
+        switch input {
+        case .file(let p):
+            do { bytes = try FileSystem.read(p) } catch { throw CredentialProblem(reading: error) }
+        case .memory(let b, _):
+            bytes = b
+        }
         if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw .empty(path: path)
         }

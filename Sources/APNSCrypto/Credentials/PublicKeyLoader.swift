@@ -5,7 +5,7 @@ import APNSCore
 public enum PublicKeyLoader {
     /// The public key in `path`.
     public static func load(path: String) throws(CredentialProblem) -> PublicKey {
-        let bytes = try CredentialLoader.read(path)
+        let bytes = try CredentialLoader.read(.file(path))
         if PEMBlock.looksLikePEM(bytes) {
             let (blocks, _) = PEMBlock.scan(bytes)
             if let block = blocks.first(where: { $0.label == "PUBLIC KEY" }) {

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSSettings
 import ArgumentParser
 import APNSPlatform
 
@@ -69,7 +70,7 @@ extension APNSCtl {
         var port = 2197
 
         @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-            "Directory for the mock's credentials and mock.json (default $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock). It must be yours and writable by nobody else (a link is refused); a missing one is created 0700.",
+            "Directory for the mock's credentials and mock.json (default $APNSCTL_MOCK_STATE_DIR, where the built-in mock profile reads mock.json too, else $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock). It must be yours and writable by nobody else (a link is refused); a missing one is created 0700.",
             valueName: "DIR"), completion: .directory)
         var stateDir: String?
 
@@ -166,7 +167,10 @@ extension APNSCtl {
             let extraKID = try extraKeyID()
 
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
-            guard let chosen = stateDir ?? MockState.defaultDirectory else {
+            let defaultDirectory = MockProfile.stateDirectory(
+                variables: ["APNSCTL_MOCK_STATE_DIR": Environment.value("APNSCTL_MOCK_STATE_DIR") ?? ""],
+                defaultStateDirectory: MockState.defaultDirectory)
+            guard let chosen = stateDir ?? defaultDirectory else {
                 throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset "
                     + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }

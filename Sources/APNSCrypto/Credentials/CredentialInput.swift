@@ -1,0 +1,21 @@
+/// Where credential bytes come from: a file, or memory (PEM text a CI job keeps in `APNSCTL_AUTH_KEY`,
+/// `APNSCTL_CERT` or `APNSCTL_KEY`, which must never be written to disk). `name` is what every message
+/// prints: the path, or a display name such as `(PEM from APNSCTL_AUTH_KEY)`, never the content.
+public enum CredentialInput: Sendable, Equatable {
+    case file(String)
+    case memory([UInt8], name: String)
+
+    /// The path, or the display name of bytes in memory.
+    public var name: String {
+        switch self {
+        case .file(let p): return p
+        case .memory(_, let n): return n
+        }
+    }
+
+    /// The path of a file input (a key id may come from its name).
+    public var filePath: String? {
+        if case .file(let p) = self { return p }
+        return nil
+    }
+}

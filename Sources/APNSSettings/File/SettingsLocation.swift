@@ -1,0 +1,41 @@
+/// Which settings file a run reads: `--config FILE`, else `APNSCTL_CONFIG`, else
+/// `$XDG_CONFIG_HOME/apnsctl/config.toml` (default `~/.config/apnsctl/config.toml`). A missing default file
+/// is no error (no settings); a missing named one is exit 66.
+public struct SettingsLocation: Sendable, Equatable {
+    public let path: String
+    /// Where the choice came from: `--config`, `APNSCTL_CONFIG`, or the default.
+    public let origin: SettingOrigin
+
+    /// Whether the user named the file (then it must exist).
+    public var isExplicit: Bool { origin != .defaultValue }
+
+    public init(path: String, origin: SettingOrigin) { (self.path, self.origin) = (path, origin) }
+
+    /// Pure: `configFlag` is `--config`'s value, `variables` the environment, `configHome` is
+    /// `Environment.configHome` (XDG's rule applied at the edge). An empty `APNSCTL_CONFIG` counts as unset.
+    /// Without a home directory (and no `XDG_CONFIG_HOME`) there is no default file: the path is empty.
+    public static func find(configFlag: String?, variables: [String: String], configHome: String?) -> SettingsLocation {
+        if let flag = configFlag { return SettingsLocation(path: flag, origin: .flag("--config")) }
+        if let v = variables["APNSCTL_CONFIG"], !v.isEmpty { return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG")) }
+        return SettingsLocation(path: configHome.map { $0 + "/apnsctl/config.toml" } ?? "", origin: .defaultValue)
+    }
+
+    /// Whether there is no default file to look for (no home directory).
+    public var isNone: Bool { path.isEmpty }
+
+    /// The name to print with the origin: `--config FILE`, `APNSCTL_CONFIG=FILE` or `FILE`.
+    public var label: String {
+        switch origin {
+        case .flag(let f): return "\(f) \(path)"
+        case .variable(let v): return "\(v)=\(path)"
+        default: return path
+        }
+    }
+
+    /// The folder relative paths in the file are anchored to.
+    public var directory: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+}

@@ -1,0 +1,206 @@
+import APNSCore
+
+/// What `apnsctl config show` and `config list` print, as lines: text for people, JSON Lines for scripts.
+/// Rendered here (not in the executable) so it is tested in-process; nothing here prints a secret: values
+/// go through `SettingValue.display`, which hides passphrases, PEM text and proxy passwords.
+public enum SettingsReport {
+    /// What an unset setting falls back to, in words, for `config show`.
+    static let defaultNotes: [String: String] = [
+        "env": "the certificate's only environment, else sandbox",
+        "topic": "the certificate's bundle id (required with auth-key)",
+        "push-type": "from the topic suffix, else from the payload",
+        "priority": "10, or 5 for background",
+        "port": "443",
+        "endpoint": "Apple's host for the environment",
+        "ca-file": "the system trust store",
+        "key-id": "from a file named AuthKey_<KEYID>.p8",
+        "passphrase": "a prompt on a terminal",
+        "concurrency": "the server's limit, at most 1000",
+        "size-limit": "4096, 5120 for voip",
+        "proxy": "none: no proxy variable is set",
+        "noproxy": "none",
+        "expiration": "none: no apns-expiration header",
+    ]
+
+    // MARK: config show
+
+    /// One line per setting of the command, the chosen profile first: `NAME  VALUE  ORIGIN`, aligned.
+    public static func showText(_ r: ResolvedSettings) -> [String] {
+        var rows: [(String, String, String)] = []
+        if let p = r.profile { rows.append(("profile", p.value, profileOrigin(p.origin))) }
+        for (setting, value) in r.listing {
+            if let value {
+                rows.append((setting.name, value.value.display.replacingControlCharacters(), value.origin.description.replacingControlCharacters()))
+            } else if setting.kind == .boolean {
+                rows.append((setting.name, "false", "default"))
+            } else {
+                rows.append((setting.name, "(" + (defaultNotes[setting.name] ?? "not set") + ")", "default"))
+            }
+        }
+        let w0 = rows.map(\.0.count).max() ?? 0
+        let w1 = min(rows.map(\.1.count).max() ?? 0, 48)
+        return rows.map { row in
+            let a = row.0 + String(repeating: " ", count: w0 - row.0.count)
+            let b = row.1 + String(repeating: " ", count: max(0, w1 - row.1.count))
+            return "\(a)  \(b)  \(row.2)"
+        }
+    }
+
+    /// One JSON object per setting: `{"setting":…,"value":…,"origin":…}` plus `flag`, `variable`, or
+    /// `profile`/`file`/`line` as the origin has them; an unset setting has `"value":null` and a `note`.
+    public static func showJSON(_ r: ResolvedSettings) -> [String] {
+        var lines: [String] = []
+        if let p = r.profile {
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("setting", "profile")
+            w.field("value", p.value)
+            originFields(p.origin, into: &w)
+            w.endObject()
+            lines.append(String(decoding: w.bytes, as: UTF8.self))
+        }
+        for (setting, value) in r.listing {
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("setting", setting.name)
+            w.key("value")
+            if let value {
+                jsonValue(value.value, into: &w)
+                originFields(value.origin, into: &w)
+            } else {
+                if setting.kind == .boolean { w.bool(false) } else { w.null() }
+                w.field("origin", "default")
+                if let note = defaultNotes[setting.name] { w.field("note", note) }
+            }
+            w.endObject()
+            lines.append(String(decoding: w.bytes, as: UTF8.self))
+        }
+        return lines
+    }
+
+    private static func jsonValue(_ v: SettingValue, into w: inout JSONWriter) {
+        switch v {
+        case .boolean(let b): w.bool(b)
+        case .integer(let n): w.number(n)
+        case .seconds(let d): if d == d.rounded(), abs(d) < 1e15 { w.number(Int(d)) } else { w.number(d) }
+        case .priority(let p): w.number(p.rawValue)
+        case .endpoints(_, let given):
+            w.beginArray()
+            for g in given { w.string(g) }
+            w.endArray()
+        default: w.string(v.display)
+        }
+    }
+
+    private static func originFields(_ origin: SettingOrigin, into w: inout JSONWriter) {
+        w.field("origin", origin.kind)
+        switch origin {
+        case .flag(let f): w.field("flag", f)
+        case .variable(let v): w.field("variable", v)
+        case .profile(let name, let file, let line):
+            w.field("profile", name)
+            w.field("file", file)
+            w.field("line", line)
+        case .mock(let file):
+            w.field("profile", MockProfile.name)
+            w.field("file", file)
+        case .defaultValue: break
+        }
+    }
+
+    /// The chosen profile's origin: where it was chosen, not where it is defined.
+    private static func profileOrigin(_ origin: SettingOrigin) -> String {
+        if case .profile(_, let file, let line) = origin { return "default-profile, \(file):\(line)" }
+        return origin.description
+    }
+
+    // MARK: -v
+
+    /// `send -v`'s origin lines, printed before connecting: one `* NAME VALUE (ORIGIN)` per setting that has a
+    /// value other than a plain default (`* topic com.example.app (profile dev, /…/config.toml:7)`). Built from
+    /// the same values and origins as `config show`, so the two cannot disagree.
+    public static func verboseLines(_ r: ResolvedSettings) -> [String] {
+        var lines: [String] = []
+        if let p = r.profile { lines.append("* profile \(p.value.replacingControlCharacters()) (\(profileOrigin(p.origin)))") }
+        for (setting, value) in r.listing {
+            guard let value, value.origin != .defaultValue else { continue }
+            lines.append("* \(setting.name) \(value.value.display.replacingControlCharacters()) (\(value.origin.description.replacingControlCharacters()))")
+        }
+        return lines
+    }
+
+    // MARK: config list
+
+    /// Profiles (the default marked, then the built-in mock unless the file has one) and device names.
+    public static func listText(_ file: SettingsFile?, mockReadyFile: String) -> [String] {
+        var lines: [String] = []
+        for p in file?.profiles ?? [] {
+            let mark = file?.defaultProfile?.name == p.name ? " (default)" : ""
+            lines.append("profile \(p.name.replacingControlCharacters())\(mark)  \(p.path(in: file)):\(p.line)")
+        }
+        if file?.profile(MockProfile.name) == nil {
+            let mark = file?.defaultProfile?.name == MockProfile.name ? " (default)" : ""
+            lines.append("profile mock\(mark)  built in: apnsctl mock's \(mockReadyFile)")
+        }
+        for d in deviceRows(file) {
+            let owner = d.profile.map { "profile \($0.replacingControlCharacters()), " } ?? ""
+            lines.append("device \(d.entry.name.replacingControlCharacters())  \(tokenText(d.entry.value))  \(owner)\(d.file):\(d.entry.line)")
+        }
+        return lines
+    }
+
+    /// The same as JSON Lines: `{"profile":…,"default":…,"file":…,"line":…}`, `{"device":…,"token":…,…}`.
+    public static func listJSON(_ file: SettingsFile?, mockReadyFile: String) -> [String] {
+        var lines: [String] = []
+        func line(_ build: (inout JSONWriter) -> Void) {
+            var w = JSONWriter()
+            w.beginObject()
+            build(&w)
+            w.endObject()
+            lines.append(String(decoding: w.bytes, as: UTF8.self))
+        }
+        for p in file?.profiles ?? [] {
+            line { w in
+                w.field("profile", p.name)
+                w.field("default", file?.defaultProfile?.name == p.name)
+                w.field("file", p.path(in: file))
+                w.field("line", p.line)
+            }
+        }
+        if file?.profile(MockProfile.name) == nil {
+            line { w in
+                w.field("profile", MockProfile.name)
+                w.field("default", file?.defaultProfile?.name == MockProfile.name)
+                w.field("builtin", true)
+                w.field("file", mockReadyFile)
+            }
+        }
+        for d in deviceRows(file) {
+            line { w in
+                w.field("device", d.entry.name)
+                w.field("token", tokenText(d.entry.value))
+                w.key("profile")
+                if let p = d.profile { w.string(p) } else { w.null() }
+                w.field("file", d.file)
+                w.field("line", d.entry.line)
+            }
+        }
+        return lines
+    }
+
+    private static func deviceRows(_ file: SettingsFile?) -> [(entry: SettingsFile.DeviceName, profile: String?, file: String)] {
+        guard let file else { return [] }
+        return file.devices.map { ($0, nil, file.path) }
+            + file.profiles.flatMap { p in p.devices.map { ($0, p.name, file.path) } }
+    }
+
+    private static func tokenText(_ value: TOMLValue) -> String {
+        if case .string(let s) = value { return s.replacingControlCharacters() }
+        return RawSetting.tomlText(value).replacingControlCharacters()
+    }
+}
+
+extension SettingsFile.Profile {
+    /// The file a profile is defined in.
+    func path(in file: SettingsFile?) -> String { file?.path ?? "" }
+}

@@ -1,0 +1,93 @@
+import APNSCore
+
+/// The device names a run knows: the file's `[devices]`, overridden by the chosen profile's own
+/// `[profiles.NAME.devices]`. `-d VALUE` and each `--devices` line is a token or a name, never both (names
+/// made only of hex digits are refused when the file is read).
+public struct DeviceNames: Sendable, Equatable {
+    /// One known name.
+    public struct Entry: Sendable, Equatable {
+        public let name: String
+        public let value: TOMLValue
+        /// Where it was written: `PATH:LINE`, and the profile when it is the profile's own.
+        public let file: String
+        public let line: Int
+        public let profile: String?
+    }
+
+    /// A value resolved to a token, with the name it was given by, if any.
+    public struct Device: Sendable, Equatable {
+        public let token: DeviceToken
+        public let name: String?
+    }
+
+    public private(set) var entries: [String: Entry] = [:]
+    /// Names in file order, the profile's own after the file's.
+    public private(set) var names: [String] = []
+
+    public init() {}
+
+    /// The names of `file`, then `profile`'s own over them.
+    public init(file: SettingsFile?, profile: SettingsFile.Profile?) {
+        guard let file else { return }
+        for d in file.devices { add(Entry(name: d.name, value: d.value, file: file.path, line: d.line, profile: nil)) }
+        for d in profile?.devices ?? [] { add(Entry(name: d.name, value: d.value, file: file.path, line: d.line, profile: profile?.name)) }
+    }
+
+    private mutating func add(_ entry: Entry) {
+        if entries[entry.name] == nil { names.append(entry.name) }
+        entries[entry.name] = entry
+    }
+
+    /// Whether `text` is made only of hex digits (and so must be a token).
+    public static func isHexOnly(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    /// Why a value is neither a token nor a known name: `label` names where it came from (`--device "x"`,
+    /// `--devices FILE:3`).
+    public enum Problem: Error, Sendable, Equatable {
+        /// Not a token: the token's own problem (hex, length, base64…).
+        case token(DeviceToken.Problem)
+        /// Looks like a name, but no table has it; `suggestion` is the closest name.
+        case unknownName(String, suggestion: String?, known: [String])
+        /// A known name whose value is not a token: `PATH:LINE` and why.
+        case badEntry(Entry, String)
+
+        public var message: String {
+            switch self {
+            case .token(let p): return p.message
+            case .unknownName(let name, let near, let known):
+                if let near { return "unknown device name \(JSONWriter.quoted(name)); did you mean \(JSONWriter.quoted(near))?" }
+                if known.isEmpty { return "not a device token, and no device names are defined (add them under [devices] in the settings file)" }
+                return "unknown device name \(JSONWriter.quoted(name)); the known names are \(known.joined(separator: ", "))"
+            case .badEntry(let e, let why):
+                return "device name \(JSONWriter.quoted(e.name)) (\(e.file):\(e.line)) is not a usable token: \(why)"
+            }
+        }
+    }
+
+    /// A token as given, or the token a known name stands for. Hex values are always tokens.
+    public func resolve(_ text: String) throws(Problem) -> Device {
+        let trimmed = text.trimmingBlanks()
+        if let entry = entries[trimmed] {
+            guard case .string(let value) = entry.value else { throw .badEntry(entry, "expected a string, found \(entry.value.typeName)") }
+            do { return Device(token: try DeviceToken(parsing: value), name: entry.name) } catch {
+                throw .badEntry(entry, error.message)
+            }
+        }
+        do { return Device(token: try DeviceToken(parsing: text), name: nil) } catch {
+            // A value that could be a name (no hex-only text, no token shapes) gets the name's advice.
+            if case .notHex = error, Self.looksLikeName(trimmed) {
+                throw .unknownName(trimmed, suggestion: Suggestion.closest(to: trimmed, among: names), known: names)
+            }
+            throw .token(error)
+        }
+    }
+
+    /// Letters, digits, `-`, `_`, `.`: a plausible name rather than a mangled token.
+    static func looksLikeName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64 && text.unicodeScalars.allSatisfy {
+            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".") && $0.value > 0x20
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// The combination rules of CLI.md, run on the resolved value (not on one option group), so each part's
+/// origin can be named: a profile's certificate with `--auth-key` is no clash (credentials are one unit),
+/// but two kinds in one place are.
+extension ResolvedSettings {
+    /// Throws the first broken rule (exit 64).
+    public func checkCombinations() throws(SettingsProblem) {
+        let certificate = cert
+        let token = authKey
+        if command == .jwt {
+            guard token != nil else {
+                throw .usage("--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY, or choose a profile with -p")
+            }
+        } else if certificate == nil && token == nil {
+            if let key { throw .usage("\(Self.name(key.origin, "key")) needs a certificate in the same place; give cert with it") }
+            throw .usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)")
+        }
+        if let certificate, let token {
+            throw .usage("\(Self.name(certificate.origin, "cert")) and \(Self.name(token.origin, "auth-key")) both given; choose one: certificate auth (cert) or token auth (auth-key)")
+        }
+        if let key, certificate == nil {
+            throw .usage("\(Self.name(key.origin, "key")) needs a certificate in the same place; give cert with it")
+        }
+        if let id = keyID, token == nil {
+            throw .usage("\(Self.name(id.origin, "key-id")) needs a .p8 key (auth-key) in the same place: a key id belongs to its key")
+        }
+        if let stranded = strandedKeyID {
+            let from = certificate.map { Self.name($0.origin, "cert") } ?? token.map { Self.name($0.origin, "auth-key") } ?? "elsewhere"
+            throw .usage("\(Self.name(stranded.origin, "key-id")): a key id belongs to its key, and the credentials come from \(from); give the key with it (--auth-key), or set key-id where the key is")
+        }
+        if token == nil {
+            for name in ["team-id", "no-token-cache"] {
+                if let v = values[name], case .flag(let f) = v.origin {
+                    throw .usage("\(f) needs a .p8 key for token auth; pass --auth-key too")
+                }
+            }
+        }
+    }
+
+    /// `--cert`, `APNSCTL_CERT`, `cert in profile dev (PATH:LINE)`, `cert of the mock profile (PATH)`.
+    static func name(_ origin: SettingOrigin, _ setting: String) -> String {
+        switch origin {
+        case .flag(let f): return f
+        case .variable(let v): return v
+        case .profile(let p, let file, let line): return "\(setting) in profile \(p) (\(file):\(line))"
+        case .mock(let file): return "\(setting) of the mock profile (\(file))"
+        case .defaultValue: return setting
+        }
+    }
+}

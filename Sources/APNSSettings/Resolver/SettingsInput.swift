@@ -1,0 +1,30 @@
+/// Everything the resolver reads, gathered at the edge: nothing in the resolver touches the environment or
+/// the file system, so tables of these test it in-process.
+public struct SettingsInput: Sendable {
+    public var command: SettingCommand
+    public var flags: SettingFlags
+    /// The process environment (or a test's).
+    public var variables: [String: String]
+    /// For `~/` in profile paths.
+    public var home: String
+    /// The settings file in use (whether or not it exists).
+    public var location: SettingsLocation
+    /// Its bytes; nil when there is none.
+    public var fileBytes: [UInt8]?
+    /// Where the built-in `mock` profile reads `mock.json`, and its bytes (nil when it does not exist). Read
+    /// only when the `mock` profile is chosen.
+    public var mockReadyFile: String
+    public var mockJSON: [UInt8]?
+
+    public init(command: SettingCommand, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:], home: String,
+                location: SettingsLocation, fileBytes: [UInt8]? = nil, mockReadyFile: String, mockJSON: [UInt8]? = nil) {
+        self.command = command
+        self.flags = flags
+        self.variables = variables
+        self.home = home
+        self.location = location
+        self.fileBytes = fileBytes
+        self.mockReadyFile = mockReadyFile
+        self.mockJSON = mockJSON
+    }
+}

@@ -1,0 +1,139 @@
+import APNSClient
+import APNSCore
+
+/// Resolves one command's settings from the command line, `APNSCTL_*` variables, the chosen profile and the
+/// defaults (CLI.md, "Settings"). Pure: `SettingsInput` in, `ResolvedSettings` out, nothing read from the
+/// process. The order for each setting is flag, then variable (empty counts as unset), then profile (or the
+/// built-in `mock`), then default; the credentials travel as one unit.
+public enum SettingsResolver {
+    /// One place a value can come from, highest first.
+    struct Layer {
+        let origin: (Setting) -> SettingOrigin
+        let raw: (Setting) -> RawSetting?
+    }
+
+    public static func resolve(_ input: SettingsInput) throws(SettingsProblem) -> ResolvedSettings {
+        let file = try input.fileBytes.map { bytes throws(SettingsProblem) in try SettingsFile.parse(bytes, path: input.location.path) }
+        let (profileName, profile, mock) = try chooseProfile(input, file: file)
+        let paths = SettingParser.Paths(home: input.home, baseDirectory: input.location.directory)
+
+        var layers: [Layer] = []
+        layers.append(Layer(origin: { .flag($0.flag) }, raw: { s in
+            guard let values = input.flags.raw(s.name) else { return nil }
+            // A repeatable flag's values are joined for the one parser; only `endpoint` repeats.
+            return s.kind == .endpoints ? .toml(.array(values.map { TOMLNode(.string($0), at: TOMLPosition(line: 0, column: 0)) }))
+                                        : .argument(values.last ?? "")
+        }))
+        layers.append(Layer(origin: { .variable($0.variable) }, raw: { s in
+            guard let v = input.variables[s.variable], !v.isEmpty else { return nil }
+            return .argument(v)
+        }))
+        if let profile, let file {
+            layers.append(Layer(origin: { s in .profile(name: profile.name, file: file.path, line: profile.node(s.name)?.position.line ?? profile.line) },
+                                raw: { s in profile.node(s.name).map { .toml($0.value) } }))
+        } else if let mock {
+            layers.append(Layer(origin: { _ in .mock(file: input.mockReadyFile) },
+                                raw: { s in mock.first { $0.0 == s.name }.map { .argument($0.1) } }))
+        }
+
+        func parse(_ setting: Setting, in layer: Layer) throws(SettingsProblem) -> Sourced<SettingValue>? {
+            guard let raw = layer.raw(setting) else { return nil }
+            let origin = layer.origin(setting)
+            // Flags' endpoints arrive as an array; their messages name the flag as given.
+            return Sourced(try SettingParser.parse(raw, for: setting, command: input.command, origin: origin, paths: paths), from: origin)
+        }
+
+        var values: [String: Sourced<SettingValue>] = [:]
+        let settings = SettingCatalog.settings(for: input.command)
+        let unit = Set(SettingCatalog.credentialUnit)
+        let passphraseUnit: Set<String> = ["passphrase", "passphrase-file"]
+
+        // Credentials: the first layer naming cert, key or auth-key supplies all four.
+        var strandedKeyID: Sourced<SettingValue>? = nil
+        let credentialSettings = settings.filter { unit.contains($0.name) }
+        if let index = layers.firstIndex(where: { layer in credentialSettings.contains { $0.name != "key-id" && layer.raw($0) != nil } }) {
+            for s in credentialSettings { if let v = try parse(s, in: layers[index]) { values[s.name] = v } }
+            // A key id above the credentials' layer is stranded: it belongs to a key that layer does not give.
+            if let keyIDSetting = credentialSettings.first(where: { $0.name == "key-id" }) {
+                for layer in layers[..<index] { if let v = try parse(keyIDSetting, in: layer) { strandedKeyID = v; break } }
+            }
+        } else if let keyIDSetting = credentialSettings.first(where: { $0.name == "key-id" }) {
+            for layer in layers { if let v = try parse(keyIDSetting, in: layer) { values["key-id"] = v; break } }
+        }
+
+        // The passphrase: the first layer naming either setting supplies it.
+        let passphraseSettings = settings.filter { passphraseUnit.contains($0.name) }
+        if let layer = layers.first(where: { l in passphraseSettings.contains { l.raw($0) != nil } }) {
+            var found: [(Setting, Sourced<SettingValue>)] = []
+            for s in passphraseSettings { if let v = try parse(s, in: layer) { found.append((s, v)) } }
+            if found.count > 1 {
+                throw .usage("\(found.map { $0.1.origin.description }.joined(separator: " and ")) both given; pass only one")
+            }
+            for (s, v) in found { values[s.name] = v }
+        }
+
+        // Everything else: the first layer that has it.
+        for s in settings where !unit.contains(s.name) && !passphraseUnit.contains(s.name) {
+            for layer in layers {
+                if let v = try parse(s, in: layer) { values[s.name] = v; break }
+            }
+        }
+
+        // Defaults. curl's proxy variables are part of the default, so a profile's proxy wins over them.
+        if settings.contains(where: { $0.name == "proxy" }), values["proxy"] == nil,
+           let name = ProxySelection.proxyVariables.first(where: { input.variables[$0] != nil }), let url = input.variables[name] {
+            values["proxy"] = Sourced(.proxy(url), from: .variable(name))
+        }
+        if settings.contains(where: { $0.name == "noproxy" }), values["noproxy"] == nil,
+           let name = ProxySelection.noProxyVariables.first(where: { input.variables[$0] != nil }), let list = input.variables[name] {
+            values["noproxy"] = Sourced(.text(list), from: .variable(name))
+        }
+        for (name, value) in defaults where values[name] == nil && settings.contains(where: { $0.name == name }) {
+            values[name] = Sourced(value, from: .defaultValue)
+        }
+
+        return ResolvedSettings(command: input.command, location: input.location, file: file, profile: profileName,
+                                values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
+    }
+
+    /// The built-in defaults that are plain values (the others depend on the certificate or the payload and
+    /// are settled when the request is planned).
+    static let defaults: [(String, SettingValue)] = [
+        ("timeout", .seconds(30)), ("output", .outputFormat(.text)), ("color", .color(.auto)), ("storage", .storage("none")),
+    ]
+
+    /// `-p`/`--profile`, else `APNSCTL_PROFILE`, else `default-profile`; the file's own profile of that name,
+    /// else the built-in `mock`; anything else is 64 with a "did you mean".
+    static func chooseProfile(_ input: SettingsInput, file: SettingsFile?)
+        throws(SettingsProblem) -> (Sourced<String>?, SettingsFile.Profile?, [(String, String)]?) {
+        let chosen: Sourced<String>
+        if let p = input.flags.profile {
+            chosen = Sourced(p, from: .flag("--profile"))
+        } else if let p = input.variables["APNSCTL_PROFILE"], !p.isEmpty {
+            chosen = Sourced(p, from: .variable("APNSCTL_PROFILE"))
+        } else if let d = file?.defaultProfile, let file {
+            chosen = Sourced(d.name, from: .profile(name: d.name, file: file.path, line: d.line))
+        } else {
+            return (nil, nil, nil)
+        }
+        if let profile = file?.profile(chosen.value) { return (chosen, profile, nil) }
+        if chosen.value == MockProfile.name {
+            return (chosen, nil, try MockProfile.values(json: input.mockJSON, path: input.mockReadyFile))
+        }
+        let label: String
+        switch chosen.origin {
+        case .flag: label = "--profile \(chosen.value.replacingControlCharacters())"
+        case .variable(let v): label = "\(v)=\(chosen.value.replacingControlCharacters())"
+        case .profile(_, let f, let line): label = "\(f):\(line): default-profile = \"\(chosen.value.replacingControlCharacters())\""
+        default: label = chosen.value
+        }
+        let names = (file?.profiles.map(\.name) ?? []) + [MockProfile.name]
+        guard let file else {
+            throw .usage("\(label): unknown profile; there is no settings file (\(input.location.path)), so the only profile is the built-in mock")
+        }
+        if let near = Suggestion.closest(to: chosen.value, among: names) {
+            throw .usage("\(label): unknown profile; did you mean \(JSONWriter.quoted(near))?")
+        }
+        throw .usage("\(label): unknown profile; the profiles in \(file.path) are \(names.joined(separator: ", "))")
+    }
+}

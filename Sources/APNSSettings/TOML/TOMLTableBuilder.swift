@@ -1,0 +1,54 @@
+/// A table while the document is read: TOML's rules on defining a table twice depend on how each table came
+/// to exist (a `[header]`, a dotted key, a parent of either, an inline table), so the builder remembers it.
+final class TOMLTableBuilder {
+    /// How a table came to exist; decides what may add to it later.
+    enum Origin {
+        /// Created as the parent of a header or of an array of tables; a `[header]` may still define it once.
+        case implicit
+        /// Defined by its own `[header]` (or the document root).
+        case header
+        /// Created by a dotted key (`a.b = 1` makes `a`); only more dotted keys may extend it.
+        case dotted
+        /// `{ … }`: complete as written.
+        case inline
+        /// One `[[element]]` of an array of tables.
+        case arrayElement
+    }
+
+    /// What a key holds while reading.
+    enum Entry {
+        case value(TOMLValue, TOMLPosition)
+        case table(TOMLTableBuilder)
+        /// Made by `[[name]]` headers (a static array `a = []` is a `.value`).
+        case tables([TOMLTableBuilder], TOMLPosition)
+    }
+
+    var origin: Origin
+    let position: TOMLPosition
+    private(set) var keys: [String] = []
+    private(set) var entries: [String: Entry] = [:]
+
+    init(origin: Origin, at position: TOMLPosition) { (self.origin, self.position) = (origin, position) }
+
+    /// The entry under `key`.
+    subscript(key: String) -> Entry? { entries[key] }
+
+    /// Sets `key` (callers check first that it is free, or replace what they looked up).
+    func set(_ key: String, _ entry: Entry) {
+        if entries[key] == nil { keys.append(key) }
+        entries[key] = entry
+    }
+
+    /// The finished, immutable table.
+    func build() -> TOMLTable {
+        TOMLTable(entries: keys.compactMap { key in
+            guard let entry = entries[key] else { return nil }
+            switch entry {
+            case .value(let v, let p): return (key, TOMLNode(v, at: p))
+            case .table(let t): return (key, TOMLNode(.table(t.build()), at: t.position))
+            case .tables(let ts, let p):
+                return (key, TOMLNode(.array(ts.map { TOMLNode(.table($0.build()), at: $0.position) }), at: p))
+            }
+        })
+    }
+}

@@ -1,0 +1,28 @@
+/// Where a certificate or key comes from: a file, or PEM text held in a variable (CI secret stores hold text;
+/// it is loaded from memory and never written to disk). `displayName` is what messages, `-v`, `--dry-run` and
+/// `config show` print: the path, or `(PEM from APNSCTL_AUTH_KEY)`, never the text.
+public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
+    case file(String)
+    case pem(text: String, variable: String)
+
+    /// The path, or `(PEM from VARIABLE)`.
+    public var displayName: String {
+        switch self {
+        case .file(let path): return path
+        case .pem(_, let variable): return "(PEM from \(variable))"
+        }
+    }
+
+    public var description: String { displayName }
+
+    /// The path of a file source.
+    public var path: String? {
+        if case .file(let p) = self { return p }
+        return nil
+    }
+
+    /// Whether `text` is PEM itself rather than a path: it starts (after blanks) with `-----BEGIN`.
+    public static func isPEM(_ text: String) -> Bool {
+        text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }.hasPrefix("-----BEGIN")
+    }
+}

@@ -1,0 +1,47 @@
+/// A setting's value before it is checked: the text of a flag or variable, or a TOML value from a profile.
+public enum RawSetting: Sendable, Equatable {
+    case argument(String)
+    case toml(TOMLValue)
+
+    /// How the value is quoted in a message: as typed, or in TOML syntax (`priority = 7`, `topic = "x"`).
+    var shown: String {
+        switch self {
+        case .argument(let s): return s
+        case .toml(let v): return Self.tomlText(v)
+        }
+    }
+
+    static func tomlText(_ v: TOMLValue) -> String {
+        switch v {
+        case .string(let s): return "\"" + s.replacingControlCharacters() + "\""
+        case .integer(let n): return String(n)
+        case .float(let d): return String(d)
+        case .boolean(let b): return b ? "true" : "false"
+        case .dateTime(let s): return s
+        case .array(let items): return "[" + items.map { tomlText($0.value) }.joined(separator: ", ") + "]"
+        case .table: return "{…}"
+        }
+    }
+}
+
+extension String {
+    /// Control characters as `\xNN`, so no value can drive the terminal.
+    func replacingControlCharacters() -> String {
+        var out = ""
+        for s in unicodeScalars {
+            if s.value < 0x20 || s.value == 0x7F {
+                let hex = String(s.value, radix: 16)
+                out += "\\x" + (hex.count == 1 ? "0" : "") + hex
+            } else { out.unicodeScalars.append(s) }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    func trimmingBlanks() -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return String(drop(while: blank).reversed().drop(while: blank).reversed())
+    }
+}

@@ -1,0 +1,41 @@
+/// What a setting's value is, so one parser reads it from a flag, a variable and a profile alike.
+public enum SettingKind: Sendable, Equatable {
+    /// Free text with no whitespace or control character (a topic, an id): header values and ids.
+    case word
+    /// Free text as given (`noproxy` lists).
+    case text
+    /// A file path: `~/` expanded and relative to the settings file's folder when it comes from a profile.
+    case path
+    /// A credential file, or in its variable PEM text itself (CI secret stores hold text).
+    case credential
+    /// On or off: a bare flag, a TOML boolean, or `1/true/yes/on`, `0/false/no/off` in a variable.
+    case boolean
+    /// `--env`: the spellings `APNSEnvironment` accepts, plus `auto` (send) or `both` (doctor).
+    case environment
+    /// `--endpoint`, repeatable: a string or an array in a profile, comma-separated in a variable.
+    case endpoints
+    /// `--port`: 443 or 2197.
+    case port
+    /// `--proxy`: a proxy URL, or empty for none. Never echoed (it may hold a password).
+    case proxy
+    /// `--concurrency`: 1 to the sender's maximum.
+    case concurrency
+    /// `--timeout`: seconds above 0, at most a day.
+    case seconds
+    case pushType
+    case priority
+    /// `--expiration`: 0, a UNIX time or a duration from now; kept as written and turned into a time when sent.
+    case expiration
+    /// `--size-limit`: a byte count, or 256, 2k, 4k, 5k.
+    case sizeLimit
+    /// `-o`: text or json.
+    case outputFormat
+    /// `--color`: auto, always or never.
+    case color
+    /// `channel create --storage`: none or most-recent.
+    case storage
+    /// `doctor --fail-within`: a duration such as 30d or 12h.
+    case duration
+    /// `--passphrase`: a secret. Never read from the file, never echoed.
+    case secret
+}

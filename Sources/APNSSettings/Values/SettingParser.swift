@@ -1,0 +1,240 @@
+import APNSClient
+import APNSCore
+import APNSPlatform
+
+/// The one parser per kind: a flag, a variable and a profile value go through the same code, and a bad value
+/// names its origin (`--priority 7`, `APNSCTL_PRIORITY=7`, `config.toml:9: priority = 7`), one line, exit 64.
+public enum SettingParser {
+    /// Where relative and `~/` paths of a profile are anchored.
+    public struct Paths: Sendable, Equatable {
+        /// The user's home, for `~/`.
+        public let home: String
+        /// The settings file's folder, for relative paths in a profile.
+        public let baseDirectory: String
+
+        public init(home: String, baseDirectory: String) { (self.home, self.baseDirectory) = (home, baseDirectory) }
+    }
+
+    /// Parses `raw` for `setting` as `command` reads it (`--env` allows `auto` only for send, `both` for doctor).
+    public static func parse(_ raw: RawSetting, for setting: Setting, command: SettingCommand, origin: SettingOrigin,
+                             paths: Paths) throws(SettingsProblem) -> SettingValue {
+        func bad(_ reason: String) -> SettingsProblem { .usage(prefix(raw, setting: setting, origin: origin) + ": " + reason) }
+        func string() throws(SettingsProblem) -> String {
+            switch raw {
+            case .argument(let s): return s
+            case .toml(.string(let s)): return s
+            case .toml(let other): throw bad("expected a string, found \(other.typeName)")
+            }
+        }
+        /// Settings whose flag takes a number or a word (`1h`, `4k`): a TOML integer or string.
+        func stringOrInteger() throws(SettingsProblem) -> String {
+            if case .toml(.integer(let n)) = raw { return String(n) }
+            return try string()
+        }
+        func path(_ text: String) -> String {
+            guard case .toml = raw else { return text }
+            return expand(text, paths: paths)
+        }
+
+        switch setting.kind {
+        case .word:
+            let s = try string()
+            guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
+            if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
+                throw bad("contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
+            }
+            return .text(s)
+        case .text:
+            return .text(try string())
+        case .path:
+            let s = try string()
+            guard !s.isEmpty else { throw bad("empty path") }
+            return .path(path(s))
+        case .credential:
+            let s = try string()
+            guard !s.isEmpty else { throw bad("empty path") }
+            if case .variable(let name) = origin, CredentialSource.isPEM(s) { return .credential(.pem(text: s, variable: name)) }
+            return .credential(.file(path(s)))
+        case .secret:
+            return .secret(try string())
+        case .boolean:
+            switch raw {
+            case .toml(.boolean(let b)): return .boolean(b)
+            case .toml(let other): throw bad("expected true or false, found \(other.typeName)")
+            case .argument(let s):
+                switch s.lowercased() {
+                case "1", "true", "yes", "on": return .boolean(true)
+                case "0", "false", "no", "off": return .boolean(false)
+                default: throw bad("not a boolean; use 1, true, yes or on, or 0, false, no or off")
+                }
+            }
+        case .environment:
+            let s = try string()
+            let lower = s.lowercased()
+            if lower == "auto" {
+                guard command == .send else { throw bad(environmentAdvice(command, "auto is for send only (it tries both environments)")) }
+                return .environment(.auto)
+            }
+            if lower == "both" {
+                guard command == .doctor else { throw bad(environmentAdvice(command, "both is for doctor only (it probes both environments)")) }
+                return .environment(.both)
+            }
+            guard let e = APNSEnvironment(userValue: s) else { throw bad(environmentAdvice(command, "unknown environment")) }
+            return .environment(.one(e))
+        case .endpoints:
+            var values: [String]
+            switch raw {
+            case .argument(let s):
+                // A variable holds a comma-separated list; a flag one value (it repeats instead).
+                if case .variable = origin { values = s.split(separator: ",").map { String($0).trimmingBlanks() } } else { values = [s] }
+            case .toml(.string(let s)): values = [s]
+            case .toml(.array(let items)):
+                values = []
+                for item in items {
+                    guard case .string(let s) = item.value else { throw bad("expected strings in the array, found \(item.value.typeName)") }
+                    values.append(s)
+                }
+            case .toml(let other): throw bad("expected a string or an array of strings, found \(other.typeName)")
+            }
+            do { return .endpoints(try PushEndpoints(arguments: values), values) } catch {
+                throw .usage(prefix(raw, setting: setting, origin: origin, echo: false) + " " + error.message)
+            }
+        case .port:
+            let n = try integer(raw, bad: bad)
+            guard n == 443 || n == 2197 else {
+                throw bad("Apple's push hosts listen on 443 and 2197 only; give one of those, or an endpoint https://host:port for another server")
+            }
+            return .integer(n)
+        case .concurrency:
+            let n = try integer(raw, bad: bad)
+            guard n >= 1, n <= SenderConfiguration.maximumConcurrency else {
+                throw bad("must be from 1 to \(SenderConfiguration.maximumConcurrency)")
+            }
+            return .integer(n)
+        case .seconds:
+            let d: Double
+            switch raw {
+            case .toml(.integer(let n)): d = Double(n)
+            case .toml(.float(let f)): d = f
+            case .toml(let other): throw bad("expected a number of seconds, found \(other.typeName)")
+            case .argument(let s):
+                guard let v = Double(s.trimmingBlanks()) else { throw bad("not a number of seconds") }
+                d = v
+            }
+            guard d.isFinite, d > 0, d <= 86_400 else { throw bad("must be a number of seconds above 0 (and at most a day)") }
+            return .seconds(d)
+        case .pushType:
+            guard let t = PushType(userValue: try string()) else { throw bad("unknown push type; use one of \(PushType.allNames)") }
+            return .pushType(t)
+        case .priority:
+            let n: Int
+            switch raw {
+            case .toml(.integer(let v)): n = Int(clamping: v)
+            case .toml(let other): throw bad("expected 10, 5 or 1, found \(other.typeName)")
+            case .argument(let s): n = Int(s) ?? -1
+            }
+            guard let p = Priority(rawValue: n) else { throw bad("must be 10, 5 or 1") }
+            return .priority(p)
+        case .expiration:
+            let text = try stringOrInteger()
+            do { _ = try RequestDefaults.expiration(text, now: 0) } catch { throw bad(error.message) }
+            return .expiration(text)
+        case .sizeLimit:
+            let text = try stringOrInteger()
+            guard let n = SizeLimit.parse(text) else { throw bad("not a byte count; use a number or 256, 2k, 4k, 5k") }
+            return .integer(n)
+        case .outputFormat:
+            guard let f = OutputFormat(rawValue: try string().lowercased()) else { throw bad("unknown output format; use text or json") }
+            return .outputFormat(f)
+        case .color:
+            guard let c = ColorChoice(rawValue: try string().lowercased()) else { throw bad("use auto, always or never") }
+            return .color(c)
+        case .storage:
+            let s = try string().lowercased()
+            guard s == "none" || s == "most-recent" else { throw bad("unknown policy; use none (No Message Stored) or most-recent") }
+            return .storage(s)
+        case .duration:
+            let s = try string()
+            guard let seconds = duration(s) else { throw bad("not a duration; use a number with s, m, h or d, such as 30d or 12h") }
+            return .duration(seconds, s)
+        case .proxy:
+            let s = try string()
+            if !s.trimmingBlanks().isEmpty {
+                do { _ = try ProxyServer(url: s, source: prefix(raw, setting: setting, origin: origin, echo: false)) } catch {
+                    throw .usage(error.message)
+                }
+            }
+            return .proxy(s)
+        }
+    }
+
+    /// A flag's value, for the argument parser's `transform:` once the option groups hold typed values: the
+    /// same conversion as a variable's or a profile's, its message naming the flag (`--priority 7: …`).
+    public static func parseFlag(_ text: String, name: String, command: SettingCommand) throws(SettingsProblem) -> SettingValue {
+        guard let setting = SettingCatalog.setting(name) else { throw .usage("--\(name): not a setting") }
+        return try parse(.argument(text), for: setting, command: command, origin: .flag(setting.flag),
+                         paths: Paths(home: "", baseDirectory: "."))
+    }
+
+    private static func integer(_ raw: RawSetting, bad: (String) -> SettingsProblem) throws(SettingsProblem) -> Int {
+        switch raw {
+        case .toml(.integer(let v)): return Int(clamping: v)
+        case .toml(let other): throw bad("expected an integer, found \(other.typeName)")
+        case .argument(let s):
+            guard let n = Int(s.trimmingBlanks()) else { throw bad("not a whole number") }
+            return n
+        }
+    }
+
+    private static func environmentAdvice(_ command: SettingCommand, _ what: String) -> String {
+        switch command {
+        case .send: return "\(what); use sandbox (development), production or auto"
+        case .doctor: return "\(what); use sandbox (development), production or both"
+        default: return "\(what); use sandbox (development) or production"
+        }
+    }
+
+    /// `--priority 7`, `APNSCTL_PRIORITY=7`, `PATH:LINE: priority = 7`; without the value where it may be secret.
+    static func prefix(_ raw: RawSetting, setting: Setting, origin: SettingOrigin, echo: Bool? = nil) -> String {
+        let shows = echo ?? ![.proxy, .secret, .credential].contains(setting.kind)
+        let value = raw.shown.replacingControlCharacters()
+        switch origin {
+        case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(value))" : f
+        case .variable(let v): return shows ? "\(v)=\(value)" : v
+        case .profile(_, let file, let line): return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
+        case .mock(let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
+        case .defaultValue: return setting.flag
+        }
+    }
+
+    private static func quotedIfNeeded(_ s: String) -> String {
+        s.isEmpty || s.contains(" ") ? JSONWriter.quoted(s) : s
+    }
+
+    /// `~/x` → `HOME/x`; a relative path → `baseDirectory/x`; an absolute path as it is.
+    public static func expand(_ path: String, paths: Paths) -> String {
+        if path == "~" { return paths.home }
+        if path.hasPrefix("~/") { return paths.home + String(path.dropFirst(1)) }
+        if path.hasPrefix("/") { return path }
+        return paths.baseDirectory + "/" + path
+    }
+
+    /// `30d`, `12h`, `45m`, `90s` or a plain number of seconds.
+    static func duration(_ text: String) -> Int64? {
+        var s = Substring(text.trimmingBlanks())
+        var unit: Int64 = 1
+        if let last = s.last, !last.isNumber {
+            switch last {
+            case "s": unit = 1
+            case "m": unit = 60
+            case "h": unit = 3600
+            case "d": unit = 86_400
+            default: return nil
+            }
+            s = s.dropLast()
+        }
+        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(s) else { return nil }
+        let (v, overflow) = n.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : v
+    }
+}

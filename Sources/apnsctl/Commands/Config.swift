@@ -1,0 +1,74 @@
+import APNSMock
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl {
+    /// `apnsctl config`: where the settings file is, what it defines, and where each setting of a command
+    /// would come from.
+    struct Config: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Show the settings file, its profiles and device names, and where each setting comes from.",
+            discussion: """
+                send, channel, doctor and jwt take each setting from the first of: the command line; an \
+                environment variable APNSCTL_<FLAG> (APNSCTL_AUTH_KEY, APNSCTL_TOPIC, …; empty counts as unset); \
+                the profile chosen with -p NAME, APNSCTL_PROFILE or the file's default-profile; the default. \
+                Credentials are one unit: the first place naming cert, key or auth-key supplies all of them \
+                and the key id.
+
+                The settings file is $XDG_CONFIG_HOME/apnsctl/config.toml (~/.config/apnsctl/config.toml), \
+                or --config FILE, or APNSCTL_CONFIG. It is TOML: default-profile = "NAME", [profiles.NAME] \
+                tables whose keys are the long flag names (auth-key, team-id, topic, env, …; ~/ is expanded, \
+                relative paths are relative to the file's folder), and [devices] tables of name = "TOKEN" \
+                (a profile's own [profiles.NAME.devices] wins). Secrets never come from the file, and a file \
+                other users can write is refused. The built-in profile mock reads a running apnsctl mock's \
+                mock.json.
+
+                Examples:
+                  apnsctl config path
+                  apnsctl config list -o json
+                  apnsctl config show prod-cert --for channel
+                  APNSCTL_TOPIC=com.example.app apnsctl config show -o json
+                """,
+            subcommands: [Path.self, List.self, Show.self])
+    }
+}
+
+/// `--config FILE` for the config subcommands (the same flag the settings commands take).
+struct ConfigFileOptions: ParsableArguments {
+    @Option(name: .customLong("config"),
+            help: ArgumentHelp("Read this settings file instead of $APNSCTL_CONFIG or $XDG_CONFIG_HOME/apnsctl/config.toml.",
+                               valueName: "file"), completion: .file())
+    var config: String?
+
+    /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
+    func input(for command: SettingCommand, profile: String? = nil) throws(CLIError) -> SettingsInput {
+        var flags = SettingFlags()
+        flags.config = config
+        flags.profile = profile
+        do {
+            return try SettingsInput.fromProcess(command: command, flags: flags, defaultMockStateDirectory: MockState.defaultDirectory)
+        } catch { throw CLIError(error) }
+    }
+}
+
+extension CLIError {
+    /// A settings problem: 66 for a missing named file or `mock.json`, else 64.
+    init(_ problem: SettingsProblem) {
+        self = problem.kind == .inputMissing ? .inputMissing(problem.message) : .usage(problem.message)
+    }
+}
+
+/// Standard output for the config commands, checked: a failed write (a full disk, `/dev/full`) is exit 74
+/// naming what was not written, never a silent exit 0.
+enum ConfigOutput {
+    static func write(_ lines: [String]) {
+        guard !lines.isEmpty else { return }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        if let code = posixWriteAll(1, bytes) {
+            StandardStreams.error("writing standard output: \(FileSystem.errnoText(code)); the settings were not printed")
+            exitProcess(74)
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import APNSMock
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config list`: the profiles (default marked) and device names of the settings file.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the profiles (the default marked) and device names.",
+            discussion: """
+                One line per profile, with the file and line that define it, the built-in mock profile \
+                included (unless the file defines its own), then one line per device name with its token. \
+                -o json prints one object per line: {"profile":…,"default":…,"file":…,"line":…} and \
+                {"device":…,"token":…,"profile":…,"file":…,"line":…}. A file with a syntax error, an unknown \
+                key or a passphrase is refused (exit 64), as every command refuses it.
+                """)
+
+        @OptionGroup var file: ConfigFileOptions
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Format: text or json (one JSON object per line).", valueName: "text|json"),
+                completion: .list(["text", "json"]))
+        var output: String?
+
+        func run() throws {
+            let format = try ConfigFormat.parse(output)
+            let input = try file.input(for: .send)
+            let parsed: SettingsFile?
+            do { parsed = try input.fileBytes.map { b throws(SettingsProblem) in try SettingsFile.parse(b, path: input.location.path) } } catch {
+                throw CLIError(error)
+            }
+            if parsed == nil { StandardStreams.warning("no settings file at \(input.location.path); only the built-in mock profile exists") }
+            ConfigOutput.write(format == .json ? SettingsReport.listJSON(parsed, mockReadyFile: input.mockReadyFile)
+                                               : SettingsReport.listText(parsed, mockReadyFile: input.mockReadyFile))
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import APNSCore
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config path`: the settings file in use and whether it exists (it is not read).
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "path",
+            abstract: "Print the settings file in use, and whether it exists.",
+            discussion: """
+                Prints the path, then in parentheses where the choice came from (--config, APNSCTL_CONFIG, \
+                or the default) and whether the file exists. A missing default file means no settings. With \
+                -o json: {"path":…,"origin":…,"exists":…}.
+                """)
+
+        @OptionGroup var file: ConfigFileOptions
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Format: text or json.", valueName: "text|json"), completion: .list(["text", "json"]))
+        var output: String?
+
+        func run() throws {
+            let format = try ConfigFormat.parse(output)
+            let location = SettingsLocation.find(configFlag: file.config, variables: Environment.all(), configHome: Environment.configHome)
+            let exists = FileSystem.exists(location.path)
+            switch format {
+            case .json:
+                var w = JSONWriter()
+                w.beginObject()
+                w.field("path", location.path)
+                w.field("origin", location.origin.kind)
+                if case .flag(let f) = location.origin { w.field("flag", f) }
+                if case .variable(let v) = location.origin { w.field("variable", v) }
+                w.field("exists", exists)
+                w.endObject()
+                ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)])
+            case .text:
+                let from = location.isExplicit ? "from \(location.origin.description); " : ""
+                ConfigOutput.write(["\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"])
+            }
+        }
+    }
+}
+
+/// `-o text|json` of the config subcommands.
+enum ConfigFormat {
+    case text
+    case json
+
+    static func parse(_ text: String?) throws(CLIError) -> ConfigFormat {
+        switch text?.lowercased() {
+        case nil, "text": return .text
+        case "json": return .json
+        default: throw .usage("-o \(JSONWriter.quoted(text ?? "")): unknown output format; use text or json")
+        }
+    }
+}

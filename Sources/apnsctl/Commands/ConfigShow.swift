@@ -1,0 +1,49 @@
+import APNSCore
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config show`: runs a command's resolver and prints every setting with its origin.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Show every setting a command would use, and where each comes from.",
+            usage: "apnsctl config show [<profile>] [--for <command>] [-o text|json]",
+            discussion: """
+                Runs the settings resolver of the command named by --for (default send) with PROFILE (or the \
+                profile that command would pick: APNSCTL_PROFILE, then default-profile) and the current \
+                APNSCTL_* variables, and prints one line per setting: name, value, origin (a flag, an \
+                APNSCTL_ variable, a profile with its file and line, the built-in mock profile, or the \
+                default). -o json prints one object per setting: {"setting":…,"value":…,"origin":…} plus \
+                "variable", or "profile", "file" and "line". Secrets are never printed: a passphrase shows as \
+                (hidden), a PEM held in a variable as (PEM from APNSCTL_AUTH_KEY), a proxy without its password.
+                """)
+
+        @Argument(help: ArgumentHelp("The profile to show (default: the one the command would pick).", valueName: "profile"))
+        var profile: String?
+
+        @Option(name: .customLong("for"),
+                help: ArgumentHelp("The command whose settings to show: send, channel, doctor or jwt.", valueName: "command"),
+                completion: .list(SettingCommand.allCases.map(\.rawValue)))
+        var command: String?
+
+        @OptionGroup var file: ConfigFileOptions
+
+        @Option(name: [.customShort("o"), .customLong("output")],
+                help: ArgumentHelp("Format: text or json (one JSON object per setting).", valueName: "text|json"),
+                completion: .list(["text", "json"]))
+        var output: String?
+
+        func run() throws {
+            let format = try ConfigFormat.parse(output)
+            guard let target = SettingCommand(rawValue: (command ?? "send").lowercased()) else {
+                throw CLIError.usage("--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt")
+            }
+            let resolved: ResolvedSettings
+            do { resolved = try SettingsResolver.resolve(try file.input(for: target, profile: profile)) } catch let e as SettingsProblem {
+                throw CLIError(e)
+            }
+            ConfigOutput.write(format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved))
+        }
+    }
+}

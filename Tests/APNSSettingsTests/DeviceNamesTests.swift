@@ -1,0 +1,42 @@
+import APNSCore
+import Testing
+@testable import APNSSettings
+
+/// `-d NAME` and `--devices` lines: tokens stay tokens, names resolve with the profile's own table winning.
+@Suite struct DeviceNamesTests {
+    static func names(profile: String? = "prod-cert") throws -> DeviceNames {
+        let file = try SettingsFile.parse(Array(SettingsResolverTests.example.utf8), path: "/c.toml")
+        return DeviceNames(file: file, profile: profile.flatMap { file.profile($0) })
+    }
+
+    @Test func namesAndTokens() throws {
+        let n = try Self.names()
+        #expect(try n.resolve("my-iphone") == DeviceNames.Device(token: try DeviceToken(parsing: "3f2a000000000000000000000000000000000000000000000000000000009c1d"), name: "my-iphone"))
+        // The profile's own table wins.
+        #expect(try n.resolve("qa-ipad").token.hex.hasPrefix("aaaa"))
+        #expect(try Self.names(profile: nil).resolve("qa-ipad").token.hex.hasPrefix("77b0"))
+        // Hex is a token, even an odd one: its own problem, not "unknown name".
+        #expect(try n.resolve("77B0000000000000000000000000000000000000000000000000000000000A11").name == nil)
+        #expect(throws: DeviceNames.Problem.token(.oddLength(count: 3))) { try n.resolve("abc") }
+    }
+
+    @Test func unknownNames() throws {
+        let n = try Self.names()
+        #expect(throws: DeviceNames.Problem.unknownName("my-iphon", suggestion: "my-iphone", known: ["my-iphone", "qa-ipad"])) { try n.resolve("my-iphon") }
+        do { _ = try n.resolve("laptop"); Issue.record("resolved") } catch {
+            #expect(error.message == "unknown device name \"laptop\"; the known names are my-iphone, qa-ipad")
+        }
+        do { _ = try DeviceNames().resolve("laptop"); Issue.record("resolved") } catch {
+            #expect(error.message.contains("no device names are defined"))
+        }
+    }
+
+    @Test func badEntriesAreReportedWhenUsed() throws {
+        let file = try SettingsFile.parse(Array("[devices]\nbroken = \"xyz\"\nnumber = 5\n".utf8), path: "/c.toml")
+        let n = DeviceNames(file: file, profile: nil)
+        do { _ = try n.resolve("broken"); Issue.record("resolved") } catch {
+            #expect(error.message.hasPrefix("device name \"broken\" (/c.toml:2) is not a usable token"))
+        }
+        #expect(throws: DeviceNames.Problem.self) { try n.resolve("number") }
+    }
+}
