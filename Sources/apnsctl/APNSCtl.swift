@@ -33,6 +33,8 @@ struct APNSCtl: ParsableCommand {
     static func main() {
         // Before anything reads a credential: no core file may hold a key.
         CoreDumps.disable()
+        // Before anything touches OpenSSL: no clean-up of it at exit (the kernel frees the memory anyway).
+        OpenSSLLifetime.skipCleanupAtExit()
         // Before anything opens a descriptor: a closed stdout must not be taken by a socket or file.
         OutputSink.reserveStandardDescriptors()
         ProcessSignals.ignoreBrokenPipe()
