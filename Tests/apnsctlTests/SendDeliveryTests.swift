@@ -279,9 +279,13 @@ struct SendNameResolutionTests {
     func silentResolver(_ address: String, _ scratch: TemporaryDirectory) throws -> (script: String, resolvConf: String, holder: Process) {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: try CommandRunner.which("python3"))
-        holder.arguments = ["-c", "import socket,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); time.sleep(60)"]
+        holder.arguments = ["-c", "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); print('ready', flush=True); time.sleep(60)"]
+        let ready = Pipe()
+        holder.standardOutput = ready
         try holder.run()
-        usleep(300_000)
+        // Bound before any query is sent: a query to a port nobody holds fails at once ("Temporary failure"),
+        // which is not the silent resolver this is about (python starts slowly on a loaded machine).
+        _ = ready.fileHandleForReading.availableData
         let conf = try scratch.write("resolv.conf", "nameserver \(address)\noptions timeout:5 attempts:2\n")
         return ("mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\"", conf, holder)
     }
