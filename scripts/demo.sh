@@ -105,7 +105,7 @@ show "$bin" channel delete "$channel" --yes "${cert[@]}"
 show "$bin" send "${cert[@]}" --channel "$channel" Payloads/liveactivity-end.json
 
 echo
-echo "== 8. What the mock logged (one JSON line per notification)"
+echo "== 8. What the mock logged (a line when each request arrived, and one when it was answered)"
 head -n 2 "$state/notifications.jsonl"
 grep -m 1 '"operation":"broadcast"' "$state/notifications.jsonl"
-echo "… $(wc -l < "$state/notifications.jsonl") notifications in all"
+echo "… $(grep -c '"event":"answered"' "$state/notifications.jsonl") notifications answered in all"
