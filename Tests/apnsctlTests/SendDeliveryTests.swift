@@ -89,6 +89,7 @@ import APNSPlatform
         #expect(r.lines.count == 2 && r.lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") })
         #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 1)
         #expect(r.stderr.contains("2 may have been delivered"), "\(r.stderr.suffix(600))")
+        #expect(r.stderr.contains("(0 answered on it; 2 sent without an answer: unknown, not sent again)"), "-v says what becomes of them")
     }
 
     @Test func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() throws {

@@ -416,8 +416,13 @@ struct DeliveryStateMachine<Item, Answer> {
     /// Answers on `connection` (for `--verbose`).
     func answered(on connection: Int) -> Int { index(of: connection).map { connections[$0].answered } ?? 0 }
 
-    /// Streams in flight on `connection` (for `--verbose`).
-    func inFlight(on connection: Int) -> Int { index(of: connection).map { connections[$0].inFlight.count } ?? 0 }
+    /// Unanswered streams on `connection`, completely written or not (for `--verbose`: the first are unknown
+    /// if the connection ends now, the others are sent again).
+    func unanswered(on connection: Int) -> (written: Int, unwritten: Int) {
+        guard let i = index(of: connection) else { return (0, 0) }
+        let written = connections[i].inFlight.values.filter(\.written).count
+        return (written, connections[i].inFlight.count - written)
+    }
 
     /// The item in flight on `streamID` of `connection` (for `--verbose`).
     func job(onStream streamID: Int32, connection: Int) -> Item? {

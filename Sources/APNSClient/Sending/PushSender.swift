@@ -94,8 +94,12 @@ public final class PushSender {
             case .interrupted:
                 interrupted(now)
             case .ended(let end):
-                observer?(.connectionLost(end.description(afterGoAway: nil), answered: machine.answered(on: id),
-                                          unanswered: machine.inFlight(on: id)))
+                if let observer {
+                    let (written, unwritten) = machine.unanswered(on: id)
+                    let resendUnknown = configuration.resendUnknown
+                    observer(.connectionLost(end.description(afterGoAway: nil), answered: machine.answered(on: id),
+                                             resent: unwritten + (resendUnknown ? written : 0), unknown: resendUnknown ? 0 : written))
+                }
                 machine.connectionEnded(id, end, now: now)
                 drop(id)
             }

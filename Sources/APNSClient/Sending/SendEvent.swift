@@ -15,7 +15,9 @@ public enum SendEvent {
     /// A write failed; answers already sent by the server are still read.
     case writeFailed
     /// The connection ended: why, what it answered, and how many go to the next connection.
-    case connectionLost(String, answered: Int, unanswered: Int)
+    /// `resent`: unanswered requests that go to the next connection (never completely sent, or all of them
+    /// with `--resend-unknown`); `unknown`: completely sent and unanswered, reported as possibly delivered.
+    case connectionLost(String, answered: Int, resent: Int, unknown: Int)
     /// SIGINT/SIGTERM: nothing new is sent; answers in flight get a grace period.
     case interrupted(signal: Int32, inFlight: Int)
 }

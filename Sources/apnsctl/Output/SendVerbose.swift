@@ -61,9 +61,11 @@ final class SendVerbose {
             return ["* GOAWAY \(name), last stream \(last)\(reason.map { ": " + $0 } ?? "")"]
         case .writeFailed:
             return ["* writing to the server failed; reading the answers it already sent"]
-        case .connectionLost(let why, let answered, let unanswered):
-            let resend = unanswered > 0 ? "; \(unanswered) unanswered will be sent again" : ""
-            return ["* connection ended: \(why) (\(answered) answered on it\(resend))"]
+        case .connectionLost(let why, let answered, let resent, let unknown):
+            var parts = ["\(answered) answered on it"]
+            if resent > 0 { parts.append("\(resent) will be sent again") }
+            if unknown > 0 { parts.append("\(unknown) sent without an answer: unknown, not sent again") }
+            return ["* connection ended: \(why) (" + parts.joined(separator: "; ") + ")"]
         case .interrupted(let signal, let inFlight):
             let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == SIGTERM ? "SIGTERM" : "SIGINT"
             return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
