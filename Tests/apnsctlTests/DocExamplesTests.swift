@@ -1,0 +1,94 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Every runnable block (```` ```console ````) of README.md and docs/*.md is run against the built
+/// binary and the page's own `apnsctl mock`, and its output and exit status must be what the page shows.
+@Suite struct DocExamplesTests {
+    /// README.md and every docs/*.md, by their repository paths.
+    static var pages: [String] {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("docs"))) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }
+
+    @Test(arguments: pages) func theRunnableBlocksMatchTheBinary(page: String) throws {
+        let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
+        let parsed = try DocExamplePage(name: page, text: text)
+        let report = try DocExampleRunner.run(parsed)
+        print("\(page): ran \(report.blocks) runnable blocks (\(report.commands) commands)")
+        #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+    }
+}
+
+/// The runner itself: each drift the issue names is a failure naming the page and line, never a pass or a skip.
+@Suite struct DocExampleRunnerTests {
+    static let token = "aaaa000000000000000000000000000000000000000000000000000000000000"
+    static let mock = "$ apnsctl mock --port 8443 --state-dir mock --unregistered \(token) &"
+    /// What the mock prints on stderr once ready (the page shows it under its command).
+    static let mockLines = [
+        "apnsctl mock: ready on https://127.0.0.1:8443 (sandbox); created credentials in {{path}}",
+        #"apnsctl mock: try: apnsctl send --endpoint https://127.0.0.1:8443 --ca-file {{path}} --cert {{path}} --topic com.example.demo --device a1b2c3d4000000000000000000000000000000000000000000000000e5f6a7b8 '{"aps":{"alert":"Hello from apnsctl mock"}}'"#,
+        "apnsctl mock: token auth: --auth-key {{path}} --team-id {{team-id}} instead of --cert",
+    ]
+    static let send = "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d \(token) -q"
+    static let rejected = "rejected  410  Unregistered  \(token)  The device token is no longer active for this topic (since {{time}}). Stop sending to this token unless the app registers it again."
+    static let json = "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d 3f2a000000000000000000000000000000000000000000000000000000009c1d -o json"
+    static let jsonLine = #"{"device":"3f2a000000000000000000000000000000000000000000000000000000009c1d","status":200,"apns_id":"{{uuid}}","apns_unique_id":"{{uuid}}","reason":null,"timestamp":null,"environment":"sandbox","endpoint":"https://127.0.0.1:8443","duration_ms":{{ms}}}"#
+
+    /// Runs `lines` as a page named `t.md` (line 1 is a heading, line 2 blank, line 3 the fence).
+    static func run(_ lines: [String]) throws -> [String] {
+        let text = (["# t", "", "```console"] + lines + ["```", ""]).joined(separator: "\n")
+        return try DocExampleRunner.run(DocExamplePage(name: "t.md", text: text), timeout: 60).failures
+    }
+
+    @Test func aPageThatMatchesPasses() throws {
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected, "(exit 1)",
+                                     Self.json, Self.jsonLine, "$ echo $?", "0", "$ ID=$(echo x) && echo \"id $ID\" | tr x y", "id y"])
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func aShortenedTokenFailsNamingFileAndLine() throws {
+        let short = Self.rejected.replacingOccurrences(of: Self.token, with: "aaaa…0000")
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, short, "(exit 1)"])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: `apnsctl send"), "\(failures)")
+        #expect(failures.first?.contains("expected: rejected  410  Unregistered  aaaa…0000") == true, "\(failures)")
+        #expect(failures.first?.contains("actual:   rejected  410  Unregistered  \(Self.token)") == true, "\(failures)")
+    }
+
+    @Test func jsonFieldsInAnotherOrderFail() throws {
+        let swapped = Self.jsonLine.replacingOccurrences(of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
+        #expect(swapped != Self.jsonLine)
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, swapped])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
+    }
+
+    @Test func aWrongExitStatusFails() throws {
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:8: ") && failures[0].contains("expected: exit 0")
+                && failures[0].contains("actual:   exit 1"), "\(failures)")
+        let shownWrong = try Self.run(["$ false", "(exit 2)"])
+        #expect(shownWrong.count == 1 && shownWrong[0].hasPrefix("t.md:4: `false`"), "\(shownWrong)")
+    }
+
+    @Test func missingAndExtraLinesFail() throws {
+        let missing = try Self.run(["$ printf 'a\\nb\\n'", "a"])
+        #expect(missing.count == 1 && missing[0].hasPrefix("t.md:6: ") && missing[0].contains("actual:   b"), "\(missing)")
+        let extra = try Self.run(["$ printf 'a\\n'", "a", "b"])
+        #expect(extra.count == 1 && extra[0].hasPrefix("t.md:6: ") && extra[0].contains("(no more output)"), "\(extra)")
+    }
+
+    @Test func aPlaceholderOfAnotherKindFails() throws {
+        let wrongKind = Self.jsonLine.replacingOccurrences(of: #""apns_id":"{{uuid}}""#, with: #""apns_id":"{{time}}""#)
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, wrongKind])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
+        #expect(!(try DocPlaceholder.matches("took {{duration}}", "took 8443")))
+        #expect(!(try DocPlaceholder.matches("id {{uuid}}", "id 2026-11-26T02:45:46Z")))
+        #expect(try DocPlaceholder.matches("took {{duration}} at {{time}}", "took 1.5 ms at 2026-11-26T02:45:46Z"))
+        #expect(throws: (any Error).self) { try Self.run(["$ echo 1", "{{number-of-things}}"]) }
+    }
+
+    @Test func aMockThatNeverStartsIsAFailureNotASkip() throws {
+        let failures = try Self.run(["$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected])
+        #expect(failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") }, "\(failures)")
+    }
+}
