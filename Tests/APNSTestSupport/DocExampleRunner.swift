@@ -16,6 +16,17 @@ public enum DocExampleRunner {
         public let commands: Int
         /// One message per failing command: `FILE:LINE`, the command, the first differing line.
         public let failures: [String]
+        /// What each command printed (ports put back as the page shows them) and its exit status, in page order:
+        /// what a page's blocks should show, before placeholders replace the values that vary.
+        public let transcript: [(command: DocExampleCommand, lines: [String], status: Int32)]
+
+        /// The transcript as `$ ` blocks, for a writer updating a page by hand.
+        public var transcriptText: String {
+            transcript.map { entry in
+                (["$ " + entry.command.text] + entry.lines + (entry.status == 0 ? [] : ["(exit \(entry.status))"]))
+                    .joined(separator: "\n")
+            }.joined(separator: "\n")
+        }
     }
 
     private static let marker = "\u{1E}apnsctl-doc"
@@ -28,7 +39,7 @@ public enum DocExampleRunner {
         let run = work.file("run")
         for dir in [home, run] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let mocks = page.commands.filter(\.isMock)
-        let shownPort = mocks.first.flatMap { Self.port(in: $0.text) }
+        let shownPort = mocks.first.flatMap { Self.port(in: $0.text) }.flatMap { $0 == "0" ? nil : $0 }  // 0: the mock picks
         let freePort = try shownPort.map { _ in String(try ProxyProcess.freePort()) }
 
         var script = "exec 2>&1 </dev/null\n__apnsctl_doc_mock=\n"
@@ -58,6 +69,7 @@ public enum DocExampleRunner {
 
         let outputs = Self.split(result.stdout, count: page.commands.count)
         var failures: [String] = []
+        var transcript: [(command: DocExampleCommand, lines: [String], status: Int32)] = []
         if result.timedOut { failures.append("\(page.name): the page did not finish within \(Int(timeout)) s") }
         for (index, command) in page.commands.enumerated() {
             let shown = "`" + command.text.replacingOccurrences(of: "\n", with: " ") + "`"
@@ -65,8 +77,10 @@ public enum DocExampleRunner {
                 failures.append("\(page.name):\(command.line): \(shown) never finished (an earlier command ended the page)")
                 break
             }
-            var (lines, status) = outputs[index]
+            var lines = outputs[index].0
+            let status = outputs[index].1
             if let shownPort, let freePort { lines = lines.map { Self.replacingPort(freePort, with: shownPort, in: $0) } }
+            transcript.append((command, lines, status))
             if command.isMock, lines.contains(where: { $0.hasPrefix(mockNotReady) }) {
                 failures.append("\(page.name):\(command.line): \(shown): the mock did not write mock.json within 20 s"
                                 + " (its output: \(lines.filter { !$0.hasPrefix(mockNotReady) }.joined(separator: " | ")))")
@@ -80,17 +94,22 @@ public enum DocExampleRunner {
                 failures.append("\(page.name):\(command.line): \(shown)\n  expected: exit \(command.exitStatus)\n  actual:   exit \(status)")
             }
         }
-        return Report(page: page.name, blocks: page.blockCount, commands: page.commands.count, failures: failures)
+        return Report(page: page.name, blocks: page.blockCount, commands: page.commands.count, failures: failures,
+                      transcript: transcript)
     }
 
     /// The shell lines that start the page's mock in the background and wait for it: its stdout (the
-    /// notification log) and stderr go to files, its stderr is shown once ready.
+    /// notification log) and stderr go to files, its stderr is shown once ready, unless the command redirects them.
     /// `files` is a directory outside the page's working directory for those two files.
     private static func mockLines(_ text: String, expectedLines: Int, files: String) -> String {
         let command = String(text.trimmingCharacters(in: .whitespaces).dropLast())
         let stateDir = Self.word(after: "--state-dir", in: command) ?? "\"${XDG_STATE_HOME:-$HOME/.local/state}/apnsctl/mock\""
+        // A command that redirects the mock's output itself (a CI job keeping its log) keeps it; nothing is shown.
+        let ownsOutput = command.contains("2>")
+        let start = ownsOutput ? command + " &" : "\(command) > '\(files)/mock.log' 2> '\(files)/mock.err' &"
+        if ownsOutput { _ = FileManager.default.createFile(atPath: files + "/mock.err", contents: nil) }
         return """
-        \(command) > '\(files)/mock.log' 2> '\(files)/mock.err' &
+        \(start)
         __apnsctl_doc_mock=$!
         __apnsctl_doc_n=0
         while [ ! -s \(stateDir)/mock.json ] && [ $__apnsctl_doc_n -lt 400 ] && kill -0 $__apnsctl_doc_mock 2>/dev/null; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done

@@ -15,6 +15,11 @@ import Testing
         let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
         let parsed = try DocExamplePage(name: page, text: text)
         let report = try DocExampleRunner.run(parsed)
+        // DOCS_TRANSCRIPT_DIR=DIR writes what every command printed to DIR/PAGE.txt, for updating a page by hand.
+        if let dir = ProcessInfo.processInfo.environment["DOCS_TRANSCRIPT_DIR"], !dir.isEmpty {
+            let file = dir + "/" + page.replacingOccurrences(of: "/", with: "_") + ".txt"
+            try (report.transcriptText + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        }
         print("\(page): ran \(report.blocks) runnable blocks (\(report.commands) commands)")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     }
