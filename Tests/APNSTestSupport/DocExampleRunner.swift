@@ -4,7 +4,7 @@ import Foundation
 /// each command printed (stdout and stderr in order) and its exit status with the page.
 ///
 /// The page runs in a temporary working directory of its own with a private `HOME` and XDG dirs,
-/// `TZ=UTC`, no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH`, so
+/// a copy of the repository's `Payloads/`, `TZ=UTC`, no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH`, so
 /// variables and files of one block are there for the next. The page's mock (`apnsctl mock … --port N &`)
 /// is started in the background on a free port, waited for (its `mock.json`, at most 20 s) and killed
 /// when the page ends; the free port replaces N in every command, and N replaces it in the output.
@@ -38,6 +38,8 @@ public enum DocExampleRunner {
         let home = work.file("home")
         let run = work.file("run")
         for dir in [home, run] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        // As in a clone of the repository: the sample payloads are there.
+        try FileManager.default.copyItem(atPath: Repository.path("Payloads"), toPath: run + "/Payloads")
         let mocks = page.commands.filter(\.isMock)
         let shownPort = mocks.first.flatMap { Self.port(in: $0.text) }.flatMap { $0 == "0" ? nil : $0 }  // 0: the mock picks
         let freePort = try shownPort.map { _ in String(try ProxyProcess.freePort()) }

@@ -16,7 +16,7 @@ public enum DocPlaceholder {
         "pid": "[0-9]+",
         "port": "[0-9]{1,5}",
         "serial": "[0-9A-Fa-f]{2}([0-9A-Fa-f]{2})*",
-        "fingerprint": "[0-9A-F]{2}(:[0-9A-F]{2}){19,31}",
+        "sha256": "[0-9a-f]{64}",                             // certificate fingerprints
         "jwt": "eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+",
         "key-id": "[A-Z0-9]{10}",
         "team-id": "[A-Z0-9]{10}",
