@@ -7,7 +7,8 @@ import Foundation
 /// a copy of the repository's `Payloads/`, `TZ=UTC`, no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH`, so
 /// variables and files of one block are there for the next. The page's mock (`apnsctl mock … --port N &`)
 /// is started in the background on a free port, waited for (its `mock.json`, at most 20 s) and killed
-/// when the page ends; the free port replaces N in every command, and N replaces it in the output.
+/// when the page ends; the free port replaces N in every command, and N replaces it in the output. A page
+/// may start several (two playing sandbox and production for `--env auto`), each on its own shown port.
 public enum DocExampleRunner {
     /// What one page's run found.
     public struct Report: Sendable {
@@ -40,18 +41,23 @@ public enum DocExampleRunner {
         for dir in [home, run] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         // As in a clone of the repository: the sample payloads are there.
         try FileManager.default.copyItem(atPath: Repository.path("Payloads"), toPath: run + "/Payloads")
-        let mocks = page.commands.filter(\.isMock)
-        let shownPort = mocks.first.flatMap { Self.port(in: $0.text) }.flatMap { $0 == "0" ? nil : $0 }  // 0: the mock picks
-        let freePort = try shownPort.map { _ in String(try ProxyProcess.freePort()) }
+        // Each mock's shown port (not 0: that one the mock picks) → a free one, the same for the whole page.
+        var ports: [(shown: String, free: String)] = []
+        for mock in page.commands.filter(\.isMock) {
+            guard let shown = Self.port(in: mock.text), shown != "0", !ports.contains(where: { $0.shown == shown }) else { continue }
+            var free = String(try ProxyProcess.freePort())
+            while ports.contains(where: { $0.free == free }) { free = String(try ProxyProcess.freePort()) }
+            ports.append((shown, free))
+        }
 
-        var script = "exec 2>&1 </dev/null\n__apnsctl_doc_mock=\n"
-        script += "trap '[ -n \"$__apnsctl_doc_mock\" ] && kill -KILL $__apnsctl_doc_mock 2>/dev/null' EXIT\n"
+        var script = "exec 2>&1 </dev/null\n__apnsctl_doc_mocks=\n"
+        script += "trap '[ -n \"$__apnsctl_doc_mocks\" ] && kill -KILL $__apnsctl_doc_mocks 2>/dev/null' EXIT\n"
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("APNSCTL_") { script += "unset \(name)\n" }
         for (index, command) in page.commands.enumerated() {
             var text = command.text
-            if let shownPort, let freePort { text = Self.replacingPort(shownPort, with: freePort, in: text) }
+            for port in ports { text = Self.replacingPort(port.shown, with: port.free, in: text) }
             if command.isMock {
-                script += Self.mockLines(text, expectedLines: command.expected.count, files: work.path)
+                script += Self.mockLines(text, expectedLines: command.expected.count, files: work.path + "/mock-\(index)")
             } else {
                 script += text + "\n__apnsctl_doc_s=$?\n"
             }
@@ -81,7 +87,7 @@ public enum DocExampleRunner {
             }
             var lines = outputs[index].0
             let status = outputs[index].1
-            if let shownPort, let freePort { lines = lines.map { Self.replacingPort(freePort, with: shownPort, in: $0) } }
+            for port in ports { lines = lines.map { Self.replacingPort(port.free, with: port.shown, in: $0) } }
             transcript.append((command, lines, status))
             if command.isMock, lines.contains(where: { $0.hasPrefix(mockNotReady) }) {
                 failures.append("\(page.name):\(command.line): \(shown): the mock did not write mock.json within 20 s"
@@ -107,12 +113,17 @@ public enum DocExampleRunner {
         let command = String(text.trimmingCharacters(in: .whitespaces).dropLast())
         let stateDir = Self.word(after: "--state-dir", in: command) ?? "\"${XDG_STATE_HOME:-$HOME/.local/state}/apnsctl/mock\""
         // A command that redirects the mock's output itself (a CI job keeping its log) keeps it; nothing is shown.
+        // (a command that redirects only stderr still has its log kept apart from the page's output).
         let ownsOutput = command.contains("2>")
-        let start = ownsOutput ? command + " &" : "\(command) > '\(files)/mock.log' 2> '\(files)/mock.err' &"
+        let ownsLog = command.replacingOccurrences(of: "2>", with: "").contains(">")
+        let start = ownsOutput ? command + (ownsLog ? "" : " > '\(files)/mock.log'") + " &"
+            : "\(command) > '\(files)/mock.log' 2> '\(files)/mock.err' &"
+        try? FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
         if ownsOutput { _ = FileManager.default.createFile(atPath: files + "/mock.err", contents: nil) }
         return """
         \(start)
         __apnsctl_doc_mock=$!
+        __apnsctl_doc_mocks="$__apnsctl_doc_mocks $__apnsctl_doc_mock"
         __apnsctl_doc_n=0
         while [ ! -s \(stateDir)/mock.json ] && [ $__apnsctl_doc_n -lt 400 ] && kill -0 $__apnsctl_doc_mock 2>/dev/null; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
         if [ -s \(stateDir)/mock.json ]; then
