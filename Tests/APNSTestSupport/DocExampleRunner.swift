@@ -4,7 +4,8 @@ import Foundation
 /// each command printed (stdout and stderr in order) and its exit status with the page.
 ///
 /// The page runs in a temporary working directory of its own with a private `HOME` and XDG dirs,
-/// a copy of the repository's `Payloads/`, `TZ=UTC`, no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH`, so
+/// a copy of the repository's `Payloads/`, a private `TMPDIR` (`mktemp -d` leaves nothing behind), `TZ=UTC`,
+/// no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH`, so
 /// variables and files of one block are there for the next. The page's mock (`apnsctl mock … --port N &`)
 /// is started in the background on a free port, waited for (its `mock.json`, at most 20 s) and killed
 /// when the page ends; the free port replaces N in every command, and N replaces it in the output. A page
@@ -38,7 +39,7 @@ public enum DocExampleRunner {
         let work = try TemporaryDirectory(prefix: "doc-page")
         let home = work.file("home")
         let run = work.file("run")
-        for dir in [home, run] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        for dir in [home, run, work.file("tmp")] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         // As in a clone of the repository: the sample payloads are there.
         try FileManager.default.copyItem(atPath: Repository.path("Payloads"), toPath: run + "/Payloads")
         // Each mock's shown port (not 0: that one the mock picks) → a free one, the same for the whole page.
@@ -70,7 +71,7 @@ public enum DocExampleRunner {
             "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_CACHE_HOME": home + "/.cache",
             "XDG_STATE_HOME": home + "/.local/state", "XDG_DATA_HOME": home + "/.local/share",
-            "TZ": "UTC", "LC_ALL": "C.UTF-8", "COLUMNS": "100",
+            "TZ": "UTC", "LC_ALL": "C.UTF-8", "COLUMNS": "100", "TMPDIR": work.path + "/tmp",
         ]
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("APNSCTL_") { environment[name] = "" }
         let result = try CommandRunner.run("/bin/sh", [scriptPath], environment: environment, directory: run, timeout: timeout)
@@ -85,7 +86,8 @@ public enum DocExampleRunner {
                 failures.append("\(page.name):\(command.line): \(shown) never finished (an earlier command ended the page)")
                 break
             }
-            var lines = outputs[index].0
+            // As a terminal shows it: a carriage return or spaces at the end of a line are not seen (curl -i).
+            var lines = outputs[index].0.map { Self.trimmingLineEnd($0) }
             let status = outputs[index].1
             for port in ports { lines = lines.map { Self.replacingPort(port.free, with: port.shown, in: $0) } }
             transcript.append((command, lines, status))
@@ -112,12 +114,11 @@ public enum DocExampleRunner {
     private static func mockLines(_ text: String, expectedLines: Int, files: String) -> String {
         let command = String(text.trimmingCharacters(in: .whitespaces).dropLast())
         let stateDir = Self.word(after: "--state-dir", in: command) ?? "\"${XDG_STATE_HOME:-$HOME/.local/state}/apnsctl/mock\""
-        // A command that redirects the mock's output itself (a CI job keeping its log) keeps it; nothing is shown.
-        // (a command that redirects only stderr still has its log kept apart from the page's output).
+        // A command that redirects the mock's log (stdout) or its stderr itself keeps that redirection; what it
+        // leaves to the terminal goes to `files`, and its stderr is shown under the command unless redirected.
         let ownsOutput = command.contains("2>")
         let ownsLog = command.replacingOccurrences(of: "2>", with: "").contains(">")
-        let start = ownsOutput ? command + (ownsLog ? "" : " > '\(files)/mock.log'") + " &"
-            : "\(command) > '\(files)/mock.log' 2> '\(files)/mock.err' &"
+        let start = command + (ownsLog ? "" : " > '\(files)/mock.log'") + (ownsOutput ? "" : " 2> '\(files)/mock.err'") + " &"
         try? FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
         if ownsOutput { _ = FileManager.default.createFile(atPath: files + "/mock.err", contents: nil) }
         return """
@@ -141,7 +142,8 @@ public enum DocExampleRunner {
     private static func split(_ output: String, count: Int) -> [([String], Int32)] {
         var result: [([String], Int32)] = []
         var current: [String] = []
-        for line in output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        // Swift reads "\r\n" as one character: split on the byte a terminal moves down at.
+        for line in output.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if let range = line.range(of: marker + " ") {
                 let before = String(line[..<range.lowerBound])
                 if !before.isEmpty { current.append(before) }
@@ -157,6 +159,13 @@ public enum DocExampleRunner {
         return result
     }
 
+    /// `line` without the spaces, tabs and carriage returns at its end.
+    static func trimmingLineEnd(_ line: String) -> String {
+        var end = line.endIndex
+        while end > line.startIndex, [" ", "\t", "\r"].contains(line[line.index(before: end)]) { end = line.index(before: end) }
+        return String(line[..<end])
+    }
+
     private struct Difference { let line: Int; let expected: String; let actual: String }
 
     private static func firstDifference(_ command: DocExampleCommand, _ actual: [String], page: String) throws -> Difference? {
@@ -165,7 +174,7 @@ public enum DocExampleRunner {
                 return Difference(line: expected.line, expected: expected.text, actual: "(no more output)")
             }
             let same: Bool
-            do { same = try DocPlaceholder.matches(expected.text, actual[i]) } catch {
+            do { same = try DocPlaceholder.matches(Self.trimmingLineEnd(expected.text), actual[i]) } catch {
                 throw TestSupportError("\(page):\(expected.line): \(error)")
             }
             if !same { return Difference(line: expected.line, expected: expected.text, actual: actual[i]) }
