@@ -97,3 +97,40 @@ import Testing
         #expect(failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") }, "\(failures)")
     }
 }
+
+/// The pages' links and repository paths match the tree, and the README stays a front door.
+@Suite struct DocPagesTests {
+    @Test(arguments: DocExamplesTests.pages) func linksAndPathsExist(page: String) throws {
+        let problems = try DocLinkCheck.problems(page: page, root: Repository.root)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func aBrokenLinkAMissingAnchorOrAMissingPathFails() throws {
+        let dir = try TemporaryDirectory(prefix: "doc-links")
+        try FileManager.default.createDirectory(atPath: dir.file("docs"), withIntermediateDirectories: true)
+        try dir.write("docs/a.md", "# A page\n\n## Two words\n")
+        try dir.write("README.md", """
+        # R
+
+        [ok](docs/a.md#two-words) [web](https://example.com) [self](#r)
+        [gone](docs/b.md)
+        [anchor](docs/a.md#three-words)
+        `docs/a.md` and `Sources/Nothing.swift`
+
+        """)
+        let problems = try DocLinkCheck.problems(page: "README.md", root: dir.path)
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("README.md:4: ") && $0.contains("docs/b.md does not exist") })
+        #expect(problems.contains { $0.hasPrefix("README.md:5: ") && $0.contains("#three-words") })
+        #expect(problems.contains { $0.hasPrefix("README.md:6: ") && $0.contains("Sources/Nothing.swift") })
+    }
+
+    @Test func theReadmeIsShortWithInstallFirst() throws {
+        let text = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 250, "README.md has \(lines.count) lines; move detail to a docs/ page")
+        #expect(lines.first { $0.hasPrefix("## ") } == "## Install")
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Repository.path("docs")).filter { $0.hasSuffix(".md") }
+        for page in docs { #expect(text.contains("](docs/\(page))"), "README.md does not link docs/\(page)") }
+    }
+}
