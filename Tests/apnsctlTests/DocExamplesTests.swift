@@ -134,3 +134,21 @@ import Testing
         for page in docs { #expect(text.contains("](docs/\(page))"), "README.md does not link docs/\(page)") }
     }
 }
+
+/// The examples in `--help` are shown to users: the ones that need only the repository's samples run
+/// as printed, from the repository root, and say nothing they do not mean (no warning from a sample).
+@Suite struct HelpExampleTests {
+    @Test func validateHelpSampleExamplesRunClean() throws {
+        let help = try CommandRunner.apnsctl(["validate", "--help"]).stdout
+        let examples = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("apnsctl validate ") && $0.contains("Payloads/") && !$0.contains("|") }
+        #expect(examples.count >= 2, "\(help)")
+        let bin = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
+        for example in examples {
+            let r = try CommandRunner.run("/bin/sh", ["-c", example], environment: ["PATH": bin + ":/usr/bin:/bin"],
+                                          directory: Repository.root)
+            #expect(r.status == 0 && !r.stdout.contains("warning") && !r.stderr.contains("warning"),
+                    "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
+        }
+    }
+}
