@@ -152,3 +152,18 @@ import Testing
         }
     }
 }
+
+/// docs/architecture.md names every module `Package.swift` builds from `Sources/`.
+@Suite struct ArchitecturePageTests {
+    @Test func everyModuleIsOnThePage() throws {
+        let page = try String(contentsOfFile: Repository.path("docs/architecture.md"), encoding: .utf8)
+        let package = try String(contentsOfFile: Repository.path("Package.swift"), encoding: .utf8)
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources"))
+        #expect(modules.count >= 10)
+        for module in modules {
+            #expect(package.contains("name: \"\(module)\""), "Sources/\(module) is not a target of Package.swift")
+            #expect(page.contains("Sources/\(module) ") || page.contains("Sources/\(module),") || page.contains(" \(module),") || page.contains(", \(module)\n"),
+                    "docs/architecture.md does not name the module \(module)")
+        }
+    }
+}
