@@ -71,3 +71,23 @@ import Testing
         #expect(Self.problems(page: unknown, name: "t.md", expected: Self.codeRows).contains { $0.contains("MadeUp is not a reason the code knows") })
     }
 }
+
+/// The README's exit codes are `ExitStatus`'s, with 130/143 for signals: none missing, none made up.
+@Suite struct DocExitCodeTests {
+    @Test func theReadmeListsExactlyTheExitCodes() throws {
+        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "Exit codes: "))
+        // The paragraph that starts there, up to its blank line.
+        let rest = readme[start.upperBound...]
+        let paragraph = String(rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)])
+        let codes: Set<Int32> = [ExitStatus.success, ExitStatus.rejected, ExitStatus.usage, ExitStatus.payloadInvalid,
+                                 ExitStatus.inputMissing, ExitStatus.transport, ExitStatus.internalError,
+                                 ExitStatus.outputExists, ExitStatus.outputFailed, ExitStatus.credential, 130, 143]
+        let regex = try NSRegularExpression(pattern: #"(?:^|[ ,/(\n])([0-9]{1,3})(?=[ /,\n]|$)"#)
+        let listed = Set(regex.matches(in: paragraph, range: NSRange(paragraph.startIndex..., in: paragraph)).compactMap { m in
+            Range(m.range(at: 1), in: paragraph).flatMap { Int32(paragraph[$0]) }
+        })
+        #expect(codes.subtracting(listed).isEmpty, "README.md's exit codes lack \(codes.subtracting(listed).sorted())")
+        #expect(listed.subtracting(codes).isEmpty, "README.md lists exit codes the code does not have: \(listed.subtracting(codes).sorted())")
+    }
+}
