@@ -91,3 +91,27 @@ import Testing
         #expect(listed.subtracting(codes).isEmpty, "README.md lists exit codes the code does not have: \(listed.subtracting(codes).sorted())")
     }
 }
+
+/// docs/validation.md's push-type table is `PushType`'s: topic suffix, default priority, size limit and
+/// certificate auth, one row per push type, in the code's order.
+@Suite struct DocPushTypeTableTests {
+    static let begin = "<!-- push types: generated from PushType; DocPushTypeTableTests checks it -->"
+    static let end = "<!-- push types:end -->"
+
+    static var table: [String] {
+        ["| push type | topic suffix | default priority | size limit | certificate auth |", "|---|---|---|---|---|"]
+            + PushType.allCases.map { type in
+                let suffix = type.topicSuffix.isEmpty ? "(none)" : "`\(type.topicSuffix)`"
+                return "| `\(type.rawValue)` | \(suffix) | \(type.defaultPriority.rawValue) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
+            }
+    }
+
+    @Test func theValidationPageTableIsTheCodes() throws {
+        let text = try String(contentsOfFile: Repository.path("docs/validation.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let b = try #require(lines.firstIndex(of: Self.begin), "docs/validation.md lacks its push-type table markers")
+        let e = try #require(lines.firstIndex(of: Self.end))
+        let page = Array(lines[(b + 1)..<e])
+        #expect(page == Self.table, "docs/validation.md:\(b + 2): the push-type table differs from PushType; the code gives:\n\(Self.table.joined(separator: "\n"))")
+    }
+}
