@@ -4,7 +4,9 @@ import Testing
 
 /// Every runnable block (```` ```console ````) of README.md and docs/*.md is run against the built
 /// binary and the page's own `apnsctl mock`, and its output and exit status must be what the page shows.
-@Suite struct DocExamplesTests {
+/// Pages run one at a time: each starts mocks and many short processes, and the rest of the suite runs
+/// timing-sensitive tests beside them on a 2-core machine.
+@Suite(.serialized) struct DocExamplesTests {
     /// README.md and every docs/*.md, by their repository paths.
     static var pages: [String] {
         let docs = (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("docs"))) ?? []
