@@ -33,7 +33,7 @@ extension APNSCtl {
                 has an error, 65 when one has, 66 when a file could not be read, 64 for a bad option value.
 
                 Examples:
-                  apnsctl validate Payloads/*.json Payloads/*.apns
+                  apnsctl validate Payloads/alert.json Payloads/badge.json Payloads/demo.apns
                   apnsctl validate --push-type voip Payloads/voip.json
                   apnsctl validate --size-limit 256 --strict legacy.json
                   echo '{"aps":{"badge":"5"}}' | apnsctl validate -

@@ -1,0 +1,171 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Every runnable block (```` ```console ````) of README.md and docs/*.md is run against the built
+/// binary and the page's own `apnsctl mock`, and its output and exit status must be what the page shows.
+/// Pages run one at a time: each starts mocks and many short processes, and the rest of the suite runs
+/// timing-sensitive tests beside them on a 2-core machine.
+@Suite(.serialized) struct DocExamplesTests {
+    /// README.md and every docs/*.md, by their repository paths.
+    static var pages: [String] {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("docs"))) ?? []
+        return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }
+
+    @Test(arguments: pages) func theRunnableBlocksMatchTheBinary(page: String) throws {
+        let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
+        let parsed = try DocExamplePage(name: page, text: text)
+        let report = try DocExampleRunner.run(parsed)
+        // DOCS_TRANSCRIPT_DIR=DIR writes what every command printed to DIR/PAGE.txt, for updating a page by hand.
+        if let dir = ProcessInfo.processInfo.environment["DOCS_TRANSCRIPT_DIR"], !dir.isEmpty {
+            let file = dir + "/" + page.replacingOccurrences(of: "/", with: "_") + ".txt"
+            try (report.transcriptText + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        }
+        print("\(page): ran \(report.blocks) runnable blocks (\(report.commands) commands)")
+        #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+    }
+}
+
+/// The runner itself: each drift the issue names is a failure naming the page and line, never a pass or a skip.
+@Suite struct DocExampleRunnerTests {
+    static let token = "aaaa000000000000000000000000000000000000000000000000000000000000"
+    static let mock = "$ apnsctl mock --port 8443 --state-dir mock --unregistered \(token) &"
+    /// What the mock prints on stderr once ready (the page shows it under its command).
+    static let mockLines = [
+        "apnsctl mock: ready on https://127.0.0.1:8443 (sandbox); created credentials in {{path}}",
+        #"apnsctl mock: try: apnsctl send --endpoint https://127.0.0.1:8443 --ca-file {{path}} --cert {{path}} --topic com.example.demo --device a1b2c3d4000000000000000000000000000000000000000000000000e5f6a7b8 '{"aps":{"alert":"Hello from apnsctl mock"}}'"#,
+        "apnsctl mock: token auth: --auth-key {{path}} --team-id {{team-id}} instead of --cert",
+    ]
+    static let send = "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d \(token) -q"
+    static let rejected = "rejected  410  Unregistered  \(token)  The device token is no longer active for this topic (since {{time}}). Stop sending to this token unless the app registers it again."
+    static let json = "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d 3f2a000000000000000000000000000000000000000000000000000000009c1d -o json"
+    static let jsonLine = #"{"device":"3f2a000000000000000000000000000000000000000000000000000000009c1d","status":200,"apns_id":"{{uuid}}","apns_unique_id":"{{uuid}}","reason":null,"timestamp":null,"environment":"sandbox","endpoint":"https://127.0.0.1:8443","duration_ms":{{ms}}}"#
+
+    /// Runs `lines` as a page named `t.md` (line 1 is a heading, line 2 blank, line 3 the fence).
+    static func run(_ lines: [String]) throws -> [String] {
+        let text = (["# t", "", "```console"] + lines + ["```", ""]).joined(separator: "\n")
+        return try DocExampleRunner.run(DocExamplePage(name: "t.md", text: text), timeout: 60).failures
+    }
+
+    @Test func aPageThatMatchesPasses() throws {
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected, "(exit 1)",
+                                     Self.json, Self.jsonLine, "$ echo $?", "0", "$ ID=$(echo x) && echo \"id $ID\" | tr x y", "id y"])
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test func aShortenedTokenFailsNamingFileAndLine() throws {
+        let short = Self.rejected.replacingOccurrences(of: Self.token, with: "aaaa…0000")
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, short, "(exit 1)"])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: `apnsctl send"), "\(failures)")
+        #expect(failures.first?.contains("expected: rejected  410  Unregistered  aaaa…0000") == true, "\(failures)")
+        #expect(failures.first?.contains("actual:   rejected  410  Unregistered  \(Self.token)") == true, "\(failures)")
+    }
+
+    @Test func jsonFieldsInAnotherOrderFail() throws {
+        let swapped = Self.jsonLine.replacingOccurrences(of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
+        #expect(swapped != Self.jsonLine)
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, swapped])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
+    }
+
+    @Test func aWrongExitStatusFails() throws {
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:8: ") && failures[0].contains("expected: exit 0")
+                && failures[0].contains("actual:   exit 1"), "\(failures)")
+        let shownWrong = try Self.run(["$ false", "(exit 2)"])
+        #expect(shownWrong.count == 1 && shownWrong[0].hasPrefix("t.md:4: `false`"), "\(shownWrong)")
+    }
+
+    @Test func missingAndExtraLinesFail() throws {
+        let missing = try Self.run(["$ printf 'a\\nb\\n'", "a"])
+        #expect(missing.count == 1 && missing[0].hasPrefix("t.md:6: ") && missing[0].contains("actual:   b"), "\(missing)")
+        let extra = try Self.run(["$ printf 'a\\n'", "a", "b"])
+        #expect(extra.count == 1 && extra[0].hasPrefix("t.md:6: ") && extra[0].contains("(no more output)"), "\(extra)")
+    }
+
+    @Test func aPlaceholderOfAnotherKindFails() throws {
+        let wrongKind = Self.jsonLine.replacingOccurrences(of: #""apns_id":"{{uuid}}""#, with: #""apns_id":"{{time}}""#)
+        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, wrongKind])
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
+        #expect(!(try DocPlaceholder.matches("took {{duration}}", "took 8443")))
+        #expect(!(try DocPlaceholder.matches("id {{uuid}}", "id 2026-11-26T02:45:46Z")))
+        #expect(try DocPlaceholder.matches("took {{duration}} at {{time}}", "took 1.5 ms at 2026-11-26T02:45:46Z"))
+        #expect(throws: (any Error).self) { try Self.run(["$ echo 1", "{{number-of-things}}"]) }
+    }
+
+    @Test func aMockThatNeverStartsIsAFailureNotASkip() throws {
+        let failures = try Self.run(["$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected])
+        #expect(failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") }, "\(failures)")
+    }
+}
+
+/// The pages' links and repository paths match the tree, and the README stays a front door.
+@Suite struct DocPagesTests {
+    @Test(arguments: DocExamplesTests.pages) func linksAndPathsExist(page: String) throws {
+        let problems = try DocLinkCheck.problems(page: page, root: Repository.root)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func aBrokenLinkAMissingAnchorOrAMissingPathFails() throws {
+        let dir = try TemporaryDirectory(prefix: "doc-links")
+        try FileManager.default.createDirectory(atPath: dir.file("docs"), withIntermediateDirectories: true)
+        try dir.write("docs/a.md", "# A page\n\n## Two words\n")
+        try dir.write("README.md", """
+        # R
+
+        [ok](docs/a.md#two-words) [web](https://example.com) [self](#r)
+        [gone](docs/b.md)
+        [anchor](docs/a.md#three-words)
+        `docs/a.md` and `Sources/Nothing.swift`
+
+        """)
+        let problems = try DocLinkCheck.problems(page: "README.md", root: dir.path)
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("README.md:4: ") && $0.contains("docs/b.md does not exist") })
+        #expect(problems.contains { $0.hasPrefix("README.md:5: ") && $0.contains("#three-words") })
+        #expect(problems.contains { $0.hasPrefix("README.md:6: ") && $0.contains("Sources/Nothing.swift") })
+    }
+
+    @Test func theReadmeIsShortWithInstallFirst() throws {
+        let text = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count <= 250, "README.md has \(lines.count) lines; move detail to a docs/ page")
+        #expect(lines.first { $0.hasPrefix("## ") } == "## Install")
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Repository.path("docs")).filter { $0.hasSuffix(".md") }
+        for page in docs { #expect(text.contains("](docs/\(page))"), "README.md does not link docs/\(page)") }
+    }
+}
+
+/// The examples in `--help` are shown to users: the ones that need only the repository's samples run
+/// as printed, from the repository root, and say nothing they do not mean (no warning from a sample).
+@Suite struct HelpExampleTests {
+    @Test func validateHelpSampleExamplesRunClean() throws {
+        let help = try CommandRunner.apnsctl(["validate", "--help"]).stdout
+        let examples = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.hasPrefix("apnsctl validate ") && $0.contains("Payloads/") && !$0.contains("|") }
+        #expect(examples.count >= 2, "\(help)")
+        let bin = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
+        for example in examples {
+            let r = try CommandRunner.run("/bin/sh", ["-c", example], environment: ["PATH": bin + ":/usr/bin:/bin"],
+                                          directory: Repository.root)
+            #expect(r.status == 0 && !r.stdout.contains("warning") && !r.stderr.contains("warning"),
+                    "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
+        }
+    }
+}
+
+/// docs/architecture.md names every module `Package.swift` builds from `Sources/`.
+@Suite struct ArchitecturePageTests {
+    @Test func everyModuleIsOnThePage() throws {
+        let page = try String(contentsOfFile: Repository.path("docs/architecture.md"), encoding: .utf8)
+        let package = try String(contentsOfFile: Repository.path("Package.swift"), encoding: .utf8)
+        let modules = try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources"))
+        #expect(modules.count >= 10)
+        for module in modules {
+            #expect(package.contains("name: \"\(module)\""), "Sources/\(module) is not a target of Package.swift")
+            #expect(page.contains("Sources/\(module) ") || page.contains("Sources/\(module),") || page.contains(" \(module),") || page.contains(", \(module)\n"),
+                    "docs/architecture.md does not name the module \(module)")
+        }
+    }
+}

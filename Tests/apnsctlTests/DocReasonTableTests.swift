@@ -1,0 +1,117 @@
+import APNSCore
+import APNSTestSupport
+import Foundation
+import Testing
+@testable import apnsctl
+
+/// docs/troubleshooting.md's reason table mirrors the code: one row per `APNSReason` with its status,
+/// meaning (`APNSReason.meaning`), hint (`APNSReason+Hint.swift`) and the broadcast hint where it differs.
+@Suite struct DocReasonTableTests {
+    static let begin = "<!-- reasons: generated from APNSReason; DocReasonTableTests checks it -->"
+    static let end = "<!-- reasons:end -->"
+
+    /// The row the code gives `reason`.
+    static func row(_ reason: APNSReason) -> String {
+        let broadcast = reason.hint(broadcast: true)
+        let advice = reason.hint + (broadcast == reason.hint ? "" : " Broadcasts: " + broadcast)
+        return "| `\(reason.rawValue)` | \(reason.status) | \(reason.meaning) | \(advice) |"
+    }
+
+    /// The whole table the code gives, as the page must hold it between the markers.
+    static var table: [String] {
+        ["| reason | status | meaning | what to check |", "|---|---|---|---|"] + APNSReason.allCases.map(row)
+    }
+
+    /// The differences between `page`'s table and `expected` rows (keyed by reason), each naming its line.
+    static func problems(page: String, name: String, expected: [String: String]) -> [String] {
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let b = lines.firstIndex(of: begin), let e = lines.firstIndex(of: end), b < e else {
+            return ["\(name): no reason table between its markers"]
+        }
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for index in (b + 1)..<e {
+            let line = lines[index]
+            guard line.hasPrefix("| `"), let close = line.dropFirst(3).firstIndex(of: "`") else { continue }
+            let reason = String(line[line.index(line.startIndex, offsetBy: 3)..<close])
+            seen.insert(reason)
+            guard let want = expected[reason] else {
+                problems.append("\(name):\(index + 1): \(reason) is not a reason the code knows (APNSReason)")
+                continue
+            }
+            if want != line { problems.append("\(name):\(index + 1): the row for \(reason) differs from the code:\n  code: \(want)\n  page: \(line)") }
+        }
+        for reason in expected.keys.sorted() where !seen.contains(reason) {
+            problems.append("\(name):\(e + 1): \(reason) (APNSReason) has no row; add: \(expected[reason] ?? "")")
+        }
+        return problems
+    }
+
+    static var codeRows: [String: String] {
+        Dictionary(uniqueKeysWithValues: APNSReason.allCases.map { ($0.rawValue, row($0)) })
+    }
+
+    @Test func theTroubleshootingTableIsTheCodes() throws {
+        let text = try String(contentsOfFile: Repository.path("docs/troubleshooting.md"), encoding: .utf8)
+        let problems = Self.problems(page: text, name: "docs/troubleshooting.md", expected: Self.codeRows)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\nThe table the code gives:\n\(Self.table.joined(separator: "\n"))")
+    }
+
+    @Test func aNewReasonAChangedHintOrAnUnknownRowFails() throws {
+        let page = ([Self.begin] + Self.table + [Self.end]).joined(separator: "\n")
+        #expect(Self.problems(page: page, name: "t.md", expected: Self.codeRows).isEmpty)
+        var added = Self.codeRows
+        added["BrandNewReason"] = "| `BrandNewReason` | 400 | New. | Check. |"
+        #expect(Self.problems(page: page, name: "t.md", expected: added).contains { $0.contains("BrandNewReason (APNSReason) has no row") })
+        let changedHint = page.replacingOccurrences(of: APNSReason.unregistered.hint, with: "Keep sending.")
+        #expect(Self.problems(page: changedHint, name: "t.md", expected: Self.codeRows).contains { $0.contains("the row for Unregistered differs") })
+        let changedMeaning = page.replacingOccurrences(of: APNSReason.badTopic.meaning, with: "The topic is fine.")
+        #expect(Self.problems(page: changedMeaning, name: "t.md", expected: Self.codeRows).contains { $0.contains("the row for BadTopic differs") })
+        let unknown = page.replacingOccurrences(of: Self.end, with: "| `MadeUp` | 400 | x | y |\n" + Self.end)
+        #expect(Self.problems(page: unknown, name: "t.md", expected: Self.codeRows).contains { $0.contains("MadeUp is not a reason the code knows") })
+    }
+}
+
+/// The README's exit codes are `ExitStatus`'s, with 130/143 for signals: none missing, none made up.
+@Suite struct DocExitCodeTests {
+    @Test func theReadmeListsExactlyTheExitCodes() throws {
+        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "Exit codes: "))
+        // The paragraph that starts there, up to its blank line.
+        let rest = readme[start.upperBound...]
+        let paragraph = String(rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)])
+        let codes: Set<Int32> = [ExitStatus.success, ExitStatus.rejected, ExitStatus.usage, ExitStatus.payloadInvalid,
+                                 ExitStatus.inputMissing, ExitStatus.transport, ExitStatus.internalError,
+                                 ExitStatus.outputExists, ExitStatus.outputFailed, ExitStatus.credential, 130, 143]
+        let regex = try NSRegularExpression(pattern: #"(?:^|[ ,/(\n])([0-9]{1,3})(?=[ /,\n]|$)"#)
+        let listed = Set(regex.matches(in: paragraph, range: NSRange(paragraph.startIndex..., in: paragraph)).compactMap { m in
+            Range(m.range(at: 1), in: paragraph).flatMap { Int32(paragraph[$0]) }
+        })
+        #expect(codes.subtracting(listed).isEmpty, "README.md's exit codes lack \(codes.subtracting(listed).sorted())")
+        #expect(listed.subtracting(codes).isEmpty, "README.md lists exit codes the code does not have: \(listed.subtracting(codes).sorted())")
+    }
+}
+
+/// docs/validation.md's push-type table is `PushType`'s: topic suffix, default priority, size limit and
+/// certificate auth, one row per push type, in the code's order.
+@Suite struct DocPushTypeTableTests {
+    static let begin = "<!-- push types: generated from PushType; DocPushTypeTableTests checks it -->"
+    static let end = "<!-- push types:end -->"
+
+    static var table: [String] {
+        ["| push type | topic suffix | default priority | size limit | certificate auth |", "|---|---|---|---|---|"]
+            + PushType.allCases.map { type in
+                let suffix = type.topicSuffix.isEmpty ? "(none)" : "`\(type.topicSuffix)`"
+                return "| `\(type.rawValue)` | \(suffix) | \(type.defaultPriority.rawValue) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
+            }
+    }
+
+    @Test func theValidationPageTableIsTheCodes() throws {
+        let text = try String(contentsOfFile: Repository.path("docs/validation.md"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let b = try #require(lines.firstIndex(of: Self.begin), "docs/validation.md lacks its push-type table markers")
+        let e = try #require(lines.firstIndex(of: Self.end))
+        let page = Array(lines[(b + 1)..<e])
+        #expect(page == Self.table, "docs/validation.md:\(b + 2): the push-type table differs from PushType; the code gives:\n\(Self.table.joined(separator: "\n"))")
+    }
+}
