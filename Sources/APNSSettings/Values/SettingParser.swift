@@ -40,6 +40,11 @@ public enum SettingParser {
         case .word:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
+            // A topic is a header value: the header rule says where the space or control character is
+            // (`--topic "com.example.app ": ends with a space`), as the commands' checks of other headers do.
+            if setting.name == "topic", let problem = HeaderValueRule.problem(in: s) {
+                throw bad("\(problem); a header value cannot hold whitespace or control characters; remove it")
+            }
             if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
                 throw bad("contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
             }
@@ -199,7 +204,7 @@ public enum SettingParser {
         let shows = echo ?? ![.proxy, .secret, .credential].contains(setting.kind)
         let value = raw.shown.replacingControlCharacters()
         switch origin {
-        case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(value))" : f
+        case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(raw.shown))" : f
         case .variable(let v): return shows ? "\(v)=\(value)" : v
         case .profile(_, let file, let line): return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
         case .mock(let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
@@ -207,8 +212,10 @@ public enum SettingParser {
         }
     }
 
+    /// Quoted (controls escaped) when empty or holding whitespace or control characters, so the value is seen
+    /// exactly and cannot drive the terminal.
     private static func quotedIfNeeded(_ s: String) -> String {
-        s.isEmpty || s.contains(" ") ? JSONWriter.quoted(s) : s
+        s.isEmpty || HeaderValueRule.problem(in: s) != nil ? PrintableText.escapingControls(JSONWriter.quoted(s)) : s
     }
 
     /// `~/x` → `HOME/x`; a relative path → `baseDirectory/x`; an absolute path as it is.

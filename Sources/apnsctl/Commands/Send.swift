@@ -1,6 +1,8 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
+import APNSSettings
 import ArgumentParser
 
 extension APNSCtl {
@@ -102,6 +104,7 @@ extension APNSCtl {
                                    valueName: "file"), completion: .file())
         var devicesFile: String?
 
+        @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
         @OptionGroup(title: "Request") var request: SendRequestOptions
         @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
         @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
@@ -112,7 +115,7 @@ extension APNSCtl {
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
                                    valueName: "text|json"), completion: .list(["text", "json"]))
-        var output = "text"
+        var output: String?
 
         @Flag(name: [.customShort("q"), .customLong("quiet")],
               help: "Text output: print only rejected and failed devices and the summary.")
@@ -121,7 +124,7 @@ extension APNSCtl {
         @Option(name: .customLong("color"),
                 help: ArgumentHelp("Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
                                    valueName: "when"))
-        var color: ColorMode = .auto
+        var color: ColorMode?
 
         @Flag(name: [.customShort("v"), .customLong("verbose")],
               help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
@@ -137,14 +140,12 @@ extension APNSCtl {
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run() throws {
-            guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
-                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
-            }
-            if broadcast.isGiven { return try runBroadcast(format: format) }
-            let plan = try makePlan()
+            let settings = try resolveSettings()
+            let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
+            if broadcast.isGiven { return try runBroadcast(settings, format: format) }
+            let plan = try makePlan(settings)
             if dryRun {
-                SendDryRun(plan: plan, certificate: certificate, connection: connection,
-                           tokenAuthKeyPath: tokenAuth.key.authKey, passphraseFile: passphrase.passphraseFile).print()
+                SendDryRun(plan: plan, settings: settings).print()
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
@@ -153,10 +154,10 @@ extension APNSCtl {
                 SendFallback(route: route, request: plan.request, devices: plan.devices)
             }
             do throws(CLIError) {
-                try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
+                try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic)
+                            topic: plan.request.topic, deviceNames: plan.deviceNames)
             } catch {
                 try Self.endOfStream(plan.deviceFile, after: error)
             }

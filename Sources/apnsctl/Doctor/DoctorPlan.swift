@@ -120,7 +120,7 @@ extension APNSCtl.Doctor {
                                 bearerToken: bearer, payload: DoctorPlan.probePayload)
         let trust: ServerTrust = connection.insecure ? .insecure : (connection.caFile.map { .caFile($0) } ?? .systemStore)
         let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: trust,
-                                                identity: identity, timeout: connection.timeout)
+                                                identity: identity, timeout: connection.timeout ?? 30)
         return DoctorPlan(routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
                           configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
     }

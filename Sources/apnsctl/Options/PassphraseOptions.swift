@@ -13,12 +13,6 @@ struct PassphraseOptions: ParsableArguments {
             help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"), completion: .file())
     var passphraseFile: String?
 
-    func validate() throws {
-        if passphrase != nil && passphraseFile != nil {
-            throw ValidationError("--passphrase and --passphrase-file both given; pass only one")
-        }
-    }
-
     /// The lazily resolved source: flags, then `APNSCTL_PASSPHRASE`, then a terminal prompt.
     var source: PassphraseSource {
         PassphraseSource(text: passphrase, filePath: passphraseFile,

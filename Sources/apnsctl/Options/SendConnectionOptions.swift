@@ -50,8 +50,8 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     var concurrency: Int?
 
     @Option(name: .customLong("timeout"),
-            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer.", valueName: "seconds"))
-    var timeout: Double = 30
+            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"))
+    var timeout: Double?
 
     /// `--env auto`: try the default environment, then the other one for `BadDeviceToken`.
     var isAutoEnvironment: Bool { environment?.lowercased() == "auto" }
@@ -102,19 +102,6 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         return port
     }
 
-    /// For commands that talk to one environment (`channel`, `send --channel`): `--env auto` is refused, and
-    /// the endpoint is `--endpoint` (bare or for `environment`) or `defaultEndpoint`, with its proxy.
-    func singleRoute(environment: APNSEnvironment, command: String,
-                     defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
-        if isAutoEnvironment {
-            throw .usage("--env auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
-        }
-        let endpoints = try parsedEndpoints()
-        let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
-        Self.warnAboutEndpoints(endpoints, using: [(environment, endpoint)])
-        return (endpoint, try proxySelection(for: endpoint))
-    }
-
     /// The proxy for connections to `endpoint`: `--proxy`, else curl's variables, minus `--noproxy` or
     /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
     func proxySelection(for endpoint: PushEndpoint,
@@ -140,6 +127,7 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         if let concurrency, concurrency < 1 || concurrency > SenderConfiguration.maximumConcurrency {
             throw .usage("--concurrency \(concurrency): must be from 1 to \(SenderConfiguration.maximumConcurrency)")
         }
+        guard let timeout else { return }
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw .usage("--timeout \(timeout): must be a number of seconds above 0 (and at most a day)")
         }

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSSettings
 
 extension DeviceToken.Problem {
     /// The problem as `send` words it: the core says what is wrong with the value, apnsctl says which of
@@ -24,6 +25,22 @@ extension DeviceFile.Problem {
             if more > 0 { out.append("--devices \(file): … and \(more) more bad line\(more == 1 ? "" : "s")") }
             // CLIError prints the first line after `error: `; every further line gets its own prefix.
             return out.joined(separator: "\nerror: ")
+        }
+    }
+}
+
+extension DeviceNames.Problem {
+    /// A token's problem as `send` words it; a name's problem as the settings word it.
+    /// With no names defined at all, the token's own problem comes first (the value was most likely meant as one).
+    var cliMessage: String {
+        switch self {
+        case .token(let p): return p.cliMessage
+        case .unknownName(let name, _, let known) where known.isEmpty:
+            if let bad = name.first(where: { !($0.isASCII && $0.isHexDigit) }) {
+                return DeviceToken.Problem.notHex(character: bad).cliMessage + "; nor is it a device name: " + message
+            }
+            return message
+        default: return message
         }
     }
 }
