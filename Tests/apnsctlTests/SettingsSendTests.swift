@@ -270,4 +270,37 @@ import Testing
         }
         #expect(compared >= 8, "\(show.stdout)")
     }
+
+    @Test func doctorAndJWTTakeProfiles() throws {
+        let s = try Setup()
+        try s.writeDevProfile()
+        let doctor = try s.home.run(["doctor", "-p", "mock", "--env", "sandbox"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+        let tokenDoctor = try s.home.run(["doctor", "--env", "sandbox"])
+        #expect(tokenDoctor.status == 0, "\(tokenDoctor.stdout)\(tokenDoctor.stderr)")
+        #expect(tokenDoctor.stdout.contains("key id \(s.mock.keyID), team \(s.mock.teamID)"))
+        func claims(_ token: String) -> (kid: String?, iss: String?) {
+            let parts = token.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").map(String.init)
+            func object(_ part: String) -> [String: Any]? {
+                var b64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+                while b64.count % 4 != 0 { b64 += "=" }
+                return Data(base64Encoded: b64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            }
+            guard parts.count == 3 else { return (nil, nil) }
+            return (object(parts[0])?["kid"] as? String, object(parts[1])?["iss"] as? String)
+        }
+        for (args, variables) in [(["jwt", "-p", "dev"], [:]), (["jwt"], [:]),
+                                  (["jwt", "-p", "cert"], ["APNSCTL_AUTH_KEY": try String(contentsOfFile: s.mock.authKey, encoding: .utf8),
+                                                           "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID])]
+                as [([String], [String: String])] {
+            let r = try s.home.run(args, variables)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            let c = claims(r.stdout)
+            #expect(c.kid == s.mock.keyID && c.iss == s.mock.teamID, "\(args): \(r.stdout)")
+        }
+        // A key id with no key anywhere: 64 naming the variable.
+        let stranded = try s.home.run(["jwt", "-p", "cert"], ["APNSCTL_KEY_ID": s.mock.keyID])
+        #expect(stranded.status == 64)
+        #expect(stranded.stderr.hasPrefix("error: --auth-key is required"), "\(stranded.stderr)")
+    }
 }

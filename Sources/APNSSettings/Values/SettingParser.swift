@@ -160,7 +160,10 @@ public enum SettingParser {
             return .storage(s)
         case .duration:
             let s = try string()
-            guard let seconds = duration(s) else { throw bad("not a duration; use a number with s, m, h or d, such as 30d or 12h") }
+            // --expiration's duration syntax, as doctor documents it (one parser for both).
+            guard let seconds = RequestDefaults.durationSeconds(s.trimmingBlanks()) else {
+                throw bad("not a duration; give a number and a unit: 45s, 30m, 12h, 30d or 2w")
+            }
             return .duration(seconds, s)
         case .proxy:
             let s = try string()
@@ -224,24 +227,5 @@ public enum SettingParser {
         if path.hasPrefix("~/") { return paths.home + String(path.dropFirst(1)) }
         if path.hasPrefix("/") { return path }
         return paths.baseDirectory + "/" + path
-    }
-
-    /// `30d`, `12h`, `45m`, `90s` or a plain number of seconds.
-    static func duration(_ text: String) -> Int64? {
-        var s = Substring(text.trimmingBlanks())
-        var unit: Int64 = 1
-        if let last = s.last, !last.isNumber {
-            switch last {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86_400
-            default: return nil
-            }
-            s = s.dropLast()
-        }
-        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(s) else { return nil }
-        let (v, overflow) = n.multipliedReportingOverflow(by: unit)
-        return overflow ? nil : v
     }
 }

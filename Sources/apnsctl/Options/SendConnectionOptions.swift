@@ -53,23 +53,6 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
             help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"))
     var timeout: Double?
 
-    /// `--env auto`: try the default environment, then the other one for `BadDeviceToken`.
-    var isAutoEnvironment: Bool { environment?.lowercased() == "auto" }
-
-    /// `--env`, checked; nil when not given or `auto`.
-    func parsedEnvironment() throws(CLIError) -> APNSEnvironment? {
-        guard let environment, !isAutoEnvironment else { return nil }
-        guard let e = APNSEnvironment(userValue: environment) else {
-            throw .usage("--env \(JSONWriter.quoted(environment)): unknown environment; use sandbox (development), production or auto")
-        }
-        return e
-    }
-
-    /// Every `--endpoint`, checked (bare, or per environment).
-    func parsedEndpoints() throws(CLIError) -> PushEndpoints {
-        do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage("--endpoint " + error.message) }
-    }
-
     /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
     /// without a word.
@@ -87,49 +70,5 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         let switchEnv = given.count == 1 && used.count == 1 ? "pass --env \(given[0].rawValue) to use it, or " : ""
         return "--endpoint gives a URL for \(names) only, so \(environment.rawValue) requests go to \(endpoint.url); "
             + "\(switchEnv)add --endpoint \(environment.rawValue)=URL"
-    }
-
-    /// `--port`, checked: Apple serves device pushes on 443 and 2197 only. Warns when `--endpoint`
-    /// makes it moot (the endpoint carries its own port).
-    func parsedPort(endpoints: PushEndpoints) throws(CLIError) -> Int {
-        guard let port else { return 443 }
-        guard port == 443 || port == 2197 else {
-            throw .usage("--port \(port): Apple's push hosts listen on 443 and 2197 only; give one of those, or --endpoint https://host:port for another server")
-        }
-        if !endpoints.isEmpty {
-            StandardStreams.warning("--port \(port) is ignored with --endpoint, which carries its own port")
-        }
-        return port
-    }
-
-    /// The proxy for connections to `endpoint`: `--proxy`, else curl's variables, minus `--noproxy` or
-    /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
-    func proxySelection(for endpoint: PushEndpoint,
-                        environment: [String: String] = proxyEnvironment()) throws(CLIError) -> ProxySelection {
-        do {
-            return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment,
-                                             explicitLabel: "--proxy", noProxyLabel: "--noproxy")
-        }
-        catch { throw .usage(error.message) }
-    }
-
-    /// The variables `ProxySelection` reads, from this process's environment.
-    static func proxyEnvironment() -> [String: String] {
-        var out: [String: String] = [:]
-        for name in ProxySelection.proxyVariables + ProxySelection.noProxyVariables {
-            if let v = Environment.value(name) { out[name] = v }
-        }
-        return out
-    }
-
-    /// Range checks for the numeric flags.
-    func checkNumbers() throws(CLIError) {
-        if let concurrency, concurrency < 1 || concurrency > SenderConfiguration.maximumConcurrency {
-            throw .usage("--concurrency \(concurrency): must be from 1 to \(SenderConfiguration.maximumConcurrency)")
-        }
-        guard let timeout else { return }
-        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
-            throw .usage("--timeout \(timeout): must be a number of seconds above 0 (and at most a day)")
-        }
     }
 }
