@@ -10,6 +10,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "jwt",
             abstract: "Print a provider authentication token (ES256 JWT) made from a .p8 key.",
+            usage: "apnsctl jwt [--auth-key <file>] [--team-id <id>] [-p <name>] [<options>]",
             discussion: """
                 Signs a fresh token with header {"alg":"ES256","kid":KEYID} and claims \
                 {"iss":TEAMID,"iat":NOW} and prints it on stdout. Use it as \

@@ -23,9 +23,16 @@ extension APNSCtl {
 
                 Before connecting, every apnsctl validate rule runs (an error exits 65 and sends nothing), \
                 and the credentials are checked (exit 77). Certificate auth: --cert (PEM or PKCS#12) and \
-                maybe --key. Token auth: --auth-key AuthKey_KEYID.p8 with --team-id (or APNSCTL_TEAM_ID) and \
+                maybe --key. Token auth: --auth-key AuthKey_KEYID.p8 with --team-id and \
                 --topic; the signed token is cached for 50 minutes in $XDG_CACHE_HOME/apnsctl \
                 (--no-token-cache signs a new one). Give one or the other, not both.
+
+                Settings: every option below except the payload, devices and ids may also come from a \
+                variable APNSCTL_<FLAG> (APNSCTL_TEAM_ID, APNSCTL_TOPIC, …; APNSCTL_AUTH_KEY, APNSCTL_CERT and \
+                APNSCTL_KEY may hold the PEM text itself, never written to disk) or from a profile of the \
+                settings file (-p NAME, else APNSCTL_PROFILE, else its default-profile; -p mock uses a running \
+                apnsctl mock). A flag wins over a variable, a variable over a profile. -v lists where each \
+                setting came from; apnsctl config shows the same without sending.
 
                 Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form, with or without the brackets. \
                 Whitespace inside any other value is an error, so two pasted tokens never become one.
@@ -85,6 +92,8 @@ extension APNSCtl {
                   apnsctl send alert.json -c client.pem -d TOKEN \\
                       --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
+                  apnsctl send -p prod-cert -d my-iphone --alert hi
+                  apnsctl send -p mock -d 00ff00ff --alert hi
                   apnsctl send alert.json -c push.p12 -d TOKEN --env auto
                   https_proxy=http://proxy.example:3128 \\
                       apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
@@ -95,7 +104,7 @@ extension APNSCtl {
         var payload: String?
 
         @Option(name: [.customShort("d"), .customLong("device")],
-                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional); one token per --device.",
+                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional), or a device name from the settings file; one token per --device.",
                                    valueName: "token"), completion: .none)
         var devices: [String] = []
 
