@@ -303,4 +303,23 @@ import Testing
         #expect(stranded.status == 64)
         #expect(stranded.stderr.hasPrefix("error: --auth-key is required"), "\(stranded.stderr)")
     }
+
+    @Test func deviceNamesInDevicesListsFromAFileAndAPipe() throws {
+        let s = try Setup()
+        try s.writeDevProfile()
+        let other = String(repeating: "ab", count: 32)
+        let list = try s.home.root.write("tokens.txt", "# names and tokens\nmy-iphone\n\(other)\n")
+        let file = try s.send(["--devices", list, "--alert", "hi", "-o", "json"])
+        #expect(file.status == 0, "\(file.stderr)")
+        #expect(file.lines.contains { $0.hasPrefix("{\"device\":\"\(Setup.token)\",\"device_name\":\"my-iphone\",") }, "\(file.stdout)")
+        #expect(file.lines.contains { $0.hasPrefix("{\"device\":\"\(other)\",\"status\"") }, "\(file.stdout)")
+        let piped = try s.home.run(["send", "--devices", "-", "--alert", "hi"], [:], stdin: Array("my-iphone\n".utf8))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.hasPrefix("accepted  200  my-iphone 3f2a…9c1d  "), "\(piped.stdout)")
+        let badList = try s.home.root.write("bad.txt", "my-iphon\n")
+        let bad = try s.send(["--devices", badList, "--alert", "hi"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("bad.txt:1: \"my-iphon\": unknown device name \"my-iphon\"; did you mean \"my-iphone\"?"), "\(bad.stderr)")
+        #expect(s.answered().count == 3)
+    }
 }

@@ -11,7 +11,7 @@ extension APNSCtl.Send {
     /// messages (`device`, `channel`).
     func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
-                 fallback: SendFallback? = nil, topic: String? = nil, deviceNames: [String: String] = [:]) throws(CLIError) {
+                 fallback: SendFallback? = nil, topic: String? = nil, deviceName: ((String) -> String?)? = nil) throws(CLIError) {
         var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy)
         configuration.environment = environment
         configuration.resendUnknown = settings.isOn("resend-unknown")
@@ -19,7 +19,7 @@ extension APNSCtl.Send {
         let color = settings.color.flatMap { ColorMode(rawValue: $0.value.rawValue) } ?? .auto
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
                                   lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color)
-        renderer.deviceNames = deviceNames
+        renderer.deviceName = deviceName
         renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
         if verbose {

@@ -109,7 +109,7 @@ extension APNSCtl {
         var devices: [String] = []
 
         @Option(name: .customLong("devices"),
-                help: ArgumentHelp("File with one token per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
+                help: ArgumentHelp("File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
                                    valueName: "file"), completion: .file())
         var devicesFile: String?
 
@@ -166,7 +166,7 @@ extension APNSCtl {
                 try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic, deviceNames: plan.deviceNames)
+                            topic: plan.request.topic, deviceName: plan.deviceName)
             } catch {
                 try Self.endOfStream(plan.deviceFile, after: error)
             }

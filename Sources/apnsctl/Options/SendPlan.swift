@@ -35,6 +35,13 @@ struct SendPlan {
     let deviceFile: DeviceFile?
     /// Token (hex) → the device name it was given by with `-d`, for the results.
     var deviceNames: [String: String] = [:]
+    /// The same for names used in `--devices` lines, filled as the list is read.
+    var fileDeviceNames = LockedValue<[String: String]>([:])
+
+    /// The name a token was given by, on the command line or in the list.
+    func deviceName(_ hex: String) -> String? {
+        deviceNames[hex] ?? fileDeviceNames.withLock { $0[hex] }
+    }
 }
 
 extension APNSCtl.Send {
@@ -95,8 +102,10 @@ extension APNSCtl.Send {
             StandardStreams.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
         }
         var file: DeviceFile? = nil
+        let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
-            do { file = try DeviceFile(path: devicesFile) } catch { throw Self.devicesError(error) }
+            let lookup = settings.devices.lookup(recording: fileNames)
+            do { file = try DeviceFile(path: devicesFile, names: lookup) } catch { throw Self.devicesError(error) }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
                 let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
@@ -171,7 +180,7 @@ extension APNSCtl.Send {
                                       collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
         return SendPlan(request: pushRequest, environment: environment, endpoint: endpoint, proxy: proxy, fallback: fallback,
                         devices: source, deviceCount: count, firstDevice: first, identity: identity, tokenIDs: ids,
-                        deviceFile: file, deviceNames: names)
+                        deviceFile: file, deviceNames: names, fileDeviceNames: fileNames)
     }
 
     /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.

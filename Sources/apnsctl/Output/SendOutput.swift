@@ -25,7 +25,7 @@ final class SendOutput {
     /// Said after a `TopicDisallowed` line: the topic sent and the certificate's topics, the two things to compare.
     var topicNote: String?
     /// Token (hex) → the device name it was given by, printed beside the token (JSON `"device_name"`).
-    var deviceNames: [String: String] = [:]
+    var deviceName: ((String) -> String?)?
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
@@ -57,8 +57,8 @@ final class SendOutput {
 
     /// The device name a result's token was given by, if any.
     private func name(of r: PushResult) -> String? {
-        guard !deviceNames.isEmpty, case .device(let d) = r.target else { return nil }
-        return deviceNames[d.hex]
+        guard let deviceName, case .device(let d) = r.target else { return nil }
+        return deviceName(d.hex)
     }
 
     /// Writes buffered lines (before something goes to stderr).

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 import APNSSettings
 
 extension DeviceToken.Problem {
@@ -41,6 +42,26 @@ extension DeviceNames.Problem {
             }
             return message
         default: return message
+        }
+    }
+}
+
+extension DeviceNames {
+    /// The lookup `--devices` lines use (APNSClient cannot see the settings): a known name gives its token and
+    /// is recorded in `used` for the results; an unknown name-shaped value, or a bad entry, is a bad line; any
+    /// other text is parsed as a token. Nil when no names are defined (a plain list costs nothing more).
+    func lookup(recording used: LockedValue<[String: String]>) -> DeviceNameLookup? {
+        guard !entries.isEmpty else { return nil }
+        let names = self
+        return { (text: String) -> DeviceNameAnswer in
+            let device: DeviceNames.Device
+            do throws(DeviceNames.Problem) { device = try names.resolve(text) } catch {
+                if case .token = error { return DeviceNameAnswer.notAName }
+                return DeviceNameAnswer.problem(error.message)
+            }
+            guard let name = device.name else { return DeviceNameAnswer.notAName }
+            used.withLock { $0[device.token.hex] = name }
+            return DeviceNameAnswer.token(device.token)
         }
     }
 }
