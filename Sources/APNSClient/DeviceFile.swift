@@ -59,10 +59,14 @@ public final class DeviceFile {
     private let fd: Int32
     private let ownsDescriptor: Bool
     private var stream: DeviceStreamSource?
+    /// Device names lines may use, if any.
+    private let names: DeviceNameLookup?
 
-    /// Opens `path` (`-` = standard input); a regular file is checked whole here.
-    public init(path: String) throws(Problem) {
+    /// Opens `path` (`-` = standard input); a regular file is checked whole here. A line may be a device name
+    /// when `names` knows it.
+    public init(path: String, names: DeviceNameLookup? = nil) throws(Problem) {
         displayName = path
+        self.names = names
         if path == "-" {
             fd = 0
             ownsDescriptor = false
@@ -83,7 +87,7 @@ public final class DeviceFile {
             throw .file(.isDirectory(path: path))
         }
         guard kind == S_IFREG else {
-            stream = DeviceStreamSource(reader: LineReader(fd: fd, ownsDescriptor: false), file: path)
+            stream = DeviceStreamSource(reader: LineReader(fd: fd, ownsDescriptor: false), file: path, names: names)
             return
         }
         try checkWhole()
@@ -103,7 +107,7 @@ public final class DeviceFile {
         guard lseek(fd, 0, SEEK_SET) == 0 else {
             throw .file(.unreadable(path: displayName, reason: FileSystem.errnoText()))
         }
-        return DeviceFileSource(reader: LineReader(fd: fd, ownsDescriptor: false))
+        return DeviceFileSource(reader: LineReader(fd: fd, ownsDescriptor: false), names: names)
     }
 
     /// The first token without using it up (the dry run shows it; an empty list is a usage error). For a
@@ -124,7 +128,7 @@ public final class DeviceFile {
         var more = 0
         var tokens = 0
         while let line = reader.next() {
-            switch Self.parse(line, number: reader.lineNumber) {
+            switch Self.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
             case .bad(let b):
                 if bad.count < Self.reportedBadLines { bad.append(b) } else { more += 1 }
@@ -148,7 +152,7 @@ public final class DeviceFile {
     }
 
     /// Parses line `number` of a list: blank lines and comments are skipped, a BOM on line 1 is dropped.
-    static func parse(_ raw: String, number: Int) -> Line {
+    static func parse(_ raw: String, number: Int, names: DeviceNameLookup? = nil) -> Line {
         var line = Substring(raw)
         if number == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
         guard let text = tokenText(line) else { return .skip }
@@ -156,6 +160,11 @@ public final class DeviceFile {
             return .bad(BadLine(line: number, excerpt: excerpt(text),
                                 reason: "\(text.utf8.count) characters; a device token is 64 hex digits (is this the right file?)",
                                 tokenProblem: nil))
+        }
+        switch names?(text) ?? .notAName {
+        case .token(let token): return .token(token)
+        case .problem(let why): return .bad(BadLine(line: number, excerpt: excerpt(text), reason: why, tokenProblem: nil))
+        case .notAName: break
         }
         do { return .token(try DeviceToken(parsing: text)) } catch {
             return .bad(BadLine(line: number, excerpt: excerpt(text), reason: error.message, tokenProblem: error))
@@ -177,18 +186,33 @@ public final class DeviceFile {
     }
 }
 
+/// What a device name stands for, asked for each `--devices` line (the settings' device names: this module
+/// cannot see the settings, so the CLI passes the lookup in).
+public enum DeviceNameAnswer: Sendable {
+    /// Not a known name: the line is parsed as a token.
+    case notAName
+    /// A known name and its token.
+    case token(DeviceToken)
+    /// A name that cannot be used (unknown with a "did you mean", or a bad entry): the line is bad.
+    case problem(String)
+}
+
+/// Looks up one line's text among the device names.
+public typealias DeviceNameLookup = @Sendable (String) -> DeviceNameAnswer
+
 /// Reads tokens from a checked regular file as the sender asks for them.
 final class DeviceFileSource: DeviceSource {
     private let reader: LineReader
+    private let names: DeviceNameLookup?
 
     /// Reads tokens through `reader`.
-    init(reader: LineReader) { self.reader = reader }
+    init(reader: LineReader, names: DeviceNameLookup? = nil) { (self.reader, self.names) = (reader, names) }
 
     /// The next token line, skipping blanks and comments.
     func next() -> DeviceToken? {
         while let line = reader.next() {
             // Checked when the file was opened; a line changed since then is skipped, never fatal.
-            if case .token(let token) = DeviceFile.parse(line, number: reader.lineNumber) { return token }
+            if case .token(let token) = DeviceFile.parse(line, number: reader.lineNumber, names: names) { return token }
         }
         return nil
     }
@@ -201,10 +225,12 @@ final class DeviceStreamSource: DeviceSource {
     private let file: String
     private var peeked: DeviceToken?
     private(set) var problem: DeviceFile.Problem?
+    private let names: DeviceNameLookup?
 
-    init(reader: LineReader, file: String) {
+    init(reader: LineReader, file: String, names: DeviceNameLookup? = nil) {
         self.reader = reader
         self.file = file
+        self.names = names
     }
 
     /// The next token without taking it.
@@ -225,7 +251,7 @@ final class DeviceStreamSource: DeviceSource {
     private func read() -> DeviceToken? {
         guard problem == nil else { return nil }
         while let line = reader.next() {
-            switch DeviceFile.parse(line, number: reader.lineNumber) {
+            switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
             case .token(let token): return token
             case .bad(let bad):

@@ -27,8 +27,8 @@ import Testing
             chmod(configFile, mode_t(mode))
         }
 
-        func run(_ arguments: [String], _ extra: [String: String] = [:], directory: String? = nil) throws -> CommandResult {
-            try CommandRunner.apnsctl(arguments, environment: environment.merging(extra) { $1 }, directory: directory)
+        func run(_ arguments: [String], _ extra: [String: String] = [:], directory: String? = nil, stdin: [UInt8]? = nil) throws -> CommandResult {
+            try CommandRunner.apnsctl(arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, directory: directory)
         }
     }
 

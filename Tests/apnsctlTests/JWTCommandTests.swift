@@ -130,6 +130,10 @@ import Testing
         // Bypassing does not write: the cached token is still the first one.
         #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt") == first.token + "\n")
         #expect(try TokenAuthOptions.parse([]).providerToken(cache: cache) == nil)
-        #expect(throws: (any Error).self) { try TokenAuthOptions.parse(["--key-id", "ABCDE12345"]) }
+        // A key id without a key is refused by the resolver's combination rules (not by the option group), naming it.
+        let stranded = try CommandRunner.apnsctl(["send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d", String(repeating: "ab", count: 32)],
+                                                 environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path])
+        #expect(stranded.status == 64)
+        #expect(stranded.stderr.hasPrefix("error: --key-id needs a .p8 key (auth-key) in the same place"), "\(stranded.stderr)")
     }
 }

@@ -13,6 +13,11 @@ public enum SettingsFileReader {
         if fd < 0 {
             let e = errno
             if (e == ENOENT || e == ENOTDIR) && !location.isExplicit { return nil }
+            // The default location behind a folder this user cannot search (another user's HOME, as under
+            // setpriv or sudo -u): whether a file is there cannot be known, so there is none for this user. A
+            // file that is seen but unreadable is still an error.
+            var seen = stat()
+            if e == EACCES && !location.isExplicit && stat(path, &seen) != 0 && errno == EACCES { return nil }
             if e == ENOENT || e == ENOTDIR {
                 throw .missing("\(location.label): no such settings file; check the path, or leave out \(Self.source(location)) to use the default")
             }

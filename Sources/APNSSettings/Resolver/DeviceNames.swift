@@ -68,6 +68,8 @@ public struct DeviceNames: Sendable, Equatable {
 
     /// A token as given, or the token a known name stands for. Hex values are always tokens.
     public func resolve(_ text: String) throws(Problem) -> Device {
+        // No names (no settings file): the token parser alone, at no extra cost to a plain send.
+        if entries.isEmpty, let token = try? DeviceToken(parsing: text) { return Device(token: token, name: nil) }
         let trimmed = text.trimmingBlanks()
         if let entry = entries[trimmed] {
             guard case .string(let value) = entry.value else { throw .badEntry(entry, "expected a string, found \(entry.value.typeName)") }

@@ -47,3 +47,13 @@ extension ResolvedSettings {
         }
     }
 }
+
+extension ResolvedSettings {
+    /// How messages name where a setting came from: `--cert`, `APNSCTL_CERT`, `cert in profile dev (PATH:LINE)`,
+    /// or the bare flag when it was not given (so advice still says what to pass).
+    public func label(_ setting: String) -> String {
+        guard let origin = values[setting]?.origin else { return "--" + setting }
+        if case .defaultValue = origin { return "--" + setting }
+        return Self.name(origin, setting)
+    }
+}

@@ -40,6 +40,11 @@ public enum SettingParser {
         case .word:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
+            // A topic is a header value: the header rule says where the space or control character is
+            // (`--topic "com.example.app ": ends with a space`), as the commands' checks of other headers do.
+            if setting.name == "topic", let problem = HeaderValueRule.problem(in: s) {
+                throw bad("\(problem); a header value cannot hold whitespace or control characters; remove it")
+            }
             if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
                 throw bad("contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
             }
@@ -155,7 +160,10 @@ public enum SettingParser {
             return .storage(s)
         case .duration:
             let s = try string()
-            guard let seconds = duration(s) else { throw bad("not a duration; use a number with s, m, h or d, such as 30d or 12h") }
+            // --expiration's duration syntax, as doctor documents it (one parser for both).
+            guard let seconds = RequestDefaults.durationSeconds(s.trimmingBlanks()) else {
+                throw bad("not a duration; give a number and a unit: 45s, 30m, 12h, 30d or 2w")
+            }
             return .duration(seconds, s)
         case .proxy:
             let s = try string()
@@ -199,7 +207,7 @@ public enum SettingParser {
         let shows = echo ?? ![.proxy, .secret, .credential].contains(setting.kind)
         let value = raw.shown.replacingControlCharacters()
         switch origin {
-        case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(value))" : f
+        case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(raw.shown))" : f
         case .variable(let v): return shows ? "\(v)=\(value)" : v
         case .profile(_, let file, let line): return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
         case .mock(let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
@@ -207,8 +215,10 @@ public enum SettingParser {
         }
     }
 
+    /// Quoted (controls escaped) when empty or holding whitespace or control characters, so the value is seen
+    /// exactly and cannot drive the terminal.
     private static func quotedIfNeeded(_ s: String) -> String {
-        s.isEmpty || s.contains(" ") ? JSONWriter.quoted(s) : s
+        s.isEmpty || HeaderValueRule.problem(in: s) != nil ? PrintableText.escapingControls(JSONWriter.quoted(s)) : s
     }
 
     /// `~/x` → `HOME/x`; a relative path → `baseDirectory/x`; an absolute path as it is.
@@ -217,24 +227,5 @@ public enum SettingParser {
         if path.hasPrefix("~/") { return paths.home + String(path.dropFirst(1)) }
         if path.hasPrefix("/") { return path }
         return paths.baseDirectory + "/" + path
-    }
-
-    /// `30d`, `12h`, `45m`, `90s` or a plain number of seconds.
-    static func duration(_ text: String) -> Int64? {
-        var s = Substring(text.trimmingBlanks())
-        var unit: Int64 = 1
-        if let last = s.last, !last.isNumber {
-            switch last {
-            case "s": unit = 1
-            case "m": unit = 60
-            case "h": unit = 3600
-            case "d": unit = 86_400
-            default: return nil
-            }
-            s = s.dropLast()
-        }
-        guard !s.isEmpty, s.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(s) else { return nil }
-        let (v, overflow) = n.multipliedReportingOverflow(by: unit)
-        return overflow ? nil : v
     }
 }

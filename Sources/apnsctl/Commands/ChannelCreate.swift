@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSSettings
 import ArgumentParser
 
 extension APNSCtl.Channel {
@@ -19,15 +20,18 @@ extension APNSCtl.Channel {
         @Option(name: .customLong("storage"),
                 help: ArgumentHelp("Message storage policy: none (No Message Stored, the default) or most-recent.",
                                    valueName: "none|most-recent"), completion: .list(["none", "most-recent"]))
-        var storage = "none"
+        var storage: String?
 
         @OptionGroup var options: ChannelOptions
 
         func run() throws {
-            guard let policy = ChannelStorage(name: storage) else {
-                throw CLIError.usage("--storage \(JSONWriter.quoted(storage)): unknown policy; use none (No Message Stored) or most-recent")
+            var flags = SettingFlags()
+            flags.storage = storage
+            let plan = try options.plan(flags)
+            let name = plan.settings.storage?.value ?? "none"
+            guard let policy = ChannelStorage(name: name) else {
+                throw CLIError.usage("\(plan.settings.label("storage")) \(JSONWriter.quoted(name)): unknown policy; use none (No Message Stored) or most-recent")
             }
-            let plan = try options.plan()
             let output = ChannelOutput(format: plan.format)
             let results = try plan.perform([plan.request(.create(policy))])
             guard let result = results.first else { throw CLIError.internalError("channel create got no result") }

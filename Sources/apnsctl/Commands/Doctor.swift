@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSSettings
 import ArgumentParser
 import APNSPlatform
 
@@ -78,14 +79,22 @@ extension APNSCtl {
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Report format: text (one aligned line per check) or json (one JSON object per check per line).",
                                    valueName: "text|json"), completion: .list(["text", "json"]))
-        var output = "text"
+        var output: String?
+
+        @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
         func run() throws {
-            guard let format = DoctorOutput.Format(rawValue: output.lowercased()) else {
-                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
-            }
+            var flags = SettingFlags()
+            CredentialFlags.fill(&flags, certificate: certificate, passphrase: passphrase, tokenAuth: tokenAuth)
+            connection.fill(&flags)
+            flags.concurrency = nil
+            flags.topic = topic
+            flags.failWithin = failWithin
+            flags.output = output
+            let settings = try settingsOptions.resolve(.doctor, flags: flags)
+            let format: DoctorOutput.Format = settings.output?.value == .json ? .json : .text
             let plan: DoctorPlan
-            do { plan = try makePlan() } catch {
+            do { plan = try makePlan(settings) } catch {
                 // A credential that cannot be used is still a check, so a nightly report shows it.
                 if case .credential(let message) = error {
                     DoctorOutput.print([.fail("credentials", nil, .credential, message)], format: format)

@@ -2,6 +2,7 @@ import APNSCore
 import APNSCrypto
 import ArgumentParser
 import APNSPlatform
+import APNSSettings
 
 extension APNSCtl {
     /// `apnsctl jwt`: prints a provider token, so other tools (curl, scripts) can use token auth.
@@ -9,6 +10,7 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "jwt",
             abstract: "Print a provider authentication token (ES256 JWT) made from a .p8 key.",
+            usage: "apnsctl jwt [--auth-key <file>] [--team-id <id>] [-p <name>] [<options>]",
             discussion: """
                 Signs a fresh token with header {"alg":"ES256","kid":KEYID} and claims \
                 {"iss":TEAMID,"iat":NOW} and prints it on stdout. Use it as \
@@ -16,12 +18,15 @@ extension APNSCtl {
                 minutes rather than signing one per request (apnsctl send caches it for you).
 
                 The key id comes from --key-id, else from a file named AuthKey_KEYID.p8 (or \
-                APNsAuthKey_KEYID.p8); the team id from --team-id, else APNSCTL_TEAM_ID. Both are 10 \
-                characters, A-Z and 0-9; a missing or malformed id exits 77.
+                APNsAuthKey_KEYID.p8); the team id from --team-id. Both are 10 characters, A-Z and 0-9; a \
+                missing or malformed id exits 77. Each setting may also come from its variable \
+                (APNSCTL_AUTH_KEY, which may hold the PEM text itself, APNSCTL_KEY_ID, APNSCTL_TEAM_ID) or from \
+                a profile of the settings file (-p NAME; see apnsctl config).
 
                 Examples:
                   apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234
                   APNSCTL_TEAM_ID=TEAMID1234 apnsctl jwt --auth-key key.p8 --key-id ABCDE12345
+                  apnsctl jwt -p dev
                   TOKEN=$(apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234)
                   curl --http2 -H "authorization: bearer $TOKEN" \\
                     -H 'apns-topic: com.example.app' -d '{"aps":{"alert":"Hi"}}' \\
@@ -29,12 +34,17 @@ extension APNSCtl {
                 """)
 
         @OptionGroup var key: AuthKeyOptions
+        @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
         func run() throws {
-            guard let path = key.authKey else {
-                throw CLIError.usage("--auth-key is required; pass the .p8 key file, e.g. --auth-key AuthKey_ABCDE12345.p8")
+            var flags = SettingFlags()
+            flags.authKey = key.authKey
+            flags.keyID = key.keyID
+            flags.teamID = key.teamID
+            let settings = try settingsOptions.resolve(.jwt, flags: flags)
+            guard let loaded = try settings.loadSigningKey() else {
+                throw CLIError.internalError("jwt: the resolved settings have no key")
             }
-            let loaded = try key.load(path: path)
             do {
                 let token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID,
                                                    issuedAt: SystemClock.now())

@@ -1,16 +1,16 @@
 import APNSClient
+import APNSSettings
 
 extension APNSCtl.Send {
     /// `send --channel`: one broadcast per channel over one connection, one result per channel (text line or
     /// JSON object with `"channel"` and `"apns_request_id"`), exit codes as for devices.
-    func runBroadcast(format: SendOutput.Format) throws {
-        let plan = try makeBroadcastPlan()
+    func runBroadcast(_ settings: ResolvedSettings, format: SendOutput.Format) throws {
+        let plan = try makeBroadcastPlan(settings)
         if dryRun {
-            BroadcastDryRun(plan: plan, certificate: certificate, connection: connection,
-                            tokenAuthKeyPath: tokenAuth.key.authKey, passphraseFile: passphrase.passphraseFile).print()
+            BroadcastDryRun(plan: plan, settings: settings).print()
             return
         }
-        try deliver(RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,
+        try deliver(settings, RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,
                     endpoint: plan.endpoint, proxy: plan.proxy, identity: plan.credentials.identity, format: format,
                     noun: "channel")
     }

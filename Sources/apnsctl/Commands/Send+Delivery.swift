@@ -2,26 +2,24 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 extension APNSCtl.Send {
     /// Sends every request `requests` yields over one connection (devices or broadcast channels), prints one
     /// result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a rejection,
     /// 69 when a target got no answer (wins over 1), 130/143 when interrupted. `noun` names the targets in
     /// messages (`device`, `channel`).
-    func deliver(_ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
+    func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
-                 fallback: SendFallback? = nil, topic: String? = nil) throws(CLIError) {
-        if connection.insecure {
-            StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
-        }
-        let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-        var configuration = SenderConfiguration(endpoint: endpoint, trust: trust, identity: identity,
-                                                timeout: connection.timeout, concurrency: connection.concurrency,
-                                                proxy: proxy.proxy)
+                 fallback: SendFallback? = nil, topic: String? = nil, deviceName: ((String) -> String?)? = nil) throws(CLIError) {
+        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy)
         configuration.environment = environment
-        configuration.resendUnknown = resendUnknown
+        configuration.resendUnknown = settings.isOn("resend-unknown")
+        let verbose = settings.isOn("verbose")
+        let color = settings.color.flatMap { ColorMode(rawValue: $0.value.rawValue) } ?? .auto
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
-                                  lineBuffered: verbose, quiet: quiet, color: color)
+                                  lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color)
+        renderer.deviceName = deviceName
         renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
         if verbose {

@@ -1,6 +1,8 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
+import APNSSettings
 import ArgumentParser
 
 extension APNSCtl {
@@ -21,9 +23,16 @@ extension APNSCtl {
 
                 Before connecting, every apnsctl validate rule runs (an error exits 65 and sends nothing), \
                 and the credentials are checked (exit 77). Certificate auth: --cert (PEM or PKCS#12) and \
-                maybe --key. Token auth: --auth-key AuthKey_KEYID.p8 with --team-id (or APNSCTL_TEAM_ID) and \
+                maybe --key. Token auth: --auth-key AuthKey_KEYID.p8 with --team-id and \
                 --topic; the signed token is cached for 50 minutes in $XDG_CACHE_HOME/apnsctl \
                 (--no-token-cache signs a new one). Give one or the other, not both.
+
+                Settings: every option below except the payload, devices and ids may also come from a \
+                variable APNSCTL_<FLAG> (APNSCTL_TEAM_ID, APNSCTL_TOPIC, …; APNSCTL_AUTH_KEY, APNSCTL_CERT and \
+                APNSCTL_KEY may hold the PEM text itself, never written to disk) or from a profile of the \
+                settings file (-p NAME, else APNSCTL_PROFILE, else its default-profile; -p mock uses a running \
+                apnsctl mock). A flag wins over a variable, a variable over a profile. -v lists where each \
+                setting came from; apnsctl config shows the same without sending.
 
                 Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form, with or without the brackets. \
                 Whitespace inside any other value is an error, so two pasted tokens never become one.
@@ -83,6 +92,8 @@ extension APNSCtl {
                   apnsctl send alert.json -c client.pem -d TOKEN \\
                       --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
+                  apnsctl send -p prod-cert -d my-iphone --alert hi
+                  apnsctl send -p mock -d 00ff00ff --alert hi
                   apnsctl send alert.json -c push.p12 -d TOKEN --env auto
                   https_proxy=http://proxy.example:3128 \\
                       apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
@@ -93,15 +104,16 @@ extension APNSCtl {
         var payload: String?
 
         @Option(name: [.customShort("d"), .customLong("device")],
-                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional); one token per --device.",
+                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional), or a device name from the settings file; one token per --device.",
                                    valueName: "token"), completion: .none)
         var devices: [String] = []
 
         @Option(name: .customLong("devices"),
-                help: ArgumentHelp("File with one token per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
+                help: ArgumentHelp("File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
                                    valueName: "file"), completion: .file())
         var devicesFile: String?
 
+        @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
         @OptionGroup(title: "Request") var request: SendRequestOptions
         @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
         @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
@@ -112,7 +124,7 @@ extension APNSCtl {
         @Option(name: [.customShort("o"), .customLong("output")],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
                                    valueName: "text|json"), completion: .list(["text", "json"]))
-        var output = "text"
+        var output: String?
 
         @Flag(name: [.customShort("q"), .customLong("quiet")],
               help: "Text output: print only rejected and failed devices and the summary.")
@@ -121,7 +133,7 @@ extension APNSCtl {
         @Option(name: .customLong("color"),
                 help: ArgumentHelp("Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
                                    valueName: "when"))
-        var color: ColorMode = .auto
+        var color: ColorMode?
 
         @Flag(name: [.customShort("v"), .customLong("verbose")],
               help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
@@ -137,14 +149,12 @@ extension APNSCtl {
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run() throws {
-            guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
-                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
-            }
-            if broadcast.isGiven { return try runBroadcast(format: format) }
-            let plan = try makePlan()
+            let settings = try resolveSettings()
+            let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
+            if broadcast.isGiven { return try runBroadcast(settings, format: format) }
+            let plan = try makePlan(settings)
             if dryRun {
-                SendDryRun(plan: plan, certificate: certificate, connection: connection,
-                           tokenAuthKeyPath: tokenAuth.key.authKey, passphraseFile: passphrase.passphraseFile).print()
+                SendDryRun(plan: plan, settings: settings).print()
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
@@ -153,10 +163,10 @@ extension APNSCtl {
                 SendFallback(route: route, request: plan.request, devices: plan.devices)
             }
             do throws(CLIError) {
-                try deliver(DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
+                try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic)
+                            topic: plan.request.topic, deviceName: plan.deviceName)
             } catch {
                 try Self.endOfStream(plan.deviceFile, after: error)
             }

@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// Everything `apnsctl doctor` settles before the network: which environments to probe and whether they
 /// must pass, where each goes, the probe request, and the `credentials` line. Built in CLI.md's order, so
@@ -41,34 +42,34 @@ struct DoctorPlan {
 }
 
 extension APNSCtl.Doctor {
-    /// Checks every input and settles every default; throws the CLI error of the first problem.
-    func makePlan(now: Int64 = SystemClock.now()) throws(CLIError) -> DoctorPlan {
-        // 1. Flags (64), then files named by flags (66).
-        try connection.checkNumbers()
+    /// Checks every input and settles every default from the resolved `settings`; throws the CLI error of the
+    /// first problem.
+    func makePlan(_ settings: ResolvedSettings, now: Int64 = SystemClock.now()) throws(CLIError) -> DoctorPlan {
+        // 1. Flags (64), then files named by flags (66); values were checked when they were resolved.
         if connection.concurrency != nil {
             throw CLIError.usage("--concurrency: doctor sends one probe per environment; leave it out")
         }
-        let wanted = try parsedEnvironments()
-        let endpoints = try connection.parsedEndpoints()
-        let port = try connection.parsedPort(endpoints: endpoints)
-        let failWithin = try parsedFailWithin()
-        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
-        if tokenAuth.isGiven && topic == nil { throw CredentialChoice.topicRequired }
-        if let topic, topic.isEmpty || topic.contains(where: { $0.isWhitespace || $0.isNewline }) {
-            throw CLIError.usage("--topic \(JSONWriter.quoted(topic)): not a bundle id; pass the app's bundle id, e.g. com.example.app")
+        let wanted: [APNSEnvironment]?
+        switch settings.environment?.value {
+        case .one(let e)?: wanted = [e]
+        case .both?: wanted = APNSEnvironment.allCases
+        default: wanted = nil
         }
+        let endpoints = settings.endpointList
+        let port = settings.checkedPort(endpoints: endpoints)
+        let failWithin = settings.failWithin?.value
+        let topic = settings.topic?.value
+        if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]
         for environment in APNSEnvironment.allCases {
             let endpoint = endpoints.endpoint(for: environment, port: port)
             routes[environment] = DoctorPlan.Route(environment: environment, endpoint: endpoint,
-                                                   proxy: try connection.proxySelection(for: endpoint),
+                                                   proxy: try settings.proxySelection(for: endpoint),
                                                    isAppleHost: endpoints.explicit(for: environment) == nil)
         }
-        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
-            throw CLIError.inputMissing("--ca-file \(caFile): no such file; check the path")
-        }
-        if failWithin != nil && tokenAuth.isGiven {
-            StandardStreams.warning("--fail-within applies to certificates; a .p8 key does not expire, so it is ignored")
+        try settings.checkCAFile()
+        if failWithin != nil && settings.authKey != nil {
+            StandardStreams.warning("\(settings.label("fail-within")) applies to certificates; a .p8 key does not expire, so it is ignored")
         }
 
         // 2. Credentials (66 for a missing file, else 77).
@@ -77,19 +78,19 @@ extension APNSCtl.Doctor {
         var stop = false
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
-        if let cert = certificate.cert {
-            guard let loaded = try certificate.loadIdentity(passphrase: passphrase, now: nil) else {
+        if let cert = settings.cert?.value {
+            guard let loaded = try settings.loadIdentity(now: nil) else {
                 throw CLIError.internalError("--cert given but no certificate loaded")
             }
             identity = loaded
-            (credentials, stop) = Self.certificateCheck(loaded.info, file: cert, now: now, failWithin: failWithin)
-        } else if let path = tokenAuth.key.authKey {
-            guard let token = try tokenAuth.providerToken(now: now) else {
+            (credentials, stop) = Self.certificateCheck(loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
+        } else if let key = settings.authKey?.value {
+            guard let token = try settings.providerToken(now: now) else {
                 throw CLIError.internalError("token auth without a key")
             }
             bearer = token.token
             ids = (token.keyID, token.teamID)
-            credentials = tokenCheck(path: path, keyID: token.keyID, teamID: token.teamID)
+            credentials = tokenCheck(path: key.displayName, keyID: token.keyID, teamID: token.teamID)
         } else {
             throw CLIError.internalError("no credential after the flag checks")
         }
@@ -114,37 +115,14 @@ extension APNSCtl.Doctor {
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {
-            throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw CLIError.usage("\(settings.label("topic")): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
         let probe = PushRequest(topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
                                 bearerToken: bearer, payload: DoctorPlan.probePayload)
-        let trust: ServerTrust = connection.insecure ? .insecure : (connection.caFile.map { .caFile($0) } ?? .systemStore)
-        let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: trust,
-                                                identity: identity, timeout: connection.timeout)
+        let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust,
+                                                identity: identity, timeout: settings.timeout?.value ?? 30)
         return DoctorPlan(routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
                           configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
-    }
-
-    /// `--env`: one environment or both; nil for the default (decided by the credentials).
-    func parsedEnvironments() throws(CLIError) -> [APNSEnvironment]? {
-        guard let text = connection.environment else { return nil }
-        if text.lowercased() == "both" { return APNSEnvironment.allCases }
-        if text.lowercased() == "auto" {
-            throw CLIError.usage("--env auto: doctor probes environments, it does not fall back; use sandbox, production or both")
-        }
-        guard let environment = APNSEnvironment(userValue: text) else {
-            throw CLIError.usage("--env \(JSONWriter.quoted(text)): unknown environment; use sandbox (development), production or both")
-        }
-        return [environment]
-    }
-
-    /// `--fail-within DURATION` in seconds (`30d`, `12h`: `--expiration`'s duration syntax).
-    func parsedFailWithin() throws(CLIError) -> Int64? {
-        guard let failWithin else { return nil }
-        guard let seconds = RequestDefaults.durationSeconds(failWithin) else {
-            throw CLIError.usage("--fail-within \(JSONWriter.quoted(failWithin)): not a duration; give a number and a unit: 45s, 30m, 12h, 30d or 2w")
-        }
-        return seconds
     }
 
     /// The `credentials` line for a certificate: expired or not yet valid fails (and stops the run before

@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// The credentials, environment and bundle id of a broadcast or channel request, checked before
 /// connecting with `send`'s rules and exit codes: no credential or both kinds 64, token auth without
@@ -16,30 +17,28 @@ struct BroadcastCredentials {
     let environment: APNSEnvironment
     let bundleID: String
 
-    /// Loads and checks everything; `signToken: false` (dry run) reads the key without signing a token.
-    static func load(topic: String?, certificate: CertificateOptions, passphrase: PassphraseOptions,
-                     tokenAuth: TokenAuthOptions, environment explicit: APNSEnvironment?, signToken: Bool = true,
+    /// Loads and checks everything from the resolved settings (whose combinations were checked when they were
+    /// resolved); `signToken: false` (dry run) reads the key without signing a token.
+    static func load(_ settings: ResolvedSettings, signToken: Bool = true,
                      now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastCredentials {
-        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
-        if tokenAuth.isGiven && topic == nil { throw CredentialChoice.topicRequired }
-        let identity = try certificate.loadIdentity(passphrase: passphrase, now: now)
+        let topic = settings.topic?.value
+        if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
+        let identity = try settings.loadIdentity(now: now)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
-        if let path = tokenAuth.key.authKey {
-            if signToken, let t = try tokenAuth.providerToken(now: now) {
-                bearer = t.token
-                ids = (t.keyID, t.teamID)
-            } else {
-                let k = try tokenAuth.key.load(path: path)
-                ids = (k.keyID, k.teamID)
-            }
+        if signToken, let t = try settings.providerToken(now: now) {
+            bearer = t.token
+            ids = (t.keyID, t.teamID)
+        } else if !signToken, let k = try settings.loadSigningKey() {
+            ids = (k.keyID, k.teamID)
         }
+        let explicit = settings.explicitEnvironment
         let environment = RequestDefaults.environment(explicit: explicit, certificate: identity?.info)
         if let identity, explicit != nil {
             try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
         }
         guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty else {
-            throw .usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw .usage("\(settings.label("topic")): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
         return BroadcastCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids, environment: environment,
                                     bundleID: bundleID)

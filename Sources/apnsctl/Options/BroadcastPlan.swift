@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// Everything `send --channel` settles before it connects, in `send`'s order: flags (64), the payload
 /// file (66), credentials (77), payload rules as a broadcast (65).
@@ -16,7 +17,7 @@ struct BroadcastPlan {
 
 extension APNSCtl.Send {
     /// Checks every input for a broadcast; throws the CLI error of the first problem.
-    func makeBroadcastPlan(now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastPlan {
+    func makeBroadcastPlan(_ settings: ResolvedSettings, now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastPlan {
         // 1. Flags (64): what a broadcast cannot have, then values.
         if !devices.isEmpty || devicesFile != nil {
             throw .usage("--channel and --device/--devices both given; a broadcast goes to channels, a push to devices: send them separately")
@@ -30,39 +31,33 @@ extension APNSCtl.Send {
                 throw .usage("--channel \"\": a channel id is one word of base64, as apnsctl channel create prints it")
             }
         }
-        if let topic = request.topic { try HeaderValueCheck.check(topic, flag: "--topic") }
+        if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
         if broadcast.requestID != nil && broadcast.channels.count > 1 {
             throw .usage("--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time")
         }
-        if let type = try request.parsedPushType(), type != Broadcast.pushType {
-            throw .usage("--push-type \(type.rawValue): broadcasts are always liveactivity; leave --push-type out")
+        if let type = settings.pushType?.value, type != Broadcast.pushType {
+            throw .usage("\(settings.label("push-type")) \(type.rawValue): broadcasts are always liveactivity; leave --push-type out")
         }
         if request.collapseID != nil { throw .usage("--collapse-id: broadcasts have no collapse id; leave it out") }
         if request.apnsID != nil { throw .usage("--apns-id: broadcasts are named by --request-id, not apns-id") }
         if payload != nil && request.hasQuickPayload {
             throw .usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
         }
-        try connection.checkNumbers()
-        let explicitEnvironment = try connection.parsedEnvironment()
-        let priority = try request.parsedPriority() ?? .immediate
-        let expiration = try request.parsedExpiration(now: now) ?? 0
-        let sizeLimit = try request.parsedSizeLimit()
+        let priority = settings.priority?.value ?? .immediate
+        let expiration = try settings.expirationTime(now: now) ?? 0
+        let sizeLimit = settings.sizeLimit?.value
         let requestID = try parsedRequestID(broadcast.requestID)
-        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
-            throw .inputMissing("--ca-file \(caFile): no such file; check the path")
-        }
+        try settings.checkCAFile()
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
         let loaded = try loadPayload()
-        let credentials = try BroadcastCredentials.load(topic: request.topic, certificate: certificate, passphrase: passphrase,
-                                                        tokenAuth: tokenAuth, environment: explicitEnvironment,
-                                                        signToken: !dryRun, now: now)
+        let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now)
         let body = try checkPayload(loaded, pushType: Broadcast.pushType, priority: priority, topic: nil,
-                                    sizeLimit: sizeLimit, broadcast: true)
+                                    sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true)
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
-        let port = try connection.parsedPort(endpoints: try connection.parsedEndpoints())
-        let route = try connection.singleRoute(environment: credentials.environment, command: "send --channel") { env in
+        let port = settings.checkedPort(endpoints: settings.endpointList)
+        let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel") { env in
             PushEndpoint(host: env.host, port: port)
         }
         return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),

@@ -13,19 +13,4 @@ struct CertificateOptions: ParsableArguments {
     @Option(name: [.customShort("k"), .customLong("key")],
             help: ArgumentHelp("Private key PEM, when it is not inside --cert.", valueName: "file"), completion: .file())
     var key: String?
-
-    func validate() throws {
-        if key != nil && cert == nil { throw ValidationError("--key needs --cert; pass the certificate too") }
-    }
-
-    /// The certificate and its key, checked for match and dates at `now` (nil: no date check); nil without `--cert`.
-    /// Prints a warning for a certificate without Apple's push markers.
-    func loadIdentity(passphrase: PassphraseOptions, now: Int64? = SystemClock.now()) throws(CLIError) -> PushIdentity? {
-        guard let cert else { return nil }
-        let identity = try withCredentialErrors(flags: .flags(("--cert", cert), ("--key", key))) { () throws(CredentialProblem) in
-            try CredentialLoader.loadIdentity(certificatePath: cert, keyPath: key, passphrase: passphrase.source, now: now)
-        }
-        if !identity.info.isApplePush { StandardStreams.warning(CredentialMessages.notApplePush(cert)) }
-        return identity
-    }
 }

@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import ArgumentParser
 import APNSPlatform
+import APNSSettings
 
 /// What every `apnsctl channel` subcommand takes: the app (`--topic`), the request id, the output format,
 /// and `send`'s credential, environment and connection flags (the same option groups).
@@ -17,40 +18,37 @@ struct ChannelOptions: ParsableArguments {
 
     @Option(name: [.customShort("o"), .customLong("output")],
             help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"), completion: .list(["text", "json"]))
-    var output = "text"
+    var output: String?
+
+    @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
     @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
     @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
     @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
     @OptionGroup(title: "Connection") var connection: ChannelConnectionOptions
 
-    /// Everything checked before connecting, in `send`'s order: flags (64), credentials (77).
-    func plan() throws(CLIError) -> ChannelPlan {
-        guard let format = SendOutput.Format(rawValue: output.lowercased()) else {
-            throw .usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
-        }
-        try connection.checkNumbers()
-        if let topic { try HeaderValueCheck.check(topic, flag: "--topic") }
-        let explicitEnvironment = try connection.parsedEnvironment()
+    /// Everything checked before connecting, in `send`'s order: the settings resolved first (flags, `APNSCTL_*`
+    /// variables, the profile; 64), then credentials (77). `extra` holds a subcommand's own setting flags
+    /// (`create --storage`).
+    func plan(_ extra: SettingFlags = SettingFlags()) throws(CLIError) -> ChannelPlan {
+        var flags = extra
+        CredentialFlags.fill(&flags, certificate: certificate, passphrase: passphrase, tokenAuth: tokenAuth)
+        connection.fill(&flags)
+        flags.topic = topic
+        flags.output = output
+        let settings = try settingsOptions.resolve(.channel, flags: flags)
+        let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
+        if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
         let requestID = try parsedRequestID(requestID)
-        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
-            throw .inputMissing("--ca-file \(caFile): no such file; check the path")
-        }
-        let credentials = try BroadcastCredentials.load(topic: topic, certificate: certificate, passphrase: passphrase,
-                                                        tokenAuth: tokenAuth, environment: explicitEnvironment)
-        let route = try connection.singleRoute(environment: credentials.environment, command: "channel") { env in
+        try settings.checkCAFile()
+        let credentials = try BroadcastCredentials.load(settings)
+        let route = try settings.singleRoute(environment: credentials.environment, command: "channel") { env in
             PushEndpoint(channelManagement: env)
         }
         let endpoint = route.endpoint
-        if connection.insecure {
-            StandardStreams.warning("--insecure: the server certificate is not verified; anyone on the network path could read or change what is sent")
-        }
-        let trust: ServerTrust = connection.insecure ? .insecure : connection.caFile.map { .caFile($0) } ?? .systemStore
-        var configuration = SenderConfiguration(endpoint: endpoint, trust: trust, identity: credentials.identity,
-                                                timeout: connection.timeout, concurrency: connection.concurrency,
-                                                proxy: route.proxy.proxy)
+        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: credentials.identity, proxy: route.proxy)
         configuration.environment = credentials.environment
-        return ChannelPlan(format: format, credentials: credentials, endpoint: endpoint, configuration: configuration,
-                           requestID: requestID)
+        return ChannelPlan(settings: settings, format: format, credentials: credentials, endpoint: endpoint,
+                           configuration: configuration, requestID: requestID)
     }
 }

@@ -1,10 +1,13 @@
 import APNSClient
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// A checked channel command: where to connect, with which credentials, for which app; `perform` sends
 /// management requests over one connection through the same sender `send` uses.
 struct ChannelPlan {
+    /// The command's resolved settings (what `-v` and `config show --for channel` print).
+    let settings: ResolvedSettings
     let format: SendOutput.Format
     let credentials: BroadcastCredentials
     let endpoint: PushEndpoint

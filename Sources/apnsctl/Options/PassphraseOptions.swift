@@ -2,7 +2,8 @@ import APNSCrypto
 import ArgumentParser
 
 /// `--passphrase` and `--passphrase-file` for an encrypted `--cert`/`--key`/`.p12` input; with neither,
-/// `APNSCTL_PASSPHRASE`, then a no-echo prompt on a terminal. Shared by send, inspect and convert.
+/// `APNSCTL_PASSPHRASE`, then a no-echo prompt on a terminal. Shared by send, channel, doctor, inspect and convert;
+/// the settings commands take them through the resolver (`ResolvedSettings.passphraseSource`).
 struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase"),
             help: ArgumentHelp("Passphrase of the encrypted key or .p12 (visible to other local users: prefer --passphrase-file or APNSCTL_PASSPHRASE).",
@@ -12,12 +13,6 @@ struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase-file"),
             help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"), completion: .file())
     var passphraseFile: String?
-
-    func validate() throws {
-        if passphrase != nil && passphraseFile != nil {
-            throw ValidationError("--passphrase and --passphrase-file both given; pass only one")
-        }
-    }
 
     /// The lazily resolved source: flags, then `APNSCTL_PASSPHRASE`, then a terminal prompt.
     var source: PassphraseSource {

@@ -50,25 +50,8 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     var concurrency: Int?
 
     @Option(name: .customLong("timeout"),
-            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer.", valueName: "seconds"))
-    var timeout: Double = 30
-
-    /// `--env auto`: try the default environment, then the other one for `BadDeviceToken`.
-    var isAutoEnvironment: Bool { environment?.lowercased() == "auto" }
-
-    /// `--env`, checked; nil when not given or `auto`.
-    func parsedEnvironment() throws(CLIError) -> APNSEnvironment? {
-        guard let environment, !isAutoEnvironment else { return nil }
-        guard let e = APNSEnvironment(userValue: environment) else {
-            throw .usage("--env \(JSONWriter.quoted(environment)): unknown environment; use sandbox (development), production or auto")
-        }
-        return e
-    }
-
-    /// Every `--endpoint`, checked (bare, or per environment).
-    func parsedEndpoints() throws(CLIError) -> PushEndpoints {
-        do { return try PushEndpoints(arguments: endpoints) } catch { throw .usage("--endpoint " + error.message) }
-    }
+            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"))
+    var timeout: Double?
 
     /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
@@ -87,61 +70,5 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         let switchEnv = given.count == 1 && used.count == 1 ? "pass --env \(given[0].rawValue) to use it, or " : ""
         return "--endpoint gives a URL for \(names) only, so \(environment.rawValue) requests go to \(endpoint.url); "
             + "\(switchEnv)add --endpoint \(environment.rawValue)=URL"
-    }
-
-    /// `--port`, checked: Apple serves device pushes on 443 and 2197 only. Warns when `--endpoint`
-    /// makes it moot (the endpoint carries its own port).
-    func parsedPort(endpoints: PushEndpoints) throws(CLIError) -> Int {
-        guard let port else { return 443 }
-        guard port == 443 || port == 2197 else {
-            throw .usage("--port \(port): Apple's push hosts listen on 443 and 2197 only; give one of those, or --endpoint https://host:port for another server")
-        }
-        if !endpoints.isEmpty {
-            StandardStreams.warning("--port \(port) is ignored with --endpoint, which carries its own port")
-        }
-        return port
-    }
-
-    /// For commands that talk to one environment (`channel`, `send --channel`): `--env auto` is refused, and
-    /// the endpoint is `--endpoint` (bare or for `environment`) or `defaultEndpoint`, with its proxy.
-    func singleRoute(environment: APNSEnvironment, command: String,
-                     defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
-        if isAutoEnvironment {
-            throw .usage("--env auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
-        }
-        let endpoints = try parsedEndpoints()
-        let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
-        Self.warnAboutEndpoints(endpoints, using: [(environment, endpoint)])
-        return (endpoint, try proxySelection(for: endpoint))
-    }
-
-    /// The proxy for connections to `endpoint`: `--proxy`, else curl's variables, minus `--noproxy` or
-    /// `NO_PROXY` exemptions. A malformed URL is a usage error naming the flag or variable (never the password).
-    func proxySelection(for endpoint: PushEndpoint,
-                        environment: [String: String] = proxyEnvironment()) throws(CLIError) -> ProxySelection {
-        do {
-            return try ProxySelection.choose(for: endpoint.host, explicit: proxy, noProxy: noProxy, environment: environment,
-                                             explicitLabel: "--proxy", noProxyLabel: "--noproxy")
-        }
-        catch { throw .usage(error.message) }
-    }
-
-    /// The variables `ProxySelection` reads, from this process's environment.
-    static func proxyEnvironment() -> [String: String] {
-        var out: [String: String] = [:]
-        for name in ProxySelection.proxyVariables + ProxySelection.noProxyVariables {
-            if let v = Environment.value(name) { out[name] = v }
-        }
-        return out
-    }
-
-    /// Range checks for the numeric flags.
-    func checkNumbers() throws(CLIError) {
-        if let concurrency, concurrency < 1 || concurrency > SenderConfiguration.maximumConcurrency {
-            throw .usage("--concurrency \(concurrency): must be from 1 to \(SenderConfiguration.maximumConcurrency)")
-        }
-        guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
-            throw .usage("--timeout \(timeout): must be a number of seconds above 0 (and at most a day)")
-        }
     }
 }

@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// Everything `send` settles before it connects: the request with every header decided, where it goes,
 /// the devices, and the credentials. Building it runs every check of CLI.md in a fixed order, so the
@@ -32,47 +33,59 @@ struct SendPlan {
     let tokenIDs: (keyID: String, teamID: String)?
     /// Kept alive while sending: it owns the list's descriptor, and says whether a stream ended at a bad line.
     let deviceFile: DeviceFile?
+    /// Token (hex) → the device name it was given by with `-d`, for the results.
+    var deviceNames: [String: String] = [:]
+    /// The same for names used in `--devices` lines, filled as the list is read.
+    var fileDeviceNames = LockedValue<[String: String]>([:])
+
+    /// The name a token was given by, on the command line or in the list.
+    func deviceName(_ hex: String) -> String? {
+        deviceNames[hex] ?? fileDeviceNames.withLock { $0[hex] }
+    }
 }
 
 extension APNSCtl.Send {
-    /// Checks every input and settles every default; throws the CLI error of the first problem.
-    func makePlan(now: Int64 = SystemClock.now()) throws(CLIError) -> SendPlan {
-        // 1. Flag values and combinations (64).
-        try connection.checkNumbers()
-        if let topic = request.topic { try HeaderValueCheck.check(topic, flag: "--topic") }
-        let explicitEnvironment = try connection.parsedEnvironment()
-        let endpoints = try connection.parsedEndpoints()
-        let port = try connection.parsedPort(endpoints: endpoints)
-        let explicitType = try request.parsedPushType()
-        let explicitPriority = try request.parsedPriority()
-        let expiration = try request.parsedExpiration(now: now)
+    /// Checks every input and settles every default from the resolved `settings`; throws the CLI error of
+    /// the first problem.
+    func makePlan(_ settings: ResolvedSettings, now: Int64 = SystemClock.now()) throws(CLIError) -> SendPlan {
+        // 1. Flag values and combinations (64); the settings' values were checked when they were resolved.
+        if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
+        let explicitEnvironment = settings.explicitEnvironment
+        let endpoints = settings.endpointList
+        let port = settings.checkedPort(endpoints: endpoints)
+        let explicitType = settings.pushType?.value
+        let explicitPriority = settings.priority?.value
+        let expiration = try settings.expirationTime(now: now)
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()
-        let sizeLimit = try request.parsedSizeLimit()
+        let sizeLimit = settings.sizeLimit?.value
         if payload != nil && request.hasQuickPayload {
             throw CLIError.usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
         }
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
         }
-        try CredentialChoice.requireOne(certificate: certificate, tokenAuth: tokenAuth)
         if devices.isEmpty && devicesFile == nil {
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
         }
-        if let caFile = connection.caFile, !FileSystem.exists(caFile) {
-            throw CLIError.inputMissing("--ca-file \(caFile): no such file; check the path")
-        }
+        try settings.checkCAFile()
 
         // 2. The payload (66 when unreadable).
         let loaded = try loadPayload()
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
         // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
+        // A name from the settings file's device tables stands for its token (CLI.md, "Settings").
         var tokens: [DeviceToken] = []
+        var names: [String: String] = [:]
         var timesGiven: [String: Int] = [:]
         for (i, text) in devices.enumerated() {
             let token: DeviceToken
-            do { token = try DeviceToken(parsing: text) } catch {
+            do {
+                let device = try settings.devices.resolve(text)
+                token = device.token
+                if let name = device.name, names[token.hex] == nil { names[token.hex] = name }
+            } catch {
                 let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
                 throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
             }
@@ -85,11 +98,14 @@ extension APNSCtl.Send {
         }
         for token in tokens {
             guard let times = timesGiven[token.hex], times > 1 else { continue }
-            StandardStreams.warning("--device \(token.hex) was given \(times) times; it is sent once")
+            let named = names[token.hex].map { " (\($0))" } ?? ""
+            StandardStreams.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
         }
         var file: DeviceFile? = nil
+        let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
-            do { file = try DeviceFile(path: devicesFile) } catch { throw Self.devicesError(error) }
+            let lookup = settings.devices.lookup(recording: fileNames)
+            do { file = try DeviceFile(path: devicesFile, names: lookup) } catch { throw Self.devicesError(error) }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
                 let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
@@ -111,45 +127,42 @@ extension APNSCtl.Send {
         let source = DeviceChainSource(sources)
 
         // 4. Credentials (77, or 66 for a missing file).
-        let identity = try certificate.loadIdentity(passphrase: passphrase)
+        let identity = try settings.loadIdentity()
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
-        if let path = tokenAuth.key.authKey {
-            if dryRun {
-                let k = try tokenAuth.key.load(path: path)
-                ids = (k.keyID, k.teamID)
-            } else if let t = try tokenAuth.providerToken(now: now) {
-                bearer = t.token
-                ids = (t.keyID, t.teamID)
-            }
+        if dryRun {
+            if let k = try settings.loadSigningKey() { ids = (k.keyID, k.teamID) }
+        } else if let t = try settings.providerToken(now: now) {
+            bearer = t.token
+            ids = (t.keyID, t.teamID)
         }
         let environment = RequestDefaults.environment(explicit: explicitEnvironment, certificate: identity?.info)
         if let identity, explicitEnvironment != nil {
             try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
         }
         var fallback: SendPlan.Route? = nil
-        if connection.isAutoEnvironment {
+        if settings.isAutoEnvironment {
             if let info = identity?.info, info.isApplePush, info.environments.count == 1, let only = info.sortedEnvironments.first {
-                throw CLIError.usage("--env auto: \(certificate.cert ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
+                throw CLIError.usage("\(settings.label("env")) auto: \(settings.cert?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
             }
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             let otherEndpoint = endpoints.endpoint(for: other, port: port)
-            fallback = SendPlan.Route(environment: other, endpoint: otherEndpoint, proxy: try connection.proxySelection(for: otherEndpoint))
+            fallback = SendPlan.Route(environment: other, endpoint: otherEndpoint, proxy: try settings.proxySelection(for: otherEndpoint))
         }
         let endpoint = endpoints.endpoint(for: environment, port: port)
         if let fallback, fallback.endpoint.url == endpoint.url {
             // One server for both environments would answer BadDeviceToken twice and blame the token.
-            throw CLIError.usage("--env auto needs two servers, but --endpoint \(endpoint.url) names one for both environments; "
+            throw CLIError.usage("\(settings.label("env")) auto needs two servers, but \(settings.label("endpoint")) \(endpoint.url) names one for both environments; "
                 + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
         }
         SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
                                                  + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
-        let proxy = try connection.proxySelection(for: endpoint)
+        let proxy = try settings.proxySelection(for: endpoint)
 
         // 5. Headers from flags and defaults.
-        let provisionalType = explicitType ?? (request.topic.flatMap { PushType.inferred(fromTopic: $0) })
+        let provisionalType = explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
             ?? RequestDefaults.pushType(explicit: nil, topic: nil, body: loaded.payload.body)
-        guard let topic = RequestDefaults.topic(explicit: request.topic, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
+        guard let topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
                                                 certificate: identity?.info, pushType: provisionalType) else {
             if identity == nil {
                 throw CredentialChoice.topicRequired
@@ -160,13 +173,14 @@ extension APNSCtl.Send {
         let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
         // 6. Every validate rule (65), then the bytes to send.
-        let body = try checkPayload(loaded, pushType: pushType, priority: priority, topic: topic, sizeLimit: sizeLimit)
+        let body = try checkPayload(loaded, pushType: pushType, priority: priority, topic: topic, sizeLimit: sizeLimit,
+                                  minify: settings.isOn("minify"))
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
                                       collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
         return SendPlan(request: pushRequest, environment: environment, endpoint: endpoint, proxy: proxy, fallback: fallback,
                         devices: source, deviceCount: count, firstDevice: first, identity: identity, tokenIDs: ids,
-                        deviceFile: file)
+                        deviceFile: file, deviceNames: names, fileDeviceNames: fileNames)
     }
 
     /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.
@@ -186,11 +200,11 @@ extension APNSCtl.Send {
 
     /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
     func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority,
-                      topic: String?, sizeLimit: Int?, broadcast: Bool = false) throws(CLIError) -> [UInt8] {
+                      topic: String?, sizeLimit: Int?, minify: Bool, broadcast: Bool = false) throws(CLIError) -> [UInt8] {
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
         let limit = sizeLimit ?? options.defaultSizeLimit(for: pushType)
-        let minified = request.minify ? loaded.payload.minified() : nil
+        let minified = minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
         options.sizeLimit = minified == nil ? limit : Int.max / 2
         let report = PayloadValidator.validate(loaded.payload, options: options)

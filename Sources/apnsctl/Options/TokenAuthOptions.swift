@@ -15,15 +15,10 @@ struct AuthKeyOptions: ParsableArguments {
     var keyID: String?
 
     @Option(name: .customLong("team-id"),
-            help: ArgumentHelp("10-character team id (default: $APNSCTL_TEAM_ID).", valueName: "id"))
+            help: ArgumentHelp("10-character team id (also APNSCTL_TEAM_ID or a profile's team-id).", valueName: "id"))
     var teamID: String?
 
-    /// A signing key with its checked key id and team id (`--team-id`, else `APNSCTL_TEAM_ID`).
-    struct Loaded {
-        let key: SigningKey
-        let keyID: String
-        let teamID: String
-    }
+    typealias Loaded = SigningKeyWithIDs
 
     /// Loads `--auth-key` and checks the ids: missing or malformed ids are credential problems (77).
     func load(path: String) throws(CLIError) -> Loaded {
@@ -44,12 +39,6 @@ struct TokenAuthOptions: ParsableArguments {
           help: "Sign a new provider token instead of reusing the cached one (younger than 50 minutes) in $XDG_CACHE_HOME/apnsctl, and do not store it.")
     var noTokenCache = false
 
-    func validate() throws {
-        if key.authKey == nil && (key.keyID != nil || key.teamID != nil || noTokenCache) {
-            throw ValidationError("--key-id, --team-id and --no-token-cache need --auth-key; pass the .p8 key file")
-        }
-    }
-
     /// Whether token authentication was asked for.
     var isGiven: Bool { key.authKey != nil }
 
@@ -58,20 +47,6 @@ struct TokenAuthOptions: ParsableArguments {
         throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
         guard let path = key.authKey else { return nil }
         let loaded = try key.load(path: path)
-        do {
-            let token: String
-            if !noTokenCache, let cache {
-                token = try cache.token(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, now: now)
-            } else {
-                if !noTokenCache {
-                    StandardStreams.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
-                        + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
-                }
-                token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: now)
-            }
-            return (token, loaded.keyID, loaded.teamID)
-        } catch {
-            throw .internalError("signing the provider token failed: \(error)")
-        }
+        return (try loaded.providerToken(noCache: noTokenCache, now: now, cache: cache), loaded.keyID, loaded.teamID)
     }
 }

@@ -1,16 +1,14 @@
 import APNSClient
 import APNSCore
+import APNSSettings
 
 /// `send --channel … --dry-run`: the broadcast that would be sent to the first channel (method, URL,
 /// headers, body) and the same request for `curl --http2`, secrets and credential paths as shell
 /// variables. Connects to nothing.
 struct BroadcastDryRun: DryRunText {
     let plan: BroadcastPlan
-    let certificate: CertificateOptions
-    let connection: SendConnectionOptions
-    let tokenAuthKeyPath: String?
-    /// `--passphrase-file`, which the curl block reads the passphrase from (never printed).
-    var passphraseFile: String? = nil
+    /// The resolved credentials and connection settings the curl block mirrors (secrets never printed).
+    let settings: ResolvedSettings
 
     /// The text, line by line.
     func lines() -> [String] {
@@ -30,9 +28,7 @@ struct BroadcastDryRun: DryRunText {
             out.append("# the same request goes to \(plan.jobs.count - 1) more channel\(plan.jobs.count == 2 ? "" : "s"), only apns-channel-id and apns-request-id differ")
         }
         out.append("# \(plan.credentials.environment.rawValue), \(first.request.body.count) bytes; nothing was sent. The same request with curl:")
-        return out + CurlCommand.lines(url: url, headers: headers, body: first.request.body, certificate: certificate,
-                                       identity: plan.credentials.identity, tokenIDs: plan.credentials.tokenIDs,
-                                       tokenAuthKeyPath: tokenAuthKeyPath, connection: connection,
-                                       passphraseFile: passphraseFile)
+        return out + CurlCommand.lines(url: url, headers: headers, body: first.request.body, settings: settings,
+                                       identity: plan.credentials.identity, tokenIDs: plan.credentials.tokenIDs)
     }
 }

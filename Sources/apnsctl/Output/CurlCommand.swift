@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// An equivalent `curl --http2` command for a dry run: credentials and the bearer token as shell variables
 /// (never the secrets themselves), every other header and the body quoted for any POSIX shell. The variables
@@ -16,19 +17,24 @@ struct CurlCommand {
     /// A command for `url`.
     init(url: String) { self.url = url }
 
-    /// The dry runs' command: `send`'s credential and connection flags as curl options, then the request.
-    static func lines(url: String, headers: [HeaderField], body: [UInt8], certificate: CertificateOptions,
-                      identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, tokenAuthKeyPath: String?,
-                      connection: SendConnectionOptions, proxy: ProxySelection? = nil, passphraseFile: String? = nil) -> [String] {
+    /// The dry runs' command: `send`'s resolved credentials and connection settings as curl options, then the
+    /// request. PEM held in a variable stays there: curl reads it through a pipe, never from a file.
+    static func lines(url: String, headers: [HeaderField], body: [UInt8], settings: ResolvedSettings,
+                      identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, proxy: ProxySelection? = nil) -> [String] {
         var curl = CurlCommand(url: url)
-        if let cert = certificate.cert, let identity {
-            curl.certificate(path: cert, keyPath: certificate.key, identity: identity, passphraseFile: passphraseFile)
+        let passphraseFile = settings.passphraseFile?.value
+        if let cert = settings.cert?.value, let identity {
+            switch (cert, settings.key?.value) {
+            case (.file(let path), .file(let keyPath)?): curl.certificate(path: path, keyPath: keyPath, identity: identity, passphraseFile: passphraseFile)
+            case (.file(let path), nil): curl.certificate(path: path, keyPath: nil, identity: identity, passphraseFile: passphraseFile)
+            default: curl.certificateInVariables(cert, key: settings.key?.value, identity: identity, passphraseFile: passphraseFile)
+            }
         }
-        if let tokenIDs, let tokenAuthKeyPath {
-            curl.token(keyPath: tokenAuthKeyPath, keyID: tokenIDs.keyID, teamID: tokenIDs.teamID)
+        if let tokenIDs, let authKey = settings.authKey?.value {
+            curl.token(key: authKey, keyID: tokenIDs.keyID, teamID: tokenIDs.teamID)
         }
-        curl.trust(caFile: connection.caFile, insecure: connection.insecure)
-        if let proxy { curl.proxy(proxy, explicitFlag: connection.proxy != nil) }
+        curl.trust(caFile: settings.caFile?.value, insecure: settings.isOn("insecure"))
+        if let proxy { curl.proxy(proxy, explicitFlag: settings.proxy != nil) }
         curl.headers(headers)
         curl.body(body)
         return curl.lines
@@ -50,15 +56,18 @@ struct CurlCommand {
             variables.append("APNS_KEY=\(Self.shellQuoted(keyPath))")
             words.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
         }
-        if identity.needsPassphrase {
-            if let passphraseFile {
-                variables.append("APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r')")
-            } else {
-                variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
-                variables.append("APNS_PASSPHRASE=\"$APNSCTL_PASSPHRASE\"")
-            }
-            words.append("--pass \"$APNS_PASSPHRASE\"")
+        if identity.needsPassphrase { passphrase(file: passphraseFile) }
+    }
+
+    /// `--pass` from `passphraseFile`'s first line, else from `APNSCTL_PASSPHRASE` (never printed).
+    private mutating func passphrase(file passphraseFile: String?) {
+        if let passphraseFile {
+            variables.append("APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r')")
+        } else {
+            variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
+            variables.append("APNS_PASSPHRASE=\"$APNSCTL_PASSPHRASE\"")
         }
+        words.append("--pass \"$APNS_PASSPHRASE\"")
     }
 
     /// A legacy RC2 `.p12`, which curl's OpenSSL 3 cannot read: the block makes a PEM with `apnsctl convert`
@@ -79,9 +88,30 @@ struct CurlCommand {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 
-    /// `APNS_JWT` from `apnsctl jwt`, for the `authorization` header.
-    mutating func token(keyPath: String, keyID: String, teamID: String) {
-        variables.append("APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(keyPath)) --key-id \(keyID) --team-id \(teamID))")
+    /// `APNS_JWT` from `apnsctl jwt`, for the `authorization` header; a key held in `APNSCTL_AUTH_KEY` is read
+    /// from there by `apnsctl jwt` itself.
+    mutating func token(key: CredentialSource, keyID: String, teamID: String) {
+        switch key {
+        case .file(let path):
+            variables.append("APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(path)) --key-id \(keyID) --team-id \(teamID))")
+        case .pem(_, let variable):
+            variables.append("# the key is PEM text in \(variable): apnsctl jwt reads it from there (never from a file)")
+            variables.append("APNS_JWT=$(apnsctl jwt --key-id \(keyID) --team-id \(teamID))")
+        }
+    }
+
+    /// A certificate (or its key) held as PEM text in `APNSCTL_CERT`/`APNSCTL_KEY`: curl reads it through a pipe
+    /// from the variable (process substitution: bash, zsh, ksh), so the text never lands in a file.
+    mutating func certificateInVariables(_ cert: CredentialSource, key: CredentialSource?, identity: PushIdentity, passphraseFile: String?) {
+        for (flag, source) in [("--cert", cert)] + (key.map { [("--key", $0)] } ?? []) {
+            switch source {
+            case .file(let path): words.append("\(flag) \(Self.shellQuoted(path))")
+            case .pem(_, let variable):
+                variables.append("# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads it from the variable through a pipe (bash, zsh), never from a file")
+                words.append("\(flag) <(printf '%s\\n' \"$\(variable)\")")
+            }
+        }
+        if identity.needsPassphrase { passphrase(file: passphraseFile) }
     }
 
     /// `--proxy URL` (and `--proxy-user` from a shell variable: the password is never printed), or

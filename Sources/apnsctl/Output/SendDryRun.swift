@@ -1,16 +1,14 @@
 import APNSClient
 import APNSCrypto
 import APNSCore
+import APNSSettings
 
 /// `send --dry-run`: the request that would be sent (method, URL, headers, body) and an equivalent
 /// `curl --http2` command, with secrets and credential paths as shell variables. Connects to nothing.
 struct SendDryRun: DryRunText {
     let plan: SendPlan
-    let certificate: CertificateOptions
-    let connection: SendConnectionOptions
-    let tokenAuthKeyPath: String?
-    /// `--passphrase-file`, which the curl block reads the passphrase from (never printed).
-    var passphraseFile: String? = nil
+    /// The resolved credentials and connection settings the curl block mirrors (secrets never printed).
+    let settings: ResolvedSettings
 
     /// The text, line by line.
     func lines() -> [String] {
@@ -42,8 +40,7 @@ struct SendDryRun: DryRunText {
     }
 
     private func curl(url: String, headers: [HeaderField]) -> [String] {
-        CurlCommand.lines(url: url, headers: headers, body: plan.request.payload, certificate: certificate, identity: plan.identity,
-                          tokenIDs: plan.tokenIDs, tokenAuthKeyPath: tokenAuthKeyPath, connection: connection,
-                          proxy: plan.proxy, passphraseFile: passphraseFile)
+        CurlCommand.lines(url: url, headers: headers, body: plan.request.payload, settings: settings, identity: plan.identity,
+                          tokenIDs: plan.tokenIDs, proxy: plan.proxy)
     }
 }

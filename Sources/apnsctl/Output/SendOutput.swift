@@ -24,6 +24,8 @@ final class SendOutput {
     private let progress: SendProgress?
     /// Said after a `TopicDisallowed` line: the topic sent and the certificate's topics, the two things to compare.
     var topicNote: String?
+    /// Token (hex) → the device name it was given by, printed beside the token (JSON `"device_name"`).
+    var deviceName: ((String) -> String?)?
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
@@ -45,12 +47,18 @@ final class SendOutput {
         case .text:
             if !(quiet && r.outcome == .accepted) {
                 let note = r.knownReason == .topicDisallowed ? topicNote.map { " " + $0 } ?? "" : ""
-                out.line(Self.textLine(r, environment: environment, colour: colour) + note)
+                out.line(Self.textLine(r, environment: environment, colour: colour, name: name(of: r)) + note)
             }
-        case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint))
+        case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r)))
         }
         if lineBuffered { out.flush() }
         progress?.advance()
+    }
+
+    /// The device name a result's token was given by, if any.
+    private func name(of r: PushResult) -> String? {
+        guard let deviceName, case .device(let d) = r.target else { return nil }
+        return deviceName(d.hex)
     }
 
     /// Writes buffered lines (before something goes to stderr).
@@ -69,11 +77,12 @@ final class SendOutput {
     /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  <whole token>  meaning hint`,
     /// `failed    ---  <whole token>  why`. Rejected and failed lines print the whole token: it is the
     /// one the user must act on (remove, re-register, resend).
-    static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false) -> String {
-        let device = r.target.text
+    static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false, name: String? = nil) -> String {
+        let named = name.map { PrintableText.escapingControls($0) + " " } ?? ""
+        let device = named + r.target.text
         switch r.outcome {
         case .accepted:
-            var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(r.target.abbreviated)"
+            var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(named)\(r.target.abbreviated)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
             if let id = r.apnsRequestID { line += "  apns-request-id=\(id)" }
             return line + "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
@@ -123,11 +132,13 @@ final class SendOutput {
     }
 
     /// One JSON object with CLI.md's fields (`error` only for devices without an answer).
-    static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint) -> String {
+    static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil) -> String {
         var w = JSONWriter()
         w.beginObject()
         switch r.target {
-        case .device(let d): w.field("device", d.hex)
+        case .device(let d):
+            w.field("device", d.hex)
+            if let name { w.field("device_name", name) }
         case .channel(let c):
             w.field("channel", c)
             w.field("apns_request_id", r.apnsRequestID)

@@ -1,5 +1,7 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
+import APNSSettings
 
 extension DeviceToken.Problem {
     /// The problem as `send` words it: the core says what is wrong with the value, apnsctl says which of
@@ -24,6 +26,42 @@ extension DeviceFile.Problem {
             if more > 0 { out.append("--devices \(file): … and \(more) more bad line\(more == 1 ? "" : "s")") }
             // CLIError prints the first line after `error: `; every further line gets its own prefix.
             return out.joined(separator: "\nerror: ")
+        }
+    }
+}
+
+extension DeviceNames.Problem {
+    /// A token's problem as `send` words it; a name's problem as the settings word it.
+    /// With no names defined at all, the token's own problem comes first (the value was most likely meant as one).
+    var cliMessage: String {
+        switch self {
+        case .token(let p): return p.cliMessage
+        case .unknownName(let name, _, let known) where known.isEmpty:
+            if let bad = name.first(where: { !($0.isASCII && $0.isHexDigit) }) {
+                return DeviceToken.Problem.notHex(character: bad).cliMessage + "; nor is it a device name: " + message
+            }
+            return message
+        default: return message
+        }
+    }
+}
+
+extension DeviceNames {
+    /// The lookup `--devices` lines use (APNSClient cannot see the settings): a known name gives its token and
+    /// is recorded in `used` for the results; an unknown name-shaped value, or a bad entry, is a bad line; any
+    /// other text is parsed as a token. Nil when no names are defined (a plain list costs nothing more).
+    func lookup(recording used: LockedValue<[String: String]>) -> DeviceNameLookup? {
+        guard !entries.isEmpty else { return nil }
+        let names = self
+        return { (text: String) -> DeviceNameAnswer in
+            let device: DeviceNames.Device
+            do throws(DeviceNames.Problem) { device = try names.resolve(text) } catch {
+                if case .token = error { return DeviceNameAnswer.notAName }
+                return DeviceNameAnswer.problem(error.message)
+            }
+            guard let name = device.name else { return DeviceNameAnswer.notAName }
+            used.withLock { $0[device.token.hex] = name }
+            return DeviceNameAnswer.token(device.token)
         }
     }
 }

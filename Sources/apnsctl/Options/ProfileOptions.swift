@@ -1,0 +1,34 @@
+import APNSCore
+import APNSMock
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+/// `-p/--profile NAME` and `--config FILE`: which profile and which settings file a settings command reads.
+/// `resolve` is the one place a command turns its flags, the `APNSCTL_*` variables and the profile into one
+/// `ResolvedSettings`, before any other check (CLI.md, "Settings").
+struct ProfileOptions: ParsableArguments {
+    @Option(name: [.customShort("p"), .customLong("profile")],
+            help: ArgumentHelp("Take unset settings from this profile of the settings file. Without it: $APNSCTL_PROFILE, else the file's default-profile; mock is built in. apnsctl config list shows them.",
+                               valueName: "name"))
+    var profile: String?
+
+    @OptionGroup var file: ConfigFileOptions
+
+    /// The command's settings from `flags` (the option groups' values), the variables and the profile, with
+    /// CLI.md's combination rules checked on the result. 64 for a bad value, file or combination, 66 for a
+    /// missing named file or `mock.json`.
+    func resolve(_ command: SettingCommand, flags given: SettingFlags) throws(CLIError) -> ResolvedSettings {
+        var flags = given
+        flags.profile = profile
+        flags.config = file.config
+        do {
+            let input = try SettingsInput.fromProcess(command: command, flags: flags, defaultMockStateDirectory: MockState.defaultDirectory)
+            let resolved = try SettingsResolver.resolve(input)
+            try resolved.checkCombinations()
+            return resolved
+        } catch {
+            throw CLIError(error)
+        }
+    }
+}

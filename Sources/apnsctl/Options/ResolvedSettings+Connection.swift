@@ -1,0 +1,117 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+import APNSPlatform
+import APNSSettings
+
+/// Where a resolved command connects and whom it trusts: the resolved `env`, `endpoint`, `port`, `proxy`,
+/// `noproxy`, `ca-file`, `insecure`, `timeout` and `concurrency` turned into the sender's types. Warnings and
+/// errors name each value's origin (a flag, a variable or a profile line).
+extension ResolvedSettings {
+    /// `env` when it names one environment; nil for the default or `auto`.
+    var explicitEnvironment: APNSEnvironment? {
+        if case .one(let e)? = environment?.value { return e }
+        return nil
+    }
+
+    /// `env auto`: the default environment first, then the other for `BadDeviceToken`.
+    var isAutoEnvironment: Bool { environment?.value == .auto }
+
+    /// Every `endpoint` (none: Apple's hosts).
+    var endpointList: PushEndpoints { endpoints?.value ?? PushEndpoints() }
+
+    /// `port` (443 by default); warns when an endpoint makes it moot (the endpoint carries its own port).
+    func checkedPort(endpoints: PushEndpoints) -> Int {
+        guard let port else { return 443 }
+        if !endpoints.isEmpty {
+            StandardStreams.warning("\(label("port")) \(port.value) is ignored with \(label("endpoint")), which carries its own port")
+        }
+        return port.value
+    }
+
+    /// A `ca-file` that does not exist: 66 naming where it was given.
+    func checkCAFile() throws(CLIError) {
+        if let caFile = caFile?.value, !FileSystem.exists(caFile) {
+            throw .inputMissing("\(label("ca-file")) \(caFile): no such file; check the path")
+        }
+    }
+
+    /// The proxy for connections to `endpoint`: the resolved `proxy` (a flag, `APNSCTL_PROXY`, a profile, or
+    /// curl's variables as the default), minus `noproxy` exemptions.
+    func proxySelection(for endpoint: PushEndpoint) throws(CLIError) -> ProxySelection {
+        do {
+            return try ProxySelection.choose(for: endpoint.host, explicit: proxy?.value, noProxy: noProxy?.value, environment: [:],
+                                             explicitLabel: label("proxy"), noProxyLabel: label("noproxy"))
+        } catch { throw .usage(error.message) }
+    }
+
+    /// For commands that talk to one environment (`channel`, `send --channel`): `env auto` is refused, and the
+    /// endpoint is an explicit one (bare or for `environment`) or `defaultEndpoint`, with its proxy.
+    func singleRoute(environment: APNSEnvironment, command: String,
+                     defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
+        if isAutoEnvironment {
+            throw .usage("\(label("env")) auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
+        }
+        let endpoints = endpointList
+        let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
+        SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)])
+        return (endpoint, try proxySelection(for: endpoint))
+    }
+
+    /// How the server certificate is checked; warns (stderr) for `insecure`.
+    var trust: ServerTrust {
+        if isOn("insecure") {
+            StandardStreams.warning("\(label("insecure")): the server certificate is not verified; anyone on the network path could read or change what is sent")
+            return .insecure
+        }
+        return caFile.map { .caFile($0.value) } ?? .systemStore
+    }
+
+    /// The sender's settings for `endpoint` (trust, timeout, concurrency, proxy).
+    func senderConfiguration(endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection) -> SenderConfiguration {
+        SenderConfiguration(endpoint: endpoint, trust: trust, identity: identity, timeout: timeout?.value ?? 30,
+                            concurrency: concurrency?.value, proxy: proxy.proxy)
+    }
+}
+
+extension ConnectionOptions {
+    /// The connection flags as given, for the resolver (nil and false: not given).
+    func fill(_ flags: inout SettingFlags) {
+        flags.env = environment
+        flags.endpoint = endpoints
+        flags.port = port.map(String.init)
+        flags.proxy = proxy
+        flags.noproxy = noProxy
+        flags.caFile = caFile
+        flags.insecure = insecure
+        flags.concurrency = concurrency.map(String.init)
+        flags.timeout = timeout.map { String($0) }
+    }
+}
+
+extension CredentialFlags {
+    /// The credential flags as given, for the resolver.
+    static func fill(_ flags: inout SettingFlags, certificate: CertificateOptions, passphrase: PassphraseOptions, tokenAuth: TokenAuthOptions) {
+        flags.cert = certificate.cert
+        flags.key = certificate.key
+        flags.passphrase = passphrase.passphrase
+        flags.passphraseFile = passphrase.passphraseFile
+        flags.authKey = tokenAuth.key.authKey
+        flags.keyID = tokenAuth.key.keyID
+        flags.teamID = tokenAuth.key.teamID
+        flags.noTokenCache = tokenAuth.noTokenCache
+    }
+}
+
+/// The credential option groups' part of `SettingFlags`.
+enum CredentialFlags {}
+
+extension ResolvedSettings {
+    /// `expiration` as UNIX seconds at `now` (its text was checked when resolved).
+    func expirationTime(now: Int64) throws(CLIError) -> Int64? {
+        guard let text = expiration?.value else { return nil }
+        do { return try RequestDefaults.expiration(text, now: now) } catch {
+            throw .usage("\(label("expiration")) " + error.message)
+        }
+    }
+}
