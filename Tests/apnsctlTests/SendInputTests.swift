@@ -67,6 +67,6 @@ import Testing
                                            "--endpoint", "https://127.0.0.1:9", "-d", a],
                                           environment: ["XDG_CACHE_HOME": scratch.path])
         #expect(r.status == 64)
-        #expect(r.stderr == "error: --cert and --auth-key both given; choose one: certificate auth (cert) or token auth (auth-key)\n")
+        #expect(r.stderr == "error: --cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)\n")
     }
 }

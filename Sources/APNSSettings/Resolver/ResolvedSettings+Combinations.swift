@@ -15,7 +15,9 @@ extension ResolvedSettings {
             throw .usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)")
         }
         if let certificate, let token {
-            throw .usage("\(Self.name(certificate.origin, "cert")) and \(Self.name(token.origin, "auth-key")) both given; choose one: certificate auth (cert) or token auth (auth-key)")
+            // The advice names them as the user wrote them: flags as flags, settings by their key.
+            let (c, t) = Self.isFlag(certificate.origin) && Self.isFlag(token.origin) ? ("--cert", "--auth-key") : ("cert", "auth-key")
+            throw .usage("\(Self.name(certificate.origin, "cert")) and \(Self.name(token.origin, "auth-key")) both given; choose one: certificate auth (\(c)) or token auth (\(t))")
         }
         if let key, certificate == nil {
             throw .usage("\(Self.name(key.origin, "key")) needs a certificate in the same place; give cert with it")
@@ -34,6 +36,11 @@ extension ResolvedSettings {
                 }
             }
         }
+    }
+
+    static func isFlag(_ origin: SettingOrigin) -> Bool {
+        if case .flag = origin { return true }
+        return false
     }
 
     /// `--cert`, `APNSCTL_CERT`, `cert in profile dev (PATH:LINE)`, `cert of the mock profile (PATH)`.
