@@ -248,7 +248,7 @@ extension APNSCtl {
 
         /// A mock that cannot start (exit 69): a port in use gets the flag that picks a free one.
         private static func cliError(_ error: MockServerError) -> CLIError {
-            .transport(error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : ""))
+            .transport(.mockCannotStart(error))
         }
 
         /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.
