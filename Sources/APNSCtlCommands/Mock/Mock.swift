@@ -121,7 +121,7 @@ extension APNSCtl {
         @Option(name: .customLong("max-streams"), help: ArgumentHelp(
             "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
             valueName: "N", visibility: .hidden))
-        var maxStreams = 1000
+        var maxStreams = Int(APNSLimit.observedMaxConcurrentStreams)
 
         @Option(name: .customLong("max-channels"), help: ArgumentHelp(
             "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "N", visibility: .hidden))
