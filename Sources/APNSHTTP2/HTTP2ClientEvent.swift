@@ -29,9 +29,6 @@ public struct HTTP2GoAway: Sendable, Equatable {
         self.errorCode = errorCode
         self.debugData = debugData
     }
-
-    /// The error code's name, e.g. `NO_ERROR`, `PROTOCOL_ERROR`.
-    public var errorName: String { HTTP2ErrorCode.name(errorCode) }
 }
 
 extension HTTP2ErrorCode {

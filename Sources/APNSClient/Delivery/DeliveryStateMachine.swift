@@ -3,8 +3,9 @@
 /// to wait first, when to give up, and what an interrupt leaves behind.
 ///
 /// The driver (`PushSender`) asks `nextAction(now:)` what to do and reports what happened through the
-/// event methods (items too: the driver reads its source when told to `.pull`, so no I/O happens in here), each naming the connection it happened on (a connection that received GOAWAY drains
-/// while its successor already sends). Everything here is plain values, so every fault sequence is
+/// event methods, each naming the connection it happened on (a connection that received GOAWAY drains
+/// while its successor already sends). Items arrive the same way: the driver reads its source when told
+/// to `.pull`, so no file or pipe is read in here. Everything here is plain values, so every fault sequence is
 /// tested in microseconds without a socket (as swift-nio-http2 tests its state machines).
 ///
 /// The guarantees it keeps:
