@@ -4,7 +4,7 @@
 `{"reason": REASON}` as the body, and 200 for any other token. It prints `listening PORT` once ready and
 serves until killed (or --lifetime seconds).
 
-Usage: h2_answer_server.py --cert server.pem [--answer TOKEN=STATUS:REASON]... [--lifetime 60]
+Usage: h2_answer_server.py --cert server.pem [--answer TOKEN=STATUS:REASON]... [--lifetime 300]
 (server.pem holds the certificate and its key.)
 """
 import argparse
@@ -63,7 +63,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--cert", required=True)
     p.add_argument("--answer", action="append", default=[])
-    p.add_argument("--lifetime", type=float, default=60)
+    p.add_argument("--lifetime", type=float, default=300)
     args = p.parse_args()
     answers = {}
     for a in args.answer:
