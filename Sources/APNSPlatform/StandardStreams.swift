@@ -1,4 +1,11 @@
 import APNSCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 /// Messages on standard error. Standard output carries data and is written only through
 /// `OutputSink.standardOutput`, which checks every write. Writes go straight to the descriptors:

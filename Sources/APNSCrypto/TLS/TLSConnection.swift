@@ -100,7 +100,7 @@ public final class TLSConnection {
                 ERR_clear_error()
                 throw .verification(text)
             }
-            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: errno))
+            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: SystemError.code))
         }
     }
 
@@ -145,7 +145,7 @@ public final class TLSConnection {
     public var pendingBytes: Int { Int(SSL_pending(pointer)) }
 
     private func classify(_ rc: Int32, operation: String) throws(TLSFailure) -> TLSStep {
-        let e = errno
+        let e = SystemError.code
         switch SSL_get_error(pointer, rc) {
         case SSL_ERROR_WANT_READ: return .wantRead
         case SSL_ERROR_WANT_WRITE: return .wantWrite
@@ -154,7 +154,7 @@ public final class TLSConnection {
             return .closed
         case SSL_ERROR_SYSCALL:
             let err = OpenSSLError(operation)
-            if err.entries.isEmpty && (e == 0 || e == ECONNRESET || e == EPIPE) {
+            if err.entries.isEmpty && (e == 0 || SystemError.isConnectionGone(e)) {
                 // TLS 1.3 rejects a missing client certificate after the handshake: one more read surfaces the alert.
                 peerClose = e == 0 ? .eofWithoutCloseNotify : .reset
                 return .closed

@@ -133,40 +133,34 @@ public struct MockState: Sendable {
     /// then renamed into place in one step. Returns whether this call's set is the one in place (a mock that
     /// lost the race to another uses the winner's set, and returns false).
     static func createIfAbsent(directory: String) throws(MockStateError) -> Bool {
-        var st = stat()
-        if lstat(directory, &st) == 0 {
-            if (st.st_mode & S_IFMT) == S_IFDIR || (st.st_mode & S_IFMT) == S_IFLNK {
-                // Checked before anything in it is looked at: a link or someone else's dir is refused here.
-                if !(try openStorage(directory).isEmpty) { return false }
-            } else {
-                throw .notADirectory(directory)
-            }
+        switch FileSystem.entryKind(directory) {
+        case .none: break
+        case .directory, .symbolicLink:
+            // Checked before anything in it is looked at: a link or someone else's dir is refused here.
+            if !(try openStorage(directory).isEmpty) { return false }
+        case .other: throw .notADirectory(directory)
         }
         let parentPath = PrivateDirectory.parentPath(of: directory)
         do { try FileSystem.makeDirectories(parentPath, mode: 0o700) } catch { throw .files(error) }
         let fresh = try generate()
-        var template = Array("\(parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        guard made != nil else {
+        let template = "\(parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX"
+        guard let temporaryPath = FileSystem.makeUniqueDirectory(template: template) else {
             // No room beside it (e.g. a read-only parent): create in place instead.
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw .files(.cannotCreate(path: directory, reason: FileSystem.errnoText()))
-            }
+            do { try FileSystem.makeDirectory(directory, mode: 0o700) } catch { throw .files(error) }
             return false
         }
-        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let temporary = try openStorage(temporaryPath)
         do { try write(fresh.files, into: temporary) } catch {
             removeFiles(fresh.files.map(\.name), from: temporary)
             throw error
         }
         // rename(2) replaces a missing or empty directory atomically and refuses a non-empty one.
-        if rename(temporaryPath, directory) == 0 { return true }
-        let failure = errno
+        let renamed = FileSystem.renameDirectory(temporaryPath, to: directory)
+        if renamed == .renamed { return true }
         // Lost the race: the descriptor still names the temporary dir, which is not the state dir.
         removeFiles(fresh.files.map(\.name), from: temporary)
-        if failure != EEXIST && failure != ENOTEMPTY && mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw .files(.cannotCreate(path: directory, reason: FileSystem.errnoText()))
+        if renamed == .failed {
+            do { try FileSystem.makeDirectory(directory, mode: 0o700) } catch { throw .files(error) }
         }
         return false
     }
@@ -174,7 +168,7 @@ public struct MockState: Sendable {
     /// Removes `names` and then the directory itself (a temporary one that lost the rename race or failed).
     private static func removeFiles(_ names: [String], from directory: PrivateDirectory) {
         for name in names { directory.remove(name) }
-        rmdir(directory.path)
+        FileSystem.removeEmptyDirectory(directory.path)
     }
 
     /// The existing state, or nil when any part is missing or unusable.
