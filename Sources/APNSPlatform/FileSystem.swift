@@ -86,11 +86,6 @@ public enum FileSystem {
         return bytes
     }
 
-    /// Reads a file as UTF-8 text (invalid bytes are repaired, never fatal).
-    public static func readText(_ path: String) throws(Failure) -> String {
-        String(decoding: try read(path), as: UTF8.self)
-    }
-
     /// Reads an open descriptor to its end, or until `limit` bytes are read.
     public static func readAll(fd: Int32, limit: Int = .max) -> [UInt8] {
         var out: [UInt8] = []

@@ -232,17 +232,6 @@ public final class TLSConnection {
     /// Server side: whether the client's certificate chained to the configured client CA.
     public var clientCertificateTrusted: Bool { SSL_get_verify_result(pointer) == X509_V_OK }
 
-    /// The last TLS alert or error text, read after a failed write: with TLS 1.3 a rejected client
-    /// certificate only shows up here (e.g. `tlsv13 alert certificate required`).
-    public func drainAlert() -> String? {
-        var scratch = [UInt8](repeating: 0, count: 256)
-        ERR_clear_error()
-        let n = scratch.withUnsafeMutableBytes { SSL_read(pointer, $0.baseAddress, Int32($0.count)) }
-        guard n <= 0 else { return nil }
-        let err = OpenSSLError("reading")
-        return err.entries.isEmpty ? nil : Self.describe(err, errnoValue: 0)
-    }
-
     private static func describe(_ error: OpenSSLError, errnoValue: Int32) -> String {
         if let last = error.entries.last {
             // "error:0A000410:SSL routines::sslv3 alert handshake failure" -> the readable tail.

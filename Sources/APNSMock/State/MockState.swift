@@ -69,14 +69,21 @@ public struct MockState: Sendable {
     /// True when this call generated the files (first start, or the old ones were unusable).
     public let created: Bool
 
-    public var caFile: String { directory + "/ca.pem" }
-    public var serverCertificateFile: String { directory + "/server.pem" }
-    public var serverKeyFile: String { directory + "/server-key.pem" }
-    public var clientFile: String { directory + "/client.pem" }
-    public var authKeyFile: String { directory + "/AuthKey_\(keyID).p8" }
-    public var demoFile: String { directory + "/demo.json" }
-    public var readyFile: String { directory + "/mock.json" }
+    public var caFile: String { storage.file(FileName.ca) }
+    public var clientFile: String { storage.file(FileName.client) }
+    public var authKeyFile: String { storage.file(FileName.authKey(keyID)) }
+    public var readyFile: String { storage.file(MockReadyFile.readyName) }
     public var lockFile: String { storage.file(Self.lockName) }
+
+    /// The names of the state dir's files, spelled once for reading, writing and showing them.
+    enum FileName {
+        static let ca = "ca.pem"
+        static let server = "server.pem"
+        static let serverKey = "server-key.pem"
+        static let client = "client.pem"
+        static let demo = "demo.json"
+        static func authKey(_ keyID: String) -> String { "AuthKey_\(keyID).p8" }
+    }
 
     /// `$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`; nil with no home directory (never a
     /// shared place such as /tmp).
@@ -173,16 +180,16 @@ public struct MockState: Sendable {
 
     /// The existing state, or nil when any part is missing or unusable.
     static func load(storage: PrivateDirectory, now: Int64, created: Bool = false) -> MockState? {
-        guard let demo = try? JSONReader.parse(storage.read("demo.json")),
+        guard let demo = try? JSONReader.parse(storage.read(FileName.demo)),
               let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
               ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
-              let ca = try? X509Certificate.all(pem: storage.read("ca.pem")).first,
-              let server = try? X509Certificate.all(pem: storage.read("server.pem")).first,
-              let serverKey = try? PrivateKey(pem: storage.read("server-key.pem"), passphrase: nil),
+              let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
+              let server = try? X509Certificate.all(pem: storage.read(FileName.server)).first,
+              let serverKey = try? PrivateKey(pem: storage.read(FileName.serverKey), passphrase: nil),
               serverKey.matches(server), !server.info.isExpired(now: now),
-              (try? storage.read("client.pem")) != nil,
-              let keyBytes = try? storage.read("AuthKey_\(keyID).p8"),
-              let signingKey = try? CredentialLoader.loadSigningKey(bytes: keyBytes, path: storage.file("AuthKey_\(keyID).p8"))
+              (try? storage.read(FileName.client)) != nil,
+              let keyBytes = try? storage.read(FileName.authKey(keyID)),
+              let signingKey = try? CredentialLoader.loadSigningKey(bytes: keyBytes, path: storage.file(FileName.authKey(keyID)))
         else { return nil }
         return MockState(storage: storage, keyID: keyID, teamID: teamID,
                          serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
@@ -218,11 +225,11 @@ public struct MockState: Sendable {
             client = try CredentialGenerator.makePushCertificate(ca: ca, bundleID: bundleID, kind: .universal(topics: topics),
                                                                  teamID: teamID)
             signingKey = try CredentialGenerator.makeSigningKey()
-            files.append(("ca.pem", ca.certificate.pem, 0o644))
-            files.append(("server.pem", server.certificate.pem, 0o644))
-            files.append(("server-key.pem", try server.privateKey.pkcs8PEM(passphrase: nil), 0o600))
-            files.append(("client.pem", try client.pem(), 0o600))
-            files.append(("AuthKey_\(keyID).p8", try signingKey.p8PEM, 0o600))
+            files.append((FileName.ca, ca.certificate.pem, 0o644))
+            files.append((FileName.server, server.certificate.pem, 0o644))
+            files.append((FileName.serverKey, try server.privateKey.pkcs8PEM(passphrase: nil), 0o600))
+            files.append((FileName.client, try client.pem(), 0o600))
+            files.append((FileName.authKey(keyID), try signingKey.p8PEM, 0o600))
         } catch {
             throw .credentials("cannot generate the mock's credentials: \(error)")
         }
@@ -233,7 +240,7 @@ public struct MockState: Sendable {
         demo.field("bundle_id", bundleID)
         demo.endObject()
         // demo.json last: `load` needs it first, so a set cut short is never taken for a whole one.
-        files.append(("demo.json", demo.bytes + [0x0A], 0o644))
+        files.append((FileName.demo, demo.bytes + [0x0A], 0o644))
         return Generated(keyID: keyID, teamID: teamID, ca: ca, server: server, signingKey: signingKey, files: files)
     }
 
