@@ -44,6 +44,7 @@ public enum TerminalPrompt {
         var guarded: PromptSignals?
         if haveTermios {
             var quiet = saved
+            // tcflag_t is 32 bits on Glibc and 64 on Darwin; converting the flag to it is right on both.
             quiet.c_lflag &= ~tcflag_t(ECHO)
             quiet.c_lflag |= tcflag_t(ECHONL)
             guarded = PromptSignals(fd: fd, saved: saved, quiet: quiet, prompt: Array(prompt.utf8))
