@@ -100,7 +100,7 @@ public final class TLSConnection {
                 ERR_clear_error()
                 throw .verification(text)
             }
-            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: errno))
+            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: SystemError.code))
         }
     }
 
@@ -109,16 +109,15 @@ public final class TLSConnection {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeoutMs)) * 1_000_000
         while true {
             let step = try handshakeStep()
-            let events: Int16
+            let interest: PollInterest
             switch step {
             case .bytes: return
-            case .wantRead: events = Poll.readable
-            case .wantWrite: events = Poll.writable
+            case .wantRead: interest = .readable
+            case .wantWrite: interest = .writable
             case .closed: throw .handshake("the server closed the connection")
             }
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { throw .handshake("timed out") }
-            if case .timeout = Poll.wait(fd: socket.fd, events: events, timeoutMs: Int32((deadline - now) / 1_000_000) + 1) {
+            guard SystemClock.monotonicNanoseconds() < deadline else { throw .handshake("timed out") }
+            if PollSet.wait(for: socket.fd, interest, until: deadline).isEmpty {
                 throw .handshake("timed out waiting for the server")
             }
         }
@@ -145,7 +144,7 @@ public final class TLSConnection {
     public var pendingBytes: Int { Int(SSL_pending(pointer)) }
 
     private func classify(_ rc: Int32, operation: String) throws(TLSFailure) -> TLSStep {
-        let e = errno
+        let e = SystemError.code
         switch SSL_get_error(pointer, rc) {
         case SSL_ERROR_WANT_READ: return .wantRead
         case SSL_ERROR_WANT_WRITE: return .wantWrite
@@ -154,7 +153,7 @@ public final class TLSConnection {
             return .closed
         case SSL_ERROR_SYSCALL:
             let err = OpenSSLError(operation)
-            if err.entries.isEmpty && (e == 0 || e == ECONNRESET || e == EPIPE) {
+            if err.entries.isEmpty && (e == 0 || SystemError.isConnectionGone(e)) {
                 // TLS 1.3 rejects a missing client certificate after the handshake: one more read surfaces the alert.
                 peerClose = e == 0 ? .eofWithoutCloseNotify : .reset
                 return .closed
@@ -231,17 +230,6 @@ public final class TLSConnection {
 
     /// Server side: whether the client's certificate chained to the configured client CA.
     public var clientCertificateTrusted: Bool { SSL_get_verify_result(pointer) == X509_V_OK }
-
-    /// The last TLS alert or error text, read after a failed write: with TLS 1.3 a rejected client
-    /// certificate only shows up here (e.g. `tlsv13 alert certificate required`).
-    public func drainAlert() -> String? {
-        var scratch = [UInt8](repeating: 0, count: 256)
-        ERR_clear_error()
-        let n = scratch.withUnsafeMutableBytes { SSL_read(pointer, $0.baseAddress, Int32($0.count)) }
-        guard n <= 0 else { return nil }
-        let err = OpenSSLError("reading")
-        return err.entries.isEmpty ? nil : Self.describe(err, errnoValue: 0)
-    }
 
     private static func describe(_ error: OpenSSLError, errnoValue: Int32) -> String {
         if let last = error.entries.last {
