@@ -12,10 +12,13 @@ public struct SettingNames: Sendable, Equatable {
     public var sizeLimit: String
     /// Sends the payload without insignificant whitespace; read as "send it with …".
     public var minify: String
+    /// Refreshes a Live Activity's `aps.timestamp` to the current time; read as "refresh it: …".
+    public var freshTimestamp: String
 
-    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String) {
+    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String,
+                freshTimestamp: String = "set aps.timestamp to the current UNIX time") {
         (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
-        (self.sizeLimit, self.minify) = (sizeLimit, minify)
+        (self.sizeLimit, self.minify, self.freshTimestamp) = (sizeLimit, minify, freshTimestamp)
     }
 
     /// The APNs header names and the library's option names.
