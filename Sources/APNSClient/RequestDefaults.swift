@@ -28,9 +28,17 @@ public enum RequestDefaults {
         return PayloadValidator.inferPushType(body: body, topic: topic)
     }
 
-    /// `apns-priority`: `--priority`, else 10, but 5 for background (which forbids 10).
-    public static func priority(explicit: Priority?, pushType: PushType) -> Priority {
-        explicit ?? pushType.defaultPriority
+    /// `apns-priority`: `--priority`, else 10, but 5 for background (which forbids 10); none for widgets and
+    /// controls unless given (Apple's sample sends none).
+    public static func priority(explicit: Priority?, pushType: PushType) -> Priority? {
+        if let explicit { return explicit }
+        if pushType == .widgets || pushType == .controls { return nil }
+        return pushType.defaultPriority
+    }
+
+    /// `topic` with `pushType`'s suffix appended unless it already ends so (the builder flags' topic).
+    public static func suffixed(_ topic: String, for pushType: PushType) -> String {
+        topic.hasSuffix(pushType.topicSuffix) ? topic : topic + pushType.topicSuffix
     }
 
     /// The environment: `--env`, else the certificate's only one, else sandbox.

@@ -115,6 +115,7 @@ extension APNSCtl {
 
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
         @OptionGroup(title: "Request") var request: SendRequestOptions
+        @OptionGroup(title: "Live Activities and widgets") var liveActivity: LiveActivityOptions
         @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
         @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
@@ -166,7 +167,7 @@ extension APNSCtl {
                 try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic, deviceName: plan.deviceName)
+                            topic: plan.request.topic, pushType: plan.request.pushType, deviceName: plan.deviceName)
             } catch {
                 try Self.endOfStream(plan.deviceFile, after: error)
             }

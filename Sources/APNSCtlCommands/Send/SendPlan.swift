@@ -59,8 +59,12 @@ extension APNSCtl.Send {
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()
         let sizeLimit = settings.sizeLimit?.value
-        if payload != nil && request.hasQuickPayload {
-            throw CLIError.usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
+        let event = try parsedLiveActivityEvent()
+        if event != nil, let type = explicitType, type != .liveactivity {
+            throw CLIError.usage("\(settings.label("push-type")) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
+        }
+        if liveActivity.contentChanged, let type = explicitType, type != .widgets, type != .controls {
+            throw CLIError.usage("\(settings.label("push-type")) \(type.rawValue): --content-changed builds a widgets or controls push; give --push-type widgets or controls")
         }
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
@@ -70,8 +74,9 @@ extension APNSCtl.Send {
         }
         try settings.checkCAFile()
 
-        // 2. The payload (66 when unreadable).
-        let loaded = try loadPayload()
+        // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one).
+        let chosenType = event != nil ? .liveactivity : explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
+        let loaded = try loadPayload(pushType: chosenType, now: now)
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
         // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
@@ -159,22 +164,32 @@ extension APNSCtl.Send {
                                                  + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
         let proxy = try settings.proxySelection(for: endpoint)
 
-        // 5. Headers from flags and defaults.
-        let provisionalType = explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
+        // 5. Headers from flags and defaults. The builder flags choose the push type and give the topic its suffix.
+        let suffixedType: PushType? = event != nil ? .liveactivity
+            : (liveActivity.contentChanged && (explicitType == .widgets || explicitType == .controls)) ? explicitType : nil
+        let provisionalType = suffixedType ?? explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
             ?? RequestDefaults.pushType(explicit: nil, topic: nil, body: loaded.payload.body)
-        guard let topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
-                                                certificate: identity?.info, pushType: provisionalType) else {
+        guard var topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
+                                                certificate: identity?.info, pushType: suffixedType == nil ? provisionalType : nil) else {
             if identity == nil {
                 throw CredentialChoice.topicRequired
             }
             throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
         }
-        let pushType = RequestDefaults.pushType(explicit: explicitType, topic: topic, body: loaded.payload.body)
+        if let suffixedType { topic = RequestDefaults.suffixed(topic, for: suffixedType) }
+        if explicitType == nil, PushType.inferred(fromTopic: topic) == nil, PayloadValidator.isContentChangedOnly(body: loaded.payload.body) {
+            throw CLIError.usage("\(liveActivity.contentChanged ? "--content-changed" : loaded.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)")
+        }
+        let pushType = suffixedType ?? RequestDefaults.pushType(explicit: explicitType, topic: topic, body: loaded.payload.body)
         let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
+        if pushType == .liveactivity, let identity { try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: settings.cert?.value.displayName) }
+        if (pushType == .widgets || pushType == .controls), expiration != nil {
+            StandardStreams.warning("\(settings.label("expiration")): \(pushType.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
+        }
 
         // 6. Every validate rule (65), then the bytes to send.
         let body = try checkPayload(loaded, pushType: pushType, priority: priority, topic: topic, sizeLimit: sizeLimit,
-                                  minify: settings.isOn("minify"))
+                                  minify: settings.isOn("minify"), now: now)
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
                                       collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
@@ -189,20 +204,25 @@ extension APNSCtl.Send {
         return .usage(error.cliMessage)
     }
 
-    /// The payload and the name its problems are reported under.
-    func loadPayload() throws(CLIError) -> (payload: Payload, name: String) {
-        guard let payload else { return (Payload(bytes: try request.quickPayload()), "(flags)") }
-        if payload.hasPrefix("{") { return (Payload(bytes: Array(payload.utf8)), "(inline)") }
-        do { return (try Payload.load(path: payload), payload) } catch {
-            throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
+    /// A Live Activity push with certificate auth (CLI.md): a certificate whose topics extension lacks `topic` would
+    /// get `TopicDisallowed`, so it is exit 77 before connecting; one with no topic list (its bundle id alone) may
+    /// work or not: a warning.
+    static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?) throws(CLIError) {
+        let name = label ?? "the certificate"
+        guard info.hasTopicsExtension else {
+            StandardStreams.warning("--cert \(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID")
+            return
         }
+        guard !info.topics.contains(topic) else { return }
+        throw CLIError.credential("--cert \(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)")
     }
 
     /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
-    func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority,
-                      topic: String?, sizeLimit: Int?, minify: Bool, broadcast: Bool = false) throws(CLIError) -> [UInt8] {
+    func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority?,
+                      topic: String?, sizeLimit: Int?, minify: Bool, broadcast: Bool = false, now: Int64? = nil) throws(CLIError) -> [UInt8] {
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
+        options.now = now
         let limit = sizeLimit ?? options.defaultSizeLimit(for: pushType)
         let minified = minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
