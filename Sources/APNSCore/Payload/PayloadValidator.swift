@@ -47,7 +47,8 @@ public enum PayloadValidator {
 
     /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
     /// `mdm` → `mdm`; `aps.event` → `liveactivity`; `aps` holding only `content-available: 1` →
-    /// `background`; else `alert` (also for bytes that are not JSON).
+    /// `background`; only `content-changed: true` → `widgets` (it could be controls: `validate` warns, `send`
+    /// asks for the type); else `alert` (also for bytes that are not JSON).
     public static func inferPushType(body: [UInt8], topic: String?) -> PushType {
         inferPushType(root: try? JSONReader.parse(body), topic: topic)
     }
