@@ -213,6 +213,25 @@ import Testing
         #expect(mock.requests.isEmpty)
     }
 
+    @Test func broadcastUpdateAndEndAreBuiltTheSameWay() throws {
+        let mock = try MockProcess(keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "la-broadcast")
+        let auth = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
+                    "--topic", mock.bundleID]
+        let env = ["XDG_CACHE_HOME": scratch.path]
+        let id = try #require(try CommandRunner.apnsctl(["channel", "create"] + auth, environment: env).lines.first)
+        for event in ["update", "end"] {
+            let dry = try CommandRunner.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#,
+                                                 "--timestamp", "now", "--dry-run"] + auth, environment: env)
+            #expect(dry.status == 0, "\(dry.stderr)")
+            #expect(dry.stdout.contains(#"{"aps":{"event":"\#(event)","timestamp":"#), "\(dry.stdout)")
+            let r = try CommandRunner.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#] + auth,
+                                              environment: env)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.hasPrefix("accepted  200  \(id)"), "\(r.stdout)")
+        }
+    }
+
     @Test func broadcastStartIsAUsageError() throws {
         let mock = try RecordingMock()
         let r = try mock.tokenSend(["--channel", "dHN0LXNyYw==", "--live-activity", "start"], topic: Self.bundle)
