@@ -119,6 +119,10 @@ import Testing
         #expect(r.errorLines.count == 1, "\(r.stderr)")
         #expect(r.stderr.contains("its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity"))
         #expect(r.stderr.contains("--auth-key"))
+        // A saved Live Activity file with the certificate's bare bundle id: the same advice, not a topic it cannot use.
+        let file = try mock.certSend(mock.mock.certificateFile, [Repository.path("Payloads/liveactivity-update.json"), "-d", Self.token(1)])
+        #expect(file.status == 77, "\(file.stderr)")
+        #expect(file.stderr.contains("lack com.example.demo.push-type.liveactivity, so APNs would answer TopicDisallowed"))
         #expect(mock.requests.isEmpty)
     }
 

@@ -213,8 +213,10 @@ extension APNSCtl.Send {
             StandardStreams.warning("--cert \(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID")
             return
         }
-        guard !info.topics.contains(topic) else { return }
-        throw CLIError.credential("--cert \(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)")
+        // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
+        let needed = RequestDefaults.suffixed(topic, for: .liveactivity)
+        guard !info.topics.contains(needed) else { return }
+        throw CLIError.credential("--cert \(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)")
     }
 
     /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
