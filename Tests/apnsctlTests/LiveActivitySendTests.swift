@@ -285,6 +285,24 @@ import Testing
         #expect(plain.stdout.contains("Stop sending to this token unless the app registers it again."))
     }
 
+    /// The same against `apnsctl mock` as a process, told with its own flags.
+    @Test func apnsctlMockUnregisteredAndRejectGiveTheLiveActivityHints() throws {
+        let mock = try MockProcess(["--unregistered", Self.token(2), "--reject", "\(Self.token(3))=BadDeviceToken"])
+        let scratch = try TemporaryDirectory(prefix: "la-hints")
+        let r = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
+                                           "--team-id", mock.teamID, "--topic", mock.bundleID] + Self.updateFlags
+                                          + ["-d", Self.token(2), "-d", Self.token(3), "-o", "json"],
+                                          environment: ["XDG_CACHE_HOME": scratch.path])
+        #expect(r.status == 1, "\(r.stderr)")
+        let objects = r.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == 2)
+        for object in objects {
+            #expect((object["hint"] as? String)?.hasPrefix("Live Activities use three different tokens") == true, "\(object)")
+        }
+        #expect(objects.contains { $0["reason"] as? String == "Unregistered" && ($0["meaning"] as? String)?.contains("stops working when its activity ends") == true })
+        #expect(objects.contains { $0["reason"] as? String == "BadDeviceToken" && ($0["meaning"] as? String)?.contains("not a Live Activity token") == true })
+    }
+
     @Test func dryRunPayloadIsWhatTheCurlBlockSends() throws {
         let mock = try RecordingMock()
         let dry = try mock.tokenSend(Self.startFlags + ["-d", Self.token(1), "--dry-run"])
