@@ -74,9 +74,11 @@ extension APNSCtl.Send {
         }
         try settings.checkCAFile()
 
-        // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one).
+        // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
+        // parsed once: for the push type and for every rule.
         let chosenType = event != nil ? .liveactivity : explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
         let loaded = try loadPayload(pushType: chosenType, now: now)
+        let parsed = ParsedPayload(loaded.payload)
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
         // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
@@ -167,8 +169,7 @@ extension APNSCtl.Send {
         // 5. Headers from flags and defaults. The builder flags choose the push type and give the topic its suffix.
         let suffixedType: PushType? = event != nil ? .liveactivity
             : (liveActivity.contentChanged && (explicitType == .widgets || explicitType == .controls)) ? explicitType : nil
-        let provisionalType = suffixedType ?? explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
-            ?? RequestDefaults.pushType(explicit: nil, topic: nil, body: loaded.payload.body)
+        let provisionalType = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: settings.topic?.value)
         guard var topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
                                                 certificate: identity?.info, pushType: suffixedType == nil ? provisionalType : nil) else {
             if identity == nil {
@@ -180,16 +181,19 @@ extension APNSCtl.Send {
         if explicitType == nil, PushType.inferred(fromTopic: topic) == nil, PayloadValidator.isContentChangedOnly(body: loaded.payload.body) {
             throw CLIError.usage("\(liveActivity.contentChanged ? "--content-changed" : loaded.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)")
         }
-        let pushType = suffixedType ?? RequestDefaults.pushType(explicit: explicitType, topic: topic, body: loaded.payload.body)
-        let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
-        if pushType == .liveactivity, let identity { try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: settings.cert?.value.displayName) }
-        if (pushType == .widgets || pushType == .controls), expiration != nil {
-            StandardStreams.warning("\(settings.label("expiration")): \(pushType.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
+        let typeToSend = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: topic)
+        if typeToSend == .liveactivity, let identity {
+            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: settings.cert?.value.displayName)
+        }
+        if typeToSend == .widgets || typeToSend == .controls, expiration != nil {
+            StandardStreams.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
         }
 
-        // 6. Every validate rule (65), then the bytes to send.
-        let body = try checkPayload(loaded, pushType: pushType, priority: priority, topic: topic, sizeLimit: sizeLimit,
-                                  minify: settings.isOn("minify"), now: now)
+        // 6. Every validate rule (65), then the bytes to send and the push type the rules judged them as
+        // (`--push-type` or the builder's, else inferred). A defaulted priority breaks no rule, so only `--priority` is checked.
+        let (body, pushType) = try checkPayload(loaded, parsed, pushType: suffixedType ?? explicitType, priority: explicitPriority, topic: topic,
+                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"), now: now)
+        let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
                                       collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
@@ -219,9 +223,13 @@ extension APNSCtl.Send {
         throw CLIError.credential("--cert \(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)")
     }
 
-    /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
-    func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority?,
-                      topic: String?, sizeLimit: Int?, minify: Bool, broadcast: Bool = false, now: Int64? = nil) throws(CLIError) -> [UInt8] {
+    /// Runs the validator as `validate` would on the `parsed` payload, prints its findings on stderr, and returns
+    /// the body to send with the push type it was judged as (`pushType`, else inferred from `topic` and the payload).
+    /// `now` runs the rules about the current time (a Live Activity timestamp far from it).
+    func checkPayload(_ loaded: (payload: Payload, name: String), _ parsed: ParsedPayload, pushType: PushType?, priority: Priority?,
+                      topic: String?, sizeLimit: Int?, minify: Bool,
+                      broadcast: Bool = false, now: Int64? = nil) throws(CLIError) -> (body: [UInt8], pushType: PushType) {
+        let pushType = pushType ?? parsed.inferredPushType(topic: topic)
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
         options.now = now
@@ -229,7 +237,7 @@ extension APNSCtl.Send {
         let minified = minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
         options.sizeLimit = minified == nil ? limit : Int.max / 2
-        let report = PayloadValidator.validate(loaded.payload, options: options)
+        let report = PayloadValidator.validate(parsed, options: options)
         for p in report.problems {
             // A rule about a flag's value names the flag, not the payload file (CLI.md).
             let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
@@ -242,7 +250,7 @@ extension APNSCtl.Send {
         if report.hasErrors {
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent")
         }
-        return minified ?? loaded.payload.body
+        return (minified ?? loaded.payload.body, report.pushType)
     }
 }
 
