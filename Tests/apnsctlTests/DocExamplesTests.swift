@@ -94,6 +94,15 @@ import Testing
         #expect(throws: (any Error).self) { try Self.run(["$ echo 1", "{{number-of-things}}"]) }
     }
 
+    @Test func aHereDocumentIsPartOfItsCommand() throws {
+        let failures = try Self.run(["$ cat > f.txt <<'EOF'", "a $HOME", "$ not a command", "EOF", "$ head -1 f.txt", "a $HOME",
+                                     "$ sed -n 2p f.txt | cut -c3-", "not a command"])
+        #expect(failures.isEmpty, "\(failures)")
+        let wrong = try Self.run(["$ cat > f.txt <<EOF", "b", "EOF", "$ cat f.txt", "c"])
+        #expect(wrong.count == 1 && wrong[0].hasPrefix("t.md:8: `cat f.txt`"), "\(wrong)")
+        #expect(throws: (any Error).self) { try Self.run(["$ cat <<'EOF'", "never ended"]) }
+    }
+
     @Test func aMockThatNeverStartsIsAFailureNotASkip() throws {
         let failures = try Self.run(["$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected])
         #expect(failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") }, "\(failures)")
