@@ -164,17 +164,106 @@ import Testing
     }
 }
 
-/// docs/architecture.md names every module `Package.swift` builds from `Sources/`.
+/// docs/architecture.md's module table is `Package.swift`'s targets: every module built from `Sources/`, in
+/// the package's order, with exactly the modules it imports. A module added, removed or given another
+/// dependency fails until the page says so.
 @Suite struct ArchitecturePageTests {
-    @Test func everyModuleIsOnThePage() throws {
+    static let begin = "<!-- modules: generated from Package.swift; ArchitecturePageTests checks it -->"
+    static let end = "<!-- modules:end -->"
+
+    /// The non-test targets of a `Package.swift` text (those with a `path:` under `Tests/` left out), in order,
+    /// each with its dependencies (a product by its name).
+    static func targets(in package: String) throws -> [(name: String, dependencies: [String])] {
+        let target = try NSRegularExpression(pattern: #"\.(target|systemLibrary|executableTarget)\(\s*name:\s*"([^"]+)""#)
+        let ns = package as NSString
+        let matches = target.matches(in: package, range: NSRange(location: 0, length: ns.length))
+        var result: [(name: String, dependencies: [String])] = []
+        for (i, match) in matches.enumerated() {
+            // The declaration runs to the next target (or the end of the targets).
+            let from = match.range.location
+            let to = i + 1 < matches.count ? matches[i + 1].range.location : ns.length
+            let text = ns.substring(with: NSRange(location: from, length: to - from))
+            if text.contains("path: \"Tests/") { continue }
+            var dependencies: [String] = []
+            if let open = text.range(of: "dependencies:"), let list = text[open.upperBound...].range(of: "["),
+               let close = text[list.upperBound...].range(of: "]") {
+                let inside = String(text[list.upperBound..<close.lowerBound])
+                let product = try NSRegularExpression(pattern: #"\.product\(\s*name:\s*"([^"]+)"[^)]*\)"#)
+                let plain = product.stringByReplacingMatches(in: inside, range: NSRange(inside.startIndex..., in: inside), withTemplate: "\"$1\"")
+                let quoted = try NSRegularExpression(pattern: #""([^"]+)""#)
+                dependencies = quoted.matches(in: plain, range: NSRange(plain.startIndex..., in: plain)).compactMap {
+                    Range($0.range(at: 1), in: plain).map { String(plain[$0]) }
+                }
+            }
+            result.append((ns.substring(with: match.range(at: 2)), dependencies))
+        }
+        return result
+    }
+
+    /// The page's rows between the markers as (module, imports), with their 1-based lines.
+    static func rows(in page: String) -> [(line: Int, module: String, imports: String)] {
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let b = lines.firstIndex(of: begin), let e = lines.firstIndex(of: end), b < e else { return [] }
+        return ((b + 1)..<e).compactMap { index in
+            let cells = lines[index].split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[1].hasPrefix("`") else { return nil }
+            return (index + 1, cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[2])
+        }
+    }
+
+    /// What is wrong with the page's rows against the package's targets, each naming a line.
+    static func problems(page: String, package: String, name: String) throws -> [String] {
+        let targets = try Self.targets(in: package)
+        let rows = Self.rows(in: page)
+        guard !rows.isEmpty else { return ["\(name): no module table between its markers"] }
+        func imports(_ dependencies: [String], system: Bool) -> String {
+            dependencies.isEmpty ? (system ? "(none: system library)" : "(none)") : dependencies.joined(separator: ", ")
+        }
+        let systemLibraries = try NSRegularExpression(pattern: #"\.systemLibrary\(\s*name:\s*"([^"]+)""#)
+        let system = Set(systemLibraries.matches(in: package, range: NSRange(package.startIndex..., in: package)).compactMap {
+            Range($0.range(at: 1), in: package).map { String(package[$0]) }
+        })
+        var problems: [String] = []
+        if rows.map(\.module) != targets.map(\.name) {
+            problems.append("\(name):\(rows[0].line): the modules are \(rows.map(\.module)); Package.swift's targets are \(targets.map(\.name))")
+        }
+        for row in rows {
+            guard let target = targets.first(where: { $0.name == row.module }) else { continue }
+            let want = imports(target.dependencies, system: system.contains(target.name))
+            if row.imports != want { problems.append("\(name):\(row.line): \(row.module) imports \(want) in Package.swift; the page says \(row.imports)") }
+        }
+        return problems
+    }
+
+    @Test func theModuleTableIsPackageSwifts() throws {
         let page = try String(contentsOfFile: Repository.path("docs/architecture.md"), encoding: .utf8)
         let package = try String(contentsOfFile: Repository.path("Package.swift"), encoding: .utf8)
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources"))
-        #expect(modules.count >= 10)
-        for module in modules {
-            #expect(package.contains("name: \"\(module)\""), "Sources/\(module) is not a target of Package.swift")
-            #expect(page.contains("Sources/\(module) ") || page.contains("Sources/\(module),") || page.contains(" \(module),") || page.contains(", \(module)\n"),
-                    "docs/architecture.md does not name the module \(module)")
+        let targets = try Self.targets(in: package)
+        #expect(targets.count >= 10, "\(targets)")
+        // Every folder of Sources/ is a target the table must name.
+        for module in try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources")) {
+            #expect(targets.contains { $0.name == module }, "Sources/\(module) is not a target of Package.swift")
         }
+        let problems = try Self.problems(page: page, package: package, name: "docs/architecture.md")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func aNewModuleOrAChangedArrowFails() throws {
+        let package = """
+            .systemLibrary(name: "CLib", pkgConfig: "lib"),
+            .target(name: "Core"),
+            .target(name: "Net", dependencies: ["Core", "CLib",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            .target(name: "Support", dependencies: ["Core"], path: "Tests/Support"),
+            .testTarget(name: "CoreTests", dependencies: ["Core"]),
+            """
+        let table = [Self.begin, "| module | imports | what |", "|---|---|---|",
+                     "| `CLib` | (none: system library) | c |", "| `Core` | (none) | core |",
+                     "| `Net` | Core, CLib, ArgumentParser | net |", Self.end].joined(separator: "\n")
+        #expect(try Self.problems(page: table, package: package, name: "t.md").isEmpty)
+        let added = package + "\n.target(name: \"New\", dependencies: [\"Core\"]),"
+        #expect(try Self.problems(page: table, package: added, name: "t.md").contains { $0.hasPrefix("t.md:4: the modules are") })
+        let arrow = package.replacingOccurrences(of: "[\"Core\", \"CLib\",", with: "[\"Core\",")
+        #expect(try Self.problems(page: table, package: arrow, name: "t.md") == ["t.md:6: Net imports Core, ArgumentParser in Package.swift; the page says Core, CLib, ArgumentParser"])
     }
 }
