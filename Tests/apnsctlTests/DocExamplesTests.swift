@@ -164,6 +164,24 @@ import Testing
     }
 }
 
+/// `send --help`'s example of the built-in `mock` profile runs as printed (its `TOKEN` a real one) against a
+/// running mock: accepted, exit 0, no warning.
+@Suite struct HelpMockExampleTests {
+    @Test func theMockProfileExampleSendsWithoutAWarning() throws {
+        let help = try CommandRunner.apnsctl(["send", "--help"]).stdout
+        let example = try #require(help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("apnsctl send -p mock ") }, "\(help)")
+        let mock = try MockProcess()
+        defer { mock.stop() }
+        let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
+        let arguments = example.split(separator: " ").dropFirst().map { $0 == "TOKEN" ? token : String($0) }
+        let home = try TemporaryDirectory(prefix: "help-mock")
+        let r = try CommandRunner.apnsctl(arguments, environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path,
+                                                                   "HOME": home.path, "XDG_CONFIG_HOME": home.file("config")])
+        #expect(r.status == 0 && r.stdout.hasPrefix("accepted  200  3f2a…9c1d") && r.stderr.isEmpty, "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
+    }
+}
+
 /// docs/architecture.md's module table is `Package.swift`'s targets: every module built from `Sources/`, in
 /// the package's order, with exactly the modules it imports. A module added, removed or given another
 /// dependency fails until the page says so.

@@ -135,6 +135,14 @@ import Testing
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
+    @Test func apnsctlHelpListsExactlyTheExitCodes() throws {
+        let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
+        let help = try CommandRunner.apnsctl(["--help"]).stdout
+        let listed = try Self.listedCodes(in: Self.paragraph(of: help, from: "Exit codes: "))
+        let problems = Self.problems("apnsctl --help", listed: listed, declared: declared)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
     @Test func aNewCodeOrAMadeUpOneFails() throws {
         let declared = try Self.declaredCodes(in: "enum ExitStatus {\n    static let success: Int32 = 0\n    static let busy: Int32 = 75\n}\nlet x: Int32 = 9")
         #expect(declared == [0, 75, 130, 143])

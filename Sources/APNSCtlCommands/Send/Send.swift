@@ -93,7 +93,7 @@ extension APNSCtl {
                       --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
                   apnsctl send -p prod-cert -d my-iphone --alert hi
-                  apnsctl send -p mock -d 00ff00ff --alert hi
+                  apnsctl send -p mock -d TOKEN --alert hi
                   apnsctl send alert.json -c push.p12 -d TOKEN --env auto
                   https_proxy=http://proxy.example:3128 \\
                       apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
