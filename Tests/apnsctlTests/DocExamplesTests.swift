@@ -218,6 +218,18 @@ import Testing
         return result
     }
 
+    /// Each target with its "imports" cell as the page writes it: the dependencies, or `(none)`, or
+    /// `(none: system library)`.
+    static func importCells(in package: String) throws -> [(name: String, imports: String)] {
+        let systemLibraries = try NSRegularExpression(pattern: #"\.systemLibrary\(\s*name:\s*"([^"]+)""#)
+        let system = Set(systemLibraries.matches(in: package, range: NSRange(package.startIndex..., in: package)).compactMap {
+            Range($0.range(at: 1), in: package).map { String(package[$0]) }
+        })
+        return try Self.targets(in: package).map { t in
+            (t.name, t.dependencies.isEmpty ? (system.contains(t.name) ? "(none: system library)" : "(none)") : t.dependencies.joined(separator: ", "))
+        }
+    }
+
     /// The page's rows between the markers as (module, imports), with their 1-based lines.
     static func rows(in page: String) -> [(line: Int, module: String, imports: String)] {
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -231,23 +243,15 @@ import Testing
 
     /// What is wrong with the page's rows against the package's targets, each naming a line.
     static func problems(page: String, package: String, name: String) throws -> [String] {
-        let targets = try Self.targets(in: package)
+        let targets = try Self.importCells(in: package)
         let rows = Self.rows(in: page)
         guard !rows.isEmpty else { return ["\(name): no module table between its markers"] }
-        func imports(_ dependencies: [String], system: Bool) -> String {
-            dependencies.isEmpty ? (system ? "(none: system library)" : "(none)") : dependencies.joined(separator: ", ")
-        }
-        let systemLibraries = try NSRegularExpression(pattern: #"\.systemLibrary\(\s*name:\s*"([^"]+)""#)
-        let system = Set(systemLibraries.matches(in: package, range: NSRange(package.startIndex..., in: package)).compactMap {
-            Range($0.range(at: 1), in: package).map { String(package[$0]) }
-        })
         var problems: [String] = []
         if rows.map(\.module) != targets.map(\.name) {
             problems.append("\(name):\(rows[0].line): the modules are \(rows.map(\.module)); Package.swift's targets are \(targets.map(\.name))")
         }
         for row in rows {
-            guard let target = targets.first(where: { $0.name == row.module }) else { continue }
-            let want = imports(target.dependencies, system: system.contains(target.name))
+            guard let want = targets.first(where: { $0.name == row.module })?.imports else { continue }
             if row.imports != want { problems.append("\(name):\(row.line): \(row.module) imports \(want) in Package.swift; the page says \(row.imports)") }
         }
         return problems
@@ -263,7 +267,8 @@ import Testing
             #expect(targets.contains { $0.name == module }, "Sources/\(module) is not a target of Package.swift")
         }
         let problems = try Self.problems(page: page, package: package, name: "docs/architecture.md")
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        let rows = try Self.importCells(in: package).map { "| `\($0.name)` | \($0.imports) | … |" }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\nThe rows Package.swift gives:\n\(rows.joined(separator: "\n"))")
     }
 
     @Test func aNewModuleOrAChangedArrowFails() throws {
