@@ -71,7 +71,7 @@ public final class HTTP2ClientSession {
 
     /// Queues a request; returns its stream id. `body` empty sends END_STREAM on the HEADERS frame.
     /// The body array is shared, not copied, so one payload sent to many devices costs one buffer.
-    public func submitRequest(headers: [HTTP2Header], body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
+    public func submitRequest(headers: [HeaderField], body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: clientReadBody)
         let streamID: Int32 = withNameValuePairs(headers) { nv, count in
             if body.isEmpty {
@@ -87,7 +87,7 @@ public final class HTTP2ClientSession {
     /// Queues a request from its parts (`:scheme` is https); returns its stream id. The name/value
     /// bytes are laid out in buffers the session reuses, so a batch of a million requests costs no
     /// allocation per request for its header list.
-    public func submitRequest(method: String, authority: String, path: String, headers: [HTTP2Header],
+    public func submitRequest(method: String, authority: String, path: String, headers: [HeaderField],
                               body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
         scratch.reset()
         scratch.add(":method", method, neverIndex: false)
@@ -214,7 +214,7 @@ final class HTTP2ClientState {
         var body: [UInt8]
         var bodyOffset = 0
         var status: Int? = nil
-        var headers: [HTTP2Header] = []
+        var headers: [HeaderField] = []
         var responseBody: [UInt8] = []
     }
 
@@ -233,7 +233,7 @@ final class HTTP2ClientState {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if let status = stream.status {
             events.append(.response(streamID: streamID,
-                                    HTTP2Response(status: status, headers: stream.headers, body: stream.responseBody)))
+                                    HTTPResponse(status: status, headers: stream.headers, body: stream.responseBody)))
         } else {
             events.append(.unanswered(streamID: streamID, errorCode: errorCode))
         }

@@ -1,13 +1,10 @@
 internal import CNghttp2
 import APNSCore
 
-/// The sessions exchange the core's header fields; the old name stays for the code that uses it.
-public typealias HTTP2Header = HeaderField
-
 /// Lends nghttp2 an `nghttp2_nv` array for `headers` for the duration of `body`.
 /// nghttp2 copies names and values during submit (the NO_COPY flags are not set), so the storage
 /// only has to live until `body` returns.
-func withNameValuePairs<R>(_ headers: [HTTP2Header], _ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
+func withNameValuePairs<R>(_ headers: [HeaderField], _ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
     var storage: [UInt8] = []
     var offsets: [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []
     for h in headers {

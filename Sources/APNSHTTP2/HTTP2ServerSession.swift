@@ -76,8 +76,8 @@ public final class HTTP2ServerSession {
 
     /// Answers `streamID`: one HEADERS frame with END_STREAM when `body` is empty (APNs' 200),
     /// else HEADERS then DATA (APNs' errors). `:status` is added here.
-    public func respond(streamID: Int32, status: Int, headers: [HTTP2Header], body: [UInt8] = []) throws(NGHTTP2Error) {
-        var all = [HTTP2Header(":status", String(status))]
+    public func respond(streamID: Int32, status: Int, headers: [HeaderField], body: [UInt8] = []) throws(NGHTTP2Error) {
+        var all = [HeaderField(":status", String(status))]
         all.append(contentsOf: headers)
         let rc: Int32
         if body.isEmpty {

@@ -95,7 +95,7 @@ public final class PushConnection {
             return try session.submitRequest(method: request.method, authority: info.endpoint.authority, path: request.path,
                                              headers: request.headers, body: request.body)
         } catch {
-            throw .protocolError(error.description)
+            throw .protocolError(HTTP2Violation(error))
         }
     }
 
@@ -246,7 +246,7 @@ public final class PushConnection {
                 do throws(NGHTTP2Error) { return .success(try session.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
                 catch { return .failure(error) }
             }
-            if case .failure(let e) = fed { return .ended(.protocolError(e.description)) }
+            if case .failure(let e) = fed { return .ended(.protocolError(HTTP2Violation(e))) }
             mayHaveMore = true
             return sessionEnd() ?? .progressed
         case .success(.wantRead), .success(.wantWrite):
@@ -266,7 +266,7 @@ public final class PushConnection {
     private func sessionEnd() -> Outcome? {
         guard !session.wantsRead && !session.wantsWrite && !session.hasPendingOutput else { return nil }
         if let code = session.protocolErrorSent {
-            return .ended(.protocolError("the server broke the protocol; apnsctl closed the connection with \(HTTP2ErrorCode.name(code))"))
+            return .ended(.protocolError(.goAwaySent(code: code)))
         }
         return .ended(.sessionFinished)
     }
