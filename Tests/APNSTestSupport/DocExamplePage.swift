@@ -69,6 +69,18 @@ public struct DocExamplePage: Sendable {
                 text += "\n" + body[i].1
                 i += 1
             }
+            // A here-document (`cat > file <<'EOF'`) is part of the command, up to its delimiter line.
+            if let delimiter = Self.hereDocumentDelimiter(in: text) {
+                var closed = false
+                while i < body.count, !closed {
+                    text += "\n" + body[i].1
+                    closed = body[i].1 == delimiter
+                    i += 1
+                }
+                guard closed else {
+                    throw TestSupportError("\(page):\(commandLine): here-document never ended with a line \(delimiter)")
+                }
+            }
             var output: [(line: Int, text: String)] = []
             while i < body.count, !body[i].1.hasPrefix("$ ") {
                 output.append((line: body[i].0, text: body[i].1))
@@ -83,5 +95,13 @@ public struct DocExamplePage: Sendable {
             result.append(DocExampleCommand(line: commandLine, text: text, expected: output, exitStatus: status))
         }
         return result
+    }
+
+    /// The delimiter of the here-document a command opens (`<<EOF`, `<<'EOF'`, `<<"EOF"`), if any.
+    static func hereDocumentDelimiter(in command: String) -> String? {
+        guard let regex = try? NSRegularExpression(pattern: #"<<[ ]*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1"#),
+              let match = regex.firstMatch(in: command, range: NSRange(command.startIndex..., in: command)),
+              let range = Range(match.range(at: 2), in: command) else { return nil }
+        return String(command[range])
     }
 }

@@ -205,15 +205,16 @@ import Testing
         #expect(forWhat.status == 64)
     }
 
-    /// README's example settings file is TOML to Python too, and is CLI.md's example (the tests use it).
-    @Test func readmeExampleIsTOML() throws {
-        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```toml\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 1)
-        for block in blocks {
-            #expect(try PythonTOML.accepts(block))
-            #expect(block == Self.example)
-        }
+    /// docs/settings.md's example settings file (the here-document its runnable block writes, which apnsctl
+    /// reads there) is TOML to Python too.
+    @Test func settingsPageExampleIsTOML() throws {
+        let page = try String(contentsOfFile: Repository.path("docs/settings.md"), encoding: .utf8)
+        let start = try #require(page.range(of: "config.toml <<'EOF'\n"), "docs/settings.md writes no config.toml with a here-document")
+        let end = try #require(page[start.upperBound...].range(of: "\nEOF\n"))
+        let block = String(page[start.upperBound..<end.lowerBound]) + "\n"
+        #expect(block.contains("[profiles.") && block.contains("[devices]"))
+        #expect(try PythonTOML.accepts(block))
+        #expect(try PythonTOML.accepts(Self.example))
     }
 
     /// A full disk, as a device node made in the test's own directory (char 1,7 is the kernel's "full"

@@ -94,6 +94,15 @@ import Testing
         #expect(throws: (any Error).self) { try Self.run(["$ echo 1", "{{number-of-things}}"]) }
     }
 
+    @Test func aHereDocumentIsPartOfItsCommand() throws {
+        let failures = try Self.run(["$ cat > f.txt <<'EOF'", "a $HOME", "$ not a command", "EOF", "$ head -1 f.txt", "a $HOME",
+                                     "$ sed -n 2p f.txt | cut -c3-", "not a command"])
+        #expect(failures.isEmpty, "\(failures)")
+        let wrong = try Self.run(["$ cat > f.txt <<EOF", "b", "EOF", "$ cat f.txt", "c"])
+        #expect(wrong.count == 1 && wrong[0].hasPrefix("t.md:8: `cat f.txt`"), "\(wrong)")
+        #expect(throws: (any Error).self) { try Self.run(["$ cat <<'EOF'", "never ended"]) }
+    }
+
     @Test func aMockThatNeverStartsIsAFailureNotASkip() throws {
         let failures = try Self.run(["$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected])
         #expect(failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") }, "\(failures)")
@@ -155,17 +164,129 @@ import Testing
     }
 }
 
-/// docs/architecture.md names every module `Package.swift` builds from `Sources/`.
+/// `send --help`'s example of the built-in `mock` profile runs as printed (its `TOKEN` a real one) against a
+/// running mock: accepted, exit 0, no warning.
+@Suite struct HelpMockExampleTests {
+    @Test func theMockProfileExampleSendsWithoutAWarning() throws {
+        let help = try CommandRunner.apnsctl(["send", "--help"]).stdout
+        let example = try #require(help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("apnsctl send -p mock ") }, "\(help)")
+        let mock = try MockProcess()
+        defer { mock.stop() }
+        let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
+        let arguments = example.split(separator: " ").dropFirst().map { $0 == "TOKEN" ? token : String($0) }
+        let home = try TemporaryDirectory(prefix: "help-mock")
+        let r = try CommandRunner.apnsctl(arguments, environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path,
+                                                                   "HOME": home.path, "XDG_CONFIG_HOME": home.file("config")])
+        #expect(r.status == 0 && r.stdout.hasPrefix("accepted  200  3f2a…9c1d") && r.stderr.isEmpty, "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
+    }
+}
+
+/// docs/architecture.md's module table is `Package.swift`'s targets: every module built from `Sources/`, in
+/// the package's order, with exactly the modules it imports. A module added, removed or given another
+/// dependency fails until the page says so.
 @Suite struct ArchitecturePageTests {
-    @Test func everyModuleIsOnThePage() throws {
+    static let begin = "<!-- modules: generated from Package.swift; ArchitecturePageTests checks it -->"
+    static let end = "<!-- modules:end -->"
+
+    /// The non-test targets of a `Package.swift` text (those with a `path:` under `Tests/` left out), in order,
+    /// each with its dependencies (a product by its name).
+    static func targets(in package: String) throws -> [(name: String, dependencies: [String])] {
+        let target = try NSRegularExpression(pattern: #"\.(target|systemLibrary|executableTarget)\(\s*name:\s*"([^"]+)""#)
+        let ns = package as NSString
+        let matches = target.matches(in: package, range: NSRange(location: 0, length: ns.length))
+        var result: [(name: String, dependencies: [String])] = []
+        for (i, match) in matches.enumerated() {
+            // The declaration runs to the next target (or the end of the targets).
+            let from = match.range.location
+            let to = i + 1 < matches.count ? matches[i + 1].range.location : ns.length
+            let text = ns.substring(with: NSRange(location: from, length: to - from))
+            if text.contains("path: \"Tests/") { continue }
+            var dependencies: [String] = []
+            if let open = text.range(of: "dependencies:"), let list = text[open.upperBound...].range(of: "["),
+               let close = text[list.upperBound...].range(of: "]") {
+                let inside = String(text[list.upperBound..<close.lowerBound])
+                let product = try NSRegularExpression(pattern: #"\.product\(\s*name:\s*"([^"]+)"[^)]*\)"#)
+                let plain = product.stringByReplacingMatches(in: inside, range: NSRange(inside.startIndex..., in: inside), withTemplate: "\"$1\"")
+                let quoted = try NSRegularExpression(pattern: #""([^"]+)""#)
+                dependencies = quoted.matches(in: plain, range: NSRange(plain.startIndex..., in: plain)).compactMap {
+                    Range($0.range(at: 1), in: plain).map { String(plain[$0]) }
+                }
+            }
+            result.append((ns.substring(with: match.range(at: 2)), dependencies))
+        }
+        return result
+    }
+
+    /// Each target with its "imports" cell as the page writes it: the dependencies, or `(none)`, or
+    /// `(none: system library)`.
+    static func importCells(in package: String) throws -> [(name: String, imports: String)] {
+        let systemLibraries = try NSRegularExpression(pattern: #"\.systemLibrary\(\s*name:\s*"([^"]+)""#)
+        let system = Set(systemLibraries.matches(in: package, range: NSRange(package.startIndex..., in: package)).compactMap {
+            Range($0.range(at: 1), in: package).map { String(package[$0]) }
+        })
+        return try Self.targets(in: package).map { t in
+            (t.name, t.dependencies.isEmpty ? (system.contains(t.name) ? "(none: system library)" : "(none)") : t.dependencies.joined(separator: ", "))
+        }
+    }
+
+    /// The page's rows between the markers as (module, imports), with their 1-based lines.
+    static func rows(in page: String) -> [(line: Int, module: String, imports: String)] {
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let b = lines.firstIndex(of: begin), let e = lines.firstIndex(of: end), b < e else { return [] }
+        return ((b + 1)..<e).compactMap { index in
+            let cells = lines[index].split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[1].hasPrefix("`") else { return nil }
+            return (index + 1, cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[2])
+        }
+    }
+
+    /// What is wrong with the page's rows against the package's targets, each naming a line.
+    static func problems(page: String, package: String, name: String) throws -> [String] {
+        let targets = try Self.importCells(in: package)
+        let rows = Self.rows(in: page)
+        guard !rows.isEmpty else { return ["\(name): no module table between its markers"] }
+        var problems: [String] = []
+        if rows.map(\.module) != targets.map(\.name) {
+            problems.append("\(name):\(rows[0].line): the modules are \(rows.map(\.module)); Package.swift's targets are \(targets.map(\.name))")
+        }
+        for row in rows {
+            guard let want = targets.first(where: { $0.name == row.module })?.imports else { continue }
+            if row.imports != want { problems.append("\(name):\(row.line): \(row.module) imports \(want) in Package.swift; the page says \(row.imports)") }
+        }
+        return problems
+    }
+
+    @Test func theModuleTableIsPackageSwifts() throws {
         let page = try String(contentsOfFile: Repository.path("docs/architecture.md"), encoding: .utf8)
         let package = try String(contentsOfFile: Repository.path("Package.swift"), encoding: .utf8)
-        let modules = try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources"))
-        #expect(modules.count >= 10)
-        for module in modules {
-            #expect(package.contains("name: \"\(module)\""), "Sources/\(module) is not a target of Package.swift")
-            #expect(page.contains("Sources/\(module) ") || page.contains("Sources/\(module),") || page.contains(" \(module),") || page.contains(", \(module)\n"),
-                    "docs/architecture.md does not name the module \(module)")
+        let targets = try Self.targets(in: package)
+        #expect(targets.count >= 10, "\(targets)")
+        // Every folder of Sources/ is a target the table must name.
+        for module in try FileManager.default.contentsOfDirectory(atPath: Repository.path("Sources")) {
+            #expect(targets.contains { $0.name == module }, "Sources/\(module) is not a target of Package.swift")
         }
+        let problems = try Self.problems(page: page, package: package, name: "docs/architecture.md")
+        let rows = try Self.importCells(in: package).map { "| `\($0.name)` | \($0.imports) | … |" }
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\nThe rows Package.swift gives:\n\(rows.joined(separator: "\n"))")
+    }
+
+    @Test func aNewModuleOrAChangedArrowFails() throws {
+        let package = """
+            .systemLibrary(name: "CLib", pkgConfig: "lib"),
+            .target(name: "Core"),
+            .target(name: "Net", dependencies: ["Core", "CLib",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            .target(name: "Support", dependencies: ["Core"], path: "Tests/Support"),
+            .testTarget(name: "CoreTests", dependencies: ["Core"]),
+            """
+        let table = [Self.begin, "| module | imports | what |", "|---|---|---|",
+                     "| `CLib` | (none: system library) | c |", "| `Core` | (none) | core |",
+                     "| `Net` | Core, CLib, ArgumentParser | net |", Self.end].joined(separator: "\n")
+        #expect(try Self.problems(page: table, package: package, name: "t.md").isEmpty)
+        let added = package + "\n.target(name: \"New\", dependencies: [\"Core\"]),"
+        #expect(try Self.problems(page: table, package: added, name: "t.md").contains { $0.hasPrefix("t.md:4: the modules are") })
+        let arrow = package.replacingOccurrences(of: "[\"Core\", \"CLib\",", with: "[\"Core\",")
+        #expect(try Self.problems(page: table, package: arrow, name: "t.md") == ["t.md:6: Net imports Core, ArgumentParser in Package.swift; the page says Core, CLib, ArgumentParser"])
     }
 }

@@ -73,23 +73,86 @@ import Testing
     }
 }
 
-/// The README's exit codes are `ExitStatus`'s, with 130/143 for signals: none missing, none made up.
+/// The exit codes on the pages are `ExitStatus`'s, with 130/143 for signals: none missing, none made up.
+/// The codes are read from `ExitStatus`'s declaration, so a code added there fails until the pages list it.
 @Suite struct DocExitCodeTests {
-    @Test func theReadmeListsExactlyTheExitCodes() throws {
-        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "Exit codes: "))
-        // The paragraph that starts there, up to its blank line.
-        let rest = readme[start.upperBound...]
-        let paragraph = String(rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)])
-        let codes: Set<Int32> = [ExitStatus.success, ExitStatus.rejected, ExitStatus.usage, ExitStatus.payloadInvalid,
-                                 ExitStatus.inputMissing, ExitStatus.transport, ExitStatus.internalError,
-                                 ExitStatus.outputExists, ExitStatus.outputFailed, ExitStatus.credential, 130, 143]
-        let regex = try NSRegularExpression(pattern: #"(?:^|[ ,/(\n])([0-9]{1,3})(?=[ /,\n]|$)"#)
-        let listed = Set(regex.matches(in: paragraph, range: NSRange(paragraph.startIndex..., in: paragraph)).compactMap { m in
+    static let source = "Sources/APNSCtlCommands/Shared/Messages/CLIError.swift"
+
+    /// Every `static let NAME: Int32 = N` of `enum ExitStatus` in `text`, plus the signal codes 130 and 143.
+    static func declaredCodes(in text: String) throws -> Set<Int32> {
+        let start = try #require(text.range(of: "enum ExitStatus {"), "\(source) no longer declares enum ExitStatus")
+        let body = String(text[start.upperBound...].prefix { $0 != "}" })
+        let regex = try NSRegularExpression(pattern: #"static let [A-Za-z]+: Int32 = ([0-9]+)"#)
+        let codes = regex.matches(in: body, range: NSRange(body.startIndex..., in: body)).compactMap { m in
+            Range(m.range(at: 1), in: body).flatMap { Int32(body[$0]) }
+        }
+        return Set(codes).union([130, 143])
+    }
+
+    /// The numbers listed in `paragraph` (a code stands alone: `0`, `64,`, `(77`, `130/143`).
+    static func listedCodes(in paragraph: String) throws -> Set<Int32> {
+        let regex = try NSRegularExpression(pattern: #"(?:^|[ ,/(|\n])([0-9]{1,3})(?=[ /,|\n]|$)"#)
+        return Set(regex.matches(in: paragraph, range: NSRange(paragraph.startIndex..., in: paragraph)).compactMap { m in
             Range(m.range(at: 1), in: paragraph).flatMap { Int32(paragraph[$0]) }
         })
-        #expect(codes.subtracting(listed).isEmpty, "README.md's exit codes lack \(codes.subtracting(listed).sorted())")
-        #expect(listed.subtracting(codes).isEmpty, "README.md lists exit codes the code does not have: \(listed.subtracting(codes).sorted())")
+    }
+
+    /// The text from `start` to the next blank line.
+    static func paragraph(of text: String, from start: String) throws -> String {
+        let range = try #require(text.range(of: start), "no \"\(start)\"")
+        let rest = text[range.lowerBound...]
+        return String(rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)])
+    }
+
+    /// The first cells of a table's rows (its header and separator left out), one per line.
+    static func firstColumn(of table: String) -> String {
+        table.split(separator: "\n").dropFirst(2).compactMap { row in
+            row.split(separator: "|", omittingEmptySubsequences: true).first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }.joined(separator: "\n")
+    }
+
+    /// What is wrong with `listed` against `declared`, naming `place`.
+    static func problems(_ place: String, listed: Set<Int32>, declared: Set<Int32>) -> [String] {
+        var problems: [String] = []
+        if !declared.subtracting(listed).isEmpty { problems.append("\(place) lacks exit codes \(declared.subtracting(listed).sorted())") }
+        if !listed.subtracting(declared).isEmpty { problems.append("\(place) lists exit codes ExitStatus does not have: \(listed.subtracting(declared).sorted())") }
+        return problems
+    }
+
+    @Test func theDeclarationIsWhatTheCodeUses() throws {
+        let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
+        let used: Set<Int32> = [ExitStatus.success, ExitStatus.rejected, ExitStatus.usage, ExitStatus.payloadInvalid,
+                                ExitStatus.inputMissing, ExitStatus.transport, ExitStatus.internalError,
+                                ExitStatus.outputExists, ExitStatus.outputFailed, ExitStatus.credential, 130, 143]
+        #expect(declared == used, "read from \(Self.source): \(declared.sorted())")
+    }
+
+    @Test func theReadmeAndTheSendingPageListExactlyTheExitCodes() throws {
+        let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
+        let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
+        let sending = try String(contentsOfFile: Repository.path("docs/sending.md"), encoding: .utf8)
+        let problems = Self.problems("README.md", listed: try Self.listedCodes(in: Self.paragraph(of: readme, from: "Exit codes: ")), declared: declared)
+            + Self.problems("docs/sending.md", listed: try Self.listedCodes(in: Self.firstColumn(of: Self.paragraph(of: sending, from: "| exit | meaning |"))), declared: declared)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func apnsctlHelpListsExactlyTheExitCodes() throws {
+        let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
+        let help = try CommandRunner.apnsctl(["--help"]).stdout
+        let listed = try Self.listedCodes(in: Self.paragraph(of: help, from: "Exit codes: "))
+        let problems = Self.problems("apnsctl --help", listed: listed, declared: declared)
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+    }
+
+    @Test func aNewCodeOrAMadeUpOneFails() throws {
+        let declared = try Self.declaredCodes(in: "enum ExitStatus {\n    static let success: Int32 = 0\n    static let busy: Int32 = 75\n}\nlet x: Int32 = 9")
+        #expect(declared == [0, 75, 130, 143])
+        let listed = try Self.listedCodes(in: "Exit codes: 0 success, 64 usage, 130/143 after signals.")
+        #expect(listed == [0, 64, 130, 143])
+        let problems = Self.problems("t.md", listed: listed, declared: declared)
+        #expect(problems.contains("t.md lacks exit codes [75]") && problems.contains("t.md lists exit codes ExitStatus does not have: [64]"), "\(problems)")
+        let table = try Self.listedCodes(in: Self.firstColumn(of: "| exit | meaning |\n|---|---|\n| 0 | ok |\n| 64 | usage, not 65 |\n| 130, 143 | signal |"))
+        #expect(table == [0, 64, 130, 143])
     }
 }
 

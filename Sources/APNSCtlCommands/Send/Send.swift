@@ -106,7 +106,7 @@ extension APNSCtl {
                   apnsctl send --live-activity update --content-state @state.json \\
                       --stale-date 15m -p prod-token -d ACTIVITY_TOKEN
                   apnsctl send -p prod-cert -d my-iphone --alert hi
-                  apnsctl send -p mock -d 00ff00ff --alert hi
+                  apnsctl send -p mock -d TOKEN --alert hi
                   apnsctl send alert.json -c push.p12 -d TOKEN --env auto
                   https_proxy=http://proxy.example:3128 \\
                       apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
