@@ -111,13 +111,14 @@ public final class HTTP2ServerSession {
     }
 
     /// Appends pending frames to `buffer`, stopping once it holds `limit` bytes (back-pressure for slow peers).
-    /// Returns the number of bytes appended.
+    /// Returns the number of bytes appended. A failure inside nghttp2 throws: the session is then unusable.
     @discardableResult
-    public func produceOutput(into buffer: inout [UInt8], limit: Int = 256 * 1024) -> Int {
+    public func produceOutput(into buffer: inout [UInt8], limit: Int = 256 * 1024) throws(NGHTTP2Error) -> Int {
         var total = 0
         while buffer.count < limit {
             var chunk: UnsafePointer<UInt8>?
             let n = nghttp2_session_mem_send(session, &chunk)
+            if n < 0 { throw NGHTTP2Error(code: Int32(truncatingIfNeeded: n), operation: "preparing frames") }
             guard n > 0, let chunk else { break }
             buffer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
             total += n

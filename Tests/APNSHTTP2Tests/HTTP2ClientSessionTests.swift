@@ -18,7 +18,7 @@ import Testing
             }
             for r in server.takeRequests() { try answer(r, server) }
             var out: [UInt8] = []
-            if server.produceOutput(into: &out) > 0 {
+            if try server.produceOutput(into: &out) > 0 {
                 try out.withUnsafeBytes { try client.receive($0) }
                 moved = true
             }

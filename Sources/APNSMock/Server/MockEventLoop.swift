@@ -74,7 +74,7 @@ final class MockEventLoop {
     private func beginStop(now: UInt64) {
         stopping = true
         stopDeadline = now + Self.drainMilliseconds * 1_000_000
-        for c in connections { c.beginShutdown() }
+        for c in connections { c.beginShutdown(context: context) }
     }
 
     /// Starts the handshakes of the connections the acceptor dealt this loop.
