@@ -5,7 +5,7 @@ CONFIG  ?= debug
 BIN      = .build/$(CONFIG)/apnsctl
 RELEASE  = .build/release/apnsctl
 RELEASE_FLAGS = -c release --static-swift-stdlib
-# The one version is APNSCtlVersion.current in Sources/apnsctl/APNSCtl.swift; file names and the package use it.
+# The one version is APNSCtlVersion.current in Sources/APNSCtlCommands/APNSCtl.swift; file names and the package use it.
 VERSION := $(shell scripts/version.sh)
 
 .PHONY: all deps build release test demo bench fuzz install uninstall dist deb dist-check preflight-dist preflight-deb clean

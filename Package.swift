@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // apnsctl: test and send Apple push notifications from the shell.
-// Layout (arrows point one way): apnsctl -> APNSSettings -> APNSClient; apnsctl -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore,
+// Layout (arrows point one way): apnsctl -> APNSCtlCommands -> APNSSettings -> APNSClient; APNSCtlCommands -> APNSClient / APNSMock -> APNSCrypto / APNSHTTP2 -> APNSCore,
 // with APNSPlatform (the operating system) beside APNSCore for everything that does I/O.
 import PackageDescription
 
@@ -42,13 +42,16 @@ let package = Package(
         // turns flags, variables and profiles into one typed value per command, each with its origin. Pure
         // (inputs in, values out) except the one function that reads the file; no C module.
         .target(name: "APNSSettings", dependencies: ["APNSCore", "APNSPlatform", "APNSClient"]),
-        // Argument parsing, rendering and exit codes; imports no C module.
-        .executableTarget(
-            name: "apnsctl",
+        // Every command, laid out by command (Send/, Channel/, Credentials/, Validate/, Mock/, Config/, Doctor/)
+        // with what several share in Shared/: argument parsing, rendering and exit codes; imports no C module.
+        .target(
+            name: "APNSCtlCommands",
             dependencies: [
                 "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock", "APNSSettings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // The executable: one line calling APNSCtlCommands, so tests reach the commands in-process.
+        .executableTarget(name: "apnsctl", dependencies: ["APNSCtlCommands"]),
 
         // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, the in-process mock with an answer observer.
         .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSMock"],
@@ -60,6 +63,6 @@ let package = Package(
         .testTarget(name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSPlatform", "APNSTestSupport"]),
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
-        .testTarget(name: "apnsctlTests", dependencies: ["apnsctl", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
+        .testTarget(name: "apnsctlTests", dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
     ]
 )

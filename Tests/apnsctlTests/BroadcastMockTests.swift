@@ -2,7 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 import APNSPlatform
 
 /// `apnsctl channel` and `send --channel`, the built binary, against `apnsctl mock` (APNS.md §11).

@@ -1,7 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 
 /// CLI.md, `send`, "Input and output at the edges": repeated `-d` tokens are sent once with a warning, and
 /// thousands of `-d` flags parse in linear time.

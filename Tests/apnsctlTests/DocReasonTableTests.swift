@@ -2,7 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 
 /// docs/troubleshooting.md's reason table mirrors the code: one row per `APNSReason` with its status,
 /// meaning (`APNSReason.meaning`), hint (`APNSReason+Hint.swift`) and the broadcast hint where it differs.

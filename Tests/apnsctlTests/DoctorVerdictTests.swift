@@ -2,7 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 
 /// `apnsctl doctor`'s judgement without a network: faked phase results for every mix of two environments'
 /// outcomes, the probe's answers, and the TLS, port and reason advice.

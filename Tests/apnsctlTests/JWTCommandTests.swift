@@ -1,6 +1,6 @@
 import APNSCore
 @testable import APNSCrypto
-@testable import apnsctl
+@testable import APNSCtlCommands
 import APNSTestSupport
 import ArgumentParser
 import Foundation

@@ -1,6 +1,6 @@
 import APNSCore
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 
 /// Every APNs reason gets advice from apnsctl (CLI.md: "a one-line meaning and a hint on what to check"),
 /// and broadcasts get their own where the flag to change differs.

@@ -2,7 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 
 /// `apnsctl send` against `apnsctl mock`: both credentials, every reason the mock can be told to give.
 @Suite struct SendMockTests {

@@ -1,7 +1,7 @@
 import APNSCore
 import APNSTestSupport
 import Testing
-@testable import apnsctl
+@testable import APNSCtlCommands
 
 /// The validator names settings neutrally (APNs headers); `validate` and `send` pass apnsctl's flags, so
 /// their advice names the flag to use.

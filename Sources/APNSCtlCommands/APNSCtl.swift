@@ -5,10 +5,12 @@ import ArgumentParser
 import APNSPlatform
 
 /// The root command. It owns `main` so that every failure, including the argument
-/// parser's usage errors, prints as `error: …` and exits with a code from CLI.md.
-@main
-struct APNSCtl: ParsableCommand {
-    static let configuration = CommandConfiguration(
+/// parser's usage errors, prints as `error: …` and exits with a code from CLI.md. Public only for the
+/// executable's one line (`Sources/apnsctl/main.swift`); everything else stays internal to this module.
+public struct APNSCtl: ParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "apnsctl",
         abstract: "Test and send Apple push notifications from the shell.",
         discussion: """
@@ -30,7 +32,7 @@ struct APNSCtl: ParsableCommand {
         "apnsctl \(APNSCtlVersion.current) (OpenSSL: \(OpenSSLLibrary.version); nghttp2 \(NGHTTP2Library.version))"
     }
 
-    static func main() {
+    public static func main() {
         // Before anything reads a credential: no core file may hold a key.
         CoreDumps.disable()
         // Before anything touches OpenSSL: no clean-up of it at exit (the kernel frees the memory anyway).
