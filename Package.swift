@@ -33,7 +33,7 @@ let package = Package(
         // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
         .target(name: "APNSCrypto", dependencies: ["APNSCore", "APNSPlatform", "COpenSSL"]),
         // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.
-        .target(name: "APNSHTTP2", dependencies: ["APNSCore", "CNghttp2"]),
+        .target(name: "APNSHTTP2", dependencies: ["APNSCore", "APNSCrypto", "CNghttp2"]),
         // Sending: connect, multiplex, resend after GOAWAY, one result per device.
         .target(name: "APNSClient", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
         // The local APNs: checks requests with the same vocabulary and validator as the client.

@@ -11,7 +11,7 @@ import Testing
 
     private func drain(_ session: HTTP2ServerSession) throws -> [ParsedFrame] {
         var out: [UInt8] = []
-        try session.produceOutput(into: &out)
+        while try session.prepareOutput() { session.withPendingOutput { out += $0; return $0.count } }
         return ParsedFrame.parseAll(out)
     }
 
@@ -181,8 +181,7 @@ import Testing
                 for r in session.takeRequests() { try? session.respond(streamID: r.streamID, status: 200, headers: []) }
                 offset += n
             }
-            var out: [UInt8] = []
-            _ = try? session.produceOutput(into: &out)
+            while (try? session.prepareOutput()) == true { session.withPendingOutput { $0.count } }
         }
     }
 }

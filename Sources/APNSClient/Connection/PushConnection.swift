@@ -205,54 +205,32 @@ public final class PushConnection {
 
     private enum FlushOutcome { case done, blocked, failed }
 
-    /// Writes queued frames until done or the socket is full.
+    /// Writes queued frames until done or the socket is full. An nghttp2 failure while producing them stops
+    /// the writing as a failed write does: reading goes on, so answers already on their way are still taken.
     private func flush() -> FlushOutcome {
-        while true {
-            if !session.hasPendingOutput {
-                let more: Bool
-                do { more = try session.prepareOutput() } catch { return .failed }
-                if !more { return .done }
-            }
-            var blocked = false
-            var failed = false
-            session.withPendingOutput { (bytes) -> Int in
-                do {
-                    switch try tls.write(bytes) {
-                    case .bytes(let n): return n
-                    case .wantRead, .wantWrite: blocked = true
-                    case .closed: failed = true
-                    }
-                } catch {
-                    failed = true
-                }
-                return 0
-            }
-            if failed { return .failed }
-            if blocked { return .blocked }
+        switch HTTP2Pump.flush(session, to: tls) {
+        case .done: return .done
+        case .blocked: return .blocked
+        case .failed, .outputFailed: return .failed
         }
     }
 
     private func readOnce() -> Outcome {
-        let read: Result<TLSStep, TLSFailure> = readBuffer.withUnsafeMutableBytes { p in
-            do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
-        }
+        let read = HTTP2Pump.read(from: tls, into: session, buffer: &readBuffer)
         // After every read, application data or not: TLS 1.3 session tickets arrive first and yield no bytes.
         if quickAck { tls.socket.requestQuickAck() }
         switch read {
-        case .failure(let e):
+        case .failed(let e):
             return .ended(.failed(e.description))
-        case .success(.bytes(let n)):
-            let fed: Result<Void, NGHTTP2Error> = readBuffer.withUnsafeBytes { p in
-                do throws(NGHTTP2Error) { return .success(try session.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
-                catch { return .failure(error) }
-            }
-            if case .failure(let e) = fed { return .ended(.protocolError(e.description)) }
+        case .rejected(let e):
+            return .ended(.protocolError(e.description))
+        case .received:
             mayHaveMore = true
             return sessionEnd() ?? .progressed
-        case .success(.wantRead), .success(.wantWrite):
+        case .wouldBlock:
             mayHaveMore = false
             return sessionEnd() ?? .progressed
-        case .success(.closed):
+        case .closed:
             switch tls.peerClose {
             case .closeNotify?: return .ended(.closedCleanly)
             case .reset?: return .ended(.reset)

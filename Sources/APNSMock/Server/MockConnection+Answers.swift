@@ -27,6 +27,8 @@ extension MockConnection {
             switch action {
             case .startHTTP2(let settings):
                 do { session = try HTTP2ServerSession(settings: settings) } catch { apply(machine.connectionFailed(), context: context) }
+            case .speakHTTP1:
+                http1 = HTTP1VersionRefusal()
             case .logReceived:
                 if let request { context.log.recordReceived(request, connection: number) }
             case .answer(let stream, let withBody):
@@ -42,13 +44,12 @@ extension MockConnection {
             case .goAway(let last, let debugData):
                 session?.goAway(lastStreamID: last, code: .noError, debugData: debugData)
             case .http1Error:
-                out.append(contentsOf: Array("HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".utf8))
+                http1?.queueAnswer()
             case .close(let mode):
                 guard mode != .graceful else { continue }
                 // Whatever answers are queued go out; the session produces nothing after them.
-                if let session {
-                    do { try session.produceOutput(into: &out, limit: Int.max) } catch { self.session = nil }
-                }
+                if let session, !outputSealed { _ = try? session.prepareOutput(upTo: Int.max) }
+                outputSealed = true
                 if mode == .reset || mode == .endOfFile {
                     terminalDeadline = SystemClock.monotonicNanoseconds() + Self.terminalWaitMilliseconds * 1_000_000
                 }

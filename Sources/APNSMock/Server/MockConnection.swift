@@ -20,10 +20,12 @@ final class MockConnection {
     var machine: Machine
 
     var session: HTTP2ServerSession?
+    /// In place of the session under the HTTP/1.1-only fault.
+    var http1: HTTP1VersionRefusal?
     var auth = ConnectionAuthState(certificate: nil)
-    /// Encrypted-side output waiting for the socket: `out[outOffset...]`.
-    var out: [UInt8] = []
-    var outOffset = 0
+    /// The session failed to produce output, or a close mode took everything it will send: what is pending
+    /// still goes out, nothing more is produced.
+    var outputSealed = false
     /// The last TLS step wanted the socket writable (a blocked write, or a handshake/read needing it).
     var needsWritable = false
     /// When the reset and EOF modes (and a graceful end's drain) stop waiting for the peer; 0: not started.
@@ -51,7 +53,9 @@ final class MockConnection {
     var isClosed: Bool { machine.phase == .closed }
     /// Bytes produced but not yet accepted by the socket. (`flush` drains nghttp2 until the socket blocks,
     /// so nghttp2's own queue never needs a writable wake-up of its own.)
-    var hasPendingOutput: Bool { outOffset < out.count }
+    var hasPendingOutput: Bool { session?.hasPendingOutput ?? http1?.hasPendingOutput ?? false }
+    /// Reading stops while this much output waits for a peer that does not take its answers.
+    private var outputBelowHighWater: Bool { (session?.pendingOutputCount ?? 0) < Self.outputHighWater }
 
     /// The poll events this connection waits for.
     var pollEvents: Int16 {
@@ -64,7 +68,7 @@ final class MockConnection {
             return mode == .endOfFile || mode == .graceful ? Poll.readable : 0
         case .http1, .http2:
             var events: Int16 = 0
-            if out.count - outOffset < Self.outputHighWater { events |= Poll.readable }
+            if outputBelowHighWater { events |= Poll.readable }
             if needsWritable || hasPendingOutput { events |= Poll.writable }
             return events
         }
@@ -154,80 +158,71 @@ final class MockConnection {
     /// Reads until the socket has nothing more (or a fair share was read), handing bytes to HTTP/2.
     func readAvailable(context: LoopContext) {
         var rounds = 0
-        while rounds < 16, machine.readsRequests, out.count - outOffset < Self.outputHighWater {
+        while rounds < 16, machine.readsRequests, outputBelowHighWater {
             rounds += 1
-            let step: TLSStep
-            do {
-                step = try context.readBuffer.withUnsafeMutableBytes { try tls.read(into: $0) }
-            } catch {
-                apply(machine.connectionFailed(), context: context)
-                return
-            }
-            switch step {
-            case .wantRead:
-                return
-            case .wantWrite:
-                needsWritable = true
-                return
-            case .closed:
-                apply(machine.clientClosed(), context: context)
-                return
-            case .bytes(let n):
-                guard let session else {
-                    apply(machine.http1BytesReceived(), context: context)
-                    return
-                }
-                do {
-                    try context.readBuffer.withUnsafeBytes { try session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                } catch {
+            if let session {
+                let turn = readChunk(into: session, context: context)
+                guard turn != .stop else { return }
+                answer(session.takeRequests(), context: context)
+                if turn == .rejected {
                     // Protocol violation or too many streams: the GOAWAY (if any) is queued; send it and close.
-                    answer(session.takeRequests(), context: context)
                     apply(machine.sessionFailed(), context: context)
                     return
                 }
-                answer(session.takeRequests(), context: context)
+            } else if let http1 {
+                if readChunk(into: http1, context: context) == .received {
+                    apply(machine.http1BytesReceived(), context: context)
+                }
+                return
+            } else {
+                return
             }
+        }
+    }
+
+    private enum ReadTurn { case received, rejected, stop }
+
+    /// One read into `input` through the pump; the ends it sees go to the machine.
+    private func readChunk<I: HTTP2Input>(into input: I, context: LoopContext) -> ReadTurn {
+        switch HTTP2Pump.read(from: tls, into: input, buffer: &context.readBuffer) {
+        case .received: return .received
+        case .rejected: return .rejected
+        case .wouldBlock(let wantsWritable):
+            if wantsWritable { needsWritable = true }
+            return .stop
+        case .closed:
+            apply(machine.clientClosed(), context: context)
+            return .stop
+        case .failed:
+            apply(machine.connectionFailed(), context: context)
+            return .stop
         }
     }
 
     // MARK: Writing
 
-    /// Moves queued frames to the socket until it would block.
+    /// Moves queued frames to the socket until it would block; the session produces more only while the
+    /// connection speaks HTTP/2 or ends gracefully.
     func flush(context: LoopContext) {
-        while machine.phase != .closed {
-            if outOffset >= out.count {
-                out.removeAll(keepingCapacity: true)
-                outOffset = 0
-                if let session, machine.phase == .http2 || machine.phase == .closing(.graceful) {
-                    produceOutput(session, limit: 64 * 1024, context: context)
-                }
-                if out.isEmpty { needsWritable = false; return }
-            }
-            let step: TLSStep
-            do {
-                step = try out.withUnsafeBytes { try tls.write(UnsafeRawBufferPointer(rebasing: $0[outOffset...])) }
-            } catch {
-                apply(machine.connectionFailed(), context: context)
-                return
-            }
-            switch step {
-            case .bytes(let n): outOffset += n
-            case .wantWrite, .wantRead:
-                needsWritable = true
-                return
-            case .closed:
-                apply(machine.connectionFailed(), context: context)
-                return
-            }
+        guard !isClosed else { return }
+        let result: HTTP2Pump.Flush
+        if let session {
+            let producing = !outputSealed && (machine.phase == .http2 || machine.phase == .closing(.graceful))
+            result = HTTP2Pump.flush(session, to: tls, produce: producing)
+        } else if let http1 {
+            result = HTTP2Pump.flush(http1, to: tls)
+        } else {
+            result = .done
         }
-    }
-
-    /// Appends the session's frames to `out`, up to `limit` bytes queued; an nghttp2 failure ends the connection
-    /// as a protocol error does (what was produced still goes out).
-    private func produceOutput(_ session: HTTP2ServerSession, limit: Int, context: LoopContext) {
-        do { try session.produceOutput(into: &out, limit: limit) } catch {
-            self.session = nil
+        switch result {
+        case .done: needsWritable = false
+        case .blocked: needsWritable = true
+        case .failed: apply(machine.connectionFailed(), context: context)
+        case .outputFailed:
+            // nghttp2 broke: end as after a protocol error, writing only what was produced before.
+            outputSealed = true
             apply(machine.sessionFailed(), context: context)
+            flush(context: context)
         }
     }
 
@@ -237,7 +232,7 @@ final class MockConnection {
         switch machine.phase {
         case .closing(let mode):
             // `flush` ran just before: an empty buffer means nothing more will come.
-            guard outOffset >= out.count else { return }
+            guard !hasPendingOutput else { return }
             switch mode {
             case .graceful:
                 if !sentFIN {
@@ -256,7 +251,7 @@ final class MockConnection {
                 if !isClosed && SystemClock.monotonicNanoseconds() >= terminalDeadline { end() }
             }
         case .http2:
-            if let session, session.isFinished, outOffset >= out.count {
+            if let session, session.isFinished, !session.hasPendingOutput {
                 apply(machine.sessionFinished(), context: context)
                 finishIfDone(context: context)
             }

@@ -54,6 +54,8 @@ struct MockConnectionStateMachine {
     enum Action: Equatable {
         /// Create the HTTP/2 session with these settings (its SETTINGS frame goes first).
         case startHTTP2(HTTP2ServerSettings)
+        /// The HTTP/1.1-only fault: no session; bytes that arrive get `http1Error`.
+        case speakHTTP1
         /// Log the request on `streamID` as received (before its answer, or with none).
         case logReceived(streamID: Int32)
         /// Answer `streamID` with the verdict just given (no body for a HEAD), then log the answer.
@@ -130,7 +132,7 @@ struct MockConnectionStateMachine {
         idleDeadline = now + policy.idleTimeoutNs
         if policy.faults.http1Only {
             phase = .http1
-            return []
+            return [.speakHTTP1]
         }
         phase = .http2
         // A token connection gets a single stream until its first good token (APNS.md §6); refused credentials
