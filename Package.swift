@@ -56,6 +56,7 @@ let package = Package(
         // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, the in-process mock with an answer observer.
         .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSMock"],
                 path: "Tests/APNSTestSupport"),
+        .testTarget(name: "APNSPlatformTests", dependencies: ["APNSPlatform", "APNSCore"]),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),

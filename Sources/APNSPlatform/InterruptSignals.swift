@@ -35,9 +35,11 @@ nonisolated(unsafe) private var firstSignalReceived: Int32 = 0
 /// signals the process and then its whole process group.
 public final class InterruptSignals: Sendable {
     /// Readable once a signal arrived; poll it beside the sockets.
-    public let fd: Int32
-    private init(readFD: Int32) {
-        self.fd = readFD
+    public var fd: Int32 { pipe.readFD }
+    /// Lives as long as the process: the handler writes to it through `interruptPipeFD`.
+    private let pipe: WakePipe
+    private init(pipe: WakePipe) {
+        self.pipe = pipe
     }
 
     /// Routes SIGINT and SIGTERM here for the rest of the process's life; nil when no pipe can be made.
@@ -54,13 +56,8 @@ public final class InterruptSignals: Sendable {
     private static let installed = LockedValue<InterruptSignals?>(nil)
 
     private static func make() -> InterruptSignals? {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return nil }
-        for f in fds {
-            _ = fcntl(f, F_SETFL, fcntl(f, F_GETFL, 0) | O_NONBLOCK)
-            _ = fcntl(f, F_SETFD, FD_CLOEXEC)
-        }
-        interruptPipeFD = fds[1]
+        guard let pipe = WakePipe() else { return nil }
+        interruptPipeFD = pipe.writeFD
         interruptsReceived = 0
         exitDigits = UnsafeMutablePointer<UInt8>.allocate(capacity: 24)
         let handler: @convention(c) (Int32) -> Void = { signal in
@@ -73,15 +70,12 @@ public final class InterruptSignals: Sendable {
             interruptsReceived = 1
             firstInterruptNs = now
             firstSignalReceived = signal
-            var byte = UInt8(truncatingIfNeeded: signal)
-            let saved = errno
-            _ = posixWrite(interruptPipeFD, &byte, 1)
-            errno = saved
+            WakePipe.write(byte: UInt8(truncatingIfNeeded: signal), to: interruptPipeFD)
         }
         let watched = [SIGINT, SIGTERM].filter { !ProcessSignals.isIgnored($0) }
         ProcessSignals.installHandler(for: watched, handler)
         ProcessSignals.unblock(watched)
-        return InterruptSignals(readFD: fds[0])
+        return InterruptSignals(pipe: pipe)
     }
 
     /// Results the command has sent and not yet printed, for the message of a second signal that exits
@@ -99,8 +93,7 @@ public final class InterruptSignals: Sendable {
     /// Wakes the poll loop as the first SIGINT would, with `outputLost` instead of a signal number. Safe from
     /// any thread; a later real signal is still counted (`receivedSignal`) and its exit code wins.
     public func stopForLostOutput() {
-        var byte = UInt8(truncatingIfNeeded: Self.outputLost)
-        _ = posixWrite(interruptPipeFD, &byte, 1)
+        pipe.write(byte: UInt8(truncatingIfNeeded: Self.outputLost))
     }
 
     /// The first real signal that arrived (SIGINT or SIGTERM), whether or not `take` consumed it.
@@ -108,8 +101,6 @@ public final class InterruptSignals: Sendable {
 
     /// The signal that arrived (SIGINT or SIGTERM), if one did, or `outputLost`; reading consumes it.
     public func take() -> Int32? {
-        var byte: UInt8 = 0
-        guard posixRead(fd, &byte, 1) == 1 else { return nil }
-        return Int32(byte)
+        pipe.readByte().map { Int32($0) }
     }
 }

@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The one way to reach a file that holds a secret (the token cache, the mock's state dir and its lock, a
 /// converted key). The directory is opened once without following a link and, when it must be ours, checked:
 /// a directory owned by our uid that neither group nor others can write. Every file in it is then opened

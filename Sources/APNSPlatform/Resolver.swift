@@ -12,37 +12,26 @@ enum Resolver {
         let thread = OSThread()
         guard thread.start({ lookup.run(host: host, port: port) }) else { return try Socket.resolveAll(host: host, port: port) }
         thread.detach()
+        var poller = PollSet()
+        poller.add(lookup.wake.readFD, .readable)
         while true {
             if let answer = lookup.answer { return try answer.get() }
-            var fds = [pollfd(fd: lookup.readFD, events: Poll.readable, revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else {
+            guard SystemClock.monotonicNanoseconds() < deadline else {
                 throw .resolve(host: host, reason: "no answer from the resolver within \(formatSeconds(timeout))")
             }
-            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000)))
-            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
+            if poller.wait(until: deadline, interrupt: interruptFD) == .interrupted { throw .interrupted }
         }
     }
 
     /// One lookup's answer and the pipe that says it is there; shared by the waiting caller and the
     /// thread, and closed when the last of them lets go.
     private final class Lookup: Sendable {
-        let readFD: Int32
-        private let writeFD: Int32
+        let wake: WakePipe
         private let result = LockedValue<Result<[SocketAddress], SocketError>?>(nil)
 
         init?() {
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { return nil }
-            for f in fds { _ = fcntl(f, F_SETFD, FD_CLOEXEC) }
-            readFD = fds[0]
-            writeFD = fds[1]
-        }
-
-        deinit {
-            close(readFD)
-            close(writeFD)
+            guard let wake = WakePipe() else { return nil }
+            self.wake = wake
         }
 
         var answer: Result<[SocketAddress], SocketError>? { result.withLock { $0 } }
@@ -51,8 +40,7 @@ enum Resolver {
             let found: Result<[SocketAddress], SocketError>
             do { found = .success(try Socket.resolveAll(host: host, port: port)) } catch { found = .failure(error) }
             result.withLock { $0 = found }
-            var byte: UInt8 = 1
-            _ = posixWrite(writeFD, &byte, 1)
+            wake.signal()
         }
     }
 }

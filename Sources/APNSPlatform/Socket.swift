@@ -123,14 +123,15 @@ public final class Socket: @unchecked Sendable {
                     racer.attemptFailed()
                 }
             case .wait(let until):
-                var fds = attempts.map { pollfd(fd: $0.socket.fd, events: Poll.writable, revents: 0) }
-                if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-                let now = SystemClock.monotonicNanoseconds()
-                let waitMs = until > now ? Int32(min(UInt64(Int32.max), (until - now + 999_999) / 1_000_000)) : 0
-                guard Poll.wait(&fds, timeoutMs: waitMs) > 0 else { continue }
-                if let interruptFD, fds.last?.fd == interruptFD, fds[fds.count - 1].revents != 0 { throw .interrupted }
+                var poller = PollSet()
+                for attempt in attempts { poller.add(attempt.socket.fd, .writable) }
+                switch poller.wait(until: until, interrupt: interruptFD) {
+                case .deadline: continue
+                case .interrupted: throw .interrupted
+                case .ready: break
+                }
                 var finished: [Int] = []
-                for (slot, attempt) in attempts.enumerated() where fds[slot].revents != 0 {
+                for (slot, attempt) in attempts.enumerated() where poller.events(at: slot).any {
                     let code = attempt.socket.pendingError()
                     if code == 0 {
                         attempt.socket.setNoDelay()
@@ -309,33 +310,3 @@ private func Darwin_or_Glibc_connect(_ fd: Int32, _ addr: UnsafePointer<sockaddr
 private func cAccept(_ fd: Int32) -> Int32 { accept(fd, nil, nil) }
 @inline(__always)
 private func Glibc_listen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
-
-/// `poll(2)` on one or many descriptors, retried on EINTR.
-public enum Poll {
-    public static let readable = Int16(POLLIN)
-    public static let writable = Int16(POLLOUT)
-
-    public enum Outcome: Equatable { case ready(Int16), timeout, failed(Int32) }
-
-    /// Waits until `fd` has one of `events`, or `timeoutMs` passes (-1 = forever).
-    public static func wait(fd: Int32, events: Int16, timeoutMs: Int32) -> Outcome {
-        var p = pollfd(fd: fd, events: events, revents: 0)
-        while true {
-            let n = poll(&p, 1, timeoutMs)
-            if n > 0 { return .ready(p.revents) }
-            if n == 0 { return .timeout }
-            if errno == EINTR { continue }
-            return .failed(errno)
-        }
-    }
-
-    /// Polls many descriptors at once; `fds[i].revents` is filled in. Returns the count ready (0 on timeout).
-    public static func wait(_ fds: inout [pollfd], timeoutMs: Int32) -> Int32 {
-        while true {
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            return n
-        }
-    }
-}

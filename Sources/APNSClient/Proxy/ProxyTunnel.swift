@@ -63,10 +63,9 @@ enum ProxyTunnel {
             }
             let now = SystemClock.monotonicNanoseconds()
             guard now < deadline else { throw .proxy(.timeout(proxy: proxy.display, seconds: timeout)) }
-            var fds = [pollfd(fd: socket.fd, events: pending.isEmpty ? Poll.readable : Poll.writable, revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1)))
-            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
+            var poller = PollSet()
+            poller.add(socket.fd, pending.isEmpty ? .readable : .writable)
+            if poller.wait(until: deadline, interrupt: interruptFD) == .interrupted { throw .interrupted }
         }
     }
 }

@@ -199,13 +199,10 @@ public final class PushSender {
 
     /// Waits until `deadline` (monotonic ns) or one of `wakeFDs` is readable; true when a signal arrived.
     private func sleep(until deadline: UInt64, interruptFD: Int32?, wakeFDs: [Int32]) -> Bool {
-        let now = SystemClock.monotonicNanoseconds()
-        guard deadline > now else { return false }
-        let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-        var fds = wakeFDs.map { pollfd(fd: $0, events: Poll.readable, revents: 0) }
-        if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-        _ = Poll.wait(&fds, timeoutMs: waitMs)
-        return interruptFD != nil && fds.last.map { $0.revents != 0 } == true
+        guard deadline > SystemClock.monotonicNanoseconds() else { return false }
+        var poller = PollSet()
+        for fd in wakeFDs { poller.add(fd, .readable) }
+        return poller.wait(until: deadline, interrupt: interruptFD) == .interrupted
     }
 
     /// Turns what the HTTP/2 session of connection `id` recorded into the machine's events, in the order

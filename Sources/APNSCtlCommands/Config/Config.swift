@@ -1,4 +1,3 @@
-import APNSMock
 import APNSPlatform
 import APNSSettings
 import ArgumentParser
@@ -43,12 +42,12 @@ struct ConfigFileOptions: ParsableArguments {
     var config: String?
 
     /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
-    func input(for command: SettingCommand, profile: String? = nil) throws(CLIError) -> SettingsInput {
+    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld = .process()) throws(CLIError) -> SettingsInput {
         var flags = SettingFlags()
         flags.config = config
         flags.profile = profile
         do {
-            return try SettingsInput.fromProcess(command: command, flags: flags, defaultMockStateDirectory: MockState.defaultDirectory)
+            return try SettingsInput.gather(command: command, flags: flags, world: world)
         } catch { throw CLIError(error) }
     }
 }

@@ -34,8 +34,7 @@ final class MockLoopInbox: Sendable {
 
     /// Everything queued so far; empties the wake pipe first, so a push after it wakes the loop again.
     func take() -> [AcceptedSocket] {
-        var scratch = [UInt8](repeating: 0, count: 64)
-        while scratch.withUnsafeMutableBytes({ posixRead(pipe.readFD, $0.baseAddress, $0.count) }) > 0 {}
+        pipe.drain()
         return pending.withLock { pending in
             let taken = pending
             pending.removeAll()

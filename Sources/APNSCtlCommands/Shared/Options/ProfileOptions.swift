@@ -1,5 +1,4 @@
 import APNSCore
-import APNSMock
 import APNSPlatform
 import APNSSettings
 import ArgumentParser
@@ -17,13 +16,14 @@ struct ProfileOptions: ParsableArguments {
 
     /// The command's settings from `flags` (the option groups' values), the variables and the profile, with
     /// CLI.md's combination rules checked on the result. 64 for a bad value, file or combination, 66 for a
-    /// missing named file or `mock.json`.
-    func resolve(_ command: SettingCommand, flags given: SettingFlags) throws(CLIError) -> ResolvedSettings {
+    /// missing named file or `mock.json`. `world`: the process's, or a test's.
+    func resolve(_ command: SettingCommand, flags given: SettingFlags,
+                 world: SettingsWorld = .process()) throws(CLIError) -> ResolvedSettings {
         var flags = given
         flags.profile = profile
         flags.config = file.config
         do {
-            let input = try SettingsInput.fromProcess(command: command, flags: flags, defaultMockStateDirectory: MockState.defaultDirectory)
+            let input = try SettingsInput.gather(command: command, flags: flags, world: world)
             let resolved = try SettingsResolver.resolve(input)
             try resolved.checkCombinations()
             return resolved

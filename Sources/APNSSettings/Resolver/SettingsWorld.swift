@@ -1,0 +1,32 @@
+import APNSPlatform
+
+/// The part of the outside world settings come from: the environment's variables and the home directory.
+/// Everything else the edge needs (the settings file's default place, the mock's default state dir) is
+/// derived from these two with the XDG rules, so a test that hands in its own world decides every path
+/// and the commands resolve in-process exactly as they do in the binary.
+public struct SettingsWorld: Sendable {
+    public var variables: [String: String]
+    /// nil with no home directory: no default settings file and no default mock state dir.
+    public var home: String?
+
+    public init(variables: [String: String], home: String?) {
+        self.variables = variables
+        self.home = home
+    }
+
+    /// This process's environment and home directory.
+    public static func process() -> SettingsWorld {
+        SettingsWorld(variables: Environment.all(), home: Environment.home)
+    }
+
+    /// `$XDG_CONFIG_HOME`, else `~/.config`.
+    public var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
+
+    /// The mock's state dir without `--state-dir` or `APNSCTL_MOCK_STATE_DIR`: `$XDG_STATE_HOME/apnsctl/mock`,
+    /// else `~/.local/state/apnsctl/mock` (as `MockState.defaultDirectory` reads the process).
+    public var defaultMockStateDirectory: String? { xdg("XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/apnsctl/mock" } }
+
+    private func xdg(_ name: String, fallback: String) -> String? {
+        Environment.xdgDirectory(variables[name], home: home, fallback: fallback)
+    }
+}

@@ -1,0 +1,67 @@
+import Glibc
+import Testing
+@testable import APNSPlatform
+
+/// The one self-pipe: a poke makes the read end readable for pollers, bytes queue in order, and both ends
+/// are safe to hand to a poll loop and a child process (non-blocking, close-on-exec).
+@Suite struct WakePipeTests {
+    /// Whether `fd` is readable right now, without sleeping.
+    func isReadable(_ fd: Int32) -> Bool {
+        PollSet.wait(for: fd, .readable, until: 0).contains(.readable)
+    }
+
+    @Test func signalWakesAPollerAndStaysUpUntilDrained() throws {
+        let pipe = try #require(WakePipe())
+        #expect(!isReadable(pipe.readFD))
+        pipe.signal()
+        // A level, not an edge: every poller sees it, as often as it looks.
+        #expect(isReadable(pipe.readFD))
+        #expect(isReadable(pipe.readFD))
+        pipe.signal()
+        pipe.drain()
+        #expect(!isReadable(pipe.readFD))
+        pipe.signal()
+        #expect(isReadable(pipe.readFD))
+    }
+
+    @Test func bytesComeOutInTheOrderTheyWentIn() throws {
+        let pipe = try #require(WakePipe())
+        #expect(pipe.readByte() == nil)
+        pipe.write(byte: 15)
+        pipe.write(byte: 0)
+        pipe.write(byte: 2)
+        #expect(pipe.readByte() == 15)
+        #expect(pipe.readByte() == 0)
+        #expect(pipe.readByte() == 2)
+        #expect(pipe.readByte() == nil)
+    }
+
+    @Test func writingToAFullPipeNeitherBlocksNorChangesErrno() throws {
+        let pipe = try #require(WakePipe())
+        // Far more than a pipe holds (64 KiB on Linux): a blocking end would hang the test here.
+        for _ in 0..<200_000 { pipe.signal() }
+        errno = 1234
+        pipe.write(byte: 9)
+        #expect(errno == 1234)
+        #expect(isReadable(pipe.readFD))
+        pipe.drain()
+        #expect(!isReadable(pipe.readFD))
+    }
+
+    @Test func bothEndsAreNonBlockingAndCloseOnExec() throws {
+        let pipe = try #require(WakePipe())
+        for fd in [pipe.readFD, pipe.writeFD] {
+            #expect(fcntl(fd, F_GETFL, 0) & O_NONBLOCK != 0)
+            #expect(fcntl(fd, F_GETFD, 0) & FD_CLOEXEC != 0)
+        }
+    }
+
+    @Test func bothEndsCloseWithTheValue() throws {
+        var ends: [Int32] = []
+        do {
+            let pipe = try #require(WakePipe())
+            ends = [pipe.readFD, pipe.writeFD]
+        }
+        for fd in ends { #expect(fcntl(fd, F_GETFD, 0) == -1 && errno == EBADF) }
+    }
+}
