@@ -7,16 +7,15 @@ extension TLSConnection {
     public func handshake(timeoutMs: Int32) throws(TLSFailure) {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeoutMs)) * 1_000_000
         while true {
-            let events: Int16
+            let interest: PollInterest
             switch try handshakeStep() {
             case .bytes: return
-            case .wantRead: events = Poll.readable
-            case .wantWrite: events = Poll.writable
+            case .wantRead: interest = .readable
+            case .wantWrite: interest = .writable
             case .closed: throw .handshake("the server closed the connection")
             }
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { throw .handshake("timed out") }
-            if case .timeout = Poll.wait(fd: socket.fd, events: events, timeoutMs: Int32((deadline - now) / 1_000_000) + 1) {
+            guard SystemClock.monotonicNanoseconds() < deadline else { throw .handshake("timed out") }
+            if PollSet.wait(for: socket.fd, interest, until: deadline).isEmpty {
                 throw .handshake("timed out waiting for the server")
             }
         }

@@ -88,21 +88,19 @@ extension PushConnection {
             let step: TLSStep
             do { step = try tls.handshakeStep() } catch { throw .tls(error) }
             if quickAck { tls.socket.requestQuickAck() }
-            let events: Int16
+            let interest: PollInterest
             switch step {
             case .bytes:
                 return Handshake(version: tls.protocolVersion, cipher: tls.cipherName, alpn: tls.negotiatedProtocol,
                                  milliseconds: milliseconds(since: t0))
-            case .wantRead: events = Poll.readable
-            case .wantWrite: events = Poll.writable
+            case .wantRead: interest = .readable
+            case .wantWrite: interest = .writable
             case .closed: throw .tls(.handshake("the server closed the connection"))
             }
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { throw .handshakeTimeout(seconds: timeout) }
-            var fds = [pollfd(fd: tls.socket.fd, events: events, revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1)))
-            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
+            guard SystemClock.monotonicNanoseconds() < deadline else { throw .handshakeTimeout(seconds: timeout) }
+            var poller = PollSet()
+            poller.add(tls.socket.fd, interest)
+            if poller.wait(until: deadline, interrupt: interruptFD) == .interrupted { throw .interrupted }
         }
     }
 

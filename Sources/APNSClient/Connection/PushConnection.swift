@@ -113,17 +113,15 @@ public final class PushConnection {
             }
         }
         if !mayHaveMore && tls.pendingBytes == 0 {
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { return .timedOut }
-            let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-            var fds = [pollfd(fd: tls.socket.fd, events: Poll.readable | (writing && writeBlocked ? Poll.writable : 0), revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            let ready = Poll.wait(&fds, timeoutMs: waitMs)
-            if ready < 0 { return .ended(.failed("waiting for the server failed: \(FileSystem.errnoText())")) }
-            if fds.count > 1 && fds[1].revents != 0 { return .interrupted }
-            if ready == 0 { return .timedOut }
-            if fds[0].revents & Poll.readable == 0 && fds[0].revents & (Int16(POLLERR) | Int16(POLLHUP)) == 0 {
-                return .progressed  // writable only: flush on the next turn
+            guard SystemClock.monotonicNanoseconds() < deadline else { return .timedOut }
+            var poller = PollSet()
+            poller.add(tls.socket.fd, interest)
+            switch poller.wait(until: deadline, interrupt: interruptFD) {
+            case .interrupted: return .interrupted
+            case .deadline: return .timedOut
+            case .ready:
+                // Writable only (or a poll that failed and reported nothing): flush on the next turn.
+                if !poller.events(at: 0).readableOrClosed { return .progressed }
             }
         }
         return readOnce()
@@ -154,30 +152,29 @@ public final class PushConnection {
         }
         if outcomes.contains(.writeFailed) { return outcomes }
         if mustPoll {
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { return outcomes }
-            let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-            var fds = connections.map {
-                pollfd(fd: $0.tls.socket.fd, events: Poll.readable | ($0.writing && $0.writeBlocked ? Poll.writable : 0), revents: 0)
-            }
-            fds += wakeFDs.map { pollfd(fd: $0, events: Poll.readable, revents: 0) }
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            let ready = Poll.wait(&fds, timeoutMs: waitMs)
-            if ready < 0 {
-                let failure = Outcome.ended(.failed("waiting for the server failed: \(FileSystem.errnoText())"))
-                return outcomes.map { _ in failure }
-            }
-            if interruptFD != nil && fds[fds.count - 1].revents != 0 { return nil }
-            if ready == 0 { return outcomes }
-            for i in connections.indices {
-                let revents = fds[i].revents
-                if revents & (Poll.readable | Int16(POLLERR) | Int16(POLLHUP)) != 0 { readable[i] = true }
-                else if revents != 0 { outcomes[i] = .progressed }  // writable only: flush on the next turn
+            guard SystemClock.monotonicNanoseconds() < deadline else { return outcomes }
+            var poller = PollSet()
+            for c in connections { poller.add(c.tls.socket.fd, c.interest) }
+            for fd in wakeFDs { poller.add(fd, .readable) }
+            switch poller.wait(until: deadline, interrupt: interruptFD) {
+            case .interrupted: return nil
+            case .deadline: return outcomes
+            case .ready:
+                let anything = (0..<poller.count).contains { poller.events(at: $0).any }
+                for i in connections.indices {
+                    let events = poller.events(at: i)
+                    if events.readableOrClosed { readable[i] = true }
+                    // Writable only, or a poll that failed and reported nothing: flush on the next turn.
+                    else if events.any || !anything { outcomes[i] = .progressed }
+                }
             }
         }
         for i in connections.indices where readable[i] { outcomes[i] = connections[i].readOnce() }
         return outcomes
     }
+
+    /// What the socket is polled for: answers always, room to write while writing is blocked.
+    private var interest: PollInterest { writing && writeBlocked ? [.readable, .writable] : .readable }
 
     /// Events the session recorded since the last call.
     func takeEvents() -> [HTTP2ClientEvent] { session.takeEvents() }

@@ -57,26 +57,26 @@ final class MockConnection {
     /// Reading stops while this much output waits for a peer that does not take its answers.
     private var outputBelowHighWater: Bool { (session?.pendingOutputCount ?? 0) < Self.outputHighWater }
 
-    /// The poll events this connection waits for.
-    var pollEvents: Int16 {
+    /// What this connection waits for.
+    var pollInterest: PollInterest {
         switch machine.phase {
-        case .closed: return 0
-        case .handshaking: return needsWritable ? Poll.writable : Poll.readable
+        case .closed: return []
+        case .handshaking: return needsWritable ? .writable : .readable
         case .closing(let mode):
-            if hasPendingOutput { return Poll.writable }
+            if hasPendingOutput { return .writable }
             // The reset mode waits for ACKs by timer; after a FIN, what the peer still sends is read and dropped.
-            return mode == .endOfFile || mode == .graceful ? Poll.readable : 0
+            return mode == .endOfFile || mode == .graceful ? .readable : []
         case .http1, .http2:
-            var events: Int16 = 0
-            if outputBelowHighWater { events |= Poll.readable }
-            if needsWritable || hasPendingOutput { events |= Poll.writable }
-            return events
+            var interest: PollInterest = []
+            if outputBelowHighWater { interest.insert(.readable) }
+            if needsWritable || hasPendingOutput { interest.insert(.writable) }
+            return interest
         }
     }
 
     /// Does whatever the socket allows now.
-    func service(revents: Int16, context: LoopContext) {
-        if revents & Int16(POLLNVAL) != 0 { apply(machine.connectionFailed(), context: context); return }
+    func service(events: PollEvents, context: LoopContext) {
+        if events.contains(.invalid) { apply(machine.connectionFailed(), context: context); return }
         switch machine.phase {
         case .closed: return
         case .handshaking: advanceHandshake(context: context)
@@ -84,10 +84,10 @@ final class MockConnection {
             readAvailable(context: context)
             flush(context: context)
         case .closing(let mode):
-            let gone = revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0
+            let gone = !events.isDisjoint(with: [.hangUp, .error])
             // The reset mode waits for ACKs by timer; a peer that is already gone would wake the loop for nothing.
             if mode == .reset && gone { end(reset: true); return }
-            if mode == .endOfFile || mode == .graceful, sentFIN, gone || revents & Poll.readable != 0 { discardIncoming() }
+            if mode == .endOfFile || mode == .graceful, sentFIN, gone || events.contains(.readable) { discardIncoming() }
             flush(context: context)
         }
         finishIfDone(context: context)
@@ -274,12 +274,12 @@ final class MockConnection {
     /// After a FIN: reads and drops the raw bytes the peer still sends, closing when it closes,
     /// so that unread bytes never turn the end into a reset.
     private func discardIncoming() {
-        var scratch = [UInt8](repeating: 0, count: 4096)
         while !isClosed {
-            let n = scratch.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n > 0 { continue }
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            end()
+            switch tls.socket.receive(limit: 4096).0 {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed, .failed: end()
+            }
         }
     }
 

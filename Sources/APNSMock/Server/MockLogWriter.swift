@@ -142,7 +142,7 @@ final class MockLogWriter: @unchecked Sendable {
                 if errno == EINTR { continue }
                 if errno == EAGAIN {
                     // A descriptor someone made non-blocking: wait until it takes more.
-                    _ = Poll.wait(fd: fd, events: Poll.writable, timeoutMs: 100)
+                    _ = PollSet.wait(for: fd, .writable, until: SystemClock.monotonicNanoseconds() + 100_000_000)
                     continue
                 }
                 return errno

@@ -125,8 +125,7 @@ public final class MockServer: Sendable {
     public static func warnWithoutBlocking(_ message: String) {
         // Messages may quote a file name or a client's bytes: escaped like every other message.
         let bytes = Array(("warning: " + PrintableText.escapingControls(message) + "\n").utf8.prefix(512))
-        guard case .ready(let revents) = Poll.wait(fd: 2, events: Poll.writable, timeoutMs: 0),
-              revents & Poll.writable != 0 else { return }
+        guard PollSet.wait(for: 2, .writable, until: 0).contains(.writable) else { return }
         bytes.withUnsafeBytes { raw in
             if let base = raw.baseAddress { _ = posixWrite(2, base, raw.count) }
         }
