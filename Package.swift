@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
         .testTarget(name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSHTTP2", "APNSPlatform", "APNSTestSupport"]),
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
         .testTarget(name: "apnsctlTests", dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
     ]
