@@ -58,6 +58,7 @@ if command -v dpkg >/dev/null 2>&1; then
 fi
 if [ "$want_bench" = bench ]; then
     need_cmd hyperfine hyperfine
+    need_cmd valgrind valgrind        # make bench: one send's instruction count (callgrind)
 fi
 
 [ ${#missing[@]} -eq 0 ] && exit 0

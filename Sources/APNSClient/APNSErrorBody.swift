@@ -1,20 +1,30 @@
 import APNSCore
 
-/// Reads `reason` and `timestamp` out of an APNs error body or GOAWAY debug data with the shared
-/// JSON reader. The body is untrusted: a missing or odd field just means "not given", never a failure.
-public enum APNSErrorBody {
-    /// The string value of the top-level `reason` key, or nil.
-    public static func reason(in bytes: [UInt8]) -> String? {
-        guard let root = try? JSONReader.parse(bytes), let reason = root["reason"]?.string else { return nil }
-        return PrintableText.line(Array(reason.utf8), limit: 120)
+/// `reason` and `timestamp` read out of an APNs error body or GOAWAY debug data with the shared JSON reader,
+/// in one parse. The body is untrusted: a missing or odd field just means "not given", never a failure.
+public struct APNSErrorBody: Sendable, Equatable {
+    /// The string value of the top-level `reason` key, made printable.
+    public let reason: String?
+    /// The integer `timestamp` (milliseconds since the epoch on a 410).
+    public let timestamp: Int64?
+
+    /// The fields of `bytes` (both nil when it is not a JSON object).
+    public init(_ bytes: [UInt8]) {
+        guard let root = try? JSONReader.parse(bytes) else {
+            reason = nil
+            timestamp = nil
+            return
+        }
+        reason = root["reason"]?.string.map { PrintableText.line(Array($0.utf8), limit: 120) }
+        if let n = root["timestamp"]?.number, n.isIntegerLiteral, let value = Int64(n.literal) {
+            timestamp = value
+        } else {
+            timestamp = nil
+        }
     }
 
-    /// The integer `timestamp` (milliseconds since the epoch on a 410), or nil.
-    public static func timestamp(in bytes: [UInt8]) -> Int64? {
-        guard let root = try? JSONReader.parse(bytes), let n = root["timestamp"]?.number,
-              n.isIntegerLiteral, let value = Int64(n.literal) else { return nil }
-        return value
-    }
+    /// The string value of the top-level `reason` key, or nil.
+    public static func reason(in bytes: [UInt8]) -> String? { APNSErrorBody(bytes).reason }
 
     /// What a GOAWAY or error body says: the JSON `reason`, else the bytes as text, nil when empty.
     public static func explanation(of bytes: [UInt8]) -> String? {

@@ -12,8 +12,9 @@ public struct PushResult: Sendable, Equatable {
     public let status: Int?
     public let apnsID: String?
     public let apnsUniqueID: String?
-    /// The JSON `reason` as received; nil on success or when the body had none.
-    public let reason: String?
+    /// The JSON `reason`: one APNs documents, or any other string as received; nil on success or when
+    /// the body had none.
+    public let reason: ReceivedReason?
     /// The body as text when it held no JSON `reason` (a proxy's HTML page, plain text).
     public let bodyText: String?
     /// A 410's `timestamp`: milliseconds since the epoch.
@@ -28,7 +29,7 @@ public struct PushResult: Sendable, Equatable {
     public let apnsRequestID: String?
     /// The answer as it arrived, for callers that read more than the reason (channel reads and lists); nil
     /// for a target without an answer.
-    public let response: APNSResponse?
+    public let response: HTTPResponse?
     /// The environment whose server answered (or failed), when the sender was told it.
     public var environment: APNSEnvironment? = nil
     /// The server that answered (or failed).
@@ -36,10 +37,10 @@ public struct PushResult: Sendable, Equatable {
     /// `--env auto`: the environment that answered `BadDeviceToken` before this one was tried.
     public var badDeviceTokenIn: APNSEnvironment? = nil
 
-    /// A result built field by field (tests, and the sender's failure path).
-    public init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
-                reason: String? = nil, bodyText: String? = nil, timestamp: Int64? = nil, failure: TransportFailure? = nil,
-                durationMs: Double, apnsRequestID: String? = nil, response: APNSResponse? = nil) {
+    /// A result built field by field (the two public initialisers).
+    private init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
+                 reason: ReceivedReason? = nil, bodyText: String? = nil, timestamp: Int64? = nil, failure: TransportFailure? = nil,
+                 durationMs: Double, apnsRequestID: String? = nil, response: HTTPResponse? = nil) {
         self.target = target
         self.status = status
         self.apnsID = apnsID
@@ -57,17 +58,18 @@ public struct PushResult: Sendable, Equatable {
     /// errors a JSON body with `reason` (and `timestamp` on 410). Non-JSON bodies are kept as text. Any 2xx
     /// is a success (channel management answers 201 and 204). `sentRequestID` is the `apns-request-id` the
     /// request carried, kept when the answer has none.
-    public init(target: PushTarget, response: APNSResponse, durationMs: Double, sentRequestID: String? = nil) {
-        var reason: String? = nil
+    public init(target: PushTarget, response: HTTPResponse, durationMs: Double, sentRequestID: String? = nil) {
+        var reason: ReceivedReason? = nil
         var bodyText: String? = nil
         var timestamp: Int64? = nil
         if !Self.isSuccess(response.status) && !response.body.isEmpty {
-            reason = APNSErrorBody.reason(in: response.body)
+            let error = APNSErrorBody(response.body)
+            reason = error.reason.map(ReceivedReason.init)
             if reason == nil {
                 let text = PrintableText.line(response.body)
                 bodyText = text.isEmpty ? nil : text
             }
-            timestamp = APNSErrorBody.timestamp(in: response.body)
+            timestamp = error.timestamp
         }
         self.init(target: target, status: response.status,
                   apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.line(Array($0.utf8), limit: 64) },
@@ -95,7 +97,4 @@ public struct PushResult: Sendable, Equatable {
 
     /// Whether `status` is a success: APNs answers pushes with 200, channel creation 201, deletion 204.
     static func isSuccess(_ status: Int) -> Bool { (200..<300).contains(status) }
-
-    /// The documented reason, when the server sent one APNs defines.
-    public var knownReason: APNSReason? { reason.flatMap { APNSReason(rawValue: $0) } }
 }

@@ -21,13 +21,6 @@ public enum RequestDefaults {
         return certificate?.defaultTopic(for: pushType)
     }
 
-    /// `apns-push-type`: `--push-type`, else the topic's suffix, else from the payload
-    /// (`background` when `aps` holds only `content-available: 1`, else `alert`).
-    public static func pushType(explicit: PushType?, topic: String?, body: [UInt8]) -> PushType {
-        if let explicit { return explicit }
-        return PayloadValidator.inferPushType(body: body, topic: topic)
-    }
-
     /// `apns-priority`: `--priority`, else 10, but 5 for background (which forbids 10).
     public static func priority(explicit: Priority?, pushType: PushType) -> Priority {
         explicit ?? pushType.defaultPriority

@@ -42,9 +42,9 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     /// The proxy could not be reached, or refused or broke the tunnel (it names the proxy, never its password).
     case proxy(ProxyFailure)
     /// The server broke the HTTP/2 protocol.
-    case protocolError(String)
-    /// The connection ended (reset, closed, GOAWAY) with requests unanswered.
-    case closed(String)
+    case protocolError(HTTP2Violation)
+    /// The connection ended or stopped taking requests (reset, closed, GOAWAY) with requests unanswered.
+    case closed(ConnectionLoss)
     /// No answer within `--timeout`.
     case timeout(seconds: Double)
     /// The server accepted TCP but did not finish the TLS handshake within `--timeout`.
@@ -55,10 +55,9 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case streamReset(times: Int, code: UInt32)
     /// SIGINT or SIGTERM arrived before the answer (CLI.md: the error is the word `interrupted`).
     case interrupted
-    /// The request was completely sent, then `what` happened before an answer (the connection ended, the
+    /// The request was completely sent, then something happened before an answer (the connection ended, the
     /// stream was reset): APNs may have delivered it, so it is not sent again (RFC 9113 §8.7).
-    /// `detail` says how the connection ended.
-    case unknownOutcome(String, detail: String? = nil)
+    case unknownOutcome(UnansweredAfterSending)
 
     /// The one-line message: where and what.
     public var description: String {
@@ -66,8 +65,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .connect(let e): return e.description
         case .tls(let e): return e.description
         case .proxy(let e): return e.description
-        case .protocolError(let m): return "HTTP/2 protocol error: \(m)"
-        case .closed(let m): return m
+        case .protocolError(let violation): return "HTTP/2 protocol error: \(violation)"
+        case .closed(let loss): return loss.description
         case .timeout(let s):
             return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
         case .handshakeTimeout(let s):
@@ -78,8 +77,9 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
             return "the server reset the stream \(n) times (\(HTTP2ErrorCode.name(code)))"
         case .interrupted:
             return "interrupted"
-        case .unknownOutcome(let what, let detail):
-            return "unknown: \(what) after the request was sent; APNs may have delivered it" + (detail.map { " (\($0))" } ?? "")
+        case .unknownOutcome(let cause):
+            return "unknown: \(cause.what) after the request was sent; APNs may have delivered it"
+                + (cause.detail.map { " (\($0))" } ?? "")
         }
     }
 
@@ -110,5 +110,32 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .unknownOutcome: return .resendUnknownIfDuplicatesAreAcceptable
         default: return nil
         }
+    }
+}
+
+/// What left a completely sent request without an answer, so that APNs may have delivered it.
+public enum UnansweredAfterSending: Sendable, Equatable {
+    /// The server reset the stream with `code` (not REFUSED_STREAM).
+    case streamReset(code: UInt32)
+    /// The connection ended, or stopped taking requests and then ended (how, when known).
+    case connectionEnded(ConnectionLoss?)
+
+    /// What happened, for the message.
+    var what: String {
+        switch self {
+        case .streamReset(let code): return "the server reset the stream (\(Self.codeName(code)))"
+        case .connectionEnded: return "the connection ended"
+        }
+    }
+
+    /// How the connection ended, when known.
+    var detail: String? {
+        if case .connectionEnded(let loss?) = self { return loss.description }
+        return nil
+    }
+
+    /// A stream error code's name up to `CANCEL` (8), the codes a stream reset carries; others by number.
+    private static func codeName(_ code: UInt32) -> String {
+        code <= 8 ? HTTP2ErrorCode.name(code) : "error code \(code)"
     }
 }

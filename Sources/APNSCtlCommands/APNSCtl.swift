@@ -52,7 +52,7 @@ public struct APNSCtl: ParsableCommand {
             arguments = [Send._commandName] + split.rest
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseSend(arguments) ?? parseAsRoot(arguments)
             if var send = command as? Send, !deviceTokens.isEmpty {
                 send.devices = deviceTokens + send.devices
                 command = send
@@ -65,6 +65,15 @@ public struct APNSCtl: ParsableCommand {
         } catch {
             reportParserError(error, arguments: arguments)
         }
+    }
+
+    /// `send`, the command users time, parsed as the root of its own tree: the parser then skips matching
+    /// the subcommand, which builds `send`'s whole argument set once more only to ask whether it takes
+    /// pass-through arguments (about an eighth of a send's instructions). Any failure, `--help` included,
+    /// returns nil and the whole tree parses again, so every message and exit code is the parser's own.
+    private static func parseSend(_ arguments: [String]) -> ParsableCommand? {
+        guard arguments.first == Send._commandName else { return nil }
+        return try? Send.parseAsRoot(Array(arguments.dropFirst()))
     }
 
     /// Help and `--version` go to stdout with exit 0; everything else becomes `error:` lines and exit 64

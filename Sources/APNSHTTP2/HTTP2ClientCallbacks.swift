@@ -1,4 +1,5 @@
 internal import CNghttp2
+import APNSCore
 
 // nghttp2 callbacks of the client session: small top-level functions that recover the session state
 // from `user_data` and record what happened. None of them trusts the peer: odd input is ignored or cut.
@@ -28,16 +29,17 @@ func clientOnHeader(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
     let id = frame.pointee.hd.stream_id
     guard state.streams[id] != nil else { return 0 }
     let nameBuffer = UnsafeBufferPointer(start: name, count: nameLength)
-    let valueText = value.map { String(decoding: UnsafeBufferPointer(start: $0, count: valueLength), as: UTF8.self) } ?? ""
+    let valueBuffer = UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength)
     if nameLength == 7 && nameBuffer.elementsEqual(":status".utf8) {
-        let code = Int(valueText) ?? 0
+        let code = HTTPResponse.status(fromDigits: valueBuffer)
         // 1xx answers are interim; a final status follows.
         if code < 100 || code >= 200 { state.streams[id]?.status = code }
         return 0
     }
     if nameLength > 0 && name[0] == UInt8(ascii: ":") { return 0 }
     if (state.streams[id]?.headers.count ?? 0) < 64 {
-        state.streams[id]?.headers.append(HTTP2Header(String(decoding: nameBuffer, as: UTF8.self), valueText))
+        state.streams[id]?.headers.append(HeaderField(String(decoding: nameBuffer, as: UTF8.self),
+                                                      String(decoding: valueBuffer, as: UTF8.self)))
     }
     return 0
 }

@@ -1,31 +1,16 @@
+import APNSCore
+
 /// What an HTTP/2 client session reports to its driver after bytes arrive or go out.
 /// Events, not callbacks: the driver (APNSClient) decides what an answer means, and the session
 /// stays testable by feeding bytes and reading events.
 public enum HTTP2ClientEvent: Sendable, Equatable {
     /// A stream ended after the server sent a `:status`: an answer, whatever else happened.
-    case response(streamID: Int32, HTTP2Response)
+    case response(streamID: Int32, HTTPResponse)
     /// A stream ended without any answer: reset by the server, refused after GOAWAY, or never sent.
     /// Such a request may be sent again on another connection.
     case unanswered(streamID: Int32, errorCode: UInt32)
     /// The server is closing the connection; streams above `lastStreamID` were not processed.
     case goAway(HTTP2GoAway)
-}
-
-/// One answer: status, header fields and the body bytes as received.
-public struct HTTP2Response: Sendable, Equatable {
-    /// The `:status` value (0 when the server sent something that is not a number).
-    public var status: Int
-    /// Response header fields except pseudo-headers, in arrival order.
-    public var headers: [HTTP2Header]
-    /// The body (empty for a success; `{"reason":…}` for an APNs rejection).
-    public var body: [UInt8]
-
-    /// A response as the session assembles it.
-    public init(status: Int, headers: [HTTP2Header] = [], body: [UInt8] = []) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
 }
 
 /// A GOAWAY frame as received. APNs puts `{"reason":"Shutdown"}` in the debug data, but has also been
@@ -44,9 +29,6 @@ public struct HTTP2GoAway: Sendable, Equatable {
         self.errorCode = errorCode
         self.debugData = debugData
     }
-
-    /// The error code's name, e.g. `NO_ERROR`, `PROTOCOL_ERROR`.
-    public var errorName: String { HTTP2ErrorCode.name(errorCode) }
 }
 
 extension HTTP2ErrorCode {

@@ -68,7 +68,7 @@ public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     /// devices costs one buffer. The name/value
     /// bytes are laid out in buffers the session reuses, so a batch of a million requests costs no
     /// allocation per request for its header list.
-    public func submitRequest(method: String, authority: String, path: String, headers: [HTTP2Header],
+    public func submitRequest(method: String, authority: String, path: String, headers: [HeaderField],
                               body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
         scratch.reset()
         scratch.add(":method", method, neverIndex: false)
@@ -176,7 +176,7 @@ final class HTTP2ClientState {
         var body: [UInt8]
         var bodyOffset = 0
         var status: Int? = nil
-        var headers: [HTTP2Header] = []
+        var headers: [HeaderField] = []
         var responseBody: [UInt8] = []
     }
 
@@ -195,7 +195,7 @@ final class HTTP2ClientState {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if let status = stream.status {
             events.append(.response(streamID: streamID,
-                                    HTTP2Response(status: status, headers: stream.headers, body: stream.responseBody)))
+                                    HTTPResponse(status: status, headers: stream.headers, body: stream.responseBody)))
         } else {
             events.append(.unanswered(streamID: streamID, errorCode: errorCode))
         }

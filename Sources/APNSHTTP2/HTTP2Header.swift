@@ -1,9 +1,6 @@
 internal import CNghttp2
 import APNSCore
 
-/// The sessions exchange the core's header fields; the old name stays for the code that uses it.
-public typealias HTTP2Header = HeaderField
-
 /// Header lists laid out for nghttp2 (the one way, for requests and answers alike) in buffers kept between
 /// calls: `reset`, `add` each field, then `withPairs`. nghttp2 copies names and values during submit (the
 /// NO_COPY flags are not set), so the buffers are free again afterwards.

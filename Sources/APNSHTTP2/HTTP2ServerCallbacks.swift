@@ -1,4 +1,5 @@
 internal import CNghttp2
+import APNSCore
 
 // nghttp2 calls these top-level functions (a C function pointer cannot capture); each recovers the session state
 // from user_data and does one small thing. None traps on anything the peer sends: unexpected input makes
@@ -51,7 +52,7 @@ private func serverHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
     stream.headerBytes += size
     let n = String(decoding: UnsafeBufferPointer(start: name, count: name == nil ? 0 : nameLength), as: UTF8.self)
     let v = String(decoding: UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength), as: UTF8.self)
-    stream.headers.append(HTTP2Header(n, v))
+    stream.headers.append(HeaderField(n, v))
     return 0
 }
 

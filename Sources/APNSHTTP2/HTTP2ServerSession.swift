@@ -80,7 +80,7 @@ public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
 
     /// Answers `streamID`: one HEADERS frame with END_STREAM when `body` is empty (APNs' 200),
     /// else HEADERS then DATA (APNs' errors). `:status` is added here.
-    public func respond(streamID: Int32, status: Int, headers: [HTTP2Header], body: [UInt8] = []) throws(NGHTTP2Error) {
+    public func respond(streamID: Int32, status: Int, headers: [HeaderField], body: [UInt8] = []) throws(NGHTTP2Error) {
         scratch.reset()
         scratch.add(":status", String(status), neverIndex: false)
         for h in headers { scratch.add(h.name, h.value, neverIndex: h.neverIndex) }

@@ -1,4 +1,5 @@
 internal import CNghttp2
+import APNSCore
 
 /// What the server session's C callbacks read and change, reached through nghttp2's `user_data`. A class of
 /// its own, as `HTTP2ClientState` is for the client: it exists before the nghttp2 session, so no callback can
@@ -8,7 +9,7 @@ internal import CNghttp2
 final class HTTP2ServerState {
     /// Per-stream state while a request arrives.
     final class IncomingStream {
-        var headers: [HTTP2Header] = []
+        var headers: [HeaderField] = []
         var headerBytes = 0
         var body: [UInt8] = []
         var bodySize = 0

@@ -1,16 +1,17 @@
+import APNSCore
 /// One complete HTTP/2 request as the server session delivers it: all headers and the body.
 /// Servers (the mock) decide on complete requests only, so partial state never leaks out.
 public struct HTTP2ServerRequest: Sendable {
     /// The stream the answer must go on.
     public let streamID: Int32
     /// Header fields in arrival order, pseudo-headers included; repeats are kept so `DuplicateHeaders` can be seen.
-    public let headers: [HTTP2Header]
+    public let headers: [HeaderField]
     /// The body, at most `HTTP2ServerSettings.maxBodyBytes` of it.
     public let body: [UInt8]
     /// The size the peer sent, which may exceed `body.count` when the cap cut it short.
     public let bodySize: Int
 
-    public init(streamID: Int32, headers: [HTTP2Header], body: [UInt8], bodySize: Int) {
+    public init(streamID: Int32, headers: [HeaderField], body: [UInt8], bodySize: Int) {
         self.streamID = streamID
         self.headers = headers
         self.body = body
@@ -37,7 +38,7 @@ public struct HTTP2ServerSettings: Sendable, Equatable {
     /// unbounded memory with many half-sent requests.
     public var maxUnfinishedRequestBytes: Int
 
-    public init(maxConcurrentStreams: UInt32 = 1000, headerTableSize: UInt32 = 4096,
+    public init(maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, headerTableSize: UInt32 = 4096,
                 maxHeaderListSize: UInt32 = 8000, maxBodyBytes: Int = 64 * 1024,
                 maxUnfinishedRequestBytes: Int = 16 * 1024 * 1024) {
         self.maxConcurrentStreams = maxConcurrentStreams

@@ -59,7 +59,7 @@ import APNSPlatform
     }
 
     @Test func created201HasTheIdInAHeaderAndNoBody() {
-        let response = APNSResponse(status: 201, headers: [HeaderField("apns-request-id", Self.requestID),
+        let response = HTTPResponse(status: 201, headers: [HeaderField("apns-request-id", Self.requestID),
                                                            HeaderField("apns-channel-id", "dHJ5IG1lIQ==")])
         let result = PushResult(target: .channel(""), response: response, durationMs: 1)
         #expect(result.outcome == .accepted)
@@ -71,29 +71,29 @@ import APNSPlatform
     }
 
     @Test func deleted204IsASuccessWithNothingElse() {
-        let result = PushResult(target: .channel("YWJj"), response: APNSResponse(status: 204), durationMs: 1,
+        let result = PushResult(target: .channel("YWJj"), response: HTTPResponse(status: 204), durationMs: 1,
                                 sentRequestID: Self.requestID)
         #expect(result.outcome == .accepted)
         #expect(result.apnsRequestID == Self.requestID)  // the one sent, since the answer had none
-        #expect(ChannelAnswer(APNSResponse(status: 204)) == ChannelAnswer(APNSResponse(status: 204, body: [])))
+        #expect(ChannelAnswer(HTTPResponse(status: 204)) == ChannelAnswer(HTTPResponse(status: 204, body: [])))
     }
 
     @Test func read200AndList200HaveJSONBodies() {
-        let read = ChannelAnswer(APNSResponse(status: 200, body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity"}"#.utf8)))
+        let read = ChannelAnswer(HTTPResponse(status: 200, body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity"}"#.utf8)))
         #expect(read.storage == ChannelStorage.none)
         #expect(read.pushType == "LiveActivity")
-        let list = ChannelAnswer(APNSResponse(status: 200, body: Array(#"{"channels":["YQ==","Yg==",5]}"#.utf8)))
+        let list = ChannelAnswer(HTTPResponse(status: 200, body: Array(#"{"channels":["YQ==","Yg==",5]}"#.utf8)))
         #expect(list.channels == ["YQ==", "Yg=="])
-        let odd = ChannelAnswer(APNSResponse(status: 200, body: Array(#"{"message-storage-policy":7,"channels":"x"}"#.utf8)))
+        let odd = ChannelAnswer(HTTPResponse(status: 200, body: Array(#"{"message-storage-policy":7,"channels":"x"}"#.utf8)))
         #expect(odd.storage == nil && odd.channels == nil)
-        #expect(ChannelAnswer(APNSResponse(status: 200, body: Array("<html>".utf8))).channels == nil)
+        #expect(ChannelAnswer(HTTPResponse(status: 200, body: Array("<html>".utf8))).channels == nil)
     }
 
     @Test func rejectionKeepsReasonAndRequestID() {
-        let r = PushResult(target: .channel("YWJj"), response: APNSResponse(status: 400, headers: [HeaderField("apns-request-id", "r-1")],
+        let r = PushResult(target: .channel("YWJj"), response: HTTPResponse(status: 400, headers: [HeaderField("apns-request-id", "r-1")],
                                                                              body: Array(#"{"reason":"ChannelNotRegistered"}"#.utf8)), durationMs: 1)
         #expect(r.outcome == .rejected)
-        #expect(r.knownReason == .channelNotRegistered)
+        #expect(r.reason == .known(.channelNotRegistered))
         #expect(r.apnsRequestID == "r-1")
     }
 

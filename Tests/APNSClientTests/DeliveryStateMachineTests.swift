@@ -36,25 +36,41 @@ import Testing
         var writeOnSubmit = true
 
         init(items: Int, policy: Machine.Policy = .init(timeoutNs: 30_000_000_000), settings: UInt32? = 1000) {
-            var next = 0
-            machine = Machine(policy: policy, source: {
-                guard next < items else { return nil }
-                defer { next += 1 }
-                return next
-            })
+            machine = Machine(policy: policy)
+            self.items = items
             self.settings = settings
         }
 
         let settings: UInt32?
+        /// Items 0..<items, pulled in order.
+        let items: Int
+        var nextItem = 0
 
         /// The newest open connection.
         var current: Int { connections.last ?? 0 }
         var connected: Bool { !connections.isEmpty }
 
+        /// Hands the machine the next item, as the driver does on `.pull`.
+        mutating func pull() {
+            machine.pulled(nextItem < items ? nextItem : nil)
+            nextItem = min(nextItem + 1, items)
+        }
+
+        /// The next action other than `.pull` (pulls are answered on the way).
+        mutating func nextAction() -> Machine.Action {
+            while true {
+                let action = machine.nextAction(now: now)
+                guard case .pull = action else { return action }
+                pull()
+            }
+        }
+
         /// Runs actions until the machine waits or finishes.
         mutating func settle() {
             while true {
                 switch machine.nextAction(now: now) {
+                case .pull:
+                    pull()
                 case .connect(let id):
                     connectAttempts += 1
                     connectTimes.append(now)
@@ -119,7 +135,7 @@ import Testing
 
         mutating func goAway(last: Int32, on connection: Int? = nil) {
             let id = connection ?? current
-            machine.goAwayReceived(id, lastStreamID: last, note: "GOAWAY NO_ERROR")
+            machine.goAwayReceived(id, lastStreamID: last, GoAwayNotice(errorCode: 0))
             // nghttp2 then closes the streams above `last` as refused. The server says it did not process
             // them, so sending them again is no duplicate.
             for stream in open(on: id) where stream > last {
@@ -222,7 +238,7 @@ import Testing
     /// not yet written: the answered are final, the written are unknown (never resent), the unwritten
     /// are resent on the next connection, and the queued are sent there too.
     @Test(arguments: [ConnectionEnd.closedCleanly, .eofWithoutCloseNotify, .reset, .failed("reading failed: x"),
-                      .protocolError("bad frame"), .sessionFinished])
+                      .protocolError(.library(code: -505, operation: "reading from the server")), .sessionFinished])
     func connectionEndSettlesEachStreamByWhatTheServerCouldHaveSeen(_ end: ConnectionEnd) {
         var h = Harness(items: 1500)
         h.writeOnSubmit = false
@@ -727,11 +743,24 @@ import Testing
         h.expectOneResultEach(10)
     }
 
+    /// The source is read by the driver when the machine says `.pull`, and only for a free stream: a device
+    /// list on a pipe is not read ahead of what the server takes.
+    @Test func itemsArePulledOnlyForAFreeStream() {
+        var h = Harness(items: 10, settings: 2)
+        h.settle()
+        #expect(h.nextItem == 2 && h.open.count == 2, "two streams, two items read")
+        h.answer(h.open)
+        h.settle()
+        #expect(h.nextItem == 4 && h.open.count == 2)
+        h.drain()
+        h.expectOneResultEach(10)
+    }
+
     @Test func submitRefusedPutsTheItemBackAndMovesOn() {
         var h = Harness(items: 3)
-        guard case .connect(let id) = h.machine.nextAction(now: 0) else { Issue.record("expected connect"); return }
+        guard case .connect(let id) = h.nextAction() else { Issue.record("expected connect"); return }
         h.machine.connected(id, now: 0)
-        guard case .submit(let item, _) = h.machine.nextAction(now: 0) else { Issue.record("expected submit"); return }
+        guard case .submit(let item, _) = h.nextAction() else { Issue.record("expected submit"); return }
         h.machine.submitRefused(id)
         h.connections = []
         h.drain()

@@ -60,7 +60,7 @@ import APNSPlatform
                 #expect(r.status == 200 && r.environment == .production && r.badDeviceTokenIn == .sandbox)
                 #expect(r.endpoint?.port == prod.port)
             } else if nowhere.contains(hex) {
-                #expect(r.knownReason == .badDeviceToken && r.environment == .production && r.badDeviceTokenIn == .sandbox)
+                #expect(r.reason == .known(.badDeviceToken) && r.environment == .production && r.badDeviceTokenIn == .sandbox)
             } else {
                 #expect(r.status == 200 && r.environment == .sandbox && r.badDeviceTokenIn == nil)
             }

@@ -7,7 +7,7 @@ import Testing
     let device = try! DeviceToken(parsing: String(repeating: "ab", count: 32))
 
     @Test func success() {
-        let r = PushResult(target: .device(device), response: APNSResponse(status: 200, headers: [
+        let r = PushResult(target: .device(device), response: HTTPResponse(status: 200, headers: [
             HeaderField("apns-id", "8A6C1F8E-0000-4000-8000-000000000001"), HeaderField("apns-unique-id", "u-1")]), durationMs: 2)
         #expect(r.outcome == .accepted)
         #expect(r.apnsID == "8A6C1F8E-0000-4000-8000-000000000001")
@@ -17,21 +17,21 @@ import Testing
 
     @Test func unregisteredKeepsTheTimestamp() {
         let body = Array("{\"reason\":\"Unregistered\",\"timestamp\":1762166400000}".utf8)
-        let r = PushResult(target: .device(device), response: APNSResponse(status: 410, body: body), durationMs: 2)
+        let r = PushResult(target: .device(device), response: HTTPResponse(status: 410, body: body), durationMs: 2)
         #expect(r.outcome == .rejected)
-        #expect(r.knownReason == .unregistered)
+        #expect(r.reason == .known(.unregistered))
         #expect(r.timestamp == 1_762_166_400_000)
     }
 
     @Test func unknownReasonIsKeptAsReceived() {
-        let r = PushResult(target: .device(device), response: APNSResponse(status: 400, body: Array("{\"reason\":\"BrandNewReason\"}".utf8)), durationMs: 1)
-        #expect(r.reason == "BrandNewReason")
-        #expect(r.knownReason == nil)
+        let r = PushResult(target: .device(device), response: HTTPResponse(status: 400, body: Array("{\"reason\":\"BrandNewReason\"}".utf8)), durationMs: 1)
+        #expect(r.reason == .unknown("BrandNewReason"))
+        #expect(r.reason?.text == "BrandNewReason", "printed as received")
     }
 
     @Test(arguments: ["<html><body>502 Bad Gateway</body></html>", "{\"reason\":5}", "{", "\u{1B}[31mred\nline", ""])
     func oddBodiesNeverCrash(_ body: String) {
-        let r = PushResult(target: .device(device), response: APNSResponse(status: 502, body: Array(body.utf8)), durationMs: 1)
+        let r = PushResult(target: .device(device), response: HTTPResponse(status: 502, body: Array(body.utf8)), durationMs: 1)
         #expect(r.outcome == .rejected)
         #expect(r.reason == nil)
         if let text = r.bodyText { #expect(!text.contains("\u{1B}") && !text.contains("\n")) }
@@ -39,12 +39,12 @@ import Testing
 
     @Test func hugeBodyIsCut() {
         let body = [UInt8](repeating: UInt8(ascii: "x"), count: 100_000)
-        let r = PushResult(target: .device(device), response: APNSResponse(status: 500, body: body), durationMs: 1)
+        let r = PushResult(target: .device(device), response: HTTPResponse(status: 500, body: body), durationMs: 1)
         #expect((r.bodyText?.count ?? 0) <= 201)
     }
 
     @Test func failureHasNoStatus() {
-        let r = PushResult(target: .device(device), failure: .closed("no answer"), durationMs: 0)
+        let r = PushResult(target: .device(device), failure: .closed(.writeFailed), durationMs: 0)
         #expect(r.outcome == .failed)
         #expect(r.status == nil)
     }

@@ -63,7 +63,7 @@ import APNSPlatform
         let (results, summary) = try send(devices, to: mock)
         #expect(summary.accepted == 1 && summary.rejected == 2 && summary.failed == 0)
         let byDevice = Dictionary(uniqueKeysWithValues: results.map { ($0.target.text, $0) })
-        #expect(byDevice[devices[1].hex]?.knownReason == .badDeviceToken)
+        #expect(byDevice[devices[1].hex]?.reason == .known(.badDeviceToken))
         #expect(byDevice[devices[2].hex]?.status == 410)
         #expect(byDevice[devices[2].hex]?.timestamp != nil)
     }

@@ -48,7 +48,9 @@ import Testing
         (nil, nil, "not json", .alert),
     ] as [(PushType?, String?, String, PushType)])
     func pushType(_ explicit: PushType?, _ topic: String?, _ body: String, _ expected: PushType) {
-        #expect(RequestDefaults.pushType(explicit: explicit, topic: topic, body: Array(body.utf8)) == expected)
+        // `send` takes the push type the validator judged the payload as: given, else inferred.
+        let parsed = ParsedPayload(Payload(bytes: Array(body.utf8)))
+        #expect(PayloadValidator.validate(parsed, options: ValidationOptions(pushType: explicit, topic: topic)).pushType == expected)
     }
 
     @Test func priority() {

@@ -32,7 +32,7 @@ import Testing
     /// A POST to `path` as the sender submits it.
     private func submit(_ client: HTTP2ClientSession, _ path: String, body: [UInt8]) throws -> Int32 {
         try client.submitRequest(method: "POST", authority: "localhost", path: path,
-                                 headers: [HTTP2Header("apns-topic", "com.example.demo")], body: body)
+                                 headers: [HeaderField("apns-topic", "com.example.demo")], body: body)
     }
 
     @Test func requestGetsStatusHeadersAndBody() throws {
@@ -43,12 +43,12 @@ import Testing
         var seen: HTTP2ServerRequest?
         let events = try shuttle(client, server) { r, s in
             seen = r
-            try s.respond(streamID: r.streamID, status: 400, headers: [HTTP2Header("apns-id", "X")],
+            try s.respond(streamID: r.streamID, status: 400, headers: [HeaderField("apns-id", "X")],
                           body: Array("{\"reason\":\"BadDeviceToken\"}".utf8))
         }
         #expect(seen?.body == body)
         #expect(seen?.headers.value(of: ":path") == "/3/device/aa")
-        #expect(events == [.response(streamID: id, HTTP2Response(status: 400, headers: [HTTP2Header("apns-id", "X")],
+        #expect(events == [.response(streamID: id, HTTPResponse(status: 400, headers: [HeaderField("apns-id", "X")],
                                                                   body: Array("{\"reason\":\"BadDeviceToken\"}".utf8)))])
         #expect(client.openRequestCount == 0)
     }
@@ -88,7 +88,7 @@ import Testing
                 s.goAway(lastStreamID: first, code: .noError, debugData: Array("{\"reason\":\"Shutdown\"}".utf8))
             }
         }
-        #expect(events.contains(.response(streamID: first, HTTP2Response(status: 200))))
+        #expect(events.contains(.response(streamID: first, HTTPResponse(status: 200))))
         #expect(events.contains(.unanswered(streamID: second, errorCode: HTTP2ErrorCode.refusedStream.rawValue)))
         let goAway = try #require(client.receivedGoAway)
         #expect(goAway.lastStreamID == first)
@@ -138,7 +138,7 @@ import Testing
             + RawFrames.frame(type: RawFrames.headers, flags: RawFrames.endHeaders | RawFrames.endStream, stream: UInt32(id),
                               payload: RawFrames.headerBlock([(":status", "413")]))
             + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0, 0]))
-        #expect(client.takeEvents() == [.response(streamID: id, HTTP2Response(status: 413))])
+        #expect(client.takeEvents() == [.response(streamID: id, HTTPResponse(status: 413))])
     }
 
     @Test func aResetWithAnErrorCodeOutsideTheRFCIsUnanswered() throws {

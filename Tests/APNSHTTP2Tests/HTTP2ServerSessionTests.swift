@@ -1,3 +1,4 @@
+import APNSCore
 import APNSHTTP2
 import Testing
 
@@ -44,7 +45,7 @@ import Testing
         #expect(request.headers.value(of: "apns-topic") == "com.example")
         #expect(request.headers.filter { $0.name == "apns-id" }.map(\.value) == ["x", "y"])
 
-        try session.respond(streamID: 1, status: 200, headers: [HTTP2Header("apns-id", "ABC")])
+        try session.respond(streamID: 1, status: 200, headers: [HeaderField("apns-id", "ABC")])
         let frames = try drain(session).filter { $0.stream == 1 }
         #expect(frames.count == 1)
         let headers = try #require(frames.first)
@@ -58,7 +59,7 @@ import Testing
         _ = try exchange(session, RawFrames.clientStart() + RawFrames.request(stream: 1, endStream: true))
         #expect(session.takeRequests().count == 1)
         let reason = Array(#"{"reason":"BadDeviceToken"}"#.utf8)
-        try session.respond(streamID: 1, status: 400, headers: [HTTP2Header("content-type", "application/json")], body: reason)
+        try session.respond(streamID: 1, status: 400, headers: [HeaderField("content-type", "application/json")], body: reason)
         let frames = try drain(session).filter { $0.stream == 1 }
         #expect(frames.map(\.type) == [RawFrames.headers, RawFrames.data])
         #expect(frames[0].flags & RawFrames.endStream == 0)

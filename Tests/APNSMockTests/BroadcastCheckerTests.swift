@@ -31,9 +31,9 @@ import Testing
 
     private func request(_ method: String, _ path: String, _ headers: [(String, String)], body: String = update, token: String? = nil,
                       tokenConnection: Bool = false) -> MockDecision {
-        var all = [HTTP2Header(":method", method), HTTP2Header(":path", path)]
-        if let token { all.append(HTTP2Header("authorization", "bearer \(token)")) }
-        all += headers.map { HTTP2Header($0.0, $0.1) }
+        var all = [HeaderField(":method", method), HeaderField(":path", path)]
+        if let token { all.append(HeaderField("authorization", "bearer \(token)")) }
+        all += headers.map { HeaderField($0.0, $0.1) }
         var auth = ConnectionAuthState(certificate: token == nil && !tokenConnection ? certificate : nil)
         var ids = MockIDGenerator(seed: 1)
         return checker.check(HTTP2ServerRequest(streamID: 1, headers: all, body: Array(body.utf8), bodySize: body.utf8.count),

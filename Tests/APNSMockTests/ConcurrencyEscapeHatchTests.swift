@@ -8,7 +8,7 @@ import Testing
 @Suite struct ConcurrencyEscapeHatchTests {
     /// Types that may say `@unchecked Sendable`: locks and conditions, a C object or descriptor they own.
     static let primitives: Set<String> = [
-        "Lock", "Condition", "LockedValue", "Socket", "FileLock", "Handle", "WakePipe", "MockLogWriter", "OutputSink",
+        "Lock", "Condition", "LockedValue", "Socket", "FileLock", "Handle", "WakePipe", "WaitableValue", "OutputSink",
         "TLSContext", "PublicKey", "PrivateKey", "SecretBytes", "X509Certificate",
     ]
 

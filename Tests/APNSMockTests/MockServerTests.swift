@@ -166,7 +166,7 @@ import APNSPlatform
         let tls = try mock.tlsClient()
         let session = try HTTP2ClientSession()
         let stream = try session.submitRequest(method: "POST", authority: "127.0.0.1", path: "/3/device/" + MockHarness.device,
-                                               headers: [HTTP2Header("apns-topic", "com.example.demo")],
+                                               headers: [HeaderField("apns-topic", "com.example.demo")],
                                                body: Array(MockHarness.payload.utf8))
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var events: [HTTP2ClientEvent] = []

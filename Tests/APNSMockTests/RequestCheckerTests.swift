@@ -43,9 +43,9 @@ struct CheckCase: Sendable, CustomTestStringConvertible {
     }
 
     func request() -> HTTP2ServerRequest {
-        var all = [HTTP2Header(":method", method), HTTP2Header(":path", path)]
-        if case .token(let t?) = credentials { all.append(HTTP2Header("authorization", "bearer \(t)")) }
-        all += headers.map { HTTP2Header($0.0, $0.1) }
+        var all = [HeaderField(":method", method), HeaderField(":path", path)]
+        if case .token(let t?) = credentials { all.append(HeaderField("authorization", "bearer \(t)")) }
+        all += headers.map { HeaderField($0.0, $0.1) }
         return HTTP2ServerRequest(streamID: 1, headers: all, body: Array(body.utf8), bodySize: body.utf8.count)
     }
 

@@ -74,17 +74,17 @@ import Testing
             DoctorProbe.authCheck(outcome, environment: .sandbox, acceptedIn: nil, keyID: "KEYKEYKEY1", teamID: "TEAMTEAM12",
                                   timeoutText: "--timeout 5")
         }
-        let ok = auth(.answered(APNSResponse(status: 400, body: Array(#"{"reason":"BadDeviceToken"}"#.utf8))))
+        let ok = auth(.answered(HTTPResponse(status: 400, body: Array(#"{"reason":"BadDeviceToken"}"#.utf8))))
         #expect(ok.status == .ok && ok.reason == "BadDeviceToken")
-        let accepted = auth(.answered(APNSResponse(status: 200)))
+        let accepted = auth(.answered(HTTPResponse(status: 200)))
         #expect(accepted.status == .fail && accepted.problem == .rejected && accepted.detail.hasPrefix("200"))
-        let swapped = auth(.answered(APNSResponse(status: 403, body: Array(#"{"reason":"InvalidProviderToken"}"#.utf8))))
+        let swapped = auth(.answered(HTTPResponse(status: 403, body: Array(#"{"reason":"InvalidProviderToken"}"#.utf8))))
         #expect(swapped.problem == .rejected && swapped.detail.contains("KEYKEYKEY1") && swapped.detail.contains("TEAMTEAM12"))
         let alert = auth(.refusedByAlert("the server ended the connection with a TLS alert: certificate required"))
         #expect(alert.problem == .rejected)
         let silent = auth(.failed(.timeout(seconds: 5)))
         #expect(silent.problem == .network && silent.hint?.contains("--timeout 5") == true)
-        let odd = auth(.answered(APNSResponse(status: 418, body: Array(#"{"reason":"\u001b[31mTeapot"}"#.utf8))))
+        let odd = auth(.answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31mTeapot"}"#.utf8))))
         #expect(odd.problem == .rejected && !odd.detail.contains("\u{1b}"))
     }
 

@@ -1,6 +1,7 @@
 import APNSCore
 @testable import APNSCrypto
 @testable import APNSCtlCommands
+import APNSSettings
 import APNSTestSupport
 import ArgumentParser
 import Foundation
@@ -116,20 +117,27 @@ import Testing
         let dir = try TemporaryDirectory()
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
         let cache = ProviderTokenCache(directory: dir.file("cache/apnsctl"))
-        let cached = try TokenAuthOptions.parse(["--auth-key", p8, "--team-id", team])
+        // Through send's own options and settings, in-process, with a world of no variables and no settings file.
+        let world = SettingsWorld(variables: [:], home: dir.path)
+        func settings(_ extra: [String]) throws -> ResolvedSettings {
+            try APNSCtl.Send.parse(["--auth-key", p8, "--team-id", team, "--alert", "hi", "-d", String(repeating: "ab", count: 32)] + extra)
+                .resolveSettings(world: world)
+        }
+        let cached = try settings([])
         let t0: Int64 = 1_900_000_000
         let first = try #require(try cached.providerToken(now: t0, cache: cache))
         let second = try #require(try cached.providerToken(now: t0 + 60, cache: cache))
         #expect(first.token == second.token)
         #expect(try dir.mode("cache/apnsctl/token-\(team)-ABCDE12345.jwt") == 0o600)
         #expect(try dir.mode("cache/apnsctl") == 0o700)
-        let bypass = try TokenAuthOptions.parse(["--auth-key", p8, "--team-id", team, "--no-token-cache"])
+        let bypass = try settings(["--no-token-cache"])
         let fresh = try #require(try bypass.providerToken(now: t0 + 120, cache: cache))
         #expect(fresh.token != first.token)
         #expect(ProviderToken.Parts(fresh.token)?.issuedAt == t0 + 120)
-        // Bypassing does not write: the cached token is still the first one.
-        #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt") == first.token + "\n")
-        #expect(try TokenAuthOptions.parse([]).providerToken(cache: cache) == nil)
+        // Bypassing does not write: the cached token is still the first one (with its key file's fingerprint).
+        #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt").hasPrefix(first.token + "\nsha256:"))
+        let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)]).resolveSettings(world: world)
+        #expect(try certOnly.providerToken(cache: cache) == nil)
         // A key id without a key is refused by the resolver's combination rules (not by the option group), naming it.
         let stranded = try CommandRunner.apnsctl(["send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d", String(repeating: "ab", count: 32)],
                                                  environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path])

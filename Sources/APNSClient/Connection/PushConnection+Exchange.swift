@@ -5,7 +5,7 @@ import APNSPlatform
 /// How one request on its own connection ended (`apnsctl doctor`'s probe).
 public enum ExchangeOutcome: Sendable, Equatable {
     /// The server answered.
-    case answered(APNSResponse)
+    case answered(HTTPResponse)
     /// The server ended the connection with a TLS alert before answering: TLS 1.3 refuses a client
     /// certificate this way, after the handshake. A rejection, not a network failure.
     case refusedByAlert(String)
@@ -20,17 +20,17 @@ extension PushConnection {
         let stream: Int32
         do { stream = try submit(request) } catch { return .failed(error) }
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
-        var goAway: String? = nil
+        var goAway: GoAwayNotice? = nil
         while true {
             let outcome = pump(deadline: deadline, interruptFD: interruptFD)
             for event in takeEvents() {
                 switch event {
-                case .response(let id, let r) where id == stream:
-                    return .answered(APNSResponse(status: r.status, headers: r.headers, body: r.body))
+                case .response(let id, let response) where id == stream:
+                    return .answered(response)
                 case .unanswered(let id, let code) where id == stream:
                     return .failed(.streamReset(times: 1, code: code))
                 case .goAway(let g):
-                    goAway = "GOAWAY \(g.errorName)" + (APNSErrorBody.explanation(of: g.debugData).map { ": " + $0 } ?? "")
+                    goAway = GoAwayNotice(g)
                 default:
                     break
                 }
@@ -44,7 +44,7 @@ extension PushConnection {
                 return .failed(.interrupted)
             case .ended(let end):
                 if case .alert = end { return .refusedByAlert(end.description(afterGoAway: nil)) }
-                return .failed(.closed(end.description(afterGoAway: goAway)))
+                return .failed(.closed(.ended(end, after: goAway)))
             }
         }
     }

@@ -111,7 +111,7 @@ extension PushConnection {
         guard handshake.alpn == "h2" else { throw .tls(.noHTTP2(selected: handshake.alpn)) }
         let session: HTTP2ClientSession
         do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) }
-        catch { throw .protocolError(error.description) }
+        catch { throw .protocolError(HTTP2Violation(error)) }
         var info = ConnectionInfo(endpoint: endpoint, tlsVersion: handshake.version, cipher: handshake.cipher, alpn: "h2",
                                   connectMs: connectMs, handshakeMs: handshake.milliseconds)
         if let tunnel {

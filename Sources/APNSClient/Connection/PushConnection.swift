@@ -95,7 +95,7 @@ public final class PushConnection {
             return try session.submitRequest(method: request.method, authority: info.endpoint.authority, path: request.path,
                                              headers: request.headers, body: request.body)
         } catch {
-            throw .protocolError(error.description)
+            throw .protocolError(HTTP2Violation(error))
         }
     }
 
@@ -220,7 +220,7 @@ public final class PushConnection {
         case .failed(let e):
             return .ended(.failed(e.description))
         case .rejected(let e):
-            return .ended(.protocolError(e.description))
+            return .ended(.protocolError(HTTP2Violation(e)))
         case .received:
             mayHaveMore = true
             return sessionEnd() ?? .progressed
@@ -241,7 +241,7 @@ public final class PushConnection {
     private func sessionEnd() -> Outcome? {
         guard !session.wantsRead && !session.wantsWrite && !session.hasPendingOutput else { return nil }
         if let code = session.protocolErrorSent {
-            return .ended(.protocolError("the server broke the protocol; apnsctl closed the connection with \(HTTP2ErrorCode.name(code))"))
+            return .ended(.protocolError(.goAwaySent(code: code)))
         }
         return .ended(.sessionFinished)
     }

@@ -1,7 +1,7 @@
 /// How an established connection ended, as the driver saw it after reading everything that arrived.
 /// The difference matters: a drop is retried on a new connection, a refusal (a fatal TLS alert before
 /// any answer, such as TLS 1.3's "certificate required") would only be refused again.
-enum ConnectionEnd: Equatable, Sendable {
+public enum ConnectionEnd: Equatable, Sendable {
     /// TLS close_notify, then EOF.
     case closedCleanly
     /// TCP EOF without close_notify (a crashed server, a middlebox, a load balancer).
@@ -12,8 +12,8 @@ enum ConnectionEnd: Equatable, Sendable {
     case alert(String)
     /// Any other read failure (its text).
     case failed(String)
-    /// The server broke HTTP/2 (what nghttp2 said); apnsctl ended the session.
-    case protocolError(String)
+    /// The server broke HTTP/2; apnsctl ended the session.
+    case protocolError(HTTP2Violation)
     /// The HTTP/2 session finished by itself (GOAWAY received, no stream left to read).
     case sessionFinished
 
@@ -24,7 +24,7 @@ enum ConnectionEnd: Equatable, Sendable {
     }
 
     /// One line for messages, mentioning the GOAWAY that came first, if any.
-    func description(afterGoAway goAway: String?) -> String {
+    public func description(afterGoAway goAway: GoAwayNotice?) -> String {
         let what: String
         switch self {
         case .closedCleanly: what = "the server closed the connection"
@@ -33,11 +33,11 @@ enum ConnectionEnd: Equatable, Sendable {
         case .alert(let text):
             what = "the server ended the connection with a TLS alert: \(text)" + Self.advice(forAlert: text)
         case .failed(let text): what = "the connection failed: \(text)"
-        case .protocolError(let text): what = "HTTP/2 protocol error: \(text)"
+        case .protocolError(let violation): what = "HTTP/2 protocol error: \(violation)"
         case .sessionFinished: what = "the server ended the HTTP/2 session"
         }
         guard let goAway else { return what }
-        return "\(what) after \(goAway)"
+        return "\(what) after \(goAway.description)"
     }
 
     /// A client certificate the server did not accept shows up as an alert after the TLS 1.3 handshake.

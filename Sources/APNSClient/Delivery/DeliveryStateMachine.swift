@@ -1,11 +1,11 @@
-import APNSPlatform
 /// The sender's rules with no I/O in them: what to submit next and on which connection, what an answer,
 /// a reset, a GOAWAY or the end of a connection means for each request, when to reconnect and how long
 /// to wait first, when to give up, and what an interrupt leaves behind.
 ///
 /// The driver (`PushSender`) asks `nextAction(now:)` what to do and reports what happened through the
 /// event methods, each naming the connection it happened on (a connection that received GOAWAY drains
-/// while its successor already sends). Everything here is plain values, so every fault sequence is
+/// while its successor already sends). Items arrive the same way: the driver reads its source when told
+/// to `.pull`, so no file or pipe is read in here. Everything here is plain values, so every fault sequence is
 /// tested in microseconds without a socket (as swift-nio-http2 tests its state machines).
 ///
 /// The guarantees it keeps:
@@ -23,6 +23,9 @@ struct DeliveryStateMachine<Item, Answer> {
         /// Open connection `connection` (numbered from 1 in the order asked); report `connected` or
         /// `connectFailed` for it.
         case connect(connection: Int)
+        /// Take the next item from the source (only when a decision needs it: a stream is free, or a
+        /// connection is wanted) and report it with `pulled`, nil when the source has no more.
+        case pull
         /// Submit `item` on `connection`; report `submitted(streamID:)` or `submitRefused`.
         case submit(Item, connection: Int)
         /// Hand `item`'s one and only result to the user.
@@ -52,7 +55,7 @@ struct DeliveryStateMachine<Item, Answer> {
         /// `--concurrency`; nil: the server's limit.
         var concurrency: Int? = nil
         /// The ceiling whatever the server allows.
-        var maximumConcurrency = 1000
+        var maximumConcurrency = SenderConfiguration.maximumConcurrency
         /// Connections in a row that end (or fail to open) without a single answer, after the first such
         /// one, before giving up: the first plus this many tries.
         var reconnectsWithoutProgress = 3
@@ -89,7 +92,7 @@ struct DeliveryStateMachine<Item, Answer> {
         var inFlight: [Int32: InFlight] = [:]
         var limit = 1
         var goAwayLastStream: Int32? = nil
-        var goAwayNote: String? = nil
+        var goAwayNotice: GoAwayNotice? = nil
         var writable = true
         var acceptsStreams = true
         var answered = 0
@@ -108,16 +111,15 @@ struct DeliveryStateMachine<Item, Answer> {
         var idle: Bool { inFlight.isEmpty && awaitingSubmit == nil }
 
         /// Why it stopped taking requests (for the give-up message).
-        var stoppedReason: TransportFailure? {
-            if let note = goAwayNote { return .closed(note) }
-            if !writable { return .closed("writing to the server failed") }
-            if !acceptsStreams { return .closed("the HTTP/2 session ran out of stream ids") }
+        var stoppedReason: ConnectionLoss? {
+            if let notice = goAwayNotice { return .goAway(notice) }
+            if !writable { return .writeFailed }
+            if !acceptsStreams { return .outOfStreamIDs }
             return nil
         }
     }
 
     private let policy: Policy
-    private let source: () -> Item?
 
     // The queue: items to send again first, then the source (pulled only when a stream is free).
     private var retry = FIFO<Pending>()
@@ -154,10 +156,9 @@ struct DeliveryStateMachine<Item, Answer> {
     /// Items sent at least once whose result is not reported yet (what a second signal would lose).
     private(set) var owedReports = 0
 
-    /// A machine sending every item `source` yields.
-    init(policy: Policy, source: @escaping () -> Item?) {
+    /// A machine sending every item the driver pulls.
+    init(policy: Policy) {
         self.policy = policy
-        self.source = source
     }
 
     // MARK: - What to do next
@@ -166,12 +167,15 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func nextAction(now: UInt64) -> Action {
         if let action = outbox.popFirst() { return action }
         if finished { return .finish }
+        // After giving up, every item the source still holds fails (each as it is pulled).
+        if terminalFailure != nil && !sourceExhausted { return .pull }
         // Connections that are done: ended by a rule, idle with nothing more for them to do, or still
         // connecting when nothing is left to send.
         for index in connections.indices {
             let c = connections[index]
             if !c.open {
-                if noMoreWork() {
+                guard let done = noMoreWork() else { return .pull }
+                if done {
                     connections.remove(at: index)
                     return .close(connection: c.id)
                 }
@@ -181,19 +185,26 @@ struct DeliveryStateMachine<Item, Answer> {
                 connections.remove(at: index)
                 return .close(connection: c.id)
             }
-            if c.idle && (c.retiring || noMoreWork()) {
-                endConnection(at: index, why: c.retiring ? c.stoppedReason : nil, now: now)
-                return .close(connection: c.id)
+            if c.idle {
+                guard let done = c.retiring ? true : noMoreWork() else { return .pull }
+                if done {
+                    endConnection(at: index, why: c.retiring ? c.stoppedReason : nil, now: now)
+                    return .close(connection: c.id)
+                }
             }
         }
         // Requests go to the oldest connection that takes them; a spare waits its turn.
         if let index = connections.firstIndex(where: { !$0.retiring && !$0.closeRequested && $0.open }),
            mayTakeRequests(connections[index]),
-           connections[index].inFlight.count < connections[index].limit, let p = takePending() {
-            connections[index].awaitingSubmit = p
-            return .submit(p.item, connection: connections[index].id)
+           connections[index].inFlight.count < connections[index].limit {
+            guard let pending = hasPending() else { return .pull }
+            if pending, let p = retry.popFirst() {
+                connections[index].awaitingSubmit = p
+                return .submit(p.item, connection: connections[index].id)
+            }
         }
-        if wantsConnection() {
+        guard let wanted = wantsConnection() else { return .pull }
+        if wanted {
             if now >= notBeforeNs {
                 connectionAttempts += 1
                 var c = Connection(id: connectionAttempts)
@@ -208,9 +219,11 @@ struct DeliveryStateMachine<Item, Answer> {
         return .wait(deadline: nextDeadline(now: now))
     }
 
-    /// Nothing is left for any connection to carry: interrupted, given up, or every item handed out.
-    private mutating func noMoreWork() -> Bool {
-        interruptedBy != nil || terminalFailure != nil || !hasPending()
+    /// Nothing is left for any connection to carry: interrupted, given up, or every item handed out
+    /// (nil: only the source can tell).
+    private func noMoreWork() -> Bool? {
+        if interruptedBy != nil || terminalFailure != nil { return true }
+        return hasPending().map { !$0 }
     }
 
     private func mayTakeRequests(_ c: Connection) -> Bool {
@@ -220,8 +233,8 @@ struct DeliveryStateMachine<Item, Answer> {
     /// A new connection is wanted: work is waiting and no connection (open or opening) can take it, or,
     /// once the server has sent GOAWAY, no spare is ready to take over at the next one (a new connection
     /// costs two or three round trips, during which the draining one takes nothing). Three at most:
-    /// draining, sending, spare.
-    private mutating func wantsConnection() -> Bool {
+    /// draining, sending, spare. Nil: only the source can tell.
+    private func wantsConnection() -> Bool? {
         guard interruptedBy == nil, terminalFailure == nil, connections.count < 3 else { return false }
         let ready = connections.filter { !$0.retiring && !$0.closeRequested }
         // A spare only while the server works (the connection sending now has answered): a server that
@@ -232,16 +245,25 @@ struct DeliveryStateMachine<Item, Answer> {
     }
 
     /// The earliest moment something is due: an answer's `--timeout`, the interrupt grace, a backoff.
-    private mutating func nextDeadline(now: UInt64) -> UInt64 {
+    private func nextDeadline(now: UInt64) -> UInt64 {
         var deadline = UInt64.max
         for c in connections where !c.idle { deadline = min(deadline, c.lastProgressNs &+ policy.timeoutNs) }
         if let d = interruptDeadline { deadline = min(deadline, d) }
-        if notBeforeNs > now && wantsConnection() { deadline = min(deadline, notBeforeNs) }
+        if notBeforeNs > now && wantsConnection() == true { deadline = min(deadline, notBeforeNs) }
         if deadline == UInt64.max { deadline = now &+ policy.timeoutNs }
         return deadline
     }
 
     // MARK: - Events from the driver
+
+    /// The source's next item, as a `.pull` asked (nil: it has no more). After giving up, it fails at once.
+    mutating func pulled(_ item: Item?) {
+        guard let item else {
+            sourceExhausted = true
+            return
+        }
+        requeue(Pending(item: item))
+    }
 
     /// `connection` is open (TCP, TLS and ALPN done); until the server's SETTINGS, one stream.
     mutating func connected(_ connection: Int, now: UInt64) {
@@ -333,24 +355,23 @@ struct DeliveryStateMachine<Item, Answer> {
                 return
             }
         }
-        fail(f.pending, .unknownOutcome("the server reset the stream (\(Self.codeName(errorCode)))"),
-             durationNs: now &- f.startNs)
+        fail(f.pending, .unknownOutcome(.streamReset(code: errorCode)), durationNs: now &- f.startNs)
     }
 
     /// GOAWAY on `connection`: no new streams there. Streams above `lastStreamID` were not processed and go
     /// back in the queue now; those at or below it may still be answered, so they are awaited while the
     /// next connection opens at once.
-    mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, errorCode: UInt32 = 0, note: String) {
+    mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, _ notice: GoAwayNotice) {
         guard let i = index(of: connection) else { return }
         goAwaySeen = true
         // A graceful GOAWAY after at least 100 requests: a per-connection budget (client streams are 1, 3, 5…).
         let served = (Int(lastStreamID) + 1) / 2
-        if errorCode == 0 && served >= 100 {
+        if notice.errorCode == 0 && served >= 100 {
             requestsPerConnection = served
             for j in connections.indices where j != i { connections[j].budget = served }
         }
         connections[i].goAwayLastStream = min(lastStreamID, connections[i].goAwayLastStream ?? Int32.max)
-        connections[i].goAwayNote = note
+        connections[i].goAwayNotice = notice
         for id in connections[i].inFlight.keys.filter({ $0 > lastStreamID }).sorted() {
             if let f = connections[i].inFlight.removeValue(forKey: id) { requeue(f.pending) }
         }
@@ -369,16 +390,16 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func connectionEnded(_ connection: Int, _ end: ConnectionEnd, now: UInt64) {
         guard let i = index(of: connection), connections[i].open else { return }
         let c = connections[i]
-        let failure = TransportFailure.closed(end.description(afterGoAway: c.goAwayNote))
+        let loss = ConnectionLoss.ended(end, after: c.goAwayNotice)
         if end.isRefusal && c.answered == 0 {
             // The server refused us (a TLS alert such as "certificate required"): another connection
             // would be refused the same way, and nothing was processed.
-            failInFlight(at: i, failure, now: now)
+            failInFlight(at: i, .closed(loss), now: now)
             connections.remove(at: i)
-            failEverything(failure)
+            failEverything(.closed(loss))
             return
         }
-        endConnection(at: i, why: failure, now: now)
+        endConnection(at: i, why: loss, now: now)
     }
 
     /// Time passed (the wait's deadline, or any wake-up): enforces `--timeout` and the interrupt grace.
@@ -440,16 +461,10 @@ struct DeliveryStateMachine<Item, Answer> {
     /// RFC 9113 §8.7: REFUSED_STREAM guarantees the request was not processed.
     static var refusedStream: UInt32 { 7 }
 
-    private static func codeName(_ code: UInt32) -> String {
-        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
-                     "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL"]
-        return Int(code) < names.count ? names[Int(code)] : "error code \(code)"
-    }
-
     private func index(of connection: Int) -> Int? { connections.firstIndex { $0.id == connection } }
 
     /// Removes the connection at `index`, settling its unanswered items by RFC 9113 §8.7.
-    private mutating func endConnection(at index: Int, why: TransportFailure?, now: UInt64) {
+    private mutating func endConnection(at index: Int, why: ConnectionLoss?, now: UInt64) {
         let c = connections.remove(at: index)
         for id in c.inFlight.keys.sorted() {
             guard let f = c.inFlight[id] else { continue }
@@ -460,15 +475,14 @@ struct DeliveryStateMachine<Item, Answer> {
                 p.resets += 1
                 requeue(p)
             } else {
-                fail(f.pending, .unknownOutcome("the connection ended", detail: why?.description),
-                     durationNs: now &- f.startNs)
+                fail(f.pending, .unknownOutcome(.connectionEnded(why)), durationNs: now &- f.startNs)
             }
         }
         if let p = c.awaitingSubmit { requeue(p) }
         if c.answered > 0 {
             notBeforeNs = 0
         } else if let why {
-            countFruitless(why, now: now)
+            countFruitless(.closed(why), now: now)
         }
     }
 
@@ -517,7 +531,7 @@ struct DeliveryStateMachine<Item, Answer> {
                 retry.append(p)
             }
         }
-        while let p = takePending() { fail(p, failure, durationNs: 0) }
+        while let p = retry.popFirst() { fail(p, failure, durationNs: 0) }
     }
 
     /// The end of an interrupted or completed run: sent-but-unanswered items still queued are reported
@@ -540,19 +554,9 @@ struct DeliveryStateMachine<Item, Answer> {
         }
     }
 
-    private mutating func hasPending() -> Bool {
+    /// Whether items wait to be sent; nil when the queue is empty and only the source can tell.
+    private func hasPending() -> Bool? {
         if !retry.isEmpty { return true }
-        if sourceExhausted { return false }
-        if let item = source() {
-            retry.append(Pending(item: item))
-            return true
-        }
-        sourceExhausted = true
-        return false
-    }
-
-    private mutating func takePending() -> Pending? {
-        guard hasPending() else { return nil }
-        return retry.popFirst()
+        return sourceExhausted ? false : nil
     }
 }

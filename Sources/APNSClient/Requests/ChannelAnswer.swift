@@ -14,7 +14,7 @@ public struct ChannelAnswer: Sendable, Equatable {
     public var channels: [String]?
 
     /// Reads `response`'s header and JSON body.
-    public init(_ response: APNSResponse) {
+    public init(_ response: HTTPResponse) {
         channelID = response.headers.value(of: APNSHeader.channelID.name).map { PrintableText.line(Array($0.utf8), limit: 1024) }
         guard !response.body.isEmpty, let root = try? JSONReader.parse(response.body), root.isObject else { return }
         if let n = root[Broadcast.storagePolicyField]?.number, n.isIntegerLiteral, let raw = n.intValue {

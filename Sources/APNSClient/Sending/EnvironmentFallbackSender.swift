@@ -36,7 +36,7 @@ public final class EnvironmentFallbackSender {
         var summary = SendSummary()
         var heldBack: [PushResult] = []
         let firstSummary = firstSender.run(interrupts: interrupts) { result in
-            if result.knownReason == .badDeviceToken, result.device != nil {
+            if case .known(.badDeviceToken)? = result.reason, result.device != nil {
                 heldBack.append(result)
             } else {
                 summary.count(result)

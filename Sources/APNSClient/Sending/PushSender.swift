@@ -40,8 +40,7 @@ public final class PushSender {
     /// the connection must cost an EPIPE, not the process.
     public func run(interrupts: InterruptSignals? = nil, _ onResult: (PushResult) -> Void) -> SendSummary {
         ProcessSignals.ignoreBrokenPipe()
-        let source = requests
-        var machine = DeliveryStateMachine<PushJob, APNSResponse>(policy: configuration.policy, source: { source.next() })
+        var machine = DeliveryStateMachine<PushJob, HTTPResponse>(policy: configuration.policy)
         var summary = SendSummary()
         // Open connections by the machine's number, oldest first (up to three: one draining after GOAWAY,
         // one sending, a spare), and those being opened on threads of their own meanwhile.
@@ -97,7 +96,7 @@ public final class PushSender {
                 if let observer {
                     let (written, unwritten) = machine.unanswered(on: id)
                     let resendUnknown = configuration.resendUnknown
-                    observer(.connectionLost(end.description(afterGoAway: nil), answered: machine.answered(on: id),
+                    observer(.connectionLost(end, answered: machine.answered(on: id),
                                              resent: unwritten + (resendUnknown ? written : 0), unknown: resendUnknown ? 0 : written))
                 }
                 machine.connectionEnded(id, end, now: now)
@@ -130,6 +129,9 @@ public final class PushSender {
                 } catch {
                     opened(id, .failure(error))
                 }
+
+            case .pull:
+                machine.pulled(requests.next())
 
             case .submit(let job, let id):
                 guard let live = open.first(where: { $0.id == id })?.connection else { machine.submitRefused(id); continue }
@@ -207,7 +209,7 @@ public final class PushSender {
 
     /// Turns what the HTTP/2 session of connection `id` recorded into the machine's events, in the order
     /// it happened: requests completely written first (they were written before anything was read).
-    private func deliverEvents(from connection: PushConnection, id: Int, to machine: inout DeliveryStateMachine<PushJob, APNSResponse>) {
+    private func deliverEvents(from connection: PushConnection, id: Int, to machine: inout DeliveryStateMachine<PushJob, HTTPResponse>) {
         for stream in connection.takeWrittenRequests() { machine.requestWritten(id, streamID: stream) }
         if let limit = connection.takeStreamLimitChange() {
             machine.settingsReceived(id, maxConcurrentStreams: limit)
@@ -218,8 +220,7 @@ public final class PushSender {
         let now = SystemClock.monotonicNanoseconds()
         for event in events {
             switch event {
-            case .response(let stream, let r):
-                let response = APNSResponse(status: r.status, headers: r.headers, body: r.body)
+            case .response(let stream, let response):
                 if let observer, let job = machine.job(onStream: stream, connection: id) {
                     observer(.response(job.target, response, durationMs: machine.elapsedMs(onStream: stream, connection: id, now: now)))
                 }
@@ -227,10 +228,9 @@ public final class PushSender {
             case .unanswered(let stream, let code):
                 machine.streamReset(id, streamID: stream, errorCode: code, now: now)
             case .goAway(let g):
-                let reason = APNSErrorBody.explanation(of: g.debugData)
-                observer?(.goAway(lastStreamID: g.lastStreamID, errorName: g.errorName, reason: reason))
-                machine.goAwayReceived(id, lastStreamID: g.lastStreamID, errorCode: g.errorCode,
-                                       note: "GOAWAY \(g.errorName)" + (reason.map { ": " + $0 } ?? ""))
+                let notice = GoAwayNotice(g)
+                observer?(.goAway(lastStreamID: g.lastStreamID, notice))
+                machine.goAwayReceived(id, lastStreamID: g.lastStreamID, notice)
             }
         }
     }

@@ -9,15 +9,15 @@ public enum SendEvent {
     case connectFailed(TransportFailure)
     case serverSettings(maxConcurrentStreams: UInt32)
     case request(PushTarget, APNSRequest, authority: String)
-    case response(PushTarget, APNSResponse, durationMs: Double)
-    /// GOAWAY: the last stream the server will answer, its error code's name and reason text.
-    case goAway(lastStreamID: Int32, errorName: String, reason: String?)
+    case response(PushTarget, HTTPResponse, durationMs: Double)
+    /// GOAWAY: the last stream the server will answer, its error code and what its debug data says.
+    case goAway(lastStreamID: Int32, GoAwayNotice)
     /// A write failed; answers already sent by the server are still read.
     case writeFailed
     /// The connection ended: why, what it answered, and how many go to the next connection.
     /// `resent`: unanswered requests that go to the next connection (never completely sent, or all of them
     /// with `--resend-unknown`); `unknown`: completely sent and unanswered, reported as possibly delivered.
-    case connectionLost(String, answered: Int, resent: Int, unknown: Int)
+    case connectionLost(ConnectionEnd, answered: Int, resent: Int, unknown: Int)
     /// SIGINT/SIGTERM: nothing new is sent; answers in flight get a grace period.
     case interrupted(signal: Int32, inFlight: Int)
 }

@@ -31,7 +31,7 @@ public struct SendSummary: Sendable, Equatable {
             if r.failure?.isUnknownOutcome == true { unknown += 1 }
         case .rejected:
             rejected += 1
-            let key = r.reason ?? "HTTP \(r.status ?? 0)"
+            let key = r.reason?.text ?? "HTTP \(r.status ?? 0)"
             if let i = reasons.firstIndex(where: { $0.reason == key }) { reasons[i].count += 1 }
             else { reasons.append((key, 1)) }
         }
@@ -40,7 +40,7 @@ public struct SendSummary: Sendable, Equatable {
     /// Equal counts, failure and reasons (tuples are not Equatable, so written out).
     public static func == (a: SendSummary, b: SendSummary) -> Bool {
         a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.unknown == b.unknown && a.connections == b.connections
-            && a.failure?.description == b.failure?.description && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
+            && a.failure == b.failure && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
     }
 }

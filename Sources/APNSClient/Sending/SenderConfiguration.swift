@@ -39,8 +39,8 @@ public struct SenderConfiguration: Sendable {
     /// Waits before the tries that follow a connection without progress, in seconds (CLI.md: 0.25, 0.5, 1).
     public var backoff: [Double] = [0.25, 0.5, 1]
 
-    /// The ceiling on streams in flight, whatever the server allows.
-    public static let maximumConcurrency = 1000
+    /// The ceiling on streams in flight, whatever the server allows: no more than APNs was ever seen to allow.
+    public static let maximumConcurrency = Int(APNSLimit.observedMaxConcurrentStreams)
 
     /// A configuration with CLI.md's defaults.
     public init(endpoint: PushEndpoint, trust: ServerTrust = .systemStore, identity: PushIdentity? = nil, timeout: Double = 30,
@@ -70,7 +70,7 @@ public struct SenderConfiguration: Sendable {
     }
 
     /// The state machine's limits.
-    var policy: DeliveryStateMachine<PushJob, APNSResponse>.Policy {
+    var policy: DeliveryStateMachine<PushJob, HTTPResponse>.Policy {
         .init(timeoutNs: UInt64(max(0.001, timeout) * 1e9), concurrency: concurrency,
               maximumConcurrency: Self.maximumConcurrency, reconnectsWithoutProgress: maxResendsWithoutProgress,
               attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9),

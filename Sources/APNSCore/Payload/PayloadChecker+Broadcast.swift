@@ -6,7 +6,7 @@ extension PayloadChecker {
     mutating func checkBroadcast(_ root: JSONValue) {
         guard let aps = root["aps"], aps.isObject else { return }  // reported as a missing aps already
         guard let event = aps["event"], event.string == "start" else { return }
-        error("aps.event", at: event.start, "a broadcast cannot start a Live Activity (event \"start\"); devices join a channel with \"input-push-channel\" in a start push sent to a device, or from the app: send the start with --device, and broadcast only update or end")
+        error("aps.event", at: event.start, "a broadcast cannot start a Live Activity (event \"start\"); devices join a channel with \"input-push-channel\" in a start push sent to a device, or from the app: send the start with \(names.device), and broadcast only update or end")
     }
 
     /// `input-push-token` and `input-push-channel` matter only on `start`; together they are unconfirmed.

@@ -3,14 +3,15 @@
 public enum PayloadValidator {
     /// Checks `payload` as it would be sent with `options`. Never traps, whatever the bytes.
     public static func validate(_ payload: Payload, options: ValidationOptions) -> ValidationReport {
+        validate(ParsedPayload(payload), options: options)
+    }
+
+    /// `validate` of a payload already parsed: no second parse. The report's `pushType` is the one given, else
+    /// the one inferred (topic suffix, then payload).
+    public static func validate(_ parsed: ParsedPayload, options: ValidationOptions) -> ValidationReport {
+        let payload = parsed.payload
         let source = payload.source
-        var root: JSONValue?
-        var duplicates = JSONDuplicateKeys()
-        var syntaxError: JSONSyntaxError?
-        if !source.isEmpty {
-            // Collapsed: a payload of a million copies of one key is checked in bounded memory.
-            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(source) } catch { syntaxError = error }
-        }
+        let (root, duplicates, syntaxError) = (parsed.root, parsed.duplicates, parsed.syntaxError)
         let pushType = options.pushType ?? inferPushType(root: root, topic: options.topic)
         let limit = options.sizeLimit ?? options.defaultSizeLimit(for: pushType)
         var checker = PayloadChecker(pushType: pushType, source: source, names: options.settingNames)

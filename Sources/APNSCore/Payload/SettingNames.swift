@@ -12,13 +12,16 @@ public struct SettingNames: Sendable, Equatable {
     public var sizeLimit: String
     /// Sends the payload without insignificant whitespace; read as "send it with …".
     public var minify: String
+    /// Sends to one device rather than a broadcast channel; read as "send the start with …".
+    public var device: String
 
-    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String) {
+    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String) {
         (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
-        (self.sizeLimit, self.minify) = (sizeLimit, minify)
+        (self.sizeLimit, self.minify, self.device) = (sizeLimit, minify, device)
     }
 
     /// The APNs header names and the library's option names.
     public static let headers = SettingNames(pushType: "apns-push-type", priority: "apns-priority", topic: "apns-topic",
-                                             sizeLimit: "ValidationOptions.sizeLimit", minify: "minified JSON")
+                                             sizeLimit: "ValidationOptions.sizeLimit", minify: "minified JSON",
+                                             device: "the device path \(APNSPath.devicePrefix)TOKEN")
 }

@@ -8,7 +8,8 @@ public enum APNSLimit {
     /// A new provider token on a connection sooner than this (seconds) after the previous one is 429
     /// `TooManyProviderTokenUpdates`.
     public static let providerTokenMinimumInterval: Int64 = 20 * 60
-    /// `SETTINGS_MAX_CONCURRENT_STREAMS` APNs was seen to advertise (2021–2026); never hard-code it in a client.
+    /// `SETTINGS_MAX_CONCURRENT_STREAMS` APNs was seen to advertise (2021–2026): what the mock advertises, and the
+    /// most streams apnsctl ever keeps in flight; a client still obeys the limit the server sends.
     public static let observedMaxConcurrentStreams: UInt32 = 1000
     /// Broadcast payload bytes (Apple: "5 KB").
     public static let broadcastPayloadBytes = 5120

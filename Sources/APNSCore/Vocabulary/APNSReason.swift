@@ -1,5 +1,5 @@
 /// A documented APNs rejection reason, with the wire string as raw value.
-/// An unknown reason from a server is kept as a string by the caller and printed as received.
+/// An unknown reason from a server is kept as a string (`ReceivedReason.unknown`) and printed as received.
 public enum APNSReason: String, CaseIterable, Sendable, Codable {
     case badCollapseId = "BadCollapseId"
     case badDeviceToken = "BadDeviceToken"

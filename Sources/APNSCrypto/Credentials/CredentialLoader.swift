@@ -103,11 +103,10 @@ public enum CredentialLoader {
     /// The same for an input that may be PEM text in memory (`APNSCTL_AUTH_KEY`): then no key id comes from a
     /// file name, and messages name `(PEM from APNSCTL_AUTH_KEY)`.
     public static func loadSigningKey(_ input: CredentialInput) throws(CredentialProblem) -> SigningKey {
-        try loadSigningKey(bytes: read(input), name: input.name,
-                           keyIDFromFileName: input.filePath.flatMap { SigningKey.keyID(fromFileName: $0) })
+        try SigningKeyFile.read(input).decode()
     }
 
-    private static func loadSigningKey(bytes: [UInt8], name path: String,
+    static func loadSigningKey(bytes: [UInt8], name path: String,
                                        keyIDFromFileName: String?) throws(CredentialProblem) -> SigningKey {
         // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert.
         if !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence, (try? PKCS12Bundle(der: bytes)) != nil {

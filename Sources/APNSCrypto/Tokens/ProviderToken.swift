@@ -21,7 +21,13 @@ public enum ProviderToken {
     /// `explicitKeyID` wins over the file name.
     public static func identifiers(explicitKeyID: String?, key: SigningKey, authKeyPath: String,
                                    teamID: String?) throws(CredentialProblem) -> (keyID: String, teamID: String) {
-        guard let keyID = explicitKeyID ?? key.keyIDFromFileName else { throw .missingKeyID(authKeyPath: authKeyPath) }
+        try identifiers(explicitKeyID: explicitKeyID, keyIDFromFileName: key.keyIDFromFileName, authKeyPath: authKeyPath, teamID: teamID)
+    }
+
+    /// The same before the key is decoded: the file name is all the key id needs.
+    public static func identifiers(explicitKeyID: String?, keyIDFromFileName: String?, authKeyPath: String,
+                                   teamID: String?) throws(CredentialProblem) -> (keyID: String, teamID: String) {
+        guard let keyID = explicitKeyID ?? keyIDFromFileName else { throw .missingKeyID(authKeyPath: authKeyPath) }
         guard isWellFormedID(keyID) else {
             // Name the source the user can fix: the flag they typed, or the file name they did not.
             throw explicitKeyID == nil ? .invalidKeyIDInFileName(path: authKeyPath, keyID: keyID) : .invalidKeyID(keyID)

@@ -31,6 +31,39 @@ public struct ProviderTokenCache: Sendable {
     /// which is then stored. `accept` may veto a cached token (e.g. it was signed by another key).
     public func token(keyID: String, teamID: String, now: Int64, accept: ((String) -> Bool)? = nil,
                       make: () throws -> String) throws -> String {
+        try token(keyID: keyID, teamID: teamID, now: now, fingerprint: nil, accept: { accept?($0) ?? true }, make: make)
+    }
+
+    /// The cached or a new token signed by `key`; a cached token that does not verify with `key` is replaced.
+    public func token(key: SigningKey, keyID: String, teamID: String, now: Int64) throws -> String {
+        try token(keyID: keyID, teamID: teamID, now: now, accept: Self.signedBy(key, keyID: keyID, teamID: teamID, now: now),
+                  make: { try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now) })
+    }
+
+    /// The cached or a new token for the key in `file`, decoded only when needed. A token stored with this
+    /// file's fingerprint is reused as it is: no decoding, no signature check. One stored for another
+    /// fingerprint (the file now holds another key) is replaced unchecked. One stored without a fingerprint
+    /// (by an earlier apnsctl) is reused if the key signed it, and stored again with the fingerprint.
+    /// `decode`: the caller's, so a bad key is reported as the caller reports credential problems.
+    public func token(file: SigningKeyFile, keyID: String, teamID: String, now: Int64,
+                      decode: () throws -> SigningKey) throws -> String {
+        var decoded: SigningKey? = nil
+        func key() throws -> SigningKey {
+            if let decoded { return decoded }
+            let k = try decode()
+            decoded = k
+            return k
+        }
+        return try token(keyID: keyID, teamID: teamID, now: now, fingerprint: file.fingerprint, accept: { cached in
+            guard let k = try? key() else { return false }
+            return Self.signedBy(k, keyID: keyID, teamID: teamID, now: now)(cached)
+        }, make: { try ProviderToken.make(key: key(), keyID: keyID, teamID: teamID, issuedAt: now) })
+    }
+
+    /// The one lookup. With `fingerprint`, a stored token of that fingerprint skips `accept`, one of another is
+    /// never used, and one without is checked by `accept` and stored again with it.
+    func token(keyID: String, teamID: String, now: Int64, fingerprint: String?, accept: (String) -> Bool,
+               make: () throws -> String) throws -> String {
         // Ids become part of a file name: only well-formed ones do.
         guard ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID) else { return try make() }
         let name = fileName(keyID: keyID, teamID: teamID)
@@ -40,25 +73,35 @@ public struct ProviderTokenCache: Sendable {
         }
         if let storage {
             do {
-                if let cached = Self.token(in: try storage.read(name, limit: 4096)),
-                   usable(cached, keyID: keyID, teamID: teamID, now: now), accept?(cached) ?? true {
-                    return cached
+                let entry = Self.entry(in: try storage.read(name, limit: 4096))
+                if let cached = entry.token, usable(cached, keyID: keyID, teamID: teamID, now: now) {
+                    switch (fingerprint, entry.fingerprint) {
+                    case (let given?, let stored?) where given == stored:
+                        return cached
+                    case (_?, _?):
+                        break
+                    case (let given?, nil):
+                        if accept(cached) {
+                            store(cached, fingerprint: given, name: name, in: storage)
+                            return cached
+                        }
+                    case (nil, _):
+                        if accept(cached) { return cached }
+                    }
                 }
             } catch {
                 if case .untrusted = error { return try skipped(error, make: make) }
             }
         }
         let fresh = try make()
-        store(fresh, name: name, in: storage)
+        store(fresh, fingerprint: fingerprint, name: name, in: storage)
         return fresh
     }
 
-    /// The cached or a new token signed by `key`; a cached token that does not verify with `key` is replaced.
-    public func token(key: SigningKey, keyID: String, teamID: String, now: Int64) throws -> String {
+    /// Whether `key` signed a token for these ids (a cache file written before fingerprints, or by hand).
+    private static func signedBy(_ key: SigningKey, keyID: String, teamID: String, now: Int64) -> (String) -> Bool {
         let verifier = try? ProviderTokenVerifier(publicKey: key.publicKey, keyID: keyID, teamID: teamID)
-        return try token(keyID: keyID, teamID: teamID, now: now, accept: { cached in
-            verifier?.verify(cached, now: now).isValid ?? false
-        }, make: { try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now) })
+        return { cached in verifier?.verify(cached, now: now).isValid ?? false }
     }
 
     /// A cache path we must not use: one warning naming it, a new token, and nothing stored or changed there.
@@ -68,10 +111,12 @@ public struct ProviderTokenCache: Sendable {
         return try make()
     }
 
-    /// The first word of a cache file.
-    private static func token(in bytes: [UInt8]) -> String? {
+    /// A cache file: the token (its first word), then the key file's fingerprint when it was stored with one.
+    private static func entry(in bytes: [UInt8]) -> (token: String?, fingerprint: String?) {
         let text = String(decoding: bytes, as: UTF8.self)
-        return text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == " " }).first.map(String.init)
+        let words = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == " " }).prefix(2).map(String.init)
+        let fingerprint = words.count > 1 && words[1].hasPrefix("sha256:") ? words[1] : nil
+        return (words.first, fingerprint)
     }
 
     private func usable(_ token: String, keyID: String, teamID: String, now: Int64) -> Bool {
@@ -83,9 +128,10 @@ public struct ProviderTokenCache: Sendable {
     /// Writes through a temporary file and rename, so a concurrent reader never sees half a token. The directory
     /// (created 0700 when missing) is set to 0700 through its descriptor. Failures are ignored: the cache only
     /// saves work.
-    private func store(_ token: String, name: String, in opened: PrivateDirectory?) {
+    private func store(_ token: String, fingerprint: String?, name: String, in opened: PrivateDirectory?) {
         guard let storage = opened ?? (try? PrivateDirectory.openOrCreate(directory)) else { return }
         storage.setMode(0o700)
-        _ = try? storage.write(Array((token + "\n").utf8), to: name, mode: 0o600, overwrite: true)
+        let text = token + "\n" + (fingerprint.map { $0 + "\n" } ?? "")
+        _ = try? storage.write(Array(text.utf8), to: name, mode: 0o600, overwrite: true)
     }
 }

@@ -38,7 +38,7 @@ extension APNSCtl.Channel {
             try output.check(result, operation: "create")
             guard let id = result.response.map(ChannelAnswer.init)?.channelID, !id.isEmpty else {
                 output.showRequestID(result)
-                throw CLIError.transport("channel create: the server answered \(result.status ?? 0) without an apns-channel-id header; is --endpoint a channel management host?")
+                throw CLIError.transport(.noChannelID(status: result.status ?? 0))
             }
             if plan.format == .json {
                 output.line(channel: id, result: result) { $0.field("storage", policy.name) }

@@ -21,7 +21,7 @@ struct ChannelOutput {
             flush()
         } else {
             showRequestID(r)
-            let reason = r.reason ?? r.bodyText ?? "-"
+            let reason = r.reason?.text ?? r.bodyText ?? "-"
             StandardStreams.error("channel \(operation): rejected \(r.status ?? 0) \(reason): \(SendOutput.explanation(r))")
         }
         throw .rejected
@@ -44,8 +44,9 @@ struct ChannelOutput {
         w.field("channel", channel)
         fill(&w)
         w.field("status", result.status)
-        w.field("reason", result.reason ?? result.bodyText)
-        let explained = result.outcome == .rejected ? result.knownReason : nil
+        w.field("reason", result.reason?.text ?? result.bodyText)
+        var explained: APNSReason? = nil
+        if result.outcome == .rejected, case .known(let known)? = result.reason { explained = known }
         w.field("meaning", explained?.meaning)
         w.field("hint", explained?.hint(broadcast: true))
         w.field("apns_request_id", result.apnsRequestID)

@@ -31,7 +31,7 @@ struct ChannelPlan {
         } catch {
             if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
             if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
-            throw .transport(error.message)
+            throw .transport(.failure(error))
         }
         // Results arrive in answer order; each request's target (its channel, "" for create and list) is
         // distinct within one call.
@@ -46,7 +46,7 @@ struct ChannelPlan {
                 throw .internalError("no result for the request with apns-request-id \(r.requestID)")
             }
             if result.outcome == .failed {
-                throw .transport("\(result.failure?.message ?? "no answer") (apns-request-id \(r.requestID))")
+                throw .transport(.channelUnanswered(result.failure, requestID: r.requestID))
             }
             results.append(result)
         }

@@ -45,8 +45,9 @@ extension APNSCtl {
             guard let loaded = try settings.loadSigningKey() else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")
             }
+            let key = try loaded.key()
             do {
-                let token = try ProviderToken.make(key: loaded.key, keyID: loaded.keyID, teamID: loaded.teamID,
+                let token = try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID,
                                                    issuedAt: SystemClock.now())
                 OutputSink.standardOutput.print(token + "\n")
             } catch {

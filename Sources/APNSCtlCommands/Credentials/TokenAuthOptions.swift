@@ -17,18 +17,6 @@ struct AuthKeyOptions: ParsableArguments {
     @Option(name: .customLong("team-id"),
             help: ArgumentHelp("10-character team id (also APNSCTL_TEAM_ID or a profile's team-id).", valueName: "id"))
     var teamID: String?
-
-    typealias Loaded = SigningKeyWithIDs
-
-    /// Loads `--auth-key` and checks the ids: missing or malformed ids are credential problems (77).
-    func load(path: String) throws(CLIError) -> Loaded {
-        try withCredentialErrors(flags: .flags(("--auth-key", path))) { () throws(CredentialProblem) in
-            let key = try CredentialLoader.loadSigningKey(path: path)
-            let team = teamID ?? Environment.setting("APNSCTL_TEAM_ID")
-            let ids = try ProviderToken.identifiers(explicitKeyID: keyID, key: key, authKeyPath: path, teamID: team)
-            return Loaded(key: key, keyID: ids.keyID, teamID: ids.teamID)
-        }
-    }
 }
 
 /// Token-based authentication for `send`: the key options plus `--no-token-cache`.
@@ -41,12 +29,4 @@ struct TokenAuthOptions: ParsableArguments {
 
     /// Whether token authentication was asked for.
     var isGiven: Bool { key.authKey != nil }
-
-    /// The bearer token to send (cached in `cache` unless `--no-token-cache`) with its ids; nil without `--auth-key`.
-    func providerToken(now: Int64 = SystemClock.now(), cache: ProviderTokenCache? = .standard)
-        throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
-        guard let path = key.authKey else { return nil }
-        let loaded = try key.load(path: path)
-        return (try loaded.providerToken(noCache: noTokenCache, now: now, cache: cache), loaded.keyID, loaded.teamID)
-    }
 }

@@ -123,7 +123,7 @@ extension APNSCtl {
         @Option(name: .customLong("max-streams"), help: ArgumentHelp(
             "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
             valueName: "N", visibility: .hidden))
-        var maxStreams = 1000
+        var maxStreams = Int(APNSLimit.observedMaxConcurrentStreams)
 
         @Option(name: .customLong("max-channels"), help: ArgumentHelp(
             "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "N", visibility: .hidden))
@@ -250,7 +250,7 @@ extension APNSCtl {
 
         /// A mock that cannot start (exit 69): a port in use gets the flag that picks a free one.
         private static func cliError(_ error: MockServerError) -> CLIError {
-            .transport(error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : ""))
+            .transport(.mockCannotStart(error))
         }
 
         /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.

@@ -52,8 +52,8 @@ extension APNSCtl.Send {
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
         let loaded = try loadPayload()
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now)
-        let body = try checkPayload(loaded, pushType: Broadcast.pushType, priority: priority, topic: nil,
-                                    sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true)
+        let body = try checkPayload(loaded, ParsedPayload(loaded.payload), pushType: Broadcast.pushType, priority: priority,
+                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true).body
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
         let port = settings.checkedPort(endpoints: settings.endpointList)

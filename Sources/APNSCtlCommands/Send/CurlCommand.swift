@@ -138,7 +138,7 @@ struct CurlCommand {
     /// One `-H` per header but pseudo-headers and `content-length`; `authorization` as `$APNS_JWT`.
     mutating func headers(_ headers: [HeaderField]) {
         for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
-            let isToken = h.name == "authorization"
+            let isToken = h.name == APNSHeader.authorization.name
             // Double quotes so $APNS_JWT expands; the other values are escaped for them.
             words.append("-H \"\(h.name): \(Self.doubleQuoteEscaped(isToken ? "bearer $APNS_JWT" : h.value, keepVariable: isToken))\"")
         }

@@ -7,7 +7,7 @@ extension APNSCtl.Send {
     func runBroadcast(_ settings: ResolvedSettings, format: SendOutput.Format) throws {
         let plan = try makeBroadcastPlan(settings)
         if dryRun {
-            BroadcastDryRun(plan: plan, settings: settings).print()
+            BroadcastDryRun.text(plan, settings: settings)?.print()
             return
         }
         try deliver(settings, RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,

@@ -47,7 +47,7 @@ extension APNSCtl.Send {
         } catch {
             if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
             if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
-            throw .transport(error.message)
+            throw .transport(.failure(error))
         }
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does.
         let interrupts = InterruptSignals.install()
@@ -69,14 +69,7 @@ extension APNSCtl.Send {
             let notSent: Int? = total == nil && stopped ? nil : summary.notSent
             throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun))
         }
-        if summary.failed > 0 {
-            let what = summary.failed == summary.total ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"
-            var message = "\(what): \(summary.failure?.message ?? "the connection failed")"
-            if summary.unknown > 0 {
-                message += "; \(summary.unknown) may have been delivered: " + TransportFailure.resendAdvice
-            }
-            throw .transport(message)
-        }
+        if summary.failed > 0 { throw .transport(.unanswered(summary, noun: noun)) }
         if summary.rejected > 0 { throw .rejected }
     }
 }

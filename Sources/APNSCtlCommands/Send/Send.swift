@@ -154,7 +154,7 @@ extension APNSCtl {
             if broadcast.isGiven { return try runBroadcast(settings, format: format) }
             let plan = try makePlan(settings)
             if dryRun {
-                SendDryRun(plan: plan, settings: settings).print()
+                SendDryRun.text(plan, settings: settings).print()
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.

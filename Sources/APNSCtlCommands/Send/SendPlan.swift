@@ -70,8 +70,9 @@ extension APNSCtl.Send {
         }
         try settings.checkCAFile()
 
-        // 2. The payload (66 when unreadable).
+        // 2. The payload (66 when unreadable), parsed once: for the push type and for every rule.
         let loaded = try loadPayload()
+        let parsed = ParsedPayload(loaded.payload)
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
         // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
@@ -160,8 +161,7 @@ extension APNSCtl.Send {
         let proxy = try settings.proxySelection(for: endpoint)
 
         // 5. Headers from flags and defaults.
-        let provisionalType = explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
-            ?? RequestDefaults.pushType(explicit: nil, topic: nil, body: loaded.payload.body)
+        let provisionalType = explicitType ?? parsed.inferredPushType(topic: settings.topic?.value)
         guard let topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
                                                 certificate: identity?.info, pushType: provisionalType) else {
             if identity == nil {
@@ -169,12 +169,12 @@ extension APNSCtl.Send {
             }
             throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
         }
-        let pushType = RequestDefaults.pushType(explicit: explicitType, topic: topic, body: loaded.payload.body)
-        let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
-        // 6. Every validate rule (65), then the bytes to send.
-        let body = try checkPayload(loaded, pushType: pushType, priority: priority, topic: topic, sizeLimit: sizeLimit,
-                                  minify: settings.isOn("minify"))
+        // 6. Every validate rule (65), then the bytes to send and the push type the rules judged them as
+        // (`--push-type`, else inferred). A defaulted priority breaks no rule, so only `--priority` is checked.
+        let (body, pushType) = try checkPayload(loaded, parsed, pushType: explicitType, priority: explicitPriority, topic: topic,
+                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"))
+        let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
                                       collapseID: collapseID, apnsID: apnsID, bearerToken: bearer, payload: body)
@@ -198,16 +198,19 @@ extension APNSCtl.Send {
         }
     }
 
-    /// Runs the validator as `validate` would, prints its findings on stderr, and returns the body to send.
-    func checkPayload(_ loaded: (payload: Payload, name: String), pushType: PushType, priority: Priority,
-                      topic: String?, sizeLimit: Int?, minify: Bool, broadcast: Bool = false) throws(CLIError) -> [UInt8] {
+    /// Runs the validator as `validate` would on the `parsed` payload, prints its findings on stderr, and returns
+    /// the body to send with the push type it was judged as (`pushType`, else inferred from `topic` and the payload).
+    func checkPayload(_ loaded: (payload: Payload, name: String), _ parsed: ParsedPayload, pushType: PushType?, priority: Priority?,
+                      topic: String?, sizeLimit: Int?, minify: Bool,
+                      broadcast: Bool = false) throws(CLIError) -> (body: [UInt8], pushType: PushType) {
+        let pushType = pushType ?? parsed.inferredPushType(topic: topic)
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
         let limit = sizeLimit ?? options.defaultSizeLimit(for: pushType)
         let minified = minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
         options.sizeLimit = minified == nil ? limit : Int.max / 2
-        let report = PayloadValidator.validate(loaded.payload, options: options)
+        let report = PayloadValidator.validate(parsed, options: options)
         for p in report.problems {
             // A rule about a flag's value names the flag, not the payload file (CLI.md).
             let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
@@ -220,7 +223,7 @@ extension APNSCtl.Send {
         if report.hasErrors {
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent")
         }
-        return minified ?? loaded.payload.body
+        return (minified ?? loaded.payload.body, report.pushType)
     }
 }
 

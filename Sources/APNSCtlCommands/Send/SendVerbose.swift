@@ -57,15 +57,15 @@ final class SendVerbose {
             if !response.body.isEmpty { out.append("< " + PrintableText.line(response.body, limit: 300)) }
             out.append("* \(target.abbreviated) answered in \(SendOutput.milliseconds(ms))")
             return out
-        case .goAway(let last, let name, let reason):
-            return ["* GOAWAY \(name), last stream \(last)\(reason.map { ": " + $0 } ?? "")"]
+        case .goAway(let last, let notice):
+            return ["* GOAWAY \(notice.errorName), last stream \(last)\(notice.explanation.map { ": " + $0 } ?? "")"]
         case .writeFailed:
             return ["* writing to the server failed; reading the answers it already sent"]
         case .connectionLost(let why, let answered, let resent, let unknown):
             var parts = ["\(answered) answered on it"]
             if resent > 0 { parts.append("\(resent) will be sent again") }
             if unknown > 0 { parts.append("\(unknown) sent without an answer: unknown, not sent again") }
-            return ["* connection ended: \(why) (" + parts.joined(separator: "; ") + ")"]
+            return ["* connection ended: \(why.description(afterGoAway: nil)) (" + parts.joined(separator: "; ") + ")"]
         case .interrupted(let signal, let inFlight):
             let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == SIGTERM ? "SIGTERM" : "SIGINT"
             return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]

@@ -25,9 +25,9 @@ public struct BroadcastAnswer: Equatable, Sendable {
 
 extension BroadcastAnswer {
     /// `apns-request-id` on every answer, and `apns-channel-id` on a 201.
-    var responseHeaders: [HTTP2Header] {
-        var h = [HTTP2Header(APNSHeader.requestID.name, requestID, neverIndex: true)]
-        if let createdChannel { h.append(HTTP2Header(APNSHeader.channelID.name, createdChannel, neverIndex: true)) }
+    var responseHeaders: [HeaderField] {
+        var h = [HeaderField(APNSHeader.requestID.name, requestID, neverIndex: true)]
+        if let createdChannel { h.append(HeaderField(APNSHeader.channelID.name, createdChannel, neverIndex: true)) }
         return h
     }
 }

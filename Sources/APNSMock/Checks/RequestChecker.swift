@@ -24,7 +24,7 @@ public struct RequestChecker: Sendable {
         var requestID: String?
         var duplicated = false
 
-        init(_ headers: [HTTP2Header]) {
+        init(_ headers: [HeaderField]) {
             var seen: [String] = []
             for h in headers {
                 switch h.name {

@@ -68,16 +68,16 @@ extension MockConnection {
     /// Queues the answer frames for `decision`: HEADERS only for 200 (and for a HEAD), HEADERS + JSON DATA for errors.
     private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
                          withBody: Bool) {
-        var headers: [HTTP2Header] = []
-        if d.reason != nil || !d.body.isEmpty { headers.append(HTTP2Header(APNSHeader.contentType.name, "application/json")) }
+        var headers: [HeaderField] = []
+        if d.reason != nil || !d.body.isEmpty { headers.append(HeaderField(APNSHeader.contentType.name, "application/json")) }
         if let b = d.broadcast {
             headers += b.responseHeaders
         } else {
-            headers.append(HTTP2Header(APNSHeader.id.name, d.apnsID, neverIndex: true))
+            headers.append(HeaderField(APNSHeader.id.name, d.apnsID, neverIndex: true))
         }
         // The Push Notifications Console id exists in the sandbox only (and not for channel management).
         if shared.configuration.rules.environment == .sandbox, d.broadcast.map({ $0.operation == .broadcast }) ?? true {
-            headers.append(HTTP2Header(APNSHeader.uniqueID.name, context.ids.uuid(uppercase: false), neverIndex: true))
+            headers.append(HeaderField(APNSHeader.uniqueID.name, context.ids.uuid(uppercase: false), neverIndex: true))
         }
         do {
             try session.respond(streamID: stream, status: d.status, headers: headers, body: withBody ? d.body : [])

@@ -5,32 +5,34 @@ import APNSPlatform
 /// whoever reads them. A pipe that nobody drains (`apnsctl mock | slow-consumer`), a terminal paused with
 /// Ctrl-S or a full disk once blocked `write(2)` inside an event loop and stalled every connection; now only
 /// this thread waits, the queue is bounded, and lines that do not fit are dropped and counted.
-/// `@unchecked Sendable` as a synchronisation primitive: every `var` below is read and written under `lock`.
-final class MockLogWriter: @unchecked Sendable {
+final class MockLogWriter: Sendable {
     private let fd: Int32
     /// Bytes waiting to be written at most; beyond it new lines are dropped (about 3,000 lines).
     private let capacity: Int
-    private let lock = Lock()
-    /// Signalled when lines are queued, when the writer finished a chunk, and when `finish` begins.
-    private let condition = Condition()
-    private var queue: [UInt8] = []
-    private var queuedLines = 0
-    /// Lines taken by the writer thread and not yet written.
-    private var writingLines = 0
-    private var dropped = 0
-    private var finishing = false
-    /// A write failed (e.g. the reader closed the pipe): everything later is dropped.
-    private var broken = false
-    /// The `errno` of that failed write.
-    private var failedWith: Int32?
+    /// Everything the event loops and the writer thread share. Its condition is signalled when lines are
+    /// queued, when the writer finished a chunk, and when `finish` begins.
+    private let state = WaitableValue(State())
     private let thread = OSThread()
+
+    private struct State {
+        var queue: [UInt8] = []
+        var queuedLines = 0
+        /// Lines taken by the writer thread and not yet written.
+        var writingLines = 0
+        var dropped = 0
+        var finishing = false
+        /// A write failed (e.g. the reader closed the pipe): everything later is dropped.
+        var broken = false
+        /// The `errno` of that failed write.
+        var failedWith: Int32?
+        var firstDropHandler: (@Sendable (String) -> Void)?
+    }
 
     /// Called at most once, the first time lines are dropped, with the reason, on the thread that dropped them.
     var onFirstDrop: (@Sendable (String) -> Void)? {
-        get { lock.withLock { firstDropHandler } }
-        set { lock.withLock { firstDropHandler = newValue } }
+        get { state.withLock { $0.firstDropHandler } }
+        set { state.withLock { $0.firstDropHandler = newValue } }
     }
-    private var firstDropHandler: (@Sendable (String) -> Void)?
 
     init(fd: Int32, capacity: Int = 1 << 20) {
         self.fd = fd
@@ -44,84 +46,81 @@ final class MockLogWriter: @unchecked Sendable {
     /// on the descriptor.
     func submit(_ bytes: [UInt8], lines: Int) {
         guard !bytes.isEmpty else { return }
-        var firstDrop: (reason: String, handler: (@Sendable (String) -> Void)?)? = nil
-        lock.lock()
-        if broken || queue.count + bytes.count > capacity {
-            if dropped == 0 {
-                let why = failedWith.map { "writing the log to standard output failed (\(FileSystem.errnoText($0)))" }
-                firstDrop = (why ?? "nobody is reading the log output fast enough",
-                             firstDropHandler)
+        let capacity = capacity
+        let (queued, firstDrop) = state.withLock { s -> (Bool, (reason: String, handler: (@Sendable (String) -> Void)?)?) in
+            if s.broken || s.queue.count + bytes.count > capacity {
+                var firstDrop: (reason: String, handler: (@Sendable (String) -> Void)?)? = nil
+                if s.dropped == 0 {
+                    let why = s.failedWith.map { "writing the log to standard output failed (\(FileSystem.errnoText($0)))" }
+                    firstDrop = (why ?? "nobody is reading the log output fast enough", s.firstDropHandler)
+                }
+                s.dropped += lines
+                return (false, firstDrop)
             }
-            dropped += lines
-        } else {
-            queue.append(contentsOf: bytes)
-            queuedLines += lines
-            condition.signal()
+            s.queue.append(contentsOf: bytes)
+            s.queuedLines += lines
+            return (true, nil)
         }
-        lock.unlock()
+        if queued { state.signal() }
         if let firstDrop { firstDrop.handler?(firstDrop.reason) }
     }
 
     /// The `errno` of the write that failed for good (not a slow reader), if one did.
     var writeError: Int32? {
-        lock.withLock { failedWith }
+        state.withLock { $0.failedWith }
     }
 
     /// Lines dropped so far.
     var droppedLines: Int {
-        lock.withLock { dropped }
+        state.withLock { $0.dropped }
     }
 
     /// Lets the writer finish what is queued for at most `milliseconds`, then stops it. Returns the number of
     /// lines that were dropped or never written. A writer still stuck in `write(2)` is left to the process exit.
     @discardableResult
     func finish(waitingAtMost milliseconds: Int) -> Int {
-        lock.lock()
-        finishing = true
-        condition.broadcast()
+        state.withLock { $0.finishing = true }
+        state.broadcast()
         let deadline = Condition.deadline(afterMilliseconds: milliseconds)
-        while queuedLines + writingLines > 0 && !broken {
-            if !condition.wait(holding: lock, until: deadline) { break }
+        let (drained, lost) = state.wait(while: { $0.queuedLines + $0.writingLines > 0 && !$0.broken }, until: deadline) { s, _ in
+            (s.queuedLines + s.writingLines == 0 || s.broken, s.dropped + s.queuedLines + s.writingLines)
         }
-        let drained = queuedLines + writingLines == 0 || broken
-        let lost = dropped + queuedLines + writingLines
-        lock.unlock()
         if drained { thread.join() } else { thread.detach() }
         return lost
     }
 
     private func run() {
         var chunk: [UInt8] = []
-        lock.lock()
         while true {
-            while queue.isEmpty && !finishing { condition.wait(holding: lock) }
-            if queue.isEmpty || broken { break }
-            swap(&chunk, &queue)
-            writingLines = queuedLines
-            queuedLines = 0
-            lock.unlock()
+            let taken = state.wait(while: { $0.queue.isEmpty && !$0.finishing }) { s, _ -> Bool in
+                if s.queue.isEmpty || s.broken { return false }
+                swap(&chunk, &s.queue)
+                s.writingLines = s.queuedLines
+                s.queuedLines = 0
+                return true
+            }
+            guard taken else { return }
             let failure = write(chunk)
             chunk.removeAll(keepingCapacity: true)
-            lock.lock()
-            var announce: (@Sendable (String) -> Void)? = nil
-            if let failure {
-                broken = true
-                failedWith = failure
-                // Said at the failure itself (CLI.md), not at the next line dropped, which may never come.
-                if dropped == 0 { announce = firstDropHandler }
-                dropped += writingLines + queuedLines
-                queue.removeAll()
-                queuedLines = 0
+            let announce = state.withLock { s -> (@Sendable (String) -> Void)? in
+                var announce: (@Sendable (String) -> Void)? = nil
+                if let failure {
+                    s.broken = true
+                    s.failedWith = failure
+                    // Said at the failure itself (CLI.md), not at the next line dropped, which may never come.
+                    if s.dropped == 0 { announce = s.firstDropHandler }
+                    s.dropped += s.writingLines + s.queuedLines
+                    s.queue.removeAll()
+                    s.queuedLines = 0
+                }
+                s.writingLines = 0
+                return announce
             }
-            writingLines = 0
-            condition.broadcast()
+            state.broadcast()
             if let announce, let failure {
-                lock.unlock()
                 announce("writing the log to standard output failed (\(FileSystem.errnoText(failure)))")
-                lock.lock()
             }
         }
-        lock.unlock()
     }
 
     /// Bytes per `write(2)`: PIPE_BUF, so a write into a pipe with room never stops half way and the lines
@@ -150,7 +149,7 @@ final class MockLogWriter: @unchecked Sendable {
             if n == 0 { return EIO }
             let written = bytes[offset..<(offset + n)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             offset += n
-            lock.withLock { writingLines -= written }
+            state.withLock { $0.writingLines -= written }
         }
         return nil
     }

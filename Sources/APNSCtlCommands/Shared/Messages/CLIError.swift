@@ -25,7 +25,7 @@ enum CLIError: Error {
     /// 66: an input file is missing or unreadable.
     case inputMissing(String)
     /// 69: connect, DNS, TLS, HTTP/2 protocol, GOAWAY, timeout.
-    case transport(String)
+    case transport(TransportProblem)
     /// 70: a bug in apnsctl.
     case internalError(String)
     /// 73: an output file exists or cannot be created.
@@ -57,10 +57,12 @@ enum CLIError: Error {
     /// Prints the message on stderr with the `error:` prefix (nothing for `.rejected`).
     func report() {
         switch self {
-        case .usage(let m), .inputMissing(let m), .transport(let m), .outputExists(let m), .outputFailed(let m),
+        case .usage(let m), .inputMissing(let m), .outputExists(let m), .outputFailed(let m),
              .credential(let m),
              .interrupted(_, let m):
             StandardStreams.error(m)
+        case .transport(let problem):
+            StandardStreams.error(problem.message)
         case .payloadInvalid(let m):
             if let m { StandardStreams.error(m) }
         case .internalError(let m):

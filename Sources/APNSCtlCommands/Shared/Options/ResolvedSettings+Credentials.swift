@@ -51,44 +51,93 @@ extension ResolvedSettings {
         return identity
     }
 
-    /// The `.p8` key with its checked key id and team id; nil with certificate auth. Missing or malformed ids
-    /// are credential problems (77).
+    /// The `.p8` key, decoded, with its checked key id and team id; nil with certificate auth. Missing or
+    /// malformed ids are credential problems (77).
     func loadSigningKey() throws(CLIError) -> SigningKeyWithIDs? {
+        guard let loaded = try readSigningKey() else { return nil }
+        _ = try loaded.key()
+        return loaded
+    }
+
+    /// The `.p8` key read, not decoded, with its checked ids: a cached token for the same bytes needs no more.
+    /// A bad key is still named before bad ids, as when the key was decoded first.
+    func readSigningKey() throws(CLIError) -> SigningKeyWithIDs? {
         guard let authKey = authKey?.value else { return nil }
         let explicitKeyID = keyID?.value
         let team = teamID?.value
+        let report = { (problem: CredentialProblem) -> CLIError in
+            CLIError(problem, passphraseFileFlag: label("passphrase-file"), flags: credentialLabels)
+        }
         return try credentialErrors { () throws(CredentialProblem) in
-            let key = try CredentialLoader.loadSigningKey(authKey.input)
-            let ids = try ProviderToken.identifiers(explicitKeyID: explicitKeyID, key: key, authKeyPath: authKey.displayName, teamID: team)
-            return SigningKeyWithIDs(key: key, keyID: ids.keyID, teamID: ids.teamID)
+            let file = try SigningKeyFile.read(authKey.input)
+            let ids: (keyID: String, teamID: String)
+            do throws(CredentialProblem) {
+                ids = try ProviderToken.identifiers(explicitKeyID: explicitKeyID, keyIDFromFileName: file.keyIDFromFileName,
+                                                    authKeyPath: authKey.displayName, teamID: team)
+            } catch {
+                _ = try file.decode()
+                throw error
+            }
+            return SigningKeyWithIDs(file: file, keyID: ids.keyID, teamID: ids.teamID, report: report)
         }
     }
 
     /// The bearer token to send (cached in `cache` unless `no-token-cache`) with its ids; nil without a key.
     func providerToken(now: Int64 = SystemClock.now(), cache: ProviderTokenCache? = .standard)
         throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
-        guard let loaded = try loadSigningKey() else { return nil }
+        guard let loaded = try readSigningKey() else { return nil }
         return (try loaded.providerToken(noCache: isOn("no-token-cache"), now: now, cache: cache), loaded.keyID, loaded.teamID)
     }
 }
 
-/// A signing key with its checked key id and team id.
-struct SigningKeyWithIDs {
-    let key: SigningKey
+/// A `.p8` key file with its checked key id and team id. The key is decoded when a token is signed or checked
+/// (or a dry run asks for it), never for a cached token made from the same bytes.
+final class SigningKeyWithIDs {
+    let file: SigningKeyFile
     let keyID: String
     let teamID: String
+    /// Credential problems as the command reports them, naming where the key came from.
+    private let report: (CredentialProblem) -> CLIError
+    private var decoded: SigningKey?
 
-    /// A provider token: from `cache` (signed and stored when older than 50 minutes) unless `noCache`.
-    func providerToken(noCache: Bool, now: Int64, cache: ProviderTokenCache?) throws(CLIError) -> String {
+    init(file: SigningKeyFile, keyID: String, teamID: String, report: @escaping (CredentialProblem) -> CLIError) {
+        self.file = file
+        self.keyID = keyID
+        self.teamID = teamID
+        self.report = report
+    }
+
+    /// The decoded key (decoded once).
+    func key() throws(CLIError) -> SigningKey {
+        if let decoded { return decoded }
         do {
-            if !noCache, let cache {
-                return try cache.token(key: key, keyID: keyID, teamID: teamID, now: now)
+            let key = try file.decode()
+            decoded = key
+            return key
+        } catch {
+            throw report(error)
+        }
+    }
+
+    /// A provider token: from `cache` (signed and stored when older than 50 minutes or made from other key
+    /// bytes) unless `noCache`.
+    func providerToken(noCache: Bool, now: Int64, cache: ProviderTokenCache?) throws(CLIError) -> String {
+        if !noCache, let cache {
+            do {
+                return try cache.token(file: file, keyID: keyID, teamID: teamID, now: now, decode: { () throws(CLIError) in try key() })
+            } catch let failure as CLIError {
+                throw failure
+            } catch {
+                throw .internalError("signing the provider token failed: \(error)")
             }
-            if !noCache {
-                StandardStreams.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
-                    + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
-            }
-            return try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now)
+        }
+        if !noCache {
+            StandardStreams.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
+                + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
+        }
+        let signing = try key()
+        do {
+            return try ProviderToken.make(key: signing, keyID: keyID, teamID: teamID, issuedAt: now)
         } catch {
             throw .internalError("signing the provider token failed: \(error)")
         }

@@ -13,7 +13,10 @@ extension PushResult {
     }
 
     /// Both environments answered `BadDeviceToken`.
-    var refusedByBothEnvironments: Bool { badDeviceTokenIn != nil && knownReason == .badDeviceToken }
+    var refusedByBothEnvironments: Bool {
+        guard badDeviceTokenIn != nil, case .known(.badDeviceToken)? = reason else { return false }
+        return true
+    }
 
     /// The rejection text when both environments refused the token.
     var bothEnvironmentsRefusedText: String {

@@ -46,7 +46,8 @@ final class SendOutput {
         switch format {
         case .text:
             if !(quiet && r.outcome == .accepted) {
-                let note = r.knownReason == .topicDisallowed ? topicNote.map { " " + $0 } ?? "" : ""
+                var note = ""
+                if case .known(.topicDisallowed)? = r.reason, let topicNote { note = " " + topicNote }
                 out.line(Self.textLine(r, environment: environment, colour: colour, name: name(of: r)) + note)
             }
         case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r)))
@@ -100,10 +101,13 @@ final class SendOutput {
 
     /// What a rejection means and what to check, from APNSReason; unknown reasons as received.
     static func explanation(_ r: PushResult) -> String {
-        guard let reason = r.knownReason else {
-            if let raw = r.reason {
-                return "\(raw) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\"."
-            }
+        let reason: APNSReason
+        switch r.reason {
+        case .known(let known)?:
+            reason = known
+        case .unknown(let raw)?:
+            return "\(raw) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\"."
+        case nil:
             if let text = r.bodyText { return "The server answered without an APNs reason: \(text)" }
             return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
         }
@@ -146,7 +150,7 @@ final class SendOutput {
         w.field("status", r.status)
         w.field("apns_id", r.apnsID)
         w.field("apns_unique_id", r.apnsUniqueID)
-        w.field("reason", r.reason)
+        w.field("reason", r.reason?.text)
         w.key("timestamp")
         if let t = r.timestamp { w.raw(Array(String(t).utf8)) } else { w.null() }
         w.field("environment", (r.environment ?? environment).rawValue)
@@ -161,10 +165,11 @@ final class SendOutput {
         }
         if r.outcome == .rejected {
             // The same texts as the text output (CLI.md, JSON output).
-            if let reason = r.knownReason {
+            switch r.reason {
+            case .known(let reason)?:
                 w.field("meaning", reason.meaning)
                 w.field("hint", reason.hint(broadcast: r.device == nil))
-            } else {
+            case .unknown?, nil:
                 w.field("meaning", explanation(r))
             }
         }
@@ -219,5 +224,5 @@ final class SendOutput {
 
 extension PushResult {
     /// The reason column of the text output: the JSON reason, or `-` when the server sent none.
-    var reasonColumn: String { reason.map { $0.isEmpty ? "-" : $0 } ?? "-" }
+    var reasonColumn: String { reason.map { $0.text.isEmpty ? "-" : $0.text } ?? "-" }
 }

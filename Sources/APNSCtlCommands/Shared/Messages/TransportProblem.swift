@@ -1,0 +1,39 @@
+import APNSClient
+import APNSMock
+
+/// Why a command got no answer (exit 69), kept as values up to the exit: `CLIError.report` words it once, where
+/// it is printed, so nothing on the way flattens a failure into text.
+enum TransportProblem: Sendable {
+    /// The transport failed before anything could be sent (connect, TLS, proxy, an unusable trust setting).
+    case failure(TransportFailure)
+    /// A channel request got no answer (`failure` says why, when known), named by its `apns-request-id`.
+    case channelUnanswered(TransportFailure?, requestID: String)
+    /// `send`: targets (`noun`s) got no answer; the summary counts them and keeps the first failure.
+    case unanswered(SendSummary, noun: String)
+    /// `channel create` was answered without the `apns-channel-id` header.
+    case noChannelID(status: Int)
+    /// The mock could not start.
+    case mockCannotStart(MockServerError)
+
+    /// The one line printed after `error:`.
+    var message: String {
+        switch self {
+        case .failure(let failure):
+            return failure.message
+        case .channelUnanswered(let failure, let requestID):
+            return "\(failure?.message ?? "no answer") (apns-request-id \(requestID))"
+        case .unanswered(let summary, let noun):
+            let what = summary.failed == summary.total
+                ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"
+            var message = "\(what): \(summary.failure?.message ?? "the connection failed")"
+            if summary.unknown > 0 {
+                message += "; \(summary.unknown) may have been delivered: " + TransportFailure.resendAdvice
+            }
+            return message
+        case .noChannelID(let status):
+            return "channel create: the server answered \(status) without an apns-channel-id header; is --endpoint a channel management host?"
+        case .mockCannotStart(let error):
+            return error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : "")
+        }
+    }
+}

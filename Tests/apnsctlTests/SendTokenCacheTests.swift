@@ -1,0 +1,44 @@
+import APNSCrypto
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// The provider token cache through `send` against `apnsctl mock` (issue 18): the cache is keyed by the key
+/// file's bytes, so a cached token is reused without decoding the key, and another key under the same file
+/// name gets a token of its own.
+@Suite struct SendTokenCacheTests {
+    static let device = "ab00000000000000000000000000000000000000000000000000000000000001"
+
+    private func send(_ mock: MockProcess, key: String, cache: TemporaryDirectory) throws -> CommandResult {
+        try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", key,
+                                   "--team-id", mock.teamID, "--topic", mock.bundleID, "--alert", "hi", "-d", Self.device],
+                                  environment: ["XDG_CACHE_HOME": cache.path])
+    }
+
+    @Test func anotherKeyUnderTheSameFileNameGetsANewTokenThatTheMockHoldingItAccepts() throws {
+        let mock = try MockProcess()
+        let cache = try TemporaryDirectory(prefix: "cache")
+        let keys = try TemporaryDirectory(prefix: "keys")
+        let name = "AuthKey_\(mock.keyID).p8"
+        // First a key the mock does not hold: refused, and its token is cached under the mock's ids.
+        let stranger = try CredentialGenerator.makeSigningKey().privateKey.pkcs8PEM(passphrase: nil)
+        let path = try keys.write(name, stranger, mode: 0o600)
+        let refused = try send(mock, key: path, cache: cache)
+        #expect(refused.status == 1)
+        #expect(refused.stdout.contains("rejected  403  InvalidProviderToken"), "\(refused.stdout)")
+        let cacheFile = cache.file("apnsctl/token-\(mock.teamID)-\(mock.keyID).jwt")
+        let strangerToken = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        // Then the mock's own key under the same name: a new token, which the mock accepts.
+        _ = try keys.write(name, try String(contentsOfFile: mock.authKey, encoding: .utf8), mode: 0o600)
+        let accepted = try send(mock, key: path, cache: cache)
+        #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
+        #expect(accepted.stdout.hasPrefix("accepted  200"))
+        let ownToken = try String(contentsOfFile: cacheFile, encoding: .utf8)
+        #expect(ownToken != strangerToken)
+        #expect(ownToken.split(separator: "\n").last?.hasPrefix("sha256:") == true)
+        // And again: the cached token, reused as it is.
+        let again = try send(mock, key: path, cache: cache)
+        #expect(again.status == 0)
+        #expect(try String(contentsOfFile: cacheFile, encoding: .utf8) == ownToken)
+    }
+}
