@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSMock"],
                 path: "Tests/APNSTestSupport"),
         .testTarget(name: "APNSPlatformTests", dependencies: ["APNSPlatform", "APNSCore"]),
+        // Rules about the whole tree no compiler checks (C library imports, terminal code, escape hatches).
+        .testTarget(name: "SourceTreeTests", dependencies: ["APNSTestSupport"]),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),

@@ -101,7 +101,7 @@ public struct APNSCtl: ParsableCommand {
     static func finish(exitCode code: Int32, outputReported: Bool = false) -> Never {
         let out = OutputSink.standardOutput
         out.flush()
-        guard let failure = out.failure, code != 128 + SIGINT, code != 128 + SIGTERM else { exitProcess(code) }
+        guard let failure = out.failure, code != 128 + ProcessSignals.interrupt, code != 128 + ProcessSignals.terminate else { exitProcess(code) }
         if !outputReported { StandardStreams.error(failure.message) }
         exitProcess(ExitStatus.outputFailed)
     }
@@ -188,4 +188,4 @@ enum APNSCtlVersion {
 
 /// Ends the process with `code` through exit(3), which runs atexit handlers and flushes C stdio; apnsctl
 /// writes straight to the descriptors, so nothing is left in a buffer either way. One name for every exit.
-func exitProcess(_ code: Int32) -> Never { exit(code) }
+func exitProcess(_ code: Int32) -> Never { Environment.exit(code) }

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// A condition variable used with a `Lock`, for a thread that waits for work or for a queue to drain (the
 /// mock's log writer). Its `pthread_cond_t` lives in heap memory it owns, for the reason `Lock` gives.
 public final class Condition: @unchecked Sendable {

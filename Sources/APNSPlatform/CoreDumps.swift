@@ -1,4 +1,11 @@
 import CPlatform
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 /// Keeps private keys out of core files and away from other processes. Called first thing at start-up, before
 /// any credential is read: RLIMIT_CORE 0 (soft and hard, so nothing later raises it) and, on Linux, not

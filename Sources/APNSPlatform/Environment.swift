@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// Reads the process environment; injected as a dictionary in tests where it matters.
 public enum Environment {
     /// The value of `name`, or nil when unset.
@@ -78,5 +86,27 @@ public enum Environment {
         guard type == S_IFCHR else { return false }
         var null = stat()
         return stat("/dev/null", &null) == 0 && null.st_rdev == st.st_rdev
+    }
+}
+
+extension Environment {
+    /// The working directory, nil when it cannot be read (removed, or longer than the system allows).
+    public static var currentDirectory: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        return buffer.withUnsafeMutableBufferPointer { raw -> String? in
+            guard let base = raw.baseAddress, getcwd(base, raw.count) != nil else { return nil }
+            return String(cString: base)
+        }
+    }
+
+    /// Ends the process with `code` through exit(3), which runs atexit handlers and flushes C stdio.
+    public static func exit(_ code: Int32) -> Never {
+        #if canImport(Darwin)
+        Darwin.exit(code)
+        #elseif canImport(Musl)
+        Musl.exit(code)
+        #else
+        Glibc.exit(code)
+        #endif
     }
 }

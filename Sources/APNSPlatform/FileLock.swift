@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// An exclusive `flock(2)` lock on a file, held while the value lives. The kernel drops it when the holder
 /// exits in any way (SIGKILL included), so a lock left by a killed process is simply free again: no stale pid
 /// file to clean up. The holder writes its pid into the file so a refused process can say who holds it.

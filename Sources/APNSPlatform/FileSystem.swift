@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// File access without Foundation (it costs start-up time; see the notes on measured costs).
 public enum FileSystem {
     /// Why a file could not be read or written; the CLI maps these to exit 66 / 73.
@@ -78,11 +86,6 @@ public enum FileSystem {
         return bytes
     }
 
-    /// Reads a file as UTF-8 text (invalid bytes are repaired, never fatal).
-    public static func readText(_ path: String) throws(Failure) -> String {
-        String(decoding: try read(path), as: UTF8.self)
-    }
-
     /// Reads an open descriptor to its end, or until `limit` bytes are read.
     public static func readAll(fd: Int32, limit: Int = .max) -> [UInt8] {
         var out: [UInt8] = []
@@ -151,12 +154,6 @@ public enum FileSystem {
         throw .notARegularFile(path: path, what: what)
     }
 
-    /// The text of a NUL-terminated buffer that C filled in (`mkstemp`/`mkdtemp` templates), read without
-    /// letting a pointer into it outlive a closure.
-    private static func text(ofCString chars: [CChar]) -> String {
-        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// Turns a failed `open` into advice: an existing file, a missing folder, or no permission.
     static func creationFailure(path: String, _ code: Int32) -> Failure {
         switch code {
@@ -186,13 +183,10 @@ public enum FileSystem {
     /// A fresh private directory under $TMPDIR (or /tmp), for demo state and scratch files.
     public static func makeTemporaryDirectory(prefix: String = "apnsctl") throws(Failure) -> String {
         let base = Environment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> Bool in
-            guard let base = buffer.baseAddress else { errno = EINVAL; return false }
-            return mkdtemp(base) != nil
+        guard let made = makeUniqueDirectory(template: "\(base)/\(prefix).XXXXXX") else {
+            throw .cannotCreate(path: base, reason: errnoText())
         }
-        guard made else { throw .cannotCreate(path: base, reason: errnoText()) }
-        return text(ofCString: template)
+        return made
     }
 }
 

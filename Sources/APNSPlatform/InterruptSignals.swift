@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// The write end of the interrupt pipe and how many signals arrived; only the handler reads them after
 /// `install`, and it does nothing but async-signal-safe work.
 nonisolated(unsafe) private var interruptPipeFD: Int32 = -1

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// A mutex for the few places threads share state (the mock's event loops and log writer, OpenSSL's provider
 /// load, a memoised passphrase). The `pthread_mutex_t` lives in heap memory this class owns: Swift promises no
 /// stable address for a stored property, so `pthread_mutex_lock(&property)` may lock a temporary copy. The same

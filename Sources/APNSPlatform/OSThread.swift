@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// A joinable OS thread running one closure: the mock's event loops and log writer need real threads, and
 /// apnsctl uses neither Foundation nor an async runtime. `pthread_t` is an integer on Glibc and a pointer on
 /// Darwin; that difference stays in this file.

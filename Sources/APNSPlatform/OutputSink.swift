@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// The one way apnsctl writes its output, to standard output or to an output file: every `write(2)` and the
 /// `close` are checked, the first failure is kept (errno, bytes and lines written), and nothing is written
 /// after it. The CLI asks it before choosing an exit code, so no command exits 0 after a failed write

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// Heap memory for one pthread object (`pthread_mutex_t`, `pthread_cond_t`): such an object must never move
 /// once initialised, and Swift gives stored properties no stable address, so `Lock` and `Condition` keep
 /// theirs here.

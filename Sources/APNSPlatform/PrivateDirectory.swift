@@ -1,4 +1,11 @@
 import APNSCore
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 /// The one way to reach a file that holds a secret (the token cache, the mock's state dir and its lock, a
 /// converted key). The directory is opened once without following a link and, when it must be ours, checked:

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// Host name lookups that end by a deadline and give way to a signal. `getaddrinfo` has neither: a
 /// resolver that never answers would hold `send` past `--timeout` and swallow Ctrl-C. So the lookup runs
 /// on a thread of its own while the caller waits on a pipe, the interrupt descriptor and the clock; a

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// Plain (non-TLS) reads and writes on a non-blocking socket: the few bytes a proxy handshake
 /// exchanges before TLS takes the descriptor over.
 extension Socket {

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// Why a TCP connection or listener could not be set up; the CLI maps these to exit 69.
 public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     case resolve(host: String, reason: String)

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// The socket(2) spellings that differ between Glibc and Darwin, so `Socket` itself has none: Glibc imports
 /// `SOCK_STREAM` as an enum case and has `SOCK_CLOEXEC`; Darwin has a plain `Int32` and no such flag.
 enum SocketFlags {

@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// Wall-clock and monotonic time without Foundation.
 public enum SystemClock {
     /// Seconds since the UNIX epoch.

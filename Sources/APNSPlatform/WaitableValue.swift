@@ -1,3 +1,11 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
+
 /// A value several threads share, reachable only while its lock is held, with a condition to wait on until it
 /// changes: `LockedValue` for a thread that waits for work or for a queue to drain (the mock's log writer).
 public final class WaitableValue<Value> {

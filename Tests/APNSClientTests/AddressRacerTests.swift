@@ -1,6 +1,11 @@
 import APNSCore
 import Testing
 @testable import APNSPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// RFC 8305 connection racing with a fake resolver and fake sockets: time and outcomes are values.
 @Suite struct AddressRacerTests {

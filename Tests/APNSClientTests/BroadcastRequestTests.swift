@@ -2,6 +2,11 @@ import APNSCore
 import Testing
 @testable import APNSClient
 import APNSPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The broadcast and channel request builders (APNS.md §11) and the parsing of their answers.
 @Suite struct BroadcastRequestTests {

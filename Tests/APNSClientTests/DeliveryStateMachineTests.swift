@@ -1,5 +1,10 @@
 import Testing
 @testable import APNSClient
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The sender's rules without sockets: fault sequences as tables of events, each checked for the promises
 /// of CLI.md — every item ends with exactly one result, nothing answered is sent again, and nothing the

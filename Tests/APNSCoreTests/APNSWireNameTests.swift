@@ -1,7 +1,7 @@
 import APNSCore
 import Testing
 
-/// The header names, paths and limits the sender and the mock share (one definition, so they cannot drift).
+/// The header names and paths the sender and the mock share (one definition, so they cannot drift).
 @Suite struct APNSWireNameTests {
     @Test(arguments: APNSHeader.allCases)
     func headerNamesAreLowercaseWireNames(_ header: APNSHeader) {
@@ -18,12 +18,5 @@ import Testing
         #expect(APNSPath.deviceToken(inPath: "/3/devices/3f2a") == nil)
         #expect(APNSPath.deviceToken(inPath: "/4/broadcasts/apps/com.x") == nil)
         #expect(APNSPath.broadcast(bundleID: "com.x") == "/4/broadcasts/apps/com.x")
-    }
-
-    @Test func limits() {
-        #expect(APNSLimit.collapseIDBytes == 64)
-        #expect(APNSLimit.providerTokenMaximumAge == 3600)
-        #expect(APNSLimit.providerTokenMinimumInterval == 1200)
-        #expect(PushType.voip.defaultSizeLimit == SizeLimit.voip)
     }
 }

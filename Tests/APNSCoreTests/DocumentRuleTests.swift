@@ -2,6 +2,11 @@ import APNSTestSupport
 import Testing
 @testable import APNSCore
 import APNSPlatform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Whole-payload rules: empty, not JSON, not an object, duplicate keys, strict mode, problem order.
 @Suite struct DocumentRuleTests {

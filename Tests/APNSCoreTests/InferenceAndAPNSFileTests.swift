@@ -1,6 +1,11 @@
 import APNSTestSupport
 import Testing
 @testable import APNSCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Push-type inference as CLI.md defines it, `.apns` files, and the mock's body checks.
 @Suite struct InferenceAndAPNSFileTests {

@@ -1,5 +1,10 @@
 import Testing
 @testable import APNSCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The reader keeps what a validator needs: positions, order, duplicates, number literals.
 @Suite struct JSONReaderTests {

@@ -1,5 +1,10 @@
 import APNSPlatform
 @testable import APNSCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Validates inline JSON text (or a `.apns` document) with options; the shape every rule test uses.
 func check(_ json: String, _ options: ValidationOptions = ValidationOptions(), apns: Bool = false) -> ValidationReport {

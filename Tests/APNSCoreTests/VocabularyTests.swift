@@ -28,6 +28,17 @@ import APNSPlatform
         #expect(t.looksTruncated)
     }
 
+    /// The request path's token (the mock's check): even-length hex of any length, either case, nothing else.
+    @Test func plainHexIsTheWireForm() throws {
+        for text in ["3f2a", "3F2A", "aB", String(repeating: "0", count: 64), String(repeating: "f", count: 200)] {
+            #expect(DeviceToken.isPlainHex(text), "\(text)")
+            #expect(try DeviceToken(parsing: text).hex == text.lowercased())
+        }
+        for text in ["", "abc", "gg", " 3f2a", "3f2a ", "<3f2a>", "3f-2a", "3f2a\n", "é0"] {
+            #expect(!DeviceToken.isPlainHex(text), "\(text)")
+        }
+    }
+
     @Test func deviceTokenRejectsWhatItCannotRepair() {
         #expect(throws: DeviceToken.Problem.oddLength(count: 3)) { try DeviceToken(parsing: "abc") }
         #expect(throws: DeviceToken.Problem.notHex(character: "g")) { try DeviceToken(parsing: "gg") }

@@ -69,12 +69,12 @@ import APNSPlatform
         let enc = dir.file("enc.pem")
         try openssl(["pkcs8", "-topk8", "-in", key, "-out", enc, "-v2", "aes-256-cbc", "-passout", "pass:\(pass)"])
         let passFile = try dir.write("pass.txt", "\(pass)\r\nsecond line\n")
-        #expect(throws: Never.self) { try _ = load(cert, key: enc, PassphraseSource(filePath: passFile, environmentVariable: nil, promptOnTerminal: false)) }
+        #expect(throws: Never.self) { try _ = load(cert, key: enc, PassphraseSource(filePath: passFile, environmentVariable: nil)) }
         setenv("APNSCTL_TEST_PASS_\(getpid())", pass, 1)
         defer { unsetenv("APNSCTL_TEST_PASS_\(getpid())") }
-        let env = PassphraseSource(environmentVariable: "APNSCTL_TEST_PASS_\(getpid())", promptOnTerminal: false)
+        let env = PassphraseSource(environmentVariable: "APNSCTL_TEST_PASS_\(getpid())")
         #expect(throws: Never.self) { try _ = load(cert, key: enc, env) }
-        let missing = PassphraseSource(filePath: dir.file("nope.txt"), promptOnTerminal: false)
+        let missing = PassphraseSource(filePath: dir.file("nope.txt"))
         expectProblem(.passphraseFileUnreadable(path: dir.file("nope.txt"), failure: .missing(path: dir.file("nope.txt")))) {
             try _ = load(cert, key: enc, missing)
         }

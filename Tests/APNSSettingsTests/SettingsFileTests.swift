@@ -2,6 +2,11 @@ import APNSPlatform
 import APNSTestSupport
 import Testing
 @testable import APNSSettings
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The settings file's refusals, whatever the command: each one line naming the path and line, exit 64.
 @Suite struct SettingsFileTests {

@@ -1,3 +1,9 @@
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// Python's own TOML reader (`tomllib`, or `tomli` before Python 3.11; `make deps` installs it), as the
 /// yardstick for apnsctl's: the settings file is TOML, not a dialect, so both must agree on every text.
 public enum PythonTOML {

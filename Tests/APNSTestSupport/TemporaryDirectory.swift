@@ -1,3 +1,4 @@
+import APNSPlatform
 import Foundation
 
 /// A private scratch directory, removed when the value goes away, so each test is independent.
@@ -6,11 +7,11 @@ public final class TemporaryDirectory: @unchecked Sendable {
 
     public init(prefix: String = "apnsctl-test") throws {
         let base = NSTemporaryDirectory()
-        var template = Array("\(base)/\(prefix).XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw TestSupportError("mkdtemp failed")
+        // mkdtemp writes the name into the buffer it is lent; Platform reads it inside that loan.
+        guard let made = FileSystem.makeUniqueDirectory(template: "\(base)/\(prefix).XXXXXX") else {
+            throw TestSupportError("mkdtemp failed: \(FileSystem.errnoText())")
         }
-        path = String(cString: made)
+        path = made
     }
 
     /// `path/name`.

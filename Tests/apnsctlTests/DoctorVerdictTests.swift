@@ -3,6 +3,11 @@ import APNSCore
 import APNSCrypto
 import Testing
 @testable import APNSCtlCommands
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `apnsctl doctor`'s judgement without a network: faked phase results for every mix of two environments'
 /// outcomes, the probe's answers, and the TLS, port and reason advice.

@@ -49,7 +49,7 @@ public final class PushSender {
         let interruptFD = interrupts?.fd
 
         func interrupted(_ now: UInt64) {
-            let signal = interrupts?.take() ?? SIGINT
+            let signal = interrupts?.take() ?? ProcessSignals.interrupt
             machine.interrupted(signal: signal, now: now)
             observer?(.interrupted(signal: signal, inFlight: machine.inFlightCount))
         }

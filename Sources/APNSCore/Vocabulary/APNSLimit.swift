@@ -13,6 +13,4 @@ public enum APNSLimit {
     public static let observedMaxConcurrentStreams: UInt32 = 1000
     /// Broadcast payload bytes (Apple: "5 KB").
     public static let broadcastPayloadBytes = 5120
-    /// Key id and team id characters (`A-Z`, `0-9`).
-    public static let identifierLength = 10
 }

@@ -151,19 +151,21 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         return hex
     }
 
-    /// `text` lowercased when it is non-empty, even-length ASCII hex and nothing else; nil otherwise.
-    private static func plainHex(_ text: String) -> String? {
+    /// Whether `text` is a token as it travels in a request path: non-empty, even-length ASCII hex in either
+    /// case, nothing else (token length is not fixed). The mock's check of `/3/device/<token>`, and the
+    /// parser's fast path.
+    public static func isPlainHex(_ text: String) -> Bool {
         let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count % 2 == 0 else { return nil }
-        var lowered = false
-        for b in utf8 {
-            switch b {
-            case 0x30...0x39, 0x61...0x66: continue
-            case 0x41...0x46: lowered = true
-            default: return nil
-            }
+        return !utf8.isEmpty && utf8.count % 2 == 0 && utf8.allSatisfy { b in
+            (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
         }
-        guard lowered else { return text }
+    }
+
+    /// `text` lowercased when it is plain hex (`isPlainHex`); nil otherwise.
+    private static func plainHex(_ text: String) -> String? {
+        guard isPlainHex(text) else { return nil }
+        let utf8 = text.utf8
+        guard utf8.contains(where: { (0x41...0x46).contains($0) }) else { return text }
         return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x46 ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 

@@ -7,8 +7,6 @@ public enum ApplePush {
     public static let developmentOID = "1.2.840.113635.100.6.3.1"
     /// Present: the certificate may push to production.
     public static let productionOID = "1.2.840.113635.100.6.3.2"
-    /// The VoIP topic may be listed here instead of in the topics extension (content format unconfirmed).
-    public static let voipOID = "1.2.840.113635.100.6.3.4"
     /// `SEQUENCE { UTF8String topic, SEQUENCE { UTF8String type }, … }`: the topics a certificate may push.
     public static let topicsOID = "1.2.840.113635.100.6.3.6"
 

@@ -2,35 +2,36 @@ import APNSCore
 import APNSPlatform
 
 /// Where a passphrase may come from, in CLI.md's order: `--passphrase`, `--passphrase-file` (first line),
-/// an environment variable, then a no-echo prompt on a terminal. Nothing is read until an encrypted
+/// an environment variable, then the prompt it was given (the CLI's is a no-echo prompt on the terminal). Nothing is read until an encrypted
 /// input actually needs it, and the answer is kept so a certificate and key share one prompt.
 public struct PassphraseSource: Sendable {
     public let text: String?
     public let filePath: String?
     /// The variable to consult (`APNSCTL_PASSPHRASE`), or nil.
     public let environmentVariable: String?
-    public let promptOnTerminal: Bool
+    /// Who to ask when no other source has it; nil asks nobody.
+    public let prompt: (any PassphrasePrompt)?
     /// The answer once resolved, shared by copies of this source so a certificate and key share one prompt;
     /// `prompted` says it was typed at the terminal (so a wrong one may be typed again).
     private let memo = LockedValue<(secret: SecretBytes?, prompted: Bool)>((nil, false))
 
     /// All sources; any may be nil.
     public init(text: String? = nil, filePath: String? = nil,
-                environmentVariable: String? = "APNSCTL_PASSPHRASE", promptOnTerminal: Bool = true) {
+                environmentVariable: String? = "APNSCTL_PASSPHRASE", prompt: (any PassphrasePrompt)? = nil) {
         self.text = text
         self.filePath = filePath
         self.environmentVariable = environmentVariable
-        self.promptOnTerminal = promptOnTerminal
+        self.prompt = prompt
     }
 
     /// No passphrase from anywhere (encrypted inputs fail with `.passphraseRequired`).
     public static var none: PassphraseSource {
-        PassphraseSource(text: nil, filePath: nil, environmentVariable: nil, promptOnTerminal: false)
+        PassphraseSource(text: nil, filePath: nil, environmentVariable: nil, prompt: nil)
     }
 
     /// A known passphrase (tests, generated credentials).
     public static func literal(_ text: String) -> PassphraseSource {
-        PassphraseSource(text: text, filePath: nil, environmentVariable: nil, promptOnTerminal: false)
+        PassphraseSource(text: text, filePath: nil, environmentVariable: nil, prompt: nil)
     }
 
     /// The passphrase, or nil when no source has one. `forFile` names the file in the prompt.
@@ -61,7 +62,7 @@ public struct PassphraseSource: Sendable {
             if let value = try attempt(secret) { return value }
             let prompted = memo.withLock { $0.prompted }
             guard prompted, tries < Self.terminalTries else { throw .wrongPassphrase(path: path) }
-            TerminalPrompt.say("Wrong passphrase for \(path); try again.\n")
+            prompt?.say("Wrong passphrase for \(path); try again.\n")
             memo.withLock { $0 = (nil, false) }
         }
     }
@@ -71,14 +72,14 @@ public struct PassphraseSource: Sendable {
         if let filePath {
             var bytes: [UInt8]
             do { bytes = try FileSystem.read(filePath) } catch { throw .passphraseFileUnreadable(path: filePath, failure: error) }
-            defer { TerminalPrompt.wipe(&bytes) }
+            defer { for i in bytes.indices { bytes[i] = 0 } }
             return (SecretBytes(Self.firstLine(bytes)), false)
         }
         if let name = environmentVariable, let value = Environment.setting(name) {
             return (SecretBytes(Array(value.utf8)), false)
         }
-        if promptOnTerminal {
-            switch TerminalPrompt.ask(prompt: "Passphrase for \(path): ") {
+        if let prompt {
+            switch prompt.ask("Passphrase for \(path): ") {
             case .secret(let secret): return (secret, true)
             case .ended: throw .passphraseEntryEnded(path: path)
             case .unavailable: return (nil, false)

@@ -113,9 +113,6 @@ extension X509Certificate {
         OpenSSLError.clearQueue()
         return ok
     }
-
-    /// Whether subject and issuer are the same name (a root or self-signed certificate).
-    var isSelfIssued: Bool { X509_NAME_cmp(X509_get_subject_name(pointer), X509_get_issuer_name(pointer)) == 0 }
 }
 
 /// Hex encoding without Foundation.

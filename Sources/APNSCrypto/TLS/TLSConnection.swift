@@ -100,7 +100,7 @@ public final class TLSConnection {
                 ERR_clear_error()
                 throw .verification(text)
             }
-            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: errno))
+            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: SystemError.code))
         }
     }
 
@@ -125,7 +125,7 @@ public final class TLSConnection {
     public var pendingBytes: Int { Int(SSL_pending(pointer)) }
 
     private func classify(_ rc: Int32, operation: String) throws(TLSFailure) -> TLSStep {
-        let e = errno
+        let e = SystemError.code
         switch SSL_get_error(pointer, rc) {
         case SSL_ERROR_WANT_READ: return .wantRead
         case SSL_ERROR_WANT_WRITE: return .wantWrite
@@ -134,7 +134,7 @@ public final class TLSConnection {
             return .closed
         case SSL_ERROR_SYSCALL:
             let err = OpenSSLError(operation)
-            if err.entries.isEmpty && (e == 0 || e == ECONNRESET || e == EPIPE) {
+            if err.entries.isEmpty && (e == 0 || SystemError.isConnectionGone(e)) {
                 // TLS 1.3 rejects a missing client certificate after the handshake: one more read surfaces the alert.
                 peerClose = e == 0 ? .eofWithoutCloseNotify : .reset
                 return .closed
@@ -211,17 +211,6 @@ public final class TLSConnection {
 
     /// Server side: whether the client's certificate chained to the configured client CA.
     public var clientCertificateTrusted: Bool { SSL_get_verify_result(pointer) == X509_V_OK }
-
-    /// The last TLS alert or error text, read after a failed write: with TLS 1.3 a rejected client
-    /// certificate only shows up here (e.g. `tlsv13 alert certificate required`).
-    public func drainAlert() -> String? {
-        var scratch = [UInt8](repeating: 0, count: 256)
-        ERR_clear_error()
-        let n = scratch.withUnsafeMutableBytes { SSL_read(pointer, $0.baseAddress, Int32($0.count)) }
-        guard n <= 0 else { return nil }
-        let err = OpenSSLError("reading")
-        return err.entries.isEmpty ? nil : Self.describe(err, errnoValue: 0)
-    }
 
     private static func describe(_ error: OpenSSLError, errnoValue: Int32) -> String {
         if let last = error.entries.last {

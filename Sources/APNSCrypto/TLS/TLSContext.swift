@@ -171,26 +171,33 @@ public final class TLSContext: @unchecked Sendable {
 /// Verify callback for servers: remember the verdict, never abort the handshake.
 private func acceptAnyClientCertificate(_ preverify: Int32, _ store: OpaquePointer?) -> Int32 { 1 }
 
+/// Where `wanted` sits in a client's ALPN list (length-prefixed names): the offset of its first byte, nil
+/// when it is not offered. The one walker of that list, for both selection callbacks.
+private func offeredProtocol(_ wanted: [UInt8], in offered: UnsafePointer<UInt8>, length: UInt32) -> Int? {
+    var i = 0
+    let n = Int(length)
+    while i < n {
+        let len = Int(offered[i])
+        if len == wanted.count, i + len < n, UnsafeBufferPointer(start: offered + i + 1, count: len).elementsEqual(wanted) {
+            return i + 1
+        }
+        i += 1 + len
+    }
+    return nil
+}
+
 /// ALPN selection for the HTTP/1.1-only test server: `http/1.1` when offered, else no protocol.
 private func selectHTTP1(
     _ ssl: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
     _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32,
     _ arg: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let offered, let out, let outLength else { return SSL_TLSEXT_ERR_NOACK }
     let wanted = Array("http/1.1".utf8)
-    var i = 0
-    let n = Int(offeredLength)
-    while i < n {
-        let len = Int(offered[i])
-        if len == wanted.count, i + len < n, Array(UnsafeBufferPointer(start: offered + i + 1, count: len)) == wanted {
-            out.pointee = offered + i + 1
-            outLength.pointee = UInt8(len)
-            return SSL_TLSEXT_ERR_OK
-        }
-        i += 1 + len
-    }
-    return SSL_TLSEXT_ERR_NOACK
+    guard let offered, let out, let outLength,
+          let at = offeredProtocol(wanted, in: offered, length: offeredLength) else { return SSL_TLSEXT_ERR_NOACK }
+    out.pointee = offered + at
+    outLength.pointee = UInt8(wanted.count)
+    return SSL_TLSEXT_ERR_OK
 }
 
 /// ALPN selection for servers: `h2` when offered; a client that offers only other protocols gets a
@@ -201,17 +208,10 @@ private func selectHTTP2(
     _ outLength: UnsafeMutablePointer<UInt8>?, _ offered: UnsafePointer<UInt8>?, _ offeredLength: UInt32,
     _ arg: UnsafeMutableRawPointer?
 ) -> Int32 {
-    guard let offered, let out, let outLength else { return SSL_TLSEXT_ERR_ALERT_FATAL }
-    var i = 0
-    let n = Int(offeredLength)
-    while i < n {
-        let len = Int(offered[i])
-        if len == 2, i + 2 < n, offered[i + 1] == UInt8(ascii: "h"), offered[i + 2] == UInt8(ascii: "2") {
-            out.pointee = offered + i + 1
-            outLength.pointee = 2
-            return SSL_TLSEXT_ERR_OK
-        }
-        i += 1 + len
-    }
-    return SSL_TLSEXT_ERR_ALERT_FATAL
+    guard let offered, let out, let outLength,
+          let at = offeredProtocol([UInt8(ascii: "h"), UInt8(ascii: "2")], in: offered, length: offeredLength)
+    else { return SSL_TLSEXT_ERR_ALERT_FATAL }
+    out.pointee = offered + at
+    outLength.pointee = 2
+    return SSL_TLSEXT_ERR_OK
 }

@@ -37,12 +37,6 @@ public enum ProviderToken {
         return (keyID, teamID)
     }
 
-    /// `eyJhbGciOi…` shortened for `--verbose` output: the full token is a secret.
-    public static func redacted(_ token: String) -> String {
-        guard token.count > 16 else { return "…" }
-        return String(token.prefix(12)) + "…"
-    }
-
     /// A token split into its decoded parts, before any signature check.
     public struct Parts: Sendable {
         public let algorithm: String?

@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 import ArgumentParser
 
 extension APNSCtl.Channel {

@@ -38,7 +38,7 @@ struct ChannelPlan {
         var byTarget: [PushTarget: PushResult] = [:]
         let summary = sender.run(interrupts: InterruptSignals.install()) { byTarget[$0.target] = $0 }
         if let signal = summary.interruptedBy {
-            throw .interrupted(signal: signal, message: "interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list")
+            throw .interrupted(signal: signal, message: "interrupted by \(signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list")
         }
         var results: [PushResult] = []
         for r in requests {

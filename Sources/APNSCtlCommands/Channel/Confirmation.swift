@@ -1,4 +1,5 @@
 import APNSCrypto
+import APNSPlatform
 
 /// A yes/no question on the controlling terminal (`/dev/tty`, so it works with stdout redirected), for
 /// irreversible actions such as `channel delete`.

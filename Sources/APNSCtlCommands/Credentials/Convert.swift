@@ -139,7 +139,7 @@ extension APNSCtl {
 enum ConvertPassword {
     static func resolve(file: String?, output: String) throws(CLIError) -> SecretBytes {
         if let file {
-            let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, promptOnTerminal: false)
+            let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, prompt: nil)
             let secret: SecretBytes?
             do { secret = try source.resolve(forFile: file) } catch {
                 throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
@@ -150,8 +150,8 @@ enum ConvertPassword {
         guard TerminalPrompt.isAvailable else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }
-        guard let first = TerminalPrompt.readSecret(prompt: "Password for \(output): "),
-              let second = TerminalPrompt.readSecret(prompt: "Repeat the password: ") else {
+        guard let first = TerminalPrompt.readSecret(prompt: "Password for \(output): ", keep: SecretBytes.init),
+              let second = TerminalPrompt.readSecret(prompt: "Repeat the password: ", keep: SecretBytes.init) else {
             throw .usage("no password entered for \(output)")
         }
         guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }

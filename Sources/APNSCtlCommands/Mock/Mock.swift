@@ -322,9 +322,7 @@ enum MockCommandText {
     /// working directory cannot be read).
     static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/") else { return path }
-        var buffer = [CChar](repeating: 0, count: 4096)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let cwd = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let cwd = Environment.currentDirectory else { return path }
         var relative = Substring(path)
         while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
         if relative == "." || relative.isEmpty { return cwd }

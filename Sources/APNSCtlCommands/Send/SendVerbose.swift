@@ -67,7 +67,7 @@ final class SendVerbose {
             if unknown > 0 { parts.append("\(unknown) sent without an answer: unknown, not sent again") }
             return ["* connection ended: \(why.description(afterGoAway: nil)) (" + parts.joined(separator: "; ") + ")"]
         case .interrupted(let signal, let inFlight):
-            let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
             return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
         }
     }

@@ -95,7 +95,7 @@ public struct RequestChecker: Sendable {
         // 5. Topic.
         if let reason = checkTopic(f.topic, pushType: &pushType, auth: auth, into: &d) { return reason }
         // 6. Device token.
-        guard Self.isTokenSyntax(token) else { return .badDeviceToken }
+        guard DeviceToken.isPlainHex(token) else { return .badDeviceToken }
         // APNs never issues the all-zero token: it is refused after the credentials and topic were accepted,
         // which is what `apnsctl doctor`'s probe relies on.
         if Self.isZeroToken(token) && !rules.acceptsZeroToken { return .badDeviceToken }
@@ -132,14 +132,6 @@ public struct RequestChecker: Sendable {
             if !cert.topics.contains(topic) { return .topicDisallowed }
         }
         return nil
-    }
-
-    /// Even-length hex, any length (token size is not fixed), either case.
-    static func isTokenSyntax(_ token: String) -> Bool {
-        let u = token.utf8
-        return !u.isEmpty && u.count % 2 == 0 && u.allSatisfy { c in
-            (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102)
-        }
     }
 
     /// Only `0` digits: a token APNs never issues (`apnsctl doctor` probes with 64 of them).

@@ -1,5 +1,14 @@
 import APNSCore
 import APNSPlatform
+// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
+// allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 /// The one thread that accepts: it waits on the listener alone, accepts until the backlog is empty
 /// (EAGAIN) on every wake-up, and deals the connections to the event loops in turn. Handshakes and requests

@@ -18,8 +18,6 @@ final class MockLog {
         self.writer = writer
     }
 
-    var isEnabled: Bool { writer != nil }
-
     /// Appends the line for `decision` answered on connection `connection`.
     func record(_ d: MockDecision, connection: Int) {
         append(event: "answered", connection: connection) { w in

@@ -131,26 +131,9 @@ final class MockLogWriter: Sendable {
     /// each slice as written so `finish` knows how many a stuck write left behind. The `errno` when it fails
     /// for good, nil when all was written.
     private func write(_ bytes: [UInt8]) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return posixWrite(fd, base + offset, min(raw.count - offset, Self.slice))
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    // A descriptor someone made non-blocking: wait until it takes more.
-                    _ = PollSet.wait(for: fd, .writable, until: SystemClock.monotonicNanoseconds() + 100_000_000)
-                    continue
-                }
-                return errno
-            }
-            if n == 0 { return EIO }
-            let written = bytes[offset..<(offset + n)].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            offset += n
+        posixWritePrefix(fd, bytes, slice: Self.slice, retryMs: 100) { range in
+            let written = bytes[range].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
             state.withLock { $0.writingLines -= written }
-        }
-        return nil
+        }.error
     }
 }

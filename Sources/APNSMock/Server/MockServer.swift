@@ -125,14 +125,11 @@ public final class MockServer: Sendable {
     public static func warnWithoutBlocking(_ message: String) {
         // Messages may quote a file name or a client's bytes: escaped like every other message.
         let bytes = Array(("warning: " + PrintableText.escapingControls(message) + "\n").utf8.prefix(512))
-        guard PollSet.wait(for: 2, .writable, until: 0).contains(.writable) else { return }
-        bytes.withUnsafeBytes { raw in
-            if let base = raw.baseAddress { _ = posixWrite(2, base, raw.count) }
-        }
+        StandardStreams.writeIfReady(fd: 2, bytes)
     }
 
     /// Makes SIGINT and SIGTERM stop this server (the handler only writes a byte to the stop pipe).
     public func stopOnTerminationSignals() {
-        TerminationSignals.install(writingTo: stopPipe.writeFD)
+        ProcessSignals.wakeOnTermination(stopPipe)
     }
 }

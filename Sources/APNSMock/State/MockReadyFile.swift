@@ -29,7 +29,7 @@ public enum MockReadyFile {
     public static func write(state: MockState, endpoint: String) throws(MockStateError) {
         // overwrite: a temporary file renamed over the old one, so a reader never sees half a file.
         do {
-            try state.storage.write(contents(state: state, endpoint: endpoint, pid: getpid()), to: readyName,
+            try state.storage.write(contents(state: state, endpoint: endpoint, pid: Environment.processID), to: readyName,
                                     mode: 0o644, overwrite: true)
         } catch {
             throw MockStateError(error)
@@ -38,7 +38,7 @@ public enum MockReadyFile {
 
     /// Removes `mock.json` if this process wrote it (another mock may be using the same state dir).
     public static func remove(state: MockState) {
-        if recordedPID(state: state) == getpid() { state.storage.remove(readyName) }
+        if recordedPID(state: state) == Environment.processID { state.storage.remove(readyName) }
     }
 
     /// Removes a `mock.json` left by a mock that was killed, so scripts never wait on a dead one. Call it only

@@ -69,14 +69,21 @@ public struct MockState: Sendable {
     /// True when this call generated the files (first start, or the old ones were unusable).
     public let created: Bool
 
-    public var caFile: String { directory + "/ca.pem" }
-    public var serverCertificateFile: String { directory + "/server.pem" }
-    public var serverKeyFile: String { directory + "/server-key.pem" }
-    public var clientFile: String { directory + "/client.pem" }
-    public var authKeyFile: String { directory + "/AuthKey_\(keyID).p8" }
-    public var demoFile: String { directory + "/demo.json" }
-    public var readyFile: String { directory + "/mock.json" }
+    public var caFile: String { storage.file(FileName.ca) }
+    public var clientFile: String { storage.file(FileName.client) }
+    public var authKeyFile: String { storage.file(FileName.authKey(keyID)) }
+    public var readyFile: String { storage.file(MockReadyFile.readyName) }
     public var lockFile: String { storage.file(Self.lockName) }
+
+    /// The names of the state dir's files, spelled once for reading, writing and showing them.
+    enum FileName {
+        static let ca = "ca.pem"
+        static let server = "server.pem"
+        static let serverKey = "server-key.pem"
+        static let client = "client.pem"
+        static let demo = "demo.json"
+        static func authKey(_ keyID: String) -> String { "AuthKey_\(keyID).p8" }
+    }
 
     /// `$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`; nil with no home directory (never a
     /// shared place such as /tmp).
@@ -133,40 +140,34 @@ public struct MockState: Sendable {
     /// then renamed into place in one step. Returns whether this call's set is the one in place (a mock that
     /// lost the race to another uses the winner's set, and returns false).
     static func createIfAbsent(directory: String) throws(MockStateError) -> Bool {
-        var st = stat()
-        if lstat(directory, &st) == 0 {
-            if (st.st_mode & S_IFMT) == S_IFDIR || (st.st_mode & S_IFMT) == S_IFLNK {
-                // Checked before anything in it is looked at: a link or someone else's dir is refused here.
-                if !(try openStorage(directory).isEmpty) { return false }
-            } else {
-                throw .notADirectory(directory)
-            }
+        switch FileSystem.entryKind(directory) {
+        case .none: break
+        case .directory, .symbolicLink:
+            // Checked before anything in it is looked at: a link or someone else's dir is refused here.
+            if !(try openStorage(directory).isEmpty) { return false }
+        case .other: throw .notADirectory(directory)
         }
         let parentPath = PrivateDirectory.parentPath(of: directory)
         do { try FileSystem.makeDirectories(parentPath, mode: 0o700) } catch { throw .files(error) }
         let fresh = try generate()
-        var template = Array("\(parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        guard made != nil else {
+        let template = "\(parentPath)/.\(FileSystem.baseName(directory)).new-XXXXXX"
+        guard let temporaryPath = FileSystem.makeUniqueDirectory(template: template) else {
             // No room beside it (e.g. a read-only parent): create in place instead.
-            if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-                throw .files(.cannotCreate(path: directory, reason: FileSystem.errnoText()))
-            }
+            do { try FileSystem.makeDirectory(directory, mode: 0o700) } catch { throw .files(error) }
             return false
         }
-        let temporaryPath = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let temporary = try openStorage(temporaryPath)
         do { try write(fresh.files, into: temporary) } catch {
             removeFiles(fresh.files.map(\.name), from: temporary)
             throw error
         }
         // rename(2) replaces a missing or empty directory atomically and refuses a non-empty one.
-        if rename(temporaryPath, directory) == 0 { return true }
-        let failure = errno
+        let renamed = FileSystem.renameDirectory(temporaryPath, to: directory)
+        if renamed == .renamed { return true }
         // Lost the race: the descriptor still names the temporary dir, which is not the state dir.
         removeFiles(fresh.files.map(\.name), from: temporary)
-        if failure != EEXIST && failure != ENOTEMPTY && mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw .files(.cannotCreate(path: directory, reason: FileSystem.errnoText()))
+        if renamed == .failed {
+            do { try FileSystem.makeDirectory(directory, mode: 0o700) } catch { throw .files(error) }
         }
         return false
     }
@@ -174,21 +175,21 @@ public struct MockState: Sendable {
     /// Removes `names` and then the directory itself (a temporary one that lost the rename race or failed).
     private static func removeFiles(_ names: [String], from directory: PrivateDirectory) {
         for name in names { directory.remove(name) }
-        rmdir(directory.path)
+        FileSystem.removeEmptyDirectory(directory.path)
     }
 
     /// The existing state, or nil when any part is missing or unusable.
     static func load(storage: PrivateDirectory, now: Int64, created: Bool = false) -> MockState? {
-        guard let demo = try? JSONReader.parse(storage.read("demo.json")),
+        guard let demo = try? JSONReader.parse(storage.read(FileName.demo)),
               let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
               ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
-              let ca = try? X509Certificate.all(pem: storage.read("ca.pem")).first,
-              let server = try? X509Certificate.all(pem: storage.read("server.pem")).first,
-              let serverKey = try? PrivateKey(pem: storage.read("server-key.pem"), passphrase: nil),
+              let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
+              let server = try? X509Certificate.all(pem: storage.read(FileName.server)).first,
+              let serverKey = try? PrivateKey(pem: storage.read(FileName.serverKey), passphrase: nil),
               serverKey.matches(server), !server.info.isExpired(now: now),
-              (try? storage.read("client.pem")) != nil,
-              let keyBytes = try? storage.read("AuthKey_\(keyID).p8"),
-              let signingKey = try? CredentialLoader.loadSigningKey(bytes: keyBytes, path: storage.file("AuthKey_\(keyID).p8"))
+              (try? storage.read(FileName.client)) != nil,
+              let keyBytes = try? storage.read(FileName.authKey(keyID)),
+              let signingKey = try? CredentialLoader.loadSigningKey(bytes: keyBytes, path: storage.file(FileName.authKey(keyID)))
         else { return nil }
         return MockState(storage: storage, keyID: keyID, teamID: teamID,
                          serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
@@ -224,11 +225,11 @@ public struct MockState: Sendable {
             client = try CredentialGenerator.makePushCertificate(ca: ca, bundleID: bundleID, kind: .universal(topics: topics),
                                                                  teamID: teamID)
             signingKey = try CredentialGenerator.makeSigningKey()
-            files.append(("ca.pem", ca.certificate.pem, 0o644))
-            files.append(("server.pem", server.certificate.pem, 0o644))
-            files.append(("server-key.pem", try server.privateKey.pkcs8PEM(passphrase: nil), 0o600))
-            files.append(("client.pem", try client.pem(), 0o600))
-            files.append(("AuthKey_\(keyID).p8", try signingKey.p8PEM, 0o600))
+            files.append((FileName.ca, ca.certificate.pem, 0o644))
+            files.append((FileName.server, server.certificate.pem, 0o644))
+            files.append((FileName.serverKey, try server.privateKey.pkcs8PEM(passphrase: nil), 0o600))
+            files.append((FileName.client, try client.pem(), 0o600))
+            files.append((FileName.authKey(keyID), try signingKey.p8PEM, 0o600))
         } catch {
             throw .credentials("cannot generate the mock's credentials: \(error)")
         }
@@ -239,7 +240,7 @@ public struct MockState: Sendable {
         demo.field("bundle_id", bundleID)
         demo.endObject()
         // demo.json last: `load` needs it first, so a set cut short is never taken for a whole one.
-        files.append(("demo.json", demo.bytes + [0x0A], 0o644))
+        files.append((FileName.demo, demo.bytes + [0x0A], 0o644))
         return Generated(keyID: keyID, teamID: teamID, ca: ca, server: server, signingKey: signingKey, files: files)
     }
 

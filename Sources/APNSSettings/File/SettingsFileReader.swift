@@ -6,37 +6,32 @@ import APNSPlatform
 /// as ssh does with its config, a file others can write, or owned by neither the user nor root, is refused.
 public enum SettingsFileReader {
     /// The file's bytes; nil when it does not exist and was not named explicitly (no settings file).
-    public static func read(_ location: SettingsLocation, userID: UInt32 = UInt32(getuid())) throws(SettingsProblem) -> [UInt8]? {
+    public static func read(_ location: SettingsLocation, userID: UInt32 = Environment.userID) throws(SettingsProblem) -> [UInt8]? {
         if location.isNone { return nil }
         let path = location.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        if fd < 0 {
-            let e = errno
-            if (e == ENOENT || e == ENOTDIR) && !location.isExplicit { return nil }
-            // The default location behind a folder this user cannot search (another user's HOME, as under
-            // setpriv or sudo -u): whether a file is there cannot be known, so there is none for this user. A
-            // file that is seen but unreadable is still an error.
-            var seen = stat()
-            if e == EACCES && !location.isExplicit && stat(path, &seen) != 0 && errno == EACCES { return nil }
-            if e == ENOENT || e == ENOTDIR {
+        let file: RegularFile
+        do { file = try RegularFile(path: path) } catch {
+            switch error {
+            case .missing:
+                if !location.isExplicit { return nil }
                 throw .missing("\(location.label): no such settings file; check the path, or leave out \(Self.source(location)) to use the default")
+            case .cannotOpen(let reason, let unseen):
+                // The default location behind a folder this user cannot search (another user's HOME, as under
+                // setpriv or sudo -u): whether a file is there cannot be known, so there is none for this user. A
+                // file that is seen but unreadable is still an error.
+                if unseen && !location.isExplicit { return nil }
+                throw .missing("\(location.label): cannot read the settings file: \(reason)")
+            case .cannotInspect(let reason):
+                throw .missing("\(location.label): cannot read the settings file: \(reason)")
+            case .notRegular(let isDirectory):
+                // Never read from a FIFO or a device (it could block or never end): unreadable, as a missing file.
+                throw .missing("\(location.label): \(isDirectory ? "is a directory" : "not a regular file"); the settings file is a TOML text file")
             }
-            throw .missing("\(location.label): cannot read the settings file: \(FileSystem.errnoText(e))")
         }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .missing("\(location.label): cannot read the settings file: \(FileSystem.errnoText())") }
-        let type = st.st_mode & S_IFMT
-        guard type == S_IFREG else {
-            // Never read from a FIFO or a device (it could block or never end): unreadable, as a missing file.
-            throw .missing("\(location.label): \(type == S_IFDIR ? "is a directory" : "not a regular file"); the settings file is a TOML text file")
-        }
-        if let refusal = permissionProblem(path: path, mode: UInt32(st.st_mode), owner: UInt32(st.st_uid), userID: userID) {
+        if let refusal = permissionProblem(path: path, mode: file.mode, owner: file.owner, userID: userID) {
             throw .usage(refusal)
         }
-        // Back to blocking reads now that it is known to be a regular file.
-        _ = fcntl(fd, F_SETFL, 0)
-        let bytes = FileSystem.readAll(fd: fd, limit: maximumSize + 1)
+        let bytes = file.read(limit: maximumSize + 1)
         guard bytes.count <= maximumSize else {
             throw .usage("\(path): more than \(maximumSize >> 20) MiB; a settings file is a few lines of TOML")
         }

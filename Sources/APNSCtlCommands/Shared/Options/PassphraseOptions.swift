@@ -17,6 +17,6 @@ struct PassphraseOptions: ParsableArguments {
     /// The lazily resolved source: flags, then `APNSCTL_PASSPHRASE`, then a terminal prompt.
     var source: PassphraseSource {
         PassphraseSource(text: passphrase, filePath: passphraseFile,
-                         environmentVariable: "APNSCTL_PASSPHRASE", promptOnTerminal: true)
+                         environmentVariable: "APNSCTL_PASSPHRASE", prompt: TerminalPassphrasePrompt())
     }
 }

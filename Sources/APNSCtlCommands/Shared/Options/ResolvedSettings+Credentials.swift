@@ -19,7 +19,7 @@ extension ResolvedSettings {
     /// The passphrase, as resolved (`--passphrase`, `APNSCTL_PASSPHRASE` or `--passphrase-file`, whichever came
     /// first), else a prompt on a terminal.
     var passphraseSource: PassphraseSource {
-        PassphraseSource(text: passphrase?.value, filePath: passphraseFile?.value, environmentVariable: nil, promptOnTerminal: true)
+        PassphraseSource(text: passphrase?.value, filePath: passphraseFile?.value, environmentVariable: nil, prompt: TerminalPassphrasePrompt())
     }
 
     /// `[path: label]` for the credential files, so a missing one is named by where it was given.

@@ -195,7 +195,7 @@ final class SendOutput {
     /// The stderr line after an interrupt: which signal, and what was left undone.
     /// `restUnknown`: the devices came from a stream whose rest was never read, so how many is unknown.
     static func interruptMessage(_ s: SendSummary, restUnknown: Bool = false) -> String {
-        let name = s.interruptedBy == SIGTERM ? "SIGTERM" : "SIGINT"
+        let name = s.interruptedBy == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
         var undone: [String] = []
         if s.failed > 0 { undone.append("\(s.failed) sent without an answer") }
         if s.notSent > 0 { undone.append("\(s.notSent) never sent") }

@@ -1,9 +1,14 @@
-import APNSCore
-import APNSPlatform
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 /// Reads a file descriptor line by line through one fixed buffer: constant memory for any file size,
 /// which is what lets `--devices` stream a million tokens.
-final class LineReader {
+public final class LineReader {
     private let fd: Int32
     private let ownsDescriptor: Bool
     private var buffer: [UInt8]
@@ -13,10 +18,10 @@ final class LineReader {
     /// Inside a line longer than the buffer, whose head was already returned.
     private var skipping = false
     /// 1-based number of the line last returned.
-    private(set) var lineNumber = 0
+    public private(set) var lineNumber = 0
 
     /// Reads `fd`; closes it on deinit when `ownsDescriptor`.
-    init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 64 * 1024) {
+    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 64 * 1024) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
         self.buffer = [UInt8](repeating: 0, count: max(16, bufferSize))
@@ -26,7 +31,7 @@ final class LineReader {
 
     /// The next line without its `\n` (and `\r`), or nil at the end of the file.
     /// A line longer than the buffer is returned cut to the buffer's size.
-    func next() -> String? {
+    public func next() -> String? {
         while true {
             if let nl = findNewline() {
                 if skipping {

@@ -56,8 +56,7 @@ public final class DeviceFile {
     /// Line numbers of tokens shorter than 32 bytes (the first few), and how many there are in all.
     public private(set) var shortTokenLines: [Int] = []
     public private(set) var shortTokenCount = 0
-    private let fd: Int32
-    private let ownsDescriptor: Bool
+    private let input: InputFile
     private var stream: DeviceStreamSource?
     /// Device names lines may use, if any.
     private let names: DeviceNameLookup?
@@ -67,33 +66,15 @@ public final class DeviceFile {
     public init(path: String, names: DeviceNameLookup? = nil) throws(Problem) {
         displayName = path
         self.names = names
-        if path == "-" {
-            fd = 0
-            ownsDescriptor = false
-        } else {
-            let opened = open(path, O_RDONLY | O_CLOEXEC)
-            if opened < 0 {
-                let e = errno
-                if e == ENOENT || e == ENOTDIR { throw .file(.missing(path: path)) }
-                throw .file(.unreadable(path: path, reason: FileSystem.errnoText(e)))
-            }
-            fd = opened
-            ownsDescriptor = true
+        do { input = try InputFile(path: path) } catch { throw .file(error) }
+        switch input.kind {
+        case .directory: throw .file(.isDirectory(path: path))
+        case .stream:
+            stream = DeviceStreamSource(reader: input.lines(), file: path, names: names)
+        case .regular:
+            try checkWhole()
         }
-        var st = stat()
-        let kind = fstat(fd, &st) == 0 ? st.st_mode & S_IFMT : 0
-        if kind == S_IFDIR {
-            if ownsDescriptor { close(fd) }
-            throw .file(.isDirectory(path: path))
-        }
-        guard kind == S_IFREG else {
-            stream = DeviceStreamSource(reader: LineReader(fd: fd, ownsDescriptor: false), file: path, names: names)
-            return
-        }
-        try checkWhole()
     }
-
-    deinit { if ownsDescriptor { close(fd) } }
 
     /// Whether the list is read once as it arrives (standard input, a FIFO) rather than checked first.
     public var isStreamed: Bool { stream != nil }
@@ -104,10 +85,8 @@ public final class DeviceFile {
     /// The tokens, read lazily: a fresh pass over a regular file, or the one pass over a stream.
     public func makeSource() throws(Problem) -> DeviceSource {
         if let stream { return stream }
-        guard lseek(fd, 0, SEEK_SET) == 0 else {
-            throw .file(.unreadable(path: displayName, reason: FileSystem.errnoText()))
-        }
-        return DeviceFileSource(reader: LineReader(fd: fd, ownsDescriptor: false), names: names)
+        do { try input.rewind() } catch { throw .file(error) }
+        return DeviceFileSource(reader: input.lines(), names: names)
     }
 
     /// The first token without using it up (the dry run shows it; an empty list is a usage error). For a
@@ -123,7 +102,7 @@ public final class DeviceFile {
 
     /// Reads a regular file to its end, counting tokens and collecting bad lines.
     private func checkWhole() throws(Problem) {
-        let reader = LineReader(fd: fd, ownsDescriptor: false)
+        let reader = input.lines()
         var bad: [BadLine] = []
         var more = 0
         var tokens = 0

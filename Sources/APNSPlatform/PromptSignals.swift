@@ -1,5 +1,10 @@
-import APNSCore
-import APNSPlatform
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 // The terminal state the handlers need. Signal handlers cannot capture context, so it lives in globals,
 // set before the handlers are installed and cleared after they are removed (one prompt at a time).
@@ -17,8 +22,7 @@ private func restoreAndReraise(_ signo: Int32) {
         var newline: UInt8 = 0x0A
         _ = posixWrite(promptFD, &newline, 1)
     }
-    signal(signo, SIG_DFL)
-    raise(signo)
+    ProcessSignals.dieOf(signo)
 }
 
 /// SIGTSTP (Ctrl-Z): echo back on while stopped (the shell and the user get a normal terminal), then
@@ -27,13 +31,7 @@ private func restoreAndReraise(_ signo: Int32) {
 /// process group), echo goes off again before the user types on.
 private func restoreAndStop(_ signo: Int32) {
     if promptFD >= 0 { _ = tcsetattr(promptFD, TCSANOW, &promptSaved) }
-    signal(SIGTSTP, SIG_DFL)
-    var stop = sigset_t()
-    sigemptyset(&stop)
-    sigaddset(&stop, SIGTSTP)
-    sigprocmask(SIG_UNBLOCK, &stop, nil)
-    raise(SIGTSTP)
-    signal(SIGTSTP, restoreAndStop)
+    ProcessSignals.stopAsByDefault(thenReinstall: restoreAndStop)
     if promptFD >= 0 { _ = tcsetattr(promptFD, TCSANOW, &promptQuiet) }
 }
 
@@ -52,7 +50,7 @@ private func quietAgain(_ signo: Int32) {
 /// Signal handlers for the time a no-echo prompt is shown: without them, Ctrl-C under a shell that does
 /// not reset the terminal (dash) leaves echo off, and Ctrl-Z then `fg` shows the passphrase as it is typed.
 struct PromptSignals {
-    private let previous: [(Int32, __sighandler_t?)]
+    private let previous: [ProcessSignals.Saved]
 
     /// Installs the handlers for a prompt on `fd`, whose terminal was `saved` and is now `quiet`.
     init(fd: Int32, saved: termios, quiet: termios, prompt: [UInt8]) {
@@ -63,21 +61,16 @@ struct PromptSignals {
         promptText = text
         promptTextCount = prompt.count
         promptFD = fd
-        var previous: [(Int32, __sighandler_t?)] = []
-        for signo in [SIGINT, SIGTERM, SIGHUP] {
-            let old = signal(signo, restoreAndReraise)
-            // An ignored signal stays ignored (nohup, background jobs of a shell without job control).
-            if let old, unsafeBitCast(old, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { signal(signo, SIG_IGN) }
-            previous.append((signo, old))
-        }
-        previous.append((SIGTSTP, signal(SIGTSTP, restoreAndStop)))
-        previous.append((SIGCONT, signal(SIGCONT, quietAgain)))
+        // An ignored signal stays ignored (nohup, background jobs of a shell without job control).
+        var previous = [SIGINT, SIGTERM, SIGHUP].map { ProcessSignals.replace($0, with: restoreAndReraise, keepingIgnored: true) }
+        previous.append(ProcessSignals.replace(SIGTSTP, with: restoreAndStop))
+        previous.append(ProcessSignals.replace(SIGCONT, with: quietAgain))
         self.previous = previous
     }
 
     /// Puts the previous handlers back (after the terminal was restored).
     func remove() {
-        for (signo, handler) in previous { signal(signo, handler) }
+        ProcessSignals.restore(previous)
         promptFD = -1
         if let text = promptText {
             text.deallocate()

@@ -3,8 +3,9 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 
-/// Credentials generated once per test run and shared by the suites (generation, RSA especially, is slow).
-enum TestCredentials {
+/// Identities generated once per test run and shared by the Crypto suites (generation, RSA especially, is
+/// slow), beside the files a `TestCredentials` value writes for the end-to-end tests: one type for both.
+extension TestCredentials {
     static let bundleID = "com.example.demo"
     static let universalTopics = ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"]
 

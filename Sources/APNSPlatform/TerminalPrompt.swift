@@ -1,14 +1,19 @@
-import APNSCore
-import APNSPlatform
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#else
+import Glibc
+#endif
 
 /// Asks for a secret on the controlling terminal without echo (termios on /dev/tty), as `ssh` and
 /// `openssl` do, so it works even when stdin and stdout are redirected. While it waits, a signal never
 /// leaves the terminal without echo (see `PromptSignals`).
 public enum TerminalPrompt {
     /// What a prompt got.
-    public enum Answer {
-        /// A line (maybe empty); the caller owns, and the type wipes, the bytes.
-        case secret(SecretBytes)
+    public enum Answer<Secret> {
+        /// A line (maybe empty), as the caller's `keep` made it from the bytes (which are then wiped).
+        case secret(Secret)
         /// The user ended the input (Ctrl-D) before a line.
         case ended
         /// There is no terminal to ask on.
@@ -25,9 +30,11 @@ public enum TerminalPrompt {
         return true
     }
 
-    /// Shows `prompt`, reads one line without echo, restores the terminal. Ctrl-D on an empty line
-    /// is `.ended`, after a newline so what follows starts on its own line.
-    public static func ask(prompt: String) -> Answer {
+    /// Shows `prompt`, reads one line without echo, restores the terminal, and hands the line to `keep`
+    /// (which copies it into something that wipes itself, such as APNSCrypto's `SecretBytes`); the line's
+    /// own bytes are wiped when `keep` returns. Ctrl-D on an empty line is `.ended`, after a newline so what
+    /// follows starts on its own line.
+    public static func ask<Secret>(prompt: String, keep: ([UInt8]) -> Secret) -> Answer<Secret> {
         guard Environment.isTerminal(0) || Environment.isTerminal(2) else { return .unavailable }
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return .unavailable }
@@ -37,6 +44,7 @@ public enum TerminalPrompt {
         var guarded: PromptSignals?
         if haveTermios {
             var quiet = saved
+            // tcflag_t is 32 bits on Glibc and 64 on Darwin; converting the flag to it is right on both.
             quiet.c_lflag &= ~tcflag_t(ECHO)
             quiet.c_lflag |= tcflag_t(ECHONL)
             guarded = PromptSignals(fd: fd, saved: saved, quiet: quiet, prompt: Array(prompt.utf8))
@@ -64,12 +72,12 @@ public enum TerminalPrompt {
             return .ended
         }
         if !sawEnd { StandardStreams.writeAll(fd: fd, [0x0A]) }
-        return .secret(SecretBytes(line))
+        return .secret(keep(line))
     }
 
     /// `ask`, with no distinction between no terminal and ended input (nil for both).
-    public static func readSecret(prompt: String) -> SecretBytes? {
-        if case .secret(let s) = ask(prompt: prompt) { return s }
+    public static func readSecret<Secret>(prompt: String, keep: ([UInt8]) -> Secret) -> Secret? {
+        if case .secret(let s) = ask(prompt: prompt, keep: keep) { return s }
         return nil
     }
 
@@ -103,7 +111,7 @@ public enum TerminalPrompt {
     }
 
     /// Overwrites a byte buffer we are done with.
-    static func wipe(_ bytes: inout [UInt8]) {
+    public static func wipe(_ bytes: inout [UInt8]) {
         for i in bytes.indices { bytes[i] = 0 }
     }
 }

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import APNSPlatform
+
+/// The file-system steps other modules now take through APNSPlatform instead of libc: the mock's atomic
+/// state dir (unique directory, rename), the settings file's checked open, `--devices`' input kinds.
+@Suite struct FileSystemDirectoriesTests {
+    /// A scratch directory under $TMPDIR, removed (one level deep) afterwards.
+    final class Scratch {
+        let path: String
+        init() throws { path = try FileSystem.makeTemporaryDirectory(prefix: "apnsctl-platform-test") }
+        func file(_ name: String) -> String { path + "/" + name }
+        deinit {
+            var names: [String] = []
+            if let dir = opendir(path) {
+                while let entry = readdir(dir) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    if name != "." && name != ".." { names.append(name) }
+                }
+                closedir(dir)
+            }
+            for name in names { if rmdir(file(name)) != 0 { unlink(file(name)) } }
+            rmdir(path)
+        }
+    }
+
+    @Test func aUniqueDirectoryIsNewPrivateAndNamedAsItsTemplate() throws {
+        let scratch = try Scratch()
+        let first = try #require(FileSystem.makeUniqueDirectory(template: scratch.file("state.new-XXXXXX")))
+        let second = try #require(FileSystem.makeUniqueDirectory(template: scratch.file("state.new-XXXXXX")))
+        #expect(first != second)
+        for made in [first, second] {
+            #expect(made.hasPrefix(scratch.file("state.new-")) && made.utf8.count == scratch.file("state.new-XXXXXX").utf8.count)
+            #expect(!made.hasSuffix("XXXXXX"))
+            #expect(FileSystem.entryKind(made) == .directory)
+            var st = stat()
+            #expect(stat(made, &st) == 0 && st.st_mode & 0o777 == 0o700)
+        }
+        #expect(FileSystem.makeUniqueDirectory(template: scratch.file("missing/x-XXXXXX")) == nil)
+    }
+
+    @Test func entryKindDoesNotFollowLinks() throws {
+        let scratch = try Scratch()
+        try FileSystem.write([1], to: scratch.file("plain"), overwrite: false)
+        #expect(symlink(scratch.path, scratch.file("link")) == 0)
+        #expect(FileSystem.entryKind(scratch.path) == .directory)
+        #expect(FileSystem.entryKind(scratch.file("link")) == .symbolicLink)
+        #expect(FileSystem.entryKind(scratch.file("plain")) == .other)
+        #expect(FileSystem.entryKind(scratch.file("none")) == .none)
+    }
+
+    @Test func aDirectoryRenamesOntoNothingOrAnEmptyOneButNotOntoAFullOne() throws {
+        let scratch = try Scratch()
+        let made = try #require(FileSystem.makeUniqueDirectory(template: scratch.file("a-XXXXXX")))
+        #expect(FileSystem.renameDirectory(made, to: scratch.file("state")) == .renamed)
+        let again = try #require(FileSystem.makeUniqueDirectory(template: scratch.file("b-XXXXXX")))
+        try FileSystem.write([1], to: again + "/inside", overwrite: false)
+        #expect(FileSystem.renameDirectory(scratch.file("state"), to: again) == .targetNotEmpty)
+        #expect(FileSystem.renameDirectory(scratch.file("gone"), to: scratch.file("elsewhere")) == .failed)
+        unlink(again + "/inside")
+        try FileSystem.makeDirectory(scratch.file("state"))
+        FileSystem.removeEmptyDirectory(scratch.file("state"))
+        #expect(FileSystem.entryKind(scratch.file("state")) == .none)
+    }
+
+    @Test func aRegularFileIsCheckedOnItsDescriptorAndAFIFONeverWaitedOn() throws {
+        let scratch = try Scratch()
+        try FileSystem.write(Array("a = 1\n".utf8), to: scratch.file("settings.toml"), mode: 0o640, overwrite: false)
+        let file = try RegularFile(path: scratch.file("settings.toml"))
+        #expect(file.owner == Environment.userID)
+        #expect(file.mode & 0o777 == 0o640)
+        #expect(file.read(limit: 100) == Array("a = 1\n".utf8))
+        #expect(throws: RegularFile.Refusal.missing) { try RegularFile(path: scratch.file("none.toml")) }
+        #expect(throws: RegularFile.Refusal.notRegular(isDirectory: true)) { try RegularFile(path: scratch.path) }
+        #expect(mkfifo(scratch.file("fifo"), 0o600) == 0)
+        // No writer: a blocking open would hang here.
+        #expect(throws: RegularFile.Refusal.notRegular(isDirectory: false)) { try RegularFile(path: scratch.file("fifo")) }
+    }
+
+    @Test func anInputFileKnowsWhetherItCanBeReadTwice() throws {
+        let scratch = try Scratch()
+        try FileSystem.write(Array("one\ntwo\n".utf8), to: scratch.file("devices"), overwrite: false)
+        let input = try InputFile(path: scratch.file("devices"))
+        #expect(input.kind == .regular)
+        let first = input.lines()
+        #expect(first.next() == "one" && first.next() == "two" && first.next() == nil)
+        try input.rewind()
+        let second = input.lines()
+        #expect(second.next() == "one" && second.lineNumber == 1)
+        #expect(try InputFile(path: scratch.path).kind == .directory)
+        #expect(throws: FileSystem.Failure.missing(path: scratch.file("none"))) { try InputFile(path: scratch.file("none")) }
+    }
+}
