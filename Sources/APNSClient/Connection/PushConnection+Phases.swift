@@ -2,15 +2,6 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import APNSPlatform
-// Still calls poll(2) with C arrays until it moves to PollSet (issue 19, branch mockfsm); allowlisted in
-// SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// Opening a connection, one phase at a time, each with a typed result and its timing: `send` runs them in
 /// one go (`PushConnection.open`), `apnsctl doctor` one by one, reporting each. Nothing connects differently

@@ -2,15 +2,6 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import APNSPlatform
-// Still calls poll(2) with C arrays until it moves to PollSet (issue 19, branch mockfsm); allowlisted in
-// SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// Facts about an open connection, for `--verbose`.
 public struct ConnectionInfo: Sendable {

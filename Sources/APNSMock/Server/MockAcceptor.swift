@@ -1,6 +1,6 @@
 import APNSCore
 import APNSPlatform
-// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
+// Reads errno after Socket.accept (EMFILE and friends pause accepting) until accept reports its failure typed;
 // allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
 #if canImport(Darwin)
 import Darwin

@@ -2,15 +2,6 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import APNSPlatform
-// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
-// allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// One client connection of the mock, driven by its event loop whenever its socket is ready: a non-blocking
 /// TLS handshake, then HTTP/2 (or the HTTP/1.1-only fault). It moves bytes and applies what

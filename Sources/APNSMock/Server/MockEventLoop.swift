@@ -1,15 +1,6 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
-// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
-// allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// One event-loop thread: polls the stop pipe, its inbox (connections the acceptor deals it) and its own
 /// connections, and services whichever are ready. It never touches the listener, so it sleeps until something
