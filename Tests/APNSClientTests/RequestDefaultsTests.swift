@@ -58,6 +58,23 @@ import Testing
         #expect(RequestDefaults.priority(explicit: nil, pushType: .background) == .powerAware)
         #expect(RequestDefaults.priority(explicit: .low, pushType: .alert) == .low)
         #expect(RequestDefaults.priority(explicit: .immediate, pushType: .background) == .immediate)
+        // Widgets and controls send none unless given, as Apple's sample does.
+        #expect(RequestDefaults.priority(explicit: nil, pushType: .widgets) == nil)
+        #expect(RequestDefaults.priority(explicit: nil, pushType: .controls) == nil)
+        #expect(RequestDefaults.priority(explicit: .powerAware, pushType: .widgets) == .powerAware)
+        #expect(RequestDefaults.priority(explicit: nil, pushType: .liveactivity) == .immediate)
+    }
+
+    @Test func builderTopicsGetTheirSuffixOnce() {
+        #expect(RequestDefaults.suffixed("com.x", for: .liveactivity) == "com.x.push-type.liveactivity")
+        #expect(RequestDefaults.suffixed("com.x.push-type.liveactivity", for: .liveactivity) == "com.x.push-type.liveactivity")
+        #expect(RequestDefaults.suffixed("com.x", for: .controls) == "com.x.push-type.controls")
+    }
+
+    @Test func requestWithoutPriorityHasNoPriorityHeader() {
+        let request = PushRequest(topic: "com.x.push-type.widgets", pushType: .widgets, priority: nil, payload: Array("{}".utf8))
+        #expect(!request.commonHeaders.contains { $0.name == "apns-priority" })
+        #expect(!request.commonHeaders.contains { $0.name == "apns-expiration" })
     }
 
     @Test func environment() throws {

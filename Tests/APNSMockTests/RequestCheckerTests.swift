@@ -152,6 +152,34 @@ let checkCases: [CheckCase] = [
         #expect(ok.timestamp == nil)
     }
 
+    /// A Live Activity push as APNs checks it: the topic needs its suffix, a certificate must list it; the
+    /// decision carries the event for the log line.
+    @Test func liveActivityPushes() {
+        var auth = ConnectionAuthState(certificate: PresentedCertificate(trusted: true, topics: ["com.example.demo", "com.example.demo.push-type.liveactivity"],
+                                                                         environments: [.sandbox]))
+        var ids = MockIDGenerator(seed: 1)
+        let body = #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#
+        let ok = checker.check(CheckCase("la", nil) {
+            $0.headers = [("apns-topic", "com.example.demo.push-type.liveactivity"), ("apns-push-type", "liveactivity")]
+            $0.body = body
+        }.request(), auth: &auth, now: now, ids: &ids)
+        #expect(ok.reason == nil)
+        #expect(ok.liveActivityEvent == "update")
+        let bare = checker.check(CheckCase("bare", .badTopic) {
+            $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "liveactivity")]
+            $0.body = body
+        }.request(), auth: &auth, now: now, ids: &ids)
+        #expect(bare.reason == .badTopic)
+        var demo = ConnectionAuthState(certificate: certificate)
+        let unlisted = checker.check(CheckCase("unlisted", .topicDisallowed) {
+            $0.headers = [("apns-topic", "com.example.demo.push-type.liveactivity"), ("apns-push-type", "liveactivity")]
+            $0.body = body
+        }.request(), auth: &demo, now: now, ids: &ids)
+        #expect(unlisted.reason == .topicDisallowed)
+        let alert = checker.check(CheckCase("alert", nil).request(), auth: &demo, now: now, ids: &ids)
+        #expect(alert.liveActivityEvent == nil)
+    }
+
     @Test func echoesAValidApnsIDAndGeneratesUppercaseOtherwise() {
         var auth = ConnectionAuthState(certificate: certificate)
         var ids = MockIDGenerator(seed: 1)

@@ -1,3 +1,4 @@
+import APNSClient
 import APNSCore
 import APNSTestSupport
 import Foundation
@@ -102,7 +103,8 @@ import Testing
         ["| push type | topic suffix | default priority | size limit | certificate auth |", "|---|---|---|---|---|"]
             + PushType.allCases.map { type in
                 let suffix = type.topicSuffix.isEmpty ? "(none)" : "`\(type.topicSuffix)`"
-                return "| `\(type.rawValue)` | \(suffix) | \(type.defaultPriority.rawValue) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
+                let priority = RequestDefaults.priority(explicit: nil, pushType: type).map { String($0.rawValue) } ?? "none sent"
+                return "| `\(type.rawValue)` | \(suffix) | \(priority) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
             }
     }
 

@@ -5,7 +5,8 @@ import APNSCore
 public struct PushRequest: Sendable {
     public var topic: String
     public var pushType: PushType
-    public var priority: Priority
+    /// `apns-priority`; nil sends none (widgets and controls by default).
+    public var priority: Priority?
     /// `apns-expiration` in UNIX seconds (0 = try once); nil leaves it to APNs.
     public var expiration: Int64?
     public var collapseID: String?
@@ -17,7 +18,7 @@ public struct PushRequest: Sendable {
     public var payload: [UInt8]
 
     /// A request with every header settled.
-    public init(topic: String, pushType: PushType, priority: Priority, expiration: Int64? = nil,
+    public init(topic: String, pushType: PushType, priority: Priority?, expiration: Int64? = nil,
                 collapseID: String? = nil, apnsID: String? = nil, bearerToken: String? = nil, payload: [UInt8]) {
         self.topic = topic
         self.pushType = pushType
@@ -45,7 +46,7 @@ public struct PushRequest: Sendable {
         if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
         h.append(HeaderField(APNSHeader.topic.name, topic))
         h.append(HeaderField(APNSHeader.pushType.name, pushType.rawValue))
-        h.append(HeaderField(APNSHeader.priority.name, String(priority.rawValue)))
+        if let priority { h.append(HeaderField(APNSHeader.priority.name, String(priority.rawValue))) }
         if let expiration { h.append(HeaderField(APNSHeader.expiration.name, String(expiration), neverIndex: true)) }
         if let collapseID { h.append(HeaderField(APNSHeader.collapseID.name, collapseID, neverIndex: true)) }
         if let apnsID { h.append(HeaderField(APNSHeader.id.name, apnsID, neverIndex: true)) }

@@ -33,6 +33,15 @@ public struct Payload: Sendable {
         body = JSONCompactor.removing(Payload.simulatorTargetBundleKey, from: members, in: bytes)
     }
 
+    /// A payload whose body `send`'s payload flags built from `original` (CLI.md, "Live Activities and widgets"):
+    /// problems are reported in the built bytes, and a `.apns` file's bundle id stays the default topic.
+    public init(built body: [UInt8], from original: Payload) {
+        self.body = body
+        source = body
+        isAPNSFile = false
+        simulatorTargetBundle = original.simulatorTargetBundle
+    }
+
     /// The body without insignificant whitespace (what `--minify` sends), nil when not valid JSON.
     public func minified() -> [UInt8]? { JSONCompactor.minify(body) }
 }

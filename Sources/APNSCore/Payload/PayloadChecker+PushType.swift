@@ -66,6 +66,8 @@ extension PayloadChecker {
                  (.timestamp, "\"timestamp\" (UNIX seconds of this update; older updates are ignored)"),
                  (.contentState, "\"content-state\" (the activity's ContentState as JSON)")],
                 "Live Activity pushes need")
+        if let timestamp = member(.timestamp) { checkTimestampDistance(timestamp.value) }
+        if let state = member(.contentState), state.value.isObject { checkContentStateDates(state.value, path: "aps.content-state") }
         guard let event = member(.event)?.value.string, APSKey.liveActivityEvents.contains(event) else { return }
         if event == "start" {
             require([(.alert, "\"alert\" (shown when the activity starts)"),

@@ -5,6 +5,8 @@ struct PayloadChecker {
     let source: [UInt8]
     /// How advice names the settings to change.
     let names: SettingNames
+    /// UNIX seconds now, for the rules about a timestamp's distance from it; nil skips them.
+    var now: Int64? = nil
     var found = ProblemCollector()
     private var lineTable: LineTable?
 

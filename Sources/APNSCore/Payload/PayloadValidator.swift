@@ -15,7 +15,11 @@ public enum PayloadValidator {
         let pushType = options.pushType ?? inferPushType(root: root, topic: options.topic)
         let limit = options.sizeLimit ?? options.defaultSizeLimit(for: pushType)
         var checker = PayloadChecker(pushType: pushType, source: source, names: options.settingNames)
+        checker.now = options.now
         let rootPath = ValidationProblem.rootPath
+        if options.pushType == nil, pushType == .widgets, PushType.inferred(fromTopic: options.topic ?? "") == nil {
+            checker.warning(rootPath, at: root?.start ?? 0, "aps holds only content-changed, the payload of both widgets and controls pushes, so the push type cannot be inferred; checked as widgets: give \(options.settingNames.pushType) widgets or controls")
+        }
 
         if payload.body.isEmpty {
             checker.error(rootPath, at: 0, "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}")
@@ -44,7 +48,8 @@ public enum PayloadValidator {
 
     /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
     /// `mdm` → `mdm`; `aps.event` → `liveactivity`; `aps` holding only `content-available: 1` →
-    /// `background`; else `alert` (also for bytes that are not JSON).
+    /// `background`; only `content-changed: true` → `widgets` (it could be controls: `validate` warns, `send`
+    /// asks for the type); else `alert` (also for bytes that are not JSON).
     public static func inferPushType(body: [UInt8], topic: String?) -> PushType {
         inferPushType(root: try? JSONReader.parse(body), topic: topic)
     }
@@ -56,11 +61,24 @@ public enum PayloadValidator {
         guard let aps = root?["aps"]?.members else { return .alert }
         let effective = JSONValue.effectiveMembers(aps)
         if effective.contains(where: { $0.key == APSKey.event.rawValue }) { return .liveactivity }
+        if isContentChangedOnly(effective) { return .widgets }
         if effective.count == 1, effective[0].key == APSKey.contentAvailable.rawValue,
            effective[0].value.number?.isIntegerOne == true {
             return .background
         }
         return .alert
+    }
+
+    /// Whether `aps` (its effective members) holds only `content-changed: true`: a widgets or controls payload,
+    /// which of the two cannot be told from the payload (CLI.md: `send` asks for `--push-type`).
+    public static func isContentChangedOnly(_ aps: [JSONMember]) -> Bool {
+        aps.count == 1 && aps[0].key == APSKey.contentChanged.rawValue && aps[0].value.bool == true
+    }
+
+    /// `isContentChangedOnly` for a whole payload's bytes.
+    public static func isContentChangedOnly(body: [UInt8]) -> Bool {
+        guard let aps = (try? JSONReader.parse(body))?["aps"]?.members else { return false }
+        return isContentChangedOnly(JSONValue.effectiveMembers(aps))
     }
 
     /// Bytes of `body` without insignificant whitespace (`body` must be valid JSON).

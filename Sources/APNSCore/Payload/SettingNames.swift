@@ -14,10 +14,13 @@ public struct SettingNames: Sendable, Equatable {
     public var minify: String
     /// Sends to one device rather than a broadcast channel; read as "send the start with …".
     public var device: String
+    /// Refreshes a Live Activity's `aps.timestamp` to the current time; read as "refresh it: …".
+    public var freshTimestamp: String
 
-    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String) {
+    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String,
+                freshTimestamp: String = "set aps.timestamp to the current UNIX time") {
         (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
-        (self.sizeLimit, self.minify, self.device) = (sizeLimit, minify, device)
+        (self.sizeLimit, self.minify, self.device, self.freshTimestamp) = (sizeLimit, minify, device, freshTimestamp)
     }
 
     /// The APNs header names and the library's option names.

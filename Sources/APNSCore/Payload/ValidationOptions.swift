@@ -15,6 +15,9 @@ public struct ValidationOptions: Sendable {
     public var settingNames: SettingNames
     /// A broadcast to channels (`send --channel`): Live Activity `update` or `end` only, broadcast size limit.
     public var broadcast: Bool = false
+    /// The current time in UNIX seconds, for rules about "now" (a Live Activity `timestamp` more than an hour
+    /// away); nil skips them. `send` and the mock pass their clock; `validate` checks files kept for later.
+    public var now: Int64? = nil
 
     /// Options with everything inferred and no header checks by default.
     public init(pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,

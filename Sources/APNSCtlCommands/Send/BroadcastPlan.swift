@@ -40,9 +40,10 @@ extension APNSCtl.Send {
         }
         if request.collapseID != nil { throw .usage("--collapse-id: broadcasts have no collapse id; leave it out") }
         if request.apnsID != nil { throw .usage("--apns-id: broadcasts are named by --request-id, not apns-id") }
-        if payload != nil && request.hasQuickPayload {
-            throw .usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
+        if let event = try parsedLiveActivityEvent(), event == .start {
+            throw .usage("--live-activity start: a broadcast cannot start a Live Activity (a channel updates the activities that joined it); send the start to a device with --device, and broadcast update or end")
         }
+        if liveActivity.contentChanged { throw .usage("--content-changed: broadcasts are Live Activity pushes; send widget pushes to devices") }
         let priority = settings.priority?.value ?? .immediate
         let expiration = try settings.expirationTime(now: now) ?? 0
         let sizeLimit = settings.sizeLimit?.value
@@ -50,10 +51,10 @@ extension APNSCtl.Send {
         try settings.checkCAFile()
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
-        let loaded = try loadPayload()
+        let loaded = try loadPayload(pushType: Broadcast.pushType, now: now)
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now)
         let body = try checkPayload(loaded, ParsedPayload(loaded.payload), pushType: Broadcast.pushType, priority: priority,
-                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true).body
+                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now).body
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
         let port = settings.checkedPort(endpoints: settings.endpointList)

@@ -11,7 +11,8 @@ extension APNSCtl.Send {
     /// messages (`device`, `channel`).
     func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
-                 fallback: SendFallback? = nil, topic: String? = nil, deviceName: ((String) -> String?)? = nil) throws(CLIError) {
+                 fallback: SendFallback? = nil, topic: String? = nil, pushType: PushType? = nil,
+                 deviceName: ((String) -> String?)? = nil) throws(CLIError) {
         var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy)
         configuration.environment = environment
         configuration.resendUnknown = settings.isOn("resend-unknown")
@@ -20,6 +21,7 @@ extension APNSCtl.Send {
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
                                   lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color)
         renderer.deviceName = deviceName
+        renderer.pushType = pushType
         renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
         let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
         if verbose {

@@ -17,8 +17,8 @@ extension APNSCtl {
             usage: "apnsctl send [<payload>] (-d <token> ... | --devices <file>) [<options>]",
             discussion: """
                 PAYLOAD is a .json or .apns file, - for standard input, or inline JSON starting with {. \
-                Without it, --alert, --badge and --sound build one; with none of these a small default alert \
-                is sent. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
+                Without it, --alert, --title, --badge and --sound build one; with none of these a small default \
+                alert is sent. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
                 "Simulator Target Bundle" key is removed (and is the default topic).
 
                 Before connecting, every apnsctl validate rule runs (an error exits 65 and sends nothing), \
@@ -34,6 +34,17 @@ extension APNSCtl {
                 apnsctl mock). A flag wins over a variable, a variable over a profile. -v lists where each \
                 setting came from; apnsctl config shows the same without sending.
 
+                Live Activities: --live-activity start|update|end builds the push from the flags under "Live \
+                Activities and widgets" (aps.event and an aps.timestamp of now, then the other keys; --title, \
+                --alert and --sound make aps.alert); the push type is liveactivity and the topic gets .push-type.liveactivity. With \
+                PAYLOAD the flags set or replace their keys in its aps and leave everything else as written, so \
+                a saved update can be sent again with --timestamp now. JSON values take @FILE, or @- for \
+                standard input. Priority 10 (the default) delivers at once but counts against an hourly budget \
+                on the device; --priority 5 updates do not. A 410 or BadDeviceToken answer says which of the \
+                three tokens (push-to-start, activity update, device) is which. Widgets and controls: \
+                --content-changed with --push-type widgets or controls; these send no apns-priority and no \
+                apns-expiration unless given.
+
                 Each --device is one token: hex in any case, or Xcode's <3f2a1b0c 9d8e7f6a ...> form, with or without the brackets. \
                 Whitespace inside any other value is an error, so two pasted tokens never become one.
 
@@ -41,7 +52,7 @@ extension APNSCtl {
                 certificate's bundle id (with the push type's suffix when the certificate lists that \
                 topic); the push type comes from the topic suffix, else from the payload (mdm without aps, \
                 liveactivity with aps.event, background when aps holds only content-available: 1, else \
-                alert); the priority is 10, or 5 for background.
+                alert); the priority is 10, or 5 for background (none for widgets and controls).
 
                 One TLS connection (HTTP/2, ALPN h2) carries every device, up to the server's stream limit \
                 (at most 1000, or --concurrency) at a time, and every device gets exactly one result line \
@@ -92,6 +103,8 @@ extension APNSCtl {
                   apnsctl send alert.json -c client.pem -d TOKEN \\
                       --endpoint https://127.0.0.1:2197 --ca-file ca.pem
                   apnsctl send alert.json -c push.p12 -d TOKEN --dry-run
+                  apnsctl send --live-activity update --content-state @state.json \\
+                      --stale-date 15m -p prod-token -d ACTIVITY_TOKEN
                   apnsctl send -p prod-cert -d my-iphone --alert hi
                   apnsctl send -p mock -d 00ff00ff --alert hi
                   apnsctl send alert.json -c push.p12 -d TOKEN --env auto
@@ -115,6 +128,7 @@ extension APNSCtl {
 
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
         @OptionGroup(title: "Request") var request: SendRequestOptions
+        @OptionGroup(title: "Live Activities and widgets") var liveActivity: LiveActivityOptions
         @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
         @OptionGroup(title: "Passphrase") var passphrase: PassphraseOptions
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
@@ -166,7 +180,7 @@ extension APNSCtl {
                 try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic, deviceName: plan.deviceName)
+                            topic: plan.request.topic, pushType: plan.request.pushType, deviceName: plan.deviceName)
             } catch {
                 try Self.endOfStream(plan.deviceFile, after: error)
             }

@@ -59,8 +59,12 @@ extension APNSCtl.Send {
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()
         let sizeLimit = settings.sizeLimit?.value
-        if payload != nil && request.hasQuickPayload {
-            throw CLIError.usage("--alert, --badge and --sound build a payload, but PAYLOAD \(payload ?? "") was given too; use one or the other")
+        let event = try parsedLiveActivityEvent()
+        if event != nil, let type = explicitType, type != .liveactivity {
+            throw CLIError.usage("\(settings.label("push-type")) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
+        }
+        if liveActivity.contentChanged, let type = explicitType, type != .widgets, type != .controls {
+            throw CLIError.usage("\(settings.label("push-type")) \(type.rawValue): --content-changed builds a widgets or controls push; give --push-type widgets or controls")
         }
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
@@ -70,8 +74,10 @@ extension APNSCtl.Send {
         }
         try settings.checkCAFile()
 
-        // 2. The payload (66 when unreadable), parsed once: for the push type and for every rule.
-        let loaded = try loadPayload()
+        // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
+        // parsed once: for the push type and for every rule.
+        let chosenType = event != nil ? .liveactivity : explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
+        let loaded = try loadPayload(pushType: chosenType, now: now)
         let parsed = ParsedPayload(loaded.payload)
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
@@ -160,20 +166,33 @@ extension APNSCtl.Send {
                                                  + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
         let proxy = try settings.proxySelection(for: endpoint)
 
-        // 5. Headers from flags and defaults.
-        let provisionalType = explicitType ?? parsed.inferredPushType(topic: settings.topic?.value)
-        guard let topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
-                                                certificate: identity?.info, pushType: provisionalType) else {
+        // 5. Headers from flags and defaults. The builder flags choose the push type and give the topic its suffix.
+        let suffixedType: PushType? = event != nil ? .liveactivity
+            : (liveActivity.contentChanged && (explicitType == .widgets || explicitType == .controls)) ? explicitType : nil
+        let provisionalType = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: settings.topic?.value)
+        guard var topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
+                                                certificate: identity?.info, pushType: suffixedType == nil ? provisionalType : nil) else {
             if identity == nil {
                 throw CredentialChoice.topicRequired
             }
             throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
         }
+        if let suffixedType { topic = RequestDefaults.suffixed(topic, for: suffixedType) }
+        if explicitType == nil, PushType.inferred(fromTopic: topic) == nil, PayloadValidator.isContentChangedOnly(body: loaded.payload.body) {
+            throw CLIError.usage("\(liveActivity.contentChanged ? "--content-changed" : loaded.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)")
+        }
+        let typeToSend = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: topic)
+        if typeToSend == .liveactivity, let identity {
+            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: settings.cert?.value.displayName)
+        }
+        if typeToSend == .widgets || typeToSend == .controls, expiration != nil {
+            StandardStreams.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
+        }
 
         // 6. Every validate rule (65), then the bytes to send and the push type the rules judged them as
-        // (`--push-type`, else inferred). A defaulted priority breaks no rule, so only `--priority` is checked.
-        let (body, pushType) = try checkPayload(loaded, parsed, pushType: explicitType, priority: explicitPriority, topic: topic,
-                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"))
+        // (`--push-type` or the builder's, else inferred). A defaulted priority breaks no rule, so only `--priority` is checked.
+        let (body, pushType) = try checkPayload(loaded, parsed, pushType: suffixedType ?? explicitType, priority: explicitPriority, topic: topic,
+                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"), now: now)
         let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
@@ -189,23 +208,31 @@ extension APNSCtl.Send {
         return .usage(error.cliMessage)
     }
 
-    /// The payload and the name its problems are reported under.
-    func loadPayload() throws(CLIError) -> (payload: Payload, name: String) {
-        guard let payload else { return (Payload(bytes: try request.quickPayload()), "(flags)") }
-        if payload.hasPrefix("{") { return (Payload(bytes: Array(payload.utf8)), "(inline)") }
-        do { return (try Payload.load(path: payload), payload) } catch {
-            throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
+    /// A Live Activity push with certificate auth (CLI.md): a certificate whose topics extension lacks `topic` would
+    /// get `TopicDisallowed`, so it is exit 77 before connecting; one with no topic list (its bundle id alone) may
+    /// work or not: a warning.
+    static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?) throws(CLIError) {
+        let name = label ?? "the certificate"
+        guard info.hasTopicsExtension else {
+            StandardStreams.warning("--cert \(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID")
+            return
         }
+        // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
+        let needed = RequestDefaults.suffixed(topic, for: .liveactivity)
+        guard !info.topics.contains(needed) else { return }
+        throw CLIError.credential("--cert \(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)")
     }
 
     /// Runs the validator as `validate` would on the `parsed` payload, prints its findings on stderr, and returns
     /// the body to send with the push type it was judged as (`pushType`, else inferred from `topic` and the payload).
+    /// `now` runs the rules about the current time (a Live Activity timestamp far from it).
     func checkPayload(_ loaded: (payload: Payload, name: String), _ parsed: ParsedPayload, pushType: PushType?, priority: Priority?,
                       topic: String?, sizeLimit: Int?, minify: Bool,
-                      broadcast: Bool = false) throws(CLIError) -> (body: [UInt8], pushType: PushType) {
+                      broadcast: Bool = false, now: Int64? = nil) throws(CLIError) -> (body: [UInt8], pushType: PushType) {
         let pushType = pushType ?? parsed.inferredPushType(topic: topic)
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
+        options.now = now
         let limit = sizeLimit ?? options.defaultSizeLimit(for: pushType)
         let minified = minify ? loaded.payload.minified() : nil
         // With --minify the size rule applies to the minified bytes, checked below.

@@ -41,37 +41,17 @@ struct SendRequestOptions: ParsableArguments {
     @Flag(name: .customLong("minify"), help: "Send the payload with insignificant whitespace removed (otherwise bytes go exactly as read).")
     var minify = false
 
-    @Option(name: .customLong("alert"), help: ArgumentHelp("Quick payload: aps.alert text (only without PAYLOAD).", valueName: "text"))
+    @Option(name: .customLong("alert"), help: ArgumentHelp("Quick payload: aps.alert text, the alert's body (without PAYLOAD, or with a Live Activity one).", valueName: "text"))
     var alert: String?
+
+    @Option(name: .customLong("title"), help: ArgumentHelp("Quick payload: the alert's title; aps.alert becomes {\"title\":…,\"body\":…} (alerts and Live Activities).", valueName: "text"))
+    var title: String?
 
     @Option(name: .customLong("badge"), help: ArgumentHelp("Quick payload: aps.badge number (only without PAYLOAD).", valueName: "n"))
     var badge: String?
 
-    @Option(name: .customLong("sound"), help: ArgumentHelp("Quick payload: aps.sound name, e.g. default (only without PAYLOAD).", valueName: "name"))
+    @Option(name: .customLong("sound"), help: ArgumentHelp("Quick payload: aps.sound name, e.g. default (a Live Activity's goes in aps.alert.sound).", valueName: "name"))
     var sound: String?
-
-    /// Whether any quick payload flag was given.
-    var hasQuickPayload: Bool { alert != nil || badge != nil || sound != nil }
-
-    /// `{"aps":{"alert":…,"badge":…,"sound":…}}` from the quick flags; a default alert without them.
-    func quickPayload() throws(CLIError) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("aps")
-        w.beginObject()
-        if !hasQuickPayload { w.field("alert", "Hello from apnsctl") }
-        if let alert { w.field("alert", alert) }
-        if let badge {
-            guard let n = Int(badge), n >= 0 else {
-                throw .usage("--badge \(JSONWriter.quoted(badge)): must be a whole number, 0 or more (0 removes the badge)")
-            }
-            w.field("badge", n)
-        }
-        if let sound { w.field("sound", sound) }
-        w.endObject()
-        w.endObject()
-        return w.bytes
-    }
 
     /// `--push-type`, checked.
     func parsedPushType() throws(CLIError) -> PushType? {

@@ -29,7 +29,9 @@ extension APNSCtl {
 
                 The push type, unless given, is mdm when there is no aps but a top-level mdm key, \
                 liveactivity when aps has event, background when aps holds only "content-available": 1, \
-                else alert. Every file is checked even when one is missing. Exit status: 0 when no file \
+                widgets (with a warning: it could be controls) when aps holds only "content-changed": true, \
+                else alert. Live Activity payloads also get warnings for content-state numbers that look like \
+                UNIX times (a Swift Date wants seconds since 2001) and for a timestamp in milliseconds. Every file is checked even when one is missing. Exit status: 0 when no file \
                 has an error, 65 when one has, 66 when a file could not be read, 64 for a bad option value.
 
                 Examples:

@@ -8,4 +8,10 @@ enum MockBody {
         guard let value = try? JSONReader.parse(body) else { return false }
         return value.isObject
     }
+
+    /// A Live Activity body's `aps.event` as a short printable string (for the log line), nil without one.
+    static func liveActivityEvent(_ body: [UInt8]) -> String? {
+        guard let event = (try? JSONReader.parse(body))?["aps"]?["event"]?.string else { return nil }
+        return PrintableText.escapingControls(String(event.prefix(40)))
+    }
 }

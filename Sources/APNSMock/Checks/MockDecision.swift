@@ -19,6 +19,8 @@ public struct MockDecision: Equatable, Sendable {
     public var priority: Int?
     /// `apns-expiration` as sent, when it was (logged, so a test can see a client's expiry header).
     public var expiration: String? = nil
+    /// A Live Activity push's `aps.event` (`start`, `update`, `end`), for the log line, when the body has one.
+    public var liveActivityEvent: String? = nil
     /// How the connection authenticates.
     public var auth: MockAuthKind
     /// Body bytes received.

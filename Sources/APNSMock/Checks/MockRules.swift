@@ -1,4 +1,5 @@
 import APNSCore
+import APNSHTTP2
 import APNSPlatform
 
 /// A bearer token's verdict as the mock needs it: who signed it and when, or the APNs reason to answer.
@@ -49,6 +50,9 @@ public struct MockRules: Sendable {
     /// Test-only fault (`--fault-accept-probe`): answer the all-zero device token 200 instead of
     /// `BadDeviceToken`, a server that accepts what APNs never would (`apnsctl doctor` must fail on it).
     public var acceptsZeroToken = false
+    /// Called with every device-push request the checks judged and their decision (tests read what a client
+    /// sent: body and headers); nil (the default) costs nothing.
+    public var onRequest: (@Sendable (HTTP2ServerRequest, MockDecision) -> Void)? = nil
 
     public init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
                 unregisteredSince: Int64 = SystemClock.nowMilliseconds(), tokenChecker: (any ProviderTokenChecking)? = nil) {

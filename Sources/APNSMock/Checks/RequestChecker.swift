@@ -63,6 +63,8 @@ public struct RequestChecker: Sendable {
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d)
         d.firstTokenAccepted = !hadToken && auth.hasAcceptedToken
+        if d.pushType == PushType.liveactivity.rawValue { d.liveActivityEvent = MockBody.liveActivityEvent(request.body) }
+        rules.onRequest?(request, d)
         if d.apnsID.isEmpty { d.apnsID = ids.uuid() }
         if let reason = d.reason, reason.status == 410 { d.timestamp = rules.unregisteredSince }
         return d

@@ -24,6 +24,7 @@ final class MockLog {
             if let b = d.broadcast { w.field("channel", b.channel) } else { w.field("device", d.device) }
             w.field("topic", d.topic)
             w.field("push_type", d.pushType)
+            if let event = d.liveActivityEvent { w.field("live_activity_event", event) }
             w.field("priority", d.priority)
             if let expiration = d.expiration { w.field("expiration", PrintableText.escapingControls(String(expiration.prefix(40)))) }
             if let b = d.broadcast {

@@ -78,4 +78,22 @@ extension APNSReason {
         default: return hint
         }
     }
+
+    /// The three token kinds of Live Activities, said after each token reason of a liveactivity push.
+    static let liveActivityTokens = "Live Activities use three different tokens: a push-to-start token (start), the activity's update token (update and end) and the device token (neither)."
+
+    /// `hint(broadcast:)`, told for a `liveactivity` push where the token kind changes the advice.
+    func hint(for pushType: PushType?, broadcast: Bool) -> String {
+        guard pushType == .liveactivity, !broadcast else { return hint(broadcast: broadcast) }
+        switch self {
+        case .unregistered:
+            return Self.liveActivityTokens + " An update token ends with its activity, and iOS issues a new push-to-start token after one is used: send with the token the app reported last (pushTokenUpdates, pushToStartTokenUpdates)."
+        case .badDeviceToken:
+            return Self.liveActivityTokens + " Check you sent the right one, copied whole; tokens from a debug build need --env sandbox, TestFlight and App Store ones --env production."
+        case .deviceTokenNotForTopic:
+            return Self.liveActivityTokens + " Use one of the first two, from the app whose bundle id comes before .push-type.liveactivity in the topic."
+        default:
+            return hint(broadcast: broadcast)
+        }
+    }
 }

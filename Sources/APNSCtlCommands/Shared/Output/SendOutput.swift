@@ -24,6 +24,8 @@ final class SendOutput {
     private let progress: SendProgress?
     /// Said after a `TopicDisallowed` line: the topic sent and the certificate's topics, the two things to compare.
     var topicNote: String?
+    /// The push type sent: a liveactivity push's token reasons explain the three token kinds.
+    var pushType: PushType?
     /// Token (hex) → the device name it was given by, printed beside the token (JSON `"device_name"`).
     var deviceName: ((String) -> String?)?
 
@@ -48,9 +50,9 @@ final class SendOutput {
             if !(quiet && r.outcome == .accepted) {
                 var note = ""
                 if case .known(.topicDisallowed)? = r.reason, let topicNote { note = " " + topicNote }
-                out.line(Self.textLine(r, environment: environment, colour: colour, name: name(of: r)) + note)
+                out.line(Self.textLine(r, environment: environment, colour: colour, name: name(of: r), pushType: pushType) + note)
             }
-        case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r)))
+        case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r), pushType: pushType))
         }
         if lineBuffered { out.flush() }
         progress?.advance()
@@ -78,7 +80,8 @@ final class SendOutput {
     /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  <whole token>  meaning hint`,
     /// `failed    ---  <whole token>  why`. Rejected and failed lines print the whole token: it is the
     /// one the user must act on (remove, re-register, resend).
-    static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false, name: String? = nil) -> String {
+    static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false, name: String? = nil,
+                         pushType: PushType? = nil) -> String {
         let named = name.map { PrintableText.escapingControls($0) + " " } ?? ""
         let device = named + r.target.text
         switch r.outcome {
@@ -89,7 +92,7 @@ final class SendOutput {
             return line + "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
-            let why = r.refusedByBothEnvironments ? r.bothEnvironmentsRefusedText : explanation(r) + (r.environmentHint.map { " " + $0 } ?? "")
+            let why = r.refusedByBothEnvironments ? r.bothEnvironmentsRefusedText : explanation(r, pushType: pushType) + (r.environmentHint.map { " " + $0 } ?? "")
             return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
         case .failed:
@@ -100,7 +103,7 @@ final class SendOutput {
     }
 
     /// What a rejection means and what to check, from APNSReason; unknown reasons as received.
-    static func explanation(_ r: PushResult) -> String {
+    static func explanation(_ r: PushResult, pushType: PushType? = nil) -> String {
         let reason: APNSReason
         switch r.reason {
         case .known(let known)?:
@@ -111,13 +114,13 @@ final class SendOutput {
             if let text = r.bodyText { return "The server answered without an APNs reason: \(text)" }
             return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
         }
-        var meaning = reason.meaning
+        var meaning = reason.meaning(for: pushType)
         if let ms = r.timestamp {
             let date = ISO8601.format(epochMilliseconds: ms)
             if meaning.hasSuffix(".") { meaning.removeLast() }
             meaning += " (since \(date))."
         }
-        return meaning + " " + reason.hint(broadcast: r.device == nil)
+        return meaning + " " + reason.hint(for: pushType, broadcast: r.device == nil)
     }
 
     /// `(sent apns-topic "com.example.app"; the certificate's topics: com.example.app, …)`, PrintableText-safe.
@@ -136,7 +139,8 @@ final class SendOutput {
     }
 
     /// One JSON object with CLI.md's fields (`error` only for devices without an answer).
-    static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil) -> String {
+    static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil,
+                         pushType: PushType? = nil) -> String {
         var w = JSONWriter()
         w.beginObject()
         switch r.target {
@@ -167,10 +171,10 @@ final class SendOutput {
             // The same texts as the text output (CLI.md, JSON output).
             switch r.reason {
             case .known(let reason)?:
-                w.field("meaning", reason.meaning)
-                w.field("hint", reason.hint(broadcast: r.device == nil))
+                w.field("meaning", reason.meaning(for: pushType))
+                w.field("hint", reason.hint(for: pushType, broadcast: r.device == nil))
             case .unknown?, nil:
-                w.field("meaning", explanation(r))
+                w.field("meaning", explanation(r, pushType: pushType))
             }
         }
         w.endObject()

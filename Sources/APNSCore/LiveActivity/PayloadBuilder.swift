@@ -1,0 +1,167 @@
+/// Turns `send`'s payload flags into payload bytes: a pure function of the flags, an optional PAYLOAD and the
+/// clock (CLI.md, "Live Activities and widgets"). Without PAYLOAD it writes the whole payload; with one it sets
+/// or replaces the flags' keys in its `aps` through `JSONObjectEditor`, so custom keys, untouched keys and their
+/// order stay as written and a payload file can be sent again with a fresh timestamp.
+public enum PayloadBuilder {
+    /// What the flags build.
+    public enum Kind: Sendable, Equatable {
+        /// An ordinary alert from `--alert`, `--title`, `--badge`, `--sound`, `--relevance-score` (or the default one).
+        case alert
+        /// A Live Activity push (`--live-activity`, a payload with `aps.event`, or `--push-type liveactivity`).
+        case liveActivity
+        /// `{"aps":{"content-changed":true}}` for widgets and controls.
+        case contentChanged
+    }
+
+    /// The order of CLI.md's table: keys are written (and new keys added to a PAYLOAD) in this order.
+    static let liveActivityKeyOrder: [APSKey] = [.event, .timestamp, .contentState, .attributesType, .attributes, .alert,
+                                                 .staleDate, .dismissalDate, .relevanceScore, .inputPushToken, .inputPushChannel]
+
+    /// What `flags` build, given the push type the user chose (`--push-type` or the topic's suffix) and the PAYLOAD.
+    public static func kind(of flags: PayloadFlags, pushType: PushType?, base: [UInt8]?) -> Kind {
+        if flags.contentChanged { return .contentChanged }
+        if flags.liveActivity != nil || pushType == .liveactivity { return .liveActivity }
+        if let base, let aps = (try? JSONReader.parse(base))?["aps"], aps["event"] != nil { return .liveActivity }
+        return .alert
+    }
+
+    /// The payload bytes. `base` is the PAYLOAD's body (nil: build the whole payload); `now` is UNIX seconds.
+    /// A flag whose value or combination is wrong throws a problem naming the flag (exit 64).
+    public static func build(_ flags: PayloadFlags, pushType: PushType? = nil, base: [UInt8]?, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
+        let kind = kind(of: flags, pushType: pushType, base: base)
+        let members: [JSONObjectEditor.Member]
+        switch kind {
+        case .contentChanged:
+            let others = flags.liveActivityOnlyFlags + flags.alertFlags + (flags.liveActivity == nil ? [] : ["--live-activity"])
+            if let first = others.first {
+                throw PayloadFlagProblem("\(first): --content-changed builds a widgets or controls push, whose aps holds only content-changed; leave out \(others.joined(separator: ", "))")
+            }
+            members = [JSONObjectEditor.Member(APSKey.contentChanged.rawValue, Array("true".utf8))]
+        case .liveActivity:
+            members = try liveActivityMembers(flags, base: base, now: now)
+        case .alert:
+            if let first = flags.liveActivityOnlyFlags.first {
+                throw PayloadFlagProblem("\(first): only Live Activity pushes carry it; add --live-activity start, update or end (or --push-type liveactivity), or leave it out")
+            }
+            if base == nil && flags.alertFlags.isEmpty {
+                return Array(#"{"aps":{"alert":"Hello from apnsctl"}}"#.utf8)
+            }
+            members = try alertMembers(flags)
+        }
+        guard let base else {
+            return JSONObjectEditor.object([JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))])
+        }
+        guard !members.isEmpty else { return base }
+        // A PAYLOAD that is not a JSON object with an object aps is left as it is: the validator explains it.
+        guard let root = try? JSONReader.parse(base), root.isObject else { return base }
+        guard let aps = root.member("aps")?.value else {
+            return JSONObjectEditor.setting([JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))], in: root, of: base)
+        }
+        guard aps.isObject else { return base }
+        return Array(base[..<aps.start]) + JSONObjectEditor.setting(members, in: aps, of: base) + Array(base[aps.end...])
+    }
+
+    /// The `aps` members of a Live Activity push, in CLI.md's order.
+    private static func liveActivityMembers(_ flags: PayloadFlags, base: [UInt8]?, now: Int64) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
+        if flags.badge != nil {
+            throw PayloadFlagProblem("--badge: a Live Activity shows no badge; leave --badge out")
+        }
+        var values: [APSKey: [UInt8]] = [:]
+        if let event = flags.liveActivity { values[.event] = quoted(event.rawValue) }
+        if let text = flags.timestamp {
+            values[.timestamp] = Array(String(try timestamp(text, now: now)).utf8)
+        } else if flags.liveActivity != nil {
+            values[.timestamp] = Array(String(now).utf8)
+        }
+        if let json = flags.contentState { values[.contentState] = try object(json) }
+        if let name = flags.attributesType { values[.attributesType] = quoted(name) }
+        if let json = flags.attributes { values[.attributes] = try object(json) }
+        if let alert = try liveActivityAlert(flags, base: base) { values[.alert] = alert }
+        if let text = flags.staleDate { values[.staleDate] = try when(text, flag: "--stale-date", now: now) }
+        if let text = flags.dismissalDate { values[.dismissalDate] = try when(text, flag: "--dismissal-date", now: now) }
+        if let text = flags.relevanceScore { values[.relevanceScore] = try relevanceScore(text) }
+        if flags.inputPushToken { values[.inputPushToken] = Array("1".utf8) }
+        if let id = flags.inputPushChannel { values[.inputPushChannel] = quoted(id) }
+        return liveActivityKeyOrder.compactMap { key in values[key].map { JSONObjectEditor.Member(key.rawValue, $0) } }
+    }
+
+    /// `alert` of a Live Activity: `{"title":…,"body":…,"sound":…}` with the parts given (the sound inside the alert,
+    /// as in Apple's sample). A PAYLOAD's alert object keeps its other parts; a string alert stays the body.
+    private static func liveActivityAlert(_ flags: PayloadFlags, base: [UInt8]?) throws(PayloadFlagProblem) -> [UInt8]? {
+        var parts: [JSONObjectEditor.Member] = []
+        if let title = flags.title { parts.append(JSONObjectEditor.Member("title", quoted(title))) }
+        if let body = flags.alert { parts.append(JSONObjectEditor.Member("body", quoted(body))) }
+        if let sound = flags.sound { parts.append(JSONObjectEditor.Member("sound", quoted(sound))) }
+        guard !parts.isEmpty else { return nil }
+        if let base, let root = try? JSONReader.parse(base), let existing = root["aps"]?["alert"] {
+            if existing.isObject { return JSONObjectEditor.setting(parts, in: existing, of: base) }
+            if existing.string != nil, flags.alert == nil {
+                let body = JSONObjectEditor.Member("body", Array(base[existing.start..<existing.end]))
+                parts.insert(body, at: parts.first?.key == "title" ? 1 : 0)
+            }
+        }
+        return JSONObjectEditor.object(parts)
+    }
+
+    /// The quick alert: `alert` (a string, or `{"title":…,"body":…}` with `--title`), `badge`, `sound`, `relevance-score`.
+    private static func alertMembers(_ flags: PayloadFlags) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
+        var members: [JSONObjectEditor.Member] = []
+        if let title = flags.title {
+            var parts = [JSONObjectEditor.Member("title", quoted(title))]
+            if let body = flags.alert { parts.append(JSONObjectEditor.Member("body", quoted(body))) }
+            members.append(JSONObjectEditor.Member("alert", JSONObjectEditor.object(parts)))
+        } else if let alert = flags.alert {
+            members.append(JSONObjectEditor.Member("alert", quoted(alert)))
+        }
+        if let badge = flags.badge {
+            guard let n = Int(badge), n >= 0 else {
+                throw PayloadFlagProblem("--badge \(JSONWriter.quoted(badge)): must be a whole number, 0 or more (0 removes the badge)")
+            }
+            members.append(JSONObjectEditor.Member("badge", Array(String(n).utf8)))
+        }
+        if let sound = flags.sound { members.append(JSONObjectEditor.Member("sound", quoted(sound))) }
+        if let text = flags.relevanceScore { members.append(JSONObjectEditor.Member("relevance-score", try relevanceScore(text))) }
+        return members
+    }
+
+    /// A JSON object given to a flag, compact; a syntax error names the flag (or file), line and column.
+    static func object(_ json: FlagJSON) throws(PayloadFlagProblem) -> [UInt8] {
+        let value: JSONValue
+        do { value = try JSONReader.parse(json.bytes) } catch {
+            throw PayloadFlagProblem("\(json.label): line \(error.line), column \(error.column): not valid JSON: \(error.message)")
+        }
+        guard value.isObject else {
+            throw PayloadFlagProblem("\(json.label): must be a JSON object such as {\"eta\":12}, found \(value.summary)")
+        }
+        return JSONCompactor.compact(value, in: json.bytes)
+    }
+
+    /// `--stale-date`/`--dismissal-date`: `--expiration`'s WHEN plus `now`, as UNIX seconds.
+    static func when(_ text: String, flag: String, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
+        do {
+            return Array(String(try TimeValue.parse(text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past")).utf8)
+        } catch {
+            throw PayloadFlagProblem("\(flag) \(error.message)")
+        }
+    }
+
+    /// `--timestamp now|UNIX`: UNIX seconds (a milliseconds value is let through for the validator to warn about).
+    static func timestamp(_ text: String, now: Int64) throws(PayloadFlagProblem) -> Int64 {
+        if text.lowercased() == "now" { return now }
+        guard !text.isEmpty, text.count <= 13, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text) else {
+            throw PayloadFlagProblem("--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity) or a UNIX time in seconds")
+        }
+        return n
+    }
+
+    /// `--relevance-score N`: a JSON number, written as given.
+    static func relevanceScore(_ text: String) throws(PayloadFlagProblem) -> [UInt8] {
+        let bytes = Array(text.utf8)
+        guard let value = try? JSONReader.parse(bytes), let n = value.number else {
+            throw PayloadFlagProblem("--relevance-score \(JSONWriter.quoted(text)): not a number; give a number such as 0.5 (alerts take 0 to 1; the Live Activity with the highest score gets the Dynamic Island)")
+        }
+        return Array(n.literal.utf8)
+    }
+
+    private static func quoted(_ text: String) -> [UInt8] { Array(JSONWriter.quoted(text).utf8) }
+}
