@@ -32,7 +32,8 @@ let package = Package(
         .target(name: "APNSPlatform", dependencies: ["APNSCore", "CPlatform"]),
         // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
         .target(name: "APNSCrypto", dependencies: ["APNSCore", "APNSPlatform", "COpenSSL"]),
-        // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.
+        // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream, and HTTP2Pump,
+        // the one driver that moves their bytes over a TLSConnection (client and mock alike).
         .target(name: "APNSHTTP2", dependencies: ["APNSCore", "APNSCrypto", "CNghttp2"]),
         // Sending: connect, multiplex, resend after GOAWAY, one result per device.
         .target(name: "APNSClient", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
