@@ -32,8 +32,9 @@ let package = Package(
         .target(name: "APNSPlatform", dependencies: ["APNSCore", "CPlatform"]),
         // The only importer of COpenSSL: certificates, keys, PKCS#12, provider tokens, TLS.
         .target(name: "APNSCrypto", dependencies: ["APNSCore", "APNSPlatform", "COpenSSL"]),
-        // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream.
-        .target(name: "APNSHTTP2", dependencies: ["APNSCore", "CNghttp2"]),
+        // The only importer of CNghttp2: HTTP/2 client and server sessions over a byte stream, and HTTP2Pump,
+        // the one driver that moves their bytes over a TLSConnection (client and mock alike).
+        .target(name: "APNSHTTP2", dependencies: ["APNSCore", "APNSCrypto", "CNghttp2"]),
         // Sending: connect, multiplex, resend after GOAWAY, one result per device.
         .target(name: "APNSClient", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
         // The local APNs: checks requests with the same vocabulary and validator as the client.
@@ -64,7 +65,7 @@ let package = Package(
         .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
         .testTarget(name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
-        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSHTTP2", "APNSPlatform", "APNSTestSupport"]),
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
         .testTarget(name: "apnsctlTests", dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
     ]

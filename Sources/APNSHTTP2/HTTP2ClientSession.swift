@@ -6,19 +6,13 @@ import APNSCore
 /// It never touches a socket: the driver feeds received bytes with `receive(_:)`, writes what
 /// `withPendingOutput(_:)` lends it, and reads `takeEvents()`. That keeps TLS, polling and timeouts in
 /// APNSClient, and lets tests drive the session against an in-process server with plain byte arrays.
-public final class HTTP2ClientSession {
+public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     private let pointer: OpaquePointer
     /// The mutable state callbacks reach through `user_data`; outlives the session (freed after `deinit`).
     private let state: HTTP2ClientState
-    /// Bytes serialised by nghttp2 and not yet taken by the transport.
-    private var outBuffer: [UInt8] = []
-    private var outOffset = 0
-    /// Output is gathered up to this size before it is handed to TLS: fewer, larger TLS records.
-    private let outputChunk = 64 * 1024
-    /// Bytes nghttp2 produced and bytes the transport took, since the start: a request is completely
-    /// written once the transport took the byte that ends its END_STREAM frame.
-    private var producedBytes: UInt64 = 0
-    private var takenBytes: UInt64 = 0
+    /// Frames serialised by nghttp2 and not yet taken by the transport; its byte counts tell when a request
+    /// is completely written (the transport took the byte that ends its END_STREAM frame).
+    private var output = HTTP2OutputBuffer()
     /// Streams whose END_STREAM frame is serialised, with the output offset that frame ends at, in order.
     private var endStreamOffsets: [(streamID: Int32, end: UInt64)] = []
     private var endStreamHead = 0
@@ -69,22 +63,9 @@ public final class HTTP2ClientSession {
 
     deinit { nghttp2_session_del(pointer) }
 
-    /// Queues a request; returns its stream id. `body` empty sends END_STREAM on the HEADERS frame.
-    /// The body array is shared, not copied, so one payload sent to many devices costs one buffer.
-    public func submitRequest(headers: [HeaderField], body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
-        var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: clientReadBody)
-        let streamID: Int32 = withNameValuePairs(headers) { nv, count in
-            if body.isEmpty {
-                return nghttp2_submit_request(pointer, nil, nv, count, nil, nil)
-            }
-            return withUnsafePointer(to: &provider) { nghttp2_submit_request(pointer, nil, nv, count, $0, nil) }
-        }
-        guard streamID > 0 else { throw NGHTTP2Error(code: streamID, operation: "submitting a request") }
-        state.streams[streamID] = HTTP2ClientState.Stream(body: body)
-        return streamID
-    }
-
-    /// Queues a request from its parts (`:scheme` is https); returns its stream id. The name/value
+    /// Queues a request from its parts (`:scheme` is https); returns its stream id. `body` empty sends
+    /// END_STREAM on the HEADERS frame; the body array is shared, not copied, so one payload sent to many
+    /// devices costs one buffer. The name/value
     /// bytes are laid out in buffers the session reuses, so a batch of a million requests costs no
     /// allocation per request for its header list.
     public func submitRequest(method: String, authority: String, path: String, headers: [HeaderField],
@@ -113,42 +94,23 @@ public final class HTTP2ClientSession {
         if consumed < 0 { throw NGHTTP2Error(code: Int32(truncatingIfNeeded: consumed), operation: "reading from the server") }
     }
 
-    /// Serialises queued frames into the output buffer; true when there are bytes to write.
-    public func prepareOutput() throws(NGHTTP2Error) -> Bool {
-        if outOffset == outBuffer.count && outOffset > 0 {
-            outBuffer.removeAll(keepingCapacity: true)
-            outOffset = 0
-        }
-        while outBuffer.count - outOffset < outputChunk {
-            var data: UnsafePointer<UInt8>? = nil
-            let n = nghttp2_session_mem_send(pointer, &data)
-            if n < 0 { throw NGHTTP2Error(code: Int32(truncatingIfNeeded: n), operation: "preparing frames") }
-            guard n > 0, let data else { break }
-            outBuffer.append(contentsOf: UnsafeBufferPointer(start: data, count: n))
-            producedBytes += UInt64(n)
+    /// Serialises queued frames, up to `limit` bytes pending; true when there are bytes to write.
+    public func prepareOutput(upTo limit: Int = HTTP2Pump.outputChunk) throws(NGHTTP2Error) -> Bool {
+        try output.fill(from: pointer, upTo: limit) { produced in
             // nghttp2 reports a frame as sent in the same call that returns its last bytes (or earlier,
             // for a header block split into CONTINUATION frames): the offset is never later than the truth.
             if !state.endStreamFrames.isEmpty {
-                for id in state.endStreamFrames { endStreamOffsets.append((id, producedBytes)) }
+                for id in state.endStreamFrames { endStreamOffsets.append((id, produced)) }
                 state.endStreamFrames.removeAll(keepingCapacity: true)
             }
         }
-        return outOffset < outBuffer.count
     }
 
     /// Lends the pending output to `write`, which returns how many bytes it wrote (possibly 0).
     public func withPendingOutput<E: Error>(_ write: (UnsafeRawBufferPointer) throws(E) -> Int) throws(E) {
-        guard outOffset < outBuffer.count else { return }
-        let offset = outOffset
-        let outcome: Result<Int, E> = outBuffer.withUnsafeBytes { all in
-            do throws(E) { return .success(try write(UnsafeRawBufferPointer(rebasing: all[offset...]))) }
-            catch { return .failure(error) }
-        }
-        let taken = try outcome.get()
-        let written = min(outBuffer.count - outOffset, max(0, taken))
-        outOffset += written
-        takenBytes += UInt64(written)
-        while endStreamHead < endStreamOffsets.count && endStreamOffsets[endStreamHead].end <= takenBytes {
+        guard try output.lend(write) > 0 else { return }
+        let taken = output.taken
+        while endStreamHead < endStreamOffsets.count && endStreamOffsets[endStreamHead].end <= taken {
             writtenRequests.append(endStreamOffsets[endStreamHead].streamID)
             endStreamHead += 1
         }
@@ -169,7 +131,7 @@ public final class HTTP2ClientSession {
     }
 
     /// Whether bytes are waiting in the output buffer (call `prepareOutput` first to fill it).
-    public var hasPendingOutput: Bool { outOffset < outBuffer.count }
+    public var hasPendingOutput: Bool { output.hasPending }
 
     /// Events since the last call, in the order they happened.
     public func takeEvents() -> [HTTP2ClientEvent] {

@@ -1,34 +1,9 @@
 internal import CNghttp2
 import APNSCore
 
-/// Lends nghttp2 an `nghttp2_nv` array for `headers` for the duration of `body`.
-/// nghttp2 copies names and values during submit (the NO_COPY flags are not set), so the storage
-/// only has to live until `body` returns.
-func withNameValuePairs<R>(_ headers: [HeaderField], _ body: (UnsafePointer<nghttp2_nv>, Int) -> R) -> R {
-    var storage: [UInt8] = []
-    var offsets: [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []
-    for h in headers {
-        let n = storage.count
-        storage.append(contentsOf: h.name.utf8)
-        let v = storage.count
-        storage.append(contentsOf: h.value.utf8)
-        let flags = h.neverIndex ? UInt8(NGHTTP2_NV_FLAG_NO_INDEX.rawValue) : UInt8(NGHTTP2_NV_FLAG_NONE.rawValue)
-        offsets.append((n, h.name.utf8.count, v, h.value.utf8.count, flags))
-    }
-    storage.append(0)
-    return storage.withUnsafeMutableBufferPointer { buf in
-        let base = buf.baseAddress ?? UnsafeMutablePointer<UInt8>(bitPattern: 1).unsafelyUnwrapped
-        var nvs = offsets.map { o in
-            nghttp2_nv(name: base + o.name, value: base + o.value, namelen: o.nameLength, valuelen: o.valueLength, flags: o.flags)
-        }
-        return nvs.withUnsafeMutableBufferPointer { nvBuf in
-            body(UnsafePointer(nvBuf.baseAddress ?? UnsafeMutablePointer<nghttp2_nv>(bitPattern: 8).unsafelyUnwrapped), nvBuf.count)
-        }
-    }
-}
-
-/// Header lists laid out for nghttp2 in buffers kept between calls: `reset`, `add` each field, then
-/// `withPairs`. nghttp2 copies names and values during submit, so the buffers are free again afterwards.
+/// Header lists laid out for nghttp2 (the one way, for requests and answers alike) in buffers kept between
+/// calls: `reset`, `add` each field, then `withPairs`. nghttp2 copies names and values during submit (the
+/// NO_COPY flags are not set), so the buffers are free again afterwards.
 struct NameValueScratch {
     private var storage: [UInt8] = []
     private var entries: [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []

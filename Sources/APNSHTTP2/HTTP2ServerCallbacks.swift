@@ -46,8 +46,10 @@ private func serverHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
                           _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let me = serverState(userData), let frame else { return callbackFailure }
     guard let stream = me.incoming[frame.pointee.hd.stream_id] else { return 0 }  // trailers of a gone stream
-    stream.headerBytes += nameLength + valueLength + 32
-    if stream.headerBytes > Int(me.settings.maxHeaderListSize) { return temporalFailure }
+    let size = nameLength + valueLength + 32
+    if stream.headerBytes + size > Int(me.settings.maxHeaderListSize) { return temporalFailure }
+    guard me.admit(size, on: frame.pointee.hd.stream_id, session: s) else { return 0 }
+    stream.headerBytes += size
     let n = String(decoding: UnsafeBufferPointer(start: name, count: name == nil ? 0 : nameLength), as: UTF8.self)
     let v = String(decoding: UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength), as: UTF8.self)
     stream.headers.append(HeaderField(n, v))
@@ -59,8 +61,11 @@ private func serverDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: In
                              _ data: UnsafePointer<UInt8>?, _ length: Int, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let me = serverState(userData) else { return callbackFailure }
     guard let stream = me.incoming[streamID], let data else { return 0 }
-    let room = max(0, me.settings.maxBodyBytes - stream.body.count)
-    if room > 0 { stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length))) }
+    let kept = min(max(0, me.settings.maxBodyBytes - stream.body.count), length)
+    if kept > 0 {
+        guard me.admit(kept, on: streamID, session: s) else { return 0 }
+        stream.body.append(contentsOf: UnsafeBufferPointer(start: data, count: kept))
+    }
     stream.bodySize += length
     return 0
 }
@@ -70,7 +75,7 @@ private func serverFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<ngh
     guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     guard hd.type == headersFrame || hd.type == dataFrame, hd.flags & endStreamFlag != 0,
-          let stream = me.incoming.removeValue(forKey: hd.stream_id) else { return 0 }
+          let stream = me.forgetIncoming(hd.stream_id) else { return 0 }
     me.completed.append(HTTP2ServerRequest(streamID: hd.stream_id, headers: stream.headers,
                                            body: stream.body, bodySize: stream.bodySize))
     return 0
@@ -79,7 +84,7 @@ private func serverFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<ngh
 /// A stream ended (answered, reset by either side, or refused by GOAWAY): forget it.
 private func serverStreamClosed(_ s: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let me = serverState(userData) else { return callbackFailure }
-    me.incoming[streamID] = nil
+    me.forgetIncoming(streamID)
     me.outgoing[streamID] = nil
     me.openStreams.remove(streamID)
     if errorCode != 0 && !me.completed.isEmpty { me.completed.removeAll { $0.streamID == streamID } }

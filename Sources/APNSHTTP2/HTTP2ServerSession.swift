@@ -2,12 +2,16 @@ internal import CNghttp2
 import APNSCore
 
 /// An owned nghttp2 server session over a byte stream. The caller moves bytes between the socket and
-/// `receive`/`produceOutput`, so the same session serves TLS sockets, tests and fuzzers alike, and it never
+/// `receive`/`prepareOutput` (`HTTP2Pump` does it over TLS), so the same session serves TLS sockets, tests and fuzzers alike, and it never
 /// blocks. Requests come out whole (`takeRequests`), answers go in with `respond`.
-public final class HTTP2ServerSession {
+public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
     private let session: OpaquePointer
     /// What the callbacks change, reached through `user_data`; released only after `deinit` freed `session`.
     let state: HTTP2ServerState
+    /// Frames serialised and not yet taken by the transport.
+    private var output = HTTP2OutputBuffer()
+    /// Reused storage for each answer's header list.
+    private var scratch = NameValueScratch()
 
     /// The settings this session was created with.
     public var settings: HTTP2ServerSettings { state.settings }
@@ -16,7 +20,7 @@ public final class HTTP2ServerSession {
     /// Set once a GOAWAY has been queued by us.
     public var goAwaySubmitted: Bool { state.goAwaySubmitted }
 
-    /// Creates the session and queues the initial SETTINGS frame (sent by the first `produceOutput`).
+    /// Creates the session and queues the initial SETTINGS frame (sent by the first `prepareOutput`).
     public init(settings: HTTP2ServerSettings = HTTP2ServerSettings()) throws(NGHTTP2Error) {
         var callbacks: OpaquePointer?
         guard nghttp2_session_callbacks_new(&callbacks) == 0, let cbs = callbacks else {
@@ -54,7 +58,7 @@ public final class HTTP2ServerSession {
     // MARK: Input
 
     /// Feeds bytes read from the peer. Complete requests become available through `takeRequests`.
-    /// After a throw the session reads nothing more; flush `produceOutput` (it may hold a GOAWAY) and close.
+    /// After a throw the session reads nothing more; flush the output (it may hold a GOAWAY) and close.
     public func receive(_ bytes: UnsafeRawBufferPointer) throws(HTTP2ServerError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         let n = nghttp2_session_mem_recv(session, base.assumingMemoryBound(to: UInt8.self), bytes.count)
@@ -77,16 +81,17 @@ public final class HTTP2ServerSession {
     /// Answers `streamID`: one HEADERS frame with END_STREAM when `body` is empty (APNs' 200),
     /// else HEADERS then DATA (APNs' errors). `:status` is added here.
     public func respond(streamID: Int32, status: Int, headers: [HeaderField], body: [UInt8] = []) throws(NGHTTP2Error) {
-        var all = [HeaderField(":status", String(status))]
-        all.append(contentsOf: headers)
+        scratch.reset()
+        scratch.add(":status", String(status), neverIndex: false)
+        for h in headers { scratch.add(h.name, h.value, neverIndex: h.neverIndex) }
         let rc: Int32
         if body.isEmpty {
-            rc = withNameValuePairs(all) { nv, count in nghttp2_submit_response(session, streamID, nv, count, nil) }
+            rc = scratch.withPairs { nv, count in nghttp2_submit_response(session, streamID, nv, count, nil) }
         } else {
             state.outgoing[streamID] = HTTP2ServerState.OutgoingBody(body)
             var provider = nghttp2_data_provider()
             provider.read_callback = serverReadBody
-            rc = withNameValuePairs(all) { nv, count in nghttp2_submit_response(session, streamID, nv, count, &provider) }
+            rc = scratch.withPairs { nv, count in nghttp2_submit_response(session, streamID, nv, count, &provider) }
             if rc != 0 { state.outgoing[streamID] = nil }
         }
         if rc != 0 { throw NGHTTP2Error(code: rc, operation: "submitting the response on stream \(streamID)") }
@@ -110,20 +115,21 @@ public final class HTTP2ServerSession {
         state.goAway(session: session, lastStreamID: lastStreamID, code: code, debugData: debugData)
     }
 
-    /// Appends pending frames to `buffer`, stopping once it holds `limit` bytes (back-pressure for slow peers).
-    /// Returns the number of bytes appended.
-    @discardableResult
-    public func produceOutput(into buffer: inout [UInt8], limit: Int = 256 * 1024) -> Int {
-        var total = 0
-        while buffer.count < limit {
-            var chunk: UnsafePointer<UInt8>?
-            let n = nghttp2_session_mem_send(session, &chunk)
-            guard n > 0, let chunk else { break }
-            buffer.append(contentsOf: UnsafeBufferPointer(start: chunk, count: n))
-            total += n
-        }
-        return total
+    /// Serialises queued frames, up to `limit` bytes pending (back-pressure for slow peers); true when there are
+    /// bytes to write.
+    public func prepareOutput(upTo limit: Int = HTTP2Pump.outputChunk) throws(NGHTTP2Error) -> Bool {
+        try output.fill(from: session, upTo: limit)
     }
+
+    /// Lends the pending output to `write`, which returns how many bytes it wrote (possibly 0).
+    public func withPendingOutput<E: Error>(_ write: (UnsafeRawBufferPointer) throws(E) -> Int) throws(E) {
+        _ = try output.lend(write)
+    }
+
+    /// Whether bytes are waiting in the output buffer.
+    public var hasPendingOutput: Bool { output.hasPending }
+    /// How many (the mock stops reading a peer that does not take its answers).
+    public var pendingOutputCount: Int { output.pendingCount }
 
     // MARK: State
 

@@ -13,6 +13,8 @@ final class HTTP2ServerState {
         var headerBytes = 0
         var body: [UInt8] = []
         var bodySize = 0
+        /// What this stream counts in `unfinishedBytes`: header bytes and the body bytes kept.
+        var held: Int { headerBytes + body.count }
     }
 
     /// A response body being handed to nghttp2 in DATA frames.
@@ -37,10 +39,35 @@ final class HTTP2ServerState {
     var streamLimitViolated = false
     /// Set once a GOAWAY has been queued by us.
     var goAwaySubmitted = false
+    /// Bytes held for incomplete requests (`IncomingStream.held`, summed), capped by
+    /// `settings.maxUnfinishedRequestBytes`.
+    var unfinishedBytes = 0
 
     init(settings: HTTP2ServerSettings) {
         self.settings = settings
         self.advertisedMaxConcurrentStreams = settings.maxConcurrentStreams
+    }
+
+    /// Forgets the incomplete request on `streamID` (completed, closed or refused), releasing what it held.
+    @discardableResult
+    func forgetIncoming(_ streamID: Int32) -> IncomingStream? {
+        guard let stream = incoming.removeValue(forKey: streamID) else { return nil }
+        unfinishedBytes -= stream.held
+        return stream
+    }
+
+    /// Whether holding `more` bytes stays within the cap; if not, the stream is forgotten and reset with
+    /// REFUSED_STREAM (the client may send it again: it was not processed).
+    func admit(_ more: Int, on streamID: Int32, session: OpaquePointer?) -> Bool {
+        guard unfinishedBytes + more > settings.maxUnfinishedRequestBytes else {
+            unfinishedBytes += more
+            return true
+        }
+        forgetIncoming(streamID)
+        if let session {
+            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.refusedStream.rawValue)
+        }
+        return false
     }
 
     /// Queues GOAWAY on `session` (the one this state belongs to); see `HTTP2ServerSession.goAway`.

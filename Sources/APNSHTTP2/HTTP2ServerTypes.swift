@@ -33,13 +33,19 @@ public struct HTTP2ServerSettings: Sendable, Equatable {
     public var maxHeaderListSize: UInt32
     /// Body bytes kept per request; the rest is counted, not stored, so a huge body cannot exhaust memory.
     public var maxBodyBytes: Int
+    /// Header and body bytes held for requests not yet complete, across the connection: a stream that would
+    /// go past it is reset with REFUSED_STREAM (safe to retry), so one client cannot make the server hold
+    /// unbounded memory with many half-sent requests.
+    public var maxUnfinishedRequestBytes: Int
 
     public init(maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, headerTableSize: UInt32 = 4096,
-                maxHeaderListSize: UInt32 = 8000, maxBodyBytes: Int = 64 * 1024) {
+                maxHeaderListSize: UInt32 = 8000, maxBodyBytes: Int = 64 * 1024,
+                maxUnfinishedRequestBytes: Int = 16 * 1024 * 1024) {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.headerTableSize = headerTableSize
         self.maxHeaderListSize = maxHeaderListSize
         self.maxBodyBytes = maxBodyBytes
+        self.maxUnfinishedRequestBytes = maxUnfinishedRequestBytes
     }
 }
 

@@ -18,7 +18,8 @@ import Testing
             }
             for r in server.takeRequests() { try answer(r, server) }
             var out: [UInt8] = []
-            if server.produceOutput(into: &out) > 0 {
+            while try server.prepareOutput() { server.withPendingOutput { out += $0; return $0.count } }
+            if !out.isEmpty {
                 try out.withUnsafeBytes { try client.receive($0) }
                 moved = true
             }
@@ -28,16 +29,17 @@ import Testing
         return events
     }
 
-    private func headers(_ path: String) -> [HeaderField] {
-        [HeaderField(":method", "POST"), HeaderField(":scheme", "https"), HeaderField(":authority", "localhost"),
-         HeaderField(":path", path, neverIndex: true), HeaderField("apns-topic", "com.example.demo")]
+    /// A POST to `path` as the sender submits it.
+    private func submit(_ client: HTTP2ClientSession, _ path: String, body: [UInt8]) throws -> Int32 {
+        try client.submitRequest(method: "POST", authority: "localhost", path: path,
+                                 headers: [HeaderField("apns-topic", "com.example.demo")], body: body)
     }
 
     @Test func requestGetsStatusHeadersAndBody() throws {
         let client = try HTTP2ClientSession()
         let server = try HTTP2ServerSession()
         let body = Array("{\"aps\":{\"alert\":\"hi\"}}".utf8)
-        let id = try client.submitRequest(headers: headers("/3/device/aa"), body: body)
+        let id = try submit(client, "/3/device/aa", body: body)
         var seen: HTTP2ServerRequest?
         let events = try shuttle(client, server) { r, s in
             seen = r
@@ -67,7 +69,7 @@ import Testing
         let server = try HTTP2ServerSession()
         _ = try shuttle(client, server)
         var ids: Set<Int32> = []
-        for i in 0..<200 { ids.insert(try client.submitRequest(headers: headers("/3/device/\(i)"), body: [0x7B, 0x7D])) }
+        for i in 0..<200 { ids.insert(try submit(client, "/3/device/\(i)", body: [0x7B, 0x7D])) }
         let events = try shuttle(client, server) { r, s in try s.respond(streamID: r.streamID, status: 200, headers: []) }
         let answered = events.compactMap { e -> Int32? in if case .response(let id, let r) = e, r.status == 200 { return id }; return nil }
         #expect(Set(answered) == ids)
@@ -78,8 +80,8 @@ import Testing
         let client = try HTTP2ClientSession()
         let server = try HTTP2ServerSession()
         _ = try shuttle(client, server)
-        let first = try client.submitRequest(headers: headers("/3/device/01"), body: [0x7B, 0x7D])
-        let second = try client.submitRequest(headers: headers("/3/device/02"), body: [0x7B, 0x7D])
+        let first = try submit(client, "/3/device/01", body: [0x7B, 0x7D])
+        let second = try submit(client, "/3/device/02", body: [0x7B, 0x7D])
         let events = try shuttle(client, server) { r, s in
             if r.streamID == first {
                 try s.respond(streamID: r.streamID, status: 200, headers: [])
@@ -97,14 +99,14 @@ import Testing
     @Test func resetStreamIsUnanswered() throws {
         let client = try HTTP2ClientSession()
         let server = try HTTP2ServerSession()
-        let id = try client.submitRequest(headers: headers("/3/device/01"), body: [])
+        let id = try submit(client, "/3/device/01", body: [])
         let events = try shuttle(client, server) { r, s in s.reset(streamID: r.streamID, code: .internalError) }
         #expect(events == [.unanswered(streamID: id, errorCode: HTTP2ErrorCode.internalError.rawValue)])
     }
 
     @Test func garbageFromTheServerEndsTheSessionWithAProtocolError() throws {
         let client = try HTTP2ClientSession()
-        _ = try client.submitRequest(headers: headers("/3/device/01"), body: [])
+        _ = try submit(client, "/3/device/01", body: [])
         let junk = Array("HTTP/1.1 400 Bad Request\r\n\r\n".utf8)
         do {
             try junk.withUnsafeBytes { try client.receive($0) }
@@ -129,7 +131,7 @@ import Testing
     /// NO_ERROR: an answer, final (curl gives up there; APNs clients must not).
     @Test func anAnswerBeforeTheBodyThenResetWithNoErrorIsAnAnswer() throws {
         let client = try HTTP2ClientSession()
-        let id = try client.submitRequest(headers: headers("/3/device/01"), body: [UInt8](repeating: 0x20, count: 200_000))
+        let id = try submit(client, "/3/device/01", body: [UInt8](repeating: 0x20, count: 200_000))
         try flushAll(client)
         #expect(client.takeWrittenRequests().isEmpty, "a 200 kB body cannot leave within the first 64 kB window")
         try feed(client, RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
@@ -141,7 +143,7 @@ import Testing
 
     @Test func aResetWithAnErrorCodeOutsideTheRFCIsUnanswered() throws {
         let client = try HTTP2ClientSession()
-        let id = try client.submitRequest(headers: headers("/3/device/01"), body: [0x7B, 0x7D])
+        let id = try submit(client, "/3/device/01", body: [0x7B, 0x7D])
         try flushAll(client)
         try feed(client, RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
             + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0xde, 0xad]))
@@ -153,7 +155,7 @@ import Testing
     /// before that, the server cannot have processed it and it may be sent again safely.
     @Test func requestsAreWrittenOnlyWhenTheirEndStreamFrameLeftCompletely() throws {
         let client = try HTTP2ClientSession(assumedPeerConcurrency: 100)
-        let ids = try (0..<3).map { try client.submitRequest(headers: headers("/3/device/0\($0)"), body: [0x7B, 0x7D]) }
+        let ids = try (0..<3).map { try submit(client, "/3/device/0\($0)", body: [0x7B, 0x7D]) }
         #expect(try client.prepareOutput())
         var total = 0
         client.withPendingOutput { bytes in total = bytes.count; return bytes.count - 1 }  // all but the last byte
@@ -161,7 +163,7 @@ import Testing
         client.withPendingOutput { $0.count }
         #expect(client.takeWrittenRequests() == [ids[2]])
         #expect(total > 0)
-        let headOnly = try client.submitRequest(headers: headers("/3/device/09"), body: [])
+        let headOnly = try submit(client, "/3/device/09", body: [])
         try flushAll(client)
         #expect(client.takeWrittenRequests() == [headOnly], "END_STREAM on HEADERS (no body) counts too")
     }

@@ -7,18 +7,18 @@ import Testing
     /// Feeds `bytes`, then returns every frame the session wants to send.
     private func exchange(_ session: HTTP2ServerSession, _ bytes: [UInt8]) throws -> [ParsedFrame] {
         try bytes.withUnsafeBytes { try session.receive($0) }
-        return drain(session)
+        return try drain(session)
     }
 
-    private func drain(_ session: HTTP2ServerSession) -> [ParsedFrame] {
+    private func drain(_ session: HTTP2ServerSession) throws -> [ParsedFrame] {
         var out: [UInt8] = []
-        session.produceOutput(into: &out)
+        while try session.prepareOutput() { session.withPendingOutput { out += $0; return $0.count } }
         return ParsedFrame.parseAll(out)
     }
 
     @Test func advertisesAPNsSettingsFirst() throws {
         let session = try HTTP2ServerSession()
-        let frames = drain(session)
+        let frames = try drain(session)
         let first = try #require(frames.first)
         #expect(first.type == RawFrames.settings)
         let values = Dictionary(uniqueKeysWithValues: first.settings.map { ($0.0, $0.1) })
@@ -29,7 +29,7 @@ import Testing
 
     @Test func deliversWholeRequestsAndAnswers200OnOneHeadersFrame() throws {
         let session = try HTTP2ServerSession()
-        _ = drain(session)
+        _ = try drain(session)
         let payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
         _ = try exchange(session, RawFrames.clientStart()
             + RawFrames.request(stream: 1, extra: [("apns-topic", "com.example"), ("apns-id", "x"), ("apns-id", "y")], endStream: false)
@@ -46,7 +46,7 @@ import Testing
         #expect(request.headers.filter { $0.name == "apns-id" }.map(\.value) == ["x", "y"])
 
         try session.respond(streamID: 1, status: 200, headers: [HeaderField("apns-id", "ABC")])
-        let frames = drain(session).filter { $0.stream == 1 }
+        let frames = try drain(session).filter { $0.stream == 1 }
         #expect(frames.count == 1)
         let headers = try #require(frames.first)
         #expect(headers.type == RawFrames.headers)
@@ -60,7 +60,7 @@ import Testing
         #expect(session.takeRequests().count == 1)
         let reason = Array(#"{"reason":"BadDeviceToken"}"#.utf8)
         try session.respond(streamID: 1, status: 400, headers: [HeaderField("content-type", "application/json")], body: reason)
-        let frames = drain(session).filter { $0.stream == 1 }
+        let frames = try drain(session).filter { $0.stream == 1 }
         #expect(frames.map(\.type) == [RawFrames.headers, RawFrames.data])
         #expect(frames[0].flags & RawFrames.endStream == 0)
         #expect(frames[1].flags & RawFrames.endStream != 0)
@@ -82,23 +82,43 @@ import Testing
 
     @Test func tooManyStreamsGetAPNsGoAwayText() throws {
         let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: 1))
-        _ = drain(session)
+        _ = try drain(session)
         _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck() + RawFrames.request(stream: 1, endStream: false))
         #expect(throws: HTTP2ServerError.streamLimitExceeded(limit: 1)) {
             try RawFrames.request(stream: 3, endStream: true).withUnsafeBytes { try session.receive($0) }
         }
-        let goAways = drain(session).compactMap(\.goAway)
+        let goAways = try drain(session).compactMap(\.goAway)
         #expect(goAways.count == 1)
         #expect(goAways.first?.debug == "Maximum active streams violated for this endpoint.")
         #expect(goAways.first?.lastStream == 1)
         #expect(goAways.first?.code == 1)
     }
 
+    @Test func unfinishedRequestDataPastTheCapIsRefused() throws {
+        let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxBodyBytes: 2000, maxUnfinishedRequestBytes: 3000))
+        _ = try drain(session)
+        let half = [UInt8](repeating: 0x41, count: 1500)
+        _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck()
+            + RawFrames.request(stream: 1, endStream: false) + RawFrames.body(stream: 1, half, endStream: false))
+        // Stream 3 would hold more than the connection may: REFUSED_STREAM (safe to retry), and it never completes.
+        let refused = try exchange(session, RawFrames.request(stream: 3, endStream: false) + RawFrames.body(stream: 3, half, endStream: false))
+            .filter { $0.type == RawFrames.rstStream }
+        #expect(refused.map(\.stream) == [3])
+        #expect(refused.first.map { ParsedFrame.uint32($0.payload, at: 0) } == 7)
+        _ = try exchange(session, RawFrames.body(stream: 3, [1], endStream: true) + RawFrames.body(stream: 1, [1], endStream: true))
+        #expect(session.takeRequests().map(\.streamID) == [1])
+        // Stream 1 finished: what it held is free again.
+        _ = try exchange(session, RawFrames.request(stream: 5, endStream: false) + RawFrames.body(stream: 5, half, endStream: true))
+        let later = session.takeRequests()
+        #expect(later.map(\.streamID) == [5])
+        #expect(later.first?.body.count == 1500)
+    }
+
     @Test func raisedLimitIsAdvertisedAndHonoured() throws {
         let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: 1))
         _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck() + RawFrames.request(stream: 1, endStream: true))
         try session.setMaxConcurrentStreams(1000)
-        let settings = drain(session).filter { $0.type == RawFrames.settings && $0.flags & RawFrames.ack == 0 }
+        let settings = try drain(session).filter { $0.type == RawFrames.settings && $0.flags & RawFrames.ack == 0 }
         #expect(settings.last?.settings.first { $0.0 == 0x3 }?.1 == 1000)
         _ = try exchange(session, RawFrames.settingsAck() + RawFrames.request(stream: 3, endStream: false)
             + RawFrames.request(stream: 5, endStream: true))
@@ -120,7 +140,7 @@ import Testing
         #expect(session.takeRequests().count == 2)
         session.goAway(lastStreamID: 1, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
         try session.respond(streamID: 1, status: 200, headers: [])
-        let frames = drain(session)
+        let frames = try drain(session)
         let goAway = try #require(frames.compactMap(\.goAway).first)
         #expect(goAway.lastStream == 1)
         #expect(goAway.debug == #"{"reason":"Shutdown"}"#)
@@ -162,8 +182,7 @@ import Testing
                 for r in session.takeRequests() { try? session.respond(streamID: r.streamID, status: 200, headers: []) }
                 offset += n
             }
-            var out: [UInt8] = []
-            session.produceOutput(into: &out)
+            while (try? session.prepareOutput()) == true { session.withPendingOutput { $0.count } }
         }
     }
 }

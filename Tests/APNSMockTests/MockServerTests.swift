@@ -1,4 +1,5 @@
 import APNSCore
+import APNSHTTP2
 import APNSMock
 import APNSTestSupport
 import Foundation
@@ -156,6 +157,55 @@ import APNSPlatform
         #expect(String(decoding: bytes, as: UTF8.self).contains(#"{"reason":"IdleTimeout"}"#))
         // One that asks in time is served as usual.
         #expect(try mock.curl().status == 200)
+    }
+
+    /// CLI.md: a connection with no complete request for the idle time gets GOAWAY `IdleTimeout`, after answers
+    /// too. The client here is the production one (HTTP2ClientSession through HTTP2Pump), answered and then quiet.
+    @Test func aClientQuietAfterItsAnswersGetsIdleTimeoutToo() throws {
+        let mock = try MockHarness { $0.firstRequestTimeoutMilliseconds = 500 }
+        let tls = try mock.tlsClient()
+        let session = try HTTP2ClientSession()
+        let stream = try session.submitRequest(method: "POST", authority: "127.0.0.1", path: "/3/device/" + MockHarness.device,
+                                               headers: [HeaderField("apns-topic", "com.example.demo")],
+                                               body: Array(MockHarness.payload.utf8))
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var events: [HTTP2ClientEvent] = []
+        var answeredAt: Date?
+        var goAwayAt: Date?
+        var closed = false
+        let start = Date()
+        while Date().timeIntervalSince(start) < 10 && !closed {
+            _ = HTTP2Pump.flush(session, to: tls)
+            _ = PollSet.wait(for: tls.socket.fd, .readable, until: SystemClock.monotonicNanoseconds() + 50_000_000)
+            switch HTTP2Pump.read(from: tls, into: session, buffer: &buffer) {
+            case .closed, .failed, .rejected: closed = true
+            case .received, .wouldBlock: break
+            }
+            for event in session.takeEvents() {
+                events.append(event)
+                if case .response = event { answeredAt = Date() }
+                if case .goAway = event { goAwayAt = Date() }
+            }
+        }
+        #expect(closed, "the mock closed the quiet connection")
+        // No client certificate and no token: answered 403, which counts as an answer like any other.
+        #expect(events.contains { if case .response(stream, let r) = $0 { return r.status == 403 } else { return false } })
+        #expect(events.contains(.goAway(HTTP2GoAway(lastStreamID: stream, errorCode: 0, debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8)))))
+        if let answeredAt, let goAwayAt { #expect(goAwayAt.timeIntervalSince(answeredAt) >= 0.4) }
+    }
+
+    /// CLI.md: a connection whose credentials were refused gets one stream at a time (a certificate from another
+    /// CA here), so it cannot make the mock hold many unfinished requests.
+    @Test func refusedCertificatesGetOneStreamAtATime() throws {
+        let mock = try MockHarness()
+        let other = try OpenSSLFixtures()
+        var args = ["-v", "-n", "-t", "5", "-d", mock.directory.file("payload.json"), "--cert", other.clientCert,
+                    "--key", other.clientKey, "-H", "apns-topic: com.example.demo"]
+        args += MockHarness.devicePaths(2).map { mock.endpoint + $0 }
+        let r = try CommandRunner.run("nghttp", args, timeout: 15)
+        #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"), "\(r.stdout.suffix(800))")
+        #expect(!r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000]"))
+        #expect(r.statuses.allSatisfy { $0.hasSuffix(":status: 403") } && !r.statuses.isEmpty)
     }
 
     @Test func aShortLoadIsAnsweredWithoutFailures() throws {

@@ -2,15 +2,6 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import APNSPlatform
-// Still calls poll(2) with C arrays until it moves to PollSet (issue 19, branch mockfsm); allowlisted in
-// SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// Opening a connection, one phase at a time, each with a typed result and its timing: `send` runs them in
 /// one go (`PushConnection.open`), `apnsctl doctor` one by one, reporting each. Nothing connects differently
@@ -97,21 +88,19 @@ extension PushConnection {
             let step: TLSStep
             do { step = try tls.handshakeStep() } catch { throw .tls(error) }
             if quickAck { tls.socket.requestQuickAck() }
-            let events: Int16
+            let interest: PollInterest
             switch step {
             case .bytes:
                 return Handshake(version: tls.protocolVersion, cipher: tls.cipherName, alpn: tls.negotiatedProtocol,
                                  milliseconds: milliseconds(since: t0))
-            case .wantRead: events = Poll.readable
-            case .wantWrite: events = Poll.writable
+            case .wantRead: interest = .readable
+            case .wantWrite: interest = .writable
             case .closed: throw .tls(.handshake("the server closed the connection"))
             }
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { throw .handshakeTimeout(seconds: timeout) }
-            var fds = [pollfd(fd: tls.socket.fd, events: events, revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            _ = Poll.wait(&fds, timeoutMs: Int32(min(UInt64(Int32.max), (deadline - now) / 1_000_000 + 1)))
-            if fds.count > 1 && fds[1].revents != 0 { throw .interrupted }
+            guard SystemClock.monotonicNanoseconds() < deadline else { throw .handshakeTimeout(seconds: timeout) }
+            var poller = PollSet()
+            poller.add(tls.socket.fd, interest)
+            if poller.wait(until: deadline, interrupt: interruptFD) == .interrupted { throw .interrupted }
         }
     }
 

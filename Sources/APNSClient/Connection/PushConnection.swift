@@ -2,15 +2,6 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import APNSPlatform
-// Still calls poll(2) with C arrays until it moves to PollSet (issue 19, branch mockfsm); allowlisted in
-// SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// Facts about an open connection, for `--verbose`.
 public struct ConnectionInfo: Sendable {
@@ -122,17 +113,15 @@ public final class PushConnection {
             }
         }
         if !mayHaveMore && tls.pendingBytes == 0 {
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { return .timedOut }
-            let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-            var fds = [pollfd(fd: tls.socket.fd, events: Poll.readable | (writing && writeBlocked ? Poll.writable : 0), revents: 0)]
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            let ready = Poll.wait(&fds, timeoutMs: waitMs)
-            if ready < 0 { return .ended(.failed("waiting for the server failed: \(FileSystem.errnoText())")) }
-            if fds.count > 1 && fds[1].revents != 0 { return .interrupted }
-            if ready == 0 { return .timedOut }
-            if fds[0].revents & Poll.readable == 0 && fds[0].revents & (Int16(POLLERR) | Int16(POLLHUP)) == 0 {
-                return .progressed  // writable only: flush on the next turn
+            guard SystemClock.monotonicNanoseconds() < deadline else { return .timedOut }
+            var poller = PollSet()
+            poller.add(tls.socket.fd, interest)
+            switch poller.wait(until: deadline, interrupt: interruptFD) {
+            case .interrupted: return .interrupted
+            case .deadline: return .timedOut
+            case .ready:
+                // Writable only (or a poll that failed and reported nothing): flush on the next turn.
+                if !poller.events(at: 0).readableOrClosed { return .progressed }
             }
         }
         return readOnce()
@@ -163,30 +152,29 @@ public final class PushConnection {
         }
         if outcomes.contains(.writeFailed) { return outcomes }
         if mustPoll {
-            let now = SystemClock.monotonicNanoseconds()
-            guard now < deadline else { return outcomes }
-            let waitMs = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
-            var fds = connections.map {
-                pollfd(fd: $0.tls.socket.fd, events: Poll.readable | ($0.writing && $0.writeBlocked ? Poll.writable : 0), revents: 0)
-            }
-            fds += wakeFDs.map { pollfd(fd: $0, events: Poll.readable, revents: 0) }
-            if let interruptFD { fds.append(pollfd(fd: interruptFD, events: Poll.readable, revents: 0)) }
-            let ready = Poll.wait(&fds, timeoutMs: waitMs)
-            if ready < 0 {
-                let failure = Outcome.ended(.failed("waiting for the server failed: \(FileSystem.errnoText())"))
-                return outcomes.map { _ in failure }
-            }
-            if interruptFD != nil && fds[fds.count - 1].revents != 0 { return nil }
-            if ready == 0 { return outcomes }
-            for i in connections.indices {
-                let revents = fds[i].revents
-                if revents & (Poll.readable | Int16(POLLERR) | Int16(POLLHUP)) != 0 { readable[i] = true }
-                else if revents != 0 { outcomes[i] = .progressed }  // writable only: flush on the next turn
+            guard SystemClock.monotonicNanoseconds() < deadline else { return outcomes }
+            var poller = PollSet()
+            for c in connections { poller.add(c.tls.socket.fd, c.interest) }
+            for fd in wakeFDs { poller.add(fd, .readable) }
+            switch poller.wait(until: deadline, interrupt: interruptFD) {
+            case .interrupted: return nil
+            case .deadline: return outcomes
+            case .ready:
+                let anything = (0..<poller.count).contains { poller.events(at: $0).any }
+                for i in connections.indices {
+                    let events = poller.events(at: i)
+                    if events.readableOrClosed { readable[i] = true }
+                    // Writable only, or a poll that failed and reported nothing: flush on the next turn.
+                    else if events.any || !anything { outcomes[i] = .progressed }
+                }
             }
         }
         for i in connections.indices where readable[i] { outcomes[i] = connections[i].readOnce() }
         return outcomes
     }
+
+    /// What the socket is polled for: answers always, room to write while writing is blocked.
+    private var interest: PollInterest { writing && writeBlocked ? [.readable, .writable] : .readable }
 
     /// Events the session recorded since the last call.
     func takeEvents() -> [HTTP2ClientEvent] { session.takeEvents() }
@@ -214,54 +202,32 @@ public final class PushConnection {
 
     private enum FlushOutcome { case done, blocked, failed }
 
-    /// Writes queued frames until done or the socket is full.
+    /// Writes queued frames until done or the socket is full. An nghttp2 failure while producing them stops
+    /// the writing as a failed write does: reading goes on, so answers already on their way are still taken.
     private func flush() -> FlushOutcome {
-        while true {
-            if !session.hasPendingOutput {
-                let more: Bool
-                do { more = try session.prepareOutput() } catch { return .failed }
-                if !more { return .done }
-            }
-            var blocked = false
-            var failed = false
-            session.withPendingOutput { (bytes) -> Int in
-                do {
-                    switch try tls.write(bytes) {
-                    case .bytes(let n): return n
-                    case .wantRead, .wantWrite: blocked = true
-                    case .closed: failed = true
-                    }
-                } catch {
-                    failed = true
-                }
-                return 0
-            }
-            if failed { return .failed }
-            if blocked { return .blocked }
+        switch HTTP2Pump.flush(session, to: tls) {
+        case .done: return .done
+        case .blocked: return .blocked
+        case .failed, .outputFailed: return .failed
         }
     }
 
     private func readOnce() -> Outcome {
-        let read: Result<TLSStep, TLSFailure> = readBuffer.withUnsafeMutableBytes { p in
-            do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
-        }
+        let read = HTTP2Pump.read(from: tls, into: session, buffer: &readBuffer)
         // After every read, application data or not: TLS 1.3 session tickets arrive first and yield no bytes.
         if quickAck { tls.socket.requestQuickAck() }
         switch read {
-        case .failure(let e):
+        case .failed(let e):
             return .ended(.failed(e.description))
-        case .success(.bytes(let n)):
-            let fed: Result<Void, NGHTTP2Error> = readBuffer.withUnsafeBytes { p in
-                do throws(NGHTTP2Error) { return .success(try session.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
-                catch { return .failure(error) }
-            }
-            if case .failure(let e) = fed { return .ended(.protocolError(HTTP2Violation(e))) }
+        case .rejected(let e):
+            return .ended(.protocolError(HTTP2Violation(e)))
+        case .received:
             mayHaveMore = true
             return sessionEnd() ?? .progressed
-        case .success(.wantRead), .success(.wantWrite):
+        case .wouldBlock:
             mayHaveMore = false
             return sessionEnd() ?? .progressed
-        case .success(.closed):
+        case .closed:
             switch tls.peerClose {
             case .closeNotify?: return .ended(.closedCleanly)
             case .reset?: return .ended(.reset)

@@ -104,25 +104,6 @@ public final class TLSConnection {
         }
     }
 
-    /// Runs the handshake to completion, waiting on the socket, bounded by `timeoutMs`.
-    public func handshake(timeoutMs: Int32) throws(TLSFailure) {
-        let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeoutMs)) * 1_000_000
-        while true {
-            let step = try handshakeStep()
-            let interest: PollInterest
-            switch step {
-            case .bytes: return
-            case .wantRead: interest = .readable
-            case .wantWrite: interest = .writable
-            case .closed: throw .handshake("the server closed the connection")
-            }
-            guard SystemClock.monotonicNanoseconds() < deadline else { throw .handshake("timed out") }
-            if PollSet.wait(for: socket.fd, interest, until: deadline).isEmpty {
-                throw .handshake("timed out waiting for the server")
-            }
-        }
-    }
-
     /// Reads decrypted bytes into `buffer`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(TLSFailure) -> TLSStep {
         ERR_clear_error()

@@ -43,8 +43,10 @@ extension APNSCtl {
                 (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
-                answers. A client must finish its TLS handshake within 10 s and send its first request within \
+                answers. A client must finish its TLS handshake within 10 s and complete a request at least every \
                 10 s after it (else GOAWAY {"reason":"IdleTimeout"}); silent clients never delay others. \
+                A connection whose credentials were refused gets one stream at a time, and unfinished \
+                request data is capped at 16 MiB per connection (past it, RST_STREAM REFUSED_STREAM). \
                 SIGINT or SIGTERM sends GOAWAY {"reason":"Shutdown"}, lets open streams \
                 finish and exits 0 within a second.
 

@@ -1,6 +1,6 @@
 import APNSCore
 import APNSPlatform
-// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
+// Reads errno after Socket.accept (EMFILE and friends pause accepting) until accept reports its failure typed;
 // allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
 #if canImport(Darwin)
 import Darwin
@@ -31,17 +31,15 @@ final class MockAcceptor {
 
     /// Runs until the stop pipe fires.
     func run() {
-        var fds: [pollfd] = []
+        var poller = PollSet()
         while true {
-            let now = SystemClock.monotonicNanoseconds()
-            let paused = now < pausedUntil
-            fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: shared.stop.readFD, events: Poll.readable, revents: 0))
-            fds.append(pollfd(fd: paused ? -1 : shared.listener.fd, events: Poll.readable, revents: 0))
-            let timeout: Int32 = paused ? Int32((pausedUntil - now) / 1_000_000) + 1 : -1
-            _ = Poll.wait(&fds, timeoutMs: timeout)
-            if fds[0].revents != 0 { return }
-            if !paused && fds[1].revents != 0 { acceptAll() }
+            let paused = SystemClock.monotonicNanoseconds() < pausedUntil
+            poller.removeAll()
+            poller.add(shared.stop.readFD, .readable)
+            poller.add(paused ? nil : shared.listener.fd, .readable)
+            _ = poller.wait(until: paused ? pausedUntil : nil)
+            if poller.events(at: 0).any { return }
+            if !paused && poller.events(at: 1).any { acceptAll() }
         }
     }
 

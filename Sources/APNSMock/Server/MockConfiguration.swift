@@ -34,8 +34,8 @@ public struct MockConfiguration: Sendable {
     public var errorCloseAfter: Int?
     /// A client that has not finished the TLS handshake by then is disconnected (milliseconds).
     public var handshakeTimeoutMilliseconds: Int
-    /// A connection that has not sent a whole request this long after its handshake gets GOAWAY
-    /// `{"reason":"IdleTimeout"}` and is closed (milliseconds), so silent clients cannot pile up.
+    /// A connection that has not completed a request this long after its handshake, or after its last request,
+    /// gets GOAWAY `{"reason":"IdleTimeout"}` and is closed (milliseconds), so silent clients cannot pile up.
     public var firstRequestTimeoutMilliseconds: Int
     /// Connections open at once at most; beyond it new ones are closed at once and stderr says so.
     public var maxConnections: Int

@@ -2,74 +2,38 @@ import APNSCore
 import APNSCrypto
 import APNSHTTP2
 import APNSPlatform
-// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
-// allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
-/// One client connection of the mock: a non-blocking TLS handshake, then HTTP/2 (or the HTTP/1.1-only fault),
-/// driven by its event loop whenever its socket is ready. Nothing here blocks, so a slow or silent client
-/// only ever costs its own connection.
+/// One client connection of the mock, driven by its event loop whenever its socket is ready: a non-blocking
+/// TLS handshake, then HTTP/2 (or the HTTP/1.1-only fault). It moves bytes and applies what
+/// `MockConnectionStateMachine` decides; nothing here blocks, so a slow or silent client only ever costs its
+/// own connection.
 final class MockConnection {
-    enum Phase: Equatable {
-        case handshaking
-        case http2
-        case http1
-        /// Flushing what is queued, then ending the way `CloseMode` says.
-        case closing(CloseMode)
-        case closed
-    }
+    typealias Machine = MockConnectionStateMachine
 
-    /// How a closing connection ends once its queued bytes are written.
-    enum CloseMode: Equatable {
-        /// TLS close_notify and FIN, then discard what the peer still sends until it closes (bounded): the
-        /// normal end (after GOAWAY, or when the client left). Closing at once with unread bytes would make the
-        /// kernel send RST and drop answers still on their way, which the log already counts as answered.
-        case graceful
-        /// FIN without close_notify, then close (the close fault; unread bytes make the kernel send RST).
-        case abrupt
-        /// Wait until the peer acknowledged every byte (at most `terminalWaitMilliseconds`), then RST.
-        case reset
-        /// FIN without close_notify, then discard what the peer still sends until it closes (bounded), then close.
-        case endOfFile
-    }
-
-    /// The longest the reset and EOF faults wait for the peer (its ACKs, or its close).
+    /// The longest the close modes wait for the peer (its ACKs before a reset, or its close after our FIN).
     static let terminalWaitMilliseconds: UInt64 = 2000
 
     /// 1-based, in accept order across the server (the log's `connection`).
     let number: Int
     let tls: TLSConnection
     let shared: MockServerShared
-    /// Whether the configured faults apply to this connection.
-    let faulty: Bool
-    let handshakeDeadline: UInt64
-    /// Set at the handshake, cleared by the first whole request: a client that never asks is closed then.
-    var firstRequestDeadline: UInt64?
+    var machine: Machine
 
-    var phase: Phase = .handshaking
     var session: HTTP2ServerSession?
+    /// In place of the session under the HTTP/1.1-only fault.
+    var http1: HTTP1VersionRefusal?
     var auth = ConnectionAuthState(certificate: nil)
-    /// Encrypted-side output waiting for the socket: `out[outOffset...]`.
-    var out: [UInt8] = []
-    var outOffset = 0
+    /// The session failed to produce output, or a close mode took everything it will send: what is pending
+    /// still goes out, nothing more is produced.
+    var outputSealed = false
     /// The last TLS step wanted the socket writable (a blocked write, or a handshake/read needing it).
     var needsWritable = false
-    /// Answers sent on this connection (for the GOAWAY and close faults).
-    var answered = 0
-    /// The last-stream-id of the GOAWAY this connection sent (fault or `errorCloseAfter`): later streams are refused.
-    var goAwayLastStream: Int32?
-    /// Error answers so far, as `errorCloseAfter` counts them.
-    var errorWeight = 0
-    /// When the reset and EOF faults stop waiting for the peer.
+    /// When the reset and EOF modes (and a graceful end's drain) stop waiting for the peer; 0: not started.
     var terminalDeadline: UInt64 = 0
-    /// The EOF fault has sent its FIN.
+    /// The FIN of a graceful or EOF end is sent.
     var sentFIN = false
+    /// The socket was shut down (or armed for RST) by `end`.
+    private var ended = false
 
     static let outputHighWater = 256 * 1024
 
@@ -77,96 +41,98 @@ final class MockConnection {
         self.number = number
         self.tls = tls
         self.shared = shared
-        self.faulty = faulty
-        self.handshakeDeadline = now + UInt64(max(1, shared.configuration.handshakeTimeoutMilliseconds)) * 1_000_000
+        let c = shared.configuration
+        machine = Machine(policy: Machine.Policy(
+            faults: faulty ? c.faults : .none, errorCloseAfter: c.errorCloseAfter,
+            handshakeTimeoutNs: UInt64(max(1, c.handshakeTimeoutMilliseconds)) * 1_000_000,
+            idleTimeoutNs: UInt64(max(1, c.firstRequestTimeoutMilliseconds)) * 1_000_000,
+            maxConcurrentStreams: c.maxConcurrentStreams), now: now)
     }
 
     var fd: Int32 { tls.socket.fd }
-    var isClosed: Bool { phase == .closed }
+    var isClosed: Bool { machine.phase == .closed }
     /// Bytes produced but not yet accepted by the socket. (`flush` drains nghttp2 until the socket blocks,
     /// so nghttp2's own queue never needs a writable wake-up of its own.)
-    var hasPendingOutput: Bool { outOffset < out.count }
+    var hasPendingOutput: Bool { session?.hasPendingOutput ?? http1?.hasPendingOutput ?? false }
+    /// Reading stops while this much output waits for a peer that does not take its answers.
+    private var outputBelowHighWater: Bool { (session?.pendingOutputCount ?? 0) < Self.outputHighWater }
 
-    /// The poll events this connection waits for.
-    var pollEvents: Int16 {
-        switch phase {
-        case .closed: return 0
-        case .handshaking: return needsWritable ? Poll.writable : Poll.readable
+    /// What this connection waits for.
+    var pollInterest: PollInterest {
+        switch machine.phase {
+        case .closed: return []
+        case .handshaking: return needsWritable ? .writable : .readable
         case .closing(let mode):
-            if hasPendingOutput { return Poll.writable }
-            // The reset fault waits for ACKs by timer; after a FIN, what the peer still sends is read and dropped.
-            return mode == .endOfFile || mode == .graceful ? Poll.readable : 0
+            if hasPendingOutput { return .writable }
+            // The reset mode waits for ACKs by timer; after a FIN, what the peer still sends is read and dropped.
+            return mode == .endOfFile || mode == .graceful ? .readable : []
         case .http1, .http2:
-            var events: Int16 = 0
-            if out.count - outOffset < Self.outputHighWater { events |= Poll.readable }
-            if needsWritable || hasPendingOutput { events |= Poll.writable }
-            return events
+            var interest: PollInterest = []
+            if outputBelowHighWater { interest.insert(.readable) }
+            if needsWritable || hasPendingOutput { interest.insert(.writable) }
+            return interest
         }
     }
 
     /// Does whatever the socket allows now.
-    func service(revents: Int16, context: LoopContext) {
-        if revents & Int16(POLLNVAL) != 0 { close(); return }
-        switch phase {
+    func service(events: PollEvents, context: LoopContext) {
+        if events.contains(.invalid) { apply(machine.connectionFailed(), context: context); return }
+        switch machine.phase {
         case .closed: return
         case .handshaking: advanceHandshake(context: context)
         case .http2, .http1:
             readAvailable(context: context)
-            flush()
+            flush(context: context)
         case .closing(let mode):
-            let gone = revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0
-            // The reset fault waits for ACKs by timer; a peer that is already gone would wake the loop for nothing.
-            if mode == .reset && gone { close(reset: true); return }
-            if mode == .endOfFile || mode == .graceful, sentFIN, gone || revents & Poll.readable != 0 { discardIncoming() }
-            flush()
+            let gone = !events.isDisjoint(with: [.hangUp, .error])
+            // The reset mode waits for ACKs by timer; a peer that is already gone would wake the loop for nothing.
+            if mode == .reset && gone { end(reset: true); return }
+            if mode == .endOfFile || mode == .graceful, sentFIN, gone || events.contains(.readable) { discardIncoming() }
+            flush(context: context)
         }
-        finishIfDone()
+        finishIfDone(context: context)
     }
 
     /// The next moment `checkDeadlines` has something to do, if any.
     var nextDeadline: UInt64? {
-        switch phase {
-        case .handshaking: return handshakeDeadline
-        case .http2: return firstRequestDeadline
+        switch machine.phase {
         case .closing(.reset) where !hasPendingOutput:
             // Re-check the peer's ACKs every few milliseconds.
             return min(terminalDeadline, SystemClock.monotonicNanoseconds() + 5_000_000)
         case .closing(.endOfFile), .closing(.graceful): return sentFIN ? terminalDeadline : nil
-        default: return nil
+        default: return machine.wakeAt
         }
     }
 
-    /// Closes a connection that has not finished its handshake in time, and says GOAWAY `{"reason":"IdleTimeout"}`
-    /// to one that has sent no request in time: silent clients must not hold descriptors for ever.
+    /// Tells the machine the time (its handshake and idle timeouts), and ends a close that waited long enough.
     func checkDeadlines(now: UInt64, context: LoopContext) {
-        switch phase {
-        case .handshaking:
-            if now >= handshakeDeadline { close() }
-        case .http2:
-            guard let deadline = firstRequestDeadline, now >= deadline, let session else { return }
-            firstRequestDeadline = nil
-            session.goAway(lastStreamID: session.lastProcessedStreamID, code: .noError,
-                           debugData: Self.goAwayData(.idleTimeout))
-            session.produceOutput(into: &out, limit: Int.max)
-            beginClosing(.graceful)
-            flush()
-            finishIfDone()
-        case .closing:
-            finishIfDone()
-        default:
-            break
+        if case .closing = machine.phase {
+            finishIfDone(context: context)
+            return
         }
+        let actions = machine.timePassed(now: now)
+        guard !actions.isEmpty else { return }
+        apply(actions, context: context)
+        flush(context: context)
+        finishIfDone(context: context)
+    }
+
+    /// Starts a graceful stop: GOAWAY `{"reason":"Shutdown"}`, open streams still answered.
+    func beginShutdown(context: LoopContext) {
+        apply(machine.shutdown(), context: context)
+        flush(context: context)
+        finishIfDone(context: context)
     }
 
     // MARK: Handshake
 
     func advanceHandshake(context: LoopContext) {
         let step: TLSStep
-        do { step = try tls.handshakeStep() } catch { close(); return }
+        do { step = try tls.handshakeStep() } catch { apply(machine.connectionFailed(), context: context); return }
         switch step {
         case .wantRead: needsWritable = false
         case .wantWrite: needsWritable = true
-        case .closed: close()
+        case .closed: apply(machine.connectionFailed(), context: context)
         case .bytes:
             needsWritable = false
             established(context: context)
@@ -174,35 +140,17 @@ final class MockConnection {
     }
 
     private func established(context: LoopContext) {
-        if faulty && shared.configuration.faults.http1Only {
-            phase = .http1
-            readAvailable(context: context)
-            flush()
-            return
-        }
+        var credentials = Machine.Credentials.token
         if let certificate = tls.peerCertificate {
-            auth = ConnectionAuthState(certificate: shared.describe(certificate, trusted: tls.clientCertificateTrusted))
+            let presented = shared.describe(certificate, trusted: tls.clientCertificateTrusted)
+            auth = ConnectionAuthState(certificate: presented)
+            let accepted = presented.trusted && presented.environments.contains(shared.configuration.rules.environment)
+            credentials = .certificate(refused: !accepted)
         }
-        // A token connection gets a single stream until its first good token (APNS.md §6).
-        let limit: UInt32 = auth.kind == .certificate ? shared.configuration.maxConcurrentStreams : 1
-        do {
-            session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: limit))
-        } catch {
-            close()
-            return
-        }
-        phase = .http2
-        firstRequestDeadline = SystemClock.monotonicNanoseconds()
-            + UInt64(max(1, shared.configuration.firstRequestTimeoutMilliseconds)) * 1_000_000
-        if faulty, shared.configuration.faults.goAwayAfterStreams == 0 {
-            sendFaultGoAway(lastStream: 0)
-        }
-        if faulty, let mode = shared.configuration.faults.terminalClose(afterAnswers: 0) {
-            endAfterAnswers(mode)
-            return
-        }
-        readAvailable(context: context)
-        flush()
+        apply(machine.handshakeFinished(credentials, now: SystemClock.monotonicNanoseconds()), context: context)
+        if machine.readsRequests { readAvailable(context: context) }
+        flush(context: context)
+        finishIfDone(context: context)
     }
 
     // MARK: Reading
@@ -210,124 +158,106 @@ final class MockConnection {
     /// Reads until the socket has nothing more (or a fair share was read), handing bytes to HTTP/2.
     func readAvailable(context: LoopContext) {
         var rounds = 0
-        while rounds < 16, phase == .http2 || phase == .http1, out.count - outOffset < Self.outputHighWater {
+        while rounds < 16, machine.readsRequests, outputBelowHighWater {
             rounds += 1
-            let step: TLSStep
-            do {
-                step = try context.readBuffer.withUnsafeMutableBytes { try tls.read(into: $0) }
-            } catch {
-                close()
-                return
-            }
-            switch step {
-            case .wantRead:
-                return
-            case .wantWrite:
-                needsWritable = true
-                return
-            case .closed:
-                beginClosing(.graceful)
-                return
-            case .bytes(let n):
-                if phase == .http1 { answerHTTP1(); return }
-                guard let session else { return }
-                do {
-                    try context.readBuffer.withUnsafeBytes { try session.receive(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                } catch {
+            if let session {
+                let turn = readChunk(into: session, context: context)
+                guard turn != .stop else { return }
+                answer(session.takeRequests(), context: context)
+                if turn == .rejected {
                     // Protocol violation or too many streams: the GOAWAY (if any) is queued; send it and close.
-                    answer(session.takeRequests(), context: context)
-                    beginClosing(.graceful)
+                    apply(machine.sessionFailed(), context: context)
                     return
                 }
-                answer(session.takeRequests(), context: context)
+            } else if let http1 {
+                if readChunk(into: http1, context: context) == .received {
+                    apply(machine.http1BytesReceived(), context: context)
+                }
+                return
+            } else {
+                return
             }
         }
     }
 
-    /// The HTTP/1.1-only fault: whatever the client sent, an HTTP/1.1 error, then close.
-    private func answerHTTP1() {
-        out.append(contentsOf: Array("HTTP/1.1 505 HTTP Version Not Supported\r\ncontent-length: 0\r\nconnection: close\r\n\r\n".utf8))
-        beginClosing(.graceful)
+    private enum ReadTurn { case received, rejected, stop }
+
+    /// One read into `input` through the pump; the ends it sees go to the machine.
+    private func readChunk<I: HTTP2Input>(into input: I, context: LoopContext) -> ReadTurn {
+        switch HTTP2Pump.read(from: tls, into: input, buffer: &context.readBuffer) {
+        case .received: return .received
+        case .rejected: return .rejected
+        case .wouldBlock(let wantsWritable):
+            if wantsWritable { needsWritable = true }
+            return .stop
+        case .closed:
+            apply(machine.clientClosed(), context: context)
+            return .stop
+        case .failed:
+            apply(machine.connectionFailed(), context: context)
+            return .stop
+        }
     }
 
     // MARK: Writing
 
-    /// Moves queued frames to the socket until it would block.
-    func flush() {
-        while phase != .closed {
-            if outOffset >= out.count {
-                out.removeAll(keepingCapacity: true)
-                outOffset = 0
-                if let session, phase == .http2 || phase == .closing(.graceful) {
-                    session.produceOutput(into: &out, limit: 64 * 1024)
-                }
-                if out.isEmpty { needsWritable = false; return }
-            }
-            let step: TLSStep
-            do {
-                step = try out.withUnsafeBytes { try tls.write(UnsafeRawBufferPointer(rebasing: $0[outOffset...])) }
-            } catch {
-                close()
-                return
-            }
-            switch step {
-            case .bytes(let n): outOffset += n
-            case .wantWrite, .wantRead:
-                needsWritable = true
-                return
-            case .closed:
-                close()
-                return
-            }
+    /// Moves queued frames to the socket until it would block; the session produces more only while the
+    /// connection speaks HTTP/2 or ends gracefully.
+    func flush(context: LoopContext) {
+        guard !isClosed else { return }
+        let result: HTTP2Pump.Flush
+        if let session {
+            let producing = !outputSealed && (machine.phase == .http2 || machine.phase == .closing(.graceful))
+            result = HTTP2Pump.flush(session, to: tls, produce: producing)
+        } else if let http1 {
+            result = HTTP2Pump.flush(http1, to: tls)
+        } else {
+            result = .done
+        }
+        switch result {
+        case .done: needsWritable = false
+        case .blocked: needsWritable = true
+        case .failed: apply(machine.connectionFailed(), context: context)
+        case .outputFailed:
+            // nghttp2 broke: end as after a protocol error, writing only what was produced before.
+            outputSealed = true
+            apply(machine.sessionFailed(), context: context)
+            flush(context: context)
         }
     }
 
     /// Closes once a closing connection has flushed (the way its mode says), or an HTTP/2 session has nothing
     /// left to do.
-    func finishIfDone() {
-        switch phase {
+    func finishIfDone(context: LoopContext) {
+        switch machine.phase {
         case .closing(let mode):
             // `flush` ran just before: an empty buffer means nothing more will come.
-            guard outOffset >= out.count else { return }
+            guard !hasPendingOutput else { return }
             switch mode {
             case .graceful:
                 if !sentFIN {
                     tls.shutdown()
                     sendFINAndDrain()
                 }
-                if phase != .closed && SystemClock.monotonicNanoseconds() >= terminalDeadline { close() }
+                if !isClosed && SystemClock.monotonicNanoseconds() >= terminalDeadline { end() }
             case .abrupt:
-                close()
+                end()
             case .reset:
                 if tls.socket.unacknowledgedByteCount == 0 || SystemClock.monotonicNanoseconds() >= terminalDeadline {
-                    close(reset: true)
+                    end(reset: true)
                 }
             case .endOfFile:
                 if !sentFIN { sendFINAndDrain() }
-                if phase != .closed && SystemClock.monotonicNanoseconds() >= terminalDeadline { close() }
+                if !isClosed && SystemClock.monotonicNanoseconds() >= terminalDeadline { end() }
             }
         case .http2:
-            if let session, session.isFinished, outOffset >= out.count {
-                beginClosing(.graceful)
-                finishIfDone()
+            if let session, session.isFinished, !session.hasPendingOutput {
+                apply(machine.sessionFinished(), context: context)
+                finishIfDone(context: context)
             }
         default:
             break
         }
-    }
-
-    func beginClosing(_ mode: CloseMode) {
-        if phase != .closed { phase = .closing(mode) }
-    }
-
-    /// The reset and EOF faults: whatever answers are queued go out, nothing more is answered or read into
-    /// HTTP/2, and the connection ends as `mode` says once they are written.
-    func endAfterAnswers(_ mode: CloseMode) {
-        session?.produceOutput(into: &out, limit: Int.max)
-        terminalDeadline = SystemClock.monotonicNanoseconds() + Self.terminalWaitMilliseconds * 1_000_000
-        beginClosing(mode)
-        flush()
-        finishIfDone()
     }
 
     /// FIN after everything written (the kernel sends the data first), then the peer's remaining bytes are
@@ -344,35 +274,23 @@ final class MockConnection {
     /// After a FIN: reads and drops the raw bytes the peer still sends, closing when it closes,
     /// so that unread bytes never turn the end into a reset.
     private func discardIncoming() {
-        var scratch = [UInt8](repeating: 0, count: 4096)
-        while phase != .closed {
-            let n = scratch.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
-            if n > 0 { continue }
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            close()
+        while !isClosed {
+            switch tls.socket.receive(limit: 4096).0 {
+            case .bytes: continue
+            case .wouldBlock: return
+            case .closed, .failed: end()
+            }
         }
     }
 
-    /// Starts a graceful stop: GOAWAY `{"reason":"Shutdown"}`, open streams still answered.
-    func beginShutdown() {
-        switch phase {
-        case .http2:
-            if let session, !session.goAwaySubmitted {
-                session.goAway(debugData: Self.goAwayData(.shutdown))
-            }
-            flush()
-            finishIfDone()
-        case .handshaking, .http1:
-            close()
-        case .closing, .closed:
-            break
-        }
-    }
+    /// Ends the connection now (the server stops, the loop's drain time is over).
+    func close() { end() }
 
     /// Ends the connection; `reset` makes the kernel send RST instead of FIN.
-    func close(reset: Bool = false) {
-        guard phase != .closed else { return }
-        phase = .closed
+    func end(reset: Bool = false) {
+        machine.closed()
+        guard !ended else { return }
+        ended = true
         // The descriptor itself is closed when the last reference to the socket goes (this loop turn); shut it
         // down now so the peer sees the end at once, or arm the RST that closing it will send.
         if reset { tls.socket.setResetOnClose() } else { tls.socket.shutdownSending(reading: true) }

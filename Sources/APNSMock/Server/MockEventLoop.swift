@@ -1,15 +1,6 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
-// Still calls poll(2) and read(2) with C types until it moves to PollSet (issue 19, branch mockfsm);
-// allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// One event-loop thread: polls the stop pipe, its inbox (connections the acceptor deals it) and its own
 /// connections, and services whichever are ready. It never touches the listener, so it sleeps until something
@@ -36,23 +27,24 @@ final class MockEventLoop {
 
     /// Runs until stopped and drained.
     func run() {
-        var fds: [pollfd] = []
+        var poller = PollSet()
         while true {
-            fds.removeAll(keepingCapacity: true)
-            fds.append(pollfd(fd: stopping ? -1 : shared.stop.readFD, events: Poll.readable, revents: 0))
-            fds.append(pollfd(fd: inbox.readFD, events: Poll.readable, revents: 0))
-            for c in connections { fds.append(pollfd(fd: c.fd, events: c.pollEvents, revents: 0)) }
+            poller.removeAll()
+            poller.add(stopping ? nil : shared.stop.readFD, .readable)
+            poller.add(inbox.readFD, .readable)
+            for c in connections { poller.add(c.fd, c.pollInterest) }
 
-            _ = Poll.wait(&fds, timeoutMs: pollTimeout())
+            _ = poller.wait(until: nextWake())
             let now = SystemClock.monotonicNanoseconds()
             context.nowSeconds = SystemClock.now()
 
-            if !stopping && fds[0].revents != 0 { beginStop(now: now) }
-            // Connections taken from the inbox now are not in `fds` yet; they were serviced once on arrival.
+            if !stopping && poller.events(at: 0).any { beginStop(now: now) }
+            // Connections taken from the inbox now are not in the poll set yet; they were serviced once on arrival.
             let polled = connections.count
-            if fds[1].revents != 0 { takeNewConnections(now: now) }
-            for i in 0..<min(polled, fds.count - 2) where fds[i + 2].revents != 0 {
-                connections[i].service(revents: fds[i + 2].revents, context: context)
+            if poller.events(at: 1).any { takeNewConnections(now: now) }
+            for i in 0..<min(polled, poller.count - 2) {
+                let events = poller.events(at: i + 2)
+                if events.any { connections[i].service(events: events, context: context) }
             }
             for c in connections { c.checkDeadlines(now: now, context: context) }
             let before = connections.count
@@ -70,20 +62,17 @@ final class MockEventLoop {
         context.log.flush()
     }
 
-    /// Sleeps until the nearest connection deadline or the stop deadline; with none, until something happens.
-    private func pollTimeout() -> Int32 {
-        let now = SystemClock.monotonicNanoseconds()
-        var nearest = UInt64.max
-        if stopping { nearest = stopDeadline }
-        for c in connections { if let d = c.nextDeadline { nearest = min(nearest, d) } }
-        if nearest == .max { return -1 }
-        return nearest <= now ? 0 : Int32(min(UInt64(Int32.max), (nearest - now) / 1_000_000 + 1))
+    /// The nearest connection deadline or the stop deadline; nil: sleep until something happens.
+    private func nextWake() -> UInt64? {
+        var nearest: UInt64? = stopping ? stopDeadline : nil
+        for c in connections { if let d = c.nextDeadline { nearest = min(nearest ?? d, d) } }
+        return nearest
     }
 
     private func beginStop(now: UInt64) {
         stopping = true
         stopDeadline = now + Self.drainMilliseconds * 1_000_000
-        for c in connections { c.beginShutdown() }
+        for c in connections { c.beginShutdown(context: context) }
     }
 
     /// Starts the handshakes of the connections the acceptor dealt this loop.

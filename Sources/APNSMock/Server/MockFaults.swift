@@ -63,7 +63,7 @@ public struct MockFaults: Sendable, Equatable {
     }
 
     /// How a connection ends after `answered` answers under the reset or EOF fault, if it does now.
-    func terminalClose(afterAnswers answered: Int) -> MockConnection.CloseMode? {
+    func terminalClose(afterAnswers answered: Int) -> MockConnectionStateMachine.CloseMode? {
         if let n = resetAfterAnswers, answered >= n { return .reset }
         if let n = eofAfterAnswers, answered >= n { return .endOfFile }
         return nil
