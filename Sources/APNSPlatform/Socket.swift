@@ -234,13 +234,38 @@ public final class Socket: @unchecked Sendable {
 
     /// Accepts one pending connection (non-blocking); nil when none is waiting.
     public func accept() -> Socket? {
+        if case .accepted(let socket) = acceptNext() { return socket }
+        return nil
+    }
+
+    /// What one accept(2) on a listener gave.
+    public enum Accepted {
+        case accepted(Socket)
+        /// No connection is waiting (the backlog is empty) or the call failed for a reason not listed below.
+        case none
+        /// A signal or a client that left before it was taken: try again at once.
+        case retry
+        /// The process or the system is out of descriptors or memory; the error text names which. Waiting
+        /// clients stay in the listen backlog until accepting resumes.
+        case outOfResources(String)
+    }
+
+    /// accept(2) with its failure told apart, so a server can pause when descriptors run out instead of
+    /// spinning on a listener that stays readable.
+    public func acceptNext() -> Accepted {
         let client = cAccept(fd)
-        if client < 0 { return nil }
+        if client < 0 {
+            let failure = errno
+            if failure == EMFILE || failure == ENFILE || failure == ENOBUFS || failure == ENOMEM {
+                return .outOfResources(FileSystem.errnoText(failure))
+            }
+            return failure == EINTR || failure == ECONNABORTED ? .retry : .none
+        }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         let sock = Socket(takingOwnership: client)
         sock.setNonBlocking()
         sock.setNoDelay()
-        return sock
+        return .accepted(sock)
     }
 
     /// The port this socket is bound to (the real one after `listen(port: 0)`).

@@ -1,14 +1,5 @@
 import APNSCore
 import APNSPlatform
-// Reads errno after Socket.accept (EMFILE and friends pause accepting) until accept reports its failure typed;
-// allowlisted in SourceTreeRulesTests. No other file outside APNSPlatform imports the C library.
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Musl)
-import Musl
-#else
-import Glibc
-#endif
 
 /// The one thread that accepts: it waits on the listener alone, accepts until the backlog is empty
 /// (EAGAIN) on every wake-up, and deals the connections to the event loops in turn. Handshakes and requests
@@ -46,16 +37,19 @@ final class MockAcceptor {
     /// Accepts until the backlog is empty, dealing connections round-robin.
     private func acceptAll() {
         var batches = [[AcceptedSocket]](repeating: [], count: inboxes.count)
-        while true {
-            guard let socket = shared.listener.accept() else {
-                let failure = errno
-                if failure == EMFILE || failure == ENFILE || failure == ENOBUFS || failure == ENOMEM {
-                    pausedUntil = SystemClock.monotonicNanoseconds() + Self.pauseMilliseconds * 1_000_000
-                    shared.noteAcceptFailure(failure)
-                } else if failure == EINTR || failure == ECONNABORTED {
-                    continue
-                }
-                break
+        accepting: while true {
+            let socket: Socket
+            switch shared.listener.acceptNext() {
+            case .accepted(let s):
+                socket = s
+            case .retry:
+                continue accepting
+            case .none:
+                break accepting
+            case .outOfResources(let why):
+                pausedUntil = SystemClock.monotonicNanoseconds() + Self.pauseMilliseconds * 1_000_000
+                shared.noteAcceptFailure(why)
+                break accepting
             }
             // Over the cap: the connection is closed at once (the socket goes out of scope here).
             guard let (number, faulty) = shared.admitConnection() else { continue }

@@ -81,13 +81,13 @@ final class MockServerShared: Sendable {
     }
 
     /// Says once, on stderr, that connections are waiting because the process has no descriptor left.
-    func noteAcceptFailure(_ code: Int32) {
+    func noteAcceptFailure(_ why: String) {
         let first = counters.withLock { c -> Bool in
             defer { c.warnedAboutDescriptors = true }
             return !c.warnedAboutDescriptors
         }
         guard first else { return }
-        MockServer.warnWithoutBlocking("apnsctl mock: cannot accept more connections (\(FileSystem.errnoText(code))); new clients wait until others disconnect (raise the limit with ulimit -n)")
+        MockServer.warnWithoutBlocking("apnsctl mock: cannot accept more connections (\(why)); new clients wait until others disconnect (raise the limit with ulimit -n)")
     }
 
     /// Reads what the mock needs from a client certificate.
