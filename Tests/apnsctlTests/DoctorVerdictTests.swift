@@ -21,7 +21,7 @@ import Darwin
             checks += [.ok("connect", environment, "ok"), .ok("tls", environment, "ok"), .ok("auth", environment, "accepted")]
         case .rejected:
             checks += [.ok("connect", environment, "ok"), .ok("tls", environment, "ok"),
-                       .fail("auth", environment, .rejected, "403 InvalidProviderToken", reason: "InvalidProviderToken")]
+                       .fail("auth", environment, .rejected, "403 InvalidProviderToken", reason: .known(.invalidProviderToken))]
         case .network:
             checks += [.fail("connect", environment, .network, "cannot connect")]
         }
@@ -80,7 +80,7 @@ import Darwin
                                   timeoutText: "--timeout 5")
         }
         let ok = auth(.answered(HTTPResponse(status: 400, body: Array(#"{"reason":"BadDeviceToken"}"#.utf8))))
-        #expect(ok.status == .ok && ok.reason == "BadDeviceToken")
+        #expect(ok.status == .ok && ok.reason == .known(.badDeviceToken))
         let accepted = auth(.answered(HTTPResponse(status: 200)))
         #expect(accepted.status == .fail && accepted.problem == .rejected && accepted.detail.hasPrefix("200"))
         let swapped = auth(.answered(HTTPResponse(status: 403, body: Array(#"{"reason":"InvalidProviderToken"}"#.utf8))))
@@ -94,17 +94,17 @@ import Darwin
     }
 
     @Test func reasonsAreSharpened() {
-        let clock = DoctorAdvice.refusal(status: 403, reason: "ExpiredProviderToken", environment: .production, acceptedIn: nil,
+        let clock = DoctorAdvice.refusal(status: 403, reason: ReceivedReason("ExpiredProviderToken"), environment: .production, acceptedIn: nil,
                                          keyID: nil, teamID: nil)
         #expect(clock.hint.contains("clock"))
         for spelling in ["BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken"] {
-            let told = DoctorAdvice.refusal(status: 403, reason: spelling, environment: .production, acceptedIn: .sandbox,
+            let told = DoctorAdvice.refusal(status: 403, reason: ReceivedReason(spelling), environment: .production, acceptedIn: .sandbox,
                                             keyID: nil, teamID: nil)
             #expect(told.hint.hasPrefix("this key is for sandbox only (keys can be limited to one environment since 2025)"))
-            let untold = DoctorAdvice.refusal(status: 403, reason: spelling, environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+            let untold = DoctorAdvice.refusal(status: 403, reason: ReceivedReason(spelling), environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
             #expect(untold.hint.contains("limited to production"))
         }
-        let topic = DoctorAdvice.refusal(status: 400, reason: "TopicDisallowed", environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+        let topic = DoctorAdvice.refusal(status: 400, reason: ReceivedReason("TopicDisallowed"), environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
         #expect(topic.hint == APNSReason.topicDisallowed.hint)
     }
 

@@ -132,8 +132,8 @@ extension APNSCtl {
                 for c in reports[r].checks.indices {
                     let check = reports[r].checks[c]
                     guard check.name == "auth", check.status == .fail,
-                          check.reason == APNSReason.badEnvironmentKeyIdInToken.rawValue
-                            || check.reason == APNSReason.badEnvironmentKeyInToken.rawValue else { continue }
+                          check.reason == .known(.badEnvironmentKeyIdInToken)
+                            || check.reason == .known(.badEnvironmentKeyInToken) else { continue }
                     let status = Int(check.detail.prefix { $0 != " " }) ?? 403
                     let (detail, hint) = DoctorAdvice.refusal(status: status, reason: check.reason, environment: reports[r].environment,
                                                               acceptedIn: accepted, keyID: plan.keyID, teamID: plan.teamID)

@@ -47,11 +47,11 @@ enum DoctorAdvice {
     /// The probe's answer when it is not `BadDeviceToken`: the line's detail and its hint, from `send`'s meaning
     /// and hint, sharpened for what a doctor knows. `acceptedIn` is the environment whose probe was accepted,
     /// when the other probe told; `keyID`/`teamID` with token auth.
-    static func refusal(status: Int, reason: String?, environment: APNSEnvironment, acceptedIn: APNSEnvironment?,
+    static func refusal(status: Int, reason: ReceivedReason?, environment: APNSEnvironment, acceptedIn: APNSEnvironment?,
                         keyID: String?, teamID: String?) -> (detail: String, hint: String) {
-        let shownReason = reason.map { PrintableText.escapingControls(String($0.prefix(80))) }
+        let shownReason = reason.map { PrintableText.escapingControls(String($0.text.prefix(80))) }
         let head = "\(status) " + (shownReason ?? "(no reason)")
-        guard let reason, let known = APNSReason(rawValue: reason) else {
+        guard case .known(let known)? = reason else {
             return (head + ": an answer APNs does not document", "is --endpoint an APNs server? check it, and the proxy, if any")
         }
         switch known {

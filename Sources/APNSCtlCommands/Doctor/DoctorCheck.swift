@@ -32,7 +32,7 @@ struct DoctorCheck: Equatable {
     var detail: String
     var hint: String? = nil
     /// `auth` only: the probe's APNs reason (`BadDeviceToken` when ok).
-    var reason: String? = nil
+    var reason: ReceivedReason? = nil
     /// What went wrong, for a `fail` (and for a failure softened to `warn`).
     var problem: Problem? = nil
     /// For a certificate: its notAfter (epoch seconds) and whole days left.
@@ -54,7 +54,7 @@ struct DoctorCheck: Equatable {
     }
 
     static func fail(_ name: String, _ environment: APNSEnvironment?, _ problem: Problem, _ detail: String,
-                     hint: String? = nil, reason: String? = nil) -> DoctorCheck {
+                     hint: String? = nil, reason: ReceivedReason? = nil) -> DoctorCheck {
         DoctorCheck(name: name, environment: environment, status: .fail, detail: detail, hint: hint, reason: reason, problem: problem)
     }
 }

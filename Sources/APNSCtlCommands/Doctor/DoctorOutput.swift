@@ -32,7 +32,7 @@ enum DoctorOutput {
             w.field("environment", check.environment?.rawValue)
             w.field("status", check.status.rawValue)
             w.field("detail", check.detail)
-            w.field("reason", check.reason)
+            w.field("reason", check.reason?.text)
             w.field("hint", check.hint)
             if let notAfter = check.notAfter {
                 w.field("not_after", ISO8601.format(epochSeconds: notAfter))
@@ -48,7 +48,7 @@ enum DoctorOutput {
 /// as CLI.md shows (`403 BadEnvironmentKeyIdInToken: this key is for sandbox only …`); anything else by `; `.
 private func separator(after check: DoctorCheck) -> String {
     if check.detail.hasSuffix(".") || check.detail.hasSuffix("?") { return " " }
-    if let reason = check.reason, check.detail.hasSuffix(reason) { return ": " }
+    if let reason = check.reason?.text, check.detail.hasSuffix(reason) { return ": " }
     return "; "
 }
 

@@ -115,8 +115,8 @@ struct DoctorProbe {
                           keyID: String?, teamID: String?, timeoutText: String) -> DoctorCheck {
         switch outcome {
         case .answered(let response):
-            let reason = APNSErrorBody.reason(in: response.body)
-            if response.status == 400 && reason == APNSReason.badDeviceToken.rawValue {
+            let reason = APNSErrorBody.reason(in: response.body).map(ReceivedReason.init)
+            if response.status == 400 && reason == .known(.badDeviceToken) {
                 var ok = DoctorCheck.ok("auth", env, "accepted: APNs answered BadDeviceToken to the probe token, "
                     + "as it does when the credentials and topic are good")
                 ok.reason = reason
