@@ -107,7 +107,7 @@ import Testing
         let b = try token(cache, file, now: t0 + 60, second)
         #expect(a == b)
         #expect((second.decoded, second.checked, second.made) == (0, 0, 0))
-        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == a + "\n" + file.fingerprint + "\n")
+        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == a + "\n" + (file.fingerprint ?? "<no fingerprint>") + "\n")
     }
 
     @Test func theProductionPathDecodesOnlyToSign() throws {
@@ -127,6 +127,8 @@ import Testing
         let cache = ProviderTokenCache(directory: dir.path)
         let old = try keyFile(), new = try keyFile()
         #expect(old.fingerprint != new.fingerprint)
+        // sha256: and 64 hex digits: a digest, not a blank name every key would share.
+        #expect(old.fingerprint?.count == 7 + 64 && old.fingerprint?.hasPrefix("sha256:") == true)
         let a = try token(cache, old, now: t0, Recorder())
         let r = Recorder()
         let b = try token(cache, new, now: t0 + 1, r)
@@ -146,7 +148,7 @@ import Testing
         let r = Recorder()
         #expect(try token(cache, file, now: t0 + 5, r) == legacy)
         #expect((r.checked, r.made) == (1, 0))
-        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == legacy + "\n" + file.fingerprint + "\n")
+        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == legacy + "\n" + (file.fingerprint ?? "<no fingerprint>") + "\n")
         let again = Recorder()
         #expect(try token(cache, file, now: t0 + 6, again) == legacy)
         #expect((again.decoded, again.checked, again.made) == (0, 0, 0))
@@ -162,7 +164,7 @@ import Testing
         let fresh = try token(cache, file, now: t0 + 5, r)
         #expect(fresh != foreign)
         #expect((r.checked, r.made) == (1, 1))
-        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == fresh + "\n" + file.fingerprint + "\n")
+        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == fresh + "\n" + (file.fingerprint ?? "<no fingerprint>") + "\n")
     }
 
     @Test func anOldTokenIsReplacedWhateverItsFingerprint() throws {

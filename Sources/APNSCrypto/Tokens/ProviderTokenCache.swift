@@ -43,7 +43,8 @@ public struct ProviderTokenCache: Sendable {
     /// The cached or a new token for the key in `file`, decoded only when needed. A token stored with this
     /// file's fingerprint is reused as it is: no decoding, no signature check. One stored for another
     /// fingerprint (the file now holds another key) is replaced unchecked. One stored without a fingerprint
-    /// (by an earlier apnsctl) is reused if the key signed it, and stored again with the fingerprint.
+    /// (by an earlier apnsctl) is reused if the key signed it, and stored again with the fingerprint. Without a
+    /// fingerprint (OpenSSL could not digest the file) every cached token is checked against the key.
     /// `decode`: the caller's, so a bad key is reported as the caller reports credential problems.
     public func token(file: SigningKeyFile, keyID: String, teamID: String, now: Int64,
                       decode: () throws -> SigningKey) throws -> String {

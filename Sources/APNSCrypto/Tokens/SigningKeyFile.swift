@@ -23,6 +23,7 @@ public struct SigningKeyFile: Sendable {
     }
 
     /// What the token cache stores beside a token: `sha256:` and the hex digest of the bytes. A digest of a
-    /// random 256-bit key says nothing about the key; the cache file is private (0600) all the same.
-    public var fingerprint: String { "sha256:" + (SHA256Digest.hex(bytes) ?? "") }
+    /// random 256-bit key says nothing about the key; the cache file is private (0600) all the same. nil if
+    /// OpenSSL cannot digest: a cached token is then checked against the key, never taken on a blank name.
+    public var fingerprint: String? { SHA256Digest.hex(bytes).map { "sha256:" + $0 } }
 }
