@@ -126,6 +126,24 @@ import Testing
         #expect(mock.requests.isEmpty)
     }
 
+    /// `-p mock` gives the mock's certificate, which (like Apple's) lacks the Live Activity topic: the 77 names
+    /// where the certificate came from (the user typed no --cert) and where the mock's key and team id are, and
+    /// following that advice is accepted.
+    @Test func theMockProfilesCertificateNamesItsOriginAndTheMocksKey() throws {
+        let mock = try MockProcess()
+        let environment = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "XDG_CACHE_HOME": mock.stateDirectory.path + "/cache",
+                           "XDG_CONFIG_HOME": mock.stateDirectory.path + "/config"]
+        let refused = try CommandRunner.apnsctl(["send", "-p", "mock"] + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
+        #expect(refused.status == 77)
+        let readyFile = mock.stateDirectory.file("mock.json")
+        #expect(refused.stderr.hasPrefix("error: cert of the mock profile (\(readyFile)) \(mock.certificate): its topics"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("; apnsctl mock's key and team id are auth_key and team_id in \(readyFile)"))
+        let followed = try CommandRunner.apnsctl(["send", "-p", "mock", "--auth-key", mock.authKey, "--team-id", mock.teamID]
+                                                 + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
+        #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
+        #expect(followed.stdout.hasPrefix("accepted  200"))
+    }
+
     @Test func certificateWithoutATopicListIsAWarningAndIsSent() throws {
         let credentials = try TestCredentials(kind: .development)
         let mock = try RecordingMock(trusting: credentials)

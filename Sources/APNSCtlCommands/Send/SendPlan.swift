@@ -183,7 +183,10 @@ extension APNSCtl.Send {
         }
         let typeToSend = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: topic)
         if typeToSend == .liveactivity, let identity {
-            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: settings.cert?.value.displayName)
+            var mockFile: String? = nil
+            if case .mock(let file)? = settings.cert?.origin { mockFile = file }
+            let label = settings.cert.map { "\(settings.label("cert")) \($0.value.displayName)" }
+            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: label, mockFile: mockFile)
         }
         if typeToSend == .widgets || typeToSend == .controls, expiration != nil {
             StandardStreams.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
@@ -211,16 +214,19 @@ extension APNSCtl.Send {
     /// A Live Activity push with certificate auth (CLI.md): a certificate whose topics extension lacks `topic` would
     /// get `TopicDisallowed`, so it is exit 77 before connecting; one with no topic list (its bundle id alone) may
     /// work or not: a warning.
-    static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?) throws(CLIError) {
+    static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?,
+                                             mockFile: String? = nil) throws(CLIError) {
         let name = label ?? "the certificate"
+        // The mock profile's certificate is the user's only because -p mock chose it: name the mock's own key.
+        let mockKey = mockFile.map { "; apnsctl mock's key and team id are auth_key and team_id in \($0)" } ?? ""
         guard info.hasTopicsExtension else {
-            StandardStreams.warning("--cert \(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID")
+            StandardStreams.warning("\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKey)")
             return
         }
         // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
         let needed = RequestDefaults.suffixed(topic, for: .liveactivity)
         guard !info.topics.contains(needed) else { return }
-        throw CLIError.credential("--cert \(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)")
+        throw CLIError.credential("\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)\(mockKey)")
     }
 
     /// Runs the validator as `validate` would on the `parsed` payload, prints its findings on stderr, and returns
