@@ -13,10 +13,17 @@ public final class NginxProcess: @unchecked Sendable {
     private var master: Process
     private let backend: Process
 
-    /// Starts the backend, then nginx (one worker, at most 128 streams per connection, GOAWAY after
-    /// `requestsPerConnection` requests), with `certificates` (`server.pem` holding the server certificate and
-    /// key, `ca.pem` trusted for client certificates) in `certificateDirectory`.
-    public init(certificateDirectory: String, delay: Double, requestsPerConnection: Int = 1000) throws {
+    /// The streams nginx allows in flight on one connection (its SETTINGS_MAX_CONCURRENT_STREAMS), which is
+    /// what `send` keeps in flight by default.
+    public static let maxConcurrentStreams = 128
+
+    /// Starts the backend, then nginx (one worker, at most `maxConcurrentStreams` streams per connection, GOAWAY
+    /// after `requestsPerConnection` requests), with `certificates` (`server.pem` holding the server certificate
+    /// and key, `ca.pem` trusted for client certificates) in `certificateDirectory`. The backend answers `delay`
+    /// seconds after each arrival, or, `holdingAnswers`, not before `releaseAnswers()`: then every request
+    /// logged before a fault is one the fault caught in flight, on a fast machine or a loaded one.
+    public init(certificateDirectory: String, delay: Double = 0, holdingAnswers: Bool = false,
+                requestsPerConnection: Int = 1000) throws {
         directory = try TemporaryDirectory(prefix: "nginx")
         chmod(directory.path, 0o755)  // the worker runs as another user when nginx starts as root
         port = try ProxyProcess.freePort()
@@ -25,7 +32,7 @@ public final class NginxProcess: @unchecked Sendable {
         backend = Process()
         backend.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         backend.arguments = ["python3", Repository.path("Tests/Interop/late_backend.py"), String(backendPort),
-                             directory.file("arrivals.log"), String(delay)]
+                             directory.file("arrivals.log"), holdingAnswers ? "hold" : String(delay)]
         backend.standardOutput = FileHandle.nullDevice
         backend.standardError = FileHandle.nullDevice
         try backend.run()
@@ -45,7 +52,7 @@ public final class NginxProcess: @unchecked Sendable {
                 uwsgi_temp_path \(d)/uwsgi;
                 scgi_temp_path \(d)/scgi;
                 keepalive_requests \(requestsPerConnection);
-                http2_max_concurrent_streams 128;
+                http2_max_concurrent_streams \(Self.maxConcurrentStreams);
                 server {
                     listen 127.0.0.1:\(port) ssl http2;
                     ssl_certificate \(certificateDirectory)/server.pem;
@@ -98,10 +105,12 @@ public final class NginxProcess: @unchecked Sendable {
         return (r?.lines ?? []).compactMap { Int32($0.trimmingCharacters(in: .whitespaces)) }
     }
 
-    /// Kills the worker with SIGKILL, as a crash would: its connections drop with requests in flight. The
-    /// master starts a new worker.
+    /// Kills the worker with SIGKILL, as a crash would, and waits until it is gone: its connections drop with
+    /// requests in flight. The master starts a new worker.
     public func killWorker() {
+        let workers = self.workers
         for pid in workers { kill(pid, SIGKILL) }
+        waitUntilGone(workers)
     }
 
     /// Kills master and worker with SIGKILL: nothing listens until `start`.
@@ -132,6 +141,12 @@ public final class NginxProcess: @unchecked Sendable {
         for _ in 0..<200 where pids.contains(where: alive) { usleep(10_000) }
     }
 
+    /// Lets a backend started `holdingAnswers` answer every request it holds, and every later one at once.
+    public func releaseAnswers() {
+        guard backend.isRunning else { return }
+        kill(backend.processIdentifier, SIGUSR1)
+    }
+
     /// Stops the backend: nginx then answers every request itself, with its own HTML error page (502).
     public func stopBackend() {
         guard backend.isRunning else { return }
@@ -139,9 +154,11 @@ public final class NginxProcess: @unchecked Sendable {
         backend.waitUntilExit()
     }
 
-    /// The request paths the backend received, in arrival order.
+    /// The request paths the backend received, in arrival order (whole lines only: a line being written is
+    /// not counted until its newline is there).
     public var arrivals: [String] {
-        ((try? directory.read("arrivals.log")) ?? "").split(separator: "\n").map(String.init)
+        let text = (try? directory.read("arrivals.log")) ?? ""
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.map(String.init)
     }
 
     /// Device → how many times it reached the backend.

@@ -29,18 +29,30 @@ import APNSPlatform
         return byDevice
     }
 
-    /// Sends `count` devices in the background, runs `fault` once the backend has received `after` of them,
-    /// and returns the exit status, stdout and stderr.
-    func sendWithFault(_ nginx: NginxProcess, count: Int, after: Int, extra: [String] = [],
-                       _ fault: () throws -> Void) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Sends `count` devices in the background to `nginx` (started `holdingAnswers`), waits until the whole
+    /// window of one connection (`NginxProcess.maxConcurrentStreams` requests) reached the backend, runs `fault`,
+    /// then lets the backend answer. Nothing was answered before the fault, so the devices the backend logged
+    /// until then are exactly the ones in flight, however fast or slow the machine: returned as `inFlight`
+    /// with the exit status, stdout and stderr.
+    func sendWithFault(_ nginx: NginxProcess, count: Int, extra: [String] = [], _ fault: () throws -> Void) throws
+        -> (status: Int32, stdout: String, stderr: String, inFlight: Set<String>) {
         let scratch = try TemporaryDirectory(prefix: "nginx-devices")
         let file = try SendDeliveryTests.deviceFile(count, in: scratch)
         let send = try SendInterruptTests.Background(arguments(nginx, devices: file, extra: extra))
-        let reached = send.wait(seconds: 20) { nginx.arrivals.count >= after }
-        #expect(reached, "the backend received \(nginx.arrivals.count) of \(after): \(send.stderr.suffix(400))")
+        let window = NginxProcess.maxConcurrentStreams
+        let reached = send.wait(seconds: 60) { nginx.arrivals.count >= window }
+        #expect(reached, "the backend received \(nginx.arrivals.count) of \(window): \(send.stderr.suffix(400))")
+        let inFlight = Set(nginx.arrivalsPerDevice.keys)
+        #expect(inFlight.count == window, "in flight before any answer: the server's limit, no more: \(nginx.arrivals.count)")
         try fault()
+        nginx.releaseAnswers()
         let (status, _) = send.finish(within: 60)
-        return (status, send.stdout, send.stderr)
+        return (status, send.stdout, send.stderr, inFlight)
+    }
+
+    /// The devices whose one result line has `marker`.
+    static func devices(_ results: [String: [String]], with marker: String) -> Set<String> {
+        Set(results.filter { $0.value.first?.contains(marker) == true }.keys)
     }
 
     func expectNoDeviceReachedTheBackendTwice(_ nginx: NginxProcess, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -50,28 +62,32 @@ import APNSPlatform
     }
 
     @Test func aWorkerKilledMidBatchLeavesUnknownsAndPushesNothingTwice() throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 1.0)
-        let run = try sendWithFault(nginx, count: 200, after: 100) { nginx.killWorker() }
+        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
+        let run = try sendWithFault(nginx, count: 200) { nginx.killWorker() }
         #expect(run.status == 69, "\(run.stderr.suffix(600))")
         let results = Self.results(run.stdout)
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 }, "one result per device")
-        let unknown = results.values.filter { $0[0].contains("\"delivery\":\"unknown\"") }
-        let accepted = results.values.filter { $0[0].contains("\"status\":200") }
-        #expect(unknown.count >= 100, "the requests in flight when the worker died: \(unknown.count)")
-        #expect(unknown.count + accepted.count == 200, "\(run.stdout.suffix(600))")
-        #expect(unknown.allSatisfy { $0[0].contains("\"status\":null") && $0[0].contains("\"error\":\"unknown: the connection ended after the request was sent; APNs may have delivered it") })
+        let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
+        let accepted = Self.devices(results, with: "\"status\":200")
+        #expect(unknown == run.inFlight,
+                "the requests in flight when the worker died, and only they, are unknown: \(unknown.count) unknown, \(run.inFlight.count) in flight")
+        #expect(accepted == Set(results.keys).subtracting(run.inFlight), "the devices not yet sent went out afterwards: \(run.stdout.suffix(600))")
+        #expect(unknown.allSatisfy { results[$0]?.first.map { $0.contains("\"status\":null") && $0.contains("\"error\":\"unknown: the connection ended after the request was sent; APNs may have delivered it") } == true })
         #expect(run.stderr.contains("may have been delivered") && run.stderr.contains("--resend-unknown"), "\(run.stderr.suffix(600))")
         expectNoDeviceReachedTheBackendTwice(nginx)
         #expect(nginx.arrivalsPerDevice.count == 200, "every device reached the backend once")
     }
 
     @Test func resendUnknownDeliversEveryDeviceAtLeastOnce() throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 1.0)
-        let run = try sendWithFault(nginx, count: 200, after: 100, extra: ["--resend-unknown"]) { nginx.killWorker() }
+        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
+        let run = try sendWithFault(nginx, count: 200, extra: ["--resend-unknown"]) { nginx.killWorker() }
         #expect(run.status == 0, "\(run.stderr.suffix(600))")
         let results = Self.results(run.stdout)
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
-        #expect(nginx.arrivalsPerDevice.count == 200)
+        let arrivals = nginx.arrivalsPerDevice
+        #expect(arrivals.count == 200)
+        #expect(Set(arrivals.filter { $0.value == 2 }.keys) == run.inFlight && arrivals.values.allSatisfy { $0 <= 2 },
+                "the requests in flight when the worker died, and only they, were sent again, once")
     }
 
     @Test func nginxsGoAwayEveryFiftyRequestsGivesExactlyOnce() throws {
@@ -108,11 +124,11 @@ import APNSPlatform
     /// same port: the backoff bridges both; only the requests in flight at the crash are unknown.
     @Test(arguments: ["crash and restart 0.7 s later", "stop and start at once"])
     func aRestartIsBridgedByTheBackoff(_ how: String) throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 1.0)
-        let run = try sendWithFault(nginx, count: 200, after: 100) {
+        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
+        let run = try sendWithFault(nginx, count: 200) {
             if how.hasPrefix("crash") {
                 nginx.crash()
-                usleep(700_000)
+                usleep(700_000)  // how long the server is away, not a wait for something to happen
             } else {
                 nginx.stop()
             }
@@ -120,12 +136,13 @@ import APNSPlatform
         }
         let results = Self.results(run.stdout)
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 })
-        let accepted = results.values.filter { $0[0].contains("\"status\":200") }.count
-        let unknown = results.values.filter { $0[0].contains("\"delivery\":\"unknown\"") }.count
+        let accepted = Self.devices(results, with: "\"status\":200")
+        let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
         let other = results.values.first { !$0[0].contains("\"status\":200") && !$0[0].contains("\"delivery\":\"unknown\"") }
-        #expect(accepted + unknown == 200, "nothing failed for another reason: \(other?.first ?? "") \(run.stderr.suffix(600))")
-        #expect(accepted >= 72, "the devices not yet sent at the crash went out after the restart: \(accepted)")
-        #expect(run.status == (unknown > 0 ? 69 : 0))
+        #expect(accepted.count + unknown.count == 200, "nothing failed for another reason: \(other?.first ?? "") \(run.stderr.suffix(600))")
+        #expect(unknown == run.inFlight, "the requests in flight at the crash, and only they, are unknown: \(unknown.count) of \(run.inFlight.count)")
+        #expect(accepted == Set(results.keys).subtracting(run.inFlight), "the devices not yet sent at the crash went out after the restart")
+        #expect(run.status == 69)
         expectNoDeviceReachedTheBackendTwice(nginx)
     }
 }
