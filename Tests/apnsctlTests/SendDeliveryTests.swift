@@ -275,12 +275,16 @@ struct SendNameResolutionTests {
         #expect(r.seconds < 10, "a refused ::1 must not cost a timeout")
     }
 
-    /// A resolver that never answers: a UDP socket on `address`:53 that reads nothing, named in a private
-    /// resolv.conf. Returns the shell script prefix that mounts it and the process holding the socket.
-    func silentResolver(_ address: String, _ scratch: TemporaryDirectory) throws -> (script: String, resolvConf: String, holder: Process) {
+    /// A resolver that never answers: a UDP socket on `address`:53 that answers nothing, named in a private
+    /// resolv.conf. Returns the shell script prefix that mounts it, the process holding the socket, and a
+    /// file that appears when the first query arrives (the client is then inside its lookup).
+    func silentResolver(_ address: String, _ scratch: TemporaryDirectory)
+        throws -> (script: String, resolvConf: String, holder: Process, queried: String) {
+        let queried = scratch.file("queried")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: try CommandRunner.which("python3"))
-        holder.arguments = ["-c", "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); print('ready', flush=True); time.sleep(60)"]
+        holder.arguments = ["-c", "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); "
+                            + "print('ready', flush=True); s.recvfrom(512); open(sys.argv[1], 'w').close(); time.sleep(60)", queried]
         let ready = Pipe()
         holder.standardOutput = ready
         try holder.run()
@@ -288,7 +292,7 @@ struct SendNameResolutionTests {
         // which is not the silent resolver this is about (python starts slowly on a loaded machine).
         _ = ready.fileHandleForReading.availableData
         let conf = try scratch.write("resolv.conf", "nameserver \(address)\noptions timeout:5 attempts:2\n")
-        return ("mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\"", conf, holder)
+        return ("mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\"", conf, holder, queried)
     }
 
     @Test func aSilentResolverEndsWithinTheTimeout() throws {
@@ -314,7 +318,8 @@ struct SendNameResolutionTests {
                                                       CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
                                                       "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
                                                       "--cert", mock.certificate], executable: "/usr/bin/unshare")
-        usleep(700_000)
+        // Ctrl-C once the lookup is under way (its query reached the resolver), however long starting took.
+        #expect(send.wait(seconds: 20) { FileManager.default.fileExists(atPath: dns.queried) }, "no query reached the resolver: \(send.stderr)")
         kill(send.process.processIdentifier, SIGINT)
         let (status, waited) = send.finish(within: 15)
         #expect(status == 130, "\(send.stderr)")
