@@ -33,13 +33,16 @@ import Testing
         #expect(quietAllGood.status == 0 && quietAllGood.stdout.isEmpty)
     }
 
+    /// Nothing answers, so nothing but the certificate is needed: it is written by this process before the
+    /// sends start (not borrowed from a mock's state dir), and `--ca-file` keeps the machine's trust store
+    /// (`SSL_CERT_FILE` from whatever environment runs the tests) out of it. Either one missing or unreadable
+    /// would be exit 66, not the 69 this test is about.
     @Test func failedLinesPrintTheWholeTokenAndVerboseSaysWhatFailed() throws {
-        let mock = try MockProcess()
-        let cert = mock.certificate
+        let credentials = try TestCredentials()
         for endpoint in ["https://no-such-host.invalid:443", "https://127.0.0.1:9"] {
-            let r = try CommandRunner.apnsctl(["send", "--cert", cert, "--endpoint", endpoint, "-v", "--timeout", "20",
-                                               "-d", Self.good])
-            #expect(r.status == 69)
+            let r = try CommandRunner.apnsctl(["send", "--cert", credentials.pushFile, "--ca-file", credentials.caFile,
+                                               "--endpoint", endpoint, "-v", "--timeout", "20", "-d", Self.good])
+            #expect(r.status == 69, "\(r.stderr)")
             #expect(r.lines.count == 1 && r.lines[0].hasPrefix("failed    ---  \(Self.good)  "), "\(r.stdout)")
             let last = r.errorLines.filter { $0.hasPrefix("* ") }.last ?? ""
             #expect(last.hasPrefix("* failed after ") && !r.stderr.contains("* done in"), "\(r.stderr)")
