@@ -15,12 +15,9 @@ public struct ProviderTokenCache: Sendable {
     /// Where "skipped" warnings go (standard error by default).
     public var warn: @Sendable (String) -> Void = { StandardStreams.warning($0) }
 
-    /// A cache in `directory` (created on first write).
+    /// A cache in `directory` (created on first write): the caller's, from its environment
+    /// (`$XDG_CACHE_HOME/apnsctl` for the CLI; with no home directory it makes no cache rather than use /tmp).
     public init(directory: String) { self.directory = directory }
-
-    /// The default location, `$XDG_CACHE_HOME/apnsctl` or `~/.cache/apnsctl`; nil with no home directory (the
-    /// cache is then skipped, never put in a shared place such as /tmp).
-    public static var standard: ProviderTokenCache? { Environment.cacheHome.map { ProviderTokenCache(directory: $0 + "/apnsctl") } }
 
     /// The cache file for a key id and team id.
     public func path(keyID: String, teamID: String) -> String { "\(directory)/\(fileName(keyID: keyID, teamID: teamID))" }
