@@ -30,6 +30,8 @@ public final class MemoryOutput: OutputDestination {
 
     public func close() -> Int32? { nil }
 
+    /// Everything written.
+    public var bytes: [UInt8] { state.withLock { $0.bytes } }
     /// Everything written, as UTF-8.
     public var text: String { String(decoding: state.withLock { $0.bytes }, as: UTF8.self) }
     /// Its lines (without the last newline).

@@ -238,6 +238,30 @@ import Testing
         #expect(path.stdout.text == "\(file) (exists)\n")
     }
 
+    /// inspect and convert read `APNSCTL_PASSPHRASE` (and convert `APNSCTL_OUT_PASSPHRASE`) from the world, after
+    /// the flags; convert's `-o -` goes to the world's standard output.
+    @Test func inspectAndConvertTakeTheirPassphrasesFromTheWorld() throws {
+        let dir = try TemporaryDirectory(prefix: "in-process-passphrase")
+        let pem = try dir.pem("push.pem", CredentialFixtures.development, passphrase: "secret-1")
+        let inspect = TestWorld(variables: ["APNSCTL_PASSPHRASE": "secret-1"], home: dir.path)
+        #expect(inspect.run(["inspect", pem, "-o", "json"]) == 0, "\(inspect.stderr.text)")
+        #expect(try jsonObject(inspect.stdout.text)["bundle_id"] as? String == "com.example.dev")
+
+        // --passphrase-file comes before the variable: its wrong passphrase fails at once (77), nothing prompts.
+        let wrong = try dir.write("wrong.txt", "nope\n")
+        let fileFirst = TestWorld(variables: ["APNSCTL_PASSPHRASE": "secret-1"], home: dir.path)
+        #expect(fileFirst.run(["inspect", pem, "--passphrase-file", wrong]) == 77, "\(fileFirst.stderr.text)")
+        #expect(fileFirst.stdout.text.isEmpty)
+
+        let convert = TestWorld(variables: ["APNSCTL_PASSPHRASE": "secret-1", "APNSCTL_OUT_PASSPHRASE": "out-2"], home: dir.path)
+        #expect(convert.run(["convert", pem, "-o", "-"]) == 0, "\(convert.stderr.text)")
+        #expect(convert.stderr.text.hasPrefix("wrote standard output: certificate"), "\(convert.stderr.text)")
+        #expect(convert.stderr.text.hasSuffix("; PKCS#12 with AES-256 encryption\n"), "\(convert.stderr.text)")
+        let p12 = try dir.write("out.p12", convert.stdout.bytes)
+        let identity = try CredentialLoader.loadIdentity(certificatePath: p12, keyPath: nil, passphrase: .literal("out-2"), now: nil)
+        #expect(identity.info.bundleID == "com.example.dev")
+    }
+
     // MARK: Standard output that fails
 
     /// A standard output that stops taking bytes (a full disk, a reader gone) is exit 74 with CLI.md's

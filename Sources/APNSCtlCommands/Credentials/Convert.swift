@@ -71,7 +71,7 @@ extension APNSCtl {
                 if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
             }
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
+                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source(in: world))
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
             if contents.keyMatches == false {

@@ -48,7 +48,7 @@ extension APNSCtl {
 
         func run(in world: CommandWorld) throws {
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source)
+                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source(in: world))
             }
             let now = world.clock.now()
             if contents.kind == .authKey {
