@@ -21,7 +21,7 @@ final class TestWorld: @unchecked Sendable {
         self.stdout = output
         let kinds: [Int32: Stream] = [1: stdout, 2: stderr]
         let monotonic = self.monotonic
-        world = CommandWorld(settings: SettingsWorld(variables: variables, home: home), workingDirectory: home,
+        world = CommandWorld(settings: SettingsWorld(variables: variables, home: home), workingDirectory: { home },
                              clock: CommandClock(now: { now }, monotonicNanoseconds: { monotonic.current }),
                              standardOutput: output.sink(), standardError: self.stderr.stream,
                              streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }))

@@ -176,7 +176,7 @@ extension APNSCtl {
                 throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset "
                     + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
-            let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory)
+            let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
             let state: MockState, lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {

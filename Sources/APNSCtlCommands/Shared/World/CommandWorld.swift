@@ -9,8 +9,9 @@ import APNSSettings
 struct CommandWorld: Sendable {
     /// Variables and home, as the settings resolver takes them.
     var settings: SettingsWorld
-    /// The working directory; nil when it cannot be read (removed, or too long).
-    var workingDirectory: String?
+    /// The working directory, asked when needed (only `mock` needs it); nil when it cannot be read (removed, or
+    /// too long).
+    var workingDirectory: @Sendable () -> String?
     var clock: CommandClock
     /// Results: checked writes, the first failure kept for exit 74.
     var standardOutput: OutputSink
@@ -18,9 +19,10 @@ struct CommandWorld: Sendable {
     var standardError: MessageStream
     var streams: StreamFacts
 
-    /// This process's world. Reads the whole environment once; the streams' kinds are asked only when needed.
+    /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
+    /// asked only when needed.
     static func process() -> CommandWorld {
-        CommandWorld(settings: .process(), workingDirectory: Environment.currentDirectory, clock: .system,
+        CommandWorld(settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system,
                      standardOutput: .standardOutput, standardError: .standardError, streams: .process)
     }
 
