@@ -61,9 +61,10 @@ public enum FileSystem {
     /// reading until memory runs out.
     public static let maximumReadSize = 64 << 20
 
-    /// Reads a whole file, or standard input for `-`; more than `limit` bytes is `.unreadable`.
-    public static func read(_ path: String, limit: Int = maximumReadSize) throws(Failure) -> [UInt8] {
-        if path == "-" { return try readAll(fd: 0, limit: limit, path: path) }
+    /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
+    /// says otherwise); more than `limit` bytes is `.unreadable`.
+    public static func read(_ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0) throws(Failure) -> [UInt8] {
+        if path == "-" { return try readAll(fd: standardInput, limit: limit, path: path) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let e = errno

@@ -133,7 +133,7 @@ import Testing
         "StandardStreams.", "OutputSink.standardOutput", "MessageStream.standardError", "SystemClock.", "SettingsWorld.process",
         "Environment.value(", "Environment.all(", "Environment.setting(", "Environment.home", "Environment.cacheHome",
         "Environment.stateHome", "Environment.configHome", "Environment.currentDirectory", "Environment.isTerminal",
-        "Environment.isRegularFileOrNull", "posixWrite", "writeAll(fd:",
+        "Environment.isRegularFileOrNull", "posixWrite", "writeAll(fd:", "readAll(fd: 0",
     ]
 
     /// The markers in `text`'s code.

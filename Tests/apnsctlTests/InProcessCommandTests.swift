@@ -178,6 +178,34 @@ import Testing
         #expect(t.stdout.text.contains("# sandbox, "), "\(t.stdout.text)")
     }
 
+    /// `-` reads the world's standard input: a payload for validate, the device list and the payload for send.
+    @Test func dashReadsTheWorldsStandardInput() throws {
+        func input(_ text: String) throws -> Pipe {
+            let pipe = Pipe()
+            pipe.fileHandleForWriting.write(Data(text.utf8))
+            try pipe.fileHandleForWriting.close()
+            return pipe
+        }
+        let payload = try input(#"{"aps":{"badge":"5"}}"#)
+        let validate = TestWorld(standardInput: payload.fileHandleForReading.fileDescriptor)
+        #expect(validate.run(["validate", "-"]) == 65)
+        #expect(validate.stdout.text.hasPrefix("-:1:17: error: aps.badge: "), "\(validate.stdout.text)")
+
+        let dir = try TemporaryDirectory(prefix: "in-process-stdin")
+        let cert = try dir.pem("push.pem", CredentialFixtures.development)
+        let devices = try input("# two devices\n\(Self.good)\n\(Self.bad)\n")
+        let send = TestWorld(home: dir.path, standardInput: devices.fileHandleForReading.fileDescriptor)
+        #expect(send.run(["send", "--dry-run", "--cert", cert, "--alert", "hi", "--devices", "-"]) == 0, "\(send.stderr.text)")
+        #expect(send.stdout.lines.first?.hasSuffix("/3/device/\(Self.good)") == true, "\(send.stdout.text)")
+        #expect(send.stdout.text.contains("# the same request goes to every further device of --devices - (not read in a dry run)"))
+
+        // No standard input in the world: nothing is read from this process's (the test runner's), and `-` is
+        // empty, as a closed standard input is for the binary.
+        let none = TestWorld()
+        #expect(none.run(["validate", "-"]) == 65)
+        #expect(none.stdout.text.hasPrefix("-:1:1: error: (root): "), "\(none.stdout.text)")
+    }
+
     // MARK: validate and config
 
     @Test func validatePrintsCompilerStyleLinesAndJSONLines() throws {

@@ -16,13 +16,16 @@ final class TestWorld: @unchecked Sendable {
     /// What descriptor 1 and 2 are connected to.
     enum Stream { case terminal, file, pipe }
 
+    /// `standardInput`: the descriptor `-` reads (the test keeps it open); -1 (none) by default, so a command
+    /// that reads it by mistake fails instead of waiting on the test runner's own standard input.
     init(variables: [String: String] = [:], home: String? = nil, now: Int64 = 1_800_000_000,
-         stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput()) {
+         stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput(), standardInput: Int32 = -1) {
         self.stdout = output
         let kinds: [Int32: Stream] = [1: stdout, 2: stderr]
         let monotonic = self.monotonic
         world = CommandWorld(settings: SettingsWorld(variables: variables, home: home), workingDirectory: { home },
                              clock: CommandClock(now: { now }, monotonicNanoseconds: { monotonic.current }),
+                             standardInput: standardInput,
                              standardOutput: output.sink(), standardError: self.stderr.stream,
                              streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }))
     }

@@ -61,12 +61,12 @@ public final class DeviceFile {
     /// Device names lines may use, if any.
     private let names: DeviceNameLookup?
 
-    /// Opens `path` (`-` = standard input); a regular file is checked whole here. A line may be a device name
-    /// when `names` knows it.
-    public init(path: String, names: DeviceNameLookup? = nil) throws(Problem) {
+    /// Opens `path` (`-` = standard input, descriptor `standardInput`); a regular file is checked whole here. A
+    /// line may be a device name when `names` knows it.
+    public init(path: String, names: DeviceNameLookup? = nil, standardInput: Int32 = 0) throws(Problem) {
         displayName = path
         self.names = names
-        do { input = try InputFile(path: path) } catch { throw .file(error) }
+        do { input = try InputFile(path: path, standardInput: standardInput) } catch { throw .file(error) }
         switch input.kind {
         case .directory: throw .file(.isDirectory(path: path))
         case .stream:

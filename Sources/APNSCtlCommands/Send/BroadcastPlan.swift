@@ -52,7 +52,7 @@ extension APNSCtl.Send {
         try settings.checkCAFile()
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
-        let loaded = try loadPayload(pushType: Broadcast.pushType, now: now)
+        let loaded = try loadPayload(pushType: Broadcast.pushType, now: now, in: world)
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
         let body = try checkPayload(loaded, ParsedPayload(loaded.payload), pushType: Broadcast.pushType, priority: priority,
                                     topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now, in: world).body

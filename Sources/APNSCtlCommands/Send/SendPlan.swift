@@ -78,7 +78,7 @@ extension APNSCtl.Send {
         // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
         // parsed once: for the push type and for every rule.
         let chosenType = event != nil ? .liveactivity : explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
-        let loaded = try loadPayload(pushType: chosenType, now: now)
+        let loaded = try loadPayload(pushType: chosenType, now: now, in: world)
         let parsed = ParsedPayload(loaded.payload)
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
@@ -113,7 +113,7 @@ extension APNSCtl.Send {
         let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
             let lookup = settings.devices.lookup(recording: fileNames)
-            do { file = try DeviceFile(path: devicesFile, names: lookup) } catch { throw Self.devicesError(error) }
+            do { file = try DeviceFile(path: devicesFile, names: lookup, standardInput: world.standardInput) } catch { throw Self.devicesError(error) }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
                 let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""

@@ -76,7 +76,7 @@ extension APNSCtl {
             for path in payloads {
                 let payload: Payload
                 do {
-                    payload = try Payload.load(path: path)
+                    payload = try Payload.load(path: path, standardInput: world.standardInput)
                 } catch {
                     unreadable += 1
                     renderer.fileError(error.message)

@@ -2,8 +2,8 @@ import APNSPlatform
 import APNSSettings
 
 /// Everything a command takes from outside the process's code: the environment's variables and the home
-/// directory (and the XDG roots derived from them), the working directory, the clock, standard output and
-/// standard error, and what the standard streams are connected to. `APNSCtl.main` builds it once from the
+/// directory (and the XDG roots derived from them), the working directory, the clock, the standard streams
+/// and what they are connected to. `APNSCtl.main` builds it once from the
 /// process (`process()`) and every command runs in it (`run(in:)`), so tests run a command in-process with a
 /// world of their own: their variables and roots, a fixed clock, and output captured in memory.
 struct CommandWorld: Sendable {
@@ -13,6 +13,8 @@ struct CommandWorld: Sendable {
     /// too long).
     var workingDirectory: @Sendable () -> String?
     var clock: CommandClock
+    /// What `-` reads (a payload, `--devices -`, `@-`): descriptor 0 in the binary, a test's pipe or file.
+    var standardInput: Int32
     /// Results: checked writes, the first failure kept for exit 74.
     var standardOutput: OutputSink
     /// Messages, progress and `-v` lines.
@@ -22,7 +24,7 @@ struct CommandWorld: Sendable {
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
     static func process() -> CommandWorld {
-        CommandWorld(settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system,
+        CommandWorld(settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system, standardInput: 0,
                      standardOutput: .standardOutput, standardError: .standardError, streams: .process)
     }
 
