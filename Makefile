@@ -4,7 +4,7 @@ PREFIX  ?= /usr/local
 CONFIG  ?= debug
 BIN      = .build/$(CONFIG)/apnsctl
 RELEASE  = .build/release/apnsctl
-RELEASE_FLAGS = -c release --static-swift-stdlib
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath
 # The one version is APNSCtlVersion.current in Sources/APNSCtlCommands/APNSCtl.swift; file names and the package use it.
 VERSION := $(shell scripts/version.sh)
 

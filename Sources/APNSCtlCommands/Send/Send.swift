@@ -9,8 +9,13 @@ extension APNSCtl {
     /// `apnsctl send`: validates a payload, sends it to one or more devices over one HTTP/2 connection,
     /// and prints each APNs answer with what it means and what to check.
     struct Send: ParsableCommand {
+        // `_superCommandName` is read only when `send` is the root of a parse, which is `parseSend`'s fast
+        // path: the parser then skips its check for `--generate-completion-script` (two more argument sets,
+        // about a twelfth of a send). Help, man pages and completions come from the whole tree, whose root is
+        // `APNSCtl`, and any failure of the fast path parses the whole tree again, so nothing else changes.
         static let configuration = CommandConfiguration(
             commandName: "send",
+            _superCommandName: "apnsctl",
             abstract: "Validate a payload, then send it to one or more device tokens and print each APNs result.",
             // Paragraphs are one line each (the parser wraps them to the terminal); example lines keep
             // their own lines and fit in 80 columns.
