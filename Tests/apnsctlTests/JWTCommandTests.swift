@@ -135,7 +135,7 @@ import Testing
         #expect(fresh.token != first.token)
         #expect(ProviderToken.Parts(fresh.token)?.issuedAt == t0 + 120)
         // Bypassing does not write: the cached token is still the first one (with its key file's fingerprint).
-        #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt").hasPrefix(first.token + "\nsha256:"))
+        #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt").hasPrefix(first.token + "\nhmac-sha256:"))
         let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)]).resolveSettings(in: world)
         #expect(try certOnly.providerToken(now: t0, in: world) == nil)
         // A key id without a key is refused by the resolver's combination rules (not by the option group), naming it.

@@ -59,7 +59,7 @@ final class SendVerbose {
                 + ["> (\(request.body.count) byte body)"]
         case .response(let target, let response, let ms):
             var out = ["< :status: \(response.status)"]
-            out += response.headers.map { "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line(Array($0.value.utf8), limit: 1024))" }
+            out += response.headers.map { "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line($0.value, limit: 1024))" }
             if !response.body.isEmpty { out.append("< " + PrintableText.line(response.body, limit: 300)) }
             out.append("* \(target.abbreviated) answered in \(SendOutput.milliseconds(ms))")
             return out

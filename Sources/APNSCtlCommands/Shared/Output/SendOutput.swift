@@ -143,7 +143,7 @@ final class SendOutput {
     /// One JSON object with CLI.md's fields (`error` only for devices without an answer).
     static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil,
                          pushType: PushType? = nil) -> String {
-        var w = JSONWriter()
+        var w = JSONWriter(capacity: 512)
         w.beginObject()
         switch r.target {
         case .device(let d):
