@@ -3,9 +3,9 @@ import APNSSettings
 
 /// Everything a command takes from outside the process's code: the environment's variables and the home
 /// directory (and the XDG roots derived from them), the working directory, the clock, the standard streams
-/// and what they are connected to. `APNSCtl.main` builds it once from the
-/// process (`process()`) and every command runs in it (`run(in:)`), so tests run a command in-process with a
-/// world of their own: their variables and roots, a fixed clock, and output captured in memory.
+/// and what they are connected to. `APNSCtl.main` builds it once from the process (`process()`) and every
+/// command runs in it (`run(in:)`), so tests run a command in-process with a world of their own: their
+/// variables and roots, a fixed clock, input from a pipe, and output captured in memory.
 struct CommandWorld: Sendable {
     /// Variables and home, as the settings resolver takes them.
     var settings: SettingsWorld
