@@ -41,9 +41,16 @@ public struct APNSCtl: ParsableCommand {
         OutputSink.reserveStandardDescriptors()
         ProcessSignals.ignoreBrokenPipe()
         ProcessSignals.ignoreFileSizeLimit()
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        rejectHelpForUnknownCommand(arguments)
-        suggestForMistypedCommand(arguments)
+        exitProcess(execute(Array(CommandLine.arguments.dropFirst()), in: .process()))
+    }
+
+    /// Runs one command line in `world` and returns its exit status: everything `main` does but set up the
+    /// process and exit, so tests run the commands in-process with their own world and see every message,
+    /// output byte and exit code the binary would give.
+    static func execute(_ arguments: [String], in world: CommandWorld) -> Int32 {
+        var arguments = arguments
+        if let code = rejectHelpForUnknownCommand(arguments, in: world) { return code }
+        if let code = suggestForMistypedCommand(arguments, in: world) { return code }
         // `send`'s device tokens bypass the parser, which is quadratic in a repeated option's count.
         var deviceTokens: [String] = []
         if arguments.first == Send._commandName {
@@ -57,13 +64,23 @@ public struct APNSCtl: ParsableCommand {
                 send.devices = deviceTokens + send.devices
                 command = send
             }
-            try command.run()
-            finish(exitCode: ExitStatus.success)
+            // `send` by its type: a cast to a protocol is a conformance lookup in the runtime (about 0.3 M
+            // instructions, near 1% of one send), which send's path otherwise never makes.
+            if let send = command as? Send {
+                try send.run(in: world)
+            } else if let command = command as? any WorldCommand {
+                try command.run(in: world)
+            } else {
+                try command.run()
+            }
+            return finish(exitCode: ExitStatus.success, in: world)
         } catch let failure as CLIError {
-            failure.report()
-            finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed)
+            failure.report(to: world.standardError)
+            // doctor's verdict has always ended the process at once, without asking standard output.
+            if case .checksFailed = failure { return failure.exitCode }
+            return finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed, in: world)
         } catch {
-            reportParserError(error, arguments: arguments)
+            return reportParserError(error, arguments: arguments, in: world)
         }
     }
 
@@ -80,43 +97,43 @@ public struct APNSCtl: ParsableCommand {
 
     /// Help and `--version` go to stdout with exit 0; everything else becomes `error:` lines and exit 64
     /// (or the code the parser chose, e.g. a command's `ExitCode`).
-    private static func reportParserError(_ error: Error, arguments: [String]) -> Never {
+    private static func reportParserError(_ error: Error, arguments: [String], in world: CommandWorld) -> Int32 {
         let code = exitCode(for: error).rawValue
         let text = fullMessage(for: error)
         if code == 0 {
-            if !text.isEmpty { OutputSink.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
-            finish(exitCode: ExitStatus.success)
+            if !text.isEmpty { world.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
+            return finish(exitCode: ExitStatus.success, in: world)
         }
         let flags = OtherToolFlags.longFlags(of: arguments)
         let lines = errorLines(parserText: text).map { OtherToolFlags.correcting($0, flags: flags) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal.
-            StandardStreams.printErr(PrintableText.escapingControls(line) + "\n")
+            world.standardError.print(PrintableText.escapingControls(line) + "\n")
         }
-        finish(exitCode: code == 1 ? ExitStatus.usage : code)
+        return finish(exitCode: code == 1 ? ExitStatus.usage : code, in: world)
     }
 
     /// Every command's end: writes what standard output still buffers and asks it whether a write failed.
     /// A failed write is exit 74 with CLI.md's message, whatever the command chose (0, 1, 69, …), except
     /// a signal's 130/143, which wins (CLI.md, "Exit codes"). `outputReported`: the command already said
     /// what was not written (`send`'s counts).
-    static func finish(exitCode code: Int32, outputReported: Bool = false) -> Never {
-        let out = OutputSink.standardOutput
+    static func finish(exitCode code: Int32, outputReported: Bool = false, in world: CommandWorld) -> Int32 {
+        let out = world.standardOutput
         out.flush()
-        guard let failure = out.failure, code != 128 + ProcessSignals.interrupt, code != 128 + ProcessSignals.terminate else { exitProcess(code) }
-        if !outputReported { StandardStreams.error(failure.message) }
-        exitProcess(ExitStatus.outputFailed)
+        guard let failure = out.failure, code != 128 + ProcessSignals.interrupt, code != 128 + ProcessSignals.terminate else { return code }
+        if !outputReported { world.standardError.error(failure.message) }
+        return ExitStatus.outputFailed
     }
 
     /// `apnsctl sned`, `apnsctl channel crate`: the parser says only "Unexpected argument"; like a mistyped
     /// flag (and like git), a mistyped command gets a "did you mean", in the parser's own three lines. It
     /// walks the command words as the parser does, so a command group's subcommands get the same help.
-    private static func suggestForMistypedCommand(_ arguments: [String]) {
+    private static func suggestForMistypedCommand(_ arguments: [String], in world: CommandWorld) -> Int32? {
         var command: ParsableCommand.Type = APNSCtl.self
         var path = ["apnsctl"]
         for word in arguments {
             let subcommands = command.configuration.subcommands
-            guard !subcommands.isEmpty, !word.hasPrefix("-") else { return }
+            guard !subcommands.isEmpty, !word.hasPrefix("-") else { return nil }
             if let next = subcommands.first(where: { $0._commandName == word }) {
                 command = next
                 path.append(word)
@@ -124,21 +141,22 @@ public struct APNSCtl: ParsableCommand {
             }
             // `help` is the root's only: `apnsctl help send`.
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
-            guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return }
+            guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return nil }
             let usage = path.joined(separator: " ")
-            StandardStreams.printErr("error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
+            world.standardError.print("error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
                 + "error: usage: \(usage) <subcommand>\n"
                 + "error: See '\(usage) --help' for more information.\n")
-            exitProcess(ExitStatus.usage)
+            return ExitStatus.usage
         }
+        return nil
     }
 
     /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not
     /// know there), hiding the typo from the user and from scripts; like `git help`, it is an error.
     /// The words are walked down the command tree, so `apnsctl help channel create` is the help of
     /// `channel create`, and a typo at any level is named with that level's commands.
-    private static func rejectHelpForUnknownCommand(_ arguments: [String]) {
-        guard arguments.first == "help", arguments.count > 1 else { return }
+    private static func rejectHelpForUnknownCommand(_ arguments: [String], in world: CommandWorld) -> Int32? {
+        guard arguments.first == "help", arguments.count > 1 else { return nil }
         var command: ParsableCommand.Type = APNSCtl.self
         var path = ["apnsctl"]
         for name in arguments.dropFirst() where !name.hasPrefix("-") {
@@ -151,14 +169,15 @@ public struct APNSCtl: ParsableCommand {
             let names = subcommands.map { $0._commandName }
             let shown = JSONWriter.quoted(PrintableText.escapingControls(name))
             guard !names.isEmpty else {
-                StandardStreams.printErr("error: help: \(path.joined(separator: " ")) has no subcommand \(shown)\n")
-                exitProcess(ExitStatus.usage)
+                world.standardError.print("error: help: \(path.joined(separator: " ")) has no subcommand \(shown)\n")
+                return ExitStatus.usage
             }
             let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
-            StandardStreams.printErr("error: help: unknown command \(shown); \(near)"
+            world.standardError.print("error: help: unknown command \(shown); \(near)"
                 + "the commands are \(names.joined(separator: ", ")) (\(path.joined(separator: " ")) --help lists them)\n")
-            exitProcess(ExitStatus.usage)
+            return ExitStatus.usage
         }
+        return nil
     }
 
     /// The parser's message as CLI.md's `error:` lines: every stderr line of an error starts with

@@ -26,20 +26,21 @@ func clientOnHeader(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
                     _ value: UnsafePointer<UInt8>?, _ valueLength: Int,
                     _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
     guard let state = clientState(userData), let frame, let name else { return 0 }
-    let id = frame.pointee.hd.stream_id
-    guard state.streams[id] != nil else { return 0 }
+    // One hash lookup per field; the stream is then changed in place through its index.
+    guard let index = state.streams.index(forKey: frame.pointee.hd.stream_id) else { return 0 }
     let nameBuffer = UnsafeBufferPointer(start: name, count: nameLength)
     let valueBuffer = UnsafeBufferPointer(start: value, count: value == nil ? 0 : valueLength)
-    if nameLength == 7 && nameBuffer.elementsEqual(":status".utf8) {
-        let code = HTTPResponse.status(fromDigits: valueBuffer)
-        // 1xx answers are interim; a final status follows.
-        if code < 100 || code >= 200 { state.streams[id]?.status = code }
+    if nameLength > 0 && name[0] == UInt8(ascii: ":") {
+        if nameLength == 7 && nameBuffer.elementsEqual(":status".utf8) {
+            let code = HTTPResponse.status(fromDigits: valueBuffer)
+            // 1xx answers are interim; a final status follows.
+            if code < 100 || code >= 200 { state.streams.values[index].status = code }
+        }
         return 0
     }
-    if nameLength > 0 && name[0] == UInt8(ascii: ":") { return 0 }
-    if (state.streams[id]?.headers.count ?? 0) < 64 {
-        state.streams[id]?.headers.append(HeaderField(String(decoding: nameBuffer, as: UTF8.self),
-                                                      String(decoding: valueBuffer, as: UTF8.self)))
+    if state.streams.values[index].headers.count < 64 {
+        let field = HeaderField(String(decoding: nameBuffer, as: UTF8.self), String(decoding: valueBuffer, as: UTF8.self))
+        state.streams.values[index].headers.appendReserving(field)
     }
     return 0
 }
@@ -120,4 +121,12 @@ func clientReadBody(_ session: OpaquePointer?, _ streamID: Int32, _ buffer: Unsa
         dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue
     }
     return n
+}
+
+extension Array where Element == HeaderField {
+    /// Appends, making room for a typical answer's few fields at the first one (not 1, then 2, then 4).
+    mutating func appendReserving(_ field: HeaderField) {
+        if isEmpty { reserveCapacity(4) }
+        append(field)
+    }
 }

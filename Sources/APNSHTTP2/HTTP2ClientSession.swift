@@ -18,8 +18,10 @@ public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     private var endStreamHead = 0
     /// Streams whose request was completely written since the last `takeWrittenRequests`.
     private var writtenRequests: [Int32] = []
-    /// Reused storage for the header list of each submitted request.
-    private var scratch = NameValueScratch()
+    /// The fields the requests share, lent to nghttp2 (replaced when they change, e.g. a new bearer token).
+    private var lent: LentHeaderBlock? = nil
+    /// Reused storage for the field list of each submitted request.
+    private var pairs: [nghttp2_nv] = []
 
     /// A client session that has queued its connection preface and SETTINGS (ENABLE_PUSH=0).
     /// `assumedPeerConcurrency` is the stream limit used until the server's SETTINGS arrive
@@ -65,24 +67,24 @@ public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
 
     /// Queues a request from its parts (`:scheme` is https); returns its stream id. `body` empty sends
     /// END_STREAM on the HEADERS frame; the body array is shared, not copied, so one payload sent to many
-    /// devices costs one buffer. The name/value
-    /// bytes are laid out in buffers the session reuses, so a batch of a million requests costs no
-    /// allocation per request for its header list.
+    /// devices costs one buffer. The fields other than `:path` are laid out once per batch and lent to nghttp2
+    /// (`LentHeaderBlock`), so a request costs nghttp2 a copy of its path only, and no allocation of ours.
     public func submitRequest(method: String, authority: String, path: String, headers: [HeaderField],
                               body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
-        scratch.reset()
-        scratch.add(":method", method, neverIndex: false)
-        scratch.add(":scheme", "https", neverIndex: false)
-        scratch.add(":authority", authority, neverIndex: false)
-        scratch.add(":path", path, neverIndex: true)
-        for h in headers { scratch.add(h.name, h.value, neverIndex: h.neverIndex) }
+        let block: LentHeaderBlock
+        if let current = lent, current.serves(method: method, authority: authority, headers: headers) {
+            block = current
+        } else {
+            block = LentHeaderBlock(method: method, authority: authority, headers: headers)
+            lent = block
+        }
         var provider = nghttp2_data_provider(source: nghttp2_data_source(ptr: nil), read_callback: clientReadBody)
-        let streamID: Int32 = scratch.withPairs { nv, count in
+        let streamID: Int32 = block.withPairs(path: path, pairs: &pairs) { nv, count in
             if body.isEmpty { return nghttp2_submit_request(pointer, nil, nv, count, nil, nil) }
             return withUnsafePointer(to: &provider) { nghttp2_submit_request(pointer, nil, nv, count, $0, nil) }
         }
         guard streamID > 0 else { throw NGHTTP2Error(code: streamID, operation: "submitting a request") }
-        state.streams[streamID] = HTTP2ClientState.Stream(body: body)
+        state.streams[streamID] = HTTP2ClientState.Stream(body: body, lentHeaders: block)
         return streamID
     }
 
@@ -174,6 +176,8 @@ final class HTTP2ClientState {
     /// One request's progress.
     struct Stream {
         var body: [UInt8]
+        /// The block this request's lent fields point into: kept until the stream closes.
+        let lentHeaders: LentHeaderBlock
         var bodyOffset = 0
         var status: Int? = nil
         var headers: [HeaderField] = []

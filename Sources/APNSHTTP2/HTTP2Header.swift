@@ -1,9 +1,9 @@
 internal import CNghttp2
 import APNSCore
 
-/// Header lists laid out for nghttp2 (the one way, for requests and answers alike) in buffers kept between
-/// calls: `reset`, `add` each field, then `withPairs`. nghttp2 copies names and values during submit (the
-/// NO_COPY flags are not set), so the buffers are free again afterwards.
+/// Header lists laid out for nghttp2 (the server's answers) in buffers kept between calls: `reset`, `add` each
+/// field, then `withPairs`. nghttp2 copies names and values during submit (the NO_COPY flags are not set), so
+/// the buffers are free again afterwards. Requests lend their shared fields instead (`LentHeaderBlock`).
 struct NameValueScratch {
     private var storage: [UInt8] = []
     private var entries: [(name: Int, nameLength: Int, value: Int, valueLength: Int, flags: UInt8)] = []

@@ -71,12 +71,6 @@ public enum Environment {
     /// Whether standard input/output/error (0/1/2) is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    /// Colour is allowed only on a terminal, never with `NO_COLOR` set to a non-empty value
-    /// (no-color.org: an empty one does not count), and never on `TERM=dumb`.
-    public static func colorAllowed(fd: Int32) -> Bool {
-        isTerminal(fd) && (value("NO_COLOR") ?? "").isEmpty && value("TERM") != "dumb"
-    }
-
     /// Whether `fd` is a regular file or /dev/null: output nobody reads on this terminal while we run.
     public static func isRegularFileOrNull(_ fd: Int32) -> Bool {
         var st = stat()

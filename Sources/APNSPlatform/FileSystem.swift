@@ -61,9 +61,10 @@ public enum FileSystem {
     /// reading until memory runs out.
     public static let maximumReadSize = 64 << 20
 
-    /// Reads a whole file, or standard input for `-`; more than `limit` bytes is `.unreadable`.
-    public static func read(_ path: String, limit: Int = maximumReadSize) throws(Failure) -> [UInt8] {
-        if path == "-" { return try readAll(fd: 0, limit: limit, path: path) }
+    /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
+    /// says otherwise); more than `limit` bytes is `.unreadable`.
+    public static func read(_ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0) throws(Failure) -> [UInt8] {
+        if path == "-" { return try readAll(fd: standardInput, limit: limit, path: path) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let e = errno
@@ -112,13 +113,12 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Writes `bytes` to `path` with `mode`, or to standard output for `-` (through `OutputSink`, which keeps
-    /// a failure for the exit code). Only a regular file is ever replaced (`checkOutputTarget`). Without
+    /// Writes `bytes` to the file `path` with `mode` (standard output, `-` to the user, is the caller's
+    /// `OutputSink`, which keeps a failure for the exit code). Only a regular file is ever replaced (`checkOutputTarget`). Without
     /// `overwrite`, an existing file is left untouched and `.exists` thrown. The bytes go to a temporary file
     /// beside `path` (created 0600, then given `mode`) that is renamed over it only once every write and the
     /// close succeeded, so a failed write (`.writeFailed`) leaves the old file, or none, and no temporary file.
     public static func write(_ bytes: [UInt8], to path: String, mode: FileMode = 0o644, overwrite: Bool) throws(Failure) {
-        if path == "-" { OutputSink.standardOutput.write(bytes); return }
         let existing = try checkOutputTarget(path)
         if existing && !overwrite { throw .exists(path: path) }
         // Created relative to the directory, never through a link at `path` (PrivateDirectory.write).

@@ -25,12 +25,12 @@ public final class InputFile {
     private let fd: Int32
     private let ownsDescriptor: Bool
 
-    /// Opens `path` for reading (`-`: standard input, which stays open afterwards). A path that does not
-    /// exist is `.missing`; any other refusal is `.unreadable` with the system's reason.
-    public init(path: String) throws(FileSystem.Failure) {
+    /// Opens `path` for reading (`-`: standard input, descriptor `standardInput`, which stays open afterwards). A
+    /// path that does not exist is `.missing`; any other refusal is `.unreadable` with the system's reason.
+    public init(path: String, standardInput: Int32 = 0) throws(FileSystem.Failure) {
         self.path = path
         if path == "-" {
-            fd = 0
+            fd = standardInput
             ownsDescriptor = false
         } else {
             let opened = open(path, O_RDONLY | O_CLOEXEC)

@@ -6,6 +6,24 @@ import Musl
 import Glibc
 #endif
 
+/// Where an `OutputSink`'s bytes go: a descriptor (standard output, an output file), or for tests a buffer in
+/// memory that can be told to fail like a full disk or a reader that went away.
+public protocol OutputDestination: AnyObject, Sendable {
+    /// Writes a prefix of `bytes`, resuming after short writes; returns how many bytes were written and the
+    /// `errno` that stopped it, if any.
+    func write(_ bytes: [UInt8]) -> (written: Int, error: Int32?)
+    /// Closes the destination; the `errno` of a failed close, else nil.
+    func close() -> Int32?
+}
+
+/// An open descriptor, written with `write(2)` (EINTR and short writes resumed) and closed with `close(2)`.
+final class DescriptorDestination: OutputDestination {
+    let fd: Int32
+    init(fd: Int32) { self.fd = fd }
+    func write(_ bytes: [UInt8]) -> (written: Int, error: Int32?) { posixWritePrefix(fd, bytes) }
+    func close() -> Int32? { posixClose(fd) != 0 ? errno : nil }
+}
+
 /// The one way apnsctl writes its output, to standard output or to an output file: every `write(2)` and the
 /// `close` are checked, the first failure is kept (errno, bytes and lines written), and nothing is written
 /// after it. The CLI asks it before choosing an exit code, so no command exits 0 after a failed write
@@ -38,11 +56,12 @@ public final class OutputSink: @unchecked Sendable {
         public var message: String { "writing \(name): \(reason)" }
     }
 
-    /// Standard output: everything apnsctl prints as its result goes here.
+    /// This process's standard output (descriptor 1). Commands write to the one their world hands them
+    /// (`CommandWorld.standardOutput`), which is this one in the binary and a buffer in in-process tests.
     public static let standardOutput = OutputSink(fd: 1, name: "standard output")
 
     public let name: String
-    private let fd: Int32
+    private let destination: any OutputDestination
     private let lock = Lock()
     /// Bytes kept before a `write(2)`; lines are written in large chunks (thousands of results).
     private let limit: Int
@@ -54,8 +73,13 @@ public final class OutputSink: @unchecked Sendable {
     private var failureHandler: (@Sendable (Failure) -> Void)?
 
     /// A sink for the open descriptor `fd`, named `name` in messages; the caller keeps owning `fd` until `close`.
-    public init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024) {
-        self.fd = fd
+    public convenience init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024) {
+        self.init(destination: DescriptorDestination(fd: fd), name: name, bufferLimit: bufferLimit)
+    }
+
+    /// A sink writing to `destination` (a test's buffer), named `name` in messages, with the same checks.
+    public init(destination: any OutputDestination, name: String, bufferLimit: Int = 64 * 1024) {
+        self.destination = destination
         self.name = name
         self.limit = bufferLimit
     }
@@ -109,8 +133,8 @@ public final class OutputSink: @unchecked Sendable {
     public func close() -> Failure? {
         flush()
         let failed = lock.withLock { () -> Failure? in
-            if posixClose(fd) != 0, firstFailure == nil {
-                return recordLocked(errno)
+            if let code = destination.close(), firstFailure == nil {
+                return recordLocked(code)
             }
             return nil
         }
@@ -142,8 +166,13 @@ public final class OutputSink: @unchecked Sendable {
             buffer.removeAll()
             return recordLocked(EBADF)
         }
-        let (n, failedWith) = posixWritePrefix(fd, buffer)
-        writtenLines += buffer[0..<n].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        let (n, failedWith) = destination.write(buffer)
+        // Counted on the buffer's bytes directly (a closure over an ArraySlice cost 9 instructions a byte).
+        writtenLines += buffer.withUnsafeBufferPointer { bytes in
+            var lines = 0
+            for b in UnsafeBufferPointer(rebasing: bytes[0..<n]) where b == 0x0A { lines += 1 }
+            return lines
+        }
         written += n
         buffer.removeAll(keepingCapacity: true)
         guard let failedWith else { return nil }

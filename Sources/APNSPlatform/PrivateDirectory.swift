@@ -118,13 +118,22 @@ public final class PrivateDirectory: Sendable {
 
     /// Reads the regular file `name` that we own; a link, FIFO, device or another user's file is `.untrusted`.
     public func read(_ name: String, limit: Int = FileSystem.maximumReadSize) throws(Failure) -> [UInt8] {
+        try readWithPermissions(name, limit: limit).bytes
+    }
+
+    /// `read`, with the file's permission bits as `fstat` gave them on the descriptor read (a secret that its
+    /// group or others can read or write is not to be trusted, whoever owns it).
+    public func readWithPermissions(_ name: String, limit: Int = FileSystem.maximumReadSize) throws(Failure)
+        -> (bytes: [UInt8], permissions: FileMode) {
         let descriptor = try openFile(name, flags: O_RDONLY, mode: 0)
         defer { close(descriptor) }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText())) }
         let bytes = FileSystem.readAll(fd: descriptor, limit: limit + 1)
         guard bytes.count <= limit else {
             throw .file(.unreadable(path: file(name), reason: "more than \(limit) bytes"))
         }
-        return bytes
+        return (bytes, FileMode(st.st_mode & 0o7777))
     }
 
     /// Whether an entry called `name` exists (a link counts; it is not followed).
@@ -175,6 +184,16 @@ public final class PrivateDirectory: Sendable {
             remove(target)
             throw .file(FileSystem.creationFailure(path: file(name), e))
         }
+    }
+
+    /// Creates `name` holding `bytes` with `mode`, whole or not at all: the bytes go to a temporary file that is then
+    /// linked to `name` (`linkat`, which never replaces). A reader sees no file or all of it; of two writers racing,
+    /// one wins and the other gets `.exists` (and reads the winner's). An existing entry is left alone.
+    public func publish(_ bytes: [UInt8], as name: String, mode: FileMode) throws(Failure) {
+        let temporary = ".\(name).new-\(UUIDString.random())"
+        try write(bytes, to: temporary, mode: mode, overwrite: false)
+        defer { remove(temporary) }
+        if linkat(fd, temporary, fd, name, 0) != 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
     }
 
     /// Opens (creating with `mode` when missing) the regular file `name` that we own for reading and writing, for

@@ -7,19 +7,19 @@ import Musl
 import Glibc
 #endif
 
-/// Messages on standard error. Standard output carries data and is written only through
-/// `OutputSink.standardOutput`, which checks every write. Writes go straight to the descriptors:
-/// Swift 6 forbids touching C's `stderr` global, and unbuffered writes keep order with child processes.
+/// Messages on this process's standard error, for the layers below the commands (the mock's server, the
+/// passphrase prompt, the token cache's default warning); the commands write to their world's `MessageStream`.
+/// Standard output carries data and is written only through `OutputSink`, which checks every write. Writes go
+/// straight to the descriptors: Swift 6 forbids touching C's `stderr` global, and unbuffered writes keep
+/// order with child processes.
 public enum StandardStreams {
     /// Writes text to standard error.
-    public static func printErr(_ text: String) { writeAll(fd: 2, Array(text.utf8)) }
+    public static func printErr(_ text: String) { MessageStream.standardError.print(text) }
 
-    /// `error: …` on stderr (every line of a multi-line message is prefixed once, on the first). Messages
-    /// quote input (file names, tokens, flag values, server answers): control characters in them are
-    /// escaped, so no input drives the terminal; the message's own line breaks stay.
-    public static func error(_ message: String) { printErr("error: \(PrintableText.escapingControlsPerLine(message))\n") }
-    /// `warning: …` on stderr, escaped as `error` is.
-    public static func warning(_ message: String) { printErr("warning: \(PrintableText.escapingControlsPerLine(message))\n") }
+    /// `error: …` on stderr, as `MessageStream.error` words it.
+    public static func error(_ message: String) { MessageStream.standardError.error(message) }
+    /// `warning: …` on stderr, as `MessageStream.warning` words it.
+    public static func warning(_ message: String) { MessageStream.standardError.warning(message) }
 
     /// Writes all of `bytes` to `fd` (stderr, a terminal); a failure ends the write quietly: a message that
     /// cannot reach stderr has nowhere left to be reported. Never used for standard output.

@@ -76,6 +76,45 @@ import Testing
         #expect(answered.count == 200)
     }
 
+    /// The shared fields are lent to nghttp2, not copied: requests queued behind the server's stream limit keep
+    /// the fields they were submitted with after the batch's list changed (a new bearer token) and the caller
+    /// dropped the old list, and each request carries exactly its own. Names go out lower-cased.
+    @Test func lentFieldsOutliveAChangeOfListWhileRequestsWait() throws {
+        let client = try HTTP2ClientSession()
+        var settings = HTTP2ServerSettings()
+        settings.maxConcurrentStreams = 5
+        let server = try HTTP2ServerSession(settings: settings)
+        _ = try shuttle(client, server)
+        var expected: [String: String] = [:]
+        for round in 0..<4 {
+            // A list of its own each round, gone from the caller once its requests are submitted.
+            let token = "bearer " + String(repeating: Character(UnicodeScalar(UInt8(0x61 + round))), count: 180 + round)
+            let headers = [HeaderField("Authorization", token), HeaderField("apns-topic", "com.example.r\(round)"),
+                           HeaderField("apns-id", "id-\(round)", neverIndex: true)]
+            for i in 0..<50 {
+                let path = "/3/device/\(round)-\(i)"
+                _ = try client.submitRequest(method: "POST", authority: "localhost", path: path, headers: headers, body: [0x7B, 0x7D])
+                expected[path] = token
+            }
+            // Other allocations of the same sizes, which would reuse a block freed too early.
+            _ = (0..<20).map { _ in [UInt8](repeating: 0xEE, count: 400) }
+        }
+        var seen: [String: [HeaderField]] = [:]
+        _ = try shuttle(client, server) { r, s in
+            seen[r.headers.value(of: ":path") ?? "?"] = r.headers
+            try s.respond(streamID: r.streamID, status: 200, headers: [])
+        }
+        #expect(seen.count == 200)
+        for (path, token) in expected {
+            let h = seen[path] ?? []
+            #expect(h.value(of: "authorization") == token, "\(path)")
+            #expect(h.map(\.name) == [":method", ":scheme", ":authority", ":path", "authorization", "apns-topic", "apns-id"])
+            let round = path.dropFirst("/3/device/".count).prefix(1)
+            #expect(h.value(of: "apns-topic") == "com.example.r\(round)" && h.value(of: "apns-id") == "id-\(round)")
+        }
+        #expect(client.openRequestCount == 0)
+    }
+
     @Test func goAwayReportsDebugDataAndRefusesLaterStreams() throws {
         let client = try HTTP2ClientSession()
         let server = try HTTP2ServerSession()

@@ -94,4 +94,25 @@ import Testing
         #expect(try InputFile(path: scratch.path).kind == .directory)
         #expect(throws: FileSystem.Failure.missing(path: scratch.file("none"))) { try InputFile(path: scratch.file("none")) }
     }
+
+    /// `publish` creates a file whole or not at all and never replaces one: the second writer gets `.exists` and
+    /// the first's bytes stay; no temporary file is left behind. `readWithPermissions` reports the mode as set.
+    @Test func publishingNeverReplacesAndLeavesNoTemporaryFile() throws {
+        let scratch = try Scratch()
+        let dir = try PrivateDirectory.open(scratch.path)
+        try dir.publish([1, 2, 3], as: "secret", mode: 0o600)
+        #expect(throws: PrivateDirectory.Failure.file(.exists(path: scratch.file("secret")))) {
+            try dir.publish([9, 9], as: "secret", mode: 0o600)
+        }
+        let read = try dir.readWithPermissions("secret")
+        #expect(read.bytes == [1, 2, 3] && read.permissions == 0o600)
+        var names: [String] = []
+        if let listing = opendir(scratch.path) {
+            while let entry = readdir(listing) {
+                names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            }
+            closedir(listing)
+        }
+        #expect(names.filter { $0 != "." && $0 != ".." } == ["secret"])
+    }
 }

@@ -124,4 +124,36 @@ import Testing
         #expect(Self.callsPipe("        guard pipe(&fds) == 0 else { return nil }"))
         #expect(!Self.callsPipe("        let pipe = WakePipe()\n        pipe.signal()\n        makePipe()"))
     }
+
+    // MARK: The commands' outside world
+
+    /// What reads the process's outside world directly: its variables and roots, its clock, its standard
+    /// streams and what they are connected to.
+    static let processWorldMarkers = [
+        "StandardStreams.", "OutputSink.standardOutput", "MessageStream.standardError", "SystemClock.", "SettingsWorld.process",
+        "Environment.value(", "Environment.all(", "Environment.setting(", "Environment.home", "Environment.cacheHome",
+        "Environment.stateHome", "Environment.configHome", "Environment.currentDirectory", "Environment.isTerminal",
+        "Environment.isRegularFileOrNull", "posixWrite", "writeAll(fd:", "readAll(fd: 0",
+    ]
+
+    /// The markers in `text`'s code.
+    static func processWorldReads(in text: String) -> [String] {
+        let code = codeLines(text).joined(separator: "\n")
+        return processWorldMarkers.filter { code.contains($0) }
+    }
+
+    /// Every command takes the outside world from the `CommandWorld` it runs in (issue 16, item 7), so the
+    /// in-process tests see every byte and decide every variable, root and clock reading; only the file that
+    /// builds the process's world reads the process.
+    @Test func commandsReadTheOutsideWorldOnlyThroughTheirWorld() throws {
+        let all = try Self.sources().filter { $0.path.hasPrefix("APNSCtlCommands/") }
+        #expect(all.count > 50)
+        for (path, text) in all where path != "APNSCtlCommands/Shared/World/CommandWorld.swift" {
+            let found = Self.processWorldReads(in: text)
+            #expect(found.isEmpty, "\(path) reads the process directly (\(found.joined(separator: ", "))): take it from the CommandWorld")
+        }
+        #expect(Self.processWorldReads(in: "    let now = SystemClock.now()\n    StandardStreams.warning(x)") == ["StandardStreams.", "SystemClock."])
+        #expect(Self.processWorldReads(in: "/// unlike `Environment.value(_:)`, reads the world\nlet v = world.variable(\"X\")").isEmpty)
+        #expect(Self.processWorldReads(in: "for e in APNSEnvironment.allCases { _ = Environment.all() }") == ["Environment.all("])
+    }
 }

@@ -48,7 +48,7 @@ import Testing
 
     @Test func theDefaultProfileOfTheInjectedWorldFillsWhatNoFlagGives() throws {
         let w = try World(config: Self.config)
-        let settings = try send(["--alert", "hi", "-d", "my-iphone"]).resolveSettings(world: w.world)
+        let settings = try send(["--alert", "hi", "-d", "my-iphone"]).resolveSettings(in: TestWorld(settings: w.world).world)
         #expect(settings.topic?.value == "com.example.app")
         #expect(settings.topic?.origin == .profile(name: "dev", file: w.configFile, line: 6))
         #expect(settings.teamID?.value == "TEAMID1234")
@@ -59,15 +59,15 @@ import Testing
     @Test func aFlagOutranksAVariableWhichOutranksTheProfile() throws {
         let w = try World(config: Self.config)
         w.world.variables["APNSCTL_TOPIC"] = "com.example.variable"
-        let fromVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(world: w.world)
+        let fromVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(in: TestWorld(settings: w.world).world)
         #expect(fromVariable.topic?.value == "com.example.variable")
         #expect(fromVariable.topic?.origin == .variable("APNSCTL_TOPIC"))
-        let fromFlag = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.flag"]).resolveSettings(world: w.world)
+        let fromFlag = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.flag"]).resolveSettings(in: TestWorld(settings: w.world).world)
         #expect(fromFlag.topic?.value == "com.example.flag")
         #expect(fromFlag.topic?.origin == .flag("--topic"))
         // An empty variable counts as unset: the profile's value again.
         w.world.variables["APNSCTL_TOPIC"] = ""
-        let emptyVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(world: w.world)
+        let emptyVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(in: TestWorld(settings: w.world).world)
         #expect(emptyVariable.topic?.origin == .profile(name: "dev", file: w.configFile, line: 6))
     }
 
@@ -75,7 +75,7 @@ import Testing
         let w = try World(config: Self.config)
         let command = try send(["-p", "staging", "--alert", "hi", "-d", Self.token])
         do throws(CLIError) {
-            _ = try command.resolveSettings(world: w.world)
+            _ = try command.resolveSettings(in: TestWorld(settings: w.world).world)
             Issue.record("an unknown profile was accepted")
         } catch {
             #expect(error.exitCode == 64)
@@ -92,7 +92,7 @@ import Testing
         // No profile to fall back on: the credential advice, as a new user without a settings file gets it.
         let bare = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.app"])
         do throws(CLIError) {
-            _ = try bare.resolveSettings(world: world)
+            _ = try bare.resolveSettings(in: TestWorld(settings: world).world)
             Issue.record("resolved without any credential")
         } catch {
             guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
@@ -100,14 +100,16 @@ import Testing
         }
         let flags = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.app",
                               "--auth-key", "/keys/AuthKey_ABCDE12345.p8", "--team-id", "TEAMID1234"])
-        let settings = try flags.resolveSettings(world: world)
+        let settings = try flags.resolveSettings(in: TestWorld(settings: world).world)
         #expect(settings.topic?.origin == .flag("--topic"))
         #expect(settings.teamID?.origin == .flag("--team-id"))
     }
 
-    /// The settings' idea of the mock's default state dir is the mock's own, or `-p mock` would read another
-    /// `mock.json` than the one `apnsctl mock` writes.
-    @Test func theWorldsMockStateDirectoryIsTheMocksDefault() {
-        #expect(SettingsWorld.process().defaultMockStateDirectory == MockState.defaultDirectory)
+    /// `-p mock` reads `mock.json` where `apnsctl mock` writes it: both take the state dir from the world's one
+    /// definition (`$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`).
+    @Test func theWorldsMockStateDirectoryFollowsXDGStateHome() {
+        #expect(SettingsWorld(variables: ["XDG_STATE_HOME": "/s"], home: "/h").defaultMockStateDirectory == "/s/apnsctl/mock")
+        #expect(SettingsWorld(variables: ["XDG_STATE_HOME": "relative"], home: "/h").defaultMockStateDirectory == "/h/.local/state/apnsctl/mock")
+        #expect(SettingsWorld(variables: [:], home: nil).defaultMockStateDirectory == nil)
     }
 }

@@ -116,28 +116,28 @@ import Testing
     @Test func tokenAuthOptionsUseAndBypassTheCache() throws {
         let dir = try TemporaryDirectory()
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
-        let cache = ProviderTokenCache(directory: dir.file("cache/apnsctl"))
-        // Through send's own options and settings, in-process, with a world of no variables and no settings file.
-        let world = SettingsWorld(variables: [:], home: dir.path)
+        // Through send's own options and settings, in-process, with a world of no settings file whose
+        // XDG_CACHE_HOME is dir/cache: the cache is where the world says, not where this process's would be.
+        let world = TestWorld(variables: ["XDG_CACHE_HOME": dir.file("cache")], home: dir.path).world
         func settings(_ extra: [String]) throws -> ResolvedSettings {
             try APNSCtl.Send.parse(["--auth-key", p8, "--team-id", team, "--alert", "hi", "-d", String(repeating: "ab", count: 32)] + extra)
-                .resolveSettings(world: world)
+                .resolveSettings(in: world)
         }
         let cached = try settings([])
         let t0: Int64 = 1_900_000_000
-        let first = try #require(try cached.providerToken(now: t0, cache: cache))
-        let second = try #require(try cached.providerToken(now: t0 + 60, cache: cache))
+        let first = try #require(try cached.providerToken(now: t0, in: world))
+        let second = try #require(try cached.providerToken(now: t0 + 60, in: world))
         #expect(first.token == second.token)
         #expect(try dir.mode("cache/apnsctl/token-\(team)-ABCDE12345.jwt") == 0o600)
         #expect(try dir.mode("cache/apnsctl") == 0o700)
         let bypass = try settings(["--no-token-cache"])
-        let fresh = try #require(try bypass.providerToken(now: t0 + 120, cache: cache))
+        let fresh = try #require(try bypass.providerToken(now: t0 + 120, in: world))
         #expect(fresh.token != first.token)
         #expect(ProviderToken.Parts(fresh.token)?.issuedAt == t0 + 120)
         // Bypassing does not write: the cached token is still the first one (with its key file's fingerprint).
-        #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt").hasPrefix(first.token + "\nsha256:"))
-        let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)]).resolveSettings(world: world)
-        #expect(try certOnly.providerToken(cache: cache) == nil)
+        #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt").hasPrefix(first.token + "\nhmac-sha256:"))
+        let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)]).resolveSettings(in: world)
+        #expect(try certOnly.providerToken(now: t0, in: world) == nil)
         // A key id without a key is refused by the resolver's combination rules (not by the option group), naming it.
         let stranded = try CommandRunner.apnsctl(["send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d", String(repeating: "ab", count: 32)],
                                                  environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path])

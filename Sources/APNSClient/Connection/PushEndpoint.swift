@@ -7,11 +7,17 @@ public struct PushEndpoint: Sendable, Equatable {
     /// Host name or IP literal, without brackets.
     public let host: String
     public let port: Int
+    /// `host:port` for `:authority` (IPv6 in brackets): made once, as every request and result line uses it.
+    public let authority: String
+    /// `https://host:port`, as results show it (IPv6 in brackets).
+    public let url: String
 
     /// An endpoint from its parts.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
+        authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        url = "https://" + authority
     }
 
     /// Apple's endpoint for `environment` (port 443).
@@ -50,13 +56,5 @@ public struct PushEndpoint: Sendable, Equatable {
             throw Problem(message: "\(url): the port must be a number from 1 to 65535; \(expected)")
         }
         self.init(host: String(parts.host), port: port)
-    }
-
-    /// `https://host:port`, as results show it (IPv6 in brackets).
-    public var url: String { "https://\(authority)" }
-
-    /// `host:port` for `:authority` (IPv6 in brackets).
-    public var authority: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

@@ -72,11 +72,11 @@ public struct PushResult: Sendable, Equatable {
             timestamp = error.timestamp
         }
         self.init(target: target, status: response.status,
-                  apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.line(Array($0.utf8), limit: 64) },
-                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { PrintableText.line(Array($0.utf8), limit: 64) },
+                  apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.line($0, limit: 64) },
+                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { PrintableText.line($0, limit: 64) },
                   reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
                   apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
-                      .map { PrintableText.line(Array($0.utf8), limit: 64) } ?? sentRequestID,
+                      .map { PrintableText.line($0, limit: 64) } ?? sentRequestID,
                   response: response)
     }
 

@@ -15,7 +15,7 @@ public struct APNSErrorBody: Sendable, Equatable {
             timestamp = nil
             return
         }
-        reason = root["reason"]?.string.map { PrintableText.line(Array($0.utf8), limit: 120) }
+        reason = root["reason"]?.string.map { PrintableText.line($0, limit: 120) }
         if let n = root["timestamp"]?.number, n.isIntegerLiteral, let value = Int64(n.literal) {
             timestamp = value
         } else {

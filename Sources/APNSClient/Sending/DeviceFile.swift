@@ -61,12 +61,12 @@ public final class DeviceFile {
     /// Device names lines may use, if any.
     private let names: DeviceNameLookup?
 
-    /// Opens `path` (`-` = standard input); a regular file is checked whole here. A line may be a device name
-    /// when `names` knows it.
-    public init(path: String, names: DeviceNameLookup? = nil) throws(Problem) {
+    /// Opens `path` (`-` = standard input, descriptor `standardInput`); a regular file is checked whole here. A
+    /// line may be a device name when `names` knows it.
+    public init(path: String, names: DeviceNameLookup? = nil, standardInput: Int32 = 0) throws(Problem) {
         displayName = path
         self.names = names
-        do { input = try InputFile(path: path) } catch { throw .file(error) }
+        do { input = try InputFile(path: path, standardInput: standardInput) } catch { throw .file(error) }
         switch input.kind {
         case .directory: throw .file(.isDirectory(path: path))
         case .stream:
@@ -156,12 +156,19 @@ public final class DeviceFile {
     }
 
     /// The token on a line, or nil for blank lines and comments.
+    /// Trimmed on the UTF-8 bytes (spaces and tabs are single bytes), and a line with nothing to trim is not copied.
     static func tokenText(_ line: Substring) -> String? {
-        var s = line
-        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
-        if s.isEmpty || s.hasPrefix("#") { return nil }
-        return String(s)
+        let utf8 = line.utf8
+        var lo = utf8.startIndex, hi = utf8.endIndex
+        while lo < hi, utf8[lo] == 0x20 || utf8[lo] == 0x09 { lo = utf8.index(after: lo) }
+        while lo < hi {
+            let last = utf8.index(before: hi)
+            guard utf8[last] == 0x20 || utf8[last] == 0x09 else { break }
+            hi = last
+        }
+        if lo == hi || utf8[lo] == 0x23 { return nil }
+        if lo == line.base.startIndex && hi == line.base.endIndex { return line.base }
+        return String(line[lo..<hi])
     }
 }
 

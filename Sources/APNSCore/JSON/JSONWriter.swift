@@ -15,6 +15,9 @@ public struct JSONWriter: Sendable {
     /// Starts an empty writer.
     public init() {}
 
+    /// Starts an empty writer with room for `capacity` bytes (a result line: no regrowth while it is written).
+    public init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
     /// The JSON written so far, as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 

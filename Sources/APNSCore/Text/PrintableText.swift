@@ -21,10 +21,12 @@ public enum PrintableText {
     /// control character escaped as `escapingControls` does, surrounding spaces trimmed, and cut to `limit`
     /// characters with `…`.
     public static func line<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
-        // The usual case (ids, reasons): short printable ASCII, taken as it is.
-        if bytes.count <= limit, let f = bytes.first, f != 0x20, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }),
-           bytes.reversed().first != 0x20 {
-            return String(decoding: bytes, as: UTF8.self)
+        // The usual case (ids, reasons): short printable ASCII, taken as it is. Checked on the contiguous bytes by
+        // concrete code: called from other modules this function is not specialised, and the generic check cost
+        // a batch 56,000 instructions per result (a third of all its work).
+        if let plain = bytes.withContiguousStorageIfAvailable({ isPlainLine($0, limit: limit) ? String(decoding: $0, as: UTF8.self) : nil }),
+           let plain {
+            return plain
         }
         let decoded = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
         var flat = String(String.UnicodeScalarView(decoded.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
@@ -33,6 +35,21 @@ public enum PrintableText {
         let cut = flat.count > limit
         if cut { flat = String(flat.prefix(limit)) }
         return escapingControls(flat) + (cut ? "…" : "")
+    }
+
+    /// `line` for text already decoded (a response header's value, a string from a JSON answer): the usual short
+    /// printable ASCII is returned as it is, without a copy.
+    public static func line(_ text: String, limit: Int = 200) -> String {
+        var text = text
+        if text.withUTF8({ isPlainLine($0, limit: limit) }) { return text }
+        return line(Array(text.utf8), limit: limit)
+    }
+
+    /// At most `limit` bytes of printable ASCII, not starting or ending with a space: printed as they are.
+    private static func isPlainLine(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
+        guard bytes.count <= limit, let first = bytes.first, first != 0x20, bytes[bytes.count - 1] != 0x20 else { return false }
+        for b in bytes where b < 0x20 || b >= 0x7F { return false }
+        return true
     }
 
     /// `escapingControls` for each line of a message of several lines: its own line breaks stay, every

@@ -155,18 +155,31 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     /// case, nothing else (token length is not fixed). The mock's check of `/3/device/<token>`, and the
     /// parser's fast path.
     public static func isPlainHex(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        return !utf8.isEmpty && utf8.count % 2 == 0 && utf8.allSatisfy { b in
-            (0x30...0x39).contains(b) || (0x41...0x46).contains(b) || (0x61...0x66).contains(b)
-        }
+        var text = text
+        return text.withUTF8 { scanHex($0) } != nil
     }
 
     /// `text` lowercased when it is plain hex (`isPlainHex`); nil otherwise.
     private static func plainHex(_ text: String) -> String? {
-        guard isPlainHex(text) else { return nil }
-        let utf8 = text.utf8
-        guard utf8.contains(where: { (0x41...0x46).contains($0) }) else { return text }
-        return String(decoding: utf8.map { $0 >= 0x41 && $0 <= 0x46 ? $0 + 0x20 : $0 }, as: UTF8.self)
+        var text = text
+        guard let hasUpper = text.withUTF8({ scanHex($0) }) else { return nil }
+        guard hasUpper else { return text }
+        return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x46 ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// One pass over the bytes (a `--devices` file runs it on every line, twice): nil unless plain hex,
+    /// else whether any digit is upper case.
+    private static func scanHex(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        guard !bytes.isEmpty, bytes.count % 2 == 0 else { return nil }
+        var hasUpper = false
+        for b in bytes {
+            switch b {
+            case 0x30...0x39, 0x61...0x66: continue
+            case 0x41...0x46: hasUpper = true
+            default: return nil
+            }
+        }
+        return hasUpper
     }
 
     /// Shorter than the classic 32 bytes: probably a truncated copy (a warning, never an error).

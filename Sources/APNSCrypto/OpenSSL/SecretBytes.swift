@@ -16,6 +16,17 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible {
         for (i, b) in bytes.enumerated() { base[i] = b }
     }
 
+    /// `count` bytes from OpenSSL's random generator (`RAND_bytes`), drawn straight into the wiped block; nil
+    /// if the generator cannot give them.
+    static func random(count: Int) -> SecretBytes? {
+        let secret = SecretBytes([UInt8](repeating: 0, count: count))
+        guard RAND_bytes(secret.base, Int32(clamping: count)) == 1 else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
+        return secret
+    }
+
     /// Whether the secret is empty (an empty PKCS#12 password, for example).
     public var isEmpty: Bool { count == 0 }
 

@@ -15,12 +15,9 @@ public struct ProviderTokenCache: Sendable {
     /// Where "skipped" warnings go (standard error by default).
     public var warn: @Sendable (String) -> Void = { StandardStreams.warning($0) }
 
-    /// A cache in `directory` (created on first write).
+    /// A cache in `directory` (created on first write): the caller's, from its environment
+    /// (`$XDG_CACHE_HOME/apnsctl` for the CLI; with no home directory it makes no cache rather than use /tmp).
     public init(directory: String) { self.directory = directory }
-
-    /// The default location, `$XDG_CACHE_HOME/apnsctl` or `~/.cache/apnsctl`; nil with no home directory (the
-    /// cache is then skipped, never put in a shared place such as /tmp).
-    public static var standard: ProviderTokenCache? { Environment.cacheHome.map { ProviderTokenCache(directory: $0 + "/apnsctl") } }
 
     /// The cache file for a key id and team id.
     public func path(keyID: String, teamID: String) -> String { "\(directory)/\(fileName(keyID: keyID, teamID: teamID))" }
@@ -31,7 +28,7 @@ public struct ProviderTokenCache: Sendable {
     /// which is then stored. `accept` may veto a cached token (e.g. it was signed by another key).
     public func token(keyID: String, teamID: String, now: Int64, accept: ((String) -> Bool)? = nil,
                       make: () throws -> String) throws -> String {
-        try token(keyID: keyID, teamID: teamID, now: now, fingerprint: nil, accept: { accept?($0) ?? true }, make: make)
+        try token(keyID: keyID, teamID: teamID, now: now, keyFile: nil, accept: { accept?($0) ?? true }, make: make)
     }
 
     /// The cached or a new token signed by `key`; a cached token that does not verify with `key` is replaced.
@@ -41,11 +38,12 @@ public struct ProviderTokenCache: Sendable {
     }
 
     /// The cached or a new token for the key in `file`, decoded only when needed. A token stored with this
-    /// file's fingerprint is reused as it is: no decoding, no signature check. One stored for another
-    /// fingerprint (the file now holds another key) is replaced unchecked. One stored without a fingerprint
-    /// (by an earlier apnsctl) is reused if the key signed it, and stored again with the fingerprint. Without a
-    /// fingerprint (OpenSSL could not digest the file) every cached token is checked against the key.
-    /// `decode`: the caller's, so a bad key is reported as the caller reports credential problems.
+    /// file's fingerprint (an HMAC of its bytes under the cache's secret, `TokenCacheSecret`) is reused as it is:
+    /// no decoding, no signature check. Any other (stored with another key's fingerprint, or another secret's, or
+    /// the plain `sha256:` line or none of earlier versions) is reused only if the key signed it, and then stored
+    /// again with this fingerprint; if not, a new token is signed. Without a secret (none could be read or made)
+    /// every cached token is checked against the key. `decode`: the caller's, so a bad key is reported as the
+    /// caller reports credential problems.
     public func token(file: SigningKeyFile, keyID: String, teamID: String, now: Int64,
                       decode: () throws -> SigningKey) throws -> String {
         var decoded: SigningKey? = nil
@@ -55,15 +53,16 @@ public struct ProviderTokenCache: Sendable {
             decoded = k
             return k
         }
-        return try token(keyID: keyID, teamID: teamID, now: now, fingerprint: file.fingerprint, accept: { cached in
+        return try token(keyID: keyID, teamID: teamID, now: now, keyFile: file, accept: { cached in
             guard let k = try? key() else { return false }
             return Self.signedBy(k, keyID: keyID, teamID: teamID, now: now)(cached)
         }, make: { try ProviderToken.make(key: key(), keyID: keyID, teamID: teamID, issuedAt: now) })
     }
 
-    /// The one lookup. With `fingerprint`, a stored token of that fingerprint skips `accept`, one of another is
-    /// never used, and one without is checked by `accept` and stored again with it.
-    func token(keyID: String, teamID: String, now: Int64, fingerprint: String?, accept: (String) -> Bool,
+    /// The one lookup. With `keyFile`, a stored token carrying its fingerprint skips `accept`; one carrying
+    /// anything else is checked by `accept` and, if accepted, stored again with the fingerprint. Without, every
+    /// stored token is checked by `accept`.
+    func token(keyID: String, teamID: String, now: Int64, keyFile: SigningKeyFile?, accept: (String) -> Bool,
                make: () throws -> String) throws -> String {
         // Ids become part of a file name: only well-formed ones do.
         guard ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID) else { return try make() }
@@ -72,22 +71,16 @@ public struct ProviderTokenCache: Sendable {
         do { storage = try PrivateDirectory.open(directory) } catch {
             if case .untrusted = error { return try skipped(error, make: make) }
         }
+        var fingerprint: String? = nil
         if let storage {
+            fingerprint = keyFile.flatMap { fingerprintOf($0, in: storage) }
             do {
                 let entry = Self.entry(in: try storage.read(name, limit: 4096))
                 if let cached = entry.token, usable(cached, keyID: keyID, teamID: teamID, now: now) {
-                    switch (fingerprint, entry.fingerprint) {
-                    case (let given?, let stored?) where given == stored:
+                    if let fingerprint, entry.fingerprint == fingerprint { return cached }
+                    if accept(cached) {
+                        if let fingerprint { store(cached, fingerprint: fingerprint, name: name, in: storage) }
                         return cached
-                    case (_?, _?):
-                        break
-                    case (let given?, nil):
-                        if accept(cached) {
-                            store(cached, fingerprint: given, name: name, in: storage)
-                            return cached
-                        }
-                    case (nil, _):
-                        if accept(cached) { return cached }
                     }
                 }
             } catch {
@@ -95,8 +88,15 @@ public struct ProviderTokenCache: Sendable {
             }
         }
         let fresh = try make()
-        store(fresh, fingerprint: fingerprint, name: name, in: storage)
+        guard let target = storage ?? (try? PrivateDirectory.openOrCreate(directory)) else { return fresh }
+        if storage == nil { fingerprint = keyFile.flatMap { fingerprintOf($0, in: target) } }
+        store(fresh, fingerprint: fingerprint, name: name, in: target)
         return fresh
+    }
+
+    /// The key file's fingerprint under the secret kept in `storage` (read, or made on first use).
+    func fingerprintOf(_ file: SigningKeyFile, in storage: PrivateDirectory) -> String? {
+        TokenCacheSecret.load(in: storage, warn: warn)?.fingerprint(of: file)
     }
 
     /// Whether `key` signed a token for these ids (a cache file written before fingerprints, or by hand).
@@ -112,11 +112,12 @@ public struct ProviderTokenCache: Sendable {
         return try make()
     }
 
-    /// A cache file: the token (its first word), then the key file's fingerprint when it was stored with one.
+    /// A cache file: the token (its first word), then the key file's fingerprint when it was stored with one (the
+    /// `sha256:` line of earlier versions counts as none: the token is then checked against the key).
     private static func entry(in bytes: [UInt8]) -> (token: String?, fingerprint: String?) {
         let text = String(decoding: bytes, as: UTF8.self)
         let words = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == " " }).prefix(2).map(String.init)
-        let fingerprint = words.count > 1 && words[1].hasPrefix("sha256:") ? words[1] : nil
+        let fingerprint = words.count > 1 && words[1].hasPrefix(TokenCacheSecret.prefix) ? words[1] : nil
         return (words.first, fingerprint)
     }
 
@@ -129,8 +130,7 @@ public struct ProviderTokenCache: Sendable {
     /// Writes through a temporary file and rename, so a concurrent reader never sees half a token. The directory
     /// (created 0700 when missing) is set to 0700 through its descriptor. Failures are ignored: the cache only
     /// saves work.
-    private func store(_ token: String, fingerprint: String?, name: String, in opened: PrivateDirectory?) {
-        guard let storage = opened ?? (try? PrivateDirectory.openOrCreate(directory)) else { return }
+    private func store(_ token: String, fingerprint: String?, name: String, in storage: PrivateDirectory) {
         storage.setMode(0o700)
         let text = token + "\n" + (fingerprint.map { $0 + "\n" } ?? "")
         _ = try? storage.write(Array(text.utf8), to: name, mode: 0o600, overwrite: true)

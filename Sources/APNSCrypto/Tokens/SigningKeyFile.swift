@@ -21,9 +21,4 @@ public struct SigningKeyFile: Sendable {
     public func decode() throws(CredentialProblem) -> SigningKey {
         try CredentialLoader.loadSigningKey(bytes: bytes, name: name, keyIDFromFileName: keyIDFromFileName)
     }
-
-    /// What the token cache stores beside a token: `sha256:` and the hex digest of the bytes. A digest of a
-    /// random 256-bit key says nothing about the key; the cache file is private (0600) all the same. nil if
-    /// OpenSSL cannot digest: a cached token is then checked against the key, never taken on a blank name.
-    public var fingerprint: String? { SHA256Digest.hex(bytes).map { "sha256:" + $0 } }
 }

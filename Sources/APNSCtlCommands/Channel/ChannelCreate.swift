@@ -5,7 +5,7 @@ import ArgumentParser
 
 extension APNSCtl.Channel {
     /// `apnsctl channel create`: a new channel; only its id on stdout, so `ID=$(…)` works.
-    struct Create: ParsableCommand {
+    struct Create: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Create a broadcast channel and print its id.",
@@ -24,15 +24,15 @@ extension APNSCtl.Channel {
 
         @OptionGroup var options: ChannelOptions
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             var flags = SettingFlags()
             flags.storage = storage
-            let plan = try options.plan(flags)
+            let plan = try options.plan(flags, in: world)
             let name = plan.settings.storage?.value ?? "none"
             guard let policy = ChannelStorage(name: name) else {
                 throw CLIError.usage("\(plan.settings.label("storage")) \(JSONWriter.quoted(name)): unknown policy; use none (No Message Stored) or most-recent")
             }
-            let output = ChannelOutput(format: plan.format)
+            let output = ChannelOutput(format: plan.format, in: world)
             let results = try plan.perform([plan.request(.create(policy))])
             guard let result = results.first else { throw CLIError.internalError("channel create got no result") }
             try output.check(result, operation: "create")

@@ -6,7 +6,7 @@ import ArgumentParser
 
 extension APNSCtl.Channel {
     /// `apnsctl channel delete ID`: irreversible, so it asks on a terminal and otherwise needs `--yes`.
-    struct Delete: ParsableCommand {
+    struct Delete: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
             abstract: "Delete a broadcast channel (irreversible).",
@@ -24,19 +24,19 @@ extension APNSCtl.Channel {
 
         @OptionGroup var options: ChannelOptions
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             // Flags first (64), as everywhere: without a terminal and without --yes nothing else is looked at.
             try HeaderValueCheck.check(id, flag: "channel delete")
             if !yes && !TerminalPrompt.isAvailable {
                 throw CLIError.usage("channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm")
             }
-            let plan = try options.plan()
+            let plan = try options.plan(in: world)
             if !yes {
                 guard Confirmation.ask("Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] ") else {
                     throw CLIError.usage("channel delete \(id): not confirmed; nothing was deleted")
                 }
             }
-            let output = ChannelOutput(format: plan.format)
+            let output = ChannelOutput(format: plan.format, in: world)
             guard let result = try plan.perform([plan.request(.delete(channel: id))]).first else {
                 throw CLIError.internalError("channel delete got no result")
             }

@@ -4,7 +4,7 @@ import ArgumentParser
 
 extension APNSCtl.Channel {
     /// `apnsctl channel get ID`: a channel's storage policy and push type.
-    struct Get: ParsableCommand {
+    struct Get: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "get",
             abstract: "Show a broadcast channel's storage policy and push type.")
@@ -14,10 +14,10 @@ extension APNSCtl.Channel {
 
         @OptionGroup var options: ChannelOptions
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             try HeaderValueCheck.check(id, flag: "channel get")
-            let plan = try options.plan()
-            let output = ChannelOutput(format: plan.format)
+            let plan = try options.plan(in: world)
+            let output = ChannelOutput(format: plan.format, in: world)
             guard let result = try plan.perform([plan.request(.read(channel: id))]).first else {
                 throw CLIError.internalError("channel get got no result")
             }

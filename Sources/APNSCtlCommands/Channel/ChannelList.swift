@@ -4,7 +4,7 @@ import ArgumentParser
 
 extension APNSCtl.Channel {
     /// `apnsctl channel list`: the app's channel ids, one per line; with `-o json` each with its policy.
-    struct List: ParsableCommand {
+    struct List: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the app's broadcast channels, one id per line.",
@@ -19,9 +19,9 @@ extension APNSCtl.Channel {
 
         @OptionGroup var options: ChannelOptions
 
-        func run() throws {
-            let plan = try options.plan()
-            let output = ChannelOutput(format: plan.format)
+        func run(in world: CommandWorld) throws {
+            let plan = try options.plan(in: world)
+            let output = ChannelOutput(format: plan.format, in: world)
             guard let listed = try plan.perform([plan.request(.list)]).first else {
                 throw CLIError.internalError("channel list got no result")
             }

@@ -30,23 +30,23 @@ struct ChannelOptions: ParsableArguments {
     /// Everything checked before connecting, in `send`'s order: the settings resolved first (flags, `APNSCTL_*`
     /// variables, the profile; 64), then credentials (77). `extra` holds a subcommand's own setting flags
     /// (`create --storage`).
-    func plan(_ extra: SettingFlags = SettingFlags()) throws(CLIError) -> ChannelPlan {
+    func plan(_ extra: SettingFlags = SettingFlags(), in world: CommandWorld) throws(CLIError) -> ChannelPlan {
         var flags = extra
         CredentialFlags.fill(&flags, certificate: certificate, passphrase: passphrase, tokenAuth: tokenAuth)
         connection.fill(&flags)
         flags.topic = topic
         flags.output = output
-        let settings = try settingsOptions.resolve(.channel, flags: flags)
+        let settings = try settingsOptions.resolve(.channel, flags: flags, world: world.settings)
         let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
         if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
         let requestID = try parsedRequestID(requestID)
         try settings.checkCAFile()
-        let credentials = try BroadcastCredentials.load(settings)
-        let route = try settings.singleRoute(environment: credentials.environment, command: "channel") { env in
+        let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)
+        let route = try settings.singleRoute(environment: credentials.environment, command: "channel", in: world) { env in
             PushEndpoint(channelManagement: env)
         }
         let endpoint = route.endpoint
-        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: credentials.identity, proxy: route.proxy)
+        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: credentials.identity, proxy: route.proxy, in: world)
         configuration.environment = credentials.environment
         return ChannelPlan(settings: settings, format: format, credentials: credentials, endpoint: endpoint,
                            configuration: configuration, requestID: requestID)

@@ -9,9 +9,15 @@ import APNSPlatform
 /// script reads the same explanation a user sees.
 struct ChannelOutput {
     let format: SendOutput.Format
-    private let out = OutputSink.standardOutput
+    private let out: OutputSink
+    private let messages: MessageStream
 
-    init(format: SendOutput.Format) { self.format = format }
+    /// Results on the world's standard output, request ids and rejections on its standard error.
+    init(format: SendOutput.Format, in world: CommandWorld) {
+        self.format = format
+        out = world.standardOutput
+        messages = world.standardError
+    }
 
     /// Reports a rejection (`-o json`: its object) and throws exit 1; returns for a success.
     func check(_ r: PushResult, operation: String) throws(CLIError) {
@@ -22,14 +28,14 @@ struct ChannelOutput {
         } else {
             showRequestID(r)
             let reason = r.reason?.text ?? r.bodyText ?? "-"
-            StandardStreams.error("channel \(operation): rejected \(r.status ?? 0) \(reason): \(SendOutput.explanation(r))")
+            messages.error("channel \(operation): rejected \(r.status ?? 0) \(reason): \(SendOutput.explanation(r))")
         }
         throw .rejected
     }
 
     /// `apns-request-id: …` on stderr: in text mode, or `always` when no JSON object carries the id.
     func showRequestID(_ r: PushResult, always: Bool = false) {
-        if format == .text || always, let id = r.apnsRequestID { StandardStreams.printErr("apns-request-id: \(id)\n") }
+        if format == .text || always, let id = r.apnsRequestID { messages.print("apns-request-id: \(id)\n") }
     }
 
     /// Writes one text line on stdout.

@@ -42,7 +42,7 @@ struct ConfigFileOptions: ParsableArguments {
     var config: String?
 
     /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
-    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld = .process()) throws(CLIError) -> SettingsInput {
+    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld) throws(CLIError) -> SettingsInput {
         var flags = SettingFlags()
         flags.config = config
         flags.profile = profile
@@ -62,12 +62,11 @@ extension CLIError {
 /// Standard output for the config commands, checked: a failed write (a full disk, `/dev/full`) is exit 74
 /// naming what was not written, never a silent exit 0.
 enum ConfigOutput {
-    static func write(_ lines: [String]) {
+    static func write(_ lines: [String], to out: OutputSink) throws(CLIError) {
         guard !lines.isEmpty else { return }
-        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
-        if let code = posixWriteAll(1, bytes) {
-            StandardStreams.error("writing standard output: \(FileSystem.errnoText(code)); the settings were not printed")
-            exitProcess(74)
+        out.write(Array((lines.joined(separator: "\n") + "\n").utf8))
+        if let failure = out.failure {
+            throw .outputFailed("writing standard output: \(FileSystem.errnoText(failure.code)); the settings were not printed")
         }
     }
 }

@@ -5,7 +5,7 @@ import ArgumentParser
 
 extension APNSCtl.Config {
     /// `apnsctl config list`: the profiles (default marked) and device names of the settings file.
-    struct List: ParsableCommand {
+    struct List: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List the profiles (the default marked) and device names.",
@@ -24,16 +24,17 @@ extension APNSCtl.Config {
                 completion: .list(["text", "json"]))
         var output: String?
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             let format = try ConfigFormat.parse(output)
-            let input = try file.input(for: .send)
+            let input = try file.input(for: .send, world: world.settings)
             let parsed: SettingsFile?
             do { parsed = try input.fileBytes.map { b throws(SettingsProblem) in try SettingsFile.parse(b, path: input.location.path) } } catch {
                 throw CLIError(error)
             }
-            if parsed == nil { StandardStreams.warning("no settings file at \(input.location.path); only the built-in mock profile exists") }
-            ConfigOutput.write(format == .json ? SettingsReport.listJSON(parsed, mockReadyFile: input.mockReadyFile)
-                                               : SettingsReport.listText(parsed, mockReadyFile: input.mockReadyFile))
+            if parsed == nil { world.standardError.warning("no settings file at \(input.location.path); only the built-in mock profile exists") }
+            try ConfigOutput.write(format == .json ? SettingsReport.listJSON(parsed, mockReadyFile: input.mockReadyFile)
+                                                   : SettingsReport.listText(parsed, mockReadyFile: input.mockReadyFile),
+                                   to: world.standardOutput)
         }
     }
 }

@@ -5,7 +5,7 @@ import ArgumentParser
 
 extension APNSCtl.Config {
     /// `apnsctl config path`: the settings file in use and whether it exists (it is not read).
-    struct Path: ParsableCommand {
+    struct Path: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "path",
             abstract: "Print the settings file in use, and whether it exists.",
@@ -21,9 +21,9 @@ extension APNSCtl.Config {
                 help: ArgumentHelp("Format: text or json.", valueName: "text|json"), completion: .list(["text", "json"]))
         var output: String?
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             let format = try ConfigFormat.parse(output)
-            let location = SettingsLocation.find(configFlag: file.config, variables: Environment.all(), configHome: Environment.configHome)
+            let location = SettingsLocation.find(configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
             let exists = FileSystem.exists(location.path)
             switch format {
             case .json:
@@ -35,10 +35,11 @@ extension APNSCtl.Config {
                 if case .variable(let v) = location.origin { w.field("variable", v) }
                 w.field("exists", exists)
                 w.endObject()
-                ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)])
+                try ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)], to: world.standardOutput)
             case .text:
                 let from = location.isExplicit ? "from \(location.origin.description); " : ""
-                ConfigOutput.write(["\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"])
+                try ConfigOutput.write(["\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"],
+                                       to: world.standardOutput)
             }
         }
     }

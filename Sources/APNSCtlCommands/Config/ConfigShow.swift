@@ -4,7 +4,7 @@ import ArgumentParser
 
 extension APNSCtl.Config {
     /// `apnsctl config show`: runs a command's resolver and prints every setting with its origin.
-    struct Show: ParsableCommand {
+    struct Show: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show every setting a command would use, and where each comes from.",
@@ -34,16 +34,16 @@ extension APNSCtl.Config {
                 completion: .list(["text", "json"]))
         var output: String?
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             let format = try ConfigFormat.parse(output)
             guard let target = SettingCommand(rawValue: (command ?? "send").lowercased()) else {
                 throw CLIError.usage("--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt")
             }
             let resolved: ResolvedSettings
-            do { resolved = try SettingsResolver.resolve(try file.input(for: target, profile: profile)) } catch let e as SettingsProblem {
+            do { resolved = try SettingsResolver.resolve(try file.input(for: target, profile: profile, world: world.settings)) } catch let e as SettingsProblem {
                 throw CLIError(e)
             }
-            ConfigOutput.write(format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved))
+            try ConfigOutput.write(format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved), to: world.standardOutput)
         }
     }
 }

@@ -6,7 +6,7 @@ import APNSPlatform
 extension APNSCtl {
     /// `apnsctl convert`: turns a Keychain `.p12` into the PEM curl and OpenSSL tools want, and a PEM
     /// into a `.p12` (modern, or legacy for older keychains).
-    struct Convert: ParsableCommand {
+    struct Convert: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Convert .p12 to .pem (certificate chain and key) and .pem to .p12.",
@@ -58,7 +58,7 @@ extension APNSCtl {
         @Flag(name: .customLong("force"), help: "Replace the output file if it exists (only a regular file).")
         var force = false
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             if ["json", "text"].contains(output.lowercased()) {
                 // `-o` is send's format flag; here it names the file, and a file named `json` is a mistake.
                 throw CLIError.usage("-o \(output): in convert, -o names the output file (e.g. -o push.pem, or -o - for standard output); "
@@ -71,20 +71,20 @@ extension APNSCtl {
                 if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
             }
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source)
+                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source(in: world))
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
             if contents.keyMatches == false {
                 throw CLIError(CredentialProblem.keyDoesNotMatchCertificate(certificatePath: input, keyPath: contents.keyPath ?? input))
             }
             let info = leaf.info
-            if info.isExpired(now: SystemClock.now()) {
-                StandardStreams.warning("\(input): the certificate expired on \(ISO8601.format(epochSeconds: info.notAfter)); converting anyway")
+            if info.isExpired(now: world.clock.now()) {
+                world.standardError.warning("\(input): the certificate expired on \(ISO8601.format(epochSeconds: info.notAfter)); converting anyway")
             }
             let bytes: [UInt8]
             if writesPKCS12(inputKind: contents.kind) {
                 guard let privateKey = contents.privateKey else { throw CLIError(CredentialProblem.noPrivateKey(path: input)) }
-                let password = try ConvertPassword.resolve(file: outPassphraseFile, output: output)
+                let password = try ConvertPassword.resolve(file: outPassphraseFile, output: output, in: world)
                 let identity = PushIdentity(certificate: leaf, privateKey: privateKey, chain: contents.chain, certificatePath: input)
                 do {
                     bytes = try identity.pkcs12(password: password, encryption: legacy ? .legacy : .modern)
@@ -101,17 +101,21 @@ extension APNSCtl {
                         throw CredentialMessages.writing("the private key", error)
                     }
                 } else {
-                    StandardStreams.warning("\(input): holds no private key; writing the certificates only")
+                    world.standardError.warning("\(input): holds no private key; writing the certificates only")
                 }
                 bytes = pem
             }
-            do {
-                try FileSystem.write(bytes, to: output, mode: 0o600, overwrite: force)
-            } catch {
-                throw CLIError(error)
+            let out = world.standardOutput
+            if output == "-" {
+                out.write(bytes)
+            } else {
+                do {
+                    try FileSystem.write(bytes, to: output, mode: 0o600, overwrite: force)
+                } catch {
+                    throw CLIError(error)
+                }
             }
             // One line saying what was written (CLI.md), only once it was: standard output is asked first.
-            let out = OutputSink.standardOutput
             out.flush()
             guard out.failure == nil else { return }
             var parts = ["certificate"]
@@ -120,7 +124,7 @@ extension APNSCtl {
             var notes: [String] = []
             if writesPKCS12(inputKind: contents.kind) { notes.append("PKCS#12 with \(legacy ? "legacy RC2/3DES" : "AES-256") encryption") }
             if output != "-" { notes.append("mode 0600") }
-            StandardStreams.printErr("wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
+            world.standardError.print("wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
                 + parts.joined(separator: ", ") + notes.map { "; " + $0 }.joined() + "\n")
         }
 
@@ -137,7 +141,7 @@ extension APNSCtl {
 /// The password for a written `.p12`: `--out-passphrase-file`, `APNSCTL_OUT_PASSPHRASE`, or two matching
 /// prompts on a terminal; with none of them, a usage error (exit 64, CLI.md).
 enum ConvertPassword {
-    static func resolve(file: String?, output: String) throws(CLIError) -> SecretBytes {
+    static func resolve(file: String?, output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
         if let file {
             let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, prompt: nil)
             let secret: SecretBytes?
@@ -146,7 +150,7 @@ enum ConvertPassword {
             }
             if let secret { return secret }
         }
-        if let value = Environment.setting("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
+        if let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
         guard TerminalPrompt.isAvailable else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }

@@ -4,12 +4,12 @@ import APNSPlatform
 
 /// Renders `inspect` results as aligned text or as one JSON object (CLI.md's field names).
 enum CredentialReport {
-    static func printAuthKey(_ contents: CredentialContents, file: String, format: InspectFormat) {
+    static func printAuthKey(_ contents: CredentialContents, file: String, format: InspectFormat, in world: CommandWorld) {
         let keyType = contents.privateKey?.typeDescription ?? "unknown"
         let keyID = SigningKey.keyID(fromFileName: file)
         if let id = keyID, !ProviderToken.isWellFormedID(id) {
             // send and jwt refuse such an id; say so here, where users look first.
-            StandardStreams.warning("\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt")
+            world.standardError.warning("\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt")
         }
         switch format {
         case .json:
@@ -20,19 +20,19 @@ enum CredentialReport {
             w.field("key_type", keyType)
             w.field("key_id", keyID)
             w.endObject()
-            OutputSink.standardOutput.print(w.text + "\n")
+            world.standardOutput.print(w.text + "\n")
         case .text:
             printRows([
                 ("file", file),
                 ("kind", "auth-key (.p8 provider token signing key)"),
                 ("key type", keyType),
                 ("key id", keyID ?? "(not in the file name; pass --key-id with send and jwt)"),
-            ])
+            ], to: world.standardOutput)
         }
     }
 
     static func printCertificate(_ contents: CredentialContents, info: CertificateInfo, file: String, now: Int64,
-                                 format: InspectFormat) {
+                                 format: InspectFormat, to out: OutputSink) {
         let days = info.daysRemaining(now: now)
         let expired = info.isExpired(now: now)
         let early = info.isNotYetValid(now: now)
@@ -59,7 +59,7 @@ enum CredentialReport {
             w.field("key_type", info.keyType)
             w.field("sha256", info.sha256)
             w.endObject()
-            OutputSink.standardOutput.print(w.text + "\n")
+            out.print(w.text + "\n")
         case .text:
             var validity = "\(days) days left"
             if expired { validity = "EXPIRED \(-days) days ago" }
@@ -87,19 +87,19 @@ enum CredentialReport {
             if !contents.chain.isEmpty {
                 rows.append(("chain", contents.chain.map { $0.info.commonName ?? $0.info.subject }.joined(separator: "; ")))
             }
-            printRows(rows)
+            printRows(rows, to: out)
         }
     }
 
     /// `label:` padded so the values line up. Values come from the certificate (subject, issuer,
     /// topics), so control characters are escaped: a crafted certificate cannot drive the terminal.
-    private static func printRows(_ rows: [(String, String)]) {
+    private static func printRows(_ rows: [(String, String)], to out: OutputSink) {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         var text = ""
         for (label, value) in rows {
             text += label + ":" + String(repeating: " ", count: width - label.count - 1)
                 + PrintableText.escapingControls(value) + "\n"
         }
-        OutputSink.standardOutput.print(text)
+        out.print(text)
     }
 }

@@ -6,7 +6,7 @@ import APNSPlatform
 extension APNSCtl {
     /// `apnsctl inspect`: says plainly what a credential file holds, so users find the wrong certificate,
     /// an expired one or a key typo before a single byte is sent.
-    struct Inspect: ParsableCommand {
+    struct Inspect: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
             abstract: "Show what a .pem, .p12 or .p8 file holds.",
@@ -46,19 +46,19 @@ extension APNSCtl {
                 help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"))
         var output: InspectFormat = .text
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source)
+                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source(in: world))
             }
-            let now = SystemClock.now()
+            let now = world.clock.now()
             if contents.kind == .authKey {
-                CredentialReport.printAuthKey(contents, file: file, format: output)
+                CredentialReport.printAuthKey(contents, file: file, format: output, in: world)
                 return
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: file)) }
             let info = leaf.info
-            CredentialReport.printCertificate(contents, info: info, file: file, now: now, format: output)
-            if !info.isApplePush { StandardStreams.warning(CredentialMessages.notApplePush(file)) }
+            CredentialReport.printCertificate(contents, info: info, file: file, now: now, format: output, to: world.standardOutput)
+            if !info.isApplePush { world.standardError.warning(CredentialMessages.notApplePush(file)) }
             if contents.keyMatches == false {
                 throw CLIError(CredentialProblem.keyDoesNotMatchCertificate(certificatePath: file, keyPath: contents.keyPath ?? file))
             }

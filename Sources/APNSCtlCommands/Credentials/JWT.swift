@@ -6,7 +6,7 @@ import APNSSettings
 
 extension APNSCtl {
     /// `apnsctl jwt`: prints a provider token, so other tools (curl, scripts) can use token auth.
-    struct JWT: ParsableCommand {
+    struct JWT: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "jwt",
             abstract: "Print a provider authentication token (ES256 JWT) made from a .p8 key.",
@@ -36,20 +36,20 @@ extension APNSCtl {
         @OptionGroup var key: AuthKeyOptions
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             var flags = SettingFlags()
             flags.authKey = key.authKey
             flags.keyID = key.keyID
             flags.teamID = key.teamID
-            let settings = try settingsOptions.resolve(.jwt, flags: flags)
+            let settings = try settingsOptions.resolve(.jwt, flags: flags, world: world.settings)
             guard let loaded = try settings.loadSigningKey() else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")
             }
             let key = try loaded.key()
             do {
                 let token = try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID,
-                                                   issuedAt: SystemClock.now())
-                OutputSink.standardOutput.print(token + "\n")
+                                                   issuedAt: world.clock.now())
+                world.standardOutput.print(token + "\n")
             } catch {
                 throw CLIError.internalError("signing the token failed: \(error.description)")
             }

@@ -8,7 +8,7 @@ import APNSPlatform
 extension APNSCtl {
     /// `apnsctl doctor`: will a push work from here, with these credentials? Checks the credentials, then per
     /// environment the network phases and one probe APNs always refuses, and says which check failed and why.
-    struct Doctor: ParsableCommand {
+    struct Doctor: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
             abstract: "Check that pushes would work from here with these credentials, without reaching any device.",
@@ -83,7 +83,7 @@ extension APNSCtl {
 
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             var flags = SettingFlags()
             CredentialFlags.fill(&flags, certificate: certificate, passphrase: passphrase, tokenAuth: tokenAuth)
             connection.fill(&flags)
@@ -91,26 +91,25 @@ extension APNSCtl {
             flags.topic = topic
             flags.failWithin = failWithin
             flags.output = output
-            let settings = try settingsOptions.resolve(.doctor, flags: flags)
+            let settings = try settingsOptions.resolve(.doctor, flags: flags, world: world.settings)
             let format: DoctorOutput.Format = settings.output?.value == .json ? .json : .text
             let plan: DoctorPlan
-            do { plan = try makePlan(settings) } catch {
+            do { plan = try makePlan(settings, in: world) } catch {
                 // A credential that cannot be used is still a check, so a nightly report shows it.
                 if case .credential(let message) = error {
-                    DoctorOutput.print([.fail("credentials", nil, .credential, message)], format: format)
+                    DoctorOutput.print([.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
                 }
                 throw error
             }
-            let (checks, exitCode) = Self.runChecks(plan)
-            DoctorOutput.print(checks, format: format)
+            let (checks, exitCode) = Self.runChecks(plan, clock: world.clock)
+            DoctorOutput.print(checks, format: format, to: world.standardOutput)
             guard exitCode != ExitStatus.success else { return }
-            if let line = DoctorVerdict.errorLine(checks) { StandardStreams.error(line) }
-            exitProcess(exitCode)
+            throw CLIError.checksFailed(code: exitCode, message: DoctorVerdict.errorLine(checks))
         }
 
         /// The credentials line, then each environment's network checks (none after a certificate that is
         /// expired or not yet valid), settled into the report and its exit code.
-        static func runChecks(_ plan: DoctorPlan) -> (checks: [DoctorCheck], exitCode: Int32) {
+        static func runChecks(_ plan: DoctorPlan, clock: CommandClock) -> (checks: [DoctorCheck], exitCode: Int32) {
             guard !plan.stopBeforeNetwork else { return ([plan.credentials], DoctorVerdict.exitCode([plan.credentials])) }
             let context: TLSContext
             do { context = try plan.configuration.makeContext() } catch {
@@ -118,7 +117,7 @@ extension APNSCtl {
                                              hint: "--ca-file must be a PEM file of CA certificates")
                 return ([plan.credentials, check], DoctorVerdict.exitCode([plan.credentials, check]))
             }
-            let probe = DoctorProbe(plan: plan, context: context)
+            let probe = DoctorProbe(plan: plan, context: context, clock: clock)
             var reports = plan.routes.map { probe.run($0) }
             sharpenEnvironmentHints(&reports, plan: plan)
             return DoctorVerdict.settle(credentials: [plan.credentials], environments: reports, explicit: plan.explicit)

@@ -11,10 +11,10 @@ enum DoctorOutput {
     /// Width of the check column (`credentials` and `auth sandbox` fit; longer labels push the detail right).
     static let checkWidth = 14
 
-    static func print(_ checks: [DoctorCheck], format: Format) {
+    static func print(_ checks: [DoctorCheck], format: Format, to sink: OutputSink) {
         var out = ""
         for check in checks { out += line(check, format: format) + "\n" }
-        OutputSink.standardOutput.print(out)
+        sink.print(out)
     }
 
     /// One check as a line of `format`.

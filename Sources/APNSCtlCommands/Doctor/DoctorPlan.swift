@@ -44,7 +44,8 @@ struct DoctorPlan {
 extension APNSCtl.Doctor {
     /// Checks every input and settles every default from the resolved `settings`; throws the CLI error of the
     /// first problem.
-    func makePlan(_ settings: ResolvedSettings, now: Int64 = SystemClock.now()) throws(CLIError) -> DoctorPlan {
+    func makePlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> DoctorPlan {
+        let now = world.clock.now()
         // 1. Flags (64), then files named by flags (66); values were checked when they were resolved.
         if connection.concurrency != nil {
             throw CLIError.usage("--concurrency: doctor sends one probe per environment; leave it out")
@@ -56,7 +57,7 @@ extension APNSCtl.Doctor {
         default: wanted = nil
         }
         let endpoints = settings.endpointList
-        let port = settings.checkedPort(endpoints: endpoints)
+        let port = settings.checkedPort(endpoints: endpoints, in: world)
         let failWithin = settings.failWithin?.value
         let topic = settings.topic?.value
         if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
@@ -69,7 +70,7 @@ extension APNSCtl.Doctor {
         }
         try settings.checkCAFile()
         if failWithin != nil && settings.authKey != nil {
-            StandardStreams.warning("\(settings.label("fail-within")) applies to certificates; a .p8 key does not expire, so it is ignored")
+            world.standardError.warning("\(settings.label("fail-within")) applies to certificates; a .p8 key does not expire, so it is ignored")
         }
 
         // 2. Credentials (66 for a missing file, else 77).
@@ -79,13 +80,13 @@ extension APNSCtl.Doctor {
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
         if let cert = settings.cert?.value {
-            guard let loaded = try settings.loadIdentity(now: nil) else {
+            guard let loaded = try settings.loadIdentity(now: nil, in: world) else {
                 throw CLIError.internalError("--cert given but no certificate loaded")
             }
             identity = loaded
             (credentials, stop) = Self.certificateCheck(loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
         } else if let key = settings.authKey?.value {
-            guard let token = try settings.providerToken(now: now) else {
+            guard let token = try settings.providerToken(now: now, in: world) else {
                 throw CLIError.internalError("token auth without a key")
             }
             bearer = token.token
@@ -111,7 +112,7 @@ extension APNSCtl.Doctor {
             environments = APNSEnvironment.allCases
         }
         let used = environments.compactMap { routes[$0] }
-        DoctorConnectionOptions.warnAboutEndpoints(endpoints, using: used.map { ($0.environment, $0.endpoint) })
+        DoctorConnectionOptions.warnAboutEndpoints(endpoints, using: used.map { ($0.environment, $0.endpoint) }, in: world)
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {
@@ -119,7 +120,7 @@ extension APNSCtl.Doctor {
         }
         let probe = PushRequest(topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
                                 bearerToken: bearer, payload: DoctorPlan.probePayload)
-        let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust,
+        let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
                                                 identity: identity, timeout: settings.timeout?.value ?? 30)
         return DoctorPlan(routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
                           configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)

@@ -10,6 +10,8 @@ import APNSPlatform
 struct DoctorProbe {
     let plan: DoctorPlan
     let context: TLSContext
+    /// Each phase's deadline counts on its monotonic clock.
+    let clock: CommandClock
 
     private var timeout: Double { plan.configuration.timeout }
     private var timeoutText: String { "--timeout \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))" }
@@ -191,7 +193,7 @@ struct DoctorProbe {
         return "server certificate verified (\(PrintableText.escapingControls(name)) root)"
     }
 
-    private func deadline() -> UInt64 { SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9) }
+    private func deadline() -> UInt64 { clock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9) }
 
     /// `0.4 ms`, `21 ms`.
     static func ms(_ value: Double) -> String {

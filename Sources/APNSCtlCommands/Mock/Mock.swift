@@ -7,7 +7,7 @@ import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl mock`: a local APNs, so demos, tests and CI smoke checks need no Apple account.
-    struct Mock: ParsableCommand {
+    struct Mock: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "mock",
             abstract: "Run a local APNs-compatible HTTP/2 server for demos, tests and CI.",
@@ -157,7 +157,7 @@ extension APNSCtl {
             }
         }
 
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             let env = APNSEnvironment(userValue: environment) ?? .sandbox
             var rejections: [String: APNSReason] = [:]
             for r in reject {
@@ -170,26 +170,28 @@ extension APNSCtl {
 
             // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
             let defaultDirectory = MockProfile.stateDirectory(
-                variables: ["APNSCTL_MOCK_STATE_DIR": Environment.value("APNSCTL_MOCK_STATE_DIR") ?? ""],
-                defaultStateDirectory: MockState.defaultDirectory)
+                variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
+                defaultStateDirectory: world.settings.defaultMockStateDirectory)
             guard let chosen = stateDir ?? defaultDirectory else {
                 throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset "
                     + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
-            let directory = MockCommandText.absolute(chosen)
+            let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
             let state: MockState, lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
                 throw Self.cliError(error, stateDir: directory)
             }
             try withExtendedLifetime(lock) { () throws(CLIError) in
-                try serve(state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID)
+                try serve(state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
+                          messages: world.standardError)
             }
         }
 
-        /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM.
+        /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM; the ready lines go to `messages`. Its
+        /// notification log is written to descriptor 1 by the server's own writer thread (never blocking an event loop).
         private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-                           rejections: [String: APNSReason], extraKeyID extraKID: String?) throws(CLIError) {
+                           rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream) throws(CLIError) {
             var verifiers: [ProviderTokenVerifier] = []
             do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error, stateDir: state.directory) }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
@@ -213,7 +215,7 @@ extension APNSCtl {
             do { actualPort = try server.start() } catch { throw Self.cliError(error) }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
             do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch { throw Self.cliError(error, stateDir: state.directory) }
-            announce(state: state, endpoint: endpoint, environment: env)
+            announce(state: state, endpoint: endpoint, environment: env, to: messages)
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
@@ -287,12 +289,12 @@ extension APNSCtl {
         }
 
         /// The ready line and a send command that works against this mock, on stderr.
-        private func announce(state: MockState, endpoint: String, environment: APNSEnvironment) {
+        private func announce(state: MockState, endpoint: String, environment: APNSEnvironment, to messages: MessageStream) {
             let made = state.created ? "created" : "reusing"
             var send = ["apnsctl", "send", "--endpoint", endpoint, "--ca-file", state.caFile, "--cert", state.clientFile]
             if environment == .production { send += ["--env", "production"] }
             send += ["--topic", MockState.bundleID, "--device", MockCommandText.demoDevice, #"{"aps":{"alert":"Hello from apnsctl mock"}}"#]
-            StandardStreams.printErr("""
+            messages.print("""
                 apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)
                 apnsctl mock: try: \(MockCommandText.shellJoin(send))
                 apnsctl mock: token auth: --auth-key \(MockCommandText.shellQuote(state.authKeyFile)) --team-id \(state.teamID) instead of --cert
@@ -318,11 +320,11 @@ enum MockCommandText {
 
     static func shellJoin(_ words: [String]) -> String { words.map(shellQuote).joined(separator: " ") }
 
-    /// `path` made absolute against the working directory (unchanged when it already is, or when the
-    /// working directory cannot be read).
-    static func absolute(_ path: String) -> String {
+    /// `path` made absolute against the working directory `workingDirectory` (unchanged when it already is, or
+    /// when the working directory could not be read).
+    static func absolute(_ path: String, workingDirectory: String?) -> String {
         guard !path.hasPrefix("/") else { return path }
-        guard let cwd = Environment.currentDirectory else { return path }
+        guard let cwd = workingDirectory else { return path }
         var relative = Substring(path)
         while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
         if relative == "." || relative.isEmpty { return cwd }

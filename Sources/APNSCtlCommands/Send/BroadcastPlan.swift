@@ -17,7 +17,8 @@ struct BroadcastPlan {
 
 extension APNSCtl.Send {
     /// Checks every input for a broadcast; throws the CLI error of the first problem.
-    func makeBroadcastPlan(_ settings: ResolvedSettings, now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastPlan {
+    func makeBroadcastPlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> BroadcastPlan {
+        let now = world.clock.now()
         // 1. Flags (64): what a broadcast cannot have, then values.
         if !devices.isEmpty || devicesFile != nil {
             throw .usage("--channel and --device/--devices both given; a broadcast goes to channels, a push to devices: send them separately")
@@ -51,14 +52,14 @@ extension APNSCtl.Send {
         try settings.checkCAFile()
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
-        let loaded = try loadPayload(pushType: Broadcast.pushType, now: now)
-        let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now)
+        let loaded = try loadPayload(pushType: Broadcast.pushType, now: now, in: world)
+        let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
         let body = try checkPayload(loaded, ParsedPayload(loaded.payload), pushType: Broadcast.pushType, priority: priority,
-                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now).body
+                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now, in: world).body
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
-        let port = settings.checkedPort(endpoints: settings.endpointList)
-        let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel") { env in
+        let port = settings.checkedPort(endpoints: settings.endpointList, in: world)
+        let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel", in: world) { env in
             PushEndpoint(host: env.host, port: port)
         }
         return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),

@@ -46,9 +46,8 @@ struct DryRunText {
                                        tokenIDs: tokenIDs, proxy: proxy)
     }
 
-    /// Writes the lines on stdout.
-    func print() {
-        let out = OutputSink.standardOutput
+    /// Writes the lines on `out` (standard output).
+    func print(to out: OutputSink) {
         for line in lines() { out.line(line) }
         out.flush()
     }

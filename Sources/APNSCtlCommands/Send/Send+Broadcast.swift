@@ -4,14 +4,14 @@ import APNSSettings
 extension APNSCtl.Send {
     /// `send --channel`: one broadcast per channel over one connection, one result per channel (text line or
     /// JSON object with `"channel"` and `"apns_request_id"`), exit codes as for devices.
-    func runBroadcast(_ settings: ResolvedSettings, format: SendOutput.Format) throws {
-        let plan = try makeBroadcastPlan(settings)
+    func runBroadcast(_ settings: ResolvedSettings, format: SendOutput.Format, in world: CommandWorld) throws {
+        let plan = try makeBroadcastPlan(settings, in: world)
         if dryRun {
-            BroadcastDryRun.text(plan, settings: settings)?.print()
+            BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput)
             return
         }
         try deliver(settings, RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,
                     endpoint: plan.endpoint, proxy: plan.proxy, identity: plan.credentials.identity, format: format,
-                    noun: "channel")
+                    noun: "channel", in: world)
     }
 }

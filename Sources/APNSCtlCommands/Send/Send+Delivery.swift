@@ -12,23 +12,23 @@ extension APNSCtl.Send {
     func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
                  proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
                  fallback: SendFallback? = nil, topic: String? = nil, pushType: PushType? = nil,
-                 deviceName: ((String) -> String?)? = nil) throws(CLIError) {
-        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy)
+                 deviceName: ((String) -> String?)? = nil, in world: CommandWorld) throws(CLIError) {
+        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy, in: world)
         configuration.environment = environment
         configuration.resendUnknown = settings.isOn("resend-unknown")
         let verbose = settings.isOn("verbose")
         let color = settings.color.flatMap { ColorMode(rawValue: $0.value.rawValue) } ?? .auto
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
-                                  lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color)
+                                  lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color, in: world)
         renderer.deviceName = deviceName
         renderer.pushType = pushType
         renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
-        let verboseLog = verbose ? SendVerbose(start: SystemClock.monotonicNanoseconds()) : nil
+        let verboseLog = verbose ? SendVerbose(in: world) : nil
         if verbose {
-            for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { StandardStreams.printErr(line + "\n") }
+            for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { world.standardError.print(line + "\n") }
             if let fallback, fallback.route.proxy != proxy {
                 for line in SendVerbose.proxyLines(fallback.route.proxy, endpoint: fallback.route.endpoint) {
-                    StandardStreams.printErr(line + "\n")
+                    world.standardError.print(line + "\n")
                 }
             }
         }
@@ -53,7 +53,7 @@ extension APNSCtl.Send {
         }
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does.
         let interrupts = InterruptSignals.install()
-        let output = OutputSink.standardOutput
+        let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         var summary = send(interrupts) { renderer.result($0) }
         let stopped = summary.interruptedBy != nil

@@ -16,7 +16,7 @@ extension APNSCtl.Send {
 
     /// The payload flags as `PayloadBuilder` takes them; `@FILE` and `@-` values are read (66 for a missing file;
     /// 64 when two inputs would read standard input).
-    func payloadFlags() throws(CLIError) -> PayloadFlags {
+    func payloadFlags(in world: CommandWorld) throws(CLIError) -> PayloadFlags {
         var stdinReaders: [String] = []
         if payload == "-" { stdinReaders.append("PAYLOAD -") }
         if devicesFile == "-" { stdinReaders.append("--devices -") }
@@ -30,7 +30,7 @@ extension APNSCtl.Send {
                     throw .usage("\(stdinReaders.joined(separator: " and ")) both read standard input; put one of them in a file")
                 }
             }
-            do { return FlagJSON(flag: flag, file: path, bytes: try FileSystem.read(path)) } catch {
+            do { return FlagJSON(flag: flag, file: path, bytes: try FileSystem.read(path, standardInput: world.standardInput)) } catch {
                 throw .inputMissing("\(flag) @\(path): \(error.message)")
             }
         }
@@ -57,14 +57,14 @@ extension APNSCtl.Send {
     /// PAYLOAD (66 when unreadable) with the payload flags applied, and the name its problems are reported under.
     /// `pushType` is the type the user chose (`--push-type`, or the topic's suffix), which decides whether alert
     /// flags build a Live Activity alert. A PAYLOAD without payload flags is returned byte for byte.
-    func loadPayload(pushType: PushType?, now: Int64) throws(CLIError) -> (payload: Payload, name: String) {
-        let flags = try payloadFlags()
+    func loadPayload(pushType: PushType?, now: Int64, in world: CommandWorld) throws(CLIError) -> (payload: Payload, name: String) {
+        let flags = try payloadFlags(in: world)
         let read: (payload: Payload, name: String)?
         if let payload {
             if payload.hasPrefix("{") {
                 read = (Payload(bytes: Array(payload.utf8)), "(inline)")
             } else {
-                do { read = (try Payload.load(path: payload), payload) } catch {
+                do { read = (try Payload.load(path: payload, standardInput: world.standardInput), payload) } catch {
                     throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
                 }
             }

@@ -22,11 +22,11 @@ extension APNSCtl.Send {
     }
 
     /// `send`'s settings, resolved once before any other check; with `-v` (from anywhere) their origins go to
-    /// stderr before anything connects. `world`: the process's, or a test's.
-    func resolveSettings(world: SettingsWorld = .process()) throws(CLIError) -> ResolvedSettings {
-        let settings = try settingsOptions.resolve(.send, flags: settingFlags, world: world)
+    /// stderr before anything connects.
+    func resolveSettings(in world: CommandWorld) throws(CLIError) -> ResolvedSettings {
+        let settings = try settingsOptions.resolve(.send, flags: settingFlags, world: world.settings)
         if settings.isOn("verbose") {
-            for line in SettingsReport.verboseLines(settings) { StandardStreams.printErr(line + "\n") }
+            for line in SettingsReport.verboseLines(settings) { world.standardError.print(line + "\n") }
         }
         return settings
     }

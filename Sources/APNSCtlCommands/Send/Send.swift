@@ -8,7 +8,7 @@ import ArgumentParser
 extension APNSCtl {
     /// `apnsctl send`: validates a payload, sends it to one or more devices over one HTTP/2 connection,
     /// and prints each APNs answer with what it means and what to check.
-    struct Send: ParsableCommand {
+    struct Send: WorldCommand {
         // `_superCommandName` is read only when `send` is the root of a parse, which is `parseSend`'s fast
         // path: the parser then skips its check for `--generate-completion-script` (two more argument sets,
         // about a twelfth of a send). Help, man pages and completions come from the whole tree, whose root is
@@ -167,13 +167,13 @@ extension APNSCtl {
         var dryRun = false
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
-        func run() throws {
-            let settings = try resolveSettings()
+        func run(in world: CommandWorld) throws {
+            let settings = try resolveSettings(in: world)
             let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
-            if broadcast.isGiven { return try runBroadcast(settings, format: format) }
-            let plan = try makePlan(settings)
+            if broadcast.isGiven { return try runBroadcast(settings, format: format, in: world) }
+            let plan = try makePlan(settings, in: world)
             if dryRun {
-                SendDryRun.text(plan, settings: settings).print()
+                SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
@@ -185,24 +185,25 @@ extension APNSCtl {
                 try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
                             environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
                             identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic, pushType: plan.request.pushType, deviceName: plan.deviceName)
+                            topic: plan.request.topic, pushType: plan.request.pushType, deviceName: plan.deviceName,
+                            in: world)
             } catch {
-                try Self.endOfStream(plan.deviceFile, after: error)
+                try Self.endOfStream(plan.deviceFile, after: error, in: world)
             }
-            try Self.endOfStream(plan.deviceFile, after: nil)
+            try Self.endOfStream(plan.deviceFile, after: nil, in: world)
         }
 
         /// A streamed `--devices` list that ended at a bad line: the devices before it have their results, then
         /// the error lines, exit 64 (CLI.md). A signal (130/143) or lost output (74) still wins; a rejection or
         /// transport failure is said too, then 64. Without a bad line, `error` is rethrown as it was.
-        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?) throws(CLIError) {
+        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?, in world: CommandWorld) throws(CLIError) {
             guard let problem = file?.streamProblem else {
                 if let error { throw error }
                 return
             }
             switch error {
             case .interrupted?, .outputFailed?: if let error { throw error }
-            default: error?.report()
+            default: error?.report(to: world.standardError)
             }
             throw devicesError(problem)
         }

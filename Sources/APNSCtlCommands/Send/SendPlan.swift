@@ -46,13 +46,14 @@ struct SendPlan {
 
 extension APNSCtl.Send {
     /// Checks every input and settles every default from the resolved `settings`; throws the CLI error of
-    /// the first problem.
-    func makePlan(_ settings: ResolvedSettings, now: Int64 = SystemClock.now()) throws(CLIError) -> SendPlan {
+    /// the first problem. Warnings go to the world's standard error; `now` is its clock's.
+    func makePlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> SendPlan {
+        let now = world.clock.now()
         // 1. Flag values and combinations (64); the settings' values were checked when they were resolved.
         if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
         let explicitEnvironment = settings.explicitEnvironment
         let endpoints = settings.endpointList
-        let port = settings.checkedPort(endpoints: endpoints)
+        let port = settings.checkedPort(endpoints: endpoints, in: world)
         let explicitType = settings.pushType?.value
         let explicitPriority = settings.priority?.value
         let expiration = try settings.expirationTime(now: now)
@@ -77,7 +78,7 @@ extension APNSCtl.Send {
         // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
         // parsed once: for the push type and for every rule.
         let chosenType = event != nil ? .liveactivity : explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
-        let loaded = try loadPayload(pushType: chosenType, now: now)
+        let loaded = try loadPayload(pushType: chosenType, now: now, in: world)
         let parsed = ParsedPayload(loaded.payload)
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
@@ -100,23 +101,23 @@ extension APNSCtl.Send {
             guard timesGiven[token.hex] == 1 else { continue }
             tokens.append(token)
             if token.looksTruncated {
-                StandardStreams.warning("--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
+                world.standardError.warning("--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
             }
         }
         for token in tokens {
             guard let times = timesGiven[token.hex], times > 1 else { continue }
             let named = names[token.hex].map { " (\($0))" } ?? ""
-            StandardStreams.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
+            world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
         }
         var file: DeviceFile? = nil
         let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
             let lookup = settings.devices.lookup(recording: fileNames)
-            do { file = try DeviceFile(path: devicesFile, names: lookup) } catch { throw Self.devicesError(error) }
+            do { file = try DeviceFile(path: devicesFile, names: lookup, standardInput: world.standardInput) } catch { throw Self.devicesError(error) }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
                 let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
-                StandardStreams.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
+                world.standardError.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
             }
         }
         let count: Int? = file?.isStreamed == true ? nil : tokens.count + (file?.count ?? 0)
@@ -134,12 +135,12 @@ extension APNSCtl.Send {
         let source = DeviceChainSource(sources)
 
         // 4. Credentials (77, or 66 for a missing file).
-        let identity = try settings.loadIdentity()
+        let identity = try settings.loadIdentity(now: now, in: world)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
         if dryRun {
             if let k = try settings.loadSigningKey() { ids = (k.keyID, k.teamID) }
-        } else if let t = try settings.providerToken(now: now) {
+        } else if let t = try settings.providerToken(now: now, in: world) {
             bearer = t.token
             ids = (t.keyID, t.teamID)
         }
@@ -163,7 +164,7 @@ extension APNSCtl.Send {
                 + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
         }
         SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
-                                                 + (fallback.map { [($0.environment, $0.endpoint)] } ?? []))
+                                                 + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), in: world)
         let proxy = try settings.proxySelection(for: endpoint)
 
         // 5. Headers from flags and defaults. The builder flags choose the push type and give the topic its suffix.
@@ -186,16 +187,17 @@ extension APNSCtl.Send {
             var mockFile: String? = nil
             if case .mock(let file)? = settings.cert?.origin { mockFile = file }
             let label = settings.cert.map { "\(settings.label("cert")) \($0.value.displayName)" }
-            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: label, mockFile: mockFile)
+            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: label, mockFile: mockFile,
+                                                  warnings: world.standardError)
         }
         if typeToSend == .widgets || typeToSend == .controls, expiration != nil {
-            StandardStreams.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
+            world.standardError.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
         }
 
         // 6. Every validate rule (65), then the bytes to send and the push type the rules judged them as
         // (`--push-type` or the builder's, else inferred). A defaulted priority breaks no rule, so only `--priority` is checked.
         let (body, pushType) = try checkPayload(loaded, parsed, pushType: suffixedType ?? explicitType, priority: explicitPriority, topic: topic,
-                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"), now: now)
+                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"), now: now, in: world)
         let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
@@ -213,14 +215,14 @@ extension APNSCtl.Send {
 
     /// A Live Activity push with certificate auth (CLI.md): a certificate whose topics extension lacks `topic` would
     /// get `TopicDisallowed`, so it is exit 77 before connecting; one with no topic list (its bundle id alone) may
-    /// work or not: a warning.
+    /// work or not: a warning, on `warnings`.
     static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?,
-                                             mockFile: String? = nil) throws(CLIError) {
+                                             mockFile: String? = nil, warnings: MessageStream) throws(CLIError) {
         let name = label ?? "the certificate"
         // The mock profile's certificate is the user's only because -p mock chose it: name the mock's own key.
         let mockKey = mockFile.map { "; apnsctl mock's key and team id are auth_key and team_id in \($0)" } ?? ""
         guard info.hasTopicsExtension else {
-            StandardStreams.warning("\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKey)")
+            warnings.warning("\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKey)")
             return
         }
         // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
@@ -234,7 +236,7 @@ extension APNSCtl.Send {
     /// `now` runs the rules about the current time (a Live Activity timestamp far from it).
     func checkPayload(_ loaded: (payload: Payload, name: String), _ parsed: ParsedPayload, pushType: PushType?, priority: Priority?,
                       topic: String?, sizeLimit: Int?, minify: Bool,
-                      broadcast: Bool = false, now: Int64? = nil) throws(CLIError) -> (body: [UInt8], pushType: PushType) {
+                      broadcast: Bool = false, now: Int64? = nil, in world: CommandWorld) throws(CLIError) -> (body: [UInt8], pushType: PushType) {
         let pushType = pushType ?? parsed.inferredPushType(topic: topic)
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
@@ -247,10 +249,10 @@ extension APNSCtl.Send {
         for p in report.problems {
             // A rule about a flag's value names the flag, not the payload file (CLI.md).
             let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
-            if p.severity == .error { StandardStreams.error(line) } else { StandardStreams.warning(line) }
+            if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
         if let minified, minified.count > limit {
-            StandardStreams.error("\(loaded.name):1:1: (root): minified payload is \(minified.count) bytes, \(minified.count - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it")
+            world.standardError.error("\(loaded.name):1:1: (root): minified payload is \(minified.count) bytes, \(minified.count - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it")
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
         }
         if report.hasErrors {

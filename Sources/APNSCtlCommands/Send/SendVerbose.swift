@@ -6,19 +6,25 @@ import APNSPlatform
 /// headers, `<` response headers). The bearer token is shortened to its first 10 characters.
 final class SendVerbose {
     private let start: UInt64
+    private let clock: CommandClock
+    private let stream: MessageStream
 
-    /// A log whose timings count from `start` (monotonic nanoseconds).
-    init(start: UInt64) { self.start = start }
+    /// A log on the world's standard error whose timings count from now (its monotonic clock).
+    init(in world: CommandWorld) {
+        clock = world.clock
+        stream = world.standardError
+        start = clock.monotonicNanoseconds()
+    }
 
     /// Prints the lines for one event.
     func show(_ event: SendEvent) {
-        for line in Self.lines(for: event) { StandardStreams.printErr(line + "\n") }
+        for line in Self.lines(for: event) { stream.print(line + "\n") }
     }
 
     /// The total time, once everything is done; when devices got no answer, what failed.
     func finish(_ summary: SendSummary) {
-        let ms = Double(SystemClock.monotonicNanoseconds() - start) / 1e6
-        StandardStreams.printErr(Self.finishLine(summary, milliseconds: ms) + "\n")
+        let ms = Double(clock.monotonicNanoseconds() - start) / 1e6
+        stream.print(Self.finishLine(summary, milliseconds: ms) + "\n")
     }
 
     /// `* done in 4.2 ms over 1 connection`, or after a failure (DNS, connect, TLS) what failed instead
@@ -53,7 +59,7 @@ final class SendVerbose {
                 + ["> (\(request.body.count) byte body)"]
         case .response(let target, let response, let ms):
             var out = ["< :status: \(response.status)"]
-            out += response.headers.map { "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line(Array($0.value.utf8), limit: 1024))" }
+            out += response.headers.map { "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line($0.value, limit: 1024))" }
             if !response.body.isEmpty { out.append("< " + PrintableText.line(response.body, limit: 300)) }
             out.append("* \(target.abbreviated) answered in \(SendOutput.milliseconds(ms))")
             return out

@@ -4,7 +4,7 @@ import ArgumentParser
 extension APNSCtl {
     /// `apnsctl validate`: checks payload files against APNs size limits and `aps` rules, without sending,
     /// and prints problems like a compiler so editors and CI can jump to them.
-    struct Validate: ParsableCommand {
+    struct Validate: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "validate",
             abstract: "Check payload files against APNs size limits and aps rules, without sending.",
@@ -64,19 +64,19 @@ extension APNSCtl {
         var output = "text"
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
-        func run() throws {
+        func run(in world: CommandWorld) throws {
             if payloads.filter({ $0 == "-" }).count > 1 {
                 throw CLIError.usage("- (standard input) can be given only once; save the other payloads to files")
             }
             let options = try validationOptions()
             let format = try outputFormat()
-            let renderer = ValidateOutput(format: format)
+            let renderer = ValidateOutput(format: format, in: world)
             var unreadable = 0
             var invalid = 0
             for path in payloads {
                 let payload: Payload
                 do {
-                    payload = try Payload.load(path: path)
+                    payload = try Payload.load(path: path, standardInput: world.standardInput)
                 } catch {
                     unreadable += 1
                     renderer.fileError(error.message)

@@ -12,10 +12,15 @@ final class ValidateOutput {
     }
 
     private let format: Format
-    private let out = OutputSink.standardOutput
+    private let out: OutputSink
+    private let messages: MessageStream
 
-    /// A renderer writing `format` to standard output.
-    init(format: Format) { self.format = format }
+    /// A renderer writing `format` to the world's standard output, file errors to its standard error.
+    init(format: Format, in world: CommandWorld) {
+        self.format = format
+        out = world.standardOutput
+        messages = world.standardError
+    }
 
     /// Prints one file's report.
     func report(_ report: ValidationReport, file: String) {
@@ -38,7 +43,7 @@ final class ValidateOutput {
     /// A file that could not be read: `error: …` on stderr.
     func fileError(_ message: String) {
         out.flush()
-        StandardStreams.error(message + "; check the path")
+        messages.error(message + "; check the path")
     }
 
     /// Writes what is still buffered.

@@ -85,10 +85,6 @@ public struct MockState: Sendable {
         static func authKey(_ keyID: String) -> String { "AuthKey_\(keyID).p8" }
     }
 
-    /// `$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`; nil with no home directory (never a
-    /// shared place such as /tmp).
-    public static var defaultDirectory: String? { Environment.stateHome.map { $0 + "/apnsctl/mock" } }
-
     /// A verifier for bearer tokens signed by the state dir's key.
     public func tokenVerifier() throws(MockStateError) -> ProviderTokenVerifier {
         do {

@@ -24,7 +24,7 @@ public enum MockProfile {
     }
 
     /// Where `mock.json` is: `APNSCTL_MOCK_STATE_DIR`, else the mock's default state dir (given by the caller,
-    /// `MockState.defaultDirectory`), as `apnsctl mock` itself chooses.
+    /// `SettingsWorld.defaultMockStateDirectory`), as `apnsctl mock` itself chooses.
     public static func readyFilePath(variables: [String: String], defaultStateDirectory: String?) -> String? {
         stateDirectory(variables: variables, defaultStateDirectory: defaultStateDirectory).map { $0 + "/mock.json" }
     }

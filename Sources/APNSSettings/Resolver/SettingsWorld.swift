@@ -23,7 +23,7 @@ public struct SettingsWorld: Sendable {
     public var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
 
     /// The mock's state dir without `--state-dir` or `APNSCTL_MOCK_STATE_DIR`: `$XDG_STATE_HOME/apnsctl/mock`,
-    /// else `~/.local/state/apnsctl/mock` (as `MockState.defaultDirectory` reads the process).
+    /// else `~/.local/state/apnsctl/mock`: the one definition, for `-p mock` and for `apnsctl mock` itself.
     public var defaultMockStateDirectory: String? { xdg("XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/apnsctl/mock" } }
 
     private func xdg(_ name: String, fallback: String) -> String? {

@@ -38,6 +38,9 @@ enum CLIError: Error {
     case rejected
     /// 128 + the signal (130 SIGINT, 143 SIGTERM): a signal cut the run short; what it did is printed.
     case interrupted(signal: Int32, message: String)
+    /// `doctor`'s verdict on failed checks (77, 1 or 69; the checks are already printed), with its `error:` line.
+    /// Its code stands even when standard output failed, as it always has (see `APNSCtl.execute`).
+    case checksFailed(code: Int32, message: String?)
 
     var exitCode: Int32 {
         switch self {
@@ -51,22 +54,23 @@ enum CLIError: Error {
         case .credential: return ExitStatus.credential
         case .rejected: return ExitStatus.rejected
         case .interrupted(let signal, _): return 128 + signal
+        case .checksFailed(let code, _): return code
         }
     }
 
-    /// Prints the message on stderr with the `error:` prefix (nothing for `.rejected`).
-    func report() {
+    /// Prints the message on `stream` (standard error) with the `error:` prefix (nothing for `.rejected`).
+    func report(to stream: MessageStream) {
         switch self {
         case .usage(let m), .inputMissing(let m), .outputExists(let m), .outputFailed(let m),
              .credential(let m),
              .interrupted(_, let m):
-            StandardStreams.error(m)
+            stream.error(m)
         case .transport(let problem):
-            StandardStreams.error(problem.message)
-        case .payloadInvalid(let m):
-            if let m { StandardStreams.error(m) }
+            stream.error(problem.message)
+        case .payloadInvalid(let m), .checksFailed(_, let m):
+            if let m { stream.error(m) }
         case .internalError(let m):
-            StandardStreams.error("\(m) (this is a bug in apnsctl; please report it with the command you ran)")
+            stream.error("\(m) (this is a bug in apnsctl; please report it with the command you ran)")
         case .rejected:
             break
         }

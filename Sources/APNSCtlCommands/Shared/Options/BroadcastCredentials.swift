@@ -19,14 +19,14 @@ struct BroadcastCredentials {
 
     /// Loads and checks everything from the resolved settings (whose combinations were checked when they were
     /// resolved); `signToken: false` (dry run) reads the key without signing a token.
-    static func load(_ settings: ResolvedSettings, signToken: Bool = true,
-                     now: Int64 = SystemClock.now()) throws(CLIError) -> BroadcastCredentials {
+    static func load(_ settings: ResolvedSettings, signToken: Bool = true, now: Int64,
+                     in world: CommandWorld) throws(CLIError) -> BroadcastCredentials {
         let topic = settings.topic?.value
         if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
-        let identity = try settings.loadIdentity(now: now)
+        let identity = try settings.loadIdentity(now: now, in: world)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
-        if signToken, let t = try settings.providerToken(now: now) {
+        if signToken, let t = try settings.providerToken(now: now, in: world) {
             bearer = t.token
             ids = (t.keyID, t.teamID)
         } else if !signToken, let k = try settings.loadSigningKey() {

@@ -56,8 +56,8 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
     /// without a word.
-    static func warnAboutEndpoints(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)]) {
-        if let text = endpointWarning(endpoints, using: used) { StandardStreams.warning(text) }
+    static func warnAboutEndpoints(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], in world: CommandWorld) {
+        if let text = endpointWarning(endpoints, using: used) { world.standardError.warning(text) }
     }
 
     /// The warning's text, nil when every environment used has its `--endpoint` (or none was given).

@@ -14,9 +14,11 @@ struct PassphraseOptions: ParsableArguments {
             help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"), completion: .file())
     var passphraseFile: String?
 
-    /// The lazily resolved source: flags, then `APNSCTL_PASSPHRASE`, then a terminal prompt.
-    var source: PassphraseSource {
-        PassphraseSource(text: passphrase, filePath: passphraseFile,
-                         environmentVariable: "APNSCTL_PASSPHRASE", prompt: TerminalPassphrasePrompt())
+    /// The lazily resolved source: `--passphrase`, `--passphrase-file`, then the world's `APNSCTL_PASSPHRASE`
+    /// (empty counts as unset), then a terminal prompt.
+    func source(in world: CommandWorld) -> PassphraseSource {
+        let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
+        return PassphraseSource(text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
+                                prompt: TerminalPassphrasePrompt())
     }
 }

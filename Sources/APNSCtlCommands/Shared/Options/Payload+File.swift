@@ -2,11 +2,12 @@ import APNSCore
 import APNSPlatform
 
 extension Payload {
-    /// Reads a payload file, or standard input for `-`; a `.apns` extension selects the simulator format.
+    /// Reads a payload file, or standard input (descriptor `standardInput`) for `-`; a `.apns` extension selects
+    /// the simulator format.
     /// A `.apns` file that is not valid JSON still loads; the validator reports its syntax error. (Here,
     /// not in APNSCore: the core reads no files.)
-    static func load(path: String) throws(FileSystem.Failure) -> Payload {
-        let bytes = try FileSystem.read(path)
+    static func load(path: String, standardInput: Int32) throws(FileSystem.Failure) -> Payload {
+        let bytes = try FileSystem.read(path, standardInput: standardInput)
         return Payload(bytes: bytes, isAPNSFile: isAPNSPath(path))
     }
 }

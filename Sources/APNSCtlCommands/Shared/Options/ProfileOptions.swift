@@ -16,9 +16,9 @@ struct ProfileOptions: ParsableArguments {
 
     /// The command's settings from `flags` (the option groups' values), the variables and the profile, with
     /// CLI.md's combination rules checked on the result. 64 for a bad value, file or combination, 66 for a
-    /// missing named file or `mock.json`. `world`: the process's, or a test's.
+    /// missing named file or `mock.json`. `world`: the command's (`CommandWorld.settings`).
     func resolve(_ command: SettingCommand, flags given: SettingFlags,
-                 world: SettingsWorld = .process()) throws(CLIError) -> ResolvedSettings {
+                 world: SettingsWorld) throws(CLIError) -> ResolvedSettings {
         var flags = given
         flags.profile = profile
         flags.config = file.config

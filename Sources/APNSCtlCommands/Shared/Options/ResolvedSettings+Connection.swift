@@ -21,10 +21,10 @@ extension ResolvedSettings {
     var endpointList: PushEndpoints { endpoints?.value ?? PushEndpoints() }
 
     /// `port` (443 by default); warns when an endpoint makes it moot (the endpoint carries its own port).
-    func checkedPort(endpoints: PushEndpoints) -> Int {
+    func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) -> Int {
         guard let port else { return 443 }
         if !endpoints.isEmpty {
-            StandardStreams.warning("\(label("port")) \(port.value) is ignored with \(label("endpoint")), which carries its own port")
+            world.standardError.warning("\(label("port")) \(port.value) is ignored with \(label("endpoint")), which carries its own port")
         }
         return port.value
     }
@@ -47,29 +47,30 @@ extension ResolvedSettings {
 
     /// For commands that talk to one environment (`channel`, `send --channel`): `env auto` is refused, and the
     /// endpoint is an explicit one (bare or for `environment`) or `defaultEndpoint`, with its proxy.
-    func singleRoute(environment: APNSEnvironment, command: String,
+    func singleRoute(environment: APNSEnvironment, command: String, in world: CommandWorld,
                      defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
         if isAutoEnvironment {
             throw .usage("\(label("env")) auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
         }
         let endpoints = endpointList
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
-        SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)])
+        SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)], in: world)
         return (endpoint, try proxySelection(for: endpoint))
     }
 
     /// How the server certificate is checked; warns (stderr) for `insecure`.
-    var trust: ServerTrust {
+    func trust(in world: CommandWorld) -> ServerTrust {
         if isOn("insecure") {
-            StandardStreams.warning("\(label("insecure")): the server certificate is not verified; anyone on the network path could read or change what is sent")
+            world.standardError.warning("\(label("insecure")): the server certificate is not verified; anyone on the network path could read or change what is sent")
             return .insecure
         }
         return caFile.map { .caFile($0.value) } ?? .systemStore
     }
 
     /// The sender's settings for `endpoint` (trust, timeout, concurrency, proxy).
-    func senderConfiguration(endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection) -> SenderConfiguration {
-        SenderConfiguration(endpoint: endpoint, trust: trust, identity: identity, timeout: timeout?.value ?? 30,
+    func senderConfiguration(endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection,
+                             in world: CommandWorld) -> SenderConfiguration {
+        SenderConfiguration(endpoint: endpoint, trust: trust(in: world), identity: identity, timeout: timeout?.value ?? 30,
                             concurrency: concurrency?.value, proxy: proxy.proxy)
     }
 }

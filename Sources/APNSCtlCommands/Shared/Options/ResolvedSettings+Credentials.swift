@@ -40,14 +40,14 @@ extension ResolvedSettings {
 
     /// The certificate and its key, checked for match and dates at `now` (nil: no date check); nil with token
     /// auth. Warns for a certificate without Apple's push markers.
-    func loadIdentity(now: Int64? = SystemClock.now()) throws(CLIError) -> PushIdentity? {
+    func loadIdentity(now: Int64?, in world: CommandWorld) throws(CLIError) -> PushIdentity? {
         guard let cert = cert?.value else { return nil }
         let keyInput = key?.value.input
         let source = passphraseSource
         let identity = try credentialErrors { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
         }
-        if !identity.info.isApplePush { StandardStreams.warning(CredentialMessages.notApplePush(cert.displayName)) }
+        if !identity.info.isApplePush { world.standardError.warning(CredentialMessages.notApplePush(cert.displayName)) }
         return identity
     }
 
@@ -82,11 +82,17 @@ extension ResolvedSettings {
         }
     }
 
-    /// The bearer token to send (cached in `cache` unless `no-token-cache`) with its ids; nil without a key.
-    func providerToken(now: Int64 = SystemClock.now(), cache: ProviderTokenCache? = .standard)
-        throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
+    /// The bearer token to send (cached in the world's cache directory unless `no-token-cache`) with its ids;
+    /// nil without a key.
+    func providerToken(now: Int64, in world: CommandWorld) throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
         guard let loaded = try readSigningKey() else { return nil }
-        return (try loaded.providerToken(noCache: isOn("no-token-cache"), now: now, cache: cache), loaded.keyID, loaded.teamID)
+        let cache = world.tokenCacheDirectory.map { directory in
+            var cache = ProviderTokenCache(directory: directory)
+            let stream = world.standardError
+            cache.warn = { stream.warning($0) }
+            return cache
+        }
+        return (try loaded.providerToken(noCache: isOn("no-token-cache"), now: now, cache: cache, in: world), loaded.keyID, loaded.teamID)
     }
 }
 
@@ -121,7 +127,7 @@ final class SigningKeyWithIDs {
 
     /// A provider token: from `cache` (signed and stored when older than 50 minutes or made from other key
     /// bytes) unless `noCache`.
-    func providerToken(noCache: Bool, now: Int64, cache: ProviderTokenCache?) throws(CLIError) -> String {
+    func providerToken(noCache: Bool, now: Int64, cache: ProviderTokenCache?, in world: CommandWorld) throws(CLIError) -> String {
         if !noCache, let cache {
             do {
                 return try cache.token(file: file, keyID: keyID, teamID: teamID, now: now, decode: { () throws(CLIError) in try key() })
@@ -132,7 +138,7 @@ final class SigningKeyWithIDs {
             }
         }
         if !noCache {
-            StandardStreams.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
+            world.standardError.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
                 + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
         }
         let signing = try key()

@@ -17,7 +17,7 @@ final class SendOutput {
     private let format: Format
     private let environment: APNSEnvironment
     private let endpoint: PushEndpoint
-    private let out = OutputSink.standardOutput
+    private let out: OutputSink
     private let lineBuffered: Bool
     private let quiet: Bool
     private let colour: Bool
@@ -31,16 +31,18 @@ final class SendOutput {
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
-    /// failed lines and the summary.
+    /// failed lines and the summary. Lines go to the world's standard output; colour and the progress line
+    /// follow what its streams are connected to.
     init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?, lineBuffered: Bool = false,
-         quiet: Bool = false, color: ColorMode = .auto) {
+         quiet: Bool = false, color: ColorMode = .auto, in world: CommandWorld) {
+        out = world.standardOutput
         self.format = format
         self.environment = environment
         self.endpoint = endpoint
         self.lineBuffered = lineBuffered
         self.quiet = quiet && format == .text
-        colour = format == .text && color.enabled(fd: 1)
-        progress = SendProgress.wanted(total: total) ? SendProgress(total: total) : nil
+        colour = format == .text && color.enabled(fd: 1, in: world)
+        progress = SendProgress.wanted(total: total, in: world) ? SendProgress(total: total, in: world) : nil
     }
 
     /// Prints one device's result.
@@ -141,7 +143,7 @@ final class SendOutput {
     /// One JSON object with CLI.md's fields (`error` only for devices without an answer).
     static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil,
                          pushType: PushType? = nil) -> String {
-        var w = JSONWriter()
+        var w = JSONWriter(capacity: 512)
         w.beginObject()
         switch r.target {
         case .device(let d):

@@ -8,7 +8,9 @@ import APNSPlatform
 final class SendProgress {
     /// nil for a stream whose length is unknown (`--devices -`).
     private let total: Int?
-    private let start = SystemClock.monotonicNanoseconds()
+    private let clock: CommandClock
+    private let stream: MessageStream
+    private let start: UInt64
     private var done = 0
     /// The first redraw waits a full interval: a batch that ends sooner shows only its summary.
     private lazy var lastDrawNs: UInt64 = start
@@ -17,29 +19,35 @@ final class SendProgress {
     /// Redraws are at least this far apart (10 a second at most).
     static let minimumIntervalNs: UInt64 = 100_000_000
 
-    /// A progress line for `total` devices; nothing is drawn before the first redraw interval passes.
-    init(total: Int?) { self.total = total }
+    /// A progress line for `total` devices on the world's standard error; nothing is drawn before the first
+    /// redraw interval passes.
+    init(total: Int?, in world: CommandWorld) {
+        self.total = total
+        clock = world.clock
+        stream = world.standardError
+        start = clock.monotonicNanoseconds()
+    }
 
-    /// Whether the process's streams call for a progress line when sending to `total` devices.
-    static func wanted(total: Int?) -> Bool {
-        (total ?? 2) > 1 && Environment.isTerminal(2) && Environment.isRegularFileOrNull(1)
+    /// Whether the world's streams call for a progress line when sending to `total` devices.
+    static func wanted(total: Int?, in world: CommandWorld) -> Bool {
+        (total ?? 2) > 1 && world.streams.isTerminal(2) && world.streams.isRegularFileOrNull(1)
     }
 
     /// Counts one result and redraws when the last redraw is old enough.
     func advance() {
         done += 1
-        let now = SystemClock.monotonicNanoseconds()
+        let now = clock.monotonicNanoseconds()
         guard now - lastDrawNs >= Self.minimumIntervalNs, done < total ?? .max else { return }
         lastDrawNs = now
         drawn = true
         let seconds = Double(now - start) / 1e9
         let rate = seconds > 0 ? Int((Double(done) / seconds).rounded()) : 0
         let of = total.map { " of \($0)" } ?? " (total unknown: reading a stream)"
-        StandardStreams.printErr("\rsent \(done)\(of), \(rate)/s\u{1B}[K")
+        stream.print("\rsent \(done)\(of), \(rate)/s\u{1B}[K")
     }
 
     /// Replaces the progress line with `summary`, which stays on the terminal.
     func finish(summary: String) {
-        StandardStreams.printErr((drawn ? "\r\u{1B}[K" : "") + summary + "\n")
+        stream.print((drawn ? "\r\u{1B}[K" : "") + summary + "\n")
     }
 }

@@ -1,0 +1,69 @@
+import APNSPlatform
+import APNSSettings
+
+/// Everything a command takes from outside the process's code: the environment's variables and the home
+/// directory (and the XDG roots derived from them), the working directory, the clock, the standard streams
+/// and what they are connected to. `APNSCtl.main` builds it once from the process (`process()`) and every
+/// command runs in it (`run(in:)`), so tests run a command in-process with a world of their own: their
+/// variables and roots, a fixed clock, input from a pipe, and output captured in memory.
+struct CommandWorld: Sendable {
+    /// Variables and home, as the settings resolver takes them.
+    var settings: SettingsWorld
+    /// The working directory, asked when needed (only `mock` needs it); nil when it cannot be read (removed, or
+    /// too long).
+    var workingDirectory: @Sendable () -> String?
+    var clock: CommandClock
+    /// What `-` reads (a payload, `--devices -`, `@-`): descriptor 0 in the binary, a test's pipe or file.
+    var standardInput: Int32
+    /// Results: checked writes, the first failure kept for exit 74.
+    var standardOutput: OutputSink
+    /// Messages, progress and `-v` lines.
+    var standardError: MessageStream
+    var streams: StreamFacts
+
+    /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
+    /// asked only when needed.
+    static func process() -> CommandWorld {
+        CommandWorld(settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system, standardInput: 0,
+                     standardOutput: .standardOutput, standardError: .standardError, streams: .process)
+    }
+
+    /// A variable's value, nil when unset.
+    func variable(_ name: String) -> String? { settings.variables[name] }
+
+    /// An `APNSCTL_*` setting: nil when unset or empty (CLI.md: an empty variable counts as unset).
+    func setting(_ name: String) -> String? {
+        guard let value = settings.variables[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// `$XDG_CACHE_HOME`, else `~/.cache`; nil without either.
+    var cacheHome: String? { Environment.xdgDirectory(settings.variables["XDG_CACHE_HOME"], home: settings.home, fallback: ".cache") }
+
+    /// Where signed provider tokens are kept: `$XDG_CACHE_HOME/apnsctl`; nil with no home directory (the cache is
+    /// then skipped, never put in a shared place such as /tmp).
+    var tokenCacheDirectory: String? { cacheHome.map { $0 + "/apnsctl" } }
+}
+
+/// The wall clock (certificate dates, token times, Live Activity timestamps) and the monotonic one (timings,
+/// progress, deadlines).
+struct CommandClock: Sendable {
+    /// Seconds since the UNIX epoch.
+    var now: @Sendable () -> Int64
+    /// Monotonic nanoseconds.
+    var monotonicNanoseconds: @Sendable () -> UInt64
+
+    static let system = CommandClock(now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() })
+}
+
+/// What standard output and standard error are connected to: colour and the progress line depend on it.
+struct StreamFacts: Sendable {
+    /// Whether descriptor `fd` (1 or 2) is a terminal.
+    var isTerminal: @Sendable (Int32) -> Bool
+    /// Whether descriptor `fd` is a regular file or /dev/null: output nobody reads on this terminal while we run.
+    var isRegularFileOrNull: @Sendable (Int32) -> Bool
+
+    /// Asked of the process's descriptors, each time (a question costs a system call, asked only when needed).
+    static let process = StreamFacts(isTerminal: { Environment.isTerminal($0) },
+                                     isRegularFileOrNull: { Environment.isRegularFileOrNull($0) })
+}

@@ -1,0 +1,25 @@
+import APNSCore
+
+/// Where messages go: standard error in the binary, a buffer in in-process tests. Unbuffered: each message is
+/// one write, so messages keep their order with standard output's flushed lines and with child processes. A
+/// failed write ends quietly: a message that cannot reach stderr has nowhere left to be reported.
+public struct MessageStream: Sendable {
+    private let writeBytes: @Sendable ([UInt8]) -> Void
+
+    /// A stream handing every message's bytes to `write`.
+    public init(write: @escaping @Sendable ([UInt8]) -> Void) { writeBytes = write }
+
+    /// This process's standard error (descriptor 2).
+    public static let standardError = MessageStream { _ = posixWriteAll(2, $0) }
+
+    /// Writes `text` as it is.
+    public func print(_ text: String) { writeBytes(Array(text.utf8)) }
+
+    /// `error: …` (every line of a multi-line message is prefixed once, on the first). Messages quote input
+    /// (file names, tokens, flag values, server answers): control characters in them are escaped, so no input
+    /// drives the terminal; the message's own line breaks stay.
+    public func error(_ message: String) { print("error: \(PrintableText.escapingControlsPerLine(message))\n") }
+
+    /// `warning: …`, escaped as `error` is.
+    public func warning(_ message: String) { print("warning: \(PrintableText.escapingControlsPerLine(message))\n") }
+}
