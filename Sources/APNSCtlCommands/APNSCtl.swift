@@ -76,8 +76,6 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: ExitStatus.success, in: world)
         } catch let failure as CLIError {
             failure.report(to: world.standardError)
-            // doctor's verdict has always ended the process at once, without asking standard output.
-            if case .checksFailed = failure { return failure.exitCode }
             return finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed, in: world)
         } catch {
             return reportParserError(error, arguments: arguments, in: world)

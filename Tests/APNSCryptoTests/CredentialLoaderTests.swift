@@ -35,6 +35,27 @@ import APNSPlatform
         }
     }
 
+    /// A wrong passphrase is a wrong passphrase even when what it decrypts happens to end in valid CBC padding
+    /// (about one try in 300): OpenSSL then reports only that no decoder took the garbage ("unsupported: No
+    /// supported data to decode"), which must not read as an algorithm this OpenSSL cannot run. The test looks
+    /// for such a passphrase first, so it proves the case every run.
+    @Test func aWrongPassphraseWhoseGarbageDecryptsIsStillAWrongPassphrase() throws {
+        let (dir, cert, _, _) = try files()
+        let pem = try identity.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(pass.utf8)))
+        let key = try dir.put("enc.pem", pem)
+        var lucky: String?
+        for n in 0..<20_000 where lucky == nil {
+            let guess = "wrong-\(n)"
+            do {
+                _ = try PrivateKey(pem: pem, passphrase: guess)
+            } catch {
+                if !error.mentions("bad decrypt") { lucky = guess }
+            }
+        }
+        let guess = try #require(lucky, "no wrong passphrase decrypted to garbage in 20,000 tries")
+        expectProblem(.wrongPassphrase(path: key)) { try load(cert, key: key, .literal(guess)) }
+    }
+
     @Test func pemSeparateAndCombined() throws {
         let (dir, cert, key, _) = try files()
         let a = try load(cert, key: key)
@@ -101,6 +122,19 @@ import APNSPlatform
         try openssl(["ec", "-in", ecKey, "-out", sec1])
         #expect(try String(contentsOfFile: sec1, encoding: .utf8).contains("BEGIN EC PRIVATE KEY"))
         #expect(try load(ecCert, key: sec1).info.keyType == "EC P-256")
+    }
+
+    /// A PKCS#8 key encrypted with RC2 (older tools' `-v1 PBE-SHA1-RC2-40`) needs OpenSSL 3's legacy provider,
+    /// loaded for it as for a Keychain `.p12`; a wrong passphrase stays a wrong passphrase.
+    @Test func anRC2EncryptedKeyLoadsWithTheLegacyProvider() throws {
+        let dir = try TemporaryDirectory()
+        let cert = try dir.put("cert.pem", identity.certificate.pem)
+        let plain = try dir.put("key.pem", try identity.privateKey.pkcs8PEM(passphrase: nil))
+        let rc2 = dir.file("rc2.pem")
+        try openssl(["pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout", "pass:\(pass)", "-out", rc2,
+                     "-provider", "legacy", "-provider", "default"])
+        #expect(try load(cert, key: rc2, .literal(pass)).info.sha256 == identity.info.sha256)
+        expectProblem(.wrongPassphrase(path: rc2)) { try _ = load(cert, key: rc2, .literal("wrong")) }
     }
 
     @Test(arguments: [

@@ -8,6 +8,37 @@ import Testing
 @Suite struct InspectCommandTests {
     let pass = CredentialFixtures.passphrase
 
+    /// Without OpenSSL's legacy module (OPENSSL_MODULES naming an empty directory), a Keychain-style RC2
+    /// `.p12` and an RC2-encrypted PKCS#8 key are exit 77 naming the algorithm and the provider to install;
+    /// a key's wrong passphrase cannot be told from a right one without the cipher, so it gets the same
+    /// advice, while a `.p12`'s MAC (SHA-1, always there) still says "wrong passphrase". With the module,
+    /// both are read.
+    @Test func legacyEncryptionWithoutTheLegacyModuleNamesIt() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass, encryption: .legacy)
+        let plain = try dir.write("key.pem", try CredentialFixtures.universal.privateKey.pkcs8PEM(passphrase: nil))
+        let rc2 = dir.file("rc2.pem")
+        let made = try CommandRunner.run("openssl", ["pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout",
+                                                     "pass:\(pass)", "-out", rc2, "-provider", "legacy", "-provider", "default"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let empty = try TemporaryDirectory(prefix: "no-modules")
+        for file in [p12, rc2] {
+            for passphrase in [pass, "wrong"] {
+                let r = try CommandRunner.apnsctl(["inspect", file, "--passphrase", passphrase],
+                                                  environment: ["OPENSSL_MODULES": empty.path])
+                #expect(r.status == 77, "\(file) \(passphrase): \(r.stderr)")
+                if file == p12 && passphrase == "wrong" {
+                    #expect(r.stderr.contains("error: \(file): wrong passphrase"), "\(r.stderr)")
+                    continue
+                }
+                #expect(r.stderr.contains("error: \(file): uses an algorithm OpenSSL cannot run here ("), "\(r.stderr)")
+                #expect(r.stderr.contains("RC2-40-CBC") && r.stderr.contains("install OpenSSL's legacy provider"), "\(r.stderr)")
+            }
+            let ok = try CommandRunner.apnsctl(["inspect", file, "--passphrase", pass])
+            #expect(ok.status == 0, "\(file): \(ok.stderr)")
+        }
+    }
+
     @Test(arguments: [PKCS12Encryption.modern, .legacy, .tripleDES])
     func universalPKCS12(encryption: PKCS12Encryption) throws {
         let dir = try TemporaryDirectory()

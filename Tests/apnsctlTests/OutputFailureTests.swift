@@ -168,14 +168,25 @@ import Testing
         #expect(stderr.contains("error: apnsctl mock: writing standard output: No space left on device; 12 notification log lines were not written"), "6 notifications, a received and an answered line each: \(stderr)")
     }
 
+    /// `doctor` with a failed check (exit 1) whose report cannot be written: 74 wins, as for every command
+    /// (CLI.md, "Exit codes"); its verdict on stderr still says which check failed.
+    @Test func doctorWithAFailedCheckOnAFullDiskExits74() throws {
+        let mock = try MockProcess()
+        let r = try Self.apnsctl(["doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
+                                  "--cert", mock.certificate, "--topic", "com.example.other"], redirect: Self.full)
+        #expect(r.status == 74, "\(r.stderr)")
+        #expect(r.stderr.contains("error: doctor: auth sandbox failed: 400 TopicDisallowed"), "\(r.stderr)")
+        #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")
+    }
+
     /// Nothing outside the output layer writes to descriptor 1: a write there would bypass the checks.
     @Test func onlyTheOutputLayerWritesToStandardOutput() throws {
         let root = Repository.path("Sources")
         let forbidden = ["print(", "STDOUT_FILENO", "writeAll(fd: 1", "Sink(fd: 1", "FileHandle.standardOutput", "fputs(",
                          "putchar(", "posixWrite(1", "write(1,", "printOut(", "writeOut("]
-        // The mock's log has a writer thread of its own (it must never block an event loop); it checks its
-        // writes and exits 74 the same way (mockWhoseLogCannotBeWrittenExits74WhenStopped).
-        let allowed = ["APNSPlatform/OutputSink.swift", "apnsctl/Commands/Mock.swift"]
+        // The mock's log has a writer thread of its own (it must never block an event loop), writing through
+        // OutputSink too; it exits 74 the same way (mockWhoseLogCannotBeWrittenExits74WhenStopped).
+        let allowed = ["APNSPlatform/OutputSink.swift"]
         let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
         #expect(files.count > 50)
         for file in files where !allowed.contains(file) {

@@ -217,10 +217,18 @@ public enum CredentialLoader {
         }
         return try passphrase.withPassphrase(forFile: path) { secret throws(CredentialProblem) -> PrivateKey? in
             do throws(OpenSSLError) { return try PrivateKey(pem: block.text, secret: secret) } catch {
-                if error.mentions("unsupported") {
-                    throw .unsupportedAlgorithm(path: path, detail: error.entries.compactMap(\.data).first ?? "key encryption")
+                guard let unsupported = error.unsupportedAlgorithm else { return nil }
+                // RC2 and DES (PKCS#8 keys from older tools) are in OpenSSL 3's legacy provider, loaded as for
+                // `.p12` files only when a file needs it; then the same passphrase is tried once more.
+                do throws(OpenSSLError) { try OpenSSLProviders.loadLegacy() } catch {
+                    throw .unsupportedAlgorithm(path: path, detail: (unsupported.data ?? "key encryption") + "; \(error.description)")
                 }
-                return nil
+                do throws(OpenSSLError) { return try PrivateKey(pem: block.text, secret: secret) } catch {
+                    if let still = error.unsupportedAlgorithm {
+                        throw .unsupportedAlgorithm(path: path, detail: still.data ?? "key encryption")
+                    }
+                    return nil
+                }
             }
         }
     }

@@ -50,8 +50,8 @@ enum PKCS12Reader {
         }
         let parsed: (key: PrivateKey?, certificates: [X509Certificate])
         do { parsed = try bundle.parse(secret) } catch {
-            if error.mentions("unsupported") {
-                let algorithm = error.entries.compactMap(\.data).first ?? "legacy PKCS#12 encryption"
+            if let unsupported = error.unsupportedAlgorithm {
+                let algorithm = unsupported.data ?? "legacy PKCS#12 encryption"
                 let why = providerFailure.map { "; \($0.description)" } ?? ""
                 throw .unsupportedAlgorithm(path: path, detail: algorithm + why)
             }

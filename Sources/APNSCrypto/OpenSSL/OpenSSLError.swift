@@ -43,6 +43,14 @@ public struct OpenSSLError: Error, CustomStringConvertible, Sendable {
     /// Whether any entry carries `reason` (e.g. `EVP_R_UNSUPPORTED` for a legacy cipher).
     public func has(reason: Int32) -> Bool { entries.contains { $0.reason == reason } }
 
+    /// The entry saying a cipher is not available here (a `.p12` or key encrypted with RC2 or DES while the
+    /// `legacy` provider is not loaded): the envelope library's "unsupported", whose data names the
+    /// algorithm. The decoders' own "unsupported" ("No supported data to decode") is not it: a wrong
+    /// passphrase whose decrypted garbage happens to end in valid padding (about one in 300) says that too.
+    public var unsupportedAlgorithm: Entry? {
+        entries.first { $0.library == ERR_LIB_EVP && $0.text.contains("unsupported") }
+    }
+
     /// Whether any entry's text contains `fragment` (for reasons OpenSSL does not export as constants).
     public func mentions(_ fragment: String) -> Bool {
         entries.contains { $0.text.contains(fragment) || ($0.data?.contains(fragment) ?? false) }
