@@ -2,6 +2,7 @@
 # apnsctl send against its anchors, each figure on one line with the anchor and the ratio:
 #   1. one send, process start to exit, vs curl --http2 with the same credential, payload and server: with
 #      --ca-file (certificate and token auth), with the system trust store, and in instructions (callgrind);
+#      and a send whose settings come from a profile vs the same with flags;
 #   2. 20,000 notifications over one connection vs h2load -c 1 -m 100 -n 20000 -i (same distinct paths, payload
 #      and headers),
 #      then the same batch through tinyproxy vs direct;
@@ -74,6 +75,28 @@ tok_curl=(curl -s -o /dev/null --fail --http2 --cacert "$ca" -H "authorization: 
 python3 "$work/pair.py" "$runs" "${#tok_cmd[@]}" "${tok_cmd[@]}" "${tok_curl[@]}" > "$work/one-token.txt"
 read -r tok_apns tok_curl_ms < "$work/one-token.txt"
 echo "one send, --ca-file, token auth (median of $runs): apnsctl ${tok_apns} ms, curl --http2 --cacert ${tok_curl_ms} ms, ratio $(ratio "$tok_apns" "$tok_curl_ms") (target <= 1.0)"
+
+# 1b. Settings from a profile (a file of 5 profiles and 50 device names, the device by name) against the same
+#     send with flags and no settings file (issue 16's target: reading and resolving the file costs <= 5 %).
+#     Both run through env, so each side pays the same extra exec.
+mkdir -p "$work/config/apnsctl" "$work/no-config"
+{
+    for p in 1 2 3 4; do
+        printf '[profiles.other-%s]\nendpoint = "https://127.0.0.1:%s"\ncert = "%s"\ntopic = "com.example.other%s"\nenv = "production"\n\n' \
+            "$p" "$((9000 + p))" "$cert" "$p"
+    done
+    printf '[profiles.bench]\nendpoint = "%s"\nca-file = "%s"\ncert = "%s"\ntopic = "%s"\n\n[devices]\n' "$endpoint" "$ca" "$cert" "$topic"
+    for d in $(seq -w 1 50); do printf 'device-%s = "%s%s"\n' "$d" "${token:0:62}" "$d"; done
+} > "$work/config/apnsctl/config.toml"
+chmod 600 "$work/config/apnsctl/config.toml"
+named_token="${token:0:62}17"
+prof_cmd=(env "XDG_CONFIG_HOME=$work/config" "$bin" send "$work/payload.json" -p bench -d device-17)
+flag_cmd=(env "XDG_CONFIG_HOME=$work/no-config" "$bin" send "$work/payload.json" --cert "$cert" --ca-file "$ca"
+          --endpoint "$endpoint" --topic "$topic" -d "$named_token")
+"${prof_cmd[@]}" >/dev/null || { echo "error: apnsctl send -p bench failed against the mock" >&2; exit 1; }
+python3 "$work/pair.py" "$runs" "${#prof_cmd[@]}" "${prof_cmd[@]}" "${flag_cmd[@]}" > "$work/one-profile.txt"
+read -r prof_ms flag_ms < "$work/one-profile.txt"
+echo "one send, settings from -p (5 profiles, 50 device names) (median of $runs): apnsctl ${prof_ms} ms, the same with flags ${flag_ms} ms, ratio $(ratio "$prof_ms" "$flag_ms") (target <= 1.05)"
 
 # 1c. Instructions of one certificate-auth --ca-file send, process start to exit, under callgrind: the
 #     figure that does not move with the machine's load.
