@@ -64,7 +64,11 @@ public enum FileSystem {
     /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
     /// says otherwise); more than `limit` bytes is `.unreadable`.
     public static func read(_ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0) throws(Failure) -> [UInt8] {
-        if path == "-" { return try readAll(fd: standardInput, limit: limit, path: path) }
+        if path == "-" {
+            // No standard input at all (a world without one) reads as a closed one does: nothing.
+            guard standardInput >= 0 else { return [] }
+            return try readAll(fd: standardInput, limit: limit, path: path)
+        }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let e = errno
@@ -77,9 +81,12 @@ public enum FileSystem {
         return try readAll(fd: fd, limit: limit, path: path)
     }
 
-    /// `readAll(fd:)` that stops after `limit` bytes and names `path` in the failure.
+    /// `readAll(fd:)` that stops after `limit` bytes and names `path` in the failure. A read that fails (standard
+    /// input that is a directory, an I/O error) is that failure, not the end of the file: it would otherwise
+    /// read as an empty payload.
     private static func readAll(fd: Int32, limit: Int, path: String) throws(Failure) -> [UInt8] {
-        let bytes = readAll(fd: fd, limit: limit == .max ? limit : limit + 1)
+        let (bytes, readError) = readToEnd(fd: fd, limit: limit == .max ? limit : limit + 1)
+        if let readError { throw .unreadable(path: path, reason: errnoText(readError)) }
         guard bytes.count <= limit else {
             throw .unreadable(path: path, reason: "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), "
                 + "far more than any payload or credential")
@@ -88,17 +95,21 @@ public enum FileSystem {
     }
 
     /// Reads an open descriptor to its end, or until `limit` bytes are read.
-    public static func readAll(fd: Int32, limit: Int = .max) -> [UInt8] {
+    public static func readAll(fd: Int32, limit: Int = .max) -> [UInt8] { readToEnd(fd: fd, limit: limit).bytes }
+
+    /// What `readAll` reads, and the errno of a read that failed before the end (nil at the end or the limit).
+    private static func readToEnd(fd: Int32, limit: Int) -> (bytes: [UInt8], error: Int32?) {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while out.count < limit {
             let want = min(chunk.count, limit - out.count)
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, want) }
             if n > 0 { out.append(contentsOf: chunk[0..<n]) }
-            else if n < 0 && errno == EINTR { continue }
-            else { break }
+            else if n == 0 { break }
+            else if errno == EINTR { continue }
+            else { return (out, errno) }
         }
-        return out
+        return (out, nil)
     }
 
     /// Whether something exists at `path` (file, directory or link).

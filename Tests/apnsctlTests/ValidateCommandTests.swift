@@ -5,6 +5,20 @@ import APNSPlatform
 
 /// `apnsctl validate` end to end: the built binary, its exit codes, text lines and JSON Lines.
 @Suite struct ValidateCommandTests {
+    /// Standard input that cannot be read (here a directory, as `< dir` gives it) is exit 66 saying why, for
+    /// `validate -` and `send -` alike, not an empty payload (65).
+    @Test func unreadableStandardInputIsNotAnEmptyPayload() throws {
+        let dir = try TemporaryDirectory()
+        let credentials = try TestCredentials()
+        let token = String(repeating: "ab", count: 32)
+        for command in [["validate", "-"], ["send", "-", "--dry-run", "--cert", credentials.pushFile, "-d", token]] {
+            let r = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"\(dir.path)\"", CommandRunner.apnsctlPath] + command)
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("error: -: cannot read: Is a directory"), "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains("empty"), "\(command): \(r.stderr)")
+        }
+    }
+
     @Test func cleanFilePrintsOneOkLine() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("alert.json", "{\"aps\":{\"alert\":\"Hello\"}}\n")
