@@ -107,6 +107,9 @@ public enum FileSystem {
             if n > 0 { out.append(contentsOf: chunk[0..<n]) }
             else if n == 0 { break }
             else if errno == EINTR { continue }
+            // Standard input a parent process left non-blocking (O_NONBLOCK belongs to the open pipe, shared
+            // with that process) has nothing yet: wait for it, as a blocking read would.
+            else if errno == EAGAIN || errno == EWOULDBLOCK { _ = PollSet.wait(for: fd, .readable, until: nil) }
             else { return (out, errno) }
         }
         return (out, nil)

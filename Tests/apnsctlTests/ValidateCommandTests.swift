@@ -19,6 +19,31 @@ import APNSPlatform
         }
     }
 
+    /// Standard input a parent left non-blocking, whose writer is slow: `-` waits for the payload instead of
+    /// taking "nothing yet" for an empty or unreadable one.
+    @Test func aNonBlockingStandardInputIsWaitedFor() throws {
+        let pipe = Pipe()
+        let reader = pipe.fileHandleForReading.fileDescriptor
+        #expect(fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK) == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        process.arguments = ["validate", "-"]
+        process.standardInput = pipe
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        // Still waiting, not ended on "nothing yet" (writing to its closed pipe would also kill this runner).
+        #expect(process.isRunning)
+        if process.isRunning { pipe.fileHandleForWriting.write(Data(#"{"aps":{"alert":"late"}}"#.utf8)) }
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.hasPrefix("-: ok"), "\(text)")
+    }
+
     @Test func cleanFilePrintsOneOkLine() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("alert.json", "{\"aps\":{\"alert\":\"Hello\"}}\n")
