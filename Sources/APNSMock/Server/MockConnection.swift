@@ -201,10 +201,12 @@ final class MockConnection {
 
     // MARK: Writing
 
-    /// Moves queued frames to the socket until it would block; the session produces more only while the
-    /// connection speaks HTTP/2 or ends gracefully.
+    /// Moves queued frames to the socket until it would block, after the log lines of what they answer; the
+    /// session produces more only while the connection speaks HTTP/2 or ends gracefully.
     func flush(context: LoopContext) {
         guard !isClosed else { return }
+        // The log lines of what is about to be answered are written first.
+        context.log.commit()
         let result: HTTP2Pump.Flush
         if let session {
             let producing = !outputSealed && (machine.phase == .http2 || machine.phase == .closing(.graceful))

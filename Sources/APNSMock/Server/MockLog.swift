@@ -79,6 +79,27 @@ final class MockLog {
         lines = 0
     }
 
+    /// Hands the lines collected so far to the writer and waits until they are written: a connection calls it
+    /// before its answers go to the socket, so a client that has its answer finds the line in the log (CLI.md;
+    /// scripts read the log right after `send`). A reader that stops reading must not stall every connection:
+    /// once the writer makes no progress for `patienceMilliseconds`, answers stop waiting for the log until it
+    /// has caught up.
+    func commit() {
+        guard let writer, !buffer.isEmpty else { return }
+        if readerStalled && writer.isIdle { readerStalled = false }
+        let position = writer.submit(buffer, lines: lines)
+        buffer.removeAll(keepingCapacity: true)
+        lines = 0
+        if !readerStalled && !writer.waitUntilSettled(position, patienceMilliseconds: Self.patienceMilliseconds) {
+            readerStalled = true
+        }
+    }
+
+    /// How long answers wait for a log writer that writes nothing at all.
+    static let patienceMilliseconds = 200
+    /// The writer made no progress for that long: answers go out without waiting until it is idle again.
+    private var readerStalled = false
+
     private func refreshTime() {
         let ms = SystemClock.nowMilliseconds()
         guard ms != timeMilliseconds else { return }

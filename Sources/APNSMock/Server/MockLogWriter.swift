@@ -4,7 +4,8 @@ import APNSPlatform
 /// Writes the mock's log lines to their descriptor from a thread of its own, so an event loop never waits on
 /// whoever reads them. A pipe that nobody drains (`apnsctl mock | slow-consumer`), a terminal paused with
 /// Ctrl-S or a full disk once blocked `write(2)` inside an event loop and stalled every connection; now only
-/// this thread waits, the queue is bounded, and lines that do not fit are dropped and counted.
+/// this thread waits, the queue is bounded, and lines that do not fit are dropped and counted. Event loops that
+/// must not answer before a line is out (`MockLog.commit`) wait for its position, not for the descriptor.
 final class MockLogWriter: Sendable {
     private let fd: Int32
     /// Bytes waiting to be written at most; beyond it new lines are dropped (about 3,000 lines).
@@ -20,12 +21,17 @@ final class MockLogWriter: Sendable {
         /// Lines taken by the writer thread and not yet written.
         var writingLines = 0
         var dropped = 0
+        /// Lines handed to `submit` so far, dropped ones included: positions in the log.
+        var submitted = 0
         var finishing = false
         /// A write failed (e.g. the reader closed the pipe): everything later is dropped.
         var broken = false
         /// The `errno` of that failed write.
         var failedWith: Int32?
         var firstDropHandler: (@Sendable (String) -> Void)?
+
+        /// Lines written or dropped so far: everything submitted up to here is settled.
+        var settled: Int { submitted - queuedLines - writingLines }
     }
 
     /// Called at most once, the first time lines are dropped, with the reason, on the thread that dropped them.
@@ -43,11 +49,13 @@ final class MockLogWriter: Sendable {
     func start() -> Bool { thread.start { [self] in run() } }
 
     /// Queues `bytes` (`lines` whole lines) for writing, or drops them when the queue is full. Never blocks
-    /// on the descriptor.
-    func submit(_ bytes: [UInt8], lines: Int) {
-        guard !bytes.isEmpty else { return }
+    /// on the descriptor. Returns the position after these lines, for `waitUntilSettled`.
+    @discardableResult
+    func submit(_ bytes: [UInt8], lines: Int) -> Int {
+        guard !bytes.isEmpty else { return state.withLock { $0.submitted } }
         let capacity = capacity
-        let (queued, firstDrop) = state.withLock { s -> (Bool, (reason: String, handler: (@Sendable (String) -> Void)?)?) in
+        let (queued, position, firstDrop) = state.withLock { s -> (Bool, Int, (reason: String, handler: (@Sendable (String) -> Void)?)?) in
+            s.submitted += lines
             if s.broken || s.queue.count + bytes.count > capacity {
                 var firstDrop: (reason: String, handler: (@Sendable (String) -> Void)?)? = nil
                 if s.dropped == 0 {
@@ -55,14 +63,37 @@ final class MockLogWriter: Sendable {
                     firstDrop = (why ?? "nobody is reading the log output fast enough", s.firstDropHandler)
                 }
                 s.dropped += lines
-                return (false, firstDrop)
+                return (false, s.submitted, firstDrop)
             }
             s.queue.append(contentsOf: bytes)
             s.queuedLines += lines
-            return (true, nil)
+            return (true, s.submitted, nil)
         }
-        if queued { state.signal() }
+        // Event loops may wait on the same condition (`waitUntilSettled`): wake them all, the writer among them.
+        if queued { state.broadcast() }
         if let firstDrop { firstDrop.handler?(firstDrop.reason) }
+        return position
+    }
+
+    /// Whether every line submitted so far is written or dropped.
+    var isIdle: Bool {
+        state.withLock { $0.queuedLines + $0.writingLines == 0 }
+    }
+
+    /// Waits until every line up to `position` is written (or dropped) while the writer keeps making progress.
+    /// False when it wrote nothing for `patienceMilliseconds`: the reader stopped reading, and waiting longer
+    /// would stall every connection of the caller's loop.
+    func waitUntilSettled(_ position: Int, patienceMilliseconds: Int) -> Bool {
+        var seen = state.withLock { $0.settled }
+        while true {
+            let deadline = Condition.deadline(afterMilliseconds: patienceMilliseconds)
+            let (done, settled) = state.wait(while: { $0.settled < position && !$0.broken }, until: deadline) { s, _ in
+                (s.settled >= position || s.broken, s.settled)
+            }
+            if done { return true }
+            if settled == seen { return false }
+            seen = settled
+        }
     }
 
     /// The `errno` of the write that failed for good (not a slow reader), if one did.
