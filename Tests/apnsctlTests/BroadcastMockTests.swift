@@ -214,6 +214,7 @@ import APNSPlatform
         }
         #expect(!r.stdout.contains("apns-topic"))
         #expect(r.stdout.contains("curl --http2"))
-        #expect(r.stdout.contains("-H \"apns-channel-id: YWJj\""))
+        #expect(r.stdout.contains("-H 'apns-channel-id: YWJj'"))
+        #expect(r.stdout.contains("-H @-"))
     }
 }

@@ -148,7 +148,10 @@ import APNSPlatform
         #expect(out.contains("apns-topic: com.example.demo.voip\n"))
         #expect(out.contains("authorization: bearer $APNS_JWT\n"))
         #expect(out.contains("curl --http2"))
-        #expect(out.contains("-H \"authorization: bearer $APNS_JWT\""))
+        // The token goes to curl on standard input (a here-document), never as an argument.
+        #expect(out.contains("-H @-"))
+        #expect(out.hasSuffix(" <<APNS_HEADERS\nauthorization: bearer $APNS_JWT\nAPNS_HEADERS\n"), "\(out)")
+        #expect(out.contains("-H 'apns-collapse-id: c1'"))
         #expect(out.contains("--data-binary '{\"aps\":{}, \"call\":\"it'\\''s me\"}'"))
         #expect(out.contains("apnsctl jwt --auth-key"))
         // Nothing was signed or cached, and no key material is shown.

@@ -215,6 +215,11 @@ public enum CredentialLoader {
                 throw .corrupt(path: path, detail: "the \(block.label) block does not decode to a key")
             }
         }
+        // PKCS#8 encryption names its key derivation (PBKDF2 or scrypt) and its cost; checked before the
+        // passphrase is asked for. Traditional encrypted PEM (`Proc-Type`) derives with one MD5 round: no cost.
+        if block.label == "ENCRYPTED PRIVATE KEY", let excess = KeyDerivation.excess(encryptedPKCS8PEM: block.text) {
+            throw .excessiveKeyDerivation(path: path, excess, inPKCS12: false)
+        }
         return try passphrase.withPassphrase(forFile: path) { secret throws(CredentialProblem) -> PrivateKey? in
             do throws(OpenSSLError) { return try PrivateKey(pem: block.text, secret: secret) } catch {
                 guard let unsupported = error.unsupportedAlgorithm else { return nil }

@@ -21,8 +21,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     case passphraseEntryEnded(path: String)
     /// OpenSSL cannot run an algorithm the file needs (for example legacy RC2 without the legacy provider).
     case unsupportedAlgorithm(path: String, detail: String)
-    /// A PKCS#12 asking for more key-derivation iterations than `limit`; refused before any derivation.
-    case tooManyIterations(path: String, count: Int64, limit: Int64)
+    /// A PKCS#12 file (`inPKCS12`) or an encrypted PEM key asking for a key derivation out of bounds; refused
+    /// before any derivation and before asking for a passphrase.
+    case excessiveKeyDerivation(path: String, ExcessiveKeyDerivation, inPKCS12: Bool)
     case noCertificate(path: String)
     case noPrivateKey(path: String)
     case keyDoesNotMatchCertificate(certificatePath: String, keyPath: String)

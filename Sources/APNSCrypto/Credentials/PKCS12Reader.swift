@@ -3,14 +3,14 @@ import APNSCore
 
 /// Opens a `.p12`/`.pfx`: empty password first (no prompt for files exported without one), then the
 /// user's passphrase; the MAC tells a wrong passphrase apart; legacy RC2/3DES files get OpenSSL's
-/// legacy provider. A file asking for more than 10,000,000 key-derivation iterations is refused first.
+/// legacy provider. A file asking for a key derivation out of bounds (`ExcessiveKeyDerivation`) is refused first.
 enum PKCS12Reader {
     static func read(_ bundle: PKCS12Bundle, path: String,
                      passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialLoader.Parsed {
-        // Before the first derivation (even the empty-password MAC check): the counts are read from the structure.
-        let iterations = bundle.largestIterationCount
-        if iterations > PKCS12Bundle.maximumIterations {
-            throw .tooManyIterations(path: path, count: iterations, limit: PKCS12Bundle.maximumIterations)
+        // Before the first derivation (even the empty-password MAC check) and before any prompt: the parameters
+        // are read from the structure.
+        if let excess = bundle.excessiveKeyDerivation {
+            throw .excessiveKeyDerivation(path: path, excess, inPKCS12: true)
         }
         // Keychain exports use RC2-40, which OpenSSL 3 keeps in the legacy provider; a missing
         // legacy.so only matters if the file really needs it, so a failure here is reported below.
@@ -43,10 +43,9 @@ enum PKCS12Reader {
     /// Decrypts the bags; `otherwise` decides what a non-algorithm failure means.
     private static func decrypt(_ bundle: PKCS12Bundle, _ secret: SecretBytes?, path: String, _ providerFailure: OpenSSLError?,
                                 otherwise: () throws(CredentialProblem) -> Never) throws(CredentialProblem) -> CredentialLoader.Parsed {
-        // A key bag inside an encrypted safe shows its count only once that safe is open.
-        let nested = bundle.largestNestedIterationCount(secret)
-        if nested > PKCS12Bundle.maximumIterations {
-            throw .tooManyIterations(path: path, count: nested, limit: PKCS12Bundle.maximumIterations)
+        // A key bag inside an encrypted safe shows its parameters only once that safe is open.
+        if let excess = bundle.excessiveNestedKeyDerivation(secret) {
+            throw .excessiveKeyDerivation(path: path, excess, inPKCS12: true)
         }
         let parsed: (key: PrivateKey?, certificates: [X509Certificate])
         do { parsed = try bundle.parse(secret) } catch {

@@ -28,9 +28,11 @@ extension APNSCtl {
                   APNSCTL_TEAM_ID=TEAMID1234 apnsctl jwt --auth-key key.p8 --key-id ABCDE12345
                   apnsctl jwt -p dev
                   TOKEN=$(apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234)
-                  curl --http2 -H "authorization: bearer $TOKEN" \\
+                  printf 'authorization: bearer %s\\n' "$TOKEN" | curl --http2 -H @- \\
                     -H 'apns-topic: com.example.app' -d '{"aps":{"alert":"Hi"}}' \\
                     https://api.sandbox.push.apple.com/3/device/DEVICE_TOKEN
+                (printf is built into the shell and -H @- reads the header from standard input: as an \
+                argument, the token would show to every local user in /proc/PID/cmdline while curl runs.)
                 """)
 
         @OptionGroup var key: AuthKeyOptions

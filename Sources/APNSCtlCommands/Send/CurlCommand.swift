@@ -5,14 +5,18 @@ import APNSPlatform
 import APNSSettings
 
 /// An equivalent `curl --http2` command for a dry run: credentials and the bearer token as shell variables
-/// (never the secrets themselves), every other header and the body quoted for any POSIX shell. The variables
-/// are real assignments, set from the same files before the command, so the part from the `# … curl:` line
-/// on runs when pasted into `sh` (CLI.md, `send`, "Input and output at the edges").
+/// (never the secrets themselves), every other header and the body single-quoted for any POSIX shell. The
+/// variables are real assignments, set from the same files before the command, so the part from the
+/// `# … curl:` line on runs when pasted into `sh` (CLI.md, `send`, "Input and output at the edges").
 struct CurlCommand {
     /// Comment lines and assignments, in order, before the command.
     private var variables: [String] = []
     private var words = ["curl --http2 -sS -i"]
     private let url: String
+    /// Lines of a here-document the command reads as its standard input (the authorization header), if any.
+    private var standardInput: [String] = []
+    /// The here-document's delimiter: a word no header line can be.
+    private static let hereDocumentEnd = "APNS_HEADERS"
 
     /// A command for `url`.
     init(url: String) { self.url = url }
@@ -135,12 +139,22 @@ struct CurlCommand {
         if insecure { words.append("--insecure") }
     }
 
-    /// One `-H` per header but pseudo-headers and `content-length`; `authorization` as `$APNS_JWT`.
+    /// One `-H` per header but pseudo-headers and `content-length`, single-quoted (no `$`, `` ` `` or history
+    /// `!` expansion when pasted into an interactive bash). `authorization` is not one of them: an argument
+    /// is readable by any local user in `/proc/PID/cmdline` while curl runs, so curl reads that header from
+    /// its standard input (`-H @-`), a here-document the shell fills with `$APNS_JWT` itself. A here-document
+    /// rather than a file the block creates: nothing is left behind when curl fails or is interrupted, no
+    /// `umask` of the pasting shell changes, and the shell writes the token to a pipe or to a private file it
+    /// removes at once (bash, zsh), never through any process's arguments. The body is an argument
+    /// (`--data-binary`), so standard input is free for this.
     mutating func headers(_ headers: [HeaderField]) {
         for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
-            let isToken = h.name == APNSHeader.authorization.name
-            // Double quotes so $APNS_JWT expands; the other values are escaped for them.
-            words.append("-H \"\(h.name): \(Self.doubleQuoteEscaped(isToken ? "bearer $APNS_JWT" : h.value, keepVariable: isToken))\"")
+            if h.name == APNSHeader.authorization.name {
+                words.append("-H @-")
+                standardInput = ["\(h.name): bearer $APNS_JWT", Self.hereDocumentEnd]
+            } else {
+                words.append("-H \(Self.shellQuoted("\(h.name): \(h.value)"))")
+            }
         }
     }
 
@@ -149,9 +163,11 @@ struct CurlCommand {
         words.append("--data-binary \(Self.shellQuoted(String(decoding: body, as: UTF8.self)))")
     }
 
-    /// The assignments (and comments), one a line, then the command, one option per continued line.
+    /// The assignments (and comments), one a line, then the command, one option per continued line, then its
+    /// here-document when it has one (the delimiter unquoted, so `$APNS_JWT` expands in it).
     var lines: [String] {
-        variables + [(words + [Self.shellQuoted(url)]).joined(separator: " \\\n  ")]
+        let redirection = standardInput.isEmpty ? "" : " <<\(Self.hereDocumentEnd)"
+        return variables + [(words + [Self.shellQuoted(url) + redirection]).joined(separator: " \\\n  ")] + standardInput
     }
 
     /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
@@ -159,18 +175,5 @@ struct CurlCommand {
         var out = "'"
         for ch in text { out += ch == "'" ? "'\\''" : String(ch) }
         return out + "'"
-    }
-
-    /// `text` for inside double quotes: `\`, `"`, `` ` `` and (unless `keepVariable`) `$` escaped.
-    static func doubleQuoteEscaped(_ text: String, keepVariable: Bool) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "\\", "\"", "`": out += "\\" + String(ch)
-            case "$" where !keepVariable: out += "\\$"
-            default: out.append(ch)
-            }
-        }
-        return out
     }
 }

@@ -37,10 +37,8 @@ extension CredentialProblem {
         case .unsupportedAlgorithm(let p, let d):
             return "\(p): uses an algorithm OpenSSL cannot run here (\(d)); "
                 + "install OpenSSL's legacy provider (legacy.so) or re-export with modern encryption"
-        case .tooManyIterations(let p, let count, let limit):
-            let shown = count == Int64.max ? "an unreadably large number of" : "\(count)"
-            return "\(p): the PKCS#12 file asks for \(shown) key-derivation iterations (apnsctl allows at most \(limit)), "
-                + "which would take minutes, so its key was not decrypted; export it again (exporters use 2048 to 600000)"
+        case .excessiveKeyDerivation(let p, let excess, let inPKCS12):
+            return "\(p): " + Self.keyDerivationMessage(excess, inPKCS12: inPKCS12)
         case .noCertificate(let p):
             return "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
         case .noPrivateKey(let p):
@@ -82,6 +80,32 @@ extension CredentialProblem {
             let has = a.isEmpty ? "no APNs environment" : a.map(\.rawValue).joined(separator: " and ")
             return "\(p): the certificate is not valid for \(r.rawValue) (it allows \(has)); "
                 + "use --env matching the certificate or a certificate for \(r.rawValue)"
+        }
+    }
+
+    /// What a refused key derivation asks for, why it is not run, and what to do (CLI.md, "Exit codes").
+    private static func keyDerivationMessage(_ excess: ExcessiveKeyDerivation, inPKCS12: Bool) -> String {
+        let subject = inPKCS12 ? "the PKCS#12 file" : "the encrypted private key"
+        let notDecrypted = inPKCS12 ? "so its key was not decrypted" : "so it was not decrypted"
+        switch excess {
+        case .iterations(let count):
+            let shown = count == Int64.max ? "an unreadably large number of" : "\(count)"
+            return "\(subject) asks for \(shown) key-derivation iterations (apnsctl allows at most "
+                + "\(ExcessiveKeyDerivation.maximumIterations)), which would take minutes, \(notDecrypted); "
+                + "export it again (exporters use 2048 to 600000)"
+        case .scrypt(let n, let r, let p):
+            func shown(_ value: UInt64) -> String { value == UInt64.max ? "(too large to read)" : "\(value)" }
+            let asked = "\(subject) asks for scrypt with N=\(shown(n)), r=\(shown(r)), p=\(shown(p))"
+            let advice = "export it again (exporters use scrypt N=16384, r=8, p=1, or PBKDF2)"
+            let bytes = ExcessiveKeyDerivation.scryptBytes(n: n, r: r, p: p)
+            if bytes > ExcessiveKeyDerivation.maximumScryptBytes {
+                let mebibytes = bytes == UInt64.max ? "more than can be counted" : "\((bytes >> 20) + (bytes & 0xFFFFF == 0 ? 0 : 1)) MiB"
+                return "\(asked), which needs \(mebibytes) of memory (apnsctl allows at most "
+                    + "\(ExcessiveKeyDerivation.maximumScryptBytes >> 20) MiB), \(notDecrypted); \(advice)"
+            }
+            let work = ExcessiveKeyDerivation.scryptWork(n: n, r: r, p: p)
+            return "\(asked): N·r·p = \(work == UInt64.max ? "more than can be counted" : "\(work)") (apnsctl allows at most "
+                + "\(ExcessiveKeyDerivation.maximumScryptWork)), which would take minutes, \(notDecrypted); \(advice)"
         }
     }
 }
