@@ -15,9 +15,9 @@ public enum MockReadyFileReader {
             case .tooLarge:
                 throw .missing("-p mock: \(path): more than \(maximumSize) bytes, not the mock.json apnsctl mock writes; restart apnsctl mock")
             case .untrusted(_, let reason, let fix):
-                throw .missing("-p mock: \(path): \(reason); it decides where your credentials go, so it is used only when "
-                    + "no one else can change it\(fix.map { " (\($0))" } ?? ""): run apnsctl mock yourself with a state dir of "
-                    + "yours, e.g. APNSCTL_MOCK_STATE_DIR=\"$(mktemp -d)\"")
+                throw .missing("-p mock: \(path): \(reason); mock.json decides where your credentials go, so it is used only "
+                    + "when no one else can change it: \(fix.map { "\($0), or " } ?? "")start apnsctl mock with a state dir of your own "
+                    + "(APNSCTL_MOCK_STATE_DIR=\"$(mktemp -d)\" apnsctl mock)")
             }
         }
     }
