@@ -100,7 +100,7 @@ public final class PrivateDirectory: Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .file(.unreadable(path: path, reason: FileSystem.errnoText())) }
         if st.st_uid != geteuid() {
-            throw .untrusted(path: path, reason: "belongs to \(Self.ownerName(st.st_uid)), not to you")
+            throw .untrusted(path: path, reason: "belongs to \(FileOwnership.ownerName(st.st_uid)), not to you")
         }
         if st.st_mode & 0o022 != 0 {
             let who = st.st_mode & 0o020 != 0 ? (st.st_mode & 0o002 != 0 ? "group and others" : "its group") : "others"
@@ -204,52 +204,20 @@ public final class PrivateDirectory: Sendable {
         return descriptor
     }
 
-    /// `openat` without following a link and without blocking, then `fstat`: a regular file owned by us.
+    /// `RegularFile.open` of `name` here: a regular file owned by us, never a link, never waited on.
     private func openFile(_ name: String, flags: Int32, mode: FileMode) throws(Failure) -> Int32 {
-        let descriptor = SystemCall.openRelative(fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
-        if descriptor < 0 {
-            let e = errno
-            var st = stat()
-            if fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
-                throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)")
+        let me = geteuid()
+        do {
+            return try RegularFile.open(name, in: fd, flags: flags, mode: mode) { $0 == me }.fd
+        } catch {
+            switch error {
+            case .link: throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)")
+            case .missing: throw .file(.missing(path: file(name)))
+            case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
+            case .notRegular(let kind): throw .untrusted(path: file(name), reason: "is \(kind), not a regular file")
+            case .owner(let uid): throw .untrusted(path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you")
             }
-            if e == ENOENT { throw .file(.missing(path: file(name))) }
-            throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
         }
-        var st = stat()
-        guard fstat(descriptor, &st) == 0 else {
-            let e = errno
-            close(descriptor)
-            throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
-        }
-        if (st.st_mode & S_IFMT) != S_IFREG {
-            close(descriptor)
-            throw .untrusted(path: file(name), reason: "is \(Self.kindName(st.st_mode)), not a regular file")
-        }
-        if st.st_uid != geteuid() {
-            close(descriptor)
-            throw .untrusted(path: file(name), reason: "belongs to \(Self.ownerName(st.st_uid)), not to you")
-        }
-        // Regular files ignore O_NONBLOCK, but clear it so the descriptor behaves as an ordinary one.
-        let status = fcntl(descriptor, F_GETFL)
-        if status >= 0 { _ = fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK) }
-        return descriptor
-    }
-
-    private static func kindName(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFIFO: return "a FIFO"
-        case S_IFDIR: return "a directory"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFSOCK: return "a socket"
-        default: return "not a file"
-        }
-    }
-
-    /// `user NAME (uid N)` or `uid N` when the password database has no entry.
-    static func ownerName(_ uid: uid_t) -> String {
-        if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return "user \(String(cString: name)) (uid \(uid))" }
-        return "uid \(uid)"
     }
 }
 

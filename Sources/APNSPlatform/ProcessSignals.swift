@@ -8,6 +8,8 @@ import Glibc
 
 /// The write end of the pipe `wakeOnTermination` pokes; the handler reads it and nothing else.
 nonisolated(unsafe) private var wakeOnSignalFD: Int32 = -1
+/// The write end of the pipe that starts `wakeOnTermination`'s deadline (-1: none).
+nonisolated(unsafe) private var deadlineOnSignalFD: Int32 = -1
 
 /// The process's signal policy, in one place: what apnsctl ignores, and the only way a handler goes in.
 /// Each user keeps its own policy on top (`InterruptSignals` for `send`, `wakeOnTermination` for the mock's stop,
@@ -44,10 +46,32 @@ public enum ProcessSignals {
     /// Makes SIGINT and SIGTERM write one byte to `pipe` for the rest of the process's life (the self-pipe
     /// trick: a poll loop watching `pipe.readFD` wakes and stops in order), and unblocks them. The pipe is
     /// kept alive from here on, since a handler may fire at any time.
-    public static func wakeOnTermination(_ pipe: WakePipe) {
+    ///
+    /// With `endingWithin`, the stop is also a promise: if the process is still running that many
+    /// milliseconds after the first such signal (its main thread stuck in a system call that `SA_RESTART`
+    /// resumes, a write to a stderr nobody reads, say), a watchdog thread runs `lastly` and exits with 0.
+    public static func wakeOnTermination(_ pipe: WakePipe, endingWithin milliseconds: Int? = nil,
+                                         lastly: @escaping @Sendable () -> Void = {}) {
         wakeRetained.withLock { $0.append(pipe) }
+        if let milliseconds, let deadline = WakePipe() {
+            wakeRetained.withLock { $0.append(deadline) }
+            let watchdog = OSThread()
+            let started = watchdog.start {
+                _ = PollSet.wait(for: deadline.readFD, .readable, until: nil)
+                usleep(UInt32(milliseconds) * 1000)
+                lastly()
+                _exit(0)
+            }
+            if started {
+                watchdog.detach()
+                deadlineOnSignalFD = deadline.writeFD
+            }
+        }
         wakeOnSignalFD = pipe.writeFD
-        installHandler(for: [SIGINT, SIGTERM]) { _ in WakePipe.write(byte: 1, to: wakeOnSignalFD) }
+        installHandler(for: [SIGINT, SIGTERM]) { _ in
+            WakePipe.write(byte: 1, to: wakeOnSignalFD)
+            if deadlineOnSignalFD >= 0 { WakePipe.write(byte: 1, to: deadlineOnSignalFD) }
+        }
         unblock([SIGINT, SIGTERM])
     }
 

@@ -3,7 +3,9 @@
 #ifndef CPLATFORM_SHIM_H
 #define CPLATFORM_SHIM_H
 #ifdef __linux__
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/vfs.h>
 #endif
 
 /// Marks the process not dumpable (no core file, no ptrace or /proc/PID/mem access by other processes of the
@@ -22,6 +24,30 @@ static inline int CPlatform_isDumpable(void) {
     return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 #else
     return -1;
+#endif
+}
+
+/// Flags that open a directory only to look things up in it (`openat`, `fstatat`), needing search permission
+/// on the path but not read permission on the directory: O_PATH on Linux (Swift sees it only under
+/// _GNU_SOURCE), O_RDONLY (0) elsewhere.
+static inline int CPlatform_lookupOnlyFlags(void) {
+#ifdef __linux__
+    return __O_PATH;
+#else
+    return 0;
+#endif
+}
+
+/// The magic number of the file system the descriptor is on (`fstatfs`'s f_type: 0x9fa0 for /proc,
+/// 0x62656572 for /sys); 0 when it cannot be told, and always 0 elsewhere than Linux.
+static inline long CPlatform_fileSystemMagic(int fd) {
+#ifdef __linux__
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return 0;
+    return (long)info.f_type;
+#else
+    (void)fd;
+    return 0;
 #endif
 }
 #endif

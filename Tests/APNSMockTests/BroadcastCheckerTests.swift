@@ -1,5 +1,6 @@
 import APNSCore
 import APNSHTTP2
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ import Testing
 
     init() throws {
         scratch = try TemporaryDirectory(prefix: "channels")
-        store = ChannelStore(file: scratch.file("channels.json"), limit: 3)
+        store = ChannelStore(directory: try PrivateDirectory.open(scratch.path), limit: 3)
         checker = BroadcastChecker(rules: rules, store: store)
         none = try #require(store.create(bundleID: "com.example.demo", environment: .sandbox, storage: .none))
         stored = try #require(store.create(bundleID: "com.example.demo", environment: .sandbox, storage: .mostRecent))
@@ -110,8 +111,8 @@ import Testing
         }
     }
 
-    @Test func channelsSurviveARestartAndStayInTheirEnvironment() {
-        let again = ChannelStore(file: scratch.file("channels.json"))
+    @Test func channelsSurviveARestartAndStayInTheirEnvironment() throws {
+        let again = ChannelStore(directory: try PrivateDirectory.open(scratch.path))
         #expect(again.list(bundleID: "com.example.demo", environment: .sandbox) == [none, stored])
         #expect(again.storage(of: stored, bundleID: "com.example.demo", environment: .sandbox) == .mostRecent)
         #expect(again.list(bundleID: "com.example.demo", environment: .production).isEmpty)
@@ -121,16 +122,17 @@ import Testing
     /// Event loops create channels at the same time: channels.json must end with every one of them.
     @Test func concurrentCreatesAreAllSaved() throws {
         let scratch = try TemporaryDirectory(prefix: "channels-race")
-        let store = ChannelStore(file: scratch.file("channels.json"))
+        let store = ChannelStore(directory: try PrivateDirectory.open(scratch.path))
         DispatchQueue.concurrentPerform(iterations: 4) { _ in
             for _ in 0..<25 { _ = store.create(bundleID: "com.example.demo", environment: .sandbox, storage: .none) }
         }
         #expect(store.list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
-        #expect(ChannelStore(file: scratch.file("channels.json")).list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
+        #expect(ChannelStore(directory: try PrivateDirectory.open(scratch.path)).list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
     }
 
     @Test func aDamagedFileStartsEmpty() throws {
-        let file = try scratch.write("bad.json", "not json")
-        #expect(ChannelStore(file: file).list(bundleID: "com.example.demo", environment: .sandbox).isEmpty)
+        let damaged = try TemporaryDirectory(prefix: "channels-damaged")
+        try damaged.write("channels.json", "not json")
+        #expect(ChannelStore(directory: try PrivateDirectory.open(damaged.path)).list(bundleID: "com.example.demo", environment: .sandbox).isEmpty)
     }
 }

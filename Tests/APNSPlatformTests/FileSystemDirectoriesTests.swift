@@ -67,18 +67,45 @@ import Testing
         #expect(FileSystem.entryKind(scratch.file("state")) == .none)
     }
 
-    @Test func aRegularFileIsCheckedOnItsDescriptorAndAFIFONeverWaitedOn() throws {
+    @Test func aTrustedFileIsCheckedOnItsDescriptorAndAFIFONeverWaitedOn() throws {
         let scratch = try Scratch()
         try FileSystem.write(Array("a = 1\n".utf8), to: scratch.file("settings.toml"), mode: 0o640, overwrite: false)
-        let file = try RegularFile(path: scratch.file("settings.toml"))
-        #expect(file.owner == Environment.userID)
-        #expect(file.mode & 0o777 == 0o640)
-        #expect(file.read(limit: 100) == Array("a = 1\n".utf8))
-        #expect(throws: RegularFile.Refusal.missing) { try RegularFile(path: scratch.file("none.toml")) }
-        #expect(throws: RegularFile.Refusal.notRegular(isDirectory: true)) { try RegularFile(path: scratch.path) }
+        #expect(try TrustedFile.read(scratch.file("settings.toml"), limit: 100) == Array("a = 1\n".utf8))
+        #expect(throws: TrustedFile.Failure.tooLarge(path: scratch.file("settings.toml"), limit: 3)) {
+            try TrustedFile.read(scratch.file("settings.toml"), limit: 3)
+        }
+        #expect(throws: TrustedFile.Failure.missing(path: scratch.file("none.toml"))) { try TrustedFile.read(scratch.file("none.toml"), limit: 100) }
+        #expect(throws: TrustedFile.Failure.missing(path: scratch.file("none/x.toml"))) { try TrustedFile.read(scratch.file("none/x.toml"), limit: 100) }
+        try FileSystem.makeDirectory(scratch.file("folder"))
+        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("folder"), reason: "is a directory, not a regular file", fix: nil)) {
+            try TrustedFile.read(scratch.file("folder"), limit: 100)
+        }
         #expect(mkfifo(scratch.file("fifo"), 0o600) == 0)
         // No writer: a blocking open would hang here.
-        #expect(throws: RegularFile.Refusal.notRegular(isDirectory: false)) { try RegularFile(path: scratch.file("fifo")) }
+        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("fifo"), reason: "is a FIFO, not a regular file", fix: nil)) {
+            try TrustedFile.read(scratch.file("fifo"), limit: 100)
+        }
+        #expect(chmod(scratch.file("settings.toml"), 0o620) == 0)
+        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("settings.toml"), reason: "is writable by group (mode 0620)",
+                                                      fix: "chmod go-w \(scratch.file("settings.toml"))")) {
+            try TrustedFile.read(scratch.file("settings.toml"), limit: 100)
+        }
+    }
+
+    /// Links of our own are followed, to the end of a chain of at most `TrustedFile.maximumLinks`.
+    @Test func ourLinksAreFollowedUpToTheLimit() throws {
+        let scratch = try Scratch()
+        try FileSystem.write(Array("x".utf8), to: scratch.file("real"), mode: 0o600, overwrite: false)
+        var previous = "real"
+        for n in 0...TrustedFile.maximumLinks {
+            #expect(symlink(previous, scratch.file("link\(n)")) == 0)
+            previous = "link\(n)"
+        }
+        #expect(try TrustedFile.read(scratch.file("link\(TrustedFile.maximumLinks - 1)"), limit: 10) == Array("x".utf8))
+        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("link\(TrustedFile.maximumLinks)"),
+                                                      reason: "leads through more than \(TrustedFile.maximumLinks) symbolic links", fix: nil)) {
+            try TrustedFile.read(scratch.file("link\(TrustedFile.maximumLinks)"), limit: 10)
+        }
     }
 
     @Test func anInputFileKnowsWhetherItCanBeReadTwice() throws {

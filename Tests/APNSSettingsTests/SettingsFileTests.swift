@@ -69,16 +69,6 @@ import Darwin
         #expect(try PythonTOML.accepts(SettingsResolverTests.example))
     }
 
-    @Test func permissionsFollowSSH() {
-        let me: UInt32 = 1000
-        #expect(SettingsFileReader.permissionProblem(path: "p", mode: 0o100644, owner: me, userID: me) == nil)
-        #expect(SettingsFileReader.permissionProblem(path: "p", mode: 0o100600, owner: 0, userID: me) == nil)
-        #expect(SettingsFileReader.permissionProblem(path: "p", mode: 0o100664, owner: me, userID: me)?.contains("writable by group (mode 0664)") == true)
-        #expect(SettingsFileReader.permissionProblem(path: "p", mode: 0o100666, owner: me, userID: me)?.contains("writable by group and others (mode 0666)") == true)
-        #expect(SettingsFileReader.permissionProblem(path: "p", mode: 0o100646, owner: me, userID: me)?.contains("chmod go-w p") == true)
-        #expect(SettingsFileReader.permissionProblem(path: "p", mode: 0o100644, owner: 1001, userID: me)?.contains("owned by uid 1001") == true)
-    }
-
     @Test func readerRefusesOnDisk() throws {
         let dir = try TemporaryDirectory()
         let good = try dir.write("config.toml", "[profiles.a]\ntopic = \"x\"\n", mode: 0o600)
@@ -95,14 +85,17 @@ import Darwin
             #expect(error.exitCode == 66)
             #expect(error.message.hasPrefix("APNSCTL_CONFIG=\(dir.file("none.toml")): no such settings file"))
         }
-        // A FIFO is not waited on, and a directory is no file: both unreadable (66).
+        // A FIFO is refused at once, never waited on, and a directory is no file: both 64, as anything that is
+        // not a regular file of ours.
         let fifo = dir.file("fifo.toml")
         mkfifo(fifo, 0o600)
-        for path in [fifo, dir.path] {
+        let folder = dir.file("folder.toml")
+        mkdir(folder, 0o700)
+        for (path, what) in [(fifo, "a FIFO"), (folder, "a directory")] {
             do {
                 _ = try SettingsFileReader.read(SettingsLocation(path: path, origin: .flag("--config")))
                 Issue.record("\(path) was read")
-            } catch { #expect(error.exitCode == 66 && error.message.hasPrefix("--config \(path): ")) }
+            } catch { #expect(error.exitCode == 64 && error.message.hasPrefix("\(path): is \(what), not a regular file"), "\(error.message)") }
         }
     }
 

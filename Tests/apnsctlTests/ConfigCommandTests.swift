@@ -131,8 +131,8 @@ import Testing
         Refusal(text: "[profiles.dev]\ntopik = \"x\"\n", mode: 0o600, expected: "config.toml:2: unknown key \"topik\" in [profiles.dev]; did you mean \"topic\"?"),
         Refusal(text: "[profiles.dev]\npassphrase = \"hunter2\"\n", mode: 0o600, expected: "config.toml:2: passphrase in [profiles.dev]"),
         Refusal(text: "[devices]\nbeef = \"00ff\"\n", mode: 0o600, expected: "config.toml:2: device name \"beef\""),
-        Refusal(text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o666, expected: "config.toml: writable by group and others (mode 0666)"),
-        Refusal(text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o620, expected: "config.toml: writable by group (mode 0620)"),
+        Refusal(text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o666, expected: "config.toml: is writable by group and others (mode 0666)"),
+        Refusal(text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o620, expected: "config.toml: is writable by group (mode 0620)"),
     ]
 
     @Test(arguments: refusals) func badFilesAreRefusedByEveryConfigCommand(_ row: Refusal) throws {

@@ -203,14 +203,16 @@ extension APNSCtl {
                                                   faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
                                                   maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
                                                   logDescriptor: 1)
-            configuration.channelsFile = state.channelsFile
+            configuration.channelsDirectory = state.storage
             configuration.maxChannels = maxChannels
             configuration.connectionCapAdvice = "the limit is --max-connections"
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
             do { server = try MockServer(configuration: configuration) } catch { throw Self.cliError(error) }
-            server.stopOnTerminationSignals()
+            // A stop that cannot finish in order (a stderr nobody reads, say) still ends within a second,
+            // leaving no mock.json that names a dead mock.
+            server.stopOnTerminationSignals { MockReadyFile.remove(state: state) }
             let actualPort: Int
             do { actualPort = try server.start() } catch { throw Self.cliError(error) }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)

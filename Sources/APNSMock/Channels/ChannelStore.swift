@@ -19,23 +19,35 @@ final class ChannelStore: Sendable {
     /// Serialises writes of `channels.json` (held around a snapshot and its write); the value says whether a
     /// failed write has been reported already.
     private let saving = LockedValue(false)
-    private let file: String?
+    /// The state dir `channels.json` is kept in; nil: memory only.
+    private let directory: PrivateDirectory?
     /// Channels per app and environment before `CannotCreateChannelConfig`.
     let limit: Int
 
-    /// A store persisted in `file` (nil: memory only), loaded now. A file that cannot be read as channels
-    /// starts the store empty, with a warning: a mock must start even when a test left junk there.
-    init(file: String?, limit: Int = Broadcast.maximumChannels) {
-        self.file = file
+    /// A store persisted in `channels.json` in `directory` (nil: memory only), loaded now. A file that cannot be
+    /// read as channels starts the store empty, with a warning: a mock must start even when a test left junk there.
+    init(directory: PrivateDirectory?, limit: Int = Broadcast.maximumChannels) {
+        self.directory = directory
         self.limit = limit
-        channels = LockedValue(Self.load(file))
+        channels = LockedValue(Self.load(directory))
     }
 
-    /// The channels kept in `file`; none when there is no file or it holds no channel list (with a warning).
-    private static func load(_ file: String?) -> [Channel] {
-        guard let file, FileSystem.exists(file) else { return [] }
-        if let loaded = decode((try? FileSystem.read(file)) ?? []) { return loaded }
-        MockServer.warnWithoutBlocking("apnsctl mock: \(file): not a channel list; starting with no channels (the file is replaced at the next create or delete)")
+    static let fileName = "channels.json"
+
+    /// The channels kept in `directory`; none when there is no file or it holds no channel list (with a
+    /// warning). Read as every state file is (`PrivateDirectory`): a FIFO, a link or another user's file there
+    /// is skipped at once, never waited on.
+    private static func load(_ directory: PrivateDirectory?) -> [Channel] {
+        guard let directory else { return [] }
+        let problem: String
+        do {
+            if let loaded = decode(try directory.read(fileName)) { return loaded }
+            problem = "\(directory.file(fileName)): not a channel list"
+        } catch {
+            if case .file(.missing) = error { return [] }
+            problem = error.message
+        }
+        MockServer.warnWithoutBlocking("apnsctl mock: \(problem); starting with no channels (the file is replaced at the next create or delete)")
         return []
     }
 
@@ -73,18 +85,18 @@ final class ChannelStore: Sendable {
         channels.withLock { $0.filter { $0.bundleID == bundleID && $0.environment == environment }.map(\.id) }
     }
 
-    /// Writes `channels.json` (temporary file + rename, by `FileSystem.write`). A failure is a warning, once:
-    /// the channels still work until the mock stops.
+    /// Writes `channels.json` (temporary file + rename, by `PrivateDirectory.write`, so a link or FIFO there is
+    /// replaced, never written through). A failure is a warning, once: the channels still work until the mock stops.
     private func save() {
-        guard let file else { return }
+        guard let directory else { return }
         // One save at a time, each writing the state as it is when it starts: two event loops saving at once
         // must not let an older snapshot land last.
         saving.withLock { warnedAboutWriting in
             let bytes = channels.withLock { Self.encode($0) }
-            do { try FileSystem.write(bytes, to: file, mode: 0o644, overwrite: true) } catch {
+            do { try directory.write(bytes, to: Self.fileName, mode: 0o644, overwrite: true) } catch {
                 if !warnedAboutWriting {
                     warnedAboutWriting = true
-                    MockServer.warnWithoutBlocking("apnsctl mock: cannot save channels: \((error as? FileSystem.Failure)?.message ?? "\(error)"); they last until the mock stops")
+                    MockServer.warnWithoutBlocking("apnsctl mock: cannot save channels: \((error as? PrivateDirectory.Failure)?.message ?? "\(error)"); they last until the mock stops")
                 }
             }
         }

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 /// The TLS identity the mock presents and the CA it trusts for client certificates.
 public struct MockServerIdentity: Sendable {
@@ -49,8 +50,8 @@ public struct MockConfiguration: Sendable {
     /// Called on an event-loop thread for every answer queued, in answer order per connection: tests count answers
     /// per device to prove nothing answered was sent twice. Keep it short; nil (the default) costs nothing.
     public var onAnswer: (@Sendable (MockAnswer) -> Void)?
-    /// Where broadcast channels are kept across restarts (`channels.json` in the state dir); nil: in memory only.
-    public var channelsFile: String? = nil
+    /// The state dir broadcast channels are kept in across restarts (its `channels.json`); nil: in memory only.
+    public var channelsDirectory: PrivateDirectory? = nil
     /// Channels per app and environment before `CannotCreateChannelConfig` (APNs: 10,000; tests lower it).
     public var maxChannels: Int = Broadcast.maximumChannels
 

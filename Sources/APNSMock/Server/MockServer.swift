@@ -128,8 +128,13 @@ public final class MockServer: Sendable {
         StandardStreams.writeIfReady(fd: 2, bytes)
     }
 
-    /// Makes SIGINT and SIGTERM stop this server (the handler only writes a byte to the stop pipe).
-    public func stopOnTerminationSignals() {
-        ProcessSignals.wakeOnTermination(stopPipe)
+    /// Makes SIGINT and SIGTERM stop this server (the handler only writes a byte to the stop pipe), and end the
+    /// process within a second whatever its main thread waits on: past `forcedStopMilliseconds` (the orderly
+    /// stop takes at most `logDrainMilliseconds` after the loops' 700 ms), `lastly` runs and the process exits 0.
+    public func stopOnTerminationSignals(lastly: @escaping @Sendable () -> Void = {}) {
+        ProcessSignals.wakeOnTermination(stopPipe, endingWithin: Self.forcedStopMilliseconds, lastly: lastly)
     }
+
+    /// When a stop signal ends the process even if the orderly stop has not finished.
+    static let forcedStopMilliseconds = 900
 }

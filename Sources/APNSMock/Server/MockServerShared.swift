@@ -32,7 +32,7 @@ final class MockServerShared: Sendable {
         self.configuration = configuration
         self.checker = RequestChecker(rules: configuration.rules)
         self.broadcastChecker = BroadcastChecker(rules: configuration.rules,
-                                                 store: ChannelStore(file: configuration.channelsFile, limit: configuration.maxChannels))
+                                                 store: ChannelStore(directory: configuration.channelsDirectory, limit: configuration.maxChannels))
         self.listener = listener
         self.stop = stop
         self.logWriter = configuration.logDescriptor.map { MockLogWriter(fd: $0) }

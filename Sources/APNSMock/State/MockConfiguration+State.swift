@@ -14,6 +14,6 @@ extension MockConfiguration {
                               tokenChecker: ProviderTokenKeys([try state.tokenVerifier()]))
         self.init(host: host, port: port, identity: state.serverIdentity, rules: rules, faults: faults,
                   threads: threads, logDescriptor: logDescriptor)
-        channelsFile = state.channelsFile
+        channelsDirectory = state.storage
     }
 }

@@ -2,7 +2,8 @@ import APNSPlatform
 
 extension SettingsInput {
     /// The edge: the world's variables and home, the settings file (read through `SettingsFileReader`, which
-    /// refuses a file others can write), and the mock's `mock.json` if it exists.
+    /// refuses a file others can change), and where the mock's `mock.json` is (read by `MockReadyFileReader`
+    /// only if the `mock` profile is chosen).
     public static func gather(command: SettingCommand, flags: SettingFlags,
                               world: SettingsWorld) throws(SettingsProblem) -> SettingsInput {
         let variables = world.variables
@@ -11,8 +12,9 @@ extension SettingsInput {
         // No home directory: no default mock state dir (its mock.json is then missing, exit 66), and `~/` is left
         // as written rather than expanded against a guess.
         let mockFile = MockProfile.readyFilePath(variables: variables, defaultStateDirectory: world.defaultMockStateDirectory) ?? ""
-        return SettingsInput(command: command, flags: flags, variables: variables, home: world.home ?? "~", location: location,
-                             fileBytes: bytes, mockReadyFile: mockFile,
-                             mockJSON: mockFile.isEmpty ? nil : try? FileSystem.read(mockFile, limit: 1 << 16))
+        var input = SettingsInput(command: command, flags: flags, variables: variables, home: world.home ?? "~", location: location,
+                                  fileBytes: bytes, mockReadyFile: mockFile)
+        input.readMockReadyFile = { () throws(SettingsProblem) in mockFile.isEmpty ? nil : try MockReadyFileReader.read(mockFile) }
+        return input
     }
 }

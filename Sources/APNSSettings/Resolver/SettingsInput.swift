@@ -11,10 +11,12 @@ public struct SettingsInput: Sendable {
     public var location: SettingsLocation
     /// Its bytes; nil when there is none.
     public var fileBytes: [UInt8]?
-    /// Where the built-in `mock` profile reads `mock.json`, and its bytes (nil when it does not exist). Read
-    /// only when the `mock` profile is chosen.
+    /// Where the built-in `mock` profile reads `mock.json`.
     public var mockReadyFile: String
-    public var mockJSON: [UInt8]?
+    /// Reads `mock.json` (nil when it does not exist). Called only when the built-in `mock` profile is chosen,
+    /// so a command that does not use it never touches the file; the process's reader is `MockReadyFileReader`,
+    /// a test's may hand in bytes.
+    public var readMockReadyFile: @Sendable () throws(SettingsProblem) -> [UInt8]?
 
     public init(command: SettingCommand, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:], home: String,
                 location: SettingsLocation, fileBytes: [UInt8]? = nil, mockReadyFile: String, mockJSON: [UInt8]? = nil) {
@@ -25,6 +27,6 @@ public struct SettingsInput: Sendable {
         self.location = location
         self.fileBytes = fileBytes
         self.mockReadyFile = mockReadyFile
-        self.mockJSON = mockJSON
+        readMockReadyFile = { mockJSON }
     }
 }

@@ -118,7 +118,7 @@ public enum SettingsResolver {
         }
         if let profile = file?.profile(chosen.value) { return (chosen, profile, nil) }
         if chosen.value == MockProfile.name {
-            return (chosen, nil, try MockProfile.values(json: input.mockJSON, path: input.mockReadyFile))
+            return (chosen, nil, try MockProfile.values(json: input.readMockReadyFile(), path: input.mockReadyFile))
         }
         let label: String
         switch chosen.origin {
