@@ -44,10 +44,10 @@ import Testing
         }
     }
 
-    /// A pipe holding `text` whose writing end is closed (what `cat FILE | apnsctl send --devices -` reads).
-    static func pipe(_ text: String) throws -> Pipe {
+    /// A pipe holding `bytes` whose writing end is closed (what `cat FILE | apnsctl send --devices -` reads).
+    static func pipe(_ bytes: [UInt8]) throws -> Pipe {
         let pipe = Pipe()
-        pipe.fileHandleForWriting.write(Data(text.utf8))
+        pipe.fileHandleForWriting.write(Data(bytes))
         try pipe.fileHandleForWriting.close()
         return pipe
     }
@@ -56,10 +56,15 @@ import Testing
     /// through a pipe as `--devices -`; each run's status and everything it printed.
     static func sendBoth(_ list: String, in dir: TemporaryDirectory, settings: InProcessSettingsTests.World? = nil,
                          extra: [String] = []) throws -> [(name: String, status: Int32, output: String)] {
+        try sendBoth(Array(list.utf8), in: dir, settings: settings, extra: extra)
+    }
+
+    static func sendBoth(_ list: [UInt8], in dir: TemporaryDirectory, settings: InProcessSettingsTests.World? = nil,
+                         extra: [String] = []) throws -> [(name: String, status: Int32, output: String)] {
         let file = try dir.write("list-\(UUID().uuidString)", list, mode: 0o600)
         var runs: [(String, Int32, String)] = []
         for (name, path) in [("file", file), ("pipe", "-")] {
-            let input = try pipe(path == "-" ? list : "")
+            let input = try pipe(path == "-" ? list : [])
             let world = TestWorld(variables: settings?.world.variables ?? [:], home: settings?.world.home ?? dir.path,
                                   standardInput: input.fileHandleForReading.fileDescriptor)
             let status = world.run(try Self.dryRun(in: dir) + ["--devices", path] + extra)
@@ -98,6 +103,20 @@ import Testing
         for run in try Self.sendBoth(bundle, in: dir) where run.name == "file" {
             #expect(run.status == 64 && run.output.contains("not a device list"), "\(run.output)")
             #expect(key.leaks(in: run.output).isEmpty, "\(run.output)")
+        }
+    }
+
+    @Test(arguments: ["p8", "rsa", "certificate"])
+    func aDERKeyOrCertificateIsRefusedUnquoted(kind: String) throws {
+        let dir = try TemporaryDirectory(prefix: "devices-der")
+        let pem = kind == "p8" ? try CredentialFixtures.signingKey.p8PEM
+            : kind == "rsa" ? try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil)
+            : CredentialFixtures.development.certificate.pem
+        let der = try KeyBytes(pem: String(decoding: pem, as: UTF8.self)).der
+        for run in try Self.sendBoth(der, in: dir) {
+            #expect(run.status == 64, "\(kind) \(run.name): \(run.output)")
+            #expect(run.output.contains("a key or certificate file, not a device list (it holds binary data"), "\(kind) \(run.name): \(run.output)")
+            #expect(run.output.split(separator: "\n").count == 1 && !run.output.contains(": \""), "no line is quoted: \(run.output)")
         }
     }
 

@@ -27,8 +27,8 @@ public final class DeviceFile {
     /// it (exit 64).
     public enum Problem: Error, Equatable, Sendable {
         case file(FileSystem.Failure)
-        /// A line holds a PEM boundary: the whole file is a key or certificate, never quoted.
-        case keyFile(file: String)
+        /// A line holds a PEM boundary or binary data: the whole file is a key or certificate, never quoted.
+        case keyFile(file: String, holding: KeyMaterial)
         /// The first bad lines (at most `DeviceFile.reportedBadLines`) and how many more there were.
         case badLines(file: String, lines: [BadLine], more: Int)
 
@@ -36,8 +36,9 @@ public final class DeviceFile {
         public var messages: [String] {
             switch self {
             case .file(let f): return [f.message]
-            case .keyFile(let file):
-                return ["\(file): a key or certificate file, not a device list (it holds a PEM block, which is not shown); give the file of device tokens, one per line"]
+            case .keyFile(let file, let holding):
+                let what = holding == .pemBlock ? "a PEM block" : "binary data, as DER keys and .p12 files do"
+                return ["\(file): a key or certificate file, not a device list (it holds \(what), which is not shown); give the file of device tokens, one per line"]
             case .badLines(let file, let lines, let more):
                 return lines.map { "\(file):\($0.line): \"\($0.excerpt)\": \($0.reason)" }
                     + (more > 0 ? ["\(file): … and \(more) more bad line\(more == 1 ? "" : "s")"] : [])
@@ -46,6 +47,12 @@ public final class DeviceFile {
 
         /// The first line of `messages`.
         public var message: String { messages.first ?? "" }
+    }
+
+    /// What shows that a list is a key or certificate file.
+    public enum KeyMaterial: Equatable, Sendable {
+        case pemBlock
+        case binaryData
     }
 
     /// Bad lines reported one by one before the rest are counted (CLI.md).
@@ -115,7 +122,7 @@ public final class DeviceFile {
             switch Self.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
             // Lines before it that were reported as bad would quote the key's first lines: only this is said.
-            case .keyMaterial: throw .keyFile(file: displayName)
+            case .keyMaterial(let holding): throw .keyFile(file: displayName, holding: holding)
             case .bad(let b):
                 // Only a reported line is worded: a did-you-mean among thousands of names costs time.
                 if bad.count < Self.reportedBadLines { bad.append(b.reported) } else { more += 1 }
@@ -135,8 +142,8 @@ public final class DeviceFile {
     enum Line {
         case skip
         case token(DeviceToken)
-        /// A PEM boundary (`-----BEGIN …`, `-----END …`): the list is a key or certificate file.
-        case keyMaterial
+        /// A PEM boundary or binary data: the list is a key or certificate file.
+        case keyMaterial(KeyMaterial)
         case bad(UnwordedBadLine)
     }
 
@@ -170,9 +177,12 @@ public final class DeviceFile {
         var line = Substring(raw)
         if number == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
         guard let text = tokenText(line) else { return .skip }
-        if isPEMBoundary(text) { return .keyMaterial }
         // The whole line counts, blanks included: a long line is never cut down into a token.
-        if line.utf8.count > maximumLineLength, line.unicodeScalars.count > maximumLineLength {
+        let tooLong = line.utf8.count > maximumLineLength && line.unicodeScalars.count > maximumLineLength
+        // The usual line needs nothing more: plain hex is never a name (names are refused when hex) nor a key.
+        if !tooLong, let token = DeviceToken(plainHex: text) { return .token(token) }
+        if let holding = keyMaterial(in: text) { return .keyMaterial(holding) }
+        if tooLong {
             return .bad(UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))
         }
         switch names?(text) ?? .notAName {
@@ -185,11 +195,17 @@ public final class DeviceFile {
         }
     }
 
-    /// Whether a line holds a PEM boundary, anywhere in it (a header or a byte-order mark may come first).
-    static func isPEMBoundary(_ text: String) -> Bool {
-        // A token has no `-` at all: the usual line costs one scan of its bytes.
-        guard text.utf8.contains(0x2D) else { return false }
-        return text.contains("-----BEGIN") || text.contains("-----END")
+    /// What marks a line as part of a key or certificate rather than a list: a PEM boundary (`-----BEGIN …`,
+    /// `-----END …`, anywhere in the line: a header or a byte-order mark may come first), or binary data (a NUL,
+    /// or bytes that are not UTF-8, as in the first line of every DER key, certificate and .p12).
+    static func keyMaterial(in text: String) -> KeyMaterial? {
+        var dash = false, unusual = false
+        for byte in text.utf8 {
+            if byte == 0x2D { dash = true } else if byte == 0 || byte >= 0x80 { unusual = true }
+        }
+        if unusual, text.utf8.contains(0) || text.unicodeScalars.contains("\u{FFFD}") { return .binaryData }
+        if dash, text.contains("-----BEGIN") || text.contains("-----END") { return .pemBlock }
+        return nil
     }
 
     /// The first 8 characters (Unicode scalars, so no combining marks ride along) of a line that is not a token,
@@ -287,8 +303,8 @@ final class DeviceStreamSource: DeviceSource {
             switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
             case .token(let token): return token
-            case .keyMaterial:
-                problem = .keyFile(file: file)
+            case .keyMaterial(let holding):
+                problem = .keyFile(file: file, holding: holding)
                 return nil
             case .bad(let bad):
                 problem = .badLines(file: file, lines: [bad.reported], more: 0)

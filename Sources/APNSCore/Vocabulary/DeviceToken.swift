@@ -81,6 +81,13 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         hex = out
     }
 
+    /// `text` as a token when it is plain hex, the usual line of a device list, without looking for any other
+    /// shape; nil for anything else (which `init(parsing:)` explains).
+    public init?(plainHex text: String) {
+        guard let plain = Self.plainHex(text) else { return nil }
+        hex = plain
+    }
+
     /// `text` without leading and trailing whitespace (spaces, tabs, line breaks from a paste).
     private static func trimmed(_ text: String) -> String {
         var s = Substring(text)
