@@ -67,6 +67,30 @@ import APNSPlatform
         }
     }
 
+    /// CLI.md: a line longer than 200 characters is a bad line, never cut down into a token, even when what is
+    /// left after trimming its blanks would be one.
+    @Test func aLineOver200CharactersIsBadFromAFileAndAPipe() throws {
+        let good = String(repeating: "ab", count: 32)
+        for line in [good + String(repeating: " ", count: 201 - 64), String(repeating: "\t", count: 201 - 64) + good] {
+            #expect(line.count == 201)
+            let path = try dir.write("padded.txt", "\(good)\n\(line)\n")
+            #expect {
+                _ = try DeviceFile(path: path)
+            } throws: { error in
+                guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+                return lines.map(\.line) == [2] && lines[0].reason.hasPrefix("201 characters")
+            }
+            let pipe = Pipe()
+            pipe.fileHandleForWriting.write(Data(line.utf8 + [0x0A]))
+            try pipe.fileHandleForWriting.close()
+            let streamed = try DeviceFile(path: "-", standardInput: pipe.fileHandleForReading.fileDescriptor)
+            #expect(throws: DeviceFile.Problem.self) { _ = try streamed.firstToken() }
+        }
+        // 200 characters is still a line that may hold a padded token.
+        let padded = try DeviceFile(path: try dir.write("200.txt", good + String(repeating: " ", count: 200 - 64) + "\n"))
+        #expect(try padded.firstToken()?.hex == good)
+    }
+
     @Test func aFIFOIsStreamedOnceAndStopsAtItsFirstBadLine() throws {
         let good = String(repeating: "ab", count: 32)
         let fifo = dir.file("fifo")

@@ -91,4 +91,33 @@ import Testing
         #expect(Suggestion.distance(Array("kitten".utf8), Array("sitting".utf8)) == 3)
         #expect(Suggestion.distance([], Array("abc".utf8)) == 3)
     }
+
+    /// The bounded distance (which stops early) agrees with the full table on every pair of short words.
+    @Test func theBoundedDistanceAgreesWithTheFullOne() {
+        var words: [[UInt8]] = [[]]
+        for length in 1...4 {
+            var next: [[UInt8]] = []
+            for w in words where w.count == length - 1 { for c in Array("abc".utf8) { next.append(w + [c]) } }
+            words += next
+        }
+        var disagreements: [String] = []
+        for a in words {
+            for b in words {
+                let full = Suggestion.distance(a, b)
+                for limit in 0...5 where Suggestion.distance(a, b, atMost: limit) != (full <= limit ? full : nil) {
+                    disagreements.append("\(String(decoding: a, as: UTF8.self)) \(String(decoding: b, as: UTF8.self)) \(limit)")
+                }
+            }
+        }
+        #expect(words.count == 121)
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
+
+    /// A near miss among thousands of names of the same length is found, and the closest one wins.
+    @Test func manyCandidatesOfOneLength() {
+        let names = (0..<5000).map { "device-\($0 + 10000)" }
+        #expect(Suggestion.closest(to: "devixe-12345", among: names) == "device-12345")
+        #expect(Suggestion.closest(to: "Device_12345", among: names) == "device-12345")
+        #expect(Suggestion.closest(to: "phone-12345", among: names) == nil)
+    }
 }

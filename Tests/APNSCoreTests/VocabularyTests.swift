@@ -87,6 +87,11 @@ import APNSPlatform
         }
         while b64.count % 4 != 0 { b64 += "=" }
         #expect(throws: DeviceToken.Problem.base64(hex: hex)) { try DeviceToken(parsing: b64) }
+        // Base64 of any other size is not decoded: it may be a line of a key file given by mistake.
+        let keyLine = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgC7ZcQD6R6kRNieLW"
+        #expect(throws: DeviceToken.Problem.base64(hex: nil)) { try DeviceToken(parsing: keyLine) }
+        #expect(throws: DeviceToken.Problem.base64(hex: nil)) { try DeviceToken(parsing: String(b64.dropLast()) + "AAAAA") }
+        #expect(!DeviceToken.Problem.base64(hex: nil).message.contains("which for these bytes"))
         // A hex token with one typo is not base64.
         #expect(throws: DeviceToken.Problem.notHex(character: "g")) { try DeviceToken(parsing: "g" + String(hex.dropFirst())) }
     }

@@ -22,12 +22,28 @@ import Testing
 
     @Test func unknownNames() throws {
         let n = try Self.names()
-        #expect(throws: DeviceNames.Problem.unknownName("my-iphon", suggestion: "my-iphone", known: ["my-iphone", "qa-ipad"])) { try n.resolve("my-iphon") }
+        #expect(throws: DeviceNames.Problem.unknownName("my-iphon", known: ["my-iphone", "qa-ipad"])) { try n.resolve("my-iphon") }
+        do { _ = try n.resolve("my-iphon"); Issue.record("resolved") } catch {
+            #expect(error.suggestion == "my-iphone")
+            #expect(error.message == "unknown device name \"my-iphon\"; did you mean \"my-iphone\"?")
+            // A --devices line is quoted by its first 8 characters before the reason, which does not repeat it.
+            #expect(error.lineMessage == "unknown device name; did you mean \"my-iphone\"?")
+        }
         do { _ = try n.resolve("laptop"); Issue.record("resolved") } catch {
             #expect(error.message == "unknown device name \"laptop\"; the known names are my-iphone, qa-ipad")
+            #expect(error.lineMessage == "unknown device name; the known names are my-iphone, qa-ipad")
         }
         do { _ = try DeviceNames().resolve("laptop"); Issue.record("resolved") } catch {
             #expect(error.message.contains("no device names are defined"))
+        }
+    }
+
+    @Test func aLongTableIsListedByItsFirstNames() throws {
+        let lines = (1...25).map { "phone-\($0) = \"\(String(repeating: "ab", count: 32))\"\n" }.joined()
+        let file = try SettingsFile.parse(Array(("[devices]\n" + lines).utf8), path: "/c.toml")
+        do { _ = try DeviceNames(file: file, profile: nil).resolve("laptop"); Issue.record("resolved") } catch {
+            #expect(error.message == "unknown device name \"laptop\"; the known names are "
+                    + (1...10).map { "phone-\($0)" }.joined(separator: ", ") + ", … (25 in all; apnsctl config list shows them)")
         }
     }
 

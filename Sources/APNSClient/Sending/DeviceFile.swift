@@ -23,9 +23,12 @@ public final class DeviceFile {
         public let tokenProblem: DeviceToken.Problem?
     }
 
-    /// Why the list cannot be used: the file (exit 66) or lines in it (exit 64).
+    /// Why the list cannot be used: the file (exit 66), a key or certificate given instead (exit 64), or lines in
+    /// it (exit 64).
     public enum Problem: Error, Equatable, Sendable {
         case file(FileSystem.Failure)
+        /// A line holds a PEM boundary or binary data: the whole file is a key or certificate, never quoted.
+        case keyFile(file: String, holding: KeyMaterial)
         /// The first bad lines (at most `DeviceFile.reportedBadLines`) and how many more there were.
         case badLines(file: String, lines: [BadLine], more: Int)
 
@@ -33,6 +36,9 @@ public final class DeviceFile {
         public var messages: [String] {
             switch self {
             case .file(let f): return [f.message]
+            case .keyFile(let file, let holding):
+                let what = holding == .pemBlock ? "a PEM block" : "binary data, as DER keys and .p12 files do"
+                return ["\(file): a key or certificate file, not a device list (it holds \(what), which is not shown); give the file of device tokens, one per line"]
             case .badLines(let file, let lines, let more):
                 return lines.map { "\(file):\($0.line): \"\($0.excerpt)\": \($0.reason)" }
                     + (more > 0 ? ["\(file): … and \(more) more bad line\(more == 1 ? "" : "s")"] : [])
@@ -41,6 +47,12 @@ public final class DeviceFile {
 
         /// The first line of `messages`.
         public var message: String { messages.first ?? "" }
+    }
+
+    /// What shows that a list is a key or certificate file.
+    public enum KeyMaterial: Equatable, Sendable {
+        case pemBlock
+        case binaryData
     }
 
     /// Bad lines reported one by one before the rest are counted (CLI.md).
@@ -109,8 +121,11 @@ public final class DeviceFile {
         while let line = reader.next() {
             switch Self.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
+            // Lines before it that were reported as bad would quote the key's first lines: only this is said.
+            case .keyMaterial(let holding): throw .keyFile(file: displayName, holding: holding)
             case .bad(let b):
-                if bad.count < Self.reportedBadLines { bad.append(b) } else { more += 1 }
+                // Only a reported line is worded: a did-you-mean among thousands of names costs time.
+                if bad.count < Self.reportedBadLines { bad.append(b.reported) } else { more += 1 }
             case .token(let token):
                 tokens += 1
                 if token.looksTruncated {
@@ -127,7 +142,34 @@ public final class DeviceFile {
     enum Line {
         case skip
         case token(DeviceToken)
-        case bad(BadLine)
+        /// A PEM boundary or binary data: the list is a key or certificate file.
+        case keyMaterial(KeyMaterial)
+        case bad(UnwordedBadLine)
+    }
+
+    /// A bad line whose reason is not worded yet: only the lines reported are (CLI.md: did-you-mean suggestions
+    /// are computed only for the lines printed).
+    struct UnwordedBadLine {
+        enum Reason {
+            case tooLong(characters: Int)
+            case token(DeviceToken.Problem)
+            case name(@Sendable () -> String)
+        }
+
+        let line: Int
+        let text: String
+        let reason: Reason
+
+        /// The line as it is reported: its excerpt and its reason in words.
+        var reported: BadLine {
+            let words: String, problem: DeviceToken.Problem?
+            switch reason {
+            case .tooLong(let n): (words, problem) = ("\(n) characters; a device token is 64 hex digits (is this the right file?)", nil)
+            case .token(let p): (words, problem) = (p.message, p)
+            case .name(let worded): (words, problem) = (worded(), nil)
+            }
+            return BadLine(line: line, excerpt: DeviceFile.excerpt(text), reason: words, tokenProblem: problem)
+        }
     }
 
     /// Parses line `number` of a list: blank lines and comments are skipped, a BOM on line 1 is dropped.
@@ -135,24 +177,44 @@ public final class DeviceFile {
         var line = Substring(raw)
         if number == 1, line.first == "\u{FEFF}" { line = line.dropFirst() }
         guard let text = tokenText(line) else { return .skip }
-        if text.utf8.count > maximumLineLength {
-            return .bad(BadLine(line: number, excerpt: excerpt(text),
-                                reason: "\(text.utf8.count) characters; a device token is 64 hex digits (is this the right file?)",
-                                tokenProblem: nil))
+        // The whole line counts, blanks included: a long line is never cut down into a token.
+        let tooLong = line.utf8.count > maximumLineLength && line.unicodeScalars.count > maximumLineLength
+        // The usual line needs nothing more: plain hex is never a name (names are refused when hex) nor a key.
+        if !tooLong, let token = DeviceToken(plainHex: text) { return .token(token) }
+        if let holding = keyMaterial(in: text) { return .keyMaterial(holding) }
+        if tooLong {
+            return .bad(UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))
         }
         switch names?(text) ?? .notAName {
         case .token(let token): return .token(token)
-        case .problem(let why): return .bad(BadLine(line: number, excerpt: excerpt(text), reason: why, tokenProblem: nil))
+        case .problem(let words): return .bad(UnwordedBadLine(line: number, text: text, reason: .name(words)))
         case .notAName: break
         }
         do { return .token(try DeviceToken(parsing: text)) } catch {
-            return .bad(BadLine(line: number, excerpt: excerpt(text), reason: error.message, tokenProblem: error))
+            return .bad(UnwordedBadLine(line: number, text: text, reason: .token(error)))
         }
     }
 
-    /// The first 8 characters of a line that is not a token, escaped, with `…` when there was more.
+    /// What marks a line as part of a key or certificate rather than a list: a PEM boundary (`-----BEGIN …`,
+    /// `-----END …`, anywhere in the line: a header or a byte-order mark may come first), or binary data (a NUL,
+    /// or bytes that are not UTF-8, as in the first line of every DER key, certificate and .p12).
+    static func keyMaterial(in text: String) -> KeyMaterial? {
+        var dash = false, unusual = false
+        for byte in text.utf8 {
+            if byte == 0x2D { dash = true } else if byte == 0 || byte >= 0x80 { unusual = true }
+        }
+        if unusual, text.utf8.contains(0) || text.unicodeScalars.contains("\u{FFFD}") { return .binaryData }
+        if dash, text.contains("-----BEGIN") || text.contains("-----END") { return .pemBlock }
+        return nil
+    }
+
+    /// The first 8 characters (Unicode scalars, so no combining marks ride along) of a line that is not a token,
+    /// escaped, with `…` when there was more.
     static func excerpt(_ text: String) -> String {
-        PrintableText.escapingControls(String(text.prefix(8))) + (text.count > 8 ? "…" : "")
+        let scalars = text.unicodeScalars
+        var head = String.UnicodeScalarView()
+        head.append(contentsOf: scalars.prefix(8))
+        return PrintableText.escapingControls(String(head)) + (scalars.dropFirst(8).isEmpty ? "" : "…")
     }
 
     /// The token on a line, or nil for blank lines and comments.
@@ -179,8 +241,9 @@ public enum DeviceNameAnswer: Sendable {
     case notAName
     /// A known name and its token.
     case token(DeviceToken)
-    /// A name that cannot be used (unknown with a "did you mean", or a bad entry): the line is bad.
-    case problem(String)
+    /// A name that cannot be used (unknown with a "did you mean", or a bad entry): the line is bad. The reason is
+    /// worded only for a line that is reported, and never quotes the line (its excerpt comes before it).
+    case problem(@Sendable () -> String)
 }
 
 /// Looks up one line's text among the device names.
@@ -240,8 +303,11 @@ final class DeviceStreamSource: DeviceSource {
             switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
             case .token(let token): return token
+            case .keyMaterial(let holding):
+                problem = .keyFile(file: file, holding: holding)
+                return nil
             case .bad(let bad):
-                problem = .badLines(file: file, lines: [bad], more: 0)
+                problem = .badLines(file: file, lines: [bad.reported], more: 0)
                 return nil
             }
         }

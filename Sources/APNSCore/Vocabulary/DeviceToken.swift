@@ -12,8 +12,10 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         /// A complete `{length = 32, bytes = 0x…}` description: the hex after `0x` is the token.
         case dataDescription(hex: String)
         case fcmToken
-        /// Base64 of the token bytes (`deviceToken.base64EncodedString()`), decoded to hex.
-        case base64(hex: String)
+        /// Base64, as `deviceToken.base64EncodedString()` prints a token. `hex` is the decoded token only when the
+        /// value decodes to exactly 32 bytes, a token's size: anything else may be a line of a key file given by
+        /// mistake, and is never decoded.
+        case base64(hex: String?)
         /// Whitespace inside a value that is not Xcode's `<xxxxxxxx xxxxxxxx …>` form: two pasted
         /// tokens must not silently become one.
         case innerWhitespace(parts: Int)
@@ -29,8 +31,10 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                 return "this is a Data description string, not a token; the token is the hex after 0x: \(hex)"
             case .fcmToken:
                 return "this looks like a Firebase (FCM) registration token, not an APNs device token; send it through FCM, or log the APNs token as hex in the app"
-            case .base64(let hex):
+            case .base64(let hex?):
                 return "this looks like base64 (deviceToken.base64EncodedString()); APNs wants hex, which for these bytes is \(hex)"
+            case .base64(nil):
+                return "this looks like base64, and not of a device token's 32 bytes (is this the right value?); APNs wants the token as hex: token.map { String(format: \"%02x\", $0) }.joined()"
             case .innerWhitespace(let parts):
                 return "whitespace inside the value (\(parts) part\(parts == 1 ? "" : "s")), so it is not one token"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
@@ -64,7 +68,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                 throw .innerWhitespace(parts: body.split(whereSeparator: { $0.isWhitespace }).count)
             }
         }
-        if !bracketed, let decoded = Self.base64Hex(trimmed) { throw .base64(hex: decoded) }
+        if !bracketed, let decoded = Self.base64TokenHex(trimmed) { throw .base64(hex: decoded) }
         var out = ""
         out.reserveCapacity(body.utf8.count)
         for ch in body {
@@ -75,6 +79,13 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         if out.isEmpty { throw .empty }
         if out.utf8.count % 2 != 0 { throw .oddLength(count: out.utf8.count) }
         hex = out
+    }
+
+    /// `text` as a token when it is plain hex, the usual line of a device list, without looking for any other
+    /// shape; nil for anything else (which `init(parsing:)` explains).
+    public init?(plainHex text: String) {
+        guard let plain = Self.plainHex(text) else { return nil }
+        hex = plain
     }
 
     /// `text` without leading and trailing whitespace (spaces, tabs, line breaks from a paste).
@@ -111,9 +122,10 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         return hex.isEmpty || hex.utf8.count % 2 != 0 ? .some(nil) : .some(hex)
     }
 
-    /// The hex of `text` when it is base64 that cannot be hex (a letter beyond f, `+`, `/` or `=`
-    /// padding) and decodes to at least 8 bytes; nil otherwise.
-    private static func base64Hex(_ text: String) -> String? {
+    /// For `text` that is base64 and cannot be hex (a letter beyond f, `+`, `/` or `=` padding) and is at least
+    /// 12 characters: `.some(hex)` when it decodes to exactly 32 bytes (a token), `.some(nil)` for any other size,
+    /// left undecoded (a key's base64 line must not be printed as hex); nil when it is not such base64.
+    private static func base64TokenHex(_ text: String) -> String?? {
         let utf8 = Array(text.utf8)
         guard utf8.count >= 12, utf8.count % 4 == 0 else { return nil }
         func value(_ b: UInt8) -> UInt8? {
@@ -134,6 +146,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         let nonHex = data.filter { !(($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46)) }.count
         let mixedCase = data.contains { $0 >= 0x41 && $0 <= 0x5A } && data.contains { $0 >= 0x61 && $0 <= 0x7A }
         guard data.allSatisfy({ value($0) != nil }), padding > 0 || (mixedCase && nonHex >= 3) else { return nil }
+        guard data.count * 6 / 8 == 32 else { return .some(nil) }
         var bits: UInt32 = 0
         var count = 0
         var hex = ""

@@ -48,21 +48,42 @@ public struct DeviceNames: Sendable, Equatable {
     public enum Problem: Error, Sendable, Equatable {
         /// Not a token: the token's own problem (hex, length, base64…).
         case token(DeviceToken.Problem)
-        /// Looks like a name, but no table has it; `suggestion` is the closest name.
-        case unknownName(String, suggestion: String?, known: [String])
+        /// Looks like a name, but no table has it. The closest known name is looked for only when the message is
+        /// worded (a list of thousands of unknown names must not cost a search each).
+        case unknownName(String, known: [String])
         /// A known name whose value is not a token: `PATH:LINE` and why.
         case badEntry(Entry, String)
 
-        public var message: String {
+        public var message: String { worded(naming: true) }
+
+        /// The message for a `--devices` line, which is quoted (by its first 8 characters) before it: an unknown
+        /// name is not repeated, since the line may be a secret given by mistake.
+        public var lineMessage: String { worded(naming: false) }
+
+        /// The closest known name to an unknown one, if any is close.
+        public var suggestion: String? {
+            guard case .unknownName(let name, let known) = self else { return nil }
+            return Suggestion.closest(to: name, among: known)
+        }
+
+        private func worded(naming: Bool) -> String {
             switch self {
             case .token(let p): return p.message
-            case .unknownName(let name, let near, let known):
-                if let near { return "unknown device name \(JSONWriter.quoted(name)); did you mean \(JSONWriter.quoted(near))?" }
+            case .unknownName(let name, let known):
+                let unknown = naming ? "unknown device name \(JSONWriter.quoted(name))" : "unknown device name"
+                if let near = suggestion { return "\(unknown); did you mean \(JSONWriter.quoted(near))?" }
                 if known.isEmpty { return "not a device token, and no device names are defined (add them under [devices] in the settings file)" }
-                return "unknown device name \(JSONWriter.quoted(name)); the known names are \(known.joined(separator: ", "))"
+                return "\(unknown); the known names are \(Self.listed(known))"
             case .badEntry(let e, let why):
                 return "device name \(JSONWriter.quoted(e.name)) (\(e.file):\(e.line)) is not a usable token: \(why)"
             }
+        }
+
+        /// The first known names and how many there are in all: a table of thousands is not printed whole.
+        private static func listed(_ names: [String]) -> String {
+            let shown = 10
+            guard names.count > shown else { return names.joined(separator: ", ") }
+            return names.prefix(shown).joined(separator: ", ") + ", … (\(names.count) in all; apnsctl config list shows them)"
         }
     }
 
@@ -80,7 +101,7 @@ public struct DeviceNames: Sendable, Equatable {
         do { return Device(token: try DeviceToken(parsing: text), name: nil) } catch {
             // A value that could be a name (no hex-only text, no token shapes) gets the name's advice.
             if case .notHex = error, Self.looksLikeName(trimmed) {
-                throw .unknownName(trimmed, suggestion: Suggestion.closest(to: trimmed, among: names), known: names)
+                throw .unknownName(trimmed, known: names)
             }
             throw .token(error)
         }

@@ -17,7 +17,7 @@ extension DeviceFile.Problem {
     /// `error: --devices FILE:LINE: …`), with the token rule's advice where it helps.
     var cliMessage: String {
         switch self {
-        case .file: return "--devices " + message
+        case .file, .keyFile: return "--devices " + message
         case .badLines(let file, let lines, let more):
             var out = lines.map { bad -> String in
                 let advice = bad.tokenProblem.map { if case .innerWhitespace = $0 { return "; give one per line" } else { return "" } } ?? ""
@@ -36,7 +36,7 @@ extension DeviceNames.Problem {
     var cliMessage: String {
         switch self {
         case .token(let p): return p.cliMessage
-        case .unknownName(let name, _, let known) where known.isEmpty:
+        case .unknownName(let name, let known) where known.isEmpty:
             if let bad = name.first(where: { !($0.isASCII && $0.isHexDigit) }) {
                 return DeviceToken.Problem.notHex(character: bad).cliMessage + "; nor is it a device name: " + message
             }
@@ -48,8 +48,9 @@ extension DeviceNames.Problem {
 
 extension DeviceNames {
     /// The lookup `--devices` lines use (APNSClient cannot see the settings): a known name gives its token and
-    /// is recorded in `used` for the results; an unknown name-shaped value, or a bad entry, is a bad line; any
-    /// other text is parsed as a token. Nil when no names are defined (a plain list costs nothing more).
+    /// is recorded in `used` for the results; an unknown name-shaped value, or a bad entry, is a bad line (worded
+    /// only if it is reported, without repeating the line); any other text is parsed as a token. Nil when no
+    /// names are defined (a plain list costs nothing more).
     func lookup(recording used: LockedValue<[String: String]>) -> DeviceNameLookup? {
         guard !entries.isEmpty else { return nil }
         let names = self
@@ -57,7 +58,7 @@ extension DeviceNames {
             let device: DeviceNames.Device
             do throws(DeviceNames.Problem) { device = try names.resolve(text) } catch {
                 if case .token = error { return DeviceNameAnswer.notAName }
-                return DeviceNameAnswer.problem(error.message)
+                return DeviceNameAnswer.problem({ error.lineMessage })
             }
             guard let name = device.name else { return DeviceNameAnswer.notAName }
             used.withLock { $0[device.token.hex] = name }
