@@ -90,7 +90,11 @@ import Darwin
         let silent = auth(.failed(.timeout(seconds: 5)))
         #expect(silent.problem == .network && silent.hint?.contains("--timeout 5") == true)
         let odd = auth(.answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31mTeapot"}"#.utf8))))
-        #expect(odd.problem == .rejected && !odd.detail.contains("\u{1b}"))
+        #expect(odd.problem == .rejected)
+        // Escaped where printed: `\u{1B}` in text, JSON's own `\u001b` in JSON.
+        let oddText = DoctorOutput.line(odd, format: .text), oddJSON = DoctorOutput.line(odd, format: .json)
+        #expect(!oddText.contains("\u{1b}") && oddText.contains("\\u{1B}[31mTeapot"), "\(oddText)")
+        #expect(!oddJSON.contains("\u{1b}") && oddJSON.contains("\\u001b[31mTeapot") && !oddJSON.contains("\\u{"), "\(oddJSON)")
     }
 
     @Test func reasonsAreSharpened() {

@@ -38,7 +38,7 @@ struct DoctorProbe {
         let shown = resolved.addresses.prefix(4).map(\.numericHost).joined(separator: ", ")
             + (resolved.addresses.count > 4 ? ", …" : "")
         let count = resolved.addresses.count
-        report.checks.append(.ok("dns", env, "\(PrintableText.escapingControls(host))\(whose): \(count) address\(count == 1 ? "" : "es") (\(shown))"))
+        report.checks.append(.ok("dns", env, "\(host)\(whose): \(count) address\(count == 1 ? "" : "es") (\(shown))"))
 
         // connect
         let connected: PushConnection.ConnectedSocket
@@ -190,7 +190,7 @@ struct DoctorProbe {
         if case .insecure = plan.configuration.trust { return "server certificate NOT verified (--insecure)" }
         guard let root = tls.verifiedChain.last else { return "server certificate verified" }
         let name = root.info.commonName ?? root.info.subject
-        return "server certificate verified (\(PrintableText.escapingControls(name)) root)"
+        return "server certificate verified (\(name) root)"
     }
 
     private func deadline() -> UInt64 { clock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9) }
