@@ -188,7 +188,7 @@ import Testing
         var checked = 0
         for value in [long, multi] {
             for name in ["APNSCTL_TOPIC", "APNSCTL_TEAM_ID", "APNSCTL_CA_FILE", "APNSCTL_NOPROXY", "APNSCTL_ENDPOINT", "APNSCTL_PROXY",
-                         "APNSCTL_PROFILE", "APNSCTL_PRIORITY", "APNSCTL_EXPIRATION", "APNSCTL_ENV"] {
+                         "APNSCTL_PROFILE", "APNSCTL_PRIORITY", "APNSCTL_EXPIRATION", "APNSCTL_ENV", "https_proxy", "NO_PROXY"] {
                 let variables = base.merging([name: value]) { $1 }
                 for arguments in [send, send + ["-v"], send + ["--dry-run"], ["config", "show"], ["config", "show", "-o", "json"]] {
                     let r = Self.run(arguments, variables, home: home.path)
@@ -200,7 +200,7 @@ import Testing
                 }
             }
         }
-        #expect(checked == 100)
+        #expect(checked == 120)
         // What is said instead.
         let topic = Self.run(["config", "show"], base.merging(["APNSCTL_NOPROXY": long]) { $1 }, home: home.path)
         #expect(topic.status == 0 && topic.stdout.contains("(a value of 201 characters, not shown)"), "\(topic.stdout)\(topic.stderr)")

@@ -34,8 +34,8 @@ public struct PushEndpoint: Sendable, Equatable {
     /// queries and user info are refused: requests always go to `/3/device/<token>`.
     public init(url: String) throws(Problem) {
         let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
-        // A password given by mistake is never quoted.
-        let shown = URLPassword.masked(url)
+        // A password given by mistake is never quoted, nor a value too long or with a line break to quote.
+        let shown = VariableEcho.mayEcho(url) ? URLPassword.masked(url) : VariableEcho.shown(url)
         guard url.lowercased().hasPrefix("https://") else {
             let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? shown
             if url.contains("://") {

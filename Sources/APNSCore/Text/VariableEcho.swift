@@ -1,7 +1,5 @@
-import APNSCore
-
 /// Whether a message may quote an environment variable's value. A value longer than 200 characters or holding
-/// a line break is usually a file pasted into the variable (`APNSX="$(cat key.pem)"`), a key or certificate among
+/// a line break is usually a file pasted into the variable (`APNSCTL_CERT="$(cat bag.pem)"`), a key or certificate among
 /// them: no message, `-v` line or `config show` row prints it, only what it is.
 public enum VariableEcho {
     /// The longest value a message quotes.
