@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 @testable import APNSCtlCommands
 import APNSTestSupport
 import Foundation
@@ -126,6 +127,47 @@ import Testing
         #expect(throws: CLIError.self) { try ChannelOutput(format: .text, in: text.world).check(reason, operation: "get") }
         #expect(text.stderr.text.contains("rejected 400 Bad\\u{1B}[31m\\u{9B}\\u{202E}Token"), "\(text.stderr.text)")
         Self.expectNoneRaw(json.stdout.text, text.stderr.text, what: "channel output")
+    }
+
+    /// A proxy's status line: escaped in the text result line, `-v` and the error; JSON's escapes in `-o json`.
+    @Test func aProxysAnswerIsEscapedInTextAndAsJSONInJSON() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let port = listener.localPort
+        let answer = Array("HTTP/1.1 403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow\r\nContent-Length: 0\r\n\r\n".utf8)
+        let runs = 2
+        let server = Thread {
+            for _ in 0..<runs {
+                var client: Socket? = nil
+                for _ in 0..<1000 where client == nil {
+                    client = listener.accept()
+                    if client == nil { usleep(10_000) }
+                }
+                guard let client else { return }
+                var request: [UInt8] = []
+                for _ in 0..<500 where !(request.count >= 4 && Array(request.suffix(4)) == Array("\r\n\r\n".utf8)) {
+                    let (_, bytes) = client.receive(limit: 4096)
+                    request += bytes
+                    if bytes.isEmpty { usleep(10_000) }
+                }
+                _ = client.send(answer[...])
+            }
+        }
+        server.start()
+        let dir = try TemporaryDirectory(prefix: "printed-proxy")
+        let cert = try dir.pem("client.pem", CredentialFixtures.universal)
+        let send = ["send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "5",
+                    "--proxy", "http://127.0.0.1:\(port)"]
+        let variables = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_CACHE_HOME": dir.file("cache")]
+        let text = Self.run(send + ["-v"], variables, home: dir.path)
+        #expect(text.status == 69, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.contains("403 Forbidden \\u{1B}[2J\\u{9B}\\u{202E}drow"), "\(text.stdout)")
+        #expect(text.stderr.contains("403 Forbidden \\u{1B}[2J\\u{9B}\\u{202E}drow"), "\(text.stderr)")
+        let json = Self.run(send + ["-o", "json"], variables, home: dir.path)
+        #expect(json.status == 69, "\(json.stdout)\(json.stderr)")
+        #expect(json.stdout.contains(#"403 Forbidden \u001b[2J\u009b\u202edrow"#) && !json.stdout.contains("\\u{"), "\(json.stdout)")
+        let error = try jsonObject(json.stdout.split(separator: "\n").first.map(String.init) ?? "")["error"] as? String
+        #expect(error?.contains("403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow") == true, "\(String(describing: error))")
+        Self.expectNoneRaw(text.stdout, text.stderr, json.stdout, json.stderr, what: "a proxy's answer")
     }
 
     @Test func aURLsPasswordIsMaskedInEveryMessage() throws {

@@ -27,11 +27,11 @@ public struct APNSErrorBody: Sendable, Equatable {
     /// The string value of the top-level `reason` key, or nil.
     public static func reason(in bytes: [UInt8]) -> String? { APNSErrorBody(bytes).reason }
 
-    /// What a GOAWAY or error body says, escaped for a message: the JSON `reason`, else the bytes as text, nil
-    /// when empty.
+    /// What a GOAWAY or error body says, as one line (escaped where it is printed): the JSON `reason`, else the
+    /// bytes as text, nil when empty.
     public static func explanation(of bytes: [UInt8]) -> String? {
-        if let r = reason(in: bytes) { return PrintableText.escapingControls(r) }
-        let text = PrintableText.line(bytes)
+        if let r = reason(in: bytes) { return r }
+        let text = PrintableText.unescapedLine(bytes)
         return text.isEmpty ? nil : text
     }
 }

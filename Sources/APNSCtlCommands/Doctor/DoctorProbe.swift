@@ -61,7 +61,7 @@ struct DoctorProbe {
                                                + "check its address and credentials, or exempt the host with NO_PROXY/--noproxy"))
                 return report
             }
-            let answer = PrintableText.escapingControls(tunnel?.answer ?? "")
+            let answer = tunnel?.answer ?? ""
             report.checks.append(.ok("proxy", env, "\(proxy.display) from \(route.proxy.source ?? "--proxy"): \(answer) "
                 + "(tunnel to \(route.endpoint.authority) in \(Self.ms(tunnel?.milliseconds ?? 0)))"))
         }
