@@ -170,6 +170,18 @@ import Testing
         Self.expectNoneRaw(text.stdout, text.stderr, json.stdout, json.stderr, what: "a proxy's answer")
     }
 
+    /// A payload's key in `validate`'s problem path: escaped in text, JSON's escapes in JSON.
+    @Test func aPayloadsKeysAreEscapedInTextAndAsJSONInJSON() throws {
+        let dir = try TemporaryDirectory(prefix: "printed-validate")
+        let payload = try dir.write("p.json", #"{"aps":{"alert":"x","a\u001b\u009b\u202eb":1}}"#)
+        let text = Self.run(["validate", payload], home: dir.path)
+        #expect(text.stdout.contains("aps.a\\u{1B}\\u{9B}\\u{202E}b: "), "\(text.stdout)\(text.stderr)")
+        let json = Self.run(["validate", "-o", "json", payload], home: dir.path)
+        #expect(json.stdout.contains(#""path":"aps.a\u001b\u009b\u202eb""#) && !json.stdout.contains("\\u{"), "\(json.stdout)")
+        #expect(text.status == json.status && (text.status == 0 || text.status == 65), "\(text.stderr)")
+        Self.expectNoneRaw(text.stdout, text.stderr, json.stdout, json.stderr, what: "validate")
+    }
+
     @Test func aURLsPasswordIsMaskedInEveryMessage() throws {
         let dir = try TemporaryDirectory(prefix: "printed-url")
         let cert = try dir.pem("client.pem", CredentialFixtures.universal)
