@@ -39,15 +39,19 @@ public enum Environment {
     }
 
     /// The user's home directory: $HOME, else the password database; nil when neither has one. Never a shared
-    /// fallback such as /tmp, where another user could prepare the files we would then trust.
+    /// fallback such as /tmp, where another user could prepare the files we would then trust. A relative $HOME
+    /// counts as none: it would put the settings file and the token cache wherever the command happens to run.
     public static var home: String? {
-        if let h = value("HOME"), !h.isEmpty { return h }
+        if let h = value("HOME"), isHome(h) { return h }
         if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
             let text = String(cString: dir)
-            if !text.isEmpty { return text }
+            if isHome(text) { return text }
         }
         return nil
     }
+
+    /// Whether `path` can be a home directory: an absolute path (an empty or relative one counts as no home).
+    public static func isHome(_ path: String) -> Bool { path.hasPrefix("/") }
 
     /// `$XDG_CACHE_HOME`, else `~/.cache`; nil without either.
     public static var cacheHome: String? { xdg("XDG_CACHE_HOME", fallback: ".cache") }

@@ -43,7 +43,8 @@ import Darwin
 
     @Test func controlCharactersInKeysCannotForgeOutput() {
         let r = check("{\"aps\":{\"alert\":\"x\",\"a\\n\\u001b[31mb\\u0085\":1}}")
-        #expect(r.problems.map(\.path) == ["aps.a\\u{A}\\u{1B}[31mb\\u{85}"])
+        // The path as written: each printer escapes it (text `\u{1B}`, JSON `\u001b`; see PrintedTextTests).
+        #expect(r.problems.map(\.path) == ["aps.a\n\u{1B}[31mb\u{85}"])
         #expect(r.problems.first?.message.contains("\"a\\n\\u001b[31mb\\u0085\"") == true, "messages quote keys as JSON")
     }
 

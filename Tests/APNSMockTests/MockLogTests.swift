@@ -24,6 +24,35 @@ import APNSPlatform
         }
     }
 
+    /// The log is JSON: text from a request (a Live Activity's event, the device in the path) is escaped as JSON
+    /// does (`\u001b`, `\u009b`, `\u202e`), never as the text escaper's `\u{1B}` inside a JSON string.
+    @Test func textFromARequestIsEscapedAsJSONDoes() throws {
+        var fds: [Int32] = [-1, -1]
+        try #require(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        let writer = MockLogWriter(fd: fds[1])
+        #expect(writer.start())
+        let log = MockLog(writer: writer)
+        var d = MockDecision(reason: nil, apnsID: "", timestamp: nil, device: "3f2a", topic: "com.example.app", pushType: "liveactivity",
+                             priority: 10, auth: .certificate, payloadSize: 1, firstTokenAccepted: true)
+        d.liveActivityEvent = MockBody.liveActivityEvent(Array(#"{"aps":{"event":"up\u001b[2J\u009bdate\u202e"}}"#.utf8))
+        #expect(d.liveActivityEvent == "up\u{1B}[2J\u{9B}date\u{202E}")
+        log.record(d, connection: 1)
+        log.flush()
+        _ = writer.finish(waitingAtMost: 2000)
+        close(fds[1])
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(fds[0], &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes += chunk[0..<n]
+        }
+        let line = String(decoding: bytes, as: UTF8.self)
+        #expect(line.contains(#""live_activity_event":"up\u001b[2J\u009bdate\u202e""#), "\(line)")
+        #expect(!line.contains("\\u{"), "\(line)")
+    }
+
     @Test func anUnreadLogPipeDoesNotStallTheServer() throws {
         let pipe = try UnreadPipe()
         let mock = try MockHarness(logDescriptor: pipe.writeFD)

@@ -89,8 +89,12 @@ import Darwin
         #expect(alert.problem == .rejected)
         let silent = auth(.failed(.timeout(seconds: 5)))
         #expect(silent.problem == .network && silent.hint?.contains("--timeout 5") == true)
-        let odd = auth(.answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31mTeapot"}"#.utf8))))
-        #expect(odd.problem == .rejected && !odd.detail.contains("\u{1b}"))
+        let odd = auth(.answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31m\u009b\u202eTeapot"}"#.utf8))))
+        #expect(odd.problem == .rejected)
+        // Escaped where printed: `\u{1B}` in text, JSON's own `\u001b` in JSON.
+        let oddText = DoctorOutput.line(odd, format: .text), oddJSON = DoctorOutput.line(odd, format: .json)
+        #expect(!oddText.contains("\u{1b}") && oddText.contains("\\u{1B}[31m\\u{9B}\\u{202E}Teapot"), "\(oddText)")
+        #expect(!oddJSON.contains("\u{1b}") && oddJSON.contains("\\u001b[31m\\u009b\\u202eTeapot") && !oddJSON.contains("\\u{"), "\(oddJSON)")
     }
 
     @Test func reasonsAreSharpened() {

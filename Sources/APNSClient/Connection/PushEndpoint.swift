@@ -34,26 +34,28 @@ public struct PushEndpoint: Sendable, Equatable {
     /// queries and user info are refused: requests always go to `/3/device/<token>`.
     public init(url: String) throws(Problem) {
         let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
+        // A password given by mistake is never quoted, nor a value too long or with a line break to quote.
+        let shown = VariableEcho.mayEcho(url) ? URLPassword.masked(url) : VariableEcho.shown(url)
         guard url.lowercased().hasPrefix("https://") else {
-            let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? url
+            let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? shown
             if url.contains("://") {
-                throw Problem(message: "\(url): scheme \(scheme) is not supported (APNs needs TLS); \(expected)")
+                throw Problem(message: "\(shown): scheme \(scheme) is not supported (APNs needs TLS); \(expected)")
             }
-            throw Problem(message: "\(url): not a URL; \(expected)")
+            throw Problem(message: "\(shown): not a URL; \(expected)")
         }
         var rest = Substring(url.dropFirst("https://".count))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if rest.contains("/") || rest.contains("?") || rest.contains("#") {
-            throw Problem(message: "\(url): must not have a path (requests always go to /3/device/<token>); \(expected)")
+            throw Problem(message: "\(shown): must not have a path (requests always go to /3/device/<token>); \(expected)")
         }
-        if rest.contains("@") { throw Problem(message: "\(url): user names are not supported; \(expected)") }
+        if rest.contains("@") { throw Problem(message: "\(shown): user names are not supported; \(expected)") }
         let parts: HostAndPort
         switch HostAndPort.split(rest) {
         case .success(let p): parts = p
-        case .failure(let problem): throw Problem(message: "\(url): \(problem.text); \(expected)")
+        case .failure(let problem): throw Problem(message: "\(shown): \(problem.text); \(expected)")
         }
         guard let port = parts.port(default: 443) else {
-            throw Problem(message: "\(url): the port must be a number from 1 to 65535; \(expected)")
+            throw Problem(message: "\(shown): the port must be a number from 1 to 65535; \(expected)")
         }
         self.init(host: String(parts.host), port: port)
     }

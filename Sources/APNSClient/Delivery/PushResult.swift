@@ -15,7 +15,8 @@ public struct PushResult: Sendable, Equatable {
     /// The JSON `reason`: one APNs documents, or any other string as received; nil on success or when
     /// the body had none.
     public let reason: ReceivedReason?
-    /// The body as text when it held no JSON `reason` (a proxy's HTML page, plain text).
+    /// The body as one line when it held no JSON `reason` (a proxy's HTML page, plain text). Like `reason` and the
+    /// ids, not escaped: text output escapes it with `PrintableText.escapingControls`, JSON output as JSON does.
     public let bodyText: String?
     /// A 410's `timestamp`: milliseconds since the epoch.
     public let timestamp: Int64?
@@ -66,17 +67,17 @@ public struct PushResult: Sendable, Equatable {
             let error = APNSErrorBody(response.body)
             reason = error.reason.map(ReceivedReason.init)
             if reason == nil {
-                let text = PrintableText.line(response.body)
+                let text = PrintableText.unescapedLine(response.body)
                 bodyText = text.isEmpty ? nil : text
             }
             timestamp = error.timestamp
         }
         self.init(target: target, status: response.status,
-                  apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.line($0, limit: 64) },
-                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { PrintableText.line($0, limit: 64) },
+                  apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.unescapedLine($0, limit: 64) },
+                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { PrintableText.unescapedLine($0, limit: 64) },
                   reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
                   apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
-                      .map { PrintableText.line($0, limit: 64) } ?? sentRequestID,
+                      .map { PrintableText.unescapedLine($0, limit: 64) } ?? sentRequestID,
                   response: response)
     }
 

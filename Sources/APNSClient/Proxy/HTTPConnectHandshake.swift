@@ -39,12 +39,12 @@ struct HTTPConnectHandshake: ProxyHandshake {
                 return .failed(.malformed(proxy: proxy.display, what: "a response head over \(Self.maximumHeadSize) bytes"))
             }
             if head.count >= 5 && !head.starts(with: Array("HTTP/".utf8)) {
-                return .failed(.malformed(proxy: proxy.display, what: "not an HTTP response (\(PrintableText.line(head.prefix(40))))"))
+                return .failed(.malformed(proxy: proxy.display, what: "not an HTTP response (\(PrintableText.unescapedLine(head.prefix(40))))"))
             }
             return .needMore
         }
         let lineEnd = head.firstIndex(of: UInt8(ascii: "\r")) ?? end
-        let statusLine = PrintableText.line(head[..<lineEnd])
+        let statusLine = PrintableText.unescapedLine(head[..<lineEnd])
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status) else {
             return .failed(.malformed(proxy: proxy.display, what: "status line \(statusLine)"))

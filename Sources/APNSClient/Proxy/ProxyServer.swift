@@ -46,9 +46,18 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     /// the URL came from (`--proxy`, `https_proxy`) in messages.
     public init(url: String, source: String = "proxy URL") throws(Problem) {
         let expected = "give http://[user:pass@]host:port or socks5h://[user:pass@]host:port"
-        let shown = Self.redacted(url)
+        // Never the password; a value too long or with a line break to quote (a file pasted into a variable) is described.
+        let shown = VariableEcho.mayEcho(url) ? Self.redacted(url) : VariableEcho.shown(url)
         func problem(_ what: String) -> Problem { Problem(message: "\(source) \(shown): \(what); \(expected)") }
         var rest = Substring(url.trimmingWhitespace())
+        if rest.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            throw problem("holds a space, a line break or a control character")
+        }
+        // Messages, -v and --dry-run quote the URL (all but its password): one too long to quote is refused.
+        let quoted = Self.redacted(url).count
+        if quoted > VariableEcho.limit {
+            throw problem("\(quoted) characters without its password, more than a message quotes (\(VariableEcho.limit))")
+        }
         var kind = Kind.http
         if let sep = rest.firstRange(of: "://") {
             let scheme = rest[..<sep.lowerBound].lowercased()
@@ -104,14 +113,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
     public var hasCredentials: Bool { user != nil }
 
     /// `url` with any password replaced by `***`, for messages about a URL that did not parse.
-    static func redacted(_ url: String) -> String {
-        guard let at = url.lastIndex(of: "@") else { return url }
-        let start = url.firstRange(of: "://")?.upperBound ?? url.startIndex
-        guard start <= at else { return url }
-        let info = url[start..<at]
-        guard let colon = info.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
-    }
+    static func redacted(_ url: String) -> String { URLPassword.masked(url) }
 
     /// Decodes `%XX` escapes (UTF-8); nil for a malformed escape.
     static func percentDecoded(_ text: Substring) -> String? {

@@ -15,14 +15,14 @@ public struct ChannelAnswer: Sendable, Equatable {
 
     /// Reads `response`'s header and JSON body.
     public init(_ response: HTTPResponse) {
-        channelID = response.headers.value(of: APNSHeader.channelID.name).map { PrintableText.line($0, limit: 1024) }
+        channelID = response.headers.value(of: APNSHeader.channelID.name).map { PrintableText.unescapedLine($0, limit: 1024) }
         guard !response.body.isEmpty, let root = try? JSONReader.parse(response.body), root.isObject else { return }
         if let n = root[Broadcast.storagePolicyField]?.number, n.isIntegerLiteral, let raw = n.intValue {
             storage = ChannelStorage(rawValue: raw)
         }
-        pushType = root[Broadcast.pushTypeField]?.string.map { PrintableText.line($0, limit: 64) }
+        pushType = root[Broadcast.pushTypeField]?.string.map { PrintableText.unescapedLine($0, limit: 64) }
         if let list = root[Broadcast.channelsField]?.elements {
-            channels = list.compactMap { $0.string }.map { PrintableText.line($0, limit: 1024) }
+            channels = list.compactMap { $0.string }.map { PrintableText.unescapedLine($0, limit: 1024) }
         }
     }
 }

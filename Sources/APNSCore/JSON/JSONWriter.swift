@@ -96,8 +96,10 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `text` as a JSON string literal. Quotes, backslashes and control characters are escaped,
-    /// and so are DEL, the C1 controls and U+2028/U+2029, which are legal raw but can break a terminal
-    /// or a JavaScript consumer; other characters are written as UTF-8.
+    /// and so are DEL, the C1 controls, U+2028/U+2029 and the bidirectional overrides and isolates
+    /// (U+202A–U+202E, U+2066–U+2069), which are legal raw but can break a terminal, reorder what it shows or
+    /// break a JavaScript consumer (the characters `PrintableText.escapingControls` escapes for text, as `\u202e`);
+    /// other characters are written as UTF-8.
     public static func appendQuoted(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Fast path: printable ASCII with nothing to escape (tokens, ids, reasons) is copied as it is.
@@ -121,7 +123,7 @@ public struct JSONWriter: Sendable {
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
             case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
             case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)],
                                         hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]])

@@ -13,13 +13,13 @@ struct ProblemCollector {
 
     /// Records an error at byte `offset`.
     mutating func error(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
-        findings.append(Finding(offset: offset, severity: .error, path: PrintableText.escapingControls(path), message: message,
+        findings.append(Finding(offset: offset, severity: .error, path: path, message: message,
                                 flag: flag))
     }
 
     /// Records a warning at byte `offset`.
     mutating func warning(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
-        findings.append(Finding(offset: offset, severity: .warning, path: PrintableText.escapingControls(path), message: message,
+        findings.append(Finding(offset: offset, severity: .warning, path: path, message: message,
                                 flag: flag))
     }
 

@@ -35,11 +35,11 @@ struct ChannelOutput {
 
     /// `apns-request-id: …` on stderr: in text mode, or `always` when no JSON object carries the id.
     func showRequestID(_ r: PushResult, always: Bool = false) {
-        if format == .text || always, let id = r.apnsRequestID { messages.print("apns-request-id: \(id)\n") }
+        if format == .text || always, let id = r.apnsRequestID { messages.print("apns-request-id: \(PrintableText.escapingControls(id))\n") }
     }
 
-    /// Writes one text line on stdout.
-    func text(_ text: String) { out.line(text) }
+    /// Writes one text line on stdout, escaped (it quotes the server's ids and settings).
+    func text(_ text: String) { out.line(PrintableText.escapingControls(text)) }
 
     /// One JSON object: `channel`, the fields `fill` adds, `status`, `reason`, `meaning`, `hint`,
     /// `apns_request_id`, then the fields `after` adds (`list_request_id`).

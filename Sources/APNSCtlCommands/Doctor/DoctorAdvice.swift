@@ -49,7 +49,7 @@ enum DoctorAdvice {
     /// when the other probe told; `keyID`/`teamID` with token auth.
     static func refusal(status: Int, reason: ReceivedReason?, environment: APNSEnvironment, acceptedIn: APNSEnvironment?,
                         keyID: String?, teamID: String?) -> (detail: String, hint: String) {
-        let shownReason = reason.map { PrintableText.escapingControls(String($0.text.prefix(80))) }
+        let shownReason = reason.map { String($0.text.prefix(80)) }
         let head = "\(status) " + (shownReason ?? "(no reason)")
         guard case .known(let known)? = reason else {
             return (head + ": an answer APNs does not document", "is --endpoint an APNs server? check it, and the proxy, if any")

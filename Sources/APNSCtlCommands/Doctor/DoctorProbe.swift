@@ -38,7 +38,7 @@ struct DoctorProbe {
         let shown = resolved.addresses.prefix(4).map(\.numericHost).joined(separator: ", ")
             + (resolved.addresses.count > 4 ? ", …" : "")
         let count = resolved.addresses.count
-        report.checks.append(.ok("dns", env, "\(PrintableText.escapingControls(host))\(whose): \(count) address\(count == 1 ? "" : "es") (\(shown))"))
+        report.checks.append(.ok("dns", env, "\(host)\(whose): \(count) address\(count == 1 ? "" : "es") (\(shown))"))
 
         // connect
         let connected: PushConnection.ConnectedSocket
@@ -61,7 +61,7 @@ struct DoctorProbe {
                                                + "check its address and credentials, or exempt the host with NO_PROXY/--noproxy"))
                 return report
             }
-            let answer = PrintableText.escapingControls(tunnel?.answer ?? "")
+            let answer = tunnel?.answer ?? ""
             report.checks.append(.ok("proxy", env, "\(proxy.display) from \(route.proxy.source ?? "--proxy"): \(answer) "
                 + "(tunnel to \(route.endpoint.authority) in \(Self.ms(tunnel?.milliseconds ?? 0)))"))
         }
@@ -190,7 +190,7 @@ struct DoctorProbe {
         if case .insecure = plan.configuration.trust { return "server certificate NOT verified (--insecure)" }
         guard let root = tls.verifiedChain.last else { return "server certificate verified" }
         let name = root.info.commonName ?? root.info.subject
-        return "server certificate verified (\(PrintableText.escapingControls(name)) root)"
+        return "server certificate verified (\(name) root)"
     }
 
     private func deadline() -> UInt64 { clock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9) }

@@ -173,7 +173,7 @@ extension APNSCtl {
                 variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
                 defaultStateDirectory: world.settings.defaultMockStateDirectory)
             guard let chosen = stateDir ?? defaultDirectory else {
-                throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset "
+                throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
                     + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
             let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())

@@ -25,10 +25,10 @@ extension APNSCtl.Send {
         renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
         let verboseLog = verbose ? SendVerbose(in: world) : nil
         if verbose {
-            for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { world.standardError.print(line + "\n") }
+            for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { world.standardError.print(PrintableText.escapingControls(line) + "\n") }
             if let fallback, fallback.route.proxy != proxy {
                 for line in SendVerbose.proxyLines(fallback.route.proxy, endpoint: fallback.route.endpoint) {
-                    world.standardError.print(line + "\n")
+                    world.standardError.print(PrintableText.escapingControls(line) + "\n")
                 }
             }
         }

@@ -18,13 +18,13 @@ final class SendVerbose {
 
     /// Prints the lines for one event.
     func show(_ event: SendEvent) {
-        for line in Self.lines(for: event) { stream.print(line + "\n") }
+        for line in Self.lines(for: event) { stream.print(PrintableText.escapingControls(line) + "\n") }
     }
 
     /// The total time, once everything is done; when devices got no answer, what failed.
     func finish(_ summary: SendSummary) {
         let ms = Double(clock.monotonicNanoseconds() - start) / 1e6
-        stream.print(Self.finishLine(summary, milliseconds: ms) + "\n")
+        stream.print(PrintableText.escapingControls(Self.finishLine(summary, milliseconds: ms)) + "\n")
     }
 
     /// `* done in 4.2 ms over 1 connection`, or after a failure (DNS, connect, TLS) what failed instead

@@ -35,9 +35,10 @@ final class ValidateOutput {
         }
     }
 
-    /// `FILE:LINE:COLUMN: error|warning: PATH: message`, the line `send` prints for a payload problem too.
+    /// `FILE:LINE:COLUMN: error|warning: PATH: message`, the line `send` prints for a payload problem too. The
+    /// path holds the payload's keys as written: escaped here (JSON output escapes them as JSON does).
     static func textLine(_ p: ValidationProblem, file: String) -> String {
-        "\(file):\(p.line):\(p.column): \(p.severity.rawValue): \(p.path): \(p.message)"
+        PrintableText.escapingControls("\(file):\(p.line):\(p.column): \(p.severity.rawValue): \(p.path): \(p.message)")
     }
 
     /// A file that could not be read: `error: …` on stderr.

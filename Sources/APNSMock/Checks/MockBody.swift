@@ -9,9 +9,9 @@ enum MockBody {
         return value.isObject
     }
 
-    /// A Live Activity body's `aps.event` as a short printable string (for the log line), nil without one.
+    /// A Live Activity body's `aps.event`, cut short, for the log line (whose JSON escapes it), nil without one.
     static func liveActivityEvent(_ body: [UInt8]) -> String? {
         guard let event = (try? JSONReader.parse(body))?["aps"]?["event"]?.string else { return nil }
-        return PrintableText.escapingControls(String(event.prefix(40)))
+        return String(event.prefix(40))
     }
 }

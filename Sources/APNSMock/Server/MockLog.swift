@@ -5,7 +5,7 @@ import APNSHTTP2
 /// One JSON line per answered notification, so scripts can tail what the mock received. Lines are
 /// collected per event-loop iteration and handed whole to the server's `MockLogWriter`, so lines from
 /// different threads never interleave and a slow reader never stalls a loop. Never contains the bearer
-/// token or key material.
+/// token or key material. Text from requests is cut, and escaped by `JSONWriter` as JSON does (`\u001b`).
 final class MockLog {
     private let writer: MockLogWriter?
     private var buffer: [UInt8] = []
@@ -26,7 +26,7 @@ final class MockLog {
             w.field("push_type", d.pushType)
             if let event = d.liveActivityEvent { w.field("live_activity_event", event) }
             w.field("priority", d.priority)
-            if let expiration = d.expiration { w.field("expiration", PrintableText.escapingControls(String(expiration.prefix(40)))) }
+            if let expiration = d.expiration { w.field("expiration", String(expiration.prefix(40))) }
             if let b = d.broadcast {
                 w.field("operation", b.operation.rawValue)
                 w.field("apns_request_id", b.requestID)
@@ -48,9 +48,9 @@ final class MockLog {
             let path = request.headers.first { $0.name == ":path" }?.value ?? ""
             let devicePrefix = "/3/device/"
             if path.hasPrefix(devicePrefix) {
-                w.field("device", PrintableText.escapingControls(String(path.dropFirst(devicePrefix.count).prefix(200))))
+                w.field("device", String(path.dropFirst(devicePrefix.count).prefix(200)))
             } else {
-                w.field("path", PrintableText.escapingControls(String(path.prefix(200))))
+                w.field("path", String(path.prefix(200)))
             }
         }
     }

@@ -79,16 +79,16 @@ public struct SettingsFile: Sendable, Equatable {
                     throw .usage("\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]")
                 }
                 let near = Suggestion.closest(to: key, among: topLevelKeys).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
-                throw .usage("\(at(node)): unknown key \(JSONWriter.quoted(key.replacingControlCharacters())) at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]")
+                throw .usage("\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]")
             }
         }
         return SettingsFile(path: path, defaultProfile: defaultProfile, profiles: profiles, devices: devices)
     }
 
     private static func profile(_ name: String, _ node: TOMLNode, path: String) throws(SettingsProblem) -> Profile {
-        let section = "[profiles.\(name.replacingControlCharacters())]"
+        let section = "[profiles.\(name.escapingControls())]"
         guard case .table(let table) = node.value else {
-            throw .usage("\(path):\(node.position.line): profiles.\(name.replacingControlCharacters()) must be a table, written \(section)")
+            throw .usage("\(path):\(node.position.line): profiles.\(name.escapingControls()) must be a table, written \(section)")
         }
         var values: [(String, TOMLNode)] = []
         var devices: [DeviceName] = []
@@ -108,7 +108,7 @@ public struct SettingsFile: Sendable, Equatable {
             guard SettingCatalog.setting(key) != nil else {
                 let near = Suggestion.closest(to: key, among: SettingCatalog.all.map(\.name) + ["devices"])
                     .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? "; apnsctl config show --for COMMAND lists the settings"
-                throw .usage("\(at): unknown key \(JSONWriter.quoted(key.replacingControlCharacters())) in \(section)\(near)")
+                throw .usage("\(at): unknown key \"\(key.escapingControls())\" in \(section)\(near)")
             }
             values.append((key, valueNode))
         }

@@ -27,10 +27,10 @@ public enum SettingsReport {
     /// One line per setting of the command, the chosen profile first: `NAME  VALUE  ORIGIN`, aligned.
     public static func showText(_ r: ResolvedSettings) -> [String] {
         var rows: [(String, String, String)] = []
-        if let p = r.profile { rows.append(("profile", p.value, profileOrigin(p.origin))) }
+        if let p = r.profile { rows.append(("profile", p.value.escapingControls(), profileOrigin(p.origin).escapingControls())) }
         for (setting, value) in r.listing {
             if let value {
-                rows.append((setting.name, value.value.display.replacingControlCharacters(), value.origin.description.replacingControlCharacters()))
+                rows.append((setting.name, shownValue(value).escapingControls(), value.origin.description.escapingControls()))
             } else if setting.kind == .boolean {
                 rows.append((setting.name, "false", "default"))
             } else {
@@ -65,7 +65,7 @@ public enum SettingsReport {
             w.field("setting", setting.name)
             w.key("value")
             if let value {
-                jsonValue(value.value, into: &w)
+                jsonValue(value, into: &w)
                 originFields(value.origin, into: &w)
             } else {
                 if setting.kind == .boolean { w.bool(false) } else { w.null() }
@@ -78,7 +78,12 @@ public enum SettingsReport {
         return lines
     }
 
-    private static func jsonValue(_ v: SettingValue, into w: inout JSONWriter) {
+    private static func jsonValue(_ sourced: Sourced<SettingValue>, into w: inout JSONWriter) {
+        let v = sourced.value
+        if case .variable = sourced.origin, !VariableEcho.mayEcho(v.display) {
+            w.string(shownValue(sourced))
+            return
+        }
         switch v {
         case .boolean(let b): w.bool(b)
         case .integer(let n): w.number(n)
@@ -86,7 +91,7 @@ public enum SettingsReport {
         case .priority(let p): w.number(p.rawValue)
         case .endpoints(_, let given):
             w.beginArray()
-            for g in given { w.string(g) }
+            for g in given { w.string(URLPassword.masked(g)) }
             w.endArray()
         default: w.string(v.display)
         }
@@ -108,6 +113,14 @@ public enum SettingsReport {
         }
     }
 
+    /// What `config show` and `-v` print for a value (not yet escaped): its `display`, except that a variable's
+    /// value too long or with a line break to quote is described, not shown.
+    private static func shownValue(_ value: Sourced<SettingValue>) -> String {
+        let text = value.value.display
+        if case .variable = value.origin, !VariableEcho.mayEcho(text) { return VariableEcho.shown(text) }
+        return text
+    }
+
     /// The chosen profile's origin: where it was chosen, not where it is defined.
     private static func profileOrigin(_ origin: SettingOrigin) -> String {
         if case .profile(_, let file, let line) = origin { return "default-profile, \(file):\(line)" }
@@ -121,12 +134,12 @@ public enum SettingsReport {
     /// the same values and origins as `config show`, so the two cannot disagree.
     public static func verboseLines(_ r: ResolvedSettings) -> [String] {
         var lines: [String] = []
-        if let p = r.profile { lines.append("* profile \(p.value.replacingControlCharacters()) (\(profileOrigin(p.origin)))") }
+        if let p = r.profile { lines.append("* profile \(p.value) (\(profileOrigin(p.origin)))") }
         for (setting, value) in r.listing {
             guard let value, value.origin != .defaultValue else { continue }
-            lines.append("* \(setting.name) \(value.value.display.replacingControlCharacters()) (\(value.origin.description.replacingControlCharacters()))")
+            lines.append("* \(setting.name) \(shownValue(value)) (\(value.origin.description))")
         }
-        return lines
+        return lines.map { $0.escapingControls() }
     }
 
     // MARK: config list
@@ -136,17 +149,17 @@ public enum SettingsReport {
         var lines: [String] = []
         for p in file?.profiles ?? [] {
             let mark = file?.defaultProfile?.name == p.name ? " (default)" : ""
-            lines.append("profile \(p.name.replacingControlCharacters())\(mark)  \(p.path(in: file)):\(p.line)")
+            lines.append("profile \(p.name)\(mark)  \(p.path(in: file)):\(p.line)")
         }
         if file?.profile(MockProfile.name) == nil {
             let mark = file?.defaultProfile?.name == MockProfile.name ? " (default)" : ""
             lines.append("profile mock\(mark)  built in: apnsctl mock's \(mockReadyFile)")
         }
         for d in deviceRows(file) {
-            let owner = d.profile.map { "profile \($0.replacingControlCharacters()), " } ?? ""
-            lines.append("device \(d.entry.name.replacingControlCharacters())  \(tokenText(d.entry.value))  \(owner)\(d.file):\(d.entry.line)")
+            let owner = d.profile.map { "profile \($0), " } ?? ""
+            lines.append("device \(d.entry.name)  \(tokenText(d.entry.value))  \(owner)\(d.file):\(d.entry.line)")
         }
-        return lines
+        return lines.map { $0.escapingControls() }
     }
 
     /// The same as JSON Lines: `{"profile":…,"default":…,"file":…,"line":…}`, `{"device":…,"token":…,…}`.
@@ -195,8 +208,8 @@ public enum SettingsReport {
     }
 
     private static func tokenText(_ value: TOMLValue) -> String {
-        if case .string(let s) = value { return s.replacingControlCharacters() }
-        return RawSetting.tomlText(value).replacingControlCharacters()
+        if case .string(let s) = value { return s }
+        return RawSetting.tomlText(value)
     }
 }
 

@@ -122,9 +122,9 @@ public enum SettingsResolver {
         }
         let label: String
         switch chosen.origin {
-        case .flag: label = "--profile \(chosen.value.replacingControlCharacters())"
-        case .variable(let v): label = "\(v)=\(chosen.value.replacingControlCharacters())"
-        case .profile(_, let f, let line): label = "\(f):\(line): default-profile = \"\(chosen.value.replacingControlCharacters())\""
+        case .flag: label = "--profile \(chosen.value.escapingControls())"
+        case .variable(let v): label = VariableEcho.mayEcho(chosen.value) ? "\(v)=\(chosen.value.escapingControls())" : "\(v) \(VariableEcho.shown(chosen.value))"
+        case .profile(_, let f, let line): label = "\(f):\(line): default-profile = \"\(chosen.value.escapingControls())\""
         default: label = chosen.value
         }
         let names = (file?.profiles.map(\.name) ?? []) + [MockProfile.name]

@@ -9,9 +9,10 @@ public struct SettingsWorld: Sendable {
     /// nil with no home directory: no default settings file and no default mock state dir.
     public var home: String?
 
+    /// `home` relative counts as none (`Environment.isHome`), as it does for this process's $HOME.
     public init(variables: [String: String], home: String?) {
         self.variables = variables
-        self.home = home
+        self.home = home.flatMap { Environment.isHome($0) ? $0 : nil }
     }
 
     /// This process's environment and home directory.

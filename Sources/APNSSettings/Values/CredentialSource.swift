@@ -21,8 +21,11 @@ public enum CredentialSource: Sendable, Equatable, CustomStringConvertible {
         return nil
     }
 
-    /// Whether `text` is PEM itself rather than a path: it starts (after blanks) with `-----BEGIN`.
+    /// Whether a variable's `text` is PEM itself rather than a path: it holds `-----BEGIN` anywhere or a line break.
+    /// What `openssl pkcs12 -nodes` writes starts with `Bag Attributes` lines, an editor may put a byte-order mark
+    /// first, and a pasted file may have a header line: still PEM, loaded from memory and never printed (a path
+    /// holds neither, and taken as a path the text would be quoted by every message naming the file).
     public static func isPEM(_ text: String) -> Bool {
-        text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }.hasPrefix("-----BEGIN")
+        text.contains("-----BEGIN") || text.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
     }
 }

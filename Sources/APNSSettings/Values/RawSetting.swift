@@ -1,3 +1,5 @@
+import APNSCore
+
 /// A setting's value before it is checked: the text of a flag or variable, or a TOML value from a profile.
 public enum RawSetting: Sendable, Equatable {
     case argument(String)
@@ -13,7 +15,7 @@ public enum RawSetting: Sendable, Equatable {
 
     static func tomlText(_ v: TOMLValue) -> String {
         switch v {
-        case .string(let s): return "\"" + s.replacingControlCharacters() + "\""
+        case .string(let s): return "\"" + s + "\""
         case .integer(let n): return String(n)
         case .float(let d): return String(d)
         case .boolean(let b): return b ? "true" : "false"
@@ -25,17 +27,9 @@ public enum RawSetting: Sendable, Equatable {
 }
 
 extension String {
-    /// Control characters as `\xNN`, so no value can drive the terminal.
-    func replacingControlCharacters() -> String {
-        var out = ""
-        for s in unicodeScalars {
-            if s.value < 0x20 || s.value == 0x7F {
-                let hex = String(s.value, radix: 16)
-                out += "\\x" + (hex.count == 1 ? "0" : "") + hex
-            } else { out.unicodeScalars.append(s) }
-        }
-        return out
-    }
+    /// `PrintableText.escapingControls`: control characters and bidirectional overrides as `\u{1B}`, so no
+    /// value can drive the terminal or reorder a line.
+    func escapingControls() -> String { PrintableText.escapingControls(self) }
 }
 
 extension String {

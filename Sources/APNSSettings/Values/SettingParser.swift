@@ -19,6 +19,12 @@ public enum SettingParser {
     public static func parse(_ raw: RawSetting, for setting: Setting, command: SettingCommand, origin: SettingOrigin,
                              paths: Paths) throws(SettingsProblem) -> SettingValue {
         func bad(_ reason: String) -> SettingsProblem { .usage(prefix(raw, setting: setting, origin: origin) + ": " + reason) }
+        /// A variable's value no message may quote (`VariableEcho`): a problem is told without the parser's words,
+        /// which quote the value.
+        var unquotable: String? {
+            guard case .variable = origin, case .argument(let s) = raw, !VariableEcho.mayEcho(s) else { return nil }
+            return VariableEcho.description(of: s)
+        }
         func string() throws(SettingsProblem) -> String {
             switch raw {
             case .argument(let s): return s
@@ -30,6 +36,13 @@ public enum SettingParser {
         func stringOrInteger() throws(SettingsProblem) -> String {
             if case .toml(.integer(let n)) = raw { return String(n) }
             return try string()
+        }
+        /// A path from a variable is quoted by every message about its file, by `-v` and by `--dry-run`: one too
+        /// long to quote is refused rather than printed.
+        func quotablePath(_ text: String) throws(SettingsProblem) {
+            guard case .variable = origin, text.count > VariableEcho.limit else { return }
+            throw bad("a path of \(text.count) characters, more than a message quotes of a variable (\(VariableEcho.limit)); "
+                + "give a shorter path (a link to the file, say)" + (setting.kind == .credential ? " or the PEM text itself" : ""))
         }
         func path(_ text: String) -> String {
             guard case .toml = raw else { return text }
@@ -48,17 +61,26 @@ public enum SettingParser {
             if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
                 throw bad("contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
             }
+            // Ids and topics are far shorter; a longer value is a file pasted by mistake, and would be quoted.
+            guard s.count <= VariableEcho.limit else { throw bad("\(s.count) characters; a \(setting.name) has at most \(VariableEcho.limit)") }
             return .text(s)
         case .text:
             return .text(try string())
         case .path:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
+            // A variable holding a file's text instead of its path (`APNSCTL_CA_FILE="$(cat ca.pem)"`): said, never
+            // taken as a path that every message would then quote.
+            if case .variable = origin, s.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+                throw bad("holds text with a line break (\(VariableEcho.description(of: s))), not a path; give the file's path")
+            }
+            try quotablePath(s)
             return .path(path(s))
         case .credential:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
             if case .variable(let name) = origin, CredentialSource.isPEM(s) { return .credential(.pem(text: s, variable: name)) }
+            try quotablePath(s)
             return .credential(.file(path(s)))
         case .secret:
             return .secret(try string())
@@ -102,6 +124,7 @@ public enum SettingParser {
             case .toml(let other): throw bad("expected a string or an array of strings, found \(other.typeName)")
             }
             do { return .endpoints(try PushEndpoints(arguments: values), values) } catch {
+                if let unquotable { throw bad("\(unquotable) is not a list of endpoints; give https://host:port") }
                 throw .usage(prefix(raw, setting: setting, origin: origin, echo: false) + " " + error.message)
             }
         case .port:
@@ -142,7 +165,10 @@ public enum SettingParser {
             return .priority(p)
         case .expiration:
             let text = try stringOrInteger()
-            do { _ = try RequestDefaults.expiration(text, now: 0) } catch { throw bad(error.message) }
+            do { _ = try RequestDefaults.expiration(text, now: 0) } catch {
+                if let unquotable { throw bad("\(unquotable) is not a time; give 0, a UNIX time in seconds, or a duration such as 30m, 1h, 2d") }
+                throw bad(error.message)
+            }
             return .expiration(text)
         case .sizeLimit:
             let text = try stringOrInteger()
@@ -167,6 +193,7 @@ public enum SettingParser {
             return .duration(seconds, s)
         case .proxy:
             let s = try string()
+            if let unquotable { throw bad("\(unquotable) is not a proxy URL; give http://[user:pass@]host:port or socks5h://[user:pass@]host:port") }
             if !s.trimmingBlanks().isEmpty {
                 do { _ = try ProxyServer(url: s, source: prefix(raw, setting: setting, origin: origin, echo: false)) } catch {
                     throw .usage(error.message)
@@ -205,10 +232,10 @@ public enum SettingParser {
     /// `--priority 7`, `APNSCTL_PRIORITY=7`, `PATH:LINE: priority = 7`; without the value where it may be secret.
     static func prefix(_ raw: RawSetting, setting: Setting, origin: SettingOrigin, echo: Bool? = nil) -> String {
         let shows = echo ?? ![.proxy, .secret, .credential].contains(setting.kind)
-        let value = raw.shown.replacingControlCharacters()
+        let value = raw.shown.escapingControls()
         switch origin {
         case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(raw.shown))" : f
-        case .variable(let v): return shows ? "\(v)=\(value)" : v
+        case .variable(let v): return shows && VariableEcho.mayEcho(raw.shown) ? "\(v)=\(value)" : v
         case .profile(_, let file, let line): return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
         case .mock(let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
         case .defaultValue: return setting.flag

@@ -62,7 +62,7 @@ public enum SettingValue: Sendable, Equatable {
         case .credential(let c): return c.displayName
         case .boolean(let b): return b ? "true" : "false"
         case .environment(let e): return e.name
-        case .endpoints(_, let given): return given.joined(separator: ",")
+        case .endpoints(_, let given): return given.map(URLPassword.masked).joined(separator: ",")
         case .integer(let n): return String(n)
         case .seconds(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
         case .pushType(let t): return t.rawValue

@@ -138,7 +138,7 @@ final class SigningKeyWithIDs {
             }
         }
         if !noCache {
-            world.standardError.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset and the password database "
+            world.standardError.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database "
                 + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
         }
         let signing = try key()

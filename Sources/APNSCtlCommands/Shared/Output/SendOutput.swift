@@ -84,23 +84,27 @@ final class SendOutput {
     /// one the user must act on (remove, re-register, resend).
     static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false, name: String? = nil,
                          pushType: PushType? = nil) -> String {
-        let named = name.map { PrintableText.escapingControls($0) + " " } ?? ""
+        // The server's reason, body and ids and the device name are kept as received: the line is escaped as a
+        // whole (its colour is added after), as JSON output escapes them as JSON does.
+        let named = name.map { $0 + " " } ?? ""
         let device = named + r.target.text
         switch r.outcome {
         case .accepted:
-            var line = paint("accepted", green: true, colour) + "  \(r.status ?? 200)  \(named)\(r.target.abbreviated)"
+            var line = "  \(r.status ?? 200)  \(named)\(r.target.abbreviated)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
             if let id = r.apnsRequestID { line += "  apns-request-id=\(id)" }
-            return line + "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
+            line += "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
+            return paint("accepted", green: true, colour) + PrintableText.escapingControls(line)
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
             let why = r.refusedByBothEnvironments ? r.bothEnvironmentsRefusedText : explanation(r, pushType: pushType) + (r.environmentHint.map { " " + $0 } ?? "")
-            return paint("rejected", green: false, colour) + "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
-                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
+            let line = "  \(status)  \(r.reasonColumn)  \(device)  \(why)" + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
+            return paint("rejected", green: false, colour) + PrintableText.escapingControls(line)
         case .failed:
-            return paint("failed  ", green: false, colour) + "  ---  \(device)  \(r.failure?.message ?? "no answer")"
+            let line = "  ---  \(device)  \(r.failure?.message ?? "no answer")"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
                 + (r.badDeviceTokenIn.map { "  (\($0.rawValue) had answered BadDeviceToken)" } ?? "")
+            return paint("failed  ", green: false, colour) + PrintableText.escapingControls(line)
         }
     }
 
@@ -195,7 +199,8 @@ final class SendOutput {
         if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
         var line = "sent \(s.total)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
         if s.interruptedBy != nil { line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)" }
-        return line
+        // The reasons are the servers' own words, not escaped until printed.
+        return PrintableText.escapingControls(line)
     }
 
     /// The stderr line after an interrupt: which signal, and what was left undone.
