@@ -215,6 +215,7 @@ import APNSPlatform
         #expect(!r.stdout.contains("apns-topic"))
         #expect(r.stdout.contains("curl --http2"))
         #expect(r.stdout.contains("-H 'apns-channel-id: YWJj'"))
-        #expect(r.stdout.contains("-H @-"))
+        #expect(r.stdout.contains("--config -"))
+        #expect(r.lines.contains("header = \"authorization: bearer $APNS_JWT\""), "\(r.stdout)")
     }
 }

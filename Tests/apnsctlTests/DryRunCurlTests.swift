@@ -9,7 +9,7 @@ import Testing
 @Suite struct DryRunCurlTests {
     static let token = String(repeating: "3f2a", count: 16)
 
-    enum Input: String, CaseIterable { case pem, der, pkcs12, pkcs12PassphraseFile, legacyPKCS12, tokenAuth }
+    enum Input: String, CaseIterable { case pem, der, pkcs12, pkcs12PassphraseFile, pkcs12QuotedPassphrase, legacyPKCS12, tokenAuth }
 
     /// The lines from the first `#` line that mentions curl to the end.
     static func curlPart(_ stdout: String) -> String? {
@@ -22,7 +22,8 @@ import Testing
     func printedCurlPartRunsInShAndIsAcceptedByTheMock(input: Input) throws {
         let mock = try MockProcess()
         let dir = try TemporaryDirectory(prefix: "dry-run-curl")
-        let secret = "s3cret-\(input.rawValue)"
+        // curl's config, which carries the passphrase, reads `"` and `\` as escapes; the shell `$`, `'`, backquotes.
+        let secret = input == .pkcs12QuotedPassphrase ? #"s3"cr\et\n $HOME `id` it's"# : "s3cret-\(input.rawValue)"
         var credential: [String]
         var environment: [String: String] = ["XDG_CACHE_HOME": dir.file("cache")]
         switch input {
@@ -33,12 +34,12 @@ import Testing
             #expect(try CommandRunner.run("openssl", ["x509", "-in", mock.certificate, "-outform", "DER", "-out", cert]).status == 0)
             #expect(try CommandRunner.run("openssl", ["pkey", "-in", mock.certificate, "-outform", "DER", "-out", key]).status == 0)
             credential = ["--cert", cert, "--key", key]
-        case .pkcs12, .pkcs12PassphraseFile:
+        case .pkcs12, .pkcs12PassphraseFile, .pkcs12QuotedPassphrase:
             let p12 = dir.file("push.p12")
             #expect(try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", mock.certificate, "-out", p12,
                                                        "-passout", "pass:\(secret)"]).status == 0)
             credential = ["--cert", p12]
-            if input == .pkcs12 {
+            if input != .pkcs12PassphraseFile {
                 environment["APNSCTL_PASSPHRASE"] = secret
             } else {
                 credential += ["--passphrase-file", try dir.write("pass.txt", secret + "\n")]
@@ -61,6 +62,8 @@ import Testing
         #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
         let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
         #expect(script.contains("apnsctl convert") == (input == .legacyPKCS12), "\(script)")
+        // A passphrase reaches curl in its config on standard input, never through `--pass`.
+        #expect(!script.contains("--pass "), "\(script)")
         if input == .der {
             #expect(script.contains("--cert-type DER") && script.contains("--key-type DER"), "\(script)")
         }
@@ -71,5 +74,27 @@ import Testing
         let run = try CommandRunner.run("/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
         #expect(run.status == 0, "\(input): \(run.stderr)\n\(script)")
         #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(input): \(run.stdout)\n\(script)")
+    }
+
+    /// Through a SOCKS5 proxy that wants a user and a password with `"`, `\`, `$` and a space: the block gives
+    /// real curl the credentials in its config (the password from APNS_PROXY_PASSWORD, as its comment asks),
+    /// and the proxy lets it through only if they arrive exactly.
+    @Test func printedCurlPartPassesProxyCredentialsThatNeedEscaping() throws {
+        let mock = try MockProcess()
+        let password = #"p"a\ss $HOME \n"#
+        let proxy = try ProxyProcess(.microsocks(credentials: ("bob", password)))
+        let dir = try TemporaryDirectory(prefix: "dry-run-curl")
+        let environment = ["XDG_CACHE_HOME": dir.file("cache"), "NO_PROXY": "", "no_proxy": ""]
+        let dry = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                                             "--proxy", proxy.url(scheme: "socks5h", user: "bob"), "--alert", "Hi",
+                                             "-d", Self.token, "--dry-run"], environment: environment)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
+        #expect(!script.contains("--proxy-user") && script.contains("proxy-user = "), "\(script)")
+        var shellEnvironment = environment
+        shellEnvironment["APNS_PROXY_PASSWORD"] = password
+        let run = try CommandRunner.run("/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)\n\(script)")
+        #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(run.stdout)\n\(script)")
     }
 }

@@ -246,8 +246,8 @@ import APNSPlatform
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("POST https://api.push.apple.com:2197/3/device/"))
         #expect(r.stdout.contains("--proxy 'http://proxy.corp:3128'"))
-        #expect(r.stdout.contains("--proxy-user \"$APNS_PROXY_USER\""))
-        #expect(r.stdout.contains("APNS_PROXY_USER='alice:'\"$APNS_PROXY_PASSWORD\""), "\(r.stdout)")
+        #expect(r.stdout.contains("\nproxy-user = \"$APNS_PROXY_USER\"\n") && !r.stdout.contains("--proxy-user"))
+        #expect(r.stdout.contains("APNS_PROXY_USER=$(printf '%s\\n' 'alice:'\"$APNS_PROXY_PASSWORD\" | sed "), "\(r.stdout)")
         #expect(r.stdout.contains("# the proxy password: set APNS_PROXY_PASSWORD before running this"))
         #expect(!r.stdout.contains("Sup3rSecret"))
         let bypassed = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--dry-run"],

@@ -148,9 +148,9 @@ import APNSPlatform
         #expect(out.contains("apns-topic: com.example.demo.voip\n"))
         #expect(out.contains("authorization: bearer $APNS_JWT\n"))
         #expect(out.contains("curl --http2"))
-        // The token goes to curl on standard input (a here-document), never as an argument.
-        #expect(out.contains("-H @-"))
-        #expect(out.hasSuffix(" <<APNS_HEADERS\nauthorization: bearer $APNS_JWT\nAPNS_HEADERS\n"), "\(out)")
+        // The token goes to curl in its config on standard input (a here-document), never as an argument.
+        #expect(out.contains("--config -"))
+        #expect(out.hasSuffix(" <<APNS_CURL_CONFIG\nheader = \"authorization: bearer $APNS_JWT\"\nAPNS_CURL_CONFIG\n"), "\(out)")
         #expect(out.contains("-H 'apns-collapse-id: c1'"))
         #expect(out.contains("--data-binary '{\"aps\":{}, \"call\":\"it'\\''s me\"}'"))
         #expect(out.contains("apnsctl jwt --auth-key"))
@@ -178,8 +178,9 @@ import APNSPlatform
                                stdin: nil, passphrase: "demo-pass")
         #expect(fromP12.status == 0, "\(fromP12.stderr)")
         #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
-        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=\"$APNSCTL_PASSPHRASE\""))
-        #expect(fromP12.stdout.contains("--pass \"$APNS_PASSPHRASE\""))
+        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | sed "), "\(fromP12.stdout)")
+        #expect(fromP12.stdout.contains("--config -") && fromP12.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"))
+        #expect(!fromP12.stdout.contains("--pass"))
         #expect(!fromP12.stdout.contains("demo-pass"))
 
         let pemNamedP12 = scratch.file("push.p12")
@@ -199,7 +200,7 @@ import APNSPlatform
         #expect(fromEncrypted.status == 0, "\(fromEncrypted.stderr)")
         #expect(!fromEncrypted.stdout.contains("--cert-type"))
         #expect(fromEncrypted.stdout.contains("--key \"$APNS_KEY\""))
-        #expect(fromEncrypted.stdout.contains("--pass \"$APNS_PASSPHRASE\""))
+        #expect(fromEncrypted.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"), "\(fromEncrypted.stdout)")
         #expect(!fromEncrypted.stdout.contains("k3y"))
     }
 

@@ -8,15 +8,24 @@ import APNSSettings
 /// (never the secrets themselves), every other header and the body single-quoted for any POSIX shell. The
 /// variables are real assignments, set from the same files before the command, so the part from the
 /// `# … curl:` line on runs when pasted into `sh` (CLI.md, `send`, "Input and output at the edges").
+/// No secret is ever one of curl's arguments, which any local user reads in `/proc/PID/cmdline` while curl
+/// runs: the passphrase, the proxy credentials and the authorization header reach curl as its config on
+/// standard input (`--config -`), a here-document the shell fills from the variables itself.
 struct CurlCommand {
     /// Comment lines and assignments, in order, before the command.
     private var variables: [String] = []
     private var words = ["curl --http2 -sS -i"]
     private let url: String
-    /// Lines of a here-document the command reads as its standard input (the authorization header), if any.
-    private var standardInput: [String] = []
-    /// The here-document's delimiter: a word no header line can be.
-    private static let hereDocumentEnd = "APNS_HEADERS"
+    /// curl's config lines (`option = "$VARIABLE"`), the command's standard input as a here-document: the
+    /// options whose values are secrets.
+    private var config: [String] = []
+    /// The here-document's delimiter: a word no config line can be.
+    private static let hereDocumentEnd = "APNS_CURL_CONFIG"
+    /// A filter that turns its input into the inside of a double-quoted string in curl's config, where `"`
+    /// ends the string, `\` escapes the next character (`\n`, `\t`, `\r`, `\v` are control characters) and a
+    /// line break would end the line: `\` and `"` get a backslash, line breaks become `\n`. Its `!` stay in
+    /// single quotes (no bash history expansion).
+    private static let configEscaper = #"sed -e ':a' -e '$!N' -e '$!ba' -e 's/[\\"]/\\&/g' -e 's/\n/\\n/g'"#
 
     /// A command for `url`.
     init(url: String) { self.url = url }
@@ -63,15 +72,37 @@ struct CurlCommand {
         if identity.needsPassphrase { passphrase(file: passphraseFile) }
     }
 
-    /// `--pass` from `passphraseFile`'s first line, else from `APNSCTL_PASSPHRASE` (never printed).
+    /// `pass` in curl's config from `passphraseFile`'s first line, else from `APNSCTL_PASSPHRASE` (never
+    /// printed); the variable holds it escaped for that config.
     private mutating func passphrase(file passphraseFile: String?) {
+        explainConfigEscaping()
         if let passphraseFile {
-            variables.append("APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r')")
+            variables.append("APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r' | \(Self.configEscaper))")
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
-            variables.append("APNS_PASSPHRASE=\"$APNSCTL_PASSPHRASE\"")
+            variables.append("APNS_PASSPHRASE=\(Self.configEscaped("\"$APNSCTL_PASSPHRASE\""))")
         }
-        words.append("--pass \"$APNS_PASSPHRASE\"")
+        configure("pass", "$APNS_PASSPHRASE")
+    }
+
+    /// `$(printf … | sed …)`: the value of the shell words `words`, escaped for curl's config. `printf` is
+    /// built into the shell, so the secret goes through a pipe, never through a process's arguments; the
+    /// `\n` it adds ends the last line for `sed` and is dropped again by `$( )`.
+    private static func configEscaped(_ words: String) -> String {
+        "$(printf '%s\\n' \(words) | \(configEscaper))"
+    }
+
+    /// One comment, before the first secret escaped for curl's config, on why it is escaped.
+    private mutating func explainConfigEscaping() {
+        let comment = "# secrets reach curl in its config on standard input, never as arguments; \\ and \" are escaped for it"
+        if !variables.contains(comment) { variables.append(comment) }
+    }
+
+    /// `option = "value"` in curl's config (`value` a shell variable the here-document expands), and
+    /// `--config -` in the command with the first one.
+    private mutating func configure(_ option: String, _ value: String) {
+        if config.isEmpty { words.append("--config -") }
+        config.append("\(option) = \"\(value)\"")
     }
 
     /// A legacy RC2 `.p12`, which curl's OpenSSL 3 cannot read: the block makes a PEM with `apnsctl convert`
@@ -118,7 +149,7 @@ struct CurlCommand {
         if identity.needsPassphrase { passphrase(file: passphraseFile) }
     }
 
-    /// `--proxy URL` (and `--proxy-user` from a shell variable: the password is never printed), or
+    /// `--proxy URL` (and `proxy-user` in curl's config from a shell variable: the password is never printed), or
     /// `--noproxy '*'` when a configured proxy is skipped, so curl goes the same way apnsctl would.
     mutating func proxy(_ selection: ProxySelection, explicitFlag: Bool) {
         guard let proxy = selection.proxy else {
@@ -127,9 +158,10 @@ struct CurlCommand {
         }
         words.append("--proxy \(Self.shellQuoted(proxy.urlWithoutCredentials))")
         if let user = proxy.user {
+            explainConfigEscaping()
             variables.append("# the proxy password: set APNS_PROXY_PASSWORD before running this")
-            variables.append("APNS_PROXY_USER=\(Self.shellQuoted(user + ":"))\"$APNS_PROXY_PASSWORD\"")
-            words.append("--proxy-user \"$APNS_PROXY_USER\"")
+            variables.append("APNS_PROXY_USER=\(Self.configEscaped(Self.shellQuoted(user + ":") + "\"$APNS_PROXY_PASSWORD\""))")
+            configure("proxy-user", "$APNS_PROXY_USER")
         }
     }
 
@@ -141,17 +173,16 @@ struct CurlCommand {
 
     /// One `-H` per header but pseudo-headers and `content-length`, single-quoted (no `$`, `` ` `` or history
     /// `!` expansion when pasted into an interactive bash). `authorization` is not one of them: an argument
-    /// is readable by any local user in `/proc/PID/cmdline` while curl runs, so curl reads that header from
-    /// its standard input (`-H @-`), a here-document the shell fills with `$APNS_JWT` itself. A here-document
-    /// rather than a file the block creates: nothing is left behind when curl fails or is interrupted, no
-    /// `umask` of the pasting shell changes, and the shell writes the token to a pipe or to a private file it
-    /// removes at once (bash, zsh), never through any process's arguments. The body is an argument
-    /// (`--data-binary`), so standard input is free for this.
+    /// is readable by any local user in `/proc/PID/cmdline` while curl runs, so that header is a `header`
+    /// line of curl's config on standard input, which the shell fills with `$APNS_JWT` itself. A
+    /// here-document rather than a file the block creates: nothing is left behind when curl fails or is
+    /// interrupted, no `umask` of the pasting shell changes, and the shell writes the secrets to a pipe or to
+    /// a private file it removes at once (bash, zsh), never through any process's arguments. The body is an
+    /// argument (`--data-binary`), so standard input is free for this.
     mutating func headers(_ headers: [HeaderField]) {
         for h in headers where !h.name.hasPrefix(":") && h.name != "content-length" {
             if h.name == APNSHeader.authorization.name {
-                words.append("-H @-")
-                standardInput = ["\(h.name): bearer $APNS_JWT", Self.hereDocumentEnd]
+                configure("header", "\(h.name): bearer $APNS_JWT")
             } else {
                 words.append("-H \(Self.shellQuoted("\(h.name): \(h.value)"))")
             }
@@ -163,11 +194,13 @@ struct CurlCommand {
         words.append("--data-binary \(Self.shellQuoted(String(decoding: body, as: UTF8.self)))")
     }
 
-    /// The assignments (and comments), one a line, then the command, one option per continued line, then its
-    /// here-document when it has one (the delimiter unquoted, so `$APNS_JWT` expands in it).
+    /// The assignments (and comments), one a line, then the command, one option per continued line, then the
+    /// config's here-document when it has one (the delimiter unquoted, so the variables expand in it; their
+    /// values are not scanned again, so what they hold arrives as it is).
     var lines: [String] {
-        let redirection = standardInput.isEmpty ? "" : " <<\(Self.hereDocumentEnd)"
-        return variables + [(words + [Self.shellQuoted(url) + redirection]).joined(separator: " \\\n  ")] + standardInput
+        let redirection = config.isEmpty ? "" : " <<\(Self.hereDocumentEnd)"
+        let hereDocument = config.isEmpty ? [] : config + [Self.hereDocumentEnd]
+        return variables + [(words + [Self.shellQuoted(url) + redirection]).joined(separator: " \\\n  ")] + hereDocument
     }
 
     /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
