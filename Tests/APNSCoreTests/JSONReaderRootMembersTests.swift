@@ -58,4 +58,32 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try collapsed(#"[1,{"a":01}]"#) { _ in true } }
         #expect(throws: JSONSyntaxError.self) { try collapsed(#"{"aps":{},"x":"\ud800"}"#) { $0 == "aps" } }
     }
+
+    /// Past a few hundred thousand keys the table of key offsets grows in place; every repeat is still found, with
+    /// the offset of its first copy.
+    @Test func repeatsAreFoundAmongHundredsOfThousandsOfKeys() throws {
+        let distinct = 300_000
+        var text: [UInt8] = Array("{".utf8)
+        var firstAt: [Int] = []
+        for k in 0..<distinct {
+            if k > 0 { text.append(UInt8(ascii: ",")) }
+            firstAt.append(text.count)
+            text += Array("\"k\(k)\":0".utf8)
+        }
+        var repeats: [(key: Int, at: Int)] = []
+        for i in 0..<500 {
+            let key = i * 997 % distinct
+            text.append(UInt8(ascii: ","))
+            repeats.append((key, text.count))
+            text += Array("\"k\(key)\":1".utf8)
+        }
+        text.append(UInt8(ascii: "}"))
+        for keep in [nil, { (_: String) in false }] as [((String) -> Bool)?] {
+            let (root, duplicates) = try JSONReader.parseCollapsingDuplicates(text, keepingRootMember: keep)
+            #expect(duplicates.count == 500)
+            #expect(duplicates.listed.map { "\($0.key) \($0.keyStart) \($0.firstKeyStart)" }
+                    == repeats.prefix(20).map { "k\($0.key) \($0.at) \(firstAt[$0.key])" })
+            #expect(root.members?.count == (keep == nil ? distinct : 0))
+        }
+    }
 }

@@ -1,7 +1,7 @@
 /// The keys of one object being read, for finding a repeated key in bounded memory: each key is held as the
 /// offset of its first copy's opening quote (4 bytes, not a String and a dictionary entry each) in an
 /// open-addressing table, and compared by its decoded bytes read back from the source. A payload of millions of
-/// distinct keys costs under 9 bytes a key here (the table fills up to 15/16 before it doubles).
+/// distinct keys costs under 9 bytes a key here (the table fills up to 15/16 before it doubles, in place).
 struct JSONKeyOffsets {
     /// 0 for a free slot; else the key's offset + 1 in the low `offsetBits` and, above them, a few bits of its
     /// hash, so most slots of other keys are passed over without reading the source.
@@ -37,8 +37,46 @@ struct JSONKeyOffsets {
         return nil
     }
 
-    /// Twice the slots, each key placed again by its hash (read back from the source).
+    /// Twice the slots, each key placed again by its hash (read back from the source). In place, so the old
+    /// and the new table never both take memory: past `reservedFrom` slots, room for every doubling the rest of
+    /// the source could need is reserved once (room never written costs nothing), and the keys are moved within
+    /// the array (each marked pending, then placed, as hashbrown rehashes in place).
     private mutating func grow(_ layout: Layout, in parser: JSONParser) {
+        let old = slots.count
+        guard layout.offsetBits < 32 else { return growByCopy(layout, in: parser) }
+        if old * 2 > slots.capacity, old * 2 >= Self.reservedFrom {
+            // A member with a key not seen before takes at least 5 bytes (`"ab":0`, or `"a":0,`).
+            let keysAtMost = count + (parser.bytes.count - parser.index) / 5
+            var room = old * 2
+            while keysAtMost * 16 > room * 15 { room *= 2 }
+            slots.reserveCapacity(room)
+        }
+        slots.append(contentsOf: repeatElement(0, count: old))
+        let mask = slots.count - 1
+        for i in 0..<old where slots[i] != 0 { slots[i] |= Layout.pending }
+        for i in 0..<old {
+            // Placed keys are never moved again and are only ever probed past, so each stays reachable.
+            while slots[i] & Layout.pending != 0 {
+                let entry = slots[i] & ~Layout.pending
+                let hash = parser.withKeyBytes(at: Int(entry & layout.offsetMask) - 1) { Self.hash($0) }
+                var p = Int(truncatingIfNeeded: hash) & mask
+                while slots[p] != 0 && slots[p] & Layout.pending == 0 { p = (p + 1) & mask }
+                if p == i {
+                    slots[i] = entry
+                } else {
+                    let displaced = slots[p]  // free, or a pending key: placed next
+                    slots[p] = entry
+                    slots[i] = displaced
+                }
+            }
+        }
+    }
+
+    /// Tables from which growing reserves its future room rather than copying (1 MiB of slots).
+    private static let reservedFrom = 1 << 18
+
+    /// `grow` for a source too long for the pending mark: a new table, the keys placed again, the old one freed.
+    private mutating func growByCopy(_ layout: Layout, in parser: JSONParser) {
         var bigger = [UInt32](repeating: 0, count: slots.count * 2)
         let mask = bigger.count - 1
         for entry in slots where entry != 0 {
@@ -59,8 +97,11 @@ struct JSONKeyOffsets {
     }
 
     /// How a slot splits into offset and hash bits: 27 bits of offset cover the 64 MiB a payload may have,
-    /// leaving 5 for the hash; a longer source uses all 32 for the offset.
+    /// leaving 4 for the hash and the top one to mark keys still to move while growing; a longer source uses
+    /// all 32 for the offset.
     private struct Layout {
+        static let pending: UInt32 = 1 << 31
+
         let offsetBits: UInt32
         let offsetMask: UInt32
 
@@ -70,7 +111,7 @@ struct JSONKeyOffsets {
         }
 
         func tag(of hash: Int) -> UInt32 {
-            offsetBits == 32 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> UInt(Int.bitWidth - 5))
+            offsetBits == 32 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> UInt(Int.bitWidth - 4))
         }
     }
 }
