@@ -41,7 +41,7 @@ bench: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@scripts/bench.sh $(RELEASE)
 
-## fuzz: run the JSON reader and validator fuzzer (FUZZ_SECONDS, default 60)
+## fuzz: fuzz the JSON reader and validator, the TOML reader and the --devices lines (FUZZ_SECONDS each, default 60)
 fuzz: deps
 	@scripts/fuzz.sh
 

@@ -66,6 +66,10 @@ let package = Package(
         .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
         .testTarget(name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSHTTP2", "APNSPlatform", "APNSTestSupport"]),
+        // The fuzz targets of Fuzz/ (JSON payloads, TOML, --devices lines), run in-process for a fixed number of
+        // seeded mutations; scripts/fuzz.sh builds the same files for libFuzzer (make fuzz).
+        .testTarget(name: "FuzzTargetTests", dependencies: ["APNSCore", "APNSSettings", "APNSClient", "APNSTestSupport"],
+                    path: "Fuzz", exclude: ["LibFuzzerEntry.swift", "FuzzCheck.swift", "Mutation", "Seeds", "json.dict"]),
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
         .testTarget(name: "apnsctlTests", dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
     ]

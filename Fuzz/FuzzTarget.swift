@@ -1,14 +1,16 @@
-// The one fuzz target: every public entry point of the JSON reader and payload validator on the same
-// bytes, plus invariants that must hold for any input. Compiled together with Sources/APNSCore by
-// scripts/fuzz.sh (never part of the package build). Traps here are the point: they stop the fuzzer.
+// The payload fuzz target: every public entry point of the JSON reader and payload validator on the same
+// bytes, plus invariants that must hold for any input. scripts/fuzz.sh compiles it with Sources/APNSCore for
+// libFuzzer (where `fuzzCheck` traps); the FuzzTargetTests test target runs it in `make test` (where it records
+// an issue).
+#if canImport(APNSCore)
+@testable import APNSCore
+#endif
 
-/// Stops the fuzzer with a message when an invariant breaks.
-func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition {
-        StandardStreams.printErr("fuzz invariant broken: \(message())\n")
-        abort()
-    }
-}
+/// Pieces of JSON and of APNs payloads the mutator splices in.
+let payloadFuzzTokens = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\uD800", "\\uDC00", "true", "false", "null",
+                         "-", "0", "1", "1.0", "1e400", "99999999999999999999", "\"aps\"", "\"alert\"", "\"badge\"",
+                         "\"content-available\"", "\"sound\"", "\"event\"", "\"start\"", "\"mdm\"", " ", "\n", "//", "'",
+                         String(repeating: "[", count: 600)]
 
 /// Runs the reader, compactor, `.apns` processing and validator on `bytes`, checking invariants.
 func fuzzOne(_ bytes: [UInt8]) {
@@ -34,6 +36,12 @@ func fuzzOne(_ bytes: [UInt8]) {
             let apns = Payload(bytes: bytes, isAPNSFile: true)
             fuzzCheck((try? JSONReader.parse(apns.body))?.isObject == true, ".apns body is not a JSON object")
         }
+        // Leaving out the top-level members the rules do not read changes nothing about repeated keys.
+        let all = try? JSONReader.parseCollapsingDuplicates(bytes)
+        let kept = try? JSONReader.parseCollapsingDuplicates(bytes, keepingRootMember: RootMembersRead.filter())
+        fuzzCheck(all?.1.count == kept?.1.count, "repeated keys counted differently with members left out")
+        fuzzCheck(all?.1.listed.map { "\($0.path) \($0.keyStart) \($0.firstKeyStart)" }
+                  == kept?.1.listed.map { "\($0.path) \($0.keyStart) \($0.firstKeyStart)" }, "repeated keys listed differently")
     }
     for isAPNS in [false, true] {
         let payload = Payload(bytes: bytes, isAPNSFile: isAPNS)

@@ -1,45 +1,24 @@
-// Fallback fuzzer for toolchains without libFuzzer: seeded random mutation of the Payloads/ samples.
-// Usage: payload-mutator SECONDS SEED_FILE...
+// Fallback fuzzer for toolchains without libFuzzer: seeded random mutation (Fuzz/Mutator.swift) of the seed
+// files, for the target chosen as in LibFuzzerEntry.swift. Usage: NAME-mutator SECONDS SEED_FILE...
+import Foundation
 
-var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: SystemClock.nowMilliseconds())
-
-/// xorshift64*: fast, good enough to pick mutations.
-func random(_ bound: Int) -> Int {
-    state ^= state >> 12; state ^= state << 25; state ^= state >> 27
-    return bound <= 0 ? 0 : Int((state &* 0x2545_F491_4F6C_DD1D) % UInt64(bound))
-}
-
-let tokens: [[UInt8]] = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\uD800", "\\uDC00", "true", "false", "null",
-                         "-", "0", "1", "1.0", "1e400", "99999999999999999999", "\"aps\"", "\"alert\"", "\"badge\"",
-                         "\"content-available\"", "\"sound\"", "\"event\"", "\"start\"", " ", "\n", "\u{00}", "//", "'"]
-    .map { Array($0.utf8) } + [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xEF, 0xBB, 0xBF], [UInt8](repeating: UInt8(ascii: "["), count: 600)]
+#if FUZZ_TOML
+let tokens = tomlFuzzTokens
+#elseif FUZZ_DEVICES
+let tokens = deviceFuzzTokens
+#else
+let tokens = payloadFuzzTokens
+#endif
 
 let arguments = CommandLine.arguments
 let seconds = arguments.count > 1 ? Int(arguments[1]) ?? 60 : 60
-var seeds: [[UInt8]] = [Array("{\"aps\":{\"alert\":\"x\"}}".utf8)]
-for path in arguments.dropFirst(2) { if let b = try? FileSystem.read(path) { seeds.append(b) } }
+let seeds = arguments.dropFirst(2).compactMap { FileManager.default.contents(atPath: $0).map { [UInt8]($0) } }
+var mutator = Mutator(seed: UInt64(Date().timeIntervalSince1970 * 1000), seeds: seeds, tokens: tokens)
 
-let deadline = SystemClock.monotonicNanoseconds() + UInt64(seconds) * 1_000_000_000
+let deadline = Date().addingTimeInterval(Double(seconds))
 var executions = 0
-while SystemClock.monotonicNanoseconds() < deadline {
-    var input = seeds[random(seeds.count)]
-    for _ in 0...random(8) {
-        switch random(5) {
-        case 0 where !input.isEmpty: input[random(input.count)] = UInt8(truncatingIfNeeded: random(256))
-        case 1: input.insert(contentsOf: tokens[random(tokens.count)], at: random(input.count + 1))
-        case 2 where !input.isEmpty:
-            let start = random(input.count)
-            input.removeSubrange(start..<min(input.count, start + 1 + random(16)))
-        case 3:
-            let other = seeds[random(seeds.count)]
-            if !other.isEmpty {
-                let from = random(other.count)
-                input.insert(contentsOf: other[from..<min(other.count, from + random(64))], at: random(input.count + 1))
-            }
-        default: input = Array(input.prefix(random(input.count + 1)))
-        }
-    }
-    fuzzOne(input)
+while Date() < deadline {
+    fuzzChosenTarget(mutator.next())
     executions += 1
 }
-StandardStreams.printOut("mutation fuzzer: \(executions) executions in \(seconds) s, no crash\n")
+print("mutation fuzzer: \(executions) executions in \(seconds) s, no crash")

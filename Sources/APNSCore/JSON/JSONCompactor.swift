@@ -40,11 +40,23 @@ public enum JSONCompactor {
 
     /// Copies valid JSON text, dropping whitespace outside strings.
     public static func appendCompact(_ text: ArraySlice<UInt8>, to out: inout [UInt8]) {
+        forEachCompactByte(of: text) { out.append($0) }
+    }
+
+    /// How many bytes `appendCompact` would write, without writing them (a payload's minified size costs no copy).
+    public static func compactCount(_ text: ArraySlice<UInt8>) -> Int {
+        var count = 0
+        forEachCompactByte(of: text) { _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with each byte of valid JSON `text` but the whitespace outside strings.
+    private static func forEachCompactByte(of text: ArraySlice<UInt8>, _ body: (UInt8) -> Void) {
         var inString = false
         var escaped = false
         for b in text {
             if inString {
-                out.append(b)
+                body(b)
                 if escaped { escaped = false }
                 else if b == UInt8(ascii: "\\") { escaped = true }
                 else if b == UInt8(ascii: "\"") { inString = false }
@@ -52,8 +64,8 @@ public enum JSONCompactor {
             }
             switch b {
             case 0x20, 0x09, 0x0A, 0x0D: continue
-            case UInt8(ascii: "\""): inString = true; out.append(b)
-            default: out.append(b)
+            case UInt8(ascii: "\""): inString = true; body(b)
+            default: body(b)
             }
         }
     }

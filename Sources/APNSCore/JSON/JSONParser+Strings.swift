@@ -1,8 +1,10 @@
 /// String reading for `JSONParser`: escapes, surrogate pairs and byte-exact UTF-8 checks,
 /// each fault reported at the byte where it starts.
 extension JSONParser {
-    /// Reads a string starting at its opening quote; checks UTF-8 and escapes byte by byte.
-    mutating func parseString() throws(JSONSyntaxError) -> String {
+    /// Reads a string starting at its opening quote; checks UTF-8 and escapes byte by byte. With `keeping`
+    /// false the string is checked the same way but not decoded (the result is empty), so a value nothing will
+    /// read costs no copy of its text however long it is.
+    mutating func parseString(keeping: Bool = true) throws(JSONSyntaxError) -> String {
         let open = index
         index += 1
         let contentStart = index
@@ -11,13 +13,14 @@ extension JSONParser {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 index += 1
-                return String(decoding: bytes[contentStart..<(index - 1)], as: UTF8.self)
+                return keeping ? String(decoding: bytes[contentStart..<(index - 1)], as: UTF8.self) : ""
             }
             if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
             index += 1
         }
-        var decoded = Array(bytes[contentStart..<index])
+        var decoded = keeping ? Array(bytes[contentStart..<index]) : []
         while true {
+            if !keeping && decoded.count > 64 { decoded.removeAll(keepingCapacity: true) }
             guard index < bytes.count else {
                 throw fail(at: open, "unterminated string; add the closing '\"'")
             }
@@ -25,7 +28,7 @@ extension JSONParser {
             switch b {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(decoding: decoded, as: UTF8.self)
+                return keeping ? String(decoding: decoded, as: UTF8.self) : ""
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &decoded)
             case 0..<0x20:

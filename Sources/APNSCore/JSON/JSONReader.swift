@@ -18,9 +18,18 @@ public enum JSONReader {
     /// repeated key (the one parsers use), in the place of the first, and the repeats are recorded in
     /// `JSONDuplicateKeys` (the first 20 with positions, the rest counted). Not for re-writing the document:
     /// its objects no longer hold every member.
-    public static func parseCollapsingDuplicates(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
+    ///
+    /// With `keepingRootMember`, only the members of a top-level object it says yes to (asked once per distinct
+    /// key) are kept, whole; the others, and a top-level array's elements, are read and checked (syntax,
+    /// repeated keys) but not kept, and their strings not decoded. Checking a payload of any size then needs
+    /// the source and a few bytes for each key of its open objects, not a tree of the whole document.
+    public static func parseCollapsingDuplicates(_ bytes: [UInt8], keepingRootMember: ((String) -> Bool)? = nil)
+        throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
         var parser = JSONParser(bytes: bytes)
+        // Keys are remembered by 32-bit offsets.
+        guard bytes.count < Int(UInt32.max) else { throw parser.fail(at: 0, "larger than 4 GiB; no payload is this big") }
         parser.collapsesDuplicates = true
+        parser.keepsRootMember = keepingRootMember
         let value = try parser.parseDocument()
         return (value, parser.duplicates)
     }
@@ -36,42 +45,51 @@ private struct OpenContainer {
     let start: Int
     /// `{` rather than `[`.
     let isObject: Bool
-    /// An array's elements so far.
+    /// Whether what it holds is kept in the tree; false inside a member `keepingRootMember` left out, where
+    /// values are only checked.
+    let keeps: Bool
+    /// An array's elements so far (when kept).
     var elements: [JSONValue] = []
-    /// An object's members so far.
+    /// An object's members so far (when kept).
     var members: [JSONMember] = []
+    /// Elements or members read so far, kept or not: an array's count is the index in a repeated key's path.
+    var count = 0
     /// The key whose value is being read, and where it starts (objects only).
     var key = ""
     var keyStart = 0
-    /// When collapsing duplicates: where each member's key was first seen, and, past 16 members, each key's slot.
+    /// Whether the value being read is kept (objects: decided per member).
+    var keepsValue = true
+    /// When collapsing duplicates: where the first copy of the current key started, nil when it is new.
+    var repeatOf: Int?
+    /// When collapsing duplicates: every key of the object by its first offset, and the first offset of each
+    /// kept member, in source order (so a repeat finds its member by binary search).
+    var keyOffsets = JSONKeyOffsets()
     var firstKeyStarts: [Int] = []
-    var slots: [[UInt8]: Int] = [:]
 
-    /// Adds `member`; when collapsing and its key is already here, it replaces the earlier copy in place and the
-    /// first copy's key offset is returned.
-    mutating func add(_ member: JSONMember, collapsing: Bool) -> Int? {
-        guard collapsing else {
-            members.append(member)
-            return nil
-        }
-        if let slot = slot(of: member.key) {
-            members[slot] = member
-            return firstKeyStarts[slot]
-        }
-        members.append(member)
-        firstKeyStarts.append(member.keyStart)
-        if members.count == 17 {
-            for (i, m) in members.enumerated() { slots[Array(m.key.utf8)] = i }
-        } else if members.count > 17 {
-            slots[Array(member.key.utf8)] = members.count - 1
-        }
-        return nil
+    init(start: Int, isObject: Bool, keeps: Bool) {
+        (self.start, self.isObject, self.keeps) = (start, isObject, keeps)
+        keepsValue = keeps
     }
 
-    /// The slot of the member named `key` (compared by UTF-8 bytes): a scan while small, a table after.
-    private func slot(of key: String) -> Int? {
-        if members.count <= 16 { return members.firstIndex { $0.key.utf8.elementsEqual(key.utf8) } }
-        return slots[Array(key.utf8)]
+    /// Adds a kept `member`; when collapsing and its key was seen (`repeatOf`), it replaces the earlier copy
+    /// in place.
+    mutating func add(_ member: JSONMember, collapsing: Bool) {
+        guard collapsing, let first = repeatOf else {
+            members.append(member)
+            if collapsing { firstKeyStarts.append(member.keyStart) }
+            return
+        }
+        if let slot = slot(firstKeyStart: first) { members[slot] = member }
+    }
+
+    /// The member whose key was first seen at `offset`, nil when that member was not kept.
+    func slot(firstKeyStart offset: Int) -> Int? {
+        var low = 0, high = firstKeyStarts.count
+        while low < high {
+            let mid = (low + high) / 2
+            if firstKeyStarts[mid] < offset { low = mid + 1 } else { high = mid }
+        }
+        return low < firstKeyStarts.count && firstKeyStarts[low] == offset ? low : nil
     }
 }
 
@@ -82,6 +100,8 @@ struct JSONParser {
     /// `JSONReader.parseCollapsingDuplicates`: repeats replace earlier copies and are recorded in `duplicates`.
     var collapsesDuplicates = false
     var duplicates = JSONDuplicateKeys()
+    /// `keepingRootMember`: which top-level members to keep; nil keeps everything.
+    var keepsRootMember: ((String) -> Bool)?
 
     /// A parser at the start of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -109,18 +129,19 @@ struct JSONParser {
                 if peek == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     index += 1
                     value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
-                } else if isObject {
-                    let (key, keyStart) = try parseKey(after: "'{'")
-                    stack.append(OpenContainer(start: start, isObject: true, key: key, keyStart: keyStart))
-                    continue readValue
                 } else {
-                    stack.append(OpenContainer(start: start, isObject: false))
+                    // A top-level array's elements are never read by the rules: with `keepingRootMember` they are only checked.
+                    let keeps = stack.last.map { $0.keepsValue } ?? (isObject || keepsRootMember == nil)
+                    stack.append(OpenContainer(start: start, isObject: isObject, keeps: keeps))
+                    if isObject { try beginMember(of: &stack, after: "'{'") }
                     continue readValue
                 }
             case UInt8(ascii: "\""):
-                value = JSONValue(kind: .string(try parseString()), start: start, end: index)
+                let keep = stack.last?.keepsValue ?? true
+                value = JSONValue(kind: .string(try parseString(keeping: keep)), start: start, end: index)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = JSONValue(kind: .number(try parseNumber()), start: start, end: index)
+                let keep = stack.last?.keepsValue ?? true
+                value = JSONValue(kind: .number(try parseNumber(keeping: keep)), start: start, end: index)
             default:
                 value = try parseLiteral()
             }
@@ -129,7 +150,8 @@ struct JSONParser {
             while let top = stack.indices.last {
                 skipWhitespace()
                 if !stack[top].isObject {
-                    stack[top].elements.append(value)
+                    if stack[top].keeps { stack[top].elements.append(value) }
+                    stack[top].count += 1
                     if peek == UInt8(ascii: ",") {
                         let comma = index
                         index += 1
@@ -146,11 +168,15 @@ struct JSONParser {
                     let closed = stack.removeLast()
                     value = JSONValue(kind: .array(closed.elements), start: closed.start, end: index)
                 } else {
-                    let member = JSONMember(key: stack[top].key, keyStart: stack[top].keyStart, value: value)
-                    if let firstKeyStart = stack[top].add(member, collapsing: collapsesDuplicates) {
+                    let (key, keyStart) = (stack[top].key, stack[top].keyStart)
+                    if stack[top].keepsValue {
+                        stack[top].add(JSONMember(key: key, keyStart: keyStart, value: value), collapsing: collapsesDuplicates)
+                    }
+                    stack[top].count += 1
+                    if let firstKeyStart = stack[top].repeatOf {
                         duplicates.record {
-                            JSONDuplicateKeys.Occurrence(path: Self.path(of: member.key, in: stack), key: member.key,
-                                                         keyStart: member.keyStart, firstKeyStart: firstKeyStart)
+                            JSONDuplicateKeys.Occurrence(path: Self.path(of: key, in: stack), key: key,
+                                                         keyStart: keyStart, firstKeyStart: firstKeyStart)
                         }
                     }
                     if peek == UInt8(ascii: ",") {
@@ -160,7 +186,7 @@ struct JSONParser {
                         if peek == UInt8(ascii: "}") {
                             throw fail(at: comma, "trailing comma before '}'; remove the comma")
                         }
-                        (stack[top].key, stack[top].keyStart) = try parseKey(after: "','")
+                        try beginMember(of: &stack, after: "','")
                         continue readValue
                     }
                     guard peek == UInt8(ascii: "}") else {
@@ -187,10 +213,30 @@ struct JSONParser {
             if container.isObject {
                 path += path.isEmpty ? container.key : "." + container.key
             } else {
-                path += "[\(container.elements.count)]"
+                path += "[\(container.count)]"
             }
         }
         return path.isEmpty ? key : path + "." + key
+    }
+
+    /// Reads the next member's key into the innermost open object and decides what becomes of its value: when
+    /// collapsing, whether the key repeats an earlier one (found by `JSONKeyOffsets`), and whether the value is
+    /// kept (a repeat of a kept member replaces it; a new top-level key is kept when `keepsRootMember` says so).
+    private mutating func beginMember(of stack: inout [OpenContainer], after context: String) throws(JSONSyntaxError) {
+        let top = stack.count - 1
+        let (key, keyStart) = try parseKey(after: context)
+        (stack[top].key, stack[top].keyStart) = (key, keyStart)
+        guard collapsesDuplicates else { return }
+        let first = stack[top].keyOffsets.firstStart(of: key, at: keyStart, in: self)
+        stack[top].repeatOf = first
+        guard stack[top].keeps else { stack[top].keepsValue = false; return }
+        if let first {
+            stack[top].keepsValue = stack[top].slot(firstKeyStart: first) != nil
+        } else if top == 0, let keepsRootMember {
+            stack[top].keepsValue = keepsRootMember(key)
+        } else {
+            stack[top].keepsValue = true
+        }
     }
 
     /// Reads `"key"` and the `:` after it (whitespace already skipped).
@@ -261,8 +307,9 @@ struct JSONParser {
         }
     }
 
-    /// Reads a number per RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
+    /// Reads a number per RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; with `keeping`
+    /// false its literal is left empty (a value nothing reads).
+    mutating func parseNumber(keeping: Bool = true) throws(JSONSyntaxError) -> JSONNumber {
         let start = index
         var isInteger = true
         if peek == UInt8(ascii: "-") {
@@ -296,7 +343,7 @@ struct JSONParser {
             }
             while let d = peek, isDigit(d) { index += 1 }
         }
-        return JSONNumber(literal: String(decoding: bytes[start..<index], as: UTF8.self), isIntegerLiteral: isInteger)
+        return JSONNumber(literal: keeping ? String(decoding: bytes[start..<index], as: UTF8.self) : "", isIntegerLiteral: isInteger)
     }
 
     // MARK: helpers

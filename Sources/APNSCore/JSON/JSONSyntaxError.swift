@@ -57,6 +57,23 @@ public struct LineTable: Sendable {
         return TextPosition(line: low + 1, column: offset - starts[low] + 1)
     }
 
+    /// The positions of `offsets` (in any order) in `bytes`, in one pass and without a table: a file of
+    /// millions of lines costs no memory for its line starts.
+    public static func positions(of offsets: [Int], in bytes: [UInt8]) -> [TextPosition] {
+        var result = [TextPosition](repeating: TextPosition(line: 1, column: 1), count: offsets.count)
+        var line = 1, lineStart = 0, i = 0
+        for k in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+            let offset = max(0, offsets[k])
+            let limit = min(offset, bytes.count)
+            while i < limit {
+                if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+                i += 1
+            }
+            result[k] = TextPosition(line: line, column: offset - lineStart + 1)
+        }
+        return result
+    }
+
     /// The position of `offset` in `bytes` without building a table (one lookup).
     public static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
         var line = 1, lineStart = 0

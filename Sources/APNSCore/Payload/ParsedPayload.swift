@@ -3,19 +3,21 @@
 public struct ParsedPayload {
     /// The payload as loaded.
     public let payload: Payload
-    /// The document, duplicates collapsed to their last copy; nil when empty or not JSON.
+    /// The document, duplicates collapsed to their last copy, top-level members only those `RootMembersRead`
+    /// keeps; nil when empty or not JSON.
     let root: JSONValue?
     let duplicates: JSONDuplicateKeys
     let syntaxError: JSONSyntaxError?
 
-    /// Parses `payload` (collapsed: a million copies of one key are checked in bounded memory).
+    /// Parses `payload` (collapsed: a million copies of one key are checked in bounded memory; only the top-level
+    /// members the rules read are kept, so a payload of millions of custom keys is too).
     public init(_ payload: Payload) {
         self.payload = payload
         var root: JSONValue? = nil
         var duplicates = JSONDuplicateKeys()
         var syntaxError: JSONSyntaxError? = nil
         if !payload.source.isEmpty {
-            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(payload.source) } catch { syntaxError = error }
+            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(payload.source, keepingRootMember: RootMembersRead.filter()) } catch { syntaxError = error }
         }
         (self.root, self.duplicates, self.syntaxError) = (root, duplicates, syntaxError)
     }

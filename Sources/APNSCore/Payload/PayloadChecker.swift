@@ -8,19 +8,12 @@ struct PayloadChecker {
     /// UNIX seconds now, for the rules about a timestamp's distance from it; nil skips them.
     var now: Int64? = nil
     var found = ProblemCollector()
-    private var lineTable: LineTable?
 
     /// A checker for one payload `source` judged as `pushType`, naming settings with `names`.
     init(pushType: PushType, source: [UInt8], names: SettingNames = .headers) {
         self.pushType = pushType
         self.source = source
         self.names = names
-    }
-
-    /// Position of `offset`, for messages that point at a second place (the first copy of a key).
-    mutating func position(of offset: Int) -> TextPosition {
-        if lineTable == nil { lineTable = LineTable(source) }
-        return lineTable?.position(of: offset) ?? LineTable.position(of: offset, in: source)
     }
 
     /// Records an error at byte `offset` of the source.
@@ -101,8 +94,8 @@ struct PayloadChecker {
     /// Duplicate keys anywhere (custom data included): parsers disagree on which copy wins. The reader met them
     /// (`JSONReader.parseCollapsingDuplicates`); the first 20 are listed, the rest counted in one more line.
     mutating func reportDuplicates(_ duplicates: JSONDuplicateKeys) {
-        for occurrence in duplicates.listed {
-            let first = position(of: occurrence.firstKeyStart)
+        let firsts = LineTable.positions(of: duplicates.listed.map(\.firstKeyStart), in: source)
+        for (occurrence, first) in zip(duplicates.listed, firsts) {
             warning(occurrence.path, at: occurrence.keyStart,
                     "duplicate key \(JSONWriter.quoted(occurrence.key)) (first at line \(first.line), column \(first.column)); JSON parsers disagree on which copy wins: keep one")
         }

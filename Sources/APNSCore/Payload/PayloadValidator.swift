@@ -82,12 +82,7 @@ public enum PayloadValidator {
     }
 
     /// Bytes of `body` without insignificant whitespace (`body` must be valid JSON).
-    static func compactSize(_ body: [UInt8]) -> Int {
-        var out: [UInt8] = []
-        out.reserveCapacity(body.count)
-        JSONCompactor.appendCompact(body[...], to: &out)
-        return out.count
-    }
+    static func compactSize(_ body: [UInt8]) -> Int { JSONCompactor.compactCount(body[...]) }
 
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
     /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter size limit

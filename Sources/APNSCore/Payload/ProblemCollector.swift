@@ -30,10 +30,10 @@ struct ProblemCollector {
     /// `strict` turns warnings into errors.
     func problems(in source: [UInt8], strict: Bool) -> [ValidationProblem] {
         guard !findings.isEmpty else { return [] }
-        let lines = LineTable(source)
         let ordered = findings.enumerated().sorted { ($0.element.offset, $0.offset) < ($1.element.offset, $1.offset) }
-        return ordered.map { _, f in
-            let p = lines.position(of: f.offset)
+        let positions = LineTable.positions(of: ordered.map { $0.element.offset }, in: source)
+        return zip(ordered, positions).map { entry, p in
+            let f = entry.element
             var problem = ValidationProblem(severity: strict ? .error : f.severity, path: f.path,
                                             line: p.line, column: p.column, message: f.message)
             problem.flag = f.flag

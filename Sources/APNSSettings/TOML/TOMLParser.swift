@@ -1,15 +1,17 @@
 /// A TOML 1.0 reader that keeps the line and column of every key, which the settings need for messages
 /// and origins (`config.toml:7`) and which the TOML libraries available to the build do not expose (see the
 /// commit that added it for the measurements). It reads bytes, never traps on input, and stops at the first
-/// problem with its position. Nesting is bounded so a hostile file cannot exhaust the stack.
+/// problem with its position. Nesting is bounded so a hostile file cannot exhaust the stack, and every
+/// construct costs time linear in its length.
 public struct TOMLParser {
     let bytes: [UInt8]
     var index = 0
     var line = 1
     var lineStart = 0
-    var depth = 0
 
-    /// Arrays and inline tables nested deeper than this are refused.
+    /// The most levels a value may sit below the root: each key name (of a header or a dotted key) and each
+    /// array position is a level, so `a.b.c = 1` is at level 3 and the `1` in `a = [[1]]` too. Deeper is
+    /// refused, so reading, building and freeing the tables never recurse deeper than this.
     static let maximumDepth = 64
 
     /// Parses a whole document into its root table.
@@ -35,7 +37,7 @@ public struct TOMLParser {
 
     mutating func document() throws(TOMLSyntaxError) -> TOMLTable {
         try checkEncoding()
-        let root = TOMLTableBuilder(origin: .header, at: TOMLPosition(line: 1, column: 1))
+        let root = TOMLTableBuilder(origin: .header, at: TOMLPosition(line: 1, column: 1), level: 0)
         var table = root
         while true {
             skipBlank()
@@ -126,7 +128,7 @@ public struct TOMLParser {
         let isArray = current == UInt8(ascii: "[")
         if isArray { index += 1 }
         skipBlank()
-        let path = try key()
+        let path = try key(below: 0)
         skipBlank()
         guard current == UInt8(ascii: "]") else { throw fail("expected ] to close the table header [\(Self.dotted(path))") }
         index += 1
@@ -139,32 +141,36 @@ public struct TOMLParser {
         for component in path.dropLast() {
             switch table[component.name] {
             case nil:
-                let made = TOMLTableBuilder(origin: .implicit, at: component.position)
+                let made = TOMLTableBuilder(origin: .implicit, at: component.position, level: table.level + 1)
                 table.set(component.name, .table(made))
                 table = made
             case .table(let t):
                 if t.origin == .inline { throw fail("[\(name)]: \(component.name) is an inline table, which cannot be extended", at: start) }
                 table = t
-            case .tables(let ts, _):
-                guard let last = ts.last else { throw fail("[\(name)]: empty array of tables", at: start) }
+            case .tables(let array):
+                guard let last = array.elements.last else { throw fail("[\(name)]: empty array of tables", at: start) }
                 table = last
             case .value:
                 throw fail("[\(name)]: \(component.name) already holds a value, not a table", at: start)
             }
+            // Through an array of tables a name is two levels (the name and the position in the array).
+            if table.level > Self.maximumDepth { throw tooDeep(at: component.position) }
         }
         guard let last = path.last else { throw fail("empty table name", at: start) }
         if isArray {
-            let element = TOMLTableBuilder(origin: .arrayElement, at: start)
+            let element = TOMLTableBuilder(origin: .arrayElement, at: start, level: table.level + 2)
+            if element.level > Self.maximumDepth { throw tooDeep(at: last.position) }
             switch table[last.name] {
-            case nil: table.set(last.name, .tables([element], start))
-            case .tables(let ts, let p): table.set(last.name, .tables(ts + [element], p))
+            case nil: table.set(last.name, .tables(TOMLTableArray(first: element, at: start)))
+            case .tables(let array): array.append(element)
             default: throw fail("[[\(name)]]: \(name) is already defined, and not as an array of tables", at: start)
             }
             return element
         }
+        if table.level + 1 > Self.maximumDepth { throw tooDeep(at: last.position) }
         switch table[last.name] {
         case nil:
-            let made = TOMLTableBuilder(origin: .header, at: start)
+            let made = TOMLTableBuilder(origin: .header, at: start, level: table.level + 1)
             table.set(last.name, .table(made))
             return made
         case .table(let t) where t.origin == .implicit:
@@ -180,7 +186,7 @@ public struct TOMLParser {
     /// `key = value` into `table`; a dotted key creates or extends tables made by dotted keys.
     mutating func keyValue(into table: TOMLTableBuilder, inline: Bool) throws(TOMLSyntaxError) {
         let start = position
-        let path = try key()
+        let path = try key(below: table.level)
         skipBlank()
         guard current == UInt8(ascii: "=") else {
             if atEnd || current == 0x0A || current == 0x0D {
@@ -190,12 +196,12 @@ public struct TOMLParser {
         }
         index += 1
         skipBlank()
-        let value = try value()
+        let value = try value(at: table.level + path.count)
         var target = table
         for component in path.dropLast() {
             switch target[component.name] {
             case nil:
-                let made = TOMLTableBuilder(origin: inline ? .inline : .dotted, at: component.position)
+                let made = TOMLTableBuilder(origin: inline ? .inline : .dotted, at: component.position, level: target.level + 1)
                 target.set(component.name, .table(made))
                 target = made
             case .table(let t) where t.origin == .dotted || t.origin == .implicit || (inline && t.origin == .inline && t !== table):
@@ -210,7 +216,7 @@ public struct TOMLParser {
             switch existing {
             case .value(_, let p): first = p
             case .table(let t): first = t.position
-            case .tables(_, let p): first = p
+            case .tables(let array): first = array.position
             }
             throw fail("duplicate key \(Self.quotedKey(Self.dotted(path))) (first at line \(first.line))", at: start)
         }
@@ -223,12 +229,14 @@ public struct TOMLParser {
         let position: TOMLPosition
     }
 
-    /// A bare, quoted or dotted key.
-    mutating func key() throws(TOMLSyntaxError) -> [KeyPart] {
+    /// A bare, quoted or dotted key in a table at `level`: a name that would sit deeper than `maximumDepth`
+    /// is refused where it starts, before the rest of a hostile key is read.
+    mutating func key(below level: Int) throws(TOMLSyntaxError) -> [KeyPart] {
         var parts: [KeyPart] = []
         while true {
             skipBlank()
             let start = position
+            if level + parts.count + 1 > Self.maximumDepth { throw tooDeep(at: start) }
             guard let c = current else { throw fail("expected a key, found the end of the file") }
             if c == UInt8(ascii: "\"") {
                 if peek(1) == c && peek(2) == c { throw fail("a key cannot be a multi-line string") }
@@ -252,7 +260,9 @@ public struct TOMLParser {
 
     // MARK: - Values
 
-    mutating func value() throws(TOMLSyntaxError) -> TOMLValue {
+    /// The value at `level` (its key's level, or one below its array's).
+    mutating func value(at level: Int) throws(TOMLSyntaxError) -> TOMLValue {
+        guard level <= Self.maximumDepth else { throw tooDeep(at: position) }
         guard let c = current else { throw fail("expected a value, found the end of the file") }
         switch c {
         case UInt8(ascii: "\""):
@@ -261,8 +271,8 @@ public struct TOMLParser {
         case UInt8(ascii: "'"):
             if peek(1) == c && peek(2) == c { return .string(try multilineLiteralString()) }
             return .string(try literalString())
-        case UInt8(ascii: "["): return try array()
-        case UInt8(ascii: "{"): return try inlineTable()
+        case UInt8(ascii: "["): return try array(at: level)
+        case UInt8(ascii: "{"): return try inlineTable(at: level)
         case UInt8(ascii: "t"), UInt8(ascii: "f"): return try boolean()
         case 0x0A, 0x0D: throw fail("expected a value after =, found the end of the line")
         default: return try numberOrDate()
@@ -284,17 +294,14 @@ public struct TOMLParser {
         }
     }
 
-    mutating func array() throws(TOMLSyntaxError) -> TOMLValue {
-        depth += 1
-        defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw fail("arrays and inline tables nested more than \(Self.maximumDepth) deep") }
+    mutating func array(at level: Int) throws(TOMLSyntaxError) -> TOMLValue {
         index += 1
         var items: [TOMLNode] = []
         while true {
             try skipBlankLinesAndComments()
             if current == UInt8(ascii: "]") { index += 1; return .array(items) }
             let at = position
-            items.append(TOMLNode(try value(), at: at))
+            items.append(TOMLNode(try value(at: level + 1), at: at))
             try skipBlankLinesAndComments()
             if current == UInt8(ascii: ",") { index += 1; continue }
             if current == UInt8(ascii: "]") { index += 1; return .array(items) }
@@ -303,11 +310,8 @@ public struct TOMLParser {
         }
     }
 
-    mutating func inlineTable() throws(TOMLSyntaxError) -> TOMLValue {
-        depth += 1
-        defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw fail("arrays and inline tables nested more than \(Self.maximumDepth) deep") }
-        let table = TOMLTableBuilder(origin: .inline, at: position)
+    mutating func inlineTable(at level: Int) throws(TOMLSyntaxError) -> TOMLValue {
+        let table = TOMLTableBuilder(origin: .inline, at: position, level: level)
         index += 1
         skipBlank()
         if current == UInt8(ascii: "}") { index += 1; return .table(table.build()) }
@@ -321,6 +325,11 @@ public struct TOMLParser {
             if atEnd { throw fail("unterminated inline table: expected }") }
             throw fail("expected , or } in the inline table, found \(Self.describe(current ?? 0))")
         }
+    }
+
+    /// Nesting past `maximumDepth`, at the name or value that would be too deep.
+    func tooDeep(at where_: TOMLPosition) -> TOMLSyntaxError {
+        fail("nested more than \(Self.maximumDepth) levels deep (each key name and each array is a level); flatten the file", at: where_)
     }
 
     // MARK: - Characters

@@ -20,15 +20,20 @@ final class TOMLTableBuilder {
         case value(TOMLValue, TOMLPosition)
         case table(TOMLTableBuilder)
         /// Made by `[[name]]` headers (a static array `a = []` is a `.value`).
-        case tables([TOMLTableBuilder], TOMLPosition)
+        case tables(TOMLTableArray)
     }
 
     var origin: Origin
     let position: TOMLPosition
+    /// How many key names and array positions lead from the root to this table (the root is 0); the reader
+    /// refuses anything deeper than `TOMLParser.maximumDepth`, so building and freeing stay shallow.
+    let level: Int
     private(set) var keys: [String] = []
     private(set) var entries: [String: Entry] = [:]
 
-    init(origin: Origin, at position: TOMLPosition) { (self.origin, self.position) = (origin, position) }
+    init(origin: Origin, at position: TOMLPosition, level: Int) {
+        (self.origin, self.position, self.level) = (origin, position, level)
+    }
 
     /// The entry under `key`.
     subscript(key: String) -> Entry? { entries[key] }
@@ -46,8 +51,8 @@ final class TOMLTableBuilder {
             switch entry {
             case .value(let v, let p): return (key, TOMLNode(v, at: p))
             case .table(let t): return (key, TOMLNode(.table(t.build()), at: t.position))
-            case .tables(let ts, let p):
-                return (key, TOMLNode(.array(ts.map { TOMLNode(.table($0.build()), at: $0.position) }), at: p))
+            case .tables(let array):
+                return (key, TOMLNode(.array(array.elements.map { TOMLNode(.table($0.build()), at: $0.position) }), at: array.position))
             }
         })
     }

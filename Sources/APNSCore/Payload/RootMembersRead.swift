@@ -1,0 +1,37 @@
+/// Which top-level members of a payload the rules read, for `JSONReader.parseCollapsingDuplicates`'s
+/// `keepingRootMember`: `aps`, `mdm` and a `.apns` file's bundle key, and, for the hint when `aps` is missing,
+/// the first key that looks like "aps" and the first that belongs inside `aps`. Everything else is custom data
+/// the app reads: it is checked as JSON (and for repeated keys) but not kept, so checking a payload of any size
+/// costs about its own size in memory.
+enum RootMembersRead {
+    /// A fresh answer for one document (it remembers which hint keys it has already kept).
+    static func filter() -> (String) -> Bool {
+        var keptLookalike = false
+        var keptAPSKey = false
+        return { key in
+            var keep = key == "aps" || key == "mdm" || key == Payload.simulatorTargetBundleKey
+            if !keptLookalike, key != "aps", mayLookLikeAPS(key), Suggestion.closest(to: key, among: ["aps"]) != nil {
+                keptLookalike = true
+                keep = true
+            }
+            if !keptAPSKey, APSKey(rawValue: key) != nil {
+                keptAPSKey = true
+                keep = true
+            }
+            return keep
+        }
+    }
+
+    /// False for keys `Suggestion` cannot find close to "aps", cheaply: an ASCII key is within one edit of it
+    /// only at 4 bytes or fewer, and the same apart from case and separators only with 3 other bytes. Saves a
+    /// payload of a million custom keys a million edit distances.
+    static func mayLookLikeAPS(_ key: String) -> Bool {
+        var bytes = 0, others = 0
+        for b in key.utf8 {
+            if b >= 0x80 { return true }
+            bytes += 1
+            if b != UInt8(ascii: "-") && b != UInt8(ascii: "_") && b != UInt8(ascii: " ") { others += 1 }
+        }
+        return bytes <= 4 || others == 3
+    }
+}
