@@ -44,9 +44,10 @@ func checkHex(_ token: DeviceToken, from text: String) {
 /// One `--devices` line: a bad line names its number and quotes at most 8 characters, control characters escaped.
 func checkDeviceLine(_ raw: String, number: Int) {
     switch DeviceFile.parse(raw, number: number) {
-    case .skip: break
+    case .skip, .keyMaterial: break
     case .token(let token): checkHex(token, from: raw)
-    case .bad(let bad):
+    case .bad(let unworded):
+        let bad = unworded.reported
         fuzzCheck(bad.line == number, "bad line \(bad.line) reported for line \(number)")
         fuzzCheck(!bad.reason.isEmpty, "bad line without a reason")
         fuzzCheck(bad.excerpt.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) },
