@@ -137,10 +137,15 @@ deb_contents() {
     ! grep -E '^usr/share/man/man1/.*\.1$' <<<"$listing" || { echo "uncompressed man pages"; return 1; }
     ! grep -q 'site-functions' <<<"$listing" || { echo "zsh completion outside vendor-completions"; return 1; }
     ! dpkg-deb -c "$deb" | awk '{print $2}' | grep -vqx 'root/root' || { echo "entries not owned by root"; return 1; }
-    dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/doc/apnsctl/copyright | grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' \
+    # Read whole before grep: `grep -q` leaving a pipe early kills the writer with SIGPIPE, which pipefail
+    # reported as a failed check now and then.
+    local copyright changelog
+    copyright=$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/doc/apnsctl/copyright) || { echo "no readable copyright"; return 1; }
+    grep -q '^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' <<<"$copyright" \
         || { echo "copyright is not DEP-5"; return 1; }
-    dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/doc/apnsctl/changelog.gz | gunzip | dpkg-parsechangelog -l- -SVersion | grep -qx "$version" \
-        || { echo "changelog.gz does not parse as a Debian changelog for $version"; return 1; }
+    changelog=$(dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/share/doc/apnsctl/changelog.gz | gunzip | dpkg-parsechangelog -l- -SVersion) \
+        || { echo "changelog.gz does not parse as a Debian changelog"; return 1; }
+    grep -qx "$version" <<<"$changelog" || { echo "changelog.gz does not parse as a Debian changelog for $version"; return 1; }
 }
 deb_lintian_clean() {
     local out; out=$(lintian --fail-on none "$deb" 2>&1) || { echo "$out"; return 1; }
