@@ -4,10 +4,7 @@
 
 /// Stops the fuzzer with a message when an invariant breaks.
 func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
-    if !condition {
-        StandardStreams.printErr("fuzz invariant broken: \(message())\n")
-        abort()
-    }
+    if !condition { fatalError("fuzz invariant broken: \(message())") }
 }
 
 /// Runs the reader, compactor, `.apns` processing and validator on `bytes`, checking invariants.
