@@ -137,8 +137,6 @@ public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
     public var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
     /// Whether the connection can be closed: nothing more to read or write (e.g. after GOAWAY and the last answer).
     public var isFinished: Bool { !wantsRead && !wantsWrite }
-    /// Streams opened by the client and not yet closed.
-    public var openStreamCount: Int { state.openStreams.count }
 
     private func submitSettings(_ entries: [(Int32, UInt32)]) throws(NGHTTP2Error) {
         var list = entries.map { nghttp2_settings_entry(settings_id: $0.0, value: $0.1) }
