@@ -64,8 +64,8 @@ public struct APNSCtl: ParsableCommand {
                 send.devices = deviceTokens + send.devices
                 command = send
             }
-            // `send` by its type: a cast to a protocol is a conformance lookup in the runtime (about 0.3 M
-            // instructions, near 1% of one send), which send's path otherwise never makes.
+            // `send` by its type: a cast to a protocol is a conformance lookup in the runtime (near 1% of one
+            // send), which send's path otherwise never makes.
             if let send = command as? Send {
                 try send.run(in: world)
             } else if let command = command as? any WorldCommand {

@@ -17,8 +17,6 @@ public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
     public var settings: HTTP2ServerSettings { state.settings }
     /// The stream limit advertised most recently (SETTINGS_MAX_CONCURRENT_STREAMS).
     public var advertisedMaxConcurrentStreams: UInt32 { state.advertisedMaxConcurrentStreams }
-    /// Set once a GOAWAY has been queued by us.
-    public var goAwaySubmitted: Bool { state.goAwaySubmitted }
 
     /// Creates the session and queues the initial SETTINGS frame (sent by the first `prepareOutput`).
     public init(settings: HTTP2ServerSettings = HTTP2ServerSettings()) throws(NGHTTP2Error) {
@@ -139,10 +137,6 @@ public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
     public var wantsWrite: Bool { nghttp2_session_want_write(session) != 0 }
     /// Whether the connection can be closed: nothing more to read or write (e.g. after GOAWAY and the last answer).
     public var isFinished: Bool { !wantsRead && !wantsWrite }
-    /// Streams opened by the client and not yet closed.
-    public var openStreamCount: Int { state.openStreams.count }
-    /// The highest stream id the session has processed (what GOAWAY reports by default).
-    public var lastProcessedStreamID: Int32 { nghttp2_session_get_last_proc_stream_id(session) }
 
     private func submitSettings(_ entries: [(Int32, UInt32)]) throws(NGHTTP2Error) {
         var list = entries.map { nghttp2_settings_entry(settings_id: $0.0, value: $0.1) }

@@ -37,8 +37,6 @@ final class HTTP2ServerState {
     var highestStreamID: Int32 = 0
     /// Set by the invalid-frame callback when a stream broke the limit; turned into an error by `receive`.
     var streamLimitViolated = false
-    /// Set once a GOAWAY has been queued by us.
-    var goAwaySubmitted = false
     /// Bytes held for incomplete requests (`IncomingStream.held`, summed), capped by
     /// `settings.maxUnfinishedRequestBytes`.
     var unfinishedBytes = 0
@@ -73,9 +71,8 @@ final class HTTP2ServerState {
     /// Queues GOAWAY on `session` (the one this state belongs to); see `HTTP2ServerSession.goAway`.
     func goAway(session: OpaquePointer, lastStreamID: Int32?, code: HTTP2ErrorCode, debugData: [UInt8]) {
         let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
-        let rc = debugData.withUnsafeBufferPointer { buf in
+        _ = debugData.withUnsafeBufferPointer { buf in
             nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, buf.baseAddress, buf.count)
         }
-        if rc == 0 { goAwaySubmitted = true }
     }
 }

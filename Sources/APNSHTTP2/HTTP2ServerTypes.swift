@@ -17,9 +17,6 @@ public struct HTTP2ServerRequest: Sendable {
         self.body = body
         self.bodySize = bodySize
     }
-
-    /// Whether the body was cut at the cap (the full body is then known only by its size).
-    public var bodyTruncated: Bool { bodySize > body.count }
 }
 
 /// What a server session advertises and enforces. Defaults follow what APNs was seen to send

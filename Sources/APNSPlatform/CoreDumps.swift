@@ -23,10 +23,4 @@ public enum CoreDumps {
         // Darwin has no dumpable switch; its cores need RLIMIT_CORE (now 0) and are off by default anyway.
         _ = CPlatform_disableDumping()
     }
-
-    /// Whether the kernel would dump this process (nil where it cannot say), for tests.
-    public static var isDumpable: Bool? {
-        let state = CPlatform_isDumpable()
-        return state < 0 ? nil : state != 0
-    }
 }

@@ -53,17 +53,6 @@ public enum Environment {
     /// Whether `path` can be a home directory: an absolute path (an empty or relative one counts as no home).
     public static func isHome(_ path: String) -> Bool { path.hasPrefix("/") }
 
-    /// `$XDG_CACHE_HOME`, else `~/.cache`; nil without either.
-    public static var cacheHome: String? { xdg("XDG_CACHE_HOME", fallback: ".cache") }
-    /// `$XDG_STATE_HOME`, else `~/.local/state`; nil without either.
-    public static var stateHome: String? { xdg("XDG_STATE_HOME", fallback: ".local/state") }
-    /// `$XDG_CONFIG_HOME`, else `~/.config`: where the settings file lives; nil without either.
-    public static var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
-
-    private static func xdg(_ name: String, fallback: String) -> String? {
-        xdgDirectory(value(name), home: home, fallback: fallback)
-    }
-
     /// The XDG rule on given values (so callers holding an injected environment apply it too): the
     /// variable when it is an absolute path (the spec says relative ones are ignored), else `home/fallback`;
     /// nil without a home.

@@ -199,15 +199,6 @@ public enum FileSystem {
     public static func baseName(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
     }
-
-    /// A fresh private directory under $TMPDIR (or /tmp), for demo state and scratch files.
-    public static func makeTemporaryDirectory(prefix: String = "apnsctl") throws(Failure) -> String {
-        let base = Environment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let made = makeUniqueDirectory(template: "\(base)/\(prefix).XXXXXX") else {
-            throw .cannotCreate(path: base, reason: errnoText())
-        }
-        return made
-    }
 }
 
 extension FileSystem {

@@ -1,5 +1,5 @@
-// APNSPlatform imports the C library for itself; no other module sees it (issue 19). Each file of this
-// module that calls it imports it the same way.
+// APNSPlatform imports the C library for itself; no other module sees it, so every Glibc/Darwin difference
+// stays in this module. Each file of this module that calls it imports it the same way.
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Musl)

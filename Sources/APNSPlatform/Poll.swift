@@ -114,34 +114,3 @@ public struct PollSet {
         return Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
     }
 }
-
-/// `poll(2)` on C `pollfd` arrays, retried on EINTR: the older interface, kept for the mock's event loop,
-/// its acceptor and `PushConnection` until they move to `PollSet` (issue 19, branch `mockfsm`).
-public enum Poll {
-    public static let readable = Int16(POLLIN)
-    public static let writable = Int16(POLLOUT)
-
-    public enum Outcome: Equatable { case ready(Int16), timeout, failed(Int32) }
-
-    /// Waits until `fd` has one of `events`, or `timeoutMs` passes (-1 = forever).
-    public static func wait(fd: Int32, events: Int16, timeoutMs: Int32) -> Outcome {
-        var p = pollfd(fd: fd, events: events, revents: 0)
-        while true {
-            let n = poll(&p, 1, timeoutMs)
-            if n > 0 { return .ready(p.revents) }
-            if n == 0 { return .timeout }
-            if errno == EINTR { continue }
-            return .failed(errno)
-        }
-    }
-
-    /// Polls many descriptors at once; `fds[i].revents` is filled in. Returns the count ready (0 on timeout).
-    public static func wait(_ fds: inout [pollfd], timeoutMs: Int32) -> Int32 {
-        while true {
-            let n = fds.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), timeoutMs) }
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            return n
-        }
-    }
-}

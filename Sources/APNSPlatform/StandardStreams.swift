@@ -13,11 +13,6 @@ import Glibc
 /// straight to the descriptors: Swift 6 forbids touching C's `stderr` global, and unbuffered writes keep
 /// order with child processes.
 public enum StandardStreams {
-    /// Writes text to standard error.
-    public static func printErr(_ text: String) { MessageStream.standardError.print(text) }
-
-    /// `error: …` on stderr, as `MessageStream.error` words it.
-    public static func error(_ message: String) { MessageStream.standardError.error(message) }
     /// `warning: …` on stderr, as `MessageStream.warning` words it.
     public static func warning(_ message: String) { MessageStream.standardError.warning(message) }
 

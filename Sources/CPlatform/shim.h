@@ -18,15 +18,6 @@ static inline int CPlatform_disableDumping(void) {
 #endif
 }
 
-/// The process's dumpable flag (1 dumpable, 0 not, -1 unknown).
-static inline int CPlatform_isDumpable(void) {
-#ifdef __linux__
-    return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
-#else
-    return -1;
-#endif
-}
-
 /// Flags that open a directory only to look things up in it (`openat`, `fstatat`), needing search permission
 /// on the path but not read permission on the directory: O_PATH on Linux (Swift sees it only under
 /// _GNU_SOURCE), O_RDONLY (0) elsewhere.

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Push-type inference as CLI.md defines it, `.apns` files, and the mock's body checks.
+/// Push-type inference as CLI.md defines it, and `.apns` files.
 @Suite struct InferenceAndAPNSFileTests {
     func infer(_ json: String, topic: String? = nil) -> PushType {
         PayloadValidator.inferPushType(body: Array(json.utf8), topic: topic)
@@ -69,22 +69,5 @@ import Darwin
     @Test func minifiedKeepsEverythingButWhitespace() {
         let p = Payload(bytes: Array("{ \"aps\" : { \"alert\" : \"a b\" } }\n".utf8))
         #expect(p.minified().map { String(decoding: $0, as: UTF8.self) } == "{\"aps\":{\"alert\":\"a b\"}}")
-    }
-
-    @Test func bodyFaultsInAPNsOrder() {
-        func fault(_ text: String, _ type: PushType = .alert) -> BodyFault? {
-            PayloadValidator.bodyFault(Array(text.utf8), pushType: type)
-        }
-        #expect(fault("") == .empty)
-        #expect(fault("")?.reason == .payloadEmpty)
-        let big = "{\"a\":\"" + String(repeating: "x", count: 5000) + "\"}"
-        #expect(fault(big) == .tooLarge(size: 5008, limit: 4096))
-        #expect(fault(big)?.reason == .payloadTooLarge)
-        #expect(fault(big, .voip) == nil, "voip allows 5120")
-        #expect(fault("[1]") == .notObject)
-        #expect(fault("{")?.reason == .badRequestPayload)
-        if case .notJSON(let e)? = fault("{") { #expect(e.column == 2) } else { Issue.record("expected notJSON") }
-        #expect(fault("{\"aps\":{\"badge\":\"x\"}}") == nil, "aps rules are the device's business, not APNs'")
-        #expect(PayloadValidator.bodyFault(Array("{}".utf8), pushType: .alert, sizeLimit: 1) == .tooLarge(size: 2, limit: 1))
     }
 }

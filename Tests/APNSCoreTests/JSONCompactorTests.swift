@@ -21,12 +21,15 @@ import Testing
         #expect(text(JSONCompactor.compact(aps, in: source)) == "{\"alert\":\"hi there\",\"badge\":1}")
     }
 
-    @Test func removingTopLevelKeyKeepsTheRestInOrder() {
-        let source = Array("{\n \"x\": 1,\n \"Simulator Target Bundle\": \"com.example.demo\",\n \"aps\": { \"alert\": \"a b\" },\n \"Simulator Target Bundle\": 2\n}".utf8)
-        #expect(text(JSONCompactor.removingTopLevelKey("Simulator Target Bundle", from: source)) == "{\"x\":1,\"aps\":{\"alert\":\"a b\"}}")
-        #expect(text(JSONCompactor.removingTopLevelKey("nope", from: Array("{ }".utf8))) == "{}")
-        #expect(JSONCompactor.removingTopLevelKey("a", from: Array("[1]".utf8)) == nil)
-        #expect(JSONCompactor.removingTopLevelKey("a", from: Array("{".utf8)) == nil)
+    @Test func removingATopLevelKeyKeepsTheRestInOrder() throws {
+        func removing(_ key: String, from text: String) throws -> String? {
+            let source = Array(text.utf8)
+            let members = try #require(try JSONReader.parse(source).members)
+            return self.text(JSONCompactor.removing(key, from: members, in: source))
+        }
+        let source = "{\n \"x\": 1,\n \"Simulator Target Bundle\": \"com.example.demo\",\n \"aps\": { \"alert\": \"a b\" },\n \"Simulator Target Bundle\": 2\n}"
+        #expect(try removing("Simulator Target Bundle", from: source) == "{\"x\":1,\"aps\":{\"alert\":\"a b\"}}")
+        #expect(try removing("nope", from: "{ }") == "{}")
     }
 }
 

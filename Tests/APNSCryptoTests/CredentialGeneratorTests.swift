@@ -50,8 +50,8 @@ import APNSPlatform
         #expect(info.defaultTopic(for: .voip) == "com.example.demo.voip")
         #expect(info.defaultTopic(for: .alert) == "com.example.demo")
         #expect(info.defaultTopic(for: .widgets) == "com.example.demo")
-        #expect(info.allowsTopic("com.example.demo.complication"))
-        #expect(!info.allowsTopic("com.other"))
+        #expect(info.topics.contains("com.example.demo.complication"))
+        #expect(!info.topics.contains("com.other"))
     }
 
     @Test func singleEnvironmentInfo() {
@@ -102,8 +102,8 @@ import APNSPlatform
     }
 
     @Test func rsaCAIssuesRSAServer() throws {
-        let ca = try CredentialGenerator.makeCA(key: .rsa2048)
-        let server = try CredentialGenerator.makeServerCertificate(ca: ca, key: .rsa2048)
+        let ca = try CredentialGenerator.makeCA(key: .rsa(bits: 2048))
+        let server = try CredentialGenerator.makeServerCertificate(ca: ca, key: .rsa(bits: 2048))
         #expect(server.certificate.isSigned(by: ca.certificate))
         #expect(!server.certificate.isSigned(by: TestCredentials.ca.certificate))
         #expect(server.info.keyType == "RSA 2048")

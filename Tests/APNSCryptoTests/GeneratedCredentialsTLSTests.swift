@@ -45,7 +45,7 @@ import APNSPlatform
     /// from our CA; curl trusts our CA for the server certificate.
     @Test func curlAndOpenSSLServerAcceptOurPEMs() throws {
         let dir = try TemporaryDirectory()
-        let server = try CredentialGenerator.makeServerCertificate(ca: TestCredentials.ca, key: .rsa2048)
+        let server = try CredentialGenerator.makeServerCertificate(ca: TestCredentials.ca, key: .rsa(bits: 2048))
         let serverPEM = try dir.put("server.pem", try server.pem())
         let clientPEM = try dir.put("client.pem", try TestCredentials.developmentRSA.pem())
         let ca = try dir.put("ca.pem", TestCredentials.ca.certificate.pem)

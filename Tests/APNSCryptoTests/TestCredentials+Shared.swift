@@ -17,7 +17,7 @@ extension TestCredentials {
     }
     /// A development-only RSA 2048 push certificate (what Apple issues).
     static let developmentRSA: PushIdentity = make {
-        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa2048)
+        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa(bits: 2048))
     }
     /// A production-only EC push certificate.
     static let production: PushIdentity = make {

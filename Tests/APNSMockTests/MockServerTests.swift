@@ -139,7 +139,7 @@ import APNSPlatform
         let start = Date()
         var closed = false
         while Date().timeIntervalSince(start) < 15 {  // ends at the close, about 300 ms in; generous for a busy machine
-            _ = Poll.wait(fd: silent.fd, events: Poll.readable, timeoutMs: 100)
+            _ = PollSet.wait(for: silent.fd, .readable, until: SystemClock.monotonicNanoseconds() + 100_000_000)
             let n = read(silent.fd, &byte, 1)
             if n == 0 || (n < 0 && errno != EAGAIN) { closed = true; break }
         }

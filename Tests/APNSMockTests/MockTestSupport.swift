@@ -88,7 +88,7 @@ final class MockHarness: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            _ = Poll.wait(fd: tls.socket.fd, events: Poll.readable, timeoutMs: 50)
+            _ = PollSet.wait(for: tls.socket.fd, .readable, until: SystemClock.monotonicNanoseconds() + 50_000_000)
             let step = buffer.withUnsafeMutableBytes { try? tls.read(into: $0) }
             switch step {
             case .bytes(let n)?: received += buffer[0..<n]

@@ -12,7 +12,13 @@ import Testing
     /// A scratch directory under $TMPDIR, removed (one level deep) afterwards.
     final class Scratch {
         let path: String
-        init() throws { path = try FileSystem.makeTemporaryDirectory(prefix: "apnsctl-platform-test") }
+        init() throws {
+            let base = Environment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+            guard let made = FileSystem.makeUniqueDirectory(template: base + "/apnsctl-platform-test.XXXXXX") else {
+                throw FileSystem.Failure.cannotCreate(path: base, reason: FileSystem.errnoText())
+            }
+            path = made
+        }
         func file(_ name: String) -> String { path + "/" + name }
         deinit {
             var names: [String] = []

@@ -131,8 +131,8 @@ import Testing
     /// streams and what they are connected to.
     static let processWorldMarkers = [
         "StandardStreams.", "OutputSink.standardOutput", "MessageStream.standardError", "SystemClock.", "SettingsWorld.process",
-        "Environment.value(", "Environment.all(", "Environment.setting(", "Environment.home", "Environment.cacheHome",
-        "Environment.stateHome", "Environment.configHome", "Environment.currentDirectory", "Environment.isTerminal",
+        "Environment.value(", "Environment.all(", "Environment.setting(", "Environment.home",
+        "Environment.currentDirectory", "Environment.isTerminal",
         "Environment.isRegularFileOrNull", "posixWrite", "writeAll(fd:", "readAll(fd: 0",
     ]
 

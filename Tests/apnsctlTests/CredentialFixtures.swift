@@ -15,7 +15,7 @@ enum CredentialFixtures {
             kind: .universal(topics: ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"]))
     }
     static let development: PushIdentity = make {
-        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa2048)
+        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa(bits: 2048))
     }
     static let production: PushIdentity = make {
         try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.prod", kind: .production)

@@ -93,7 +93,7 @@ import APNSPlatform
         // The mock closes it at once: a read sees the end (or a reset), long before any handshake timeout.
         var byte: UInt8 = 0
         let closed = Self.eventually(3) {
-            _ = Poll.wait(fd: over.fd, events: Poll.readable, timeoutMs: 50)
+            _ = PollSet.wait(for: over.fd, .readable, until: SystemClock.monotonicNanoseconds() + 50_000_000)
             let n = read(over.fd, &byte, 1)
             return n == 0 || (n < 0 && errno != EAGAIN)
         }

@@ -40,22 +40,3 @@ public final class DeviceChainSource: DeviceSource {
         return nil
     }
 }
-
-/// A token count that keeps yielding the same token (benchmarks and load tests).
-public final class DeviceRepeatSource: DeviceSource {
-    private let token: DeviceToken
-    private var remaining: Int
-
-    /// Yields `token` `count` times.
-    public init(_ token: DeviceToken, count: Int) {
-        self.token = token
-        self.remaining = count
-    }
-
-    /// The next token, nil when done.
-    public func next() -> DeviceToken? {
-        guard remaining > 0 else { return nil }
-        remaining -= 1
-        return token
-    }
-}

@@ -18,14 +18,8 @@ public enum JSONCompactor {
         return out
     }
 
-    /// A top-level object without any member named `key`, written compactly in the original order;
-    /// nil when `source` is not a JSON object. Used to drop a `.apns` file's `Simulator Target Bundle`.
-    public static func removingTopLevelKey(_ key: String, from source: [UInt8]) -> [UInt8]? {
-        guard let root = try? JSONReader.parse(source), let members = root.members else { return nil }
-        return removing(key, from: members, in: source)
-    }
-
-    /// `members` of a top-level object read from `source`, minus those named `key`, as a compact object.
+    /// `members` of a top-level object read from `source`, minus those named `key`, as a compact object, in
+    /// the original order: how a `.apns` file's `Simulator Target Bundle` is dropped from the body.
     public static func removing(_ key: String, from members: [JSONMember], in source: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
         var first = true

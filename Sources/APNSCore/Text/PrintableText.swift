@@ -52,8 +52,8 @@ public enum PrintableText {
     /// characters with `…`.
     public static func line<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
         // The usual case (ids, reasons): short printable ASCII, taken as it is. Checked on the contiguous bytes by
-        // concrete code: called from other modules this function is not specialised, and the generic check cost
-        // a batch 56,000 instructions per result (a third of all its work).
+        // concrete code: called from other modules this function is not specialised, and the generic check was
+        // a third of all a batch's work per result.
         if let plain = bytes.withContiguousStorageIfAvailable({ isPlainLine($0, limit: limit) ? String(decoding: $0, as: UTF8.self) : nil }),
            let plain {
             return plain

@@ -2,8 +2,6 @@
 public enum SizeLimit {
     /// Binary API commands 0/1; every payload before iOS 8 and on OS X.
     public static let legacy = 256
-    /// Binary API command 2, iOS 8+.
-    public static let binaryV2 = 2048
     /// HTTP/2 API, every type but VoIP.
     public static let http2 = 4096
     /// HTTP/2 API, VoIP.

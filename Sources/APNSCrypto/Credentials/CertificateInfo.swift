@@ -67,9 +67,6 @@ public struct CertificateInfo: Sendable, Equatable {
         return bundle
     }
 
-    /// Whether this certificate may push to `topic` (the bundle id, or any listed topic).
-    public func allowsTopic(_ topic: String) -> Bool { topic == bundleID || topics.contains(topic) }
-
     /// Parses `certificate`'s fields and Apple's extensions.
     public init(_ certificate: X509Certificate) {
         let subjectEntries = certificate.subjectEntries

@@ -1,9 +1,9 @@
 internal import COpenSSL
 
 /// OpenSSL's life in a short process. By default OpenSSL registers an atexit handler that frees every
-/// algorithm, provider and error string it loaded (about 1.4 M instructions after a send): work for a
-/// process that is about to end anyway, whose memory the kernel reclaims at once. apnsctl writes its output
-/// through its own checked layer before it exits, so nothing depends on that clean-up.
+/// algorithm, provider and error string it loaded: work for a process that is about to end anyway, whose
+/// memory the kernel reclaims at once. apnsctl writes its output through its own checked layer before it
+/// exits, so nothing depends on that clean-up.
 public enum OpenSSLLifetime {
     /// Call first thing in `main`, before anything else touches OpenSSL (the flag only counts on the first
     /// initialisation).

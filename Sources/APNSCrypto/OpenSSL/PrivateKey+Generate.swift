@@ -5,9 +5,6 @@ internal import COpenSSL
 public enum KeyAlgorithm: Sendable, Equatable {
     case rsa(bits: Int)
     case ecP256
-
-    /// RSA 2048, the size Apple issues.
-    public static let rsa2048 = KeyAlgorithm.rsa(bits: 2048)
 }
 
 extension PrivateKey {

@@ -34,8 +34,8 @@ public final class PrivateKey: @unchecked Sendable {
     }
 
     /// An unencrypted RSA or EC key, decoded as the one type its PEM label or PKCS#8 algorithm names.
-    /// OpenSSL 3.0's generic reader first builds a decoder chain over every key type and format (about 3 M
-    /// instructions, a fifteenth of a one-device send); naming the type skips that search. Nil for anything
+    /// OpenSSL 3.0's generic reader first builds a decoder chain over every key type and format (about a
+    /// fifteenth of a one-device send); naming the type skips that search. Nil for anything
     /// else (encrypted, another type or label, a decoding failure): the generic reader then reads it or says
     /// why not, so no key it took is refused. The DER copy of the key is wiped before it is freed.
     private static func decodeNamedType(pem: [UInt8]) -> OpaquePointer? {

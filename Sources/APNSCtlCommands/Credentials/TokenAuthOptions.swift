@@ -26,7 +26,4 @@ struct TokenAuthOptions: ParsableArguments {
     @Flag(name: .customLong("no-token-cache"),
           help: "Sign a new provider token instead of reusing the cached one (younger than 50 minutes) in $XDG_CACHE_HOME/apnsctl, and do not store it.")
     var noTokenCache = false
-
-    /// Whether token authentication was asked for.
-    var isGiven: Bool { key.authKey != nil }
 }

@@ -183,12 +183,12 @@ extension APNSCtl.Send {
             throw CLIError.usage("\(liveActivity.contentChanged ? "--content-changed" : loaded.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)")
         }
         let typeToSend = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: topic)
-        if typeToSend == .liveactivity, let identity {
+        if let identity {
             var mockFile: String? = nil
             if case .mock(let file)? = settings.cert?.origin { mockFile = file }
             let label = settings.cert.map { "\(settings.label("cert")) \($0.value.displayName)" }
-            try Self.checkLiveActivityCertificate(identity.info, topic: topic, label: label, mockFile: mockFile,
-                                                  warnings: world.standardError)
+            try Self.checkCertificate(identity.info, canPush: typeToSend, topic: topic, label: label, mockFile: mockFile,
+                                      warnings: world.standardError)
         }
         if typeToSend == .widgets || typeToSend == .controls, expiration != nil {
             world.standardError.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
@@ -213,14 +213,34 @@ extension APNSCtl.Send {
         return .usage(error.cliMessage)
     }
 
+    /// Whether certificate auth can carry a push of `pushType` to `topic` (CLI.md, "Credentials that cannot do a
+    /// push type"): APNs answers what it cannot `TopicDisallowed`, so that is exit 77 before connecting. A location
+    /// push takes token auth only, whatever the certificate lists; a Live Activity needs the certificate to list its
+    /// topic (see below). `label` names the certificate's flag or setting; `mockFile` is the mock's ready file when
+    /// `-p mock` chose the certificate.
+    static func checkCertificate(_ info: CertificateInfo, canPush pushType: PushType, topic: String, label: String?,
+                                 mockFile: String? = nil, warnings: MessageStream) throws(CLIError) {
+        guard pushType.allowsCertificateAuth else {
+            throw CLIError.credential("\(label ?? "the certificate"): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint(mockFile))")
+        }
+        if pushType == .liveactivity {
+            try checkLiveActivityCertificate(info, topic: topic, label: label, mockFile: mockFile, warnings: warnings)
+        }
+    }
+
+    /// Where the mock's own key is, for advice to use token auth: the mock profile's certificate is the user's only
+    /// because -p mock chose it.
+    private static func mockKeyHint(_ mockFile: String?) -> String {
+        mockFile.map { "; apnsctl mock's key and team id are auth_key and team_id in \($0)" } ?? ""
+    }
+
     /// A Live Activity push with certificate auth (CLI.md): a certificate whose topics extension lacks `topic` would
     /// get `TopicDisallowed`, so it is exit 77 before connecting; one with no topic list (its bundle id alone) may
     /// work or not: a warning, on `warnings`.
-    static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?,
-                                             mockFile: String? = nil, warnings: MessageStream) throws(CLIError) {
+    private static func checkLiveActivityCertificate(_ info: CertificateInfo, topic: String, label: String?,
+                                                     mockFile: String?, warnings: MessageStream) throws(CLIError) {
         let name = label ?? "the certificate"
-        // The mock profile's certificate is the user's only because -p mock chose it: name the mock's own key.
-        let mockKey = mockFile.map { "; apnsctl mock's key and team id are auth_key and team_id in \($0)" } ?? ""
+        let mockKey = mockKeyHint(mockFile)
         guard info.hasTopicsExtension else {
             warnings.warning("\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKey)")
             return

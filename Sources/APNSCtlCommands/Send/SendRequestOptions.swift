@@ -1,4 +1,3 @@
-import APNSClient
 import APNSCore
 import ArgumentParser
 import APNSPlatform
@@ -53,32 +52,6 @@ struct SendRequestOptions: ParsableArguments {
     @Option(name: .customLong("sound"), help: ArgumentHelp("Quick payload: aps.sound name, e.g. default (a Live Activity's goes in aps.alert.sound).", valueName: "name"))
     var sound: String?
 
-    /// `--push-type`, checked.
-    func parsedPushType() throws(CLIError) -> PushType? {
-        guard let pushType else { return nil }
-        guard let t = PushType(userValue: pushType) else {
-            throw .usage("--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)")
-        }
-        return t
-    }
-
-    /// `--priority`, checked.
-    func parsedPriority() throws(CLIError) -> Priority? {
-        guard let priority else { return nil }
-        guard let n = Int(priority), let p = Priority(rawValue: n) else {
-            throw .usage("--priority \(JSONWriter.quoted(priority)): must be 10, 5 or 1")
-        }
-        return p
-    }
-
-    /// `--expiration` as UNIX seconds.
-    func parsedExpiration(now: Int64) throws(CLIError) -> Int64? {
-        guard let expiration else { return nil }
-        do { return try RequestDefaults.expiration(expiration, now: now) } catch {
-            throw .usage("--expiration " + error.message)
-        }
-    }
-
     /// `--collapse-id`, checked against APNs' 64-byte limit.
     func parsedCollapseID() throws(CLIError) -> String? {
         guard let collapseID else { return nil }
@@ -97,14 +70,5 @@ struct SendRequestOptions: ParsableArguments {
             throw .usage("--apns-id \(JSONWriter.quoted(apnsID)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(UUIDString.random())")
         }
         return apnsID
-    }
-
-    /// `--size-limit` in bytes.
-    func parsedSizeLimit() throws(CLIError) -> Int? {
-        guard let sizeLimit else { return nil }
-        guard let n = SizeLimit.parse(sizeLimit) else {
-            throw .usage("--size-limit \(JSONWriter.quoted(sizeLimit)): not a byte count; use a number or 256, 2k, 4k, 5k")
-        }
-        return n
     }
 }

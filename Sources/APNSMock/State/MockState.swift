@@ -72,8 +72,6 @@ public struct MockState: Sendable {
     public var caFile: String { storage.file(FileName.ca) }
     public var clientFile: String { storage.file(FileName.client) }
     public var authKeyFile: String { storage.file(FileName.authKey(keyID)) }
-    public var readyFile: String { storage.file(MockReadyFile.readyName) }
-    public var lockFile: String { storage.file(Self.lockName) }
 
     /// The names of the state dir's files, spelled once for reading, writing and showing them.
     enum FileName {

@@ -11,8 +11,8 @@ public struct SettingsLocation: Sendable, Equatable {
 
     public init(path: String, origin: SettingOrigin) { (self.path, self.origin) = (path, origin) }
 
-    /// Pure: `configFlag` is `--config`'s value, `variables` the environment, `configHome` is
-    /// `Environment.configHome` (XDG's rule applied at the edge). An empty `APNSCTL_CONFIG` counts as unset.
+    /// Pure: `configFlag` is `--config`'s value, `variables` the environment, `configHome` is the world's
+    /// `SettingsWorld.configHome` (XDG's rule applied at the edge). An empty `APNSCTL_CONFIG` counts as unset.
     /// Without a home directory (and no `XDG_CONFIG_HOME`) there is no default file: the path is empty.
     public static func find(configFlag: String?, variables: [String: String], configHome: String?) -> SettingsLocation {
         if let flag = configFlag { return SettingsLocation(path: flag, origin: .flag("--config")) }
