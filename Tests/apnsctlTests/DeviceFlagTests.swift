@@ -51,4 +51,21 @@ import Testing
         #expect(split.rest == ["p.json", "--topic", "x", "-d", "--verbose", "--", "-d", "dd", "-d"])
         #expect(DeviceFlagArguments.extract(["-d"]).rest == ["-d"])
     }
+
+    /// Parser parity: after an option that takes a value, `-d TOKEN` is that option's value to the parser, so
+    /// `--title -d TOKEN p.json` is its usage error (exit 64), never an alert titled "p.json". Every option of
+    /// `send` that takes a value, in-process as the binary runs it.
+    @Test func aDeviceFlagAfterAnOptionIsThatOptionsMissingValue() throws {
+        let options = SendQuickParser.arguments.filter { !$0.names.isEmpty && $0.kind != .flag }.flatMap(\.names)
+        #expect(options.contains("--title") && options.contains("-d"))
+        for option in options {
+            let arguments = [option, "-d", Self.token(1), "p.json", "--dry-run"]
+            #expect(throws: (any Error).self, "the parser refuses \(arguments)") { try APNSCtl.Send.parseAsRoot(arguments) }
+            let world = TestWorld()
+            let status = world.run(["send"] + arguments)
+            #expect(status == 64, "send \(arguments.joined(separator: " ")): exit \(status): \(world.stderr.text)")
+        }
+        #expect(DeviceFlagArguments.extract(["--title", "-d", "aa", "p.json"]).tokens.isEmpty)
+        #expect(DeviceFlagArguments.extract(["--title=x", "-d", "aa", "--verbose", "-d", "bb"]).tokens == ["aa", "bb"])
+    }
 }

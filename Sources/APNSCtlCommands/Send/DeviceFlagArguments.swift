@@ -15,11 +15,20 @@ enum DeviceFlagArguments {
         var rest: [String] = []
         rest.reserveCapacity(arguments.count)
         var index = arguments.startIndex
+        var valueOfPrevious = false
         while index < arguments.endIndex {
             let argument = arguments[index]
             if argument == "--" {
                 rest.append(contentsOf: arguments[index...])
                 break
+            }
+            // The word after an option that takes a value is that value as far as the parser goes, even `-d`
+            // (`--title -d TOKEN` is the parser's usage error, never a title taken from what follows).
+            if valueOfPrevious {
+                valueOfPrevious = false
+                rest.append(argument)
+                index += 1
+                continue
             }
             if names.contains(argument), index + 1 < arguments.endIndex, !arguments[index + 1].hasPrefix("-") {
                 tokens.append(arguments[index + 1])
@@ -30,9 +39,16 @@ enum DeviceFlagArguments {
                 tokens.append(String(argument.dropFirst("--device=".count)))
             } else {
                 rest.append(argument)
+                valueOfPrevious = takesValue(argument)
             }
             index += 1
         }
         return (tokens, rest)
+    }
+
+    /// Whether `argument` is one of `send`'s options that take the next word as their value.
+    private static func takesValue(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), !argument.contains("="), let n = SendQuickParser.index[argument] else { return false }
+        return SendQuickParser.arguments[n].kind != .flag
     }
 }
