@@ -52,11 +52,12 @@ import APNSPlatform
     }
 
     @Test func stopSendsShutdownGoAwayAndReturnsWithinASecond() throws {
-        let mock = try MockHarness(faults: MockFaults(neverAnswer: true))
+        let mock = try MockHarness(faults: MockFaults(neverAnswer: true), log: true)
         let box = ResultBox()
         let client = Thread { box.result = try? mock.nghttp(paths: MockHarness.devicePaths(1), timeoutSeconds: 5); box.done.signal() }
         client.start()
-        Thread.sleep(forTimeInterval: 0.5)
+        // Stopped once the client's request is in (it now waits for an answer), however long starting took.
+        #expect(Wait.until { !((try? mock.logLines(event: "received")) ?? []).isEmpty }, "the request never reached the mock")
         let start = Date()
         mock.server.stop()
         // It returns although the client still waits for answers (about 700 ms of draining).

@@ -204,8 +204,16 @@ import APNSPlatform
         let send = try SendInterruptTests.Background(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint,
                                                       "--ca-file", mock.caFile, "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
                                                       "--proxy", "\(scheme)://127.0.0.1:\(silent.localPort)", "--timeout", "60", "-v"])
-        #expect(send.wait(seconds: 20) { send.stderr.contains("* connecting to") }, "\(send.stderr)")
-        usleep(300_000)
+        // Ctrl-C once the proxy holds the connection and the client's first bytes (its CONNECT request or
+        // SOCKS greeting) arrived: it now waits for an answer that never comes.
+        var accepted: Socket? = nil
+        var greeting: [UInt8] = []
+        let waiting = Wait.until {
+            if accepted == nil { accepted = silent.accept() }
+            if let accepted { greeting += accepted.receive(limit: 4096).1 }
+            return !greeting.isEmpty
+        }
+        #expect(waiting, "the proxy never heard from the client: \(send.stderr)")
         kill(send.process.processIdentifier, SIGINT)
         let (status, waited) = send.finish(within: 20)
         #expect(status == 130, "\(send.stderr.suffix(400))")
