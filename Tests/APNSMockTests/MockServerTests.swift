@@ -150,9 +150,10 @@ import APNSPlatform
         let mock = try MockHarness { $0.firstRequestTimeoutMilliseconds = 300 }
         let silent = try mock.tlsClient()
         let start = Date()
-        let (bytes, closed) = MockHarness.readUntilClosed(silent, seconds: 5)
+        let (bytes, closed) = MockHarness.readUntilClosed(silent, seconds: 15)
         #expect(closed)
-        #expect(Date().timeIntervalSince(start) < 3)
+        // Closed by the 300 ms idle timeout, not by the connection's own much longer one; generous for a busy machine.
+        #expect(Date().timeIntervalSince(start) < 5)
         // The SETTINGS, then GOAWAY (type 7) with NO_ERROR and APNs' reason as debug data.
         #expect(String(decoding: bytes, as: UTF8.self).contains(#"{"reason":"IdleTimeout"}"#))
         // One that asks in time is served as usual.

@@ -218,12 +218,17 @@ import APNSPlatform
         let (mock, send) = try silentSendWithFiftyInFlight()
         defer { withExtendedLifetime(mock) {} }
         kill(send.process.processIdentifier, SIGINT)
-        #expect(send.wait(seconds: 5) { send.stderr.contains("* SIGINT: sending nothing new") })
+        #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
+        // Time passing is the subject here: the first was taken before its line appeared, so this is more than
+        // 1 s after it, and well before the 2 s the answers in flight are given.
         usleep(1_100_000)
         kill(send.process.processIdentifier, SIGINT)
-        let (status, waited) = send.finish(within: 5)
+        let (status, waited) = send.finish(within: 10)
         #expect(status == 130)
-        #expect(waited < 0.6, "the second signal took \(waited) s")
+        // At once: the signal handler itself exits, so the results owed are not printed; the bound is only a
+        // loaded machine's margin (the grace period would have printed all 50).
+        #expect(waited < 5, "the second signal took \(waited) s")
+        #expect(send.stdout.split(separator: "\n").count < 50, "the results owed were printed: \(send.stdout)")
         #expect(send.stderr.contains("error: interrupted again: exiting now; 50 results were not printed"), "\(send.stderr.suffix(300))")
     }
 
@@ -231,7 +236,8 @@ import APNSPlatform
         let (mock, send) = try silentSendWithFiftyInFlight()
         defer { withExtendedLifetime(mock) {} }
         kill(send.process.processIdentifier, SIGINT)
-        usleep(100_000)
+        // The second once the first was taken (not merged with it while pending), well within its second.
+        #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
         kill(send.process.processIdentifier, SIGINT)
         let (status, waited) = send.finish(within: 10)
         #expect(status == 130)
@@ -305,7 +311,8 @@ struct SendNameResolutionTests {
                                                            "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
                                                            "--cert", mock.certificate, "--timeout", "1"], timeout: 60)
         #expect(r.status == 69, "\(r.stderr)")
-        #expect(r.seconds < 4, "--timeout 1 bounds the lookup (the resolver would take 10 s): \(r.seconds) s")
+        // The whole command's time, start-up included: a loaded machine's margin, still short of the resolver's 10 s.
+        #expect(r.seconds < 8, "--timeout 1 bounds the lookup (the resolver would take 10 s): \(r.seconds) s")
         #expect(r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"), "\(r.stderr)")
     }
 
@@ -323,7 +330,7 @@ struct SendNameResolutionTests {
         kill(send.process.processIdentifier, SIGINT)
         let (status, waited) = send.finish(within: 15)
         #expect(status == 130, "\(send.stderr)")
-        #expect(waited < 2, "the lookup gives way to Ctrl-C at once: \(waited) s")
+        #expect(waited < 5, "the lookup gives way to Ctrl-C at once, not after the resolver's 10 s: \(waited) s")
         #expect(send.stdout == "sent 0; 1 never sent (interrupted)\n", "nothing was sent: no result line, only the summary")
     }
 
