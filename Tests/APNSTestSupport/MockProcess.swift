@@ -79,23 +79,27 @@ public final class MockProcess: @unchecked Sendable {
         bundleID = info["bundle_id"] as? String ?? ""
     }
 
-    /// How many times the mock answered each device, from its log (call after the client finished; the
-    /// log is written by a thread of its own, so this waits until the count stops growing).
+    /// How many times the mock answered each device, from its log (call after the client finished). The mock
+    /// writes each `answered` line before its answer goes out, so once `minimum` lines are there they all are;
+    /// with no minimum, waits until the count holds still (a log writer the machine starved lets answers go first).
     public func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        perDevice(event: "answered", expectingAtLeast: minimum)
+        perDevice(event: "answered", expectingAtLeast: minimum, settle: minimum == 0)
     }
 
     /// How many times each device's request reached the mock whole (its `received` lines), answered or not:
-    /// a device counted twice was sent twice.
+    /// a device counted twice was sent twice. Waits until the count holds still: requests a fault dropped are
+    /// logged whenever the mock gets to them, after the client gave up on them.
     public func receiptsPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        perDevice(event: "received", expectingAtLeast: minimum)
+        perDevice(event: "received", expectingAtLeast: minimum, settle: true)
     }
 
-    private func perDevice(event: String, expectingAtLeast minimum: Int) -> [String: Int] {
+    /// Waits (at most 20 s) until the log holds `minimum` lines of `event`, then, if `settle`, until their count
+    /// is the same on two reads 50 ms apart.
+    private func perDevice(event: String, expectingAtLeast minimum: Int, settle: Bool) -> [String: Int] {
         var counts: [String: Int] = [:]
         var previous = -1
         let marker = "\"event\":\"\(event)\""
-        for _ in 0..<100 {
+        Wait.until(interval: 0.05) {
             counts = [:]
             var total = 0
             let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
@@ -106,9 +110,8 @@ public final class MockProcess: @unchecked Sendable {
                 counts[String(rest[..<end]), default: 0] += 1
                 total += 1
             }
-            if total >= minimum && total == previous { break }
-            previous = total
-            usleep(50_000)
+            defer { previous = total }
+            return total >= minimum && (!settle || total == previous)
         }
         return counts
     }
