@@ -12,16 +12,6 @@ import APNSPlatform
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
-    /// Waits up to `seconds` for `condition`.
-    static func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
-    }
-
     /// curl's own time from start to the whole answer (process start-up excluded), and the status.
     static func timedCurl(_ mock: RunningMock) throws -> (status: Int, seconds: Double) {
         let r = try CommandRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--http2",
@@ -67,7 +57,7 @@ import APNSPlatform
             try tls.handshake(timeoutMs: 5000)  // and then not a byte of HTTP/2
             silentTLS.append(tls)
         }
-        #expect(Self.eventually(20) { Self.descriptorCount(pid) >= baseline + 350 },
+        #expect(Wait.until(seconds: 20) { Self.descriptorCount(pid) >= baseline + 350 },
                 "the mock holds every idle connection: \(Self.descriptorCount(pid)), baseline \(baseline)")
 
         let times = try Self.timedCurls(mock, count: 10)
@@ -79,7 +69,7 @@ import APNSPlatform
 
         silentTCP.removeAll()
         silentTLS.removeAll()
-        #expect(Self.eventually(5) { Self.descriptorCount(pid) <= baseline },
+        #expect(Wait.until(seconds: 20) { Self.descriptorCount(pid) <= baseline },
                 "descriptors: \(Self.descriptorCount(pid)), baseline \(baseline)")
         #expect(try Self.timedCurl(mock).status == 200)
     }
@@ -92,16 +82,16 @@ import APNSPlatform
         let over = try Socket.connect(host: "127.0.0.1", port: port, timeout: 5)
         // The mock closes it at once: a read sees the end (or a reset), long before any handshake timeout.
         var byte: UInt8 = 0
-        let closed = Self.eventually(3) {
+        let closed = Wait.until(seconds: 5) {
             _ = PollSet.wait(for: over.fd, .readable, until: SystemClock.monotonicNanoseconds() + 50_000_000)
             let n = read(over.fd, &byte, 1)
             return n == 0 || (n < 0 && errno != EAGAIN)
         }
         #expect(closed)
-        #expect(Self.eventually(3) { mock.stderr.contains("warning: apnsctl mock: 3 connections are open, the most it serves at once; closed 1 new connection") },
+        #expect(Wait.until(seconds: 20) { mock.stderr.contains("warning: apnsctl mock: 3 connections are open, the most it serves at once; closed 1 new connection") },
                 "\(mock.stderr)")
         // Room again once one goes.
         held.removeLast()
-        #expect(Self.eventually(5) { (try? mock.curl().status) == 200 })
+        #expect(Wait.until(seconds: 20) { (try? mock.curl().status) == 200 })
     }
 }
