@@ -73,4 +73,14 @@ import Testing
                 "\(run.lines.suffix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
+
+    /// `content-state`, the app's own data under a known key: 60 MiB of it is walked in the source, not kept.
+    @Test func sixtyMiBOfContentStateIsValidatedInUnder128MiB() throws {
+        let prefix = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200,"#
+        let run = try Self.validate(Self.distinctKeys(size: 60 << 20, prefix: prefix, suffix: "}}}"), as: "state.json")
+        #expect(run.status == 65)
+        #expect(run.lines.count == 2, "the size error and the date: \(run.lines)")
+        #expect(run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true, "\(run.lines.suffix(1))")
+        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    }
 }

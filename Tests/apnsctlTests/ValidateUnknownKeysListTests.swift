@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Unknown keys are listed like duplicate keys (CLI.md, "Exit codes"): the first 20 of an object, then one line
-/// counting the rest, in text and in JSON, for `aps`, `aps.alert` and `aps.sound`.
+/// counting the rest, in text and in JSON, for `aps`, `aps.alert` and `aps.sound`; so are UNIX times in
+/// `content-state`.
 @Suite struct ValidateUnknownKeysListTests {
     /// `{"aps":{<prefix>"u0":1,…,"u<n-1>":1<suffix>}}`.
     static func payload(_ n: Int, prefix: String, suffix: String) -> String {
@@ -43,5 +44,20 @@ import Testing
         let t = TestWorld()
         #expect(t.run(["validate", file]) == 0)
         #expect(t.stdout.lines.count == 20 && !t.stdout.text.contains("not listed"), "\(t.stdout.text)")
+    }
+
+    /// Every number in content-state that looks like a UNIX time is a warning: the first 20, then a count.
+    @Test func contentStateDatesAreListedAndCounted() throws {
+        let dir = try TemporaryDirectory(prefix: "unknown-keys")
+        let dates = (0..<30).map { "{\"at\":\(1_764_151_200 + $0)}" }.joined(separator: ",")
+        let file = try dir.write("la.json", #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"legs":["# + dates + "]}}}")
+        let t = TestWorld()
+        #expect(t.run(["validate", file]) == 0, "\(t.stderr.text)")
+        let lines = t.stdout.lines
+        #expect(lines.count == 21, "\(lines.suffix(2))")
+        #expect(lines.first?.contains(": warning: aps.content-state.legs[0].at: 1764151200 looks like a UNIX time") == true, "\(lines.prefix(1))")
+        #expect(lines[19].contains(": warning: aps.content-state.legs[19].at: 1764151219 looks like a UNIX time"), "\(lines[19])")
+        #expect(lines.last?.contains(": warning: aps.content-state: 10 more numbers that look like UNIX times not listed (30 in all); ") == true,
+                "\(lines.suffix(1))")
     }
 }
