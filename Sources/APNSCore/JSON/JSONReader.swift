@@ -25,11 +25,21 @@ public enum JSONReader {
     /// the source and a few bytes for each key of its open objects, not a tree of the whole document.
     public static func parseCollapsingDuplicates(_ bytes: [UInt8], keepingRootMember: ((String) -> Bool)? = nil)
         throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
+        try parseCollapsingDuplicates(bytes, keeping: keepingRootMember.map { keep in
+            JSONMemberFilter { keep($0) ? .keep(nil) : .leaveOut }
+        })
+    }
+
+    /// `parseCollapsingDuplicates` keeping, at every level `filter` reaches, only the members it chooses (asked
+    /// once per distinct key of each object it applies to): a huge object inside a kept member then costs what the
+    /// rules read of it, not a tree of it.
+    public static func parseCollapsingDuplicates(_ bytes: [UInt8], keeping filter: JSONMemberFilter?)
+        throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
         var parser = JSONParser(bytes: bytes)
         // Keys are remembered by 32-bit offsets.
         guard bytes.count < Int(UInt32.max) else { throw parser.fail(at: 0, "larger than 4 GiB; no payload is this big") }
         parser.collapsesDuplicates = true
-        parser.keepsRootMember = keepingRootMember
+        parser.rootFilter = filter
         let value = try parser.parseDocument()
         return (value, parser.duplicates)
     }
@@ -59,6 +69,17 @@ private struct OpenContainer {
     var keyStart = 0
     /// Whether the value being read is kept (objects: decided per member).
     var keepsValue = true
+    /// Which members of this object are kept; nil keeps every member whole. Arrays: see `keepsElements`.
+    var filter: JSONMemberFilter?
+    /// The filter for the value being read (objects: from `filter`'s choice for its key).
+    var valueFilter: JSONMemberFilter?
+    /// Whether the member being read is kept with its value not kept (`.listed`).
+    var valueShallow = false
+    /// Members `.listed` kept so far, and those past `JSONMemberFilter.listedLimit` counted instead.
+    var listed = 0
+    var unlisted = 0
+    /// How each kept member was chosen, by its first key offset, when not kept whole (a repeat is kept the same way).
+    var treatments: [(firstKeyStart: Int, filter: JSONMemberFilter?)] = []
     /// When collapsing duplicates: where the first copy of the current key started, nil when it is new.
     var repeatOf: Int?
     /// When collapsing duplicates: every key of the object by its first offset, and the first offset of each
@@ -66,8 +87,8 @@ private struct OpenContainer {
     var keyOffsets = JSONKeyOffsets()
     var firstKeyStarts: [Int] = []
 
-    init(start: Int, isObject: Bool, keeps: Bool) {
-        (self.start, self.isObject, self.keeps) = (start, isObject, keeps)
+    init(start: Int, isObject: Bool, keeps: Bool, filter: JSONMemberFilter?) {
+        (self.start, self.isObject, self.keeps, self.filter) = (start, isObject, keeps, filter)
         keepsValue = keeps
     }
 
@@ -100,8 +121,8 @@ struct JSONParser {
     /// `JSONReader.parseCollapsingDuplicates`: repeats replace earlier copies and are recorded in `duplicates`.
     var collapsesDuplicates = false
     var duplicates = JSONDuplicateKeys()
-    /// `keepingRootMember`: which top-level members to keep; nil keeps everything.
-    var keepsRootMember: ((String) -> Bool)?
+    /// Which top-level members to keep (and, through its choices, what of them); nil keeps everything.
+    var rootFilter: JSONMemberFilter?
 
     /// A parser at the start of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -130,9 +151,11 @@ struct JSONParser {
                     index += 1
                     value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
                 } else {
-                    // A top-level array's elements are never read by the rules: with `keepingRootMember` they are only checked.
-                    let keeps = stack.last.map { $0.keepsValue } ?? (isObject || keepsRootMember == nil)
-                    stack.append(OpenContainer(start: start, isObject: isObject, keeps: keeps))
+                    // A top-level array's elements are never read by the rules: with a filter they are only checked.
+                    var keeps = stack.last.map { $0.keepsValue } ?? (isObject || rootFilter == nil)
+                    let filter = stack.last.map { $0.isObject ? $0.valueFilter : nil } ?? rootFilter
+                    if !isObject, let filter, !filter.keepsElements { keeps = false }
+                    stack.append(OpenContainer(start: start, isObject: isObject, keeps: keeps, filter: filter))
                     if isObject { try beginMember(of: &stack, after: "'{'") }
                     continue readValue
                 }
@@ -169,7 +192,7 @@ struct JSONParser {
                     value = JSONValue(kind: .array(closed.elements), start: closed.start, end: index)
                 } else {
                     let (key, keyStart) = (stack[top].key, stack[top].keyStart)
-                    if stack[top].keepsValue {
+                    if stack[top].keepsValue || stack[top].valueShallow {
                         stack[top].add(JSONMember(key: key, keyStart: keyStart, value: value), collapsing: collapsesDuplicates)
                     }
                     stack[top].count += 1
@@ -195,6 +218,7 @@ struct JSONParser {
                     index += 1
                     let closed = stack.removeLast()
                     value = JSONValue(kind: .object(closed.members), start: closed.start, end: index)
+                    value.unlistedMembers = closed.unlisted
                 }
             }
             break readValue
@@ -221,7 +245,7 @@ struct JSONParser {
 
     /// Reads the next member's key into the innermost open object and decides what becomes of its value: when
     /// collapsing, whether the key repeats an earlier one (found by `JSONKeyOffsets`), and whether the value is
-    /// kept (a repeat of a kept member replaces it; a new top-level key is kept when `keepsRootMember` says so).
+    /// kept (a repeat of a kept member replaces it; a new key as the object's `JSONMemberFilter` chooses).
     private mutating func beginMember(of stack: inout [OpenContainer], after context: String) throws(JSONSyntaxError) {
         let top = stack.count - 1
         let (key, keyStart) = try parseKey(after: context)
@@ -229,13 +253,37 @@ struct JSONParser {
         guard collapsesDuplicates else { return }
         let first = stack[top].keyOffsets.firstStart(of: key, at: keyStart, in: self)
         stack[top].repeatOf = first
+        (stack[top].valueFilter, stack[top].valueShallow) = (nil, false)
         guard stack[top].keeps else { stack[top].keepsValue = false; return }
+        guard let filter = stack[top].filter else {
+            stack[top].keepsValue = first.map { stack[top].slot(firstKeyStart: $0) != nil } ?? true
+            return
+        }
         if let first {
-            stack[top].keepsValue = stack[top].slot(firstKeyStart: first) != nil
-        } else if top == 0, let keepsRootMember {
-            stack[top].keepsValue = keepsRootMember(key)
-        } else {
+            // A repeat replaces a kept first copy, kept the same way.
+            guard stack[top].slot(firstKeyStart: first) != nil else { stack[top].keepsValue = false; return }
+            let treatment = stack[top].treatments.first { $0.firstKeyStart == first }
+            stack[top].keepsValue = treatment == nil || treatment?.filter != nil
+            stack[top].valueShallow = !stack[top].keepsValue
+            stack[top].valueFilter = treatment?.filter
+            return
+        }
+        switch filter.choose(key) {
+        case .keep(let inner):
             stack[top].keepsValue = true
+            stack[top].valueFilter = inner
+            if let inner { stack[top].treatments.append((keyStart, inner)) }
+        case .leaveOut:
+            stack[top].keepsValue = false
+        case .listed:
+            stack[top].keepsValue = false
+            if stack[top].listed < JSONMemberFilter.listedLimit {
+                stack[top].listed += 1
+                stack[top].valueShallow = true
+                stack[top].treatments.append((keyStart, nil))
+            } else {
+                stack[top].unlisted += 1
+            }
         }
     }
 

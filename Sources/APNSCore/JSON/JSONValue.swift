@@ -18,6 +18,8 @@ public struct JSONValue: Sendable {
     public let start: Int
     /// Byte offset just past the value's last byte.
     public let end: Int
+    /// Members of an object read with a `JSONMemberFilter` that were `.listed` past its limit: counted, not kept.
+    public internal(set) var unlistedMembers = 0
 
     /// Makes a value; the reader is the usual source, tests build them directly.
     public init(kind: Kind, start: Int, end: Int) {

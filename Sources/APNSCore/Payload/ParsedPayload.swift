@@ -17,7 +17,7 @@ public struct ParsedPayload {
         var duplicates = JSONDuplicateKeys()
         var syntaxError: JSONSyntaxError? = nil
         if !payload.source.isEmpty {
-            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(payload.source, keepingRootMember: RootMembersRead.filter()) } catch { syntaxError = error }
+            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(payload.source, keeping: RootMembersRead.filter()) } catch { syntaxError = error }
         }
         (self.root, self.duplicates, self.syntaxError) = (root, duplicates, syntaxError)
     }

@@ -4,8 +4,10 @@ extension PayloadChecker {
     /// Checks `aps` (an object) whose effective members are `members`.
     mutating func checkAPS(_ aps: JSONValue, members: [JSONMember]) {
         let names = APSKey.allCases.map(\.rawValue)
+        var lastUnknown = aps.start
         for member in members {
             guard let key = APSKey(rawValue: member.key) else {
+                lastUnknown = max(lastUnknown, member.keyStart)
                 warning("aps." + member.key, at: member.keyStart,
                         "unknown aps key \(JSONWriter.quoted(member.key)) is ignored by APNs"
                             + (Suggestion.closest(to: member.key, among: names).map { "; did you mean \(JSONWriter.quoted($0))?" }
@@ -15,6 +17,8 @@ extension PayloadChecker {
             checkApplicability(key, member)
             checkValue(key, member.value)
         }
+        reportUnlistedKeys(of: aps, path: "aps", at: lastUnknown, what: "unknown aps keys",
+                           advice: "APNs ignores them: put custom data beside \"aps\", at the top level")
         checkPushTypeRules(aps, members: members)
     }
 
@@ -159,6 +163,14 @@ extension PayloadChecker {
         if n.doubleValue > 1e11 {
             warning(path, at: value.start, "\(name) \(n.literal) looks like milliseconds; APNs wants UNIX seconds: divide by 1000")
         }
+    }
+
+    /// The members of `object` listed past `JSONMemberFilter.listedLimit` (`JSONValue.unlistedMembers`): one
+    /// warning counting them, after the last one listed (`lastListed`), as duplicate keys are counted.
+    mutating func reportUnlistedKeys(of object: JSONValue, path: String, at lastListed: Int, what: String, advice: String) {
+        let unlisted = object.unlistedMembers
+        guard unlisted > 0 else { return }
+        warning(path, at: lastListed, "\(unlisted) more \(what) not listed (\(unlisted + JSONMemberFilter.listedLimit) in all); \(advice)")
     }
 
     /// `; put it in quotes` for a number or boolean where a string was wanted.

@@ -13,6 +13,8 @@ extension PayloadChecker {
             }
             let members = JSONValue.effectiveMembers(all)
             for m in members { checkAlertMember(m, in: members) }
+            reportUnlistedKeys(of: value, path: path, at: lastUnknownKey(members, known: Self.knownAlertKeys, after: value.start),
+                               what: "unknown alert keys", advice: "they are ignored; alert keys are \(APSKey.alertKeys.joined(separator: ", "))")
             let shown = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
             if !members.contains(where: { shown.contains($0.key) }) {
                 warning(path, at: value.start, "alert has no title, subtitle, body or loc-key, so nothing is shown; add \"body\"")
@@ -69,6 +71,17 @@ extension PayloadChecker {
                 warning(path + "." + m.key, at: m.keyStart, "unknown key \(JSONWriter.quoted(m.key)) is ignored\(Suggestion.didYouMean(m.key, among: ["loc-key", "loc-args"]))")
             }
         }
+        reportUnlistedKeys(of: value, path: path, at: lastUnknownKey(members, known: ["loc-key", "loc-args"], after: value.start),
+                           what: "unknown keys", advice: "they are ignored; a localized \(lastComponent(path)) holds loc-key and loc-args")
+    }
+
+    /// Every key `checkAlertMember` knows (the others are warned about as unknown).
+    static let knownAlertKeys = APSKey.alertKeys + APSKey.legacyAlertKeys + ["sound"]
+
+    /// Where the last member of `members` not in `known` starts (`start` when none): the count of the unknown keys
+    /// not listed follows it.
+    func lastUnknownKey(_ members: [JSONMember], known: [String], after start: Int) -> Int {
+        members.reduce(start) { known.contains($1.key) ? $0 : max($0, $1.keyStart) }
     }
 
     /// Checks `aps.sound`: a file name (or `"default"`), or for critical alerts `{critical, name, volume}`.
@@ -109,6 +122,8 @@ extension PayloadChecker {
                     warning(p, at: m.keyStart, "unknown sound key \(JSONWriter.quoted(m.key)) is ignored\(mean)")
                 }
             }
+            reportUnlistedKeys(of: value, path: path, at: lastUnknownKey(members, known: APSKey.soundKeys, after: value.start),
+                               what: "unknown sound keys", advice: "they are ignored; sound keys are critical, name, volume")
         default:
             error(path, at: value.start, "sound must be a string (a sound file name or \"default\") or, for critical alerts, an object, found \(value.summary)")
         }

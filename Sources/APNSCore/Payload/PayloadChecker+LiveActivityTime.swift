@@ -22,26 +22,30 @@ extension PayloadChecker {
     }
 
     /// Every number in `content-state` that looks like a UNIX time (10^9…2·10^9) or one in milliseconds
-    /// (10^12…2·10^12): a warning at its path with the value a `Date` field needs.
+    /// (10^12…2·10^12): a warning at its path with the value a `Date` field needs; the first 20, then a count.
+    /// Walked in the source (`JSONNumberScan`): content-state is the app's data, of any size, and is not kept.
     mutating func checkContentStateDates(_ value: JSONValue, path: String) {
-        switch value.kind {
-        case .object(let members):
-            for m in JSONValue.effectiveMembers(members) { checkContentStateDates(m.value, path: path + "." + m.key) }
-        case .array(let elements):
-            for (i, e) in elements.enumerated() { checkContentStateDates(e, path: "\(path)[\(i)]") }
-        case .number(let n):
-            let d = n.doubleValue
+        var (listed, count, lastListed) = (0, 0, value.start)
+        JSONNumberScan.forEachNumber(in: source, value.start..<value.end, path: path) { range, spell in
+            let literal = String(decoding: source[range], as: UTF8.self)
+            guard let d = Double(literal), (d >= 1e9 && d <= 2e9) || (d >= 1e12 && d <= 2e12) else { return }
+            count += 1
+            guard listed < JSONMemberFilter.listedLimit else { return }
+            listed += 1
+            lastListed = range.lowerBound
+            let path = spell()
             let field = lastComponent(path)
-            if d >= 1e9 && d <= 2e9 {
+            if d <= 2e9 {
                 let unix = Int64(d)
                 let shown = ISO8601.format(epochSeconds: unix + Self.referenceDateOffset)
-                warning(path, at: value.start, "\(n.literal) looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show \(shown): if \(field) is a Date, send \(unix - Self.referenceDateOffset) (UNIX seconds − 978307200)")
-            } else if d >= 1e12 && d <= 2e12 {
+                warning(path, at: range.lowerBound, "\(literal) looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show \(shown): if \(field) is a Date, send \(unix - Self.referenceDateOffset) (UNIX seconds − 978307200)")
+            } else {
                 let unix = Int64(d / 1000)
-                warning(path, at: value.start, "\(n.literal) looks like a UNIX time in milliseconds; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would be thousands of years off: if \(field) is a Date, send \(unix - Self.referenceDateOffset) (milliseconds ÷ 1000 − 978307200)")
+                warning(path, at: range.lowerBound, "\(literal) looks like a UNIX time in milliseconds; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would be thousands of years off: if \(field) is a Date, send \(unix - Self.referenceDateOffset) (milliseconds ÷ 1000 − 978307200)")
             }
-        default:
-            return
+        }
+        if count > listed {
+            warning(path, at: lastListed, "\(count - listed) more numbers that look like UNIX times not listed (\(count) in all); ActivityKit decodes a Swift Date as seconds since 2001-01-01: send Date fields as UNIX seconds − 978307200")
         }
     }
 

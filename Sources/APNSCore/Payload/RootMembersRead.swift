@@ -2,10 +2,19 @@
 /// `keepingRootMember`: `aps`, `mdm` and a `.apns` file's bundle key, and, for the hint when `aps` is missing,
 /// the first key that looks like "aps" and the first that belongs inside `aps`. Everything else is custom data
 /// the app reads: it is checked as JSON (and for repeated keys) but not kept, so checking a payload of any size
-/// costs about its own size in memory.
+/// costs about its own size in memory. Of `aps` only what `APSMembersRead` chooses is kept; of the others,
+/// whose contents no rule reads, only their kind and position.
 enum RootMembersRead {
-    /// A fresh answer for one document (it remembers which hint keys it has already kept).
-    static func filter() -> (String) -> Bool {
+    /// A fresh filter for one document (it remembers which hint keys it has already kept).
+    static func filter() -> JSONMemberFilter {
+        let keep = keptKeys()
+        return JSONMemberFilter { key in
+            key == "aps" ? .keep(APSMembersRead.aps) : keep(key) ? .keep(.nothingInside) : .leaveOut
+        }
+    }
+
+    /// Whether a top-level `key` is kept (asked once per distinct key).
+    static func keptKeys() -> (String) -> Bool {
         var keptLookalike = false
         var keptAPSKey = false
         return { key in
