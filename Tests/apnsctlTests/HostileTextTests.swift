@@ -85,26 +85,8 @@ import Testing
 
     /// A server's answer: a proxy whose CONNECT answer holds ESC and BEL (a small in-test server).
     @Test func aServersAnswerIsEscaped() throws {
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = listener.localPort
-        let answer = Array("HTTP/1.1 403 Forbidden \(Self.retitle)\r\nContent-Length: 0\r\n\r\n".utf8)
-        let server = Thread {
-            var client: Socket? = nil
-            for _ in 0..<1000 where client == nil {
-                client = listener.accept()
-                if client == nil { usleep(10_000) }
-            }
-            guard let client else { return }
-            var request: [UInt8] = []
-            for _ in 0..<500 where !request.ends(with: Array("\r\n\r\n".utf8)) {
-                let (_, bytes) = client.receive(limit: 4096)
-                request += bytes
-                if bytes.isEmpty { usleep(10_000) }
-            }
-            _ = client.send(answer[...])
-            usleep(200_000)
-        }
-        server.start()
+        let proxy = try FixedAnswerProxy(answer: "HTTP/1.1 403 Forbidden \(Self.retitle)\r\nContent-Length: 0\r\n\r\n")
+        let port = proxy.port
         let mock = try MockProcess()
         let r = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
                                            "--proxy", "http://127.0.0.1:\(port)", "-d", Self.token(1), "--timeout", "5"])
@@ -112,8 +94,4 @@ import Testing
         #expect(r.stderr.contains("403 Forbidden \\u{1B}]0;owned\\u{7}"), "\(r.stderr)")
         Self.expectNoRawControls(r, "proxy answer")
     }
-}
-
-private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
 }

@@ -131,28 +131,9 @@ import Testing
 
     /// A proxy's status line: escaped in the text result line, `-v` and the error; JSON's escapes in `-o json`.
     @Test func aProxysAnswerIsEscapedInTextAndAsJSONInJSON() throws {
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = listener.localPort
-        let answer = Array("HTTP/1.1 403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow\r\nContent-Length: 0\r\n\r\n".utf8)
-        let runs = 2
-        let server = Thread {
-            for _ in 0..<runs {
-                var client: Socket? = nil
-                for _ in 0..<1000 where client == nil {
-                    client = listener.accept()
-                    if client == nil { usleep(10_000) }
-                }
-                guard let client else { return }
-                var request: [UInt8] = []
-                for _ in 0..<500 where !(request.count >= 4 && Array(request.suffix(4)) == Array("\r\n\r\n".utf8)) {
-                    let (_, bytes) = client.receive(limit: 4096)
-                    request += bytes
-                    if bytes.isEmpty { usleep(10_000) }
-                }
-                _ = client.send(answer[...])
-            }
-        }
-        server.start()
+        let proxy = try FixedAnswerProxy(answer: "HTTP/1.1 403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow\r\nContent-Length: 0\r\n\r\n",
+                                         connections: 2)
+        let port = proxy.port
         let dir = try TemporaryDirectory(prefix: "printed-proxy")
         let cert = try dir.pem("client.pem", CredentialFixtures.universal)
         let send = ["send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "5",
