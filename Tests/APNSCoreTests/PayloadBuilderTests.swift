@@ -16,7 +16,7 @@ import Testing
     }
 
     func build(_ f: PayloadFlags, base: String? = nil, pushType: PushType? = nil) throws -> String {
-        String(decoding: try PayloadBuilder.build(f, pushType: pushType, base: base.map { Array($0.utf8) }, now: Self.now), as: UTF8.self)
+        String(decoding: try PayloadBuilder.build(f, pushType: pushType, base: base.map { PayloadBuilder.Base(Array($0.utf8)) }, now: Self.now), as: UTF8.self)
     }
 
     /// Each flag alone with `--live-activity update`, and what it adds to aps after event and timestamp.
@@ -164,8 +164,8 @@ import Testing
     }
 
     @Test func kindFollowsFlagsPushTypeAndPayload() {
-        #expect(PayloadBuilder.kind(of: PayloadFlags(), pushType: nil, base: Array(#"{"aps":{"event":"end"}}"#.utf8)) == .liveActivity)
-        #expect(PayloadBuilder.kind(of: PayloadFlags(), pushType: nil, base: Array(#"{"aps":{"alert":"x"}}"#.utf8)) == .alert)
+        #expect(PayloadBuilder.kind(of: PayloadFlags(), pushType: nil, base: PayloadBuilder.Base(Array(#"{"aps":{"event":"end"}}"#.utf8))) == .liveActivity)
+        #expect(PayloadBuilder.kind(of: PayloadFlags(), pushType: nil, base: PayloadBuilder.Base(Array(#"{"aps":{"alert":"x"}}"#.utf8))) == .alert)
         #expect(PayloadBuilder.kind(of: PayloadFlags(), pushType: .liveactivity, base: nil) == .liveActivity)
         #expect(PayloadBuilder.kind(of: Self.flags { $0.contentChanged = true }, pushType: .widgets, base: nil) == .contentChanged)
     }

@@ -17,17 +17,29 @@ public enum PayloadBuilder {
     static let liveActivityKeyOrder: [APSKey] = [.event, .timestamp, .contentState, .attributesType, .attributes, .alert,
                                                  .staleDate, .dismissalDate, .relevanceScore, .inputPushToken, .inputPushChannel]
 
+    /// The PAYLOAD the flags edit: its body, parsed once for every question the builder asks of it.
+    public struct Base: Sendable {
+        public let bytes: [UInt8]
+        /// The body's JSON; nil when it is not JSON (the flags then leave it as it is, for the validator to explain).
+        let root: JSONValue?
+
+        public init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            root = try? JSONReader.parse(bytes)
+        }
+    }
+
     /// What `flags` build, given the push type the user chose (`--push-type` or the topic's suffix) and the PAYLOAD.
-    public static func kind(of flags: PayloadFlags, pushType: PushType?, base: [UInt8]?) -> Kind {
+    public static func kind(of flags: PayloadFlags, pushType: PushType?, base: Base?) -> Kind {
         if flags.contentChanged { return .contentChanged }
         if flags.liveActivity != nil || pushType == .liveactivity { return .liveActivity }
-        if let base, let aps = (try? JSONReader.parse(base))?["aps"], aps["event"] != nil { return .liveActivity }
+        if let aps = base?.root?["aps"], aps["event"] != nil { return .liveActivity }
         return .alert
     }
 
-    /// The payload bytes. `base` is the PAYLOAD's body (nil: build the whole payload); `now` is UNIX seconds.
+    /// The payload bytes. `base` is the PAYLOAD (nil: build the whole payload); `now` is UNIX seconds.
     /// A flag whose value or combination is wrong throws a problem naming the flag (exit 64).
-    public static func build(_ flags: PayloadFlags, pushType: PushType? = nil, base: [UInt8]?, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
+    public static func build(_ flags: PayloadFlags, pushType: PushType? = nil, base: Base?, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         let kind = kind(of: flags, pushType: pushType, base: base)
         let members: [JSONObjectEditor.Member]
         switch kind {
@@ -51,18 +63,19 @@ public enum PayloadBuilder {
         guard let base else {
             return JSONObjectEditor.object([JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))])
         }
-        guard !members.isEmpty else { return base }
+        let bytes = base.bytes
+        guard !members.isEmpty else { return bytes }
         // A PAYLOAD that is not a JSON object with an object aps is left as it is: the validator explains it.
-        guard let root = try? JSONReader.parse(base), root.isObject else { return base }
+        guard let root = base.root, root.isObject else { return bytes }
         guard let aps = root.member("aps")?.value else {
-            return JSONObjectEditor.setting([JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))], in: root, of: base)
+            return JSONObjectEditor.setting([JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))], in: root, of: bytes)
         }
-        guard aps.isObject else { return base }
-        return Array(base[..<aps.start]) + JSONObjectEditor.setting(members, in: aps, of: base) + Array(base[aps.end...])
+        guard aps.isObject else { return bytes }
+        return Array(bytes[..<aps.start]) + JSONObjectEditor.setting(members, in: aps, of: bytes) + Array(bytes[aps.end...])
     }
 
     /// The `aps` members of a Live Activity push, in CLI.md's order.
-    private static func liveActivityMembers(_ flags: PayloadFlags, base: [UInt8]?, now: Int64) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
+    private static func liveActivityMembers(_ flags: PayloadFlags, base: Base?, now: Int64) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
         if flags.badge != nil {
             throw PayloadFlagProblem("--badge: a Live Activity shows no badge; leave --badge out")
         }
@@ -87,16 +100,16 @@ public enum PayloadBuilder {
 
     /// `alert` of a Live Activity: `{"title":…,"body":…,"sound":…}` with the parts given (the sound inside the alert,
     /// as in Apple's sample). A PAYLOAD's alert object keeps its other parts; a string alert stays the body.
-    private static func liveActivityAlert(_ flags: PayloadFlags, base: [UInt8]?) throws(PayloadFlagProblem) -> [UInt8]? {
+    private static func liveActivityAlert(_ flags: PayloadFlags, base: Base?) throws(PayloadFlagProblem) -> [UInt8]? {
         var parts: [JSONObjectEditor.Member] = []
         if let title = flags.title { parts.append(JSONObjectEditor.Member("title", quoted(title))) }
         if let body = flags.alert { parts.append(JSONObjectEditor.Member("body", quoted(body))) }
         if let sound = flags.sound { parts.append(JSONObjectEditor.Member("sound", quoted(sound))) }
         guard !parts.isEmpty else { return nil }
-        if let base, let root = try? JSONReader.parse(base), let existing = root["aps"]?["alert"] {
-            if existing.isObject { return JSONObjectEditor.setting(parts, in: existing, of: base) }
+        if let base, let existing = base.root?["aps"]?["alert"] {
+            if existing.isObject { return JSONObjectEditor.setting(parts, in: existing, of: base.bytes) }
             if existing.string != nil, flags.alert == nil {
-                let body = JSONObjectEditor.Member("body", Array(base[existing.start..<existing.end]))
+                let body = JSONObjectEditor.Member("body", Array(base.bytes[existing.start..<existing.end]))
                 parts.insert(body, at: parts.first?.key == "title" ? 1 : 0)
             }
         }

@@ -26,4 +26,10 @@ public struct ParsedPayload {
     public func inferredPushType(topic: String?) -> PushType {
         PayloadValidator.inferPushType(root: root, topic: topic)
     }
+
+    /// Whether `aps` holds only `content-changed: true`, the payload widgets and controls pushes share.
+    public var apsHoldsOnlyContentChanged: Bool {
+        guard let aps = root?["aps"]?.members else { return false }
+        return PayloadValidator.isContentChangedOnly(JSONValue.effectiveMembers(aps))
+    }
 }

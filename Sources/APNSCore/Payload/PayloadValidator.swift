@@ -75,12 +75,6 @@ public enum PayloadValidator {
         aps.count == 1 && aps[0].key == APSKey.contentChanged.rawValue && aps[0].value.bool == true
     }
 
-    /// `isContentChangedOnly` for a whole payload's bytes.
-    public static func isContentChangedOnly(body: [UInt8]) -> Bool {
-        guard let aps = (try? JSONReader.parse(body))?["aps"]?.members else { return false }
-        return isContentChangedOnly(JSONValue.effectiveMembers(aps))
-    }
-
     /// Bytes of `body` without insignificant whitespace (`body` must be valid JSON).
     static func compactSize(_ body: [UInt8]) -> Int { JSONCompactor.compactCount(body[...]) }
 

@@ -13,7 +13,8 @@ enum BroadcastDryRun {
         if plan.jobs.count > 1 {
             notes.append("# the same request goes to \(plan.jobs.count - 1) more channel\(plan.jobs.count == 2 ? "" : "s"), only apns-channel-id and apns-request-id differ")
         }
-        return DryRunText(url: plan.endpoint.url + first.request.path, headers: first.request.fields(authority: plan.endpoint.authority),
+        let endpoint = plan.route.endpoint
+        return DryRunText(url: endpoint.url + first.request.path, headers: first.request.fields(authority: endpoint.authority),
                           body: first.request.body, environment: plan.credentials.environment, tokenIDs: plan.credentials.tokenIDs,
                           identity: plan.credentials.identity, proxy: nil, notes: notes, settings: settings)
     }

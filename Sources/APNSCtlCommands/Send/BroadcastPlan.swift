@@ -10,9 +10,12 @@ struct BroadcastPlan {
     let broadcast: BroadcastRequest
     let jobs: [PushJob]
     let credentials: BroadcastCredentials
-    let endpoint: PushEndpoint
-    /// The proxy for `endpoint` (or why none is used).
-    let proxy: ProxySelection
+    let route: SendRoute
+
+    /// Where the channels' broadcasts go.
+    var delivery: DeliveryTarget {
+        DeliveryTarget(route: route, identity: credentials.identity, total: jobs.count, noun: "channel")
+    }
 }
 
 extension APNSCtl.Send {
@@ -32,7 +35,6 @@ extension APNSCtl.Send {
                 throw .usage("--channel \"\": a channel id is one word of base64, as apnsctl channel create prints it")
             }
         }
-        if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
         if broadcast.requestID != nil && broadcast.channels.count > 1 {
             throw .usage("--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time")
         }
@@ -47,22 +49,22 @@ extension APNSCtl.Send {
         if liveActivity.contentChanged { throw .usage("--content-changed: broadcasts are Live Activity pushes; send widget pushes to devices") }
         let priority = settings.priority?.value ?? .immediate
         let expiration = try settings.expirationTime(now: now) ?? 0
-        let sizeLimit = settings.sizeLimit?.value
+        let sizeLimit = PushHeaders.sizeLimit(settings.sizeLimit?.value, for: Broadcast.pushType, broadcast: true)
         let requestID = try parsedRequestID(broadcast.requestID)
         try settings.checkCAFile()
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
-        let loaded = try loadPayload(pushType: Broadcast.pushType, now: now, in: world)
+        let payload = try loadPayload(type: PushDescription.RequestedType(built: Broadcast.pushType, given: Broadcast.pushType), now: now, in: world)
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
-        let body = try checkPayload(loaded, ParsedPayload(loaded.payload), pushType: Broadcast.pushType, priority: priority,
-                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now, in: world).body
+        let body = try checkPayload(payload, ParsedPayload(payload.payload), pushType: Broadcast.pushType, priority: priority,
+                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now, in: world)
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
         let port = settings.checkedPort(endpoints: settings.endpointList, in: world)
         let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel", in: world) { env in
             PushEndpoint(host: env.host, port: port)
         }
-        return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),
-                             credentials: credentials, endpoint: route.endpoint, proxy: route.proxy)
+        return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID), credentials: credentials,
+                             route: SendRoute(environment: credentials.environment, endpoint: route.endpoint, proxy: route.proxy))
     }
 }

@@ -10,8 +10,6 @@ extension APNSCtl.Send {
             BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput)
             return
         }
-        try deliver(settings, RequestListSource(plan.jobs), total: plan.jobs.count, environment: plan.credentials.environment,
-                    endpoint: plan.endpoint, proxy: plan.proxy, identity: plan.credentials.identity, format: format,
-                    noun: "channel", in: world)
+        try deliver(settings, RequestListSource(plan.jobs), to: plan.delivery, format: format, in: world)
     }
 }

@@ -4,29 +4,44 @@ import APNSCrypto
 import APNSPlatform
 import APNSSettings
 
+/// Where a planned run goes and how its results are named: what `send` and `send --channel` hand to delivery,
+/// taken from their plans.
+struct DeliveryTarget {
+    let route: SendRoute
+    let identity: PushIdentity?
+    /// How many targets, or nil for a stream of unknown length.
+    let total: Int?
+    /// Names the targets in messages (`device`, `channel`).
+    let noun: String
+    /// `--env auto`'s second environment.
+    var fallback: SendFallback? = nil
+    /// The device push's topic and type, for the notes on its results; nil for broadcasts.
+    var topic: String? = nil
+    var pushType: PushType? = nil
+    var deviceName: ((String) -> String?)? = nil
+}
+
 extension APNSCtl.Send {
-    /// Sends every request `requests` yields over one connection (devices or broadcast channels), prints one
-    /// result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a rejection,
-    /// 69 when a target got no answer (wins over 1), 130/143 when interrupted. `noun` names the targets in
-    /// messages (`device`, `channel`).
-    func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
-                 proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
-                 fallback: SendFallback? = nil, topic: String? = nil, pushType: PushType? = nil,
-                 deviceName: ((String) -> String?)? = nil, in world: CommandWorld) throws(CLIError) {
-        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy, in: world)
-        configuration.environment = environment
+    /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
+    /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
+    /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
+    func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: SendOutput.Format,
+                 in world: CommandWorld) throws(CLIError) {
+        let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
+        var configuration = settings.senderConfiguration(endpoint: route.endpoint, identity: target.identity, proxy: route.proxy, in: world)
+        configuration.environment = route.environment
         configuration.resendUnknown = settings.isOn("resend-unknown")
         let verbose = settings.isOn("verbose")
         let color = settings.color.flatMap { ColorMode(rawValue: $0.value.rawValue) } ?? .auto
-        let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
+        let renderer = SendOutput(format: format, environment: route.environment, endpoint: route.endpoint, total: total,
                                   lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color, in: world)
-        renderer.deviceName = deviceName
-        renderer.pushType = pushType
-        renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)
+        renderer.deviceName = target.deviceName
+        renderer.pushType = target.pushType
+        renderer.topicNote = SendOutput.topicNote(topic: target.topic, identity: target.identity)
         let verboseLog = verbose ? SendVerbose(in: world) : nil
         if verbose {
-            for line in SendVerbose.proxyLines(proxy, endpoint: endpoint) { world.standardError.print(PrintableText.escapingControls(line) + "\n") }
-            if let fallback, fallback.route.proxy != proxy {
+            for line in SendVerbose.proxyLines(route.proxy, endpoint: route.endpoint) { world.standardError.print(PrintableText.escapingControls(line) + "\n") }
+            if let fallback, fallback.route.proxy != route.proxy {
                 for line in SendVerbose.proxyLines(fallback.route.proxy, endpoint: fallback.route.endpoint) {
                     world.standardError.print(PrintableText.escapingControls(line) + "\n")
                 }
@@ -79,7 +94,7 @@ extension APNSCtl.Send {
 /// `--env auto`'s second environment, with what to send there: the same request, to the devices the
 /// first environment answered `BadDeviceToken`.
 struct SendFallback {
-    let route: SendPlan.Route
+    let route: SendRoute
     let request: PushRequest
     let devices: DeviceSource
 }

@@ -54,33 +54,19 @@ extension APNSCtl.Send {
         return f
     }
 
-    /// PAYLOAD (66 when unreadable) with the payload flags applied, and the name its problems are reported under.
-    /// `pushType` is the type the user chose (`--push-type`, or the topic's suffix), which decides whether alert
-    /// flags build a Live Activity alert. A PAYLOAD without payload flags is returned byte for byte.
-    func loadPayload(pushType: PushType?, now: Int64, in world: CommandWorld) throws(CLIError) -> (payload: Payload, name: String) {
+    /// PAYLOAD as read (66 when unreadable) and the name its problems are reported under; nil without one.
+    func readPayload(in world: CommandWorld) throws(CLIError) -> SendPayload? {
+        guard let payload else { return nil }
+        if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
+        do { return SendPayload(payload: try Payload.load(path: payload, standardInput: world.standardInput), name: payload) } catch {
+            throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
+        }
+    }
+
+    /// The payload to send: the payload flags (their `@FILE` values read first), then PAYLOAD, then the two made
+    /// into one by `SendPayload.applying`.
+    func loadPayload(type: PushDescription.RequestedType, now: Int64, in world: CommandWorld) throws(CLIError) -> SendPayload {
         let flags = try payloadFlags(in: world)
-        let read: (payload: Payload, name: String)?
-        if let payload {
-            if payload.hasPrefix("{") {
-                read = (Payload(bytes: Array(payload.utf8)), "(inline)")
-            } else {
-                do { read = (try Payload.load(path: payload, standardInput: world.standardInput), payload) } catch {
-                    throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
-                }
-            }
-        } else {
-            read = nil
-        }
-        if let read, flags.isEmpty { return read }
-        let kind = PayloadBuilder.kind(of: flags, pushType: pushType, base: read?.payload.body)
-        if let read, kind == .alert, let first = flags.alertFlags.first {
-            throw CLIError.usage("\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other")
-        }
-        let body: [UInt8]
-        do { body = try PayloadBuilder.build(flags, pushType: pushType, base: read?.payload.body, now: now) } catch {
-            throw CLIError.usage(error.message)
-        }
-        guard let read else { return (Payload(bytes: body), "(flags)") }
-        return (Payload(built: body, from: read.payload), read.name)
+        return try SendPayload.applying(flags, to: try readPayload(in: world), type: type, now: now)
     }
 }

@@ -177,20 +177,13 @@ extension APNSCtl {
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
-            defer { withExtendedLifetime(plan.deviceFile) {} }
-            let fallback = plan.fallback.map { route in
-                SendFallback(route: route, request: plan.request, devices: plan.devices)
-            }
+            defer { withExtendedLifetime(plan.devices.file) {} }
             do throws(CLIError) {
-                try deliver(settings, DevicePushSource(plan.request, devices: plan.devices), total: plan.deviceCount,
-                            environment: plan.environment, endpoint: plan.endpoint, proxy: plan.proxy,
-                            identity: plan.identity, format: format, noun: "device", fallback: fallback,
-                            topic: plan.request.topic, pushType: plan.request.pushType, deviceName: plan.deviceName,
-                            in: world)
+                try deliver(settings, DevicePushSource(plan.request, devices: plan.devices.source), to: plan.delivery, format: format, in: world)
             } catch {
-                try Self.endOfStream(plan.deviceFile, after: error, in: world)
+                try Self.endOfStream(plan.devices.file, after: error, in: world)
             }
-            try Self.endOfStream(plan.deviceFile, after: nil, in: world)
+            try Self.endOfStream(plan.devices.file, after: nil, in: world)
         }
 
         /// A streamed `--devices` list that ended at a bad line: the devices before it have their results, then

@@ -23,24 +23,13 @@ struct BroadcastCredentials {
                      in world: CommandWorld) throws(CLIError) -> BroadcastCredentials {
         let topic = settings.topic?.value
         if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
-        let identity = try settings.loadIdentity(now: now, in: world)
-        var bearer: String? = nil
-        var ids: (keyID: String, teamID: String)? = nil
-        if signToken, let t = try settings.providerToken(now: now, in: world) {
-            bearer = t.token
-            ids = (t.keyID, t.teamID)
-        } else if !signToken, let k = try settings.loadSigningKey() {
-            ids = (k.keyID, k.teamID)
-        }
-        let explicit = settings.explicitEnvironment
-        let environment = RequestDefaults.environment(explicit: explicit, certificate: identity?.info)
-        if let identity, explicit != nil {
-            try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
-        }
+        let credentials = try PushCredentials.load(settings, signToken: signToken, now: now, in: world)
+        let identity = credentials.identity
+        let environment = try credentials.environment(settings)
         guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty else {
             throw .usage("\(settings.label("topic")): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
-        return BroadcastCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids, environment: environment,
+        return BroadcastCredentials(identity: identity, bearerToken: credentials.bearerToken, tokenIDs: credentials.tokenIDs, environment: environment,
                                     bundleID: bundleID)
     }
 }

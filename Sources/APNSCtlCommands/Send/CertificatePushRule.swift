@@ -1,0 +1,39 @@
+import APNSClient
+import APNSCore
+import APNSCrypto
+
+/// Which push types a certificate can carry (CLI.md, "Credentials that cannot do a push type"; APNS.md §3 and
+/// §7): APNs answers what it cannot `TopicDisallowed`, so `send` says so before connecting, exit 77. Token auth
+/// carries every type.
+struct CertificatePushRule {
+    let info: CertificateInfo
+    /// How messages name the certificate (`--cert push.p12`, a variable or a profile line); nil: "the certificate".
+    let label: String?
+    /// The mock's ready file when `-p mock` chose the certificate: the mock's own key is the advice then.
+    let mockFile: String?
+
+    /// Checks a push of `pushType` to `topic`: a location push takes token auth only, whatever the certificate
+    /// lists; a Live Activity needs a certificate whose topics extension lists the suffixed topic. A certificate
+    /// without that extension (its bundle id alone) may or may not carry one: the warning returned says so.
+    /// Throws exit 77.
+    func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
+        let name = label ?? "the certificate"
+        guard pushType.allowsCertificateAuth else {
+            throw .credential("\(name): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)")
+        }
+        guard pushType == .liveactivity else { return nil }
+        guard info.hasTopicsExtension else {
+            return "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
+        }
+        // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
+        let needed = RequestDefaults.suffixed(topic, for: pushType)
+        guard !info.topics.contains(needed) else { return nil }
+        throw .credential("\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; Live Activities need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)\(mockKeyHint)")
+    }
+
+    /// Where the mock's own key is, for advice to use token auth: the mock profile's certificate is the user's only
+    /// because -p mock chose it.
+    private var mockKeyHint: String {
+        mockFile.map { "; apnsctl mock's key and team id are auth_key and team_id in \($0)" } ?? ""
+    }
+}

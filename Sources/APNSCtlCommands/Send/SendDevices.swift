@@ -1,0 +1,82 @@
+import APNSClient
+import APNSCore
+import APNSPlatform
+import APNSSettings
+
+/// The devices a `send` goes to: `-d` tokens in order (each once), then `--devices FILE` read lazily.
+struct SendDevices {
+    let source: DeviceSource
+    /// How many devices, or nil when `--devices` is a stream (standard input, a FIFO) of unknown length.
+    let count: Int?
+    let first: DeviceToken
+    /// Kept alive while sending: it owns the list's descriptor, and says whether a stream ended at a bad line.
+    let file: DeviceFile?
+    /// Token (hex) → the device name it was given by with `-d`, for the results.
+    let names: [String: String]
+    /// The same for names used in `--devices` lines, filled as the list is read.
+    let fileNames: LockedValue<[String: String]>
+}
+
+extension APNSCtl.Send {
+    /// `-d` and `--devices` checked (64 for a bad token, 66 for a missing list); warnings for short or repeated
+    /// tokens go to the world's standard error.
+    func planDevices(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> SendDevices {
+        // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
+        // A name from the settings file's device tables stands for its token (CLI.md, "Settings").
+        var tokens: [DeviceToken] = []
+        var names: [String: String] = [:]
+        var timesGiven: [String: Int] = [:]
+        for (i, text) in devices.enumerated() {
+            let token: DeviceToken
+            do {
+                let device = try settings.devices.resolve(text)
+                token = device.token
+                if let name = device.name, names[token.hex] == nil { names[token.hex] = name }
+            } catch {
+                let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
+            }
+            timesGiven[token.hex, default: 0] += 1
+            guard timesGiven[token.hex] == 1 else { continue }
+            tokens.append(token)
+            if token.looksTruncated {
+                world.standardError.warning("--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
+            }
+        }
+        for token in tokens {
+            guard let times = timesGiven[token.hex], times > 1 else { continue }
+            let named = names[token.hex].map { " (\($0))" } ?? ""
+            world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
+        }
+        var file: DeviceFile? = nil
+        let fileNames = LockedValue<[String: String]>([:])
+        if let devicesFile {
+            let lookup = settings.devices.lookup(recording: fileNames)
+            do { file = try DeviceFile(path: devicesFile, names: lookup, standardInput: world.standardInput) } catch { throw Self.devicesError(error) }
+            if let file, file.shortTokenCount > 0 {
+                let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
+                let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
+                world.standardError.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
+            }
+        }
+        let count: Int? = file?.isStreamed == true ? nil : tokens.count + (file?.count ?? 0)
+        // The first token (the dry run shows it): from a stream, this reads up to it, and a bad first line
+        // (`yes | apnsctl send --devices -`) is exit 64 here, before anything connects.
+        let fileFirst: DeviceToken?
+        do { fileFirst = try file?.firstToken() } catch { throw Self.devicesError(error) }
+        guard let first = tokens.first ?? fileFirst else {
+            throw CLIError.usage("--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
+        }
+        var sources: [DeviceSource] = [DeviceArraySource(tokens)]
+        if let file {
+            do { sources.append(try file.makeSource()) } catch { throw Self.devicesError(error) }
+        }
+        return SendDevices(source: DeviceChainSource(sources), count: count, first: first, file: file, names: names, fileNames: fileNames)
+    }
+
+    /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.
+    static func devicesError(_ error: DeviceFile.Problem) -> CLIError {
+        if case .file(let f) = error, f.isReadProblem { return .inputMissing(error.cliMessage) }
+        return .usage(error.cliMessage)
+    }
+}

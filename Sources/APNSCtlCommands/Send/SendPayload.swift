@@ -1,0 +1,27 @@
+import APNSCore
+
+/// The payload `send` sends and the name its problems are reported under: PAYLOAD's file name, `(inline)`, or
+/// `(flags)` for one the flags built.
+struct SendPayload {
+    let payload: Payload
+    let name: String
+
+    /// `read` (PAYLOAD, if given) with the payload `flags` applied (CLI.md, "Live Activities and widgets"):
+    /// `type.given` decides whether the alert flags build a Live Activity alert. Without payload flags PAYLOAD is
+    /// returned byte for byte; a flag's bad value or combination is a usage error (64). Pure: nothing is read here.
+    static func applying(_ flags: PayloadFlags, to read: SendPayload?, type: PushDescription.RequestedType,
+                         now: Int64) throws(CLIError) -> SendPayload {
+        if let read, flags.isEmpty { return read }
+        let base = read.map { PayloadBuilder.Base($0.payload.body) }
+        let kind = PayloadBuilder.kind(of: flags, pushType: type.given, base: base)
+        if let read, kind == .alert, let first = flags.alertFlags.first {
+            throw CLIError.usage("\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other")
+        }
+        let body: [UInt8]
+        do { body = try PayloadBuilder.build(flags, pushType: type.given, base: base, now: now) } catch {
+            throw CLIError.usage(error.message)
+        }
+        guard let read else { return SendPayload(payload: Payload(bytes: body), name: "(flags)") }
+        return SendPayload(payload: Payload(built: body, from: read.payload), name: read.name)
+    }
+}
