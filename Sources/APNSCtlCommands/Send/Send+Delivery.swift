@@ -4,23 +4,6 @@ import APNSCrypto
 import APNSPlatform
 import APNSSettings
 
-/// Where a planned run goes and how its results are named: what `send` and `send --channel` hand to delivery,
-/// taken from their plans.
-struct DeliveryTarget {
-    let route: SendRoute
-    let identity: PushIdentity?
-    /// How many targets, or nil for a stream of unknown length.
-    let total: Int?
-    /// Names the targets in messages (`device`, `channel`).
-    let noun: String
-    /// `--env auto`'s second environment.
-    var fallback: SendFallback? = nil
-    /// The device push's topic and type, for the notes on its results; nil for broadcasts.
-    var topic: String? = nil
-    var pushType: PushType? = nil
-    var deviceName: ((String) -> String?)? = nil
-}
-
 extension APNSCtl.Send {
     /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
     /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
@@ -89,12 +72,4 @@ extension APNSCtl.Send {
         if summary.failed > 0 { throw .transport(.unanswered(summary, noun: noun)) }
         if summary.rejected > 0 { throw .rejected }
     }
-}
-
-/// `--env auto`'s second environment, with what to send there: the same request, to the devices the
-/// first environment answered `BadDeviceToken`.
-struct SendFallback {
-    let route: SendRoute
-    let request: PushRequest
-    let devices: DeviceSource
 }
