@@ -39,6 +39,27 @@ import Testing
         #expect(r.hasError("aps.alert.loc-args[2]", "found null"))
     }
 
+    /// An array of strings is walked in the source, not kept: each element that is not a string is described at its
+    /// own index and position, whatever the whitespace and whatever it holds; the first 20, then a count.
+    @Test func nonStringArrayElementsAreListedThenCounted() {
+        let r = alert(#"{"loc-key":"K","loc-args":[ "a]" , {"x":[1,"]"]} ,[ ], true,-1.5e3 ,null]}"#)
+        #expect(r.hasError("aps.alert.loc-args[1]", "found object"))
+        #expect(r.hasError("aps.alert.loc-args[2]", "found array"))
+        #expect(r.hasError("aps.alert.loc-args[3]", "found boolean true; put it in quotes"))
+        #expect(r.hasError("aps.alert.loc-args[4]", "found number -1.5e3; put it in quotes"))
+        #expect(r.hasError("aps.alert.loc-args[5]", "found null"))
+        #expect(r.problems.count == 5, "\(r.listing)")
+        #expect(r.at("aps.alert.loc-args[2]").first?.column == 67, "\(r.listing)")
+
+        let many = alert(#"{"loc-key":"K","loc-args":["# + (0..<25).map(String.init).joined(separator: ",") + "]}")
+        #expect(many.problems.count == 21, "\(many.listing)")
+        #expect(many.hasError("aps.alert.loc-args[19]", "found number 19"))
+        #expect(!many.hasError("aps.alert.loc-args[20]", "found number 20"))
+        #expect(many.hasError("aps.alert.loc-args", "5 more non-string elements not listed (25 in all); every element of loc-args must be a string"))
+        let urlArgs = check(#"{"aps":{"alert":"hi","url-args":["# + (0..<21).map(String.init).joined(separator: ",") + "]}}")
+        #expect(urlArgs.hasError("aps.url-args", "1 more non-string element"), "\(urlArgs.listing)")
+    }
+
     @Test func locArgsWithoutTheirKeyWarn() {
         #expect(alert("{\"body\":\"b\",\"loc-args\":[\"a\"]}").hasWarning("aps.alert.loc-args", "loc-args without loc-key has no effect"))
         #expect(alert("{\"body\":\"b\",\"title-loc-args\":[\"a\"]}").hasWarning("aps.alert.title-loc-args", "title-loc-args without title-loc-key"))

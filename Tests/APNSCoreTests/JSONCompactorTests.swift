@@ -22,14 +22,14 @@ import Testing
     }
 
     @Test func removingATopLevelKeyKeepsTheRestInOrder() throws {
-        func removing(_ key: String, from text: String) throws -> String? {
-            let source = Array(text.utf8)
-            let members = try #require(try JSONReader.parse(source).members)
-            return self.text(JSONCompactor.removing(key, from: members, in: source))
+        func removing(_ key: String, from text: String) -> String? {
+            self.text(JSONCompactor.removing(key, fromObject: Array(text.utf8)))
         }
         let source = "{\n \"x\": 1,\n \"Simulator Target Bundle\": \"com.example.demo\",\n \"aps\": { \"alert\": \"a b\" },\n \"Simulator Target Bundle\": 2\n}"
-        #expect(try removing("Simulator Target Bundle", from: source) == "{\"x\":1,\"aps\":{\"alert\":\"a b\"}}")
-        #expect(try removing("nope", from: "{ }") == "{}")
+        #expect(removing("Simulator Target Bundle", from: source) == "{\"x\":1,\"aps\":{\"alert\":\"a b\"}}")
+        #expect(removing("nope", from: "{ }") == "{}")
+        #expect(JSONCompactor.countRemoving("Simulator Target Bundle", fromObject: Array(source.utf8)) == 29)
+        #expect(removing("Simulator Target Bundle", from: #"{"Simulator\u0020Target Bundle":1, "x" : [ 1 , {"y" : "a b\" "} ] }"#) == #"{"x":[1,{"y":"a b\" "}]}"#)
     }
 }
 

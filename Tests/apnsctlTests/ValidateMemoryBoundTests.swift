@@ -83,4 +83,41 @@ import Testing
         #expect(run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true, "\(run.lines.suffix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
+
+    /// `prefix` + `"abcdefghijklmn","abcdefghijklmn",…` + `suffix`, `size` bytes at most: millions of short strings.
+    static func shortStrings(size: Int, prefix: String, suffix: String) -> [UInt8] {
+        let element = Array(#""abcdefghijklmn","#.utf8)
+        var out: [UInt8] = Array(prefix.utf8)
+        out.reserveCapacity(size)
+        for _ in 0..<((size - out.count - suffix.utf8.count) / element.count) { out.append(contentsOf: element) }
+        out.removeLast()
+        out.append(contentsOf: suffix.utf8)
+        return out
+    }
+
+    /// A 60 MiB `.apns` file was read whole into a tree for its bundle id, and its body written beside it: 282 MB
+    /// for this one, 409 MB for distinct keys. Now it is read as a `.json` is, and the body only counted.
+    @Test func sixtyMiBAPNSFileIsValidatedInUnder128MiB() throws {
+        let bundle = #""Simulator Target Bundle":"com.example.app","#
+        let bytes = Self.shortStrings(size: 60 << 20, prefix: "{" + bundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
+        let run = try Self.validate(bytes, as: "big.apns")
+        #expect(run.status == 65)
+        #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
+        // The size is the body's, without the bundle key (the file has no whitespace to drop).
+        let body = bytes.count - bundle.utf8.count
+        #expect(run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(body) bytes, ") == true, "\(run.lines.prefix(1))")
+        #expect(run.lines.first?.contains("it is already compact") == true, "\(run.lines.prefix(1))")
+        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    }
+
+    /// `loc-args` was kept whole, a value per element: 282 MB for 60 MiB of short strings (884 MB for `"a"`s).
+    /// Now its elements are checked in the source.
+    @Test func sixtyMiBLocArgsArrayIsValidatedInUnder128MiB() throws {
+        let prefix = #"{"aps":{"alert":{"loc-key":"K","loc-args":["#
+        let run = try Self.validate(Self.shortStrings(size: 60 << 20, prefix: prefix, suffix: "]}}}"), as: "args.json")
+        #expect(run.status == 65)
+        #expect(run.lines.count == 1, "the size error only: \(run.lines.prefix(3))")
+        #expect(run.lines.first?.contains(": error: (root): payload is ") == true, "\(run.lines.prefix(1))")
+        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    }
 }

@@ -4,11 +4,21 @@
 public enum JSONCompactor {
     /// The compact form of a whole document, or nil when `bytes` is not valid JSON.
     public static func minify(_ bytes: [UInt8]) -> [UInt8]? {
-        guard (try? JSONReader.parse(bytes)) != nil else { return nil }
+        guard isValid(bytes) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         appendCompact(bytes[...], to: &out)
         return out
+    }
+
+    /// How many bytes `minify` would write, without writing them; nil when `bytes` is not valid JSON.
+    public static func compactCount(ofValid bytes: [UInt8]) -> Int? {
+        isValid(bytes) ? compactCount(bytes[...]) : nil
+    }
+
+    /// Whether `bytes` is one valid JSON value, checked without a tree of it (nothing of it is kept).
+    private static func isValid(_ bytes: [UInt8]) -> Bool {
+        (try? JSONReader.parseCollapsingDuplicates(bytes, keepingRootMember: { _ in false })) != nil
     }
 
     /// The compact form of `value`, which was read from `source`.
@@ -18,18 +28,39 @@ public enum JSONCompactor {
         return out
     }
 
-    /// `members` of a top-level object read from `source`, minus those named `key`, as a compact object, in
-    /// the original order: how a `.apns` file's `Simulator Target Bundle` is dropped from the body.
-    public static func removing(_ key: String, from members: [JSONMember], in source: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        var first = true
-        for member in members where !member.key.utf8.elementsEqual(key.utf8) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            appendCompact(source[member.keyStart..<member.value.end], to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
+    /// The top-level object of `source` (valid JSON) minus its members named `key`, as a compact object in the
+    /// original order: how a `.apns` file's `Simulator Target Bundle` is dropped from the body. Walked in the
+    /// source, so it costs the output and no tree.
+    public static func removing(_ key: String, fromObject source: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        forEachCompactByte(removing: key, fromObject: source) { out.append($0) }
         return out
+    }
+
+    /// How many bytes `removing(_:fromObject:)` would write, without writing them.
+    public static func countRemoving(_ key: String, fromObject source: [UInt8]) -> Int {
+        var count = 0
+        forEachCompactByte(removing: key, fromObject: source) { _ in count += 1 }
+        return count
+    }
+
+    private static func forEachCompactByte(removing key: String, fromObject source: [UInt8], _ body: (UInt8) -> Void) {
+        let parser = JSONParser(bytes: source)
+        let start = source.firstIndex { $0 == UInt8(ascii: "{") } ?? 0
+        var first = true
+        body(UInt8(ascii: "{"))
+        var key = key
+        key.withUTF8 { name in
+            // An escape is at most 6 bytes for 1 byte of the name; a longer key cannot be it (and is not decoded).
+            let longest = 6 * name.count + 2
+            JSONChildScan.forEachMember(in: source, object: start..<source.count) { keyRange, value in
+                if keyRange.count <= longest, parser.keyBytes(at: keyRange.lowerBound, equal: UnsafeRawBufferPointer(name)) { return }
+                if !first { body(UInt8(ascii: ",")) }
+                first = false
+                forEachCompactByte(of: source[keyRange.lowerBound..<value.upperBound], body)
+            }
+        }
+        body(UInt8(ascii: "}"))
     }
 
     /// Copies valid JSON text, dropping whitespace outside strings.

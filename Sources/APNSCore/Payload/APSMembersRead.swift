@@ -1,7 +1,8 @@
 /// What the rules read of `aps` (for `JSONReader.parseCollapsingDuplicates`): each known key, with of `alert`,
 /// its localized texts and `sound` again only their known keys, and the values that are type-checked only as a
-/// kind and a position. Unknown keys are listed, the first 20 of each object with their names and positions
-/// (the warnings name them) and the rest counted, so an `aps` of millions of keys, or an `alert` holding a huge
+/// kind and a position (arrays of strings too: their elements are checked in the source, not kept). Unknown keys
+/// are listed, the first 20 of each object with their names and positions (the warnings name them) and the rest
+/// counted, so an `aps` of millions of keys, or an `alert` holding a huge
 /// object, is checked without a tree of it.
 enum APSMembersRead {
     /// Members of `aps`.
@@ -10,7 +11,6 @@ enum APSMembersRead {
             switch APSKey(rawValue: key) {
             case .alert?: return .keep(alert)
             case .sound?: return .keep(sound)
-            case .urlArgs?: return .keep(nil)
             // The app's data: its rule walks it in the source (`JSONNumberScan`).
             case .contentState?: return .keep(.nothingInside)
             case nil: return .listed
@@ -24,7 +24,6 @@ enum APSMembersRead {
         JSONMemberFilter { key in
             switch key {
             case "title", "subtitle", "body": return .keep(localizedText)
-            case "title-loc-args", "subtitle-loc-args", "loc-args": return .keep(nil)
             case _ where PayloadChecker.knownAlertKeys.contains(key): return .keep(.nothingInside)
             default: return .listed
             }
@@ -35,8 +34,7 @@ enum APSMembersRead {
     static var localizedText: JSONMemberFilter {
         JSONMemberFilter { key in
             switch key {
-            case "loc-key": return .keep(.nothingInside)
-            case "loc-args": return .keep(nil)
+            case "loc-key", "loc-args": return .keep(.nothingInside)
             default: return .listed
             }
         }

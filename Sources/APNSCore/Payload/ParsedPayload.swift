@@ -9,17 +9,11 @@ public struct ParsedPayload {
     let duplicates: JSONDuplicateKeys
     let syntaxError: JSONSyntaxError?
 
-    /// Parses `payload` (collapsed: a million copies of one key are checked in bounded memory; only the top-level
-    /// members the rules read are kept, so a payload of millions of custom keys is too).
+    /// Parses `payload` as `PayloadDocument` does, or takes the reading its loading made (a `.apns` file).
     public init(_ payload: Payload) {
         self.payload = payload
-        var root: JSONValue? = nil
-        var duplicates = JSONDuplicateKeys()
-        var syntaxError: JSONSyntaxError? = nil
-        if !payload.source.isEmpty {
-            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(payload.source, keeping: RootMembersRead.filter()) } catch { syntaxError = error }
-        }
-        (self.root, self.duplicates, self.syntaxError) = (root, duplicates, syntaxError)
+        let document = payload.document ?? PayloadDocument(reading: payload.source)
+        (root, duplicates, syntaxError) = (document.root, document.duplicates, document.syntaxError)
     }
 
     /// The push type `send` would infer (`PayloadValidator.inferPushType`): the topic's suffix, then the payload.

@@ -142,15 +142,41 @@ extension PayloadChecker {
         error(path, at: value.start, "\(name) must be one of \(allowed.joined(separator: ", ")), found \(value.summary)\(mean)")
     }
 
-    /// A key whose value must be an array of strings; each bad element is reported at its own path.
+    /// A key whose value must be an array of strings; each bad element is reported at its own path, the first 20,
+    /// then a count. The elements are walked in the source (`JSONChildScan`): the array is not kept, whatever its size.
     mutating func checkStringArray(_ value: JSONValue, path: String) {
-        guard let elements = value.elements else {
+        guard value.elements != nil else {
             let wrap = value.string != nil ? "; wrap it: [\(JSONWriter.quoted(value.string ?? ""))]" : ""
             error(path, at: value.start, "\(lastComponent(path)) must be an array of strings, found \(value.summary)\(wrap)")
             return
         }
-        for (i, e) in elements.enumerated() where e.string == nil {
-            error("\(path)[\(i)]", at: e.start, "every element must be a string, found \(e.summary)\(quoteHint(e))")
+        var (index, count, lastListed) = (0, 0, value.start)
+        JSONChildScan.forEachElement(in: source, array: value.start..<value.end) { range in
+            defer { index += 1 }
+            guard source[range.lowerBound] != UInt8(ascii: "\""), let element = Self.nonString(in: source, at: range) else { return }
+            count += 1
+            guard count <= JSONMemberFilter.listedLimit else { return }
+            lastListed = range.lowerBound
+            error("\(path)[\(index)]", at: range.lowerBound, "every element must be a string, found \(element.summary)\(quoteHint(element))")
+        }
+        let unlisted = count - JSONMemberFilter.listedLimit
+        if unlisted > 0 {
+            error(path, at: lastListed, "\(unlisted) more non-string element\(unlisted == 1 ? "" : "s") not listed (\(count) in all); every element of \(lastComponent(path)) must be a string")
+        }
+    }
+
+    /// The element at `range` of `source` (valid JSON, not a string) as far as a message describes it: a number's
+    /// or literal's value, an object's or array's kind and position.
+    private static func nonString(in source: [UInt8], at range: Range<Int>) -> JSONValue? {
+        var parser = JSONParser(bytes: source)
+        parser.index = range.lowerBound
+        switch source[range.lowerBound] {
+        case UInt8(ascii: "{"): return JSONValue(kind: .object([]), start: range.lowerBound, end: range.upperBound)
+        case UInt8(ascii: "["): return JSONValue(kind: .array([]), start: range.lowerBound, end: range.upperBound)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return (try? parser.parseNumber()).map { JSONValue(kind: .number($0), start: range.lowerBound, end: range.upperBound) }
+        default:
+            return try? parser.parseLiteral()
         }
     }
 

@@ -21,14 +21,14 @@ public enum PayloadValidator {
             checker.warning(rootPath, at: root?.start ?? 0, "aps holds only content-changed, the payload of both widgets and controls pushes, so the push type cannot be inferred; checked as widgets: give \(options.settingNames.pushType) widgets or controls")
         }
 
-        if payload.body.isEmpty {
+        if payload.bodyCount == 0 {
             checker.error(rootPath, at: 0, "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}")
         } else if let syntaxError {
             checker.error(rootPath, at: syntaxError.offset, "not valid JSON: \(syntaxError.message)")
         }
-        if payload.body.count > limit {
-            let minifiedSize = root == nil ? nil : compactSize(payload.body)
-            checker.error(rootPath, at: 0, sizeMessage(size: payload.body.count, limit: limit, minified: minifiedSize,
+        if payload.bodyCount > limit {
+            let minifiedSize = root == nil ? nil : payload.compactCount(alreadyParsed: true)
+            checker.error(rootPath, at: 0, sizeMessage(size: payload.bodyCount, limit: limit, minified: minifiedSize,
                                                        pushType: options.sizeLimit == nil ? pushType : nil,
                                                        apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
         }
@@ -43,7 +43,7 @@ public enum PayloadValidator {
         if options.broadcast, let root { checker.checkBroadcast(root) }
         checker.checkHeaders(priority: options.priority, topic: options.topic)
         return ValidationReport(problems: checker.found.problems(in: source, strict: options.strict),
-                                size: payload.body.count, limit: limit, pushType: pushType)
+                                size: payload.bodyCount, limit: limit, pushType: pushType)
     }
 
     /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
@@ -74,9 +74,6 @@ public enum PayloadValidator {
     public static func isContentChangedOnly(_ aps: [JSONMember]) -> Bool {
         aps.count == 1 && aps[0].key == APSKey.contentChanged.rawValue && aps[0].value.bool == true
     }
-
-    /// Bytes of `body` without insignificant whitespace (`body` must be valid JSON).
-    static func compactSize(_ body: [UInt8]) -> Int { JSONCompactor.compactCount(body[...]) }
 
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
     /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter size limit

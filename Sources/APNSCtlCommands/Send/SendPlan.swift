@@ -91,22 +91,24 @@ extension APNSCtl.Send {
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
         options.now = now
-        let minified = minify ? loaded.payload.minified() : nil
+        // Counted first: minified bytes over the limit are never written (the payload may be up to 64 MiB).
+        let minifiedCount = minify ? loaded.payload.minifiedCount() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
-        options.sizeLimit = minified == nil ? limit : Int.max / 2
+        options.sizeLimit = minifiedCount == nil ? limit : Int.max / 2
         let report = PayloadValidator.validate(parsed, options: options)
         for p in report.problems {
             // A rule about a flag's value names the flag, not the payload file (CLI.md).
             let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
-        if let minified, minified.count > limit {
-            world.standardError.error("\(loaded.name):1:1: (root): minified payload is \(minified.count) bytes, \(minified.count - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it")
+        if let minifiedCount, minifiedCount > limit {
+            world.standardError.error("\(loaded.name):1:1: (root): minified payload is \(minifiedCount) bytes, \(minifiedCount - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it")
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
         }
         if report.hasErrors {
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent")
         }
+        let minified = minifiedCount == nil ? nil : loaded.payload.minified()
         return minified ?? loaded.payload.body
     }
 }
