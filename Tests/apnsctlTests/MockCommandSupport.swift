@@ -22,6 +22,7 @@ final class RunningMock: @unchecked Sendable {
             process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", CommandRunner.apnsctlPath] + mockArguments
         } else {
             process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+            BinaryStarts.record()
             process.arguments = mockArguments
         }
         _ = FileManager.default.createFile(atPath: directory.file("stdout"), contents: nil)

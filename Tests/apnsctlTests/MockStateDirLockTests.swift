@@ -14,6 +14,7 @@ import APNSPlatform
         init(stateDir: String) throws {
             scratch = try TemporaryDirectory(prefix: "mock-lock")
             process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+            BinaryStarts.record()
             process.arguments = ["mock", "--port", "0", "--state-dir", stateDir]
             _ = FileManager.default.createFile(atPath: scratch.file("stderr"), contents: nil)
             process.standardOutput = FileHandle.nullDevice

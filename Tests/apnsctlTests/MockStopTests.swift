@@ -35,6 +35,7 @@ import APNSPlatform
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        BinaryStarts.record()
         process.arguments = ["mock", "--port", "0", "--state-dir", state.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr.fileHandleForWriting

@@ -1,4 +1,5 @@
 @testable import APNSCtlCommands
+import APNSCrypto
 import APNSPlatform
 import APNSSettings
 import APNSTestSupport
@@ -18,16 +19,20 @@ final class TestWorld: @unchecked Sendable {
 
     /// `standardInput`: the descriptor `-` reads (the test keeps it open); -1 (none) by default, so a command
     /// that reads it by mistake fails instead of waiting on the test runner's own standard input.
+    /// `interrupts`: what a send or channel request is interrupted by (none by default: a run that asks for
+    /// them gets none, as a binary that cannot make its pipe). `clock`: the real clocks instead of the fixed ones.
     init(variables: [String: String] = [:], home: String? = nil, now: Int64 = 1_800_000_000,
-         stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput(), standardInput: Int32 = -1) {
+         stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput(), standardInput: Int32 = -1,
+         workingDirectory: String? = nil, clock: CommandClock? = nil, interrupts: DeliveredInterrupts? = nil) {
         self.stdout = output
         let kinds: [Int32: Stream] = [1: stdout, 2: stderr]
         let monotonic = self.monotonic
-        world = CommandWorld(settings: SettingsWorld(variables: variables, home: home), workingDirectory: { home },
-                             clock: CommandClock(now: { now }, monotonicNanoseconds: { monotonic.current }),
+        world = CommandWorld(settings: SettingsWorld(variables: variables, home: home), workingDirectory: { workingDirectory ?? home },
+                             clock: clock ?? CommandClock(now: { now }, monotonicNanoseconds: { monotonic.current }),
                              standardInput: standardInput,
                              standardOutput: output.sink(), standardError: self.stderr.stream,
-                             streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }))
+                             streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }),
+                             interrupts: { interrupts?.source() }, terminal: .none)
     }
 
     /// A world of `settings`' variables and home.
@@ -35,4 +40,17 @@ final class TestWorld: @unchecked Sendable {
 
     /// Runs `apnsctl ARGUMENTS` in this world, as the binary would, and returns its exit status.
     func run(_ arguments: [String]) -> Int32 { APNSCtl.execute(arguments, in: world) }
+}
+
+extension CommandTerminal {
+    /// No terminal, as for the binary run with its input from /dev/null and its output in files: nothing is
+    /// asked, and a command that needs an answer says how else to give it.
+    static let none = CommandTerminal(isAvailable: { false }, readLine: { _ in nil }, readSecret: { _ in nil },
+                                      passphrasePrompt: NoTerminalPrompt())
+}
+
+/// The passphrase prompt without a terminal.
+struct NoTerminalPrompt: PassphrasePrompt {
+    func ask(_ prompt: String) -> PassphraseAnswer { .unavailable }
+    func say(_ text: String) {}
 }
