@@ -9,7 +9,7 @@ import APNSPlatform
 @Suite struct BroadcastCurlTests {
     static let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{}}}"#
 
-    private func curl(_ mock: MockProcess, _ path: String, method: String = "POST", headers: [String] = [],
+    private func curl(_ mock: InProcessMock, _ path: String, method: String = "POST", headers: [String] = [],
                       body: String? = nil, token: String? = nil) throws -> CurlHTTP2.Response {
         var h = headers
         if let token { h.append("authorization: bearer \(token)") }
@@ -26,7 +26,7 @@ import APNSPlatform
     }
 
     @Test func managementPaths() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let create = try curl(mock, "/1/apps/com.example.demo/channels",
                               headers: ["apns-request-id: 0f8e2c1a-3b4d-4e5f-8a6b-7c8d9e0f1a2b"],
                               body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
@@ -71,7 +71,7 @@ import APNSPlatform
 
     /// One fault per request; each answer has its documented status, `{"reason":…}` and an `apns-request-id`.
     @Test func broadcastReasons() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let create = try curl(mock, "/1/apps/com.example.demo/channels", body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
         let list = try curl(mock, "/1/apps/com.example.demo/all-channels", method: "GET")
         let id = try #require((try JSONSerialization.jsonObject(with: Data(list.body.utf8)) as? [String: [String]])?["channels"]?.first)

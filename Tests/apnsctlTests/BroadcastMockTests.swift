@@ -14,7 +14,7 @@ import APNSPlatform
     enum Auth: String, CaseIterable, Sendable { case certificate, token }
 
     /// Credential and connection flags for `mock` with `auth`.
-    static func flags(_ mock: MockProcess, _ auth: Auth, topic: String? = nil) -> [String] {
+    static func flags(_ mock: InProcessMock, _ auth: Auth, topic: String? = nil) -> [String] {
         var f = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile]
         switch auth {
         case .certificate: f += ["--cert", mock.certificate]
@@ -25,7 +25,7 @@ import APNSPlatform
     }
 
     private func run(_ args: [String], _ scratch: TemporaryDirectory) throws -> CommandResult {
-        try CommandRunner.apnsctl(args, environment: ["XDG_CACHE_HOME": scratch.path])
+        try InProcess.apnsctl(args, environment: ["XDG_CACHE_HOME": scratch.path])
     }
 
     private func requestID(in text: String) -> String? {
@@ -35,7 +35,7 @@ import APNSPlatform
 
     @Test(arguments: Auth.allCases)
     func channelLifecycle(auth: Auth) throws {
-        let mock = try MockProcess(keepingLog: true)
+        let mock = try InProcessMock(keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "broadcast")
         let f = Self.flags(mock, auth)
 
@@ -96,7 +96,7 @@ import APNSPlatform
     }
 
     @Test func requestIDIsSentAsGivenAndPrinted() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "broadcast")
         let f = Self.flags(mock, .certificate)
         let given = "8A6C1F8E-0000-4000-8000-0000000000AB"
@@ -109,7 +109,7 @@ import APNSPlatform
     /// `channel list -o json` keeps the list request's own id: `list_request_id` on every object, and on stderr
     /// when there is no object to carry it; rejected objects explain their reason as the text output does.
     @Test func listJSONCarriesTheListRequestIDAndRejectionsExplainThemselves() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "broadcast")
         let f = Self.flags(mock, .certificate)
         let given = "8a6c1f8e-0000-4000-8000-0000000000cd"
@@ -147,7 +147,7 @@ import APNSPlatform
 
     /// Each broadcast reason a request apnsctl sends can meet, provoked once and explained with its hint.
     @Test func broadcastReasonsAreExplained() throws {
-        let mock = try MockProcess(["--max-channels", "1"])
+        let mock = try InProcessMock(["--max-channels", "1"])
         let scratch = try TemporaryDirectory(prefix: "broadcast")
         let f = Self.flags(mock, .certificate)
         let id = try #require(try run(["channel", "create"] + f, scratch).lines.first)
@@ -180,7 +180,7 @@ import APNSPlatform
 
     @Test func usageAndPayloadErrorsSendNothing() throws {
         let scratch = try TemporaryDirectory(prefix: "broadcast")
-        let mock = try MockProcess(keepingLog: true)
+        let mock = try InProcessMock(keepingLog: true)
         let f = Self.flags(mock, .certificate)
         let mixed = try run(["send", Self.update, "--channel", "YWJj", "--device", String(repeating: "ab", count: 32)] + f, scratch)
         #expect(mixed.status == 64)
@@ -203,7 +203,7 @@ import APNSPlatform
     }
 
     @Test func dryRunPrintsTheBroadcastAndCurl() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "broadcast")
         let r = try run(["send", Self.update, "--channel", "YWJj", "--dry-run"] + Self.flags(mock, .token), scratch)
         #expect(r.status == 0, "\(r.stderr)")

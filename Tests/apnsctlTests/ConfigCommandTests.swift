@@ -28,7 +28,7 @@ import Testing
         }
 
         func run(_ arguments: [String], _ extra: [String: String] = [:], directory: String? = nil, stdin: [UInt8]? = nil) throws -> CommandResult {
-            try CommandRunner.apnsctl(arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, directory: directory)
+            try InProcess.apnsctl(arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, directory: directory)
         }
     }
 
@@ -157,7 +157,7 @@ import Testing
         #expect(noMock.status == 66)
         #expect(noMock.stderr.contains("start apnsctl mock"))
 
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let r = try home.run(["config", "show", "mock", "-o", "json"], ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path])
         #expect(r.status == 0, "\(r.stderr)")
         let readyFile = mock.stateDirectory.file("mock.json")
@@ -172,6 +172,7 @@ import Testing
         let state = try TemporaryDirectory(prefix: "mock-env")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        BinaryStarts.record()
         process.arguments = ["mock", "--port", "0"]
         process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
             .merging(["APNSCTL_MOCK_STATE_DIR": state.path]) { $1 }
@@ -180,8 +181,7 @@ import Testing
         try process.run()
         defer { process.terminate(); process.waitUntilExit() }
         let ready = state.file("mock.json")
-        var waited = 0.0
-        while !FileManager.default.fileExists(atPath: ready) && waited < 20 { Thread.sleep(forTimeInterval: 0.05); waited += 0.05 }
+        Wait.until(interval: 0.05) { FileManager.default.fileExists(atPath: ready) || !process.isRunning }
         #expect(FileManager.default.fileExists(atPath: ready), "apnsctl mock did not use APNSCTL_MOCK_STATE_DIR")
         let r = try home.run(["config", "show", "mock"], ["APNSCTL_MOCK_STATE_DIR": state.path])
         #expect(r.status == 0, "\(r.stderr)")

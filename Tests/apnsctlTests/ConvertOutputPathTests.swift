@@ -20,7 +20,7 @@ import Testing
     }
 
     private func convert(_ args: [String]) throws -> CommandResult {
-        try CommandRunner.apnsctl(["convert", p12] + args, environment: ["APNSCTL_PASSPHRASE": ""])
+        try InProcess.apnsctl(["convert", p12] + args, environment: ["APNSCTL_PASSPHRASE": ""])
     }
 
     @Test func aDirectoryIsNotAnOutputFileEvenWithForce() throws {

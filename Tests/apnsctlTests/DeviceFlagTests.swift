@@ -20,9 +20,9 @@ import Testing
     }
 
     @Test func aRepeatedTokenIsSentOnceWithAWarning() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         let a = Self.token(1), b = Self.token(2)
-        let r = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+        let r = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                                            "-d", a, "-d", b, "--device", a.uppercased(), "--device=\(Self.xcode(a))",
                                            "-d", String(Self.xcode(a).dropFirst().dropLast()), "-o", "json"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -38,7 +38,7 @@ import Testing
         var args = ["send", "--cert", "/nonexistent/cert.pem"]
         for i in 1...10_000 { args += ["-d", Self.token(i)] }
         args += ["-d", "zz"]
-        let r = try CommandRunner.apnsctl(args, timeout: 60)
+        let r = try InProcess.apnsctl(args, timeout: 60)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("error: --device \"zz\" (device 10001): the device token must be hex"), "\(r.stderr)")
         #expect(r.seconds < 10, "\(r.seconds) s")

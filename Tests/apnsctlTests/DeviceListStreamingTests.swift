@@ -10,7 +10,7 @@ import Testing
         return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
     }
 
-    static func send(_ mock: MockProcess, _ extra: [String]) -> [String] {
+    static func send(_ mock: InProcessMock, _ extra: [String]) -> [String] {
         ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra
     }
 
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         let r = try Self.shell("yes | \"$0\" \"$@\"", Self.send(mock, ["--devices", "-"]),
                                environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 30)
         #expect(r.status == 64, "\(r.stderr)")
@@ -32,7 +32,7 @@ import Testing
 
     /// Hundreds of thousands of tokens from a pipe with no usable TMPDIR: one result each, in bounded memory.
     @Test func aLongPipeIsStreamedInBoundedMemory() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "stream")
         let out = scratch.file("out.jsonl")
         let count = 200_000
@@ -49,9 +49,9 @@ import Testing
     }
 
     @Test func aBadLineInAPipeStopsTheRunThereAfterTheResultsBeforeIt() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         let list = (1...3).map { Self.token($0) } + ["not a token", Self.token(4)]
-        let r = try CommandRunner.apnsctl(Self.send(mock, ["--devices", "-"]), stdin: Array(list.joined(separator: "\n").utf8))
+        let r = try InProcess.apnsctl(Self.send(mock, ["--devices", "-"]), stdin: Array(list.joined(separator: "\n").utf8))
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.lines.filter { $0.hasPrefix("accepted") }.count == 3, "\(r.stdout)")
         #expect(r.stderr.contains("error: --devices -:4: \"not a to…\": "), "\(r.stderr)")
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func aFIFOAndProcessSubstitutionAreReadOnce() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "fifo")
         let fifo = scratch.file("devices")
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -73,12 +73,12 @@ import Testing
     }
 
     @Test func aFileIsCheckedWholeAndEveryBadLineReported() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "bad-lines")
         var few = ["\u{FEFF}" + Self.token(1), "xyz", Self.token(2), "12 34"]
         few.append(String(repeating: "ab", count: 120))
         let fewFile = try scratch.write("few.txt", few.joined(separator: "\n"))
-        let r = try CommandRunner.apnsctl(Self.send(mock, ["--devices", fewFile]))
+        let r = try InProcess.apnsctl(Self.send(mock, ["--devices", fewFile]))
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.errorLines.count == 3, "\(r.stderr)")
         #expect(r.errorLines.first == "error: --devices \(fewFile):2: \"xyz\": the device token must be hex, found 'x'", "\(r.stderr)")
@@ -88,7 +88,7 @@ import Testing
         var many: [String] = []
         for i in 1...30 { many += [Self.token(i), "bad line \(i)"] }
         let manyFile = try scratch.write("many.txt", many.joined(separator: "\n"))
-        let m = try CommandRunner.apnsctl(Self.send(mock, ["--devices", manyFile]))
+        let m = try InProcess.apnsctl(Self.send(mock, ["--devices", manyFile]))
         #expect(m.status == 64, "\(m.stderr)")
         #expect(m.errorLines.count == 21, "\(m.stderr)")
         #expect(m.errorLines.last == "error: --devices \(manyFile): … and 10 more bad lines")

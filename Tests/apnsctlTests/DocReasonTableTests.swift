@@ -138,7 +138,7 @@ import Testing
 
     @Test func apnsctlHelpListsExactlyTheExitCodes() throws {
         let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
-        let help = try CommandRunner.apnsctl(["--help"]).stdout
+        let help = try InProcess.apnsctl(["--help"]).stdout
         let listed = try Self.listedCodes(in: Self.paragraph(of: help, from: "Exit codes: "))
         let problems = Self.problems("apnsctl --help", listed: listed, declared: declared)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")

@@ -14,7 +14,7 @@ import Testing
 
     private func doctor(_ arguments: [String]) throws -> CommandResult {
         let cache = try TemporaryDirectory(prefix: "cache")
-        return try CommandRunner.apnsctl(["doctor"] + arguments, environment: ["XDG_CACHE_HOME": cache.path])
+        return try InProcess.apnsctl(["doctor"] + arguments, environment: ["XDG_CACHE_HOME": cache.path])
     }
 
     private func certificate(_ name: String, notBefore: Int64, notAfter: Int64) throws -> String {
@@ -39,7 +39,7 @@ import Testing
 
     @Test func tenDaysLeftWarnsUnlessFailWithinSaysFail() throws {
         let now = SystemClock.now()
-        let mock = try MockProcess(["--env", "production"], keepingLog: true, seededWith: credentials)
+        let mock = try InProcessMock(["--env", "production"], keepingLog: true, seededWith: credentials)
         let soon = try certificate("soon.pem", notBefore: now - 300 * 86_400, notAfter: now + 10 * 86_400 + 3600)
         let base = ["--cert", soon, "--ca-file", credentials.caFile, "--endpoint", mock.endpoint, "--env", "production"]
         let r = try doctor(base)
@@ -93,9 +93,9 @@ import Testing
     }
 
     @Test func doctorIsInHelp() throws {
-        let root = try CommandRunner.apnsctl(["--help"])
+        let root = try InProcess.apnsctl(["--help"])
         #expect(root.stdout.contains("doctor"))
-        let help = try CommandRunner.apnsctl(["doctor", "--help"])
+        let help = try InProcess.apnsctl(["doctor", "--help"])
         #expect(help.status == 0)
         for word in ["--fail-within", "--env", "BadDeviceToken", "2197", "-o json"] { #expect(help.stdout.contains(word), "\(word)") }
         #expect(!help.stdout.contains("--concurrency"))
@@ -131,7 +131,7 @@ import Testing
         try #require(made.status == 0, "\(made.stderr)")
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let cache = try TemporaryDirectory(prefix: "cache")
-        let r = try CommandRunner.apnsctl(["doctor", "--cert", d.file("old.pem"), "--key", fixtures.clientKey, "--ca-file", fixtures.caCert,
+        let r = try InProcess.apnsctl(["doctor", "--cert", d.file("old.pem"), "--key", fixtures.clientKey, "--ca-file", fixtures.caCert,
                                            "--endpoint", "https://127.0.0.1:\(listener.localPort)", "--topic", "com.example.app", "-o", "json"],
                                           environment: ["XDG_CACHE_HOME": cache.path])
         #expect(r.status == 77, "\(r.stdout)\(r.stderr)")

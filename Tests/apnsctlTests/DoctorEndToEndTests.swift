@@ -11,13 +11,13 @@ import Testing
 
     /// The two mocks with shared credentials; `arguments` go to both.
     struct Pair {
-        let sandbox: MockProcess
-        let production: MockProcess
+        let sandbox: InProcessMock
+        let production: InProcessMock
         let cache: TemporaryDirectory
 
         init(_ arguments: [String] = [], sandboxArguments: [String] = [], productionArguments: [String] = []) throws {
-            sandbox = try MockProcess(["--env", "sandbox"] + arguments + sandboxArguments, keepingLog: true)
-            production = try MockProcess(["--env", "production"] + arguments + productionArguments, keepingLog: true,
+            sandbox = try InProcessMock(["--env", "sandbox"] + arguments + sandboxArguments, keepingLog: true)
+            production = try InProcessMock(["--env", "production"] + arguments + productionArguments, keepingLog: true,
                                          sharingCredentialsWith: sandbox)
             cache = try TemporaryDirectory(prefix: "cache")
         }
@@ -30,13 +30,13 @@ import Testing
         var certificateAuth: [String] { ["--cert", sandbox.certificate] }
 
         func doctor(_ extra: [String], token: Bool) throws -> CommandResult {
-            try CommandRunner.apnsctl(["doctor", "--ca-file", sandbox.caFile] + endpoints + (token ? tokenAuth : certificateAuth) + extra,
+            try InProcess.apnsctl(["doctor", "--ca-file", sandbox.caFile] + endpoints + (token ? tokenAuth : certificateAuth) + extra,
                                       environment: ["XDG_CACHE_HOME": cache.path], timeout: 60)
         }
     }
 
     /// The mock log's `answered` lines, parsed.
-    static func answered(_ mock: MockProcess) -> [[String: Any]] {
+    static func answered(_ mock: InProcessMock) -> [[String: Any]] {
         _ = mock.answersPerDevice(expectingAtLeast: 1)
         let text = (try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
@@ -126,14 +126,14 @@ import Testing
     }
 
     @Test func aProductionKeyOnASandboxMockAndTheMocksOwnCertificate() throws {
-        let mock = try MockProcess(["--env", "sandbox", "--key-environment", "production"], keepingLog: true)
+        let mock = try InProcessMock(["--env", "sandbox", "--key-environment", "production"], keepingLog: true)
         let cache = try TemporaryDirectory(prefix: "cache")
         let base = ["doctor", "--env", "sandbox", "--endpoint", mock.endpoint, "--ca-file", mock.caFile]
-        let r = try CommandRunner.apnsctl(base + ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID],
+        let r = try InProcess.apnsctl(base + ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID],
                                           environment: ["XDG_CACHE_HOME": cache.path])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.stdout.contains("BadEnvironmentKeyIdInToken") && r.stdout.contains("limited to production"), "\(r.stdout)")
-        let cert = try CommandRunner.apnsctl(base + ["--cert", mock.certificate])
+        let cert = try InProcess.apnsctl(base + ["--cert", mock.certificate])
         #expect(cert.status == 0, "\(cert.stdout)\(cert.stderr)")
     }
 
@@ -141,7 +141,7 @@ import Testing
         let pair = try Pair()
         let swapped = ["--auth-key", pair.sandbox.authKey, "--key-id", pair.sandbox.teamID, "--team-id", pair.sandbox.keyID,
                        "--topic", pair.sandbox.bundleID]
-        let r = try CommandRunner.apnsctl(["doctor", "--ca-file", pair.sandbox.caFile] + pair.endpoints + swapped,
+        let r = try InProcess.apnsctl(["doctor", "--ca-file", pair.sandbox.caFile] + pair.endpoints + swapped,
                                           environment: ["XDG_CACHE_HOME": pair.cache.path])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.lines.first?.hasPrefix("warn  credentials") == true && r.lines.first?.contains("swapped?") == true, "\(r.stdout)")
@@ -162,7 +162,7 @@ import Testing
     @Test func aCertificateFromAnotherCAIsRefused() throws {
         let pair = try Pair()
         let stranger = try TestCredentials()
-        let r = try CommandRunner.apnsctl(["doctor", "--cert", stranger.pushFile, "--ca-file", pair.sandbox.caFile, "--env", "both"]
+        let r = try InProcess.apnsctl(["doctor", "--cert", stranger.pushFile, "--ca-file", pair.sandbox.caFile, "--env", "both"]
                                           + pair.endpoints)
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.lines.contains { $0.hasPrefix("fail  auth sandbox  403 BadCertificate") }, "\(r.stdout)")
@@ -178,10 +178,10 @@ import Testing
     }
 
     @Test func mockKeyEnvironmentIsInHelpAndCheckedFaultFlagIsNot() throws {
-        let help = try CommandRunner.apnsctl(["mock", "--help"])
+        let help = try InProcess.apnsctl(["mock", "--help"])
         #expect(help.stdout.contains("--key-environment"))
         #expect(!help.stdout.contains("--fault-accept-probe"))
-        let bad = try CommandRunner.apnsctl(["mock", "--port", "0", "--key-environment", "staging"])
+        let bad = try InProcess.apnsctl(["mock", "--port", "0", "--key-environment", "staging"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("--key-environment"))
     }

@@ -12,11 +12,11 @@ import Testing
         let cache = try TemporaryDirectory(prefix: "cache")
         var env = environment
         env["XDG_CACHE_HOME"] = cache.path
-        return try CommandRunner.apnsctl(["doctor"] + arguments, environment: env, timeout: timeout)
+        return try InProcess.apnsctl(["doctor"] + arguments, environment: env, timeout: timeout)
     }
 
     @Test func aClosedPortFailsConnect() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let port = try ProxyProcess.freePort()
         let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
                             "--endpoint", "https://127.0.0.1:\(port)"])
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func anotherCANamesThePresentedIssuer() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let other = try TestCredentials()
         let r = try doctor(["--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint])
         #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aSilentServerFailsNamingTheTimeout() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let silent = try Socket.listen(host: "127.0.0.1", port: 0)
         let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--timeout", "1",
                             "--endpoint", "https://127.0.0.1:\(silent.localPort)"], timeout: 30)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func throughTinyproxyTheProbeArrives() throws {
-        let mock = try MockProcess(keepingLog: true)
+        let mock = try InProcessMock(keepingLog: true)
         let proxy = try ProxyProcess(.tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: nil))
         let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
                             "--endpoint", mock.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost")],
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func aWrongProxyPasswordFailsProxyWithoutPrintingIt() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let secret = "s3cret-pw"
         let proxy = try ProxyProcess(.tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: ("alice", secret)))
         let wrong = "wr0ng-pw"

@@ -54,7 +54,7 @@ import Testing
                             shell: [String: String] = [:]) throws -> (dryRun: String, recorded: Recorded) {
         let environment = ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path, "HISTFILE": directory.file("history")]
             .merging(extra) { $1 }
-        let dry = try CommandRunner.apnsctl(["send", "--endpoint", "https://127.0.0.1:9", "--dry-run"] + arguments, environment: environment)
+        let dry = try InProcess.apnsctl(["send", "--endpoint", "https://127.0.0.1:9", "--dry-run"] + arguments, environment: environment)
         #expect(dry.status == 0, "\(dry.stderr)")
         let block = try #require(DryRunCurlTests.curlPart(dry.stdout), "\(dry.stdout)")
 

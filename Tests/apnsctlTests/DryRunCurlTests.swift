@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: Input.allCases)
     func printedCurlPartRunsInShAndIsAcceptedByTheMock(input: Input) throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let dir = try TemporaryDirectory(prefix: "dry-run-curl")
         // curl's config, which carries the passphrase, reads `"` and `\` as escapes; the shell `$`, `'`, backquotes.
         let secret = input == .pkcs12QuotedPassphrase ? #"s3"cr\et\n $HOME `id` it's"# : "s3cret-\(input.rawValue)"
@@ -48,7 +48,7 @@ import Testing
             // RC2-40/3DES as Keychain Access exports it: curl's OpenSSL 3 cannot read it, so the block
             // converts it to PEM first.
             let p12 = dir.file("legacy.p12")
-            let made = try CommandRunner.apnsctl(["convert", mock.certificate, "-o", p12, "--legacy"],
+            let made = try InProcess.apnsctl(["convert", mock.certificate, "-o", p12, "--legacy"],
                                                  environment: ["APNSCTL_OUT_PASSPHRASE": secret])
             #expect(made.status == 0, "\(made.stderr)")
             credential = ["--cert", p12]
@@ -56,7 +56,7 @@ import Testing
         case .tokenAuth:
             credential = ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
         }
-        let dry = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--alert", "Hi",
+        let dry = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--alert", "Hi",
                                              "-d", Self.token, "--dry-run"] + credential, environment: environment)
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
@@ -80,12 +80,12 @@ import Testing
     /// real curl the credentials in its config (the password from APNS_PROXY_PASSWORD, as its comment asks),
     /// and the proxy lets it through only if they arrive exactly.
     @Test func printedCurlPartPassesProxyCredentialsThatNeedEscaping() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let password = #"p"a\ss $HOME \n"#
         let proxy = try ProxyProcess(.microsocks(credentials: ("bob", password)))
         let dir = try TemporaryDirectory(prefix: "dry-run-curl")
         let environment = ["XDG_CACHE_HOME": dir.file("cache"), "NO_PROXY": "", "no_proxy": ""]
-        let dry = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+        let dry = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                                              "--proxy", proxy.url(scheme: "socks5h", user: "bob"), "--alert", "Hi",
                                              "-d", Self.token, "--dry-run"], environment: environment)
         #expect(dry.status == 0, "\(dry.stderr)")

@@ -25,7 +25,7 @@ import Testing
     static let nowhere = ["--endpoint", "https://127.0.0.1:9", "--timeout", "2"]
 
     @Test func headerValuesWithWhitespaceOrControlsAreRefusedBeforeConnecting() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let base = ["send", "--cert", mock.certificate, "-d", Self.token(1)] + Self.nowhere
         let cases: [([String], String)] = [
             (["--topic", "com.example.demo "], "error: --topic \"com.example.demo \": ends with a space; "),
@@ -36,49 +36,49 @@ import Testing
             (["--apns-id", " 8A6C1F8E-0000-4000-8000-000000000000"], "error: --apns-id "),
         ]
         for (extra, expected) in cases {
-            let r = try CommandRunner.apnsctl(base + extra)
+            let r = try InProcess.apnsctl(base + extra)
             #expect(r.status == 64, "\(extra): \(r.stderr)")
             #expect(r.stderr.hasPrefix(expected), "\(extra): \(r.stderr)")
             Self.expectNoRawControls(r, "\(extra)")
         }
-        let channel = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--channel", "abc\tdef", #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#] + Self.nowhere)
+        let channel = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--channel", "abc\tdef", #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#] + Self.nowhere)
         #expect(channel.status == 64, "\(channel.stderr)")
         #expect(channel.stderr.hasPrefix("error: --channel \"abc\\tdef\": holds a tab"), "\(channel.stderr)")
-        let requestID = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--channel", "abc", "--request-id", "x y",
+        let requestID = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--channel", "abc", "--request-id", "x y",
                                                    #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#] + Self.nowhere)
         #expect(requestID.status == 64, "\(requestID.stderr)")
         #expect(requestID.stderr.hasPrefix("error: --request-id \"x y\""), "\(requestID.stderr)")
         for sub in ["get", "delete"] {
-            let r = try CommandRunner.apnsctl(["channel", sub, "abc ", "--cert", mock.certificate] + (sub == "delete" ? ["--yes"] : []) + Self.nowhere)
+            let r = try InProcess.apnsctl(["channel", sub, "abc ", "--cert", mock.certificate] + (sub == "delete" ? ["--yes"] : []) + Self.nowhere)
             #expect(r.status == 64, "\(sub): \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: channel \(sub) \"abc \": ends with a space"), "\(sub): \(r.stderr)")
         }
     }
 
     @Test func controlCharactersFromInputAreEscapedInMessages() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "hostile")
-        let token = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "-d", Self.retitle] + Self.nowhere)
+        let token = try InProcess.apnsctl(["send", "--cert", mock.certificate, "-d", Self.retitle] + Self.nowhere)
         #expect(token.status == 64, "\(token.stderr)")
         #expect(token.stderr.contains("\\u{1B}]0;owned\\u{7}"), "\(token.stderr)")
         Self.expectNoRawControls(token, "token")
 
         let missing = scratch.file("devices\(Self.retitle).txt")
-        let file = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--devices", missing] + Self.nowhere)
+        let file = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--devices", missing] + Self.nowhere)
         #expect(file.status == 66, "\(file.stderr)")
         Self.expectNoRawControls(file, "file name")
-        let payload = try CommandRunner.apnsctl(["validate", scratch.file("p\(Self.retitle).json")])
+        let payload = try InProcess.apnsctl(["validate", scratch.file("p\(Self.retitle).json")])
         #expect(payload.status == 66, "\(payload.stderr)")
         Self.expectNoRawControls(payload, "payload file name")
 
         for args in [["sen\(Self.retitle)"], ["send", "--topic\(Self.retitle)", "x"]] {
-            let r = try CommandRunner.apnsctl(args)
+            let r = try InProcess.apnsctl(args)
             #expect(r.status == 64, "\(args): \(r.stderr)")
             Self.expectNoRawControls(r, "argument \(args)")
         }
 
         let lines = try scratch.write("d.txt", "\(Self.token(1))\n\(Self.retitle)\n")
-        let line = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--devices", lines] + Self.nowhere)
+        let line = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--devices", lines] + Self.nowhere)
         #expect(line.status == 64, "\(line.stderr)")
         Self.expectNoRawControls(line, "device line")
     }
@@ -87,8 +87,8 @@ import Testing
     @Test func aServersAnswerIsEscaped() throws {
         let proxy = try FixedAnswerProxy(answer: "HTTP/1.1 403 Forbidden \(Self.retitle)\r\nContent-Length: 0\r\n\r\n")
         let port = proxy.port
-        let mock = try MockProcess()
-        let r = try CommandRunner.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+        let mock = try InProcessMock()
+        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
                                            "--proxy", "http://127.0.0.1:\(port)", "-d", Self.token(1), "--timeout", "5"])
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.stderr.contains("403 Forbidden \\u{1B}]0;owned\\u{7}"), "\(r.stderr)")

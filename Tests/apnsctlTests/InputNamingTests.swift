@@ -4,7 +4,7 @@ import Testing
 /// Input mistakes named precisely: standard input given twice, a missing passphrase file.
 @Suite struct InputNamingTests {
     @Test func standardInputTwiceIsUsageError() throws {
-        let r = try CommandRunner.apnsctl(["validate", "-", "-"], stdin: Array("{\"aps\":{\"alert\":\"x\"}}".utf8))
+        let r = try InProcess.apnsctl(["validate", "-", "-"], stdin: Array("{\"aps\":{\"alert\":\"x\"}}".utf8))
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("error: - (standard input) can be given only once"))
         #expect(r.stdout.isEmpty)
@@ -20,7 +20,7 @@ import Testing
         let exported = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", "\(d)/c.pem", "-inkey", "\(d)/k.pem",
                                                          "-out", "\(d)/x.p12", "-passout", "pass:secret"])
         #expect(exported.status == 0, "\(exported.stderr)")
-        let r = try CommandRunner.apnsctl(["inspect", scratch.file("x.p12"), "--passphrase-file", scratch.file("nosuch")],
+        let r = try InProcess.apnsctl(["inspect", scratch.file("x.p12"), "--passphrase-file", scratch.file("nosuch")],
                                           environment: ["APNSCTL_PASSPHRASE": ""])
         #expect(r.status == 66)
         #expect(r.stderr.hasPrefix("error: --passphrase-file \(scratch.file("nosuch")): no such file"))
@@ -35,12 +35,12 @@ import Testing
         let made = try CommandRunner.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
                                                      "-out", key])
         #expect(made.status == 0, "\(made.stderr)")
-        let r = try CommandRunner.apnsctl(["inspect", key])
+        let r = try InProcess.apnsctl(["inspect", key])
         #expect(r.status == 0)
         #expect(r.stderr.hasPrefix("warning: \(key): key id \"abc\" from the file name is not 10 letters"))
         let good = scratch.file("AuthKey_ABCDE12345.p8")
         _ = try CommandRunner.run("cp", [key, good])
-        let g = try CommandRunner.apnsctl(["inspect", good])
+        let g = try InProcess.apnsctl(["inspect", good])
         #expect(g.status == 0)
         #expect(g.stderr.isEmpty)
     }

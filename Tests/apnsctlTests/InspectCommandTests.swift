@@ -24,6 +24,7 @@ import Testing
         let empty = try TemporaryDirectory(prefix: "no-modules")
         for file in [p12, rc2] {
             for passphrase in [pass, "wrong"] {
+                // The binary: OpenSSL reads OPENSSL_MODULES from the process's own environment.
                 let r = try CommandRunner.apnsctl(["inspect", file, "--passphrase", passphrase],
                                                   environment: ["OPENSSL_MODULES": empty.path])
                 #expect(r.status == 77, "\(file) \(passphrase): \(r.stderr)")
@@ -34,7 +35,7 @@ import Testing
                 #expect(r.stderr.contains("error: \(file): uses an algorithm OpenSSL cannot run here ("), "\(r.stderr)")
                 #expect(r.stderr.contains("RC2-40-CBC") && r.stderr.contains("install OpenSSL's legacy provider"), "\(r.stderr)")
             }
-            let ok = try CommandRunner.apnsctl(["inspect", file, "--passphrase", pass])
+            let ok = try InProcess.apnsctl(["inspect", file, "--passphrase", pass])
             #expect(ok.status == 0, "\(file): \(ok.stderr)")
         }
     }
@@ -44,7 +45,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass, encryption: encryption)
         let passFile = try dir.write("pass.txt", pass + "\n")
-        let r = try CommandRunner.apnsctl(["inspect", p12, "--passphrase-file", passFile, "-o", "json"])
+        let r = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", passFile, "-o", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try jsonObject(r.stdout)
         #expect(j["kind"] as? String == "pkcs12")
@@ -67,7 +68,7 @@ import Testing
     @Test func textOutputForDevelopmentPEM() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("dev.pem", CredentialFixtures.development)
-        let r = try CommandRunner.apnsctl(["inspect", pem])
+        let r = try InProcess.apnsctl(["inspect", pem])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("bundle id:    com.example.dev"))
         #expect(r.stdout.contains("environments: sandbox\n"))
@@ -81,14 +82,14 @@ import Testing
         let dir = try TemporaryDirectory()
         let cert = try dir.write("prod.pem", CredentialFixtures.production.certificate.pem)
         let key = try dir.write("prod-key.pem", try CredentialFixtures.production.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(pass.utf8))))
-        let r = try CommandRunner.apnsctl(["inspect", cert, "--key", key, "-o", "json"], environment: ["APNSCTL_PASSPHRASE": pass])
+        let r = try InProcess.apnsctl(["inspect", cert, "--key", key, "-o", "json"], environment: ["APNSCTL_PASSPHRASE": pass])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try jsonObject(r.stdout)
         #expect(j["environments"] as? [String] == ["production"])
         #expect(j["kind"] as? String == "certificate")
         #expect(j["key_matches"] as? Bool == true)
         // Without a key: shown, key_matches null.
-        let bare = try CommandRunner.apnsctl(["inspect", cert, "-o", "json"])
+        let bare = try InProcess.apnsctl(["inspect", cert, "-o", "json"])
         #expect(bare.status == 0)
         let b = try jsonObject(bare.stdout)
         #expect(b["has_private_key"] as? Bool == false)
@@ -98,12 +99,12 @@ import Testing
     @Test func expiredIsShownThenExits77() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("old.pem", try CredentialFixtures.expired())
-        let r = try CommandRunner.apnsctl(["inspect", pem])
+        let r = try InProcess.apnsctl(["inspect", pem])
         #expect(r.status == 77)
         #expect(r.stdout.contains("bundle id:    com.example.old"))
         #expect(r.stdout.contains("EXPIRED 30 days ago"))
         #expect(r.stderr.hasPrefix("error: \(pem): the certificate expired on "))
-        let j = try CommandRunner.apnsctl(["inspect", pem, "-o", "json"])
+        let j = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
         #expect(j.status == 77)
         let o = try jsonObject(j.stdout)
         #expect(o["expired"] as? Bool == true)
@@ -113,7 +114,7 @@ import Testing
     @Test func notYetValidExits77() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("new.pem", try CredentialFixtures.notYetValid())
-        let r = try CommandRunner.apnsctl(["inspect", pem, "-o", "json"])
+        let r = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
         #expect(r.status == 77)
         #expect(try jsonObject(r.stdout)["not_yet_valid"] as? Bool == true)
         #expect(r.stderr.contains("not valid before"))
@@ -122,7 +123,7 @@ import Testing
     @Test func nonAppleCertificateWarnsOnly() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("plain.pem", CredentialFixtures.plain)
-        let r = try CommandRunner.apnsctl(["inspect", pem, "-o", "json"])
+        let r = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
         #expect(r.status == 0)
         #expect(try jsonObject(r.stdout)["environments"] as? [String] == [])
         #expect(r.stderr.hasPrefix("warning: "))
@@ -132,13 +133,13 @@ import Testing
     @Test func authKey() throws {
         let dir = try TemporaryDirectory()
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
-        let r = try CommandRunner.apnsctl(["inspect", p8, "-o", "json"])
+        let r = try InProcess.apnsctl(["inspect", p8, "-o", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try jsonObject(r.stdout)
         #expect(j["kind"] as? String == "auth-key")
         #expect(j["key_id"] as? String == "ABCDE12345")
         #expect(j["key_type"] as? String == "EC P-256")
-        let t = try CommandRunner.apnsctl(["inspect", p8])
+        let t = try InProcess.apnsctl(["inspect", p8])
         #expect(t.stdout.contains("key id:   ABCDE12345"))
         #expect(!t.stdout.contains("PRIVATE KEY"))
     }
@@ -147,7 +148,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let cert = try dir.write("cert.pem", CredentialFixtures.universal.certificate.pem)
         let key = try dir.write("key.pem", try CredentialFixtures.production.privateKey.pkcs8PEM(passphrase: nil))
-        let r = try CommandRunner.apnsctl(["inspect", cert, "--key", key, "-o", "json"])
+        let r = try InProcess.apnsctl(["inspect", cert, "--key", key, "-o", "json"])
         #expect(r.status == 77)
         #expect(try jsonObject(r.stdout)["key_matches"] as? Bool == false)
         #expect(r.stderr.contains("does not belong to the certificate"))
@@ -156,21 +157,21 @@ import Testing
     @Test func encryptedWithoutPassphraseAndNoTerminal() throws {
         let dir = try TemporaryDirectory()
         let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass)
-        let r = try CommandRunner.apnsctl(["inspect", p12], environment: ["APNSCTL_PASSPHRASE": ""].filter { _ in false })
+        let r = try InProcess.apnsctl(["inspect", p12], environment: ["APNSCTL_PASSPHRASE": ""].filter { _ in false })
         #expect(r.status == 77)
         #expect(r.stderr.contains("--passphrase-file"))
         #expect(r.stderr.contains("APNSCTL_PASSPHRASE"))
         #expect(r.stdout.isEmpty)
-        let wrong = try CommandRunner.apnsctl(["inspect", p12, "--passphrase", "not-it"])
+        let wrong = try InProcess.apnsctl(["inspect", p12, "--passphrase", "not-it"])
         #expect(wrong.status == 77)
         #expect(wrong.stderr.contains("wrong passphrase"))
-        let missingFile = try CommandRunner.apnsctl(["inspect", p12, "--passphrase-file", dir.file("nope")])
+        let missingFile = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", dir.file("nope")])
         #expect(missingFile.status == 66)
     }
 
     @Test func unreadableInputs() throws {
         let dir = try TemporaryDirectory()
-        #expect(try CommandRunner.apnsctl(["inspect", dir.file("missing.p12")]).status == 66)
+        #expect(try InProcess.apnsctl(["inspect", dir.file("missing.p12")]).status == 66)
         let cases: [(String, [UInt8])] = [
             ("empty.p12", []),
             ("random.bin", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }),
@@ -179,7 +180,7 @@ import Testing
         ]
         for (name, bytes) in cases {
             let path = try dir.write(name, bytes)
-            let r = try CommandRunner.apnsctl(["inspect", path, "--passphrase", "x"])
+            let r = try InProcess.apnsctl(["inspect", path, "--passphrase", "x"])
             #expect(r.status == 77, "\(name): \(r.status) \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: \(path): "), "\(name): \(r.stderr)")
         }
@@ -192,12 +193,12 @@ import Testing
         let evil = try CredentialGenerator.makeClientCertificate(
             ca: CredentialFixtures.ca, commonName: "Apple Push Services: com.evil\u{1B}[31mRED\u{07}\nforged: line")
         let pem = try dir.pem("evil.pem", evil)
-        let r = try CommandRunner.apnsctl(["inspect", pem])
+        let r = try InProcess.apnsctl(["inspect", pem])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!r.stdout.contains("\u{1B}") && !r.stdout.contains("\u{07}"))
         #expect(!r.stdout.contains("\nforged: line"))
         #expect(r.stdout.contains("com.evil\\u{1B}[31mRED\\u{7}\\u{A}forged: line"))
-        let j = try CommandRunner.apnsctl(["inspect", pem, "-o", "json"])
+        let j = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
         #expect(try (jsonObject(j.stdout)["subject"] as? String)?.contains("\u{1B}[31mRED") == true)
     }
 }

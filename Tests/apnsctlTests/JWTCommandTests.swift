@@ -22,7 +22,7 @@ import Testing
         let dir = try TemporaryDirectory()
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
         let before = Int(Date().timeIntervalSince1970)
-        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", p8, "--team-id", team])
+        let r = try InProcess.apnsctl(["jwt", "--auth-key", p8, "--team-id", team])
         #expect(r.status == 0, "\(r.stderr)")
         let token = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -55,12 +55,12 @@ import Testing
     @Test func idsFromFileNameFlagsAndEnvironment() throws {
         let dir = try TemporaryDirectory()
         let old = try dir.write("APNsAuthKey_ZYXWV98765.p8", try CredentialFixtures.signingKey.p8PEM)
-        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", old], environment: ["APNSCTL_TEAM_ID": team])
+        let r = try InProcess.apnsctl(["jwt", "--auth-key", old], environment: ["APNSCTL_TEAM_ID": team])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(ProviderToken.Parts(r.stdout.trimmingCharacters(in: .newlines))?.keyID == "ZYXWV98765")
         #expect(ProviderToken.Parts(r.stdout.trimmingCharacters(in: .newlines))?.issuer == team)
         let plain = try dir.write("key.p8", try CredentialFixtures.signingKey.p8PEM)
-        let e = try CommandRunner.apnsctl(["jwt", "--auth-key", plain, "--key-id", "QWERT12345", "--team-id", team])
+        let e = try InProcess.apnsctl(["jwt", "--auth-key", plain, "--key-id", "QWERT12345", "--team-id", team])
         #expect(e.status == 0)
         #expect(ProviderToken.Parts(e.stdout.trimmingCharacters(in: .newlines))?.keyID == "QWERT12345")
     }
@@ -77,13 +77,13 @@ import Testing
             (["jwt", "--team-id", team], 64, "--auth-key"),
         ]
         for (args, status, mention) in cases {
-            let r = try CommandRunner.apnsctl(args, environment: ["APNSCTL_TEAM_ID": ""])
+            let r = try InProcess.apnsctl(args, environment: ["APNSCTL_TEAM_ID": ""])
             #expect(r.status == status, "\(args): \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: ") && r.stderr.contains(mention), "\(args): \(r.stderr)")
             #expect(r.stdout.isEmpty)
         }
         let rsa = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
-        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", rsa, "--team-id", team])
+        let r = try InProcess.apnsctl(["jwt", "--auth-key", rsa, "--team-id", team])
         #expect(r.status == 77)
         #expect(r.stderr.contains("RSA 2048"))
     }
@@ -93,22 +93,22 @@ import Testing
     @Test func messagesNameWhatTheUserCanFix() throws {
         let dir = try TemporaryDirectory()
         let short = try dir.write("AuthKey_abc.p8", try CredentialFixtures.signingKey.p8PEM)
-        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", short, "--team-id", team])
+        let r = try InProcess.apnsctl(["jwt", "--auth-key", short, "--team-id", team])
         #expect(r.status == 77)
         #expect(r.stderr.hasPrefix("error: AuthKey_abc.p8: 'abc' in the file name is not a key id"), "\(r.stderr)")
         #expect(r.stderr.contains("pass --key-id"))
         let secret = SecretBytes(Array("pw".utf8))
         let encrypted = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.privateKey.pkcs8PEM(passphrase: secret))
-        let e = try CommandRunner.apnsctl(["jwt", "--auth-key", encrypted, "--team-id", team])
+        let e = try InProcess.apnsctl(["jwt", "--auth-key", encrypted, "--team-id", team])
         #expect(e.status == 77)
         #expect(e.stderr.contains("the key is encrypted, and Apple's .p8 keys are not"), "\(e.stderr)")
         #expect(!e.stderr.contains("--passphrase"), "jwt has no passphrase flags")
         let rsa = try dir.write("AuthKey_RSARSA1234.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
-        let i = try CommandRunner.apnsctl(["inspect", rsa])
+        let i = try InProcess.apnsctl(["inspect", rsa])
         #expect(i.status == 77)
         #expect(i.stderr.contains("not an APNs signing key (found RSA 2048"), "\(i.stderr)")
         let rsaPEM = try dir.write("key.pem", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
-        let k = try CommandRunner.apnsctl(["inspect", rsaPEM])
+        let k = try InProcess.apnsctl(["inspect", rsaPEM])
         #expect(k.status == 77)
         #expect(k.stderr.contains("no certificate") && !k.stderr.contains("--cert"), "inspect has no --cert: \(k.stderr)")
     }
@@ -139,7 +139,7 @@ import Testing
         let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)]).resolveSettings(in: world)
         #expect(try certOnly.providerToken(now: t0, in: world) == nil)
         // A key id without a key is refused by the resolver's combination rules (not by the option group), naming it.
-        let stranded = try CommandRunner.apnsctl(["send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d", String(repeating: "ab", count: 32)],
+        let stranded = try InProcess.apnsctl(["send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d", String(repeating: "ab", count: 32)],
                                                  environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path])
         #expect(stranded.status == 64)
         #expect(stranded.stderr.hasPrefix("error: --key-id needs a .p8 key (auth-key) in the same place"), "\(stranded.stderr)")

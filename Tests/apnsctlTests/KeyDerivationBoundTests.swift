@@ -135,7 +135,7 @@ import Testing
             arguments = ["convert", file] + keyArguments + ["-o", credentials.directory.file("out-\(UUID().uuidString).pem")]
         }
         // No terminal: a passphrase, if one were asked for, could only come from the file.
-        return try CommandRunner.apnsctl(arguments + passphraseArguments, stdin: [], timeout: 30)
+        return try InProcess.apnsctl(arguments + passphraseArguments, stdin: [], timeout: 30)
     }
 
     static func expectRefused(_ r: CommandResult, file: String, subject: String, _ protection: Protection,

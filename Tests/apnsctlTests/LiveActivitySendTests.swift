@@ -52,14 +52,14 @@ import Testing
 
         /// `send` with token auth (topic: the bare bundle id unless `extra` gives one).
         func tokenSend(_ extra: [String], topic: String? = LiveActivitySendTests.bundle, stdin: [UInt8]? = nil) throws -> CommandResult {
-            try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKeyFile,
+            try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKeyFile,
                                        "--key-id", mock.keyID, "--team-id", mock.teamID] + (topic.map { ["--topic", $0] } ?? []) + extra,
                                       stdin: stdin, environment: ["XDG_CACHE_HOME": scratch.path])
         }
 
         /// `send` with the certificate `cert`.
         func certSend(_ cert: String, _ extra: [String]) throws -> CommandResult {
-            try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", cert] + extra,
+            try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", cert] + extra,
                                       environment: ["XDG_CACHE_HOME": scratch.path])
         }
     }
@@ -130,15 +130,15 @@ import Testing
     /// where the certificate came from (the user typed no --cert) and where the mock's key and team id are, and
     /// following that advice is accepted.
     @Test func theMockProfilesCertificateNamesItsOriginAndTheMocksKey() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let environment = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "XDG_CACHE_HOME": mock.stateDirectory.path + "/cache",
                            "XDG_CONFIG_HOME": mock.stateDirectory.path + "/config"]
-        let refused = try CommandRunner.apnsctl(["send", "-p", "mock"] + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
+        let refused = try InProcess.apnsctl(["send", "-p", "mock"] + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
         #expect(refused.status == 77)
         let readyFile = mock.stateDirectory.file("mock.json")
         #expect(refused.stderr.hasPrefix("error: cert of the mock profile (\(readyFile)) \(mock.certificate): its topics"), "\(refused.stderr)")
         #expect(refused.stderr.contains("; apnsctl mock's key and team id are auth_key and team_id in \(readyFile)"))
-        let followed = try CommandRunner.apnsctl(["send", "-p", "mock", "--auth-key", mock.authKey, "--team-id", mock.teamID]
+        let followed = try InProcess.apnsctl(["send", "-p", "mock", "--auth-key", mock.authKey, "--team-id", mock.teamID]
                                                  + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
         #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
         #expect(followed.stdout.hasPrefix("accepted  200"))
@@ -236,18 +236,18 @@ import Testing
     }
 
     @Test func broadcastUpdateAndEndAreBuiltTheSameWay() throws {
-        let mock = try MockProcess(keepingLog: true)
+        let mock = try InProcessMock(keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "la-broadcast")
         let auth = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
                     "--topic", mock.bundleID]
         let env = ["XDG_CACHE_HOME": scratch.path]
-        let id = try #require(try CommandRunner.apnsctl(["channel", "create"] + auth, environment: env).lines.first)
+        let id = try #require(try InProcess.apnsctl(["channel", "create"] + auth, environment: env).lines.first)
         for event in ["update", "end"] {
-            let dry = try CommandRunner.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#,
+            let dry = try InProcess.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#,
                                                  "--timestamp", "now", "--dry-run"] + auth, environment: env)
             #expect(dry.status == 0, "\(dry.stderr)")
             #expect(dry.stdout.contains(#"{"aps":{"event":"\#(event)","timestamp":"#), "\(dry.stdout)")
-            let r = try CommandRunner.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#] + auth,
+            let r = try InProcess.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#] + auth,
                                               environment: env)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.hasPrefix("accepted  200  \(id)"), "\(r.stdout)")
@@ -305,9 +305,9 @@ import Testing
 
     /// The same against `apnsctl mock` as a process, told with its own flags.
     @Test func apnsctlMockUnregisteredAndRejectGiveTheLiveActivityHints() throws {
-        let mock = try MockProcess(["--unregistered", Self.token(2), "--reject", "\(Self.token(3))=BadDeviceToken"])
+        let mock = try InProcessMock(["--unregistered", Self.token(2), "--reject", "\(Self.token(3))=BadDeviceToken"])
         let scratch = try TemporaryDirectory(prefix: "la-hints")
-        let r = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
+        let r = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
                                            "--team-id", mock.teamID, "--topic", mock.bundleID] + Self.updateFlags
                                           + ["-d", Self.token(2), "-d", Self.token(3), "-o", "json"],
                                           environment: ["XDG_CACHE_HOME": scratch.path])

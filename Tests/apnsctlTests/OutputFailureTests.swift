@@ -26,7 +26,7 @@ import Testing
     @Test func everyLocalCommandOnAFullDiskExits74() throws {
         let scratch = try TemporaryDirectory(prefix: "out-full")
         let payload = try scratch.write("p.json", #"{"aps":{"alert":"hi"}}"#)
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let commands: [(String, [String])] = [
             ("validate", ["validate", payload]),
             ("validate json", ["validate", payload, "-o", "json"]),
@@ -42,7 +42,7 @@ import Testing
         ]
         let env = ["APNSCTL_OUT_PASSPHRASE": "test-password"]
         for (name, args) in commands {
-            let ok = try CommandRunner.apnsctl(args, environment: env)
+            let ok = try InProcess.apnsctl(args, environment: env)
             #expect(ok.status == 0, "\(name) without a redirect: \(ok.stderr)")
             let r = try Self.apnsctl(args, redirect: Self.full, environment: env)
             #expect(r.status == 74, "\(name): \(r.status) \(r.stderr)")
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func sendOnAFullDiskStopsAndExits74InTextAndJSON() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         var devices: [String] = []
         for i in 1...40 { devices += ["-d", Self.token(i)] }
         for format in ["text", "json"] {
@@ -65,7 +65,7 @@ import Testing
             #expect(r.stderr.contains("devices were not sent") || r.stderr.contains("device was not sent"), "\(r.stderr)")
         }
         // A rejection (1) does not hide the lost output either: 74 wins.
-        let rejecting = try MockProcess(["--unregistered", Self.token(1)])
+        let rejecting = try InProcessMock(["--unregistered", Self.token(1)])
         let r = try Self.apnsctl(["send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
                                   "--cert", rejecting.certificate, "-d", Self.token(1)], redirect: Self.full)
         #expect(r.status == 74, "\(r.stderr)")
@@ -74,7 +74,7 @@ import Testing
     /// With stdout closed at start, descriptor 1 is reserved: the connection's socket cannot become stdout
     /// (results would be written into the TLS stream, and the run would "succeed").
     @Test func sendWithStdoutClosedAtStartExits74AndSendsAlmostNothing() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "closed")
         let file = try scratch.write("d.txt", (1...3000).map { Self.token($0) }.joined(separator: "\n"))
         let r = try Self.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
@@ -90,7 +90,7 @@ import Testing
 
     /// `apnsctl send … | head -1`: the reader exits, `send` stops like after SIGINT, says what was not sent.
     @Test func sendStopsWhenItsReaderExits() throws {
-        let mock = try MockProcess([], keepingLog: true)
+        let mock = try InProcessMock([], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "head")
         let total = 20_000
         let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
@@ -116,7 +116,7 @@ import Testing
     /// `ulimit -f`: the write past the limit fails (EFBIG, SIGXFSZ is ignored), exit 74, the old file is
     /// untouched and no temporary file is left.
     @Test func anOutputFileOverASizeLimitLeavesTheOldFile() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "fsize")
         let out = try scratch.write("out.pem", "old contents\n")
         // 1 block (512 bytes in sh): far less than a certificate and its key.
@@ -154,10 +154,10 @@ import Testing
         let endpoint = try #require(ready["endpoint"] as? String)
         var devices: [String] = []
         for i in 1...5 { devices += ["-d", Self.token(i)] }
-        let send = try CommandRunner.apnsctl(["send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
+        let send = try InProcess.apnsctl(["send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
                                               "--cert", ready["cert"] as? String ?? ""] + devices)
         #expect(send.status == 0, "the mock keeps answering: \(send.stderr)")
-        let again = try CommandRunner.apnsctl(["send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
+        let again = try InProcess.apnsctl(["send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
                                                "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9)])
         #expect(again.status == 0, "\(again.stderr)")
         kill(process.processIdentifier, SIGTERM)
@@ -171,7 +171,7 @@ import Testing
     /// `doctor` with a failed check (exit 1) whose report cannot be written: 74 wins, as for every command
     /// (CLI.md, "Exit codes"); its verdict on stderr still says which check failed.
     @Test func doctorWithAFailedCheckOnAFullDiskExits74() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let r = try Self.apnsctl(["doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
                                   "--cert", mock.certificate, "--topic", "com.example.other"], redirect: Self.full)
         #expect(r.status == 74, "\(r.stderr)")

@@ -33,7 +33,7 @@ import Testing
         let p12 = try credentials.directory.write("huge.p12", try Self.export(credentials, encryption: encryption, place: place, count: count))
         let passFile = try credentials.directory.write("pass.txt", "pw\n", mode: 0o600)
 
-        let r = try CommandRunner.apnsctl(["inspect", p12, "--passphrase-file", passFile], timeout: 30)
+        let r = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", passFile], timeout: 30)
 
         #expect(!r.timedOut && r.seconds < 10, "the count was derived (\(r.seconds) s)")
         #expect(r.status == 77, "\(r.stderr)")
@@ -79,7 +79,7 @@ import Testing
         let p12 = try credentials.directory.write("nested.p12", try Self.keyInEncryptedSafe(credentials, count: 2_000_000_000))
         let passFile = try credentials.directory.write("pass.txt", "pw\n", mode: 0o600)
 
-        let r = try CommandRunner.apnsctl(["inspect", p12, "--passphrase-file", passFile], timeout: 30)
+        let r = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", passFile], timeout: 30)
 
         #expect(!r.timedOut && r.seconds < 10, "the count was derived (\(r.seconds) s)")
         #expect(r.status == 77, "\(r.stderr)")
@@ -96,7 +96,7 @@ import Testing
         #expect(root.encoded == bytes, "the rewriter re-encodes an export byte for byte")
         let p12 = try credentials.directory.write("usual.p12", bytes)
         let passFile = try credentials.directory.write("pass.txt", "pw\n", mode: 0o600)
-        let r = try CommandRunner.apnsctl(["inspect", p12, "--passphrase-file", passFile], timeout: 30)
+        let r = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", passFile], timeout: 30)
         #expect(r.status == 0, "\(r.stderr)")
     }
 }

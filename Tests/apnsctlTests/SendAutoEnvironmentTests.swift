@@ -15,13 +15,13 @@ import Testing
 
     /// The two mocks with shared credentials; `sandboxRejects`/`productionRejects` answer BadDeviceToken.
     struct Pair {
-        let sandbox: MockProcess
-        let production: MockProcess
+        let sandbox: InProcessMock
+        let production: InProcessMock
 
         init(sandboxRejects: [String], productionRejects: [String]) throws {
-            sandbox = try MockProcess(["--env", "sandbox"] + sandboxRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
+            sandbox = try InProcessMock(["--env", "sandbox"] + sandboxRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
                                       keepingLog: true)
-            production = try MockProcess(["--env", "production"] + productionRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
+            production = try InProcessMock(["--env", "production"] + productionRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
                                          keepingLog: true, sharingCredentialsWith: sandbox)
         }
 
@@ -33,7 +33,7 @@ import Testing
             let cache = try TemporaryDirectory(prefix: "cache")
             let auth = token ? ["--auth-key", sandbox.authKey, "--team-id", sandbox.teamID, "--topic", sandbox.bundleID]
                              : ["--cert", sandbox.certificate]
-            return try CommandRunner.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile]
+            return try InProcess.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile]
                                              + endpoints + auth + extra, environment: ["XDG_CACHE_HOME": cache.path], timeout: timeout)
         }
     }
@@ -108,11 +108,11 @@ import Testing
     }
 
     @Test func anUnreachableSecondEnvironmentKeepsTheFirstAnswerOnTheLine() throws {
-        let sandbox = try MockProcess(["--env", "sandbox", "--reject", "\(Self.productionToken)=BadDeviceToken"])
+        let sandbox = try InProcessMock(["--env", "sandbox", "--reject", "\(Self.productionToken)=BadDeviceToken"])
         let closed = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = closed.localPort
         _ = consume closed
-        let r = try CommandRunner.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
+        let r = try InProcess.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
                                            "--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=https://127.0.0.1:\(port)",
                                            "--cert", sandbox.certificate, "-d", Self.productionToken])
         #expect(r.status == 69, "\(r.stderr)")
@@ -124,7 +124,7 @@ import Testing
     @Test(arguments: [PushCertificateKind.development, .production])
     func aCertificateForOneEnvironmentIsAUsageError(_ kind: PushCertificateKind) throws {
         let creds = try TestCredentials(kind: kind)
-        let r = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto"])
+        let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto"])
         #expect(r.status == 64, "\(r.stderr)")
         let only = kind == .development ? "sandbox" : "production"
         #expect(r.stderr.hasPrefix("error: --env auto: \(creds.pushFile) is for \(only) only, and auto needs both environments; pass --env \(only)"),
@@ -133,7 +133,7 @@ import Testing
 
     @Test func dryRunSaysWhereBadDeviceTokensGoNext() throws {
         let creds = try TestCredentials()
-        let r = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto", "--dry-run",
+        let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto", "--dry-run",
                                            "--port", "2197"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("POST https://api.sandbox.push.apple.com:2197/3/device/"))
@@ -144,13 +144,13 @@ import Testing
     @Test func anEndpointForAnotherEnvironmentWarns() throws {
         let creds = try TestCredentials()
         let base = ["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--dry-run"]
-        let other = try CommandRunner.apnsctl(base + ["--env", "production", "--endpoint", "sandbox=https://127.0.0.1:4443"])
+        let other = try InProcess.apnsctl(base + ["--env", "production", "--endpoint", "sandbox=https://127.0.0.1:4443"])
         #expect(other.status == 0, "\(other.stderr)")
         #expect(other.stdout.contains("POST https://api.push.apple.com:443/3/device/"))
         #expect(other.errorLines == ["warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; pass --env sandbox to use it, or add --endpoint production=URL"],
                 "\(other.stderr)")
         // --env auto with one environment's URL: the other one's fallback goes to Apple.
-        let auto = try CommandRunner.apnsctl(base + ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443"])
+        let auto = try InProcess.apnsctl(base + ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443"])
         #expect(auto.status == 0, "\(auto.stderr)")
         #expect(auto.errorLines == ["warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; add --endpoint production=URL"],
                 "\(auto.stderr)")
@@ -158,11 +158,11 @@ import Testing
         for endpoint in [["--env", "sandbox", "--endpoint", "sandbox=https://127.0.0.1:4443"],
                          ["--env", "production", "--endpoint", "https://127.0.0.1:4443"],
                          ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443", "--endpoint", "production=https://127.0.0.1:4444"]] {
-            let r = try CommandRunner.apnsctl(base + endpoint)
+            let r = try InProcess.apnsctl(base + endpoint)
             #expect(r.status == 0 && r.stderr.isEmpty, "\(endpoint): \(r.stderr)")
         }
         // channel takes the same flags and has no dry run: a dead local proxy keeps anything from leaving the machine.
-        let channel = try CommandRunner.apnsctl(["channel", "list", "--cert", creds.pushFile, "--env", "production",
+        let channel = try InProcess.apnsctl(["channel", "list", "--cert", creds.pushFile, "--env", "production",
                                                  "--endpoint", "sandbox=https://127.0.0.1:1", "--proxy", "http://127.0.0.1:1",
                                                  "--timeout", "2"])
         #expect(channel.errorLines.first?.hasPrefix("warning: --endpoint gives a URL for sandbox only, so production requests go to https://api-manage-broadcast.push.apple.com:2196") == true,

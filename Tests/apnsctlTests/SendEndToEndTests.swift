@@ -19,7 +19,7 @@ import APNSPlatform
 
     /// Runs `send` with the push certificate against `server`, plus `extra` arguments.
     private func send(_ server: ObservedMock, _ extra: [String], timeout: Double = 60) throws -> CommandResult {
-        try CommandRunner.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
+        try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
                                    "--ca-file", server.caFile] + extra,
                                   environment: ["XDG_CACHE_HOME": scratch.path], timeout: timeout)
     }
@@ -87,7 +87,7 @@ import APNSPlatform
     @Test func devicesFromStandardInput() throws {
         let server = try ObservedMock()
         let list = (1...5).map { Self.token($0) }.joined(separator: "\n")
-        let r = try CommandRunner.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
+        let r = try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
                                            "--ca-file", server.caFile, "--devices", "-"], stdin: Array(list.utf8))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.last == "sent 5: 5 accepted")
@@ -130,7 +130,7 @@ import APNSPlatform
         _ = consume listener
         let credentials = try ObservedMock()
         let certificate = credentials.certificateFile
-        let r = try CommandRunner.apnsctl(["send", "--cert", certificate, "--endpoint", "https://127.0.0.1:\(port)",
+        let r = try InProcess.apnsctl(["send", "--cert", certificate, "--endpoint", "https://127.0.0.1:\(port)",
                                            "-d", Self.token(1)])
         #expect(r.status == 69)
         #expect(r.lines == ["failed    ---  \(Self.token(1))  cannot connect to 127.0.0.1:\(port): Connection refused; is the server running, and are --endpoint or --env right?"])
@@ -139,7 +139,7 @@ import APNSPlatform
 
     @Test func untrustedServerIs69WithVerificationAdvice() throws {
         let server = try ObservedMock()
-        let r = try CommandRunner.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint, "-d", Self.token(1)])
+        let r = try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint, "-d", Self.token(1)])
         #expect(r.status == 69)
         #expect(r.stderr.contains("server certificate verification failed"))
         #expect(r.stderr.contains("--ca-file"))
@@ -147,7 +147,7 @@ import APNSPlatform
 
     @Test func insecureSkipsVerificationWithAWarning() throws {
         let server = try ObservedMock()
-        let r = try CommandRunner.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
+        let r = try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
                                            "--insecure", "-d", Self.token(1)])
         #expect(r.status == 0)
         #expect(r.stderr.hasPrefix("warning: --insecure"))
@@ -162,7 +162,7 @@ import APNSPlatform
 
     @Test func tokenAuthSendsAndNeverPrintsTheToken() throws {
         let server = try ObservedMock()
-        let r = try CommandRunner.apnsctl(["send", "--auth-key", server.authKeyFile, "--team-id", server.teamID,
+        let r = try InProcess.apnsctl(["send", "--auth-key", server.authKeyFile, "--team-id", server.teamID,
                                            "--topic", "com.example.demo", "--endpoint", server.endpoint,
                                            "--ca-file", server.caFile, "-d", Self.token(1), "--verbose"],
                                           environment: ["XDG_CACHE_HOME": scratch.path])

@@ -16,7 +16,7 @@ import Testing
     }
 
     private func send(_ args: [String], stdin: [UInt8]? = nil) throws -> CommandResult {
-        try CommandRunner.apnsctl(["send", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9",
+        try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9",
                                    "--alert", "x", "--dry-run"] + args, stdin: stdin,
                                   environment: ["XDG_CACHE_HOME": scratch.path])
     }
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func certificateAndAuthKeyTogetherAre64() throws {
-        let r = try CommandRunner.apnsctl(["send", "--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile,
+        let r = try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile,
                                            "--team-id", credentials.teamID, "--topic", "com.example.demo",
                                            "--endpoint", "https://127.0.0.1:9", "-d", a],
                                           environment: ["XDG_CACHE_HOME": scratch.path])

@@ -11,17 +11,17 @@ import Testing
         return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
     }
 
-    private func certSend(_ mock: MockProcess, _ extra: [String]) throws -> CommandResult {
-        try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra)
+    private func certSend(_ mock: InProcessMock, _ extra: [String]) throws -> CommandResult {
+        try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra)
     }
 
     @Test func certificateAndTokenAuthAreAccepted() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let cert = try certSend(mock, ["-d", Self.token(1)])
         #expect(cert.status == 0, "\(cert.stderr)")
         #expect(cert.stdout.hasPrefix("accepted  200  ab00…0001  apns-id="))
         let cache = try TemporaryDirectory(prefix: "cache")
-        let token = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+        let token = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
                                                "--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID,
                                                "-d", Self.token(1), "-d", Self.token(2), "-o", "json"],
                                               environment: ["XDG_CACHE_HOME": cache.path])
@@ -31,9 +31,9 @@ import Testing
     }
 
     @Test func wrongTeamIsRejectedByTheMock() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let cache = try TemporaryDirectory(prefix: "cache")
-        let r = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+        let r = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
                                            "--auth-key", mock.authKey, "--team-id", "ZZZZZ99999", "--topic", mock.bundleID,
                                            "-d", Self.token(1)], environment: ["XDG_CACHE_HOME": cache.path])
         #expect(r.status == 1)
@@ -46,7 +46,7 @@ import Testing
         var args: [String] = []
         for (i, reason) in reasons.enumerated() { args += ["--reject", "\(Self.token(i + 10))=\(reason.rawValue)"] }
         args += ["--unregistered", Self.token(5)]
-        let mock = try MockProcess(args)
+        let mock = try InProcessMock(args)
         var devices: [String] = []
         for i in reasons.indices { devices += ["-d", Self.token(i + 10)] }
         let r = try certSend(mock, devices + ["-d", Self.token(5), "-d", Self.token(6)])
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func batchOf2000AgainstTheMock() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "batch")
         let file = try scratch.write("d.txt", (1...2000).map { Self.token($0) }.joined(separator: "\n"))
         let r = try certSend(mock, ["--devices", file, "-o", "json"])

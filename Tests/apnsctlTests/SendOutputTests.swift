@@ -14,22 +14,22 @@ import Testing
         return "cd" + String(repeating: "0", count: 62 - hex.count) + hex
     }
 
-    private func sendArguments(_ mock: MockProcess) -> [String] {
+    private func sendArguments(_ mock: InProcessMock) -> [String] {
         ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert", "hi"]
     }
 
     @Test func rejectedLinesPrintTheWholeTokenAndQuietPrintsOnlyThem() throws {
-        let mock = try MockProcess(["--reject", "\(Self.bad)=BadDeviceToken"])
-        let r = try CommandRunner.apnsctl(sendArguments(mock) + ["-d", Self.good, "-d", Self.bad])
+        let mock = try InProcessMock(["--reject", "\(Self.bad)=BadDeviceToken"])
+        let r = try InProcess.apnsctl(sendArguments(mock) + ["-d", Self.good, "-d", Self.bad])
         #expect(r.status == 1)
         #expect(r.lines.count == 3)
         #expect(r.lines[0].hasPrefix("accepted  200  3f2a…3f2a  apns-id="), "accepted lines keep the short token")
         #expect(r.lines[1].hasPrefix("rejected  400  BadDeviceToken  \(Self.bad)  The token is not valid"), "\(r.lines[1])")
 
-        let quiet = try CommandRunner.apnsctl(sendArguments(mock) + ["-q", "-d", Self.good, "-d", Self.bad])
+        let quiet = try InProcess.apnsctl(sendArguments(mock) + ["-q", "-d", Self.good, "-d", Self.bad])
         #expect(quiet.status == 1)
         #expect(quiet.lines == [r.lines[1], "sent 2: 1 accepted, 1 rejected (BadDeviceToken 1)"])
-        let quietAllGood = try CommandRunner.apnsctl(sendArguments(mock) + ["--quiet", "-d", Self.good])
+        let quietAllGood = try InProcess.apnsctl(sendArguments(mock) + ["--quiet", "-d", Self.good])
         #expect(quietAllGood.status == 0 && quietAllGood.stdout.isEmpty)
     }
 
@@ -40,7 +40,7 @@ import Testing
     @Test func failedLinesPrintTheWholeTokenAndVerboseSaysWhatFailed() throws {
         let credentials = try TestCredentials()
         for endpoint in ["https://no-such-host.invalid:443", "https://127.0.0.1:9"] {
-            let r = try CommandRunner.apnsctl(["send", "--cert", credentials.pushFile, "--ca-file", credentials.caFile,
+            let r = try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--ca-file", credentials.caFile,
                                                "--endpoint", endpoint, "-v", "--timeout", "20", "-d", Self.good])
             #expect(r.status == 69, "\(r.stderr)")
             #expect(r.lines.count == 1 && r.lines[0].hasPrefix("failed    ---  \(Self.good)  "), "\(r.stdout)")
@@ -53,7 +53,7 @@ import Testing
     /// Colour on a terminal: `auto` honours NO_COLOR (only when non-empty) and TERM=dumb; `always` and
     /// `never` decide alone, whatever stdout is.
     @Test func colourFollowsColorNoColorAndTerm() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let green = "\u{1B}[32maccepted\u{1B}[0m"
         func onTerminal(_ extra: [String], _ env: [String: String]) throws -> String {
             let r = try PseudoTerminal.run([CommandRunner.apnsctlPath] + sendArguments(mock) + ["-d", Self.good] + extra,
@@ -67,16 +67,16 @@ import Testing
         #expect(try !onTerminal([], ["TERM": "dumb"]).contains("\u{1B}["))
         #expect(try !onTerminal(["--color", "never"], [:]).contains("\u{1B}["))
         #expect(try onTerminal(["--color", "always"], ["NO_COLOR": "1"]).contains(green))
-        let toFile = try CommandRunner.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "always"])
+        let toFile = try InProcess.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "always"])
         #expect(toFile.stdout.hasPrefix(green))
-        let bad = try CommandRunner.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "sometimes"])
+        let bad = try InProcess.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "sometimes"])
         #expect(bad.status == 64 && bad.stderr.hasPrefix("error: "))
     }
 
     /// The progress line: on stderr (a terminal) only while stdout goes to a file or /dev/null, at most
     /// 10 redraws a second, replaced at the end by the summary, which stays. Never into a pipe's reader.
     @Test func progressOnlyWhenStdoutIsAFileAndTheSummaryStays() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "progress")
         let count = 5000
         let list = try scratch.write("tokens.txt", (1...count).map(Self.token).joined(separator: "\n") + "\n")

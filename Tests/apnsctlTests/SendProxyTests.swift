@@ -35,19 +35,19 @@ import APNSPlatform
     static func port(of endpoint: String) -> Int { Int(endpoint.split(separator: ":").last ?? "") ?? 0 }
 
     /// `send` to the mock by name (`localhost`, so a SOCKS5 proxy resolves it), certificate or token auth.
-    private func send(_ mock: MockProcess, token: Bool = false, _ extra: [String], environment: [String: String] = [:],
+    private func send(_ mock: InProcessMock, token: Bool = false, _ extra: [String], environment: [String: String] = [:],
                       timeout: Double = 120) throws -> CommandResult {
         let endpoint = mock.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost")
         let cache = try TemporaryDirectory(prefix: "cache")
         let auth = token ? ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID] : ["--cert", mock.certificate]
-        return try CommandRunner.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", endpoint, "--ca-file", mock.caFile]
+        return try InProcess.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", endpoint, "--ca-file", mock.caFile]
                                          + auth + extra, environment: environment.merging(["XDG_CACHE_HOME": cache.path]) { a, _ in a },
                                          timeout: timeout)
     }
 
     @Test(arguments: routes)
     func throughEachProxyWithCertificateAndToken(_ route: Route) throws {
-        let mock = try MockProcess(keepingLog: true)
+        let mock = try InProcessMock(keepingLog: true)
         let proxy = try route.start(Self.port(of: mock.endpoint))
         for token in [false, true] {
             let r = try send(mock, token: token, ["-d", SendDeliveryTests.token(token ? 2 : 1), "--proxy", route.url(proxy), "-v"])
@@ -64,7 +64,7 @@ import APNSPlatform
 
     @Test(arguments: routes)
     func aBatchOf2000ThroughEachProxyAnswersEveryDeviceOnce(_ route: Route) throws {
-        let mock = try MockProcess(keepingLog: true)
+        let mock = try InProcessMock(keepingLog: true)
         let proxy = try route.start(Self.port(of: mock.endpoint))
         let scratch = try TemporaryDirectory(prefix: "proxy-batch")
         let r = try send(mock, ["--devices", try SendDeliveryTests.deviceFile(2000, in: scratch), "-o", "json"],
@@ -79,7 +79,7 @@ import APNSPlatform
     }
 
     @Test func variablesAreReadInCurlsOrder() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let http = try ProxyProcess(.tinyproxy(connectPorts: [Self.port(of: mock.endpoint)], credentials: nil))
         let socks = try ProxyProcess(.microsocks(credentials: nil))
         let dead = "http://127.0.0.1:\(try ProxyProcess.freePort())"
@@ -107,7 +107,7 @@ import APNSPlatform
     }
 
     @Test func noProxyGoesDirect() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         // A proxy that is not running: only a direct connection can succeed.
         let dead = "http://127.0.0.1:\(try ProxyProcess.freePort())"
         let device = ["-d", SendDeliveryTests.token(1), "-v", "--timeout", "10"]
@@ -136,7 +136,7 @@ import APNSPlatform
     }
 
     @Test func aWrongProxyPasswordIsExit69WithoutThePassword() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let proxy = try ProxyProcess(.tinyproxy(connectPorts: [Self.port(of: mock.endpoint)], credentials: ("alice", Self.password)))
         let wrong = "Wr0ng-Secret"
         for extra in [[], ["-v"], ["-o", "json"]] {
@@ -156,7 +156,7 @@ import APNSPlatform
     }
 
     @Test func aProxyThatIsDownOrSilentIsExit69WithinTimeout() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let down = try send(mock, ["-d", SendDeliveryTests.token(1), "--proxy", "http://127.0.0.1:\(try ProxyProcess.freePort())",
                                    "--timeout", "5"], timeout: 60)
         #expect(down.status == 69)
@@ -175,21 +175,21 @@ import APNSPlatform
     }
 
     @Test func aProxyThatMayNotOrCannotReachTheHostIs69WithItsAnswer() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let closed = try ProxyProcess.freePort()
         // ConnectPort allows only the closed port: the mock's port is refused (403), the closed one fails (500).
         let proxy = try ProxyProcess(.tinyproxy(connectPorts: [closed], credentials: nil))
         let forbidden = try send(mock, ["-d", SendDeliveryTests.token(1), "--proxy", proxy.url(scheme: "http")])
         #expect(forbidden.status == 69)
         #expect(forbidden.errorLines.last?.contains("refused the tunnel: HTTP/1.1 403 ") == true, "\(forbidden.stderr)")
-        let unreachable = try CommandRunner.apnsctl(["send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
+        let unreachable = try InProcess.apnsctl(["send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
                                                      "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
                                                      "--proxy", proxy.url(scheme: "http")])
         #expect(unreachable.status == 69)
         #expect(unreachable.errorLines.last?.contains("refused the tunnel: HTTP/1.1 500 ") == true, "\(unreachable.stderr)")
         #expect(unreachable.errorLines.last?.contains("the proxy could not reach the APNs host") == true)
         let socks = try ProxyProcess(.microsocks(credentials: nil))
-        let refused = try CommandRunner.apnsctl(["send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
+        let refused = try InProcess.apnsctl(["send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile,
                                                  "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
                                                  "--proxy", socks.url(scheme: "socks5h")])
         #expect(refused.status == 69)
@@ -199,9 +199,9 @@ import APNSPlatform
 
     @Test(arguments: ["http", "socks5h"])
     func ctrlCWhileTheProxyIsSilentExitsAtOnce(_ scheme: String) throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let silent = try Socket.listen(host: "127.0.0.1", port: 0)
-        let send = try SendInterruptTests.Background(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint,
+        let send = try InProcess.Run(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint,
                                                       "--ca-file", mock.caFile, "--cert", mock.certificate, "-d", SendDeliveryTests.token(1),
                                                       "--proxy", "\(scheme)://127.0.0.1:\(silent.localPort)", "--timeout", "60", "-v"])
         // Ctrl-C once the proxy holds the connection and the client's first bytes (its CONNECT request or
@@ -214,7 +214,7 @@ import APNSPlatform
             return !greeting.isEmpty
         }
         #expect(waiting, "the proxy never heard from the client: \(send.stderr)")
-        kill(send.process.processIdentifier, SIGINT)
+        send.interrupts.deliver(SIGINT)
         let (status, waited) = send.finish(within: 20)
         #expect(status == 130, "\(send.stderr.suffix(400))")
         #expect(waited < 5, "the tunnel phase ignored SIGINT for \(waited) s")
@@ -230,7 +230,7 @@ import APNSPlatform
     func badConnectionFlagsAreUsageErrors(_ flags: [String], _ message: String) throws {
         let scratch = try TemporaryDirectory(prefix: "proxy-usage")
         let creds = try TestCredentials()
-        let r = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1)] + flags,
+        let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1)] + flags,
                                           environment: ["XDG_CACHE_HOME": scratch.path])
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("error: "))
@@ -240,7 +240,7 @@ import APNSPlatform
 
     @Test func aBadProxyVariableNamesTheVariable() throws {
         let creds = try TestCredentials()
-        let r = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1)],
+        let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1)],
                                           environment: ["HTTPS_PROXY": "ftp://proxy:21"])
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("error: HTTPS_PROXY ftp://proxy:21: scheme ftp is not supported"), "\(r.stderr)")
@@ -248,7 +248,7 @@ import APNSPlatform
 
     @Test func port2197AndDryRunShowTheProxyWithoutItsPassword() throws {
         let creds = try TestCredentials()
-        let r = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--port", "2197",
+        let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--port", "2197",
                                            "--env", "production", "--dry-run"],
                                           environment: ["https_proxy": "http://alice:Sup3rSecret@proxy.corp:3128"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -258,11 +258,11 @@ import APNSPlatform
         #expect(r.stdout.contains("APNS_PROXY_USER=$(printf '%s\\n' 'alice:'\"$APNS_PROXY_PASSWORD\" | sed "), "\(r.stdout)")
         #expect(r.stdout.contains("# the proxy password: set APNS_PROXY_PASSWORD before running this"))
         #expect(!r.stdout.contains("Sup3rSecret"))
-        let bypassed = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--dry-run"],
+        let bypassed = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--dry-run"],
                                                  environment: ["https_proxy": "http://proxy.corp:3128", "NO_PROXY": "apple.com"])
         #expect(bypassed.stdout.contains("--noproxy '*'"))
         #expect(!bypassed.stdout.contains("--proxy "))
-        let ignored = try CommandRunner.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--dry-run",
+        let ignored = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1), "--dry-run",
                                                  "--port", "2197", "--endpoint", "https://127.0.0.1:4443"])
         #expect(ignored.stderr.contains("warning: --port 2197 is ignored with --endpoint"))
         #expect(ignored.stdout.contains("POST https://127.0.0.1:4443/3/device/"))

@@ -6,11 +6,11 @@ import APNSPlatform
 /// `send` without `--ca-file` trusts the system store as OpenSSL and curl do (`SSL_CERT_FILE`, `SSL_CERT_DIR`
 /// honoured), searching the hashed directory instead of parsing the whole bundle.
 @Suite struct SendSystemTrustTests {
-    let mock: MockProcess
+    let mock: InProcessMock
     let scratch: TemporaryDirectory
 
     init() throws {
-        mock = try MockProcess(keepingLog: true)
+        mock = try InProcessMock(keepingLog: true)
         scratch = try TemporaryDirectory(prefix: "trust")
     }
 
@@ -31,7 +31,7 @@ import APNSPlatform
             return try CommandRunner.run("strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", traced, CommandRunner.apnsctlPath] + args,
                                          environment: environment)
         }
-        return try CommandRunner.apnsctl(args, environment: environment)
+        return try InProcess.apnsctl(args, environment: environment)
     }
 
     @Test func sslCertDirHoldingTheCAIsTrusted() throws {

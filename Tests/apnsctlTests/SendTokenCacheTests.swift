@@ -9,14 +9,14 @@ import Testing
 @Suite struct SendTokenCacheTests {
     static let device = "ab00000000000000000000000000000000000000000000000000000000000001"
 
-    private func send(_ mock: MockProcess, key: String, cache: TemporaryDirectory) throws -> CommandResult {
-        try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", key,
+    private func send(_ mock: InProcessMock, key: String, cache: TemporaryDirectory) throws -> CommandResult {
+        try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", key,
                                    "--team-id", mock.teamID, "--topic", mock.bundleID, "--alert", "hi", "-d", Self.device],
                                   environment: ["XDG_CACHE_HOME": cache.path])
     }
 
     @Test func anotherKeyUnderTheSameFileNameGetsANewTokenThatTheMockHoldingItAccepts() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let cache = try TemporaryDirectory(prefix: "cache")
         let keys = try TemporaryDirectory(prefix: "keys")
         let name = "AuthKey_\(mock.keyID).p8"
@@ -51,13 +51,13 @@ import Testing
     /// A cache file an earlier apnsctl wrote (the token and the key file's plain `sha256:` line) is reused when the
     /// key signed its token, and rewritten with the keyed fingerprint; one whose token another key signed is replaced.
     @Test func anEarlierCacheFileIsReusedWhenItsTokenVerifiesAndRewritten() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let cache = try TemporaryDirectory(prefix: "cache")
         let keys = try TemporaryDirectory(prefix: "keys")
         let path = try keys.write("AuthKey_\(mock.keyID).p8", try String(contentsOfFile: mock.authKey, encoding: .utf8), mode: 0o600)
-        let earlier = try CommandRunner.apnsctl(["jwt", "--auth-key", path, "--team-id", mock.teamID]).stdout
+        let earlier = try InProcess.apnsctl(["jwt", "--auth-key", path, "--team-id", mock.teamID]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let stranger = try CommandRunner.apnsctl(["jwt", "--auth-key", try keys.write("AuthKey_\(mock.keyID).other.p8",
+        let stranger = try InProcess.apnsctl(["jwt", "--auth-key", try keys.write("AuthKey_\(mock.keyID).other.p8",
             try CredentialGenerator.makeSigningKey().privateKey.pkcs8PEM(passphrase: nil), mode: 0o600), "--key-id", mock.keyID,
             "--team-id", mock.teamID]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(earlier.split(separator: ".").count == 3 && stranger.split(separator: ".").count == 3)

@@ -17,7 +17,7 @@ import APNSPlatform
     }
 
     private func send(_ args: [String], stdin: [UInt8]? = nil, passphrase: String = "") throws -> CommandResult {
-        try CommandRunner.apnsctl(["send"] + args, stdin: stdin,
+        try InProcess.apnsctl(["send"] + args, stdin: stdin,
                                   environment: ["XDG_CACHE_HOME": scratch.path, "APNSCTL_TEAM_ID": "", "APNSCTL_PASSPHRASE": passphrase])
     }
 
@@ -205,7 +205,7 @@ import APNSPlatform
     }
 
     @Test func helpDescribesEveryFlagAndExitCodes() throws {
-        let r = try CommandRunner.apnsctl(["send", "--help"])
+        let r = try InProcess.apnsctl(["send", "--help"])
         #expect(r.status == 0)
         for flag in ["--device", "--devices", "--topic", "--cert", "--key", "--passphrase", "--passphrase-file", "--auth-key",
                      "--key-id", "--team-id", "--no-token-cache", "--env", "--endpoint", "--ca-file", "--insecure", "--push-type",

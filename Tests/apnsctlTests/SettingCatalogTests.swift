@@ -9,7 +9,7 @@ import Testing
 @Suite struct SettingCatalogTests {
     /// The long flags of `apnsctl <path>`, as the parser defines them.
     static func flags(_ path: [String]) throws -> Set<String> {
-        let r = try CommandRunner.apnsctl(path + ["--experimental-dump-help"])
+        let r = try InProcess.apnsctl(path + ["--experimental-dump-help"])
         #expect(r.status == 0, "\(path): \(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let command = try #require(json["command"] as? [String: Any])

@@ -13,7 +13,7 @@ import Testing
                                        ("header.toml", "# deep\n[\(deep)]\n", "2:\(column)"),
                                        ("array.toml", "[[\(deep)]]\n", "1:\(column + 1)")] {
             let file = try dir.write(name, text, mode: 0o600)
-            let r = try CommandRunner.apnsctl(["config", "show", "--config", file], environment: ["HOME": dir.path])
+            let r = try InProcess.apnsctl(["config", "show", "--config", file], environment: ["HOME": dir.path])
             #expect(r.status == 64, "\(name): status \(r.status) \(r.stderr.prefix(300))")
             #expect(r.stderr.contains("\(file):\(position): nested more than 64 levels"), "\(name): \(r.stderr.prefix(300))")
         }

@@ -19,7 +19,7 @@ import APNSPlatform
 
     /// `config show --config PATH` (the file is read before anything else happens).
     static func show(_ path: String, timeout: Double = 20) throws -> CommandResult {
-        try CommandRunner.apnsctl(["config", "show", "dev", "--config", path], timeout: timeout)
+        try InProcess.apnsctl(["config", "show", "dev", "--config", path], timeout: timeout)
     }
 
     /// A process of the other user that made itself not dumpable, as the attacker's did: the kernel then gives
@@ -154,7 +154,7 @@ import APNSPlatform
         let chained = try Self.privateFolder(base, "chained")
         try FileManager.default.createSymbolicLink(atPath: chained + "/config.toml", withDestinationPath: base.file("elsewhere.toml"))
 
-        let viaDefault = try CommandRunner.apnsctl(["config", "show", "dev"], environment: ["XDG_CONFIG_HOME": base.file("xdg")])
+        let viaDefault = try InProcess.apnsctl(["config", "show", "dev"], environment: ["XDG_CONFIG_HOME": base.file("xdg")])
         #expect(viaDefault.status == 0, "\(viaDefault.stderr)")
         #expect(viaDefault.stdout.contains("com.example.app"), "\(viaDefault.stdout)")
         let viaChain = try Self.show(chained + "/config.toml")

@@ -9,12 +9,12 @@ import Testing
     /// A fresh home, a running mock that logs, and the settings file (checked by Python's tomllib).
     final class Setup: @unchecked Sendable {
         let home: ConfigCommandTests.Home
-        let mock: MockProcess
+        let mock: InProcessMock
         static let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
 
         init() throws {
             home = try ConfigCommandTests.Home()
-            mock = try MockProcess(keepingLog: true)
+            mock = try InProcessMock(keepingLog: true)
         }
 
         /// The mock's `mock.json` fields.

@@ -9,25 +9,25 @@ import APNSPlatform
 @Suite struct TokenCacheHostileFilesTests {
     static let device = String(repeating: "5e", count: 32)
 
-    static func sendArguments(_ mock: MockProcess, authKey: String? = nil, caFile: String? = nil) -> [String] {
+    static func sendArguments(_ mock: InProcessMock, authKey: String? = nil, caFile: String? = nil) -> [String] {
         ["send", "--endpoint", mock.endpoint, "--ca-file", caFile ?? mock.caFile, "--auth-key", authKey ?? mock.authKey,
          "--team-id", mock.teamID, "--topic", mock.bundleID, "-d", device, "--alert", "hi"]
     }
 
     /// The cache file `send` uses for the mock's key under `cacheHome`.
-    static func cacheFile(_ mock: MockProcess, cacheHome: String) -> String {
+    static func cacheFile(_ mock: InProcessMock, cacheHome: String) -> String {
         "\(cacheHome)/apnsctl/token-\(mock.teamID)-\(mock.keyID).jwt"
     }
 
     @Test func aFIFOAtTheCachePathIsSkippedWithAWarningAndNothingHangs() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let home = try TemporaryDirectory(prefix: "fifo-cache")
         try FileManager.default.createDirectory(atPath: home.file("apnsctl"), withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
         let fifo = Self.cacheFile(mock, cacheHome: home.path)
         #expect(mkfifo(fifo, 0o600) == 0)
 
-        let r = try CommandRunner.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
+        let r = try InProcess.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
 
         #expect(!r.timedOut && r.seconds < 10, "send waited on the FIFO (\(r.seconds) s)")
         #expect(r.status == 0, "\(r.stderr)")
@@ -39,7 +39,7 @@ import APNSPlatform
     }
 
     @Test func aLinkAtTheCachePathIsNeitherFollowedNorReplaced() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let home = try TemporaryDirectory(prefix: "link-cache")
         try FileManager.default.createDirectory(atPath: home.file("apnsctl"), withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
@@ -47,7 +47,7 @@ import APNSPlatform
         let link = Self.cacheFile(mock, cacheHome: home.path)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
 
-        let r = try CommandRunner.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
+        let r = try InProcess.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
 
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(link): is a symbolic link (not followed)"), "\(r.stderr)")
@@ -58,7 +58,7 @@ import APNSPlatform
 
     @Test(.enabled(if: OtherUser.isAvailable, "needs root to act as a second user"))
     func anotherUsersFileAtTheCachePathIsSkippedAndLeftAlone() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let home = try TemporaryDirectory(prefix: "foreign-cache")
         try FileManager.default.createDirectory(atPath: home.file("apnsctl"), withIntermediateDirectories: false,
                                                 attributes: [.posixPermissions: 0o700])
@@ -67,7 +67,7 @@ import APNSPlatform
         try "planted\n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(chown(file, OtherUser.uid, OtherUser.uid) == 0)
 
-        let r = try CommandRunner.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
+        let r = try InProcess.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
 
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(file): belongs to user"), "\(r.stderr)")
@@ -79,14 +79,14 @@ import APNSPlatform
     /// `chmod` on the path changed that folder to 0700. Now the link is refused and the folder keeps its mode.
     @Test(.enabled(if: OtherUser.isAvailable, "needs root to act as a second user"))
     func aLinkedCacheDirIsSkippedAndItsTargetKeepsItsMode() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let base = try TemporaryDirectory(prefix: "linked-cache")
         let other = try OtherUser.area(in: base)
         let cacheHome = other + "/cache"
         try OtherUser.run(["mkdir", "-m", "0755", cacheHome, other + "/theirs"])
         try OtherUser.run(["ln", "-s", other + "/theirs", cacheHome + "/apnsctl"])
 
-        let r = try CommandRunner.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": cacheHome], timeout: 20)
+        let r = try InProcess.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": cacheHome], timeout: 20)
 
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(cacheHome)/apnsctl: is a symbolic link"), "\(r.stderr)")
@@ -98,7 +98,7 @@ import APNSPlatform
     /// it (`/tmp/.cache/apnsctl`), nor anywhere under a private TMPDIR.
     @Test(.enabled(if: OtherUser.isAvailable, "needs root to run as a uid without a password entry"))
     func noHomeDirectoryMeansNoCacheAndNothingInTmp() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let base = try TemporaryDirectory(prefix: "no-home")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base.path)
         // The key and CA where that uid can read them.

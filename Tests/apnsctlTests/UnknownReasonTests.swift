@@ -47,7 +47,7 @@ import Testing
         deinit { process.terminate() }
 
         func send(_ device: String, _ extra: [String] = []) throws -> CommandResult {
-            try CommandRunner.apnsctl(["send", #"{"aps":{"alert":"hi"}}"#, "-d", device, "--endpoint", "https://127.0.0.1:\(port)",
+            try InProcess.apnsctl(["send", #"{"aps":{"alert":"hi"}}"#, "-d", device, "--endpoint", "https://127.0.0.1:\(port)",
                                        "--ca-file", credentials.caFile, "--cert", credentials.pushFile, "--timeout", "20"] + extra)
         }
     }

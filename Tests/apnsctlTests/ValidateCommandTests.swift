@@ -27,6 +27,7 @@ import APNSPlatform
         #expect(fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK) == 0)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        BinaryStarts.record()
         process.arguments = ["validate", "-"]
         process.standardInput = pipe
         let output = Pipe()
@@ -47,7 +48,7 @@ import APNSPlatform
     @Test func cleanFilePrintsOneOkLine() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("alert.json", "{\"aps\":{\"alert\":\"Hello\"}}\n")
-        let r = try CommandRunner.apnsctl(["validate", file])
+        let r = try InProcess.apnsctl(["validate", file])
         #expect(r.status == 0)
         #expect(r.lines == ["\(file): ok (26 bytes of 4096, alert)"])
         #expect(r.stderr.isEmpty)
@@ -56,7 +57,7 @@ import APNSPlatform
     @Test func problemsPrintAsCompilerLinesAndExit65() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("bad.json", "{\n  \"aps\": {\n    \"badge\": \"5\",\n    \"bagde\": 1\n  }\n}\n")
-        let r = try CommandRunner.apnsctl(["validate", file])
+        let r = try InProcess.apnsctl(["validate", file])
         #expect(r.status == 65)
         #expect(r.lines == [
             "\(file):3:14: error: aps.badge: badge must be a non-negative integer, found string \"5\"; write 5 without quotes",
@@ -68,10 +69,10 @@ import APNSPlatform
     @Test func warningsAloneExitZeroUnlessStrict() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("typo.json", "{\"aps\":{\"alert\":\"x\",\"sond\":\"default\"}}")
-        let lenient = try CommandRunner.apnsctl(["validate", file])
+        let lenient = try InProcess.apnsctl(["validate", file])
         #expect(lenient.status == 0)
         #expect(lenient.lines == ["\(file):1:21: warning: aps.sond: unknown aps key \"sond\" is ignored by APNs; did you mean \"sound\"?"])
-        let strict = try CommandRunner.apnsctl(["validate", "--strict", file])
+        let strict = try InProcess.apnsctl(["validate", "--strict", file])
         #expect(strict.status == 65)
         #expect(strict.lines == ["\(file):1:21: error: aps.sond: unknown aps key \"sond\" is ignored by APNs; did you mean \"sound\"?"])
     }
@@ -80,7 +81,7 @@ import APNSPlatform
         let dir = try TemporaryDirectory()
         let good = try dir.write("good.json", "{\"aps\":{\"alert\":\"Hello\"}}")
         let bad = try dir.write("bad \"q\".json", "{\n  \"aps\": {\n    \"badge\": \"5\"\n  }\n}")
-        let r = try CommandRunner.apnsctl(["validate", "-o", "json", good, bad])
+        let r = try InProcess.apnsctl(["validate", "-o", "json", good, bad])
         #expect(r.status == 65)
         #expect(r.lines.count == 2)
         let objects = try r.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
@@ -101,19 +102,19 @@ import APNSPlatform
     @Test func jsonOutputOfWarningsIsValidUnlessStrict() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("w.json", "{\"aps\":{\"alert\":\"\"}}")
-        let r = try CommandRunner.apnsctl(["validate", "--output", "json", file])
+        let r = try InProcess.apnsctl(["validate", "--output", "json", file])
         #expect(r.status == 0)
         #expect(r.stdout.contains("\"valid\":true") && r.stdout.contains("\"severity\":\"warning\""))
-        let s = try CommandRunner.apnsctl(["validate", "-o", "json", "--strict", file])
+        let s = try InProcess.apnsctl(["validate", "-o", "json", "--strict", file])
         #expect(s.status == 65)
         #expect(s.stdout.contains("\"valid\":false") && s.stdout.contains("\"severity\":\"error\""))
     }
 
     @Test func standardInputIsNamedDash() throws {
-        let r = try CommandRunner.apnsctl(["validate", "-"], stdin: Array("{\"aps\":{\"badge\":\"5\"}}".utf8))
+        let r = try InProcess.apnsctl(["validate", "-"], stdin: Array("{\"aps\":{\"badge\":\"5\"}}".utf8))
         #expect(r.status == 65)
         #expect(r.lines == ["-:1:17: error: aps.badge: badge must be a non-negative integer, found string \"5\"; write 5 without quotes"])
-        let ok = try CommandRunner.apnsctl(["validate", "-"], stdin: Array("{\"aps\":{\"content-available\":1}}".utf8))
+        let ok = try InProcess.apnsctl(["validate", "-"], stdin: Array("{\"aps\":{\"content-available\":1}}".utf8))
         #expect(ok.lines == ["-: ok (31 bytes of 4096, background)"])
     }
 
@@ -122,14 +123,14 @@ import APNSPlatform
         let good = try dir.write("good.json", "{\"aps\":{\"alert\":\"Hello\"}}")
         let bad = try dir.write("bad.json", "{\"aps\":{\"badge\":-1}}")
         let missing = dir.file("missing.json")
-        let r = try CommandRunner.apnsctl(["validate", missing, good, bad])
+        let r = try InProcess.apnsctl(["validate", missing, good, bad])
         #expect(r.status == 66, "a missing file outranks an invalid one")
         #expect(r.errorLines == ["error: \(missing): no such file; check the path",
                                  "error: 1 of 3 payload files could not be read; the others were checked"])
         #expect(r.lines.count == 2)
         #expect(r.lines[0] == "\(good): ok (25 bytes of 4096, alert)")
         #expect(r.lines[1].hasPrefix("\(bad):1:17: error: aps.badge:"))
-        let dirArg = try CommandRunner.apnsctl(["validate", dir.path])
+        let dirArg = try InProcess.apnsctl(["validate", dir.path])
         #expect(dirArg.status == 66)
         #expect(dirArg.stderr.hasPrefix("error: \(dir.path): is a directory"))
     }
@@ -143,7 +144,7 @@ import APNSPlatform
         (["validate", "--no-such-flag", "x.json"], "error: "),
     ])
     func badUsageIsExit64(arguments: [String], stderrPrefix: String) throws {
-        let r = try CommandRunner.apnsctl(arguments)
+        let r = try InProcess.apnsctl(arguments)
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix(stderrPrefix), "\(r.stderr)")
         #expect(r.stdout.isEmpty)
@@ -152,27 +153,27 @@ import APNSPlatform
     @Test func flagsApplyToEveryFile() throws {
         let dir = try TemporaryDirectory()
         let voip = try dir.write("voip.json", "{\"aps\":{},\"caller\":\"" + String(repeating: "x", count: 5080) + "\"}")
-        #expect(try CommandRunner.apnsctl(["validate", voip]).status == 65, "5102 bytes are over the alert limit")
-        let asVoip = try CommandRunner.apnsctl(["validate", "--push-type", "VoIP", voip])
+        #expect(try InProcess.apnsctl(["validate", voip]).status == 65, "5102 bytes are over the alert limit")
+        let asVoip = try InProcess.apnsctl(["validate", "--push-type", "VoIP", voip])
         #expect(asVoip.status == 0)
         #expect(asVoip.lines == ["\(voip): ok (5102 bytes of 5120, voip)"])
         let small = try dir.write("s.json", "{\"aps\":{\"alert\":\"" + String(repeating: "y", count: 237) + "\"}}")
-        let over = try CommandRunner.apnsctl(["validate", "--size-limit", "256", small])
+        let over = try InProcess.apnsctl(["validate", "--size-limit", "256", small])
         #expect(over.status == 65)
         #expect(over.lines == ["\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); it is already compact: shorten it or move data out of the payload"])
-        #expect(try CommandRunner.apnsctl(["validate", "--size-limit", "2k", small]).lines == ["\(small): ok (257 bytes of 2048, alert)"])
+        #expect(try InProcess.apnsctl(["validate", "--size-limit", "2k", small]).lines == ["\(small): ok (257 bytes of 2048, alert)"])
     }
 
     @Test func apnsFileIsMeasuredAsSent() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("push.apns", "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"alert\": \"Hi\" }\n}\n")
-        let r = try CommandRunner.apnsctl(["validate", file])
+        let r = try InProcess.apnsctl(["validate", file])
         #expect(r.status == 0)
         #expect(r.lines == ["\(file): ok (22 bytes of 4096, alert)"], "{\"aps\":{\"alert\":\"Hi\"}} is 22 bytes")
     }
 
     @Test func helpExplainsFormatsAndExamples() throws {
-        let r = try CommandRunner.apnsctl(["validate", "--help"])
+        let r = try InProcess.apnsctl(["validate", "--help"])
         #expect(r.status == 0)
         for text in ["FILE:LINE:COLUMN", "--push-type", "--size-limit", "--strict", "--output", "Examples:",
                      "apnsctl validate -o json", "Simulator Target Bundle", "65"] {
@@ -188,7 +189,7 @@ import APNSPlatform
         files.append(try dir.write("surrogate.json", "{\"aps\":{\"alert\":\"\\uD800\"}}"))
         files.append(try dir.write("huge-number.json", "{\"aps\":{\"badge\":" + String(repeating: "9", count: 10_000) + "}}"))
         files.append(try dir.write("nul.json", [0x7B, 0x00, 0x7D]))
-        let r = try CommandRunner.apnsctl(["validate"] + files, timeout: 20)
+        let r = try InProcess.apnsctl(["validate"] + files, timeout: 20)
         #expect(r.status == 65 && !r.timedOut)
         func lines(_ name: String) -> [String] { r.lines.filter { $0.hasPrefix(dir.file(name) + ":") } }
         #expect(lines("deep.json").contains { $0.contains(":1:513: error: (root): not valid JSON: nesting deeper than 512 levels") })
@@ -203,12 +204,12 @@ import APNSPlatform
     @Test func endlessInputEndsWithAnError() throws {
         let dir = try TemporaryDirectory()
         let good = try dir.write("good.json", "{\"aps\":{\"alert\":\"Hello\"}}")
-        let r = try CommandRunner.apnsctl(["validate", "/dev/zero", good], timeout: 20)
+        let r = try InProcess.apnsctl(["validate", "/dev/zero", good], timeout: 20)
         #expect(!r.timedOut)
         #expect(r.status == 66)
         #expect(r.errorLines.first == "error: /dev/zero: cannot read: more than 64 MiB, far more than any payload or credential; check the path")
         #expect(r.lines == ["\(good): ok (25 bytes of 4096, alert)"])
-        let key = try CommandRunner.apnsctl(["inspect", "/dev/zero"], timeout: 20)
+        let key = try InProcess.apnsctl(["inspect", "/dev/zero"], timeout: 20)
         #expect(!key.timedOut && key.status == 66, "\(key.stderr)")
     }
 }

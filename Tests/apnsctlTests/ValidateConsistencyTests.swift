@@ -8,7 +8,7 @@ import Testing
 @Suite struct ValidateConsistencyTests {
     /// Runs `validate ARGS -` on `json` and returns stdout lines.
     func validate(_ json: String, _ arguments: [String] = []) throws -> CommandResult {
-        try CommandRunner.apnsctl(["validate"] + arguments + ["-"], stdin: Array(json.utf8))
+        try InProcess.apnsctl(["validate"] + arguments + ["-"], stdin: Array(json.utf8))
     }
 
     @Test func missingLiveActivityKeysAreReportedAtTheirOwnPaths() throws {
@@ -64,7 +64,7 @@ import Testing
     /// push type only warn); `apnsctl validate --help`'s first example names samples that pass clean
     /// (`HelpExampleTests` runs it).
     @Test func helpExampleExitsZeroOnTheSamples() throws {
-        let help = try CommandRunner.apnsctl(["validate", "--help"])
+        let help = try InProcess.apnsctl(["validate", "--help"])
         #expect(help.stdout.contains("apnsctl validate Payloads/alert.json Payloads/badge.json Payloads/demo.apns"))
         let r = try CommandRunner.run("/bin/sh", ["-c", "\"$0\" validate Payloads/*.json Payloads/*.apns", CommandRunner.apnsctlPath],
                                       directory: Repository.root)

@@ -37,7 +37,7 @@ import Testing
     @Test func twentyDuplicatesAreAllListedWithoutACount() throws {
         let dir = try TemporaryDirectory(prefix: "duplicates")
         let file = try dir.write("dup.json", "{\"aps\":{\"alert\":\"hi\"}" + String(repeating: ",\"k\":1", count: 21) + "}")
-        let r = try CommandRunner.apnsctl(["validate", file])
+        let r = try InProcess.apnsctl(["validate", file])
         #expect(r.status == 0, "warnings only: \(r.stderr)")
         #expect(r.lines.filter { $0.contains("duplicate key \"k\"") }.count == 20)
         #expect(!r.stdout.contains("more duplicate"))

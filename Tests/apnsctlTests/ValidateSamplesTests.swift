@@ -14,7 +14,7 @@ import Testing
             .filter { $0.hasSuffix(".json") || $0.hasSuffix(".apns") }
             .filter { name in !Self.typed.contains { $0.0 == name } }
             .sorted()
-        let r = try CommandRunner.apnsctl(["validate"] + all.map { "Payloads/" + $0 }, directory: Repository.root)
+        let r = try InProcess.apnsctl(["validate"] + all.map { "Payloads/" + $0 }, directory: Repository.root)
         #expect(r.status == 0, "\(r.stdout)")
         #expect(r.lines.count == all.count)
         #expect(r.lines.allSatisfy { $0.contains(": ok (") })
@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: typed)
     func typedSamplePassesWithItsPushType(file: String, pushType: String) throws {
-        let r = try CommandRunner.apnsctl(["validate", "--push-type", pushType, "Payloads/" + file], directory: Repository.root)
+        let r = try InProcess.apnsctl(["validate", "--push-type", pushType, "Payloads/" + file], directory: Repository.root)
         #expect(r.status == 0)
         #expect(r.lines.count == 1 && r.lines[0].hasSuffix(", \(pushType))"), "\(r.stdout)")
     }
@@ -34,12 +34,12 @@ import Testing
                         "widgets-missing-content-changed.json": "widgets"]
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
             .filter { needType[$0] == nil }.map { dir + "/" + $0 }
-        let r = try CommandRunner.apnsctl(["validate", "--strict", "-o", "json"] + files)
+        let r = try InProcess.apnsctl(["validate", "--strict", "-o", "json"] + files)
         #expect(r.status == 65)
         #expect(r.lines.count == files.count)
         #expect(r.lines.allSatisfy { $0.contains("\"valid\":false") }, "\(r.stdout)")
         for (name, type) in needType {
-            #expect(try CommandRunner.apnsctl(["validate", "--push-type", type, dir + "/" + name]).status == 65, "\(name)")
+            #expect(try InProcess.apnsctl(["validate", "--push-type", type, dir + "/" + name]).status == 65, "\(name)")
         }
     }
 }

@@ -21,11 +21,11 @@ import Testing
     }
 
     @Test func validatePrintsFlagsInItsAdvice() throws {
-        let r = try CommandRunner.apnsctl(["validate", "--push-type", "background", "Payloads/invalid/background-with-alert.json",
+        let r = try InProcess.apnsctl(["validate", "--push-type", "background", "Payloads/invalid/background-with-alert.json",
                                            "Payloads/invalid/too-large-pretty.json"], directory: Repository.root)
         #expect(r.status == 65)
         #expect(r.stdout.contains("send an alert push (--push-type alert)"), "\(r.stdout)")
-        let size = try CommandRunner.apnsctl(["validate", "Payloads/invalid/too-large-pretty.json"], directory: Repository.root)
+        let size = try InProcess.apnsctl(["validate", "Payloads/invalid/too-large-pretty.json"], directory: Repository.root)
         #expect(size.stdout.contains("fits: send it with --minify"), "\(size.stdout)")
     }
 }

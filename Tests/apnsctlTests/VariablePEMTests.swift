@@ -66,7 +66,7 @@ import Testing
 
     /// A mock, and a home for the in-process commands.
     final class Setup: @unchecked Sendable {
-        let mock: MockProcess
+        let mock: InProcessMock
         let home: TemporaryDirectory
         /// The certificate alone (for `--cert` beside `APNSCTL_KEY`).
         let certificateOnly: String
@@ -75,7 +75,7 @@ import Testing
         let authKeyPEM: String
 
         init() throws {
-            mock = try MockProcess()
+            mock = try InProcessMock()
             home = try TemporaryDirectory(prefix: "variable-pem")
             let client = try String(contentsOfFile: mock.certificate, encoding: .utf8)
             let parts = VariablePEMTests.blocks(client)
