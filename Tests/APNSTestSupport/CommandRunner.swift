@@ -83,16 +83,10 @@ public enum CommandRunner {
                 try? writer.close()
             }
         }
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > timeout {
-                timedOut = true
-                process.terminate()
-                usleep(200_000)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                break
-            }
-            usleep(2_000)
+        let timedOut = !Wait.until(seconds: timeout, interval: 0.002) { !process.isRunning }
+        if timedOut {
+            process.terminate()
+            if !Wait.until(seconds: 0.2, interval: 0.002, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
         try? outHandle.close()

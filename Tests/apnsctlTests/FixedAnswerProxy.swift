@@ -1,4 +1,5 @@
 import APNSPlatform
+import APNSTestSupport
 import Foundation
 
 /// A proxy that answers each of `connections` CONNECT requests with `answer` (a status line of our choosing,
@@ -25,20 +26,27 @@ final class FixedAnswerProxy: @unchecked Sendable {
 
     /// The next client, waiting up to 10 s.
     private static func accept(_ listener: Socket) -> Socket? {
-        for _ in 0..<1000 {
-            if let client = listener.accept() { return client }
-            usleep(10_000)
+        var client: Socket?
+        Wait.until(seconds: 10, interval: 0) {
+            client = listener.accept()
+            if client == nil { readable(listener) }
+            return client != nil
         }
-        return nil
+        return client
+    }
+
+    /// Waits until `socket` has something to read (a client, bytes, the end), at most 50 ms between looks.
+    private static func readable(_ socket: Socket) {
+        _ = PollSet.wait(for: socket.fd, .readable, until: SystemClock.monotonicNanoseconds() + 50_000_000)
     }
 
     /// Keeps the connection until the client closes it (up to 2 s), so the answer is read before ours ends.
     private static func waitForClose(of client: Socket) {
-        for _ in 0..<200 {
+        Wait.until(seconds: 2, interval: 0) {
             switch client.receive(limit: 4096).0 {
-            case .closed, .failed: return
-            case .wouldBlock: usleep(10_000)
-            case .bytes: continue
+            case .closed, .failed: return true
+            case .wouldBlock: readable(client); return false
+            case .bytes: return false
             }
         }
     }
@@ -47,10 +55,11 @@ final class FixedAnswerProxy: @unchecked Sendable {
     private static func readRequest(from client: Socket) {
         var request: [UInt8] = []
         let end = Array("\r\n\r\n".utf8)
-        for _ in 0..<500 where !(request.count >= 4 && Array(request.suffix(4)) == end) {
+        Wait.until(seconds: 5, interval: 0) {
             let (_, bytes) = client.receive(limit: 4096)
             request += bytes
-            if bytes.isEmpty { usleep(10_000) }
+            if bytes.isEmpty { readable(client) }
+            return request.count >= 4 && Array(request.suffix(4)) == end
         }
     }
 }

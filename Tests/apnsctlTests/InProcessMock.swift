@@ -58,6 +58,31 @@ final class InProcessMock: @unchecked Sendable {
         bundleID = MockState.bundleID
     }
 
+    /// What `RunningMock` offers, for tests that only need the mock's answers: mock.json's fields, the demo
+    /// certificate, the log (kept with `keepingLog`), the state dir.
+    var ready: [String: Any] {
+        let data = FileManager.default.contents(atPath: stateDirectory.file("mock.json")) ?? Data()
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+    var certFile: String { certificate }
+    var stdout: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+    var stateDir: String { stateDirectory.path }
+    var directory: TemporaryDirectory { stateDirectory }
+
+    /// A bearer token from `apnsctl jwt` with the state dir's key.
+    func token() throws -> String {
+        let r = try InProcess.apnsctl(["jwt", "--auth-key", authKey, "--team-id", teamID])
+        guard r.status == 0 else { throw TestSupportError("apnsctl jwt failed: \(r.stderr)") }
+        return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `curl --http2` against the mock (`MockCurl`).
+    func curl(path: String = MockCurl.path, method: String = "POST", headers: [String] = MockCurl.headers,
+              body: String? = MockCurl.body, certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
+        try MockCurl.request(endpoint: endpoint, caFile: caFile, certFile: certFile, path: path, method: method, headers: headers,
+                             body: body, certificate: certificate)
+    }
+
     /// How many times the mock answered each device (`MockLogFile.answersPerDevice`).
     func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
         log.answersPerDevice(expectingAtLeast: minimum)

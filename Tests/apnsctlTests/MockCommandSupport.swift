@@ -30,15 +30,18 @@ final class RunningMock: @unchecked Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stdout")))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stderr")))
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
         let readyFile = (relative ? directory.path + "/" : "") + self.stateDir + "/mock.json"
-        while Date() < deadline && process.isRunning {
+        var found: [String: Any]? = nil
+        Wait.until { [process] in
             if let data = FileManager.default.contents(atPath: readyFile),
                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-                ready = json
-                return
+                found = json
             }
-            usleep(10_000)
+            return found != nil || !process.isRunning
+        }
+        if let found {
+            ready = found
+            return
         }
         throw TestSupportError("apnsctl mock did not become ready: \(stderr)")
     }
@@ -65,8 +68,7 @@ final class RunningMock: @unchecked Sendable {
     func terminate(signal: Int32 = SIGTERM) -> (status: Int32, seconds: Double) {
         let start = Date()
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
+        Wait.until(seconds: 10, interval: 0.002) { !process.isRunning }
         let seconds = Date().timeIntervalSince(start)
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -81,10 +83,23 @@ final class RunningMock: @unchecked Sendable {
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `curl --http2` against the mock; status, body and response headers.
-    func curl(path: String = "/3/device/" + String(repeating: "3f", count: 32), method: String = "POST",
-              headers: [String] = ["apns-topic: com.example.demo"], body: String? = #"{"aps":{"alert":"hi"}}"#,
-              certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
+    /// `curl --http2` against the mock (`MockCurl`).
+    func curl(path: String = MockCurl.path, method: String = "POST", headers: [String] = MockCurl.headers,
+              body: String? = MockCurl.body, certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
+        try MockCurl.request(endpoint: endpoint, caFile: caFile, certFile: certFile, path: path, method: method, headers: headers,
+                             body: body, certificate: certificate)
+    }
+}
+
+/// `curl --http2` against a mock, the process or the one in the test process.
+enum MockCurl {
+    static let path = "/3/device/" + String(repeating: "3f", count: 32)
+    static let headers = ["apns-topic: com.example.demo"]
+    static let body: String? = #"{"aps":{"alert":"hi"}}"#
+
+    /// Status, body and response headers; the demo certificate unless `certificate` is false.
+    static func request(endpoint: String, caFile: String, certFile: String, path: String, method: String, headers: [String],
+                        body: String?, certificate: Bool) throws -> (status: Int, body: String, headers: String) {
         let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: caFile,
                                       certificate: certificate ? certFile : nil)
         return (r.status, r.body, r.headers)

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 import APNSPlatform
 
-/// `apnsctl mock` end to end: the built binary, curl as the client, signals, files and exit codes.
+/// `apnsctl mock` end to end with curl as the client: its flags and answers in the test process, and the built binary
+/// for what only the process shows (ready lines, mock.json, signals, the state dir, exit codes of a started mock).
 @Suite struct MockCommandTests {
     @Test func servesRealHTTP2AndTLSToCurlWithTheDemoCertificate() throws {
         let mock = try RunningMock()
@@ -42,11 +43,11 @@ import APNSPlatform
     }
 
     @Test func acceptsATokenFromApnsctlJWT() throws {
-        let mock = try RunningMock()
+        let mock = try InProcessMock(keepingLog: true)
         let token = try mock.token()
         let ok = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
         #expect(ok.status == 200)
-        let wrongTeam = try CommandRunner.apnsctl(["jwt", "--auth-key", mock.ready["auth_key"] as? String ?? "", "--team-id", "ZZZZZZZZZZ"])
+        let wrongTeam = try InProcess.apnsctl(["jwt", "--auth-key", mock.ready["auth_key"] as? String ?? "", "--team-id", "ZZZZZZZZZZ"])
         let bad = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(wrongTeam.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"],
                                 certificate: false)
         #expect(bad.status == 403)
@@ -54,7 +55,7 @@ import APNSPlatform
     }
 
     @Test func rejectsWhatAPNsRejects() throws {
-        let mock = try RunningMock()
+        let mock = try InProcessMock(keepingLog: true)
         #expect(try mock.curl(method: "GET", body: nil).body == #"{"reason":"MethodNotAllowed"}"#)
         #expect(try mock.curl(path: "/3/devices/abcd").status == 404)
         #expect(try mock.curl(path: "/3/device/").body == #"{"reason":"MissingDeviceToken"}"#)
@@ -76,22 +77,22 @@ import APNSPlatform
         #expect(made.status == 0)
         let pub = try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", keys.file("extra.pub")])
         #expect(pub.status == 0)
-        let mock = try RunningMock(arguments: ["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"])
-        let token = try CommandRunner.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000001"]).stdout
+        let mock = try InProcessMock(["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"], keepingLog: true)
+        let token = try InProcess.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000001"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let extra = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
         #expect(extra.status == 200)
         // The state dir's own key still works beside it.
         let own = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
         #expect(own.status == 200)
-        let noKeyID = try CommandRunner.apnsctl(["mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub")])
+        let noKeyID = try InProcess.apnsctl(["mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub")])
         #expect(noKeyID.status == 64)
         #expect(noKeyID.stderr.contains("--key-id"))
     }
 
     @Test func unregisteredAndRejectFlags() throws {
         let gone = String(repeating: "aa", count: 32), refused = String(repeating: "bb", count: 32)
-        let mock = try RunningMock(arguments: ["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"])
+        let mock = try InProcessMock(["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"], keepingLog: true)
         let a = try mock.curl(path: "/3/device/" + gone)
         #expect(a.status == 410)
         #expect(a.body.hasPrefix(#"{"reason":"Unregistered","timestamp":"#))
@@ -148,13 +149,13 @@ import APNSPlatform
 
     @Test func badFlagsAreUsageErrors() throws {
         let dir = try TemporaryDirectory(prefix: "mock-flags")
-        let badReason = try CommandRunner.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--reject", "abcd=NoSuchReason"])
+        let badReason = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--reject", "abcd=NoSuchReason"])
         #expect(badReason.status == 64)
         #expect(badReason.stderr.hasPrefix("error: --reject abcd=NoSuchReason: unknown reason"))
         #expect(badReason.stderr.contains("BadDeviceToken"))
-        let badToken = try CommandRunner.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--unregistered", "xyz"])
+        let badToken = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--unregistered", "xyz"])
         #expect(badToken.status == 64)
-        let badEnv = try CommandRunner.apnsctl(["mock", "--state-dir", dir.path, "--env", "staging"])
+        let badEnv = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--env", "staging"])
         #expect(badEnv.status == 64)
         #expect(badEnv.stderr.hasPrefix("error: "))
     }
@@ -172,7 +173,7 @@ import APNSPlatform
         let dir = try TemporaryDirectory(prefix: "mock-state-dir")
         let file = try dir.write("plain", "x")
         for (path, fact) in [("/proc/nope", "/proc/nope: cannot create: "), (file, "\(file): it is a file")] {
-            let r = try CommandRunner.apnsctl(["mock", "--state-dir", path, "--port", "0"], timeout: 20)
+            let r = try InProcess.apnsctl(["mock", "--state-dir", path, "--port", "0"], timeout: 20)
             #expect(r.status == 73, "\(r.stderr)")
             #expect(r.errorLines.count == 1, "\(r.stderr)")
             let line = r.errorLines.first ?? ""

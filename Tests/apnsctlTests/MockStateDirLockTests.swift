@@ -35,8 +35,7 @@ import APNSPlatform
 
         /// Waits for the process to end; its status, or nil if it still runs after `seconds`.
         func exitStatus(within seconds: Double) -> Int32? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { usleep(5_000) }
+            Wait.until(seconds: seconds, interval: 0.005) { !process.isRunning }
             if process.isRunning { return nil }
             return process.terminationStatus
         }
@@ -44,16 +43,16 @@ import APNSPlatform
 
     /// mock.json once it names one of `pids` (a killed mock's leftover names another), or nil after 20 s.
     static func readyFile(_ dir: String, of pids: [Int], while running: () -> Bool) -> [String: Any]? {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline && running() {
+        var found: [String: Any]? = nil
+        Wait.until(interval: 0.005) {
             if let data = FileManager.default.contents(atPath: dir + "/mock.json"),
                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                let pid = json["pid"] as? Int, pids.contains(pid) {
-                return json
+                found = json
             }
-            usleep(5_000)
+            return found != nil || !running()
         }
-        return nil
+        return found
     }
 
     /// A push with the dir's own files: the certificate (curl, an independent TLS stack) or the `.p8` (apnsctl send).

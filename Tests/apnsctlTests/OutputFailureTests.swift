@@ -145,11 +145,10 @@ import Testing
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var ready: [String: Any] = [:]
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, process.isRunning {
+        Wait.until(interval: 0.02) {
             if let data = FileManager.default.contents(atPath: state + "/mock.json"),
-               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { ready = json; break }
-            usleep(20_000)
+               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { ready = json }
+            return !ready.isEmpty || !process.isRunning
         }
         let endpoint = try #require(ready["endpoint"] as? String)
         var devices: [String] = []

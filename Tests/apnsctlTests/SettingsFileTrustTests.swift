@@ -35,8 +35,7 @@ import APNSPlatform
             process.arguments = OtherUser.prefix() + ["/usr/bin/python3", "-c",
                                                       "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)"]
             try process.run()
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline && OtherUser.ownerAndMode(cmdline)?.uid != 0 { usleep(5_000) }
+            Wait.until(seconds: 10, interval: 0.005) { OtherUser.ownerAndMode(cmdline)?.uid == 0 }
         }
 
         deinit {

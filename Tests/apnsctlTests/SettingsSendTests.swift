@@ -63,8 +63,7 @@ import Testing
 
         /// Waits for the mock to log `count` answers and returns the last.
         func lastAnswer(count: Int) -> [String: Any]? {
-            let deadline = Date().addingTimeInterval(10)
-            while answered().count < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            Wait.until(interval: 0.02) { answered().count >= count }
             return answered().last
         }
     }

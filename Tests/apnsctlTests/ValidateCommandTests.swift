@@ -34,8 +34,10 @@ import APNSPlatform
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        Thread.sleep(forTimeInterval: 0.5)
-        // Still waiting, not ended on "nothing yet" (writing to its closed pipe would also kill this runner).
+        // Once it blocks waiting for input (in read(2) of descriptor 0, or in poll), it is still running: it did
+        // not end on "nothing yet" (writing to its closed pipe would also kill this runner).
+        let pid = process.processIdentifier
+        #expect(Wait.until { Self.isBlockedWaitingForInput(pid) || !process.isRunning })
         #expect(process.isRunning)
         if process.isRunning { pipe.fileHandleForWriting.write(Data(#"{"aps":{"alert":"late"}}"#.utf8)) }
         try pipe.fileHandleForWriting.close()
@@ -43,6 +45,18 @@ import APNSPlatform
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.hasPrefix("-: ok"), "\(text)")
+    }
+
+    /// Whether `pid`'s main thread is blocked in read(2) of descriptor 0 or in poll(2)/ppoll(2) (x86-64 and arm64
+    /// numbers), from /proc/PID/syscall ("running" while it runs).
+    static func isBlockedWaitingForInput(_ pid: Int32) -> Bool {
+        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "").split(separator: " ")
+        guard let number = fields.first else { return false }
+        #if arch(x86_64)
+        return (number == "0" && fields.dropFirst().first == "0x0") || number == "7" || number == "271"
+        #else
+        return (number == "63" && fields.dropFirst().first == "0x0") || number == "73"
+        #endif
     }
 
     @Test func cleanFilePrintsOneOkLine() throws {
