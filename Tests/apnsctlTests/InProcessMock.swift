@@ -76,13 +76,6 @@ final class InProcessMock: @unchecked Sendable {
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `curl --http2` against the mock (`MockCurl`).
-    func curl(path: String = MockCurl.path, method: String = "POST", headers: [String] = MockCurl.headers,
-              body: String? = MockCurl.body, certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
-        try MockCurl.request(endpoint: endpoint, caFile: caFile, certFile: certFile, path: path, method: method, headers: headers,
-                             body: body, certificate: certificate)
-    }
-
     /// How many times the mock answered each device (`MockLogFile.answersPerDevice`).
     func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
         log.answersPerDevice(expectingAtLeast: minimum)

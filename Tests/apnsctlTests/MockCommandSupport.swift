@@ -82,7 +82,16 @@ final class RunningMock: @unchecked Sendable {
         guard r.status == 0 else { throw TestSupportError("apnsctl jwt failed: \(r.stderr)") }
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
+}
 
+/// A mock curl can reach: the process (`RunningMock`) or the one in the test process (`InProcessMock`).
+protocol CurlableMock {
+    var endpoint: String { get }
+    var caFile: String { get }
+    var certFile: String { get }
+}
+
+extension CurlableMock {
     /// `curl --http2` against the mock (`MockCurl`).
     func curl(path: String = MockCurl.path, method: String = "POST", headers: [String] = MockCurl.headers,
               body: String? = MockCurl.body, certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
@@ -90,6 +99,9 @@ final class RunningMock: @unchecked Sendable {
                              body: body, certificate: certificate)
     }
 }
+
+extension RunningMock: CurlableMock {}
+extension InProcessMock: CurlableMock {}
 
 /// `curl --http2` against a mock, the process or the one in the test process.
 enum MockCurl {
