@@ -41,7 +41,7 @@ nonisolated(unsafe) private var firstSignalReceived: Int32 = 0
 /// number, for a user who does not want to wait, saying how many results were not printed (CLI.md,
 /// `send`, Interrupts). A second signal within 1 s of the first counts as the same one: GNU `timeout`
 /// signals the process and then its whole process group.
-public final class InterruptSignals: Sendable {
+public final class InterruptSignals: InterruptSource {
     /// Readable once a signal arrived; poll it beside the sockets.
     public var fd: Int32 { pipe.readFD }
     /// Lives as long as the process: the handler writes to it through `interruptPipeFD`.

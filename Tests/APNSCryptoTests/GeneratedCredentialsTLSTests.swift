@@ -24,16 +24,16 @@ import APNSPlatform
         let client = try TLSConnection.client(socket: try Socket.connect(host: "127.0.0.1", port: listener.localPort, timeout: 5),
                                               context: clientContext, host: "localhost")
         var accepted: Socket?
-        for _ in 0..<500 where accepted == nil {
+        Wait.until(interval: 0.002) {
             accepted = listener.accept()
-            if accepted == nil { usleep(2_000) }
+            return accepted != nil
         }
         let serverSide = try TLSConnection.server(socket: try #require(accepted), context: serverContext)
         var clientDone = false, serverDone = false
-        for _ in 0..<2000 where !(clientDone && serverDone) {
+        try Wait.until(interval: 0.0005) {
             if !clientDone { clientDone = try client.handshakeStep() == .bytes(0) }
             if !serverDone { serverDone = try serverSide.handshakeStep() == .bytes(0) }
-            usleep(500)
+            return clientDone && serverDone
         }
         #expect(clientDone && serverDone)
         #expect(client.negotiatedProtocol == "h2")
@@ -63,10 +63,7 @@ import APNSPlatform
             if s.isRunning { kill(s.processIdentifier, SIGKILL) }
             s.waitUntilExit()
         }
-        for _ in 0..<200 {
-            if (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil { break }
-            usleep(20_000)
-        }
+        Wait.until(interval: 0.02) { (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil }
         let r = try CommandRunner.run("curl", ["-sS", "--max-time", "10", "--http1.1", "--resolve", "localhost:\(port):127.0.0.1", "--cert", clientPEM, "--cacert", ca,
                                               "https://localhost:\(port)/"], timeout: 20)
         #expect(r.status == 0, "\(r.stderr)")

@@ -27,23 +27,20 @@ import APNSPlatform
         Thread.detachNewThread {
             defer { done.signal() }
             var sock: Socket?
-            for _ in 0..<500 {
+            Wait.until(seconds: 5) {
                 sock = listener.accept()
-                if sock != nil { break }
-                usleep(10_000)
+                return sock != nil
             }
             guard let s = sock, let conn = try? TLSConnection.server(socket: s, context: context),
                   (try? conn.handshake(timeoutMs: 5000)) != nil else { return }
             let verdict = conn.peerCertificate == nil ? nil : conn.clientCertificateTrusted
             trusted.withLock { $0 = verdict }
             var buf = [UInt8](repeating: 0, count: 64)
-            for _ in 0..<500 {
+            Wait.until(seconds: 5) {
                 let step = buf.withUnsafeMutableBytes { try? conn.read(into: $0) }
-                if case .bytes(let n)? = step {
-                    _ = buf.withUnsafeBytes { try? conn.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                    return
-                }
-                usleep(10_000)
+                guard case .bytes(let n)? = step else { return false }
+                _ = buf.withUnsafeBytes { try? conn.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+                return true
             }
         }
         return (listener.localPort, done, trusted)
@@ -61,8 +58,9 @@ import APNSPlatform
         _ = try hello.withUnsafeBytes { try conn.write($0) }
         var buf = [UInt8](repeating: 0, count: 16)
         var got = 0
-        for _ in 0..<500 where got == 0 {
-            if case .bytes(let n) = try buf.withUnsafeMutableBytes({ try conn.read(into: $0) }) { got = n } else { usleep(10_000) }
+        try Wait.until(seconds: 5) {
+            if case .bytes(let n) = try buf.withUnsafeMutableBytes({ try conn.read(into: $0) }) { got = n }
+            return got > 0
         }
         #expect(Array(buf[0..<got]) == hello)
         server.done.wait()

@@ -13,6 +13,15 @@ public struct CommandResult: Sendable {
     /// True when the runner had to kill the child at its time limit.
     public let timedOut: Bool
 
+    public init(status: Int32, stdout: String, stderr: String, stdoutBytes: [UInt8], seconds: Double, timedOut: Bool) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutBytes = stdoutBytes
+        self.seconds = seconds
+        self.timedOut = timedOut
+    }
+
     /// stdout split into lines, without the trailing empty one.
     public var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
     /// stderr split into lines.
@@ -47,13 +56,8 @@ public enum CommandRunner {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try which(executable))
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        // A proxy set for the machine running the tests must not reroute the tests' loopback connections;
-        // proxy tests pass the variables they mean.
-        for name in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] { env[name] = nil }
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        process.environment = commandEnvironment(environment)
+        if BinaryStarts.starts(process.executableURL?.path ?? executable, arguments, environment: environment) { BinaryStarts.record() }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
 
         let scratch = try TemporaryDirectory(prefix: "run")
@@ -79,16 +83,10 @@ public enum CommandRunner {
                 try? writer.close()
             }
         }
-        var timedOut = false
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > timeout {
-                timedOut = true
-                process.terminate()
-                usleep(200_000)
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                break
-            }
-            usleep(2_000)
+        let timedOut = !Wait.until(seconds: timeout, interval: 0.002) { !process.isRunning }
+        if timedOut {
+            process.terminate()
+            if !Wait.until(seconds: 0.2, interval: 0.002, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
         try? outHandle.close()
@@ -100,6 +98,18 @@ public enum CommandRunner {
                              stderr: String(decoding: errData, as: UTF8.self),
                              stdoutBytes: [UInt8](outData),
                              seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+    }
+
+    /// The environment a command under test gets: the test's own plus `extra`, with NO_COLOR set so output is
+    /// plain.
+    public static func commandEnvironment(_ extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        // A proxy set for the machine running the tests must not reroute the tests' loopback connections;
+        // proxy tests pass the variables they mean.
+        for name in ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"] { env[name] = nil }
+        for (k, v) in extra { env[k] = v }
+        return env
     }
 
     /// The full path of a program in PATH.

@@ -17,6 +17,8 @@ public final class MockProcess: @unchecked Sendable {
 
     /// Where the notification log goes, when kept (`keepingLog: true`).
     public var logFile: String { stateDirectory.file("log.jsonl") }
+    /// What the log says so far.
+    public var log: MockLogFile { MockLogFile(path: logFile) }
     private let logHandle: FileHandle?
 
     /// Starts the mock with `arguments` added (e.g. `--reject TOKEN=REASON`) and waits up to 20 s for it.
@@ -28,21 +30,9 @@ public final class MockProcess: @unchecked Sendable {
     public init(_ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil,
                 seededWith seed: TestCredentials? = nil) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
-        if let seed {
-            try stateDirectory.write("ca.pem", seed.ca.certificate.pem)
-            try stateDirectory.write("server.pem", seed.server.certificate.pem)
-            try stateDirectory.write("server-key.pem", try seed.server.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
-            try stateDirectory.write("client.pem", try seed.push.pem(), mode: 0o600)
-            try stateDirectory.write("AuthKey_\(seed.keyID).p8", seed.signingKey.p8PEM, mode: 0o600)
-            try stateDirectory.write("demo.json", #"{"key_id":"\#(seed.keyID)","team_id":"\#(seed.teamID)","bundle_id":"\#(seed.bundleID)"}"# + "\n")
-        }
-        if let other {
-            let names = try FileManager.default.contentsOfDirectory(atPath: other.stateDirectory.path)
-            for name in names where name.hasSuffix(".pem") || name.hasSuffix(".p8") || name == "demo.json" {
-                try FileManager.default.copyItem(atPath: other.stateDirectory.file(name), toPath: stateDirectory.file(name))
-            }
-        }
+        try Self.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
         process = Process()
+        BinaryStarts.record()
         process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
         process.arguments = ["mock", "--port", "0", "--state-dir", stateDirectory.path] + arguments
         if keepingLog {
@@ -55,16 +45,13 @@ public final class MockProcess: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let file = stateDirectory.file("mock.json")
-        let deadline = Date().addingTimeInterval(20)
         var info: [String: Any]? = nil
-        while Date() < deadline {
+        Wait.until(interval: 0.02) { [process] in
             if let data = FileManager.default.contents(atPath: file),
                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
                 info = object
-                break
             }
-            guard process.isRunning else { break }
-            usleep(20_000)
+            return info != nil || !process.isRunning
         }
         guard let info, let endpoint = info["endpoint"] as? String else {
             process.terminate()
@@ -78,6 +65,53 @@ public final class MockProcess: @unchecked Sendable {
         teamID = info["team_id"] as? String ?? ""
         bundleID = info["bundle_id"] as? String ?? ""
     }
+
+    /// How many times the mock answered each device, from its log (`MockLogFile.answersPerDevice`).
+    public func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
+        log.answersPerDevice(expectingAtLeast: minimum)
+    }
+
+    /// How many times each device's request reached the mock whole (`MockLogFile.receiptsPerDevice`).
+    public func receiptsPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
+        log.receiptsPerDevice(expectingAtLeast: minimum)
+    }
+
+    /// Stops the mock with SIGKILL: children of the Swift Testing runner inherit a mask that blocks
+    /// SIGTERM, and a graceful stop is not what these tests are about.
+    public func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+
+    /// Writes `seed`'s credentials into a fresh state dir, or copies those of the state dir `other` (its CA,
+    /// certificates, `.p8` key and demo.json), so one `--ca-file`, `--cert` or key works with two mocks.
+    public static func prepare(_ stateDirectory: TemporaryDirectory, seededWith seed: TestCredentials?,
+                               sharingCredentialsWith other: TemporaryDirectory?) throws {
+            if let seed {
+                try stateDirectory.write("ca.pem", seed.ca.certificate.pem)
+                try stateDirectory.write("server.pem", seed.server.certificate.pem)
+                try stateDirectory.write("server-key.pem", try seed.server.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+                try stateDirectory.write("client.pem", try seed.push.pem(), mode: 0o600)
+                try stateDirectory.write("AuthKey_\(seed.keyID).p8", seed.signingKey.p8PEM, mode: 0o600)
+                try stateDirectory.write("demo.json", #"{"key_id":"\#(seed.keyID)","team_id":"\#(seed.teamID)","bundle_id":"\#(seed.bundleID)"}"# + "\n")
+            }
+            if let other {
+                let names = try FileManager.default.contentsOfDirectory(atPath: other.path)
+                for name in names where name.hasSuffix(".pem") || name.hasSuffix(".p8") || name == "demo.json" {
+                    try FileManager.default.copyItem(atPath: other.file(name), toPath: stateDirectory.file(name))
+                }
+            }
+    }
+}
+
+/// A mock's JSON log (one line per event), read while the mock runs.
+public struct MockLogFile: Sendable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
 
     /// How many times the mock answered each device, from its log (call after the client finished). The mock
     /// writes each `answered` line before its answer goes out, so once `minimum` lines are there they all are;
@@ -102,7 +136,7 @@ public final class MockProcess: @unchecked Sendable {
         Wait.until(interval: 0.05) {
             counts = [:]
             var total = 0
-            let text = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
             for line in text.split(separator: "\n") where line.contains(marker) {
                 guard let range = line.range(of: "\"device\":\"") else { continue }
                 let rest = line[range.upperBound...]
@@ -115,14 +149,5 @@ public final class MockProcess: @unchecked Sendable {
         }
         return counts
     }
-
-    /// Stops the mock with SIGKILL: children of the Swift Testing runner inherit a mask that blocks
-    /// SIGTERM, and a graceful stop is not what these tests are about.
-    public func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
-    deinit { stop() }
 }
+

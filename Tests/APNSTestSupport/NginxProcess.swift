@@ -87,12 +87,10 @@ public final class NginxProcess: @unchecked Sendable {
     }
 
     private func waitFor(_ port: Int, process: Process, name: String) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil { return }
-            guard process.isRunning else { break }
-            usleep(20_000)
+        let listening = Wait.until(seconds: 10, interval: 0.02) {
+            (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil || !process.isRunning
         }
+        if listening && process.isRunning { return }
         throw TestSupportError("\(name) did not listen on port \(port) within 10 s: \((try? directory.read("error.log")) ?? "")")
     }
 
@@ -138,7 +136,7 @@ public final class NginxProcess: @unchecked Sendable {
             guard let close = stat.lastIndex(of: ")") else { return false }
             return !stat[close...].hasPrefix(") Z")
         }
-        for _ in 0..<200 where pids.contains(where: alive) { usleep(10_000) }
+        Wait.until(seconds: 2) { !pids.contains(where: alive) }
     }
 
     /// Lets a backend started `holdingAnswers` answer every request it holds, and every later one at once.

@@ -55,12 +55,10 @@ public final class ProxyProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil { return }
-            guard process.isRunning else { break }
-            usleep(20_000)
+        let listening = Wait.until(seconds: 10, interval: 0.02) { [process] in
+            (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil || !process.isRunning
         }
+        if listening && process.isRunning { return }
         stop()
         throw TestSupportError("\(process.executableURL?.lastPathComponent ?? "proxy") did not listen on port \(port) within 10 s")
     }

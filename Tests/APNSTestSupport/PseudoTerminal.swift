@@ -36,6 +36,7 @@ public enum PseudoTerminal {
     /// empty unless given, and the passphrase variables are unset, so prompts appear).
     public static func run(_ argv: [String], environment: [String: String] = [:], unsetting: [String] = [],
                            steps: [Step] = [], timeout: Double = 60) throws -> Result {
+        if BinaryStarts.starts(argv.first ?? "", argv, environment: environment) { BinaryStarts.record() }
         var env: [String: Any] = environment
         if env["NO_COLOR"] == nil { env["NO_COLOR"] = "" }
         for name in unsetting + ["APNSCTL_PASSPHRASE", "APNSCTL_OUT_PASSPHRASE"] where environment[name] == nil { env[name] = NSNull() }

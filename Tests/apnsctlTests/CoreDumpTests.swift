@@ -84,9 +84,8 @@ import APNSPlatform
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
         let pid = process.processIdentifier
 
-        let deadline = Date().addingTimeInterval(20)
         let port = Int(mock.endpoint.split(separator: ":").last ?? "") ?? 0
-        while !Self.isConnected(pid: pid, port: port) && process.isRunning && Date() < deadline { usleep(20_000) }
+        Wait.until(interval: 0.02) { Self.isConnected(pid: pid, port: port) || !process.isRunning }
         #expect(Self.isConnected(pid: pid, port: port), "the send never connected to the mock")
         #expect(Self.coreLimit(pid: pid) == "0 0", "RLIMIT_CORE is \(Self.coreLimit(pid: pid) ?? "?")")
         if asOther {

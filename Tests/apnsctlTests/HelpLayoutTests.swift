@@ -9,7 +9,7 @@ import Testing
                                         ["config"], ["config", "path"], ["config", "list"], ["config", "show"]]
 
     static func help(_ command: [String]) throws -> [String] {
-        let r = try CommandRunner.apnsctl(command + ["--help"], environment: ["COLUMNS": "80"])
+        let r = try InProcess.apnsctl(command + ["--help"], environment: ["COLUMNS": "80"])
         #expect(r.status == 0, "\(command): \(r.stderr)")
         return r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }

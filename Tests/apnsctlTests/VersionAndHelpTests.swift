@@ -3,6 +3,7 @@ import Testing
 
 /// The root command's contract: help, version and usage errors.
 @Suite struct VersionAndHelpTests {
+    /// Through the binary: the libraries `main` links, and its exit status.
     @Test func versionNamesTheLinkedLibraries() throws {
         let r = try CommandRunner.apnsctl(["--version"])
         #expect(r.status == 0)
@@ -12,13 +13,14 @@ import Testing
     }
 
     @Test func helpListsEverySubcommand() throws {
-        let r = try CommandRunner.apnsctl(["--help"])
+        let r = try InProcess.apnsctl(["--help"])
         #expect(r.status == 0)
         for name in ["send", "validate", "inspect", "convert", "jwt", "mock"] {
             #expect(r.stdout.contains(name), "help lacks \(name)")
         }
     }
 
+    /// Through the binary: a usage error is `main`'s exit status 64.
     @Test func unknownFlagIsUsageErrorWithPrefix() throws {
         let r = try CommandRunner.apnsctl(["--no-such-flag"])
         #expect(r.status == 64)
@@ -27,7 +29,7 @@ import Testing
     }
 
     @Test func unknownSubcommandIsUsageError() throws {
-        let r = try CommandRunner.apnsctl(["frobnicate"])
+        let r = try InProcess.apnsctl(["frobnicate"])
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("error: "))
     }
@@ -35,19 +37,19 @@ import Testing
     /// CLI.md: a mistyped subcommand gets a "did you mean" like a mistyped flag, on `error:` lines, exit 64.
     @Test(arguments: [("sned", "send"), ("valdiate", "validate"), ("inpsect", "inspect"), ("mokc", "mock")])
     func mistypedCommandGetsASuggestion(typed: String, meant: String) throws {
-        let r = try CommandRunner.apnsctl([typed, "x.json"])
+        let r = try InProcess.apnsctl([typed, "x.json"])
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
         #expect(r.errorLines.first == "error: Unknown command '\(typed)'. Did you mean '\(meant)'?", "\(r.stderr)")
         #expect(r.errorLines.allSatisfy { $0.hasPrefix("error: ") })
-        let help = try CommandRunner.apnsctl(["help", typed])
+        let help = try InProcess.apnsctl(["help", typed])
         #expect(help.status == 64 && help.stderr.contains("did you mean \"\(meant)\"?"), "\(help.stderr)")
     }
 
     /// The same for a command group's subcommands: `apnsctl channel crate` names `create` and the group.
     @Test(arguments: [("crate", "create"), ("lsit", "list"), ("delte", "delete")])
     func mistypedNestedCommandGetsASuggestion(typed: String, meant: String) throws {
-        let r = try CommandRunner.apnsctl(["channel", typed, "--topic", "com.example.app"])
+        let r = try InProcess.apnsctl(["channel", typed, "--topic", "com.example.app"])
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
         #expect(r.errorLines == ["error: Unknown command '\(typed)'. Did you mean '\(meant)'?",
@@ -62,7 +64,7 @@ import Testing
         ["inspect"], ["jwt", "--auth-key"], ["--generate-completion-script", "ksh"], ["help", "nosuch"],
     ])
     func everyUsageErrorLineStartsWithErrorPrefix(arguments: [String]) throws {
-        let r = try CommandRunner.apnsctl(arguments)
+        let r = try InProcess.apnsctl(arguments)
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
         let lines = r.stderr.split(separator: "\n")
@@ -75,7 +77,7 @@ import Testing
     /// Each credential and payload command's help ends in examples a user can copy.
     @Test(arguments: ["validate", "inspect", "convert", "jwt"])
     func commandHelpHasExamples(command: String) throws {
-        let r = try CommandRunner.apnsctl([command, "--help"])
+        let r = try InProcess.apnsctl([command, "--help"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("Examples:\n") && r.stdout.contains("  apnsctl \(command) "), "\(command) --help")
     }

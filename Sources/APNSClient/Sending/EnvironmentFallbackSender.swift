@@ -32,7 +32,7 @@ public final class EnvironmentFallbackSender {
 
     /// Sends every device, calling `onResult` exactly once per device with its final result (not in
     /// input order). The summary counts final results and both runs' connections.
-    public func run(interrupts: InterruptSignals? = nil, _ onResult: (PushResult) -> Void) -> SendSummary {
+    public func run(interrupts: (any InterruptSource)? = nil, _ onResult: (PushResult) -> Void) -> SendSummary {
         var summary = SendSummary()
         var heldBack: [PushResult] = []
         let firstSummary = firstSender.run(interrupts: interrupts) { result in

@@ -38,7 +38,7 @@ public final class PushSender {
     /// (the summary's `interruptedBy` says it happened; targets never sent get no result).
     /// SIGPIPE is ignored from here on (process-wide, `ProcessSignals` says why): a server that resets
     /// the connection must cost an EPIPE, not the process.
-    public func run(interrupts: InterruptSignals? = nil, _ onResult: (PushResult) -> Void) -> SendSummary {
+    public func run(interrupts: (any InterruptSource)? = nil, _ onResult: (PushResult) -> Void) -> SendSummary {
         ProcessSignals.ignoreBrokenPipe()
         var machine = DeliveryStateMachine<PushJob, HTTPResponse>(policy: configuration.policy)
         var summary = SendSummary()

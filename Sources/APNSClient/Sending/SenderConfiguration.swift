@@ -4,8 +4,8 @@ import APNSPlatform
 
 /// Which server certificates the sender trusts.
 public enum ServerTrust: Sendable, Equatable {
-    /// The system trust store (APNs' roots change; OS updates carry the next one).
-    case systemStore
+    /// The system trust store, where the plan says it is (APNs' roots change; OS updates carry the next one).
+    case systemStore(SystemTrust)
     /// This CA bundle only (the mock, a proxy under test).
     case caFile(String)
     /// No verification at all (the CLI warns).
@@ -43,7 +43,7 @@ public struct SenderConfiguration: Sendable {
     public static let maximumConcurrency = Int(APNSLimit.observedMaxConcurrentStreams)
 
     /// A configuration with CLI.md's defaults.
-    public init(endpoint: PushEndpoint, trust: ServerTrust = .systemStore, identity: PushIdentity? = nil, timeout: Double = 30,
+    public init(endpoint: PushEndpoint, trust: ServerTrust = .systemStore(.current()), identity: PushIdentity? = nil, timeout: Double = 30,
                 concurrency: Int? = nil, maxResendsWithoutProgress: Int = 3, maxAttemptsPerDevice: Int = 4,
                 interruptGrace: Double = 2, proxy: ProxyServer? = nil) {
         self.endpoint = endpoint
@@ -59,11 +59,15 @@ public struct SenderConfiguration: Sendable {
 
     /// The TLS context for these settings; a CA file that cannot be read fails here, before any connection.
     public func makeContext() throws(TransportFailure) -> TLSContext {
-        let caFile: String?
-        if case .caFile(let path) = trust { caFile = path } else { caFile = nil }
+        var caFile: String?, system: SystemTrust?
+        switch trust {
+        case .caFile(let path): caFile = path
+        case .systemStore(let store): system = store
+        case .insecure: break
+        }
         do {
-            return try TLSContext.client(caFile: caFile, verify: trust != .insecure, certificate: identity?.certificate,
-                                         key: identity?.privateKey, chain: identity?.chain ?? [])
+            return try TLSContext.client(caFile: caFile, verify: trust != .insecure, systemTrust: system,
+                                         certificate: identity?.certificate, key: identity?.privateKey, chain: identity?.chain ?? [])
         } catch {
             throw .tls(error)
         }

@@ -31,9 +31,13 @@ public struct SystemTrust: Sendable, Equatable {
     }
 
     /// The plan for this process: `SSL_CERT_FILE`, `SSL_CERT_DIR` and OpenSSL's compiled-in defaults.
-    public static func current() -> SystemTrust {
-        plan(certFile: Environment.value(String(cString: X509_get_default_cert_file_env())),
-             certDir: Environment.value(String(cString: X509_get_default_cert_dir_env())),
+    public static func current() -> SystemTrust { current(variables: Environment.value) }
+
+    /// The plan for these variables (a command's own, which in the binary are the process's) and OpenSSL's
+    /// compiled-in defaults.
+    public static func current(variables: (String) -> String?) -> SystemTrust {
+        plan(certFile: variables(String(cString: X509_get_default_cert_file_env())),
+             certDir: variables(String(cString: X509_get_default_cert_dir_env())),
              defaultFile: String(cString: X509_get_default_cert_file()),
              defaultDir: String(cString: X509_get_default_cert_dir()),
              hasHashedNames: FileSystem.holdsHashedCertificateNames)

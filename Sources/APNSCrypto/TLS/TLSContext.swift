@@ -55,15 +55,16 @@ public final class TLSContext: @unchecked Sendable {
 
     deinit { SSL_CTX_free(pointer) }
 
-    /// A client context. `caFile` nil: the system trust store. `verify` false: `--insecure`.
+    /// A client context. `caFile` nil: the system trust store, where `systemTrust` says (nil: this process's
+    /// plan, `SystemTrust.current()`). `verify` false: `--insecure`.
     /// `certificate`/`key`/`chain`: the client certificate for certificate auth (nil for token auth).
-    public static func client(caFile: String?, verify: Bool,
+    public static func client(caFile: String?, verify: Bool, systemTrust plannedTrust: SystemTrust? = nil,
                               certificate: X509Certificate? = nil, key: PrivateKey? = nil,
                               chain: [X509Certificate] = []) throws(TLSFailure) -> TLSContext {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .configuration(OpenSSLError("creating the TLS context").description)
         }
-        let systemTrust = caFile == nil && verify ? SystemTrust.current() : nil
+        let systemTrust = caFile == nil && verify ? plannedTrust ?? SystemTrust.current() : nil
         let context = TLSContext(pointer: ctx, isServer: false, systemTrust: systemTrust)
         try context.applyCommonSettings()
         if let caFile {

@@ -27,12 +27,12 @@ extension APNSCtl.Channel {
         func run(in world: CommandWorld) throws {
             // Flags first (64), as everywhere: without a terminal and without --yes nothing else is looked at.
             try HeaderValueCheck.check(id, flag: "channel delete")
-            if !yes && !TerminalPrompt.isAvailable {
+            if !yes && !world.terminal.isAvailable() {
                 throw CLIError.usage("channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm")
             }
             let plan = try options.plan(in: world)
             if !yes {
-                guard Confirmation.ask("Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] ") else {
+                guard Confirmation.ask(on: world.terminal, "Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] ") else {
                     throw CLIError.usage("channel delete \(id): not confirmed; nothing was deleted")
                 }
             }

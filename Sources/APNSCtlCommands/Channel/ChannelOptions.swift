@@ -49,6 +49,6 @@ struct ChannelOptions: ParsableArguments {
         var configuration = settings.senderConfiguration(endpoint: endpoint, identity: credentials.identity, proxy: route.proxy, in: world)
         configuration.environment = credentials.environment
         return ChannelPlan(settings: settings, format: format, credentials: credentials, endpoint: endpoint,
-                           configuration: configuration, requestID: requestID)
+                           configuration: configuration, requestID: requestID, interrupts: world.interrupts)
     }
 }

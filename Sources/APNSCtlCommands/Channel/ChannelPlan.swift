@@ -14,6 +14,8 @@ struct ChannelPlan {
     let configuration: SenderConfiguration
     /// `--request-id`, for the command's main request.
     let requestID: String?
+    /// Where an interrupt of the requests comes from (the world's).
+    let interrupts: @Sendable () -> (any InterruptSource)?
 
     /// A request for this app; the main request carries `--request-id` when given.
     func request(_ operation: ChannelRequest.Operation, main: Bool = true) -> ChannelRequest {
@@ -36,7 +38,7 @@ struct ChannelPlan {
         // Results arrive in answer order; each request's target (its channel, "" for create and list) is
         // distinct within one call.
         var byTarget: [PushTarget: PushResult] = [:]
-        let summary = sender.run(interrupts: InterruptSignals.install()) { byTarget[$0.target] = $0 }
+        let summary = sender.run(interrupts: interrupts()) { byTarget[$0.target] = $0 }
         if let signal = summary.interruptedBy {
             throw .interrupted(signal: signal, message: "interrupted by \(signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list")
         }

@@ -151,17 +151,17 @@ enum ConvertPassword {
             if let secret { return secret }
         }
         if let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
-        guard TerminalPrompt.isAvailable else {
+        guard world.terminal.isAvailable() else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }
-        guard let first = TerminalPrompt.readSecret(prompt: "Password for \(output): ", keep: SecretBytes.init),
-              let second = TerminalPrompt.readSecret(prompt: "Repeat the password: ", keep: SecretBytes.init) else {
+        guard let first = world.terminal.readSecret("Password for \(output): "),
+              let second = world.terminal.readSecret("Repeat the password: ") else {
             throw .usage("no password entered for \(output)")
         }
         guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }
         if first.isEmpty {
             // An empty password protects nothing: make sure it was meant, as a Return pressed twice is easy.
-            let answer = TerminalPrompt.readLine(prompt: "An empty password lets anyone with \(output) use its private key. Use it anyway? [y/N] ")
+            let answer = world.terminal.readLine("An empty password lets anyone with \(output) use its private key. Use it anyway? [y/N] ")
             guard let answer, ["y", "yes"].contains(answer.lowercased()) else {
                 throw .usage("\(output): empty password not confirmed; run again and type a password, or pass --out-passphrase-file FILE")
             }

@@ -188,10 +188,11 @@ extension APNSCtl {
             }
         }
 
-        /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM; the ready lines go to `messages`. Its
-        /// notification log is written to descriptor 1 by the server's own writer thread (never blocking an event loop).
-        private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-                           rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream) throws(CLIError) {
+        /// The server these flags describe on a prepared state dir, logging to `logDescriptor`: the whole mock but
+        /// its state dir's lock, its ready file and its stop on signals (which tests, serving it in-process, do without).
+        func configuration(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
+                           rejections: [String: APNSReason], extraKeyID extraKID: String?,
+                           logDescriptor: Int32?) throws(CLIError) -> MockConfiguration {
             var verifiers: [ProviderTokenVerifier] = []
             do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error, stateDir: state.directory) }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
@@ -202,10 +203,19 @@ extension APNSCtl {
             var configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
                                                   faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
                                                   maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
-                                                  logDescriptor: 1)
+                                                  logDescriptor: logDescriptor)
             configuration.channelsDirectory = state.storage
             configuration.maxChannels = maxChannels
             configuration.connectionCapAdvice = "the limit is --max-connections"
+            return configuration
+        }
+
+        /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM; the ready lines go to `messages`. Its
+        /// notification log is written to descriptor 1 by the server's own writer thread (never blocking an event loop).
+        private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
+                           rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream) throws(CLIError) {
+            let configuration = try configuration(state: state, environment: env, unregistered: gone, rejections: rejections,
+                                                  extraKeyID: extraKID, logDescriptor: 1)
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
@@ -258,7 +268,7 @@ extension APNSCtl {
         }
 
         /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.
-        private func extraKeyID() throws(CLIError) -> String? {
+        func extraKeyID() throws(CLIError) -> String? {
             guard let path = authKeyPub else { return nil }
             // Name only what the user gave: the flag they typed, or the file name the id came from.
             let kid: String

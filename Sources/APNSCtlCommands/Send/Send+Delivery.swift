@@ -31,7 +31,7 @@ extension APNSCtl.Send {
             }
         }
         let observer = verboseLog.map { log in { (event: SendEvent) in renderer.flush(); log.show(event) } }
-        let send: (InterruptSignals?, (PushResult) -> Void) -> SendSummary
+        let send: ((any InterruptSource)?, (PushResult) -> Void) -> SendSummary
         do {
             if let fallback {
                 // --env auto: the same push again to the other environment for each BadDeviceToken.
@@ -50,7 +50,7 @@ extension APNSCtl.Send {
             throw .transport(.failure(error))
         }
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does.
-        let interrupts = InterruptSignals.install()
+        let interrupts = world.interrupts()
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         var summary = send(interrupts) { renderer.result($0) }

@@ -19,6 +19,6 @@ struct PassphraseOptions: ParsableArguments {
     func source(in world: CommandWorld) -> PassphraseSource {
         let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
         return PassphraseSource(text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
-                                prompt: TerminalPassphrasePrompt())
+                                prompt: world.terminal.passphrasePrompt)
     }
 }

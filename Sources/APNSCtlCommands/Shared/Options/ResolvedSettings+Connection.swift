@@ -64,7 +64,7 @@ extension ResolvedSettings {
             world.standardError.warning("\(label("insecure")): the server certificate is not verified; anyone on the network path could read or change what is sent")
             return .insecure
         }
-        return caFile.map { .caFile($0.value) } ?? .systemStore
+        return caFile.map { .caFile($0.value) } ?? .systemStore(world.systemTrust())
     }
 
     /// The sender's settings for `endpoint` (trust, timeout, concurrency, proxy).

@@ -18,8 +18,8 @@ extension CredentialSource {
 extension ResolvedSettings {
     /// The passphrase, as resolved (`--passphrase`, `APNSCTL_PASSPHRASE` or `--passphrase-file`, whichever came
     /// first), else a prompt on a terminal.
-    var passphraseSource: PassphraseSource {
-        PassphraseSource(text: passphrase?.value, filePath: passphraseFile?.value, environmentVariable: nil, prompt: TerminalPassphrasePrompt())
+    func passphraseSource(in world: CommandWorld) -> PassphraseSource {
+        PassphraseSource(text: passphrase?.value, filePath: passphraseFile?.value, environmentVariable: nil, prompt: world.terminal.passphrasePrompt)
     }
 
     /// `[path: label]` for the credential files, so a missing one is named by where it was given.
@@ -43,7 +43,7 @@ extension ResolvedSettings {
     func loadIdentity(now: Int64?, in world: CommandWorld) throws(CLIError) -> PushIdentity? {
         guard let cert = cert?.value else { return nil }
         let keyInput = key?.value.input
-        let source = passphraseSource
+        let source = passphraseSource(in: world)
         let identity = try credentialErrors { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
         }

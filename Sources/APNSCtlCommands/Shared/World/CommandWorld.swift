@@ -1,9 +1,10 @@
+import APNSCrypto
 import APNSPlatform
 import APNSSettings
 
 /// Everything a command takes from outside the process's code: the environment's variables and the home
-/// directory (and the XDG roots derived from them), the working directory, the clock, the standard streams
-/// and what they are connected to. `APNSCtl.main` builds it once from the process (`process()`) and every
+/// directory (and the XDG roots derived from them, and the system trust store they point at), the working
+/// directory, the clock, the standard streams and what they are connected to, and where interrupts come from. `APNSCtl.main` builds it once from the process (`process()`) and every
 /// command runs in it (`run(in:)`), so tests run a command in-process with a world of their own: their
 /// variables and roots, a fixed clock, input from a pipe, and output captured in memory.
 struct CommandWorld: Sendable {
@@ -20,12 +21,18 @@ struct CommandWorld: Sendable {
     /// Messages, progress and `-v` lines.
     var standardError: MessageStream
     var streams: StreamFacts
+    /// Where a send's or a channel request's interrupts come from, asked once the requests are about to go out:
+    /// in the binary, SIGINT and SIGTERM (a handler is installed on that first ask); nil when none can be watched.
+    var interrupts: @Sendable () -> (any InterruptSource)?
+    /// Where the user is asked (passphrases, passwords, confirmations).
+    var terminal: CommandTerminal
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
     static func process() -> CommandWorld {
         CommandWorld(settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system, standardInput: 0,
-                     standardOutput: .standardOutput, standardError: .standardError, streams: .process)
+                     standardOutput: .standardOutput, standardError: .standardError, streams: .process,
+                     interrupts: { InterruptSignals.install() }, terminal: .process)
     }
 
     /// A variable's value, nil when unset.
@@ -36,6 +43,10 @@ struct CommandWorld: Sendable {
         guard let value = settings.variables[name], !value.isEmpty else { return nil }
         return value
     }
+
+    /// Where the system trust store is, as `SSL_CERT_FILE` and `SSL_CERT_DIR` among the world's variables say
+    /// (asked when a connection is about to be set up: it looks into the certificate directories).
+    func systemTrust() -> SystemTrust { SystemTrust.current(variables: variable) }
 
     /// `$XDG_CACHE_HOME`, else `~/.cache`; nil without either.
     var cacheHome: String? { Environment.xdgDirectory(settings.variables["XDG_CACHE_HOME"], home: settings.home, fallback: ".cache") }

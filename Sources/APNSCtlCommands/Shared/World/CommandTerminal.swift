@@ -1,0 +1,23 @@
+import APNSCrypto
+import APNSPlatform
+
+/// The controlling terminal a command may ask the user on (a passphrase, a new password, a yes/no before an
+/// irreversible step): in the binary, `/dev/tty` when standard input or standard error is a terminal
+/// (`TerminalPrompt`). Part of the world, so a command run in-process never asks on the terminal of whoever runs
+/// the tests.
+struct CommandTerminal: Sendable {
+    /// Whether a user can be asked at all.
+    var isAvailable: @Sendable () -> Bool
+    /// One line, echoed; nil without a terminal or at end of input.
+    var readLine: @Sendable (_ prompt: String) -> String?
+    /// One line without echo; nil without a terminal or at end of input.
+    var readSecret: @Sendable (_ prompt: String) -> SecretBytes?
+    /// What a passphrase source asks when no flag, file or variable has the passphrase.
+    var passphrasePrompt: any PassphrasePrompt
+
+    /// This process's controlling terminal.
+    static let process = CommandTerminal(isAvailable: { TerminalPrompt.isAvailable },
+                                         readLine: { TerminalPrompt.readLine(prompt: $0) },
+                                         readSecret: { TerminalPrompt.readSecret(prompt: $0, keep: SecretBytes.init) },
+                                         passphrasePrompt: TerminalPassphrasePrompt())
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// Which tests start the built `apnsctl` (directly, through a shell, or as `apnsctl mock`): with
+/// `$APNSCTL_COUNT_BINARY_STARTS` naming a file, each start appends the running test's id to it, so
+/// `sort -u FILE | wc -l` counts the tests that are about the process (or still spawn it without need).
+public enum BinaryStarts {
+    private static let file: String? = {
+        let path = ProcessInfo.processInfo.environment["APNSCTL_COUNT_BINARY_STARTS"] ?? ""
+        return path.isEmpty ? nil : path
+    }()
+    private static let lock = NSLock()
+
+    /// Notes that the running test starts the binary (nothing without the variable).
+    public static func record() {
+        guard let file else { return }
+        let id = Test.current.map { "\($0.id)" } ?? "(outside a test)"
+        lock.lock()
+        defer { lock.unlock() }
+        guard let handle = FileHandle(forWritingAtPath: file) ?? {
+            FileManager.default.createFile(atPath: file, contents: nil)
+            return FileHandle(forWritingAtPath: file)
+        }() else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data((id + "\n").utf8))
+        handle.closeFile()
+    }
+
+    /// Whether running `executable` with `arguments` and `environment` starts the binary: it is the binary, or
+    /// a shell or another program is handed its path or a PATH holding its directory.
+    public static func starts(_ executable: String, _ arguments: [String], environment: [String: String]) -> Bool {
+        let binary = CommandRunner.apnsctlPath
+        let directory = URL(fileURLWithPath: binary).deletingLastPathComponent().path
+        return executable == binary || arguments.contains { $0.contains(binary) }
+            || (environment["PATH"]?.split(separator: ":").contains { String($0) == directory } ?? false)
+    }
+}

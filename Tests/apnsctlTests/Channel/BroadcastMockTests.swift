@@ -1,0 +1,221 @@
+import APNSCore
+import APNSTestSupport
+import Foundation
+import Testing
+@testable import APNSCtlCommands
+import APNSPlatform
+
+/// `apnsctl channel` and `send --channel`, the built binary, against `apnsctl mock` (APNS.md §11).
+@Suite struct BroadcastMockTests {
+    static let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"score":"2-1"}}}"#
+    static let end = #"{"aps":{"event":"end","timestamp":1790000100,"content-state":{"score":"3-1"},"dismissal-date":1790003600}}"#
+    static let start = #"{"aps":{"event":"start","timestamp":1790000000,"content-state":{},"alert":{"title":"Kick-off"},"attributes-type":"Match","attributes":{}}}"#
+
+    enum Auth: String, CaseIterable, Sendable { case certificate, token }
+
+    /// Credential and connection flags for `mock` with `auth`.
+    static func flags(_ mock: InProcessMock, _ auth: Auth, topic: String? = nil) -> [String] {
+        var f = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile]
+        switch auth {
+        case .certificate: f += ["--cert", mock.certificate]
+        case .token: f += ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", topic ?? mock.bundleID]
+        }
+        if let topic, auth == .certificate { f += ["--topic", topic] }
+        return f
+    }
+
+    private func run(_ args: [String], _ scratch: TemporaryDirectory) throws -> CommandResult {
+        try InProcess.apnsctl(args, environment: ["XDG_CACHE_HOME": scratch.path])
+    }
+
+    private func requestID(in text: String) -> String? {
+        guard let r = text.range(of: "apns-request-id: ") ?? text.range(of: "apns-request-id=") else { return nil }
+        return String(text[r.upperBound...].prefix(36))
+    }
+
+    @Test(arguments: Auth.allCases)
+    func channelLifecycle(auth: Auth) throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let f = Self.flags(mock, auth)
+
+        let created = try run(["channel", "create", "--storage", "most-recent"] + f, scratch)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.lines.count == 1)
+        let id = try #require(created.lines.first)
+        #expect(Broadcast.isChannelIDSyntax(id), "\(id)")
+        #expect(UUIDString.isCanonical(requestID(in: created.stderr) ?? ""), "\(created.stderr)")
+        #expect(FileManager.default.fileExists(atPath: mock.stateDirectory.file("channels.json")))
+
+        let updated = try run(["send", Self.update, "--channel", id] + f, scratch)
+        #expect(updated.status == 0, "\(updated.stderr)")
+        #expect(updated.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(updated.stdout)")
+        let ended = try run(["send", Self.end, "--channel", id, "--expiration", "1h", "-o", "json"] + f, scratch)
+        #expect(ended.status == 0, "\(ended.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(ended.stdout.utf8)) as? [String: Any])
+        #expect(object["channel"] as? String == id)
+        #expect(object["status"] as? Int == 200)
+        #expect(UUIDString.isCanonical(object["apns_request_id"] as? String ?? ""))
+        #expect(object["device"] == nil)
+
+        let got = try run(["channel", "get", id] + f, scratch)
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.lines == ["channel:   \(id)", "storage:   most-recent (Most Recent Message Stored)", "push type: LiveActivity"])
+        let listed = try run(["channel", "list"] + f, scratch)
+        #expect(listed.lines == [id])
+        let listedJSON = try run(["channel", "list", "-o", "json"] + f, scratch)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(listedJSON.stdout.utf8)) as? [String: Any])
+        #expect(row["channel"] as? String == id)
+        #expect(row["storage"] as? String == "most-recent")
+        #expect(UUIDString.isCanonical(row["apns_request_id"] as? String ?? ""))
+
+        let deleted = try run(["channel", "delete", id, "--yes"] + f, scratch)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.lines == ["deleted \(id)"])
+        #expect(try run(["channel", "list"] + f, scratch).stdout.isEmpty)
+
+        let again = try run(["send", Self.update, "--channel", id] + f, scratch)
+        #expect(again.status == 1)
+        #expect(again.stdout.hasPrefix("rejected  400  ChannelNotRegistered  \(id)  "), "\(again.stdout)")
+        #expect(again.stdout.contains(APNSReason.channelNotRegistered.hint(broadcast: true)))
+        #expect(again.stdout.contains("apns-request-id="))
+
+        // The mock logged each broadcast with "channel", never "device".
+        // The log is written by a thread of its own: wait for the third broadcast's line.
+        var log = ""
+        var broadcasts: [Substring] = []
+        Wait.until(interval: 0.05) {
+            log = (try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? ""
+            broadcasts = log.split(separator: "\n").filter { $0.contains("\"operation\":\"broadcast\"") }
+            return broadcasts.count >= 3
+        }
+        #expect(broadcasts.count == 3, "\(log)")
+        #expect(broadcasts.allSatisfy { $0.contains("\"channel\":\"\(id)\"") && !$0.contains("\"device\"") })
+        #expect(log.contains("\"auth\":\"\(auth.rawValue)\""))
+    }
+
+    @Test func requestIDIsSentAsGivenAndPrinted() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let f = Self.flags(mock, .certificate)
+        let given = "8A6C1F8E-0000-4000-8000-0000000000AB"
+        let created = try run(["channel", "create", "--request-id", given, "-o", "json"] + f, scratch)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("\"apns_request_id\":\"\(given.lowercased())\""), "\(created.stdout)")
+        #expect(created.stdout.contains("\"storage\":\"none\""))
+    }
+
+    /// `channel list -o json` keeps the list request's own id: `list_request_id` on every object, and on stderr
+    /// when there is no object to carry it; rejected objects explain their reason as the text output does.
+    @Test func listJSONCarriesTheListRequestIDAndRejectionsExplainThemselves() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let f = Self.flags(mock, .certificate)
+        let given = "8a6c1f8e-0000-4000-8000-0000000000cd"
+
+        let empty = try run(["channel", "list", "-o", "json", "--request-id", given] + f, scratch)
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.isEmpty)
+        #expect(empty.errorLines == ["apns-request-id: \(given)"], "\(empty.stderr)")
+
+        let ids = try (0..<2).map { _ in try #require(try run(["channel", "create"] + f, scratch).lines.first) }
+        let listed = try run(["channel", "list", "-o", "json", "--request-id", given] + f, scratch)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stderr.isEmpty, "\(listed.stderr)")
+        #expect(listed.lines.count == 2)
+        for line in listed.lines {
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(ids.contains(row["channel"] as? String ?? ""))
+            #expect(row["list_request_id"] as? String == given, "\(line)")
+            let readID = row["apns_request_id"] as? String ?? ""
+            #expect(UUIDString.isCanonical(readID) && readID != given, "\(line)")
+            #expect(row["meaning"] is NSNull && row["hint"] is NSNull, "\(line)")
+        }
+        // Text output is unchanged: ids on stdout, the list request's id on stderr.
+        let text = try run(["channel", "list", "--request-id", given] + f, scratch)
+        #expect(Set(text.lines) == Set(ids))
+        #expect(text.errorLines == ["apns-request-id: \(given)"])
+
+        let rejected = try run(["channel", "get", "YWJjZA==", "-o", "json"] + f, scratch)
+        #expect(rejected.status == 1)
+        let row = try #require(try JSONSerialization.jsonObject(with: Data(rejected.stdout.utf8)) as? [String: Any])
+        #expect(row["reason"] as? String == "ChannelNotRegistered")
+        #expect(row["meaning"] as? String == APNSReason.channelNotRegistered.meaning)
+        #expect(row["hint"] as? String == APNSReason.channelNotRegistered.hint(broadcast: true))
+    }
+
+    /// Each broadcast reason a request apnsctl sends can meet, provoked once and explained with its hint.
+    @Test func broadcastReasonsAreExplained() throws {
+        let mock = try InProcessMock(["--max-channels", "1"])
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let f = Self.flags(mock, .certificate)
+        let id = try #require(try run(["channel", "create"] + f, scratch).lines.first)
+
+        func expectRejected(_ r: CommandResult, _ reason: APNSReason, _ what: String) {
+            #expect(r.status == 1, "\(what): \(r.stdout) \(r.stderr)")
+            let text = r.stdout + r.stderr
+            #expect(text.contains("\(reason.status)") && text.contains(reason.rawValue), "\(what): \(text)")
+            #expect(text.contains(reason.meaning), "\(what): \(text)")
+            #expect(text.contains(reason.hint(broadcast: true)), "\(what): \(text)")
+        }
+        expectRejected(try run(["send", Self.update, "--channel", "YWJjZA=="] + f, scratch), .channelNotRegistered, "unknown channel")
+        expectRejected(try run(["send", Self.update, "--channel", "not*base64"] + f, scratch), .badChannelId, "malformed id")
+        expectRejected(try run(["send", Self.update, "--channel", id, "--expiration", "1h"] + f, scratch), .badExpirationDate,
+                       "nonzero expiration on a No Message Stored channel")
+        let big = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"s":""# + String(repeating: "x", count: 5200) + #""}}}"#
+        expectRejected(try run(["send", big, "--channel", id, "--size-limit", "6000"] + f, scratch), .payloadTooLarge, "over 5120 bytes")
+        expectRejected(try run(["send", Self.update, "--channel", id, "--topic", "com.example.other"] + f, scratch), .topicMismatch,
+                       "another app's bundle id")
+        expectRejected(try run(["channel", "create"] + f, scratch), .cannotCreateChannelConfig, "channel limit")
+        expectRejected(try run(["channel", "get", "YWJjZA=="] + f, scratch), .channelNotRegistered, "get of an unknown channel")
+        let wrongTeam = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
+                         "--team-id", "ZZZZZ99999", "--topic", mock.bundleID]
+        expectRejected(try run(["channel", "list"] + wrongTeam, scratch), .invalidProviderToken, "wrong team")
+        // With -o json a rejected management request is an object with the reason.
+        let json = try run(["channel", "get", "YWJjZA==", "-o", "json"] + f, scratch)
+        #expect(json.status == 1)
+        #expect(json.stdout.contains("\"reason\":\"ChannelNotRegistered\"") && json.stdout.contains("\"apns_request_id\":\""))
+    }
+
+    @Test func usageAndPayloadErrorsSendNothing() throws {
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let mock = try InProcessMock(keepingLog: true)
+        let f = Self.flags(mock, .certificate)
+        let mixed = try run(["send", Self.update, "--channel", "YWJj", "--device", String(repeating: "ab", count: 32)] + f, scratch)
+        #expect(mixed.status == 64)
+        #expect(mixed.stderr.hasPrefix("error: --channel and --device/--devices both given"))
+        let started = try run(["send", Self.start, "--channel", "YWJj"] + f, scratch)
+        #expect(started.status == 65)
+        #expect(started.stderr.contains("aps.event: a broadcast cannot start a Live Activity"))
+        #expect(started.stderr.contains("input-push-channel"))
+        let twoIDs = try run(["send", Self.update, "--channel", "YWJj", "--channel", "YWJk", "--request-id", UUIDString.random()] + f, scratch)
+        #expect(twoIDs.status == 64)
+        let noYes = try run(["channel", "delete", "YWJj"] + f, scratch)
+        #expect(noYes.status == 64)
+        #expect(noYes.stderr.contains("pass --yes"))
+        let noTopic = try run(["channel", "list", "--endpoint", mock.endpoint, "--auth-key", mock.authKey, "--team-id", mock.teamID], scratch)
+        #expect(noTopic.status == 64)
+        #expect(noTopic.stderr.contains("--topic is required with --auth-key"))
+        #expect(try run(["channel", "create", "--storage", "forever"] + f, scratch).status == 64)
+        // Nothing connected, so nothing can be logged later either: no wait needed before reading the log.
+        #expect(mock.server.acceptedConnections == 0)
+        #expect(((try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? "").isEmpty)
+    }
+
+    @Test func dryRunPrintsTheBroadcastAndCurl() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "broadcast")
+        let r = try run(["send", Self.update, "--channel", "YWJj", "--dry-run"] + Self.flags(mock, .token), scratch)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.first == "POST \(mock.endpoint)/4/broadcasts/apps/com.example.demo")
+        for line in ["apns-channel-id: YWJj", "apns-push-type: liveactivity", "apns-expiration: 0", "apns-priority: 10",
+                     "authorization: bearer $APNS_JWT"] {
+            #expect(r.lines.contains(line), "\(line)\n\(r.stdout)")
+        }
+        #expect(!r.stdout.contains("apns-topic"))
+        #expect(r.stdout.contains("curl --http2"))
+        #expect(r.stdout.contains("-H 'apns-channel-id: YWJj'"))
+        #expect(r.stdout.contains("--config -"))
+        #expect(r.lines.contains("header = \"authorization: bearer $APNS_JWT\""), "\(r.stdout)")
+    }
+}

@@ -1,0 +1,124 @@
+import APNSCore
+@testable import APNSCrypto
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `apnsctl convert` end to end: openssl reads what apnsctl writes, and round trips keep the certificate.
+@Suite struct ConvertCommandTests {
+    let pass = CredentialFixtures.passphrase
+    let outPass = "0ut-Pa55word"
+
+    @Test(arguments: [PKCS12Encryption.modern, .legacy])
+    func pkcs12ToPEM(encryption: PKCS12Encryption) throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass, encryption: encryption)
+        let r = try InProcess.apnsctl(["convert", p12, "-o", dir.file("out.pem"), "--passphrase", pass])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(try dir.mode("out.pem") == 0o600)
+        let text = try dir.read("out.pem")
+        #expect(text.components(separatedBy: "BEGIN CERTIFICATE").count == 3)
+        #expect(text.contains("-----BEGIN PRIVATE KEY-----"))
+        let subject = try CommandRunner.run("openssl", ["x509", "-in", dir.file("out.pem"), "-noout", "-subject"])
+        #expect(subject.status == 0 && subject.stdout.contains("com.example.demo"))
+        let key = try CommandRunner.run("openssl", ["pkey", "-in", dir.file("out.pem"), "-noout"])
+        #expect(key.status == 0, "\(key.stderr)")
+        let verify = try CommandRunner.run("openssl", ["verify", "-CAfile", dir.file("out.pem"), dir.file("out.pem")])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        let back = try InProcess.apnsctl(["inspect", dir.file("out.pem"), "-o", "json"])
+        #expect(back.status == 0)
+        #expect(try jsonObject(back.stdout)["sha256"] as? String == CredentialFixtures.universal.info.sha256)
+        #expect(!r.stderr.contains(pass))
+    }
+
+    @Test func pemToPKCS12ModernAndLegacyRoundTrip() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.development, passphrase: pass)
+        let outFile = try dir.write("out-pass.txt", outPass + "\n")
+        for (name, extra, legacyRead) in [("modern.p12", [String](), [String]()), ("legacy.p12", ["--legacy"], ["-legacy"])] {
+            let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file(name), "--out-passphrase-file", outFile] + extra,
+                                             environment: ["APNSCTL_PASSPHRASE": pass])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try dir.mode(name) == 0o600)
+            let info = try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file(name), "-passin", "pass:\(outPass)", "-info", "-noout"] + legacyRead)
+            #expect(info.status == 0, "\(info.stderr)")
+            #expect(info.stderr.contains(extra.isEmpty ? "AES-256-CBC" : "pbeWithSHA1And40BitRC2-CBC"))
+            let nodes = try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file(name), "-passin", "pass:\(outPass)", "-nodes"] + legacyRead)
+            #expect(nodes.stdout.contains("BEGIN PRIVATE KEY") && nodes.stdout.contains("com.example.dev"))
+            // And back with apnsctl.
+            let back = try InProcess.apnsctl(["inspect", dir.file(name), "-o", "json"], environment: ["APNSCTL_PASSPHRASE": outPass])
+            #expect(back.status == 0, "\(back.stderr)")
+            #expect(try jsonObject(back.stdout)["sha256"] as? String == CredentialFixtures.development.info.sha256)
+            for output in [r.stdout, r.stderr, back.stdout, back.stderr] {
+                #expect(!output.contains(pass) && !output.contains(outPass))
+            }
+        }
+    }
+
+    @Test func outPassphraseFromEnvironmentAndEmptyPassword() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.universal)
+        let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file("env.p12")], environment: ["APNSCTL_OUT_PASSPHRASE": outPass])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("env.p12"), "-passin", "pass:\(outPass)", "-noout"]).status == 0)
+        let empty = try dir.write("empty.txt", "\n")
+        let e = try InProcess.apnsctl(["convert", pem, "-o", dir.file("empty.p12"), "--out-passphrase-file", empty])
+        #expect(e.status == 0, "\(e.stderr)")
+        #expect(try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("empty.p12"), "-passin", "pass:", "-noout"]).status == 0)
+        #expect(try InProcess.apnsctl(["inspect", dir.file("empty.p12")]).status == 0)
+    }
+
+    @Test func noOutputPasswordIsUsageError() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.universal)
+        let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file("x.p12")])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--out-passphrase-file"))
+        #expect(!FileManager.default.fileExists(atPath: dir.file("x.p12")))
+    }
+
+    @Test func existingOutputIsUntouchedWithoutForce() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: "")
+        let out = try dir.write("out.pem", "keep me\n", mode: 0o644)
+        let r = try InProcess.apnsctl(["convert", p12, "-o", out])
+        #expect(r.status == 73)
+        #expect(try dir.read("out.pem") == "keep me\n")
+        let f = try InProcess.apnsctl(["convert", p12, "-o", out, "--force"])
+        #expect(f.status == 0, "\(f.stderr)")
+        #expect(try dir.read("out.pem").contains("BEGIN PRIVATE KEY"))
+        #expect(try dir.mode("out.pem") == 0o600)
+    }
+
+    @Test func stdoutOutput() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass)
+        let r = try InProcess.apnsctl(["convert", p12, "-o", "-"], environment: ["APNSCTL_PASSPHRASE": pass])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("-----BEGIN CERTIFICATE-----"))
+        #expect(r.stdout.contains("-----BEGIN PRIVATE KEY-----"))
+    }
+
+    @Test func badInputs() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass)
+        #expect(try InProcess.apnsctl(["convert", p12, "-o", dir.file("o.pem"), "--passphrase", "wrong"]).status == 77)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("o.pem")))
+        #expect(try InProcess.apnsctl(["convert", dir.file("none.p12"), "-o", dir.file("o.pem")]).status == 66)
+        #expect(try InProcess.apnsctl(["convert", p12]).status == 64)
+        let certOnly = try dir.write("cert.pem", CredentialFixtures.universal.certificate.pem)
+        let r = try InProcess.apnsctl(["convert", certOnly, "-o", dir.file("c.p12")], environment: ["APNSCTL_OUT_PASSPHRASE": "x"])
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("no private key"))
+    }
+
+    /// A missing `--out-passphrase-file` is named as such (it used to be blamed on `--passphrase-file`).
+    @Test func missingOutputPasswordFileNamesItsFlag() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("in.pem", CredentialFixtures.universal)
+        let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file("x.p12"), "--out-passphrase-file", dir.file("nope")])
+        #expect(r.status == 66)
+        #expect(r.stderr.hasPrefix("error: --out-passphrase-file \(dir.file("nope")): no such file"), "\(r.stderr)")
+    }
+}

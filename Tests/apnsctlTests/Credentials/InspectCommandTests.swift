@@ -1,0 +1,204 @@
+import APNSCore
+@testable import APNSCrypto
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `apnsctl inspect` end to end: every variant shows bundle id, topics, environments and expiry right.
+@Suite struct InspectCommandTests {
+    let pass = CredentialFixtures.passphrase
+
+    /// Without OpenSSL's legacy module (OPENSSL_MODULES naming an empty directory), a Keychain-style RC2
+    /// `.p12` and an RC2-encrypted PKCS#8 key are exit 77 naming the algorithm and the provider to install;
+    /// a key's wrong passphrase cannot be told from a right one without the cipher, so it gets the same
+    /// advice, while a `.p12`'s MAC (SHA-1, always there) still says "wrong passphrase". With the module,
+    /// both are read.
+    @Test func legacyEncryptionWithoutTheLegacyModuleNamesIt() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass, encryption: .legacy)
+        let plain = try dir.write("key.pem", try CredentialFixtures.universal.privateKey.pkcs8PEM(passphrase: nil))
+        let rc2 = dir.file("rc2.pem")
+        let made = try CommandRunner.run("openssl", ["pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout",
+                                                     "pass:\(pass)", "-out", rc2, "-provider", "legacy", "-provider", "default"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let empty = try TemporaryDirectory(prefix: "no-modules")
+        for file in [p12, rc2] {
+            for passphrase in [pass, "wrong"] {
+                // The binary: OpenSSL reads OPENSSL_MODULES from the process's own environment.
+                let r = try CommandRunner.apnsctl(["inspect", file, "--passphrase", passphrase],
+                                                  environment: ["OPENSSL_MODULES": empty.path])
+                #expect(r.status == 77, "\(file) \(passphrase): \(r.stderr)")
+                if file == p12 && passphrase == "wrong" {
+                    #expect(r.stderr.contains("error: \(file): wrong passphrase"), "\(r.stderr)")
+                    continue
+                }
+                #expect(r.stderr.contains("error: \(file): uses an algorithm OpenSSL cannot run here ("), "\(r.stderr)")
+                #expect(r.stderr.contains("RC2-40-CBC") && r.stderr.contains("install OpenSSL's legacy provider"), "\(r.stderr)")
+            }
+            let ok = try InProcess.apnsctl(["inspect", file, "--passphrase", pass])
+            #expect(ok.status == 0, "\(file): \(ok.stderr)")
+        }
+    }
+
+    @Test(arguments: [PKCS12Encryption.modern, .legacy, .tripleDES])
+    func universalPKCS12(encryption: PKCS12Encryption) throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass, encryption: encryption)
+        let passFile = try dir.write("pass.txt", pass + "\n")
+        let r = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", passFile, "-o", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try jsonObject(r.stdout)
+        #expect(j["kind"] as? String == "pkcs12")
+        #expect(j["bundle_id"] as? String == "com.example.demo")
+        #expect(j["topics"] as? [String] == ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"])
+        #expect(j["environments"] as? [String] == ["sandbox", "production"])
+        #expect(j["has_private_key"] as? Bool == true)
+        #expect(j["key_matches"] as? Bool == true)
+        #expect(j["expired"] as? Bool == false)
+        #expect(j["not_yet_valid"] as? Bool == false)
+        #expect(j["key_type"] as? String == "EC P-256")
+        #expect(j["sha256"] as? String == CredentialFixtures.universal.info.sha256)
+        #expect(j["serial"] as? String == CredentialFixtures.universal.info.serial)
+        #expect((j["days_remaining"] as? Int).map { $0 >= 364 && $0 <= 365 } == true)
+        #expect((j["not_after"] as? String)?.hasSuffix("Z") == true)
+        #expect(!r.stdout.contains(pass) && !r.stderr.contains(pass))
+        #expect(r.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func textOutputForDevelopmentPEM() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("dev.pem", CredentialFixtures.development)
+        let r = try InProcess.apnsctl(["inspect", pem])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("bundle id:    com.example.dev"))
+        #expect(r.stdout.contains("environments: sandbox\n"))
+        #expect(r.stdout.contains("key type:     RSA 2048"))
+        #expect(r.stdout.contains("private key:  present, matches the certificate"))
+        #expect(r.stdout.contains("days left"))
+        #expect(r.stderr.isEmpty)
+    }
+
+    @Test func productionCertificateWithSeparateEncryptedKey() throws {
+        let dir = try TemporaryDirectory()
+        let cert = try dir.write("prod.pem", CredentialFixtures.production.certificate.pem)
+        let key = try dir.write("prod-key.pem", try CredentialFixtures.production.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(pass.utf8))))
+        let r = try InProcess.apnsctl(["inspect", cert, "--key", key, "-o", "json"], environment: ["APNSCTL_PASSPHRASE": pass])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try jsonObject(r.stdout)
+        #expect(j["environments"] as? [String] == ["production"])
+        #expect(j["kind"] as? String == "certificate")
+        #expect(j["key_matches"] as? Bool == true)
+        // Without a key: shown, key_matches null.
+        let bare = try InProcess.apnsctl(["inspect", cert, "-o", "json"])
+        #expect(bare.status == 0)
+        let b = try jsonObject(bare.stdout)
+        #expect(b["has_private_key"] as? Bool == false)
+        #expect(b["key_matches"] is NSNull)
+    }
+
+    @Test func expiredIsShownThenExits77() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("old.pem", try CredentialFixtures.expired())
+        let r = try InProcess.apnsctl(["inspect", pem])
+        #expect(r.status == 77)
+        #expect(r.stdout.contains("bundle id:    com.example.old"))
+        #expect(r.stdout.contains("EXPIRED 30 days ago"))
+        #expect(r.stderr.hasPrefix("error: \(pem): the certificate expired on "))
+        let j = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
+        #expect(j.status == 77)
+        let o = try jsonObject(j.stdout)
+        #expect(o["expired"] as? Bool == true)
+        #expect(o["days_remaining"] as? Int == -30)
+    }
+
+    @Test func notYetValidExits77() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("new.pem", try CredentialFixtures.notYetValid())
+        let r = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
+        #expect(r.status == 77)
+        #expect(try jsonObject(r.stdout)["not_yet_valid"] as? Bool == true)
+        #expect(r.stderr.contains("not valid before"))
+    }
+
+    @Test func nonAppleCertificateWarnsOnly() throws {
+        let dir = try TemporaryDirectory()
+        let pem = try dir.pem("plain.pem", CredentialFixtures.plain)
+        let r = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
+        #expect(r.status == 0)
+        #expect(try jsonObject(r.stdout)["environments"] as? [String] == [])
+        #expect(r.stderr.hasPrefix("warning: "))
+        #expect(r.stderr.contains("no Apple push extensions"))
+    }
+
+    @Test func authKey() throws {
+        let dir = try TemporaryDirectory()
+        let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
+        let r = try InProcess.apnsctl(["inspect", p8, "-o", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try jsonObject(r.stdout)
+        #expect(j["kind"] as? String == "auth-key")
+        #expect(j["key_id"] as? String == "ABCDE12345")
+        #expect(j["key_type"] as? String == "EC P-256")
+        let t = try InProcess.apnsctl(["inspect", p8])
+        #expect(t.stdout.contains("key id:   ABCDE12345"))
+        #expect(!t.stdout.contains("PRIVATE KEY"))
+    }
+
+    @Test func keyMismatchIs77() throws {
+        let dir = try TemporaryDirectory()
+        let cert = try dir.write("cert.pem", CredentialFixtures.universal.certificate.pem)
+        let key = try dir.write("key.pem", try CredentialFixtures.production.privateKey.pkcs8PEM(passphrase: nil))
+        let r = try InProcess.apnsctl(["inspect", cert, "--key", key, "-o", "json"])
+        #expect(r.status == 77)
+        #expect(try jsonObject(r.stdout)["key_matches"] as? Bool == false)
+        #expect(r.stderr.contains("does not belong to the certificate"))
+    }
+
+    @Test func encryptedWithoutPassphraseAndNoTerminal() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass)
+        let r = try InProcess.apnsctl(["inspect", p12], environment: ["APNSCTL_PASSPHRASE": ""].filter { _ in false })
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("--passphrase-file"))
+        #expect(r.stderr.contains("APNSCTL_PASSPHRASE"))
+        #expect(r.stdout.isEmpty)
+        let wrong = try InProcess.apnsctl(["inspect", p12, "--passphrase", "not-it"])
+        #expect(wrong.status == 77)
+        #expect(wrong.stderr.contains("wrong passphrase"))
+        let missingFile = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", dir.file("nope")])
+        #expect(missingFile.status == 66)
+    }
+
+    @Test func unreadableInputs() throws {
+        let dir = try TemporaryDirectory()
+        #expect(try InProcess.apnsctl(["inspect", dir.file("missing.p12")]).status == 66)
+        let cases: [(String, [UInt8])] = [
+            ("empty.p12", []),
+            ("random.bin", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }),
+            ("header.pem", Array("-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n".utf8)),
+            ("cut.p12", Array(try CredentialFixtures.universal.pkcs12(password: SecretBytes(Array("x".utf8))).prefix(300))),
+        ]
+        for (name, bytes) in cases {
+            let path = try dir.write(name, bytes)
+            let r = try InProcess.apnsctl(["inspect", path, "--passphrase", "x"])
+            #expect(r.status == 77, "\(name): \(r.status) \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: \(path): "), "\(name): \(r.stderr)")
+        }
+    }
+
+    /// Subject and issuer come from the file: a CN with ESC sequences, BEL or a newline must not reach
+    /// the terminal raw (it could forge lines or recolour the screen); text output escapes them.
+    @Test func controlCharactersInTheSubjectAreEscaped() throws {
+        let dir = try TemporaryDirectory()
+        let evil = try CredentialGenerator.makeClientCertificate(
+            ca: CredentialFixtures.ca, commonName: "Apple Push Services: com.evil\u{1B}[31mRED\u{07}\nforged: line")
+        let pem = try dir.pem("evil.pem", evil)
+        let r = try InProcess.apnsctl(["inspect", pem])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("\u{1B}") && !r.stdout.contains("\u{07}"))
+        #expect(!r.stdout.contains("\nforged: line"))
+        #expect(r.stdout.contains("com.evil\\u{1B}[31mRED\\u{7}\\u{A}forged: line"))
+        let j = try InProcess.apnsctl(["inspect", pem, "-o", "json"])
+        #expect(try (jsonObject(j.stdout)["subject"] as? String)?.contains("\u{1B}[31mRED") == true)
+    }
+}

@@ -1,0 +1,211 @@
+@testable import APNSCtlCommands
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// CLI.md: a value of `APNSCTL_CERT`, `APNSCTL_KEY` or `APNSCTL_AUTH_KEY` that holds `-----BEGIN` anywhere, or a
+/// line break, is PEM text (a `Bag Attributes` preamble as `openssl pkcs12 -nodes` writes it, a byte-order mark or a
+/// header line before it allowed), never a path, and never printed; no message echoes an environment value longer
+/// than 200 characters or with a line break. Every command runs in-process against `apnsctl mock`, whose
+/// credentials are generated when it starts.
+@Suite struct VariablePEMTests {
+    static let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
+
+    /// The PEM blocks of `text`, whole (BEGIN and END lines included), in order.
+    static func blocks(_ text: String) -> [String] {
+        var out: [String] = []
+        var rest = Substring(text)
+        while let begin = rest.range(of: "-----BEGIN ") {
+            guard let labelEnd = rest[begin.upperBound...].range(of: "-----") else { break }
+            let label = rest[begin.upperBound..<labelEnd.lowerBound]
+            guard let end = rest[labelEnd.upperBound...].range(of: "-----END \(label)-----") else { break }
+            out.append(String(rest[begin.lowerBound..<end.upperBound]) + "\n")
+            rest = rest[end.upperBound...]
+        }
+        return out
+    }
+
+    /// How a PEM reaches a variable besides as itself.
+    enum Form: String, CaseIterable, CustomTestStringConvertible {
+        /// `openssl pkcs12 -nodes`: each block after `Bag Attributes` lines (and `subject=`/`issuer=` for a certificate).
+        case bagAttributes
+        /// A byte-order mark first, as some editors save.
+        case byteOrderMark
+        /// A line of text before the PEM.
+        case headerLine
+
+        var testDescription: String { rawValue }
+
+        /// A line each form adds that would show the value was echoed.
+        static let marker = "friendlyName: Apple Push Services: com.example.demo"
+
+        func apply(_ pem: String) -> String {
+            switch self {
+            case .bagAttributes:
+                return VariablePEMTests.blocks(pem).map { block in
+                    let certificate = block.hasPrefix("-----BEGIN CERTIFICATE")
+                    return "Bag Attributes\n    localKeyID: 6E 1D 7A 02 8C\n    \(Self.marker)\n"
+                        + (certificate ? "subject=CN = Apple Push Services: com.example.demo\nissuer=CN = apnsctl test CA\n"
+                                       : "Key Attributes: <No Attributes>\n")
+                        + block
+                }.joined()
+            case .byteOrderMark: return "\u{FEFF}" + pem
+            case .headerLine: return "\(Self.marker)\n" + pem
+            }
+        }
+    }
+
+    /// Which variable carries the PEM, and what the rest of the command needs.
+    enum Variable: String, CaseIterable, CustomTestStringConvertible {
+        case cert = "APNSCTL_CERT"
+        case key = "APNSCTL_KEY"
+        case authKey = "APNSCTL_AUTH_KEY"
+
+        var testDescription: String { rawValue }
+    }
+
+    /// A mock, and a home for the in-process commands.
+    final class Setup: @unchecked Sendable {
+        let mock: InProcessMock
+        let home: TemporaryDirectory
+        /// The certificate alone (for `--cert` beside `APNSCTL_KEY`).
+        let certificateOnly: String
+        let certificatePEM: String
+        let keyPEM: String
+        let authKeyPEM: String
+
+        init() throws {
+            mock = try InProcessMock()
+            home = try TemporaryDirectory(prefix: "variable-pem")
+            let client = try String(contentsOfFile: mock.certificate, encoding: .utf8)
+            let parts = VariablePEMTests.blocks(client)
+            certificatePEM = parts.filter { $0.hasPrefix("-----BEGIN CERTIFICATE") }.joined()
+            keyPEM = parts.filter { $0.contains("PRIVATE KEY-----") }.joined()
+            authKeyPEM = try String(contentsOfFile: mock.authKey, encoding: .utf8)
+            certificateOnly = try home.write("certificate-only.pem", certificatePEM)
+        }
+
+        /// The variables for `variable` holding its PEM in `form` (`damaged`: the key's body altered, so it
+        /// cannot load), and the flags the rest of the credentials need.
+        func credentials(_ variable: Variable, _ form: Form, damaged: Bool = false) -> ([String: String], [String]) {
+            func damage(_ pem: String) -> String {
+                guard damaged else { return pem }
+                var lines = pem.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                if let i = lines.firstIndex(where: { !$0.hasPrefix("-----") && $0.count > 20 }) {
+                    lines[i] = String(repeating: "A", count: lines[i].count)
+                }
+                return lines.joined(separator: "\n")
+            }
+            var variables = ["XDG_CACHE_HOME": home.file("cache"), "XDG_CONFIG_HOME": home.file("config")]
+            switch variable {
+            case .cert:
+                variables["APNSCTL_CERT"] = form.apply(damage(certificatePEM + keyPEM))
+                return (variables, [])
+            case .key:
+                // The credentials are one unit: the certificate comes from its variable too.
+                variables["APNSCTL_CERT"] = certificateOnly
+                variables["APNSCTL_KEY"] = form.apply(damage(keyPEM))
+                return (variables, [])
+            case .authKey:
+                variables["APNSCTL_AUTH_KEY"] = form.apply(damage(authKeyPEM))
+                variables["APNSCTL_KEY_ID"] = mock.keyID
+                variables["APNSCTL_TEAM_ID"] = mock.teamID
+                return (variables, [])
+            }
+        }
+
+        /// The lines of the PEM `variable` carries that no output may hold: its base64 body, and the form's marker.
+        func secrets(_ variable: Variable) -> [String] {
+            let pem: String
+            switch variable {
+            case .cert: pem = certificatePEM + keyPEM
+            case .key: pem = keyPEM
+            case .authKey: pem = authKeyPEM
+            }
+            return pem.split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count > 20 }.map(String.init) + [Form.marker]
+        }
+
+        var sendFlags: [String] {
+            ["send", "-d", VariablePEMTests.token, "--alert", "hi", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+             "--topic", mock.bundleID]
+        }
+    }
+
+    /// Runs `arguments` in-process with `variables` and the system's clocks (the mock checks token times, doctor
+    /// times its probes); its exit status, stdout and stderr.
+    static func run(_ arguments: [String], _ variables: [String: String], home: String) -> (status: Int32, stdout: String, stderr: String) {
+        let t = TestWorld(variables: variables, home: home)
+        t.world.clock = .system
+        let status = t.run(arguments)
+        return (status, t.stdout.text, t.stderr.text)
+    }
+
+    @Test(arguments: Variable.allCases, Form.allCases)
+    func pemInAVariableLoadsAndIsNeverPrinted(_ variable: Variable, _ form: Form) throws {
+        let s = try Setup()
+        let (variables, credentialFlags) = s.credentials(variable, form)
+        let shownName = "(PEM from \(variable.rawValue))"
+        let doctor = ["doctor", "--env", "sandbox", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile, "--topic", s.mock.bundleID]
+        let closed = ["send", "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2",
+                      "--topic", s.mock.bundleID]
+        // (what, arguments, the exit status it must have, text that shows the variable was named)
+        let runs: [(String, [String], Int32, String?)] = [
+            ("send", s.sendFlags + credentialFlags, 0, nil),
+            ("send -v", s.sendFlags + credentialFlags + ["-v"], 0, shownName),
+            ("send --dry-run", s.sendFlags + credentialFlags + ["--dry-run"], 0, nil),
+            ("send to a closed port", closed + credentialFlags, 69, nil),
+            ("doctor", doctor + credentialFlags, 0, nil),
+            ("config show", ["config", "show"] + credentialFlags, 0, shownName),
+            ("config show -o json", ["config", "show", "-o", "json"] + credentialFlags, 0, shownName),
+        ]
+        for (what, arguments, expected, named) in runs {
+            let r = Self.run(arguments, variables, home: s.home.path)
+            #expect(r.status == expected, "\(what): \(r.stdout)\(r.stderr)")
+            for secret in s.secrets(variable) {
+                #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(what) printed the variable's text: \(r.stdout)\(r.stderr)")
+            }
+            if let named { #expect((r.stdout + r.stderr).contains(named), "\(what): \(r.stdout)\(r.stderr)") }
+        }
+        // A PEM that cannot be loaded is named by its variable, never quoted.
+        let (damaged, _) = s.credentials(variable, form, damaged: true)
+        let bad = Self.run(s.sendFlags + credentialFlags, damaged, home: s.home.path)
+        #expect(bad.status == 77, "\(bad.stderr)")
+        #expect(bad.stderr.contains(shownName), "\(bad.stderr)")
+        for secret in s.secrets(variable) { #expect(!bad.stderr.contains(secret) && !bad.stdout.contains(secret), "\(bad.stderr)") }
+    }
+
+    /// A value too long or with a line break to quote: every message, `-v` line and `config show` row says what
+    /// it is, never what it holds.
+    @Test func longAndMultiLineValuesAreNeverEchoed() throws {
+        let home = try TemporaryDirectory(prefix: "variable-echo")
+        let long = "com.example." + String(repeating: "q", count: 189)
+        #expect(long.count == 201)
+        let multi = "first-line-of-a-pasted-file\nsecond-line-of-it"
+        let secretParts = [String(repeating: "q", count: 189), "first-line-of-a-pasted-file", "second-line-of-it"]
+        let base = ["XDG_CONFIG_HOME": home.file("config"), "XDG_CACHE_HOME": home.file("cache")]
+        let cert = try home.pem("client.pem", CredentialFixtures.universal)
+        let send = ["send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2"]
+        var checked = 0
+        for value in [long, multi] {
+            for name in ["APNSCTL_TOPIC", "APNSCTL_TEAM_ID", "APNSCTL_CA_FILE", "APNSCTL_NOPROXY", "APNSCTL_ENDPOINT", "APNSCTL_PROXY",
+                         "APNSCTL_PROFILE", "APNSCTL_PRIORITY", "APNSCTL_EXPIRATION", "APNSCTL_ENV", "https_proxy", "NO_PROXY"] {
+                let variables = base.merging([name: value]) { $1 }
+                for arguments in [send, send + ["-v"], send + ["--dry-run"], ["config", "show"], ["config", "show", "-o", "json"]] {
+                    let r = Self.run(arguments, variables, home: home.path)
+                    for part in secretParts {
+                        #expect(!r.stdout.contains(part) && !r.stderr.contains(part),
+                                "\(name) (\(value.count) characters), \(arguments): \(r.stdout)\(r.stderr)")
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 120)
+        // What is said instead.
+        let topic = Self.run(["config", "show"], base.merging(["APNSCTL_NOPROXY": long]) { $1 }, home: home.path)
+        #expect(topic.status == 0 && topic.stdout.contains("(a value of 201 characters, not shown)"), "\(topic.stdout)\(topic.stderr)")
+        let ca = Self.run(send, base.merging(["APNSCTL_CA_FILE": multi]) { $1 }, home: home.path)
+        #expect(ca.status == 64, "\(ca.stderr)")
+        #expect(ca.stderr.contains("APNSCTL_CA_FILE: holds text with a line break (a value of 2 lines), not a path"), "\(ca.stderr)")
+    }
+}

@@ -1,0 +1,141 @@
+import APNSCore
+import APNSCrypto
+import APNSPlatform
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `apnsctl doctor`'s credential rules with certificates made at test time: expired and not yet valid stop
+/// before any network (77), 10 days left warns (0) unless `--fail-within` says otherwise (77, network checks
+/// still run); and bad invocations name their flag.
+@Suite struct DoctorCredentialTests {
+    let credentials: TestCredentials
+    init() throws { credentials = try TestCredentials() }
+
+    private func doctor(_ arguments: [String]) throws -> CommandResult {
+        let cache = try TemporaryDirectory(prefix: "cache")
+        return try InProcess.apnsctl(["doctor"] + arguments, environment: ["XDG_CACHE_HOME": cache.path])
+    }
+
+    private func certificate(_ name: String, notBefore: Int64, notAfter: Int64) throws -> String {
+        try credentials.writePushCertificate(name, kind: .universal(topics: [credentials.bundleID]),
+                                             validity: Validity(notBefore: notBefore, notAfter: notAfter))
+    }
+
+    @Test func expiredOrNotYetValidIs77WithoutAnyConnection() throws {
+        let now = SystemClock.now()
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let endpoint = "https://127.0.0.1:\(listener.localPort)"
+        let expired = try certificate("expired.pem", notBefore: now - 400 * 86_400, notAfter: now - 3 * 86_400)
+        let early = try certificate("early.pem", notBefore: now + 5 * 86_400, notAfter: now + 400 * 86_400)
+        for (file, word) in [(expired, "EXPIRED"), (early, "NOT YET VALID")] {
+            let r = try doctor(["--cert", file, "--ca-file", credentials.caFile, "--endpoint", endpoint])
+            #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
+            #expect(r.lines.count == 1 && r.lines[0].hasPrefix("fail  credentials") && r.lines[0].contains(word), "\(r.stdout)")
+            #expect(r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: credentials failed"), "\(r.stderr)")
+        }
+        #expect(listener.accept() == nil, "doctor connected although the certificate could not be used")
+    }
+
+    @Test func tenDaysLeftWarnsUnlessFailWithinSaysFail() throws {
+        let now = SystemClock.now()
+        let mock = try InProcessMock(["--env", "production"], keepingLog: true, seededWith: credentials)
+        let soon = try certificate("soon.pem", notBefore: now - 300 * 86_400, notAfter: now + 10 * 86_400 + 3600)
+        let base = ["--cert", soon, "--ca-file", credentials.caFile, "--endpoint", mock.endpoint, "--env", "production"]
+        let r = try doctor(base)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines.first?.hasPrefix("warn  credentials") == true && r.lines.first?.contains("10 days left") == true, "\(r.stdout)")
+        #expect(r.lines.contains { $0.hasPrefix("ok    auth production") }, "\(r.stdout)")
+
+        let strict = try doctor(base + ["--fail-within", "30d", "-o", "json"])
+        #expect(strict.status == 77, "\(strict.stdout)\(strict.stderr)")
+        #expect(strict.lines.first?.contains(#""status":"fail""#) == true && strict.lines.first?.contains(#""days_remaining":10"#) == true,
+                "\(strict.stdout)")
+        // The network checks still ran, so the nightly report is complete.
+        #expect(strict.lines.last?.contains(#""check":"auth","environment":"production","status":"ok""#) == true, "\(strict.stdout)")
+        #expect(mock.answersPerDevice(expectingAtLeast: 2)[String(repeating: "0", count: 64)] == 2)
+
+        let loose = try doctor(base + ["--fail-within", "12h"])
+        #expect(loose.status == 0, "\(loose.stdout)")
+    }
+
+    @Test func aCertificateForOneEnvironmentAndBothIs77() throws {
+        let sandboxOnly = try credentials.writePushCertificate("dev.pem", kind: .development)
+        let r = try doctor(["--cert", sandboxOnly, "--env", "both", "--endpoint", "https://127.0.0.1:9"])
+        #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("production"), "\(r.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--env", "staging"], "--env"),
+        (["--env", "auto"], "--env auto"),
+        (["--fail-within", "soon"], "--fail-within"),
+        (["--concurrency", "5"], "--concurrency"),
+    ])
+    func badFlagsAre64NamingTheFlag(_ extra: [String], _ named: String) throws {
+        let r = try doctor(["--cert", credentials.pushFile] + extra)
+        #expect(r.status == 64, "\(r.stdout)\(r.stderr)")
+        #expect(r.errorLines.first?.contains(named) == true, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func credentialUsageAnd66() throws {
+        let none = try doctor(["--env", "sandbox"])
+        #expect(none.status == 64 && none.stderr.contains("no credential"))
+        let both = try doctor(["--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID])
+        #expect(both.status == 64 && both.stderr.contains("choose one"))
+        let noTopic = try doctor(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID])
+        #expect(noTopic.status == 64 && noTopic.stderr.contains("--topic"))
+        let missing = try doctor(["--cert", credentials.directory.file("nope.pem")])
+        #expect(missing.status == 66 && missing.stderr.contains("nope.pem"))
+        let formats = try doctor(["--cert", credentials.pushFile, "--fail-within", "30 days"])
+        #expect(formats.stderr.contains("30d") && formats.stderr.contains("12h"))
+    }
+
+    @Test func doctorIsInHelp() throws {
+        let root = try InProcess.apnsctl(["--help"])
+        #expect(root.stdout.contains("doctor"))
+        let help = try InProcess.apnsctl(["doctor", "--help"])
+        #expect(help.status == 0)
+        for word in ["--fail-within", "--env", "BadDeviceToken", "2197", "-o json"] { #expect(help.stdout.contains(word), "\(word)") }
+        #expect(!help.stdout.contains("--concurrency"))
+    }
+}
+
+/// The same expiry rule with a certificate from `openssl ca -startdate/-enddate`, an issuer apnsctl did not write.
+@Suite struct DoctorOpenSSLCertificateTests {
+    @Test func anOpenSSLCertificateThatExpiredIs77WithoutConnecting() throws {
+        let fixtures = try OpenSSLFixtures()
+        let d = fixtures.directory
+        try d.write("index.txt", "")
+        try d.write("serial", "1000\n")
+        try d.write("ca.cnf", """
+            [ ca ]
+            default_ca = test
+            [ test ]
+            dir = .
+            database = index.txt
+            new_certs_dir = .
+            serial = serial
+            default_md = sha256
+            policy = any
+            unique_subject = no
+            [ any ]
+            commonName = supplied
+
+            """)
+        let made = try CommandRunner.run("openssl", ["ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key",
+                                                     "-in", "client.csr", "-out", "old.pem", "-notext",
+                                                     "-startdate", "20200101000000Z", "-enddate", "20200301000000Z"],
+                                         directory: d.path)
+        try #require(made.status == 0, "\(made.stderr)")
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let cache = try TemporaryDirectory(prefix: "cache")
+        let r = try InProcess.apnsctl(["doctor", "--cert", d.file("old.pem"), "--key", fixtures.clientKey, "--ca-file", fixtures.caCert,
+                                           "--endpoint", "https://127.0.0.1:\(listener.localPort)", "--topic", "com.example.app", "-o", "json"],
+                                          environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines.count == 1 && r.lines[0].contains(#""status":"fail""#) && r.lines[0].contains("2020-03-01T00:00:00Z"), "\(r.stdout)")
+        #expect(listener.accept() == nil)
+    }
+}

@@ -1,0 +1,185 @@
+import APNSTestSupport
+import Foundation
+import Testing
+import APNSPlatform
+
+/// `apnsctl mock` end to end with curl as the client: its flags and answers in the test process, and the built binary
+/// for what only the process shows (ready lines, mock.json, signals, the state dir, exit codes of a started mock).
+@Suite struct MockCommandTests {
+    @Test func servesRealHTTP2AndTLSToCurlWithTheDemoCertificate() throws {
+        let mock = try RunningMock()
+        let (status, body, headers) = try mock.curl()
+        #expect(status == 200)
+        #expect(body.isEmpty)
+        #expect(headers.hasPrefix("http/2 200"))
+        #expect(headers.contains("apns-id: "))
+        #expect(headers.contains("apns-unique-id: "))
+        #expect(mock.stderr.contains("ready on \(mock.endpoint)"))
+        #expect(mock.stderr.contains("apnsctl send --endpoint \(mock.endpoint) --ca-file \(mock.caFile) --cert \(mock.certFile)"))
+    }
+
+    @Test func mockJSONHasTheContractFields() throws {
+        let mock = try RunningMock()
+        #expect(mock.ready["bundle_id"] as? String == "com.example.demo")
+        #expect((mock.ready["endpoint"] as? String)?.hasPrefix("https://127.0.0.1:") == true)
+        #expect(mock.ready["pid"] as? Int == Int(mock.process.processIdentifier))
+        for key in ["ca_file", "cert", "auth_key"] {
+            #expect(FileManager.default.fileExists(atPath: mock.ready[key] as? String ?? "/nonexistent"))
+        }
+        let keyID = try #require(mock.ready["key_id"] as? String)
+        #expect((mock.ready["auth_key"] as? String)?.hasSuffix("/AuthKey_\(keyID).p8") == true)
+        #expect((mock.ready["team_id"] as? String)?.count == 10)
+    }
+
+    @Test func mockJSONPathsAreAbsoluteForARelativeStateDir() throws {
+        let mock = try RunningMock(stateDir: "state", relative: true)
+        for key in ["ca_file", "cert", "auth_key"] {
+            let path = try #require(mock.ready[key] as? String)
+            #expect(path.hasPrefix("/"), "\(key) is \(path)")
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+        // The printed command works from anywhere too.
+        #expect(mock.stderr.contains("--ca-file \(mock.caFile) "))
+    }
+
+    @Test func acceptsATokenFromApnsctlJWT() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let token = try mock.token()
+        let ok = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        #expect(ok.status == 200)
+        let wrongTeam = try InProcess.apnsctl(["jwt", "--auth-key", mock.ready["auth_key"] as? String ?? "", "--team-id", "ZZZZZZZZZZ"])
+        let bad = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(wrongTeam.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"],
+                                certificate: false)
+        #expect(bad.status == 403)
+        #expect(bad.body == #"{"reason":"InvalidProviderToken"}"#)
+    }
+
+    @Test func rejectsWhatAPNsRejects() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        #expect(try mock.curl(method: "GET", body: nil).body == #"{"reason":"MethodNotAllowed"}"#)
+        #expect(try mock.curl(path: "/3/devices/abcd").status == 404)
+        #expect(try mock.curl(path: "/3/device/").body == #"{"reason":"MissingDeviceToken"}"#)
+        #expect(try mock.curl(headers: ["apns-topic: com.other.app"]).body == #"{"reason":"TopicDisallowed"}"#)
+        #expect(try mock.curl(path: "/3/device/xyz").body == #"{"reason":"BadDeviceToken"}"#)
+        let big = #"{"aps":{"alert":""# + String(repeating: "x", count: 4100) + #""}}"#
+        let tooLarge = try mock.curl(body: big)
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.body == #"{"reason":"PayloadTooLarge"}"#)
+        let voip = try mock.curl(headers: ["apns-topic: com.example.demo.voip", "apns-push-type: voip"], body: big)
+        #expect(voip.status == 200)
+        #expect(try mock.curl(body: "not json").body == #"{"reason":"BadRequestPayload"}"#)
+    }
+
+    @Test func acceptsTokensFromAnExtraPublicKey() throws {
+        let keys = try TemporaryDirectory(prefix: "extra-key")
+        let key = keys.file("AuthKey_EXTRA12345.p8")
+        let made = try CommandRunner.run("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+        #expect(made.status == 0)
+        let pub = try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", keys.file("extra.pub")])
+        #expect(pub.status == 0)
+        let mock = try InProcessMock(["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"], keepingLog: true)
+        let token = try InProcess.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000001"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let extra = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        #expect(extra.status == 200)
+        // The state dir's own key still works beside it.
+        let own = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        #expect(own.status == 200)
+        let noKeyID = try InProcess.apnsctl(["mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub")])
+        #expect(noKeyID.status == 64)
+        #expect(noKeyID.stderr.contains("--key-id"))
+    }
+
+    @Test func unregisteredAndRejectFlags() throws {
+        let gone = String(repeating: "aa", count: 32), refused = String(repeating: "bb", count: 32)
+        let mock = try InProcessMock(["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"], keepingLog: true)
+        let a = try mock.curl(path: "/3/device/" + gone)
+        #expect(a.status == 410)
+        #expect(a.body.hasPrefix(#"{"reason":"Unregistered","timestamp":"#))
+        let b = try mock.curl(path: "/3/device/" + refused)
+        #expect(b.status == 400)
+        #expect(b.body == #"{"reason":"DeviceTokenNotForTopic"}"#)
+    }
+
+    @Test func logsAJSONLineWhenEachNotificationArrivesAndWhenItIsAnsweredAndStopsOnSIGTERM() throws {
+        let mock = try RunningMock()
+        _ = try mock.curl()
+        _ = try mock.curl(path: "/3/device/zz")
+        let (status, seconds) = mock.terminate()
+        #expect(status == 0)
+        #expect(seconds < RunningMock.stopBound, "took \(seconds) s")
+        let lines = try mock.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(lines.map { $0["event"] as? String } == ["received", "answered", "received", "answered"])
+        #expect(lines.first?["device"] as? String != nil && lines.first?["status"] == nil, "a receipt is logged before the request is judged")
+        let answered = lines.filter { $0["event"] as? String == "answered" }
+        #expect(answered.count == 2)
+        let first = try #require(answered.first)
+        #expect(first["status"] as? Int == 200)
+        #expect(first["topic"] as? String == "com.example.demo")
+        let second = try #require(answered.last)
+        #expect(second["reason"] as? String == "BadDeviceToken")
+        #expect(!FileManager.default.fileExists(atPath: mock.stateDir + "/mock.json"))
+    }
+
+    @Test func sigintAlsoStopsCleanly() throws {
+        let mock = try RunningMock()
+        let (status, seconds) = mock.terminate(signal: SIGINT)
+        #expect(status == 0)
+        #expect(seconds < RunningMock.stopBound, "took \(seconds) s")
+    }
+
+    @Test func stateDirIsReusedWithPrivateModes() throws {
+        let first = try RunningMock()
+        let dir = first.stateDir
+        let ca = try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8)
+        let keyID = first.ready["key_id"] as? String
+        _ = first.terminate()
+        for name in ["server-key.pem", "client.pem", "AuthKey_\(keyID ?? "").p8"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(name)")
+        }
+        let dirMode = try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        let second = try RunningMock(stateDir: dir)
+        #expect(try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8) == ca)
+        #expect(second.ready["key_id"] as? String == keyID)
+        #expect(second.stderr.contains("reusing credentials"))
+        #expect(try second.curl().status == 200)
+    }
+
+    @Test func badFlagsAreUsageErrors() throws {
+        let dir = try TemporaryDirectory(prefix: "mock-flags")
+        let badReason = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--reject", "abcd=NoSuchReason"])
+        #expect(badReason.status == 64)
+        #expect(badReason.stderr.hasPrefix("error: --reject abcd=NoSuchReason: unknown reason"))
+        #expect(badReason.stderr.contains("BadDeviceToken"))
+        let badToken = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--unregistered", "xyz"])
+        #expect(badToken.status == 64)
+        let badEnv = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--env", "staging"])
+        #expect(badEnv.status == 64)
+        #expect(badEnv.stderr.hasPrefix("error: "))
+    }
+
+    @Test func aPortInUseIsATransportError() throws {
+        let first = try RunningMock()
+        let port = try #require(first.endpoint.split(separator: ":").last)
+        let r = try CommandRunner.apnsctl(["mock", "--state-dir", first.directory.file("other-state"), "--port", String(port)], timeout: 20)
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("in use"))
+    }
+
+    /// A state dir that cannot be made or is a file: one `error:` line naming --state-dir and what to do, exit 73.
+    @Test func anUnusableStateDirNamesTheFlag() throws {
+        let dir = try TemporaryDirectory(prefix: "mock-state-dir")
+        let file = try dir.write("plain", "x")
+        for (path, fact) in [("/proc/nope", "/proc/nope: cannot create: "), (file, "\(file): it is a file")] {
+            let r = try InProcess.apnsctl(["mock", "--state-dir", path, "--port", "0"], timeout: 20)
+            #expect(r.status == 73, "\(r.stderr)")
+            #expect(r.errorLines.count == 1, "\(r.stderr)")
+            let line = r.errorLines.first ?? ""
+            #expect(line.hasPrefix("error: --state-dir \(fact)"), "\(line)")
+            #expect(line.hasSuffix(path == file ? "choose another --state-dir"
+                                   : #"give --state-dir a directory you can create and write to, e.g. --state-dir "$(mktemp -d)""#), "\(line)")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import APNSTestSupport
+import Foundation
+import Testing
+import APNSPlatform
+
+/// CLI.md, `apnsctl mock`: the state files are opened without blocking (a FIFO is skipped with a warning,
+/// never waited on), and SIGINT/SIGTERM stop the mock within a second whatever it waits on.
+@Suite struct MockStopTests {
+    /// A FIFO at `channels.json` used to keep the mock in `open(2)` before it was ready, past SIGTERM.
+    @Test func aFIFOAtChannelsJSONIsSkippedAndSIGTERMEndsTheMockInUnderASecond() throws {
+        let state = try TemporaryDirectory(prefix: "fifo-channels")
+        #expect(mkfifo(state.file("channels.json"), 0o600) == 0)
+
+        let mock = try RunningMock(stateDir: state.path)
+
+        #expect(mock.stderr.contains("warning: apnsctl mock: \(state.path)/channels.json: is a FIFO, not a regular file; "
+                                     + "starting with no channels"), "\(mock.stderr)")
+        let (status, seconds) = mock.terminate()
+        #expect(status == 0, "\(mock.stderr)")
+        // CLI.md promises a second; on a loaded machine the test checks that it ends, with a margin, not how fast.
+        #expect(seconds < 5, "took \(seconds) s")
+    }
+
+    /// The mock stuck writing its ready lines to a stderr nobody reads (a full pipe): SIGTERM still ends it in
+    /// under a second, exit 0, and its `mock.json` does not outlive it.
+    @Test func sigtermEndsAMockStuckWritingToAFullStderr() throws {
+        let state = try TemporaryDirectory(prefix: "stuck-mock")
+        let stderr = Pipe()
+        let writeEnd = stderr.fileHandleForWriting.fileDescriptor
+        // Filled without blocking, then made blocking again (the flag belongs to the pipe the mock shares).
+        let flags = fcntl(writeEnd, F_GETFL)
+        _ = fcntl(writeEnd, F_SETFL, flags | O_NONBLOCK)
+        let chunk = [UInt8](repeating: 0x2E, count: 4096)
+        while chunk.withUnsafeBytes({ write(writeEnd, $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(writeEnd, F_SETFL, flags & ~O_NONBLOCK)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        BinaryStarts.record()
+        process.arguments = ["mock", "--port", "0", "--state-dir", state.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr.fileHandleForWriting
+        try process.run()
+        defer {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        let readyFile = state.file("mock.json")
+        Wait.until { !process.isRunning || FileManager.default.fileExists(atPath: readyFile) }
+        try #require(FileManager.default.fileExists(atPath: readyFile), "the mock never wrote mock.json")
+
+        let start = Date()
+        kill(process.processIdentifier, SIGTERM)
+        Wait.until(seconds: 10, interval: 0.002) { !process.isRunning }
+        let seconds = Date().timeIntervalSince(start)
+
+        // Ended by the stop's own deadline, not the 10 s this waits; a loaded machine's margin, not the promised second.
+        #expect(!process.isRunning && seconds < 5, "took \(seconds) s")
+        if !process.isRunning {
+            #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        }
+        #expect(!FileManager.default.fileExists(atPath: readyFile), "mock.json names a mock that is gone")
+        withExtendedLifetime(stderr) {}
+    }
+}

@@ -1,0 +1,72 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Inputs that must not be misread (issue 10): two pasted tokens, base64 and description strings, and
+/// two kinds of credential at once, all refused with exit 64 before anything connects (the endpoint
+/// is a closed port, so an attempt would show up as 69).
+@Suite struct SendInputTests {
+    let credentials: TestCredentials
+    let scratch: TemporaryDirectory
+    let a = String(repeating: "3f2a", count: 16)
+    let b = String(repeating: "77b0", count: 16)
+    init() throws {
+        credentials = try TestCredentials()
+        scratch = try TemporaryDirectory(prefix: "send-input")
+    }
+
+    private func send(_ args: [String], stdin: [UInt8]? = nil) throws -> CommandResult {
+        try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9",
+                                   "--alert", "x", "--dry-run"] + args, stdin: stdin,
+                                  environment: ["XDG_CACHE_HOME": scratch.path])
+    }
+
+    @Test func twoPastedTokensInOneDeviceAre64() throws {
+        for value in ["\(a) \(b)", "\(a)\t\(b)", "\(a)\n\(b)"] {
+            let r = try send(["-d", value])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: --device "), "\(r.stderr)")
+            #expect(r.stderr.contains("one token per --device"), "\(r.stderr)")
+            #expect(r.stdout.isEmpty, "nothing is printed as if it would be sent")
+        }
+    }
+
+    @Test func endsAreTrimmedAndXcodeGroupingIsAccepted() throws {
+        let grouped = "<" + stride(from: 0, to: 64, by: 8).map { i in String(Array(a)[i..<i + 8]) }.joined(separator: " ") + ">"
+        for value in ["  \(a.uppercased())\n", grouped] {
+            let r = try send(["-d", value])
+            #expect(r.status == 0, "\(value): \(r.stderr)")
+            #expect(r.stdout.contains("/3/device/\(a)\n"), "\(r.stdout)")
+        }
+    }
+
+    @Test func devicesFileAppliesTheSameRulePerLine() throws {
+        let file = try scratch.write("tokens.txt", "# ok\n  \(a)  \n\n\(a) \(b)\n")
+        let r = try send(["--devices", file])
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: --devices \(file):4: "), "\(r.stderr)")
+        #expect(r.stderr.contains("one per line"), "\(r.stderr)")
+    }
+
+    @Test func base64AndDescriptionStringsGetHints() throws {
+        // base64 of 32 bytes 0x00…0x1f, as deviceToken.base64EncodedString() prints it.
+        let base64 = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+        let hex = (0..<32).map { String(format: "%02x", $0) }.joined()
+        let r = try send(["-d", base64])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("looks like base64") && r.stderr.contains(hex), "\(r.stderr)")
+
+        let logged = try send(["-d", "{length=32,bytes=0x3f2a1b0c9d8e7f6a...5b6c9c1d}"])
+        #expect(logged.status == 64)
+        #expect(logged.stderr.contains("middle is elided") && logged.stderr.contains("%02x"), "\(logged.stderr)")
+    }
+
+    @Test func certificateAndAuthKeyTogetherAre64() throws {
+        let r = try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile,
+                                           "--team-id", credentials.teamID, "--topic", "com.example.demo",
+                                           "--endpoint", "https://127.0.0.1:9", "-d", a],
+                                          environment: ["XDG_CACHE_HOME": scratch.path])
+        #expect(r.status == 64)
+        #expect(r.stderr == "error: --cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)\n")
+    }
+}

@@ -1,0 +1,217 @@
+import APNSCore
+import APNSCrypto
+import APNSTestSupport
+import Foundation
+import Testing
+import APNSPlatform
+
+/// `apnsctl send` exit codes 64/65/66/77 and `--dry-run`: all decided before connecting to anything
+/// (the endpoint below is a closed port, so a connection attempt would show up as 69).
+@Suite struct SendUsageTests {
+    let credentials: TestCredentials
+    let scratch: TemporaryDirectory
+    let token = String(repeating: "3f2a", count: 16)
+    init() throws {
+        credentials = try TestCredentials()
+        scratch = try TemporaryDirectory(prefix: "send-usage")
+    }
+
+    private func send(_ args: [String], stdin: [UInt8]? = nil, passphrase: String = "") throws -> CommandResult {
+        try InProcess.apnsctl(["send"] + args, stdin: stdin,
+                                  environment: ["XDG_CACHE_HOME": scratch.path, "APNSCTL_TEAM_ID": "", "APNSCTL_PASSPHRASE": passphrase])
+    }
+
+    private var certArgs: [String] { ["--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "-d", token] }
+
+    @Test func payloadAndDevicesCannotBothBeStandardInput() throws {
+        let r = try send(["-", "--devices", "-", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9"],
+                         stdin: Array("{\"aps\":{\"alert\":\"x\"}}\n".utf8))
+        #expect(r.status == 64)
+        #expect(r.stderr.hasPrefix("error: PAYLOAD - and --devices - both read standard input"))
+    }
+
+    @Test(arguments: [
+        (["--priority", "7"], "--priority"),
+        (["--push-type", "banner"], "--push-type"),
+        (["--collapse-id", String(repeating: "x", count: 65)], "--collapse-id"),
+        (["--apns-id", "not-a-uuid"], "--apns-id"),
+        (["--expiration", "tomorrow"], "--expiration"),
+        (["--size-limit", "huge"], "--size-limit"),
+        (["--env", "staging"], "--env"),
+        (["--endpoint", "http://127.0.0.1:2197"], "--endpoint"),
+        (["--endpoint", "https://127.0.0.1:2197/3/device"], "--endpoint"),
+        (["--concurrency", "0"], "--concurrency"),
+        (["--timeout", "0"], "--timeout"),
+        (["-o", "xml"], "-o"),
+        (["--badge", "-1"], "--badge"),
+        (["-d", "zz"], "--device"),
+        (["-d", "abc"], "--device"),
+        (["{\"aps\":{}}", "--alert", "hi"], "--alert"),
+    ] as [([String], String)])
+    func badFlagValuesAre64(_ extra: [String], _ flag: String) throws {
+        let r = try send(certArgs + extra)
+        #expect(r.status == 64, "\(extra): \(r.stderr)")
+        #expect(r.stderr.contains("error: ") && r.stderr.contains(flag), "\(r.stderr)")
+        if flag.hasPrefix("--") && flag != "--badge" {
+            // Ours, not the parser's: the message starts with the flag at fault (the libraries name none).
+            #expect(r.stderr.contains("error: \(flag)"), "\(r.stderr)")
+        }
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func noCredentialIs64() throws {
+        let r = try send(["-d", token])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--cert") && r.stderr.contains("--auth-key"))
+    }
+
+    @Test func noDeviceIs64() throws {
+        let r = try send(["--cert", credentials.pushFile])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--device"))
+    }
+
+    @Test func tokenAuthWithoutTopicIs64() throws {
+        let r = try send(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "-d", token])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--topic"))
+    }
+
+    @Test func badLineInDevicesFileIs64WithItsLine() throws {
+        let file = try scratch.write("d.txt", "\(token)\n# fine\n\(token)xyz\n")
+        let r = try send(["--cert", credentials.pushFile, "--devices", file])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("d.txt:3"))
+    }
+
+    @Test func invalidPayloadIs65AndPrintedLikeValidate() throws {
+        let r = try send(certArgs + ["{\"aps\":{\"badge\":\"5\"}}"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("error: (inline):1:17: aps.badge: "))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func backgroundWithPriority10Is65() throws {
+        let r = try send(certArgs + ["{\"aps\":{\"content-available\":1}}", "--priority", "10"])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("priority 10"))
+    }
+
+    @Test func oversizedPayloadIs65UnlessMinifyMakesItFit() throws {
+        let padded = "{\"aps\":{\"alert\":\"hi\"}" + String(repeating: " ", count: 5000) + "}"
+        let file = try scratch.write("big.json", padded)
+        let r = try send(certArgs + [file])
+        #expect(r.status == 65)
+        #expect(r.stderr.contains("--minify"))
+        let dry = try send(certArgs + [file, "--minify", "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("content-length: 22"))
+    }
+
+    @Test func missingInputsAre66() throws {
+        #expect(try send(certArgs + [scratch.file("nope.json")]).status == 66)
+        #expect(try send(["--cert", credentials.pushFile, "--devices", scratch.file("nope.txt")]).status == 66)
+        #expect(try send(["--cert", scratch.file("nope.pem"), "-d", token]).status == 66)
+        #expect(try send(certArgs + ["--ca-file", scratch.file("nope-ca.pem")]).status == 66)
+    }
+
+    @Test func certificateWithoutTheAskedEnvironmentIs77() throws {
+        let production = try credentials.writePushCertificate("prod.pem", kind: .production)
+        let r = try send(["--cert", production, "--env", "sandbox", "--endpoint", "https://127.0.0.1:9", "-d", token])
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("sandbox"))
+    }
+
+    @Test func expiredCertificateIs77() throws {
+        let now = SystemClock.now()
+        let expired = try credentials.writePushCertificate("old.pem", kind: .development,
+                                                           validity: Validity(notBefore: now - 400 * 86_400, notAfter: now - 86_400))
+        let r = try send(["--cert", expired, "-d", token, "--endpoint", "https://127.0.0.1:9"])
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("expired"))
+    }
+
+    @Test func missingTeamIDIs77() throws {
+        let r = try send(["--auth-key", credentials.authKeyFile, "--topic", "com.example.demo", "-d", token])
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("--team-id"))
+    }
+
+    @Test func dryRunPrintsTheRequestAndCurlWithoutSecrets() throws {
+        let r = try send(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", "com.example.demo.voip",
+                          "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--collapse-id", "c1",
+                          "{\"aps\":{}, \"call\":\"it's me\"}"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = r.stdout
+        #expect(out.hasPrefix("POST https://127.0.0.1:9/3/device/\(token)\n"))
+        #expect(out.contains("apns-push-type: voip\n"))
+        #expect(out.contains("apns-topic: com.example.demo.voip\n"))
+        #expect(out.contains("authorization: bearer $APNS_JWT\n"))
+        #expect(out.contains("curl --http2"))
+        // The token goes to curl in its config on standard input (a here-document), never as an argument.
+        #expect(out.contains("--config -"))
+        #expect(out.hasSuffix(" <<APNS_CURL_CONFIG\nheader = \"authorization: bearer $APNS_JWT\"\nAPNS_CURL_CONFIG\n"), "\(out)")
+        #expect(out.contains("-H 'apns-collapse-id: c1'"))
+        #expect(out.contains("--data-binary '{\"aps\":{}, \"call\":\"it'\\''s me\"}'"))
+        #expect(out.contains("apnsctl jwt --auth-key"))
+        // Nothing was signed or cached, and no key material is shown.
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/apnsctl"))
+        #expect(!out.contains("PRIVATE KEY"))
+    }
+
+    @Test func dryRunWithCertificateUsesVariables() throws {
+        let r = try send(certArgs + ["--dry-run", "--alert", "Hello", "--badge", "3", "--sound", "default"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("{\"aps\":{\"alert\":\"Hello\",\"badge\":3,\"sound\":\"default\"}}"))
+        #expect(r.stdout.contains("--cert \"$APNS_CERT\""))
+        #expect(r.stdout.contains("apns-topic: com.example.demo\n"))
+        #expect(r.stdout.contains("apns-priority: 10\n"))
+    }
+
+    @Test func dryRunTellsCurlTheCertificateFormatByContentNotName() throws {
+        // A PKCS#12 file named .pem, and a PEM file named .p12: curl must be told what each really is.
+        let p12 = scratch.file("push.pem")
+        let made = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12,
+                                                     "-passout", "pass:demo-pass"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let fromP12 = try send(["--cert", p12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"],
+                               stdin: nil, passphrase: "demo-pass")
+        #expect(fromP12.status == 0, "\(fromP12.stderr)")
+        #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
+        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | sed "), "\(fromP12.stdout)")
+        #expect(fromP12.stdout.contains("--config -") && fromP12.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"))
+        #expect(!fromP12.stdout.contains("--pass"))
+        #expect(!fromP12.stdout.contains("demo-pass"))
+
+        let pemNamedP12 = scratch.file("push.p12")
+        try FileManager.default.copyItem(atPath: credentials.pushFile, toPath: pemNamedP12)
+        let fromPEM = try send(["--cert", pemNamedP12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"])
+        #expect(fromPEM.status == 0, "\(fromPEM.stderr)")
+        #expect(!fromPEM.stdout.contains("--cert-type"))
+        #expect(!fromPEM.stdout.contains("APNS_PASSPHRASE"))
+
+        // A PEM certificate with an encrypted key beside it: curl needs --pass, but no --cert-type.
+        let certOnly = scratch.file("only-cert.pem"), encryptedKey = scratch.file("enc.key")
+        #expect(try CommandRunner.run("openssl", ["x509", "-in", credentials.pushFile, "-out", certOnly]).status == 0)
+        #expect(try CommandRunner.run("openssl", ["pkey", "-in", credentials.pushFile, "-aes256", "-passout", "pass:k3y",
+                                                   "-out", encryptedKey]).status == 0)
+        let fromEncrypted = try send(["--cert", certOnly, "--key", encryptedKey, "--endpoint", "https://127.0.0.1:9",
+                                      "-d", token, "--dry-run", "--alert", "x"], passphrase: "k3y")
+        #expect(fromEncrypted.status == 0, "\(fromEncrypted.stderr)")
+        #expect(!fromEncrypted.stdout.contains("--cert-type"))
+        #expect(fromEncrypted.stdout.contains("--key \"$APNS_KEY\""))
+        #expect(fromEncrypted.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"), "\(fromEncrypted.stdout)")
+        #expect(!fromEncrypted.stdout.contains("k3y"))
+    }
+
+    @Test func helpDescribesEveryFlagAndExitCodes() throws {
+        let r = try InProcess.apnsctl(["send", "--help"])
+        #expect(r.status == 0)
+        for flag in ["--device", "--devices", "--topic", "--cert", "--key", "--passphrase", "--passphrase-file", "--auth-key",
+                     "--key-id", "--team-id", "--no-token-cache", "--env", "--endpoint", "--ca-file", "--insecure", "--push-type",
+                     "--priority", "--expiration", "--collapse-id", "--apns-id", "--size-limit", "--minify", "--alert", "--badge",
+                     "--sound", "--concurrency", "--timeout", "--output", "--quiet", "--color", "--verbose", "--dry-run", "Examples:", "69"] {
+            #expect(r.stdout.contains(flag), "help lacks \(flag)")
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Issue 15's small fixes and first-day mistakes, end to end.
+@Suite struct SmallFixesTests {
+    static func token(_ i: Int) -> String {
+        let hex = String(i, radix: 16)
+        return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
+    }
+
+    @Test func emptySettingsVariablesCountAsUnset() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "empty-env")
+        let out = scratch.file("out.p12")
+        let convert = try InProcess.apnsctl(["convert", mock.certificate, "-o", out], environment: ["APNSCTL_OUT_PASSPHRASE": ""])
+        #expect(convert.status == 64, "\(convert.stderr)")
+        #expect(convert.stderr.contains("no password for \(out)"), "\(convert.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let jwt = try InProcess.apnsctl(["jwt", "--auth-key", mock.authKey], environment: ["APNSCTL_TEAM_ID": ""])
+        #expect(jwt.status == 77, "\(jwt.stderr)")
+        #expect(jwt.stderr.contains("--team-id: missing"), "\(jwt.stderr)")
+    }
+
+    @Test func helpWalksNestedCommands() throws {
+        let r = try InProcess.apnsctl(["help", "channel", "create"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("apnsctl channel create"), "\(r.stdout)")
+        let typo = try InProcess.apnsctl(["help", "channel", "crate"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("error: help: unknown command \"crate\"; did you mean \"create\"?"), "\(typo.stderr)")
+    }
+
+    @Test func envAutoWithOneEndpointForBothIsAUsageError() throws {
+        let mock = try InProcessMock()
+        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--env", "auto", "--endpoint", mock.endpoint,
+                                           "--ca-file", mock.caFile, "-d", Self.token(1)])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--endpoint sandbox=URL --endpoint production=URL"), "\(r.stderr)")
+    }
+
+    @Test func jsonRejectionsCarryMeaningAndHint() throws {
+        let mock = try InProcessMock(["--unregistered", Self.token(1)])
+        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                                           "-d", Self.token(1), "-d", Self.token(2), "-o", "json"])
+        #expect(r.status == 1, "\(r.stderr)")
+        let rejected = try #require(r.lines.first { $0.contains("\"status\":410") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(rejected.utf8)) as? [String: Any])
+        #expect((object["meaning"] as? String)?.isEmpty == false, "\(rejected)")
+        #expect((object["hint"] as? String)?.isEmpty == false, "\(rejected)")
+        let accepted = try #require(r.lines.first { $0.contains("\"status\":200") })
+        #expect(!accepted.contains("\"meaning\""))
+    }
+
+    @Test func convertRefusesAFormatNameAndSaysWhatItWrote() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "convert-says")
+        for format in ["json", "text"] {
+            let r = try InProcess.apnsctl(["convert", mock.certificate, "-o", format], directory: scratch.path)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: -o \(format): in convert, -o names the output file"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.file(format)))
+        }
+        let out = scratch.file("push.pem")
+        let p12 = scratch.file("push.p12")
+        let made = try InProcess.apnsctl(["convert", mock.certificate, "-o", p12], environment: ["APNSCTL_OUT_PASSPHRASE": "pw"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr == "wrote \(p12): certificate, 1 chain certificate, private key; PKCS#12 with AES-256 encryption; mode 0600\n", "\(made.stderr)")
+        let back = try InProcess.apnsctl(["convert", p12, "-o", out], environment: ["APNSCTL_PASSPHRASE": "pw"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stderr == "wrote \(out): certificate, 1 chain certificate, private key; mode 0600\n", "\(back.stderr)")
+    }
+
+    /// CLI.md's table of flags from other tools, and plain typos of send's flags.
+    @Test func flagsFromOtherToolsGetTheirApnsctlSpelling() throws {
+        let table = ["--team": "--team-id", "--cacert": "--ca-file", "--prod": "--env production", "--production": "--env production",
+                     "--dev": "--env sandbox", "--development": "--env sandbox", "--sandbox": "--env sandbox", "--json": "-o json",
+                     "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert", "--p12": "--cert"]
+        let typos = ["--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
+                     "--endpont": "--endpoint", "--expiraton": "--expiration", "--alrt": "--alert"]
+        for (given, meant) in table.merging(typos, uniquingKeysWith: { a, _ in a }) {
+            let r = try InProcess.apnsctl(["send", given, "x"])
+            #expect(r.status == 64, "\(given): \(r.stderr)")
+            #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?", "\(given): \(r.stderr)")
+        }
+        // Only where the command has the flag: jwt takes no --ca-file.
+        let jwt = try InProcess.apnsctl(["jwt", "--cacert", "x"])
+        #expect(jwt.status == 64)
+        #expect(!jwt.stderr.contains("--ca-file"), "\(jwt.stderr)")
+    }
+
+    /// A .p12 or a certificate given to --auth-key: 77 saying it belongs in --cert, before any passphrase is
+    /// asked for (the .p12 here has a password and no terminal is attached; asking would be a 77 of its own).
+    @Test func aCertificateGivenToAuthKeyBelongsInCert() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "auth-key-cert")
+        let p12 = scratch.file("push.p12")
+        #expect(try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", mock.certificate, "-out", p12,
+                                                   "-passout", "pass:secret"]).status == 0)
+        for file in [p12, mock.certificate] {
+            for command in [["jwt", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345"],
+                            ["send", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345", "--topic", mock.bundleID,
+                             "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1)]] {
+                let r = try InProcess.apnsctl(command)
+                #expect(r.status == 77, "\(command): \(r.stderr)")
+                #expect(r.stderr.contains("not a .p8 signing key; a certificate belongs in --cert"), "\(command): \(r.stderr)")
+                #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
+            }
+        }
+    }
+
+    /// An error about a flag's value names the flag, not the payload file, even when the rule is the validator's.
+    @Test func aHeaderRuleNamesTheFlagNotThePayloadFile() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "flag-rule")
+        let silent = try scratch.write("silent.json", #"{"aps":{"content-available":1}}"#)
+        let base = ["send", silent, "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1)]
+        let priority = try InProcess.apnsctl(base + ["--priority", "10"])
+        #expect(priority.status == 65, "\(priority.stderr)")
+        #expect(priority.errorLines.first?.hasPrefix("error: --priority 10: background pushes must not use priority 10") == true, "\(priority.stderr)")
+        #expect(!priority.stderr.contains("silent.json:1:1"), "\(priority.stderr)")
+        let topic = try InProcess.apnsctl(base + ["--push-type", "voip", "--topic", mock.bundleID])
+        #expect(topic.status == 65, "\(topic.stderr)")
+        #expect(topic.errorLines.first?.hasPrefix("error: --topic \(mock.bundleID): topic \"\(mock.bundleID)\" lacks the \".voip\" suffix") == true, "\(topic.stderr)")
+    }
+
+    @Test func aMistypedMockReasonGetsADidYouMean() throws {
+        let scratch = try TemporaryDirectory(prefix: "mock-reason")
+        let r = try InProcess.apnsctl(["mock", "--port", "0", "--state-dir", scratch.file("state"),
+                                           "--reject", "\(Self.token(1))=Unregisterd"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr == "error: --reject \(Self.token(1))=Unregisterd: unknown reason 'Unregisterd'; did you mean 'Unregistered'?\n", "\(r.stderr)")
+    }
+
+    /// A TopicDisallowed line names the topic sent and the certificate's topics: the two things to compare.
+    @Test func topicDisallowedNamesTheTopicSentAndTheCertificatesTopics() throws {
+        let mock = try InProcessMock(["--reject", "\(Self.token(1))=TopicDisallowed"])
+        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                                           "-d", Self.token(1)])
+        #expect(r.status == 1, "\(r.stderr)")
+        let line = try #require(r.lines.first { $0.contains("TopicDisallowed") })
+        #expect(line.hasSuffix("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID))")
+                || line.contains("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID)"), "\(line)")
+    }
+
+    /// A missing file is named with the flag that gave it, the same way in every command.
+    @Test func aMissingFileIsNamedWithItsFlagInEveryCommand() throws {
+        let mock = try InProcessMock()
+        let missing = "/nonexistent/apnsctl-test/file"
+        let device = ["-d", Self.token(1), "--endpoint", "https://127.0.0.1:9"]
+        let cases: [(args: [String], flag: String)] = [
+            (["send", "--cert", missing] + device, "--cert"),
+            (["send", "--cert", mock.certificate, "--key", missing] + device, "--key"),
+            (["send", "--auth-key", missing, "--team-id", mock.teamID, "--topic", mock.bundleID] + device, "--auth-key"),
+            (["send", "--cert", mock.certificate, "--ca-file", missing] + device, "--ca-file"),
+            (["send", "--cert", mock.certificate, "--devices", missing, "--endpoint", "https://127.0.0.1:9"], "--devices"),
+            (["jwt", "--auth-key", missing, "--team-id", mock.teamID], "--auth-key"),
+            (["inspect", mock.certificate, "--key", missing], "--key"),
+            (["convert", mock.certificate, "--key", missing, "-o", "-"], "--key"),
+            (["channel", "list", "--cert", missing, "--endpoint", "https://127.0.0.1:9"], "--cert"),
+        ]
+        for (args, flag) in cases {
+            let r = try InProcess.apnsctl(args)
+            #expect(r.status == 66, "\(args): \(r.stderr)")
+            #expect(r.errorLines.last?.hasPrefix("error: \(flag) \(missing): no such file") == true, "\(args): \(r.stderr)")
+        }
+    }
+
+    /// A plain typo of each of send's flags (two letters swapped) gets that flag as its "did you mean".
+    @Test func aTypoOfEachSendFlagSuggestsThatFlag() throws {
+        let help = try InProcess.apnsctl(["send", "--help"])
+        var flags: Set<String> = []
+        for line in help.stdout.split(separator: "\n") where line.drop(while: { $0 == " " }).hasPrefix("-") {
+            for word in line.split(separator: " ").prefix(3) where word.hasPrefix("--") {
+                flags.insert(String(word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }))
+            }
+        }
+        flags.subtract(["--help", "--version"])
+        #expect(flags.count > 30, "\(flags)")
+        for flag in flags.sorted() {
+            let body = Array(flag.dropFirst(2))
+            guard body.count >= 4 else { continue }
+            var typo = body
+            typo.swapAt(1, 2)
+            guard typo != body else { continue }
+            let given = "--" + String(typo)
+            let r = try InProcess.apnsctl(["send", given, "x"])
+            #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(flag)'?", "\(given): \(r.stderr)")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import APNSCore
+import APNSTestSupport
+import Foundation
+import Testing
+@testable import APNSCtlCommands
+
+/// A rejection whose reason APNs does not define, from a server this project did not write
+/// (`Tests/Interop/h2_answer_server.py`, Python's `h2`): `send` shows it as received, in text and JSON, and
+/// exits 1; a documented reason from the same server still gets its meaning and hint.
+@Suite struct UnknownReasonTests {
+    static let unknownReason = "TooManyPushesToday"
+    static let unknownDevice = String(repeating: "ab", count: 32)
+    static let documentedDevice = String(repeating: "cd", count: 32)
+
+    /// The Python server, answering `unknownDevice` 400 with the unknown reason and `documentedDevice` 410
+    /// `Unregistered`; killed when the test ends.
+    final class AnswerServer {
+        let process = Process()
+        let port: Int
+        let credentials: TestCredentials
+
+        init() throws {
+            credentials = try TestCredentials()
+            let pem = try credentials.directory.write("server.pem", try credentials.server.pem(), mode: 0o600)
+            process.executableURL = URL(fileURLWithPath: try InteropPython.interpreter())
+            process.arguments = [Repository.path("Tests/Interop/h2_answer_server.py"), "--cert", pem,
+                                 "--answer", "\(UnknownReasonTests.unknownDevice)=400:\(UnknownReasonTests.unknownReason)",
+                                 "--answer", "\(UnknownReasonTests.documentedDevice)=410:Unregistered"]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // `listening PORT`, once the socket is bound (python starts slowly on a loaded machine).
+            var line = ""
+            while !line.hasSuffix("\n") {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                line += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+                process.terminate()
+                throw TestSupportError("h2_answer_server.py did not start: \(line)")
+            }
+            self.port = port
+        }
+
+        deinit { process.terminate() }
+
+        func send(_ device: String, _ extra: [String] = []) throws -> CommandResult {
+            try InProcess.apnsctl(["send", #"{"aps":{"alert":"hi"}}"#, "-d", device, "--endpoint", "https://127.0.0.1:\(port)",
+                                       "--ca-file", credentials.caFile, "--cert", credentials.pushFile, "--timeout", "20"] + extra)
+        }
+    }
+
+    @Test func anUnknownReasonIsShownAsReceivedAndExits1() throws {
+        let server = try AnswerServer()
+        let text = try server.send(Self.unknownDevice)
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stdout == "rejected  400  \(Self.unknownReason)  \(Self.unknownDevice)  \(Self.unknownReason) is not a reason apnsctl knows; "
+                + "see Apple's \"Handling notification responses from APNs\".\n", "\(text.stdout)")
+
+        let json = try server.send(Self.unknownDevice, ["-o", "json"])
+        #expect(json.status == 1, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["reason"] as? String == Self.unknownReason)
+        #expect(object["status"] as? Int == 400)
+        #expect(object["meaning"] as? String == "\(Self.unknownReason) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\".")
+        #expect(object["hint"] == nil, "no hint is made up for a reason apnsctl does not know")
+    }
+
+    @Test func aDocumentedReasonFromTheSameServerGetsItsMeaningAndHint() throws {
+        let server = try AnswerServer()
+        let reason = APNSReason.unregistered
+        let text = try server.send(Self.documentedDevice)
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.stdout == "rejected  410  Unregistered  \(Self.documentedDevice)  \(reason.meaning) \(reason.hint(broadcast: false))\n",
+                "\(text.stdout)")
+
+        let json = try server.send(Self.documentedDevice, ["-o", "json"])
+        #expect(json.status == 1, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["reason"] as? String == "Unregistered")
+        #expect(object["meaning"] as? String == reason.meaning)
+        #expect(object["hint"] as? String == reason.hint(broadcast: false))
+    }
+}
