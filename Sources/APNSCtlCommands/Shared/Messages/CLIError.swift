@@ -81,7 +81,10 @@ enum CLIError: Error {
         switch failure {
         case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
         case .exists: self = .outputExists(failure.message + "; pass --force to overwrite it")
-        case .cannotCreate, .notARegularFile: self = .outputExists(failure.message)
+        case .cannotCreate: self = .outputExists(failure.message)
+        case .notARegularFile:
+            self = .outputExists(failure.message + "; apnsctl replaces only regular files, even with --force; "
+                + "choose another path, or write to standard output with -o -")
         case .writeFailed: self = .outputFailed(failure.message)
         }
     }
