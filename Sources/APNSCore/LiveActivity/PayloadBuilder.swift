@@ -17,7 +17,7 @@ public enum PayloadBuilder {
     static let liveActivityKeyOrder: [APSKey] = [.event, .timestamp, .contentState, .attributesType, .attributes, .alert,
                                                  .staleDate, .dismissalDate, .relevanceScore, .inputPushToken, .inputPushChannel]
 
-    /// What `flags` build, given the push type the user chose (explicitly or by the topic's suffix) and the PAYLOAD.
+    /// What `flags` build, given the push type the user chose (`--push-type` or the topic's suffix) and the PAYLOAD.
     public static func kind(of flags: PayloadFlags, pushType: PushType?, base: [UInt8]?) -> Kind {
         if flags.contentChanged { return .contentChanged }
         if flags.liveActivity != nil || pushType == .liveactivity { return .liveActivity }
@@ -26,7 +26,7 @@ public enum PayloadBuilder {
     }
 
     /// The payload bytes. `base` is the PAYLOAD's body (nil: build the whole payload); `now` is UNIX seconds.
-    /// A value or combination that is wrong throws a problem saying which (exit 64).
+    /// A flag whose value or combination is wrong throws a problem naming the flag (exit 64).
     public static func build(_ flags: PayloadFlags, pushType: PushType? = nil, base: [UInt8]?, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         let kind = kind(of: flags, pushType: pushType, base: base)
         let members: [JSONObjectEditor.Member]
@@ -59,7 +59,9 @@ public enum PayloadBuilder {
 
     /// The `aps` members of a Live Activity push, in CLI.md's order.
     private static func liveActivityMembers(_ flags: PayloadFlags, base: [UInt8]?, now: Int64) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
-        if flags.badge != nil { throw .badgeOnLiveActivity }
+        if flags.badge != nil {
+            throw PayloadFlagProblem.badgeOnLiveActivity
+        }
         var values: [APSKey: [UInt8]] = [:]
         if let event = flags.liveActivity { values[.event] = quoted(event.rawValue) }
         if let text = flags.timestamp {

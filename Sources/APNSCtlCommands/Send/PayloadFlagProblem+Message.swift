@@ -23,6 +23,11 @@ extension PayloadField {
     }
 }
 
+extension PayloadFlags {
+    /// The quick alert flags that were given, by name.
+    var alertFlags: [String] { alertFields.map(\.flag) }
+}
+
 extension PayloadFlagProblem {
     /// The usage error naming the flag, and what to give instead.
     var message: String {

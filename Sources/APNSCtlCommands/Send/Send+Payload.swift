@@ -74,7 +74,7 @@ extension APNSCtl.Send {
         }
         if let read, flags.isEmpty { return read }
         let kind = PayloadBuilder.kind(of: flags, pushType: pushType, base: read?.payload.body)
-        if let read, kind == .alert, let first = flags.alertFields.first?.flag {
+        if let read, kind == .alert, let first = flags.alertFlags.first {
             throw CLIError.usage("\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other")
         }
         let body: [UInt8]
