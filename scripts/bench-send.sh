@@ -77,7 +77,7 @@ read -r tok_apns tok_curl_ms < "$work/one-token.txt"
 echo "one send, --ca-file, token auth (median of $runs): apnsctl ${tok_apns} ms, curl --http2 --cacert ${tok_curl_ms} ms, ratio $(ratio "$tok_apns" "$tok_curl_ms") (target <= 1.0)"
 
 # 1b. Settings from a profile (a file of 5 profiles and 50 device names, the device by name) against the same
-#     send with flags and no settings file (issue 16's target: reading and resolving the file costs <= 5 %).
+#     send with flags and no settings file (the target: reading and resolving the file costs <= 5 %).
 #     Both run through env, so each side pays the same extra exec.
 mkdir -p "$work/config/apnsctl" "$work/no-config"
 {

@@ -77,7 +77,6 @@ func clientOnFrameReceived(_ session: OpaquePointer?, _ frame: UnsafePointer<ngh
             debug = Array(UnsafeBufferPointer(start: data, count: min(g.opaque_data_len, 4096)))
         }
         let goAway = HTTP2GoAway(lastStreamID: g.last_stream_id, errorCode: g.error_code, debugData: debug)
-        state.goAway = goAway
         state.events.append(.goAway(goAway))
     default:
         break

@@ -9,7 +9,8 @@ import APNSCore
 public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     private let pointer: OpaquePointer
     /// The mutable state callbacks reach through `user_data`; outlives the session (freed after `deinit`).
-    private let state: HTTP2ClientState
+    /// Internal, not private: tests check that no ended stream is left in it.
+    let state: HTTP2ClientState
     /// Frames serialised by nghttp2 and not yet taken by the transport; its byte counts tell when a request
     /// is completely written (the transport took the byte that ends its END_STREAM frame).
     private var output = HTTP2OutputBuffer()
@@ -148,21 +149,15 @@ public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     public var wantsRead: Bool { nghttp2_session_want_read(pointer) != 0 }
     /// Whether nghttp2 has frames to send.
     public var wantsWrite: Bool { nghttp2_session_want_write(pointer) != 0 }
-    /// False after GOAWAY (sent or received) or when stream ids run out: submit no more requests.
-    public var acceptsRequests: Bool { nghttp2_session_check_request_allowed(pointer) != 0 }
     /// Whether the server's first SETTINGS frame has arrived (its stream limit is known).
     public var receivedServerSettings: Bool { state.receivedSettings }
     /// The server's SETTINGS_MAX_CONCURRENT_STREAMS (`UInt32.max` when it set none).
     public var serverMaxConcurrentStreams: UInt32 {
         nghttp2_session_get_remote_settings(pointer, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS)
     }
-    /// The GOAWAY received from the server, if any.
-    public var receivedGoAway: HTTP2GoAway? { state.goAway }
     /// The error code of a GOAWAY this side sent because the server broke the protocol (nil: none sent,
     /// or a graceful NO_ERROR one from `terminate`).
     public var protocolErrorSent: UInt32? { state.sentGoAwayCode.flatMap { $0 == 0 ? nil : $0 } }
-    /// Requests submitted whose streams have not ended yet.
-    public var openRequestCount: Int { state.streams.count }
 
     /// Queues GOAWAY: no new streams; the driver flushes it before closing.
     public func terminate(errorCode: UInt32 = 0) {
@@ -189,7 +184,6 @@ final class HTTP2ClientState {
     var streams: [Int32: Stream] = [:]
     var events: [HTTP2ClientEvent] = []
     var receivedSettings = false
-    var goAway: HTTP2GoAway? = nil
     var sentGoAwayCode: UInt32? = nil
     /// Streams whose END_STREAM frame nghttp2 serialised in the current `mem_send` call.
     var endStreamFrames: [Int32] = []

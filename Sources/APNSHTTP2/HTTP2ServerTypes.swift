@@ -52,7 +52,6 @@ public enum HTTP2ErrorCode: UInt32, Sendable {
     case protocolError = 0x1
     case internalError = 0x2
     case refusedStream = 0x7
-    case enhanceYourCalm = 0xb
 }
 
 /// Why a server session stopped reading: the peer broke the protocol, or opened more streams than allowed.

@@ -34,7 +34,7 @@ public enum FileSystem {
             }
         }
 
-        /// Where and what; a caller that can overwrite says how (`apnsctl convert` names `--force`).
+        /// Where and what; the caller adds what to do (which of its flags overwrites, or writes elsewhere).
         public var message: String {
             switch self {
             case .missing(let p): return "\(p): no such file"
@@ -42,9 +42,7 @@ public enum FileSystem {
             case .isDirectory(let p): return "\(p): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
-            case .notARegularFile(let p, let w):
-                return "\(p): is \(w), not a regular file; apnsctl replaces only regular files, even with --force; "
-                    + "choose another path, or write to standard output with -o -"
+            case .notARegularFile(let p, let w): return "\(p): is \(w), not a regular file"
             case .writeFailed(let p, let r): return "writing \(p): \(r); the file was not changed"
             }
         }

@@ -8,14 +8,11 @@ import Glibc
 #endif
 
 /// Messages on this process's standard error, for the layers below the commands (the mock's server, the
-/// passphrase prompt, the token cache's default warning); the commands write to their world's `MessageStream`.
+/// passphrase prompt); the commands write to their world's `MessageStream`.
 /// Standard output carries data and is written only through `OutputSink`, which checks every write. Writes go
 /// straight to the descriptors: Swift 6 forbids touching C's `stderr` global, and unbuffered writes keep
 /// order with child processes.
 public enum StandardStreams {
-    /// `warning: …` on stderr, as `MessageStream.warning` words it.
-    public static func warning(_ message: String) { MessageStream.standardError.warning(message) }
-
     /// Writes all of `bytes` to `fd` (stderr, a terminal); a failure ends the write quietly: a message that
     /// cannot reach stderr has nowhere left to be reported. Never used for standard output.
     public static func writeAll(fd: Int32, _ bytes: [UInt8]) { _ = posixWriteAll(fd, bytes) }

@@ -33,6 +33,25 @@ import Testing
         }
     }
 
+    /// Each refusal is its own case, worded with the value and the shape expected.
+    @Test(arguments: [
+        ("ftp://h", PushEndpoint.Problem.unsupportedScheme(shown: "ftp://h", scheme: "ftp"), "ftp://h: scheme ftp is not supported (APNs needs TLS)"),
+        ("127.0.0.1:2197", .notAURL(shown: "127.0.0.1:2197"), "127.0.0.1:2197: not a URL"),
+        ("https://h:1/3/device", .hasPath(shown: "https://h:1/3/device"), "https://h:1/3/device: must not have a path (requests always go to /3/device/<token>)"),
+        ("https://user@h:1", .hasUserInfo(shown: "https://user@h:1"), "https://user@h:1: user names are not supported"),
+        ("https://[::1", .badAddress(shown: "https://[::1", .unclosedBracket), "https://[::1: unclosed [ in the IPv6 address"),
+        ("https://h:0", .badPort(shown: "https://h:0"), "https://h:0: the port must be a number from 1 to 65535"),
+    ])
+    func refusalsAreTyped(_ url: String, _ expected: PushEndpoint.Problem, _ message: String) {
+        do {
+            _ = try PushEndpoint(url: url)
+            Issue.record("accepted \(url)")
+        } catch {
+            #expect(error == expected)
+            #expect(error.message == message + "; give https://host:port, e.g. https://127.0.0.1:2197")
+        }
+    }
+
     @Test func appleEndpoints() {
         #expect(PushEndpoint(environment: .sandbox).url == "https://api.sandbox.push.apple.com:443")
         #expect(PushEndpoint(environment: .production).authority == "api.push.apple.com:443")

@@ -26,4 +26,18 @@ import Testing
     func refused(_ arguments: [String]) {
         #expect(throws: PushEndpoint.Problem.self) { try PushEndpoints(arguments: arguments) }
     }
+
+    /// The refusals of the list as a whole name the argument and say how to give the URLs.
+    @Test func listRefusalsNameTheArgument() {
+        func problem(_ arguments: [String]) -> PushEndpoint.Problem? {
+            do { _ = try PushEndpoints(arguments: arguments); return nil } catch { return error }
+        }
+        #expect(problem(["staging=https://a:1"])?.message
+            == "staging=https://a:1: staging is not an environment; give sandbox=URL or production=URL, or a bare URL for both")
+        #expect(problem(["sandbox=https://a:1", "dev=https://b:1"]) == .givenTwice(argument: "dev=https://b:1", .sandbox))
+        #expect(problem(["sandbox=https://a:1", "dev=https://b:1"])?.message
+            == "dev=https://b:1: sandbox was given twice; give one URL per environment")
+        #expect(problem(["https://a:1", "https://b:1"])?.message
+            == "https://b:1: a second bare URL; give one, or sandbox=URL and production=URL")
+    }
 }

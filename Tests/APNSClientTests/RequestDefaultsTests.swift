@@ -96,6 +96,6 @@ import Testing
 
     @Test(arguments: ["", "soon", "-5", "1.5h", "h", "3600", "12x", "99999999999999999"])
     func badExpiration(_ text: String) {
-        #expect(throws: RequestDefaults.ExpirationProblem.self) { try RequestDefaults.expiration(text, now: 1_000_000) }
+        #expect(throws: TimeValue.Problem.self) { try RequestDefaults.expiration(text, now: 1_000_000) }
     }
 }

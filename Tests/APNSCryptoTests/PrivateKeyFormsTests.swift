@@ -4,8 +4,8 @@ import Foundation
 import Testing
 
 /// Every PEM form of a private key reads as the key `openssl` wrote, whichever reader takes it: unencrypted
-/// RSA and EC keys are decoded as their named type (issue 18: OpenSSL 3.0's generic reader searches every
-/// decoder first), everything else (Ed25519, encrypted, a label before the key) by the generic reader. The
+/// RSA and EC keys are decoded as their named type (OpenSSL 3.0's generic reader tries every decoder first,
+/// which is slow), everything else (Ed25519, encrypted, a label before the key) by the generic reader. The
 /// public half is compared with `openssl pkey -pubout`, so a key decoded as the wrong type or not at all fails.
 @Suite struct PrivateKeyFormsTests {
     static let forms: [(name: String, generate: [String], convert: [String])] = [

@@ -64,7 +64,7 @@ import Testing
     }
 }
 
-/// The cache keyed by the key file's bytes (issue 18): a hit for the same bytes decodes nothing and checks no
+/// The cache keyed by the key file's bytes, so a repeated send decodes no key: a hit for the same bytes decodes nothing and checks no
 /// signature; other bytes under the same ids get a new token; a file from before keyed fingerprints is checked
 /// once. The fingerprint is an HMAC under the user's secret (`token-cache.secret`), so the cache file alone says
 /// nothing about which key file made it.

@@ -50,7 +50,7 @@ import Testing
         #expect(seen?.headers.value(of: ":path") == "/3/device/aa")
         #expect(events == [.response(streamID: id, HTTPResponse(status: 400, headers: [HeaderField("apns-id", "X")],
                                                                   body: Array("{\"reason\":\"BadDeviceToken\"}".utf8)))])
-        #expect(client.openRequestCount == 0)
+        #expect(client.state.streams.isEmpty)
     }
 
     @Test func serverSettingsAreSeenAndPushIsDisabled() throws {
@@ -112,7 +112,7 @@ import Testing
             let round = path.dropFirst("/3/device/".count).prefix(1)
             #expect(h.value(of: "apns-topic") == "com.example.r\(round)" && h.value(of: "apns-id") == "id-\(round)")
         }
-        #expect(client.openRequestCount == 0)
+        #expect(client.state.streams.isEmpty)
     }
 
     @Test func goAwayReportsDebugDataAndRefusesLaterStreams() throws {
@@ -129,10 +129,15 @@ import Testing
         }
         #expect(events.contains(.response(streamID: first, HTTPResponse(status: 200))))
         #expect(events.contains(.unanswered(streamID: second, errorCode: HTTP2ErrorCode.refusedStream.rawValue)))
-        let goAway = try #require(client.receivedGoAway)
+        let goAway = try #require(events.lazy.compactMap { if case .goAway(let g) = $0 { g } else { nil } }.first)
         #expect(goAway.lastStreamID == first)
         #expect(String(decoding: goAway.debugData, as: UTF8.self) == "{\"reason\":\"Shutdown\"}")
-        #expect(!client.acceptsRequests)
+        // A request submitted after the GOAWAY never reaches the server.
+        let third = try submit(client, "/3/device/03", body: [0x7B, 0x7D])
+        var reached = false
+        let later = try shuttle(client, server) { _, _ in reached = true }
+        #expect(!reached)
+        #expect(later.contains { if case .unanswered(third, _) = $0 { true } else { false } }, "\(later)")
     }
 
     @Test func resetStreamIsUnanswered() throws {

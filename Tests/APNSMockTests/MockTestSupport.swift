@@ -10,6 +10,8 @@ import APNSPlatform
 final class MockHarness: @unchecked Sendable {
     let directory: TemporaryDirectory
     let state: MockState
+    /// The state dir's lock, held while the mock runs.
+    private let stateLock: FileLock
     let server: MockServer
     let port: Int
     private let logFD: Int32?
@@ -24,7 +26,7 @@ final class MockHarness: @unchecked Sendable {
          faults: MockFaults = .none, log: Bool = false, logDescriptor: Int32? = nil,
          handshakeTimeoutMilliseconds: Int = 10_000, configure: (inout MockConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory(prefix: "mock")
-        state = try MockState.prepare(directory: directory.file("state"))
+        (state, stateLock) = try MockState.prepareExclusively(directory: directory.file("state"))
         logFD = log ? open(directory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC, 0o600) : nil
         var configuration = try MockConfiguration(state: state, environment: environment, unregistered: unregistered,
                                                   rejections: rejections, faults: faults, threads: 2,

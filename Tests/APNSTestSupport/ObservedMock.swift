@@ -9,6 +9,8 @@ import APNSPlatform
 public final class ObservedMock: Sendable {
     public let directory: TemporaryDirectory
     public let state: MockState
+    /// The state dir's lock, held while this mock runs (nil when it shares another's state).
+    private let stateLock: FileLock?
     public let server: MockServer
     public let port: Int
     private let answers = LockedValue([String: Int]())
@@ -20,7 +22,11 @@ public final class ObservedMock: Sendable {
                 faults: MockFaults = .none, rejections: [String: APNSReason] = [:], maxConcurrentStreams: UInt32 = 1000,
                 configure: (inout MockConfiguration) -> Void = { _ in }) throws {
         directory = try TemporaryDirectory(prefix: "observed-mock")
-        state = try other?.state ?? MockState.prepare(directory: directory.file("state"))
+        if let other {
+            (state, stateLock) = (other.state, nil)
+        } else {
+            (state, stateLock) = try MockState.prepareExclusively(directory: directory.file("state"))
+        }
         var configuration = try MockConfiguration(state: state, environment: environment, rejections: rejections,
                                                   faults: faults, threads: 2)
         configuration.maxConcurrentStreams = maxConcurrentStreams

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A second local user for tests of what one user can do to another's files (issue 24): commands run as uid
+/// A second local user for tests of what one user can do to another's files: commands run as uid
 /// and gid 65534 (`nobody`) through `setpriv`, which needs root. Tests that need it are skipped otherwise.
 public enum OtherUser {
     public static let uid: uid_t = 65534

@@ -142,7 +142,7 @@ import Testing
         return processWorldMarkers.filter { code.contains($0) }
     }
 
-    /// Every command takes the outside world from the `CommandWorld` it runs in (issue 16, item 7), so the
+    /// Every command takes the outside world from the `CommandWorld` it runs in, so the
     /// in-process tests see every byte and decide every variable, root and clock reading; only the file that
     /// builds the process's world reads the process.
     @Test func commandsReadTheOutsideWorldOnlyThroughTheirWorld() throws {

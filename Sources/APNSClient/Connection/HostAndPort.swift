@@ -6,24 +6,8 @@ struct HostAndPort {
     /// The port text after `:`, unchecked; nil when there was none.
     let portText: Substring?
 
-    /// What was wrong with the text.
-    enum Problem: Error {
-        case unclosedBracket
-        case textAfterAddress
-        case missingHost
-
-        /// The words messages use.
-        var text: String {
-            switch self {
-            case .unclosedBracket: return "unclosed [ in the IPv6 address"
-            case .textAfterAddress: return "unexpected text after the address"
-            case .missingHost: return "the host is missing"
-            }
-        }
-    }
-
     /// Splits `text` (no scheme, user info or path left in it).
-    static func split(_ text: Substring) -> Result<HostAndPort, Problem> {
+    static func split(_ text: Substring) -> Result<HostAndPort, AddressProblem> {
         var host: Substring
         var portText: Substring? = nil
         if text.hasPrefix("[") {
@@ -49,5 +33,21 @@ struct HostAndPort {
         guard let portText else { return fallback }
         guard let p = Int(portText), p > 0, p < 65536 else { return nil }
         return p
+    }
+}
+
+/// What was wrong with the `host[:port]` part of an endpoint or proxy URL.
+public enum AddressProblem: Error, Equatable, Sendable {
+    case unclosedBracket
+    case textAfterAddress
+    case missingHost
+
+    /// The words messages use.
+    public var text: String {
+        switch self {
+        case .unclosedBracket: return "unclosed [ in the IPv6 address"
+        case .textAfterAddress: return "unexpected text after the address"
+        case .missingHost: return "the host is missing"
+        }
     }
 }

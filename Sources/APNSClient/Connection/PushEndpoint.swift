@@ -25,38 +25,66 @@ public struct PushEndpoint: Sendable, Equatable {
         self.init(host: environment.host, port: 443)
     }
 
-    /// Why `--endpoint` was refused; the message says what shape is expected.
-    public struct Problem: Error, Equatable, Sendable {
-        public let message: String
+    /// Why an endpoint was refused. `shown` is the value as messages may quote it (a password masked); the
+    /// message says what shape is expected.
+    public enum Problem: Error, Equatable, Sendable {
+        /// A scheme other than https.
+        case unsupportedScheme(shown: String, scheme: String)
+        /// No scheme at all.
+        case notAURL(shown: String)
+        /// A path, query or fragment.
+        case hasPath(shown: String)
+        /// User info before the host.
+        case hasUserInfo(shown: String)
+        /// The host part does not split into host and port.
+        case badAddress(shown: String, AddressProblem)
+        /// The port is not a number from 1 to 65535.
+        case badPort(shown: String)
+        /// `ENV=URL` with a name that is no environment.
+        case notAnEnvironment(argument: String, name: String)
+        /// A second URL for the same environment.
+        case givenTwice(argument: String, APNSEnvironment)
+        /// A second URL for every environment.
+        case secondBareURL(argument: String)
+
+        public var message: String {
+            let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
+            switch self {
+            case .unsupportedScheme(let shown, let scheme): return "\(shown): scheme \(scheme) is not supported (APNs needs TLS); \(expected)"
+            case .notAURL(let shown): return "\(shown): not a URL; \(expected)"
+            case .hasPath(let shown): return "\(shown): must not have a path (requests always go to /3/device/<token>); \(expected)"
+            case .hasUserInfo(let shown): return "\(shown): user names are not supported; \(expected)"
+            case .badAddress(let shown, let problem): return "\(shown): \(problem.text); \(expected)"
+            case .badPort(let shown): return "\(shown): the port must be a number from 1 to 65535; \(expected)"
+            case .notAnEnvironment(let argument, let name):
+                return "\(argument): \(name) is not an environment; give sandbox=URL or production=URL, or a bare URL for both"
+            case .givenTwice(let argument, let environment):
+                return "\(argument): \(environment.rawValue) was given twice; give one URL per environment"
+            case .secondBareURL(let argument): return "\(argument): a second bare URL; give one, or sandbox=URL and production=URL"
+            }
+        }
     }
 
     /// Parses `https://host:port` (port optional, default 443; IPv6 in brackets). Other schemes, paths,
     /// queries and user info are refused: requests always go to `/3/device/<token>`.
     public init(url: String) throws(Problem) {
-        let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
         // A password given by mistake is never quoted, nor a value too long or with a line break to quote.
         let shown = VariableEcho.mayEcho(url) ? URLPassword.masked(url) : VariableEcho.shown(url)
         guard url.lowercased().hasPrefix("https://") else {
             let scheme = url.split(separator: ":", maxSplits: 1).first.map(String.init) ?? shown
-            if url.contains("://") {
-                throw Problem(message: "\(shown): scheme \(scheme) is not supported (APNs needs TLS); \(expected)")
-            }
-            throw Problem(message: "\(shown): not a URL; \(expected)")
+            if url.contains("://") { throw .unsupportedScheme(shown: shown, scheme: scheme) }
+            throw .notAURL(shown: shown)
         }
         var rest = Substring(url.dropFirst("https://".count))
         if rest.hasSuffix("/") { rest = rest.dropLast() }
-        if rest.contains("/") || rest.contains("?") || rest.contains("#") {
-            throw Problem(message: "\(shown): must not have a path (requests always go to /3/device/<token>); \(expected)")
-        }
-        if rest.contains("@") { throw Problem(message: "\(shown): user names are not supported; \(expected)") }
+        if rest.contains("/") || rest.contains("?") || rest.contains("#") { throw .hasPath(shown: shown) }
+        if rest.contains("@") { throw .hasUserInfo(shown: shown) }
         let parts: HostAndPort
         switch HostAndPort.split(rest) {
         case .success(let p): parts = p
-        case .failure(let problem): throw Problem(message: "\(shown): \(problem.text); \(expected)")
+        case .failure(let problem): throw .badAddress(shown: shown, problem)
         }
-        guard let port = parts.port(default: 443) else {
-            throw Problem(message: "\(shown): the port must be a number from 1 to 65535; \(expected)")
-        }
+        guard let port = parts.port(default: 443) else { throw .badPort(shown: shown) }
         self.init(host: String(parts.host), port: port)
     }
 }

@@ -23,7 +23,7 @@ public struct PushEndpoints: Sendable, Equatable {
             if let eq = argument.firstIndex(of: "="), !argument[..<eq].contains(":") {
                 let name = String(argument[..<eq])
                 guard let e = APNSEnvironment(userValue: name) else {
-                    throw PushEndpoint.Problem(message: "\(argument): \(name) is not an environment; give sandbox=URL or production=URL, or a bare URL for both")
+                    throw PushEndpoint.Problem.notAnEnvironment(argument: argument, name: name)
                 }
                 environment = e
                 url = String(argument[argument.index(after: eq)...])
@@ -31,12 +31,12 @@ public struct PushEndpoints: Sendable, Equatable {
             let endpoint = try PushEndpoint(url: url)
             if let environment {
                 guard byEnvironment[environment] == nil else {
-                    throw PushEndpoint.Problem(message: "\(argument): \(environment.rawValue) was given twice; give one URL per environment")
+                    throw PushEndpoint.Problem.givenTwice(argument: argument, environment)
                 }
                 byEnvironment[environment] = endpoint
             } else {
                 guard all == nil else {
-                    throw PushEndpoint.Problem(message: "\(argument): a second bare URL; give one, or sandbox=URL and production=URL")
+                    throw PushEndpoint.Problem.secondBareURL(argument: argument)
                 }
                 all = endpoint
             }

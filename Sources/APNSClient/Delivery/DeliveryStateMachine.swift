@@ -85,38 +85,30 @@ struct DeliveryStateMachine<Item, Answer> {
         var written = false
     }
 
-    /// One connection's state. At most two are open: one draining after GOAWAY, one sending.
+    /// One connection's state. At most three: one draining after GOAWAY, one sending, a spare.
     private struct Connection {
         let id: Int
-        var open = false
+        var phase = DeliveryConnectionPhase.connecting
         var inFlight: [Int32: InFlight] = [:]
         var limit = 1
-        var goAwayLastStream: Int32? = nil
-        var goAwayNotice: GoAwayNotice? = nil
-        var writable = true
-        var acceptsStreams = true
         var answered = 0
         var awaitingSubmit: Pending? = nil
         var lastProgressNs: UInt64 = 0
-        /// Ended by the machine (timeout, interrupt grace): its in-flight items were already reported.
-        var closeRequested = false
 
         /// Requests submitted here, and how many the server serves on one connection (learnt from its GOAWAY).
         var submittedHere = 0
         var budget = Int.max
 
+        var open: Bool { phase.isOpen }
+        var closeRequested: Bool { phase.isClosing }
+
         /// Takes no new requests: GOAWAY, a failed write, no stream ids left, or the server's budget of
         /// requests per connection spent. It drains, then closes.
-        var retiring: Bool { goAwayLastStream != nil || !writable || !acceptsStreams || submittedHere >= budget }
+        var retiring: Bool { phase.retirement != nil || submittedHere >= budget }
         var idle: Bool { inFlight.isEmpty && awaitingSubmit == nil }
 
         /// Why it stopped taking requests (for the give-up message).
-        var stoppedReason: ConnectionLoss? {
-            if let notice = goAwayNotice { return .goAway(notice) }
-            if !writable { return .writeFailed }
-            if !acceptsStreams { return .outOfStreamIDs }
-            return nil
-        }
+        var stoppedReason: ConnectionLoss? { phase.retirement?.loss }
     }
 
     private let policy: Policy
@@ -268,7 +260,7 @@ struct DeliveryStateMachine<Item, Answer> {
     /// `connection` is open (TCP, TLS and ALPN done); until the server's SETTINGS, one stream.
     mutating func connected(_ connection: Int, now: UInt64) {
         guard let i = index(of: connection) else { return }
-        connections[i].open = true
+        connections[i].phase.opened()
         connections[i].lastProgressNs = now
         everConnected = true
     }
@@ -311,7 +303,7 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func submitRefused(_ connection: Int) {
         guard let i = index(of: connection), let p = connections[i].awaitingSubmit else { return }
         connections[i].awaitingSubmit = nil
-        connections[i].acceptsStreams = false
+        connections[i].phase.retire(.outOfStreamIDs)
         requeue(p)
     }
 
@@ -338,7 +330,7 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func streamReset(_ connection: Int, streamID: Int32, errorCode: UInt32, now: UInt64) {
         guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else { return }
         connections[i].lastProgressNs = now
-        if let last = connections[i].goAwayLastStream, streamID > last {
+        if let last = connections[i].phase.goAwayLastStream, streamID > last {
             requeue(f.pending)  // refused by GOAWAY: never processed, costs no attempt
             return
         }
@@ -370,8 +362,7 @@ struct DeliveryStateMachine<Item, Answer> {
             requestsPerConnection = served
             for j in connections.indices where j != i { connections[j].budget = served }
         }
-        connections[i].goAwayLastStream = min(lastStreamID, connections[i].goAwayLastStream ?? Int32.max)
-        connections[i].goAwayNotice = notice
+        connections[i].phase.retire(.goAway(lastStream: lastStreamID, notice))
         for id in connections[i].inFlight.keys.filter({ $0 > lastStreamID }).sorted() {
             if let f = connections[i].inFlight.removeValue(forKey: id) { requeue(f.pending) }
         }
@@ -381,7 +372,7 @@ struct DeliveryStateMachine<Item, Answer> {
     /// the answers already on their way are still taken, and the end of the connection follows.
     mutating func writeFailed(_ connection: Int) {
         guard let i = index(of: connection) else { return }
-        connections[i].writable = false
+        connections[i].phase.retire(.writeFailed)
     }
 
     /// `connection` ended, and the driver has processed every frame that arrived on it. What never
@@ -390,7 +381,7 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func connectionEnded(_ connection: Int, _ end: ConnectionEnd, now: UInt64) {
         guard let i = index(of: connection), connections[i].open else { return }
         let c = connections[i]
-        let loss = ConnectionLoss.ended(end, after: c.goAwayNotice)
+        let loss = ConnectionLoss.ended(end, after: c.phase.goAwayNotice)
         if end.isRefusal && c.answered == 0 {
             // The server refused us (a TLS alert such as "certificate required"): another connection
             // would be refused the same way, and nothing was processed.
@@ -407,12 +398,12 @@ struct DeliveryStateMachine<Item, Answer> {
         for i in connections.indices where connections[i].open && !connections[i].idle && !connections[i].closeRequested {
             if let d = interruptDeadline, now >= d {
                 failInFlight(at: i, .interrupted, now: now)
-                connections[i].closeRequested = true
+                connections[i].phase.requestClose()
             } else if now >= connections[i].lastProgressNs &+ policy.timeoutNs {
                 // A silent server: another connection would wait as long again. Everything left fails.
                 let failure = TransportFailure.timeout(seconds: Double(policy.timeoutNs) / 1e9)
                 failInFlight(at: i, failure, now: now)
-                connections[i].closeRequested = true
+                connections[i].phase.requestClose()
                 failEverything(failure)
             }
         }

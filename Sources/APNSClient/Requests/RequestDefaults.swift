@@ -39,17 +39,12 @@ public enum RequestDefaults {
         explicit ?? certificate?.defaultEnvironment ?? .sandbox
     }
 
-    /// Why `--expiration` was refused.
-    public struct ExpirationProblem: Error, Equatable, Sendable {
-        public let message: String
-    }
-
     /// A duration such as `45s`, `30m`, `12h`, `30d`, `2w` in seconds (`--expiration`'s syntax, shared with
     /// `doctor --fail-within`); nil for anything else.
     public static func durationSeconds(_ text: String) -> Int64? { TimeValue.durationSeconds(text) }
 
     /// `--expiration`: `0`, a UNIX time in seconds, or a duration from `now` (`45s`, `30m`, `1h`, `2d`).
-    public static func expiration(_ text: String, now: Int64) throws(ExpirationProblem) -> Int64 {
-        do { return try TimeValue.parse(text, now: now) } catch { throw ExpirationProblem(message: error.message) }
+    public static func expiration(_ text: String, now: Int64) throws(TimeValue.Problem) -> Int64 {
+        try TimeValue.parse(text, now: now)
     }
 }

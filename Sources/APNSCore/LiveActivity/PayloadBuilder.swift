@@ -5,9 +5,9 @@
 public enum PayloadBuilder {
     /// What the flags build.
     public enum Kind: Sendable, Equatable {
-        /// An ordinary alert from `--alert`, `--title`, `--badge`, `--sound`, `--relevance-score` (or the default one).
+        /// An ordinary alert from the alert fields (or the default one).
         case alert
-        /// A Live Activity push (`--live-activity`, a payload with `aps.event`, or `--push-type liveactivity`).
+        /// A Live Activity push (an event, a payload with `aps.event`, or the liveactivity push type).
         case liveActivity
         /// `{"aps":{"content-changed":true}}` for widgets and controls.
         case contentChanged
@@ -44,18 +44,14 @@ public enum PayloadBuilder {
         let members: [JSONObjectEditor.Member]
         switch kind {
         case .contentChanged:
-            let others = flags.liveActivityOnlyFlags + flags.alertFlags + (flags.liveActivity == nil ? [] : ["--live-activity"])
-            if let first = others.first {
-                throw PayloadFlagProblem("\(first): --content-changed builds a widgets or controls push, whose aps holds only content-changed; leave out \(others.joined(separator: ", "))")
-            }
+            let others = flags.liveActivityOnlyFields + flags.alertFields + (flags.liveActivity == nil ? [] : [.liveActivity])
+            if !others.isEmpty { throw .notWithContentChanged(others) }
             members = [JSONObjectEditor.Member(APSKey.contentChanged.rawValue, Array("true".utf8))]
         case .liveActivity:
             members = try liveActivityMembers(flags, base: base, now: now)
         case .alert:
-            if let first = flags.liveActivityOnlyFlags.first {
-                throw PayloadFlagProblem("\(first): only Live Activity pushes carry it; add --live-activity start, update or end (or --push-type liveactivity), or leave it out")
-            }
-            if base == nil && flags.alertFlags.isEmpty {
+            if let first = flags.liveActivityOnlyFields.first { throw .liveActivityOnly(first) }
+            if base == nil && flags.alertFields.isEmpty {
                 return Array(#"{"aps":{"alert":"Hello from apnsctl"}}"#.utf8)
             }
             members = try alertMembers(flags)
@@ -77,7 +73,7 @@ public enum PayloadBuilder {
     /// The `aps` members of a Live Activity push, in CLI.md's order.
     private static func liveActivityMembers(_ flags: PayloadFlags, base: Base?, now: Int64) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
         if flags.badge != nil {
-            throw PayloadFlagProblem("--badge: a Live Activity shows no badge; leave --badge out")
+            throw PayloadFlagProblem.badgeOnLiveActivity
         }
         var values: [APSKey: [UInt8]] = [:]
         if let event = flags.liveActivity { values[.event] = quoted(event.rawValue) }
@@ -90,8 +86,8 @@ public enum PayloadBuilder {
         if let name = flags.attributesType { values[.attributesType] = quoted(name) }
         if let json = flags.attributes { values[.attributes] = try object(json) }
         if let alert = try liveActivityAlert(flags, base: base) { values[.alert] = alert }
-        if let text = flags.staleDate { values[.staleDate] = try when(text, flag: "--stale-date", now: now) }
-        if let text = flags.dismissalDate { values[.dismissalDate] = try when(text, flag: "--dismissal-date", now: now) }
+        if let text = flags.staleDate { values[.staleDate] = try when(text, field: .staleDate, now: now) }
+        if let text = flags.dismissalDate { values[.dismissalDate] = try when(text, field: .dismissalDate, now: now) }
         if let text = flags.relevanceScore { values[.relevanceScore] = try relevanceScore(text) }
         if flags.inputPushToken { values[.inputPushToken] = Array("1".utf8) }
         if let id = flags.inputPushChannel { values[.inputPushChannel] = quoted(id) }
@@ -116,7 +112,7 @@ public enum PayloadBuilder {
         return JSONObjectEditor.object(parts)
     }
 
-    /// The quick alert: `alert` (a string, or `{"title":…,"body":…}` with `--title`), `badge`, `sound`, `relevance-score`.
+    /// The quick alert: `alert` (a string, or `{"title":…,"body":…}` with a title), `badge`, `sound`, `relevance-score`.
     private static func alertMembers(_ flags: PayloadFlags) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
         var members: [JSONObjectEditor.Member] = []
         if let title = flags.title {
@@ -127,9 +123,7 @@ public enum PayloadBuilder {
             members.append(JSONObjectEditor.Member("alert", quoted(alert)))
         }
         if let badge = flags.badge {
-            guard let n = Int(badge), n >= 0 else {
-                throw PayloadFlagProblem("--badge \(JSONWriter.quoted(badge)): must be a whole number, 0 or more (0 removes the badge)")
-            }
+            guard let n = Int(badge), n >= 0 else { throw .badBadge(badge) }
             members.append(JSONObjectEditor.Member("badge", Array(String(n).utf8)))
         }
         if let sound = flags.sound { members.append(JSONObjectEditor.Member("sound", quoted(sound))) }
@@ -137,41 +131,39 @@ public enum PayloadBuilder {
         return members
     }
 
-    /// A JSON object given to a flag, compact; a syntax error names the flag (or file), line and column.
+    /// A JSON object given to a flag, compact; a syntax error carries the value (and file), line and column.
     static func object(_ json: FlagJSON) throws(PayloadFlagProblem) -> [UInt8] {
         let value: JSONValue
         do { value = try JSONReader.parse(json.bytes) } catch {
-            throw PayloadFlagProblem("\(json.label): line \(error.line), column \(error.column): not valid JSON: \(error.message)")
+            throw .notJSON(json.field, file: json.file, error)
         }
-        guard value.isObject else {
-            throw PayloadFlagProblem("\(json.label): must be a JSON object such as {\"eta\":12}, found \(value.summary)")
-        }
+        guard value.isObject else { throw .notAnObject(json.field, file: json.file, found: value.summary) }
         return JSONCompactor.compact(value, in: json.bytes)
     }
 
-    /// `--stale-date`/`--dismissal-date`: `--expiration`'s WHEN plus `now`, as UNIX seconds.
-    static func when(_ text: String, flag: String, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
+    /// The stale or dismissal date: the expiration's WHEN plus `now`, as UNIX seconds.
+    static func when(_ text: String, field: PayloadField, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         do {
             return Array(String(try TimeValue.parse(text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past")).utf8)
         } catch {
-            throw PayloadFlagProblem("\(flag) \(error.message)")
+            throw .badTime(field, error)
         }
     }
 
-    /// `--timestamp now|UNIX`: UNIX seconds (a milliseconds value is let through for the validator to warn about).
+    /// The timestamp, `now` or a UNIX time: UNIX seconds (a milliseconds value is let through for the validator to warn about).
     static func timestamp(_ text: String, now: Int64) throws(PayloadFlagProblem) -> Int64 {
         if text.lowercased() == "now" { return now }
         guard !text.isEmpty, text.count <= 13, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text) else {
-            throw PayloadFlagProblem("--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity) or a UNIX time in seconds")
+            throw .badTimestamp(text)
         }
         return n
     }
 
-    /// `--relevance-score N`: a JSON number, written as given.
+    /// The relevance score: a JSON number, written as given.
     static func relevanceScore(_ text: String) throws(PayloadFlagProblem) -> [UInt8] {
         let bytes = Array(text.utf8)
         guard let value = try? JSONReader.parse(bytes), let n = value.number else {
-            throw PayloadFlagProblem("--relevance-score \(JSONWriter.quoted(text)): not a number; give a number such as 0.5 (alerts take 0 to 1; the Live Activity with the highest score gets the Dynamic Island)")
+            throw .badRelevanceScore(text)
         }
         return Array(n.literal.utf8)
     }

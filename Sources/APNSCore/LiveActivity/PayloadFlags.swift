@@ -1,92 +1,113 @@
 /// The payload flags of `send` as the user wrote them (CLI.md, "Live Activities and widgets" and the quick
-/// payload): values stay text so that `PayloadBuilder` can name the flag of every bad value. JSON values
+/// payload): values stay text so that `PayloadBuilder` can say which value is bad. JSON values
 /// given as `@FILE` or `@-` arrive already read (`FlagJSON`): the core reads no files.
 public struct PayloadFlags: Sendable {
-    /// `--live-activity start|update|end`.
+    /// The Live Activity event (`aps.event`).
     public var liveActivity: LiveActivityEvent?
-    /// `--content-state JSON|@FILE`.
+    /// `aps.content-state`, a JSON object.
     public var contentState: FlagJSON?
-    /// `--attributes-type NAME`.
+    /// `aps.attributes-type`.
     public var attributesType: String?
-    /// `--attributes JSON|@FILE`.
+    /// `aps.attributes`, a JSON object.
     public var attributes: FlagJSON?
-    /// `--title TEXT` (alerts and Live Activities).
+    /// The alert's title (alerts and Live Activities).
     public var title: String?
-    /// `--alert TEXT`: the alert's body.
+    /// The alert's body.
     public var alert: String?
-    /// `--sound NAME` (`aps.sound`, or `aps.alert.sound` for a Live Activity).
+    /// `aps.sound`, or `aps.alert.sound` for a Live Activity.
     public var sound: String?
-    /// `--badge N` (alerts only).
+    /// `aps.badge`, a whole number as written (alerts only).
     public var badge: String?
-    /// `--stale-date WHEN`.
+    /// `aps.stale-date`, a WHEN as written.
     public var staleDate: String?
-    /// `--dismissal-date WHEN`.
+    /// `aps.dismissal-date`, a WHEN as written.
     public var dismissalDate: String?
-    /// `--relevance-score N`.
+    /// `aps.relevance-score`, a number as written.
     public var relevanceScore: String?
-    /// `--input-push-token`.
+    /// `aps.input-push-token`: ask for a push-to-start token.
     public var inputPushToken = false
-    /// `--input-push-channel ID`.
+    /// `aps.input-push-channel`: the channel id.
     public var inputPushChannel: String?
-    /// `--timestamp now|UNIX`.
+    /// `aps.timestamp`: `now` or UNIX seconds, as written.
     public var timestamp: String?
-    /// `--content-changed` (widgets and controls).
+    /// `aps.content-changed` (widgets and controls).
     public var contentChanged = false
 
     public init() {}
 
-    /// The flags that only a Live Activity push can carry, by name, in the order of CLI.md's table.
-    public var liveActivityOnlyFlags: [String] {
-        var names: [String] = []
-        if contentState != nil { names.append("--content-state") }
-        if attributesType != nil { names.append("--attributes-type") }
-        if attributes != nil { names.append("--attributes") }
-        if staleDate != nil { names.append("--stale-date") }
-        if dismissalDate != nil { names.append("--dismissal-date") }
-        if inputPushToken { names.append("--input-push-token") }
-        if inputPushChannel != nil { names.append("--input-push-channel") }
-        if timestamp != nil { names.append("--timestamp") }
-        return names
+    /// The fields that only a Live Activity push can carry, in the order of CLI.md's table.
+    public var liveActivityOnlyFields: [PayloadField] {
+        var fields: [PayloadField] = []
+        if contentState != nil { fields.append(.contentState) }
+        if attributesType != nil { fields.append(.attributesType) }
+        if attributes != nil { fields.append(.attributes) }
+        if staleDate != nil { fields.append(.staleDate) }
+        if dismissalDate != nil { fields.append(.dismissalDate) }
+        if inputPushToken { fields.append(.inputPushToken) }
+        if inputPushChannel != nil { fields.append(.inputPushChannel) }
+        if timestamp != nil { fields.append(.timestamp) }
+        return fields
     }
 
-    /// The quick alert flags that were given (`--alert`, `--title`, `--badge`, `--sound`, `--relevance-score`).
-    public var alertFlags: [String] {
-        var names: [String] = []
-        if alert != nil { names.append("--alert") }
-        if title != nil { names.append("--title") }
-        if badge != nil { names.append("--badge") }
-        if sound != nil { names.append("--sound") }
-        if relevanceScore != nil { names.append("--relevance-score") }
-        return names
+    /// The quick alert fields that were given (alert, title, badge, sound, relevance score).
+    public var alertFields: [PayloadField] {
+        var fields: [PayloadField] = []
+        if alert != nil { fields.append(.alert) }
+        if title != nil { fields.append(.title) }
+        if badge != nil { fields.append(.badge) }
+        if sound != nil { fields.append(.sound) }
+        if relevanceScore != nil { fields.append(.relevanceScore) }
+        return fields
     }
 
     /// Whether any payload flag at all was given.
     public var isEmpty: Bool {
-        liveActivity == nil && liveActivityOnlyFlags.isEmpty && alertFlags.isEmpty && !contentChanged
+        liveActivity == nil && liveActivityOnlyFields.isEmpty && alertFields.isEmpty && !contentChanged
     }
+}
+
+/// Each value `PayloadFlags` carries, so that problems can say which one is wrong: the core knows no flag
+/// names, the command line words them.
+public enum PayloadField: Sendable, Equatable, CaseIterable {
+    case liveActivity, contentState, attributesType, attributes, title, alert, sound, badge
+    case staleDate, dismissalDate, relevanceScore, inputPushToken, inputPushChannel, timestamp, contentChanged
 }
 
 /// A JSON value given to a flag: inline text, or the bytes of `@FILE` (`@-`: standard input).
 public struct FlagJSON: Sendable {
-    /// The flag (`--content-state`).
-    public let flag: String
+    /// Which value it is (`.contentState`).
+    public let field: PayloadField
     /// The file it was read from (`-` for standard input), nil for inline text.
     public let file: String?
     /// The JSON text.
     public let bytes: [UInt8]
 
-    public init(flag: String, file: String? = nil, bytes: [UInt8]) {
-        self.flag = flag
+    public init(field: PayloadField, file: String? = nil, bytes: [UInt8]) {
+        self.field = field
         self.file = file
         self.bytes = bytes
     }
-
-    /// How messages name it: `--content-state`, or `--content-state @state.json`.
-    public var label: String { file.map { "\(flag) @\($0 == "-" ? "-" : $0)" } ?? flag }
 }
 
-/// A payload flag whose value or combination is wrong: a usage error (exit 64) whose message names the flag.
-public struct PayloadFlagProblem: Error, Equatable, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
+/// A payload flag whose value or combination is wrong: a usage error (exit 64), which the command line words
+/// with the flag's name.
+public enum PayloadFlagProblem: Error, Equatable, Sendable {
+    /// Content-changed builds a push whose aps holds nothing else, yet these were given too.
+    case notWithContentChanged([PayloadField])
+    /// A Live Activity value on an ordinary alert.
+    case liveActivityOnly(PayloadField)
+    /// A badge on a Live Activity, which shows none.
+    case badgeOnLiveActivity
+    /// A badge that is not a whole number, 0 or more.
+    case badBadge(String)
+    /// A JSON value (read from `file`, nil: given inline) that does not parse.
+    case notJSON(PayloadField, file: String?, JSONSyntaxError)
+    /// A JSON value that is not an object; `found` summarises what it is.
+    case notAnObject(PayloadField, file: String?, found: String)
+    /// A stale or dismissal date that is not a WHEN.
+    case badTime(PayloadField, TimeValue.Problem)
+    /// A timestamp that is neither now nor a UNIX time.
+    case badTimestamp(String)
+    /// A relevance score that is not a number.
+    case badRelevanceScore(String)
 }

@@ -2,10 +2,39 @@
 /// seconds, or a duration from now (`45s`, `30m`, `1h`, `2d`, `2w`), plus `now` where a flag allows it.
 /// One parser, so every flag that takes a time reads it the same way.
 public enum TimeValue {
-    /// Why a WHEN was refused: the text after the flag's name in a usage error.
-    public struct Problem: Error, Equatable, Sendable {
-        public let message: String
-        public init(message: String) { self.message = message }
+    /// Why a WHEN was refused; `message` is the text after the flag's name in a usage error.
+    public enum Problem: Error, Equatable, Sendable {
+        /// Nothing was given.
+        case empty(Syntax)
+        /// A unit letter after something that is not a whole number of at most 9 digits.
+        case notADuration(String, Syntax)
+        /// Neither a duration nor a UNIX time of at most 12 digits.
+        case notATime(String, Syntax)
+        /// A nonzero UNIX time before September 2001, almost surely a span meant as a duration: long past.
+        case longAgo(String, Syntax)
+
+        /// What the refused text should have been: `0`, a UNIX time, a duration, and `now` where allowed.
+        public var message: String {
+            switch self {
+            case .empty(let syntax): return "\"\": empty; \(syntax.help)"
+            case .notADuration(let text, let syntax): return "\(text): not a duration; \(syntax.help)"
+            case .notATime(let text, let syntax): return "\(text): not a time; \(syntax.help)"
+            case .longAgo(let text, let syntax):
+                return syntax.allowsNow
+                    ? "\(text): a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
+                    : "\(text): a UNIX time that long ago expires at once (APNs wants a date, not a TTL); for a time to live write \(text)s"
+            }
+        }
+    }
+
+    /// Which WHENs a setting takes: whether `now` is one, and what 0 means for it (for the help in messages).
+    public struct Syntax: Equatable, Sendable {
+        public let allowsNow: Bool
+        public let zeroMeaning: String
+
+        var help: String {
+            "give \(allowsNow ? "now, " : "")0 (\(zeroMeaning)), a UNIX time in seconds, or a duration such as 30m, 1h, 2d"
+        }
     }
 
     /// The units of a duration: seconds, minutes, hours, days, weeks.
@@ -26,25 +55,20 @@ public enum TimeValue {
     /// `zeroMeaning` says what 0 does for this flag, for the help in messages.
     public static func parse(_ text: String, now: Int64, allowsNow: Bool = false,
                              zeroMeaning: String = "deliver once, never store") throws(Problem) -> Int64 {
-        let nowPart = allowsNow ? "now, " : ""
-        let help = "give \(nowPart)0 (\(zeroMeaning)), a UNIX time in seconds, or a duration such as 30m, 1h, 2d"
+        let syntax = Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning)
         let t = text.lowercased()
         if allowsNow && t == "now" { return now }
-        guard let last = t.last else { throw Problem(message: "\"\": empty; \(help)") }
+        guard let last = t.last else { throw .empty(syntax) }
         if durationUnits[last] != nil {
-            guard let seconds = durationSeconds(t) else {
-                throw Problem(message: "\(text): not a duration; \(help)")
-            }
+            guard let seconds = durationSeconds(t) else { throw .notADuration(text, syntax) }
             return now + seconds
         }
         guard t.allSatisfy({ $0.isASCII && $0.isNumber }), t.count <= 12, let seconds = Int64(t) else {
-            throw Problem(message: "\(text): not a time; \(help)")
+            throw .notATime(text, syntax)
         }
         if seconds != 0 && seconds < 1_000_000_000 {
             // APNs takes an absolute time; 3600 would mean 1970-01-01T01:00Z and expire at once.
-            throw Problem(message: allowsNow
-                ? "\(text): a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
-                : "\(text): a UNIX time that long ago expires at once (APNs wants a date, not a TTL); for a time to live write \(text)s")
+            throw .longAgo(text, syntax)
         }
         return seconds
     }

@@ -12,8 +12,8 @@ public struct ProviderTokenCache: Sendable {
     public static let maximumAge: Int64 = 3000
 
     public let directory: String
-    /// Where "skipped" warnings go (standard error by default).
-    public var warn: @Sendable (String) -> Void = { StandardStreams.warning($0) }
+    /// Where "skipped" warnings go, for the caller to word and show (none are shown by default).
+    public var warn: @Sendable (TokenCacheWarning) -> Void = { _ in }
 
     /// A cache in `directory` (created on first write): the caller's, from its environment
     /// (`$XDG_CACHE_HOME/apnsctl` for the CLI; with no home directory it makes no cache rather than use /tmp).
@@ -107,8 +107,7 @@ public struct ProviderTokenCache: Sendable {
 
     /// A cache path we must not use: one warning naming it, a new token, and nothing stored or changed there.
     private func skipped(_ refusal: PrivateDirectory.Failure, make: () throws -> String) throws -> String {
-        warn("\(refusal.message); the provider token cache is skipped (a new token is signed and not stored); "
-             + "remove it, or pass --no-token-cache")
+        warn(.cacheSkipped(refusal))
         return try make()
     }
 

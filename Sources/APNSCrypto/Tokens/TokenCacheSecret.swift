@@ -23,7 +23,7 @@ struct TokenCacheSecret {
     /// then match nothing, so cached tokens are checked against the key once and stored again). nil, with a
     /// warning, for an entry we must not use (a link, FIFO or another user's file, left as it is), or when none
     /// can be made: the cache then checks every cached token against the key.
-    static func load(in directory: PrivateDirectory, warn: (String) -> Void) -> TokenCacheSecret? {
+    static func load(in directory: PrivateDirectory, warn: (TokenCacheWarning) -> Void) -> TokenCacheSecret? {
         do {
             let (bytes, permissions) = try directory.readWithPermissions(fileName, limit: 4096)
             if bytes.count == HMACSHA256.keyLength && permissions & 0o077 == 0 { return TokenCacheSecret(SecretBytes(bytes)) }
@@ -31,8 +31,7 @@ struct TokenCacheSecret {
         } catch {
             switch error {
             case .untrusted:
-                warn("\(error.message); the provider token cache's secret is not used (cached tokens are checked against "
-                     + "the key instead); remove it")
+                warn(.secretSkipped(error))
                 return nil
             case .file(.missing): return create(in: directory)
             case .file: return replace(in: directory)

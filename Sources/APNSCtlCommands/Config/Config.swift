@@ -1,5 +1,3 @@
-import APNSPlatform
-import APNSSettings
 import ArgumentParser
 
 extension APNSCtl {
@@ -31,42 +29,5 @@ extension APNSCtl {
                   APNSCTL_TOPIC=com.example.app apnsctl config show -o json
                 """,
             subcommands: [Path.self, List.self, Show.self])
-    }
-}
-
-/// `--config FILE` for the config subcommands (the same flag the settings commands take).
-struct ConfigFileOptions: ParsableArguments {
-    @Option(name: .customLong("config"),
-            help: ArgumentHelp("Read this settings file instead of $APNSCTL_CONFIG or $XDG_CONFIG_HOME/apnsctl/config.toml.",
-                               valueName: "file"), completion: .file())
-    var config: String?
-
-    /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
-    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld) throws(CLIError) -> SettingsInput {
-        var flags = SettingFlags()
-        flags.config = config
-        flags.profile = profile
-        do {
-            return try SettingsInput.gather(command: command, flags: flags, world: world)
-        } catch { throw CLIError(error) }
-    }
-}
-
-extension CLIError {
-    /// A settings problem: 66 for a missing named file or `mock.json`, else 64.
-    init(_ problem: SettingsProblem) {
-        self = problem.kind == .inputMissing ? .inputMissing(problem.message) : .usage(problem.message)
-    }
-}
-
-/// Standard output for the config commands, checked: a failed write (a full disk, `/dev/full`) is exit 74
-/// naming what was not written, never a silent exit 0.
-enum ConfigOutput {
-    static func write(_ lines: [String], to out: OutputSink) throws(CLIError) {
-        guard !lines.isEmpty else { return }
-        out.write(Array((lines.joined(separator: "\n") + "\n").utf8))
-        if let failure = out.failure {
-            throw .outputFailed("writing standard output: \(FileSystem.errnoText(failure.code)); the settings were not printed")
-        }
     }
 }

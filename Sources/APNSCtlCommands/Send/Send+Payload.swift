@@ -20,9 +20,10 @@ extension APNSCtl.Send {
         var stdinReaders: [String] = []
         if payload == "-" { stdinReaders.append("PAYLOAD -") }
         if devicesFile == "-" { stdinReaders.append("--devices -") }
-        func json(_ text: String?, flag: String) throws(CLIError) -> FlagJSON? {
+        func json(_ text: String?, field: PayloadField) throws(CLIError) -> FlagJSON? {
             guard let text else { return nil }
-            guard text.hasPrefix("@") else { return FlagJSON(flag: flag, bytes: Array(text.utf8)) }
+            let flag = field.flag
+            guard text.hasPrefix("@") else { return FlagJSON(field: field, bytes: Array(text.utf8)) }
             let path = String(text.dropFirst())
             if path == "-" {
                 stdinReaders.append("\(flag) @-")
@@ -30,14 +31,14 @@ extension APNSCtl.Send {
                     throw .usage("\(stdinReaders.joined(separator: " and ")) both read standard input; put one of them in a file")
                 }
             }
-            do { return FlagJSON(flag: flag, file: path, bytes: try FileSystem.read(path, standardInput: world.standardInput)) } catch {
+            do { return FlagJSON(field: field, file: path, bytes: try FileSystem.read(path, standardInput: world.standardInput)) } catch {
                 throw .inputMissing("\(flag) @\(path): \(error.message)")
             }
         }
         var f = PayloadFlags()
         f.liveActivity = try parsedLiveActivityEvent()
-        f.contentState = try json(liveActivity.contentState, flag: "--content-state")
-        f.attributes = try json(liveActivity.attributes, flag: "--attributes")
+        f.contentState = try json(liveActivity.contentState, field: .contentState)
+        f.attributes = try json(liveActivity.attributes, field: .attributes)
         f.attributesType = liveActivity.attributesType
         f.title = request.title
         f.alert = request.alert

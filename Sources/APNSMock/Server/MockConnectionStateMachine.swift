@@ -8,7 +8,7 @@ import APNSHTTP2
 /// session, so every fault and timeout is tested without a socket (as `DeliveryStateMachine` is).
 ///
 /// How a close mode is carried out (flushing, close_notify, FIN, draining, waiting for ACKs before a reset,
-/// each bounded by `terminalWaitNs`) is socket mechanics and stays in the driver; which mode is the rule.
+/// each bounded by `MockConnection.terminalWaitMilliseconds`) is socket mechanics and stays in the driver; which mode is the rule.
 struct MockConnectionStateMachine {
     /// Where the connection is.
     enum Phase: Equatable {

@@ -4,7 +4,7 @@ extension MockConfiguration {
     /// A mock serving `state`'s credentials: its server certificate, its CA for client certificates and its
     /// `.p8` for bearer tokens. The one-liner for tests:
     ///
-    ///     let state = try MockState.prepare(directory: tempDir)
+    ///     let (state, lock) = try MockState.prepareExclusively(directory: tempDir)
     ///     let server = try MockServer(configuration: MockConfiguration(state: state, faults: MockFaults(neverAnswer: true)))
     ///     let port = try server.start()   // connect to https://127.0.0.1:port with --ca-file state.caFile
     public init(state: MockState, environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [],

@@ -93,15 +93,8 @@ public struct MockState: Sendable {
     }
 
     /// Loads the state in `directory`, or creates it (directories 0700) when it is missing, incomplete,
-    /// unreadable or its server certificate has expired.
-    /// Without a lock: for a process that owns `directory` (tests use a fresh one each).
-    public static func prepare(directory: String, now: Int64 = SystemClock.now()) throws(MockStateError) -> MockState {
-        let created = try createIfAbsent(directory: directory)
-        return try loadOrRepair(storage: openStorage(directory), now: now, created: created)
-    }
-
-    /// `prepare`, holding the state dir's lock, for a mock that shares the dir with whoever else may start one
-    /// (`apnsctl mock`). Keep the lock as long as the mock runs; another mock on the dir gets `.inUse`.
+    /// unreadable or its server certificate has expired, holding the state dir's lock: whoever else may start a
+    /// mock shares the dir. Keep the lock as long as the mock runs; another mock on the dir gets `.inUse`.
     public static func prepareExclusively(directory: String, now: Int64 = SystemClock.now())
         throws(MockStateError) -> (state: MockState, lock: FileLock) {
         let created = try createIfAbsent(directory: directory)

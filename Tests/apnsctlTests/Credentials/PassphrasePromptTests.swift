@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import APNSPlatform
 
-/// The passphrase prompt on a real pseudo-terminal (issue 10): signals never leave the terminal without
+/// The passphrase prompt on a real pseudo-terminal: signals never leave the terminal without
 /// echo (Ctrl-C under plain `sh`, SIGTERM, SIGHUP), Ctrl-Z then `fg` does not show the passphrase,
 /// a wrong passphrase gets 3 tries, Ctrl-D says the input ended, and an empty `.p12` password for
 /// `convert` must be confirmed.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import APNSPlatform
 
-/// CLI.md, `apnsctl mock`: the state dir is ours or refused. Played as two users (issue 24): another user
+/// CLI.md, `apnsctl mock`: the state dir is ours or refused. Played as two users: another user
 /// prepares the dir (owns it, shares it through a group, links it, plants `mock.lock`), the victim starts a
 /// mock on it, which must exit 73 naming the problem with the `mktemp -d` advice, and touch nothing.
 @Suite(.enabled(if: OtherUser.isAvailable, "needs root to act as a second user"))

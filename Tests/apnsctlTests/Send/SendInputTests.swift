@@ -2,7 +2,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// Inputs that must not be misread (issue 10): two pasted tokens, base64 and description strings, and
+/// Inputs that must not be misread: two pasted tokens, base64 and description strings, and
 /// two kinds of credential at once, all refused with exit 64 before anything connects (the endpoint
 /// is a closed port, so an attempt would show up as 69).
 @Suite struct SendInputTests {

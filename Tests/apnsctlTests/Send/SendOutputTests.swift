@@ -2,7 +2,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// Output that fits terminals and pipes (issue 10, CLI.md "Text output"): whole tokens on rejected and
+/// Output that fits terminals and pipes (CLI.md "Text output"): whole tokens on rejected and
 /// failed lines, `-q`, `--color` and `NO_COLOR`/`TERM=dumb`, the progress line only when stdout is a file
 /// or /dev/null, and `-v` naming what failed. Terminal cases run on a pseudo-terminal.
 @Suite struct SendOutputTests {

@@ -3,7 +3,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// The provider token cache through `send` against `apnsctl mock` (issue 18): the cache is keyed by the key
+/// The provider token cache through `send` against `apnsctl mock`: the cache is keyed by the key
 /// file's bytes, so a cached token is reused without decoding the key, and another key under the same file
 /// name gets a token of its own.
 @Suite struct SendTokenCacheTests {

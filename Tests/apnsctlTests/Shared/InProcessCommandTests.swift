@@ -8,7 +8,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// The commands in-process (issue 16, item 7): each runs in a `TestWorld` (its variables and roots, a fixed
+/// The commands in-process: each runs in a `TestWorld` (its variables and roots, a fixed
 /// clock, standard output and standard error in memory, streams that are a terminal or a file as the test
 /// says) through `APNSCtl.execute`, the code `main` runs, so messages, output bytes and exit codes are the
 /// binary's without spawning it. The end-to-end tests check the same through the built binary.

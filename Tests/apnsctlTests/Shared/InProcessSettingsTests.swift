@@ -5,7 +5,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// The commands in-process (issue 16, item 7): `send`'s options parsed by its own parser type and resolved
+/// The commands in-process: `send`'s options parsed by its own parser type and resolved
 /// against an injected world (variables and home), so precedence, origins and error messages are checked
 /// without spawning the binary or touching this process's environment. The end-to-end tests in
 /// `SettingsSendTests` run the same rules through the built binary.

@@ -2,7 +2,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// CLI.md `validate` consistency (issue 10): a missing key is reported at its own path, positioned at the
+/// CLI.md `validate` consistency: a missing key is reported at its own path, positioned at the
 /// object that lacks it; `sound.critical` is 0 (warning) or 1; the push type is inferred from the payload
 /// (mdm, liveactivity) so `validate --help`'s first example passes on the project's own samples.
 @Suite struct ValidateConsistencyTests {

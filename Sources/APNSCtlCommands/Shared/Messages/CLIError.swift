@@ -1,5 +1,6 @@
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// The exit codes of CLI.md. Exit status comes from the error's type, never from its text.
 enum ExitStatus {
@@ -81,8 +82,18 @@ enum CLIError: Error {
         switch failure {
         case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
         case .exists: self = .outputExists(failure.message + "; pass --force to overwrite it")
-        case .cannotCreate, .notARegularFile: self = .outputExists(failure.message)
+        case .cannotCreate: self = .outputExists(failure.message)
+        case .notARegularFile:
+            self = .outputExists(failure.message + "; apnsctl replaces only regular files, even with --force; "
+                + "choose another path, or write to standard output with -o -")
         case .writeFailed: self = .outputFailed(failure.message)
         }
+    }
+}
+
+extension CLIError {
+    /// A settings problem: 66 for a missing named file or `mock.json`, else 64.
+    init(_ problem: SettingsProblem) {
+        self = problem.kind == .inputMissing ? .inputMissing(problem.message) : .usage(problem.message)
     }
 }

@@ -33,7 +33,7 @@ extension Dictionary where Key == String, Value == String {
     }
 }
 
-/// Texts shared by every command that reads credentials (inspect, convert, send).
+/// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
     /// The warning for a certificate without Apple's push extensions: shown, not fatal.
     static func notApplePush(_ path: String) -> String {

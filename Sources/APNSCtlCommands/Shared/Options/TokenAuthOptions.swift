@@ -4,7 +4,7 @@ import ArgumentParser
 import APNSPlatform
 
 /// `--auth-key`, `--key-id`, `--team-id`: a `.p8` key and the ids that go into a provider token.
-/// Used by `jwt` directly and by `send` through `TokenAuthOptions`.
+/// Used by `jwt` directly and by `send`, `channel` and `doctor` through `TokenAuthOptions`.
 struct AuthKeyOptions: ParsableArguments {
     @Option(name: .customLong("auth-key"),
             help: ArgumentHelp("The .p8 signing key for token-based authentication (AuthKey_<KEYID>.p8).", valueName: "file"), completion: .file())
@@ -19,7 +19,7 @@ struct AuthKeyOptions: ParsableArguments {
     var teamID: String?
 }
 
-/// Token-based authentication for `send`: the key options plus `--no-token-cache`.
+/// Token-based authentication for the commands that connect: the key options plus `--no-token-cache`.
 struct TokenAuthOptions: ParsableArguments {
     @OptionGroup var key: AuthKeyOptions
 

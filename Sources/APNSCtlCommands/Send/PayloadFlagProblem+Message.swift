@@ -1,0 +1,64 @@
+import APNSCore
+
+extension PayloadField {
+    /// The `send` flag that sets it.
+    var flag: String {
+        switch self {
+        case .liveActivity: return "--live-activity"
+        case .contentState: return "--content-state"
+        case .attributesType: return "--attributes-type"
+        case .attributes: return "--attributes"
+        case .title: return "--title"
+        case .alert: return "--alert"
+        case .sound: return "--sound"
+        case .badge: return "--badge"
+        case .staleDate: return "--stale-date"
+        case .dismissalDate: return "--dismissal-date"
+        case .relevanceScore: return "--relevance-score"
+        case .inputPushToken: return "--input-push-token"
+        case .inputPushChannel: return "--input-push-channel"
+        case .timestamp: return "--timestamp"
+        case .contentChanged: return "--content-changed"
+        }
+    }
+}
+
+extension PayloadFlags {
+    /// The quick alert flags that were given, by name.
+    var alertFlags: [String] { alertFields.map(\.flag) }
+}
+
+extension PayloadFlagProblem {
+    /// The usage error naming the flag, and what to give instead.
+    var message: String {
+        switch self {
+        case .notWithContentChanged(let others):
+            let names = others.map(\.flag)
+            return "\(names.first ?? ""): --content-changed builds a widgets or controls push, whose aps holds only content-changed; "
+                + "leave out \(names.joined(separator: ", "))"
+        case .liveActivityOnly(let field):
+            return "\(field.flag): only Live Activity pushes carry it; add --live-activity start, update or end "
+                + "(or --push-type liveactivity), or leave it out"
+        case .badgeOnLiveActivity:
+            return "--badge: a Live Activity shows no badge; leave --badge out"
+        case .badBadge(let text):
+            return "--badge \(JSONWriter.quoted(text)): must be a whole number, 0 or more (0 removes the badge)"
+        case .notJSON(let field, let file, let error):
+            return "\(Self.label(field, file: file)): line \(error.line), column \(error.column): not valid JSON: \(error.message)"
+        case .notAnObject(let field, let file, let found):
+            return "\(Self.label(field, file: file)): must be a JSON object such as {\"eta\":12}, found \(found)"
+        case .badTime(let field, let problem):
+            return "\(field.flag) \(problem.message)"
+        case .badTimestamp(let text):
+            return "--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity) or a UNIX time in seconds"
+        case .badRelevanceScore(let text):
+            return "--relevance-score \(JSONWriter.quoted(text)): not a number; give a number such as 0.5 "
+                + "(alerts take 0 to 1; the Live Activity with the highest score gets the Dynamic Island)"
+        }
+    }
+
+    /// A JSON value as messages name it: `--content-state`, or `--content-state @state.json`.
+    private static func label(_ field: PayloadField, file: String?) -> String {
+        file.map { "\(field.flag) @\($0)" } ?? field.flag
+    }
+}

@@ -1,0 +1,21 @@
+import APNSCrypto
+import APNSPlatform
+
+extension TokenCacheWarning {
+    /// What was skipped, what that costs, and what to do.
+    var message: String {
+        switch self {
+        case .cacheSkipped(let refusal):
+            return "\(refusal.message); the provider token cache is skipped (a new token is signed and not stored); "
+                + "remove it, or pass --no-token-cache"
+        case .secretSkipped(let refusal):
+            return "\(refusal.message); the provider token cache's secret is not used (cached tokens are checked against "
+                + "the key instead); remove it"
+        }
+    }
+}
+
+extension MessageStream {
+    /// A token cache warning, worded for the command line.
+    func warning(_ warning: TokenCacheWarning) { self.warning(warning.message) }
+}
