@@ -20,6 +20,8 @@ final class InProcessMock: @unchecked Sendable {
     let teamID: String
     let bundleID: String
     let server: MockServer
+    /// The state dir's lock, held while the server runs, as the mock command holds it.
+    private let stateLock: FileLock
     private let logDescriptor: Int32?
 
     /// Where the notification log goes, when kept (`keepingLog: true`).
@@ -33,7 +35,8 @@ final class InProcessMock: @unchecked Sendable {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         try MockProcess.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
         let command = try APNSCtl.Mock.parse(["--port", "0", "--state-dir", stateDirectory.path] + arguments)
-        let state = try MockState.prepare(directory: stateDirectory.path)
+        let (state, lock) = try MockState.prepareExclusively(directory: stateDirectory.path)
+        stateLock = lock
         logDescriptor = keepingLog ? open(stateDirectory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) : nil
         var rejections: [String: APNSReason] = [:]
         for r in command.reject {
