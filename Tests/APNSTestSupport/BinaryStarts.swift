@@ -1,5 +1,9 @@
 import Foundation
+
+// A release build of the package (make release, make dist) builds this target without the test libraries.
+#if canImport(Testing)
 import Testing
+#endif
 
 /// Which tests start the built `apnsctl` (directly, through a shell, or as `apnsctl mock`): with
 /// `$APNSCTL_COUNT_BINARY_STARTS` naming a file, each start appends the running test's id to it, so
@@ -14,7 +18,11 @@ public enum BinaryStarts {
     /// Notes that the running test starts the binary (nothing without the variable).
     public static func record() {
         guard let file else { return }
+        #if canImport(Testing)
         let id = Test.current.map { "\($0.id)" } ?? "(outside a test)"
+        #else
+        let id = "(a test)"
+        #endif
         lock.lock()
         defer { lock.unlock() }
         guard let handle = FileHandle(forWritingAtPath: file) ?? {
