@@ -10,16 +10,16 @@ extension APNSCtl.Send {
     /// 69 when a target got no answer (wins over 1), 130/143 when interrupted. `noun` names the targets in
     /// messages (`device`, `channel`).
     func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, total: Int?, environment: APNSEnvironment, endpoint: PushEndpoint,
-                 proxy: ProxySelection, identity: PushIdentity?, format: SendOutput.Format, noun: String,
+                 proxy: ProxySelection, identity: PushIdentity?, format: OutputFormat, noun: String,
                  fallback: SendFallback? = nil, topic: String? = nil, pushType: PushType? = nil,
                  deviceName: ((String) -> String?)? = nil, in world: CommandWorld) throws(CLIError) {
         var configuration = settings.senderConfiguration(endpoint: endpoint, identity: identity, proxy: proxy, in: world)
         configuration.environment = environment
-        configuration.resendUnknown = settings.isOn("resend-unknown")
-        let verbose = settings.isOn("verbose")
-        let color = settings.color.flatMap { ColorMode(rawValue: $0.value.rawValue) } ?? .auto
+        configuration.resendUnknown = settings.isOn(.resendUnknown)
+        let verbose = settings.isOn(.verbose)
+        let color = settings[.color]?.value ?? .auto
         let renderer = SendOutput(format: format, environment: environment, endpoint: endpoint, total: total,
-                                  lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color, in: world)
+                                  lineBuffered: verbose, quiet: settings.isOn(.quiet), color: color, in: world)
         renderer.deviceName = deviceName
         renderer.pushType = pushType
         renderer.topicNote = SendOutput.topicNote(topic: topic, identity: identity)

@@ -50,22 +50,22 @@ extension APNSCtl.Send {
     func makePlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> SendPlan {
         let now = world.clock.now()
         // 1. Flag values and combinations (64); the settings' values were checked when they were resolved.
-        if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
+        if let topic = settings[.topic] { try HeaderValueCheck.check(topic.value, flag: settings.label(.topic)) }
         let explicitEnvironment = settings.explicitEnvironment
         let endpoints = settings.endpointList
         let port = settings.checkedPort(endpoints: endpoints, in: world)
-        let explicitType = settings.pushType?.value
-        let explicitPriority = settings.priority?.value
+        let explicitType = settings[.pushType]?.value
+        let explicitPriority = settings[.priority]?.value
         let expiration = try settings.expirationTime(now: now)
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()
-        let sizeLimit = settings.sizeLimit?.value
+        let sizeLimit = settings[.sizeLimit]?.value
         let event = try parsedLiveActivityEvent()
         if event != nil, let type = explicitType, type != .liveactivity {
-            throw CLIError.usage("\(settings.label("push-type")) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
+            throw CLIError.usage("\(settings.label(.pushType)) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
         }
         if liveActivity.contentChanged, let type = explicitType, type != .widgets, type != .controls {
-            throw CLIError.usage("\(settings.label("push-type")) \(type.rawValue): --content-changed builds a widgets or controls push; give --push-type widgets or controls")
+            throw CLIError.usage("\(settings.label(.pushType)) \(type.rawValue): --content-changed builds a widgets or controls push; give --push-type widgets or controls")
         }
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
@@ -77,7 +77,7 @@ extension APNSCtl.Send {
 
         // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
         // parsed once: for the push type and for every rule.
-        let chosenType = event != nil ? .liveactivity : explicitType ?? (settings.topic?.value).flatMap { PushType.inferred(fromTopic: $0) }
+        let chosenType = event != nil ? .liveactivity : explicitType ?? (settings[.topic]?.value).flatMap { PushType.inferred(fromTopic: $0) }
         let loaded = try loadPayload(pushType: chosenType, now: now, in: world)
         let parsed = ParsedPayload(loaded.payload)
 
@@ -151,7 +151,7 @@ extension APNSCtl.Send {
         var fallback: SendPlan.Route? = nil
         if settings.isAutoEnvironment {
             if let info = identity?.info, info.isApplePush, info.environments.count == 1, let only = info.sortedEnvironments.first {
-                throw CLIError.usage("\(settings.label("env")) auto: \(settings.cert?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
+                throw CLIError.usage("\(settings.label(.env)) auto: \(settings[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
             }
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             let otherEndpoint = endpoints.endpoint(for: other, port: port)
@@ -160,7 +160,7 @@ extension APNSCtl.Send {
         let endpoint = endpoints.endpoint(for: environment, port: port)
         if let fallback, fallback.endpoint.url == endpoint.url {
             // One server for both environments would answer BadDeviceToken twice and blame the token.
-            throw CLIError.usage("\(settings.label("env")) auto needs two servers, but \(settings.label("endpoint")) \(endpoint.url) names one for both environments; "
+            throw CLIError.usage("\(settings.label(.env)) auto needs two servers, but \(settings.label(.endpoint)) \(endpoint.url) names one for both environments; "
                 + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
         }
         SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
@@ -170,8 +170,8 @@ extension APNSCtl.Send {
         // 5. Headers from flags and defaults. The builder flags choose the push type and give the topic its suffix.
         let suffixedType: PushType? = event != nil ? .liveactivity
             : (liveActivity.contentChanged && (explicitType == .widgets || explicitType == .controls)) ? explicitType : nil
-        let provisionalType = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: settings.topic?.value)
-        guard var topic = RequestDefaults.topic(explicit: settings.topic?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
+        let provisionalType = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: settings[.topic]?.value)
+        guard var topic = RequestDefaults.topic(explicit: settings[.topic]?.value, simulatorTargetBundle: loaded.payload.simulatorTargetBundle,
                                                 certificate: identity?.info, pushType: suffixedType == nil ? provisionalType : nil) else {
             if identity == nil {
                 throw CredentialChoice.topicRequired
@@ -185,19 +185,19 @@ extension APNSCtl.Send {
         let typeToSend = suffixedType ?? explicitType ?? parsed.inferredPushType(topic: topic)
         if let identity {
             var mockFile: String? = nil
-            if case .mock(let file)? = settings.cert?.origin { mockFile = file }
-            let label = settings.cert.map { "\(settings.label("cert")) \($0.value.displayName)" }
+            if case .mock(let file)? = settings[.cert]?.origin { mockFile = file }
+            let label = settings[.cert].map { "\(settings.label(.cert)) \($0.value.displayName)" }
             try Self.checkCertificate(identity.info, canPush: typeToSend, topic: topic, label: label, mockFile: mockFile,
                                       warnings: world.standardError)
         }
         if typeToSend == .widgets || typeToSend == .controls, expiration != nil {
-            world.standardError.warning("\(settings.label("expiration")): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
+            world.standardError.warning("\(settings.label(.expiration)): \(typeToSend.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
         }
 
         // 6. Every validate rule (65), then the bytes to send and the push type the rules judged them as
         // (`--push-type` or the builder's, else inferred). A defaulted priority breaks no rule, so only `--priority` is checked.
         let (body, pushType) = try checkPayload(loaded, parsed, pushType: suffixedType ?? explicitType, priority: explicitPriority, topic: topic,
-                                                sizeLimit: sizeLimit, minify: settings.isOn("minify"), now: now, in: world)
+                                                sizeLimit: sizeLimit, minify: settings.isOn(.minify), now: now, in: world)
         let priority = RequestDefaults.priority(explicit: explicitPriority, pushType: pushType)
 
         let pushRequest = PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,

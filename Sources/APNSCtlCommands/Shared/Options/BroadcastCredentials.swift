@@ -21,8 +21,8 @@ struct BroadcastCredentials {
     /// resolved); `signToken: false` (dry run) reads the key without signing a token.
     static func load(_ settings: ResolvedSettings, signToken: Bool = true, now: Int64,
                      in world: CommandWorld) throws(CLIError) -> BroadcastCredentials {
-        let topic = settings.topic?.value
-        if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
+        let topic = settings[.topic]?.value
+        if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         let identity = try settings.loadIdentity(now: now, in: world)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
@@ -38,7 +38,7 @@ struct BroadcastCredentials {
             try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
         }
         guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty else {
-            throw .usage("\(settings.label("topic")): the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw .usage("\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
         return BroadcastCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids, environment: environment,
                                     bundleID: bundleID)
