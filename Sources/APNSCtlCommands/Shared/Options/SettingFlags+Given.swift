@@ -29,21 +29,17 @@ extension SettingFlags {
         }
     }
 
-    /// A property's value as given: nil, false and an empty list are "not given".
+    /// A property's value as given: nil, false and an empty list are "not given". A cast unwraps an optional,
+    /// so `nil` matches no case; a type not listed here reaches no setting, which the declaration check finds.
     private static func givenValue(_ value: Any) -> Given? {
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first?.value else { return nil }
-            return givenValue(wrapped)
-        }
         switch value {
-        // Concrete types first: a cast to a protocol scans the conformance records.
+        // Concrete types first: a cast to a protocol scans the runtime's conformance records.
         case let checked as SettingValue: return .value(checked)
         case let on as Bool: return on ? .text(["true"]) : nil
         case let list as [String]: return list.isEmpty ? nil : .text(list)
         case let text as String: return .text([text])
         case let typed as any SettingArgumentValue: return .value(typed.settingValue)
-        default: return .text([String(describing: value)])
+        default: return nil
         }
     }
 }
