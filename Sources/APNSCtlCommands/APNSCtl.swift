@@ -3,6 +3,7 @@ import APNSCrypto
 import APNSHTTP2
 import ArgumentParser
 import APNSPlatform
+import APNSSettings
 
 /// The root command. It owns `main` so that every failure, including the argument
 /// parser's usage errors, prints as `error: …` and exits with a code from CLI.md. Public only for the
@@ -48,22 +49,10 @@ public struct APNSCtl: ParsableCommand {
     /// process and exit, so tests run the commands in-process with their own world and see every message,
     /// output byte and exit code the binary would give.
     static func execute(_ arguments: [String], in world: CommandWorld) -> Int32 {
-        var arguments = arguments
         if let code = rejectHelpForUnknownCommand(arguments, in: world) { return code }
         if let code = suggestForMistypedCommand(arguments, in: world) { return code }
-        // `send`'s device tokens bypass the parser, which is quadratic in a repeated option's count.
-        var deviceTokens: [String] = []
-        if arguments.first == Send._commandName {
-            let split = DeviceFlagArguments.extract(Array(arguments.dropFirst()))
-            deviceTokens = split.tokens
-            arguments = [Send._commandName] + split.rest
-        }
         do {
             var command = try parseSend(arguments) ?? parseAsRoot(arguments)
-            if var send = command as? Send, !deviceTokens.isEmpty {
-                send.devices = deviceTokens + send.devices
-                command = send
-            }
             // `send` by its type: a cast to a protocol is a conformance lookup in the runtime (near 1% of one
             // send), which send's path otherwise never makes.
             if let send = command as? Send {
@@ -82,20 +71,24 @@ public struct APNSCtl: ParsableCommand {
         }
     }
 
-    /// `send`, the command users time: first through `SendQuickParser` (the usual command lines, without the
-    /// parser's reflection: about a third of a one-device send), else parsed as the root of its own tree
-    /// (the parser then skips matching the subcommand, which builds `send`'s whole argument set once more
-    /// only to ask whether it takes pass-through arguments). Any failure, `--help` included, returns nil and
-    /// the whole tree parses again, so every message and exit code is the parser's own.
+    /// `send`, the command users time, parsed as the root of its own tree: the parser then skips matching the
+    /// subcommand, which builds `send`'s whole argument set once more only to ask whether it takes
+    /// pass-through arguments (about half of the parse). Any failure, `--help` included, returns nil and the
+    /// whole tree parses again, so every message and exit code is the parser's own.
     private static func parseSend(_ arguments: [String]) -> ParsableCommand? {
         guard arguments.first == Send._commandName else { return nil }
-        let rest = Array(arguments.dropFirst())
-        return SendQuickParser.parse(rest) ?? (try? Send.parseAsRoot(rest))
+        return try? Send.parseAsRoot(Array(arguments.dropFirst()))
     }
 
     /// Help and `--version` go to stdout with exit 0; everything else becomes `error:` lines and exit 64
     /// (or the code the parser chose, e.g. a command's `ExitCode`).
     private static func reportParserError(_ error: Error, arguments: [String], in world: CommandWorld) -> Int32 {
+        // A setting flag's value refused by the settings' parser: its own message, as for a variable or profile.
+        if let problem = SettingsProblem.thrown(in: error) {
+            let failure = CLIError(problem)
+            failure.report(to: world.standardError)
+            return finish(exitCode: failure.exitCode, in: world)
+        }
         let code = exitCode(for: error).rawValue
         let text = fullMessage(for: error)
         if code == 0 {

@@ -1,16 +1,23 @@
-/// Every setting flag of `send`, `channel`, `doctor` and `jwt`, in one table: its long name (the profile key),
-/// its kind, the commands that have it. The variable is derived from the name (`APNSCTL_<NAME>`), so a
-/// setting cannot be added without one. The per-run inputs (payload, devices, ids…) are listed too, so a
-/// profile naming one is told why it is refused. When the commands are rebuilt on the resolver, a test
-/// compares this table with the flags the argument parser defines, in both directions.
+import APNSClient
+import APNSCore
+
+/// A setting as the catalog lists it: its long name (the profile key), its kind, the commands that have it,
+/// what `config show` says when it is unset, and its built-in default when that is a plain value. Declared
+/// only through a `SettingKey` (below), so the name, the variable, the catalog row and the typed accessor are
+/// one declaration.
 public struct Setting: Sendable, Equatable, Hashable {
     /// The long flag without dashes: `auth-key`; also the profile key.
     public let name: String
     public let kind: SettingKind
     public let commands: Set<SettingCommand>
+    /// `config show`'s note for an unset setting (`the system trust store`); nil: `not set`.
+    public let unsetNote: String?
+    /// The built-in default when it is a plain value (the others depend on the certificate or the payload and
+    /// are settled when the request is planned).
+    public let defaultValue: SettingValue?
 
-    public init(_ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>) {
-        (self.name, self.kind, self.commands) = (name, kind, commands)
+    init(_ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil, default value: SettingValue? = nil) {
+        (self.name, self.kind, self.commands, unsetNote, defaultValue) = (name, kind, commands, unset, value)
     }
 
     /// `--auth-key`.
@@ -18,6 +25,16 @@ public struct Setting: Sendable, Equatable, Hashable {
 
     /// `APNSCTL_AUTH_KEY`: the long flag's name in upper case with `-` as `_`.
     public var variable: String { Self.variableName(name) }
+
+    /// Secret: never read from the settings file, never echoed.
+    public var isSecret: Bool { kind == .secret }
+
+    /// Repeatable on the command line (an array in a profile, a comma-separated list in its variable).
+    public var isRepeatable: Bool { kind == .endpoints }
+
+    /// The name a command's property for this setting has, compared without case: `ca-file` is `caFile`,
+    /// `key-id` is `keyID`.
+    public var propertyName: String { String(name.filter { $0 != "-" }) }
 
     static func variableName(_ name: String) -> String {
         "APNSCTL_" + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
@@ -27,44 +44,117 @@ public struct Setting: Sendable, Equatable, Hashable {
     public func hash(into h: inout Hasher) { h.combine(name) }
 }
 
+private let connected: Set<SettingCommand> = [.send, .channel, .doctor]
+private let tokenUsers: Set<SettingCommand> = [.send, .channel, .doctor, .jwt]
+
+/// Every setting of `send`, `channel`, `doctor` and `jwt`, declared once, grouped by the type it reads as.
+extension SettingKey where Value == CredentialSource {
+    public static var cert: Self { Self("cert", .credential, connected) }
+    public static var key: Self { Self("key", .credential, connected) }
+    public static var authKey: Self { Self("auth-key", .credential, tokenUsers) }
+}
+
+extension SettingKey where Value == String {
+    public static var keyID: Self { Self("key-id", .word, tokenUsers, unset: "from a file named AuthKey_<KEYID>.p8") }
+    public static var teamID: Self { Self("team-id", .word, tokenUsers) }
+    /// The secret itself.
+    public static var passphrase: Self { Self("passphrase", .secret, connected, unset: "a prompt on a terminal") }
+    public static var passphraseFile: Self { Self("passphrase-file", .path, connected) }
+    /// A flag, a variable or a profile, else curl's variables (part of the default).
+    public static var proxy: Self { Self("proxy", .proxy, connected, unset: "none: no proxy variable is set") }
+    public static var noproxy: Self { Self("noproxy", .text, connected, unset: "none") }
+    public static var caFile: Self { Self("ca-file", .path, connected, unset: "the system trust store") }
+    public static var topic: Self { Self("topic", .word, connected, unset: "the certificate's bundle id (required with auth-key)") }
+    /// As written (`1h`); `RequestDefaults.expiration(_:now:)` gives the time.
+    public static var expiration: Self { Self("expiration", .expiration, [.send], unset: "none: no apns-expiration header") }
+    public static var storage: Self { Self("storage", .storage, [.channel], default: .storage("none")) }
+}
+
+extension SettingKey where Value == Bool {
+    public static var noTokenCache: Self { Self("no-token-cache", .boolean, connected) }
+    public static var insecure: Self { Self("insecure", .boolean, connected) }
+    public static var minify: Self { Self("minify", .boolean, [.send]) }
+    public static var resendUnknown: Self { Self("resend-unknown", .boolean, [.send]) }
+    public static var quiet: Self { Self("quiet", .boolean, [.send]) }
+    public static var verbose: Self { Self("verbose", .boolean, [.send]) }
+}
+
+extension SettingKey where Value == EnvironmentChoice {
+    public static var env: Self { Self("env", .environment, connected, unset: "the certificate's only environment, else sandbox") }
+}
+
+extension SettingKey where Value == PushEndpoints {
+    public static var endpoint: Self { Self("endpoint", .endpoints, connected, unset: "Apple's host for the environment") }
+}
+
+extension SettingKey where Value == Int {
+    public static var port: Self { Self("port", .port, connected, unset: "443") }
+    public static var concurrency: Self { Self("concurrency", .concurrency, [.send, .channel], unset: "the server's limit, at most 1000") }
+    public static var sizeLimit: Self { Self("size-limit", .sizeLimit, [.send], unset: "4096, 5120 for voip") }
+}
+
+extension SettingKey where Value == Double {
+    public static var timeout: Self { Self("timeout", .seconds, connected, default: .seconds(30)) }
+}
+
+extension SettingKey where Value == PushType {
+    public static var pushType: Self { Self("push-type", .pushType, [.send], unset: "from the topic suffix, else from the payload") }
+}
+
+extension SettingKey where Value == Priority {
+    public static var priority: Self { Self("priority", .priority, [.send], unset: "10, or 5 for background") }
+}
+
+extension SettingKey where Value == Int64 {
+    public static var failWithin: Self { Self("fail-within", .duration, [.doctor]) }
+}
+
+extension SettingKey where Value == OutputFormat {
+    public static var output: Self { Self("output", .outputFormat, connected, default: .outputFormat(.text)) }
+}
+
+extension SettingKey where Value == ColorChoice {
+    public static var color: Self { Self("color", .color, [.send], default: .color(.auto)) }
+}
+
 /// The table itself.
 public enum SettingCatalog {
-    private static let connected: Set<SettingCommand> = [.send, .channel, .doctor]
-    private static let tokenUsers: Set<SettingCommand> = [.send, .channel, .doctor, .jwt]
+    /// Every setting's key, in the order `config show` lists them.
+    public static let keys: [AnySettingKey] = [
+        AnySettingKey(.cert),
+        AnySettingKey(.key),
+        AnySettingKey(.authKey),
+        AnySettingKey(.keyID),
+        AnySettingKey(.teamID),
+        AnySettingKey(.passphrase),
+        AnySettingKey(.passphraseFile),
+        AnySettingKey(.noTokenCache),
+        AnySettingKey(.env),
+        AnySettingKey(.endpoint),
+        AnySettingKey(.port),
+        AnySettingKey(.proxy),
+        AnySettingKey(.noproxy),
+        AnySettingKey(.caFile),
+        AnySettingKey(.insecure),
+        AnySettingKey(.concurrency),
+        AnySettingKey(.timeout),
+        AnySettingKey(.topic),
+        AnySettingKey(.pushType),
+        AnySettingKey(.priority),
+        AnySettingKey(.expiration),
+        AnySettingKey(.sizeLimit),
+        AnySettingKey(.minify),
+        AnySettingKey(.resendUnknown),
+        AnySettingKey(.storage),
+        AnySettingKey(.failWithin),
+        AnySettingKey(.output),
+        AnySettingKey(.quiet),
+        AnySettingKey(.color),
+        AnySettingKey(.verbose),
+    ]
 
     /// Every setting, in the order `config show` lists them.
-    public static let all: [Setting] = [
-        Setting("cert", .credential, connected),
-        Setting("key", .credential, connected),
-        Setting("auth-key", .credential, tokenUsers),
-        Setting("key-id", .word, tokenUsers),
-        Setting("team-id", .word, tokenUsers),
-        Setting("passphrase", .secret, connected),
-        Setting("passphrase-file", .path, connected),
-        Setting("no-token-cache", .boolean, [.send, .channel, .doctor]),
-        Setting("env", .environment, connected),
-        Setting("endpoint", .endpoints, connected),
-        Setting("port", .port, connected),
-        Setting("proxy", .proxy, connected),
-        Setting("noproxy", .text, connected),
-        Setting("ca-file", .path, connected),
-        Setting("insecure", .boolean, connected),
-        Setting("concurrency", .concurrency, [.send, .channel]),
-        Setting("timeout", .seconds, connected),
-        Setting("topic", .word, connected),
-        Setting("push-type", .pushType, [.send]),
-        Setting("priority", .priority, [.send]),
-        Setting("expiration", .expiration, [.send]),
-        Setting("size-limit", .sizeLimit, [.send]),
-        Setting("minify", .boolean, [.send]),
-        Setting("resend-unknown", .boolean, [.send]),
-        Setting("storage", .storage, [.channel]),
-        Setting("fail-within", .duration, [.doctor]),
-        Setting("output", .outputFormat, connected),
-        Setting("quiet", .boolean, [.send]),
-        Setting("color", .color, [.send]),
-        Setting("verbose", .boolean, [.send]),
-    ]
+    public static let all: [Setting] = keys.map(\.setting)
 
     /// Flags that are inputs of one run, never settings (CLI.md): a profile naming one is refused with that
     /// reason. `devices` is absent: in a profile it is the profile's table of device names.
@@ -84,5 +174,8 @@ public enum SettingCatalog {
     public static func settings(for command: SettingCommand) -> [Setting] { all.filter { $0.commands.contains(command) } }
 
     /// The credential settings that travel as one unit (CLI.md: a key id belongs to its key).
-    public static let credentialUnit = ["cert", "key", "auth-key", "key-id"]
+    public static let credentialUnit: [Setting] = [Setting.of(.cert), Setting.of(.key), Setting.of(.authKey), Setting.of(.keyID)]
+
+    /// The passphrase settings: the first layer naming either supplies it.
+    public static let passphraseUnit: [Setting] = [Setting.of(.passphrase), Setting.of(.passphraseFile)]
 }

@@ -75,21 +75,21 @@ import Testing
     ]
 
     @Test(arguments: topicLayers) func topicPrecedence(_ row: Layering) throws {
-        let r = try Self.resolve(flags: Self.flags { $0.topic = row.flag },
+        let r = try Self.resolve(flags: Self.flags { $0[.topic] = row.flag },
                                  variables: row.variable.map { ["APNSCTL_TOPIC": $0] } ?? [:], file: row.profile ? Self.example : nil)
-        #expect(r.topic?.value == row.expected)
-        #expect(r.topic?.origin == row.origin)
+        #expect(r[.topic]?.value == row.expected)
+        #expect(r[.topic]?.origin == row.origin)
     }
 
     @Test func profileChoice() throws {
         #expect(try Self.resolve().profile == Sourced("dev", from: .profile(name: "dev", file: Self.path, line: 1)))
         let byVariable = try Self.resolve(variables: ["APNSCTL_PROFILE": "prod-cert"])
         #expect(byVariable.profile?.origin == .variable("APNSCTL_PROFILE"))
-        #expect(byVariable.environment?.value == .one(.production))
+        #expect(byVariable[.env]?.value == .one(.production))
         let byFlag = try Self.resolve(flags: Self.flags { $0.profile = "staging" }, variables: ["APNSCTL_PROFILE": "dev"])
         #expect(byFlag.profile?.value == "staging")
-        #expect(byFlag.priority == Sourced(.powerAware, from: .profile(name: "staging", file: Self.path, line: 23)))
-        #expect(byFlag.endpoints?.value.byEnvironment.count == 2)
+        #expect(byFlag[.priority] == Sourced(.powerAware, from: .profile(name: "staging", file: Self.path, line: 23)))
+        #expect(byFlag[.endpoint]?.value.byEnvironment.count == 2)
         // An empty APNSCTL_PROFILE is unset: the default profile applies.
         #expect(try Self.resolve(variables: ["APNSCTL_PROFILE": ""]).profile?.value == "dev")
         #expect(try Self.resolve(file: nil).profile == nil)
@@ -111,31 +111,31 @@ import Testing
 
     @Test func credentialsTravelTogether() throws {
         // The flag's certificate replaces the profile's auth-key: no clash, and no key id from the profile.
-        let r = try Self.resolve(flags: Self.flags { $0.cert = "push.pem" })
-        #expect(r.cert == Sourced(.file("push.pem"), from: .flag("--cert")))
-        #expect(r.authKey == nil)
-        #expect(r.teamID?.origin == .profile(name: "dev", file: Self.path, line: 5), "team-id follows the ordinary order")
+        let r = try Self.resolve(flags: Self.flags { $0[.cert] = "push.pem" })
+        #expect(r[.cert] == Sourced(.file("push.pem"), from: .flag("--cert")))
+        #expect(r[.authKey] == nil)
+        #expect(r[.teamID]?.origin == .profile(name: "dev", file: Self.path, line: 5), "team-id follows the ordinary order")
         try r.checkCombinations()
 
         // APNSCTL_CERT over a profile's auth-key uses the certificate.
         let v = try Self.resolve(variables: ["APNSCTL_CERT": "/c.pem"])
-        #expect(v.cert?.origin == .variable("APNSCTL_CERT"))
-        #expect(v.authKey == nil)
+        #expect(v[.cert]?.origin == .variable("APNSCTL_CERT"))
+        #expect(v[.authKey] == nil)
 
         // --auth-key over a profile's cert: token auth.
-        let t = try Self.resolve(flags: Self.flags { $0.profile = "prod-cert"; $0.authKey = "k.p8" })
-        #expect(t.cert == nil)
-        #expect(t.authKey?.value == .file("k.p8"))
+        let t = try Self.resolve(flags: Self.flags { $0.profile = "prod-cert"; $0[.authKey] = "k.p8" })
+        #expect(t[.cert] == nil)
+        #expect(t[.authKey]?.value == .file("k.p8"))
 
         // A profile's key id does not follow its key out: with APNSCTL_AUTH_KEY the profile's key-id is not read.
         let pemKey = try Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_AUTH_KEY": "/k.p8"],
                                       file: "[profiles.p]\nauth-key = \"AuthKey_ABCDE12345.p8\"\nkey-id = \"ABCDE12345\"\n")
-        #expect(pemKey.keyID == nil)
-        #expect(pemKey.authKey?.origin == .variable("APNSCTL_AUTH_KEY"))
+        #expect(pemKey[.keyID] == nil)
+        #expect(pemKey[.authKey]?.origin == .variable("APNSCTL_AUTH_KEY"))
 
         // The profile's own key: ~/ expanded, relative paths from the file's folder.
-        #expect(try Self.resolve().authKey?.value == .file("/home/u/keys/AuthKey_ABCDE12345.p8"))
-        #expect(try Self.resolve(flags: Self.flags { $0.profile = "prod-cert" }).cert?.value
+        #expect(try Self.resolve()[.authKey]?.value == .file("/home/u/keys/AuthKey_ABCDE12345.p8"))
+        #expect(try Self.resolve(flags: Self.flags { $0.profile = "prod-cert" })[.cert]?.value
                 == .file("/home/u/.config/apnsctl/certs/push-prod.p12"))
     }
 
@@ -143,29 +143,29 @@ import Testing
         let both = "[profiles.x]\ncert = \"a.pem\"\nauth-key = \"b.p8\"\n"
         #expect(Self.problem(flags: Self.flags { $0.profile = "x" }, file: both)?.message
                 == "cert in profile x (\(Self.path):2) and auth-key in profile x (\(Self.path):3) both given; choose one: certificate auth (cert) or token auth (auth-key)")
-        #expect(Self.problem(flags: Self.flags { $0.cert = "a"; $0.authKey = "b" }, file: nil)?.message.hasPrefix("--cert and --auth-key both given") == true)
+        #expect(Self.problem(flags: Self.flags { $0[.cert] = "a"; $0[.authKey] = "b" }, file: nil)?.message.hasPrefix("--cert and --auth-key both given") == true)
         #expect(Self.problem(file: nil)?.message.hasPrefix("no credential;") == true)
-        #expect(Self.problem(flags: Self.flags { $0.key = "k.pem" }, file: nil)?.message == "--key needs a certificate in the same place; give cert with it")
+        #expect(Self.problem(flags: Self.flags { $0[.key] = "k.pem" }, file: nil)?.message == "--key needs a certificate in the same place; give cert with it")
         // --key with the profile's certificate: the unit comes from the flags, which have no certificate.
-        #expect(Self.problem(flags: Self.flags { $0.profile = "prod-cert"; $0.key = "k.pem" })?.message.hasPrefix("--key needs") == true)
+        #expect(Self.problem(flags: Self.flags { $0.profile = "prod-cert"; $0[.key] = "k.pem" })?.message.hasPrefix("--key needs") == true)
         // A key id above the key's layer is stranded.
-        #expect(Self.problem(flags: Self.flags { $0.keyID = "ABCDE12345" })?.message.hasPrefix("--key-id: a key id belongs to its key, and the credentials come from auth-key in profile dev") == true)
-        #expect(Self.problem(flags: Self.flags { $0.teamID = "X"; $0.cert = "c.pem" }, file: nil)?.message == "--team-id needs a .p8 key for token auth; pass --auth-key too")
+        #expect(Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix("--key-id: a key id belongs to its key, and the credentials come from auth-key in profile dev") == true)
+        #expect(Self.problem(flags: Self.flags { $0[.teamID] = "X"; $0[.cert] = "c.pem" }, file: nil)?.message == "--team-id needs a .p8 key for token auth; pass --auth-key too")
         #expect(Self.problem(.jwt, file: nil)?.message.hasPrefix("--auth-key is required") == true)
         // -p dev --team-id X is fine: the key comes from the profile.
-        #expect(Self.problem(flags: Self.flags { $0.profile = "dev"; $0.teamID = "OTHERTEAM1" }) == nil)
-        #expect((try? Self.resolve(flags: Self.flags { $0.teamID = "OTHERTEAM1" }).teamID?.origin) == .flag("--team-id"))
+        #expect(Self.problem(flags: Self.flags { $0.profile = "dev"; $0[.teamID] = "OTHERTEAM1" }) == nil)
+        #expect((try? Self.resolve(flags: Self.flags { $0[.teamID] = "OTHERTEAM1" })[.teamID]?.origin) == .flag("--team-id"))
     }
 
     @Test func pemInVariables() throws {
         let pem = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
         let r = try Self.resolve(variables: ["APNSCTL_AUTH_KEY": pem, "APNSCTL_KEY_ID": "ABCDE12345"], file: nil)
-        #expect(r.authKey?.value == .pem(text: pem, variable: "APNSCTL_AUTH_KEY"))
-        #expect(r.authKey?.value.displayName == "(PEM from APNSCTL_AUTH_KEY)")
-        #expect(r["auth-key"]?.value.display == "(PEM from APNSCTL_AUTH_KEY)")
-        #expect(r.keyID?.origin == .variable("APNSCTL_KEY_ID"))
+        #expect(r[.authKey]?.value == .pem(text: pem, variable: "APNSCTL_AUTH_KEY"))
+        #expect(r[.authKey]?.value.displayName == "(PEM from APNSCTL_AUTH_KEY)")
+        #expect(r.value(of: Setting.of(.authKey))?.value.display == "(PEM from APNSCTL_AUTH_KEY)")
+        #expect(r[.keyID]?.origin == .variable("APNSCTL_KEY_ID"))
         // A PEM in a flag is a path (flags name files).
-        #expect(try Self.resolve(flags: Self.flags { $0.cert = "-----BEGIN" }, file: nil).cert?.value == .file("-----BEGIN"))
+        #expect(try Self.resolve(flags: Self.flags { $0[.cert] = "-----BEGIN" }, file: nil)[.cert]?.value == .file("-----BEGIN"))
     }
 
     // MARK: Values: one parser per type, errors name their origin
@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test func messagesQuoteTheValueAsGiven() {
-        #expect(Self.problem(flags: Self.flags { $0.priority = "7"; $0.cert = "c" }, file: nil)?.message == "--priority 7: must be 10, 5 or 1")
+        #expect(Self.problem(flags: Self.flags { $0[.priority] = "7"; $0[.cert] = "c" }, file: nil)?.message == "--priority 7: must be 10, 5 or 1")
         #expect(Self.problem(variables: ["APNSCTL_PRIORITY": "7", "APNSCTL_CERT": "c"], file: nil)?.message == "APNSCTL_PRIORITY=7: must be 10, 5 or 1")
         #expect(Self.problem(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\n\n\n\n\n\n\npriority = 7\n")?.message
                 == "\(Self.path):9: priority = 7: must be 10, 5 or 1")
@@ -219,54 +219,54 @@ import Testing
 
     /// The flag's own conversion is the same parser, naming the flag.
     @Test func flagsShareTheParser() throws {
-        #expect(try SettingParser.parseFlag("5", name: "priority", command: .send) == .priority(.powerAware))
+        #expect(try SettingParser.parseFlag("5", for: Setting.of(.priority), command: .send) == .priority(.powerAware))
         #expect(throws: SettingsProblem.usage("--priority 7: must be 10, 5 or 1")) {
-            try SettingParser.parseFlag("7", name: "priority", command: .send)
+            try SettingParser.parseFlag("7", for: Setting.of(.priority), command: .send)
         }
-        #expect(throws: SettingsProblem.self) { try SettingParser.parseFlag("auto", name: "env", command: .channel) }
+        #expect(throws: SettingsProblem.self) { try SettingParser.parseFlag("auto", for: Setting.of(.env), command: .channel) }
     }
 
     @Test func booleansAndLists() throws {
         for (text, expected) in [("1", true), ("TRUE", true), ("yes", true), ("On", true), ("0", false), ("false", false), ("NO", false), ("off", false)] {
-            #expect(try Self.resolve(variables: ["APNSCTL_INSECURE": text], file: nil).isOn("insecure") == expected)
+            #expect(try Self.resolve(variables: ["APNSCTL_INSECURE": text], file: nil).isOn(.insecure) == expected)
         }
         // A profile's true is switched off by the variable.
         let file = "[profiles.p]\ninsecure = true\n"
-        #expect(try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: file).isOn("insecure"))
-        #expect(try !Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_INSECURE": "off"], file: file).isOn("insecure"))
+        #expect(try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: file).isOn(.insecure))
+        #expect(try !Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_INSECURE": "off"], file: file).isOn(.insecure))
         let list = try Self.resolve(variables: ["APNSCTL_ENDPOINT": "sandbox=https://127.0.0.1:1, production=https://127.0.0.1:2"], file: nil)
-        #expect(list.endpoints?.value.byEnvironment.count == 2)
+        #expect(list[.endpoint]?.value.byEnvironment.count == 2)
         let one = try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\nendpoint = \"https://127.0.0.1:9\"\n")
-        #expect(one.endpoints?.value.all?.port == 9)
-        let flagged = try Self.resolve(flags: Self.flags { $0.endpoint = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"] }, file: nil)
-        #expect(flagged.endpoints?.value.byEnvironment.count == 2)
-        #expect(flagged.endpoints?.origin == .flag("--endpoint"))
+        #expect(one[.endpoint]?.value.all?.port == 9)
+        let flagged = try Self.resolve(flags: Self.flags { $0[list: .endpoint] = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"] }, file: nil)
+        #expect(flagged[.endpoint]?.value.byEnvironment.count == 2)
+        #expect(flagged[.endpoint]?.origin == .flag("--endpoint"))
     }
 
     @Test func defaultsAndCurlProxyVariables() throws {
         let r = try Self.resolve(file: nil)
-        #expect(r.timeout == Sourced(30, from: .defaultValue))
-        #expect(r.output == Sourced(.text, from: .defaultValue))
-        #expect(r.proxy == nil)
+        #expect(r[.timeout] == Sourced(30, from: .defaultValue))
+        #expect(r[.output] == Sourced(.text, from: .defaultValue))
+        #expect(r[.proxy] == nil)
         let curl = try Self.resolve(variables: ["HTTPS_PROXY": "http://proxy:3128", "all_proxy": "socks5h://x:1", "NO_PROXY": "localhost"], file: nil)
-        #expect(curl.proxy == Sourced("http://proxy:3128", from: .variable("HTTPS_PROXY")))
-        #expect(curl.noProxy == Sourced("localhost", from: .variable("NO_PROXY")))
+        #expect(curl[.proxy] == Sourced("http://proxy:3128", from: .variable("HTTPS_PROXY")))
+        #expect(curl[.noproxy] == Sourced("localhost", from: .variable("NO_PROXY")))
         // A profile's proxy wins over curl's variables (they are part of the default).
         let profile = try Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["https_proxy": "http://a:1"],
                                        file: "[profiles.p]\nproxy = \"http://b:2\"\n")
-        #expect(profile.proxy?.value == "http://b:2")
-        #expect(profile.proxy?.origin == .profile(name: "p", file: Self.path, line: 2))
+        #expect(profile[.proxy]?.value == "http://b:2")
+        #expect(profile[.proxy]?.origin == .profile(name: "p", file: Self.path, line: 2))
     }
 
     @Test func commandsReadOnlyTheirSettings() throws {
         let jwt = try Self.resolve(.jwt)
-        #expect(jwt.topic == nil && jwt.timeout == nil)
-        #expect(jwt.authKey != nil && jwt.teamID?.value == "TEAMID1234")
-        let channel = try Self.resolve(.channel, flags: Self.flags { $0.storage = "most-recent" })
-        #expect(channel.storage?.value == "most-recent")
-        #expect(Self.problem(.channel, flags: Self.flags { $0.env = "auto" })?.message == "--env auto: auto is for send only (it tries both environments); use sandbox (development) or production")
-        #expect(try Self.resolve(.doctor, flags: Self.flags { $0.env = "both" }).environment?.value == .both)
-        #expect(try Self.resolve(flags: Self.flags { $0.env = "auto" }).environment?.value == .auto)
+        #expect(jwt[.topic] == nil && jwt[.timeout] == nil)
+        #expect(jwt[.authKey] != nil && jwt[.teamID]?.value == "TEAMID1234")
+        let channel = try Self.resolve(.channel, flags: Self.flags { $0[.storage] = "most-recent" })
+        #expect(channel[.storage]?.value == "most-recent")
+        #expect(Self.problem(.channel, flags: Self.flags { $0[.env] = "auto" })?.message == "--env auto: auto is for send only (it tries both environments); use sandbox (development) or production")
+        #expect(try Self.resolve(.doctor, flags: Self.flags { $0[.env] = "both" })[.env]?.value == .both)
+        #expect(try Self.resolve(flags: Self.flags { $0[.env] = "auto" })[.env]?.value == .auto)
     }
 
     // MARK: The built-in mock profile
@@ -275,31 +275,31 @@ import Testing
 
     @Test func mockProfile() throws {
         let r = try Self.resolve(flags: Self.flags { $0.profile = "mock" }, mockJSON: Self.mockJSON)
-        #expect(r.cert == Sourced(.file("/state/client.pem"), from: .mock(file: "/state/mock.json")))
-        #expect(r.topic?.value == "com.example.demo")
-        #expect(r.caFile?.value == "/state/ca.pem")
-        #expect(r.endpoints?.value.all?.port == 2197)
+        #expect(r[.cert] == Sourced(.file("/state/client.pem"), from: .mock(file: "/state/mock.json")))
+        #expect(r[.topic]?.value == "com.example.demo")
+        #expect(r[.caFile]?.value == "/state/ca.pem")
+        #expect(r[.endpoint]?.value.all?.port == 2197)
         try r.checkCombinations()
         let missing = Self.problem(flags: Self.flags { $0.profile = "mock" })
         #expect(missing?.exitCode == 66)
         #expect(missing?.message.contains("start apnsctl mock") == true)
         // A file's own [profiles.mock] wins over the built-in one.
         let own = try Self.resolve(flags: Self.flags { $0.profile = "mock" }, file: "[profiles.mock]\ntopic = \"mine\"\ncert = \"c\"\n")
-        #expect(own.topic?.origin == .profile(name: "mock", file: Self.path, line: 2))
+        #expect(own[.topic]?.origin == .profile(name: "mock", file: Self.path, line: 2))
         #expect(MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": "/s"], defaultStateDirectory: "/d") == "/s/mock.json")
         #expect(MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": ""], defaultStateDirectory: "/d") == "/d/mock.json")
     }
 
     @Test func passphraseSources() throws {
-        let flag = try Self.resolve(flags: Self.flags { $0.passphraseFile = "pw.txt" }, variables: ["APNSCTL_PASSPHRASE": "secret"])
-        #expect(flag.passphraseFile?.value == "pw.txt")
-        #expect(flag.passphrase == nil, "the first place naming a passphrase supplies it")
+        let flag = try Self.resolve(flags: Self.flags { $0[.passphraseFile] = "pw.txt" }, variables: ["APNSCTL_PASSPHRASE": "secret"])
+        #expect(flag[.passphraseFile]?.value == "pw.txt")
+        #expect(flag[.passphrase] == nil, "the first place naming a passphrase supplies it")
         let variable = try Self.resolve(variables: ["APNSCTL_PASSPHRASE": "secret"], file: nil)
-        #expect(variable["passphrase"]?.value.display == "(hidden)")
+        #expect(variable.value(of: Setting.of(.passphrase))?.value.display == "(hidden)")
         #expect(Self.problem(variables: ["APNSCTL_PASSPHRASE": "a", "APNSCTL_PASSPHRASE_FILE": "b", "APNSCTL_CERT": "c"], file: nil)?
             .message == "APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one")
         let profile = try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\npassphrase-file = \"~/pw\"\n")
-        #expect(profile.passphraseFile?.value == "/home/u/pw")
+        #expect(profile[.passphraseFile]?.value == "/home/u/pw")
     }
 }
 
@@ -343,7 +343,7 @@ import Testing
         #expect(variable?.message.hasPrefix(setting.variable) == true, "\(variable?.message ?? "accepted")")
         // A key id belongs to its key: the profile holds both (with the key in a variable, the profile's
         // key id is not read at all).
-        let unit = SettingCatalog.credentialUnit.contains(name)
+        let unit = SettingCatalog.credentialUnit.contains { $0.name == name }
         let file = "[profiles.p]\n\(unit ? "auth-key = \"k.p8\"" : "")\n\(name) = \(bad.toml)\n"
         #expect(try PythonTOML.accepts(file))
         let profile = SettingsResolverTests.problem(command, flags: SettingsResolverTests.flags { $0.profile = "p" },
@@ -373,6 +373,6 @@ import Testing
         case .word, .text, .path, .credential, .secret: good = "value"
         }
         let r = try SettingsResolverTests.resolve(command, variables: [setting.variable: good], file: nil)
-        #expect(r[name]?.origin == .variable(setting.variable), "\(command) does not read \(setting.variable)")
+        #expect(r.value(of: setting)?.origin == .variable(setting.variable), "\(command) does not read \(setting.variable)")
     }
 }

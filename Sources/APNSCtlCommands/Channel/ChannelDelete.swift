@@ -30,7 +30,7 @@ extension APNSCtl.Channel {
             if !yes && !world.terminal.isAvailable() {
                 throw CLIError.usage("channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm")
             }
-            let plan = try options.plan(in: world)
+            let plan = try options.plan(self, in: world)
             if !yes {
                 guard Confirmation.ask(on: world.terminal, "Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] ") else {
                     throw CLIError.usage("channel delete \(id): not confirmed; nothing was deleted")

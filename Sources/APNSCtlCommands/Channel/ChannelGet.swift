@@ -16,7 +16,7 @@ extension APNSCtl.Channel {
 
         func run(in world: CommandWorld) throws {
             try HeaderValueCheck.check(id, flag: "channel get")
-            let plan = try options.plan(in: world)
+            let plan = try options.plan(self, in: world)
             let output = ChannelOutput(format: plan.format, in: world)
             guard let result = try plan.perform([plan.request(.read(channel: id))]).first else {
                 throw CLIError.internalError("channel get got no result")

@@ -20,7 +20,7 @@ extension APNSCtl.Channel {
         @OptionGroup var options: ChannelOptions
 
         func run(in world: CommandWorld) throws {
-            let plan = try options.plan(in: world)
+            let plan = try options.plan(self, in: world)
             let output = ChannelOutput(format: plan.format, in: world)
             guard let listed = try plan.perform([plan.request(.list)]).first else {
                 throw CLIError.internalError("channel list got no result")

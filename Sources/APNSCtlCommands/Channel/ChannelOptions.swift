@@ -7,7 +7,7 @@ import APNSSettings
 /// What every `apnsctl channel` subcommand takes: the app (`--topic`), the request id, the output format,
 /// and `send`'s credential, environment and connection flags (the same option groups).
 struct ChannelOptions: ParsableArguments {
-    @Option(name: [.customShort("t"), .customLong("topic")],
+    @Option(name: [.customShort("t"), .setting(.topic)],
             help: ArgumentHelp("The app's bundle id (a push-type suffix such as .push-type.liveactivity is removed). Default: the certificate's bundle id. Required with --auth-key.",
                                valueName: "topic"))
     var topic: String?
@@ -16,9 +16,10 @@ struct ChannelOptions: ParsableArguments {
             help: ArgumentHelp("apns-request-id for this request: a canonical UUID (default: a fresh lowercase one).", valueName: "uuid"))
     var requestID: String?
 
-    @Option(name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"), completion: .list(["text", "json"]))
-    var output: String?
+    @Option(name: [.customShort("o"), .setting(.output)],
+            help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"), completion: .list(["text", "json"]),
+            transform: SettingArgument.transform(.output, .channel))
+    var output: SettingValue?
 
     @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
@@ -28,17 +29,12 @@ struct ChannelOptions: ParsableArguments {
     @OptionGroup(title: "Connection") var connection: ChannelConnectionOptions
 
     /// Everything checked before connecting, in `send`'s order: the settings resolved first (flags, `APNSCTL_*`
-    /// variables, the profile; 64), then credentials (77). `extra` holds a subcommand's own setting flags
-    /// (`create --storage`).
-    func plan(_ extra: SettingFlags = SettingFlags(), in world: CommandWorld) throws(CLIError) -> ChannelPlan {
-        var flags = extra
-        CredentialFlags.fill(&flags, certificate: certificate, passphrase: passphrase, tokenAuth: tokenAuth)
-        connection.fill(&flags)
-        flags.topic = topic
-        flags.output = output
-        let settings = try settingsOptions.resolve(.channel, flags: flags, world: world.settings)
-        let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
-        if let topic = settings.topic { try HeaderValueCheck.check(topic.value, flag: settings.label("topic")) }
+    /// variables, the profile; 64), then credentials (77). `subcommand`: the parsed subcommand, whose setting
+    /// flags (these options' and its own, `create --storage`) are read.
+    func plan(_ subcommand: Any, in world: CommandWorld) throws(CLIError) -> ChannelPlan {
+        let settings = try settingsOptions.resolve(.channel, from: subcommand, world: world.settings)
+        let format = settings[.output]?.value ?? .text
+        if let topic = settings[.topic] { try HeaderValueCheck.check(topic.value, flag: settings.label(.topic)) }
         let requestID = try parsedRequestID(requestID)
         try settings.checkCAFile()
         let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)

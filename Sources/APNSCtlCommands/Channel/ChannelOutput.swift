@@ -1,6 +1,7 @@
 import APNSClient
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// Renders `apnsctl channel` results. Text: data on stdout (the new id, the ids, the channel's settings),
 /// the `apns-request-id` on stderr, a rejection as one `error:` line with reason, meaning and hint (so
@@ -8,12 +9,12 @@ import APNSPlatform
 /// `"apns_request_id"`, and for a rejection the reason's `"meaning"` and `"hint"` (null otherwise), so a
 /// script reads the same explanation a user sees.
 struct ChannelOutput {
-    let format: SendOutput.Format
+    let format: OutputFormat
     private let out: OutputSink
     private let messages: MessageStream
 
     /// Results on the world's standard output, request ids and rejections on its standard error.
-    init(format: SendOutput.Format, in world: CommandWorld) {
+    init(format: OutputFormat, in world: CommandWorld) {
         self.format = format
         out = world.standardOutput
         messages = world.standardError

@@ -8,7 +8,7 @@ import APNSSettings
 struct ChannelPlan {
     /// The command's resolved settings (what `-v` and `config show --for channel` print).
     let settings: ResolvedSettings
-    let format: SendOutput.Format
+    let format: OutputFormat
     let credentials: BroadcastCredentials
     let endpoint: PushEndpoint
     let configuration: SenderConfiguration

@@ -39,11 +39,7 @@ extension APNSCtl {
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
         func run(in world: CommandWorld) throws {
-            var flags = SettingFlags()
-            flags.authKey = key.authKey
-            flags.keyID = key.keyID
-            flags.teamID = key.teamID
-            let settings = try settingsOptions.resolve(.jwt, flags: flags, world: world.settings)
+            let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
             guard let loaded = try settings.loadSigningKey() else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")
             }

@@ -61,7 +61,7 @@ extension APNSCtl {
                       --endpoint https://127.0.0.1:2197
                 """)
 
-        @Option(name: .customLong("topic"),
+        @Option(name: .setting(.topic),
                 help: ArgumentHelp("The probe's apns-topic: the app's bundle id. Default: the certificate's bundle id; required with --auth-key.",
                                    valueName: "topic"))
         var topic: String?
@@ -71,28 +71,23 @@ extension APNSCtl {
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
         @OptionGroup(title: "Connection") var connection: DoctorConnectionOptions
 
-        @Option(name: .customLong("fail-within"),
+        @Option(name: .setting(.failWithin),
                 help: ArgumentHelp("Fail (exit 77) when the certificate expires within this duration: 30d, 12h, 2w (--expiration's syntax). Without it, expiry within 30 days only warns. Keys do not expire: ignored with --auth-key.",
-                                   valueName: "duration"))
-        var failWithin: String?
+                                   valueName: "duration"),
+                transform: SettingArgument.transform(.failWithin, .doctor))
+        var failWithin: SettingValue?
 
-        @Option(name: [.customShort("o"), .customLong("output")],
+        @Option(name: [.customShort("o"), .setting(.output)],
                 help: ArgumentHelp("Report format: text (one aligned line per check) or json (one JSON object per check per line).",
-                                   valueName: "text|json"), completion: .list(["text", "json"]))
-        var output: String?
+                                   valueName: "text|json"), completion: .list(["text", "json"]),
+                transform: SettingArgument.transform(.output, .doctor))
+        var output: SettingValue?
 
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
         func run(in world: CommandWorld) throws {
-            var flags = SettingFlags()
-            CredentialFlags.fill(&flags, certificate: certificate, passphrase: passphrase, tokenAuth: tokenAuth)
-            connection.fill(&flags)
-            flags.concurrency = nil
-            flags.topic = topic
-            flags.failWithin = failWithin
-            flags.output = output
-            let settings = try settingsOptions.resolve(.doctor, flags: flags, world: world.settings)
-            let format: DoctorOutput.Format = settings.output?.value == .json ? .json : .text
+            let settings = try settingsOptions.resolve(.doctor, from: self, world: world.settings)
+            let format = settings[.output]?.value ?? .text
             let plan: DoctorPlan
             do { plan = try makePlan(settings, in: world) } catch {
                 // A credential that cannot be used is still a check, so a nightly report shows it.

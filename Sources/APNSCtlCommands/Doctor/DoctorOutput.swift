@@ -1,24 +1,21 @@
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// Renders `apnsctl doctor`'s checks: one aligned line per check (`ok    dns           …`), or one JSON
 /// object per check per line with `-o json` (nothing else on stdout).
 enum DoctorOutput {
-    enum Format: String {
-        case text, json
-    }
-
     /// Width of the check column (`credentials` and `auth sandbox` fit; longer labels push the detail right).
     static let checkWidth = 14
 
-    static func print(_ checks: [DoctorCheck], format: Format, to sink: OutputSink) {
+    static func print(_ checks: [DoctorCheck], format: OutputFormat, to sink: OutputSink) {
         var out = ""
         for check in checks { out += line(check, format: format) + "\n" }
         sink.print(out)
     }
 
     /// One check as a line of `format`.
-    static func line(_ check: DoctorCheck, format: Format) -> String {
+    static func line(_ check: DoctorCheck, format: OutputFormat) -> String {
         switch format {
         case .text:
             let status = check.status.rawValue.padding(to: 6)

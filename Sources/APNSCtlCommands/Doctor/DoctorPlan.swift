@@ -51,16 +51,16 @@ extension APNSCtl.Doctor {
             throw CLIError.usage("--concurrency: doctor sends one probe per environment; leave it out")
         }
         let wanted: [APNSEnvironment]?
-        switch settings.environment?.value {
+        switch settings[.env]?.value {
         case .one(let e)?: wanted = [e]
         case .both?: wanted = APNSEnvironment.allCases
         default: wanted = nil
         }
         let endpoints = settings.endpointList
         let port = settings.checkedPort(endpoints: endpoints, in: world)
-        let failWithin = settings.failWithin?.value
-        let topic = settings.topic?.value
-        if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
+        let failWithin = settings[.failWithin]?.value
+        let topic = settings[.topic]?.value
+        if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]
         for environment in APNSEnvironment.allCases {
             let endpoint = endpoints.endpoint(for: environment, port: port)
@@ -69,8 +69,8 @@ extension APNSCtl.Doctor {
                                                    isAppleHost: endpoints.explicit(for: environment) == nil)
         }
         try settings.checkCAFile()
-        if failWithin != nil && settings.authKey != nil {
-            world.standardError.warning("\(settings.label("fail-within")) applies to certificates; a .p8 key does not expire, so it is ignored")
+        if failWithin != nil && settings[.authKey] != nil {
+            world.standardError.warning("\(settings.label(.failWithin)) applies to certificates; a .p8 key does not expire, so it is ignored")
         }
 
         // 2. Credentials (66 for a missing file, else 77).
@@ -79,13 +79,13 @@ extension APNSCtl.Doctor {
         var stop = false
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
-        if let cert = settings.cert?.value {
+        if let cert = settings[.cert]?.value {
             guard let loaded = try settings.loadIdentity(now: nil, in: world) else {
                 throw CLIError.internalError("--cert given but no certificate loaded")
             }
             identity = loaded
             (credentials, stop) = Self.certificateCheck(loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
-        } else if let key = settings.authKey?.value {
+        } else if let key = settings[.authKey]?.value {
             guard let token = try settings.providerToken(now: now, in: world) else {
                 throw CLIError.internalError("token auth without a key")
             }
@@ -116,12 +116,12 @@ extension APNSCtl.Doctor {
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {
-            throw CLIError.usage("\(settings.label("topic")): the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw CLIError.usage("\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
         let probe = PushRequest(topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
                                 bearerToken: bearer, payload: DoctorPlan.probePayload)
         let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
-                                                identity: identity, timeout: settings.timeout?.value ?? 30)
+                                                identity: identity, timeout: settings[.timeout]?.value ?? 30)
         return DoctorPlan(routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
                           configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
     }

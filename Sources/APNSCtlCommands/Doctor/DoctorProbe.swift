@@ -2,6 +2,7 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// Runs one environment's network checks phase by phase, on the same steps `send` runs in one go
 /// (`PushConnection`'s phases, the sender's TLS context), and turns each phase's result into a line.
@@ -14,7 +15,7 @@ struct DoctorProbe {
     let clock: CommandClock
 
     private var timeout: Double { plan.configuration.timeout }
-    private var timeoutText: String { "--timeout \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))" }
+    private var timeoutText: String { "\(Setting.of(.timeout).flag) \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))" }
 
     /// The checks of `route`'s environment: dns, connect, proxy (only through one), tls, auth.
     func run(_ route: DoctorPlan.Route) -> EnvironmentReport {

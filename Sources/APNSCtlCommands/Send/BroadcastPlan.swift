@@ -38,8 +38,8 @@ extension APNSCtl.Send {
         if broadcast.requestID != nil && broadcast.channels.count > 1 {
             throw .usage("--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time")
         }
-        if let type = settings.pushType?.value, type != Broadcast.pushType {
-            throw .usage("\(settings.label("push-type")) \(type.rawValue): broadcasts are always liveactivity; leave --push-type out")
+        if let type = settings[.pushType]?.value, type != Broadcast.pushType {
+            throw .usage("\(settings.label(.pushType)) \(type.rawValue): broadcasts are always liveactivity; leave --push-type out")
         }
         if request.collapseID != nil { throw .usage("--collapse-id: broadcasts have no collapse id; leave it out") }
         if request.apnsID != nil { throw .usage("--apns-id: broadcasts are named by --request-id, not apns-id") }
@@ -47,9 +47,9 @@ extension APNSCtl.Send {
             throw .usage("--live-activity start: a broadcast cannot start a Live Activity (a channel updates the activities that joined it); send the start to a device with --device, and broadcast update or end")
         }
         if liveActivity.contentChanged { throw .usage("--content-changed: broadcasts are Live Activity pushes; send widget pushes to devices") }
-        let priority = settings.priority?.value ?? .immediate
+        let priority = settings[.priority]?.value ?? .immediate
         let expiration = try settings.expirationTime(now: now) ?? 0
-        let sizeLimit = PushHeaders.sizeLimit(settings.sizeLimit?.value, for: Broadcast.pushType, broadcast: true)
+        let sizeLimit = PushHeaders.sizeLimit(settings[.sizeLimit]?.value, for: Broadcast.pushType, broadcast: true)
         let requestID = try parsedRequestID(broadcast.requestID)
         try settings.checkCAFile()
 
@@ -57,7 +57,7 @@ extension APNSCtl.Send {
         let payload = try loadPayload(type: PushDescription.RequestedType(built: Broadcast.pushType, given: Broadcast.pushType), now: now, in: world)
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
         let body = try checkPayload(payload, ParsedPayload(payload.payload), pushType: Broadcast.pushType, priority: priority,
-                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn("minify"), broadcast: true, now: now, in: world)
+                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn(.minify), broadcast: true, now: now, in: world)
         let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
                                        bearerToken: credentials.bearerToken, payload: body)
         let port = settings.checkedPort(endpoints: settings.endpointList, in: world)

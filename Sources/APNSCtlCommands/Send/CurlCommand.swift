@@ -35,19 +35,19 @@ struct CurlCommand {
     static func lines(url: String, headers: [HeaderField], body: [UInt8], settings: ResolvedSettings,
                       identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, proxy: ProxySelection? = nil) -> [String] {
         var curl = CurlCommand(url: url)
-        let passphraseFile = settings.passphraseFile?.value
-        if let cert = settings.cert?.value, let identity {
-            switch (cert, settings.key?.value) {
+        let passphraseFile = settings[.passphraseFile]?.value
+        if let cert = settings[.cert]?.value, let identity {
+            switch (cert, settings[.key]?.value) {
             case (.file(let path), .file(let keyPath)?): curl.certificate(path: path, keyPath: keyPath, identity: identity, passphraseFile: passphraseFile)
             case (.file(let path), nil): curl.certificate(path: path, keyPath: nil, identity: identity, passphraseFile: passphraseFile)
-            default: curl.certificateInVariables(cert, key: settings.key?.value, identity: identity, passphraseFile: passphraseFile)
+            default: curl.certificateInVariables(cert, key: settings[.key]?.value, identity: identity, passphraseFile: passphraseFile)
             }
         }
-        if let tokenIDs, let authKey = settings.authKey?.value {
+        if let tokenIDs, let authKey = settings[.authKey]?.value {
             curl.token(key: authKey, keyID: tokenIDs.keyID, teamID: tokenIDs.teamID)
         }
-        curl.trust(caFile: settings.caFile?.value, insecure: settings.isOn("insecure"))
-        if let proxy { curl.proxy(proxy, explicitFlag: settings.proxy != nil) }
+        curl.trust(caFile: settings[.caFile]?.value, insecure: settings.isOn(.insecure))
+        if let proxy { curl.proxy(proxy, explicitFlag: settings[.proxy] != nil) }
         curl.headers(headers)
         curl.body(body)
         return curl.lines

@@ -8,16 +8,16 @@ extension APNSCtl.Send {
     /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
     /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
     /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
-    func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: SendOutput.Format,
+    func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
                  in world: CommandWorld) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
         var configuration = settings.senderConfiguration(endpoint: route.endpoint, identity: target.identity, proxy: route.proxy, in: world)
         configuration.environment = route.environment
-        configuration.resendUnknown = settings.isOn("resend-unknown")
-        let verbose = settings.isOn("verbose")
-        let color = settings.color.flatMap { ColorMode(rawValue: $0.value.rawValue) } ?? .auto
+        configuration.resendUnknown = settings.isOn(.resendUnknown)
+        let verbose = settings.isOn(.verbose)
+        let color = settings[.color]?.value ?? .auto
         let renderer = SendOutput(format: format, environment: route.environment, endpoint: route.endpoint, total: total,
-                                  lineBuffered: verbose, quiet: settings.isOn("quiet"), color: color, in: world)
+                                  lineBuffered: verbose, quiet: settings.isOn(.quiet), color: color, in: world)
         renderer.deviceName = target.deviceName
         renderer.pushType = target.pushType
         renderer.topicNote = SendOutput.topicNote(topic: target.topic, identity: target.identity)

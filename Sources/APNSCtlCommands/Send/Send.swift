@@ -9,10 +9,10 @@ extension APNSCtl {
     /// `apnsctl send`: validates a payload, sends it to one or more devices over one HTTP/2 connection,
     /// and prints each APNs answer with what it means and what to check.
     struct Send: WorldCommand {
-        // `_superCommandName` is read only when `send` is the root of a parse, which is `parseSend`'s fast
-        // path: the parser then skips its check for `--generate-completion-script` (two more argument sets,
-        // about a twelfth of a send). Help, man pages and completions come from the whole tree, whose root is
-        // `APNSCtl`, and any failure of the fast path parses the whole tree again, so nothing else changes.
+        // `_superCommandName` is read only when `send` is the root of a parse (`APNSCtl.parseSend`): the parser
+        // then skips its check for `--generate-completion-script` (two more argument sets, about a twelfth of a
+        // send). Help, man pages and completions come from the whole tree, whose root is `APNSCtl`, and any
+        // failure of that parse parses the whole tree again, so nothing else changes.
         static let configuration = CommandConfiguration(
             commandName: "send",
             _superCommandName: "apnsctl",
@@ -140,25 +140,26 @@ extension APNSCtl {
         @OptionGroup(title: "Connection") var connection: SendConnectionOptions
         @OptionGroup(title: "Broadcast (iOS 18 Live Activities; see apnsctl channel)") var broadcast: BroadcastOptions
 
-        @Option(name: [.customShort("o"), .customLong("output")],
+        @Option(name: [.customShort("o"), .setting(.output)],
                 help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
-                                   valueName: "text|json"), completion: .list(["text", "json"]))
-        var output: String?
+                                   valueName: "text|json"), completion: .list(["text", "json"]),
+                transform: SettingArgument.transform(.output, .send))
+        var output: SettingValue?
 
-        @Flag(name: [.customShort("q"), .customLong("quiet")],
+        @Flag(name: [.customShort("q"), .setting(.quiet)],
               help: "Text output: print only rejected and failed devices and the summary.")
         var quiet = false
 
-        @Option(name: .customLong("color"),
+        @Option(name: .setting(.color),
                 help: ArgumentHelp("Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
                                    valueName: "when"))
-        var color: ColorMode?
+        var color: ColorChoice?
 
-        @Flag(name: [.customShort("v"), .customLong("verbose")],
+        @Flag(name: [.customShort("v"), .setting(.verbose)],
               help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
         var verbose = false
 
-        @Flag(name: .customLong("resend-unknown"),
+        @Flag(name: .setting(.resendUnknown),
               help: "Also send again notifications whose outcome is unknown (completely sent, then the connection ended without an answer): at least once instead of at most once. A device may be notified twice; --collapse-id makes a repeat replace the first on screen.")
         var resendUnknown = false
 
@@ -169,7 +170,7 @@ extension APNSCtl {
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run(in world: CommandWorld) throws {
             let settings = try resolveSettings(in: world)
-            let format: SendOutput.Format = settings.output?.value == .json ? .json : .text
+            let format = settings[.output]?.value ?? .text
             if broadcast.isGiven { return try runBroadcast(settings, format: format, in: world) }
             let plan = try makePlan(settings, in: world)
             if dryRun {

@@ -69,17 +69,17 @@ extension APNSCtl.Send {
         // 6. Every validate rule (65), then the bytes to send. A defaulted priority breaks no rule, so only
         // `--priority` is checked.
         let body = try checkPayload(payload, parsed, pushType: headers.pushType, priority: description.priority, topic: headers.topic,
-                                    sizeLimit: headers.sizeLimit, minify: settings.isOn("minify"), now: now, in: world)
+                                    sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now, in: world)
         let pushRequest = headers.request(body: body, collapseID: collapseID, apnsID: apnsID, bearerToken: credentials.bearerToken)
         return SendPlan(request: pushRequest, route: route, fallback: fallback, devices: devices, credentials: credentials)
     }
 
     /// The push as the resolved settings and the builder flags describe it.
     func pushDescription(_ settings: ResolvedSettings) throws(CLIError) -> PushDescription {
-        PushDescription(topic: settings.topic?.value, pushType: settings.pushType?.value, priority: settings.priority?.value,
+        PushDescription(topic: settings[.topic]?.value, pushType: settings[.pushType]?.value, priority: settings[.priority]?.value,
                         liveActivity: try parsedLiveActivityEvent(), contentChanged: liveActivity.contentChanged,
-                        sizeLimit: settings.sizeLimit?.value, pushTypeLabel: settings.label("push-type"),
-                        expirationLabel: settings.label("expiration"))
+                        sizeLimit: settings[.sizeLimit]?.value, pushTypeLabel: settings.label(.pushType),
+                        expirationLabel: settings.label(.expiration))
     }
 
     /// Runs the validator as `validate` would on the `parsed` payload as a push of `pushType` to `topic`, prints

@@ -24,7 +24,7 @@ extension ResolvedSettings {
         var fallback: SendRoute? = nil
         if isAutoEnvironment {
             if let info = identity?.info, info.isApplePush, info.environments.count == 1, let only = info.sortedEnvironments.first {
-                throw CLIError.usage("\(label("env")) auto: \(cert?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
+                throw CLIError.usage("\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
             }
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             let otherEndpoint = endpoints.endpoint(for: other, port: port)
@@ -33,7 +33,7 @@ extension ResolvedSettings {
         let endpoint = endpoints.endpoint(for: environment, port: port)
         if let fallback, fallback.endpoint.url == endpoint.url {
             // One server for both environments would answer BadDeviceToken twice and blame the token.
-            throw CLIError.usage("\(label("env")) auto needs two servers, but \(label("endpoint")) \(endpoint.url) names one for both environments; "
+            throw CLIError.usage("\(label(.env)) auto needs two servers, but \(label(.endpoint)) \(endpoint.url) names one for both environments; "
                 + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
         }
         SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]

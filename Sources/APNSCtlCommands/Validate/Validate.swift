@@ -1,5 +1,6 @@
 import APNSCore
 import ArgumentParser
+import APNSSettings
 
 extension APNSCtl {
     /// `apnsctl validate`: checks payload files against APNs size limits and `aps` rules, without sending,
@@ -112,8 +113,8 @@ extension APNSCtl {
         }
 
         /// `-o text|json`.
-        func outputFormat() throws -> ValidateOutput.Format {
-            guard let format = ValidateOutput.Format(rawValue: output.lowercased()) else {
+        func outputFormat() throws -> OutputFormat {
+            guard let format = OutputFormat(rawValue: output.lowercased()) else {
                 throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
             }
             return format

@@ -1,22 +1,17 @@
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// Renders `validate` results: compiler-style text lines or JSON Lines on stdout (the command's
 /// result, as with linters), file errors on stderr. Output is buffered, since one call may check
 /// thousands of files; it is flushed before anything goes to stderr so the two stay in order.
 final class ValidateOutput {
-    /// `-o text|json`.
-    enum Format: String {
-        case text
-        case json
-    }
-
-    private let format: Format
+    private let format: OutputFormat
     private let out: OutputSink
     private let messages: MessageStream
 
     /// A renderer writing `format` to the world's standard output, file errors to its standard error.
-    init(format: Format, in world: CommandWorld) {
+    init(format: OutputFormat, in world: CommandWorld) {
         self.format = format
         out = world.standardOutput
         messages = world.standardError

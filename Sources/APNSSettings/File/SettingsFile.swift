@@ -98,7 +98,7 @@ public struct SettingsFile: Sendable, Equatable {
                 devices = try deviceTable(valueNode, path: path, section: "[profiles.\(name).devices]")
                 continue
             }
-            if key == "passphrase" {
+            if SettingCatalog.setting(key)?.isSecret == true {
                 // The value is never echoed: it is a secret the user meant to keep.
                 throw .usage("\(at): passphrase in \(section): secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE")
             }

@@ -4,24 +4,6 @@ import APNSCore
 /// Rendered here (not in the executable) so it is tested in-process; nothing here prints a secret: values
 /// go through `SettingValue.display`, which hides passphrases, PEM text and proxy passwords.
 public enum SettingsReport {
-    /// What an unset setting falls back to, in words, for `config show`.
-    static let defaultNotes: [String: String] = [
-        "env": "the certificate's only environment, else sandbox",
-        "topic": "the certificate's bundle id (required with auth-key)",
-        "push-type": "from the topic suffix, else from the payload",
-        "priority": "10, or 5 for background",
-        "port": "443",
-        "endpoint": "Apple's host for the environment",
-        "ca-file": "the system trust store",
-        "key-id": "from a file named AuthKey_<KEYID>.p8",
-        "passphrase": "a prompt on a terminal",
-        "concurrency": "the server's limit, at most 1000",
-        "size-limit": "4096, 5120 for voip",
-        "proxy": "none: no proxy variable is set",
-        "noproxy": "none",
-        "expiration": "none: no apns-expiration header",
-    ]
-
     // MARK: config show
 
     /// One line per setting of the command, the chosen profile first: `NAME  VALUE  ORIGIN`, aligned.
@@ -34,7 +16,7 @@ public enum SettingsReport {
             } else if setting.kind == .boolean {
                 rows.append((setting.name, "false", "default"))
             } else {
-                rows.append((setting.name, "(" + (defaultNotes[setting.name] ?? "not set") + ")", "default"))
+                rows.append((setting.name, "(" + (setting.unsetNote ?? "not set") + ")", "default"))
             }
         }
         let w0 = rows.map(\.0.count).max() ?? 0
@@ -70,7 +52,7 @@ public enum SettingsReport {
             } else {
                 if setting.kind == .boolean { w.bool(false) } else { w.null() }
                 w.field("origin", "default")
-                if let note = defaultNotes[setting.name] { w.field("note", note) }
+                if let note = setting.unsetNote { w.field("note", note) }
             }
             w.endObject()
             lines.append(String(decoding: w.bytes, as: UTF8.self))

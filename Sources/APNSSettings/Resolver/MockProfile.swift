@@ -14,7 +14,8 @@ public enum MockProfile {
             throw .missing("-p mock: \(path) is not the JSON apnsctl mock writes; restart apnsctl mock")
         }
         var out: [(String, String)] = []
-        for (setting, field) in [("endpoint", "endpoint"), ("ca-file", "ca_file"), ("cert", "cert"), ("topic", "bundle_id")] {
+        for (setting, field) in [(Setting.of(.endpoint).name, "endpoint"), (Setting.of(.caFile).name, "ca_file"),
+                                 (Setting.of(.cert).name, "cert"), (Setting.of(.topic).name, "bundle_id")] {
             guard let text = value[field]?.string, !text.isEmpty else {
                 throw .missing("-p mock: \(path) has no \(field); restart apnsctl mock")
             }

@@ -4,34 +4,35 @@
 extension ResolvedSettings {
     /// Throws the first broken rule (exit 64).
     public func checkCombinations() throws(SettingsProblem) {
-        let certificate = cert
-        let token = authKey
+        let certificate = self[.cert]
+        let token = self[.authKey]
+        let key = self[.key]
         if command == .jwt {
             guard token != nil else {
                 throw .usage("--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY, or choose a profile with -p")
             }
         } else if certificate == nil && token == nil {
-            if let key { throw .usage("\(Self.name(key.origin, "key")) needs a certificate in the same place; give cert with it") }
+            if let key { throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it") }
             throw .usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)")
         }
         if let certificate, let token {
             // The advice names them as the user wrote them: flags as flags, settings by their key.
             let (c, t) = Self.isFlag(certificate.origin) && Self.isFlag(token.origin) ? ("--cert", "--auth-key") : ("cert", "auth-key")
-            throw .usage("\(Self.name(certificate.origin, "cert")) and \(Self.name(token.origin, "auth-key")) both given; choose one: certificate auth (\(c)) or token auth (\(t))")
+            throw .usage("\(Self.name(certificate.origin, Setting.of(.cert).name)) and \(Self.name(token.origin, Setting.of(.authKey).name)) both given; choose one: certificate auth (\(c)) or token auth (\(t))")
         }
         if let key, certificate == nil {
-            throw .usage("\(Self.name(key.origin, "key")) needs a certificate in the same place; give cert with it")
+            throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it")
         }
-        if let id = keyID, token == nil {
-            throw .usage("\(Self.name(id.origin, "key-id")) needs a .p8 key (auth-key) in the same place: a key id belongs to its key")
+        if let id = self[.keyID], token == nil {
+            throw .usage("\(Self.name(id.origin, Setting.of(.keyID).name)) needs a .p8 key (auth-key) in the same place: a key id belongs to its key")
         }
         if let stranded = strandedKeyID {
-            let from = certificate.map { Self.name($0.origin, "cert") } ?? token.map { Self.name($0.origin, "auth-key") } ?? "elsewhere"
-            throw .usage("\(Self.name(stranded.origin, "key-id")): a key id belongs to its key, and the credentials come from \(from); give the key with it (--auth-key), or set key-id where the key is")
+            let from = certificate.map { Self.name($0.origin, Setting.of(.cert).name) } ?? token.map { Self.name($0.origin, Setting.of(.authKey).name) } ?? "elsewhere"
+            throw .usage("\(Self.name(stranded.origin, Setting.of(.keyID).name)): a key id belongs to its key, and the credentials come from \(from); give the key with it (--auth-key), or set key-id where the key is")
         }
         if token == nil {
-            for name in ["team-id", "no-token-cache"] {
-                if let v = values[name], case .flag(let f) = v.origin {
+            for setting in [Setting.of(.teamID), Setting.of(.noTokenCache)] {
+                if let v = value(of: setting), case .flag(let f) = v.origin {
                     throw .usage("\(f) needs a .p8 key for token auth; pass --auth-key too")
                 }
             }
@@ -58,9 +59,9 @@ extension ResolvedSettings {
 extension ResolvedSettings {
     /// How messages name where a setting came from: `--cert`, `APNSCTL_CERT`, `cert in profile dev (PATH:LINE)`,
     /// or the bare flag when it was not given (so advice still says what to pass).
-    public func label(_ setting: String) -> String {
-        guard let origin = values[setting]?.origin else { return "--" + setting }
-        if case .defaultValue = origin { return "--" + setting }
-        return Self.name(origin, setting)
+    public func label<Value>(_ key: SettingKey<Value>) -> String {
+        guard let origin = values[key.name]?.origin else { return key.flag }
+        if case .defaultValue = origin { return key.flag }
+        return Self.name(origin, key.name)
     }
 }

@@ -10,6 +10,10 @@ public enum SettingsResolver {
     struct Layer {
         let origin: (Setting) -> SettingOrigin
         let raw: (Setting) -> RawSetting?
+        /// A value already checked by `SettingParser` (a flag the argument parser converted).
+        var checked: (Setting) -> SettingValue? = { _ in nil }
+
+        func has(_ setting: Setting) -> Bool { checked(setting) != nil || raw(setting) != nil }
     }
 
     public static func resolve(_ input: SettingsInput) throws(SettingsProblem) -> ResolvedSettings {
@@ -19,10 +23,13 @@ public enum SettingsResolver {
 
         var layers: [Layer] = []
         layers.append(Layer(origin: { .flag($0.flag) }, raw: { s in
-            guard let values = input.flags.raw(s.name) else { return nil }
-            // A repeatable flag's values are joined for the one parser; only `endpoint` repeats.
-            return s.kind == .endpoints ? .toml(.array(values.map { TOMLNode(.string($0), at: TOMLPosition(line: 0, column: 0)) }))
-                                        : .argument(values.last ?? "")
+            guard case .text(let values)? = input.flags.given(s) else { return nil }
+            // A repeatable flag's values are joined for the one parser.
+            return s.isRepeatable ? .toml(.array(values.map { TOMLNode(.string($0), at: TOMLPosition(line: 0, column: 0)) }))
+                                  : .argument(values.last ?? "")
+        }, checked: { s in
+            guard case .value(let value)? = input.flags.given(s) else { return nil }
+            return value
         }))
         layers.append(Layer(origin: { .variable($0.variable) }, raw: { s in
             guard let v = input.variables[s.variable], !v.isEmpty else { return nil }
@@ -37,8 +44,9 @@ public enum SettingsResolver {
         }
 
         func parse(_ setting: Setting, in layer: Layer) throws(SettingsProblem) -> Sourced<SettingValue>? {
-            guard let raw = layer.raw(setting) else { return nil }
             let origin = layer.origin(setting)
+            if let value = layer.checked(setting) { return Sourced(value, from: origin) }
+            guard let raw = layer.raw(setting) else { return nil }
             // Flags' endpoints arrive as an array; their messages name the flag as given.
             return Sourced(try SettingParser.parse(raw, for: setting, command: input.command, origin: origin, paths: paths), from: origin)
         }
@@ -46,24 +54,26 @@ public enum SettingsResolver {
         var values: [String: Sourced<SettingValue>] = [:]
         let settings = SettingCatalog.settings(for: input.command)
         let unit = Set(SettingCatalog.credentialUnit)
-        let passphraseUnit: Set<String> = ["passphrase", "passphrase-file"]
+        let passphraseUnit = Set(SettingCatalog.passphraseUnit)
+        let keyIDSetting = Setting.of(.keyID)
 
         // Credentials: the first layer naming cert, key or auth-key supplies all four.
         var strandedKeyID: Sourced<SettingValue>? = nil
-        let credentialSettings = settings.filter { unit.contains($0.name) }
-        if let index = layers.firstIndex(where: { layer in credentialSettings.contains { $0.name != "key-id" && layer.raw($0) != nil } }) {
+        let credentialSettings = settings.filter { unit.contains($0) }
+        let takesKeyID = credentialSettings.contains(keyIDSetting)
+        if let index = layers.firstIndex(where: { layer in credentialSettings.contains { $0 != keyIDSetting && layer.has($0) } }) {
             for s in credentialSettings { if let v = try parse(s, in: layers[index]) { values[s.name] = v } }
             // A key id above the credentials' layer is stranded: it belongs to a key that layer does not give.
-            if let keyIDSetting = credentialSettings.first(where: { $0.name == "key-id" }) {
+            if takesKeyID {
                 for layer in layers[..<index] { if let v = try parse(keyIDSetting, in: layer) { strandedKeyID = v; break } }
             }
-        } else if let keyIDSetting = credentialSettings.first(where: { $0.name == "key-id" }) {
-            for layer in layers { if let v = try parse(keyIDSetting, in: layer) { values["key-id"] = v; break } }
+        } else if takesKeyID {
+            for layer in layers { if let v = try parse(keyIDSetting, in: layer) { values[keyIDSetting.name] = v; break } }
         }
 
         // The passphrase: the first layer naming either setting supplies it.
-        let passphraseSettings = settings.filter { passphraseUnit.contains($0.name) }
-        if let layer = layers.first(where: { l in passphraseSettings.contains { l.raw($0) != nil } }) {
+        let passphraseSettings = settings.filter { passphraseUnit.contains($0) }
+        if let layer = layers.first(where: { l in passphraseSettings.contains { l.has($0) } }) {
             var found: [(Setting, Sourced<SettingValue>)] = []
             for s in passphraseSettings { if let v = try parse(s, in: layer) { found.append((s, v)) } }
             if found.count > 1 {
@@ -73,34 +83,29 @@ public enum SettingsResolver {
         }
 
         // Everything else: the first layer that has it.
-        for s in settings where !unit.contains(s.name) && !passphraseUnit.contains(s.name) {
+        for s in settings where !unit.contains(s) && !passphraseUnit.contains(s) {
             for layer in layers {
                 if let v = try parse(s, in: layer) { values[s.name] = v; break }
             }
         }
 
         // Defaults. curl's proxy variables are part of the default, so a profile's proxy wins over them.
-        if settings.contains(where: { $0.name == "proxy" }), values["proxy"] == nil,
+        let proxy = Setting.of(.proxy), noProxy = Setting.of(.noproxy)
+        if settings.contains(proxy), values[proxy.name] == nil,
            let name = ProxySelection.proxyVariables.first(where: { input.variables[$0] != nil }), let url = input.variables[name] {
-            values["proxy"] = Sourced(.proxy(url), from: .variable(name))
+            values[proxy.name] = Sourced(.proxy(url), from: .variable(name))
         }
-        if settings.contains(where: { $0.name == "noproxy" }), values["noproxy"] == nil,
+        if settings.contains(noProxy), values[noProxy.name] == nil,
            let name = ProxySelection.noProxyVariables.first(where: { input.variables[$0] != nil }), let list = input.variables[name] {
-            values["noproxy"] = Sourced(.text(list), from: .variable(name))
+            values[noProxy.name] = Sourced(.text(list), from: .variable(name))
         }
-        for (name, value) in defaults where values[name] == nil && settings.contains(where: { $0.name == name }) {
-            values[name] = Sourced(value, from: .defaultValue)
+        for s in settings where values[s.name] == nil {
+            if let value = s.defaultValue { values[s.name] = Sourced(value, from: .defaultValue) }
         }
 
         return ResolvedSettings(command: input.command, location: input.location, file: file, profile: profileName,
                                 values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
     }
-
-    /// The built-in defaults that are plain values (the others depend on the certificate or the payload and
-    /// are settled when the request is planned).
-    static let defaults: [(String, SettingValue)] = [
-        ("timeout", .seconds(30)), ("output", .outputFormat(.text)), ("color", .color(.auto)), ("storage", .storage("none")),
-    ]
 
     /// `-p`/`--profile`, else `APNSCTL_PROFILE`, else `default-profile`; the file's own profile of that name,
     /// else the built-in `mock`; anything else is 64 with a "did you mean".

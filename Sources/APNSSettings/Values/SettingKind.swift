@@ -10,32 +10,32 @@ public enum SettingKind: Sendable, Equatable {
     case credential
     /// On or off: a bare flag, a TOML boolean, or `1/true/yes/on`, `0/false/no/off` in a variable.
     case boolean
-    /// `--env`: the spellings `APNSEnvironment` accepts, plus `auto` (send) or `both` (doctor).
+    /// The spellings `APNSEnvironment` accepts, plus `auto` (send) or `both` (doctor).
     case environment
-    /// `--endpoint`, repeatable: a string or an array in a profile, comma-separated in a variable.
+    /// Repeatable: a string or an array in a profile, comma-separated in a variable.
     case endpoints
-    /// `--port`: 443 or 2197.
+    /// 443 or 2197.
     case port
-    /// `--proxy`: a proxy URL, or empty for none. Never echoed (it may hold a password).
+    /// A proxy URL, or empty for none. Never echoed (it may hold a password).
     case proxy
-    /// `--concurrency`: 1 to the sender's maximum.
+    /// 1 to the sender's maximum.
     case concurrency
-    /// `--timeout`: seconds above 0, at most a day.
+    /// Seconds above 0, at most a day.
     case seconds
     case pushType
     case priority
-    /// `--expiration`: 0, a UNIX time or a duration from now; kept as written and turned into a time when sent.
+    /// 0, a UNIX time or a duration from now; kept as written and turned into a time when sent.
     case expiration
-    /// `--size-limit`: a byte count, or 256, 2k, 4k, 5k.
+    /// A byte count, or 256, 2k, 4k, 5k.
     case sizeLimit
-    /// `-o`: text or json.
+    /// Text or json.
     case outputFormat
-    /// `--color`: auto, always or never.
+    /// Auto, always or never.
     case color
-    /// `channel create --storage`: none or most-recent.
+    /// None or most-recent.
     case storage
-    /// `doctor --fail-within`: a duration such as 30d or 12h.
+    /// A duration such as 30d or 12h.
     case duration
-    /// `--passphrase`: a secret. Never read from the file, never echoed.
+    /// A secret. Never read from the file, never echoed.
     case secret
 }

@@ -55,7 +55,7 @@ public enum SettingParser {
             guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
             // A topic is a header value: the header rule says where the space or control character is
             // (`--topic "com.example.app ": ends with a space`), as the commands' checks of other headers do.
-            if setting.name == "topic", let problem = HeaderValueRule.problem(in: s) {
+            if setting == Setting.of(.topic), let problem = HeaderValueRule.problem(in: s) {
                 throw bad("\(problem); a header value cannot hold whitespace or control characters; remove it")
             }
             if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
@@ -203,12 +203,10 @@ public enum SettingParser {
         }
     }
 
-    /// A flag's value, for the argument parser's `transform:` once the option groups hold typed values: the
-    /// same conversion as a variable's or a profile's, its message naming the flag (`--priority 7: …`).
-    public static func parseFlag(_ text: String, name: String, command: SettingCommand) throws(SettingsProblem) -> SettingValue {
-        guard let setting = SettingCatalog.setting(name) else { throw .usage("--\(name): not a setting") }
-        return try parse(.argument(text), for: setting, command: command, origin: .flag(setting.flag),
-                         paths: Paths(home: "", baseDirectory: "."))
+    /// A flag's value, for the argument parser's `transform:`: the same conversion as a variable's or a
+    /// profile's, its message naming the flag (`--priority 7: …`).
+    public static func parseFlag(_ text: String, for setting: Setting, command: SettingCommand) throws(SettingsProblem) -> SettingValue {
+        try parse(.argument(text), for: setting, command: command, origin: .flag(setting.flag), paths: Paths(home: "", baseDirectory: "."))
     }
 
     private static func integer(_ raw: RawSetting, bad: (String) -> SettingsProblem) throws(SettingsProblem) -> Int {

@@ -17,13 +17,13 @@ public enum EnvironmentChoice: Sendable, Equatable {
     }
 }
 
-/// `-o`.
+/// How results are printed: text for people, JSON Lines for scripts.
 public enum OutputFormat: String, Sendable, Equatable, CaseIterable {
     case text
     case json
 }
 
-/// `--color`.
+/// When status words are coloured.
 public enum ColorChoice: String, Sendable, Equatable, CaseIterable {
     case auto
     case always

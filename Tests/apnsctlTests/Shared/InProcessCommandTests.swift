@@ -107,7 +107,7 @@ import Testing
     /// `--color auto` colours only a terminal, with NO_COLOR unset or empty and TERM not dumb; always and never
     /// decide alone. Decided from the world's streams and variables, not this process's.
     @Test func colourFollowsTheWorldsTerminalNoColorAndTerm() throws {
-        let cases: [(TestWorld.Stream, [String: String], ColorMode, Bool)] = [
+        let cases: [(TestWorld.Stream, [String: String], ColorChoice, Bool)] = [
             (.terminal, [:], .auto, true),
             (.terminal, ["NO_COLOR": "1"], .auto, false),
             (.terminal, ["NO_COLOR": ""], .auto, true),

@@ -49,26 +49,26 @@ import Testing
     @Test func theDefaultProfileOfTheInjectedWorldFillsWhatNoFlagGives() throws {
         let w = try World(config: Self.config)
         let settings = try send(["--alert", "hi", "-d", "my-iphone"]).resolveSettings(in: TestWorld(settings: w.world).world)
-        #expect(settings.topic?.value == "com.example.app")
-        #expect(settings.topic?.origin == .profile(name: "dev", file: w.configFile, line: 6))
-        #expect(settings.teamID?.value == "TEAMID1234")
+        #expect(settings[.topic]?.value == "com.example.app")
+        #expect(settings[.topic]?.origin == .profile(name: "dev", file: w.configFile, line: 6))
+        #expect(settings[.teamID]?.value == "TEAMID1234")
         // `~/` in a profile path is the injected home, not this process's.
-        #expect(settings.authKey.map { "\($0.value)" }?.contains(w.root.path + "/home/AuthKey_ABCDE12345.p8") == true)
+        #expect(settings[.authKey].map { "\($0.value)" }?.contains(w.root.path + "/home/AuthKey_ABCDE12345.p8") == true)
     }
 
     @Test func aFlagOutranksAVariableWhichOutranksTheProfile() throws {
         let w = try World(config: Self.config)
         w.world.variables["APNSCTL_TOPIC"] = "com.example.variable"
         let fromVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(in: TestWorld(settings: w.world).world)
-        #expect(fromVariable.topic?.value == "com.example.variable")
-        #expect(fromVariable.topic?.origin == .variable("APNSCTL_TOPIC"))
+        #expect(fromVariable[.topic]?.value == "com.example.variable")
+        #expect(fromVariable[.topic]?.origin == .variable("APNSCTL_TOPIC"))
         let fromFlag = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.flag"]).resolveSettings(in: TestWorld(settings: w.world).world)
-        #expect(fromFlag.topic?.value == "com.example.flag")
-        #expect(fromFlag.topic?.origin == .flag("--topic"))
+        #expect(fromFlag[.topic]?.value == "com.example.flag")
+        #expect(fromFlag[.topic]?.origin == .flag("--topic"))
         // An empty variable counts as unset: the profile's value again.
         w.world.variables["APNSCTL_TOPIC"] = ""
         let emptyVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(in: TestWorld(settings: w.world).world)
-        #expect(emptyVariable.topic?.origin == .profile(name: "dev", file: w.configFile, line: 6))
+        #expect(emptyVariable[.topic]?.origin == .profile(name: "dev", file: w.configFile, line: 6))
     }
 
     @Test func anUnknownProfileIsAUsageErrorNamingIt() throws {
@@ -101,8 +101,8 @@ import Testing
         let flags = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.app",
                               "--auth-key", "/keys/AuthKey_ABCDE12345.p8", "--team-id", "TEAMID1234"])
         let settings = try flags.resolveSettings(in: TestWorld(settings: world).world)
-        #expect(settings.topic?.origin == .flag("--topic"))
-        #expect(settings.teamID?.origin == .flag("--team-id"))
+        #expect(settings[.topic]?.origin == .flag("--topic"))
+        #expect(settings[.teamID]?.origin == .flag("--team-id"))
     }
 
     /// `-p mock` reads `mock.json` where `apnsctl mock` writes it: both take the state dir from the world's one

@@ -1,4 +1,5 @@
 import APNSClient
+import APNSSettings
 
 extension TransportFailure {
     /// The failure as `send` prints it: what happened, then what to check, naming apnsctl's own flags
@@ -8,12 +9,12 @@ extension TransportFailure {
         switch advice {
         case .checkServerAndEndpoint: return description + "; is the server running, and are --endpoint or --env right?"
         case .checkHostName: return description + "; check the host name in --endpoint and the network"
-        case .allowMoreTime: return description + "; raise --timeout, or check --endpoint and the network"
+        case .allowMoreTime: return description + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the network"
         case .trustServerCertificate:
             return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
         case .checkProxySettings:
             return description + "; check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
-        case .allowTheProxyMoreTime: return description + "; raise --timeout or check the proxy"
+        case .allowTheProxyMoreTime: return description + "; raise \(Setting.of(.timeout).flag) or check the proxy"
         case .checkProxyAllowsThePort: return description + " (APNs uses 443, or 2197 with --port)"
         // Said once, after the summary (`TransportFailure.resendAdvice`), not on every device's line.
         case .resendUnknownIfDuplicatesAreAcceptable: return description
@@ -22,5 +23,5 @@ extension TransportFailure {
 
     /// What to do about devices whose outcome is unknown.
     static let resendAdvice = "they were not sent again, because a device could be notified twice; to send them again anyway, "
-        + "add --resend-unknown (with --collapse-id a repeat replaces the first notification on screen)"
+        + "add \(Setting.of(.resendUnknown).flag) (with --collapse-id a repeat replaces the first notification on screen)"
 }

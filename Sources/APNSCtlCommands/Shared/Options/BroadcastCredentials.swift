@@ -21,13 +21,13 @@ struct BroadcastCredentials {
     /// resolved); `signToken: false` (dry run) reads the key without signing a token.
     static func load(_ settings: ResolvedSettings, signToken: Bool = true, now: Int64,
                      in world: CommandWorld) throws(CLIError) -> BroadcastCredentials {
-        let topic = settings.topic?.value
-        if settings.authKey != nil && topic == nil { throw CredentialChoice.topicRequired }
+        let topic = settings[.topic]?.value
+        if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         let credentials = try PushCredentials.load(settings, signToken: signToken, now: now, in: world)
         let identity = credentials.identity
         let environment = try credentials.environment(settings)
         guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty else {
-            throw .usage("\(settings.label("topic")): the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw .usage("\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
         return BroadcastCredentials(identity: identity, bearerToken: credentials.bearerToken, tokenIDs: credentials.tokenIDs, environment: environment,
                                     bundleID: bundleID)

@@ -5,12 +5,12 @@ import ArgumentParser
 /// `APNSCTL_PASSPHRASE`, then a no-echo prompt on a terminal. Shared by send, channel, doctor, inspect and convert;
 /// the settings commands take them through the resolver (`ResolvedSettings.passphraseSource`).
 struct PassphraseOptions: ParsableArguments {
-    @Option(name: .customLong("passphrase"),
+    @Option(name: .setting(.passphrase),
             help: ArgumentHelp("Passphrase of the encrypted key or .p12 (visible to other local users: prefer --passphrase-file or APNSCTL_PASSPHRASE).",
                                valueName: "text"), completion: .none)
     var passphrase: String?
 
-    @Option(name: .customLong("passphrase-file"),
+    @Option(name: .setting(.passphraseFile),
             help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"), completion: .file())
     var passphraseFile: String?
 

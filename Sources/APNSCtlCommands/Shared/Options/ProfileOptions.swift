@@ -14,12 +14,11 @@ struct ProfileOptions: ParsableArguments {
 
     @OptionGroup var file: ConfigFileOptions
 
-    /// The command's settings from `flags` (the option groups' values), the variables and the profile, with
-    /// CLI.md's combination rules checked on the result. 64 for a bad value, file or combination, 66 for a
-    /// missing named file or `mock.json`. `world`: the command's (`CommandWorld.settings`).
-    func resolve(_ command: SettingCommand, flags given: SettingFlags,
-                 world: SettingsWorld) throws(CLIError) -> ResolvedSettings {
-        var flags = given
+    /// The command's settings from the setting flags given in `parsed` (the parsed command), the variables
+    /// and the profile, with CLI.md's combination rules checked on the result. 64 for a bad value, file or
+    /// combination, 66 for a missing named file or `mock.json`. `world`: the command's (`CommandWorld.settings`).
+    func resolve(_ command: SettingCommand, from parsed: Any, world: SettingsWorld) throws(CLIError) -> ResolvedSettings {
+        var flags = SettingFlags.commandLine(of: parsed, for: command)
         flags.profile = profile
         flags.config = file.config
         do {

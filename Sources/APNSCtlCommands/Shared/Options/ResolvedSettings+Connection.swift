@@ -10,29 +10,29 @@ import APNSSettings
 extension ResolvedSettings {
     /// `env` when it names one environment; nil for the default or `auto`.
     var explicitEnvironment: APNSEnvironment? {
-        if case .one(let e)? = environment?.value { return e }
+        if case .one(let e)? = self[.env]?.value { return e }
         return nil
     }
 
     /// `env auto`: the default environment first, then the other for `BadDeviceToken`.
-    var isAutoEnvironment: Bool { environment?.value == .auto }
+    var isAutoEnvironment: Bool { self[.env]?.value == .auto }
 
     /// Every `endpoint` (none: Apple's hosts).
-    var endpointList: PushEndpoints { endpoints?.value ?? PushEndpoints() }
+    var endpointList: PushEndpoints { self[.endpoint]?.value ?? PushEndpoints() }
 
     /// `port` (443 by default); warns when an endpoint makes it moot (the endpoint carries its own port).
     func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) -> Int {
-        guard let port else { return 443 }
+        guard let port = self[.port] else { return 443 }
         if !endpoints.isEmpty {
-            world.standardError.warning("\(label("port")) \(port.value) is ignored with \(label("endpoint")), which carries its own port")
+            world.standardError.warning("\(label(.port)) \(port.value) is ignored with \(label(.endpoint)), which carries its own port")
         }
         return port.value
     }
 
     /// A `ca-file` that does not exist: 66 naming where it was given.
     func checkCAFile() throws(CLIError) {
-        if let caFile = caFile?.value, !FileSystem.exists(caFile) {
-            throw .inputMissing("\(label("ca-file")) \(caFile): no such file; check the path")
+        if let caFile = self[.caFile]?.value, !FileSystem.exists(caFile) {
+            throw .inputMissing("\(label(.caFile)) \(caFile): no such file; check the path")
         }
     }
 
@@ -40,8 +40,8 @@ extension ResolvedSettings {
     /// curl's variables as the default), minus `noproxy` exemptions.
     func proxySelection(for endpoint: PushEndpoint) throws(CLIError) -> ProxySelection {
         do {
-            return try ProxySelection.choose(for: endpoint.host, explicit: proxy?.value, noProxy: noProxy?.value, environment: [:],
-                                             explicitLabel: label("proxy"), noProxyLabel: label("noproxy"))
+            return try ProxySelection.choose(for: endpoint.host, explicit: self[.proxy]?.value, noProxy: self[.noproxy]?.value, environment: [:],
+                                             explicitLabel: label(.proxy), noProxyLabel: label(.noproxy))
         } catch { throw .usage(error.message) }
     }
 
@@ -50,7 +50,7 @@ extension ResolvedSettings {
     func singleRoute(environment: APNSEnvironment, command: String, in world: CommandWorld,
                      defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
         if isAutoEnvironment {
-            throw .usage("\(label("env")) auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
+            throw .usage("\(label(.env)) auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
         }
         let endpoints = endpointList
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
@@ -60,59 +60,27 @@ extension ResolvedSettings {
 
     /// How the server certificate is checked; warns (stderr) for `insecure`.
     func trust(in world: CommandWorld) -> ServerTrust {
-        if isOn("insecure") {
-            world.standardError.warning("\(label("insecure")): the server certificate is not verified; anyone on the network path could read or change what is sent")
+        if isOn(.insecure) {
+            world.standardError.warning("\(label(.insecure)): the server certificate is not verified; anyone on the network path could read or change what is sent")
             return .insecure
         }
-        return caFile.map { .caFile($0.value) } ?? .systemStore(world.systemTrust())
+        return self[.caFile].map { .caFile($0.value) } ?? .systemStore(world.systemTrust())
     }
 
     /// The sender's settings for `endpoint` (trust, timeout, concurrency, proxy).
     func senderConfiguration(endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection,
                              in world: CommandWorld) -> SenderConfiguration {
-        SenderConfiguration(endpoint: endpoint, trust: trust(in: world), identity: identity, timeout: timeout?.value ?? 30,
-                            concurrency: concurrency?.value, proxy: proxy.proxy)
+        SenderConfiguration(endpoint: endpoint, trust: trust(in: world), identity: identity, timeout: self[.timeout]?.value ?? 30,
+                            concurrency: self[.concurrency]?.value, proxy: proxy.proxy)
     }
 }
-
-extension ConnectionOptions {
-    /// The connection flags as given, for the resolver (nil and false: not given).
-    func fill(_ flags: inout SettingFlags) {
-        flags.env = environment
-        flags.endpoint = endpoints
-        flags.port = port.map(String.init)
-        flags.proxy = proxy
-        flags.noproxy = noProxy
-        flags.caFile = caFile
-        flags.insecure = insecure
-        flags.concurrency = concurrency.map(String.init)
-        flags.timeout = timeout.map { String($0) }
-    }
-}
-
-extension CredentialFlags {
-    /// The credential flags as given, for the resolver.
-    static func fill(_ flags: inout SettingFlags, certificate: CertificateOptions, passphrase: PassphraseOptions, tokenAuth: TokenAuthOptions) {
-        flags.cert = certificate.cert
-        flags.key = certificate.key
-        flags.passphrase = passphrase.passphrase
-        flags.passphraseFile = passphrase.passphraseFile
-        flags.authKey = tokenAuth.key.authKey
-        flags.keyID = tokenAuth.key.keyID
-        flags.teamID = tokenAuth.key.teamID
-        flags.noTokenCache = tokenAuth.noTokenCache
-    }
-}
-
-/// The credential option groups' part of `SettingFlags`.
-enum CredentialFlags {}
 
 extension ResolvedSettings {
     /// `expiration` as UNIX seconds at `now` (its text was checked when resolved).
     func expirationTime(now: Int64) throws(CLIError) -> Int64? {
-        guard let text = expiration?.value else { return nil }
+        guard let text = self[.expiration]?.value else { return nil }
         do { return try RequestDefaults.expiration(text, now: now) } catch {
-            throw .usage("\(label("expiration")) " + error.message)
+            throw .usage("\(label(.expiration)) " + error.message)
         }
     }
 }

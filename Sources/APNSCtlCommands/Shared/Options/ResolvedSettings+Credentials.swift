@@ -19,14 +19,14 @@ extension ResolvedSettings {
     /// The passphrase, as resolved (`--passphrase`, `APNSCTL_PASSPHRASE` or `--passphrase-file`, whichever came
     /// first), else a prompt on a terminal.
     func passphraseSource(in world: CommandWorld) -> PassphraseSource {
-        PassphraseSource(text: passphrase?.value, filePath: passphraseFile?.value, environmentVariable: nil, prompt: world.terminal.passphrasePrompt)
+        PassphraseSource(text: self[.passphrase]?.value, filePath: self[.passphraseFile]?.value, environmentVariable: nil, prompt: world.terminal.passphrasePrompt)
     }
 
     /// `[path: label]` for the credential files, so a missing one is named by where it was given.
     private var credentialLabels: [String: String] {
         var out: [String: String] = [:]
-        for name in ["cert", "key", "auth-key"] {
-            if case .credential(.file(let path))? = values[name]?.value, out[path] == nil { out[path] = label(name) }
+        for key in [SettingKey<CredentialSource>.cert, .key, .authKey] {
+            if case .file(let path)? = self[key]?.value, out[path] == nil { out[path] = label(key) }
         }
         return out
     }
@@ -34,15 +34,15 @@ extension ResolvedSettings {
     /// Runs credential code, its problems as CLI errors naming each file's origin.
     private func credentialErrors<T>(_ body: () throws(CredentialProblem) -> T) throws(CLIError) -> T {
         do { return try body() } catch {
-            throw CLIError(error, passphraseFileFlag: label("passphrase-file"), flags: credentialLabels)
+            throw CLIError(error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels)
         }
     }
 
     /// The certificate and its key, checked for match and dates at `now` (nil: no date check); nil with token
     /// auth. Warns for a certificate without Apple's push markers.
     func loadIdentity(now: Int64?, in world: CommandWorld) throws(CLIError) -> PushIdentity? {
-        guard let cert = cert?.value else { return nil }
-        let keyInput = key?.value.input
+        guard let cert = self[.cert]?.value else { return nil }
+        let keyInput = self[.key]?.value.input
         let source = passphraseSource(in: world)
         let identity = try credentialErrors { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
@@ -62,11 +62,11 @@ extension ResolvedSettings {
     /// The `.p8` key read, not decoded, with its checked ids: a cached token for the same bytes needs no more.
     /// A bad key is still named before bad ids, as when the key was decoded first.
     func readSigningKey() throws(CLIError) -> SigningKeyWithIDs? {
-        guard let authKey = authKey?.value else { return nil }
-        let explicitKeyID = keyID?.value
-        let team = teamID?.value
+        guard let authKey = self[.authKey]?.value else { return nil }
+        let explicitKeyID = self[.keyID]?.value
+        let team = self[.teamID]?.value
         let report = { (problem: CredentialProblem) -> CLIError in
-            CLIError(problem, passphraseFileFlag: label("passphrase-file"), flags: credentialLabels)
+            CLIError(problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels)
         }
         return try credentialErrors { () throws(CredentialProblem) in
             let file = try SigningKeyFile.read(authKey.input)
@@ -92,7 +92,7 @@ extension ResolvedSettings {
             cache.warn = { stream.warning($0) }
             return cache
         }
-        return (try loaded.providerToken(noCache: isOn("no-token-cache"), now: now, cache: cache, in: world), loaded.keyID, loaded.teamID)
+        return (try loaded.providerToken(noCache: isOn(.noTokenCache), now: now, cache: cache, in: world), loaded.keyID, loaded.teamID)
     }
 }
 

@@ -2,19 +2,14 @@ import APNSClient
 import APNSCrypto
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// Renders `send` results on stdout: one text line or JSON object per device as answers arrive, then
 /// (text, more than one device) a summary line. Output is buffered for large batches. Colour follows
-/// `--color` (CLI.md); a progress line goes to stderr only where it cannot mix with the results
+/// the colour setting (CLI.md); a progress line goes to stderr only where it cannot mix with the results
 /// (see `SendProgress`).
 final class SendOutput {
-    /// `-o text|json`.
-    enum Format: String {
-        case text
-        case json
-    }
-
-    private let format: Format
+    private let format: OutputFormat
     private let environment: APNSEnvironment
     private let endpoint: PushEndpoint
     private let out: OutputSink
@@ -33,8 +28,8 @@ final class SendOutput {
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
     /// failed lines and the summary. Lines go to the world's standard output; colour and the progress line
     /// follow what its streams are connected to.
-    init(format: Format, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?, lineBuffered: Bool = false,
-         quiet: Bool = false, color: ColorMode = .auto, in world: CommandWorld) {
+    init(format: OutputFormat, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?, lineBuffered: Bool = false,
+         quiet: Bool = false, color: ColorChoice = .auto, in world: CommandWorld) {
         out = world.standardOutput
         self.format = format
         self.environment = environment

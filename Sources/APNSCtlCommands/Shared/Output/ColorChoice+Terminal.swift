@@ -1,12 +1,12 @@
 import APNSCore
-import ArgumentParser
 import APNSPlatform
+import APNSSettings
+import ArgumentParser
 
-/// `--color auto|always|never`, as git and ls spell it.
-enum ColorMode: String, CaseIterable, ExpressibleByArgument {
-    case auto
-    case always
-    case never
+/// auto, always or never, as git and ls spell them: the setting's one type, parsed by the argument parser
+/// as an enumeration (its help lists the values, and a bad one is the parser's usage error, as before).
+extension ColorChoice: ExpressibleByArgument, SettingArgumentValue {
+    var settingValue: SettingValue { .color(self) }
 
     /// Whether output on `fd` gets colour in `world`: `auto` only on a terminal, with `NO_COLOR` unset or empty
     /// (no-color.org: an empty one does not count) and `TERM` not `dumb` (CLI.md); `always` and `never` decide alone.
