@@ -8,7 +8,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath
 # The one version is APNSCtlVersion.current in Sources/APNSCtlCommands/APNSCtl.swift; file names and the package use it.
 VERSION := $(shell scripts/version.sh)
 
-.PHONY: all deps build release test demo bench fuzz install uninstall dist deb dist-check preflight-dist preflight-deb clean
+.PHONY: all deps build release test lint demo bench fuzz install uninstall dist deb dist-check preflight-dist preflight-deb clean
 
 all: build
 
@@ -24,12 +24,18 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## test: the whole test suite, then dist-check (one release build, the tarball and the .deb checked)
-test: deps
+## test: the style check, the whole test suite, then dist-check (one release build, the tarball and the .deb checked)
+# The release build comes first: the peak-memory bounds are measured on the binary users run.
+test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
-	$(SWIFT) test --skip-build
+	$(SWIFT) build $(RELEASE_FLAGS)
+	APNSCTL_MEASURED_BIN=$(RELEASE) $(SWIFT) test --skip-build
 	$(MAKE) dist-check
+
+## lint: swift format lint --strict with the house style in .swift-format (swift format -i -r -p Sources Tests Fuzz fixes most)
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Fuzz Package.swift
 
 ## demo: build, run apnsctl on the sample payloads and show the answers
 demo: build

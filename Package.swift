@@ -8,10 +8,10 @@ let package = Package(
     name: "apnsctl",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "apnsctl", targets: ["apnsctl"]),
+        .executable(name: "apnsctl", targets: ["apnsctl"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // C libraries, reached through pkg-config; the modulemap's `link` lines are the fallback.
@@ -55,22 +55,29 @@ let package = Package(
         .executableTarget(name: "apnsctl", dependencies: ["APNSCtlCommands"]),
 
         // Helpers shared by the test targets: run the built binary, temp dirs, openssl CLI, the in-process mock with an answer observer.
-        .target(name: "APNSTestSupport", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSMock"],
-                path: "Tests/APNSTestSupport"),
+        .target(
+            name: "APNSTestSupport", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSMock"],
+            path: "Tests/APNSTestSupport"),
         .testTarget(name: "APNSPlatformTests", dependencies: ["APNSPlatform", "APNSCore"]),
         // Rules about the whole tree no compiler checks (C library imports, terminal code, escape hatches).
         .testTarget(name: "SourceTreeTests", dependencies: ["APNSTestSupport"]),
         .testTarget(name: "APNSCoreTests", dependencies: ["APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSCryptoTests", dependencies: ["APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
-        .testTarget(name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
-        .testTarget(name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
-        .testTarget(name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(
+            name: "APNSHTTP2Tests", dependencies: ["APNSHTTP2", "APNSCrypto", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(
+            name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
+        .testTarget(
+            name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSHTTP2", "APNSPlatform", "APNSTestSupport"]),
         // The fuzz targets of Fuzz/ (JSON payloads, TOML, --devices lines), run in-process for a fixed number of
         // seeded mutations; scripts/fuzz.sh builds the same files for libFuzzer (make fuzz).
-        .testTarget(name: "FuzzTargetTests", dependencies: ["APNSCore", "APNSSettings", "APNSClient", "APNSTestSupport"],
-                    path: "Fuzz", exclude: ["LibFuzzerEntry.swift", "FuzzCheck.swift", "Mutation", "Seeds", "json.dict"]),
+        .testTarget(
+            name: "FuzzTargetTests", dependencies: ["APNSCore", "APNSSettings", "APNSClient", "APNSTestSupport"],
+            path: "Fuzz", exclude: ["LibFuzzerEntry.swift", "FuzzCheck.swift", "Mutation", "Seeds", "json.dict"]),
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
-        .testTarget(name: "apnsctlTests", dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
+        .testTarget(
+            name: "apnsctlTests",
+            dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
     ]
 )

@@ -3,14 +3,16 @@
 // libFuzzer (where `fuzzCheck` traps); the FuzzTargetTests test target runs it in `make test` (where it records
 // an issue).
 #if canImport(APNSCore)
-@testable import APNSCore
+    @testable import APNSCore
 #endif
 
 /// Pieces of JSON and of APNs payloads the mutator splices in.
-let payloadFuzzTokens = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\uD800", "\\uDC00", "true", "false", "null",
-                         "-", "0", "1", "1.0", "1e400", "99999999999999999999", "\"aps\"", "\"alert\"", "\"badge\"",
-                         "\"content-available\"", "\"sound\"", "\"event\"", "\"start\"", "\"mdm\"", " ", "\n", "//", "'",
-                         String(repeating: "[", count: 600)]
+let payloadFuzzTokens = [
+    "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u", "\\uD800", "\\uDC00", "true", "false", "null",
+    "-", "0", "1", "1.0", "1e400", "99999999999999999999", "\"aps\"", "\"alert\"", "\"badge\"",
+    "\"content-available\"", "\"sound\"", "\"event\"", "\"start\"", "\"mdm\"", " ", "\n", "//", "'",
+    String(repeating: "[", count: 600),
+]
 
 /// Runs the reader, compactor, `.apns` processing and validator on `bytes`, checking invariants.
 func fuzzOne(_ bytes: [UInt8]) {
@@ -18,7 +20,8 @@ func fuzzOne(_ bytes: [UInt8]) {
     do {
         parsed = try JSONReader.parse(bytes)
     } catch {
-        fuzzCheck(error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside 0...\(bytes.count)")
+        fuzzCheck(
+            error.offset >= 0 && error.offset <= bytes.count, "error offset \(error.offset) outside 0...\(bytes.count)")
         fuzzCheck(error.line >= 1 && error.column >= 1, "error position \(error.line):\(error.column)")
         fuzzCheck(!error.message.isEmpty && !error.message.contains("\n"), "error message not one line")
         fuzzCheck(JSONCompactor.minify(bytes) == nil, "minify accepted what parse rejected")
@@ -40,8 +43,10 @@ func fuzzOne(_ bytes: [UInt8]) {
         let all = try? JSONReader.parseCollapsingDuplicates(bytes)
         let kept = try? JSONReader.parseCollapsingDuplicates(bytes, keeping: RootMembersRead.filter())
         fuzzCheck(all?.1.count == kept?.1.count, "repeated keys counted differently with members left out")
-        fuzzCheck(all?.1.listed.map { "\($0.path) \($0.keyStart) \($0.firstKeyStart)" }
-                  == kept?.1.listed.map { "\($0.path) \($0.keyStart) \($0.firstKeyStart)" }, "repeated keys listed differently")
+        fuzzCheck(
+            all?.1.listed.map { "\($0.path) \($0.keyStart) \($0.firstKeyStart)" }
+                == kept?.1.listed.map { "\($0.path) \($0.keyStart) \($0.firstKeyStart)" },
+            "repeated keys listed differently")
     }
     for isAPNS in [false, true] {
         let payload = Payload(bytes: bytes, isAPNSFile: isAPNS)
@@ -60,7 +65,9 @@ func fuzzOne(_ bytes: [UInt8]) {
                 fuzzCheck(!p.message.isEmpty && !p.message.contains("\n"), "problem message not one line: \(p.message)")
                 fuzzCheck(!p.path.isEmpty, "empty path")
             }
-            if options.strict { fuzzCheck(report.problems.allSatisfy { $0.severity == .error }, "strict kept a warning") }
+            if options.strict {
+                fuzzCheck(report.problems.allSatisfy { $0.severity == .error }, "strict kept a warning")
+            }
         }
         _ = payload.minified()
     }

@@ -4,11 +4,11 @@
 /// Runs the chosen target on one input.
 func fuzzChosenTarget(_ bytes: [UInt8]) {
     #if FUZZ_TOML
-    fuzzTOML(bytes)
+        fuzzTOML(bytes)
     #elseif FUZZ_DEVICES
-    fuzzDeviceLines(bytes)
+        fuzzDeviceLines(bytes)
     #else
-    fuzzOne(bytes)
+        fuzzOne(bytes)
     #endif
 }
 

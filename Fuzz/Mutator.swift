@@ -12,12 +12,15 @@ struct Mutator {
     init(seed: UInt64, seeds: [[UInt8]], tokens: [String]) {
         state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
         self.seeds = seeds.isEmpty ? [[]] : seeds
-        self.tokens = tokens.map { Array($0.utf8) } + [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xEF, 0xBB, 0xBF], [0x00], [0x0D]]
+        self.tokens =
+            tokens.map { Array($0.utf8) } + [[0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xEF, 0xBB, 0xBF], [0x00], [0x0D]]
     }
 
     /// A number in `0..<bound` (0 when `bound` is not positive).
     mutating func random(_ bound: Int) -> Int {
-        state ^= state >> 12; state ^= state << 25; state ^= state >> 27
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
         return bound <= 0 ? 0 : Int((state &* 0x2545_F491_4F6C_DD1D) % UInt64(bound))
     }
 
@@ -36,7 +39,8 @@ struct Mutator {
                 let other = seeds[random(seeds.count)]
                 if !other.isEmpty {
                     let from = random(other.count)
-                    input.insert(contentsOf: other[from..<min(other.count, from + random(64))], at: random(input.count + 1))
+                    input.insert(
+                        contentsOf: other[from..<min(other.count, from + random(64))], at: random(input.count + 1))
                 }
             case 4 where !input.isEmpty:
                 let start = random(input.count)

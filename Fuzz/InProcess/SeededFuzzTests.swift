@@ -12,7 +12,9 @@ enum FuzzInput {
 /// literal text, to paste into a test).
 func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition {
-        Issue.record("fuzz invariant broken: \(message()); input: \(String(decoding: FuzzInput.current, as: UTF8.self).debugDescription)")
+        Issue.record(
+            "fuzz invariant broken: \(message()); input: \(String(decoding: FuzzInput.current, as: UTF8.self).debugDescription)"
+        )
     }
 }
 
@@ -29,7 +31,9 @@ func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
         return try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
             .filter { name in extensions.contains { name.hasSuffix($0) } }
             .map { name in
-                guard let data = FileManager.default.contents(atPath: dir + "/" + name) else { throw TestSupportError("cannot read \(dir)/\(name)") }
+                guard let data = FileManager.default.contents(atPath: dir + "/" + name) else {
+                    throw TestSupportError("cannot read \(dir)/\(name)")
+                }
                 return [UInt8](data)
             }
     }
@@ -46,7 +50,9 @@ func fuzzCheck(_ condition: Bool, _ message: @autoclosure () -> String) {
         let seeds = try Self.seeds("Fuzz/Seeds/toml", extensions: [".toml"])
         #expect(seeds.count >= 2)
         for seed in seeds { #expect(throws: Never.self) { _ = try TOMLParser.parse(seed) } }
-        #expect(try seeds.allSatisfy { try PythonTOML.accepts(String(decoding: $0, as: UTF8.self)) }, "Python's tomllib refuses a seed")
+        #expect(
+            try seeds.allSatisfy { try PythonTOML.accepts(String(decoding: $0, as: UTF8.self)) },
+            "Python's tomllib refuses a seed")
         run(seeds, tokens: tomlFuzzTokens, iterations: 4000, fuzzTOML)
     }
 

@@ -3,11 +3,11 @@
 import Foundation
 
 #if FUZZ_TOML
-let tokens = tomlFuzzTokens
+    let tokens = tomlFuzzTokens
 #elseif FUZZ_DEVICES
-let tokens = deviceFuzzTokens
+    let tokens = deviceFuzzTokens
 #else
-let tokens = payloadFuzzTokens
+    let tokens = payloadFuzzTokens
 #endif
 
 let arguments = CommandLine.arguments

@@ -1,9 +1,9 @@
 import APNSCore
 import APNSCrypto
 import APNSHTTP2
-import ArgumentParser
 import APNSPlatform
 import APNSSettings
+import ArgumentParser
 
 /// The root command. It owns `main` so that every failure, including the argument
 /// parser's usage errors, prints as `error: …` and exits with a code from CLI.md. Public only for the
@@ -25,7 +25,10 @@ public struct APNSCtl: ParsableCommand {
             130/143 after SIGINT/SIGTERM.
             """,
         version: APNSCtl.versionText,
-        subcommands: [Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Doctor.self, Config.self]
+        subcommands: [
+            Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Doctor.self,
+            Config.self,
+        ]
     )
 
     /// `apnsctl --version`: ours, plus the C libraries actually linked (they decide TLS and HTTP/2 behaviour).
@@ -65,7 +68,8 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: ExitStatus.success, in: world)
         } catch let failure as CLIError {
             failure.report(to: world.standardError)
-            return finish(exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed, in: world)
+            return finish(
+                exitCode: failure.exitCode, outputReported: failure.exitCode == ExitStatus.outputFailed, in: world)
         } catch {
             return reportParserError(error, arguments: arguments, in: world)
         }
@@ -111,7 +115,8 @@ public struct APNSCtl: ParsableCommand {
     static func finish(exitCode code: Int32, outputReported: Bool = false, in world: CommandWorld) -> Int32 {
         let out = world.standardOutput
         out.flush()
-        guard let failure = out.failure, code != 128 + ProcessSignals.interrupt, code != 128 + ProcessSignals.terminate else { return code }
+        guard let failure = out.failure, code != 128 + ProcessSignals.interrupt, code != 128 + ProcessSignals.terminate
+        else { return code }
         if !outputReported { world.standardError.error(failure.message) }
         return ExitStatus.outputFailed
     }
@@ -134,9 +139,10 @@ public struct APNSCtl: ParsableCommand {
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
             guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return nil }
             let usage = path.joined(separator: " ")
-            world.standardError.print("error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
-                + "error: usage: \(usage) <subcommand>\n"
-                + "error: See '\(usage) --help' for more information.\n")
+            world.standardError.print(
+                "error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
+                    + "error: usage: \(usage) <subcommand>\n"
+                    + "error: See '\(usage) --help' for more information.\n")
             return ExitStatus.usage
         }
         return nil
@@ -163,9 +169,12 @@ public struct APNSCtl: ParsableCommand {
                 world.standardError.print("error: help: \(path.joined(separator: " ")) has no subcommand \(shown)\n")
                 return ExitStatus.usage
             }
-            let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
-            world.standardError.print("error: help: unknown command \(shown); \(near)"
-                + "the commands are \(names.joined(separator: ", ")) (\(path.joined(separator: " ")) --help lists them)\n")
+            let near =
+                Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+            world.standardError.print(
+                "error: help: unknown command \(shown); \(near)"
+                    + "the commands are \(names.joined(separator: ", ")) (\(path.joined(separator: " ")) --help lists them)\n"
+            )
             return ExitStatus.usage
         }
         return nil

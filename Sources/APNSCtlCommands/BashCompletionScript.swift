@@ -13,12 +13,15 @@ enum BashCompletionScript {
     /// `script` with `-o filenames` only for paths; any other text (zsh, fish, help) unchanged.
     static func adjusted(_ script: String) -> String {
         guard script.contains(parserLine), script.contains(helperHead) else { return script }
-        return script
+        return
+            script
             .replacing(parserLine, with: "complete -F _apnsctl apnsctl")
-            .replacing(helperHead, with: helperHead + """
+            .replacing(
+                helperHead,
+                with: helperHead + """
 
-                # Paths only: bash appends / to folders and quotes names for file candidates, not for words.
-                if [[ "$1" == -f || "$1" == -d ]]; then compopt -o filenames 2>/dev/null; fi
-            """)
+                        # Paths only: bash appends / to folders and quotes names for file candidates, not for words.
+                        if [[ "$1" == -f || "$1" == -d ]]; then compopt -o filenames 2>/dev/null; fi
+                    """)
     }
 }

@@ -39,7 +39,9 @@ enum OtherToolFlags {
     static func longFlags(of arguments: [String]) -> [String] {
         var command: ParsableCommand.Type = APNSCtl.self
         for word in arguments {
-            guard !word.hasPrefix("-"), let next = command.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            guard !word.hasPrefix("-"),
+                let next = command.configuration.subcommands.first(where: { $0._commandName == word })
+            else { break }
             command = next
         }
         guard command != APNSCtl.self else { return [] }
@@ -50,7 +52,9 @@ enum OtherToolFlags {
             // `-c, --cert <file>  Help…`: the names before the value and the help text.
             for word in trimmed.split(separator: " ").prefix(3) {
                 let name = word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
-                if name.hasPrefix("--"), name.count > 2, name != "--help", name != "--version" { flags.append(String(name)) }
+                if name.hasPrefix("--"), name.count > 2, name != "--help", name != "--version" {
+                    flags.append(String(name))
+                }
             }
         }
         return flags

@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 // nghttp2 callbacks of the client session: small top-level functions that recover the session state
 // from `user_data` and record what happened. None of them trusts the peer: odd input is ignored or cut.
@@ -12,8 +12,10 @@ private func clientState(_ userData: UnsafeMutableRawPointer?) -> HTTP2ClientSta
 
 /// A new header block on a stream: informational (1xx) blocks are followed by the real one, so the
 /// collected fields restart here.
-func clientOnBeginHeaders(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
-                          _ userData: UnsafeMutableRawPointer?) -> Int32 {
+func clientOnBeginHeaders(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let state = clientState(userData), let frame else { return 0 }
     let id = frame.pointee.hd.stream_id
     if state.streams[id]?.status == nil { state.streams[id]?.headers.removeAll() }
@@ -21,10 +23,12 @@ func clientOnBeginHeaders(_ session: OpaquePointer?, _ frame: UnsafePointer<nght
 }
 
 /// One response header field: `:status` is parsed, other pseudo-headers dropped, the rest kept.
-func clientOnHeader(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
-                    _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
-                    _ value: UnsafePointer<UInt8>?, _ valueLength: Int,
-                    _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+func clientOnHeader(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+    _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
+    _ value: UnsafePointer<UInt8>?, _ valueLength: Int,
+    _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let state = clientState(userData), let frame, let name else { return 0 }
     // One hash lookup per field; the stream is then changed in place through its index.
     guard let index = state.streams.index(forKey: frame.pointee.hd.stream_id) else { return 0 }
@@ -39,33 +43,43 @@ func clientOnHeader(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
         return 0
     }
     if state.streams.values[index].headers.count < 64 {
-        let field = HeaderField(String(decoding: nameBuffer, as: UTF8.self), String(decoding: valueBuffer, as: UTF8.self))
+        let field = HeaderField(
+            String(decoding: nameBuffer, as: UTF8.self), String(decoding: valueBuffer, as: UTF8.self))
         state.streams.values[index].headers.appendReserving(field)
     }
     return 0
 }
 
 /// A piece of a response body, kept up to `maximumResponseBody` bytes.
-func clientOnDataChunk(_ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32,
-                       _ data: UnsafePointer<UInt8>?, _ length: Int, _ userData: UnsafeMutableRawPointer?) -> Int32 {
-    guard let state = clientState(userData), let data, let current = state.streams[streamID]?.responseBody.count else { return 0 }
+func clientOnDataChunk(
+    _ session: OpaquePointer?, _ flags: UInt8, _ streamID: Int32,
+    _ data: UnsafePointer<UInt8>?, _ length: Int, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let state = clientState(userData), let data, let current = state.streams[streamID]?.responseBody.count else {
+        return 0
+    }
     let room = max(0, HTTP2ClientState.maximumResponseBody - current)
     if room > 0 {
-        state.streams[streamID]?.responseBody.append(contentsOf: UnsafeBufferPointer(start: data, count: min(room, length)))
+        state.streams[streamID]?.responseBody.append(
+            contentsOf: UnsafeBufferPointer(start: data, count: min(room, length)))
     }
     return 0
 }
 
 /// A stream ended (answered, reset, or refused because of GOAWAY or a failed send).
-func clientOnStreamClose(_ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32,
-                         _ userData: UnsafeMutableRawPointer?) -> Int32 {
+func clientOnStreamClose(
+    _ session: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     clientState(userData)?.close(streamID: streamID, errorCode: errorCode)
     return 0
 }
 
 /// Whole frames: SETTINGS (the server's stream limit is now known) and GOAWAY.
-func clientOnFrameReceived(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
-                           _ userData: UnsafeMutableRawPointer?) -> Int32 {
+func clientOnFrameReceived(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let state = clientState(userData), let frame else { return 0 }
     switch frame.pointee.hd.type {
     case UInt8(NGHTTP2_SETTINGS.rawValue):
@@ -86,26 +100,32 @@ func clientOnFrameReceived(_ session: OpaquePointer?, _ frame: UnsafePointer<ngh
 
 /// Frames this side sent: a frame ending a request (END_STREAM) marks where that request is complete
 /// in the output; a GOAWAY means nghttp2 gave up on a misbehaving server (or `terminate`).
-func clientOnFrameSent(_ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
-                       _ userData: UnsafeMutableRawPointer?) -> Int32 {
+func clientOnFrameSent(
+    _ session: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let state = clientState(userData), let frame else { return 0 }
     let type = frame.pointee.hd.type
     if type == UInt8(NGHTTP2_GOAWAY.rawValue) {
         state.sentGoAwayCode = frame.pointee.goaway.error_code
     } else if (type == UInt8(NGHTTP2_DATA.rawValue) || type == UInt8(NGHTTP2_HEADERS.rawValue))
-                && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0 {
+        && frame.pointee.hd.flags & UInt8(NGHTTP2_FLAG_END_STREAM.rawValue) != 0
+    {
         state.endStreamFrames.append(frame.pointee.hd.stream_id)
     }
     return 0
 }
 
 /// Copies the next piece of a request body into nghttp2's frame buffer; EOF ends the stream.
-func clientReadBody(_ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?,
-                    _ length: Int, _ dataFlags: UnsafeMutablePointer<UInt32>?,
-                    _ source: UnsafeMutablePointer<nghttp2_data_source>?,
-                    _ userData: UnsafeMutableRawPointer?) -> Int {
+func clientReadBody(
+    _ session: OpaquePointer?, _ streamID: Int32, _ buffer: UnsafeMutablePointer<UInt8>?,
+    _ length: Int, _ dataFlags: UnsafeMutablePointer<UInt32>?,
+    _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
     guard let state = clientState(userData), let buffer, let dataFlags,
-          let stream = state.streams[streamID] else {
+        let stream = state.streams[streamID]
+    else {
         return Int(NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE.rawValue)
     }
     let remaining = stream.body.count - stream.bodyOffset

@@ -35,9 +35,11 @@ extension HTTP2ErrorCode {
     /// The name of any HTTP/2 error code (RFC 9113 §7) for messages: `PROTOCOL_ERROR`,
     /// `REFUSED_STREAM`…; codes outside the RFC as `0x…`.
     public static func name(_ code: UInt32) -> String {
-        let names = ["NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
-                     "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
-                     "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED"]
+        let names = [
+            "NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR", "SETTINGS_TIMEOUT",
+            "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR",
+            "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED",
+        ]
         if Int(code) < names.count { return names[Int(code)] }
         return "0x" + String(code, radix: 16)
     }

@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 /// An HTTP/2 client over a byte stream, owning one `nghttp2_session`.
 ///
@@ -70,8 +70,10 @@ public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     /// END_STREAM on the HEADERS frame; the body array is shared, not copied, so one payload sent to many
     /// devices costs one buffer. The fields other than `:path` are laid out once per batch and lent to nghttp2
     /// (`LentHeaderBlock`), so a request costs nghttp2 a copy of its path only, and no allocation of ours.
-    public func submitRequest(method: String, authority: String, path: String, headers: [HeaderField],
-                              body: [UInt8]) throws(NGHTTP2Error) -> Int32 {
+    public func submitRequest(
+        method: String, authority: String, path: String, headers: [HeaderField],
+        body: [UInt8]
+    ) throws(NGHTTP2Error) -> Int32 {
         let block: LentHeaderBlock
         if let current = lent, current.serves(method: method, authority: authority, headers: headers) {
             block = current
@@ -94,7 +96,9 @@ public final class HTTP2ClientSession: HTTP2Input, HTTP2Output {
     public func receive(_ bytes: UnsafeRawBufferPointer) throws(NGHTTP2Error) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         let consumed = nghttp2_session_mem_recv(pointer, base.assumingMemoryBound(to: UInt8.self), bytes.count)
-        if consumed < 0 { throw NGHTTP2Error(code: Int32(truncatingIfNeeded: consumed), operation: "reading from the server") }
+        if consumed < 0 {
+            throw NGHTTP2Error(code: Int32(truncatingIfNeeded: consumed), operation: "reading from the server")
+        }
     }
 
     /// Serialises queued frames, up to `limit` bytes pending; true when there are bytes to write.
@@ -192,8 +196,10 @@ final class HTTP2ClientState {
     func close(streamID: Int32, errorCode: UInt32) {
         guard let stream = streams.removeValue(forKey: streamID) else { return }
         if let status = stream.status {
-            events.append(.response(streamID: streamID,
-                                    HTTPResponse(status: status, headers: stream.headers, body: stream.responseBody)))
+            events.append(
+                .response(
+                    streamID: streamID,
+                    HTTPResponse(status: status, headers: stream.headers, body: stream.responseBody)))
         } else {
             events.append(.unanswered(streamID: streamID, errorCode: errorCode))
         }

@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 /// Header lists laid out for nghttp2 (the server's answers) in buffers kept between calls: `reset`, `add` each
 /// field, then `withPairs`. nghttp2 copies names and values during submit (the NO_COPY flags are not set), so
@@ -32,8 +32,10 @@ struct NameValueScratch {
         return storage.withUnsafeMutableBufferPointer { buf in
             guard let base = buf.baseAddress else { return body(UnsafePointer(bitPattern: 8).unsafelyUnwrapped, 0) }
             for e in entries {
-                pairs.append(nghttp2_nv(name: base + e.name, value: base + e.value, namelen: e.nameLength,
-                                        valuelen: e.valueLength, flags: e.flags))
+                pairs.append(
+                    nghttp2_nv(
+                        name: base + e.name, value: base + e.value, namelen: e.nameLength,
+                        valuelen: e.valueLength, flags: e.flags))
             }
             return pairs.withUnsafeBufferPointer { p in
                 body(p.baseAddress ?? UnsafePointer(bitPattern: 8).unsafelyUnwrapped, p.count)

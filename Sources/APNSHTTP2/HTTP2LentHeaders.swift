@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 /// The fields every request of a batch shares (`:method`, `:scheme`, `:authority` and the list the batch
 /// gives: `authorization`, `apns-topic`, `apns-push-type`, …) laid out once, in a block nobody writes to
@@ -22,8 +22,11 @@ final class LentHeaderBlock {
         self.method = method
         self.authority = authority
         self.headers = headers
-        let fields = [(":method", method, false), (":scheme", "https", false), (":authority", authority, false),
-                      (":path", "", true)] + headers.map { ($0.name, $0.value, $0.neverIndex) }
+        let fields =
+            [
+                (":method", method, false), (":scheme", "https", false), (":authority", authority, false),
+                (":path", "", true),
+            ] + headers.map { ($0.name, $0.value, $0.neverIndex) }
         var layout: [UInt8] = []
         var offsets: [(name: Int, nameLength: Int, value: Int, valueLength: Int)] = []
         for (name, value, _) in fields {
@@ -41,9 +44,11 @@ final class LentHeaderBlock {
         template = zip(fields, offsets).enumerated().map { i, pair in
             let (field, o) = pair
             // The path's value is each request's own: nghttp2 copies it.
-            let flags = (i == Self.pathIndex ? UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue) : lent) | (field.2 ? noIndex : 0)
-            return nghttp2_nv(name: base + o.name, value: base + o.value, namelen: o.nameLength, valuelen: o.valueLength,
-                              flags: flags)
+            let flags =
+                (i == Self.pathIndex ? UInt8(NGHTTP2_NV_FLAG_NO_COPY_NAME.rawValue) : lent) | (field.2 ? noIndex : 0)
+            return nghttp2_nv(
+                name: base + o.name, value: base + o.value, namelen: o.nameLength, valuelen: o.valueLength,
+                flags: flags)
         }
     }
 

@@ -15,7 +15,9 @@ struct HTTP2OutputBuffer {
 
     /// Serialises frames from `session` until `limit` bytes are pending or nghttp2 has nothing more;
     /// `afterChunk` runs after each chunk nghttp2 returned, given `produced`. True when bytes are pending.
-    mutating func fill(from session: OpaquePointer, upTo limit: Int, afterChunk: (UInt64) -> Void = { _ in }) throws(NGHTTP2Error) -> Bool {
+    mutating func fill(from session: OpaquePointer, upTo limit: Int, afterChunk: (UInt64) -> Void = { _ in })
+        throws(NGHTTP2Error) -> Bool
+    {
         if offset == bytes.count && offset > 0 {
             bytes.removeAll(keepingCapacity: true)
             offset = 0
@@ -37,8 +39,9 @@ struct HTTP2OutputBuffer {
         guard offset < bytes.count else { return 0 }
         let start = offset
         let outcome: Result<Int, E> = bytes.withUnsafeBytes { all in
-            do throws(E) { return .success(try write(UnsafeRawBufferPointer(rebasing: all[start...]))) }
-            catch { return .failure(error) }
+            do throws(E) { return .success(try write(UnsafeRawBufferPointer(rebasing: all[start...]))) } catch {
+                return .failure(error)
+            }
         }
         let written = min(bytes.count - offset, max(0, try outcome.get()))
         offset += written

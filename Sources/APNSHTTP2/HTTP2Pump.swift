@@ -53,7 +53,9 @@ public enum HTTP2Pump {
     }
 
     /// Reads one chunk from `tls` into `buffer` and hands it to `input`.
-    public static func read<I: HTTP2Input>(from tls: TLSConnection, into input: I, buffer: inout [UInt8]) -> Read<I.ReceiveFailure> {
+    public static func read<I: HTTP2Input>(from tls: TLSConnection, into input: I, buffer: inout [UInt8]) -> Read<
+        I.ReceiveFailure
+    > {
         let read: Result<TLSStep, TLSFailure> = buffer.withUnsafeMutableBytes { p in
             do throws(TLSFailure) { return .success(try tls.read(into: p)) } catch { return .failure(error) }
         }
@@ -68,8 +70,9 @@ public enum HTTP2Pump {
         case .closed: return .closed
         case .bytes(let n):
             let fed: Result<Void, I.ReceiveFailure> = buffer.withUnsafeBytes { p in
-                do throws(I.ReceiveFailure) { return .success(try input.receive(UnsafeRawBufferPointer(rebasing: p[0..<n]))) }
-                catch { return .failure(error) }
+                do throws(I.ReceiveFailure) {
+                    return .success(try input.receive(UnsafeRawBufferPointer(rebasing: p[0..<n])))
+                } catch { return .failure(error) }
             }
             if case .failure(let e) = fed { return .rejected(e) }
             return .received(n)

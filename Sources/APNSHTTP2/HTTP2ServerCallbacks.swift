@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 // nghttp2 calls these top-level functions (a C function pointer cannot capture); each recovers the session state
 // from user_data and does one small thing. None traps on anything the peer sends: unexpected input makes
@@ -29,7 +29,9 @@ private let dataFrame = UInt8(NGHTTP2_DATA.rawValue)
 private let endStreamFlag = UInt8(NGHTTP2_FLAG_END_STREAM.rawValue)
 
 /// A client opened a stream: start collecting its request.
-private func serverBeginHeaders(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func serverBeginHeaders(
+    _ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     guard hd.type == headersFrame, frame.pointee.headers.cat == NGHTTP2_HCAT_REQUEST else { return 0 }
@@ -40,10 +42,12 @@ private func serverBeginHeaders(_ s: OpaquePointer?, _ frame: UnsafePointer<nght
 }
 
 /// One header field; a header list over the advertised size resets the stream (temporal failure).
-private func serverHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
-                          _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
-                          _ value: UnsafePointer<UInt8>?, _ valueLength: Int,
-                          _ flags: UInt8, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func serverHeader(
+    _ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?,
+    _ name: UnsafePointer<UInt8>?, _ nameLength: Int,
+    _ value: UnsafePointer<UInt8>?, _ valueLength: Int,
+    _ flags: UInt8, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let me = serverState(userData), let frame else { return callbackFailure }
     guard let stream = me.incoming[frame.pointee.hd.stream_id] else { return 0 }  // trailers of a gone stream
     let size = nameLength + valueLength + 32
@@ -57,8 +61,10 @@ private func serverHeader(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_fr
 }
 
 /// Body bytes: kept up to the cap, counted beyond it.
-private func serverDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: Int32,
-                             _ data: UnsafePointer<UInt8>?, _ length: Int, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func serverDataChunk(
+    _ s: OpaquePointer?, _ flags: UInt8, _ streamID: Int32,
+    _ data: UnsafePointer<UInt8>?, _ length: Int, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let me = serverState(userData) else { return callbackFailure }
     guard let stream = me.incoming[streamID], let data else { return 0 }
     let kept = min(max(0, me.settings.maxBodyBytes - stream.body.count), length)
@@ -71,18 +77,25 @@ private func serverDataChunk(_ s: OpaquePointer?, _ flags: UInt8, _ streamID: In
 }
 
 /// END_STREAM on HEADERS or DATA completes a request.
-private func serverFrameReceived(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func serverFrameReceived(
+    _ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     guard hd.type == headersFrame || hd.type == dataFrame, hd.flags & endStreamFlag != 0,
-          let stream = me.forgetIncoming(hd.stream_id) else { return 0 }
-    me.completed.append(HTTP2ServerRequest(streamID: hd.stream_id, headers: stream.headers,
-                                           body: stream.body, bodySize: stream.bodySize))
+        let stream = me.forgetIncoming(hd.stream_id)
+    else { return 0 }
+    me.completed.append(
+        HTTP2ServerRequest(
+            streamID: hd.stream_id, headers: stream.headers,
+            body: stream.body, bodySize: stream.bodySize))
     return 0
 }
 
 /// A stream ended (answered, reset by either side, or refused by GOAWAY): forget it.
-private func serverStreamClosed(_ s: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func serverStreamClosed(
+    _ s: OpaquePointer?, _ streamID: Int32, _ errorCode: UInt32, _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let me = serverState(userData) else { return callbackFailure }
     me.forgetIncoming(streamID)
     me.outgoing[streamID] = nil
@@ -93,23 +106,29 @@ private func serverStreamClosed(_ s: OpaquePointer?, _ streamID: Int32, _ errorC
 
 /// nghttp2 found a frame it rejects. A new stream beyond the advertised limit becomes APNs' own GOAWAY
 /// (plain-text debug data) instead of nghttp2's; the callback failure stops reading so nghttp2 adds no second GOAWAY.
-private func serverInvalidFrame(_ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ libErrorCode: Int32,
-                                _ userData: UnsafeMutableRawPointer?) -> Int32 {
+private func serverInvalidFrame(
+    _ s: OpaquePointer?, _ frame: UnsafePointer<nghttp2_frame>?, _ libErrorCode: Int32,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let me = serverState(userData), let frame else { return callbackFailure }
     let hd = frame.pointee.hd
     let isNewStream = hd.type == headersFrame && hd.stream_id > me.highestStreamID && hd.stream_id % 2 == 1
     guard isNewStream, libErrorCode == Int32(NGHTTP2_ERR_PROTO.rawValue),
-          me.openStreams.count >= Int(me.advertisedMaxConcurrentStreams) else { return 0 }
+        me.openStreams.count >= Int(me.advertisedMaxConcurrentStreams)
+    else { return 0 }
     me.streamLimitViolated = true
     guard let s else { return callbackFailure }
-    me.goAway(session: s, lastStreamID: nil, code: .protocolError, debugData: Array(maximumActiveStreamsViolatedText.utf8))
+    me.goAway(
+        session: s, lastStreamID: nil, code: .protocolError, debugData: Array(maximumActiveStreamsViolatedText.utf8))
     return callbackFailure
 }
 
 /// Copies the next piece of a response body into nghttp2's DATA frame.
-func serverReadBody(_ s: OpaquePointer?, _ streamID: Int32, _ buf: UnsafeMutablePointer<UInt8>?, _ length: Int,
-                    _ dataFlags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
-                    _ userData: UnsafeMutableRawPointer?) -> Int {
+func serverReadBody(
+    _ s: OpaquePointer?, _ streamID: Int32, _ buf: UnsafeMutablePointer<UInt8>?, _ length: Int,
+    _ dataFlags: UnsafeMutablePointer<UInt32>?, _ source: UnsafeMutablePointer<nghttp2_data_source>?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int {
     guard let me = serverState(userData), let buf, let dataFlags else { return Int(callbackFailure) }
     guard let body = me.outgoing[streamID] else {
         dataFlags.pointee |= NGHTTP2_DATA_FLAG_EOF.rawValue

@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 /// An owned nghttp2 server session over a byte stream. The caller moves bytes between the socket and
 /// `receive`/`prepareOutput` (`HTTP2Pump` does it over TLS), so the same session serves TLS sockets, tests and fuzzers alike, and it never

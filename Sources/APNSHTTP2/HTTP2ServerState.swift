@@ -1,5 +1,5 @@
-internal import CNghttp2
 import APNSCore
+internal import CNghttp2
 
 /// What the server session's C callbacks read and change, reached through nghttp2's `user_data`. A class of
 /// its own, as `HTTP2ClientState` is for the client: it exists before the nghttp2 session, so no callback can
@@ -63,7 +63,8 @@ final class HTTP2ServerState {
         }
         forgetIncoming(streamID)
         if let session {
-            _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.refusedStream.rawValue)
+            _ = nghttp2_submit_rst_stream(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, HTTP2ErrorCode.refusedStream.rawValue)
         }
         return false
     }
@@ -72,7 +73,8 @@ final class HTTP2ServerState {
     func goAway(session: OpaquePointer, lastStreamID: Int32?, code: HTTP2ErrorCode, debugData: [UInt8]) {
         let last = lastStreamID ?? nghttp2_session_get_last_proc_stream_id(session)
         _ = debugData.withUnsafeBufferPointer { buf in
-            nghttp2_submit_goaway(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, buf.baseAddress, buf.count)
+            nghttp2_submit_goaway(
+                session, UInt8(NGHTTP2_FLAG_NONE.rawValue), last, code.rawValue, buf.baseAddress, buf.count)
         }
     }
 }

@@ -1,4 +1,5 @@
 import APNSCore
+
 /// One complete HTTP/2 request as the server session delivers it: all headers and the body.
 /// Servers (the mock) decide on complete requests only, so partial state never leaks out.
 public struct HTTP2ServerRequest: Sendable {
@@ -35,9 +36,11 @@ public struct HTTP2ServerSettings: Sendable, Equatable {
     /// unbounded memory with many half-sent requests.
     public var maxUnfinishedRequestBytes: Int
 
-    public init(maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, headerTableSize: UInt32 = 4096,
-                maxHeaderListSize: UInt32 = 8000, maxBodyBytes: Int = 64 * 1024,
-                maxUnfinishedRequestBytes: Int = 16 * 1024 * 1024) {
+    public init(
+        maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, headerTableSize: UInt32 = 4096,
+        maxHeaderListSize: UInt32 = 8000, maxBodyBytes: Int = 64 * 1024,
+        maxUnfinishedRequestBytes: Int = 16 * 1024 * 1024
+    ) {
         self.maxConcurrentStreams = maxConcurrentStreams
         self.headerTableSize = headerTableSize
         self.maxHeaderListSize = maxHeaderListSize

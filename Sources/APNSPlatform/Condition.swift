@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// A condition variable used with a `Lock`, for a thread that waits for work or for a queue to drain (the

@@ -1,10 +1,11 @@
 import CPlatform
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Keeps private keys out of core files and away from other processes. Called first thing at start-up, before
@@ -16,9 +17,9 @@ public enum CoreDumps {
     public static func disable() {
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         #if canImport(Glibc)
-        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+            _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
         #else
-        _ = setrlimit(RLIMIT_CORE, &none)
+            _ = setrlimit(RLIMIT_CORE, &none)
         #endif
         // Darwin has no dumpable switch; its cores need RLIMIT_CORE (now 0) and are off by default anyway.
         _ = CPlatform_disableDumping()

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Reads the process environment; injected as a dictionary in tests where it matters.
@@ -89,11 +89,11 @@ extension Environment {
     /// Ends the process with `code` through exit(3), which runs atexit handlers and flushes C stdio.
     public static func exit(_ code: Int32) -> Never {
         #if canImport(Darwin)
-        Darwin.exit(code)
+            Darwin.exit(code)
         #elseif canImport(Musl)
-        Musl.exit(code)
+            Musl.exit(code)
         #else
-        Glibc.exit(code)
+            Glibc.exit(code)
         #endif
     }
 }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// File access without Foundation (it costs start-up time; see the notes on measured costs).
@@ -61,7 +61,9 @@ public enum FileSystem {
 
     /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
     /// says otherwise); more than `limit` bytes is `.unreadable`.
-    public static func read(_ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0) throws(Failure) -> [UInt8] {
+    public static func read(_ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0) throws(Failure)
+        -> [UInt8]
+    {
         if path == "-" {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
@@ -90,8 +92,10 @@ public enum FileSystem {
         let (bytes, readError) = readToEnd(fd: fd, limit: limit == .max ? limit : limit + 1, expected: expected)
         if let readError { throw .unreadable(path: path, reason: errnoText(readError)) }
         guard bytes.count <= limit else {
-            throw .unreadable(path: path, reason: "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), "
-                + "far more than any payload or credential")
+            throw .unreadable(
+                path: path,
+                reason: "more than \(limit >> 20 > 0 ? "\(limit >> 20) MiB" : "\(limit) bytes"), "
+                    + "far more than any payload or credential")
         }
         return bytes
     }
@@ -108,13 +112,20 @@ public enum FileSystem {
         while out.count < limit {
             let want = min(chunk.count, limit - out.count)
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, want) }
-            if n > 0 { out.append(contentsOf: chunk[0..<n]) }
-            else if n == 0 { break }
-            else if errno == EINTR { continue }
+            if n > 0 {
+                out.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                break
+            } else if errno == EINTR {
+                continue
+            }
             // Standard input a parent process left non-blocking (O_NONBLOCK belongs to the open pipe, shared
             // with that process) has nothing yet: wait for it, as a blocking read would.
-            else if errno == EAGAIN || errno == EWOULDBLOCK { _ = PollSet.wait(for: fd, .readable, until: nil) }
-            else { return (out, errno) }
+            else if errno == EAGAIN || errno == EWOULDBLOCK {
+                _ = PollSet.wait(for: fd, .readable, until: nil)
+            } else {
+                return (out, errno)
+            }
         }
         return (out, nil)
     }
@@ -136,14 +147,16 @@ public enum FileSystem {
     /// `overwrite`, an existing file is left untouched and `.exists` thrown. The bytes go to a temporary file
     /// beside `path` (created 0600, then given `mode`) that is renamed over it only once every write and the
     /// close succeeded, so a failed write (`.writeFailed`) leaves the old file, or none, and no temporary file.
-    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode = 0o644, overwrite: Bool) throws(Failure) {
+    public static func write(_ bytes: [UInt8], to path: String, mode: FileMode = 0o644, overwrite: Bool) throws(Failure)
+    {
         let existing = try checkOutputTarget(path)
         if existing && !overwrite { throw .exists(path: path) }
         // Created relative to the directory, never through a link at `path` (PrivateDirectory.write).
         let name = baseName(path)
         do {
-            try PrivateDirectory.openChosen(PrivateDirectory.parentPath(of: path)).write(bytes, to: name, mode: mode,
-                                                                                         overwrite: overwrite)
+            try PrivateDirectory.openChosen(PrivateDirectory.parentPath(of: path)).write(
+                bytes, to: name, mode: mode,
+                overwrite: overwrite)
         } catch {
             switch error {
             case .file(let failure): throw failure.relabelled(path)
@@ -176,8 +189,11 @@ public enum FileSystem {
     static func creationFailure(path: String, _ code: Int32) -> Failure {
         switch code {
         case EEXIST: return .exists(path: path)
-        case ENOENT, ENOTDIR: return .cannotCreate(path: path, reason: "its directory does not exist; create it first or choose another path")
-        case EACCES, EPERM, EROFS: return .cannotCreate(path: path, reason: "\(errnoText(code)); choose a directory you can write to")
+        case ENOENT, ENOTDIR:
+            return .cannotCreate(
+                path: path, reason: "its directory does not exist; create it first or choose another path")
+        case EACCES, EPERM, EROFS:
+            return .cannotCreate(path: path, reason: "\(errnoText(code)); choose a directory you can write to")
         default: return .cannotCreate(path: path, reason: errnoText(code))
         }
     }

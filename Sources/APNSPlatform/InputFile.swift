@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// A file a command reads line by line, maybe twice (`--devices FILE`, or `-` for standard input): opened

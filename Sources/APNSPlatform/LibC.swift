@@ -1,11 +1,11 @@
 // APNSPlatform imports the C library for itself; no other module sees it, so every Glibc/Darwin difference
 // stays in this module. Each file of this module that calls it imports it the same way.
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Permission bits for files apnsctl creates (`0o600` for keys). A Swift type rather than C's `mode_t`, whose
@@ -33,8 +33,10 @@ public func posixWriteAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? { posixWriteP
 /// the lines written). Each write(2) takes at most `slice` bytes (the mock's log writes PIPE_BUF at a time so
 /// a write into a pipe with room never stops half way), `written` hears each range that went out, and a
 /// descriptor that would block is waited on `retryMs` at a time. Every pointer stays inside its closure.
-public func posixWritePrefix(_ fd: Int32, _ bytes: [UInt8], slice: Int = .max, retryMs: UInt64 = 1000,
-                             written: (Range<Int>) -> Void = { _ in }) -> (written: Int, error: Int32?) {
+public func posixWritePrefix(
+    _ fd: Int32, _ bytes: [UInt8], slice: Int = .max, retryMs: UInt64 = 1000,
+    written: (Range<Int>) -> Void = { _ in }
+) -> (written: Int, error: Int32?) {
     var offset = 0
     while offset < bytes.count {
         let n = bytes.withUnsafeBytes { raw -> Int in

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Reads a file descriptor line by line through one fixed buffer: constant memory for any file size,
@@ -74,7 +74,9 @@ public final class LineReader {
     private func text(from a: Int, to b0: Int) -> String {
         var b = b0
         if b > a && buffer[b - 1] == 0x0D { b -= 1 }
-        return buffer.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self) }
+        return buffer.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[a..<b]), as: UTF8.self)
+        }
     }
 
     /// Moves the unread tail to the front and reads more.
@@ -94,7 +96,10 @@ public final class LineReader {
                 guard let base = p.baseAddress else { return 0 }
                 return posixRead(fd, base + end, p.count - end)
             }
-            if n > 0 { end += n; return }
+            if n > 0 {
+                end += n
+                return
+            }
             if n < 0 && errno == EINTR { continue }
             finished = true
             return

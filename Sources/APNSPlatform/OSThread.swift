@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// A joinable OS thread running one closure: the mock's event loops and log writer need real threads, and
@@ -59,19 +59,21 @@ public final class OSThread: Sendable {
         /// `pthread_create` running the `Box` at `box` (consumed by the thread); nil when it failed.
         static func create(_ box: UnsafeMutableRawPointer) -> Handle? {
             #if canImport(Darwin)
-            var thread: pthread_t?
+                var thread: pthread_t?
             #else
-            var thread = pthread_t()
+                var thread = pthread_t()
             #endif
-            let rc = pthread_create(&thread, nil, { raw in
-                let argument: UnsafeMutableRawPointer? = raw
-                guard let argument else { return nil }
-                Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
-                return nil
-            }, box)
+            let rc = pthread_create(
+                &thread, nil,
+                { raw in
+                    let argument: UnsafeMutableRawPointer? = raw
+                    guard let argument else { return nil }
+                    Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
+                    return nil
+                }, box)
             guard rc == 0 else { return nil }
             #if canImport(Darwin)
-            guard let thread else { return nil }
+                guard let thread else { return nil }
             #endif
             return Handle(thread: thread)
         }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Where an `OutputSink`'s bytes go: a descriptor (standard output, an output file), or for tests a buffer in
@@ -181,8 +181,9 @@ public final class OutputSink: @unchecked Sendable {
 
     private func recordLocked(_ code: Int32) -> Failure? {
         guard firstFailure == nil else { return nil }
-        let failure = Failure(name: name, code: code, bytesWritten: written, linesWritten: writtenLines,
-                              closedAtStart: closedAtStart)
+        let failure = Failure(
+            name: name, code: code, bytesWritten: written, linesWritten: writtenLines,
+            closedAtStart: closedAtStart)
         firstFailure = failure
         return failure
     }

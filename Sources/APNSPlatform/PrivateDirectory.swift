@@ -1,10 +1,11 @@
 import APNSCore
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// The one way to reach a file that holds a secret (the token cache, the mock's state dir and its lock, a
@@ -86,7 +87,8 @@ public final class PrivateDirectory: Sendable {
         let e = errno
         var st = stat()
         if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
-            throw .untrusted(path: path, reason: "is a symbolic link (never followed for a directory that holds secrets)")
+            throw .untrusted(
+                path: path, reason: "is a symbolic link (never followed for a directory that holds secrets)")
         }
         switch e {
         case ENOENT: throw .file(.missing(path: path))
@@ -104,7 +106,8 @@ public final class PrivateDirectory: Sendable {
         }
         if st.st_mode & 0o022 != 0 {
             let who = st.st_mode & 0o020 != 0 ? (st.st_mode & 0o002 != 0 ? "group and others" : "its group") : "others"
-            throw .untrusted(path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8)))")
+            throw .untrusted(
+                path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8)))")
         }
     }
 
@@ -124,11 +127,14 @@ public final class PrivateDirectory: Sendable {
     /// `read`, with the file's permission bits as `fstat` gave them on the descriptor read (a secret that its
     /// group or others can read or write is not to be trusted, whoever owns it).
     public func readWithPermissions(_ name: String, limit: Int = FileSystem.maximumReadSize) throws(Failure)
-        -> (bytes: [UInt8], permissions: FileMode) {
+        -> (bytes: [UInt8], permissions: FileMode)
+    {
         let descriptor = try openFile(name, flags: O_RDONLY, mode: 0)
         defer { close(descriptor) }
         var st = stat()
-        guard fstat(descriptor, &st) == 0 else { throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText())) }
+        guard fstat(descriptor, &st) == 0 else {
+            throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText()))
+        }
         let bytes = FileSystem.readAll(fd: descriptor, limit: limit + 1)
         guard bytes.count <= limit else {
             throw .file(.unreadable(path: file(name), reason: "more than \(limit) bytes"))
@@ -215,7 +221,8 @@ public final class PrivateDirectory: Sendable {
             case .missing: throw .file(.missing(path: file(name)))
             case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
             case .notRegular(let kind): throw .untrusted(path: file(name), reason: "is \(kind), not a regular file")
-            case .owner(let uid): throw .untrusted(path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you")
+            case .owner(let uid):
+                throw .untrusted(path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you")
             }
         }
     }

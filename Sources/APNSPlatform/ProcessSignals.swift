@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// The write end of the pipe `wakeOnTermination` pokes; the handler reads it and nothing else.
@@ -23,9 +23,9 @@ public enum ProcessSignals {
 
     /// A signal's handler as `signal(2)` takes and returns it: `sig_t` on Darwin, `__sighandler_t` on Glibc.
     #if canImport(Darwin)
-    typealias Handler = sig_t
+        typealias Handler = sig_t
     #else
-    typealias Handler = __sighandler_t
+        typealias Handler = __sighandler_t
     #endif
 
     /// Ignores SIGPIPE for the whole process; call once at start-up. apnsctl writes with write(2) to sockets
@@ -50,8 +50,10 @@ public enum ProcessSignals {
     /// With `endingWithin`, the stop is also a promise: if the process is still running that many
     /// milliseconds after the first such signal (its main thread stuck in a system call that `SA_RESTART`
     /// resumes, a write to a stderr nobody reads, say), a watchdog thread runs `lastly` and exits with 0.
-    public static func wakeOnTermination(_ pipe: WakePipe, endingWithin milliseconds: Int? = nil,
-                                         lastly: @escaping @Sendable () -> Void = {}) {
+    public static func wakeOnTermination(
+        _ pipe: WakePipe, endingWithin milliseconds: Int? = nil,
+        lastly: @escaping @Sendable () -> Void = {}
+    ) {
         wakeRetained.withLock { $0.append(pipe) }
         if let milliseconds, let deadline = WakePipe() {
             wakeRetained.withLock { $0.append(deadline) }
@@ -83,9 +85,9 @@ public enum ProcessSignals {
     static func installHandler(for signals: [Int32], _ handler: @convention(c) (Int32) -> Void) {
         var action = sigaction()
         #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handler
+            action.__sigaction_u.__sa_handler = handler
         #else
-        action.__sigaction_handler.sa_handler = handler
+            action.__sigaction_handler.sa_handler = handler
         #endif
         sigemptyset(&action.sa_mask)
         action.sa_flags = Int32(SA_RESTART)
@@ -98,9 +100,9 @@ public enum ProcessSignals {
         var current = sigaction()
         guard sigaction(signal, nil, &current) == 0 else { return false }
         #if canImport(Darwin)
-        let handler = current.__sigaction_u.__sa_handler
+            let handler = current.__sigaction_u.__sa_handler
         #else
-        let handler = current.__sigaction_handler.sa_handler
+            let handler = current.__sigaction_handler.sa_handler
         #endif
         guard let handler else { return false }
         return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
@@ -125,42 +127,44 @@ public enum ProcessSignals {
     /// Puts `handler` on `signal` with `signal(2)` (BSD semantics: it stays installed, calls resume) and
     /// returns what was there. With `keepingIgnored`, a signal the process ignores stays ignored (nohup, a
     /// background job of a shell without job control).
-    static func replace(_ signal: Int32, with handler: @convention(c) (Int32) -> Void, keepingIgnored: Bool = false) -> Saved {
-        let old: Handler? = Glibc_or_Darwin_signal(signal, handler)
+    static func replace(_ signal: Int32, with handler: @convention(c) (Int32) -> Void, keepingIgnored: Bool = false)
+        -> Saved
+    {
+        let old: Handler? = cSignal(signal, handler)
         if keepingIgnored, let old, unsafeBitCast(old, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) {
-            _ = Glibc_or_Darwin_signal(signal, SIG_IGN)
+            _ = cSignal(signal, SIG_IGN)
         }
         return Saved(signal: signal, handler: old)
     }
 
     /// Puts back handlers `replace` returned.
     static func restore(_ saved: [Saved]) {
-        for entry in saved { _ = Glibc_or_Darwin_signal(entry.signal, entry.handler) }
+        for entry in saved { _ = cSignal(entry.signal, entry.handler) }
     }
 
     /// From inside a handler: the default action for `signal` (ending the process), as if there were no
     /// handler, so the parent sees the real cause.
     static func dieOf(_ signal: Int32) {
-        _ = Glibc_or_Darwin_signal(signal, SIG_DFL)
+        _ = cSignal(signal, SIG_DFL)
         raise(signal)
     }
 
     /// From inside SIGTSTP's handler `handler`: stops the process as the default action would (SIGTSTP is
     /// unblocked for it), and once it continues, puts `handler` back for the next Ctrl-Z.
     static func stopAsByDefault(thenReinstall handler: @convention(c) (Int32) -> Void) {
-        _ = Glibc_or_Darwin_signal(SIGTSTP, SIG_DFL)
+        _ = cSignal(SIGTSTP, SIG_DFL)
         var stop = sigset_t()
         sigemptyset(&stop)
         sigaddset(&stop, SIGTSTP)
         sigprocmask(SIG_UNBLOCK, &stop, nil)
         raise(SIGTSTP)
-        _ = Glibc_or_Darwin_signal(SIGTSTP, handler)
+        _ = cSignal(SIGTSTP, handler)
     }
 }
 
 /// `signal(2)`, named apart from `ProcessSignals`' own members. Both libraries import the handler as an
 /// implicitly unwrapped optional of their own type.
 @inline(__always)
-private func Glibc_or_Darwin_signal(_ number: Int32, _ handler: ProcessSignals.Handler?) -> ProcessSignals.Handler? {
+private func cSignal(_ number: Int32, _ handler: ProcessSignals.Handler?) -> ProcessSignals.Handler? {
     signal(number, handler)
 }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 // The terminal state the handlers need. Signal handlers cannot capture context, so it lives in globals,
@@ -62,7 +62,9 @@ struct PromptSignals {
         promptTextCount = prompt.count
         promptFD = fd
         // An ignored signal stays ignored (nohup, background jobs of a shell without job control).
-        var previous = [SIGINT, SIGTERM, SIGHUP].map { ProcessSignals.replace($0, with: restoreAndReraise, keepingIgnored: true) }
+        var previous = [SIGINT, SIGTERM, SIGHUP].map {
+            ProcessSignals.replace($0, with: restoreAndReraise, keepingIgnored: true)
+        }
         previous.append(ProcessSignals.replace(SIGTSTP, with: restoreAndStop))
         previous.append(ProcessSignals.replace(SIGCONT, with: quietAgain))
         self.previous = previous

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// The one way apnsctl opens a file whose owner matters (the token cache, the mock's state files, the settings
@@ -29,13 +29,17 @@ enum RegularFile {
     /// `mode` for a file `O_CREAT` makes), then checks it is a regular file owned by a uid `owners` accepts.
     /// Returns the descriptor (blocking again, as a regular file's always behaves; the caller closes it) and
     /// the `stat` it was checked with.
-    static func open(_ name: String, in directory: Int32, flags: Int32, mode: FileMode = 0,
-                     ownedBy owners: (uid_t) -> Bool) throws(Refusal) -> (fd: Int32, status: stat) {
+    static func open(
+        _ name: String, in directory: Int32, flags: Int32, mode: FileMode = 0,
+        ownedBy owners: (uid_t) -> Bool
+    ) throws(Refusal) -> (fd: Int32, status: stat) {
         let descriptor = SystemCall.openRelative(directory, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
         if descriptor < 0 {
             let e = errno
             var st = stat()
-            if fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFLNK { throw .link }
+            if fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
+                throw .link
+            }
             if e == ENOENT || e == ENOTDIR { throw .missing }
             throw .failed(e)
         }
@@ -64,7 +68,9 @@ enum RegularFile {
 enum FileOwnership {
     /// `user NAME (uid N)` or `uid N` when the password database has no entry.
     static func ownerName(_ uid: uid_t) -> String {
-        if let entry = getpwuid(uid), let name = entry.pointee.pw_name { return "user \(String(cString: name)) (uid \(uid))" }
+        if let entry = getpwuid(uid), let name = entry.pointee.pw_name {
+            return "user \(String(cString: name)) (uid \(uid))"
+        }
         return "uid \(uid)"
     }
 

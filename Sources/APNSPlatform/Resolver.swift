@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Host name lookups that end by a deadline and give way to a signal. `getaddrinfo` has neither: a
@@ -13,12 +13,16 @@ import Glibc
 enum Resolver {
     /// The addresses of `host:port`: at once for an IP literal, else from the system resolver within
     /// `deadline` (monotonic ns). `timeout` is only for the message.
-    static func lookUp(host: String, port: Int, deadline: UInt64, timeout: Double,
-                       interruptFD: Int32?) throws(SocketError) -> [SocketAddress] {
+    static func lookUp(
+        host: String, port: Int, deadline: UInt64, timeout: Double,
+        interruptFD: Int32?
+    ) throws(SocketError) -> [SocketAddress] {
         if let literal = try? Socket.resolveAll(host: host, port: port, numericOnly: true) { return literal }
         guard let lookup = Lookup() else { return try Socket.resolveAll(host: host, port: port) }
         let thread = OSThread()
-        guard thread.start({ lookup.run(host: host, port: port) }) else { return try Socket.resolveAll(host: host, port: port) }
+        guard thread.start({ lookup.run(host: host, port: port) }) else {
+            return try Socket.resolveAll(host: host, port: port)
+        }
         thread.detach()
         var poller = PollSet()
         poller.add(lookup.wake.readFD, .readable)

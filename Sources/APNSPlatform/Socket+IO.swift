@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Plain (non-TLS) reads and writes on a non-blocking socket: the few bytes a proxy handshake
@@ -56,8 +56,8 @@ extension Socket {
 @inline(__always)
 private func cSend(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int {
     #if os(Linux)
-    return send(fd, base, count, Int32(MSG_NOSIGNAL))
+        return send(fd, base, count, Int32(MSG_NOSIGNAL))
     #else
-    return send(fd, base, count, 0)
+        return send(fd, base, count, 0)
     #endif
 }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Why a TCP connection or listener could not be set up; the CLI maps these to exit 69.
@@ -46,8 +46,9 @@ public struct SocketAddress: Sendable, Equatable {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         let rc = bytes.withUnsafeBytes { raw -> Int32 in
             guard let base = raw.baseAddress else { return -1 }
-            return getnameinfo(base.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count), &host, socklen_t(host.count),
-                               nil, 0, NI_NUMERICHOST)
+            return getnameinfo(
+                base.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count), &host, socklen_t(host.count),
+                nil, 0, NI_NUMERICHOST)
         }
         guard rc == 0 else { return "?" }
         return host.withUnsafeBufferPointer { p in p.baseAddress.map { String(cString: $0) } ?? "?" }
@@ -76,19 +77,25 @@ public final class Socket: @unchecked Sendable {
     /// (families interleaved, a new attempt every 250 ms while earlier ones are pending). A fresh DNS lookup
     /// each time, as APNs asks of new connections. When `interruptFD` becomes readable (a signal arrived),
     /// it stops with `.interrupted` and leaves the byte for its owner to read.
-    public static func connect(host: String, port: Int, timeout: Double, interruptFD: Int32? = nil,
-                               staggerNs: UInt64 = AddressRacer.defaultStaggerNs) throws(SocketError) -> Socket {
+    public static func connect(
+        host: String, port: Int, timeout: Double, interruptFD: Int32? = nil,
+        staggerNs: UInt64 = AddressRacer.defaultStaggerNs
+    ) throws(SocketError) -> Socket {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
-        let found = try Resolver.lookUp(host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
-        return try connect(to: AddressRacer.interleaved(found, isIPv6: \.isIPv6), host: host, port: port, timeout: timeout,
-                           deadline: deadline, interruptFD: interruptFD, staggerNs: staggerNs)
+        let found = try Resolver.lookUp(
+            host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
+        return try connect(
+            to: AddressRacer.interleaved(found, isIPv6: \.isIPv6), host: host, port: port, timeout: timeout,
+            deadline: deadline, interruptFD: interruptFD, staggerNs: staggerNs)
     }
 
     /// `host:port`'s addresses by a lookup bounded by `deadline` (monotonic ns; `timeout` names it in the
     /// message) and abandoned when `interruptFD` becomes readable: the first step of `connect(host:port:…)`,
     /// for callers that report the lookup on its own (`apnsctl doctor`'s dns check).
-    public static func lookUp(host: String, port: Int, deadline: UInt64, timeout: Double,
-                              interruptFD: Int32? = nil) throws(SocketError) -> [SocketAddress] {
+    public static func lookUp(
+        host: String, port: Int, deadline: UInt64, timeout: Double,
+        interruptFD: Int32? = nil
+    ) throws(SocketError) -> [SocketAddress] {
         try Resolver.lookUp(host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
     }
 
@@ -107,9 +114,11 @@ public final class Socket: @unchecked Sendable {
 
     /// Races `addresses` (in the order given) as `connect(host:port:…)` does; `host` and `port` name the
     /// destination in messages. Separate so the racing can be tested with chosen addresses.
-    public static func connect(to addresses: [SocketAddress], host: String, port: Int, timeout: Double, deadline: UInt64,
-                               interruptFD: Int32? = nil,
-                               staggerNs: UInt64 = AddressRacer.defaultStaggerNs) throws(SocketError) -> Socket {
+    public static func connect(
+        to addresses: [SocketAddress], host: String, port: Int, timeout: Double, deadline: UInt64,
+        interruptFD: Int32? = nil,
+        staggerNs: UInt64 = AddressRacer.defaultStaggerNs
+    ) throws(SocketError) -> Socket {
         var racer = AddressRacer(count: addresses.count, deadline: deadline, staggerNs: staggerNs)
         var attempts: [(index: Int, socket: Socket)] = []
         var lastError = SocketError.connect(host: host, port: port, reason: "no address")
@@ -155,7 +164,11 @@ public final class Socket: @unchecked Sendable {
     }
 
     /// How a non-blocking connect started.
-    enum ConnectStart { case connected(Socket), inProgress(Socket), failed(Int32) }
+    enum ConnectStart {
+        case connected(Socket)
+        case inProgress(Socket)
+        case failed(Int32)
+    }
 
     /// Starts a non-blocking connect to `address`.
     static func startConnect(to address: SocketAddress) -> ConnectStart {
@@ -165,7 +178,7 @@ public final class Socket: @unchecked Sendable {
         sock.setNonBlocking()
         let rc = address.bytes.withUnsafeBytes { raw -> Int32 in
             guard let base = raw.baseAddress else { return -1 }
-            return Darwin_or_Glibc_connect(fd, base.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
+            return cConnect(fd, base.assumingMemoryBound(to: sockaddr.self), socklen_t(raw.count))
         }
         if rc == 0 {
             sock.setNoDelay()
@@ -184,7 +197,9 @@ public final class Socket: @unchecked Sendable {
 
     /// Every TCP address of `host:port`, in the resolver's order. `numericOnly` accepts only an IP literal
     /// (no lookup at all, so it cannot block).
-    public static func resolveAll(host: String, port: Int, numericOnly: Bool = false) throws(SocketError) -> [SocketAddress] {
+    public static func resolveAll(host: String, port: Int, numericOnly: Bool = false) throws(SocketError)
+        -> [SocketAddress]
+    {
         let list = try resolve(host: host, port: port, flags: numericOnly ? AI_NUMERICHOST : 0)
         defer { freeaddrinfo(list) }
         var out: [SocketAddress] = []
@@ -211,13 +226,15 @@ public final class Socket: @unchecked Sendable {
         if bind(fd, ai.pointee.ai_addr, ai.pointee.ai_addrlen) != 0 {
             throw .listen(host: host, port: port, reason: FileSystem.errnoText())
         }
-        if Glibc_listen(fd, backlog) != 0 { throw .listen(host: host, port: port, reason: FileSystem.errnoText()) }
+        if cListen(fd, backlog) != 0 { throw .listen(host: host, port: port, reason: FileSystem.errnoText()) }
         sock.setNonBlocking()
         return sock
     }
 
     /// TCP addresses for `host:port` (free the list with `freeaddrinfo`); a lookup failure names the host.
-    private static func resolve(host: String, port: Int, flags: Int32) throws(SocketError) -> UnsafeMutablePointer<addrinfo>? {
+    private static func resolve(host: String, port: Int, flags: Int32) throws(SocketError) -> UnsafeMutablePointer<
+        addrinfo
+    >? {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = SocketFlags.stream
@@ -303,10 +320,11 @@ public final class Socket: @unchecked Sendable {
     /// peer's kernel holds everything sent, so a reset can no longer destroy it in flight.
     public var unacknowledgedByteCount: Int {
         #if os(Linux)
-        var count: Int32 = 0
-        return ioctl(fd, UInt(0x5411 /* SIOCOUTQ = TIOCOUTQ */), &count) == 0 ? Int(count) : 0
+            var count: Int32 = 0
+            // 0x5411: SIOCOUTQ, the same number as TIOCOUTQ.
+            return ioctl(fd, UInt(0x5411), &count) == 0 ? Int(count) : 0
         #else
-        return 0
+            return 0
         #endif
     }
 
@@ -322,8 +340,8 @@ public final class Socket: @unchecked Sendable {
     /// until a delayed ACK arrives: up to 40 ms per exchange.
     public func requestQuickAck() {
         #if os(Linux)
-        var one: Int32 = 1
-        setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
     }
 
@@ -336,10 +354,10 @@ public final class Socket: @unchecked Sendable {
 
 // `connect` and `listen` clash with the static methods above inside the type; these reach the C functions.
 @inline(__always)
-private func Darwin_or_Glibc_connect(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Int32 {
+private func cConnect(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Int32 {
     connect(fd, addr, len)
 }
 @inline(__always)
 private func cAccept(_ fd: Int32) -> Int32 { accept(fd, nil, nil) }
 @inline(__always)
-private func Glibc_listen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+private func cListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// The socket(2) spellings that differ between Glibc and Darwin, so `Socket` itself has none: Glibc imports
@@ -12,9 +12,9 @@ enum SocketFlags {
     /// `SOCK_STREAM`, as `socket(2)` and `addrinfo.ai_socktype` take it.
     static var stream: Int32 {
         #if canImport(Darwin)
-        SOCK_STREAM
+            SOCK_STREAM
         #else
-        Int32(SOCK_STREAM.rawValue)
+            Int32(SOCK_STREAM.rawValue)
         #endif
     }
 
@@ -23,11 +23,11 @@ enum SocketFlags {
     /// in apnsctl).
     static func openTCP(family: Int32) -> Int32 {
         #if canImport(Darwin)
-        let fd = socket(family, SOCK_STREAM, Int32(IPPROTO_TCP))
-        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return fd
+            let fd = socket(family, SOCK_STREAM, Int32(IPPROTO_TCP))
+            if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            return fd
         #else
-        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
+            return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), Int32(IPPROTO_TCP))
         #endif
     }
 }

@@ -1,10 +1,11 @@
 import APNSCore
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Messages on this process's standard error, for the layers below the commands (the mock's server, the

@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Asks for a secret on the controlling terminal without echo (termios on /dev/tty), as `ssh` and
@@ -58,7 +58,10 @@ public enum TerminalPrompt {
             let n = posixRead(fd, &byte, 1)
             if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
-            if byte == 0x0A { sawEnd = true; break }
+            if byte == 0x0A {
+                sawEnd = true
+                break
+            }
             line.append(byte)
         }
         if haveTermios {

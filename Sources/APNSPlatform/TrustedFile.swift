@@ -1,10 +1,11 @@
 import CPlatform
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// A file that decides where secrets go (the settings file, the mock's `mock.json`: they name the endpoint,
@@ -58,15 +59,19 @@ public enum TrustedFile {
             switch st.st_mode & S_IFMT {
             case S_IFLNK:
                 guard st.st_uid == me else {
-                    throw .untrusted(path: path, reason: "\(place.subject) a symbolic link owned by \(FileOwnership.ownerName(st.st_uid)), "
-                        + "not by you; a link is followed only when it is yours", fix: nil)
+                    throw .untrusted(
+                        path: path,
+                        reason: "\(place.subject) a symbolic link owned by \(FileOwnership.ownerName(st.st_uid)), "
+                            + "not by you; a link is followed only when it is yours", fix: nil)
                 }
                 current = try place.linkTarget()
                 continue
             case S_IFREG:
                 return try place.readFile(me: me, limit: limit)
             default:
-                throw .untrusted(path: path, reason: "\(place.subject) \(FileOwnership.kindName(st.st_mode)), not a regular file", fix: nil)
+                throw .untrusted(
+                    path: path, reason: "\(place.subject) \(FileOwnership.kindName(st.st_mode)), not a regular file",
+                    fix: nil)
             }
         }
         throw .untrusted(path: path, reason: "leads through more than \(maximumLinks) symbolic links", fix: nil)
@@ -89,8 +94,11 @@ public enum TrustedFile {
             let folder = PrivateDirectory.parentPath(of: String(trimmed))
             name = FileSystem.baseName(String(trimmed))
             if name == "." || name == ".." || name == "/" || trimmed.hasSuffix("/") {
-                throw .untrusted(path: path, reason: "\(current == path ? "is" : "leads to \(current), which is") a directory, not a regular file",
-                                 fix: nil)
+                throw .untrusted(
+                    path: path,
+                    reason:
+                        "\(current == path ? "is" : "leads to \(current), which is") a directory, not a regular file",
+                    fix: nil)
             }
             let opened = SystemCall.openPath(folder, CPlatform_lookupOnlyFlags() | O_DIRECTORY | O_CLOEXEC)
             if opened < 0 {
@@ -109,15 +117,21 @@ public enum TrustedFile {
         func checkDirectory(me: uid_t) throws(Failure) {
             var st = stat()
             guard fstat(directory, &st) == 0 else { throw .unreadable(path: path, reason: FileSystem.errnoText()) }
-            try refusePseudoFileSystem(directory, shown: TrustedFile.canonicalPath(of: directory) ?? PrivateDirectory.parentPath(of: current))
+            try refusePseudoFileSystem(
+                directory, shown: TrustedFile.canonicalPath(of: directory) ?? PrivateDirectory.parentPath(of: current))
             let folder = PrivateDirectory.parentPath(of: current)
             if st.st_uid != me && st.st_uid != 0 {
-                throw .untrusted(path: path, reason: "\(subject) in \(folder), a folder of \(FileOwnership.ownerName(st.st_uid)), "
-                    + "who could replace it (the folder must be yours or root's)", fix: nil)
+                throw .untrusted(
+                    path: path,
+                    reason: "\(subject) in \(folder), a folder of \(FileOwnership.ownerName(st.st_uid)), "
+                        + "who could replace it (the folder must be yours or root's)", fix: nil)
             }
             if let writers = FileOwnership.otherWriters(st.st_mode) {
-                throw .untrusted(path: path, reason: "\(subject) in \(folder), a folder writable by \(writers) "
-                    + "(mode \(FileOwnership.octal(st.st_mode))), who could replace it", fix: "chmod go-w \(folder)")
+                throw .untrusted(
+                    path: path,
+                    reason: "\(subject) in \(folder), a folder writable by \(writers) "
+                        + "(mode \(FileOwnership.octal(st.st_mode))), who could replace it", fix: "chmod go-w \(folder)"
+                )
             }
         }
 
@@ -140,20 +154,26 @@ public enum TrustedFile {
             } catch {
                 switch error {
                 case .link:
-                    throw .untrusted(path: path, reason: "\(subject) a symbolic link (it was swapped in while being opened)", fix: nil)
+                    throw .untrusted(
+                        path: path, reason: "\(subject) a symbolic link (it was swapped in while being opened)",
+                        fix: nil)
                 case .missing: throw .missing(path: path)
                 case .failed(let e): throw .unreadable(path: path, reason: FileSystem.errnoText(e))
-                case .notRegular(let kind): throw .untrusted(path: path, reason: "\(subject) \(kind), not a regular file", fix: nil)
+                case .notRegular(let kind):
+                    throw .untrusted(path: path, reason: "\(subject) \(kind), not a regular file", fix: nil)
                 case .owner(let uid):
-                    throw .untrusted(path: path, reason: "\(subject) owned by \(FileOwnership.ownerName(uid)), not by you or root",
-                                     fix: "chown it, or copy it")
+                    throw .untrusted(
+                        path: path, reason: "\(subject) owned by \(FileOwnership.ownerName(uid)), not by you or root",
+                        fix: "chown it, or copy it")
                 }
             }
             defer { close(opened.fd) }
             try refusePseudoFileSystem(opened.fd, shown: TrustedFile.canonicalPath(of: opened.fd) ?? current)
             if let writers = FileOwnership.otherWriters(opened.status.st_mode) {
-                throw .untrusted(path: path, reason: "\(subject) writable by \(writers) (mode \(FileOwnership.octal(opened.status.st_mode)))",
-                                 fix: "chmod go-w \(current)")
+                throw .untrusted(
+                    path: path,
+                    reason: "\(subject) writable by \(writers) (mode \(FileOwnership.octal(opened.status.st_mode)))",
+                    fix: "chmod go-w \(current)")
             }
             let bytes = FileSystem.readAll(fd: opened.fd, limit: limit + 1)
             guard bytes.count <= limit else { throw .tooLarge(path: path, limit: limit) }
@@ -164,11 +184,17 @@ public enum TrustedFile {
         /// are mounted) or by where it really is.
         func refusePseudoFileSystem(_ fd: Int32, shown: String) throws(Failure) {
             let magic = CPlatform_fileSystemMagic(fd)
-            let place = magic == TrustedFile.procMagic ? "/proc" : magic == TrustedFile.sysMagic ? "/sys"
-                : TrustedFile.pseudoRoots.first { shown == $0 || shown.hasPrefix($0 + "/") }
+            let place =
+                magic == TrustedFile.procMagic
+                ? "/proc"
+                : magic == TrustedFile.sysMagic
+                    ? "/sys"
+                    : TrustedFile.pseudoRoots.first { shown == $0 || shown.hasPrefix($0 + "/") }
             if let place {
-                throw .untrusted(path: path, reason: "\(subject) in \(place) (\(shown)); files in /proc, /sys and /dev are never read "
-                    + "(their owner and mode do not say who controls them)", fix: nil)
+                throw .untrusted(
+                    path: path,
+                    reason: "\(subject) in \(place) (\(shown)); files in /proc, /sys and /dev are never read "
+                        + "(their owner and mode do not say who controls them)", fix: nil)
             }
         }
     }
@@ -183,12 +209,12 @@ public enum TrustedFile {
     /// elsewhere or when /proc is not mounted (then nothing can lead into it either).
     static func canonicalPath(of fd: Int32) -> String? {
         #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4097)
-        let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            var buffer = [CChar](repeating: 0, count: 4097)
+            let count = readlink("/proc/self/fd/\(fd)", &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         #else
-        return nil
+            return nil
         #endif
     }
 }

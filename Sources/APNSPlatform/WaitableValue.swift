@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// A value several threads share, reachable only while its lock is held, with a condition to wait on until it
@@ -22,8 +22,10 @@ public final class WaitableValue<Value> {
 
     /// Waits while `blocked(value)` holds (at most until `deadline`, a `Condition.deadline(afterMilliseconds:)`),
     /// then runs `body` with the value, all under the lock. `body`'s `Bool` says the deadline passed first.
-    public func wait<T>(while blocked: (Value) -> Bool, until deadline: timespec? = nil,
-                        _ body: (inout Value, Bool) -> T) -> T {
+    public func wait<T>(
+        while blocked: (Value) -> Bool, until deadline: timespec? = nil,
+        then body: (inout Value, Bool) -> T
+    ) -> T {
         lock.withLock {
             var timedOut = false
             while blocked(value) {

@@ -16,7 +16,10 @@ public struct Setting: Sendable, Equatable, Hashable {
     /// are settled when the request is planned).
     public let defaultValue: SettingValue?
 
-    init(_ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil, default value: SettingValue? = nil) {
+    init(
+        _ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil,
+        default value: SettingValue? = nil
+    ) {
         (self.name, self.kind, self.commands, unsetNote, defaultValue) = (name, kind, commands, unset, value)
     }
 
@@ -64,9 +67,13 @@ extension SettingKey where Value == String {
     public static var proxy: Self { Self("proxy", .proxy, connected, unset: "none: no proxy variable is set") }
     public static var noproxy: Self { Self("noproxy", .text, connected, unset: "none") }
     public static var caFile: Self { Self("ca-file", .path, connected, unset: "the system trust store") }
-    public static var topic: Self { Self("topic", .word, connected, unset: "the certificate's bundle id (required with auth-key)") }
+    public static var topic: Self {
+        Self("topic", .word, connected, unset: "the certificate's bundle id (required with auth-key)")
+    }
     /// As written (`1h`); `RequestDefaults.expiration(_:now:)` gives the time.
-    public static var expiration: Self { Self("expiration", .expiration, [.send], unset: "none: no apns-expiration header") }
+    public static var expiration: Self {
+        Self("expiration", .expiration, [.send], unset: "none: no apns-expiration header")
+    }
     public static var storage: Self { Self("storage", .storage, [.channel], default: .storage("none")) }
 }
 
@@ -80,16 +87,22 @@ extension SettingKey where Value == Bool {
 }
 
 extension SettingKey where Value == EnvironmentChoice {
-    public static var env: Self { Self("env", .environment, connected, unset: "the certificate's only environment, else sandbox") }
+    public static var env: Self {
+        Self("env", .environment, connected, unset: "the certificate's only environment, else sandbox")
+    }
 }
 
 extension SettingKey where Value == PushEndpoints {
-    public static var endpoint: Self { Self("endpoint", .endpoints, connected, unset: "Apple's host for the environment") }
+    public static var endpoint: Self {
+        Self("endpoint", .endpoints, connected, unset: "Apple's host for the environment")
+    }
 }
 
 extension SettingKey where Value == Int {
     public static var port: Self { Self("port", .port, connected, unset: "443") }
-    public static var concurrency: Self { Self("concurrency", .concurrency, [.send, .channel], unset: "the server's limit, at most 1000") }
+    public static var concurrency: Self {
+        Self("concurrency", .concurrency, [.send, .channel], unset: "the server's limit, at most 1000")
+    }
     public static var sizeLimit: Self { Self("size-limit", .sizeLimit, [.send], unset: "4096, 5120 for voip") }
 }
 
@@ -98,7 +111,9 @@ extension SettingKey where Value == Double {
 }
 
 extension SettingKey where Value == PushType {
-    public static var pushType: Self { Self("push-type", .pushType, [.send], unset: "from the topic suffix, else from the payload") }
+    public static var pushType: Self {
+        Self("push-type", .pushType, [.send], unset: "from the topic suffix, else from the payload")
+    }
 }
 
 extension SettingKey where Value == Priority {
@@ -165,16 +180,21 @@ public enum SettingCatalog {
         "content-changed", "profile", "config",
     ]
 
-    private static let byName: [String: Setting] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    private static let byName: [String: Setting] = Dictionary(
+        all.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// The setting called `name`, if there is one.
     public static func setting(_ name: String) -> Setting? { byName[name] }
 
     /// The settings `command` has, in table order.
-    public static func settings(for command: SettingCommand) -> [Setting] { all.filter { $0.commands.contains(command) } }
+    public static func settings(for command: SettingCommand) -> [Setting] {
+        all.filter { $0.commands.contains(command) }
+    }
 
     /// The credential settings that travel as one unit (CLI.md: a key id belongs to its key).
-    public static let credentialUnit: [Setting] = [Setting.of(.cert), Setting.of(.key), Setting.of(.authKey), Setting.of(.keyID)]
+    public static let credentialUnit: [Setting] = [
+        Setting.of(.cert), Setting.of(.key), Setting.of(.authKey), Setting.of(.keyID),
+    ]
 
     /// The passphrase settings: the first layer naming either supplies it.
     public static let passphraseUnit: [Setting] = [Setting.of(.passphrase), Setting.of(.passphraseFile)]

@@ -8,7 +8,10 @@ import APNSCore
 public struct SettingKey<Value: SettingValueReadable>: Sendable {
     public let setting: Setting
 
-    init(_ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil, default value: SettingValue? = nil) {
+    init(
+        _ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil,
+        default value: SettingValue? = nil
+    ) {
         setting = Setting(name, kind, commands, unset: unset, default: value)
     }
 

@@ -2,20 +2,28 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSPlatform
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// RFC 8305 connection racing with a fake resolver and fake sockets: time and outcomes are values.
 @Suite struct AddressRacerTests {
     /// A fake network: address → when (ns after its start) the attempt connects, fails, or nil (never answers).
-    enum Fate { case connects(after: UInt64), fails(after: UInt64), hangs }
+    enum Fate {
+        case connects(after: UInt64)
+        case fails(after: UInt64)
+        case hangs
+    }
 
     /// Runs the racer against `fates`; returns (index that connected or nil, time it finished, starts).
-    func race(_ fates: [Fate], timeout: UInt64 = 30_000_000_000) -> (winner: Int?, at: UInt64, starts: [(Int, UInt64)], timedOut: Bool) {
+    func race(_ fates: [Fate], timeout: UInt64 = 30_000_000_000) -> (
+        winner: Int?, at: UInt64, starts: [(Int, UInt64)], timedOut: Bool
+    ) {
         var racer = AddressRacer(count: fates.count, deadline: timeout)
         var now: UInt64 = 0
         var started: [(Int, UInt64)] = []
@@ -89,14 +97,16 @@ import Darwin
     private func unansweringAddress() throws -> (listener: Socket, fillers: [Socket], address: SocketAddress) {
         let listener = try Socket.listen(host: "127.0.0.2", port: 0, backlog: 0)
         var fillers: [Socket] = []
-        let address = try #require(try Socket.resolveAll(host: "127.0.0.2", port: listener.localPort, numericOnly: true).first)
+        let address = try #require(
+            try Socket.resolveAll(host: "127.0.0.2", port: listener.localPort, numericOnly: true).first)
         for _ in 0..<4 {
             if case .inProgress(let s) = Socket.startConnect(to: address) { fillers.append(s) }
             if case .connected(let s) = Socket.startConnect(to: address) { fillers.append(s) }
         }
         // Ready once the kernel's accept queue holds a finished handshake: with a backlog of 0 it is full then.
-        try #require(Wait.until { Self.acceptQueueLength(port: listener.localPort, hexAddress: "0200007F") >= 1 },
-                     "the listener's accept queue never filled")
+        try #require(
+            Wait.until { Self.acceptQueueLength(port: listener.localPort, hexAddress: "0200007F") >= 1 },
+            "the listener's accept queue never filled")
         return (listener, fillers, address)
     }
 
@@ -116,10 +126,12 @@ import Darwin
     @Test func realSocketsAnUnansweringFirstAddressCostsOneStagger() throws {
         let dead = try unansweringAddress()
         let good = try Socket.listen(host: "127.0.0.3", port: 0)
-        let goodAddress = try #require(try Socket.resolveAll(host: "127.0.0.3", port: good.localPort, numericOnly: true).first)
+        let goodAddress = try #require(
+            try Socket.resolveAll(host: "127.0.0.3", port: good.localPort, numericOnly: true).first)
         let start = SystemClock.monotonicNanoseconds()
-        let socket = try Socket.connect(to: [dead.address, goodAddress], host: "test", port: 0, timeout: 10,
-                                        deadline: start + 10_000_000_000)
+        let socket = try Socket.connect(
+            to: [dead.address, goodAddress], host: "test", port: 0, timeout: 10,
+            deadline: start + 10_000_000_000)
         let ms = Double(SystemClock.monotonicNanoseconds() - start) / 1e6
         #expect(socket.fd >= 0)
         #expect(ms >= 240, "the second address waits for the stagger: \(ms) ms")

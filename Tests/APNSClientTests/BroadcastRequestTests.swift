@@ -1,11 +1,13 @@
 import APNSCore
-import Testing
-@testable import APNSClient
 import APNSPlatform
+import Testing
+
+@testable import APNSClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The broadcast and channel request builders (APNS.md §11) and the parsing of their answers.
@@ -19,8 +21,11 @@ import Darwin
         let r = b.request(channel: "dHJ5IG1lIQ==", requestID: Self.requestID)
         #expect(r.method == "POST")
         #expect(r.path == "/4/broadcasts/apps/com.example.demo")
-        #expect(names(r) == ["authorization", "apns-channel-id", "apns-push-type", "apns-expiration", "apns-priority",
-                             "apns-request-id", "content-type", "content-length"])
+        #expect(
+            names(r) == [
+                "authorization", "apns-channel-id", "apns-push-type", "apns-expiration", "apns-priority",
+                "apns-request-id", "content-type", "content-length",
+            ])
         #expect(r.headers.value(of: "apns-channel-id") == "dHJ5IG1lIQ==")
         #expect(r.headers.value(of: "apns-push-type") == "liveactivity")
         #expect(r.headers.value(of: "apns-expiration") == "0")
@@ -64,8 +69,12 @@ import Darwin
     }
 
     @Test func created201HasTheIdInAHeaderAndNoBody() {
-        let response = HTTPResponse(status: 201, headers: [HeaderField("apns-request-id", Self.requestID),
-                                                           HeaderField("apns-channel-id", "dHJ5IG1lIQ==")])
+        let response = HTTPResponse(
+            status: 201,
+            headers: [
+                HeaderField("apns-request-id", Self.requestID),
+                HeaderField("apns-channel-id", "dHJ5IG1lIQ=="),
+            ])
         let result = PushResult(target: .channel(""), response: response, durationMs: 1)
         #expect(result.outcome == .accepted)
         #expect(result.apnsRequestID == Self.requestID)
@@ -76,34 +85,41 @@ import Darwin
     }
 
     @Test func deleted204IsASuccessWithNothingElse() {
-        let result = PushResult(target: .channel("YWJj"), response: HTTPResponse(status: 204), durationMs: 1,
-                                sentRequestID: Self.requestID)
+        let result = PushResult(
+            target: .channel("YWJj"), response: HTTPResponse(status: 204), durationMs: 1,
+            sentRequestID: Self.requestID)
         #expect(result.outcome == .accepted)
         #expect(result.apnsRequestID == Self.requestID)  // the one sent, since the answer had none
         #expect(ChannelAnswer(HTTPResponse(status: 204)) == ChannelAnswer(HTTPResponse(status: 204, body: [])))
     }
 
     @Test func read200AndList200HaveJSONBodies() {
-        let read = ChannelAnswer(HTTPResponse(status: 200, body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity"}"#.utf8)))
+        let read = ChannelAnswer(
+            HTTPResponse(status: 200, body: Array(#"{"message-storage-policy":0,"push-type":"LiveActivity"}"#.utf8)))
         #expect(read.storage == ChannelStorage.none)
         #expect(read.pushType == "LiveActivity")
         let list = ChannelAnswer(HTTPResponse(status: 200, body: Array(#"{"channels":["YQ==","Yg==",5]}"#.utf8)))
         #expect(list.channels == ["YQ==", "Yg=="])
-        let odd = ChannelAnswer(HTTPResponse(status: 200, body: Array(#"{"message-storage-policy":7,"channels":"x"}"#.utf8)))
+        let odd = ChannelAnswer(
+            HTTPResponse(status: 200, body: Array(#"{"message-storage-policy":7,"channels":"x"}"#.utf8)))
         #expect(odd.storage == nil && odd.channels == nil)
         #expect(ChannelAnswer(HTTPResponse(status: 200, body: Array("<html>".utf8))).channels == nil)
     }
 
     @Test func rejectionKeepsReasonAndRequestID() {
-        let r = PushResult(target: .channel("YWJj"), response: HTTPResponse(status: 400, headers: [HeaderField("apns-request-id", "r-1")],
-                                                                             body: Array(#"{"reason":"ChannelNotRegistered"}"#.utf8)), durationMs: 1)
+        let r = PushResult(
+            target: .channel("YWJj"),
+            response: HTTPResponse(
+                status: 400, headers: [HeaderField("apns-request-id", "r-1")],
+                body: Array(#"{"reason":"ChannelNotRegistered"}"#.utf8)), durationMs: 1)
         #expect(r.outcome == .rejected)
         #expect(r.reason == .known(.channelNotRegistered))
         #expect(r.apnsRequestID == "r-1")
     }
 
     @Test func managementHosts() {
-        #expect(PushEndpoint(channelManagement: .sandbox).url == "https://api-manage-broadcast.sandbox.push.apple.com:2195")
+        #expect(
+            PushEndpoint(channelManagement: .sandbox).url == "https://api-manage-broadcast.sandbox.push.apple.com:2195")
         #expect(PushEndpoint(channelManagement: .production).url == "https://api-manage-broadcast.push.apple.com:2196")
     }
 }

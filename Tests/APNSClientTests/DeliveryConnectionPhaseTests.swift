@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSClient
 
 /// One connection's phase in the sender: opening, sending, draining for a reason, closing; and which reason

@@ -1,9 +1,11 @@
 import Testing
+
 @testable import APNSClient
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The sender's rules without sockets: fault sequences as tables of events, each checked for the promises
@@ -186,10 +188,15 @@ import Darwin
 
         /// The promises: one result per item, nothing possibly processed sent again.
         func expectOneResultEach(_ items: Int, sourceLocation: SourceLocation = #_sourceLocation) {
-            #expect(duplicates.isEmpty, "possibly processed items sent again: \(duplicates.prefix(5))", sourceLocation: sourceLocation)
-            #expect(results.count == items, "items with a result: \(results.count) of \(items)", sourceLocation: sourceLocation)
+            #expect(
+                duplicates.isEmpty, "possibly processed items sent again: \(duplicates.prefix(5))",
+                sourceLocation: sourceLocation)
+            #expect(
+                results.count == items, "items with a result: \(results.count) of \(items)",
+                sourceLocation: sourceLocation)
             let twice = results.filter { $0.value.count != 1 }.map(\.key)
-            #expect(twice.isEmpty, "items with more than one result: \(twice.prefix(5))", sourceLocation: sourceLocation)
+            #expect(
+                twice.isEmpty, "items with more than one result: \(twice.prefix(5))", sourceLocation: sourceLocation)
         }
 
         func answeredCount() -> Int {
@@ -242,24 +249,30 @@ import Darwin
     /// Every way a connection can end, with streams answered, written and unanswered, and submitted but
     /// not yet written: the answered are final, the written are unknown (never resent), the unwritten
     /// are resent on the next connection, and the queued are sent there too.
-    @Test(arguments: [ConnectionEnd.closedCleanly, .eofWithoutCloseNotify, .reset, .failed("reading failed: x"),
-                      .protocolError(.library(code: -505, operation: "reading from the server")), .sessionFinished])
+    @Test(arguments: [
+        ConnectionEnd.closedCleanly, .eofWithoutCloseNotify, .reset, .failed("reading failed: x"),
+        .protocolError(.library(code: -505, operation: "reading from the server")), .sessionFinished,
+    ])
     func connectionEndSettlesEachStreamByWhatTheServerCouldHaveSeen(_ end: ConnectionEnd) {
         var h = Harness(items: 1500)
         h.writeOnSubmit = false
         h.settle()
         #expect(h.open.count == 1000, "500 still queued")
         let streams = h.open
-        for s in streams.prefix(600) { h.write(s) }           // 600 completely written
-        h.answer(Array(streams.prefix(200)))                  // 200 of them answered
-        h.end(end)                                            // 400 written unanswered, 400 never complete
+        for s in streams.prefix(600) { h.write(s) }  // 600 completely written
+        h.answer(Array(streams.prefix(200)))  // 200 of them answered
+        h.end(end)  // 400 written unanswered, 400 never complete
         h.writeOnSubmit = true
         h.drain()
         h.expectOneResultEach(1500)
         #expect(h.answeredCount() == 1100, "200 + 400 resent + 500 queued")
         #expect(h.unknownCount() == 400)
         #expect(h.connectAttempts == 2)
-        #expect(h.failures().allSatisfy { $0.description.hasPrefix("unknown: the connection ended after the request was sent; APNs may have delivered it") })
+        #expect(
+            h.failures().allSatisfy {
+                $0.description.hasPrefix(
+                    "unknown: the connection ended after the request was sent; APNs may have delivered it")
+            })
         #expect(h.machine.firstFailure?.isUnknownOutcome == true)
     }
 
@@ -340,7 +353,7 @@ import Darwin
         let first = h.current
         #expect(h.open.count == 20)
         h.answer([1, 3])
-        h.goAway(last: 9)       // 11…39 were not processed: back in the queue; 5, 7, 9 may still be answered
+        h.goAway(last: 9)  // 11…39 were not processed: back in the queue; 5, 7, 9 may still be answered
         h.settle()
         #expect(h.connections.count == 2, "the next connection opened without waiting for the drain")
         #expect(h.open(on: first) == [5, 7, 9])
@@ -358,7 +371,7 @@ import Darwin
         var h = Harness(items: 10)
         h.settle()
         let first = h.current
-        h.goAway(last: 3)       // ENHANCE_YOUR_CALM-like: streams 1 and 3 may have been processed
+        h.goAway(last: 3)  // ENHANCE_YOUR_CALM-like: streams 1 and 3 may have been processed
         h.settle()
         h.end(.closedCleanly, on: first)
         h.drain()
@@ -437,8 +450,12 @@ import Darwin
         }
         h.drain()
         h.expectOneResultEach(1000)
-        #expect(submittedPer.values.allSatisfy { $0 <= 100 }, "no connection after the first carries more than the budget: \(submittedPer)")
-        #expect(refusedAfterFirst == 50, "only the first connection's extra requests were refused and sent again: \(refusedAfterFirst)")
+        #expect(
+            submittedPer.values.allSatisfy { $0 <= 100 },
+            "no connection after the first carries more than the budget: \(submittedPer)")
+        #expect(
+            refusedAfterFirst == 50,
+            "only the first connection's extra requests were refused and sent again: \(refusedAfterFirst)")
     }
 
     @Test func aSpareThatCannotOpenCostsATryNotTheRun() {
@@ -448,7 +465,7 @@ import Darwin
         h.goAway(last: 1)
         h.settle()
         h.connectOutcomes = [.tls(.verification("certificate has expired"))]
-        h.answer([h.open[0]])   // the new connection works: a spare is opened, and fails
+        h.answer([h.open[0]])  // the new connection works: a spare is opened, and fails
         h.settle()
         #expect(!h.finished)
         h.drain()
@@ -535,7 +552,7 @@ import Darwin
         h.write(1)
         h.answer([1])
         h.connectOutcomes = [nil] + Array(repeating: Self.refused, count: failures)
-        h.end(.reset)                                            // 49 never completely written
+        h.end(.reset)  // 49 never completely written
         h.connectOutcomes.removeFirst()
         h.writeOnSubmit = true
         h.drain()
@@ -570,7 +587,7 @@ import Darwin
         h.writeOnSubmit = false
         h.settle()
         h.connectOutcomes = [Self.refused, Self.refused, nil]
-        h.end(.reset)                // no answer on it: the first fruitless connection
+        h.end(.reset)  // no answer on it: the first fruitless connection
         h.settle()
         #expect(h.connectAttempts == 1 && h.waitDeadline == 250_000_000, "0.25 s before the first try")
         h.advance(seconds: 0.25)
@@ -635,7 +652,10 @@ import Darwin
             h.settle()
             h.advance(seconds: 1)
             h.settle()
-            if round % 3 == 2, let s = h.open.first { h.write(s); h.answer([s]) }  // one answer every third connection
+            if round % 3 == 2, let s = h.open.first {
+                h.write(s)
+                h.answer([s])
+            }  // one answer every third connection
             h.end(.eofWithoutCloseNotify)
         }
         h.writeOnSubmit = true
@@ -717,9 +737,10 @@ import Darwin
         var h = Harness(items: 10)
         h.writeOnSubmit = false
         h.settle()
-        h.write(1); h.write(3)
+        h.write(1)
+        h.write(3)
         h.answer([1, 3])
-        h.end(.reset)                       // 8 sent, never complete, queued again
+        h.end(.reset)  // 8 sent, never complete, queued again
         h.machine.interrupted(signal: 2, now: h.now)
         h.settle()
         #expect(h.finished)
@@ -763,9 +784,15 @@ import Darwin
 
     @Test func submitRefusedPutsTheItemBackAndMovesOn() {
         var h = Harness(items: 3)
-        guard case .connect(let id) = h.nextAction() else { Issue.record("expected connect"); return }
+        guard case .connect(let id) = h.nextAction() else {
+            Issue.record("expected connect")
+            return
+        }
         h.machine.connected(id, now: 0)
-        guard case .submit(let item, _) = h.nextAction() else { Issue.record("expected submit"); return }
+        guard case .submit(let item, _) = h.nextAction() else {
+            Issue.record("expected submit")
+            return
+        }
         h.machine.submitRefused(id)
         h.connections = []
         h.drain()

@@ -1,9 +1,10 @@
 import APNSCore
-import APNSTestSupport
-import Testing
-import Foundation
-@testable import APNSClient
 import APNSPlatform
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSClient
 
 /// `--devices FILE`: streaming, comments, and precise errors.
 @Suite struct DeviceFileTests {
@@ -61,7 +62,9 @@ import APNSPlatform
         #expect {
             _ = try DeviceFile(path: path)
         } throws: { error in
-            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, _) = p, lines.count == 2 else { return false }
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, _) = p, lines.count == 2 else {
+                return false
+            }
             return lines[0].excerpt == "abababab…" && lines[0].reason.hasPrefix("202 characters")
                 && lines[1].excerpt == "secret\\u{1B}]…" && !p.messages.joined().contains("passphrase")
         }
@@ -87,7 +90,8 @@ import APNSPlatform
             #expect(throws: DeviceFile.Problem.self) { _ = try streamed.firstToken() }
         }
         // 200 characters is still a line that may hold a padded token.
-        let padded = try DeviceFile(path: try dir.write("200.txt", good + String(repeating: " ", count: 200 - 64) + "\n"))
+        let padded = try DeviceFile(
+            path: try dir.write("200.txt", good + String(repeating: " ", count: 200 - 64) + "\n"))
         #expect(try padded.firstToken()?.hex == good)
     }
 
@@ -122,7 +126,9 @@ import APNSPlatform
     }
 
     @Test func missingFile() {
-        #expect(throws: DeviceFile.Problem.file(.missing(path: dir.file("nope")))) { try DeviceFile(path: dir.file("nope")) }
+        #expect(throws: DeviceFile.Problem.file(.missing(path: dir.file("nope")))) {
+            try DeviceFile(path: dir.file("nope"))
+        }
     }
 
     @Test func lineReaderHandlesLinesAcrossBufferEdgesAndHugeLines() throws {

@@ -1,11 +1,12 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSClient
-import APNSPlatform
 
 /// `--env auto`'s sender against two mocks playing sandbox and production (one set of credentials): one
 /// final result per device, from the environment that answered, and the first answer kept when the second
@@ -20,20 +21,26 @@ import APNSPlatform
     }
 
     private func configuration(_ port: Int, _ environment: APNSEnvironment) throws -> SenderConfiguration {
-        let identity = try CredentialLoader.loadIdentity(certificatePath: sandboxCredentials.certificateFile, keyPath: nil,
-                                                         passphrase: .none)
-        var c = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .caFile(sandboxCredentials.caFile),
-                                    identity: identity, timeout: 10)
+        let identity = try CredentialLoader.loadIdentity(
+            certificatePath: sandboxCredentials.certificateFile, keyPath: nil,
+            passphrase: .none)
+        var c = SenderConfiguration(
+            endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .caFile(sandboxCredentials.caFile),
+            identity: identity, timeout: 10)
         c.environment = environment
         return c
     }
 
-    private func run(_ devices: [DeviceToken], sandboxPort: Int, productionPort: Int) throws -> ([PushResult], SendSummary) {
-        let request = PushRequest(topic: "com.example.demo", pushType: .alert, priority: .immediate,
-                                  payload: Array("{\"aps\":{\"alert\":\"hi\"}}".utf8))
-        let sender = try EnvironmentFallbackSender(first: try configuration(sandboxPort, .sandbox),
-                                                   second: try configuration(productionPort, .production),
-                                                   request: request, devices: DeviceArraySource(devices))
+    private func run(_ devices: [DeviceToken], sandboxPort: Int, productionPort: Int) throws -> (
+        [PushResult], SendSummary
+    ) {
+        let request = PushRequest(
+            topic: "com.example.demo", pushType: .alert, priority: .immediate,
+            payload: Array("{\"aps\":{\"alert\":\"hi\"}}".utf8))
+        let sender = try EnvironmentFallbackSender(
+            first: try configuration(sandboxPort, .sandbox),
+            second: try configuration(productionPort, .production),
+            request: request, devices: DeviceArraySource(devices))
         var results: [PushResult] = []
         let summary = sender.run { results.append($0) }
         return (results, summary)
@@ -48,8 +55,9 @@ import APNSPlatform
         var productionRejections: [String: APNSReason] = [:]
         for d in devices where !production.contains(d.hex) { productionRejections[d.hex] = .badDeviceToken }
         let sandbox = try ObservedMock(sharingCredentialsWith: sandboxCredentials, rejections: sandboxRejections)
-        let prod = try ObservedMock(environment: .production, sharingCredentialsWith: sandboxCredentials,
-                                    rejections: productionRejections)
+        let prod = try ObservedMock(
+            environment: .production, sharingCredentialsWith: sandboxCredentials,
+            rejections: productionRejections)
 
         let (results, summary) = try run(devices, sandboxPort: sandbox.port, productionPort: prod.port)
         #expect(results.count == 300)
@@ -60,7 +68,9 @@ import APNSPlatform
                 #expect(r.status == 200 && r.environment == .production && r.badDeviceTokenIn == .sandbox)
                 #expect(r.endpoint?.port == prod.port)
             } else if nowhere.contains(hex) {
-                #expect(r.reason == .known(.badDeviceToken) && r.environment == .production && r.badDeviceTokenIn == .sandbox)
+                #expect(
+                    r.reason == .known(.badDeviceToken) && r.environment == .production
+                        && r.badDeviceTokenIn == .sandbox)
             } else {
                 #expect(r.status == 200 && r.environment == .sandbox && r.badDeviceTokenIn == nil)
             }
@@ -75,22 +85,26 @@ import APNSPlatform
 
     @Test func aDuplicatedTokenGetsAResultForEachLine() throws {
         let devices = [token(7), token(7), token(8)]
-        let sandbox = try ObservedMock(sharingCredentialsWith: sandboxCredentials, rejections: [token(7).hex: .badDeviceToken])
+        let sandbox = try ObservedMock(
+            sharingCredentialsWith: sandboxCredentials, rejections: [token(7).hex: .badDeviceToken])
         let prod = try ObservedMock(environment: .production, sharingCredentialsWith: sandboxCredentials)
         let (results, _) = try run(devices, sandboxPort: sandbox.port, productionPort: prod.port)
         #expect(results.count == 3)
-        #expect(results.filter { $0.device == token(7) && $0.environment == .production && $0.status == 200 }.count == 2)
+        #expect(
+            results.filter { $0.device == token(7) && $0.environment == .production && $0.status == 200 }.count == 2)
     }
 
     @Test func whenTheSecondEnvironmentFailsTheDeviceFailsNamingTheFirstAnswer() throws {
-        let sandbox = try ObservedMock(sharingCredentialsWith: sandboxCredentials, rejections: [token(1).hex: .badDeviceToken])
+        let sandbox = try ObservedMock(
+            sharingCredentialsWith: sandboxCredentials, rejections: [token(1).hex: .badDeviceToken])
         let closed = try Socket.listen(host: "127.0.0.1", port: 0)
         let closedPort = closed.localPort
         _ = consume closed
         let (results, summary) = try run([token(1), token(2)], sandboxPort: sandbox.port, productionPort: closedPort)
         #expect(results.count == 2)
         let failed = results.first { $0.device == token(1) }
-        #expect(failed?.outcome == .failed && failed?.environment == .production && failed?.badDeviceTokenIn == .sandbox)
+        #expect(
+            failed?.outcome == .failed && failed?.environment == .production && failed?.badDeviceTokenIn == .sandbox)
         #expect(summary.failed == 1 && summary.accepted == 1)
         #expect(summary.failure?.description.contains("cannot connect") == true)
     }

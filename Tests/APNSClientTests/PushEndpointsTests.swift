@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSClient
 
 /// `--endpoint` repeated: a bare URL for every environment, or one per environment; `--port` for Apple's hosts.
@@ -21,8 +22,10 @@ import Testing
         #expect(one.endpoint(for: .production).host == "api.push.apple.com")
     }
 
-    @Test(arguments: [["staging=https://a:1"], ["sandbox=https://a:1", "dev=https://b:1"], ["https://a:1", "https://b:1"],
-                      ["sandbox=http://a:1"]])
+    @Test(arguments: [
+        ["staging=https://a:1"], ["sandbox=https://a:1", "dev=https://b:1"], ["https://a:1", "https://b:1"],
+        ["sandbox=http://a:1"],
+    ])
     func refused(_ arguments: [String]) {
         #expect(throws: PushEndpoint.Problem.self) { try PushEndpoints(arguments: arguments) }
     }
@@ -30,14 +33,22 @@ import Testing
     /// The refusals of the list as a whole name the argument and say how to give the URLs.
     @Test func listRefusalsNameTheArgument() {
         func problem(_ arguments: [String]) -> PushEndpoint.Problem? {
-            do { _ = try PushEndpoints(arguments: arguments); return nil } catch { return error }
+            do {
+                _ = try PushEndpoints(arguments: arguments)
+                return nil
+            } catch { return error }
         }
-        #expect(problem(["staging=https://a:1"])?.message
-            == "staging=https://a:1: staging is not an environment; give sandbox=URL or production=URL, or a bare URL for both")
-        #expect(problem(["sandbox=https://a:1", "dev=https://b:1"]) == .givenTwice(argument: "dev=https://b:1", .sandbox))
-        #expect(problem(["sandbox=https://a:1", "dev=https://b:1"])?.message
-            == "dev=https://b:1: sandbox was given twice; give one URL per environment")
-        #expect(problem(["https://a:1", "https://b:1"])?.message
-            == "https://b:1: a second bare URL; give one, or sandbox=URL and production=URL")
+        #expect(
+            problem(["staging=https://a:1"])?.message
+                == "staging=https://a:1: staging is not an environment; give sandbox=URL or production=URL, or a bare URL for both"
+        )
+        #expect(
+            problem(["sandbox=https://a:1", "dev=https://b:1"]) == .givenTwice(argument: "dev=https://b:1", .sandbox))
+        #expect(
+            problem(["sandbox=https://a:1", "dev=https://b:1"])?.message
+                == "dev=https://b:1: sandbox was given twice; give one URL per environment")
+        #expect(
+            problem(["https://a:1", "https://b:1"])?.message
+                == "https://b:1: a second bare URL; give one, or sandbox=URL and production=URL")
     }
 }

@@ -1,5 +1,6 @@
 import APNSCore
 import Testing
+
 @testable import APNSClient
 
 /// Turning HTTP/2 answers into results, including answers no APNs server would give.
@@ -7,8 +8,14 @@ import Testing
     let device = try! DeviceToken(parsing: String(repeating: "ab", count: 32))
 
     @Test func success() {
-        let r = PushResult(target: .device(device), response: HTTPResponse(status: 200, headers: [
-            HeaderField("apns-id", "8A6C1F8E-0000-4000-8000-000000000001"), HeaderField("apns-unique-id", "u-1")]), durationMs: 2)
+        let r = PushResult(
+            target: .device(device),
+            response: HTTPResponse(
+                status: 200,
+                headers: [
+                    HeaderField("apns-id", "8A6C1F8E-0000-4000-8000-000000000001"),
+                    HeaderField("apns-unique-id", "u-1"),
+                ]), durationMs: 2)
         #expect(r.outcome == .accepted)
         #expect(r.apnsID == "8A6C1F8E-0000-4000-8000-000000000001")
         #expect(r.apnsUniqueID == "u-1")
@@ -24,14 +31,17 @@ import Testing
     }
 
     @Test func unknownReasonIsKeptAsReceived() {
-        let r = PushResult(target: .device(device), response: HTTPResponse(status: 400, body: Array("{\"reason\":\"BrandNewReason\"}".utf8)), durationMs: 1)
+        let r = PushResult(
+            target: .device(device),
+            response: HTTPResponse(status: 400, body: Array("{\"reason\":\"BrandNewReason\"}".utf8)), durationMs: 1)
         #expect(r.reason == .unknown("BrandNewReason"))
         #expect(r.reason?.text == "BrandNewReason", "printed as received")
     }
 
     @Test(arguments: ["<html><body>502 Bad Gateway</body></html>", "{\"reason\":5}", "{", "\u{1B}[31mred\nline", ""])
     func oddBodiesNeverCrash(_ body: String) {
-        let r = PushResult(target: .device(device), response: HTTPResponse(status: 502, body: Array(body.utf8)), durationMs: 1)
+        let r = PushResult(
+            target: .device(device), response: HTTPResponse(status: 502, body: Array(body.utf8)), durationMs: 1)
         #expect(r.outcome == .rejected)
         #expect(r.reason == nil)
         // One line, its other characters as received: each printer escapes them its own way (text `\u{1B}`, JSON
@@ -53,7 +63,8 @@ import Testing
 
     @Test func goAwayExplanation() {
         #expect(APNSErrorBody.explanation(of: Array("{\"reason\":\"Shutdown\"}".utf8)) == "Shutdown")
-        #expect(APNSErrorBody.explanation(of: Array("Maximum active streams violated for this endpoint.".utf8))
+        #expect(
+            APNSErrorBody.explanation(of: Array("Maximum active streams violated for this endpoint.".utf8))
                 == "Maximum active streams violated for this endpoint.")
         #expect(APNSErrorBody.explanation(of: []) == nil)
     }
@@ -66,12 +77,16 @@ import Testing
     }
 
     @Test func requestHeadersInWireOrder() {
-        let request = PushRequest(topic: "com.x", pushType: .background, priority: .powerAware, expiration: 0,
-                                  collapseID: "c", apnsID: "8A6C1F8E-0000-4000-8000-000000000001", bearerToken: "jwt",
-                                  payload: Array("{}".utf8))
+        let request = PushRequest(
+            topic: "com.x", pushType: .background, priority: .powerAware, expiration: 0,
+            collapseID: "c", apnsID: "8A6C1F8E-0000-4000-8000-000000000001", bearerToken: "jwt",
+            payload: Array("{}".utf8))
         let h = request.request(for: device).fields(authority: "h:1")
-        #expect(h.map(\.name) == [":method", ":scheme", ":authority", ":path", "authorization", "apns-topic", "apns-push-type",
-                                  "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id", "content-type", "content-length"])
+        #expect(
+            h.map(\.name) == [
+                ":method", ":scheme", ":authority", ":path", "authorization", "apns-topic", "apns-push-type",
+                "apns-priority", "apns-expiration", "apns-collapse-id", "apns-id", "content-type", "content-length",
+            ])
         #expect(h.value(of: ":path") == "/3/device/" + device.hex)
         #expect(h.value(of: "authorization") == "bearer jwt")
         #expect(h.value(of: "apns-priority") == "5")

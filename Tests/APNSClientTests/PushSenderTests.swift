@@ -1,11 +1,12 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSClient
-import APNSPlatform
 
 /// The sending engine in process against `MockServer` behaving and misbehaving (the mock's faults, with
 /// its answer observer counting per device): every device ends with exactly one result, and nothing the
@@ -23,21 +24,29 @@ import APNSPlatform
         try CredentialLoader.loadIdentity(certificatePath: mock.certificateFile, keyPath: nil, passphrase: .none)
     }
 
-    private func send(_ devices: [DeviceToken], to mock: ObservedMock, timeout: Double = 10, concurrency: Int? = nil,
-                      observer: ((SendEvent) -> Void)? = nil) throws -> (results: [PushResult], summary: SendSummary) {
-        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: mock.port), trust: .caFile(mock.caFile),
-                                         identity: try identity(mock), timeout: timeout, concurrency: concurrency)
-        let request = PushRequest(topic: "com.example.demo", pushType: .alert, priority: .immediate,
-                                  payload: Array("{\"aps\":{\"alert\":\"hi\"}}".utf8))
+    private func send(
+        _ devices: [DeviceToken], to mock: ObservedMock, timeout: Double = 10, concurrency: Int? = nil,
+        observer: ((SendEvent) -> Void)? = nil
+    ) throws -> (results: [PushResult], summary: SendSummary) {
+        let config = SenderConfiguration(
+            endpoint: PushEndpoint(host: "127.0.0.1", port: mock.port), trust: .caFile(mock.caFile),
+            identity: try identity(mock), timeout: timeout, concurrency: concurrency)
+        let request = PushRequest(
+            topic: "com.example.demo", pushType: .alert, priority: .immediate,
+            payload: Array("{\"aps\":{\"alert\":\"hi\"}}".utf8))
         var results: [PushResult] = []
-        let summary = try PushSender(configuration: config, request: request, devices: DeviceArraySource(devices),
-                                     observer: observer).run { results.append($0) }
+        let summary = try PushSender(
+            configuration: config, request: request, devices: DeviceArraySource(devices),
+            observer: observer
+        ).run { results.append($0) }
         return (results, summary)
     }
 
     /// Each device exactly once among the results, and at most one answer per device at the server.
-    private func expectExactlyOnce(_ results: [PushResult], _ devices: [DeviceToken], _ mock: ObservedMock,
-                                   sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectExactlyOnce(
+        _ results: [PushResult], _ devices: [DeviceToken], _ mock: ObservedMock,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(results.count == devices.count, sourceLocation: sourceLocation)
         #expect(Set(results.compactMap(\.device?.hex)) == Set(devices.map(\.hex)), sourceLocation: sourceLocation)
         let twice = mock.answeredTwice
@@ -118,7 +127,9 @@ import APNSPlatform
         let (results, summary) = try send(tokens(3), to: mock, timeout: 5)
         #expect(results.count == 3 && summary.failed == 3)
         #expect(summary.connections == 4)
-        #expect(summary.failure?.description.contains("GOAWAY NO_ERROR: Shutdown") == true, "\(summary.failure?.description ?? "")")
+        #expect(
+            summary.failure?.description.contains("GOAWAY NO_ERROR: Shutdown") == true,
+            "\(summary.failure?.description ?? "")")
     }
 
     @Test func silentServerTimesOut() throws {
@@ -136,10 +147,14 @@ import APNSPlatform
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = listener.localPort
         _ = consume listener
-        let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .insecure, timeout: 2)
+        let config = SenderConfiguration(
+            endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .insecure, timeout: 2)
         var results: [PushResult] = []
-        let summary = try PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
-                                     devices: DeviceArraySource(tokens(3))).run { results.append($0) }
+        let summary = try PushSender(
+            configuration: config,
+            request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
+            devices: DeviceArraySource(tokens(3))
+        ).run { results.append($0) }
         #expect(results.count == 3)
         #expect(summary.failed == 3 && summary.connections == 1)
         #expect(results.allSatisfy { $0.error?.contains("Connection refused") == true })
@@ -156,10 +171,15 @@ import APNSPlatform
         let mock = try ObservedMock()
         let config = SenderConfiguration(endpoint: PushEndpoint(host: "127.0.0.1", port: mock.port), timeout: 5)
         var results: [PushResult] = []
-        let summary = try PushSender(configuration: config, request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
-                                     devices: DeviceArraySource(tokens(2))).run { results.append($0) }
+        let summary = try PushSender(
+            configuration: config,
+            request: PushRequest(topic: "t", pushType: .alert, priority: .immediate, payload: [0x7B, 0x7D]),
+            devices: DeviceArraySource(tokens(2))
+        ).run { results.append($0) }
         #expect(summary.failed == 2 && summary.connections == 1)
-        #expect(summary.failure?.description.contains("verification failed") == true, "\(summary.failure?.description ?? "")")
+        #expect(
+            summary.failure?.description.contains("verification failed") == true,
+            "\(summary.failure?.description ?? "")")
     }
 
     /// The sender's own stream count, from its events (requests minus answers), never passes the limit:
@@ -171,7 +191,11 @@ import APNSPlatform
         let peak = LockedValue((open: 0, peak: 0))
         let (results, summary) = try send(devices, to: mock, concurrency: flag) { event in
             switch event {
-            case .request: peak.withLock { $0.open += 1; $0.peak = max($0.peak, $0.open) }
+            case .request:
+                peak.withLock {
+                    $0.open += 1
+                    $0.peak = max($0.peak, $0.open)
+                }
             case .response: peak.withLock { $0.open -= 1 }
             default: break
             }

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import APNSCore
 
 /// Broadcast payloads (APNS.md §11) and the iOS 18 start-push inputs of §4.
 @Suite struct BroadcastRuleTests {
     static let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"score":1}}}"#
-    static let start = #"{"aps":{"event":"start","timestamp":1790000000,"content-state":{},"alert":{"title":"Go"},"attributes-type":"Match","attributes":{}}}"#
+    static let start =
+        #"{"aps":{"event":"start","timestamp":1790000000,"content-state":{},"alert":{"title":"Go"},"attributes-type":"Match","attributes":{}}}"#
 
     static var broadcast: ValidationOptions {
         var o = ValidationOptions(pushType: .liveactivity)
@@ -38,21 +40,25 @@ import Testing
     }
 
     @Test func inputPushChannelMustBeBase64() {
-        let good = Self.start.replacingFirst("\"attributes\":{}", "\"attributes\":{},\"input-push-channel\":\"dHJ5IG1lIQ==\"")
+        let good = Self.start.replacingFirst(
+            "\"attributes\":{}", "\"attributes\":{},\"input-push-channel\":\"dHJ5IG1lIQ==\"")
         #expect(check(good, type(.liveactivity)).problems.isEmpty, "\(check(good, type(.liveactivity)).listing)")
         for bad in ["\"\"", "\"not base64!\"", "12"] {
             let p = Self.start.replacingFirst("\"attributes\":{}", "\"attributes\":{},\"input-push-channel\":\(bad)")
-            #expect(check(p, type(.liveactivity)).at("aps.input-push-channel").contains { $0.severity == .error }, "\(bad)")
+            #expect(
+                check(p, type(.liveactivity)).at("aps.input-push-channel").contains { $0.severity == .error }, "\(bad)")
         }
     }
 
     @Test func inputsBelongToStartPushes() {
-        let both = Self.start.replacingFirst("\"attributes\":{}", "\"attributes\":{},\"input-push-channel\":\"YWJj\",\"input-push-token\":1")
+        let both = Self.start.replacingFirst(
+            "\"attributes\":{}", "\"attributes\":{},\"input-push-channel\":\"YWJj\",\"input-push-token\":1")
         let r = check(both, type(.liveactivity))
         #expect(r.hasWarning("aps.input-push-channel", "Apple does not say a start push can do both"))
         #expect(!r.hasErrors)
         let onUpdate = Self.update.replacingFirst("\"event\"", "\"input-push-token\":1,\"event\"")
-        #expect(check(onUpdate, type(.liveactivity)).hasWarning("aps.input-push-token", "used only when event is start"))
+        #expect(
+            check(onUpdate, type(.liveactivity)).hasWarning("aps.input-push-token", "used only when event is start"))
         let badToken = Self.start.replacingFirst("\"attributes\":{}", "\"attributes\":{},\"input-push-token\":true")
         #expect(check(badToken, type(.liveactivity)).hasError("aps.input-push-token", "must be the number 1"))
     }

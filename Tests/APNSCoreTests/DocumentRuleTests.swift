@@ -1,18 +1,23 @@
+import APNSPlatform
 import APNSTestSupport
 import Testing
+
 @testable import APNSCore
-import APNSPlatform
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Whole-payload rules: empty, not JSON, not an object, duplicate keys, strict mode, problem order.
 @Suite struct DocumentRuleTests {
     @Test func emptyPayloadIsAnError() {
         let r = check("")
-        #expect(r.problems.map(\.message) == ["payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"])
+        #expect(
+            r.problems.map(\.message) == [
+                "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
+            ])
         #expect(r.problems.first?.path == "(root)" && r.size == 0)
     }
 
@@ -28,14 +33,21 @@ import Darwin
     @Test func topLevelMustBeAnObject() {
         for (json, found) in [("[1]", "array"), ("\"x\"", "string \"x\""), ("  42", "number 42"), ("null", "null")] {
             let r = check(json)
-            #expect(r.at("(root)").map(\.message) == ["the payload must be a JSON object, found \(found); write {\"aps\":{…}}"])
+            #expect(
+                r.at("(root)").map(\.message) == [
+                    "the payload must be a JSON object, found \(found); write {\"aps\":{…}}"
+                ])
         }
         #expect(check("  [1]").problems.first?.column == 3)
     }
 
     @Test func duplicateKeysWarnEverywhereWithBothPositions() {
         let r = check("{\"aps\":{\"alert\":\"a\",\"alert\":\"b\"},\"x\":[{\"k\":1,\"k\":2}],\"x\":0}")
-        #expect(r.hasWarning("aps.alert", "duplicate key \"alert\" (first at line 1, column 9); JSON parsers disagree on which copy wins: keep one"))
+        #expect(
+            r.hasWarning(
+                "aps.alert",
+                "duplicate key \"alert\" (first at line 1, column 9); JSON parsers disagree on which copy wins: keep one"
+            ))
         #expect(r.hasWarning("x[0].k", "duplicate key \"k\""))
         #expect(r.hasWarning("x", "duplicate key \"x\""))
         #expect(!r.hasErrors)
@@ -45,7 +57,8 @@ import Darwin
         let r = check("{\"aps\":{\"alert\":\"x\",\"a\\n\\u001b[31mb\\u0085\":1}}")
         // The path as written: each printer escapes it (text `\u{1B}`, JSON `\u001b`; see PrintedTextTests).
         #expect(r.problems.map(\.path) == ["aps.a\n\u{1B}[31mb\u{85}"])
-        #expect(r.problems.first?.message.contains("\"a\\n\\u001b[31mb\\u0085\"") == true, "messages quote keys as JSON")
+        #expect(
+            r.problems.first?.message.contains("\"a\\n\\u001b[31mb\\u0085\"") == true, "messages quote keys as JSON")
     }
 
     @Test func theLastCopyOfADuplicateIsTheOneChecked() {
@@ -74,7 +87,9 @@ import Darwin
         let path = try dir.write("p.json", "{\"aps\":{\"alert\":\"x\"}}\n")
         let payload = try Payload.load(path: path)
         #expect(payload.body.count == 22 && !payload.isAPNSFile)
-        #expect(throws: FileSystem.Failure.missing(path: dir.file("nope.json"))) { try Payload.load(path: dir.file("nope.json")) }
+        #expect(throws: FileSystem.Failure.missing(path: dir.file("nope.json"))) {
+            try Payload.load(path: dir.file("nope.json"))
+        }
         #expect(throws: FileSystem.Failure.isDirectory(path: dir.path)) { try Payload.load(path: dir.path) }
     }
 }
@@ -87,32 +102,49 @@ import Darwin
         let r = check(background, ValidationOptions(priority: .immediate))
         let p = try #require(r.at("(root)").first)
         #expect(p.severity == .error && p.line == 1 && p.column == 1)
-        #expect(p.message == "background pushes must not use priority 10 (APNs rejects or drops them); use apns-priority 5 or leave it out")
+        #expect(
+            p.message
+                == "background pushes must not use priority 10 (APNs rejects or drops them); use apns-priority 5 or leave it out"
+        )
         #expect(check(background, ValidationOptions(priority: .powerAware)).problems.isEmpty)
         #expect(check(background).problems.isEmpty, "no priority given: not checked")
         #expect(check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(priority: .immediate)).problems.isEmpty)
     }
 
     @Test func priorityOneWarnsForBackgroundAndLiveActivity() {
-        #expect(check(background, ValidationOptions(priority: .low)).hasWarning("(root)", "priority 1 never wakes the device"))
+        #expect(
+            check(background, ValidationOptions(priority: .low)).hasWarning(
+                "(root)", "priority 1 never wakes the device"))
         #expect(check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(priority: .low)).problems.isEmpty)
     }
 
     @Test func topicMustCarryThePushTypeSuffix() {
         let voip = "{\"aps\":{}}"
         #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip")).problems.isEmpty)
-        #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo")).at("(root)").map(\.message)
-                == ["topic \"com.example.demo\" lacks the \".voip\" suffix that voip pushes need; use apns-topic com.example.demo.voip"])
-        #expect(check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip-ptt"))
-            .hasError("(root)", "use apns-topic com.example.demo.voip"), "the other type's suffix is replaced in the hint")
+        #expect(
+            check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo")).at("(root)").map(\.message)
+                == [
+                    "topic \"com.example.demo\" lacks the \".voip\" suffix that voip pushes need; use apns-topic com.example.demo.voip"
+                ])
+        #expect(
+            check(voip, ValidationOptions(pushType: .voip, topic: "com.example.demo.voip-ptt"))
+                .hasError("(root)", "use apns-topic com.example.demo.voip"),
+            "the other type's suffix is replaced in the hint")
         let la = "{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{}}}"
-        #expect(check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x.push-type.liveactivity")).problems.isEmpty)
-        #expect(check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x")).hasError("(root)", "lacks the \".push-type.liveactivity\" suffix"))
+        #expect(
+            check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x.push-type.liveactivity")).problems
+                .isEmpty)
+        #expect(
+            check(la, ValidationOptions(pushType: .liveactivity, topic: "com.x")).hasError(
+                "(root)", "lacks the \".push-type.liveactivity\" suffix"))
     }
 
     @Test func bareTypeWithAnotherTypesSuffixWarns() {
-        let r = check("{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(pushType: .alert, topic: "com.example.demo.voip"))
+        let r = check(
+            "{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(pushType: .alert, topic: "com.example.demo.voip"))
         #expect(r.hasWarning("(root)", "ends with \".voip\", the suffix of voip pushes, but this is a alert push"))
-        #expect(check("{\"mdm\":\"m\"}", ValidationOptions(pushType: .mdm, topic: "com.apple.mgmt.External.x")).problems.isEmpty)
+        #expect(
+            check("{\"mdm\":\"m\"}", ValidationOptions(pushType: .mdm, topic: "com.apple.mgmt.External.x")).problems
+                .isEmpty)
     }
 }

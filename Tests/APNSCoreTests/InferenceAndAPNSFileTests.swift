@@ -1,10 +1,12 @@
 import APNSTestSupport
 import Testing
+
 @testable import APNSCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Push-type inference as CLI.md defines it, and `.apns` files.
@@ -15,7 +17,8 @@ import Darwin
 
     @Test func inference() {
         #expect(infer("{\"aps\":{\"content-available\":1}}") == .background)
-        #expect(infer("{\"aps\":{\"content-available\":1},\"custom\":2}") == .background, "custom keys beside aps are fine")
+        #expect(
+            infer("{\"aps\":{\"content-available\":1},\"custom\":2}") == .background, "custom keys beside aps are fine")
         #expect(infer("{\"aps\":{\"content-available\":1,\"content-available\":1}}") == .background)
         #expect(infer("{\"aps\":{\"content-available\":1,\"badge\":1}}") == .alert)
         #expect(infer("{\"aps\":{\"content-available\":true}}") == .alert)
@@ -31,7 +34,8 @@ import Darwin
     }
 
     @Test func apnsFileBodyIsTheRestWrittenCompactly() {
-        let text = "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"alert\": \"Hi there\", \"badge\": 1 },\n  \"x\": 1.0\n}\n"
+        let text =
+            "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"alert\": \"Hi there\", \"badge\": 1 },\n  \"x\": 1.0\n}\n"
         let p = Payload(bytes: Array(text.utf8), isAPNSFile: true)
         #expect(p.isAPNSFile && p.simulatorTargetBundle == "com.example.demo")
         #expect(String(decoding: p.body, as: UTF8.self) == "{\"aps\":{\"alert\":\"Hi there\",\"badge\":1},\"x\":1.0}")
@@ -48,9 +52,14 @@ import Darwin
     }
 
     @Test func apnsBundleKeyProblems() {
-        #expect(check("{\"aps\":{\"alert\":\"x\"}}", apns: true).hasWarning("(root)", "no \"Simulator Target Bundle\" key"))
-        #expect(check("{\"Simulator Target Bundle\":5,\"aps\":{\"alert\":\"x\"}}", apns: true).hasWarning("Simulator Target Bundle", "must be the app's bundle id"))
-        #expect(Payload(bytes: Array("{\"Simulator Target Bundle\":5}".utf8), isAPNSFile: true).simulatorTargetBundle == nil)
+        #expect(
+            check("{\"aps\":{\"alert\":\"x\"}}", apns: true).hasWarning("(root)", "no \"Simulator Target Bundle\" key"))
+        #expect(
+            check("{\"Simulator Target Bundle\":5,\"aps\":{\"alert\":\"x\"}}", apns: true).hasWarning(
+                "Simulator Target Bundle", "must be the app's bundle id"))
+        #expect(
+            Payload(bytes: Array("{\"Simulator Target Bundle\":5}".utf8), isAPNSFile: true).simulatorTargetBundle == nil
+        )
         let onlyBundle = check("{\"Simulator Target Bundle\":\"a.b\"}", apns: true)
         #expect(onlyBundle.size == 2 && onlyBundle.hasError("aps", "aps is missing"))
     }

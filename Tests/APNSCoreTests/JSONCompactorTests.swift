@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSCore
 
 /// Minifying keeps order, duplicates, literals and escapes; only whitespace outside strings goes.
@@ -7,7 +8,9 @@ import Testing
 
     @Test func minifyKeepsOrderLiteralsAndEscapes() {
         let source = "{\n  \"b\" : 1.0 ,\n  \"a\": [ true , null ],\n  \"s\": \"x  y\\\" \\u00e9 \",\n  \"b\": 2\n}\n"
-        #expect(text(JSONCompactor.minify(Array(source.utf8))) == "{\"b\":1.0,\"a\":[true,null],\"s\":\"x  y\\\" \\u00e9 \",\"b\":2}")
+        #expect(
+            text(JSONCompactor.minify(Array(source.utf8)))
+                == "{\"b\":1.0,\"a\":[true,null],\"s\":\"x  y\\\" \\u00e9 \",\"b\":2}")
     }
 
     @Test func minifyRejectsInvalidJSON() {
@@ -25,11 +28,15 @@ import Testing
         func removing(_ key: String, from text: String) -> String? {
             self.text(JSONCompactor.removing(key, fromObject: Array(text.utf8)))
         }
-        let source = "{\n \"x\": 1,\n \"Simulator Target Bundle\": \"com.example.demo\",\n \"aps\": { \"alert\": \"a b\" },\n \"Simulator Target Bundle\": 2\n}"
+        let source =
+            "{\n \"x\": 1,\n \"Simulator Target Bundle\": \"com.example.demo\",\n \"aps\": { \"alert\": \"a b\" },\n \"Simulator Target Bundle\": 2\n}"
         #expect(removing("Simulator Target Bundle", from: source) == "{\"x\":1,\"aps\":{\"alert\":\"a b\"}}")
         #expect(removing("nope", from: "{ }") == "{}")
         #expect(JSONCompactor.countRemoving("Simulator Target Bundle", fromObject: Array(source.utf8)) == 29)
-        #expect(removing("Simulator Target Bundle", from: #"{"Simulator\u0020Target Bundle":1, "x" : [ 1 , {"y" : "a b\" "} ] }"#) == #"{"x":[1,{"y":"a b\" "}]}"#)
+        #expect(
+            removing(
+                "Simulator Target Bundle", from: #"{"Simulator\u0020Target Bundle":1, "x" : [ 1 , {"y" : "a b\" "} ] }"#
+            ) == #"{"x":[1,{"y":"a b\" "}]}"#)
     }
 }
 
@@ -47,13 +54,17 @@ import Testing
         w.beginArray()
         w.number(1)
         w.string("x")
-        w.beginObject(); w.endObject()
+        w.beginObject()
+        w.endObject()
         w.null()
         w.endArray()
         w.key("raw")
         w.raw(Array("{\"a\":1}".utf8))
         w.endObject()
-        #expect(w.text == #"{"file":"a \"b\".json","valid":false,"size":12,"ms":23.5,"reason":null,"list":[1,"x",{},null],"raw":{"a":1}}"#)
+        #expect(
+            w.text
+                == #"{"file":"a \"b\".json","valid":false,"size":12,"ms":23.5,"reason":null,"list":[1,"x",{},null],"raw":{"a":1}}"#
+        )
     }
 
     @Test func escapesControlCharactersAndKeepsUnicode() throws {
@@ -65,7 +76,11 @@ import Testing
 
     @Test func nonFiniteNumbersBecomeNull() {
         var w = JSONWriter()
-        w.beginArray(); w.number(Double.infinity); w.number(Double.nan); w.number(-0.25); w.endArray()
+        w.beginArray()
+        w.number(Double.infinity)
+        w.number(Double.nan)
+        w.number(-0.25)
+        w.endArray()
         #expect(w.text == "[null,null,-0.25]")
     }
 }
@@ -108,7 +123,8 @@ import Testing
             for b in words {
                 let full = Suggestion.distance(a, b)
                 for limit in 0...5 where Suggestion.distance(a, b, atMost: limit) != (full <= limit ? full : nil) {
-                    disagreements.append("\(String(decoding: a, as: UTF8.self)) \(String(decoding: b, as: UTF8.self)) \(limit)")
+                    disagreements.append(
+                        "\(String(decoding: a, as: UTF8.self)) \(String(decoding: b, as: UTF8.self)) \(limit)")
                 }
             }
         }

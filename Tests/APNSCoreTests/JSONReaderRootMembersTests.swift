@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSCore
 
 /// `JSONReader.parseCollapsingDuplicates(keepingRootMember:)`: top-level members the validator does not read are
@@ -21,7 +22,8 @@ import Testing
         #expect(kept["aps"]?["alert"]?.string == "x")
         #expect(keptDuplicates.count == 5)
         #expect(summary(keptDuplicates) == summary(allDuplicates))
-        #expect(summary(keptDuplicates).map { $0.split(separator: " ")[0] } == ["x.k", "b[1].c", "a", "aps.alert", "b"])
+        #expect(
+            summary(keptDuplicates).map { $0.split(separator: " ")[0] } == ["x.k", "b[1].c", "a", "aps.alert", "b"])
     }
 
     @Test func theFilterIsAskedOncePerKeyAndARepeatFollowsTheFirstCopy() throws {
@@ -38,8 +40,10 @@ import Testing
 
     @Test func escapedAndPlainSpellingsOfAKeyAreOneKeyInSmallAndLargeObjects() throws {
         let many = (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",")
-        for text in [#"{"a":1,"\u0061":2}"#, "{\(many),\"a\":1,\"\\u0061\":2}", #"{"x":{"é":1,"\u00e9":2}}"#,
-                     "{\"x\":{\(many),\"\\u00e9\":1,\"é\":2}}"] {
+        for text in [
+            #"{"a":1,"\u0061":2}"#, "{\(many),\"a\":1,\"\\u0061\":2}", #"{"x":{"é":1,"\u00e9":2}}"#,
+            "{\"x\":{\(many),\"\\u00e9\":1,\"é\":2}}",
+        ] {
             let (_, keptDuplicates) = try collapsed(text) { _ in false }
             let (_, allDuplicates) = try collapsed(text)
             #expect(keptDuplicates.count == 1, "\(text)")
@@ -81,7 +85,8 @@ import Testing
         for keep in [nil, { (_: String) in false }] as [((String) -> Bool)?] {
             let (root, duplicates) = try JSONReader.parseCollapsingDuplicates(text, keepingRootMember: keep)
             #expect(duplicates.count == 500)
-            #expect(duplicates.listed.map { "\($0.key) \($0.keyStart) \($0.firstKeyStart)" }
+            #expect(
+                duplicates.listed.map { "\($0.key) \($0.keyStart) \($0.firstKeyStart)" }
                     == repeats.prefix(20).map { "k\($0.key) \($0.at) \(firstAt[$0.key])" })
             #expect(root.members?.count == (keep == nil ? distinct : 0))
         }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSCore
 
 /// The Live Activity time traps: a timestamp far from now, and UNIX times where a Swift `Date` wants seconds since 2001.
@@ -8,7 +9,7 @@ import Testing
     func la(_ aps: String, now: Int64? = now) -> ValidationReport {
         var options = ValidationOptions(pushType: .liveactivity)
         options.now = now
-        return check(#"{"aps":{"event":"update","content-state":{},"#  + aps + "}}", options)
+        return check(#"{"aps":{"event":"update","content-state":{},"# + aps + "}}", options)
     }
 
     @Test func timestampWithinAnHourIsQuiet() {
@@ -18,7 +19,11 @@ import Testing
 
     @Test func timestampFarFromNowIsAWarning() {
         let old = la(#""timestamp":1762167000"#)
-        #expect(old.hasWarning("aps.timestamp", "timestamp 1762167000 (2025-11-03T10:50:00Z) is 22 days before now; the device ignores an update older than the last one it got"))
+        #expect(
+            old.hasWarning(
+                "aps.timestamp",
+                "timestamp 1762167000 (2025-11-03T10:50:00Z) is 22 days before now; the device ignores an update older than the last one it got"
+            ))
         #expect(!old.hasErrors)
         #expect(la(#""timestamp":1764240000"#).hasWarning("aps.timestamp", "is 24 hours after now"))
         // Without a clock (validate of a file kept for later) the rule does not run.
@@ -34,12 +39,20 @@ import Testing
     @Test func strictMakesTheWarningAnError() {
         var options = ValidationOptions(pushType: .liveactivity, strict: true)
         options.now = Self.now
-        #expect(check(#"{"aps":{"event":"update","content-state":{},"timestamp":1}}"#, options).hasError("aps.timestamp", "before now"))
+        #expect(
+            check(#"{"aps":{"event":"update","content-state":{},"timestamp":1}}"#, options).hasError(
+                "aps.timestamp", "before now"))
     }
 
     @Test func unixTimeInContentStateIsTheDateTrap() {
-        let r = check(#"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":1764151200,"count":3,"legs":[{"at":1764151200000}]}}}"#, type(.liveactivity))
-        #expect(r.hasWarning("aps.content-state.eta", "1764151200 looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show 2056-11-26T10:00:00Z: if eta is a Date, send 785844000 (UNIX seconds − 978307200)"))
+        let r = check(
+            #"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":1764151200,"count":3,"legs":[{"at":1764151200000}]}}}"#,
+            type(.liveactivity))
+        #expect(
+            r.hasWarning(
+                "aps.content-state.eta",
+                "1764151200 looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show 2056-11-26T10:00:00Z: if eta is a Date, send 785844000 (UNIX seconds − 978307200)"
+            ))
         #expect(r.hasWarning("aps.content-state.legs[0].at", "looks like a UNIX time in milliseconds"))
         #expect(r.hasWarning("aps.content-state.legs[0].at", "send 785844000"))
         #expect(r.at("aps.content-state.count").isEmpty)
@@ -47,14 +60,20 @@ import Testing
     }
 
     @Test func secondsSince2001AreQuiet() {
-        #expect(check(#"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":785844000}}}"#, type(.liveactivity)).problems.isEmpty)
+        #expect(
+            check(
+                #"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":785844000}}}"#,
+                type(.liveactivity)
+            ).problems.isEmpty)
     }
 
     @Test func contentChangedOnlyIsCheckedAsWidgetsWithAWarning() {
         let r = check(#"{"aps":{"content-changed":true}}"#)
         #expect(r.pushType == .widgets)
         #expect(r.hasWarning("(root)", "cannot be inferred; checked as widgets"))
-        #expect(check(#"{"aps":{"content-changed":true}}"#, ValidationOptions(topic: "com.example.app.push-type.controls")).problems.isEmpty)
+        #expect(
+            check(#"{"aps":{"content-changed":true}}"#, ValidationOptions(topic: "com.example.app.push-type.controls"))
+                .problems.isEmpty)
         #expect(check(#"{"aps":{"content-changed":true}}"#, type(.controls)).problems.isEmpty)
     }
 }

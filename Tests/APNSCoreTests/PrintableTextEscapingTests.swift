@@ -25,7 +25,8 @@ import Testing
 
     @Test func printableTextIsLeftAsItIs() {
         // Non-ASCII that is neither: an ellipsis (E2 80 A6, beside the overrides' E2 80 AA…AE), accents, marks.
-        for text in ["3f2a…9c1d", "café", "\u{2029}x", "\u{200F}", "\u{A0}nbsp", "日本語", "\u{2065}\u{206A}", "\u{202F}"] {
+        for text in ["3f2a…9c1d", "café", "\u{2029}x", "\u{200F}", "\u{A0}nbsp", "日本語", "\u{2065}\u{206A}", "\u{202F}"]
+        {
             #expect(PrintableText.escapingControls(text) == text, "\(text.debugDescription)")
         }
         // Escaping twice changes nothing: every printer may escape what it prints.

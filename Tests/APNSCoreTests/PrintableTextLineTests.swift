@@ -16,7 +16,9 @@ import Testing
 
     @Test func plainASCIIIsTakenAsItIs() {
         #expect(line(Array("BadDeviceToken".utf8)) == "BadDeviceToken")
-        #expect(line(Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8), limit: 64) == "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")
+        #expect(
+            line(Array("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0".utf8), limit: 64)
+                == "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")
         #expect(line(Array(String(repeating: "x", count: 20).utf8)) == String(repeating: "x", count: 20))
         #expect(line([]) == "")
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSCore
 
 /// Rules across keys that depend on the push type (APNS.md §3 and §4).
@@ -7,14 +8,22 @@ import Testing
         #expect(check("{\"aps\":{\"content-available\":1},\"custom\":{\"a\":1}}", type(.background)).problems.isEmpty)
         for key in ["alert", "badge", "sound"] {
             let r = check("{\"aps\":{\"content-available\":1,\"\(key)\":\"x\"}}", type(.background))
-            #expect(r.hasError("aps.\(key)", "background pushes cannot carry \(key); APNs may delay or drop them"), "\(r.listing)")
+            #expect(
+                r.hasError("aps.\(key)", "background pushes cannot carry \(key); APNs may delay or drop them"),
+                "\(r.listing)")
         }
         let extra = check("{\"aps\":{\"content-available\":1,\"thread-id\":\"t\"}}", type(.background))
         #expect(extra.hasWarning("aps.thread-id", "thread-id has no effect on background pushes"))
         #expect(!extra.hasErrors)
-        #expect(check("{\"aps\":{}}", type(.background)).hasError("aps.content-available", "background pushes need \"content-available\": 1 in aps"))
-        #expect(check("{\"aps\":{\"content-available\":0}}", type(.background)).hasError("aps.content-available", "content-available is 0, but background pushes need 1"))
-        #expect(check("{\"aps\":{\"content-available\":\"1\"}}", type(.background)).hasError("aps.content-available", "must be the number 1"))
+        #expect(
+            check("{\"aps\":{}}", type(.background)).hasError(
+                "aps.content-available", "background pushes need \"content-available\": 1 in aps"))
+        #expect(
+            check("{\"aps\":{\"content-available\":0}}", type(.background)).hasError(
+                "aps.content-available", "content-available is 0, but background pushes need 1"))
+        #expect(
+            check("{\"aps\":{\"content-available\":\"1\"}}", type(.background)).hasError(
+                "aps.content-available", "must be the number 1"))
     }
 
     @Test func alertPushNeedsSomethingVisible() {
@@ -27,7 +36,9 @@ import Testing
 
     @Test func mutableContentNeedsAnAlert() {
         #expect(check("{\"aps\":{\"alert\":\"a\",\"mutable-content\":1}}").problems.isEmpty)
-        #expect(check("{\"aps\":{\"badge\":1,\"mutable-content\":1}}").hasWarning("aps.mutable-content", "the notification service extension runs only for visible alerts"))
+        #expect(
+            check("{\"aps\":{\"badge\":1,\"mutable-content\":1}}").hasWarning(
+                "aps.mutable-content", "the notification service extension runs only for visible alerts"))
     }
 
     @Test func liveActivityRequiredFields() {
@@ -37,32 +48,47 @@ import Testing
         #expect(missing.hasError("aps.event", "Live Activity pushes need \"event\""))
         #expect(missing.hasError("aps.timestamp", "Live Activity pushes need \"timestamp\""))
         #expect(missing.hasError("aps.content-state", "Live Activity pushes need \"content-state\""))
-        let start = "{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{},\"alert\":{\"title\":\"t\",\"body\":\"b\"},\"attributes-type\":\"A\",\"attributes\":{}}}"
+        let start =
+            "{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{},\"alert\":{\"title\":\"t\",\"body\":\"b\"},\"attributes-type\":\"A\",\"attributes\":{}}}"
         #expect(check(start, type(.liveactivity)).problems.isEmpty)
-        let bareStart = check("{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{}}}", type(.liveactivity))
+        let bareStart = check(
+            "{\"aps\":{\"event\":\"start\",\"timestamp\":1,\"content-state\":{}}}", type(.liveactivity))
         #expect(bareStart.hasError("aps.alert", "a Live Activity start needs \"alert\""))
         #expect(bareStart.hasError("aps.attributes-type", "a Live Activity start needs \"attributes-type\""))
         #expect(bareStart.hasError("aps.attributes", "a Live Activity start needs \"attributes\""))
     }
 
     @Test func liveActivityEventSpecificKeys() {
-        let update = check("{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{},\"attributes-type\":\"A\",\"attributes\":{},\"dismissal-date\":2}}", type(.liveactivity))
+        let update = check(
+            "{\"aps\":{\"event\":\"update\",\"timestamp\":1,\"content-state\":{},\"attributes-type\":\"A\",\"attributes\":{},\"dismissal-date\":2}}",
+            type(.liveactivity))
         #expect(update.hasWarning("aps.attributes-type", "attributes-type is used only when event is start"))
         #expect(update.hasWarning("aps.attributes", "attributes is used only when event is start"))
         #expect(update.hasWarning("aps.dismissal-date", "dismissal-date is used only when event is end"))
         #expect(!update.hasErrors)
-        let end = check("{\"aps\":{\"event\":\"end\",\"timestamp\":1,\"content-state\":{},\"dismissal-date\":2}}", type(.liveactivity))
+        let end = check(
+            "{\"aps\":{\"event\":\"end\",\"timestamp\":1,\"content-state\":{},\"dismissal-date\":2}}",
+            type(.liveactivity))
         #expect(end.problems.isEmpty)
-        #expect(check("{\"aps\":{\"event\":\"update\",\"timestamp\":1762166400000,\"content-state\":{}}}", type(.liveactivity))
+        #expect(
+            check(
+                "{\"aps\":{\"event\":\"update\",\"timestamp\":1762166400000,\"content-state\":{}}}", type(.liveactivity)
+            )
             .hasWarning("aps.timestamp", "timestamp 1762166400000 looks like milliseconds"))
     }
 
     @Test(arguments: [PushType.widgets, .controls])
     func widgetsAndControlsNeedContentChanged(pushType: PushType) {
         #expect(check("{\"aps\":{\"content-changed\":true}}", type(pushType)).problems.isEmpty)
-        #expect(check("{\"aps\":{}}", type(pushType)).hasError("aps.content-changed", "\(pushType.rawValue) pushes need \"content-changed\": true in aps"))
-        #expect(check("{\"aps\":{\"content-changed\":false}}", type(pushType)).hasError("aps.content-changed", "content-changed must be true, found boolean false"))
-        #expect(check("{\"aps\":{\"content-changed\":true,\"badge\":1}}", type(pushType)).hasWarning("aps.badge", "\(pushType.rawValue) pushes carry only content-changed"))
+        #expect(
+            check("{\"aps\":{}}", type(pushType)).hasError(
+                "aps.content-changed", "\(pushType.rawValue) pushes need \"content-changed\": true in aps"))
+        #expect(
+            check("{\"aps\":{\"content-changed\":false}}", type(pushType)).hasError(
+                "aps.content-changed", "content-changed must be true, found boolean false"))
+        #expect(
+            check("{\"aps\":{\"content-changed\":true,\"badge\":1}}", type(pushType)).hasWarning(
+                "aps.badge", "\(pushType.rawValue) pushes carry only content-changed"))
     }
 
     @Test func mdmCarriesPushMagicAndNoAPS() {
@@ -73,7 +99,9 @@ import Testing
     }
 
     @Test func missingAPSIsAnErrorExceptForMDMAndPushKit() {
-        for t in [PushType.alert, .background, .liveactivity, .widgets, .controls, .complication, .fileprovider, .location] {
+        for t in [
+            PushType.alert, .background, .liveactivity, .widgets, .controls, .complication, .fileprovider, .location,
+        ] {
             #expect(check("{\"x\":1}", type(t)).hasError("aps", "aps is missing"), "\(t)")
         }
         for t in [PushType.voip, .pushtotalk] {
@@ -86,6 +114,8 @@ import Testing
     @Test func missingAPSHints() {
         #expect(check("{\"APS\":{\"alert\":\"x\"}}").hasError("aps", "did you mean \"aps\" instead of \"APS\"?"))
         #expect(check("{\"badge\":1}").hasError("aps", "\"badge\" belongs inside aps"))
-        #expect(check("{\"aps\":\"hello\"}").hasError("aps", "aps must be an object holding Apple's keys, found string \"hello\""))
+        #expect(
+            check("{\"aps\":\"hello\"}").hasError(
+                "aps", "aps must be an object holding Apple's keys, found string \"hello\""))
     }
 }

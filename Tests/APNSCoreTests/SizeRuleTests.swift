@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSCore
 
 /// Size is the byte count of what would be sent, against 256 / 2 KB / 4 KB / 5 KB.
@@ -24,7 +25,9 @@ import Testing
         let sizeErrors = report.at("(root)").filter { $0.message.hasPrefix("payload is \(size) bytes") }
         #expect(sizeErrors.count == (size > expectedLimit ? 1 : 0), "\(report.listing)")
         if size > expectedLimit {
-            #expect(sizeErrors.first?.message.contains("\(size - expectedLimit) over the \(expectedLimit)-byte limit") == true)
+            #expect(
+                sizeErrors.first?.message.contains("\(size - expectedLimit) over the \(expectedLimit)-byte limit")
+                    == true)
             #expect(sizeErrors.first?.line == 1 && sizeErrors.first?.column == 1)
         }
     }
@@ -32,16 +35,20 @@ import Testing
     @Test func messageSaysWhetherMinifiedWouldFit() {
         let spaced = "{\"aps\":{\"alert\":\"hi\"}" + String(repeating: " ", count: 300) + "}"
         let fits = check(spaced, ValidationOptions(sizeLimit: 256))
-        #expect(fits.hasError("(root)", "minified it is 22 bytes and fits: send it with minified JSON"), "\(fits.listing)")
+        #expect(
+            fits.hasError("(root)", "minified it is 22 bytes and fits: send it with minified JSON"), "\(fits.listing)")
         let big = payload(ofSize: 300)
         let compact = check(big, ValidationOptions(sizeLimit: 256))
         #expect(compact.hasError("(root)", "already compact"))
         let prettyBig = "{ \"aps\" : { \"alert\" : \"" + String(repeating: "x", count: 280) + "\" } }"
         let still = check(prettyBig, ValidationOptions(sizeLimit: 256))
         #expect(still.hasError("(root)", "even minified it is 300 bytes, 44 over: shorten it"), "\(still.listing)")
-        #expect(!check(big, ValidationOptions(sizeLimit: 256)).hasError("(root)", "for alert pushes"),
-                "an explicit limit is not the push type's")
-        #expect(check(payload(ofSize: 4097)).hasError("(root)", "the 4096-byte limit for alert pushes (APNs answers 413 PayloadTooLarge)"))
+        #expect(
+            !check(big, ValidationOptions(sizeLimit: 256)).hasError("(root)", "for alert pushes"),
+            "an explicit limit is not the push type's")
+        #expect(
+            check(payload(ofSize: 4097)).hasError(
+                "(root)", "the 4096-byte limit for alert pushes (APNs answers 413 PayloadTooLarge)"))
     }
 
     @Test func countsUTF8BytesAndEscapesAsWritten() {
@@ -57,14 +64,23 @@ import Testing
     /// Only a payload over APNs' own limit is promised a 413; a stricter custom limit says whose it is.
     @Test func customLimitSaysWhoseLimitItIs() {
         let body = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 5000) + "\"}}"
-        #expect(check(body, ValidationOptions(sizeLimit: 4096)).hasError("(root)", "over the 4096-byte limit (APNs answers 413 PayloadTooLarge)"))
-        #expect(check(body, ValidationOptions(pushType: .voip, sizeLimit: 2048))
-            .hasError("(root)", "over the 2048-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 5120)"))
+        #expect(
+            check(body, ValidationOptions(sizeLimit: 4096)).hasError(
+                "(root)", "over the 4096-byte limit (APNs answers 413 PayloadTooLarge)"))
+        #expect(
+            check(body, ValidationOptions(pushType: .voip, sizeLimit: 2048))
+                .hasError(
+                    "(root)",
+                    "over the 2048-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 5120)"))
     }
 
     @Test func sizeIsCheckedEvenWhenNotJSON() {
         let report = check("{" + String(repeating: "x", count: 300), ValidationOptions(sizeLimit: 256))
-        #expect(report.hasError("(root)", "301 bytes, 45 over the 256-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 4096); shorten it"))
+        #expect(
+            report.hasError(
+                "(root)",
+                "301 bytes, 45 over the 256-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 4096); shorten it"
+            ))
         #expect(report.hasError("(root)", "not valid JSON"))
     }
 }

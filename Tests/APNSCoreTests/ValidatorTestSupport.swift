@@ -1,9 +1,11 @@
 import APNSPlatform
+
 @testable import APNSCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Validates inline JSON text (or a `.apns` document) with options; the shape every rule test uses.
@@ -30,7 +32,8 @@ extension ValidationReport {
 
     /// Every problem as `line:column severity path: message`, for failure output.
     var listing: String {
-        problems.map { "\($0.line):\($0.column) \($0.severity.rawValue) \($0.path): \($0.message)" }.joined(separator: "\n")
+        problems.map { "\($0.line):\($0.column) \($0.severity.rawValue) \($0.path): \($0.message)" }.joined(
+            separator: "\n")
     }
 }
 

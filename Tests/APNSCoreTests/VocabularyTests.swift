@@ -1,6 +1,6 @@
 import APNSCore
-import Testing
 import APNSPlatform
+import Testing
 
 @Suite struct VocabularyTests {
     @Test(arguments: APNSReason.allCases)
@@ -57,19 +57,25 @@ import APNSPlatform
     /// APNS.md §8: the ends are trimmed and Xcode's grouping is accepted; any other inner whitespace
     /// (two pasted tokens, a stray space) is refused so it cannot become one longer token.
     @Test func deviceTokenWhitespaceRule() throws {
-        let a = String(repeating: "ab", count: 32), b = String(repeating: "cd", count: 32)
+        let a = String(repeating: "ab", count: 32)
+        let b = String(repeating: "cd", count: 32)
         #expect(try DeviceToken(parsing: "\t\(a)\r\n").hex == a)
-        let grouped = "<" + stride(from: 0, to: 64, by: 8).map { i in String(Array(a)[i..<i + 8]) }.joined(separator: " ") + ">"
+        let grouped =
+            "<" + stride(from: 0, to: 64, by: 8).map { i in String(Array(a)[i..<i + 8]) }.joined(separator: " ") + ">"
         #expect(try DeviceToken(parsing: grouped).hex == a)
         #expect(try DeviceToken(parsing: "<3f2a1b0c 9d8e>").hex == "3f2a1b0c9d8e", "the last group may be shorter")
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "\(a) \(b)") }
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "\(a)\t\(b)") }
-        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "<3f2a1b0c  9d8e7f6a>") }
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) {
+            try DeviceToken(parsing: "<3f2a1b0c  9d8e7f6a>")
+        }
         // CLI.md, --device: Xcode's form is accepted without its brackets too (eight groups of eight), but
         // nothing looser: a shorter group or a ninth group is still two tokens' worth of doubt.
         #expect(try DeviceToken(parsing: String(grouped.dropFirst().dropLast())).hex == a)
         #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 2)) { try DeviceToken(parsing: "3f2a1b0c 9d8e") }
-        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 9)) { try DeviceToken(parsing: String(grouped.dropFirst().dropLast()) + " 3f2a1b0c") }
+        #expect(throws: DeviceToken.Problem.innerWhitespace(parts: 9)) {
+            try DeviceToken(parsing: String(grouped.dropFirst().dropLast()) + " 3f2a1b0c")
+        }
     }
 
     @Test func deviceTokenBase64GetsAHint() throws {
@@ -90,10 +96,14 @@ import APNSPlatform
         // Base64 of any other size is not decoded: it may be a line of a key file given by mistake.
         let keyLine = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgC7ZcQD6R6kRNieLW"
         #expect(throws: DeviceToken.Problem.base64(hex: nil)) { try DeviceToken(parsing: keyLine) }
-        #expect(throws: DeviceToken.Problem.base64(hex: nil)) { try DeviceToken(parsing: String(b64.dropLast()) + "AAAAA") }
+        #expect(throws: DeviceToken.Problem.base64(hex: nil)) {
+            try DeviceToken(parsing: String(b64.dropLast()) + "AAAAA")
+        }
         #expect(!DeviceToken.Problem.base64(hex: nil).message.contains("which for these bytes"))
         // A hex token with one typo is not base64.
-        #expect(throws: DeviceToken.Problem.notHex(character: "g")) { try DeviceToken(parsing: "g" + String(hex.dropFirst())) }
+        #expect(throws: DeviceToken.Problem.notHex(character: "g")) {
+            try DeviceToken(parsing: "g" + String(hex.dropFirst()))
+        }
     }
 
     @Test func uuidsAreCanonical() {

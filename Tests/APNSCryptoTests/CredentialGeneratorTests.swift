@@ -1,8 +1,9 @@
 import APNSCore
-@testable import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Testing
-import APNSPlatform
+
+@testable import APNSCrypto
 
 /// The generator must make certificates OpenSSL itself accepts, with Apple's markers where asked.
 @Suite struct CredentialGeneratorTests {
@@ -71,7 +72,8 @@ import APNSPlatform
         let leaf = try dir.put("push.pem", TestCredentials.universal.certificate.pem)
         let out = try openssl(["x509", "-in", leaf, "-noout", "-fingerprint", "-sha256", "-serial"]).stdout
         let info = TestCredentials.universal.info
-        let fingerprint = info.sha256.uppercased().enumerated().map { i, c in i > 0 && i % 2 == 0 ? ":\(c)" : "\(c)" }.joined()
+        let fingerprint = info.sha256.uppercased().enumerated().map { i, c in i > 0 && i % 2 == 0 ? ":\(c)" : "\(c)" }
+            .joined()
         #expect(out.contains(fingerprint))
         #expect(out.contains("serial=\(info.serial)"))
     }
@@ -96,7 +98,9 @@ import APNSPlatform
         try openssl(["verify", "-CAfile", ca, "-purpose", "sslserver", leaf])
         try openssl(["verify", "-CAfile", ca, "-verify_hostname", "localhost", leaf])
         try openssl(["verify", "-CAfile", ca, "-verify_ip", "127.0.0.1", leaf])
-        #expect(throws: (any Error).self) { try openssl(["verify", "-CAfile", ca, "-verify_hostname", "example.com", leaf]) }
+        #expect(throws: (any Error).self) {
+            try openssl(["verify", "-CAfile", ca, "-verify_hostname", "example.com", leaf])
+        }
         #expect(!server.info.isApplePush)
         #expect(server.info.environments.isEmpty)
     }

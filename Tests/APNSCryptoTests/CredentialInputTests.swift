@@ -1,7 +1,8 @@
 import APNSCore
-@testable import APNSCrypto
 import APNSTestSupport
 import Testing
+
+@testable import APNSCrypto
 
 /// Credentials from memory (PEM text a CI job keeps in `APNSCTL_AUTH_KEY` or `APNSCTL_CERT`): loaded without a
 /// file, named in every message by their display name, never by their content.
@@ -12,13 +13,15 @@ import Testing
         let key = try CredentialLoader.loadSigningKey(.memory(keyPEM, name: "(PEM from APNSCTL_AUTH_KEY)"))
         #expect(key.keyIDFromFileName == nil, "no file name, so no key id from it")
         let pem = credentials.push.certificate.pem + (try credentials.push.privateKey.pkcs8PEM(passphrase: nil))
-        let identity = try CredentialLoader.loadIdentity(certificate: .memory(pem, name: "(PEM from APNSCTL_CERT)"), key: nil,
-                                                         passphrase: .none)
+        let identity = try CredentialLoader.loadIdentity(
+            certificate: .memory(pem, name: "(PEM from APNSCTL_CERT)"), key: nil,
+            passphrase: .none)
         #expect(identity.certificatePath == "(PEM from APNSCTL_CERT)")
         // The same with the key in its own variable.
-        let split = try CredentialLoader.loadIdentity(certificate: .memory(credentials.push.certificate.pem, name: "(PEM from APNSCTL_CERT)"),
-                                                      key: .memory(try credentials.push.privateKey.pkcs8PEM(passphrase: nil), name: "(PEM from APNSCTL_KEY)"),
-                                                      passphrase: .none)
+        let split = try CredentialLoader.loadIdentity(
+            certificate: .memory(credentials.push.certificate.pem, name: "(PEM from APNSCTL_CERT)"),
+            key: .memory(try credentials.push.privateKey.pkcs8PEM(passphrase: nil), name: "(PEM from APNSCTL_KEY)"),
+            passphrase: .none)
         #expect(split.certificate.pem == identity.certificate.pem)
     }
 
@@ -26,14 +29,16 @@ import Testing
         let credentials = try APNSTestSupport.TestCredentials()
         // A certificate where a .p8 belongs: the message names the display name only.
         do {
-            _ = try CredentialLoader.loadSigningKey(.memory(credentials.push.certificate.pem, name: "(PEM from APNSCTL_AUTH_KEY)"))
+            _ = try CredentialLoader.loadSigningKey(
+                .memory(credentials.push.certificate.pem, name: "(PEM from APNSCTL_AUTH_KEY)"))
             Issue.record("a certificate was accepted as a signing key")
         } catch {
             let text = "\(error)"
             #expect(text.contains("(PEM from APNSCTL_AUTH_KEY)"))
             #expect(!text.contains("BEGIN"))
         }
-        let garbage = Array("-----BEGIN PRIVATE KEY-----\nnot base64 at all SECRETBODY\n-----END PRIVATE KEY-----\n".utf8)
+        let garbage = Array(
+            "-----BEGIN PRIVATE KEY-----\nnot base64 at all SECRETBODY\n-----END PRIVATE KEY-----\n".utf8)
         do {
             _ = try CredentialLoader.loadSigningKey(.memory(garbage, name: "(PEM from APNSCTL_AUTH_KEY)"))
             Issue.record("garbage was accepted")

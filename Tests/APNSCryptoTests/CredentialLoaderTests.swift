@@ -1,9 +1,10 @@
 import APNSCore
-@testable import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
+
+@testable import APNSCrypto
 
 /// Loading every credential variant a developer has, most of them written by the `openssl` command.
 @Suite struct CredentialLoaderTests {
@@ -19,7 +20,9 @@ import APNSPlatform
         return (dir, cert, key, ca)
     }
 
-    private func load(_ path: String, key: String? = nil, _ source: PassphraseSource = .none) throws(CredentialProblem) -> PushIdentity {
+    private func load(_ path: String, key: String? = nil, _ source: PassphraseSource = .none) throws(CredentialProblem)
+        -> PushIdentity
+    {
         try CredentialLoader.loadIdentity(certificatePath: path, keyPath: key, passphrase: source)
     }
 
@@ -69,7 +72,9 @@ import APNSPlatform
 
     @Test func chainOrderDoesNotMatterLeafIsTheKeysCertificate() throws {
         let dir = try TemporaryDirectory()
-        let text = TestCredentials.ca.certificate.pem + (try identity.privateKey.pkcs8PEM(passphrase: nil)) + identity.certificate.pem
+        let text =
+            TestCredentials.ca.certificate.pem + (try identity.privateKey.pkcs8PEM(passphrase: nil))
+            + identity.certificate.pem
         let path = try dir.put("mixed.pem", text)
         let loaded = try load(path)
         #expect(loaded.certificate.info.sha256 == identity.info.sha256)
@@ -90,13 +95,17 @@ import APNSPlatform
         let enc = dir.file("enc.pem")
         try openssl(["pkcs8", "-topk8", "-in", key, "-out", enc, "-v2", "aes-256-cbc", "-passout", "pass:\(pass)"])
         let passFile = try dir.write("pass.txt", "\(pass)\r\nsecond line\n")
-        #expect(throws: Never.self) { try _ = load(cert, key: enc, PassphraseSource(filePath: passFile, environmentVariable: nil)) }
+        #expect(throws: Never.self) {
+            try _ = load(cert, key: enc, PassphraseSource(filePath: passFile, environmentVariable: nil))
+        }
         setenv("APNSCTL_TEST_PASS_\(getpid())", pass, 1)
         defer { unsetenv("APNSCTL_TEST_PASS_\(getpid())") }
         let env = PassphraseSource(environmentVariable: "APNSCTL_TEST_PASS_\(getpid())")
         #expect(throws: Never.self) { try _ = load(cert, key: enc, env) }
         let missing = PassphraseSource(filePath: dir.file("nope.txt"))
-        expectProblem(.passphraseFileUnreadable(path: dir.file("nope.txt"), failure: .missing(path: dir.file("nope.txt")))) {
+        expectProblem(
+            .passphraseFileUnreadable(path: dir.file("nope.txt"), failure: .missing(path: dir.file("nope.txt")))
+        ) {
             try _ = load(cert, key: enc, missing)
         }
     }
@@ -131,8 +140,10 @@ import APNSPlatform
         let cert = try dir.put("cert.pem", identity.certificate.pem)
         let plain = try dir.put("key.pem", try identity.privateKey.pkcs8PEM(passphrase: nil))
         let rc2 = dir.file("rc2.pem")
-        try openssl(["pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout", "pass:\(pass)", "-out", rc2,
-                     "-provider", "legacy", "-provider", "default"])
+        try openssl([
+            "pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout", "pass:\(pass)", "-out", rc2,
+            "-provider", "legacy", "-provider", "default",
+        ])
         #expect(try load(cert, key: rc2, .literal(pass)).info.sha256 == identity.info.sha256)
         expectProblem(.wrongPassphrase(path: rc2)) { try _ = load(cert, key: rc2, .literal("wrong")) }
     }
@@ -142,12 +153,20 @@ import APNSPlatform
         ("legacy", ["-legacy"]),
         ("3des", ["-certpbe", "PBE-SHA1-3DES", "-keypbe", "PBE-SHA1-3DES"]),
         ("nomac", ["-nomac"]),
-        ("rc2", ["-certpbe", "PBE-SHA1-RC2-40", "-keypbe", "PBE-SHA1-3DES", "-macalg", "sha1", "-provider", "legacy", "-provider", "default"]),
+        (
+            "rc2",
+            [
+                "-certpbe", "PBE-SHA1-RC2-40", "-keypbe", "PBE-SHA1-3DES", "-macalg", "sha1", "-provider", "legacy",
+                "-provider", "default",
+            ]
+        ),
     ])
     func pkcs12FromOpenSSL(name: String, options: [String]) throws {
         let (dir, cert, key, ca) = try files()
         let p12 = dir.file("\(name).p12")
-        try openssl(["pkcs12", "-export", "-in", cert, "-inkey", key, "-certfile", ca, "-out", p12, "-passout", "pass:\(pass)"] + options)
+        try openssl(
+            ["pkcs12", "-export", "-in", cert, "-inkey", key, "-certfile", ca, "-out", p12, "-passout", "pass:\(pass)"]
+                + options)
         let loaded = try load(p12, .literal(pass))
         #expect(loaded.info.sha256 == identity.info.sha256)
         #expect(loaded.chain.map(\.info.sha256) == [TestCredentials.ca.info.sha256])
@@ -169,13 +188,17 @@ import APNSPlatform
     @Test func pkcs12WrittenByApnsctlReadByOpenSSL() throws {
         let dir = try TemporaryDirectory()
         for (name, enc) in [("modern", PKCS12Encryption.modern), ("legacy", .legacy), ("3des", .tripleDES)] {
-            let p12 = try dir.put("\(name).p12", try identity.pkcs12(password: SecretBytes(Array(pass.utf8)), encryption: enc))
+            let p12 = try dir.put(
+                "\(name).p12", try identity.pkcs12(password: SecretBytes(Array(pass.utf8)), encryption: enc))
             var args = ["pkcs12", "-in", p12, "-passin", "pass:\(pass)", "-nodes"]
             if enc == .legacy { args += ["-legacy"] }
             let out = try openssl(args).stdout
             #expect(out.contains("BEGIN CERTIFICATE"))
             #expect(out.contains("BEGIN PRIVATE KEY"))
-            let info = try openssl(["pkcs12", "-in", p12, "-passin", "pass:\(pass)", "-info", "-noout"] + (enc == .legacy ? ["-legacy"] : [])).stderr
+            let info = try openssl(
+                ["pkcs12", "-in", p12, "-passin", "pass:\(pass)", "-info", "-noout"]
+                    + (enc == .legacy ? ["-legacy"] : [])
+            ).stderr
             switch enc {
             case .modern: #expect(info.contains("AES-256-CBC") && info.contains("sha256"))
             case .legacy:
@@ -203,7 +226,9 @@ import APNSPlatform
     @Test func keyMismatch() throws {
         let (dir, cert, _, _) = try files()
         let other = try dir.put("other.pem", try TestCredentials.production.privateKey.pkcs8PEM(passphrase: nil))
-        expectProblem(.keyDoesNotMatchCertificate(certificatePath: cert, keyPath: other)) { try _ = load(cert, key: other) }
+        expectProblem(.keyDoesNotMatchCertificate(certificatePath: cert, keyPath: other)) {
+            try _ = load(cert, key: other)
+        }
         let contents = try CredentialLoader.loadContents(path: cert, keyPath: other, passphrase: .none)
         #expect(contents.keyMatches == false)
     }
@@ -231,24 +256,32 @@ import APNSPlatform
     @Test func expiredAndNotYetValid() throws {
         let dir = try TemporaryDirectory()
         let now = SystemClock.now()
-        let old = try CredentialGenerator.makePushCertificate(ca: TestCredentials.ca, bundleID: "com.old", kind: .development,
-                                                              validity: Validity(notBefore: now - 100 * 86_400, notAfter: now - 3 * 86_400))
+        let old = try CredentialGenerator.makePushCertificate(
+            ca: TestCredentials.ca, bundleID: "com.old", kind: .development,
+            validity: Validity(notBefore: now - 100 * 86_400, notAfter: now - 3 * 86_400))
         let oldPath = try dir.put("old.pem", try old.pem())
         do {
             _ = try load(oldPath)
             Issue.record("expired certificate loaded")
         } catch {
-            guard case .expired(let p, let t, let days) = error else { Issue.record("\(error)"); return }
+            guard case .expired(let p, let t, let days) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(p == oldPath && t == old.info.notAfter && days == 3)
         }
-        let future = try CredentialGenerator.makePushCertificate(ca: TestCredentials.ca, bundleID: "com.new", kind: .production,
-                                                                 validity: Validity(notBefore: now + 5 * 86_400 + 100, notAfter: now + 50 * 86_400))
+        let future = try CredentialGenerator.makePushCertificate(
+            ca: TestCredentials.ca, bundleID: "com.new", kind: .production,
+            validity: Validity(notBefore: now + 5 * 86_400 + 100, notAfter: now + 50 * 86_400))
         let futurePath = try dir.put("future.pem", try future.pem())
-        #expect(throws: CredentialProblem.notYetValid(path: futurePath, notBefore: future.info.notBefore, daysAhead: 5)) {
+        #expect(throws: CredentialProblem.notYetValid(path: futurePath, notBefore: future.info.notBefore, daysAhead: 5))
+        {
             _ = try load(futurePath)
         }
         // Without a date check (inspect), both load.
-        #expect(try CredentialLoader.loadIdentity(certificatePath: oldPath, keyPath: nil, passphrase: .none, now: nil).info.bundleID == "com.old")
+        #expect(
+            try CredentialLoader.loadIdentity(certificatePath: oldPath, keyPath: nil, passphrase: .none, now: nil).info
+                .bundleID == "com.old")
     }
 
     @Test func environmentCheck() throws {

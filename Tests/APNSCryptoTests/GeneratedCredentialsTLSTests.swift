@@ -1,9 +1,10 @@
 import APNSCore
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCrypto
-import APNSPlatform
 
 /// Generated credentials must work in real TLS: our server certificate and CA, and a push certificate
 /// read back from a legacy .p12 (as a Keychain export would be) and from the PEM curl uses.
@@ -12,24 +13,30 @@ import APNSPlatform
     @Test func legacyP12IdentityAgainstGeneratedServer() throws {
         let dir = try TemporaryDirectory()
         let server = try CredentialGenerator.makeServerCertificate(ca: TestCredentials.ca)
-        let serverContext = try TLSContext.server(certificate: server.certificate, key: server.privateKey,
-                                                  chain: server.chain, clientCA: TestCredentials.ca.certificate)
-        let p12 = try dir.put("push.p12", try TestCredentials.universal.pkcs12(password: SecretBytes(Array("pw".utf8)), encryption: .legacy))
+        let serverContext = try TLSContext.server(
+            certificate: server.certificate, key: server.privateKey,
+            chain: server.chain, clientCA: TestCredentials.ca.certificate)
+        let p12 = try dir.put(
+            "push.p12",
+            try TestCredentials.universal.pkcs12(password: SecretBytes(Array("pw".utf8)), encryption: .legacy))
         let identity = try CredentialLoader.loadIdentity(certificatePath: p12, keyPath: nil, passphrase: .literal("pw"))
         let ca = try dir.put("ca.pem", TestCredentials.ca.certificate.pem)
-        let clientContext = try TLSContext.client(caFile: ca, verify: true, certificate: identity.certificate,
-                                                  key: identity.privateKey, chain: identity.chain)
+        let clientContext = try TLSContext.client(
+            caFile: ca, verify: true, certificate: identity.certificate,
+            key: identity.privateKey, chain: identity.chain)
 
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let client = try TLSConnection.client(socket: try Socket.connect(host: "127.0.0.1", port: listener.localPort, timeout: 5),
-                                              context: clientContext, host: "localhost")
+        let client = try TLSConnection.client(
+            socket: try Socket.connect(host: "127.0.0.1", port: listener.localPort, timeout: 5),
+            context: clientContext, host: "localhost")
         var accepted: Socket?
         Wait.until(interval: 0.002) {
             accepted = listener.accept()
             return accepted != nil
         }
         let serverSide = try TLSConnection.server(socket: try #require(accepted), context: serverContext)
-        var clientDone = false, serverDone = false
+        var clientDone = false
+        var serverDone = false
         try Wait.until(interval: 0.0005) {
             if !clientDone { clientDone = try client.handshakeStep() == .bytes(0) }
             if !serverDone { serverDone = try serverSide.handshakeStep() == .bytes(0) }
@@ -52,8 +59,10 @@ import APNSPlatform
         let port = try Socket.listen(host: "127.0.0.1", port: 0).localPort  // closed again at once: a free port
         let s = Process()
         s.executableURL = URL(fileURLWithPath: try CommandRunner.which("openssl"))
-        s.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", serverPEM, "-CAfile", ca, "-Verify", "1",
-                       "-verify_return_error", "-www", "-quiet"]
+        s.arguments = [
+            "s_server", "-accept", "127.0.0.1:\(port)", "-cert", serverPEM, "-CAfile", ca, "-Verify", "1",
+            "-verify_return_error", "-www", "-quiet",
+        ]
         s.standardOutput = FileHandle.nullDevice
         s.standardError = FileHandle.nullDevice
         try s.run()
@@ -64,8 +73,13 @@ import APNSPlatform
             s.waitUntilExit()
         }
         Wait.until(interval: 0.02) { (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil }
-        let r = try CommandRunner.run("curl", ["-sS", "--max-time", "10", "--http1.1", "--resolve", "localhost:\(port):127.0.0.1", "--cert", clientPEM, "--cacert", ca,
-                                              "https://localhost:\(port)/"], timeout: 20)
+        let r = try CommandRunner.run(
+            "curl",
+            [
+                "-sS", "--max-time", "10", "--http1.1", "--resolve", "localhost:\(port):127.0.0.1", "--cert", clientPEM,
+                "--cacert", ca,
+                "https://localhost:\(port)/",
+            ], timeout: 20)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("com.example.dev"), "s_server's page should show the client certificate")
     }

@@ -1,8 +1,9 @@
 import APNSCore
-@testable import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCrypto
 
 /// No input may crash: empty files, random bytes, damaged PEM, truncated PKCS#12, directories.
 @Suite struct HostileInputTests {
@@ -27,7 +28,10 @@ import Testing
     @Test func textAndRandomBytes() throws {
         let dir = try TemporaryDirectory()
         let text = try dir.write("notes.txt", "hello, this is not a certificate\n")
-        guard case .notACredential? = problem(text) else { Issue.record("text"); return }
+        guard case .notACredential? = problem(text) else {
+            Issue.record("text")
+            return
+        }
         var rng = SystemRandomNumberGenerator()
         for i in 0..<30 {
             var bytes = (0..<Int.random(in: 1...3000, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -41,19 +45,36 @@ import Testing
 
     @Test func damagedPEM() throws {
         let dir = try TemporaryDirectory()
-        let garbage = try dir.write("garbage.pem", "-----BEGIN CERTIFICATE-----\nnot base64 at all!!\n-----END CERTIFICATE-----\n")
-        guard case .corrupt? = problem(garbage) else { Issue.record("garbage: \(String(describing: problem(garbage)))"); return }
+        let garbage = try dir.write(
+            "garbage.pem", "-----BEGIN CERTIFICATE-----\nnot base64 at all!!\n-----END CERTIFICATE-----\n")
+        guard case .corrupt? = problem(garbage) else {
+            Issue.record("garbage: \(String(describing: problem(garbage)))")
+            return
+        }
         let pem = String(decoding: TestCredentials.universal.certificate.pem, as: UTF8.self)
         let cut = try dir.write("cut.pem", String(pem.prefix(pem.count / 2)))
-        guard case .corrupt? = problem(cut) else { Issue.record("cut: \(String(describing: problem(cut)))"); return }
+        guard case .corrupt? = problem(cut) else {
+            Issue.record("cut: \(String(describing: problem(cut)))")
+            return
+        }
         var lines = pem.split(separator: "\n").map(String.init)
         lines[3] = String(lines[3].reversed())
         let flipped = try dir.write("flipped.pem", lines.joined(separator: "\n") + "\n")
-        guard case .corrupt? = problem(flipped) else { Issue.record("flipped: \(String(describing: problem(flipped)))"); return }
+        guard case .corrupt? = problem(flipped) else {
+            Issue.record("flipped: \(String(describing: problem(flipped)))")
+            return
+        }
         let badKey = try dir.write("badkey.pem", pem + "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
-        guard case .corrupt? = problem(badKey) else { Issue.record("badkey: \(String(describing: problem(badKey)))"); return }
-        let csr = try dir.write("req.pem", "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n")
-        guard case .notACredential? = problem(csr) else { Issue.record("csr"); return }
+        guard case .corrupt? = problem(badKey) else {
+            Issue.record("badkey: \(String(describing: problem(badKey)))")
+            return
+        }
+        let csr = try dir.write(
+            "req.pem", "-----BEGIN CERTIFICATE REQUEST-----\nAAAA\n-----END CERTIFICATE REQUEST-----\n")
+        guard case .notACredential? = problem(csr) else {
+            Issue.record("csr")
+            return
+        }
     }
 
     @Test func truncatedAndFlippedPKCS12() throws {
@@ -61,7 +82,10 @@ import Testing
         let p12 = try TestCredentials.universal.pkcs12(password: SecretBytes(Array("pw".utf8)))
         for cut in [1, 2, 10, p12.count / 2, p12.count - 1] {
             let p = try dir.put("cut\(cut).p12", Array(p12.prefix(cut)))
-            guard case .corrupt? = problem(p) else { Issue.record("cut \(cut): \(String(describing: problem(p)))"); continue }
+            guard case .corrupt? = problem(p) else {
+                Issue.record("cut \(cut): \(String(describing: problem(p)))")
+                continue
+            }
         }
         // Flip bytes all over the file: every outcome must be a typed problem or (for lucky flips) a load.
         for offset in stride(from: 4, to: p12.count, by: max(1, p12.count / 40)) {
@@ -69,7 +93,8 @@ import Testing
             bytes[offset] ^= 0x5A
             let p = try dir.put("flip\(offset).p12", bytes)
             do {
-                _ = try CredentialLoader.loadIdentity(certificatePath: p, keyPath: nil, passphrase: .literal("pw"), now: nil)
+                _ = try CredentialLoader.loadIdentity(
+                    certificatePath: p, keyPath: nil, passphrase: .literal("pw"), now: nil)
             } catch {
                 #expect(!error.isInputMissing, "a damaged file is a credential problem (exit 77): \(error)")
             }
@@ -78,10 +103,15 @@ import Testing
 
     @Test func signingKeyChecks() throws {
         let dir = try TemporaryDirectory()
-        let rsaKey = try dir.put("AuthKey_ABCDE12345.p8", try TestCredentials.developmentRSA.privateKey.pkcs8PEM(passphrase: nil))
-        #expect(throws: CredentialProblem.notSigningKey(path: rsaKey, found: "RSA 2048")) { _ = try CredentialLoader.loadSigningKey(path: rsaKey) }
+        let rsaKey = try dir.put(
+            "AuthKey_ABCDE12345.p8", try TestCredentials.developmentRSA.privateKey.pkcs8PEM(passphrase: nil))
+        #expect(throws: CredentialProblem.notSigningKey(path: rsaKey, found: "RSA 2048")) {
+            _ = try CredentialLoader.loadSigningKey(path: rsaKey)
+        }
         let cert = try dir.put("AuthKey_ZZZZZ11111.p8", TestCredentials.universal.certificate.pem)
-        #expect(throws: CredentialProblem.notSigningKey(path: cert, found: "a certificate")) { _ = try CredentialLoader.loadSigningKey(path: cert) }
+        #expect(throws: CredentialProblem.notSigningKey(path: cert, found: "a certificate")) {
+            _ = try CredentialLoader.loadSigningKey(path: cert)
+        }
         let good = try dir.put("AuthKey_QWERT12345.p8", try CredentialGenerator.makeSigningKey().p8PEM)
         #expect(try CredentialLoader.loadSigningKey(path: good).keyIDFromFileName == "QWERT12345")
     }

@@ -52,7 +52,9 @@ import Testing
 
         let stubborn = FakePrompt([Self.secret("a"), Self.secret("b"), Self.secret("c"), Self.secret("d")])
         #expect(throws: CredentialProblem.wrongPassphrase(path: "k.p12")) {
-            try PassphraseSource(environmentVariable: nil, prompt: stubborn).withPassphrase(forFile: "k.p12") { _ throws(CredentialProblem) -> Int? in nil }
+            try PassphraseSource(environmentVariable: nil, prompt: stubborn).withPassphrase(forFile: "k.p12") {
+                _ throws(CredentialProblem) -> Int? in nil
+            }
         }
         #expect(stubborn.asked.count == PassphraseSource.terminalTries)
     }
@@ -62,12 +64,16 @@ import Testing
             try PassphraseSource(environmentVariable: nil, prompt: FakePrompt([.ended])).resolve(forFile: "k.pem")
         }
         #expect(throws: CredentialProblem.passphraseRequired(path: "k.pem")) {
-            try PassphraseSource(environmentVariable: nil, prompt: FakePrompt([.unavailable])).withPassphrase(forFile: "k.pem") { _ throws(CredentialProblem) -> Int? in 1 }
+            try PassphraseSource(environmentVariable: nil, prompt: FakePrompt([.unavailable])).withPassphrase(
+                forFile: "k.pem"
+            ) { _ throws(CredentialProblem) -> Int? in 1 }
         }
         // Without a prompt nobody is asked, and a flag's wrong passphrase is not asked again.
         let none = FakePrompt([])
         #expect(throws: CredentialProblem.wrongPassphrase(path: "k.pem")) {
-            try PassphraseSource(text: "x", environmentVariable: nil, prompt: none).withPassphrase(forFile: "k.pem") { _ throws(CredentialProblem) -> Int? in nil }
+            try PassphraseSource(text: "x", environmentVariable: nil, prompt: none).withPassphrase(forFile: "k.pem") {
+                _ throws(CredentialProblem) -> Int? in nil
+            }
         }
         #expect(none.asked.isEmpty && none.said.isEmpty)
     }

@@ -1,7 +1,8 @@
-@testable import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCrypto
 
 /// Every PEM form of a private key reads as the key `openssl` wrote, whichever reader takes it: unencrypted
 /// RSA and EC keys are decoded as their named type (OpenSSL 3.0's generic reader tries every decoder first,
@@ -38,8 +39,10 @@ import Testing
 
         // The same key after a certificate block (the generic reader finds it), and encrypted.
         let certificateFirst = Array("-----BEGIN CERTIFICATE-----\nMAA=\n-----END CERTIFICATE-----\n".utf8) + pem
-        #expect(try PrivateKey(pem: certificateFirst, passphrase: nil).publicKey.der == expected, "\(form) after a block")
-        _ = try openssl(["pkey", "-in", "key.pem", "-aes-256-cbc", "-passout", "pass:secret", "-out", "enc.pem"], in: dir)
+        #expect(
+            try PrivateKey(pem: certificateFirst, passphrase: nil).publicKey.der == expected, "\(form) after a block")
+        _ = try openssl(
+            ["pkey", "-in", "key.pem", "-aes-256-cbc", "-passout", "pass:secret", "-out", "enc.pem"], in: dir)
         let encrypted = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.file("enc.pem"))))
         #expect(try PrivateKey(pem: encrypted, passphrase: "secret").publicKey.der == expected, "\(form) encrypted")
         #expect(throws: OpenSSLError.self) { try PrivateKey(pem: encrypted, passphrase: nil) }
@@ -48,7 +51,8 @@ import Testing
     /// A traditional encrypted key (`Proc-Type: 4,ENCRYPTED` header) is not taken as an unencrypted one.
     @Test func traditionalEncryptedKeyNeedsItsPassphrase() throws {
         let dir = try TemporaryDirectory(prefix: "key-forms")
-        _ = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "key.pem"], in: dir)
+        _ = try openssl(
+            ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "key.pem"], in: dir)
         _ = try openssl(["ec", "-in", "key.pem", "-aes256", "-passout", "pass:secret", "-out", "enc.pem"], in: dir)
         _ = try openssl(["pkey", "-in", "key.pem", "-pubout", "-outform", "DER", "-out", "pub.der"], in: dir)
         let encrypted = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir.file("enc.pem"))))

@@ -1,9 +1,10 @@
 import APNSCore
-@testable import APNSCrypto
 import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCrypto
 
 /// The cache: reused under 50 minutes, replaced after, private modes, corrupt files replaced.
 @Suite struct ProviderTokenCacheTests {
@@ -33,7 +34,8 @@ import Testing
         let cache = ProviderTokenCache(directory: dir.path)
         let t0: Int64 = 1_800_000_000
         let a = try cache.token(key: try CredentialGenerator.makeSigningKey(), keyID: keyID, teamID: teamID, now: t0)
-        let b = try cache.token(key: try CredentialGenerator.makeSigningKey(), keyID: keyID, teamID: teamID, now: t0 + 1)
+        let b = try cache.token(
+            key: try CredentialGenerator.makeSigningKey(), keyID: keyID, teamID: teamID, now: t0 + 1)
         #expect(a != b)
     }
 
@@ -86,18 +88,23 @@ import Testing
         var decoded = 0, checked = 0, made = 0
     }
 
-    private func token(_ cache: ProviderTokenCache, _ file: SigningKeyFile, now: Int64, _ r: Recorder) throws -> String {
-        try cache.token(keyID: keyID, teamID: teamID, now: now, keyFile: file, accept: { cached in
-            r.checked += 1
-            r.decoded += 1
-            guard let key = try? file.decode(), let v = try? ProviderTokenVerifier(publicKey: key.publicKey, keyID: keyID, teamID: teamID)
-            else { return false }
-            return v.verify(cached, now: now).isValid
-        }, make: {
-            r.made += 1
-            r.decoded += 1
-            return try ProviderToken.make(key: file.decode(), keyID: keyID, teamID: teamID, issuedAt: now)
-        })
+    private func token(_ cache: ProviderTokenCache, _ file: SigningKeyFile, now: Int64, _ r: Recorder) throws -> String
+    {
+        try cache.token(
+            keyID: keyID, teamID: teamID, now: now, keyFile: file,
+            accept: { cached in
+                r.checked += 1
+                r.decoded += 1
+                guard let key = try? file.decode(),
+                    let v = try? ProviderTokenVerifier(publicKey: key.publicKey, keyID: keyID, teamID: teamID)
+                else { return false }
+                return v.verify(cached, now: now).isValid
+            },
+            make: {
+                r.made += 1
+                r.decoded += 1
+                return try ProviderToken.make(key: file.decode(), keyID: keyID, teamID: teamID, issuedAt: now)
+            })
     }
 
     /// The fingerprint `file` has under the secret kept in `dir` (read, or made when missing).
@@ -135,7 +142,10 @@ import Testing
         let cache = ProviderTokenCache(directory: dir.path)
         let file = try keyFile()
         var decodes = 0
-        let decode = { () throws -> SigningKey in decodes += 1; return try file.decode() }
+        let decode = { () throws -> SigningKey in
+            decodes += 1
+            return try file.decode()
+        }
         let a = try cache.token(file: file, keyID: keyID, teamID: teamID, now: t0, decode: decode)
         let b = try cache.token(file: file, keyID: keyID, teamID: teamID, now: t0 + 60, decode: decode)
         #expect(a == b)
@@ -145,7 +155,8 @@ import Testing
     @Test func anotherKeyUnderTheSameNameGetsATokenItSigned() throws {
         let dir = try TemporaryDirectory()
         let cache = ProviderTokenCache(directory: dir.path)
-        let old = try keyFile(), new = try keyFile()
+        let old = try keyFile()
+        let new = try keyFile()
         #expect(try fingerprint(old, in: dir) != fingerprint(new, in: dir))
         let a = try token(cache, old, now: t0, Recorder())
         let r = Recorder()
@@ -159,7 +170,9 @@ import Testing
     }
 
     /// Cache files of earlier versions: the token alone, or with the plain `sha256:` digest of the key file.
-    static let legacyFormats: [@Sendable (String) -> String] = [{ $0 + "\n" }, { $0 + "\nsha256:" + String(repeating: "ab", count: 32) + "\n" }]
+    static let legacyFormats: [@Sendable (String) -> String] = [
+        { $0 + "\n" }, { $0 + "\nsha256:" + String(repeating: "ab", count: 32) + "\n" },
+    ]
 
     @Test(arguments: 0..<2)
     func anEarlierFileIsReusedIfTheKeySignedItAndThenCarriesTheKeyedFingerprint(format: Int) throws {
@@ -181,7 +194,8 @@ import Testing
     func anEarlierFileFromAnotherKeyIsReplaced(format: Int) throws {
         let dir = try TemporaryDirectory()
         let cache = ProviderTokenCache(directory: dir.path)
-        let file = try keyFile(), other = try keyFile()
+        let file = try keyFile()
+        let other = try keyFile()
         let foreign = try ProviderToken.make(key: other.decode(), keyID: keyID, teamID: teamID, issuedAt: t0)
         try dir.write(cacheFileName, Self.legacyFormats[format](foreign))
         let r = Recorder()
@@ -220,7 +234,8 @@ import Testing
         let elsewhere = try TemporaryDirectory()
         _ = try token(ProviderTokenCache(directory: elsewhere.path), file, now: t0, Recorder())
         #expect(try secret(in: elsewhere) != secret(in: dir))
-        let here = try fingerprint(file, in: dir), there = try fingerprint(file, in: elsewhere)
+        let here = try fingerprint(file, in: dir)
+        let there = try fingerprint(file, in: elsewhere)
         #expect(here != there)
         #expect(cached.hasSuffix(here + "\n"))
         // Stable under one secret.
@@ -235,7 +250,8 @@ import Testing
         let file = try keyFile()
         let a = try token(cache, file, now: t0, Recorder())
         let before = try secret(in: dir)
-        try FileManager.default.setAttributes([.posixPermissions: openMode], ofItemAtPath: dir.file(TokenCacheSecret.fileName))
+        try FileManager.default.setAttributes(
+            [.posixPermissions: openMode], ofItemAtPath: dir.file(TokenCacheSecret.fileName))
         let r = Recorder()
         #expect(try token(cache, file, now: t0 + 5, r) == a)
         // No hit on the old fingerprint: the token was checked against the key, then stored under a new secret.
@@ -261,7 +277,8 @@ import Testing
         let dir = try TemporaryDirectory()
         let elsewhere = try TemporaryDirectory()
         let target = try elsewhere.write("planted", [UInt8](repeating: 1, count: 32), mode: 0o600)
-        try FileManager.default.createSymbolicLink(atPath: dir.file(TokenCacheSecret.fileName), withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.file(TokenCacheSecret.fileName), withDestinationPath: target)
         let warnings = Recorder()
         var cache = ProviderTokenCache(directory: dir.path)
         cache.warn = { _ in warnings.made += 1 }
@@ -273,7 +290,8 @@ import Testing
         #expect(warnings.made == 2)
         // Stored without a fingerprint, and the link and its target untouched.
         #expect(try dir.read(cacheFileName) == a + "\n")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir.file(TokenCacheSecret.fileName)) == target)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: dir.file(TokenCacheSecret.fileName)) == target)
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == Data(repeating: 1, count: 32))
     }
 

@@ -1,9 +1,10 @@
 import APNSCore
-@testable import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
+
+@testable import APNSCrypto
 
 /// ES256 tokens: shape, an independent signature check with `openssl dgst`, and the verifier's verdicts.
 @Suite struct ProviderTokenTests {
@@ -32,7 +33,8 @@ import APNSPlatform
     @Test(arguments: 0..<8)
     func signatureVerifiesWithOpenSSL(round: Int) throws {
         let dir = try TemporaryDirectory()
-        let token = try ProviderToken.make(key: Self.key, keyID: keyID, teamID: teamID, issuedAt: 1_700_000_000 + Int64(round))
+        let token = try ProviderToken.make(
+            key: Self.key, keyID: keyID, teamID: teamID, issuedAt: 1_700_000_000 + Int64(round))
         let parts = token.split(separator: ".")
         let raw = try #require(Base64URL.decode(parts[2]))
         let pub = try dir.put("pub.pem", try Self.key.publicKey.pem)
@@ -73,13 +75,16 @@ import APNSPlatform
         #expect(!ProviderToken.isWellFormedID("ABCDE1234"))
         #expect(!ProviderToken.isWellFormedID("ABCDE12345X"))
         #expect(throws: CredentialProblem.missingTeamID) {
-            _ = try ProviderToken.identifiers(explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: nil)
+            _ = try ProviderToken.identifiers(
+                explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: nil)
         }
         #expect(throws: CredentialProblem.missingKeyID(authKeyPath: "k.p8")) {
-            _ = try ProviderToken.identifiers(explicitKeyID: nil, key: Self.key, authKeyPath: "k.p8", teamID: "TEAMID1234")
+            _ = try ProviderToken.identifiers(
+                explicitKeyID: nil, key: Self.key, authKeyPath: "k.p8", teamID: "TEAMID1234")
         }
         #expect(throws: CredentialProblem.invalidTeamID("team")) {
-            _ = try ProviderToken.identifiers(explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: "team")
+            _ = try ProviderToken.identifiers(
+                explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: "team")
         }
     }
 
@@ -89,7 +94,9 @@ import APNSPlatform
         ProviderTokenVerifier(publicKey: try Self.key.publicKey, keyID: keyID, teamID: teamID)
     }
 
-    private func token(header: String, claims: String, signWith key: SigningKey = ProviderTokenTests.key, der: Bool = false) throws -> String {
+    private func token(
+        header: String, claims: String, signWith key: SigningKey = ProviderTokenTests.key, der: Bool = false
+    ) throws -> String {
         let input = Base64URL.encode(Array(header.utf8)) + "." + Base64URL.encode(Array(claims.utf8))
         var sig = try key.sign(Array(input.utf8))
         if der { sig = Self.derByHand(sig) }
@@ -100,8 +107,9 @@ import APNSPlatform
         let now: Int64 = 1_800_000_000
         let raw = try ProviderToken.make(key: Self.key, keyID: keyID, teamID: teamID, issuedAt: now - 10)
         #expect(try verifier().verify(raw, now: now) == .valid(issuedAt: now - 10))
-        let der = try token(header: #"{"alg":"ES256","kid":"ABCDE12345","typ":"JWT"}"#,
-                            claims: #"{"iss":"TEAMID1234","iat":1799999990}"#, der: true)
+        let der = try token(
+            header: #"{"alg":"ES256","kid":"ABCDE12345","typ":"JWT"}"#,
+            claims: #"{"iss":"TEAMID1234","iat":1799999990}"#, der: true)
         #expect(try verifier().verify(der, now: now) == .valid(issuedAt: now - 10))
     }
 
@@ -109,7 +117,8 @@ import APNSPlatform
     @Test(arguments: ["1799999990", "1799999990.0", "1799999990.73", "1.79999999e9", "17999999900e-1"])
     func verifierAcceptsAnyNumericIat(_ iat: String) throws {
         let now: Int64 = 1_800_000_000
-        let t = try token(header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAMID1234","iat":\#(iat)}"#)
+        let t = try token(
+            header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAMID1234","iat":\#(iat)}"#)
         #expect(try verifier().verify(t, now: now) == .valid(issuedAt: 1_799_999_990))
     }
 
@@ -120,27 +129,42 @@ import APNSPlatform
         let good = #"{"alg":"ES256","kid":"ABCDE12345"}"#
         #expect(v.verify("not.a.token", now: now).reason == .invalidProviderToken)
         #expect(v.verify("", now: now) == .malformed("not three base64url parts holding JSON objects"))
-        #expect(try v.verify(token(header: #"{"alg":"HS256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#), now: now)
+        #expect(
+            try v.verify(
+                token(
+                    header: #"{"alg":"HS256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#),
+                now: now)
                 == .unsupportedAlgorithm("HS256"))
-        #expect(try v.verify(token(header: #"{"alg":"ES256","kid":"ZZZZZ99999"}"#, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#), now: now)
+        #expect(
+            try v.verify(
+                token(
+                    header: #"{"alg":"ES256","kid":"ZZZZZ99999"}"#, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#),
+                now: now)
                 == .unknownKeyID("ZZZZZ99999"))
-        #expect(try v.verify(token(header: good, claims: #"{"iss":"OTHERTEAM1","iat":1800000000}"#), now: now)
+        #expect(
+            try v.verify(token(header: good, claims: #"{"iss":"OTHERTEAM1","iat":1800000000}"#), now: now)
                 == .wrongTeam("OTHERTEAM1"))
-        #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":"1800000000"}"#), now: now)
+        #expect(
+            try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":"1800000000"}"#), now: now)
                 == .malformed("claims have no numeric iat"))
-        #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1e300}"#), now: now)
+        #expect(
+            try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1e300}"#), now: now)
                 == .malformed("claims have no numeric iat"))
-        #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#, signWith: other), now: now)
+        #expect(
+            try v.verify(
+                token(header: good, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#, signWith: other), now: now)
                 == .badSignature)
         let old = try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1799996399}"#), now: now)
         #expect(old == .expired(issuedAt: 1_799_996_399))
         #expect(old.reason == .expiredProviderToken)
-        #expect(try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1800007201}"#), now: now)
+        #expect(
+            try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1800007201}"#), now: now)
                 == .issuedInFuture(issuedAt: 1_800_007_201))
         // Tampered claims with the original signature.
         let real = try ProviderToken.make(key: Self.key, keyID: keyID, teamID: teamID, issuedAt: now)
         let pieces = real.split(separator: ".")
-        let forged = "\(pieces[0]).\(Base64URL.encode(Array(#"{"iss":"TEAMID1234","iat":1800000001}"#.utf8))).\(pieces[2])"
+        let forged =
+            "\(pieces[0]).\(Base64URL.encode(Array(#"{"iss":"TEAMID1234","iat":1800000001}"#.utf8))).\(pieces[2])"
         #expect(v.verify(forged, now: now) == .badSignature)
     }
 

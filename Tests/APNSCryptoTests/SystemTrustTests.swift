@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSCrypto
 @testable import APNSPlatform
 
@@ -9,8 +10,9 @@ import Testing
     static let defaultFile = "/usr/lib/ssl/cert.pem", defaultDir = "/usr/lib/ssl/certs"
 
     func plan(file: String?, dir: String?, hashed: Set<String>) -> SystemTrust {
-        SystemTrust.plan(certFile: file, certDir: dir, defaultFile: Self.defaultFile, defaultDir: Self.defaultDir,
-                         hasHashedNames: { hashed.contains($0) })
+        SystemTrust.plan(
+            certFile: file, certDir: dir, defaultFile: Self.defaultFile, defaultDir: Self.defaultDir,
+            hasHashedNames: { hashed.contains($0) })
     }
 
     @Test func aHashedDefaultDirectoryIsSearchedAndTheBundleNeverRead() {
@@ -50,11 +52,14 @@ import Testing
     }
 
     @Test func emptyVariablesCountAsUnset() {
-        #expect(plan(file: "", dir: "", hashed: [Self.defaultDir]) == plan(file: nil, dir: nil, hashed: [Self.defaultDir]))
+        #expect(
+            plan(file: "", dir: "", hashed: [Self.defaultDir]) == plan(file: nil, dir: nil, hashed: [Self.defaultDir]))
     }
 
-    @Test(arguments: [("3513523f.0", true), ("12ed848d.12", true), ("ca-certificates.crt", false), ("3513523F.0", false),
-                      ("3513523f.", false), ("3513523f.r0", false), ("3513523.0", false)])
+    @Test(arguments: [
+        ("3513523f.0", true), ("12ed848d.12", true), ("ca-certificates.crt", false), ("3513523F.0", false),
+        ("3513523f.", false), ("3513523f.r0", false), ("3513523.0", false),
+    ])
     func hashedNames(_ name: String, _ hashed: Bool) {
         #expect(FileSystem.isHashedName(Array(name.utf8)) == hashed)
     }

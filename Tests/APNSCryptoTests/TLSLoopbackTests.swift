@@ -1,9 +1,10 @@
 import APNSCore
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCrypto
-import APNSPlatform
 
 /// The TLS layer against itself on loopback: ALPN, verification, client certificates.
 @Suite struct TLSLoopbackTests {
@@ -17,9 +18,12 @@ import APNSPlatform
     }
 
     /// Accepts one connection on a thread, handshakes, and echoes what it reads; returns the port.
-    private func startEchoServer(clientCA: Bool) throws -> (port: Int, done: DispatchSemaphore, trusted: LockedValue<Bool?>) {
+    private func startEchoServer(clientCA: Bool) throws -> (
+        port: Int, done: DispatchSemaphore, trusted: LockedValue<Bool?>
+    ) {
         let (cert, key) = try load(fixtures.serverCert, fixtures.serverKey)
-        let ca = try #require(try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtures.caCert)))).first)
+        let ca = try #require(
+            try X509Certificate.all(pem: [UInt8](Data(contentsOf: URL(fileURLWithPath: fixtures.caCert)))).first)
         let context = try TLSContext.server(certificate: cert, key: key, clientCA: clientCA ? ca : nil)
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let done = DispatchSemaphore(value: 0)
@@ -32,7 +36,8 @@ import APNSPlatform
                 return sock != nil
             }
             guard let s = sock, let conn = try? TLSConnection.server(socket: s, context: context),
-                  (try? conn.handshake(timeoutMs: 5000)) != nil else { return }
+                (try? conn.handshake(timeoutMs: 5000)) != nil
+            else { return }
             let verdict = conn.peerCertificate == nil ? nil : conn.clientCertificateTrusted
             trusted.withLock { $0 = verdict }
             var buf = [UInt8](repeating: 0, count: 64)

@@ -1,7 +1,8 @@
 import APNSCore
-@testable import APNSCrypto
 import APNSTestSupport
 import Foundation
+
+@testable import APNSCrypto
 
 /// Identities generated once per test run and shared by the Crypto suites (generation, RSA especially, is
 /// slow), beside the files a `TestCredentials` value writes for the end-to-end tests: one type for both.
@@ -13,11 +14,13 @@ extension TestCredentials {
     static let ca: PushIdentity = make { try CredentialGenerator.makeCA(commonName: "apnsctl Test CA") }
     /// A universal (both environments, topics extension) EC push certificate.
     static let universal: PushIdentity = make {
-        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: bundleID, kind: .universal(topics: universalTopics))
+        try CredentialGenerator.makePushCertificate(
+            ca: ca, bundleID: bundleID, kind: .universal(topics: universalTopics))
     }
     /// A development-only RSA 2048 push certificate (what Apple issues).
     static let developmentRSA: PushIdentity = make {
-        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa(bits: 2048))
+        try CredentialGenerator.makePushCertificate(
+            ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa(bits: 2048))
     }
     /// A production-only EC push certificate.
     static let production: PushIdentity = make {

@@ -1,24 +1,35 @@
 import APNSCore
 import Testing
+
 @testable import APNSHTTP2
 
 /// The client session against the server session, bytes shuttled in memory: no sockets, no TLS.
 @Suite struct HTTP2ClientSessionTests {
     /// Moves bytes both ways until neither side has anything to send.
-    private func shuttle(_ client: HTTP2ClientSession, _ server: HTTP2ServerSession,
-                         answer: (HTTP2ServerRequest, HTTP2ServerSession) throws -> Void = { _, _ in }) throws -> [HTTP2ClientEvent] {
+    private func shuttle(
+        _ client: HTTP2ClientSession, _ server: HTTP2ServerSession,
+        answer: (HTTP2ServerRequest, HTTP2ServerSession) throws -> Void = { _, _ in }
+    ) throws -> [HTTP2ClientEvent] {
         var events: [HTTP2ClientEvent] = []
         for _ in 0..<50 {
             var moved = false
             if try client.prepareOutput() {
                 var chunk: [UInt8] = []
-                client.withPendingOutput { bytes in chunk = Array(bytes); return bytes.count }
+                client.withPendingOutput { bytes in
+                    chunk = Array(bytes)
+                    return bytes.count
+                }
                 try chunk.withUnsafeBytes { try server.receive($0) }
                 moved = true
             }
             for r in server.takeRequests() { try answer(r, server) }
             var out: [UInt8] = []
-            while try server.prepareOutput() { server.withPendingOutput { out += $0; return $0.count } }
+            while try server.prepareOutput() {
+                server.withPendingOutput {
+                    out += $0
+                    return $0.count
+                }
+            }
             if !out.isEmpty {
                 try out.withUnsafeBytes { try client.receive($0) }
                 moved = true
@@ -31,8 +42,9 @@ import Testing
 
     /// A POST to `path` as the sender submits it.
     private func submit(_ client: HTTP2ClientSession, _ path: String, body: [UInt8]) throws -> Int32 {
-        try client.submitRequest(method: "POST", authority: "localhost", path: path,
-                                 headers: [HeaderField("apns-topic", "com.example.demo")], body: body)
+        try client.submitRequest(
+            method: "POST", authority: "localhost", path: path,
+            headers: [HeaderField("apns-topic", "com.example.demo")], body: body)
     }
 
     @Test func requestGetsStatusHeadersAndBody() throws {
@@ -43,13 +55,20 @@ import Testing
         var seen: HTTP2ServerRequest?
         let events = try shuttle(client, server) { r, s in
             seen = r
-            try s.respond(streamID: r.streamID, status: 400, headers: [HeaderField("apns-id", "X")],
-                          body: Array("{\"reason\":\"BadDeviceToken\"}".utf8))
+            try s.respond(
+                streamID: r.streamID, status: 400, headers: [HeaderField("apns-id", "X")],
+                body: Array("{\"reason\":\"BadDeviceToken\"}".utf8))
         }
         #expect(seen?.body == body)
         #expect(seen?.headers.value(of: ":path") == "/3/device/aa")
-        #expect(events == [.response(streamID: id, HTTPResponse(status: 400, headers: [HeaderField("apns-id", "X")],
-                                                                  body: Array("{\"reason\":\"BadDeviceToken\"}".utf8)))])
+        #expect(
+            events == [
+                .response(
+                    streamID: id,
+                    HTTPResponse(
+                        status: 400, headers: [HeaderField("apns-id", "X")],
+                        body: Array("{\"reason\":\"BadDeviceToken\"}".utf8)))
+            ])
         #expect(client.state.streams.isEmpty)
     }
 
@@ -70,8 +89,12 @@ import Testing
         _ = try shuttle(client, server)
         var ids: Set<Int32> = []
         for i in 0..<200 { ids.insert(try submit(client, "/3/device/\(i)", body: [0x7B, 0x7D])) }
-        let events = try shuttle(client, server) { r, s in try s.respond(streamID: r.streamID, status: 200, headers: []) }
-        let answered = events.compactMap { e -> Int32? in if case .response(let id, let r) = e, r.status == 200 { return id }; return nil }
+        let events = try shuttle(client, server) { r, s in try s.respond(streamID: r.streamID, status: 200, headers: [])
+        }
+        let answered = events.compactMap { e -> Int32? in
+            if case .response(let id, let r) = e, r.status == 200 { return id }
+            return nil
+        }
         #expect(Set(answered) == ids)
         #expect(answered.count == 200)
     }
@@ -89,11 +112,14 @@ import Testing
         for round in 0..<4 {
             // A list of its own each round, gone from the caller once its requests are submitted.
             let token = "bearer " + String(repeating: Character(UnicodeScalar(UInt8(0x61 + round))), count: 180 + round)
-            let headers = [HeaderField("Authorization", token), HeaderField("apns-topic", "com.example.r\(round)"),
-                           HeaderField("apns-id", "id-\(round)", neverIndex: true)]
+            let headers = [
+                HeaderField("Authorization", token), HeaderField("apns-topic", "com.example.r\(round)"),
+                HeaderField("apns-id", "id-\(round)", neverIndex: true),
+            ]
             for i in 0..<50 {
                 let path = "/3/device/\(round)-\(i)"
-                _ = try client.submitRequest(method: "POST", authority: "localhost", path: path, headers: headers, body: [0x7B, 0x7D])
+                _ = try client.submitRequest(
+                    method: "POST", authority: "localhost", path: path, headers: headers, body: [0x7B, 0x7D])
                 expected[path] = token
             }
             // Other allocations of the same sizes, which would reuse a block freed too early.
@@ -108,7 +134,10 @@ import Testing
         for (path, token) in expected {
             let h = seen[path] ?? []
             #expect(h.value(of: "authorization") == token, "\(path)")
-            #expect(h.map(\.name) == [":method", ":scheme", ":authority", ":path", "authorization", "apns-topic", "apns-id"])
+            #expect(
+                h.map(\.name) == [
+                    ":method", ":scheme", ":authority", ":path", "authorization", "apns-topic", "apns-id",
+                ])
             let round = path.dropFirst("/3/device/".count).prefix(1)
             #expect(h.value(of: "apns-topic") == "com.example.r\(round)" && h.value(of: "apns-id") == "id-\(round)")
         }
@@ -178,10 +207,13 @@ import Testing
         let id = try submit(client, "/3/device/01", body: [UInt8](repeating: 0x20, count: 200_000))
         try flushAll(client)
         #expect(client.takeWrittenRequests().isEmpty, "a 200 kB body cannot leave within the first 64 kB window")
-        try feed(client, RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
-            + RawFrames.frame(type: RawFrames.headers, flags: RawFrames.endHeaders | RawFrames.endStream, stream: UInt32(id),
-                              payload: RawFrames.headerBlock([(":status", "413")]))
-            + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0, 0]))
+        try feed(
+            client,
+            RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
+                + RawFrames.frame(
+                    type: RawFrames.headers, flags: RawFrames.endHeaders | RawFrames.endStream, stream: UInt32(id),
+                    payload: RawFrames.headerBlock([(":status", "413")]))
+                + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0, 0]))
         #expect(client.takeEvents() == [.response(streamID: id, HTTPResponse(status: 413))])
     }
 
@@ -189,8 +221,10 @@ import Testing
         let client = try HTTP2ClientSession()
         let id = try submit(client, "/3/device/01", body: [0x7B, 0x7D])
         try flushAll(client)
-        try feed(client, RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
-            + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0xde, 0xad]))
+        try feed(
+            client,
+            RawFrames.frame(type: RawFrames.settings, flags: 0, stream: 0, payload: [])
+                + RawFrames.frame(type: RawFrames.rstStream, flags: 0, stream: UInt32(id), payload: [0, 0, 0xde, 0xad]))
         #expect(client.takeEvents() == [.unanswered(streamID: id, errorCode: 0xdead)])
         #expect(HTTP2ErrorCode.name(0xdead) == "0xdead")
     }
@@ -202,7 +236,10 @@ import Testing
         let ids = try (0..<3).map { try submit(client, "/3/device/0\($0)", body: [0x7B, 0x7D]) }
         #expect(try client.prepareOutput())
         var total = 0
-        client.withPendingOutput { bytes in total = bytes.count; return bytes.count - 1 }  // all but the last byte
+        client.withPendingOutput { bytes in
+            total = bytes.count
+            return bytes.count - 1
+        }  // all but the last byte
         #expect(client.takeWrittenRequests() == Array(ids.prefix(2)))
         client.withPendingOutput { $0.count }
         #expect(client.takeWrittenRequests() == [ids[2]])

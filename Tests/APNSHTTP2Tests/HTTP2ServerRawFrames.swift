@@ -10,7 +10,10 @@ enum RawFrames {
     static func frame(type: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8]) -> [UInt8] {
         let n = payload.count
         var out: [UInt8] = [UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff), type, flags]
-        out += [UInt8((stream >> 24) & 0x7f), UInt8((stream >> 16) & 0xff), UInt8((stream >> 8) & 0xff), UInt8(stream & 0xff)]
+        out += [
+            UInt8((stream >> 24) & 0x7f), UInt8((stream >> 16) & 0xff), UInt8((stream >> 8) & 0xff),
+            UInt8(stream & 0xff),
+        ]
         return out + payload
     }
 
@@ -25,7 +28,10 @@ enum RawFrames {
         if value < max { return [firstByte | UInt8(value)] }
         var out = [firstByte | UInt8(max)]
         var rest = value - max
-        while rest >= 128 { out.append(UInt8(rest % 128 + 128)); rest /= 128 }
+        while rest >= 128 {
+            out.append(UInt8(rest % 128 + 128))
+            rest /= 128
+        }
         out.append(UInt8(rest))
         return out
     }
@@ -42,11 +48,14 @@ enum RawFrames {
     }
 
     /// HEADERS for a POST to `path` on `stream`, plus `extra` fields.
-    static func request(stream: UInt32, path: String = "/3/device/00", method: String = "POST",
-                        extra: [(String, String)] = [], endStream: Bool) -> [UInt8] {
+    static func request(
+        stream: UInt32, path: String = "/3/device/00", method: String = "POST",
+        extra: [(String, String)] = [], endStream: Bool
+    ) -> [UInt8] {
         let fields = [(":method", method), (":scheme", "https"), (":authority", "127.0.0.1"), (":path", path)] + extra
-        return frame(type: headers, flags: endHeaders | (endStream ? self.endStream : 0), stream: stream,
-                     payload: headerBlock(fields))
+        return frame(
+            type: headers, flags: endHeaders | (endStream ? self.endStream : 0), stream: stream,
+            payload: headerBlock(fields))
     }
 
     static func body(stream: UInt32, _ bytes: [UInt8], endStream: Bool) -> [UInt8] {
@@ -94,7 +103,10 @@ struct ParsedFrame {
             let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
             guard i + 9 + n <= bytes.count else { break }
             let stream = uint32(bytes, at: i + 5) & 0x7fff_ffff
-            out.append(ParsedFrame(type: bytes[i + 3], flags: bytes[i + 4], stream: stream, payload: Array(bytes[(i + 9)..<(i + 9 + n)])))
+            out.append(
+                ParsedFrame(
+                    type: bytes[i + 3], flags: bytes[i + 4], stream: stream,
+                    payload: Array(bytes[(i + 9)..<(i + 9 + n)])))
             i += 9 + n
         }
         return out

@@ -1,6 +1,7 @@
 import APNSCore
-@testable import APNSHTTP2
 import Testing
+
+@testable import APNSHTTP2
 
 /// The server session fed raw client frames: what it delivers and exactly which frames it sends back.
 @Suite struct HTTP2ServerSessionTests {
@@ -12,7 +13,12 @@ import Testing
 
     private func drain(_ session: HTTP2ServerSession) throws -> [ParsedFrame] {
         var out: [UInt8] = []
-        while try session.prepareOutput() { session.withPendingOutput { out += $0; return $0.count } }
+        while try session.prepareOutput() {
+            session.withPendingOutput {
+                out += $0
+                return $0.count
+            }
+        }
         return ParsedFrame.parseAll(out)
     }
 
@@ -31,9 +37,13 @@ import Testing
         let session = try HTTP2ServerSession()
         _ = try drain(session)
         let payload = Array(#"{"aps":{"alert":"hi"}}"#.utf8)
-        _ = try exchange(session, RawFrames.clientStart()
-            + RawFrames.request(stream: 1, extra: [("apns-topic", "com.example"), ("apns-id", "x"), ("apns-id", "y")], endStream: false)
-            + RawFrames.body(stream: 1, Array(payload[0..<5]), endStream: false))
+        _ = try exchange(
+            session,
+            RawFrames.clientStart()
+                + RawFrames.request(
+                    stream: 1, extra: [("apns-topic", "com.example"), ("apns-id", "x"), ("apns-id", "y")],
+                    endStream: false)
+                + RawFrames.body(stream: 1, Array(payload[0..<5]), endStream: false))
         #expect(session.takeRequests().isEmpty)
         _ = try exchange(session, RawFrames.body(stream: 1, Array(payload[5...]), endStream: true))
         let requests = session.takeRequests()
@@ -59,7 +69,8 @@ import Testing
         _ = try exchange(session, RawFrames.clientStart() + RawFrames.request(stream: 1, endStream: true))
         #expect(session.takeRequests().count == 1)
         let reason = Array(#"{"reason":"BadDeviceToken"}"#.utf8)
-        try session.respond(streamID: 1, status: 400, headers: [HeaderField("content-type", "application/json")], body: reason)
+        try session.respond(
+            streamID: 1, status: 400, headers: [HeaderField("content-type", "application/json")], body: reason)
         let frames = try drain(session).filter { $0.stream == 1 }
         #expect(frames.map(\.type) == [RawFrames.headers, RawFrames.data])
         #expect(frames[0].flags & RawFrames.endStream == 0)
@@ -82,7 +93,8 @@ import Testing
     @Test func tooManyStreamsGetAPNsGoAwayText() throws {
         let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: 1))
         _ = try drain(session)
-        _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck() + RawFrames.request(stream: 1, endStream: false))
+        _ = try exchange(
+            session, RawFrames.clientStart() + RawFrames.settingsAck() + RawFrames.request(stream: 1, endStream: false))
         #expect(throws: HTTP2ServerError.streamLimitExceeded(limit: 1)) {
             try RawFrames.request(stream: 3, endStream: true).withUnsafeBytes { try session.receive($0) }
         }
@@ -94,20 +106,27 @@ import Testing
     }
 
     @Test func unfinishedRequestDataPastTheCapIsRefused() throws {
-        let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxBodyBytes: 2000, maxUnfinishedRequestBytes: 3000))
+        let session = try HTTP2ServerSession(
+            settings: HTTP2ServerSettings(maxBodyBytes: 2000, maxUnfinishedRequestBytes: 3000))
         _ = try drain(session)
         let half = [UInt8](repeating: 0x41, count: 1500)
-        _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck()
-            + RawFrames.request(stream: 1, endStream: false) + RawFrames.body(stream: 1, half, endStream: false))
+        _ = try exchange(
+            session,
+            RawFrames.clientStart() + RawFrames.settingsAck()
+                + RawFrames.request(stream: 1, endStream: false) + RawFrames.body(stream: 1, half, endStream: false))
         // Stream 3 would hold more than the connection may: REFUSED_STREAM (safe to retry), and it never completes.
-        let refused = try exchange(session, RawFrames.request(stream: 3, endStream: false) + RawFrames.body(stream: 3, half, endStream: false))
-            .filter { $0.type == RawFrames.rstStream }
+        let refused = try exchange(
+            session, RawFrames.request(stream: 3, endStream: false) + RawFrames.body(stream: 3, half, endStream: false)
+        )
+        .filter { $0.type == RawFrames.rstStream }
         #expect(refused.map(\.stream) == [3])
         #expect(refused.first.map { ParsedFrame.uint32($0.payload, at: 0) } == 7)
-        _ = try exchange(session, RawFrames.body(stream: 3, [1], endStream: true) + RawFrames.body(stream: 1, [1], endStream: true))
+        _ = try exchange(
+            session, RawFrames.body(stream: 3, [1], endStream: true) + RawFrames.body(stream: 1, [1], endStream: true))
         #expect(session.takeRequests().map(\.streamID) == [1])
         // Stream 1 finished: what it held is free again.
-        _ = try exchange(session, RawFrames.request(stream: 5, endStream: false) + RawFrames.body(stream: 5, half, endStream: true))
+        _ = try exchange(
+            session, RawFrames.request(stream: 5, endStream: false) + RawFrames.body(stream: 5, half, endStream: true))
         let later = session.takeRequests()
         #expect(later.map(\.streamID) == [5])
         #expect(later.first?.body.count == 1500)
@@ -115,12 +134,15 @@ import Testing
 
     @Test func raisedLimitIsAdvertisedAndHonoured() throws {
         let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: 1))
-        _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck() + RawFrames.request(stream: 1, endStream: true))
+        _ = try exchange(
+            session, RawFrames.clientStart() + RawFrames.settingsAck() + RawFrames.request(stream: 1, endStream: true))
         try session.setMaxConcurrentStreams(1000)
         let settings = try drain(session).filter { $0.type == RawFrames.settings && $0.flags & RawFrames.ack == 0 }
         #expect(settings.last?.settings.first { $0.0 == 0x3 }?.1 == 1000)
-        _ = try exchange(session, RawFrames.settingsAck() + RawFrames.request(stream: 3, endStream: false)
-            + RawFrames.request(stream: 5, endStream: true))
+        _ = try exchange(
+            session,
+            RawFrames.settingsAck() + RawFrames.request(stream: 3, endStream: false)
+                + RawFrames.request(stream: 5, endStream: true))
         #expect(session.takeRequests().map(\.streamID) == [1, 5])
         #expect(session.state.openStreams.count == 3)
     }
@@ -134,8 +156,10 @@ import Testing
 
     @Test func goAwayLeavesLaterStreamsUnansweredAndFinishes() throws {
         let session = try HTTP2ServerSession()
-        _ = try exchange(session, RawFrames.clientStart() + RawFrames.settingsAck()
-            + RawFrames.request(stream: 1, endStream: true) + RawFrames.request(stream: 3, endStream: true))
+        _ = try exchange(
+            session,
+            RawFrames.clientStart() + RawFrames.settingsAck()
+                + RawFrames.request(stream: 1, endStream: true) + RawFrames.request(stream: 3, endStream: true))
         #expect(session.takeRequests().count == 2)
         session.goAway(lastStreamID: 1, debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
         try session.respond(streamID: 1, status: 200, headers: [])
@@ -150,8 +174,10 @@ import Testing
     @Test func oversizedHeaderListResetsOnlyThatStream() throws {
         let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxHeaderListSize: 300))
         let big = String(repeating: "a", count: 400)
-        let frames = try exchange(session, RawFrames.clientStart() + RawFrames.request(stream: 1, extra: [("x-big", big)], endStream: true)
-            + RawFrames.request(stream: 3, endStream: true))
+        let frames = try exchange(
+            session,
+            RawFrames.clientStart() + RawFrames.request(stream: 1, extra: [("x-big", big)], endStream: true)
+                + RawFrames.request(stream: 3, endStream: true))
         #expect(frames.contains { $0.type == RawFrames.rstStream && $0.stream == 1 })
         #expect(session.takeRequests().map(\.streamID) == [3])
     }
@@ -159,7 +185,8 @@ import Testing
     /// Mutated client byte streams fed in random chunks: the session must reject or accept, never trap or hang.
     @Test func survivesMutatedInput() throws {
         var rng = SplitMix(seed: 0x5eed)
-        let valid = RawFrames.clientStart() + RawFrames.settingsAck()
+        let valid =
+            RawFrames.clientStart() + RawFrames.settingsAck()
             + RawFrames.request(stream: 1, extra: [("apns-topic", "com.example")], endStream: false)
             + RawFrames.body(stream: 1, Array(#"{"aps":{}}"#.utf8), endStream: true)
             + RawFrames.request(stream: 3, endStream: true)
@@ -169,7 +196,8 @@ import Testing
                 let i = RawFrames.preface.count + Int(rng.next() % UInt64(bytes.count - RawFrames.preface.count))
                 bytes[i] = UInt8(truncatingIfNeeded: rng.next())
             }
-            let session = try HTTP2ServerSession(settings: HTTP2ServerSettings(maxConcurrentStreams: 2, maxBodyBytes: 16))
+            let session = try HTTP2ServerSession(
+                settings: HTTP2ServerSettings(maxConcurrentStreams: 2, maxBodyBytes: 16))
             var offset = 0
             while offset < bytes.count {
                 let n = min(bytes.count - offset, Int(rng.next() % 40) + 1)

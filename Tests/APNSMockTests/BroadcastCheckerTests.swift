@@ -4,6 +4,7 @@ import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSMock
 
 /// The mock's broadcast and channel management checks (APNS.md §11), one fault per request, and its
@@ -25,24 +26,33 @@ import Testing
 
     static let update = #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#
 
-    private func send(_ headers: [(String, String)], body: String = update, token: String? = nil,
-                      tokenConnection: Bool = false) -> MockDecision {
-        request("POST", "/4/broadcasts/apps/com.example.demo", headers, body: body, token: token, tokenConnection: tokenConnection)
+    private func send(
+        _ headers: [(String, String)], body: String = update, token: String? = nil,
+        tokenConnection: Bool = false
+    ) -> MockDecision {
+        request(
+            "POST", "/4/broadcasts/apps/com.example.demo", headers, body: body, token: token,
+            tokenConnection: tokenConnection)
     }
 
-    private func request(_ method: String, _ path: String, _ headers: [(String, String)], body: String = update, token: String? = nil,
-                      tokenConnection: Bool = false) -> MockDecision {
+    private func request(
+        _ method: String, _ path: String, _ headers: [(String, String)], body: String = update, token: String? = nil,
+        tokenConnection: Bool = false
+    ) -> MockDecision {
         var all = [HeaderField(":method", method), HeaderField(":path", path)]
         if let token { all.append(HeaderField("authorization", "bearer \(token)")) }
         all += headers.map { HeaderField($0.0, $0.1) }
         var auth = ConnectionAuthState(certificate: token == nil && !tokenConnection ? certificate : nil)
         var ids = MockIDGenerator(seed: 1)
-        return checker.check(HTTP2ServerRequest(streamID: 1, headers: all, body: Array(body.utf8), bodySize: body.utf8.count),
-                             auth: &auth, now: now, ids: &ids)
+        return checker.check(
+            HTTP2ServerRequest(streamID: 1, headers: all, body: Array(body.utf8), bodySize: body.utf8.count),
+            auth: &auth, now: now, ids: &ids)
     }
 
-    private func broadcast(_ channel: String?, type: String? = "liveactivity", expiration: String? = "0",
-                           priority: String? = "10") -> [(String, String)] {
+    private func broadcast(
+        _ channel: String?, type: String? = "liveactivity", expiration: String? = "0",
+        priority: String? = "10"
+    ) -> [(String, String)] {
         var h: [(String, String)] = []
         if let channel { h.append(("apns-channel-id", channel)) }
         if let type { h.append(("apns-push-type", type)) }
@@ -83,29 +93,38 @@ import Testing
     }
 
     @Test func managementAnswers() throws {
-        let created = request("POST", "/1/apps/com.example.demo/channels", [], body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
+        let created = request(
+            "POST", "/1/apps/com.example.demo/channels", [],
+            body: #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
         #expect(created.status == 201)
         let id = try #require(created.broadcast?.createdChannel)
         #expect(Broadcast.isChannelIDSyntax(id))
         #expect(created.body.isEmpty)
         let read = request("GET", "/1/apps/com.example.demo/channels", [("apns-channel-id", id)])
         #expect(read.status == 200)
-        #expect(String(decoding: read.body, as: UTF8.self) == #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
+        #expect(
+            String(decoding: read.body, as: UTF8.self) == #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#)
         let list = request("GET", "/1/apps/com.example.demo/all-channels", [])
         #expect(String(decoding: list.body, as: UTF8.self) == "{\"channels\":[\"\(none)\",\"\(stored)\",\"\(id)\"]}")
         // The limit (3 here, 10,000 by default).
-        let full = request("POST", "/1/apps/com.example.demo/channels", [], body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
+        let full = request(
+            "POST", "/1/apps/com.example.demo/channels", [],
+            body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
         #expect(full.reason == .cannotCreateChannelConfig)
         #expect(request("DELETE", "/1/apps/com.example.demo/channels", [("apns-channel-id", id)]).status == 204)
-        #expect(request("DELETE", "/1/apps/com.example.demo/channels", [("apns-channel-id", id)]).reason == .channelNotRegistered)
+        #expect(
+            request("DELETE", "/1/apps/com.example.demo/channels", [("apns-channel-id", id)]).reason
+                == .channelNotRegistered)
         #expect(request("GET", "/1/apps/com.example.demo/channels", []).reason == .missingChannelId)
         #expect(request("PUT", "/1/apps/com.example.demo/channels", []).reason == .methodNotAllowed)
         #expect(request("POST", "/1/apps/com.example.demo/all-channels", []).reason == .methodNotAllowed)
         #expect(request("GET", "/1/apps/com.example.demo/nothing", []).reason == .badPath)
-        let bodies: [(String, APNSReason)] = [("", .payloadEmpty), ("[", .badRequestPayload),
-                                              (#"{"message-storage-policy":0}"#, .missingPushType),
-                                              (#"{"message-storage-policy":0,"push-type":"alert"}"#, .invalidPushType),
-                                              (#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#, .badRequestParams)]
+        let bodies: [(String, APNSReason)] = [
+            ("", .payloadEmpty), ("[", .badRequestPayload),
+            (#"{"message-storage-policy":0}"#, .missingPushType),
+            (#"{"message-storage-policy":0,"push-type":"alert"}"#, .invalidPushType),
+            (#"{"message-storage-policy":2,"push-type":"LiveActivity"}"#, .badRequestParams),
+        ]
         for (body, reason) in bodies {
             #expect(request("POST", "/1/apps/com.example.demo/channels", [], body: body).reason == reason, "\(body)")
         }
@@ -127,12 +146,18 @@ import Testing
             for _ in 0..<25 { _ = store.create(bundleID: "com.example.demo", environment: .sandbox, storage: .none) }
         }
         #expect(store.list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
-        #expect(ChannelStore(directory: try PrivateDirectory.open(scratch.path)).list(bundleID: "com.example.demo", environment: .sandbox).count == 100)
+        #expect(
+            ChannelStore(directory: try PrivateDirectory.open(scratch.path)).list(
+                bundleID: "com.example.demo", environment: .sandbox
+            ).count == 100)
     }
 
     @Test func aDamagedFileStartsEmpty() throws {
         let damaged = try TemporaryDirectory(prefix: "channels-damaged")
         try damaged.write("channels.json", "not json")
-        #expect(ChannelStore(directory: try PrivateDirectory.open(damaged.path)).list(bundleID: "com.example.demo", environment: .sandbox).isEmpty)
+        #expect(
+            ChannelStore(directory: try PrivateDirectory.open(damaged.path)).list(
+                bundleID: "com.example.demo", environment: .sandbox
+            ).isEmpty)
     }
 }

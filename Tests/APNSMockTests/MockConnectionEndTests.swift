@@ -1,9 +1,9 @@
 import APNSCore
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// How each fault (and `errorCloseAfter`) ends a connection, seen frame by frame and down to TCP by an
 /// independent client (Python `ssl` + hand-parsed HTTP/2): the client tests that rely on these faults test
@@ -12,10 +12,13 @@ import APNSPlatform
     static let token = "/3/device/" + String(repeating: "ab", count: 32)
     static func paths(_ n: Int) -> [String] { Array(repeating: token, count: n) }
 
-    static func probe(_ mock: MockHarness, _ paths: [String], sequential: Bool = false, holdFirst: Bool = false,
-                      timeout: Double = 10) throws -> InteropPython.Probe {
-        try InteropPython.probe(port: mock.port, caFile: mock.state.caFile, certificate: mock.state.clientFile, paths: paths,
-                                sequential: sequential, holdFirst: holdFirst, timeoutSeconds: timeout)
+    static func probe(
+        _ mock: MockHarness, _ paths: [String], sequential: Bool = false, holdFirst: Bool = false,
+        timeout: Double = 10
+    ) throws -> InteropPython.Probe {
+        try InteropPython.probe(
+            port: mock.port, caFile: mock.state.caFile, certificate: mock.state.clientFile, paths: paths,
+            sequential: sequential, holdFirst: holdFirst, timeoutSeconds: timeout)
     }
 
     @Test func resetAfterNAnswersThenTCPReset() throws {
@@ -100,10 +103,17 @@ import APNSPlatform
     }
 
     @Test func errorCloseAfterCountsErrorsBut410sNot() throws {
-        let bad = String(repeating: "0f", count: 32), gone = String(repeating: "aa", count: 32)
-        let mock = try MockHarness(unregistered: [gone], rejections: [bad: .deviceTokenNotForTopic]) { $0.errorCloseAfter = 3 }
-        let p = try Self.probe(mock, ["/3/device/" + bad, "/3/device/" + gone, "/3/device/" + bad, Self.token,
-                                      "/3/device/" + bad, Self.token], sequential: true)
+        let bad = String(repeating: "0f", count: 32)
+        let gone = String(repeating: "aa", count: 32)
+        let mock = try MockHarness(unregistered: [gone], rejections: [bad: .deviceTokenNotForTopic]) {
+            $0.errorCloseAfter = 3
+        }
+        let p = try Self.probe(
+            mock,
+            [
+                "/3/device/" + bad, "/3/device/" + gone, "/3/device/" + bad, Self.token,
+                "/3/device/" + bad, Self.token,
+            ], sequential: true)
         #expect(p.answers.map(\.status) == [400, 410, 400, 200, 400], "\(p.raw)")
         let goAway = try #require(p.goAway)
         #expect(goAway.lastStreamID == 9)
@@ -158,8 +168,9 @@ import APNSPlatform
         #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):7]"), "\(r.stdout)")
         #expect(r.statuses.count == 2)
         // A token connection still starts at 1, then rises to the configured limit.
-        let token = try mock.nghttp(paths: MockHarness.devicePaths(1),
-                                    headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        let token = try mock.nghttp(
+            paths: MockHarness.devicePaths(1),
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
         #expect(token.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"))
         #expect(token.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):7]"))
     }

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSHTTP2
 import Testing
+
 @testable import APNSMock
 
 /// The mock connection's rules without sockets: each fault, `--error-close-after`, the timeouts, shutdown and the
@@ -28,8 +29,10 @@ import Testing
         }
 
         /// A whole request on `stream`; the checker's verdict is `reason` (nil: 200).
-        mutating func request(_ stream: Int32, _ reason: APNSReason? = nil, head: Bool = false,
-                              firstToken: Bool = false) -> [Action] {
+        mutating func request(
+            _ stream: Int32, _ reason: APNSReason? = nil, head: Bool = false,
+            firstToken: Bool = false
+        ) -> [Action] {
             var asked = false
             let actions = machine.requestComplete(streamID: stream, isHead: head, now: now) {
                 asked = true
@@ -79,8 +82,11 @@ import Testing
         var s = Script(Machine.Policy(faults: MockFaults(goAwayAfterStreams: 2)))
         _ = s.handshake()
         s.answered([1])
-        #expect(s.request(5) == [.logReceived(streamID: 5), .answer(streamID: 5, withBody: true),
-                                 .goAway(lastStream: 5, debugData: Self.json(.shutdown))])
+        #expect(
+            s.request(5) == [
+                .logReceived(streamID: 5), .answer(streamID: 5, withBody: true),
+                .goAway(lastStream: 5, debugData: Self.json(.shutdown)),
+            ])
         // Below the GOAWAY and completing later: still answered. Above it: not processed, not even logged.
         s.answered([3])
         #expect(s.request(7) == [])
@@ -98,7 +104,10 @@ import Testing
 
     @Test func goAwayFaultAtZeroFollowsTheSettings() {
         var s = Script(Machine.Policy(faults: MockFaults(goAwayAfterStreams: 0)))
-        #expect(s.handshake() == [.startHTTP2(Self.settings(1000)), .goAway(lastStream: 0, debugData: Self.json(.shutdown))])
+        #expect(
+            s.handshake() == [
+                .startHTTP2(Self.settings(1000)), .goAway(lastStream: 0, debugData: Self.json(.shutdown)),
+            ])
         #expect(s.request(1) == [])
         #expect(s.judged.isEmpty)
     }
@@ -178,8 +187,11 @@ import Testing
         var s = Script(Machine.Policy(errorCloseAfter: 3))
         _ = s.handshake()
         s.answered([1])
-        #expect(s.request(3, .badDeviceToken) == [.logReceived(streamID: 3), .answer(streamID: 3, withBody: true),
-                                                  .goAway(lastStream: 3, debugData: Self.json(.badDeviceToken))])
+        #expect(
+            s.request(3, .badDeviceToken) == [
+                .logReceived(streamID: 3), .answer(streamID: 3, withBody: true),
+                .goAway(lastStream: 3, debugData: Self.json(.badDeviceToken)),
+            ])
         #expect(s.request(5) == [])
         #expect(s.machine.goAwayLastStream == 3)
     }
@@ -188,7 +200,10 @@ import Testing
         var s = Script(Machine.Policy(errorCloseAfter: 2))
         _ = s.handshake()
         for stream in stride(from: Int32(1), through: 9, by: 2) {
-            #expect(s.request(stream, .unregistered) == [.logReceived(streamID: stream), .answer(streamID: stream, withBody: true)])
+            #expect(
+                s.request(stream, .unregistered) == [
+                    .logReceived(streamID: stream), .answer(streamID: stream, withBody: true),
+                ])
         }
         #expect(s.request(11, .badTopic).count == 2)
         s.answered([13])
@@ -221,7 +236,8 @@ import Testing
         _ = s.handshake()
         #expect(s.machine.wakeAt == 12 * Self.second)
         #expect(s.machine.timePassed(now: 12 * Self.second - 1) == [])
-        #expect(s.machine.timePassed(now: 12 * Self.second)
+        #expect(
+            s.machine.timePassed(now: 12 * Self.second)
                 == [.goAway(lastStream: nil, debugData: Self.json(.idleTimeout)), .close(.graceful)])
         #expect(s.machine.phase == .closing(.graceful))
         #expect(s.machine.timePassed(now: 30 * Self.second) == [])
@@ -237,7 +253,9 @@ import Testing
         s.now = 14 * Self.second
         s.answered([3])
         #expect(s.machine.timePassed(now: 23 * Self.second) == [])
-        #expect(s.machine.timePassed(now: 24 * Self.second).first == .goAway(lastStream: nil, debugData: Self.json(.idleTimeout)))
+        #expect(
+            s.machine.timePassed(now: 24 * Self.second).first
+                == .goAway(lastStream: nil, debugData: Self.json(.idleTimeout)))
     }
 
     @Test func idleTimeoutEndsASilentHTTP1Connection() {
@@ -296,8 +314,10 @@ import Testing
     @Test func tokenConnectionGetsOneStreamUntilItsFirstGoodToken() {
         var s = Script()
         #expect(s.handshake(.token) == [.startHTTP2(Self.settings(1))])
-        #expect(s.request(1, .invalidProviderToken) == [.logReceived(streamID: 1), .answer(streamID: 1, withBody: true)])
-        #expect(s.request(3, firstToken: true)
+        #expect(
+            s.request(1, .invalidProviderToken) == [.logReceived(streamID: 1), .answer(streamID: 1, withBody: true)])
+        #expect(
+            s.request(3, firstToken: true)
                 == [.logReceived(streamID: 3), .answer(streamID: 3, withBody: true), .raiseStreamLimit(1000)])
         #expect(s.machine.streamLimit == 1000)
         s.answered([5])
@@ -321,7 +341,10 @@ import Testing
     @Test func headIsAnsweredWithoutABody() {
         var s = Script()
         _ = s.handshake()
-        #expect(s.request(1, .methodNotAllowed, head: true) == [.logReceived(streamID: 1), .answer(streamID: 1, withBody: false)])
+        #expect(
+            s.request(1, .methodNotAllowed, head: true) == [
+                .logReceived(streamID: 1), .answer(streamID: 1, withBody: false),
+            ])
         #expect(s.request(3, .methodNotAllowed) == [.logReceived(streamID: 3), .answer(streamID: 3, withBody: true)])
     }
 }

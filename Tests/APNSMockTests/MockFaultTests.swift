@@ -1,9 +1,9 @@
 import APNSCore
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// The fault injection other tests rely on, observed with nghttp and curl.
 @Suite struct MockFaultTests {
@@ -54,10 +54,15 @@ import APNSPlatform
     @Test func stopSendsShutdownGoAwayAndReturnsWithinASecond() throws {
         let mock = try MockHarness(faults: MockFaults(neverAnswer: true), log: true)
         let box = ResultBox()
-        let client = Thread { box.result = try? mock.nghttp(paths: MockHarness.devicePaths(1), timeoutSeconds: 5); box.done.signal() }
+        let client = Thread {
+            box.result = try? mock.nghttp(paths: MockHarness.devicePaths(1), timeoutSeconds: 5)
+            box.done.signal()
+        }
         client.start()
         // Stopped once the client's request is in (it now waits for an answer), however long starting took.
-        #expect(Wait.until { !((try? mock.logLines(event: "received")) ?? []).isEmpty }, "the request never reached the mock")
+        #expect(
+            Wait.until { !((try? mock.logLines(event: "received")) ?? []).isEmpty },
+            "the request never reached the mock")
         let start = Date()
         mock.server.stop()
         // It returns although the client still waits for answers (about 700 ms of draining).

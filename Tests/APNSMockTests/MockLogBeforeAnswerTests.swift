@@ -1,9 +1,10 @@
 import APNSCore
-@testable import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
+
+@testable import APNSMock
 
 /// CLI.md: the mock's log is written before the answer, so a script may read the log right after `send`
 /// returns. Each send below is followed at once by one read of the log, with no retry: the line must already
@@ -16,7 +17,9 @@ import APNSPlatform
 
     /// Whether `log` has the `answered` line of `device`.
     static func hasAnswer(_ log: String, for device: String) -> Bool {
-        log.split(separator: "\n").contains { $0.contains(#""event":"answered""#) && $0.contains(#""device":"\#(device)""#) }
+        log.split(separator: "\n").contains {
+            $0.contains(#""event":"answered""#) && $0.contains(#""device":"\#(device)""#)
+        }
     }
 
     /// h2load against `mock` with a valid bearer token, in the background: bounded in time (120 s, ended when the
@@ -24,9 +27,11 @@ import APNSPlatform
     static func startLoad(on mock: MockHarness) throws -> Process {
         let load = Process()
         load.executableURL = URL(fileURLWithPath: try CommandRunner.which("h2load"))
-        load.arguments = ["-D", "120", "-c", "2", "-m", "10", "--rps", "1000",
-                          "-H", "authorization: bearer \(try mock.token())", "-H", "apns-topic: com.example.demo",
-                          "-d", mock.directory.file("payload.json"), mock.endpoint + "/3/device/" + MockHarness.device]
+        load.arguments = [
+            "-D", "120", "-c", "2", "-m", "10", "--rps", "1000",
+            "-H", "authorization: bearer \(try mock.token())", "-H", "apns-topic: com.example.demo",
+            "-d", mock.directory.file("payload.json"), mock.endpoint + "/3/device/" + MockHarness.device,
+        ]
         load.standardOutput = FileHandle.nullDevice
         load.standardError = FileHandle.nullDevice
         try load.run()
@@ -59,7 +64,10 @@ import APNSPlatform
     @Test func aPipeReaderFindsTheLineAlreadyInThePipe() throws {
         var fds: [Int32] = [-1, -1]
         try #require(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        defer {
+            close(fds[0])
+            close(fds[1])
+        }
         // The reader never waits: whatever the mock wrote before answering is already in the pipe.
         _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
         let mock = try MockHarness(logDescriptor: fds[1])

@@ -1,9 +1,10 @@
 import APNSCore
-@testable import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
+
+@testable import APNSMock
 
 /// The notification log must never hold the server up: a reader that stops reading costs log lines, not answers.
 @Suite struct MockLogTests {
@@ -16,7 +17,7 @@ import APNSPlatform
             try #require(pipe(&fds) == 0)
             readFD = fds[0]
             writeFD = fds[1]
-            _ = fcntl(writeFD, 1031 /* F_SETPIPE_SZ */, 4096)
+            _ = fcntl(writeFD, 1031, 4096)  // 1031: F_SETPIPE_SZ
         }
         deinit {
             close(readFD)
@@ -33,9 +34,11 @@ import APNSPlatform
         let writer = MockLogWriter(fd: fds[1])
         #expect(writer.start())
         let log = MockLog(writer: writer)
-        var d = MockDecision(reason: nil, apnsID: "", timestamp: nil, device: "3f2a", topic: "com.example.app", pushType: "liveactivity",
-                             priority: 10, auth: .certificate, payloadSize: 1, firstTokenAccepted: true)
-        d.liveActivityEvent = MockBody.liveActivityEvent(Array(#"{"aps":{"event":"up\u001b[2J\u009bdate\u202e"}}"#.utf8))
+        var d = MockDecision(
+            reason: nil, apnsID: "", timestamp: nil, device: "3f2a", topic: "com.example.app", pushType: "liveactivity",
+            priority: 10, auth: .certificate, payloadSize: 1, firstTokenAccepted: true)
+        d.liveActivityEvent = MockBody.liveActivityEvent(
+            Array(#"{"aps":{"event":"up\u001b[2J\u009bdate\u202e"}}"#.utf8))
         #expect(d.liveActivityEvent == "up\u{1B}[2J\u{9B}date\u{202E}")
         log.record(d, connection: 1)
         log.flush()

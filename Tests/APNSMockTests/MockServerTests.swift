@@ -1,10 +1,10 @@
 import APNSCore
 import APNSHTTP2
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// The engine over real TLS sockets, with curl and nghttp as independent HTTP/2 clients.
 @Suite struct MockServerTests {
@@ -45,13 +45,20 @@ import APNSPlatform
     @Test func bearerTokensAreVerified() throws {
         let mock = try MockHarness()
         let good = try mock.token()
-        #expect(try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(good)"], certificate: .none).status == 200)
+        #expect(
+            try mock.curl(
+                headers: ["apns-topic: com.example.demo", "authorization: bearer \(good)"], certificate: .none
+            ).status == 200)
         let forged = String(good.dropLast(4)) + (good.hasSuffix("AAAA") ? "BBBB" : "AAAA")
-        let (status, body, _) = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(forged)"], certificate: .none)
+        let (status, body, _) = try mock.curl(
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(forged)"], certificate: .none)
         #expect(status == 403)
         #expect(body == #"{"reason":"InvalidProviderToken"}"#)
         let old = try mock.token(issuedAt: SystemClock.now() - 7200)
-        #expect(try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(old)"], certificate: .none).body
+        #expect(
+            try mock.curl(
+                headers: ["apns-topic: com.example.demo", "authorization: bearer \(old)"], certificate: .none
+            ).body
                 == #"{"reason":"ExpiredProviderToken"}"#)
         let none = try mock.curl(certificate: .none)
         #expect(none.status == 403)
@@ -75,7 +82,8 @@ import APNSPlatform
     }
 
     @Test func unregisteredAndRejectedTokens() throws {
-        let gone = String(repeating: "0f", count: 32), refused = String(repeating: "e1", count: 32)
+        let gone = String(repeating: "0f", count: 32)
+        let refused = String(repeating: "e1", count: 32)
         let mock = try MockHarness(unregistered: [gone], rejections: [refused: .badDeviceToken])
         let before = SystemClock.nowMilliseconds()
         let (status, body, _) = try mock.curl(path: "/3/device/" + gone)
@@ -91,12 +99,16 @@ import APNSPlatform
         let mock = try MockHarness(log: true)
         let token = try mock.token()
         _ = try mock.curl(headers: ["apns-topic: com.example.demo", "apns-push-type: alert", "apns-priority: 5"])
-        _ = try mock.curl(path: "/3/device/zz", headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: .none)
+        _ = try mock.curl(
+            path: "/3/device/zz", headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"],
+            certificate: .none)
         mock.server.stop()
         let lines = try mock.logLines()
         #expect(lines.count == 2)
         let received = try mock.logLines(event: "received")
-        #expect(received.map { $0["device"] as? String } == [MockHarness.device, "zz"], "each request is logged when it arrives")
+        #expect(
+            received.map { $0["device"] as? String } == [MockHarness.device, "zz"],
+            "each request is logged when it arrives")
         #expect(lines[0]["status"] as? Int == 200)
         #expect(lines[0]["device"] as? String == MockHarness.device)
         #expect(lines[0]["topic"] as? String == "com.example.demo")
@@ -115,8 +127,9 @@ import APNSPlatform
 
     @Test func tokenConnectionsStartWithOneStream() throws {
         let mock = try MockHarness()
-        let r = try mock.nghttp(paths: MockHarness.devicePaths(3),
-                                headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        let r = try mock.nghttp(
+            paths: MockHarness.devicePaths(3),
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
         #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"))
         #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1000]"))
         // Streams the client sent before it read the limit of 1 are refused (safe to retry), never a GOAWAY;
@@ -141,7 +154,10 @@ import APNSPlatform
         while Date().timeIntervalSince(start) < 15 {  // ends at the close, about 300 ms in; generous for a busy machine
             _ = PollSet.wait(for: silent.fd, .readable, until: SystemClock.monotonicNanoseconds() + 100_000_000)
             let n = read(silent.fd, &byte, 1)
-            if n == 0 || (n < 0 && errno != EAGAIN) { closed = true; break }
+            if n == 0 || (n < 0 && errno != EAGAIN) {
+                closed = true
+                break
+            }
         }
         #expect(closed)
     }
@@ -166,9 +182,10 @@ import APNSPlatform
         let mock = try MockHarness { $0.firstRequestTimeoutMilliseconds = 500 }
         let tls = try mock.tlsClient()
         let session = try HTTP2ClientSession()
-        let stream = try session.submitRequest(method: "POST", authority: "127.0.0.1", path: "/3/device/" + MockHarness.device,
-                                               headers: [HeaderField("apns-topic", "com.example.demo")],
-                                               body: Array(MockHarness.payload.utf8))
+        let stream = try session.submitRequest(
+            method: "POST", authority: "127.0.0.1", path: "/3/device/" + MockHarness.device,
+            headers: [HeaderField("apns-topic", "com.example.demo")],
+            body: Array(MockHarness.payload.utf8))
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         var events: [HTTP2ClientEvent] = []
         var answeredAt: Date?
@@ -190,8 +207,13 @@ import APNSPlatform
         }
         #expect(closed, "the mock closed the quiet connection")
         // No client certificate and no token: answered 403, which counts as an answer like any other.
-        #expect(events.contains { if case .response(stream, let r) = $0 { return r.status == 403 } else { return false } })
-        #expect(events.contains(.goAway(HTTP2GoAway(lastStreamID: stream, errorCode: 0, debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8)))))
+        #expect(
+            events.contains { if case .response(stream, let r) = $0 { return r.status == 403 } else { return false } })
+        #expect(
+            events.contains(
+                .goAway(
+                    HTTP2GoAway(lastStreamID: stream, errorCode: 0, debugData: Array(#"{"reason":"IdleTimeout"}"#.utf8))
+                )))
         if let answeredAt, let goAwayAt { #expect(goAwayAt.timeIntervalSince(answeredAt) >= 0.4) }
     }
 
@@ -200,8 +222,10 @@ import APNSPlatform
     @Test func refusedCertificatesGetOneStreamAtATime() throws {
         let mock = try MockHarness()
         let other = try OpenSSLFixtures()
-        var args = ["-v", "-n", "-t", "5", "-d", mock.directory.file("payload.json"), "--cert", other.clientCert,
-                    "--key", other.clientKey, "-H", "apns-topic: com.example.demo"]
+        var args = [
+            "-v", "-n", "-t", "5", "-d", mock.directory.file("payload.json"), "--cert", other.clientCert,
+            "--key", other.clientKey, "-H", "apns-topic: com.example.demo",
+        ]
         args += MockHarness.devicePaths(2).map { mock.endpoint + $0 }
         let r = try CommandRunner.run("nghttp", args, timeout: 15)
         #expect(r.stdout.contains("SETTINGS_MAX_CONCURRENT_STREAMS(0x03):1]"), "\(r.stdout.suffix(800))")
@@ -222,12 +246,15 @@ import APNSPlatform
     /// The library states facts; the CLI names its flags (`--port`, `--state-dir`, `--max-connections`).
     @Test func libraryMessagesNameNoCLIFlag() {
         let messages = [
-            MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use")).description,
+            MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use"))
+                .description,
             MockStateError.inUse(directory: "/tmp/s", pid: 42).description,
             MockStateError.notADirectory("/tmp/s").description,
         ]
         for m in messages { #expect(!m.contains("--"), "\(m)") }
-        #expect(MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use")).isAddressInUse)
+        #expect(
+            MockServerError.listen(.listen(host: "127.0.0.1", port: 2197, reason: "Address already in use"))
+                .isAddressInUse)
         #expect(!MockServerError.alreadyStarted.isAddressInUse)
     }
 }

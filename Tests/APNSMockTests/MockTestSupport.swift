@@ -1,9 +1,9 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
-import APNSPlatform
 
 /// A mock server on port 0 with fresh state-dir credentials, plus curl and nghttp (independent HTTP/2
 /// clients) pointed at it. Each test makes its own and stops it.
@@ -22,15 +22,18 @@ final class MockHarness: @unchecked Sendable {
     /// busy with other builds can stretch that, and 5 s still fails a stop that waits for its clients.
     static let stopBound = 5.0
 
-    init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
-         faults: MockFaults = .none, log: Bool = false, logDescriptor: Int32? = nil,
-         handshakeTimeoutMilliseconds: Int = 10_000, configure: (inout MockConfiguration) -> Void = { _ in }) throws {
+    init(
+        environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
+        faults: MockFaults = .none, log: Bool = false, logDescriptor: Int32? = nil,
+        handshakeTimeoutMilliseconds: Int = 10_000, configure: (inout MockConfiguration) -> Void = { _ in }
+    ) throws {
         directory = try TemporaryDirectory(prefix: "mock")
         (state, stateLock) = try MockState.prepareExclusively(directory: directory.file("state"))
         logFD = log ? open(directory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC, 0o600) : nil
-        var configuration = try MockConfiguration(state: state, environment: environment, unregistered: unregistered,
-                                                  rejections: rejections, faults: faults, threads: 2,
-                                                  logDescriptor: logFD ?? logDescriptor)
+        var configuration = try MockConfiguration(
+            state: state, environment: environment, unregistered: unregistered,
+            rejections: rejections, faults: faults, threads: 2,
+            logDescriptor: logFD ?? logDescriptor)
         configuration.handshakeTimeoutMilliseconds = handshakeTimeoutMilliseconds
         configure(&configuration)
         server = try MockServer(configuration: configuration)
@@ -59,27 +62,38 @@ final class MockHarness: @unchecked Sendable {
         }.filter { $0["event"] as? String == event }
     }
 
-    enum ClientCertificate { case none, state, other(cert: String, key: String) }
+    enum ClientCertificate {
+        case none, state
+        case other(cert: String, key: String)
+    }
 
     /// `curl --http2` against the mock: status (0 when no answer), body, response headers (lowercased names).
-    func curl(path: String = "/3/device/" + MockHarness.device, method: String = "POST", headers: [String] = ["apns-topic: com.example.demo"],
-              body: String? = MockHarness.payload, certificate: ClientCertificate = .state) throws -> (status: Int, body: String, headers: String) {
-        var cert: String?, key: String?
+    func curl(
+        path: String = "/3/device/" + MockHarness.device, method: String = "POST",
+        headers: [String] = ["apns-topic: com.example.demo"],
+        body: String? = MockHarness.payload, certificate: ClientCertificate = .state
+    ) throws -> (status: Int, body: String, headers: String) {
+        var cert: String?
+        var key: String?
         switch certificate {
         case .none: break
         case .state: cert = state.clientFile
-        case .other(let c, let k): cert = c; key = k
+        case .other(let c, let k):
+            cert = c
+            key = k
         }
-        let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: state.caFile,
-                                      certificate: cert, key: key)
+        let r = try CurlHTTP2.request(
+            endpoint + path, method: method, headers: headers, body: body, caFile: state.caFile,
+            certificate: cert, key: key)
         return (r.status, r.body, r.headers)
     }
 
     /// A TLS connection to the mock (ALPN h2, no client certificate), handshake done.
     func tlsClient() throws -> TLSConnection {
         let context = try TLSContext.client(caFile: state.caFile, verify: true)
-        let tls = try TLSConnection.client(socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: 5),
-                                           context: context, host: "127.0.0.1")
+        let tls = try TLSConnection.client(
+            socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: 5),
+            context: context, host: "127.0.0.1")
         try tls.handshake(timeoutMs: 5000)
         return tls
     }
@@ -102,8 +116,10 @@ final class MockHarness: @unchecked Sendable {
     }
 
     /// `nghttp -v` posting the payload to each path on one connection; its verbose frame log is the result.
-    func nghttp(paths: [String], headers: [String] = ["apns-topic: com.example.demo"], certificate: Bool = true,
-                timeoutSeconds: Int = 5, extra: [String] = []) throws -> CommandResult {
+    func nghttp(
+        paths: [String], headers: [String] = ["apns-topic: com.example.demo"], certificate: Bool = true,
+        timeoutSeconds: Int = 5, extra: [String] = []
+    ) throws -> CommandResult {
         var args = ["-v", "-n", "-t", String(timeoutSeconds), "-d", directory.file("payload.json")] + extra
         if certificate { args += ["--cert", state.clientFile, "--key", state.clientFile] }
         for h in headers { args += ["-H", h] }

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSHTTP2
 import Testing
+
 @testable import APNSMock
 
 /// The answers `apnsctl doctor`'s probe depends on: the all-zero token is refused only after the
@@ -12,8 +13,10 @@ import Testing
     private func decide(_ rules: MockRules, _ change: (inout CheckCase) -> Void) -> APNSReason? {
         let c = CheckCase("probe", nil) {
             $0.path = Self.zeroPath
-            $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "background"), ("apns-priority", "5"),
-                          ("apns-expiration", "0")]
+            $0.headers = [
+                ("apns-topic", "com.example.demo"), ("apns-push-type", "background"), ("apns-priority", "5"),
+                ("apns-expiration", "0"),
+            ]
             $0.body = #"{"aps":{}}"#
             change(&$0)
         }
@@ -38,7 +41,8 @@ import Testing
         #expect(decide(rules) { $0.headers[0].1 = "com example" } == .badTopic)
         let untrusted = PresentedCertificate(trusted: false, topics: certificate.topics, environments: [.sandbox])
         #expect(decide(rules) { $0.credentials = .certificate(untrusted) } == .badCertificate)
-        let productionOnly = PresentedCertificate(trusted: true, topics: certificate.topics, environments: [.production])
+        let productionOnly = PresentedCertificate(
+            trusted: true, topics: certificate.topics, environments: [.production])
         #expect(decide(rules) { $0.credentials = .certificate(productionOnly) } == .badCertificateEnvironment)
     }
 

@@ -1,19 +1,23 @@
 import APNSCore
 import APNSHTTP2
-import Testing
-@testable import APNSMock
 import APNSPlatform
+import Testing
+
+@testable import APNSMock
 
 /// Token verdicts by token text, so the checks run without keys or clocks.
 struct StubTokens: ProviderTokenChecking {
     var verdicts: [String: ProviderTokenCheck]
-    func check(_ token: String, now: Int64) -> ProviderTokenCheck { verdicts[token] ?? .rejected(.invalidProviderToken) }
+    func check(_ token: String, now: Int64) -> ProviderTokenCheck {
+        verdicts[token] ?? .rejected(.invalidProviderToken)
+    }
 }
 
 let now: Int64 = 1_800_000_000
 let goodToken = String(repeating: "ab", count: 32)
-let certificate = PresentedCertificate(trusted: true, topics: ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"],
-                                       environments: [.sandbox, .production])
+let certificate = PresentedCertificate(
+    trusted: true, topics: ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"],
+    environments: [.sandbox, .production])
 let tokens = StubTokens(verdicts: [
     "good": .valid(keyID: "KEY1234567", teamID: "TEAM123456", issuedAt: now - 60),
     "later": .valid(keyID: "KEY1234567", teamID: "TEAM123456", issuedAt: now - 60 + 25 * 60),
@@ -25,7 +29,10 @@ let tokens = StubTokens(verdicts: [
 
 /// One request with exactly one fault (or none), and the reason the mock must answer.
 struct CheckCase: Sendable, CustomTestStringConvertible {
-    enum Credentials: Sendable { case certificate(PresentedCertificate), token(String?) }
+    enum Credentials: Sendable {
+        case certificate(PresentedCertificate)
+        case token(String?)
+    }
     var name: String
     var expected: APNSReason?
     var method = "POST"
@@ -55,9 +62,10 @@ struct CheckCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-let rules = MockRules(environment: .sandbox, unregistered: ["DEAD" + String(repeating: "00", count: 30)],
-                      rejections: [String(repeating: "cd", count: 32): .deviceTokenNotForTopic], unregisteredSince: 1_700_000_000_000,
-                      tokenChecker: tokens)
+let rules = MockRules(
+    environment: .sandbox, unregistered: ["DEAD" + String(repeating: "00", count: 30)],
+    rejections: [String(repeating: "cd", count: 32): .deviceTokenNotForTopic], unregisteredSince: 1_700_000_000_000,
+    tokenChecker: tokens)
 
 let checkCases: [CheckCase] = [
     CheckCase("valid certificate push", nil),
@@ -65,28 +73,41 @@ let checkCases: [CheckCase] = [
     CheckCase("GET", .methodNotAllowed) { $0.method = "GET" },
     CheckCase("other path", .badPath) { $0.path = "/2/device/" + goodToken },
     CheckCase("no token in path", .missingDeviceToken) { $0.path = "/3/device/" },
-    CheckCase("apns-id twice", .duplicateHeaders) { $0.headers += [("apns-id", UUIDString.random()), ("apns-id", UUIDString.random())] },
+    CheckCase("apns-id twice", .duplicateHeaders) {
+        $0.headers += [("apns-id", UUIDString.random()), ("apns-id", UUIDString.random())]
+    },
     CheckCase("no cert, no bearer", .missingProviderToken) { $0.credentials = .token(nil) },
     CheckCase("bad signature", .invalidProviderToken) { $0.credentials = .token("bad-signature") },
     CheckCase("old token", .expiredProviderToken) { $0.credentials = .token("old") },
     CheckCase("untrusted certificate", .badCertificate) {
-        $0.credentials = .certificate(PresentedCertificate(trusted: false, topics: certificate.topics, environments: [.sandbox]))
+        $0.credentials = .certificate(
+            PresentedCertificate(trusted: false, topics: certificate.topics, environments: [.sandbox]))
     },
     CheckCase("production-only certificate", .badCertificateEnvironment) {
-        $0.credentials = .certificate(PresentedCertificate(trusted: true, topics: certificate.topics, environments: [.production]))
+        $0.credentials = .certificate(
+            PresentedCertificate(trusted: true, topics: certificate.topics, environments: [.production]))
     },
     CheckCase("apns-id not a UUID", .badMessageId) { $0.headers.append(("apns-id", "1234")) },
-    CheckCase("unknown push type", .invalidPushType) { $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "banner")] },
+    CheckCase("unknown push type", .invalidPushType) {
+        $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "banner")]
+    },
     CheckCase("priority 7", .badPriority) { $0.headers.append(("apns-priority", "7")) },
     CheckCase("background at priority 10", .badPriority) {
         $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "background"), ("apns-priority", "10")]
     },
     CheckCase("expiration as a date", .badExpirationDate) { $0.headers.append(("apns-expiration", "2026-01-01")) },
-    CheckCase("collapse id of 65 bytes", .badCollapseId) { $0.headers.append(("apns-collapse-id", String(repeating: "x", count: 65))) },
-    CheckCase("token auth without topic", .missingTopic) { $0.credentials = .token("good"); $0.headers = [] },
+    CheckCase("collapse id of 65 bytes", .badCollapseId) {
+        $0.headers.append(("apns-collapse-id", String(repeating: "x", count: 65)))
+    },
+    CheckCase("token auth without topic", .missingTopic) {
+        $0.credentials = .token("good")
+        $0.headers = []
+    },
     CheckCase("multi-topic certificate without topic", .missingTopic) { $0.headers = [] },
     CheckCase("topic with spaces", .badTopic) { $0.headers = [("apns-topic", "com example")] },
-    CheckCase("voip push to the bare topic", .badTopic) { $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "voip")] },
+    CheckCase("voip push to the bare topic", .badTopic) {
+        $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "voip")]
+    },
     CheckCase("topic not in the certificate", .topicDisallowed) { $0.headers = [("apns-topic", "com.example.other")] },
     CheckCase("location push with a certificate", .topicDisallowed) {
         $0.headers = [("apns-topic", "com.example.demo.location-query"), ("apns-push-type", "location")]
@@ -94,9 +115,13 @@ let checkCases: [CheckCase] = [
     CheckCase("odd-length token", .badDeviceToken) { $0.path = "/3/device/abc" },
     CheckCase("non-hex token", .badDeviceToken) { $0.path = "/3/device/zz" + String(repeating: "00", count: 31) },
     CheckCase("unregistered token", .unregistered) { $0.path = "/3/device/dead" + String(repeating: "00", count: 30) },
-    CheckCase("token rejected by --reject", .deviceTokenNotForTopic) { $0.path = "/3/device/" + String(repeating: "CD", count: 32) },
+    CheckCase("token rejected by --reject", .deviceTokenNotForTopic) {
+        $0.path = "/3/device/" + String(repeating: "CD", count: 32)
+    },
     CheckCase("empty body", .payloadEmpty) { $0.body = "" },
-    CheckCase("4097 bytes", .payloadTooLarge) { $0.body = #"{"a":""# + String(repeating: "x", count: 4097 - 8) + #""}"# },
+    CheckCase("4097 bytes", .payloadTooLarge) {
+        $0.body = #"{"a":""# + String(repeating: "x", count: 4097 - 8) + #""}"#
+    },
     CheckCase("not JSON", .badRequestPayload) { $0.body = "hello" },
     CheckCase("token auth may push location", nil) {
         $0.credentials = .token("good")
@@ -131,9 +156,12 @@ let checkCases: [CheckCase] = [
         let covered = Set(checkCases.compactMap(\.expected))
         let stateful: Set<APNSReason> = [.unrelatedKeyIdInToken, .tooManyProviderTokenUpdates]
         let produced: Set<APNSReason> = [
-            .methodNotAllowed, .badPath, .missingDeviceToken, .duplicateHeaders, .missingProviderToken, .invalidProviderToken,
-            .expiredProviderToken, .badCertificate, .badCertificateEnvironment, .badMessageId, .invalidPushType, .badPriority,
-            .badExpirationDate, .badCollapseId, .missingTopic, .badTopic, .topicDisallowed, .badDeviceToken, .unregistered,
+            .methodNotAllowed, .badPath, .missingDeviceToken, .duplicateHeaders, .missingProviderToken,
+            .invalidProviderToken,
+            .expiredProviderToken, .badCertificate, .badCertificateEnvironment, .badMessageId, .invalidPushType,
+            .badPriority,
+            .badExpirationDate, .badCollapseId, .missingTopic, .badTopic, .topicDisallowed, .badDeviceToken,
+            .unregistered,
             .payloadEmpty, .payloadTooLarge, .badRequestPayload,
         ]
         #expect(produced.subtracting(covered).isEmpty)
@@ -155,26 +183,35 @@ let checkCases: [CheckCase] = [
     /// A Live Activity push as APNs checks it: the topic needs its suffix, a certificate must list it; the
     /// decision carries the event for the log line.
     @Test func liveActivityPushes() {
-        var auth = ConnectionAuthState(certificate: PresentedCertificate(trusted: true, topics: ["com.example.demo", "com.example.demo.push-type.liveactivity"],
-                                                                         environments: [.sandbox]))
+        var auth = ConnectionAuthState(
+            certificate: PresentedCertificate(
+                trusted: true, topics: ["com.example.demo", "com.example.demo.push-type.liveactivity"],
+                environments: [.sandbox]))
         var ids = MockIDGenerator(seed: 1)
         let body = #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#
-        let ok = checker.check(CheckCase("la", nil) {
-            $0.headers = [("apns-topic", "com.example.demo.push-type.liveactivity"), ("apns-push-type", "liveactivity")]
-            $0.body = body
-        }.request(), auth: &auth, now: now, ids: &ids)
+        let ok = checker.check(
+            CheckCase("la", nil) {
+                $0.headers = [
+                    ("apns-topic", "com.example.demo.push-type.liveactivity"), ("apns-push-type", "liveactivity"),
+                ]
+                $0.body = body
+            }.request(), auth: &auth, now: now, ids: &ids)
         #expect(ok.reason == nil)
         #expect(ok.liveActivityEvent == "update")
-        let bare = checker.check(CheckCase("bare", .badTopic) {
-            $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "liveactivity")]
-            $0.body = body
-        }.request(), auth: &auth, now: now, ids: &ids)
+        let bare = checker.check(
+            CheckCase("bare", .badTopic) {
+                $0.headers = [("apns-topic", "com.example.demo"), ("apns-push-type", "liveactivity")]
+                $0.body = body
+            }.request(), auth: &auth, now: now, ids: &ids)
         #expect(bare.reason == .badTopic)
         var demo = ConnectionAuthState(certificate: certificate)
-        let unlisted = checker.check(CheckCase("unlisted", .topicDisallowed) {
-            $0.headers = [("apns-topic", "com.example.demo.push-type.liveactivity"), ("apns-push-type", "liveactivity")]
-            $0.body = body
-        }.request(), auth: &demo, now: now, ids: &ids)
+        let unlisted = checker.check(
+            CheckCase("unlisted", .topicDisallowed) {
+                $0.headers = [
+                    ("apns-topic", "com.example.demo.push-type.liveactivity"), ("apns-push-type", "liveactivity"),
+                ]
+                $0.body = body
+            }.request(), auth: &demo, now: now, ids: &ids)
         #expect(unlisted.reason == .topicDisallowed)
         let alert = checker.check(CheckCase("alert", nil).request(), auth: &demo, now: now, ids: &ids)
         #expect(alert.liveActivityEvent == nil)
@@ -184,7 +221,8 @@ let checkCases: [CheckCase] = [
         var auth = ConnectionAuthState(certificate: certificate)
         var ids = MockIDGenerator(seed: 1)
         let id = "8a6c1f8e-1111-4222-8333-444455556666"
-        let echoed = checker.check(CheckCase("id", nil) { $0.headers.append(("apns-id", id)) }.request(), auth: &auth, now: now, ids: &ids)
+        let echoed = checker.check(
+            CheckCase("id", nil) { $0.headers.append(("apns-id", id)) }.request(), auth: &auth, now: now, ids: &ids)
         #expect(echoed.apnsID == id)
         let fresh = checker.check(CheckCase("no id", nil).request(), auth: &auth, now: now, ids: &ids)
         #expect(fresh.apnsID == fresh.apnsID.uppercased())
@@ -209,7 +247,8 @@ let checkCases: [CheckCase] = [
         let single = PresentedCertificate(trusted: true, topics: ["com.example.solo"], environments: [.sandbox])
         var auth = ConnectionAuthState(certificate: single)
         var ids = MockIDGenerator(seed: 1)
-        let d = checker.check(CheckCase("no topic", nil) { $0.headers = [] }.request(), auth: &auth, now: now, ids: &ids)
+        let d = checker.check(
+            CheckCase("no topic", nil) { $0.headers = [] }.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.reason == nil)
         #expect(d.topic == "com.example.solo")
     }
@@ -218,7 +257,8 @@ let checkCases: [CheckCase] = [
         var auth = ConnectionAuthState(certificate: nil)
         var ids = MockIDGenerator(seed: 1)
         func send(_ token: String, at time: Int64 = now) -> MockDecision {
-            checker.check(CheckCase("t", nil) { $0.credentials = .token(token) }.request(), auth: &auth, now: time, ids: &ids)
+            checker.check(
+                CheckCase("t", nil) { $0.credentials = .token(token) }.request(), auth: &auth, now: time, ids: &ids)
         }
         let first = send("good")
         #expect(first.reason == nil)
@@ -240,8 +280,11 @@ let checkCases: [CheckCase] = [
 
     @Test func productionMockRejectsSandboxOnlyCertificates() {
         let production = RequestChecker(rules: MockRules(environment: .production))
-        var auth = ConnectionAuthState(certificate: PresentedCertificate(trusted: true, topics: ["com.example.demo"], environments: [.sandbox]))
+        var auth = ConnectionAuthState(
+            certificate: PresentedCertificate(trusted: true, topics: ["com.example.demo"], environments: [.sandbox]))
         var ids = MockIDGenerator(seed: 1)
-        #expect(production.check(CheckCase("p", nil).request(), auth: &auth, now: now, ids: &ids).reason == .badCertificateEnvironment)
+        #expect(
+            production.check(CheckCase("p", nil).request(), auth: &auth, now: now, ids: &ids).reason
+                == .badCertificateEnvironment)
     }
 }

@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
+
 @testable import APNSPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The file-system steps other modules now take through APNSPlatform instead of libc: the mock's atomic
 /// state dir (unique directory, rename), the settings file's checked open, `--devices`' input kinds.
@@ -24,7 +26,9 @@ import Testing
             var names: [String] = []
             if let dir = opendir(path) {
                 while let entry = readdir(dir) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                        String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+                    }
                     if name != "." && name != ".." { names.append(name) }
                 }
                 closedir(dir)
@@ -40,7 +44,9 @@ import Testing
         let second = try #require(FileSystem.makeUniqueDirectory(template: scratch.file("state.new-XXXXXX")))
         #expect(first != second)
         for made in [first, second] {
-            #expect(made.hasPrefix(scratch.file("state.new-")) && made.utf8.count == scratch.file("state.new-XXXXXX").utf8.count)
+            #expect(
+                made.hasPrefix(scratch.file("state.new-"))
+                    && made.utf8.count == scratch.file("state.new-XXXXXX").utf8.count)
             #expect(!made.hasSuffix("XXXXXX"))
             #expect(FileSystem.entryKind(made) == .directory)
             var st = stat()
@@ -80,20 +86,33 @@ import Testing
         #expect(throws: TrustedFile.Failure.tooLarge(path: scratch.file("settings.toml"), limit: 3)) {
             try TrustedFile.read(scratch.file("settings.toml"), limit: 3)
         }
-        #expect(throws: TrustedFile.Failure.missing(path: scratch.file("none.toml"))) { try TrustedFile.read(scratch.file("none.toml"), limit: 100) }
-        #expect(throws: TrustedFile.Failure.missing(path: scratch.file("none/x.toml"))) { try TrustedFile.read(scratch.file("none/x.toml"), limit: 100) }
+        #expect(throws: TrustedFile.Failure.missing(path: scratch.file("none.toml"))) {
+            try TrustedFile.read(scratch.file("none.toml"), limit: 100)
+        }
+        #expect(throws: TrustedFile.Failure.missing(path: scratch.file("none/x.toml"))) {
+            try TrustedFile.read(scratch.file("none/x.toml"), limit: 100)
+        }
         try FileSystem.makeDirectory(scratch.file("folder"))
-        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("folder"), reason: "is a directory, not a regular file", fix: nil)) {
+        #expect(
+            throws: TrustedFile.Failure.untrusted(
+                path: scratch.file("folder"), reason: "is a directory, not a regular file", fix: nil)
+        ) {
             try TrustedFile.read(scratch.file("folder"), limit: 100)
         }
         #expect(mkfifo(scratch.file("fifo"), 0o600) == 0)
         // No writer: a blocking open would hang here.
-        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("fifo"), reason: "is a FIFO, not a regular file", fix: nil)) {
+        #expect(
+            throws: TrustedFile.Failure.untrusted(
+                path: scratch.file("fifo"), reason: "is a FIFO, not a regular file", fix: nil)
+        ) {
             try TrustedFile.read(scratch.file("fifo"), limit: 100)
         }
         #expect(chmod(scratch.file("settings.toml"), 0o620) == 0)
-        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("settings.toml"), reason: "is writable by group (mode 0620)",
-                                                      fix: "chmod go-w \(scratch.file("settings.toml"))")) {
+        #expect(
+            throws: TrustedFile.Failure.untrusted(
+                path: scratch.file("settings.toml"), reason: "is writable by group (mode 0620)",
+                fix: "chmod go-w \(scratch.file("settings.toml"))")
+        ) {
             try TrustedFile.read(scratch.file("settings.toml"), limit: 100)
         }
     }
@@ -108,8 +127,11 @@ import Testing
             previous = "link\(n)"
         }
         #expect(try TrustedFile.read(scratch.file("link\(TrustedFile.maximumLinks - 1)"), limit: 10) == Array("x".utf8))
-        #expect(throws: TrustedFile.Failure.untrusted(path: scratch.file("link\(TrustedFile.maximumLinks)"),
-                                                      reason: "leads through more than \(TrustedFile.maximumLinks) symbolic links", fix: nil)) {
+        #expect(
+            throws: TrustedFile.Failure.untrusted(
+                path: scratch.file("link\(TrustedFile.maximumLinks)"),
+                reason: "leads through more than \(TrustedFile.maximumLinks) symbolic links", fix: nil)
+        ) {
             try TrustedFile.read(scratch.file("link\(TrustedFile.maximumLinks)"), limit: 10)
         }
     }
@@ -125,7 +147,9 @@ import Testing
         let second = input.lines()
         #expect(second.next() == "one" && second.lineNumber == 1)
         #expect(try InputFile(path: scratch.path).kind == .directory)
-        #expect(throws: FileSystem.Failure.missing(path: scratch.file("none"))) { try InputFile(path: scratch.file("none")) }
+        #expect(throws: FileSystem.Failure.missing(path: scratch.file("none"))) {
+            try InputFile(path: scratch.file("none"))
+        }
     }
 
     /// `publish` creates a file whole or not at all and never replaces one: the second writer gets `.exists` and
@@ -142,7 +166,9 @@ import Testing
         var names: [String] = []
         if let listing = opendir(scratch.path) {
             while let entry = readdir(listing) {
-                names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+                names.append(
+                    withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                )
             }
             closedir(listing)
         }

@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
+
 @testable import APNSPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one wait: descriptors and an interrupt until a deadline, one rounding that never wakes early.
 @Suite struct PollSetTests {
@@ -58,7 +60,9 @@ import Testing
         let interrupt = try #require(WakePipe())
         var poller = PollSet()
         poller.add(socketLike.readFD, .readable)
-        #expect(poller.wait(until: SystemClock.monotonicNanoseconds() + 1_000_000, interrupt: interrupt.readFD) == .deadline)
+        #expect(
+            poller.wait(until: SystemClock.monotonicNanoseconds() + 1_000_000, interrupt: interrupt.readFD) == .deadline
+        )
         interrupt.write(byte: 15)
         socketLike.signal()
         #expect(poller.wait(until: nil, interrupt: interrupt.readFD) == .interrupted)

@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Testing
+
 @testable import APNSPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The one self-pipe: a poke makes the read end readable for pollers, bytes queue in order, and both ends
 /// are safe to hand to a poll loop and a child process (non-blocking, close-on-exec).

@@ -1,5 +1,6 @@
 import APNSCore
 import Testing
+
 @testable import APNSSettings
 
 /// `-d NAME` and `--devices` lines: tokens stay tokens, names resolve with the profile's own table winning.
@@ -11,7 +12,11 @@ import Testing
 
     @Test func namesAndTokens() throws {
         let n = try Self.names()
-        #expect(try n.resolve("my-iphone") == DeviceNames.Device(token: try DeviceToken(parsing: "3f2a000000000000000000000000000000000000000000000000000000009c1d"), name: "my-iphone"))
+        #expect(
+            try n.resolve("my-iphone")
+                == DeviceNames.Device(
+                    token: try DeviceToken(parsing: "3f2a000000000000000000000000000000000000000000000000000000009c1d"),
+                    name: "my-iphone"))
         // The profile's own table wins.
         #expect(try n.resolve("qa-ipad").token.hex.hasPrefix("aaaa"))
         #expect(try Self.names(profile: nil).resolve("qa-ipad").token.hex.hasPrefix("77b0"))
@@ -22,18 +27,29 @@ import Testing
 
     @Test func unknownNames() throws {
         let n = try Self.names()
-        #expect(throws: DeviceNames.Problem.unknownName("my-iphon", known: ["my-iphone", "qa-ipad"])) { try n.resolve("my-iphon") }
-        do { _ = try n.resolve("my-iphon"); Issue.record("resolved") } catch {
+        #expect(throws: DeviceNames.Problem.unknownName("my-iphon", known: ["my-iphone", "qa-ipad"])) {
+            try n.resolve("my-iphon")
+        }
+        do {
+            _ = try n.resolve("my-iphon")
+            Issue.record("resolved")
+        } catch {
             #expect(error.suggestion == "my-iphone")
             #expect(error.message == "unknown device name \"my-iphon\"; did you mean \"my-iphone\"?")
             // A --devices line is quoted by its first 8 characters before the reason, which does not repeat it.
             #expect(error.lineMessage == "unknown device name; did you mean \"my-iphone\"?")
         }
-        do { _ = try n.resolve("laptop"); Issue.record("resolved") } catch {
+        do {
+            _ = try n.resolve("laptop")
+            Issue.record("resolved")
+        } catch {
             #expect(error.message == "unknown device name \"laptop\"; the known names are my-iphone, qa-ipad")
             #expect(error.lineMessage == "unknown device name; the known names are my-iphone, qa-ipad")
         }
-        do { _ = try DeviceNames().resolve("laptop"); Issue.record("resolved") } catch {
+        do {
+            _ = try DeviceNames().resolve("laptop")
+            Issue.record("resolved")
+        } catch {
             #expect(error.message.contains("no device names are defined"))
         }
     }
@@ -41,16 +57,24 @@ import Testing
     @Test func aLongTableIsListedByItsFirstNames() throws {
         let lines = (1...25).map { "phone-\($0) = \"\(String(repeating: "ab", count: 32))\"\n" }.joined()
         let file = try SettingsFile.parse(Array(("[devices]\n" + lines).utf8), path: "/c.toml")
-        do { _ = try DeviceNames(file: file, profile: nil).resolve("laptop"); Issue.record("resolved") } catch {
-            #expect(error.message == "unknown device name \"laptop\"; the known names are "
-                    + (1...10).map { "phone-\($0)" }.joined(separator: ", ") + ", … (25 in all; apnsctl config list shows them)")
+        do {
+            _ = try DeviceNames(file: file, profile: nil).resolve("laptop")
+            Issue.record("resolved")
+        } catch {
+            #expect(
+                error.message == "unknown device name \"laptop\"; the known names are "
+                    + (1...10).map { "phone-\($0)" }.joined(separator: ", ")
+                    + ", … (25 in all; apnsctl config list shows them)")
         }
     }
 
     @Test func badEntriesAreReportedWhenUsed() throws {
         let file = try SettingsFile.parse(Array("[devices]\nbroken = \"xyz\"\nnumber = 5\n".utf8), path: "/c.toml")
         let n = DeviceNames(file: file, profile: nil)
-        do { _ = try n.resolve("broken"); Issue.record("resolved") } catch {
+        do {
+            _ = try n.resolve("broken")
+            Issue.record("resolved")
+        } catch {
             #expect(error.message.hasPrefix("device name \"broken\" (/c.toml:2) is not a usable token"))
         }
         #expect(throws: DeviceNames.Problem.self) { try n.resolve("number") }

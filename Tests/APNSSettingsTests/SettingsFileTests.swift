@@ -1,11 +1,13 @@
 import APNSPlatform
 import APNSTestSupport
 import Testing
+
 @testable import APNSSettings
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The settings file's refusals, whatever the command: each one line naming the path and line, exit 64.
@@ -13,7 +15,10 @@ import Darwin
     static let path = "/cfg/config.toml"
 
     func refusal(_ text: String) -> SettingsProblem? {
-        do { _ = try SettingsFile.parse(Array(text.utf8), path: Self.path); return nil } catch { return error }
+        do {
+            _ = try SettingsFile.parse(Array(text.utf8), path: Self.path)
+            return nil
+        } catch { return error }
     }
 
     struct Refusal: CustomStringConvertible, Sendable {
@@ -23,28 +28,54 @@ import Darwin
     }
 
     static let refusals: [Refusal] = [
-        Refusal(text: "[profiles.dev]\ntopic = com.example\n",
-                message: "\(path):2:9: com.example is not a TOML value; strings need quotes (\"com.example\")"),
-        Refusal(text: "[profiles.dev]\ntopic = \"a\"\ntopik = \"b\"\n",
-                message: "\(path):3: unknown key \"topik\" in [profiles.dev]; did you mean \"topic\"?"),
-        Refusal(text: "[profiles.dev]\nzzzzzz = 1\n",
-                message: "\(path):2: unknown key \"zzzzzz\" in [profiles.dev]; apnsctl config show --for COMMAND lists the settings"),
-        Refusal(text: "\n[profiles.dev]\ncert = \"c.p12\"\npassphrase = \"hunter2\"\n",
-                message: "\(path):4: passphrase in [profiles.dev]: secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE"),
-        Refusal(text: "[devices]\ncafe = \"3f2a\"\n",
-                message: "\(path):2: device name \"cafe\" in [devices] is made only of hex digits, so -d cafe would read as a token; give it a name with another letter (my-cafe)"),
-        Refusal(text: "[profiles.x.devices]\nDEADBEEF = \"3f2a\"\n",
-                message: "\(path):2: device name \"DEADBEEF\" in [profiles.x.devices] is made only of hex digits, so -d DEADBEEF would read as a token; give it a name with another letter (my-DEADBEEF)"),
-        Refusal(text: "[profiles.dev]\ndevice = \"3f2a\"\n",
-                message: "\(path):2: \"device\" in [profiles.dev] is an input of one run, not a setting; give it on the command line"),
-        Refusal(text: "topic = \"x\"\n",
-                message: "\(path):1: \"topic\" at the top level; settings go in a profile: put it under [profiles.NAME]"),
-        Refusal(text: "default-profil = \"x\"\n",
-                message: "\(path):1: unknown key \"default-profil\" at the top level; did you mean \"default-profile\"? the top level holds default-profile, [profiles.NAME] and [devices]"),
-        Refusal(text: "[profile.dev]\ntopic = \"x\"\n",
-                message: "\(path):1: unknown key \"profile\" at the top level; did you mean \"profiles\"? the top level holds default-profile, [profiles.NAME] and [devices]"),
+        Refusal(
+            text: "[profiles.dev]\ntopic = com.example\n",
+            message: "\(path):2:9: com.example is not a TOML value; strings need quotes (\"com.example\")"),
+        Refusal(
+            text: "[profiles.dev]\ntopic = \"a\"\ntopik = \"b\"\n",
+            message: "\(path):3: unknown key \"topik\" in [profiles.dev]; did you mean \"topic\"?"),
+        Refusal(
+            text: "[profiles.dev]\nzzzzzz = 1\n",
+            message:
+                "\(path):2: unknown key \"zzzzzz\" in [profiles.dev]; apnsctl config show --for COMMAND lists the settings"
+        ),
+        Refusal(
+            text: "\n[profiles.dev]\ncert = \"c.p12\"\npassphrase = \"hunter2\"\n",
+            message:
+                "\(path):4: passphrase in [profiles.dev]: secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+        ),
+        Refusal(
+            text: "[devices]\ncafe = \"3f2a\"\n",
+            message:
+                "\(path):2: device name \"cafe\" in [devices] is made only of hex digits, so -d cafe would read as a token; give it a name with another letter (my-cafe)"
+        ),
+        Refusal(
+            text: "[profiles.x.devices]\nDEADBEEF = \"3f2a\"\n",
+            message:
+                "\(path):2: device name \"DEADBEEF\" in [profiles.x.devices] is made only of hex digits, so -d DEADBEEF would read as a token; give it a name with another letter (my-DEADBEEF)"
+        ),
+        Refusal(
+            text: "[profiles.dev]\ndevice = \"3f2a\"\n",
+            message:
+                "\(path):2: \"device\" in [profiles.dev] is an input of one run, not a setting; give it on the command line"
+        ),
+        Refusal(
+            text: "topic = \"x\"\n",
+            message: "\(path):1: \"topic\" at the top level; settings go in a profile: put it under [profiles.NAME]"),
+        Refusal(
+            text: "default-profil = \"x\"\n",
+            message:
+                "\(path):1: unknown key \"default-profil\" at the top level; did you mean \"default-profile\"? the top level holds default-profile, [profiles.NAME] and [devices]"
+        ),
+        Refusal(
+            text: "[profile.dev]\ntopic = \"x\"\n",
+            message:
+                "\(path):1: unknown key \"profile\" at the top level; did you mean \"profiles\"? the top level holds default-profile, [profiles.NAME] and [devices]"
+        ),
         Refusal(text: "profiles = 1\n", message: "\(path):1: profiles must be tables, written [profiles.NAME]"),
-        Refusal(text: "[profiles]\ndev = \"x\"\n", message: "\(path):2: profiles.dev must be a table, written [profiles.dev]"),
+        Refusal(
+            text: "[profiles]\ndev = \"x\"\n",
+            message: "\(path):2: profiles.dev must be a table, written [profiles.dev]"),
     ]
 
     @Test(arguments: refusals) func refusedWhole(_ row: Refusal) throws {
@@ -75,11 +106,15 @@ import Darwin
         #expect(try SettingsFileReader.read(SettingsLocation(path: good, origin: .flag("--config"))) != nil)
         let open = try dir.write("open.toml", "", mode: 0o666)
         chmod(open, 0o666)
-        #expect(throws: SettingsProblem.self) { try SettingsFileReader.read(SettingsLocation(path: open, origin: .defaultValue)) }
+        #expect(throws: SettingsProblem.self) {
+            try SettingsFileReader.read(SettingsLocation(path: open, origin: .defaultValue))
+        }
         // A missing default file is no settings; a missing named one is 66.
-        #expect(try SettingsFileReader.read(SettingsLocation(path: dir.file("none.toml"), origin: .defaultValue)) == nil)
+        #expect(
+            try SettingsFileReader.read(SettingsLocation(path: dir.file("none.toml"), origin: .defaultValue)) == nil)
         do {
-            _ = try SettingsFileReader.read(SettingsLocation(path: dir.file("none.toml"), origin: .variable("APNSCTL_CONFIG")))
+            _ = try SettingsFileReader.read(
+                SettingsLocation(path: dir.file("none.toml"), origin: .variable("APNSCTL_CONFIG")))
             Issue.record("a missing named file was accepted")
         } catch {
             #expect(error.exitCode == 66)
@@ -95,15 +130,26 @@ import Darwin
             do {
                 _ = try SettingsFileReader.read(SettingsLocation(path: path, origin: .flag("--config")))
                 Issue.record("\(path) was read")
-            } catch { #expect(error.exitCode == 64 && error.message.hasPrefix("\(path): is \(what), not a regular file"), "\(error.message)") }
+            } catch {
+                #expect(
+                    error.exitCode == 64 && error.message.hasPrefix("\(path): is \(what), not a regular file"),
+                    "\(error.message)")
+            }
         }
     }
 
     @Test func location() {
-        #expect(SettingsLocation.find(configFlag: nil, variables: [:], configHome: "/h/.config").path == "/h/.config/apnsctl/config.toml")
-        #expect(SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": ""], configHome: "/x").origin == .defaultValue)
-        #expect(SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x").origin == .variable("APNSCTL_CONFIG"))
-        #expect(SettingsLocation.find(configFlag: "f.toml", variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x")
+        #expect(
+            SettingsLocation.find(configFlag: nil, variables: [:], configHome: "/h/.config").path
+                == "/h/.config/apnsctl/config.toml")
+        #expect(
+            SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": ""], configHome: "/x").origin
+                == .defaultValue)
+        #expect(
+            SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x").origin
+                == .variable("APNSCTL_CONFIG"))
+        #expect(
+            SettingsLocation.find(configFlag: "f.toml", variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x")
                 == SettingsLocation(path: "f.toml", origin: .flag("--config")))
         #expect(SettingsLocation(path: "f.toml", origin: .defaultValue).directory == ".")
         #expect(SettingsLocation(path: "/config.toml", origin: .defaultValue).directory == "/")

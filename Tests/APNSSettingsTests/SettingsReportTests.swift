@@ -1,5 +1,6 @@
 import APNSTestSupport
 import Testing
+
 @testable import APNSSettings
 
 /// What `config show`, `config list` and `-v` print, in-process: the same values and origins, no secret.
@@ -7,8 +8,10 @@ import Testing
     static let pem = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49SECRETBODY\n-----END PRIVATE KEY-----\n"
 
     static func resolved() throws -> ResolvedSettings {
-        try SettingsResolverTests.resolve(variables: ["APNSCTL_PRIORITY": "5", "APNSCTL_PASSPHRASE": "hunter2",
-                                                      "APNSCTL_PROXY": "http://user:pw-secret@proxy:3128"])
+        try SettingsResolverTests.resolve(variables: [
+            "APNSCTL_PRIORITY": "5", "APNSCTL_PASSPHRASE": "hunter2",
+            "APNSCTL_PROXY": "http://user:pw-secret@proxy:3128",
+        ])
     }
 
     @Test func verboseAndShowAgree() throws {
@@ -28,7 +31,9 @@ import Testing
             let line = "* \(setting.name) \(value.value.display) (\(value.origin.description))"
             #expect(verbose.contains(line))
             let row = show.first { $0.hasPrefix(setting.name + " ") }
-            #expect(row?.contains(value.value.display) == true && row?.hasSuffix(value.origin.description) == true, "\(line) vs \(row ?? "")")
+            #expect(
+                row?.contains(value.value.display) == true && row?.hasSuffix(value.origin.description) == true,
+                "\(line) vs \(row ?? "")")
         }
         let all = (verbose + show + SettingsReport.showJSON(r)).joined(separator: "\n")
         #expect(!all.contains("hunter2") && !all.contains("pw-secret"))
@@ -36,7 +41,8 @@ import Testing
 
     @Test func pemIsShownByItsVariable() throws {
         let r = try SettingsResolverTests.resolve(variables: ["APNSCTL_AUTH_KEY": Self.pem], file: nil)
-        let all = (SettingsReport.verboseLines(r) + SettingsReport.showText(r) + SettingsReport.showJSON(r)).joined(separator: "\n")
+        let all = (SettingsReport.verboseLines(r) + SettingsReport.showText(r) + SettingsReport.showJSON(r)).joined(
+            separator: "\n")
         #expect(all.contains("(PEM from APNSCTL_AUTH_KEY)"))
         #expect(!all.contains("SECRETBODY") && !all.contains("BEGIN"))
     }
@@ -46,9 +52,15 @@ import Testing
         let text = SettingsReport.listText(file, mockReadyFile: "/s/mock.json")
         #expect(text.first == "profile dev (default)  /c.toml:3")
         #expect(text.contains("profile mock  built in: apnsctl mock's /s/mock.json"))
-        #expect(text.last == "device qa-ipad  aaaa000000000000000000000000000000000000000000000000000000000a11  profile prod-cert, /c.toml:18")
+        #expect(
+            text.last
+                == "device qa-ipad  aaaa000000000000000000000000000000000000000000000000000000000a11  profile prod-cert, /c.toml:18"
+        )
         let json = SettingsReport.listJSON(file, mockReadyFile: "/s/mock.json")
         #expect(json.contains("{\"profile\":\"mock\",\"default\":false,\"builtin\":true,\"file\":\"/s/mock.json\"}"))
-        #expect(json.last == "{\"device\":\"qa-ipad\",\"token\":\"aaaa000000000000000000000000000000000000000000000000000000000a11\",\"profile\":\"prod-cert\",\"file\":\"/c.toml\",\"line\":18}")
+        #expect(
+            json.last
+                == "{\"device\":\"qa-ipad\",\"token\":\"aaaa000000000000000000000000000000000000000000000000000000000a11\",\"profile\":\"prod-cert\",\"file\":\"/c.toml\",\"line\":18}"
+        )
     }
 }

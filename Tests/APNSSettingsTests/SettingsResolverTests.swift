@@ -1,41 +1,51 @@
 import APNSCore
 import APNSTestSupport
 import Testing
+
 @testable import APNSSettings
 
 /// The resolver in-process, as tables: flags, variables and file text in; values, origins and errors out.
 @Suite struct SettingsResolverTests {
     static let path = "/home/u/.config/apnsctl/config.toml"
     /// CLI.md's example, plus a profile's own device table and a profile with request defaults.
-    static let example = SettingsExample.text + """
+    static let example =
+        SettingsExample.text + """
 
-        [profiles.prod-cert.devices]
-        qa-ipad = "aaaa000000000000000000000000000000000000000000000000000000000a11"
+            [profiles.prod-cert.devices]
+            qa-ipad = "aaaa000000000000000000000000000000000000000000000000000000000a11"
 
-        [profiles.staging]
-        cert = "certs/staging.pem"
-        env = "production"
-        priority = 5
-        endpoint = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"]
+            [profiles.staging]
+            cert = "certs/staging.pem"
+            env = "production"
+            priority = 5
+            endpoint = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"]
 
-        """
+            """
 
-    static func input(_ command: SettingCommand = .send, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:],
-                      file: String? = example, mockJSON: String? = nil) -> SettingsInput {
-        SettingsInput(command: command, flags: flags, variables: variables, home: "/home/u",
-                      location: SettingsLocation(path: path, origin: .defaultValue), fileBytes: file.map { Array($0.utf8) },
-                      mockReadyFile: "/state/mock.json", mockJSON: mockJSON.map { Array($0.utf8) })
+    static func input(
+        _ command: SettingCommand = .send, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:],
+        file: String? = example, mockJSON: String? = nil
+    ) -> SettingsInput {
+        SettingsInput(
+            command: command, flags: flags, variables: variables, home: "/home/u",
+            location: SettingsLocation(path: path, origin: .defaultValue), fileBytes: file.map { Array($0.utf8) },
+            mockReadyFile: "/state/mock.json", mockJSON: mockJSON.map { Array($0.utf8) })
     }
 
-    static func resolve(_ command: SettingCommand = .send, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:],
-                        file: String? = example, mockJSON: String? = nil) throws -> ResolvedSettings {
+    static func resolve(
+        _ command: SettingCommand = .send, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:],
+        file: String? = example, mockJSON: String? = nil
+    ) throws -> ResolvedSettings {
         try SettingsResolver.resolve(input(command, flags: flags, variables: variables, file: file, mockJSON: mockJSON))
     }
 
-    static func problem(_ command: SettingCommand = .send, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:],
-                        file: String? = example, mockJSON: String? = nil) -> SettingsProblem? {
+    static func problem(
+        _ command: SettingCommand = .send, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:],
+        file: String? = example, mockJSON: String? = nil
+    ) -> SettingsProblem? {
         do {
-            let r = try SettingsResolver.resolve(input(command, flags: flags, variables: variables, file: file, mockJSON: mockJSON))
+            let r = try SettingsResolver.resolve(
+                input(command, flags: flags, variables: variables, file: file, mockJSON: mockJSON))
             try r.checkCombinations()
             return nil
         } catch { return error }
@@ -60,23 +70,31 @@ import Testing
     }
 
     static let topicLayers: [Layering] = [
-        Layering(name: "profile only", flag: nil, variable: nil, profile: true, expected: "com.example.app",
-                 origin: .profile(name: "dev", file: path, line: 6)),
-        Layering(name: "variable over profile", flag: nil, variable: "com.var", profile: true, expected: "com.var",
-                 origin: .variable("APNSCTL_TOPIC")),
-        Layering(name: "flag over variable and profile", flag: "com.flag", variable: "com.var", profile: true, expected: "com.flag",
-                 origin: .flag("--topic")),
-        Layering(name: "empty variable falls through", flag: nil, variable: "", profile: true, expected: "com.example.app",
-                 origin: .profile(name: "dev", file: path, line: 6)),
-        Layering(name: "flag over profile", flag: "com.flag", variable: nil, profile: true, expected: "com.flag",
-                 origin: .flag("--topic")),
-        Layering(name: "variable without a file", flag: nil, variable: "com.var", profile: false, expected: "com.var",
-                 origin: .variable("APNSCTL_TOPIC")),
+        Layering(
+            name: "profile only", flag: nil, variable: nil, profile: true, expected: "com.example.app",
+            origin: .profile(name: "dev", file: path, line: 6)),
+        Layering(
+            name: "variable over profile", flag: nil, variable: "com.var", profile: true, expected: "com.var",
+            origin: .variable("APNSCTL_TOPIC")),
+        Layering(
+            name: "flag over variable and profile", flag: "com.flag", variable: "com.var", profile: true,
+            expected: "com.flag",
+            origin: .flag("--topic")),
+        Layering(
+            name: "empty variable falls through", flag: nil, variable: "", profile: true, expected: "com.example.app",
+            origin: .profile(name: "dev", file: path, line: 6)),
+        Layering(
+            name: "flag over profile", flag: "com.flag", variable: nil, profile: true, expected: "com.flag",
+            origin: .flag("--topic")),
+        Layering(
+            name: "variable without a file", flag: nil, variable: "com.var", profile: false, expected: "com.var",
+            origin: .variable("APNSCTL_TOPIC")),
     ]
 
     @Test(arguments: topicLayers) func topicPrecedence(_ row: Layering) throws {
-        let r = try Self.resolve(flags: Self.flags { $0[.topic] = row.flag },
-                                 variables: row.variable.map { ["APNSCTL_TOPIC": $0] } ?? [:], file: row.profile ? Self.example : nil)
+        let r = try Self.resolve(
+            flags: Self.flags { $0[.topic] = row.flag },
+            variables: row.variable.map { ["APNSCTL_TOPIC": $0] } ?? [:], file: row.profile ? Self.example : nil)
         #expect(r[.topic]?.value == row.expected)
         #expect(r[.topic]?.origin == row.origin)
     }
@@ -86,7 +104,8 @@ import Testing
         let byVariable = try Self.resolve(variables: ["APNSCTL_PROFILE": "prod-cert"])
         #expect(byVariable.profile?.origin == .variable("APNSCTL_PROFILE"))
         #expect(byVariable[.env]?.value == .one(.production))
-        let byFlag = try Self.resolve(flags: Self.flags { $0.profile = "staging" }, variables: ["APNSCTL_PROFILE": "dev"])
+        let byFlag = try Self.resolve(
+            flags: Self.flags { $0.profile = "staging" }, variables: ["APNSCTL_PROFILE": "dev"])
         #expect(byFlag.profile?.value == "staging")
         #expect(byFlag[.priority] == Sourced(.powerAware, from: .profile(name: "staging", file: Self.path, line: 23)))
         #expect(byFlag[.endpoint]?.value.byEnvironment.count == 2)
@@ -100,7 +119,10 @@ import Testing
         #expect(near?.message == "--profile prod-crt: unknown profile; did you mean \"prod-cert\"?")
         #expect(near?.exitCode == 64)
         let far = Self.problem(variables: ["APNSCTL_PROFILE": "qa-lab"])
-        #expect(far?.message == "APNSCTL_PROFILE=qa-lab: unknown profile; the profiles in \(Self.path) are dev, prod-cert, staging, mock")
+        #expect(
+            far?.message
+                == "APNSCTL_PROFILE=qa-lab: unknown profile; the profiles in \(Self.path) are dev, prod-cert, staging, mock"
+        )
         let noFile = Self.problem(flags: Self.flags { $0.profile = "dev" }, file: nil)
         #expect(noFile?.message.contains("there is no settings file") == true)
         let badDefault = Self.problem(file: "default-profile = \"nope\"\n[profiles.dev]\ntopic = \"x\"\n")
@@ -114,7 +136,8 @@ import Testing
         let r = try Self.resolve(flags: Self.flags { $0[.cert] = "push.pem" })
         #expect(r[.cert] == Sourced(.file("push.pem"), from: .flag("--cert")))
         #expect(r[.authKey] == nil)
-        #expect(r[.teamID]?.origin == .profile(name: "dev", file: Self.path, line: 5), "team-id follows the ordinary order")
+        #expect(
+            r[.teamID]?.origin == .profile(name: "dev", file: Self.path, line: 5), "team-id follows the ordinary order")
         try r.checkCombinations()
 
         // APNSCTL_CERT over a profile's auth-key uses the certificate.
@@ -123,49 +146,86 @@ import Testing
         #expect(v[.authKey] == nil)
 
         // --auth-key over a profile's cert: token auth.
-        let t = try Self.resolve(flags: Self.flags { $0.profile = "prod-cert"; $0[.authKey] = "k.p8" })
+        let t = try Self.resolve(
+            flags: Self.flags {
+                $0.profile = "prod-cert"
+                $0[.authKey] = "k.p8"
+            })
         #expect(t[.cert] == nil)
         #expect(t[.authKey]?.value == .file("k.p8"))
 
         // A profile's key id does not follow its key out: with APNSCTL_AUTH_KEY the profile's key-id is not read.
-        let pemKey = try Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_AUTH_KEY": "/k.p8"],
-                                      file: "[profiles.p]\nauth-key = \"AuthKey_ABCDE12345.p8\"\nkey-id = \"ABCDE12345\"\n")
+        let pemKey = try Self.resolve(
+            flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_AUTH_KEY": "/k.p8"],
+            file: "[profiles.p]\nauth-key = \"AuthKey_ABCDE12345.p8\"\nkey-id = \"ABCDE12345\"\n")
         #expect(pemKey[.keyID] == nil)
         #expect(pemKey[.authKey]?.origin == .variable("APNSCTL_AUTH_KEY"))
 
         // The profile's own key: ~/ expanded, relative paths from the file's folder.
         #expect(try Self.resolve()[.authKey]?.value == .file("/home/u/keys/AuthKey_ABCDE12345.p8"))
-        #expect(try Self.resolve(flags: Self.flags { $0.profile = "prod-cert" })[.cert]?.value
+        #expect(
+            try Self.resolve(flags: Self.flags { $0.profile = "prod-cert" })[.cert]?.value
                 == .file("/home/u/.config/apnsctl/certs/push-prod.p12"))
     }
 
     @Test func credentialCombinations() {
         let both = "[profiles.x]\ncert = \"a.pem\"\nauth-key = \"b.p8\"\n"
-        #expect(Self.problem(flags: Self.flags { $0.profile = "x" }, file: both)?.message
-                == "cert in profile x (\(Self.path):2) and auth-key in profile x (\(Self.path):3) both given; choose one: certificate auth (cert) or token auth (auth-key)")
-        #expect(Self.problem(flags: Self.flags { $0[.cert] = "a"; $0[.authKey] = "b" }, file: nil)?.message.hasPrefix("--cert and --auth-key both given") == true)
+        #expect(
+            Self.problem(flags: Self.flags { $0.profile = "x" }, file: both)?.message
+                == "cert in profile x (\(Self.path):2) and auth-key in profile x (\(Self.path):3) both given; choose one: certificate auth (cert) or token auth (auth-key)"
+        )
+        #expect(
+            Self.problem(
+                flags: Self.flags {
+                    $0[.cert] = "a"
+                    $0[.authKey] = "b"
+                }, file: nil)?.message.hasPrefix("--cert and --auth-key both given") == true)
         #expect(Self.problem(file: nil)?.message.hasPrefix("no credential;") == true)
-        #expect(Self.problem(flags: Self.flags { $0[.key] = "k.pem" }, file: nil)?.message == "--key needs a certificate in the same place; give cert with it")
+        #expect(
+            Self.problem(flags: Self.flags { $0[.key] = "k.pem" }, file: nil)?.message
+                == "--key needs a certificate in the same place; give cert with it")
         // --key with the profile's certificate: the unit comes from the flags, which have no certificate.
-        #expect(Self.problem(flags: Self.flags { $0.profile = "prod-cert"; $0[.key] = "k.pem" })?.message.hasPrefix("--key needs") == true)
+        #expect(
+            Self.problem(
+                flags: Self.flags {
+                    $0.profile = "prod-cert"
+                    $0[.key] = "k.pem"
+                })?.message.hasPrefix("--key needs") == true)
         // A key id above the key's layer is stranded.
-        #expect(Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix("--key-id: a key id belongs to its key, and the credentials come from auth-key in profile dev") == true)
-        #expect(Self.problem(flags: Self.flags { $0[.teamID] = "X"; $0[.cert] = "c.pem" }, file: nil)?.message == "--team-id needs a .p8 key for token auth; pass --auth-key too")
+        #expect(
+            Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix(
+                "--key-id: a key id belongs to its key, and the credentials come from auth-key in profile dev") == true)
+        #expect(
+            Self.problem(
+                flags: Self.flags {
+                    $0[.teamID] = "X"
+                    $0[.cert] = "c.pem"
+                }, file: nil)?.message == "--team-id needs a .p8 key for token auth; pass --auth-key too")
         #expect(Self.problem(.jwt, file: nil)?.message.hasPrefix("--auth-key is required") == true)
         // -p dev --team-id X is fine: the key comes from the profile.
-        #expect(Self.problem(flags: Self.flags { $0.profile = "dev"; $0[.teamID] = "OTHERTEAM1" }) == nil)
-        #expect((try? Self.resolve(flags: Self.flags { $0[.teamID] = "OTHERTEAM1" })[.teamID]?.origin) == .flag("--team-id"))
+        #expect(
+            Self.problem(
+                flags: Self.flags {
+                    $0.profile = "dev"
+                    $0[.teamID] = "OTHERTEAM1"
+                }) == nil)
+        #expect(
+            (try? Self.resolve(flags: Self.flags { $0[.teamID] = "OTHERTEAM1" })[.teamID]?.origin) == .flag("--team-id")
+        )
     }
 
     @Test func pemInVariables() throws {
-        let pem = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
+        let pem =
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
         let r = try Self.resolve(variables: ["APNSCTL_AUTH_KEY": pem, "APNSCTL_KEY_ID": "ABCDE12345"], file: nil)
         #expect(r[.authKey]?.value == .pem(text: pem, variable: "APNSCTL_AUTH_KEY"))
         #expect(r[.authKey]?.value.displayName == "(PEM from APNSCTL_AUTH_KEY)")
         #expect(r.value(of: Setting.of(.authKey))?.value.display == "(PEM from APNSCTL_AUTH_KEY)")
         #expect(r[.keyID]?.origin == .variable("APNSCTL_KEY_ID"))
         // A PEM in a flag is a path (flags name files).
-        #expect(try Self.resolve(flags: Self.flags { $0[.cert] = "-----BEGIN" }, file: nil)[.cert]?.value == .file("-----BEGIN"))
+        #expect(
+            try Self.resolve(flags: Self.flags { $0[.cert] = "-----BEGIN" }, file: nil)[.cert]?.value
+                == .file("-----BEGIN"))
     }
 
     // MARK: Values: one parser per type, errors name their origin
@@ -201,18 +261,33 @@ import Testing
         #expect(variable?.exitCode == 64)
         let file = "[profiles.p]\ncert = \"c.pem\"\n\(row.setting) = \(row.toml)\n"
         let profile = Self.problem(flags: Self.flags { $0.profile = "p" }, file: file)
-        #expect(profile?.message.hasPrefix("\(Self.path):3: \(row.setting)") == true, "\(profile?.message ?? "accepted")")
+        #expect(
+            profile?.message.hasPrefix("\(Self.path):3: \(row.setting)") == true, "\(profile?.message ?? "accepted")")
     }
 
     @Test func messagesQuoteTheValueAsGiven() {
-        #expect(Self.problem(flags: Self.flags { $0[.priority] = "7"; $0[.cert] = "c" }, file: nil)?.message == "--priority 7: must be 10, 5 or 1")
-        #expect(Self.problem(variables: ["APNSCTL_PRIORITY": "7", "APNSCTL_CERT": "c"], file: nil)?.message == "APNSCTL_PRIORITY=7: must be 10, 5 or 1")
-        #expect(Self.problem(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\n\n\n\n\n\n\npriority = 7\n")?.message
+        #expect(
+            Self.problem(
+                flags: Self.flags {
+                    $0[.priority] = "7"
+                    $0[.cert] = "c"
+                }, file: nil)?.message == "--priority 7: must be 10, 5 or 1")
+        #expect(
+            Self.problem(variables: ["APNSCTL_PRIORITY": "7", "APNSCTL_CERT": "c"], file: nil)?.message
+                == "APNSCTL_PRIORITY=7: must be 10, 5 or 1")
+        #expect(
+            Self.problem(
+                flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\n\n\n\n\n\n\npriority = 7\n")?
+                .message
                 == "\(Self.path):9: priority = 7: must be 10, 5 or 1")
         // A wrong type is an error only for a command that reads the setting: jwt has no priority.
-        #expect(Self.problem(.jwt, flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\nauth-key = \"k.p8\"\npriority = \"x\"\n") == nil)
+        #expect(
+            Self.problem(
+                .jwt, flags: Self.flags { $0.profile = "p" },
+                file: "[profiles.p]\nauth-key = \"k.p8\"\npriority = \"x\"\n") == nil)
         // A proxy URL is never echoed (it may hold a password).
-        let proxy = Self.problem(variables: ["APNSCTL_PROXY": "https://user:secret@proxy:3128", "APNSCTL_CERT": "c"], file: nil)
+        let proxy = Self.problem(
+            variables: ["APNSCTL_PROXY": "https://user:secret@proxy:3128", "APNSCTL_CERT": "c"], file: nil)
         #expect(proxy?.message.contains("secret") == false)
         #expect(proxy?.message.contains("APNSCTL_PROXY") == true)
     }
@@ -223,22 +298,35 @@ import Testing
         #expect(throws: SettingsProblem.usage("--priority 7: must be 10, 5 or 1")) {
             try SettingParser.parseFlag("7", for: Setting.of(.priority), command: .send)
         }
-        #expect(throws: SettingsProblem.self) { try SettingParser.parseFlag("auto", for: Setting.of(.env), command: .channel) }
+        #expect(throws: SettingsProblem.self) {
+            try SettingParser.parseFlag("auto", for: Setting.of(.env), command: .channel)
+        }
     }
 
     @Test func booleansAndLists() throws {
-        for (text, expected) in [("1", true), ("TRUE", true), ("yes", true), ("On", true), ("0", false), ("false", false), ("NO", false), ("off", false)] {
+        for (text, expected) in [
+            ("1", true), ("TRUE", true), ("yes", true), ("On", true), ("0", false), ("false", false), ("NO", false),
+            ("off", false),
+        ] {
             #expect(try Self.resolve(variables: ["APNSCTL_INSECURE": text], file: nil).isOn(.insecure) == expected)
         }
         // A profile's true is switched off by the variable.
         let file = "[profiles.p]\ninsecure = true\n"
         #expect(try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: file).isOn(.insecure))
-        #expect(try !Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_INSECURE": "off"], file: file).isOn(.insecure))
-        let list = try Self.resolve(variables: ["APNSCTL_ENDPOINT": "sandbox=https://127.0.0.1:1, production=https://127.0.0.1:2"], file: nil)
+        #expect(
+            try !Self.resolve(
+                flags: Self.flags { $0.profile = "p" }, variables: ["APNSCTL_INSECURE": "off"], file: file
+            ).isOn(.insecure))
+        let list = try Self.resolve(
+            variables: ["APNSCTL_ENDPOINT": "sandbox=https://127.0.0.1:1, production=https://127.0.0.1:2"], file: nil)
         #expect(list[.endpoint]?.value.byEnvironment.count == 2)
-        let one = try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\nendpoint = \"https://127.0.0.1:9\"\n")
+        let one = try Self.resolve(
+            flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\nendpoint = \"https://127.0.0.1:9\"\n")
         #expect(one[.endpoint]?.value.all?.port == 9)
-        let flagged = try Self.resolve(flags: Self.flags { $0[list: .endpoint] = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"] }, file: nil)
+        let flagged = try Self.resolve(
+            flags: Self.flags {
+                $0[list: .endpoint] = ["sandbox=https://127.0.0.1:1", "production=https://127.0.0.1:2"]
+            }, file: nil)
         #expect(flagged[.endpoint]?.value.byEnvironment.count == 2)
         #expect(flagged[.endpoint]?.origin == .flag("--endpoint"))
     }
@@ -248,12 +336,15 @@ import Testing
         #expect(r[.timeout] == Sourced(30, from: .defaultValue))
         #expect(r[.output] == Sourced(.text, from: .defaultValue))
         #expect(r[.proxy] == nil)
-        let curl = try Self.resolve(variables: ["HTTPS_PROXY": "http://proxy:3128", "all_proxy": "socks5h://x:1", "NO_PROXY": "localhost"], file: nil)
+        let curl = try Self.resolve(
+            variables: ["HTTPS_PROXY": "http://proxy:3128", "all_proxy": "socks5h://x:1", "NO_PROXY": "localhost"],
+            file: nil)
         #expect(curl[.proxy] == Sourced("http://proxy:3128", from: .variable("HTTPS_PROXY")))
         #expect(curl[.noproxy] == Sourced("localhost", from: .variable("NO_PROXY")))
         // A profile's proxy wins over curl's variables (they are part of the default).
-        let profile = try Self.resolve(flags: Self.flags { $0.profile = "p" }, variables: ["https_proxy": "http://a:1"],
-                                       file: "[profiles.p]\nproxy = \"http://b:2\"\n")
+        let profile = try Self.resolve(
+            flags: Self.flags { $0.profile = "p" }, variables: ["https_proxy": "http://a:1"],
+            file: "[profiles.p]\nproxy = \"http://b:2\"\n")
         #expect(profile[.proxy]?.value == "http://b:2")
         #expect(profile[.proxy]?.origin == .profile(name: "p", file: Self.path, line: 2))
     }
@@ -264,14 +355,18 @@ import Testing
         #expect(jwt[.authKey] != nil && jwt[.teamID]?.value == "TEAMID1234")
         let channel = try Self.resolve(.channel, flags: Self.flags { $0[.storage] = "most-recent" })
         #expect(channel[.storage]?.value == "most-recent")
-        #expect(Self.problem(.channel, flags: Self.flags { $0[.env] = "auto" })?.message == "--env auto: auto is for send only (it tries both environments); use sandbox (development) or production")
+        #expect(
+            Self.problem(.channel, flags: Self.flags { $0[.env] = "auto" })?.message
+                == "--env auto: auto is for send only (it tries both environments); use sandbox (development) or production"
+        )
         #expect(try Self.resolve(.doctor, flags: Self.flags { $0[.env] = "both" })[.env]?.value == .both)
         #expect(try Self.resolve(flags: Self.flags { $0[.env] = "auto" })[.env]?.value == .auto)
     }
 
     // MARK: The built-in mock profile
 
-    static let mockJSON = #"{"endpoint":"https://127.0.0.1:2197","manage_endpoint":"https://127.0.0.1:2197","ca_file":"/state/ca.pem","cert":"/state/client.pem","auth_key":"/state/AuthKey_X.p8","key_id":"X","team_id":"T","bundle_id":"com.example.demo","pid":1}"#
+    static let mockJSON =
+        #"{"endpoint":"https://127.0.0.1:2197","manage_endpoint":"https://127.0.0.1:2197","ca_file":"/state/ca.pem","cert":"/state/client.pem","auth_key":"/state/AuthKey_X.p8","key_id":"X","team_id":"T","bundle_id":"com.example.demo","pid":1}"#
 
     @Test func mockProfile() throws {
         let r = try Self.resolve(flags: Self.flags { $0.profile = "mock" }, mockJSON: Self.mockJSON)
@@ -284,21 +379,30 @@ import Testing
         #expect(missing?.exitCode == 66)
         #expect(missing?.message.contains("start apnsctl mock") == true)
         // A file's own [profiles.mock] wins over the built-in one.
-        let own = try Self.resolve(flags: Self.flags { $0.profile = "mock" }, file: "[profiles.mock]\ntopic = \"mine\"\ncert = \"c\"\n")
+        let own = try Self.resolve(
+            flags: Self.flags { $0.profile = "mock" }, file: "[profiles.mock]\ntopic = \"mine\"\ncert = \"c\"\n")
         #expect(own[.topic]?.origin == .profile(name: "mock", file: Self.path, line: 2))
-        #expect(MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": "/s"], defaultStateDirectory: "/d") == "/s/mock.json")
-        #expect(MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": ""], defaultStateDirectory: "/d") == "/d/mock.json")
+        #expect(
+            MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": "/s"], defaultStateDirectory: "/d")
+                == "/s/mock.json")
+        #expect(
+            MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": ""], defaultStateDirectory: "/d")
+                == "/d/mock.json")
     }
 
     @Test func passphraseSources() throws {
-        let flag = try Self.resolve(flags: Self.flags { $0[.passphraseFile] = "pw.txt" }, variables: ["APNSCTL_PASSPHRASE": "secret"])
+        let flag = try Self.resolve(
+            flags: Self.flags { $0[.passphraseFile] = "pw.txt" }, variables: ["APNSCTL_PASSPHRASE": "secret"])
         #expect(flag[.passphraseFile]?.value == "pw.txt")
         #expect(flag[.passphrase] == nil, "the first place naming a passphrase supplies it")
         let variable = try Self.resolve(variables: ["APNSCTL_PASSPHRASE": "secret"], file: nil)
         #expect(variable.value(of: Setting.of(.passphrase))?.value.display == "(hidden)")
-        #expect(Self.problem(variables: ["APNSCTL_PASSPHRASE": "a", "APNSCTL_PASSPHRASE_FILE": "b", "APNSCTL_CERT": "c"], file: nil)?
-            .message == "APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one")
-        let profile = try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\npassphrase-file = \"~/pw\"\n")
+        #expect(
+            Self.problem(
+                variables: ["APNSCTL_PASSPHRASE": "a", "APNSCTL_PASSPHRASE_FILE": "b", "APNSCTL_CERT": "c"], file: nil)?
+                .message == "APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one")
+        let profile = try Self.resolve(
+            flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\ncert = \"c\"\npassphrase-file = \"~/pw\"\n")
         #expect(profile[.passphraseFile]?.value == "/home/u/pw")
     }
 }
@@ -338,7 +442,8 @@ import Testing
         let setting = try #require(SettingCatalog.setting(name))
         guard let bad = Self.badValue(setting.kind) else { return }
         let credential = command == .jwt ? "APNSCTL_AUTH_KEY" : "APNSCTL_CERT"
-        let variable = SettingsResolverTests.problem(command, variables: [setting.variable: bad.text, credential: "x"], file: nil)
+        let variable = SettingsResolverTests.problem(
+            command, variables: [setting.variable: bad.text, credential: "x"], file: nil)
         #expect(variable?.exitCode == 64)
         #expect(variable?.message.hasPrefix(setting.variable) == true, "\(variable?.message ?? "accepted")")
         // A key id belongs to its key: the profile holds both (with the key in a variable, the profile's
@@ -346,9 +451,12 @@ import Testing
         let unit = SettingCatalog.credentialUnit.contains { $0.name == name }
         let file = "[profiles.p]\n\(unit ? "auth-key = \"k.p8\"" : "")\n\(name) = \(bad.toml)\n"
         #expect(try PythonTOML.accepts(file))
-        let profile = SettingsResolverTests.problem(command, flags: SettingsResolverTests.flags { $0.profile = "p" },
-                                                    variables: unit ? [:] : [credential: "x"], file: file)
-        #expect(profile?.message.hasPrefix("\(SettingsResolverTests.path):3: \(name)") == true, "\(profile?.message ?? "accepted")")
+        let profile = SettingsResolverTests.problem(
+            command, flags: SettingsResolverTests.flags { $0.profile = "p" },
+            variables: unit ? [:] : [credential: "x"], file: file)
+        #expect(
+            profile?.message.hasPrefix("\(SettingsResolverTests.path):3: \(name)") == true,
+            "\(profile?.message ?? "accepted")")
     }
 
     @Test(arguments: cases) func goodValuesAreReadFromTheVariable(command: SettingCommand, name: String) throws {
@@ -373,6 +481,7 @@ import Testing
         case .word, .text, .path, .credential, .secret: good = "value"
         }
         let r = try SettingsResolverTests.resolve(command, variables: [setting.variable: good], file: nil)
-        #expect(r.value(of: setting)?.origin == .variable(setting.variable), "\(command) does not read \(setting.variable)")
+        #expect(
+            r.value(of: setting)?.origin == .variable(setting.variable), "\(command) does not read \(setting.variable)")
     }
 }

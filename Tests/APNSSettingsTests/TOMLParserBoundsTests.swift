@@ -1,13 +1,17 @@
-@testable import APNSSettings
 import Foundation
 import Testing
+
+@testable import APNSSettings
 
 /// The TOML reader's bounds (CLI.md, "Exit codes"): at most 64 levels of nesting however they are written
 /// (dotted keys, table headers, arrays, inline tables), refused as a syntax error with a line and column rather
 /// than a crash, and time linear in the input for the constructs a file can repeat.
 @Suite struct TOMLParserBoundsTests {
     func error(_ text: String) -> TOMLSyntaxError? {
-        do { _ = try TOMLParser.parse(Array(text.utf8)); return nil } catch { return error }
+        do {
+            _ = try TOMLParser.parse(Array(text.utf8))
+            return nil
+        } catch { return error }
     }
 
     /// `k1.k2.….kN`.
@@ -26,16 +30,23 @@ import Testing
     }
 
     @Test func sixtyFourLevelsAreReadAndSixtyFiveRefused() throws {
-        for (text, levels) in [("\(Self.dotted(64)) = 1", 64), ("[\(Self.dotted(64))]", 64), ("[\(Self.dotted(32))]\n\(Self.dotted(32)) = 1", 64),
-                               ("[[\(Self.dotted(63))]]", 64), ("a = " + String(repeating: "[", count: 63) + "1" + String(repeating: "]", count: 63), 64),
-                               ("a = " + String(repeating: "{b = ", count: 63) + "1" + String(repeating: "}", count: 63), 64)] {
+        for (text, levels) in [
+            ("\(Self.dotted(64)) = 1", 64), ("[\(Self.dotted(64))]", 64),
+            ("[\(Self.dotted(32))]\n\(Self.dotted(32)) = 1", 64),
+            ("[[\(Self.dotted(63))]]", 64),
+            ("a = " + String(repeating: "[", count: 63) + "1" + String(repeating: "]", count: 63), 64),
+            ("a = " + String(repeating: "{b = ", count: 63) + "1" + String(repeating: "}", count: 63), 64),
+        ] {
             let table = try TOMLParser.parse(Array(text.utf8))
             #expect(Self.depth(of: table) == levels, "\(text.prefix(60))")
         }
-        for text in ["\(Self.dotted(65)) = 1", "[\(Self.dotted(65))]", "[\(Self.dotted(64))]\nx.y = 1",
-                     "[\(Self.dotted(33))]\n\(Self.dotted(32)) = 1", "[[\(Self.dotted(64))]]",
-                     "[[a]]\n[a.\(Self.dotted(63))]", "a = " + String(repeating: "[", count: 64) + "1" + String(repeating: "]", count: 64),
-                     "a = " + String(repeating: "{b = ", count: 64) + "1" + String(repeating: "}", count: 64)] {
+        for text in [
+            "\(Self.dotted(65)) = 1", "[\(Self.dotted(65))]", "[\(Self.dotted(64))]\nx.y = 1",
+            "[\(Self.dotted(33))]\n\(Self.dotted(32)) = 1", "[[\(Self.dotted(64))]]",
+            "[[a]]\n[a.\(Self.dotted(63))]",
+            "a = " + String(repeating: "[", count: 64) + "1" + String(repeating: "]", count: 64),
+            "a = " + String(repeating: "{b = ", count: 64) + "1" + String(repeating: "}", count: 64),
+        ] {
             #expect(error(text)?.message.contains("nested more than 64") == true, "accepted: \(text.prefix(60))")
         }
     }
@@ -60,7 +71,10 @@ import Testing
         func filled(_ make: (Int) -> String) -> String {
             var text = ""
             var i = 0
-            while text.utf8.count < cap - 64 { text += make(i); i += 1 }
+            while text.utf8.count < cap - 64 {
+                text += make(i)
+                i += 1
+            }
             return text
         }
         let documents: [(String, String)] = [

@@ -1,5 +1,6 @@
 import APNSTestSupport
 import Testing
+
 @testable import APNSSettings
 
 /// apnsctl's TOML reader against Python's `tomllib` on the same texts (valid ones read to the same values,
@@ -15,7 +16,8 @@ import Testing
         case .dateTime: return "d"
         case .array(let items): return "[" + items.map { canonical($0.value) }.joined(separator: ",") + "]"
         case .table(let t):
-            return "{" + t.keys.sorted { Array($0.utf16).lexicographicallyPrecedes(Array($1.utf16)) }
+            return "{"
+                + t.keys.sorted { Array($0.utf16).lexicographicallyPrecedes(Array($1.utf16)) }
                 .map { jsonQuoted($0) + "=" + canonical(t[$0]?.value ?? .boolean(false)) }.joined(separator: ",") + "}"
         }
     }
@@ -49,7 +51,8 @@ import Testing
         "", "# only a comment\n", "a = 1", "a = 1\r\nb = 2\r\n",
         "default-profile = \"dev\"\n[profiles.dev]\nauth-key = \"~/keys/AuthKey_ABCDE12345.p8\"   # comment\nteam-id = \"TEAMID1234\"\n",
         "a = \"tab\\there \\u00e9 \\U0001F600 \\\" \\\\ \\b\\f\\n\\r\"", "a = 'C:\\path\\no escapes'", "a = \"\"",
-        "a = \"\"\"\nfirst\nsecond\"\"\"", "a = \"\"\"one \\\n    two\"\"\"", "a = '''\nraw \\n '''", "a = \"\"\"x\"\"\"\"\"",
+        "a = \"\"\"\nfirst\nsecond\"\"\"", "a = \"\"\"one \\\n    two\"\"\"", "a = '''\nraw \\n '''",
+        "a = \"\"\"x\"\"\"\"\"",
         "a = '''x'''''", "a = \"\"\"a \"\" b\"\"\"", "a = \"\"\"\r\nwin\r\nlines\"\"\"",
         "a = 0\nb = +17\nc = -5\nd = 1_000\ne = 0xDEAD_beef\nf = 0o755\ng = 0b1101\nh = 9223372036854775807\ni = -9223372036854775808",
         "a = 3.14\nb = -0.01\nc = 5e+22\nd = 1e06\ne = -2E-2\nf = 6.626e-34\ng = 224_617.445_991\nh = inf\ni = -inf\nj = nan\nk = +nan\nl = 0.0\nm = -0.0",
@@ -67,17 +70,21 @@ import Testing
         "[devices]\nmy-iphone = \"3f2a\"\n[profiles.dev.devices]\nqa = \"77b0\"",
         "endpoint = [\"sandbox=https://127.0.0.1:1\", \"production=https://127.0.0.1:2\"]",
         "a = \"é ü 日本\"\n\"ключ\" = 1",
-        "[a.b.c]\n[a]\nb.d = 1", "[a]\nb.c = 1\n[a.b.d]\nx=1", "a.b = 1\n[a.c]\nx = 1", "[[a]]\nb.c = 1\n[a.b.d]\nx = 1",
+        "[a.b.c]\n[a]\nb.d = 1", "[a]\nb.c = 1\n[a.b.d]\nx=1", "a.b = 1\n[a.c]\nx = 1",
+        "[[a]]\nb.c = 1\n[a.b.d]\nx = 1",
     ]
 
     static let invalid: [String] = [
         "a", "a =", "a = ", "= 1", "a = 1 b = 2", "a = 1\na = 2", "a = hello", "a = \"unterminated", "a = 'x",
         "a = \"\"\"never closed", "a = \"bad \\q escape\"", "a = \"\\u12\"", "a = \"\\uD800\"", "a = \"line\nbreak\"",
-        "a = \"ctrl \u{01}\"", "# ctrl \u{01} in comment", "a = 01", "a = 1__0", "a = _1", "a = 1_", "a = 0X1F", "a = +0x1",
+        "a = \"ctrl \u{01}\"", "# ctrl \u{01} in comment", "a = 01", "a = 1__0", "a = _1", "a = 1_", "a = 0X1F",
+        "a = +0x1",
         "\u{FEFF}a = 1\n", "a = .5", "a = 5.", "a = 1e", "a = 1.e5", "a = 03.14", "a = Inf", "a = True",
         "a = 1979-13-01", "a = 1979-02-30", "a = 2023-02-29", "a = 24:00:00", "a = 07:32", "a = 1979-05-27T07:32Z",
-        "a = 1979-05-27T07:32:00+7:00", "[a]\n[a]", "[a]\nb = 1\n[a.b]", "a.b = 1\n[a]", "a = 1\n[a]", "a = {x = 1}\n[a.b]",
-        "a = {x = 1}\na.y = 2", "a = { x = 1, }", "a = { x = 1\n}", "a = { x = 1, x = 2 }", "a = [1 2]", "a = [1,,2]", "a = [",
+        "a = 1979-05-27T07:32:00+7:00", "[a]\n[a]", "[a]\nb = 1\n[a.b]", "a.b = 1\n[a]", "a = 1\n[a]",
+        "a = {x = 1}\n[a.b]",
+        "a = {x = 1}\na.y = 2", "a = { x = 1, }", "a = { x = 1\n}", "a = { x = 1, x = 2 }", "a = [1 2]", "a = [1,,2]",
+        "a = [",
         "[[a]]\n[a]", "a = []\n[[a]]", "[a]]", "[a", "[]", "[[a]", "a.b = 1\na.b.c = 2", "a = 1\r", "a = 1\rb = 2",
         "\"multi\nline\" = 1", "\"\"\"k\"\"\" = 1", "a = \"\"\"x\"\"\"\"\"\"", "key = \"x\" # ok\nkey2 = 'y' 'z'",
         "a = [1, 2] 3", "\u{FF}a = 1", "[a.b]\nx=1\n[a]\nb.y = 2", "a = {b = 1}\n[[a.c]]", "a = 1979-05-27T07:32:00.Z",
@@ -94,7 +101,8 @@ import Testing
     @Test func agreesWithPythonOnInvalidDocuments() throws {
         let python = try PythonTOML.canonical(Self.invalid)
         for (text, expected) in zip(Self.invalid, python) {
-            #expect(expected == nil, "Python accepted a document this table calls invalid: \(text) -> \(expected ?? "")")
+            #expect(
+                expected == nil, "Python accepted a document this table calls invalid: \(text) -> \(expected ?? "")")
             #expect(Self.ours(text) == nil, "accepted: \(text)")
         }
     }
@@ -108,7 +116,10 @@ import Testing
     }
 
     func error(_ text: String) -> TOMLSyntaxError? {
-        do { _ = try TOMLParser.parse(Array(text.utf8)); return nil } catch { return error }
+        do {
+            _ = try TOMLParser.parse(Array(text.utf8))
+            return nil
+        } catch { return error }
     }
 
     @Test func syntaxErrorsCarryLineAndColumn() throws {
@@ -130,16 +141,24 @@ import Testing
     }
 
     @Test func everyKeyKeepsItsLine() throws {
-        let root = try TOMLParser.parse(Array("default-profile = \"dev\"\n\n[profiles.dev]\ntopic = \"a\"\n# c\nenv = \"sandbox\"\n[profiles.dev.devices]\nphone = \"00ff\"\n".utf8))
+        let root = try TOMLParser.parse(
+            Array(
+                "default-profile = \"dev\"\n\n[profiles.dev]\ntopic = \"a\"\n# c\nenv = \"sandbox\"\n[profiles.dev.devices]\nphone = \"00ff\"\n"
+                    .utf8))
         #expect(root["default-profile"]?.position.line == 1)
-        guard case .table(let profiles)? = root["profiles"]?.value, case .table(let dev)? = profiles["dev"]?.value else {
-            Issue.record("no profiles.dev"); return
+        guard case .table(let profiles)? = root["profiles"]?.value, case .table(let dev)? = profiles["dev"]?.value
+        else {
+            Issue.record("no profiles.dev")
+            return
         }
         #expect(profiles["dev"]?.position.line == 3)
         #expect(dev["topic"]?.position == TOMLPosition(line: 4, column: 1))
         #expect(dev["env"]?.position.line == 6)
         #expect(dev.keys == ["topic", "env", "devices"])
-        guard case .table(let devices)? = dev["devices"]?.value else { Issue.record("no devices"); return }
+        guard case .table(let devices)? = dev["devices"]?.value else {
+            Issue.record("no devices")
+            return
+        }
         #expect(devices["phone"]?.position.line == 8)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 // A release build of the package (make release, make dist) builds this target without the test libraries.
 #if canImport(Testing)
-import Testing
+    import Testing
 #endif
 
 /// Which tests start the built `apnsctl` (directly, through a shell, or as `apnsctl mock`): with
@@ -19,16 +19,19 @@ public enum BinaryStarts {
     public static func record() {
         guard let file else { return }
         #if canImport(Testing)
-        let id = Test.current.map { "\($0.id)" } ?? "(outside a test)"
+            let id = Test.current.map { "\($0.id)" } ?? "(outside a test)"
         #else
-        let id = "(a test)"
+            let id = "(a test)"
         #endif
         lock.lock()
         defer { lock.unlock() }
-        guard let handle = FileHandle(forWritingAtPath: file) ?? {
-            FileManager.default.createFile(atPath: file, contents: nil)
-            return FileHandle(forWritingAtPath: file)
-        }() else { return }
+        guard
+            let handle = FileHandle(forWritingAtPath: file)
+                ?? {
+                    FileManager.default.createFile(atPath: file, contents: nil)
+                    return FileHandle(forWritingAtPath: file)
+                }()
+        else { return }
         handle.seekToEndOfFile()
         handle.write(Data((id + "\n").utf8))
         handle.closeFile()

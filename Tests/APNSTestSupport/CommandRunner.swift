@@ -1,6 +1,6 @@
 import APNSCore
-import Foundation
 import APNSPlatform
+import Foundation
 
 /// What a finished child process left behind.
 public struct CommandResult: Sendable {
@@ -23,7 +23,9 @@ public struct CommandResult: Sendable {
     }
 
     /// stdout split into lines, without the trailing empty one.
-    public var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
+    public var lines: [String] {
+        stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+    }
     /// stderr split into lines.
     public var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
 }
@@ -33,31 +35,46 @@ public enum CommandRunner {
     /// The `apnsctl` binary built next to the test bundle (`$APNSCTL_BIN` overrides it).
     public static var apnsctlPath: String {
         if let p = ProcessInfo.processInfo.environment["APNSCTL_BIN"], !p.isEmpty { return p }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         // macOS runs tests from inside an .xctest bundle: climb out of it.
         while dir.path.contains(".xctest") { dir.deleteLastPathComponent() }
         return dir.appendingPathComponent("apnsctl").path
     }
 
+    /// The binary a peak-memory bound is measured on: `$APNSCTL_MEASURED_BIN` when set (`make test` names the
+    /// release build, the binary users run, where a 60 MiB `validate` takes a second instead of twenty), else
+    /// the one built next to the tests.
+    public static var measuredPath: String {
+        if let p = ProcessInfo.processInfo.environment["APNSCTL_MEASURED_BIN"], !p.isEmpty { return p }
+        return apnsctlPath
+    }
+
     /// Runs the built apnsctl with `arguments`.
     @discardableResult
-    public static func apnsctl(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-                               directory: String? = nil, timeout: Double = 60) throws -> CommandResult {
+    public static func apnsctl(
+        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
+        directory: String? = nil, timeout: Double = 60
+    ) throws -> CommandResult {
         try run(apnsctlPath, arguments, stdin: stdin, environment: environment, directory: directory, timeout: timeout)
     }
 
     /// Runs `executable` (a path, or a name looked up in PATH) and waits at most `timeout` seconds.
     /// The environment is the test's own plus `environment`, with NO_COLOR set so output is plain.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], stdin: [UInt8]? = nil,
-                           environment: [String: String] = [:], directory: String? = nil,
-                           timeout: Double = 60) throws -> CommandResult {
+    public static func run(
+        _ executable: String, _ arguments: [String], stdin: [UInt8]? = nil,
+        environment: [String: String] = [:], directory: String? = nil,
+        timeout: Double = 60
+    ) throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.contains("/") ? executable : try which(executable))
         process.arguments = arguments
         process.environment = commandEnvironment(environment)
-        if BinaryStarts.starts(process.executableURL?.path ?? executable, arguments, environment: environment) { BinaryStarts.record() }
+        if BinaryStarts.starts(process.executableURL?.path ?? executable, arguments, environment: environment) {
+            BinaryStarts.record()
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
 
         let scratch = try TemporaryDirectory(prefix: "run")
@@ -86,18 +103,21 @@ public enum CommandRunner {
         let timedOut = !Wait.until(seconds: timeout, interval: 0.002) { !process.isRunning }
         if timedOut {
             process.terminate()
-            if !Wait.until(seconds: 0.2, interval: 0.002, { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
+            if !Wait.until(seconds: 0.2, interval: 0.002, { !process.isRunning }) {
+                kill(process.processIdentifier, SIGKILL)
+            }
         }
         process.waitUntilExit()
         try? outHandle.close()
         try? errHandle.close()
         let outData = (try? Data(contentsOf: outURL)) ?? Data()
         let errData = (try? Data(contentsOf: errURL)) ?? Data()
-        return CommandResult(status: process.terminationStatus,
-                             stdout: String(decoding: outData, as: UTF8.self),
-                             stderr: String(decoding: errData, as: UTF8.self),
-                             stdoutBytes: [UInt8](outData),
-                             seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self),
+            stdoutBytes: [UInt8](outData),
+            seconds: Date().timeIntervalSince(start), timedOut: timedOut)
     }
 
     /// The environment a command under test gets: the test's own plus `extra`, with NO_COLOR set so output is

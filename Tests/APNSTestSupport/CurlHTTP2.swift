@@ -10,11 +10,15 @@ public enum CurlHTTP2 {
     }
 
     /// Sends `body` (none: no body) to `url` trusting `caFile`, with an optional client certificate/key.
-    public static func request(_ url: String, method: String = "POST", headers: [String] = [], body: String?,
-                               caFile: String, certificate: String? = nil, key: String? = nil) throws -> Response {
+    public static func request(
+        _ url: String, method: String = "POST", headers: [String] = [], body: String?,
+        caFile: String, certificate: String? = nil, key: String? = nil
+    ) throws -> Response {
         let scratch = try TemporaryDirectory(prefix: "curl")
-        var args = ["-s", "--http2", "--cacert", caFile, "-X", method, "-D", scratch.file("headers"),
-                    "-o", scratch.file("body"), "-w", "%{http_code}", "--max-time", "10"]
+        var args = [
+            "-s", "--http2", "--cacert", caFile, "-X", method, "-D", scratch.file("headers"),
+            "-o", scratch.file("body"), "-w", "%{http_code}", "--max-time", "10",
+        ]
         if let certificate { args += ["--cert", certificate] }
         if let key { args += ["--key", key] }
         for h in headers { args += ["-H", h] }

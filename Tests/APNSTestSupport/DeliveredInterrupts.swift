@@ -11,7 +11,9 @@ public final class DeliveredInterrupts: InterruptSource, @unchecked Sendable {
     private let asked = LockedValue(0)
 
     public init() throws {
-        guard let pipe = WakePipe() else { throw TestSupportError("no pipe for the interrupts: \(FileSystem.errnoText())") }
+        guard let pipe = WakePipe() else {
+            throw TestSupportError("no pipe for the interrupts: \(FileSystem.errnoText())")
+        }
         self.pipe = pipe
     }
 

@@ -38,7 +38,10 @@ public struct DocExamplePage: Sendable {
         var index = 0
         while index < lines.count {
             let line = lines[index]
-            guard line.trimmingCharacters(in: .whitespaces) == Self.runnableFence else { index += 1; continue }
+            guard line.trimmingCharacters(in: .whitespaces) == Self.runnableFence else {
+                index += 1
+                continue
+            }
             blocks += 1
             let open = index + 1
             index += 1
@@ -47,7 +50,9 @@ public struct DocExamplePage: Sendable {
                 body.append((index + 1, lines[index]))
                 index += 1
             }
-            guard index < lines.count else { throw TestSupportError("\(name):\(open): runnable block never closed with ```") }
+            guard index < lines.count else {
+                throw TestSupportError("\(name):\(open): runnable block never closed with ```")
+            }
             index += 1
             commands += try Self.parseBlock(body, page: name, openLine: open)
         }
@@ -88,7 +93,8 @@ public struct DocExamplePage: Sendable {
             }
             var status: Int32 = 0
             if let last = output.last, last.text.hasPrefix("(exit "), last.text.hasSuffix(")"),
-               let n = Int32(last.text.dropFirst(6).dropLast()) {
+                let n = Int32(last.text.dropFirst(6).dropLast())
+            {
                 status = n
                 output.removeLast()
             }
@@ -100,8 +106,9 @@ public struct DocExamplePage: Sendable {
     /// The delimiter of the here-document a command opens (`<<EOF`, `<<'EOF'`, `<<"EOF"`), if any.
     static func hereDocumentDelimiter(in command: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: #"<<[ ]*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1"#),
-              let match = regex.firstMatch(in: command, range: NSRange(command.startIndex..., in: command)),
-              let range = Range(match.range(at: 2), in: command) else { return nil }
+            let match = regex.firstMatch(in: command, range: NSRange(command.startIndex..., in: command)),
+            let range = Range(match.range(at: 2), in: command)
+        else { return nil }
         return String(command[range])
     }
 }

@@ -39,13 +39,16 @@ public enum DocExampleRunner {
         let work = try TemporaryDirectory(prefix: "doc-page")
         let home = work.file("home")
         let run = work.file("run")
-        for dir in [home, run, work.file("tmp")] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        for dir in [home, run, work.file("tmp")] {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        }
         // As in a clone of the repository: the sample payloads are there.
         try FileManager.default.copyItem(atPath: Repository.path("Payloads"), toPath: run + "/Payloads")
         // Each mock's shown port (not 0: that one the mock picks) → a free one, the same for the whole page.
         var ports: [(shown: String, free: String)] = []
         for mock in page.commands.filter(\.isMock) {
-            guard let shown = Self.port(in: mock.text), shown != "0", !ports.contains(where: { $0.shown == shown }) else { continue }
+            guard let shown = Self.port(in: mock.text), shown != "0", !ports.contains(where: { $0.shown == shown })
+            else { continue }
             var free = String(try ProxyProcess.freePort())
             while ports.contains(where: { $0.free == free }) { free = String(try ProxyProcess.freePort()) }
             ports.append((shown, free))
@@ -53,12 +56,15 @@ public enum DocExampleRunner {
 
         var script = "exec 2>&1 </dev/null\n__apnsctl_doc_mocks=\n"
         script += "trap '[ -n \"$__apnsctl_doc_mocks\" ] && kill -KILL $__apnsctl_doc_mocks 2>/dev/null' EXIT\n"
-        for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("APNSCTL_") { script += "unset \(name)\n" }
+        for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("APNSCTL_") {
+            script += "unset \(name)\n"
+        }
         for (index, command) in page.commands.enumerated() {
             var text = command.text
             for port in ports { text = Self.replacingPort(port.shown, with: port.free, in: text) }
             if command.isMock {
-                script += Self.mockLines(text, expectedLines: command.expected.count, files: work.path + "/mock-\(index)")
+                script += Self.mockLines(
+                    text, expectedLines: command.expected.count, files: work.path + "/mock-\(index)")
             } else {
                 script += text + "\n__apnsctl_doc_s=$?\n"
             }
@@ -74,7 +80,8 @@ public enum DocExampleRunner {
             "TZ": "UTC", "LC_ALL": "C.UTF-8", "COLUMNS": "100", "TMPDIR": work.path + "/tmp",
         ]
         for name in ProcessInfo.processInfo.environment.keys where name.hasPrefix("APNSCTL_") { environment[name] = "" }
-        let result = try CommandRunner.run("/bin/sh", [scriptPath], environment: environment, directory: run, timeout: timeout)
+        let result = try CommandRunner.run(
+            "/bin/sh", [scriptPath], environment: environment, directory: run, timeout: timeout)
 
         let outputs = Self.split(result.stdout, count: page.commands.count)
         var failures: [String] = []
@@ -83,7 +90,8 @@ public enum DocExampleRunner {
         for (index, command) in page.commands.enumerated() {
             let shown = "`" + command.text.replacingOccurrences(of: "\n", with: " ") + "`"
             guard index < outputs.count else {
-                failures.append("\(page.name):\(command.line): \(shown) never finished (an earlier command ended the page)")
+                failures.append(
+                    "\(page.name):\(command.line): \(shown) never finished (an earlier command ended the page)")
                 break
             }
             // As a terminal shows it: a carriage return or spaces at the end of a line are not seen (curl -i).
@@ -92,20 +100,26 @@ public enum DocExampleRunner {
             for port in ports { lines = lines.map { Self.replacingPort(port.free, with: port.shown, in: $0) } }
             transcript.append((command, lines, status))
             if command.isMock, lines.contains(where: { $0.hasPrefix(mockNotReady) }) {
-                failures.append("\(page.name):\(command.line): \(shown): the mock did not write mock.json within 20 s"
-                                + " (its output: \(lines.filter { !$0.hasPrefix(mockNotReady) }.joined(separator: " | ")))")
+                failures.append(
+                    "\(page.name):\(command.line): \(shown): the mock did not write mock.json within 20 s"
+                        + " (its output: \(lines.filter { !$0.hasPrefix(mockNotReady) }.joined(separator: " | ")))")
                 continue
             }
             if let difference = try Self.firstDifference(command, lines, page: page.name) {
-                failures.append("\(page.name):\(difference.line): \(shown)\n  expected: \(difference.expected)\n  actual:   \(difference.actual)")
+                failures.append(
+                    "\(page.name):\(difference.line): \(shown)\n  expected: \(difference.expected)\n  actual:   \(difference.actual)"
+                )
                 continue
             }
             if status != command.exitStatus {
-                failures.append("\(page.name):\(command.line): \(shown)\n  expected: exit \(command.exitStatus)\n  actual:   exit \(status)")
+                failures.append(
+                    "\(page.name):\(command.line): \(shown)\n  expected: exit \(command.exitStatus)\n  actual:   exit \(status)"
+                )
             }
         }
-        return Report(page: page.name, blocks: page.blockCount, commands: page.commands.count, failures: failures,
-                      transcript: transcript)
+        return Report(
+            page: page.name, blocks: page.blockCount, commands: page.commands.count, failures: failures,
+            transcript: transcript)
     }
 
     /// The shell lines that start the page's mock in the background and wait for it: its stdout (the
@@ -113,29 +127,31 @@ public enum DocExampleRunner {
     /// `files` is a directory outside the page's working directory for those two files.
     private static func mockLines(_ text: String, expectedLines: Int, files: String) -> String {
         let command = String(text.trimmingCharacters(in: .whitespaces).dropLast())
-        let stateDir = Self.word(after: "--state-dir", in: command) ?? "\"${XDG_STATE_HOME:-$HOME/.local/state}/apnsctl/mock\""
+        let stateDir =
+            Self.word(after: "--state-dir", in: command) ?? "\"${XDG_STATE_HOME:-$HOME/.local/state}/apnsctl/mock\""
         // A command that redirects the mock's log (stdout) or its stderr itself keeps that redirection; what it
         // leaves to the terminal goes to `files`, and its stderr is shown under the command unless redirected.
         let ownsOutput = command.contains("2>")
         let ownsLog = command.replacingOccurrences(of: "2>", with: "").contains(">")
-        let start = command + (ownsLog ? "" : " > '\(files)/mock.log'") + (ownsOutput ? "" : " 2> '\(files)/mock.err'") + " &"
+        let start =
+            command + (ownsLog ? "" : " > '\(files)/mock.log'") + (ownsOutput ? "" : " 2> '\(files)/mock.err'") + " &"
         try? FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
         if ownsOutput { _ = FileManager.default.createFile(atPath: files + "/mock.err", contents: nil) }
         return """
-        \(start)
-        __apnsctl_doc_mock=$!
-        __apnsctl_doc_mocks="$__apnsctl_doc_mocks $__apnsctl_doc_mock"
-        __apnsctl_doc_n=0
-        while [ ! -s \(stateDir)/mock.json ] && [ $__apnsctl_doc_n -lt 400 ] && kill -0 $__apnsctl_doc_mock 2>/dev/null; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
-        if [ -s \(stateDir)/mock.json ]; then
-          __apnsctl_doc_n=0
-          while [ "$(wc -l < '\(files)/mock.err')" -lt \(expectedLines) ] && [ $__apnsctl_doc_n -lt 40 ]; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
-          sleep 0.1; cat '\(files)/mock.err'; __apnsctl_doc_s=0
-        else
-          cat '\(files)/mock.err'; printf '\(mockNotReady)\\n'; __apnsctl_doc_s=1
-        fi
+            \(start)
+            __apnsctl_doc_mock=$!
+            __apnsctl_doc_mocks="$__apnsctl_doc_mocks $__apnsctl_doc_mock"
+            __apnsctl_doc_n=0
+            while [ ! -s \(stateDir)/mock.json ] && [ $__apnsctl_doc_n -lt 400 ] && kill -0 $__apnsctl_doc_mock 2>/dev/null; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
+            if [ -s \(stateDir)/mock.json ]; then
+              __apnsctl_doc_n=0
+              while [ "$(wc -l < '\(files)/mock.err')" -lt \(expectedLines) ] && [ $__apnsctl_doc_n -lt 40 ]; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
+              sleep 0.1; cat '\(files)/mock.err'; __apnsctl_doc_s=0
+            else
+              cat '\(files)/mock.err'; printf '\(mockNotReady)\\n'; __apnsctl_doc_s=1
+            fi
 
-        """
+            """
     }
 
     /// The output between markers, per command: its lines (the marker's own blank line dropped) and status.
@@ -143,7 +159,9 @@ public enum DocExampleRunner {
         var result: [([String], Int32)] = []
         var current: [String] = []
         // Swift reads "\r\n" as one character: split on the byte a terminal moves down at.
-        for line in output.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        for line in output.replacingOccurrences(of: "\r\n", with: "\n").split(
+            separator: "\n", omittingEmptySubsequences: false
+        ).map(String.init) {
             if let range = line.range(of: marker + " ") {
                 let before = String(line[..<range.lowerBound])
                 if !before.isEmpty { current.append(before) }
@@ -162,13 +180,21 @@ public enum DocExampleRunner {
     /// `line` without the spaces, tabs and carriage returns at its end.
     static func trimmingLineEnd(_ line: String) -> String {
         var end = line.endIndex
-        while end > line.startIndex, [" ", "\t", "\r"].contains(line[line.index(before: end)]) { end = line.index(before: end) }
+        while end > line.startIndex, [" ", "\t", "\r"].contains(line[line.index(before: end)]) {
+            end = line.index(before: end)
+        }
         return String(line[..<end])
     }
 
-    private struct Difference { let line: Int; let expected: String; let actual: String }
+    private struct Difference {
+        let line: Int
+        let expected: String
+        let actual: String
+    }
 
-    private static func firstDifference(_ command: DocExampleCommand, _ actual: [String], page: String) throws -> Difference? {
+    private static func firstDifference(_ command: DocExampleCommand, _ actual: [String], page: String) throws
+        -> Difference?
+    {
         for (i, expected) in command.expected.enumerated() {
             guard i < actual.count else {
                 return Difference(line: expected.line, expected: expected.text, actual: "(no more output)")
@@ -204,6 +230,7 @@ public enum DocExampleRunner {
     /// `text` with the port `from` (after `:` or `--port `, not followed by a digit) replaced by `to`.
     static func replacingPort(_ from: String, with to: String, in text: String) -> String {
         guard let regex = try? NSRegularExpression(pattern: "(:|--port[ =])" + from + "(?![0-9])") else { return text }
-        return regex.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1" + to)
+        return regex.stringByReplacingMatches(
+            in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "$1" + to)
     }
 }

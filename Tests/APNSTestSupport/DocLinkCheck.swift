@@ -33,7 +33,8 @@ public enum DocLinkCheck {
         return problems
     }
 
-    private static func check(link target: String, from page: String, directory: String, root: String) throws -> String? {
+    private static func check(link target: String, from page: String, directory: String, root: String) throws -> String?
+    {
         if target.hasPrefix("http://") || target.hasPrefix("https://") { return nil }
         if target.isEmpty { return "empty link target" }
         let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
@@ -42,7 +43,8 @@ public enum DocLinkCheck {
         guard FileManager.default.fileExists(atPath: full) else { return "link to \(target): \(file) does not exist" }
         guard parts.count == 2 else { return nil }
         let anchors = try Self.anchors(of: full)
-        return anchors.contains(parts[1]) ? nil : "link to \(target): no heading in \(file) makes the anchor #\(parts[1])"
+        return anchors.contains(parts[1])
+            ? nil : "link to \(target): no heading in \(file) makes the anchor #\(parts[1])"
     }
 
     /// GitHub's anchors for a Markdown file's headings: lower case, punctuation dropped, spaces as `-`.
@@ -51,16 +53,26 @@ public enum DocLinkCheck {
         var anchors: Set<String> = []
         var inFence = false
         for line in text.split(separator: "\n").map(String.init) {
-            if line.hasPrefix("```") { inFence.toggle(); continue }
+            if line.hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
             guard !inFence, line.hasPrefix("#") else { continue }
             let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
             var anchor = ""
             for c in title.lowercased() {
-                if c.isLetter || c.isNumber || c == "-" || c == "_" { anchor.append(c) } else if c == " " { anchor.append("-") }
+                if c.isLetter || c.isNumber || c == "-" || c == "_" {
+                    anchor.append(c)
+                } else if c == " " {
+                    anchor.append("-")
+                }
             }
             var unique = anchor
             var n = 1
-            while anchors.contains(unique) { unique = "\(anchor)-\(n)"; n += 1 }
+            while anchors.contains(unique) {
+                unique = "\(anchor)-\(n)"
+                n += 1
+            }
             anchors.insert(unique)
         }
         return anchors

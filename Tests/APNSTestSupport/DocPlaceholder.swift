@@ -6,17 +6,17 @@ public enum DocPlaceholder {
     /// Kind → the pattern one value of that kind matches (anchored by the line around it).
     public static let kinds: [String: String] = [
         "uuid": "[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}",
-        "duration": "[0-9]+(\\.[0-9]+)? ?(µs|ms|s)",          // 1.8 ms, 0.3 s
-        "ms": "[0-9]+(\\.[0-9]+)?",                          // JSON duration_ms
+        "duration": "[0-9]+(\\.[0-9]+)? ?(µs|ms|s)",  // 1.8 ms, 0.3 s
+        "ms": "[0-9]+(\\.[0-9]+)?",  // JSON duration_ms
         "rate": "[0-9]+(\\.[0-9]+)?/s",
         "time": "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z",
         "date": "[0-9]{4}-[0-9]{2}-[0-9]{2}",
-        "epoch-ms": "[0-9]{13}",                              // 410 timestamps, milliseconds since 1970
+        "epoch-ms": "[0-9]{13}",  // 410 timestamps, milliseconds since 1970
         "days": "-?[0-9]+",
         "pid": "[0-9]+",
         "port": "[0-9]{1,5}",
         "serial": "[0-9A-Fa-f]{2}([0-9A-Fa-f]{2})*",
-        "sha256": "[0-9a-f]{64}",                             // certificate fingerprints
+        "sha256": "[0-9a-f]{64}",  // certificate fingerprints
         "jwt": "eyJ[A-Za-z0-9_-]*\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+",
         "key-id": "[A-Z0-9]{10}",
         "team-id": "[A-Z0-9]{10}",
@@ -35,7 +35,8 @@ public enum DocPlaceholder {
             }
             let kind = String(rest[open.upperBound..<close.lowerBound])
             guard let kindPattern = kinds[kind] else {
-                throw TestSupportError("unknown placeholder {{\(kind)}}; known: \(kinds.keys.sorted().joined(separator: ", "))")
+                throw TestSupportError(
+                    "unknown placeholder {{\(kind)}}; known: \(kinds.keys.sorted().joined(separator: ", "))")
             }
             pattern += "(?:" + kindPattern + ")"
             rest = rest[close.upperBound...]

@@ -15,7 +15,10 @@ public final class MemoryOutput: OutputDestination {
 
     /// A buffer that takes everything, or fails with `code` once it holds `limit` bytes.
     public init(failingAfter limit: Int? = nil, with code: Int32 = ENOSPC) {
-        state.withLock { $0.limit = limit; $0.code = code }
+        state.withLock {
+            $0.limit = limit
+            $0.code = code
+        }
     }
 
     public func write(_ bytes: [UInt8]) -> (written: Int, error: Int32?) {
@@ -35,7 +38,9 @@ public final class MemoryOutput: OutputDestination {
     /// Everything written, as UTF-8.
     public var text: String { String(decoding: state.withLock { $0.bytes }, as: UTF8.self) }
     /// Its lines (without the last newline).
-    public var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    public var lines: [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
     /// How many writes reached it (a buffered sink writes seldom).
     public var writeCount: Int { state.withLock { $0.writes } }
 

@@ -1,6 +1,6 @@
 import APNSCrypto
-import Foundation
 import APNSPlatform
+import Foundation
 
 /// `apnsctl mock` running as a child process for end-to-end tests: started on port 0 with its own
 /// state dir, ready once `mock.json` appears, stopped with SIGTERM when the value goes away.
@@ -27,8 +27,10 @@ public final class MockProcess: @unchecked Sendable {
     /// works with both (two mocks playing sandbox and production for `--env auto`).
     /// `seededWith` writes those test credentials as the state dir's instead (its CA signs the server
     /// certificate and trusts the client certificates `TestCredentials` writes, with any validity).
-    public init(_ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil,
-                seededWith seed: TestCredentials? = nil) throws {
+    public init(
+        _ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil,
+        seededWith seed: TestCredentials? = nil
+    ) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         try Self.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
         process = Process()
@@ -48,7 +50,8 @@ public final class MockProcess: @unchecked Sendable {
         var info: [String: Any]? = nil
         Wait.until(interval: 0.02) { [process] in
             if let data = FileManager.default.contents(atPath: file),
-               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
                 info = object
             }
             return info != nil || !process.isRunning
@@ -88,22 +91,27 @@ public final class MockProcess: @unchecked Sendable {
 
     /// Writes `seed`'s credentials into a fresh state dir, or copies those of the state dir `other` (its CA,
     /// certificates, `.p8` key and demo.json), so one `--ca-file`, `--cert` or key works with two mocks.
-    public static func prepare(_ stateDirectory: TemporaryDirectory, seededWith seed: TestCredentials?,
-                               sharingCredentialsWith other: TemporaryDirectory?) throws {
-            if let seed {
-                try stateDirectory.write("ca.pem", seed.ca.certificate.pem)
-                try stateDirectory.write("server.pem", seed.server.certificate.pem)
-                try stateDirectory.write("server-key.pem", try seed.server.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
-                try stateDirectory.write("client.pem", try seed.push.pem(), mode: 0o600)
-                try stateDirectory.write("AuthKey_\(seed.keyID).p8", seed.signingKey.p8PEM, mode: 0o600)
-                try stateDirectory.write("demo.json", #"{"key_id":"\#(seed.keyID)","team_id":"\#(seed.teamID)","bundle_id":"\#(seed.bundleID)"}"# + "\n")
+    public static func prepare(
+        _ stateDirectory: TemporaryDirectory, seededWith seed: TestCredentials?,
+        sharingCredentialsWith other: TemporaryDirectory?
+    ) throws {
+        if let seed {
+            try stateDirectory.write("ca.pem", seed.ca.certificate.pem)
+            try stateDirectory.write("server.pem", seed.server.certificate.pem)
+            try stateDirectory.write(
+                "server-key.pem", try seed.server.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+            try stateDirectory.write("client.pem", try seed.push.pem(), mode: 0o600)
+            try stateDirectory.write("AuthKey_\(seed.keyID).p8", seed.signingKey.p8PEM, mode: 0o600)
+            try stateDirectory.write(
+                "demo.json",
+                #"{"key_id":"\#(seed.keyID)","team_id":"\#(seed.teamID)","bundle_id":"\#(seed.bundleID)"}"# + "\n")
+        }
+        if let other {
+            let names = try FileManager.default.contentsOfDirectory(atPath: other.path)
+            for name in names where name.hasSuffix(".pem") || name.hasSuffix(".p8") || name == "demo.json" {
+                try FileManager.default.copyItem(atPath: other.file(name), toPath: stateDirectory.file(name))
             }
-            if let other {
-                let names = try FileManager.default.contentsOfDirectory(atPath: other.path)
-                for name in names where name.hasSuffix(".pem") || name.hasSuffix(".p8") || name == "demo.json" {
-                    try FileManager.default.copyItem(atPath: other.file(name), toPath: stateDirectory.file(name))
-                }
-            }
+        }
     }
 }
 
@@ -150,4 +158,3 @@ public struct MockLogFile: Sendable {
         return counts
     }
 }
-

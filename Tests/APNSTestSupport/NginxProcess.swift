@@ -1,5 +1,5 @@
-import Foundation
 import APNSPlatform
+import Foundation
 
 /// nginx, a server this project did not write, in front of `Tests/Interop/late_backend.py` (which logs each
 /// request when it arrives and answers `delay` seconds later): HTTP/2 with TLS and client certificates on a
@@ -22,8 +22,10 @@ public final class NginxProcess: @unchecked Sendable {
     /// and key, `ca.pem` trusted for client certificates) in `certificateDirectory`. The backend answers `delay`
     /// seconds after each arrival, or, `holdingAnswers`, not before `releaseAnswers()`: then every request
     /// logged before a fault is one the fault caught in flight, on a fast machine or a loaded one.
-    public init(certificateDirectory: String, delay: Double = 0, holdingAnswers: Bool = false,
-                requestsPerConnection: Int = 1000) throws {
+    public init(
+        certificateDirectory: String, delay: Double = 0, holdingAnswers: Bool = false,
+        requestsPerConnection: Int = 1000
+    ) throws {
         directory = try TemporaryDirectory(prefix: "nginx")
         chmod(directory.path, 0o755)  // the worker runs as another user when nginx starts as root
         port = try ProxyProcess.freePort()
@@ -31,8 +33,10 @@ public final class NginxProcess: @unchecked Sendable {
         _ = try directory.write("arrivals.log", "")
         backend = Process()
         backend.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        backend.arguments = ["python3", Repository.path("Tests/Interop/late_backend.py"), String(backendPort),
-                             directory.file("arrivals.log"), holdingAnswers ? "hold" : String(delay)]
+        backend.arguments = [
+            "python3", Repository.path("Tests/Interop/late_backend.py"), String(backendPort),
+            directory.file("arrivals.log"), holdingAnswers ? "hold" : String(delay),
+        ]
         backend.standardOutput = FileHandle.nullDevice
         backend.standardError = FileHandle.nullDevice
         try backend.run()
@@ -78,7 +82,9 @@ public final class NginxProcess: @unchecked Sendable {
     public func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try ProxyProcess.find("nginx"))
-        process.arguments = ["-c", directory.file("nginx.conf"), "-p", directory.path, "-e", directory.file("error.log")]
+        process.arguments = [
+            "-c", directory.file("nginx.conf"), "-p", directory.path, "-e", directory.file("error.log"),
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -91,7 +97,8 @@ public final class NginxProcess: @unchecked Sendable {
             (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil || !process.isRunning
         }
         if listening && process.isRunning { return }
-        throw TestSupportError("\(name) did not listen on port \(port) within 10 s: \((try? directory.read("error.log")) ?? "")")
+        throw TestSupportError(
+            "\(name) did not listen on port \(port) within 10 s: \((try? directory.read("error.log")) ?? "")")
     }
 
     /// The URL a client sends to.
@@ -156,7 +163,8 @@ public final class NginxProcess: @unchecked Sendable {
     /// not counted until its newline is there).
     public var arrivals: [String] {
         let text = (try? directory.read("arrivals.log")) ?? ""
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.map(String.init)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().filter { !$0.isEmpty }.map(
+            String.init)
     }
 
     /// Device → how many times it reached the backend.

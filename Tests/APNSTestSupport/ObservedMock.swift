@@ -18,17 +18,20 @@ public final class ObservedMock: Sendable {
 
     /// A mock on 127.0.0.1, port 0, playing `environment`, with fresh credentials (or those of
     /// `sharingCredentialsWith`, so one client certificate works with both), misbehaving as `faults` say.
-    public init(environment: APNSEnvironment = .sandbox, sharingCredentialsWith other: ObservedMock? = nil,
-                faults: MockFaults = .none, rejections: [String: APNSReason] = [:], maxConcurrentStreams: UInt32 = 1000,
-                configure: (inout MockConfiguration) -> Void = { _ in }) throws {
+    public init(
+        environment: APNSEnvironment = .sandbox, sharingCredentialsWith other: ObservedMock? = nil,
+        faults: MockFaults = .none, rejections: [String: APNSReason] = [:], maxConcurrentStreams: UInt32 = 1000,
+        configure: (inout MockConfiguration) -> Void = { _ in }
+    ) throws {
         directory = try TemporaryDirectory(prefix: "observed-mock")
         if let other {
             (state, stateLock) = (other.state, nil)
         } else {
             (state, stateLock) = try MockState.prepareExclusively(directory: directory.file("state"))
         }
-        var configuration = try MockConfiguration(state: state, environment: environment, rejections: rejections,
-                                                  faults: faults, threads: 2)
+        var configuration = try MockConfiguration(
+            state: state, environment: environment, rejections: rejections,
+            faults: faults, threads: 2)
         configuration.maxConcurrentStreams = maxConcurrentStreams
         let answers = self.answers
         let connections = self.connections

@@ -19,16 +19,24 @@ public struct OpenSSLFixtures {
             let r = try CommandRunner.run("openssl", args, directory: d)
             guard r.status == 0 else { throw TestSupportError("openssl \(args.joined(separator: " ")): \(r.stderr)") }
         }
-        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                     "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=apnsctl test CA",
-                     "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        for (name, ext) in [("server", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth"),
-                            ("client", "extendedKeyUsage=clientAuth")] {
-            try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                         "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)"])
+        try openssl([
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=apnsctl test CA",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
+        for (name, ext) in [
+            ("server", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth"),
+            ("client", "extendedKeyUsage=clientAuth"),
+        ] {
+            try openssl([
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)",
+            ])
             try "\(ext)\n".write(toFile: "\(d)/\(name).ext", atomically: true, encoding: .utf8)
-            try openssl(["x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                         "-out", "\(name).pem", "-days", "2", "-extfile", "\(name).ext"])
+            try openssl([
+                "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", "\(name).pem", "-days", "2", "-extfile", "\(name).ext",
+            ])
         }
     }
 }

@@ -17,7 +17,9 @@ public enum OtherUser {
 
     /// Runs `arguments` (a program and its arguments) as `uid`; throws when it fails.
     @discardableResult
-    public static func run(_ arguments: [String], uid: uid_t = OtherUser.uid, directory: String? = nil) throws -> CommandResult {
+    public static func run(_ arguments: [String], uid: uid_t = OtherUser.uid, directory: String? = nil) throws
+        -> CommandResult
+    {
         let result = try CommandRunner.run("setpriv", prefix(uid: uid) + arguments, directory: directory, timeout: 20)
         guard result.status == 0 else {
             throw TestSupportError("as uid \(uid): \(arguments.joined(separator: " ")) failed: \(result.stderr)")

@@ -1,6 +1,6 @@
 import APNSCore
-import Foundation
 import APNSPlatform
+import Foundation
 
 /// A real proxy from the distribution, run as a child process for end-to-end tests: `tinyproxy`
 /// (HTTP CONNECT, optional BasicAuth) or `microsocks` (SOCKS5, optional user and password), on a free
@@ -49,7 +49,8 @@ public final class ProxyProcess: @unchecked Sendable {
             process.arguments = ["-d", "-c", file]
         case .microsocks(let credentials):
             process.executableURL = URL(fileURLWithPath: try Self.find("microsocks"))
-            process.arguments = ["-i", "127.0.0.1", "-p", String(port)]
+            process.arguments =
+                ["-i", "127.0.0.1", "-p", String(port)]
                 + (credentials.map { ["-u", $0.user, "-P", $0.password] } ?? [])
         }
         process.standardOutput = FileHandle.nullDevice
@@ -60,7 +61,8 @@ public final class ProxyProcess: @unchecked Sendable {
         }
         if listening && process.isRunning { return }
         stop()
-        throw TestSupportError("\(process.executableURL?.lastPathComponent ?? "proxy") did not listen on port \(port) within 10 s")
+        throw TestSupportError(
+            "\(process.executableURL?.lastPathComponent ?? "proxy") did not listen on port \(port) within 10 s")
     }
 
     /// The URL a client passes, with credentials when given.

@@ -34,21 +34,30 @@ public enum PseudoTerminal {
 
     /// Runs `argv` on an 80-column terminal with `environment` added and `unsetting` removed (NO_COLOR is
     /// empty unless given, and the passphrase variables are unset, so prompts appear).
-    public static func run(_ argv: [String], environment: [String: String] = [:], unsetting: [String] = [],
-                           steps: [Step] = [], timeout: Double = 60) throws -> Result {
+    public static func run(
+        _ argv: [String], environment: [String: String] = [:], unsetting: [String] = [],
+        steps: [Step] = [], timeout: Double = 60
+    ) throws -> Result {
         if BinaryStarts.starts(argv.first ?? "", argv, environment: environment) { BinaryStarts.record() }
         var env: [String: Any] = environment
         if env["NO_COLOR"] == nil { env["NO_COLOR"] = "" }
-        for name in unsetting + ["APNSCTL_PASSPHRASE", "APNSCTL_OUT_PASSPHRASE"] where environment[name] == nil { env[name] = NSNull() }
-        let spec: [String: Any] = ["argv": argv, "env": env, "steps": steps.map(\.json), "timeout": timeout, "columns": 80]
+        for name in unsetting + ["APNSCTL_PASSPHRASE", "APNSCTL_OUT_PASSPHRASE"] where environment[name] == nil {
+            env[name] = NSNull()
+        }
+        let spec: [String: Any] = [
+            "argv": argv, "env": env, "steps": steps.map(\.json), "timeout": timeout, "columns": 80,
+        ]
         let data = try JSONSerialization.data(withJSONObject: spec)
-        let r = try CommandRunner.run("python3", [Repository.path("Tests/Scripts/pty-run.py"), String(decoding: data, as: UTF8.self)],
-                                      timeout: timeout + 30)
-        guard r.status == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] else {
+        let r = try CommandRunner.run(
+            "python3", [Repository.path("Tests/Scripts/pty-run.py"), String(decoding: data, as: UTF8.self)],
+            timeout: timeout + 30)
+        guard r.status == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        else {
             throw TestSupportError("pty-run.py failed (\(r.status)): \(r.stderr)")
         }
-        return Result(transcript: object["transcript"] as? String ?? "",
-                      status: (object["status"] as? Int).map(Int32.init), signal: (object["signal"] as? Int).map(Int32.init),
-                      failedStep: object["failed_step"] as? Int)
+        return Result(
+            transcript: object["transcript"] as? String ?? "",
+            status: (object["status"] as? Int).map(Int32.init), signal: (object["signal"] as? Int).map(Int32.init),
+            failedStep: object["failed_step"] as? Int)
     }
 }

@@ -1,8 +1,7 @@
-
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 /// Python's own TOML reader (`tomllib`, or `tomli` before Python 3.11; `make deps` installs it), as the
 /// yardstick for apnsctl's: the settings file is TOML, not a dialect, so both must agree on every text.
@@ -10,8 +9,12 @@ public enum PythonTOML {
     /// A Python 3 that can read TOML.
     public static func interpreter() throws -> String {
         for candidate in ["/usr/bin/python3", "python3"] {
-            if let r = try? CommandRunner.run(candidate, ["-c", "import sys\ntry:\n import tomllib\nexcept ModuleNotFoundError:\n import tomli"]),
-               r.status == 0 { return candidate }
+            if let r = try? CommandRunner.run(
+                candidate, ["-c", "import sys\ntry:\n import tomllib\nexcept ModuleNotFoundError:\n import tomli"]),
+                r.status == 0
+            {
+                return candidate
+            }
         }
         throw TestSupportError("python3 with tomllib (3.11+) or tomli is missing (make deps installs python3-tomli)")
     }
@@ -30,16 +33,22 @@ public enum PythonTOML {
                     if s.value < 0x20 || s.value == 0x7F {
                         let hex = String(s.value, radix: 16)
                         json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else { json.unicodeScalars.append(s) }
+                    } else {
+                        json.unicodeScalars.append(s)
+                    }
                 }
             }
             json += "\""
         }
         json += "]"
-        let r = try CommandRunner.run(try interpreter(), [Repository.path("Tests/Interop/toml_canonical.py")], stdin: Array(json.utf8))
+        let r = try CommandRunner.run(
+            try interpreter(), [Repository.path("Tests/Interop/toml_canonical.py")], stdin: Array(json.utf8))
         guard r.status == 0 else { throw TestSupportError("toml_canonical.py: \(r.stderr)") }
         let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast()
-        guard lines.count == documents.count else { throw TestSupportError("toml_canonical.py: \(lines.count) answers for \(documents.count) documents: \(r.stderr)") }
+        guard lines.count == documents.count else {
+            throw TestSupportError(
+                "toml_canonical.py: \(lines.count) answers for \(documents.count) documents: \(r.stderr)")
+        }
         return lines.map { $0 == "ERROR" ? nil : $0 }
     }
 

@@ -40,8 +40,11 @@ public final class TestCredentials: @unchecked Sendable {
     }
 
     /// Writes another push certificate (e.g. production-only) as `name` and returns its path.
-    public func writePushCertificate(_ name: String, kind: PushCertificateKind, validity: Validity = .days(365)) throws -> String {
-        let identity = try CredentialGenerator.makePushCertificate(ca: ca, bundleID: bundleID, kind: kind, validity: validity)
+    public func writePushCertificate(_ name: String, kind: PushCertificateKind, validity: Validity = .days(365)) throws
+        -> String
+    {
+        let identity = try CredentialGenerator.makePushCertificate(
+            ca: ca, bundleID: bundleID, kind: kind, validity: validity)
         return try directory.write(name, try identity.pem(), mode: 0o600)
     }
 }

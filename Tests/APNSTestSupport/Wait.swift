@@ -5,7 +5,9 @@ import Foundation
 public enum Wait {
     /// Polls `condition` every `interval` seconds until it holds or `seconds` passed; whether it held.
     @discardableResult
-    public static func until(seconds: Double = 20, interval: Double = 0.01, _ condition: () throws -> Bool) rethrows -> Bool {
+    public static func until(seconds: Double = 20, interval: Double = 0.01, _ condition: () throws -> Bool) rethrows
+        -> Bool
+    {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }

@@ -11,7 +11,9 @@ import Testing
     static func sources() throws -> [(path: String, text: String)] {
         let root = Repository.path("Sources")
         let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? []
-        return try files.filter { $0.hasSuffix(".swift") }.sorted().map { ($0, try String(contentsOfFile: root + "/" + $0, encoding: .utf8)) }
+        return try files.filter { $0.hasSuffix(".swift") }.sorted().map {
+            ($0, try String(contentsOfFile: root + "/" + $0, encoding: .utf8))
+        }
     }
 
     /// The lines of `text` that are code, not documentation or comments.
@@ -65,7 +67,9 @@ import Testing
         codeLines(text).compactMap { line in
             let words = line.split(separator: " ").map(String.init)
             guard let i = words.firstIndex(of: "import"), i + 1 < words.count,
-                  words[..<i].allSatisfy({ $0.hasPrefix("@") || ["public", "internal", "private", "fileprivate", "package"].contains($0) })
+                words[..<i].allSatisfy({
+                    $0.hasPrefix("@") || ["public", "internal", "private", "fileprivate", "package"].contains($0)
+                })
             else { return nil }
             let module = words[i + 1].split(separator: ".").first.map(String.init) ?? ""
             return ["Glibc", "Musl", "Darwin", "ucrt", "WinSDK"].contains(module) ? module : nil
@@ -73,25 +77,31 @@ import Testing
     }
 
     @Test func onlyAPNSPlatformImportsTheCLibrary() throws {
-        for (path, text) in try Self.sources() where !path.hasPrefix("APNSPlatform/") && !Self.cLibraryAllowlist.contains(path) {
+        for (path, text) in try Self.sources()
+        where !path.hasPrefix("APNSPlatform/") && !Self.cLibraryAllowlist.contains(path) {
             let found = Self.cLibraryImports(in: text)
             #expect(found.isEmpty, "\(path) imports \(found.joined(separator: ", ")): call APNSPlatform instead")
         }
         #expect(Self.cLibraryImports(in: "import APNSCore\n#if canImport(Glibc)\nimport Glibc\n#endif\n") == ["Glibc"])
         #expect(Self.cLibraryImports(in: "@_exported import Darwin\ninternal import Musl\n") == ["Darwin", "Musl"])
-        #expect(Self.cLibraryImports(in: "/// Darwin's `signal` returns `sig_t`\n// import Glibc\nimport APNSPlatform\n").isEmpty)
+        #expect(
+            Self.cLibraryImports(in: "/// Darwin's `signal` returns `sig_t`\n// import Glibc\nimport APNSPlatform\n")
+                .isEmpty)
     }
 
     @Test func apnsPlatformDoesNotReExportTheCLibrary() throws {
         for (path, text) in try Self.sources() where path.hasPrefix("APNSPlatform/") {
             for line in Self.codeLines(text) where line.contains("@_exported") {
-                Issue.record("\(path): \(line.trimmingCharacters(in: .whitespaces)): other modules must not see the C library")
+                Issue.record(
+                    "\(path): \(line.trimmingCharacters(in: .whitespaces)): other modules must not see the C library")
             }
         }
     }
 
     /// What marks terminal code: termios and its calls, the controlling terminal, the prompt types.
-    static let terminalMarkers = ["termios", "tcsetattr", "tcgetattr", "isatty", "/dev/tty", "TerminalPrompt", "PromptSignals"]
+    static let terminalMarkers = [
+        "termios", "tcsetattr", "tcgetattr", "isatty", "/dev/tty", "TerminalPrompt", "PromptSignals",
+    ]
 
     /// The terminal markers in `text`'s code.
     static func terminalCode(in text: String) -> [String] {
@@ -102,7 +112,9 @@ import Testing
     @Test func apnsCryptoHoldsNoTerminalCode() throws {
         for (path, text) in try Self.sources() where path.hasPrefix("APNSCrypto/") {
             let found = Self.terminalCode(in: text)
-            #expect(found.isEmpty, "\(path) has terminal code (\(found.joined(separator: ", "))): it belongs in APNSPlatform")
+            #expect(
+                found.isEmpty,
+                "\(path) has terminal code (\(found.joined(separator: ", "))): it belongs in APNSPlatform")
         }
         #expect(Self.terminalCode(in: "var t = termios()\n_ = tcsetattr(fd, TCSANOW, &t)") == ["termios", "tcsetattr"])
         #expect(Self.terminalCode(in: "/// asks through a prompt, never the terminal (termios)\nlet x = 1").isEmpty)
@@ -130,7 +142,8 @@ import Testing
     /// What reads the process's outside world directly: its variables and roots, its clock, its standard
     /// streams and what they are connected to.
     static let processWorldMarkers = [
-        "StandardStreams.", "OutputSink.standardOutput", "MessageStream.standardError", "SystemClock.", "SettingsWorld.process",
+        "StandardStreams.", "OutputSink.standardOutput", "MessageStream.standardError", "SystemClock.",
+        "SettingsWorld.process",
         "Environment.value(", "Environment.all(", "Environment.setting(", "Environment.home",
         "Environment.currentDirectory", "Environment.isTerminal",
         "Environment.isRegularFileOrNull", "posixWrite", "writeAll(fd:", "readAll(fd: 0",
@@ -150,10 +163,21 @@ import Testing
         #expect(all.count > 50)
         for (path, text) in all where path != "APNSCtlCommands/Shared/World/CommandWorld.swift" {
             let found = Self.processWorldReads(in: text)
-            #expect(found.isEmpty, "\(path) reads the process directly (\(found.joined(separator: ", "))): take it from the CommandWorld")
+            #expect(
+                found.isEmpty,
+                "\(path) reads the process directly (\(found.joined(separator: ", "))): take it from the CommandWorld")
         }
-        #expect(Self.processWorldReads(in: "    let now = SystemClock.now()\n    StandardStreams.warning(x)") == ["StandardStreams.", "SystemClock."])
-        #expect(Self.processWorldReads(in: "/// unlike `Environment.value(_:)`, reads the world\nlet v = world.variable(\"X\")").isEmpty)
-        #expect(Self.processWorldReads(in: "for e in APNSEnvironment.allCases { _ = Environment.all() }") == ["Environment.all("])
+        #expect(
+            Self.processWorldReads(in: "    let now = SystemClock.now()\n    StandardStreams.warning(x)") == [
+                "StandardStreams.", "SystemClock.",
+            ])
+        #expect(
+            Self.processWorldReads(
+                in: "/// unlike `Environment.value(_:)`, reads the world\nlet v = world.variable(\"X\")"
+            ).isEmpty)
+        #expect(
+            Self.processWorldReads(in: "for e in APNSEnvironment.allCases { _ = Environment.all() }") == [
+                "Environment.all("
+            ])
     }
 }

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md, "Exit codes": while keys are loaded the process is not dumpable and writes no core file. A send
 /// holding a `.p8` key waits on a mock that never answers; it is then killed with SIGSEGV under
@@ -11,7 +11,9 @@ import APNSPlatform
     /// Where the kernel writes cores, when that is a file in the crashing process's folder (`core`,
     /// `core.%p`): the test can look for it there. nil for a pipe (systemd-coredump) or an absolute path.
     static var localCorePattern: String? {
-        guard let text = try? String(contentsOfFile: "/proc/sys/kernel/core_pattern", encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: "/proc/sys/kernel/core_pattern", encoding: .utf8) else {
+            return nil
+        }
         let pattern = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if pattern.isEmpty || pattern.hasPrefix("|") || pattern.contains("/") { return nil }
         return pattern
@@ -19,15 +21,19 @@ import APNSPlatform
 
     /// The soft and hard "Max core file size" of a running process, from /proc/PID/limits.
     static func coreLimit(pid: Int32) -> String? {
-        guard let bytes = try? FileSystem.read("/proc/\(pid)/limits"), case let text = String(decoding: bytes, as: UTF8.self),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") }) else { return nil }
+        guard let bytes = try? FileSystem.read("/proc/\(pid)/limits"),
+            case let text = String(decoding: bytes, as: UTF8.self),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") })
+        else { return nil }
         return line.dropFirst("Max core file size".count).split(separator: " ").prefix(2).joined(separator: " ")
     }
 
     /// Whether `pid` is apnsctl (not the sh or setpriv before it) connected to `port` over TCP: it connects only
     /// after its key is loaded. Sockets inherited from the test runner do not count.
     static func isConnected(pid: Int32, port: Int) -> Bool {
-        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/apnsctl") ?? false
+        guard
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))?.hasSuffix("/apnsctl")
+                ?? false
         else { return false }
         let hex = String(port, radix: 16, uppercase: true)
         let portHex = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
@@ -42,7 +48,8 @@ import APNSPlatform
         }
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
         return fds.contains { fd in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)") else { return false }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")
+            else { return false }
             return inodes.contains { target == "socket:[\($0)]" }
         }
     }
@@ -54,24 +61,32 @@ import APNSPlatform
         // As another user when root: the kernel then shows "not dumpable" by giving /proc/PID to root.
         let asOther = OtherUser.isAvailable
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: work.path)
-        let authKey = work.file("AuthKey_\(mock.keyID).p8"), caFile = work.file("ca.pem")
+        let authKey = work.file("AuthKey_\(mock.keyID).p8")
+        let caFile = work.file("ca.pem")
         try FileManager.default.copyItem(atPath: mock.authKey, toPath: authKey)
         try FileManager.default.copyItem(atPath: mock.caFile, toPath: caFile)
-        for file in [authKey, caFile] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file) }
+        for file in [authKey, caFile] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        }
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CommandRunner.which("python3"))
         let user = asOther ? ["setpriv"] + OtherUser.prefix() : []
         // `ulimit -c unlimited`, and the signals the test runner blocks unblocked (else SIGSEGV would wait);
         // python and setpriv exec, so the pid is apnsctl's.
-        let launcher = "import os, resource, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+        let launcher =
+            "import os, resource, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
             + "signal.signal(signal.SIGSEGV, signal.SIG_DFL); "
             + "resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY)); "
             + "os.execvp(sys.argv[1], sys.argv[1:])"
-        process.arguments = ["-c", launcher] + user + [
-            CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint, "--ca-file", caFile, "--auth-key", authKey,
-            "--team-id", mock.teamID, "--topic", mock.bundleID, "-d", String(repeating: "5e", count: 32), "--alert", "hi",
-            "--no-token-cache", "--timeout", "60"]
+        process.arguments =
+            ["-c", launcher] + user + [
+                CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint, "--ca-file", caFile, "--auth-key",
+                authKey,
+                "--team-id", mock.teamID, "--topic", mock.bundleID, "-d", String(repeating: "5e", count: 32), "--alert",
+                "hi",
+                "--no-token-cache", "--timeout", "60",
+            ]
         process.currentDirectoryURL = URL(fileURLWithPath: work.path)
         // The Swift runtime's crash handler would catch a SIGSEGV sent by kill and carry on; without it the
         // kernel's default action (a core file) applies, as for a program built with backtracing off.
@@ -81,7 +96,12 @@ import APNSPlatform
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
         let pid = process.processIdentifier
 
         let port = Int(mock.endpoint.split(separator: ":").last ?? "") ?? 0

@@ -5,8 +5,10 @@ import Testing
 /// swift-argument-parser takes the width from the COLUMNS variable before asking the terminal, so the
 /// test sets COLUMNS=80 on a plain run.
 @Suite struct HelpLayoutTests {
-    static let commands: [[String]] = [[], ["send"], ["validate"], ["inspect"], ["convert"], ["jwt"], ["mock"],
-                                        ["config"], ["config", "path"], ["config", "list"], ["config", "show"]]
+    static let commands: [[String]] = [
+        [], ["send"], ["validate"], ["inspect"], ["convert"], ["jwt"], ["mock"],
+        ["config"], ["config", "path"], ["config", "list"], ["config", "show"],
+    ]
 
     static func help(_ command: [String]) throws -> [String] {
         let r = try InProcess.apnsctl(command + ["--help"], environment: ["COLUMNS": "80"])
@@ -53,7 +55,11 @@ import Testing
             block = ""
         }
         for line in try Self.help(command) {
-            if line.isEmpty || (Self.indentation(line) == 2 && line.dropFirst(2).hasPrefix("-")) || Self.indentation(line) == 0 { check() }
+            if line.isEmpty || (Self.indentation(line) == 2 && line.dropFirst(2).hasPrefix("-"))
+                || Self.indentation(line) == 0
+            {
+                check()
+            }
             block += " " + line.trimmingCharacters(in: .whitespaces)
         }
         check()

@@ -52,9 +52,12 @@ import Testing
         let r = try InProcess.apnsctl(["channel", typed, "--topic", "com.example.app"])
         #expect(r.status == 64)
         #expect(r.stdout.isEmpty)
-        #expect(r.errorLines == ["error: Unknown command '\(typed)'. Did you mean '\(meant)'?",
-                                 "error: usage: apnsctl channel <subcommand>",
-                                 "error: See 'apnsctl channel --help' for more information."], "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "error: Unknown command '\(typed)'. Did you mean '\(meant)'?",
+                "error: usage: apnsctl channel <subcommand>",
+                "error: See 'apnsctl channel --help' for more information.",
+            ], "\(r.stderr)")
     }
 
     /// CLI.md: an error is lines on stderr that all start with `error:`, the parser's `Usage:` and

@@ -21,7 +21,9 @@ final class BackgroundConnect: Sendable {
 
     /// Starts opening connection `id`; nil when no thread or pipe could be had (the caller connects inline).
     /// Signals are the sender's business: it abandons the job on an interrupt, so the thread does not watch them.
-    static func start(id: Int, endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext, timeout: Double) -> BackgroundConnect? {
+    static func start(id: Int, endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext, timeout: Double)
+        -> BackgroundConnect?
+    {
         guard let wake = WakePipe() else { return nil }
         let job = BackgroundConnect(id: id, wake: wake)
         let thread = OSThread()
@@ -37,11 +39,15 @@ final class BackgroundConnect: Sendable {
         return job
     }
 
-    private static func open(endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext,
-                             timeout: Double) -> sending Result<PushConnection, TransportFailure> {
+    private static func open(
+        endpoint: PushEndpoint, proxy: ProxyServer?, context: TLSContext,
+        timeout: Double
+    ) -> sending Result<PushConnection, TransportFailure> {
         do throws(TransportFailure) {
-            return .success(try PushConnection.open(endpoint: endpoint, proxy: proxy, context: context, timeout: timeout,
-                                                    interruptFD: nil))
+            return .success(
+                try PushConnection.open(
+                    endpoint: endpoint, proxy: proxy, context: context, timeout: timeout,
+                    interruptFD: nil))
         } catch {
             return .failure(error)
         }

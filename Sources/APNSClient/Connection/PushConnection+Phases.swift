@@ -47,41 +47,57 @@ extension PushConnection {
     }
 
     /// Looks `host` up within `deadline` (monotonic ns; `timeout` names it in messages).
-    public static func resolve(host: String, port: Int, timeout: Double, deadline: UInt64,
-                               interruptFD: Int32?) throws(SocketError) -> ResolvedHost {
+    public static func resolve(
+        host: String, port: Int, timeout: Double, deadline: UInt64,
+        interruptFD: Int32?
+    ) throws(SocketError) -> ResolvedHost {
         let t0 = SystemClock.monotonicNanoseconds()
-        let addresses = try Socket.lookUp(host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
+        let addresses = try Socket.lookUp(
+            host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
         return ResolvedHost(host: host, port: port, addresses: addresses, milliseconds: milliseconds(since: t0))
     }
 
     /// Races the resolved addresses (RFC 8305: families interleaved, a new attempt every 250 ms) until one
     /// connects or `deadline` passes.
-    public static func connect(_ resolved: ResolvedHost, timeout: Double, deadline: UInt64,
-                               interruptFD: Int32?) throws(SocketError) -> ConnectedSocket {
+    public static func connect(
+        _ resolved: ResolvedHost, timeout: Double, deadline: UInt64,
+        interruptFD: Int32?
+    ) throws(SocketError) -> ConnectedSocket {
         let t0 = SystemClock.monotonicNanoseconds()
-        let socket = try Socket.connect(to: AddressRacer.interleaved(resolved.addresses, isIPv6: \.isIPv6), host: resolved.host,
-                                        port: resolved.port, timeout: timeout, deadline: deadline, interruptFD: interruptFD)
-        return ConnectedSocket(socket: socket, host: resolved.host, port: resolved.port, milliseconds: milliseconds(since: t0))
+        let socket = try Socket.connect(
+            to: AddressRacer.interleaved(resolved.addresses, isIPv6: \.isIPv6), host: resolved.host,
+            port: resolved.port, timeout: timeout, deadline: deadline, interruptFD: interruptFD)
+        return ConnectedSocket(
+            socket: socket, host: resolved.host, port: resolved.port, milliseconds: milliseconds(since: t0))
     }
 
     /// Asks the proxy connected on `connected` for a tunnel to `endpoint`, within `timeout`.
-    public static func tunnel(through proxy: ProxyServer, on connected: ConnectedSocket, to endpoint: PushEndpoint,
-                              timeout: Double, interruptFD: Int32?) throws(TransportFailure) -> OpenedTunnel {
+    public static func tunnel(
+        through proxy: ProxyServer, on connected: ConnectedSocket, to endpoint: PushEndpoint,
+        timeout: Double, interruptFD: Int32?
+    ) throws(TransportFailure) -> OpenedTunnel {
         let t0 = SystemClock.monotonicNanoseconds()
-        let answer = try ProxyTunnel.establish(proxy, over: connected.socket, to: endpoint, timeout: timeout, interruptFD: interruptFD)
+        let answer = try ProxyTunnel.establish(
+            proxy, over: connected.socket, to: endpoint, timeout: timeout, interruptFD: interruptFD)
         return OpenedTunnel(proxy: proxy, answer: answer, milliseconds: milliseconds(since: t0))
     }
 
     /// The TLS client for `endpoint` on `socket` (SNI and verification for the endpoint's host, even
     /// inside a tunnel); `handshake` runs it.
-    public static func startTLS(on socket: Socket, for endpoint: PushEndpoint, context: TLSContext) throws(TransportFailure) -> TLSConnection {
-        do { return try TLSConnection.client(socket: socket, context: context, host: endpoint.host) } catch { throw .tls(error) }
+    public static func startTLS(on socket: Socket, for endpoint: PushEndpoint, context: TLSContext)
+        throws(TransportFailure) -> TLSConnection
+    {
+        do { return try TLSConnection.client(socket: socket, context: context, host: endpoint.host) } catch {
+            throw .tls(error)
+        }
     }
 
     /// The TLS handshake (ALPN offered: `h2`), waiting on the socket and the interrupt descriptor, within
     /// `timeout`. `quickAck` through a proxy (see `PushConnection.quickAck`).
-    public static func handshake(_ tls: TLSConnection, timeout: Double, interruptFD: Int32?,
-                                 quickAck: Bool) throws(TransportFailure) -> Handshake {
+    public static func handshake(
+        _ tls: TLSConnection, timeout: Double, interruptFD: Int32?,
+        quickAck: Bool
+    ) throws(TransportFailure) -> Handshake {
         let t0 = SystemClock.monotonicNanoseconds()
         let deadline = t0 + UInt64(max(0, timeout) * 1e9)
         while true {
@@ -91,8 +107,9 @@ extension PushConnection {
             let interest: PollInterest
             switch step {
             case .bytes:
-                return Handshake(version: tls.protocolVersion, cipher: tls.cipherName, alpn: tls.negotiatedProtocol,
-                                 milliseconds: milliseconds(since: t0))
+                return Handshake(
+                    version: tls.protocolVersion, cipher: tls.cipherName, alpn: tls.negotiatedProtocol,
+                    milliseconds: milliseconds(since: t0))
             case .wantRead: interest = .readable
             case .wantWrite: interest = .writable
             case .closed: throw .tls(.handshake("the server closed the connection"))
@@ -106,14 +123,18 @@ extension PushConnection {
 
     /// Phase 5: the HTTP/2 client session on a finished handshake (ALPN `h2` required), its preface queued.
     /// `connectMs` is the lookup and connect together (to the proxy, with one), as `--verbose` shows it.
-    public static func establish(on tls: sending TLSConnection, handshake: Handshake, endpoint: PushEndpoint, connectMs: Double,
-                                 tunnel: OpenedTunnel?) throws(TransportFailure) -> sending PushConnection {
+    public static func establish(
+        on tls: sending TLSConnection, handshake: Handshake, endpoint: PushEndpoint, connectMs: Double,
+        tunnel: OpenedTunnel?
+    ) throws(TransportFailure) -> sending PushConnection {
         guard handshake.alpn == "h2" else { throw .tls(.noHTTP2(selected: handshake.alpn)) }
         let session: HTTP2ClientSession
-        do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) }
-        catch { throw .protocolError(HTTP2Violation(error)) }
-        var info = ConnectionInfo(endpoint: endpoint, tlsVersion: handshake.version, cipher: handshake.cipher, alpn: "h2",
-                                  connectMs: connectMs, handshakeMs: handshake.milliseconds)
+        do { session = try HTTP2ClientSession(assumedPeerConcurrency: 1) } catch {
+            throw .protocolError(HTTP2Violation(error))
+        }
+        var info = ConnectionInfo(
+            endpoint: endpoint, tlsVersion: handshake.version, cipher: handshake.cipher, alpn: "h2",
+            connectMs: connectMs, handshakeMs: handshake.milliseconds)
         if let tunnel {
             info.proxy = tunnel.proxy
             info.tunnelMs = tunnel.milliseconds

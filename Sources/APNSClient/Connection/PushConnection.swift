@@ -66,14 +66,17 @@ public final class PushConnection {
     /// queues the HTTP/2 preface: the phases of `PushConnection+Phases` in one go. The lookup and the
     /// connect share one `timeout`; the tunnel and the handshake get their own; every step is abandoned
     /// when `interruptFD` becomes readable.
-    static func open(endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
-                     interruptFD: Int32?) throws(TransportFailure) -> sending PushConnection {
+    static func open(
+        endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
+        interruptFD: Int32?
+    ) throws(TransportFailure) -> sending PushConnection {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
         let resolved: ResolvedHost
         let connected: ConnectedSocket
         do {
-            resolved = try resolve(host: proxy?.host ?? endpoint.host, port: proxy?.port ?? endpoint.port, timeout: timeout,
-                                   deadline: deadline, interruptFD: interruptFD)
+            resolved = try resolve(
+                host: proxy?.host ?? endpoint.host, port: proxy?.port ?? endpoint.port, timeout: timeout,
+                deadline: deadline, interruptFD: interruptFD)
             connected = try connect(resolved, timeout: timeout, deadline: deadline, interruptFD: interruptFD)
         } catch {
             if case .interrupted = error { throw .interrupted }
@@ -85,15 +88,17 @@ public final class PushConnection {
         }
         let tls = try startTLS(on: connected.socket, for: endpoint, context: context)
         let done = try handshake(tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)
-        return try establish(on: tls, handshake: done, endpoint: endpoint,
-                             connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)
+        return try establish(
+            on: tls, handshake: done, endpoint: endpoint,
+            connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)
     }
 
     /// Queues `request` as a new stream; returns its id.
     func submit(_ request: APNSRequest) throws(TransportFailure) -> Int32 {
         do {
-            return try session.submitRequest(method: request.method, authority: info.endpoint.authority, path: request.path,
-                                             headers: request.headers, body: request.body)
+            return try session.submitRequest(
+                method: request.method, authority: info.endpoint.authority, path: request.path,
+                headers: request.headers, body: request.body)
         } catch {
             throw .protocolError(HTTP2Violation(error))
         }
@@ -131,7 +136,9 @@ public final class PushConnection {
     /// each has queued, waits on all of them until `deadline` or a signal, and reads one chunk from each
     /// that is readable. Returns one outcome per connection, or nil when a signal arrived.
     /// `wakeFDs` end the wait too (a connection opened in the background).
-    static func pump(_ connections: [PushConnection], deadline: UInt64, interruptFD: Int32?, wakeFDs: [Int32] = []) -> [Outcome]? {
+    static func pump(_ connections: [PushConnection], deadline: UInt64, interruptFD: Int32?, wakeFDs: [Int32] = [])
+        -> [Outcome]?
+    {
         var outcomes = [Outcome](repeating: .timedOut, count: connections.count)
         var readable = [Bool](repeating: false, count: connections.count)
         var mustPoll = true
@@ -163,9 +170,13 @@ public final class PushConnection {
                 let anything = (0..<poller.count).contains { poller.events(at: $0).any }
                 for i in connections.indices {
                     let events = poller.events(at: i)
-                    if events.readableOrClosed { readable[i] = true }
+                    if events.readableOrClosed {
+                        readable[i] = true
+                    }
                     // Writable only, or a poll that failed and reported nothing: flush on the next turn.
-                    else if events.any || !anything { outcomes[i] = .progressed }
+                    else if events.any || !anything {
+                        outcomes[i] = .progressed
+                    }
                 }
             }
         }

@@ -50,17 +50,21 @@ public struct PushEndpoint: Sendable, Equatable {
         public var message: String {
             let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
             switch self {
-            case .unsupportedScheme(let shown, let scheme): return "\(shown): scheme \(scheme) is not supported (APNs needs TLS); \(expected)"
+            case .unsupportedScheme(let shown, let scheme):
+                return "\(shown): scheme \(scheme) is not supported (APNs needs TLS); \(expected)"
             case .notAURL(let shown): return "\(shown): not a URL; \(expected)"
-            case .hasPath(let shown): return "\(shown): must not have a path (requests always go to /3/device/<token>); \(expected)"
+            case .hasPath(let shown):
+                return "\(shown): must not have a path (requests always go to /3/device/<token>); \(expected)"
             case .hasUserInfo(let shown): return "\(shown): user names are not supported; \(expected)"
             case .badAddress(let shown, let problem): return "\(shown): \(problem.text); \(expected)"
             case .badPort(let shown): return "\(shown): the port must be a number from 1 to 65535; \(expected)"
             case .notAnEnvironment(let argument, let name):
-                return "\(argument): \(name) is not an environment; give sandbox=URL or production=URL, or a bare URL for both"
+                return
+                    "\(argument): \(name) is not an environment; give sandbox=URL or production=URL, or a bare URL for both"
             case .givenTwice(let argument, let environment):
                 return "\(argument): \(environment.rawValue) was given twice; give one URL per environment"
-            case .secondBareURL(let argument): return "\(argument): a second bare URL; give one, or sandbox=URL and production=URL"
+            case .secondBareURL(let argument):
+                return "\(argument): a second bare URL; give one, or sandbox=URL and production=URL"
             }
         }
     }

@@ -70,7 +70,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .timeout(let s):
             return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
         case .handshakeTimeout(let s):
-            return "the TLS handshake got no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
+            return
+                "the TLS handshake got no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
         case .gaveUp(let n, let last):
             return "no answer after \(n) connections in a row: \(last.description)"
         case .streamReset(let n, let code):

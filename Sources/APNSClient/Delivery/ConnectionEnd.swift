@@ -42,8 +42,10 @@ public enum ConnectionEnd: Equatable, Sendable {
 
     /// A client certificate the server did not accept shows up as an alert after the TLS 1.3 handshake.
     private static func advice(forAlert alert: String) -> String {
-        let certificateAlerts = ["certificate required", "handshake failure", "bad certificate", "unknown ca",
-                                 "certificate unknown", "certificate revoked", "certificate expired"]
+        let certificateAlerts = [
+            "certificate required", "handshake failure", "bad certificate", "unknown ca",
+            "certificate unknown", "certificate revoked", "certificate expired",
+        ]
         guard certificateAlerts.contains(where: { alert.contains($0) }) else { return "" }
         return "; the server wants a client certificate it trusts: check the certificate and key, or use token auth"
     }

@@ -187,8 +187,9 @@ struct DeliveryStateMachine<Item, Answer> {
         }
         // Requests go to the oldest connection that takes them; a spare waits its turn.
         if let index = connections.firstIndex(where: { !$0.retiring && !$0.closeRequested && $0.open }),
-           mayTakeRequests(connections[index]),
-           connections[index].inFlight.count < connections[index].limit {
+            mayTakeRequests(connections[index]),
+            connections[index].inFlight.count < connections[index].limit
+        {
             guard let pending = hasPending() else { return .pull }
             if pending, let p = retry.popFirst() {
                 connections[index].awaitingSubmit = p
@@ -316,7 +317,9 @@ struct DeliveryStateMachine<Item, Answer> {
 
     /// A stream ended with a `:status`: final, whatever the status.
     mutating func answered(_ connection: Int, streamID: Int32, _ answer: Answer, now: UInt64) {
-        guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else { return }
+        guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else {
+            return
+        }
         connections[i].answered += 1
         connections[i].lastProgressNs = now
         withoutProgress = 0
@@ -328,7 +331,9 @@ struct DeliveryStateMachine<Item, Answer> {
     /// above a GOAWAY's last-stream-id (free), refused or reset before the request was complete (up to
     /// `attemptsPerItem` sends). Any other reset leaves the outcome unknown.
     mutating func streamReset(_ connection: Int, streamID: Int32, errorCode: UInt32, now: UInt64) {
-        guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else { return }
+        guard let i = index(of: connection), let f = connections[i].inFlight.removeValue(forKey: streamID) else {
+            return
+        }
         connections[i].lastProgressNs = now
         if let last = connections[i].phase.goAwayLastStream, streamID > last {
             requeue(f.pending)  // refused by GOAWAY: never processed, costs no attempt
@@ -395,7 +400,8 @@ struct DeliveryStateMachine<Item, Answer> {
 
     /// Time passed (the wait's deadline, or any wake-up): enforces `--timeout` and the interrupt grace.
     mutating func tick(now: UInt64) {
-        for i in connections.indices where connections[i].open && !connections[i].idle && !connections[i].closeRequested {
+        for i in connections.indices where connections[i].open && !connections[i].idle && !connections[i].closeRequested
+        {
             if let d = interruptDeadline, now >= d {
                 failInFlight(at: i, .interrupted, now: now)
                 connections[i].phase.requestClose()

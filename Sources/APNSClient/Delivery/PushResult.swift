@@ -39,9 +39,12 @@ public struct PushResult: Sendable, Equatable {
     public var badDeviceTokenIn: APNSEnvironment? = nil
 
     /// A result built field by field (the two public initialisers).
-    private init(target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
-                 reason: ReceivedReason? = nil, bodyText: String? = nil, timestamp: Int64? = nil, failure: TransportFailure? = nil,
-                 durationMs: Double, apnsRequestID: String? = nil, response: HTTPResponse? = nil) {
+    private init(
+        target: PushTarget, status: Int?, apnsID: String? = nil, apnsUniqueID: String? = nil,
+        reason: ReceivedReason? = nil, bodyText: String? = nil, timestamp: Int64? = nil,
+        failure: TransportFailure? = nil,
+        durationMs: Double, apnsRequestID: String? = nil, response: HTTPResponse? = nil
+    ) {
         self.target = target
         self.status = status
         self.apnsID = apnsID
@@ -72,13 +75,16 @@ public struct PushResult: Sendable, Equatable {
             }
             timestamp = error.timestamp
         }
-        self.init(target: target, status: response.status,
-                  apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.unescapedLine($0, limit: 64) },
-                  apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map { PrintableText.unescapedLine($0, limit: 64) },
-                  reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
-                  apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
-                      .map { PrintableText.unescapedLine($0, limit: 64) } ?? sentRequestID,
-                  response: response)
+        self.init(
+            target: target, status: response.status,
+            apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.unescapedLine($0, limit: 64) },
+            apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map {
+                PrintableText.unescapedLine($0, limit: 64)
+            },
+            reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
+            apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
+                .map { PrintableText.unescapedLine($0, limit: 64) } ?? sentRequestID,
+            response: response)
     }
 
     /// A target that got no answer (`sentRequestID`: the `apns-request-id` its request carried).

@@ -36,24 +36,32 @@ struct HTTPConnectHandshake: ProxyHandshake {
         head += bytes
         guard let end = Self.endOfHead(head) else {
             if head.count > Self.maximumHeadSize {
-                return .failed(.malformed(proxy: proxy.display, what: "a response head over \(Self.maximumHeadSize) bytes"))
+                return .failed(
+                    .malformed(proxy: proxy.display, what: "a response head over \(Self.maximumHeadSize) bytes"))
             }
             if head.count >= 5 && !head.starts(with: Array("HTTP/".utf8)) {
-                return .failed(.malformed(proxy: proxy.display, what: "not an HTTP response (\(PrintableText.unescapedLine(head.prefix(40))))"))
+                return .failed(
+                    .malformed(
+                        proxy: proxy.display,
+                        what: "not an HTTP response (\(PrintableText.unescapedLine(head.prefix(40))))"))
             }
             return .needMore
         }
         let lineEnd = head.firstIndex(of: UInt8(ascii: "\r")) ?? end
         let statusLine = PrintableText.unescapedLine(head[..<lineEnd])
         let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status) else {
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]), (100...999).contains(status)
+        else {
             return .failed(.malformed(proxy: proxy.display, what: "status line \(statusLine)"))
         }
         guard (200...299).contains(status) else {
             return .failed(.refused(proxy: proxy.display, status: status, statusLine: statusLine))
         }
         if head.count > end + 4 {
-            return .failed(.malformed(proxy: proxy.display, what: "\(head.count - end - 4) bytes after its \(status) answer, before TLS started"))
+            return .failed(
+                .malformed(
+                    proxy: proxy.display,
+                    what: "\(head.count - end - 4) bytes after its \(status) answer, before TLS started"))
         }
         return .established(detail: statusLine)
     }
@@ -61,7 +69,8 @@ struct HTTPConnectHandshake: ProxyHandshake {
     /// Where `\r\n\r\n` starts, if it arrived.
     static func endOfHead(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
             return i
         }
         return nil

@@ -32,7 +32,8 @@ public struct NoProxyList: Sendable, Equatable {
         if let address = IPv4Address(name) {
             return entries.contains { entry in
                 if let slash = entry.firstIndex(of: "/"), let net = IPv4Address(entry[..<slash]),
-                   let bits = Int(entry[entry.index(after: slash)...]), (0...32).contains(bits) {
+                    let bits = Int(entry[entry.index(after: slash)...]), (0...32).contains(bits)
+                {
                     let mask: UInt32 = bits == 0 ? 0 : ~UInt32(0) << (32 - bits)
                     return address.value & mask == net.value & mask
                 }
@@ -58,7 +59,9 @@ struct IPv4Address: Equatable {
         guard parts.count == 4 else { return nil }
         var v: UInt32 = 0
         for p in parts {
-            guard !p.isEmpty, p.count <= 3, p.allSatisfy(\.isASCIIDigit), let n = UInt32(p), n <= 255 else { return nil }
+            guard !p.isEmpty, p.count <= 3, p.allSatisfy(\.isASCIIDigit), let n = UInt32(p), n <= 255 else {
+                return nil
+            }
             v = v << 8 | n
         }
         value = v

@@ -29,7 +29,8 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .socksRefused(let p, let reason):
             return "SOCKS5 proxy \(p) refused: \(reason)"
         case .closed(let p, let during):
-            return "proxy \(p) closed the connection \(during); is it an HTTP or SOCKS5 proxy, and does it allow this client?"
+            return
+                "proxy \(p) closed the connection \(during); is it an HTTP or SOCKS5 proxy, and does it allow this client?"
         case .malformed(let p, let what):
             return "proxy \(p) answered something unexpected: \(what); check the scheme (http:// or socks5h://)"
         case .timeout(let p, let s):
@@ -61,7 +62,9 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
 
     private static func advice(status: Int) -> String {
         switch status {
-        case 407: return "; the proxy wants credentials: give http://user:password@host:port (percent-encode special characters)"
+        case 407:
+            return
+                "; the proxy wants credentials: give http://user:password@host:port (percent-encode special characters)"
         case 401: return "; check the proxy credentials"
         case 403: return "; the proxy does not allow this destination or port"
         case 500...599: return "; the proxy could not reach the APNs host"

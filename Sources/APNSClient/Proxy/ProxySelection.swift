@@ -24,9 +24,11 @@ public struct ProxySelection: Sendable, Equatable {
     /// `--noproxy`), named in messages by `explicitLabel` and `noProxyLabel`; `environment` is the process
     /// environment (injected so tests need not change their own). A malformed URL throws a problem naming
     /// the setting or variable it came from.
-    public static func choose(for host: String, explicit: String?, noProxy: String?, environment: [String: String],
-                              explicitLabel: String = "the proxy setting",
-                              noProxyLabel: String = "the no-proxy setting") throws(ProxyServer.Problem) -> ProxySelection {
+    public static func choose(
+        for host: String, explicit: String?, noProxy: String?, environment: [String: String],
+        explicitLabel: String = "the proxy setting",
+        noProxyLabel: String = "the no-proxy setting"
+    ) throws(ProxyServer.Problem) -> ProxySelection {
         var url: String? = nil
         var source: String? = nil
         if let explicit {
@@ -41,9 +43,12 @@ public struct ProxySelection: Sendable, Equatable {
         }
         let proxy = try ProxyServer(url: url, source: source)
         if let noProxy {
-            if NoProxyList(noProxy).matches(host: host) { return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel) }
+            if NoProxyList(noProxy).matches(host: host) {
+                return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel)
+            }
         } else if let name = noProxyVariables.first(where: { environment[$0] != nil }), let list = environment[name],
-                  NoProxyList(list).matches(host: host) {
+            NoProxyList(list).matches(host: host)
+        {
             return ProxySelection(proxy: nil, source: source, bypassedBy: name)
         }
         return ProxySelection(proxy: proxy, source: source, bypassedBy: nil)

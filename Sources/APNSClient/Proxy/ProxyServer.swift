@@ -56,7 +56,8 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         // Messages, -v and --dry-run quote the URL (all but its password): one too long to quote is refused.
         let quoted = Self.redacted(url).count
         if quoted > VariableEcho.limit {
-            throw problem("\(quoted) characters without its password, more than a message quotes (\(VariableEcho.limit))")
+            throw problem(
+                "\(quoted) characters without its password, more than a message quotes (\(VariableEcho.limit))")
         }
         var kind = Kind.http
         if let sep = rest.firstRange(of: "://") {
@@ -65,7 +66,10 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
             case "http": kind = .http
             case "socks5h": kind = .socks5h
             case "socks5": kind = .socks5
-            case "https": throw problem("TLS to the proxy itself (https://) is not supported; most proxies that take https:// also take http:// for CONNECT")
+            case "https":
+                throw problem(
+                    "TLS to the proxy itself (https://) is not supported; most proxies that take https:// also take http:// for CONNECT"
+                )
             case "socks4", "socks4a": throw problem("SOCKS4 is not supported")
             default: throw problem("scheme \(scheme) is not supported")
             }
@@ -91,7 +95,9 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         case .success(let p): parts = p
         case .failure(let reason): throw problem(reason.text)
         }
-        guard let port = parts.port(default: Self.defaultPort) else { throw problem("the port must be a number from 1 to 65535") }
+        guard let port = parts.port(default: Self.defaultPort) else {
+            throw problem("the port must be a number from 1 to 65535")
+        }
         self.init(kind: kind, host: String(parts.host), port: port, user: user, password: password)
     }
 
@@ -120,8 +126,13 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         var bytes: [UInt8] = []
         var it = Array(text.utf8)[...]
         while let b = it.popFirst() {
-            guard b == UInt8(ascii: "%") else { bytes.append(b); continue }
-            guard it.count >= 2, let hi = hexValue(it[it.startIndex]), let lo = hexValue(it[it.startIndex + 1]) else { return nil }
+            guard b == UInt8(ascii: "%") else {
+                bytes.append(b)
+                continue
+            }
+            guard it.count >= 2, let hi = hexValue(it[it.startIndex]), let lo = hexValue(it[it.startIndex + 1]) else {
+                return nil
+            }
             bytes.append(hi << 4 | lo)
             it = it.dropFirst(2)
         }
@@ -142,8 +153,11 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         var out = ""
         for b in text.utf8 {
             let c = Character(Unicode.Scalar(b))
-            if b < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c)) { out.append(c) }
-            else { out += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
+            if b < 0x80 && (c.isLetter || c.isNumber || "-._~".contains(c)) {
+                out.append(c)
+            } else {
+                out += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
         }
         return out
     }
@@ -153,7 +167,9 @@ extension String {
     /// Without leading and trailing spaces, tabs and newlines.
     func trimmingWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 

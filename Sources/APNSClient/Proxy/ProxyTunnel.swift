@@ -8,8 +8,10 @@ enum ProxyTunnel {
     /// Asks `proxy`, already connected on `socket` (the connection phases reach it like any host), for a
     /// tunnel to `endpoint` within `timeout` seconds. Returns what the proxy said (`HTTP/1.1 200 Connection
     /// established`, `SOCKS5 CONNECT succeeded`); afterwards the next byte on `socket` belongs to the APNs server.
-    static func establish(_ proxy: ProxyServer, over socket: Socket, to endpoint: PushEndpoint, timeout: Double,
-                          interruptFD: Int32?) throws(TransportFailure) -> String {
+    static func establish(
+        _ proxy: ProxyServer, over socket: Socket, to endpoint: PushEndpoint, timeout: Double,
+        interruptFD: Int32?
+    ) throws(TransportFailure) -> String {
         let start = SystemClock.monotonicNanoseconds()
         var handshake: any ProxyHandshake
         switch proxy.kind {
@@ -20,19 +22,24 @@ enum ProxyTunnel {
         case .socks5:
             // curl's socks5://: the name is resolved here and the first address goes to the proxy.
             let addresses: [SocketAddress]
-            do { addresses = try Socket.resolveAll(host: endpoint.host, port: endpoint.port) } catch { throw .connect(error) }
+            do { addresses = try Socket.resolveAll(host: endpoint.host, port: endpoint.port) } catch {
+                throw .connect(error)
+            }
             guard let first = addresses.first else {
                 throw .connect(.resolve(host: endpoint.host, reason: "no address"))
             }
             handshake = SOCKS5Handshake(proxy: proxy, destination: .address(first.ipBytes), port: endpoint.port)
         }
-        return try run(&handshake, on: socket, proxy: proxy,
-                       deadline: start + UInt64(max(0, timeout) * 1e9), timeout: timeout, interruptFD: interruptFD)
+        return try run(
+            &handshake, on: socket, proxy: proxy,
+            deadline: start + UInt64(max(0, timeout) * 1e9), timeout: timeout, interruptFD: interruptFD)
     }
 
     /// Moves the handshake's bytes until it says the tunnel is open or failed.
-    static func run(_ handshake: inout any ProxyHandshake, on socket: Socket, proxy: ProxyServer, deadline: UInt64,
-                    timeout: Double, interruptFD: Int32?) throws(TransportFailure) -> String {
+    static func run(
+        _ handshake: inout any ProxyHandshake, on socket: Socket, proxy: ProxyServer, deadline: UInt64,
+        timeout: Double, interruptFD: Int32?
+    ) throws(TransportFailure) -> String {
         var pending = ArraySlice(handshake.start())
         while true {
             if !pending.isEmpty {

@@ -44,7 +44,9 @@ struct SOCKS5Handshake: ProxyHandshake {
         switch phase {
         case .greeting:
             guard buffer.count >= 2 else { return .needMore }
-            guard buffer[0] == 5 else { return malformed("version \(buffer[0]) in the method choice (not a SOCKS5 proxy?)") }
+            guard buffer[0] == 5 else {
+                return malformed("version \(buffer[0]) in the method choice (not a SOCKS5 proxy?)")
+            }
             let method = buffer[1]
             guard buffer.count == 2 else { return malformed("extra bytes after the method choice") }
             buffer = []
@@ -56,8 +58,10 @@ struct SOCKS5Handshake: ProxyHandshake {
                 phase = .authentication
                 return .send(authenticationRequest())
             case 2, 0xFF:
-                return refused(proxy.user == nil ? "it requires a user name and password; give socks5h://user:password@host:port"
-                                                 : "no authentication method it accepts")
+                return refused(
+                    proxy.user == nil
+                        ? "it requires a user name and password; give socks5h://user:password@host:port"
+                        : "no authentication method it accepts")
             default:
                 return malformed("authentication method \(method), which was not offered")
             }
@@ -81,7 +85,9 @@ struct SOCKS5Handshake: ProxyHandshake {
             default: return malformed("address type \(buffer[3]) in the CONNECT reply")
             }
             guard buffer.count >= length else { return .needMore }
-            guard buffer.count == length else { return malformed("\(buffer.count - length) bytes after its CONNECT reply, before TLS started") }
+            guard buffer.count == length else {
+                return malformed("\(buffer.count - length) bytes after its CONNECT reply, before TLS started")
+            }
             phase = .done
             return .established(detail: "SOCKS5 CONNECT succeeded")
         case .done:
@@ -109,8 +115,12 @@ struct SOCKS5Handshake: ProxyHandshake {
         return out + [UInt8(port >> 8 & 0xFF), UInt8(port & 0xFF)]
     }
 
-    private func refused(_ reason: String) -> ProxyHandshakeStep { .failed(.socksRefused(proxy: proxy.display, reason: reason)) }
-    private func malformed(_ what: String) -> ProxyHandshakeStep { .failed(.malformed(proxy: proxy.display, what: what)) }
+    private func refused(_ reason: String) -> ProxyHandshakeStep {
+        .failed(.socksRefused(proxy: proxy.display, reason: reason))
+    }
+    private func malformed(_ what: String) -> ProxyHandshakeStep {
+        .failed(.malformed(proxy: proxy.display, what: what))
+    }
 
     /// RFC 1928 §6's reply codes.
     static func replyText(_ code: UInt8) -> String {

@@ -24,8 +24,10 @@ public struct APNSRequest: Sendable, Equatable {
 
     /// The full field list for `authority`, pseudo-headers first (`--verbose`, `--dry-run`, tests).
     public func fields(authority: String) -> [HeaderField] {
-        [HeaderField(":method", method), HeaderField(":scheme", "https"), HeaderField(":authority", authority),
-         HeaderField(":path", path, neverIndex: true)] + headers
+        [
+            HeaderField(":method", method), HeaderField(":scheme", "https"), HeaderField(":authority", authority),
+            HeaderField(":path", path, neverIndex: true),
+        ] + headers
     }
 }
 
@@ -94,8 +96,9 @@ public final class DevicePushSource: RequestSource {
     /// The next device's request.
     public func next() -> PushJob? {
         guard let d = devices.next() else { return nil }
-        return PushJob(target: .device(d),
-                       request: APNSRequest(method: method, path: PushRequest.path(for: d), headers: headers, body: body))
+        return PushJob(
+            target: .device(d),
+            request: APNSRequest(method: method, path: PushRequest.path(for: d), headers: headers, body: body))
     }
 }
 

@@ -16,8 +16,10 @@ public struct BroadcastRequest: Sendable {
     public var payload: [UInt8]
 
     /// A broadcast with every header settled.
-    public init(bundleID: String, priority: Priority = .immediate, expiration: Int64 = 0, bearerToken: String? = nil,
-                payload: [UInt8]) {
+    public init(
+        bundleID: String, priority: Priority = .immediate, expiration: Int64 = 0, bearerToken: String? = nil,
+        payload: [UInt8]
+    ) {
         self.bundleID = bundleID
         self.priority = priority
         self.expiration = expiration
@@ -41,7 +43,9 @@ public struct BroadcastRequest: Sendable {
 
     /// One job per channel, in order; each request gets `requestID` when given, else a fresh lowercase UUID.
     public func jobs(channels: [String], requestID: String? = nil) -> [PushJob] {
-        channels.map { PushJob(target: .channel($0), request: request(channel: $0, requestID: requestID ?? APNSRequestID.fresh())) }
+        channels.map {
+            PushJob(target: .channel($0), request: request(channel: $0, requestID: requestID ?? APNSRequestID.fresh()))
+        }
     }
 }
 

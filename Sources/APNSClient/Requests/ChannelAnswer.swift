@@ -15,7 +15,9 @@ public struct ChannelAnswer: Sendable, Equatable {
 
     /// Reads `response`'s header and JSON body.
     public init(_ response: HTTPResponse) {
-        channelID = response.headers.value(of: APNSHeader.channelID.name).map { PrintableText.unescapedLine($0, limit: 1024) }
+        channelID = response.headers.value(of: APNSHeader.channelID.name).map {
+            PrintableText.unescapedLine($0, limit: 1024)
+        }
         guard !response.body.isEmpty, let root = try? JSONReader.parse(response.body), root.isObject else { return }
         if let n = root[Broadcast.storagePolicyField]?.number, n.isIntegerLiteral, let raw = n.intValue {
             storage = ChannelStorage(rawValue: raw)

@@ -25,7 +25,9 @@ public struct ChannelRequest: Sendable, Equatable {
     public var bearerToken: String?
 
     /// A request; `requestID` defaults to a fresh lowercase UUID.
-    public init(_ operation: Operation, bundleID: String, requestID: String = APNSRequestID.fresh(), bearerToken: String? = nil) {
+    public init(
+        _ operation: Operation, bundleID: String, requestID: String = APNSRequestID.fresh(), bearerToken: String? = nil
+    ) {
         self.operation = operation
         self.bundleID = bundleID
         self.requestID = requestID

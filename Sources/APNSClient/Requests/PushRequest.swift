@@ -18,8 +18,10 @@ public struct PushRequest: Sendable {
     public var payload: [UInt8]
 
     /// A request with every header settled.
-    public init(topic: String, pushType: PushType, priority: Priority?, expiration: Int64? = nil,
-                collapseID: String? = nil, apnsID: String? = nil, bearerToken: String? = nil, payload: [UInt8]) {
+    public init(
+        topic: String, pushType: PushType, priority: Priority?, expiration: Int64? = nil,
+        collapseID: String? = nil, apnsID: String? = nil, bearerToken: String? = nil, payload: [UInt8]
+    ) {
         self.topic = topic
         self.pushType = pushType
         self.priority = priority

@@ -8,12 +8,15 @@ public enum RequestDefaults {
     /// `apns-topic`: `--topic`, else the `.apns` file's `Simulator Target Bundle`, else the certificate's
     /// bundle id (with the push type's suffix when the certificate lists that topic). Nil when none is
     /// known (token auth without `--topic`: a usage error).
-    public static func topic(explicit: String?, simulatorTargetBundle: String?, certificate: CertificateInfo?,
-                             pushType: PushType?) -> String? {
+    public static func topic(
+        explicit: String?, simulatorTargetBundle: String?, certificate: CertificateInfo?,
+        pushType: PushType?
+    ) -> String? {
         if let explicit { return explicit }
         if let bundle = simulatorTargetBundle, !bundle.isEmpty {
             if let pushType, !pushType.topicSuffix.isEmpty, let certificate,
-               certificate.topics.contains(bundle + pushType.topicSuffix) {
+                certificate.topics.contains(bundle + pushType.topicSuffix)
+            {
                 return bundle + pushType.topicSuffix
             }
             return bundle

@@ -38,7 +38,9 @@ public final class DeviceFile {
             case .file(let f): return [f.message]
             case .keyFile(let file, let holding):
                 let what = holding == .pemBlock ? "a PEM block" : "binary data, as DER keys and .p12 files do"
-                return ["\(file): a key or certificate file, not a device list (it holds \(what), which is not shown); give the file of device tokens, one per line"]
+                return [
+                    "\(file): a key or certificate file, not a device list (it holds \(what), which is not shown); give the file of device tokens, one per line"
+                ]
             case .badLines(let file, let lines, let more):
                 return lines.map { "\(file):\($0.line): \"\($0.excerpt)\": \($0.reason)" }
                     + (more > 0 ? ["\(file): … and \(more) more bad line\(more == 1 ? "" : "s")"] : [])
@@ -162,9 +164,11 @@ public final class DeviceFile {
 
         /// The line as it is reported: its excerpt and its reason in words.
         var reported: BadLine {
-            let words: String, problem: DeviceToken.Problem?
+            let words: String
+            let problem: DeviceToken.Problem?
             switch reason {
-            case .tooLong(let n): (words, problem) = ("\(n) characters; a device token is 64 hex digits (is this the right file?)", nil)
+            case .tooLong(let n):
+                (words, problem) = ("\(n) characters; a device token is 64 hex digits (is this the right file?)", nil)
             case .token(let p): (words, problem) = (p.message, p)
             case .name(let worded): (words, problem) = (worded(), nil)
             }
@@ -183,7 +187,8 @@ public final class DeviceFile {
         if !tooLong, let token = DeviceToken(plainHex: text) { return .token(token) }
         if let holding = keyMaterial(in: text) { return .keyMaterial(holding) }
         if tooLong {
-            return .bad(UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))
+            return .bad(
+                UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))
         }
         switch names?(text) ?? .notAName {
         case .token(let token): return .token(token)
@@ -199,7 +204,8 @@ public final class DeviceFile {
     /// `-----END …`, anywhere in the line: a header or a byte-order mark may come first), or binary data (a NUL,
     /// or bytes that are not UTF-8, as in the first line of every DER key, certificate and .p12).
     static func keyMaterial(in text: String) -> KeyMaterial? {
-        var dash = false, unusual = false
+        var dash = false
+        var unusual = false
         for byte in text.utf8 {
             if byte == 0x2D { dash = true } else if byte == 0 || byte >= 0x80 { unusual = true }
         }
@@ -221,7 +227,8 @@ public final class DeviceFile {
     /// Trimmed on the UTF-8 bytes (spaces and tabs are single bytes), and a line with nothing to trim is not copied.
     static func tokenText(_ line: Substring) -> String? {
         let utf8 = line.utf8
-        var lo = utf8.startIndex, hi = utf8.endIndex
+        var lo = utf8.startIndex
+        var hi = utf8.endIndex
         while lo < hi, utf8[lo] == 0x20 || utf8[lo] == 0x09 { lo = utf8.index(after: lo) }
         while lo < hi {
             let last = utf8.index(before: hi)

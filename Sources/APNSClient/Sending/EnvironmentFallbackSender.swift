@@ -21,8 +21,10 @@ public final class EnvironmentFallbackSender {
     /// A run to `first` then, for `BadDeviceToken` devices, to `second`. Both configurations should
     /// name their `environment`, so results say which one answered. Fails when the TLS settings
     /// cannot be built (an unreadable CA file, a key that does not fit the certificate).
-    public init(first: SenderConfiguration, second: SenderConfiguration, request: PushRequest, devices: DeviceSource,
-                observer: ((SendEvent) -> Void)? = nil) throws(TransportFailure) {
+    public init(
+        first: SenderConfiguration, second: SenderConfiguration, request: PushRequest, devices: DeviceSource,
+        observer: ((SendEvent) -> Void)? = nil
+    ) throws(TransportFailure) {
         self.first = first
         self.second = second
         self.request = request
@@ -66,8 +68,9 @@ public final class EnvironmentFallbackSender {
         let devices = heldBack.compactMap(\.device)
         let secondSender: PushSender
         do {
-            secondSender = try PushSender(configuration: second, request: request, devices: DeviceArraySource(devices),
-                                          observer: observer)
+            secondSender = try PushSender(
+                configuration: second, request: request, devices: DeviceArraySource(devices),
+                observer: observer)
         } catch {
             summary.failure = summary.failure ?? error
             reportHeldBack(except: [:])

@@ -19,8 +19,10 @@ public final class PushSender {
     /// A sender for every request `requests` yields. `observer` sees connection and request events
     /// (for `--verbose`); nil keeps the hot path free of them. Fails when the TLS settings cannot be
     /// built (an unreadable CA file, a key that does not fit the certificate).
-    public init(configuration: SenderConfiguration, requests: RequestSource,
-                observer: ((SendEvent) -> Void)? = nil) throws(TransportFailure) {
+    public init(
+        configuration: SenderConfiguration, requests: RequestSource,
+        observer: ((SendEvent) -> Void)? = nil
+    ) throws(TransportFailure) {
         self.configuration = configuration
         self.context = try configuration.makeContext()
         self.requests = requests
@@ -28,9 +30,12 @@ public final class PushSender {
     }
 
     /// A sender for `request` to every device `devices` yields.
-    public convenience init(configuration: SenderConfiguration, request: PushRequest, devices: DeviceSource,
-                            observer: ((SendEvent) -> Void)? = nil) throws(TransportFailure) {
-        try self.init(configuration: configuration, requests: DevicePushSource(request, devices: devices), observer: observer)
+    public convenience init(
+        configuration: SenderConfiguration, request: PushRequest, devices: DeviceSource,
+        observer: ((SendEvent) -> Void)? = nil
+    ) throws(TransportFailure) {
+        try self.init(
+            configuration: configuration, requests: DevicePushSource(request, devices: devices), observer: observer)
     }
 
     /// Sends every request, calling `onResult` once per target as answers arrive (not in input order).
@@ -96,8 +101,10 @@ public final class PushSender {
                 if let observer {
                     let (written, unwritten) = machine.unanswered(on: id)
                     let resendUnknown = configuration.resendUnknown
-                    observer(.connectionLost(end, answered: machine.answered(on: id),
-                                             resent: unwritten + (resendUnknown ? written : 0), unknown: resendUnknown ? 0 : written))
+                    observer(
+                        .connectionLost(
+                            end, answered: machine.answered(on: id),
+                            resent: unwritten + (resendUnknown ? written : 0), unknown: resendUnknown ? 0 : written))
                 }
                 machine.connectionEnded(id, end, now: now)
                 drop(id)
@@ -112,16 +119,20 @@ public final class PushSender {
                 summary.connections = id
                 observer?(.connecting(configuration.endpoint, attempt: id))
                 // With streams moving on another connection, open this one beside them, not in their way.
-                if !open.isEmpty, let job = BackgroundConnect.start(id: id, endpoint: configuration.endpoint,
-                                                                    proxy: configuration.proxy, context: context,
-                                                                    timeout: configuration.timeout) {
+                if !open.isEmpty,
+                    let job = BackgroundConnect.start(
+                        id: id, endpoint: configuration.endpoint,
+                        proxy: configuration.proxy, context: context,
+                        timeout: configuration.timeout)
+                {
                     opening.append(job)
                     continue
                 }
                 do {
-                    let connection = try PushConnection.open(endpoint: configuration.endpoint, proxy: configuration.proxy,
-                                                             context: context, timeout: configuration.timeout,
-                                                             interruptFD: interruptFD)
+                    let connection = try PushConnection.open(
+                        endpoint: configuration.endpoint, proxy: configuration.proxy,
+                        context: context, timeout: configuration.timeout,
+                        interruptFD: interruptFD)
                     opened(id, .success(connection))
                 } catch .interrupted {
                     interrupted(SystemClock.monotonicNanoseconds())
@@ -134,7 +145,10 @@ public final class PushSender {
                 machine.pulled(requests.next())
 
             case .submit(let job, let id):
-                guard let live = open.first(where: { $0.id == id })?.connection else { machine.submitRefused(id); continue }
+                guard let live = open.first(where: { $0.id == id })?.connection else {
+                    machine.submitRefused(id)
+                    continue
+                }
                 do {
                     let stream = try live.submit(job.request)
                     machine.submitted(id, streamID: stream, now: SystemClock.monotonicNanoseconds())
@@ -147,11 +161,13 @@ public final class PushSender {
                 var result: PushResult
                 switch report {
                 case .answered(let response, let ns):
-                    result = PushResult(target: job.target, response: response, durationMs: Double(ns) / 1e6,
-                                        sentRequestID: job.sentRequestID)
+                    result = PushResult(
+                        target: job.target, response: response, durationMs: Double(ns) / 1e6,
+                        sentRequestID: job.sentRequestID)
                 case .failed(let failure, let ns):
-                    result = PushResult(target: job.target, failure: failure, durationMs: Double(ns) / 1e6,
-                                        sentRequestID: job.sentRequestID)
+                    result = PushResult(
+                        target: job.target, failure: failure, durationMs: Double(ns) / 1e6,
+                        sentRequestID: job.sentRequestID)
                 }
                 if let environment = configuration.environment {
                     result.environment = environment
@@ -173,12 +189,15 @@ public final class PushSender {
                     handle(outcome, on: id, live, now: SystemClock.monotonicNanoseconds())
                 } else {
                     let connections = open
-                    let outcomes = PushConnection.pump(connections.map(\.connection), deadline: deadline, interruptFD: interruptFD,
-                                                       wakeFDs: opening.map(\.fd))
+                    let outcomes = PushConnection.pump(
+                        connections.map(\.connection), deadline: deadline, interruptFD: interruptFD,
+                        wakeFDs: opening.map(\.fd))
                     for (id, live) in connections { deliverEvents(from: live, id: id, to: &machine) }
                     let after = SystemClock.monotonicNanoseconds()
                     if let outcomes {
-                        for (i, (id, live)) in connections.enumerated() { handle(outcomes[i], on: id, live, now: after) }
+                        for (i, (id, live)) in connections.enumerated() {
+                            handle(outcomes[i], on: id, live, now: after)
+                        }
                     } else {
                         interrupted(after)
                     }
@@ -209,7 +228,9 @@ public final class PushSender {
 
     /// Turns what the HTTP/2 session of connection `id` recorded into the machine's events, in the order
     /// it happened: requests completely written first (they were written before anything was read).
-    private func deliverEvents(from connection: PushConnection, id: Int, to machine: inout DeliveryStateMachine<PushJob, HTTPResponse>) {
+    private func deliverEvents(
+        from connection: PushConnection, id: Int, to machine: inout DeliveryStateMachine<PushJob, HTTPResponse>
+    ) {
         for stream in connection.takeWrittenRequests() { machine.requestWritten(id, streamID: stream) }
         if let limit = connection.takeStreamLimitChange() {
             machine.settingsReceived(id, maxConcurrentStreams: limit)
@@ -222,7 +243,10 @@ public final class PushSender {
             switch event {
             case .response(let stream, let response):
                 if let observer, let job = machine.job(onStream: stream, connection: id) {
-                    observer(.response(job.target, response, durationMs: machine.elapsedMs(onStream: stream, connection: id, now: now)))
+                    observer(
+                        .response(
+                            job.target, response,
+                            durationMs: machine.elapsedMs(onStream: stream, connection: id, now: now)))
                 }
                 machine.answered(id, streamID: stream, response, now: now)
             case .unanswered(let stream, let code):

@@ -1,4 +1,5 @@
 import APNSPlatform
+
 /// Counts for the summary line and the exit code.
 public struct SendSummary: Sendable, Equatable {
     public var accepted = 0
@@ -32,14 +33,18 @@ public struct SendSummary: Sendable, Equatable {
         case .rejected:
             rejected += 1
             let key = r.reason?.text ?? "HTTP \(r.status ?? 0)"
-            if let i = reasons.firstIndex(where: { $0.reason == key }) { reasons[i].count += 1 }
-            else { reasons.append((key, 1)) }
+            if let i = reasons.firstIndex(where: { $0.reason == key }) {
+                reasons[i].count += 1
+            } else {
+                reasons.append((key, 1))
+            }
         }
     }
 
     /// Equal counts, failure and reasons (tuples are not Equatable, so written out).
     public static func == (a: SendSummary, b: SendSummary) -> Bool {
-        a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.unknown == b.unknown && a.connections == b.connections
+        a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.unknown == b.unknown
+            && a.connections == b.connections
             && a.failure == b.failure && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
     }

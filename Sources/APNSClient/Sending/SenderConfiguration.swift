@@ -43,9 +43,12 @@ public struct SenderConfiguration: Sendable {
     public static let maximumConcurrency = Int(APNSLimit.observedMaxConcurrentStreams)
 
     /// A configuration with CLI.md's defaults.
-    public init(endpoint: PushEndpoint, trust: ServerTrust = .systemStore(.current()), identity: PushIdentity? = nil, timeout: Double = 30,
-                concurrency: Int? = nil, maxResendsWithoutProgress: Int = 3, maxAttemptsPerDevice: Int = 4,
-                interruptGrace: Double = 2, proxy: ProxyServer? = nil) {
+    public init(
+        endpoint: PushEndpoint, trust: ServerTrust = .systemStore(.current()), identity: PushIdentity? = nil,
+        timeout: Double = 30,
+        concurrency: Int? = nil, maxResendsWithoutProgress: Int = 3, maxAttemptsPerDevice: Int = 4,
+        interruptGrace: Double = 2, proxy: ProxyServer? = nil
+    ) {
         self.endpoint = endpoint
         self.trust = trust
         self.identity = identity
@@ -59,15 +62,17 @@ public struct SenderConfiguration: Sendable {
 
     /// The TLS context for these settings; a CA file that cannot be read fails here, before any connection.
     public func makeContext() throws(TransportFailure) -> TLSContext {
-        var caFile: String?, system: SystemTrust?
+        var caFile: String?
+        var system: SystemTrust?
         switch trust {
         case .caFile(let path): caFile = path
         case .systemStore(let store): system = store
         case .insecure: break
         }
         do {
-            return try TLSContext.client(caFile: caFile, verify: trust != .insecure, systemTrust: system,
-                                         certificate: identity?.certificate, key: identity?.privateKey, chain: identity?.chain ?? [])
+            return try TLSContext.client(
+                caFile: caFile, verify: trust != .insecure, systemTrust: system,
+                certificate: identity?.certificate, key: identity?.privateKey, chain: identity?.chain ?? [])
         } catch {
             throw .tls(error)
         }
@@ -75,9 +80,10 @@ public struct SenderConfiguration: Sendable {
 
     /// The state machine's limits.
     var policy: DeliveryStateMachine<PushJob, HTTPResponse>.Policy {
-        .init(timeoutNs: UInt64(max(0.001, timeout) * 1e9), concurrency: concurrency,
-              maximumConcurrency: Self.maximumConcurrency, reconnectsWithoutProgress: maxResendsWithoutProgress,
-              attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9),
-              resendUnknown: resendUnknown, backoffNs: backoff.map { UInt64(max(0, $0) * 1e9) })
+        .init(
+            timeoutNs: UInt64(max(0.001, timeout) * 1e9), concurrency: concurrency,
+            maximumConcurrency: Self.maximumConcurrency, reconnectsWithoutProgress: maxResendsWithoutProgress,
+            attemptsPerItem: maxAttemptsPerDevice, interruptGraceNs: UInt64(max(0, interruptGrace) * 1e9),
+            resendUnknown: resendUnknown, backoffNs: backoff.map { UInt64(max(0, $0) * 1e9) })
     }
 }

@@ -16,7 +16,9 @@ enum JSONChildScan {
 
     /// Calls `body` with the range of each member of the object at `range` of `source` (valid JSON): its key
     /// (quotes included) and its value.
-    static func forEachMember(in source: [UInt8], object range: Range<Int>, _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Void) {
+    static func forEachMember(
+        in source: [UInt8], object range: Range<Int>, _ body: (_ key: Range<Int>, _ value: Range<Int>) -> Void
+    ) {
         source.withUnsafeBufferPointer { bytes in
             var i = skipWhitespace(bytes, from: range.lowerBound + 1)
             while i < range.upperBound, bytes[i] == UInt8(ascii: "\"") {
@@ -48,7 +50,10 @@ enum JSONChildScan {
                 depth -= 1
                 i += 1
             default:
-                guard depth == 0 else { i += 1; continue }
+                guard depth == 0 else {
+                    i += 1
+                    continue
+                }
                 // A number or a literal: it ends at a delimiter (or the end of a top-level value).
                 while i < bytes.count, !isDelimiter(bytes[i]) { i += 1 }
             }
@@ -58,7 +63,8 @@ enum JSONChildScan {
 
     private static func isDelimiter(_ b: UInt8) -> Bool {
         switch b {
-        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"), 0x20, 0x09, 0x0A, 0x0D: return true
+        case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"), 0x20, 0x09, 0x0A, 0x0D:
+            return true
         default: return false
         }
     }

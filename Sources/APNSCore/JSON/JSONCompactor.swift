@@ -54,7 +54,11 @@ public enum JSONCompactor {
             // An escape is at most 6 bytes for 1 byte of the name; a longer key cannot be it (and is not decoded).
             let longest = 6 * name.count + 2
             JSONChildScan.forEachMember(in: source, object: start..<source.count) { keyRange, value in
-                if keyRange.count <= longest, parser.keyBytes(at: keyRange.lowerBound, equal: UnsafeRawBufferPointer(name)) { return }
+                if keyRange.count <= longest,
+                    parser.keyBytes(at: keyRange.lowerBound, equal: UnsafeRawBufferPointer(name))
+                {
+                    return
+                }
                 if !first { body(UInt8(ascii: ",")) }
                 first = false
                 forEachCompactByte(of: source[keyRange.lowerBound..<value.upperBound], body)
@@ -82,14 +86,20 @@ public enum JSONCompactor {
         for b in text {
             if inString {
                 body(b)
-                if escaped { escaped = false }
-                else if b == UInt8(ascii: "\\") { escaped = true }
-                else if b == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch b {
             case 0x20, 0x09, 0x0A, 0x0D: continue
-            case UInt8(ascii: "\""): inString = true; body(b)
+            case UInt8(ascii: "\""):
+                inString = true
+                body(b)
             default: body(b)
             }
         }

@@ -11,8 +11,10 @@ enum JSONNumberScan {
 
     /// Calls `body` with each number literal's range in `source[range]` (a valid JSON value) and a function
     /// that spells its path below `path` (`path.key[2].at`), asked for only when a number is reported.
-    static func forEachNumber(in source: [UInt8], _ range: Range<Int>, path: String,
-                              _ body: (Range<Int>, () -> String) -> Void) {
+    static func forEachNumber(
+        in source: [UInt8], _ range: Range<Int>, path: String,
+        _ body: (Range<Int>, () -> String) -> Void
+    ) {
         var stack: [Frame] = []
         var expectsKey = false
         var i = range.lowerBound
@@ -44,14 +46,23 @@ enum JSONNumberScan {
                 stack.removeLast()
                 i += 1
             case UInt8(ascii: ","):
-                if case .array(let index)? = stack.last { stack[stack.count - 1] = .array(index: index + 1) } else { expectsKey = true }
+                if case .array(let index)? = stack.last {
+                    stack[stack.count - 1] = .array(index: index + 1)
+                } else {
+                    expectsKey = true
+                }
                 i += 1
             case UInt8(ascii: "\""):
                 let start = i
                 i += 1
-                while i < range.upperBound, source[i] != UInt8(ascii: "\"") { i += source[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                while i < range.upperBound, source[i] != UInt8(ascii: "\"") {
+                    i += source[i] == UInt8(ascii: "\\") ? 2 : 1
+                }
                 i += 1
-                if expectsKey { stack[stack.count - 1] = .object(keyStart: start); expectsKey = false }
+                if expectsKey {
+                    stack[stack.count - 1] = .object(keyStart: start)
+                    expectsKey = false
+                }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = i
                 while i < range.upperBound, isNumberByte(source[i]) { i += 1 }

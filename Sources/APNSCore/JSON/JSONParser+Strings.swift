@@ -32,7 +32,9 @@ extension JSONParser {
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &decoded)
             case 0..<0x20:
-                throw fail(at: index, "control character \(Self.hex4(UInt32(b))) inside a string; write it as \(escapeHint(b))")
+                throw fail(
+                    at: index, "control character \(Self.hex4(UInt32(b))) inside a string; write it as \(escapeHint(b))"
+                )
             case 0x80...:
                 let length = try utf8SequenceLength(at: index)
                 decoded.append(contentsOf: bytes[index..<(index + length)])
@@ -61,17 +63,27 @@ extension JSONParser {
             let unit = try parseHex4(escapeAt: escape)
             var scalarValue = unit
             if (0xDC00...0xDFFF).contains(unit) {
-                throw fail(at: escape, "lone low surrogate \\u\(Self.hexDigits(unit)) in a string; a \\uDC00-\\uDFFF escape must follow a \\uD800-\\uDBFF one")
+                throw fail(
+                    at: escape,
+                    "lone low surrogate \\u\(Self.hexDigits(unit)) in a string; a \\uDC00-\\uDFFF escape must follow a \\uD800-\\uDBFF one"
+                )
             }
             if (0xD800...0xDBFF).contains(unit) {
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw fail(at: escape, "lone high surrogate \\u\(Self.hexDigits(unit)) in a string; follow it with a \\uDC00-\\uDFFF escape")
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw fail(
+                        at: escape,
+                        "lone high surrogate \\u\(Self.hexDigits(unit)) in a string; follow it with a \\uDC00-\\uDFFF escape"
+                    )
                 }
                 let second = index
                 index += 2
                 let low = try parseHex4(escapeAt: second)
                 guard (0xDC00...0xDFFF).contains(low) else {
-                    throw fail(at: escape, "lone high surrogate \\u\(Self.hexDigits(unit)) in a string; follow it with a \\uDC00-\\uDFFF escape")
+                    throw fail(
+                        at: escape,
+                        "lone high surrogate \\u\(Self.hexDigits(unit)) in a string; follow it with a \\uDC00-\\uDFFF escape"
+                    )
                 }
                 scalarValue = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             }
@@ -80,7 +92,10 @@ extension JSONParser {
             }
             decoded.append(contentsOf: Array(String(Character(scalar)).utf8))
         default:
-            throw fail(at: escape, "invalid escape \(describeEscape(c)) in a string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+            throw fail(
+                at: escape,
+                "invalid escape \(describeEscape(c)) in a string; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"
+            )
         }
     }
 
@@ -104,12 +119,20 @@ extension JSONParser {
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE0:
+            length = 3
+            secondRange = 0xA0...0xBF
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; secondRange = 0x80...0x9F
-        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xED:
+            length = 3
+            secondRange = 0x80...0x9F
+        case 0xF0:
+            length = 4
+            secondRange = 0x90...0xBF
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        case 0xF4:
+            length = 4
+            secondRange = 0x80...0x8F
         default:
             throw fail(at: start, "invalid UTF-8 byte \(Self.hexByte(lead)) in a string; save the file as UTF-8")
         }
@@ -120,12 +143,14 @@ extension JSONParser {
             }
             let range: ClosedRange<UInt8> = k == 1 ? secondRange : 0x80...0xBF
             guard range.contains(bytes[i]) else {
-                throw fail(at: start, "invalid UTF-8 sequence starting with byte \(Self.hexByte(lead)) in a string; save the file as UTF-8")
+                throw fail(
+                    at: start,
+                    "invalid UTF-8 sequence starting with byte \(Self.hexByte(lead)) in a string; save the file as UTF-8"
+                )
             }
         }
         return length
     }
-
 
     /// `'\x'` for a bad escape letter, or the byte when it is not printable.
     func describeEscape(_ c: UInt8) -> String {

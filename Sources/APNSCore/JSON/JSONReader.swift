@@ -24,20 +24,26 @@ public enum JSONReader {
     /// repeated keys) but not kept, and their strings not decoded. Checking a payload of any size then needs
     /// the source and a few bytes for each key of its open objects, not a tree of the whole document.
     public static func parseCollapsingDuplicates(_ bytes: [UInt8], keepingRootMember: ((String) -> Bool)? = nil)
-        throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
-        try parseCollapsingDuplicates(bytes, keeping: keepingRootMember.map { keep in
-            JSONMemberFilter { keep($0) ? .keep(nil) : .leaveOut }
-        })
+        throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys)
+    {
+        try parseCollapsingDuplicates(
+            bytes,
+            keeping: keepingRootMember.map { keep in
+                JSONMemberFilter { keep($0) ? .keep(nil) : .leaveOut }
+            })
     }
 
     /// `parseCollapsingDuplicates` keeping, at every level `filter` reaches, only the members it chooses (asked
     /// once per distinct key of each object it applies to): a huge object inside a kept member then costs what the
     /// rules read of it, not a tree of it.
     public static func parseCollapsingDuplicates(_ bytes: [UInt8], keeping filter: JSONMemberFilter?)
-        throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys) {
+        throws(JSONSyntaxError) -> (JSONValue, JSONDuplicateKeys)
+    {
         var parser = JSONParser(bytes: bytes)
         // Keys are remembered by 32-bit offsets.
-        guard bytes.count < Int(UInt32.max) else { throw parser.fail(at: 0, "larger than 4 GiB; no payload is this big") }
+        guard bytes.count < Int(UInt32.max) else {
+            throw parser.fail(at: 0, "larger than 4 GiB; no payload is this big")
+        }
         parser.collapsesDuplicates = true
         parser.rootFilter = filter
         let value = try parser.parseDocument()
@@ -105,7 +111,8 @@ private struct OpenContainer {
 
     /// The member whose key was first seen at `offset`, nil when that member was not kept.
     func slot(firstKeyStart offset: Int) -> Int? {
-        var low = 0, high = firstKeyStarts.count
+        var low = 0
+        var high = firstKeyStarts.count
         while low < high {
             let mid = (low + high) / 2
             if firstKeyStarts[mid] < offset { low = mid + 1 } else { high = mid }
@@ -193,13 +200,15 @@ struct JSONParser {
                 } else {
                     let (key, keyStart) = (stack[top].key, stack[top].keyStart)
                     if stack[top].keepsValue || stack[top].valueShallow {
-                        stack[top].add(JSONMember(key: key, keyStart: keyStart, value: value), collapsing: collapsesDuplicates)
+                        stack[top].add(
+                            JSONMember(key: key, keyStart: keyStart, value: value), collapsing: collapsesDuplicates)
                     }
                     stack[top].count += 1
                     if let firstKeyStart = stack[top].repeatOf {
                         duplicates.record {
-                            JSONDuplicateKeys.Occurrence(path: Self.path(of: key, in: stack), key: key,
-                                                         keyStart: keyStart, firstKeyStart: firstKeyStart)
+                            JSONDuplicateKeys.Occurrence(
+                                path: Self.path(of: key, in: stack), key: key,
+                                keyStart: keyStart, firstKeyStart: firstKeyStart)
                         }
                     }
                     if peek == UInt8(ascii: ",") {
@@ -225,7 +234,8 @@ struct JSONParser {
         }
         skipWhitespace()
         if index < bytes.count {
-            throw fail(at: index, "unexpected \(found(index)) after the JSON value; a payload holds exactly one JSON object")
+            throw fail(
+                at: index, "unexpected \(found(index)) after the JSON value; a payload holds exactly one JSON object")
         }
         return value
     }
@@ -254,14 +264,20 @@ struct JSONParser {
         let first = stack[top].keyOffsets.firstStart(of: key, at: keyStart, in: self)
         stack[top].repeatOf = first
         (stack[top].valueFilter, stack[top].valueShallow) = (nil, false)
-        guard stack[top].keeps else { stack[top].keepsValue = false; return }
+        guard stack[top].keeps else {
+            stack[top].keepsValue = false
+            return
+        }
         guard let filter = stack[top].filter else {
             stack[top].keepsValue = first.map { stack[top].slot(firstKeyStart: $0) != nil } ?? true
             return
         }
         if let first {
             // A repeat replaces a kept first copy, kept the same way.
-            guard stack[top].slot(firstKeyStart: first) != nil else { stack[top].keepsValue = false; return }
+            guard stack[top].slot(firstKeyStart: first) != nil else {
+                stack[top].keepsValue = false
+                return
+            }
             let treatment = stack[top].treatments.first { $0.firstKeyStart == first }
             stack[top].keepsValue = treatment == nil || treatment?.filter != nil
             stack[top].valueShallow = !stack[top].keepsValue
@@ -305,7 +321,9 @@ struct JSONParser {
     /// Fails when opening one more container would pass `JSONReader.maximumDepth`.
     func checkDepth(_ open: Int, at offset: Int) throws(JSONSyntaxError) {
         if open >= JSONReader.maximumDepth {
-            throw fail(at: offset, "nesting deeper than \(JSONReader.maximumDepth) levels of arrays and objects; flatten the payload")
+            throw fail(
+                at: offset,
+                "nesting deeper than \(JSONReader.maximumDepth) levels of arrays and objects; flatten the payload")
         }
     }
 
@@ -391,7 +409,8 @@ struct JSONParser {
             }
             while let d = peek, isDigit(d) { index += 1 }
         }
-        return JSONNumber(literal: keeping ? String(decoding: bytes[start..<index], as: UTF8.self) : "", isIntegerLiteral: isInteger)
+        return JSONNumber(
+            literal: keeping ? String(decoding: bytes[start..<index], as: UTF8.self) : "", isIntegerLiteral: isInteger)
     }
 
     // MARK: helpers
@@ -446,10 +465,12 @@ struct JSONParser {
             var iterator = bytes[offset..<(offset + length)].makeIterator()
             var decoder = UTF8()
             if case .scalarValue(let scalar) = decoder.decode(&iterator) {
-                let hint = (0x201C...0x201D).contains(scalar.value) || (0x2018...0x2019).contains(scalar.value)
+                let hint =
+                    (0x201C...0x201D).contains(scalar.value) || (0x2018...0x2019).contains(scalar.value)
                     ? "; JSON needs straight double quotes" : ""
                 let v = scalar.value
-                let invisible = v < 0xA0 || (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v)
+                let invisible =
+                    v < 0xA0 || (0x200B...0x200F).contains(v) || (0x2028...0x202E).contains(v)
                     || (0x2060...0x206F).contains(v) || v == 0xFEFF || v >= 0xFFF0 && v <= 0xFFFF
                 if invisible { return "character \(Self.hex4(v))" }  // never print controls or bidi overrides raw
                 return "'\(Character(scalar))' (\(Self.hex4(v)))\(hint)"
@@ -457,8 +478,6 @@ struct JSONParser {
         }
         return "byte \(Self.hexByte(b)) (not UTF-8)"
     }
-
-
 
     /// A syntax error at `offset`, with its line and column.
     func fail(at offset: Int, _ message: String) -> JSONSyntaxError {

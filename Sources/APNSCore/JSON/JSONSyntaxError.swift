@@ -49,7 +49,8 @@ public struct LineTable: Sendable {
     /// The position of `offset` (clamped to be non-negative).
     public func position(of offset: Int) -> TextPosition {
         let offset = max(0, offset)
-        var low = 0, high = starts.count - 1
+        var low = 0
+        var high = starts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
             if starts[mid] <= offset { low = mid } else { high = mid - 1 }
@@ -61,12 +62,17 @@ public struct LineTable: Sendable {
     /// millions of lines costs no memory for its line starts.
     public static func positions(of offsets: [Int], in bytes: [UInt8]) -> [TextPosition] {
         var result = [TextPosition](repeating: TextPosition(line: 1, column: 1), count: offsets.count)
-        var line = 1, lineStart = 0, i = 0
+        var line = 1
+        var lineStart = 0
+        var i = 0
         for k in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
             let offset = max(0, offsets[k])
             let limit = min(offset, bytes.count)
             while i < limit {
-                if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+                if bytes[i] == 0x0A {
+                    line += 1
+                    lineStart = i + 1
+                }
                 i += 1
             }
             result[k] = TextPosition(line: line, column: offset - lineStart + 1)
@@ -76,11 +82,15 @@ public struct LineTable: Sendable {
 
     /// The position of `offset` in `bytes` without building a table (one lookup).
     public static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
-        var line = 1, lineStart = 0
+        var line = 1
+        var lineStart = 0
         let limit = min(max(0, offset), bytes.count)
         var i = 0
         while i < limit {
-            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            if bytes[i] == 0x0A {
+                line += 1
+                lineStart = i + 1
+            }
             i += 1
         }
         return TextPosition(line: line, column: max(0, offset) - lineStart + 1)

@@ -90,7 +90,8 @@ public struct JSONValue: Sendable {
         case .object: return "object"
         case .array: return "array"
         case .string(let s):
-            let shown = s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(37))) + "..." : s
+            let shown =
+                s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(37))) + "..." : s
             return "string " + JSONWriter.quoted(shown)
         case .number(let n): return "number " + n.literal
         case .bool(let b): return "boolean \(b)"

@@ -22,13 +22,27 @@ public struct JSONWriter: Sendable {
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Opens an object (as a value, an element, or a member's value after `key`).
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); firstInContainer.append(true) }
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        firstInContainer.append(true)
+    }
     /// Closes the innermost object.
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); _ = firstInContainer.popLast() }
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        _ = firstInContainer.popLast()
+    }
     /// Opens an array.
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); firstInContainer.append(true) }
+    public mutating func beginArray() {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        firstInContainer.append(true)
+    }
     /// Closes the innermost array.
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); _ = firstInContainer.popLast() }
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        _ = firstInContainer.popLast()
+    }
 
     /// Writes a member key; the next value call writes its value.
     public mutating func key(_ name: String) {
@@ -39,20 +53,35 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a string value.
-    public mutating func string(_ value: String) { separate(); JSONWriter.appendQuoted(value, to: &bytes) }
+    public mutating func string(_ value: String) {
+        separate()
+        JSONWriter.appendQuoted(value, to: &bytes)
+    }
     /// Writes an integer value.
-    public mutating func number(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8) }
+    public mutating func number(_ value: Int) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+    }
     /// Writes a floating-point value; infinity and NaN, which JSON cannot hold, become null.
     public mutating func number(_ value: Double) {
         separate()
         bytes.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
     }
     /// Writes a boolean value.
-    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    public mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
     /// Writes null.
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func null() {
+        separate()
+        bytes.append(contentsOf: "null".utf8)
+    }
     /// Writes already-valid JSON (for example a payload being embedded) as the next value.
-    public mutating func raw(_ json: [UInt8]) { separate(); bytes.append(contentsOf: json) }
+    public mutating func raw(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+    }
 
     /// `"name": "value"`, or `"name": null` for nil.
     public mutating func field(_ name: String, _ value: String?) {
@@ -83,7 +112,10 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func separate() {
-        if afterKey { afterKey = false; return }
+        if afterKey {
+            afterKey = false
+            return
+        }
         guard let last = firstInContainer.indices.last else { return }
         if firstInContainer[last] { firstInContainer[last] = false } else { bytes.append(UInt8(ascii: ",")) }
     }
@@ -125,8 +157,10 @@ public struct JSONWriter: Sendable {
             case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
             case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)],
-                                        hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]])
+                out.append(contentsOf: [
+                    0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)],
+                    hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)],
+                ])
             case 0..<0x80:
                 out.append(UInt8(v))
             default:

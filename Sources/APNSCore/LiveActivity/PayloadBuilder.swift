@@ -14,8 +14,10 @@ public enum PayloadBuilder {
     }
 
     /// The order of CLI.md's table: keys are written (and new keys added to a PAYLOAD) in this order.
-    static let liveActivityKeyOrder: [APSKey] = [.event, .timestamp, .contentState, .attributesType, .attributes, .alert,
-                                                 .staleDate, .dismissalDate, .relevanceScore, .inputPushToken, .inputPushChannel]
+    static let liveActivityKeyOrder: [APSKey] = [
+        .event, .timestamp, .contentState, .attributesType, .attributes, .alert,
+        .staleDate, .dismissalDate, .relevanceScore, .inputPushToken, .inputPushChannel,
+    ]
 
     /// The PAYLOAD the flags edit: its body, parsed once for every question the builder asks of it.
     public struct Base: Sendable {
@@ -39,12 +41,15 @@ public enum PayloadBuilder {
 
     /// The payload bytes. `base` is the PAYLOAD (nil: build the whole payload); `now` is UNIX seconds.
     /// A flag whose value or combination is wrong throws a problem naming the flag (exit 64).
-    public static func build(_ flags: PayloadFlags, pushType: PushType? = nil, base: Base?, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
+    public static func build(_ flags: PayloadFlags, pushType: PushType? = nil, base: Base?, now: Int64)
+        throws(PayloadFlagProblem) -> [UInt8]
+    {
         let kind = kind(of: flags, pushType: pushType, base: base)
         let members: [JSONObjectEditor.Member]
         switch kind {
         case .contentChanged:
-            let others = flags.liveActivityOnlyFields + flags.alertFields + (flags.liveActivity == nil ? [] : [.liveActivity])
+            let others =
+                flags.liveActivityOnlyFields + flags.alertFields + (flags.liveActivity == nil ? [] : [.liveActivity])
             if !others.isEmpty { throw .notWithContentChanged(others) }
             members = [JSONObjectEditor.Member(APSKey.contentChanged.rawValue, Array("true".utf8))]
         case .liveActivity:
@@ -64,14 +69,18 @@ public enum PayloadBuilder {
         // A PAYLOAD that is not a JSON object with an object aps is left as it is: the validator explains it.
         guard let root = base.root, root.isObject else { return bytes }
         guard let aps = root.member("aps")?.value else {
-            return JSONObjectEditor.setting([JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))], in: root, of: bytes)
+            return JSONObjectEditor.setting(
+                [JSONObjectEditor.Member("aps", JSONObjectEditor.object(members))], in: root, of: bytes)
         }
         guard aps.isObject else { return bytes }
-        return Array(bytes[..<aps.start]) + JSONObjectEditor.setting(members, in: aps, of: bytes) + Array(bytes[aps.end...])
+        return Array(bytes[..<aps.start]) + JSONObjectEditor.setting(members, in: aps, of: bytes)
+            + Array(bytes[aps.end...])
     }
 
     /// The `aps` members of a Live Activity push, in CLI.md's order.
-    private static func liveActivityMembers(_ flags: PayloadFlags, base: Base?, now: Int64) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
+    private static func liveActivityMembers(_ flags: PayloadFlags, base: Base?, now: Int64) throws(PayloadFlagProblem)
+        -> [JSONObjectEditor.Member]
+    {
         if flags.badge != nil {
             throw PayloadFlagProblem.badgeOnLiveActivity
         }
@@ -127,7 +136,9 @@ public enum PayloadBuilder {
             members.append(JSONObjectEditor.Member("badge", Array(String(n).utf8)))
         }
         if let sound = flags.sound { members.append(JSONObjectEditor.Member("sound", quoted(sound))) }
-        if let text = flags.relevanceScore { members.append(JSONObjectEditor.Member("relevance-score", try relevanceScore(text))) }
+        if let text = flags.relevanceScore {
+            members.append(JSONObjectEditor.Member("relevance-score", try relevanceScore(text)))
+        }
         return members
     }
 
@@ -144,7 +155,9 @@ public enum PayloadBuilder {
     /// The stale or dismissal date: the expiration's WHEN plus `now`, as UNIX seconds.
     static func when(_ text: String, field: PayloadField, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         do {
-            return Array(String(try TimeValue.parse(text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past")).utf8)
+            return Array(
+                String(try TimeValue.parse(text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past"))
+                    .utf8)
         } catch {
             throw .badTime(field, error)
         }
@@ -153,7 +166,8 @@ public enum PayloadBuilder {
     /// The timestamp, `now` or a UNIX time: UNIX seconds (a milliseconds value is let through for the validator to warn about).
     static func timestamp(_ text: String, now: Int64) throws(PayloadFlagProblem) -> Int64 {
         if text.lowercased() == "now" { return now }
-        guard !text.isEmpty, text.count <= 13, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text) else {
+        guard !text.isEmpty, text.count <= 13, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text)
+        else {
             throw .badTimestamp(text)
         }
         return n

@@ -31,11 +31,11 @@ public enum APSKey: String, CaseIterable, Sendable {
         case .relevanceScore: return [.alert, .liveactivity]
         case .contentAvailable: return [.alert, .background]
         case .badge, .sound, .threadID, .category, .mutableContent, .targetContentID,
-             .interruptionLevel, .filterCriteria, .urlArgs:
+            .interruptionLevel, .filterCriteria, .urlArgs:
             return [.alert]
         case .contentChanged: return [.widgets, .controls]
         case .event, .timestamp, .contentState, .staleDate, .dismissalDate, .attributesType,
-             .attributes, .inputPushToken, .inputPushChannel:
+            .attributes, .inputPushToken, .inputPushChannel:
             return [.liveactivity]
         }
     }
@@ -50,8 +50,10 @@ public enum APSKey: String, CaseIterable, Sendable {
     public static let liveActivityEvents = ["start", "update", "end"]
 
     /// Keys of the `aps.alert` dictionary (APNS.md §4), legacy ones excluded.
-    public static let alertKeys = ["title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args",
-                                   "subtitle-loc-key", "subtitle-loc-args", "loc-key", "loc-args"]
+    public static let alertKeys = [
+        "title", "subtitle", "body", "launch-image", "title-loc-key", "title-loc-args",
+        "subtitle-loc-key", "subtitle-loc-args", "loc-key", "loc-args",
+    ]
 
     /// Alert keys that still work in old libraries but left Apple's list.
     public static let legacyAlertKeys = ["action", "action-loc-key", "summary-arg", "summary-arg-count"]

@@ -8,17 +8,21 @@ extension PayloadChecker {
         for member in members {
             guard let key = APSKey(rawValue: member.key) else {
                 lastUnknown = max(lastUnknown, member.keyStart)
-                warning("aps." + member.key, at: member.keyStart,
-                        "unknown aps key \(JSONWriter.quoted(member.key)) is ignored by APNs"
-                            + (Suggestion.closest(to: member.key, among: names).map { "; did you mean \(JSONWriter.quoted($0))?" }
-                               ?? "; put custom data beside \"aps\", at the top level"))
+                warning(
+                    "aps." + member.key, at: member.keyStart,
+                    "unknown aps key \(JSONWriter.quoted(member.key)) is ignored by APNs"
+                        + (Suggestion.closest(to: member.key, among: names).map {
+                            "; did you mean \(JSONWriter.quoted($0))?"
+                        }
+                            ?? "; put custom data beside \"aps\", at the top level"))
                 continue
             }
             checkApplicability(key, member)
             checkValue(key, member.value)
         }
-        reportUnlistedKeys(of: aps, path: "aps", at: lastUnknown, what: "unknown aps keys",
-                           advice: "APNs ignores them: put custom data beside \"aps\", at the top level")
+        reportUnlistedKeys(
+            of: aps, path: "aps", at: lastUnknown, what: "unknown aps keys",
+            advice: "APNs ignores them: put custom data beside \"aps\", at the top level")
         checkPushTypeRules(aps, members: members)
     }
 
@@ -41,7 +45,9 @@ extension PayloadChecker {
         } else {
             advice = "it is for \(types.map(\.rawValue).sorted().joined(separator: " and ")) pushes: remove it"
         }
-        warning("aps." + key.rawValue, at: member.keyStart, "\(key.rawValue) has no effect on \(pushType.rawValue) pushes; \(advice)")
+        warning(
+            "aps." + key.rawValue, at: member.keyStart,
+            "\(key.rawValue) has no effect on \(pushType.rawValue) pushes; \(advice)")
     }
 
     /// The type and value rules of one known key.
@@ -67,28 +73,39 @@ extension PayloadChecker {
             checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.liveActivityEvents)
         case .relevanceScore:
             guard let n = value.number else {
-                error(path, at: value.start, "relevance-score must be a number, found \(value.summary)\(unquoteHint(value))")
+                error(
+                    path, at: value.start,
+                    "relevance-score must be a number, found \(value.summary)\(unquoteHint(value))")
                 return
             }
             let score = n.doubleValue
             if pushType != .liveactivity, !(score >= 0 && score <= 1) {
-                error(path, at: value.start, "relevance-score must be between 0 and 1 for \(pushType.rawValue) pushes, found \(n.literal)")
+                error(
+                    path, at: value.start,
+                    "relevance-score must be between 0 and 1 for \(pushType.rawValue) pushes, found \(n.literal)")
             }
         case .urlArgs:
             checkStringArray(value, path: path)
         case .contentChanged:
             if value.bool != true {
-                error(path, at: value.start, "content-changed must be true, found \(value.summary); write \"content-changed\": true")
+                error(
+                    path, at: value.start,
+                    "content-changed must be true, found \(value.summary); write \"content-changed\": true")
             }
         case .timestamp, .staleDate, .dismissalDate:
             checkSeconds(value, path: path, name: key.rawValue)
         case .contentState, .attributes:
             if !value.isObject {
-                error(path, at: value.start, "\(key.rawValue) must be an object, found \(value.summary); it is decoded into your ActivityAttributes\(key == .contentState ? ".ContentState" : "")")
+                error(
+                    path, at: value.start,
+                    "\(key.rawValue) must be an object, found \(value.summary); it is decoded into your ActivityAttributes\(key == .contentState ? ".ContentState" : "")"
+                )
             }
         case .inputPushToken:
             if value.number?.isIntegerOne != true {
-                error(path, at: value.start, "input-push-token must be the number 1 (asks for an update token), found \(value.summary)")
+                error(
+                    path, at: value.start,
+                    "input-push-token must be the number 1 (asks for an update token), found \(value.summary)")
             }
         }
     }
@@ -124,7 +141,9 @@ extension PayloadChecker {
             warning(path, at: value.start, "\(key.rawValue) 0 has no effect; use 1 or remove the key")
             return
         }
-        let fix = value.bool == true || value.string == "1" || value.number?.doubleValue == 1 ? "; write 1" : "; use 1 or remove the key"
+        let fix =
+            value.bool == true || value.string == "1" || value.number?.doubleValue == 1
+            ? "; write 1" : "; use 1 or remove the key"
         error(path, at: value.start, "\(key.rawValue) must be the number 1, found \(value.summary)\(fix)")
     }
 
@@ -139,7 +158,9 @@ extension PayloadChecker {
     mutating func checkOneOf(_ value: JSONValue, path: String, name: String, allowed: [String]) {
         if let s = value.string, allowed.contains(s) { return }
         let mean = value.string.map { Suggestion.didYouMean($0, among: allowed) } ?? ""
-        error(path, at: value.start, "\(name) must be one of \(allowed.joined(separator: ", ")), found \(value.summary)\(mean)")
+        error(
+            path, at: value.start,
+            "\(name) must be one of \(allowed.joined(separator: ", ")), found \(value.summary)\(mean)")
     }
 
     /// A key whose value must be an array of strings; each bad element is reported at its own path, the first 20,
@@ -147,21 +168,29 @@ extension PayloadChecker {
     mutating func checkStringArray(_ value: JSONValue, path: String) {
         guard value.elements != nil else {
             let wrap = value.string != nil ? "; wrap it: [\(JSONWriter.quoted(value.string ?? ""))]" : ""
-            error(path, at: value.start, "\(lastComponent(path)) must be an array of strings, found \(value.summary)\(wrap)")
+            error(
+                path, at: value.start,
+                "\(lastComponent(path)) must be an array of strings, found \(value.summary)\(wrap)")
             return
         }
         var (index, count, lastListed) = (0, 0, value.start)
         JSONChildScan.forEachElement(in: source, array: value.start..<value.end) { range in
             defer { index += 1 }
-            guard source[range.lowerBound] != UInt8(ascii: "\""), let element = Self.nonString(in: source, at: range) else { return }
+            guard source[range.lowerBound] != UInt8(ascii: "\""), let element = Self.nonString(in: source, at: range)
+            else { return }
             count += 1
             guard count <= JSONMemberFilter.listedLimit else { return }
             lastListed = range.lowerBound
-            error("\(path)[\(index)]", at: range.lowerBound, "every element must be a string, found \(element.summary)\(quoteHint(element))")
+            error(
+                "\(path)[\(index)]", at: range.lowerBound,
+                "every element must be a string, found \(element.summary)\(quoteHint(element))")
         }
         let unlisted = count - JSONMemberFilter.listedLimit
         if unlisted > 0 {
-            error(path, at: lastListed, "\(unlisted) more non-string element\(unlisted == 1 ? "" : "s") not listed (\(count) in all); every element of \(lastComponent(path)) must be a string")
+            error(
+                path, at: lastListed,
+                "\(unlisted) more non-string element\(unlisted == 1 ? "" : "s") not listed (\(count) in all); every element of \(lastComponent(path)) must be a string"
+            )
         }
     }
 
@@ -174,7 +203,9 @@ extension PayloadChecker {
         case UInt8(ascii: "{"): return JSONValue(kind: .object([]), start: range.lowerBound, end: range.upperBound)
         case UInt8(ascii: "["): return JSONValue(kind: .array([]), start: range.lowerBound, end: range.upperBound)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return (try? parser.parseNumber()).map { JSONValue(kind: .number($0), start: range.lowerBound, end: range.upperBound) }
+            return (try? parser.parseNumber()).map {
+                JSONValue(kind: .number($0), start: range.lowerBound, end: range.upperBound)
+            }
         default:
             return try? parser.parseLiteral()
         }
@@ -183,20 +214,28 @@ extension PayloadChecker {
     /// UNIX seconds: a number; a value above 10^11 is almost surely milliseconds.
     private mutating func checkSeconds(_ value: JSONValue, path: String, name: String) {
         guard let n = value.number else {
-            error(path, at: value.start, "\(name) must be a number of UNIX seconds, found \(value.summary)\(unquoteHint(value))")
+            error(
+                path, at: value.start,
+                "\(name) must be a number of UNIX seconds, found \(value.summary)\(unquoteHint(value))")
             return
         }
         if n.doubleValue > 1e11 {
-            warning(path, at: value.start, "\(name) \(n.literal) looks like milliseconds; APNs wants UNIX seconds: divide by 1000")
+            warning(
+                path, at: value.start,
+                "\(name) \(n.literal) looks like milliseconds; APNs wants UNIX seconds: divide by 1000")
         }
     }
 
     /// The members of `object` listed past `JSONMemberFilter.listedLimit` (`JSONValue.unlistedMembers`): one
     /// warning counting them, after the last one listed (`lastListed`), as duplicate keys are counted.
-    mutating func reportUnlistedKeys(of object: JSONValue, path: String, at lastListed: Int, what: String, advice: String) {
+    mutating func reportUnlistedKeys(
+        of object: JSONValue, path: String, at lastListed: Int, what: String, advice: String
+    ) {
         let unlisted = object.unlistedMembers
         guard unlisted > 0 else { return }
-        warning(path, at: lastListed, "\(unlisted) more \(what) not listed (\(unlisted + JSONMemberFilter.listedLimit) in all); \(advice)")
+        warning(
+            path, at: lastListed,
+            "\(unlisted) more \(what) not listed (\(unlisted + JSONMemberFilter.listedLimit) in all); \(advice)")
     }
 
     /// `; put it in quotes` for a number or boolean where a string was wanted.

@@ -6,7 +6,10 @@ extension PayloadChecker {
     mutating func checkBroadcast(_ root: JSONValue) {
         guard let aps = root["aps"], aps.isObject else { return }  // reported as a missing aps already
         guard let event = aps["event"], event.string == "start" else { return }
-        error("aps.event", at: event.start, "a broadcast cannot start a Live Activity (event \"start\"); devices join a channel with \"input-push-channel\" in a start push sent to a device, or from the app: send the start with \(names.device), and broadcast only update or end")
+        error(
+            "aps.event", at: event.start,
+            "a broadcast cannot start a Live Activity (event \"start\"); devices join a channel with \"input-push-channel\" in a start push sent to a device, or from the app: send the start with \(names.device), and broadcast only update or end"
+        )
     }
 
     /// `input-push-token` and `input-push-channel` matter only on `start`; together they are unconfirmed.
@@ -15,23 +18,33 @@ extension PayloadChecker {
         let channel = members.last { $0.key == APSKey.inputPushChannel.rawValue }
         if event != "start" {
             for m in [token, channel].compactMap({ $0 }) {
-                warning("aps." + m.key, at: m.keyStart, "\(m.key) is used only when event is start (a start push asks for it); remove it")
+                warning(
+                    "aps." + m.key, at: m.keyStart,
+                    "\(m.key) is used only when event is start (a start push asks for it); remove it")
             }
             return
         }
         if token != nil, let channel {
-            warning("aps." + channel.key, at: channel.keyStart, "input-push-channel with input-push-token: Apple does not say a start push can do both (join a channel and issue an update token); choose one")
+            warning(
+                "aps." + channel.key, at: channel.keyStart,
+                "input-push-channel with input-push-token: Apple does not say a start push can do both (join a channel and issue an update token); choose one"
+            )
         }
     }
 
     /// `input-push-channel`: a channel id as `apnsctl channel create` prints it, non-empty base64.
     mutating func checkChannelID(_ value: JSONValue, path: String) {
         guard let id = value.string else {
-            error(path, at: value.start, "input-push-channel must be a string (a channel id), found \(value.summary)\(quoteHint(value))")
+            error(
+                path, at: value.start,
+                "input-push-channel must be a string (a channel id), found \(value.summary)\(quoteHint(value))")
             return
         }
         if !Broadcast.isChannelIDSyntax(id) {
-            error(path, at: value.start, "input-push-channel must be a non-empty base64 channel id as apnsctl channel create prints it, found \(JSONWriter.quoted(id))")
+            error(
+                path, at: value.start,
+                "input-push-channel must be a non-empty base64 channel id as apnsctl channel create prints it, found \(JSONWriter.quoted(id))"
+            )
         }
     }
 }

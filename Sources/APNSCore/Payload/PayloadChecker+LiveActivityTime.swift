@@ -15,9 +15,15 @@ extension PayloadChecker {
         let distance = Self.describe(distance: abs(seconds - Double(now)))
         let when = ISO8601.format(epochSeconds: Int64(seconds))
         if seconds < Double(now) {
-            warning("aps.timestamp", at: value.start, "timestamp \(n.literal) (\(when)) is \(distance) before now; the device ignores an update older than the last one it got: refresh it (\(names.freshTimestamp))")
+            warning(
+                "aps.timestamp", at: value.start,
+                "timestamp \(n.literal) (\(when)) is \(distance) before now; the device ignores an update older than the last one it got: refresh it (\(names.freshTimestamp))"
+            )
         } else {
-            warning("aps.timestamp", at: value.start, "timestamp \(n.literal) (\(when)) is \(distance) after now; updates with a later timestamp are dropped until the clock passes it: refresh it (\(names.freshTimestamp))")
+            warning(
+                "aps.timestamp", at: value.start,
+                "timestamp \(n.literal) (\(when)) is \(distance) after now; updates with a later timestamp are dropped until the clock passes it: refresh it (\(names.freshTimestamp))"
+            )
         }
     }
 
@@ -38,14 +44,23 @@ extension PayloadChecker {
             if d <= 2e9 {
                 let unix = Int64(d)
                 let shown = ISO8601.format(epochSeconds: unix + Self.referenceDateOffset)
-                warning(path, at: range.lowerBound, "\(literal) looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show \(shown): if \(field) is a Date, send \(unix - Self.referenceDateOffset) (UNIX seconds − 978307200)")
+                warning(
+                    path, at: range.lowerBound,
+                    "\(literal) looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show \(shown): if \(field) is a Date, send \(unix - Self.referenceDateOffset) (UNIX seconds − 978307200)"
+                )
             } else {
                 let unix = Int64(d / 1000)
-                warning(path, at: range.lowerBound, "\(literal) looks like a UNIX time in milliseconds; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would be thousands of years off: if \(field) is a Date, send \(unix - Self.referenceDateOffset) (milliseconds ÷ 1000 − 978307200)")
+                warning(
+                    path, at: range.lowerBound,
+                    "\(literal) looks like a UNIX time in milliseconds; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would be thousands of years off: if \(field) is a Date, send \(unix - Self.referenceDateOffset) (milliseconds ÷ 1000 − 978307200)"
+                )
             }
         }
         if count > listed {
-            warning(path, at: lastListed, "\(count - listed) more numbers that look like UNIX times not listed (\(count) in all); ActivityKit decodes a Swift Date as seconds since 2001-01-01: send Date fields as UNIX seconds − 978307200")
+            warning(
+                path, at: lastListed,
+                "\(count - listed) more numbers that look like UNIX times not listed (\(count) in all); ActivityKit decodes a Swift Date as seconds since 2001-01-01: send Date fields as UNIX seconds − 978307200"
+            )
         }
     }
 

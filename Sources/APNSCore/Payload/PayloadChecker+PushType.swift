@@ -8,7 +8,9 @@ extension PayloadChecker {
         case .liveactivity: checkLiveActivity(aps, members: members)
         case .widgets, .controls:
             if !members.contains(where: { $0.key == APSKey.contentChanged.rawValue }) {
-                error("aps.content-changed", at: aps.start, "\(pushType.rawValue) pushes need \"content-changed\": true in aps; add it")
+                error(
+                    "aps.content-changed", at: aps.start,
+                    "\(pushType.rawValue) pushes need \"content-changed\": true in aps; add it")
             }
         case .voip, .pushtotalk, .complication, .fileprovider, .location, .mdm:
             break  // app-defined payloads
@@ -29,15 +31,23 @@ extension PayloadChecker {
                     checkFlagOne(.contentAvailable, m.value)
                 }
             case .alert?, .badge?, .sound?:
-                error(path, at: m.keyStart, "background pushes cannot carry \(m.key); APNs may delay or drop them: remove it, or send an alert push (\(names.pushType) alert)")
+                error(
+                    path, at: m.keyStart,
+                    "background pushes cannot carry \(m.key); APNs may delay or drop them: remove it, or send an alert push (\(names.pushType) alert)"
+                )
             case nil:
                 break  // reported as an unknown key
             case let key?:
-                warning(path, at: m.keyStart, "\(key.rawValue) has no effect on background pushes, whose aps holds only content-available: remove it")
+                warning(
+                    path, at: m.keyStart,
+                    "\(key.rawValue) has no effect on background pushes, whose aps holds only content-available: remove it"
+                )
             }
         }
         if !sawFlag {
-            error("aps.content-available", at: aps.start, "background pushes need \"content-available\": 1 in aps; add it")
+            error(
+                "aps.content-available", at: aps.start, "background pushes need \"content-available\": 1 in aps; add it"
+            )
         }
     }
 
@@ -45,10 +55,18 @@ extension PayloadChecker {
     private mutating func checkAlertPush(_ aps: JSONValue, members: [JSONMember]) {
         let has = { (key: APSKey) in members.contains { $0.key == key.rawValue } }
         if !APSKey.visibleKeys.contains(where: has) {
-            warning("aps", at: aps.start, "an alert push with no alert, badge or sound shows nothing; add one, or send a background push (aps holding only \"content-available\": 1)")
+            warning(
+                "aps", at: aps.start,
+                "an alert push with no alert, badge or sound shows nothing; add one, or send a background push (aps holding only \"content-available\": 1)"
+            )
         }
-        if !has(.alert), let m = members.last(where: { $0.key == APSKey.mutableContent.rawValue }), m.value.number?.isIntegerOne == true {
-            warning("aps.mutable-content", at: m.value.start, "mutable-content 1 without an alert: the notification service extension runs only for visible alerts; add aps.alert")
+        if !has(.alert), let m = members.last(where: { $0.key == APSKey.mutableContent.rawValue }),
+            m.value.number?.isIntegerOne == true
+        {
+            warning(
+                "aps.mutable-content", at: m.value.start,
+                "mutable-content 1 without an alert: the notification service extension runs only for visible alerts; add aps.alert"
+            )
         }
     }
 
@@ -62,22 +80,32 @@ extension PayloadChecker {
                 error("aps." + key.rawValue, at: aps.start, "\(who) \(what) in aps; add it")
             }
         }
-        require([(.event, "\"event\": \"start\", \"update\" or \"end\""),
-                 (.timestamp, "\"timestamp\" (UNIX seconds of this update; older updates are ignored)"),
-                 (.contentState, "\"content-state\" (the activity's ContentState as JSON)")],
-                "Live Activity pushes need")
+        require(
+            [
+                (.event, "\"event\": \"start\", \"update\" or \"end\""),
+                (.timestamp, "\"timestamp\" (UNIX seconds of this update; older updates are ignored)"),
+                (.contentState, "\"content-state\" (the activity's ContentState as JSON)"),
+            ],
+            "Live Activity pushes need")
         if let timestamp = member(.timestamp) { checkTimestampDistance(timestamp.value) }
-        if let state = member(.contentState), state.value.isObject { checkContentStateDates(state.value, path: "aps.content-state") }
+        if let state = member(.contentState), state.value.isObject {
+            checkContentStateDates(state.value, path: "aps.content-state")
+        }
         guard let event = member(.event)?.value.string, APSKey.liveActivityEvents.contains(event) else { return }
         if event == "start" {
-            require([(.alert, "\"alert\" (shown when the activity starts)"),
-                     (.attributesType, "\"attributes-type\" (your ActivityAttributes type name)"),
-                     (.attributes, "\"attributes\" (the activity's static attributes)")],
-                    "a Live Activity start needs")
+            require(
+                [
+                    (.alert, "\"alert\" (shown when the activity starts)"),
+                    (.attributesType, "\"attributes-type\" (your ActivityAttributes type name)"),
+                    (.attributes, "\"attributes\" (the activity's static attributes)"),
+                ],
+                "a Live Activity start needs")
         } else {
             for key in [APSKey.attributesType, .attributes] {
                 if let m = member(key) {
-                    warning("aps." + key.rawValue, at: m.keyStart, "\(key.rawValue) is used only when event is start; remove it")
+                    warning(
+                        "aps." + key.rawValue, at: m.keyStart,
+                        "\(key.rawValue) is used only when event is start; remove it")
                 }
             }
         }

@@ -40,7 +40,10 @@ struct PayloadChecker {
         }
         let aps = apsMember.value
         guard let apsMembers = aps.members else {
-            error("aps", at: aps.start, "aps must be an object holding Apple's keys, found \(aps.summary); write \"aps\": {\"alert\": \"Hello\"}")
+            error(
+                "aps", at: aps.start,
+                "aps must be an object holding Apple's keys, found \(aps.summary); write \"aps\": {\"alert\": \"Hello\"}"
+            )
             return
         }
         if pushType == .mdm {
@@ -56,13 +59,17 @@ struct PayloadChecker {
         case .mdm:
             return
         case .voip, .pushtotalk:
-            warning("aps", at: root.start, "no aps dictionary; PushKit hands the whole payload to the app, so this is fine if the app reads its own keys, else add \"aps\": {}")
+            warning(
+                "aps", at: root.start,
+                "no aps dictionary; PushKit hands the whole payload to the app, so this is fine if the app reads its own keys, else add \"aps\": {}"
+            )
         default:
             var hint = "; put Apple's keys in an \"aps\" object: {\"aps\":{\"alert\":\"Hello\"}}"
             if let near = members.first(where: { Suggestion.closest(to: $0.key, among: ["aps"]) != nil }) {
                 hint = "; did you mean \"aps\" instead of \(JSONWriter.quoted(near.key))?"
             } else if let misplaced = members.first(where: { APSKey(rawValue: $0.key) != nil }) {
-                hint = "; \(JSONWriter.quoted(misplaced.key)) belongs inside aps: {\"aps\":{\(JSONWriter.quoted(misplaced.key)):…}}"
+                hint =
+                    "; \(JSONWriter.quoted(misplaced.key)) belongs inside aps: {\"aps\":{\(JSONWriter.quoted(misplaced.key)):…}}"
             }
             error("aps", at: root.start, "aps is missing, so APNs has nothing to show or deliver\(hint)")
         }
@@ -71,11 +78,15 @@ struct PayloadChecker {
     /// mdm pushes are `{"mdm":"<PushMagic>"}`.
     private mutating func checkMDM(_ root: JSONValue, members: [JSONMember]) {
         guard let magic = members.last(where: { $0.key == "mdm" }) else {
-            error("mdm", at: root.start, "mdm pushes need \"mdm\": \"<PushMagic>\", the token from the device's MDM check-in; add it")
+            error(
+                "mdm", at: root.start,
+                "mdm pushes need \"mdm\": \"<PushMagic>\", the token from the device's MDM check-in; add it")
             return
         }
         if magic.value.string == nil {
-            error("mdm", at: magic.value.start, "mdm must be the PushMagic string from the device's check-in, found \(magic.value.summary)")
+            error(
+                "mdm", at: magic.value.start,
+                "mdm must be the PushMagic string from the device's check-in, found \(magic.value.summary)")
         }
     }
 
@@ -83,11 +94,16 @@ struct PayloadChecker {
     private mutating func checkSimulatorTargetBundle(_ root: JSONValue, members: [JSONMember]) {
         let key = Payload.simulatorTargetBundleKey
         guard let bundle = members.last(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
-            warning(ValidationProblem.rootPath, at: root.start, "no \"\(key)\" key; the simulator cannot tell which app gets this push: add the app's bundle id (send then needs \(names.topic))")
+            warning(
+                ValidationProblem.rootPath, at: root.start,
+                "no \"\(key)\" key; the simulator cannot tell which app gets this push: add the app's bundle id (send then needs \(names.topic))"
+            )
             return
         }
         if bundle.value.string?.isEmpty ?? true {
-            warning(key, at: bundle.value.start, "\(key) must be the app's bundle id such as \"com.example.demo\", found \(bundle.value.summary)")
+            warning(
+                key, at: bundle.value.start,
+                "\(key) must be the app's bundle id such as \"com.example.demo\", found \(bundle.value.summary)")
         }
     }
 
@@ -96,13 +112,17 @@ struct PayloadChecker {
     mutating func reportDuplicates(_ duplicates: JSONDuplicateKeys) {
         let firsts = LineTable.positions(of: duplicates.listed.map(\.firstKeyStart), in: source)
         for (occurrence, first) in zip(duplicates.listed, firsts) {
-            warning(occurrence.path, at: occurrence.keyStart,
-                    "duplicate key \(JSONWriter.quoted(occurrence.key)) (first at line \(first.line), column \(first.column)); JSON parsers disagree on which copy wins: keep one")
+            warning(
+                occurrence.path, at: occurrence.keyStart,
+                "duplicate key \(JSONWriter.quoted(occurrence.key)) (first at line \(first.line), column \(first.column)); JSON parsers disagree on which copy wins: keep one"
+            )
         }
         let unlisted = duplicates.count - duplicates.listed.count
         if unlisted > 0, let last = duplicates.listed.last {
-            warning(ValidationProblem.rootPath, at: last.keyStart,
-                    "\(unlisted) more duplicate key\(unlisted == 1 ? "" : "s") not listed (\(duplicates.count) in all); JSON parsers disagree on which copy wins: keep one of each")
+            warning(
+                ValidationProblem.rootPath, at: last.keyStart,
+                "\(unlisted) more duplicate key\(unlisted == 1 ? "" : "s") not listed (\(duplicates.count) in all); JSON parsers disagree on which copy wins: keep one of each"
+            )
         }
     }
 }

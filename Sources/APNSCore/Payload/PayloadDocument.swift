@@ -14,7 +14,9 @@ struct PayloadDocument: Sendable {
         var duplicates = JSONDuplicateKeys()
         var syntaxError: JSONSyntaxError? = nil
         if !source.isEmpty {
-            do { (root, duplicates) = try JSONReader.parseCollapsingDuplicates(source, keeping: RootMembersRead.filter()) } catch { syntaxError = error }
+            do {
+                (root, duplicates) = try JSONReader.parseCollapsingDuplicates(source, keeping: RootMembersRead.filter())
+            } catch { syntaxError = error }
         }
         (self.root, self.duplicates, self.syntaxError) = (root, duplicates, syntaxError)
     }

@@ -18,32 +18,44 @@ public enum PayloadValidator {
         checker.now = options.now
         let rootPath = ValidationProblem.rootPath
         if options.pushType == nil, pushType == .widgets, PushType.inferred(fromTopic: options.topic ?? "") == nil {
-            checker.warning(rootPath, at: root?.start ?? 0, "aps holds only content-changed, the payload of both widgets and controls pushes, so the push type cannot be inferred; checked as widgets: give \(options.settingNames.pushType) widgets or controls")
+            checker.warning(
+                rootPath, at: root?.start ?? 0,
+                "aps holds only content-changed, the payload of both widgets and controls pushes, so the push type cannot be inferred; checked as widgets: give \(options.settingNames.pushType) widgets or controls"
+            )
         }
 
         if payload.bodyCount == 0 {
-            checker.error(rootPath, at: 0, "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}")
+            checker.error(
+                rootPath, at: 0,
+                "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
+            )
         } else if let syntaxError {
             checker.error(rootPath, at: syntaxError.offset, "not valid JSON: \(syntaxError.message)")
         }
         if payload.bodyCount > limit {
             let minifiedSize = root == nil ? nil : payload.compactCount(alreadyParsed: true)
-            checker.error(rootPath, at: 0, sizeMessage(size: payload.bodyCount, limit: limit, minified: minifiedSize,
-                                                       pushType: options.sizeLimit == nil ? pushType : nil,
-                                                       apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
+            checker.error(
+                rootPath, at: 0,
+                sizeMessage(
+                    size: payload.bodyCount, limit: limit, minified: minifiedSize,
+                    pushType: options.sizeLimit == nil ? pushType : nil,
+                    apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
         }
         checker.reportDuplicates(duplicates)
         if let root {
             if let members = root.members {
                 checker.checkDocument(root, members: members, isAPNSFile: payload.isAPNSFile)
             } else {
-                checker.error(rootPath, at: root.start, "the payload must be a JSON object, found \(root.summary); write {\"aps\":{…}}")
+                checker.error(
+                    rootPath, at: root.start,
+                    "the payload must be a JSON object, found \(root.summary); write {\"aps\":{…}}")
             }
         }
         if options.broadcast, let root { checker.checkBroadcast(root) }
         checker.checkHeaders(priority: options.priority, topic: options.topic)
-        return ValidationReport(problems: checker.found.problems(in: source, strict: options.strict),
-                                size: payload.bodyCount, limit: limit, pushType: pushType)
+        return ValidationReport(
+            problems: checker.found.problems(in: source, strict: options.strict),
+            size: payload.bodyCount, limit: limit, pushType: pushType)
     }
 
     /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
@@ -63,7 +75,8 @@ public enum PayloadValidator {
         if effective.contains(where: { $0.key == APSKey.event.rawValue }) { return .liveactivity }
         if isContentChangedOnly(effective) { return .widgets }
         if effective.count == 1, effective[0].key == APSKey.contentAvailable.rawValue,
-           effective[0].value.number?.isIntegerOne == true {
+            effective[0].value.number?.isIntegerOne == true
+        {
             return .background
         }
         return .alert
@@ -78,11 +91,14 @@ public enum PayloadValidator {
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
     /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter size limit
     /// (256, 2k for old devices and SDKs) APNs would take the payload, and the message says so.
-    static func sizeMessage(size: Int, limit: Int, minified: Int?, pushType: PushType?, apnsLimit: Int,
-                            names: SettingNames) -> String {
+    static func sizeMessage(
+        size: Int, limit: Int, minified: Int?, pushType: PushType?, apnsLimit: Int,
+        names: SettingNames
+    ) -> String {
         var message = "payload is \(size) bytes, \(size - limit) over the \(limit)-byte limit"
         if let pushType { message += " for \(pushType.rawValue) pushes" }
-        message += size > apnsLimit
+        message +=
+            size > apnsLimit
             ? " (APNs answers 413 PayloadTooLarge)"
             : " set with \(names.sizeLimit) (APNs itself takes up to \(apnsLimit))"
         guard let minified else { return message + "; shorten it" }

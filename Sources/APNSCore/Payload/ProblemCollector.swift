@@ -13,14 +13,18 @@ struct ProblemCollector {
 
     /// Records an error at byte `offset`.
     mutating func error(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
-        findings.append(Finding(offset: offset, severity: .error, path: path, message: message,
-                                flag: flag))
+        findings.append(
+            Finding(
+                offset: offset, severity: .error, path: path, message: message,
+                flag: flag))
     }
 
     /// Records a warning at byte `offset`.
     mutating func warning(_ path: String, at offset: Int, _ message: String, flag: String? = nil) {
-        findings.append(Finding(offset: offset, severity: .warning, path: path, message: message,
-                                flag: flag))
+        findings.append(
+            Finding(
+                offset: offset, severity: .warning, path: path, message: message,
+                flag: flag))
     }
 
     /// Whether any error was recorded so far.
@@ -34,8 +38,9 @@ struct ProblemCollector {
         let positions = LineTable.positions(of: ordered.map { $0.element.offset }, in: source)
         return zip(ordered, positions).map { entry, p in
             let f = entry.element
-            var problem = ValidationProblem(severity: strict ? .error : f.severity, path: f.path,
-                                            line: p.line, column: p.column, message: f.message)
+            var problem = ValidationProblem(
+                severity: strict ? .error : f.severity, path: f.path,
+                line: p.line, column: p.column, message: f.message)
             problem.flag = f.flag
             return problem
         }

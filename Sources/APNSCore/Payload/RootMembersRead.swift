@@ -35,7 +35,8 @@ enum RootMembersRead {
     /// only at 4 bytes or fewer, and the same apart from case and separators only with 3 other bytes. Saves a
     /// payload of a million custom keys a million edit distances.
     static func mayLookLikeAPS(_ key: String) -> Bool {
-        var bytes = 0, others = 0
+        var bytes = 0
+        var others = 0
         for b in key.utf8 {
             if b >= 0x80 { return true }
             bytes += 1

@@ -17,14 +17,17 @@ public struct SettingNames: Sendable, Equatable {
     /// Refreshes a Live Activity's `aps.timestamp` to the current time; read as "refresh it: …".
     public var freshTimestamp: String
 
-    public init(pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String,
-                freshTimestamp: String = "set aps.timestamp to the current UNIX time") {
+    public init(
+        pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String,
+        freshTimestamp: String = "set aps.timestamp to the current UNIX time"
+    ) {
         (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
         (self.sizeLimit, self.minify, self.device, self.freshTimestamp) = (sizeLimit, minify, device, freshTimestamp)
     }
 
     /// The APNs header names and the library's option names.
-    public static let headers = SettingNames(pushType: "apns-push-type", priority: "apns-priority", topic: "apns-topic",
-                                             sizeLimit: "ValidationOptions.sizeLimit", minify: "minified JSON",
-                                             device: "the device path \(APNSPath.devicePrefix)TOKEN")
+    public static let headers = SettingNames(
+        pushType: "apns-push-type", priority: "apns-priority", topic: "apns-topic",
+        sizeLimit: "ValidationOptions.sizeLimit", minify: "minified JSON",
+        device: "the device path \(APNSPath.devicePrefix)TOKEN")
 }

@@ -16,7 +16,9 @@ public enum Suggestion {
             // Only a strictly closer candidate replaces the best so far; the distance is at least the difference
             // in length, and the search stops once it is over the limit: thousands of names cost little.
             let limit = min(min(a.count, length) <= 4 ? 1 : 2, (best?.1 ?? .max) - 1)
-            guard abs(a.count - length) <= limit, let d = distance(a, Array(candidate.utf8), atMost: limit) else { continue }
+            guard abs(a.count - length) <= limit, let d = distance(a, Array(candidate.utf8), atMost: limit) else {
+                continue
+            }
             best = (candidate, d)
         }
         return best?.0
@@ -57,7 +59,8 @@ public enum Suggestion {
     /// cells are all over it (a transposition never undercuts the row before it): a name among thousands costs a
     /// few steps.
     static func distance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int? {
-        let n = a.count, m = b.count
+        let n = a.count
+        let m = b.count
         guard limit >= 0, abs(n - m) <= limit else { return nil }
         if n == 0 || m == 0 { return max(n, m) }
         let over = limit + 1
@@ -71,14 +74,16 @@ public enum Suggestion {
         }
         var i = 1
         while i <= n {
-            let lo = max(1, i - limit), hi = min(m, i + limit)
+            let lo = max(1, i - limit)
+            let hi = min(m, i + limit)
             current[lo - 1] = lo == 1 && i < over ? i : over
             if hi < m { current[hi + 1] = over }
             var rowMinimum = current[lo - 1]
             j = lo
             while j <= hi {
                 var value = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
-                let deletion = previous[j] + 1, insertion = current[j - 1] + 1
+                let deletion = previous[j] + 1
+                let insertion = current[j - 1] + 1
                 if deletion < value { value = deletion }
                 if insertion < value { value = insertion }
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1], previous2[j - 2] + 1 < value {

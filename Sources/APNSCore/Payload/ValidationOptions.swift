@@ -20,8 +20,10 @@ public struct ValidationOptions: Sendable {
     public var now: Int64? = nil
 
     /// Options with everything inferred and no header checks by default.
-    public init(pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,
-                topic: String? = nil, strict: Bool = false, settingNames: SettingNames = .headers) {
+    public init(
+        pushType: PushType? = nil, sizeLimit: Int? = nil, priority: Priority? = nil,
+        topic: String? = nil, strict: Bool = false, settingNames: SettingNames = .headers
+    ) {
         self.pushType = pushType
         self.sizeLimit = sizeLimit
         self.priority = priority

@@ -14,7 +14,8 @@ public enum HeaderValueRule {
         case "\n", "\r": what = "a line break"
         default:
             let hex = String(scalar.value, radix: 16, uppercase: true)
-            what = (scalar.properties.isWhitespace ? "a whitespace character" : "a control character")
+            what =
+                (scalar.properties.isWhitespace ? "a whitespace character" : "a control character")
                 + " (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
         }
         if index == scalars.count - 1 && scalars.count > 1 { return "ends with \(what)" }

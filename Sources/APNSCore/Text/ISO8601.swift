@@ -5,7 +5,8 @@ public enum ISO8601 {
         let days = floorDiv(epochSeconds, 86_400)
         let secs = epochSeconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)
-        return "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))Z"
+        return
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secs / 3600, 2)):\(pad(secs / 60 % 60, 2)):\(pad(secs % 60, 2))Z"
     }
 
     /// Formats milliseconds since the epoch (APNs' 410 timestamp), dropping the fraction.
@@ -14,7 +15,9 @@ public enum ISO8601 {
     }
 
     /// Seconds since the epoch for a UTC calendar date and time.
-    public static func epochSeconds(year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0) -> Int64 {
+    public static func epochSeconds(
+        year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0
+    ) -> Int64 {
         days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 

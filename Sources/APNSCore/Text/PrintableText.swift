@@ -38,7 +38,9 @@ public enum PrintableText {
                 if b == 0xC2, i + 1 < bytes.count, (0x80...0x9F).contains(bytes[i + 1]) { return true }
                 if b == 0xE2, i + 2 < bytes.count {
                     let (b1, b2) = (bytes[i + 1], bytes[i + 2])
-                    if b1 == 0x80 && (0xAA...0xAE).contains(b2) || b1 == 0x81 && (0xA6...0xA9).contains(b2) { return true }
+                    if b1 == 0x80 && (0xAA...0xAE).contains(b2) || b1 == 0x81 && (0xA6...0xA9).contains(b2) {
+                        return true
+                    }
                 }
                 i += 1
             }
@@ -50,12 +52,16 @@ public enum PrintableText {
     /// printable line: decoded as UTF-8 (bad bytes repaired), tabs and line breaks as spaces, every other
     /// control character escaped as `escapingControls` does, surrounding spaces trimmed, and cut to `limit`
     /// characters with `…`.
-    public static func line<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
+    public static func line<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String
+    where Bytes.Element == UInt8 {
         // The usual case (ids, reasons): short printable ASCII, taken as it is. Checked on the contiguous bytes by
         // concrete code: called from other modules this function is not specialised, and the generic check was
         // a third of all a batch's work per result.
-        if let plain = bytes.withContiguousStorageIfAvailable({ isPlainLine($0, limit: limit) ? String(decoding: $0, as: UTF8.self) : nil }),
-           let plain {
+        if let plain = bytes.withContiguousStorageIfAvailable({
+            isPlainLine($0, limit: limit) ? String(decoding: $0, as: UTF8.self) : nil
+        }),
+            let plain
+        {
             return plain
         }
         return escapingControls(unescapedLine(bytes, limit: limit))
@@ -72,13 +78,18 @@ public enum PrintableText {
     /// `line` without the escaping, for a value printed both as text and as JSON (a server's reason or body):
     /// each printer escapes it its own way (`escapingControls` for text, `JSONWriter` for JSON), so JSON holds
     /// `\u001b`, not `\\u{1B}`.
-    public static func unescapedLine<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String where Bytes.Element == UInt8 {
-        if let plain = bytes.withContiguousStorageIfAvailable({ isPlainLine($0, limit: limit) ? String(decoding: $0, as: UTF8.self) : nil }),
-           let plain {
+    public static func unescapedLine<Bytes: Collection>(_ bytes: Bytes, limit: Int = 200) -> String
+    where Bytes.Element == UInt8 {
+        if let plain = bytes.withContiguousStorageIfAvailable({
+            isPlainLine($0, limit: limit) ? String(decoding: $0, as: UTF8.self) : nil
+        }),
+            let plain
+        {
             return plain
         }
         let decoded = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
-        var flat = String(String.UnicodeScalarView(decoded.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
+        var flat = String(
+            String.UnicodeScalarView(decoded.unicodeScalars.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 }))
         while flat.hasPrefix(" ") { flat.removeFirst() }
         while flat.hasSuffix(" ") { flat.removeLast() }
         let cut = flat.count > limit
@@ -95,7 +106,9 @@ public enum PrintableText {
 
     /// At most `limit` bytes of printable ASCII, not starting or ending with a space: printed as they are.
     private static func isPlainLine(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) -> Bool {
-        guard bytes.count <= limit, let first = bytes.first, first != 0x20, bytes[bytes.count - 1] != 0x20 else { return false }
+        guard bytes.count <= limit, let first = bytes.first, first != 0x20, bytes[bytes.count - 1] != 0x20 else {
+            return false
+        }
         for b in bytes where b < 0x20 || b >= 0x7F { return false }
         return true
     }

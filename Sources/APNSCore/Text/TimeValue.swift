@@ -45,7 +45,9 @@ public enum TimeValue {
         let t = text.lowercased()
         guard let last = t.last, let unit = durationUnits[last] else { return nil }
         let digits = t.dropLast()
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 9, let n = Int64(digits) else {
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.count <= 9,
+            let n = Int64(digits)
+        else {
             return nil
         }
         return n * unit
@@ -53,8 +55,10 @@ public enum TimeValue {
 
     /// `text` as UNIX seconds: `0`, a UNIX time, a duration from `now`, or (with `allowsNow`) `now`.
     /// `zeroMeaning` says what 0 does for this flag, for the help in messages.
-    public static func parse(_ text: String, now: Int64, allowsNow: Bool = false,
-                             zeroMeaning: String = "deliver once, never store") throws(Problem) -> Int64 {
+    public static func parse(
+        _ text: String, now: Int64, allowsNow: Bool = false,
+        zeroMeaning: String = "deliver once, never store"
+    ) throws(Problem) -> Int64 {
         let syntax = Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning)
         let t = text.lowercased()
         if allowsNow && t == "now" { return now }

@@ -17,7 +17,10 @@ public enum UUIDString {
             digits.withUTF8Buffer { hex in
                 var i = 0
                 for k in 0..<32 {
-                    if k == 8 || k == 12 || k == 16 || k == 20 { out[i] = UInt8(ascii: "-"); i += 1 }
+                    if k == 8 || k == 12 || k == 16 || k == 20 {
+                        out[i] = UInt8(ascii: "-")
+                        i += 1
+                    }
                     let word = k < 16 ? high : low
                     out[i] = hex[Int((word >> UInt64(60 - (k % 16) * 4)) & 0xF)]
                     i += 1

@@ -19,7 +19,9 @@ public enum VariableEcho {
 
     /// `a value of 3 lines`, `a value of 523 characters`.
     public static func description(of value: String) -> String {
-        let lines = value.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }).count
+        let lines = value.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        ).count
         return lines > 1 ? "a value of \(lines) lines" : "a value of \(value.count) characters"
     }
 }

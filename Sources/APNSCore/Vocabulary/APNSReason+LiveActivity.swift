@@ -6,7 +6,8 @@ extension APNSReason {
         guard pushType == .liveactivity else { return meaning }
         switch self {
         case .unregistered:
-            return "The token is no longer active for this topic: an activity update token stops working when its activity ends, and a push-to-start token once iOS has used it."
+            return
+                "The token is no longer active for this topic: an activity update token stops working when its activity ends, and a push-to-start token once iOS has used it."
         case .badDeviceToken:
             return "The token is not valid for this topic and environment, or it is not a Live Activity token."
         case .deviceTokenNotForTopic:

@@ -51,14 +51,14 @@ public enum APNSReason: String, CaseIterable, Sendable, Codable {
     public var status: Int {
         switch self {
         case .badCollapseId, .badDeviceToken, .badExpirationDate, .badMessageId, .badPriority, .badTopic,
-             .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
-             .missingTopic, .payloadEmpty, .topicDisallowed, .badRequestPayload, .featureNotEnabled,
-             .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .missingPushType,
-             .cannotCreateChannelConfig:
+            .deviceTokenNotForTopic, .duplicateHeaders, .idleTimeout, .invalidPushType, .missingDeviceToken,
+            .missingTopic, .payloadEmpty, .topicDisallowed, .badRequestPayload, .featureNotEnabled,
+            .missingChannelId, .badChannelId, .channelNotRegistered, .badRequestParams, .missingPushType,
+            .cannotCreateChannelConfig:
             return 400
         case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-             .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
-             .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken, .topicMismatch:
+            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken,
+            .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken, .topicMismatch:
             return 403
         case .badPath: return 404
         case .methodNotAllowed: return 405
@@ -113,7 +113,8 @@ public enum APNSReason: String, CaseIterable, Sendable, Codable {
         case .channelNotRegistered: return "No channel with this id exists in this environment."
         case .badRequestParams: return "The channel settings in the request body are wrong."
         case .missingPushType: return "The request has no push type."
-        case .cannotCreateChannelConfig: return "The app already has the most channels allowed (10,000 per environment)."
+        case .cannotCreateChannelConfig:
+            return "The app already has the most channels allowed (10,000 per environment)."
         case .topicMismatch: return "The bundle id in the path does not match the credentials' topic."
         }
     }

@@ -17,7 +17,9 @@ public enum Broadcast {
     /// `/1/apps/<bundle id>/channels`: create (POST), read (GET), delete (DELETE).
     public static func channelsPath(bundleID: String) -> String { APNSPath.channelsPrefix + bundleID + "/channels" }
     /// `/1/apps/<bundle id>/all-channels`: list (GET).
-    public static func allChannelsPath(bundleID: String) -> String { APNSPath.channelsPrefix + bundleID + "/all-channels" }
+    public static func allChannelsPath(bundleID: String) -> String {
+        APNSPath.channelsPrefix + bundleID + "/all-channels"
+    }
 
     /// A channel id as APNs makes them: non-empty standard base64 (padding allowed, length not fixed).
     public static func isChannelIDSyntax(_ id: String) -> Bool {
@@ -25,7 +27,10 @@ public enum Broadcast {
         guard !u.isEmpty, u.count <= 1024 else { return false }
         var padding = 0
         for c in u {
-            if c == UInt8(ascii: "=") { padding += 1; continue }
+            if c == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
             guard padding == 0 else { return false }
             let ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 43 || c == 47
             if !ok { return false }

@@ -26,19 +26,25 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             switch self {
             case .empty: return "the device token is empty"
             case .elidedDescription:
-                return "this is an iOS 13+ description string whose middle is elided, so the token cannot be recovered; log the token as hex in the app: token.map { String(format: \"%02x\", $0) }.joined()"
+                return
+                    "this is an iOS 13+ description string whose middle is elided, so the token cannot be recovered; log the token as hex in the app: token.map { String(format: \"%02x\", $0) }.joined()"
             case .dataDescription(let hex):
                 return "this is a Data description string, not a token; the token is the hex after 0x: \(hex)"
             case .fcmToken:
-                return "this looks like a Firebase (FCM) registration token, not an APNs device token; send it through FCM, or log the APNs token as hex in the app"
+                return
+                    "this looks like a Firebase (FCM) registration token, not an APNs device token; send it through FCM, or log the APNs token as hex in the app"
             case .base64(let hex?):
-                return "this looks like base64 (deviceToken.base64EncodedString()); APNs wants hex, which for these bytes is \(hex)"
+                return
+                    "this looks like base64 (deviceToken.base64EncodedString()); APNs wants hex, which for these bytes is \(hex)"
             case .base64(nil):
-                return "this looks like base64, and not of a device token's 32 bytes (is this the right value?); APNs wants the token as hex: token.map { String(format: \"%02x\", $0) }.joined()"
+                return
+                    "this looks like base64, and not of a device token's 32 bytes (is this the right value?); APNs wants the token as hex: token.map { String(format: \"%02x\", $0) }.joined()"
             case .innerWhitespace(let parts):
                 return "whitespace inside the value (\(parts) part\(parts == 1 ? "" : "s")), so it is not one token"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
-            case .oddLength(let n): return "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
+            case .oddLength(let n):
+                return
+                    "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
             }
         }
     }
@@ -106,7 +112,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     /// Xcode's form without its brackets: eight groups of eight hex digits, single spaces between them.
     private static func isUnbracketedXcodeToken(_ body: Substring) -> Bool {
         let groups = body.split(separator: " ", omittingEmptySubsequences: false)
-        return groups.count == 8 && groups.allSatisfy { g in g.count == 8 && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
+        return groups.count == 8
+            && groups.allSatisfy { g in g.count == 8 && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
     }
 
     /// For `{length = 32, bytes = 0x3f2a…}` (and the unspaced `{length=32,bytes=0x…}` iOS logs print):
@@ -143,7 +150,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         let data = utf8.dropLast(padding)
         // A hex token with a typo must not be taken for base64: padding, or mixed case with
         // several characters hex cannot have.
-        let nonHex = data.filter { !(($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46)) }.count
+        let nonHex = data.filter {
+            !(($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46))
+        }.count
         let mixedCase = data.contains { $0 >= 0x41 && $0 <= 0x5A } && data.contains { $0 >= 0x61 && $0 <= 0x7A }
         guard data.allSatisfy({ value($0) != nil }), padding > 0 || (mixedCase && nonHex >= 3) else { return nil }
         guard data.count * 6 / 8 == 32 else { return .some(nil) }

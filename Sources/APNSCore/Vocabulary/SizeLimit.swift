@@ -11,10 +11,16 @@ public enum SizeLimit {
     public static func parse(_ text: String) -> Int? {
         var body = Substring(text.lowercased())
         var factor = 1
-        if body.hasSuffix("kb") { body = body.dropLast(2); factor = 1024 }
-        else if body.hasSuffix("k") { body = body.dropLast(); factor = 1024 }
+        if body.hasSuffix("kb") {
+            body = body.dropLast(2)
+            factor = 1024
+        } else if body.hasSuffix("k") {
+            body = body.dropLast()
+            factor = 1024
+        }
         guard !body.isEmpty, body.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let n = Int(body), n > 0, n <= 1 << 24 else { return nil }
+            let n = Int(body), n > 0, n <= 1 << 24
+        else { return nil }
         return n * factor
     }
 }

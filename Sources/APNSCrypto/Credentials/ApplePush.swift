@@ -30,7 +30,8 @@ public enum ApplePush {
     /// linear search per topic made one with 100,000 topics take minutes.
     static func topics(fromExtension value: [UInt8]) -> [String] {
         guard let outer = DER.elements(value[...]), outer.count == 1, outer[0].tag == DER.Tag.sequence,
-              let items = outer[0].children else { return [] }
+            let items = outer[0].children
+        else { return [] }
         var out: [String] = []
         var seen = Set<String>()
         for item in items {

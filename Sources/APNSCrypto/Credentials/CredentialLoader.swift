@@ -1,6 +1,6 @@
-internal import COpenSSL
 import APNSCore
 import APNSPlatform
+internal import COpenSSL
 
 /// Reads every credential a developer actually has — PEM (certificate and/or key, PKCS#1, PKCS#8, SEC1,
 /// encrypted or not, chains), DER certificates, PKCS#12 modern and legacy, `.p8` keys — detected by
@@ -8,39 +8,50 @@ import APNSPlatform
 public enum CredentialLoader {
     /// `--cert FILE [--key FILE]`: a certificate with its matching key, checked for validity at `now`
     /// (nil skips the date check). The passphrase is asked for only when an input is encrypted.
-    public static func loadIdentity(certificatePath: String, keyPath: String?, passphrase: PassphraseSource,
-                                    now: Int64? = SystemClock.now()) throws(CredentialProblem) -> PushIdentity {
-        try loadIdentity(certificate: .file(certificatePath), key: keyPath.map { .file($0) }, passphrase: passphrase, now: now)
+    public static func loadIdentity(
+        certificatePath: String, keyPath: String?, passphrase: PassphraseSource,
+        now: Int64? = SystemClock.now()
+    ) throws(CredentialProblem) -> PushIdentity {
+        try loadIdentity(
+            certificate: .file(certificatePath), key: keyPath.map { .file($0) }, passphrase: passphrase, now: now)
     }
 
     /// The same from inputs that may be in memory (PEM text from `APNSCTL_CERT`/`APNSCTL_KEY`, never written
     /// to disk); messages name each input by its `name` (`(PEM from APNSCTL_CERT)`), never its content.
-    public static func loadIdentity(certificate: CredentialInput, key keyInput: CredentialInput?, passphrase: PassphraseSource,
-                                    now: Int64? = SystemClock.now()) throws(CredentialProblem) -> PushIdentity {
+    public static func loadIdentity(
+        certificate: CredentialInput, key keyInput: CredentialInput?, passphrase: PassphraseSource,
+        now: Int64? = SystemClock.now()
+    ) throws(CredentialProblem) -> PushIdentity {
         let certificatePath = certificate.name
         let contents = try loadContents(certificate, key: keyInput, passphrase: passphrase)
         guard let leaf = contents.leaf else { throw .noCertificate(path: certificatePath) }
         guard let key = contents.privateKey else { throw .noPrivateKey(path: certificatePath) }
         guard contents.keyMatches == true else {
-            throw .keyDoesNotMatchCertificate(certificatePath: certificatePath, keyPath: contents.keyPath ?? certificatePath)
+            throw .keyDoesNotMatchCertificate(
+                certificatePath: certificatePath, keyPath: contents.keyPath ?? certificatePath)
         }
-        let identity = PushIdentity(certificate: leaf, privateKey: key, chain: contents.chain,
-                                    certificatePath: certificatePath, container: contents.kind,
-                                    keyWasEncrypted: contents.keyWasEncrypted,
-                                    certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER)
+        let identity = PushIdentity(
+            certificate: leaf, privateKey: key, chain: contents.chain,
+            certificatePath: certificatePath, container: contents.kind,
+            keyWasEncrypted: contents.keyWasEncrypted,
+            certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER)
         if let now { try identity.checkValidity(now: now) }
         return identity
     }
 
     /// Everything in `path` (and `keyPath`), without requiring a key or valid dates: what `inspect` shows.
-    public static func loadContents(path: String, keyPath: String?,
-                                    passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialContents {
+    public static func loadContents(
+        path: String, keyPath: String?,
+        passphrase: PassphraseSource
+    ) throws(CredentialProblem) -> CredentialContents {
         try loadContents(.file(path), key: keyPath.map { .file($0) }, passphrase: passphrase)
     }
 
     /// `loadContents(path:keyPath:passphrase:)` for inputs that may be in memory.
-    public static func loadContents(_ input: CredentialInput, key keyInput: CredentialInput?,
-                                    passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialContents {
+    public static func loadContents(
+        _ input: CredentialInput, key keyInput: CredentialInput?,
+        passphrase: PassphraseSource
+    ) throws(CredentialProblem) -> CredentialContents {
         let path = input.name
         let bytes = try read(input)
         var parsed = try parse(bytes, path: path, passphrase: passphrase)
@@ -66,8 +77,9 @@ public enum CredentialLoader {
                 if path.lowercased().hasSuffix(".p8") { throw .notSigningKey(path: path, found: key.typeDescription) }
                 throw .noCertificate(path: path)
             }
-            return CredentialContents(kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil,
-                                      keyWasEncrypted: parsed.keyWasEncrypted, keyIsDER: keyIsDER)
+            return CredentialContents(
+                kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil,
+                keyWasEncrypted: parsed.keyWasEncrypted, keyIsDER: keyIsDER)
         }
         var leafIndex = 0
         var matches: Bool? = nil
@@ -84,9 +96,10 @@ public enum CredentialLoader {
         }
         var chain = certs
         let leaf = chain.remove(at: leafIndex)
-        return CredentialContents(kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
-                                  privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches,
-                                  keyWasEncrypted: parsed.keyWasEncrypted, certificateIsDER: parsed.isDER, keyIsDER: keyIsDER)
+        return CredentialContents(
+            kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
+            privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches,
+            keyWasEncrypted: parsed.keyWasEncrypted, certificateIsDER: parsed.isDER, keyIsDER: keyIsDER)
     }
 
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
@@ -106,8 +119,10 @@ public enum CredentialLoader {
         try SigningKeyFile.read(input).decode()
     }
 
-    static func loadSigningKey(bytes: [UInt8], name path: String,
-                                       keyIDFromFileName: String?) throws(CredentialProblem) -> SigningKey {
+    static func loadSigningKey(
+        bytes: [UInt8], name path: String,
+        keyIDFromFileName: String?
+    ) throws(CredentialProblem) -> SigningKey {
         // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert.
         if !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence, (try? PKCS12Bundle(der: bytes)) != nil {
             throw .notSigningKey(path: path, found: "a PKCS#12 (.p12) file")
@@ -155,7 +170,8 @@ public enum CredentialLoader {
         return bytes
     }
 
-    static func parse(_ bytes: [UInt8], path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> Parsed {
+    static func parse(_ bytes: [UInt8], path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> Parsed
+    {
         if PEMBlock.looksLikePEM(bytes) { return try parsePEM(bytes, path: path, passphrase: passphrase) }
         guard bytes.first == DER.Tag.sequence else {
             throw .notACredential(path: path, detail: "neither PEM text nor DER data")
@@ -184,7 +200,9 @@ public enum CredentialLoader {
         return 2 + count + length
     }
 
-    private static func parsePEM(_ bytes: [UInt8], path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> Parsed {
+    private static func parsePEM(_ bytes: [UInt8], path: String, passphrase: PassphraseSource) throws(CredentialProblem)
+        -> Parsed
+    {
         let (blocks, truncated) = PEMBlock.scan(bytes)
         if let truncated, !blocks.contains(where: { $0.isCertificate || $0.isPrivateKey }) {
             throw .corrupt(path: path, detail: "the \(truncated) block has no END line")
@@ -193,7 +211,8 @@ public enum CredentialLoader {
         for (n, block) in blocks.enumerated() where block.isCertificate {
             guard let cert = try? X509Certificate.all(pem: block.text).first else {
                 OpenSSLError.clearQueue()
-                throw .corrupt(path: path, detail: "PEM block \(n + 1) (\(block.label)) does not decode to a certificate")
+                throw .corrupt(
+                    path: path, detail: "PEM block \(n + 1) (\(block.label)) does not decode to a certificate")
             }
             result.certificates.append(cert)
         }
@@ -204,12 +223,16 @@ public enum CredentialLoader {
         if result.certificates.isEmpty && result.key == nil {
             if let truncated { throw .corrupt(path: path, detail: "the \(truncated) block has no END line") }
             let labels = blocks.map(\.label)
-            throw .notACredential(path: path, detail: labels.isEmpty ? "no PEM blocks" : "PEM holds only " + labels.joined(separator: ", "))
+            throw .notACredential(
+                path: path,
+                detail: labels.isEmpty ? "no PEM blocks" : "PEM holds only " + labels.joined(separator: ", "))
         }
         return result
     }
 
-    private static func readKey(_ block: PEMBlock, path: String, passphrase: PassphraseSource) throws(CredentialProblem) -> PrivateKey {
+    private static func readKey(_ block: PEMBlock, path: String, passphrase: PassphraseSource) throws(CredentialProblem)
+        -> PrivateKey
+    {
         guard block.isEncrypted else {
             do { return try PrivateKey(pem: block.text, secret: nil) } catch {
                 throw .corrupt(path: path, detail: "the \(block.label) block does not decode to a key")
@@ -226,7 +249,8 @@ public enum CredentialLoader {
                 // RC2 and DES (PKCS#8 keys from older tools) are in OpenSSL 3's legacy provider, loaded as for
                 // `.p12` files only when a file needs it; then the same passphrase is tried once more.
                 do throws(OpenSSLError) { try OpenSSLProviders.loadLegacy() } catch {
-                    throw .unsupportedAlgorithm(path: path, detail: (unsupported.data ?? "key encryption") + "; \(error.description)")
+                    throw .unsupportedAlgorithm(
+                        path: path, detail: (unsupported.data ?? "key encryption") + "; \(error.description)")
                 }
                 do throws(OpenSSLError) { return try PrivateKey(pem: block.text, secret: secret) } catch {
                     if let still = error.unsupportedAlgorithm {

@@ -66,7 +66,10 @@ enum DER {
         } else {
             var lengthBytes: [UInt8] = []
             var v = n
-            while v > 0 { lengthBytes.insert(UInt8(v & 0xFF), at: 0); v >>= 8 }
+            while v > 0 {
+                lengthBytes.insert(UInt8(v & 0xFF), at: 0)
+                v >>= 8
+            }
             out.append(0x80 | UInt8(lengthBytes.count))
             out += lengthBytes
         }

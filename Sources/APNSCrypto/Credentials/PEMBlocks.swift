@@ -19,7 +19,8 @@ struct PEMBlock {
 
     /// Every complete block in order; `truncatedLabel` names a block whose END line is missing.
     static func scan(_ bytes: [UInt8]) -> (blocks: [PEMBlock], truncatedLabel: String?) {
-        let begin = Array("-----BEGIN ".utf8), dashes = Array("-----".utf8)
+        let begin = Array("-----BEGIN ".utf8)
+        let dashes = Array("-----".utf8)
         var blocks: [PEMBlock] = []
         var i = 0
         while let start = find(begin, in: bytes, from: i) {

@@ -1,12 +1,14 @@
-internal import COpenSSL
 import APNSCore
+internal import COpenSSL
 
 /// Opens a `.p12`/`.pfx`: empty password first (no prompt for files exported without one), then the
 /// user's passphrase; the MAC tells a wrong passphrase apart; legacy RC2/3DES files get OpenSSL's
 /// legacy provider. A file asking for a key derivation out of bounds (`ExcessiveKeyDerivation`) is refused first.
 enum PKCS12Reader {
-    static func read(_ bundle: PKCS12Bundle, path: String,
-                     passphrase: PassphraseSource) throws(CredentialProblem) -> CredentialLoader.Parsed {
+    static func read(
+        _ bundle: PKCS12Bundle, path: String,
+        passphrase: PassphraseSource
+    ) throws(CredentialProblem) -> CredentialLoader.Parsed {
         // Before the first derivation (even the empty-password MAC check) and before any prompt: the parameters
         // are read from the structure.
         if let excess = bundle.excessiveKeyDerivation {
@@ -15,7 +17,10 @@ enum PKCS12Reader {
         // Keychain exports use RC2-40, which OpenSSL 3 keeps in the legacy provider; a missing
         // legacy.so only matters if the file really needs it, so a failure here is reported below.
         let providerFailure: OpenSSLError?
-        do { try OpenSSLProviders.loadLegacy(); providerFailure = nil } catch { providerFailure = error }
+        do {
+            try OpenSSLProviders.loadLegacy()
+            providerFailure = nil
+        } catch { providerFailure = error }
         if !bundle.hasMAC { return try readWithoutMAC(bundle, path: path, passphrase: passphrase, providerFailure) }
         var secret: SecretBytes? = nil
         if !bundle.verifyMAC(nil) {
@@ -27,8 +32,10 @@ enum PKCS12Reader {
     }
 
     /// A file without a MAC (`-nomac`): only decryption tells whether the password is right.
-    private static func readWithoutMAC(_ bundle: PKCS12Bundle, path: String, passphrase: PassphraseSource,
-                                       _ providerFailure: OpenSSLError?) throws(CredentialProblem) -> CredentialLoader.Parsed {
+    private static func readWithoutMAC(
+        _ bundle: PKCS12Bundle, path: String, passphrase: PassphraseSource,
+        _ providerFailure: OpenSSLError?
+    ) throws(CredentialProblem) -> CredentialLoader.Parsed {
         if let parsed = try? bundle.parse(nil), parsed.key != nil || !parsed.certificates.isEmpty {
             return CredentialLoader.Parsed(certificates: parsed.certificates, key: parsed.key, isPKCS12: true)
         }
@@ -41,8 +48,10 @@ enum PKCS12Reader {
     }
 
     /// Decrypts the bags; `otherwise` decides what a non-algorithm failure means.
-    private static func decrypt(_ bundle: PKCS12Bundle, _ secret: SecretBytes?, path: String, _ providerFailure: OpenSSLError?,
-                                otherwise: () throws(CredentialProblem) -> Never) throws(CredentialProblem) -> CredentialLoader.Parsed {
+    private static func decrypt(
+        _ bundle: PKCS12Bundle, _ secret: SecretBytes?, path: String, _ providerFailure: OpenSSLError?,
+        otherwise: () throws(CredentialProblem) -> Never
+    ) throws(CredentialProblem) -> CredentialLoader.Parsed {
         // A key bag inside an encrypted safe shows its parameters only once that safe is open.
         if let excess = bundle.excessiveNestedKeyDerivation(secret) {
             throw .excessiveKeyDerivation(path: path, excess, inPKCS12: true)
@@ -80,4 +89,3 @@ public enum PKCS12LegacyCiphers {
         return false
     }
 }
-

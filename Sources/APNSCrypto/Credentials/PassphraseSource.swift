@@ -16,8 +16,10 @@ public struct PassphraseSource: Sendable {
     private let memo = LockedValue<(secret: SecretBytes?, prompted: Bool)>((nil, false))
 
     /// All sources; any may be nil.
-    public init(text: String? = nil, filePath: String? = nil,
-                environmentVariable: String? = "APNSCTL_PASSPHRASE", prompt: (any PassphrasePrompt)? = nil) {
+    public init(
+        text: String? = nil, filePath: String? = nil,
+        environmentVariable: String? = "APNSCTL_PASSPHRASE", prompt: (any PassphrasePrompt)? = nil
+    ) {
         self.text = text
         self.filePath = filePath
         self.environmentVariable = environmentVariable
@@ -39,7 +41,8 @@ public struct PassphraseSource: Sendable {
     /// prompt is `.passphraseEntryEnded`. Threads that ask at once wait for the first answer rather than
     /// prompting twice.
     public func resolve(forFile path: String) throws(CredentialProblem) -> SecretBytes? {
-        try memo.withLock { (cached: inout (secret: SecretBytes?, prompted: Bool)) throws(CredentialProblem) -> SecretBytes? in
+        try memo.withLock {
+            (cached: inout (secret: SecretBytes?, prompted: Bool)) throws(CredentialProblem) -> SecretBytes? in
             if let secret = cached.secret { return secret }
             let found = try lookUp(forFile: path)
             cached = (found.secret, found.prompted)
@@ -53,8 +56,10 @@ public struct PassphraseSource: Sendable {
     /// Runs `attempt` with the passphrase for `path`; `attempt` returns nil when the passphrase is wrong.
     /// A passphrase typed at the prompt may be typed again, up to `terminalTries` in all; one from a
     /// flag, file or the environment would be wrong again, so it fails at once with `.wrongPassphrase`.
-    public func withPassphrase<T>(forFile path: String,
-                                  _ attempt: (SecretBytes) throws(CredentialProblem) -> T?) throws(CredentialProblem) -> T {
+    public func withPassphrase<T>(
+        forFile path: String,
+        _ attempt: (SecretBytes) throws(CredentialProblem) -> T?
+    ) throws(CredentialProblem) -> T {
         var tries = 0
         while true {
             guard let secret = try resolve(forFile: path) else { throw .passphraseRequired(path: path) }
@@ -71,7 +76,9 @@ public struct PassphraseSource: Sendable {
         if let text { return (SecretBytes(Array(text.utf8)), false) }
         if let filePath {
             var bytes: [UInt8]
-            do { bytes = try FileSystem.read(filePath) } catch { throw .passphraseFileUnreadable(path: filePath, failure: error) }
+            do { bytes = try FileSystem.read(filePath) } catch {
+                throw .passphraseFileUnreadable(path: filePath, failure: error)
+            }
             defer { for i in bytes.indices { bytes[i] = 0 } }
             return (SecretBytes(Self.firstLine(bytes)), false)
         }

@@ -22,9 +22,11 @@ public final class PushIdentity: Sendable {
     public var needsPassphrase: Bool { container == .pkcs12 || keyWasEncrypted }
 
     /// Pairs a certificate and key; `certificatePath` names them in messages.
-    public init(certificate: X509Certificate, privateKey: PrivateKey, chain: [X509Certificate] = [],
-                certificatePath: String = "certificate", container: CredentialContents.Kind = .certificate,
-                keyWasEncrypted: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false) {
+    public init(
+        certificate: X509Certificate, privateKey: PrivateKey, chain: [X509Certificate] = [],
+        certificatePath: String = "certificate", container: CredentialContents.Kind = .certificate,
+        keyWasEncrypted: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false
+    ) {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain
@@ -62,9 +64,12 @@ public final class PushIdentity: Sendable {
     }
 
     /// A PKCS#12 file of certificate, key and chain, under `password` (which may be empty).
-    public func pkcs12(password: SecretBytes, encryption: PKCS12Encryption = .modern,
-                       friendlyName: String? = nil) throws(OpenSSLError) -> [UInt8] {
-        try PKCS12Bundle.encode(key: privateKey, certificate: certificate, chain: chain, password: password,
-                                encryption: encryption, friendlyName: friendlyName ?? info.commonName)
+    public func pkcs12(
+        password: SecretBytes, encryption: PKCS12Encryption = .modern,
+        friendlyName: String? = nil
+    ) throws(OpenSSLError) -> [UInt8] {
+        try PKCS12Bundle.encode(
+            key: privateKey, certificate: certificate, chain: chain, password: password,
+            encryption: encryption, friendlyName: friendlyName ?? info.commonName)
     }
 }

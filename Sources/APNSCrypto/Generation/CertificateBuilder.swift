@@ -1,5 +1,5 @@
-internal import COpenSSL
 import APNSCore
+internal import COpenSSL
 
 /// Assembles one X.509 v3 certificate: random serial, validity, subject, extensions, signature.
 /// Used only by `CredentialGenerator`; owns its `X509*` until `sign` hands it to an `X509Certificate`.
@@ -15,7 +15,8 @@ final class CertificateBuilder {
         guard X509_set_version(x, 2) == 1 else { throw OpenSSLError("setting version 3") }
         try setSerial(x)
         guard ASN1_TIME_set(X509_getm_notBefore(x), time_t(notBefore)) != nil,
-              ASN1_TIME_set(X509_getm_notAfter(x), time_t(notAfter)) != nil else {
+            ASN1_TIME_set(X509_getm_notAfter(x), time_t(notAfter)) != nil
+        else {
             throw OpenSSLError("setting the validity")
         }
         guard let name = X509_get_subject_name(x) else { throw OpenSSLError("reading the subject") }
@@ -56,7 +57,8 @@ final class CertificateBuilder {
         guard let octets = ASN1_OCTET_STRING_new() else { throw OpenSSLError("allocating an octet string") }
         defer { ASN1_OCTET_STRING_free(octets) }
         guard ASN1_OCTET_STRING_set(octets, value, Int32(value.count)) == 1,
-              let ext = X509_EXTENSION_create_by_OBJ(nil, object, 0, octets) else {
+            let ext = X509_EXTENSION_create_by_OBJ(nil, object, 0, octets)
+        else {
             throw OpenSSLError("making extension \(oid)")
         }
         defer { X509_EXTENSION_free(ext) }

@@ -33,11 +33,14 @@ public enum PushCertificateKind: Sendable, Equatable {
 /// values (certificate, key, chain) that the writers on `PushIdentity`/`PrivateKey` turn into PEM or PKCS#12.
 public enum CredentialGenerator {
     /// A self-signed CA (basicConstraints CA:TRUE, keyCertSign) to issue everything else.
-    public static func makeCA(commonName: String = "apnsctl Test CA", key algorithm: KeyAlgorithm = .ecP256,
-                              validity: Validity = .days(3650)) throws(OpenSSLError) -> PushIdentity {
+    public static func makeCA(
+        commonName: String = "apnsctl Test CA", key algorithm: KeyAlgorithm = .ecP256,
+        validity: Validity = .days(3650)
+    ) throws(OpenSSLError) -> PushIdentity {
         let key = try PrivateKey.generate(algorithm)
-        let b = try CertificateBuilder(subject: [("O", "apnsctl"), ("CN", commonName)], subjectKey: key,
-                                       notBefore: validity.notBefore, notAfter: validity.notAfter)
+        let b = try CertificateBuilder(
+            subject: [("O", "apnsctl"), ("CN", commonName)], subjectKey: key,
+            notBefore: validity.notBefore, notAfter: validity.notAfter)
         try b.addExtension(ExtensionID.basicConstraints, "critical,CA:TRUE", issuer: nil)
         try b.addExtension(ExtensionID.keyUsage, "critical,keyCertSign,cRLSign,digitalSignature", issuer: nil)
         try b.addExtension(ExtensionID.subjectKeyIdentifier, "hash", issuer: nil)
@@ -47,14 +50,17 @@ public enum CredentialGenerator {
     }
 
     /// A TLS server certificate for `dnsNames` and `ipAddresses` (subjectAltName), signed by `ca`.
-    public static func makeServerCertificate(ca: PushIdentity, dnsNames: [String] = ["localhost"],
-                                             ipAddresses: [String] = ["127.0.0.1", "::1"],
-                                             key algorithm: KeyAlgorithm = .ecP256,
-                                             validity: Validity = .days(825)) throws(OpenSSLError) -> PushIdentity {
+    public static func makeServerCertificate(
+        ca: PushIdentity, dnsNames: [String] = ["localhost"],
+        ipAddresses: [String] = ["127.0.0.1", "::1"],
+        key algorithm: KeyAlgorithm = .ecP256,
+        validity: Validity = .days(825)
+    ) throws(OpenSSLError) -> PushIdentity {
         let key = try PrivateKey.generate(algorithm)
         let cn = dnsNames.first ?? ipAddresses.first ?? "localhost"
-        let b = try CertificateBuilder(subject: [("O", "apnsctl"), ("CN", cn)], subjectKey: key,
-                                       notBefore: validity.notBefore, notAfter: validity.notAfter)
+        let b = try CertificateBuilder(
+            subject: [("O", "apnsctl"), ("CN", cn)], subjectKey: key,
+            notBefore: validity.notBefore, notAfter: validity.notAfter)
         let san = (dnsNames.map { "DNS:\($0)" } + ipAddresses.map { "IP:\($0)" }).joined(separator: ",")
         try addLeafExtensions(b, ca: ca, usage: "serverAuth", rsa: algorithm != .ecP256)
         if !san.isEmpty { try b.addExtension(ExtensionID.subjectAltName, san, issuer: ca.certificate) }
@@ -64,18 +70,24 @@ public enum CredentialGenerator {
 
     /// An Apple-style push client certificate: subject `UID=<bundle>, CN=<kind's prefix> <bundle>, OU=<team>`,
     /// clientAuth, Apple's environment OIDs and, for `.universal`, the topics extension.
-    public static func makePushCertificate(ca: PushIdentity, bundleID: String, kind: PushCertificateKind,
-                                           teamID: String = "ABCDE12345", key algorithm: KeyAlgorithm = .ecP256,
-                                           validity: Validity = .days(365)) throws(OpenSSLError) -> PushIdentity {
+    public static func makePushCertificate(
+        ca: PushIdentity, bundleID: String, kind: PushCertificateKind,
+        teamID: String = "ABCDE12345", key algorithm: KeyAlgorithm = .ecP256,
+        validity: Validity = .days(365)
+    ) throws(OpenSSLError) -> PushIdentity {
         let key = try PrivateKey.generate(algorithm)
-        let prefix: String = switch kind {
-        case .development: "Apple Development IOS Push Services:"
-        case .production: "Apple Production IOS Push Services:"
-        case .universal: "Apple Push Services:"
-        }
-        let subject = [("UID", bundleID), ("CN", "\(prefix) \(bundleID)"), ("OU", teamID), ("O", "apnsctl test"), ("C", "US")]
-        let b = try CertificateBuilder(subject: subject, subjectKey: key,
-                                       notBefore: validity.notBefore, notAfter: validity.notAfter)
+        let prefix: String =
+            switch kind {
+            case .development: "Apple Development IOS Push Services:"
+            case .production: "Apple Production IOS Push Services:"
+            case .universal: "Apple Push Services:"
+            }
+        let subject = [
+            ("UID", bundleID), ("CN", "\(prefix) \(bundleID)"), ("OU", teamID), ("O", "apnsctl test"), ("C", "US"),
+        ]
+        let b = try CertificateBuilder(
+            subject: subject, subjectKey: key,
+            notBefore: validity.notBefore, notAfter: validity.notAfter)
         try addLeafExtensions(b, ca: ca, usage: "clientAuth", rsa: algorithm != .ecP256)
         let null = DER.encode(tag: DER.Tag.null, content: [])
         switch kind {
@@ -86,18 +98,22 @@ public enum CredentialGenerator {
         case .universal(let topics):
             try b.addExtension(oid: ApplePush.developmentOID, value: null)
             try b.addExtension(oid: ApplePush.productionOID, value: null)
-            try b.addExtension(oid: ApplePush.topicsOID, value: ApplePush.topicsExtension(bundleID: bundleID, topics: topics))
+            try b.addExtension(
+                oid: ApplePush.topicsOID, value: ApplePush.topicsExtension(bundleID: bundleID, topics: topics))
         }
         let cert = try b.sign(issuer: ca.certificate, issuerKey: ca.privateKey)
         return PushIdentity(certificate: cert, privateKey: key, chain: [ca.certificate], certificatePath: bundleID)
     }
 
     /// A plain clientAuth certificate without Apple's markers (what `inspect` warns about).
-    public static func makeClientCertificate(ca: PushIdentity, commonName: String, key algorithm: KeyAlgorithm = .ecP256,
-                                             validity: Validity = .days(365)) throws(OpenSSLError) -> PushIdentity {
+    public static func makeClientCertificate(
+        ca: PushIdentity, commonName: String, key algorithm: KeyAlgorithm = .ecP256,
+        validity: Validity = .days(365)
+    ) throws(OpenSSLError) -> PushIdentity {
         let key = try PrivateKey.generate(algorithm)
-        let b = try CertificateBuilder(subject: [("O", "apnsctl"), ("CN", commonName)], subjectKey: key,
-                                       notBefore: validity.notBefore, notAfter: validity.notAfter)
+        let b = try CertificateBuilder(
+            subject: [("O", "apnsctl"), ("CN", commonName)], subjectKey: key,
+            notBefore: validity.notBefore, notAfter: validity.notAfter)
         try addLeafExtensions(b, ca: ca, usage: "clientAuth", rsa: algorithm != .ecP256)
         let cert = try b.sign(issuer: ca.certificate, issuerKey: ca.privateKey)
         return PushIdentity(certificate: cert, privateKey: key, chain: [ca.certificate], certificatePath: commonName)
@@ -118,10 +134,13 @@ public enum CredentialGenerator {
     /// PEM text of several certificates in order (a chain or CA bundle file).
     public static func pem(_ certificates: [X509Certificate]) -> [UInt8] { certificates.flatMap(\.pem) }
 
-    private static func addLeafExtensions(_ b: CertificateBuilder, ca: PushIdentity, usage: String, rsa: Bool) throws(OpenSSLError) {
+    private static func addLeafExtensions(_ b: CertificateBuilder, ca: PushIdentity, usage: String, rsa: Bool)
+        throws(OpenSSLError)
+    {
         try b.addExtension(ExtensionID.basicConstraints, "critical,CA:FALSE", issuer: ca.certificate)
-        try b.addExtension(ExtensionID.keyUsage, rsa ? "critical,digitalSignature,keyEncipherment" : "critical,digitalSignature",
-                           issuer: ca.certificate)
+        try b.addExtension(
+            ExtensionID.keyUsage, rsa ? "critical,digitalSignature,keyEncipherment" : "critical,digitalSignature",
+            issuer: ca.certificate)
         try b.addExtension(ExtensionID.extendedKeyUsage, usage, issuer: ca.certificate)
         try b.addExtension(ExtensionID.subjectKeyIdentifier, "hash", issuer: ca.certificate)
         try b.addExtension(ExtensionID.authorityKeyIdentifier, "keyid:always", issuer: ca.certificate)

@@ -14,10 +14,13 @@ final class HMACSHA256: Sendable {
     func hex(_ bytes: [UInt8]) -> String? {
         var md = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let result = key.withCString { k, kLength in
+        let result = key.withCStringAndLength { k, kLength in
             bytes.withUnsafeBufferPointer { HMAC(EVP_sha256(), k, kLength, $0.baseAddress, $0.count, &md, &length) }
         }
-        guard result != nil, length == 32 else { OpenSSLError.clearQueue(); return nil }
+        guard result != nil, length == 32 else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
         return Hex.lower(md.prefix(Int(length)))
     }
 }

@@ -55,16 +55,20 @@ enum KeyDerivation {
         if nid == NID_pbes2 {
             guard let pbes2 = decode(der, d2i_PBE2PARAM) else { return nil }
             defer { PBE2PARAM_free(pbes2) }
-            guard let function = pbes2.pointee.keyfunc, let (functionNID, functionDER) = parameters(of: function) else { return nil }
+            guard let function = pbes2.pointee.keyfunc, let (functionNID, functionDER) = parameters(of: function) else {
+                return nil
+            }
             switch functionNID {
             case NID_id_pbkdf2:
                 guard let pbkdf2 = decode(functionDER, d2i_PBKDF2PARAM) else { return nil }
                 defer { PBKDF2PARAM_free(pbkdf2) }
-                return ExcessiveKeyDerivation.checking(iterations: pbkdf2.pointee.iter.map { signed(UnsafePointer($0)) } ?? 1)
+                return ExcessiveKeyDerivation.checking(
+                    iterations: pbkdf2.pointee.iter.map { signed(UnsafePointer($0)) } ?? 1)
             case NID_id_scrypt:
                 guard let scrypt = decode(functionDER, d2i_SCRYPT_PARAMS) else { return nil }
                 defer { SCRYPT_PARAMS_free(scrypt) }
-                let n = unsigned(scrypt.pointee.costParameter), r = unsigned(scrypt.pointee.blockSize)
+                let n = unsigned(scrypt.pointee.costParameter)
+                let r = unsigned(scrypt.pointee.blockSize)
                 let p = unsigned(scrypt.pointee.parallelizationParameter)
                 return ExcessiveKeyDerivation.checking(n: n, r: r, p: p)
             default:
@@ -81,8 +85,9 @@ enum KeyDerivation {
     static func excess(encryptedPKCS8PEM pem: [UInt8]) -> ExcessiveKeyDerivation? {
         defer { OpenSSLError.clearQueue() }
         guard let bio = try? MemoryBIO(bytes: pem),
-              // The callback answers "no passphrase": a Proc-Type header here must not make OpenSSL prompt.
-              let signature = PEM_read_bio_PKCS8(bio.pointer, nil, privateKeyPassphraseCallback, nil) else { return nil }
+            // The callback answers "no passphrase": a Proc-Type header here must not make OpenSSL prompt.
+            let signature = PEM_read_bio_PKCS8(bio.pointer, nil, privateKeyPassphraseCallback, nil)
+        else { return nil }
         defer { X509_SIG_free(signature) }
         var algorithm: UnsafePointer<X509_ALGOR>? = nil
         X509_SIG_get0(signature, &algorithm, nil)
@@ -102,9 +107,13 @@ enum KeyDerivation {
     }
 
     /// `d2i_X` on `der`, the pointer never leaving the closure.
-    private static func decode<T>(_ der: [UInt8],
-                                  _ d2i: (UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) -> UnsafeMutablePointer<T>?)
-        -> UnsafeMutablePointer<T>? {
+    private static func decode<T>(
+        _ der: [UInt8],
+        _ d2i: (UnsafeMutablePointer<UnsafeMutablePointer<T>?>?, UnsafeMutablePointer<UnsafePointer<UInt8>?>?, Int) ->
+            UnsafeMutablePointer<T>?
+    )
+        -> UnsafeMutablePointer<T>?
+    {
         der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
             return d2i(nil, &cursor, buffer.count)

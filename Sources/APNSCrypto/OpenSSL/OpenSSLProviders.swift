@@ -1,6 +1,6 @@
-internal import COpenSSL
 import APNSCore
 import APNSPlatform
+internal import COpenSSL
 
 /// OpenSSL 3 moved RC2-40 (the cipher of macOS Keychain `.p12` exports) into the `legacy` provider.
 /// Loading it switches off the implicit `default` provider, so both are loaded together, once, and the
@@ -23,4 +23,3 @@ enum OpenSSLProviders {
         }
     }
 }
-

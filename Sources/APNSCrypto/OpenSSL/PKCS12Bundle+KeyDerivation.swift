@@ -21,7 +21,9 @@ extension PKCS12Bundle {
             guard let safe = COpenSSL_sk_PKCS7_value(safes, index) else { continue }
             switch COpenSSL_PKCS7_type_nid(safe) {
             case NID_pkcs7_encrypted:
-                if let algorithm = COpenSSL_PKCS7_encrypted_algorithm(safe), let excess = KeyDerivation.excess(of: algorithm) {
+                if let algorithm = COpenSSL_PKCS7_encrypted_algorithm(safe),
+                    let excess = KeyDerivation.excess(of: algorithm)
+                {
                     return excess
                 }
             case NID_pkcs7_data:
@@ -47,7 +49,7 @@ extension PKCS12Bundle {
             else { continue }
             let bags: OpaquePointer?
             if let secret {
-                bags = secret.withCString { pass, length in
+                bags = secret.withCStringAndLength { pass, length in
                     PKCS12_unpack_p7encdata(safe, pass.assumingMemoryBound(to: CChar.self), length)
                 }
             } else {

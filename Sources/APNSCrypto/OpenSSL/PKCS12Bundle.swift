@@ -32,7 +32,9 @@ final class PKCS12Bundle {
     func verifyMAC(_ secret: SecretBytes?) -> Bool {
         defer { OpenSSLError.clearQueue() }
         if let secret {
-            return secret.withCString { PKCS12_verify_mac(pointer, $0.assumingMemoryBound(to: CChar.self), $1) } == 1
+            return secret.withCStringAndLength {
+                PKCS12_verify_mac(pointer, $0.assumingMemoryBound(to: CChar.self), $1)
+            } == 1
         }
         return PKCS12_verify_mac(pointer, "", 0) == 1 || PKCS12_verify_mac(pointer, nil, 0) == 1
     }
@@ -41,7 +43,7 @@ final class PKCS12Bundle {
     /// `PKCS12_parse` refuses a non-empty password without a MAC to check it against.
     func addMAC(_ secret: SecretBytes) -> Bool {
         defer { OpenSSLError.clearQueue() }
-        return secret.withCString { pass, length in
+        return secret.withCStringAndLength { pass, length in
             PKCS12_set_mac(pointer, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, 2048, EVP_sha256())
         } == 1
     }
@@ -54,7 +56,9 @@ final class PKCS12Bundle {
         var others: OpaquePointer? = nil
         var ok: Int32
         if let secret {
-            ok = secret.withCString { pass, _ in PKCS12_parse(pointer, pass.assumingMemoryBound(to: CChar.self), &key, &cert, &others) }
+            ok = secret.withCStringAndLength { pass, _ in
+                PKCS12_parse(pointer, pass.assumingMemoryBound(to: CChar.self), &key, &cert, &others)
+            }
         } else {
             ok = PKCS12_parse(pointer, "", &key, &cert, &others)
             if ok != 1 {
@@ -73,8 +77,10 @@ final class PKCS12Bundle {
     }
 
     /// DER of a new PKCS#12 holding `key`, `certificate` and `chain`, under `password` (may be empty).
-    static func encode(key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate],
-                       password: SecretBytes, encryption: PKCS12Encryption, friendlyName: String?) throws(OpenSSLError) -> [UInt8] {
+    static func encode(
+        key: PrivateKey, certificate: X509Certificate, chain: [X509Certificate],
+        password: SecretBytes, encryption: PKCS12Encryption, friendlyName: String?
+    ) throws(OpenSSLError) -> [UInt8] {
         if encryption == .legacy { try OpenSSLProviders.loadLegacy() }
         guard let stack = COpenSSL_sk_X509_new_null() else { throw OpenSSLError("allocating a certificate list") }
         defer { COpenSSL_sk_X509_pop_free(stack) }
@@ -85,22 +91,24 @@ final class PKCS12Bundle {
                 throw OpenSSLError("collecting the chain")
             }
         }
-        let (certNID, keyNID, iterations): (Int32, Int32, Int32) = switch encryption {
-        case .modern: (0, 0, 2048)
-        case .legacy: (NID_pbe_WithSHA1And40BitRC2_CBC, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, 2048)
-        case .tripleDES: (NID_pbe_WithSHA1And3_Key_TripleDES_CBC, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, 2048)
-        }
-        let made: OpaquePointer? = password.withCString { pass, _ in
+        let (certNID, keyNID, iterations): (Int32, Int32, Int32) =
+            switch encryption {
+            case .modern: (0, 0, 2048)
+            case .legacy: (NID_pbe_WithSHA1And40BitRC2_CBC, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, 2048)
+            case .tripleDES: (NID_pbe_WithSHA1And3_Key_TripleDES_CBC, NID_pbe_WithSHA1And3_Key_TripleDES_CBC, 2048)
+            }
+        let made: OpaquePointer? = password.withCStringAndLength { pass, _ in
             let p = pass.assumingMemoryBound(to: CChar.self)
             // mac_iter -1: no MAC yet; it is added below with the digest each encryption calls for.
             // Argument order: key encryption first, then certificate encryption.
-            return PKCS12_create(p, friendlyName, key.pointer, certificate.pointer, stack,
-                                 keyNID, certNID, iterations, -1, 0)
+            return PKCS12_create(
+                p, friendlyName, key.pointer, certificate.pointer, stack,
+                keyNID, certNID, iterations, -1, 0)
         }
         guard let p12 = made else { throw OpenSSLError("building PKCS#12") }
         defer { PKCS12_free(p12) }
         let digest = encryption == .modern ? EVP_sha256() : EVP_sha1()
-        let macOK = password.withCString { pass, length in
+        let macOK = password.withCStringAndLength { pass, length in
             PKCS12_set_mac(p12, pass.assumingMemoryBound(to: CChar.self), length, nil, 0, iterations, digest)
         }
         guard macOK == 1 else { throw OpenSSLError("adding the PKCS#12 MAC") }

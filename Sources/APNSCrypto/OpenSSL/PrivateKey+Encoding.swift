@@ -8,9 +8,10 @@ extension PrivateKey {
         let bio = try MemoryBIO()
         let ok: Int32
         if let passphrase {
-            ok = passphrase.withCString { pass, length in
-                PEM_write_bio_PKCS8PrivateKey(bio.pointer, pointer, EVP_aes_256_cbc(),
-                                              pass.assumingMemoryBound(to: CChar.self), length, nil, nil)
+            ok = passphrase.withCStringAndLength { pass, length in
+                PEM_write_bio_PKCS8PrivateKey(
+                    bio.pointer, pointer, EVP_aes_256_cbc(),
+                    pass.assumingMemoryBound(to: CChar.self), length, nil, nil)
             }
         } else {
             ok = PEM_write_bio_PKCS8PrivateKey(bio.pointer, pointer, nil, nil, 0, nil, nil)

@@ -1,5 +1,5 @@
-internal import COpenSSL
 import APNSCore
+internal import COpenSSL
 
 /// An owned OpenSSL `EVP_PKEY` holding a private key: the client certificate's key or a `.p8` signing key.
 public final class PrivateKey: @unchecked Sendable {

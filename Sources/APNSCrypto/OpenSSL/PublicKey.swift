@@ -42,7 +42,10 @@ public final class PublicKey: @unchecked Sendable {
 
     /// Verifies a DER-encoded signature over SHA-256 of `message` (ECDSA or RSA PKCS#1 v1.5).
     public func verifySHA256(signatureDER: [UInt8], message: [UInt8]) -> Bool {
-        guard let ctx = EVP_MD_CTX_new() else { OpenSSLError.clearQueue(); return false }
+        guard let ctx = EVP_MD_CTX_new() else {
+            OpenSSLError.clearQueue()
+            return false
+        }
         defer { EVP_MD_CTX_free(ctx) }
         guard EVP_DigestVerifyInit(ctx, nil, EVP_sha256(), nil, pointer) == 1 else {
             OpenSSLError.clearQueue()

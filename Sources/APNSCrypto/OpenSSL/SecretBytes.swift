@@ -36,7 +36,7 @@ public final class SecretBytes: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Lends the bytes as a NUL-terminated C string and their length (without the terminator).
-    func withCString<R>(_ body: (UnsafeMutableRawPointer, Int32) throws -> R) rethrows -> R {
+    func withCStringAndLength<R>(_ body: (UnsafeMutableRawPointer, Int32) throws -> R) rethrows -> R {
         try body(UnsafeMutableRawPointer(base), Int32(clamping: count))
     }
 

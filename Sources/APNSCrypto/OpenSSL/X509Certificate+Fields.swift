@@ -1,5 +1,5 @@
-internal import COpenSSL
 import APNSCore
+internal import COpenSSL
 
 /// Raw field access on a certificate; `CertificateInfo` turns these into the view `inspect` shows.
 extension X509Certificate {
@@ -22,8 +22,9 @@ extension X509Certificate {
         guard count > 0 else { return [] }
         for i in 0..<count {
             guard let entry = X509_NAME_get_entry(name, i),
-                  let object = X509_NAME_ENTRY_get_object(entry),
-                  let data = X509_NAME_ENTRY_get_data(entry) else { continue }
+                let object = X509_NAME_ENTRY_get_object(entry),
+                let data = X509_NAME_ENTRY_get_data(entry)
+            else { continue }
             let nid = OBJ_obj2nid(object)
             var label: String
             if nid != NID_undef, let sn = OBJ_nid2sn(nid) {
@@ -36,7 +37,10 @@ extension X509Certificate {
             if label == "userId" { label = "UID" }
             var utf8: UnsafeMutablePointer<UInt8>? = nil
             let n = ASN1_STRING_to_UTF8(&utf8, data)
-            guard n >= 0, let bytes = utf8 else { OpenSSLError.clearQueue(); continue }
+            guard n >= 0, let bytes = utf8 else {
+                OpenSSLError.clearQueue()
+                continue
+            }
             let value = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(n)), as: UTF8.self)
             COpenSSL_OPENSSL_free(bytes)
             out.append(NameEntry(name: label, value: value))
@@ -64,7 +68,10 @@ extension X509Certificate {
 
     private static func epochSeconds(_ time: UnsafePointer<ASN1_TIME>?) -> Int64 {
         var t = tm()
-        guard let time, ASN1_TIME_to_tm(time, &t) == 1 else { OpenSSLError.clearQueue(); return 0 }
+        guard let time, ASN1_TIME_to_tm(time, &t) == 1 else {
+            OpenSSLError.clearQueue()
+            return 0
+        }
         return ISO8601.epochSeconds(
             year: Int64(t.tm_year) + 1900, month: Int64(t.tm_mon) + 1, day: Int64(t.tm_mday),
             hour: Int64(t.tm_hour), minute: Int64(t.tm_min), second: Int64(t.tm_sec))
@@ -74,27 +81,38 @@ extension X509Certificate {
     var sha256Hex: String {
         var md = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var len: UInt32 = 0
-        guard X509_digest(pointer, EVP_sha256(), &md, &len) == 1 else { OpenSSLError.clearQueue(); return "" }
+        guard X509_digest(pointer, EVP_sha256(), &md, &len) == 1 else {
+            OpenSSLError.clearQueue()
+            return ""
+        }
         return Hex.lower(md.prefix(Int(len)))
     }
 
     /// `RSA 2048`, `EC P-256`, … for the certificate's public key.
     var keyTypeDescription: String {
-        guard let key = X509_get0_pubkey(pointer) else { OpenSSLError.clearQueue(); return "unknown" }
+        guard let key = X509_get0_pubkey(pointer) else {
+            OpenSSLError.clearQueue()
+            return "unknown"
+        }
         return KeyDescription.describe(key)
     }
 
     /// The certificate's public key.
     public var publicKey: PublicKey {
         get throws(OpenSSLError) {
-            guard let key = X509_get0_pubkey(pointer) else { throw OpenSSLError("reading the certificate's public key") }
+            guard let key = X509_get0_pubkey(pointer) else {
+                throw OpenSSLError("reading the certificate's public key")
+            }
             return try PublicKey(der: KeyDescription.publicDER(key))
         }
     }
 
     /// The DER content of the extension with dotted `oid`, or nil when the certificate lacks it.
     func extensionValue(oid: String) -> [UInt8]? {
-        guard let object = OBJ_txt2obj(oid, 1) else { OpenSSLError.clearQueue(); return nil }
+        guard let object = OBJ_txt2obj(oid, 1) else {
+            OpenSSLError.clearQueue()
+            return nil
+        }
         defer { ASN1_OBJECT_free(object) }
         let index = X509_get_ext_by_OBJ(pointer, object, -1)
         guard index >= 0, let ext = X509_get_ext(pointer, index), let data = X509_EXTENSION_get_data(ext) else {
@@ -107,8 +125,14 @@ extension X509Certificate {
 
     /// Whether the certificate was issued by `issuer` and its signature verifies with the issuer's key.
     public func isSigned(by issuer: X509Certificate) -> Bool {
-        guard X509_check_issued(issuer.pointer, pointer) == X509_V_OK else { OpenSSLError.clearQueue(); return false }
-        guard let key = X509_get0_pubkey(issuer.pointer) else { OpenSSLError.clearQueue(); return false }
+        guard X509_check_issued(issuer.pointer, pointer) == X509_V_OK else {
+            OpenSSLError.clearQueue()
+            return false
+        }
+        guard let key = X509_get0_pubkey(issuer.pointer) else {
+            OpenSSLError.clearQueue()
+            return false
+        }
         let ok = X509_verify(pointer, key) == 1
         OpenSSLError.clearQueue()
         return ok

@@ -1,5 +1,5 @@
-internal import COpenSSL
 import APNSPlatform
+internal import COpenSSL
 
 /// Where the system trust store is read from, decided before any certificate is parsed: the hashed
 /// certificate directory is searched lazily (the handshake reads only the CA it needs, by subject hash),
@@ -17,17 +17,20 @@ public struct SystemTrust: Sendable, Equatable {
 
     /// The plan for this environment and these OpenSSL defaults. `hasHashedNames` says whether a
     /// directory holds at least one hashed certificate name; injected so every combination is a unit test.
-    public static func plan(certFile: String?, certDir: String?, defaultFile: String, defaultDir: String,
-                            hasHashedNames: (String) -> Bool) -> SystemTrust {
+    public static func plan(
+        certFile: String?, certDir: String?, defaultFile: String, defaultDir: String,
+        hasHashedNames: (String) -> Bool
+    ) -> SystemTrust {
         // An empty variable counts as unset (CLI.md, Settings).
         let fileVariable = certFile.flatMap { $0.isEmpty ? nil : $0 }
         let dirVariable = certDir.flatMap { $0.isEmpty ? nil : $0 }
         let directories = (dirVariable ?? defaultDir).split(separator: ":").map(String.init).filter { !$0.isEmpty }
         let hashed = directories.contains(where: hasHashedNames)
-        return SystemTrust(file: fileVariable ?? (hashed ? nil : defaultFile),
-                           fileVariable: fileVariable == nil ? nil : "SSL_CERT_FILE",
-                           directories: hashed ? directories : directories.filter(hasHashedNames),
-                           directoriesFromVariable: dirVariable != nil)
+        return SystemTrust(
+            file: fileVariable ?? (hashed ? nil : defaultFile),
+            fileVariable: fileVariable == nil ? nil : "SSL_CERT_FILE",
+            directories: hashed ? directories : directories.filter(hasHashedNames),
+            directoriesFromVariable: dirVariable != nil)
     }
 
     /// The plan for this process: `SSL_CERT_FILE`, `SSL_CERT_DIR` and OpenSSL's compiled-in defaults.
@@ -36,11 +39,12 @@ public struct SystemTrust: Sendable, Equatable {
     /// The plan for these variables (a command's own, which in the binary are the process's) and OpenSSL's
     /// compiled-in defaults.
     public static func current(variables: (String) -> String?) -> SystemTrust {
-        plan(certFile: variables(String(cString: X509_get_default_cert_file_env())),
-             certDir: variables(String(cString: X509_get_default_cert_dir_env())),
-             defaultFile: String(cString: X509_get_default_cert_file()),
-             defaultDir: String(cString: X509_get_default_cert_dir()),
-             hasHashedNames: FileSystem.holdsHashedCertificateNames)
+        plan(
+            certFile: variables(String(cString: X509_get_default_cert_file_env())),
+            certDir: variables(String(cString: X509_get_default_cert_dir_env())),
+            defaultFile: String(cString: X509_get_default_cert_file()),
+            defaultDir: String(cString: X509_get_default_cert_dir()),
+            hasHashedNames: FileSystem.holdsHashedCertificateNames)
     }
 
     /// The store as messages name it: `the system trust store (/etc/ssl/certs)`, `SSL_CERT_DIR=/x`, …

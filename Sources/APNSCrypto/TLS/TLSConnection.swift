@@ -1,6 +1,6 @@
-internal import COpenSSL
 import APNSCore
 import APNSPlatform
+internal import COpenSSL
 
 /// The outcome of one non-blocking TLS step.
 public enum TLSStep: Equatable, Sendable {
@@ -51,9 +51,13 @@ public final class TLSConnection {
 
     /// A client connection to `host` (SNI for names; host name or IP checked against the certificate).
     public static func client(socket: Socket, context: TLSContext, host: String) throws(TLSFailure) -> TLSConnection {
-        guard let ssl = SSL_new(context.pointer) else { throw .configuration(OpenSSLError("creating a TLS connection").description) }
+        guard let ssl = SSL_new(context.pointer) else {
+            throw .configuration(OpenSSLError("creating a TLS connection").description)
+        }
         let conn = TLSConnection(pointer: ssl, socket: socket, context: context, peerName: host)
-        guard SSL_set_fd(ssl, socket.fd) == 1 else { throw .configuration(OpenSSLError("attaching TLS to the socket").description) }
+        guard SSL_set_fd(ssl, socket.fd) == 1 else {
+            throw .configuration(OpenSSLError("attaching TLS to the socket").description)
+        }
         if Self.isIPLiteral(host) {
             guard let param = SSL_get0_param(ssl), X509_VERIFY_PARAM_set1_ip_asc(param, host) == 1 else {
                 throw .configuration(OpenSSLError("setting the IP address to verify").description)
@@ -70,9 +74,13 @@ public final class TLSConnection {
 
     /// A server connection on an accepted socket.
     public static func server(socket: Socket, context: TLSContext) throws(TLSFailure) -> TLSConnection {
-        guard let ssl = SSL_new(context.pointer) else { throw .configuration(OpenSSLError("creating a TLS connection").description) }
+        guard let ssl = SSL_new(context.pointer) else {
+            throw .configuration(OpenSSLError("creating a TLS connection").description)
+        }
         let conn = TLSConnection(pointer: ssl, socket: socket, context: context, peerName: nil)
-        guard SSL_set_fd(ssl, socket.fd) == 1 else { throw .configuration(OpenSSLError("attaching TLS to the socket").description) }
+        guard SSL_set_fd(ssl, socket.fd) == 1 else {
+            throw .configuration(OpenSSLError("attaching TLS to the socket").description)
+        }
         SSL_set_accept_state(ssl)
         return conn
     }
@@ -89,12 +97,17 @@ public final class TLSConnection {
             let verify = SSL_get_verify_result(pointer)
             if !context.isServer && verify != X509_V_OK {
                 var text = String(cString: X509_verify_cert_error_string(verify))
-                if verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH, let name = peerName {
+                if verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH,
+                    let name = peerName
+                {
                     text += " (the certificate is not for \(name))"
                 }
                 if let trust = context.systemTrust,
-                   [X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
-                    X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT].contains(Int32(verify)) {
+                    [
+                        X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+                        X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT, X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT,
+                    ].contains(Int32(verify))
+                {
                     text += "; searched \(trust.description)" + (trust.advice.map { "; \($0)" } ?? "")
                 }
                 ERR_clear_error()

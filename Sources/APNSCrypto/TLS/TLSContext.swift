@@ -1,6 +1,6 @@
-internal import COpenSSL
 import APNSCore
 import APNSPlatform
+internal import COpenSSL
 
 /// Why TLS could not be set up or went wrong; the CLI maps these to exit 69 (transport).
 public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
@@ -26,11 +26,14 @@ public enum TLSFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .caFileUnusable(let path, let reason):
             return "\(path): cannot load CA certificates: \(reason); give a PEM file of trusted certificates"
         case .trustFileUnusable(let variable, let path, let reason):
-            return "\(variable)=\(path): cannot load CA certificates: \(reason); point it at a PEM bundle of trusted certificates, or unset it"
+            return
+                "\(variable)=\(path): cannot load CA certificates: \(reason); point it at a PEM bundle of trusted certificates, or unset it"
         case .verification(let m): return "server certificate verification failed: \(m)"
         case .handshake(let m): return "TLS handshake failed: \(m)"
         case .noHTTP2(let selected):
-            if let s = selected { return "the server chose \(s) instead of HTTP/2 (ALPN h2); APNs and apnsctl mock speak HTTP/2 only" }
+            if let s = selected {
+                return "the server chose \(s) instead of HTTP/2 (ALPN h2); APNs and apnsctl mock speak HTTP/2 only"
+            }
             return "the server did not agree to HTTP/2 (ALPN h2); is this an HTTP/1.1-only server?"
         case .io(let m): return m
         }
@@ -58,9 +61,11 @@ public final class TLSContext: @unchecked Sendable {
     /// A client context. `caFile` nil: the system trust store, where `systemTrust` says (nil: this process's
     /// plan, `SystemTrust.current()`). `verify` false: `--insecure`.
     /// `certificate`/`key`/`chain`: the client certificate for certificate auth (nil for token auth).
-    public static func client(caFile: String?, verify: Bool, systemTrust plannedTrust: SystemTrust? = nil,
-                              certificate: X509Certificate? = nil, key: PrivateKey? = nil,
-                              chain: [X509Certificate] = []) throws(TLSFailure) -> TLSContext {
+    public static func client(
+        caFile: String?, verify: Bool, systemTrust plannedTrust: SystemTrust? = nil,
+        certificate: X509Certificate? = nil, key: PrivateKey? = nil,
+        chain: [X509Certificate] = []
+    ) throws(TLSFailure) -> TLSContext {
         guard let ctx = SSL_CTX_new(TLS_client_method()) else {
             throw .configuration(OpenSSLError("creating the TLS context").description)
         }
@@ -95,9 +100,13 @@ public final class TLSContext: @unchecked Sendable {
         }
         if let file = plan.file {
             if X509_STORE_load_file(store, file) != 1 {
-                let reason = FileSystem.exists(file) ? OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
-                                                     : "no such file"
-                if let variable = plan.fileVariable { throw .trustFileUnusable(variable: variable, path: file, reason: reason) }
+                let reason =
+                    FileSystem.exists(file)
+                    ? OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
+                    : "no such file"
+                if let variable = plan.fileVariable {
+                    throw .trustFileUnusable(variable: variable, path: file, reason: reason)
+                }
                 ERR_clear_error()  // a system without its default bundle still has its directories
             }
         }
@@ -112,8 +121,10 @@ public final class TLSContext: @unchecked Sendable {
     /// A server context presenting `certificate`. With `clientCA`, client certificates are requested (never
     /// required) and checked against it; the verdict is read per connection with `TLSConnection.clientCertificateTrusted`.
     /// `speakHTTP1Only` makes a deliberately wrong server for tests: it selects `http/1.1` by ALPN.
-    public static func server(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate] = [],
-                              clientCA: X509Certificate?, speakHTTP1Only: Bool = false) throws(TLSFailure) -> TLSContext {
+    public static func server(
+        certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate] = [],
+        clientCA: X509Certificate?, speakHTTP1Only: Bool = false
+    ) throws(TLSFailure) -> TLSContext {
         guard let ctx = SSL_CTX_new(TLS_server_method()) else {
             throw .configuration(OpenSSLError("creating the TLS server context").description)
         }
@@ -124,7 +135,8 @@ public final class TLSContext: @unchecked Sendable {
         _ = SSL_CTX_set_session_id_context(ctx, &sid, UInt32(sid.count))
         if let ca = clientCA {
             guard let store = SSL_CTX_get_cert_store(ctx), X509_STORE_add_cert(store, ca.pointer) == 1,
-                  SSL_CTX_add_client_CA(ctx, ca.pointer) == 1 else {
+                SSL_CTX_add_client_CA(ctx, ca.pointer) == 1
+            else {
                 throw .configuration(OpenSSLError("trusting the client CA").description)
             }
             // Request a certificate but accept any answer: the mock answers 403 BadCertificate per request,
@@ -145,7 +157,9 @@ public final class TLSContext: @unchecked Sendable {
         }
         _ = SSL_CTX_set_options(pointer, COpenSSL_SSL_OP_NO_COMPRESSION() | COpenSSL_SSL_OP_NO_RENEGOTIATION())
         // Non-blocking writes may be retried with a different buffer address and may complete partially.
-        _ = COpenSSL_SSL_CTX_set_mode(pointer, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS))
+        _ = COpenSSL_SSL_CTX_set_mode(
+            pointer, Int(SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS)
+        )
     }
 
     private func use(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate]) throws(TLSFailure) {
@@ -179,7 +193,9 @@ private func offeredProtocol(_ wanted: [UInt8], in offered: UnsafePointer<UInt8>
     let n = Int(length)
     while i < n {
         let len = Int(offered[i])
-        if len == wanted.count, i + len < n, UnsafeBufferPointer(start: offered + i + 1, count: len).elementsEqual(wanted) {
+        if len == wanted.count, i + len < n,
+            UnsafeBufferPointer(start: offered + i + 1, count: len).elementsEqual(wanted)
+        {
             return i + 1
         }
         i += 1 + len
@@ -195,7 +211,8 @@ private func selectHTTP1(
 ) -> Int32 {
     let wanted = Array("http/1.1".utf8)
     guard let offered, let out, let outLength,
-          let at = offeredProtocol(wanted, in: offered, length: offeredLength) else { return SSL_TLSEXT_ERR_NOACK }
+        let at = offeredProtocol(wanted, in: offered, length: offeredLength)
+    else { return SSL_TLSEXT_ERR_NOACK }
     out.pointee = offered + at
     outLength.pointee = UInt8(wanted.count)
     return SSL_TLSEXT_ERR_OK
@@ -210,7 +227,7 @@ private func selectHTTP2(
     _ arg: UnsafeMutableRawPointer?
 ) -> Int32 {
     guard let offered, let out, let outLength,
-          let at = offeredProtocol([UInt8(ascii: "h"), UInt8(ascii: "2")], in: offered, length: offeredLength)
+        let at = offeredProtocol([UInt8(ascii: "h"), UInt8(ascii: "2")], in: offered, length: offeredLength)
     else { return SSL_TLSEXT_ERR_ALERT_FATAL }
     out.pointee = offered + at
     outLength.pointee = 2

@@ -9,7 +9,9 @@ public enum Base64URL {
         var i = 0
         while i + 3 <= bytes.count {
             let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-            out += [alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)]]
+            out += [
+                alphabet[Int(v >> 18)], alphabet[Int(v >> 12 & 63)], alphabet[Int(v >> 6 & 63)], alphabet[Int(v & 63)],
+            ]
             i += 3
         }
         let rest = bytes.count - i
@@ -30,7 +32,10 @@ public enum Base64URL {
         values.reserveCapacity(text.utf8.count)
         var padding = 0
         for c in text.utf8 {
-            if c == UInt8(ascii: "=") { padding += 1; continue }
+            if c == UInt8(ascii: "=") {
+                padding += 1
+                continue
+            }
             if padding > 0 { return nil }
             guard let v = value(of: c) else { return nil }
             values.append(v)

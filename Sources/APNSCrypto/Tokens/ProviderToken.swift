@@ -4,7 +4,9 @@ import APNSCore
 /// header `{"alg":"ES256","kid":…}`, claims `{"iss":…,"iat":…}`, raw `r||s` signature, base64url.
 public enum ProviderToken {
     /// Signs a new token issued at `issuedAt` (seconds since the epoch).
-    public static func make(key: SigningKey, keyID: String, teamID: String, issuedAt: Int64) throws(OpenSSLError) -> String {
+    public static func make(key: SigningKey, keyID: String, teamID: String, issuedAt: Int64) throws(OpenSSLError)
+        -> String
+    {
         let header = Base64URL.encode(Array("{\"alg\":\"ES256\",\"kid\":\"\(keyID)\"}".utf8))
         let claims = Base64URL.encode(Array("{\"iss\":\"\(teamID)\",\"iat\":\(issuedAt)}".utf8))
         let input = header + "." + claims
@@ -19,14 +21,20 @@ public enum ProviderToken {
 
     /// The key id for `--key-id`/file name and the team id for `--team-id`/`APNSCTL_TEAM_ID`, checked.
     /// `explicitKeyID` wins over the file name.
-    public static func identifiers(explicitKeyID: String?, key: SigningKey, authKeyPath: String,
-                                   teamID: String?) throws(CredentialProblem) -> (keyID: String, teamID: String) {
-        try identifiers(explicitKeyID: explicitKeyID, keyIDFromFileName: key.keyIDFromFileName, authKeyPath: authKeyPath, teamID: teamID)
+    public static func identifiers(
+        explicitKeyID: String?, key: SigningKey, authKeyPath: String,
+        teamID: String?
+    ) throws(CredentialProblem) -> (keyID: String, teamID: String) {
+        try identifiers(
+            explicitKeyID: explicitKeyID, keyIDFromFileName: key.keyIDFromFileName, authKeyPath: authKeyPath,
+            teamID: teamID)
     }
 
     /// The same before the key is decoded: the file name is all the key id needs.
-    public static func identifiers(explicitKeyID: String?, keyIDFromFileName: String?, authKeyPath: String,
-                                   teamID: String?) throws(CredentialProblem) -> (keyID: String, teamID: String) {
+    public static func identifiers(
+        explicitKeyID: String?, keyIDFromFileName: String?, authKeyPath: String,
+        teamID: String?
+    ) throws(CredentialProblem) -> (keyID: String, teamID: String) {
         guard let keyID = explicitKeyID ?? keyIDFromFileName else { throw .missingKeyID(authKeyPath: authKeyPath) }
         guard isWellFormedID(keyID) else {
             // Name the source the user can fix: the flag they typed, or the file name they did not.
@@ -51,9 +59,10 @@ public enum ProviderToken {
         public init?(_ token: String) {
             let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
             guard pieces.count == 3,
-                  let h = Base64URL.decode(pieces[0]), let c = Base64URL.decode(pieces[1]),
-                  let s = Base64URL.decode(pieces[2]), !s.isEmpty,
-                  let header = Self.object(h), let claims = Self.object(c) else { return nil }
+                let h = Base64URL.decode(pieces[0]), let c = Base64URL.decode(pieces[1]),
+                let s = Base64URL.decode(pieces[2]), !s.isEmpty,
+                let header = Self.object(h), let claims = Self.object(c)
+            else { return nil }
             algorithm = header["alg"]?.string
             keyID = header["kid"]?.string
             issuer = claims["iss"]?.string
@@ -75,7 +84,8 @@ public enum ProviderToken {
         /// disagree on which copy wins and a verifier must not be the one that guesses.
         private static func object(_ bytes: [UInt8]) -> JSONValue? {
             guard let value = try? JSONReader.parse(bytes), let members = value.members,
-                  JSONValue.duplicateKeys(in: members).isEmpty else { return nil }
+                JSONValue.duplicateKeys(in: members).isEmpty
+            else { return nil }
             return value
         }
     }

@@ -20,21 +20,26 @@ public struct ProviderTokenCache: Sendable {
     public init(directory: String) { self.directory = directory }
 
     /// The cache file for a key id and team id.
-    public func path(keyID: String, teamID: String) -> String { "\(directory)/\(fileName(keyID: keyID, teamID: teamID))" }
+    public func path(keyID: String, teamID: String) -> String {
+        "\(directory)/\(fileName(keyID: keyID, teamID: teamID))"
+    }
 
     private func fileName(keyID: String, teamID: String) -> String { "token-\(teamID)-\(keyID).jwt" }
 
     /// A cached token for `keyID`/`teamID` younger than 50 minutes at `now`, else a new one from `make`,
     /// which is then stored. `accept` may veto a cached token (e.g. it was signed by another key).
-    public func token(keyID: String, teamID: String, now: Int64, accept: ((String) -> Bool)? = nil,
-                      make: () throws -> String) throws -> String {
+    public func token(
+        keyID: String, teamID: String, now: Int64, accept: ((String) -> Bool)? = nil,
+        make: () throws -> String
+    ) throws -> String {
         try token(keyID: keyID, teamID: teamID, now: now, keyFile: nil, accept: { accept?($0) ?? true }, make: make)
     }
 
     /// The cached or a new token signed by `key`; a cached token that does not verify with `key` is replaced.
     public func token(key: SigningKey, keyID: String, teamID: String, now: Int64) throws -> String {
-        try token(keyID: keyID, teamID: teamID, now: now, accept: Self.signedBy(key, keyID: keyID, teamID: teamID, now: now),
-                  make: { try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now) })
+        try token(
+            keyID: keyID, teamID: teamID, now: now, accept: Self.signedBy(key, keyID: keyID, teamID: teamID, now: now),
+            make: { try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now) })
     }
 
     /// The cached or a new token for the key in `file`, decoded only when needed. A token stored with this
@@ -44,8 +49,10 @@ public struct ProviderTokenCache: Sendable {
     /// again with this fingerprint; if not, a new token is signed. Without a secret (none could be read or made)
     /// every cached token is checked against the key. `decode`: the caller's, so a bad key is reported as the
     /// caller reports credential problems.
-    public func token(file: SigningKeyFile, keyID: String, teamID: String, now: Int64,
-                      decode: () throws -> SigningKey) throws -> String {
+    public func token(
+        file: SigningKeyFile, keyID: String, teamID: String, now: Int64,
+        decode: () throws -> SigningKey
+    ) throws -> String {
         var decoded: SigningKey? = nil
         func key() throws -> SigningKey {
             if let decoded { return decoded }
@@ -53,17 +60,21 @@ public struct ProviderTokenCache: Sendable {
             decoded = k
             return k
         }
-        return try token(keyID: keyID, teamID: teamID, now: now, keyFile: file, accept: { cached in
-            guard let k = try? key() else { return false }
-            return Self.signedBy(k, keyID: keyID, teamID: teamID, now: now)(cached)
-        }, make: { try ProviderToken.make(key: key(), keyID: keyID, teamID: teamID, issuedAt: now) })
+        return try token(
+            keyID: keyID, teamID: teamID, now: now, keyFile: file,
+            accept: { cached in
+                guard let k = try? key() else { return false }
+                return Self.signedBy(k, keyID: keyID, teamID: teamID, now: now)(cached)
+            }, make: { try ProviderToken.make(key: key(), keyID: keyID, teamID: teamID, issuedAt: now) })
     }
 
     /// The one lookup. With `keyFile`, a stored token carrying its fingerprint skips `accept`; one carrying
     /// anything else is checked by `accept` and, if accepted, stored again with the fingerprint. Without, every
     /// stored token is checked by `accept`.
-    func token(keyID: String, teamID: String, now: Int64, keyFile: SigningKeyFile?, accept: (String) -> Bool,
-               make: () throws -> String) throws -> String {
+    func token(
+        keyID: String, teamID: String, now: Int64, keyFile: SigningKeyFile?, accept: (String) -> Bool,
+        make: () throws -> String
+    ) throws -> String {
         // Ids become part of a file name: only well-formed ones do.
         guard ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID) else { return try make() }
         let name = fileName(keyID: keyID, teamID: teamID)
@@ -122,7 +133,8 @@ public struct ProviderTokenCache: Sendable {
 
     private func usable(_ token: String, keyID: String, teamID: String, now: Int64) -> Bool {
         guard let parts = ProviderToken.Parts(token), parts.algorithm == "ES256",
-              parts.keyID == keyID, parts.issuer == teamID, let iat = parts.issuedAt else { return false }
+            parts.keyID == keyID, parts.issuer == teamID, let iat = parts.issuedAt
+        else { return false }
         return iat <= now && now - iat < Self.maximumAge
     }
 

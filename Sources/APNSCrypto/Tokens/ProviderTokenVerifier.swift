@@ -56,7 +56,9 @@ public struct ProviderTokenVerifier: Sendable {
     public let futureTolerance: Int64
 
     /// A verifier for tokens signed by `publicKey`'s private half under `keyID` and `teamID`.
-    public init(publicKey: PublicKey, keyID: String, teamID: String, maximumAge: Int64 = 3600, futureTolerance: Int64 = 3600) {
+    public init(
+        publicKey: PublicKey, keyID: String, teamID: String, maximumAge: Int64 = 3600, futureTolerance: Int64 = 3600
+    ) {
         self.publicKey = publicKey
         self.keyID = keyID
         self.teamID = teamID
@@ -87,7 +89,9 @@ public struct ProviderTokenVerifier: Sendable {
         } else {
             der = parts.signature.first == DER.Tag.sequence ? parts.signature : nil
         }
-        guard let der, publicKey.verifySHA256(signatureDER: der, message: parts.signingInput) else { return .badSignature }
+        guard let der, publicKey.verifySHA256(signatureDER: der, message: parts.signingInput) else {
+            return .badSignature
+        }
         if now - iat > maximumAge { return .expired(issuedAt: iat) }
         if iat - now > futureTolerance { return .issuedInFuture(issuedAt: iat) }
         return .valid(issuedAt: iat)

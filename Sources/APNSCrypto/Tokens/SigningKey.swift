@@ -1,6 +1,6 @@
-internal import COpenSSL
 import APNSCore
 import APNSPlatform
+internal import COpenSSL
 
 /// A `.p8` provider-token key (EC P-256): signs JWTs as ES256 with a raw 64-byte `r||s` signature.
 public final class SigningKey: Sendable {
@@ -91,8 +91,16 @@ enum ECDSASignature {
         defer { ECDSA_SIG_free(sig) }
         let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
         let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress.map { $0 + 32 }, 32, nil) }
-        guard let r, let s else { BN_free(r); BN_free(s); return nil }
-        guard ECDSA_SIG_set0(sig, r, s) == 1 else { BN_free(r); BN_free(s); return nil }
+        guard let r, let s else {
+            BN_free(r)
+            BN_free(s)
+            return nil
+        }
+        guard ECDSA_SIG_set0(sig, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return nil
+        }
         return DEREncoding.encode { i2d_ECDSA_SIG(sig, $0) }
     }
 }

@@ -13,8 +13,9 @@ public struct SigningKeyFile: Sendable {
 
     /// Reads `input`; a missing, unreadable or empty file is the same credential problem as when decoding.
     public static func read(_ input: CredentialInput) throws(CredentialProblem) -> SigningKeyFile {
-        SigningKeyFile(bytes: try CredentialLoader.read(input), name: input.name,
-                       keyIDFromFileName: input.filePath.flatMap { SigningKey.keyID(fromFileName: $0) })
+        SigningKeyFile(
+            bytes: try CredentialLoader.read(input), name: input.name,
+            keyIDFromFileName: input.filePath.flatMap { SigningKey.keyID(fromFileName: $0) })
     }
 
     /// The key, with every check `CredentialLoader.loadSigningKey` makes (P-256, no certificate, not a .p12).

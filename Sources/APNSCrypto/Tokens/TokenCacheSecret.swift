@@ -26,7 +26,9 @@ struct TokenCacheSecret {
     static func load(in directory: PrivateDirectory, warn: (TokenCacheWarning) -> Void) -> TokenCacheSecret? {
         do {
             let (bytes, permissions) = try directory.readWithPermissions(fileName, limit: 4096)
-            if bytes.count == HMACSHA256.keyLength && permissions & 0o077 == 0 { return TokenCacheSecret(SecretBytes(bytes)) }
+            if bytes.count == HMACSHA256.keyLength && permissions & 0o077 == 0 {
+                return TokenCacheSecret(SecretBytes(bytes))
+            }
             return replace(in: directory)
         } catch {
             switch error {
@@ -47,8 +49,9 @@ struct TokenCacheSecret {
             return TokenCacheSecret(fresh)
         } catch {
             guard case .file(.exists) = error,
-                  let (bytes, permissions) = try? directory.readWithPermissions(fileName, limit: 4096),
-                  bytes.count == HMACSHA256.keyLength, permissions & 0o077 == 0 else { return nil }
+                let (bytes, permissions) = try? directory.readWithPermissions(fileName, limit: 4096),
+                bytes.count == HMACSHA256.keyLength, permissions & 0o077 == 0
+            else { return nil }
             return TokenCacheSecret(SecretBytes(bytes))
         }
     }
@@ -56,7 +59,7 @@ struct TokenCacheSecret {
     /// A new secret renamed over the unusable one (a reader sees the old file or the new one, never half).
     private static func replace(in directory: PrivateDirectory) -> TokenCacheSecret? {
         guard let fresh = SecretBytes.random(count: HMACSHA256.keyLength),
-              (try? directory.write(fresh.withBytes { Array($0) }, to: fileName, mode: 0o600, overwrite: true)) != nil
+            (try? directory.write(fresh.withBytes { Array($0) }, to: fileName, mode: 0o600, overwrite: true)) != nil
         else { return nil }
         return TokenCacheSecret(fresh)
     }

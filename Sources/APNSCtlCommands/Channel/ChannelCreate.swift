@@ -17,10 +17,12 @@ extension APNSCtl.Channel {
                 8 hours for devices that were offline. An app has at most 10,000 channels per environment.
                 """)
 
-        @Option(name: .setting(.storage),
-                help: ArgumentHelp("Message storage policy: none (No Message Stored, the default) or most-recent.",
-                                   valueName: "none|most-recent"), completion: .list(["none", "most-recent"]),
-                transform: SettingArgument.transform(.storage, .channel))
+        @Option(
+            name: .setting(.storage),
+            help: ArgumentHelp(
+                "Message storage policy: none (No Message Stored, the default) or most-recent.",
+                valueName: "none|most-recent"), completion: .list(["none", "most-recent"]),
+            transform: SettingArgument.transform(.storage, .channel))
         var storage: SettingValue?
 
         @OptionGroup var options: ChannelOptions
@@ -29,7 +31,9 @@ extension APNSCtl.Channel {
             let plan = try options.plan(self, in: world)
             let name = plan.settings[.storage]?.value ?? "none"
             guard let policy = ChannelStorage(name: name) else {
-                throw CLIError.usage("\(plan.settings.label(.storage)) \(JSONWriter.quoted(name)): unknown policy; use none (No Message Stored) or most-recent")
+                throw CLIError.usage(
+                    "\(plan.settings.label(.storage)) \(JSONWriter.quoted(name)): unknown policy; use none (No Message Stored) or most-recent"
+                )
             }
             let output = ChannelOutput(format: plan.format, in: world)
             let results = try plan.perform([plan.request(.create(policy))])

@@ -19,7 +19,8 @@ extension APNSCtl.Channel {
         @Argument(help: ArgumentHelp("The channel id, as channel create or list printed it.", valueName: "id"))
         var id: String
 
-        @Flag(name: [.customShort("y"), .customLong("yes")], help: "Delete without asking (needed without a terminal).")
+        @Flag(
+            name: [.customShort("y"), .customLong("yes")], help: "Delete without asking (needed without a terminal).")
         var yes = false
 
         @OptionGroup var options: ChannelOptions
@@ -28,11 +29,18 @@ extension APNSCtl.Channel {
             // Flags first (64), as everywhere: without a terminal and without --yes nothing else is looked at.
             try HeaderValueCheck.check(id, flag: "channel delete")
             if !yes && !world.terminal.isAvailable() {
-                throw CLIError.usage("channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm")
+                throw CLIError.usage(
+                    "channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm"
+                )
             }
             let plan = try options.plan(self, in: world)
             if !yes {
-                guard Confirmation.ask(on: world.terminal, "Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] ") else {
+                guard
+                    Confirmation.ask(
+                        on: world.terminal,
+                        "Delete channel \(id) of \(plan.credentials.bundleID) (\(plan.credentials.environment.rawValue))? This cannot be undone. [y/N] "
+                    )
+                else {
                     throw CLIError.usage("channel delete \(id): not confirmed; nothing was deleted")
                 }
             }

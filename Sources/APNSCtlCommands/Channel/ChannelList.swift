@@ -45,8 +45,9 @@ extension APNSCtl.Channel {
                 // A channel deleted between the list and its read still gets its line, with the reason.
                 rejected = rejected || read.outcome == .rejected
                 let storage = read.outcome == .accepted ? read.response.map(ChannelAnswer.init)?.storage : nil
-                output.line(channel: id, result: read, { $0.field("storage", storage?.name) },
-                            after: { $0.field("list_request_id", listed.apnsRequestID) })
+                output.line(
+                    channel: id, result: read, { $0.field("storage", storage?.name) },
+                    after: { $0.field("list_request_id", listed.apnsRequestID) })
             }
             output.flush()
             if rejected { throw CLIError.rejected }

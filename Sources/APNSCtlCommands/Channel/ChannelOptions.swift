@@ -1,24 +1,30 @@
 import APNSClient
 import APNSCore
-import ArgumentParser
 import APNSPlatform
 import APNSSettings
+import ArgumentParser
 
 /// What every `apnsctl channel` subcommand takes: the app (`--topic`), the request id, the output format,
 /// and `send`'s credential, environment and connection flags (the same option groups).
 struct ChannelOptions: ParsableArguments {
-    @Option(name: [.customShort("t"), .setting(.topic)],
-            help: ArgumentHelp("The app's bundle id (a push-type suffix such as .push-type.liveactivity is removed). Default: the certificate's bundle id. Required with --auth-key.",
-                               valueName: "topic"))
+    @Option(
+        name: [.customShort("t"), .setting(.topic)],
+        help: ArgumentHelp(
+            "The app's bundle id (a push-type suffix such as .push-type.liveactivity is removed). Default: the certificate's bundle id. Required with --auth-key.",
+            valueName: "topic"))
     var topic: String?
 
-    @Option(name: .customLong("request-id"),
-            help: ArgumentHelp("apns-request-id for this request: a canonical UUID (default: a fresh lowercase one).", valueName: "uuid"))
+    @Option(
+        name: .customLong("request-id"),
+        help: ArgumentHelp(
+            "apns-request-id for this request: a canonical UUID (default: a fresh lowercase one).", valueName: "uuid"))
     var requestID: String?
 
-    @Option(name: [.customShort("o"), .setting(.output)],
-            help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"), completion: .list(["text", "json"]),
-            transform: SettingArgument.transform(.output, .channel))
+    @Option(
+        name: [.customShort("o"), .setting(.output)],
+        help: ArgumentHelp("Result format: text, or json (one JSON object per line).", valueName: "text|json"),
+        completion: .list(["text", "json"]),
+        transform: SettingArgument.transform(.output, .channel))
     var output: SettingValue?
 
     @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
@@ -38,13 +44,16 @@ struct ChannelOptions: ParsableArguments {
         let requestID = try parsedRequestID(requestID)
         try settings.checkCAFile()
         let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)
-        let route = try settings.singleRoute(environment: credentials.environment, command: "channel", in: world) { env in
+        let route = try settings.singleRoute(environment: credentials.environment, command: "channel", in: world) {
+            env in
             PushEndpoint(channelManagement: env)
         }
         let endpoint = route.endpoint
-        var configuration = settings.senderConfiguration(endpoint: endpoint, identity: credentials.identity, proxy: route.proxy, in: world)
+        var configuration = settings.senderConfiguration(
+            endpoint: endpoint, identity: credentials.identity, proxy: route.proxy, in: world)
         configuration.environment = credentials.environment
-        return ChannelPlan(settings: settings, format: format, credentials: credentials, endpoint: endpoint,
-                           configuration: configuration, requestID: requestID, interrupts: world.interrupts)
+        return ChannelPlan(
+            settings: settings, format: format, credentials: credentials, endpoint: endpoint,
+            configuration: configuration, requestID: requestID, interrupts: world.interrupts)
     }
 }

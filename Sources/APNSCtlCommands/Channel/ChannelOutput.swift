@@ -36,7 +36,9 @@ struct ChannelOutput {
 
     /// `apns-request-id: …` on stderr: in text mode, or `always` when no JSON object carries the id.
     func showRequestID(_ r: PushResult, always: Bool = false) {
-        if format == .text || always, let id = r.apnsRequestID { messages.print("apns-request-id: \(PrintableText.escapingControls(id))\n") }
+        if format == .text || always, let id = r.apnsRequestID {
+            messages.print("apns-request-id: \(PrintableText.escapingControls(id))\n")
+        }
     }
 
     /// Writes one text line on stdout, escaped (it quotes the server's ids and settings).
@@ -44,8 +46,10 @@ struct ChannelOutput {
 
     /// One JSON object: `channel`, the fields `fill` adds, `status`, `reason`, `meaning`, `hint`,
     /// `apns_request_id`, then the fields `after` adds (`list_request_id`).
-    func line(channel: String?, result: PushResult, _ fill: (inout JSONWriter) -> Void,
-              after: (inout JSONWriter) -> Void = { _ in }) {
+    func line(
+        channel: String?, result: PushResult, _ fill: (inout JSONWriter) -> Void,
+        after: (inout JSONWriter) -> Void = { _ in }
+    ) {
         var w = JSONWriter()
         w.beginObject()
         w.field("channel", channel)

@@ -19,8 +19,9 @@ struct ChannelPlan {
 
     /// A request for this app; the main request carries `--request-id` when given.
     func request(_ operation: ChannelRequest.Operation, main: Bool = true) -> ChannelRequest {
-        ChannelRequest(operation, bundleID: credentials.bundleID, requestID: (main ? requestID : nil) ?? APNSRequestID.fresh(),
-                       bearerToken: credentials.bearerToken)
+        ChannelRequest(
+            operation, bundleID: credentials.bundleID, requestID: (main ? requestID : nil) ?? APNSRequestID.fresh(),
+            bearerToken: credentials.bearerToken)
     }
 
     /// Sends `requests` (multiplexed on one connection; at most one create or list, and distinct channels)
@@ -40,7 +41,11 @@ struct ChannelPlan {
         var byTarget: [PushTarget: PushResult] = [:]
         let summary = sender.run(interrupts: interrupts()) { byTarget[$0.target] = $0 }
         if let signal = summary.interruptedBy {
-            throw .interrupted(signal: signal, message: "interrupted by \(signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list")
+            throw .interrupted(
+                signal: signal,
+                message:
+                    "interrupted by \(signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list"
+            )
         }
         var results: [PushResult] = []
         for r in requests {

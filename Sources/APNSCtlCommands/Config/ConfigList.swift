@@ -19,22 +19,32 @@ extension APNSCtl.Config {
 
         @OptionGroup var file: ConfigFileOptions
 
-        @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Format: text or json (one JSON object per line).", valueName: "text|json"),
-                completion: .list(["text", "json"]))
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Format: text or json (one JSON object per line).", valueName: "text|json"),
+            completion: .list(["text", "json"]))
         var output: String?
 
         func run(in world: CommandWorld) throws {
             let format = try ConfigFormat.parse(output)
             let input = try file.input(for: .send, world: world.settings)
             let parsed: SettingsFile?
-            do { parsed = try input.fileBytes.map { b throws(SettingsProblem) in try SettingsFile.parse(b, path: input.location.path) } } catch {
+            do {
+                parsed = try input.fileBytes.map { b throws(SettingsProblem) in
+                    try SettingsFile.parse(b, path: input.location.path)
+                }
+            } catch {
                 throw CLIError(error)
             }
-            if parsed == nil { world.standardError.warning("no settings file at \(input.location.path); only the built-in mock profile exists") }
-            try ConfigOutput.write(format == .json ? SettingsReport.listJSON(parsed, mockReadyFile: input.mockReadyFile)
-                                                   : SettingsReport.listText(parsed, mockReadyFile: input.mockReadyFile),
-                                   to: world.standardOutput)
+            if parsed == nil {
+                world.standardError.warning(
+                    "no settings file at \(input.location.path); only the built-in mock profile exists")
+            }
+            try ConfigOutput.write(
+                format == .json
+                    ? SettingsReport.listJSON(parsed, mockReadyFile: input.mockReadyFile)
+                    : SettingsReport.listText(parsed, mockReadyFile: input.mockReadyFile),
+                to: world.standardOutput)
         }
     }
 }

@@ -7,7 +7,8 @@ enum ConfigOutput {
         guard !lines.isEmpty else { return }
         out.write(Array((lines.joined(separator: "\n") + "\n").utf8))
         if let failure = out.failure {
-            throw .outputFailed("writing standard output: \(FileSystem.errnoText(failure.code)); the settings were not printed")
+            throw .outputFailed(
+                "writing standard output: \(FileSystem.errnoText(failure.code)); the settings were not printed")
         }
     }
 }

@@ -17,13 +17,15 @@ extension APNSCtl.Config {
 
         @OptionGroup var file: ConfigFileOptions
 
-        @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Format: text or json.", valueName: "text|json"), completion: .list(["text", "json"]))
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Format: text or json.", valueName: "text|json"), completion: .list(["text", "json"]))
         var output: String?
 
         func run(in world: CommandWorld) throws {
             let format = try ConfigFormat.parse(output)
-            let location = SettingsLocation.find(configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
+            let location = SettingsLocation.find(
+                configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
             let exists = FileSystem.exists(location.path)
             switch format {
             case .json:
@@ -38,8 +40,11 @@ extension APNSCtl.Config {
                 try ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)], to: world.standardOutput)
             case .text:
                 let from = location.isExplicit ? "from \(location.origin.description); " : ""
-                try ConfigOutput.write(["\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"],
-                                       to: world.standardOutput)
+                try ConfigOutput.write(
+                    [
+                        "\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"
+                    ],
+                    to: world.standardOutput)
             }
         }
     }

@@ -19,31 +19,42 @@ extension APNSCtl.Config {
                 (hidden), a PEM held in a variable as (PEM from APNSCTL_AUTH_KEY), a proxy without its password.
                 """)
 
-        @Argument(help: ArgumentHelp("The profile to show (default: the one the command would pick).", valueName: "profile"))
+        @Argument(
+            help: ArgumentHelp("The profile to show (default: the one the command would pick).", valueName: "profile"))
         var profile: String?
 
-        @Option(name: .customLong("for"),
-                help: ArgumentHelp("The command whose settings to show: send, channel, doctor or jwt.", valueName: "command"),
-                completion: .list(SettingCommand.allCases.map(\.rawValue)))
+        @Option(
+            name: .customLong("for"),
+            help: ArgumentHelp(
+                "The command whose settings to show: send, channel, doctor or jwt.", valueName: "command"),
+            completion: .list(SettingCommand.allCases.map(\.rawValue)))
         var command: String?
 
         @OptionGroup var file: ConfigFileOptions
 
-        @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Format: text or json (one JSON object per setting).", valueName: "text|json"),
-                completion: .list(["text", "json"]))
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Format: text or json (one JSON object per setting).", valueName: "text|json"),
+            completion: .list(["text", "json"]))
         var output: String?
 
         func run(in world: CommandWorld) throws {
             let format = try ConfigFormat.parse(output)
             guard let target = SettingCommand(rawValue: (command ?? "send").lowercased()) else {
-                throw CLIError.usage("--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt")
+                throw CLIError.usage(
+                    "--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt"
+                )
             }
             let resolved: ResolvedSettings
-            do { resolved = try SettingsResolver.resolve(try file.input(for: target, profile: profile, world: world.settings)) } catch let e as SettingsProblem {
+            do {
+                resolved = try SettingsResolver.resolve(
+                    try file.input(for: target, profile: profile, world: world.settings))
+            } catch let e as SettingsProblem {
                 throw CLIError(e)
             }
-            try ConfigOutput.write(format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved), to: world.standardOutput)
+            try ConfigOutput.write(
+                format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved),
+                to: world.standardOutput)
         }
     }
 }

@@ -1,7 +1,7 @@
 import APNSCore
 import APNSCrypto
-import ArgumentParser
 import APNSPlatform
+import ArgumentParser
 
 extension APNSCtl {
     /// `apnsctl convert`: turns a Keychain `.p12` into the PEM curl and OpenSSL tools want, and a PEM
@@ -37,22 +37,28 @@ extension APNSCtl {
         @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"), completion: .file())
         var input: String
 
-        @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"), completion: .file())
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Where to write the result ('-' for stdout).", valueName: "file"), completion: .file())
         var output: String
 
-        @Option(name: [.customShort("k"), .customLong("key")],
-                help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"), completion: .file())
+        @Option(
+            name: [.customShort("k"), .customLong("key")],
+            help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"),
+            completion: .file())
         var key: String?
 
         @OptionGroup var passphrase: PassphraseOptions
 
-        @Option(name: .customLong("out-passphrase-file"),
-                help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"), completion: .file())
+        @Option(
+            name: .customLong("out-passphrase-file"),
+            help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"),
+            completion: .file())
         var outPassphraseFile: String?
 
-        @Flag(name: .customLong("legacy"),
-              help: "Write the .p12 with RC2-40/3DES encryption and a SHA-1 MAC, for older macOS keychains.")
+        @Flag(
+            name: .customLong("legacy"),
+            help: "Write the .p12 with RC2-40/3DES encryption and a SHA-1 MAC, for older macOS keychains.")
         var legacy = false
 
         @Flag(name: .customLong("force"), help: "Replace the output file if it exists (only a regular file).")
@@ -61,13 +67,16 @@ extension APNSCtl {
         func run(in world: CommandWorld) throws {
             if ["json", "text"].contains(output.lowercased()) {
                 // `-o` is send's format flag; here it names the file, and a file named `json` is a mistake.
-                throw CLIError.usage("-o \(output): in convert, -o names the output file (e.g. -o push.pem, or -o - for standard output); "
-                    + "convert has no \(output.lowercased()) format")
+                throw CLIError.usage(
+                    "-o \(output): in convert, -o names the output file (e.g. -o push.pem, or -o - for standard output); "
+                        + "convert has no \(output.lowercased()) format")
             }
             // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
             if output != "-" {
                 let existing: Bool
-                do { existing = try FileSystem.checkOutputTarget(output) } catch { throw CLIError(error.relabelled("-o \(output)")) }
+                do { existing = try FileSystem.checkOutputTarget(output) } catch {
+                    throw CLIError(error.relabelled("-o \(output)"))
+                }
                 if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
             }
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
@@ -75,17 +84,24 @@ extension APNSCtl {
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
             if contents.keyMatches == false {
-                throw CLIError(CredentialProblem.keyDoesNotMatchCertificate(certificatePath: input, keyPath: contents.keyPath ?? input))
+                throw CLIError(
+                    CredentialProblem.keyDoesNotMatchCertificate(
+                        certificatePath: input, keyPath: contents.keyPath ?? input))
             }
             let info = leaf.info
             if info.isExpired(now: world.clock.now()) {
-                world.standardError.warning("\(input): the certificate expired on \(ISO8601.format(epochSeconds: info.notAfter)); converting anyway")
+                world.standardError.warning(
+                    "\(input): the certificate expired on \(ISO8601.format(epochSeconds: info.notAfter)); converting anyway"
+                )
             }
             let bytes: [UInt8]
             if writesPKCS12(inputKind: contents.kind) {
-                guard let privateKey = contents.privateKey else { throw CLIError(CredentialProblem.noPrivateKey(path: input)) }
+                guard let privateKey = contents.privateKey else {
+                    throw CLIError(CredentialProblem.noPrivateKey(path: input))
+                }
                 let password = try ConvertPassword.resolve(file: outPassphraseFile, output: output, in: world)
-                let identity = PushIdentity(certificate: leaf, privateKey: privateKey, chain: contents.chain, certificatePath: input)
+                let identity = PushIdentity(
+                    certificate: leaf, privateKey: privateKey, chain: contents.chain, certificatePath: input)
                 do {
                     bytes = try identity.pkcs12(password: password, encryption: legacy ? .legacy : .modern)
                 } catch {
@@ -93,7 +109,9 @@ extension APNSCtl {
                 }
             } else {
                 if legacy { throw CLIError.usage("--legacy applies only to .p12 output; \(output) is PEM") }
-                if outPassphraseFile != nil { throw CLIError.usage("--out-passphrase-file applies only to .p12 output; \(output) is PEM") }
+                if outPassphraseFile != nil {
+                    throw CLIError.usage("--out-passphrase-file applies only to .p12 output; \(output) is PEM")
+                }
                 var pem = leaf.pem
                 for c in contents.chain { pem += c.pem }
                 if let privateKey = contents.privateKey {
@@ -119,13 +137,18 @@ extension APNSCtl {
             out.flush()
             guard out.failure == nil else { return }
             var parts = ["certificate"]
-            if !contents.chain.isEmpty { parts.append("\(contents.chain.count) chain certificate\(contents.chain.count == 1 ? "" : "s")") }
+            if !contents.chain.isEmpty {
+                parts.append("\(contents.chain.count) chain certificate\(contents.chain.count == 1 ? "" : "s")")
+            }
             if contents.privateKey != nil { parts.append("private key") }
             var notes: [String] = []
-            if writesPKCS12(inputKind: contents.kind) { notes.append("PKCS#12 with \(legacy ? "legacy RC2/3DES" : "AES-256") encryption") }
+            if writesPKCS12(inputKind: contents.kind) {
+                notes.append("PKCS#12 with \(legacy ? "legacy RC2/3DES" : "AES-256") encryption")
+            }
             if output != "-" { notes.append("mode 0600") }
-            world.standardError.print("wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
-                + parts.joined(separator: ", ") + notes.map { "; " + $0 }.joined() + "\n")
+            world.standardError.print(
+                "wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
+                    + parts.joined(separator: ", ") + notes.map { "; " + $0 }.joined() + "\n")
         }
 
         /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
@@ -155,15 +178,19 @@ enum ConvertPassword {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }
         guard let first = world.terminal.readSecret("Password for \(output): "),
-              let second = world.terminal.readSecret("Repeat the password: ") else {
+            let second = world.terminal.readSecret("Repeat the password: ")
+        else {
             throw .usage("no password entered for \(output)")
         }
         guard first.equals(second) else { throw .usage("the two passwords for \(output) differ; run again") }
         if first.isEmpty {
             // An empty password protects nothing: make sure it was meant, as a Return pressed twice is easy.
-            let answer = world.terminal.readLine("An empty password lets anyone with \(output) use its private key. Use it anyway? [y/N] ")
+            let answer = world.terminal.readLine(
+                "An empty password lets anyone with \(output) use its private key. Use it anyway? [y/N] ")
             guard let answer, ["y", "yes"].contains(answer.lowercased()) else {
-                throw .usage("\(output): empty password not confirmed; run again and type a password, or pass --out-passphrase-file FILE")
+                throw .usage(
+                    "\(output): empty password not confirmed; run again and type a password, or pass --out-passphrase-file FILE"
+                )
             }
         }
         return first

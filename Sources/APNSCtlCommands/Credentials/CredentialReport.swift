@@ -4,12 +4,16 @@ import APNSPlatform
 
 /// Renders `inspect` results as aligned text or as one JSON object (CLI.md's field names).
 enum CredentialReport {
-    static func printAuthKey(_ contents: CredentialContents, file: String, format: InspectFormat, in world: CommandWorld) {
+    static func printAuthKey(
+        _ contents: CredentialContents, file: String, format: InspectFormat, in world: CommandWorld
+    ) {
         let keyType = contents.privateKey?.typeDescription ?? "unknown"
         let keyID = SigningKey.keyID(fromFileName: file)
         if let id = keyID, !ProviderToken.isWellFormedID(id) {
             // send and jwt refuse such an id; say so here, where users look first.
-            world.standardError.warning("\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt")
+            world.standardError.warning(
+                "\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt"
+            )
         }
         switch format {
         case .json:
@@ -22,17 +26,20 @@ enum CredentialReport {
             w.endObject()
             world.standardOutput.print(w.text + "\n")
         case .text:
-            printRows([
-                ("file", file),
-                ("kind", "auth-key (.p8 provider token signing key)"),
-                ("key type", keyType),
-                ("key id", keyID ?? "(not in the file name; pass --key-id with send and jwt)"),
-            ], to: world.standardOutput)
+            printRows(
+                [
+                    ("file", file),
+                    ("kind", "auth-key (.p8 provider token signing key)"),
+                    ("key type", keyType),
+                    ("key id", keyID ?? "(not in the file name; pass --key-id with send and jwt)"),
+                ], to: world.standardOutput)
         }
     }
 
-    static func printCertificate(_ contents: CredentialContents, info: CertificateInfo, file: String, now: Int64,
-                                 format: InspectFormat, to out: OutputSink) {
+    static func printCertificate(
+        _ contents: CredentialContents, info: CertificateInfo, file: String, now: Int64,
+        format: InspectFormat, to out: OutputSink
+    ) {
         let days = info.daysRemaining(now: now)
         let expired = info.isExpired(now: now)
         let early = info.isNotYetValid(now: now)
@@ -64,11 +71,14 @@ enum CredentialReport {
             var validity = "\(days) days left"
             if expired { validity = "EXPIRED \(-days) days ago" }
             if early { validity = "NOT YET VALID, starts in \((info.notBefore - now) / 86_400) days" }
-            let key: String = switch contents.keyMatches {
-            case .some(true): "present, matches the certificate" + (contents.keyPath != file ? " (\(contents.keyPath ?? ""))" : "")
-            case .some(false): "present, DOES NOT MATCH the certificate"
-            case .none: "none in this file (pass --key FILE to check one)"
-            }
+            let key: String =
+                switch contents.keyMatches {
+                case .some(true):
+                    "present, matches the certificate"
+                        + (contents.keyPath != file ? " (\(contents.keyPath ?? ""))" : "")
+                case .some(false): "present, DOES NOT MATCH the certificate"
+                case .none: "none in this file (pass --key FILE to check one)"
+                }
             var rows: [(String, String)] = [
                 ("file", file),
                 ("kind", contents.kind.rawValue),
@@ -85,7 +95,8 @@ enum CredentialReport {
                 ("sha256", info.sha256),
             ]
             if !contents.chain.isEmpty {
-                rows.append(("chain", contents.chain.map { $0.info.commonName ?? $0.info.subject }.joined(separator: "; ")))
+                rows.append(
+                    ("chain", contents.chain.map { $0.info.commonName ?? $0.info.subject }.joined(separator: "; ")))
             }
             printRows(rows, to: out)
         }
@@ -97,7 +108,8 @@ enum CredentialReport {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         var text = ""
         for (label, value) in rows {
-            text += label + ":" + String(repeating: " ", count: width - label.count - 1)
+            text +=
+                label + ":" + String(repeating: " ", count: width - label.count - 1)
                 + PrintableText.escapingControls(value) + "\n"
         }
         out.print(text)

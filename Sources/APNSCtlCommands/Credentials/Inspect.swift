@@ -1,7 +1,7 @@
 import APNSCore
 import APNSCrypto
-import ArgumentParser
 import APNSPlatform
+import ArgumentParser
 
 extension APNSCtl {
     /// `apnsctl inspect`: says plainly what a credential file holds, so users find the wrong certificate,
@@ -35,15 +35,18 @@ extension APNSCtl {
         @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"), completion: .file())
         var file: String
 
-        @Option(name: [.customShort("k"), .customLong("key")],
-                help: ArgumentHelp("Private key PEM to check against the certificate, when it is not inside the file.",
-                                   valueName: "file"), completion: .file())
+        @Option(
+            name: [.customShort("k"), .customLong("key")],
+            help: ArgumentHelp(
+                "Private key PEM to check against the certificate, when it is not inside the file.",
+                valueName: "file"), completion: .file())
         var key: String?
 
         @OptionGroup var passphrase: PassphraseOptions
 
-        @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"))
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"))
         var output: InspectFormat = .text
 
         func run(in world: CommandWorld) throws {
@@ -57,10 +60,13 @@ extension APNSCtl {
             }
             guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: file)) }
             let info = leaf.info
-            CredentialReport.printCertificate(contents, info: info, file: file, now: now, format: output, to: world.standardOutput)
+            CredentialReport.printCertificate(
+                contents, info: info, file: file, now: now, format: output, to: world.standardOutput)
             if !info.isApplePush { world.standardError.warning(CredentialMessages.notApplePush(file)) }
             if contents.keyMatches == false {
-                throw CLIError(CredentialProblem.keyDoesNotMatchCertificate(certificatePath: file, keyPath: contents.keyPath ?? file))
+                throw CLIError(
+                    CredentialProblem.keyDoesNotMatchCertificate(
+                        certificatePath: file, keyPath: contents.keyPath ?? file))
             }
             try withCredentialErrors { () throws(CredentialProblem) in
                 try info.checkValidity(path: file, now: now)

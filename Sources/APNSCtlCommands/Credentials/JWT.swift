@@ -1,8 +1,8 @@
 import APNSCore
 import APNSCrypto
-import ArgumentParser
 import APNSPlatform
 import APNSSettings
+import ArgumentParser
 
 extension APNSCtl {
     /// `apnsctl jwt`: prints a provider token, so other tools (curl, scripts) can use token auth.
@@ -45,8 +45,9 @@ extension APNSCtl {
             }
             let key = try loaded.key()
             do {
-                let token = try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID,
-                                                   issuedAt: world.clock.now())
+                let token = try ProviderToken.make(
+                    key: key, keyID: loaded.keyID, teamID: loaded.teamID,
+                    issuedAt: world.clock.now())
                 world.standardOutput.print(token + "\n")
             } catch {
                 throw CLIError.internalError("signing the token failed: \(error.description)")

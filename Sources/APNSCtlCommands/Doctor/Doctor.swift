@@ -1,9 +1,9 @@
 import APNSClient
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 import APNSSettings
 import ArgumentParser
-import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl doctor`: will a push work from here, with these credentials? Checks the credentials, then per
@@ -61,9 +61,11 @@ extension APNSCtl {
                       --endpoint https://127.0.0.1:2197
                 """)
 
-        @Option(name: .setting(.topic),
-                help: ArgumentHelp("The probe's apns-topic: the app's bundle id. Default: the certificate's bundle id; required with --auth-key.",
-                                   valueName: "topic"))
+        @Option(
+            name: .setting(.topic),
+            help: ArgumentHelp(
+                "The probe's apns-topic: the app's bundle id. Default: the certificate's bundle id; required with --auth-key.",
+                valueName: "topic"))
         var topic: String?
 
         @OptionGroup(title: "Certificate auth") var certificate: CertificateOptions
@@ -71,16 +73,20 @@ extension APNSCtl {
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
         @OptionGroup(title: "Connection") var connection: DoctorConnectionOptions
 
-        @Option(name: .setting(.failWithin),
-                help: ArgumentHelp("Fail (exit 77) when the certificate expires within this duration: 30d, 12h, 2w (--expiration's syntax). Without it, expiry within 30 days only warns. Keys do not expire: ignored with --auth-key.",
-                                   valueName: "duration"),
-                transform: SettingArgument.transform(.failWithin, .doctor))
+        @Option(
+            name: .setting(.failWithin),
+            help: ArgumentHelp(
+                "Fail (exit 77) when the certificate expires within this duration: 30d, 12h, 2w (--expiration's syntax). Without it, expiry within 30 days only warns. Keys do not expire: ignored with --auth-key.",
+                valueName: "duration"),
+            transform: SettingArgument.transform(.failWithin, .doctor))
         var failWithin: SettingValue?
 
-        @Option(name: [.customShort("o"), .setting(.output)],
-                help: ArgumentHelp("Report format: text (one aligned line per check) or json (one JSON object per check per line).",
-                                   valueName: "text|json"), completion: .list(["text", "json"]),
-                transform: SettingArgument.transform(.output, .doctor))
+        @Option(
+            name: [.customShort("o"), .setting(.output)],
+            help: ArgumentHelp(
+                "Report format: text (one aligned line per check) or json (one JSON object per check per line).",
+                valueName: "text|json"), completion: .list(["text", "json"]),
+            transform: SettingArgument.transform(.output, .doctor))
         var output: SettingValue?
 
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
@@ -92,7 +98,8 @@ extension APNSCtl {
             do { plan = try makePlan(settings, in: world) } catch {
                 // A credential that cannot be used is still a check, so a nightly report shows it.
                 if case .credential(let message) = error {
-                    DoctorOutput.print([.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
+                    DoctorOutput.print(
+                        [.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
                 }
                 throw error
             }
@@ -105,11 +112,14 @@ extension APNSCtl {
         /// The credentials line, then each environment's network checks (none after a certificate that is
         /// expired or not yet valid), settled into the report and its exit code.
         static func runChecks(_ plan: DoctorPlan, clock: CommandClock) -> (checks: [DoctorCheck], exitCode: Int32) {
-            guard !plan.stopBeforeNetwork else { return ([plan.credentials], DoctorVerdict.exitCode([plan.credentials])) }
+            guard !plan.stopBeforeNetwork else {
+                return ([plan.credentials], DoctorVerdict.exitCode([plan.credentials]))
+            }
             let context: TLSContext
             do { context = try plan.configuration.makeContext() } catch {
-                let check = DoctorCheck.fail("tls", nil, .network, error.description,
-                                             hint: "--ca-file must be a PEM file of CA certificates")
+                let check = DoctorCheck.fail(
+                    "tls", nil, .network, error.description,
+                    hint: "--ca-file must be a PEM file of CA certificates")
                 return ([plan.credentials, check], DoctorVerdict.exitCode([plan.credentials, check]))
             }
             let probe = DoctorProbe(plan: plan, context: context, clock: clock)
@@ -126,11 +136,13 @@ extension APNSCtl {
                 for c in reports[r].checks.indices {
                     let check = reports[r].checks[c]
                     guard check.name == "auth", check.status == .fail,
-                          check.reason == .known(.badEnvironmentKeyIdInToken)
-                            || check.reason == .known(.badEnvironmentKeyInToken) else { continue }
+                        check.reason == .known(.badEnvironmentKeyIdInToken)
+                            || check.reason == .known(.badEnvironmentKeyInToken)
+                    else { continue }
                     let status = Int(check.detail.prefix { $0 != " " }) ?? 403
-                    let (detail, hint) = DoctorAdvice.refusal(status: status, reason: check.reason, environment: reports[r].environment,
-                                                              acceptedIn: accepted, keyID: plan.keyID, teamID: plan.teamID)
+                    let (detail, hint) = DoctorAdvice.refusal(
+                        status: status, reason: check.reason, environment: reports[r].environment,
+                        acceptedIn: accepted, keyID: plan.keyID, teamID: plan.teamID)
                     reports[r].checks[c].detail = detail
                     reports[r].checks[c].hint = hint
                 }

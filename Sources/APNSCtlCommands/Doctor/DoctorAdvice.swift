@@ -20,7 +20,8 @@ enum DoctorAdvice {
     /// (no `--endpoint`); `proxy` names the proxy the connection went through, if any.
     static func tlsVerificationHint(issuers: [String], appleHost: Bool, proxy: String?) -> String {
         let issuer = issuers.last.map { commonName(ofDN: $0) }
-        let presented = issuer.map { "the server presented a certificate issued by \($0)" } ?? "the server presented no certificate"
+        let presented =
+            issuer.map { "the server presented a certificate issued by \($0)" } ?? "the server presented no certificate"
         guard appleHost else {
             return "\(presented); trust its CA with --ca-file (for apnsctl mock: the ca.pem in its state dir)"
         }
@@ -47,29 +48,44 @@ enum DoctorAdvice {
     /// The probe's answer when it is not `BadDeviceToken`: the line's detail and its hint, from `send`'s meaning
     /// and hint, sharpened for what a doctor knows. `acceptedIn` is the environment whose probe was accepted,
     /// when the other probe told; `keyID`/`teamID` with token auth.
-    static func refusal(status: Int, reason: ReceivedReason?, environment: APNSEnvironment, acceptedIn: APNSEnvironment?,
-                        keyID: String?, teamID: String?) -> (detail: String, hint: String) {
+    static func refusal(
+        status: Int, reason: ReceivedReason?, environment: APNSEnvironment, acceptedIn: APNSEnvironment?,
+        keyID: String?, teamID: String?
+    ) -> (detail: String, hint: String) {
         let shownReason = reason.map { String($0.text.prefix(80)) }
         let head = "\(status) " + (shownReason ?? "(no reason)")
         guard case .known(let known)? = reason else {
-            return (head + ": an answer APNs does not document", "is --endpoint an APNs server? check it, and the proxy, if any")
+            return (
+                head + ": an answer APNs does not document",
+                "is --endpoint an APNs server? check it, and the proxy, if any"
+            )
         }
         switch known {
         case .invalidProviderToken:
             let ids = "team id \(teamID ?? "?") and key id \(keyID ?? "?")"
-            return (head + ": \(known.meaning) Are the \(ids) swapped?",
-                    "--key-id must be the id in the .p8's name and --team-id the team the key belongs to; has the key been revoked?")
+            return (
+                head + ": \(known.meaning) Are the \(ids) swapped?",
+                "--key-id must be the id in the .p8's name and --team-id the team the key belongs to; has the key been revoked?"
+            )
         case .expiredProviderToken:
-            return (head + ": \(known.meaning)",
-                    "clock skew: the token's iat comes from this machine's clock, which must be within an hour of APNs' (check date -u, NTP); then run once with --no-token-cache")
+            return (
+                head + ": \(known.meaning)",
+                "clock skew: the token's iat comes from this machine's clock, which must be within an hour of APNs' (check date -u, NTP); then run once with --no-token-cache"
+            )
         case .badEnvironmentKeyIdInToken, .badEnvironmentKeyInToken:
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             if let good = acceptedIn, good != environment {
-                return (head, "this key is for \(good.rawValue) only (keys can be limited to one environment since 2025); "
-                    + "create a \(environment.rawValue) key or use a key for both")
+                return (
+                    head,
+                    "this key is for \(good.rawValue) only (keys can be limited to one environment since 2025); "
+                        + "create a \(environment.rawValue) key or use a key for both"
+                )
             }
-            return (head, "this key is limited to \(other.rawValue) (keys can be limited to one environment since 2025); "
-                + "probe --env \(other.rawValue), or use a key for both")
+            return (
+                head,
+                "this key is limited to \(other.rawValue) (keys can be limited to one environment since 2025); "
+                    + "probe --env \(other.rawValue), or use a key for both"
+            )
         default:
             return (head + ": \(known.meaning)", known.hint)
         }
@@ -79,7 +95,9 @@ enum DoctorAdvice {
 extension DoctorAdvice {
     /// TLS alerts a server sends when it does not accept the client certificate.
     static func isClientCertificateAlert(_ text: String) -> Bool {
-        ["certificate required", "bad certificate", "unknown ca", "certificate unknown", "certificate revoked",
-         "certificate expired", "unsupported certificate"].contains { text.contains($0) }
+        [
+            "certificate required", "bad certificate", "unknown ca", "certificate unknown", "certificate revoked",
+            "certificate expired", "unsupported certificate",
+        ].contains { text.contains($0) }
     }
 }

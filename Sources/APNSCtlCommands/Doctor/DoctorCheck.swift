@@ -53,9 +53,13 @@ struct DoctorCheck: Equatable {
         DoctorCheck(name: name, environment: environment, status: .ok, detail: detail)
     }
 
-    static func fail(_ name: String, _ environment: APNSEnvironment?, _ problem: Problem, _ detail: String,
-                     hint: String? = nil, reason: ReceivedReason? = nil) -> DoctorCheck {
-        DoctorCheck(name: name, environment: environment, status: .fail, detail: detail, hint: hint, reason: reason, problem: problem)
+    static func fail(
+        _ name: String, _ environment: APNSEnvironment?, _ problem: Problem, _ detail: String,
+        hint: String? = nil, reason: ReceivedReason? = nil
+    ) -> DoctorCheck {
+        DoctorCheck(
+            name: name, environment: environment, status: .fail, detail: detail, hint: hint, reason: reason,
+            problem: problem)
     }
 }
 
@@ -73,8 +77,10 @@ enum DoctorVerdict {
     /// Settles the report. With `--env` (`explicit`), every environment probed must accept. With the default,
     /// one that accepts is enough and the others' failures become `warn` lines naming the working one;
     /// when none accepts, they all stay failures. Exit: 0 without a `fail`, else 77, then 1, then 69.
-    static func settle(credentials: [DoctorCheck], environments: [EnvironmentReport],
-                       explicit: Bool) -> (checks: [DoctorCheck], exitCode: Int32) {
+    static func settle(
+        credentials: [DoctorCheck], environments: [EnvironmentReport],
+        explicit: Bool
+    ) -> (checks: [DoctorCheck], exitCode: Int32) {
         var all = credentials
         let working = environments.filter(\.accepted).map(\.environment)
         for report in environments {
@@ -101,6 +107,7 @@ enum DoctorVerdict {
     static func errorLine(_ checks: [DoctorCheck]) -> String? {
         guard let first = checks.first(where: { $0.status == .fail }) else { return nil }
         let more = checks.filter { $0.status == .fail }.count - 1
-        return "doctor: \(first.fullLabel) failed: \(first.detail)" + (more > 0 ? " (and \(more) more failed check\(more == 1 ? "" : "s") above)" : "")
+        return "doctor: \(first.fullLabel) failed: \(first.detail)"
+            + (more > 0 ? " (and \(more) more failed check\(more == 1 ? "" : "s") above)" : "")
     }
 }

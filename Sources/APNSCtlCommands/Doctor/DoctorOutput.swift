@@ -49,7 +49,9 @@ private func separator(after check: DoctorCheck) -> String {
     return "; "
 }
 
-private extension String {
+extension String {
     /// Right-padded with spaces to `width` characters.
-    func padding(to width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    fileprivate func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
 }

@@ -64,13 +64,15 @@ extension APNSCtl.Doctor {
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]
         for environment in APNSEnvironment.allCases {
             let endpoint = endpoints.endpoint(for: environment, port: port)
-            routes[environment] = DoctorPlan.Route(environment: environment, endpoint: endpoint,
-                                                   proxy: try settings.proxySelection(for: endpoint),
-                                                   isAppleHost: endpoints.explicit(for: environment) == nil)
+            routes[environment] = DoctorPlan.Route(
+                environment: environment, endpoint: endpoint,
+                proxy: try settings.proxySelection(for: endpoint),
+                isAppleHost: endpoints.explicit(for: environment) == nil)
         }
         try settings.checkCAFile()
         if failWithin != nil && settings[.authKey] != nil {
-            world.standardError.warning("\(settings.label(.failWithin)) applies to certificates; a .p8 key does not expire, so it is ignored")
+            world.standardError.warning(
+                "\(settings.label(.failWithin)) applies to certificates; a .p8 key does not expire, so it is ignored")
         }
 
         // 2. Credentials (66 for a missing file, else 77).
@@ -84,7 +86,8 @@ extension APNSCtl.Doctor {
                 throw CLIError.internalError("--cert given but no certificate loaded")
             }
             identity = loaded
-            (credentials, stop) = Self.certificateCheck(loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
+            (credentials, stop) = Self.certificateCheck(
+                loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
         } else if let key = settings[.authKey]?.value {
             guard let token = try settings.providerToken(now: now, in: world) else {
                 throw CLIError.internalError("token auth without a key")
@@ -101,50 +104,67 @@ extension APNSCtl.Doctor {
         if let wanted {
             if let identity, identity.info.isApplePush {
                 for environment in wanted {
-                    try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
+                    try withCredentialErrors { () throws(CredentialProblem) in
+                        try identity.checkEnvironment(environment)
+                    }
                 }
             }
             environments = wanted
         } else if let info = identity?.info {
-            environments = info.sortedEnvironments.isEmpty ? [RequestDefaults.environment(explicit: nil, certificate: info)]
-                                                           : info.sortedEnvironments
+            environments =
+                info.sortedEnvironments.isEmpty
+                ? [RequestDefaults.environment(explicit: nil, certificate: info)]
+                : info.sortedEnvironments
         } else {
             environments = APNSEnvironment.allCases
         }
         let used = environments.compactMap { routes[$0] }
-        DoctorConnectionOptions.warnAboutEndpoints(endpoints, using: used.map { ($0.environment, $0.endpoint) }, in: world)
+        DoctorConnectionOptions.warnAboutEndpoints(
+            endpoints, using: used.map { ($0.environment, $0.endpoint) }, in: world)
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {
-            throw CLIError.usage("\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw CLIError.usage(
+                "\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
-        let probe = PushRequest(topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
-                                bearerToken: bearer, payload: DoctorPlan.probePayload)
-        let configuration = SenderConfiguration(endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
-                                                identity: identity, timeout: settings[.timeout]?.value ?? 30)
-        return DoctorPlan(routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
-                          configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
+        let probe = PushRequest(
+            topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
+            bearerToken: bearer, payload: DoctorPlan.probePayload)
+        let configuration = SenderConfiguration(
+            endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
+            identity: identity, timeout: settings[.timeout]?.value ?? 30)
+        return DoctorPlan(
+            routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
+            configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
     }
 
     /// The `credentials` line for a certificate: expired or not yet valid fails (and stops the run before
     /// any network); expiry within `--fail-within` fails; within 30 days warns.
-    static func certificateCheck(_ info: CertificateInfo, file: String, now: Int64,
-                                 failWithin: Int64?) -> (check: DoctorCheck, stopBeforeNetwork: Bool) {
+    static func certificateCheck(
+        _ info: CertificateInfo, file: String, now: Int64,
+        failWithin: Int64?
+    ) -> (check: DoctorCheck, stopBeforeNetwork: Bool) {
         let days = info.daysRemaining(now: now)
         let notAfter = ISO8601.format(epochSeconds: info.notAfter)
         let notBefore = ISO8601.format(epochSeconds: info.notBefore)
         let environments = info.sortedEnvironments.map(\.rawValue).joined(separator: " and ")
-        let topics = info.topics.count == 1 ? "topic \(info.topics[0])" : "\(info.topics.count) topics (\(info.topics.joined(separator: ", ")))"
-        let describe = "\(file): \(info.commonName ?? info.subject), bundle id \(info.bundleID ?? "(none)"), "
+        let topics =
+            info.topics.count == 1
+            ? "topic \(info.topics[0])" : "\(info.topics.count) topics (\(info.topics.joined(separator: ", ")))"
+        let describe =
+            "\(file): \(info.commonName ?? info.subject), bundle id \(info.bundleID ?? "(none)"), "
             + (environments.isEmpty ? "no Apple environment" : environments) + ", \(topics)"
-        var check = DoctorCheck(name: "credentials", status: .ok, detail: "\(describe), expires \(notAfter) (\(days) days left)")
+        var check = DoctorCheck(
+            name: "credentials", status: .ok, detail: "\(describe), expires \(notAfter) (\(days) days left)")
         check.notAfter = info.notAfter
         check.daysRemaining = days
         if info.isExpired(now: now) {
             check.status = .fail
             check.problem = .credential
-            check.detail = "\(describe): EXPIRED on \(notAfter), \(max(0, -days)) days ago (valid \(notBefore) to \(notAfter))"
-            check.hint = "create a new push certificate in the Apple Developer portal (Certificates, Identifiers & Profiles) and export it with its key"
+            check.detail =
+                "\(describe): EXPIRED on \(notAfter), \(max(0, -days)) days ago (valid \(notBefore) to \(notAfter))"
+            check.hint =
+                "create a new push certificate in the Apple Developer portal (Certificates, Identifiers & Profiles) and export it with its key"
             return (check, true)
         }
         if info.isNotYetValid(now: now) {
@@ -158,14 +178,16 @@ extension APNSCtl.Doctor {
         if let failWithin, left <= failWithin {
             check.status = .fail
             check.problem = .credential
-            check.hint = "it expires within --fail-within \(Self.formatDuration(failWithin)): renew it in the Apple Developer portal before \(notAfter)"
+            check.hint =
+                "it expires within --fail-within \(Self.formatDuration(failWithin)): renew it in the Apple Developer portal before \(notAfter)"
         } else if left <= DoctorPlan.expiryWarningSeconds {
             check.status = .warn
             check.hint = "renew it in the Apple Developer portal before \(notAfter)"
         }
         if check.status == .ok && !info.isApplePush {
             check.status = .warn
-            check.hint = "no Apple push extensions: APNs will answer 403 BadCertificate; use the push certificate from the Apple Developer portal"
+            check.hint =
+                "no Apple push extensions: APNs will answer 403 BadCertificate; use the push certificate from the Apple Developer portal"
         }
         return (check, false)
     }
@@ -174,15 +196,18 @@ extension APNSCtl.Doctor {
     /// disagree with the file name.
     func tokenCheck(path: String, keyID: String, teamID: String) -> DoctorCheck {
         let fileKeyID = SigningKey.keyID(fromFileName: path)
-        var check = DoctorCheck(name: "credentials", status: .ok,
-                                detail: "\(path): EC P-256 key, key id \(keyID), team \(teamID)")
+        var check = DoctorCheck(
+            name: "credentials", status: .ok,
+            detail: "\(path): EC P-256 key, key id \(keyID), team \(teamID)")
         if let fileKeyID, fileKeyID != keyID {
             check.status = .warn
             if teamID == fileKeyID {
-                check.hint = "--key-id \(keyID) differs from the file name's key id \(fileKeyID), which is given as --team-id: swapped? "
+                check.hint =
+                    "--key-id \(keyID) differs from the file name's key id \(fileKeyID), which is given as --team-id: swapped? "
                     + "the key id is the one in AuthKey_<KEYID>.p8, the team id your developer team's"
             } else {
-                check.hint = "--key-id \(keyID) differs from the file name's key id \(fileKeyID); Apple names the file after the key's id"
+                check.hint =
+                    "--key-id \(keyID) differs from the file name's key id \(fileKeyID); Apple names the file after the key's id"
             }
         } else if teamID == keyID {
             check.status = .warn
@@ -193,7 +218,8 @@ extension APNSCtl.Doctor {
 
     /// `30d`, `12h`, `90s`: a duration in its largest whole unit.
     static func formatDuration(_ seconds: Int64) -> String {
-        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds >= size && seconds % size == 0 {
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds >= size && seconds % size == 0
+        {
             return "\(seconds / size)\(unit)"
         }
         return "\(seconds)s"

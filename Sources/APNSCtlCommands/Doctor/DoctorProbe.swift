@@ -15,7 +15,9 @@ struct DoctorProbe {
     let clock: CommandClock
 
     private var timeout: Double { plan.configuration.timeout }
-    private var timeoutText: String { "\(Setting.of(.timeout).flag) \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))" }
+    private var timeoutText: String {
+        "\(Setting.of(.timeout).flag) \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))"
+    }
 
     /// The checks of `route`'s environment: dns, connect, proxy (only through one), tls, auth.
     func run(_ route: DoctorPlan.Route) -> EnvironmentReport {
@@ -25,46 +27,65 @@ struct DoctorProbe {
         let host = proxy?.host ?? route.endpoint.host
         let port = proxy?.port ?? route.endpoint.port
         // Apple's host names its environment; another (the mock, a proxy) is labelled with it.
-        let whose = proxy.map { " (proxy \($0.display) for \(env.rawValue))" } ?? (route.isAppleHost ? "" : " (\(env.rawValue))")
+        let whose =
+            proxy.map { " (proxy \($0.display) for \(env.rawValue))" }
+            ?? (route.isAppleHost ? "" : " (\(env.rawValue))")
 
         // dns
         let resolved: PushConnection.ResolvedHost
-        do { resolved = try PushConnection.resolve(host: host, port: port, timeout: timeout, deadline: deadline(), interruptFD: nil) }
-        catch {
-            report.checks.append(.fail("dns", env, .network, error.description + whose,
-                                       hint: proxy == nil ? "check the host name and this machine's DNS (resolv.conf), or raise \(timeoutText)"
-                                                          : "check the proxy's host name in \(route.proxy.source ?? "--proxy")"))
+        do {
+            resolved = try PushConnection.resolve(
+                host: host, port: port, timeout: timeout, deadline: deadline(), interruptFD: nil)
+        } catch {
+            report.checks.append(
+                .fail(
+                    "dns", env, .network, error.description + whose,
+                    hint: proxy == nil
+                        ? "check the host name and this machine's DNS (resolv.conf), or raise \(timeoutText)"
+                        : "check the proxy's host name in \(route.proxy.source ?? "--proxy")"))
             return report
         }
-        let shown = resolved.addresses.prefix(4).map(\.numericHost).joined(separator: ", ")
+        let shown =
+            resolved.addresses.prefix(4).map(\.numericHost).joined(separator: ", ")
             + (resolved.addresses.count > 4 ? ", …" : "")
         let count = resolved.addresses.count
         report.checks.append(.ok("dns", env, "\(host)\(whose): \(count) address\(count == 1 ? "" : "es") (\(shown))"))
 
         // connect
         let connected: PushConnection.ConnectedSocket
-        do { connected = try PushConnection.connect(resolved, timeout: timeout, deadline: deadline(), interruptFD: nil) }
-        catch {
-            report.checks.append(.fail("connect", env, .network, error.description + whose,
-                                       hint: connectHint(route: route, error: error)))
+        do {
+            connected = try PushConnection.connect(resolved, timeout: timeout, deadline: deadline(), interruptFD: nil)
+        } catch {
+            report.checks.append(
+                .fail(
+                    "connect", env, .network, error.description + whose,
+                    hint: connectHint(route: route, error: error)))
             return report
         }
         let address = connected.address.contains(":") ? "[\(connected.address)]" : connected.address
-        report.checks.append(.ok("connect", env, "\(address):\(connected.port)\(whose) in \(Self.ms(connected.milliseconds))"))
+        report.checks.append(
+            .ok("connect", env, "\(address):\(connected.port)\(whose) in \(Self.ms(connected.milliseconds))"))
 
         // proxy
         var tunnel: PushConnection.OpenedTunnel? = nil
         if let proxy {
-            do { tunnel = try PushConnection.tunnel(through: proxy, on: connected, to: route.endpoint, timeout: timeout, interruptFD: nil) }
-            catch {
-                report.checks.append(.fail("proxy", env, .network, error.description,
-                                           hint: "the proxy comes from \(route.proxy.source ?? "--proxy"); "
-                                               + "check its address and credentials, or exempt the host with NO_PROXY/--noproxy"))
+            do {
+                tunnel = try PushConnection.tunnel(
+                    through: proxy, on: connected, to: route.endpoint, timeout: timeout, interruptFD: nil)
+            } catch {
+                report.checks.append(
+                    .fail(
+                        "proxy", env, .network, error.description,
+                        hint: "the proxy comes from \(route.proxy.source ?? "--proxy"); "
+                            + "check its address and credentials, or exempt the host with NO_PROXY/--noproxy"))
                 return report
             }
             let answer = tunnel?.answer ?? ""
-            report.checks.append(.ok("proxy", env, "\(proxy.display) from \(route.proxy.source ?? "--proxy"): \(answer) "
-                + "(tunnel to \(route.endpoint.authority) in \(Self.ms(tunnel?.milliseconds ?? 0)))"))
+            report.checks.append(
+                .ok(
+                    "proxy", env,
+                    "\(proxy.display) from \(route.proxy.source ?? "--proxy"): \(answer) "
+                        + "(tunnel to \(route.endpoint.authority) in \(Self.ms(tunnel?.milliseconds ?? 0)))"))
         }
 
         // tls
@@ -76,14 +97,17 @@ struct DoctorProbe {
             report.checks.append(.fail("tls", env, .network, error.description))
             return report
         }
-        do { handshake = try PushConnection.handshake(tls, timeout: timeout, interruptFD: nil, quickAck: proxy != nil) }
-        catch {
+        do {
+            handshake = try PushConnection.handshake(tls, timeout: timeout, interruptFD: nil, quickAck: proxy != nil)
+        } catch {
             report.checks.append(tlsFailure(error, tls: tls, route: route))
             return report
         }
         guard handshake.alpn == "h2" else {
-            report.checks.append(.fail("tls", env, .network, TransportFailure.tls(.noHTTP2(selected: handshake.alpn)).description,
-                                       hint: "is --endpoint an APNs server? a proxy that terminates TLS may also do this"))
+            report.checks.append(
+                .fail(
+                    "tls", env, .network, TransportFailure.tls(.noHTTP2(selected: handshake.alpn)).description,
+                    hint: "is --endpoint an APNs server? a proxy that terminates TLS may also do this"))
             return report
         }
         var tlsCheck = DoctorCheck.ok("tls", env, "\(handshake.version), ALPN h2, " + verification(tls) + whose)
@@ -96,50 +120,64 @@ struct DoctorProbe {
         // auth
         let connection: PushConnection
         do {
-            connection = try PushConnection.establish(on: tls, handshake: handshake, endpoint: route.endpoint,
-                                                      connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)
+            connection = try PushConnection.establish(
+                on: tls, handshake: handshake, endpoint: route.endpoint,
+                connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)
         } catch {
             report.checks.append(.fail("auth", env, .network, error.description))
             return report
         }
         let request = plan.probe.request(for: nil)
-        let probe = APNSRequest(method: request.method, path: APNSPath.device(DoctorPlan.probeDevice), headers: request.headers,
-                                body: request.body)
+        let probe = APNSRequest(
+            method: request.method, path: APNSPath.device(DoctorPlan.probeDevice), headers: request.headers,
+            body: request.body)
         let outcome = connection.exchange(probe, timeout: timeout, interruptFD: nil)
         connection.finish()
-        report.checks.append(Self.authCheck(outcome, environment: env, acceptedIn: nil, keyID: plan.keyID, teamID: plan.teamID,
-                                            timeoutText: timeoutText))
+        report.checks.append(
+            Self.authCheck(
+                outcome, environment: env, acceptedIn: nil, keyID: plan.keyID, teamID: plan.teamID,
+                timeoutText: timeoutText))
         return report
     }
 
     /// The `auth` line for the probe's outcome. `acceptedIn` is the environment that accepted the credentials,
     /// when known (it sharpens a `BadEnvironmentKey…` hint).
-    static func authCheck(_ outcome: ExchangeOutcome, environment env: APNSEnvironment, acceptedIn: APNSEnvironment?,
-                          keyID: String?, teamID: String?, timeoutText: String) -> DoctorCheck {
+    static func authCheck(
+        _ outcome: ExchangeOutcome, environment env: APNSEnvironment, acceptedIn: APNSEnvironment?,
+        keyID: String?, teamID: String?, timeoutText: String
+    ) -> DoctorCheck {
         switch outcome {
         case .answered(let response):
             let reason = APNSErrorBody.reason(in: response.body).map(ReceivedReason.init)
             if response.status == 400 && reason == .known(.badDeviceToken) {
-                var ok = DoctorCheck.ok("auth", env, "accepted: APNs answered BadDeviceToken to the probe token, "
-                    + "as it does when the credentials and topic are good")
+                var ok = DoctorCheck.ok(
+                    "auth", env,
+                    "accepted: APNs answered BadDeviceToken to the probe token, "
+                        + "as it does when the credentials and topic are good")
                 ok.reason = reason
                 return ok
             }
             if response.status == 200 {
-                return .fail("auth", env, .rejected, "200: the server accepted the probe token, which APNs never does",
-                             hint: "the probe must be refused; is --endpoint an APNs server, or is something answering in its place?")
+                return .fail(
+                    "auth", env, .rejected, "200: the server accepted the probe token, which APNs never does",
+                    hint:
+                        "the probe must be refused; is --endpoint an APNs server, or is something answering in its place?"
+                )
             }
-            let (detail, hint) = DoctorAdvice.refusal(status: response.status, reason: reason, environment: env, acceptedIn: acceptedIn,
-                                                      keyID: keyID, teamID: teamID)
+            let (detail, hint) = DoctorAdvice.refusal(
+                status: response.status, reason: reason, environment: env, acceptedIn: acceptedIn,
+                keyID: keyID, teamID: teamID)
             return .fail("auth", env, .rejected, detail, hint: hint, reason: reason)
         case .refusedByAlert(let text):
-            return .fail("auth", env, .rejected, text,
-                         hint: "the server refused the client certificate: check it with apnsctl inspect, its key, and --env")
+            return .fail(
+                "auth", env, .rejected, text,
+                hint: "the server refused the client certificate: check it with apnsctl inspect, its key, and --env")
         case .failed(let failure):
-            let hint: String? = switch failure {
-            case .timeout: "the server took the probe but did not answer; raise \(timeoutText), or check --endpoint"
-            default: nil
-            }
+            let hint: String? =
+                switch failure {
+                case .timeout: "the server took the probe but did not answer; raise \(timeoutText), or check --endpoint"
+                default: nil
+                }
             return .fail("auth", env, .network, "no answer to the probe: " + failure.description, hint: hint)
         }
     }
@@ -148,15 +186,18 @@ struct DoctorProbe {
     /// whether `--port` would help; otherwise what to check.
     private func connectHint(route: DoctorPlan.Route, error: SocketError) -> String {
         if let proxy = route.proxy.proxy {
-            return "the proxy \(proxy.display) (from \(route.proxy.source ?? "--proxy")) does not accept connections; check it, or exempt the host with NO_PROXY/--noproxy"
+            return
+                "the proxy \(proxy.display) (from \(route.proxy.source ?? "--proxy")) does not accept connections; check it, or exempt the host with NO_PROXY/--noproxy"
         }
         guard route.isAppleHost else {
-            return "is the server at --endpoint \(route.endpoint.url) running? (for apnsctl mock: the endpoint in its mock.json)"
+            return
+                "is the server at --endpoint \(route.endpoint.url) running? (for apnsctl mock: the endpoint in its mock.json)"
         }
         let other = route.endpoint.port == 443 ? 2197 : 443
         let works: Bool
         do {
-            let again = try PushConnection.resolve(host: route.endpoint.host, port: other, timeout: timeout, deadline: deadline(), interruptFD: nil)
+            let again = try PushConnection.resolve(
+                host: route.endpoint.host, port: other, timeout: timeout, deadline: deadline(), interruptFD: nil)
             _ = try PushConnection.connect(again, timeout: timeout, deadline: deadline(), interruptFD: nil)
             works = true
         } catch {
@@ -172,17 +213,26 @@ struct DoctorProbe {
         switch failure {
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
-            return .fail("tls", env, .network, failure.description,
-                         hint: DoctorAdvice.tlsVerificationHint(issuers: issuers, appleHost: route.isAppleHost,
-                                                                proxy: route.proxy.proxy?.display))
-        case .tls(.handshake(let text)) where plan.configuration.identity != nil && DoctorAdvice.isClientCertificateAlert(text):
-            return .fail("tls", env, .rejected, failure.description,
-                         hint: "the server refused the client certificate: check it with apnsctl inspect, its key, and --env")
+            return .fail(
+                "tls", env, .network, failure.description,
+                hint: DoctorAdvice.tlsVerificationHint(
+                    issuers: issuers, appleHost: route.isAppleHost,
+                    proxy: route.proxy.proxy?.display))
+        case .tls(.handshake(let text))
+        where plan.configuration.identity != nil && DoctorAdvice.isClientCertificateAlert(text):
+            return .fail(
+                "tls", env, .rejected, failure.description,
+                hint: "the server refused the client certificate: check it with apnsctl inspect, its key, and --env")
         case .handshakeTimeout:
-            return .fail("tls", env, .network, failure.description,
-                         hint: "raise \(timeoutText), or check --endpoint and any proxy: something accepted TCP but does not speak TLS")
+            return .fail(
+                "tls", env, .network, failure.description,
+                hint:
+                    "raise \(timeoutText), or check --endpoint and any proxy: something accepted TCP but does not speak TLS"
+            )
         default:
-            return .fail("tls", env, .network, failure.description, hint: "is --endpoint a TLS server? check --ca-file and --proxy")
+            return .fail(
+                "tls", env, .network, failure.description,
+                hint: "is --endpoint a TLS server? check --ca-file and --proxy")
         }
     }
 

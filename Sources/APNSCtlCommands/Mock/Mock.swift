@@ -1,9 +1,9 @@
 import APNSCore
 import APNSCrypto
 import APNSMock
+import APNSPlatform
 import APNSSettings
 import ArgumentParser
-import APNSPlatform
 
 extension APNSCtl {
     /// `apnsctl mock`: a local APNs, so demos, tests and CI smoke checks need no Apple account.
@@ -71,62 +71,90 @@ extension APNSCtl {
         @Option(name: .customLong("port"), help: "Port to listen on; 0 picks a free one (mock.json shows it).")
         var port = 2197
 
-        @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-            "Directory for the mock's credentials and mock.json (default $APNSCTL_MOCK_STATE_DIR, where the built-in mock profile reads mock.json too, else $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock). It must be yours and writable by nobody else (a link is refused); a missing one is created 0700.",
-            valueName: "DIR"), completion: .directory)
+        @Option(
+            name: .customLong("state-dir"),
+            help: ArgumentHelp(
+                "Directory for the mock's credentials and mock.json (default $APNSCTL_MOCK_STATE_DIR, where the built-in mock profile reads mock.json too, else $XDG_STATE_HOME/apnsctl/mock, else ~/.local/state/apnsctl/mock). It must be yours and writable by nobody else (a link is refused); a missing one is created 0700.",
+                valueName: "DIR"), completion: .directory)
         var stateDir: String?
 
-        @Option(name: [.customShort("e"), .customLong("env")], help: ArgumentHelp(
-            "The environment the mock plays: client certificates need its OID; apns-unique-id only in sandbox.",
-            valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
+        @Option(
+            name: [.customShort("e"), .customLong("env")],
+            help: ArgumentHelp(
+                "The environment the mock plays: client certificates need its OID; apns-unique-id only in sandbox.",
+                valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
         var environment = "sandbox"
 
-        @Option(name: .customLong("auth-key-pub"), help: ArgumentHelp(
-            "Also accept bearer tokens signed by this key (a PUBLIC KEY PEM, a .p8 or a certificate).", valueName: "FILE"),
+        @Option(
+            name: .customLong("auth-key-pub"),
+            help: ArgumentHelp(
+                "Also accept bearer tokens signed by this key (a PUBLIC KEY PEM, a .p8 or a certificate).",
+                valueName: "FILE"),
             completion: .file())
         var authKeyPub: String?
 
-        @Option(name: .customLong("key-id"), help: ArgumentHelp(
-            "Key id of --auth-key-pub (default: from its file name when it starts AuthKey_KEYID, any extension).", valueName: "ID"))
+        @Option(
+            name: .customLong("key-id"),
+            help: ArgumentHelp(
+                "Key id of --auth-key-pub (default: from its file name when it starts AuthKey_KEYID, any extension).",
+                valueName: "ID"))
         var keyID: String?
 
-        @Option(name: .customLong("team-id"), help: ArgumentHelp(
-            "Team id of --auth-key-pub (default: the state dir's team id).", valueName: "ID"))
+        @Option(
+            name: .customLong("team-id"),
+            help: ArgumentHelp(
+                "Team id of --auth-key-pub (default: the state dir's team id).", valueName: "ID"))
         var teamID: String?
 
-        @Option(name: .customLong("unregistered"), help: ArgumentHelp(
-            "Answer this device token with 410 Unregistered and a timestamp (repeatable).", valueName: "TOKEN"))
+        @Option(
+            name: .customLong("unregistered"),
+            help: ArgumentHelp(
+                "Answer this device token with 410 Unregistered and a timestamp (repeatable).", valueName: "TOKEN"))
         var unregistered: [String] = []
 
-        @Option(name: .customLong("reject"), help: ArgumentHelp(
-            "Answer this device token with REASON and its documented status, e.g. 3f2a…=BadDeviceToken (repeatable).",
-            valueName: "TOKEN=REASON"))
+        @Option(
+            name: .customLong("reject"),
+            help: ArgumentHelp(
+                "Answer this device token with REASON and its documented status, e.g. 3f2a…=BadDeviceToken (repeatable).",
+                valueName: "TOKEN=REASON"))
         var reject: [String] = []
 
-        @Option(name: .customLong("error-close-after"), help: ArgumentHelp(
-            "After N error answers on one connection (410s do not count; a BadDeviceToken counts as N), send GOAWAY and close it, as APNs does. Off by default.",
-            valueName: "N"))
+        @Option(
+            name: .customLong("error-close-after"),
+            help: ArgumentHelp(
+                "After N error answers on one connection (410s do not count; a BadDeviceToken counts as N), send GOAWAY and close it, as APNs does. Off by default.",
+                valueName: "N"))
         var errorCloseAfter: Int?
 
-        @Option(name: .customLong("key-environment"), help: ArgumentHelp(
-            "Play a signing key limited to one environment (Apple's keys can be, since 2025): tokens signed by the state dir's key or --auth-key-pub get 403 BadEnvironmentKeyIdInToken on a mock whose --env is the other one. Default: keys for both.",
-            valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
+        @Option(
+            name: .customLong("key-environment"),
+            help: ArgumentHelp(
+                "Play a signing key limited to one environment (Apple's keys can be, since 2025): tokens signed by the state dir's key or --auth-key-pub get 403 BadEnvironmentKeyIdInToken on a mock whose --env is the other one. Default: keys for both.",
+                valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
         var keyEnvironment: String?
 
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
-        @Option(name: .customLong("max-connections"), help: ArgumentHelp(
-            "Connections served at once; more are closed at once, with a warning on stderr.", valueName: "N", visibility: .hidden))
+        @Option(
+            name: .customLong("max-connections"),
+            help: ArgumentHelp(
+                "Connections served at once; more are closed at once, with a warning on stderr.", valueName: "N",
+                visibility: .hidden))
         var maxConnections = 10_000
 
-        @Option(name: .customLong("max-streams"), help: ArgumentHelp(
-            "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
-            valueName: "N", visibility: .hidden))
+        @Option(
+            name: .customLong("max-streams"),
+            help: ArgumentHelp(
+                "SETTINGS_MAX_CONCURRENT_STREAMS advertised (token connections get 1 until their first good token).",
+                valueName: "N", visibility: .hidden))
         var maxStreams = Int(APNSLimit.observedMaxConcurrentStreams)
 
-        @Option(name: .customLong("max-channels"), help: ArgumentHelp(
-            "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "N", visibility: .hidden))
+        @Option(
+            name: .customLong("max-channels"),
+            help: ArgumentHelp(
+                "Broadcast channels per app before CannotCreateChannelConfig (APNs: 10000).", valueName: "N",
+                visibility: .hidden))
         var maxChannels = Broadcast.maximumChannels
 
         @OptionGroup var faultOptions: MockFaultOptions
@@ -141,7 +169,8 @@ extension APNSCtl {
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
             if let errorCloseAfter, errorCloseAfter < 1 {
-                throw ValidationError("--error-close-after \(errorCloseAfter): use 1 or more (leave it out to never close)")
+                throw ValidationError(
+                    "--error-close-after \(errorCloseAfter): use 1 or more (leave it out to never close)")
             }
             guard (1...1_000_000).contains(maxConnections) else {
                 throw ValidationError("--max-connections \(maxConnections): use 1 to 1000000")
@@ -153,7 +182,8 @@ extension APNSCtl {
                 throw ValidationError("--max-streams \(maxStreams): use 1 to \(Int32.max)")
             }
             if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
-                throw ValidationError("\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
+                throw ValidationError(
+                    "\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
             }
         }
 
@@ -164,7 +194,8 @@ extension APNSCtl {
                 let (token, reason) = try MockTokenArguments.rejection(r)
                 rejections[token] = reason
             }
-            let gone = try Set(unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
+            let gone = try Set(
+                unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
 
             let extraKID = try extraKeyID()
 
@@ -173,37 +204,47 @@ extension APNSCtl {
                 variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
                 defaultStateDirectory: world.settings.defaultMockStateDirectory)
             guard let chosen = stateDir ?? defaultDirectory else {
-                throw CLIError.outputExists("no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
-                    + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
+                throw CLIError.outputExists(
+                    "no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
+                        + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
             let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
-            let state: MockState, lock: FileLock
+            let state: MockState
+            let lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
                 throw Self.cliError(error, stateDir: directory)
             }
             try withExtendedLifetime(lock) { () throws(CLIError) in
-                try serve(state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
-                          messages: world.standardError)
+                try serve(
+                    state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
+                    messages: world.standardError)
             }
         }
 
         /// The server these flags describe on a prepared state dir, logging to `logDescriptor`: the whole mock but
         /// its state dir's lock, its ready file and its stop on signals (which tests, serving it in-process, do without).
-        func configuration(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-                           rejections: [String: APNSReason], extraKeyID extraKID: String?,
-                           logDescriptor: Int32?) throws(CLIError) -> MockConfiguration {
+        func configuration(
+            state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
+            rejections: [String: APNSReason], extraKeyID extraKID: String?,
+            logDescriptor: Int32?
+        ) throws(CLIError) -> MockConfiguration {
             var verifiers: [ProviderTokenVerifier] = []
-            do { verifiers.append(try state.tokenVerifier()) } catch { throw Self.cliError(error, stateDir: state.directory) }
+            do { verifiers.append(try state.tokenVerifier()) } catch {
+                throw Self.cliError(error, stateDir: state.directory)
+            }
             if let extra = try extraVerifier(keyID: extraKID, state: state) { verifiers.append(extra) }
 
-            var rules = MockRules(environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers))
+            var rules = MockRules(
+                environment: env, unregistered: gone, rejections: rejections, tokenChecker: ProviderTokenKeys(verifiers)
+            )
             rules.keyEnvironment = keyEnvironment.flatMap { APNSEnvironment(userValue: $0) }
             rules.acceptsZeroToken = faultOptions.acceptProbe
-            var configuration = MockConfiguration(host: host, port: port, identity: state.serverIdentity, rules: rules,
-                                                  faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
-                                                  maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
-                                                  logDescriptor: logDescriptor)
+            var configuration = MockConfiguration(
+                host: host, port: port, identity: state.serverIdentity, rules: rules,
+                faults: faultOptions.faults, threads: threads, maxConnections: maxConnections,
+                maxConcurrentStreams: UInt32(maxStreams), errorCloseAfter: errorCloseAfter,
+                logDescriptor: logDescriptor)
             configuration.channelsDirectory = state.storage
             configuration.maxChannels = maxChannels
             configuration.connectionCapAdvice = "the limit is --max-connections"
@@ -212,10 +253,13 @@ extension APNSCtl {
 
         /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM; the ready lines go to `messages`. Its
         /// notification log is written to descriptor 1 by the server's own writer thread (never blocking an event loop).
-        private func serve(state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-                           rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream) throws(CLIError) {
-            let configuration = try configuration(state: state, environment: env, unregistered: gone, rejections: rejections,
-                                                  extraKeyID: extraKID, logDescriptor: 1)
+        private func serve(
+            state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
+            rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream
+        ) throws(CLIError) {
+            let configuration = try configuration(
+                state: state, environment: env, unregistered: gone, rejections: rejections,
+                extraKeyID: extraKID, logDescriptor: 1)
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
@@ -226,18 +270,23 @@ extension APNSCtl {
             let actualPort: Int
             do { actualPort = try server.start() } catch { throw Self.cliError(error) }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
-            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch { throw Self.cliError(error, stateDir: state.directory) }
+            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch {
+                throw Self.cliError(error, stateDir: state.directory)
+            }
             announce(state: state, endpoint: endpoint, environment: env, to: messages)
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
             if let code = server.logWriteError {
                 // CLI.md: a log that cannot be written is exit 74 when stopped, with the lost lines counted.
-                throw .outputFailed("apnsctl mock: writing standard output: \(FileSystem.errnoText(code)); "
-                    + "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written")
+                throw .outputFailed(
+                    "apnsctl mock: writing standard output: \(FileSystem.errnoText(code)); "
+                        + "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written")
             }
             if lost > 0 {
-                MockServer.warnWithoutBlocking("apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time")
+                MockServer.warnWithoutBlocking(
+                    "apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time"
+                )
             }
         }
 
@@ -249,15 +298,19 @@ extension APNSCtl {
                 // The library's advice (after ";"), if any, is about paths; ours names the flag.
                 let fact = failure.message.split(separator: ";", maxSplits: 1).first.map(String.init) ?? failure.message
                 let place = fact.hasPrefix(stateDir + ":") ? fact : "\(stateDir): \(fact)"
-                return .outputExists("--state-dir \(place); give --state-dir a directory you can create and write to, e.g. --state-dir \"$(mktemp -d)\"")
+                return .outputExists(
+                    "--state-dir \(place); give --state-dir a directory you can create and write to, e.g. --state-dir \"$(mktemp -d)\""
+                )
             case .notADirectory:
                 return .outputExists("--state-dir \(error.description); choose another --state-dir")
             case .untrusted:
                 // Someone else could plant keys or links there: refused untouched (CLI.md, `apnsctl mock`).
-                return .outputExists("--state-dir \(error.description); the mock keeps keys there, so it must be a directory "
-                    + "only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\"")
+                return .outputExists(
+                    "--state-dir \(error.description); the mock keeps keys there, so it must be a directory "
+                        + "only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\"")
             case .inUse:
-                return .outputExists("\(error.description), or give each parallel job its own with --state-dir \"$(mktemp -d)\"")
+                return .outputExists(
+                    "\(error.description), or give each parallel job its own with --state-dir \"$(mktemp -d)\"")
             case .credentials: return .credential(error.description)
             }
         }
@@ -279,11 +332,15 @@ extension APNSCtl {
                 kid = keyID
             } else if let fromName = SigningKey.keyID(fromFileNamePrefix: path) {
                 guard ProviderToken.isWellFormedID(fromName) else {
-                    throw .usage("--auth-key-pub \(path): the file name gives key id '\(fromName)', but a key id is 10 characters, A-Z and 0-9; pass --key-id ID, or name the file AuthKey_KEYID (any extension)")
+                    throw .usage(
+                        "--auth-key-pub \(path): the file name gives key id '\(fromName)', but a key id is 10 characters, A-Z and 0-9; pass --key-id ID, or name the file AuthKey_KEYID (any extension)"
+                    )
                 }
                 kid = fromName
             } else {
-                throw .usage("--auth-key-pub \(path): no key id; pass --key-id ID, or name the file AuthKey_KEYID (any extension, e.g. AuthKey_ABCDE12345.pub.pem)")
+                throw .usage(
+                    "--auth-key-pub \(path): no key id; pass --key-id ID, or name the file AuthKey_KEYID (any extension, e.g. AuthKey_ABCDE12345.pub.pem)"
+                )
             }
             if let teamID, !ProviderToken.isWellFormedID(teamID) {
                 throw .usage("--team-id \(teamID): a team id is 10 characters, A-Z and 0-9")
@@ -301,12 +358,20 @@ extension APNSCtl {
         }
 
         /// The ready line and a send command that works against this mock, on stderr.
-        private func announce(state: MockState, endpoint: String, environment: APNSEnvironment, to messages: MessageStream) {
+        private func announce(
+            state: MockState, endpoint: String, environment: APNSEnvironment, to messages: MessageStream
+        ) {
             let made = state.created ? "created" : "reusing"
-            var send = ["apnsctl", "send", "--endpoint", endpoint, "--ca-file", state.caFile, "--cert", state.clientFile]
+            var send = [
+                "apnsctl", "send", "--endpoint", endpoint, "--ca-file", state.caFile, "--cert", state.clientFile,
+            ]
             if environment == .production { send += ["--env", "production"] }
-            send += ["--topic", MockState.bundleID, "--device", MockCommandText.demoDevice, #"{"aps":{"alert":"Hello from apnsctl mock"}}"#]
-            messages.print("""
+            send += [
+                "--topic", MockState.bundleID, "--device", MockCommandText.demoDevice,
+                #"{"aps":{"alert":"Hello from apnsctl mock"}}"#,
+            ]
+            messages.print(
+                """
                 apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)
                 apnsctl mock: try: \(MockCommandText.shellJoin(send))
                 apnsctl mock: token auth: --auth-key \(MockCommandText.shellQuote(state.authKeyFile)) --team-id \(state.teamID) instead of --cert

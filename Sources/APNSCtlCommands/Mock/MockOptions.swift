@@ -5,59 +5,82 @@ import ArgumentParser
 /// `apnsctl mock`'s hidden fault flags: a misbehaving APNs for end-to-end tests of clients (resend after
 /// GOAWAY, connection loss, timeouts, servers without HTTP/2). Hidden from --help; listed in the README.
 struct MockFaultOptions: ParsableArguments {
-    @Option(name: .customLong("fault-goaway-after"), help: ArgumentHelp(
-        "Answer N requests per connection, then GOAWAY with the last answered stream as last-stream-id.",
-        valueName: "N", visibility: .hidden))
+    @Option(
+        name: .customLong("fault-goaway-after"),
+        help: ArgumentHelp(
+            "Answer N requests per connection, then GOAWAY with the last answered stream as last-stream-id.",
+            valueName: "N", visibility: .hidden))
     var goAwayAfter: Int?
 
-    @Option(name: .customLong("fault-close-after"), help: ArgumentHelp(
-        "Answer N requests per connection, then close the TCP connection when the next one arrives.",
-        valueName: "N", visibility: .hidden))
+    @Option(
+        name: .customLong("fault-close-after"),
+        help: ArgumentHelp(
+            "Answer N requests per connection, then close the TCP connection when the next one arrives.",
+            valueName: "N", visibility: .hidden))
     var closeAfter: Int?
 
-    @Option(name: .customLong("fault-reset-after"), help: ArgumentHelp(
-        "Answer N requests per connection, wait until the client acknowledged them, then reset the TCP connection (RST).",
-        valueName: "N", visibility: .hidden))
+    @Option(
+        name: .customLong("fault-reset-after"),
+        help: ArgumentHelp(
+            "Answer N requests per connection, wait until the client acknowledged them, then reset the TCP connection (RST).",
+            valueName: "N", visibility: .hidden))
     var resetAfter: Int?
 
-    @Option(name: .customLong("fault-eof-after"), help: ArgumentHelp(
-        "Answer N requests per connection, then end TCP (FIN) without TLS close_notify.",
-        valueName: "N", visibility: .hidden))
+    @Option(
+        name: .customLong("fault-eof-after"),
+        help: ArgumentHelp(
+            "Answer N requests per connection, then end TCP (FIN) without TLS close_notify.",
+            valueName: "N", visibility: .hidden))
     var eofAfter: Int?
 
-    @Option(name: .customLong("fault-drop-unanswered-after"), help: ArgumentHelp(
-        "Answer N requests per connection; then receive (and log) the requests that arrive, answer none of them, and reset the connection: requests a server may have processed without answering.",
-        valueName: "N", visibility: .hidden))
+    @Option(
+        name: .customLong("fault-drop-unanswered-after"),
+        help: ArgumentHelp(
+            "Answer N requests per connection; then receive (and log) the requests that arrive, answer none of them, and reset the connection: requests a server may have processed without answering.",
+            valueName: "N", visibility: .hidden))
     var dropUnansweredAfter: Int?
 
-    @Flag(name: .customLong("fault-never-answer"), help: ArgumentHelp(
-        "Read requests but never answer them.", visibility: .hidden))
+    @Flag(
+        name: .customLong("fault-never-answer"),
+        help: ArgumentHelp(
+            "Read requests but never answer them.", visibility: .hidden))
     var neverAnswer = false
 
-    @Flag(name: .customLong("fault-http1-only"), help: ArgumentHelp(
-        "Serve TLS without HTTP/2 (ALPN http/1.1; HTTP/1.1 505 answers).", visibility: .hidden))
+    @Flag(
+        name: .customLong("fault-http1-only"),
+        help: ArgumentHelp(
+            "Serve TLS without HTTP/2 (ALPN http/1.1; HTTP/1.1 505 answers).", visibility: .hidden))
     var http1Only = false
 
-    @Flag(name: .customLong("fault-accept-probe"), help: ArgumentHelp(
-        "Answer the all-zero device token 200 instead of BadDeviceToken (apnsctl doctor must fail on it).", visibility: .hidden))
+    @Flag(
+        name: .customLong("fault-accept-probe"),
+        help: ArgumentHelp(
+            "Answer the all-zero device token 200 instead of BadDeviceToken (apnsctl doctor must fail on it).",
+            visibility: .hidden))
     var acceptProbe = false
 
-    @Option(name: .customLong("fault-connections"), help: ArgumentHelp(
-        "Only the first N connections misbehave (default: all).", valueName: "N", visibility: .hidden))
+    @Option(
+        name: .customLong("fault-connections"),
+        help: ArgumentHelp(
+            "Only the first N connections misbehave (default: all).", valueName: "N", visibility: .hidden))
     var connections: Int?
 
     func validate() throws {
-        for (flag, value) in [("--fault-goaway-after", goAwayAfter), ("--fault-close-after", closeAfter),
-                              ("--fault-reset-after", resetAfter), ("--fault-eof-after", eofAfter),
-                              ("--fault-drop-unanswered-after", dropUnansweredAfter),
-                              ("--fault-connections", connections)] {
+        for (flag, value) in [
+            ("--fault-goaway-after", goAwayAfter), ("--fault-close-after", closeAfter),
+            ("--fault-reset-after", resetAfter), ("--fault-eof-after", eofAfter),
+            ("--fault-drop-unanswered-after", dropUnansweredAfter),
+            ("--fault-connections", connections),
+        ] {
             if let value, value < 0 { throw ValidationError("\(flag) must be 0 or more, not \(value)") }
         }
     }
 
     var faults: MockFaults {
-        MockFaults(goAwayAfterStreams: goAwayAfter, closeAfterRequests: closeAfter, resetAfterAnswers: resetAfter,
-                   eofAfterAnswers: eofAfter, dropUnansweredAfter: dropUnansweredAfter, neverAnswer: neverAnswer, http1Only: http1Only, connections: connections)
+        MockFaults(
+            goAwayAfterStreams: goAwayAfter, closeAfterRequests: closeAfter, resetAfterAnswers: resetAfter,
+            eofAfterAnswers: eofAfter, dropUnansweredAfter: dropUnansweredAfter, neverAnswer: neverAnswer,
+            http1Only: http1Only, connections: connections)
     }
 }
 

@@ -11,11 +11,14 @@ enum BroadcastDryRun {
         guard let first = plan.jobs.first else { return nil }
         var notes: [String] = []
         if plan.jobs.count > 1 {
-            notes.append("# the same request goes to \(plan.jobs.count - 1) more channel\(plan.jobs.count == 2 ? "" : "s"), only apns-channel-id and apns-request-id differ")
+            notes.append(
+                "# the same request goes to \(plan.jobs.count - 1) more channel\(plan.jobs.count == 2 ? "" : "s"), only apns-channel-id and apns-request-id differ"
+            )
         }
         let endpoint = plan.route.endpoint
-        return DryRunText(url: endpoint.url + first.request.path, headers: first.request.fields(authority: endpoint.authority),
-                          body: first.request.body, environment: plan.credentials.environment, tokenIDs: plan.credentials.tokenIDs,
-                          identity: plan.credentials.identity, proxy: nil, notes: notes, settings: settings)
+        return DryRunText(
+            url: endpoint.url + first.request.path, headers: first.request.fields(authority: endpoint.authority),
+            body: first.request.body, environment: plan.credentials.environment, tokenIDs: plan.credentials.tokenIDs,
+            identity: plan.credentials.identity, proxy: nil, notes: notes, settings: settings)
     }
 }

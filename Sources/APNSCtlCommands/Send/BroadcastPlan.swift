@@ -24,7 +24,9 @@ extension APNSCtl.Send {
         let now = world.clock.now()
         // 1. Flags (64): what a broadcast cannot have, then values.
         if !devices.isEmpty || devicesFile != nil {
-            throw .usage("--channel and --device/--devices both given; a broadcast goes to channels, a push to devices: send them separately")
+            throw .usage(
+                "--channel and --device/--devices both given; a broadcast goes to channels, a push to devices: send them separately"
+            )
         }
         if broadcast.channels.isEmpty {
             throw .usage("--request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)")
@@ -36,17 +38,25 @@ extension APNSCtl.Send {
             }
         }
         if broadcast.requestID != nil && broadcast.channels.count > 1 {
-            throw .usage("--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time")
+            throw .usage(
+                "--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time"
+            )
         }
         if let type = settings[.pushType]?.value, type != Broadcast.pushType {
-            throw .usage("\(settings.label(.pushType)) \(type.rawValue): broadcasts are always liveactivity; leave --push-type out")
+            throw .usage(
+                "\(settings.label(.pushType)) \(type.rawValue): broadcasts are always liveactivity; leave --push-type out"
+            )
         }
         if request.collapseID != nil { throw .usage("--collapse-id: broadcasts have no collapse id; leave it out") }
         if request.apnsID != nil { throw .usage("--apns-id: broadcasts are named by --request-id, not apns-id") }
         if let event = try parsedLiveActivityEvent(), event == .start {
-            throw .usage("--live-activity start: a broadcast cannot start a Live Activity (a channel updates the activities that joined it); send the start to a device with --device, and broadcast update or end")
+            throw .usage(
+                "--live-activity start: a broadcast cannot start a Live Activity (a channel updates the activities that joined it); send the start to a device with --device, and broadcast update or end"
+            )
         }
-        if liveActivity.contentChanged { throw .usage("--content-changed: broadcasts are Live Activity pushes; send widget pushes to devices") }
+        if liveActivity.contentChanged {
+            throw .usage("--content-changed: broadcasts are Live Activity pushes; send widget pushes to devices")
+        }
         let priority = settings[.priority]?.value ?? .immediate
         let expiration = try settings.expirationTime(now: now) ?? 0
         let sizeLimit = PushHeaders.sizeLimit(settings[.sizeLimit]?.value, for: Broadcast.pushType, broadcast: true)
@@ -54,17 +64,24 @@ extension APNSCtl.Send {
         try settings.checkCAFile()
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
-        let payload = try loadPayload(type: PushDescription.RequestedType(built: Broadcast.pushType, given: Broadcast.pushType), now: now, in: world)
+        let payload = try loadPayload(
+            type: PushDescription.RequestedType(built: Broadcast.pushType, given: Broadcast.pushType), now: now,
+            in: world)
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
-        let body = try checkPayload(payload, ParsedPayload(payload.payload), pushType: Broadcast.pushType, priority: priority,
-                                    topic: nil, sizeLimit: sizeLimit, minify: settings.isOn(.minify), broadcast: true, now: now, in: world)
-        let request = BroadcastRequest(bundleID: credentials.bundleID, priority: priority, expiration: expiration,
-                                       bearerToken: credentials.bearerToken, payload: body)
+        let body = try checkPayload(
+            payload, ParsedPayload(payload.payload), pushType: Broadcast.pushType, priority: priority,
+            topic: nil, sizeLimit: sizeLimit, minify: settings.isOn(.minify), broadcast: true, now: now, in: world)
+        let request = BroadcastRequest(
+            bundleID: credentials.bundleID, priority: priority, expiration: expiration,
+            bearerToken: credentials.bearerToken, payload: body)
         let port = settings.checkedPort(endpoints: settings.endpointList, in: world)
-        let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel", in: world) { env in
+        let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel", in: world)
+        { env in
             PushEndpoint(host: env.host, port: port)
         }
-        return BroadcastPlan(broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID), credentials: credentials,
-                             route: SendRoute(environment: credentials.environment, endpoint: route.endpoint, proxy: route.proxy))
+        return BroadcastPlan(
+            broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),
+            credentials: credentials,
+            route: SendRoute(environment: credentials.environment, endpoint: route.endpoint, proxy: route.proxy))
     }
 }

@@ -19,18 +19,23 @@ struct CertificatePushRule {
     func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
         let name = label ?? "the certificate"
         guard pushType.allowsCertificateAuth else {
-            throw .credential("\(name): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)")
+            throw .credential(
+                "\(name): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
+            )
         }
         guard !pushType.topicSuffix.isEmpty else { return nil }
         guard info.hasTopicsExtension else {
             guard pushType == .liveactivity else { return nil }
-            return "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
+            return
+                "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
         }
         // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
         let needed = RequestDefaults.suffixed(topic, for: pushType)
         guard !info.topics.contains(needed) else { return nil }
         let pushes = pushType == .liveactivity ? "Live Activities need" : "\(pushType.rawValue) pushes need"
-        throw .credential("\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; \(pushes) a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)\(mockKeyHint)")
+        throw .credential(
+            "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; \(pushes) a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)\(mockKeyHint)"
+        )
     }
 
     /// Where the mock's own key is, for advice to use token auth: the mock profile's certificate is the user's only

@@ -32,15 +32,21 @@ struct CurlCommand {
 
     /// The dry runs' command: `send`'s resolved credentials and connection settings as curl options, then the
     /// request. PEM held in a variable stays there: curl reads it through a pipe, never from a file.
-    static func lines(url: String, headers: [HeaderField], body: [UInt8], settings: ResolvedSettings,
-                      identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, proxy: ProxySelection? = nil) -> [String] {
+    static func lines(
+        url: String, headers: [HeaderField], body: [UInt8], settings: ResolvedSettings,
+        identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, proxy: ProxySelection? = nil
+    ) -> [String] {
         var curl = CurlCommand(url: url)
         let passphraseFile = settings[.passphraseFile]?.value
         if let cert = settings[.cert]?.value, let identity {
             switch (cert, settings[.key]?.value) {
-            case (.file(let path), .file(let keyPath)?): curl.certificate(path: path, keyPath: keyPath, identity: identity, passphraseFile: passphraseFile)
-            case (.file(let path), nil): curl.certificate(path: path, keyPath: nil, identity: identity, passphraseFile: passphraseFile)
-            default: curl.certificateInVariables(cert, key: settings[.key]?.value, identity: identity, passphraseFile: passphraseFile)
+            case (.file(let path), .file(let keyPath)?):
+                curl.certificate(path: path, keyPath: keyPath, identity: identity, passphraseFile: passphraseFile)
+            case (.file(let path), nil):
+                curl.certificate(path: path, keyPath: nil, identity: identity, passphraseFile: passphraseFile)
+            default:
+                curl.certificateInVariables(
+                    cert, key: settings[.key]?.value, identity: identity, passphraseFile: passphraseFile)
             }
         }
         if let tokenIDs, let authKey = settings[.authKey]?.value {
@@ -63,7 +69,8 @@ struct CurlCommand {
             return
         }
         variables.append("APNS_CERT=\(Self.shellQuoted(path))")
-        let certType = identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
+        let certType =
+            identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
         words.append("--cert \"$APNS_CERT\"" + certType)
         if let keyPath {
             variables.append("APNS_KEY=\(Self.shellQuoted(keyPath))")
@@ -77,7 +84,9 @@ struct CurlCommand {
     private mutating func passphrase(file passphraseFile: String?) {
         explainConfigEscaping()
         if let passphraseFile {
-            variables.append("APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r' | \(Self.configEscaper))")
+            variables.append(
+                "APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r' | \(Self.configEscaper))"
+            )
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
             variables.append("APNS_PASSPHRASE=\(Self.configEscaped("\"$APNSCTL_PASSPHRASE\""))")
@@ -94,7 +103,8 @@ struct CurlCommand {
 
     /// One comment, before the first secret escaped for curl's config, on why it is escaped.
     private mutating func explainConfigEscaping() {
-        let comment = "# secrets reach curl in its config on standard input, never as arguments; \\ and \" are escaped for it"
+        let comment =
+            "# secrets reach curl in its config on standard input, never as arguments; \\ and \" are escaped for it"
         if !variables.contains(comment) { variables.append(comment) }
     }
 
@@ -109,11 +119,13 @@ struct CurlCommand {
     /// (same passphrase sources as send) and gives curl that.
     private mutating func legacyCertificate(path: String, passphraseFile: String?) {
         let pem = path + ".pem"
-        variables.append("# \(Self.commentSafe(path)) uses legacy RC2 encryption, which curl's OpenSSL 3 cannot read; "
-            + "this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it afterwards)")
+        variables.append(
+            "# \(Self.commentSafe(path)) uses legacy RC2 encryption, which curl's OpenSSL 3 cannot read; "
+                + "this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it afterwards)")
         if passphraseFile == nil { variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this") }
-        variables.append("apnsctl convert \(Self.shellQuoted(path)) -o \(Self.shellQuoted(pem)) --force"
-            + (passphraseFile.map { " --passphrase-file \(Self.shellQuoted($0))" } ?? ""))
+        variables.append(
+            "apnsctl convert \(Self.shellQuoted(path)) -o \(Self.shellQuoted(pem)) --force"
+                + (passphraseFile.map { " --passphrase-file \(Self.shellQuoted($0))" } ?? ""))
         variables.append("APNS_CERT=\(Self.shellQuoted(pem))")
         words.append("--cert \"$APNS_CERT\"")
     }
@@ -128,21 +140,27 @@ struct CurlCommand {
     mutating func token(key: CredentialSource, keyID: String, teamID: String) {
         switch key {
         case .file(let path):
-            variables.append("APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(path)) --key-id \(keyID) --team-id \(teamID))")
+            variables.append(
+                "APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(path)) --key-id \(keyID) --team-id \(teamID))")
         case .pem(_, let variable):
-            variables.append("# the key is PEM text in \(variable): apnsctl jwt reads it from there (never from a file)")
+            variables.append(
+                "# the key is PEM text in \(variable): apnsctl jwt reads it from there (never from a file)")
             variables.append("APNS_JWT=$(apnsctl jwt --key-id \(keyID) --team-id \(teamID))")
         }
     }
 
     /// A certificate (or its key) held as PEM text in `APNSCTL_CERT`/`APNSCTL_KEY`: curl reads it through a pipe
     /// from the variable (process substitution: bash, zsh, ksh), so the text never lands in a file.
-    mutating func certificateInVariables(_ cert: CredentialSource, key: CredentialSource?, identity: PushIdentity, passphraseFile: String?) {
+    mutating func certificateInVariables(
+        _ cert: CredentialSource, key: CredentialSource?, identity: PushIdentity, passphraseFile: String?
+    ) {
         for (flag, source) in [("--cert", cert)] + (key.map { [("--key", $0)] } ?? []) {
             switch source {
             case .file(let path): words.append("\(flag) \(Self.shellQuoted(path))")
             case .pem(_, let variable):
-                variables.append("# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads it from the variable through a pipe (bash, zsh), never from a file")
+                variables.append(
+                    "# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads it from the variable through a pipe (bash, zsh), never from a file"
+                )
                 words.append("\(flag) <(printf '%s\\n' \"$\(variable)\")")
             }
         }
@@ -160,7 +178,8 @@ struct CurlCommand {
         if let user = proxy.user {
             explainConfigEscaping()
             variables.append("# the proxy password: set APNS_PROXY_PASSWORD before running this")
-            variables.append("APNS_PROXY_USER=\(Self.configEscaped(Self.shellQuoted(user + ":") + "\"$APNS_PROXY_PASSWORD\""))")
+            variables.append(
+                "APNS_PROXY_USER=\(Self.configEscaped(Self.shellQuoted(user + ":") + "\"$APNS_PROXY_PASSWORD\""))")
             configure("proxy-user", "$APNS_PROXY_USER")
         }
     }

@@ -20,7 +20,10 @@ extension DeviceFile.Problem {
         case .file, .keyFile: return "--devices " + message
         case .badLines(let file, let lines, let more):
             var out = lines.map { bad -> String in
-                let advice = bad.tokenProblem.map { if case .innerWhitespace = $0 { return "; give one per line" } else { return "" } } ?? ""
+                let advice =
+                    bad.tokenProblem.map {
+                        if case .innerWhitespace = $0 { return "; give one per line" } else { return "" }
+                    } ?? ""
                 return "--devices \(file):\(bad.line): \"\(bad.excerpt)\": \(bad.reason)\(advice)"
             }
             if more > 0 { out.append("--devices \(file): … and \(more) more bad line\(more == 1 ? "" : "s")") }

@@ -42,8 +42,10 @@ struct DryRunText {
         out.append("")
         out += notes
         out.append("# \(environment.rawValue), \(body.count) bytes; nothing was sent. The same request with curl:")
-        return out + CurlCommand.lines(url: url, headers: headers, body: body, settings: settings, identity: identity,
-                                       tokenIDs: tokenIDs, proxy: proxy)
+        return out
+            + CurlCommand.lines(
+                url: url, headers: headers, body: body, settings: settings, identity: identity,
+                tokenIDs: tokenIDs, proxy: proxy)
     }
 
     /// Writes the lines on `out` (standard output).

@@ -5,48 +5,72 @@ import ArgumentParser
 /// bring a Live Activity payload file up to date, with `PayloadBuilder`. Values stay strings here so every bad
 /// value becomes one usage error naming its flag.
 struct LiveActivityOptions: ParsableArguments {
-    @Option(name: .customLong("live-activity"),
-            help: ArgumentHelp("Build a Live Activity push: aps.event and aps.timestamp (now); the push type is liveactivity and the topic gets .push-type.liveactivity. Priority 10 (the default) updates count against an hourly budget on the device; --priority 5 ones do not.",
-                               valueName: "start|update|end"), completion: .list(LiveActivityEvent.allCases.map(\.rawValue)))
+    @Option(
+        name: .customLong("live-activity"),
+        help: ArgumentHelp(
+            "Build a Live Activity push: aps.event and aps.timestamp (now); the push type is liveactivity and the topic gets .push-type.liveactivity. Priority 10 (the default) updates count against an hourly budget on the device; --priority 5 ones do not.",
+            valueName: "start|update|end"), completion: .list(LiveActivityEvent.allCases.map(\.rawValue)))
     var event: String?
 
-    @Option(name: .customLong("content-state"),
-            help: ArgumentHelp("aps.content-state: a JSON object, @FILE, or @- for standard input. Swift Date fields want seconds since 2001, not UNIX time.",
-                               valueName: "json|@file"), completion: .file())
+    @Option(
+        name: .customLong("content-state"),
+        help: ArgumentHelp(
+            "aps.content-state: a JSON object, @FILE, or @- for standard input. Swift Date fields want seconds since 2001, not UNIX time.",
+            valueName: "json|@file"), completion: .file())
     var contentState: String?
 
-    @Option(name: .customLong("attributes-type"), help: ArgumentHelp("aps.attributes-type: your ActivityAttributes type name (start).", valueName: "name"))
+    @Option(
+        name: .customLong("attributes-type"),
+        help: ArgumentHelp("aps.attributes-type: your ActivityAttributes type name (start).", valueName: "name"))
     var attributesType: String?
 
-    @Option(name: .customLong("attributes"),
-            help: ArgumentHelp("aps.attributes: the static attributes as a JSON object, @FILE or @- (start).", valueName: "json|@file"), completion: .file())
+    @Option(
+        name: .customLong("attributes"),
+        help: ArgumentHelp(
+            "aps.attributes: the static attributes as a JSON object, @FILE or @- (start).", valueName: "json|@file"),
+        completion: .file())
     var attributes: String?
 
-    @Option(name: .customLong("stale-date"),
-            help: ArgumentHelp("aps.stale-date: now, a UNIX time, or a duration from now such as 15m, 4h.", valueName: "when"))
+    @Option(
+        name: .customLong("stale-date"),
+        help: ArgumentHelp(
+            "aps.stale-date: now, a UNIX time, or a duration from now such as 15m, 4h.", valueName: "when"))
     var staleDate: String?
 
-    @Option(name: .customLong("dismissal-date"),
-            help: ArgumentHelp("aps.dismissal-date (end): now, a UNIX time, or a duration from now such as 1h.", valueName: "when"))
+    @Option(
+        name: .customLong("dismissal-date"),
+        help: ArgumentHelp(
+            "aps.dismissal-date (end): now, a UNIX time, or a duration from now such as 1h.", valueName: "when"))
     var dismissalDate: String?
 
-    @Option(name: .customLong("relevance-score"),
-            help: ArgumentHelp("aps.relevance-score: a number (the highest Live Activity gets the Dynamic Island; alerts take 0 to 1).", valueName: "n"))
+    @Option(
+        name: .customLong("relevance-score"),
+        help: ArgumentHelp(
+            "aps.relevance-score: a number (the highest Live Activity gets the Dynamic Island; alerts take 0 to 1).",
+            valueName: "n"))
     var relevanceScore: String?
 
-    @Flag(name: .customLong("input-push-token"), help: "aps.input-push-token: 1 (start: ask iOS for an activity update token).")
+    @Flag(
+        name: .customLong("input-push-token"),
+        help: "aps.input-push-token: 1 (start: ask iOS for an activity update token).")
     var inputPushToken = false
 
-    @Option(name: .customLong("input-push-channel"),
-            help: ArgumentHelp("aps.input-push-channel (start: join this broadcast channel).", valueName: "id"))
+    @Option(
+        name: .customLong("input-push-channel"),
+        help: ArgumentHelp("aps.input-push-channel (start: join this broadcast channel).", valueName: "id"))
     var inputPushChannel: String?
 
-    @Option(name: .customLong("timestamp"),
-            help: ArgumentHelp("aps.timestamp: now or a UNIX time (default with --live-activity: now). apnsctl send update.json --timestamp now sends a saved update again.",
-                               valueName: "now|unix"))
+    @Option(
+        name: .customLong("timestamp"),
+        help: ArgumentHelp(
+            "aps.timestamp: now or a UNIX time (default with --live-activity: now). apnsctl send update.json --timestamp now sends a saved update again.",
+            valueName: "now|unix"))
     var timestamp: String?
 
-    @Flag(name: .customLong("content-changed"),
-          help: "A widgets or controls push: {\"aps\":{\"content-changed\":true}}; give --push-type widgets or controls (the topic gets its suffix). No apns-priority or apns-expiration is sent unless given.")
+    @Flag(
+        name: .customLong("content-changed"),
+        help:
+            "A widgets or controls push: {\"aps\":{\"content-changed\":true}}; give --push-type widgets or controls (the topic gets its suffix). No apns-priority or apns-expiration is sent unless given."
+    )
     var contentChanged = false
 }

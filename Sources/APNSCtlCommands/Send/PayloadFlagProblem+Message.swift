@@ -34,7 +34,8 @@ extension PayloadFlagProblem {
         switch self {
         case .notWithContentChanged(let others):
             let names = others.map(\.flag)
-            return "\(names.first ?? ""): --content-changed builds a widgets or controls push, whose aps holds only content-changed; "
+            return
+                "\(names.first ?? ""): --content-changed builds a widgets or controls push, whose aps holds only content-changed; "
                 + "leave out \(names.joined(separator: ", "))"
         case .liveActivityOnly(let field):
             return "\(field.flag): only Live Activity pushes carry it; add --live-activity start, update or end "
@@ -44,13 +45,15 @@ extension PayloadFlagProblem {
         case .badBadge(let text):
             return "--badge \(JSONWriter.quoted(text)): must be a whole number, 0 or more (0 removes the badge)"
         case .notJSON(let field, let file, let error):
-            return "\(Self.label(field, file: file)): line \(error.line), column \(error.column): not valid JSON: \(error.message)"
+            return
+                "\(Self.label(field, file: file)): line \(error.line), column \(error.column): not valid JSON: \(error.message)"
         case .notAnObject(let field, let file, let found):
             return "\(Self.label(field, file: file)): must be a JSON object such as {\"eta\":12}, found \(found)"
         case .badTime(let field, let problem):
             return "\(field.flag) \(problem.message)"
         case .badTimestamp(let text):
-            return "--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity) or a UNIX time in seconds"
+            return
+                "--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity) or a UNIX time in seconds"
         case .badRelevanceScore(let text):
             return "--relevance-score \(JSONWriter.quoted(text)): not a number; give a number such as 0.5 "
                 + "(alerts take 0 to 1; the Live Activity with the highest score gets the Dynamic Island)"

@@ -32,10 +32,13 @@ struct PushDescription {
     /// The type the flags ask for; a `--push-type` the builder flags contradict is a usage error (64).
     func requestedType() throws(CLIError) -> RequestedType {
         if liveActivity != nil, let type = pushType, type != .liveactivity {
-            throw .usage("\(pushTypeLabel) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
+            throw .usage(
+                "\(pushTypeLabel) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
         }
         if contentChanged, let type = pushType, type != .widgets, type != .controls {
-            throw .usage("\(pushTypeLabel) \(type.rawValue): --content-changed builds a widgets or controls push; give --push-type widgets or controls")
+            throw .usage(
+                "\(pushTypeLabel) \(type.rawValue): --content-changed builds a widgets or controls push; give --push-type widgets or controls"
+            )
         }
         let built: PushType? = liveActivity != nil ? .liveactivity : contentChanged ? pushType : nil
         return RequestedType(built: built, given: built ?? pushType ?? topic.flatMap(PushType.inferred(fromTopic:)))

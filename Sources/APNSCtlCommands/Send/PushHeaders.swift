@@ -19,26 +19,39 @@ struct PushHeaders: Equatable {
 
     /// Plans the headers of `payload` described by `description`; `certificate` is nil with token auth, and
     /// `expiration` is the resolved `expiration` at the clock's now. Throws usage (64) and credential (77) errors.
-    static func plan(_ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
-                     parsed: ParsedPayload, certificate: CertificatePushRule?, expiration: Int64?) throws(CLIError) -> PushHeaders {
-        let topic = try self.topic(description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
-        let pushType = try self.pushType(description, requested: requested, topic: topic, payload: payload, parsed: parsed)
+    static func plan(
+        _ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
+        parsed: ParsedPayload, certificate: CertificatePushRule?, expiration: Int64?
+    ) throws(CLIError) -> PushHeaders {
+        let topic = try self.topic(
+            description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
+        let pushType = try self.pushType(
+            description, requested: requested, topic: topic, payload: payload, parsed: parsed)
         var warnings: [String] = []
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
         if pushType == .widgets || pushType == .controls, expiration != nil {
-            warnings.append("\(description.expirationLabel): \(pushType.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it")
+            warnings.append(
+                "\(description.expirationLabel): \(pushType.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it"
+            )
         }
-        return PushHeaders(topic: topic, pushType: pushType, priority: RequestDefaults.priority(explicit: description.priority, pushType: pushType),
-                           expiration: expiration, sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings)
+        return PushHeaders(
+            topic: topic, pushType: pushType,
+            priority: RequestDefaults.priority(explicit: description.priority, pushType: pushType),
+            expiration: expiration, sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings)
     }
 
     /// `apns-topic`: the given topic, else the `.apns` file's bundle, else the certificate's (RequestDefaults),
     /// then the builder type's suffix. The certificate's default may carry the suffix of the payload's own type.
-    static func topic(_ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
-                      parsed: ParsedPayload, certificate: CertificateInfo?) throws(CLIError) -> String {
+    static func topic(
+        _ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
+        parsed: ParsedPayload, certificate: CertificateInfo?
+    ) throws(CLIError) -> String {
         let payloadType = requested.built == nil ? requested.given ?? parsed.inferredPushType(topic: nil) : nil
-        guard let topic = RequestDefaults.topic(explicit: description.topic, simulatorTargetBundle: payload.payload.simulatorTargetBundle,
-                                                certificate: certificate, pushType: payloadType) else {
+        guard
+            let topic = RequestDefaults.topic(
+                explicit: description.topic, simulatorTargetBundle: payload.payload.simulatorTargetBundle,
+                certificate: certificate, pushType: payloadType)
+        else {
             guard certificate != nil else { throw CredentialChoice.topicRequired }
             throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
         }
@@ -48,12 +61,16 @@ struct PushHeaders: Equatable {
     /// `apns-push-type`, decided here only: the builder flags' type, else `push-type`, else the topic's suffix,
     /// else the payload's (PayloadValidator.inferPushType). A content-changed payload fits widgets and controls
     /// alike, so without either it is a usage error.
-    static func pushType(_ description: PushDescription, requested: PushDescription.RequestedType, topic: String,
-                         payload: SendPayload, parsed: ParsedPayload) throws(CLIError) -> PushType {
+    static func pushType(
+        _ description: PushDescription, requested: PushDescription.RequestedType, topic: String,
+        payload: SendPayload, parsed: ParsedPayload
+    ) throws(CLIError) -> PushType {
         if let built = requested.built { return built }
         if let given = description.pushType { return given }
         if PushType.inferred(fromTopic: topic) == nil, parsed.apsHoldsOnlyContentChanged {
-            throw CLIError.usage("\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)")
+            throw CLIError.usage(
+                "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)"
+            )
         }
         return parsed.inferredPushType(topic: topic)
     }
@@ -67,7 +84,8 @@ struct PushHeaders: Equatable {
 
     /// The request to every device: these headers, `body`, and the ids and token given.
     func request(body: [UInt8], collapseID: String?, apnsID: String?, bearerToken: String?) -> PushRequest {
-        PushRequest(topic: topic, pushType: pushType, priority: priority, expiration: expiration,
-                    collapseID: collapseID, apnsID: apnsID, bearerToken: bearerToken, payload: body)
+        PushRequest(
+            topic: topic, pushType: pushType, priority: priority, expiration: expiration,
+            collapseID: collapseID, apnsID: apnsID, bearerToken: bearerToken, payload: body)
     }
 }

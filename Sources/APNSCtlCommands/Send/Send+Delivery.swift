@@ -8,29 +8,40 @@ extension APNSCtl.Send {
     /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
     /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
     /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
-    func deliver(_ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
-                 in world: CommandWorld) throws(CLIError) {
+    func deliver(
+        _ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
+        in world: CommandWorld
+    ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
-        var configuration = settings.senderConfiguration(endpoint: route.endpoint, identity: target.identity, proxy: route.proxy, in: world)
+        var configuration = settings.senderConfiguration(
+            endpoint: route.endpoint, identity: target.identity, proxy: route.proxy, in: world)
         configuration.environment = route.environment
         configuration.resendUnknown = settings.isOn(.resendUnknown)
         let verbose = settings.isOn(.verbose)
         let color = settings[.color]?.value ?? .auto
-        let renderer = SendOutput(format: format, environment: route.environment, endpoint: route.endpoint, total: total,
-                                  lineBuffered: verbose, quiet: settings.isOn(.quiet), color: color, in: world)
+        let renderer = SendOutput(
+            format: format, environment: route.environment, endpoint: route.endpoint, total: total,
+            lineBuffered: verbose, quiet: settings.isOn(.quiet), color: color, in: world)
         renderer.deviceName = target.deviceName
         renderer.pushType = target.pushType
         renderer.topicNote = SendOutput.topicNote(topic: target.topic, identity: target.identity)
         let verboseLog = verbose ? SendVerbose(in: world) : nil
         if verbose {
-            for line in SendVerbose.proxyLines(route.proxy, endpoint: route.endpoint) { world.standardError.print(PrintableText.escapingControls(line) + "\n") }
+            for line in SendVerbose.proxyLines(route.proxy, endpoint: route.endpoint) {
+                world.standardError.print(PrintableText.escapingControls(line) + "\n")
+            }
             if let fallback, fallback.route.proxy != route.proxy {
                 for line in SendVerbose.proxyLines(fallback.route.proxy, endpoint: fallback.route.endpoint) {
                     world.standardError.print(PrintableText.escapingControls(line) + "\n")
                 }
             }
         }
-        let observer = verboseLog.map { log in { (event: SendEvent) in renderer.flush(); log.show(event) } }
+        let observer = verboseLog.map { log in
+            { (event: SendEvent) in
+                renderer.flush()
+                log.show(event)
+            }
+        }
         let send: ((any InterruptSource)?, (PushResult) -> Void) -> SendSummary
         do {
             if let fallback {
@@ -39,8 +50,10 @@ extension APNSCtl.Send {
                 second.endpoint = fallback.route.endpoint
                 second.environment = fallback.route.environment
                 second.proxy = fallback.route.proxy.proxy
-                send = try EnvironmentFallbackSender(first: configuration, second: second, request: fallback.request,
-                                                     devices: fallback.devices, observer: observer).run
+                send = try EnvironmentFallbackSender(
+                    first: configuration, second: second, request: fallback.request,
+                    devices: fallback.devices, observer: observer
+                ).run
             } else {
                 send = try PushSender(configuration: configuration, requests: requests, observer: observer).run
             }
@@ -60,7 +73,9 @@ extension APNSCtl.Send {
         output.onFailure = nil
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
-        let signal = summary.interruptedBy.flatMap { $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0 }
+        let signal = summary.interruptedBy.flatMap {
+            $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0
+        }
         if let signal {
             summary.interruptedBy = signal
             throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary, restUnknown: total == nil))

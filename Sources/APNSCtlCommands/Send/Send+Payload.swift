@@ -9,7 +9,9 @@ extension APNSCtl.Send {
         guard let text = liveActivity.event else { return nil }
         guard let event = LiveActivityEvent(rawValue: text.lowercased()) else {
             let names = LiveActivityEvent.allCases.map(\.rawValue)
-            throw .usage("--live-activity \(JSONWriter.quoted(text)): must be start, update or end\(Suggestion.closest(to: text.lowercased(), among: names).map { "; did you mean \($0)?" } ?? "")")
+            throw .usage(
+                "--live-activity \(JSONWriter.quoted(text)): must be start, update or end\(Suggestion.closest(to: text.lowercased(), among: names).map { "; did you mean \($0)?" } ?? "")"
+            )
         }
         return event
     }
@@ -28,10 +30,15 @@ extension APNSCtl.Send {
             if path == "-" {
                 stdinReaders.append("\(flag) @-")
                 if stdinReaders.count > 1 {
-                    throw .usage("\(stdinReaders.joined(separator: " and ")) both read standard input; put one of them in a file")
+                    throw .usage(
+                        "\(stdinReaders.joined(separator: " and ")) both read standard input; put one of them in a file"
+                    )
                 }
             }
-            do { return FlagJSON(field: field, file: path, bytes: try FileSystem.read(path, standardInput: world.standardInput)) } catch {
+            do {
+                return FlagJSON(
+                    field: field, file: path, bytes: try FileSystem.read(path, standardInput: world.standardInput))
+            } catch {
                 throw .inputMissing("\(flag) @\(path): \(error.message)")
             }
         }
@@ -59,14 +66,20 @@ extension APNSCtl.Send {
     func readPayload(in world: CommandWorld) throws(CLIError) -> SendPayload? {
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
-        do { return SendPayload(payload: try Payload.load(path: payload, standardInput: world.standardInput), name: payload) } catch {
-            throw CLIError.inputMissing(error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
+        do {
+            return SendPayload(
+                payload: try Payload.load(path: payload, standardInput: world.standardInput), name: payload)
+        } catch {
+            throw CLIError.inputMissing(
+                error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
         }
     }
 
     /// The payload to send: the payload flags (their `@FILE` values read first), then PAYLOAD, then the two made
     /// into one by `SendPayload.applying`.
-    func loadPayload(type: PushDescription.RequestedType, now: Int64, in world: CommandWorld) throws(CLIError) -> SendPayload {
+    func loadPayload(type: PushDescription.RequestedType, now: Int64, in world: CommandWorld) throws(CLIError)
+        -> SendPayload
+    {
         let flags = try payloadFlags(in: world)
         return try SendPayload.applying(flags, to: try readPayload(in: world), type: type, now: now)
     }

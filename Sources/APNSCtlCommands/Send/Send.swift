@@ -117,18 +117,24 @@ extension APNSCtl {
                       apnsctl send alert.json -c push.p12 -d TOKEN --port 2197
                 """)
 
-        @Argument(help: ArgumentHelp("Payload: a .json or .apns file, - for standard input, or inline JSON starting with {.",
-                                     valueName: "payload"), completion: .file())
+        @Argument(
+            help: ArgumentHelp(
+                "Payload: a .json or .apns file, - for standard input, or inline JSON starting with {.",
+                valueName: "payload"), completion: .file())
         var payload: String?
 
-        @Option(name: [.customShort("d"), .customLong("device")],
-                help: ArgumentHelp("Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional), or a device name from the settings file; one token per --device.",
-                                   valueName: "token"), completion: .none)
+        @Option(
+            name: [.customShort("d"), .customLong("device")],
+            help: ArgumentHelp(
+                "Device token, repeatable: hex in any case, or Xcode's <xxxxxxxx xxxxxxxx ...> form (brackets optional), or a device name from the settings file; one token per --device.",
+                valueName: "token"), completion: .none)
         var devices: [String] = []
 
-        @Option(name: .customLong("devices"),
-                help: ArgumentHelp("File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
-                                   valueName: "file"), completion: .file())
+        @Option(
+            name: .customLong("devices"),
+            help: ArgumentHelp(
+                "File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
+                valueName: "file"), completion: .file())
         var devicesFile: String?
 
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
@@ -140,31 +146,45 @@ extension APNSCtl {
         @OptionGroup(title: "Connection") var connection: SendConnectionOptions
         @OptionGroup(title: "Broadcast (iOS 18 Live Activities; see apnsctl channel)") var broadcast: BroadcastOptions
 
-        @Option(name: [.customShort("o"), .setting(.output)],
-                help: ArgumentHelp("Result format: text (one line per device and a summary) or json (one JSON object per device).",
-                                   valueName: "text|json"), completion: .list(["text", "json"]),
-                transform: SettingArgument.transform(.output, .send))
+        @Option(
+            name: [.customShort("o"), .setting(.output)],
+            help: ArgumentHelp(
+                "Result format: text (one line per device and a summary) or json (one JSON object per device).",
+                valueName: "text|json"), completion: .list(["text", "json"]),
+            transform: SettingArgument.transform(.output, .send))
         var output: SettingValue?
 
-        @Flag(name: [.customShort("q"), .setting(.quiet)],
-              help: "Text output: print only rejected and failed devices and the summary.")
+        @Flag(
+            name: [.customShort("q"), .setting(.quiet)],
+            help: "Text output: print only rejected and failed devices and the summary.")
         var quiet = false
 
-        @Option(name: .setting(.color),
-                help: ArgumentHelp("Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
-                                   valueName: "when"))
+        @Option(
+            name: .setting(.color),
+            help: ArgumentHelp(
+                "Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
+                valueName: "when"))
         var color: ColorChoice?
 
-        @Flag(name: [.customShort("v"), .setting(.verbose)],
-              help: "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings.")
+        @Flag(
+            name: [.customShort("v"), .setting(.verbose)],
+            help:
+                "On stderr: TLS version, ALPN, cipher, request headers (bearer token shortened), response headers, timings."
+        )
         var verbose = false
 
-        @Flag(name: .setting(.resendUnknown),
-              help: "Also send again notifications whose outcome is unknown (completely sent, then the connection ended without an answer): at least once instead of at most once. A device may be notified twice; --collapse-id makes a repeat replace the first on screen.")
+        @Flag(
+            name: .setting(.resendUnknown),
+            help:
+                "Also send again notifications whose outcome is unknown (completely sent, then the connection ended without an answer): at least once instead of at most once. A device may be notified twice; --collapse-id makes a repeat replace the first on screen."
+        )
         var resendUnknown = false
 
-        @Flag(name: .customLong("dry-run"),
-              help: "Validate, then print the request and an equivalent curl --http2 command (secrets as shell variables); connect to nothing.")
+        @Flag(
+            name: .customLong("dry-run"),
+            help:
+                "Validate, then print the request and an equivalent curl --http2 command (secrets as shell variables); connect to nothing."
+        )
         var dryRun = false
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
@@ -180,7 +200,9 @@ extension APNSCtl {
             // The device file owns the list's descriptor: keep it until everything is sent.
             defer { withExtendedLifetime(plan.devices.file) {} }
             do throws(CLIError) {
-                try deliver(settings, DevicePushSource(plan.request, devices: plan.devices.source), to: plan.delivery, format: format, in: world)
+                try deliver(
+                    settings, DevicePushSource(plan.request, devices: plan.devices.source), to: plan.delivery,
+                    format: format, in: world)
             } catch {
                 try Self.endOfStream(plan.devices.file, after: error, in: world)
             }
@@ -190,7 +212,9 @@ extension APNSCtl {
         /// A streamed `--devices` list that ended at a bad line: the devices before it have their results, then
         /// the error lines, exit 64 (CLI.md). A signal (130/143) or lost output (74) still wins; a rejection or
         /// transport failure is said too, then 64. Without a bad line, `error` is rethrown as it was.
-        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?, in world: CommandWorld) throws(CLIError) {
+        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?, in world: CommandWorld)
+            throws(CLIError)
+        {
             guard let problem = file?.streamProblem else {
                 if let error { throw error }
                 return

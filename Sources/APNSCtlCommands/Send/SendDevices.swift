@@ -40,7 +40,9 @@ extension APNSCtl.Send {
             guard timesGiven[token.hex] == 1 else { continue }
             tokens.append(token)
             if token.looksTruncated {
-                world.standardError.warning("--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?")
+                world.standardError.warning(
+                    "--device \(token.abbreviated): only \(token.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?"
+                )
             }
         }
         for token in tokens {
@@ -52,11 +54,17 @@ extension APNSCtl.Send {
         let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
             let lookup = settings.devices.lookup(recording: fileNames)
-            do { file = try DeviceFile(path: devicesFile, names: lookup, standardInput: world.standardInput) } catch { throw Self.devicesError(error) }
+            do { file = try DeviceFile(path: devicesFile, names: lookup, standardInput: world.standardInput) } catch {
+                throw Self.devicesError(error)
+            }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")
-                let more = file.shortTokenCount > file.shortTokenLines.count ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
-                world.standardError.warning("--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?")
+                let more =
+                    file.shortTokenCount > file.shortTokenLines.count
+                    ? " and \(file.shortTokenCount - file.shortTokenLines.count) more" : ""
+                world.standardError.warning(
+                    "--devices \(devicesFile): \(file.shortTokenCount) token\(file.shortTokenCount == 1 ? " is" : "s are") shorter than 64 hex digits (line \(lines)\(more)); were they cut short?"
+                )
             }
         }
         let count: Int? = file?.isStreamed == true ? nil : tokens.count + (file?.count ?? 0)
@@ -65,13 +73,16 @@ extension APNSCtl.Send {
         let fileFirst: DeviceToken?
         do { fileFirst = try file?.firstToken() } catch { throw Self.devicesError(error) }
         guard let first = tokens.first ?? fileFirst else {
-            throw CLIError.usage("--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
+            throw CLIError.usage(
+                "--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
         }
         var sources: [DeviceSource] = [DeviceArraySource(tokens)]
         if let file {
             do { sources.append(try file.makeSource()) } catch { throw Self.devicesError(error) }
         }
-        return SendDevices(source: DeviceChainSource(sources), count: count, first: first, file: file, names: names, fileNames: fileNames)
+        return SendDevices(
+            source: DeviceChainSource(sources), count: count, first: first, file: file, names: names,
+            fileNames: fileNames)
     }
 
     /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.

@@ -9,13 +9,17 @@ struct SendPayload {
     /// `read` (PAYLOAD, if given) with the payload `flags` applied (CLI.md, "Live Activities and widgets"):
     /// `type.given` decides whether the alert flags build a Live Activity alert. Without payload flags PAYLOAD is
     /// returned byte for byte; a flag's bad value or combination is a usage error (64). Pure: nothing is read here.
-    static func applying(_ flags: PayloadFlags, to read: SendPayload?, type: PushDescription.RequestedType,
-                         now: Int64) throws(CLIError) -> SendPayload {
+    static func applying(
+        _ flags: PayloadFlags, to read: SendPayload?, type: PushDescription.RequestedType,
+        now: Int64
+    ) throws(CLIError) -> SendPayload {
         if let read, flags.isEmpty { return read }
         let base = read.map { PayloadBuilder.Base($0.payload.body) }
         let kind = PayloadBuilder.kind(of: flags, pushType: type.given, base: base)
         if let read, kind == .alert, let first = flags.alertFlags.first {
-            throw CLIError.usage("\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other")
+            throw CLIError.usage(
+                "\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other"
+            )
         }
         let body: [UInt8]
         do { body = try PayloadBuilder.build(flags, pushType: type.given, base: base, now: now) } catch {

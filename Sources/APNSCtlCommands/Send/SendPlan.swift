@@ -18,9 +18,10 @@ struct SendPlan {
 
     /// Where the devices' pushes go, and how their results are named.
     var delivery: DeliveryTarget {
-        DeliveryTarget(route: route, identity: credentials.identity, total: devices.count, noun: "device",
-                       fallback: fallback.map { SendFallback(route: $0, request: request, devices: devices.source) },
-                       topic: request.topic, pushType: request.pushType, deviceName: deviceName)
+        DeliveryTarget(
+            route: route, identity: credentials.identity, total: devices.count, noun: "device",
+            fallback: fallback.map { SendFallback(route: $0, request: request, devices: devices.source) },
+            topic: request.topic, pushType: request.pushType, deviceName: deviceName)
     }
 
     /// The name a token was given by, on the command line or in the list.
@@ -42,7 +43,8 @@ extension APNSCtl.Send {
         let description = try pushDescription(settings)
         let requested = try description.requestedType()
         if payload == "-" && devicesFile == "-" {
-            throw CLIError.usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
+            throw CLIError.usage(
+                "PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
         }
         if devices.isEmpty && devicesFile == nil {
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
@@ -62,32 +64,39 @@ extension APNSCtl.Send {
         let (route, fallback) = try settings.sendRoutes(credentials, port: port, in: world)
 
         // 5. Every header, the push type decided once, and what the credentials can carry (64, 77).
-        let headers = try PushHeaders.plan(description, requested: requested, payload: payload, parsed: parsed,
-                                           certificate: credentials.certificateRule(settings), expiration: expiration)
+        let headers = try PushHeaders.plan(
+            description, requested: requested, payload: payload, parsed: parsed,
+            certificate: credentials.certificateRule(settings), expiration: expiration)
         for warning in headers.warnings { world.standardError.warning(warning) }
 
         // 6. Every validate rule (65), then the bytes to send. A defaulted priority breaks no rule, so only
         // `--priority` is checked.
-        let body = try checkPayload(payload, parsed, pushType: headers.pushType, priority: description.priority, topic: headers.topic,
-                                    sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now, in: world)
-        let pushRequest = headers.request(body: body, collapseID: collapseID, apnsID: apnsID, bearerToken: credentials.bearerToken)
-        return SendPlan(request: pushRequest, route: route, fallback: fallback, devices: devices, credentials: credentials)
+        let body = try checkPayload(
+            payload, parsed, pushType: headers.pushType, priority: description.priority, topic: headers.topic,
+            sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now, in: world)
+        let pushRequest = headers.request(
+            body: body, collapseID: collapseID, apnsID: apnsID, bearerToken: credentials.bearerToken)
+        return SendPlan(
+            request: pushRequest, route: route, fallback: fallback, devices: devices, credentials: credentials)
     }
 
     /// The push as the resolved settings and the builder flags describe it.
     func pushDescription(_ settings: ResolvedSettings) throws(CLIError) -> PushDescription {
-        PushDescription(topic: settings[.topic]?.value, pushType: settings[.pushType]?.value, priority: settings[.priority]?.value,
-                        liveActivity: try parsedLiveActivityEvent(), contentChanged: liveActivity.contentChanged,
-                        sizeLimit: settings[.sizeLimit]?.value, pushTypeLabel: settings.label(.pushType),
-                        expirationLabel: settings.label(.expiration))
+        PushDescription(
+            topic: settings[.topic]?.value, pushType: settings[.pushType]?.value, priority: settings[.priority]?.value,
+            liveActivity: try parsedLiveActivityEvent(), contentChanged: liveActivity.contentChanged,
+            sizeLimit: settings[.sizeLimit]?.value, pushTypeLabel: settings.label(.pushType),
+            expirationLabel: settings.label(.expiration))
     }
 
     /// Runs the validator as `validate` would on the `parsed` payload as a push of `pushType` to `topic`, prints
     /// its findings on stderr, and returns the body to send. `now` runs the rules about the current time (a Live
     /// Activity timestamp far from it).
-    func checkPayload(_ loaded: SendPayload, _ parsed: ParsedPayload, pushType: PushType, priority: Priority?,
-                      topic: String?, sizeLimit limit: Int, minify: Bool,
-                      broadcast: Bool = false, now: Int64? = nil, in world: CommandWorld) throws(CLIError) -> [UInt8] {
+    func checkPayload(
+        _ loaded: SendPayload, _ parsed: ParsedPayload, pushType: PushType, priority: Priority?,
+        topic: String?, sizeLimit limit: Int, minify: Bool,
+        broadcast: Bool = false, now: Int64? = nil, in world: CommandWorld
+    ) throws(CLIError) -> [UInt8] {
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
         options.now = now
@@ -98,15 +107,20 @@ extension APNSCtl.Send {
         let report = PayloadValidator.validate(parsed, options: options)
         for p in report.problems {
             // A rule about a flag's value names the flag, not the payload file (CLI.md).
-            let line = p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
+            let line =
+                p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
         if let minifiedCount, minifiedCount > limit {
-            world.standardError.error("\(loaded.name):1:1: (root): minified payload is \(minifiedCount) bytes, \(minifiedCount - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it")
+            world.standardError.error(
+                "\(loaded.name):1:1: (root): minified payload is \(minifiedCount) bytes, \(minifiedCount - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it"
+            )
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
         }
         if report.hasErrors {
-            throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent")
+            throw CLIError.payloadInvalid(
+                "\(loaded.name): the payload is invalid (\(report.errors.count) error\(report.errors.count == 1 ? "" : "s") above); nothing was sent"
+            )
         }
         let minified = minifiedCount == nil ? nil : loaded.payload.minified()
         return minified ?? loaded.payload.body

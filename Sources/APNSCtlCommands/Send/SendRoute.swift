@@ -17,27 +17,40 @@ extension ResolvedSettings {
     /// with its proxy and, for `env auto`, the other environment for devices the first answers `BadDeviceToken`.
     /// A certificate that cannot reach the environment is 77; `auto` with a one-environment certificate, or with
     /// one server for both, is 64.
-    func sendRoutes(_ credentials: PushCredentials, port: Int, in world: CommandWorld) throws(CLIError) -> (route: SendRoute, fallback: SendRoute?) {
+    func sendRoutes(_ credentials: PushCredentials, port: Int, in world: CommandWorld) throws(CLIError) -> (
+        route: SendRoute, fallback: SendRoute?
+    ) {
         let endpoints = endpointList
         let environment = try credentials.environment(self)
         let identity = credentials.identity
         var fallback: SendRoute? = nil
         if isAutoEnvironment {
-            if let info = identity?.info, info.isApplePush, info.environments.count == 1, let only = info.sortedEnvironments.first {
-                throw CLIError.usage("\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)")
+            if let info = identity?.info, info.isApplePush, info.environments.count == 1,
+                let only = info.sortedEnvironments.first
+            {
+                throw CLIError.usage(
+                    "\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)"
+                )
             }
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             let otherEndpoint = endpoints.endpoint(for: other, port: port)
-            fallback = SendRoute(environment: other, endpoint: otherEndpoint, proxy: try proxySelection(for: otherEndpoint))
+            fallback = SendRoute(
+                environment: other, endpoint: otherEndpoint, proxy: try proxySelection(for: otherEndpoint))
         }
         let endpoint = endpoints.endpoint(for: environment, port: port)
         if let fallback, fallback.endpoint.url == endpoint.url {
             // One server for both environments would answer BadDeviceToken twice and blame the token.
-            throw CLIError.usage("\(label(.env)) auto needs two servers, but \(label(.endpoint)) \(endpoint.url) names one for both environments; "
-                + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production")
+            throw CLIError.usage(
+                "\(label(.env)) auto needs two servers, but \(label(.endpoint)) \(endpoint.url) names one for both environments; "
+                    + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production"
+            )
         }
-        SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)]
-                                                 + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), in: world)
-        return (SendRoute(environment: environment, endpoint: endpoint, proxy: try proxySelection(for: endpoint)), fallback)
+        SendConnectionOptions.warnAboutEndpoints(
+            endpoints,
+            using: [(environment, endpoint)]
+                + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), in: world)
+        return (
+            SendRoute(environment: environment, endpoint: endpoint, proxy: try proxySelection(for: endpoint)), fallback
+        )
     }
 }

@@ -35,7 +35,8 @@ final class SendVerbose {
         guard summary.failed > 0 else { return "* done in \(time) over \(connections)" }
         let why = summary.failure?.message ?? "the connection failed"
         if summary.failed == summary.total { return "* failed after \(time): \(why)" }
-        return "* finished in \(time) over \(connections); \(summary.failed) of \(summary.total) devices got no answer: \(why)"
+        return
+            "* finished in \(time) over \(connections); \(summary.failed) of \(summary.total) devices got no answer: \(why)"
     }
 
     /// The lines for `event` (static so tests can check redaction without a terminal).
@@ -45,21 +46,28 @@ final class SendVerbose {
             return ["* connecting to \(endpoint.authority)" + (attempt > 1 ? " (connection \(attempt))" : "")]
         case .connected(let i):
             if let proxy = i.proxy, let tunnel = i.tunnelMs {
-                return ["* TCP connected to proxy \(proxy.display) in \(SendOutput.milliseconds(i.connectMs)); tunnel to \(i.endpoint.authority) in \(SendOutput.milliseconds(tunnel)) (\(i.proxyAnswer ?? "open")); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
-                        "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)"]
+                return [
+                    "* TCP connected to proxy \(proxy.display) in \(SendOutput.milliseconds(i.connectMs)); tunnel to \(i.endpoint.authority) in \(SendOutput.milliseconds(tunnel)) (\(i.proxyAnswer ?? "open")); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
+                    "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)",
+                ]
             }
-            return ["* TCP connected in \(SendOutput.milliseconds(i.connectMs)); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
-                    "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)"]
+            return [
+                "* TCP connected in \(SendOutput.milliseconds(i.connectMs)); TLS handshake \(SendOutput.milliseconds(i.handshakeMs))",
+                "* \(i.tlsVersion), cipher \(i.cipher), ALPN \(i.alpn)",
+            ]
         case .serverSettings(let max):
             return ["* server SETTINGS: max concurrent streams \(max == UInt32.max ? "unlimited" : String(max))"]
         case .connectFailed(let why):
             return ["* connection failed: \(why.message)"]
         case .request(let target, let request, let authority):
-            return ["* request for \(target.abbreviated)"] + request.fields(authority: authority).map { "> \($0.name): \(SecretRedaction.display($0))" }
+            return ["* request for \(target.abbreviated)"]
+                + request.fields(authority: authority).map { "> \($0.name): \(SecretRedaction.display($0))" }
                 + ["> (\(request.body.count) byte body)"]
         case .response(let target, let response, let ms):
             var out = ["< :status: \(response.status)"]
-            out += response.headers.map { "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line($0.value, limit: 1024))" }
+            out += response.headers.map {
+                "< \(PrintableText.escapingControls($0.name)): \(PrintableText.line($0.value, limit: 1024))"
+            }
             if !response.body.isEmpty { out.append("< " + PrintableText.line(response.body, limit: 300)) }
             out.append("* \(target.abbreviated) answered in \(SendOutput.milliseconds(ms))")
             return out
@@ -73,8 +81,12 @@ final class SendVerbose {
             if unknown > 0 { parts.append("\(unknown) sent without an answer: unknown, not sent again") }
             return ["* connection ended: \(why.description(afterGoAway: nil)) (" + parts.joined(separator: "; ") + ")"]
         case .interrupted(let signal, let inFlight):
-            let name = signal == InterruptSignals.outputLost ? "standard output failed" : signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
-            return ["* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"]
+            let name =
+                signal == InterruptSignals.outputLost
+                ? "standard output failed" : signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
+            return [
+                "* \(name): sending nothing new; waiting up to 2 s for \(inFlight) answer\(inFlight == 1 ? "" : "s") in flight"
+            ]
         }
     }
 
@@ -85,6 +97,8 @@ final class SendVerbose {
         if let proxy = selection.proxy {
             return ["* proxy \(proxy.display) (from \(source))" + (proxy.hasCredentials ? ", with credentials" : "")]
         }
-        return ["* no proxy for \(endpoint.host): \(selection.bypassedBy ?? "an exemption") matches it (\(source) is set)"]
+        return [
+            "* no proxy for \(endpoint.host): \(selection.bypassedBy ?? "an exemption") matches it (\(source) is set)"
+        ]
     }
 }

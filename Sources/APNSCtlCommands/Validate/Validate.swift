@@ -1,6 +1,6 @@
 import APNSCore
-import ArgumentParser
 import APNSSettings
+import ArgumentParser
 
 extension APNSCtl {
     /// `apnsctl validate`: checks payload files against APNs size limits and `aps` rules, without sending,
@@ -43,25 +43,33 @@ extension APNSCtl {
                   apnsctl validate -o json Payloads/alert.json
                 """)
 
-        @Argument(help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"), completion: .file())
+        @Argument(
+            help: ArgumentHelp("Payload files (.json or .apns); - reads standard input.", valueName: "payload"),
+            completion: .file())
         var payloads: [String]
 
-        @Option(name: .customLong("push-type"),
-                help: ArgumentHelp("Judge every payload as this push type: \(PushType.allNames). Default: inferred per file.",
-                                   valueName: "type"), completion: .list(PushType.allCases.map(\.rawValue)))
+        @Option(
+            name: .customLong("push-type"),
+            help: ArgumentHelp(
+                "Judge every payload as this push type: \(PushType.allNames). Default: inferred per file.",
+                valueName: "type"), completion: .list(PushType.allCases.map(\.rawValue)))
         var pushType: String?
 
-        @Option(name: .customLong("size-limit"),
-                help: ArgumentHelp("Byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"),
-                completion: .list(["256", "2k", "4k", "5k"]))
+        @Option(
+            name: .customLong("size-limit"),
+            help: ArgumentHelp(
+                "Byte limit: a number, or 256, 2k, 4k, 5k. Default 4096, 5120 for voip.", valueName: "n"),
+            completion: .list(["256", "2k", "4k", "5k"]))
         var sizeLimit: String?
 
         @Flag(name: .customLong("strict"), help: "Treat warnings as errors (they print as errors and fail the run).")
         var strict = false
 
-        @Option(name: [.customShort("o"), .customLong("output")],
-                help: ArgumentHelp("Output format: text (compiler-style lines) or json (one JSON object per file).",
-                                   valueName: "text|json"), completion: .list(["text", "json"]))
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp(
+                "Output format: text (compiler-style lines) or json (one JSON object per file).",
+                valueName: "text|json"), completion: .list(["text", "json"]))
         var output = "text"
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
@@ -89,7 +97,9 @@ extension APNSCtl {
             }
             renderer.finish()
             if unreadable > 0 {
-                throw CLIError.inputMissing("\(unreadable) of \(payloads.count) payload file\(payloads.count == 1 ? "" : "s") could not be read\(payloads.count > unreadable ? "; the others were checked" : "")")
+                throw CLIError.inputMissing(
+                    "\(unreadable) of \(payloads.count) payload file\(payloads.count == 1 ? "" : "s") could not be read\(payloads.count > unreadable ? "; the others were checked" : "")"
+                )
             }
             if invalid > 0 { throw CLIError.payloadInvalid(nil) }
         }
@@ -99,13 +109,17 @@ extension APNSCtl {
             var options = ValidationOptions(strict: strict, settingNames: .apnsctl)
             if let pushType {
                 guard let type = PushType(userValue: pushType) else {
-                    throw CLIError.usage("--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)")
+                    throw CLIError.usage(
+                        "--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)"
+                    )
                 }
                 options.pushType = type
             }
             if let sizeLimit {
                 guard let limit = SizeLimit.parse(sizeLimit) else {
-                    throw CLIError.usage("--size-limit \(JSONWriter.quoted(sizeLimit)): not a byte count; use a number or 256, 2k, 4k, 5k")
+                    throw CLIError.usage(
+                        "--size-limit \(JSONWriter.quoted(sizeLimit)): not a byte count; use a number or 256, 2k, 4k, 5k"
+                    )
                 }
                 options.sizeLimit = limit
             }

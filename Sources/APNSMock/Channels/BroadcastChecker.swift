@@ -17,13 +17,16 @@ struct BroadcastChecker: Sendable {
     }
 
     /// Judges `request` on a connection in state `auth` at `now` (epoch seconds).
-    func check(_ request: HTTP2ServerRequest, auth: inout ConnectionAuthState, now: Int64,
-               ids: inout MockIDGenerator) -> MockDecision {
+    func check(
+        _ request: HTTP2ServerRequest, auth: inout ConnectionAuthState, now: Int64,
+        ids: inout MockIDGenerator
+    ) -> MockDecision {
         let f = RequestChecker.Fields(request.headers)
         let requestID = f.requestID.flatMap { UUIDString.isCanonical($0) ? $0 : nil } ?? ids.uuid(uppercase: false)
-        var d = MockDecision(reason: nil, apnsID: "", timestamp: nil, device: nil, topic: nil, pushType: f.pushType,
-                             priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
-                             firstTokenAccepted: false)
+        var d = MockDecision(
+            reason: nil, apnsID: "", timestamp: nil, device: nil, topic: nil, pushType: f.pushType,
+            priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
+            firstTokenAccepted: false)
         var answer = BroadcastAnswer(operation: .broadcast, channel: f.channelID, requestID: requestID)
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d, &answer)
@@ -32,8 +35,10 @@ struct BroadcastChecker: Sendable {
         return d
     }
 
-    private func firstFault(_ request: HTTP2ServerRequest, _ f: RequestChecker.Fields, _ auth: inout ConnectionAuthState,
-                            now: Int64, into d: inout MockDecision, _ a: inout BroadcastAnswer) -> APNSReason? {
+    private func firstFault(
+        _ request: HTTP2ServerRequest, _ f: RequestChecker.Fields, _ auth: inout ConnectionAuthState,
+        now: Int64, into d: inout MockDecision, _ a: inout BroadcastAnswer
+    ) -> APNSReason? {
         // 1. Path and method.
         guard let (operation, bundle) = Self.route(path: f.path ?? "", method: f.method ?? "") else { return .badPath }
         a.operation = operation
@@ -45,7 +50,9 @@ struct BroadcastChecker: Sendable {
         if let reason = auth.authorize(authorization: f.authorization, rules: rules, now: now) { return reason }
         // 4. The request id, and the bundle id: no push-type suffix, and one the credentials cover.
         if let id = f.requestID, !UUIDString.isCanonical(id) { return .badMessageId }
-        guard RequestChecker.isTopicSyntax(bundle), PushType.inferred(fromTopic: bundle) == nil else { return .topicDisallowed }
+        guard RequestChecker.isTopicSyntax(bundle), PushType.inferred(fromTopic: bundle) == nil else {
+            return .topicDisallowed
+        }
         if let cert = auth.certificate, !cert.topics.contains(bundle) { return .topicMismatch }
         // 5. The operation.
         switch operation {
@@ -63,13 +70,19 @@ struct BroadcastChecker: Sendable {
     }
 
     /// A send: channel, push type, expiration, priority, the channel's policy, then the body.
-    private func checkBroadcast(_ request: HTTP2ServerRequest, _ f: RequestChecker.Fields, bundle: String) -> APNSReason? {
+    private func checkBroadcast(_ request: HTTP2ServerRequest, _ f: RequestChecker.Fields, bundle: String)
+        -> APNSReason?
+    {
         if let reason = channelFault(f.channelID) { return reason }
         guard let type = f.pushType else { return .missingPushType }
         guard type.lowercased() == Broadcast.pushType.rawValue else { return .invalidPushType }
-        guard let e = f.expiration, !e.isEmpty, e.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return .badExpirationDate }
+        guard let e = f.expiration, !e.isEmpty, e.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
+            return .badExpirationDate
+        }
         guard let p = f.priority, p == "10" || p == "5" || p == "1" else { return .badPriority }
-        guard let id = f.channelID, let storage = store.storage(of: id, bundleID: bundle, environment: rules.environment) else {
+        guard let id = f.channelID,
+            let storage = store.storage(of: id, bundleID: bundle, environment: rules.environment)
+        else {
             return .channelNotRegistered
         }
         if storage == .none && e.contains(where: { $0 != "0" }) { return .badExpirationDate }
@@ -80,14 +93,17 @@ struct BroadcastChecker: Sendable {
     }
 
     /// A create: the body must be `{"message-storage-policy":0|1,"push-type":"LiveActivity"}`.
-    private func create(_ request: HTTP2ServerRequest, _ f: RequestChecker.Fields, bundle: String,
-                        into a: inout BroadcastAnswer) -> APNSReason? {
+    private func create(
+        _ request: HTTP2ServerRequest, _ f: RequestChecker.Fields, bundle: String,
+        into a: inout BroadcastAnswer
+    ) -> APNSReason? {
         if request.bodySize == 0 { return .payloadEmpty }
         guard let root = try? JSONReader.parse(request.body), root.isObject else { return .badRequestPayload }
         guard let type = root[Broadcast.pushTypeField] else { return .missingPushType }
         guard type.string?.lowercased() == Broadcast.channelPushType.lowercased() else { return .invalidPushType }
         guard let n = root[Broadcast.storagePolicyField]?.number, let raw = n.intValue,
-              let storage = ChannelStorage(rawValue: raw) else { return .badRequestParams }
+            let storage = ChannelStorage(rawValue: raw)
+        else { return .badRequestParams }
         guard let id = store.create(bundleID: bundle, environment: rules.environment, storage: storage) else {
             return .cannotCreateChannelConfig
         }
@@ -98,13 +114,19 @@ struct BroadcastChecker: Sendable {
     }
 
     /// A read (200 with the policy) or delete (204) of an existing channel.
-    private func readOrDelete(_ f: RequestChecker.Fields, bundle: String, delete: Bool, into a: inout BroadcastAnswer) -> APNSReason? {
+    private func readOrDelete(_ f: RequestChecker.Fields, bundle: String, delete: Bool, into a: inout BroadcastAnswer)
+        -> APNSReason?
+    {
         if let reason = channelFault(f.channelID) { return reason }
-        guard let id = f.channelID, let storage = store.storage(of: id, bundleID: bundle, environment: rules.environment) else {
+        guard let id = f.channelID,
+            let storage = store.storage(of: id, bundleID: bundle, environment: rules.environment)
+        else {
             return .channelNotRegistered
         }
         if delete {
-            guard store.delete(id, bundleID: bundle, environment: rules.environment) else { return .channelNotRegistered }
+            guard store.delete(id, bundleID: bundle, environment: rules.environment) else {
+                return .channelNotRegistered
+            }
             a.successStatus = 204
             return nil
         }

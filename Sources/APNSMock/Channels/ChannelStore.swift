@@ -47,14 +47,16 @@ final class ChannelStore: Sendable {
             if case .file(.missing) = error { return [] }
             problem = error.message
         }
-        MockServer.warnWithoutBlocking("apnsctl mock: \(problem); starting with no channels (the file is replaced at the next create or delete)")
+        MockServer.warnWithoutBlocking(
+            "apnsctl mock: \(problem); starting with no channels (the file is replaced at the next create or delete)")
         return []
     }
 
     /// Creates a channel; nil when the app already has `limit` channels in `environment`.
     func create(bundleID: String, environment: APNSEnvironment, storage: ChannelStorage) -> String? {
         let made: String? = channels.withLock { channels in
-            guard channels.lazy.filter({ $0.bundleID == bundleID && $0.environment == environment }).count < limit else { return nil }
+            guard channels.lazy.filter({ $0.bundleID == bundleID && $0.environment == environment }).count < limit
+            else { return nil }
             var id = Self.freshID()
             while channels.contains(where: { $0.id == id }) { id = Self.freshID() }
             channels.append(Channel(id: id, bundleID: bundleID, environment: environment, storage: storage))
@@ -66,7 +68,9 @@ final class ChannelStore: Sendable {
 
     /// The channel's policy, nil when no such channel exists for this app in this environment.
     func storage(of id: String, bundleID: String, environment: APNSEnvironment) -> ChannelStorage? {
-        channels.withLock { $0.first { $0.id == id && $0.bundleID == bundleID && $0.environment == environment }?.storage }
+        channels.withLock {
+            $0.first { $0.id == id && $0.bundleID == bundleID && $0.environment == environment }?.storage
+        }
     }
 
     /// Deletes a channel; false when there was none.
@@ -96,7 +100,9 @@ final class ChannelStore: Sendable {
             do { try directory.write(bytes, to: Self.fileName, mode: 0o644, overwrite: true) } catch {
                 if !warnedAboutWriting {
                     warnedAboutWriting = true
-                    MockServer.warnWithoutBlocking("apnsctl mock: cannot save channels: \((error as? PrivateDirectory.Failure)?.message ?? "\(error)"); they last until the mock stops")
+                    MockServer.warnWithoutBlocking(
+                        "apnsctl mock: cannot save channels: \((error as? PrivateDirectory.Failure)?.message ?? "\(error)"); they last until the mock stops"
+                    )
                 }
             }
         }
@@ -126,8 +132,8 @@ final class ChannelStore: Sendable {
         guard let root = try? JSONReader.parse(bytes), let list = root["channels"]?.elements else { return nil }
         return list.compactMap { e in
             guard let id = e["id"]?.string, Broadcast.isChannelIDSyntax(id), let bundle = e["bundle_id"]?.string,
-                  let env = e["environment"]?.string.flatMap(APNSEnvironment.init(rawValue:)),
-                  let raw = e[Broadcast.storagePolicyField]?.number?.intValue, let storage = ChannelStorage(rawValue: raw)
+                let env = e["environment"]?.string.flatMap(APNSEnvironment.init(rawValue:)),
+                let raw = e[Broadcast.storagePolicyField]?.number?.intValue, let storage = ChannelStorage(rawValue: raw)
             else { return nil }
             return Channel(id: id, bundleID: bundle, environment: env, storage: storage)
         }

@@ -54,11 +54,14 @@ public struct MockRules: Sendable {
     /// sent: body and headers); nil (the default) costs nothing.
     public var onRequest: (@Sendable (HTTP2ServerRequest, MockDecision) -> Void)? = nil
 
-    public init(environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
-                unregisteredSince: Int64 = SystemClock.nowMilliseconds(), tokenChecker: (any ProviderTokenChecking)? = nil) {
+    public init(
+        environment: APNSEnvironment = .sandbox, unregistered: Set<String> = [], rejections: [String: APNSReason] = [:],
+        unregisteredSince: Int64 = SystemClock.nowMilliseconds(), tokenChecker: (any ProviderTokenChecking)? = nil
+    ) {
         self.environment = environment
         self.unregistered = Set(unregistered.map { $0.lowercased() })
-        self.rejections = Dictionary(rejections.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.rejections = Dictionary(
+            rejections.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.unregisteredSince = unregisteredSince
         self.tokenChecker = tokenChecker
     }

@@ -53,25 +53,32 @@ public struct RequestChecker: Sendable {
 
     /// Judges `request` on a connection in state `auth` at `now` (epoch seconds). A newly accepted bearer token
     /// updates `auth`; `ids` makes the `apns-id` when the request has no usable one.
-    public func check(_ request: HTTP2ServerRequest, auth: inout ConnectionAuthState, now: Int64,
-                      ids: inout MockIDGenerator) -> MockDecision {
+    public func check(
+        _ request: HTTP2ServerRequest, auth: inout ConnectionAuthState, now: Int64,
+        ids: inout MockIDGenerator
+    ) -> MockDecision {
         let f = Fields(request.headers)
-        var d = MockDecision(reason: nil, apnsID: "", timestamp: nil, device: nil, topic: f.topic, pushType: f.pushType,
-                             priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
-                             firstTokenAccepted: false)
+        var d = MockDecision(
+            reason: nil, apnsID: "", timestamp: nil, device: nil, topic: f.topic, pushType: f.pushType,
+            priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
+            firstTokenAccepted: false)
         d.expiration = f.expiration
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d)
         d.firstTokenAccepted = !hadToken && auth.hasAcceptedToken
-        if d.pushType == PushType.liveactivity.rawValue { d.liveActivityEvent = MockBody.liveActivityEvent(request.body) }
+        if d.pushType == PushType.liveactivity.rawValue {
+            d.liveActivityEvent = MockBody.liveActivityEvent(request.body)
+        }
         rules.onRequest?(request, d)
         if d.apnsID.isEmpty { d.apnsID = ids.uuid() }
         if let reason = d.reason, reason.status == 410 { d.timestamp = rules.unregisteredSince }
         return d
     }
 
-    private func firstFault(_ request: HTTP2ServerRequest, _ f: Fields, _ auth: inout ConnectionAuthState, now: Int64,
-                            into d: inout MockDecision) -> APNSReason? {
+    private func firstFault(
+        _ request: HTTP2ServerRequest, _ f: Fields, _ auth: inout ConnectionAuthState, now: Int64,
+        into d: inout MockDecision
+    ) -> APNSReason? {
         if let id = f.apnsID, UUIDString.isCanonical(id) { d.apnsID = id }
         // 1. Method and path.
         guard f.method == "POST" else { return .methodNotAllowed }
@@ -114,8 +121,10 @@ public struct RequestChecker: Sendable {
     }
 
     /// Step 5: the topic must be present when the credentials cover several, well-formed, and covered.
-    private func checkTopic(_ sent: String?, pushType: inout PushType?, auth: ConnectionAuthState,
-                            into d: inout MockDecision) -> APNSReason? {
+    private func checkTopic(
+        _ sent: String?, pushType: inout PushType?, auth: ConnectionAuthState,
+        into d: inout MockDecision
+    ) -> APNSReason? {
         var topic = sent
         if topic == nil {
             // A single-topic certificate implies its topic; token auth and multi-topic certificates need one.
@@ -148,7 +157,8 @@ public struct RequestChecker: Sendable {
             let isDot = c == 46
             if isDot && previousDot { return false }
             previousDot = isDot
-            let ok = isDot || c == 45 || c == 95 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+            let ok =
+                isDot || c == 45 || c == 95 || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
             if !ok { return false }
         }
         return true

@@ -10,7 +10,8 @@ public struct ProviderTokenKeys: ProviderTokenChecking {
 
     public func check(_ token: String, now: Int64) -> ProviderTokenCheck {
         guard let kid = ProviderToken.Parts(token)?.keyID,
-              let verifier = verifiers.first(where: { $0.keyID == kid }) else { return .rejected(.invalidProviderToken) }
+            let verifier = verifiers.first(where: { $0.keyID == kid })
+        else { return .rejected(.invalidProviderToken) }
         let verdict = verifier.verify(token, now: now)
         if case .valid(let issuedAt) = verdict {
             return .valid(keyID: verifier.keyID, teamID: verifier.teamID, issuedAt: issuedAt)

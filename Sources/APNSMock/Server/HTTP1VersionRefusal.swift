@@ -22,8 +22,9 @@ final class HTTP1VersionRefusal: HTTP2Input, HTTP2Output {
         guard hasPendingOutput else { return }
         let start = offset
         let outcome: Result<Int, E> = answer.withUnsafeBytes { all in
-            do throws(E) { return .success(try write(UnsafeRawBufferPointer(rebasing: all[start...]))) }
-            catch { return .failure(error) }
+            do throws(E) { return .success(try write(UnsafeRawBufferPointer(rebasing: all[start...]))) } catch {
+                return .failure(error)
+            }
         }
         offset += min(answer.count - offset, max(0, try outcome.get()))
     }

@@ -10,7 +10,8 @@ public struct MockServerIdentity: Sendable {
     /// Client certificates must chain to this CA (else 403 `BadCertificate`).
     public var clientCA: X509Certificate
 
-    public init(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate] = [], clientCA: X509Certificate) {
+    public init(certificate: X509Certificate, key: PrivateKey, chain: [X509Certificate] = [], clientCA: X509Certificate)
+    {
         self.certificate = certificate
         self.key = key
         self.chain = chain
@@ -55,11 +56,14 @@ public struct MockConfiguration: Sendable {
     /// Channels per app and environment before `CannotCreateChannelConfig` (APNs: 10,000; tests lower it).
     public var maxChannels: Int = Broadcast.maximumChannels
 
-    public init(host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),
-                faults: MockFaults = .none, threads: Int = 2, handshakeTimeoutMilliseconds: Int = 10_000,
-                firstRequestTimeoutMilliseconds: Int = 10_000, maxConnections: Int = 10_000,
-                maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, errorCloseAfter: Int? = nil, logDescriptor: Int32? = nil,
-                onAnswer: (@Sendable (MockAnswer) -> Void)? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),
+        faults: MockFaults = .none, threads: Int = 2, handshakeTimeoutMilliseconds: Int = 10_000,
+        firstRequestTimeoutMilliseconds: Int = 10_000, maxConnections: Int = 10_000,
+        maxConcurrentStreams: UInt32 = APNSLimit.observedMaxConcurrentStreams, errorCloseAfter: Int? = nil,
+        logDescriptor: Int32? = nil,
+        onAnswer: (@Sendable (MockAnswer) -> Void)? = nil
+    ) {
         self.host = host
         self.port = port
         self.identity = identity

@@ -10,7 +10,8 @@ extension MockConnection {
         for request in requests {
             var decision: MockDecision?
             let actions = machine.requestComplete(streamID: request.streamID, isHead: Self.isHead(request), now: now) {
-                let d = BroadcastChecker.handles(request)
+                let d =
+                    BroadcastChecker.handles(request)
                     ? shared.broadcastChecker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
                     : shared.checker.check(request, auth: &auth, now: context.nowSeconds, ids: &context.ids)
                 decision = d
@@ -21,12 +22,16 @@ extension MockConnection {
     }
 
     /// Carries out the machine's actions on the socket, the session and the log.
-    func apply(_ actions: [Machine.Action], request: HTTP2ServerRequest? = nil, decision: MockDecision? = nil,
-               context: LoopContext) {
+    func apply(
+        _ actions: [Machine.Action], request: HTTP2ServerRequest? = nil, decision: MockDecision? = nil,
+        context: LoopContext
+    ) {
         for action in actions {
             switch action {
             case .startHTTP2(let settings):
-                do { session = try HTTP2ServerSession(settings: settings) } catch { apply(machine.connectionFailed(), context: context) }
+                do { session = try HTTP2ServerSession(settings: settings) } catch {
+                    apply(machine.connectionFailed(), context: context)
+                }
             case .speakHTTP1:
                 http1 = HTTP1VersionRefusal()
             case .logReceived:
@@ -36,8 +41,10 @@ extension MockConnection {
                 respond(decision, on: stream, session: session, context: context, withBody: withBody)
                 context.log.record(decision, connection: number)
                 if let onAnswer = context.onAnswer {
-                    onAnswer(MockAnswer(connection: number, streamID: stream, device: decision.device,
-                                        status: decision.status, reason: decision.reason, apnsID: decision.apnsID))
+                    onAnswer(
+                        MockAnswer(
+                            connection: number, streamID: stream, device: decision.device,
+                            status: decision.status, reason: decision.reason, apnsID: decision.apnsID))
                 }
             case .raiseStreamLimit(let limit):
                 try? session?.setMaxConcurrentStreams(limit)
@@ -66,10 +73,14 @@ extension MockConnection {
     }
 
     /// Queues the answer frames for `decision`: HEADERS only for 200 (and for a HEAD), HEADERS + JSON DATA for errors.
-    private func respond(_ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
-                         withBody: Bool) {
+    private func respond(
+        _ d: MockDecision, on stream: Int32, session: HTTP2ServerSession, context: LoopContext,
+        withBody: Bool
+    ) {
         var headers: [HeaderField] = []
-        if d.reason != nil || !d.body.isEmpty { headers.append(HeaderField(APNSHeader.contentType.name, "application/json")) }
+        if d.reason != nil || !d.body.isEmpty {
+            headers.append(HeaderField(APNSHeader.contentType.name, "application/json"))
+        }
         if let b = d.broadcast {
             headers += b.responseHeaders
         } else {

@@ -42,11 +42,12 @@ final class MockConnection {
         self.tls = tls
         self.shared = shared
         let c = shared.configuration
-        machine = Machine(policy: Machine.Policy(
-            faults: faulty ? c.faults : .none, errorCloseAfter: c.errorCloseAfter,
-            handshakeTimeoutNs: UInt64(max(1, c.handshakeTimeoutMilliseconds)) * 1_000_000,
-            idleTimeoutNs: UInt64(max(1, c.firstRequestTimeoutMilliseconds)) * 1_000_000,
-            maxConcurrentStreams: c.maxConcurrentStreams), now: now)
+        machine = Machine(
+            policy: Machine.Policy(
+                faults: faulty ? c.faults : .none, errorCloseAfter: c.errorCloseAfter,
+                handshakeTimeoutNs: UInt64(max(1, c.handshakeTimeoutMilliseconds)) * 1_000_000,
+                idleTimeoutNs: UInt64(max(1, c.firstRequestTimeoutMilliseconds)) * 1_000_000,
+                maxConcurrentStreams: c.maxConcurrentStreams), now: now)
     }
 
     var fd: Int32 { tls.socket.fd }
@@ -76,7 +77,10 @@ final class MockConnection {
 
     /// Does whatever the socket allows now.
     func service(events: PollEvents, context: LoopContext) {
-        if events.contains(.invalid) { apply(machine.connectionFailed(), context: context); return }
+        if events.contains(.invalid) {
+            apply(machine.connectionFailed(), context: context)
+            return
+        }
         switch machine.phase {
         case .closed: return
         case .handshaking: advanceHandshake(context: context)
@@ -86,8 +90,13 @@ final class MockConnection {
         case .closing(let mode):
             let gone = !events.isDisjoint(with: [.hangUp, .error])
             // The reset mode waits for ACKs by timer; a peer that is already gone would wake the loop for nothing.
-            if mode == .reset && gone { end(reset: true); return }
-            if mode == .endOfFile || mode == .graceful, sentFIN, gone || events.contains(.readable) { discardIncoming() }
+            if mode == .reset && gone {
+                end(reset: true)
+                return
+            }
+            if mode == .endOfFile || mode == .graceful, sentFIN, gone || events.contains(.readable) {
+                discardIncoming()
+            }
             flush(context: context)
         }
         finishIfDone(context: context)
@@ -128,7 +137,10 @@ final class MockConnection {
 
     func advanceHandshake(context: LoopContext) {
         let step: TLSStep
-        do { step = try tls.handshakeStep() } catch { apply(machine.connectionFailed(), context: context); return }
+        do { step = try tls.handshakeStep() } catch {
+            apply(machine.connectionFailed(), context: context)
+            return
+        }
         switch step {
         case .wantRead: needsWritable = false
         case .wantWrite: needsWritable = true

@@ -138,8 +138,12 @@ struct MockConnectionStateMachine {
         // A token connection gets a single stream until its first good token (APNS.md §6); refused credentials
         // never get more, so one client cannot make the mock hold many unfinished requests for nothing.
         streamLimit = credentials == .certificate(refused: false) ? policy.maxConcurrentStreams : 1
-        var actions: [Action] = [.startHTTP2(HTTP2ServerSettings(maxConcurrentStreams: streamLimit,
-                                                                maxUnfinishedRequestBytes: policy.maxUnfinishedRequestBytes))]
+        var actions: [Action] = [
+            .startHTTP2(
+                HTTP2ServerSettings(
+                    maxConcurrentStreams: streamLimit,
+                    maxUnfinishedRequestBytes: policy.maxUnfinishedRequestBytes))
+        ]
         if policy.faults.goAwayAfterStreams == 0 {
             actions.append(faultGoAway(lastStream: 0))
         }

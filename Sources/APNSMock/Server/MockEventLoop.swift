@@ -78,13 +78,17 @@ final class MockEventLoop {
     /// Starts the handshakes of the connections the acceptor dealt this loop.
     private func takeNewConnections(now: UInt64) {
         for accepted in inbox.take() {
-            if stopping { shared.connectionClosed(); continue }
+            if stopping {
+                shared.connectionClosed()
+                continue
+            }
             let tlsContext = accepted.faulty ? (shared.http1Context ?? shared.context) : shared.context
             guard let tls = try? TLSConnection.server(socket: accepted.socket, context: tlsContext) else {
                 shared.connectionClosed()
                 continue
             }
-            let connection = MockConnection(number: accepted.number + 1, tls: tls, shared: shared, faulty: accepted.faulty, now: now)
+            let connection = MockConnection(
+                number: accepted.number + 1, tls: tls, shared: shared, faulty: accepted.faulty, now: now)
             connections.append(connection)
             connection.advanceHandshake(context: context)
         }

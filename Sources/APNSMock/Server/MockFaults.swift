@@ -39,9 +39,12 @@ public struct MockFaults: Sendable, Equatable {
     /// `Maximum active streams violated for this endpoint.`, for clients that must show either.
     public var goAwayDebugText: String?
 
-    public init(goAwayAfterStreams: Int? = nil, closeAfterRequests: Int? = nil, resetAfterAnswers: Int? = nil,
-                eofAfterAnswers: Int? = nil, dropUnansweredAfter: Int? = nil, neverAnswer: Bool = false, http1Only: Bool = false, connections: Int? = nil,
-                goAwayDebugText: String? = nil) {
+    public init(
+        goAwayAfterStreams: Int? = nil, closeAfterRequests: Int? = nil, resetAfterAnswers: Int? = nil,
+        eofAfterAnswers: Int? = nil, dropUnansweredAfter: Int? = nil, neverAnswer: Bool = false,
+        http1Only: Bool = false, connections: Int? = nil,
+        goAwayDebugText: String? = nil
+    ) {
         self.goAwayAfterStreams = goAwayAfterStreams
         self.closeAfterRequests = closeAfterRequests
         self.resetAfterAnswers = resetAfterAnswers

@@ -1,6 +1,6 @@
 import APNSCore
-import APNSPlatform
 import APNSHTTP2
+import APNSPlatform
 
 /// One JSON line per answered notification, so scripts can tail what the mock received. Lines are
 /// collected per event-loop iteration and handed whole to the server's `MockLogWriter`, so lines from

@@ -54,12 +54,15 @@ final class MockLogWriter: Sendable {
     func submit(_ bytes: [UInt8], lines: Int) -> Int {
         guard !bytes.isEmpty else { return state.withLock { $0.submitted } }
         let capacity = capacity
-        let (queued, position, firstDrop) = state.withLock { s -> (Bool, Int, (reason: String, handler: (@Sendable (String) -> Void)?)?) in
+        let (queued, position, firstDrop) = state.withLock {
+            s -> (Bool, Int, (reason: String, handler: (@Sendable (String) -> Void)?)?) in
             s.submitted += lines
             if s.broken || s.queue.count + bytes.count > capacity {
                 var firstDrop: (reason: String, handler: (@Sendable (String) -> Void)?)? = nil
                 if s.dropped == 0 {
-                    let why = s.failedWith.map { "writing the log to standard output failed (\(FileSystem.errnoText($0)))" }
+                    let why = s.failedWith.map {
+                        "writing the log to standard output failed (\(FileSystem.errnoText($0)))"
+                    }
                     firstDrop = (why ?? "nobody is reading the log output fast enough", s.firstDropHandler)
                 }
                 s.dropped += lines
@@ -87,9 +90,9 @@ final class MockLogWriter: Sendable {
         var seen = state.withLock { $0.settled }
         while true {
             let deadline = Condition.deadline(afterMilliseconds: patienceMilliseconds)
-            let (done, settled) = state.wait(while: { $0.settled < position && !$0.broken }, until: deadline) { s, _ in
-                (s.settled >= position || s.broken, s.settled)
-            }
+            let (done, settled) = state.wait(
+                while: { $0.settled < position && !$0.broken }, until: deadline,
+                then: { s, _ in (s.settled >= position || s.broken, s.settled) })
             if done { return true }
             if settled == seen { return false }
             seen = settled
@@ -113,9 +116,11 @@ final class MockLogWriter: Sendable {
         state.withLock { $0.finishing = true }
         state.broadcast()
         let deadline = Condition.deadline(afterMilliseconds: milliseconds)
-        let (drained, lost) = state.wait(while: { $0.queuedLines + $0.writingLines > 0 && !$0.broken }, until: deadline) { s, _ in
-            (s.queuedLines + s.writingLines == 0 || s.broken, s.dropped + s.queuedLines + s.writingLines)
-        }
+        let (drained, lost) = state.wait(
+            while: { $0.queuedLines + $0.writingLines > 0 && !$0.broken }, until: deadline,
+            then: { s, _ in
+                (s.queuedLines + s.writingLines == 0 || s.broken, s.dropped + s.queuedLines + s.writingLines)
+            })
         if drained { thread.join() } else { thread.detach() }
         return lost
     }
@@ -123,13 +128,15 @@ final class MockLogWriter: Sendable {
     private func run() {
         var chunk: [UInt8] = []
         while true {
-            let taken = state.wait(while: { $0.queue.isEmpty && !$0.finishing }) { s, _ -> Bool in
-                if s.queue.isEmpty || s.broken { return false }
-                swap(&chunk, &s.queue)
-                s.writingLines = s.queuedLines
-                s.queuedLines = 0
-                return true
-            }
+            let taken = state.wait(
+                while: { $0.queue.isEmpty && !$0.finishing },
+                then: { s, _ -> Bool in
+                    if s.queue.isEmpty || s.broken { return false }
+                    swap(&chunk, &s.queue)
+                    s.writingLines = s.queuedLines
+                    s.queuedLines = 0
+                    return true
+                })
             guard taken else { return }
             let failure = write(chunk)
             chunk.removeAll(keepingCapacity: true)

@@ -60,7 +60,8 @@ public final class MockServer: Sendable {
         let shared = try MockServerShared(configuration: configuration, listener: listener, stop: stopPipe)
         if let writer = shared.logWriter {
             writer.onFirstDrop = { why in
-                MockServer.warnWithoutBlocking("apnsctl mock: \(why); dropping notification log lines (the server keeps answering)")
+                MockServer.warnWithoutBlocking(
+                    "apnsctl mock: \(why); dropping notification log lines (the server keeps answering)")
             }
             guard writer.start() else { throw .resources("cannot start the log writer thread") }
         }

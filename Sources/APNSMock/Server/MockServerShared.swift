@@ -31,17 +31,21 @@ final class MockServerShared: Sendable {
     init(configuration: MockConfiguration, listener: Socket, stop: WakePipe) throws(MockServerError) {
         self.configuration = configuration
         self.checker = RequestChecker(rules: configuration.rules)
-        self.broadcastChecker = BroadcastChecker(rules: configuration.rules,
-                                                 store: ChannelStore(directory: configuration.channelsDirectory, limit: configuration.maxChannels))
+        self.broadcastChecker = BroadcastChecker(
+            rules: configuration.rules,
+            store: ChannelStore(directory: configuration.channelsDirectory, limit: configuration.maxChannels))
         self.listener = listener
         self.stop = stop
         self.logWriter = configuration.logDescriptor.map { MockLogWriter(fd: $0) }
         let id = configuration.identity
         do {
-            context = try TLSContext.server(certificate: id.certificate, key: id.key, chain: id.chain, clientCA: id.clientCA)
-            http1Context = configuration.faults.http1Only
-                ? try TLSContext.server(certificate: id.certificate, key: id.key, chain: id.chain, clientCA: id.clientCA,
-                                        speakHTTP1Only: true)
+            context = try TLSContext.server(
+                certificate: id.certificate, key: id.key, chain: id.chain, clientCA: id.clientCA)
+            http1Context =
+                configuration.faults.http1Only
+                ? try TLSContext.server(
+                    certificate: id.certificate, key: id.key, chain: id.chain, clientCA: id.clientCA,
+                    speakHTTP1Only: true)
                 : nil
         } catch {
             throw .tls(error)
@@ -66,7 +70,9 @@ final class MockServerShared: Sendable {
             return (c.accepted - 1, nil)
         }
         if let count = verdict.warn {
-            MockServer.warnWithoutBlocking("apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later\(configuration.connectionCapAdvice.map { "; " + $0 } ?? ""))")
+            MockServer.warnWithoutBlocking(
+                "apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later\(configuration.connectionCapAdvice.map { "; " + $0 } ?? ""))"
+            )
         }
         guard let n = verdict.admitted else { return nil }
         return (n, configuration.faults.applies(toConnection: n))
@@ -87,7 +93,9 @@ final class MockServerShared: Sendable {
             return !c.warnedAboutDescriptors
         }
         guard first else { return }
-        MockServer.warnWithoutBlocking("apnsctl mock: cannot accept more connections (\(why)); new clients wait until others disconnect (raise the limit with ulimit -n)")
+        MockServer.warnWithoutBlocking(
+            "apnsctl mock: cannot accept more connections (\(why)); new clients wait until others disconnect (raise the limit with ulimit -n)"
+        )
     }
 
     /// Reads what the mock needs from a client certificate.

@@ -29,8 +29,9 @@ public enum MockReadyFile {
     public static func write(state: MockState, endpoint: String) throws(MockStateError) {
         // overwrite: a temporary file renamed over the old one, so a reader never sees half a file.
         do {
-            try state.storage.write(contents(state: state, endpoint: endpoint, pid: Environment.processID), to: readyName,
-                                    mode: 0o644, overwrite: true)
+            try state.storage.write(
+                contents(state: state, endpoint: endpoint, pid: Environment.processID), to: readyName,
+                mode: 0o644, overwrite: true)
         } catch {
             throw MockStateError(error)
         }
@@ -50,7 +51,8 @@ public enum MockReadyFile {
     /// The `pid` in the current `mock.json`, if it has one.
     static func recordedPID(state: MockState) -> Int32? {
         guard let bytes = try? state.storage.read(readyName), let value = try? JSONReader.parse(bytes),
-              let pid = value["pid"]?.number?.intValue, pid > 0, pid <= Int(Int32.max) else { return nil }
+            let pid = value["pid"]?.number?.intValue, pid > 0, pid <= Int(Int32.max)
+        else { return nil }
         return Int32(pid)
     }
 

@@ -96,7 +96,8 @@ public struct MockState: Sendable {
     /// unreadable or its server certificate has expired, holding the state dir's lock: whoever else may start a
     /// mock shares the dir. Keep the lock as long as the mock runs; another mock on the dir gets `.inUse`.
     public static func prepareExclusively(directory: String, now: Int64 = SystemClock.now())
-        throws(MockStateError) -> (state: MockState, lock: FileLock) {
+        throws(MockStateError) -> (state: MockState, lock: FileLock)
+    {
         let created = try createIfAbsent(directory: directory)
         let storage = try openStorage(directory)
         let lock: FileLock
@@ -116,7 +117,9 @@ public struct MockState: Sendable {
     }
 
     /// The state in `storage`, regenerated in place when it is incomplete, unreadable or expired.
-    private static func loadOrRepair(storage: PrivateDirectory, now: Int64, created: Bool) throws(MockStateError) -> MockState {
+    private static func loadOrRepair(storage: PrivateDirectory, now: Int64, created: Bool) throws(MockStateError)
+        -> MockState
+    {
         if let existing = load(storage: storage, now: now, created: created) { return existing }
         let fresh = try generate()
         try write(fresh.files, into: storage)
@@ -168,19 +171,21 @@ public struct MockState: Sendable {
     /// The existing state, or nil when any part is missing or unusable.
     static func load(storage: PrivateDirectory, now: Int64, created: Bool = false) -> MockState? {
         guard let demo = try? JSONReader.parse(storage.read(FileName.demo)),
-              let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
-              ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
-              let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
-              let server = try? X509Certificate.all(pem: storage.read(FileName.server)).first,
-              let serverKey = try? PrivateKey(pem: storage.read(FileName.serverKey), passphrase: nil),
-              serverKey.matches(server), !server.info.isExpired(now: now),
-              (try? storage.read(FileName.client)) != nil,
-              let keyBytes = try? storage.read(FileName.authKey(keyID)),
-              let signingKey = try? CredentialLoader.loadSigningKey(bytes: keyBytes, path: storage.file(FileName.authKey(keyID)))
+            let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
+            ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
+            let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
+            let server = try? X509Certificate.all(pem: storage.read(FileName.server)).first,
+            let serverKey = try? PrivateKey(pem: storage.read(FileName.serverKey), passphrase: nil),
+            serverKey.matches(server), !server.info.isExpired(now: now),
+            (try? storage.read(FileName.client)) != nil,
+            let keyBytes = try? storage.read(FileName.authKey(keyID)),
+            let signingKey = try? CredentialLoader.loadSigningKey(
+                bytes: keyBytes, path: storage.file(FileName.authKey(keyID)))
         else { return nil }
-        return MockState(storage: storage, keyID: keyID, teamID: teamID,
-                         serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
-                         signingKey: signingKey, created: created)
+        return MockState(
+            storage: storage, keyID: keyID, teamID: teamID,
+            serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
+            signingKey: signingKey, created: created)
     }
 
     /// A generated set: the files to write and what `MockState` needs from them.
@@ -193,10 +198,12 @@ public struct MockState: Sendable {
         let files: [(name: String, bytes: [UInt8], mode: FileMode)]
 
         func state(storage: PrivateDirectory) -> MockState {
-            MockState(storage: storage, keyID: keyID, teamID: teamID,
-                      serverIdentity: MockServerIdentity(certificate: server.certificate, key: server.privateKey,
-                                                         clientCA: ca.certificate),
-                      signingKey: signingKey, created: true)
+            MockState(
+                storage: storage, keyID: keyID, teamID: teamID,
+                serverIdentity: MockServerIdentity(
+                    certificate: server.certificate, key: server.privateKey,
+                    clientCA: ca.certificate),
+                signingKey: signingKey, created: true)
         }
     }
 
@@ -204,13 +211,18 @@ public struct MockState: Sendable {
     static func generate() throws(MockStateError) -> Generated {
         let keyID = CredentialGenerator.makeIdentifier()
         let teamID = CredentialGenerator.makeIdentifier()
-        let ca: PushIdentity, server: PushIdentity, client: PushIdentity, signingKey: SigningKey
+        let ca: PushIdentity
+        let server: PushIdentity
+        let client: PushIdentity
+        let signingKey: SigningKey
         var files: [(name: String, bytes: [UInt8], mode: FileMode)] = []
         do {
             ca = try CredentialGenerator.makeCA(commonName: "apnsctl mock CA")
-            server = try CredentialGenerator.makeServerCertificate(ca: ca, dnsNames: ["localhost"], ipAddresses: ["127.0.0.1", "::1"])
-            client = try CredentialGenerator.makePushCertificate(ca: ca, bundleID: bundleID, kind: .universal(topics: topics),
-                                                                 teamID: teamID)
+            server = try CredentialGenerator.makeServerCertificate(
+                ca: ca, dnsNames: ["localhost"], ipAddresses: ["127.0.0.1", "::1"])
+            client = try CredentialGenerator.makePushCertificate(
+                ca: ca, bundleID: bundleID, kind: .universal(topics: topics),
+                teamID: teamID)
             signingKey = try CredentialGenerator.makeSigningKey()
             files.append((FileName.ca, ca.certificate.pem, 0o644))
             files.append((FileName.server, server.certificate.pem, 0o644))
@@ -232,8 +244,11 @@ public struct MockState: Sendable {
     }
 
     /// Writes `files` into `directory`, each through a temporary file and a rename.
-    private static func write(_ files: [(name: String, bytes: [UInt8], mode: FileMode)], into directory: PrivateDirectory)
-        throws(MockStateError) {
+    private static func write(
+        _ files: [(name: String, bytes: [UInt8], mode: FileMode)], into directory: PrivateDirectory
+    )
+        throws(MockStateError)
+    {
         for file in files {
             do { try directory.write(file.bytes, to: file.name, mode: file.mode, overwrite: true) } catch {
                 throw MockStateError(error)

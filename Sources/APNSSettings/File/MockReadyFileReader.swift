@@ -13,11 +13,14 @@ public enum MockReadyFileReader {
             case .unreadable(_, let reason):
                 throw .missing("-p mock: cannot read \(path): \(reason)")
             case .tooLarge:
-                throw .missing("-p mock: \(path): more than \(maximumSize) bytes, not the mock.json apnsctl mock writes; restart apnsctl mock")
+                throw .missing(
+                    "-p mock: \(path): more than \(maximumSize) bytes, not the mock.json apnsctl mock writes; restart apnsctl mock"
+                )
             case .untrusted(_, let reason, let fix):
-                throw .missing("-p mock: \(path): \(reason); mock.json decides where your credentials go, so it is used only "
-                    + "when no one else can change it: \(fix.map { "\($0), or " } ?? "")start apnsctl mock with a state dir of your own "
-                    + "(APNSCTL_MOCK_STATE_DIR=\"$(mktemp -d)\" apnsctl mock)")
+                throw .missing(
+                    "-p mock: \(path): \(reason); mock.json decides where your credentials go, so it is used only "
+                        + "when no one else can change it: \(fix.map { "\($0), or " } ?? "")start apnsctl mock with a state dir of your own "
+                        + "(APNSCTL_MOCK_STATE_DIR=\"$(mktemp -d)\" apnsctl mock)")
             }
         }
     }

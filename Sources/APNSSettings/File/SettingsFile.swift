@@ -37,7 +37,8 @@ public struct SettingsFile: Sendable, Equatable {
     public let devices: [DeviceName]
 
     public static func == (a: SettingsFile, b: SettingsFile) -> Bool {
-        a.path == b.path && a.defaultProfile?.name == b.defaultProfile?.name && a.defaultProfile?.line == b.defaultProfile?.line
+        a.path == b.path && a.defaultProfile?.name == b.defaultProfile?.name
+            && a.defaultProfile?.line == b.defaultProfile?.line
             && a.profiles == b.profiles && a.devices == b.devices
     }
 
@@ -62,7 +63,8 @@ public struct SettingsFile: Sendable, Equatable {
             switch key {
             case "default-profile":
                 guard case .string(let name) = node.value, !name.isEmpty else {
-                    throw .usage("\(at(node)): default-profile must be a profile's name in quotes, found \(node.value.typeName)")
+                    throw .usage(
+                        "\(at(node)): default-profile must be a profile's name in quotes, found \(node.value.typeName)")
                 }
                 defaultProfile = (name, node.position.line)
             case "profiles":
@@ -76,10 +78,16 @@ public struct SettingsFile: Sendable, Equatable {
                 devices = try deviceTable(node, path: path, section: "[devices]")
             default:
                 if SettingCatalog.setting(key) != nil {
-                    throw .usage("\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]")
+                    throw .usage(
+                        "\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]"
+                    )
                 }
-                let near = Suggestion.closest(to: key, among: topLevelKeys).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
-                throw .usage("\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]")
+                let near =
+                    Suggestion.closest(to: key, among: topLevelKeys).map { "did you mean \(JSONWriter.quoted($0))? " }
+                    ?? ""
+                throw .usage(
+                    "\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]"
+                )
             }
         }
         return SettingsFile(path: path, defaultProfile: defaultProfile, profiles: profiles, devices: devices)
@@ -88,7 +96,9 @@ public struct SettingsFile: Sendable, Equatable {
     private static func profile(_ name: String, _ node: TOMLNode, path: String) throws(SettingsProblem) -> Profile {
         let section = "[profiles.\(name.escapingControls())]"
         guard case .table(let table) = node.value else {
-            throw .usage("\(path):\(node.position.line): profiles.\(name.escapingControls()) must be a table, written \(section)")
+            throw .usage(
+                "\(path):\(node.position.line): profiles.\(name.escapingControls()) must be a table, written \(section)"
+            )
         }
         var values: [(String, TOMLNode)] = []
         var devices: [DeviceName] = []
@@ -100,31 +110,44 @@ public struct SettingsFile: Sendable, Equatable {
             }
             if SettingCatalog.setting(key)?.isSecret == true {
                 // The value is never echoed: it is a secret the user meant to keep.
-                throw .usage("\(at): passphrase in \(section): secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE")
+                throw .usage(
+                    "\(at): passphrase in \(section): secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+                )
             }
             if SettingCatalog.perRunInputs.contains(key) {
-                throw .usage("\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line")
+                throw .usage(
+                    "\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line"
+                )
             }
             guard SettingCatalog.setting(key) != nil else {
-                let near = Suggestion.closest(to: key, among: SettingCatalog.all.map(\.name) + ["devices"])
-                    .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? "; apnsctl config show --for COMMAND lists the settings"
+                let near =
+                    Suggestion.closest(to: key, among: SettingCatalog.all.map(\.name) + ["devices"])
+                    .map { "; did you mean \(JSONWriter.quoted($0))?" }
+                    ?? "; apnsctl config show --for COMMAND lists the settings"
                 throw .usage("\(at): unknown key \"\(key.escapingControls())\" in \(section)\(near)")
             }
             values.append((key, valueNode))
         }
-        return Profile(name: name, line: node.position.line, values: values.map { (name: $0.0, node: $0.1) }, devices: devices)
+        return Profile(
+            name: name, line: node.position.line, values: values.map { (name: $0.0, node: $0.1) }, devices: devices)
     }
 
     /// A `[devices]` table: names to tokens. A name made only of hex digits is refused: `-d VALUE` must be
     /// either a token or a name, never both.
-    private static func deviceTable(_ node: TOMLNode, path: String, section: String) throws(SettingsProblem) -> [DeviceName] {
+    private static func deviceTable(_ node: TOMLNode, path: String, section: String) throws(SettingsProblem)
+        -> [DeviceName]
+    {
         guard case .table(let table) = node.value else {
-            throw .usage("\(path):\(node.position.line): \(section.dropFirst().dropLast()) must be a table of names, written \(section) with name = \"TOKEN\" lines")
+            throw .usage(
+                "\(path):\(node.position.line): \(section.dropFirst().dropLast()) must be a table of names, written \(section) with name = \"TOKEN\" lines"
+            )
         }
         var out: [DeviceName] = []
         for (name, valueNode) in table.entries {
             if DeviceNames.isHexOnly(name) {
-                throw .usage("\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))")
+                throw .usage(
+                    "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))"
+                )
             }
             out.append(DeviceName(name: name, value: valueNode.value, line: valueNode.position.line))
         }

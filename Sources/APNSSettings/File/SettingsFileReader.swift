@@ -12,7 +12,9 @@ public enum SettingsFileReader {
             switch error {
             case .missing:
                 if !location.isExplicit { return nil }
-                throw .missing("\(location.label): no such settings file; check the path, or leave out \(Self.source(location)) to use the default")
+                throw .missing(
+                    "\(location.label): no such settings file; check the path, or leave out \(Self.source(location)) to use the default"
+                )
             case .unseen(_, let reason):
                 // The default location behind a folder this user cannot search (another user's HOME, as under
                 // setpriv or sudo -u): whether a file is there cannot be known, so there is none for this user.
@@ -23,8 +25,9 @@ public enum SettingsFileReader {
             case .tooLarge(let path, _):
                 throw .usage("\(path): more than \(maximumSize >> 20) MiB; a settings file is a few lines of TOML")
             case .untrusted(let path, let reason, let fix):
-                throw .usage("\(path): \(reason); apnsctl reads only a settings file no one else can change, as ssh does"
-                    + (fix.map { ": \($0)" } ?? ""))
+                throw .usage(
+                    "\(path): \(reason); apnsctl reads only a settings file no one else can change, as ssh does"
+                        + (fix.map { ": \($0)" } ?? ""))
             }
         }
     }

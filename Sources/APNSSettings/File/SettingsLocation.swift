@@ -16,7 +16,9 @@ public struct SettingsLocation: Sendable, Equatable {
     /// Without a home directory (and no `XDG_CONFIG_HOME`) there is no default file: the path is empty.
     public static func find(configFlag: String?, variables: [String: String], configHome: String?) -> SettingsLocation {
         if let flag = configFlag { return SettingsLocation(path: flag, origin: .flag("--config")) }
-        if let v = variables["APNSCTL_CONFIG"], !v.isEmpty { return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG")) }
+        if let v = variables["APNSCTL_CONFIG"], !v.isEmpty {
+            return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG"))
+        }
         return SettingsLocation(path: configHome.map { $0 + "/apnsctl/config.toml" } ?? "", origin: .defaultValue)
     }
 

@@ -9,10 +9,13 @@ public enum SettingsReport {
     /// One line per setting of the command, the chosen profile first: `NAME  VALUE  ORIGIN`, aligned.
     public static func showText(_ r: ResolvedSettings) -> [String] {
         var rows: [(String, String, String)] = []
-        if let p = r.profile { rows.append(("profile", p.value.escapingControls(), profileOrigin(p.origin).escapingControls())) }
+        if let p = r.profile {
+            rows.append(("profile", p.value.escapingControls(), profileOrigin(p.origin).escapingControls()))
+        }
         for (setting, value) in r.listing {
             if let value {
-                rows.append((setting.name, shownValue(value).escapingControls(), value.origin.description.escapingControls()))
+                rows.append(
+                    (setting.name, shownValue(value).escapingControls(), value.origin.description.escapingControls()))
             } else if setting.kind == .boolean {
                 rows.append((setting.name, "false", "default"))
             } else {
@@ -183,7 +186,9 @@ public enum SettingsReport {
         return lines
     }
 
-    private static func deviceRows(_ file: SettingsFile?) -> [(entry: SettingsFile.DeviceName, profile: String?, file: String)] {
+    private static func deviceRows(_ file: SettingsFile?) -> [(
+        entry: SettingsFile.DeviceName, profile: String?, file: String
+    )] {
         guard let file else { return [] }
         return file.devices.map { ($0, nil, file.path) }
             + file.profiles.flatMap { p in p.devices.map { ($0, p.name, file.path) } }

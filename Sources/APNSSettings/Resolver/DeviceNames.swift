@@ -30,7 +30,9 @@ public struct DeviceNames: Sendable, Equatable {
     public init(file: SettingsFile?, profile: SettingsFile.Profile?) {
         guard let file else { return }
         for d in file.devices { add(Entry(name: d.name, value: d.value, file: file.path, line: d.line, profile: nil)) }
-        for d in profile?.devices ?? [] { add(Entry(name: d.name, value: d.value, file: file.path, line: d.line, profile: profile?.name)) }
+        for d in profile?.devices ?? [] {
+            add(Entry(name: d.name, value: d.value, file: file.path, line: d.line, profile: profile?.name))
+        }
     }
 
     private mutating func add(_ entry: Entry) {
@@ -40,7 +42,10 @@ public struct DeviceNames: Sendable, Equatable {
 
     /// Whether `text` is made only of hex digits (and so must be a token).
     public static func isHexOnly(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66) }
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x46) || ($0 >= 0x61 && $0 <= 0x66)
+            }
     }
 
     /// Why a value is neither a token nor a known name: `label` names where it came from (`--device "x"`,
@@ -72,7 +77,10 @@ public struct DeviceNames: Sendable, Equatable {
             case .unknownName(let name, let known):
                 let unknown = naming ? "unknown device name \(JSONWriter.quoted(name))" : "unknown device name"
                 if let near = suggestion { return "\(unknown); did you mean \(JSONWriter.quoted(near))?" }
-                if known.isEmpty { return "not a device token, and no device names are defined (add them under [devices] in the settings file)" }
+                if known.isEmpty {
+                    return
+                        "not a device token, and no device names are defined (add them under [devices] in the settings file)"
+                }
                 return "\(unknown); the known names are \(Self.listed(known))"
             case .badEntry(let e, let why):
                 return "device name \(JSONWriter.quoted(e.name)) (\(e.file):\(e.line)) is not a usable token: \(why)"
@@ -83,7 +91,8 @@ public struct DeviceNames: Sendable, Equatable {
         private static func listed(_ names: [String]) -> String {
             let shown = 10
             guard names.count > shown else { return names.joined(separator: ", ") }
-            return names.prefix(shown).joined(separator: ", ") + ", … (\(names.count) in all; apnsctl config list shows them)"
+            return names.prefix(shown).joined(separator: ", ")
+                + ", … (\(names.count) in all; apnsctl config list shows them)"
         }
     }
 
@@ -93,7 +102,9 @@ public struct DeviceNames: Sendable, Equatable {
         if entries.isEmpty, let token = try? DeviceToken(parsing: text) { return Device(token: token, name: nil) }
         let trimmed = text.trimmingBlanks()
         if let entry = entries[trimmed] {
-            guard case .string(let value) = entry.value else { throw .badEntry(entry, "expected a string, found \(entry.value.typeName)") }
+            guard case .string(let value) = entry.value else {
+                throw .badEntry(entry, "expected a string, found \(entry.value.typeName)")
+            }
             do { return Device(token: try DeviceToken(parsing: value), name: entry.name) } catch {
                 throw .badEntry(entry, error.message)
             }
@@ -109,8 +120,10 @@ public struct DeviceNames: Sendable, Equatable {
 
     /// Letters, digits, `-`, `_`, `.`: a plausible name rather than a mangled token.
     static func looksLikeName(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64 && text.unicodeScalars.allSatisfy {
-            ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".") && $0.value > 0x20
-        }
+        !text.isEmpty && text.utf8.count <= 64
+            && text.unicodeScalars.allSatisfy {
+                ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".")
+                    && $0.value > 0x20
+            }
     }
 }

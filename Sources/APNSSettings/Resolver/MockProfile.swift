@@ -8,14 +8,18 @@ public enum MockProfile {
     /// The settings `mock.json` gives, by setting name. No `mock.json` is exit 66 saying to start the mock.
     public static func values(json: [UInt8]?, path: String) throws(SettingsProblem) -> [(String, String)] {
         guard let json else {
-            throw .missing("-p mock: no \(path); start apnsctl mock first (it writes mock.json when it is ready), or set APNSCTL_MOCK_STATE_DIR to its --state-dir")
+            throw .missing(
+                "-p mock: no \(path); start apnsctl mock first (it writes mock.json when it is ready), or set APNSCTL_MOCK_STATE_DIR to its --state-dir"
+            )
         }
         guard let value = try? JSONReader.parse(json) else {
             throw .missing("-p mock: \(path) is not the JSON apnsctl mock writes; restart apnsctl mock")
         }
         var out: [(String, String)] = []
-        for (setting, field) in [(Setting.of(.endpoint).name, "endpoint"), (Setting.of(.caFile).name, "ca_file"),
-                                 (Setting.of(.cert).name, "cert"), (Setting.of(.topic).name, "bundle_id")] {
+        for (setting, field) in [
+            (Setting.of(.endpoint).name, "endpoint"), (Setting.of(.caFile).name, "ca_file"),
+            (Setting.of(.cert).name, "cert"), (Setting.of(.topic).name, "bundle_id"),
+        ] {
             guard let text = value[field]?.string, !text.isEmpty else {
                 throw .missing("-p mock: \(path) has no \(field); restart apnsctl mock")
             }

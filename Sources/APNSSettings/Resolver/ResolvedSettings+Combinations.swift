@@ -9,26 +9,47 @@ extension ResolvedSettings {
         let key = self[.key]
         if command == .jwt {
             guard token != nil else {
-                throw .usage("--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY, or choose a profile with -p")
+                throw .usage(
+                    "--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY, or choose a profile with -p"
+                )
             }
         } else if certificate == nil && token == nil {
-            if let key { throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it") }
-            throw .usage("no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)")
+            if let key {
+                throw .usage(
+                    "\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it"
+                )
+            }
+            throw .usage(
+                "no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)"
+            )
         }
         if let certificate, let token {
             // The advice names them as the user wrote them: flags as flags, settings by their key.
-            let (c, t) = Self.isFlag(certificate.origin) && Self.isFlag(token.origin) ? ("--cert", "--auth-key") : ("cert", "auth-key")
-            throw .usage("\(Self.name(certificate.origin, Setting.of(.cert).name)) and \(Self.name(token.origin, Setting.of(.authKey).name)) both given; choose one: certificate auth (\(c)) or token auth (\(t))")
+            let (c, t) =
+                Self.isFlag(certificate.origin) && Self.isFlag(token.origin)
+                ? ("--cert", "--auth-key") : ("cert", "auth-key")
+            throw .usage(
+                "\(Self.name(certificate.origin, Setting.of(.cert).name)) and \(Self.name(token.origin, Setting.of(.authKey).name)) both given; choose one: certificate auth (\(c)) or token auth (\(t))"
+            )
         }
         if let key, certificate == nil {
-            throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it")
+            throw .usage(
+                "\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it"
+            )
         }
         if let id = self[.keyID], token == nil {
-            throw .usage("\(Self.name(id.origin, Setting.of(.keyID).name)) needs a .p8 key (auth-key) in the same place: a key id belongs to its key")
+            throw .usage(
+                "\(Self.name(id.origin, Setting.of(.keyID).name)) needs a .p8 key (auth-key) in the same place: a key id belongs to its key"
+            )
         }
         if let stranded = strandedKeyID {
-            let from = certificate.map { Self.name($0.origin, Setting.of(.cert).name) } ?? token.map { Self.name($0.origin, Setting.of(.authKey).name) } ?? "elsewhere"
-            throw .usage("\(Self.name(stranded.origin, Setting.of(.keyID).name)): a key id belongs to its key, and the credentials come from \(from); give the key with it (--auth-key), or set key-id where the key is")
+            let from =
+                certificate.map { Self.name($0.origin, Setting.of(.cert).name) } ?? token.map {
+                    Self.name($0.origin, Setting.of(.authKey).name)
+                } ?? "elsewhere"
+            throw .usage(
+                "\(Self.name(stranded.origin, Setting.of(.keyID).name)): a key id belongs to its key, and the credentials come from \(from); give the key with it (--auth-key), or set key-id where the key is"
+            )
         }
         if token == nil {
             for setting in [Setting.of(.teamID), Setting.of(.noTokenCache)] {

@@ -17,8 +17,10 @@ public struct ResolvedSettings: Sendable, Equatable {
     /// A key id given above the layer that supplied the credentials (a key id belongs to its key).
     let strandedKeyID: Sourced<SettingValue>?
 
-    init(command: SettingCommand, location: SettingsLocation, file: SettingsFile?, profile: Sourced<String>?,
-         values: [String: Sourced<SettingValue>], devices: DeviceNames, strandedKeyID: Sourced<SettingValue>?) {
+    init(
+        command: SettingCommand, location: SettingsLocation, file: SettingsFile?, profile: Sourced<String>?,
+        values: [String: Sourced<SettingValue>], devices: DeviceNames, strandedKeyID: Sourced<SettingValue>?
+    ) {
         self.command = command
         self.location = location
         self.file = file

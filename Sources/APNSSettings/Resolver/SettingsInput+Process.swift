@@ -4,17 +4,25 @@ extension SettingsInput {
     /// The edge: the world's variables and home, the settings file (read through `SettingsFileReader`, which
     /// refuses a file others can change), and where the mock's `mock.json` is (read by `MockReadyFileReader`
     /// only if the `mock` profile is chosen).
-    public static func gather(command: SettingCommand, flags: SettingFlags,
-                              world: SettingsWorld) throws(SettingsProblem) -> SettingsInput {
+    public static func gather(
+        command: SettingCommand, flags: SettingFlags,
+        world: SettingsWorld
+    ) throws(SettingsProblem) -> SettingsInput {
         let variables = world.variables
-        let location = SettingsLocation.find(configFlag: flags.config, variables: variables, configHome: world.configHome)
+        let location = SettingsLocation.find(
+            configFlag: flags.config, variables: variables, configHome: world.configHome)
         let bytes = try SettingsFileReader.read(location)
         // No home directory: no default mock state dir (its mock.json is then missing, exit 66), and `~/` is left
         // as written rather than expanded against a guess.
-        let mockFile = MockProfile.readyFilePath(variables: variables, defaultStateDirectory: world.defaultMockStateDirectory) ?? ""
-        var input = SettingsInput(command: command, flags: flags, variables: variables, home: world.home ?? "~", location: location,
-                                  fileBytes: bytes, mockReadyFile: mockFile)
-        input.readMockReadyFile = { () throws(SettingsProblem) in mockFile.isEmpty ? nil : try MockReadyFileReader.read(mockFile) }
+        let mockFile =
+            MockProfile.readyFilePath(variables: variables, defaultStateDirectory: world.defaultMockStateDirectory)
+            ?? ""
+        var input = SettingsInput(
+            command: command, flags: flags, variables: variables, home: world.home ?? "~", location: location,
+            fileBytes: bytes, mockReadyFile: mockFile)
+        input.readMockReadyFile = { () throws(SettingsProblem) in
+            mockFile.isEmpty ? nil : try MockReadyFileReader.read(mockFile)
+        }
         return input
     }
 }

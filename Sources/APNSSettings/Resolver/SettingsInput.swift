@@ -18,8 +18,10 @@ public struct SettingsInput: Sendable {
     /// a test's may hand in bytes.
     public var readMockReadyFile: @Sendable () throws(SettingsProblem) -> [UInt8]?
 
-    public init(command: SettingCommand, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:], home: String,
-                location: SettingsLocation, fileBytes: [UInt8]? = nil, mockReadyFile: String, mockJSON: [UInt8]? = nil) {
+    public init(
+        command: SettingCommand, flags: SettingFlags = SettingFlags(), variables: [String: String] = [:], home: String,
+        location: SettingsLocation, fileBytes: [UInt8]? = nil, mockReadyFile: String, mockJSON: [UInt8]? = nil
+    ) {
         self.command = command
         self.flags = flags
         self.variables = variables

@@ -17,30 +17,48 @@ public enum SettingsResolver {
     }
 
     public static func resolve(_ input: SettingsInput) throws(SettingsProblem) -> ResolvedSettings {
-        let file = try input.fileBytes.map { bytes throws(SettingsProblem) in try SettingsFile.parse(bytes, path: input.location.path) }
+        let file = try input.fileBytes.map { bytes throws(SettingsProblem) in
+            try SettingsFile.parse(bytes, path: input.location.path)
+        }
         let (profileName, profile, mock) = try chooseProfile(input, file: file)
         let paths = SettingParser.Paths(home: input.home, baseDirectory: input.location.directory)
 
         var layers: [Layer] = []
-        layers.append(Layer(origin: { .flag($0.flag) }, raw: { s in
-            guard case .text(let values)? = input.flags.given(s) else { return nil }
-            // A repeatable flag's values are joined for the one parser.
-            return s.isRepeatable ? .toml(.array(values.map { TOMLNode(.string($0), at: TOMLPosition(line: 0, column: 0)) }))
-                                  : .argument(values.last ?? "")
-        }, checked: { s in
-            guard case .value(let value)? = input.flags.given(s) else { return nil }
-            return value
-        }))
-        layers.append(Layer(origin: { .variable($0.variable) }, raw: { s in
-            guard let v = input.variables[s.variable], !v.isEmpty else { return nil }
-            return .argument(v)
-        }))
+        layers.append(
+            Layer(
+                origin: { .flag($0.flag) },
+                raw: { s in
+                    guard case .text(let values)? = input.flags.given(s) else { return nil }
+                    // A repeatable flag's values are joined for the one parser.
+                    return s.isRepeatable
+                        ? .toml(.array(values.map { TOMLNode(.string($0), at: TOMLPosition(line: 0, column: 0)) }))
+                        : .argument(values.last ?? "")
+                },
+                checked: { s in
+                    guard case .value(let value)? = input.flags.given(s) else { return nil }
+                    return value
+                }))
+        layers.append(
+            Layer(
+                origin: { .variable($0.variable) },
+                raw: { s in
+                    guard let v = input.variables[s.variable], !v.isEmpty else { return nil }
+                    return .argument(v)
+                }))
         if let profile, let file {
-            layers.append(Layer(origin: { s in .profile(name: profile.name, file: file.path, line: profile.node(s.name)?.position.line ?? profile.line) },
-                                raw: { s in profile.node(s.name).map { .toml($0.value) } }))
+            layers.append(
+                Layer(
+                    origin: { s in
+                        .profile(
+                            name: profile.name, file: file.path,
+                            line: profile.node(s.name)?.position.line ?? profile.line)
+                    },
+                    raw: { s in profile.node(s.name).map { .toml($0.value) } }))
         } else if let mock {
-            layers.append(Layer(origin: { _ in .mock(file: input.mockReadyFile) },
-                                raw: { s in mock.first { $0.0 == s.name }.map { .argument($0.1) } }))
+            layers.append(
+                Layer(
+                    origin: { _ in .mock(file: input.mockReadyFile) },
+                    raw: { s in mock.first { $0.0 == s.name }.map { .argument($0.1) } }))
         }
 
         func parse(_ setting: Setting, in layer: Layer) throws(SettingsProblem) -> Sourced<SettingValue>? {
@@ -48,7 +66,9 @@ public enum SettingsResolver {
             if let value = layer.checked(setting) { return Sourced(value, from: origin) }
             guard let raw = layer.raw(setting) else { return nil }
             // Flags' endpoints arrive as an array; their messages name the flag as given.
-            return Sourced(try SettingParser.parse(raw, for: setting, command: input.command, origin: origin, paths: paths), from: origin)
+            return Sourced(
+                try SettingParser.parse(raw, for: setting, command: input.command, origin: origin, paths: paths),
+                from: origin)
         }
 
         var values: [String: Sourced<SettingValue>] = [:]
@@ -61,14 +81,26 @@ public enum SettingsResolver {
         var strandedKeyID: Sourced<SettingValue>? = nil
         let credentialSettings = settings.filter { unit.contains($0) }
         let takesKeyID = credentialSettings.contains(keyIDSetting)
-        if let index = layers.firstIndex(where: { layer in credentialSettings.contains { $0 != keyIDSetting && layer.has($0) } }) {
+        if let index = layers.firstIndex(where: { layer in
+            credentialSettings.contains { $0 != keyIDSetting && layer.has($0) }
+        }) {
             for s in credentialSettings { if let v = try parse(s, in: layers[index]) { values[s.name] = v } }
             // A key id above the credentials' layer is stranded: it belongs to a key that layer does not give.
             if takesKeyID {
-                for layer in layers[..<index] { if let v = try parse(keyIDSetting, in: layer) { strandedKeyID = v; break } }
+                for layer in layers[..<index] {
+                    if let v = try parse(keyIDSetting, in: layer) {
+                        strandedKeyID = v
+                        break
+                    }
+                }
             }
         } else if takesKeyID {
-            for layer in layers { if let v = try parse(keyIDSetting, in: layer) { values[keyIDSetting.name] = v; break } }
+            for layer in layers {
+                if let v = try parse(keyIDSetting, in: layer) {
+                    values[keyIDSetting.name] = v
+                    break
+                }
+            }
         }
 
         // The passphrase: the first layer naming either setting supplies it.
@@ -77,7 +109,8 @@ public enum SettingsResolver {
             var found: [(Setting, Sourced<SettingValue>)] = []
             for s in passphraseSettings { if let v = try parse(s, in: layer) { found.append((s, v)) } }
             if found.count > 1 {
-                throw .usage("\(found.map { $0.1.origin.description }.joined(separator: " and ")) both given; pass only one")
+                throw .usage(
+                    "\(found.map { $0.1.origin.description }.joined(separator: " and ")) both given; pass only one")
             }
             for (s, v) in found { values[s.name] = v }
         }
@@ -85,32 +118,42 @@ public enum SettingsResolver {
         // Everything else: the first layer that has it.
         for s in settings where !unit.contains(s) && !passphraseUnit.contains(s) {
             for layer in layers {
-                if let v = try parse(s, in: layer) { values[s.name] = v; break }
+                if let v = try parse(s, in: layer) {
+                    values[s.name] = v
+                    break
+                }
             }
         }
 
         // Defaults. curl's proxy variables are part of the default, so a profile's proxy wins over them.
-        let proxy = Setting.of(.proxy), noProxy = Setting.of(.noproxy)
+        let proxy = Setting.of(.proxy)
+        let noProxy = Setting.of(.noproxy)
         if settings.contains(proxy), values[proxy.name] == nil,
-           let name = ProxySelection.proxyVariables.first(where: { input.variables[$0] != nil }), let url = input.variables[name] {
+            let name = ProxySelection.proxyVariables.first(where: { input.variables[$0] != nil }),
+            let url = input.variables[name]
+        {
             values[proxy.name] = Sourced(.proxy(url), from: .variable(name))
         }
         if settings.contains(noProxy), values[noProxy.name] == nil,
-           let name = ProxySelection.noProxyVariables.first(where: { input.variables[$0] != nil }), let list = input.variables[name] {
+            let name = ProxySelection.noProxyVariables.first(where: { input.variables[$0] != nil }),
+            let list = input.variables[name]
+        {
             values[noProxy.name] = Sourced(.text(list), from: .variable(name))
         }
         for s in settings where values[s.name] == nil {
             if let value = s.defaultValue { values[s.name] = Sourced(value, from: .defaultValue) }
         }
 
-        return ResolvedSettings(command: input.command, location: input.location, file: file, profile: profileName,
-                                values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
+        return ResolvedSettings(
+            command: input.command, location: input.location, file: file, profile: profileName,
+            values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
     }
 
     /// `-p`/`--profile`, else `APNSCTL_PROFILE`, else `default-profile`; the file's own profile of that name,
     /// else the built-in `mock`; anything else is 64 with a "did you mean".
     static func chooseProfile(_ input: SettingsInput, file: SettingsFile?)
-        throws(SettingsProblem) -> (Sourced<String>?, SettingsFile.Profile?, [(String, String)]?) {
+        throws(SettingsProblem) -> (Sourced<String>?, SettingsFile.Profile?, [(String, String)]?)
+    {
         let chosen: Sourced<String>
         if let p = input.flags.profile {
             chosen = Sourced(p, from: .flag("--profile"))
@@ -128,13 +171,19 @@ public enum SettingsResolver {
         let label: String
         switch chosen.origin {
         case .flag: label = "--profile \(chosen.value.escapingControls())"
-        case .variable(let v): label = VariableEcho.mayEcho(chosen.value) ? "\(v)=\(chosen.value.escapingControls())" : "\(v) \(VariableEcho.shown(chosen.value))"
-        case .profile(_, let f, let line): label = "\(f):\(line): default-profile = \"\(chosen.value.escapingControls())\""
+        case .variable(let v):
+            label =
+                VariableEcho.mayEcho(chosen.value)
+                ? "\(v)=\(chosen.value.escapingControls())" : "\(v) \(VariableEcho.shown(chosen.value))"
+        case .profile(_, let f, let line):
+            label = "\(f):\(line): default-profile = \"\(chosen.value.escapingControls())\""
         default: label = chosen.value
         }
         let names = (file?.profiles.map(\.name) ?? []) + [MockProfile.name]
         guard let file else {
-            throw .usage("\(label): unknown profile; there is no settings file (\(input.location.path)), so the only profile is the built-in mock")
+            throw .usage(
+                "\(label): unknown profile; there is no settings file (\(input.location.path)), so the only profile is the built-in mock"
+            )
         }
         if let near = Suggestion.closest(to: chosen.value, among: names) {
             throw .usage("\(label): unknown profile; did you mean \(JSONWriter.quoted(near))?")

@@ -25,7 +25,9 @@ public struct SettingsWorld: Sendable {
 
     /// The mock's state dir without `--state-dir` or `APNSCTL_MOCK_STATE_DIR`: `$XDG_STATE_HOME/apnsctl/mock`,
     /// else `~/.local/state/apnsctl/mock`: the one definition, for `-p mock` and for `apnsctl mock` itself.
-    public var defaultMockStateDirectory: String? { xdg("XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/apnsctl/mock" } }
+    public var defaultMockStateDirectory: String? {
+        xdg("XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/apnsctl/mock" }
+    }
 
     private func xdg(_ name: String, fallback: String) -> String? {
         Environment.xdgDirectory(variables[name], home: home, fallback: fallback)

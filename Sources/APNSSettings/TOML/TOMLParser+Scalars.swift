@@ -11,11 +11,18 @@ extension TOMLParser {
         while true {
             guard let c = current else { throw fail("unterminated string (opened at \(start))", at: start) }
             switch c {
-            case UInt8(ascii: "\""): index += 1; return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\""):
+                index += 1
+                return String(decoding: out, as: UTF8.self)
             case UInt8(ascii: "\\"): try escape(into: &out)
-            case 0x0A, 0x0D: throw fail("unterminated string: a \"…\" string ends on its line (use \"\"\"…\"\"\" for several lines)", at: start)
+            case 0x0A, 0x0D:
+                throw fail(
+                    "unterminated string: a \"…\" string ends on its line (use \"\"\"…\"\"\" for several lines)",
+                    at: start)
             default:
-                if Self.isControl(c) { throw fail("control character \(Self.describe(c)) in a string; write it as an escape") }
+                if Self.isControl(c) {
+                    throw fail("control character \(Self.describe(c)) in a string; write it as an escape")
+                }
                 out.append(c)
                 index += 1
             }
@@ -56,7 +63,9 @@ extension TOMLParser {
                 continue
             }
             if multilineNewline(c, into: &out) { continue }
-            if Self.isControl(c) { throw fail("control character \(Self.describe(c)) in a string; write it as an escape") }
+            if Self.isControl(c) {
+                throw fail("control character \(Self.describe(c)) in a string; write it as an escape")
+            }
             out.append(c)
             index += 1
         }
@@ -91,28 +100,49 @@ extension TOMLParser {
 
     /// A line break inside a multi-line string, read as a line feed (as Python's tomllib does).
     mutating func multilineNewline(_ c: UInt8, into out: inout [UInt8]) -> Bool {
-        if c == 0x0A { out.append(0x0A); newline(); return true }
-        if c == 0x0D, peek(1) == 0x0A { out.append(0x0A); index += 1; newline(); return true }
+        if c == 0x0A {
+            out.append(0x0A)
+            newline()
+            return true
+        }
+        if c == 0x0D, peek(1) == 0x0A {
+            out.append(0x0A)
+            index += 1
+            newline()
+            return true
+        }
         return false
     }
 
     mutating func skipFirstNewline() {
-        if current == 0x0A { newline() } else if current == 0x0D, peek(1) == 0x0A { index += 1; newline() }
+        if current == 0x0A {
+            newline()
+        } else if current == 0x0D, peek(1) == 0x0A {
+            index += 1
+            newline()
+        }
     }
 
     /// A backslash followed by blanks and a newline: skips it and every blank and newline after it.
     mutating func lineEndingBackslash() -> Bool {
         var i = index + 1
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
-        guard i < bytes.count, bytes[i] == 0x0A || (bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A) else {
+        guard i < bytes.count, bytes[i] == 0x0A || (bytes[i] == 0x0D && i + 1 < bytes.count && bytes[i + 1] == 0x0A)
+        else {
             return false
         }
         index = i
         while let c = current {
-            if c == 0x20 || c == 0x09 { index += 1 }
-            else if c == 0x0A { newline() }
-            else if c == 0x0D, peek(1) == 0x0A { index += 1; newline() }
-            else { break }
+            if c == 0x20 || c == 0x09 {
+                index += 1
+            } else if c == 0x0A {
+                newline()
+            } else if c == 0x0D, peek(1) == 0x0A {
+                index += 1
+                newline()
+            } else {
+                break
+            }
         }
         return true
     }
@@ -133,10 +163,13 @@ extension TOMLParser {
         case UInt8(ascii: "\\"): out.append(0x5C)
         case UInt8(ascii: "u"), UInt8(ascii: "U"):
             let count = c == UInt8(ascii: "u") ? 4 : 8
-            guard index + count <= bytes.count, let v = UInt32(String(decoding: bytes[index..<(index + count)], as: UTF8.self), radix: 16),
-                  bytes[index..<(index + count)].allSatisfy({ Self.isHexDigit($0) }),
-                  let scalar = Unicode.Scalar(v) else {
-                throw fail("\\\(Character(Unicode.Scalar(c))) needs \(count) hex digits of a Unicode scalar value", at: at)
+            guard index + count <= bytes.count,
+                let v = UInt32(String(decoding: bytes[index..<(index + count)], as: UTF8.self), radix: 16),
+                bytes[index..<(index + count)].allSatisfy({ Self.isHexDigit($0) }),
+                let scalar = Unicode.Scalar(v)
+            else {
+                throw fail(
+                    "\\\(Character(Unicode.Scalar(c))) needs \(count) hex digits of a Unicode scalar value", at: at)
             }
             index += count
             out.append(contentsOf: Array(String(Character(scalar)).utf8))
@@ -153,8 +186,10 @@ extension TOMLParser {
         let from = index
         if looksLikeDate() { return try dateTime(start: start) }
         // A number token: up to a character that may follow a value.
-        while let c = current, !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ",")
-                                  || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == UInt8(ascii: "#")) {
+        while let c = current,
+            !(c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ",")
+                || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == UInt8(ascii: "#"))
+        {
             index += 1
         }
         let text = String(decoding: bytes[from..<index], as: UTF8.self)
@@ -175,7 +210,8 @@ extension TOMLParser {
     mutating func dateTime(start: TOMLPosition) throws(TOMLSyntaxError) -> TOMLValue {
         let from = index
         func bad() -> TOMLSyntaxError {
-            TOMLSyntaxError("not a valid TOML date or time (use 1979-05-27, 07:32:00 or 1979-05-27T07:32:00Z)", at: start)
+            TOMLSyntaxError(
+                "not a valid TOML date or time (use 1979-05-27, 07:32:00 or 1979-05-27T07:32:00Z)", at: start)
         }
         func digits(_ n: Int) throws(TOMLSyntaxError) -> Int {
             var v = 0
@@ -191,22 +227,29 @@ extension TOMLParser {
             index += 1
         }
         func time() throws(TOMLSyntaxError) {
-            let h = try digits(2); try expect(":")
-            let m = try digits(2); try expect(":")
+            let h = try digits(2)
+            try expect(":")
+            let m = try digits(2)
+            try expect(":")
             let s = try digits(2)
             guard h < 24, m < 60, s < 60 else { throw bad() }
             if current == UInt8(ascii: ".") {
                 index += 1
                 var n = 0
-                while let c = current, c >= 0x30, c <= 0x39 { index += 1; n += 1 }
+                while let c = current, c >= 0x30, c <= 0x39 {
+                    index += 1
+                    n += 1
+                }
                 guard n > 0 else { throw bad() }
             }
         }
         if peek(2) == UInt8(ascii: ":") {
             try time()
         } else {
-            let y = try digits(4); try expect("-")
-            let mo = try digits(2); try expect("-")
+            let y = try digits(4)
+            try expect("-")
+            let mo = try digits(2)
+            try expect("-")
             let d = try digits(2)
             guard mo >= 1, mo <= 12, d >= 1, d <= Self.daysIn(month: mo, year: y) else { throw bad() }
             let sep = current
@@ -218,7 +261,8 @@ extension TOMLParser {
                     index += 1
                 } else if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") {
                     index += 1
-                    let oh = try digits(2); try expect(":")
+                    let oh = try digits(2)
+                    try expect(":")
                     let om = try digits(2)
                     guard oh < 24, om < 60 else { throw bad() }
                 }
@@ -244,7 +288,9 @@ extension TOMLParser {
     static func digitsWithUnderscores(_ s: Substring, radix: Int) -> String? {
         guard let first = s.first, let last = s.last, first != "_", last != "_", !s.contains("__") else { return nil }
         let plain = s.filter { $0 != "_" }
-        guard !plain.isEmpty, plain.allSatisfy({ $0.isASCII && $0.hexDigitValue.map { $0 < radix } == true }) else { return nil }
+        guard !plain.isEmpty, plain.allSatisfy({ $0.isASCII && $0.hexDigitValue.map { $0 < radix } == true }) else {
+            return nil
+        }
         return String(plain)
     }
 
@@ -262,8 +308,13 @@ extension TOMLParser {
             return UInt64(digits, radix: radix).flatMap { $0 <= UInt64(Int64.max) ? Int64($0) : nil }
         }
         var negative = false
-        if s.first == "+" || s.first == "-" { negative = s.first == "-"; s = s.dropFirst() }
-        guard let digits = digitsWithUnderscores(s, radix: 10), !(digits.count > 1 && digits.first == "0") else { return nil }
+        if s.first == "+" || s.first == "-" {
+            negative = s.first == "-"
+            s = s.dropFirst()
+        }
+        guard let digits = digitsWithUnderscores(s, radix: 10), !(digits.count > 1 && digits.first == "0") else {
+            return nil
+        }
         guard let magnitude = UInt64(digits) else { return nil }
         if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
@@ -273,7 +324,10 @@ extension TOMLParser {
     static func float(_ text: String) -> Double? {
         var s = Substring(text)
         var sign = ""
-        if s.first == "+" || s.first == "-" { sign = s.first == "-" ? "-" : ""; s = s.dropFirst() }
+        if s.first == "+" || s.first == "-" {
+            sign = s.first == "-" ? "-" : ""
+            s = s.dropFirst()
+        }
         if s == "inf" { return sign == "-" ? -.infinity : .infinity }
         if s == "nan" { return .nan }
         let exponentAt = s.firstIndex(where: { $0 == "e" || $0 == "E" })
@@ -281,16 +335,23 @@ extension TOMLParser {
         var normalised = sign
         let dot = mantissa.firstIndex(of: ".")
         let integerPart = dot.map { mantissa[..<$0] } ?? mantissa
-        guard let intDigits = digitsWithUnderscores(integerPart, radix: 10), !(intDigits.count > 1 && intDigits.first == "0") else { return nil }
+        guard let intDigits = digitsWithUnderscores(integerPart, radix: 10),
+            !(intDigits.count > 1 && intDigits.first == "0")
+        else { return nil }
         normalised += intDigits
         if let dot {
-            guard let frac = digitsWithUnderscores(mantissa[mantissa.index(after: dot)...], radix: 10) else { return nil }
+            guard let frac = digitsWithUnderscores(mantissa[mantissa.index(after: dot)...], radix: 10) else {
+                return nil
+            }
             normalised += "." + frac
         }
         if let exponentAt {
             var e = s[s.index(after: exponentAt)...]
             var eSign = ""
-            if e.first == "+" || e.first == "-" { eSign = e.first == "-" ? "-" : ""; e = e.dropFirst() }
+            if e.first == "+" || e.first == "-" {
+                eSign = e.first == "-" ? "-" : ""
+                e = e.dropFirst()
+            }
             guard let expDigits = digitsWithUnderscores(e, radix: 10) else { return nil }
             normalised += "e" + eSign + expDigits
         } else if dot == nil {

@@ -29,8 +29,8 @@ public struct TOMLParser {
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
     func peek(_ offset: Int) -> UInt8? { index + offset < bytes.count ? bytes[index + offset] : nil }
 
-    func fail(_ message: String, at where_: TOMLPosition? = nil) -> TOMLSyntaxError {
-        TOMLSyntaxError(message, at: where_ ?? position)
+    func fail(_ message: String, at location: TOMLPosition? = nil) -> TOMLSyntaxError {
+        TOMLSyntaxError(message, at: location ?? position)
     }
 
     // MARK: - Document structure
@@ -59,7 +59,9 @@ public struct TOMLParser {
     mutating func checkEncoding() throws(TOMLSyntaxError) {
         // Python's tomllib refuses a byte-order mark too; say what it is rather than "expected a key".
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
-            throw TOMLSyntaxError("the file starts with a byte-order mark; save it as UTF-8 without BOM", at: TOMLPosition(line: 1, column: 1))
+            throw TOMLSyntaxError(
+                "the file starts with a byte-order mark; save it as UTF-8 without BOM",
+                at: TOMLPosition(line: 1, column: 1))
         }
         var decoder = UTF8()
         var iterator = bytes[index...].makeIterator()
@@ -69,11 +71,16 @@ public struct TOMLParser {
         loop: while true {
             switch decoder.decode(&iterator) {
             case .scalarValue(let s):
-                if s == "\n" { lineNo += 1; start = offset + 1 }
+                if s == "\n" {
+                    lineNo += 1
+                    start = offset + 1
+                }
                 offset += String(s).utf8.count
             case .emptyInput: break loop
             case .error:
-                throw TOMLSyntaxError("the file is not UTF-8 text (TOML must be UTF-8)", at: TOMLPosition(line: lineNo, column: offset - start + 1))
+                throw TOMLSyntaxError(
+                    "the file is not UTF-8 text (TOML must be UTF-8)",
+                    at: TOMLPosition(line: lineNo, column: offset - start + 1))
             }
         }
     }
@@ -88,8 +95,15 @@ public struct TOMLParser {
         skipBlank()
         if current == UInt8(ascii: "#") { try comment() }
         guard let c = current else { return }
-        if c == 0x0A { newline(); return }
-        if c == 0x0D, peek(1) == 0x0A { index += 1; newline(); return }
+        if c == 0x0A {
+            newline()
+            return
+        }
+        if c == 0x0D, peek(1) == 0x0A {
+            index += 1
+            newline()
+            return
+        }
         if c == 0x0D { throw fail("a carriage return must be followed by a line feed") }
         throw fail("expected the end of the line, found \(Self.describe(c)); one key = value per line")
     }
@@ -113,11 +127,18 @@ public struct TOMLParser {
     /// Blanks, comments and newlines (inside arrays).
     mutating func skipBlankLinesAndComments() throws(TOMLSyntaxError) {
         while let c = current {
-            if c == 0x20 || c == 0x09 { index += 1 }
-            else if c == 0x0A { newline() }
-            else if c == 0x0D, peek(1) == 0x0A { index += 1; newline() }
-            else if c == UInt8(ascii: "#") { try comment() }
-            else { return }
+            if c == 0x20 || c == 0x09 {
+                index += 1
+            } else if c == 0x0A {
+                newline()
+            } else if c == 0x0D, peek(1) == 0x0A {
+                index += 1
+                newline()
+            } else if c == UInt8(ascii: "#") {
+                try comment()
+            } else {
+                return
+            }
         }
     }
 
@@ -130,7 +151,9 @@ public struct TOMLParser {
         skipBlank()
         let path = try key(below: 0)
         skipBlank()
-        guard current == UInt8(ascii: "]") else { throw fail("expected ] to close the table header [\(Self.dotted(path))") }
+        guard current == UInt8(ascii: "]") else {
+            throw fail("expected ] to close the table header [\(Self.dotted(path))")
+        }
         index += 1
         if isArray {
             guard current == UInt8(ascii: "]") else { throw fail("expected ]] to close [[\(Self.dotted(path))]") }
@@ -145,7 +168,9 @@ public struct TOMLParser {
                 table.set(component.name, .table(made))
                 table = made
             case .table(let t):
-                if t.origin == .inline { throw fail("[\(name)]: \(component.name) is an inline table, which cannot be extended", at: start) }
+                if t.origin == .inline {
+                    throw fail("[\(name)]: \(component.name) is an inline table, which cannot be extended", at: start)
+                }
                 table = t
             case .tables(let array):
                 guard let last = array.elements.last else { throw fail("[\(name)]: empty array of tables", at: start) }
@@ -177,7 +202,9 @@ public struct TOMLParser {
             t.origin = .header
             return t
         case .table(let t):
-            throw fail("[\(name)] is defined twice (first at line \(t.position.line)); put its keys under one header", at: start)
+            throw fail(
+                "[\(name)] is defined twice (first at line \(t.position.line)); put its keys under one header",
+                at: start)
         default:
             throw fail("[\(name)]: \(name) is already defined as a value", at: start)
         }
@@ -201,13 +228,17 @@ public struct TOMLParser {
         for component in path.dropLast() {
             switch target[component.name] {
             case nil:
-                let made = TOMLTableBuilder(origin: inline ? .inline : .dotted, at: component.position, level: target.level + 1)
+                let made = TOMLTableBuilder(
+                    origin: inline ? .inline : .dotted, at: component.position, level: target.level + 1)
                 target.set(component.name, .table(made))
                 target = made
-            case .table(let t) where t.origin == .dotted || t.origin == .implicit || (inline && t.origin == .inline && t !== table):
+            case .table(let t)
+            where t.origin == .dotted || t.origin == .implicit || (inline && t.origin == .inline && t !== table):
                 target = t
             default:
-                throw fail("\(Self.quotedKey(Self.dotted(path))): \(component.name) is already defined, so a dotted key cannot add to it", at: start)
+                throw fail(
+                    "\(Self.quotedKey(Self.dotted(path))): \(component.name) is already defined, so a dotted key cannot add to it",
+                    at: start)
             }
         }
         guard let last = path.last else { throw fail("empty key", at: start) }
@@ -248,7 +279,8 @@ public struct TOMLParser {
                 let from = index
                 while let b = current, Self.isBareKey(b) { index += 1 }
                 guard index > from else {
-                    throw fail("expected a key (letters, digits, - and _, or a quoted string), found \(Self.describe(c))")
+                    throw fail(
+                        "expected a key (letters, digits, - and _, or a quoted string), found \(Self.describe(c))")
                 }
                 parts.append(KeyPart(name: String(decoding: bytes[from..<index], as: UTF8.self), position: start))
             }
@@ -280,8 +312,16 @@ public struct TOMLParser {
     }
 
     mutating func boolean() throws(TOMLSyntaxError) -> TOMLValue {
-        if bytes[index...].starts(with: Array("true".utf8)) { index += 4; try checkValueEnd(); return .boolean(true) }
-        if bytes[index...].starts(with: Array("false".utf8)) { index += 5; try checkValueEnd(); return .boolean(false) }
+        if bytes[index...].starts(with: Array("true".utf8)) {
+            index += 4
+            try checkValueEnd()
+            return .boolean(true)
+        }
+        if bytes[index...].starts(with: Array("false".utf8)) {
+            index += 5
+            try checkValueEnd()
+            return .boolean(false)
+        }
         throw fail("expected a value; strings need quotes (\"…\"), booleans are true or false")
     }
 
@@ -299,12 +339,21 @@ public struct TOMLParser {
         var items: [TOMLNode] = []
         while true {
             try skipBlankLinesAndComments()
-            if current == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if current == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             let at = position
             items.append(TOMLNode(try value(at: level + 1), at: at))
             try skipBlankLinesAndComments()
-            if current == UInt8(ascii: ",") { index += 1; continue }
-            if current == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if current == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if current == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             if atEnd { throw fail("unterminated array: expected ] or ,") }
             throw fail("expected , or ] in the array, found \(Self.describe(current ?? 0))")
         }
@@ -314,22 +363,35 @@ public struct TOMLParser {
         let table = TOMLTableBuilder(origin: .inline, at: position, level: level)
         index += 1
         skipBlank()
-        if current == UInt8(ascii: "}") { index += 1; return .table(table.build()) }
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .table(table.build())
+        }
         while true {
             skipBlank()
             try keyValue(into: table, inline: true)
             skipBlank()
-            if current == UInt8(ascii: ",") { index += 1; continue }
-            if current == UInt8(ascii: "}") { index += 1; return .table(table.build()) }
-            if current == 0x0A || current == 0x0D { throw fail("an inline table must be on one line; use a [table] header for more keys") }
+            if current == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if current == UInt8(ascii: "}") {
+                index += 1
+                return .table(table.build())
+            }
+            if current == 0x0A || current == 0x0D {
+                throw fail("an inline table must be on one line; use a [table] header for more keys")
+            }
             if atEnd { throw fail("unterminated inline table: expected }") }
             throw fail("expected , or } in the inline table, found \(Self.describe(current ?? 0))")
         }
     }
 
     /// Nesting past `maximumDepth`, at the name or value that would be too deep.
-    func tooDeep(at where_: TOMLPosition) -> TOMLSyntaxError {
-        fail("nested more than \(Self.maximumDepth) levels deep (each key name and each array is a level); flatten the file", at: where_)
+    func tooDeep(at location: TOMLPosition) -> TOMLSyntaxError {
+        fail(
+            "nested more than \(Self.maximumDepth) levels deep (each key name and each array is a level); flatten the file",
+            at: location)
     }
 
     // MARK: - Characters
@@ -355,7 +417,11 @@ public struct TOMLParser {
     static func quotedKey(_ key: String) -> String {
         var out = "\""
         for s in key.unicodeScalars {
-            if s.value < 0x20 || s.value == 0x7F { out += "\\x" + String(s.value, radix: 16) } else { out.unicodeScalars.append(s) }
+            if s.value < 0x20 || s.value == 0x7F {
+                out += "\\x" + String(s.value, radix: 16)
+            } else {
+                out.unicodeScalars.append(s)
+            }
         }
         return out + "\""
     }

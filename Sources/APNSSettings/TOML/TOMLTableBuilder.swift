@@ -46,14 +46,20 @@ final class TOMLTableBuilder {
 
     /// The finished, immutable table.
     func build() -> TOMLTable {
-        TOMLTable(entries: keys.compactMap { key in
-            guard let entry = entries[key] else { return nil }
-            switch entry {
-            case .value(let v, let p): return (key, TOMLNode(v, at: p))
-            case .table(let t): return (key, TOMLNode(.table(t.build()), at: t.position))
-            case .tables(let array):
-                return (key, TOMLNode(.array(array.elements.map { TOMLNode(.table($0.build()), at: $0.position) }), at: array.position))
-            }
-        })
+        TOMLTable(
+            entries: keys.compactMap { key in
+                guard let entry = entries[key] else { return nil }
+                switch entry {
+                case .value(let v, let p): return (key, TOMLNode(v, at: p))
+                case .table(let t): return (key, TOMLNode(.table(t.build()), at: t.position))
+                case .tables(let array):
+                    return (
+                        key,
+                        TOMLNode(
+                            .array(array.elements.map { TOMLNode(.table($0.build()), at: $0.position) }),
+                            at: array.position)
+                    )
+                }
+            })
     }
 }

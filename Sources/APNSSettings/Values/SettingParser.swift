@@ -16,9 +16,13 @@ public enum SettingParser {
     }
 
     /// Parses `raw` for `setting` as `command` reads it (`--env` allows `auto` only for send, `both` for doctor).
-    public static func parse(_ raw: RawSetting, for setting: Setting, command: SettingCommand, origin: SettingOrigin,
-                             paths: Paths) throws(SettingsProblem) -> SettingValue {
-        func bad(_ reason: String) -> SettingsProblem { .usage(prefix(raw, setting: setting, origin: origin) + ": " + reason) }
+    public static func parse(
+        _ raw: RawSetting, for setting: Setting, command: SettingCommand, origin: SettingOrigin,
+        paths: Paths
+    ) throws(SettingsProblem) -> SettingValue {
+        func bad(_ reason: String) -> SettingsProblem {
+            .usage(prefix(raw, setting: setting, origin: origin) + ": " + reason)
+        }
         /// A variable's value no message may quote (`VariableEcho`): a problem is told without the parser's words,
         /// which quote the value.
         var unquotable: String? {
@@ -41,8 +45,10 @@ public enum SettingParser {
         /// long to quote is refused rather than printed.
         func quotablePath(_ text: String) throws(SettingsProblem) {
             guard case .variable = origin, text.count > VariableEcho.limit else { return }
-            throw bad("a path of \(text.count) characters, more than a message quotes of a variable (\(VariableEcho.limit)); "
-                + "give a shorter path (a link to the file, say)" + (setting.kind == .credential ? " or the PEM text itself" : ""))
+            throw bad(
+                "a path of \(text.count) characters, more than a message quotes of a variable (\(VariableEcho.limit)); "
+                    + "give a shorter path (a link to the file, say)"
+                    + (setting.kind == .credential ? " or the PEM text itself" : ""))
         }
         func path(_ text: String) -> String {
             guard case .toml = raw else { return text }
@@ -59,10 +65,13 @@ public enum SettingParser {
                 throw bad("\(problem); a header value cannot hold whitespace or control characters; remove it")
             }
             if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-                throw bad("contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
+                throw bad(
+                    "contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
             }
             // Ids and topics are far shorter; a longer value is a file pasted by mistake, and would be quoted.
-            guard s.count <= VariableEcho.limit else { throw bad("\(s.count) characters; a \(setting.name) has at most \(VariableEcho.limit)") }
+            guard s.count <= VariableEcho.limit else {
+                throw bad("\(s.count) characters; a \(setting.name) has at most \(VariableEcho.limit)")
+            }
             return .text(s)
         case .text:
             return .text(try string())
@@ -72,14 +81,18 @@ public enum SettingParser {
             // A variable holding a file's text instead of its path (`APNSCTL_CA_FILE="$(cat ca.pem)"`): said, never
             // taken as a path that every message would then quote.
             if case .variable = origin, s.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
-                throw bad("holds text with a line break (\(VariableEcho.description(of: s))), not a path; give the file's path")
+                throw bad(
+                    "holds text with a line break (\(VariableEcho.description(of: s))), not a path; give the file's path"
+                )
             }
             try quotablePath(s)
             return .path(path(s))
         case .credential:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
-            if case .variable(let name) = origin, CredentialSource.isPEM(s) { return .credential(.pem(text: s, variable: name)) }
+            if case .variable(let name) = origin, CredentialSource.isPEM(s) {
+                return .credential(.pem(text: s, variable: name))
+            }
             try quotablePath(s)
             return .credential(.file(path(s)))
         case .secret:
@@ -99,26 +112,38 @@ public enum SettingParser {
             let s = try string()
             let lower = s.lowercased()
             if lower == "auto" {
-                guard command == .send else { throw bad(environmentAdvice(command, "auto is for send only (it tries both environments)")) }
+                guard command == .send else {
+                    throw bad(environmentAdvice(command, "auto is for send only (it tries both environments)"))
+                }
                 return .environment(.auto)
             }
             if lower == "both" {
-                guard command == .doctor else { throw bad(environmentAdvice(command, "both is for doctor only (it probes both environments)")) }
+                guard command == .doctor else {
+                    throw bad(environmentAdvice(command, "both is for doctor only (it probes both environments)"))
+                }
                 return .environment(.both)
             }
-            guard let e = APNSEnvironment(userValue: s) else { throw bad(environmentAdvice(command, "unknown environment")) }
+            guard let e = APNSEnvironment(userValue: s) else {
+                throw bad(environmentAdvice(command, "unknown environment"))
+            }
             return .environment(.one(e))
         case .endpoints:
             var values: [String]
             switch raw {
             case .argument(let s):
                 // A variable holds a comma-separated list; a flag one value (it repeats instead).
-                if case .variable = origin { values = s.split(separator: ",").map { String($0).trimmingBlanks() } } else { values = [s] }
+                if case .variable = origin {
+                    values = s.split(separator: ",").map { String($0).trimmingBlanks() }
+                } else {
+                    values = [s]
+                }
             case .toml(.string(let s)): values = [s]
             case .toml(.array(let items)):
                 values = []
                 for item in items {
-                    guard case .string(let s) = item.value else { throw bad("expected strings in the array, found \(item.value.typeName)") }
+                    guard case .string(let s) = item.value else {
+                        throw bad("expected strings in the array, found \(item.value.typeName)")
+                    }
                     values.append(s)
                 }
             case .toml(let other): throw bad("expected a string or an array of strings, found \(other.typeName)")
@@ -130,7 +155,9 @@ public enum SettingParser {
         case .port:
             let n = try integer(raw, bad: bad)
             guard n == 443 || n == 2197 else {
-                throw bad("Apple's push hosts listen on 443 and 2197 only; give one of those, or an endpoint https://host:port for another server")
+                throw bad(
+                    "Apple's push hosts listen on 443 and 2197 only; give one of those, or an endpoint https://host:port for another server"
+                )
             }
             return .integer(n)
         case .concurrency:
@@ -149,10 +176,14 @@ public enum SettingParser {
                 guard let v = Double(s.trimmingBlanks()) else { throw bad("not a number of seconds") }
                 d = v
             }
-            guard d.isFinite, d > 0, d <= 86_400 else { throw bad("must be a number of seconds above 0 (and at most a day)") }
+            guard d.isFinite, d > 0, d <= 86_400 else {
+                throw bad("must be a number of seconds above 0 (and at most a day)")
+            }
             return .seconds(d)
         case .pushType:
-            guard let t = PushType(userValue: try string()) else { throw bad("unknown push type; use one of \(PushType.allNames)") }
+            guard let t = PushType(userValue: try string()) else {
+                throw bad("unknown push type; use one of \(PushType.allNames)")
+            }
             return .pushType(t)
         case .priority:
             let n: Int
@@ -166,7 +197,11 @@ public enum SettingParser {
         case .expiration:
             let text = try stringOrInteger()
             do { _ = try RequestDefaults.expiration(text, now: 0) } catch {
-                if let unquotable { throw bad("\(unquotable) is not a time; give 0, a UNIX time in seconds, or a duration such as 30m, 1h, 2d") }
+                if let unquotable {
+                    throw bad(
+                        "\(unquotable) is not a time; give 0, a UNIX time in seconds, or a duration such as 30m, 1h, 2d"
+                    )
+                }
                 throw bad(error.message)
             }
             return .expiration(text)
@@ -175,14 +210,20 @@ public enum SettingParser {
             guard let n = SizeLimit.parse(text) else { throw bad("not a byte count; use a number or 256, 2k, 4k, 5k") }
             return .integer(n)
         case .outputFormat:
-            guard let f = OutputFormat(rawValue: try string().lowercased()) else { throw bad("unknown output format; use text or json") }
+            guard let f = OutputFormat(rawValue: try string().lowercased()) else {
+                throw bad("unknown output format; use text or json")
+            }
             return .outputFormat(f)
         case .color:
-            guard let c = ColorChoice(rawValue: try string().lowercased()) else { throw bad("use auto, always or never") }
+            guard let c = ColorChoice(rawValue: try string().lowercased()) else {
+                throw bad("use auto, always or never")
+            }
             return .color(c)
         case .storage:
             let s = try string().lowercased()
-            guard s == "none" || s == "most-recent" else { throw bad("unknown policy; use none (No Message Stored) or most-recent") }
+            guard s == "none" || s == "most-recent" else {
+                throw bad("unknown policy; use none (No Message Stored) or most-recent")
+            }
             return .storage(s)
         case .duration:
             let s = try string()
@@ -193,9 +234,15 @@ public enum SettingParser {
             return .duration(seconds, s)
         case .proxy:
             let s = try string()
-            if let unquotable { throw bad("\(unquotable) is not a proxy URL; give http://[user:pass@]host:port or socks5h://[user:pass@]host:port") }
+            if let unquotable {
+                throw bad(
+                    "\(unquotable) is not a proxy URL; give http://[user:pass@]host:port or socks5h://[user:pass@]host:port"
+                )
+            }
             if !s.trimmingBlanks().isEmpty {
-                do { _ = try ProxyServer(url: s, source: prefix(raw, setting: setting, origin: origin, echo: false)) } catch {
+                do {
+                    _ = try ProxyServer(url: s, source: prefix(raw, setting: setting, origin: origin, echo: false))
+                } catch {
                     throw .usage(error.message)
                 }
             }
@@ -205,8 +252,12 @@ public enum SettingParser {
 
     /// A flag's value, for the argument parser's `transform:`: the same conversion as a variable's or a
     /// profile's, its message naming the flag (`--priority 7: …`).
-    public static func parseFlag(_ text: String, for setting: Setting, command: SettingCommand) throws(SettingsProblem) -> SettingValue {
-        try parse(.argument(text), for: setting, command: command, origin: .flag(setting.flag), paths: Paths(home: "", baseDirectory: "."))
+    public static func parseFlag(_ text: String, for setting: Setting, command: SettingCommand) throws(SettingsProblem)
+        -> SettingValue
+    {
+        try parse(
+            .argument(text), for: setting, command: command, origin: .flag(setting.flag),
+            paths: Paths(home: "", baseDirectory: "."))
     }
 
     private static func integer(_ raw: RawSetting, bad: (String) -> SettingsProblem) throws(SettingsProblem) -> Int {
@@ -234,7 +285,8 @@ public enum SettingParser {
         switch origin {
         case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(raw.shown))" : f
         case .variable(let v): return shows && VariableEcho.mayEcho(raw.shown) ? "\(v)=\(value)" : v
-        case .profile(_, let file, let line): return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
+        case .profile(_, let file, let line):
+            return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
         case .mock(let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
         case .defaultValue: return setting.flag
         }

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import APNSClient
 
 /// The CONNECT request and the parsing of the proxy's answer, byte by byte, without sockets.
 @Suite struct HTTPConnectHandshakeTests {
-    private func handshake(_ url: String = "http://proxy:3128", host: String = "api.push.apple.com",
-                           port: Int = 443) throws -> HTTPConnectHandshake {
+    private func handshake(
+        _ url: String = "http://proxy:3128", host: String = "api.push.apple.com",
+        port: Int = 443
+    ) throws -> HTTPConnectHandshake {
         HTTPConnectHandshake(proxy: try ProxyServer(url: url), host: host, port: port)
     }
 
@@ -26,7 +29,9 @@ import Testing
 
     @Test(arguments: ["", "a", "ab", "abc", "abcd", "hello world"])
     func base64MatchesRFC4648(_ text: String) {
-        let expected = ["": "", "a": "YQ==", "ab": "YWI=", "abc": "YWJj", "abcd": "YWJjZA==", "hello world": "aGVsbG8gd29ybGQ="]
+        let expected = [
+            "": "", "a": "YQ==", "ab": "YWI=", "abc": "YWJj", "abcd": "YWJjZA==", "hello world": "aGVsbG8gd29ybGQ=",
+        ]
         #expect(HTTPConnectHandshake.base64(Array(text.utf8)) == expected[text])
     }
 
@@ -40,8 +45,10 @@ import Testing
         #expect(h.receive([answer[answer.count - 1]]) == .established(detail: "HTTP/1.1 200 Connection established"))
     }
 
-    @Test(arguments: [(407, "HTTP/1.1 407 Proxy Authentication Required"), (401, "HTTP/1.0 401 Unauthorized"),
-                      (403, "HTTP/1.1 403 Forbidden"), (502, "HTTP/1.1 502 Bad Gateway"), (503, "HTTP/1.1 503 Service Unavailable")])
+    @Test(arguments: [
+        (407, "HTTP/1.1 407 Proxy Authentication Required"), (401, "HTTP/1.0 401 Unauthorized"),
+        (403, "HTTP/1.1 403 Forbidden"), (502, "HTTP/1.1 502 Bad Gateway"), (503, "HTTP/1.1 503 Service Unavailable"),
+    ])
     func refusals(_ status: Int, _ line: String) throws {
         var h = try handshake("http://alice:pw@proxy:3128")
         _ = h.start()
@@ -52,22 +59,30 @@ import Testing
     @Test func notHTTPAndOversizedAndTrailingBytesAreRefused() throws {
         var h = try handshake()
         _ = h.start()
-        guard case .failed(.malformed) = h.receive([5, 0, 0, 0, 0, 0]) else { Issue.record("SOCKS bytes accepted"); return }
+        guard case .failed(.malformed) = h.receive([5, 0, 0, 0, 0, 0]) else {
+            Issue.record("SOCKS bytes accepted")
+            return
+        }
         var big = try handshake()
         _ = big.start()
         var step = big.receive(Array("HTTP/1.1 200 OK\r\n".utf8))
         let filler = Array("X-Filler: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n".utf8)
         for _ in 0..<300 where step == .needMore { step = big.receive(filler) }
-        guard case .failed(.malformed) = step else { Issue.record("endless head accepted: \(step)"); return }
+        guard case .failed(.malformed) = step else {
+            Issue.record("endless head accepted: \(step)")
+            return
+        }
         var extra = try handshake()
         _ = extra.start()
         guard case .failed(.malformed) = extra.receive(Array("HTTP/1.1 200 OK\r\n\r\n\u{16}\u{3}".utf8)) else {
-            Issue.record("bytes after the head accepted"); return
+            Issue.record("bytes after the head accepted")
+            return
         }
         var garbage = try handshake()
         _ = garbage.start()
         guard case .failed(.malformed) = garbage.receive(Array("HTTP/1.1 abc\r\n\r\n".utf8)) else {
-            Issue.record("bad status line accepted"); return
+            Issue.record("bad status line accepted")
+            return
         }
     }
 }

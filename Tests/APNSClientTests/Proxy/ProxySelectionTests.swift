@@ -1,4 +1,5 @@
 import Testing
+
 @testable import APNSClient
 
 /// Which proxy applies, in curl's order: --proxy, https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY;
@@ -6,13 +7,19 @@ import Testing
 @Suite struct ProxySelectionTests {
     let host = "api.push.apple.com"
 
-    private func choose(_ env: [String: String], explicit: String? = nil, noProxy: String? = nil) throws(ProxyServer.Problem) -> ProxySelection {
-        try ProxySelection.choose(for: host, explicit: explicit, noProxy: noProxy, environment: env,
-                                 explicitLabel: "--proxy", noProxyLabel: "--noproxy")
+    private func choose(_ env: [String: String], explicit: String? = nil, noProxy: String? = nil) throws(ProxyServer
+        .Problem) -> ProxySelection
+    {
+        try ProxySelection.choose(
+            for: host, explicit: explicit, noProxy: noProxy, environment: env,
+            explicitLabel: "--proxy", noProxyLabel: "--noproxy")
     }
 
     @Test func variablesInCurlsOrder() throws {
-        let all = ["https_proxy": "http://a:1", "HTTPS_PROXY": "http://b:1", "all_proxy": "http://c:1", "ALL_PROXY": "http://d:1"]
+        let all = [
+            "https_proxy": "http://a:1", "HTTPS_PROXY": "http://b:1", "all_proxy": "http://c:1",
+            "ALL_PROXY": "http://d:1",
+        ]
         #expect(try choose(all).proxy?.host == "a")
         #expect(try choose(all).source == "https_proxy")
         var env = all
@@ -45,7 +52,9 @@ import Testing
         #expect(bypassed.bypassedBy == "NO_PROXY")
         #expect(bypassed.source == "https_proxy")
         #expect(try choose(env, explicit: "http://x:1").proxy == nil, "NO_PROXY applies to --proxy too")
-        #expect(try choose(env.merging(["no_proxy": "example.com"]) { $1 }).proxy?.host == "a", "no_proxy is read before NO_PROXY")
+        #expect(
+            try choose(env.merging(["no_proxy": "example.com"]) { $1 }).proxy?.host == "a",
+            "no_proxy is read before NO_PROXY")
         #expect(try choose(env, noProxy: "").proxy?.host == "a", "--noproxy replaces NO_PROXY")
         #expect(try choose(["https_proxy": "http://a:1"], noProxy: "*").bypassedBy == "--noproxy")
     }

@@ -1,20 +1,24 @@
 import Testing
+
 @testable import APNSClient
 
 /// Proxy URLs as curl reads them: schemes, default port, percent-decoded credentials, and messages
 /// that never contain the password.
 @Suite struct ProxyServerTests {
-    @Test(arguments: [
-        ("http://proxy.corp:3128", ProxyServer.Kind.http, "proxy.corp", 3128, nil, nil),
-        ("proxy.corp:8080", .http, "proxy.corp", 8080, nil, nil),
-        ("HTTP://proxy.corp", .http, "proxy.corp", 1080, nil, nil),
-        ("http://alice:s3cr%40t%3A@proxy:3128/", .http, "proxy", 3128, "alice", "s3cr@t:"),
-        ("socks5h://bob:hunter2@[::1]:1080", .socks5h, "::1", 1080, "bob", "hunter2"),
-        ("socks5://10.0.0.1:9050", .socks5, "10.0.0.1", 9050, nil, nil),
-        ("http://user%20name@p:1", .http, "p", 1, "user name", nil),
-        ("  http://p:2  ", .http, "p", 2, nil, nil),
-    ] as [(String, ProxyServer.Kind, String, Int, String?, String?)])
-    func parsed(_ url: String, _ kind: ProxyServer.Kind, _ host: String, _ port: Int, _ user: String?, _ password: String?) throws {
+    @Test(
+        arguments: [
+            ("http://proxy.corp:3128", ProxyServer.Kind.http, "proxy.corp", 3128, nil, nil),
+            ("proxy.corp:8080", .http, "proxy.corp", 8080, nil, nil),
+            ("HTTP://proxy.corp", .http, "proxy.corp", 1080, nil, nil),
+            ("http://alice:s3cr%40t%3A@proxy:3128/", .http, "proxy", 3128, "alice", "s3cr@t:"),
+            ("socks5h://bob:hunter2@[::1]:1080", .socks5h, "::1", 1080, "bob", "hunter2"),
+            ("socks5://10.0.0.1:9050", .socks5, "10.0.0.1", 9050, nil, nil),
+            ("http://user%20name@p:1", .http, "p", 1, "user name", nil),
+            ("  http://p:2  ", .http, "p", 2, nil, nil),
+        ] as [(String, ProxyServer.Kind, String, Int, String?, String?)])
+    func parsed(
+        _ url: String, _ kind: ProxyServer.Kind, _ host: String, _ port: Int, _ user: String?, _ password: String?
+    ) throws {
         let p = try ProxyServer(url: url)
         #expect(p.kind == kind)
         #expect(p.host == host)
@@ -23,8 +27,10 @@ import Testing
         #expect(p.password == password)
     }
 
-    @Test(arguments: ["https://p:443", "socks4://p:1080", "ftp://p", "http://p:0", "http://p:70000", "http://p:x",
-                      "http://", "http://p/path", "http://[::1", "http://u:%zz@p:1", "http://u:%4@p:1"])
+    @Test(arguments: [
+        "https://p:443", "socks4://p:1080", "ftp://p", "http://p:0", "http://p:70000", "http://p:x",
+        "http://", "http://p/path", "http://[::1", "http://u:%zz@p:1", "http://u:%4@p:1",
+    ])
     func refused(_ url: String) {
         #expect(throws: ProxyServer.Problem.self) { try ProxyServer(url: url) }
     }

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import APNSClient
 
 /// The SOCKS5 exchange (RFC 1928/1929) as bytes in and bytes out, without sockets.
 @Suite struct SOCKS5HandshakeTests {
-    private func handshake(_ url: String, _ destination: SOCKS5Handshake.Destination = .name("api.push.apple.com"),
-                           port: Int = 443) throws -> SOCKS5Handshake {
+    private func handshake(
+        _ url: String, _ destination: SOCKS5Handshake.Destination = .name("api.push.apple.com"),
+        port: Int = 443
+    ) throws -> SOCKS5Handshake {
         SOCKS5Handshake(proxy: try ProxyServer(url: url), destination: destination, port: port)
     }
 
@@ -25,7 +28,9 @@ import Testing
         #expect(h.receive([5, 2]) == .send([1, 3] + Array("bob".utf8) + [8] + Array("hun:ter2".utf8)))
         #expect(h.receive([1, 0]) == .send(nameRequest))
         // A reply with a domain-name address (type 3) and an IPv6 one (type 4) are both read whole.
-        #expect(h.receive([5, 0, 0, 3, 4] + Array("host".utf8) + [0, 80]) == .established(detail: "SOCKS5 CONNECT succeeded"))
+        #expect(
+            h.receive([5, 0, 0, 3, 4] + Array("host".utf8) + [0, 80])
+                == .established(detail: "SOCKS5 CONNECT succeeded"))
         var v6 = try handshake("socks5h://proxy:1080")
         _ = v6.start()
         _ = v6.receive([5, 0])
@@ -46,11 +51,16 @@ import Testing
         var wrong = try handshake("socks5h://bob:bad@proxy:1080")
         _ = wrong.start()
         _ = wrong.receive([5, 2])
-        #expect(wrong.receive([1, 1]) == .failed(.socksRefused(proxy: "socks5h://bob@proxy:1080", reason: "wrong user name or password")))
+        #expect(
+            wrong.receive([1, 1])
+                == .failed(.socksRefused(proxy: "socks5h://bob@proxy:1080", reason: "wrong user name or password")))
 
         var needsAuth = try handshake("socks5h://proxy:1080")
         _ = needsAuth.start()
-        guard case .failed(.socksRefused(_, let why)) = needsAuth.receive([5, 0xFF]) else { Issue.record("accepted"); return }
+        guard case .failed(.socksRefused(_, let why)) = needsAuth.receive([5, 0xFF]) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(why.contains("requires a user name and password"))
 
         for code in UInt8(1)...8 {
@@ -58,7 +68,8 @@ import Testing
             _ = h.start()
             _ = h.receive([5, 0])
             guard case .failed(.socksRefused(_, let reason)) = h.receive([5, code, 0, 1, 0, 0, 0, 0, 0, 0]) else {
-                Issue.record("reply \(code) accepted"); continue
+                Issue.record("reply \(code) accepted")
+                continue
             }
             #expect(reason.contains("reply \(code)"))
         }
@@ -67,10 +78,16 @@ import Testing
     @Test func notSOCKSIsMalformed() throws {
         var h = try handshake("socks5h://proxy:1080")
         _ = h.start()
-        guard case .failed(.malformed) = h.receive(Array("HTTP/1.1 400 Bad Request\r\n".utf8)) else { Issue.record("accepted HTTP"); return }
+        guard case .failed(.malformed) = h.receive(Array("HTTP/1.1 400 Bad Request\r\n".utf8)) else {
+            Issue.record("accepted HTTP")
+            return
+        }
         var trailing = try handshake("socks5h://proxy:1080")
         _ = trailing.start()
         _ = trailing.receive([5, 0])
-        guard case .failed(.malformed) = trailing.receive(ipv4Reply + [0x16]) else { Issue.record("accepted trailing bytes"); return }
+        guard case .failed(.malformed) = trailing.receive(ipv4Reply + [0x16]) else {
+            Issue.record("accepted trailing bytes")
+            return
+        }
     }
 }

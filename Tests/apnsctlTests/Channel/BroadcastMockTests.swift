@@ -1,15 +1,18 @@
 import APNSCore
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCtlCommands
-import APNSPlatform
 
 /// `apnsctl channel` and `send --channel`, the built binary, against `apnsctl mock` (APNS.md §11).
 @Suite struct BroadcastMockTests {
     static let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"score":"2-1"}}}"#
-    static let end = #"{"aps":{"event":"end","timestamp":1790000100,"content-state":{"score":"3-1"},"dismissal-date":1790003600}}"#
-    static let start = #"{"aps":{"event":"start","timestamp":1790000000,"content-state":{},"alert":{"title":"Kick-off"},"attributes-type":"Match","attributes":{}}}"#
+    static let end =
+        #"{"aps":{"event":"end","timestamp":1790000100,"content-state":{"score":"3-1"},"dismissal-date":1790003600}}"#
+    static let start =
+        #"{"aps":{"event":"start","timestamp":1790000000,"content-state":{},"alert":{"title":"Kick-off"},"attributes-type":"Match","attributes":{}}}"#
 
     enum Auth: String, CaseIterable, Sendable { case certificate, token }
 
@@ -60,7 +63,10 @@ import APNSPlatform
 
         let got = try run(["channel", "get", id] + f, scratch)
         #expect(got.status == 0, "\(got.stderr)")
-        #expect(got.lines == ["channel:   \(id)", "storage:   most-recent (Most Recent Message Stored)", "push type: LiveActivity"])
+        #expect(
+            got.lines == [
+                "channel:   \(id)", "storage:   most-recent (Most Recent Message Stored)", "push type: LiveActivity",
+            ])
         let listed = try run(["channel", "list"] + f, scratch)
         #expect(listed.lines == [id])
         let listedJSON = try run(["channel", "list", "-o", "json"] + f, scratch)
@@ -158,42 +164,62 @@ import APNSPlatform
             #expect(text.contains(reason.meaning), "\(what): \(text)")
             #expect(text.contains(reason.hint(broadcast: true)), "\(what): \(text)")
         }
-        expectRejected(try run(["send", Self.update, "--channel", "YWJjZA=="] + f, scratch), .channelNotRegistered, "unknown channel")
-        expectRejected(try run(["send", Self.update, "--channel", "not*base64"] + f, scratch), .badChannelId, "malformed id")
-        expectRejected(try run(["send", Self.update, "--channel", id, "--expiration", "1h"] + f, scratch), .badExpirationDate,
-                       "nonzero expiration on a No Message Stored channel")
-        let big = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"s":""# + String(repeating: "x", count: 5200) + #""}}}"#
-        expectRejected(try run(["send", big, "--channel", id, "--size-limit", "6000"] + f, scratch), .payloadTooLarge, "over 5120 bytes")
-        expectRejected(try run(["send", Self.update, "--channel", id, "--topic", "com.example.other"] + f, scratch), .topicMismatch,
-                       "another app's bundle id")
+        expectRejected(
+            try run(["send", Self.update, "--channel", "YWJjZA=="] + f, scratch), .channelNotRegistered,
+            "unknown channel")
+        expectRejected(
+            try run(["send", Self.update, "--channel", "not*base64"] + f, scratch), .badChannelId, "malformed id")
+        expectRejected(
+            try run(["send", Self.update, "--channel", id, "--expiration", "1h"] + f, scratch), .badExpirationDate,
+            "nonzero expiration on a No Message Stored channel")
+        let big =
+            #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"s":""#
+            + String(repeating: "x", count: 5200) + #""}}}"#
+        expectRejected(
+            try run(["send", big, "--channel", id, "--size-limit", "6000"] + f, scratch), .payloadTooLarge,
+            "over 5120 bytes")
+        expectRejected(
+            try run(["send", Self.update, "--channel", id, "--topic", "com.example.other"] + f, scratch),
+            .topicMismatch,
+            "another app's bundle id")
         expectRejected(try run(["channel", "create"] + f, scratch), .cannotCreateChannelConfig, "channel limit")
-        expectRejected(try run(["channel", "get", "YWJjZA=="] + f, scratch), .channelNotRegistered, "get of an unknown channel")
-        let wrongTeam = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
-                         "--team-id", "ZZZZZ99999", "--topic", mock.bundleID]
+        expectRejected(
+            try run(["channel", "get", "YWJjZA=="] + f, scratch), .channelNotRegistered, "get of an unknown channel")
+        let wrongTeam = [
+            "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
+            "--team-id", "ZZZZZ99999", "--topic", mock.bundleID,
+        ]
         expectRejected(try run(["channel", "list"] + wrongTeam, scratch), .invalidProviderToken, "wrong team")
         // With -o json a rejected management request is an object with the reason.
         let json = try run(["channel", "get", "YWJjZA==", "-o", "json"] + f, scratch)
         #expect(json.status == 1)
-        #expect(json.stdout.contains("\"reason\":\"ChannelNotRegistered\"") && json.stdout.contains("\"apns_request_id\":\""))
+        #expect(
+            json.stdout.contains("\"reason\":\"ChannelNotRegistered\"")
+                && json.stdout.contains("\"apns_request_id\":\""))
     }
 
     @Test func usageAndPayloadErrorsSendNothing() throws {
         let scratch = try TemporaryDirectory(prefix: "broadcast")
         let mock = try InProcessMock(keepingLog: true)
         let f = Self.flags(mock, .certificate)
-        let mixed = try run(["send", Self.update, "--channel", "YWJj", "--device", String(repeating: "ab", count: 32)] + f, scratch)
+        let mixed = try run(
+            ["send", Self.update, "--channel", "YWJj", "--device", String(repeating: "ab", count: 32)] + f, scratch)
         #expect(mixed.status == 64)
         #expect(mixed.stderr.hasPrefix("error: --channel and --device/--devices both given"))
         let started = try run(["send", Self.start, "--channel", "YWJj"] + f, scratch)
         #expect(started.status == 65)
         #expect(started.stderr.contains("aps.event: a broadcast cannot start a Live Activity"))
         #expect(started.stderr.contains("input-push-channel"))
-        let twoIDs = try run(["send", Self.update, "--channel", "YWJj", "--channel", "YWJk", "--request-id", UUIDString.random()] + f, scratch)
+        let twoIDs = try run(
+            ["send", Self.update, "--channel", "YWJj", "--channel", "YWJk", "--request-id", UUIDString.random()] + f,
+            scratch)
         #expect(twoIDs.status == 64)
         let noYes = try run(["channel", "delete", "YWJj"] + f, scratch)
         #expect(noYes.status == 64)
         #expect(noYes.stderr.contains("pass --yes"))
-        let noTopic = try run(["channel", "list", "--endpoint", mock.endpoint, "--auth-key", mock.authKey, "--team-id", mock.teamID], scratch)
+        let noTopic = try run(
+            ["channel", "list", "--endpoint", mock.endpoint, "--auth-key", mock.authKey, "--team-id", mock.teamID],
+            scratch)
         #expect(noTopic.status == 64)
         #expect(noTopic.stderr.contains("--topic is required with --auth-key"))
         #expect(try run(["channel", "create", "--storage", "forever"] + f, scratch).status == 64)
@@ -208,8 +234,10 @@ import APNSPlatform
         let r = try run(["send", Self.update, "--channel", "YWJj", "--dry-run"] + Self.flags(mock, .token), scratch)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.first == "POST \(mock.endpoint)/4/broadcasts/apps/com.example.demo")
-        for line in ["apns-channel-id: YWJj", "apns-push-type: liveactivity", "apns-expiration: 0", "apns-priority: 10",
-                     "authorization: bearer $APNS_JWT"] {
+        for line in [
+            "apns-channel-id: YWJj", "apns-push-type: liveactivity", "apns-expiration: 0", "apns-priority: 10",
+            "authorization: bearer $APNS_JWT",
+        ] {
             #expect(r.lines.contains(line), "\(line)\n\(r.stdout)")
         }
         #expect(!r.stdout.contains("apns-topic"))

@@ -14,10 +14,14 @@ import Testing
         init() throws {
             root = try TemporaryDirectory(prefix: "config-home")
             for dir in ["home", "xdg/apnsctl", "cache", "state", "tmp"] {
-                try FileManager.default.createDirectory(atPath: root.path + "/" + dir, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: root.path + "/" + dir, withIntermediateDirectories: true)
             }
-            environment = ["HOME": root.path + "/home", "XDG_CONFIG_HOME": root.path + "/xdg", "XDG_CACHE_HOME": root.path + "/cache",
-                           "XDG_STATE_HOME": root.path + "/state", "TMPDIR": root.path + "/tmp"]
+            environment = [
+                "HOME": root.path + "/home", "XDG_CONFIG_HOME": root.path + "/xdg",
+                "XDG_CACHE_HOME": root.path + "/cache",
+                "XDG_STATE_HOME": root.path + "/state", "TMPDIR": root.path + "/tmp",
+            ]
         }
 
         /// Writes the settings file, after checking that Python reads it as TOML (unless it is meant not to be).
@@ -27,8 +31,11 @@ import Testing
             chmod(configFile, mode_t(mode))
         }
 
-        func run(_ arguments: [String], _ extra: [String: String] = [:], directory: String? = nil, stdin: [UInt8]? = nil) throws -> CommandResult {
-            try InProcess.apnsctl(arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, directory: directory)
+        func run(
+            _ arguments: [String], _ extra: [String: String] = [:], directory: String? = nil, stdin: [UInt8]? = nil
+        ) throws -> CommandResult {
+            try InProcess.apnsctl(
+                arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, directory: directory)
         }
     }
 
@@ -42,8 +49,12 @@ import Testing
         try home.write(Self.example)
         #expect(try home.run(["config", "path"]).stdout == "\(home.configFile) (exists)\n")
         let byVariable = try home.run(["config", "path", "-o", "json"], ["APNSCTL_CONFIG": "/nowhere/c.toml"])
-        #expect(byVariable.stdout == "{\"path\":\"/nowhere/c.toml\",\"origin\":\"variable\",\"variable\":\"APNSCTL_CONFIG\",\"exists\":false}\n")
-        let byFlag = try home.run(["config", "path", "--config", home.configFile], ["APNSCTL_CONFIG": "/nowhere/c.toml"])
+        #expect(
+            byVariable.stdout
+                == "{\"path\":\"/nowhere/c.toml\",\"origin\":\"variable\",\"variable\":\"APNSCTL_CONFIG\",\"exists\":false}\n"
+        )
+        let byFlag = try home.run(
+            ["config", "path", "--config", home.configFile], ["APNSCTL_CONFIG": "/nowhere/c.toml"])
         #expect(byFlag.stdout == "\(home.configFile) (from --config; exists)\n")
     }
 
@@ -52,16 +63,20 @@ import Testing
         try home.write(Self.example)
         let text = try home.run(["config", "list"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.lines == [
-            "profile dev (default)  \(home.configFile):3",
-            "profile prod-cert  \(home.configFile):9",
-            "profile mock  built in: apnsctl mock's \(home.root.path)/state/apnsctl/mock/mock.json",
-            "device my-iphone  3f2a000000000000000000000000000000000000000000000000000000009c1d  \(home.configFile):14",
-            "device qa-ipad  77b0000000000000000000000000000000000000000000000000000000000a11  \(home.configFile):15",
-        ])
+        #expect(
+            text.lines == [
+                "profile dev (default)  \(home.configFile):3",
+                "profile prod-cert  \(home.configFile):9",
+                "profile mock  built in: apnsctl mock's \(home.root.path)/state/apnsctl/mock/mock.json",
+                "device my-iphone  3f2a000000000000000000000000000000000000000000000000000000009c1d  \(home.configFile):14",
+                "device qa-ipad  77b0000000000000000000000000000000000000000000000000000000000a11  \(home.configFile):15",
+            ])
         let json = try home.run(["config", "list", "-o", "json"])
         #expect(json.lines.first == "{\"profile\":\"dev\",\"default\":true,\"file\":\"\(home.configFile)\",\"line\":3}")
-        #expect(json.lines.last == "{\"device\":\"qa-ipad\",\"token\":\"77b0000000000000000000000000000000000000000000000000000000000a11\",\"profile\":null,\"file\":\"\(home.configFile)\",\"line\":15}")
+        #expect(
+            json.lines.last
+                == "{\"device\":\"qa-ipad\",\"token\":\"77b0000000000000000000000000000000000000000000000000000000000a11\",\"profile\":null,\"file\":\"\(home.configFile)\",\"line\":15}"
+        )
         for line in json.lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
         // No file at all: only the built-in profile, and exit 0.
         let empty = try Home()
@@ -74,15 +89,18 @@ import Testing
     @Test func showNamesEveryOrigin() throws {
         let home = try Home()
         try home.write(Self.example)
-        let r = try home.run(["config", "show"], ["APNSCTL_PRIORITY": "5", "APNSCTL_TIMEOUT": "", "APNSCTL_PASSPHRASE": "hunter2"])
+        let r = try home.run(
+            ["config", "show"], ["APNSCTL_PRIORITY": "5", "APNSCTL_TIMEOUT": "", "APNSCTL_PASSPHRASE": "hunter2"])
         #expect(r.status == 0, "\(r.stderr)")
-        let rows = Dictionary(r.lines.map { line in
-            let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-            return (parts[0], parts.dropFirst().joined(separator: " "))
-        }, uniquingKeysWith: { a, _ in a })
+        let rows = Dictionary(
+            r.lines.map { line in
+                let parts = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                return (parts[0], parts.dropFirst().joined(separator: " "))
+            }, uniquingKeysWith: { a, _ in a })
         #expect(rows["profile"] == "dev default-profile, \(home.configFile):1")
         #expect(rows["topic"] == "com.example.app profile dev, \(home.configFile):6")
-        #expect(rows["auth-key"] == "\(home.root.path)/home/keys/AuthKey_ABCDE12345.p8 profile dev, \(home.configFile):4")
+        #expect(
+            rows["auth-key"] == "\(home.root.path)/home/keys/AuthKey_ABCDE12345.p8 profile dev, \(home.configFile):4")
         #expect(rows["priority"] == "5 APNSCTL_PRIORITY")
         #expect(rows["timeout"] == "30 default", "an empty variable is unset")
         #expect(rows["passphrase"] == "(hidden) APNSCTL_PASSPHRASE")
@@ -90,7 +108,10 @@ import Testing
 
         let json = try home.run(["config", "show", "prod-cert", "--for", "channel", "-o", "json"])
         #expect(json.status == 0, "\(json.stderr)")
-        #expect(json.lines.contains("{\"setting\":\"cert\",\"value\":\"\(home.root.path)/xdg/apnsctl/certs/push-prod.p12\",\"origin\":\"profile\",\"profile\":\"prod-cert\",\"file\":\"\(home.configFile)\",\"line\":10}"))
+        #expect(
+            json.lines.contains(
+                "{\"setting\":\"cert\",\"value\":\"\(home.root.path)/xdg/apnsctl/certs/push-prod.p12\",\"origin\":\"profile\",\"profile\":\"prod-cert\",\"file\":\"\(home.configFile)\",\"line\":10}"
+            ))
         #expect(json.lines.contains("{\"setting\":\"storage\",\"value\":\"none\",\"origin\":\"default\"}"))
         #expect(!json.stdout.contains("\"setting\":\"priority\""), "channel has no priority")
     }
@@ -100,7 +121,9 @@ import Testing
         let body = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgSECRETSECRETSECRET"
         let pem = "-----BEGIN PRIVATE KEY-----\n\(body)\n-----END PRIVATE KEY-----\n"
         for format in ["text", "json"] {
-            let r = try home.run(["config", "show", "-o", format], ["APNSCTL_AUTH_KEY": pem, "APNSCTL_PROXY": "http://user:pw-secret@proxy:3128"])
+            let r = try home.run(
+                ["config", "show", "-o", format],
+                ["APNSCTL_AUTH_KEY": pem, "APNSCTL_PROXY": "http://user:pw-secret@proxy:3128"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.contains("(PEM from APNSCTL_AUTH_KEY)"))
             #expect(!r.stdout.contains(body) && !r.stderr.contains(body))
@@ -128,11 +151,19 @@ import Testing
 
     static let refusals: [Refusal] = [
         Refusal(text: "[profiles.dev]\ntopic = com.example\n", mode: 0o600, expected: "config.toml:2:9: "),
-        Refusal(text: "[profiles.dev]\ntopik = \"x\"\n", mode: 0o600, expected: "config.toml:2: unknown key \"topik\" in [profiles.dev]; did you mean \"topic\"?"),
-        Refusal(text: "[profiles.dev]\npassphrase = \"hunter2\"\n", mode: 0o600, expected: "config.toml:2: passphrase in [profiles.dev]"),
+        Refusal(
+            text: "[profiles.dev]\ntopik = \"x\"\n", mode: 0o600,
+            expected: "config.toml:2: unknown key \"topik\" in [profiles.dev]; did you mean \"topic\"?"),
+        Refusal(
+            text: "[profiles.dev]\npassphrase = \"hunter2\"\n", mode: 0o600,
+            expected: "config.toml:2: passphrase in [profiles.dev]"),
         Refusal(text: "[devices]\nbeef = \"00ff\"\n", mode: 0o600, expected: "config.toml:2: device name \"beef\""),
-        Refusal(text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o666, expected: "config.toml: is writable by group and others (mode 0666)"),
-        Refusal(text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o620, expected: "config.toml: is writable by group (mode 0620)"),
+        Refusal(
+            text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o666,
+            expected: "config.toml: is writable by group and others (mode 0666)"),
+        Refusal(
+            text: "[profiles.dev]\ntopic = \"x\"\n", mode: 0o620,
+            expected: "config.toml: is writable by group (mode 0620)"),
     ]
 
     @Test(arguments: refusals) func badFilesAreRefusedByEveryConfigCommand(_ row: Refusal) throws {
@@ -153,17 +184,28 @@ import Testing
         let missing = try home.run(["config", "show", "--config", home.root.path + "/none.toml"])
         #expect(missing.status == 66)
         #expect(missing.stderr.hasPrefix("error: --config \(home.root.path)/none.toml: no such settings file"))
-        let noMock = try home.run(["config", "show", "mock"], ["APNSCTL_MOCK_STATE_DIR": home.root.path + "/state/none"])
+        let noMock = try home.run(
+            ["config", "show", "mock"], ["APNSCTL_MOCK_STATE_DIR": home.root.path + "/state/none"])
         #expect(noMock.status == 66)
         #expect(noMock.stderr.contains("start apnsctl mock"))
 
         let mock = try InProcessMock()
-        let r = try home.run(["config", "show", "mock", "-o", "json"], ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path])
+        let r = try home.run(
+            ["config", "show", "mock", "-o", "json"], ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path])
         #expect(r.status == 0, "\(r.stderr)")
         let readyFile = mock.stateDirectory.file("mock.json")
-        #expect(r.lines.contains("{\"setting\":\"cert\",\"value\":\"\(mock.certificate)\",\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"))
-        #expect(r.lines.contains("{\"setting\":\"topic\",\"value\":\"\(mock.bundleID)\",\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"))
-        #expect(r.lines.contains("{\"setting\":\"endpoint\",\"value\":[\"\(mock.endpoint)\"],\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"))
+        #expect(
+            r.lines.contains(
+                "{\"setting\":\"cert\",\"value\":\"\(mock.certificate)\",\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"
+            ))
+        #expect(
+            r.lines.contains(
+                "{\"setting\":\"topic\",\"value\":\"\(mock.bundleID)\",\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"
+            ))
+        #expect(
+            r.lines.contains(
+                "{\"setting\":\"endpoint\",\"value\":[\"\(mock.endpoint)\"],\"origin\":\"mock\",\"profile\":\"mock\",\"file\":\"\(readyFile)\"}"
+            ))
     }
 
     /// `apnsctl mock` takes APNSCTL_MOCK_STATE_DIR as its --state-dir default, so it and `-p mock` agree.
@@ -179,7 +221,10 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer { process.terminate(); process.waitUntilExit() }
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
         let ready = state.file("mock.json")
         Wait.until(interval: 0.05) { FileManager.default.fileExists(atPath: ready) || !process.isRunning }
         #expect(FileManager.default.fileExists(atPath: ready), "apnsctl mock did not use APNSCTL_MOCK_STATE_DIR")
@@ -209,7 +254,8 @@ import Testing
     /// reads there) is TOML to Python too.
     @Test func settingsPageExampleIsTOML() throws {
         let page = try String(contentsOfFile: Repository.path("docs/settings.md"), encoding: .utf8)
-        let start = try #require(page.range(of: "config.toml <<'EOF'\n"), "docs/settings.md writes no config.toml with a here-document")
+        let start = try #require(
+            page.range(of: "config.toml <<'EOF'\n"), "docs/settings.md writes no config.toml with a here-document")
         let end = try #require(page[start.upperBound...].range(of: "\nEOF\n"))
         let block = String(page[start.upperBound..<end.lowerBound]) + "\n"
         #expect(block.contains("[profiles.") && block.contains("[devices]"))
@@ -224,8 +270,9 @@ import Testing
         try home.write(Self.example)
         let full = home.root.path + "/full"
         guard (try? CommandRunner.run("/bin/sh", ["-c", "mknod \"$0\" c 1 7", full]))?.status == 0 else { return }
-        let r = try CommandRunner.run("/bin/sh", ["-c", "\"$0\" config list > \"$1\"", CommandRunner.apnsctlPath, full],
-                                      environment: home.environment)
+        let r = try CommandRunner.run(
+            "/bin/sh", ["-c", "\"$0\" config list > \"$1\"", CommandRunner.apnsctlPath, full],
+            environment: home.environment)
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("error: writing standard output: No space left on device"))
     }

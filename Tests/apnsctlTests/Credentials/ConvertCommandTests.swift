@@ -1,8 +1,9 @@
 import APNSCore
-@testable import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCrypto
 
 /// `apnsctl convert` end to end: openssl reads what apnsctl writes, and round trips keep the certificate.
 @Suite struct ConvertCommandTests {
@@ -36,18 +37,25 @@ import Testing
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("in.pem", CredentialFixtures.development, passphrase: pass)
         let outFile = try dir.write("out-pass.txt", outPass + "\n")
-        for (name, extra, legacyRead) in [("modern.p12", [String](), [String]()), ("legacy.p12", ["--legacy"], ["-legacy"])] {
-            let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file(name), "--out-passphrase-file", outFile] + extra,
-                                             environment: ["APNSCTL_PASSPHRASE": pass])
+        for (name, extra, legacyRead) in [
+            ("modern.p12", [String](), [String]()), ("legacy.p12", ["--legacy"], ["-legacy"]),
+        ] {
+            let r = try InProcess.apnsctl(
+                ["convert", pem, "-o", dir.file(name), "--out-passphrase-file", outFile] + extra,
+                environment: ["APNSCTL_PASSPHRASE": pass])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try dir.mode(name) == 0o600)
-            let info = try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file(name), "-passin", "pass:\(outPass)", "-info", "-noout"] + legacyRead)
+            let info = try CommandRunner.run(
+                "openssl",
+                ["pkcs12", "-in", dir.file(name), "-passin", "pass:\(outPass)", "-info", "-noout"] + legacyRead)
             #expect(info.status == 0, "\(info.stderr)")
             #expect(info.stderr.contains(extra.isEmpty ? "AES-256-CBC" : "pbeWithSHA1And40BitRC2-CBC"))
-            let nodes = try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file(name), "-passin", "pass:\(outPass)", "-nodes"] + legacyRead)
+            let nodes = try CommandRunner.run(
+                "openssl", ["pkcs12", "-in", dir.file(name), "-passin", "pass:\(outPass)", "-nodes"] + legacyRead)
             #expect(nodes.stdout.contains("BEGIN PRIVATE KEY") && nodes.stdout.contains("com.example.dev"))
             // And back with apnsctl.
-            let back = try InProcess.apnsctl(["inspect", dir.file(name), "-o", "json"], environment: ["APNSCTL_PASSPHRASE": outPass])
+            let back = try InProcess.apnsctl(
+                ["inspect", dir.file(name), "-o", "json"], environment: ["APNSCTL_PASSPHRASE": outPass])
             #expect(back.status == 0, "\(back.stderr)")
             #expect(try jsonObject(back.stdout)["sha256"] as? String == CredentialFixtures.development.info.sha256)
             for output in [r.stdout, r.stderr, back.stdout, back.stderr] {
@@ -59,13 +67,19 @@ import Testing
     @Test func outPassphraseFromEnvironmentAndEmptyPassword() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("in.pem", CredentialFixtures.universal)
-        let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file("env.p12")], environment: ["APNSCTL_OUT_PASSPHRASE": outPass])
+        let r = try InProcess.apnsctl(
+            ["convert", pem, "-o", dir.file("env.p12")], environment: ["APNSCTL_OUT_PASSPHRASE": outPass])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("env.p12"), "-passin", "pass:\(outPass)", "-noout"]).status == 0)
+        #expect(
+            try CommandRunner.run(
+                "openssl", ["pkcs12", "-in", dir.file("env.p12"), "-passin", "pass:\(outPass)", "-noout"]
+            ).status == 0)
         let empty = try dir.write("empty.txt", "\n")
         let e = try InProcess.apnsctl(["convert", pem, "-o", dir.file("empty.p12"), "--out-passphrase-file", empty])
         #expect(e.status == 0, "\(e.stderr)")
-        #expect(try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("empty.p12"), "-passin", "pass:", "-noout"]).status == 0)
+        #expect(
+            try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("empty.p12"), "-passin", "pass:", "-noout"])
+                .status == 0)
         #expect(try InProcess.apnsctl(["inspect", dir.file("empty.p12")]).status == 0)
     }
 
@@ -108,7 +122,8 @@ import Testing
         #expect(try InProcess.apnsctl(["convert", dir.file("none.p12"), "-o", dir.file("o.pem")]).status == 66)
         #expect(try InProcess.apnsctl(["convert", p12]).status == 64)
         let certOnly = try dir.write("cert.pem", CredentialFixtures.universal.certificate.pem)
-        let r = try InProcess.apnsctl(["convert", certOnly, "-o", dir.file("c.p12")], environment: ["APNSCTL_OUT_PASSPHRASE": "x"])
+        let r = try InProcess.apnsctl(
+            ["convert", certOnly, "-o", dir.file("c.p12")], environment: ["APNSCTL_OUT_PASSPHRASE": "x"])
         #expect(r.status == 77)
         #expect(r.stderr.contains("no private key"))
     }
@@ -117,7 +132,9 @@ import Testing
     @Test func missingOutputPasswordFileNamesItsFlag() throws {
         let dir = try TemporaryDirectory()
         let pem = try dir.pem("in.pem", CredentialFixtures.universal)
-        let r = try InProcess.apnsctl(["convert", pem, "-o", dir.file("x.p12"), "--out-passphrase-file", dir.file("nope")])
+        let r = try InProcess.apnsctl([
+            "convert", pem, "-o", dir.file("x.p12"), "--out-passphrase-file", dir.file("nope"),
+        ])
         #expect(r.status == 66)
         #expect(r.stderr.hasPrefix("error: --out-passphrase-file \(dir.file("nope")): no such file"), "\(r.stderr)")
     }

@@ -9,13 +9,21 @@ import Testing
     init() throws {
         scratch = try TemporaryDirectory(prefix: "convert-out")
         let d = scratch.path
-        let made = try CommandRunner.run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                                                     "-nodes", "-keyout", "\(d)/k.pem", "-out", "\(d)/c.pem", "-days", "2",
-                                                     "-subj", "/CN=convert test"])
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-nodes", "-keyout", "\(d)/k.pem", "-out", "\(d)/c.pem", "-days", "2",
+                "-subj", "/CN=convert test",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         p12 = scratch.file("in.p12")
-        let exported = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", "\(d)/c.pem", "-inkey", "\(d)/k.pem",
-                                                         "-out", p12, "-passout", "pass:"])
+        let exported = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-in", "\(d)/c.pem", "-inkey", "\(d)/k.pem",
+                "-out", p12, "-passout", "pass:",
+            ])
         #expect(exported.status == 0, "\(exported.stderr)")
     }
 
@@ -48,7 +56,9 @@ import Testing
         #expect(text.hasPrefix("-----BEGIN CERTIFICATE-----"))
         let mode = try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int
         #expect(mode == 0o600)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -75,7 +85,9 @@ import Testing
             for (i, byte) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         defer { close(fd) }
         if bound == 0 { cases.append((socketPath, "a socket")) }
@@ -93,7 +105,9 @@ import Testing
             #expect(lstat(path, &st) == 0, "\(what) is gone")
         }
         #expect(try scratch.read("target.pem") == "target contents\n")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers.isEmpty)
     }
 }

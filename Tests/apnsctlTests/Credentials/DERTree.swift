@@ -27,7 +27,10 @@ indirect enum DERTree {
             let count = length & 0x7F
             guard count >= 1, count <= 4, offset + count <= bytes.count else { return nil }
             length = 0
-            for _ in 0..<count { length = length << 8 | Int(bytes[offset]); offset += 1 }
+            for _ in 0..<count {
+                length = length << 8 | Int(bytes[offset])
+                offset += 1
+            }
         }
         guard offset + length <= bytes.count else { return nil }
         let content = Array(bytes[offset..<offset + length])
@@ -55,7 +58,10 @@ indirect enum DERTree {
         if length < 0x80 { return [tag, UInt8(length)] }
         var digits: [UInt8] = []
         var rest = length
-        while rest > 0 { digits.insert(UInt8(rest & 0xFF), at: 0); rest >>= 8 }
+        while rest > 0 {
+            digits.insert(UInt8(rest & 0xFF), at: 0)
+            rest >>= 8
+        }
         return [tag, 0x80 | UInt8(digits.count)] + digits
     }
 
@@ -63,7 +69,8 @@ indirect enum DERTree {
     func replacingIntegers(_ from: Int64, with to: Int64) -> DERTree {
         switch self {
         case .primitive(let tag, let bytes):
-            return tag == 0x02 && bytes == DERTree.integer(from) ? .primitive(tag: tag, bytes: DERTree.integer(to)) : self
+            return tag == 0x02 && bytes == DERTree.integer(from)
+                ? .primitive(tag: tag, bytes: DERTree.integer(to)) : self
         case .constructed(let tag, let children):
             return .constructed(tag: tag, children: children.map { $0.replacingIntegers(from, with: to) })
         case .wrapped(let tag, let children):
@@ -75,11 +82,13 @@ indirect enum DERTree {
     static func integer(_ value: Int64) -> [UInt8] {
         var bytes: [UInt8] = []
         var rest = value
-        repeat { bytes.insert(UInt8(rest & 0xFF), at: 0); rest >>= 8 } while rest > 0
+        repeat {
+            bytes.insert(UInt8(rest & 0xFF), at: 0)
+            rest >>= 8
+        } while rest > 0
         if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
         return bytes
     }
-
 
     /// Each run of consecutive INTEGER children equal to `from` (scrypt's N, r, p) replaced by `to`.
     func replacingIntegerRun(_ from: [Int64], with to: [Int64]) -> DERTree {

@@ -1,8 +1,9 @@
 import APNSCore
-@testable import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCrypto
 
 /// `apnsctl inspect` end to end: every variant shows bundle id, topics, environments and expiry right.
 @Suite struct InspectCommandTests {
@@ -18,22 +19,29 @@ import Testing
         let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass, encryption: .legacy)
         let plain = try dir.write("key.pem", try CredentialFixtures.universal.privateKey.pkcs8PEM(passphrase: nil))
         let rc2 = dir.file("rc2.pem")
-        let made = try CommandRunner.run("openssl", ["pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout",
-                                                     "pass:\(pass)", "-out", rc2, "-provider", "legacy", "-provider", "default"])
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs8", "-topk8", "-in", plain, "-v1", "PBE-SHA1-RC2-40", "-passout",
+                "pass:\(pass)", "-out", rc2, "-provider", "legacy", "-provider", "default",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         let empty = try TemporaryDirectory(prefix: "no-modules")
         for file in [p12, rc2] {
             for passphrase in [pass, "wrong"] {
                 // The binary: OpenSSL reads OPENSSL_MODULES from the process's own environment.
-                let r = try CommandRunner.apnsctl(["inspect", file, "--passphrase", passphrase],
-                                                  environment: ["OPENSSL_MODULES": empty.path])
+                let r = try CommandRunner.apnsctl(
+                    ["inspect", file, "--passphrase", passphrase],
+                    environment: ["OPENSSL_MODULES": empty.path])
                 #expect(r.status == 77, "\(file) \(passphrase): \(r.stderr)")
                 if file == p12 && passphrase == "wrong" {
                     #expect(r.stderr.contains("error: \(file): wrong passphrase"), "\(r.stderr)")
                     continue
                 }
                 #expect(r.stderr.contains("error: \(file): uses an algorithm OpenSSL cannot run here ("), "\(r.stderr)")
-                #expect(r.stderr.contains("RC2-40-CBC") && r.stderr.contains("install OpenSSL's legacy provider"), "\(r.stderr)")
+                #expect(
+                    r.stderr.contains("RC2-40-CBC") && r.stderr.contains("install OpenSSL's legacy provider"),
+                    "\(r.stderr)")
             }
             let ok = try InProcess.apnsctl(["inspect", file, "--passphrase", pass])
             #expect(ok.status == 0, "\(file): \(ok.stderr)")
@@ -50,7 +58,8 @@ import Testing
         let j = try jsonObject(r.stdout)
         #expect(j["kind"] as? String == "pkcs12")
         #expect(j["bundle_id"] as? String == "com.example.demo")
-        #expect(j["topics"] as? [String] == ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"])
+        #expect(
+            j["topics"] as? [String] == ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"])
         #expect(j["environments"] as? [String] == ["sandbox", "production"])
         #expect(j["has_private_key"] as? Bool == true)
         #expect(j["key_matches"] as? Bool == true)
@@ -81,8 +90,11 @@ import Testing
     @Test func productionCertificateWithSeparateEncryptedKey() throws {
         let dir = try TemporaryDirectory()
         let cert = try dir.write("prod.pem", CredentialFixtures.production.certificate.pem)
-        let key = try dir.write("prod-key.pem", try CredentialFixtures.production.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(pass.utf8))))
-        let r = try InProcess.apnsctl(["inspect", cert, "--key", key, "-o", "json"], environment: ["APNSCTL_PASSPHRASE": pass])
+        let key = try dir.write(
+            "prod-key.pem",
+            try CredentialFixtures.production.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(pass.utf8))))
+        let r = try InProcess.apnsctl(
+            ["inspect", cert, "--key", key, "-o", "json"], environment: ["APNSCTL_PASSPHRASE": pass])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try jsonObject(r.stdout)
         #expect(j["environments"] as? [String] == ["production"])
@@ -176,7 +188,10 @@ import Testing
             ("empty.p12", []),
             ("random.bin", (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }),
             ("header.pem", Array("-----BEGIN CERTIFICATE-----\n%%%%\n-----END CERTIFICATE-----\n".utf8)),
-            ("cut.p12", Array(try CredentialFixtures.universal.pkcs12(password: SecretBytes(Array("x".utf8))).prefix(300))),
+            (
+                "cut.p12",
+                Array(try CredentialFixtures.universal.pkcs12(password: SecretBytes(Array("x".utf8))).prefix(300))
+            ),
         ]
         for (name, bytes) in cases {
             let path = try dir.write(name, bytes)

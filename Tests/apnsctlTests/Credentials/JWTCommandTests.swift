@@ -1,11 +1,12 @@
 import APNSCore
-@testable import APNSCrypto
-@testable import APNSCtlCommands
 import APNSSettings
 import APNSTestSupport
 import ArgumentParser
 import Foundation
 import Testing
+
+@testable import APNSCrypto
+@testable import APNSCtlCommands
 
 /// `apnsctl jwt` end to end, with the signature checked by `openssl dgst`, not by our own code;
 /// and the token cache behind `send`'s `TokenAuthOptions`.
@@ -39,13 +40,17 @@ import Testing
         // Independent check: openssl itself builds the DER signature from r and s (asn1parse -genconf),
         // takes the public key from the .p8, and verifies.
         let hex = raw.map { String(format: "%02X", $0) }.joined()
-        try dir.write("sig.cnf", "asn1=SEQUENCE:sig\n[sig]\nr=INTEGER:0x\(hex.prefix(64))\ns=INTEGER:0x\(hex.suffix(64))\n")
-        let built = try CommandRunner.run("openssl", ["asn1parse", "-genconf", dir.file("sig.cnf"), "-out", dir.file("sig.der"), "-noout"])
+        try dir.write(
+            "sig.cnf", "asn1=SEQUENCE:sig\n[sig]\nr=INTEGER:0x\(hex.prefix(64))\ns=INTEGER:0x\(hex.suffix(64))\n")
+        let built = try CommandRunner.run(
+            "openssl", ["asn1parse", "-genconf", dir.file("sig.cnf"), "-out", dir.file("sig.der"), "-noout"])
         #expect(built.status == 0, "\(built.stderr)")
         try dir.write("input", "\(parts[0]).\(parts[1])")
         let pub = try CommandRunner.run("openssl", ["pkey", "-in", p8, "-pubout", "-out", dir.file("pub.pem")])
         #expect(pub.status == 0)
-        let v = try CommandRunner.run("openssl", ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
+        let v = try CommandRunner.run(
+            "openssl",
+            ["dgst", "-sha256", "-verify", dir.file("pub.pem"), "-signature", dir.file("sig.der"), dir.file("input")])
         #expect(v.status == 0 && v.stdout.contains("Verified OK"), "\(v.stderr)")
         // The private key never appears.
         let keyText = try dir.read("AuthKey_ABCDE12345.p8").split(separator: "\n")[1]
@@ -82,7 +87,8 @@ import Testing
             #expect(r.stderr.hasPrefix("error: ") && r.stderr.contains(mention), "\(args): \(r.stderr)")
             #expect(r.stdout.isEmpty)
         }
-        let rsa = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
+        let rsa = try dir.write(
+            "AuthKey_ABCDE12345.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
         let r = try InProcess.apnsctl(["jwt", "--auth-key", rsa, "--team-id", team])
         #expect(r.status == 77)
         #expect(r.stderr.contains("RSA 2048"))
@@ -98,19 +104,22 @@ import Testing
         #expect(r.stderr.hasPrefix("error: AuthKey_abc.p8: 'abc' in the file name is not a key id"), "\(r.stderr)")
         #expect(r.stderr.contains("pass --key-id"))
         let secret = SecretBytes(Array("pw".utf8))
-        let encrypted = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.privateKey.pkcs8PEM(passphrase: secret))
+        let encrypted = try dir.write(
+            "AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.privateKey.pkcs8PEM(passphrase: secret))
         let e = try InProcess.apnsctl(["jwt", "--auth-key", encrypted, "--team-id", team])
         #expect(e.status == 77)
         #expect(e.stderr.contains("the key is encrypted, and Apple's .p8 keys are not"), "\(e.stderr)")
         #expect(!e.stderr.contains("--passphrase"), "jwt has no passphrase flags")
-        let rsa = try dir.write("AuthKey_RSARSA1234.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
+        let rsa = try dir.write(
+            "AuthKey_RSARSA1234.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
         let i = try InProcess.apnsctl(["inspect", rsa])
         #expect(i.status == 77)
         #expect(i.stderr.contains("not an APNs signing key (found RSA 2048"), "\(i.stderr)")
         let rsaPEM = try dir.write("key.pem", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
         let k = try InProcess.apnsctl(["inspect", rsaPEM])
         #expect(k.status == 77)
-        #expect(k.stderr.contains("no certificate") && !k.stderr.contains("--cert"), "inspect has no --cert: \(k.stderr)")
+        #expect(
+            k.stderr.contains("no certificate") && !k.stderr.contains("--cert"), "inspect has no --cert: \(k.stderr)")
     }
 
     @Test func tokenAuthOptionsUseAndBypassTheCache() throws {
@@ -120,8 +129,10 @@ import Testing
         // XDG_CACHE_HOME is dir/cache: the cache is where the world says, not where this process's would be.
         let world = TestWorld(variables: ["XDG_CACHE_HOME": dir.file("cache")], home: dir.path).world
         func settings(_ extra: [String]) throws -> ResolvedSettings {
-            try APNSCtl.Send.parse(["--auth-key", p8, "--team-id", team, "--alert", "hi", "-d", String(repeating: "ab", count: 32)] + extra)
-                .resolveSettings(in: world)
+            try APNSCtl.Send.parse(
+                ["--auth-key", p8, "--team-id", team, "--alert", "hi", "-d", String(repeating: "ab", count: 32)] + extra
+            )
+            .resolveSettings(in: world)
         }
         let cached = try settings([])
         let t0: Int64 = 1_900_000_000
@@ -136,12 +147,19 @@ import Testing
         #expect(ProviderToken.Parts(fresh.token)?.issuedAt == t0 + 120)
         // Bypassing does not write: the cached token is still the first one (with its key file's fingerprint).
         #expect(try dir.read("cache/apnsctl/token-\(team)-ABCDE12345.jwt").hasPrefix(first.token + "\nhmac-sha256:"))
-        let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)]).resolveSettings(in: world)
+        let certOnly = try APNSCtl.Send.parse(["--cert", p8, "--alert", "hi", "-d", String(repeating: "ab", count: 32)])
+            .resolveSettings(in: world)
         #expect(try certOnly.providerToken(now: t0, in: world) == nil)
         // A key id without a key is refused by the resolver's combination rules (not by the option group), naming it.
-        let stranded = try InProcess.apnsctl(["send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d", String(repeating: "ab", count: 32)],
-                                                 environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path])
+        let stranded = try InProcess.apnsctl(
+            [
+                "send", "--cert", "/nonexistent/c.pem", "--key-id", "ABCDE12345", "-d",
+                String(repeating: "ab", count: 32),
+            ],
+            environment: ["XDG_CONFIG_HOME": dir.path, "HOME": dir.path])
         #expect(stranded.status == 64)
-        #expect(stranded.stderr.hasPrefix("error: --key-id needs a .p8 key (auth-key) in the same place"), "\(stranded.stderr)")
+        #expect(
+            stranded.stderr.hasPrefix("error: --key-id needs a .p8 key (auth-key) in the same place"),
+            "\(stranded.stderr)")
     }
 }

@@ -1,8 +1,9 @@
-@testable import APNSCrypto
 import APNSTestSupport
 import COpenSSL
 import Foundation
 import Testing
+
+@testable import APNSCrypto
 
 /// CLI.md, "Exit codes": every key derivation is bounded before it runs — PBKDF2 above 10,000,000 iterations,
 /// scrypt needing more than 256 MiB or N·r·p above 2^24 — for `.p12` files and encrypted PEM keys alike, exit
@@ -22,7 +23,8 @@ import Testing
 
         var opensslOptions: [String] {
             switch self {
-            case .scryptMemory, .scryptWork: return ["-scrypt", "-scrypt_N", "1024", "-scrypt_r", "8", "-scrypt_p", "1"]
+            case .scryptMemory, .scryptWork:
+                return ["-scrypt", "-scrypt_N", "1024", "-scrypt_r", "8", "-scrypt_p", "1"]
             case .pbkdf2: return ["-v2", "aes-256-cbc", "-iter", "2048"]
             }
         }
@@ -39,17 +41,22 @@ import Testing
         var asked: String {
             switch self {
             case .scryptMemory:
-                return "asks for scrypt with N=1048576, r=8, p=1, which needs 1025 MiB of memory (apnsctl allows at most 256 MiB)"
+                return
+                    "asks for scrypt with N=1048576, r=8, p=1, which needs 1025 MiB of memory (apnsctl allows at most 256 MiB)"
             case .scryptWork:
-                return "asks for scrypt with N=16384, r=8, p=1024: N·r·p = 134217728 (apnsctl allows at most 16777216), "
+                return
+                    "asks for scrypt with N=16384, r=8, p=1024: N·r·p = 134217728 (apnsctl allows at most 16777216), "
                     + "which would take minutes"
             case .pbkdf2:
-                return "asks for 2147483647 key-derivation iterations (apnsctl allows at most 10000000), which would take minutes"
+                return
+                    "asks for 2147483647 key-derivation iterations (apnsctl allows at most 10000000), which would take minutes"
             }
         }
 
         var advice: String {
-            self == .pbkdf2 ? "export it again (exporters use 2048 to 600000)" : "export it again (exporters use scrypt N=16384, r=8, p=1, or PBKDF2)"
+            self == .pbkdf2
+                ? "export it again (exporters use 2048 to 600000)"
+                : "export it again (exporters use scrypt N=16384, r=8, p=1, or PBKDF2)"
         }
     }
 
@@ -60,10 +67,15 @@ import Testing
     /// The push key as PKCS#8 DER encrypted by `openssl pkcs8 -topk8` with `protection`'s small parameters.
     static func encryptedKey(_ credentials: TestCredentials, _ protection: Protection) throws -> [UInt8] {
         let directory = credentials.directory
-        let plain = try directory.write("plain-key.pem", try credentials.push.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+        let plain = try directory.write(
+            "plain-key.pem", try credentials.push.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
         let encrypted = directory.file("encrypted-\(protection.rawValue).der")
-        let made = try CommandRunner.run("openssl", ["pkcs8", "-topk8", "-in", plain, "-outform", "DER", "-out", encrypted,
-                                                     "-passout", "pass:\(passphrase)"] + protection.opensslOptions)
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs8", "-topk8", "-in", plain, "-outform", "DER", "-out", encrypted,
+                "-passout", "pass:\(passphrase)",
+            ] + protection.opensslOptions)
         guard made.status == 0 else { throw TestSupportError("openssl pkcs8: \(made.stderr)") }
         return Array(try Data(contentsOf: URL(fileURLWithPath: encrypted)))
     }
@@ -105,7 +117,9 @@ import Testing
             throw TestSupportError("cannot add the key bag")
         }
         var safes: OpaquePointer? = nil
-        guard PKCS12_add_safe(&safes, bags, -1, 0, nil) == 1, let safes else { throw TestSupportError("PKCS12_add_safe failed") }
+        guard PKCS12_add_safe(&safes, bags, -1, 0, nil) == 1, let safes else {
+            throw TestSupportError("PKCS12_add_safe failed")
+        }
         defer { COpenSSL_sk_PKCS7_pop_free(safes) }
         guard let p12 = PKCS12_add_safes(safes, 0) else { throw TestSupportError("PKCS12_add_safes failed") }
         defer { PKCS12_free(p12) }
@@ -120,8 +134,10 @@ import Testing
     }
 
     /// `command` on `file` (with `key` as its key file when given), `passphraseFile` or none.
-    static func run(_ command: Command, _ credentials: TestCredentials, file: String, key: String?,
-                    passphraseFile: String?) throws -> CommandResult {
+    static func run(
+        _ command: Command, _ credentials: TestCredentials, file: String, key: String?,
+        passphraseFile: String?
+    ) throws -> CommandResult {
         let keyArguments = key.map { ["--key", $0] } ?? []
         let passphraseArguments = passphraseFile.map { ["--passphrase-file", $0] } ?? []
         let arguments: [String]
@@ -129,22 +145,29 @@ import Testing
         case .inspect:
             arguments = ["inspect", file] + keyArguments
         case .dryRun:
-            arguments = ["send", "--cert", file] + keyArguments + ["--topic", credentials.bundleID, "--alert", "Hi",
-                                                                  "-d", String(repeating: "ab", count: 32), "--dry-run"]
+            arguments =
+                ["send", "--cert", file] + keyArguments + [
+                    "--topic", credentials.bundleID, "--alert", "Hi",
+                    "-d", String(repeating: "ab", count: 32), "--dry-run",
+                ]
         case .convert:
-            arguments = ["convert", file] + keyArguments + ["-o", credentials.directory.file("out-\(UUID().uuidString).pem")]
+            arguments =
+                ["convert", file] + keyArguments + ["-o", credentials.directory.file("out-\(UUID().uuidString).pem")]
         }
         // No terminal: a passphrase, if one were asked for, could only come from the file.
         return try InProcess.apnsctl(arguments + passphraseArguments, stdin: [], timeout: 30)
     }
 
-    static func expectRefused(_ r: CommandResult, file: String, subject: String, _ protection: Protection,
-                              _ command: Command) {
+    static func expectRefused(
+        _ r: CommandResult, file: String, subject: String, _ protection: Protection,
+        _ command: Command
+    ) {
         let notDecrypted = subject.hasPrefix("the PKCS#12") ? "so its key was not decrypted" : "so it was not decrypted"
         #expect(!r.timedOut && r.seconds < 5, "\(command): the key was derived (\(r.seconds) s)")
         #expect(r.status == 77, "\(command): \(r.stderr)")
-        #expect(r.errorLines == ["error: \(file): \(subject) \(protection.asked), \(notDecrypted); \(protection.advice)"],
-                "\(command): \(r.stderr)")
+        #expect(
+            r.errorLines == ["error: \(file): \(subject) \(protection.asked), \(notDecrypted); \(protection.advice)"],
+            "\(command): \(r.stderr)")
         #expect(r.stdout.isEmpty, "\(command): \(r.stdout)")
     }
 
@@ -152,8 +175,9 @@ import Testing
     @Test(arguments: Protection.allCases, Command.allCases)
     func anEncryptedPEMKeyBeyondTheBoundIsExit77AtOnce(_ protection: Protection, _ command: Command) throws {
         let credentials = try TestCredentials()
-        let key = try credentials.directory.write("key.pem", Self.pem(try Self.raised(Self.encryptedKey(credentials, protection), protection)),
-                                                  mode: 0o600)
+        let key = try credentials.directory.write(
+            "key.pem", Self.pem(try Self.raised(Self.encryptedKey(credentials, protection), protection)),
+            mode: 0o600)
         let cert = try credentials.directory.write("cert.pem", credentials.push.certificate.pem)
         let passFile = try credentials.directory.write("pass.txt", Self.passphrase + "\n", mode: 0o600)
 
@@ -167,7 +191,8 @@ import Testing
     @Test(arguments: Protection.allCases)
     func theBoundComesBeforeThePassphrase(_ protection: Protection) throws {
         let credentials = try TestCredentials()
-        let pem = String(decoding: credentials.push.certificate.pem, as: UTF8.self)
+        let pem =
+            String(decoding: credentials.push.certificate.pem, as: UTF8.self)
             + Self.pem(try Self.raised(Self.encryptedKey(credentials, protection), protection))
         let file = try credentials.directory.write("push.pem", pem, mode: 0o600)
 
@@ -184,9 +209,11 @@ import Testing
         let credentials = try TestCredentials()
         let keyBag = try Self.raised(Self.encryptedKey(credentials, protection), protection)
         for macPassword in ["", Self.passphrase] {
-            let p12 = try credentials.directory.write("scrypt-\(macPassword.isEmpty ? "empty" : "pw").p12",
-                                                      try Self.pkcs12(credentials, keyBag: keyBag, macPassword: macPassword), mode: 0o600)
-            let passFile = macPassword.isEmpty ? nil : try credentials.directory.write("pass.txt", macPassword + "\n", mode: 0o600)
+            let p12 = try credentials.directory.write(
+                "scrypt-\(macPassword.isEmpty ? "empty" : "pw").p12",
+                try Self.pkcs12(credentials, keyBag: keyBag, macPassword: macPassword), mode: 0o600)
+            let passFile =
+                macPassword.isEmpty ? nil : try credentials.directory.write("pass.txt", macPassword + "\n", mode: 0o600)
 
             let r = try Self.run(command, credentials, file: p12, key: nil, passphraseFile: passFile)
 
@@ -202,8 +229,9 @@ import Testing
         let der = try Self.encryptedKey(credentials, protection)
         let key = try credentials.directory.write("key.pem", Self.pem(der), mode: 0o600)
         let cert = try credentials.directory.write("cert.pem", credentials.push.certificate.pem)
-        let p12 = try credentials.directory.write("usual.p12", try Self.pkcs12(credentials, keyBag: der, macPassword: Self.passphrase),
-                                                  mode: 0o600)
+        let p12 = try credentials.directory.write(
+            "usual.p12", try Self.pkcs12(credentials, keyBag: der, macPassword: Self.passphrase),
+            mode: 0o600)
         let passFile = try credentials.directory.write("pass.txt", Self.passphrase + "\n", mode: 0o600)
         for command in Command.allCases {
             let pem = try Self.run(command, credentials, file: cert, key: key, passphraseFile: passFile)

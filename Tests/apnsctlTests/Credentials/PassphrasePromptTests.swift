@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// The passphrase prompt on a real pseudo-terminal: signals never leave the terminal without
 /// echo (Ctrl-C under plain `sh`, SIGTERM, SIGHUP), Ctrl-Z then `fg` does not show the passphrase,
@@ -21,34 +21,46 @@ import APNSPlatform
         plain = credentials.pushFile
         encrypted = scratch.file("enc.pem")
         let cert = try CommandRunner.run("openssl", ["x509", "-in", plain])
-        let key = try CommandRunner.run("openssl", ["pkey", "-in", plain, "-aes256", "-passout", "pass:\(Self.passphrase)"])
+        let key = try CommandRunner.run(
+            "openssl", ["pkey", "-in", plain, "-aes256", "-passout", "pass:\(Self.passphrase)"])
         guard cert.status == 0, key.status == 0 else { throw TestSupportError("openssl: \(cert.stderr) \(key.stderr)") }
         try (cert.stdout + key.stdout).write(toFile: encrypted, atomically: true, encoding: .utf8)
         pkcs12 = scratch.file("push.p12")
-        let p12 = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", plain, "-out", pkcs12,
-                                                    "-passout", "pass:\(Self.passphrase)"])
+        let p12 = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-in", plain, "-out", pkcs12,
+                "-passout", "pass:\(Self.passphrase)",
+            ])
         guard p12.status == 0 else { throw TestSupportError("openssl pkcs12: \(p12.stderr)") }
     }
 
     /// `apnsctl inspect enc.pem` typed into an interactive dash (`sh -i`), which, unlike bash, does not
     /// reset the terminal when a command dies.
     private func underShell(_ steps: [PseudoTerminal.Step]) throws -> PseudoTerminal.Result {
-        try PseudoTerminal.run(["/bin/sh", "-i"], environment: ["PS1": "$ ", "ENV": ""],
-                               steps: [.expect("$ "), .send("'\(CommandRunner.apnsctlPath)' inspect '\(encrypted)'\n"),
-                                       .expect("Passphrase for \(encrypted): ")] + steps + [.send("exit\n")])
+        try PseudoTerminal.run(
+            ["/bin/sh", "-i"], environment: ["PS1": "$ ", "ENV": ""],
+            steps: [
+                .expect("$ "), .send("'\(CommandRunner.apnsctlPath)' inspect '\(encrypted)'\n"),
+                .expect("Passphrase for \(encrypted): "),
+            ] + steps + [.send("exit\n")])
     }
 
     @Test func ctrlCUnderPlainShRestoresEcho() throws {
-        let r = try underShell([.send("\u{03}"), .expect("$ "), .send("echo status=$?\n"), .expect("status=130"),
-                                .send("true typed-XYZZY\n"), .expect("typed-XYZZY", timeout: 5)])
+        let r = try underShell([
+            .send("\u{03}"), .expect("$ "), .send("echo status=$?\n"), .expect("status=130"),
+            .send("true typed-XYZZY\n"), .expect("typed-XYZZY", timeout: 5),
+        ])
         #expect(r.failedStep == nil, "echo is off after Ctrl-C: \(r.transcript)")
     }
 
     @Test func ctrlZThenFgKeepsThePassphraseHidden() throws {
-        let r = try underShell([.send("\u{1A}"), .expect("$ "),
-                                .send("true while-stopped\n"), .expect("while-stopped", timeout: 5),
-                                .send("fg\n"), .expect("Passphrase for \(encrypted): "),
-                                .send(Self.passphrase + "\n"), .expect("subject:"), .expect("$ ")])
+        let r = try underShell([
+            .send("\u{1A}"), .expect("$ "),
+            .send("true while-stopped\n"), .expect("while-stopped", timeout: 5),
+            .send("fg\n"), .expect("Passphrase for \(encrypted): "),
+            .send(Self.passphrase + "\n"), .expect("subject:"), .expect("$ "),
+        ])
         #expect(r.failedStep == nil, "\(r.transcript)")
         #expect(!r.transcript.contains(Self.passphrase), "the passphrase was echoed: \(r.transcript)")
     }
@@ -58,9 +70,12 @@ import APNSPlatform
         // A non-interactive sh runs apnsctl in the background (same process group, so it may read the
         // terminal) and signals it; after that the terminal must echo again.
         let script = "\"$0\" inspect \"$1\" & pid=$!; sleep 2; kill -\(signal) $pid; wait $pid; echo status=$?; sleep 5"
-        let r = try PseudoTerminal.run(["/bin/sh", "-c", script, CommandRunner.apnsctlPath, encrypted],
-                                       steps: [.expect("Passphrase for"), .expect("status=\(status)"),
-                                               .send("typed-XYZZY"), .expect("typed-XYZZY", timeout: 4)], timeout: 30)
+        let r = try PseudoTerminal.run(
+            ["/bin/sh", "-c", script, CommandRunner.apnsctlPath, encrypted],
+            steps: [
+                .expect("Passphrase for"), .expect("status=\(status)"),
+                .send("typed-XYZZY"), .expect("typed-XYZZY", timeout: 4),
+            ], timeout: 30)
         #expect(r.failedStep == nil, "\(signal): \(r.transcript)")
     }
 
@@ -73,18 +88,23 @@ import APNSPlatform
     func aWrongPassphraseGetsThreeTries(usePKCS12: Bool) throws {
         let file = usePKCS12 ? pkcs12 : encrypted
         let prompt = "Passphrase for \(file): "
-        let failed = try direct(["inspect", file], [
-            .expect(prompt), .send("wrong-1\n"), .expect("try again"),
-            .expect(prompt), .send("wrong-2\n"), .expect("try again"),
-            .expect(prompt), .send("wrong-3\n"), .expect("error: \(file): wrong passphrase"),
-        ])
+        let failed = try direct(
+            ["inspect", file],
+            [
+                .expect(prompt), .send("wrong-1\n"), .expect("try again"),
+                .expect(prompt), .send("wrong-2\n"), .expect("try again"),
+                .expect(prompt), .send("wrong-3\n"), .expect("error: \(file): wrong passphrase"),
+            ])
         #expect(failed.failedStep == nil, "\(failed.transcript)")
         #expect(failed.status == 77)
         #expect(failed.transcript.components(separatedBy: prompt).count - 1 == 3)
 
-        let second = try direct(["inspect", file], [
-            .expect(prompt), .send("wrong-1\n"), .expect(prompt), .send(Self.passphrase + "\n"), .expect("subject:"),
-        ])
+        let second = try direct(
+            ["inspect", file],
+            [
+                .expect(prompt), .send("wrong-1\n"), .expect(prompt), .send(Self.passphrase + "\n"),
+                .expect("subject:"),
+            ])
         #expect(second.status == 0, "\(second.transcript)")
         #expect(!second.transcript.contains(Self.passphrase) && !second.transcript.contains("wrong-1"))
     }
@@ -92,22 +112,29 @@ import APNSPlatform
     @Test func ctrlDEndsThePromptOnANewLine() throws {
         let r = try direct(["inspect", encrypted], [.expect("Passphrase for"), .send("\u{04}")])
         #expect(r.status == 77)
-        #expect(r.transcript.contains("Passphrase for \(encrypted): \r\nerror: \(encrypted): the passphrase input ended (Ctrl-D)"),
-                "\(r.transcript)")
+        #expect(
+            r.transcript.contains(
+                "Passphrase for \(encrypted): \r\nerror: \(encrypted): the passphrase input ended (Ctrl-D)"),
+            "\(r.transcript)")
     }
 
     @Test func anEmptyPasswordForANewP12MustBeConfirmed() throws {
-        let declined = scratch.file("declined.p12"), accepted = scratch.file("accepted.p12")
-        let no = try direct(["convert", plain, "-o", declined], [
-            .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "), .send("n\n"),
-        ])
+        let declined = scratch.file("declined.p12")
+        let accepted = scratch.file("accepted.p12")
+        let no = try direct(
+            ["convert", plain, "-o", declined],
+            [
+                .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "), .send("n\n"),
+            ])
         #expect(no.status == 64, "\(no.transcript)")
         #expect(no.transcript.contains("error: \(declined): empty password not confirmed"))
         #expect(!FileManager.default.fileExists(atPath: declined))
 
-        let yes = try direct(["convert", plain, "-o", accepted], [
-            .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "), .send("y\n"),
-        ])
+        let yes = try direct(
+            ["convert", plain, "-o", accepted],
+            [
+                .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "), .send("y\n"),
+            ])
         #expect(yes.status == 0, "\(yes.transcript)")
         let check = try CommandRunner.run("openssl", ["pkcs12", "-in", accepted, "-noout", "-passin", "pass:"])
         #expect(check.status == 0, "\(check.stderr)")

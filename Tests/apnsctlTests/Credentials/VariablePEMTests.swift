@@ -1,7 +1,8 @@
-@testable import APNSCtlCommands
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
 
 /// CLI.md: a value of `APNSCTL_CERT`, `APNSCTL_KEY` or `APNSCTL_AUTH_KEY` that holds `-----BEGIN` anywhere, or a
 /// line break, is PEM text (a `Bag Attributes` preamble as `openssl pkcs12 -nodes` writes it, a byte-order mark or a
@@ -45,8 +46,9 @@ import Testing
                 return VariablePEMTests.blocks(pem).map { block in
                     let certificate = block.hasPrefix("-----BEGIN CERTIFICATE")
                     return "Bag Attributes\n    localKeyID: 6E 1D 7A 02 8C\n    \(Self.marker)\n"
-                        + (certificate ? "subject=CN = Apple Push Services: com.example.demo\nissuer=CN = apnsctl test CA\n"
-                                       : "Key Attributes: <No Attributes>\n")
+                        + (certificate
+                            ? "subject=CN = Apple Push Services: com.example.demo\nissuer=CN = apnsctl test CA\n"
+                            : "Key Attributes: <No Attributes>\n")
                         + block
                 }.joined()
             case .byteOrderMark: return "\u{FEFF}" + pem
@@ -122,18 +124,25 @@ import Testing
             case .key: pem = keyPEM
             case .authKey: pem = authKeyPEM
             }
-            return pem.split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count > 20 }.map(String.init) + [Form.marker]
+            return pem.split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count > 20 }.map(String.init) + [
+                Form.marker
+            ]
         }
 
         var sendFlags: [String] {
-            ["send", "-d", VariablePEMTests.token, "--alert", "hi", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-             "--topic", mock.bundleID]
+            [
+                "send", "-d", VariablePEMTests.token, "--alert", "hi", "--endpoint", mock.endpoint, "--ca-file",
+                mock.caFile,
+                "--topic", mock.bundleID,
+            ]
         }
     }
 
     /// Runs `arguments` in-process with `variables` and the system's clocks (the mock checks token times, doctor
     /// times its probes); its exit status, stdout and stderr.
-    static func run(_ arguments: [String], _ variables: [String: String], home: String) -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], _ variables: [String: String], home: String) -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let t = TestWorld(variables: variables, home: home)
         t.world.clock = .system
         let status = t.run(arguments)
@@ -145,9 +154,14 @@ import Testing
         let s = try Setup()
         let (variables, credentialFlags) = s.credentials(variable, form)
         let shownName = "(PEM from \(variable.rawValue))"
-        let doctor = ["doctor", "--env", "sandbox", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile, "--topic", s.mock.bundleID]
-        let closed = ["send", "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2",
-                      "--topic", s.mock.bundleID]
+        let doctor = [
+            "doctor", "--env", "sandbox", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile, "--topic",
+            s.mock.bundleID,
+        ]
+        let closed = [
+            "send", "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2",
+            "--topic", s.mock.bundleID,
+        ]
         // (what, arguments, the exit status it must have, text that shows the variable was named)
         let runs: [(String, [String], Int32, String?)] = [
             ("send", s.sendFlags + credentialFlags, 0, nil),
@@ -162,7 +176,9 @@ import Testing
             let r = Self.run(arguments, variables, home: s.home.path)
             #expect(r.status == expected, "\(what): \(r.stdout)\(r.stderr)")
             for secret in s.secrets(variable) {
-                #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(what) printed the variable's text: \(r.stdout)\(r.stderr)")
+                #expect(
+                    !r.stdout.contains(secret) && !r.stderr.contains(secret),
+                    "\(what) printed the variable's text: \(r.stdout)\(r.stderr)")
             }
             if let named { #expect((r.stdout + r.stderr).contains(named), "\(what): \(r.stdout)\(r.stderr)") }
         }
@@ -171,7 +187,9 @@ import Testing
         let bad = Self.run(s.sendFlags + credentialFlags, damaged, home: s.home.path)
         #expect(bad.status == 77, "\(bad.stderr)")
         #expect(bad.stderr.contains(shownName), "\(bad.stderr)")
-        for secret in s.secrets(variable) { #expect(!bad.stderr.contains(secret) && !bad.stdout.contains(secret), "\(bad.stderr)") }
+        for secret in s.secrets(variable) {
+            #expect(!bad.stderr.contains(secret) && !bad.stdout.contains(secret), "\(bad.stderr)")
+        }
     }
 
     /// A value too long or with a line break to quote: every message, `-v` line and `config show` row says what
@@ -184,17 +202,26 @@ import Testing
         let secretParts = [String(repeating: "q", count: 189), "first-line-of-a-pasted-file", "second-line-of-it"]
         let base = ["XDG_CONFIG_HOME": home.file("config"), "XDG_CACHE_HOME": home.file("cache")]
         let cert = try home.pem("client.pem", CredentialFixtures.universal)
-        let send = ["send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2"]
+        let send = [
+            "send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout",
+            "2",
+        ]
         var checked = 0
         for value in [long, multi] {
-            for name in ["APNSCTL_TOPIC", "APNSCTL_TEAM_ID", "APNSCTL_CA_FILE", "APNSCTL_NOPROXY", "APNSCTL_ENDPOINT", "APNSCTL_PROXY",
-                         "APNSCTL_PROFILE", "APNSCTL_PRIORITY", "APNSCTL_EXPIRATION", "APNSCTL_ENV", "https_proxy", "NO_PROXY"] {
+            for name in [
+                "APNSCTL_TOPIC", "APNSCTL_TEAM_ID", "APNSCTL_CA_FILE", "APNSCTL_NOPROXY", "APNSCTL_ENDPOINT",
+                "APNSCTL_PROXY",
+                "APNSCTL_PROFILE", "APNSCTL_PRIORITY", "APNSCTL_EXPIRATION", "APNSCTL_ENV", "https_proxy", "NO_PROXY",
+            ] {
                 let variables = base.merging([name: value]) { $1 }
-                for arguments in [send, send + ["-v"], send + ["--dry-run"], ["config", "show"], ["config", "show", "-o", "json"]] {
+                for arguments in [
+                    send, send + ["-v"], send + ["--dry-run"], ["config", "show"], ["config", "show", "-o", "json"],
+                ] {
                     let r = Self.run(arguments, variables, home: home.path)
                     for part in secretParts {
-                        #expect(!r.stdout.contains(part) && !r.stderr.contains(part),
-                                "\(name) (\(value.count) characters), \(arguments): \(r.stdout)\(r.stderr)")
+                        #expect(
+                            !r.stdout.contains(part) && !r.stderr.contains(part),
+                            "\(name) (\(value.count) characters), \(arguments): \(r.stdout)\(r.stderr)")
                     }
                     checked += 1
                 }
@@ -203,9 +230,13 @@ import Testing
         #expect(checked == 120)
         // What is said instead.
         let topic = Self.run(["config", "show"], base.merging(["APNSCTL_NOPROXY": long]) { $1 }, home: home.path)
-        #expect(topic.status == 0 && topic.stdout.contains("(a value of 201 characters, not shown)"), "\(topic.stdout)\(topic.stderr)")
+        #expect(
+            topic.status == 0 && topic.stdout.contains("(a value of 201 characters, not shown)"),
+            "\(topic.stdout)\(topic.stderr)")
         let ca = Self.run(send, base.merging(["APNSCTL_CA_FILE": multi]) { $1 }, home: home.path)
         #expect(ca.status == 64, "\(ca.stderr)")
-        #expect(ca.stderr.contains("APNSCTL_CA_FILE: holds text with a line break (a value of 2 lines), not a path"), "\(ca.stderr)")
+        #expect(
+            ca.stderr.contains("APNSCTL_CA_FILE: holds text with a line break (a value of 2 lines), not a path"),
+            "\(ca.stderr)")
     }
 }

@@ -37,10 +37,14 @@ import Testing
         #"apnsctl mock: try: apnsctl send --endpoint https://127.0.0.1:8443 --ca-file {{path}} --cert {{path}} --topic com.example.demo --device a1b2c3d4000000000000000000000000000000000000000000000000e5f6a7b8 '{"aps":{"alert":"Hello from apnsctl mock"}}'"#,
         "apnsctl mock: token auth: --auth-key {{path}} --team-id {{team-id}} instead of --cert",
     ]
-    static let send = "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d \(token) -q"
-    static let rejected = "rejected  410  Unregistered  \(token)  The device token is no longer active for this topic (since {{time}}). Stop sending to this token unless the app registers it again."
-    static let json = "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d 3f2a000000000000000000000000000000000000000000000000000000009c1d -o json"
-    static let jsonLine = #"{"device":"3f2a000000000000000000000000000000000000000000000000000000009c1d","status":200,"apns_id":"{{uuid}}","apns_unique_id":"{{uuid}}","reason":null,"timestamp":null,"environment":"sandbox","endpoint":"https://127.0.0.1:8443","duration_ms":{{ms}}}"#
+    static let send =
+        "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d \(token) -q"
+    static let rejected =
+        "rejected  410  Unregistered  \(token)  The device token is no longer active for this topic (since {{time}}). Stop sending to this token unless the app registers it again."
+    static let json =
+        "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d 3f2a000000000000000000000000000000000000000000000000000000009c1d -o json"
+    static let jsonLine =
+        #"{"device":"3f2a000000000000000000000000000000000000000000000000000000009c1d","status":200,"apns_id":"{{uuid}}","apns_unique_id":"{{uuid}}","reason":null,"timestamp":null,"environment":"sandbox","endpoint":"https://127.0.0.1:8443","duration_ms":{{ms}}}"#
 
     /// Runs `lines` as a page named `t.md` (line 1 is a heading, line 2 blank, line 3 the fence).
     static func run(_ lines: [String]) throws -> [String] {
@@ -49,8 +53,11 @@ import Testing
     }
 
     @Test func aPageThatMatchesPasses() throws {
-        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected, "(exit 1)",
-                                     Self.json, Self.jsonLine, "$ echo $?", "0", "$ ID=$(echo x) && echo \"id $ID\" | tr x y", "id y"])
+        let failures = try Self.run(
+            [Self.mock] + Self.mockLines + [
+                Self.send, Self.rejected, "(exit 1)",
+                Self.json, Self.jsonLine, "$ echo $?", "0", "$ ID=$(echo x) && echo \"id $ID\" | tr x y", "id y",
+            ])
         #expect(failures.isEmpty, "\(failures)")
     }
 
@@ -63,7 +70,8 @@ import Testing
     }
 
     @Test func jsonFieldsInAnotherOrderFail() throws {
-        let swapped = Self.jsonLine.replacingOccurrences(of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
+        let swapped = Self.jsonLine.replacingOccurrences(
+            of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
         #expect(swapped != Self.jsonLine)
         let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, swapped])
         #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
@@ -71,7 +79,8 @@ import Testing
 
     @Test func aWrongExitStatusFails() throws {
         let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:8: ") && failures[0].contains("expected: exit 0")
+        #expect(
+            failures.count == 1 && failures[0].hasPrefix("t.md:8: ") && failures[0].contains("expected: exit 0")
                 && failures[0].contains("actual:   exit 1"), "\(failures)")
         let shownWrong = try Self.run(["$ false", "(exit 2)"])
         #expect(shownWrong.count == 1 && shownWrong[0].hasPrefix("t.md:4: `false`"), "\(shownWrong)")
@@ -79,7 +88,8 @@ import Testing
 
     @Test func missingAndExtraLinesFail() throws {
         let missing = try Self.run(["$ printf 'a\\nb\\n'", "a"])
-        #expect(missing.count == 1 && missing[0].hasPrefix("t.md:6: ") && missing[0].contains("actual:   b"), "\(missing)")
+        #expect(
+            missing.count == 1 && missing[0].hasPrefix("t.md:6: ") && missing[0].contains("actual:   b"), "\(missing)")
         let extra = try Self.run(["$ printf 'a\\n'", "a", "b"])
         #expect(extra.count == 1 && extra[0].hasPrefix("t.md:6: ") && extra[0].contains("(no more output)"), "\(extra)")
     }
@@ -95,8 +105,10 @@ import Testing
     }
 
     @Test func aHereDocumentIsPartOfItsCommand() throws {
-        let failures = try Self.run(["$ cat > f.txt <<'EOF'", "a $HOME", "$ not a command", "EOF", "$ head -1 f.txt", "a $HOME",
-                                     "$ sed -n 2p f.txt | cut -c3-", "not a command"])
+        let failures = try Self.run([
+            "$ cat > f.txt <<'EOF'", "a $HOME", "$ not a command", "EOF", "$ head -1 f.txt", "a $HOME",
+            "$ sed -n 2p f.txt | cut -c3-", "not a command",
+        ])
         #expect(failures.isEmpty, "\(failures)")
         let wrong = try Self.run(["$ cat > f.txt <<EOF", "b", "EOF", "$ cat f.txt", "c"])
         #expect(wrong.count == 1 && wrong[0].hasPrefix("t.md:8: `cat f.txt`"), "\(wrong)")
@@ -104,8 +116,12 @@ import Testing
     }
 
     @Test func aMockThatNeverStartsIsAFailureNotASkip() throws {
-        let failures = try Self.run(["$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected])
-        #expect(failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") }, "\(failures)")
+        let failures = try Self.run([
+            "$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected,
+        ])
+        #expect(
+            failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") },
+            "\(failures)")
     }
 }
 
@@ -120,15 +136,17 @@ import Testing
         let dir = try TemporaryDirectory(prefix: "doc-links")
         try FileManager.default.createDirectory(atPath: dir.file("docs"), withIntermediateDirectories: true)
         try dir.write("docs/a.md", "# A page\n\n## Two words\n")
-        try dir.write("README.md", """
-        # R
+        try dir.write(
+            "README.md",
+            """
+            # R
 
-        [ok](docs/a.md#two-words) [web](https://example.com) [self](#r)
-        [gone](docs/b.md)
-        [anchor](docs/a.md#three-words)
-        `docs/a.md` and `Sources/Nothing.swift`
+            [ok](docs/a.md#two-words) [web](https://example.com) [self](#r)
+            [gone](docs/b.md)
+            [anchor](docs/a.md#three-words)
+            `docs/a.md` and `Sources/Nothing.swift`
 
-        """)
+            """)
         let problems = try DocLinkCheck.problems(page: "README.md", root: dir.path)
         #expect(problems.count == 3, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("README.md:4: ") && $0.contains("docs/b.md does not exist") })
@@ -141,7 +159,9 @@ import Testing
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count <= 250, "README.md has \(lines.count) lines; move detail to a docs/ page")
         #expect(lines.first { $0.hasPrefix("## ") } == "## Install")
-        let docs = try FileManager.default.contentsOfDirectory(atPath: Repository.path("docs")).filter { $0.hasSuffix(".md") }
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Repository.path("docs")).filter {
+            $0.hasSuffix(".md")
+        }
         for page in docs { #expect(text.contains("](docs/\(page))"), "README.md does not link docs/\(page)") }
     }
 }
@@ -156,10 +176,12 @@ import Testing
         #expect(examples.count >= 2, "\(help)")
         let bin = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         for example in examples {
-            let r = try CommandRunner.run("/bin/sh", ["-c", example], environment: ["PATH": bin + ":/usr/bin:/bin"],
-                                          directory: Repository.root)
-            #expect(r.status == 0 && !r.stdout.contains("warning") && !r.stderr.contains("warning"),
-                    "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
+            let r = try CommandRunner.run(
+                "/bin/sh", ["-c", example], environment: ["PATH": bin + ":/usr/bin:/bin"],
+                directory: Repository.root)
+            #expect(
+                r.status == 0 && !r.stdout.contains("warning") && !r.stderr.contains("warning"),
+                "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
         }
     }
 }
@@ -169,16 +191,23 @@ import Testing
 @Suite struct HelpMockExampleTests {
     @Test func theMockProfileExampleSendsWithoutAWarning() throws {
         let help = try CommandRunner.apnsctl(["send", "--help"]).stdout
-        let example = try #require(help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("apnsctl send -p mock ") }, "\(help)")
+        let example = try #require(
+            help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("apnsctl send -p mock ") }, "\(help)")
         let mock = try MockProcess()
         defer { mock.stop() }
         let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
         let arguments = example.split(separator: " ").dropFirst().map { $0 == "TOKEN" ? token : String($0) }
         let home = try TemporaryDirectory(prefix: "help-mock")
-        let r = try CommandRunner.apnsctl(arguments, environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path,
-                                                                   "HOME": home.path, "XDG_CONFIG_HOME": home.file("config")])
-        #expect(r.status == 0 && r.stdout.hasPrefix("accepted  200  3f2a…9c1d") && r.stderr.isEmpty, "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
+        let r = try CommandRunner.apnsctl(
+            arguments,
+            environment: [
+                "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path,
+                "HOME": home.path, "XDG_CONFIG_HOME": home.file("config"),
+            ])
+        #expect(
+            r.status == 0 && r.stdout.hasPrefix("accepted  200  3f2a…9c1d") && r.stderr.isEmpty,
+            "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
     }
 }
 
@@ -192,7 +221,8 @@ import Testing
     /// The non-test targets of a `Package.swift` text (those with a `path:` under `Tests/` left out), in order,
     /// each with its dependencies (a product by its name).
     static func targets(in package: String) throws -> [(name: String, dependencies: [String])] {
-        let target = try NSRegularExpression(pattern: #"\.(target|systemLibrary|executableTarget)\(\s*name:\s*"([^"]+)""#)
+        let target = try NSRegularExpression(
+            pattern: #"\.(target|systemLibrary|executableTarget)\(\s*name:\s*"([^"]+)""#)
         let ns = package as NSString
         let matches = target.matches(in: package, range: NSRange(location: 0, length: ns.length))
         var result: [(name: String, dependencies: [String])] = []
@@ -204,10 +234,12 @@ import Testing
             if text.contains("path: \"Tests/") { continue }
             var dependencies: [String] = []
             if let open = text.range(of: "dependencies:"), let list = text[open.upperBound...].range(of: "["),
-               let close = text[list.upperBound...].range(of: "]") {
+                let close = text[list.upperBound...].range(of: "]")
+            {
                 let inside = String(text[list.upperBound..<close.lowerBound])
                 let product = try NSRegularExpression(pattern: #"\.product\(\s*name:\s*"([^"]+)"[^)]*\)"#)
-                let plain = product.stringByReplacingMatches(in: inside, range: NSRange(inside.startIndex..., in: inside), withTemplate: "\"$1\"")
+                let plain = product.stringByReplacingMatches(
+                    in: inside, range: NSRange(inside.startIndex..., in: inside), withTemplate: "\"$1\"")
                 let quoted = try NSRegularExpression(pattern: #""([^"]+)""#)
                 dependencies = quoted.matches(in: plain, range: NSRange(plain.startIndex..., in: plain)).compactMap {
                     Range($0.range(at: 1), in: plain).map { String(plain[$0]) }
@@ -222,11 +254,17 @@ import Testing
     /// `(none: system library)`.
     static func importCells(in package: String) throws -> [(name: String, imports: String)] {
         let systemLibraries = try NSRegularExpression(pattern: #"\.systemLibrary\(\s*name:\s*"([^"]+)""#)
-        let system = Set(systemLibraries.matches(in: package, range: NSRange(package.startIndex..., in: package)).compactMap {
-            Range($0.range(at: 1), in: package).map { String(package[$0]) }
-        })
+        let system = Set(
+            systemLibraries.matches(in: package, range: NSRange(package.startIndex..., in: package)).compactMap {
+                Range($0.range(at: 1), in: package).map { String(package[$0]) }
+            })
         return try Self.targets(in: package).map { t in
-            (t.name, t.dependencies.isEmpty ? (system.contains(t.name) ? "(none: system library)" : "(none)") : t.dependencies.joined(separator: ", "))
+            (
+                t.name,
+                t.dependencies.isEmpty
+                    ? (system.contains(t.name) ? "(none: system library)" : "(none)")
+                    : t.dependencies.joined(separator: ", ")
+            )
         }
     }
 
@@ -235,7 +273,9 @@ import Testing
         let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let b = lines.firstIndex(of: begin), let e = lines.firstIndex(of: end), b < e else { return [] }
         return ((b + 1)..<e).compactMap { index in
-            let cells = lines[index].split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = lines[index].split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 4, cells[1].hasPrefix("`") else { return nil }
             return (index + 1, cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), cells[2])
         }
@@ -248,11 +288,16 @@ import Testing
         guard !rows.isEmpty else { return ["\(name): no module table between its markers"] }
         var problems: [String] = []
         if rows.map(\.module) != targets.map(\.name) {
-            problems.append("\(name):\(rows[0].line): the modules are \(rows.map(\.module)); Package.swift's targets are \(targets.map(\.name))")
+            problems.append(
+                "\(name):\(rows[0].line): the modules are \(rows.map(\.module)); Package.swift's targets are \(targets.map(\.name))"
+            )
         }
         for row in rows {
             guard let want = targets.first(where: { $0.name == row.module })?.imports else { continue }
-            if row.imports != want { problems.append("\(name):\(row.line): \(row.module) imports \(want) in Package.swift; the page says \(row.imports)") }
+            if row.imports != want {
+                problems.append(
+                    "\(name):\(row.line): \(row.module) imports \(want) in Package.swift; the page says \(row.imports)")
+            }
         }
         return problems
     }
@@ -268,7 +313,9 @@ import Testing
         }
         let problems = try Self.problems(page: page, package: package, name: "docs/architecture.md")
         let rows = try Self.importCells(in: package).map { "| `\($0.name)` | \($0.imports) | … |" }
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\nThe rows Package.swift gives:\n\(rows.joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty,
+            "\(problems.joined(separator: "\n"))\nThe rows Package.swift gives:\n\(rows.joined(separator: "\n"))")
     }
 
     @Test func aNewModuleOrAChangedArrowFails() throws {
@@ -280,13 +327,21 @@ import Testing
             .target(name: "Support", dependencies: ["Core"], path: "Tests/Support"),
             .testTarget(name: "CoreTests", dependencies: ["Core"]),
             """
-        let table = [Self.begin, "| module | imports | what |", "|---|---|---|",
-                     "| `CLib` | (none: system library) | c |", "| `Core` | (none) | core |",
-                     "| `Net` | Core, CLib, ArgumentParser | net |", Self.end].joined(separator: "\n")
+        let table = [
+            Self.begin, "| module | imports | what |", "|---|---|---|",
+            "| `CLib` | (none: system library) | c |", "| `Core` | (none) | core |",
+            "| `Net` | Core, CLib, ArgumentParser | net |", Self.end,
+        ].joined(separator: "\n")
         #expect(try Self.problems(page: table, package: package, name: "t.md").isEmpty)
         let added = package + "\n.target(name: \"New\", dependencies: [\"Core\"]),"
-        #expect(try Self.problems(page: table, package: added, name: "t.md").contains { $0.hasPrefix("t.md:4: the modules are") })
+        #expect(
+            try Self.problems(page: table, package: added, name: "t.md").contains {
+                $0.hasPrefix("t.md:4: the modules are")
+            })
         let arrow = package.replacingOccurrences(of: "[\"Core\", \"CLib\",", with: "[\"Core\",")
-        #expect(try Self.problems(page: table, package: arrow, name: "t.md") == ["t.md:6: Net imports Core, ArgumentParser in Package.swift; the page says Core, CLib, ArgumentParser"])
+        #expect(
+            try Self.problems(page: table, package: arrow, name: "t.md") == [
+                "t.md:6: Net imports Core, ArgumentParser in Package.swift; the page says Core, CLib, ArgumentParser"
+            ])
     }
 }

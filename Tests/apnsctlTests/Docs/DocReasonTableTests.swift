@@ -3,6 +3,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCtlCommands
 
 /// docs/troubleshooting.md's reason table mirrors the code: one row per `APNSReason` with its status,
@@ -40,7 +41,11 @@ import Testing
                 problems.append("\(name):\(index + 1): \(reason) is not a reason the code knows (APNSReason)")
                 continue
             }
-            if want != line { problems.append("\(name):\(index + 1): the row for \(reason) differs from the code:\n  code: \(want)\n  page: \(line)") }
+            if want != line {
+                problems.append(
+                    "\(name):\(index + 1): the row for \(reason) differs from the code:\n  code: \(want)\n  page: \(line)"
+                )
+            }
         }
         for reason in expected.keys.sorted() where !seen.contains(reason) {
             problems.append("\(name):\(e + 1): \(reason) (APNSReason) has no row; add: \(expected[reason] ?? "")")
@@ -55,7 +60,9 @@ import Testing
     @Test func theTroubleshootingTableIsTheCodes() throws {
         let text = try String(contentsOfFile: Repository.path("docs/troubleshooting.md"), encoding: .utf8)
         let problems = Self.problems(page: text, name: "docs/troubleshooting.md", expected: Self.codeRows)
-        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))\nThe table the code gives:\n\(Self.table.joined(separator: "\n"))")
+        #expect(
+            problems.isEmpty,
+            "\(problems.joined(separator: "\n"))\nThe table the code gives:\n\(Self.table.joined(separator: "\n"))")
     }
 
     @Test func aNewReasonAChangedHintOrAnUnknownRowFails() throws {
@@ -63,13 +70,25 @@ import Testing
         #expect(Self.problems(page: page, name: "t.md", expected: Self.codeRows).isEmpty)
         var added = Self.codeRows
         added["BrandNewReason"] = "| `BrandNewReason` | 400 | New. | Check. |"
-        #expect(Self.problems(page: page, name: "t.md", expected: added).contains { $0.contains("BrandNewReason (APNSReason) has no row") })
+        #expect(
+            Self.problems(page: page, name: "t.md", expected: added).contains {
+                $0.contains("BrandNewReason (APNSReason) has no row")
+            })
         let changedHint = page.replacingOccurrences(of: APNSReason.unregistered.hint, with: "Keep sending.")
-        #expect(Self.problems(page: changedHint, name: "t.md", expected: Self.codeRows).contains { $0.contains("the row for Unregistered differs") })
+        #expect(
+            Self.problems(page: changedHint, name: "t.md", expected: Self.codeRows).contains {
+                $0.contains("the row for Unregistered differs")
+            })
         let changedMeaning = page.replacingOccurrences(of: APNSReason.badTopic.meaning, with: "The topic is fine.")
-        #expect(Self.problems(page: changedMeaning, name: "t.md", expected: Self.codeRows).contains { $0.contains("the row for BadTopic differs") })
+        #expect(
+            Self.problems(page: changedMeaning, name: "t.md", expected: Self.codeRows).contains {
+                $0.contains("the row for BadTopic differs")
+            })
         let unknown = page.replacingOccurrences(of: Self.end, with: "| `MadeUp` | 400 | x | y |\n" + Self.end)
-        #expect(Self.problems(page: unknown, name: "t.md", expected: Self.codeRows).contains { $0.contains("MadeUp is not a reason the code knows") })
+        #expect(
+            Self.problems(page: unknown, name: "t.md", expected: Self.codeRows).contains {
+                $0.contains("MadeUp is not a reason the code knows")
+            })
     }
 }
 
@@ -92,9 +111,10 @@ import Testing
     /// The numbers listed in `paragraph` (a code stands alone: `0`, `64,`, `(77`, `130/143`).
     static func listedCodes(in paragraph: String) throws -> Set<Int32> {
         let regex = try NSRegularExpression(pattern: #"(?:^|[ ,/(|\n])([0-9]{1,3})(?=[ /,|\n]|$)"#)
-        return Set(regex.matches(in: paragraph, range: NSRange(paragraph.startIndex..., in: paragraph)).compactMap { m in
-            Range(m.range(at: 1), in: paragraph).flatMap { Int32(paragraph[$0]) }
-        })
+        return Set(
+            regex.matches(in: paragraph, range: NSRange(paragraph.startIndex..., in: paragraph)).compactMap { m in
+                Range(m.range(at: 1), in: paragraph).flatMap { Int32(paragraph[$0]) }
+            })
     }
 
     /// The text from `start` to the next blank line.
@@ -107,23 +127,32 @@ import Testing
     /// The first cells of a table's rows (its header and separator left out), one per line.
     static func firstColumn(of table: String) -> String {
         table.split(separator: "\n").dropFirst(2).compactMap { row in
-            row.split(separator: "|", omittingEmptySubsequences: true).first.map { $0.trimmingCharacters(in: .whitespaces) }
+            row.split(separator: "|", omittingEmptySubsequences: true).first.map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
         }.joined(separator: "\n")
     }
 
     /// What is wrong with `listed` against `declared`, naming `place`.
     static func problems(_ place: String, listed: Set<Int32>, declared: Set<Int32>) -> [String] {
         var problems: [String] = []
-        if !declared.subtracting(listed).isEmpty { problems.append("\(place) lacks exit codes \(declared.subtracting(listed).sorted())") }
-        if !listed.subtracting(declared).isEmpty { problems.append("\(place) lists exit codes ExitStatus does not have: \(listed.subtracting(declared).sorted())") }
+        if !declared.subtracting(listed).isEmpty {
+            problems.append("\(place) lacks exit codes \(declared.subtracting(listed).sorted())")
+        }
+        if !listed.subtracting(declared).isEmpty {
+            problems.append(
+                "\(place) lists exit codes ExitStatus does not have: \(listed.subtracting(declared).sorted())")
+        }
         return problems
     }
 
     @Test func theDeclarationIsWhatTheCodeUses() throws {
         let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
-        let used: Set<Int32> = [ExitStatus.success, ExitStatus.rejected, ExitStatus.usage, ExitStatus.payloadInvalid,
-                                ExitStatus.inputMissing, ExitStatus.transport, ExitStatus.internalError,
-                                ExitStatus.outputExists, ExitStatus.outputFailed, ExitStatus.credential, 130, 143]
+        let used: Set<Int32> = [
+            ExitStatus.success, ExitStatus.rejected, ExitStatus.usage, ExitStatus.payloadInvalid,
+            ExitStatus.inputMissing, ExitStatus.transport, ExitStatus.internalError,
+            ExitStatus.outputExists, ExitStatus.outputFailed, ExitStatus.credential, 130, 143,
+        ]
         #expect(declared == used, "read from \(Self.source): \(declared.sorted())")
     }
 
@@ -131,8 +160,15 @@ import Testing
         let declared = try Self.declaredCodes(in: String(contentsOfFile: Repository.path(Self.source), encoding: .utf8))
         let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
         let sending = try String(contentsOfFile: Repository.path("docs/sending.md"), encoding: .utf8)
-        let problems = Self.problems("README.md", listed: try Self.listedCodes(in: Self.paragraph(of: readme, from: "Exit codes: ")), declared: declared)
-            + Self.problems("docs/sending.md", listed: try Self.listedCodes(in: Self.firstColumn(of: Self.paragraph(of: sending, from: "| exit | meaning |"))), declared: declared)
+        let problems =
+            Self.problems(
+                "README.md", listed: try Self.listedCodes(in: Self.paragraph(of: readme, from: "Exit codes: ")),
+                declared: declared)
+            + Self.problems(
+                "docs/sending.md",
+                listed: try Self.listedCodes(
+                    in: Self.firstColumn(of: Self.paragraph(of: sending, from: "| exit | meaning |"))),
+                declared: declared)
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
@@ -145,13 +181,20 @@ import Testing
     }
 
     @Test func aNewCodeOrAMadeUpOneFails() throws {
-        let declared = try Self.declaredCodes(in: "enum ExitStatus {\n    static let success: Int32 = 0\n    static let busy: Int32 = 75\n}\nlet x: Int32 = 9")
+        let declared = try Self.declaredCodes(
+            in:
+                "enum ExitStatus {\n    static let success: Int32 = 0\n    static let busy: Int32 = 75\n}\nlet x: Int32 = 9"
+        )
         #expect(declared == [0, 75, 130, 143])
         let listed = try Self.listedCodes(in: "Exit codes: 0 success, 64 usage, 130/143 after signals.")
         #expect(listed == [0, 64, 130, 143])
         let problems = Self.problems("t.md", listed: listed, declared: declared)
-        #expect(problems.contains("t.md lacks exit codes [75]") && problems.contains("t.md lists exit codes ExitStatus does not have: [64]"), "\(problems)")
-        let table = try Self.listedCodes(in: Self.firstColumn(of: "| exit | meaning |\n|---|---|\n| 0 | ok |\n| 64 | usage, not 65 |\n| 130, 143 | signal |"))
+        #expect(
+            problems.contains("t.md lacks exit codes [75]")
+                && problems.contains("t.md lists exit codes ExitStatus does not have: [64]"), "\(problems)")
+        let table = try Self.listedCodes(
+            in: Self.firstColumn(
+                of: "| exit | meaning |\n|---|---|\n| 0 | ok |\n| 64 | usage, not 65 |\n| 130, 143 | signal |"))
         #expect(table == [0, 64, 130, 143])
     }
 }
@@ -166,8 +209,10 @@ import Testing
         ["| push type | topic suffix | default priority | size limit | certificate auth |", "|---|---|---|---|---|"]
             + PushType.allCases.map { type in
                 let suffix = type.topicSuffix.isEmpty ? "(none)" : "`\(type.topicSuffix)`"
-                let priority = RequestDefaults.priority(explicit: nil, pushType: type).map { String($0.rawValue) } ?? "none sent"
-                return "| `\(type.rawValue)` | \(suffix) | \(priority) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
+                let priority =
+                    RequestDefaults.priority(explicit: nil, pushType: type).map { String($0.rawValue) } ?? "none sent"
+                return
+                    "| `\(type.rawValue)` | \(suffix) | \(priority) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
             }
     }
 
@@ -177,6 +222,9 @@ import Testing
         let b = try #require(lines.firstIndex(of: Self.begin), "docs/validation.md lacks its push-type table markers")
         let e = try #require(lines.firstIndex(of: Self.end))
         let page = Array(lines[(b + 1)..<e])
-        #expect(page == Self.table, "docs/validation.md:\(b + 2): the push-type table differs from PushType; the code gives:\n\(Self.table.joined(separator: "\n"))")
+        #expect(
+            page == Self.table,
+            "docs/validation.md:\(b + 2): the push-type table differs from PushType; the code gives:\n\(Self.table.joined(separator: "\n"))"
+        )
     }
 }

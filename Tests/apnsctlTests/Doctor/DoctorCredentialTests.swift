@@ -18,8 +18,9 @@ import Testing
     }
 
     private func certificate(_ name: String, notBefore: Int64, notAfter: Int64) throws -> String {
-        try credentials.writePushCertificate(name, kind: .universal(topics: [credentials.bundleID]),
-                                             validity: Validity(notBefore: notBefore, notAfter: notAfter))
+        try credentials.writePushCertificate(
+            name, kind: .universal(topics: [credentials.bundleID]),
+            validity: Validity(notBefore: notBefore, notAfter: notAfter))
     }
 
     @Test func expiredOrNotYetValidIs77WithoutAnyConnection() throws {
@@ -31,8 +32,12 @@ import Testing
         for (file, word) in [(expired, "EXPIRED"), (early, "NOT YET VALID")] {
             let r = try doctor(["--cert", file, "--ca-file", credentials.caFile, "--endpoint", endpoint])
             #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
-            #expect(r.lines.count == 1 && r.lines[0].hasPrefix("fail  credentials") && r.lines[0].contains(word), "\(r.stdout)")
-            #expect(r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: credentials failed"), "\(r.stderr)")
+            #expect(
+                r.lines.count == 1 && r.lines[0].hasPrefix("fail  credentials") && r.lines[0].contains(word),
+                "\(r.stdout)")
+            #expect(
+                r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: credentials failed"), "\(r.stderr)"
+            )
         }
         #expect(listener.accept() == nil, "doctor connected although the certificate could not be used")
     }
@@ -41,18 +46,26 @@ import Testing
         let now = SystemClock.now()
         let mock = try InProcessMock(["--env", "production"], keepingLog: true, seededWith: credentials)
         let soon = try certificate("soon.pem", notBefore: now - 300 * 86_400, notAfter: now + 10 * 86_400 + 3600)
-        let base = ["--cert", soon, "--ca-file", credentials.caFile, "--endpoint", mock.endpoint, "--env", "production"]
+        let base = [
+            "--cert", soon, "--ca-file", credentials.caFile, "--endpoint", mock.endpoint, "--env", "production",
+        ]
         let r = try doctor(base)
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        #expect(r.lines.first?.hasPrefix("warn  credentials") == true && r.lines.first?.contains("10 days left") == true, "\(r.stdout)")
+        #expect(
+            r.lines.first?.hasPrefix("warn  credentials") == true && r.lines.first?.contains("10 days left") == true,
+            "\(r.stdout)")
         #expect(r.lines.contains { $0.hasPrefix("ok    auth production") }, "\(r.stdout)")
 
         let strict = try doctor(base + ["--fail-within", "30d", "-o", "json"])
         #expect(strict.status == 77, "\(strict.stdout)\(strict.stderr)")
-        #expect(strict.lines.first?.contains(#""status":"fail""#) == true && strict.lines.first?.contains(#""days_remaining":10"#) == true,
-                "\(strict.stdout)")
+        #expect(
+            strict.lines.first?.contains(#""status":"fail""#) == true
+                && strict.lines.first?.contains(#""days_remaining":10"#) == true,
+            "\(strict.stdout)")
         // The network checks still ran, so the nightly report is complete.
-        #expect(strict.lines.last?.contains(#""check":"auth","environment":"production","status":"ok""#) == true, "\(strict.stdout)")
+        #expect(
+            strict.lines.last?.contains(#""check":"auth","environment":"production","status":"ok""#) == true,
+            "\(strict.stdout)")
         #expect(mock.answersPerDevice(expectingAtLeast: 2)[String(repeating: "0", count: 64)] == 2)
 
         let loose = try doctor(base + ["--fail-within", "12h"])
@@ -82,7 +95,9 @@ import Testing
     @Test func credentialUsageAnd66() throws {
         let none = try doctor(["--env", "sandbox"])
         #expect(none.status == 64 && none.stderr.contains("no credential"))
-        let both = try doctor(["--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID])
+        let both = try doctor([
+            "--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID,
+        ])
         #expect(both.status == 64 && both.stderr.contains("choose one"))
         let noTopic = try doctor(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID])
         #expect(noTopic.status == 64 && noTopic.stderr.contains("--topic"))
@@ -97,7 +112,9 @@ import Testing
         #expect(root.stdout.contains("doctor"))
         let help = try InProcess.apnsctl(["doctor", "--help"])
         #expect(help.status == 0)
-        for word in ["--fail-within", "--env", "BadDeviceToken", "2197", "-o json"] { #expect(help.stdout.contains(word), "\(word)") }
+        for word in ["--fail-within", "--env", "BadDeviceToken", "2197", "-o json"] {
+            #expect(help.stdout.contains(word), "\(word)")
+        }
         #expect(!help.stdout.contains("--concurrency"))
     }
 }
@@ -109,7 +126,9 @@ import Testing
         let d = fixtures.directory
         try d.write("index.txt", "")
         try d.write("serial", "1000\n")
-        try d.write("ca.cnf", """
+        try d.write(
+            "ca.cnf",
+            """
             [ ca ]
             default_ca = test
             [ test ]
@@ -124,18 +143,27 @@ import Testing
             commonName = supplied
 
             """)
-        let made = try CommandRunner.run("openssl", ["ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key",
-                                                     "-in", "client.csr", "-out", "old.pem", "-notext",
-                                                     "-startdate", "20200101000000Z", "-enddate", "20200301000000Z"],
-                                         directory: d.path)
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "ca", "-batch", "-config", "ca.cnf", "-cert", "ca.pem", "-keyfile", "ca.key",
+                "-in", "client.csr", "-out", "old.pem", "-notext",
+                "-startdate", "20200101000000Z", "-enddate", "20200301000000Z",
+            ],
+            directory: d.path)
         try #require(made.status == 0, "\(made.stderr)")
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)
         let cache = try TemporaryDirectory(prefix: "cache")
-        let r = try InProcess.apnsctl(["doctor", "--cert", d.file("old.pem"), "--key", fixtures.clientKey, "--ca-file", fixtures.caCert,
-                                           "--endpoint", "https://127.0.0.1:\(listener.localPort)", "--topic", "com.example.app", "-o", "json"],
-                                          environment: ["XDG_CACHE_HOME": cache.path])
+        let r = try InProcess.apnsctl(
+            [
+                "doctor", "--cert", d.file("old.pem"), "--key", fixtures.clientKey, "--ca-file", fixtures.caCert,
+                "--endpoint", "https://127.0.0.1:\(listener.localPort)", "--topic", "com.example.app", "-o", "json",
+            ],
+            environment: ["XDG_CACHE_HOME": cache.path])
         #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
-        #expect(r.lines.count == 1 && r.lines[0].contains(#""status":"fail""#) && r.lines[0].contains("2020-03-01T00:00:00Z"), "\(r.stdout)")
+        #expect(
+            r.lines.count == 1 && r.lines[0].contains(#""status":"fail""#)
+                && r.lines[0].contains("2020-03-01T00:00:00Z"), "\(r.stdout)")
         #expect(listener.accept() == nil)
     }
 }

@@ -17,7 +17,8 @@ import Testing
                 throw TestSupportError("docs/ci.md:\(begin + 1): apnsctl-doctor-mock:begin without its end marker")
             }
             let indent = lines[begin].prefix { $0 == " " }.count
-            jobs.append(lines[(begin + 1)..<end].map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) })
+            jobs.append(
+                lines[(begin + 1)..<end].map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) })
             from = end + 1
         }
         return jobs
@@ -26,7 +27,9 @@ import Testing
     @Test func theCIJobRunsTheTestedBlock() throws {
         let text = try String(contentsOfFile: Repository.path("docs/ci.md"), encoding: .utf8)
         let page = try DocExamplePage(name: "docs/ci.md", text: text)
-        let tested = page.commands.flatMap { $0.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        let tested = page.commands.flatMap {
+            $0.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
         let jobs = try Self.ciMockScripts()
         #expect(jobs.count == 2, "docs/ci.md should mark the GitHub Actions and the GitLab CI job")
         for (index, script) in jobs.enumerated() {

@@ -17,8 +17,9 @@ import Testing
 
         init(_ arguments: [String] = [], sandboxArguments: [String] = [], productionArguments: [String] = []) throws {
             sandbox = try InProcessMock(["--env", "sandbox"] + arguments + sandboxArguments, keepingLog: true)
-            production = try InProcessMock(["--env", "production"] + arguments + productionArguments, keepingLog: true,
-                                         sharingCredentialsWith: sandbox)
+            production = try InProcessMock(
+                ["--env", "production"] + arguments + productionArguments, keepingLog: true,
+                sharingCredentialsWith: sandbox)
             cache = try TemporaryDirectory(prefix: "cache")
         }
 
@@ -26,12 +27,15 @@ import Testing
             ["--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=\(production.endpoint)"]
         }
 
-        var tokenAuth: [String] { ["--auth-key", sandbox.authKey, "--team-id", sandbox.teamID, "--topic", sandbox.bundleID] }
+        var tokenAuth: [String] {
+            ["--auth-key", sandbox.authKey, "--team-id", sandbox.teamID, "--topic", sandbox.bundleID]
+        }
         var certificateAuth: [String] { ["--cert", sandbox.certificate] }
 
         func doctor(_ extra: [String], token: Bool) throws -> CommandResult {
-            try InProcess.apnsctl(["doctor", "--ca-file", sandbox.caFile] + endpoints + (token ? tokenAuth : certificateAuth) + extra,
-                                      environment: ["XDG_CACHE_HOME": cache.path], timeout: 60)
+            try InProcess.apnsctl(
+                ["doctor", "--ca-file", sandbox.caFile] + endpoints + (token ? tokenAuth : certificateAuth) + extra,
+                environment: ["XDG_CACHE_HOME": cache.path], timeout: 60)
         }
     }
 
@@ -59,7 +63,9 @@ import Testing
         let r = try pair.doctor([], token: token)
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         #expect(r.lines.first?.hasPrefix("ok    credentials   ") == true, "\(r.stdout)")
-        #expect(r.lines.contains { $0.hasPrefix("ok    auth sandbox  accepted: APNs answered BadDeviceToken") }, "\(r.stdout)")
+        #expect(
+            r.lines.contains { $0.hasPrefix("ok    auth sandbox  accepted: APNs answered BadDeviceToken") },
+            "\(r.stdout)")
         #expect(r.lines.contains { $0.hasPrefix("ok    auth production  accepted") }, "\(r.stdout)")
         #expect(r.lines.map { String($0.prefix(6)) }.allSatisfy { $0 == "ok    " }, "\(r.stdout)")
         for mock in [pair.sandbox, pair.production] {
@@ -84,8 +90,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let objects = Self.objects(r)
         let checks = objects.map { ($0["check"] as? String ?? "?") + "/" + ($0["environment"] as? String ?? "-") }
-        #expect(checks == ["credentials/-", "dns/sandbox", "connect/sandbox", "tls/sandbox", "auth/sandbox",
-                           "dns/production", "connect/production", "tls/production", "auth/production"])
+        #expect(
+            checks == [
+                "credentials/-", "dns/sandbox", "connect/sandbox", "tls/sandbox", "auth/sandbox",
+                "dns/production", "connect/production", "tls/production", "auth/production",
+            ])
         for object in objects {
             #expect(object["status"] as? String == "ok")
             #expect(object["detail"] is String)
@@ -107,18 +116,25 @@ import Testing
         let r = try pair.doctor([], token: true)
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let warn = r.lines.first { $0.hasPrefix("warn  auth production") } ?? ""
-        #expect(warn.contains("BadEnvironmentKeyIdInToken") && warn.contains("this key is for sandbox only"), "\(r.stdout)")
+        #expect(
+            warn.contains("BadEnvironmentKeyIdInToken") && warn.contains("this key is for sandbox only"), "\(r.stdout)")
         #expect(warn.contains("sandbox accepted the credentials"), "\(warn)")
         #expect(r.lines.contains { $0.hasPrefix("ok    auth sandbox") })
 
         for env in ["production", "both"] {
             let failed = try pair.doctor(["--env", env], token: true)
             #expect(failed.status == 1, "\(env): \(failed.stdout)\(failed.stderr)")
-            #expect(failed.lines.contains { $0.hasPrefix("fail  auth production  403 BadEnvironmentKeyIdInToken") }, "\(failed.stdout)")
-            #expect(failed.errorLines.count == 1 && failed.errorLines[0].hasPrefix("error: doctor: auth production failed"), "\(failed.stderr)")
+            #expect(
+                failed.lines.contains { $0.hasPrefix("fail  auth production  403 BadEnvironmentKeyIdInToken") },
+                "\(failed.stdout)")
+            #expect(
+                failed.errorLines.count == 1 && failed.errorLines[0].hasPrefix("error: doctor: auth production failed"),
+                "\(failed.stderr)")
             let json = try pair.doctor(["--env", env, "-o", "json"], token: true)
             #expect(json.status == 1)
-            let auth = Self.objects(json).first { $0["check"] as? String == "auth" && $0["environment"] as? String == "production" }
+            let auth = Self.objects(json).first {
+                $0["check"] as? String == "auth" && $0["environment"] as? String == "production"
+            }
             #expect(auth?["status"] as? String == "fail")
             #expect(auth?["reason"] as? String == "BadEnvironmentKeyIdInToken")
             #expect((auth?["hint"] as? String)?.contains("limited to one environment since 2025") == true)
@@ -129,24 +145,34 @@ import Testing
         let mock = try InProcessMock(["--env", "sandbox", "--key-environment", "production"], keepingLog: true)
         let cache = try TemporaryDirectory(prefix: "cache")
         let base = ["doctor", "--env", "sandbox", "--endpoint", mock.endpoint, "--ca-file", mock.caFile]
-        let r = try InProcess.apnsctl(base + ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID],
-                                          environment: ["XDG_CACHE_HOME": cache.path])
+        let r = try InProcess.apnsctl(
+            base + ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID],
+            environment: ["XDG_CACHE_HOME": cache.path])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
-        #expect(r.stdout.contains("BadEnvironmentKeyIdInToken") && r.stdout.contains("limited to production"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains("BadEnvironmentKeyIdInToken") && r.stdout.contains("limited to production"), "\(r.stdout)"
+        )
         let cert = try InProcess.apnsctl(base + ["--cert", mock.certificate])
         #expect(cert.status == 0, "\(cert.stdout)\(cert.stderr)")
     }
 
     @Test func swappedIdsNameBoth() throws {
         let pair = try Pair()
-        let swapped = ["--auth-key", pair.sandbox.authKey, "--key-id", pair.sandbox.teamID, "--team-id", pair.sandbox.keyID,
-                       "--topic", pair.sandbox.bundleID]
-        let r = try InProcess.apnsctl(["doctor", "--ca-file", pair.sandbox.caFile] + pair.endpoints + swapped,
-                                          environment: ["XDG_CACHE_HOME": pair.cache.path])
+        let swapped = [
+            "--auth-key", pair.sandbox.authKey, "--key-id", pair.sandbox.teamID, "--team-id", pair.sandbox.keyID,
+            "--topic", pair.sandbox.bundleID,
+        ]
+        let r = try InProcess.apnsctl(
+            ["doctor", "--ca-file", pair.sandbox.caFile] + pair.endpoints + swapped,
+            environment: ["XDG_CACHE_HOME": pair.cache.path])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
-        #expect(r.lines.first?.hasPrefix("warn  credentials") == true && r.lines.first?.contains("swapped?") == true, "\(r.stdout)")
+        #expect(
+            r.lines.first?.hasPrefix("warn  credentials") == true && r.lines.first?.contains("swapped?") == true,
+            "\(r.stdout)")
         let fail = r.lines.first { $0.hasPrefix("fail  auth sandbox") } ?? ""
-        #expect(fail.contains("InvalidProviderToken") && fail.contains(pair.sandbox.keyID) && fail.contains(pair.sandbox.teamID)
+        #expect(
+            fail.contains("InvalidProviderToken") && fail.contains(pair.sandbox.keyID)
+                && fail.contains(pair.sandbox.teamID)
                 && fail.contains("swapped"), "\(r.stdout)")
     }
 
@@ -162,8 +188,9 @@ import Testing
     @Test func aCertificateFromAnotherCAIsRefused() throws {
         let pair = try Pair()
         let stranger = try TestCredentials()
-        let r = try InProcess.apnsctl(["doctor", "--cert", stranger.pushFile, "--ca-file", pair.sandbox.caFile, "--env", "both"]
-                                          + pair.endpoints)
+        let r = try InProcess.apnsctl(
+            ["doctor", "--cert", stranger.pushFile, "--ca-file", pair.sandbox.caFile, "--env", "both"]
+                + pair.endpoints)
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.lines.contains { $0.hasPrefix("fail  auth sandbox  403 BadCertificate") }, "\(r.stdout)")
         #expect(r.lines.contains { $0.hasPrefix("fail  auth production  403 BadCertificate") }, "\(r.stdout)")

@@ -8,7 +8,9 @@ import Testing
 /// `apnsctl doctor` where the network is the problem: nothing listening, a server CA it does not trust, a
 /// silent server, and the way through a real proxy (tinyproxy), with the right one.
 @Suite(.serialized) struct DoctorNetworkTests {
-    private func doctor(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws -> CommandResult {
+    private func doctor(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws
+        -> CommandResult
+    {
         let cache = try TemporaryDirectory(prefix: "cache")
         var env = environment
         env["XDG_CACHE_HOME"] = cache.path
@@ -18,34 +20,49 @@ import Testing
     @Test func aClosedPortFailsConnect() throws {
         let mock = try InProcessMock()
         let port = try ProxyProcess.freePort()
-        let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
-                            "--endpoint", "https://127.0.0.1:\(port)"])
+        let r = try doctor([
+            "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
+            "--endpoint", "https://127.0.0.1:\(port)",
+        ])
         #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
         let firstFail = r.lines.first { $0.hasPrefix("fail") } ?? ""
         #expect(firstFail.hasPrefix("fail  connect"), "\(r.stdout)")
         #expect(firstFail.contains("Connection refused"), "\(firstFail)")
-        #expect(r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: connect sandbox failed"), "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: connect sandbox failed"), "\(r.stderr)"
+        )
         #expect(!r.stdout.contains("auth"))
     }
 
     @Test func anotherCANamesThePresentedIssuer() throws {
         let mock = try InProcessMock()
         let other = try TestCredentials()
-        let r = try doctor(["--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint])
+        let r = try doctor([
+            "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint,
+        ])
         #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
         let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
-        #expect(tls.contains("verification failed") && tls.contains("issued by apnsctl mock CA") && tls.contains("--ca-file"), "\(r.stdout)")
-        let json = try doctor(["--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint,
-                               "-o", "json"])
+        #expect(
+            tls.contains("verification failed") && tls.contains("issued by apnsctl mock CA")
+                && tls.contains("--ca-file"), "\(r.stdout)")
+        let json = try doctor([
+            "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint,
+            "-o", "json",
+        ])
         #expect(json.status == 69)
-        #expect(json.lines.last?.contains(#""check":"tls","environment":"production","status":"fail""#) == true, "\(json.stdout)")
+        #expect(
+            json.lines.last?.contains(#""check":"tls","environment":"production","status":"fail""#) == true,
+            "\(json.stdout)")
     }
 
     @Test func aSilentServerFailsNamingTheTimeout() throws {
         let mock = try InProcessMock()
         let silent = try Socket.listen(host: "127.0.0.1", port: 0)
-        let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--timeout", "1",
-                            "--endpoint", "https://127.0.0.1:\(silent.localPort)"], timeout: 30)
+        let r = try doctor(
+            [
+                "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--timeout", "1",
+                "--endpoint", "https://127.0.0.1:\(silent.localPort)",
+            ], timeout: 30)
         #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
         #expect(r.seconds < 15)
         let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
@@ -54,10 +71,14 @@ import Testing
 
     @Test func throughTinyproxyTheProbeArrives() throws {
         let mock = try InProcessMock(keepingLog: true)
-        let proxy = try ProxyProcess(.tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: nil))
-        let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
-                            "--endpoint", mock.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost")],
-                           environment: ["https_proxy": proxy.url(scheme: "http")])
+        let proxy = try ProxyProcess(
+            .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: nil))
+        let r = try doctor(
+            [
+                "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
+                "--endpoint", mock.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+            ],
+            environment: ["https_proxy": proxy.url(scheme: "http")])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
         let line = r.lines.first { $0.hasPrefix("ok    proxy") } ?? ""
         #expect(line.contains("from https_proxy") && line.contains("200"), "\(r.stdout)")
@@ -69,10 +90,13 @@ import Testing
     @Test func aWrongProxyPasswordFailsProxyWithoutPrintingIt() throws {
         let mock = try InProcessMock()
         let secret = "s3cret-pw"
-        let proxy = try ProxyProcess(.tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: ("alice", secret)))
+        let proxy = try ProxyProcess(
+            .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: ("alice", secret)))
         let wrong = "wr0ng-pw"
-        let r = try doctor(["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--endpoint", mock.endpoint,
-                            "--proxy", proxy.url(scheme: "http", user: "alice", password: wrong)])
+        let r = try doctor([
+            "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--endpoint", mock.endpoint,
+            "--proxy", proxy.url(scheme: "http", user: "alice", password: wrong),
+        ])
         #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
         let line = r.lines.first { $0.hasPrefix("fail  proxy") } ?? ""
         // RFC 9110 says 407; tinyproxy's BasicAuth answers 401. Either is the proxy refusing the credentials.

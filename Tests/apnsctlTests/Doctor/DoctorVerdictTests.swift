@@ -2,11 +2,13 @@ import APNSClient
 import APNSCore
 import APNSCrypto
 import Testing
+
 @testable import APNSCtlCommands
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `apnsctl doctor`'s judgement without a network: faked phase results for every mix of two environments'
@@ -18,10 +20,15 @@ import Darwin
         var checks: [DoctorCheck] = [.ok("dns", environment, "host: 1 address")]
         switch outcome {
         case .accepted:
-            checks += [.ok("connect", environment, "ok"), .ok("tls", environment, "ok"), .ok("auth", environment, "accepted")]
+            checks += [
+                .ok("connect", environment, "ok"), .ok("tls", environment, "ok"), .ok("auth", environment, "accepted"),
+            ]
         case .rejected:
-            checks += [.ok("connect", environment, "ok"), .ok("tls", environment, "ok"),
-                       .fail("auth", environment, .rejected, "403 InvalidProviderToken", reason: .known(.invalidProviderToken))]
+            checks += [
+                .ok("connect", environment, "ok"), .ok("tls", environment, "ok"),
+                .fail(
+                    "auth", environment, .rejected, "403 InvalidProviderToken", reason: .known(.invalidProviderToken)),
+            ]
         case .network:
             checks += [.fail("connect", environment, .network, "cannot connect")]
         }
@@ -32,9 +39,10 @@ import Darwin
 
     @Test(arguments: mixes)
     func defaultEnvironmentsNeedOneThatAccepts(_ sandbox: Outcome, _ production: Outcome) {
-        let (checks, code) = DoctorVerdict.settle(credentials: [.ok("credentials", nil, "key")],
-                                                  environments: [Self.report(.sandbox, sandbox), Self.report(.production, production)],
-                                                  explicit: false)
+        let (checks, code) = DoctorVerdict.settle(
+            credentials: [.ok("credentials", nil, "key")],
+            environments: [Self.report(.sandbox, sandbox), Self.report(.production, production)],
+            explicit: false)
         let anyAccepted = sandbox == .accepted || production == .accepted
         let expected: Int32 = anyAccepted ? 0 : (sandbox == .rejected || production == .rejected ? 1 : 69)
         #expect(code == expected)
@@ -53,9 +61,10 @@ import Darwin
 
     @Test(arguments: mixes)
     func namedEnvironmentsMustEachAccept(_ sandbox: Outcome, _ production: Outcome) {
-        let (checks, code) = DoctorVerdict.settle(credentials: [.ok("credentials", nil, "key")],
-                                                  environments: [Self.report(.sandbox, sandbox), Self.report(.production, production)],
-                                                  explicit: true)
+        let (checks, code) = DoctorVerdict.settle(
+            credentials: [.ok("credentials", nil, "key")],
+            environments: [Self.report(.sandbox, sandbox), Self.report(.production, production)],
+            explicit: true)
         let outcomes = [sandbox, production]
         let expected: Int32 = outcomes.contains(.rejected) ? 1 : (outcomes.contains(.network) ? 69 : 0)
         #expect(code == expected)
@@ -65,69 +74,94 @@ import Darwin
 
     @Test func credentialFailuresWinOverRejectionsAndNetwork() {
         let expiring = DoctorCheck.fail("credentials", nil, .credential, "expires in 3 days")
-        let (_, code) = DoctorVerdict.settle(credentials: [expiring],
-                                             environments: [Self.report(.sandbox, .rejected), Self.report(.production, .network)],
-                                             explicit: true)
+        let (_, code) = DoctorVerdict.settle(
+            credentials: [expiring],
+            environments: [Self.report(.sandbox, .rejected), Self.report(.production, .network)],
+            explicit: true)
         #expect(code == 77)
-        let (_, warnOnly) = DoctorVerdict.settle(credentials: [DoctorCheck(name: "credentials", status: .warn, detail: "10 days")],
-                                                 environments: [Self.report(.sandbox, .accepted)], explicit: false)
+        let (_, warnOnly) = DoctorVerdict.settle(
+            credentials: [DoctorCheck(name: "credentials", status: .warn, detail: "10 days")],
+            environments: [Self.report(.sandbox, .accepted)], explicit: false)
         #expect(warnOnly == 0)
     }
 
     @Test func probeAnswers() {
         func auth(_ outcome: ExchangeOutcome) -> DoctorCheck {
-            DoctorProbe.authCheck(outcome, environment: .sandbox, acceptedIn: nil, keyID: "KEYKEYKEY1", teamID: "TEAMTEAM12",
-                                  timeoutText: "--timeout 5")
+            DoctorProbe.authCheck(
+                outcome, environment: .sandbox, acceptedIn: nil, keyID: "KEYKEYKEY1", teamID: "TEAMTEAM12",
+                timeoutText: "--timeout 5")
         }
         let ok = auth(.answered(HTTPResponse(status: 400, body: Array(#"{"reason":"BadDeviceToken"}"#.utf8))))
         #expect(ok.status == .ok && ok.reason == .known(.badDeviceToken))
         let accepted = auth(.answered(HTTPResponse(status: 200)))
         #expect(accepted.status == .fail && accepted.problem == .rejected && accepted.detail.hasPrefix("200"))
-        let swapped = auth(.answered(HTTPResponse(status: 403, body: Array(#"{"reason":"InvalidProviderToken"}"#.utf8))))
-        #expect(swapped.problem == .rejected && swapped.detail.contains("KEYKEYKEY1") && swapped.detail.contains("TEAMTEAM12"))
+        let swapped = auth(
+            .answered(HTTPResponse(status: 403, body: Array(#"{"reason":"InvalidProviderToken"}"#.utf8))))
+        #expect(
+            swapped.problem == .rejected && swapped.detail.contains("KEYKEYKEY1")
+                && swapped.detail.contains("TEAMTEAM12"))
         let alert = auth(.refusedByAlert("the server ended the connection with a TLS alert: certificate required"))
         #expect(alert.problem == .rejected)
         let silent = auth(.failed(.timeout(seconds: 5)))
         #expect(silent.problem == .network && silent.hint?.contains("--timeout 5") == true)
-        let odd = auth(.answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31m\u009b\u202eTeapot"}"#.utf8))))
+        let odd = auth(
+            .answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31m\u009b\u202eTeapot"}"#.utf8))))
         #expect(odd.problem == .rejected)
         // Escaped where printed: `\u{1B}` in text, JSON's own `\u001b` in JSON.
-        let oddText = DoctorOutput.line(odd, format: .text), oddJSON = DoctorOutput.line(odd, format: .json)
+        let oddText = DoctorOutput.line(odd, format: .text)
+        let oddJSON = DoctorOutput.line(odd, format: .json)
         #expect(!oddText.contains("\u{1b}") && oddText.contains("\\u{1B}[31m\\u{9B}\\u{202E}Teapot"), "\(oddText)")
-        #expect(!oddJSON.contains("\u{1b}") && oddJSON.contains("\\u001b[31m\\u009b\\u202eTeapot") && !oddJSON.contains("\\u{"), "\(oddJSON)")
+        #expect(
+            !oddJSON.contains("\u{1b}") && oddJSON.contains("\\u001b[31m\\u009b\\u202eTeapot")
+                && !oddJSON.contains("\\u{"), "\(oddJSON)")
     }
 
     @Test func reasonsAreSharpened() {
-        let clock = DoctorAdvice.refusal(status: 403, reason: ReceivedReason("ExpiredProviderToken"), environment: .production, acceptedIn: nil,
-                                         keyID: nil, teamID: nil)
+        let clock = DoctorAdvice.refusal(
+            status: 403, reason: ReceivedReason("ExpiredProviderToken"), environment: .production, acceptedIn: nil,
+            keyID: nil, teamID: nil)
         #expect(clock.hint.contains("clock"))
         for spelling in ["BadEnvironmentKeyIdInToken", "BadEnvironmentKeyInToken"] {
-            let told = DoctorAdvice.refusal(status: 403, reason: ReceivedReason(spelling), environment: .production, acceptedIn: .sandbox,
-                                            keyID: nil, teamID: nil)
-            #expect(told.hint.hasPrefix("this key is for sandbox only (keys can be limited to one environment since 2025)"))
-            let untold = DoctorAdvice.refusal(status: 403, reason: ReceivedReason(spelling), environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+            let told = DoctorAdvice.refusal(
+                status: 403, reason: ReceivedReason(spelling), environment: .production, acceptedIn: .sandbox,
+                keyID: nil, teamID: nil)
+            #expect(
+                told.hint.hasPrefix("this key is for sandbox only (keys can be limited to one environment since 2025)"))
+            let untold = DoctorAdvice.refusal(
+                status: 403, reason: ReceivedReason(spelling), environment: .sandbox, acceptedIn: nil, keyID: nil,
+                teamID: nil)
             #expect(untold.hint.contains("limited to production"))
         }
-        let topic = DoctorAdvice.refusal(status: 400, reason: ReceivedReason("TopicDisallowed"), environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil)
+        let topic = DoctorAdvice.refusal(
+            status: 400, reason: ReceivedReason("TopicDisallowed"), environment: .sandbox, acceptedIn: nil, keyID: nil,
+            teamID: nil)
         #expect(topic.hint == APNSReason.topicDisallowed.hint)
     }
 
     @Test func tlsHintNamesTheIssuerAndWhatItMeans() {
-        let apple = ["C=US, O=Apple Inc., CN=Apple Public Server RSA CA 12 - G1",
-                     "C=US, O=The USERTRUST Network, CN=USERTrust RSA Certification Authority"]
+        let apple = [
+            "C=US, O=Apple Inc., CN=Apple Public Server RSA CA 12 - G1",
+            "C=US, O=The USERTRUST Network, CN=USERTrust RSA Certification Authority",
+        ]
         let missingRoot = DoctorAdvice.tlsVerificationHint(issuers: apple, appleHost: true, proxy: nil)
-        #expect(missingRoot.contains("issued by USERTrust RSA Certification Authority") && missingRoot.contains("ca-certificates")
+        #expect(
+            missingRoot.contains("issued by USERTrust RSA Certification Authority")
+                && missingRoot.contains("ca-certificates")
                 && missingRoot.contains("SSL_CERT_FILE"))
-        let intercepted = DoctorAdvice.tlsVerificationHint(issuers: ["O=Corp, CN=Corp Inspection CA"], appleHost: true, proxy: "http://proxy:3128")
-        #expect(intercepted.contains("issued by Corp Inspection CA") && intercepted.contains("intercepts")
+        let intercepted = DoctorAdvice.tlsVerificationHint(
+            issuers: ["O=Corp, CN=Corp Inspection CA"], appleHost: true, proxy: "http://proxy:3128")
+        #expect(
+            intercepted.contains("issued by Corp Inspection CA") && intercepted.contains("intercepts")
                 && intercepted.contains("--ca-file") && intercepted.contains("exempt"))
-        let local = DoctorAdvice.tlsVerificationHint(issuers: ["O=apnsctl, CN=apnsctl mock CA"], appleHost: false, proxy: nil)
+        let local = DoctorAdvice.tlsVerificationHint(
+            issuers: ["O=apnsctl, CN=apnsctl mock CA"], appleHost: false, proxy: nil)
         #expect(local.contains("issued by apnsctl mock CA") && local.contains("--ca-file"))
     }
 
     @Test func portHintSaysWhether2197Helps() {
         #expect(DoctorAdvice.portHint(failedPort: 443, otherPort: 2197, otherWorks: true).contains("add --port 2197"))
-        #expect(DoctorAdvice.portHint(failedPort: 2197, otherPort: 443, otherWorks: true).contains("leave out --port 2197"))
+        #expect(
+            DoctorAdvice.portHint(failedPort: 2197, otherPort: 443, otherWorks: true).contains("leave out --port 2197"))
         let neither = DoctorAdvice.portHint(failedPort: 443, otherPort: 2197, otherWorks: false)
         #expect(neither.contains("--port 2197 would not help"))
     }
@@ -136,18 +170,24 @@ import Darwin
         let now: Int64 = 1_800_000_000
         let ca = try CredentialGenerator.makeCA()
         func info(_ notBefore: Int64, _ notAfter: Int64) throws -> CertificateInfo {
-            try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.app", kind: .universal(topics: ["com.example.app"]),
-                                                        validity: Validity(notBefore: notBefore, notAfter: notAfter)).info
+            try CredentialGenerator.makePushCertificate(
+                ca: ca, bundleID: "com.example.app", kind: .universal(topics: ["com.example.app"]),
+                validity: Validity(notBefore: notBefore, notAfter: notAfter)
+            ).info
         }
         let day: Int64 = 86_400
-        let fine = APNSCtl.Doctor.certificateCheck(try info(now - day, now + 200 * day), file: "p.pem", now: now, failWithin: nil)
+        let fine = APNSCtl.Doctor.certificateCheck(
+            try info(now - day, now + 200 * day), file: "p.pem", now: now, failWithin: nil)
         #expect(fine.check.status == .ok && !fine.stopBeforeNetwork && fine.check.daysRemaining == 200)
-        let soon = APNSCtl.Doctor.certificateCheck(try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: nil)
+        let soon = APNSCtl.Doctor.certificateCheck(
+            try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: nil)
         #expect(soon.check.status == .warn && soon.check.detail.contains("10 days left"))
-        let gated = APNSCtl.Doctor.certificateCheck(try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: 30 * day)
+        let gated = APNSCtl.Doctor.certificateCheck(
+            try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: 30 * day)
         #expect(gated.check.status == .fail && gated.check.problem == .credential && !gated.stopBeforeNetwork)
         #expect(gated.check.hint?.contains("--fail-within 30d") == true)
-        let expired = APNSCtl.Doctor.certificateCheck(try info(now - 90 * day, now - 2 * day), file: "p.pem", now: now, failWithin: nil)
+        let expired = APNSCtl.Doctor.certificateCheck(
+            try info(now - 90 * day, now - 2 * day), file: "p.pem", now: now, failWithin: nil)
         #expect(expired.check.status == .fail && expired.stopBeforeNetwork && expired.check.detail.contains("EXPIRED"))
     }
 }

@@ -1,6 +1,6 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
-import APNSPlatform
 
 /// `apnsctl mock` running in the background for end-to-end tests: started on port 0 with its own state dir,
 /// ready once mock.json appears; stdout (the log) and stderr go to files.
@@ -19,7 +19,8 @@ final class RunningMock: @unchecked Sendable {
         let mockArguments = ["mock", "--port", "0", "--state-dir", self.stateDir] + arguments
         if let openFileLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", CommandRunner.apnsctlPath] + mockArguments
+            process.arguments =
+                ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", CommandRunner.apnsctlPath] + mockArguments
         } else {
             process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
             BinaryStarts.record()
@@ -34,7 +35,8 @@ final class RunningMock: @unchecked Sendable {
         var found: [String: Any]? = nil
         Wait.until { [process] in
             if let data = FileManager.default.contents(atPath: readyFile),
-               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
                 found = json
             }
             return found != nil || !process.isRunning
@@ -77,8 +79,10 @@ final class RunningMock: @unchecked Sendable {
 
     /// A bearer token from `apnsctl jwt` with the state dir's key.
     func token() throws -> String {
-        let r = try CommandRunner.apnsctl(["jwt", "--auth-key", ready["auth_key"] as? String ?? "",
-                                           "--team-id", ready["team_id"] as? String ?? ""])
+        let r = try CommandRunner.apnsctl([
+            "jwt", "--auth-key", ready["auth_key"] as? String ?? "",
+            "--team-id", ready["team_id"] as? String ?? "",
+        ])
         guard r.status == 0 else { throw TestSupportError("apnsctl jwt failed: \(r.stderr)") }
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -93,10 +97,13 @@ protocol CurlableMock {
 
 extension CurlableMock {
     /// `curl --http2` against the mock (`MockCurl`).
-    func curl(path: String = MockCurl.path, method: String = "POST", headers: [String] = MockCurl.headers,
-              body: String? = MockCurl.body, certificate: Bool = true) throws -> (status: Int, body: String, headers: String) {
-        try MockCurl.request(endpoint: endpoint, caFile: caFile, certFile: certFile, path: path, method: method, headers: headers,
-                             body: body, certificate: certificate)
+    func curl(
+        path: String = MockCurl.path, method: String = "POST", headers: [String] = MockCurl.headers,
+        body: String? = MockCurl.body, certificate: Bool = true
+    ) throws -> (status: Int, body: String, headers: String) {
+        try MockCurl.request(
+            endpoint: endpoint, caFile: caFile, certFile: certFile, path: path, method: method, headers: headers,
+            body: body, certificate: certificate)
     }
 }
 
@@ -110,10 +117,13 @@ enum MockCurl {
     static let body: String? = #"{"aps":{"alert":"hi"}}"#
 
     /// Status, body and response headers; the demo certificate unless `certificate` is false.
-    static func request(endpoint: String, caFile: String, certFile: String, path: String, method: String, headers: [String],
-                        body: String?, certificate: Bool) throws -> (status: Int, body: String, headers: String) {
-        let r = try CurlHTTP2.request(endpoint + path, method: method, headers: headers, body: body, caFile: caFile,
-                                      certificate: certificate ? certFile : nil)
+    static func request(
+        endpoint: String, caFile: String, certFile: String, path: String, method: String, headers: [String],
+        body: String?, certificate: Bool
+    ) throws -> (status: Int, body: String, headers: String) {
+        let r = try CurlHTTP2.request(
+            endpoint + path, method: method, headers: headers, body: body, caFile: caFile,
+            certificate: certificate ? certFile : nil)
         return (r.status, r.body, r.headers)
     }
 }

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// `apnsctl mock` end to end with curl as the client: its flags and answers in the test process, and the built binary
 /// for what only the process shows (ready lines, mock.json, signals, the state dir, exit codes of a started mock).
@@ -15,7 +15,9 @@ import APNSPlatform
         #expect(headers.contains("apns-id: "))
         #expect(headers.contains("apns-unique-id: "))
         #expect(mock.stderr.contains("ready on \(mock.endpoint)"))
-        #expect(mock.stderr.contains("apnsctl send --endpoint \(mock.endpoint) --ca-file \(mock.caFile) --cert \(mock.certFile)"))
+        #expect(
+            mock.stderr.contains(
+                "apnsctl send --endpoint \(mock.endpoint) --ca-file \(mock.caFile) --cert \(mock.certFile)"))
     }
 
     @Test func mockJSONHasTheContractFields() throws {
@@ -45,11 +47,18 @@ import APNSPlatform
     @Test func acceptsATokenFromApnsctlJWT() throws {
         let mock = try InProcessMock(keepingLog: true)
         let token = try mock.token()
-        let ok = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        let ok = try mock.curl(
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
         #expect(ok.status == 200)
-        let wrongTeam = try InProcess.apnsctl(["jwt", "--auth-key", mock.ready["auth_key"] as? String ?? "", "--team-id", "ZZZZZZZZZZ"])
-        let bad = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(wrongTeam.stdout.trimmingCharacters(in: .whitespacesAndNewlines))"],
-                                certificate: false)
+        let wrongTeam = try InProcess.apnsctl([
+            "jwt", "--auth-key", mock.ready["auth_key"] as? String ?? "", "--team-id", "ZZZZZZZZZZ",
+        ])
+        let bad = try mock.curl(
+            headers: [
+                "apns-topic: com.example.demo",
+                "authorization: bearer \(wrongTeam.stdout.trimmingCharacters(in: .whitespacesAndNewlines))",
+            ],
+            certificate: false)
         #expect(bad.status == 403)
         #expect(bad.body == #"{"reason":"InvalidProviderToken"}"#)
     }
@@ -73,26 +82,39 @@ import APNSPlatform
     @Test func acceptsTokensFromAnExtraPublicKey() throws {
         let keys = try TemporaryDirectory(prefix: "extra-key")
         let key = keys.file("AuthKey_EXTRA12345.p8")
-        let made = try CommandRunner.run("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+        let made = try CommandRunner.run(
+            "sh",
+            [
+                "-c",
+                "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'",
+            ])
         #expect(made.status == 0)
         let pub = try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", keys.file("extra.pub")])
         #expect(pub.status == 0)
-        let mock = try InProcessMock(["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"], keepingLog: true)
+        let mock = try InProcessMock(
+            ["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"],
+            keepingLog: true)
         let token = try InProcess.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000001"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let extra = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        let extra = try mock.curl(
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
         #expect(extra.status == 200)
         // The state dir's own key still works beside it.
-        let own = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
+        let own = try mock.curl(
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(try mock.token())"], certificate: false)
         #expect(own.status == 200)
-        let noKeyID = try InProcess.apnsctl(["mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub")])
+        let noKeyID = try InProcess.apnsctl([
+            "mock", "--state-dir", mock.stateDir, "--port", "0", "--auth-key-pub", keys.file("extra.pub"),
+        ])
         #expect(noKeyID.status == 64)
         #expect(noKeyID.stderr.contains("--key-id"))
     }
 
     @Test func unregisteredAndRejectFlags() throws {
-        let gone = String(repeating: "aa", count: 32), refused = String(repeating: "bb", count: 32)
-        let mock = try InProcessMock(["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"], keepingLog: true)
+        let gone = String(repeating: "aa", count: 32)
+        let refused = String(repeating: "bb", count: 32)
+        let mock = try InProcessMock(
+            ["--unregistered", gone, "--reject", "\(refused.uppercased())=DeviceTokenNotForTopic"], keepingLog: true)
         let a = try mock.curl(path: "/3/device/" + gone)
         #expect(a.status == 410)
         #expect(a.body.hasPrefix(#"{"reason":"Unregistered","timestamp":"#))
@@ -108,9 +130,13 @@ import APNSPlatform
         let (status, seconds) = mock.terminate()
         #expect(status == 0)
         #expect(seconds < RunningMock.stopBound, "took \(seconds) s")
-        let lines = try mock.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let lines = try mock.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         #expect(lines.map { $0["event"] as? String } == ["received", "answered", "received", "answered"])
-        #expect(lines.first?["device"] as? String != nil && lines.first?["status"] == nil, "a receipt is logged before the request is judged")
+        #expect(
+            lines.first?["device"] as? String != nil && lines.first?["status"] == nil,
+            "a receipt is logged before the request is judged")
         let answered = lines.filter { $0["event"] as? String == "answered" }
         #expect(answered.count == 2)
         let first = try #require(answered.first)
@@ -149,7 +175,9 @@ import APNSPlatform
 
     @Test func badFlagsAreUsageErrors() throws {
         let dir = try TemporaryDirectory(prefix: "mock-flags")
-        let badReason = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--port", "0", "--reject", "abcd=NoSuchReason"])
+        let badReason = try InProcess.apnsctl([
+            "mock", "--state-dir", dir.path, "--port", "0", "--reject", "abcd=NoSuchReason",
+        ])
         #expect(badReason.status == 64)
         #expect(badReason.stderr.hasPrefix("error: --reject abcd=NoSuchReason: unknown reason"))
         #expect(badReason.stderr.contains("BadDeviceToken"))
@@ -163,7 +191,8 @@ import APNSPlatform
     @Test func aPortInUseIsATransportError() throws {
         let first = try RunningMock()
         let port = try #require(first.endpoint.split(separator: ":").last)
-        let r = try CommandRunner.apnsctl(["mock", "--state-dir", first.directory.file("other-state"), "--port", String(port)], timeout: 20)
+        let r = try CommandRunner.apnsctl(
+            ["mock", "--state-dir", first.directory.file("other-state"), "--port", String(port)], timeout: 20)
         #expect(r.status == 69)
         #expect(r.stderr.contains("in use"))
     }
@@ -178,8 +207,12 @@ import APNSPlatform
             #expect(r.errorLines.count == 1, "\(r.stderr)")
             let line = r.errorLines.first ?? ""
             #expect(line.hasPrefix("error: --state-dir \(fact)"), "\(line)")
-            #expect(line.hasSuffix(path == file ? "choose another --state-dir"
-                                   : #"give --state-dir a directory you can create and write to, e.g. --state-dir "$(mktemp -d)""#), "\(line)")
+            #expect(
+                line.hasSuffix(
+                    path == file
+                        ? "choose another --state-dir"
+                        : #"give --state-dir a directory you can create and write to, e.g. --state-dir "$(mktemp -d)""#),
+                "\(line)")
         }
     }
 }

@@ -17,8 +17,10 @@ import Testing
 
     @Test func pythonH2ClientWithFractionalIatIsAccepted() throws {
         let mock = try InProcessMock(keepingLog: true)
-        let token = ["--auth-key", mock.ready["auth_key"] as? String ?? "", "--key-id", mock.ready["key_id"] as? String ?? "",
-                     "--team-id", mock.ready["team_id"] as? String ?? "", "--topic", "com.example.demo"]
+        let token = [
+            "--auth-key", mock.ready["auth_key"] as? String ?? "", "--key-id", mock.ready["key_id"] as? String ?? "",
+            "--team-id", mock.ready["team_id"] as? String ?? "", "--topic", "com.example.demo",
+        ]
         // time.time(): fractional seconds, as PyAPNs2 sends.
         let r = try Self.pythonClient(mock, token + [Self.device, String(repeating: "4e", count: 32), "zz"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -48,8 +50,12 @@ import Testing
 
     @Test func curlHeadGets405WithoutABody() throws {
         let mock = try InProcessMock(keepingLog: true)
-        let r = try CommandRunner.run("curl", ["-sS", "-I", "--http2", "--max-time", "10", "--cacert", mock.caFile,
-                                               "--cert", mock.certFile, mock.endpoint + "/3/device/" + Self.device], timeout: 20)
+        let r = try CommandRunner.run(
+            "curl",
+            [
+                "-sS", "-I", "--http2", "--max-time", "10", "--cacert", mock.caFile,
+                "--cert", mock.certFile, mock.endpoint + "/3/device/" + Self.device,
+            ], timeout: 20)
         #expect(r.status == 0, "curl: \(r.stderr)")
         #expect(r.stdout.lowercased().hasPrefix("http/2 405"))
         #expect(r.stdout.lowercased().contains("apns-id: "))
@@ -67,14 +73,20 @@ import Testing
     @Test func authKeyPubTakesTheKeyIDFromAnyAuthKeyFileName() throws {
         let keys = try TemporaryDirectory(prefix: "pub-key")
         let key = keys.file("AuthKey_PUBKY12345.p8")
-        let made = try CommandRunner.run("sh", ["-c", "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'"])
+        let made = try CommandRunner.run(
+            "sh",
+            [
+                "-c",
+                "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'",
+            ])
         #expect(made.status == 0)
         let pub = keys.file("AuthKey_PUBKY12345.pub.pem")
         #expect(try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", pub]).status == 0)
         let mock = try InProcessMock(["--auth-key-pub", pub, "--team-id", "TEAM000002"], keepingLog: true)
         let token = try InProcess.apnsctl(["jwt", "--auth-key", key, "--team-id", "TEAM000002"]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let ok = try mock.curl(headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+        let ok = try mock.curl(
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
         #expect(ok.status == 200)
     }
 
@@ -85,7 +97,9 @@ import Testing
         let plain = try keys.write("extra.pub", "not read before the key id is known")
         let noID = try InProcess.apnsctl(["mock", "--state-dir", state, "--port", "0", "--auth-key-pub", plain])
         #expect(noID.status == 64)
-        #expect(noID.stderr.hasPrefix("error: --auth-key-pub \(plain): no key id; pass --key-id ID, or name the file AuthKey_KEYID"))
+        #expect(
+            noID.stderr.hasPrefix(
+                "error: --auth-key-pub \(plain): no key id; pass --key-id ID, or name the file AuthKey_KEYID"))
         #expect(noID.errorLines.count == 1)
         #expect(!FileManager.default.fileExists(atPath: state), "a usage error must not create the state dir")
 
@@ -95,8 +109,10 @@ import Testing
         #expect(bad.stderr.hasPrefix("error: --auth-key-pub \(shortName): the file name gives key id 'SHORT'"))
         #expect(!bad.stderr.contains("--key-id SHORT"))
 
-        let badFlag = try InProcess.apnsctl(["mock", "--state-dir", state, "--port", "0", "--auth-key-pub", shortName,
-                                                 "--key-id", "abc"])
+        let badFlag = try InProcess.apnsctl([
+            "mock", "--state-dir", state, "--port", "0", "--auth-key-pub", shortName,
+            "--key-id", "abc",
+        ])
         #expect(badFlag.status == 64)
         #expect(badFlag.stderr.hasPrefix("error: --key-id abc: a key id is 10 characters"))
 

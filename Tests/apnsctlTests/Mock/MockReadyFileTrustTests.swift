@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md, "Exit codes": `mock.json` decides where `-p mock` sends the user's provider token, so it is used only
 /// when it is ours. Played as the attack was: another local user who can write the state location plants a
@@ -28,8 +28,13 @@ import APNSPlatform
         let base = try TemporaryDirectory(prefix: "planted-mock-json")
         let other = try OtherUser.area(in: base)
         // Their mock.json: the endpoint and CA of their server, in a file they can copy from.
-        let planted = try base.write("planted.json", String(decoding: try Data(contentsOf: URL(fileURLWithPath:
-            attackerServer.stateDirectory.file("mock.json"))), as: UTF8.self))
+        let planted = try base.write(
+            "planted.json",
+            String(
+                decoding: try Data(
+                    contentsOf: URL(
+                        fileURLWithPath:
+                            attackerServer.stateDirectory.file("mock.json"))), as: UTF8.self))
         let key = try base.write("AuthKey_ABCDE12345.p8", CredentialFixtures.signingKey.p8PEM, mode: 0o600)
 
         let stateDir: String
@@ -49,32 +54,41 @@ import APNSPlatform
             problem = "a folder writable by group (mode 02770)"
         case .theirFileInOurDir:
             stateDir = base.file("ours")
-            try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: stateDir, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: planted, toPath: stateDir + "/mock.json")
             #expect(chown(stateDir + "/mock.json", OtherUser.uid, OtherUser.uid) == 0)
             problem = "owned by user"
         case .theirLinkInOurDir:
             stateDir = base.file("ours")
-            try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: stateDir, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
             try OtherUser.run(["cp", planted, other + "/mock.json"])
-            try FileManager.default.createSymbolicLink(atPath: stateDir + "/mock.json", withDestinationPath: other + "/mock.json")
+            try FileManager.default.createSymbolicLink(
+                atPath: stateDir + "/mock.json", withDestinationPath: other + "/mock.json")
             #expect(lchown(stateDir + "/mock.json", OtherUser.uid, OtherUser.uid) == 0)
             problem = "is a symbolic link owned by user"
         }
 
-        let r = try CommandRunner.apnsctl(["send", "-p", "mock", "--auth-key", key, "--team-id", "TEAM123456",
-                                           "-d", Self.device, "--alert", "hi"],
-                                          environment: ["APNSCTL_MOCK_STATE_DIR": stateDir], timeout: 20)
+        let r = try CommandRunner.apnsctl(
+            [
+                "send", "-p", "mock", "--auth-key", key, "--team-id", "TEAM123456",
+                "-d", Self.device, "--alert", "hi",
+            ],
+            environment: ["APNSCTL_MOCK_STATE_DIR": stateDir], timeout: 20)
 
         #expect(r.status == 66, "\(r.stdout)\(r.stderr)")
         #expect(r.errorLines.count == 1, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("error: -p mock: \(stateDir)/mock.json: "), "\(r.stderr)")
         #expect(r.stderr.contains(problem), "\(r.stderr)")
-        #expect(r.stderr.contains("(uid \(OtherUser.uid))") || plant == .sharedStateDir, "names whose it is: \(r.stderr)")
+        #expect(
+            r.stderr.contains("(uid \(OtherUser.uid))") || plant == .sharedStateDir, "names whose it is: \(r.stderr)")
         #expect(r.stdout.isEmpty)
-        #expect(try String(contentsOfFile: attackerServer.logFile, encoding: .utf8).isEmpty, "their server received a request")
+        #expect(
+            try String(contentsOfFile: attackerServer.logFile, encoding: .utf8).isEmpty,
+            "their server received a request")
     }
 
     /// A FIFO at `mock.json` is refused at once (66), never waited on.
@@ -82,12 +96,15 @@ import APNSPlatform
         let state = try TemporaryDirectory(prefix: "fifo-mock-json")
         #expect(mkfifo(state.file("mock.json"), 0o600) == 0)
 
-        let r = try CommandRunner.apnsctl(["config", "show", "mock"], environment: ["APNSCTL_MOCK_STATE_DIR": state.path], timeout: 20)
+        let r = try CommandRunner.apnsctl(
+            ["config", "show", "mock"], environment: ["APNSCTL_MOCK_STATE_DIR": state.path], timeout: 20)
 
         #expect(!r.timedOut && r.seconds < 5, "waited on the FIFO (\(r.seconds) s)")
         #expect(r.status == 66, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: -p mock: \(state.file("mock.json")): is a FIFO, not a regular file"),
-                "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1
+                && r.stderr.hasPrefix("error: -p mock: \(state.file("mock.json")): is a FIFO, not a regular file"),
+            "\(r.stderr)")
     }
 
     /// A command that does not choose the mock profile never looks at `mock.json`: a FIFO there (which used to
@@ -98,9 +115,12 @@ import APNSPlatform
         #expect(mkfifo(state.file("mock.json"), 0o600) == 0)
         let environment = ["APNSCTL_MOCK_STATE_DIR": state.path]
 
-        let send = try CommandRunner.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                                              "--topic", mock.bundleID, "-d", Self.device, "--alert", "hi"],
-                                             environment: environment, timeout: 20)
+        let send = try CommandRunner.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                "--topic", mock.bundleID, "-d", Self.device, "--alert", "hi",
+            ],
+            environment: environment, timeout: 20)
         #expect(!send.timedOut && send.status == 0, "\(send.stderr)")
         #expect(send.stdout.hasPrefix("accepted"), "\(send.stdout)")
         #expect(send.stderr.isEmpty, "\(send.stderr)")
@@ -113,16 +133,19 @@ import APNSPlatform
     /// reaches it, also through a link of the user's own to that state dir's file.
     @Test func ourOwnMockJSONIsUsedDirectlyAndThroughOurOwnLink() throws {
         let mock = try MockProcess()
-        let direct = try CommandRunner.apnsctl(["send", "-p", "mock", "-d", Self.device, "--alert", "hi"],
-                                               environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path], timeout: 20)
+        let direct = try CommandRunner.apnsctl(
+            ["send", "-p", "mock", "-d", Self.device, "--alert", "hi"],
+            environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path], timeout: 20)
         #expect(direct.status == 0, "\(direct.stderr)")
         #expect(direct.stdout.hasPrefix("accepted"), "\(direct.stdout)")
 
         let elsewhere = try TemporaryDirectory(prefix: "linked-mock-json")
-        try FileManager.default.createSymbolicLink(atPath: elsewhere.file("mock.json"),
-                                                   withDestinationPath: mock.stateDirectory.file("mock.json"))
-        let linked = try CommandRunner.apnsctl(["send", "-p", "mock", "-d", Self.device, "--alert", "hi"],
-                                               environment: ["APNSCTL_MOCK_STATE_DIR": elsewhere.path], timeout: 20)
+        try FileManager.default.createSymbolicLink(
+            atPath: elsewhere.file("mock.json"),
+            withDestinationPath: mock.stateDirectory.file("mock.json"))
+        let linked = try CommandRunner.apnsctl(
+            ["send", "-p", "mock", "-d", Self.device, "--alert", "hi"],
+            environment: ["APNSCTL_MOCK_STATE_DIR": elsewhere.path], timeout: 20)
         #expect(linked.status == 0, "\(linked.stderr)")
         #expect(linked.stdout.hasPrefix("accepted"), "\(linked.stdout)")
     }

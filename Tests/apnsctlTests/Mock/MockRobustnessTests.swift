@@ -1,17 +1,22 @@
 import APNSCore
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// Hostile or careless clients against `apnsctl mock`: whatever they do, the others keep being served
 /// and the mock neither crashes nor spins.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "reads CPU time and open descriptors from Linux /proc")) struct MockRobustnessTests {
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: "/proc/self/fd"),
+        "reads CPU time and open descriptors from Linux /proc")) struct MockRobustnessTests
+{
     /// User plus system CPU time of `pid` in seconds (Linux /proc).
     static func cpuSeconds(_ pid: Int32) -> Double {
         // /proc files report size 0: read to the end rather than by size.
         guard let data = FileHandle(forReadingAtPath: "/proc/\(pid)/stat")?.readDataToEndOfFile(),
-              let stat = String(data: data, encoding: .utf8), let close = stat.lastIndex(of: ")") else { return -1 }
+            let stat = String(data: data, encoding: .utf8), let close = stat.lastIndex(of: ")")
+        else { return -1 }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // After the command: state is field 3, utime 14 and stime 15 (1-based over the whole line).
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
@@ -27,7 +32,9 @@ import APNSPlatform
         for _ in 0..<100 { held.append(try Socket.connect(host: "127.0.0.1", port: port, timeout: 5)) }
         // Wait until the mock holds every descriptor it may have, so accept(2) fails from here on.
         let deadline = Date().addingTimeInterval(3)
-        while Date() < deadline, (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 < 47 {
+        while Date() < deadline,
+            (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 < 47
+        {
             usleep(20_000)
         }
         usleep(100_000)
@@ -48,7 +55,9 @@ import APNSPlatform
         for i in 0..<40 {
             let s = try Socket.connect(host: "127.0.0.1", port: port, timeout: 5)
             // Random bytes, then a ClientHello cut short, each closed at once.
-            let bytes: [UInt8] = i % 2 == 0 ? (0..<2000).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let bytes: [UInt8] =
+                i % 2 == 0
+                ? (0..<2000).map { _ in UInt8.random(in: 0...255, using: &rng) }
                 : [0x16, 0x03, 0x01, 0x02, 0x00, 0x01] + (0..<40).map { _ in UInt8.random(in: 0...255, using: &rng) }
             _ = bytes.withUnsafeBytes { send(s.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }

@@ -1,23 +1,30 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// Connections that stay silent never delay new clients (CLI.md): before, a new curl waited 259 ms behind 20
 /// silent connections and timed out behind 300.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "counts open descriptors in Linux /proc/PID/fd")) struct MockSilentConnectionTests {
+@Suite(
+    .enabled(
+        if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "counts open descriptors in Linux /proc/PID/fd"))
+struct MockSilentConnectionTests {
     static func descriptorCount(_ pid: Int) -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
     }
 
     /// curl's own time from start to the whole answer (process start-up excluded), and the status.
     static func timedCurl(_ mock: RunningMock) throws -> (status: Int, seconds: Double) {
-        let r = try CommandRunner.run("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--http2",
-                                               "--max-time", "10", "--cacert", mock.caFile, "--cert", mock.certFile,
-                                               "-H", "apns-topic: com.example.demo", "--data-binary", #"{"aps":{"alert":"hi"}}"#,
-                                               mock.endpoint + "/3/device/" + String(repeating: "3f", count: 32)], timeout: 20)
+        let r = try CommandRunner.run(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "--http2",
+                "--max-time", "10", "--cacert", mock.caFile, "--cert", mock.certFile,
+                "-H", "apns-topic: com.example.demo", "--data-binary", #"{"aps":{"alert":"hi"}}"#,
+                mock.endpoint + "/3/device/" + String(repeating: "3f", count: 32),
+            ], timeout: 20)
         let parts = r.stdout.split(separator: " ")
         return (Int(parts.first ?? "") ?? 0, Double(parts.last ?? "") ?? 99)
     }
@@ -44,7 +51,10 @@ import APNSPlatform
         // The first curl's connection may still be closing in the mock: the baseline is the lowest count seen
         // over half a second, not one sample.
         var baseline = Self.descriptorCount(pid)
-        for _ in 0..<25 { usleep(20_000); baseline = min(baseline, Self.descriptorCount(pid)) }
+        for _ in 0..<25 {
+            usleep(20_000)
+            baseline = min(baseline, Self.descriptorCount(pid))
+        }
         #expect(baseline > 0)
 
         var silentTCP: [Socket] = []
@@ -52,13 +62,15 @@ import APNSPlatform
         let context = try TLSContext.client(caFile: mock.caFile, verify: true)
         var silentTLS: [TLSConnection] = []
         for _ in 0..<50 {
-            let tls = try TLSConnection.client(socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: 5),
-                                               context: context, host: "127.0.0.1")
+            let tls = try TLSConnection.client(
+                socket: try Socket.connect(host: "127.0.0.1", port: port, timeout: 5),
+                context: context, host: "127.0.0.1")
             try tls.handshake(timeoutMs: 5000)  // and then not a byte of HTTP/2
             silentTLS.append(tls)
         }
-        #expect(Wait.until(seconds: 20) { Self.descriptorCount(pid) >= baseline + 350 },
-                "the mock holds every idle connection: \(Self.descriptorCount(pid)), baseline \(baseline)")
+        #expect(
+            Wait.until(seconds: 20) { Self.descriptorCount(pid) >= baseline + 350 },
+            "the mock holds every idle connection: \(Self.descriptorCount(pid)), baseline \(baseline)")
 
         let times = try Self.timedCurls(mock, count: 10)
         let median = Self.median(times)
@@ -69,8 +81,9 @@ import APNSPlatform
 
         silentTCP.removeAll()
         silentTLS.removeAll()
-        #expect(Wait.until(seconds: 20) { Self.descriptorCount(pid) <= baseline },
-                "descriptors: \(Self.descriptorCount(pid)), baseline \(baseline)")
+        #expect(
+            Wait.until(seconds: 20) { Self.descriptorCount(pid) <= baseline },
+            "descriptors: \(Self.descriptorCount(pid)), baseline \(baseline)")
         #expect(try Self.timedCurl(mock).status == 200)
     }
 
@@ -88,8 +101,13 @@ import APNSPlatform
             return n == 0 || (n < 0 && errno != EAGAIN)
         }
         #expect(closed)
-        #expect(Wait.until(seconds: 20) { mock.stderr.contains("warning: apnsctl mock: 3 connections are open, the most it serves at once; closed 1 new connection") },
-                "\(mock.stderr)")
+        #expect(
+            Wait.until(seconds: 20) {
+                mock.stderr.contains(
+                    "warning: apnsctl mock: 3 connections are open, the most it serves at once; closed 1 new connection"
+                )
+            },
+            "\(mock.stderr)")
         // Room again once one goes.
         held.removeLast()
         #expect(Wait.until(seconds: 20) { (try? mock.curl().status) == 200 })

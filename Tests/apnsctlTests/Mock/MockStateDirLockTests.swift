@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// One mock per state dir (CLI.md): a second `apnsctl mock` on a dir in use exits 73 and leaves the first
 /// one's mock.json alone; mocks started at the same instant on an empty dir end with one consistent set.
@@ -46,8 +46,9 @@ import APNSPlatform
         var found: [String: Any]? = nil
         Wait.until(interval: 0.005) {
             if let data = FileManager.default.contents(atPath: dir + "/mock.json"),
-               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-               let pid = json["pid"] as? Int, pids.contains(pid) {
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let pid = json["pid"] as? Int, pids.contains(pid)
+            {
                 found = json
             }
             return found != nil || !running()
@@ -62,15 +63,19 @@ import APNSPlatform
         if token {
             let keys = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("AuthKey_") }
             guard keys.count == 1, let demo = FileManager.default.contents(atPath: dir + "/demo.json"),
-                  let team = (try JSONSerialization.jsonObject(with: demo) as? [String: Any])?["team_id"] as? String
+                let team = (try JSONSerialization.jsonObject(with: demo) as? [String: Any])?["team_id"] as? String
             else { return false }
-            let r = try CommandRunner.apnsctl(["send", "--endpoint", endpoint, "--ca-file", dir + "/ca.pem",
-                                               "--auth-key", dir + "/" + keys[0], "--team-id", team, "--no-token-cache",
-                                               "--topic", "com.example.demo", "-d", device, "--alert", "hi"], timeout: 20)
+            let r = try CommandRunner.apnsctl(
+                [
+                    "send", "--endpoint", endpoint, "--ca-file", dir + "/ca.pem",
+                    "--auth-key", dir + "/" + keys[0], "--team-id", team, "--no-token-cache",
+                    "--topic", "com.example.demo", "-d", device, "--alert", "hi",
+                ], timeout: 20)
             return r.status == 0
         }
-        let r = try CurlHTTP2.request(endpoint + "/3/device/" + device, headers: ["apns-topic: com.example.demo"],
-                                      body: #"{"aps":{"alert":"hi"}}"#, caFile: dir + "/ca.pem", certificate: dir + "/client.pem")
+        let r = try CurlHTTP2.request(
+            endpoint + "/3/device/" + device, headers: ["apns-topic: com.example.demo"],
+            body: #"{"aps":{"alert":"hi"}}"#, caFile: dir + "/ca.pem", certificate: dir + "/client.pem")
         return r.status == 200
     }
 
@@ -79,11 +84,14 @@ import APNSPlatform
         let dir = base.file("state")
         for round in 0..<20 {
             let first = try Launch(stateDir: dir)
-            let ready = try #require(Self.readyFile(dir, of: [first.pid], while: { first.process.isRunning }),
-                                     "round \(round): \(first.stderr)")
+            let ready = try #require(
+                Self.readyFile(dir, of: [first.pid], while: { first.process.isRunning }),
+                "round \(round): \(first.stderr)")
             let second = try Launch(stateDir: dir)
             #expect(second.exitStatus(within: 10) == 73, "round \(round)")
-            #expect(second.stderr.hasPrefix("error: \(dir): state dir in use by apnsctl mock (pid \(first.pid))"), "\(second.stderr)")
+            #expect(
+                second.stderr.hasPrefix("error: \(dir): state dir in use by apnsctl mock (pid \(first.pid))"),
+                "\(second.stderr)")
             #expect(second.stderr.contains(#"--state-dir "$(mktemp -d)""#))
             // mock.json still describes the live mock, and the dir's files still work against it.
             let now = try #require(Self.readyFile(dir, of: [first.pid], while: { true }))
@@ -101,10 +109,13 @@ import APNSPlatform
         for round in 0..<20 {
             // Missing, existing and empty (what mktemp -d gives), and already populated.
             let dir = base.file("state\(round / 2)")
-            if round % 4 == 0 { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false) }
+            if round % 4 == 0 {
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+            }
             let pair = [try Launch(stateDir: dir), try Launch(stateDir: dir)]
-            let ready = try #require(Self.readyFile(dir, of: pair.map(\.pid), while: { pair.contains { $0.process.isRunning } }),
-                                     "round \(round): \(pair.map(\.stderr))")
+            let ready = try #require(
+                Self.readyFile(dir, of: pair.map(\.pid), while: { pair.contains { $0.process.isRunning } }),
+                "round \(round): \(pair.map(\.stderr))")
             let winner = try #require(pair.first { $0.pid == ready["pid"] as? Int })
             let loser = try #require(pair.first { $0 !== winner })
             #expect(loser.exitStatus(within: 10) == 73, "round \(round): \(loser.stderr)")
@@ -113,7 +124,9 @@ import APNSPlatform
             let names = try FileManager.default.contentsOfDirectory(atPath: dir)
             #expect(names.filter { $0.hasPrefix("AuthKey_") }.count == 1, "round \(round): \(names)")
             #expect(!names.contains { $0.contains(".new-") || $0.contains(".tmp-") }, "\(names)")
-            let siblings = try FileManager.default.contentsOfDirectory(atPath: base.path).filter { $0.contains(".new-") }
+            let siblings = try FileManager.default.contentsOfDirectory(atPath: base.path).filter {
+                $0.contains(".new-")
+            }
             #expect(siblings.isEmpty, "left behind: \(siblings)")
             #expect(try Self.sendSucceeds(ready, dir: dir, token: false), "round \(round)")
             #expect(try Self.sendSucceeds(ready, dir: dir, token: true), "round \(round)")

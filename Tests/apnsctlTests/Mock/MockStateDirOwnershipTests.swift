@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md, `apnsctl mock`: the state dir is ours or refused. Played as two users: another user
 /// prepares the dir (owns it, shares it through a group, links it, plants `mock.lock`), the victim starts a
@@ -71,7 +71,8 @@ struct MockStateDirOwnershipTests {
         #expect(line.contains("mktemp -d"), "\(line)")
         #expect(try String(contentsOfFile: victimFile, encoding: .utf8) == Self.precious, "the linked file was written")
         #expect(try FileManager.default.contentsOfDirectory(atPath: victimDir) == ["keep.txt"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted() == before, "nothing written there")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted() == before, "nothing written there")
     }
 }
 
@@ -84,16 +85,21 @@ struct MockStateDirOwnershipTests {
         let base = try TemporaryDirectory(prefix: "lock-link")
         let victimFile = try base.write("victim.txt", MockStateDirOwnershipTests.precious)
         let stateDir = base.file("state")
-        try FileManager.default.createDirectory(atPath: stateDir, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: stateDir, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: stateDir + "/mock.lock", withDestinationPath: victimFile)
 
         let r = try CommandRunner.apnsctl(["mock", "--port", "0", "--state-dir", stateDir], timeout: 15)
 
         #expect(r.status == 73, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: --state-dir \(stateDir)/mock.lock: is a symbolic link (not followed)"),
-                "\(r.stderr)")
-        #expect(try String(contentsOfFile: victimFile, encoding: .utf8) == MockStateDirOwnershipTests.precious, "the linked file was written")
+        #expect(
+            r.errorLines.count == 1
+                && r.stderr.hasPrefix("error: --state-dir \(stateDir)/mock.lock: is a symbolic link (not followed)"),
+            "\(r.stderr)")
+        #expect(
+            try String(contentsOfFile: victimFile, encoding: .utf8) == MockStateDirOwnershipTests.precious,
+            "the linked file was written")
     }
 
     /// The same checks from the other side: a dir of our own with a mode only we can write is used, and a

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md, `apnsctl mock`: the state files are opened without blocking (a FIFO is skipped with a warning,
 /// never waited on), and SIGINT/SIGTERM stop the mock within a second whatever it waits on.
@@ -13,8 +13,10 @@ import APNSPlatform
 
         let mock = try RunningMock(stateDir: state.path)
 
-        #expect(mock.stderr.contains("warning: apnsctl mock: \(state.path)/channels.json: is a FIFO, not a regular file; "
-                                     + "starting with no channels"), "\(mock.stderr)")
+        #expect(
+            mock.stderr.contains(
+                "warning: apnsctl mock: \(state.path)/channels.json: is a FIFO, not a regular file; "
+                    + "starting with no channels"), "\(mock.stderr)")
         let (status, seconds) = mock.terminate()
         #expect(status == 0, "\(mock.stderr)")
         // CLI.md promises a second; on a loaded machine the test checks that it ends, with a margin, not how fast.

@@ -1,7 +1,8 @@
-@testable import APNSCtlCommands
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
 
 /// CLI.md, "Credentials that cannot do a push type": a location push takes token auth only, so with a
 /// certificate `send` is exit 77 before connecting (the dry run too), whether `--push-type` or the topic's
@@ -36,8 +37,11 @@ import Testing
         let t = TestWorld(home: f.directory.path)
         let status = t.run(["send", mode, "--cert", f.cert] + flags + ["-d", Self.device, f.payload])
         #expect(status == 77, "\(flags) \(mode): \(status) \(t.stderr.text)")
-        #expect(t.stderr.lines == ["error: --cert \(f.cert): location pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID"],
-                "\(t.stderr.text)")
+        #expect(
+            t.stderr.lines == [
+                "error: --cert \(f.cert): location pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID"
+            ],
+            "\(t.stderr.text)")
         #expect(t.stdout.text.isEmpty, "\(t.stdout.text)")
     }
 
@@ -46,13 +50,20 @@ import Testing
         let f = try Self.files()
         let p8 = try f.directory.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
         let token = TestWorld(home: f.directory.path)
-        #expect(token.run(["send", "--dry-run", "--auth-key", p8, "--team-id", "TEAMID1234", "--push-type", "location",
-                           "--topic", "com.example.app.location-query", "-d", Self.device, f.payload]) == 0, "\(token.stderr.text)")
+        #expect(
+            token.run([
+                "send", "--dry-run", "--auth-key", p8, "--team-id", "TEAMID1234", "--push-type", "location",
+                "--topic", "com.example.app.location-query", "-d", Self.device, f.payload,
+            ]) == 0, "\(token.stderr.text)")
         #expect(token.stdout.lines.contains("apns-push-type: location"), "\(token.stdout.text)")
 
         let cert = TestWorld(home: f.directory.path)
-        #expect(cert.run(["send", "--dry-run", "--cert", f.cert, "--push-type", "complication", "--topic", "com.example.dev.complication",
-                          "-d", Self.device, f.payload]) == 0, "\(cert.stderr.text)")
+        #expect(
+            cert.run([
+                "send", "--dry-run", "--cert", f.cert, "--push-type", "complication", "--topic",
+                "com.example.dev.complication",
+                "-d", Self.device, f.payload,
+            ]) == 0, "\(cert.stderr.text)")
         #expect(cert.stdout.lines.contains("apns-push-type: complication"), "\(cert.stdout.text)")
     }
 }

@@ -15,7 +15,9 @@ enum CurlConfig {
         text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).compactMap { entry(Array($0)) }
     }
 
-    private static func isBlank(_ c: Unicode.Scalar) -> Bool { [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"].contains(c) }
+    private static func isBlank(_ c: Unicode.Scalar) -> Bool {
+        [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"].contains(c)
+    }
 
     private static func entry(_ line: [Unicode.Scalar]) -> Entry? {
         var i = line.firstIndex { !isBlank($0) } ?? line.endIndex
@@ -45,7 +47,10 @@ enum CurlConfig {
                 i += 1
             }
         } else {
-            while i < line.endIndex, !isBlank(line[i]) { value.append(line[i]); i += 1 }
+            while i < line.endIndex, !isBlank(line[i]) {
+                value.append(line[i])
+                i += 1
+            }
         }
         return Entry(option: String(option), value: String(value))
     }

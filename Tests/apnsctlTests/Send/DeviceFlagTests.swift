@@ -1,6 +1,7 @@
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCtlCommands
 
 /// CLI.md, `send`, "Input and output at the edges": repeated `-d` tokens are sent once with a warning.
@@ -14,16 +15,22 @@ import Testing
     static func xcode(_ hex: String) -> String {
         var groups: [String] = []
         var rest = Substring(hex)
-        while !rest.isEmpty { groups.append(String(rest.prefix(8))); rest = rest.dropFirst(8) }
+        while !rest.isEmpty {
+            groups.append(String(rest.prefix(8)))
+            rest = rest.dropFirst(8)
+        }
         return "<" + groups.joined(separator: " ") + ">"
     }
 
     @Test func aRepeatedTokenIsSentOnceWithAWarning() throws {
         let mock = try InProcessMock([], keepingLog: true)
-        let a = Self.token(1), b = Self.token(2)
-        let r = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                                           "-d", a, "-d", b, "--device", a.uppercased(), "--device=\(Self.xcode(a))",
-                                           "-d", String(Self.xcode(a).dropFirst().dropLast()), "-o", "json"])
+        let a = Self.token(1)
+        let b = Self.token(2)
+        let r = try InProcess.apnsctl([
+            "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+            "-d", a, "-d", b, "--device", a.uppercased(), "--device=\(Self.xcode(a))",
+            "-d", String(Self.xcode(a).dropFirst().dropLast()), "-o", "json",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.count == 2, "\(r.stdout)")
         #expect(r.stderr.contains("warning: --device \(a) was given 4 times; it is sent once"), "\(r.stderr)")

@@ -1,7 +1,8 @@
-@testable import APNSCtlCommands
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
 
 /// CLI.md, "Exit codes": a file given as `--devices` by mistake may hold a secret. A line that is not a token
 /// is quoted by its first 8 characters at most, nothing decoded from it is printed (hex only for base64 of a
@@ -54,19 +55,24 @@ import Testing
 
     /// `send --devices FILE` in-process (the list is refused before credentials are read), and the same list
     /// through a pipe as `--devices -`; each run's status and everything it printed.
-    static func sendBoth(_ list: String, in dir: TemporaryDirectory, settings: InProcessSettingsTests.World? = nil,
-                         extra: [String] = []) throws -> [(name: String, status: Int32, output: String)] {
+    static func sendBoth(
+        _ list: String, in dir: TemporaryDirectory, settings: InProcessSettingsTests.World? = nil,
+        extra: [String] = []
+    ) throws -> [(name: String, status: Int32, output: String)] {
         try sendBoth(Array(list.utf8), in: dir, settings: settings, extra: extra)
     }
 
-    static func sendBoth(_ list: [UInt8], in dir: TemporaryDirectory, settings: InProcessSettingsTests.World? = nil,
-                         extra: [String] = []) throws -> [(name: String, status: Int32, output: String)] {
+    static func sendBoth(
+        _ list: [UInt8], in dir: TemporaryDirectory, settings: InProcessSettingsTests.World? = nil,
+        extra: [String] = []
+    ) throws -> [(name: String, status: Int32, output: String)] {
         let file = try dir.write("list-\(UUID().uuidString)", list, mode: 0o600)
         var runs: [(String, Int32, String)] = []
         for (name, path) in [("file", file), ("pipe", "-")] {
             let input = try pipe(path == "-" ? list : [])
-            let world = TestWorld(variables: settings?.world.variables ?? [:], home: settings?.world.home ?? dir.path,
-                                  standardInput: input.fileHandleForReading.fileDescriptor)
+            let world = TestWorld(
+                variables: settings?.world.variables ?? [:], home: settings?.world.home ?? dir.path,
+                standardInput: input.fileHandleForReading.fileDescriptor)
             let status = world.run(try Self.dryRun(in: dir) + ["--devices", path] + extra)
             runs.append((name, status, world.stdout.text + world.stderr.text))
         }
@@ -75,7 +81,9 @@ import Testing
 
     /// `send --dry-run` with a certificate: nothing connects, and the list is checked before the credentials are.
     static func dryRun(in dir: TemporaryDirectory) throws -> [String] {
-        let cert = FileManager.default.fileExists(atPath: dir.file("push.pem")) ? dir.file("push.pem")
+        let cert =
+            FileManager.default.fileExists(atPath: dir.file("push.pem"))
+            ? dir.file("push.pem")
             : try dir.pem("push.pem", CredentialFixtures.development)
         return ["send", "--dry-run", "--cert", cert, "--alert", "hi"]
     }
@@ -88,14 +96,20 @@ import Testing
     @Test(arguments: ["p8", "rsa"])
     func aKeyGivenAsADeviceListIsRefusedWithoutAByteOfIt(kind: String) throws {
         let dir = try TemporaryDirectory(prefix: "devices-key")
-        let pem = kind == "p8" ? try CredentialFixtures.signingKey.p8PEM
+        let pem =
+            kind == "p8"
+            ? try CredentialFixtures.signingKey.p8PEM
             : try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil)
         let text = String(decoding: pem, as: UTF8.self)
         let key = try KeyBytes(pem: text)
         for run in try Self.sendBoth(text, in: dir) {
             #expect(run.status == 64, "\(kind) \(run.name): \(run.output)")
-            #expect(run.output.contains("a key or certificate file, not a device list"), "\(kind) \(run.name): \(run.output)")
-            #expect(key.leaks(in: run.output).isEmpty, "\(kind) \(run.name) printed \(key.leaks(in: run.output).prefix(3)): \(run.output)")
+            #expect(
+                run.output.contains("a key or certificate file, not a device list"),
+                "\(kind) \(run.name): \(run.output)")
+            #expect(
+                key.leaks(in: run.output).isEmpty,
+                "\(kind) \(run.name) printed \(key.leaks(in: run.output).prefix(3)): \(run.output)")
             #expect(!run.output.contains("MII") && !run.output.contains("BEGIN"), "not quoted at all: \(run.output)")
         }
         // A certificate and its key in one file (what `openssl pkcs12 -nodes` writes) is refused the same way.
@@ -109,33 +123,44 @@ import Testing
     @Test(arguments: ["p8", "rsa", "certificate"])
     func aDERKeyOrCertificateIsRefusedUnquoted(kind: String) throws {
         let dir = try TemporaryDirectory(prefix: "devices-der")
-        let pem = kind == "p8" ? try CredentialFixtures.signingKey.p8PEM
-            : kind == "rsa" ? try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil)
-            : CredentialFixtures.development.certificate.pem
+        let pem =
+            kind == "p8"
+            ? try CredentialFixtures.signingKey.p8PEM
+            : kind == "rsa"
+                ? try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil)
+                : CredentialFixtures.development.certificate.pem
         let der = try KeyBytes(pem: String(decoding: pem, as: UTF8.self)).der
         for run in try Self.sendBoth(der, in: dir) {
             #expect(run.status == 64, "\(kind) \(run.name): \(run.output)")
-            #expect(run.output.contains("a key or certificate file, not a device list (it holds binary data"), "\(kind) \(run.name): \(run.output)")
-            #expect(run.output.split(separator: "\n").count == 1 && !run.output.contains(": \""), "no line is quoted: \(run.output)")
+            #expect(
+                run.output.contains("a key or certificate file, not a device list (it holds binary data"),
+                "\(kind) \(run.name): \(run.output)")
+            #expect(
+                run.output.split(separator: "\n").count == 1 && !run.output.contains(": \""),
+                "no line is quoted: \(run.output)")
         }
     }
 
     @Test func aKeysBase64LinesAloneGetTheBase64HintButNothingDecoded() throws {
         // The body of a key without its BEGIN line: each line looks like base64 of 48 bytes, not a token's 32.
         let dir = try TemporaryDirectory(prefix: "devices-body")
-        let pem = String(decoding: try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let pem = String(
+            decoding: try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
         let key = try KeyBytes(pem: pem)
         for run in try Self.sendBoth(key.bodyLines.joined(separator: "\n") + "\n", in: dir) {
             #expect(run.status == 64, "\(run.name): \(run.output)")
             #expect(run.output.contains("looks like base64"), "\(run.name): \(run.output)")
-            #expect(key.leaks(in: run.output).isEmpty, "\(run.name) printed \(key.leaks(in: run.output).prefix(3)): \(run.output)")
+            #expect(
+                key.leaks(in: run.output).isEmpty,
+                "\(run.name) printed \(key.leaks(in: run.output).prefix(3)): \(run.output)")
         }
         // The same line as -d: its hint decodes nothing either.
         let world = TestWorld(home: dir.path)
         #expect(world.run(try Self.dryRun(in: dir) + ["-d", key.bodyLines[1]]) == 64)
         #expect(world.stderr.text.contains("looks like base64"), "\(world.stderr.text)")
-        #expect(key.leaks(in: world.stderr.text.replacingOccurrences(of: key.bodyLines[1].prefix(40), with: "")).isEmpty,
-                "\(world.stderr.text)")
+        #expect(
+            key.leaks(in: world.stderr.text.replacingOccurrences(of: key.bodyLines[1].prefix(40), with: "")).isEmpty,
+            "\(world.stderr.text)")
     }
 
     @Test func base64OfAToken32BytesStillGetsItsHex() throws {
@@ -156,7 +181,9 @@ import Testing
                 #expect(run.status == 64, "\(run.name): \(run.output)")
                 #expect(run.output.contains("unknown device name"), "\(run.name): \(run.output)")
                 #expect(run.output.contains("\"\(passphrase.prefix(8))…\""), "the first 8 characters: \(run.output)")
-                #expect(!run.output.contains(passphrase.prefix(9)), "\(run.name) quoted more than 8 characters: \(run.output)")
+                #expect(
+                    !run.output.contains(passphrase.prefix(9)),
+                    "\(run.name) quoted more than 8 characters: \(run.output)")
             }
         }
     }
@@ -176,8 +203,10 @@ import Testing
         #expect(seconds < 10, "\(seconds) s")
         let lines = world.stderr.lines
         #expect(lines.count == 21, "\(lines.prefix(3))")
-        #expect(lines.first == "error: --devices \(list):1: \"devixe-0…\": unknown device name; did you mean \"device-00000\"?",
-                "\(lines.first ?? "")")
+        #expect(
+            lines.first
+                == "error: --devices \(list):1: \"devixe-0…\": unknown device name; did you mean \"device-00000\"?",
+            "\(lines.first ?? "")")
         #expect(lines.last == "error: --devices \(list): … and \(count - 20) more bad lines")
     }
 }

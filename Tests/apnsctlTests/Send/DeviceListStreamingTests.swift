@@ -15,15 +15,19 @@ import Testing
     }
 
     /// Runs `pipeline` in sh, with apnsctl as `"$0"` and `args` as `"$@"`.
-    static func shell(_ pipeline: String, _ args: [String], environment: [String: String] = [:],
-                      timeout: Double = 60, shell: String = "/bin/sh") throws -> CommandResult {
-        try CommandRunner.run(shell, ["-c", pipeline, CommandRunner.apnsctlPath] + args, environment: environment, timeout: timeout)
+    static func shell(
+        _ pipeline: String, _ args: [String], environment: [String: String] = [:],
+        timeout: Double = 60, shell: String = "/bin/sh"
+    ) throws -> CommandResult {
+        try CommandRunner.run(
+            shell, ["-c", pipeline, CommandRunner.apnsctlPath] + args, environment: environment, timeout: timeout)
     }
 
     @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() throws {
         let mock = try InProcessMock([], keepingLog: true)
-        let r = try Self.shell("yes | \"$0\" \"$@\"", Self.send(mock, ["--devices", "-"]),
-                               environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 30)
+        let r = try Self.shell(
+            "yes | \"$0\" \"$@\"", Self.send(mock, ["--devices", "-"]),
+            environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 30)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("error: --devices -:1: \"y\": "), "\(r.stderr)")
         #expect(r.seconds < 10)
@@ -36,14 +40,22 @@ import Testing
         let scratch = try TemporaryDirectory(prefix: "stream")
         let out = scratch.file("out.jsonl")
         let count = 200_000
-        let pipeline = "awk 'BEGIN { for (i = 1; i <= \(count); i++) printf \"ab%062x\\n\", i }' | "
+        let pipeline =
+            "awk 'BEGIN { for (i = 1; i <= \(count); i++) printf \"ab%062x\\n\", i }' | "
             + "/usr/bin/time -f maxrss_kb=%M \"$0\" \"$@\" -o json > '\(out)'"
-        let r = try Self.shell(pipeline, Self.send(mock, ["--devices", "-"]),
-                               environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 600)
+        let r = try Self.shell(
+            pipeline, Self.send(mock, ["--devices", "-"]),
+            environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 600)
         #expect(r.status == 0, "\(r.stderr.suffix(600))")
-        let counted = try CommandRunner.run("/bin/sh", ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort -u | wc -l; grep -c '\"status\":200' \"$0\"", out])
-        #expect(counted.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["\(count)", "\(count)"], "distinct devices, then accepted")
-        let rss = r.stderr.split(separator: "\n").compactMap { $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil }.first
+        let counted = try CommandRunner.run(
+            "/bin/sh",
+            ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort -u | wc -l; grep -c '\"status\":200' \"$0\"", out])
+        #expect(
+            counted.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["\(count)", "\(count)"],
+            "distinct devices, then accepted")
+        let rss = r.stderr.split(separator: "\n").compactMap {
+            $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
+        }.first
         #expect(rss != nil)
         #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
     }
@@ -51,7 +63,8 @@ import Testing
     @Test func aBadLineInAPipeStopsTheRunThereAfterTheResultsBeforeIt() throws {
         let mock = try InProcessMock([], keepingLog: true)
         let list = (1...3).map { Self.token($0) } + ["not a token", Self.token(4)]
-        let r = try InProcess.apnsctl(Self.send(mock, ["--devices", "-"]), stdin: Array(list.joined(separator: "\n").utf8))
+        let r = try InProcess.apnsctl(
+            Self.send(mock, ["--devices", "-"]), stdin: Array(list.joined(separator: "\n").utf8))
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.lines.filter { $0.hasPrefix("accepted") }.count == 3, "\(r.stdout)")
         #expect(r.stderr.contains("error: --devices -:4: \"not a to…\": "), "\(r.stderr)")
@@ -64,10 +77,12 @@ import Testing
         let fifo = scratch.file("devices")
         #expect(mkfifo(fifo, 0o600) == 0)
         let tokens = (1...50).map { Self.token($0) }.joined(separator: "\\n")
-        let viaFIFO = try Self.shell("printf '\(tokens)\\n' > '\(fifo)' & exec \"$0\" \"$@\"", Self.send(mock, ["--devices", fifo]))
+        let viaFIFO = try Self.shell(
+            "printf '\(tokens)\\n' > '\(fifo)' & exec \"$0\" \"$@\"", Self.send(mock, ["--devices", fifo]))
         #expect(viaFIFO.status == 0, "\(viaFIFO.stderr)")
         #expect(viaFIFO.lines.last == "sent 50: 50 accepted")
-        let substituted = try Self.shell("exec \"$0\" \"$@\" --devices <(printf '\(tokens)\\n')", Self.send(mock, []), shell: "/bin/bash")
+        let substituted = try Self.shell(
+            "exec \"$0\" \"$@\" --devices <(printf '\(tokens)\\n')", Self.send(mock, []), shell: "/bin/bash")
         #expect(substituted.status == 0, "\(substituted.stderr)")
         #expect(substituted.lines.last == "sent 50: 50 accepted")
     }
@@ -81,8 +96,12 @@ import Testing
         let r = try InProcess.apnsctl(Self.send(mock, ["--devices", fewFile]))
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.errorLines.count == 3, "\(r.stderr)")
-        #expect(r.errorLines.first == "error: --devices \(fewFile):2: \"xyz\": the device token must be hex, found 'x'", "\(r.stderr)")
-        #expect(r.errorLines.last?.hasPrefix("error: --devices \(fewFile):5: \"abababab…\": 240 characters") == true, "\(r.stderr)")
+        #expect(
+            r.errorLines.first == "error: --devices \(fewFile):2: \"xyz\": the device token must be hex, found 'x'",
+            "\(r.stderr)")
+        #expect(
+            r.errorLines.last?.hasPrefix("error: --devices \(fewFile):5: \"abababab…\": 240 characters") == true,
+            "\(r.stderr)")
         #expect(!r.stderr.contains(":1:"), "the BOM line is a token: \(r.stderr)")
 
         var many: [String] = []

@@ -50,35 +50,51 @@ import Testing
     /// Runs `apnsctl send … --dry-run`, pastes its curl part into an interactive bash with the fake curl, and
     /// returns what curl was given.
     /// `environment` is set for both; `shell` for the pasted block only (what the user sets before pasting).
-    static func pasteDryRun(_ arguments: [String], in directory: TemporaryDirectory, environment extra: [String: String] = [:],
-                            shell: [String: String] = [:]) throws -> (dryRun: String, recorded: Recorded) {
-        let environment = ["XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path, "HISTFILE": directory.file("history")]
-            .merging(extra) { $1 }
-        let dry = try InProcess.apnsctl(["send", "--endpoint", "https://127.0.0.1:9", "--dry-run"] + arguments, environment: environment)
+    static func pasteDryRun(
+        _ arguments: [String], in directory: TemporaryDirectory, environment extra: [String: String] = [:],
+        shell: [String: String] = [:]
+    ) throws -> (dryRun: String, recorded: Recorded) {
+        let environment = [
+            "XDG_CACHE_HOME": directory.file("cache"), "HOME": directory.path, "HISTFILE": directory.file("history"),
+        ]
+        .merging(extra) { $1 }
+        let dry = try InProcess.apnsctl(
+            ["send", "--endpoint", "https://127.0.0.1:9", "--dry-run"] + arguments, environment: environment)
         #expect(dry.status == 0, "\(dry.stderr)")
         let block = try #require(DryRunCurlTests.curlPart(dry.stdout), "\(dry.stdout)")
 
-        let bin = directory.file("bin"), record = directory.file("record")
+        let bin = directory.file("bin")
+        let record = directory.file("record")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
         _ = try directory.write("bin/curl", fakeCurl + "\n", mode: 0o755)
         let apnsctlDirectory = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         var shellEnvironment = environment.merging(shell) { $1 }
-        shellEnvironment["PATH"] = "\(bin):\(apnsctlDirectory):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        shellEnvironment["PATH"] =
+            "\(bin):\(apnsctlDirectory):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         shellEnvironment["FAKE_CURL_RECORD"] = record
-        let pasted = try CommandRunner.run("bash", ["--norc", "--noprofile", "-i"], stdin: Array(block.utf8),
-                                           environment: shellEnvironment, timeout: 60)
+        let pasted = try CommandRunner.run(
+            "bash", ["--norc", "--noprofile", "-i"], stdin: Array(block.utf8),
+            environment: shellEnvironment, timeout: 60)
         #expect(!pasted.stderr.contains("event not found"), "\(pasted.stderr)\n\(block)")
         #expect(pasted.stdout.contains("HTTP/2 200"), "curl did not run: \(pasted.stdout)\n\(pasted.stderr)\n\(block)")
 
         func read(_ name: String) -> [UInt8]? {
             (try? Data(contentsOf: URL(fileURLWithPath: record + "/" + name))).map { Array($0) }
         }
-        let argv = read("argv").map { bytes in bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) } }
-        return (dry.stdout, Recorded(arguments: argv ?? [], header: read("header").map { String(decoding: $0, as: UTF8.self) },
-                                     headerMode: read("header-mode").map { String(decoding: $0, as: UTF8.self) },
-                                     headerFile: read("header-file").map { String(decoding: $0, as: UTF8.self) },
-                                     config: read("config").map { String(decoding: $0, as: UTF8.self) }, body: read("body")))
+        let argv = read("argv").map { bytes in
+            bytes.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        return (
+            dry.stdout,
+            Recorded(
+                arguments: argv ?? [], header: read("header").map { String(decoding: $0, as: UTF8.self) },
+                headerMode: read("header-mode").map { String(decoding: $0, as: UTF8.self) },
+                headerFile: read("header-file").map { String(decoding: $0, as: UTF8.self) },
+                config: read("config").map { String(decoding: $0, as: UTF8.self) }, body: read("body"))
+        )
     }
 
     /// The token curl received checks out, and appears nowhere in its arguments; a header file, if one was
@@ -86,12 +102,14 @@ import Testing
     static func expectTokenKeptOffTheArguments(_ recorded: Recorded) throws {
         let configured = recorded.configValues("header").filter { $0.hasPrefix("authorization:") }.map { $0 + "\n" }
         #expect(configured.count <= 1, "\(configured)")
-        let header = try #require(configured.first ?? recorded.header,
-                                  "curl was given no header file, standard input or config: \(recorded.arguments)")
+        let header = try #require(
+            configured.first ?? recorded.header,
+            "curl was given no header file, standard input or config: \(recorded.arguments)")
         let prefix = "authorization: bearer "
         #expect(header.hasPrefix(prefix) && header.hasSuffix("\n"), "\(header)")
         let token = String(header.dropFirst(prefix.count).dropLast())
-        #expect(token.split(separator: ".").count == 3 && !token.contains(" ") && token.count > 40, "not a JWT: \(header)")
+        #expect(
+            token.split(separator: ".").count == 3 && !token.contains(" ") && token.count > 40, "not a JWT: \(header)")
         #expect(header == prefix + token + "\n", "exactly the bearer header: \(header)")
         #expect(!recorded.arguments.contains { $0.contains(token) || $0.contains("bearer") }, "\(recorded.arguments)")
         if let file = recorded.headerFile {
@@ -107,9 +125,12 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
         let payload = #"{"aps":{"alert":"Hi! it's me, \"$HOME\" `id` !! !$"},"n":"!x'y"}"#
         let collapseID = "it's!on"
-        let (dryRun, recorded) = try Self.pasteDryRun(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID,
-                                                       "--topic", credentials.bundleID, "--collapse-id", collapseID,
-                                                       "-d", Self.deviceToken, payload], in: directory)
+        let (dryRun, recorded) = try Self.pasteDryRun(
+            [
+                "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID,
+                "--topic", credentials.bundleID, "--collapse-id", collapseID,
+                "-d", Self.deviceToken, payload,
+            ], in: directory)
 
         try Self.expectTokenKeptOffTheArguments(recorded)
         #expect(recorded.body == Array(payload.utf8), "\(String(decoding: recorded.body ?? [], as: UTF8.self))")
@@ -124,8 +145,11 @@ import Testing
         let credentials = try TestCredentials()
         let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
         let payload = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"t":"it's on! !!"}}}"#
-        let (_, recorded) = try Self.pasteDryRun(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID,
-                                                  "--topic", credentials.bundleID, "--channel", "YWJj", payload], in: directory)
+        let (_, recorded) = try Self.pasteDryRun(
+            [
+                "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID,
+                "--topic", credentials.bundleID, "--channel", "YWJj", payload,
+            ], in: directory)
 
         try Self.expectTokenKeptOffTheArguments(recorded)
         #expect(recorded.body == Array(payload.utf8), "\(String(decoding: recorded.body ?? [], as: UTF8.self))")
@@ -137,7 +161,8 @@ import Testing
         let credentials = try TestCredentials()
         let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
         let payload = #"{"aps":{"alert":"it's done!"}}"#
-        let (_, recorded) = try Self.pasteDryRun(["--cert", credentials.pushFile, "-d", Self.deviceToken, payload], in: directory)
+        let (_, recorded) = try Self.pasteDryRun(
+            ["--cert", credentials.pushFile, "-d", Self.deviceToken, payload], in: directory)
 
         #expect(recorded.header == nil, "\(String(describing: recorded.header))")
         #expect(recorded.body == Array(payload.utf8), "\(String(decoding: recorded.body ?? [], as: UTF8.self))")
@@ -150,10 +175,14 @@ import Testing
     static let hostileSecret = #"pa"ss\word\n $HOME `id` it's !! !$ \"#
 
     /// `--cert` with a `.p12` made with `passphrase`, in `directory`.
-    static func pkcs12(_ credentials: TestCredentials, passphrase: String, in directory: TemporaryDirectory) throws -> String {
+    static func pkcs12(_ credentials: TestCredentials, passphrase: String, in directory: TemporaryDirectory) throws
+        -> String
+    {
         let p12 = directory.file("push.p12")
-        let made = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12, "-passout", "env:P12_PASSPHRASE"],
-                                         environment: ["P12_PASSPHRASE": passphrase])
+        let made = try CommandRunner.run(
+            "openssl",
+            ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12, "-passout", "env:P12_PASSPHRASE"],
+            environment: ["P12_PASSPHRASE": passphrase])
         #expect(made.status == 0, "\(made.stderr)")
         return p12
     }
@@ -164,7 +193,8 @@ import Testing
             #expect(!recorded.arguments.contains { $0.contains(part) }, "\(part) in \(recorded.arguments)")
             #expect(!dryRun.contains(part), "\(part) printed:\n\(dryRun)")
         }
-        #expect(!recorded.arguments.contains { ["--pass", "--proxy-user", "-U"].contains($0) }, "\(recorded.arguments)")
+        #expect(
+            !recorded.arguments.contains { ["--pass", "--proxy-user", "-U"].contains($0) }, "\(recorded.arguments)")
     }
 
     enum PassphraseSource: String, CaseIterable { case environment, file }
@@ -180,7 +210,10 @@ import Testing
         var environment: [String: String] = [:]
         switch source {
         case .environment: environment["APNSCTL_PASSPHRASE"] = Self.hostileSecret
-        case .file: arguments += ["--passphrase-file", try directory.write("pass.txt", Self.hostileSecret + "\r\nsecond line\n")]
+        case .file:
+            arguments += [
+                "--passphrase-file", try directory.write("pass.txt", Self.hostileSecret + "\r\nsecond line\n"),
+            ]
         }
         let (dryRun, recorded) = try Self.pasteDryRun(arguments, in: directory, environment: environment)
 
@@ -195,8 +228,9 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
         let secret = "first\nsecond\\ end"
         let p12 = try Self.pkcs12(credentials, passphrase: secret, in: directory)
-        let (_, recorded) = try Self.pasteDryRun(["--cert", p12, "-d", Self.deviceToken, "--alert", "x"], in: directory,
-                                                 environment: ["APNSCTL_PASSPHRASE": secret])
+        let (_, recorded) = try Self.pasteDryRun(
+            ["--cert", p12, "-d", Self.deviceToken, "--alert", "x"], in: directory,
+            environment: ["APNSCTL_PASSPHRASE": secret])
         #expect(recorded.configValues("pass") == [secret], "\(recorded.config ?? "no config")")
         #expect(!recorded.arguments.contains { $0.contains("first") || $0.contains("second") }, "\(recorded.arguments)")
     }
@@ -208,15 +242,20 @@ import Testing
         let credentials = try TestCredentials()
         let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
         let proxy = #"http://us%22%5Cer:pa"ss\word@127.0.0.1:9"#
-        var arguments = ["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", credentials.bundleID,
-                         "-d", Self.deviceToken, "--alert", "x"]
+        var arguments = [
+            "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", credentials.bundleID,
+            "-d", Self.deviceToken, "--alert", "x",
+        ]
         var environment = ["NO_PROXY": "", "no_proxy": ""]
         if fromFlag { arguments += ["--proxy", proxy] } else { environment["https_proxy"] = proxy }
-        let (dryRun, recorded) = try Self.pasteDryRun(arguments, in: directory, environment: environment,
-                                                      shell: ["APNS_PROXY_PASSWORD": Self.hostileSecret])
+        let (dryRun, recorded) = try Self.pasteDryRun(
+            arguments, in: directory, environment: environment,
+            shell: ["APNS_PROXY_PASSWORD": Self.hostileSecret])
 
         Self.expectKeptOffTheArguments(Self.hostileSecret, recorded, dryRun: dryRun)
-        #expect(recorded.configValues("proxy-user") == [#"us"\er:"# + Self.hostileSecret], "\(recorded.config ?? "no config")\n\(dryRun)")
+        #expect(
+            recorded.configValues("proxy-user") == [#"us"\er:"# + Self.hostileSecret],
+            "\(recorded.config ?? "no config")\n\(dryRun)")
         #expect(recorded.arguments.contains("http://127.0.0.1:9"), "\(recorded.arguments)")
         try Self.expectTokenKeptOffTheArguments(recorded)
     }

@@ -9,7 +9,9 @@ import Testing
 @Suite struct DryRunCurlTests {
     static let token = String(repeating: "3f2a", count: 16)
 
-    enum Input: String, CaseIterable { case pem, der, pkcs12, pkcs12PassphraseFile, pkcs12QuotedPassphrase, legacyPKCS12, tokenAuth }
+    enum Input: String, CaseIterable {
+        case pem, der, pkcs12, pkcs12PassphraseFile, pkcs12QuotedPassphrase, legacyPKCS12, tokenAuth
+    }
 
     /// The lines from the first `#` line that mentions curl to the end.
     static func curlPart(_ stdout: String) -> String? {
@@ -30,14 +32,25 @@ import Testing
         case .pem:
             credential = ["--cert", mock.certificate]
         case .der:
-            let cert = dir.file("aps.cer"), key = dir.file("key.der")
-            #expect(try CommandRunner.run("openssl", ["x509", "-in", mock.certificate, "-outform", "DER", "-out", cert]).status == 0)
-            #expect(try CommandRunner.run("openssl", ["pkey", "-in", mock.certificate, "-outform", "DER", "-out", key]).status == 0)
+            let cert = dir.file("aps.cer")
+            let key = dir.file("key.der")
+            #expect(
+                try CommandRunner.run("openssl", ["x509", "-in", mock.certificate, "-outform", "DER", "-out", cert])
+                    .status == 0)
+            #expect(
+                try CommandRunner.run("openssl", ["pkey", "-in", mock.certificate, "-outform", "DER", "-out", key])
+                    .status == 0)
             credential = ["--cert", cert, "--key", key]
         case .pkcs12, .pkcs12PassphraseFile, .pkcs12QuotedPassphrase:
             let p12 = dir.file("push.p12")
-            #expect(try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", mock.certificate, "-out", p12,
-                                                       "-passout", "pass:\(secret)"]).status == 0)
+            #expect(
+                try CommandRunner.run(
+                    "openssl",
+                    [
+                        "pkcs12", "-export", "-in", mock.certificate, "-out", p12,
+                        "-passout", "pass:\(secret)",
+                    ]
+                ).status == 0)
             credential = ["--cert", p12]
             if input != .pkcs12PassphraseFile {
                 environment["APNSCTL_PASSPHRASE"] = secret
@@ -48,16 +61,20 @@ import Testing
             // RC2-40/3DES as Keychain Access exports it: curl's OpenSSL 3 cannot read it, so the block
             // converts it to PEM first.
             let p12 = dir.file("legacy.p12")
-            let made = try InProcess.apnsctl(["convert", mock.certificate, "-o", p12, "--legacy"],
-                                                 environment: ["APNSCTL_OUT_PASSPHRASE": secret])
+            let made = try InProcess.apnsctl(
+                ["convert", mock.certificate, "-o", p12, "--legacy"],
+                environment: ["APNSCTL_OUT_PASSPHRASE": secret])
             #expect(made.status == 0, "\(made.stderr)")
             credential = ["--cert", p12]
             environment["APNSCTL_PASSPHRASE"] = secret
         case .tokenAuth:
             credential = ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
         }
-        let dry = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--alert", "Hi",
-                                             "-d", Self.token, "--dry-run"] + credential, environment: environment)
+        let dry = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--alert", "Hi",
+                "-d", Self.token, "--dry-run",
+            ] + credential, environment: environment)
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
         let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
@@ -71,7 +88,8 @@ import Testing
         let binDir = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         var shellEnvironment = environment
         shellEnvironment["PATH"] = binDir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let run = try CommandRunner.run("/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
+        let run = try CommandRunner.run(
+            "/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
         #expect(run.status == 0, "\(input): \(run.stderr)\n\(script)")
         #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(input): \(run.stdout)\n\(script)")
     }
@@ -85,15 +103,19 @@ import Testing
         let proxy = try ProxyProcess(.microsocks(credentials: ("bob", password)))
         let dir = try TemporaryDirectory(prefix: "dry-run-curl")
         let environment = ["XDG_CACHE_HOME": dir.file("cache"), "NO_PROXY": "", "no_proxy": ""]
-        let dry = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                                             "--proxy", proxy.url(scheme: "socks5h", user: "bob"), "--alert", "Hi",
-                                             "-d", Self.token, "--dry-run"], environment: environment)
+        let dry = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                "--proxy", proxy.url(scheme: "socks5h", user: "bob"), "--alert", "Hi",
+                "-d", Self.token, "--dry-run",
+            ], environment: environment)
         #expect(dry.status == 0, "\(dry.stderr)")
         let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
         #expect(!script.contains("--proxy-user") && script.contains("proxy-user = "), "\(script)")
         var shellEnvironment = environment
         shellEnvironment["APNS_PROXY_PASSWORD"] = password
-        let run = try CommandRunner.run("/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
+        let run = try CommandRunner.run(
+            "/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
         #expect(run.status == 0, "\(run.stderr)\n\(script)")
         #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(run.stdout)\n\(script)")
     }

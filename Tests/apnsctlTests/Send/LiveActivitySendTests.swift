@@ -33,14 +33,19 @@ import Testing
         let received = LockedValue<[Received]>([])
         let scratch: TemporaryDirectory
 
-        init(trusting credentials: TestCredentials? = nil, configure: @escaping (inout MockConfiguration) -> Void = { _ in }) throws {
+        init(
+            trusting credentials: TestCredentials? = nil,
+            configure: @escaping (inout MockConfiguration) -> Void = { _ in }
+        ) throws {
             let received = self.received
             mock = try ObservedMock { configuration in
                 if let credentials { configuration.identity.clientCA = credentials.ca.certificate }
                 configuration.rules.onRequest = { request, decision in
                     var headers: [String: String] = [:]
                     for h in request.headers { headers[h.name] = h.value }
-                    let r = Received(headers: headers, body: String(decoding: request.body, as: UTF8.self), event: decision.liveActivityEvent)
+                    let r = Received(
+                        headers: headers, body: String(decoding: request.body, as: UTF8.self),
+                        event: decision.liveActivityEvent)
                     received.withLock { $0.append(r) }
                 }
                 configure(&configuration)
@@ -51,21 +56,29 @@ import Testing
         var requests: [Received] { received.withLock { $0 } }
 
         /// `send` with token auth (topic: the bare bundle id unless `extra` gives one).
-        func tokenSend(_ extra: [String], topic: String? = LiveActivitySendTests.bundle, stdin: [UInt8]? = nil) throws -> CommandResult {
-            try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKeyFile,
-                                       "--key-id", mock.keyID, "--team-id", mock.teamID] + (topic.map { ["--topic", $0] } ?? []) + extra,
-                                      stdin: stdin, environment: ["XDG_CACHE_HOME": scratch.path])
+        func tokenSend(_ extra: [String], topic: String? = LiveActivitySendTests.bundle, stdin: [UInt8]? = nil) throws
+            -> CommandResult
+        {
+            try InProcess.apnsctl(
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKeyFile,
+                    "--key-id", mock.keyID, "--team-id", mock.teamID,
+                ] + (topic.map { ["--topic", $0] } ?? []) + extra,
+                stdin: stdin, environment: ["XDG_CACHE_HOME": scratch.path])
         }
 
         /// `send` with the certificate `cert`.
         func certSend(_ cert: String, _ extra: [String]) throws -> CommandResult {
-            try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", cert] + extra,
-                                      environment: ["XDG_CACHE_HOME": scratch.path])
+            try InProcess.apnsctl(
+                ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", cert] + extra,
+                environment: ["XDG_CACHE_HOME": scratch.path])
         }
     }
 
-    static let startFlags = ["--live-activity", "start", "--attributes-type", "DeliveryAttributes", "--attributes", #"{"orderID":"A17"}"#,
-                             "--content-state", #"{"eta":12}"#, "--title", "Order A17", "--alert", "Your courier is on the way"]
+    static let startFlags = [
+        "--live-activity", "start", "--attributes-type", "DeliveryAttributes", "--attributes", #"{"orderID":"A17"}"#,
+        "--content-state", #"{"eta":12}"#, "--title", "Order A17", "--alert", "Your courier is on the way",
+    ]
     static let updateFlags = ["--live-activity", "update", "--content-state", #"{"eta":5}"#, "--stale-date", "15m"]
     static let endFlags = ["--live-activity", "end", "--content-state", #"{"eta":0}"#, "--dismissal-date", "1h"]
 
@@ -77,7 +90,8 @@ import Testing
             let after = Int(Date().timeIntervalSince1970)
             #expect(r.status == 0, "\(flags): \(r.stderr)")
             #expect(r.stderr.isEmpty, "\(r.stderr)")
-            let got = try #require(mock.requests.count == i + 1 ? mock.requests.last : nil, "\(mock.requests.count) requests")
+            let got = try #require(
+                mock.requests.count == i + 1 ? mock.requests.last : nil, "\(mock.requests.count) requests")
             #expect(got.headers["apns-topic"] == Self.laTopic)
             #expect(got.headers["apns-push-type"] == "liveactivity")
             #expect(got.headers["apns-priority"] == "10")
@@ -87,13 +101,18 @@ import Testing
             #expect(got.event == flags[1])
             switch i {
             case 0:
-                #expect(got.body == #"{"aps":{"event":"start","timestamp":\#(timestamp),"content-state":{"eta":12},"attributes-type":"DeliveryAttributes","attributes":{"orderID":"A17"},"alert":{"title":"Order A17","body":"Your courier is on the way"}}}"#)
+                #expect(
+                    got.body
+                        == #"{"aps":{"event":"start","timestamp":\#(timestamp),"content-state":{"eta":12},"attributes-type":"DeliveryAttributes","attributes":{"orderID":"A17"},"alert":{"title":"Order A17","body":"Your courier is on the way"}}}"#
+                )
             case 1:
-                let prefix = #"{"aps":{"event":"update","timestamp":\#(timestamp),"content-state":{"eta":5},"stale-date":"#
+                let prefix =
+                    #"{"aps":{"event":"update","timestamp":\#(timestamp),"content-state":{"eta":5},"stale-date":"#
                 #expect(got.body.hasPrefix(prefix), "\(got.body)")
                 #expect(got.aps["stale-date"] as? Int == timestamp + 900)
             default:
-                let prefix = #"{"aps":{"event":"end","timestamp":\#(timestamp),"content-state":{"eta":0},"dismissal-date":"#
+                let prefix =
+                    #"{"aps":{"event":"end","timestamp":\#(timestamp),"content-state":{"eta":0},"dismissal-date":"#
                 #expect(got.body.hasPrefix(prefix), "\(got.body)")
                 let dismissal = try #require(got.aps["dismissal-date"] as? Int)
                 #expect(dismissal >= before + 3600 && dismissal <= after + 3600)
@@ -117,12 +136,17 @@ import Testing
         let r = try mock.certSend(mock.mock.certificateFile, Self.updateFlags + ["-d", Self.token(1)])
         #expect(r.status == 77)
         #expect(r.errorLines.count == 1, "\(r.stderr)")
-        #expect(r.stderr.contains("its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity"))
+        #expect(
+            r.stderr.contains(
+                "its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity"
+            ))
         #expect(r.stderr.contains("--auth-key"))
         // A saved Live Activity file with the certificate's bare bundle id: the same advice, not a topic it cannot use.
-        let file = try mock.certSend(mock.mock.certificateFile, [Repository.path("Payloads/liveactivity-update.json"), "-d", Self.token(1)])
+        let file = try mock.certSend(
+            mock.mock.certificateFile, [Repository.path("Payloads/liveactivity-update.json"), "-d", Self.token(1)])
         #expect(file.status == 77, "\(file.stderr)")
-        #expect(file.stderr.contains("lack com.example.demo.push-type.liveactivity, so APNs would answer TopicDisallowed"))
+        #expect(
+            file.stderr.contains("lack com.example.demo.push-type.liveactivity, so APNs would answer TopicDisallowed"))
         #expect(mock.requests.isEmpty)
     }
 
@@ -131,15 +155,21 @@ import Testing
     /// following that advice is accepted.
     @Test func theMockProfilesCertificateNamesItsOriginAndTheMocksKey() throws {
         let mock = try InProcessMock()
-        let environment = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "XDG_CACHE_HOME": mock.stateDirectory.path + "/cache",
-                           "XDG_CONFIG_HOME": mock.stateDirectory.path + "/config"]
-        let refused = try InProcess.apnsctl(["send", "-p", "mock"] + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
+        let environment = [
+            "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "XDG_CACHE_HOME": mock.stateDirectory.path + "/cache",
+            "XDG_CONFIG_HOME": mock.stateDirectory.path + "/config",
+        ]
+        let refused = try InProcess.apnsctl(
+            ["send", "-p", "mock"] + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
         #expect(refused.status == 77)
         let readyFile = mock.stateDirectory.file("mock.json")
-        #expect(refused.stderr.hasPrefix("error: cert of the mock profile (\(readyFile)) \(mock.certificate): its topics"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix("error: cert of the mock profile (\(readyFile)) \(mock.certificate): its topics"),
+            "\(refused.stderr)")
         #expect(refused.stderr.contains("; apnsctl mock's key and team id are auth_key and team_id in \(readyFile)"))
-        let followed = try InProcess.apnsctl(["send", "-p", "mock", "--auth-key", mock.authKey, "--team-id", mock.teamID]
-                                                 + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
+        let followed = try InProcess.apnsctl(
+            ["send", "-p", "mock", "--auth-key", mock.authKey, "--team-id", mock.teamID]
+                + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
         #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
         #expect(followed.stdout.hasPrefix("accepted  200"))
     }
@@ -157,15 +187,15 @@ import Testing
     @Test func timestampNowOnAFileKeepsEverythingElse() throws {
         let mock = try RecordingMock()
         let file = """
-        {
-          "aps": {
-            "timestamp": 1762167000,
-            "event": "update",
-            "content-state": {"health": 42, "note": "caf\\u00e9"}
-          },
-          "trace": 1.50
-        }
-        """
+            {
+              "aps": {
+                "timestamp": 1762167000,
+                "event": "update",
+                "content-state": {"health": 42, "note": "caf\\u00e9"}
+              },
+              "trace": 1.50
+            }
+            """
         let path = try mock.scratch.write("update.json", file)
         let before = Int(Date().timeIntervalSince1970)
         let r = try mock.tokenSend([path, "--timestamp", "now", "-d", Self.token(1)], topic: Self.laTopic)
@@ -178,7 +208,10 @@ import Testing
         // Without the flag the file goes byte for byte, and the old timestamp is a warning.
         let again = try mock.tokenSend([path, "-d", Self.token(1)], topic: Self.laTopic)
         #expect(again.status == 0)
-        #expect(again.stderr.contains("warning: \(path):3:18: aps.timestamp: timestamp 1762167000 (2025-11-03T10:50:00Z) is "), "\(again.stderr)")
+        #expect(
+            again.stderr.contains(
+                "warning: \(path):3:18: aps.timestamp: timestamp 1762167000 (2025-11-03T10:50:00Z) is "),
+            "\(again.stderr)")
         #expect(again.stderr.contains("send it with --timestamp now"))
         #expect(mock.requests.last?.body == file)
     }
@@ -195,24 +228,47 @@ import Testing
             #expect(got.headers["apns-priority"] == nil)
             #expect(got.headers["apns-expiration"] == nil)
         }
-        let given = try mock.tokenSend(["--content-changed", "--push-type", "widgets", "--priority", "5", "--expiration", "1h", "-d", Self.token(1)])
+        let given = try mock.tokenSend([
+            "--content-changed", "--push-type", "widgets", "--priority", "5", "--expiration", "1h", "-d", Self.token(1),
+        ])
         #expect(given.status == 0)
-        #expect(given.stderr.hasPrefix("warning: --expiration: widgets pushes are sent without apns-expiration by default"), "\(given.stderr)")
+        #expect(
+            given.stderr.hasPrefix("warning: --expiration: widgets pushes are sent without apns-expiration by default"),
+            "\(given.stderr)")
         #expect(mock.requests.last?.headers["apns-priority"] == "5")
         #expect(mock.requests.last?.headers["apns-expiration"] != nil)
     }
 
     /// Bad input: exit 64, one `error:` line naming the flag, nothing sent.
     static let usageErrors: [([String], String, [UInt8]?)] = [
-        (["--live-activity", "update", "--content-state", "[1]"], "error: --content-state: must be a JSON object", nil),
-        (["--live-activity", "update", "--content-state", "{\"eta\":}"], "error: --content-state: line 1, column 8: not valid JSON", nil),
+        (
+            ["--live-activity", "update", "--content-state", "[1]"], "error: --content-state: must be a JSON object",
+            nil
+        ),
+        (
+            ["--live-activity", "update", "--content-state", "{\"eta\":}"],
+            "error: --content-state: line 1, column 8: not valid JSON", nil
+        ),
         (["--live-activity", "end", "--dismissal-date", "soon"], "error: --dismissal-date soon: not a time", nil),
-        (["--live-activity", "update", "--relevance-score", "abc"], "error: --relevance-score \"abc\": not a number", nil),
+        (
+            ["--live-activity", "update", "--relevance-score", "abc"], "error: --relevance-score \"abc\": not a number",
+            nil
+        ),
         (["--alert", "hi", "--stale-date", "1h"], "error: --stale-date: only Live Activity pushes carry it", nil),
-        (["--live-activity", "start", "--content-state", "@-", "--attributes", "@-"], "error: --content-state @- and --attributes @- both read standard input", Array("{}".utf8)),
-        (["--content-changed"], "error: --content-changed: aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls", nil),
+        (
+            ["--live-activity", "start", "--content-state", "@-", "--attributes", "@-"],
+            "error: --content-state @- and --attributes @- both read standard input", Array("{}".utf8)
+        ),
+        (
+            ["--content-changed"],
+            "error: --content-changed: aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls",
+            nil
+        ),
         ([#"{"aps":{"content-changed":true}}"#], "error: (inline): aps holds only content-changed", nil),
-        (["--live-activity", "update", "--push-type", "alert"], "error: --push-type alert: --live-activity builds a liveactivity push", nil),
+        (
+            ["--live-activity", "update", "--push-type", "alert"],
+            "error: --push-type alert: --live-activity builds a liveactivity push", nil
+        ),
         (["--live-activity", "later"], "error: --live-activity \"later\": must be start, update or end", nil),
         (["--live-activity", "update", "--timestamp", "yesterday"], "error: --timestamp \"yesterday\": give now", nil),
     ]
@@ -229,7 +285,9 @@ import Testing
 
     @Test func missingFileIs66() throws {
         let mock = try RecordingMock()
-        let r = try mock.tokenSend(["--live-activity", "update", "--content-state", "@" + mock.scratch.file("nope.json"), "-d", Self.token(1)])
+        let r = try mock.tokenSend([
+            "--live-activity", "update", "--content-state", "@" + mock.scratch.file("nope.json"), "-d", Self.token(1),
+        ])
         #expect(r.status == 66)
         #expect(r.stderr.hasPrefix("error: --content-state @\(mock.scratch.file("nope.json")): "), "\(r.stderr)")
         #expect(mock.requests.isEmpty)
@@ -238,17 +296,23 @@ import Testing
     @Test func broadcastUpdateAndEndAreBuiltTheSameWay() throws {
         let mock = try InProcessMock(keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "la-broadcast")
-        let auth = ["--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
-                    "--topic", mock.bundleID]
+        let auth = [
+            "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
+            "--topic", mock.bundleID,
+        ]
         let env = ["XDG_CACHE_HOME": scratch.path]
         let id = try #require(try InProcess.apnsctl(["channel", "create"] + auth, environment: env).lines.first)
         for event in ["update", "end"] {
-            let dry = try InProcess.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#,
-                                                 "--timestamp", "now", "--dry-run"] + auth, environment: env)
+            let dry = try InProcess.apnsctl(
+                [
+                    "send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#,
+                    "--timestamp", "now", "--dry-run",
+                ] + auth, environment: env)
             #expect(dry.status == 0, "\(dry.stderr)")
             #expect(dry.stdout.contains(#"{"aps":{"event":"\#(event)","timestamp":"#), "\(dry.stdout)")
-            let r = try InProcess.apnsctl(["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#] + auth,
-                                              environment: env)
+            let r = try InProcess.apnsctl(
+                ["send", "--channel", id, "--live-activity", event, "--content-state", #"{"eta":1}"#] + auth,
+                environment: env)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(r.stdout.hasPrefix("accepted  200  \(id)"), "\(r.stdout)")
         }
@@ -258,18 +322,36 @@ import Testing
         let mock = try RecordingMock()
         let r = try mock.tokenSend(["--channel", "dHN0LXNyYw==", "--live-activity", "start"], topic: Self.bundle)
         #expect(r.status == 64)
-        #expect(r.stderr.hasPrefix("error: --live-activity start: a broadcast cannot start a Live Activity"), "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix("error: --live-activity start: a broadcast cannot start a Live Activity"), "\(r.stderr)")
     }
 
     /// Warnings never block a send: each is printed with its path, and the push goes out.
     static let warnings: [([String], String)] = [
-        (["--live-activity", "update", "--content-state", #"{"eta":1764151200}"#],
-         "aps.content-state.eta: 1764151200 looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show 2056-11-26T10:00:00Z: if eta is a Date, send 785844000"),
-        (["--live-activity", "update", "--content-state", #"{"at":[1764151200000]}"#], "aps.content-state.at[0]: 1764151200000 looks like a UNIX time in milliseconds"),
-        (["--live-activity", "update", "--content-state", "{}", "--dismissal-date", "1h"], "aps.dismissal-date: dismissal-date is used only when event is end"),
-        (["--live-activity", "update", "--content-state", "{}", "--input-push-token"], "aps.input-push-token: input-push-token is used only when event is start"),
-        (["--live-activity", "end", "--content-state", "{}", "--timestamp", "1764151200000"], "aps.timestamp: timestamp 1764151200000 looks like milliseconds"),
-        (["--live-activity", "end", "--content-state", "{}", "--timestamp", "1700000000"], "aps.timestamp: timestamp 1700000000 (2023-11-14T22:13:20Z) is "),
+        (
+            ["--live-activity", "update", "--content-state", #"{"eta":1764151200}"#],
+            "aps.content-state.eta: 1764151200 looks like a UNIX time; ActivityKit decodes a Swift Date as seconds since 2001-01-01, so a Date field would show 2056-11-26T10:00:00Z: if eta is a Date, send 785844000"
+        ),
+        (
+            ["--live-activity", "update", "--content-state", #"{"at":[1764151200000]}"#],
+            "aps.content-state.at[0]: 1764151200000 looks like a UNIX time in milliseconds"
+        ),
+        (
+            ["--live-activity", "update", "--content-state", "{}", "--dismissal-date", "1h"],
+            "aps.dismissal-date: dismissal-date is used only when event is end"
+        ),
+        (
+            ["--live-activity", "update", "--content-state", "{}", "--input-push-token"],
+            "aps.input-push-token: input-push-token is used only when event is start"
+        ),
+        (
+            ["--live-activity", "end", "--content-state", "{}", "--timestamp", "1764151200000"],
+            "aps.timestamp: timestamp 1764151200000 looks like milliseconds"
+        ),
+        (
+            ["--live-activity", "end", "--content-state", "{}", "--timestamp", "1700000000"],
+            "aps.timestamp: timestamp 1700000000 (2023-11-14T22:13:20Z) is "
+        ),
     ]
 
     @Test(arguments: warnings.indices)
@@ -284,7 +366,10 @@ import Testing
     }
 
     @Test func tokenReasonsOfALiveActivityPushExplainTheThreeTokens() throws {
-        let mock = try RecordingMock { $0.rules.unregistered = [Self.token(2)]; $0.rules.rejections = [Self.token(3): .badDeviceToken, Self.token(4): .deviceTokenNotForTopic] }
+        let mock = try RecordingMock {
+            $0.rules.unregistered = [Self.token(2)]
+            $0.rules.rejections = [Self.token(3): .badDeviceToken, Self.token(4): .deviceTokenNotForTopic]
+        }
         let r = try mock.tokenSend(Self.endFlags + ["-d", Self.token(2), "-d", Self.token(3), "-d", Self.token(4)])
         #expect(r.status == 1)
         let gone = try #require(r.lines.first { $0.hasPrefix("rejected  410  Unregistered") })
@@ -293,7 +378,11 @@ import Testing
         #expect(gone.contains("iOS issues a new push-to-start token after one is used"))
         let bad = try #require(r.lines.first { $0.hasPrefix("rejected  400  BadDeviceToken") })
         #expect(bad.contains("three different tokens") && bad.contains("--env sandbox"))
-        #expect(r.lines.contains { $0.hasPrefix("rejected  400  DeviceTokenNotForTopic") && $0.contains("a device token is not a Live Activity token") })
+        #expect(
+            r.lines.contains {
+                $0.hasPrefix("rejected  400  DeviceTokenNotForTopic")
+                    && $0.contains("a device token is not a Live Activity token")
+            })
         let json = try mock.tokenSend(Self.endFlags + ["-d", Self.token(2), "-o", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect((object["meaning"] as? String)?.contains("stops working when its activity ends") == true)
@@ -307,18 +396,31 @@ import Testing
     @Test func apnsctlMockUnregisteredAndRejectGiveTheLiveActivityHints() throws {
         let mock = try InProcessMock(["--unregistered", Self.token(2), "--reject", "\(Self.token(3))=BadDeviceToken"])
         let scratch = try TemporaryDirectory(prefix: "la-hints")
-        let r = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
-                                           "--team-id", mock.teamID, "--topic", mock.bundleID] + Self.updateFlags
-                                          + ["-d", Self.token(2), "-d", Self.token(3), "-o", "json"],
-                                          environment: ["XDG_CACHE_HOME": scratch.path])
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
+                "--team-id", mock.teamID, "--topic", mock.bundleID,
+            ] + Self.updateFlags
+                + ["-d", Self.token(2), "-d", Self.token(3), "-o", "json"],
+            environment: ["XDG_CACHE_HOME": scratch.path])
         #expect(r.status == 1, "\(r.stderr)")
         let objects = r.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(objects.count == 2)
         for object in objects {
-            #expect((object["hint"] as? String)?.hasPrefix("Live Activities use three different tokens") == true, "\(object)")
+            #expect(
+                (object["hint"] as? String)?.hasPrefix("Live Activities use three different tokens") == true,
+                "\(object)")
         }
-        #expect(objects.contains { $0["reason"] as? String == "Unregistered" && ($0["meaning"] as? String)?.contains("stops working when its activity ends") == true })
-        #expect(objects.contains { $0["reason"] as? String == "BadDeviceToken" && ($0["meaning"] as? String)?.contains("not a Live Activity token") == true })
+        #expect(
+            objects.contains {
+                $0["reason"] as? String == "Unregistered"
+                    && ($0["meaning"] as? String)?.contains("stops working when its activity ends") == true
+            })
+        #expect(
+            objects.contains {
+                $0["reason"] as? String == "BadDeviceToken"
+                    && ($0["meaning"] as? String)?.contains("not a Live Activity token") == true
+            })
     }
 
     @Test func dryRunPayloadIsWhatTheCurlBlockSends() throws {
@@ -329,9 +431,12 @@ import Testing
         let body = try #require(lines.first { $0.hasPrefix(#"{"aps":{"event":"start""#) })
         let script = try #require(DryRunCurlTests.curlPart(dry.stdout))
         let binDir = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
-        let run = try CommandRunner.run("/bin/sh", [], stdin: Array(script.utf8),
-                                        environment: ["PATH": binDir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                                                      "XDG_CACHE_HOME": mock.scratch.path])
+        let run = try CommandRunner.run(
+            "/bin/sh", [], stdin: Array(script.utf8),
+            environment: [
+                "PATH": binDir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "XDG_CACHE_HOME": mock.scratch.path,
+            ])
         #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(run.stdout) \(run.stderr)")
         let got = try #require(mock.requests.first)
         #expect(got.body == body)

@@ -1,5 +1,6 @@
 import APNSCore
 import Testing
+
 @testable import APNSCtlCommands
 
 /// How `send` words the payload builder's problems: each names the flag (and file) and says what to give.
@@ -11,19 +12,79 @@ import Testing
     }
 
     static let usageErrors: [(String, @Sendable (inout PayloadFlags) -> Void, String)] = [
-        ("content-state not an object", { $0.liveActivity = .update; $0.contentState = json(.contentState, "[1]") },
-         "--content-state: must be a JSON object such as {\"eta\":12}, found array"),
-        ("syntax error in a file", { $0.liveActivity = .update; $0.contentState = json(.contentState, "{\n \"eta\": 1,\n}", file: "state.json") },
-         "--content-state @state.json: line 2, column 10: not valid JSON: trailing comma"),
-        ("attributes from stdin", { $0.liveActivity = .start; $0.attributes = json(.attributes, "5", file: "-") },
-         "--attributes @-: must be a JSON object"),
-        ("WHEN", { $0.liveActivity = .end; $0.dismissalDate = "soon" }, "--dismissal-date soon: not a time; give now, 0"),
-        ("duration", { $0.liveActivity = .update; $0.staleDate = "15x" }, "--stale-date 15x: not a time"),
-        ("relevance", { $0.liveActivity = .update; $0.relevanceScore = "abc" }, "--relevance-score \"abc\": not a number"),
-        ("timestamp", { $0.liveActivity = .update; $0.timestamp = "1h" }, "--timestamp \"1h\": give now"),
-        ("LA flag on an alert", { $0.alert = "x"; $0.staleDate = "1h" }, "--stale-date: only Live Activity pushes carry it; add --live-activity"),
-        ("badge on a Live Activity", { $0.liveActivity = .update; $0.badge = "1" }, "--badge: a Live Activity shows no badge"),
-        ("content-changed with more", { $0.contentChanged = true; $0.alert = "x" }, "--alert: --content-changed builds a widgets or controls push"),
+        (
+            "content-state not an object",
+            {
+                $0.liveActivity = .update
+                $0.contentState = json(.contentState, "[1]")
+            },
+            "--content-state: must be a JSON object such as {\"eta\":12}, found array"
+        ),
+        (
+            "syntax error in a file",
+            {
+                $0.liveActivity = .update
+                $0.contentState = json(.contentState, "{\n \"eta\": 1,\n}", file: "state.json")
+            },
+            "--content-state @state.json: line 2, column 10: not valid JSON: trailing comma"
+        ),
+        (
+            "attributes from stdin",
+            {
+                $0.liveActivity = .start
+                $0.attributes = json(.attributes, "5", file: "-")
+            },
+            "--attributes @-: must be a JSON object"
+        ),
+        (
+            "WHEN",
+            {
+                $0.liveActivity = .end
+                $0.dismissalDate = "soon"
+            }, "--dismissal-date soon: not a time; give now, 0"
+        ),
+        (
+            "duration",
+            {
+                $0.liveActivity = .update
+                $0.staleDate = "15x"
+            }, "--stale-date 15x: not a time"
+        ),
+        (
+            "relevance",
+            {
+                $0.liveActivity = .update
+                $0.relevanceScore = "abc"
+            }, "--relevance-score \"abc\": not a number"
+        ),
+        (
+            "timestamp",
+            {
+                $0.liveActivity = .update
+                $0.timestamp = "1h"
+            }, "--timestamp \"1h\": give now"
+        ),
+        (
+            "LA flag on an alert",
+            {
+                $0.alert = "x"
+                $0.staleDate = "1h"
+            }, "--stale-date: only Live Activity pushes carry it; add --live-activity"
+        ),
+        (
+            "badge on a Live Activity",
+            {
+                $0.liveActivity = .update
+                $0.badge = "1"
+            }, "--badge: a Live Activity shows no badge"
+        ),
+        (
+            "content-changed with more",
+            {
+                $0.contentChanged = true
+                $0.alert = "x"
+            }, "--alert: --content-changed builds a widgets or controls push"
+        ),
         ("bad badge", { $0.badge = "-1" }, "--badge \"-1\": must be a whole number, 0 or more"),
     ]
 
@@ -42,9 +103,10 @@ import Testing
 
     /// Every value given alongside content-changed is listed, Live Activity values first, in CLI.md's order.
     @Test func contentChangedListsEveryOtherFlag() {
-        #expect(PayloadFlagProblem.notWithContentChanged([.staleDate, .title, .liveActivity]).message
-            == "--stale-date: --content-changed builds a widgets or controls push, whose aps holds only content-changed; "
-            + "leave out --stale-date, --title, --live-activity")
+        #expect(
+            PayloadFlagProblem.notWithContentChanged([.staleDate, .title, .liveActivity]).message
+                == "--stale-date: --content-changed builds a widgets or controls push, whose aps holds only content-changed; "
+                + "leave out --stale-date, --title, --live-activity")
     }
 
     /// Each field is named by the flag `send` declares for it.

@@ -19,10 +19,12 @@ import Testing
         let production: InProcessMock
 
         init(sandboxRejects: [String], productionRejects: [String]) throws {
-            sandbox = try InProcessMock(["--env", "sandbox"] + sandboxRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
-                                      keepingLog: true)
-            production = try InProcessMock(["--env", "production"] + productionRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
-                                         keepingLog: true, sharingCredentialsWith: sandbox)
+            sandbox = try InProcessMock(
+                ["--env", "sandbox"] + sandboxRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
+                keepingLog: true)
+            production = try InProcessMock(
+                ["--env", "production"] + productionRejects.flatMap { ["--reject", "\($0)=BadDeviceToken"] },
+                keepingLog: true, sharingCredentialsWith: sandbox)
         }
 
         var endpoints: [String] {
@@ -31,10 +33,13 @@ import Testing
 
         func send(_ extra: [String], token: Bool = false, timeout: Double = 120) throws -> CommandResult {
             let cache = try TemporaryDirectory(prefix: "cache")
-            let auth = token ? ["--auth-key", sandbox.authKey, "--team-id", sandbox.teamID, "--topic", sandbox.bundleID]
-                             : ["--cert", sandbox.certificate]
-            return try InProcess.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile]
-                                             + endpoints + auth + extra, environment: ["XDG_CACHE_HOME": cache.path], timeout: timeout)
+            let auth =
+                token
+                ? ["--auth-key", sandbox.authKey, "--team-id", sandbox.teamID, "--topic", sandbox.bundleID]
+                : ["--cert", sandbox.certificate]
+            return try InProcess.apnsctl(
+                ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile]
+                    + endpoints + auth + extra, environment: ["XDG_CACHE_HOME": cache.path], timeout: timeout)
         }
     }
 
@@ -45,17 +50,22 @@ import Testing
     @Test(arguments: [false, true])
     func eachTokenEndsInItsOwnEnvironment(_ tokenAuth: Bool) throws {
         let pair = try Self.standardPair()
-        let r = try pair.send(["-d", Self.sandboxToken, "-d", Self.productionToken, "-d", Self.strayToken], token: tokenAuth)
+        let r = try pair.send(
+            ["-d", Self.sandboxToken, "-d", Self.productionToken, "-d", Self.strayToken], token: tokenAuth)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.lines.count == 4, "\(r.stdout)")
         let sandboxLine = r.lines.first { $0.contains("5a00…0001") } ?? ""
         #expect(sandboxLine.hasPrefix("accepted  200") && sandboxLine.contains("  sandbox  "), "\(sandboxLine)")
         #expect(!sandboxLine.contains("belongs"))
         let productionLine = r.lines.first { $0.contains("9b00…0002") } ?? ""
-        #expect(productionLine.hasPrefix("accepted  200") && productionLine.contains("  production  "), "\(productionLine)")
-        #expect(productionLine.hasSuffix("(sandbox answered BadDeviceToken: this token belongs to production: a TestFlight/App Store build)"))
+        #expect(
+            productionLine.hasPrefix("accepted  200") && productionLine.contains("  production  "), "\(productionLine)")
+        #expect(
+            productionLine.hasSuffix(
+                "(sandbox answered BadDeviceToken: this token belongs to production: a TestFlight/App Store build)"))
         let strayLine = r.lines.first { $0.hasPrefix("rejected") } ?? ""
-        #expect(strayLine.contains("BadDeviceToken") && strayLine.contains("Both environments refused it"), "\(strayLine)")
+        #expect(
+            strayLine.contains("BadDeviceToken") && strayLine.contains("Both environments refused it"), "\(strayLine)")
         #expect(r.lines.last == "sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)")
         // Each mock saw each token at most once, and production saw only sandbox's refusals.
         let sandboxSeen = pair.sandbox.answersPerDevice(expectingAtLeast: 3)
@@ -66,7 +76,9 @@ import Testing
 
     @Test func jsonNamesTheEnvironmentAndEndpointThatAnswered() throws {
         let pair = try Self.standardPair()
-        let r = try pair.send(["-d", Self.sandboxToken, "-d", Self.productionToken, "-d", Self.strayToken, "-o", "json"])
+        let r = try pair.send([
+            "-d", Self.sandboxToken, "-d", Self.productionToken, "-d", Self.strayToken, "-o", "json",
+        ])
         #expect(r.status == 1)
         #expect(r.lines.count == 3)
         let objects = try r.lines.map { try jsonObject($0) }
@@ -87,8 +99,9 @@ import Testing
         let tokens = (1...600).map { SendDeliveryTests.token($0) }
         let production = tokens.enumerated().filter { $0.offset % 3 == 0 && $0.offset % 7 != 0 }.map(\.element)
         let stray = tokens.enumerated().filter { $0.offset % 7 == 0 }.map(\.element)
-        let pair = try Pair(sandboxRejects: production + stray,
-                            productionRejects: tokens.filter { !production.contains($0) })
+        let pair = try Pair(
+            sandboxRejects: production + stray,
+            productionRejects: tokens.filter { !production.contains($0) })
         let scratch = try TemporaryDirectory(prefix: "auto-batch")
         let file = try scratch.write("devices.txt", tokens.joined(separator: "\n") + "\n")
         let r = try pair.send(["--devices", file, "-o", "json"], timeout: 300)
@@ -96,10 +109,13 @@ import Testing
         let devices = SendDeliveryTests.devices(in: r.lines)
         #expect(devices.count == 600)
         #expect(Set(devices).count == 600, "a device got more than one result")
-        let productionAccepted = r.lines.filter { $0.contains("\"status\":200") && $0.contains("\"environment\":\"production\"") }
+        let productionAccepted = r.lines.filter {
+            $0.contains("\"status\":200") && $0.contains("\"environment\":\"production\"")
+        }
         #expect(productionAccepted.count == production.count)
         #expect(r.lines.filter { $0.contains("\"status\":400") }.count == stray.count)
-        #expect(r.lines.filter { $0.contains("\"status\":200") && $0.contains("\"environment\":\"sandbox\"") }.count
+        #expect(
+            r.lines.filter { $0.contains("\"status\":200") && $0.contains("\"environment\":\"sandbox\"") }.count
                 == 600 - production.count - stray.count)
         #expect(pair.sandbox.answersPerDevice(expectingAtLeast: 600).values.allSatisfy { $0 == 1 })
         let productionSeen = pair.production.answersPerDevice(expectingAtLeast: production.count + stray.count)
@@ -112,12 +128,16 @@ import Testing
         let closed = try Socket.listen(host: "127.0.0.1", port: 0)
         let port = closed.localPort
         _ = consume closed
-        let r = try InProcess.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
-                                           "--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=https://127.0.0.1:\(port)",
-                                           "--cert", sandbox.certificate, "-d", Self.productionToken])
+        let r = try InProcess.apnsctl([
+            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
+            "--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=https://127.0.0.1:\(port)",
+            "--cert", sandbox.certificate, "-d", Self.productionToken,
+        ])
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.lines.count == 1)
-        #expect(r.lines.first?.hasPrefix("failed    ---  \(Self.productionToken)  cannot connect to 127.0.0.1:\(port)") == true, "\(r.stdout)")
+        #expect(
+            r.lines.first?.hasPrefix("failed    ---  \(Self.productionToken)  cannot connect to 127.0.0.1:\(port)")
+                == true, "\(r.stdout)")
         #expect(r.lines.first?.hasSuffix("(sandbox had answered BadDeviceToken)") == true, "\(r.stdout)")
     }
 
@@ -127,45 +147,70 @@ import Testing
         let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto"])
         #expect(r.status == 64, "\(r.stderr)")
         let only = kind == .development ? "sandbox" : "production"
-        #expect(r.stderr.hasPrefix("error: --env auto: \(creds.pushFile) is for \(only) only, and auto needs both environments; pass --env \(only)"),
-                "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix(
+                "error: --env auto: \(creds.pushFile) is for \(only) only, and auto needs both environments; pass --env \(only)"
+            ),
+            "\(r.stderr)")
     }
 
     @Test func dryRunSaysWhereBadDeviceTokensGoNext() throws {
         let creds = try TestCredentials()
-        let r = try InProcess.apnsctl(["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto", "--dry-run",
-                                           "--port", "2197"])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--env", "auto", "--dry-run",
+            "--port", "2197",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("POST https://api.sandbox.push.apple.com:2197/3/device/"))
-        #expect(r.stdout.contains("# --env auto: each device sandbox answers BadDeviceToken is sent once more to production (https://api.push.apple.com:2197)"))
+        #expect(
+            r.stdout.contains(
+                "# --env auto: each device sandbox answers BadDeviceToken is sent once more to production (https://api.push.apple.com:2197)"
+            ))
     }
 
     /// `--env production --endpoint sandbox=URL` would go to Apple's real production host: a warning says so.
     @Test func anEndpointForAnotherEnvironmentWarns() throws {
         let creds = try TestCredentials()
         let base = ["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--dry-run"]
-        let other = try InProcess.apnsctl(base + ["--env", "production", "--endpoint", "sandbox=https://127.0.0.1:4443"])
+        let other = try InProcess.apnsctl(
+            base + ["--env", "production", "--endpoint", "sandbox=https://127.0.0.1:4443"])
         #expect(other.status == 0, "\(other.stderr)")
         #expect(other.stdout.contains("POST https://api.push.apple.com:443/3/device/"))
-        #expect(other.errorLines == ["warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; pass --env sandbox to use it, or add --endpoint production=URL"],
-                "\(other.stderr)")
+        #expect(
+            other.errorLines == [
+                "warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; pass --env sandbox to use it, or add --endpoint production=URL"
+            ],
+            "\(other.stderr)")
         // --env auto with one environment's URL: the other one's fallback goes to Apple.
         let auto = try InProcess.apnsctl(base + ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443"])
         #expect(auto.status == 0, "\(auto.stderr)")
-        #expect(auto.errorLines == ["warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; add --endpoint production=URL"],
-                "\(auto.stderr)")
+        #expect(
+            auto.errorLines == [
+                "warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; add --endpoint production=URL"
+            ],
+            "\(auto.stderr)")
         // Matching, bare and complete endpoints say nothing.
-        for endpoint in [["--env", "sandbox", "--endpoint", "sandbox=https://127.0.0.1:4443"],
-                         ["--env", "production", "--endpoint", "https://127.0.0.1:4443"],
-                         ["--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443", "--endpoint", "production=https://127.0.0.1:4444"]] {
+        for endpoint in [
+            ["--env", "sandbox", "--endpoint", "sandbox=https://127.0.0.1:4443"],
+            ["--env", "production", "--endpoint", "https://127.0.0.1:4443"],
+            [
+                "--env", "auto", "--endpoint", "sandbox=https://127.0.0.1:4443", "--endpoint",
+                "production=https://127.0.0.1:4444",
+            ],
+        ] {
             let r = try InProcess.apnsctl(base + endpoint)
             #expect(r.status == 0 && r.stderr.isEmpty, "\(endpoint): \(r.stderr)")
         }
         // channel takes the same flags and has no dry run: a dead local proxy keeps anything from leaving the machine.
-        let channel = try InProcess.apnsctl(["channel", "list", "--cert", creds.pushFile, "--env", "production",
-                                                 "--endpoint", "sandbox=https://127.0.0.1:1", "--proxy", "http://127.0.0.1:1",
-                                                 "--timeout", "2"])
-        #expect(channel.errorLines.first?.hasPrefix("warning: --endpoint gives a URL for sandbox only, so production requests go to https://api-manage-broadcast.push.apple.com:2196") == true,
-                "\(channel.stderr)")
+        let channel = try InProcess.apnsctl([
+            "channel", "list", "--cert", creds.pushFile, "--env", "production",
+            "--endpoint", "sandbox=https://127.0.0.1:1", "--proxy", "http://127.0.0.1:1",
+            "--timeout", "2",
+        ])
+        #expect(
+            channel.errorLines.first?.hasPrefix(
+                "warning: --endpoint gives a URL for sandbox only, so production requests go to https://api-manage-broadcast.push.apple.com:2196"
+            ) == true,
+            "\(channel.stderr)")
     }
 }

@@ -1,9 +1,9 @@
 import APNSCore
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md's delivery promises, end to end: the built binary against `apnsctl mock` misbehaving the way
 /// real servers do. Every device gets exactly one result, and the mock's own log shows that nothing it
@@ -27,19 +27,24 @@ import APNSPlatform
     }
 
     private func send(_ mock: InProcessMock, _ extra: [String], timeout: Double = 120) throws -> CommandResult {
-        try InProcess.apnsctl(["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-                                   "--cert", mock.certificate, "-o", "json"] + extra, timeout: timeout)
+        try InProcess.apnsctl(
+            [
+                "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                "--cert", mock.certificate, "-o", "json",
+            ] + extra, timeout: timeout)
     }
 
     /// Every fault, judged by the mock's receipt log (a line for each request that arrived whole, answered
     /// or not): no device reached the server twice, every device got one result, and those the server
     /// received without answering are `unknown` (exit 69). GOAWAY faults refuse what they did not process,
     /// so everything is delivered there.
-    @Test(arguments: [["--fault-goaway-after", "300"], ["--fault-reset-after", "300"], ["--fault-eof-after", "300"],
-                      ["--fault-goaway-after", "0", "--fault-connections", "2"],
-                      ["--fault-close-after", "0", "--fault-connections", "3"],
-                      ["--fault-close-after", "300"],
-                      ["--fault-drop-unanswered-after", "300"], ["--fault-drop-unanswered-after", "0", "--fault-connections", "1"]])
+    @Test(arguments: [
+        ["--fault-goaway-after", "300"], ["--fault-reset-after", "300"], ["--fault-eof-after", "300"],
+        ["--fault-goaway-after", "0", "--fault-connections", "2"],
+        ["--fault-close-after", "0", "--fault-connections", "3"],
+        ["--fault-close-after", "300"],
+        ["--fault-drop-unanswered-after", "300"], ["--fault-drop-unanswered-after", "0", "--fault-connections", "1"],
+    ])
     func everyDeviceOnceUnderAFault(_ fault: [String]) throws {
         let mock = try InProcessMock(fault, keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "delivery")
@@ -54,19 +59,26 @@ import APNSPlatform
         if fault[0] == "--fault-goaway-after" { #expect(unknown == 0) }
         let receipts = mock.receiptsPerDevice(expectingAtLeast: accepted)
         let twice = receipts.filter { $0.value > 1 }
-        #expect(twice.count == 0, "the mock received \(twice.count) devices more than once, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")")
+        #expect(
+            twice.count == 0,
+            "the mock received \(twice.count) devices more than once, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")"
+        )
         let answers = mock.answersPerDevice(expectingAtLeast: accepted)
         #expect(answers.values.allSatisfy { $0 == 1 })
     }
 
     @Test func resendUnknownSendsWhatTheServerReceivedWithoutAnswering() throws {
-        let mock = try InProcessMock(["--fault-drop-unanswered-after", "100", "--fault-connections", "2"], keepingLog: true)
+        let mock = try InProcessMock(
+            ["--fault-drop-unanswered-after", "100", "--fault-connections", "2"], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "delivery")
         let r = try send(mock, ["--devices", try Self.deviceFile(500, in: scratch), "--resend-unknown"])
         #expect(r.status == 0, "\(r.stderr.suffix(600))")
         let results = Self.devices(in: r.lines)
-        #expect(results.count == 500 && Set(results).count == 500 && r.lines.allSatisfy { $0.contains("\"status\":200") })
-        #expect(mock.receiptsPerDevice(expectingAtLeast: 500).values.contains { $0 > 1 }, "at least once: some were received twice")
+        #expect(
+            results.count == 500 && Set(results).count == 500 && r.lines.allSatisfy { $0.contains("\"status\":200") })
+        #expect(
+            mock.receiptsPerDevice(expectingAtLeast: 500).values.contains { $0 > 1 },
+            "at least once: some were received twice")
     }
 
     @Test func aServerThatDropsEveryConnectionBeforeAnyAnswerIsTriedFourTimesThenFails() throws {
@@ -75,7 +87,8 @@ import APNSPlatform
         let mock = try InProcessMock(["--fault-goaway-after", "0"], keepingLog: true)
         let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
         #expect(r.status == 69, "\(r.stderr.suffix(600))")
-        #expect(r.lines.count == 2 && r.lines.allSatisfy { $0.contains("\"status\":null") && !$0.contains("\"delivery\"") })
+        #expect(
+            r.lines.count == 2 && r.lines.allSatisfy { $0.contains("\"status\":null") && !$0.contains("\"delivery\"") })
         #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 4)
         #expect(r.stderr.contains("no answer after 4 connections in a row"), "\(r.stderr.suffix(600))")
         #expect(r.seconds >= 1.7, "the backoff waits 0.25 + 0.5 + 1 s: \(r.seconds) s")
@@ -86,10 +99,14 @@ import APNSPlatform
         let mock = try InProcessMock(["--fault-close-after", "0"], keepingLog: true)
         let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
         #expect(r.status == 69, "\(r.stderr.suffix(600))")
-        #expect(r.lines.count == 2 && r.lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") })
+        #expect(
+            r.lines.count == 2
+                && r.lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") })
         #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 1)
         #expect(r.stderr.contains("2 may have been delivered"), "\(r.stderr.suffix(600))")
-        #expect(r.stderr.contains("(0 answered on it; 2 sent without an answer: unknown, not sent again)"), "-v says what becomes of them")
+        #expect(
+            r.stderr.contains("(0 answered on it; 2 sent without an answer: unknown, not sent again)"),
+            "-v says what becomes of them")
     }
 
     @Test func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() throws {
@@ -99,18 +116,28 @@ import APNSPlatform
         let scratch = try TemporaryDirectory(prefix: "large")
         let file = try Self.deviceFile(100_000, in: scratch)
         let out = scratch.file("results.jsonl")
-        let shell = "\"$0\" -f maxrss_kb=%M \"$1\" send '{\"aps\":{\"alert\":\"hi\"}}' --endpoint \"$2\" --ca-file \"$3\" --cert \"$4\" --devices \"$5\" -o json > \"$6\""
-        let run = try CommandRunner.run("/bin/sh", ["-c", shell, "/usr/bin/time", CommandRunner.apnsctlPath, mock.endpoint,
-                                                    mock.caFile, mock.certificateFile, file, out], timeout: 300)
+        let shell =
+            "\"$0\" -f maxrss_kb=%M \"$1\" send '{\"aps\":{\"alert\":\"hi\"}}' --endpoint \"$2\" --ca-file \"$3\" --cert \"$4\" --devices \"$5\" -o json > \"$6\""
+        let run = try CommandRunner.run(
+            "/bin/sh",
+            [
+                "-c", shell, "/usr/bin/time", CommandRunner.apnsctlPath, mock.endpoint,
+                mock.caFile, mock.certificateFile, file, out,
+            ], timeout: 300)
         #expect(run.status == 0, "\(run.stderr.suffix(600))")
         // Counted with sort and uniq: 100,000 lines are slow to split in a debug build.
-        let count = try CommandRunner.run("/bin/sh", ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort | uniq | wc -l; grep -c . \"$0\"", out])
-        #expect(count.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["100000", "100000"], "distinct devices, then lines")
+        let count = try CommandRunner.run(
+            "/bin/sh", ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort | uniq | wc -l; grep -c . \"$0\"", out])
+        #expect(
+            count.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["100000", "100000"],
+            "distinct devices, then lines")
         let answers = mock.answeredDevices
         #expect(answers.count == 100_000)
         #expect(mock.answeredTwice.isEmpty, "the mock answered \(mock.answeredTwice.count) devices twice")
         #expect(mock.answeringConnections >= 10)
-        let rss = run.stderr.split(separator: "\n").compactMap { $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil }.first
+        let rss = run.stderr.split(separator: "\n").compactMap {
+            $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
+        }.first
         #expect(rss != nil)
         #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
     }
@@ -158,8 +185,10 @@ import APNSPlatform
     }
 
     func sendArguments(_ mock: InProcessMock, devices: String, output: String = "json") -> [String] {
-        ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-         "--cert", mock.certificate, "--devices", devices, "-o", output, "-v"]
+        [
+            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+            "--cert", mock.certificate, "--devices", devices, "-o", output, "-v",
+        ]
     }
 
     // The first signal's handling (results for what was sent, 130/143, nothing doubled) is tested in-process
@@ -189,7 +218,9 @@ import APNSPlatform
         // loaded machine's margin (the grace period would have printed all 50).
         #expect(waited < 5, "the second signal took \(waited) s")
         #expect(send.stdout.split(separator: "\n").count < 50, "the results owed were printed: \(send.stdout)")
-        #expect(send.stderr.contains("error: interrupted again: exiting now; 50 results were not printed"), "\(send.stderr.suffix(300))")
+        #expect(
+            send.stderr.contains("error: interrupted again: exiting now; 50 results were not printed"),
+            "\(send.stderr.suffix(300))")
     }
 
     @Test func aSecondSignalWithinOneSecondIsTheSameOne() throws {
@@ -210,8 +241,10 @@ import APNSPlatform
         let mock = try InProcessMock(["--fault-never-answer"])
         let scratch = try TemporaryDirectory(prefix: "devices")
         let file = try SendDeliveryTests.deviceFile(20, in: scratch)
-        let r = try CommandRunner.run("timeout", ["--preserve-status", "-s", "INT", "1", CommandRunner.apnsctlPath] + sendArguments(mock, devices: file),
-                                      timeout: 30)
+        let r = try CommandRunner.run(
+            "timeout",
+            ["--preserve-status", "-s", "INT", "1", CommandRunner.apnsctlPath] + sendArguments(mock, devices: file),
+            timeout: 30)
         #expect(r.status == 130, "\(r.stderr.suffix(400))")
         #expect(r.lines.count == 20 && r.lines.allSatisfy { $0.contains("\"error\":\"interrupted\"") })
     }
@@ -228,10 +261,14 @@ struct SendNameResolutionTests {
         let scratch = try TemporaryDirectory(prefix: "hosts")
         let hostsFile = try scratch.write("hosts", hosts)
         let script = "mount --bind \"$1\" /etc/hosts && shift && exec \"$@\""
-        return try CommandRunner.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", script, "sh", hostsFile,
-                                                           CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                                                           "--endpoint", "https://localhost:\(port)", "--ca-file", mock.caFile,
-                                                           "--cert", mock.certificate, "-v", "--timeout", "20"], timeout: 60)
+        return try CommandRunner.run(
+            "/usr/bin/unshare",
+            [
+                "--mount", "/bin/sh", "-c", script, "sh", hostsFile,
+                CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
+                "--endpoint", "https://localhost:\(port)", "--ca-file", mock.caFile,
+                "--cert", mock.certificate, "-v", "--timeout", "20",
+            ], timeout: 60)
     }
 
     @Test func ipv6FirstButTheServerListensOnIPv4Only() throws {
@@ -245,12 +282,17 @@ struct SendNameResolutionTests {
     /// resolv.conf. Returns the shell script prefix that mounts it, the process holding the socket, and a
     /// file that appears when the first query arrives (the client is then inside its lookup).
     func silentResolver(_ address: String, _ scratch: TemporaryDirectory)
-        throws -> (script: String, resolvConf: String, holder: Process, queried: String) {
+        throws -> (script: String, resolvConf: String, holder: Process, queried: String)
+    {
         let queried = scratch.file("queried")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: try CommandRunner.which("python3"))
-        holder.arguments = ["-c", "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); "
-                            + "print('ready', flush=True); s.recvfrom(512); open(sys.argv[1], 'w').close(); time.sleep(60)", queried]
+        holder.arguments = [
+            "-c",
+            "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); "
+                + "print('ready', flush=True); s.recvfrom(512); open(sys.argv[1], 'w').close(); time.sleep(60)",
+            queried,
+        ]
         let ready = Pipe()
         holder.standardOutput = ready
         try holder.run()
@@ -266,14 +308,20 @@ struct SendNameResolutionTests {
         let mock = try InProcessMock()
         let dns = try silentResolver("127.0.0.9", scratch)
         defer { dns.holder.terminate() }
-        let r = try CommandRunner.run("/usr/bin/unshare", ["--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
-                                                           CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                                                           "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
-                                                           "--cert", mock.certificate, "--timeout", "1"], timeout: 60)
+        let r = try CommandRunner.run(
+            "/usr/bin/unshare",
+            [
+                "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
+                CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
+                "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
+                "--cert", mock.certificate, "--timeout", "1",
+            ], timeout: 60)
         #expect(r.status == 69, "\(r.stderr)")
         // The whole command's time, start-up included: a loaded machine's margin, still short of the resolver's 10 s.
         #expect(r.seconds < 8, "--timeout 1 bounds the lookup (the resolver would take 10 s): \(r.seconds) s")
-        #expect(r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"), "\(r.stderr)"
+        )
     }
 
     @Test func ctrlCDuringTheLookupIsAnInterrupt() throws {
@@ -281,17 +329,23 @@ struct SendNameResolutionTests {
         let mock = try InProcessMock()
         let dns = try silentResolver("127.0.0.10", scratch)
         defer { dns.holder.terminate() }
-        let send = try SendInterruptTests.Background(["--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
-                                                      CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                                                      "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
-                                                      "--cert", mock.certificate], executable: "/usr/bin/unshare")
+        let send = try SendInterruptTests.Background(
+            [
+                "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
+                CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
+                "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
+                "--cert", mock.certificate,
+            ], executable: "/usr/bin/unshare")
         // Ctrl-C once the lookup is under way (its query reached the resolver), however long starting took.
-        #expect(send.wait(seconds: 20) { FileManager.default.fileExists(atPath: dns.queried) }, "no query reached the resolver: \(send.stderr)")
+        #expect(
+            send.wait(seconds: 20) { FileManager.default.fileExists(atPath: dns.queried) },
+            "no query reached the resolver: \(send.stderr)")
         kill(send.process.processIdentifier, SIGINT)
         let (status, waited) = send.finish(within: 15)
         #expect(status == 130, "\(send.stderr)")
         #expect(waited < 5, "the lookup gives way to Ctrl-C at once, not after the resolver's 10 s: \(waited) s")
-        #expect(send.stdout == "sent 0; 1 never sent (interrupted)\n", "nothing was sent: no result line, only the summary")
+        #expect(
+            send.stdout == "sent 0; 1 never sent (interrupted)\n", "nothing was sent: no result line, only the summary")
     }
 
     @Test func ipv4FirstButTheServerListensOnIPv6Only() throws {

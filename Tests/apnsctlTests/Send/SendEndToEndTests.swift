@@ -1,9 +1,9 @@
 import APNSCore
 import APNSMock
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// `apnsctl send`, the built binary, against the in-process mock behaving and misbehaving.
 @Suite struct SendEndToEndTests {
@@ -19,9 +19,12 @@ import APNSPlatform
 
     /// Runs `send` with the push certificate against `server`, plus `extra` arguments.
     private func send(_ server: ObservedMock, _ extra: [String], timeout: Double = 60) throws -> CommandResult {
-        try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
-                                   "--ca-file", server.caFile] + extra,
-                                  environment: ["XDG_CACHE_HOME": scratch.path], timeout: timeout)
+        try InProcess.apnsctl(
+            [
+                "send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
+                "--ca-file", server.caFile,
+            ] + extra,
+            environment: ["XDG_CACHE_HOME": scratch.path], timeout: timeout)
     }
 
     @Test func oneDeviceAcceptedTextLine() throws {
@@ -46,8 +49,12 @@ import APNSPlatform
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             // CLI.md: a rejected device's object also carries meaning and hint.
             let rejected: Set<String> = object["status"] as? Int == 200 ? [] : ["meaning", "hint"]
-            #expect(Set(object.keys) == Set(["device", "status", "apns_id", "apns_unique_id", "reason", "timestamp",
-                                              "environment", "endpoint", "duration_ms"]).union(rejected))
+            #expect(
+                Set(object.keys)
+                    == Set([
+                        "device", "status", "apns_id", "apns_unique_id", "reason", "timestamp",
+                        "environment", "endpoint", "duration_ms",
+                    ]).union(rejected))
             seen[object["device"] as? String ?? ""] = object
         }
         let ok = try #require(seen[Self.token(1)])
@@ -62,13 +69,25 @@ import APNSPlatform
     }
 
     @Test func rejectedLinesExplainAndSummarise() throws {
-        let server = try ObservedMock(rejections: [Self.token(2): .badDeviceToken]) { $0.rules.unregistered = [Self.token(3)] }
+        let server = try ObservedMock(rejections: [Self.token(2): .badDeviceToken]) {
+            $0.rules.unregistered = [Self.token(3)]
+        }
         let r = try send(server, ["-d", Self.token(1), "-d", Self.token(2), "-d", Self.token(3)])
         #expect(r.status == 1)
         #expect(r.lines.count == 4)
-        #expect(r.lines.contains { $0.hasPrefix("rejected  400  BadDeviceToken  \(Self.token(2))  The token is not valid for this topic and environment. Tokens from a debug build need --env sandbox") })
-        #expect(r.lines.contains { $0.hasPrefix("rejected  410  Unregistered  \(Self.token(3))  ") && $0.contains("(since 20") && $0.contains("Z).") })
-        #expect(r.lines.last == "sent 3: 1 accepted, 2 rejected (BadDeviceToken 1, Unregistered 1)"
+        #expect(
+            r.lines.contains {
+                $0.hasPrefix(
+                    "rejected  400  BadDeviceToken  \(Self.token(2))  The token is not valid for this topic and environment. Tokens from a debug build need --env sandbox"
+                )
+            })
+        #expect(
+            r.lines.contains {
+                $0.hasPrefix("rejected  410  Unregistered  \(Self.token(3))  ") && $0.contains("(since 20")
+                    && $0.contains("Z).")
+            })
+        #expect(
+            r.lines.last == "sent 3: 1 accepted, 2 rejected (BadDeviceToken 1, Unregistered 1)"
                 || r.lines.last == "sent 3: 1 accepted, 2 rejected (Unregistered 1, BadDeviceToken 1)")
     }
 
@@ -87,8 +106,11 @@ import APNSPlatform
     @Test func devicesFromStandardInput() throws {
         let server = try ObservedMock()
         let list = (1...5).map { Self.token($0) }.joined(separator: "\n")
-        let r = try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
-                                           "--ca-file", server.caFile, "--devices", "-"], stdin: Array(list.utf8))
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
+                "--ca-file", server.caFile, "--devices", "-",
+            ], stdin: Array(list.utf8))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.last == "sent 5: 5 accepted")
     }
@@ -116,11 +138,15 @@ import APNSPlatform
 
     @Test func silentServerEndsWithinTheTimeout() throws {
         let server = try ObservedMock(faults: MockFaults(neverAnswer: true))
-        let r = try send(server, ["-d", Self.token(1), "-d", Self.token(2), "--timeout", "2", "-o", "json"], timeout: 20)
+        let r = try send(
+            server, ["-d", Self.token(1), "-d", Self.token(2), "--timeout", "2", "-o", "json"], timeout: 20)
         #expect(r.status == 69)
         #expect(r.seconds < 20, "one --timeout, not several")
         #expect(r.lines.count == 2)
-        #expect(r.lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"error\":\"no answer from the server within 2 s") })
+        #expect(
+            r.lines.allSatisfy {
+                $0.contains("\"status\":null") && $0.contains("\"error\":\"no answer from the server within 2 s")
+            })
         #expect(r.stderr.contains("error: no device got an answer"))
     }
 
@@ -130,16 +156,23 @@ import APNSPlatform
         _ = consume listener
         let credentials = try ObservedMock()
         let certificate = credentials.certificateFile
-        let r = try InProcess.apnsctl(["send", "--cert", certificate, "--endpoint", "https://127.0.0.1:\(port)",
-                                           "-d", Self.token(1)])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", certificate, "--endpoint", "https://127.0.0.1:\(port)",
+            "-d", Self.token(1),
+        ])
         #expect(r.status == 69)
-        #expect(r.lines == ["failed    ---  \(Self.token(1))  cannot connect to 127.0.0.1:\(port): Connection refused; is the server running, and are --endpoint or --env right?"])
+        #expect(
+            r.lines == [
+                "failed    ---  \(Self.token(1))  cannot connect to 127.0.0.1:\(port): Connection refused; is the server running, and are --endpoint or --env right?"
+            ])
         #expect(r.stderr.contains("error: no device got an answer: cannot connect"))
     }
 
     @Test func untrustedServerIs69WithVerificationAdvice() throws {
         let server = try ObservedMock()
-        let r = try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint, "-d", Self.token(1)])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", server.certificateFile, "--endpoint", server.endpoint, "-d", Self.token(1),
+        ])
         #expect(r.status == 69)
         #expect(r.stderr.contains("server certificate verification failed"))
         #expect(r.stderr.contains("--ca-file"))
@@ -147,8 +180,10 @@ import APNSPlatform
 
     @Test func insecureSkipsVerificationWithAWarning() throws {
         let server = try ObservedMock()
-        let r = try InProcess.apnsctl(["send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
-                                           "--insecure", "-d", Self.token(1)])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", server.certificateFile, "--endpoint", server.endpoint,
+            "--insecure", "-d", Self.token(1),
+        ])
         #expect(r.status == 0)
         #expect(r.stderr.hasPrefix("warning: --insecure"))
     }
@@ -162,13 +197,18 @@ import APNSPlatform
 
     @Test func tokenAuthSendsAndNeverPrintsTheToken() throws {
         let server = try ObservedMock()
-        let r = try InProcess.apnsctl(["send", "--auth-key", server.authKeyFile, "--team-id", server.teamID,
-                                           "--topic", "com.example.demo", "--endpoint", server.endpoint,
-                                           "--ca-file", server.caFile, "-d", Self.token(1), "--verbose"],
-                                          environment: ["XDG_CACHE_HOME": scratch.path])
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--auth-key", server.authKeyFile, "--team-id", server.teamID,
+                "--topic", "com.example.demo", "--endpoint", server.endpoint,
+                "--ca-file", server.caFile, "-d", Self.token(1), "--verbose",
+            ],
+            environment: ["XDG_CACHE_HOME": scratch.path])
         #expect(r.status == 0, "\(r.stderr)")
-        let cached = try String(contentsOfFile: scratch.path + "/apnsctl/token-\(server.teamID)-\(server.keyID).jwt", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let cached = try String(
+            contentsOfFile: scratch.path + "/apnsctl/token-\(server.teamID)-\(server.keyID).jwt", encoding: .utf8
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(cached.count > 100)
         #expect(!r.stdout.contains(cached) && !r.stderr.contains(cached))
         #expect(!r.stderr.contains(String(cached.dropFirst(10).prefix(30))))

@@ -16,9 +16,12 @@ import Testing
     }
 
     private func send(_ args: [String], stdin: [UInt8]? = nil) throws -> CommandResult {
-        try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9",
-                                   "--alert", "x", "--dry-run"] + args, stdin: stdin,
-                                  environment: ["XDG_CACHE_HOME": scratch.path])
+        try InProcess.apnsctl(
+            [
+                "send", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9",
+                "--alert", "x", "--dry-run",
+            ] + args, stdin: stdin,
+            environment: ["XDG_CACHE_HOME": scratch.path])
     }
 
     @Test func twoPastedTokensInOneDeviceAre64() throws {
@@ -32,7 +35,8 @@ import Testing
     }
 
     @Test func endsAreTrimmedAndXcodeGroupingIsAccepted() throws {
-        let grouped = "<" + stride(from: 0, to: 64, by: 8).map { i in String(Array(a)[i..<i + 8]) }.joined(separator: " ") + ">"
+        let grouped =
+            "<" + stride(from: 0, to: 64, by: 8).map { i in String(Array(a)[i..<i + 8]) }.joined(separator: " ") + ">"
         for value in ["  \(a.uppercased())\n", grouped] {
             let r = try send(["-d", value])
             #expect(r.status == 0, "\(value): \(r.stderr)")
@@ -62,11 +66,17 @@ import Testing
     }
 
     @Test func certificateAndAuthKeyTogetherAre64() throws {
-        let r = try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile,
-                                           "--team-id", credentials.teamID, "--topic", "com.example.demo",
-                                           "--endpoint", "https://127.0.0.1:9", "-d", a],
-                                          environment: ["XDG_CACHE_HOME": scratch.path])
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--cert", credentials.pushFile, "--auth-key", credentials.authKeyFile,
+                "--team-id", credentials.teamID, "--topic", "com.example.demo",
+                "--endpoint", "https://127.0.0.1:9", "-d", a,
+            ],
+            environment: ["XDG_CACHE_HOME": scratch.path])
         #expect(r.status == 64)
-        #expect(r.stderr == "error: --cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)\n")
+        #expect(
+            r.stderr
+                == "error: --cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)\n"
+        )
     }
 }

@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCtlCommands
 
 /// `apnsctl send` against `apnsctl mock`: both credentials, every reason the mock can be told to give.
@@ -12,7 +13,8 @@ import Testing
     }
 
     private func certSend(_ mock: InProcessMock, _ extra: [String]) throws -> CommandResult {
-        try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra)
+        try InProcess.apnsctl(
+            ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra)
     }
 
     @Test func certificateAndTokenAuthAreAccepted() throws {
@@ -21,10 +23,13 @@ import Testing
         #expect(cert.status == 0, "\(cert.stderr)")
         #expect(cert.stdout.hasPrefix("accepted  200  ab00…0001  apns-id="))
         let cache = try TemporaryDirectory(prefix: "cache")
-        let token = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-                                               "--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID,
-                                               "-d", Self.token(1), "-d", Self.token(2), "-o", "json"],
-                                              environment: ["XDG_CACHE_HOME": cache.path])
+        let token = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                "--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID,
+                "-d", Self.token(1), "-d", Self.token(2), "-o", "json",
+            ],
+            environment: ["XDG_CACHE_HOME": cache.path])
         #expect(token.status == 0, "\(token.stderr)")
         #expect(token.lines.count == 2)
         #expect(token.lines.allSatisfy { $0.contains("\"status\":200") && $0.contains("\"apns_unique_id\":\"") })
@@ -33,9 +38,12 @@ import Testing
     @Test func wrongTeamIsRejectedByTheMock() throws {
         let mock = try InProcessMock()
         let cache = try TemporaryDirectory(prefix: "cache")
-        let r = try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-                                           "--auth-key", mock.authKey, "--team-id", "ZZZZZ99999", "--topic", mock.bundleID,
-                                           "-d", Self.token(1)], environment: ["XDG_CACHE_HOME": cache.path])
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                "--auth-key", mock.authKey, "--team-id", "ZZZZZ99999", "--topic", mock.bundleID,
+                "-d", Self.token(1),
+            ], environment: ["XDG_CACHE_HOME": cache.path])
         #expect(r.status == 1)
         #expect(r.stdout.contains("rejected  403  InvalidProviderToken"))
         #expect(r.stdout.contains("--team-id"))
@@ -60,9 +68,14 @@ import Testing
                 #expect(line.contains(reason.hint), "\(line)")
             }
         }
-        #expect(r.lines.contains { $0.hasPrefix("rejected  410  Unregistered  \(Self.token(5))") && $0.contains("(since 20") && $0.contains("Z).") })
+        #expect(
+            r.lines.contains {
+                $0.hasPrefix("rejected  410  Unregistered  \(Self.token(5))") && $0.contains("(since 20")
+                    && $0.contains("Z).")
+            })
         #expect(r.lines.contains { $0.hasPrefix("accepted  200  ab00…0006") })
-        #expect(r.lines.last?.hasPrefix("sent \(reasons.count + 2): 1 accepted, \(reasons.count + 1) rejected (") == true)
+        #expect(
+            r.lines.last?.hasPrefix("sent \(reasons.count + 2): 1 accepted, \(reasons.count + 1) rejected (") == true)
     }
 
     @Test func batchOf2000AgainstTheMock() throws {
@@ -72,11 +85,11 @@ import Testing
         let r = try certSend(mock, ["--devices", file, "-o", "json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.lines.count == 2000)
-        let devices = Set(r.lines.map { line -> String in
-            let start = line.range(of: "\"device\":\"")!.upperBound
-            return String(line[start...].prefix(64))
-        })
+        let devices = Set(
+            r.lines.map { line -> String in
+                let start = line.range(of: "\"device\":\"")!.upperBound
+                return String(line[start...].prefix(64))
+            })
         #expect(devices.count == 2000)
     }
 }
-

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md's delivery promise against a server this project did not write: nginx (HTTP/2, TLS, client
 /// certificates) in front of a backend that logs each request the moment it arrives and answers late. The
@@ -15,8 +15,10 @@ import APNSPlatform
     }
 
     func arguments(_ nginx: NginxProcess, devices: String, extra: [String] = []) -> [String] {
-        ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
-         "--cert", credentials.pushFile, "--devices", devices, "-o", "json", "--timeout", "20"] + extra
+        [
+            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
+            "--cert", credentials.pushFile, "--devices", devices, "-o", "json", "--timeout", "20",
+        ] + extra
     }
 
     /// JSON result lines by device.
@@ -35,7 +37,8 @@ import APNSPlatform
     /// until then are exactly the ones in flight, however fast or slow the machine: returned as `inFlight`
     /// with the exit status, stdout and stderr.
     func sendWithFault(_ nginx: NginxProcess, count: Int, extra: [String] = [], _ fault: () throws -> Void) throws
-        -> (status: Int32, stdout: String, stderr: String, inFlight: Set<String>) {
+        -> (status: Int32, stdout: String, stderr: String, inFlight: Set<String>)
+    {
         let scratch = try TemporaryDirectory(prefix: "nginx-devices")
         let file = try SendDeliveryTests.deviceFile(count, in: scratch)
         let send = try InProcess.Run(arguments(nginx, devices: file, extra: extra))
@@ -43,7 +46,9 @@ import APNSPlatform
         let reached = send.wait(seconds: 60) { nginx.arrivals.count >= window }
         #expect(reached, "the backend received \(nginx.arrivals.count) of \(window): \(send.stderr.suffix(400))")
         let inFlight = Set(nginx.arrivalsPerDevice.keys)
-        #expect(inFlight.count == window, "in flight before any answer: the server's limit, no more: \(nginx.arrivals.count)")
+        #expect(
+            inFlight.count == window,
+            "in flight before any answer: the server's limit, no more: \(nginx.arrivals.count)")
         try fault()
         nginx.releaseAnswers()
         let (status, _) = send.finish(within: 60)
@@ -56,10 +61,13 @@ import APNSPlatform
         Set(results.filter { $0.value.first?.contains(marker) == true }.keys)
     }
 
-    func expectNoDeviceReachedTheBackendTwice(_ nginx: NginxProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectNoDeviceReachedTheBackendTwice(_ nginx: NginxProcess, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         let twice = nginx.arrivalsPerDevice.filter { $0.value > 1 }
-        #expect(twice.isEmpty, "pushed twice: \(twice.count) devices, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")",
-                sourceLocation: sourceLocation)
+        #expect(
+            twice.isEmpty,
+            "pushed twice: \(twice.count) devices, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")",
+            sourceLocation: sourceLocation)
     }
 
     @Test func aWorkerKilledMidBatchLeavesUnknownsAndPushesNothingTwice() throws {
@@ -70,11 +78,25 @@ import APNSPlatform
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 }, "one result per device")
         let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
         let accepted = Self.devices(results, with: "\"status\":200")
-        #expect(unknown == run.inFlight,
-                "the requests in flight when the worker died, and only they, are unknown: \(unknown.count) unknown, \(run.inFlight.count) in flight")
-        #expect(accepted == Set(results.keys).subtracting(run.inFlight), "the devices not yet sent went out afterwards: \(run.stdout.suffix(600))")
-        #expect(unknown.allSatisfy { results[$0]?.first.map { $0.contains("\"status\":null") && $0.contains("\"error\":\"unknown: the connection ended after the request was sent; APNs may have delivered it") } == true })
-        #expect(run.stderr.contains("may have been delivered") && run.stderr.contains("--resend-unknown"), "\(run.stderr.suffix(600))")
+        #expect(
+            unknown == run.inFlight,
+            "the requests in flight when the worker died, and only they, are unknown: \(unknown.count) unknown, \(run.inFlight.count) in flight"
+        )
+        #expect(
+            accepted == Set(results.keys).subtracting(run.inFlight),
+            "the devices not yet sent went out afterwards: \(run.stdout.suffix(600))")
+        #expect(
+            unknown.allSatisfy {
+                results[$0]?.first.map {
+                    $0.contains("\"status\":null")
+                        && $0.contains(
+                            "\"error\":\"unknown: the connection ended after the request was sent; APNs may have delivered it"
+                        )
+                } == true
+            })
+        #expect(
+            run.stderr.contains("may have been delivered") && run.stderr.contains("--resend-unknown"),
+            "\(run.stderr.suffix(600))")
         expectNoDeviceReachedTheBackendTwice(nginx)
         #expect(nginx.arrivalsPerDevice.count == 200, "every device reached the backend once")
     }
@@ -87,14 +109,17 @@ import APNSPlatform
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
         let arrivals = nginx.arrivalsPerDevice
         #expect(arrivals.count == 200)
-        #expect(Set(arrivals.filter { $0.value == 2 }.keys) == run.inFlight && arrivals.values.allSatisfy { $0 <= 2 },
-                "the requests in flight when the worker died, and only they, were sent again, once")
+        #expect(
+            Set(arrivals.filter { $0.value == 2 }.keys) == run.inFlight && arrivals.values.allSatisfy { $0 <= 2 },
+            "the requests in flight when the worker died, and only they, were sent again, once")
     }
 
     @Test func nginxsGoAwayEveryFiftyRequestsGivesExactlyOnce() throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 0.02, requestsPerConnection: 50)
+        let nginx = try NginxProcess(
+            certificateDirectory: credentials.directory.path, delay: 0.02, requestsPerConnection: 50)
         let scratch = try TemporaryDirectory(prefix: "nginx-devices")
-        let r = try InProcess.apnsctl(arguments(nginx, devices: try SendDeliveryTests.deviceFile(500, in: scratch)), timeout: 120)
+        let r = try InProcess.apnsctl(
+            arguments(nginx, devices: try SendDeliveryTests.deviceFile(500, in: scratch)), timeout: 120)
         #expect(r.status == 0, "\(r.stderr.suffix(600))")
         let results = Self.results(r.stdout)
         #expect(results.count == 500 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
@@ -108,8 +133,10 @@ import APNSPlatform
         let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 0)
         nginx.stopBackend()
         let device = "cd00000000000000000000000000000000000000000000000000000000000001"
-        let base = ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
-                    "--cert", credentials.pushFile, "-d", device]
+        let base = [
+            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
+            "--cert", credentials.pushFile, "-d", device,
+        ]
         let json = try InProcess.apnsctl(base + ["-o", "json"])
         #expect(json.status == 1, "\(json.stderr)")
         let line = json.lines.first ?? ""
@@ -117,7 +144,9 @@ import APNSPlatform
         #expect(line.contains("\"body\":\"<html>") && line.contains("502 Bad Gateway"), "\(line)")
         let text = try InProcess.apnsctl(base)
         #expect(text.status == 1)
-        #expect(text.stdout.contains("rejected  502  -  \(device)  The server answered without an APNs reason: <html>"), "\(text.stdout)")
+        #expect(
+            text.stdout.contains("rejected  502  -  \(device)  The server answered without an APNs reason: <html>"),
+            "\(text.stdout)")
         #expect(!text.stdout.contains("\n<"), "the page is one escaped line")
     }
 
@@ -139,10 +168,19 @@ import APNSPlatform
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 })
         let accepted = Self.devices(results, with: "\"status\":200")
         let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
-        let other = results.values.first { !$0[0].contains("\"status\":200") && !$0[0].contains("\"delivery\":\"unknown\"") }
-        #expect(accepted.count + unknown.count == 200, "nothing failed for another reason: \(other?.first ?? "") \(run.stderr.suffix(600))")
-        #expect(unknown == run.inFlight, "the requests in flight at the crash, and only they, are unknown: \(unknown.count) of \(run.inFlight.count)")
-        #expect(accepted == Set(results.keys).subtracting(run.inFlight), "the devices not yet sent at the crash went out after the restart")
+        let other = results.values.first {
+            !$0[0].contains("\"status\":200") && !$0[0].contains("\"delivery\":\"unknown\"")
+        }
+        #expect(
+            accepted.count + unknown.count == 200,
+            "nothing failed for another reason: \(other?.first ?? "") \(run.stderr.suffix(600))")
+        #expect(
+            unknown == run.inFlight,
+            "the requests in flight at the crash, and only they, are unknown: \(unknown.count) of \(run.inFlight.count)"
+        )
+        #expect(
+            accepted == Set(results.keys).subtracting(run.inFlight),
+            "the devices not yet sent at the crash went out after the restart")
         #expect(run.status == 69)
         expectNoDeviceReachedTheBackendTwice(nginx)
     }

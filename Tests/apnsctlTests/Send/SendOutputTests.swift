@@ -24,7 +24,8 @@ import Testing
         #expect(r.status == 1)
         #expect(r.lines.count == 3)
         #expect(r.lines[0].hasPrefix("accepted  200  3f2a…3f2a  apns-id="), "accepted lines keep the short token")
-        #expect(r.lines[1].hasPrefix("rejected  400  BadDeviceToken  \(Self.bad)  The token is not valid"), "\(r.lines[1])")
+        #expect(
+            r.lines[1].hasPrefix("rejected  400  BadDeviceToken  \(Self.bad)  The token is not valid"), "\(r.lines[1])")
 
         let quiet = try InProcess.apnsctl(sendArguments(mock) + ["-q", "-d", Self.good, "-d", Self.bad])
         #expect(quiet.status == 1)
@@ -40,13 +41,17 @@ import Testing
     @Test func failedLinesPrintTheWholeTokenAndVerboseSaysWhatFailed() throws {
         let credentials = try TestCredentials()
         for endpoint in ["https://no-such-host.invalid:443", "https://127.0.0.1:9"] {
-            let r = try InProcess.apnsctl(["send", "--cert", credentials.pushFile, "--ca-file", credentials.caFile,
-                                               "--endpoint", endpoint, "-v", "--timeout", "20", "-d", Self.good])
+            let r = try InProcess.apnsctl([
+                "send", "--cert", credentials.pushFile, "--ca-file", credentials.caFile,
+                "--endpoint", endpoint, "-v", "--timeout", "20", "-d", Self.good,
+            ])
             #expect(r.status == 69, "\(r.stderr)")
             #expect(r.lines.count == 1 && r.lines[0].hasPrefix("failed    ---  \(Self.good)  "), "\(r.stdout)")
             let last = r.errorLines.filter { $0.hasPrefix("* ") }.last ?? ""
             #expect(last.hasPrefix("* failed after ") && !r.stderr.contains("* done in"), "\(r.stderr)")
-            #expect(last.contains(endpoint.contains("invalid") ? "cannot resolve no-such-host.invalid" : "cannot connect"), "\(last)")
+            #expect(
+                last.contains(endpoint.contains("invalid") ? "cannot resolve no-such-host.invalid" : "cannot connect"),
+                "\(last)")
         }
     }
 
@@ -56,8 +61,9 @@ import Testing
         let mock = try InProcessMock()
         let green = "\u{1B}[32maccepted\u{1B}[0m"
         func onTerminal(_ extra: [String], _ env: [String: String]) throws -> String {
-            let r = try PseudoTerminal.run([CommandRunner.apnsctlPath] + sendArguments(mock) + ["-d", Self.good] + extra,
-                                           environment: env)
+            let r = try PseudoTerminal.run(
+                [CommandRunner.apnsctlPath] + sendArguments(mock) + ["-d", Self.good] + extra,
+                environment: env)
             #expect(r.status == 0, "\(r.transcript)")
             return r.transcript
         }
@@ -83,7 +89,8 @@ import Testing
         let args = sendArguments(mock) + ["--devices", list, "--concurrency", "1"]
         func shell(_ redirect: String, _ extra: [String] = []) throws -> (PseudoTerminal.Result, Double) {
             let start = Date()
-            let r = try PseudoTerminal.run(["/bin/sh", "-c", "\"$@\" \(redirect)", "sh", CommandRunner.apnsctlPath] + args + extra)
+            let r = try PseudoTerminal.run(
+                ["/bin/sh", "-c", "\"$@\" \(redirect)", "sh", CommandRunner.apnsctlPath] + args + extra)
             return (r, Date().timeIntervalSince(start))
         }
         let summary = "sent \(count): \(count) accepted"
@@ -101,7 +108,9 @@ import Testing
 
         let (piped, _) = try shell("-o json | cat")
         #expect(piped.status == 0)
-        #expect(!piped.transcript.contains("\r\u{1B}[K") && !piped.transcript.contains("sent "), "nothing mixes into a pipe reader's output")
+        #expect(
+            !piped.transcript.contains("\r\u{1B}[K") && !piped.transcript.contains("sent "),
+            "nothing mixes into a pipe reader's output")
         #expect(piped.transcript.components(separatedBy: "\r\n").filter { $0.hasPrefix("{\"device\"") }.count == count)
 
         let (direct, _) = try shell("")

@@ -1,7 +1,8 @@
 import ArgumentParser
-@testable import APNSCtlCommands
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
 
 /// `send` has one grammar, the argument parser's. These are the command lines a hand-written fast path once
 /// got wrong, run in-process as the binary runs them: an option's value is whatever word follows it, even one
@@ -14,7 +15,9 @@ import Testing
     /// (`--experimental-dump-help`): a new option is covered without a line here.
     static func valueOptions() throws -> [String] {
         var text = ""
-        do { _ = try APNSCtl.parseAsRoot(["send", "--experimental-dump-help"]) } catch { text = APNSCtl.fullMessage(for: error) }
+        do { _ = try APNSCtl.parseAsRoot(["send", "--experimental-dump-help"]) } catch {
+            text = APNSCtl.fullMessage(for: error)
+        }
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let command = try #require(root["command"] as? [String: Any])
         let arguments = try #require(command["arguments"] as? [[String: Any]])

@@ -1,9 +1,10 @@
-@testable import APNSCtlCommands
 import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSTestSupport
 import Testing
+
+@testable import APNSCtlCommands
 
 /// `send`'s planner as a table: for every way a push is described (a payload alone, the quick flags, a `.apns`
 /// file, a Live Activity, widgets and controls, background, location with each kind of credential, mdm, voip and
@@ -52,118 +53,224 @@ import Testing
 
     static let cases: [Case] = [
         // A payload alone: the type comes from it, the topic from --topic or the certificate.
-        Case(name: "payload only: alert", payload: #"{"aps":{"alert":"hi"}}"#, topic: "com.example.app",
-             expected: .headers(.alert, 10, "com.example.app", 4096, token)),
-        Case(name: "payload only: the certificate's bundle id is the topic", payload: #"{"aps":{"alert":"hi"}}"#, credential: .development,
-             expected: .headers(.alert, 10, "com.example.dev", 4096, cert)),
-        Case(name: "background: content-available alone, priority 5", payload: #"{"aps":{"content-available":1}}"#, topic: "com.example.app",
-             expected: .headers(.background, 5, "com.example.app", 4096, token)),
-        Case(name: "background with a certificate", payload: #"{"aps":{"content-available":1},"k":1}"#, credential: .universal,
-             expected: .headers(.background, 5, "com.example.demo", 4096, cert)),
-        Case(name: "background with --priority 10 carries it (the rules judge it)", payload: #"{"aps":{"content-available":1}}"#,
-             topic: "com.example.app", priority: .immediate, expected: .headers(.background, 10, "com.example.app", 4096, token)),
-        Case(name: "mdm: no aps, the certificate's UID", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#, credential: .development,
-             expected: .headers(.mdm, 10, "com.example.dev", 4096, cert)),
+        Case(
+            name: "payload only: alert", payload: #"{"aps":{"alert":"hi"}}"#, topic: "com.example.app",
+            expected: .headers(.alert, 10, "com.example.app", 4096, token)),
+        Case(
+            name: "payload only: the certificate's bundle id is the topic", payload: #"{"aps":{"alert":"hi"}}"#,
+            credential: .development,
+            expected: .headers(.alert, 10, "com.example.dev", 4096, cert)),
+        Case(
+            name: "background: content-available alone, priority 5", payload: #"{"aps":{"content-available":1}}"#,
+            topic: "com.example.app",
+            expected: .headers(.background, 5, "com.example.app", 4096, token)),
+        Case(
+            name: "background with a certificate", payload: #"{"aps":{"content-available":1},"k":1}"#,
+            credential: .universal,
+            expected: .headers(.background, 5, "com.example.demo", 4096, cert)),
+        Case(
+            name: "background with --priority 10 carries it (the rules judge it)",
+            payload: #"{"aps":{"content-available":1}}"#,
+            topic: "com.example.app", priority: .immediate,
+            expected: .headers(.background, 10, "com.example.app", 4096, token)),
+        Case(
+            name: "mdm: no aps, the certificate's UID", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
+            credential: .development,
+            expected: .headers(.mdm, 10, "com.example.dev", 4096, cert)),
         // The quick flags, and none at all.
-        Case(name: "--alert --title --badge --sound", topic: "com.example.app",
-             alertFlags: ["alert": "Body", "title": "Title", "badge": "1", "sound": "default"],
-             expected: .headers(.alert, 10, "com.example.app", 4096, token)),
-        Case(name: "no payload and no flags: the default alert", topic: "com.example.app",
-             expected: .headers(.alert, 10, "com.example.app", 4096, token)),
-        Case(name: "token auth without --topic", payload: #"{"aps":{"alert":"hi"}}"#,
-             expected: .error(64, "--topic is required with --auth-key")),
-        Case(name: "--size-limit", payload: #"{"aps":{"alert":"hi"}}"#, topic: "com.example.app", sizeLimit: 2048,
-             expected: .headers(.alert, 10, "com.example.app", 2048, token)),
-        Case(name: "--expiration is sent", payload: #"{"aps":{"alert":"hi"}}"#, topic: "com.example.app", expiration: now + 60,
-             expected: .headers(.alert, 10, "com.example.app", 4096, token + " apns-expiration")),
+        Case(
+            name: "--alert --title --badge --sound", topic: "com.example.app",
+            alertFlags: ["alert": "Body", "title": "Title", "badge": "1", "sound": "default"],
+            expected: .headers(.alert, 10, "com.example.app", 4096, token)),
+        Case(
+            name: "no payload and no flags: the default alert", topic: "com.example.app",
+            expected: .headers(.alert, 10, "com.example.app", 4096, token)),
+        Case(
+            name: "token auth without --topic", payload: #"{"aps":{"alert":"hi"}}"#,
+            expected: .error(64, "--topic is required with --auth-key")),
+        Case(
+            name: "--size-limit", payload: #"{"aps":{"alert":"hi"}}"#, topic: "com.example.app", sizeLimit: 2048,
+            expected: .headers(.alert, 10, "com.example.app", 2048, token)),
+        Case(
+            name: "--expiration is sent", payload: #"{"aps":{"alert":"hi"}}"#, topic: "com.example.app",
+            expiration: now + 60,
+            expected: .headers(.alert, 10, "com.example.app", 4096, token + " apns-expiration")),
         // .apns files: Simulator Target Bundle is the default topic.
-        Case(name: ".apns file: its bundle is the topic", payload: #"{"Simulator Target Bundle":"com.example.sim","aps":{"alert":"hi"}}"#,
-             isAPNSFile: true, expected: .headers(.alert, 10, "com.example.sim", 4096, token)),
-        Case(name: ".apns file: --topic wins", payload: #"{"Simulator Target Bundle":"com.example.sim","aps":{"alert":"hi"}}"#,
-             isAPNSFile: true, topic: "com.example.app", expected: .headers(.alert, 10, "com.example.app", 4096, token)),
-        Case(name: ".apns file with a certificate listing the suffixed bundle", payload: #"{"Simulator Target Bundle":"com.example.demo","aps":{},"x":1}"#,
-             isAPNSFile: true, pushType: .voip, credential: .universal, expected: .headers(.voip, 10, "com.example.demo.voip", 5120, cert)),
+        Case(
+            name: ".apns file: its bundle is the topic",
+            payload: #"{"Simulator Target Bundle":"com.example.sim","aps":{"alert":"hi"}}"#,
+            isAPNSFile: true, expected: .headers(.alert, 10, "com.example.sim", 4096, token)),
+        Case(
+            name: ".apns file: --topic wins",
+            payload: #"{"Simulator Target Bundle":"com.example.sim","aps":{"alert":"hi"}}"#,
+            isAPNSFile: true, topic: "com.example.app", expected: .headers(.alert, 10, "com.example.app", 4096, token)),
+        Case(
+            name: ".apns file with a certificate listing the suffixed bundle",
+            payload: #"{"Simulator Target Bundle":"com.example.demo","aps":{},"x":1}"#,
+            isAPNSFile: true, pushType: .voip, credential: .universal,
+            expected: .headers(.voip, 10, "com.example.demo.voip", 5120, cert)),
         // Live Activities: the builder makes the type and suffixes the topic.
-        Case(name: "--live-activity start", topic: "com.example.app", event: .start, expected: .headers(.liveactivity, 10, la, 4096, token)),
-        Case(name: "--live-activity update", topic: "com.example.app", event: .update, expected: .headers(.liveactivity, 10, la, 4096, token)),
-        Case(name: "--live-activity end", topic: "com.example.app", event: .end, expected: .headers(.liveactivity, 10, la, 4096, token)),
-        Case(name: "--live-activity with --priority 5", topic: "com.example.app", priority: .powerAware, event: .update,
-             expected: .headers(.liveactivity, 5, la, 4096, token)),
-        Case(name: "--live-activity on an already suffixed topic", topic: la, event: .update, expected: .headers(.liveactivity, 10, la, 4096, token)),
-        Case(name: "Live Activity payload: the type from aps.event", payload: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
-             topic: la, expected: .headers(.liveactivity, 10, la, 4096, token)),
-        Case(name: "--live-activity --push-type alert", topic: "com.example.app", pushType: .alert, event: .update,
-             expected: .error(64, "--push-type alert: --live-activity builds a liveactivity push")),
-        Case(name: "Live Activity, certificate without a topics extension: a warning", event: .update, credential: .development,
-             expected: .headers(.liveactivity, 10, "com.example.dev.push-type.liveactivity", 4096, cert, warnings: 1)),
-        Case(name: "Live Activity, certificate whose topics lack it", event: .update, credential: .universal,
-             expected: .error(77, "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity, so APNs would answer TopicDisallowed; Live Activities need")),
-        Case(name: "Live Activity payload, certificate whose topics lack it", payload: #"{"aps":{"event":"end","timestamp":1}}"#, credential: .universal,
-             expected: .error(77, "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity")),
+        Case(
+            name: "--live-activity start", topic: "com.example.app", event: .start,
+            expected: .headers(.liveactivity, 10, la, 4096, token)),
+        Case(
+            name: "--live-activity update", topic: "com.example.app", event: .update,
+            expected: .headers(.liveactivity, 10, la, 4096, token)),
+        Case(
+            name: "--live-activity end", topic: "com.example.app", event: .end,
+            expected: .headers(.liveactivity, 10, la, 4096, token)),
+        Case(
+            name: "--live-activity with --priority 5", topic: "com.example.app", priority: .powerAware, event: .update,
+            expected: .headers(.liveactivity, 5, la, 4096, token)),
+        Case(
+            name: "--live-activity on an already suffixed topic", topic: la, event: .update,
+            expected: .headers(.liveactivity, 10, la, 4096, token)),
+        Case(
+            name: "Live Activity payload: the type from aps.event",
+            payload: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
+            topic: la, expected: .headers(.liveactivity, 10, la, 4096, token)),
+        Case(
+            name: "--live-activity --push-type alert", topic: "com.example.app", pushType: .alert, event: .update,
+            expected: .error(64, "--push-type alert: --live-activity builds a liveactivity push")),
+        Case(
+            name: "Live Activity, certificate without a topics extension: a warning", event: .update,
+            credential: .development,
+            expected: .headers(.liveactivity, 10, "com.example.dev.push-type.liveactivity", 4096, cert, warnings: 1)),
+        Case(
+            name: "Live Activity, certificate whose topics lack it", event: .update, credential: .universal,
+            expected: .error(
+                77,
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity, so APNs would answer TopicDisallowed; Live Activities need"
+            )),
+        Case(
+            name: "Live Activity payload, certificate whose topics lack it",
+            payload: #"{"aps":{"event":"end","timestamp":1}}"#, credential: .universal,
+            expected: .error(
+                77,
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity"
+            )),
         // Widgets and controls: no priority or expiration unless given.
-        Case(name: "--content-changed --push-type widgets", topic: "com.example.app", pushType: .widgets, contentChanged: true,
-             expected: .headers(.widgets, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
-        Case(name: "--content-changed --push-type controls", topic: "com.example.app", pushType: .controls, contentChanged: true,
-             expected: .headers(.controls, nil, "com.example.app.push-type.controls", 4096, "authorization apns-topic apns-push-type")),
-        Case(name: "widgets with --priority and --expiration: sent, and a warning", topic: "com.example.app", pushType: .widgets, priority: .powerAware,
-             contentChanged: true, expiration: now + 3600,
-             expected: .headers(.widgets, 5, "com.example.app.push-type.widgets", 4096, token + " apns-expiration", warnings: 1)),
-        Case(name: "content-changed payload on a controls topic", payload: #"{"aps":{"content-changed":true}}"#, topic: "com.example.app.push-type.controls",
-             expected: .headers(.controls, nil, "com.example.app.push-type.controls", 4096, "authorization apns-topic apns-push-type")),
-        Case(name: "--content-changed without widgets or controls", topic: "com.example.app", contentChanged: true,
-             expected: .error(64, "--content-changed: aps holds only content-changed")),
-        Case(name: "content-changed payload without widgets or controls", payload: #"{"aps":{"content-changed":true}}"#, topic: "com.example.app",
-             expected: .error(64, "(inline): aps holds only content-changed")),
-        Case(name: "--content-changed --push-type alert", topic: "com.example.app", pushType: .alert, contentChanged: true,
-             expected: .error(64, "--push-type alert: --content-changed builds a widgets or controls push")),
-        Case(name: "widgets, certificate whose topics lack it", pushType: .widgets, contentChanged: true, credential: .universal,
-             expected: .error(77, "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.widgets, so APNs would answer TopicDisallowed; widgets pushes need a certificate listing that topic or token auth")),
-        Case(name: "widgets, certificate without a topics extension", pushType: .widgets, contentChanged: true, credential: .development,
-             expected: .headers(.widgets, nil, "com.example.dev.push-type.widgets", 4096, "apns-topic apns-push-type")),
+        Case(
+            name: "--content-changed --push-type widgets", topic: "com.example.app", pushType: .widgets,
+            contentChanged: true,
+            expected: .headers(
+                .widgets, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
+        Case(
+            name: "--content-changed --push-type controls", topic: "com.example.app", pushType: .controls,
+            contentChanged: true,
+            expected: .headers(
+                .controls, nil, "com.example.app.push-type.controls", 4096, "authorization apns-topic apns-push-type")),
+        Case(
+            name: "widgets with --priority and --expiration: sent, and a warning", topic: "com.example.app",
+            pushType: .widgets, priority: .powerAware,
+            contentChanged: true, expiration: now + 3600,
+            expected: .headers(
+                .widgets, 5, "com.example.app.push-type.widgets", 4096, token + " apns-expiration", warnings: 1)),
+        Case(
+            name: "content-changed payload on a controls topic", payload: #"{"aps":{"content-changed":true}}"#,
+            topic: "com.example.app.push-type.controls",
+            expected: .headers(
+                .controls, nil, "com.example.app.push-type.controls", 4096, "authorization apns-topic apns-push-type")),
+        Case(
+            name: "--content-changed without widgets or controls", topic: "com.example.app", contentChanged: true,
+            expected: .error(64, "--content-changed: aps holds only content-changed")),
+        Case(
+            name: "content-changed payload without widgets or controls", payload: #"{"aps":{"content-changed":true}}"#,
+            topic: "com.example.app",
+            expected: .error(64, "(inline): aps holds only content-changed")),
+        Case(
+            name: "--content-changed --push-type alert", topic: "com.example.app", pushType: .alert,
+            contentChanged: true,
+            expected: .error(64, "--push-type alert: --content-changed builds a widgets or controls push")),
+        Case(
+            name: "widgets, certificate whose topics lack it", pushType: .widgets, contentChanged: true,
+            credential: .universal,
+            expected: .error(
+                77,
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.widgets, so APNs would answer TopicDisallowed; widgets pushes need a certificate listing that topic or token auth"
+            )),
+        Case(
+            name: "widgets, certificate without a topics extension", pushType: .widgets, contentChanged: true,
+            credential: .development,
+            expected: .headers(.widgets, nil, "com.example.dev.push-type.widgets", 4096, "apns-topic apns-push-type")),
         // Location: token auth only.
-        Case(name: "location by --push-type, token", payload: #"{"aps":{},"q":1}"#, topic: "com.example.app.location-query", pushType: .location,
-             expected: .headers(.location, 10, "com.example.app.location-query", 4096, token)),
-        Case(name: "location by the topic's suffix, token", payload: #"{"aps":{},"q":1}"#, topic: "com.example.app.location-query",
-             expected: .headers(.location, 10, "com.example.app.location-query", 4096, token)),
-        Case(name: "location by --push-type, certificate", payload: #"{"aps":{},"q":1}"#, pushType: .location, credential: .development,
-             expected: .error(77, "--cert dev.pem: location pushes take token auth only")),
-        Case(name: "location by the topic's suffix, certificate listing topics", payload: #"{"aps":{},"q":1}"#,
-             topic: "com.example.demo.location-query", credential: .universal, expected: .error(77, "--cert demo.pem: location pushes take token auth only")),
+        Case(
+            name: "location by --push-type, token", payload: #"{"aps":{},"q":1}"#,
+            topic: "com.example.app.location-query", pushType: .location,
+            expected: .headers(.location, 10, "com.example.app.location-query", 4096, token)),
+        Case(
+            name: "location by the topic's suffix, token", payload: #"{"aps":{},"q":1}"#,
+            topic: "com.example.app.location-query",
+            expected: .headers(.location, 10, "com.example.app.location-query", 4096, token)),
+        Case(
+            name: "location by --push-type, certificate", payload: #"{"aps":{},"q":1}"#, pushType: .location,
+            credential: .development,
+            expected: .error(77, "--cert dev.pem: location pushes take token auth only")),
+        Case(
+            name: "location by the topic's suffix, certificate listing topics", payload: #"{"aps":{},"q":1}"#,
+            topic: "com.example.demo.location-query", credential: .universal,
+            expected: .error(77, "--cert demo.pem: location pushes take token auth only")),
         // The other suffixed types.
-        Case(name: "voip: the certificate's suffixed topic, 5 KB", payload: #"{"aps":{},"caller":"Ada"}"#, pushType: .voip, credential: .universal,
-             expected: .headers(.voip, 10, "com.example.demo.voip", 5120, cert)),
-        Case(name: "voip by the topic's suffix, token", payload: #"{"aps":{},"caller":"Ada"}"#, topic: "com.example.app.voip",
-             expected: .headers(.voip, 10, "com.example.app.voip", 5120, token)),
-        Case(name: "complication with a certificate listing it", payload: #"{"aps":{},"x":1}"#, pushType: .complication, credential: .universal,
-             expected: .headers(.complication, 10, "com.example.demo.complication", 4096, cert)),
-        Case(name: "fileprovider by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#, topic: "com.example.app.pushkit.fileprovider",
-             expected: .headers(.fileprovider, 10, "com.example.app.pushkit.fileprovider", 4096, token)),
-        Case(name: "fileprovider, certificate whose topics lack it", payload: #"{"aps":{},"x":1}"#, topic: "com.example.demo.pushkit.fileprovider",
-             credential: .universal, expected: .error(77, "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.pushkit.fileprovider")),
-        Case(name: "pushtotalk by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#, topic: "com.example.app.voip-ptt",
-             expected: .headers(.pushtotalk, 10, "com.example.app.voip-ptt", 4096, token)),
+        Case(
+            name: "voip: the certificate's suffixed topic, 5 KB", payload: #"{"aps":{},"caller":"Ada"}"#,
+            pushType: .voip, credential: .universal,
+            expected: .headers(.voip, 10, "com.example.demo.voip", 5120, cert)),
+        Case(
+            name: "voip by the topic's suffix, token", payload: #"{"aps":{},"caller":"Ada"}"#,
+            topic: "com.example.app.voip",
+            expected: .headers(.voip, 10, "com.example.app.voip", 5120, token)),
+        Case(
+            name: "complication with a certificate listing it", payload: #"{"aps":{},"x":1}"#, pushType: .complication,
+            credential: .universal,
+            expected: .headers(.complication, 10, "com.example.demo.complication", 4096, cert)),
+        Case(
+            name: "fileprovider by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#,
+            topic: "com.example.app.pushkit.fileprovider",
+            expected: .headers(.fileprovider, 10, "com.example.app.pushkit.fileprovider", 4096, token)),
+        Case(
+            name: "fileprovider, certificate whose topics lack it", payload: #"{"aps":{},"x":1}"#,
+            topic: "com.example.demo.pushkit.fileprovider",
+            credential: .universal,
+            expected: .error(
+                77,
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.pushkit.fileprovider"
+            )),
+        Case(
+            name: "pushtotalk by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#,
+            topic: "com.example.app.voip-ptt",
+            expected: .headers(.pushtotalk, 10, "com.example.app.voip-ptt", 4096, token)),
     ]
 
     /// The planner's pure steps, as `makePlan` runs them: the description, the payload, the headers.
     static func plan(_ c: Case) throws(CLIError) -> (headers: PushHeaders, request: PushRequest) {
-        let description = PushDescription(topic: c.topic, pushType: c.pushType, priority: c.priority, liveActivity: c.event,
-                                          contentChanged: c.contentChanged, sizeLimit: c.sizeLimit)
+        let description = PushDescription(
+            topic: c.topic, pushType: c.pushType, priority: c.priority, liveActivity: c.event,
+            contentChanged: c.contentChanged, sizeLimit: c.sizeLimit)
         let requested = try description.requestedType()
         var flags = PayloadFlags()
         flags.liveActivity = c.event
         flags.contentChanged = c.contentChanged
-        (flags.alert, flags.title, flags.badge, flags.sound) = (c.alertFlags["alert"], c.alertFlags["title"], c.alertFlags["badge"], c.alertFlags["sound"])
-        let read = c.payload.map { SendPayload(payload: Payload(bytes: Array($0.utf8), isAPNSFile: c.isAPNSFile), name: "(inline)") }
-        let payload = try SendPayload.applying(flags, to: read, type: requested, now: now)
-        let rule: CertificatePushRule? = switch c.credential {
-        case .token: nil
-        case .development: CertificatePushRule(info: CredentialFixtures.development.info, label: "--cert dev.pem", mockFile: nil)
-        case .universal: CertificatePushRule(info: CredentialFixtures.universal.info, label: "--cert demo.pem", mockFile: nil)
+        (flags.alert, flags.title, flags.badge, flags.sound) = (
+            c.alertFlags["alert"], c.alertFlags["title"], c.alertFlags["badge"], c.alertFlags["sound"]
+        )
+        let read = c.payload.map {
+            SendPayload(payload: Payload(bytes: Array($0.utf8), isAPNSFile: c.isAPNSFile), name: "(inline)")
         }
-        let headers = try PushHeaders.plan(description, requested: requested, payload: payload, parsed: ParsedPayload(payload.payload),
-                                           certificate: rule, expiration: c.expiration)
-        let request = headers.request(body: payload.payload.body, collapseID: nil, apnsID: nil,
-                                      bearerToken: c.credential == .token ? "eyJ.token" : nil)
+        let payload = try SendPayload.applying(flags, to: read, type: requested, now: now)
+        let rule: CertificatePushRule? =
+            switch c.credential {
+            case .token: nil
+            case .development:
+                CertificatePushRule(info: CredentialFixtures.development.info, label: "--cert dev.pem", mockFile: nil)
+            case .universal:
+                CertificatePushRule(info: CredentialFixtures.universal.info, label: "--cert demo.pem", mockFile: nil)
+            }
+        let headers = try PushHeaders.plan(
+            description, requested: requested, payload: payload, parsed: ParsedPayload(payload.payload),
+            certificate: rule, expiration: c.expiration)
+        let request = headers.request(
+            body: payload.payload.body, collapseID: nil, apnsID: nil,
+            bearerToken: c.credential == .token ? "eyJ.token" : nil)
         return (headers, request)
     }
 
@@ -207,10 +314,15 @@ import Testing
         let device = String(repeating: "3f2a", count: 16)
         for mode in ["--dry-run", "--endpoint=https://127.0.0.1:9"] {
             let t = TestWorld(home: dir.path)
-            let status = t.run(["send", mode, "--cert", cert, "--content-changed", "--push-type", "widgets", "-d", device])
+            let status = t.run([
+                "send", mode, "--cert", cert, "--content-changed", "--push-type", "widgets", "-d", device,
+            ])
             #expect(status == 77, "\(mode): \(t.stderr.text)")
-            #expect(t.stderr.lines == ["error: --cert \(cert): its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.widgets, so APNs would answer TopicDisallowed; widgets pushes need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.demo.push-type.widgets"],
-                    "\(t.stderr.text)")
+            #expect(
+                t.stderr.lines == [
+                    "error: --cert \(cert): its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.widgets, so APNs would answer TopicDisallowed; widgets pushes need a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.demo.push-type.widgets"
+                ],
+                "\(t.stderr.text)")
             #expect(t.stdout.text.isEmpty)
         }
     }

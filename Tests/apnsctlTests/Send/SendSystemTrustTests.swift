@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// `send` without `--ca-file` trusts the system store as OpenSSL and curl do (`SSL_CERT_FILE`, `SSL_CERT_DIR`
 /// honoured), searching the hashed directory instead of parsing the whole bundle.
@@ -25,11 +25,14 @@ import APNSPlatform
     }
 
     func send(_ environment: [String: String], traced: String? = nil) throws -> CommandResult {
-        let args = ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--cert", mock.certificate,
-                    "-d", "cd00000000000000000000000000000000000000000000000000000000000001"]
+        let args = [
+            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--cert", mock.certificate,
+            "-d", "cd00000000000000000000000000000000000000000000000000000000000001",
+        ]
         if let traced {
-            return try CommandRunner.run("strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", traced, CommandRunner.apnsctlPath] + args,
-                                         environment: environment)
+            return try CommandRunner.run(
+                "strace", ["-f", "-qq", "-e", "trace=openat,open", "-o", traced, CommandRunner.apnsctlPath] + args,
+                environment: environment)
         }
         return try InProcess.apnsctl(args, environment: environment)
     }
@@ -52,7 +55,8 @@ import APNSPlatform
         let r = try send(["SSL_CERT_DIR": dir, "SSL_CERT_FILE": ""])
         #expect(r.status == 69)
         #expect(r.stderr.contains("searched SSL_CERT_DIR=\(dir)"), "\(r.stderr)")
-        #expect(r.stderr.contains("openssl rehash") && r.stderr.contains("--ca-file") && r.stderr.contains("--insecure"))
+        #expect(
+            r.stderr.contains("openssl rehash") && r.stderr.contains("--ca-file") && r.stderr.contains("--insecure"))
         #expect(mock.receiptsPerDevice().isEmpty, "the mock received nothing")
     }
 
@@ -66,7 +70,10 @@ import APNSPlatform
     @Test func aMissingSSLCertFileIs66() throws {
         let r = try send(["SSL_CERT_FILE": scratch.file("missing.pem")])
         #expect(r.status == 66)
-        #expect(r.stderr.contains("SSL_CERT_FILE=\(scratch.file("missing.pem")): cannot load CA certificates: no such file"), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "SSL_CERT_FILE=\(scratch.file("missing.pem")): cannot load CA certificates: no such file"),
+            "\(r.stderr)")
     }
 
     /// The point of the hashed directory: the handshake opens the one CA it needs, never the bundle.

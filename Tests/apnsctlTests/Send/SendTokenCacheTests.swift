@@ -10,9 +10,12 @@ import Testing
     static let device = "ab00000000000000000000000000000000000000000000000000000000000001"
 
     private func send(_ mock: InProcessMock, key: String, cache: TemporaryDirectory) throws -> CommandResult {
-        try InProcess.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", key,
-                                   "--team-id", mock.teamID, "--topic", mock.bundleID, "--alert", "hi", "-d", Self.device],
-                                  environment: ["XDG_CACHE_HOME": cache.path])
+        try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", key,
+                "--team-id", mock.teamID, "--topic", mock.bundleID, "--alert", "hi", "-d", Self.device,
+            ],
+            environment: ["XDG_CACHE_HOME": cache.path])
     }
 
     @Test func anotherKeyUnderTheSameFileNameGetsANewTokenThatTheMockHoldingItAccepts() throws {
@@ -54,16 +57,24 @@ import Testing
         let mock = try InProcessMock()
         let cache = try TemporaryDirectory(prefix: "cache")
         let keys = try TemporaryDirectory(prefix: "keys")
-        let path = try keys.write("AuthKey_\(mock.keyID).p8", try String(contentsOfFile: mock.authKey, encoding: .utf8), mode: 0o600)
+        let path = try keys.write(
+            "AuthKey_\(mock.keyID).p8", try String(contentsOfFile: mock.authKey, encoding: .utf8), mode: 0o600)
         let earlier = try InProcess.apnsctl(["jwt", "--auth-key", path, "--team-id", mock.teamID]).stdout
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let stranger = try InProcess.apnsctl(["jwt", "--auth-key", try keys.write("AuthKey_\(mock.keyID).other.p8",
-            try CredentialGenerator.makeSigningKey().privateKey.pkcs8PEM(passphrase: nil), mode: 0o600), "--key-id", mock.keyID,
-            "--team-id", mock.teamID]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stranger = try InProcess.apnsctl([
+            "jwt", "--auth-key",
+            try keys.write(
+                "AuthKey_\(mock.keyID).other.p8",
+                try CredentialGenerator.makeSigningKey().privateKey.pkcs8PEM(passphrase: nil), mode: 0o600), "--key-id",
+            mock.keyID,
+            "--team-id", mock.teamID,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(earlier.split(separator: ".").count == 3 && stranger.split(separator: ".").count == 3)
-        let oldLine = "sha256:" + String(try CommandRunner.run("openssl", ["dgst", "-sha256", "-r", path]).stdout.prefix(64))
-        try FileManager.default.createDirectory(atPath: cache.file("apnsctl"), withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        let oldLine =
+            "sha256:" + String(try CommandRunner.run("openssl", ["dgst", "-sha256", "-r", path]).stdout.prefix(64))
+        try FileManager.default.createDirectory(
+            atPath: cache.file("apnsctl"), withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         let cacheFile = try cache.write("apnsctl/token-\(mock.teamID)-\(mock.keyID).jwt", "", mode: 0o600)
         for (token, reused) in [(earlier, true), (stranger, false)] {
             try Data((token + "\n" + oldLine + "\n").utf8).write(to: URL(fileURLWithPath: cacheFile))

@@ -1,9 +1,9 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// `apnsctl send` exit codes 64/65/66/77 and `--dry-run`: all decided before connecting to anything
 /// (the endpoint below is a closed port, so a connection attempt would show up as 69).
@@ -17,37 +17,42 @@ import APNSPlatform
     }
 
     private func send(_ args: [String], stdin: [UInt8]? = nil, passphrase: String = "") throws -> CommandResult {
-        try InProcess.apnsctl(["send"] + args, stdin: stdin,
-                                  environment: ["XDG_CACHE_HOME": scratch.path, "APNSCTL_TEAM_ID": "", "APNSCTL_PASSPHRASE": passphrase])
+        try InProcess.apnsctl(
+            ["send"] + args, stdin: stdin,
+            environment: ["XDG_CACHE_HOME": scratch.path, "APNSCTL_TEAM_ID": "", "APNSCTL_PASSPHRASE": passphrase])
     }
 
-    private var certArgs: [String] { ["--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "-d", token] }
+    private var certArgs: [String] {
+        ["--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "-d", token]
+    }
 
     @Test func payloadAndDevicesCannotBothBeStandardInput() throws {
-        let r = try send(["-", "--devices", "-", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9"],
-                         stdin: Array("{\"aps\":{\"alert\":\"x\"}}\n".utf8))
+        let r = try send(
+            ["-", "--devices", "-", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9"],
+            stdin: Array("{\"aps\":{\"alert\":\"x\"}}\n".utf8))
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("error: PAYLOAD - and --devices - both read standard input"))
     }
 
-    @Test(arguments: [
-        (["--priority", "7"], "--priority"),
-        (["--push-type", "banner"], "--push-type"),
-        (["--collapse-id", String(repeating: "x", count: 65)], "--collapse-id"),
-        (["--apns-id", "not-a-uuid"], "--apns-id"),
-        (["--expiration", "tomorrow"], "--expiration"),
-        (["--size-limit", "huge"], "--size-limit"),
-        (["--env", "staging"], "--env"),
-        (["--endpoint", "http://127.0.0.1:2197"], "--endpoint"),
-        (["--endpoint", "https://127.0.0.1:2197/3/device"], "--endpoint"),
-        (["--concurrency", "0"], "--concurrency"),
-        (["--timeout", "0"], "--timeout"),
-        (["-o", "xml"], "-o"),
-        (["--badge", "-1"], "--badge"),
-        (["-d", "zz"], "--device"),
-        (["-d", "abc"], "--device"),
-        (["{\"aps\":{}}", "--alert", "hi"], "--alert"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["--priority", "7"], "--priority"),
+            (["--push-type", "banner"], "--push-type"),
+            (["--collapse-id", String(repeating: "x", count: 65)], "--collapse-id"),
+            (["--apns-id", "not-a-uuid"], "--apns-id"),
+            (["--expiration", "tomorrow"], "--expiration"),
+            (["--size-limit", "huge"], "--size-limit"),
+            (["--env", "staging"], "--env"),
+            (["--endpoint", "http://127.0.0.1:2197"], "--endpoint"),
+            (["--endpoint", "https://127.0.0.1:2197/3/device"], "--endpoint"),
+            (["--concurrency", "0"], "--concurrency"),
+            (["--timeout", "0"], "--timeout"),
+            (["-o", "xml"], "-o"),
+            (["--badge", "-1"], "--badge"),
+            (["-d", "zz"], "--device"),
+            (["-d", "abc"], "--device"),
+            (["{\"aps\":{}}", "--alert", "hi"], "--alert"),
+        ] as [([String], String)])
     func badFlagValuesAre64(_ extra: [String], _ flag: String) throws {
         let r = try send(certArgs + extra)
         #expect(r.status == 64, "\(extra): \(r.stderr)")
@@ -124,8 +129,9 @@ import APNSPlatform
 
     @Test func expiredCertificateIs77() throws {
         let now = SystemClock.now()
-        let expired = try credentials.writePushCertificate("old.pem", kind: .development,
-                                                           validity: Validity(notBefore: now - 400 * 86_400, notAfter: now - 86_400))
+        let expired = try credentials.writePushCertificate(
+            "old.pem", kind: .development,
+            validity: Validity(notBefore: now - 400 * 86_400, notAfter: now - 86_400))
         let r = try send(["--cert", expired, "-d", token, "--endpoint", "https://127.0.0.1:9"])
         #expect(r.status == 77)
         #expect(r.stderr.contains("expired"))
@@ -138,9 +144,11 @@ import APNSPlatform
     }
 
     @Test func dryRunPrintsTheRequestAndCurlWithoutSecrets() throws {
-        let r = try send(["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", "com.example.demo.voip",
-                          "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--collapse-id", "c1",
-                          "{\"aps\":{}, \"call\":\"it's me\"}"])
+        let r = try send([
+            "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", "com.example.demo.voip",
+            "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--collapse-id", "c1",
+            "{\"aps\":{}, \"call\":\"it's me\"}",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let out = r.stdout
         #expect(out.hasPrefix("POST https://127.0.0.1:9/3/device/\(token)\n"))
@@ -150,7 +158,9 @@ import APNSPlatform
         #expect(out.contains("curl --http2"))
         // The token goes to curl in its config on standard input (a here-document), never as an argument.
         #expect(out.contains("--config -"))
-        #expect(out.hasSuffix(" <<APNS_CURL_CONFIG\nheader = \"authorization: bearer $APNS_JWT\"\nAPNS_CURL_CONFIG\n"), "\(out)")
+        #expect(
+            out.hasSuffix(" <<APNS_CURL_CONFIG\nheader = \"authorization: bearer $APNS_JWT\"\nAPNS_CURL_CONFIG\n"),
+            "\(out)")
         #expect(out.contains("-H 'apns-collapse-id: c1'"))
         #expect(out.contains("--data-binary '{\"aps\":{}, \"call\":\"it'\\''s me\"}'"))
         #expect(out.contains("apnsctl jwt --auth-key"))
@@ -171,32 +181,51 @@ import APNSPlatform
     @Test func dryRunTellsCurlTheCertificateFormatByContentNotName() throws {
         // A PKCS#12 file named .pem, and a PEM file named .p12: curl must be told what each really is.
         let p12 = scratch.file("push.pem")
-        let made = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12,
-                                                     "-passout", "pass:demo-pass"])
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-in", credentials.pushFile, "-out", p12,
+                "-passout", "pass:demo-pass",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
-        let fromP12 = try send(["--cert", p12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"],
-                               stdin: nil, passphrase: "demo-pass")
+        let fromP12 = try send(
+            ["--cert", p12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"],
+            stdin: nil, passphrase: "demo-pass")
         #expect(fromP12.status == 0, "\(fromP12.stderr)")
         #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
-        #expect(fromP12.stdout.contains("APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | sed "), "\(fromP12.stdout)")
+        #expect(
+            fromP12.stdout.contains("APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | sed "),
+            "\(fromP12.stdout)")
         #expect(fromP12.stdout.contains("--config -") && fromP12.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"))
         #expect(!fromP12.stdout.contains("--pass"))
         #expect(!fromP12.stdout.contains("demo-pass"))
 
         let pemNamedP12 = scratch.file("push.p12")
         try FileManager.default.copyItem(atPath: credentials.pushFile, toPath: pemNamedP12)
-        let fromPEM = try send(["--cert", pemNamedP12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"])
+        let fromPEM = try send([
+            "--cert", pemNamedP12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x",
+        ])
         #expect(fromPEM.status == 0, "\(fromPEM.stderr)")
         #expect(!fromPEM.stdout.contains("--cert-type"))
         #expect(!fromPEM.stdout.contains("APNS_PASSPHRASE"))
 
         // A PEM certificate with an encrypted key beside it: curl needs --pass, but no --cert-type.
-        let certOnly = scratch.file("only-cert.pem"), encryptedKey = scratch.file("enc.key")
+        let certOnly = scratch.file("only-cert.pem")
+        let encryptedKey = scratch.file("enc.key")
         #expect(try CommandRunner.run("openssl", ["x509", "-in", credentials.pushFile, "-out", certOnly]).status == 0)
-        #expect(try CommandRunner.run("openssl", ["pkey", "-in", credentials.pushFile, "-aes256", "-passout", "pass:k3y",
-                                                   "-out", encryptedKey]).status == 0)
-        let fromEncrypted = try send(["--cert", certOnly, "--key", encryptedKey, "--endpoint", "https://127.0.0.1:9",
-                                      "-d", token, "--dry-run", "--alert", "x"], passphrase: "k3y")
+        #expect(
+            try CommandRunner.run(
+                "openssl",
+                [
+                    "pkey", "-in", credentials.pushFile, "-aes256", "-passout", "pass:k3y",
+                    "-out", encryptedKey,
+                ]
+            ).status == 0)
+        let fromEncrypted = try send(
+            [
+                "--cert", certOnly, "--key", encryptedKey, "--endpoint", "https://127.0.0.1:9",
+                "-d", token, "--dry-run", "--alert", "x",
+            ], passphrase: "k3y")
         #expect(fromEncrypted.status == 0, "\(fromEncrypted.stderr)")
         #expect(!fromEncrypted.stdout.contains("--cert-type"))
         #expect(fromEncrypted.stdout.contains("--key \"$APNS_KEY\""))
@@ -207,10 +236,15 @@ import APNSPlatform
     @Test func helpDescribesEveryFlagAndExitCodes() throws {
         let r = try InProcess.apnsctl(["send", "--help"])
         #expect(r.status == 0)
-        for flag in ["--device", "--devices", "--topic", "--cert", "--key", "--passphrase", "--passphrase-file", "--auth-key",
-                     "--key-id", "--team-id", "--no-token-cache", "--env", "--endpoint", "--ca-file", "--insecure", "--push-type",
-                     "--priority", "--expiration", "--collapse-id", "--apns-id", "--size-limit", "--minify", "--alert", "--badge",
-                     "--sound", "--concurrency", "--timeout", "--output", "--quiet", "--color", "--verbose", "--dry-run", "Examples:", "69"] {
+        for flag in [
+            "--device", "--devices", "--topic", "--cert", "--key", "--passphrase", "--passphrase-file", "--auth-key",
+            "--key-id", "--team-id", "--no-token-cache", "--env", "--endpoint", "--ca-file", "--insecure",
+            "--push-type",
+            "--priority", "--expiration", "--collapse-id", "--apns-id", "--size-limit", "--minify", "--alert",
+            "--badge",
+            "--sound", "--concurrency", "--timeout", "--output", "--quiet", "--color", "--verbose", "--dry-run",
+            "Examples:", "69",
+        ] {
             #expect(r.stdout.contains(flag), "help lacks \(flag)")
         }
     }

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md, "Exit codes": the token cache is never reached through something that is not ours. A FIFO, a link
 /// or another user's file at the cache path, or a linked cache dir, is skipped with a warning (a new token is
@@ -10,8 +10,11 @@ import APNSPlatform
     static let device = String(repeating: "5e", count: 32)
 
     static func sendArguments(_ mock: InProcessMock, authKey: String? = nil, caFile: String? = nil) -> [String] {
-        ["send", "--endpoint", mock.endpoint, "--ca-file", caFile ?? mock.caFile, "--auth-key", authKey ?? mock.authKey,
-         "--team-id", mock.teamID, "--topic", mock.bundleID, "-d", device, "--alert", "hi"]
+        [
+            "send", "--endpoint", mock.endpoint, "--ca-file", caFile ?? mock.caFile, "--auth-key",
+            authKey ?? mock.authKey,
+            "--team-id", mock.teamID, "--topic", mock.bundleID, "-d", device, "--alert", "hi",
+        ]
     }
 
     /// The cache file `send` uses for the mock's key under `cacheHome`.
@@ -22,8 +25,9 @@ import APNSPlatform
     @Test func aFIFOAtTheCachePathIsSkippedWithAWarningAndNothingHangs() throws {
         let mock = try InProcessMock()
         let home = try TemporaryDirectory(prefix: "fifo-cache")
-        try FileManager.default.createDirectory(atPath: home.file("apnsctl"), withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home.file("apnsctl"), withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         let fifo = Self.cacheFile(mock, cacheHome: home.path)
         #expect(mkfifo(fifo, 0o600) == 0)
 
@@ -32,8 +36,11 @@ import APNSPlatform
         #expect(!r.timedOut && r.seconds < 10, "send waited on the FIFO (\(r.seconds) s)")
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.hasPrefix("accepted"), "\(r.stdout)")
-        #expect(r.errorLines == ["warning: \(fifo): is a FIFO, not a regular file; the provider token cache is skipped "
-                                 + "(a new token is signed and not stored); remove it, or pass --no-token-cache"], "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "warning: \(fifo): is a FIFO, not a regular file; the provider token cache is skipped "
+                    + "(a new token is signed and not stored); remove it, or pass --no-token-cache"
+            ], "\(r.stderr)")
         var st = stat()
         #expect(lstat(fifo, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO, "the FIFO is left as it was")
     }
@@ -41,8 +48,9 @@ import APNSPlatform
     @Test func aLinkAtTheCachePathIsNeitherFollowedNorReplaced() throws {
         let mock = try InProcessMock()
         let home = try TemporaryDirectory(prefix: "link-cache")
-        try FileManager.default.createDirectory(atPath: home.file("apnsctl"), withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home.file("apnsctl"), withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         let target = try home.write("elsewhere.txt", "not a token\n", mode: 0o644)
         let link = Self.cacheFile(mock, cacheHome: home.path)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
@@ -50,7 +58,9 @@ import APNSPlatform
         let r = try InProcess.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": home.path], timeout: 20)
 
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(link): is a symbolic link (not followed)"), "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(link): is a symbolic link (not followed)"),
+            "\(r.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
         #expect(try home.read("elsewhere.txt") == "not a token\n")
         #expect(OtherUser.ownerAndMode(target)?.mode == 0o644)
@@ -60,8 +70,9 @@ import APNSPlatform
     func anotherUsersFileAtTheCachePathIsSkippedAndLeftAlone() throws {
         let mock = try InProcessMock()
         let home = try TemporaryDirectory(prefix: "foreign-cache")
-        try FileManager.default.createDirectory(atPath: home.file("apnsctl"), withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home.file("apnsctl"), withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         let file = Self.cacheFile(mock, cacheHome: home.path)
         // A token their key signed would be refused by the signature check anyway; this one is theirs by owner.
         try "planted\n".write(toFile: file, atomically: false, encoding: .utf8)
@@ -89,9 +100,12 @@ import APNSPlatform
         let r = try InProcess.apnsctl(Self.sendArguments(mock), environment: ["XDG_CACHE_HOME": cacheHome], timeout: 20)
 
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(cacheHome)/apnsctl: is a symbolic link"), "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1 && r.stderr.hasPrefix("warning: \(cacheHome)/apnsctl: is a symbolic link"),
+            "\(r.stderr)")
         #expect(OtherUser.ownerAndMode(other + "/theirs")?.mode == 0o755, "the linked folder's mode changed")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: other + "/theirs").isEmpty, "a token was written there")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: other + "/theirs").isEmpty, "a token was written there")
     }
 
     /// `HOME` unset and a uid with no password entry: no cache (a warning), and nothing where the old code put
@@ -102,24 +116,35 @@ import APNSPlatform
         let base = try TemporaryDirectory(prefix: "no-home")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base.path)
         // The key and CA where that uid can read them.
-        let authKey = base.file("AuthKey_\(mock.keyID).p8"), caFile = base.file("ca.pem")
+        let authKey = base.file("AuthKey_\(mock.keyID).p8")
+        let caFile = base.file("ca.pem")
         try FileManager.default.copyItem(atPath: mock.authKey, toPath: authKey)
         try FileManager.default.copyItem(atPath: mock.caFile, toPath: caFile)
-        for file in [authKey, caFile] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file) }
+        for file in [authKey, caFile] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        }
         let privateTmp = base.file("tmp")
-        try FileManager.default.createDirectory(atPath: privateTmp, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o1777])
+        try FileManager.default.createDirectory(
+            atPath: privateTmp, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o1777])
         #expect(getpwuid(OtherUser.uidWithoutPasswordEntry) == nil)
 
-        let r = try CommandRunner.run("env", ["-u", "HOME", "-u", "XDG_CACHE_HOME", "TMPDIR=\(privateTmp)", "setpriv"]
-                                      + OtherUser.prefix(uid: OtherUser.uidWithoutPasswordEntry)
-                                      + [CommandRunner.apnsctlPath] + Self.sendArguments(mock, authKey: authKey, caFile: caFile),
-                                      directory: base.path, timeout: 20)
+        let r = try CommandRunner.run(
+            "env",
+            ["-u", "HOME", "-u", "XDG_CACHE_HOME", "TMPDIR=\(privateTmp)", "setpriv"]
+                + OtherUser.prefix(uid: OtherUser.uidWithoutPasswordEntry)
+                + [CommandRunner.apnsctlPath] + Self.sendArguments(mock, authKey: authKey, caFile: caFile),
+            directory: base.path, timeout: 20)
 
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.errorLines == ["warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database has none): "
-                                 + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"], "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: Self.cacheFile(mock, cacheHome: "/tmp/.cache")), "a token was cached in /tmp")
+        #expect(
+            r.errorLines == [
+                "warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database has none): "
+                    + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
+            ], "\(r.stderr)")
+        #expect(
+            !FileManager.default.fileExists(atPath: Self.cacheFile(mock, cacheHome: "/tmp/.cache")),
+            "a token was cached in /tmp")
         #expect(try FileManager.default.contentsOfDirectory(atPath: privateTmp).isEmpty)
     }
 
@@ -128,11 +153,15 @@ import APNSPlatform
     func noHomeDirectoryMeansTheMockAsksForAStateDir() throws {
         let base = try TemporaryDirectory(prefix: "no-home-mock")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base.path)
-        let r = try CommandRunner.run("env", ["-u", "HOME", "-u", "XDG_STATE_HOME", "setpriv"]
-                                      + OtherUser.prefix(uid: OtherUser.uidWithoutPasswordEntry)
-                                      + [CommandRunner.apnsctlPath, "mock", "--port", "0"], directory: base.path, timeout: 15)
+        let r = try CommandRunner.run(
+            "env",
+            ["-u", "HOME", "-u", "XDG_STATE_HOME", "setpriv"]
+                + OtherUser.prefix(uid: OtherUser.uidWithoutPasswordEntry)
+                + [CommandRunner.apnsctlPath, "mock", "--port", "0"], directory: base.path, timeout: 15)
         #expect(r.status == 73, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: no home directory for the default --state-dir"), "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1 && r.stderr.hasPrefix("error: no home directory for the default --state-dir"),
+            "\(r.stderr)")
         #expect(r.stderr.contains("--state-dir \"$(mktemp -d)\""))
     }
 }

@@ -52,8 +52,10 @@ import Testing
 
     @Test func bashCompletesPathsAndValues() throws {
         let dir = try TemporaryDirectory(prefix: "completion")
-        for name in ["push.p12", "push.pem", "AuthKey_ABCDE12345.p8", "AuthKey_notes.txt", "tokens.txt", "ca.pem",
-                     "pass.txt", "payload.json", "out-old.pem"] {
+        for name in [
+            "push.p12", "push.pem", "AuthKey_ABCDE12345.p8", "AuthKey_notes.txt", "tokens.txt", "ca.pem",
+            "pass.txt", "payload.json", "out-old.pem",
+        ] {
             _ = try dir.write(name, "x")
         }
         try FileManager.default.createDirectory(atPath: dir.file("state"), withIntermediateDirectories: true)
@@ -103,16 +105,18 @@ import Testing
         let script = try CommandRunner.apnsctl(["--generate-completion-script", "bash"])
         #expect(script.status == 0)
         let scriptFile = try dir.write("apnsctl.bash", script.stdout)
-        let r = try PseudoTerminal.run(["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "$ ", "INPUTRC": "/dev/null"], steps: [
-            .send("cd '\(dir.path)' && source '\(scriptFile)' && echo READY\n"),
-            .expect("READY\r\n"),
-            .send("apnsctl sen\t"),
-            .expect("apnsctl send"),
-            .sleep(0.5),
-            .send("\u{15}apnsctl send --devices sub\t"),
-            .expect("subdir/"),
-            .send("\u{15}exit\n"),
-        ], timeout: 30)
+        let r = try PseudoTerminal.run(
+            ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "$ ", "INPUTRC": "/dev/null"],
+            steps: [
+                .send("cd '\(dir.path)' && source '\(scriptFile)' && echo READY\n"),
+                .expect("READY\r\n"),
+                .send("apnsctl sen\t"),
+                .expect("apnsctl send"),
+                .sleep(0.5),
+                .send("\u{15}apnsctl send --devices sub\t"),
+                .expect("subdir/"),
+                .send("\u{15}exit\n"),
+            ], timeout: 30)
         #expect(r.failedStep == nil, "\(r.transcript.debugDescription)")
         #expect(r.transcript.contains("apnsctl send "), "\(r.transcript.debugDescription)")
         #expect(!r.transcript.contains("send/"), "\(r.transcript.debugDescription)")

@@ -14,10 +14,13 @@ import Testing
         return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
     }
 
-    static func expectNoRawControls(_ r: CommandResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectNoRawControls(
+        _ r: CommandResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         for (name, text) in [("stdout", r.stdout), ("stderr", r.stderr)] {
-            #expect(!text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" },
-                    "\(what): raw ESC/BEL on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
+            #expect(
+                !text.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" },
+                "\(what): raw ESC/BEL on \(name): \(text.debugDescription)", sourceLocation: sourceLocation)
         }
     }
 
@@ -32,7 +35,10 @@ import Testing
             (["--topic", "com.example\tdemo"], "error: --topic \"com.example\\tdemo\": holds a tab; "),
             (["--topic", "com.example.demo\n"], "error: --topic \"com.example.demo\\n\": ends with a line break; "),
             (["--collapse-id", "a b"], "error: --collapse-id \"a b\": holds a space; "),
-            (["--collapse-id", "id\u{1B}]0;x"], "error: --collapse-id \"id\\u001b]0;x\": holds a control character (U+001B); "),
+            (
+                ["--collapse-id", "id\u{1B}]0;x"],
+                "error: --collapse-id \"id\\u001b]0;x\": holds a control character (U+001B); "
+            ),
             (["--apns-id", " 8A6C1F8E-0000-4000-8000-000000000000"], "error: --apns-id "),
         ]
         for (extra, expected) in cases {
@@ -41,15 +47,24 @@ import Testing
             #expect(r.stderr.hasPrefix(expected), "\(extra): \(r.stderr)")
             Self.expectNoRawControls(r, "\(extra)")
         }
-        let channel = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--channel", "abc\tdef", #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#] + Self.nowhere)
+        let channel = try InProcess.apnsctl(
+            [
+                "send", "--cert", mock.certificate, "--channel", "abc\tdef",
+                #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
+            ] + Self.nowhere)
         #expect(channel.status == 64, "\(channel.stderr)")
         #expect(channel.stderr.hasPrefix("error: --channel \"abc\\tdef\": holds a tab"), "\(channel.stderr)")
-        let requestID = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--channel", "abc", "--request-id", "x y",
-                                                   #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#] + Self.nowhere)
+        let requestID = try InProcess.apnsctl(
+            [
+                "send", "--cert", mock.certificate, "--channel", "abc", "--request-id", "x y",
+                #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
+            ] + Self.nowhere)
         #expect(requestID.status == 64, "\(requestID.stderr)")
         #expect(requestID.stderr.hasPrefix("error: --request-id \"x y\""), "\(requestID.stderr)")
         for sub in ["get", "delete"] {
-            let r = try InProcess.apnsctl(["channel", sub, "abc ", "--cert", mock.certificate] + (sub == "delete" ? ["--yes"] : []) + Self.nowhere)
+            let r = try InProcess.apnsctl(
+                ["channel", sub, "abc ", "--cert", mock.certificate] + (sub == "delete" ? ["--yes"] : []) + Self.nowhere
+            )
             #expect(r.status == 64, "\(sub): \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: channel \(sub) \"abc \": ends with a space"), "\(sub): \(r.stderr)")
         }
@@ -88,8 +103,10 @@ import Testing
         let proxy = try FixedAnswerProxy(answer: "HTTP/1.1 403 Forbidden \(Self.retitle)\r\nContent-Length: 0\r\n\r\n")
         let port = proxy.port
         let mock = try InProcessMock()
-        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-                                           "--proxy", "http://127.0.0.1:\(port)", "-d", Self.token(1), "--timeout", "5"])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+            "--proxy", "http://127.0.0.1:\(port)", "-d", Self.token(1), "--timeout", "5",
+        ])
         #expect(r.status == 69, "\(r.stderr)")
         #expect(r.stderr.contains("403 Forbidden \\u{1B}]0;owned\\u{7}"), "\(r.stderr)")
         Self.expectNoRawControls(r, "proxy answer")

@@ -1,12 +1,13 @@
 import APNSClient
 import APNSCore
-@testable import APNSCrypto
-@testable import APNSCtlCommands
 import APNSPlatform
 import APNSSettings
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCrypto
+@testable import APNSCtlCommands
 
 /// The commands in-process: each runs in a `TestWorld` (its variables and roots, a fixed
 /// clock, standard output and standard error in memory, streams that are a terminal or a file as the test
@@ -17,14 +18,17 @@ import Testing
     static let bad = "77b0" + String(repeating: "0", count: 56) + "0a11"
 
     static func accepted(_ hex: String, ms: Double = 24) throws -> PushResult {
-        PushResult(target: .device(try DeviceToken(parsing: hex)),
-                   response: HTTPResponse(status: 200, headers: [HeaderField("apns-id", "5E0B0F6C-0000-4000-8000-000000000001")]),
-                   durationMs: ms)
+        PushResult(
+            target: .device(try DeviceToken(parsing: hex)),
+            response: HTTPResponse(
+                status: 200, headers: [HeaderField("apns-id", "5E0B0F6C-0000-4000-8000-000000000001")]),
+            durationMs: ms)
     }
 
     static func rejected(_ hex: String, reason: String) throws -> PushResult {
-        PushResult(target: .device(try DeviceToken(parsing: hex)),
-                   response: HTTPResponse(status: 400, body: Array(#"{"reason":"\#(reason)"}"#.utf8)), durationMs: 3)
+        PushResult(
+            target: .device(try DeviceToken(parsing: hex)),
+            response: HTTPResponse(status: 400, body: Array(#"{"reason":"\#(reason)"}"#.utf8)), durationMs: 3)
     }
 
     static func summary(accepted: Int, rejected: [(String, Int)]) -> SendSummary {
@@ -40,8 +44,9 @@ import Testing
 
     @Test func sendResultsRenderAsTextLinesAndASummaryOnTheWorldsStandardOutput() throws {
         let t = TestWorld()
-        let output = SendOutput(format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 2,
-                                color: .auto, in: t.world)
+        let output = SendOutput(
+            format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 2,
+            color: .auto, in: t.world)
         output.result(try Self.accepted(Self.good))
         output.result(try Self.rejected(Self.bad, reason: "BadDeviceToken"))
         // Buffered: nothing is written before the end (a full disk is found at the flush).
@@ -59,8 +64,9 @@ import Testing
 
     @Test func sendResultsRenderAsJSONLinesWithoutASummary() throws {
         let t = TestWorld(stdout: .terminal, stderr: .terminal)
-        let output = SendOutput(format: .json, environment: .production, endpoint: PushEndpoint(environment: .production), total: 2,
-                                color: .always, in: t.world)
+        let output = SendOutput(
+            format: .json, environment: .production, endpoint: PushEndpoint(environment: .production), total: 2,
+            color: .always, in: t.world)
         output.result(try Self.accepted(Self.good))
         output.result(try Self.rejected(Self.bad, reason: "Unregistered"))
         output.finish(Self.summary(accepted: 1, rejected: [("Unregistered", 1)]))
@@ -82,7 +88,8 @@ import Testing
     /// second by the world's monotonic clock, and replaced at the end by the summary, which stays.
     @Test func theProgressLineFollowsTheWorldsStreamsAndClock() throws {
         let t = TestWorld(stdout: .file, stderr: .terminal)
-        let output = SendOutput(format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 3, in: t.world)
+        let output = SendOutput(
+            format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 3, in: t.world)
         output.result(try Self.accepted(Self.good))
         #expect(t.stderr.text.isEmpty, "no redraw before 100 ms have passed")
         t.monotonic.withLock { $0 += 500_000_000 }
@@ -95,7 +102,9 @@ import Testing
 
         for (out, err) in [(TestWorld.Stream.terminal, TestWorld.Stream.terminal), (.pipe, .terminal), (.file, .pipe)] {
             let quiet = TestWorld(stdout: out, stderr: err)
-            let o = SendOutput(format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 3, in: quiet.world)
+            let o = SendOutput(
+                format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 3,
+                in: quiet.world)
             quiet.monotonic.withLock { $0 += 500_000_000 }
             o.result(try Self.accepted(Self.good))
             o.result(try Self.accepted(Self.good))
@@ -121,11 +130,14 @@ import Testing
         for (stdout, variables, mode, coloured) in cases {
             let t = TestWorld(variables: variables, stdout: stdout)
             #expect(mode.enabled(fd: 1, in: t.world) == coloured, "\(stdout) \(variables) \(mode)")
-            let output = SendOutput(format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 1,
-                                    color: mode, in: t.world)
+            let output = SendOutput(
+                format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 1,
+                color: mode, in: t.world)
             output.result(try Self.accepted(Self.good))
             output.finish(Self.summary(accepted: 1, rejected: []))
-            #expect(t.stdout.text.hasPrefix("\u{1B}[32maccepted\u{1B}[0m  200") == coloured, "\(stdout) \(variables) \(mode): \(t.stdout.text)")
+            #expect(
+                t.stdout.text.hasPrefix("\u{1B}[32maccepted\u{1B}[0m  200") == coloured,
+                "\(stdout) \(variables) \(mode): \(t.stdout.text)")
         }
     }
 
@@ -134,12 +146,22 @@ import Testing
     @Test func errorMessagesAndExitCodesAreTheBinarysInProcess() throws {
         let dir = try TemporaryDirectory(prefix: "in-process-errors")
         let cases: [(arguments: [String], status: Int32, stderr: String)] = [
-            (["sned"], 64, "error: Unknown command 'sned'. Did you mean 'send'?\nerror: usage: apnsctl <subcommand>\nerror: See 'apnsctl --help' for more information.\n"),
-            (["help", "sned"], 64, #"error: help: unknown command "sned"; did you mean "send"? the commands are send, validate, inspect, convert, jwt, mock, channel, doctor, config (apnsctl --help lists them)"# + "\n"),
+            (
+                ["sned"], 64,
+                "error: Unknown command 'sned'. Did you mean 'send'?\nerror: usage: apnsctl <subcommand>\nerror: See 'apnsctl --help' for more information.\n"
+            ),
+            (
+                ["help", "sned"], 64,
+                #"error: help: unknown command "sned"; did you mean "send"? the commands are send, validate, inspect, convert, jwt, mock, channel, doctor, config (apnsctl --help lists them)"#
+                    + "\n"
+            ),
             (["send", "--alert", "hi", "-d", Self.good], 64, "error: no credential; pass --cert FILE"),
             (["send", "--priority", "7", "-d", Self.good], 64, "error: "),
             (["validate", dir.file("missing.json")], 66, "error: \(dir.file("missing.json")): "),
-            (["config", "show", "--for", "mock"], 64, #"error: --for "mock": not a command with settings; use send, channel, doctor or jwt"# + "\n"),
+            (
+                ["config", "show", "--for", "mock"], 64,
+                #"error: --for "mock": not a command with settings; use send, channel, doctor or jwt"# + "\n"
+            ),
             (["jwt", "--auth-key", dir.file("AuthKey_ABCDE12345.p8"), "--team-id", "TEAMID1234"], 66, "error: "),
         ]
         for c in cases {
@@ -170,10 +192,15 @@ import Testing
         let short = String(Self.good.prefix(40))
         let status = t.run(["send", "--dry-run", "--cert", cert, "--alert", "hi", "-d", short, "-d", Self.good])
         #expect(status == 0, "\(t.stderr.text)")
-        #expect(t.stderr.lines == ["warning: --device 3f2a…3f2a: only 40 hex digits (tokens are usually 64); was the copy cut short?"],
-                "\(t.stderr.text)")
+        #expect(
+            t.stderr.lines == [
+                "warning: --device 3f2a…3f2a: only 40 hex digits (tokens are usually 64); was the copy cut short?"
+            ],
+            "\(t.stderr.text)")
         let post = t.stdout.lines.first ?? ""
-        #expect(post.hasPrefix("POST https://api.sandbox.push.apple.com") && post.hasSuffix("/3/device/\(short)"), "\(t.stdout.text)")
+        #expect(
+            post.hasPrefix("POST https://api.sandbox.push.apple.com") && post.hasSuffix("/3/device/\(short)"),
+            "\(t.stdout.text)")
         #expect(t.stdout.lines.contains("apns-topic: com.example.dev"), "\(t.stdout.text)")
         #expect(t.stdout.text.contains("# sandbox, "), "\(t.stdout.text)")
     }
@@ -195,9 +222,13 @@ import Testing
         let cert = try dir.pem("push.pem", CredentialFixtures.development)
         let devices = try input("# two devices\n\(Self.good)\n\(Self.bad)\n")
         let send = TestWorld(home: dir.path, standardInput: devices.fileHandleForReading.fileDescriptor)
-        #expect(send.run(["send", "--dry-run", "--cert", cert, "--alert", "hi", "--devices", "-"]) == 0, "\(send.stderr.text)")
+        #expect(
+            send.run(["send", "--dry-run", "--cert", cert, "--alert", "hi", "--devices", "-"]) == 0,
+            "\(send.stderr.text)")
         #expect(send.stdout.lines.first?.hasSuffix("/3/device/\(Self.good)") == true, "\(send.stdout.text)")
-        #expect(send.stdout.text.contains("# the same request goes to every further device of --devices - (not read in a dry run)"))
+        #expect(
+            send.stdout.text.contains(
+                "# the same request goes to every further device of --devices - (not read in a dry run)"))
 
         // No standard input in the world: nothing is read from this process's (the test runner's), and `-` is
         // empty, as a closed standard input is for the binary.
@@ -225,7 +256,9 @@ import Testing
         let object = try jsonObject(json.stdout.lines[0])
         #expect(object["file"] as? String == good && object["valid"] as? Bool == true && object["size"] as? Int == 22)
         #expect(json.stderr.lines.count == 2, "\(json.stderr.text)")
-        #expect(json.stderr.lines[0].hasPrefix("error: \(dir.file("none.json")): ") && json.stderr.lines[0].hasSuffix("; check the path"))
+        #expect(
+            json.stderr.lines[0].hasPrefix("error: \(dir.file("none.json")): ")
+                && json.stderr.lines[0].hasSuffix("; check the path"))
         #expect(json.stderr.lines[1] == "error: 1 of 2 payload files could not be read; the others were checked")
     }
 
@@ -233,7 +266,9 @@ import Testing
     @Test func configShowNamesEveryOriginFromTheWorld() throws {
         let dir = try TemporaryDirectory(prefix: "in-process-config")
         try FileManager.default.createDirectory(atPath: dir.file("xdg/apnsctl"), withIntermediateDirectories: true)
-        let file = try dir.write("xdg/apnsctl/config.toml", """
+        let file = try dir.write(
+            "xdg/apnsctl/config.toml",
+            """
             default-profile = "dev"
 
             [profiles.dev]
@@ -247,7 +282,9 @@ import Testing
         #expect(t.run(["config", "show"]) == 0, "\(t.stderr.text)")
         let lines = t.stdout.lines
         let topic = lines.first { $0.hasPrefix("topic") } ?? ""
-        #expect(topic.contains("com.example.app") && topic.contains("profile dev") && topic.contains("\(file):6"), "\(t.stdout.text)")
+        #expect(
+            topic.contains("com.example.app") && topic.contains("profile dev") && topic.contains("\(file):6"),
+            "\(t.stdout.text)")
         let key = lines.first { $0.hasPrefix("auth-key") } ?? ""
         #expect(key.contains(dir.file("home/AuthKey_ABCDE12345.p8")), "~/ is the world's home: \(key)")
         let priority = lines.first { $0.hasPrefix("priority") } ?? ""
@@ -259,7 +296,9 @@ import Testing
         let objects = try json.stdout.lines.map(jsonObject)
         let topicObject = try #require(objects.first { $0["setting"] as? String == "topic" })
         #expect(topicObject["value"] as? String == "com.example.app")
-        #expect(topicObject["origin"] as? String == "profile" && topicObject["line"] as? Int == 6 && topicObject["file"] as? String == file)
+        #expect(
+            topicObject["origin"] as? String == "profile" && topicObject["line"] as? Int == 6
+                && topicObject["file"] as? String == file)
 
         let path = TestWorld(variables: variables, home: dir.file("home"))
         #expect(path.run(["config", "path"]) == 0)
@@ -281,12 +320,14 @@ import Testing
         #expect(fileFirst.run(["inspect", pem, "--passphrase-file", wrong]) == 77, "\(fileFirst.stderr.text)")
         #expect(fileFirst.stdout.text.isEmpty)
 
-        let convert = TestWorld(variables: ["APNSCTL_PASSPHRASE": "secret-1", "APNSCTL_OUT_PASSPHRASE": "out-2"], home: dir.path)
+        let convert = TestWorld(
+            variables: ["APNSCTL_PASSPHRASE": "secret-1", "APNSCTL_OUT_PASSPHRASE": "out-2"], home: dir.path)
         #expect(convert.run(["convert", pem, "-o", "-"]) == 0, "\(convert.stderr.text)")
         #expect(convert.stderr.text.hasPrefix("wrote standard output: certificate"), "\(convert.stderr.text)")
         #expect(convert.stderr.text.hasSuffix("; PKCS#12 with AES-256 encryption\n"), "\(convert.stderr.text)")
         let p12 = try dir.write("out.p12", convert.stdout.bytes)
-        let identity = try CredentialLoader.loadIdentity(certificatePath: p12, keyPath: nil, passphrase: .literal("out-2"), now: nil)
+        let identity = try CredentialLoader.loadIdentity(
+            certificatePath: p12, keyPath: nil, passphrase: .literal("out-2"), now: nil)
         #expect(identity.info.bundleID == "com.example.dev")
     }
 
@@ -307,18 +348,24 @@ import Testing
         #expect(version.stderr.text == "error: writing standard output: Broken pipe\n")
 
         // config writes at once and says what was not printed, once.
-        let config = TestWorld(variables: ["XDG_CONFIG_HOME": dir.file("none")], home: dir.path, output: MemoryOutput(failingAfter: 0))
+        let config = TestWorld(
+            variables: ["XDG_CONFIG_HOME": dir.file("none")], home: dir.path, output: MemoryOutput(failingAfter: 0))
         #expect(config.run(["config", "show"]) == 74)
-        #expect(config.stderr.text == "error: writing standard output: No space left on device; the settings were not printed\n")
+        #expect(
+            config.stderr.text
+                == "error: writing standard output: No space left on device; the settings were not printed\n")
 
         // send's results: the sink's failure is what send's message counts.
         let sending = TestWorld(output: MemoryOutput(failingAfter: 0, with: EPIPE))
-        let output = SendOutput(format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 2,
-                                lineBuffered: true, in: sending.world)
+        let output = SendOutput(
+            format: .text, environment: .sandbox, endpoint: PushEndpoint(environment: .sandbox), total: 2,
+            lineBuffered: true, in: sending.world)
         output.result(try Self.accepted(Self.good))
         let failure = try #require(sending.world.standardOutput.failure)
         #expect(failure.readerGone && failure.linesWritten == 0)
-        #expect(SendOutput.lostOutputMessage(failure, notSent: 1, noun: "device") == "standard output was closed after 0 results; 1 device was not sent")
+        #expect(
+            SendOutput.lostOutputMessage(failure, notSent: 1, noun: "device")
+                == "standard output was closed after 0 results; 1 device was not sent")
     }
 
     // MARK: Clock and roots
@@ -339,7 +386,9 @@ import Testing
     @Test func theTokenCacheLivesUnderTheWorldsCacheRoot() throws {
         let dir = try TemporaryDirectory(prefix: "in-process-cache")
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
-        let arguments = ["--auth-key", p8, "--team-id", "TEAMID1234", "--topic", "com.example.app", "--alert", "hi", "-d", Self.good]
+        let arguments = [
+            "--auth-key", p8, "--team-id", "TEAMID1234", "--topic", "com.example.app", "--alert", "hi", "-d", Self.good,
+        ]
         let file = "apnsctl/token-TEAMID1234-ABCDE12345.jwt"
 
         let xdg = TestWorld(variables: ["XDG_CACHE_HOME": dir.file("xdg-cache")], home: dir.file("home"))
@@ -351,12 +400,19 @@ import Testing
 
         let home = TestWorld(variables: ["XDG_CACHE_HOME": "relative/ignored"], home: dir.file("home"))
         #expect(home.world.tokenCacheDirectory == dir.file("home/.cache/apnsctl"))
-        #expect(try APNSCtl.Send.parse(arguments).resolveSettings(in: home.world).providerToken(now: 1_800_000_000, in: home.world) != nil)
+        #expect(
+            try APNSCtl.Send.parse(arguments).resolveSettings(in: home.world).providerToken(
+                now: 1_800_000_000, in: home.world) != nil)
         #expect(FileManager.default.fileExists(atPath: dir.file("home/.cache/" + file)))
 
         let homeless = TestWorld(variables: [:], home: nil)
         #expect(homeless.world.tokenCacheDirectory == nil)
-        #expect(try APNSCtl.Send.parse(arguments).resolveSettings(in: homeless.world).providerToken(now: 1_800_000_000, in: homeless.world) != nil)
-        #expect(homeless.stderr.text.hasPrefix("warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative"), "\(homeless.stderr.text)")
+        #expect(
+            try APNSCtl.Send.parse(arguments).resolveSettings(in: homeless.world).providerToken(
+                now: 1_800_000_000, in: homeless.world) != nil)
+        #expect(
+            homeless.stderr.text.hasPrefix(
+                "warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative"),
+            "\(homeless.stderr.text)")
     }
 }

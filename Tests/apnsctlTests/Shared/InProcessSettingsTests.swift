@@ -1,9 +1,10 @@
-@testable import APNSCtlCommands
 import APNSMock
 import APNSSettings
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
 
 /// The commands in-process: `send`'s options parsed by its own parser type and resolved
 /// against an injected world (variables and home), so precedence, origins and error messages are checked
@@ -20,11 +21,13 @@ import Testing
 
         init(config: String) throws {
             root = try TemporaryDirectory(prefix: "in-process-world")
-            try FileManager.default.createDirectory(atPath: root.path + "/xdg/apnsctl", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: root.path + "/xdg/apnsctl", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: root.path + "/home", withIntermediateDirectories: true)
             _ = try root.write("xdg/apnsctl/config.toml", config, mode: 0o600)
-            world = SettingsWorld(variables: ["XDG_CONFIG_HOME": root.path + "/xdg", "XDG_STATE_HOME": root.path + "/state"],
-                                  home: root.path + "/home")
+            world = SettingsWorld(
+                variables: ["XDG_CONFIG_HOME": root.path + "/xdg", "XDG_STATE_HOME": root.path + "/state"],
+                home: root.path + "/home")
         }
     }
 
@@ -48,7 +51,8 @@ import Testing
 
     @Test func theDefaultProfileOfTheInjectedWorldFillsWhatNoFlagGives() throws {
         let w = try World(config: Self.config)
-        let settings = try send(["--alert", "hi", "-d", "my-iphone"]).resolveSettings(in: TestWorld(settings: w.world).world)
+        let settings = try send(["--alert", "hi", "-d", "my-iphone"]).resolveSettings(
+            in: TestWorld(settings: w.world).world)
         #expect(settings[.topic]?.value == "com.example.app")
         #expect(settings[.topic]?.origin == .profile(name: "dev", file: w.configFile, line: 6))
         #expect(settings[.teamID]?.value == "TEAMID1234")
@@ -59,15 +63,18 @@ import Testing
     @Test func aFlagOutranksAVariableWhichOutranksTheProfile() throws {
         let w = try World(config: Self.config)
         w.world.variables["APNSCTL_TOPIC"] = "com.example.variable"
-        let fromVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(in: TestWorld(settings: w.world).world)
+        let fromVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(
+            in: TestWorld(settings: w.world).world)
         #expect(fromVariable[.topic]?.value == "com.example.variable")
         #expect(fromVariable[.topic]?.origin == .variable("APNSCTL_TOPIC"))
-        let fromFlag = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.flag"]).resolveSettings(in: TestWorld(settings: w.world).world)
+        let fromFlag = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.flag"]).resolveSettings(
+            in: TestWorld(settings: w.world).world)
         #expect(fromFlag[.topic]?.value == "com.example.flag")
         #expect(fromFlag[.topic]?.origin == .flag("--topic"))
         // An empty variable counts as unset: the profile's value again.
         w.world.variables["APNSCTL_TOPIC"] = ""
-        let emptyVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(in: TestWorld(settings: w.world).world)
+        let emptyVariable = try send(["--alert", "hi", "-d", Self.token]).resolveSettings(
+            in: TestWorld(settings: w.world).world)
         #expect(emptyVariable[.topic]?.origin == .profile(name: "dev", file: w.configFile, line: 6))
     }
 
@@ -79,7 +86,10 @@ import Testing
             Issue.record("an unknown profile was accepted")
         } catch {
             #expect(error.exitCode == 64)
-            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            guard case .usage(let message) = error else {
+                Issue.record("not a usage error: \(error)")
+                return
+            }
             #expect(message.contains("staging"))
             #expect(message.contains(w.configFile))
         }
@@ -95,11 +105,16 @@ import Testing
             _ = try bare.resolveSettings(in: TestWorld(settings: world).world)
             Issue.record("resolved without any credential")
         } catch {
-            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            guard case .usage(let message) = error else {
+                Issue.record("not a usage error: \(error)")
+                return
+            }
             #expect(message.hasPrefix("no credential; pass --cert FILE"))
         }
-        let flags = try send(["--alert", "hi", "-d", Self.token, "--topic", "com.example.app",
-                              "--auth-key", "/keys/AuthKey_ABCDE12345.p8", "--team-id", "TEAMID1234"])
+        let flags = try send([
+            "--alert", "hi", "-d", Self.token, "--topic", "com.example.app",
+            "--auth-key", "/keys/AuthKey_ABCDE12345.p8", "--team-id", "TEAMID1234",
+        ])
         let settings = try flags.resolveSettings(in: TestWorld(settings: world).world)
         #expect(settings[.topic]?.origin == .flag("--topic"))
         #expect(settings[.teamID]?.origin == .flag("--team-id"))
@@ -108,8 +123,12 @@ import Testing
     /// `-p mock` reads `mock.json` where `apnsctl mock` writes it: both take the state dir from the world's one
     /// definition (`$XDG_STATE_HOME/apnsctl/mock`, else `~/.local/state/apnsctl/mock`).
     @Test func theWorldsMockStateDirectoryFollowsXDGStateHome() {
-        #expect(SettingsWorld(variables: ["XDG_STATE_HOME": "/s"], home: "/h").defaultMockStateDirectory == "/s/apnsctl/mock")
-        #expect(SettingsWorld(variables: ["XDG_STATE_HOME": "relative"], home: "/h").defaultMockStateDirectory == "/h/.local/state/apnsctl/mock")
+        #expect(
+            SettingsWorld(variables: ["XDG_STATE_HOME": "/s"], home: "/h").defaultMockStateDirectory
+                == "/s/apnsctl/mock")
+        #expect(
+            SettingsWorld(variables: ["XDG_STATE_HOME": "relative"], home: "/h").defaultMockStateDirectory
+                == "/h/.local/state/apnsctl/mock")
         #expect(SettingsWorld(variables: [:], home: nil).defaultMockStateDirectory == nil)
     }
 }

@@ -13,15 +13,24 @@ import Testing
     @Test func missingPassphraseFileNamesTheFlag() throws {
         let scratch = try TemporaryDirectory(prefix: "passfile")
         let d = scratch.path
-        let made = try CommandRunner.run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
-                                                     "-nodes", "-keyout", "\(d)/k.pem", "-out", "\(d)/c.pem", "-days", "2",
-                                                     "-subj", "/CN=passfile test"])
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-nodes", "-keyout", "\(d)/k.pem", "-out", "\(d)/c.pem", "-days", "2",
+                "-subj", "/CN=passfile test",
+            ])
         #expect(made.status == 0, "\(made.stderr)")
-        let exported = try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", "\(d)/c.pem", "-inkey", "\(d)/k.pem",
-                                                         "-out", "\(d)/x.p12", "-passout", "pass:secret"])
+        let exported = try CommandRunner.run(
+            "openssl",
+            [
+                "pkcs12", "-export", "-in", "\(d)/c.pem", "-inkey", "\(d)/k.pem",
+                "-out", "\(d)/x.p12", "-passout", "pass:secret",
+            ])
         #expect(exported.status == 0, "\(exported.stderr)")
-        let r = try InProcess.apnsctl(["inspect", scratch.file("x.p12"), "--passphrase-file", scratch.file("nosuch")],
-                                          environment: ["APNSCTL_PASSPHRASE": ""])
+        let r = try InProcess.apnsctl(
+            ["inspect", scratch.file("x.p12"), "--passphrase-file", scratch.file("nosuch")],
+            environment: ["APNSCTL_PASSPHRASE": ""])
         #expect(r.status == 66)
         #expect(r.stderr.hasPrefix("error: --passphrase-file \(scratch.file("nosuch")): no such file"))
     }
@@ -32,8 +41,12 @@ import Testing
     @Test func malformedKeyIDFromFileNameIsAWarning() throws {
         let scratch = try TemporaryDirectory(prefix: "keyid")
         let key = scratch.file("AuthKey_abc.p8")
-        let made = try CommandRunner.run("openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
-                                                     "-out", key])
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
+                "-out", key,
+            ])
         #expect(made.status == 0, "\(made.stderr)")
         let r = try InProcess.apnsctl(["inspect", key])
         #expect(r.status == 0)

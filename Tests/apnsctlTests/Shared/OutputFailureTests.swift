@@ -8,11 +8,14 @@ import Testing
 @Suite struct OutputFailureTests {
     /// Runs apnsctl through sh with `redirect` applied to its stdout (`>/dev/full`, `>&-`), and `limit`
     /// (`ulimit -f` blocks) if given. sh execs apnsctl, so the status is apnsctl's own.
-    static func apnsctl(_ arguments: [String], redirect: String, fileSizeLimit: Int? = nil,
-                        environment: [String: String] = [:], directory: String? = nil) throws -> CommandResult {
+    static func apnsctl(
+        _ arguments: [String], redirect: String, fileSizeLimit: Int? = nil,
+        environment: [String: String] = [:], directory: String? = nil
+    ) throws -> CommandResult {
         let limit = fileSizeLimit.map { "ulimit -f \($0) && " } ?? ""
-        return try CommandRunner.run("/bin/sh", ["-c", "\(limit)exec \"$0\" \"$@\" \(redirect)", CommandRunner.apnsctlPath] + arguments,
-                                     environment: environment, directory: directory)
+        return try CommandRunner.run(
+            "/bin/sh", ["-c", "\(limit)exec \"$0\" \"$@\" \(redirect)", CommandRunner.apnsctlPath] + arguments,
+            environment: environment, directory: directory)
     }
 
     static let full = ">/dev/full"
@@ -38,7 +41,13 @@ import Testing
             ("--help", ["--help"]),
             ("help send", ["help", "send"]),
             ("dry run", ["send", "--dry-run", "--cert", mock.certificate, "-d", Self.token(1)]),
-            ("channel create", ["channel", "create", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate]),
+            (
+                "channel create",
+                [
+                    "channel", "create", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert",
+                    mock.certificate,
+                ]
+            ),
         ]
         let env = ["APNSCTL_OUT_PASSPHRASE": "test-password"]
         for (name, args) in commands {
@@ -46,10 +55,13 @@ import Testing
             #expect(ok.status == 0, "\(name) without a redirect: \(ok.stderr)")
             let r = try Self.apnsctl(args, redirect: Self.full, environment: env)
             #expect(r.status == 74, "\(name): \(r.status) \(r.stderr)")
-            #expect(r.stderr.contains("error: writing standard output: No space left on device"), "\(name): \(r.stderr)")
+            #expect(
+                r.stderr.contains("error: writing standard output: No space left on device"), "\(name): \(r.stderr)")
             let closed = try Self.apnsctl(args, redirect: Self.closed, environment: env)
             #expect(closed.status == 74, "\(name) with stdout closed: \(closed.status) \(closed.stderr)")
-            #expect(closed.stderr.contains("error: writing standard output: it was closed when apnsctl started"), "\(name): \(closed.stderr)")
+            #expect(
+                closed.stderr.contains("error: writing standard output: it was closed when apnsctl started"),
+                "\(name): \(closed.stderr)")
         }
     }
 
@@ -58,16 +70,25 @@ import Testing
         var devices: [String] = []
         for i in 1...40 { devices += ["-d", Self.token(i)] }
         for format in ["text", "json"] {
-            let r = try Self.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                                      "-o", format] + devices, redirect: Self.full)
+            let r = try Self.apnsctl(
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "-o", format,
+                ] + devices, redirect: Self.full)
             #expect(r.status == 74, "\(format): \(r.status) \(r.stderr)")
-            #expect(r.stderr.contains("error: writing standard output: No space left on device; 0 results written, "), "\(r.stderr)")
-            #expect(r.stderr.contains("devices were not sent") || r.stderr.contains("device was not sent"), "\(r.stderr)")
+            #expect(
+                r.stderr.contains("error: writing standard output: No space left on device; 0 results written, "),
+                "\(r.stderr)")
+            #expect(
+                r.stderr.contains("devices were not sent") || r.stderr.contains("device was not sent"), "\(r.stderr)")
         }
         // A rejection (1) does not hide the lost output either: 74 wins.
         let rejecting = try InProcessMock(["--unregistered", Self.token(1)])
-        let r = try Self.apnsctl(["send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
-                                  "--cert", rejecting.certificate, "-d", Self.token(1)], redirect: Self.full)
+        let r = try Self.apnsctl(
+            [
+                "send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
+                "--cert", rejecting.certificate, "-d", Self.token(1),
+            ], redirect: Self.full)
         #expect(r.status == 74, "\(r.stderr)")
     }
 
@@ -77,14 +98,20 @@ import Testing
         let mock = try InProcessMock([], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "closed")
         let file = try scratch.write("d.txt", (1...3000).map { Self.token($0) }.joined(separator: "\n"))
-        let r = try Self.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                                  "--devices", file], redirect: Self.closed)
+        let r = try Self.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                "--devices", file,
+            ], redirect: Self.closed)
         #expect(r.status == 74, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains("error: standard output was closed after 0 results; "), "\(r.stderr)")
         let answered = mock.answersPerDevice().values.reduce(0, +)
         #expect(answered < 3000, "the mock answered \(answered) of 3000")
-        let single = try Self.apnsctl(["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                                       "-d", Self.token(1)], redirect: Self.closed)
+        let single = try Self.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                "-d", Self.token(1),
+            ], redirect: Self.closed)
         #expect(single.status == 74, "\(single.status) \(single.stderr)")
     }
 
@@ -96,9 +123,13 @@ import Testing
         let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
         let statusFile = scratch.file("status")
         let script = "{ \"$0\" \"$@\"; echo $? > '\(statusFile)'; } | head -1"
-        let r = try CommandRunner.run("/bin/sh", ["-c", script, CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint,
-                                                  "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", file],
-                                      timeout: 120)
+        let r = try CommandRunner.run(
+            "/bin/sh",
+            [
+                "-c", script, CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint,
+                "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", file,
+            ],
+            timeout: 120)
         let status = try scratch.read("status").trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(status == "74", "\(status) \(r.stderr)")
         #expect(r.lines.count == 1)
@@ -140,39 +171,58 @@ import Testing
         let errFile = scratch.file("stderr")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "exec \"$0\" \"$@\" >/dev/full 2>'\(errFile)'", CommandRunner.apnsctlPath,
-                             "mock", "--port", "0", "--state-dir", state]
+        process.arguments = [
+            "-c", "exec \"$0\" \"$@\" >/dev/full 2>'\(errFile)'", CommandRunner.apnsctlPath,
+            "mock", "--port", "0", "--state-dir", state,
+        ]
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         var ready: [String: Any] = [:]
         Wait.until(interval: 0.02) {
             if let data = FileManager.default.contents(atPath: state + "/mock.json"),
-               let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { ready = json }
+                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            {
+                ready = json
+            }
             return !ready.isEmpty || !process.isRunning
         }
         let endpoint = try #require(ready["endpoint"] as? String)
         var devices: [String] = []
         for i in 1...5 { devices += ["-d", Self.token(i)] }
-        let send = try InProcess.apnsctl(["send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
-                                              "--cert", ready["cert"] as? String ?? ""] + devices)
+        let send = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
+                "--cert", ready["cert"] as? String ?? "",
+            ] + devices)
         #expect(send.status == 0, "the mock keeps answering: \(send.stderr)")
-        let again = try InProcess.apnsctl(["send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
-                                               "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9)])
+        let again = try InProcess.apnsctl([
+            "send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
+            "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9),
+        ])
         #expect(again.status == 0, "\(again.stderr)")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         let stderr = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 74, "\(stderr)")
-        #expect(stderr.contains("warning: apnsctl mock: writing the log to standard output failed (No space left on device)"), "\(stderr)")
-        #expect(stderr.contains("error: apnsctl mock: writing standard output: No space left on device; 12 notification log lines were not written"), "6 notifications, a received and an answered line each: \(stderr)")
+        #expect(
+            stderr.contains(
+                "warning: apnsctl mock: writing the log to standard output failed (No space left on device)"),
+            "\(stderr)")
+        #expect(
+            stderr.contains(
+                "error: apnsctl mock: writing standard output: No space left on device; 12 notification log lines were not written"
+            ), "6 notifications, a received and an answered line each: \(stderr)")
     }
 
     /// `doctor` with a failed check (exit 1) whose report cannot be written: 74 wins, as for every command
     /// (CLI.md, "Exit codes"); its verdict on stderr still says which check failed.
     @Test func doctorWithAFailedCheckOnAFullDiskExits74() throws {
         let mock = try InProcessMock()
-        let r = try Self.apnsctl(["doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
-                                  "--cert", mock.certificate, "--topic", "com.example.other"], redirect: Self.full)
+        let r = try Self.apnsctl(
+            [
+                "doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
+                "--cert", mock.certificate, "--topic", "com.example.other",
+            ], redirect: Self.full)
         #expect(r.status == 74, "\(r.stderr)")
         #expect(r.stderr.contains("error: doctor: auth sandbox failed: 400 TopicDisallowed"), "\(r.stderr)")
         #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")
@@ -181,12 +231,16 @@ import Testing
     /// Nothing outside the output layer writes to descriptor 1: a write there would bypass the checks.
     @Test func onlyTheOutputLayerWritesToStandardOutput() throws {
         let root = Repository.path("Sources")
-        let forbidden = ["print(", "STDOUT_FILENO", "writeAll(fd: 1", "Sink(fd: 1", "FileHandle.standardOutput", "fputs(",
-                         "putchar(", "posixWrite(1", "write(1,", "printOut(", "writeOut("]
+        let forbidden = [
+            "print(", "STDOUT_FILENO", "writeAll(fd: 1", "Sink(fd: 1", "FileHandle.standardOutput", "fputs(",
+            "putchar(", "posixWrite(1", "write(1,", "printOut(", "writeOut(",
+        ]
         // The mock's log has a writer thread of its own (it must never block an event loop), writing through
         // OutputSink too; it exits 74 the same way (mockWhoseLogCannotBeWrittenExits74WhenStopped).
         let allowed = ["APNSPlatform/OutputSink.swift"]
-        let files = FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        let files =
+            FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+            ?? []
         #expect(files.count > 50)
         for file in files where !allowed.contains(file) {
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)

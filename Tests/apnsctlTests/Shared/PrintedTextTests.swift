@@ -1,10 +1,11 @@
 import APNSClient
 import APNSCore
 import APNSPlatform
-@testable import APNSCtlCommands
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
 
 /// CLI.md: text from settings, variables and servers is escaped by one function everywhere it is printed — C0 and
 /// C1 control characters and the bidirectional overrides as `\u{…}` in text, as JSON escapes (`\u009b`, `\u202e`)
@@ -17,12 +18,15 @@ import Testing
     /// Neither character raw, in any of `texts`.
     static func expectNoneRaw(_ texts: String..., what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         for text in texts {
-            #expect(!text.unicodeScalars.contains { $0 == "\u{9B}" || $0 == "\u{202E}" || $0 == "\u{1B}" },
-                    "\(what): a raw control or override in \(text.debugDescription)", sourceLocation: sourceLocation)
+            #expect(
+                !text.unicodeScalars.contains { $0 == "\u{9B}" || $0 == "\u{202E}" || $0 == "\u{1B}" },
+                "\(what): a raw control or override in \(text.debugDescription)", sourceLocation: sourceLocation)
         }
     }
 
-    static func run(_ arguments: [String], _ variables: [String: String] = [:], home: String?) -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], _ variables: [String: String] = [:], home: String?) -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let t = TestWorld(variables: variables, home: home)
         let status = t.run(arguments)
         return (status, t.stdout.text, t.stderr.text)
@@ -57,56 +61,83 @@ import Testing
 
         let json = Self.run(["config", "show", "-o", "json"], variables, home: home)
         #expect(json.status == 0, "\(json.stderr)")
-        #expect(json.stdout.contains(#""value":"dev\u202e""#) && json.stdout.contains(#"intra\u009bnet,\u202eexample.com"#), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#""value":"dev\u202e""#) && json.stdout.contains(#"intra\u009bnet,\u202eexample.com"#),
+            "\(json.stdout)")
         #expect(!json.stdout.contains("\\u{"), "JSON escapes as JSON does: \(json.stdout)")
         Self.expectNoneRaw(json.stdout, json.stderr, what: "config show -o json")
         let values = try json.stdout.split(separator: "\n").map { try jsonObject(String($0)) }
-        #expect(values.contains { $0["setting"] as? String == "noproxy" && $0["value"] as? String == "intra\u{9B}net,\u{202E}example.com" })
+        #expect(
+            values.contains {
+                $0["setting"] as? String == "noproxy" && $0["value"] as? String == "intra\u{9B}net,\u{202E}example.com"
+            })
 
         let list = Self.run(["config", "list"], variables, home: home)
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(list.stdout.contains("profile dev\\u{202E} (default)") && list.stdout.contains("device phone\\u{9B}  "), "\(list.stdout)")
+        #expect(
+            list.stdout.contains("profile dev\\u{202E} (default)") && list.stdout.contains("device phone\\u{9B}  "),
+            "\(list.stdout)")
         Self.expectNoneRaw(list.stdout, list.stderr, what: "config list")
         let listJSON = Self.run(["config", "list", "-o", "json"], variables, home: home)
         #expect(listJSON.status == 0, "\(listJSON.stderr)")
-        #expect(listJSON.stdout.contains(#""device":"phone\u009b""#) && listJSON.stdout.contains(#""profile":"dev\u202e""#), "\(listJSON.stdout)")
+        #expect(
+            listJSON.stdout.contains(#""device":"phone\u009b""#) && listJSON.stdout.contains(#""profile":"dev\u202e""#),
+            "\(listJSON.stdout)")
         #expect(!listJSON.stdout.contains("\\u{"), "\(listJSON.stdout)")
         Self.expectNoneRaw(listJSON.stdout, listJSON.stderr, what: "config list -o json")
 
         // -v: the origin lines; the device name in the result line.
-        let verbose = Self.run(["send", "--cert", cert, "-d", "phone\u{9B}", "--alert", "hi", "--dry-run", "-v"], variables, home: home)
+        let verbose = Self.run(
+            ["send", "--cert", cert, "-d", "phone\u{9B}", "--alert", "hi", "--dry-run", "-v"], variables, home: home)
         #expect(verbose.status == 0, "\(verbose.stderr)")
         #expect(verbose.stderr.contains("* profile dev\\u{202E} (default-profile, "), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains("* noproxy intra\\u{9B}net,\\u{202E}example.com (profile dev\\u{202E}, "), "\(verbose.stderr)")
+        #expect(
+            verbose.stderr.contains("* noproxy intra\\u{9B}net,\\u{202E}example.com (profile dev\\u{202E}, "),
+            "\(verbose.stderr)")
         Self.expectNoneRaw(verbose.stdout, verbose.stderr, what: "send -v")
 
         // Messages quoting a value: a variable's, a flag's, a profile's.
-        let variable = Self.run(["config", "show"], variables.merging(["APNSCTL_PRIORITY": "7\(Self.csi)\(Self.rlo)"]) { $1 }, home: home)
-        #expect(variable.status == 64 && variable.stderr.contains("APNSCTL_PRIORITY=7\\u{9B}\\u{202E}: must be 10, 5 or 1"), "\(variable.stderr)")
-        let flag = Self.run(["send", "--cert", cert, "-d", Self.token, "--dry-run", "--priority", "7\(Self.rlo)"], variables, home: home)
+        let variable = Self.run(
+            ["config", "show"], variables.merging(["APNSCTL_PRIORITY": "7\(Self.csi)\(Self.rlo)"]) { $1 }, home: home)
+        #expect(
+            variable.status == 64 && variable.stderr.contains("APNSCTL_PRIORITY=7\\u{9B}\\u{202E}: must be 10, 5 or 1"),
+            "\(variable.stderr)")
+        let flag = Self.run(
+            ["send", "--cert", cert, "-d", Self.token, "--dry-run", "--priority", "7\(Self.rlo)"], variables, home: home
+        )
         #expect(flag.status == 64 && flag.stderr.contains("7\\u{202E}"), "\(flag.stderr)")
-        let profile = Self.run(["send", "--cert", cert, "-d", Self.token, "--dry-run", "-p", "nope\(Self.csi)"], variables, home: home)
-        #expect(profile.status == 64 && profile.stderr.contains("--profile nope\\u{9B}: unknown profile"), "\(profile.stderr)")
+        let profile = Self.run(
+            ["send", "--cert", cert, "-d", Self.token, "--dry-run", "-p", "nope\(Self.csi)"], variables, home: home)
+        #expect(
+            profile.status == 64 && profile.stderr.contains("--profile nope\\u{9B}: unknown profile"),
+            "\(profile.stderr)")
         Self.expectNoneRaw(variable.stderr, flag.stderr, profile.stderr, what: "messages")
     }
 
     @Test func aServersReasonAndBodyAreEscapedInTextAndAsJSONInJSON() throws {
         let device = PushTarget.device(try DeviceToken(parsing: Self.token))
         // An unknown reason with ESC, CSI and an override (JSON escapes in the body), and a body that is not JSON.
-        let reason = PushResult(target: device, response: HTTPResponse(status: 400, body: Array(#"{"reason":"Bad\u001b[31m\u009b\u202eToken"}"#.utf8)),
-                                durationMs: 3)
-        let body = PushResult(target: device, response: HTTPResponse(status: 502, body: Array("<p>\u{1B}[2J\u{9B}\u{202E}gateway</p>".utf8)),
-                              durationMs: 3)
+        let reason = PushResult(
+            target: device,
+            response: HTTPResponse(status: 400, body: Array(#"{"reason":"Bad\u001b[31m\u009b\u202eToken"}"#.utf8)),
+            durationMs: 3)
+        let body = PushResult(
+            target: device,
+            response: HTTPResponse(status: 502, body: Array("<p>\u{1B}[2J\u{9B}\u{202E}gateway</p>".utf8)),
+            durationMs: 3)
         let endpoint = PushEndpoint(environment: .sandbox)
 
         let reasonText = SendOutput.textLine(reason, environment: .sandbox)
-        #expect(reasonText.contains("Bad\\u{1B}[31m\\u{9B}\\u{202E}Token is not a reason apnsctl knows"), "\(reasonText)")
+        #expect(
+            reasonText.contains("Bad\\u{1B}[31m\\u{9B}\\u{202E}Token is not a reason apnsctl knows"), "\(reasonText)")
         let reasonJSON = SendOutput.jsonLine(reason, environment: .sandbox, endpoint: endpoint)
         #expect(reasonJSON.contains(#""reason":"Bad\u001b[31m\u009b\u202eToken""#), "\(reasonJSON)")
         #expect(try jsonObject(reasonJSON)["reason"] as? String == "Bad\u{1B}[31m\u{9B}\u{202E}Token")
 
         let bodyText = SendOutput.textLine(body, environment: .sandbox)
-        #expect(bodyText.contains("answered without an APNs reason: <p>\\u{1B}[2J\\u{9B}\\u{202E}gateway</p>"), "\(bodyText)")
+        #expect(
+            bodyText.contains("answered without an APNs reason: <p>\\u{1B}[2J\\u{9B}\\u{202E}gateway</p>"),
+            "\(bodyText)")
         let bodyJSON = SendOutput.jsonLine(body, environment: .sandbox, endpoint: endpoint)
         #expect(bodyJSON.contains(#""body":"<p>\u001b[2J\u009b\u202egateway</p>""#), "\(bodyJSON)")
         for line in [reasonText, reasonJSON, bodyText, bodyJSON] { Self.expectNoneRaw(line, what: "send output") }
@@ -121,23 +152,31 @@ import Testing
 
         // channel: a rejection in JSON and in text.
         let json = TestWorld()
-        #expect(throws: CLIError.self) { try ChannelOutput(format: .json, in: json.world).check(reason, operation: "get") }
+        #expect(throws: CLIError.self) {
+            try ChannelOutput(format: .json, in: json.world).check(reason, operation: "get")
+        }
         #expect(json.stdout.text.contains(#""reason":"Bad\u001b[31m\u009b\u202eToken""#), "\(json.stdout.text)")
         let text = TestWorld()
-        #expect(throws: CLIError.self) { try ChannelOutput(format: .text, in: text.world).check(reason, operation: "get") }
+        #expect(throws: CLIError.self) {
+            try ChannelOutput(format: .text, in: text.world).check(reason, operation: "get")
+        }
         #expect(text.stderr.text.contains("rejected 400 Bad\\u{1B}[31m\\u{9B}\\u{202E}Token"), "\(text.stderr.text)")
         Self.expectNoneRaw(json.stdout.text, text.stderr.text, what: "channel output")
     }
 
     /// A proxy's status line: escaped in the text result line, `-v` and the error; JSON's escapes in `-o json`.
     @Test func aProxysAnswerIsEscapedInTextAndAsJSONInJSON() throws {
-        let proxy = try FixedAnswerProxy(answer: "HTTP/1.1 403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow\r\nContent-Length: 0\r\n\r\n",
-                                         connections: 2)
+        let proxy = try FixedAnswerProxy(
+            answer: "HTTP/1.1 403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow\r\nContent-Length: 0\r\n\r\n",
+            connections: 2)
         let port = proxy.port
         let dir = try TemporaryDirectory(prefix: "printed-proxy")
         let cert = try dir.pem("client.pem", CredentialFixtures.universal)
-        let send = ["send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "5",
-                    "--proxy", "http://127.0.0.1:\(port)"]
+        let send = [
+            "send", "--cert", cert, "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout",
+            "5",
+            "--proxy", "http://127.0.0.1:\(port)",
+        ]
         let variables = ["XDG_CONFIG_HOME": dir.file("config"), "XDG_CACHE_HOME": dir.file("cache")]
         let text = Self.run(send + ["-v"], variables, home: dir.path)
         #expect(text.status == 69, "\(text.stdout)\(text.stderr)")
@@ -145,7 +184,9 @@ import Testing
         #expect(text.stderr.contains("403 Forbidden \\u{1B}[2J\\u{9B}\\u{202E}drow"), "\(text.stderr)")
         let json = Self.run(send + ["-o", "json"], variables, home: dir.path)
         #expect(json.status == 69, "\(json.stdout)\(json.stderr)")
-        #expect(json.stdout.contains(#"403 Forbidden \u001b[2J\u009b\u202edrow"#) && !json.stdout.contains("\\u{"), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#"403 Forbidden \u001b[2J\u009b\u202edrow"#) && !json.stdout.contains("\\u{"),
+            "\(json.stdout)")
         let error = try jsonObject(json.stdout.split(separator: "\n").first.map(String.init) ?? "")["error"] as? String
         #expect(error?.contains("403 Forbidden \u{1B}[2J\u{9B}\u{202E}drow") == true, "\(String(describing: error))")
         Self.expectNoneRaw(text.stdout, text.stderr, json.stdout, json.stderr, what: "a proxy's answer")
@@ -158,7 +199,9 @@ import Testing
         let text = Self.run(["validate", payload], home: dir.path)
         #expect(text.stdout.contains("aps.a\\u{1B}\\u{9B}\\u{202E}b: "), "\(text.stdout)\(text.stderr)")
         let json = Self.run(["validate", "-o", "json", payload], home: dir.path)
-        #expect(json.stdout.contains(#""path":"aps.a\u001b\u009b\u202eb""#) && !json.stdout.contains("\\u{"), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#""path":"aps.a\u001b\u009b\u202eb""#) && !json.stdout.contains("\\u{"),
+            "\(json.stdout)")
         #expect(text.status == json.status && (text.status == 0 || text.status == 65), "\(text.stderr)")
         Self.expectNoneRaw(text.stdout, text.stderr, json.stdout, json.stderr, what: "validate")
     }
@@ -176,19 +219,30 @@ import Testing
             ("APNSCTL_ENDPOINT, config show", ["config", "show"], ["APNSCTL_ENDPOINT": endpoint]),
             ("APNSCTL_ENDPOINT, doctor", ["doctor", "--cert", cert], ["APNSCTL_ENDPOINT": endpoint]),
             ("--endpoint sandbox=", send + ["--endpoint", "sandbox=" + endpoint], [:]),
-            ("--proxy, -v", send + ["--endpoint", "https://127.0.0.1:9", "--timeout", "2", "--proxy", proxy, "-v"], [:]),
+            (
+                "--proxy, -v", send + ["--endpoint", "https://127.0.0.1:9", "--timeout", "2", "--proxy", proxy, "-v"],
+                [:]
+            ),
             ("--proxy, --dry-run", send + ["--proxy", proxy, "--dry-run"], [:]),
             ("APNSCTL_PROXY, config show", ["config", "show"], ["APNSCTL_PROXY": proxy]),
             ("APNSCTL_PROXY, config show -o json", ["config", "show", "-o", "json"], ["APNSCTL_PROXY": proxy]),
             ("a bad proxy URL", send + ["--proxy", "https://proxy-user:s3cret-pw@127.0.0.1:9"], [:]),
-            ("APNSCTL_PROXY, doctor", ["doctor", "--cert", cert, "--endpoint", "https://127.0.0.1:9", "--timeout", "2"], ["APNSCTL_PROXY": proxy]),
+            (
+                "APNSCTL_PROXY, doctor",
+                ["doctor", "--cert", cert, "--endpoint", "https://127.0.0.1:9", "--timeout", "2"],
+                ["APNSCTL_PROXY": proxy]
+            ),
         ]
         for (what, arguments, extra) in runs {
             let r = Self.run(arguments, variables.merging(extra) { $1 }, home: dir.path)
-            #expect(!r.stdout.contains("s3cret-pw") && !r.stderr.contains("s3cret-pw"), "\(what): \(r.stdout)\(r.stderr)")
+            #expect(
+                !r.stdout.contains("s3cret-pw") && !r.stderr.contains("s3cret-pw"), "\(what): \(r.stdout)\(r.stderr)")
         }
         let refused = Self.run(send + ["--endpoint", endpoint], variables, home: dir.path)
-        #expect(refused.status == 64 && refused.stderr.contains("https://apns-user:***@127.0.0.1:9: user names are not supported"), "\(refused.stderr)")
+        #expect(
+            refused.status == 64
+                && refused.stderr.contains("https://apns-user:***@127.0.0.1:9: user names are not supported"),
+            "\(refused.stderr)")
         #expect(URLPassword.masked("socks5h://u:p%40ss@host:1080") == "socks5h://u:***@host:1080")
         #expect(URLPassword.masked("user:pw@host") == "user:***@host")
         #expect(URLPassword.masked("https://host:443") == "https://host:443")
@@ -202,17 +256,24 @@ import Testing
         let t = TestWorld(variables: [:], home: "relative/home")
         #expect(t.world.settings.home == nil)
         // The token is signed before connecting (to a closed port): with no home, not cached, and said so.
-        let status = t.run(["send", "--auth-key", key, "--team-id", "TEAMID1234", "--topic", "com.example.app", "-d", Self.token,
-                            "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2"])
+        let status = t.run([
+            "send", "--auth-key", key, "--team-id", "TEAMID1234", "--topic", "com.example.app", "-d", Self.token,
+            "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2",
+        ])
         #expect(status == 69, "\(t.stderr.text)")
-        #expect(t.stderr.text.contains("warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative"), "\(t.stderr.text)")
+        #expect(
+            t.stderr.text.contains("warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative"),
+            "\(t.stderr.text)")
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/relative"))
 
         // The binary: a relative $HOME is passed over for the password database's home, as an unset one is.
         let work = try TemporaryDirectory(prefix: "relative-home-cwd")
-        let path = try CommandRunner.apnsctl(["config", "path"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
-                                             directory: work.path)
-        #expect(!path.stdout.contains("relative/home") && !path.stderr.contains("relative/home"), "\(path.stdout)\(path.stderr)")
+        let path = try CommandRunner.apnsctl(
+            ["config", "path"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
+            directory: work.path)
+        #expect(
+            !path.stdout.contains("relative/home") && !path.stderr.contains("relative/home"),
+            "\(path.stdout)\(path.stderr)")
         #expect(path.stdout.hasPrefix("/"), "\(path.stdout)\(path.stderr)")
     }
 }

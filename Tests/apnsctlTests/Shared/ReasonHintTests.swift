@@ -1,5 +1,6 @@
 import APNSCore
 import Testing
+
 @testable import APNSCtlCommands
 
 /// Every APNs reason gets advice from apnsctl (CLI.md: "a one-line meaning and a hint on what to check"),

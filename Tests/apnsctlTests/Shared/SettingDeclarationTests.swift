@@ -1,8 +1,9 @@
 import ArgumentParser
-@testable import APNSCtlCommands
-@testable import APNSSettings
 import Foundation
 import Testing
+
+@testable import APNSCtlCommands
+@testable import APNSSettings
 
 /// Each setting is declared once, as a `SettingKey`; everything else follows from it or is checked here. For
 /// every setting and every command that takes it: the command defines the option (named from the key; a
@@ -14,7 +15,10 @@ import Testing
     /// The settings commands and the command lines that reach each (with their required arguments).
     static let commands: [(SettingCommand, [[String]])] = [
         (.send, [["send"]]),
-        (.channel, [["channel", "create"], ["channel", "list"], ["channel", "get", "id"], ["channel", "delete", "id"]]),
+        (
+            .channel,
+            [["channel", "create"], ["channel", "list"], ["channel", "get", "id"], ["channel", "delete", "id"]]
+        ),
         (.doctor, [["doctor"]]),
         (.jwt, [["jwt"]]),
     ]
@@ -54,7 +58,8 @@ import Testing
         let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(path)")
         let command = try #require(root["command"] as? [String: Any])
         var out: [String: Bool] = [:]
-        for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool != false {
+        for argument in command["arguments"] as? [[String: Any]] ?? [] where argument["shouldDisplay"] as? Bool != false
+        {
             for name in argument["names"] as? [[String: Any]] ?? [] where name["kind"] as? String == "long" {
                 if let n = name["name"] as? String { out[n] = argument["kind"] as? String == "option" }
             }
@@ -63,11 +68,15 @@ import Testing
     }
 
     /// The settings of `command` resolved from `flags` and `variables` alone (no file, no profile).
-    static func resolve(_ command: SettingCommand, flags: SettingFlags = SettingFlags(),
-                        variables: [String: String] = [:]) throws -> ResolvedSettings {
-        try SettingsResolver.resolve(SettingsInput(command: command, flags: flags, variables: variables, home: "/nonexistent",
-                                                   location: SettingsLocation(path: "/nonexistent/config.toml", origin: .defaultValue),
-                                                   mockReadyFile: "/nonexistent/mock.json"))
+    static func resolve(
+        _ command: SettingCommand, flags: SettingFlags = SettingFlags(),
+        variables: [String: String] = [:]
+    ) throws -> ResolvedSettings {
+        try SettingsResolver.resolve(
+            SettingsInput(
+                command: command, flags: flags, variables: variables, home: "/nonexistent",
+                location: SettingsLocation(path: "/nonexistent/config.toml", origin: .defaultValue),
+                mockReadyFile: "/nonexistent/mock.json"))
     }
 
     /// Every way `keys` and the commands disagree, one line each; empty when they agree.
@@ -80,16 +89,20 @@ import Testing
                 let value = sample(setting.kind)
                 // The first command line of the family that has it (`storage` is `channel create`'s only).
                 guard let (path, options) = described.first(where: { $0.1[setting.name] != nil }),
-                      let takesValue = options[setting.name] else {
+                    let takesValue = options[setting.name]
+                else {
                     problems.append("\(command) has no option --\(setting.name)")
                     continue
                 }
                 let shown = path.joined(separator: " ")
                 if takesValue != (value != nil) {
-                    problems.append("\(shown) --\(setting.name): a boolean setting is a bare flag, any other takes a value")
+                    problems.append(
+                        "\(shown) --\(setting.name): a boolean setting is a bare flag, any other takes a value")
                     continue
                 }
-                if SettingCatalog.setting(setting.name) != setting || !SettingCatalog.settings(for: command).contains(setting) {
+                if SettingCatalog.setting(setting.name) != setting
+                    || !SettingCatalog.settings(for: command).contains(setting)
+                {
                     problems.append("--\(setting.name) has no catalog row for \(command)")
                 }
                 let variable = try resolve(command, variables: [setting.variable: value ?? "true"]).value(of: setting)
@@ -104,15 +117,20 @@ import Testing
                 }
                 let flags = SettingFlags.commandLine(of: parsed, for: command)
                 guard flags.given(setting) != nil else {
-                    problems.append("\(shown) --\(setting.name) reaches no setting: no property named \(setting.propertyName) holds it")
+                    problems.append(
+                        "\(shown) --\(setting.name) reaches no setting: no property named \(setting.propertyName) holds it"
+                    )
                     continue
                 }
-                guard let resolved = try resolve(command, flags: flags).value(of: setting), resolved.origin == .flag(setting.flag) else {
+                guard let resolved = try resolve(command, flags: flags).value(of: setting),
+                    resolved.origin == .flag(setting.flag)
+                else {
                     problems.append("\(shown) --\(setting.name) given, but the resolver does not take it from the flag")
                     continue
                 }
                 if !key.reads(resolved.value) {
-                    problems.append("\(setting.name)'s resolved value \(resolved.value) does not read as its key's type")
+                    problems.append(
+                        "\(setting.name)'s resolved value \(resolved.value) does not read as its key's type")
                 }
             }
         }
@@ -140,9 +158,13 @@ import Testing
         for (command, paths) in Self.commands {
             for path in paths {
                 for name in try Self.options(path).keys where name != "help" && name != "version" {
-                    let known = SettingCatalog.setting(name)?.commands.contains(command) == true
+                    let known =
+                        SettingCatalog.setting(name)?.commands.contains(command) == true
                         || SettingCatalog.perRunInputs.contains(name) || name == "devices"
-                    #expect(known, "\(path.joined(separator: " ")) --\(name) is neither a setting of \(command) nor a per-run input")
+                    #expect(
+                        known,
+                        "\(path.joined(separator: " ")) --\(name) is neither a setting of \(command) nor a per-run input"
+                    )
                 }
             }
         }

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// CLI.md, "Exit codes": the settings file decides where secrets go, so it is read only when it is ours: a link
 /// is followed only when the user owns it, nothing in /proc, /sys or /dev is read, and the folder holding the
@@ -13,7 +13,8 @@ import APNSPlatform
     /// A folder of the user's own, 0700, as `config init` makes one.
     static func privateFolder(_ base: TemporaryDirectory, _ name: String) throws -> String {
         let path = base.file(name)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return path
     }
 
@@ -32,8 +33,11 @@ import APNSPlatform
         init() throws {
             // The system's python (a shim under /root would be out of the other user's reach); PR_SET_DUMPABLE is 4.
             process.executableURL = URL(fileURLWithPath: try CommandRunner.which("setpriv"))
-            process.arguments = OtherUser.prefix() + ["/usr/bin/python3", "-c",
-                                                      "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)"]
+            process.arguments =
+                OtherUser.prefix() + [
+                    "/usr/bin/python3", "-c",
+                    "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)",
+                ]
             try process.run()
             Wait.until(seconds: 10, interval: 0.005) { OtherUser.ownerAndMode(cmdline)?.uid == 0 }
         }
@@ -87,8 +91,10 @@ import APNSPlatform
         let r = try Self.show(other + "/config.toml")
 
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: \(other)/config.toml: is in \(other), a folder of user "),
-                "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1
+                && r.stderr.hasPrefix("error: \(other)/config.toml: is in \(other), a folder of user "),
+            "\(r.stderr)")
         #expect(r.stderr.contains("(uid \(OtherUser.uid))"), "\(r.stderr)")
         withExtendedLifetime(attacker) {}
     }
@@ -106,9 +112,12 @@ import APNSPlatform
         let r = try Self.show(file)
 
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.errorLines == ["error: \(file): is in \(folder), a folder writable by group (mode 02770), who could replace it; "
-                                 + "apnsctl reads only a settings file no one else can change, as ssh does: chmod go-w \(folder)"],
-                "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "error: \(file): is in \(folder), a folder writable by group (mode 02770), who could replace it; "
+                    + "apnsctl reads only a settings file no one else can change, as ssh does: chmod go-w \(folder)"
+            ],
+            "\(r.stderr)")
     }
 
     /// A link another user owns, to the user's own good file: not followed.
@@ -124,8 +133,12 @@ import APNSPlatform
         let r = try Self.show(link)
 
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: \(link): is a symbolic link owned by user "), "\(r.stderr)")
-        #expect(r.stderr.contains("(uid \(OtherUser.uid)), not by you; a link is followed only when it is yours"), "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1 && r.stderr.hasPrefix("error: \(link): is a symbolic link owned by user "),
+            "\(r.stderr)")
+        #expect(
+            r.stderr.contains("(uid \(OtherUser.uid)), not by you; a link is followed only when it is yours"),
+            "\(r.stderr)")
     }
 
     /// A FIFO is refused at once (64), never waited on.
@@ -138,7 +151,9 @@ import APNSPlatform
 
         #expect(!r.timedOut && r.seconds < 5, "waited on the FIFO (\(r.seconds) s)")
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.errorLines.count == 1 && r.stderr.hasPrefix("error: \(fifo): is a FIFO, not a regular file"), "\(r.stderr)")
+        #expect(
+            r.errorLines.count == 1 && r.stderr.hasPrefix("error: \(fifo): is a FIFO, not a regular file"),
+            "\(r.stderr)")
     }
 
     /// A dotfiles repository: the default location is the user's link (through a linked folder too) to their
@@ -148,12 +163,16 @@ import APNSPlatform
         _ = try Self.privateFolder(base, "dotfiles/apnsctl")
         try base.write("dotfiles/apnsctl/config.toml", Self.settings, mode: 0o600)
         _ = try Self.privateFolder(base, "xdg")
-        try FileManager.default.createSymbolicLink(atPath: base.file("xdg/apnsctl"), withDestinationPath: "../dotfiles/apnsctl")
-        try FileManager.default.createSymbolicLink(atPath: base.file("elsewhere.toml"), withDestinationPath: "xdg/apnsctl/config.toml")
+        try FileManager.default.createSymbolicLink(
+            atPath: base.file("xdg/apnsctl"), withDestinationPath: "../dotfiles/apnsctl")
+        try FileManager.default.createSymbolicLink(
+            atPath: base.file("elsewhere.toml"), withDestinationPath: "xdg/apnsctl/config.toml")
         let chained = try Self.privateFolder(base, "chained")
-        try FileManager.default.createSymbolicLink(atPath: chained + "/config.toml", withDestinationPath: base.file("elsewhere.toml"))
+        try FileManager.default.createSymbolicLink(
+            atPath: chained + "/config.toml", withDestinationPath: base.file("elsewhere.toml"))
 
-        let viaDefault = try InProcess.apnsctl(["config", "show", "dev"], environment: ["XDG_CONFIG_HOME": base.file("xdg")])
+        let viaDefault = try InProcess.apnsctl(
+            ["config", "show", "dev"], environment: ["XDG_CONFIG_HOME": base.file("xdg")])
         #expect(viaDefault.status == 0, "\(viaDefault.stderr)")
         #expect(viaDefault.stdout.contains("com.example.app"), "\(viaDefault.stdout)")
         let viaChain = try Self.show(chained + "/config.toml")
@@ -167,14 +186,17 @@ import APNSPlatform
         let base = try TemporaryDirectory(prefix: "etc-style")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base.path)
         let etc = base.file("etc")
-        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: etc, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         let file = try base.write("etc/config.toml", Self.settings, mode: 0o644)
         let theirs = try OtherUser.area(in: base, named: "user")
         try OtherUser.run(["ln", "-s", file, theirs + "/config.toml"])
 
         let direct = try OtherUser.run([CommandRunner.apnsctlPath, "config", "show", "dev", "--config", file])
         #expect(direct.stdout.contains("com.example.app"), "\(direct.stdout)")
-        let linked = try OtherUser.run([CommandRunner.apnsctlPath, "config", "show", "dev", "--config", theirs + "/config.toml"])
+        let linked = try OtherUser.run([
+            CommandRunner.apnsctlPath, "config", "show", "dev", "--config", theirs + "/config.toml",
+        ])
         #expect(linked.stdout.contains("com.example.app"), "\(linked.stdout)")
     }
 }

@@ -20,13 +20,15 @@ import Testing
         /// The mock's `mock.json` fields.
         var mockInfo: [String: String] {
             guard let data = FileManager.default.contents(atPath: mock.stateDirectory.file("mock.json")),
-                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [:] }
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return [:] }
             return object.compactMapValues { $0 as? String }
         }
 
         /// A profile `dev` (the default) on the mock with token auth, and device names.
         func writeDevProfile(extra: String = "", defaultProfile: Bool = true) throws {
-            try home.write("""
+            try home.write(
+                """
                 \(defaultProfile ? "default-profile = \"dev\"\n" : "")
                 [profiles.dev]
                 auth-key = "\(mock.authKey)"
@@ -48,7 +50,9 @@ import Testing
                 """)
         }
 
-        func send(_ arguments: [String], _ variables: [String: String] = [:], directory: String? = nil) throws -> CommandResult {
+        func send(_ arguments: [String], _ variables: [String: String] = [:], directory: String? = nil) throws
+            -> CommandResult
+        {
             try home.run(["send"] + arguments, variables, directory: directory)
         }
 
@@ -99,8 +103,10 @@ import Testing
         #expect(nothing.status == 64, "\(nothing.stderr)")
         #expect(nothing.stderr.hasPrefix("error: no credential;"))
         var n = 0
-        for (args, variables) in [(["-p", "dev"], [:]), (["--profile", "dev"], [:]), ([], ["APNSCTL_PROFILE": "dev"]),
-                                  (["-p", "dev", "--team-id", s.mock.teamID], [:])] as [([String], [String: String])] {
+        for (args, variables) in [
+            (["-p", "dev"], [:]), (["--profile", "dev"], [:]), ([], ["APNSCTL_PROFILE": "dev"]),
+            (["-p", "dev", "--team-id", s.mock.teamID], [:]),
+        ] as [([String], [String: String])] {
             let r = try s.send(["-d", "my-iphone", "--alert", "hi"] + args, variables)
             #expect(r.status == 0, "\(args) \(variables): \(r.stderr)")
             n += 1
@@ -120,8 +126,10 @@ import Testing
         #expect(cert.status == 0, "\(cert.stderr)")
         #expect(s.lastAnswer(count: 1)?["auth"] as? String == "certificate")
         // The cert profile plus --auth-key: a bearer token.
-        let token = try s.send(["-p", "cert", "-d", "my-iphone", "--alert", "hi", "--auth-key", s.mock.authKey,
-                                "--team-id", s.mock.teamID, "--topic", s.mock.bundleID])
+        let token = try s.send([
+            "-p", "cert", "-d", "my-iphone", "--alert", "hi", "--auth-key", s.mock.authKey,
+            "--team-id", s.mock.teamID, "--topic", s.mock.bundleID,
+        ])
         #expect(token.status == 0, "\(token.stderr)")
         #expect(s.lastAnswer(count: 2)?["auth"] as? String == "token")
         // APNSCTL_CERT over the profile's auth-key: the certificate.
@@ -132,7 +140,9 @@ import Testing
         try s.writeDevProfile(extra: "cert = \"\(s.mock.certificate)\"")
         let both = try s.send(["-d", "my-iphone", "--alert", "hi"])
         #expect(both.status == 64)
-        #expect(both.stderr.contains("cert in profile dev (") && both.stderr.contains("auth-key in profile dev ("), "\(both.stderr)")
+        #expect(
+            both.stderr.contains("cert in profile dev (") && both.stderr.contains("auth-key in profile dev ("),
+            "\(both.stderr)")
         #expect(s.answered().count == 3)
     }
 
@@ -140,11 +150,16 @@ import Testing
         let s = try Setup()
         let keyPEM = try String(contentsOfFile: s.mock.authKey, encoding: .utf8)
         let certPEM = try String(contentsOfFile: s.mock.certificate, encoding: .utf8)
-        let bodies = (keyPEM + certPEM).split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count > 20 }.map(String.init)
+        let bodies = (keyPEM + certPEM).split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count > 20 }.map(
+            String.init)
         #expect(!bodies.isEmpty)
-        let common = ["-d", Setup.token, "--alert", "hi", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile,
-                      "--topic", s.mock.bundleID]
-        let tokenVariables = ["APNSCTL_AUTH_KEY": keyPEM, "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID]
+        let common = [
+            "-d", Setup.token, "--alert", "hi", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile,
+            "--topic", s.mock.bundleID,
+        ]
+        let tokenVariables = [
+            "APNSCTL_AUTH_KEY": keyPEM, "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID,
+        ]
         let runs = [
             try s.send(common + ["-v"], tokenVariables),
             try s.send(common + ["--dry-run"], tokenVariables),
@@ -155,7 +170,9 @@ import Testing
         ]
         for (i, r) in runs.enumerated() {
             #expect(r.status == 0, "run \(i): \(r.stderr)")
-            for body in bodies { #expect(!r.stdout.contains(body) && !r.stderr.contains(body), "run \(i) printed key text") }
+            for body in bodies {
+                #expect(!r.stdout.contains(body) && !r.stderr.contains(body), "run \(i) printed key text")
+            }
         }
         #expect(runs[0].stderr.contains("* auth-key (PEM from APNSCTL_AUTH_KEY) (APNSCTL_AUTH_KEY)"))
         #expect(runs[1].stdout.contains("apnsctl jwt reads it from there"), "\(runs[1].stdout)")
@@ -171,21 +188,28 @@ import Testing
             for body in bodies { #expect(!text.contains(body), "\(file) holds key text") }
         }
         // A bad PEM is named by its variable, never quoted.
-        let bad = try s.send(common, ["APNSCTL_AUTH_KEY": "-----BEGIN PRIVATE KEY-----\nU0VDUkVUU0VDUkVU\n-----END PRIVATE KEY-----\n",
-                                      "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID])
+        let bad = try s.send(
+            common,
+            [
+                "APNSCTL_AUTH_KEY": "-----BEGIN PRIVATE KEY-----\nU0VDUkVUU0VDUkVU\n-----END PRIVATE KEY-----\n",
+                "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID,
+            ])
         #expect(bad.status == 77, "\(bad.stderr)")
         #expect(bad.stderr.contains("(PEM from APNSCTL_AUTH_KEY)") && !bad.stderr.contains("U0VDUkVU"), "\(bad.stderr)")
     }
 
     @Test func mockProfileSendsAndIs66WithoutTheMock() throws {
         let s = try Setup()
-        let r = try s.send(["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        let r = try s.send(
+            ["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(s.lastAnswer(count: 1)?["auth"] as? String == "certificate")
-        let none = try s.send(["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.home.root.path + "/none"])
+        let none = try s.send(
+            ["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.home.root.path + "/none"])
         #expect(none.status == 66)
         #expect(none.stderr.contains("start apnsctl mock"))
-        let list = try s.home.run(["channel", "list", "-p", "mock"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        let list = try s.home.run(
+            ["channel", "list", "-p", "mock"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
         #expect(list.status == 0, "\(list.stderr)")
     }
 
@@ -194,16 +218,23 @@ import Testing
         try s.writeDevProfile()
         let text = try s.send(["-d", "my-iphone", "-d", Setup.token.uppercased(), "--alert", "hi"])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.lines.count == 1 && text.lines[0].hasPrefix("accepted  200  my-iphone 3f2a…9c1d  "), "\(text.stdout)")
-        #expect(text.stderr.contains("warning: --device \(Setup.token) (my-iphone) was given 2 times; it is sent once"), "\(text.stderr)")
+        #expect(
+            text.lines.count == 1 && text.lines[0].hasPrefix("accepted  200  my-iphone 3f2a…9c1d  "), "\(text.stdout)")
+        #expect(
+            text.stderr.contains("warning: --device \(Setup.token) (my-iphone) was given 2 times; it is sent once"),
+            "\(text.stderr)")
         #expect(s.lastAnswer(count: 1) != nil && s.answered().count == 1)
         let json = try s.send(["-d", "my-iphone", "--alert", "hi", "-o", "json"])
-        #expect(json.stdout.hasPrefix("{\"device\":\"\(Setup.token)\",\"device_name\":\"my-iphone\","), "\(json.stdout)")
+        #expect(
+            json.stdout.hasPrefix("{\"device\":\"\(Setup.token)\",\"device_name\":\"my-iphone\","), "\(json.stdout)")
         let hexOnly = try s.send(["-d", Setup.token, "--alert", "hi", "-o", "json"])
         #expect(!hexOnly.stdout.contains("device_name"))
         let unknown = try s.send(["-d", "my-iphon", "--alert", "hi"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr == "error: --device \"my-iphon\" (device 1): unknown device name \"my-iphon\"; did you mean \"my-iphone\"?\n")
+        #expect(
+            unknown.stderr
+                == "error: --device \"my-iphon\" (device 1): unknown device name \"my-iphon\"; did you mean \"my-iphone\"?\n"
+        )
         #expect(s.answered().count == 3)
     }
 
@@ -228,7 +259,8 @@ import Testing
         let xdg = s.home.root.path + "/xdg/apnsctl"
         try FileManager.default.copyItem(atPath: s.mock.certificate, toPath: xdg + "/client.pem")
         try FileManager.default.copyItem(atPath: s.mock.caFile, toPath: s.home.root.path + "/home/ca.pem")
-        try s.home.write("""
+        try s.home.write(
+            """
             [profiles.rel]
             cert = "client.pem"
             ca-file = "~/ca.pem"
@@ -254,14 +286,17 @@ import Testing
         var compared = 0
         for line in show.lines {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let name = object["setting"] as? String, let origin = object["origin"] as? String, origin != "default" else { continue }
+                let name = object["setting"] as? String, let origin = object["origin"] as? String, origin != "default"
+            else { continue }
             let value = (object["value"] as? [String])?.joined(separator: ",") ?? "\(object["value"] ?? "")"
             let originText: String
             switch origin {
             case "variable": originText = object["variable"] as? String ?? ""
             case "flag": originText = object["flag"] as? String ?? ""
             default:
-                originText = name == "profile" ? "default-profile, \(object["file"] ?? ""):\(object["line"] ?? "")"
+                originText =
+                    name == "profile"
+                    ? "default-profile, \(object["file"] ?? ""):\(object["line"] ?? "")"
                     : "profile \(object["profile"] ?? ""), \(object["file"] ?? ""):\(object["line"] ?? "")"
             }
             #expect(verbose.contains("* \(name) \(value) (\(originText))"), "\(name): \(verbose)")
@@ -273,7 +308,8 @@ import Testing
     @Test func doctorAndJWTTakeProfiles() throws {
         let s = try Setup()
         try s.writeDevProfile()
-        let doctor = try s.home.run(["doctor", "-p", "mock", "--env", "sandbox"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        let doctor = try s.home.run(
+            ["doctor", "-p", "mock", "--env", "sandbox"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
         #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
         let tokenDoctor = try s.home.run(["doctor", "--env", "sandbox"])
         #expect(tokenDoctor.status == 0, "\(tokenDoctor.stdout)\(tokenDoctor.stderr)")
@@ -283,15 +319,25 @@ import Testing
             func object(_ part: String) -> [String: Any]? {
                 var b64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
                 while b64.count % 4 != 0 { b64 += "=" }
-                return Data(base64Encoded: b64).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+                return Data(base64Encoded: b64).flatMap {
+                    try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+                }
             }
             guard parts.count == 3 else { return (nil, nil) }
             return (object(parts[0])?["kid"] as? String, object(parts[1])?["iss"] as? String)
         }
-        for (args, variables) in [(["jwt", "-p", "dev"], [:]), (["jwt"], [:]),
-                                  (["jwt", "-p", "cert"], ["APNSCTL_AUTH_KEY": try String(contentsOfFile: s.mock.authKey, encoding: .utf8),
-                                                           "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID])]
-                as [([String], [String: String])] {
+        for (args, variables) in [
+            (["jwt", "-p", "dev"], [:]), (["jwt"], [:]),
+            (
+                ["jwt", "-p", "cert"],
+                [
+                    "APNSCTL_AUTH_KEY": try String(contentsOfFile: s.mock.authKey, encoding: .utf8),
+                    "APNSCTL_KEY_ID": s.mock.keyID, "APNSCTL_TEAM_ID": s.mock.teamID,
+                ]
+            ),
+        ]
+            as [([String], [String: String])]
+        {
             let r = try s.home.run(args, variables)
             #expect(r.status == 0, "\(args): \(r.stderr)")
             let c = claims(r.stdout)
@@ -310,7 +356,9 @@ import Testing
         let list = try s.home.root.write("tokens.txt", "# names and tokens\nmy-iphone\n\(other)\n")
         let file = try s.send(["--devices", list, "--alert", "hi", "-o", "json"])
         #expect(file.status == 0, "\(file.stderr)")
-        #expect(file.lines.contains { $0.hasPrefix("{\"device\":\"\(Setup.token)\",\"device_name\":\"my-iphone\",") }, "\(file.stdout)")
+        #expect(
+            file.lines.contains { $0.hasPrefix("{\"device\":\"\(Setup.token)\",\"device_name\":\"my-iphone\",") },
+            "\(file.stdout)")
         #expect(file.lines.contains { $0.hasPrefix("{\"device\":\"\(other)\",\"status\"") }, "\(file.stdout)")
         let piped = try s.home.run(["send", "--devices", "-", "--alert", "hi"], [:], stdin: Array("my-iphone\n".utf8))
         #expect(piped.status == 0, "\(piped.stderr)")
@@ -318,7 +366,9 @@ import Testing
         let badList = try s.home.root.write("bad.txt", "my-iphon\n")
         let bad = try s.send(["--devices", badList, "--alert", "hi"])
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("bad.txt:1: \"my-iphon\": unknown device name; did you mean \"my-iphone\"?"), "\(bad.stderr)")
+        #expect(
+            bad.stderr.contains("bad.txt:1: \"my-iphon\": unknown device name; did you mean \"my-iphone\"?"),
+            "\(bad.stderr)")
         #expect(s.answered().count == 3)
     }
 }

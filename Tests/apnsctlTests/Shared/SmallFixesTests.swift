@@ -13,7 +13,8 @@ import Testing
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "empty-env")
         let out = scratch.file("out.p12")
-        let convert = try InProcess.apnsctl(["convert", mock.certificate, "-o", out], environment: ["APNSCTL_OUT_PASSPHRASE": ""])
+        let convert = try InProcess.apnsctl(
+            ["convert", mock.certificate, "-o", out], environment: ["APNSCTL_OUT_PASSPHRASE": ""])
         #expect(convert.status == 64, "\(convert.stderr)")
         #expect(convert.stderr.contains("no password for \(out)"), "\(convert.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
@@ -28,21 +29,26 @@ import Testing
         #expect(r.stdout.contains("apnsctl channel create"), "\(r.stdout)")
         let typo = try InProcess.apnsctl(["help", "channel", "crate"])
         #expect(typo.status == 64)
-        #expect(typo.stderr.hasPrefix("error: help: unknown command \"crate\"; did you mean \"create\"?"), "\(typo.stderr)")
+        #expect(
+            typo.stderr.hasPrefix("error: help: unknown command \"crate\"; did you mean \"create\"?"), "\(typo.stderr)")
     }
 
     @Test func envAutoWithOneEndpointForBothIsAUsageError() throws {
         let mock = try InProcessMock()
-        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--env", "auto", "--endpoint", mock.endpoint,
-                                           "--ca-file", mock.caFile, "-d", Self.token(1)])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", mock.certificate, "--env", "auto", "--endpoint", mock.endpoint,
+            "--ca-file", mock.caFile, "-d", Self.token(1),
+        ])
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains("--endpoint sandbox=URL --endpoint production=URL"), "\(r.stderr)")
     }
 
     @Test func jsonRejectionsCarryMeaningAndHint() throws {
         let mock = try InProcessMock(["--unregistered", Self.token(1)])
-        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-                                           "-d", Self.token(1), "-d", Self.token(2), "-o", "json"])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+            "-d", Self.token(1), "-d", Self.token(2), "-o", "json",
+        ])
         #expect(r.status == 1, "\(r.stderr)")
         let rejected = try #require(r.lines.first { $0.contains("\"status\":410") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(rejected.utf8)) as? [String: Any])
@@ -63,25 +69,39 @@ import Testing
         }
         let out = scratch.file("push.pem")
         let p12 = scratch.file("push.p12")
-        let made = try InProcess.apnsctl(["convert", mock.certificate, "-o", p12], environment: ["APNSCTL_OUT_PASSPHRASE": "pw"])
+        let made = try InProcess.apnsctl(
+            ["convert", mock.certificate, "-o", p12], environment: ["APNSCTL_OUT_PASSPHRASE": "pw"])
         #expect(made.status == 0, "\(made.stderr)")
-        #expect(made.stderr == "wrote \(p12): certificate, 1 chain certificate, private key; PKCS#12 with AES-256 encryption; mode 0600\n", "\(made.stderr)")
+        #expect(
+            made.stderr
+                == "wrote \(p12): certificate, 1 chain certificate, private key; PKCS#12 with AES-256 encryption; mode 0600\n",
+            "\(made.stderr)")
         let back = try InProcess.apnsctl(["convert", p12, "-o", out], environment: ["APNSCTL_PASSPHRASE": "pw"])
         #expect(back.status == 0, "\(back.stderr)")
-        #expect(back.stderr == "wrote \(out): certificate, 1 chain certificate, private key; mode 0600\n", "\(back.stderr)")
+        #expect(
+            back.stderr == "wrote \(out): certificate, 1 chain certificate, private key; mode 0600\n", "\(back.stderr)")
     }
 
     /// CLI.md's table of flags from other tools, and plain typos of send's flags.
     @Test func flagsFromOtherToolsGetTheirApnsctlSpelling() throws {
-        let table = ["--team": "--team-id", "--cacert": "--ca-file", "--prod": "--env production", "--production": "--env production",
-                     "--dev": "--env sandbox", "--development": "--env sandbox", "--sandbox": "--env sandbox", "--json": "-o json",
-                     "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert", "--p12": "--cert"]
-        let typos = ["--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
-                     "--endpont": "--endpoint", "--expiraton": "--expiration", "--alrt": "--alert"]
+        let table = [
+            "--team": "--team-id", "--cacert": "--ca-file", "--prod": "--env production",
+            "--production": "--env production",
+            "--dev": "--env sandbox", "--development": "--env sandbox", "--sandbox": "--env sandbox",
+            "--json": "-o json",
+            "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert",
+            "--p12": "--cert",
+        ]
+        let typos = [
+            "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
+            "--endpont": "--endpoint", "--expiraton": "--expiration", "--alrt": "--alert",
+        ]
         for (given, meant) in table.merging(typos, uniquingKeysWith: { a, _ in a }) {
             let r = try InProcess.apnsctl(["send", given, "x"])
             #expect(r.status == 64, "\(given): \(r.stderr)")
-            #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?", "\(given): \(r.stderr)")
+            #expect(
+                r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?",
+                "\(given): \(r.stderr)")
         }
         // Only where the command has the flag: jwt takes no --ca-file.
         let jwt = try InProcess.apnsctl(["jwt", "--cacert", "x"])
@@ -95,15 +115,28 @@ import Testing
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "auth-key-cert")
         let p12 = scratch.file("push.p12")
-        #expect(try CommandRunner.run("openssl", ["pkcs12", "-export", "-in", mock.certificate, "-out", p12,
-                                                   "-passout", "pass:secret"]).status == 0)
+        #expect(
+            try CommandRunner.run(
+                "openssl",
+                [
+                    "pkcs12", "-export", "-in", mock.certificate, "-out", p12,
+                    "-passout", "pass:secret",
+                ]
+            ).status == 0)
         for file in [p12, mock.certificate] {
-            for command in [["jwt", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345"],
-                            ["send", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345", "--topic", mock.bundleID,
-                             "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1)]] {
+            for command in [
+                ["jwt", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345"],
+                [
+                    "send", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345", "--topic",
+                    mock.bundleID,
+                    "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1),
+                ],
+            ] {
                 let r = try InProcess.apnsctl(command)
                 #expect(r.status == 77, "\(command): \(r.stderr)")
-                #expect(r.stderr.contains("not a .p8 signing key; a certificate belongs in --cert"), "\(command): \(r.stderr)")
+                #expect(
+                    r.stderr.contains("not a .p8 signing key; a certificate belongs in --cert"),
+                    "\(command): \(r.stderr)")
                 #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
             }
         }
@@ -114,33 +147,50 @@ import Testing
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "flag-rule")
         let silent = try scratch.write("silent.json", #"{"aps":{"content-available":1}}"#)
-        let base = ["send", silent, "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(1)]
+        let base = [
+            "send", silent, "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d",
+            Self.token(1),
+        ]
         let priority = try InProcess.apnsctl(base + ["--priority", "10"])
         #expect(priority.status == 65, "\(priority.stderr)")
-        #expect(priority.errorLines.first?.hasPrefix("error: --priority 10: background pushes must not use priority 10") == true, "\(priority.stderr)")
+        #expect(
+            priority.errorLines.first?.hasPrefix("error: --priority 10: background pushes must not use priority 10")
+                == true, "\(priority.stderr)")
         #expect(!priority.stderr.contains("silent.json:1:1"), "\(priority.stderr)")
         let topic = try InProcess.apnsctl(base + ["--push-type", "voip", "--topic", mock.bundleID])
         #expect(topic.status == 65, "\(topic.stderr)")
-        #expect(topic.errorLines.first?.hasPrefix("error: --topic \(mock.bundleID): topic \"\(mock.bundleID)\" lacks the \".voip\" suffix") == true, "\(topic.stderr)")
+        #expect(
+            topic.errorLines.first?.hasPrefix(
+                "error: --topic \(mock.bundleID): topic \"\(mock.bundleID)\" lacks the \".voip\" suffix") == true,
+            "\(topic.stderr)")
     }
 
     @Test func aMistypedMockReasonGetsADidYouMean() throws {
         let scratch = try TemporaryDirectory(prefix: "mock-reason")
-        let r = try InProcess.apnsctl(["mock", "--port", "0", "--state-dir", scratch.file("state"),
-                                           "--reject", "\(Self.token(1))=Unregisterd"])
+        let r = try InProcess.apnsctl([
+            "mock", "--port", "0", "--state-dir", scratch.file("state"),
+            "--reject", "\(Self.token(1))=Unregisterd",
+        ])
         #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.stderr == "error: --reject \(Self.token(1))=Unregisterd: unknown reason 'Unregisterd'; did you mean 'Unregistered'?\n", "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: --reject \(Self.token(1))=Unregisterd: unknown reason 'Unregisterd'; did you mean 'Unregistered'?\n",
+            "\(r.stderr)")
     }
 
     /// A TopicDisallowed line names the topic sent and the certificate's topics: the two things to compare.
     @Test func topicDisallowedNamesTheTopicSentAndTheCertificatesTopics() throws {
         let mock = try InProcessMock(["--reject", "\(Self.token(1))=TopicDisallowed"])
-        let r = try InProcess.apnsctl(["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-                                           "-d", Self.token(1)])
+        let r = try InProcess.apnsctl([
+            "send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+            "-d", Self.token(1),
+        ])
         #expect(r.status == 1, "\(r.stderr)")
         let line = try #require(r.lines.first { $0.contains("TopicDisallowed") })
-        #expect(line.hasSuffix("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID))")
-                || line.contains("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID)"), "\(line)")
+        #expect(
+            line.hasSuffix("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID))")
+                || line.contains("(sent apns-topic \"\(mock.bundleID)\"; the certificate's topics: \(mock.bundleID)"),
+            "\(line)")
     }
 
     /// A missing file is named with the flag that gave it, the same way in every command.
@@ -151,9 +201,15 @@ import Testing
         let cases: [(args: [String], flag: String)] = [
             (["send", "--cert", missing] + device, "--cert"),
             (["send", "--cert", mock.certificate, "--key", missing] + device, "--key"),
-            (["send", "--auth-key", missing, "--team-id", mock.teamID, "--topic", mock.bundleID] + device, "--auth-key"),
+            (
+                ["send", "--auth-key", missing, "--team-id", mock.teamID, "--topic", mock.bundleID] + device,
+                "--auth-key"
+            ),
             (["send", "--cert", mock.certificate, "--ca-file", missing] + device, "--ca-file"),
-            (["send", "--cert", mock.certificate, "--devices", missing, "--endpoint", "https://127.0.0.1:9"], "--devices"),
+            (
+                ["send", "--cert", mock.certificate, "--devices", missing, "--endpoint", "https://127.0.0.1:9"],
+                "--devices"
+            ),
             (["jwt", "--auth-key", missing, "--team-id", mock.teamID], "--auth-key"),
             (["inspect", mock.certificate, "--key", missing], "--key"),
             (["convert", mock.certificate, "--key", missing, "-o", "-"], "--key"),
@@ -162,7 +218,8 @@ import Testing
         for (args, flag) in cases {
             let r = try InProcess.apnsctl(args)
             #expect(r.status == 66, "\(args): \(r.stderr)")
-            #expect(r.errorLines.last?.hasPrefix("error: \(flag) \(missing): no such file") == true, "\(args): \(r.stderr)")
+            #expect(
+                r.errorLines.last?.hasPrefix("error: \(flag) \(missing): no such file") == true, "\(args): \(r.stderr)")
         }
     }
 
@@ -185,7 +242,9 @@ import Testing
             guard typo != body else { continue }
             let given = "--" + String(typo)
             let r = try InProcess.apnsctl(["send", given, "x"])
-            #expect(r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(flag)'?", "\(given): \(r.stderr)")
+            #expect(
+                r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(flag)'?",
+                "\(given): \(r.stderr)")
         }
     }
 }

@@ -2,6 +2,7 @@ import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
+
 @testable import APNSCtlCommands
 
 /// A rejection whose reason APNs does not define, from a server this project did not write
@@ -23,9 +24,11 @@ import Testing
             credentials = try TestCredentials()
             let pem = try credentials.directory.write("server.pem", try credentials.server.pem(), mode: 0o600)
             process.executableURL = URL(fileURLWithPath: try InteropPython.interpreter())
-            process.arguments = [Repository.path("Tests/Interop/h2_answer_server.py"), "--cert", pem,
-                                 "--answer", "\(UnknownReasonTests.unknownDevice)=400:\(UnknownReasonTests.unknownReason)",
-                                 "--answer", "\(UnknownReasonTests.documentedDevice)=410:Unregistered"]
+            process.arguments = [
+                Repository.path("Tests/Interop/h2_answer_server.py"), "--cert", pem,
+                "--answer", "\(UnknownReasonTests.unknownDevice)=400:\(UnknownReasonTests.unknownReason)",
+                "--answer", "\(UnknownReasonTests.documentedDevice)=410:Unregistered",
+            ]
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
@@ -37,7 +40,11 @@ import Testing
                 if chunk.isEmpty { break }
                 line += String(decoding: chunk, as: UTF8.self)
             }
-            guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+            guard
+                let port = line.split(separator: " ").last.flatMap({
+                    Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+                })
+            else {
                 process.terminate()
                 throw TestSupportError("h2_answer_server.py did not start: \(line)")
             }
@@ -47,8 +54,11 @@ import Testing
         deinit { process.terminate() }
 
         func send(_ device: String, _ extra: [String] = []) throws -> CommandResult {
-            try InProcess.apnsctl(["send", #"{"aps":{"alert":"hi"}}"#, "-d", device, "--endpoint", "https://127.0.0.1:\(port)",
-                                       "--ca-file", credentials.caFile, "--cert", credentials.pushFile, "--timeout", "20"] + extra)
+            try InProcess.apnsctl(
+                [
+                    "send", #"{"aps":{"alert":"hi"}}"#, "-d", device, "--endpoint", "https://127.0.0.1:\(port)",
+                    "--ca-file", credentials.caFile, "--cert", credentials.pushFile, "--timeout", "20",
+                ] + extra)
         }
     }
 
@@ -56,7 +66,9 @@ import Testing
         let server = try AnswerServer()
         let text = try server.send(Self.unknownDevice)
         #expect(text.status == 1, "\(text.stderr)")
-        #expect(text.stdout == "rejected  400  \(Self.unknownReason)  \(Self.unknownDevice)  \(Self.unknownReason) is not a reason apnsctl knows; "
+        #expect(
+            text.stdout
+                == "rejected  400  \(Self.unknownReason)  \(Self.unknownDevice)  \(Self.unknownReason) is not a reason apnsctl knows; "
                 + "see Apple's \"Handling notification responses from APNs\".\n", "\(text.stdout)")
 
         let json = try server.send(Self.unknownDevice, ["-o", "json"])
@@ -64,7 +76,10 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["reason"] as? String == Self.unknownReason)
         #expect(object["status"] as? Int == 400)
-        #expect(object["meaning"] as? String == "\(Self.unknownReason) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\".")
+        #expect(
+            object["meaning"] as? String
+                == "\(Self.unknownReason) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\"."
+        )
         #expect(object["hint"] == nil, "no hint is made up for a reason apnsctl does not know")
     }
 
@@ -73,8 +88,10 @@ import Testing
         let reason = APNSReason.unregistered
         let text = try server.send(Self.documentedDevice)
         #expect(text.status == 1, "\(text.stderr)")
-        #expect(text.stdout == "rejected  410  Unregistered  \(Self.documentedDevice)  \(reason.meaning) \(reason.hint(broadcast: false))\n",
-                "\(text.stdout)")
+        #expect(
+            text.stdout
+                == "rejected  410  Unregistered  \(Self.documentedDevice)  \(reason.meaning) \(reason.hint(broadcast: false))\n",
+            "\(text.stdout)")
 
         let json = try server.send(Self.documentedDevice, ["-o", "json"])
         #expect(json.status == 1, "\(json.stderr)")

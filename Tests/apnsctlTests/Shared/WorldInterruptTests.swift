@@ -7,8 +7,10 @@ import Testing
 /// (A second signal's exit at once is the process's own: `SendInterruptTests` keeps it on the binary.)
 @Suite struct WorldInterruptTests {
     func sendArguments(_ mock: InProcessMock, devices: String, output: String = "json") -> [String] {
-        ["send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
-         "--cert", mock.certificate, "--devices", devices, "-o", output, "-v"]
+        [
+            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+            "--cert", mock.certificate, "--devices", devices, "-o", output, "-v",
+        ]
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
@@ -26,8 +28,11 @@ import Testing
         let lines = send.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 1000, "one result per device sent (1000 streams), none for the 4000 never sent")
         #expect(lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"error\":\"interrupted\"") })
-        #expect(send.stderr.contains("error: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1000 sent without an answer, 4000 never sent"),
-                "\(send.stderr.suffix(400))")
+        #expect(
+            send.stderr.contains(
+                "error: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1000 sent without an answer, 4000 never sent"
+            ),
+            "\(send.stderr.suffix(400))")
     }
 
     @Test func interruptedMidBatchNothingIsLostOrDoubled() throws {
@@ -72,12 +77,18 @@ import Testing
     /// stops at SIGTERM with 143 and the advice to check the channel list.
     @Test func aChannelRequestIsInterruptedThroughTheWorld() throws {
         let mock = try InProcessMock(["--fault-never-answer"])
-        let run = try InProcess.Run(["channel", "list", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate])
-        #expect(Wait.until { run.interrupts.wasAsked }, "the channel request never asked for its interrupts: \(run.stderr)")
+        let run = try InProcess.Run([
+            "channel", "list", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+        ])
+        #expect(
+            Wait.until { run.interrupts.wasAsked }, "the channel request never asked for its interrupts: \(run.stderr)")
         run.interrupts.deliver(SIGTERM)
         let (status, _) = run.finish(within: 15)
         #expect(status == 143, "\(run.stderr)")
-        #expect(run.stderr.contains("interrupted by SIGTERM; the channel request may or may not have been carried out: check with apnsctl channel list"),
-                "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "interrupted by SIGTERM; the channel request may or may not have been carried out: check with apnsctl channel list"
+            ),
+            "\(run.stderr)")
     }
 }

@@ -1,8 +1,9 @@
 import APNSCore
-@testable import APNSCrypto
+import APNSPlatform
 import APNSTestSupport
 import Foundation
-import APNSPlatform
+
+@testable import APNSCrypto
 
 /// Credentials for the end-to-end tests, generated once per run with the library's generator
 /// (the same code that makes the mock's demo credentials) and written per test into a temp dir.
@@ -15,12 +16,15 @@ enum CredentialFixtures {
             kind: .universal(topics: ["com.example.demo", "com.example.demo.voip", "com.example.demo.complication"]))
     }
     static let development: PushIdentity = make {
-        try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa(bits: 2048))
+        try CredentialGenerator.makePushCertificate(
+            ca: ca, bundleID: "com.example.dev", kind: .development, key: .rsa(bits: 2048))
     }
     static let production: PushIdentity = make {
         try CredentialGenerator.makePushCertificate(ca: ca, bundleID: "com.example.prod", kind: .production)
     }
-    static let plain: PushIdentity = make { try CredentialGenerator.makeClientCertificate(ca: ca, commonName: "not apple") }
+    static let plain: PushIdentity = make {
+        try CredentialGenerator.makeClientCertificate(ca: ca, commonName: "not apple")
+    }
     static let signingKey: SigningKey = {
         do { return try CredentialGenerator.makeSigningKey() } catch { fatalError("\(error)") }
     }()
@@ -54,8 +58,11 @@ extension TemporaryDirectory {
     }
 
     /// Writes `identity` as PKCS#12.
-    func p12(_ name: String, _ identity: PushIdentity, password: String, encryption: PKCS12Encryption = .modern) throws -> String {
-        try write(name, try identity.pkcs12(password: SecretBytes(Array(password.utf8)), encryption: encryption), mode: 0o600)
+    func p12(_ name: String, _ identity: PushIdentity, password: String, encryption: PKCS12Encryption = .modern) throws
+        -> String
+    {
+        try write(
+            name, try identity.pkcs12(password: SecretBytes(Array(password.utf8)), encryption: encryption), mode: 0o600)
     }
 
     /// The POSIX mode of `name`.

@@ -45,7 +45,9 @@ final class FixedAnswerProxy: @unchecked Sendable {
         Wait.until(seconds: 2, interval: 0) {
             switch client.receive(limit: 4096).0 {
             case .closed, .failed: return true
-            case .wouldBlock: readable(client); return false
+            case .wouldBlock:
+                readable(client)
+                return false
             case .bytes: return false
             }
         }

@@ -1,8 +1,9 @@
-@testable import APNSCtlCommands
 import APNSPlatform
 import APNSSettings
 import APNSTestSupport
 import Foundation
+
+@testable import APNSCtlCommands
 
 /// `apnsctl` run in the test process, in the shape of `CommandRunner.apnsctl` (arguments, input bytes, extra
 /// variables → status, stdout, stderr), so a test that is not about the process itself switches by changing one
@@ -15,8 +16,10 @@ enum InProcess {
     /// `arguments` must be absolute: the process's own is shared). A run still going after `timeout` seconds is
     /// interrupted as by SIGTERM through its world and reported `timedOut` (a thread cannot be killed).
     @discardableResult
-    static func apnsctl(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-                        directory: String? = nil, timeout: Double = 60) throws -> CommandResult {
+    static func apnsctl(
+        _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
+        directory: String? = nil, timeout: Double = 60
+    ) throws -> CommandResult {
         try Run(arguments, stdin: stdin, environment: environment, directory: directory).result(within: timeout)
     }
 
@@ -30,14 +33,19 @@ enum InProcess {
         private let done = DispatchSemaphore(value: 0)
         private let start = Date()
 
-        init(_ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil) throws {
+        init(
+            _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil
+        ) throws {
             let variables = CommandRunner.commandEnvironment(environment)
             interrupts = try DeliveredInterrupts()
             input = try InputDescriptor(stdin)
-            test = TestWorld(variables: variables, home: InProcess.homeDirectory(variables), stdout: .file, stderr: .file,
-                             standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts)
+            test = TestWorld(
+                variables: variables, home: InProcess.homeDirectory(variables), stdout: .file, stderr: .file,
+                standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts)
             ProcessSignals.ignoreBrokenPipe()
-            let world = test.world, status = self.status, done = self.done
+            let world = test.world
+            let status = self.status
+            let done = self.done
             Thread.detachNewThread {
                 status.withLock { $0 = APNSCtl.execute(arguments, in: world) }
                 done.signal()
@@ -57,7 +65,11 @@ enum InProcess {
         /// is still running.
         func finish(within seconds: Double) -> (status: Int32?, waited: Double) {
             let begun = Date()
-            if status.current == nil { _ = done.wait(timeout: .now() + seconds) } else { _ = done.wait(timeout: .now()) }
+            if status.current == nil {
+                _ = done.wait(timeout: .now() + seconds)
+            } else {
+                _ = done.wait(timeout: .now())
+            }
             let ended = status.current
             // A run that never ended keeps its descriptor: closing it could hand the number to another test.
             if ended != nil { input.close() }
@@ -72,9 +84,10 @@ enum InProcess {
                 interrupts.deliver(ProcessSignals.terminate)
                 ended = finish(within: 10).status
             }
-            return CommandResult(status: ended ?? 128 + ProcessSignals.terminate, stdout: test.stdout.text,
-                                 stderr: test.stderr.text, stdoutBytes: test.stdout.bytes,
-                                 seconds: Date().timeIntervalSince(start), timedOut: timedOut)
+            return CommandResult(
+                status: ended ?? 128 + ProcessSignals.terminate, stdout: test.stdout.text,
+                stderr: test.stderr.text, stdoutBytes: test.stdout.bytes,
+                seconds: Date().timeIntervalSince(start), timedOut: timedOut)
         }
     }
 
@@ -100,7 +113,9 @@ enum InProcess {
                 return
             }
             var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else { throw TestSupportError("no pipe for standard input: \(FileSystem.errnoText())") }
+            guard pipe(&ends) == 0 else {
+                throw TestSupportError("no pipe for standard input: \(FileSystem.errnoText())")
+            }
             fd = ends[0]
             let writeEnd = ends[1]
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -1,9 +1,10 @@
-@testable import APNSCtlCommands
 import APNSCore
 import APNSMock
 import APNSPlatform
 import APNSTestSupport
 import Foundation
+
+@testable import APNSCtlCommands
 
 /// `apnsctl mock`'s server in the test process, for tests where the mock is a peer and not the subject: the
 /// same flags (`--reject`, `--env`, the fault flags…) parsed by the mock command itself and the same server it
@@ -30,23 +31,27 @@ final class InProcessMock: @unchecked Sendable {
     var log: MockLogFile { MockLogFile(path: logFile) }
 
     /// A mock with `arguments` added (e.g. `--reject TOKEN=REASON`); the rest as `MockProcess.init`.
-    init(_ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: InProcessMock? = nil,
-         seededWith seed: TestCredentials? = nil) throws {
+    init(
+        _ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: InProcessMock? = nil,
+        seededWith seed: TestCredentials? = nil
+    ) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         try MockProcess.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
         let command = try APNSCtl.Mock.parse(["--port", "0", "--state-dir", stateDirectory.path] + arguments)
         let (state, lock) = try MockState.prepareExclusively(directory: stateDirectory.path)
         stateLock = lock
-        logDescriptor = keepingLog ? open(stateDirectory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) : nil
+        logDescriptor =
+            keepingLog ? open(stateDirectory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) : nil
         var rejections: [String: APNSReason] = [:]
         for r in command.reject {
             let (token, reason) = try MockTokenArguments.rejection(r)
             rejections[token] = reason
         }
         let gone = try Set(command.unregistered.map { try MockTokenArguments.token($0, flag: "--unregistered") })
-        let configuration = try command.configuration(state: state, environment: APNSEnvironment(userValue: command.environment) ?? .sandbox,
-                                                      unregistered: gone, rejections: rejections, extraKeyID: try command.extraKeyID(),
-                                                      logDescriptor: logDescriptor)
+        let configuration = try command.configuration(
+            state: state, environment: APNSEnvironment(userValue: command.environment) ?? .sandbox,
+            unregistered: gone, rejections: rejections, extraKeyID: try command.extraKeyID(),
+            logDescriptor: logDescriptor)
         server = try MockServer(configuration: configuration)
         let port = try server.start()
         ProcessSignals.ignoreBrokenPipe()

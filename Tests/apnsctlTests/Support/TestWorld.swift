@@ -1,8 +1,9 @@
-@testable import APNSCtlCommands
 import APNSCrypto
 import APNSPlatform
 import APNSSettings
 import APNSTestSupport
+
+@testable import APNSCtlCommands
 
 /// A `CommandWorld` for running commands in-process: the test's variables and home, a fixed wall clock and a
 /// monotonic one the test advances, standard output and standard error in memory, and standard streams that
@@ -21,18 +22,22 @@ final class TestWorld: @unchecked Sendable {
     /// that reads it by mistake fails instead of waiting on the test runner's own standard input.
     /// `interrupts`: what a send or channel request is interrupted by (none by default: a run that asks for
     /// them gets none, as a binary that cannot make its pipe). `clock`: the real clocks instead of the fixed ones.
-    init(variables: [String: String] = [:], home: String? = nil, now: Int64 = 1_800_000_000,
-         stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput(), standardInput: Int32 = -1,
-         workingDirectory: String? = nil, clock: CommandClock? = nil, interrupts: DeliveredInterrupts? = nil) {
+    init(
+        variables: [String: String] = [:], home: String? = nil, now: Int64 = 1_800_000_000,
+        stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput(),
+        standardInput: Int32 = -1,
+        workingDirectory: String? = nil, clock: CommandClock? = nil, interrupts: DeliveredInterrupts? = nil
+    ) {
         self.stdout = output
         let kinds: [Int32: Stream] = [1: stdout, 2: stderr]
         let monotonic = self.monotonic
-        world = CommandWorld(settings: SettingsWorld(variables: variables, home: home), workingDirectory: { workingDirectory ?? home },
-                             clock: clock ?? CommandClock(now: { now }, monotonicNanoseconds: { monotonic.current }),
-                             standardInput: standardInput,
-                             standardOutput: output.sink(), standardError: self.stderr.stream,
-                             streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }),
-                             interrupts: { interrupts?.source() }, terminal: .none)
+        world = CommandWorld(
+            settings: SettingsWorld(variables: variables, home: home), workingDirectory: { workingDirectory ?? home },
+            clock: clock ?? CommandClock(now: { now }, monotonicNanoseconds: { monotonic.current }),
+            standardInput: standardInput,
+            standardOutput: output.sink(), standardError: self.stderr.stream,
+            streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }),
+            interrupts: { interrupts?.source() }, terminal: .none)
     }
 
     /// A world of `settings`' variables and home.
@@ -45,8 +50,9 @@ final class TestWorld: @unchecked Sendable {
 extension CommandTerminal {
     /// No terminal, as for the binary run with its input from /dev/null and its output in files: nothing is
     /// asked, and a command that needs an answer says how else to give it.
-    static let none = CommandTerminal(isAvailable: { false }, readLine: { _ in nil }, readSecret: { _ in nil },
-                                      passphrasePrompt: NoTerminalPrompt())
+    static let none = CommandTerminal(
+        isAvailable: { false }, readLine: { _ in nil }, readSecret: { _ in nil },
+        passphrasePrompt: NoTerminalPrompt())
 }
 
 /// The passphrase prompt without a terminal.

@@ -1,7 +1,7 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
-import APNSPlatform
 
 /// `apnsctl validate` end to end: the built binary, its exit codes, text lines and JSON Lines.
 @Suite struct ValidateCommandTests {
@@ -12,7 +12,8 @@ import APNSPlatform
         let credentials = try TestCredentials()
         let token = String(repeating: "ab", count: 32)
         for command in [["validate", "-"], ["send", "-", "--dry-run", "--cert", credentials.pushFile, "-d", token]] {
-            let r = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"\(dir.path)\"", CommandRunner.apnsctlPath] + command)
+            let r = try CommandRunner.run(
+                "/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"\(dir.path)\"", CommandRunner.apnsctlPath] + command)
             #expect(r.status == 66, "\(command): \(r.stderr)")
             #expect(r.stderr.contains("error: -: cannot read: Is a directory"), "\(command): \(r.stderr)")
             #expect(!r.stderr.contains("empty"), "\(command): \(r.stderr)")
@@ -50,12 +51,13 @@ import APNSPlatform
     /// Whether `pid`'s main thread is blocked in read(2) of descriptor 0 or in poll(2)/ppoll(2) (x86-64 and arm64
     /// numbers), from /proc/PID/syscall ("running" while it runs).
     static func isBlockedWaitingForInput(_ pid: Int32) -> Bool {
-        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "").split(separator: " ")
+        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "").split(
+            separator: " ")
         guard let number = fields.first else { return false }
         #if arch(x86_64)
-        return (number == "0" && fields.dropFirst().first == "0x0") || number == "7" || number == "271"
+            return (number == "0" && fields.dropFirst().first == "0x0") || number == "7" || number == "271"
         #else
-        return (number == "63" && fields.dropFirst().first == "0x0") || number == "73"
+            return (number == "63" && fields.dropFirst().first == "0x0") || number == "73"
         #endif
     }
 
@@ -73,10 +75,11 @@ import APNSPlatform
         let file = try dir.write("bad.json", "{\n  \"aps\": {\n    \"badge\": \"5\",\n    \"bagde\": 1\n  }\n}\n")
         let r = try InProcess.apnsctl(["validate", file])
         #expect(r.status == 65)
-        #expect(r.lines == [
-            "\(file):3:14: error: aps.badge: badge must be a non-negative integer, found string \"5\"; write 5 without quotes",
-            "\(file):4:5: warning: aps.bagde: unknown aps key \"bagde\" is ignored by APNs; did you mean \"badge\"?",
-        ])
+        #expect(
+            r.lines == [
+                "\(file):3:14: error: aps.badge: badge must be a non-negative integer, found string \"5\"; write 5 without quotes",
+                "\(file):4:5: warning: aps.bagde: unknown aps key \"bagde\" is ignored by APNs; did you mean \"badge\"?",
+            ])
         #expect(r.stderr.isEmpty, "problems are the result: stdout")
     }
 
@@ -85,10 +88,16 @@ import APNSPlatform
         let file = try dir.write("typo.json", "{\"aps\":{\"alert\":\"x\",\"sond\":\"default\"}}")
         let lenient = try InProcess.apnsctl(["validate", file])
         #expect(lenient.status == 0)
-        #expect(lenient.lines == ["\(file):1:21: warning: aps.sond: unknown aps key \"sond\" is ignored by APNs; did you mean \"sound\"?"])
+        #expect(
+            lenient.lines == [
+                "\(file):1:21: warning: aps.sond: unknown aps key \"sond\" is ignored by APNs; did you mean \"sound\"?"
+            ])
         let strict = try InProcess.apnsctl(["validate", "--strict", file])
         #expect(strict.status == 65)
-        #expect(strict.lines == ["\(file):1:21: error: aps.sond: unknown aps key \"sond\" is ignored by APNs; did you mean \"sound\"?"])
+        #expect(
+            strict.lines == [
+                "\(file):1:21: error: aps.sond: unknown aps key \"sond\" is ignored by APNs; did you mean \"sound\"?"
+            ])
     }
 
     @Test func jsonOutputHasExactlyTheContractFields() throws {
@@ -98,10 +107,15 @@ import APNSPlatform
         let r = try InProcess.apnsctl(["validate", "-o", "json", good, bad])
         #expect(r.status == 65)
         #expect(r.lines.count == 2)
-        let objects = try r.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try r.lines.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
         let fields: Set<String> = ["file", "valid", "size", "limit", "push_type", "problems"]
         for o in objects { #expect(Set(o.keys) == fields) }
-        #expect(r.lines[0] == "{\"file\":\"\(good)\",\"valid\":true,\"size\":25,\"limit\":4096,\"push_type\":\"alert\",\"problems\":[]}")
+        #expect(
+            r.lines[0]
+                == "{\"file\":\"\(good)\",\"valid\":true,\"size\":25,\"limit\":4096,\"push_type\":\"alert\",\"problems\":[]}"
+        )
         #expect(objects[1]["file"] as? String == bad, "quotes in the file name are escaped")
         #expect(objects[1]["valid"] as? Bool == false)
         let problems = try #require(objects[1]["problems"] as? [[String: Any]])
@@ -110,7 +124,9 @@ import APNSPlatform
         #expect(problems[0]["severity"] as? String == "error")
         #expect(problems[0]["path"] as? String == "aps.badge")
         #expect(problems[0]["line"] as? Int == 3 && problems[0]["column"] as? Int == 14)
-        #expect(problems[0]["message"] as? String == "badge must be a non-negative integer, found string \"5\"; write 5 without quotes")
+        #expect(
+            problems[0]["message"] as? String
+                == "badge must be a non-negative integer, found string \"5\"; write 5 without quotes")
     }
 
     @Test func jsonOutputOfWarningsIsValidUnlessStrict() throws {
@@ -127,7 +143,10 @@ import APNSPlatform
     @Test func standardInputIsNamedDash() throws {
         let r = try InProcess.apnsctl(["validate", "-"], stdin: Array("{\"aps\":{\"badge\":\"5\"}}".utf8))
         #expect(r.status == 65)
-        #expect(r.lines == ["-:1:17: error: aps.badge: badge must be a non-negative integer, found string \"5\"; write 5 without quotes"])
+        #expect(
+            r.lines == [
+                "-:1:17: error: aps.badge: badge must be a non-negative integer, found string \"5\"; write 5 without quotes"
+            ])
         let ok = try InProcess.apnsctl(["validate", "-"], stdin: Array("{\"aps\":{\"content-available\":1}}".utf8))
         #expect(ok.lines == ["-: ok (31 bytes of 4096, background)"])
     }
@@ -139,8 +158,11 @@ import APNSPlatform
         let missing = dir.file("missing.json")
         let r = try InProcess.apnsctl(["validate", missing, good, bad])
         #expect(r.status == 66, "a missing file outranks an invalid one")
-        #expect(r.errorLines == ["error: \(missing): no such file; check the path",
-                                 "error: 1 of 3 payload files could not be read; the others were checked"])
+        #expect(
+            r.errorLines == [
+                "error: \(missing): no such file; check the path",
+                "error: 1 of 3 payload files could not be read; the others were checked",
+            ])
         #expect(r.lines.count == 2)
         #expect(r.lines[0] == "\(good): ok (25 bytes of 4096, alert)")
         #expect(r.lines[1].hasPrefix("\(bad):1:17: error: aps.badge:"))
@@ -150,8 +172,14 @@ import APNSPlatform
     }
 
     @Test(arguments: [
-        (["validate", "--push-type", "banner", "x.json"], "error: --push-type \"banner\": unknown push type; use one of alert, background,"),
-        (["validate", "--size-limit", "4q", "x.json"], "error: --size-limit \"4q\": not a byte count; use a number or 256, 2k, 4k, 5k"),
+        (
+            ["validate", "--push-type", "banner", "x.json"],
+            "error: --push-type \"banner\": unknown push type; use one of alert, background,"
+        ),
+        (
+            ["validate", "--size-limit", "4q", "x.json"],
+            "error: --size-limit \"4q\": not a byte count; use a number or 256, 2k, 4k, 5k"
+        ),
         (["validate", "--size-limit", "0", "x.json"], "error: --size-limit \"0\": not a byte count"),
         (["validate", "-o", "yaml", "x.json"], "error: -o \"yaml\": unknown output format; use text or json"),
         (["validate"], "error: "),
@@ -174,13 +202,21 @@ import APNSPlatform
         let small = try dir.write("s.json", "{\"aps\":{\"alert\":\"" + String(repeating: "y", count: 237) + "\"}}")
         let over = try InProcess.apnsctl(["validate", "--size-limit", "256", small])
         #expect(over.status == 65)
-        #expect(over.lines == ["\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); it is already compact: shorten it or move data out of the payload"])
-        #expect(try InProcess.apnsctl(["validate", "--size-limit", "2k", small]).lines == ["\(small): ok (257 bytes of 2048, alert)"])
+        #expect(
+            over.lines == [
+                "\(small):1:1: error: (root): payload is 257 bytes, 1 over the 256-byte limit set with --size-limit (APNs itself takes up to 4096); it is already compact: shorten it or move data out of the payload"
+            ])
+        #expect(
+            try InProcess.apnsctl(["validate", "--size-limit", "2k", small]).lines == [
+                "\(small): ok (257 bytes of 2048, alert)"
+            ])
     }
 
     @Test func apnsFileIsMeasuredAsSent() throws {
         let dir = try TemporaryDirectory()
-        let file = try dir.write("push.apns", "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"alert\": \"Hi\" }\n}\n")
+        let file = try dir.write(
+            "push.apns",
+            "{\n  \"Simulator Target Bundle\": \"com.example.demo\",\n  \"aps\": { \"alert\": \"Hi\" }\n}\n")
         let r = try InProcess.apnsctl(["validate", file])
         #expect(r.status == 0)
         #expect(r.lines == ["\(file): ok (22 bytes of 4096, alert)"], "{\"aps\":{\"alert\":\"Hi\"}} is 22 bytes")
@@ -189,8 +225,10 @@ import APNSPlatform
     @Test func helpExplainsFormatsAndExamples() throws {
         let r = try InProcess.apnsctl(["validate", "--help"])
         #expect(r.status == 0)
-        for text in ["FILE:LINE:COLUMN", "--push-type", "--size-limit", "--strict", "--output", "Examples:",
-                     "apnsctl validate -o json", "Simulator Target Bundle", "65"] {
+        for text in [
+            "FILE:LINE:COLUMN", "--push-type", "--size-limit", "--strict", "--output", "Examples:",
+            "apnsctl validate -o json", "Simulator Target Bundle", "65",
+        ] {
             #expect(r.stdout.contains(text), "help lacks \(text)")
         }
     }
@@ -201,12 +239,16 @@ import APNSPlatform
         files.append(try dir.write("deep.json", String(repeating: "[", count: 200_000)))
         files.append(try dir.write("bytes.json", (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 37) }))
         files.append(try dir.write("surrogate.json", "{\"aps\":{\"alert\":\"\\uD800\"}}"))
-        files.append(try dir.write("huge-number.json", "{\"aps\":{\"badge\":" + String(repeating: "9", count: 10_000) + "}}"))
+        files.append(
+            try dir.write("huge-number.json", "{\"aps\":{\"badge\":" + String(repeating: "9", count: 10_000) + "}}"))
         files.append(try dir.write("nul.json", [0x7B, 0x00, 0x7D]))
         let r = try InProcess.apnsctl(["validate"] + files, timeout: 20)
         #expect(r.status == 65 && !r.timedOut)
         func lines(_ name: String) -> [String] { r.lines.filter { $0.hasPrefix(dir.file(name) + ":") } }
-        #expect(lines("deep.json").contains { $0.contains(":1:513: error: (root): not valid JSON: nesting deeper than 512 levels") })
+        #expect(
+            lines("deep.json").contains {
+                $0.contains(":1:513: error: (root): not valid JSON: nesting deeper than 512 levels")
+            })
         #expect(lines("bytes.json").count == 1)
         #expect(lines("surrogate.json").first?.contains("lone high surrogate \\uD800") == true)
         #expect(lines("huge-number.json").contains { $0.contains("error: aps.badge: badge 9999") })
@@ -221,7 +263,10 @@ import APNSPlatform
         let r = try InProcess.apnsctl(["validate", "/dev/zero", good], timeout: 20)
         #expect(!r.timedOut)
         #expect(r.status == 66)
-        #expect(r.errorLines.first == "error: /dev/zero: cannot read: more than 64 MiB, far more than any payload or credential; check the path")
+        #expect(
+            r.errorLines.first
+                == "error: /dev/zero: cannot read: more than 64 MiB, far more than any payload or credential; check the path"
+        )
         #expect(r.lines == ["\(good): ok (25 bytes of 4096, alert)"])
         let key = try InProcess.apnsctl(["inspect", "/dev/zero"], timeout: 20)
         #expect(!key.timedOut && key.status == 66, "\(key.stderr)")

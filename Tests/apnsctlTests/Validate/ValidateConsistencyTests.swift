@@ -16,14 +16,19 @@ import Testing
         let r = try validate(json, ["--push-type", "liveactivity"])
         #expect(r.status == 65)
         #expect(r.lines.count == 1)
-        #expect(r.lines.first?.hasPrefix("-:2:10: error: aps.timestamp: Live Activity pushes need \"timestamp\"") == true, "\(r.stdout)")
+        #expect(
+            r.lines.first?.hasPrefix("-:2:10: error: aps.timestamp: Live Activity pushes need \"timestamp\"") == true,
+            "\(r.stdout)")
     }
 
     @Test func missingSoundNameIsReportedAtItsOwnPathOnTheSoundObject() throws {
         let json = "{\"aps\":{\"alert\":\"x\",\"sound\":{\"critical\":1}}}"
         let r = try validate(json)
         #expect(r.status == 0)
-        #expect(r.lines == ["-:1:29: warning: aps.sound.name: critical-alert sound has no \"name\", so no sound plays; add \"name\": \"default\""])
+        #expect(
+            r.lines == [
+                "-:1:29: warning: aps.sound.name: critical-alert sound has no \"name\", so no sound plays; add \"name\": \"default\""
+            ])
     }
 
     @Test func missingAPSStaysAtItsOwnPath() throws {
@@ -32,10 +37,12 @@ import Testing
         #expect(r.lines.first?.hasPrefix("-:1:1: error: aps: aps is missing") == true, "\(r.stdout)")
     }
 
-    @Test(arguments: [("1", 0, ""), ("0", 0, "warning: aps.sound.critical: critical 0 is not a critical alert"),
-                      ("2", 65, "error: aps.sound.critical: critical must be the number 1"),
-                      ("1.0", 65, "error: aps.sound.critical: critical must be the number 1"),
-                      ("\"1\"", 65, "error: aps.sound.critical: critical must be the number 1")])
+    @Test(arguments: [
+        ("1", 0, ""), ("0", 0, "warning: aps.sound.critical: critical 0 is not a critical alert"),
+        ("2", 65, "error: aps.sound.critical: critical must be the number 1"),
+        ("1.0", 65, "error: aps.sound.critical: critical must be the number 1"),
+        ("\"1\"", 65, "error: aps.sound.critical: critical must be the number 1"),
+    ])
     func criticalIsZeroOrOne(value: String, status: Int32, expected: String) throws {
         let r = try validate("{\"aps\":{\"alert\":\"x\",\"sound\":{\"critical\":\(value),\"name\":\"default\"}}}")
         #expect(r.status == status, "critical \(value): \(r.stdout)")
@@ -49,12 +56,16 @@ import Testing
     @Test func trailingCommaIsReportedAtTheComma() throws {
         let r = try validate("{\"aps\":{\"alert\":\"x\",}}")
         #expect(r.status == 65)
-        #expect(r.lines.first?.hasPrefix("-:1:20: error: (root): not valid JSON: trailing comma") == true, "\(r.stdout)")
+        #expect(
+            r.lines.first?.hasPrefix("-:1:20: error: (root): not valid JSON: trailing comma") == true, "\(r.stdout)")
     }
 
-    @Test(arguments: [("{\"mdm\":\"1E2D3C4B\"}", "mdm"), ("{\"aps\":{\"event\":\"end\",\"timestamp\":1,\"content-state\":{}}}", "liveactivity"),
-                      ("{\"aps\":{\"content-available\":1}}", "background"), ("{\"aps\":{\"alert\":\"x\"}}", "alert"),
-                      ("{\"aps\":{\"alert\":\"x\"},\"mdm\":\"y\"}", "alert")])
+    @Test(arguments: [
+        ("{\"mdm\":\"1E2D3C4B\"}", "mdm"),
+        ("{\"aps\":{\"event\":\"end\",\"timestamp\":1,\"content-state\":{}}}", "liveactivity"),
+        ("{\"aps\":{\"content-available\":1}}", "background"), ("{\"aps\":{\"alert\":\"x\"}}", "alert"),
+        ("{\"aps\":{\"alert\":\"x\"},\"mdm\":\"y\"}", "alert"),
+    ])
     func pushTypeIsInferredFromThePayload(json: String, type: String) throws {
         let r = try validate(json)
         #expect(r.lines.last?.hasSuffix(", \(type))") == true, "\(json): \(r.stdout)")
@@ -66,9 +77,12 @@ import Testing
     @Test func helpExampleExitsZeroOnTheSamples() throws {
         let help = try InProcess.apnsctl(["validate", "--help"])
         #expect(help.stdout.contains("apnsctl validate Payloads/alert.json Payloads/badge.json Payloads/demo.apns"))
-        let r = try CommandRunner.run("/bin/sh", ["-c", "\"$0\" validate Payloads/*.json Payloads/*.apns", CommandRunner.apnsctlPath],
-                                      directory: Repository.root)
+        let r = try CommandRunner.run(
+            "/bin/sh", ["-c", "\"$0\" validate Payloads/*.json Payloads/*.apns", CommandRunner.apnsctlPath],
+            directory: Repository.root)
         #expect(r.status == 0, "\(r.stdout)")
-        #expect(r.stdout.contains("Payloads/mdm.json: ok (") && r.stdout.contains("Payloads/liveactivity-update.json: ok ("))
+        #expect(
+            r.stdout.contains("Payloads/mdm.json: ok (") && r.stdout.contains("Payloads/liveactivity-update.json: ok (")
+        )
     }
 }

@@ -12,14 +12,21 @@ import Testing
         var out: [UInt8] = Array(prefix.utf8)
         out.reserveCapacity(size)
         var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 9)
-        let member = Array(#""key-"#.utf8), end = Array(#"":1,"#.utf8)
+        let member = Array(#""key-"#.utf8)
+        let end = Array(#"":1,"#.utf8)
         while out.count + member.count + digits.count + end.count + suffix.utf8.count <= size {
             out.append(contentsOf: member)
             out.append(contentsOf: digits)
             out.append(contentsOf: end)
             var i = digits.count - 1
             while i >= 0 {
-                if digits[i] == UInt8(ascii: "9") { digits[i] = UInt8(ascii: "0"); i -= 1 } else { digits[i] += 1; break }
+                if digits[i] == UInt8(ascii: "9") {
+                    digits[i] = UInt8(ascii: "0")
+                    i -= 1
+                } else {
+                    digits[i] += 1
+                    break
+                }
             }
         }
         out.removeLast()
@@ -29,14 +36,22 @@ import Testing
 
     /// Runs the built binary's `validate` on `bytes` (as `name`) under /usr/bin/time: exit status, stdout lines,
     /// the file's path and the peak RSS in kB.
-    static func validate(_ bytes: [UInt8], as name: String) throws -> (status: Int32, lines: [String], file: String, rssKB: Int?) {
+    static func validate(_ bytes: [UInt8], as name: String) throws -> (
+        status: Int32, lines: [String], file: String, rssKB: Int?
+    ) {
         let dir = try TemporaryDirectory(prefix: "validate-memory")
         let file = try dir.write(name, bytes)
         let shell = "\"$0\" -f maxrss_kb=%M \"$1\" validate \"$2\" > \"$3\""
-        let run = try CommandRunner.run("/bin/sh", ["-c", shell, "/usr/bin/time", CommandRunner.apnsctlPath, file,
-                                                    dir.file("out.txt")], timeout: 300)
+        let run = try CommandRunner.run(
+            "/bin/sh",
+            [
+                "-c", shell, "/usr/bin/time", CommandRunner.measuredPath, file,
+                dir.file("out.txt"),
+            ], timeout: 300)
         let lines = try dir.read("out.txt").split(separator: "\n").map(String.init)
-        let rss = run.stderr.split(separator: "\n").compactMap { $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil }.first
+        let rss = run.stderr.split(separator: "\n").compactMap {
+            $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
+        }.first
         return (run.status, lines, file, rss)
     }
 
@@ -45,7 +60,9 @@ import Testing
         let run = try Self.validate(bytes, as: "distinct.json")
         #expect(run.status == 65)
         #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
-        #expect(run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true, "\(run.lines.prefix(1))")
+        #expect(
+            run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
+            "\(run.lines.prefix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
 
@@ -57,8 +74,10 @@ import Testing
         #expect(run.status == 65)
         #expect(run.lines.count == 22, "the size error, 20 unknown keys and the count: \(run.lines.count) lines")
         #expect(run.lines.filter { $0.contains("unknown aps key \"key-") }.count == 20)
-        #expect(run.lines.last?.contains(": warning: aps: ") == true && run.lines.last?.contains(" more unknown aps keys not listed (") == true,
-                "\(run.lines.suffix(1))")
+        #expect(
+            run.lines.last?.contains(": warning: aps: ") == true
+                && run.lines.last?.contains(" more unknown aps keys not listed (") == true,
+            "\(run.lines.suffix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
 
@@ -69,8 +88,10 @@ import Testing
         #expect(run.status == 65)
         #expect(run.lines.count == 22, "\(run.lines.count) lines")
         #expect(run.lines.filter { $0.contains("unknown alert key \"key-") }.count == 20)
-        #expect(run.lines.last?.contains(": warning: aps.alert: ") == true && run.lines.last?.contains(" more unknown alert keys not listed (") == true,
-                "\(run.lines.suffix(1))")
+        #expect(
+            run.lines.last?.contains(": warning: aps.alert: ") == true
+                && run.lines.last?.contains(" more unknown alert keys not listed (") == true,
+            "\(run.lines.suffix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
 
@@ -80,7 +101,9 @@ import Testing
         let run = try Self.validate(Self.distinctKeys(size: 60 << 20, prefix: prefix, suffix: "}}}"), as: "state.json")
         #expect(run.status == 65)
         #expect(run.lines.count == 2, "the size error and the date: \(run.lines)")
-        #expect(run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true, "\(run.lines.suffix(1))")
+        #expect(
+            run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true,
+            "\(run.lines.suffix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
 
@@ -99,13 +122,16 @@ import Testing
     /// for this one, 409 MB for distinct keys. Now it is read as a `.json` is, and the body only counted.
     @Test func sixtyMiBAPNSFileIsValidatedInUnder128MiB() throws {
         let bundle = #""Simulator Target Bundle":"com.example.app","#
-        let bytes = Self.shortStrings(size: 60 << 20, prefix: "{" + bundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
+        let bytes = Self.shortStrings(
+            size: 60 << 20, prefix: "{" + bundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
         let run = try Self.validate(bytes, as: "big.apns")
         #expect(run.status == 65)
         #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
         // The size is the body's, without the bundle key (the file has no whitespace to drop).
         let body = bytes.count - bundle.utf8.count
-        #expect(run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(body) bytes, ") == true, "\(run.lines.prefix(1))")
+        #expect(
+            run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(body) bytes, ") == true,
+            "\(run.lines.prefix(1))")
         #expect(run.lines.first?.contains("it is already compact") == true, "\(run.lines.prefix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }

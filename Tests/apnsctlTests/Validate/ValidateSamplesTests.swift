@@ -5,7 +5,8 @@ import Testing
 /// The samples in Payloads/ through the binary, as `make demo` runs them.
 @Suite struct ValidateSamplesTests {
     static let typed: [(String, String)] = [
-        ("voip.json", "voip"), ("liveactivity-start.json", "liveactivity"), ("liveactivity-update.json", "liveactivity"),
+        ("voip.json", "voip"), ("liveactivity-start.json", "liveactivity"),
+        ("liveactivity-update.json", "liveactivity"),
         ("liveactivity-end.json", "liveactivity"), ("widgets.json", "widgets"), ("mdm.json", "mdm"),
     ]
 
@@ -23,15 +24,18 @@ import Testing
 
     @Test(arguments: typed)
     func typedSamplePassesWithItsPushType(file: String, pushType: String) throws {
-        let r = try InProcess.apnsctl(["validate", "--push-type", pushType, "Payloads/" + file], directory: Repository.root)
+        let r = try InProcess.apnsctl(
+            ["validate", "--push-type", pushType, "Payloads/" + file], directory: Repository.root)
         #expect(r.status == 0)
         #expect(r.lines.count == 1 && r.lines[0].hasSuffix(", \(pushType))"), "\(r.stdout)")
     }
 
     @Test func everyInvalidSampleFails() throws {
         let dir = Repository.path("Payloads/invalid")
-        let needType = ["background-with-alert.json": "background", "liveactivity-start-incomplete.json": "liveactivity",
-                        "widgets-missing-content-changed.json": "widgets"]
+        let needType = [
+            "background-with-alert.json": "background", "liveactivity-start-incomplete.json": "liveactivity",
+            "widgets-missing-content-changed.json": "widgets",
+        ]
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
             .filter { needType[$0] == nil }.map { dir + "/" + $0 }
         let r = try InProcess.apnsctl(["validate", "--strict", "-o", "json"] + files)

@@ -14,15 +14,22 @@ import Testing
     @Test(arguments: [
         (#""alert":"hi","#, "", "aps", "unknown aps key", "more unknown aps keys not listed"),
         (#""alert":{"body":"hi","#, "}", "aps.alert", "unknown alert key", "more unknown alert keys not listed"),
-        (#""alert":"hi","sound":{"name":"default","#, "}", "aps.sound", "unknown sound key", "more unknown sound keys not listed"),
+        (
+            #""alert":"hi","sound":{"name":"default","#, "}", "aps.sound", "unknown sound key",
+            "more unknown sound keys not listed"
+        ),
     ])
-    func twentyUnknownKeysAreListedAndTheRestCounted(prefix: String, suffix: String, path: String, listed: String, counted: String) throws {
+    func twentyUnknownKeysAreListedAndTheRestCounted(
+        prefix: String, suffix: String, path: String, listed: String, counted: String
+    ) throws {
         let dir = try TemporaryDirectory(prefix: "unknown-keys")
         let file = try dir.write("u.json", Self.payload(100, prefix: prefix, suffix: suffix))
         let text = TestWorld()
         #expect(text.run(["validate", file]) == 0, "\(text.stderr.text)")
         let lines = text.stdout.lines
-        #expect(lines.filter { $0.contains(": warning: \(path).u") && $0.contains(listed) }.count == 20, "\(lines.count) lines")
+        #expect(
+            lines.filter { $0.contains(": warning: \(path).u") && $0.contains(listed) }.count == 20,
+            "\(lines.count) lines")
         #expect(lines.count == 21, "\(lines.suffix(2))")
         #expect(lines.last?.contains(": warning: \(path): 80 \(counted) (100 in all); ") == true, "\(lines.suffix(1))")
 
@@ -50,14 +57,22 @@ import Testing
     @Test func contentStateDatesAreListedAndCounted() throws {
         let dir = try TemporaryDirectory(prefix: "unknown-keys")
         let dates = (0..<30).map { "{\"at\":\(1_764_151_200 + $0)}" }.joined(separator: ",")
-        let file = try dir.write("la.json", #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"legs":["# + dates + "]}}}")
+        let file = try dir.write(
+            "la.json", #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"legs":["# + dates + "]}}}")
         let t = TestWorld()
         #expect(t.run(["validate", file]) == 0, "\(t.stderr.text)")
         let lines = t.stdout.lines
         #expect(lines.count == 21, "\(lines.suffix(2))")
-        #expect(lines.first?.contains(": warning: aps.content-state.legs[0].at: 1764151200 looks like a UNIX time") == true, "\(lines.prefix(1))")
-        #expect(lines[19].contains(": warning: aps.content-state.legs[19].at: 1764151219 looks like a UNIX time"), "\(lines[19])")
-        #expect(lines.last?.contains(": warning: aps.content-state: 10 more numbers that look like UNIX times not listed (30 in all); ") == true,
-                "\(lines.suffix(1))")
+        #expect(
+            lines.first?.contains(": warning: aps.content-state.legs[0].at: 1764151200 looks like a UNIX time") == true,
+            "\(lines.prefix(1))")
+        #expect(
+            lines[19].contains(": warning: aps.content-state.legs[19].at: 1764151219 looks like a UNIX time"),
+            "\(lines[19])")
+        #expect(
+            lines.last?.contains(
+                ": warning: aps.content-state: 10 more numbers that look like UNIX times not listed (30 in all); ")
+                == true,
+            "\(lines.suffix(1))")
     }
 }

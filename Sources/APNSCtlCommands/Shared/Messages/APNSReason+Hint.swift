@@ -9,7 +9,8 @@ extension APNSReason {
         switch self {
         case .badCollapseId: return "Shorten --collapse-id to at most 64 bytes."
         case .badDeviceToken:
-            return "Tokens from a debug build need --env sandbox; TestFlight, Ad Hoc and App Store builds need --env production. Check the hex copy is complete."
+            return
+                "Tokens from a debug build need --env sandbox; TestFlight, Ad Hoc and App Store builds need --env production. Check the hex copy is complete."
         case .badExpirationDate: return "Give epoch seconds or 0, not a TTL; --expiration 1h converts for you."
         case .badMessageId: return "--apns-id needs a canonical 8-4-4-4-12 hex UUID."
         case .badPriority: return "Use --priority 10, 5 or 1; background pushes need 5."
@@ -23,9 +24,12 @@ extension APNSReason {
         case .missingTopic: return "Pass --topic."
         case .payloadEmpty: return "Give a payload file, inline JSON or --alert."
         case .topicDisallowed:
-            return "The certificate's topics (apnsctl inspect) lack this topic, or the push type needs token auth (location)."
-        case .badCertificate: return "Not an APNs certificate, or revoked or broken: re-export it and run apnsctl inspect."
-        case .badCertificateEnvironment: return "Match --env to the environments apnsctl inspect shows for the certificate."
+            return
+                "The certificate's topics (apnsctl inspect) lack this topic, or the push type needs token auth (location)."
+        case .badCertificate:
+            return "Not an APNs certificate, or revoked or broken: re-export it and run apnsctl inspect."
+        case .badCertificateEnvironment:
+            return "Match --env to the environments apnsctl inspect shows for the certificate."
         case .expiredProviderToken: return "Check the system clock (iat comes from it); use --no-token-cache once."
         case .forbidden: return "Check the developer account, the key and the app id."
         case .invalidProviderToken:
@@ -47,16 +51,21 @@ extension APNSReason {
         case .shutdown: return "Send again in a moment; a new connection is opened."
         case .badRequestPayload: return "Run apnsctl validate on the payload."
         case .featureNotEnabled:
-            return "Turn on Broadcast Push for the app id in Certificates, Identifiers & Profiles, then create channels again."
+            return
+                "Turn on Broadcast Push for the app id in Certificates, Identifiers & Profiles, then create channels again."
         case .missingChannelId: return "Pass --channel with the id apnsctl channel create printed."
         case .badChannelId: return "Pass the channel id exactly as apnsctl channel create or list printed it (base64)."
         case .channelNotRegistered:
-            return "Check --env (channels do not cross environments) and apnsctl channel list; deleted channels are gone for good."
+            return
+                "Check --env (channels do not cross environments) and apnsctl channel list; deleted channels are gone for good."
         case .badRequestParams: return "Use --storage none or most-recent; if apnsctl sent this, please report it."
-        case .missingPushType: return "Broadcasts need apns-push-type: liveactivity; if apnsctl sent this, please report it."
-        case .cannotCreateChannelConfig: return "Delete channels you no longer use (apnsctl channel list, then channel delete)."
+        case .missingPushType:
+            return "Broadcasts need apns-push-type: liveactivity; if apnsctl sent this, please report it."
+        case .cannotCreateChannelConfig:
+            return "Delete channels you no longer use (apnsctl channel list, then channel delete)."
         case .topicMismatch:
-            return "--topic (or the certificate's bundle id) must name the app the credentials belong to; check apnsctl inspect."
+            return
+                "--topic (or the certificate's bundle id) must name the app the credentials belong to; check apnsctl inspect."
         }
     }
 
@@ -67,7 +76,8 @@ extension APNSReason {
         guard broadcast else { return hint }
         switch self {
         case .badExpirationDate:
-            return "A No Message Stored channel (--storage none) takes only --expiration 0 (the default); send without --expiration, or use a most-recent channel."
+            return
+                "A No Message Stored channel (--storage none) takes only --expiration 0 (the default); send without --expiration, or use a most-recent channel."
         case .invalidPushType: return "Broadcasts take only --push-type liveactivity (the default with --channel)."
         case .badPath: return "Check --endpoint: it should be https://host:port with no path."
         case .topicDisallowed:
@@ -80,18 +90,22 @@ extension APNSReason {
     }
 
     /// The three token kinds of Live Activities, said after each token reason of a liveactivity push.
-    static let liveActivityTokens = "Live Activities use three different tokens: a push-to-start token (start), the activity's update token (update and end) and the device token (neither)."
+    static let liveActivityTokens =
+        "Live Activities use three different tokens: a push-to-start token (start), the activity's update token (update and end) and the device token (neither)."
 
     /// `hint(broadcast:)`, told for a `liveactivity` push where the token kind changes the advice.
     func hint(for pushType: PushType?, broadcast: Bool) -> String {
         guard pushType == .liveactivity, !broadcast else { return hint(broadcast: broadcast) }
         switch self {
         case .unregistered:
-            return Self.liveActivityTokens + " An update token ends with its activity, and iOS issues a new push-to-start token after one is used: send with the token the app reported last (pushTokenUpdates, pushToStartTokenUpdates)."
+            return Self.liveActivityTokens
+                + " An update token ends with its activity, and iOS issues a new push-to-start token after one is used: send with the token the app reported last (pushTokenUpdates, pushToStartTokenUpdates)."
         case .badDeviceToken:
-            return Self.liveActivityTokens + " Check you sent the right one, copied whole; tokens from a debug build need --env sandbox, TestFlight and App Store ones --env production."
+            return Self.liveActivityTokens
+                + " Check you sent the right one, copied whole; tokens from a debug build need --env sandbox, TestFlight and App Store ones --env production."
         case .deviceTokenNotForTopic:
-            return Self.liveActivityTokens + " Use one of the first two, from the app whose bundle id comes before .push-type.liveactivity in the topic."
+            return Self.liveActivityTokens
+                + " Use one of the first two, from the app whose bundle id comes before .push-type.liveactivity in the topic."
         default:
             return hint(broadcast: broadcast)
         }

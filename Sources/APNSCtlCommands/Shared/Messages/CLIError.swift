@@ -63,8 +63,8 @@ enum CLIError: Error {
     func report(to stream: MessageStream) {
         switch self {
         case .usage(let m), .inputMissing(let m), .outputExists(let m), .outputFailed(let m),
-             .credential(let m),
-             .interrupted(_, let m):
+            .credential(let m),
+            .interrupted(_, let m):
             stream.error(m)
         case .transport(let problem):
             stream.error(problem.message)
@@ -84,8 +84,9 @@ enum CLIError: Error {
         case .exists: self = .outputExists(failure.message + "; pass --force to overwrite it")
         case .cannotCreate: self = .outputExists(failure.message)
         case .notARegularFile:
-            self = .outputExists(failure.message + "; apnsctl replaces only regular files, even with --force; "
-                + "choose another path, or write to standard output with -o -")
+            self = .outputExists(
+                failure.message + "; apnsctl replaces only regular files, even with --force; "
+                    + "choose another path, or write to standard output with -o -")
         case .writeFailed: self = .outputFailed(failure.message)
         }
     }

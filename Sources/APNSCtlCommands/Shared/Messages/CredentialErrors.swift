@@ -6,7 +6,8 @@ extension CLIError {
     /// `passphraseFileFlag` names the flag that gave the passphrase file, for its read failures.
     /// `flags` maps a file path to the flag that gave it (`--cert`, `--key`, `--auth-key`): a missing or
     /// unreadable file is named with its flag, the same way in every command (CLI.md).
-    init(_ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:]) {
+    init(_ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:])
+    {
         var message = problem.message(passphraseFileFlag: passphraseFileFlag)
         switch problem {
         case .fileMissing(let path), .fileUnreadable(let path, _):
@@ -19,7 +20,9 @@ extension CLIError {
 
 /// Runs credential code and converts its typed failures into CLI errors, so commands stay linear. `flags`
 /// names the flag of each file the body reads (see `CLIError.init(_:passphraseFileFlag:flags:)`).
-func withCredentialErrors<T>(flags: [String: String] = [:], _ body: () throws(CredentialProblem) -> T) throws(CLIError) -> T {
+func withCredentialErrors<T>(flags: [String: String] = [:], _ body: () throws(CredentialProblem) -> T) throws(CLIError)
+    -> T
+{
     do { return try body() } catch { throw CLIError(error, flags: flags) }
 }
 

@@ -40,7 +40,8 @@ extension CredentialProblem {
         case .excessiveKeyDerivation(let p, let excess, let inPKCS12):
             return "\(p): " + Self.keyDerivationMessage(excess, inPKCS12: inPKCS12)
         case .noCertificate(let p):
-            return "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
+            return
+                "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
         case .noPrivateKey(let p):
             return "\(p): holds a certificate but no private key; pass the key with --key FILE, "
                 + "or export the certificate together with its key as .p12"
@@ -71,11 +72,13 @@ extension CredentialProblem {
             return "--key-id: missing, and the file name \(FileSystem.baseName(p)) does not carry one "
                 + "(AuthKey_<KEYID>.p8); pass --key-id with the 10-character key id"
         case .invalidKeyID(let v):
-            return "--key-id: '\(v)' is not a key id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"
+            return
+                "--key-id: '\(v)' is not a key id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"
         case .missingTeamID:
             return "--team-id: missing; pass --team-id or set APNSCTL_TEAM_ID to your 10-character team id"
         case .invalidTeamID(let v):
-            return "--team-id: '\(v)' is not a team id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"
+            return
+                "--team-id: '\(v)' is not a team id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"
         case .environmentNotAllowed(let p, let r, let a):
             let has = a.isEmpty ? "no APNs environment" : a.map(\.rawValue).joined(separator: " and ")
             return "\(p): the certificate is not valid for \(r.rawValue) (it allows \(has)); "
@@ -99,12 +102,15 @@ extension CredentialProblem {
             let advice = "export it again (exporters use scrypt N=16384, r=8, p=1, or PBKDF2)"
             let bytes = ExcessiveKeyDerivation.scryptBytes(n: n, r: r, p: p)
             if bytes > ExcessiveKeyDerivation.maximumScryptBytes {
-                let mebibytes = bytes == UInt64.max ? "more than can be counted" : "\((bytes >> 20) + (bytes & 0xFFFFF == 0 ? 0 : 1)) MiB"
+                let mebibytes =
+                    bytes == UInt64.max
+                    ? "more than can be counted" : "\((bytes >> 20) + (bytes & 0xFFFFF == 0 ? 0 : 1)) MiB"
                 return "\(asked), which needs \(mebibytes) of memory (apnsctl allows at most "
                     + "\(ExcessiveKeyDerivation.maximumScryptBytes >> 20) MiB), \(notDecrypted); \(advice)"
             }
             let work = ExcessiveKeyDerivation.scryptWork(n: n, r: r, p: p)
-            return "\(asked): N·r·p = \(work == UInt64.max ? "more than can be counted" : "\(work)") (apnsctl allows at most "
+            return
+                "\(asked): N·r·p = \(work == UInt64.max ? "more than can be counted" : "\(work)") (apnsctl allows at most "
                 + "\(ExcessiveKeyDerivation.maximumScryptWork)), which would take minutes, \(notDecrypted); \(advice)"
         }
     }

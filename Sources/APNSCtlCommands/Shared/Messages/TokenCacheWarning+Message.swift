@@ -9,7 +9,8 @@ extension TokenCacheWarning {
             return "\(refusal.message); the provider token cache is skipped (a new token is signed and not stored); "
                 + "remove it, or pass --no-token-cache"
         case .secretSkipped(let refusal):
-            return "\(refusal.message); the provider token cache's secret is not used (cached tokens are checked against "
+            return
+                "\(refusal.message); the provider token cache's secret is not used (cached tokens are checked against "
                 + "the key instead); remove it"
         }
     }

@@ -9,7 +9,8 @@ extension TransportFailure {
         switch advice {
         case .checkServerAndEndpoint: return description + "; is the server running, and are --endpoint or --env right?"
         case .checkHostName: return description + "; check the host name in --endpoint and the network"
-        case .allowMoreTime: return description + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the network"
+        case .allowMoreTime:
+            return description + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the network"
         case .trustServerCertificate:
             return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
         case .checkProxySettings:
@@ -22,6 +23,7 @@ extension TransportFailure {
     }
 
     /// What to do about devices whose outcome is unknown.
-    static let resendAdvice = "they were not sent again, because a device could be notified twice; to send them again anyway, "
+    static let resendAdvice =
+        "they were not sent again, because a device could be notified twice; to send them again anyway, "
         + "add \(Setting.of(.resendUnknown).flag) (with --collapse-id a repeat replaces the first notification on screen)"
 }

@@ -23,7 +23,8 @@ enum TransportProblem: Sendable {
         case .channelUnanswered(let failure, let requestID):
             return "\(failure?.message ?? "no answer") (apns-request-id \(requestID))"
         case .unanswered(let summary, let noun):
-            let what = summary.failed == summary.total
+            let what =
+                summary.failed == summary.total
                 ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"
             var message = "\(what): \(summary.failure?.message ?? "the connection failed")"
             if summary.unknown > 0 {
@@ -31,7 +32,8 @@ enum TransportProblem: Sendable {
             }
             return message
         case .noChannelID(let status):
-            return "channel create: the server answered \(status) without an apns-channel-id header; is --endpoint a channel management host?"
+            return
+                "channel create: the server answered \(status) without an apns-channel-id header; is --endpoint a channel management host?"
         case .mockCannotStart(let error):
             return error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : "")
         }

@@ -19,18 +19,24 @@ struct BroadcastCredentials {
 
     /// Loads and checks everything from the resolved settings (whose combinations were checked when they were
     /// resolved); `signToken: false` (dry run) reads the key without signing a token.
-    static func load(_ settings: ResolvedSettings, signToken: Bool = true, now: Int64,
-                     in world: CommandWorld) throws(CLIError) -> BroadcastCredentials {
+    static func load(
+        _ settings: ResolvedSettings, signToken: Bool = true, now: Int64,
+        in world: CommandWorld
+    ) throws(CLIError) -> BroadcastCredentials {
         let topic = settings[.topic]?.value
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         let credentials = try PushCredentials.load(settings, signToken: signToken, now: now, in: world)
         let identity = credentials.identity
         let environment = try credentials.environment(settings)
-        guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty else {
-            throw .usage("\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
+        guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty
+        else {
+            throw .usage(
+                "\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
         }
-        return BroadcastCredentials(identity: identity, bearerToken: credentials.bearerToken, tokenIDs: credentials.tokenIDs, environment: environment,
-                                    bundleID: bundleID)
+        return BroadcastCredentials(
+            identity: identity, bearerToken: credentials.bearerToken, tokenIDs: credentials.tokenIDs,
+            environment: environment,
+            bundleID: bundleID)
     }
 }
 
@@ -38,7 +44,9 @@ struct BroadcastCredentials {
 func parsedRequestID(_ text: String?) throws(CLIError) -> String? {
     guard let text else { return nil }
     guard UUIDString.isCanonical(text) else {
-        throw .usage("--request-id \(JSONWriter.quoted(text)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(APNSRequestID.fresh())")
+        throw .usage(
+            "--request-id \(JSONWriter.quoted(text)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(APNSRequestID.fresh())"
+        )
     }
     return text.lowercased()
 }

@@ -4,13 +4,17 @@ import ArgumentParser
 /// `--config FILE`: the settings file, for the config subcommands and (through `ProfileOptions`) every command
 /// that reads settings.
 struct ConfigFileOptions: ParsableArguments {
-    @Option(name: .customLong("config"),
-            help: ArgumentHelp("Read this settings file instead of $APNSCTL_CONFIG or $XDG_CONFIG_HOME/apnsctl/config.toml.",
-                               valueName: "file"), completion: .file())
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "Read this settings file instead of $APNSCTL_CONFIG or $XDG_CONFIG_HOME/apnsctl/config.toml.",
+            valueName: "file"), completion: .file())
     var config: String?
 
     /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
-    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld) throws(CLIError) -> SettingsInput {
+    func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld) throws(CLIError)
+        -> SettingsInput
+    {
         var flags = SettingFlags()
         flags.config = config
         flags.profile = profile

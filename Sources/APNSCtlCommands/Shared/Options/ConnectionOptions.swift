@@ -1,8 +1,8 @@
 import APNSClient
 import APNSCore
-import ArgumentParser
 import APNSPlatform
 import APNSSettings
+import ArgumentParser
 
 /// `send`'s connection flags, `--env auto` included.
 typealias SendConnectionOptions = ConnectionOptions<SendEnvironments>
@@ -16,50 +16,75 @@ typealias DoctorConnectionOptions = ConnectionOptions<DoctorEnvironments>
 /// `--endpoint`, `--proxy` and the proxy variables mean the same everywhere; only `--env`'s allowed values
 /// (its help and completion) differ, chosen by `Environments`.
 struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
-    @Option(name: [.customShort("e"), .setting(.env)],
-            help: ArgumentHelp(Environments.help, valueName: Environments.names.joined(separator: "|")),
-            completion: .list(Environments.names), transform: SettingArgument.transform(.env, Environments.command))
+    @Option(
+        name: [.customShort("e"), .setting(.env)],
+        help: ArgumentHelp(Environments.help, valueName: Environments.names.joined(separator: "|")),
+        completion: .list(Environments.names), transform: SettingArgument.transform(.env, Environments.command))
     var env: SettingValue?
 
-    @Option(name: .setting(.endpoint),
-            help: ArgumentHelp("Send to this https://host:port instead of Apple's host (the mock, a proxy under test). Repeatable as sandbox=URL and production=URL to set each environment's server (--env auto).", valueName: "url"))
+    @Option(
+        name: .setting(.endpoint),
+        help: ArgumentHelp(
+            "Send to this https://host:port instead of Apple's host (the mock, a proxy under test). Repeatable as sandbox=URL and production=URL to set each environment's server (--env auto).",
+            valueName: "url"))
     var endpoint: [String] = []
 
-    @Option(name: .setting(.port),
-            help: ArgumentHelp("Port on Apple's host: 443 (default) or 2197, Apple's alternative for firewalls that block 443. Ignored with --endpoint.", valueName: "443|2197"),
-            completion: .list(["443", "2197"]), transform: SettingArgument.transform(.port, Environments.command))
+    @Option(
+        name: .setting(.port),
+        help: ArgumentHelp(
+            "Port on Apple's host: 443 (default) or 2197, Apple's alternative for firewalls that block 443. Ignored with --endpoint.",
+            valueName: "443|2197"),
+        completion: .list(["443", "2197"]), transform: SettingArgument.transform(.port, Environments.command))
     var port: SettingValue?
 
-    @Option(name: .setting(.proxy),
-            help: ArgumentHelp("Tunnel through this proxy: http://[user:pass@]host:port (HTTP CONNECT) or socks5h://[user:pass@]host:port (socks5:// resolves the APNs host locally). Default: https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY, as curl reads them; \"\" for none.", valueName: "url"))
+    @Option(
+        name: .setting(.proxy),
+        help: ArgumentHelp(
+            "Tunnel through this proxy: http://[user:pass@]host:port (HTTP CONNECT) or socks5h://[user:pass@]host:port (socks5:// resolves the APNs host locally). Default: https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY, as curl reads them; \"\" for none.",
+            valueName: "url"))
     var proxy: String?
 
-    @Option(name: .setting(.noproxy),
-            help: ArgumentHelp("Hosts to reach without the proxy, as curl's --noproxy: comma-separated names (each matches its subdomains too), .suffix, IP addresses or CIDR, or * for all. Replaces NO_PROXY/no_proxy.", valueName: "list"))
+    @Option(
+        name: .setting(.noproxy),
+        help: ArgumentHelp(
+            "Hosts to reach without the proxy, as curl's --noproxy: comma-separated names (each matches its subdomains too), .suffix, IP addresses or CIDR, or * for all. Replaces NO_PROXY/no_proxy.",
+            valueName: "list"))
     var noProxy: String?
 
-    @Option(name: .setting(.caFile),
-            help: ArgumentHelp("Trust this PEM CA bundle for the server certificate (default: the system trust store).", valueName: "file"), completion: .file())
+    @Option(
+        name: .setting(.caFile),
+        help: ArgumentHelp(
+            "Trust this PEM CA bundle for the server certificate (default: the system trust store).", valueName: "file"),
+        completion: .file())
     var caFile: String?
 
-    @Flag(name: .setting(.insecure), help: "Do not verify the server certificate (prints a warning; for local tests only).")
+    @Flag(
+        name: .setting(.insecure),
+        help: "Do not verify the server certificate (prints a warning; for local tests only).")
     var insecure = false
 
-    @Option(name: .setting(.concurrency),
-            help: ArgumentHelp("Streams in flight on the one connection, 1 to 1000 (default: the server's limit, at most 1000).", valueName: "n",
-                               visibility: Environments.offersConcurrency ? .default : .private),
-            transform: SettingArgument.transform(.concurrency, Environments.command))
+    @Option(
+        name: .setting(.concurrency),
+        help: ArgumentHelp(
+            "Streams in flight on the one connection, 1 to 1000 (default: the server's limit, at most 1000).",
+            valueName: "n",
+            visibility: Environments.offersConcurrency ? .default : .private),
+        transform: SettingArgument.transform(.concurrency, Environments.command))
     var concurrency: SettingValue?
 
-    @Option(name: .setting(.timeout),
-            help: ArgumentHelp("Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"),
-            transform: SettingArgument.transform(.timeout, Environments.command))
+    @Option(
+        name: .setting(.timeout),
+        help: ArgumentHelp(
+            "Seconds allowed for connecting and for each wait for an answer (default 30).", valueName: "seconds"),
+        transform: SettingArgument.transform(.timeout, Environments.command))
     var timeout: SettingValue?
 
     /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
     /// without a word.
-    static func warnAboutEndpoints(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], in world: CommandWorld) {
+    static func warnAboutEndpoints(
+        _ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], in world: CommandWorld
+    ) {
         if let text = endpointWarning(endpoints, using: used) { world.standardError.warning(text) }
     }
 

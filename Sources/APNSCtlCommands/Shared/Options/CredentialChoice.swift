@@ -4,6 +4,8 @@
 enum CredentialChoice {
     /// Token auth without `--topic` (a key knows no bundle id): 64.
     static var topicRequired: CLIError {
-        .usage("--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id")
+        .usage(
+            "--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id"
+        )
     }
 }

@@ -22,21 +22,24 @@ extension EnvironmentChoices {
 enum SendEnvironments: EnvironmentChoices {
     static let command = SettingCommand.send
     static let names = ["sandbox", "production", "auto"]
-    static let help = "APNs environment: sandbox (also development, dev), production (prod), or auto: sandbox first, then production for each device sandbox answers BadDeviceToken. Default: the certificate's only environment, else sandbox."
+    static let help =
+        "APNs environment: sandbox (also development, dev), production (prod), or auto: sandbox first, then production for each device sandbox answers BadDeviceToken. Default: the certificate's only environment, else sandbox."
 }
 
 /// `channel --env`: channels do not cross environments, so one of the two.
 enum SingleEnvironments: EnvironmentChoices {
     static let command = SettingCommand.channel
     static let names = ["sandbox", "production"]
-    static let help = "APNs environment: sandbox (also development, dev) or production (prod). Default: the certificate's only environment, else sandbox."
+    static let help =
+        "APNs environment: sandbox (also development, dev) or production (prod). Default: the certificate's only environment, else sandbox."
 }
 
 /// `doctor --env`: one environment, or both (each probed once); the default is the certificate's, or both.
 enum DoctorEnvironments: EnvironmentChoices {
     static let command = SettingCommand.doctor
     static let names = ["sandbox", "production", "both"]
-    static let help = "Environments to probe: sandbox (also development, dev), production (prod) or both. Default: the certificate's environments; both for token auth. An environment named here must accept the credentials; with the default, one that accepts is enough."
+    static let help =
+        "Environments to probe: sandbox (also development, dev), production (prod) or both. Default: the certificate's environments; both for token auth. An environment named here must accept the credentials; with the default, one that accepts is enough."
     /// One probe per environment: there is nothing to run in parallel.
     static let offersConcurrency = false
 }

@@ -5,20 +5,25 @@ import ArgumentParser
 /// `APNSCTL_PASSPHRASE`, then a no-echo prompt on a terminal. Shared by send, channel, doctor, inspect and convert;
 /// the settings commands take them through the resolver (`ResolvedSettings.passphraseSource`).
 struct PassphraseOptions: ParsableArguments {
-    @Option(name: .setting(.passphrase),
-            help: ArgumentHelp("Passphrase of the encrypted key or .p12 (visible to other local users: prefer --passphrase-file or APNSCTL_PASSPHRASE).",
-                               valueName: "text"), completion: .none)
+    @Option(
+        name: .setting(.passphrase),
+        help: ArgumentHelp(
+            "Passphrase of the encrypted key or .p12 (visible to other local users: prefer --passphrase-file or APNSCTL_PASSPHRASE).",
+            valueName: "text"), completion: .none)
     var passphrase: String?
 
-    @Option(name: .setting(.passphraseFile),
-            help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"), completion: .file())
+    @Option(
+        name: .setting(.passphraseFile),
+        help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"),
+        completion: .file())
     var passphraseFile: String?
 
     /// The lazily resolved source: `--passphrase`, `--passphrase-file`, then the world's `APNSCTL_PASSPHRASE`
     /// (empty counts as unset), then a terminal prompt.
     func source(in world: CommandWorld) -> PassphraseSource {
         let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
-        return PassphraseSource(text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
-                                prompt: world.terminal.passphrasePrompt)
+        return PassphraseSource(
+            text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
+            prompt: world.terminal.passphrasePrompt)
     }
 }

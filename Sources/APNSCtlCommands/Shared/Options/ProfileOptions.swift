@@ -7,9 +7,11 @@ import ArgumentParser
 /// `resolve` is the one place a command turns its flags, the `APNSCTL_*` variables and the profile into one
 /// `ResolvedSettings`, before any other check (CLI.md, "Settings").
 struct ProfileOptions: ParsableArguments {
-    @Option(name: [.customShort("p"), .customLong("profile")],
-            help: ArgumentHelp("Take unset settings from this profile of the settings file. Without it: $APNSCTL_PROFILE, else the file's default-profile; mock is built in. apnsctl config list shows them.",
-                               valueName: "name"))
+    @Option(
+        name: [.customShort("p"), .customLong("profile")],
+        help: ArgumentHelp(
+            "Take unset settings from this profile of the settings file. Without it: $APNSCTL_PROFILE, else the file's default-profile; mock is built in. apnsctl config list shows them.",
+            valueName: "name"))
     var profile: String?
 
     @OptionGroup var file: ConfigFileOptions
@@ -17,7 +19,8 @@ struct ProfileOptions: ParsableArguments {
     /// The command's settings from the setting flags given in `parsed` (the parsed command), the variables
     /// and the profile, with CLI.md's combination rules checked on the result. 64 for a bad value, file or
     /// combination, 66 for a missing named file or `mock.json`. `world`: the command's (`CommandWorld.settings`).
-    func resolve(_ command: SettingCommand, from parsed: Any, world: SettingsWorld) throws(CLIError) -> ResolvedSettings {
+    func resolve(_ command: SettingCommand, from parsed: Any, world: SettingsWorld) throws(CLIError) -> ResolvedSettings
+    {
         var flags = SettingFlags.commandLine(of: parsed, for: command)
         flags.profile = profile
         flags.config = file.config

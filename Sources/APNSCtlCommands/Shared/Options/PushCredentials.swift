@@ -15,7 +15,9 @@ struct PushCredentials {
 
     /// Loads them from the resolved settings (whose combinations were checked when they were resolved);
     /// `signToken: false` (a dry run) reads the key without signing a token.
-    static func load(_ settings: ResolvedSettings, signToken: Bool, now: Int64, in world: CommandWorld) throws(CLIError) -> PushCredentials {
+    static func load(_ settings: ResolvedSettings, signToken: Bool, now: Int64, in world: CommandWorld) throws(CLIError)
+        -> PushCredentials
+    {
         let identity = try settings.loadIdentity(now: now, in: world)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
@@ -44,7 +46,8 @@ struct PushCredentials {
         guard let identity else { return nil }
         var mockFile: String? = nil
         if case .mock(let file)? = settings[.cert]?.origin { mockFile = file }
-        return CertificatePushRule(info: identity.info, label: settings[.cert].map { "\(settings.label(.cert)) \($0.value.displayName)" },
-                                   mockFile: mockFile)
+        return CertificatePushRule(
+            info: identity.info, label: settings[.cert].map { "\(settings.label(.cert)) \($0.value.displayName)" },
+            mockFile: mockFile)
     }
 }

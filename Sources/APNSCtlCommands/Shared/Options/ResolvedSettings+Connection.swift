@@ -24,7 +24,8 @@ extension ResolvedSettings {
     func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) -> Int {
         guard let port = self[.port] else { return 443 }
         if !endpoints.isEmpty {
-            world.standardError.warning("\(label(.port)) \(port.value) is ignored with \(label(.endpoint)), which carries its own port")
+            world.standardError.warning(
+                "\(label(.port)) \(port.value) is ignored with \(label(.endpoint)), which carries its own port")
         }
         return port.value
     }
@@ -40,17 +41,22 @@ extension ResolvedSettings {
     /// curl's variables as the default), minus `noproxy` exemptions.
     func proxySelection(for endpoint: PushEndpoint) throws(CLIError) -> ProxySelection {
         do {
-            return try ProxySelection.choose(for: endpoint.host, explicit: self[.proxy]?.value, noProxy: self[.noproxy]?.value, environment: [:],
-                                             explicitLabel: label(.proxy), noProxyLabel: label(.noproxy))
+            return try ProxySelection.choose(
+                for: endpoint.host, explicit: self[.proxy]?.value, noProxy: self[.noproxy]?.value, environment: [:],
+                explicitLabel: label(.proxy), noProxyLabel: label(.noproxy))
         } catch { throw .usage(error.message) }
     }
 
     /// For commands that talk to one environment (`channel`, `send --channel`): `env auto` is refused, and the
     /// endpoint is an explicit one (bare or for `environment`) or `defaultEndpoint`, with its proxy.
-    func singleRoute(environment: APNSEnvironment, command: String, in world: CommandWorld,
-                     defaultEndpoint: (APNSEnvironment) -> PushEndpoint) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
+    func singleRoute(
+        environment: APNSEnvironment, command: String, in world: CommandWorld,
+        defaultEndpoint: (APNSEnvironment) -> PushEndpoint
+    ) throws(CLIError) -> (endpoint: PushEndpoint, proxy: ProxySelection) {
         if isAutoEnvironment {
-            throw .usage("\(label(.env)) auto: only device pushes try both environments; give \(command) --env sandbox or --env production")
+            throw .usage(
+                "\(label(.env)) auto: only device pushes try both environments; give \(command) --env sandbox or --env production"
+            )
         }
         let endpoints = endpointList
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
@@ -61,17 +67,22 @@ extension ResolvedSettings {
     /// How the server certificate is checked; warns (stderr) for `insecure`.
     func trust(in world: CommandWorld) -> ServerTrust {
         if isOn(.insecure) {
-            world.standardError.warning("\(label(.insecure)): the server certificate is not verified; anyone on the network path could read or change what is sent")
+            world.standardError.warning(
+                "\(label(.insecure)): the server certificate is not verified; anyone on the network path could read or change what is sent"
+            )
             return .insecure
         }
         return self[.caFile].map { .caFile($0.value) } ?? .systemStore(world.systemTrust())
     }
 
     /// The sender's settings for `endpoint` (trust, timeout, concurrency, proxy).
-    func senderConfiguration(endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection,
-                             in world: CommandWorld) -> SenderConfiguration {
-        SenderConfiguration(endpoint: endpoint, trust: trust(in: world), identity: identity, timeout: self[.timeout]?.value ?? 30,
-                            concurrency: self[.concurrency]?.value, proxy: proxy.proxy)
+    func senderConfiguration(
+        endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection,
+        in world: CommandWorld
+    ) -> SenderConfiguration {
+        SenderConfiguration(
+            endpoint: endpoint, trust: trust(in: world), identity: identity, timeout: self[.timeout]?.value ?? 30,
+            concurrency: self[.concurrency]?.value, proxy: proxy.proxy)
     }
 }
 

@@ -19,7 +19,9 @@ extension ResolvedSettings {
     /// The passphrase, as resolved (`--passphrase`, `APNSCTL_PASSPHRASE` or `--passphrase-file`, whichever came
     /// first), else a prompt on a terminal.
     func passphraseSource(in world: CommandWorld) -> PassphraseSource {
-        PassphraseSource(text: self[.passphrase]?.value, filePath: self[.passphraseFile]?.value, environmentVariable: nil, prompt: world.terminal.passphrasePrompt)
+        PassphraseSource(
+            text: self[.passphrase]?.value, filePath: self[.passphraseFile]?.value, environmentVariable: nil,
+            prompt: world.terminal.passphrasePrompt)
     }
 
     /// `[path: label]` for the credential files, so a missing one is named by where it was given.
@@ -72,8 +74,9 @@ extension ResolvedSettings {
             let file = try SigningKeyFile.read(authKey.input)
             let ids: (keyID: String, teamID: String)
             do throws(CredentialProblem) {
-                ids = try ProviderToken.identifiers(explicitKeyID: explicitKeyID, keyIDFromFileName: file.keyIDFromFileName,
-                                                    authKeyPath: authKey.displayName, teamID: team)
+                ids = try ProviderToken.identifiers(
+                    explicitKeyID: explicitKeyID, keyIDFromFileName: file.keyIDFromFileName,
+                    authKeyPath: authKey.displayName, teamID: team)
             } catch {
                 _ = try file.decode()
                 throw error
@@ -84,7 +87,9 @@ extension ResolvedSettings {
 
     /// The bearer token to send (cached in the world's cache directory unless `no-token-cache`) with its ids;
     /// nil without a key.
-    func providerToken(now: Int64, in world: CommandWorld) throws(CLIError) -> (token: String, keyID: String, teamID: String)? {
+    func providerToken(now: Int64, in world: CommandWorld) throws(CLIError) -> (
+        token: String, keyID: String, teamID: String
+    )? {
         guard let loaded = try readSigningKey() else { return nil }
         let cache = world.tokenCacheDirectory.map { directory in
             var cache = ProviderTokenCache(directory: directory)
@@ -92,7 +97,10 @@ extension ResolvedSettings {
             cache.warn = { stream.warning($0) }
             return cache
         }
-        return (try loaded.providerToken(noCache: isOn(.noTokenCache), now: now, cache: cache, in: world), loaded.keyID, loaded.teamID)
+        return (
+            try loaded.providerToken(noCache: isOn(.noTokenCache), now: now, cache: cache, in: world), loaded.keyID,
+            loaded.teamID
+        )
     }
 }
 
@@ -127,10 +135,13 @@ final class SigningKeyWithIDs {
 
     /// A provider token: from `cache` (signed and stored when older than 50 minutes or made from other key
     /// bytes) unless `noCache`.
-    func providerToken(noCache: Bool, now: Int64, cache: ProviderTokenCache?, in world: CommandWorld) throws(CLIError) -> String {
+    func providerToken(noCache: Bool, now: Int64, cache: ProviderTokenCache?, in world: CommandWorld) throws(CLIError)
+        -> String
+    {
         if !noCache, let cache {
             do {
-                return try cache.token(file: file, keyID: keyID, teamID: teamID, now: now, decode: { () throws(CLIError) in try key() })
+                return try cache.token(
+                    file: file, keyID: keyID, teamID: teamID, now: now, decode: { () throws(CLIError) in try key() })
             } catch let failure as CLIError {
                 throw failure
             } catch {
@@ -138,8 +149,10 @@ final class SigningKeyWithIDs {
             }
         }
         if !noCache {
-            world.standardError.warning("no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database "
-                + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it")
+            world.standardError.warning(
+                "no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database "
+                    + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
+            )
         }
         let signing = try key()
         do {

@@ -6,7 +6,9 @@ import ArgumentParser
 /// `APNSCTL_TIMEOUT=x` (naming the flag), and the resolver takes the value as checked.
 enum SettingArgument {
     /// The argument parser's `transform:` for `key`'s flag in `command`.
-    static func transform<Value>(_ key: SettingKey<Value>, _ command: SettingCommand) -> @Sendable (String) throws -> SettingValue {
+    static func transform<Value>(_ key: SettingKey<Value>, _ command: SettingCommand)
+        -> @Sendable (String) throws -> SettingValue
+    {
         let setting = key.setting
         return { text throws in try SettingParser.parseFlag(text, for: setting, command: command) }
     }
@@ -25,10 +27,14 @@ extension SettingsProblem {
         guard depth < 6 else { return nil }
         for child in Mirror(reflecting: error).children {
             if let problem = child.value as? SettingsProblem { return problem }
-            if let nested = child.value as? any Error, let problem = thrown(in: nested, depth: depth + 1) { return problem }
+            if let nested = child.value as? any Error, let problem = thrown(in: nested, depth: depth + 1) {
+                return problem
+            }
             for grandchild in Mirror(reflecting: child.value).children {
                 if let problem = grandchild.value as? SettingsProblem { return problem }
-                if let nested = grandchild.value as? any Error, let problem = thrown(in: nested, depth: depth + 1) { return problem }
+                if let nested = grandchild.value as? any Error, let problem = thrown(in: nested, depth: depth + 1) {
+                    return problem
+                }
             }
         }
         return nil

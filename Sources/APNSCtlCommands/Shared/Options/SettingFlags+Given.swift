@@ -10,8 +10,9 @@ extension SettingFlags {
     /// The setting flags given in `parsed` (a parsed command or option group) for `command`'s settings.
     static func commandLine(of parsed: Any, for command: SettingCommand) -> SettingFlags {
         var flags = SettingFlags()
-        let settings = Dictionary(SettingCatalog.settings(for: command).map { ($0.propertyName.lowercased(), $0) },
-                                  uniquingKeysWith: { a, _ in a })
+        let settings = Dictionary(
+            SettingCatalog.settings(for: command).map { ($0.propertyName.lowercased(), $0) },
+            uniquingKeysWith: { a, _ in a })
         collect(parsed, settings: settings, into: &flags)
         return flags
     }
@@ -24,7 +25,9 @@ extension SettingFlags {
                 collect(property.parsedValue, settings: settings, into: &flags)
                 continue
             }
-            guard let label = child.label, let setting = settings[String(label.drop { $0 == "_" }).lowercased()] else { continue }
+            guard let label = child.label, let setting = settings[String(label.drop { $0 == "_" }).lowercased()] else {
+                continue
+            }
             flags.set(setting, givenValue(property.parsedValue))
         }
     }

@@ -2,7 +2,8 @@ import APNSCore
 
 extension SettingNames {
     /// apnsctl's flags, so validation advice reads "use --priority 5" in `validate` and `send`.
-    static let apnsctl = SettingNames(pushType: "--push-type", priority: "--priority", topic: "--topic",
-                                      sizeLimit: "--size-limit", minify: "--minify", device: "--device",
-                                      freshTimestamp: "send it with --timestamp now")
+    static let apnsctl = SettingNames(
+        pushType: "--push-type", priority: "--priority", topic: "--topic",
+        sizeLimit: "--size-limit", minify: "--minify", device: "--device",
+        freshTimestamp: "send it with --timestamp now")
 }

@@ -15,7 +15,8 @@ extension ColorChoice: ExpressibleByArgument, SettingArgumentValue {
         case .always: return true
         case .never: return false
         case .auto:
-            return (world.variable("NO_COLOR") ?? "").isEmpty && world.variable("TERM") != "dumb" && world.streams.isTerminal(fd)
+            return (world.variable("NO_COLOR") ?? "").isEmpty && world.variable("TERM") != "dumb"
+                && world.streams.isTerminal(fd)
         }
     }
 }

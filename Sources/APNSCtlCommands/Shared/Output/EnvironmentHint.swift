@@ -9,7 +9,8 @@ extension PushResult {
     /// for a result from the second environment; nil otherwise, and for a refusal by both.
     var environmentHint: String? {
         guard let first = badDeviceTokenIn, let here = environment, !refusedByBothEnvironments else { return nil }
-        return "(\(first.rawValue) answered BadDeviceToken: this token belongs to \(here.rawValue): \(Self.build(for: here)))"
+        return
+            "(\(first.rawValue) answered BadDeviceToken: this token belongs to \(here.rawValue): \(Self.build(for: here)))"
     }
 
     /// Both environments answered `BadDeviceToken`.

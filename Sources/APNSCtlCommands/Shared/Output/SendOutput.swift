@@ -1,6 +1,6 @@
 import APNSClient
-import APNSCrypto
 import APNSCore
+import APNSCrypto
 import APNSPlatform
 import APNSSettings
 
@@ -28,8 +28,11 @@ final class SendOutput {
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
     /// failed lines and the summary. Lines go to the world's standard output; colour and the progress line
     /// follow what its streams are connected to.
-    init(format: OutputFormat, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?, lineBuffered: Bool = false,
-         quiet: Bool = false, color: ColorChoice = .auto, in world: CommandWorld) {
+    init(
+        format: OutputFormat, environment: APNSEnvironment, endpoint: PushEndpoint, total: Int?,
+        lineBuffered: Bool = false,
+        quiet: Bool = false, color: ColorChoice = .auto, in world: CommandWorld
+    ) {
         out = world.standardOutput
         self.format = format
         self.environment = environment
@@ -47,9 +50,13 @@ final class SendOutput {
             if !(quiet && r.outcome == .accepted) {
                 var note = ""
                 if case .known(.topicDisallowed)? = r.reason, let topicNote { note = " " + topicNote }
-                out.line(Self.textLine(r, environment: environment, colour: colour, name: name(of: r), pushType: pushType) + note)
+                out.line(
+                    Self.textLine(r, environment: environment, colour: colour, name: name(of: r), pushType: pushType)
+                        + note)
             }
-        case .json: out.line(Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r), pushType: pushType))
+        case .json:
+            out.line(
+                Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r), pushType: pushType))
         }
         if lineBuffered { out.flush() }
         progress?.advance()
@@ -67,7 +74,9 @@ final class SendOutput {
     /// The summary line (text, more than one device), then everything still buffered; the progress
     /// line, if shown, is replaced by the summary, which stays on the terminal.
     func finish(_ summary: SendSummary) {
-        if format == .text && (summary.total > 1 || summary.interruptedBy != nil) { out.line(Self.summaryLine(summary)) }
+        if format == .text && (summary.total > 1 || summary.interruptedBy != nil) {
+            out.line(Self.summaryLine(summary))
+        }
         out.flush()
         progress?.finish(summary: Self.summaryLine(summary))
     }
@@ -77,8 +86,10 @@ final class SendOutput {
     /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  <whole token>  meaning hint`,
     /// `failed    ---  <whole token>  why`. Rejected and failed lines print the whole token: it is the
     /// one the user must act on (remove, re-register, resend).
-    static func textLine(_ r: PushResult, environment: APNSEnvironment, colour: Bool = false, name: String? = nil,
-                         pushType: PushType? = nil) -> String {
+    static func textLine(
+        _ r: PushResult, environment: APNSEnvironment, colour: Bool = false, name: String? = nil,
+        pushType: PushType? = nil
+    ) -> String {
         // The server's reason, body and ids and the device name are kept as received: the line is escaped as a
         // whole (its colour is added after), as JSON output escapes them as JSON does.
         let named = name.map { $0 + " " } ?? ""
@@ -88,15 +99,23 @@ final class SendOutput {
             var line = "  \(r.status ?? 200)  \(named)\(r.target.abbreviated)"
             if let id = r.apnsID { line += "  apns-id=\(id)" }
             if let id = r.apnsRequestID { line += "  apns-request-id=\(id)" }
-            line += "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))" + (r.environmentHint.map { "  " + $0 } ?? "")
+            line +=
+                "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))"
+                + (r.environmentHint.map { "  " + $0 } ?? "")
             return paint("accepted", green: true, colour) + PrintableText.escapingControls(line)
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
-            let why = r.refusedByBothEnvironments ? r.bothEnvironmentsRefusedText : explanation(r, pushType: pushType) + (r.environmentHint.map { " " + $0 } ?? "")
-            let line = "  \(status)  \(r.reasonColumn)  \(device)  \(why)" + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
+            let why =
+                r.refusedByBothEnvironments
+                ? r.bothEnvironmentsRefusedText
+                : explanation(r, pushType: pushType) + (r.environmentHint.map { " " + $0 } ?? "")
+            let line =
+                "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
+                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
             return paint("rejected", green: false, colour) + PrintableText.escapingControls(line)
         case .failed:
-            let line = "  ---  \(device)  \(r.failure?.message ?? "no answer")"
+            let line =
+                "  ---  \(device)  \(r.failure?.message ?? "no answer")"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
                 + (r.badDeviceTokenIn.map { "  (\($0.rawValue) had answered BadDeviceToken)" } ?? "")
             return paint("failed  ", green: false, colour) + PrintableText.escapingControls(line)
@@ -129,7 +148,10 @@ final class SendOutput {
         guard let topic else { return nil }
         var note = "(sent apns-topic \(JSONWriter.quoted(topic))"
         if let info = identity?.info {
-            note += info.topics.isEmpty ? "; the certificate names no topic" : "; the certificate's topics: " + info.topics.joined(separator: ", ")
+            note +=
+                info.topics.isEmpty
+                ? "; the certificate names no topic"
+                : "; the certificate's topics: " + info.topics.joined(separator: ", ")
         }
         return PrintableText.escapingControls(note + ")")
     }
@@ -140,8 +162,10 @@ final class SendOutput {
     }
 
     /// One JSON object with CLI.md's fields (`error` only for devices without an answer).
-    static func jsonLine(_ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil,
-                         pushType: PushType? = nil) -> String {
+    static func jsonLine(
+        _ r: PushResult, environment: APNSEnvironment, endpoint: PushEndpoint, name: String? = nil,
+        pushType: PushType? = nil
+    ) -> String {
         var w = JSONWriter(capacity: 512)
         w.beginObject()
         switch r.target {
@@ -188,12 +212,15 @@ final class SendOutput {
         var parts: [String] = []
         if s.accepted > 0 { parts.append("\(s.accepted) accepted") }
         if s.rejected > 0 {
-            parts.append("\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")")
+            parts.append(
+                "\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")")
         }
         if s.failed > s.unknown { parts.append("\(s.failed - s.unknown) failed") }
         if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
         var line = "sent \(s.total)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
-        if s.interruptedBy != nil { line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)" }
+        if s.interruptedBy != nil {
+            line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)"
+        }
         // The reasons are the servers' own words, not escaped until printed.
         return PrintableText.escapingControls(line)
     }
@@ -206,7 +233,9 @@ final class SendOutput {
         if s.failed > 0 { undone.append("\(s.failed) sent without an answer") }
         if s.notSent > 0 { undone.append("\(s.notSent) never sent") }
         if restUnknown { undone.append("the rest of the list was not read") }
-        let what = undone.isEmpty ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
+        let what =
+            undone.isEmpty
+            ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
         return "interrupted by \(name): \(what)"
     }
 
@@ -216,7 +245,8 @@ final class SendOutput {
     /// `notSent` nil: the devices came from a stream whose rest was never read.
     static func lostOutputMessage(_ failure: OutputSink.Failure, notSent: Int?, noun: String) -> String {
         let results = "\(failure.linesWritten) result\(failure.linesWritten == 1 ? "" : "s")"
-        let unsent = notSent.map { "\($0) \(noun)\($0 == 1 ? " was" : "s were") not sent" }
+        let unsent =
+            notSent.map { "\($0) \(noun)\($0 == 1 ? " was" : "s were") not sent" }
             ?? "the rest of the \(noun) list was not read or sent"
         if failure.readerGone { return "standard output was closed after \(results); \(unsent)" }
         return "\(failure.message); \(results) written, \(unsent)"

@@ -16,8 +16,9 @@ struct CommandTerminal: Sendable {
     var passphrasePrompt: any PassphrasePrompt
 
     /// This process's controlling terminal.
-    static let process = CommandTerminal(isAvailable: { TerminalPrompt.isAvailable },
-                                         readLine: { TerminalPrompt.readLine(prompt: $0) },
-                                         readSecret: { TerminalPrompt.readSecret(prompt: $0, keep: SecretBytes.init) },
-                                         passphrasePrompt: TerminalPassphrasePrompt())
+    static let process = CommandTerminal(
+        isAvailable: { TerminalPrompt.isAvailable },
+        readLine: { TerminalPrompt.readLine(prompt: $0) },
+        readSecret: { TerminalPrompt.readSecret(prompt: $0, keep: SecretBytes.init) },
+        passphrasePrompt: TerminalPassphrasePrompt())
 }

@@ -30,9 +30,10 @@ struct CommandWorld: Sendable {
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
     static func process() -> CommandWorld {
-        CommandWorld(settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system, standardInput: 0,
-                     standardOutput: .standardOutput, standardError: .standardError, streams: .process,
-                     interrupts: { InterruptSignals.install() }, terminal: .process)
+        CommandWorld(
+            settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system, standardInput: 0,
+            standardOutput: .standardOutput, standardError: .standardError, streams: .process,
+            interrupts: { InterruptSignals.install() }, terminal: .process)
     }
 
     /// A variable's value, nil when unset.
@@ -49,7 +50,9 @@ struct CommandWorld: Sendable {
     func systemTrust() -> SystemTrust { SystemTrust.current(variables: variable) }
 
     /// `$XDG_CACHE_HOME`, else `~/.cache`; nil without either.
-    var cacheHome: String? { Environment.xdgDirectory(settings.variables["XDG_CACHE_HOME"], home: settings.home, fallback: ".cache") }
+    var cacheHome: String? {
+        Environment.xdgDirectory(settings.variables["XDG_CACHE_HOME"], home: settings.home, fallback: ".cache")
+    }
 
     /// Where signed provider tokens are kept: `$XDG_CACHE_HOME/apnsctl`; nil with no home directory (the cache is
     /// then skipped, never put in a shared place such as /tmp).
@@ -64,7 +67,8 @@ struct CommandClock: Sendable {
     /// Monotonic nanoseconds.
     var monotonicNanoseconds: @Sendable () -> UInt64
 
-    static let system = CommandClock(now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() })
+    static let system = CommandClock(
+        now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() })
 }
 
 /// What standard output and standard error are connected to: colour and the progress line depend on it.
@@ -75,6 +79,7 @@ struct StreamFacts: Sendable {
     var isRegularFileOrNull: @Sendable (Int32) -> Bool
 
     /// Asked of the process's descriptors, each time (a question costs a system call, asked only when needed).
-    static let process = StreamFacts(isTerminal: { Environment.isTerminal($0) },
-                                     isRegularFileOrNull: { Environment.isRegularFileOrNull($0) })
+    static let process = StreamFacts(
+        isTerminal: { Environment.isTerminal($0) },
+        isRegularFileOrNull: { Environment.isRegularFileOrNull($0) })
 }
