@@ -64,7 +64,7 @@ struct DeliveryStateMachine<Item, Answer> {
         var attemptsPerItem = 4
         /// After an interrupt, how long answers in flight are still awaited.
         var interruptGraceNs: UInt64 = 2_000_000_000
-        /// `--resend-unknown`: send again what may have been processed (at least once, not at most once).
+        /// Send again what may have been processed (at least once, not at most once).
         var resendUnknown = false
         /// Waits before the tries that follow a connection without progress (each capped by `timeoutNs`).
         var backoffNs: [UInt64] = [250_000_000, 500_000_000, 1_000_000_000]

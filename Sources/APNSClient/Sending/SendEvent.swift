@@ -16,7 +16,7 @@ public enum SendEvent {
     case writeFailed
     /// The connection ended: why, what it answered, and how many go to the next connection.
     /// `resent`: unanswered requests that go to the next connection (never completely sent, or all of them
-    /// with `--resend-unknown`); `unknown`: completely sent and unanswered, reported as possibly delivered.
+    /// with `resendUnknown`); `unknown`: completely sent and unanswered, reported as possibly delivered.
     case connectionLost(ConnectionEnd, answered: Int, resent: Int, unknown: Int)
     /// SIGINT/SIGTERM: nothing new is sent; answers in flight get a grace period.
     case interrupted(signal: Int32, inFlight: Int)

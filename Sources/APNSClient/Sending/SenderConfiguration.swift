@@ -34,7 +34,7 @@ public struct SenderConfiguration: Sendable {
     public var maxAttemptsPerDevice: Int
     /// After SIGINT/SIGTERM, how long answers in flight are awaited (CLI.md: 2 s).
     public var interruptGrace: Double
-    /// `--resend-unknown`: also send again what may have been delivered (at least once instead of at most once).
+    /// Also send again what may have been delivered (at least once instead of at most once).
     public var resendUnknown = false
     /// Waits before the tries that follow a connection without progress, in seconds (CLI.md: 0.25, 0.5, 1).
     public var backoff: [Double] = [0.25, 0.5, 1]
