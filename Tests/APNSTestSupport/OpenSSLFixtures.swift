@@ -3,6 +3,21 @@ import Foundation
 /// Certificates made with the `openssl` command at test time: an independent source of credentials
 /// for testing TLS without relying on apnsctl's own generator.
 public struct OpenSSLFixtures {
+    /// Writes a `.p8` signing key (EC P-256, unencrypted PKCS#8) made by `openssl` to `path`, and its public key
+    /// (PEM) to `publicKeyPath`: a key apnsctl did not make.
+    public static func makeP8Key(at path: String, publicKeyPath: String) throws {
+        let made = try CommandRunner.run(
+            "sh",
+            [
+                "-c",
+                "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out \"$0\"",
+                path,
+            ])
+        guard made.status == 0 else { throw TestSupportError("openssl genpkey: \(made.stderr)") }
+        let pub = try CommandRunner.run("openssl", ["pkey", "-in", path, "-pubout", "-out", publicKeyPath])
+        guard pub.status == 0 else { throw TestSupportError("openssl pkey -pubout: \(pub.stderr)") }
+    }
+
     public let directory: TemporaryDirectory
     public var caCert: String { directory.file("ca.pem") }
     public var caKey: String { directory.file("ca.key") }

@@ -82,15 +82,7 @@ import Testing
     @Test func acceptsTokensFromAnExtraPublicKey() throws {
         let keys = try TemporaryDirectory(prefix: "extra-key")
         let key = keys.file("AuthKey_EXTRA12345.p8")
-        let made = try CommandRunner.run(
-            "sh",
-            [
-                "-c",
-                "openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 | openssl pkcs8 -topk8 -nocrypt -out '\(key)'",
-            ])
-        #expect(made.status == 0)
-        let pub = try CommandRunner.run("openssl", ["pkey", "-in", key, "-pubout", "-out", keys.file("extra.pub")])
-        #expect(pub.status == 0)
+        try OpenSSLFixtures.makeP8Key(at: key, publicKeyPath: keys.file("extra.pub"))
         let mock = try InProcessMock(
             ["--auth-key-pub", keys.file("extra.pub"), "--key-id", "EXTRA12345", "--team-id", "TEAM000001"],
             keepingLog: true)
