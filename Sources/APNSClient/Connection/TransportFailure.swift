@@ -79,8 +79,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .interrupted:
             return "interrupted"
         case .unknownOutcome(let cause):
-            return "unknown: \(cause.what) after the request was sent; APNs may have delivered it"
-                + (cause.detail.map { " (\($0))" } ?? "")
+            return "unknown: " + cause.sentence
         }
     }
 
@@ -120,12 +119,34 @@ public enum UnansweredAfterSending: Sendable, Equatable {
     case streamReset(code: UInt32)
     /// The connection ended, or stopped taking requests and then ended (how, when known).
     case connectionEnded(ConnectionLoss?)
+    /// `--timeout` expired while waiting for its answer.
+    case timeout(seconds: Double)
+    /// SIGINT or SIGTERM (or lost output) ended the wait for its answer.
+    case interrupted
+    /// `--resend-unknown` tried to send it again after the first unknown outcome, and that failed: the first
+    /// outcome still stands, so it stays unknown rather than becoming a failure that says "not delivered".
+    indirect case resendFailed(UnansweredAfterSending, TransportFailure)
+
+    /// What happened, then that APNs may have delivered it, then how the connection ended when known.
+    var sentence: String {
+        switch self {
+        case .timeout(let s):
+            return "no answer within \(s == s.rounded() ? String(Int(s)) : String(s)) s; APNs may have delivered it"
+        case .resendFailed(let first, let failure):
+            return first.sentence + "; sending it again failed: " + failure.description
+        default:
+            return "\(what) after the request was sent; APNs may have delivered it" + (detail.map { " (\($0))" } ?? "")
+        }
+    }
 
     /// What happened, for the message.
     var what: String {
         switch self {
         case .streamReset(let code): return "the server reset the stream (\(Self.codeName(code)))"
         case .connectionEnded: return "the connection ended"
+        case .timeout: return "no answer within the timeout"
+        case .interrupted: return "interrupted"
+        case .resendFailed(let first, _): return first.what
         }
     }
 

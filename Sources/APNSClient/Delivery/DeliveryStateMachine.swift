@@ -28,8 +28,8 @@ struct DeliveryStateMachine<Item, Answer> {
         case pull
         /// Submit `item` on `connection`; report `submitted(streamID:)` or `submitRefused`.
         case submit(Item, connection: Int)
-        /// Hand `item`'s one and only result to the user.
-        case report(Item, Report)
+        /// Hand `item`'s one and only result to the user; `sends`: how many times its request went out (0: never).
+        case report(Item, Report, sends: Int)
         /// Move bytes on every open connection until something happens or `deadline` (monotonic ns)
         /// passes (with no connection open: sleep until then), then call `tick`.
         case wait(deadline: UInt64)
@@ -56,8 +56,8 @@ struct DeliveryStateMachine<Item, Answer> {
         var concurrency: Int? = nil
         /// The ceiling whatever the server allows.
         var maximumConcurrency = SenderConfiguration.maximumConcurrency
-        /// Connections in a row that end (or fail to open) without a single answer, after the first such
-        /// one, before giving up: the first plus this many tries.
+        /// Connection attempts in a row without a single answer, after the connection that ended (the first
+        /// immediate reconnect included), before giving up.
         var reconnectsWithoutProgress = 3
         /// Sends of one item whose stream was refused (or reset before its request was complete) on a live
         /// connection, before it fails.
@@ -75,7 +75,12 @@ struct DeliveryStateMachine<Item, Answer> {
         /// Sends of it that came back refused or unfinished (and, with `resendUnknown`, unknown).
         var resets = 0
         /// Whether it was ever submitted (an interrupt reports sent items and counts the others).
-        var sent = false
+        var sent: Bool { sends > 0 }
+        /// Times submitted (a device sent more than once says so in its result).
+        var sends = 0
+        /// Why an earlier send, completely written, got no answer, when `resendUnknown` sent it again: whatever
+        /// happens to the resend, APNs may have delivered the first.
+        var firstUnknown: UnansweredAfterSending? = nil
     }
 
     private struct InFlight {
@@ -132,6 +137,9 @@ struct DeliveryStateMachine<Item, Answer> {
     private var finished = false
     private var everConnected = false
     private var withoutProgress = 0
+    /// The current run of fruitless connections began with a connection that ended (rather than one that failed to
+    /// open): that one is "the connection that ended", not one of the tries after it that CLI.md counts.
+    private var rowBeganWithAnEnd = false
     private var notBeforeNs: UInt64 = 0
     private var interruptDeadline: UInt64? = nil
     /// Set when the run gave up: whatever would be queued again fails with it instead.
@@ -147,6 +155,8 @@ struct DeliveryStateMachine<Item, Answer> {
     private(set) var reported = 0
     /// Items sent at least once whose result is not reported yet (what a second signal would lose).
     private(set) var owedReports = 0
+    /// Items taken from the source that an interrupt left never sent (they get no result; `--unsent` lists them).
+    private(set) var leftUnsent: [Item] = []
 
     /// A machine sending every item the driver pulls.
     init(policy: Policy) {
@@ -294,7 +304,7 @@ struct DeliveryStateMachine<Item, Answer> {
         connections[i].awaitingSubmit = nil
         connections[i].submittedHere += 1
         if !p.sent { owedReports += 1 }
-        p.sent = true
+        p.sends += 1
         if connections[i].inFlight.isEmpty { connections[i].lastProgressNs = now }
         connections[i].inFlight[streamID] = InFlight(pending: p, startNs: now)
     }
@@ -323,8 +333,9 @@ struct DeliveryStateMachine<Item, Answer> {
         connections[i].answered += 1
         connections[i].lastProgressNs = now
         withoutProgress = 0
+        rowBeganWithAnEnd = false
         owedReports -= 1
-        report(f.pending.item, .answered(answer, durationNs: now &- f.startNs))
+        report(f.pending, .answered(answer, durationNs: now &- f.startNs))
     }
 
     /// A stream ended without an answer. Sent again only when the server provably did not process it:
@@ -343,6 +354,7 @@ struct DeliveryStateMachine<Item, Answer> {
         if refused || policy.resendUnknown {
             var p = f.pending
             p.resets += 1
+            if !refused && p.firstUnknown == nil { p.firstUnknown = .streamReset(code: errorCode) }
             if p.resets < policy.attemptsPerItem {
                 requeue(p)
                 return
@@ -390,7 +402,7 @@ struct DeliveryStateMachine<Item, Answer> {
         if end.isRefusal && c.answered == 0 {
             // The server refused us (a TLS alert such as "certificate required"): another connection
             // would be refused the same way, and nothing was processed.
-            failInFlight(at: i, .closed(loss), now: now)
+            failInFlight(at: i, .closed(loss), written: .closed(loss), now: now)
             connections.remove(at: i)
             failEverything(.closed(loss))
             return
@@ -403,12 +415,15 @@ struct DeliveryStateMachine<Item, Answer> {
         for i in connections.indices where connections[i].open && !connections[i].idle && !connections[i].closeRequested
         {
             if let d = interruptDeadline, now >= d {
-                failInFlight(at: i, .interrupted, now: now)
+                // A request completely written may have been processed: the interrupt ends the wait, not the push.
+                failInFlight(at: i, .interrupted, written: .unknownOutcome(.interrupted), now: now)
                 connections[i].phase.requestClose()
             } else if now >= connections[i].lastProgressNs &+ policy.timeoutNs {
-                // A silent server: another connection would wait as long again. Everything left fails.
-                let failure = TransportFailure.timeout(seconds: Double(policy.timeoutNs) / 1e9)
-                failInFlight(at: i, failure, now: now)
+                // A silent server: another connection would wait as long again. Everything left fails; what was
+                // completely written may have been processed all the same (a slow backend behind a proxy).
+                let seconds = Double(policy.timeoutNs) / 1e9
+                let failure = TransportFailure.timeout(seconds: seconds)
+                failInFlight(at: i, failure, written: .unknownOutcome(.timeout(seconds: seconds)), now: now)
                 connections[i].phase.requestClose()
                 failEverything(failure)
             }
@@ -470,6 +485,7 @@ struct DeliveryStateMachine<Item, Answer> {
             } else if policy.resendUnknown && f.pending.resets + 1 < policy.attemptsPerItem {
                 var p = f.pending
                 p.resets += 1
+                if p.firstUnknown == nil { p.firstUnknown = .connectionEnded(why) }
                 requeue(p)
             } else {
                 fail(f.pending, .unknownOutcome(.connectionEnded(why)), durationNs: now &- f.startNs)
@@ -479,6 +495,7 @@ struct DeliveryStateMachine<Item, Answer> {
         if c.answered > 0 {
             notBeforeNs = 0
         } else if let why {
+            if withoutProgress == 0 { rowBeganWithAnEnd = true }
             countFruitless(.closed(why), now: now)
         }
     }
@@ -486,8 +503,11 @@ struct DeliveryStateMachine<Item, Answer> {
     /// One more connection in a row without an answer: wait before the next, or give up.
     private mutating func countFruitless(_ failure: TransportFailure, now: UInt64) {
         withoutProgress += 1
-        if withoutProgress > policy.reconnectsWithoutProgress {
-            failEverything(.gaveUp(attempts: withoutProgress, last: failure))
+        // CLI.md: "3 attempts in a row without progress" counts every connection attempt after the one that
+        // ended, the first immediate reconnect included.
+        let tries = withoutProgress - (rowBeganWithAnEnd ? 1 : 0)
+        if tries >= policy.reconnectsWithoutProgress {
+            failEverything(.gaveUp(attempts: tries, last: failure))
             return
         }
         let steps = policy.backoffNs
@@ -495,26 +515,35 @@ struct DeliveryStateMachine<Item, Answer> {
         notBeforeNs = now &+ min(wait, policy.timeoutNs)
     }
 
-    private mutating func report(_ item: Item, _ r: Report) {
+    private mutating func report(_ p: Pending, _ r: Report) {
         reported += 1
-        outbox.append(.report(item, r))
+        outbox.append(.report(p.item, r, sends: p.sends))
     }
 
+    /// Reports `p` failed. One that an earlier send may have reached stays unknown whatever ended its resend.
     private mutating func fail(_ p: Pending, _ failure: TransportFailure, durationNs: UInt64) {
+        var failure = failure
+        if let first = p.firstUnknown, !failure.isUnknownOutcome {
+            failure = .unknownOutcome(.resendFailed(first, failure))
+        }
         noteFailure(failure)
         if p.sent { owedReports -= 1 }
-        report(p.item, .failed(failure, durationNs: durationNs))
+        report(p, .failed(failure, durationNs: durationNs))
     }
 
     private mutating func noteFailure(_ f: TransportFailure) {
         if firstFailure == nil { firstFailure = f }
     }
 
-    private mutating func failInFlight(at index: Int, _ failure: TransportFailure, now: UInt64) {
+    /// Fails every request in flight on the connection at `index`: `written` for those whose request was completely
+    /// written (the server may have processed them), `failure` for the others.
+    private mutating func failInFlight(
+        at index: Int, _ failure: TransportFailure, written: TransportFailure, now: UInt64
+    ) {
         let inFlight = connections[index].inFlight
         connections[index].inFlight.removeAll(keepingCapacity: true)
         for id in inFlight.keys.sorted() {
-            if let f = inFlight[id] { fail(f.pending, failure, durationNs: now &- f.startNs) }
+            if let f = inFlight[id] { fail(f.pending, f.written ? written : failure, durationNs: now &- f.startNs) }
         }
     }
 
@@ -536,7 +565,10 @@ struct DeliveryStateMachine<Item, Answer> {
     private mutating func finishRun() {
         if interruptedBy != nil {
             while let p = retry.popFirst() {
-                guard p.sent else { continue }
+                guard p.sent else {
+                    leftUnsent.append(p.item)
+                    continue
+                }
                 fail(p, .interrupted, durationNs: 0)
             }
         }

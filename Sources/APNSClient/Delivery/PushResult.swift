@@ -37,6 +37,13 @@ public struct PushResult: Sendable, Equatable {
     public var endpoint: PushEndpoint? = nil
     /// `--env auto`: the environment that answered `BadDeviceToken` before this one was tried.
     public var badDeviceTokenIn: APNSEnvironment? = nil
+    /// Times its request was sent: more than 1 after a refused stream or `--resend-unknown`, 0 when it never left.
+    public var attempts = 1
+    /// Its place in the input (0 for the first device), when the sender knew it.
+    public var inputPosition: Int? = nil
+
+    /// Whether its request ever left (a run that gives up fails the devices it never sent, too).
+    public var wasSent: Bool { attempts > 0 }
 
     /// A result built field by field (the two public initialisers).
     private init(

@@ -63,10 +63,13 @@ public enum PushTarget: Sendable, Hashable {
 public struct PushJob: Sendable {
     public var target: PushTarget
     public var request: APNSRequest
+    /// Its place in the input (0 for the first device), for output that follows the input's order.
+    public var position: Int? = nil
 
-    public init(target: PushTarget, request: APNSRequest) {
+    public init(target: PushTarget, request: APNSRequest, position: Int? = nil) {
         self.target = target
         self.request = request
+        self.position = position
     }
 }
 
@@ -83,6 +86,7 @@ public final class DevicePushSource: RequestSource {
     private let method: String
     private let headers: [HeaderField]
     private let body: [UInt8]
+    private var taken = 0
 
     /// `request`'s push to each of `devices`.
     public init(_ request: PushRequest, devices: DeviceSource) {
@@ -96,9 +100,11 @@ public final class DevicePushSource: RequestSource {
     /// The next device's request.
     public func next() -> PushJob? {
         guard let d = devices.next() else { return nil }
+        defer { taken += 1 }
         return PushJob(
             target: .device(d),
-            request: APNSRequest(method: method, path: PushRequest.path(for: d), headers: headers, body: body))
+            request: APNSRequest(method: method, path: PushRequest.path(for: d), headers: headers, body: body),
+            position: taken)
     }
 }
 

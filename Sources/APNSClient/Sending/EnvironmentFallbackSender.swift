@@ -17,6 +17,8 @@ public final class EnvironmentFallbackSender {
     private let firstSender: PushSender
     private let request: PushRequest
     private let observer: ((SendEvent) -> Void)?
+    /// After an interrupted `run`: the first run's requests taken from the source but never sent.
+    public var leftUnsent: [PushJob] { firstSender.leftUnsent }
 
     /// A run to `first` then, for `BadDeviceToken` devices, to `second`. Both configurations should
     /// name their `environment`, so results say which one answered. Fails when the TLS settings
@@ -78,9 +80,13 @@ public final class EnvironmentFallbackSender {
         }
         var answered: [DeviceToken: Int] = [:]
         let refusedBy = first.environment
+        // The second run numbers its devices afresh: each keeps its place in the input the user gave.
+        var positions: [DeviceToken: Int] = [:]
+        for held in heldBack { if let d = held.device, let p = held.inputPosition { positions[d] = p } }
         let secondSummary = secondSender.run(interrupts: interrupts) { result in
             var final = result
             final.badDeviceTokenIn = refusedBy
+            final.inputPosition = result.device.flatMap { positions[$0] }
             if let device = result.device { answered[device, default: 0] += 1 }
             summary.count(final)
             onResult(final)

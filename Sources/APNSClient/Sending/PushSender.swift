@@ -15,6 +15,8 @@ public final class PushSender {
     private let context: TLSContext
     private let requests: RequestSource
     private let observer: ((SendEvent) -> Void)?
+    /// After an interrupted `run`: the requests taken from the source that were never sent (they have no result).
+    public private(set) var leftUnsent: [PushJob] = []
 
     /// A sender for every request `requests` yields. `observer` sees connection and request events
     /// (for `--verbose`); nil keeps the hot path free of them. Fails when the TLS settings cannot be
@@ -157,7 +159,7 @@ public final class PushSender {
                     machine.submitRefused(id)
                 }
 
-            case .report(let job, let report):
+            case .report(let job, let report, let sends):
                 var result: PushResult
                 switch report {
                 case .answered(let response, let ns):
@@ -169,6 +171,8 @@ public final class PushSender {
                         target: job.target, failure: failure, durationMs: Double(ns) / 1e6,
                         sentRequestID: job.sentRequestID)
                 }
+                result.attempts = sends
+                result.inputPosition = job.position
                 if let environment = configuration.environment {
                     result.environment = environment
                     result.endpoint = configuration.endpoint
@@ -211,6 +215,7 @@ public final class PushSender {
             case .finish:
                 for (id, _) in open { drop(id) }
                 interrupts?.owedResults = 0
+                leftUnsent = machine.leftUnsent
                 summary.failure = machine.firstFailure
                 summary.interruptedBy = machine.interruptedBy
                 return summary

@@ -17,11 +17,18 @@ public struct SendSummary: Sendable, Equatable {
     public var interruptedBy: Int32? = nil
     /// Targets an interrupt left never sent (set by the caller, who knows the total).
     public var notSent = 0
+    /// Of `failed`: targets whose request never left (a run that gave up or timed out fails the rest of the batch).
+    public var failedUnsent = 0
+    /// Every failure that left targets without an answer, with how many, in first-seen order.
+    public var causes: [(failure: TransportFailure, count: Int)] = []
 
     public init() {}
 
     /// Targets with a result.
     public var total: Int { accepted + rejected + failed }
+
+    /// Targets whose request was sent (CLI.md: `sent N` counts only these).
+    public var sent: Int { total - failedUnsent }
 
     /// Tallies one result.
     mutating func count(_ r: PushResult) {
@@ -30,6 +37,14 @@ public struct SendSummary: Sendable, Equatable {
         case .failed:
             failed += 1
             if r.failure?.isUnknownOutcome == true { unknown += 1 }
+            if !r.wasSent { failedUnsent += 1 }
+            if let f = r.failure {
+                if let i = causes.firstIndex(where: { $0.failure == f }) {
+                    causes[i].count += 1
+                } else {
+                    causes.append((f, 1))
+                }
+            }
         case .rejected:
             rejected += 1
             let key = r.reason?.text ?? "HTTP \(r.status ?? 0)"
@@ -46,6 +61,8 @@ public struct SendSummary: Sendable, Equatable {
         a.accepted == b.accepted && a.rejected == b.rejected && a.failed == b.failed && a.unknown == b.unknown
             && a.connections == b.connections
             && a.failure == b.failure && a.interruptedBy == b.interruptedBy && a.notSent == b.notSent
+            && a.failedUnsent == b.failedUnsent && a.causes.map(\.failure) == b.causes.map(\.failure)
+            && a.causes.map(\.count) == b.causes.map(\.count)
             && a.reasons.map(\.reason) == b.reasons.map(\.reason) && a.reasons.map(\.count) == b.reasons.map(\.count)
     }
 }

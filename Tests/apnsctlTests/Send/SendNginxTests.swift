@@ -142,10 +142,13 @@ import Testing
         let line = json.lines.first ?? ""
         #expect(line.contains("\"status\":502") && line.contains("\"reason\":null"), "\(line)")
         #expect(line.contains("\"body\":\"<html>") && line.contains("502 Bad Gateway"), "\(line)")
+        // One line naming the status and who answered; the page is in `body` only.
+        #expect(line.contains("\"meaning\":\"502 from a proxy or load balancer, not APNs\""), "\(line)")
         let text = try InProcess.apnsctl(base)
         #expect(text.status == 1)
         #expect(
-            text.stdout.contains("rejected  502  -  \(device)  The server answered without an APNs reason: <html>"),
+            text.stdout.contains(
+                "rejected  502  -  \(device)  502 from a proxy or load balancer, not APNs; it answered: <html>"),
             "\(text.stdout)")
         #expect(!text.stdout.contains("\n<"), "the page is one escaped line")
     }

@@ -136,7 +136,7 @@ import Testing
 
         let bodyText = SendOutput.textLine(body, environment: .sandbox)
         #expect(
-            bodyText.contains("answered without an APNs reason: <p>\\u{1B}[2J\\u{9B}\\u{202E}gateway</p>"),
+            bodyText.contains("not APNs; it answered: <p>\\u{1B}[2J\\u{9B}\\u{202E}gateway</p>"),
             "\(bodyText)")
         let bodyJSON = SendOutput.jsonLine(body, environment: .sandbox, endpoint: endpoint)
         #expect(bodyJSON.contains(#""body":"<p>\u001b[2J\u009b\u202egateway</p>""#), "\(bodyJSON)")

@@ -26,7 +26,12 @@ enum TransportProblem: Sendable {
             let what =
                 summary.failed == summary.total
                 ? "no \(noun) got an answer" : "\(summary.failed) of \(summary.total) \(noun)s got no answer"
-            var message = "\(what): \(summary.failure?.message ?? "the connection failed")"
+            // Devices that failed for different causes: each cause with its count (CLI.md).
+            let causes =
+                summary.causes.count > 1
+                ? summary.causes.map { "\($0.count) \($0.failure.message)" }.joined(separator: "; ")
+                : summary.failure?.message ?? "the connection failed"
+            var message = "\(what): \(causes)"
             if summary.unknown > 0 {
                 message += "; \(summary.unknown) may have been delivered: " + TransportFailure.resendAdvice
             }

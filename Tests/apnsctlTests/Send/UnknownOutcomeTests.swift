@@ -1,0 +1,61 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// CLI.md, "Unknown is unknown wherever it happens": a request completely written and left unanswered is
+/// `"delivery":"unknown"` whatever ended the wait, judged by the mock's receipt log.
+@Suite struct UnknownOutcomeTests {
+    /// A mock that holds every answer past `--timeout`: each device it received is unknown, not a plain failure.
+    @Test func aTimeoutLeavesWhatTheServerReceivedUnknown() throws {
+        let mock = try InProcessMock(["--fault-never-answer"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unknown")
+        let file = try SendDeliveryTests.deviceFile(30, in: scratch)
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["--devices", file, "--timeout", "1", "-o", "json"]))
+        #expect(r.status == 69, "\(r.stderr)")
+        let received = mock.receiptsPerDevice(expectingAtLeast: 1)
+        #expect(!received.isEmpty)
+        let unknown = Set(SendDeliveryTests.devices(in: r.lines.filter { $0.contains("\"delivery\":\"unknown\"") }))
+        #expect(Set(received.keys).isSubset(of: unknown), "every device the server received is unknown")
+        #expect(
+            r.lines.filter { $0.contains("\"delivery\":\"unknown\"") }.allSatisfy {
+                $0.contains("unknown: no answer within 1 s; APNs may have delivered it")
+            })
+        #expect(r.lines.count == 30, "one result each")
+    }
+
+    /// `--resend-unknown` against a server that goes away for good after receiving: the resend cannot be made, and
+    /// each device the server received stays unknown, naming the first outcome and why the resend failed.
+    @Test func aResendThatCannotBeMadeStaysUnknown() throws {
+        let mock = try InProcessMock(["--fault-drop-unanswered-after", "0"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unknown")
+        let file = try SendDeliveryTests.deviceFile(20, in: scratch)
+        let run = try InProcess.Run(
+            DeviceListStreamingTests.send(mock, ["--devices", file, "--resend-unknown", "-o", "json"]))
+        // The drop, then nothing listening.
+        _ = mock.receiptsPerDevice(expectingAtLeast: 20)
+        mock.stop()
+        let (status, _) = run.finish(within: 60)
+        #expect(status == 69, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 20)
+        #expect(lines.allSatisfy { $0.contains("\"delivery\":\"unknown\"") }, "\(lines.first ?? "")")
+        #expect(!lines.contains { $0.contains("\"error\":\"cannot connect") }, "never a plain connect failure")
+        #expect(run.stderr.contains("20 may have been delivered"), "\(run.stderr)")
+    }
+
+    /// Requests refused by a GOAWAY go out again: their results say how many times (`attempts`, absent when 1).
+    @Test func devicesSentMoreThanOnceSaySo() throws {
+        let mock = try InProcessMock(["--fault-goaway-after", "10", "--fault-connections", "1"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "attempts")
+        let file = try SendDeliveryTests.deviceFile(50, in: scratch)
+        let r = try InProcess.apnsctl(DeviceListStreamingTests.send(mock, ["--devices", file, "-o", "json"]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let twice = r.lines.filter { $0.contains("\"attempts\":2") }
+        #expect(!twice.isEmpty, "\(r.stdout.prefix(800))")
+        #expect(!r.lines.contains { $0.contains("\"attempts\":1") })
+        let fresh = try InProcessMock(["--fault-goaway-after", "10", "--fault-connections", "1"])
+        let text = try InProcess.apnsctl(DeviceListStreamingTests.send(fresh, ["--devices", file]))
+        #expect(text.lines.contains { $0.hasSuffix("(sent 2 times)") }, "\(text.stdout.prefix(800))")
+    }
+}
