@@ -61,6 +61,14 @@ extension FileSystem {
     public static func removeEmptyDirectory(_ path: String) {
         _ = rmdir(path)
     }
+
+    /// Removes the file `path` when it is a regular file (never through a symlink: `checkOutputTarget` decides, as
+    /// for `--force`); nil when removed or absent, else why not.
+    public static func removeRegularFile(_ path: String) -> Failure? {
+        do { guard try checkOutputTarget(path) else { return nil } } catch { return error }
+        guard unlink(path) == 0 else { return .cannotCreate(path: path, reason: "cannot remove: \(errnoText())") }
+        return nil
+    }
 }
 
 extension Environment {

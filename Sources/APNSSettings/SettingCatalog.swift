@@ -82,6 +82,7 @@ extension SettingKey where Value == Bool {
     public static var insecure: Self { Self("insecure", .boolean, connected) }
     public static var minify: Self { Self("minify", .boolean, [.send]) }
     public static var resendUnknown: Self { Self("resend-unknown", .boolean, [.send]) }
+    public static var skipInvalid: Self { Self("skip-invalid", .boolean, [.send]) }
     public static var quiet: Self { Self("quiet", .boolean, [.send]) }
     public static var verbose: Self { Self("verbose", .boolean, [.send]) }
 }
@@ -160,6 +161,7 @@ public enum SettingCatalog {
         AnySettingKey(.sizeLimit),
         AnySettingKey(.minify),
         AnySettingKey(.resendUnknown),
+        AnySettingKey(.skipInvalid),
         AnySettingKey(.storage),
         AnySettingKey(.failWithin),
         AnySettingKey(.output),
@@ -177,7 +179,7 @@ public enum SettingCatalog {
         "payload", "device", "channel", "apns-id", "collapse-id", "request-id", "dry-run", "yes",
         "alert", "title", "badge", "sound", "live-activity", "content-state", "attributes-type", "attributes",
         "stale-date", "dismissal-date", "relevance-score", "input-push-token", "input-push-channel", "timestamp",
-        "content-changed", "profile", "config",
+        "content-changed", "profile", "config", "unsent",
     ]
 
     private static let byName: [String: Setting] = Dictionary(

@@ -74,21 +74,45 @@ public final class DeviceFile {
     private var stream: DeviceStreamSource?
     /// Device names lines may use, if any.
     private let names: DeviceNameLookup?
+    /// Tokens reached before (by `-d` or an earlier line): skipped, counted for one warning.
+    public let repeats: DeviceRepeats?
+    /// `--skip-invalid`: bad lines are reported and skipped instead of refusing the list (or ending a stream).
+    public let skipsInvalid: Bool
+    /// With `skipsInvalid`, a regular file's bad lines, found when it was checked (reported before sending).
+    private var skippedInFile: Problem? = nil
+    private var skippedInFileCount = 0
 
     /// Opens `path` (`-` = standard input, descriptor `standardInput`); a regular file is checked whole here. A
-    /// line may be a device name when `names` knows it.
-    public init(path: String, names: DeviceNameLookup? = nil, standardInput: Int32 = 0) throws(Problem) {
+    /// line may be a device name when `names` knows it. With `repeats`, a token seen before is skipped; with
+    /// `skipInvalid`, so is a bad line (a key or certificate file is still refused whole).
+    public init(
+        path: String, names: DeviceNameLookup? = nil, standardInput: Int32 = 0, repeats: DeviceRepeats? = nil,
+        skipInvalid: Bool = false
+    ) throws(Problem) {
         displayName = path
         self.names = names
+        self.repeats = repeats
+        skipsInvalid = skipInvalid
         do { input = try InputFile(path: path, standardInput: standardInput) } catch { throw .file(error) }
         switch input.kind {
         case .directory: throw .file(.isDirectory(path: path))
         case .stream:
-            stream = DeviceStreamSource(reader: input.lines(), file: path, names: names)
+            stream = DeviceStreamSource(
+                reader: input.lines(), file: path, names: names, repeats: repeats, skipInvalid: skipInvalid)
         case .regular:
             try checkWhole()
         }
     }
+
+    /// With `skipsInvalid`: the bad lines skipped (the first 20 and how many more), nil when there were none. For a
+    /// stream, known once the sender is done with it.
+    public var skippedLines: Problem? { stream.map { $0.skipped } ?? skippedInFile }
+
+    /// With `skipsInvalid`: how many bad lines were skipped.
+    public var skippedCount: Int { stream?.skippedCount ?? skippedInFileCount }
+
+    /// Lines read so far (a stream that stopped early was read to here, not further).
+    public var linesRead: Int { stream?.linesRead ?? 0 }
 
     /// Whether the list is read once as it arrives (standard input, a FIFO) rather than checked first.
     public var isStreamed: Bool { stream != nil }
@@ -100,7 +124,8 @@ public final class DeviceFile {
     public func makeSource() throws(Problem) -> DeviceSource {
         if let stream { return stream }
         do { try input.rewind() } catch { throw .file(error) }
-        return DeviceFileSource(reader: input.lines(), names: names)
+        repeats?.startPass()
+        return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
     }
 
     /// The first token without using it up (the dry run shows it; an empty list is a usage error). For a
@@ -120,6 +145,7 @@ public final class DeviceFile {
         var bad: [BadLine] = []
         var more = 0
         var tokens = 0
+        repeats?.startPass()
         while let line = reader.next() {
             switch Self.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
@@ -129,6 +155,7 @@ public final class DeviceFile {
                 // Only a reported line is worded: a did-you-mean among thousands of names costs time.
                 if bad.count < Self.reportedBadLines { bad.append(b.reported) } else { more += 1 }
             case .token(let token):
+                if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
                 tokens += 1
                 if token.looksTruncated {
                     shortTokenCount += 1
@@ -136,7 +163,11 @@ public final class DeviceFile {
                 }
             }
         }
-        if !bad.isEmpty { throw .badLines(file: displayName, lines: bad, more: more) }
+        if !bad.isEmpty {
+            guard skipsInvalid else { throw .badLines(file: displayName, lines: bad, more: more) }
+            skippedInFile = .badLines(file: displayName, lines: bad, more: more)
+            skippedInFileCount = bad.count + more
+        }
         count = tokens
     }
 
@@ -260,15 +291,22 @@ public typealias DeviceNameLookup = @Sendable (String) -> DeviceNameAnswer
 final class DeviceFileSource: DeviceSource {
     private let reader: LineReader
     private let names: DeviceNameLookup?
+    private let repeats: DeviceRepeats?
 
-    /// Reads tokens through `reader`.
-    init(reader: LineReader, names: DeviceNameLookup? = nil) { (self.reader, self.names) = (reader, names) }
+    /// Reads tokens through `reader`, skipping those `repeats` has seen.
+    init(reader: LineReader, names: DeviceNameLookup? = nil, repeats: DeviceRepeats? = nil) {
+        (self.reader, self.names, self.repeats) = (reader, names, repeats)
+    }
 
-    /// The next token line, skipping blanks and comments.
+    /// The next token line, skipping blanks, comments and repeats.
     func next() -> DeviceToken? {
         while let line = reader.next() {
             // Checked when the file was opened; a line changed since then is skipped, never fatal.
-            if case .token(let token) = DeviceFile.parse(line, number: reader.lineNumber, names: names) { return token }
+            guard case .token(let token) = DeviceFile.parse(line, number: reader.lineNumber, names: names) else {
+                continue
+            }
+            if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
+            return token
         }
         return nil
     }
@@ -282,12 +320,31 @@ final class DeviceStreamSource: DeviceSource {
     private var peeked: DeviceToken?
     private(set) var problem: DeviceFile.Problem?
     private let names: DeviceNameLookup?
+    private let repeats: DeviceRepeats?
+    private let skipInvalid: Bool
+    /// With `skipInvalid`: the first bad lines skipped, and how many in all.
+    private var skippedLines: [DeviceFile.BadLine] = []
+    private(set) var skippedCount = 0
 
-    init(reader: LineReader, file: String, names: DeviceNameLookup? = nil) {
+    init(
+        reader: LineReader, file: String, names: DeviceNameLookup? = nil, repeats: DeviceRepeats? = nil,
+        skipInvalid: Bool = false
+    ) {
         self.reader = reader
         self.file = file
         self.names = names
+        self.repeats = repeats
+        self.skipInvalid = skipInvalid
     }
+
+    /// The bad lines skipped so far, as the list's problem (nil when none).
+    var skipped: DeviceFile.Problem? {
+        guard skippedCount > 0 else { return nil }
+        return .badLines(file: file, lines: skippedLines, more: skippedCount - skippedLines.count)
+    }
+
+    /// Lines read so far.
+    var linesRead: Int { reader.lineNumber }
 
     /// The next token without taking it.
     func peek() -> DeviceToken? {
@@ -309,11 +366,18 @@ final class DeviceStreamSource: DeviceSource {
         while let line = reader.next() {
             switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
-            case .token(let token): return token
+            case .token(let token):
+                if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
+                return token
             case .keyMaterial(let holding):
                 problem = .keyFile(file: file, holding: holding)
                 return nil
             case .bad(let bad):
+                if skipInvalid {
+                    skippedCount += 1
+                    if skippedLines.count < DeviceFile.reportedBadLines { skippedLines.append(bad.reported) }
+                    continue
+                }
                 problem = .badLines(file: file, lines: [bad.reported], more: 0)
                 return nil
             }

@@ -204,6 +204,15 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         return hasUpper
     }
 
+    /// 64 characters of which at least 56 are hex digits: a token with a bad character (a typo, a pasted letter),
+    /// never a device name, so its error names that character (CLI.md).
+    public static func isNearlyHex(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count == 64 else { return false }
+        let hex = utf8.lazy.filter { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }.count
+        return hex >= 56
+    }
+
     /// Shorter than the classic 32 bytes: probably a truncated copy (a warning, never an error).
     public var looksTruncated: Bool { hex.utf8.count < 64 }
 

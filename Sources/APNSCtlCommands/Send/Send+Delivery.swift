@@ -10,7 +10,8 @@ extension APNSCtl.Send {
     /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
     func deliver(
         _ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
-        in world: CommandWorld
+        in world: CommandWorld, unsent: UnsentDevices? = nil, skippedLines: @escaping () -> Int = { 0 },
+        finished: ((SendSummary) -> Void)? = nil
     ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
         var configuration = settings.senderConfiguration(
@@ -23,6 +24,7 @@ extension APNSCtl.Send {
             format: format, environment: route.environment, endpoint: route.endpoint, total: total,
             lineBuffered: verbose, quiet: settings.isOn(.quiet), color: color, in: world)
         renderer.deviceName = target.deviceName
+        renderer.skippedLines = skippedLines
         renderer.pushType = target.pushType
         renderer.topicNote = SendOutput.topicNote(topic: target.topic, identity: target.identity)
         let verboseLog = verbose ? SendVerbose(in: world) : nil
@@ -43,6 +45,7 @@ extension APNSCtl.Send {
             }
         }
         let send: ((any InterruptSource)?, (PushResult) -> Void) -> SendSummary
+        var leftUnsent: () -> [PushJob] = { [] }
         do {
             if let fallback {
                 // --env auto: the same push again to the other environment for each BadDeviceToken.
@@ -50,12 +53,15 @@ extension APNSCtl.Send {
                 second.endpoint = fallback.route.endpoint
                 second.environment = fallback.route.environment
                 second.proxy = fallback.route.proxy.proxy
-                send = try EnvironmentFallbackSender(
+                let sender = try EnvironmentFallbackSender(
                     first: configuration, second: second, request: fallback.request,
-                    devices: fallback.devices, observer: observer
-                ).run
+                    devices: fallback.devices, observer: observer)
+                send = sender.run
+                leftUnsent = { sender.leftUnsent }
             } else {
-                send = try PushSender(configuration: configuration, requests: requests, observer: observer).run
+                let sender = try PushSender(configuration: configuration, requests: requests, observer: observer)
+                send = sender.run
+                leftUnsent = { sender.leftUnsent }
             }
         } catch {
             if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
@@ -66,24 +72,39 @@ extension APNSCtl.Send {
         let interrupts = world.interrupts()
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
-        var summary = send(interrupts) { renderer.result($0) }
+        var summary = send(interrupts) {
+            renderer.result($0)
+            unsent?.note($0)
+        }
         let stopped = summary.interruptedBy != nil
         if stopped, let total { summary.notSent = max(0, total - summary.total) }
+        // Written before the summary, which names the file; a failure to write it is said after the results.
+        var unsentFailure: CLIError? = nil
+        if let unsent {
+            for job in leftUnsent() { unsent.noteNeverSent(job) }
+            do throws(CLIError) { renderer.unsentFile = try unsent.write(stopped: stopped, in: world) } catch {
+                unsentFailure = error
+            }
+        }
         renderer.finish(summary)
         output.onFailure = nil
+        finished?(summary)
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {
             $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0
         }
         if let signal {
+            unsentFailure?.report(to: world.standardError)
             summary.interruptedBy = signal
             throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary, restUnknown: total == nil))
         }
         if let failure = output.failure {
             let notSent: Int? = total == nil && stopped ? nil : summary.notSent
+            unsentFailure?.report(to: world.standardError)
             throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun))
         }
+        if let unsentFailure { throw unsentFailure }
         if summary.failed > 0 { throw .transport(.unanswered(summary, noun: noun)) }
         if summary.rejected > 0 { throw .rejected }
     }

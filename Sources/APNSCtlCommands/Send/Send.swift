@@ -137,6 +137,20 @@ extension APNSCtl {
                 valueName: "file"), completion: .file())
         var devicesFile: String?
 
+        @Flag(
+            name: .setting(.skipInvalid),
+            help:
+                "Report bad --devices lines (the first 20, then a count) and skip them instead of refusing the list; the rest is sent, and the exit status is 1 when any line was skipped."
+        )
+        var skipInvalid = false
+
+        @Option(
+            name: .customLong("unsent"),
+            help: ArgumentHelp(
+                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE.",
+                valueName: "file"), completion: .file())
+        var unsentFile: String?
+
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
         @OptionGroup(title: "Request") var request: SendRequestOptions
         @OptionGroup(title: "Live Activities and widgets") var liveActivity: LiveActivityOptions
@@ -191,7 +205,14 @@ extension APNSCtl {
         func run(in world: CommandWorld) throws {
             let settings = try resolveSettings(in: world)
             let format = settings[.output]?.value ?? .text
-            if broadcast.isGiven { return try runBroadcast(settings, format: format, in: world) }
+            if broadcast.isGiven {
+                if unsentFile != nil {
+                    throw CLIError.usage(
+                        "--unsent lists devices to resend; a broadcast (--channel) has none: drop --unsent, or send to devices"
+                    )
+                }
+                return try runBroadcast(settings, format: format, in: world)
+            }
             let plan = try makePlan(settings, in: world)
             if dryRun {
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)
@@ -199,22 +220,46 @@ extension APNSCtl {
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
             defer { withExtendedLifetime(plan.devices.file) {} }
+            let unsent = try unsentFile.map { path throws(CLIError) in
+                try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
+            }
+            var outcome: CLIError? = nil
+            var sent = 0
             do throws(CLIError) {
                 try deliver(
                     settings, DevicePushSource(plan.request, devices: plan.devices.source), to: plan.delivery,
-                    format: format, in: world)
+                    format: format, in: world, unsent: unsent,
+                    skippedLines: { plan.devices.file?.skippedCount ?? 0 }, finished: { sent = $0.sent })
             } catch {
-                try Self.endOfStream(plan.devices.file, after: error, in: world)
+                outcome = error
             }
-            try Self.endOfStream(plan.devices.file, after: nil, in: world)
+            try Self.endOfList(plan.devices, after: outcome, sent: sent, in: world)
+        }
+
+        /// After the results: what the list left to say (a stream's repeats and skipped lines), then the exit.
+        /// Skipped lines make a run that would exit 0 exit 1 (CLI.md).
+        private static func endOfList(
+            _ devices: SendDevices, after error: CLIError?, sent: Int, in world: CommandWorld
+        ) throws(CLIError) {
+            if let file = devices.file, file.isStreamed {
+                devices.reportRepeats(in: world)
+                if let skipped = file.skippedLines { reportSkipped(skipped, in: world) }
+            }
+            try endOfStream(devices.file, after: error, sent: sent, in: world)
+            if let file = devices.file, file.skippedCount > 0 { throw CLIError.rejected }
+        }
+
+        /// Skipped bad lines, reported as a refused list's are (`error: --devices FILE:LINE: …`, then a count).
+        static func reportSkipped(_ problem: DeviceFile.Problem, in world: CommandWorld) {
+            devicesError(problem).report(to: world.standardError)
         }
 
         /// A streamed `--devices` list that ended at a bad line: the devices before it have their results, then
         /// the error lines, exit 64 (CLI.md). A signal (130/143) or lost output (74) still wins; a rejection or
         /// transport failure is said too, then 64. Without a bad line, `error` is rethrown as it was.
-        private static func endOfStream(_ file: DeviceFile?, after error: CLIError?, in world: CommandWorld)
-            throws(CLIError)
-        {
+        private static func endOfStream(
+            _ file: DeviceFile?, after error: CLIError?, sent: Int, in world: CommandWorld
+        ) throws(CLIError) {
             guard let problem = file?.streamProblem else {
                 if let error { throw error }
                 return
@@ -223,7 +268,12 @@ extension APNSCtl {
             case .interrupted?, .outputFailed?: if let error { throw error }
             default: error?.report(to: world.standardError)
             }
-            throw devicesError(problem)
+            // The devices before the bad line have their results; say that the list was not read to its end.
+            devicesError(problem).report(to: world.standardError)
+            let devices = "\(sent) device\(sent == 1 ? " was" : "s were")"
+            throw CLIError.usage(
+                "--devices \(file?.displayName ?? "-"): \(devices) sent; the rest of the input after line \(file?.linesRead ?? 0) was not read (--skip-invalid skips bad lines)"
+            )
         }
     }
 }

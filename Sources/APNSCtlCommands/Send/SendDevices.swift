@@ -15,6 +15,13 @@ struct SendDevices {
     let names: [String: String]
     /// The same for names used in `--devices` lines, filled as the list is read.
     let fileNames: LockedValue<[String: String]>
+
+    /// The one warning for a stream's lines that repeat a token (CLI.md), once it was read (a regular file's is said
+    /// when it was checked, before sending).
+    func reportRepeats(in world: CommandWorld) {
+        guard let file, let warning = file.repeats?.warning(file: file.displayName) else { return }
+        world.standardError.warning(warning)
+    }
 }
 
 extension APNSCtl.Send {
@@ -54,8 +61,17 @@ extension APNSCtl.Send {
         let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
             let lookup = settings.devices.lookup(recording: fileNames)
-            do { file = try DeviceFile(path: devicesFile, names: lookup, standardInput: world.standardInput) } catch {
+            do {
+                file = try DeviceFile(
+                    path: devicesFile, names: lookup, standardInput: world.standardInput,
+                    repeats: DeviceRepeats(after: tokens), skipInvalid: settings.isOn(.skipInvalid))
+            } catch {
                 throw Self.devicesError(error)
+            }
+            if let file, !file.isStreamed, let skipped = file.skippedLines { Self.reportSkipped(skipped, in: world) }
+            // A regular file's repeats are known once it was checked (reading it again to send counts them anew).
+            if let file, !file.isStreamed, let warning = file.repeats?.warning(file: file.displayName) {
+                world.standardError.warning(warning)
             }
             if let file, file.shortTokenCount > 0 {
                 let lines = file.shortTokenLines.map(String.init).joined(separator: ", ")

@@ -120,7 +120,7 @@ public struct DeviceNames: Sendable, Equatable {
 
     /// Letters, digits, `-`, `_`, `.`: a plausible name rather than a mangled token.
     static func looksLikeName(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 64
+        !text.isEmpty && text.utf8.count <= 64 && !DeviceToken.isNearlyHex(text)
             && text.unicodeScalars.allSatisfy {
                 ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" || $0 == ".")
                     && $0.value > 0x20

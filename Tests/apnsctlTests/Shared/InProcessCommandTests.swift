@@ -94,10 +94,10 @@ import Testing
         #expect(t.stderr.text.isEmpty, "no redraw before 100 ms have passed")
         t.monotonic.withLock { $0 += 500_000_000 }
         output.result(try Self.accepted(Self.good))
-        #expect(t.stderr.text == "\rsent 2 of 3, 4/s\u{1B}[K")
+        #expect(t.stderr.text == "\rsent 2 of 3: 2 accepted, 0 rejected, 4/s\u{1B}[K")
         output.result(try Self.accepted(Self.good))
         output.finish(Self.summary(accepted: 3, rejected: []))
-        #expect(t.stderr.text == "\rsent 2 of 3, 4/s\u{1B}[K\r\u{1B}[Ksent 3: 3 accepted\n")
+        #expect(t.stderr.text == "\rsent 2 of 3: 2 accepted, 0 rejected, 4/s\u{1B}[K\r\u{1B}[Ksent 3: 3 accepted\n")
         #expect(t.stdout.lines.last == "sent 3: 3 accepted")
 
         for (out, err) in [(TestWorld.Stream.terminal, TestWorld.Stream.terminal), (.pipe, .terminal), (.file, .pipe)] {

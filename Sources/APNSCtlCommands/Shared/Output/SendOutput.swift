@@ -23,6 +23,10 @@ final class SendOutput {
     var pushType: PushType?
     /// Token (hex) → the device name it was given by, printed beside the token (JSON `"device_name"`).
     var deviceName: ((String) -> String?)?
+    /// Where `--unsent` wrote the devices left without a final answer, named by the summary.
+    var unsentFile: String?
+    /// `--skip-invalid`: how many bad `--devices` lines were skipped (a stream's are known at its end).
+    var skippedLines: () -> Int = { 0 }
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
@@ -59,7 +63,7 @@ final class SendOutput {
                 Self.jsonLine(r, environment: environment, endpoint: endpoint, name: name(of: r), pushType: pushType))
         }
         if lineBuffered { out.flush() }
-        progress?.advance()
+        progress?.advance(r.outcome)
     }
 
     /// The device name a result's token was given by, if any.
@@ -75,10 +79,10 @@ final class SendOutput {
     /// line, if shown, is replaced by the summary, which stays on the terminal.
     func finish(_ summary: SendSummary) {
         if format == .text && (summary.total > 1 || summary.interruptedBy != nil) {
-            out.line(Self.summaryLine(summary))
+            out.line(Self.summaryLine(summary, unsentFile: unsentFile, skippedLines: skippedLines()))
         }
         out.flush()
-        progress?.finish(summary: Self.summaryLine(summary))
+        progress?.finish(summary: Self.summaryLine(summary, unsentFile: unsentFile, skippedLines: skippedLines()))
     }
 
     // MARK: - Formats (static, so tests can pin them as golden strings)
@@ -101,7 +105,7 @@ final class SendOutput {
             if let id = r.apnsRequestID { line += "  apns-request-id=\(id)" }
             line +=
                 "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))"
-                + (r.environmentHint.map { "  " + $0 } ?? "")
+                + (r.environmentHint.map { "  " + $0 } ?? "") + attemptsNote(r)
             return paint("accepted", green: true, colour) + PrintableText.escapingControls(line)
         case .rejected:
             let status = r.status.map(String.init) ?? "---"
@@ -111,13 +115,14 @@ final class SendOutput {
                 : explanation(r, pushType: pushType) + (r.environmentHint.map { " " + $0 } ?? "")
             let line =
                 "  \(status)  \(r.reasonColumn)  \(device)  \(why)"
-                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
+                + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "") + attemptsNote(r)
             return paint("rejected", green: false, colour) + PrintableText.escapingControls(line)
         case .failed:
             let line =
                 "  ---  \(device)  \(r.failure?.message ?? "no answer")"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
                 + (r.badDeviceTokenIn.map { "  (\($0.rawValue) had answered BadDeviceToken)" } ?? "")
+                + attemptsNote(r)
             return paint("failed  ", green: false, colour) + PrintableText.escapingControls(line)
         }
     }
@@ -131,7 +136,7 @@ final class SendOutput {
         case .unknown(let raw)?:
             return "\(raw) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\"."
         case nil:
-            if let text = r.bodyText { return "The server answered without an APNs reason: \(text)" }
+            if let text = r.bodyText { return notFromAPNs(r) + "; it answered: \(text)" }
             return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
         }
         var meaning = reason.meaning(for: pushType)
@@ -141,6 +146,17 @@ final class SendOutput {
             meaning += " (since \(date))."
         }
         return meaning + " " + reason.hint(for: pushType, broadcast: r.device == nil)
+    }
+
+    /// The one line an answer that is not from APNs gets (CLI.md): its status and who answered. The page itself (an
+    /// HTML error page) is only in `body`, never in `meaning`.
+    static func notFromAPNs(_ r: PushResult) -> String {
+        "\(r.status ?? 0) from a proxy or load balancer, not APNs"
+    }
+
+    /// ` (sent 3 times)` for a device whose request went out more than once, else empty.
+    static func attemptsNote(_ r: PushResult) -> String {
+        r.attempts > 1 ? " (sent \(r.attempts) times)" : ""
     }
 
     /// `(sent apns-topic "com.example.app"; the certificate's topics: com.example.app, …)`, PrintableText-safe.
@@ -188,6 +204,10 @@ final class SendOutput {
         w.key("duration_ms")
         w.raw(Array(String(Double(Int((r.durationMs * 10).rounded())) / 10).utf8))
         if let body = r.bodyText { w.field("body", body) }
+        if r.attempts > 1 {
+            w.key("attempts")
+            w.raw(Array(String(r.attempts).utf8))
+        }
         if r.outcome == .failed {
             w.field("error", r.failure?.message ?? "no answer")
             if r.failure?.isUnknownOutcome == true { w.field("delivery", "unknown") }
@@ -198,6 +218,8 @@ final class SendOutput {
             case .known(let reason)?:
                 w.field("meaning", reason.meaning(for: pushType))
                 w.field("hint", reason.hint(for: pushType, broadcast: r.device == nil))
+            case nil where r.bodyText != nil:
+                w.field("meaning", notFromAPNs(r))
             case .unknown?, nil:
                 w.field("meaning", explanation(r, pushType: pushType))
             }
@@ -208,19 +230,27 @@ final class SendOutput {
 
     /// `sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)`, plus `, N failed` when some got no answer.
     /// Only the outcomes that happened are named (CLI.md): `sent 2: 2 failed`, never `0 accepted`.
-    static func summaryLine(_ s: SendSummary) -> String {
+    static func summaryLine(_ s: SendSummary, unsentFile: String? = nil, skippedLines: Int = 0) -> String {
         var parts: [String] = []
         if s.accepted > 0 { parts.append("\(s.accepted) accepted") }
         if s.rejected > 0 {
             parts.append(
                 "\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")")
         }
-        if s.failed > s.unknown { parts.append("\(s.failed - s.unknown) failed") }
+        if s.failed > s.unknown + s.failedUnsent { parts.append("\(s.failed - s.unknown - s.failedUnsent) failed") }
         if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
-        var line = "sent \(s.total)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        // `sent N` counts what was sent: devices a failed run never sent are said apart.
+        var line = "sent \(s.sent)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
+        if s.failedUnsent > 0 { line += "; \(s.failedUnsent) never sent" }
         if s.interruptedBy != nil {
             line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)"
         }
+        if let unsentFile {
+            // CLI.md: `2528 never sent: written to unsent.txt`.
+            let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && s.notSent > 0)
+            line += neverSent ? ": written to \(unsentFile)" : "; unsent devices written to \(unsentFile)"
+        }
+        if skippedLines > 0 { line += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped" }
         // The reasons are the servers' own words, not escaped until printed.
         return PrintableText.escapingControls(line)
     }

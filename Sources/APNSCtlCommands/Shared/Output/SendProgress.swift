@@ -1,3 +1,4 @@
+import APNSClient
 import APNSCore
 import APNSPlatform
 
@@ -12,6 +13,9 @@ final class SendProgress {
     private let stream: MessageStream
     private let start: UInt64
     private var done = 0
+    private var accepted = 0
+    private var rejected = 0
+    private var failed = 0
     /// The first redraw waits a full interval: a batch that ends sooner shows only its summary.
     private lazy var lastDrawNs: UInt64 = start
     private var drawn = false
@@ -33,9 +37,15 @@ final class SendProgress {
         (total ?? 2) > 1 && world.streams.isTerminal(2) && world.streams.isRegularFileOrNull(1)
     }
 
-    /// Counts one result and redraws when the last redraw is old enough.
-    func advance() {
+    /// Counts one result and redraws when the last redraw is old enough: `sent N of M: A accepted, R rejected, r/s`,
+    /// with `F failed` when any failed (CLI.md), so a batch going wrong shows while it runs.
+    func advance(_ outcome: PushResult.Outcome) {
         done += 1
+        switch outcome {
+        case .accepted: accepted += 1
+        case .rejected: rejected += 1
+        case .failed: failed += 1
+        }
         let now = clock.monotonicNanoseconds()
         guard now - lastDrawNs >= Self.minimumIntervalNs, done < total ?? .max else { return }
         lastDrawNs = now
@@ -43,7 +53,8 @@ final class SendProgress {
         let seconds = Double(now - start) / 1e9
         let rate = seconds > 0 ? Int((Double(done) / seconds).rounded()) : 0
         let of = total.map { " of \($0)" } ?? " (total unknown: reading a stream)"
-        stream.print("\rsent \(done)\(of), \(rate)/s\u{1B}[K")
+        let failures = failed > 0 ? ", \(failed) failed" : ""
+        stream.print("\rsent \(done)\(of): \(accepted) accepted, \(rejected) rejected\(failures), \(rate)/s\u{1B}[K")
     }
 
     /// Replaces the progress line with `summary`, which stays on the terminal.

@@ -1,0 +1,100 @@
+import APNSClient
+import APNSCore
+import APNSPlatform
+
+/// `--unsent FILE`: the devices a run leaves without a final answer, written so that `--devices FILE` resumes it
+/// (CLI.md, "Input and output at the edges"). One line per device in input order, a device given by name kept as
+/// its name; a device whose outcome is unknown (APNs may have delivered it) is commented out after a comment
+/// saying why, so a resume pushes it again only when the user uncomments it. Written once, at the end, through
+/// the checked output (mode 0600, a temporary file renamed into place); no file when every device was answered.
+final class UnsentDevices {
+    private struct Entry {
+        let position: Int
+        let hex: String
+        /// Why its outcome is unknown; nil for a device that was never sent (or provably not processed).
+        let unknown: String?
+    }
+
+    let path: String
+    private let devices: SendDevices
+    private let name: (String) -> String?
+    private var entries: [Entry] = []
+
+    /// Checks `path` before anything is sent: only a regular file is ever replaced, in a directory that exists
+    /// (exit 73), so a run's unsent devices are not lost to a path that could never be written.
+    init(path: String, devices: SendDevices, name: @escaping (String) -> String?) throws(CLIError) {
+        self.path = path
+        self.devices = devices
+        self.name = name
+        do { _ = try FileSystem.checkOutputTarget(path) } catch { throw CLIError(error.relabelled("--unsent \(path)")) }
+        guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {
+            throw CLIError(
+                FileSystem.Failure.cannotCreate(
+                    path: "--unsent \(path)",
+                    reason: "its directory does not exist; create it first or choose another path"))
+        }
+    }
+
+    /// Keeps a device whose result is not final: failed without an answer (unknown or not).
+    func note(_ r: PushResult) {
+        guard r.outcome == .failed, let device = r.device else { return }
+        let unknown = r.failure.flatMap { $0.isUnknownOutcome ? $0.message : nil }
+        entries.append(Entry(position: r.inputPosition ?? Int.max, hex: device.hex, unknown: unknown))
+    }
+
+    /// Keeps a device taken from the list but never sent (an interrupt came first); it has no result.
+    func noteNeverSent(_ job: PushJob) {
+        guard case .device(let device) = job.target else { return }
+        entries.append(Entry(position: job.position ?? Int.max, hex: device.hex, unknown: nil))
+    }
+
+    /// Writes the file, with the devices the run never reached (`stopped`: interrupted or lost output) read from
+    /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
+    /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never
+    /// end): a comment says where it stopped. A failed write is exit 74, naming the file.
+    func write(stopped: Bool, in world: CommandWorld) throws(CLIError) -> String? {
+        var lines: [UInt8] = []
+        func line(_ text: String) {
+            lines.append(contentsOf: text.utf8)
+            lines.append(0x0A)
+        }
+        func device(_ hex: String) -> String { name(hex) ?? hex }
+        for entry in entries.sorted(by: { $0.position < $1.position }) {
+            if let why = entry.unknown {
+                line(
+                    "# unknown (may have been delivered; remove the '# ' to send again): "
+                        + PrintableText.escapingControls(why))
+                line("# " + device(entry.hex))
+            } else {
+                line(device(entry.hex))
+            }
+        }
+        let streamed = devices.file?.isStreamed == true
+        if stopped && !streamed {
+            while let token = devices.source.next() { line(device(token.hex)) }
+        }
+        if streamed, let file = devices.file, stopped || file.streamProblem != nil {
+            line(
+                "# the rest of --devices \(file.displayName) after line \(file.linesRead) was not read: send it too")
+        }
+        guard !lines.isEmpty else {
+            removeStaleFile(in: world)
+            return nil
+        }
+        let header =
+            "# apnsctl send: the devices left without a final answer, in input order; resume with --devices \(path)\n"
+        do { try FileSystem.write(Array(header.utf8) + lines, to: path, mode: 0o600, overwrite: true) } catch {
+            throw .outputFailed(
+                "--unsent " + error.message + "; the devices without a final answer are in the results above")
+        }
+        return path
+    }
+
+    /// A file left by an earlier run lists devices this run answered: removed when it is a regular file, else left
+    /// with a warning.
+    private func removeStaleFile(in world: CommandWorld) {
+        guard let failure = FileSystem.removeRegularFile(path) else { return }
+        world.standardError.warning(
+            "--unsent \(failure.message); every device was answered, so the old file was left as it is")
+    }
+}

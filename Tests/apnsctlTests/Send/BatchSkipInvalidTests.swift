@@ -1,0 +1,63 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// CLI.md, `send --skip-invalid`: bad `--devices` lines (file or pipe) are reported (the first 20, then a count)
+/// and skipped, every good line is sent, the summary counts them, and the run exits 1. Without it a pipe that stops
+/// at a bad line says how many devices were sent and that the rest was not read.
+@Suite struct BatchSkipInvalidTests {
+    static let good = (1...6).map { DeviceListStreamingTests.token($0) }
+    /// Bad lines at the start, in the middle and at the end.
+    static let list =
+        (["not a token"] + good[0..<3] + ["zz"] + good[3...] + ["#ok", "bad!end"])
+        .joined(separator: "\n") + "\n"
+
+    @Test(arguments: ["file", "pipe"])
+    func badLinesAreSkippedAndTheRestSent(_ how: String) throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "skip")
+        let path = how == "file" ? try scratch.write("tokens.txt", Self.list) : "-"
+        let stdin = how == "pipe" ? Array(Self.list.utf8) : nil
+        let args = DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"])
+        let text = try InProcess.apnsctl(args, stdin: stdin)
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(text.lines.filter { $0.hasPrefix("accepted") }.count == 6, "\(text.stdout)")
+        #expect(text.lines.last == "sent 6: 6 accepted; 3 invalid lines skipped", "\(text.stdout)")
+        for line in [1, 5, 10] {
+            #expect(text.stderr.contains("error: --devices \(path):\(line): "), "line \(line): \(text.stderr)")
+        }
+        #expect(
+            mock.receiptsPerDevice(expectingAtLeast: 6) == Dictionary(uniqueKeysWithValues: Self.good.map { ($0, 1) }))
+
+        let json = try InProcess.apnsctl(args + ["-o", "json"], stdin: stdin)
+        #expect(json.status == 1, "\(json.stderr)")
+        #expect(json.lines.count == 6, "JSON Lines only, no summary: \(json.stdout)")
+        #expect(json.lines.allSatisfy { $0.hasPrefix("{\"device\":") && $0.contains("\"status\":200") })
+    }
+
+    /// Without `--skip-invalid`, a file is still refused whole and nothing is sent.
+    @Test func withoutItAFileIsRefusedWhole() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "skip")
+        let path = try scratch.write("tokens.txt", Self.list)
+        let r = try InProcess.apnsctl(DeviceListStreamingTests.send(mock, ["--devices", path]))
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(mock.receiptsPerDevice().isEmpty)
+    }
+
+    /// A pipe that stops at a bad line says how many devices were sent and that the rest was not read.
+    @Test func aPipeStoppedAtABadLineSaysTheRestWasNotRead() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let list = (Self.good[0..<2] + ["zz"] + Self.good[2...]).joined(separator: "\n")
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["--devices", "-"]), stdin: Array(list.utf8))
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("error: --devices -:3: \"zz\": "), "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "error: --devices -: 2 devices were sent; the rest of the input after line 3 was not read"),
+            "\(r.stderr)")
+        #expect(mock.receiptsPerDevice(expectingAtLeast: 2).count == 2)
+    }
+}

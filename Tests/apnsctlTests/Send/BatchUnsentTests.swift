@@ -1,0 +1,142 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// CLI.md, `send --unsent FILE`: the devices a run leaves without a final answer — never sent, or sent with an
+/// unknown outcome (commented out) — written in input order, mode 0600, so that `--devices FILE` resumes the run
+/// without pushing anything twice. Judged by the mock's receipt log over both runs.
+@Suite struct BatchUnsentTests {
+    static func arguments(_ mock: InProcessMock, _ extra: [String]) -> [String] {
+        DeviceListStreamingTests.send(mock, extra)
+    }
+
+    /// The lines of `path` that are devices (not comments).
+    static func devices(in path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+            .filter { !$0.hasPrefix("#") }
+    }
+
+    /// Ctrl-C mid-batch (one stream at a time, so the batch is far from done), then a resume with the written file:
+    /// every device reached the mock exactly once over both runs.
+    @Test func anInterruptedBatchResumesWithNothingTwiceAndNothingMissing() throws {
+        let mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let count = 20_000
+        let file = try SendDeliveryTests.deviceFile(count, in: scratch)
+        let unsent = scratch.file("unsent.txt")
+        let run = try InProcess.Run(Self.arguments(mock, ["--devices", file, "--unsent", unsent]))
+        #expect(Wait.until(seconds: 30) { run.stdout.split(separator: "\n").count > 200 })
+        run.interrupts.deliver(SIGINT)
+        let (status, _) = run.finish(within: 20)
+        #expect(status == 130, "\(run.stderr.suffix(400))")
+        let summary = run.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(summary.hasSuffix("never sent (interrupted): written to \(unsent)"), "\(summary)")
+        var st = stat()
+        #expect(stat(unsent, &st) == 0 && st.st_mode & 0o777 == 0o600, "mode 0600")
+        let rest = try Self.devices(in: unsent)
+        let answered = SendDeliveryTests.devices(in: []).count + run.stdout.split(separator: "\n").count - 1
+        #expect(rest.count + answered == count, "\(rest.count) unsent + \(answered) answered")
+        let all = (1...count).map { SendDeliveryTests.token($0) }
+        #expect(rest == Array(all.suffix(rest.count)), "in input order, the tail of the list")
+
+        let resume = try InProcess.apnsctl(Self.arguments(mock, ["--devices", unsent, "--unsent", unsent]))
+        #expect(resume.status == 0, "\(resume.stderr.suffix(400))")
+        #expect(!FileManager.default.fileExists(atPath: unsent), "every device answered: the old file is removed")
+        let receipts = mock.receiptsPerDevice(expectingAtLeast: count)
+        #expect(receipts.count == count, "none missing")
+        #expect(receipts.values.allSatisfy { $0 == 1 }, "none twice")
+    }
+
+    /// A server that drops requests it received without answering: those are unknown, commented out after a comment
+    /// that explains them, and a resume sends none of them.
+    @Test func unknownOutcomesAreCommentedOut() throws {
+        let mock = try InProcessMock(
+            ["--fault-drop-unanswered-after", "5", "--fault-connections", "1", "--max-streams", "10"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let file = try SendDeliveryTests.deviceFile(40, in: scratch)
+        let unsent = scratch.file("unsent.txt")
+        let r = try InProcess.apnsctl(Self.arguments(mock, ["--devices", file, "--unsent", unsent, "-o", "json"]))
+        #expect(r.status == 69, "\(r.stderr.suffix(400))")
+        let unknown = SendDeliveryTests.devices(in: r.lines.filter { $0.contains("\"delivery\":\"unknown\"") })
+        #expect(!unknown.isEmpty, "\(r.stdout)")
+        let text = try String(contentsOfFile: unsent, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(try Self.devices(in: unsent).isEmpty, "nothing to send again without the user's say: \(text)")
+        for device in unknown {
+            guard let i = lines.firstIndex(of: "# " + device) else {
+                Issue.record("\(device) missing from \(text)")
+                continue
+            }
+            #expect(lines[i - 1].hasPrefix("# unknown (may have been delivered; remove the '# ' to send again): "))
+        }
+        // Every device the mock received and left unanswered is among them, none was received twice, and the
+        // resume finds nothing to send.
+        let receipts = mock.receiptsPerDevice(expectingAtLeast: 5)
+        let answers = mock.answersPerDevice()
+        let receivedUnanswered = Set(receipts.keys.filter { answers[$0] == nil })
+        #expect(!receivedUnanswered.isEmpty && receivedUnanswered.isSubset(of: Set(unknown)), "\(receipts.count)")
+        #expect(receipts.values.allSatisfy { $0 == 1 })
+        let resume = try InProcess.apnsctl(Self.arguments(mock, ["--devices", unsent]))
+        #expect(resume.status == 64 && resume.stderr.contains("no device tokens in the file"), "\(resume.stderr)")
+    }
+
+    /// A reader of standard output that exits: the devices never sent are written out.
+    @Test func aClosedStandardOutputWritesTheRest() throws {
+        let mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let count = 5_000
+        let file = try SendDeliveryTests.deviceFile(count, in: scratch)
+        let unsent = scratch.file("unsent.txt")
+        let r = try DeviceListStreamingTests.shell(
+            "\"$0\" \"$@\" | head -1 >/dev/null",
+            Self.arguments(mock, ["--devices", file, "--unsent", unsent, "-o", "json"]), timeout: 120)
+        #expect(r.status == 0, "head's status: \(r.stderr)")
+        let rest = try Self.devices(in: unsent)
+        #expect(!rest.isEmpty && rest.count < count, "\(rest.count)")
+        let resume = try InProcess.apnsctl(Self.arguments(mock, ["--devices", unsent]))
+        #expect(resume.status == 0, "\(resume.stderr.suffix(400))")
+        let receipts = mock.receiptsPerDevice(expectingAtLeast: count)
+        #expect(receipts.count == count && receipts.values.allSatisfy { $0 == 1 }, "\(receipts.count)")
+    }
+
+    /// A pipe that stops at a bad line: the file says where the unread rest begins.
+    @Test func aBadPipeLineIsNotedInTheFile() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let unsent = scratch.file("unsent.txt")
+        let list = [DeviceListStreamingTests.token(1), "zz", DeviceListStreamingTests.token(2)].joined(separator: "\n")
+        let r = try InProcess.apnsctl(
+            Self.arguments(mock, ["--devices", "-", "--unsent", unsent]), stdin: Array(list.utf8))
+        #expect(r.status == 64, "\(r.stderr)")
+        let text = try String(contentsOfFile: unsent, encoding: .utf8)
+        #expect(text.contains("# the rest of --devices - after line 2 was not read"), "\(text)")
+    }
+
+    /// Everything answered: no file (and none is left from before).
+    @Test func everythingAnsweredWritesNoFile() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let file = try SendDeliveryTests.deviceFile(10, in: scratch)
+        let unsent = try scratch.write("unsent.txt", "old\n")
+        let r = try InProcess.apnsctl(Self.arguments(mock, ["--devices", file, "--unsent", unsent]))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: unsent))
+        #expect(r.lines.last == "sent 10: 10 accepted")
+    }
+
+    /// A path that could never be written is refused before anything is sent; broadcast has no devices to list.
+    @Test func unusablePathsAndBroadcastAreRefusedFirst() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let token = DeviceListStreamingTests.token(1)
+        let missing = try InProcess.apnsctl(
+            Self.arguments(mock, ["-d", token, "--unsent", scratch.file("no/such/dir/unsent.txt")]))
+        #expect(missing.status == 73, "\(missing.stderr)")
+        let directory = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", scratch.path]))
+        #expect(directory.status == 73, "\(directory.stderr)")
+        #expect(mock.receiptsPerDevice().isEmpty)
+        let broadcast = try InProcess.apnsctl(
+            Self.arguments(mock, ["--channel", "dHN0LTEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=", "--unsent", scratch.file("u")]))
+        #expect(broadcast.status == 64 && broadcast.stderr.contains("--unsent"), "\(broadcast.stderr)")
+    }
+}
