@@ -175,7 +175,8 @@ struct DoctorProbe {
         case .failed(let failure):
             let hint: String? =
                 switch failure {
-                case .timeout: "the server took the probe but did not answer; raise \(timeoutText), or check --endpoint"
+                case .timeout, .unknownOutcome(.timeout):
+                    "the server took the probe but did not answer; raise \(timeoutText), or check --endpoint"
                 default: nil
                 }
             return .fail("auth", env, .network, "no answer to the probe: " + failure.description, hint: hint)

@@ -145,7 +145,10 @@ import Testing
         #expect(r.lines.count == 2)
         #expect(
             r.lines.allSatisfy {
-                $0.contains("\"status\":null") && $0.contains("\"error\":\"no answer from the server within 2 s")
+                // Written whole, then no answer within --timeout: APNs may have delivered them (CLI.md).
+                $0.contains("\"status\":null")
+                    && $0.contains("\"error\":\"unknown: no answer within 2 s; APNs may have delivered it")
+                    && $0.contains("\"delivery\":\"unknown\"")
             })
         #expect(r.stderr.contains("error: no device got an answer"))
     }

@@ -29,7 +29,8 @@ enum TransportProblem: Sendable {
             // Devices that failed for different causes: each cause with its count (CLI.md).
             let causes =
                 summary.causes.count > 1
-                ? summary.causes.map { "\($0.count) \($0.failure.message)" }.joined(separator: "; ")
+                ? summary.causes.map { "\($0.count) \(noun)\($0.count == 1 ? "" : "s"): \($0.failure.message)" }
+                    .joined(separator: "; ")
                 : summary.failure?.message ?? "the connection failed"
             var message = "\(what): \(causes)"
             if summary.unknown > 0 {

@@ -119,7 +119,7 @@ final class SendOutput {
             return paint("rejected", green: false, colour) + PrintableText.escapingControls(line)
         case .failed:
             let line =
-                "  ---  \(device)  \(r.failure?.message ?? "no answer")"
+                "  ---  \(device)  \(failureText(r))"
                 + (r.apnsRequestID.map { "  apns-request-id=\($0)" } ?? "")
                 + (r.badDeviceTokenIn.map { "  (\($0.rawValue) had answered BadDeviceToken)" } ?? "")
                 + attemptsNote(r)
@@ -152,6 +152,14 @@ final class SendOutput {
     /// HTML error page) is only in `body`, never in `meaning`.
     static func notFromAPNs(_ r: PushResult) -> String {
         "\(r.status ?? 0) from a proxy or load balancer, not APNs"
+    }
+
+    /// Why a device got no answer. One whose request never left because `--timeout` expired on others says so: "no
+    /// answer within N s" alone would claim it was waited for (a failure to connect already says nothing was sent).
+    static func failureText(_ r: PushResult) -> String {
+        let message = r.failure?.message ?? "no answer"
+        guard !r.wasSent, case .timeout? = r.failure else { return message }
+        return "never sent: " + message
     }
 
     /// ` (sent 3 times)` for a device whose request went out more than once, else empty.
@@ -209,7 +217,7 @@ final class SendOutput {
             w.raw(Array(String(r.attempts).utf8))
         }
         if r.outcome == .failed {
-            w.field("error", r.failure?.message ?? "no answer")
+            w.field("error", failureText(r))
             if r.failure?.isUnknownOutcome == true { w.field("delivery", "unknown") }
         }
         if r.outcome == .rejected {
