@@ -124,7 +124,7 @@ public final class DeviceFile {
     public func makeSource() throws(Problem) -> DeviceSource {
         if let stream { return stream }
         do { try input.rewind() } catch { throw .file(error) }
-        repeats?.startPass()
+        repeats?.replayCheckedLines()
         return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
     }
 
@@ -145,7 +145,7 @@ public final class DeviceFile {
         var bad: [BadLine] = []
         var more = 0
         var tokens = 0
-        repeats?.startPass()
+        repeats?.startPass(checking: true)
         while let line = reader.next() {
             switch Self.parse(line, number: reader.lineNumber, names: names) {
             case .skip: continue
@@ -163,6 +163,7 @@ public final class DeviceFile {
                 }
             }
         }
+        repeats?.finishCheck()
         if !bad.isEmpty {
             guard skipsInvalid else { throw .badLines(file: displayName, lines: bad, more: more) }
             skippedInFile = .badLines(file: displayName, lines: bad, more: more)

@@ -2,8 +2,8 @@ import APNSCore
 
 /// Repeated tokens across `-d` and the lines of `--devices` (CLI.md: a token reached twice, in any mix, is sent
 /// once, and one warning says how many repeats were skipped and where the first was). The `-d` tokens (already
-/// distinct) are seen first; a list's lines after them. Shared by the pass that checks a file and the pass that
-/// sends it, each starting afresh with `startPass()`.
+/// distinct) are seen first; a list's lines after them. A regular file's check finds its repeated lines and frees
+/// the set before anything is sent, so the pass that sends it skips those lines by number.
 public final class DeviceRepeats {
     private let flagTokens: [DeviceToken]
     private var seen = SeenDeviceTokens()
@@ -18,18 +18,45 @@ public final class DeviceRepeats {
         startPass()
     }
 
-    /// Forgets the lines of an earlier pass over the list; the `-d` tokens stay seen.
-    public func startPass() {
+    /// After a regular file was checked: the lines that repeat a token, in order, so that the pass that sends it
+    /// skips them without keeping the set of tokens (it is freed before anything is sent).
+    private var knownLines: [Int]? = nil
+    private var recordedLines: [Int] = []
+    private var nextKnown = 0
+    private var recording = false
+
+    /// Forgets the lines of an earlier pass over the list; the `-d` tokens stay seen. `checking`: the pass checks a
+    /// regular file, whose repeated lines are kept for `finishCheck`.
+    public func startPass(checking: Bool = false) {
         seen.removeAll()
         count = 0
         first = nil
+        knownLines = nil
+        recordedLines = []
+        recording = checking
         for (i, token) in flagTokens.enumerated() { _ = seen.insert(token, at: UInt32(clamping: i + 1)) }
     }
 
+    /// Ends the pass that checked a regular file: its repeats are kept as line numbers, and the set is freed.
+    func finishCheck() {
+        knownLines = recordedLines
+        recordedLines = []
+        recording = false
+        seen.removeAll()
+    }
+
+    /// Starts a pass over a file already checked: its repeats are the lines `finishCheck` kept.
+    func replayCheckedLines() { nextKnown = 0 }
+
     /// Whether `token`, on line `line` of the list, was seen before (it is then counted, not sent).
     func isRepeat(_ token: DeviceToken, line: Int) -> Bool {
+        if let knownLines {
+            while nextKnown < knownLines.count && knownLines[nextKnown] < line { nextKnown += 1 }
+            return nextKnown < knownLines.count && knownLines[nextKnown] == line
+        }
         guard let earlier = seen.insert(token, at: UInt32(clamping: flagTokens.count + line)) else { return false }
         count += 1
+        if recording { recordedLines.append(line) }
         if first == nil { first = (line, earlier) }
         return true
     }

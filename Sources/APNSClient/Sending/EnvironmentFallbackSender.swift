@@ -48,6 +48,7 @@ public final class EnvironmentFallbackSender {
             }
         }
         summary.connections = firstSummary.connections
+        summary.resendsUnknown = firstSummary.resendsUnknown
         summary.failure = firstSummary.failure
         summary.interruptedBy = firstSummary.interruptedBy
         /// The first run's answer is final for every held-back device the second run did not answer.

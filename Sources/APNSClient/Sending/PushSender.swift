@@ -217,6 +217,7 @@ public final class PushSender {
                 interrupts?.owedResults = 0
                 leftUnsent = machine.leftUnsent
                 summary.failure = machine.firstFailure
+                summary.resendsUnknown = configuration.resendUnknown
                 summary.interruptedBy = machine.interruptedBy
                 return summary
             }

@@ -19,6 +19,8 @@ public struct SendSummary: Sendable, Equatable {
     public var notSent = 0
     /// Of `failed`: targets whose request never left (a run that gave up or timed out fails the rest of the batch).
     public var failedUnsent = 0
+    /// Unknown outcomes were sent again (`--resend-unknown`): those still unknown were resent and failed again.
+    public var resendsUnknown = false
     /// Every failure that left targets without an answer, with how many, in first-seen order.
     public var causes: [(failure: TransportFailure, count: Int)] = []
 

@@ -133,7 +133,7 @@ extension APNSCtl {
         @Option(
             name: .customLong("devices"),
             help: ArgumentHelp(
-                "File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped. A file is checked whole first; from a pipe a bad line ends the run there.",
+                "File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped, and a token reached again (here or by -d) is sent once. A file is checked whole first; from a pipe a bad line ends the run there (see --skip-invalid).",
                 valueName: "file"), completion: .file())
         var devicesFile: String?
 

@@ -42,6 +42,7 @@ import Testing
         #expect(lines.allSatisfy { $0.contains("\"delivery\":\"unknown\"") }, "\(lines.first ?? "")")
         #expect(!lines.contains { $0.contains("\"error\":\"cannot connect") }, "never a plain connect failure")
         #expect(run.stderr.contains("20 may have been delivered"), "\(run.stderr)")
+        #expect(!run.stderr.contains("add --resend-unknown"), "it was given: \(run.stderr)")
     }
 
     /// Requests refused by a GOAWAY go out again: their results say how many times (`attempts`, absent when 1).

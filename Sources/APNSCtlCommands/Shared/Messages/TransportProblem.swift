@@ -34,7 +34,13 @@ enum TransportProblem: Sendable {
                 : summary.failure?.message ?? "the connection failed"
             var message = "\(what): \(causes)"
             if summary.unknown > 0 {
-                message += "; \(summary.unknown) may have been delivered: " + TransportFailure.resendAdvice
+                // After --resend-unknown tried and failed, the advice to add it would be wrong.
+                let resent = summary.resendsUnknown
+                message +=
+                    "; \(summary.unknown) may have been delivered: "
+                    + (resent
+                        ? "sending them again failed too; check the app on a test device before sending them once more"
+                        : TransportFailure.resendAdvice)
             }
             return message
         case .noChannelID(let status):
