@@ -132,6 +132,14 @@ public enum CommandRunner {
         return env
     }
 
+    /// The PATH a test's shell runs `script` with: the built apnsctl's directory first when the script calls
+    /// `apnsctl` by name (so one that does not is not counted as starting it, `BinaryStarts`), after `first`.
+    public static func searchPath(for script: String, first: [String] = []) -> String {
+        let bin = URL(fileURLWithPath: apnsctlPath).deletingLastPathComponent().path
+        let system = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return (first + (script.contains("apnsctl") ? [bin] : []) + [system]).joined(separator: ":")
+    }
+
     /// The full path of a program in PATH.
     public static func which(_ name: String) throws -> String {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The page runs in a temporary working directory of its own with a private `HOME` and XDG dirs,
 /// a copy of the repository's `Payloads/`, a private `TMPDIR` (`mktemp -d` leaves nothing behind), `TZ=UTC`,
-/// no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH`, so
+/// no inherited `APNSCTL_*`, stdin `/dev/null` and the built apnsctl first on `PATH` (when a command names it), so
 /// variables and files of one block are there for the next. The page's mock (`apnsctl mock … --port N &`)
 /// is started in the background on a free port, waited for (its `mock.json`, at most 20 s) and killed
 /// when the page ends; the free port replaces N in every command, and N replaces it in the output. A page
@@ -72,9 +72,8 @@ public enum DocExampleRunner {
         }
         let scriptPath = try work.write("page.sh", script)
 
-        let bin = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         var environment = [
-            "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "PATH": CommandRunner.searchPath(for: page.commands.map(\.text).joined(separator: "\n")),
             "HOME": home, "XDG_CONFIG_HOME": home + "/.config", "XDG_CACHE_HOME": home + "/.cache",
             "XDG_STATE_HOME": home + "/.local/state", "XDG_DATA_HOME": home + "/.local/share",
             "TZ": "UTC", "LC_ALL": "C.UTF-8", "COLUMNS": "100", "TMPDIR": work.path + "/tmp",

@@ -10,14 +10,11 @@ public enum PseudoTerminal {
         case expect(String, timeout: Double = 20)
         /// Type `text` (`"\u{03}"` is Ctrl-C, `"\u{1A}"` Ctrl-Z, `"\u{04}"` Ctrl-D).
         case send(String)
-        /// Keep reading for `seconds`.
-        case sleep(Double)
 
         var json: [String: Any] {
             switch self {
             case .expect(let text, let timeout): return ["expect": text, "timeout": timeout]
             case .send(let text): return ["send": text]
-            case .sleep(let seconds): return ["sleep": seconds]
             }
         }
     }

@@ -4,7 +4,7 @@ end-to-end tests of what only a terminal shows (passphrase prompts, Ctrl-C/Ctrl-
 
 Usage: pty-run.py SPEC_JSON
 SPEC: {"argv": [...], "env": {NAME: value, or null to unset}, "columns": 80, "timeout": 60,
-       "steps": [{"expect": "text", "timeout": 20}, {"send": "text"}, {"sleep": 0.2}]}
+       "steps": [{"expect": "text", "timeout": 20}, {"send": "text"}]}
 Prints one JSON object: {"transcript": everything the terminal received, "status": exit status or null,
 "signal": the terminating signal or null, "failed_step": index of a step that timed out or null}.
 Only the standard library: python3 is all the tests need.
@@ -57,10 +57,6 @@ def main():
     for i, step in enumerate(spec.get("steps", [])):
         if "send" in step:
             os.write(fd, step["send"].encode())
-        elif "sleep" in step:
-            end = time.time() + step["sleep"]
-            while time.time() < end and pump(max(0, end - time.time())):
-                pass
         elif "expect" in step:
             want = step["expect"].encode()
             end = min(deadline, time.time() + step.get("timeout", 20))

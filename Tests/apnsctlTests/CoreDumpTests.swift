@@ -56,7 +56,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/limits"), "reads /proc (Linux)"))
     func aSendKilledWithSIGSEGVWhileHoldingAKeyLeavesNoCoreAndIsNotDumpable() throws {
-        let mock = try MockProcess(["--fault-never-answer"])
+        let mock = try InProcessMock(["--fault-never-answer"])
         let work = try TemporaryDirectory(prefix: "core")
         // As another user when root: the kernel then shows "not dumpable" by giving /proc/PID to root.
         let asOther = OtherUser.isAvailable
@@ -88,6 +88,7 @@ import Testing
                 "--no-token-cache", "--timeout", "60",
             ]
         process.currentDirectoryURL = URL(fileURLWithPath: work.path)
+        BinaryStarts.record()
         // The Swift runtime's crash handler would catch a SIGSEGV sent by kill and carry on; without it the
         // kernel's default action (a core file) applies, as for a program built with backtracing off.
         var environment = ProcessInfo.processInfo.environment

@@ -218,7 +218,7 @@ extension APNSCtl {
             try withExtendedLifetime(lock) { () throws(CLIError) in
                 try serve(
                     state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
-                    messages: world.standardError)
+                    in: world)
             }
         }
 
@@ -252,23 +252,36 @@ extension APNSCtl {
         }
 
         /// Runs the mock on a prepared, locked state dir until SIGINT/SIGTERM; the ready lines go to `messages`. Its
-        /// notification log is written to descriptor 1 by the server's own writer thread (never blocking an event loop).
+        /// notification log is written to the world's log descriptor (1 in the binary) by the server's own writer thread
+        /// (never blocking an event loop).
         private func serve(
             state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-            rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream
+            rejections: [String: APNSReason], extraKeyID extraKID: String?, in world: CommandWorld
         ) throws(CLIError) {
+            let messages = world.standardError
             let configuration = try configuration(
                 state: state, environment: env, unregistered: gone, rejections: rejections,
-                extraKeyID: extraKID, logDescriptor: 1)
+                extraKeyID: extraKID, logDescriptor: world.mockRun.logDescriptor)
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
             do { server = try MockServer(configuration: configuration) } catch { throw Self.cliError(error) }
             // A stop that cannot finish in order (a stderr nobody reads, say) still ends within a second,
             // leaving no mock.json that names a dead mock.
-            server.stopOnTerminationSignals { MockReadyFile.remove(state: state) }
+            if world.mockRun.stopsOnProcessSignals {
+                server.stopOnTerminationSignals { MockReadyFile.remove(state: state) }
+            }
             let actualPort: Int
             do { actualPort = try server.start() } catch { throw Self.cliError(error) }
+            if !world.mockRun.stopsOnProcessSignals, let interrupts = world.interrupts() {
+                // Served inside another program (a test): the world's interrupts stop it as the signals would.
+                let watcher = OSThread()
+                _ = watcher.start {
+                    _ = PollSet.wait(for: interrupts.fd, .readable, until: nil)
+                    server.stop()
+                }
+                watcher.detach()
+            }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
             do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch {
                 throw Self.cliError(error, stateDir: state.directory)

@@ -212,21 +212,15 @@ import Testing
     @Test func mockAndMockProfileShareTheStateDirVariable() throws {
         let home = try Home()
         let state = try TemporaryDirectory(prefix: "mock-env")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
-        BinaryStarts.record()
-        process.arguments = ["mock", "--port", "0"]
-        process.environment = ProcessInfo.processInfo.environment.merging(home.environment) { $1 }
-            .merging(["APNSCTL_MOCK_STATE_DIR": state.path]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let mock = try InProcess.Run(
+            ["mock", "--port", "0"],
+            environment: home.environment.merging(["APNSCTL_MOCK_STATE_DIR": state.path]) { $1 })
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            mock.interrupts.deliver(SIGTERM)
+            _ = mock.finish(within: 30)
         }
         let ready = state.file("mock.json")
-        Wait.until(interval: 0.05) { FileManager.default.fileExists(atPath: ready) || !process.isRunning }
+        Wait.until { FileManager.default.fileExists(atPath: ready) || mock.finish(within: 0).status != nil }
         #expect(FileManager.default.fileExists(atPath: ready), "apnsctl mock did not use APNSCTL_MOCK_STATE_DIR")
         let r = try home.run(["config", "show", "mock"], ["APNSCTL_MOCK_STATE_DIR": state.path])
         #expect(r.status == 0, "\(r.stderr)")

@@ -170,15 +170,18 @@ import Testing
 /// as printed, from the repository root, and say nothing they do not mean (no warning from a sample).
 @Suite struct HelpExampleTests {
     @Test func validateHelpSampleExamplesRunClean() throws {
-        let help = try CommandRunner.apnsctl(["validate", "--help"]).stdout
+        let help = try InProcess.apnsctl(["validate", "--help"]).stdout
         let examples = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { $0.hasPrefix("apnsctl validate ") && $0.contains("Payloads/") && !$0.contains("|") }
         #expect(examples.count >= 2, "\(help)")
-        let bin = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         for example in examples {
-            let r = try CommandRunner.run(
-                "/bin/sh", ["-c", example], environment: ["PATH": bin + ":/usr/bin:/bin"],
-                directory: Repository.root)
+            // Run in-process, whose working directory is shared: the sample paths are made absolute (the
+            // examples have no quoting, so words are split on spaces as the shell would).
+            let words = example.split(separator: " ").dropFirst().map {
+                $0.hasPrefix("Payloads/") ? Repository.path(String($0)) : String($0)
+            }
+            #expect(!example.contains("'") && !example.contains("\"") && !example.contains("*"), "\(example)")
+            let r = try InProcess.apnsctl(words, directory: Repository.root)
             #expect(
                 r.status == 0 && !r.stdout.contains("warning") && !r.stderr.contains("warning"),
                 "\(example): exit \(r.status)\n\(r.stdout)\(r.stderr)")
@@ -190,16 +193,16 @@ import Testing
 /// running mock: accepted, exit 0, no warning.
 @Suite struct HelpMockExampleTests {
     @Test func theMockProfileExampleSendsWithoutAWarning() throws {
-        let help = try CommandRunner.apnsctl(["send", "--help"]).stdout
+        let help = try InProcess.apnsctl(["send", "--help"]).stdout
         let example = try #require(
             help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 .first { $0.hasPrefix("apnsctl send -p mock ") }, "\(help)")
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         defer { mock.stop() }
         let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
         let arguments = example.split(separator: " ").dropFirst().map { $0 == "TOKEN" ? token : String($0) }
         let home = try TemporaryDirectory(prefix: "help-mock")
-        let r = try CommandRunner.apnsctl(
+        let r = try InProcess.apnsctl(
             arguments,
             environment: [
                 "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path,

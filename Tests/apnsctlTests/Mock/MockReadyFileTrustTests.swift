@@ -24,7 +24,7 @@ import Testing
 
     @Test(.enabled(if: OtherUser.isAvailable, "needs root to act as a second user"), arguments: Plant.allCases)
     func anotherUsersMockJSONIsRefusedAndNoTokenIsSent(_ plant: Plant) throws {
-        let attackerServer = try MockProcess(keepingLog: true)
+        let attackerServer = try InProcessMock(keepingLog: true)
         let base = try TemporaryDirectory(prefix: "planted-mock-json")
         let other = try OtherUser.area(in: base)
         // Their mock.json: the endpoint and CA of their server, in a file they can copy from.
@@ -72,7 +72,7 @@ import Testing
             problem = "is a symbolic link owned by user"
         }
 
-        let r = try CommandRunner.apnsctl(
+        let r = try InProcess.apnsctl(
             [
                 "send", "-p", "mock", "--auth-key", key, "--team-id", "TEAM123456",
                 "-d", Self.device, "--alert", "hi",
@@ -96,7 +96,7 @@ import Testing
         let state = try TemporaryDirectory(prefix: "fifo-mock-json")
         #expect(mkfifo(state.file("mock.json"), 0o600) == 0)
 
-        let r = try CommandRunner.apnsctl(
+        let r = try InProcess.apnsctl(
             ["config", "show", "mock"], environment: ["APNSCTL_MOCK_STATE_DIR": state.path], timeout: 20)
 
         #expect(!r.timedOut && r.seconds < 5, "waited on the FIFO (\(r.seconds) s)")
@@ -110,12 +110,12 @@ import Testing
     /// A command that does not choose the mock profile never looks at `mock.json`: a FIFO there (which used to
     /// hang every command that reads settings) changes nothing.
     @Test func aFIFOAtMockJSONDoesNotConcernACommandWithoutTheMockProfile() throws {
-        let mock = try MockProcess()
+        let mock = try InProcessMock()
         let state = try TemporaryDirectory(prefix: "fifo-mock-json")
         #expect(mkfifo(state.file("mock.json"), 0o600) == 0)
         let environment = ["APNSCTL_MOCK_STATE_DIR": state.path]
 
-        let send = try CommandRunner.apnsctl(
+        let send = try InProcess.apnsctl(
             [
                 "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                 "--topic", mock.bundleID, "-d", Self.device, "--alert", "hi",
@@ -125,15 +125,15 @@ import Testing
         #expect(send.stdout.hasPrefix("accepted"), "\(send.stdout)")
         #expect(send.stderr.isEmpty, "\(send.stderr)")
 
-        let show = try CommandRunner.apnsctl(["config", "show"], environment: environment, timeout: 20)
+        let show = try InProcess.apnsctl(["config", "show"], environment: environment, timeout: 20)
         #expect(!show.timedOut && show.status == 0, "\(show.stderr)")
     }
 
     /// The mock's own flow still works: the user's mock writes `mock.json` in their state dir, and `-p mock`
     /// reaches it, also through a link of the user's own to that state dir's file.
     @Test func ourOwnMockJSONIsUsedDirectlyAndThroughOurOwnLink() throws {
-        let mock = try MockProcess()
-        let direct = try CommandRunner.apnsctl(
+        let mock = try InProcessMock()
+        let direct = try InProcess.apnsctl(
             ["send", "-p", "mock", "-d", Self.device, "--alert", "hi"],
             environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path], timeout: 20)
         #expect(direct.status == 0, "\(direct.stderr)")
@@ -143,7 +143,7 @@ import Testing
         try FileManager.default.createSymbolicLink(
             atPath: elsewhere.file("mock.json"),
             withDestinationPath: mock.stateDirectory.file("mock.json"))
-        let linked = try CommandRunner.apnsctl(
+        let linked = try InProcess.apnsctl(
             ["send", "-p", "mock", "-d", Self.device, "--alert", "hi"],
             environment: ["APNSCTL_MOCK_STATE_DIR": elsewhere.path], timeout: 20)
         #expect(linked.status == 0, "\(linked.stderr)")

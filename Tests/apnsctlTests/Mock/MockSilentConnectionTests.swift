@@ -41,21 +41,20 @@ struct MockSilentConnectionTests {
     static func median(_ times: [Double]) -> Double { times.sorted()[times.count / 2] }
 
     @Test func threeHundredSilentTCPAndFiftySilentTLSConnectionsDoNotDelayANewClient() throws {
-        let mock = try RunningMock()
+        let mock = try RunningMock(asProcess: true)
         let pid = try #require(mock.ready["pid"] as? Int)
         let port = try #require(Int(mock.endpoint.split(separator: ":").last ?? ""))
+        // What the mock holds with no client at all.
+        let baseline = Self.descriptorCount(pid)
+        #expect(baseline > 0)
         // What a new client costs on this machine right now, before any silent connection: on a loaded
         // machine curl's own handshake can take 100 ms, which is not the mock's delay.
         let alone = try Self.timedCurls(mock, count: 5)
         let aloneMedian = Self.median(alone)
-        // The first curl's connection may still be closing in the mock: the baseline is the lowest count seen
-        // over half a second, not one sample.
-        var baseline = Self.descriptorCount(pid)
-        for _ in 0..<25 {
-            usleep(20_000)
-            baseline = min(baseline, Self.descriptorCount(pid))
-        }
-        #expect(baseline > 0)
+        // The last curl's connection may still be closing in the mock: wait until the count is back.
+        #expect(
+            Wait.until(seconds: 20) { Self.descriptorCount(pid) <= baseline },
+            "the mock still holds the first clients' connections: \(Self.descriptorCount(pid)), baseline \(baseline)")
 
         var silentTCP: [Socket] = []
         for _ in 0..<300 { silentTCP.append(try Socket.connect(host: "127.0.0.1", port: port, timeout: 5)) }
@@ -88,7 +87,7 @@ struct MockSilentConnectionTests {
     }
 
     @Test func connectionsOverTheCapAreClosedWithAWarning() throws {
-        let mock = try RunningMock(arguments: ["--max-connections", "3"])
+        let mock = try RunningMock(arguments: ["--max-connections", "3"], asProcess: true)
         let port = try #require(Int(mock.endpoint.split(separator: ":").last ?? ""))
         var held: [Socket] = []
         for _ in 0..<3 { held.append(try Socket.connect(host: "127.0.0.1", port: port, timeout: 5)) }

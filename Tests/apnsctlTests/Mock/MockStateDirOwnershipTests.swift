@@ -62,7 +62,7 @@ struct MockStateDirOwnershipTests {
         }
         let before = try FileManager.default.contentsOfDirectory(atPath: stateDir).sorted()
 
-        let r = try CommandRunner.apnsctl(["mock", "--port", "0", "--state-dir", stateDir], timeout: 15)
+        let r = try InProcess.apnsctl(["mock", "--port", "0", "--state-dir", stateDir], timeout: 15)
 
         #expect(r.status == 73, "\(r.stderr)")
         #expect(r.errorLines.count == 1, "one error line: \(r.stderr)")
@@ -90,7 +90,7 @@ struct MockStateDirOwnershipTests {
             attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(atPath: stateDir + "/mock.lock", withDestinationPath: victimFile)
 
-        let r = try CommandRunner.apnsctl(["mock", "--port", "0", "--state-dir", stateDir], timeout: 15)
+        let r = try InProcess.apnsctl(["mock", "--port", "0", "--state-dir", stateDir], timeout: 15)
 
         #expect(r.status == 73, "\(r.stderr)")
         #expect(

@@ -68,10 +68,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: record, withIntermediateDirectories: true)
         _ = try directory.write("bin/curl", fakeCurl + "\n", mode: 0o755)
-        let apnsctlDirectory = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         var shellEnvironment = environment.merging(shell) { $1 }
-        shellEnvironment["PATH"] =
-            "\(bin):\(apnsctlDirectory):" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        shellEnvironment["PATH"] = CommandRunner.searchPath(for: block, first: [bin])
         shellEnvironment["FAKE_CURL_RECORD"] = record
         let pasted = try CommandRunner.run(
             "bash", ["--norc", "--noprofile", "-i"], stdin: Array(block.utf8),

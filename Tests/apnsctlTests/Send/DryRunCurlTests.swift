@@ -85,9 +85,8 @@ import Testing
             #expect(script.contains("--cert-type DER") && script.contains("--key-type DER"), "\(script)")
         }
         // The block may call apnsctl by name (for the JWT); the passphrase comes from the same places.
-        let binDir = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         var shellEnvironment = environment
-        shellEnvironment["PATH"] = binDir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        shellEnvironment["PATH"] = CommandRunner.searchPath(for: script)
         let run = try CommandRunner.run(
             "/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
         #expect(run.status == 0, "\(input): \(run.stderr)\n\(script)")

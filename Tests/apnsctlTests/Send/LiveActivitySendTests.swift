@@ -430,11 +430,10 @@ import Testing
         let lines = dry.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let body = try #require(lines.first { $0.hasPrefix(#"{"aps":{"event":"start""#) })
         let script = try #require(DryRunCurlTests.curlPart(dry.stdout))
-        let binDir = URL(fileURLWithPath: CommandRunner.apnsctlPath).deletingLastPathComponent().path
         let run = try CommandRunner.run(
             "/bin/sh", [], stdin: Array(script.utf8),
             environment: [
-                "PATH": binDir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "PATH": CommandRunner.searchPath(for: script),
                 "XDG_CACHE_HOME": mock.scratch.path,
             ])
         #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(run.stdout) \(run.stderr)")

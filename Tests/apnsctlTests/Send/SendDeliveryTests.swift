@@ -286,6 +286,12 @@ struct SendNameResolutionTests {
         #expect(r.seconds < 10, "a refused ::1 must not cost a timeout")
     }
 
+    /// A loopback address of this run's own (127.0.0.0/8 is all loopback): another checkout's suite running the same
+    /// test at the same time binds port 53 on a fixed one first, and its resolver is not this test's.
+    static func loopbackAddress() -> String {
+        "127.\(Int.random(in: 1...254)).\(Int.random(in: 1...254)).\(Int.random(in: 1...254))"
+    }
+
     /// A resolver that never answers: a UDP socket on `address`:53 that answers nothing, named in a private
     /// resolv.conf. Returns the shell script prefix that mounts it, the process holding the socket, and a
     /// file that appears when the first query arrives (the client is then inside its lookup).
@@ -306,7 +312,9 @@ struct SendNameResolutionTests {
         try holder.run()
         // Bound before any query is sent: a query to a port nobody holds fails at once ("Temporary failure"),
         // which is not the silent resolver this is about (python starts slowly on a loaded machine).
-        _ = ready.fileHandleForReading.availableData
+        guard String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready") else {
+            throw TestSupportError("the silent resolver could not bind \(address):53")
+        }
         let conf = try scratch.write("resolv.conf", "nameserver \(address)\noptions timeout:5 attempts:2\n")
         return ("mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\"", conf, holder, queried)
     }
@@ -314,7 +322,7 @@ struct SendNameResolutionTests {
     @Test func aSilentResolverEndsWithinTheTimeout() throws {
         let scratch = try TemporaryDirectory(prefix: "resolver")
         let mock = try InProcessMock()
-        let dns = try silentResolver("127.0.0.9", scratch)
+        let dns = try silentResolver(Self.loopbackAddress(), scratch)
         defer { dns.holder.terminate() }
         let r = try CommandRunner.run(
             "/usr/bin/unshare",
@@ -335,7 +343,7 @@ struct SendNameResolutionTests {
     @Test func ctrlCDuringTheLookupIsAnInterrupt() throws {
         let scratch = try TemporaryDirectory(prefix: "resolver")
         let mock = try InProcessMock()
-        let dns = try silentResolver("127.0.0.10", scratch)
+        let dns = try silentResolver(Self.loopbackAddress(), scratch)
         defer { dns.holder.terminate() }
         let send = try SendInterruptTests.Background(
             [

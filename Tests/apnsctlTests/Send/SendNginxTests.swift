@@ -36,7 +36,9 @@ import Testing
     /// then lets the backend answer. Nothing was answered before the fault, so the devices the backend logged
     /// until then are exactly the ones in flight, however fast or slow the machine: returned as `inFlight`
     /// with the exit status, stdout and stderr.
-    func sendWithFault(_ nginx: NginxProcess, count: Int, extra: [String] = [], _ fault: () throws -> Void) throws
+    func sendWithFault(
+        _ nginx: NginxProcess, count: Int, extra: [String] = [], _ fault: (InProcess.Run) throws -> Void
+    ) throws
         -> (status: Int32, stdout: String, stderr: String, inFlight: Set<String>)
     {
         let scratch = try TemporaryDirectory(prefix: "nginx-devices")
@@ -49,7 +51,7 @@ import Testing
         #expect(
             inFlight.count == window,
             "in flight before any answer: the server's limit, no more: \(nginx.arrivals.count)")
-        try fault()
+        try fault(send)
         nginx.releaseAnswers()
         let (status, _) = send.finish(within: 60)
         #expect(status != nil, "the send did not end within 60 s: \(send.stderr.suffix(400))")
@@ -72,7 +74,7 @@ import Testing
 
     @Test func aWorkerKilledMidBatchLeavesUnknownsAndPushesNothingTwice() throws {
         let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
-        let run = try sendWithFault(nginx, count: 200) { nginx.killWorker() }
+        let run = try sendWithFault(nginx, count: 200) { _ in nginx.killWorker() }
         #expect(run.status == 69, "\(run.stderr.suffix(600))")
         let results = Self.results(run.stdout)
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 }, "one result per device")
@@ -103,7 +105,7 @@ import Testing
 
     @Test func resendUnknownDeliversEveryDeviceAtLeastOnce() throws {
         let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
-        let run = try sendWithFault(nginx, count: 200, extra: ["--resend-unknown"]) { nginx.killWorker() }
+        let run = try sendWithFault(nginx, count: 200, extra: ["--resend-unknown"]) { _ in nginx.killWorker() }
         #expect(run.status == 0, "\(run.stderr.suffix(600))")
         let results = Self.results(run.stdout)
         #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
@@ -153,15 +155,20 @@ import Testing
         #expect(!text.stdout.contains("\n<"), "the page is one escaped line")
     }
 
-    /// A crash, then the server back 0.7 s later, and a fast stop followed at once by a new server on the
-    /// same port: the backoff bridges both; only the requests in flight at the crash are unknown.
-    @Test(arguments: ["crash and restart 0.7 s later", "stop and start at once"])
+    /// A crash, then the server back once the sender found it away (a reconnect refused), and a fast stop
+    /// followed at once by a new server on the same port: the backoff bridges both; only the requests in flight
+    /// at the crash are unknown.
+    @Test(arguments: ["crash and restart after a refused reconnect", "stop and start at once"])
     func aRestartIsBridgedByTheBackoff(_ how: String) throws {
         let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
-        let run = try sendWithFault(nginx, count: 200) {
-            if how.hasPrefix("crash") {
+        let crash = how.hasPrefix("crash")
+        // -v says when a reconnect failed: the moment the server has been seen away.
+        let run = try sendWithFault(nginx, count: 200, extra: crash ? ["-v"] : []) { send in
+            if crash {
                 nginx.crash()
-                usleep(700_000)  // how long the server is away, not a wait for something to happen
+                #expect(
+                    send.wait(seconds: 20) { send.stderr.contains("* connection failed: ") },
+                    "no reconnect was refused: \(send.stderr.suffix(400))")
             } else {
                 nginx.stop()
             }

@@ -33,21 +33,26 @@ enum InProcess {
         private let done = DispatchSemaphore(value: 0)
         private let start = Date()
 
+        /// `mockLog`: where a `mock` run writes its notification log (its standard output in the binary).
         init(
-            _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil
+            _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
+            mockLog: Int32? = nil
         ) throws {
             let variables = CommandRunner.commandEnvironment(environment)
             interrupts = try DeliveredInterrupts()
             input = try InputDescriptor(stdin)
             test = TestWorld(
                 variables: variables, home: InProcess.homeDirectory(variables), stdout: .file, stderr: .file,
-                standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts)
+                standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts,
+                mockLog: mockLog)
             ProcessSignals.ignoreBrokenPipe()
             let world = test.world
             let status = self.status
             let done = self.done
             Thread.detachNewThread {
-                status.withLock { $0 = APNSCtl.execute(arguments, in: world) }
+                // Run outside the lock: `finish` reads the status while the command runs.
+                let code = APNSCtl.execute(arguments, in: world)
+                status.withLock { $0 = code }
                 done.signal()
             }
         }

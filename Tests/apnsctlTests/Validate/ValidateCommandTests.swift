@@ -3,7 +3,10 @@ import APNSTestSupport
 import Foundation
 import Testing
 
-/// `apnsctl validate` end to end: the built binary, its exit codes, text lines and JSON Lines.
+@testable import APNSCtlCommands
+
+/// `apnsctl validate` end to end: its exit codes, text lines and JSON Lines (in-process; the built binary where
+/// the process's own standard input is the subject).
 @Suite struct ValidateCommandTests {
     /// Standard input that cannot be read (here a directory, as `< dir` gives it) is exit 66 saying why, for
     /// `validate -` and `send -` alike, not an empty payload (65).
@@ -12,11 +15,16 @@ import Testing
         let credentials = try TestCredentials()
         let token = String(repeating: "ab", count: 32)
         for command in [["validate", "-"], ["send", "-", "--dry-run", "--cert", credentials.pushFile, "-d", token]] {
-            let r = try CommandRunner.run(
-                "/bin/sh", ["-c", "exec \"$0\" \"$@\" < \"\(dir.path)\"", CommandRunner.apnsctlPath] + command)
-            #expect(r.status == 66, "\(command): \(r.stderr)")
-            #expect(r.stderr.contains("error: -: cannot read: Is a directory"), "\(command): \(r.stderr)")
-            #expect(!r.stderr.contains("empty"), "\(command): \(r.stderr)")
+            // In-process, the world's standard input a descriptor of the directory, as `< dir` opens it.
+            let input = open(dir.path, O_RDONLY | O_CLOEXEC)
+            try #require(input >= 0)
+            defer { close(input) }
+            let world = TestWorld(home: dir.path, standardInput: input, clock: .system)
+            let status = world.run(command)
+            let stderr = world.stderr.text
+            #expect(status == 66, "\(command): \(stderr)")
+            #expect(stderr.contains("error: -: cannot read: Is a directory"), "\(command): \(stderr)")
+            #expect(!stderr.contains("empty"), "\(command): \(stderr)")
         }
     }
 

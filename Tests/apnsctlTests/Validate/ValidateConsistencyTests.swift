@@ -77,9 +77,12 @@ import Testing
     @Test func helpExampleExitsZeroOnTheSamples() throws {
         let help = try InProcess.apnsctl(["validate", "--help"])
         #expect(help.stdout.contains("apnsctl validate Payloads/alert.json Payloads/badge.json Payloads/demo.apns"))
-        let r = try CommandRunner.run(
-            "/bin/sh", ["-c", "\"$0\" validate Payloads/*.json Payloads/*.apns", CommandRunner.apnsctlPath],
-            directory: Repository.root)
+        // The shell's expansion, in-process with absolute paths (the process's working directory is shared).
+        let names = try FileManager.default.contentsOfDirectory(atPath: Repository.path("Payloads"))
+        let samples =
+            (names.filter { $0.hasSuffix(".json") }.sorted() + names.filter { $0.hasSuffix(".apns") }.sorted())
+            .map { Repository.path("Payloads/" + $0) }
+        let r = try InProcess.apnsctl(["validate"] + samples)
         #expect(r.status == 0, "\(r.stdout)")
         #expect(
             r.stdout.contains("Payloads/mdm.json: ok (") && r.stdout.contains("Payloads/liveactivity-update.json: ok (")

@@ -26,6 +26,9 @@ struct CommandWorld: Sendable {
     var interrupts: @Sendable () -> (any InterruptSource)?
     /// Where the user is asked (passphrases, passwords, confirmations).
     var terminal: CommandTerminal
+    /// How `mock` is stopped and where its notification log goes: in the binary, this process's SIGINT/SIGTERM
+    /// and descriptor 1; in a test serving it in-process, the world's interrupts and a descriptor of the test's.
+    var mockRun = MockRun.process
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
@@ -82,4 +85,15 @@ struct StreamFacts: Sendable {
     static let process = StreamFacts(
         isTerminal: { Environment.isTerminal($0) },
         isRegularFileOrNull: { Environment.isRegularFileOrNull($0) })
+}
+
+/// How a running `mock` meets the outside: what stops it, and where its notification log is written.
+struct MockRun: Sendable {
+    /// True: this process's SIGINT/SIGTERM stop it (within a second, whatever it waits on); false: the world's
+    /// interrupts do.
+    var stopsOnProcessSignals: Bool
+    /// The notification log's descriptor; nil for none.
+    var logDescriptor: Int32?
+
+    static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1)
 }
