@@ -20,6 +20,9 @@ public struct JSONValue: Sendable {
     public let end: Int
     /// Members of an object read with a `JSONMemberFilter` that were `.listed` past its limit: counted, not kept.
     public internal(set) var unlistedMembers = 0
+    /// For a string the checking parse cut (`JSONReader.keptTextLimit`): its whole length in UTF-8 bytes, while
+    /// `string` holds only its start. Nil for a string kept whole and for other kinds.
+    public internal(set) var cutLength: Int? = nil
 
     /// Makes a value; the reader is the usual source, tests build them directly.
     public init(kind: Kind, start: Int, end: Int) {
@@ -46,6 +49,16 @@ public struct JSONValue: Sendable {
         return nil
     }
 
+    /// The decoded text of a string kept whole, nil for a cut string and other kinds: what a rule compares or
+    /// converts, since the start of a cut string is not its value.
+    public var wholeString: String? { cutLength == nil ? string : nil }
+
+    /// The text of a string as messages quote it: whole when kept whole, else its start shortened (`shortened`).
+    public var shownString: String? {
+        guard let string else { return nil }
+        return cutLength == nil ? string : Self.shortened(string)
+    }
+
     /// The number, nil for other kinds (`true` is not a number).
     public var number: JSONNumber? {
         if case .number(let n) = kind { return n }
@@ -68,7 +81,7 @@ public struct JSONValue: Sendable {
     /// The last member named `key`, with its key position, nil when absent or not an object.
     public func member(_ key: String) -> JSONMember? {
         guard let members else { return nil }
-        return members.last { $0.key.utf8.elementsEqual(key.utf8) }
+        return members.last { $0.keyCutLength == nil && $0.key.utf8.elementsEqual(key.utf8) }
     }
 
     /// The kind's name as messages use it: `object`, `array`, `string`, `number`, `boolean`, `null`.
@@ -90,13 +103,17 @@ public struct JSONValue: Sendable {
         case .object: return "object"
         case .array: return "array"
         case .string(let s):
-            let shown =
-                s.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(s.unicodeScalars.prefix(37))) + "..." : s
-            return "string " + JSONWriter.quoted(shown)
+            let shown = s.unicodeScalars.count > 40 ? Self.shortened(s) : s
+            return "string " + JSONWriter.quoted(shown) + (cutLength.map { " (\($0) bytes)" } ?? "")
         case .number(let n): return "number " + n.literal
         case .bool(let b): return "boolean \(b)"
         case .null: return "null"
         }
+    }
+
+    /// The first 37 characters of `text` and "...": how messages show a long string or a cut key.
+    public static func shortened(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(37))) + "..."
     }
 }
 
@@ -108,13 +125,20 @@ public struct JSONMember: Sendable {
     public let keyStart: Int
     /// The value.
     public let value: JSONValue
+    /// For a key the checking parse cut (`JSONReader.keptTextLimit`): its whole length in UTF-8 bytes, while
+    /// `key` holds only its start (so it equals no known key). Nil when `key` is all of it.
+    public let keyCutLength: Int?
 
     /// Makes a member; the reader is the usual source.
-    public init(key: String, keyStart: Int, value: JSONValue) {
+    public init(key: String, keyStart: Int, value: JSONValue, keyCutLength: Int? = nil) {
         self.key = key
         self.keyStart = keyStart
         self.value = value
+        self.keyCutLength = keyCutLength
     }
+
+    /// The key as messages and paths show it: whole, or the start of a cut key shortened.
+    public var shownKey: String { keyCutLength == nil ? key : JSONValue.shortened(key) }
 }
 
 /// A JSON number kept as its literal text, so `1`, `1.0` and `1e0` stay distinguishable
