@@ -168,19 +168,21 @@ struct JSONParser {
                     value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
                 } else {
                     // A top-level array's elements are never read by the rules: with a filter they are only checked.
-                    var keeps = stack.last.map { $0.keepsValue } ?? (isObject || rootFilter == nil)
-                    let filter = stack.last.map { $0.isObject ? $0.valueFilter : nil } ?? rootFilter
+                    var keeps = stack.isEmpty ? isObject || rootFilter == nil : stack[stack.count - 1].keepsValue
+                    let filter =
+                        stack.isEmpty
+                        ? rootFilter : stack[stack.count - 1].isObject ? stack[stack.count - 1].valueFilter : nil
                     if !isObject, let filter, !filter.keepsElements { keeps = false }
                     stack.append(OpenContainer(start: start, isObject: isObject, keeps: keeps, filter: filter))
                     if isObject { try beginMember(of: &stack, after: "'{'") }
                     continue readValue
                 }
             case UInt8(ascii: "\""):
-                let read = try readString(keeping: stack.last?.keepsValue ?? true)
+                let read = try readString(keeping: keepsValue(in: stack))
                 value = JSONValue(kind: .string(read.text), start: start, end: index)
                 value.cutLength = read.cutLength
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let keep = stack.last?.keepsValue ?? true
+                let keep = keepsValue(in: stack)
                 value = JSONValue(kind: .number(try parseNumber(keeping: keep)), start: start, end: index)
             default:
                 value = try parseLiteral()
@@ -249,6 +251,12 @@ struct JSONParser {
                 at: index, "unexpected \(found(index)) after the JSON value; a payload holds exactly one JSON object")
         }
         return value
+    }
+
+    /// Whether the value being read is kept: read through the stack in place, since `stack.last` would copy the
+    /// whole container (a retain and release of each of its arrays, for every value of the document).
+    private func keepsValue(in stack: [OpenContainer]) -> Bool {
+        stack.isEmpty || stack[stack.count - 1].keepsValue
     }
 
     /// `a.b[2].key`: the path of the key being read in the innermost open object, as validation messages print it.
