@@ -70,4 +70,26 @@ import Testing
         #expect(root.members?.count == 200)
         #expect(duplicates.count == 200)
     }
+
+    @Test func aLongNumberIsCutToItsStartWithItsValue() throws {
+        let zeros = String(repeating: "0", count: limit)
+        let cases: [(String, Double)] = [
+            ("1" + zeros, .infinity), ("-1" + zeros, -.infinity), ("0." + zeros + "1", 0),
+            ("1764151200." + zeros + "7", 1_764_151_200),
+            ("-1." + String(repeating: "2", count: limit) + "e-5", -1.2222222222222222e-5),
+            ("1" + zeros + "e-" + String(limit), 1), ("12" + zeros + "E-" + String(limit + 1), 1.2),
+        ]
+        for (literal, value) in cases {
+            let (root, _) = try collapsed("[\(literal)]")
+            let number = try #require(root.elements?.first?.number)
+            #expect(number.doubleValue == value, "\(literal.prefix(20))")
+            #expect(number.cutValue != nil && number.intValue == nil && !number.isIntegerOne)
+            #expect(number.literal == String(literal.prefix(37)) + "...")
+            #expect(JSONNumber(reading: Array(literal.utf8)[...]) == number)
+            // The plain reader keeps the literal.
+            #expect(try JSONReader.parse(Array("[\(literal)]".utf8)).elements?.first?.number?.literal == literal)
+        }
+        let (short, _) = try collapsed("[1" + String(repeating: "0", count: limit - 1) + "]")
+        #expect(short.elements?.first?.number?.cutValue == nil)
+    }
 }

@@ -400,7 +400,7 @@ struct JSONParser {
     }
 
     /// Reads a number per RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; with `keeping`
-    /// false its literal is left empty (a value nothing reads).
+    /// false its literal is left empty (a value nothing reads); past the parser's `keptLimit` it is cut.
     mutating func parseNumber(keeping: Bool = true) throws(JSONSyntaxError) -> JSONNumber {
         let start = index
         var isInteger = true
@@ -434,6 +434,9 @@ struct JSONParser {
                 throw fail(at: index, "expected a digit in the exponent, found \(found(index))")
             }
             while let d = peek, isDigit(d) { index += 1 }
+        }
+        if keeping, let keptLimit, index - start > keptLimit {
+            return JSONNumber(cut: bytes[start..<index], isIntegerLiteral: isInteger)
         }
         return JSONNumber(
             literal: keeping ? String(decoding: bytes[start..<index], as: UTF8.self) : "", isIntegerLiteral: isInteger)

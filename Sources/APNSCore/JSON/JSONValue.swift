@@ -144,10 +144,14 @@ public struct JSONMember: Sendable {
 /// A JSON number kept as its literal text, so `1`, `1.0` and `1e0` stay distinguishable
 /// (APNs rules want the integer `1`, and a badge of `1.5` must be reported as written).
 public struct JSONNumber: Sendable, Equatable {
-    /// The number exactly as written in the source.
+    /// The number exactly as written in the source; for a literal the checking parse cut (`cutValue`), its
+    /// start shortened, as messages show it.
     public let literal: String
     /// True when the literal has no fraction and no exponent (`5`, `-3`), whatever its size.
     public let isIntegerLiteral: Bool
+    /// For a literal longer than `JSONReader.keptTextLimit` read by the checking parse: its value, read from all
+    /// of it. Nil when `literal` is all of it.
+    public private(set) var cutValue: Double? = nil
 
     /// Wraps a literal the reader has already checked against RFC 8259's number grammar.
     public init(literal: String, isIntegerLiteral: Bool) {
@@ -155,12 +159,51 @@ public struct JSONNumber: Sendable, Equatable {
         self.isIntegerLiteral = isIntegerLiteral
     }
 
+    /// A checked literal too long to keep (`JSONReader.keptTextLimit`): its start for messages and its value,
+    /// from at most 40 significant digits and the decimal exponent, so no copy of it is made.
+    init(cut text: ArraySlice<UInt8>, isIntegerLiteral: Bool) {
+        literal = JSONValue.shortened(String(decoding: text.prefix(64), as: UTF8.self))
+        self.isIntegerLiteral = isIntegerLiteral
+        var (digits, scale, exponent) = ("", 0, 0)
+        var (afterPoint, inExponent, exponentSign) = (false, false, 1)
+        for b in text {
+            switch b {
+            case UInt8(ascii: "."): afterPoint = true
+            case UInt8(ascii: "e"), UInt8(ascii: "E"): inExponent = true
+            case UInt8(ascii: "-") where inExponent: exponentSign = -1
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where inExponent:
+                exponent = min(exponent * 10 + Int(b - UInt8(ascii: "0")), 1 << 40)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                if digits.isEmpty && b == UInt8(ascii: "0") {
+                    if afterPoint { scale -= 1 }
+                } else if digits.utf8.count < 40 {
+                    digits.append(Character(Unicode.Scalar(b)))
+                    if afterPoint { scale -= 1 }
+                } else if !afterPoint {
+                    scale += 1
+                }
+            default: break
+            }
+        }
+        let sign = text.first == UInt8(ascii: "-") ? "-" : ""
+        cutValue = Double("\(sign)\(digits.isEmpty ? "0" : digits)e\(scale + exponentSign * exponent)") ?? .nan
+    }
+
+    /// The checked literal `text` as the checking parse keeps it: whole, or cut past `JSONReader.keptTextLimit`.
+    init(reading text: ArraySlice<UInt8>) {
+        let isInteger = !text.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+        self =
+            text.count > JSONReader.keptTextLimit
+            ? JSONNumber(cut: text, isIntegerLiteral: isInteger)
+            : JSONNumber(literal: String(decoding: text, as: UTF8.self), isIntegerLiteral: isInteger)
+    }
+
     /// The value of an integer literal that fits an `Int`; nil for `1.0`, `1e2` or a huge integer.
-    public var intValue: Int? { isIntegerLiteral ? Int(literal) : nil }
+    public var intValue: Int? { isIntegerLiteral && cutValue == nil ? Int(literal) : nil }
 
     /// The value as a Double (huge literals become infinity, never a trap).
-    public var doubleValue: Double { Double(literal) ?? .nan }
+    public var doubleValue: Double { cutValue ?? Double(literal) ?? .nan }
 
     /// Whether the literal is exactly the integer `1` (what `content-available` needs).
-    public var isIntegerOne: Bool { literal == "1" }
+    public var isIntegerOne: Bool { literal == "1" && cutValue == nil }
 }

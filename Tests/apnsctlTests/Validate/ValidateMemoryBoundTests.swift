@@ -211,6 +211,19 @@ import Testing
                 #": warning: aps.content-state.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: 1764151200 looks like a UNIX time;"#
             ]),
         HugeText(
+            name: "aps.badge number", prefix: #"{"aps":{"alert":"hi","badge":"#, fill: "1", suffix: "}}",
+            lines: [
+                #": error: aps.badge: badge 1111111111111111111111111111111111111... is too large; use a count the app can show"#
+            ]),
+        HugeText(name: "mdm number", prefix: #"{"aps":{"alert":"hi"},"mdm":"#, fill: "1", suffix: "}", lines: []),
+        HugeText(
+            name: "content-state number",
+            prefix: #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200."#, fill: "0",
+            suffix: "}}}",
+            lines: [
+                #": warning: aps.content-state.at: 1764151200.00000000000000000000000000... looks like a UNIX time;"#
+            ]),
+        HugeText(
             name: "aps key of escapes", prefix: #"{"aps":{"alert":"hi",""#, fill: #"\u0078"#, suffix: #"":1}}"#,
             lines: [
                 #": warning: aps.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: unknown aps key "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." is ignored by APNs; put custom data beside "aps", at the top level"#
@@ -220,7 +233,7 @@ import Testing
     /// Of one huge string or key the rules keep the start (`JSONReader.keptTextLimit`). Decoded whole it took
     /// 137 MB (`aps.alert`, `mdm`, a top-level key, `badge`), 148 MB (a key of escapes), 260 MB
     /// (`input-push-channel`, `url-args`), 266 MB (`aps.event`: "did you mean" folded it), 297 MB (a key of `é`)
-    /// and 445 MB (an `aps` or `content-state` key: quoted whole). Each is
+    /// and 445 MB (an `aps` or `content-state` key: quoted whole); a number literal 137 MB, 260 MB when quoted. Each is
     /// reported as before, the huge text shortened, and no line is long. One at a time: each holds 60 MiB here too.
     @Test(.serialized, arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText) throws {
         let bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
