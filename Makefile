@@ -5,6 +5,10 @@ CONFIG  ?= debug
 BIN      = .build/$(CONFIG)/apnsctl
 RELEASE  = .build/release/apnsctl
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath
+# Generic types by their metadata accessors, not by demangling their names at run time: demangling checks each
+# type's generic requirements with conformance lookups, a scan of every conformance record in the static binary
+# (an eighth of one send's instructions, most of it building the argument parser's option tables).
+RELEASE_FLAGS += -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The one version is APNSCtlVersion.current in Sources/APNSCtlCommands/APNSCtl.swift; file names and the package use it.
 VERSION := $(shell scripts/version.sh)
 

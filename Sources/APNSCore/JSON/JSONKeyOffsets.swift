@@ -8,13 +8,13 @@ struct JSONKeyOffsets {
     private var slots: [UInt32] = []
     private var count = 0
 
-    /// Where the first copy of `key` (whose quote is at `keyStart`) starts; nil when it is new, which records it.
-    /// The parser's source must be shorter than 4 GiB (`JSONReader.parseCollapsingDuplicates` checks).
-    mutating func firstStart(of key: String, at keyStart: Int, in parser: JSONParser) -> Int? {
+    /// Where the first copy of the key whose quote is at `keyStart` starts; nil when it is new, which records it.
+    /// Keys are hashed and compared whole in the source, however long (the reader keeps only the start of a
+    /// long one). The parser's source must be shorter than 4 GiB (`JSONReader.parseCollapsingDuplicates` checks).
+    mutating func firstStart(ofKeyAt keyStart: Int, in parser: JSONParser) -> Int? {
         if slots.isEmpty { slots = [UInt32](repeating: 0, count: 8) }
         let layout = Layout(sourceCount: parser.bytes.count)
-        var key = key
-        let hash = key.withUTF8 { Self.hash(UnsafeRawBufferPointer($0)) }
+        let hash = parser.keyHash(at: keyStart)
         let tag = layout.tag(of: hash)
         var mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
@@ -22,7 +22,7 @@ struct JSONKeyOffsets {
             let entry = slots[i]
             if entry >> layout.offsetBits == tag {
                 let stored = Int(entry & layout.offsetMask) - 1
-                if key.withUTF8({ parser.keyBytes(at: stored, equal: UnsafeRawBufferPointer($0)) }) { return stored }
+                if parser.keysEqual(at: stored, keyStart) { return stored }
             }
             i = (i + 1) & mask
         }
@@ -58,7 +58,7 @@ struct JSONKeyOffsets {
             // Placed keys are never moved again and are only ever probed past, so each stays reachable.
             while slots[i] & Layout.pending != 0 {
                 let entry = slots[i] & ~Layout.pending
-                let hash = parser.withKeyBytes(at: Int(entry & layout.offsetMask) - 1) { Self.hash($0) }
+                let hash = parser.keyHash(at: Int(entry & layout.offsetMask) - 1)
                 var p = Int(truncatingIfNeeded: hash) & mask
                 while slots[p] != 0 && slots[p] & Layout.pending == 0 { p = (p + 1) & mask }
                 if p == i {
@@ -81,19 +81,12 @@ struct JSONKeyOffsets {
         let mask = bigger.count - 1
         for entry in slots where entry != 0 {
             let stored = Int(entry & layout.offsetMask) - 1
-            let hash = parser.withKeyBytes(at: stored) { Self.hash($0) }
+            let hash = parser.keyHash(at: stored)
             var i = Int(truncatingIfNeeded: hash) & mask
             while bigger[i] != 0 { i = (i + 1) & mask }
             bigger[i] = entry
         }
         slots = bigger
-    }
-
-    /// A key's hash: Swift's seeded hasher, so no payload can be built to make every key collide.
-    static func hash(_ utf8: UnsafeRawBufferPointer) -> Int {
-        var hasher = Hasher()
-        hasher.combine(bytes: utf8)
-        return hasher.finalize()
     }
 
     /// How a slot splits into offset and hash bits: 27 bits of offset cover the 64 MiB a payload may have,
@@ -117,24 +110,105 @@ struct JSONKeyOffsets {
 }
 
 extension JSONParser {
-    /// Calls `body` with the decoded UTF-8 of the key whose opening quote is at `offset` (a key read before,
-    /// so well-formed): its source bytes when it has no escape, else the key decoded again.
-    func withKeyBytes<R>(at offset: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        var end = offset + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            return bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[(offset + 1)..<end])) }
+    /// Whether the key whose opening quote is at `offset` (a key read before, so well-formed) decodes to exactly
+    /// `utf8`: its source bytes when it has no escape, else decoded as it is compared.
+    func keyBytes(at offset: Int, equal utf8: UnsafeRawBufferPointer) -> Bool {
+        if let end = plainKeyEnd(at: offset) {
+            return end - offset - 1 == utf8.count && bytes[(offset + 1)..<end].elementsEqual(utf8)
         }
-        var again = JSONParser(bytes: bytes)
-        again.index = offset
-        var decoded = (try? again.parseString()) ?? ""
-        return decoded.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        var decoded = JSONKeyBytes(self, keyAt: offset)
+        for b in utf8 where decoded.next() != b { return false }
+        return decoded.next() == nil
     }
 
-    /// Whether the key whose opening quote is at `offset` decodes to exactly `utf8`.
-    func keyBytes(at offset: Int, equal utf8: UnsafeRawBufferPointer) -> Bool {
-        withKeyBytes(at: offset) { stored in
-            stored.count == utf8.count && stored.elementsEqual(utf8)
+    /// The hash of the decoded key whose opening quote is at `offset`: Swift's seeded hasher (no payload can be
+    /// built to make every key collide), fed in pieces of `hashPiece` decoded bytes, so a key with escapes and the
+    /// same key without hash alike, and no key is decoded whole.
+    func keyHash(at offset: Int) -> Int {
+        var hasher = Hasher()
+        if let end = plainKeyEnd(at: offset) {
+            var start = offset + 1
+            bytes.withUnsafeBytes { all in
+                while start < end {
+                    let stop = min(end, start + Self.hashPiece)
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: all[start..<stop]))
+                    start = stop
+                }
+            }
+            return hasher.finalize()
+        }
+        var decoded = JSONKeyBytes(self, keyAt: offset)
+        var piece: [UInt8] = []
+        piece.reserveCapacity(Self.hashPiece)
+        while let b = decoded.next() {
+            piece.append(b)
+            if piece.count == Self.hashPiece {
+                piece.withUnsafeBytes { hasher.combine(bytes: $0) }
+                piece.removeAll(keepingCapacity: true)
+            }
+        }
+        if !piece.isEmpty { piece.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        return hasher.finalize()
+    }
+
+    /// How many decoded bytes `keyHash` hashes at a time.
+    private static let hashPiece = 4096
+
+    /// Whether the keys whose opening quotes are at `a` and `b` decode to the same bytes, compared in the source.
+    func keysEqual(at a: Int, _ b: Int) -> Bool {
+        if let endA = plainKeyEnd(at: a), let endB = plainKeyEnd(at: b) {
+            return endA - a == endB - b && bytes[(a + 1)..<endA].elementsEqual(bytes[(b + 1)..<endB])
+        }
+        var (left, right) = (JSONKeyBytes(self, keyAt: a), JSONKeyBytes(self, keyAt: b))
+        while true {
+            let l = left.next()
+            guard l == right.next() else { return false }
+            if l == nil { return true }
+        }
+    }
+
+    /// Where the closing quote of the key at `offset` is, when the key has no escape (its bytes are its text).
+    private func plainKeyEnd(at offset: Int) -> Int? {
+        var end = offset + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? end : nil
+    }
+}
+
+/// The decoded UTF-8 of a key already read (so well-formed), one byte at a time from the source: two keys with
+/// escapes are compared without decoding either whole.
+struct JSONKeyBytes: IteratorProtocol {
+    private var parser: JSONParser
+    /// The UTF-8 of the escape being handed out, and how much of it was.
+    private var escape: [UInt8] = []
+    private var handed = 0
+
+    init(_ source: JSONParser, keyAt offset: Int) {
+        parser = JSONParser(bytes: source.bytes)
+        parser.index = offset + 1
+    }
+
+    mutating func next() -> UInt8? {
+        if handed < escape.count {
+            handed += 1
+            return escape[handed - 1]
+        }
+        guard parser.index < parser.bytes.count else { return nil }
+        let b = parser.bytes[parser.index]
+        switch b {
+        case UInt8(ascii: "\""):
+            return nil
+        case UInt8(ascii: "\\"):
+            escape.removeAll(keepingCapacity: true)
+            handed = 0
+            do { try parser.parseEscape(into: &escape) } catch {
+                parser.index = parser.bytes.count  // not reached for a key the reader accepted
+                return nil
+            }
+            return next()
+        default:
+            parser.index += 1
+            return b
         }
     }
 }

@@ -20,12 +20,13 @@ enum JSONNumberScan {
         var i = range.lowerBound
         func spell(_ stack: [Frame]) -> String {
             var parser = JSONParser(bytes: source)
+            parser.keptLimit = JSONReader.keptTextLimit
             var out = path
             for frame in stack {
                 switch frame {
                 case .object(let keyStart?):
                     parser.index = keyStart
-                    out += "." + ((try? parser.parseString()) ?? "")
+                    out += "." + ((try? parser.readString()).map(JSONParser.shown) ?? "")
                 case .object(nil): break
                 case .array(let index): out += "[\(index)]"
                 }

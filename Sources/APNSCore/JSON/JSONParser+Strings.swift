@@ -5,22 +5,35 @@ extension JSONParser {
     /// false the string is checked the same way but not decoded (the result is empty), so a value nothing will
     /// read costs no copy of its text however long it is.
     mutating func parseString(keeping: Bool = true) throws(JSONSyntaxError) -> String {
+        try readString(keeping: keeping).text
+    }
+
+    /// `parseString`, keeping at most `keptLimit` decoded bytes (whole characters) when the parser has a limit:
+    /// a longer string is checked to its end but only its start is kept, with its whole length.
+    mutating func readString(keeping: Bool = true) throws(JSONSyntaxError) -> KeptString {
         let open = index
         index += 1
         let contentStart = index
+        let limit = keeping ? keptLimit ?? .max : 0
         // Fast path: plain ASCII without escapes.
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 index += 1
-                return keeping ? String(decoding: bytes[contentStart..<(index - 1)], as: UTF8.self) : ""
+                guard keeping else { return KeptString(text: "") }
+                let length = index - 1 - contentStart
+                let kept = bytes[contentStart..<(contentStart + min(length, limit))]
+                return KeptString(text: String(decoding: kept, as: UTF8.self), cutLength: length > limit ? length : nil)
             }
             if b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
             index += 1
         }
-        var decoded = keeping ? Array(bytes[contentStart..<index]) : []
+        // Bytes are kept while they fit under the limit; once a character does not, none after it is.
+        var decoded = Array(bytes[contentStart..<(contentStart + min(index - contentStart, limit))])
+        var length = index - contentStart
+        var full = length > limit
+        var escape: [UInt8] = []
         while true {
-            if !keeping && decoded.count > 64 { decoded.removeAll(keepingCapacity: true) }
             guard index < bytes.count else {
                 throw fail(at: open, "unterminated string; add the closing '\"'")
             }
@@ -28,21 +41,37 @@ extension JSONParser {
             switch b {
             case UInt8(ascii: "\""):
                 index += 1
-                return keeping ? String(decoding: decoded, as: UTF8.self) : ""
+                guard keeping else { return KeptString(text: "") }
+                return KeptString(text: String(decoding: decoded, as: UTF8.self), cutLength: full ? length : nil)
             case UInt8(ascii: "\\"):
-                try parseEscape(into: &decoded)
+                escape.removeAll(keepingCapacity: true)
+                try parseEscape(into: &escape)
+                keep(escape[...], into: &decoded, length: &length, full: &full, limit: limit)
             case 0..<0x20:
                 throw fail(
                     at: index, "control character \(Self.hex4(UInt32(b))) inside a string; write it as \(escapeHint(b))"
                 )
             case 0x80...:
-                let length = try utf8SequenceLength(at: index)
-                decoded.append(contentsOf: bytes[index..<(index + length)])
-                index += length
+                let sequence = try utf8SequenceLength(at: index)
+                keep(bytes[index..<(index + sequence)], into: &decoded, length: &length, full: &full, limit: limit)
+                index += sequence
             default:
-                decoded.append(b)
+                keep(bytes[index...index], into: &decoded, length: &length, full: &full, limit: limit)
                 index += 1
             }
+        }
+    }
+
+    /// Counts one character's UTF-8 into `length` and appends it to `decoded` unless the string is already
+    /// `full` or it would pass `limit`.
+    private func keep(
+        _ character: ArraySlice<UInt8>, into decoded: inout [UInt8], length: inout Int, full: inout Bool, limit: Int
+    ) {
+        length += character.count
+        if !full && decoded.count + character.count <= limit {
+            decoded.append(contentsOf: character)
+        } else {
+            full = true
         }
     }
 

@@ -8,6 +8,12 @@ public enum JSONReader {
     /// is almost certainly broken or hostile.
     public static let maximumDepth = 512
 
+    /// How many decoded bytes of a string or key the checking parse keeps (`parseCollapsingDuplicates`): a longer
+    /// one is checked to its end but kept as its start and its length (`JSONValue.cutLength`,
+    /// `JSONMember.keyCutLength`), so one huge string costs no copy of it. Longer than any word the rules know
+    /// and any header value they check, so a cut string equals none of them.
+    public static let keptTextLimit = 4096
+
     /// Reads one JSON value that spans all of `bytes` (surrounding whitespace allowed).
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
@@ -16,8 +22,8 @@ public enum JSONReader {
 
     /// `parse` for checking, in memory bounded by the distinct keys: each object keeps only the last copy of a
     /// repeated key (the one parsers use), in the place of the first, and the repeats are recorded in
-    /// `JSONDuplicateKeys` (the first 20 with positions, the rest counted). Not for re-writing the document:
-    /// its objects no longer hold every member.
+    /// `JSONDuplicateKeys` (the first 20 with positions, the rest counted); strings and keys longer than
+    /// `keptTextLimit` are cut. Not for re-writing the document: its objects no longer hold every member.
     ///
     /// With `keepingRootMember`, only the members of a top-level object it says yes to (asked once per distinct
     /// key) are kept, whole; the others, and a top-level array's elements, are read and checked (syntax,
@@ -45,6 +51,7 @@ public enum JSONReader {
             throw parser.fail(at: 0, "larger than 4 GiB; no payload is this big")
         }
         parser.collapsesDuplicates = true
+        parser.keptLimit = JSONReader.keptTextLimit
         parser.rootFilter = filter
         let value = try parser.parseDocument()
         return (value, parser.duplicates)
@@ -71,7 +78,7 @@ private struct OpenContainer {
     /// Elements or members read so far, kept or not: an array's count is the index in a repeated key's path.
     var count = 0
     /// The key whose value is being read, and where it starts (objects only).
-    var key = ""
+    var key = KeptString(text: "")
     var keyStart = 0
     /// Whether the value being read is kept (objects: decided per member).
     var keepsValue = true
@@ -130,6 +137,8 @@ struct JSONParser {
     var duplicates = JSONDuplicateKeys()
     /// Which top-level members to keep (and, through its choices, what of them); nil keeps everything.
     var rootFilter: JSONMemberFilter?
+    /// How many decoded bytes of a string or key are kept (`JSONReader.keptTextLimit`); nil keeps them whole.
+    var keptLimit: Int?
 
     /// A parser at the start of `bytes`.
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -159,18 +168,21 @@ struct JSONParser {
                     value = JSONValue(kind: isObject ? .object([]) : .array([]), start: start, end: index)
                 } else {
                     // A top-level array's elements are never read by the rules: with a filter they are only checked.
-                    var keeps = stack.last.map { $0.keepsValue } ?? (isObject || rootFilter == nil)
-                    let filter = stack.last.map { $0.isObject ? $0.valueFilter : nil } ?? rootFilter
+                    var keeps = stack.isEmpty ? isObject || rootFilter == nil : stack[stack.count - 1].keepsValue
+                    let filter =
+                        stack.isEmpty
+                        ? rootFilter : stack[stack.count - 1].isObject ? stack[stack.count - 1].valueFilter : nil
                     if !isObject, let filter, !filter.keepsElements { keeps = false }
                     stack.append(OpenContainer(start: start, isObject: isObject, keeps: keeps, filter: filter))
                     if isObject { try beginMember(of: &stack, after: "'{'") }
                     continue readValue
                 }
             case UInt8(ascii: "\""):
-                let keep = stack.last?.keepsValue ?? true
-                value = JSONValue(kind: .string(try parseString(keeping: keep)), start: start, end: index)
+                let read = try readString(keeping: keepsValue(in: stack))
+                value = JSONValue(kind: .string(read.text), start: start, end: index)
+                value.cutLength = read.cutLength
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                let keep = stack.last?.keepsValue ?? true
+                let keep = keepsValue(in: stack)
                 value = JSONValue(kind: .number(try parseNumber(keeping: keep)), start: start, end: index)
             default:
                 value = try parseLiteral()
@@ -201,13 +213,14 @@ struct JSONParser {
                     let (key, keyStart) = (stack[top].key, stack[top].keyStart)
                     if stack[top].keepsValue || stack[top].valueShallow {
                         stack[top].add(
-                            JSONMember(key: key, keyStart: keyStart, value: value), collapsing: collapsesDuplicates)
+                            JSONMember(key: key.text, keyStart: keyStart, value: value, keyCutLength: key.cutLength),
+                            collapsing: collapsesDuplicates)
                     }
                     stack[top].count += 1
                     if let firstKeyStart = stack[top].repeatOf {
                         duplicates.record {
                             JSONDuplicateKeys.Occurrence(
-                                path: Self.path(of: key, in: stack), key: key,
+                                path: Self.path(in: stack), key: Self.shown(key),
                                 keyStart: keyStart, firstKeyStart: firstKeyStart)
                         }
                     }
@@ -240,17 +253,28 @@ struct JSONParser {
         return value
     }
 
-    /// `a.b[2].key`: the path of `key` in the innermost open object, as validation messages print it.
-    private static func path(of key: String, in stack: [OpenContainer]) -> String {
+    /// Whether the value being read is kept: read through the stack in place, since `stack.last` would copy the
+    /// whole container (a retain and release of each of its arrays, for every value of the document).
+    private func keepsValue(in stack: [OpenContainer]) -> Bool {
+        stack.isEmpty || stack[stack.count - 1].keepsValue
+    }
+
+    /// `a.b[2].key`: the path of the key being read in the innermost open object, as validation messages print it.
+    private static func path(in stack: [OpenContainer]) -> String {
         var path = ""
-        for container in stack.dropLast() {
+        for container in stack {
             if container.isObject {
-                path += path.isEmpty ? container.key : "." + container.key
+                path += path.isEmpty ? shown(container.key) : "." + shown(container.key)
             } else {
                 path += "[\(container.count)]"
             }
         }
-        return path.isEmpty ? key : path + "." + key
+        return path
+    }
+
+    /// A key as messages show it: whole, or the start of a cut key shortened.
+    static func shown(_ key: KeptString) -> String {
+        key.cutLength == nil ? key.text : JSONValue.shortened(key.text)
     }
 
     /// Reads the next member's key into the innermost open object and decides what becomes of its value: when
@@ -261,7 +285,7 @@ struct JSONParser {
         let (key, keyStart) = try parseKey(after: context)
         (stack[top].key, stack[top].keyStart) = (key, keyStart)
         guard collapsesDuplicates else { return }
-        let first = stack[top].keyOffsets.firstStart(of: key, at: keyStart, in: self)
+        let first = stack[top].keyOffsets.firstStart(ofKeyAt: keyStart, in: self)
         stack[top].repeatOf = first
         (stack[top].valueFilter, stack[top].valueShallow) = (nil, false)
         guard stack[top].keeps else {
@@ -284,7 +308,7 @@ struct JSONParser {
             stack[top].valueFilter = treatment?.filter
             return
         }
-        switch filter.choose(key) {
+        switch filter.choose(key.text) {
         case .keep(let inner):
             stack[top].keepsValue = true
             stack[top].valueFilter = inner
@@ -304,15 +328,17 @@ struct JSONParser {
     }
 
     /// Reads `"key"` and the `:` after it (whitespace already skipped).
-    mutating func parseKey(after context: String) throws(JSONSyntaxError) -> (String, Int) {
+    mutating func parseKey(after context: String) throws(JSONSyntaxError) -> (KeptString, Int) {
         let keyStart = index
         guard peek == UInt8(ascii: "\"") else {
             throw unexpected(at: index, expected: "a string key in double quotes after \(context)")
         }
-        let key = try parseString()
+        let key = try readString()
         skipWhitespace()
         guard peek == UInt8(ascii: ":") else {
-            throw fail(at: index, "expected ':' after the object key \(JSONWriter.quoted(key)), found \(found(index))")
+            let shown = key.text.utf8.count > JSONReader.keptTextLimit ? JSONValue.shortened(key.text) : Self.shown(key)
+            throw fail(
+                at: index, "expected ':' after the object key \(JSONWriter.quoted(shown)), found \(found(index))")
         }
         index += 1
         return (key, keyStart)
@@ -374,7 +400,7 @@ struct JSONParser {
     }
 
     /// Reads a number per RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`; with `keeping`
-    /// false its literal is left empty (a value nothing reads).
+    /// false its literal is left empty (a value nothing reads); past the parser's `keptLimit` it is cut.
     mutating func parseNumber(keeping: Bool = true) throws(JSONSyntaxError) -> JSONNumber {
         let start = index
         var isInteger = true
@@ -408,6 +434,9 @@ struct JSONParser {
                 throw fail(at: index, "expected a digit in the exponent, found \(found(index))")
             }
             while let d = peek, isDigit(d) { index += 1 }
+        }
+        if keeping, let keptLimit, index - start > keptLimit {
+            return JSONNumber(cut: bytes[start..<index], isIntegerLiteral: isInteger)
         }
         return JSONNumber(
             literal: keeping ? String(decoding: bytes[start..<index], as: UTF8.self) : "", isIntegerLiteral: isInteger)

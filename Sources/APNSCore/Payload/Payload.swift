@@ -12,8 +12,17 @@ public struct Payload: Sendable {
     }
     /// How many bytes `body` has.
     public let bodyCount: Int
-    /// The bundle id from a `.apns` file, when it has a string `Simulator Target Bundle`.
-    public let simulatorTargetBundle: String?
+    /// The bundle id from a `.apns` file, when it has a string `Simulator Target Bundle`: read whole from the
+    /// file when the rules' reading kept only its start (`JSONValue.cutLength`), so `send` uses all of it.
+    public var simulatorTargetBundle: String? {
+        guard let (value, file) = targetBundle else { return nil }
+        guard value.cutLength != nil else { return value.string }
+        var parser = JSONParser(bytes: file)
+        parser.index = value.start
+        return try? parser.parseString()
+    }
+    /// The `Simulator Target Bundle` string as read, and the bytes it was read from.
+    private let targetBundle: (value: JSONValue, file: [UInt8])?
     /// Whether the bytes came from a `.apns` file.
     public let isAPNSFile: Bool
     /// The bytes as read. Problems are reported at positions in these, so they match the user's file.
@@ -36,10 +45,10 @@ public struct Payload: Sendable {
         let document = isAPNSFile ? PayloadDocument(reading: bytes) : nil
         self.document = document
         guard let root = document?.root, root.isObject else {
-            (writesBodyWithoutBundle, bodyCount, simulatorTargetBundle) = (false, bytes.count, nil)
+            (writesBodyWithoutBundle, bodyCount, targetBundle) = (false, bytes.count, nil)
             return
         }
-        simulatorTargetBundle = root[Payload.simulatorTargetBundleKey]?.string
+        targetBundle = root[Payload.simulatorTargetBundleKey].flatMap { $0.string == nil ? nil : ($0, bytes) }
         writesBodyWithoutBundle = true
         bodyCount = JSONCompactor.countRemoving(Payload.simulatorTargetBundleKey, fromObject: bytes)
     }
@@ -50,7 +59,7 @@ public struct Payload: Sendable {
         source = body
         bodyCount = body.count
         isAPNSFile = false
-        simulatorTargetBundle = original.simulatorTargetBundle
+        targetBundle = original.targetBundle
         (document, writesBodyWithoutBundle) = (nil, false)
     }
 

@@ -9,8 +9,8 @@ extension PayloadChecker {
             guard let key = APSKey(rawValue: member.key) else {
                 lastUnknown = max(lastUnknown, member.keyStart)
                 warning(
-                    "aps." + member.key, at: member.keyStart,
-                    "unknown aps key \(JSONWriter.quoted(member.key)) is ignored by APNs"
+                    "aps." + member.shownKey, at: member.keyStart,
+                    "unknown aps key \(JSONWriter.quoted(member.shownKey)) is ignored by APNs"
                         + (Suggestion.closest(to: member.key, among: names).map {
                             "; did you mean \(JSONWriter.quoted($0))?"
                         }
@@ -113,7 +113,7 @@ extension PayloadChecker {
     private mutating func checkBadge(_ value: JSONValue, path: String) {
         let base = "badge must be a non-negative integer, found \(value.summary)"
         guard let n = value.number else {
-            if let s = value.string, let i = Int(s), i >= 0 {
+            if let s = value.wholeString, let i = Int(s), i >= 0 {
                 error(path, at: value.start, base + "; write \(i) without quotes")
             } else {
                 error(path, at: value.start, base + "; use a count such as 1, or 0 to remove the badge")
@@ -142,7 +142,7 @@ extension PayloadChecker {
             return
         }
         let fix =
-            value.bool == true || value.string == "1" || value.number?.doubleValue == 1
+            value.bool == true || value.wholeString == "1" || value.number?.doubleValue == 1
             ? "; write 1" : "; use 1 or remove the key"
         error(path, at: value.start, "\(key.rawValue) must be the number 1, found \(value.summary)\(fix)")
     }
@@ -156,8 +156,8 @@ extension PayloadChecker {
 
     /// A key whose value must be one of `allowed`, with "did you mean" for near misses.
     mutating func checkOneOf(_ value: JSONValue, path: String, name: String, allowed: [String]) {
-        if let s = value.string, allowed.contains(s) { return }
-        let mean = value.string.map { Suggestion.didYouMean($0, among: allowed) } ?? ""
+        if let s = value.wholeString, allowed.contains(s) { return }
+        let mean = value.wholeString.map { Suggestion.didYouMean($0, among: allowed) } ?? ""
         error(
             path, at: value.start,
             "\(name) must be one of \(allowed.joined(separator: ", ")), found \(value.summary)\(mean)")
@@ -167,7 +167,7 @@ extension PayloadChecker {
     /// then a count. The elements are walked in the source (`JSONChildScan`): the array is not kept, whatever its size.
     mutating func checkStringArray(_ value: JSONValue, path: String) {
         guard value.elements != nil else {
-            let wrap = value.string != nil ? "; wrap it: [\(JSONWriter.quoted(value.string ?? ""))]" : ""
+            let wrap = value.wholeString.map { "; wrap it: [\(JSONWriter.quoted($0))]" } ?? ""
             error(
                 path, at: value.start,
                 "\(lastComponent(path)) must be an array of strings, found \(value.summary)\(wrap)")
@@ -248,7 +248,7 @@ extension PayloadChecker {
 
     /// `; remove the quotes` for a numeric string where a number was wanted.
     func unquoteHint(_ value: JSONValue) -> String {
-        if let s = value.string, Double(s) != nil { return "; remove the quotes" }
+        if let s = value.wholeString, Double(s) != nil { return "; remove the quotes" }
         return ""
     }
 

@@ -36,7 +36,7 @@ extension PayloadChecker {
     }
 
     private mutating func checkAlertMember(_ m: JSONMember, in members: [JSONMember]) {
-        let path = "aps.alert." + m.key
+        let path = "aps.alert." + m.shownKey
         let isLiveActivity = pushType == .liveactivity
         switch m.key {
         case "title", "subtitle", "body":
@@ -75,7 +75,7 @@ extension PayloadChecker {
                 Suggestion.closest(to: m.key, among: candidates)
                 .map { "; did you mean \(JSONWriter.quoted($0))?" }
                 ?? "; alert keys are \(APSKey.alertKeys.joined(separator: ", "))"
-            warning(path, at: m.keyStart, "unknown alert key \(JSONWriter.quoted(m.key)) is ignored\(mean)")
+            warning(path, at: m.keyStart, "unknown alert key \(JSONWriter.quoted(m.shownKey)) is ignored\(mean)")
         }
     }
 
@@ -92,8 +92,8 @@ extension PayloadChecker {
             case "loc-args": checkStringArray(m.value, path: path + ".loc-args")
             default:
                 warning(
-                    path + "." + m.key, at: m.keyStart,
-                    "unknown key \(JSONWriter.quoted(m.key)) is ignored\(Suggestion.didYouMean(m.key, among: ["loc-key", "loc-args"]))"
+                    path + "." + m.shownKey, at: m.keyStart,
+                    "unknown key \(JSONWriter.quoted(m.shownKey)) is ignored\(Suggestion.didYouMean(m.key, among: ["loc-key", "loc-args"]))"
                 )
             }
         }
@@ -131,7 +131,7 @@ extension PayloadChecker {
                     "critical-alert sound has no \"name\", so no sound plays; add \"name\": \"default\"")
             }
             for m in members {
-                let p = path + "." + m.key
+                let p = path + "." + m.shownKey
                 switch m.key {
                 case "critical":
                     // APNS.md §4: 1 is a critical alert, 0 is allowed but pointless, anything else is an error.
@@ -164,7 +164,7 @@ extension PayloadChecker {
                     let mean =
                         Suggestion.closest(to: m.key, among: APSKey.soundKeys)
                         .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? "; sound keys are critical, name, volume"
-                    warning(p, at: m.keyStart, "unknown sound key \(JSONWriter.quoted(m.key)) is ignored\(mean)")
+                    warning(p, at: m.keyStart, "unknown sound key \(JSONWriter.quoted(m.shownKey)) is ignored\(mean)")
                 }
             }
             reportUnlistedKeys(

@@ -33,8 +33,9 @@ extension PayloadChecker {
     mutating func checkContentStateDates(_ value: JSONValue, path: String) {
         var (listed, count, lastListed) = (0, 0, value.start)
         JSONNumberScan.forEachNumber(in: source, value.start..<value.end, path: path) { range, spell in
-            let literal = String(decoding: source[range], as: UTF8.self)
-            guard let d = Double(literal), (d >= 1e9 && d <= 2e9) || (d >= 1e12 && d <= 2e12) else { return }
+            let number = JSONNumber(reading: source[range])
+            let (literal, d) = (number.literal, number.doubleValue)
+            guard (d >= 1e9 && d <= 2e9) || (d >= 1e12 && d <= 2e12) else { return }
             count += 1
             guard listed < JSONMemberFilter.listedLimit else { return }
             listed += 1

@@ -6,6 +6,8 @@ public enum Suggestion {
     /// optimal-string-alignment distance (a swap of two letters counts 1) must be at most 1 for
     /// short words and 2 for longer ones.
     public static func closest(to word: String, among candidates: [String]) -> String? {
+        // No typo of a name is this long, and the start of a string the reader cut is longer still.
+        guard word.utf8.count <= longestWord else { return nil }
         let folded = fold(word)
         if let same = candidates.first(where: { folds($0, to: folded) }) { return same }
         let a = Array(word.lowercased().utf8)
@@ -23,6 +25,9 @@ public enum Suggestion {
         }
         return best?.0
     }
+
+    /// The longest word, in UTF-8 bytes, that may get a suggestion (separators and case included).
+    static let longestWord = 1024
 
     /// `; did you mean "x"?` or an empty string.
     static func didYouMean(_ word: String, among candidates: [String]) -> String {

@@ -146,4 +146,124 @@ import Testing
         #expect(run.lines.first?.contains(": error: (root): payload is ") == true, "\(run.lines.prefix(1))")
         #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
+
+    /// `prefix` + `fill` repeated + `suffix`, 60 MiB at most: one huge string or key, whose opening quote ends
+    /// `prefix`.
+    static func oneHugeText(prefix: String, fill: String = "x", suffix: String) -> [UInt8] {
+        let length = ((60 << 20) - prefix.utf8.count - suffix.utf8.count) / fill.utf8.count * fill.utf8.count
+        var body = Array(fill.utf8)
+        body.reserveCapacity(length)
+        while body.count * 2 <= length { body.append(contentsOf: body) }  // copies, not a loop over the bytes
+        body.append(contentsOf: body[0..<(length - body.count)])
+        return Array(prefix.utf8) + body + Array(suffix.utf8)
+    }
+
+    /// One huge string or key, with what `validate` says of it after the size error.
+    struct HugeText: Sendable, CustomTestStringConvertible {
+        let name: String
+        let prefix: String
+        var fill = "x"
+        let suffix: String
+        let lines: [String]
+        var testDescription: String { name }
+    }
+
+    static let hugeTexts = [
+        HugeText(name: "aps.alert", prefix: #"{"aps":{"alert":""#, suffix: #""}}"#, lines: []),
+        HugeText(name: "mdm", prefix: #"{"aps":{"alert":"hi"},"mdm":""#, suffix: #""}"#, lines: []),
+        HugeText(name: "top-level key", prefix: #"{"aps":{"alert":"hi"},""#, suffix: #"":1}"#, lines: []),
+        HugeText(
+            name: "top-level key of é", prefix: #"{"aps":{"alert":"hi"},""#, fill: "é", suffix: #"":1}"#, lines: []),
+        HugeText(
+            name: "aps.event", prefix: #"{"aps":{"event":""#, suffix: #"","content-state":{}}}"#,
+            lines: [
+                #": error: aps.timestamp: Live Activity pushes need "timestamp""#,
+                #": error: aps.event: event must be one of start, update, end, found string "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (62914521 bytes)"#,
+            ]),
+        HugeText(
+            name: "input-push-channel",
+            prefix:
+                #"{"aps":{"event":"start","content-state":{},"attributes-type":"T","attributes":{},"alert":"hi","input-push-channel":""#,
+            suffix: #""}}"#,
+            lines: [
+                #": error: aps.timestamp: Live Activity pushes need "timestamp""#,
+                #": error: aps.input-push-channel: input-push-channel must be a non-empty base64 channel id as apnsctl channel create prints it, found "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...""#,
+            ]),
+        HugeText(
+            name: "aps key", prefix: #"{"aps":{"alert":"hi",""#, suffix: #"":1}}"#,
+            lines: [
+                #": warning: aps.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: unknown aps key "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." is ignored by APNs; put custom data beside "aps", at the top level"#
+            ]),
+        HugeText(
+            name: "aps.badge", prefix: #"{"aps":{"alert":"hi","badge":""#, suffix: #""}}"#,
+            lines: [
+                #": error: aps.badge: badge must be a non-negative integer, found string "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (62914527 bytes); use a count such as 1, or 0 to remove the badge"#
+            ]),
+        HugeText(
+            name: "aps.url-args", prefix: #"{"aps":{"alert":"hi","url-args":""#, suffix: #""}}"#,
+            lines: [
+                #": error: aps.url-args: url-args must be an array of strings, found string "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (62914524 bytes)"#
+            ]),
+        HugeText(
+            name: "content-state key",
+            prefix: #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{""#, suffix: #"":1764151200}}}"#,
+            lines: [
+                #": warning: aps.content-state.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: 1764151200 looks like a UNIX time;"#
+            ]),
+        HugeText(
+            name: "aps.badge number", prefix: #"{"aps":{"alert":"hi","badge":"#, fill: "1", suffix: "}}",
+            lines: [
+                #": error: aps.badge: badge 1111111111111111111111111111111111111... is too large; use a count the app can show"#
+            ]),
+        HugeText(name: "mdm number", prefix: #"{"aps":{"alert":"hi"},"mdm":"#, fill: "1", suffix: "}", lines: []),
+        HugeText(
+            name: "content-state number",
+            prefix: #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200."#, fill: "0",
+            suffix: "}}}",
+            lines: [
+                #": warning: aps.content-state.at: 1764151200.00000000000000000000000000... looks like a UNIX time;"#
+            ]),
+        HugeText(
+            name: "aps key of escapes", prefix: #"{"aps":{"alert":"hi",""#, fill: #"\u0078"#, suffix: #"":1}}"#,
+            lines: [
+                #": warning: aps.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: unknown aps key "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." is ignored by APNs; put custom data beside "aps", at the top level"#
+            ]),
+    ]
+
+    /// Of one huge string or key the rules keep the start (`JSONReader.keptTextLimit`). Decoded whole it took
+    /// 137 MB (`aps.alert`, `mdm`, a top-level key, `badge`), 148 MB (a key of escapes), 260 MB
+    /// (`input-push-channel`, `url-args`), 266 MB (`aps.event`: "did you mean" folded it), 297 MB (a key of `é`)
+    /// and 445 MB (an `aps` or `content-state` key: quoted whole); a number literal 137 MB, 260 MB when quoted. Each is
+    /// reported as before, the huge text shortened, and no line is long. One at a time: each holds 60 MiB here too.
+    @Test(.serialized, arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText) throws {
+        let bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
+        let run = try Self.validate(bytes, as: "huge.json")
+        let shown = run.lines.map { String($0.prefix(400)) }
+        #expect(run.status == 65)
+        #expect(run.lines.count == 1 + huge.lines.count, "\(shown)")
+        #expect(
+            run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
+            "\(shown.prefix(1))")
+        for (line, text) in zip(run.lines.dropFirst(), huge.lines) {
+            #expect(line.contains(text), "\(line.prefix(400))")
+        }
+        #expect(run.lines.allSatisfy { $0.utf8.count < 1000 }, "line lengths \(run.lines.map(\.utf8.count))")
+        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    }
+
+    /// A huge key given twice: it was decoded whole twice (291 MB for two of 30 MiB); now it is compared whole
+    /// in the source and reported shortened.
+    @Test func aThirtyMiBKeyGivenTwiceIsOneDuplicateInUnder128MiB() throws {
+        let key = Self.oneHugeText(prefix: "", suffix: "").prefix(30 << 20)
+        let bytes = Array(#"{"aps":{"alert":"hi"},""#.utf8) + key + Array(#"":1,""#.utf8) + key + Array(#"":2}"#.utf8)
+        let run = try Self.validate(bytes, as: "twice.json")
+        let shown = String(repeating: "x", count: 37) + "..."
+        #expect(run.status == 65)
+        #expect(run.lines.count == 2, "\(run.lines.map { $0.prefix(300) })")
+        #expect(
+            run.lines.last?.contains(
+                ": warning: \(shown): duplicate key \"\(shown)\" (first at line 1, column 23); JSON parsers disagree")
+                == true, "\(run.lines.map { $0.prefix(300) })")
+        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    }
 }
