@@ -184,7 +184,7 @@ public final class AppBuildFixtures: @unchecked Sendable {
         }
         let aps: String? =
             switch executableAPS {
-            case .none: profile?.apsEnvironment ?? "production"
+            case .none: profile.map(\.apsEnvironment) ?? "production"
             case .some(let value): value
             }
         let getTaskAllow = profile.map { [.development, .expired, .withoutPush].contains($0) } ?? false
