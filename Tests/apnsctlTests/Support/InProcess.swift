@@ -18,9 +18,10 @@ enum InProcess {
     @discardableResult
     static func apnsctl(
         _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-        directory: String? = nil, timeout: Double = 60
+        directory: String? = nil, timeout: Double = 60, host: CommandHost? = nil
     ) throws -> CommandResult {
-        try Run(arguments, stdin: stdin, environment: environment, directory: directory).result(within: timeout)
+        try Run(arguments, stdin: stdin, environment: environment, directory: directory, host: host).result(
+            within: timeout)
     }
 
     /// One command running in the background on a thread of its own: its output is read while it runs, and the
@@ -34,7 +35,8 @@ enum InProcess {
         private let start = Date()
 
         init(
-            _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil
+            _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
+            host: CommandHost? = nil
         ) throws {
             let variables = CommandRunner.commandEnvironment(environment)
             interrupts = try DeliveredInterrupts()
@@ -43,7 +45,9 @@ enum InProcess {
                 variables: variables, home: InProcess.homeDirectory(variables), stdout: .file, stderr: .file,
                 standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts)
             ProcessSignals.ignoreBrokenPipe()
-            let world = test.world
+            var configured = test.world
+            if let host { configured.host = host }
+            let world = configured
             let status = self.status
             let done = self.done
             Thread.detachNewThread {

@@ -26,6 +26,8 @@ struct CommandWorld: Sendable {
     var interrupts: @Sendable () -> (any InterruptSource)?
     /// Where the user is asked (passphrases, passwords, confirmations).
     var terminal: CommandTerminal
+    /// What the machine can run: simulators only on macOS (tests say otherwise to reach both paths).
+    var host: CommandHost = .current
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
