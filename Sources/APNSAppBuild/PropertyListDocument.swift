@@ -15,7 +15,12 @@ final class PropertyListDocument {
         var parsed: plist_t? = nil
         bytes.withUnsafeBufferPointer { buffer in
             buffer.baseAddress?.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                plist_from_memory($0, UInt32(buffer.count), &parsed)
+                // Not plist_from_memory: libplist 2.3 gave it a fourth parameter, while these two kept theirs.
+                if bytes.starts(with: Array("bplist00".utf8)) {
+                    _ = plist_from_bin($0, UInt32(buffer.count), &parsed)
+                } else {
+                    _ = plist_from_xml($0, UInt32(buffer.count), &parsed)
+                }
             }
         }
         guard let parsed else { throw .corrupt(path: name, reason: "not a property list (XML or binary)") }
