@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(
             name: "CNghttp2", pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+        .systemLibrary(
+            name: "CPlist", pkgConfig: "libplist-2.0", providers: [.apt(["libplist-dev"]), .brew(["libplist"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
         // Kernel calls Swift cannot import (variadic prctl), as static inline wrappers; no library to link.
         .systemLibrary(name: "CPlatform"),
 
@@ -39,6 +42,9 @@ let package = Package(
         .target(name: "APNSClient", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
         // The local APNs: checks requests with the same vocabulary and validator as the client.
         .target(name: "APNSMock", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2"]),
+        // App builds (.ipa, .app, .xcarchive, .mobileprovision) as untrusted input: the only importer of libplist
+        // and libzip; the profile's CMS structure is read through APNSCrypto.
+        .target(name: "APNSAppBuild", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "CPlist", "CZip"]),
         // Settings: the TOML settings file, profiles, device names, APNSCTL_* variables, and the resolver that
         // turns flags, variables and profiles into one typed value per command, each with its origin. Pure
         // (inputs in, values out) except the one function that reads the file; no C module.
@@ -49,7 +55,7 @@ let package = Package(
             name: "APNSCtlCommands",
             dependencies: [
                 "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock", "APNSSettings",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "APNSAppBuild", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The executable: one line calling APNSCtlCommands, so tests reach the commands in-process.
         .executableTarget(name: "apnsctl", dependencies: ["APNSCtlCommands"]),
@@ -78,6 +84,9 @@ let package = Package(
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
         .testTarget(
             name: "apnsctlTests",
-            dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
+            dependencies: [
+                "APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL",
+                "APNSAppBuild",
+            ]),
     ]
 )

@@ -19,7 +19,13 @@ invalid_sample=Payloads/invalid/badge-string.json
 # What the binary may load from the system: exactly what both READMEs name.
 # libc's dynamic loader (ld-linux-x86-64.so.2, ld-linux-aarch64.so.1) is named by the program's interpreter.
 loader=$(basename "$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')")
+# libplist's and libzip's sonames differ between distributions (libplist-2.0.so.3 on Ubuntu 22.04, .so.4 later):
+# the ones of the libraries this system builds against.
+soname() { readelf -d "$(pkg-config --variable=libdir "$1")/$2" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
+plist_soname=$(soname libplist-2.0 libplist-2.0.so)
+zip_soname=$(soname libzip libzip.so)
 expected_needed=$(printf '%s\n' libc.so.6 libcrypto.so.3 libgcc_s.so.1 libm.so.6 libnghttp2.so.14 libssl.so.3 'libstdc++.so.6' "$loader" \
+    "$plist_soname" "$zip_soname" \
     | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apnsctl-dist-check.XXXXXX")
@@ -102,8 +108,9 @@ bash_completion_loads() {
     grep -q 'apnsctl$' <<<"$out" || { echo "complete -p: $out"; return 1; }
 }
 readme_names_libraries() {
-    grep -q 'libssl3' "$1" && grep -q 'libnghttp2-14' "$1" && grep -q "sha256sum -c $name.tar.gz.sha256" "$1" \
-        || { echo "$1 does not name libssl3, libnghttp2-14 and the sha256sum -c line"; return 1; }
+    grep -q 'libssl3' "$1" && grep -q 'libnghttp2-14' "$1" && grep -q 'libplist3' "$1" && grep -q 'libzip4' "$1" \
+        && grep -q "sha256sum -c $name.tar.gz.sha256" "$1" \
+        || { echo "$1 does not name libssl3, libnghttp2-14, libplist3, libzip4 and the sha256sum -c line"; return 1; }
     cmp -s "$unpacked/LICENSE" LICENSE || { echo "LICENSE differs from the repository's"; return 1; }
 }
 
@@ -124,7 +131,8 @@ deb_fields() {
     [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || { echo "Version: $(dpkg-deb -f "$deb" Version), not $version"; return 1; }
     local depends; depends=$(dpkg-deb -f "$deb" Depends)
     grep -Eq '(^|, )libssl3(t64)? ' <<<"$depends" && grep -Eq '(^|, )libnghttp2-14 ' <<<"$depends" \
-        || { echo "Depends: $depends (want libssl3 or libssl3t64 and libnghttp2-14, with versions)"; return 1; }
+        && grep -Eq '(^|, )libplist(3|-2\.0-[0-9]+) ' <<<"$depends" && grep -Eq '(^|, )libzip[0-9]+(t64)? ' <<<"$depends" \
+        || { echo "Depends: $depends (want libssl3 or libssl3t64, libnghttp2-14, libplist and libzip, with versions)"; return 1; }
 }
 deb_contents() {
     local listing p

@@ -74,6 +74,10 @@ extension SettingKey where Value == String {
     public static var expiration: Self {
         Self("expiration", .expiration, [.send], unset: "none: no apns-expiration header")
     }
+    /// The app build the tokens come from: its bundle id and token environment are defaults.
+    public static var app: Self {
+        Self("app", .path, [.send, .doctor], unset: "none: the topic and environment come from the credentials")
+    }
     public static var storage: Self { Self("storage", .storage, [.channel], default: .storage("none")) }
 }
 
@@ -155,6 +159,7 @@ public enum SettingCatalog {
         AnySettingKey(.concurrency),
         AnySettingKey(.timeout),
         AnySettingKey(.topic),
+        AnySettingKey(.app),
         AnySettingKey(.pushType),
         AnySettingKey(.priority),
         AnySettingKey(.expiration),
@@ -179,7 +184,7 @@ public enum SettingCatalog {
         "payload", "device", "channel", "apns-id", "collapse-id", "request-id", "dry-run", "yes",
         "alert", "title", "badge", "sound", "live-activity", "content-state", "attributes-type", "attributes",
         "stale-date", "dismissal-date", "relevance-score", "input-push-token", "input-push-channel", "timestamp",
-        "content-changed", "profile", "config", "unsent",
+        "content-changed", "profile", "config", "unsent", "simulator",
     ]
 
     private static let byName: [String: Setting] = Dictionary(

@@ -21,6 +21,7 @@
 #include <openssl/asn1.h>
 #include <openssl/objects.h>
 #include <openssl/core_names.h>
+#include <openssl/cms.h>
 
 static inline int COpenSSL_X509_LOOKUP_add_dir(X509_LOOKUP *x, const char *name, int type) { return X509_LOOKUP_add_dir(x, name, type); }
 static inline long COpenSSL_BIO_get_mem_data(BIO *b, char **pp) { return BIO_get_mem_data(b, pp); }

@@ -12,6 +12,8 @@ class Apnsctl < Formula
   depends_on xcode: ["16.0", :build] # Swift 6
   depends_on "pkgconf" => :build
   depends_on "libnghttp2"
+  depends_on "libplist"
+  depends_on "libzip"
   depends_on "openssl@3"
 
   uses_from_macos "swift" => :build

@@ -104,7 +104,7 @@ enum CredentialReport {
 
     /// `label:` padded so the values line up. Values come from the certificate (subject, issuer,
     /// topics), so control characters are escaped: a crafted certificate cannot drive the terminal.
-    private static func printRows(_ rows: [(String, String)], to out: OutputSink) {
+    static func printRows(_ rows: [(String, String)], to out: OutputSink) {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
         var text = ""
         for (label, value) in rows {

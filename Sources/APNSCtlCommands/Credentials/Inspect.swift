@@ -9,13 +9,19 @@ extension APNSCtl {
     struct Inspect: WorldCommand {
         static let configuration = CommandConfiguration(
             commandName: "inspect",
-            abstract: "Show what a .pem, .p12 or .p8 file holds.",
+            abstract: "Show what a .pem, .p12 or .p8 file holds, or what an app build's tokens need.",
             usage: "apnsctl inspect <file> [--key <file>] [<passphrase options>] [-o json]",
             discussion: """
                 For a certificate (PEM or DER) or a PKCS#12 file: subject, bundle id, topics (from Apple's \
                 topics extension), environments (sandbox, production or both, from Apple's extensions), \
                 issuer, serial, validity and days left, whether a private key is present and matches, key \
                 type and SHA-256 fingerprint. For a .p8 key: key type and the key id from the file name.
+
+                For an app build (.ipa, .app, .xcarchive or .mobileprovision): bundle id, team id, \
+                aps-environment and the --env its device tokens need (development: sandbox; production: \
+                production), the provisioning profile's name, kind, expiry and devices, and where the \
+                executable's signed entitlements and the profile disagree. An expired profile exits 77 after \
+                the report; a malformed build exits 65.
 
                 The file type is detected by content, not by extension. Encrypted keys and .p12 files take \
                 their passphrase from --passphrase-file, --passphrase or APNSCTL_PASSPHRASE, else a prompt \
@@ -30,9 +36,13 @@ extension APNSCtl {
                   apnsctl inspect aps.cer --key push-key.pem
                   apnsctl inspect AuthKey_ABCDE12345.p8
                   APNSCTL_PASSPHRASE=secret apnsctl inspect push.p12 -o json
+                  apnsctl inspect MyApp.ipa
                 """)
 
-        @Argument(help: ArgumentHelp("The .pem, .cer, .p12/.pfx or .p8 file.", valueName: "file"), completion: .file())
+        @Argument(
+            help: ArgumentHelp(
+                "The .pem, .cer, .p12/.pfx or .p8 file, or an .ipa, .app, .xcarchive or .mobileprovision.",
+                valueName: "file"), completion: .file())
         var file: String
 
         @Option(
@@ -50,6 +60,7 @@ extension APNSCtl {
         var output: InspectFormat = .text
 
         func run(in world: CommandWorld) throws {
+            if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source(in: world))
             }

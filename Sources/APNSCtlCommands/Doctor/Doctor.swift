@@ -82,6 +82,13 @@ extension APNSCtl {
         var failWithin: SettingValue?
 
         @Option(
+            name: .setting(.app),
+            help: ArgumentHelp(
+                "The app build the tokens come from (.ipa, .app, .xcarchive or .mobileprovision): an app check of its bundle id, team, aps-environment and profile expiry before the network, and only its tokens' environment is probed unless --env says otherwise.",
+                valueName: "path"), completion: .file())
+        var app: String?
+
+        @Option(
             name: [.customShort("o"), .setting(.output)],
             help: ArgumentHelp(
                 "Report format: text (one aligned line per check) or json (one JSON object per check per line).",
@@ -112,20 +119,19 @@ extension APNSCtl {
         /// The credentials line, then each environment's network checks (none after a certificate that is
         /// expired or not yet valid), settled into the report and its exit code.
         static func runChecks(_ plan: DoctorPlan, clock: CommandClock) -> (checks: [DoctorCheck], exitCode: Int32) {
-            guard !plan.stopBeforeNetwork else {
-                return ([plan.credentials], DoctorVerdict.exitCode([plan.credentials]))
-            }
+            let local = [plan.credentials] + (plan.app.map { [$0] } ?? [])
+            guard !plan.stopBeforeNetwork else { return (local, DoctorVerdict.exitCode(local)) }
             let context: TLSContext
             do { context = try plan.configuration.makeContext() } catch {
                 let check = DoctorCheck.fail(
                     "tls", nil, .network, error.description,
                     hint: "--ca-file must be a PEM file of CA certificates")
-                return ([plan.credentials, check], DoctorVerdict.exitCode([plan.credentials, check]))
+                return (local + [check], DoctorVerdict.exitCode(local + [check]))
             }
             let probe = DoctorProbe(plan: plan, context: context, clock: clock)
             var reports = plan.routes.map { probe.run($0) }
             sharpenEnvironmentHints(&reports, plan: plan)
-            return DoctorVerdict.settle(credentials: [plan.credentials], environments: reports, explicit: plan.explicit)
+            return DoctorVerdict.settle(credentials: local, environments: reports, explicit: plan.explicit)
         }
 
         /// A `BadEnvironmentKey…` refusal names the environment that accepted the key, once the other probe told.

@@ -23,6 +23,8 @@ struct DoctorPlan {
     let explicit: Bool
     /// The `credentials` line (and its problem when it fails).
     let credentials: DoctorCheck
+    /// `--app`: the `app` line, checked before the network like the credentials.
+    var app: DoctorCheck? = nil
     /// An expired or not-yet-valid certificate: report it and touch no network at all.
     let stopBeforeNetwork: Bool
     /// How to connect: trust, client certificate, timeout (the sender's own settings type).
@@ -59,7 +61,12 @@ extension APNSCtl.Doctor {
         let endpoints = settings.endpointList
         let port = settings.checkedPort(endpoints: endpoints, in: world)
         let failWithin = settings[.failWithin]?.value
-        let topic = settings[.topic]?.value
+        let app = try settings[.app].map { (path) throws(CLIError) in
+            AppBuildRules(
+                build: try AppBuildInput.read(path.value, flag: settings.label(.app)),
+                label: "\(settings.label(.app)) \(path.value)")
+        }
+        let topic = settings[.topic]?.value ?? app?.build.topic
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]
         for environment in APNSEnvironment.allCases {
@@ -101,7 +108,9 @@ extension APNSCtl.Doctor {
 
         // 3. Environments: named ones must be the certificate's (77, as for send).
         let environments: [APNSEnvironment]
-        if let wanted {
+        // Without --env, an --app build's tokens name the one environment worth probing.
+        let probed = wanted ?? app?.environment.map { [$0] }
+        if let wanted = probed {
             if let identity, identity.info.isApplePush {
                 for environment in wanted {
                     try withCredentialErrors { () throws(CredentialProblem) in
@@ -133,8 +142,11 @@ extension APNSCtl.Doctor {
         let configuration = SenderConfiguration(
             endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
             identity: identity, timeout: settings[.timeout]?.value ?? 30)
+        let appCheck = app?.doctorCheck(
+            identity: identity?.info, teamID: ids?.teamID, now: now, failWithin: failWithin)
         return DoctorPlan(
-            routes: used, explicit: wanted != nil, credentials: credentials, stopBeforeNetwork: stop,
+            routes: used, explicit: wanted != nil, credentials: credentials, app: appCheck,
+            stopBeforeNetwork: stop || appCheck?.status == .fail,
             configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
     }
 

@@ -194,6 +194,13 @@ extension APNSCtl {
         )
         var resendUnknown = false
 
+        @Option(
+            name: .customLong("simulator"),
+            help: ArgumentHelp(
+                "macOS with Xcode: deliver the validated payload to a simulator with xcrun simctl push instead of APNs: booted (the default: the one booted simulator), a UDID or a name. The bundle is --topic, else the .apns file's Simulator Target Bundle, else --app's.",
+                valueName: "booted|udid|name"))
+        var simulator: String?
+
         @Flag(
             name: .customLong("dry-run"),
             help:
@@ -213,6 +220,7 @@ extension APNSCtl {
                 }
                 return try runBroadcast(settings, format: format, in: world)
             }
+            if let simulator { return try runSimulator(simulator, settings, format: format, in: world) }
             let plan = try makePlan(settings, in: world)
             if dryRun {
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)

@@ -40,7 +40,7 @@ extension APNSCtl.Send {
         let expiration = try settings.expirationTime(now: now)
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()
-        let description = try pushDescription(settings)
+        var description = try pushDescription(settings)
         let requested = try description.requestedType()
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage(
@@ -55,13 +55,20 @@ extension APNSCtl.Send {
         // parsed once: for the push type and for every rule.
         let payload = try loadPayload(type: requested, now: now, in: world)
         let parsed = ParsedPayload(payload.payload)
+        // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given.
+        let app = try appRules(settings, in: world)
+        if description.topic == nil, payload.payload.simulatorTargetBundle == nil, let topic = app?.build.topic {
+            description.topic = requested.given.map { RequestDefaults.suffixed(topic, for: $0) } ?? topic
+        }
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).
         let devices = try planDevices(settings, in: world)
 
         // 4. Credentials (77, or 66 for a missing file), and where they push to.
         let credentials = try PushCredentials.load(settings, signToken: !dryRun, now: now, in: world)
-        let (route, fallback) = try settings.sendRoutes(credentials, port: port, in: world)
+        try app?.checkEnvironment(settings.explicitEnvironment, flag: settings.label(.env))
+        try app?.checkCredentials(identity: credentials.identity?.info, teamID: credentials.tokenIDs?.teamID)
+        let (route, fallback) = try settings.sendRoutes(credentials, port: port, app: app?.environment, in: world)
 
         // 5. Every header, the push type decided once, and what the credentials can carry (64, 77).
         let headers = try PushHeaders.plan(

@@ -15,6 +15,13 @@ struct SendRequestOptions: ParsableArguments {
     var topic: String?
 
     @Option(
+        name: .setting(.app),
+        help: ArgumentHelp(
+            "The app build the tokens come from (.ipa, .app, .xcarchive or .mobileprovision): its bundle id is the default topic, its aps-environment the default --env; a credential for another team or bundle, or an --env the build's tokens do not belong to, is refused before connecting.",
+            valueName: "path"), completion: .file())
+    var app: String?
+
+    @Option(
         name: .setting(.pushType),
         help: ArgumentHelp(
             "apns-push-type: \(PushType.allNames). Default: from the topic suffix, else background when aps holds only content-available: 1, else alert.",

@@ -17,11 +17,11 @@ extension ResolvedSettings {
     /// with its proxy and, for `env auto`, the other environment for devices the first answers `BadDeviceToken`.
     /// A certificate that cannot reach the environment is 77; `auto` with a one-environment certificate, or with
     /// one server for both, is 64.
-    func sendRoutes(_ credentials: PushCredentials, port: Int, in world: CommandWorld) throws(CLIError) -> (
-        route: SendRoute, fallback: SendRoute?
-    ) {
+    func sendRoutes(
+        _ credentials: PushCredentials, port: Int, app: APNSEnvironment? = nil, in world: CommandWorld
+    ) throws(CLIError) -> (route: SendRoute, fallback: SendRoute?) {
         let endpoints = endpointList
-        let environment = try credentials.environment(self)
+        let environment = try credentials.environment(self, app: app)
         let identity = credentials.identity
         var fallback: SendRoute? = nil
         if isAutoEnvironment {

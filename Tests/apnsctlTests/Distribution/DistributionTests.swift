@@ -108,7 +108,8 @@ import Testing
         let text = try String(contentsOfFile: formula, encoding: .utf8)
         for needed in [
             "class Apnsctl < Formula", "license \"Apache-2.0\"", "depends_on \"openssl@3\"",
-            "depends_on \"libnghttp2\"", "depends_on \"pkgconf\" => :build", "\"--disable-sandbox\"",
+            "depends_on \"libnghttp2\"", "depends_on \"libplist\"", "depends_on \"libzip\"",
+            "depends_on \"pkgconf\" => :build", "\"--disable-sandbox\"",
             "generate_completions_from_executable", "test do", ", 65)", "#{version}",
             "url \"https://github.com/apnsctl/apnsctl/archive/refs/tags/v\(try Self.binaryVersion()).tar.gz\"",
         ] {

@@ -18,9 +18,10 @@ enum InProcess {
     @discardableResult
     static func apnsctl(
         _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-        directory: String? = nil, timeout: Double = 60
+        directory: String? = nil, timeout: Double = 60, host: CommandHost? = nil
     ) throws -> CommandResult {
-        try Run(arguments, stdin: stdin, environment: environment, directory: directory).result(within: timeout)
+        try Run(arguments, stdin: stdin, environment: environment, directory: directory, host: host).result(
+            within: timeout)
     }
 
     /// One command running in the background on a thread of its own: its output is read while it runs, and the
@@ -36,7 +37,8 @@ enum InProcess {
         /// `mockLog`: where a `mock` run writes its notification log (its standard output in the binary).
         init(
             _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
-            mockLog: Int32? = nil
+            mockLog: Int32? = nil,
+            host: CommandHost? = nil
         ) throws {
             let variables = CommandRunner.commandEnvironment(environment)
             interrupts = try DeliveredInterrupts()
@@ -46,7 +48,9 @@ enum InProcess {
                 standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts,
                 mockLog: mockLog)
             ProcessSignals.ignoreBrokenPipe()
-            let world = test.world
+            var configured = test.world
+            if let host { configured.host = host }
+            let world = configured
             let status = self.status
             let done = self.done
             Thread.detachNewThread {

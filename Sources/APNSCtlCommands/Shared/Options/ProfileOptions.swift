@@ -19,7 +19,9 @@ struct ProfileOptions: ParsableArguments {
     /// The command's settings from the setting flags given in `parsed` (the parsed command), the variables
     /// and the profile, with CLI.md's combination rules checked on the result. 64 for a bad value, file or
     /// combination, 66 for a missing named file or `mock.json`. `world`: the command's (`CommandWorld.settings`).
-    func resolve(_ command: SettingCommand, from parsed: Any, world: SettingsWorld) throws(CLIError) -> ResolvedSettings
+    /// `combinations: false`: skip the credential rules (`send --simulator` takes none).
+    func resolve(_ command: SettingCommand, from parsed: Any, world: SettingsWorld, combinations: Bool = true)
+        throws(CLIError) -> ResolvedSettings
     {
         var flags = SettingFlags.commandLine(of: parsed, for: command)
         flags.profile = profile
@@ -27,7 +29,7 @@ struct ProfileOptions: ParsableArguments {
         do {
             let input = try SettingsInput.gather(command: command, flags: flags, world: world)
             let resolved = try SettingsResolver.resolve(input)
-            try resolved.checkCombinations()
+            if combinations { try resolved.checkCombinations() }
             return resolved
         } catch {
             throw CLIError(error)

@@ -32,8 +32,9 @@ struct PushCredentials {
 
     /// The environment to push to: `env`, else the certificate's only one, else sandbox. A certificate that
     /// cannot reach an environment given explicitly is 77.
-    func environment(_ settings: ResolvedSettings) throws(CLIError) -> APNSEnvironment {
-        let explicit = settings.explicitEnvironment
+    /// `app`: the environment an `--app` build's tokens belong to, the default before the certificate's.
+    func environment(_ settings: ResolvedSettings, app: APNSEnvironment? = nil) throws(CLIError) -> APNSEnvironment {
+        let explicit = settings.explicitEnvironment ?? app
         let environment = RequestDefaults.environment(explicit: explicit, certificate: identity?.info)
         if let identity, explicit != nil {
             try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }

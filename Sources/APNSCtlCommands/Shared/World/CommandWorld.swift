@@ -29,6 +29,8 @@ struct CommandWorld: Sendable {
     /// How `mock` is stopped and where its notification log goes: in the binary, this process's SIGINT/SIGTERM
     /// and descriptor 1; in a test serving it in-process, the world's interrupts and a descriptor of the test's.
     var mockRun = MockRun.process
+    /// What the machine can run: simulators only on macOS (tests say otherwise to reach both paths).
+    var host: CommandHost = .current
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.

@@ -1,0 +1,29 @@
+/// Why an app build could not be read. A build is untrusted input: every malformed or hostile shape is one of
+/// these, never a crash.
+public enum AppBuildProblem: Error, Equatable, Sendable {
+    /// Nothing at the path (exit 66).
+    case missing(path: String)
+    /// There, but it cannot be read (permissions, an I/O error, a FIFO; exit 66).
+    case unreadable(path: String, reason: String)
+    /// Read, but not a well-formed build of a kind apnsctl knows (exit 65).
+    case corrupt(path: String, reason: String)
+
+    /// One line for the user: what, where, and what to do.
+    public var message: String {
+        switch self {
+        case .missing(let path):
+            return
+                "\(path): no such file or folder; pass the .ipa, .app, .xcarchive or .mobileprovision the app was built as"
+        case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"
+        case .corrupt(let path, let reason): return "\(path): not a readable app build: \(reason)"
+        }
+    }
+
+    /// Whether the build was there but could not be read (66) rather than malformed (65).
+    public var isUnreadable: Bool {
+        switch self {
+        case .missing, .unreadable: return true
+        case .corrupt: return false
+        }
+    }
+}

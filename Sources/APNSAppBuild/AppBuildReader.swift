@@ -1,0 +1,173 @@
+import APNSPlatform
+
+/// Reads an app build of any of the four shapes, found by content (a zip archive or a DER profile) and by
+/// folder layout; never writes, extracts or executes anything.
+public enum AppBuildReader {
+    /// The most read from an `Info.plist` or an entitlements list: real ones are a few KB.
+    static let maximumPropertyListSize = 1 << 20
+    /// The largest main executable read from an `.ipa` (as a stream: only its headers and signature are kept).
+    static let maximumExecutableSize: UInt64 = 512 << 20
+
+    /// The build at `path`.
+    public static func read(_ path: String) throws(AppBuildProblem) -> AppBuild {
+        switch FileSystem.entryKind(path) {
+        case .none: throw .missing(path: path)
+        case .directory: return try readFolder(path)
+        case .symbolicLink where FileSystem.isDirectory(path): return try readFolder(path)
+        default: break
+        }
+        let file = try open(path)
+        let magic = try wrap(path) { () throws(FileSystem.Failure) in try file.read(at: 0, count: 4) }
+        if magic == [0x50, 0x4B, 0x03, 0x04] || magic == [0x50, 0x4B, 0x05, 0x06] { return try readIPA(path) }
+        guard file.size <= UInt64(ProvisioningProfile.maximumSize) else {
+            throw .corrupt(path: path, reason: "neither a zip archive (.ipa) nor a provisioning profile")
+        }
+        let der = try wrap(path) { () throws(FileSystem.Failure) in
+            try file.read(at: 0, count: ProvisioningProfile.maximumSize)
+        }
+        let profile = try ProvisioningProfile(der: der, name: path)
+        return AppBuild(
+            path: path, kind: .provisioningProfile, appPath: nil, bundleID: profile.entitlements.bundleID,
+            executableName: nil, profile: profile, executableEntitlements: nil)
+    }
+
+    // MARK: Folders
+
+    /// An `.xcarchive` (its one app under `Products/Applications`) or an `.app`.
+    private static func readFolder(_ path: String) throws(AppBuildProblem) -> AppBuild {
+        let applications = path + "/Products/Applications"
+        guard FileSystem.isDirectory(applications) else { return try readApp(path, appPath: nil, buildPath: path) }
+        let apps = try wrap(path) { () throws(FileSystem.Failure) in
+            try FileSystem.directoryEntries(applications)
+        }.filter { $0.hasSuffix(".app") }
+        guard apps.count == 1, let app = apps.first else {
+            throw .corrupt(
+                path: path,
+                reason: apps.isEmpty
+                    ? "no .app in Products/Applications"
+                    : "several apps in Products/Applications (\(apps.joined(separator: ", ")))")
+        }
+        return try readApp(applications + "/" + app, appPath: "Products/Applications/" + app, buildPath: path)
+    }
+
+    private static func readApp(_ folder: String, appPath: String?, buildPath: String) throws(AppBuildProblem)
+        -> AppBuild
+    {
+        let infoPath = folder + "/Info.plist"
+        guard FileSystem.exists(infoPath) else {
+            throw .corrupt(path: buildPath, reason: "no Info.plist: not an .app, .xcarchive or .ipa")
+        }
+        let info = try wrap(infoPath) { () throws(FileSystem.Failure) in
+            try FileSystem.read(infoPath, limit: maximumPropertyListSize)
+        }
+        let (bundleID, executable) = try readInfo(info, name: infoPath)
+        let profilePath = folder + "/embedded.mobileprovision"
+        var profile: ProvisioningProfile? = nil
+        if FileSystem.exists(profilePath) {
+            let der = try wrap(profilePath) { () throws(FileSystem.Failure) in
+                try FileSystem.read(profilePath, limit: ProvisioningProfile.maximumSize)
+            }
+            profile = try ProvisioningProfile(der: der, name: profilePath)
+        }
+        let executablePath = folder + "/" + executable
+        let file = try open(executablePath)
+        let xml = try MachOEntitlements.xml(size: file.size, name: executablePath) {
+            (offset, count) throws(AppBuildProblem) in
+            try wrap(executablePath) { () throws(FileSystem.Failure) in try file.read(at: offset, count: count) }
+        }
+        return AppBuild(
+            path: buildPath, kind: .app, appPath: appPath, bundleID: bundleID, executableName: executable,
+            profile: profile,
+            executableEntitlements: try xml.map { (x) throws(AppBuildProblem) in
+                try entitlements(x, name: executablePath)
+            })
+    }
+
+    // MARK: Archives
+
+    private static func readIPA(_ path: String) throws(AppBuildProblem) -> AppBuild {
+        let archive = try ZipArchive(path: path)
+        let names = try archive.names()
+        var index: [String: Int] = [:]
+        for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
+        // Payload/NAME.app/Info.plist, NAME a plain name: anything with `..` or more slashes names no app.
+        let apps = names.compactMap { name -> String? in
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "Payload", parts[1].hasSuffix(".app"), parts[1] != ".app",
+                parts[2] == "Info.plist"
+            else { return nil }
+            return "Payload/" + parts[1]
+        }
+        guard let app = apps.first, Set(apps).count == 1 else {
+            throw .corrupt(
+                path: path,
+                reason: apps.isEmpty
+                    ? "no Payload/NAME.app/Info.plist: not an .ipa" : "several apps under Payload/")
+        }
+        func entry(_ name: String, limit: UInt64) throws(AppBuildProblem) -> ZipEntryStream? {
+            guard let i = index[app + "/" + name] else { return nil }
+            return try archive.open(i, name: app + "/" + name, limit: limit)
+        }
+        guard let infoEntry = try entry("Info.plist", limit: UInt64(maximumPropertyListSize)) else {
+            throw .corrupt(path: path, reason: "no \(app)/Info.plist")
+        }
+        let (bundleID, executable) = try readInfo(try infoEntry.readAll(), name: "\(path): \(infoEntry.name)")
+        var profile: ProvisioningProfile? = nil
+        if let profileEntry = try entry("embedded.mobileprovision", limit: UInt64(ProvisioningProfile.maximumSize)) {
+            profile = try ProvisioningProfile(der: try profileEntry.readAll(), name: "\(path): \(profileEntry.name)")
+        }
+        guard let executableEntry = try entry(executable, limit: maximumExecutableSize) else {
+            throw .corrupt(path: path, reason: "no \(app)/\(executable), the executable Info.plist names")
+        }
+        let executableName = "\(path): \(executableEntry.name)"
+        let xml = try MachOEntitlements.xml(size: executableEntry.size, name: executableName) {
+            (offset, count) throws(AppBuildProblem) in try executableEntry.read(at: offset, count: count)
+        }
+        return AppBuild(
+            path: path, kind: .app, appPath: app, bundleID: bundleID, executableName: executable, profile: profile,
+            executableEntitlements: try xml.map { (x) throws(AppBuildProblem) in
+                try entitlements(x, name: executableName)
+            })
+    }
+
+    // MARK: Pieces
+
+    /// `CFBundleIdentifier` and `CFBundleExecutable`; the executable must be a plain name in the app's folder.
+    private static func readInfo(_ bytes: [UInt8], name: String) throws(AppBuildProblem) -> (String?, String) {
+        let document = try PropertyListDocument(bytes: bytes, name: name)
+        let top = document.top
+        guard let executable = top["CFBundleExecutable"]?.string else {
+            throw .corrupt(path: name, reason: "no CFBundleExecutable: the main executable is not named")
+        }
+        guard !executable.isEmpty, !executable.contains("/"), executable != ".", executable != ".." else {
+            throw .corrupt(path: name, reason: "CFBundleExecutable is not a file name in the app")
+        }
+        return (top["CFBundleIdentifier"]?.string, executable)
+    }
+
+    private static func entitlements(_ xml: [UInt8], name: String) throws(AppBuildProblem) -> Entitlements {
+        Entitlements(try PropertyListDocument(bytes: xml, name: name + " (entitlements)").top)
+    }
+
+    private static func open(_ path: String) throws(AppBuildProblem) -> RandomAccessFile {
+        try wrap(path) { () throws(FileSystem.Failure) in try RandomAccessFile(path: path) }
+    }
+
+    /// A file system failure as the build problem it is: gone or unreadable (66), or a FIFO or device where a
+    /// file belongs (65).
+    private static func wrap<T>(_ path: String, _ body: () throws(FileSystem.Failure) -> T) throws(AppBuildProblem)
+        -> T
+    {
+        do {
+            return try body()
+        } catch {
+            switch error {
+            case .missing: throw .missing(path: path)
+            case .unreadable(_, let reason): throw .unreadable(path: path, reason: reason)
+            case .isDirectory: throw .corrupt(path: path, reason: "a folder where a file belongs")
+            case .notARegularFile(_, let what): throw .corrupt(path: path, reason: "\(what) where a file belongs")
+            default: throw .unreadable(path: path, reason: error.message)
+            }
+        }
+    }
+}

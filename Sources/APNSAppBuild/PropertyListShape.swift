@@ -1,0 +1,113 @@
+/// How deeply a property list nests, checked before libplist parses it: libplist's parsers recurse once per
+/// level and run off the stack a few ten thousand levels down. Real lists (Info.plist, entitlements,
+/// provisioning profiles) nest fewer than ten levels; `maximumDepth` leaves room without risk.
+enum PropertyListShape {
+    static let maximumDepth = 64
+
+    /// Why `bytes` (XML or binary) nests too deeply or is malformed in a way found on the way; nil when fine.
+    static func problem(_ bytes: [UInt8]) -> String? {
+        bytes.starts(with: Array("bplist".utf8)) ? binaryProblem(bytes) : xmlProblem(bytes)
+    }
+
+    /// Counts `<array>` and `<dict>` openings against their closings (self-closing `<array/>` adds nothing).
+    /// Text and comments cannot hold a bare `<`, so an over-count errs towards refusing.
+    static func xmlProblem(_ bytes: [UInt8]) -> String? {
+        var depth = 0
+        var i = 0
+        let lt = UInt8(ascii: "<")
+        let slash = UInt8(ascii: "/")
+        let gt = UInt8(ascii: ">")
+        while i < bytes.count {
+            guard bytes[i] == lt else {
+                i += 1
+                continue
+            }
+            var j = i + 1
+            let closing = j < bytes.count && bytes[j] == slash
+            if closing { j += 1 }
+            let isContainer = matches(bytes, at: j, "array") || matches(bytes, at: j, "dict")
+            var k = j
+            while k < bytes.count && bytes[k] != gt { k += 1 }
+            if isContainer {
+                let selfClosing = k > j && bytes[k - 1] == slash
+                if closing {
+                    depth -= 1
+                } else if !selfClosing {
+                    depth += 1
+                    if depth > maximumDepth { return "a property list nested more than \(maximumDepth) levels deep" }
+                }
+            }
+            i = k + 1
+        }
+        return nil
+    }
+
+    private static func matches(_ bytes: [UInt8], at i: Int, _ word: String) -> Bool {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, Array(bytes[i..<(i + w.count)]) == w else { return false }
+        let next = i + w.count < bytes.count ? bytes[i + w.count] : UInt8(ascii: ">")
+        return next == UInt8(ascii: ">") || next == UInt8(ascii: "/") || next == UInt8(ascii: " ")
+    }
+
+    /// Walks a binary list's object graph from its top object without recursion, each object at most once per
+    /// depth, and refuses what nests more than `maximumDepth` levels or points outside the file.
+    static func binaryProblem(_ bytes: [UInt8]) -> String? {
+        let malformed = "a malformed binary property list"
+        guard bytes.count >= 8 + 32 else { return malformed }
+        let trailer = bytes.count - 32
+        let offsetSize = Int(bytes[trailer + 6])
+        let refSize = Int(bytes[trailer + 7])
+        let objectCount = readUInt(bytes, trailer + 8, 8)
+        let top = readUInt(bytes, trailer + 16, 8)
+        let tableOffset = readUInt(bytes, trailer + 24, 8)
+        guard (1...8).contains(offsetSize), (1...8).contains(refSize), objectCount > 0, top < objectCount,
+            tableOffset < UInt64(trailer), objectCount <= UInt64(trailer) / UInt64(offsetSize),
+            tableOffset + objectCount * UInt64(offsetSize) <= UInt64(trailer)
+        else { return malformed }
+        let count = Int(objectCount)
+        func offset(of object: Int) -> Int? {
+            let o = readUInt(bytes, Int(tableOffset) + object * offsetSize, offsetSize)
+            return o >= 8 && o < UInt64(tableOffset) ? Int(o) : nil
+        }
+        var deepestSeen = [Int](repeating: -1, count: count)
+        var pending: [(object: Int, depth: Int)] = [(Int(top), 0)]
+        while let (object, depth) = pending.popLast() {
+            guard depth <= maximumDepth else {
+                return "a property list nested more than \(maximumDepth) levels deep"
+            }
+            guard deepestSeen[object] < depth else { continue }
+            deepestSeen[object] = depth
+            guard let at = offset(of: object) else { return malformed }
+            let marker = bytes[at]
+            let kind = marker >> 4
+            // Arrays (0xA), sets (0xC) and dictionaries (0xD) hold references; nothing else does.
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
+            var entries = Int(marker & 0x0F)
+            var refs = at + 1
+            if entries == 0x0F {
+                guard refs < Int(tableOffset), bytes[refs] >> 4 == 0x1 else { return malformed }
+                let width = 1 << Int(bytes[refs] & 0x0F)
+                guard width <= 8, refs + 1 + width <= Int(tableOffset) else { return malformed }
+                let n = readUInt(bytes, refs + 1, width)
+                guard n <= UInt64(bytes.count) else { return malformed }
+                entries = Int(n)
+                refs += 1 + width
+            }
+            let total = kind == 0xD ? entries * 2 : entries
+            guard refs + total * refSize <= Int(tableOffset) else { return malformed }
+            for r in 0..<total {
+                let child = readUInt(bytes, refs + r * refSize, refSize)
+                guard child < objectCount else { return malformed }
+                pending.append((Int(child), depth + 1))
+            }
+        }
+        return nil
+    }
+
+    /// A big-endian unsigned integer of `width` bytes at `at` (callers check the range).
+    private static func readUInt(_ bytes: [UInt8], _ at: Int, _ width: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in 0..<width { value = value << 8 | UInt64(bytes[at + i]) }
+        return value
+    }
+}

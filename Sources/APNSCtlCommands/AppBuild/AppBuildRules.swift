@@ -1,0 +1,72 @@
+import APNSAppBuild
+import APNSCore
+import APNSCrypto
+import APNSPlatform
+import APNSSettings
+
+/// What `--app` settles and refuses before anything connects: the build's bundle id as the default topic,
+/// its token environment as the default `--env`, and exit 77 for a credential of another team, a certificate
+/// whose topics lack the bundle id, and an `--env` the build's tokens do not belong to.
+struct AppBuildRules {
+    let build: AppBuild
+    /// `--app Demo.ipa` (or the profile's name for it), for messages.
+    let label: String
+
+    /// The environment the build's tokens need, when the build says.
+    var environment: APNSEnvironment? { build.tokenEnvironment }
+
+    /// Refuses an `--env` other than the build's (77).
+    func checkEnvironment(_ explicit: APNSEnvironment?, flag: String) throws(CLIError) {
+        guard let explicit, let needed = environment, explicit != needed else { return }
+        throw .credential(
+            "\(flag) \(explicit.rawValue), but \(label)'s device tokens belong to \(needed.rawValue) (aps-environment \(build.apsEnvironment ?? "none")): APNs would answer BadDeviceToken. Leave \(flag) out, or pass the build the tokens came from"
+        )
+    }
+
+    /// Refuses credentials of another team or, for a certificate, another bundle (77). `teamID` is token auth's.
+    func checkCredentials(identity: CertificateInfo?, teamID: String?) throws(CLIError) {
+        let credentialTeam = teamID ?? identity.flatMap(Self.team)
+        if let buildTeam = build.teamID, let credentialTeam, credentialTeam != buildTeam {
+            let what = teamID != nil ? "--team-id \(credentialTeam)" : "the certificate (team \(credentialTeam))"
+            throw .credential(
+                "\(what) is for another team than \(label) (team \(buildTeam)); APNs refuses a push to another team's app. Use the team's own key or certificate"
+            )
+        }
+        if let info = identity, info.isApplePush, let bundle = build.topic, !info.topics.contains(bundle),
+            info.bundleID != bundle
+        {
+            throw .credential(
+                "the certificate is for \(info.bundleID ?? "another app") (topics: \(info.topics.joined(separator: ", "))), not \(bundle), the bundle id of \(label); APNs answers TopicDisallowed. Use that app's push certificate, or token auth"
+            )
+        }
+    }
+
+    /// Warnings worth a line before sending: no push capability, an expired profile, a disagreement.
+    func warnings(now: Int64) -> [String] {
+        var lines: [String] = []
+        if environment == nil { lines.append(AppBuildMessages.noPush(build)) }
+        if let expired = AppBuildMessages.expired(build, now: now) { lines.append(expired) }
+        lines += build.disagreements.map { "\(build.path): \($0)" }
+        return lines
+    }
+
+    /// The team an Apple push certificate names in its subject's `OU`.
+    static func team(_ info: CertificateInfo) -> String? {
+        for part in info.subject.split(separator: ",") {
+            let entry = part.drop { $0 == " " }
+            if entry.hasPrefix("OU=") { return String(entry.dropFirst(3)) }
+        }
+        return nil
+    }
+}
+
+extension APNSCtl.Send {
+    /// `--app`'s build, read, with its warnings on stderr; nil without `--app`.
+    func appRules(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> AppBuildRules? {
+        guard let path = settings[.app]?.value else { return nil }
+        let rules = AppBuildRules(
+            build: try AppBuildInput.read(path, flag: settings.label(.app)), label: "\(settings.label(.app)) \(path)")
+        for line in rules.warnings(now: world.clock.now()) { world.standardError.warning(line) }
+        return rules
+    }
+}

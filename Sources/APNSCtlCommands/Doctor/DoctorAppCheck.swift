@@ -1,0 +1,49 @@
+import APNSAppBuild
+import APNSCore
+import APNSCrypto
+
+extension AppBuildRules {
+    /// doctor's `app` line: the build's bundle id and team against the credential's, its `aps-environment`
+    /// (missing fails), and its profile's expiry, treated as `--fail-within` treats certificates. A failure is
+    /// a credential problem (77) and stops the run before the network.
+    func doctorCheck(identity: CertificateInfo?, teamID: String?, now: Int64, failWithin: Int64?) -> DoctorCheck {
+        let profile = build.profile
+        var detail =
+            "\(build.path): \(build.bundleID ?? "(no bundle id)"), team \(build.teamID ?? "(none)"), "
+            + "aps-environment \(AppBuildReport.environmentLine(build))"
+        if let profile {
+            detail += ", \(profile.kind.label) profile"
+            if let expires = profile.expires {
+                detail += " expires \(ISO8601.format(epochSeconds: expires)) (\((expires - now) / 86_400) days left)"
+            }
+        }
+        var check = DoctorCheck(name: "app", status: .ok, detail: detail)
+        func fail(_ hint: String) {
+            check.status = .fail
+            check.problem = .credential
+            check.hint = hint
+        }
+        do throws(CLIError) {
+            try checkCredentials(identity: identity, teamID: teamID)
+        } catch {
+            if case .credential(let message) = error { fail(message) }
+        }
+        guard check.status == .ok else { return check }
+        if environment == nil {
+            fail(AppBuildMessages.noPush(build))
+        } else if let expired = AppBuildMessages.expired(build, now: now) {
+            fail(expired)
+        } else if let expires = profile?.expires, let failWithin, expires - now <= failWithin {
+            fail(
+                "the provisioning profile expires within --fail-within \(APNSCtl.Doctor.formatDuration(failWithin)): renew it before \(ISO8601.format(epochSeconds: expires))"
+            )
+        } else if let expires = profile?.expires, expires - now <= DoctorPlan.expiryWarningSeconds {
+            check.status = .warn
+            check.hint = "renew the provisioning profile before \(ISO8601.format(epochSeconds: expires))"
+        } else if let disagreement = build.disagreements.first {
+            check.status = .warn
+            check.hint = disagreement
+        }
+        return check
+    }
+}

@@ -1,0 +1,114 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Builds are untrusted input: a crafted archive, executable or property list is exit 65 (or 66 when it
+/// cannot be read) with a message naming the part, never a crash, a hang or a file written.
+@Suite struct HostileAppBuildTests {
+    /// Runs `inspect PATH` and expects exit 65 with `reason` in the message, and nothing new in the fixtures'
+    /// folder or its parent.
+    static func expectCorrupt(_ path: String, _ reason: String, in fixtures: AppBuildFixtures) throws {
+        let parent = URL(fileURLWithPath: fixtures.directory.path).deletingLastPathComponent().path
+        let before = try FileManager.default.contentsOfDirectory(atPath: fixtures.directory.path).sorted()
+        let beforeParent = Set(try FileManager.default.contentsOfDirectory(atPath: parent))
+        let r = try InProcess.apnsctl(["inspect", path], timeout: 30)
+        #expect(r.status == 65, "\(path): \(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("not a readable app build") && r.stderr.contains(reason), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixtures.directory.path).sorted() == before)
+        let added = Set(try FileManager.default.contentsOfDirectory(atPath: parent)).subtracting(beforeParent)
+        #expect(!added.contains { $0.hasPrefix("evil") || $0 == "etc" }, "\(added)")
+    }
+
+    @Test func aZipBombStopsAtTheCap() throws {
+        let fixtures = try AppBuildFixtures()
+        let zeros = try fixtures.directory.write("zeros", [UInt8](repeating: 0, count: 40 << 20))
+        try fixtures.zip("bomb.ipa", [("Payload/Demo.app/Info.plist", zeros)])
+        try Self.expectCorrupt(fixtures.directory.file("bomb.ipa"), "more than the 1048576 apnsctl reads", in: fixtures)
+    }
+
+    @Test func pathTraversalNamesNameNoApp() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        try fixtures.zip(
+            "traversal.ipa",
+            [
+                ("Payload/../../evil.app/Info.plist", app + "/Info.plist"),
+                ("../../etc/evil", app + "/Info.plist"),
+                ("/evil/Info.plist", app + "/Info.plist"),
+                ("Payload/x/../../evil.app/Info.plist", app + "/Info.plist"),
+            ])
+        try Self.expectCorrupt(fixtures.directory.file("traversal.ipa"), "no Payload/NAME.app/Info.plist", in: fixtures)
+    }
+
+    @Test func anExecutableNamedOutsideTheAppIsRefused() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        let info = try String(contentsOfFile: app + "/Info.plist", encoding: .utf8)
+            .replacingOccurrences(of: "<string>Demo</string>", with: "<string>../../../etc/passwd</string>")
+        try info.write(toFile: app + "/Info.plist", atomically: true, encoding: .utf8)
+        try Self.expectCorrupt(app, "CFBundleExecutable is not a file name in the app", in: fixtures)
+        try Self.expectCorrupt(try fixtures.ipa(of: app), "CFBundleExecutable is not a file name", in: fixtures)
+    }
+
+    /// Truncated, looping and out-of-bounds executables, thin and inside an `.ipa`.
+    @Test(arguments: ["truncated", "header only", "zero-size command", "signature past the end", "superblob count"])
+    func malformedExecutables(kind: String) throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: app + "/Demo")))
+        let reason: String
+        switch kind {
+        case "truncated":
+            bytes = Array(bytes[..<60])
+            reason = "load commands run past the end of the file"
+        case "header only":
+            bytes = Array(bytes[..<20])
+            reason = "too short for a Mach-O header"
+        case "zero-size command":
+            bytes.replaceSubrange(36..<40, with: MachOFixture.le(0))
+            reason = "a load command of 0 bytes"
+        case "signature past the end":
+            bytes.replaceSubrange((32 + 24 + 8)..<(32 + 24 + 12), with: MachOFixture.le(0xFFFF_FFF0))
+            reason = "the code signature lies outside the executable"
+        default:
+            bytes.replaceSubrange((4096 + 8)..<(4096 + 12), with: MachOFixture.be(0x7FFF_FFFF))
+            reason = "a SuperBlob index past its end"
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: app + "/Demo"))
+        try Self.expectCorrupt(app, reason, in: fixtures)
+        try Self.expectCorrupt(try fixtures.ipa(of: app), reason, in: fixtures)
+    }
+
+    /// A property list nested 10,000 deep would run libplist off the stack: refused before it is parsed.
+    @Test func deeplyNestedPropertyListsAreRefused() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        try AppBuildFixtures.deepXMLPlist(depth: 10_000).write(
+            toFile: app + "/Info.plist", atomically: true, encoding: .utf8)
+        try Self.expectCorrupt(app, "nested more than 64 levels deep", in: fixtures)
+        try fixtures.directory.write("Demo.app/Info.plist", AppBuildFixtures.deepBinaryPlist(depth: 10_000))
+        try Self.expectCorrupt(app, "nested more than 64 levels deep", in: fixtures)
+        try Self.expectCorrupt(try fixtures.ipa(of: app), "nested more than 64 levels deep", in: fixtures)
+        let profile = try fixtures.signed(AppBuildFixtures.deepXMLPlist(depth: 10_000), as: "deep.mobileprovision")
+        try Self.expectCorrupt(profile, "nested more than 64 levels deep", in: fixtures)
+    }
+
+    /// A binary list whose arrays hold each other is refused by libplist itself; it ends, as an error.
+    @Test func aLoopingBinaryPropertyListIsAnError() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        try fixtures.directory.write("Demo.app/Info.plist", AppBuildFixtures.deepBinaryPlist(depth: 8, loop: true))
+        try Self.expectCorrupt(app, "Info.plist", in: fixtures)
+    }
+
+    @Test func notAProfileAndNotAnArchive() throws {
+        let fixtures = try AppBuildFixtures()
+        let garbage = try fixtures.directory.write("junk.mobileprovision", Array("not DER at all".utf8))
+        try Self.expectCorrupt(garbage, "not a provisioning profile", in: fixtures)
+        let unsigned = try fixtures.directory.write("plain.mobileprovision", AppBuildFixtures.profileXML(.development))
+        try Self.expectCorrupt(unsigned, "not a provisioning profile", in: fixtures)
+        let truncatedZip = try fixtures.directory.write("cut.ipa", Array("PK\u{3}\u{4}then nothing".utf8))
+        try Self.expectCorrupt(truncatedZip, "not a zip archive", in: fixtures)
+    }
+}

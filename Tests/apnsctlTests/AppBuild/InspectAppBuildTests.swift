@@ -1,0 +1,125 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `apnsctl inspect` of app builds made as Xcode makes them: each profile kind alone, `.app` folders (XML and
+/// binary Info.plist, thin and fat executables), and the `.ipa` and `.xcarchive` around them, text and JSON.
+@Suite struct InspectAppBuildTests {
+    let team = AppBuildFixtures.team
+    let bundle = AppBuildFixtures.bundle
+
+    /// JSON output as a dictionary.
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// `inspect PATH -o json` exits 0 without a word on stderr, and its string fields are `fields`.
+    static func inspectJSON(_ path: String, _ fields: [String: String]) throws -> [String: Any] {
+        let r = try InProcess.apnsctl(["inspect", path, "-o", "json"])
+        #expect(r.status == 0, "\(path): \(r.stderr)")
+        #expect(r.stderr.isEmpty, "\(path): \(r.stderr)")
+        let object = try json(r.stdout)
+        for (name, value) in fields { #expect(object[name] as? String == value, "\(path): \(name)") }
+        return object
+    }
+
+    @Test(arguments: [
+        (AppBuildFixtures.Profile.development, "development", "sandbox", "development", 2),
+        (.adHoc, "production", "production", "ad-hoc", 2),
+        (.appStore, "production", "production", "app-store", 0),
+        (.enterprise, "production", "production", "enterprise", -1),
+    ])
+    func eachProfileKind(
+        kind: AppBuildFixtures.Profile, aps: String, environment: String, profileKind: String, devices: Int
+    ) throws {
+        let fixtures = try AppBuildFixtures()
+        let profile = try fixtures.profile(kind)
+        let object = try Self.inspectJSON(
+            profile,
+            [
+                "kind": "provisioning-profile", "bundle_id": bundle, "team_id": team, "aps_environment": aps,
+                "token_environment": environment, "profile_kind": profileKind,
+            ])
+        #expect(object["expired"] as? Bool == false)
+        if devices >= 0 {
+            #expect(object["provisioned_devices"] as? Int == devices)
+        } else {
+            #expect(object["provisioned_devices"] is NSNull)
+        }
+        let text = try InProcess.apnsctl(["inspect", profile])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains(" \(aps) → --env \(environment)\n"), "\(text.stdout)")
+    }
+
+    @Test func anExpiredProfileIsShownThenExits77() throws {
+        let fixtures = try AppBuildFixtures()
+        let r = try InProcess.apnsctl(["inspect", try fixtures.profile(.expired)])
+        #expect(r.status == 77)
+        #expect(r.stdout.contains("EXPIRED 10 days ago") || r.stdout.contains("EXPIRED 9 days ago"), "\(r.stdout)")
+        #expect(r.stderr.contains("expired on"), "\(r.stderr)")
+    }
+
+    @Test func aProfileWithoutPushSaysNoTokenWillWork() throws {
+        let fixtures = try AppBuildFixtures()
+        let r = try InProcess.apnsctl(["inspect", try fixtures.profile(.withoutPush), "-o", "json"])
+        #expect(r.status == 0)
+        let object = try Self.json(r.stdout)
+        #expect(object["aps_environment"] is NSNull)
+        #expect(object["token_environment"] is NSNull)
+        #expect(r.stderr.contains("enable the Push Notifications capability"), "\(r.stderr)")
+    }
+
+    /// A development `.ipa` as Xcode exports it shows `development → --env sandbox`, whichever shape holds it.
+    @Test(arguments: [false, true]) func developmentBuildsInEveryShape(binaryInfo: Bool) throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development, binaryInfo: binaryInfo)
+        let ipa = try fixtures.ipa(of: app)
+        let archive = try fixtures.xcarchive(of: app)
+        for (path, appPath) in [(app, nil), (ipa, "Payload/Demo.app"), (archive, "Products/Applications/Demo.app")] {
+            _ = try Self.inspectJSON(
+                path,
+                [
+                    "kind": "app", "app": appPath, "bundle_id": bundle, "team_id": team,
+                    "aps_environment": "development", "executable_aps_environment": "development",
+                    "token_environment": "sandbox", "profile_kind": "development",
+                ].compactMapValues { $0 })
+            let text = try InProcess.apnsctl(["inspect", path])
+            #expect(text.stdout.contains(" development → --env sandbox\n"), "\(text.stdout)")
+        }
+    }
+
+    /// The executable's signature wins over the profile, and the difference is a warning; in a fat file the
+    /// arm64 slice's signature is the one read (the x86_64 slice here says the other environment).
+    @Test(arguments: [false, true]) func theExecutableWinsOverTheProfile(fat: Bool) throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development, executableAPS: "production", fat: fat)
+        for path in [app, try fixtures.ipa(of: app)] {
+            let r = try InProcess.apnsctl(["inspect", path, "-o", "json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let object = try Self.json(r.stdout)
+            #expect(object["aps_environment"] as? String == "production")
+            #expect(object["token_environment"] as? String == "production")
+            #expect((object["disagreements"] as? [String])?.count == 1)
+            #expect(
+                r.stderr.contains(
+                    "warning: \(path): aps-environment: the executable is signed with production, the profile says development; iOS uses the executable's"
+                ), "\(r.stderr)")
+        }
+    }
+
+    @Test func anAppStoreDownloadIsProduction() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: nil, signed: false)
+        let r = try InProcess.apnsctl(["inspect", try fixtures.ipa(of: app)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("(none signed) → --env production"), "\(r.stdout)")
+        #expect(r.stdout.contains("none embedded: an App Store download, whose tokens are production"))
+    }
+
+    @Test func aMissingBuildIs66() throws {
+        let dir = try TemporaryDirectory()
+        let r = try InProcess.apnsctl(["inspect", dir.file("Gone.ipa")])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("Gone.ipa: no such file or folder"), "\(r.stderr)")
+    }
+}

@@ -1,0 +1,108 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `send --app` against two mocks, one playing sandbox and one production, each refusing the other's token
+/// with BadDeviceToken: the build's aps-environment picks the server and its bundle id the topic, and every
+/// refusal (another team, a certificate for another bundle, an --env the tokens do not belong to) is exit 77
+/// before anything connects.
+@Suite struct SendAppBuildTests {
+    static let token = "5a" + String(repeating: "0", count: 61) + "1"
+
+    struct Setup {
+        let sandbox: InProcessMock
+        let production: InProcessMock
+        let fixtures: AppBuildFixtures
+
+        init() throws {
+            sandbox = try InProcessMock(keepingLog: true)
+            production = try InProcessMock(
+                ["--env", "production", "--reject", "\(SendAppBuildTests.token)=BadDeviceToken"], keepingLog: true,
+                sharingCredentialsWith: sandbox)
+            fixtures = try AppBuildFixtures()
+        }
+
+        /// An `.ipa` of `profile` for the mocks' team and bundle (or `team`, `bundle`).
+        func ipa(_ profile: AppBuildFixtures.Profile, team: String? = nil, bundle: String? = nil) throws -> String {
+            let app = try fixtures.app(
+                "\(profile.rawValue)-\(team ?? "")-\(bundle ?? "").app", profile: profile,
+                bundle: bundle ?? sandbox.bundleID, team: team ?? sandbox.teamID)
+            return try fixtures.ipa(of: app, as: "\(profile.rawValue)-\(team ?? "")-\(bundle ?? "").ipa")
+        }
+
+        func send(_ extra: [String], token auth: Bool = false) throws -> CommandResult {
+            let cache = try TemporaryDirectory(prefix: "cache")
+            let credentials =
+                auth
+                ? ["--auth-key", sandbox.authKey, "--team-id", sandbox.teamID] : ["--cert", sandbox.certificate]
+            return try InProcess.apnsctl(
+                ["send", "--alert", "hi", "-d", SendAppBuildTests.token, "--ca-file", sandbox.caFile]
+                    + ["--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=\(production.endpoint)"]
+                    + credentials + extra, environment: ["XDG_CACHE_HOME": cache.path])
+        }
+    }
+
+    /// A development build's token goes to the sandbox, with the bundle id as the topic (token auth has no
+    /// other); an App Store build's goes to production, which here refuses it.
+    @Test(arguments: [false, true]) func theBuildChoosesEnvironmentAndTopic(tokenAuth: Bool) throws {
+        let setup = try Setup()
+        let development = try setup.send(["--app", try setup.ipa(.development)], token: tokenAuth)
+        #expect(development.status == 0, "\(development.stderr)")
+        #expect(development.stdout.contains("  sandbox  "), "\(development.stdout)")
+        let appStore = try setup.send(["--app", try setup.ipa(.appStore)], token: tokenAuth)
+        #expect(appStore.status == 1, "\(appStore.stderr)")
+        #expect(appStore.stdout.contains("BadDeviceToken") && appStore.stdout.contains("production"))
+        #expect(setup.sandbox.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+        #expect(setup.production.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+    }
+
+    @Test func refusalsBeforeConnecting() throws {
+        let setup = try Setup()
+        let development = try setup.ipa(.development)
+        let otherTeam = try setup.ipa(.development, team: "OTHERTEAM1")
+        let cases: [(args: [String], tokenAuth: Bool, message: String)] = [
+            (["--app", development, "--env", "production"], false, "device tokens belong to sandbox"),
+            (["--app", development, "--env", "production"], true, "device tokens belong to sandbox"),
+            (["--app", otherTeam], false, "is for another team than --app"),
+            (["--app", otherTeam], true, "--team-id"),
+            (["--app", try setup.ipa(.development, bundle: "com.other.app")], false, "not com.other.app"),
+        ]
+        for c in cases {
+            let r = try setup.send(c.args, token: c.tokenAuth)
+            #expect(r.status == 77, "\(c.args): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.stderr.contains(c.message), "\(c.args): \(r.stderr)")
+        }
+        #expect(setup.sandbox.answersPerDevice().isEmpty)
+        #expect(setup.production.answersPerDevice().isEmpty)
+    }
+
+    @Test func aBrokenBuildIs65AndAMissingOne66() throws {
+        let setup = try Setup()
+        let junk = try setup.fixtures.directory.write("junk.ipa", Array("PK\u{3}\u{4}junk".utf8))
+        #expect(try setup.send(["--app", junk]).status == 65)
+        #expect(try setup.send(["--app", setup.fixtures.directory.file("gone.ipa")]).status == 66)
+    }
+
+    /// doctor --app: an `app` line before the network, only the build's environment probed, and a build
+    /// that cannot get tokens (or whose profile expired) fails with 77 without touching the network.
+    @Test func doctorChecksTheBuild() throws {
+        let setup = try Setup()
+        let endpoints = [
+            "--endpoint", "sandbox=\(setup.sandbox.endpoint)", "--endpoint", "production=\(setup.production.endpoint)",
+        ]
+        let base = ["doctor", "--cert", setup.sandbox.certificate, "--ca-file", setup.sandbox.caFile] + endpoints
+        let good = try InProcess.apnsctl(base + ["--app", try setup.ipa(.development)])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        #expect(good.stdout.contains("ok    app "), "\(good.stdout)")
+        #expect(good.stdout.contains("auth sandbox") && !good.stdout.contains("auth production"), "\(good.stdout)")
+        for (profile, message) in [
+            (AppBuildFixtures.Profile.withoutPush, "Push Notifications"), (.expired, "expired on"),
+        ] {
+            let r = try InProcess.apnsctl(base + ["--app", try setup.ipa(profile)])
+            #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("fail  app ") && r.stdout.contains(message), "\(r.stdout)")
+            #expect(!r.stdout.contains("dns"), "\(r.stdout)")
+        }
+    }
+}
