@@ -21,6 +21,9 @@ let package = Package(
         .systemLibrary(
             name: "CNghttp2", pkgConfig: "libnghttp2",
             providers: [.apt(["libnghttp2-dev"]), .brew(["libnghttp2"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // Kernel calls Swift cannot import (variadic prctl), as static inline wrappers; no library to link.
         .systemLibrary(name: "CPlatform"),
 
@@ -43,13 +46,15 @@ let package = Package(
         // turns flags, variables and profiles into one typed value per command, each with its origin. Pure
         // (inputs in, values out) except the one function that reads the file; no C module.
         .target(name: "APNSSettings", dependencies: ["APNSCore", "APNSPlatform", "APNSClient"]),
+        // The send history: a SQLite database of what was sent and answered; the only importer of CSQLite.
+        .target(name: "APNSHistory", dependencies: ["APNSCore", "APNSPlatform", "CSQLite"]),
         // Every command, laid out by command (Send/, Channel/, Credentials/, Validate/, Mock/, Config/, Doctor/)
         // with what several share in Shared/: argument parsing, rendering and exit codes; imports no C module.
         .target(
             name: "APNSCtlCommands",
             dependencies: [
                 "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock", "APNSSettings",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "APNSHistory", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The executable: one line calling APNSCtlCommands, so tests reach the commands in-process.
         .executableTarget(name: "apnsctl", dependencies: ["APNSCtlCommands"]),
@@ -69,6 +74,7 @@ let package = Package(
             name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
         .testTarget(
             name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSHistoryTests", dependencies: ["APNSHistory", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSHTTP2", "APNSPlatform", "APNSTestSupport"]),
         // The fuzz targets of Fuzz/ (JSON payloads, TOML, --devices lines), run in-process for a fixed number of
         // seeded mutations; scripts/fuzz.sh builds the same files for libFuzzer (make fuzz).
@@ -78,6 +84,9 @@ let package = Package(
         // COpenSSL: one fixture (a PKCS#12 with its key bag inside an encrypted safe) no exporter makes.
         .testTarget(
             name: "apnsctlTests",
-            dependencies: ["APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL"]),
+            dependencies: [
+                "APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL",
+                "APNSHistory",
+            ]),
     ]
 )
