@@ -24,7 +24,7 @@ public struct SendSummary: Sendable, Equatable {
     public var total: Int { accepted + rejected + failed }
 
     /// Tallies one result.
-    mutating func count(_ r: PushResult) {
+    public mutating func count(_ r: PushResult) {
         switch r.outcome {
         case .accepted: accepted += 1
         case .failed:

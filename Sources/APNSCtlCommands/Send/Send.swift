@@ -145,6 +145,7 @@ extension APNSCtl {
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
         @OptionGroup(title: "Connection") var connection: SendConnectionOptions
         @OptionGroup(title: "Broadcast (iOS 18 Live Activities; see apnsctl channel)") var broadcast: BroadcastOptions
+        @OptionGroup(title: "History (see apnsctl history)") var history: SendHistoryOptions
 
         @Option(
             name: [.customShort("o"), .setting(.output)],
@@ -189,9 +190,18 @@ extension APNSCtl {
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run(in world: CommandWorld) throws {
+            if let reference = history.replay {
+                let (replay, id) = try replaying(reference, in: world)
+                return try replay.send(replayOf: id, in: world)
+            }
+            try send(replayOf: nil, in: world)
+        }
+
+        /// The send itself; `replayOf` is the history entry it replays.
+        private func send(replayOf: Int64?, in world: CommandWorld) throws {
             let settings = try resolveSettings(in: world)
             let format = settings[.output]?.value ?? .text
-            if broadcast.isGiven { return try runBroadcast(settings, format: format, in: world) }
+            if broadcast.isGiven { return try runBroadcast(settings, format: format, replayOf: replayOf, in: world) }
             let plan = try makePlan(settings, in: world)
             if dryRun {
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)
@@ -199,9 +209,12 @@ extension APNSCtl {
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
             defer { withExtendedLifetime(plan.devices.file) {} }
+            var delivery = plan.delivery
+            delivery.recorder = SendRecorder.start(
+                SendHistoryEntry.devices(plan, settings, replayOf: replayOf), settings, in: world)
             do throws(CLIError) {
                 try deliver(
-                    settings, DevicePushSource(plan.request, devices: plan.devices.source), to: plan.delivery,
+                    settings, DevicePushSource(plan.request, devices: plan.devices.source), to: delivery,
                     format: format, in: world)
             } catch {
                 try Self.endOfStream(plan.devices.file, after: error, in: world)
