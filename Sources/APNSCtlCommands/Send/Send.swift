@@ -87,7 +87,13 @@ extension APNSCtl {
 
                 Text output is one line per device, then a summary for more than one. Accepted lines \
                 shorten the token; rejected and failed lines print it whole, with what the answer means \
-                and what to check. When stdout is a file and stderr a terminal, a progress line is shown \
+                and what to check. An accepted line ends with unique-id=... when the server sends one (the \
+                sandbox does): Apple's Push Notifications Console looks that id up in its delivery log when \
+                a notification was accepted but never appeared (see docs/troubleshooting.md).
+
+                History: every send that reaches a server is recorded in \
+                $XDG_STATE_HOME/apnsctl/history.db (apnsctl history lists and shows what was sent and \
+                answered); --replay ID|last sends an entry again, --no-history leaves this one out. When stdout is a file and stderr a terminal, a progress line is shown \
                 on stderr and replaced by the summary at the end.
 
                 Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at least one \
