@@ -19,7 +19,7 @@ invalid_sample=Payloads/invalid/badge-string.json
 # What the binary may load from the system: exactly what both READMEs name.
 # libc's dynamic loader (ld-linux-x86-64.so.2, ld-linux-aarch64.so.1) is named by the program's interpreter.
 loader=$(basename "$(readelf -l "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)\]/\1/p')")
-expected_needed=$(printf '%s\n' libc.so.6 libcrypto.so.3 libgcc_s.so.1 libm.so.6 libnghttp2.so.14 libssl.so.3 'libstdc++.so.6' "$loader" \
+expected_needed=$(printf '%s\n' libc.so.6 libcrypto.so.3 libgcc_s.so.1 libm.so.6 libnghttp2.so.14 libsqlite3.so.0 libssl.so.3 'libstdc++.so.6' "$loader" \
     | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/apnsctl-dist-check.XXXXXX")
@@ -102,8 +102,9 @@ bash_completion_loads() {
     grep -q 'apnsctl$' <<<"$out" || { echo "complete -p: $out"; return 1; }
 }
 readme_names_libraries() {
-    grep -q 'libssl3' "$1" && grep -q 'libnghttp2-14' "$1" && grep -q "sha256sum -c $name.tar.gz.sha256" "$1" \
-        || { echo "$1 does not name libssl3, libnghttp2-14 and the sha256sum -c line"; return 1; }
+    grep -q 'libssl3' "$1" && grep -q 'libnghttp2-14' "$1" && grep -q 'libsqlite3-0' "$1" \
+        && grep -q "sha256sum -c $name.tar.gz.sha256" "$1" \
+        || { echo "$1 does not name libssl3, libnghttp2-14, libsqlite3-0 and the sha256sum -c line"; return 1; }
     cmp -s "$unpacked/LICENSE" LICENSE || { echo "LICENSE differs from the repository's"; return 1; }
 }
 
@@ -124,7 +125,8 @@ deb_fields() {
     [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] || { echo "Version: $(dpkg-deb -f "$deb" Version), not $version"; return 1; }
     local depends; depends=$(dpkg-deb -f "$deb" Depends)
     grep -Eq '(^|, )libssl3(t64)? ' <<<"$depends" && grep -Eq '(^|, )libnghttp2-14 ' <<<"$depends" \
-        || { echo "Depends: $depends (want libssl3 or libssl3t64 and libnghttp2-14, with versions)"; return 1; }
+        && grep -Eq '(^|, )libsqlite3-0 ' <<<"$depends" \
+        || { echo "Depends: $depends (want libssl3 or libssl3t64, libnghttp2-14 and libsqlite3-0, with versions)"; return 1; }
 }
 deb_contents() {
     local listing p
