@@ -10,7 +10,7 @@ public final class HistoryStore {
 
     /// The database file's path.
     public let path: String
-    private let database: SQLiteConnection
+    let database: SQLiteConnection
 
     private init(path: String, database: SQLiteConnection) {
         self.path = path
@@ -50,7 +50,9 @@ public final class HistoryStore {
         if version < HistorySchema.current && readOnly { throw .readOnly(path: path) }
         try guarded { () throws(SQLiteError) in
             if version == 0 { try database.execute("PRAGMA journal_mode=WAL") }
-            try database.execute("PRAGMA synchronous=NORMAL")
+            // A small page cache: a send's memory stays what it was without the history (a batch's rows
+            // stream through it).
+            try database.execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size = -64")
             guard version < HistorySchema.current else { return }
             try transaction { () throws(SQLiteError) in
                 // Another apnsctl may have done it while this one waited for the lock.
@@ -93,16 +95,65 @@ public final class HistoryStore {
     public func record(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem)
         -> Int64
     {
+        let recording = try beginRecording()
+        for result in entry.results { try recording.add(result) }
+        return try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: now)
+    }
+
+    /// A result's columns, in the order `HistoryRecording` binds them.
+    static let resultColumns = """
+        target, device_name, status, reason, apns_id, apns_unique_id, apns_request_id, timestamp, duration_ms,
+        environment, endpoint, bad_device_token_in, body, error, unknown_outcome
+        """
+
+    /// Starts recording one entry whose results come one by one (`HistoryRecording`).
+    public func beginRecording() throws(HistoryProblem) -> HistoryRecording {
         try guarded { () throws(SQLiteError) in
+            // SQLite keeps temporary tables in a file of their own (never in the history, never locking it), so
+            // a batch of any size costs bounded memory until it is moved in.
+            try database.execute(
+                """
+                PRAGMA temp.cache_size = -64;
+                CREATE TEMP TABLE IF NOT EXISTS pending (
+                    position INTEGER PRIMARY KEY, target TEXT NOT NULL, device_name TEXT, status INTEGER, reason TEXT,
+                    apns_id TEXT, apns_unique_id TEXT, apns_request_id TEXT, timestamp INTEGER,
+                    duration_ms REAL NOT NULL, environment TEXT, endpoint TEXT, bad_device_token_in TEXT, body BLOB,
+                    error TEXT, unknown_outcome INTEGER NOT NULL);
+                DELETE FROM temp.pending;
+                BEGIN;
+                """)
+            let insert = try database.prepare(
+                """
+                INSERT INTO temp.pending (position, \(Self.resultColumns))
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                """)
+            return HistoryRecording(store: self, insert: insert)
+        }
+    }
+
+    /// Moves the pending results in with `entry`, in one transaction with the retention (see `record`).
+    func finishRecording(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem)
+        -> Int64
+    {
+        try guarded { () throws(SQLiteError) in
+            try database.execute("COMMIT")
             var id: Int64 = 0
             try transaction { () throws(SQLiteError) in
                 id = try insert(entry)
-                try insertResults(entry.results, of: id)
+                let move = try database.prepare(
+                    "INSERT INTO results (entry, position, \(Self.resultColumns)) SELECT ?1, position, \(Self.resultColumns) FROM temp.pending"
+                )
+                try move.bind(1, id)
+                try move.run()
                 try removeOld(before: now - Int64(keepDays) * 86_400, keeping: keepEntries)
             }
+            try database.execute("DELETE FROM temp.pending")
             return id
         }
     }
+
+    /// Maps SQLite's errors to the history's problems (for `HistoryRecording`).
+    func checked<T>(_ body: () throws(SQLiteError) -> T) throws(HistoryProblem) -> T { try guarded(body) }
 
     private func insert(_ e: HistoryEntry) throws(SQLiteError) -> Int64 {
         let s = try database.prepare(
@@ -134,37 +185,6 @@ public final class HistoryStore {
         try s.bind(20, e.replayOf)
         try s.run()
         return database.lastInsertedRow
-    }
-
-    private func insertResults(_ results: [HistoryResult], of entry: Int64) throws(SQLiteError) {
-        let s = try database.prepare(
-            """
-            INSERT INTO results (entry, position, target, device_name, status, reason, apns_id, apns_unique_id,
-                apns_request_id, timestamp, duration_ms, environment, endpoint, bad_device_token_in, body, error,
-                unknown_outcome)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
-            """)
-        for (position, r) in results.enumerated() {
-            try s.bind(1, entry)
-            try s.bind(2, position)
-            try s.bind(3, r.target)
-            try s.bind(4, r.deviceName)
-            try s.bind(5, r.status)
-            try s.bind(6, r.reason)
-            try s.bind(7, r.apnsID)
-            try s.bind(8, r.apnsUniqueID)
-            try s.bind(9, r.apnsRequestID)
-            try s.bind(10, r.timestamp)
-            try s.bind(11, r.durationMs)
-            try s.bind(12, r.environment)
-            try s.bind(13, r.endpoint)
-            try s.bind(14, r.badDeviceTokenIn)
-            if r.body.isEmpty { try s.bind(15, nil as Int64?) } else { try s.bind(15, bytes: r.body) }
-            try s.bind(16, r.error)
-            try s.bind(17, r.unknownOutcome ? 1 : 0)
-            try s.run()
-            s.reset()
-        }
     }
 
     /// Removes entries started before `cutoff`, and all but the newest `keeping`.

@@ -21,6 +21,7 @@ final class SQLiteConnection {
         let connection = SQLiteConnection(handle: handle)
         if code != SQLITE_OK { throw connection.error(code) }
         sqlite3_extended_result_codes(handle, 1)
+        _ = CSQLite_disable_lookaside(handle)
         sqlite3_busy_timeout(handle, busyMilliseconds)
         return connection
     }

@@ -11,4 +11,9 @@ static inline int CSQLite_bind_text(sqlite3_stmt *statement, int index, const ch
 static inline int CSQLite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int length) {
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
+/// sqlite3_db_config is variadic, which Swift cannot call: lookaside memory off for one connection (the
+/// history writes rows once and keeps no hot statements, so its per-connection arena is memory for nothing).
+static inline int CSQLite_disable_lookaside(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_LOOKASIDE, (void *)0, 0, 0);
+}
 #endif

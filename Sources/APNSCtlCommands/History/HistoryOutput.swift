@@ -126,7 +126,10 @@ enum HistoryOutput {
         let results = recorded.results
         for r in results { lines.append(line(r, recorded, json: false)) }
         if results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
-        let unique = e.results.filter { $0.apnsUniqueID != nil && $0.environment == APNSEnvironment.sandbox.rawValue }
+        let sandbox = APNSEnvironment.sandbox.rawValue
+        let unique = e.results.filter {
+            $0.apnsUniqueID != nil && ($0.environment ?? recorded.environment.rawValue) == sandbox
+        }
         if !unique.isEmpty {
             lines.append("")
             lines.append(
