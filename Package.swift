@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(
             name: "CPlist", pkgConfig: "libplist-2.0", providers: [.apt(["libplist-dev"]), .brew(["libplist"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // Kernel calls Swift cannot import (variadic prctl), as static inline wrappers; no library to link.
         .systemLibrary(name: "CPlatform"),
 
@@ -49,13 +51,16 @@ let package = Package(
         // turns flags, variables and profiles into one typed value per command, each with its origin. Pure
         // (inputs in, values out) except the one function that reads the file; no C module.
         .target(name: "APNSSettings", dependencies: ["APNSCore", "APNSPlatform", "APNSClient"]),
+        // The send history: a SQLite database of what was sent and answered; the only importer of CSQLite.
+        .target(name: "APNSHistory", dependencies: ["APNSCore", "APNSPlatform", "CSQLite"]),
         // Every command, laid out by command (Send/, Channel/, Credentials/, Validate/, Mock/, Config/, Doctor/)
         // with what several share in Shared/: argument parsing, rendering and exit codes; imports no C module.
         .target(
             name: "APNSCtlCommands",
             dependencies: [
                 "APNSCore", "APNSPlatform", "APNSCrypto", "APNSHTTP2", "APNSClient", "APNSMock", "APNSSettings",
-                "APNSAppBuild", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "APNSAppBuild", "APNSHistory",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The executable: one line calling APNSCtlCommands, so tests reach the commands in-process.
         .executableTarget(name: "apnsctl", dependencies: ["APNSCtlCommands"]),
@@ -75,6 +80,7 @@ let package = Package(
             name: "APNSClientTests", dependencies: ["APNSClient", "APNSPlatform", "APNSMock", "APNSTestSupport"]),
         .testTarget(
             name: "APNSSettingsTests", dependencies: ["APNSSettings", "APNSCore", "APNSPlatform", "APNSTestSupport"]),
+        .testTarget(name: "APNSHistoryTests", dependencies: ["APNSHistory", "APNSPlatform", "APNSTestSupport"]),
         .testTarget(name: "APNSMockTests", dependencies: ["APNSMock", "APNSHTTP2", "APNSPlatform", "APNSTestSupport"]),
         // The fuzz targets of Fuzz/ (JSON payloads, TOML, --devices lines), run in-process for a fixed number of
         // seeded mutations; scripts/fuzz.sh builds the same files for libFuzzer (make fuzz).
@@ -86,7 +92,7 @@ let package = Package(
             name: "apnsctlTests",
             dependencies: [
                 "APNSCtlCommands", "APNSPlatform", "APNSMock", "APNSTestSupport", "APNSCrypto", "COpenSSL",
-                "APNSAppBuild",
+                "APNSAppBuild", "APNSHistory",
             ]),
     ]
 )

@@ -18,6 +18,7 @@ need_pc openssl libssl-dev
 need_pc libnghttp2 libnghttp2-dev
 need_pc libplist-2.0 libplist-dev  # property lists of app builds (inspect, --app)
 need_pc libzip libzip-dev         # .ipa archives
+need_pc sqlite3 libsqlite3-dev    # the send history
 need_cmd openssl openssl          # tests check that openssl reads what apnsctl writes, and the reverse
 need_cmd curl curl                # tests prove the mock speaks real HTTP/2 to curl
 need_cmd nghttpd nghttp2-server   # a second, independent HTTP/2 peer in the tests
@@ -69,8 +70,8 @@ if [ "$(uname -s)" = Darwin ]; then
     # Homebrew's Python refuses `pip install --user` (PEP 668), so the test modules go into a virtual
     # environment; put its bin first on PATH (the macOS workflow does) so the tests' python3 is that one.
     venv=${APNSCTL_TEST_VENV:-.build/test-venv}
-    echo "deps: installing with Homebrew: openssl@3 libnghttp2 libplist libzip nghttp2 pkgconf tinyproxy microsocks nginx; with pip into $venv: h2 pyjwt cryptography tomli" >&2
-    brew install openssl@3 libnghttp2 libplist libzip nghttp2 pkgconf tinyproxy microsocks nginx
+    echo "deps: installing with Homebrew: openssl@3 libnghttp2 libplist libzip sqlite nghttp2 pkgconf tinyproxy microsocks nginx; with pip into $venv: h2 pyjwt cryptography tomli" >&2
+    brew install openssl@3 libnghttp2 libplist libzip sqlite nghttp2 pkgconf tinyproxy microsocks nginx
     python3 -m venv "$venv"
     "$venv/bin/python3" -m pip install --quiet h2 pyjwt cryptography tomli
     echo "deps: put $venv/bin first on PATH for the tests: export PATH=\"\$PWD/$venv/bin:\$PATH\"" >&2

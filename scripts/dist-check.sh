@@ -24,7 +24,7 @@ loader=$(basename "$(readelf -l "$bin" | sed -n 's/.*Requesting program interpre
 soname() { readelf -d "$(pkg-config --variable=libdir "$1")/$2" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
 plist_soname=$(soname libplist-2.0 libplist-2.0.so)
 zip_soname=$(soname libzip libzip.so)
-expected_needed=$(printf '%s\n' libc.so.6 libcrypto.so.3 libgcc_s.so.1 libm.so.6 libnghttp2.so.14 libssl.so.3 'libstdc++.so.6' "$loader" \
+expected_needed=$(printf '%s\n' libc.so.6 libcrypto.so.3 libgcc_s.so.1 libm.so.6 libnghttp2.so.14 libsqlite3.so.0 libssl.so.3 'libstdc++.so.6' "$loader" \
     "$plist_soname" "$zip_soname" \
     | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')
 
@@ -109,8 +109,8 @@ bash_completion_loads() {
 }
 readme_names_libraries() {
     grep -q 'libssl3' "$1" && grep -q 'libnghttp2-14' "$1" && grep -q 'libplist3' "$1" && grep -q 'libzip4' "$1" \
-        && grep -q "sha256sum -c $name.tar.gz.sha256" "$1" \
-        || { echo "$1 does not name libssl3, libnghttp2-14, libplist3, libzip4 and the sha256sum -c line"; return 1; }
+        && grep -q 'libsqlite3-0' "$1" && grep -q "sha256sum -c $name.tar.gz.sha256" "$1" \
+        || { echo "$1 does not name libssl3, libnghttp2-14, libplist3, libzip4, libsqlite3-0 and the sha256sum -c line"; return 1; }
     cmp -s "$unpacked/LICENSE" LICENSE || { echo "LICENSE differs from the repository's"; return 1; }
 }
 
@@ -132,7 +132,8 @@ deb_fields() {
     local depends; depends=$(dpkg-deb -f "$deb" Depends)
     grep -Eq '(^|, )libssl3(t64)? ' <<<"$depends" && grep -Eq '(^|, )libnghttp2-14 ' <<<"$depends" \
         && grep -Eq '(^|, )libplist(3|-2\.0-[0-9]+) ' <<<"$depends" && grep -Eq '(^|, )libzip[0-9]+(t64)? ' <<<"$depends" \
-        || { echo "Depends: $depends (want libssl3 or libssl3t64, libnghttp2-14, libplist and libzip, with versions)"; return 1; }
+        && grep -Eq '(^|, )libsqlite3-0 ' <<<"$depends" \
+        || { echo "Depends: $depends (want libssl3 or libssl3t64, libnghttp2-14, libplist, libzip and libsqlite3-0, with versions)"; return 1; }
 }
 deb_contents() {
     local listing p

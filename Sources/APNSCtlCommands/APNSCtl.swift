@@ -27,7 +27,7 @@ public struct APNSCtl: ParsableCommand {
         version: APNSCtl.versionText,
         subcommands: [
             Send.self, Validate.self, Inspect.self, Convert.self, JWT.self, Mock.self, Channel.self, Doctor.self,
-            Config.self,
+            Config.self, History.self,
         ]
     )
 

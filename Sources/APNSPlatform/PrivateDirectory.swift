@@ -210,6 +210,25 @@ public final class PrivateDirectory: Sendable {
         return descriptor
     }
 
+    /// Checks the file `name` that another library opens by path (a database): a regular file we own, never a
+    /// link, made with `mode` when `create` and it is missing. The directory is ours and closed to others, so the
+    /// path keeps naming this file. Returns its permission bits, or nil when it is missing and not created.
+    public func checkFile(_ name: String, creatingWith mode: FileMode?) throws(Failure) -> FileMode? {
+        if mode == nil && !contains(name) { return nil }
+        let descriptor = try openFile(name, flags: mode == nil ? O_RDONLY : O_RDONLY | O_CREAT, mode: mode ?? 0)
+        defer { close(descriptor) }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else {
+            throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText()))
+        }
+        // A new (empty) file gets exactly `mode`, whatever the umask took away.
+        if let mode, st.st_size == 0 {
+            _ = fchmod(descriptor, mode_t(mode))
+            return mode
+        }
+        return FileMode(st.st_mode & 0o7777)
+    }
+
     /// `RegularFile.open` of `name` here: a regular file owned by us, never a link, never waited on.
     private func openFile(_ name: String, flags: Int32, mode: FileMode) throws(Failure) -> Int32 {
         let me = geteuid()

@@ -89,6 +89,8 @@ extension SettingKey where Value == Bool {
     public static var skipInvalid: Self { Self("skip-invalid", .boolean, [.send]) }
     public static var quiet: Self { Self("quiet", .boolean, [.send]) }
     public static var verbose: Self { Self("verbose", .boolean, [.send]) }
+    /// Off switch of the send history (a profile may also say `history = false`).
+    public static var noHistory: Self { Self("no-history", .boolean, [.send]) }
 }
 
 extension SettingKey where Value == EnvironmentChoice {
@@ -109,6 +111,9 @@ extension SettingKey where Value == Int {
         Self("concurrency", .concurrency, [.send, .channel], unset: "the server's limit, at most 1000")
     }
     public static var sizeLimit: Self { Self("size-limit", .sizeLimit, [.send], unset: "4096, 5120 for voip") }
+    /// How long the send history keeps an entry, and how many it keeps.
+    public static var historyDays: Self { Self("history-days", .count, [.send], default: .integer(30)) }
+    public static var historyEntries: Self { Self("history-entries", .count, [.send], default: .integer(1000)) }
 }
 
 extension SettingKey where Value == Double {
@@ -173,6 +178,9 @@ public enum SettingCatalog {
         AnySettingKey(.quiet),
         AnySettingKey(.color),
         AnySettingKey(.verbose),
+        AnySettingKey(.noHistory),
+        AnySettingKey(.historyDays),
+        AnySettingKey(.historyEntries),
     ]
 
     /// Every setting, in the order `config show` lists them.
@@ -184,7 +192,7 @@ public enum SettingCatalog {
         "payload", "device", "channel", "apns-id", "collapse-id", "request-id", "dry-run", "yes",
         "alert", "title", "badge", "sound", "live-activity", "content-state", "attributes-type", "attributes",
         "stale-date", "dismissal-date", "relevance-score", "input-push-token", "input-push-channel", "timestamp",
-        "content-changed", "profile", "config", "unsent", "simulator",
+        "content-changed", "profile", "config", "unsent", "simulator", "replay",
     ]
 
     private static let byName: [String: Setting] = Dictionary(

@@ -430,6 +430,7 @@ import Testing
         case .color: return ("sometimes", "\"sometimes\"")
         case .storage: return ("all", "\"all\"")
         case .duration: return ("a while", "\"a while\"")
+        case .count: return ("0", "0")
         case .text, .path, .credential, .secret: return nil
         }
     }
@@ -478,6 +479,7 @@ import Testing
         case .color: good = "never"
         case .storage: good = "most-recent"
         case .duration: good = "30d"
+        case .count: good = "7"
         case .word, .text, .path, .credential, .secret: good = "value"
         }
         let r = try SettingsResolverTests.resolve(command, variables: [setting.variable: good], file: nil)

@@ -11,6 +11,7 @@ public enum DocPlaceholder {
         "rate": "[0-9]+(\\.[0-9]+)?/s",
         "time": "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?Z",
         "date": "[0-9]{4}-[0-9]{2}-[0-9]{2}",
+        "clock": "[0-9]{2}:[0-9]{2}(:[0-9]{2})?",  // a local time of day: history's 18:02 or 18:02:11
         "epoch-ms": "[0-9]{13}",  // 410 timestamps, milliseconds since 1970
         "days": "-?[0-9]+",
         "pid": "[0-9]+",

@@ -17,6 +17,7 @@ class Apnsctl < Formula
   depends_on "openssl@3"
 
   uses_from_macos "swift" => :build
+  uses_from_macos "sqlite"
 
   def install
     # Not `make deps`: Homebrew has installed the dependencies above, and pkg-config finds them.

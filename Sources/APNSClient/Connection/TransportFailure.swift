@@ -28,6 +28,7 @@ extension TransportFailure {
     /// Whether the request may have been delivered (JSON `"delivery":"unknown"`).
     public var isUnknownOutcome: Bool {
         if case .unknownOutcome = self { return true }
+        if case .recorded(_, let unknownOutcome) = self { return unknownOutcome }
         return false
     }
 }
@@ -58,6 +59,9 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     /// The request was completely sent, then something happened before an answer (the connection ended, the
     /// stream was reset): APNs may have delivered it, so it is not sent again (RFC 9113 §8.7).
     case unknownOutcome(UnansweredAfterSending)
+    /// A failure as an earlier run printed it (the send history): its whole message, and whether APNs may
+    /// have delivered the notification.
+    case recorded(String, unknownOutcome: Bool)
 
     /// The one-line message: where and what.
     public var description: String {
@@ -80,6 +84,8 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
             return "interrupted"
         case .unknownOutcome(let cause):
             return "unknown: " + cause.sentence
+        case .recorded(let message, _):
+            return message
         }
     }
 
@@ -94,7 +100,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
             case .io, .handshake: return true
             case .configuration, .caFileUnusable, .trustFileUnusable, .verification, .noHTTP2: return false
             }
-        case .timeout, .gaveUp, .streamReset, .interrupted, .unknownOutcome: return false
+        case .timeout, .gaveUp, .streamReset, .interrupted, .unknownOutcome, .recorded: return false
         }
     }
 

@@ -33,7 +33,7 @@ public struct SendSummary: Sendable, Equatable {
     public var sent: Int { total - failedUnsent }
 
     /// Tallies one result.
-    mutating func count(_ r: PushResult) {
+    public mutating func count(_ r: PushResult) {
         switch r.outcome {
         case .accepted: accepted += 1
         case .failed:

@@ -17,6 +17,8 @@ struct DeliveryTarget {
     var topic: String? = nil
     var pushType: PushType? = nil
     var deviceName: ((String) -> String?)? = nil
+    /// Keeps the run in the send history; nil when it is off.
+    var recorder: SendRecorder? = nil
 }
 
 /// `--env auto`'s second environment, with what to send there: the same request, to the devices the

@@ -72,9 +72,12 @@ extension APNSCtl.Send {
         let interrupts = world.interrupts()
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
-        var summary = send(interrupts) {
-            renderer.result($0)
-            unsent?.note($0)
+        let recorder = target.recorder
+        let name = target.deviceName
+        var summary = send(interrupts) { result in
+            renderer.result(result)
+            unsent?.note(result)
+            recorder?.add(result, name: result.device.flatMap { name?($0.hex) }, route: route)
         }
         let stopped = summary.interruptedBy != nil
         if stopped, let total { summary.notSent = max(0, total - summary.total) }
@@ -89,6 +92,7 @@ extension APNSCtl.Send {
         renderer.finish(summary)
         output.onFailure = nil
         finished?(summary)
+        recorder?.finish(summary, noun: noun, in: world)
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {

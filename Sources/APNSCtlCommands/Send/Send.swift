@@ -87,7 +87,13 @@ extension APNSCtl {
 
                 Text output is one line per device, then a summary for more than one. Accepted lines \
                 shorten the token; rejected and failed lines print it whole, with what the answer means \
-                and what to check. When stdout is a file and stderr a terminal, a progress line is shown \
+                and what to check. An accepted line ends with unique-id=... when the server sends one (the \
+                sandbox does): Apple's Push Notifications Console looks that id up in its delivery log when \
+                a notification was accepted but never appeared (see docs/troubleshooting.md).
+
+                History: every send that reaches a server is recorded in \
+                $XDG_STATE_HOME/apnsctl/history.db (apnsctl history lists and shows what was sent and \
+                answered); --replay ID|last sends an entry again, --no-history leaves this one out. When stdout is a file and stderr a terminal, a progress line is shown \
                 on stderr and replaced by the summary at the end.
 
                 Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at least one \
@@ -159,6 +165,7 @@ extension APNSCtl {
         @OptionGroup(title: "Token auth") var tokenAuth: TokenAuthOptions
         @OptionGroup(title: "Connection") var connection: SendConnectionOptions
         @OptionGroup(title: "Broadcast (iOS 18 Live Activities; see apnsctl channel)") var broadcast: BroadcastOptions
+        @OptionGroup(title: "History (see apnsctl history)") var history: SendHistoryOptions
 
         @Option(
             name: [.customShort("o"), .setting(.output)],
@@ -210,6 +217,15 @@ extension APNSCtl {
 
         /// Plans (every check before connecting), then dry-runs or sends and maps the outcome to an exit code.
         func run(in world: CommandWorld) throws {
+            if let reference = history.replay {
+                let (replay, id) = try replaying(reference, in: world)
+                return try replay.send(replayOf: id, in: world)
+            }
+            try send(replayOf: nil, in: world)
+        }
+
+        /// The send itself; `replayOf` is the history entry it replays.
+        private func send(replayOf: Int64?, in world: CommandWorld) throws {
             let settings = try resolveSettings(in: world)
             let format = settings[.output]?.value ?? .text
             if broadcast.isGiven {
@@ -218,7 +234,7 @@ extension APNSCtl {
                         "--unsent lists devices to resend; a broadcast (--channel) has none: drop --unsent, or send to devices"
                     )
                 }
-                return try runBroadcast(settings, format: format, in: world)
+                return try runBroadcast(settings, format: format, replayOf: replayOf, in: world)
             }
             if let simulator { return try runSimulator(simulator, settings, format: format, in: world) }
             let plan = try makePlan(settings, in: world)
@@ -231,11 +247,14 @@ extension APNSCtl {
             let unsent = try unsentFile.map { path throws(CLIError) in
                 try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
             }
+            var delivery = plan.delivery
+            delivery.recorder = SendRecorder.start(
+                SendHistoryEntry.devices(plan, settings, replayOf: replayOf), settings, in: world)
             var outcome: CLIError? = nil
             var sent = 0
             do throws(CLIError) {
                 try deliver(
-                    settings, DevicePushSource(plan.request, devices: plan.devices.source), to: plan.delivery,
+                    settings, DevicePushSource(plan.request, devices: plan.devices.source), to: delivery,
                     format: format, in: world, unsent: unsent,
                     skippedLines: { plan.devices.file?.skippedCount ?? 0 }, finished: { sent = $0.sent })
             } catch {

@@ -119,6 +119,11 @@ public struct SettingsFile: Sendable, Equatable {
                     "\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line"
                 )
             }
+            // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
+            if key == "history", case .boolean(let on) = valueNode.value {
+                values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
+                continue
+            }
             guard SettingCatalog.setting(key) != nil else {
                 let near =
                     Suggestion.closest(to: key, among: SettingCatalog.all.map(\.name) + ["devices"])

@@ -36,6 +36,8 @@ public enum SettingKind: Sendable, Equatable {
     case storage
     /// A duration such as 30d or 12h.
     case duration
+    /// A whole number from 1 (how many days or entries the history keeps).
+    case count
     /// A secret. Never read from the file, never echoed.
     case secret
 }

@@ -166,6 +166,10 @@ public enum SettingParser {
                 throw bad("must be from 1 to \(SenderConfiguration.maximumConcurrency)")
             }
             return .integer(n)
+        case .count:
+            let n = try integer(raw, bad: bad)
+            guard n >= 1 else { throw bad("must be a whole number from 1") }
+            return .integer(n)
         case .seconds:
             let d: Double
             switch raw {

@@ -123,7 +123,7 @@ import Testing
         let run = try CommandRunner.run(
             "/bin/sh",
             [
-                "-c", shell, "/usr/bin/time", CommandRunner.apnsctlPath, mock.endpoint,
+                "-c", shell, "/usr/bin/time", CommandRunner.measuredPath, mock.endpoint,
                 mock.caFile, mock.certificateFile, file, out,
             ], timeout: 300)
         #expect(run.status == 0, "\(run.stderr.suffix(600))")

@@ -152,7 +152,7 @@ import Testing
             ),
             (
                 ["help", "sned"], 64,
-                #"error: help: unknown command "sned"; did you mean "send"? the commands are send, validate, inspect, convert, jwt, mock, channel, doctor, config (apnsctl --help lists them)"#
+                #"error: help: unknown command "sned"; did you mean "send"? the commands are send, validate, inspect, convert, jwt, mock, channel, doctor, config, history (apnsctl --help lists them)"#
                     + "\n"
             ),
             (["send", "--alert", "hi", "-d", Self.good], 64, "error: no credential; pass --cert FILE"),

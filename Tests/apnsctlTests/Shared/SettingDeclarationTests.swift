@@ -45,6 +45,7 @@ import Testing
         case .color: return "never"
         case .storage: return "most-recent"
         case .duration: return "30d"
+        case .count: return "7"
         }
     }
 

@@ -87,7 +87,7 @@ final class SendOutput {
 
     // MARK: - Formats (static, so tests can pin them as golden strings)
 
-    /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms`, `rejected  400  Reason  <whole token>  meaning hint`,
+    /// `accepted  200  3f2a…9c1d  apns-id=…  sandbox  24 ms  unique-id=…`, `rejected  400  Reason  <whole token>  meaning hint`,
     /// `failed    ---  <whole token>  why`. Rejected and failed lines print the whole token: it is the
     /// one the user must act on (remove, re-register, resend).
     static func textLine(
@@ -106,6 +106,8 @@ final class SendOutput {
             line +=
                 "  \((r.environment ?? environment).rawValue)  \(milliseconds(r.durationMs))"
                 + (r.environmentHint.map { "  " + $0 } ?? "") + attemptsNote(r)
+            // Last and whole: the id Apple's Push Notifications Console delivery log looks up.
+            if let id = r.apnsUniqueID { line += "  unique-id=\(id)" }
             return paint("accepted", green: true, colour) + PrintableText.escapingControls(line)
         case .rejected:
             let status = r.status.map(String.init) ?? "---"

@@ -62,6 +62,14 @@ struct CommandWorld: Sendable {
     /// Where signed provider tokens are kept: `$XDG_CACHE_HOME/apnsctl`; nil with no home directory (the cache is
     /// then skipped, never put in a shared place such as /tmp).
     var tokenCacheDirectory: String? { cacheHome.map { $0 + "/apnsctl" } }
+
+    /// `$XDG_STATE_HOME`, else `~/.local/state`; nil without either.
+    var stateHome: String? {
+        Environment.xdgDirectory(settings.variables["XDG_STATE_HOME"], home: settings.home, fallback: ".local/state")
+    }
+
+    /// Where the send history is kept: `$XDG_STATE_HOME/apnsctl`; nil with no home directory.
+    var historyDirectory: String? { stateHome.map { $0 + "/apnsctl" } }
 }
 
 /// The wall clock (certificate dates, token times, Live Activity timestamps) and the monotonic one (timings,

@@ -1,0 +1,55 @@
+import APNSCore
+import APNSHistory
+import APNSPlatform
+
+/// How `history` and `send --replay` reach the history: the store in the world's state folder, an entry named
+/// by its number or `last`, and the history's problems as CLI.md's exit codes.
+enum HistoryAccess {
+    /// The history for reading; nil when nothing was ever recorded (or there is no home to keep it in).
+    static func open(in world: CommandWorld) throws(CLIError) -> HistoryStore? {
+        guard let directory = world.historyDirectory else { return nil }
+        do { return try HistoryStore.open(directory: directory, create: false) } catch { throw cliError(error) }
+    }
+
+    /// The entry `reference` names (`41`, `#41` or `last`), with its results. No such entry is exit 64 naming
+    /// the newest ones.
+    static func entry(_ reference: String, in world: CommandWorld) throws(CLIError) -> HistoryEntry {
+        let text = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
+        let wanted = text.lowercased() == "last" ? nil : Int64(text)
+        if text.lowercased() != "last" && wanted == nil {
+            throw .usage(
+                "\(JSONWriter.quoted(reference)): not a history entry; give its number (apnsctl history lists them) or last"
+            )
+        }
+        guard let store = try open(in: world) else { throw nothingRecorded }
+        do {
+            guard let id = try wanted ?? store.newestID() else { throw nothingRecorded }
+            if let entry = try store.entry(id) { return entry }
+            let newest = try store.entries(HistoryQuery(limit: 3)).map { "#\($0.id)" }
+            let hint = newest.isEmpty ? "the history is empty" : "the newest are " + newest.joined(separator: ", ")
+            throw CLIError.usage("history entry #\(id) does not exist (\(hint)); apnsctl history lists them")
+        } catch let problem as HistoryProblem {
+            throw cliError(problem)
+        } catch let error as CLIError {
+            throw error
+        } catch {
+            throw .internalError("history: \(error)")
+        }
+    }
+
+    private static var nothingRecorded: CLIError {
+        .usage("no send is recorded in the history yet; apnsctl send records each one (unless --no-history)")
+    }
+
+    /// A history that cannot be read: exit 66, saying what to do (a damaged file is moved aside, and the next
+    /// send starts a new one).
+    static func cliError(_ problem: HistoryProblem) -> CLIError {
+        switch problem {
+        case .corrupt(let path):
+            return .inputMissing(
+                "\(problem.message); move it aside (mv \(path) \(path).broken) and the next send starts a new history")
+        default:
+            return .inputMissing(problem.message)
+        }
+    }
+}

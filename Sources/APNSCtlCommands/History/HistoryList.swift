@@ -1,0 +1,67 @@
+import APNSCore
+import APNSHistory
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.History {
+    /// `apnsctl history [list]`: one line (or JSON object) per entry, newest first.
+    struct List: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract:
+                "One line per recorded send, newest first: number, local time, environment, topic, push type, outcome.",
+            discussion: """
+                --device and --reason keep the entries with such a result; --since keeps those started since a \
+                time (2h, 30m, 7d ago, or a date 2026-11-28, or 2026-11-28T18:02:00Z). -o json prints one \
+                object per entry.
+                """)
+
+        @Option(
+            name: [.customShort("d"), .customLong("device")],
+            help: ArgumentHelp(
+                "Entries with a result for this device: a token (hex) or a device name from the settings file.",
+                valueName: "token|name"))
+        var device: String?
+
+        @Option(
+            name: .customLong("reason"),
+            help: ArgumentHelp("Entries with a result of this APNs reason (any case).", valueName: "reason"))
+        var reason: String?
+
+        @Option(
+            name: .customLong("since"),
+            help: ArgumentHelp(
+                "Entries started since this time: a duration ago (2h, 30m, 7d) or a date.", valueName: "when"))
+        var since: String?
+
+        @Option(name: .customLong("limit"), help: ArgumentHelp("At most this many entries.", valueName: "n"))
+        var limit: Int?
+
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp("text (one line per entry) or json (one object per entry).", valueName: "text|json"),
+            completion: .list(["text", "json"]))
+        var output: String = "text"
+
+        func run(in world: CommandWorld) throws {
+            let format = try HistoryTime.format(output)
+            if let limit, limit < 1 { throw CLIError.usage("--limit \(limit): give a number from 1") }
+            let query = HistoryQuery(
+                device: try device.map { try HistoryTime.deviceFilter($0, in: world) },
+                reason: reason, since: try since.map { try HistoryTime.parse($0, flag: "--since", in: world) },
+                limit: limit)
+            guard let store = try HistoryAccess.open(in: world) else {
+                if format == .text { world.standardError.print("no send is recorded in the history yet\n") }
+                return
+            }
+            let entries: [HistoryEntry]
+            do { entries = try store.entries(query) } catch { throw HistoryAccess.cliError(error) }
+            for entry in entries {
+                world.standardOutput.line(
+                    format == .json ? HistoryOutput.listJSON(entry) : HistoryOutput.listLine(entry))
+            }
+            world.standardOutput.flush()
+            if let failure = world.standardOutput.failure { throw CLIError.outputFailed(failure.message) }
+        }
+    }
+}

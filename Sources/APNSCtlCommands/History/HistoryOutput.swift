@@ -1,0 +1,141 @@
+import APNSClient
+import APNSCore
+import APNSHistory
+import APNSPlatform
+
+/// How `history` prints entries: one line per entry (list), the whole entry (show), and their JSON objects.
+enum HistoryOutput {
+    /// `#41  2026-11-28 18:02  sandbox  com.example.app  alert  3 devices: 2 accepted, 1 rejected (Unregistered 1)`.
+    static func listLine(_ e: HistoryEntry) -> String {
+        let parts = [
+            "#\(e.id)", LocalTime.format(epochSeconds: e.started), e.environment, e.topic ?? "-",
+            e.kind == .broadcast ? "broadcast" : e.pushType ?? "-", e.counts.outcome,
+        ]
+        return PrintableText.escapingControls(parts.joined(separator: "  "))
+    }
+
+    /// The entry's fields without its results and payload, as one JSON object's members.
+    private static func fields(_ e: HistoryEntry, into w: inout JSONWriter) {
+        w.key("id")
+        w.raw(Array(String(e.id).utf8))
+        w.field("started", ISO8601.format(epochSeconds: e.started))
+        w.key("duration_ms")
+        w.raw(Array(String(Double(Int((e.durationMs * 10).rounded())) / 10).utf8))
+        w.field("kind", e.kind.rawValue)
+        w.field("environment", e.environment)
+        w.field("endpoint", e.endpoints)
+        w.field("topic", e.topic)
+        w.field("push_type", e.pushType)
+        w.field("targets", e.counts.targets)
+        w.field("accepted", e.counts.accepted)
+        w.field("rejected", e.counts.rejected)
+        w.field("failed", e.counts.failed)
+        w.field("outcome", e.counts.outcome)
+        w.field("interrupted", e.interrupted)
+        w.key("replay_of")
+        if let id = e.replayOf { w.raw(Array(String(id).utf8)) } else { w.null() }
+    }
+
+    /// `history list -o json`: one object per entry.
+    static func listJSON(_ e: HistoryEntry) -> String {
+        var w = JSONWriter(capacity: 512)
+        w.beginObject()
+        fields(e, into: &w)
+        w.endObject()
+        return w.text
+    }
+
+    /// `history show -o json`: the entry's settings, its payload (as the JSON it is), and `results`, each the
+    /// object `send -o json` printed.
+    static func showJSON(_ e: HistoryEntry) -> String {
+        let recorded = RecordedResults(e)
+        var w = JSONWriter(capacity: 1024 + e.payload.count + e.results.count * 300)
+        w.beginObject()
+        fields(e, into: &w)
+        w.field("priority", e.priority)
+        w.field("expiration", e.expiration)
+        w.field("collapse_id", e.collapseID)
+        w.field("ca_file", e.caFile)
+        w.field("credential", e.credential)
+        w.key("payload")
+        w.raw(e.payload.isEmpty ? Array("null".utf8) : compact(e.payload))
+        w.key("results")
+        w.beginArray()
+        for r in recorded.results {
+            w.raw(Array(line(r, recorded, json: true).utf8))
+        }
+        w.endArray()
+        w.endObject()
+        return w.text
+    }
+
+    /// The payload without the whitespace between tokens, for embedding in one JSON line.
+    private static func compact(_ payload: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONCompactor.appendCompact(payload[...], to: &out)
+        return out
+    }
+
+    /// One result as `send` printed it.
+    static func line(_ r: PushResult, _ recorded: RecordedResults, json: Bool) -> String {
+        let name = recorded.entry.kind == .devices ? nameOf(r, recorded.entry) : nil
+        if json {
+            return SendOutput.jsonLine(
+                r, environment: recorded.environment, endpoint: recorded.endpoint, name: name,
+                pushType: recorded.pushType)
+        }
+        return SendOutput.textLine(r, environment: recorded.environment, name: name, pushType: recorded.pushType)
+    }
+
+    private static func nameOf(_ r: PushResult, _ e: HistoryEntry) -> String? {
+        guard let hex = r.device?.hex else { return nil }
+        return e.results.first { $0.target == hex }?.deviceName
+    }
+
+    /// `history show`: the settings, the payload pretty-printed, every result as `send` printed it, the summary,
+    /// and for sandbox results with an `apns-unique-id` where Apple's delivery log looks them up.
+    static func showText(_ e: HistoryEntry) -> [String] {
+        var lines: [String] = []
+        func row(_ label: String, _ value: String?) {
+            guard let value else { return }
+            let padded = label + String(repeating: " ", count: max(1, 13 - label.count))
+            lines.append(PrintableText.escapingControls(padded + value))
+        }
+        lines.append("#\(e.id)  \(LocalTime.format(epochSeconds: e.started, seconds: true))")
+        row("kind", e.kind == .broadcast ? "broadcast" : "devices")
+        row("environment", e.environment)
+        row("endpoint", e.endpoints.joined(separator: " "))
+        row("ca file", e.caFile)
+        row("topic", e.topic)
+        row("push type", e.pushType)
+        row("priority", e.priority.map(String.init))
+        row("expiration", e.expiration)
+        row("collapse id", e.collapseID)
+        row("credential", e.credential)
+        row("replay of", e.replayOf.map { "#\($0)" })
+        row("duration", SendOutput.milliseconds(e.durationMs))
+        row("outcome", e.counts.outcome + (e.interrupted ? " (interrupted)" : ""))
+        lines.append("")
+        lines.append("payload (\(e.payload.count) bytes):")
+        lines.append(
+            contentsOf: PrintableText.escapingControlsPerLine(JSONPrettyPrinter.format(e.payload)).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).map(String.init))
+        lines.append("")
+        let recorded = RecordedResults(e)
+        let results = recorded.results
+        for r in results { lines.append(line(r, recorded, json: false)) }
+        if results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
+        let sandbox = APNSEnvironment.sandbox.rawValue
+        let unique = e.results.filter {
+            $0.apnsUniqueID != nil && ($0.environment ?? recorded.environment.rawValue) == sandbox
+        }
+        if !unique.isEmpty {
+            lines.append("")
+            lines.append(
+                "Apple's Push Notifications Console looks up each unique-id above in its delivery log (sandbox only, kept about a week): https://icloud.developer.apple.com/dashboard/notifications, Delivery Log, paste the id."
+            )
+        }
+        return lines
+    }
+}

@@ -1,0 +1,48 @@
+import APNSClient
+import APNSCore
+import APNSPlatform
+import APNSSettings
+
+/// What `history`'s flags take: a time (`--since`, `--before`), a device (token or name) and the format.
+enum HistoryTime {
+    /// A duration ago (`2h`, `30m`, `7d`), a date (`2026-11-28`, local midnight), a local date and time
+    /// (`2026-11-28 18:02`) or an ISO 8601 UTC time (`2026-11-28T18:02:00Z`), as UNIX seconds.
+    static func parse(_ text: String, flag: String, in world: CommandWorld) throws(CLIError) -> Int64 {
+        let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        if let seconds = RequestDefaults.durationSeconds(trimmed) { return world.clock.now() - seconds }
+        let digits = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let utc = trimmed.hasSuffix("Z")
+        if digits.count >= 3, digits[0] >= 1970, (1...12).contains(digits[1]), (1...31).contains(digits[2]) {
+            let hour = digits.count > 3 ? digits[3] : 0
+            let minute = digits.count > 4 ? digits[4] : 0
+            let second = digits.count > 5 ? digits[5] : 0
+            if utc {
+                return ISO8601.epochSeconds(
+                    year: Int64(digits[0]), month: Int64(digits[1]), day: Int64(digits[2]), hour: Int64(hour),
+                    minute: Int64(minute), second: Int64(second))
+            }
+            if let local = LocalTime.epochSeconds(
+                year: digits[0], month: digits[1], day: digits[2], hour: hour, minute: minute)
+            {
+                return local + Int64(second)
+            }
+        }
+        throw .usage(
+            "\(flag) \(JSONWriter.quoted(text)): not a time; give a duration ago (30m, 2h, 7d) or a date (2026-11-28, 2026-11-28T18:02:00Z)"
+        )
+    }
+
+    /// `--device`: a token as the history keeps it (lowercase hex, Xcode's form accepted), else a name as given.
+    static func deviceFilter(_ text: String, in world: CommandWorld) throws(CLIError) -> String {
+        if let token = try? DeviceToken(parsing: text) { return token.hex }
+        return text
+    }
+
+    /// `-o text|json`.
+    static func format(_ text: String) throws(CLIError) -> OutputFormat {
+        guard let format = OutputFormat(rawValue: text.lowercased()) else {
+            throw .usage("--output \(JSONWriter.quoted(text)): use text or json")
+        }
+        return format
+    }
+}

@@ -1,0 +1,29 @@
+import APNSSettings
+import ArgumentParser
+
+/// `send`'s history flags: replay an entry, or leave this run out of the history, and how much it keeps.
+struct SendHistoryOptions: ParsableArguments {
+    @Option(
+        name: .customLong("replay"),
+        help: ArgumentHelp(
+            "Send again what history entry ID (or last) sent: its payload (a Live Activity's timestamp set to now), headers, topic, environment, endpoint and devices or channels. Credentials are resolved as usual; every flag given replaces the entry's.",
+            valueName: "id|last"))
+    var replay: String?
+
+    @Flag(
+        name: .setting(.noHistory),
+        help: "Do not record this send in the history (also APNSCTL_NO_HISTORY=1, or history = false in a profile).")
+    var noHistory = false
+
+    @Option(
+        name: .setting(.historyDays),
+        help: ArgumentHelp("The history keeps entries this many days (default 30).", valueName: "n"),
+        transform: SettingArgument.transform(.historyDays, .send))
+    var historyDays: SettingValue?
+
+    @Option(
+        name: .setting(.historyEntries),
+        help: ArgumentHelp("The history keeps this many entries at most (default 1000).", valueName: "n"),
+        transform: SettingArgument.transform(.historyEntries, .send))
+    var historyEntries: SettingValue?
+}

@@ -1,0 +1,108 @@
+import APNSClient
+import APNSCore
+import APNSHistory
+import APNSPlatform
+import APNSSettings
+
+/// Keeps one send in the history: results go to the database as they are printed (SQLite keeps them aside, so a
+/// batch of any size costs bounded memory) and are written with the entry in one transaction when the send ends,
+/// interrupted or not. Recording never costs the send: any problem with the database is one warning at the end,
+/// and the exit status stays the send's.
+final class SendRecorder {
+    private var entry: HistoryEntry
+    private let directory: String
+    private let keepDays: Int
+    private let keepEntries: Int
+    private let startedNanoseconds: UInt64
+    private var recording: HistoryRecording?
+    /// The first problem; after it nothing more is tried.
+    private var problem: HistoryProblem?
+
+    /// A recorder for a send described by `entry` (its settings and payload), or nil when the history is
+    /// off (`--no-history`, `APNSCTL_NO_HISTORY`, `history = false`) or there is no home to keep it in.
+    static func start(_ entry: HistoryEntry, _ settings: ResolvedSettings, in world: CommandWorld) -> SendRecorder? {
+        guard !settings.isOn(.noHistory), let directory = world.historyDirectory else { return nil }
+        return SendRecorder(
+            entry, directory: directory, keepDays: settings[.historyDays]?.value ?? 30,
+            keepEntries: settings[.historyEntries]?.value ?? 1000, in: world)
+    }
+
+    private init(_ entry: HistoryEntry, directory: String, keepDays: Int, keepEntries: Int, in world: CommandWorld) {
+        self.entry = entry
+        self.directory = directory
+        self.keepDays = keepDays
+        self.keepEntries = keepEntries
+        startedNanoseconds = world.clock.monotonicNanoseconds()
+        self.entry.started = world.clock.now()
+    }
+
+    /// The open recording, opened on first use; nil once something failed.
+    private func current() -> HistoryRecording? {
+        if let recording { return recording }
+        guard problem == nil else { return nil }
+        do {
+            guard let store = try HistoryStore.open(directory: directory, create: true) else { return nil }
+            recording = try store.beginRecording()
+        } catch {
+            problem = error
+        }
+        return recording
+    }
+
+    /// One target's result, as it was printed (`name`: the device name it was given by).
+    func add(_ result: PushResult, name: String?, route: SendRoute) {
+        guard let recording = current() else { return }
+        do { try recording.add(HistoryResult(result, name: name, route: route)) } catch {
+            problem = error
+            self.recording = nil
+        }
+    }
+
+    /// Writes the entry; a failure is one warning on the world's standard error.
+    func finish(_ summary: SendSummary, noun: String, in world: CommandWorld) {
+        entry.durationMs = Double(world.clock.monotonicNanoseconds() &- startedNanoseconds) / 1_000_000
+        entry.interrupted = summary.interruptedBy != nil
+        entry.counts.targets = summary.total
+        entry.counts.accepted = summary.accepted
+        entry.counts.rejected = summary.rejected
+        entry.counts.failed = summary.failed
+        let line = SendOutput.summaryLine(summary)
+        let outcome = line.firstIndex(of: ":").map { String(line[line.index($0, offsetBy: 2)...]) } ?? ""
+        let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
+        entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
+        if let recording = current() {
+            do {
+                try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: entry.started)
+            } catch {
+                problem = error
+            }
+        }
+        if let problem {
+            world.standardError.warning("this send was not recorded in the history: \(problem.message)")
+        }
+    }
+}
+
+extension HistoryResult {
+    /// What `send` printed for `result`, as the history keeps it: the answer's fields and body (a rejection's),
+    /// or the failure's message; the environment and server are the ones that answered.
+    init(_ result: PushResult, name: String?, route: SendRoute) {
+        self.init(target: result.target.text, durationMs: result.durationMs)
+        deviceName = name
+        status = result.status
+        reason = result.reason?.text
+        apnsID = result.apnsID
+        apnsUniqueID = result.apnsUniqueID
+        apnsRequestID = result.apnsRequestID
+        timestamp = result.timestamp
+        // Kept only where another server answered (`--env auto`): the entry names the usual one.
+        environment = result.environment.flatMap { $0 == route.environment ? nil : $0.rawValue }
+        endpoint = result.endpoint.flatMap { $0.url == route.endpoint.url ? nil : $0.url }
+        badDeviceTokenIn = result.badDeviceTokenIn?.rawValue
+        if result.outcome == .rejected, let answer = result.response?.body {
+            body = Array(answer.prefix(HistoryResult.bodyLimit))
+        }
+        error = result.failure?.message
+        unknownOutcome = result.failure?.isUnknownOutcome == true
+    }
+}

@@ -1,0 +1,106 @@
+/// One recorded `send`: what was sent, how and where (never a key, passphrase or token), and every target's
+/// result. Plain values, so the store knows nothing of the client and the commands render it as `send` did.
+public struct HistoryEntry: Sendable, Equatable {
+    /// What a send went to.
+    public enum Kind: String, Sendable {
+        case devices
+        /// `send --channel`: broadcast channels.
+        case broadcast
+    }
+
+    /// The entry's number (assigned when recorded; never reused).
+    public var id: Int64 = 0
+    /// When the send started, UNIX seconds.
+    public var started: Int64
+    public var durationMs: Double
+    public var kind: Kind
+    /// The environment as chosen: `sandbox`, `production` or `auto`.
+    public var environment: String
+    /// The servers, as `--endpoint` takes them: one URL, or `sandbox=URL` and `production=URL` for `auto`.
+    public var endpoints: [String]
+    /// `--ca-file` when one was used (a path, not a secret).
+    public var caFile: String?
+    public var topic: String?
+    public var pushType: String?
+    public var priority: Int?
+    /// `--expiration` as given (`1h`, `0`, a UNIX time), so a replay counts from its own now.
+    public var expiration: String?
+    public var collapseID: String?
+    /// The credential's kind and identity: a certificate's subject and SHA-256, or a key id and team id.
+    public var credential: String
+    /// The payload bytes as sent.
+    public var payload: [UInt8]
+    /// The entry this send replayed, if it was `send --replay`.
+    public var replayOf: Int64?
+    /// Whether SIGINT or SIGTERM stopped the send (the results are what was answered before).
+    public var interrupted: Bool
+    /// How many targets got each outcome, and the summary's words for them.
+    public var counts: HistoryCounts
+    /// Every target's result, in the order they arrived; empty in a listing.
+    public var results: [HistoryResult]
+
+    public init(
+        started: Int64, durationMs: Double, kind: Kind, environment: String, endpoints: [String],
+        credential: String, payload: [UInt8], results: [HistoryResult]
+    ) {
+        self.started = started
+        self.durationMs = durationMs
+        self.kind = kind
+        self.environment = environment
+        self.endpoints = endpoints
+        self.credential = credential
+        self.payload = payload
+        self.results = results
+        interrupted = false
+        counts = HistoryCounts()
+    }
+}
+
+/// An entry's outcome at a glance: counts, and `2 accepted, 1 rejected (Unregistered 1)` as the summary said it.
+public struct HistoryCounts: Sendable, Equatable {
+    public var targets = 0
+    public var accepted = 0
+    public var rejected = 0
+    public var failed = 0
+    public var outcome = ""
+
+    public init() {}
+}
+
+/// One target's outcome as the send printed it: the answer's status, ids, reason and body, or why there was none.
+public struct HistoryResult: Sendable, Equatable {
+    /// The device token (hex) or the broadcast channel id.
+    public var target: String
+    public var deviceName: String?
+    /// HTTP status; nil when there was no answer.
+    public var status: Int?
+    /// The APNs reason (also kept inside `body`; here for searching).
+    public var reason: String?
+    public var apnsID: String?
+    public var apnsUniqueID: String?
+    public var apnsRequestID: String?
+    /// A 410's timestamp, milliseconds since the epoch.
+    public var timestamp: Int64?
+    public var durationMs: Double
+    /// The environment and server that answered, when the send named them per result (`--env auto`).
+    public var environment: String?
+    public var endpoint: String?
+    /// `--env auto`: the environment that had answered `BadDeviceToken` first.
+    public var badDeviceTokenIn: String?
+    /// The answer's body as received (rejections only; at most `bodyLimit` bytes).
+    public var body: [UInt8]
+    /// Why there was no answer, as printed.
+    public var error: String?
+    /// The request was completely sent, then the connection ended: APNs may have delivered it.
+    public var unknownOutcome: Bool
+
+    /// Bodies longer than this are cut: APNs' own are a few dozen bytes, and only the first 200 are printed.
+    public static let bodyLimit = 1024
+
+    public init(target: String, durationMs: Double) {
+        self.target = target
+        self.durationMs = durationMs
+        body = []
+        unknownOutcome = false
+    }
+}

@@ -1,0 +1,58 @@
+import APNSPlatform
+
+/// Why the history could not be read or written. `send` turns any of these into one warning and carries on;
+/// `history` turns them into its exit codes.
+public enum HistoryProblem: Error, Equatable, Sendable {
+    /// A link, another user's file or a shared folder at the history's place: never used.
+    case untrusted(String)
+    /// The file is not a database, or a damaged one.
+    case corrupt(path: String)
+    /// Another apnsctl held the database longer than the busy timeout.
+    case busy(path: String)
+    /// The file or its folder cannot be written (made read-only).
+    case readOnly(path: String)
+    /// The disk is full.
+    case full(path: String)
+    /// Written by a newer apnsctl, whose layout this one does not know.
+    case newerSchema(path: String, version: Int64)
+    /// The folder or the file could not be made or opened (the system's words, with the path).
+    case unusable(String)
+    /// Anything else the system or SQLite said.
+    case failed(path: String, reason: String)
+
+    /// `PATH: what is wrong`.
+    public var message: String {
+        switch self {
+        case .untrusted(let text): return text
+        case .corrupt(let path): return "\(path): not a history database, or a damaged one"
+        case .busy(let path): return "\(path): another apnsctl kept the database locked for more than 2 s"
+        case .readOnly(let path): return "\(path): the database is read-only"
+        case .full(let path): return "\(path): no space left on the disk"
+        case .newerSchema(let path, let version):
+            return "\(path): written by a newer apnsctl (layout version \(version)); update apnsctl to read it"
+        case .unusable(let text): return text
+        case .failed(let path, let reason): return "\(path): \(reason)"
+        }
+    }
+
+    init(_ error: SQLiteError, path: String) {
+        if error.isCorrupt {
+            self = .corrupt(path: path)
+        } else if error.isBusy {
+            self = .busy(path: path)
+        } else if error.isReadOnly {
+            self = .readOnly(path: path)
+        } else if error.isFull {
+            self = .full(path: path)
+        } else {
+            self = .failed(path: path, reason: error.message)
+        }
+    }
+
+    init(_ failure: PrivateDirectory.Failure) {
+        switch failure {
+        case .untrusted: self = .untrusted(failure.message)
+        case .file(let file): self = .unusable(file.message)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import CSQLite
+
+/// One open SQLite database (`sqlite3 *`), closed in `deinit`. The only owner of the handle; statements
+/// prepared on it keep the connection alive while they exist.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Opens (creating when missing) the database file at `path`, never through a symbolic link, with a busy
+    /// timeout of `busyMilliseconds`: a writer waits that long for another before giving up.
+    /// `readOnly` opens it for reading only.
+    static func open(_ path: String, readOnly: Bool, busyMilliseconds: Int32) throws(SQLiteError) -> SQLiteConnection {
+        var handle: OpaquePointer?
+        let access = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let flags = access | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard let handle else { throw SQLiteError(code: code, message: "out of memory") }
+        let connection = SQLiteConnection(handle: handle)
+        if code != SQLITE_OK { throw connection.error(code) }
+        sqlite3_extended_result_codes(handle, 1)
+        _ = CSQLite_disable_lookaside(handle)
+        sqlite3_busy_timeout(handle, busyMilliseconds)
+        return connection
+    }
+
+    /// Runs `sql` (one or more statements without results).
+    func execute(_ sql: String) throws(SQLiteError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        if code != SQLITE_OK { throw error(code) }
+    }
+
+    /// Prepares one statement.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code) }
+        return SQLiteStatement(handle: statement, connection: self)
+    }
+
+    /// The first column of the first row of `sql`, as an integer (0 without a row).
+    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.integer(0) : 0
+    }
+
+    /// The row id of the last insert on this connection.
+    var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// `code` with the connection's message.
+    func error(_ code: Int32) -> SQLiteError {
+        let extended = sqlite3_extended_errcode(handle)
+        let text = sqlite3_errmsg(handle).map { String(cString: $0) } ?? "SQLite error \(code)"
+        return SQLiteError(code: extended != 0 ? extended : code, message: text)
+    }
+}

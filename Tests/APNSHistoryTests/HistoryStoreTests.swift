@@ -1,0 +1,173 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSHistory
+
+/// The history database on its own: entries written and read back whole, retention by age and by count,
+/// several writers at once, and the layout's migration from its first version.
+@Suite struct HistoryStoreTests {
+    static func entry(started: Int64, targets: [String] = ["00ff"], payload: String = #"{"aps":{"alert":"hi"}}"#)
+        -> HistoryEntry
+    {
+        var results: [HistoryResult] = []
+        for (i, t) in targets.enumerated() {
+            var r = HistoryResult(target: t, durationMs: Double(i) + 0.5)
+            r.status = i % 2 == 0 ? 200 : 410
+            r.reason = i % 2 == 0 ? nil : "Unregistered"
+            r.apnsID = "8A6C1F8E-0000-0000-0000-00000000000\(i % 10)"
+            r.body = i % 2 == 0 ? [] : Array(#"{"reason":"Unregistered","timestamp":1762166400000}"#.utf8)
+            r.timestamp = i % 2 == 0 ? nil : 1_762_166_400_000
+            results.append(r)
+        }
+        var e = HistoryEntry(
+            started: started, durationMs: 12.5, kind: .devices, environment: "sandbox",
+            endpoints: ["https://127.0.0.1:8443"], credential: "token key ABCDE12345, team TEAMID1234",
+            payload: Array(payload.utf8), results: results)
+        e.topic = "com.example.app"
+        e.pushType = "alert"
+        e.priority = 10
+        e.counts.targets = targets.count
+        return e
+    }
+
+    static func open(_ dir: TemporaryDirectory) throws -> HistoryStore {
+        try #require(try HistoryStore.open(directory: dir.file("apnsctl"), create: true))
+    }
+
+    @Test func anEntryReadsBackAsItWasWritten() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let store = try Self.open(dir)
+        var written = Self.entry(started: 1_800_000_000, targets: ["aa", "bb", "cc"])
+        let id = try store.record(written, keepDays: 30, keepEntries: 1000, now: 1_800_000_000)
+        written.id = id
+        #expect(try store.entry(id) == written)
+        #expect(try store.newestID() == id)
+        // The folder and the file are private, and the database is in WAL mode.
+        #expect(OtherUser.ownerAndMode(dir.file("apnsctl"))?.mode == 0o700)
+        #expect(OtherUser.ownerAndMode(dir.file("apnsctl/history.db"))?.mode == 0o600)
+        #expect(FileManager.default.fileExists(atPath: dir.file("apnsctl/history.db-wal")))
+    }
+
+    @Test func retentionRemovesOldEntriesAndKeepsTheNewestCount() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let store = try Self.open(dir)
+        let day: Int64 = 86_400
+        let now: Int64 = 1_800_000_000
+        let old = try store.record(
+            Self.entry(started: now - 31 * day), keepDays: 30, keepEntries: 10, now: now - 31 * day)
+        let recent = try store.record(Self.entry(started: now - 29 * day), keepDays: 30, keepEntries: 10, now: now)
+        let ids = try store.entries(HistoryQuery()).map(\.id)
+        #expect(ids == [recent], "the 31-day-old entry \(old) is gone, the 29-day-old one stays")
+        var last: Int64 = 0
+        for i in 0..<5 {
+            last = try store.record(Self.entry(started: now + Int64(i)), keepDays: 30, keepEntries: 3, now: now)
+        }
+        #expect(try store.entries(HistoryQuery()).map(\.id) == [last, last - 1, last - 2])
+        // Results of removed entries go with them.
+        #expect(try store.entry(recent) == nil)
+    }
+
+    @Test func queriesFilterByDeviceReasonAndTime() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let store = try Self.open(dir)
+        var named = Self.entry(started: 100, targets: ["aa"])
+        named.results[0].deviceName = "my-iphone"
+        let a = try store.record(named, keepDays: 100_000, keepEntries: 1000, now: 100)
+        let b = try store.record(
+            Self.entry(started: 200, targets: ["bb", "cc"]), keepDays: 100_000, keepEntries: 1000, now: 200)
+        #expect(try store.entries(HistoryQuery(device: "my-iphone")).map(\.id) == [a])
+        #expect(try store.entries(HistoryQuery(device: "CC")).map(\.id) == [b])
+        #expect(try store.entries(HistoryQuery(reason: "unregistered")).map(\.id) == [b])
+        #expect(try store.entries(HistoryQuery(since: 150)).map(\.id) == [b])
+        #expect(try store.entries(HistoryQuery(limit: 1)).map(\.id) == [b])
+        #expect(try store.clear(before: 150) == 1)
+        #expect(try store.entries(HistoryQuery()).map(\.id) == [b])
+    }
+
+    @Test func eightWritersAtOnceEachRecordOnce() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let directory = dir.file("apnsctl")
+        let failures = LockedList()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            do {
+                let store = try #require(try HistoryStore.open(directory: directory, create: true))
+                try store.record(
+                    Self.entry(started: 1_000 + Int64(i), targets: (0..<500).map { String(format: "%04x", $0) }),
+                    keepDays: 100_000, keepEntries: 1000, now: 1_000)
+            } catch {
+                failures.append("\(i): \(error)")
+            }
+        }
+        #expect(failures.items.isEmpty)
+        let store = try Self.open(dir)
+        let entries = try store.entries(HistoryQuery())
+        #expect(entries.count == 8)
+        #expect(Set(entries.map(\.started)) == Set((0..<8).map { 1_000 + Int64($0) }))
+        for e in entries { #expect(try store.entry(e.id)?.results.count == 500) }
+    }
+
+    /// A database of the first layout (as the first release wrote it) opens after the layout changed, keeps its
+    /// entries, and takes new ones.
+    @Test func aFirstVersionDatabaseIsMigrated() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        try FileManager.default.createDirectory(
+            atPath: dir.file("apnsctl"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let path = dir.file("apnsctl/history.db")
+        do {
+            let v1 = try SQLiteConnection.open(path, readOnly: false, busyMilliseconds: 100)
+            try v1.execute("PRAGMA journal_mode=WAL")
+            try v1.execute(HistorySchema.steps[0])
+            try v1.execute(
+                """
+                INSERT INTO entries (started, duration_ms, kind, environment, endpoints, credential, payload, interrupted,
+                    devices, accepted, rejected, failed, outcome)
+                VALUES (5, 1.5, 'devices', 'sandbox', 'https://127.0.0.1:1', 'token key K, team T', X'7B7D', 0, 1, 1, 0, 0,
+                    '1 device: 1 accepted');
+                INSERT INTO results (entry, position, target, status, duration_ms, unknown_outcome)
+                VALUES (1, 0, '00ff', 200, 1.0, 0);
+                PRAGMA user_version = 1;
+                """)
+        }
+        chmod(path, 0o600)
+        #expect(HistorySchema.current > 1, "this test is about a layout change")
+        let store = try Self.open(dir)
+        #expect(try store.schemaVersion() == HistorySchema.current)
+        let old = try #require(try store.entry(1))
+        #expect(old.payload == Array("{}".utf8))
+        #expect(old.replayOf == nil)
+        #expect(old.results.map(\.target) == ["00ff"])
+        var replay = Self.entry(started: 10)
+        replay.replayOf = 1
+        let id = try store.record(replay, keepDays: 100_000, keepEntries: 1000, now: 10)
+        #expect(try store.entry(id)?.replayOf == 1)
+    }
+
+    @Test func aLayoutFromANewerReleaseIsLeftAlone() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        _ = try Self.open(dir)
+        do {
+            let db = try SQLiteConnection.open(dir.file("apnsctl/history.db"), readOnly: false, busyMilliseconds: 100)
+            try db.execute("PRAGMA user_version = \(HistorySchema.current + 1)")
+        }
+        #expect(
+            throws: HistoryProblem.newerSchema(path: dir.file("apnsctl/history.db"), version: HistorySchema.current + 1)
+        ) {
+            _ = try HistoryStore.open(directory: dir.file("apnsctl"), create: true)
+        }
+    }
+
+    @Test func aMissingHistoryIsNotCreatedForReading() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        #expect(try HistoryStore.open(directory: dir.file("apnsctl"), create: false) == nil)
+        #expect(!FileManager.default.fileExists(atPath: dir.file("apnsctl")))
+    }
+}
+
+/// Strings appended from several threads.
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(_ s: String) { lock.withLock { list.append(s) } }
+    var items: [String] { lock.withLock { list } }
+}

@@ -1,0 +1,130 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSHistory
+
+/// A history that cannot be written never costs the send: a read-only, damaged, locked or full database, a
+/// link or another user's file at its place each give one warning, and the send's exit status is unchanged.
+@Suite struct HistoryFailureTests {
+    static let device = "ef00000000000000000000000000000000000000000000000000000000000001"
+
+    /// Sends one push and expects it accepted, with exactly one warning that contains `why`.
+    func expectSentWithOneWarning(_ home: HistoryHome, _ mock: InProcessMock, _ why: String) throws {
+        let r = try home.send(mock, ["-d", Self.device])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("accepted  200  "), "\(r.stdout)")
+        let lines = r.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(r.stderr)")
+        #expect(lines.first?.hasPrefix("warning: this send was not recorded in the history: ") == true, "\(r.stderr)")
+        #expect(r.stderr.contains(why), "\(r.stderr)")
+    }
+
+    /// The history folder, made as apnsctl would (0700), with nothing in it.
+    func makeFolder(_ home: HistoryHome) throws {
+        try FileManager.default.createDirectory(
+            atPath: home.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    @Test func aReadOnlyDatabase() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.device]).stderr.isEmpty)
+        #expect(chmod(home.database, 0o400) == 0)
+        try expectSentWithOneWarning(home, mock, "read-only")
+        // Still readable: one entry, the first send's.
+        #expect(try home.run(["history"]).lines.count == 1)
+    }
+
+    @Test func aDamagedFileAndWhatHistorySaysAboutIt() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        try makeFolder(home)
+        let garbage = [UInt8](repeating: 0x5a, count: 8192)
+        #expect(
+            FileManager.default.createFile(
+                atPath: home.database, contents: Data(garbage), attributes: [.posixPermissions: 0o600]))
+        try expectSentWithOneWarning(home, mock, "not a history database")
+        let list = try home.run(["history"])
+        #expect(list.status == 66)
+        #expect(list.stderr.contains("mv \(home.database) \(home.database).broken"), "\(list.stderr)")
+        let show = try home.run(["history", "show", "last"])
+        #expect(show.status == 66)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: home.database)) == Data(garbage), "left as it was")
+    }
+
+    @Test func aSymbolicLinkIsNeverFollowed() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        try makeFolder(home)
+        let target = home.root.file("elsewhere.db")
+        #expect(FileManager.default.createFile(atPath: target, contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: home.database, withDestinationPath: target)
+        try expectSentWithOneWarning(home, mock, "symbolic link")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)).isEmpty)
+    }
+
+    @Test(.enabled(if: OtherUser.isAvailable)) func anotherUsersFileIsNotUsed() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        try makeFolder(home)
+        #expect(
+            FileManager.default.createFile(
+                atPath: home.database, contents: Data(), attributes: [.posixPermissions: 0o666]))
+        #expect(chown(home.database, OtherUser.uid, OtherUser.uid) == 0)
+        try expectSentWithOneWarning(home, mock, "not to you")
+        #expect(OtherUser.ownerAndMode(home.database)?.uid == OtherUser.uid)
+    }
+
+    @Test func aDatabaseLockedLongerThanTwoSeconds() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.device]).stderr.isEmpty)
+        let holder = try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 0)
+        try holder.execute("BEGIN EXCLUSIVE")
+        try expectSentWithOneWarning(home, mock, "locked for more than 2 s")
+        try holder.execute("ROLLBACK")
+        #expect(try home.run(["history"]).lines.count == 1)
+    }
+
+    /// A full disk: the history's folder on a small tmpfs filled up (needs root and mount; skipped otherwise).
+    @Test(.enabled(if: OtherUser.isAvailable)) func aFullDisk() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        try makeFolder(home)
+        let mounted = try CommandRunner.run("mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", home.folder])
+        guard mounted.status == 0 else { return }
+        defer { _ = try? CommandRunner.run("umount", [home.folder]) }
+        let filler = home.folder + "/filler"
+        // Written until the disk refuses (the write fails part-way, leaving the tmpfs full).
+        try? Data(count: 1 << 20).write(to: URL(fileURLWithPath: filler))
+        try expectSentWithOneWarning(home, mock, home.database)
+    }
+
+    @Test func eightSendsAtOnceAreEachRecordedOnce() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let token = "e1" + String(repeating: "0", count: 61) + String(i)
+            let r = try? home.send(mock, ["-d", token, "-d", HistoryFailureTests.device])
+            results.append(r)
+        }
+        for r in results.items {
+            #expect(r?.status == 0)
+            #expect(r?.stderr.isEmpty == true, "\(r?.stderr ?? "no run")")
+        }
+        let list = try HistoryHome.objects(try home.run(["history", "list", "-o", "json"]))
+        #expect(list.count == 8)
+        #expect(Set(list.compactMap { $0["id"] as? Int }).count == 8)
+        #expect(list.allSatisfy { $0["targets"] as? Int == 2 })
+    }
+}
+
+/// Command results gathered from several threads.
+final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [CommandResult?] = []
+    func append(_ r: CommandResult?) { lock.withLock { list.append(r) } }
+    var items: [CommandResult?] { lock.withLock { list } }
+}

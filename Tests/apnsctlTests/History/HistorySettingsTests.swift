@@ -1,0 +1,117 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSCtlCommands
+
+/// How much the history keeps (30 days and 1,000 entries by default, by the world's clock), its off switches,
+/// and `history clear`.
+@Suite struct HistorySettingsTests {
+    static func token(_ i: Int) -> String { "aa" + String(repeating: "0", count: 61) + String(i) }
+
+    /// A world at `now` (UNIX seconds) with the home's variables plus `variables`.
+    static func world(_ home: HistoryHome, now: Int64, _ variables: [String: String] = [:]) -> TestWorld {
+        TestWorld(
+            variables: CommandRunner.commandEnvironment(home.environment.merging(variables) { $1 }),
+            home: home.root.path, now: now)
+    }
+
+    static func send(_ mock: InProcessMock, _ world: TestWorld, _ i: Int, _ extra: [String] = []) -> Int32 {
+        world.run(
+            ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "-d", token(i)]
+                + extra)
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    @Test func entriesOlderThanThirtyDaysGoByTheWorldsClock() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let day: Int64 = 86_400
+        #expect(Self.send(mock, Self.world(home, now: Self.now), 1) == 0)
+        #expect(Self.send(mock, Self.world(home, now: Self.now + 29 * day), 2) == 0)
+        #expect(try home.run(["history"]).lines.count == 2)
+        #expect(Self.send(mock, Self.world(home, now: Self.now + 31 * day), 3) == 0)
+        let left = try HistoryHome.objects(try home.run(["history", "list", "-o", "json"]))
+        #expect(left.map { $0["id"] as? Int } == [3, 2])
+        // APNSCTL_HISTORY_DAYS=1 keeps one day.
+        #expect(
+            Self.send(mock, Self.world(home, now: Self.now + 31 * day + 3600, ["APNSCTL_HISTORY_DAYS": "1"]), 4) == 0)
+        #expect(
+            try HistoryHome.objects(try home.run(["history", "list", "-o", "json"])).map { $0["id"] as? Int } == [4, 3])
+    }
+
+    @Test func theNewestEntriesAreKeptByCount() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome(["APNSCTL_HISTORY_ENTRIES": "2"])
+        for i in 1...3 { #expect(try home.send(mock, ["-d", Self.token(i)]).status == 0) }
+        #expect(
+            try HistoryHome.objects(try home.run(["history", "list", "-o", "json"])).map { $0["id"] as? Int } == [3, 2])
+        let bad = try home.send(mock, ["-d", Self.token(1)], ["APNSCTL_HISTORY_ENTRIES": "0"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("APNSCTL_HISTORY_ENTRIES"), "\(bad.stderr)")
+    }
+
+    @Test func theOffSwitchesRecordNothing() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.token(1), "--no-history"]).status == 0)
+        #expect(try home.send(mock, ["-d", Self.token(1)], ["APNSCTL_NO_HISTORY": "1"]).status == 0)
+        let config = try home.root.write("config.toml", "[profiles.quiet]\nhistory = false\n", mode: 0o600)
+        #expect(try home.send(mock, ["-d", Self.token(1), "-p", "quiet"], ["APNSCTL_CONFIG": config]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: home.database))
+        let empty = try home.run(["history"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout.isEmpty)
+        #expect(empty.stderr == "no send is recorded in the history yet\n")
+        // The variable switched off again records.
+        #expect(try home.send(mock, ["-d", Self.token(1)], ["APNSCTL_NO_HISTORY": "0"]).status == 0)
+        #expect(try home.run(["history"]).lines.count == 1)
+        let unknown = try home.run(["history", "show", "7"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("#7 does not exist (the newest are #1)"), "\(unknown.stderr)")
+    }
+
+    @Test func clearAsksOnATerminalAndNeedsYesElsewhere() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        for i in 1...2 { #expect(try home.send(mock, ["-d", Self.token(i)]).status == 0) }
+        let refused = try home.run(["history", "clear"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("pass --yes"), "\(refused.stderr)")
+
+        func onTerminal(answer: String) -> (TestWorld, LockedValueBox) {
+            let asked = LockedValueBox()
+            let t = Self.world(home, now: Self.now)
+            t.world.terminal = CommandTerminal(
+                isAvailable: { true },
+                readLine: { prompt in
+                    asked.set(prompt)
+                    return answer
+                },
+                readSecret: { _ in nil }, passphrasePrompt: NoTerminalPrompt())
+            return (t, asked)
+        }
+        let (no, askedNo) = onTerminal(answer: "n")
+        #expect(no.run(["history", "clear"]) == 64)
+        #expect(askedNo.value.hasPrefix("Remove every recorded send from \(home.database)?"), "\(askedNo.value)")
+        #expect(try home.run(["history"]).lines.count == 2)
+        let (yes, _) = onTerminal(answer: "y")
+        #expect(yes.run(["history", "clear", "--before", "2000-01-01"]) == 0)
+        #expect(yes.stderr.text == "removed 0 entries from the history\n")
+        #expect(yes.run(["history", "clear"]) == 0)
+        #expect(try home.run(["history"]).lines.isEmpty)
+        #expect(try home.send(mock, ["-d", Self.token(3)]).status == 0)
+        let cleared = try home.run(["history", "clear", "--yes"])
+        #expect(cleared.status == 0)
+        #expect(cleared.stderr == "removed 1 entry from the history\n")
+    }
+}
+
+/// The last prompt a test terminal was shown.
+final class LockedValueBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+    func set(_ s: String) { lock.withLock { text = s } }
+    var value: String { lock.withLock { text } }
+}
