@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(
             name: "CPlist", pkgConfig: "libplist-2.0", providers: [.apt(["libplist-dev"]), .brew(["libplist"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"]), .brew(["libzip"])]),
+        .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // Kernel calls Swift cannot import (variadic prctl), as static inline wrappers; no library to link.
