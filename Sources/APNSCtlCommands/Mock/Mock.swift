@@ -215,10 +215,14 @@ extension APNSCtl {
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
                 throw Self.cliError(error, stateDir: directory)
             }
+            // The built-in profiles read this state dir's mock.json only where they look by default.
+            let profilesFind =
+                defaultDirectory.map { MockCommandText.absolute($0, workingDirectory: world.workingDirectory()) }
+                == directory
             try withExtendedLifetime(lock) { () throws(CLIError) in
                 try serve(
                     state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
-                    messages: world.standardError)
+                    profilesFindIt: profilesFind, messages: world.standardError)
             }
         }
 
@@ -255,7 +259,8 @@ extension APNSCtl {
         /// notification log is written to descriptor 1 by the server's own writer thread (never blocking an event loop).
         private func serve(
             state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-            rejections: [String: APNSReason], extraKeyID extraKID: String?, messages: MessageStream
+            rejections: [String: APNSReason], extraKeyID extraKID: String?, profilesFindIt: Bool,
+            messages: MessageStream
         ) throws(CLIError) {
             let configuration = try configuration(
                 state: state, environment: env, unregistered: gone, rejections: rejections,
@@ -273,7 +278,7 @@ extension APNSCtl {
             do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch {
                 throw Self.cliError(error, stateDir: state.directory)
             }
-            announce(state: state, endpoint: endpoint, environment: env, to: messages)
+            announce(state: state, endpoint: endpoint, environment: env, profilesFindIt: profilesFindIt, to: messages)
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
@@ -359,7 +364,8 @@ extension APNSCtl {
 
         /// The ready line and a send command that works against this mock, on stderr.
         private func announce(
-            state: MockState, endpoint: String, environment: APNSEnvironment, to messages: MessageStream
+            state: MockState, endpoint: String, environment: APNSEnvironment, profilesFindIt: Bool,
+            to messages: MessageStream
         ) {
             let made = state.created ? "created" : "reusing"
             var send = [
@@ -375,6 +381,7 @@ extension APNSCtl {
                 apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)
                 apnsctl mock: try: \(MockCommandText.shellJoin(send))
                 apnsctl mock: token auth: --auth-key \(MockCommandText.shellQuote(state.authKeyFile)) --team-id \(state.teamID) instead of --cert
+                apnsctl mock: profiles: -p mock (its certificate) or -p mock-token (its key, for Live Activities, widgets and jwt)\(profilesFindIt ? "" : "; export APNSCTL_MOCK_STATE_DIR=\(MockCommandText.shellQuote(state.directory)) first")
 
                 """)
         }
