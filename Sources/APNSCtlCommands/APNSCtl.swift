@@ -52,6 +52,8 @@ public struct APNSCtl: ParsableCommand {
     /// process and exit, so tests run the commands in-process with their own world and see every message,
     /// output byte and exit code the binary would give.
     static func execute(_ arguments: [String], in world: CommandWorld) -> Int32 {
+        var world = world
+        world.commandLine = arguments
         if let code = rejectHelpForUnknownCommand(arguments, in: world) { return code }
         if let code = suggestForMistypedCommand(arguments, in: world) { return code }
         do {

@@ -26,6 +26,10 @@ struct CommandWorld: Sendable {
     var interrupts: @Sendable () -> (any InterruptSource)?
     /// Where the user is asked (passphrases, passwords, confirmations).
     var terminal: CommandTerminal
+    /// The command line being run, without the program name (`mock --detach` starts itself again with it).
+    var commandLine: [String] = []
+    /// This program's file, to start a copy of it (`mock --detach`); nil when it cannot be told.
+    var executablePath: @Sendable () -> String? = { DetachedProcess.executablePath }
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
