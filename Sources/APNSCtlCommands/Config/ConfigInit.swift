@@ -41,6 +41,10 @@ extension APNSCtl.Config {
             guard !location.isNone else {
                 throw CLIError.usage("no settings file: no home directory for the default one; pass --config FILE")
             }
+            // The setting flags are taken as they come, so help is asked for here.
+            if settingFlags.contains("--help") || settingFlags.contains("-h") {
+                throw CleanExit.helpRequest(Self.self)
+            }
             var name = profile
             var given: [(Setting, [String])] = []
             var arguments = settingFlags[...]

@@ -12,7 +12,7 @@ extension APNSCtl {
             commandName: "mock",
             abstract: "Run a local APNs-compatible HTTP/2 server for demos, tests and CI.",
             usage: """
-                apnsctl mock [--port <port>] [--state-dir <dir>] [--detach [--log <file>]] [<options>]
+                apnsctl mock [--port <port>] [--state-dir <dir>] [--detach] [<options>]
                   apnsctl mock stop [--state-dir <dir>]
                 """,
             discussion: """
