@@ -10,7 +10,7 @@
 /// standard output and error appended to a log file, and a pipe on descriptor 3 through which it says it is
 /// ready. The parent blocks reading the pipe: the child's message arrives when it is ready, and end-of-file
 /// with no message when it ended first, so no one polls a file or sleeps.
-public final class DetachedProcess: @unchecked Sendable {
+public final class DetachedProcess {
     public let pid: Int32
     /// The read end of the ready pipe.
     private let readyFD: Int32

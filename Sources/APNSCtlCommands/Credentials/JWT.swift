@@ -12,7 +12,7 @@ extension APNSCtl {
             abstract: "Print a provider authentication token (ES256 JWT) made from a .p8 key.",
             usage: """
                 apnsctl jwt [--auth-key <file>] [--team-id <id>] [-p <name>] [<options>]
-                  apnsctl jwt --decode [<token>|-] [--auth-key <file>] [-o text|json]
+                  apnsctl jwt --decode [<token>|-] [--auth-key <file>]
                 """,
             discussion: """
                 Signs a fresh token with header {"alg":"ES256","kid":KEYID} and claims \
@@ -56,12 +56,6 @@ extension APNSCtl {
             ))
         var decode = false
 
-        @Option(
-            name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("With --decode: text or json.", valueName: "text|json"),
-            completion: .list(["text", "json"]))
-        var format: String?
-
         @Argument(
             help: ArgumentHelp(
                 "With --decode: the token ('bearer …' accepted), or - or nothing for standard input.",
@@ -70,13 +64,12 @@ extension APNSCtl {
 
         func run(in world: CommandWorld) throws {
             if decode {
-                try JWTDecode.run(token: token, format: format, key: key, world: world)
+                try JWTDecode.run(token: token, format: nil, key: key, world: world)
                 return
             }
             if token != nil {
                 throw CLIError.usage("a token argument is for --decode; apnsctl jwt without it signs a new token")
             }
-            if format != nil { throw CLIError.usage("-o is for --decode; a signed token is printed as it is") }
             let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
             guard let loaded = try settings.loadSigningKey() else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")

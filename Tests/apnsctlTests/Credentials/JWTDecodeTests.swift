@@ -50,12 +50,9 @@ import Testing
 
                 """)
         #expect(!out.contains(keys.token.split(separator: ".")[2]), "the signature is never printed")
-        let json = Self.decode(["authorization: bearer " + keys.token, "-o", "json"], at: Self.signedAt + 5)
-        #expect(json.0 == 0)
-        #expect(
-            json.1
-                == #"{"alg":"ES256","kid":"ABCDE12345","iss":"TEAMID1234","iat":1800000000,"issued_at":"2027-01-15T08:00:00Z","age_seconds":5,"expires_at":"2027-01-15T09:00:00Z","signature":null,"kid_matches":null,"accepted":true,"problems":[]}"#
-                + "\n")
+        let prefixed = Self.decode(["authorization: bearer " + keys.token], at: Self.signedAt + 5)
+        #expect(prefixed.0 == 0)
+        #expect(prefixed.1.contains("signature  not checked (pass --auth-key FILE to check it)"))
     }
 
     @Test func anExpiredTokenIs77() throws {
