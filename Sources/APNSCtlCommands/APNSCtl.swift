@@ -53,6 +53,8 @@ public struct APNSCtl: ParsableCommand {
     /// output byte and exit code the binary would give.
     static func execute(_ arguments: [String], in world: CommandWorld) -> Int32 {
         let arguments = SimulatorArgument.withDefaultDevice(arguments)
+        var world = world
+        world.commandLine = arguments
         if let code = rejectHelpForUnknownCommand(arguments, in: world) { return code }
         if let code = suggestForMistypedCommand(arguments, in: world) { return code }
         do {

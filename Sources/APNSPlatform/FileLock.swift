@@ -53,6 +53,18 @@ public final class FileLock: @unchecked Sendable {
         return .acquired(FileLock(path: path, fd: fd))
     }
 
+    /// Blocks until no one holds the lock on `name` in `directory` (its holder exited or let go); false when the
+    /// file cannot be opened. The kernel wakes the waiter, so nothing polls.
+    public static func waitUntilFree(_ name: String, in directory: PrivateDirectory) -> Bool {
+        guard let fd = try? directory.openForLocking(name, mode: 0o644) else { return false }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { return false }
+        }
+        _ = flock(fd, LOCK_UN)
+        return true
+    }
+
     /// The pid written in a lock file. A holder that has just locked may not have written it yet, so an empty
     /// file is read again for up to 200 ms.
     public static func holder(of name: String, in directory: PrivateDirectory) -> Int32? {

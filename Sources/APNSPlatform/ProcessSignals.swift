@@ -32,6 +32,11 @@ public enum ProcessSignals {
     /// (through OpenSSL, so MSG_NOSIGNAL is out of reach), to pipes (the mock's log, a child's input) and to
     /// stdout. When the reader has gone, that write must fail with EPIPE, which the caller reports or
     /// ignores, instead of SIGPIPE's default action ending the process without a word.
+    /// Sends SIGTERM to process `pid`; the errno text when it could not be sent (no such process, not ours).
+    public static func sendTerminate(to pid: Int32) -> String? {
+        kill(pid, SIGTERM) == 0 ? nil : FileSystem.errnoText()
+    }
+
     public static func ignoreBrokenPipe() {
         signal(SIGPIPE, SIG_IGN)
     }

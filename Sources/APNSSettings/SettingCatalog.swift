@@ -192,7 +192,7 @@ public enum SettingCatalog {
         "payload", "device", "channel", "apns-id", "collapse-id", "request-id", "dry-run", "yes",
         "alert", "title", "badge", "sound", "live-activity", "content-state", "attributes-type", "attributes",
         "stale-date", "dismissal-date", "relevance-score", "input-push-token", "input-push-channel", "timestamp",
-        "content-changed", "profile", "config", "unsent", "simulator", "replay",
+        "content-changed", "profile", "config", "unsent", "simulator", "replay", "decode",
     ]
 
     private static let byName: [String: Setting] = Dictionary(

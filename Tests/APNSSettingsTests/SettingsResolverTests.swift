@@ -121,7 +121,7 @@ import Testing
         let far = Self.problem(variables: ["APNSCTL_PROFILE": "qa-lab"])
         #expect(
             far?.message
-                == "APNSCTL_PROFILE=qa-lab: unknown profile; the profiles in \(Self.path) are dev, prod-cert, staging, mock"
+                == "APNSCTL_PROFILE=qa-lab: unknown profile; the profiles in \(Self.path) are dev, prod-cert, staging, mock, mock-token"
         )
         let noFile = Self.problem(flags: Self.flags { $0.profile = "dev" }, file: nil)
         #expect(noFile?.message.contains("there is no settings file") == true)
@@ -370,7 +370,7 @@ import Testing
 
     @Test func mockProfile() throws {
         let r = try Self.resolve(flags: Self.flags { $0.profile = "mock" }, mockJSON: Self.mockJSON)
-        #expect(r[.cert] == Sourced(.file("/state/client.pem"), from: .mock(file: "/state/mock.json")))
+        #expect(r[.cert] == Sourced(.file("/state/client.pem"), from: .mock(profile: "mock", file: "/state/mock.json")))
         #expect(r[.topic]?.value == "com.example.demo")
         #expect(r[.caFile]?.value == "/state/ca.pem")
         #expect(r[.endpoint]?.value.all?.port == 2197)

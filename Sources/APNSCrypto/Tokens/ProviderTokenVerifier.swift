@@ -83,15 +83,7 @@ public struct ProviderTokenVerifier: Sendable {
         guard let iss = parts.issuer else { return .malformed("claims have no iss") }
         guard iss == teamID else { return .wrongTeam(iss) }
         guard let iat = parts.issuedAt else { return .malformed("claims have no numeric iat") }
-        let der: [UInt8]?
-        if parts.signature.count == 64 {
-            der = ECDSASignature.der(fromRaw: parts.signature)
-        } else {
-            der = parts.signature.first == DER.Tag.sequence ? parts.signature : nil
-        }
-        guard let der, publicKey.verifySHA256(signatureDER: der, message: parts.signingInput) else {
-            return .badSignature
-        }
+        guard parts.signatureVerifies(with: publicKey) else { return .badSignature }
         if now - iat > maximumAge { return .expired(issuedAt: iat) }
         if iat - now > futureTolerance { return .issuedInFuture(issuedAt: iat) }
         return .valid(issuedAt: iat)

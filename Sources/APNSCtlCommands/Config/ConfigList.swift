@@ -1,3 +1,4 @@
+import APNSCore
 import APNSMock
 import APNSPlatform
 import APNSSettings
@@ -35,6 +36,17 @@ extension APNSCtl.Config {
                 }
             } catch {
                 throw CLIError(error)
+            }
+            if let parsed, let d = parsed.defaultProfile, parsed.profile(d.name) == nil,
+                !MockProfile.names.contains(d.name)
+            {
+                // Every command choosing no profile would fail on it: said here, where the user looks first.
+                let names = parsed.profiles.map(\.name) + MockProfile.names
+                let near =
+                    Suggestion.closest(to: d.name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                world.standardError.warning(
+                    "\(parsed.path):\(d.line): default-profile = \(JSONWriter.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with apnsctl config set default-profile NAME"
+                )
             }
             if parsed == nil {
                 world.standardError.warning(

@@ -10,7 +10,10 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "jwt",
             abstract: "Print a provider authentication token (ES256 JWT) made from a .p8 key.",
-            usage: "apnsctl jwt [--auth-key <file>] [--team-id <id>] [-p <name>] [<options>]",
+            usage: """
+                apnsctl jwt [--auth-key <file>] [--team-id <id>] [-p <name>] [<options>]
+                  apnsctl jwt --decode [<token>|-] [--auth-key <file>]
+                """,
             discussion: """
                 Signs a fresh token with header {"alg":"ES256","kid":KEYID} and claims \
                 {"iss":TEAMID,"iat":NOW} and prints it on stdout. Use it as \
@@ -23,8 +26,16 @@ extension APNSCtl {
                 (APNSCTL_AUTH_KEY, which may hold the PEM text itself, APNSCTL_KEY_ID, APNSCTL_TEAM_ID) or from \
                 a profile of the settings file (-p NAME; see apnsctl config).
 
+                --decode reads a token instead (an argument, or standard input; 'bearer …' and \
+                'authorization: bearer …' accepted) and shows alg, kid, iss, iat as a date with its age, and \
+                when APNs stops taking it (one hour after iat); with --auth-key, whether the signature \
+                verifies with that key and kid is its id. Exit 77 when APNs would refuse the token (not \
+                three base64url parts, not ES256, expired, more than an hour ahead, another key's), 0 \
+                otherwise. The signature itself is never printed.
+
                 Examples:
                   apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234
+                  apnsctl jwt --decode "$TOKEN" --auth-key AuthKey_ABCDE12345.p8
                   APNSCTL_TEAM_ID=TEAMID1234 apnsctl jwt --auth-key key.p8 --key-id ABCDE12345
                   apnsctl jwt -p dev
                   TOKEN=$(apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234)
@@ -38,7 +49,27 @@ extension APNSCtl {
         @OptionGroup var key: AuthKeyOptions
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
+        @Flag(
+            name: .customLong("decode"),
+            help: ArgumentHelp(
+                "Show a token's header and claims, its age and when APNs stops taking it (with --auth-key, whether its signature and kid are that key's) instead of signing one."
+            ))
+        var decode = false
+
+        @Argument(
+            help: ArgumentHelp(
+                "With --decode: the token ('bearer …' accepted), or - or nothing for standard input.",
+                valueName: "token"))
+        var token: String?
+
         func run(in world: CommandWorld) throws {
+            if decode {
+                try JWTDecode.run(token: token, format: nil, key: key, world: world)
+                return
+            }
+            if token != nil {
+                throw CLIError.usage("a token argument is for --decode; apnsctl jwt without it signs a new token")
+            }
             let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
             guard let loaded = try settings.loadSigningKey() else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")

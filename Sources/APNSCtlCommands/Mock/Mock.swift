@@ -11,7 +11,10 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "mock",
             abstract: "Run a local APNs-compatible HTTP/2 server for demos, tests and CI.",
-            usage: "apnsctl mock [--port <port>] [--state-dir <dir>] [<options>]",
+            usage: """
+                apnsctl mock [--port <port>] [--state-dir <dir>] [--detach] [<options>]
+                  apnsctl mock stop [--state-dir <dir>]
+                """,
             discussion: """
                 Serves POST /3/device/TOKEN over TLS and HTTP/2 (ALPN h2, or prior knowledge) and checks \
                 each request as APNs does, first fault wins: method and path, repeated apns-* headers, the \
@@ -59,11 +62,17 @@ extension APNSCtl {
                 channels.json in the state dir across restarts; mock.json names the same port as \
                 manage_endpoint; each broadcast is logged with "channel" instead of "device".
 
+                With --detach the command returns once the mock is ready (exit 0), printing the ready lines, \
+                its pid and its log file (--log, default mock.log in the state dir), with the mock running on \
+                in the background; a mock that cannot start gives its own error and exit code. apnsctl mock \
+                stop [--state-dir DIR] stops the mock of that state dir and waits for it to exit.
+
                 Exit codes: 64 bad flags, 66/77 unreadable or unusable --auth-key-pub, 69 the address cannot \
                 be used (e.g. the port is in use), 73 the state dir cannot be written or is in use by another \
                 mock, 74 the log could not be written to stdout (said on stderr at the first failure; the mock \
                 keeps serving).
-                """)
+                """,
+            subcommands: [Stop.self])
 
         @Option(name: .customLong("host"), help: "Address to listen on; 127.0.0.1 serves only this machine.")
         var host = "127.0.0.1"
@@ -133,6 +142,25 @@ extension APNSCtl {
                 valueName: "sandbox|production"), completion: .list(["sandbox", "production"]))
         var keyEnvironment: String?
 
+        @Flag(
+            name: .customLong("detach"),
+            help: ArgumentHelp(
+                "Run in the background: return (exit 0) once the mock is ready, printing its pid and endpoint; stop it with apnsctl mock stop."
+            ))
+        var detach = false
+
+        @Option(
+            name: .customLong("log"),
+            help: ArgumentHelp(
+                "With --detach: append the mock's log (its stdout and stderr) to this file (default: mock.log in the state dir).",
+                valueName: "FILE"), completion: .file())
+        var log: String?
+
+        @Option(
+            name: .customLong("ready-fd"),
+            help: ArgumentHelp("Say ready on this descriptor (set by --detach).", visibility: .hidden))
+        var readyFD: Int32?
+
         @Option(name: .customLong("threads"), help: ArgumentHelp("Event-loop threads.", visibility: .hidden))
         var threads = 2
 
@@ -181,6 +209,9 @@ extension APNSCtl {
             guard (1...Int(Int32.max)).contains(maxStreams) else {
                 throw ValidationError("--max-streams \(maxStreams): use 1 to \(Int32.max)")
             }
+            if log != nil && !detach {
+                throw ValidationError("--log is where a detached mock writes its log; add --detach, or redirect stdout")
+            }
             if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
                 throw ValidationError(
                     "\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
@@ -209,6 +240,15 @@ extension APNSCtl {
                         + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
             let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
+            // The built-in profiles read this state dir's mock.json only where they look by default.
+            let profilesFind =
+                defaultDirectory.map { MockCommandText.absolute($0, workingDirectory: world.workingDirectory()) }
+                == directory
+            if detach {
+                try MockDetach.start(directory: directory, stateDirGiven: !profilesFind, log: log, world: world)
+                return
+            }
+            if readyFD != nil { DetachedProcess.leaveSession() }
             // One mock per state dir: the lock is held until this process ends (the kernel drops it even on SIGKILL).
             let state: MockState
             let lock: FileLock
@@ -218,7 +258,7 @@ extension APNSCtl {
             try withExtendedLifetime(lock) { () throws(CLIError) in
                 try serve(
                     state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
-                    in: world)
+                    profilesFindIt: profilesFind, in: world)
             }
         }
 
@@ -256,7 +296,8 @@ extension APNSCtl {
         /// (never blocking an event loop).
         private func serve(
             state: MockState, environment env: APNSEnvironment, unregistered gone: Set<String>,
-            rejections: [String: APNSReason], extraKeyID extraKID: String?, in world: CommandWorld
+            rejections: [String: APNSReason], extraKeyID extraKID: String?, profilesFindIt: Bool,
+            in world: CommandWorld
         ) throws(CLIError) {
             let messages = world.standardError
             let configuration = try configuration(
@@ -286,7 +327,17 @@ extension APNSCtl {
             do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch {
                 throw Self.cliError(error, stateDir: state.directory)
             }
-            announce(state: state, endpoint: endpoint, environment: env, to: messages)
+            if readyFD != nil {
+                // Detached: the ready lines go to the waiting parent, which prints them; then the pipe closes.
+                let collected = LockedValue<[UInt8]>([])
+                announce(
+                    state: state, endpoint: endpoint, environment: env, profilesFindIt: profilesFindIt,
+                    to: MessageStream { bytes in collected.withLock { $0 += bytes } })
+                DetachedProcess.sayReady(collected.withLock { $0 })
+            } else {
+                announce(
+                    state: state, endpoint: endpoint, environment: env, profilesFindIt: profilesFindIt, to: messages)
+            }
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
@@ -372,7 +423,8 @@ extension APNSCtl {
 
         /// The ready line and a send command that works against this mock, on stderr.
         private func announce(
-            state: MockState, endpoint: String, environment: APNSEnvironment, to messages: MessageStream
+            state: MockState, endpoint: String, environment: APNSEnvironment, profilesFindIt: Bool,
+            to messages: MessageStream
         ) {
             let made = state.created ? "created" : "reusing"
             var send = [
@@ -388,6 +440,7 @@ extension APNSCtl {
                 apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)
                 apnsctl mock: try: \(MockCommandText.shellJoin(send))
                 apnsctl mock: token auth: --auth-key \(MockCommandText.shellQuote(state.authKeyFile)) --team-id \(state.teamID) instead of --cert
+                apnsctl mock: profiles: -p mock (its certificate) or -p mock-token (its key, for Live Activities, widgets and jwt)\(profilesFindIt ? "" : "; export APNSCTL_MOCK_STATE_DIR=\(MockCommandText.shellQuote(state.directory)) first")
 
                 """)
         }

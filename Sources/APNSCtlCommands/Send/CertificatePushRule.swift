@@ -38,9 +38,9 @@ struct CertificatePushRule {
         )
     }
 
-    /// Where the mock's own key is, for advice to use token auth: the mock profile's certificate is the user's only
-    /// because -p mock chose it.
+    /// The mock's own key, for advice to use token auth: the mock profile's certificate is the user's only
+    /// because -p mock chose it, and -p mock-token is the same mock with its key.
     private var mockKeyHint: String {
-        mockFile.map { "; apnsctl mock's key and team id are auth_key and team_id in \($0)" } ?? ""
+        mockFile == nil ? "" : "; or with the mock's key: -p mock-token instead of -p mock"
     }
 }

@@ -109,7 +109,7 @@ public struct MockState: Sendable {
         return (try loadOrRepair(storage: storage, now: now, created: created), lock)
     }
 
-    static let lockName = "mock.lock"
+    public static let lockName = "mock.lock"
 
     /// The state dir, refused unless it is ours alone.
     private static func openStorage(_ directory: String) throws(MockStateError) -> PrivateDirectory {

@@ -126,8 +126,7 @@ public struct SettingsFile: Sendable, Equatable {
             }
             guard SettingCatalog.setting(key) != nil else {
                 let near =
-                    Suggestion.closest(to: key, among: SettingCatalog.all.map(\.name) + ["devices"])
-                    .map { "; did you mean \(JSONWriter.quoted($0))?" }
+                    ProfileKeyAdvice.suggestion(for: key, value: valueNode.value).map { "; " + $0 }
                     ?? "; apnsctl config show --for COMMAND lists the settings"
                 throw .usage("\(at): unknown key \"\(key.escapingControls())\" in \(section)\(near)")
             }

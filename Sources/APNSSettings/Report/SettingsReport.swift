@@ -91,8 +91,8 @@ public enum SettingsReport {
             w.field("profile", name)
             w.field("file", file)
             w.field("line", line)
-        case .mock(let file):
-            w.field("profile", MockProfile.name)
+        case .mock(let profile, let file):
+            w.field("profile", profile)
             w.field("file", file)
         case .defaultValue: break
         }
@@ -136,9 +136,10 @@ public enum SettingsReport {
             let mark = file?.defaultProfile?.name == p.name ? " (default)" : ""
             lines.append("profile \(p.name)\(mark)  \(p.path(in: file)):\(p.line)")
         }
-        if file?.profile(MockProfile.name) == nil {
-            let mark = file?.defaultProfile?.name == MockProfile.name ? " (default)" : ""
-            lines.append("profile mock\(mark)  built in: apnsctl mock's \(mockReadyFile)")
+        for name in MockProfile.names where file?.profile(name) == nil {
+            let mark = file?.defaultProfile?.name == name ? " (default)" : ""
+            let auth = name == MockProfile.tokenName ? ", token auth" : ""
+            lines.append("profile \(name)\(mark)  built in: apnsctl mock's \(mockReadyFile)\(auth)")
         }
         for d in deviceRows(file) {
             let owner = d.profile.map { "profile \($0), " } ?? ""
@@ -165,10 +166,10 @@ public enum SettingsReport {
                 w.field("line", p.line)
             }
         }
-        if file?.profile(MockProfile.name) == nil {
+        for name in MockProfile.names where file?.profile(name) == nil {
             line { w in
-                w.field("profile", MockProfile.name)
-                w.field("default", file?.defaultProfile?.name == MockProfile.name)
+                w.field("profile", name)
+                w.field("default", file?.defaultProfile?.name == name)
                 w.field("builtin", true)
                 w.field("file", mockReadyFile)
             }

@@ -1,27 +1,42 @@
 import APNSCore
 
-/// The built-in profile `mock` (unless the file defines one): `endpoint`, `ca-file`, `cert` and `topic` from
-/// the running mock's `mock.json`, so `apnsctl send -p mock -d TOKEN --alert hi` works.
+/// The built-in profiles (unless the file defines one of that name), read from the running mock's `mock.json`:
+/// `mock` sets `endpoint`, `ca-file`, `cert` and `topic`, so `apnsctl send -p mock -d TOKEN --alert hi` works;
+/// `mock-token` is the same with token auth (the mock's `.p8`, key id and team id instead of its certificate),
+/// for Live Activities, widgets and `jwt`, which a certificate without those topics cannot do.
 public enum MockProfile {
     public static let name = "mock"
+    public static let tokenName = "mock-token"
+    /// Both built-in profiles, in the order `config list` shows them.
+    public static let names = [name, tokenName]
 
-    /// The settings `mock.json` gives, by setting name. No `mock.json` is exit 66 saying to start the mock.
-    public static func values(json: [UInt8]?, path: String) throws(SettingsProblem) -> [(String, String)] {
+    /// The settings `mock.json` gives profile `profile` (`mock` or `mock-token`), by setting name. No `mock.json`
+    /// is exit 66 saying to start the mock.
+    public static func values(json: [UInt8]?, path: String, profile: String = name) throws(SettingsProblem)
+        -> [(String, String)]
+    {
         guard let json else {
             throw .missing(
-                "-p mock: no \(path); start apnsctl mock first (it writes mock.json when it is ready), or set APNSCTL_MOCK_STATE_DIR to its --state-dir"
+                "-p \(profile): no \(path); start apnsctl mock first (it writes mock.json when it is ready), or set APNSCTL_MOCK_STATE_DIR to its --state-dir"
             )
         }
         guard let value = try? JSONReader.parse(json) else {
-            throw .missing("-p mock: \(path) is not the JSON apnsctl mock writes; restart apnsctl mock")
+            throw .missing("-p \(profile): \(path) is not the JSON apnsctl mock writes; restart apnsctl mock")
         }
+        let credentials: [(String, String)] =
+            profile == tokenName
+            ? [
+                (Setting.of(.authKey).name, "auth_key"), (Setting.of(.keyID).name, "key_id"),
+                (Setting.of(.teamID).name, "team_id"),
+            ]
+            : [(Setting.of(.cert).name, "cert")]
         var out: [(String, String)] = []
-        for (setting, field) in [
-            (Setting.of(.endpoint).name, "endpoint"), (Setting.of(.caFile).name, "ca_file"),
-            (Setting.of(.cert).name, "cert"), (Setting.of(.topic).name, "bundle_id"),
-        ] {
+        for (setting, field) in [(Setting.of(.endpoint).name, "endpoint"), (Setting.of(.caFile).name, "ca_file")]
+            + credentials
+            + [(Setting.of(.topic).name, "bundle_id")]
+        {
             guard let text = value[field]?.string, !text.isEmpty else {
-                throw .missing("-p mock: \(path) has no \(field); restart apnsctl mock")
+                throw .missing("-p \(profile): \(path) has no \(field); restart apnsctl mock")
             }
             out.append((setting, text))
         }

@@ -71,7 +71,7 @@ extension ResolvedSettings {
         case .flag(let f): return f
         case .variable(let v): return v
         case .profile(let p, let file, let line): return "\(setting) in profile \(p) (\(file):\(line))"
-        case .mock(let file): return "\(setting) of the mock profile (\(file))"
+        case .mock(let profile, let file): return "\(setting) of the \(profile) profile (\(file))"
         case .defaultValue: return setting
         }
     }

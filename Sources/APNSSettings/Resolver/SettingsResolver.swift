@@ -21,6 +21,7 @@ public enum SettingsResolver {
             try SettingsFile.parse(bytes, path: input.location.path)
         }
         let (profileName, profile, mock) = try chooseProfile(input, file: file)
+        let mockName = profileName?.value ?? MockProfile.name
         let paths = SettingParser.Paths(home: input.home, baseDirectory: input.location.directory)
 
         var layers: [Layer] = []
@@ -57,7 +58,7 @@ public enum SettingsResolver {
         } else if let mock {
             layers.append(
                 Layer(
-                    origin: { _ in .mock(file: input.mockReadyFile) },
+                    origin: { _ in .mock(profile: mockName, file: input.mockReadyFile) },
                     raw: { s in mock.first { $0.0 == s.name }.map { .argument($0.1) } }))
         }
 
@@ -165,8 +166,12 @@ public enum SettingsResolver {
             return (nil, nil, nil)
         }
         if let profile = file?.profile(chosen.value) { return (chosen, profile, nil) }
-        if chosen.value == MockProfile.name {
-            return (chosen, nil, try MockProfile.values(json: input.readMockReadyFile(), path: input.mockReadyFile))
+        if MockProfile.names.contains(chosen.value) {
+            return (
+                chosen, nil,
+                try MockProfile.values(
+                    json: input.readMockReadyFile(), path: input.mockReadyFile, profile: chosen.value)
+            )
         }
         let label: String
         switch chosen.origin {
@@ -179,10 +184,14 @@ public enum SettingsResolver {
             label = "\(f):\(line): default-profile = \"\(chosen.value.escapingControls())\""
         default: label = chosen.value
         }
-        let names = (file?.profiles.map(\.name) ?? []) + [MockProfile.name]
+        let builtIn = MockProfile.names.filter { n in file?.profile(n) == nil }
+        let names = (file?.profiles.map(\.name) ?? []) + builtIn
         guard let file else {
+            let near =
+                Suggestion.closest(to: chosen.value, among: names).map { "did you mean \(JSONWriter.quoted($0))? " }
+                ?? ""
             throw .usage(
-                "\(label): unknown profile; there is no settings file (\(input.location.path)), so the only profile is the built-in mock"
+                "\(label): unknown profile; \(near)there is no settings file (\(input.location.path)), so the only profiles are the built-in mock and mock-token"
             )
         }
         if let near = Suggestion.closest(to: chosen.value, among: names) {

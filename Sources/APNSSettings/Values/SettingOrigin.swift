@@ -7,8 +7,8 @@ public enum SettingOrigin: Sendable, Equatable {
     case variable(String)
     /// A profile of the settings file, with the key's line.
     case profile(name: String, file: String, line: Int)
-    /// The built-in `mock` profile, read from the running mock's `mock.json`.
-    case mock(file: String)
+    /// A built-in profile (`mock` or `mock-token`), read from the running mock's `mock.json`.
+    case mock(profile: String, file: String)
     /// apnsctl's own default.
     case defaultValue
 
@@ -30,7 +30,7 @@ public enum SettingOrigin: Sendable, Equatable {
         case .flag(let f): return f
         case .variable(let v): return v
         case .profile(let name, let file, let line): return "profile \(name), \(file):\(line)"
-        case .mock(let file): return "profile mock, \(file)"
+        case .mock(let profile, let file): return "profile \(profile), \(file)"
         case .defaultValue: return "default"
         }
     }

@@ -291,7 +291,7 @@ public enum SettingParser {
         case .variable(let v): return shows && VariableEcho.mayEcho(raw.shown) ? "\(v)=\(value)" : v
         case .profile(_, let file, let line):
             return shows ? "\(file):\(line): \(setting.name) = \(value)" : "\(file):\(line): \(setting.name)"
-        case .mock(let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
+        case .mock(_, let file): return shows ? "\(file): \(setting.name) \(value)" : "\(file): \(setting.name)"
         case .defaultValue: return setting.flag
         }
     }

@@ -68,6 +68,7 @@ import Testing
                 "profile dev (default)  \(home.configFile):3",
                 "profile prod-cert  \(home.configFile):9",
                 "profile mock  built in: apnsctl mock's \(home.root.path)/state/apnsctl/mock/mock.json",
+                "profile mock-token  built in: apnsctl mock's \(home.root.path)/state/apnsctl/mock/mock.json, token auth",
                 "device my-iphone  3f2a000000000000000000000000000000000000000000000000000000009c1d  \(home.configFile):14",
                 "device qa-ipad  77b0000000000000000000000000000000000000000000000000000000000a11  \(home.configFile):15",
             ])
@@ -78,11 +79,13 @@ import Testing
                 == "{\"device\":\"qa-ipad\",\"token\":\"77b0000000000000000000000000000000000000000000000000000000000a11\",\"profile\":null,\"file\":\"\(home.configFile)\",\"line\":15}"
         )
         for line in json.lines { #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil) }
-        // No file at all: only the built-in profile, and exit 0.
+        // No file at all: only the built-in profiles, and exit 0.
         let empty = try Home()
         let none = try empty.run(["config", "list"])
         #expect(none.status == 0)
-        #expect(none.lines.count == 1 && none.lines[0].hasPrefix("profile mock  built in"))
+        #expect(
+            none.lines.count == 2 && none.lines[0].hasPrefix("profile mock  built in")
+                && none.lines[1].hasPrefix("profile mock-token  built in"))
         #expect(none.stderr.hasPrefix("warning: no settings file at "))
     }
 
@@ -249,8 +252,8 @@ import Testing
     @Test func settingsPageExampleIsTOML() throws {
         let page = try String(contentsOfFile: Repository.path("docs/settings.md"), encoding: .utf8)
         let start = try #require(
-            page.range(of: "config.toml <<'EOF'\n"), "docs/settings.md writes no config.toml with a here-document")
-        let end = try #require(page[start.upperBound...].range(of: "\nEOF\n"))
+            page.range(of: "$ cat ~/.config/apnsctl/config.toml\n"), "docs/settings.md shows no config.toml")
+        let end = try #require(page[start.upperBound...].range(of: "\n$ "))
         let block = String(page[start.upperBound..<end.lowerBound]) + "\n"
         #expect(block.contains("[profiles.") && block.contains("[devices]"))
         #expect(try PythonTOML.accepts(block))

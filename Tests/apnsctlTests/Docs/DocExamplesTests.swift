@@ -36,6 +36,7 @@ import Testing
         "apnsctl mock: ready on https://127.0.0.1:8443 (sandbox); created credentials in {{path}}",
         #"apnsctl mock: try: apnsctl send --endpoint https://127.0.0.1:8443 --ca-file {{path}} --cert {{path}} --topic com.example.demo --device a1b2c3d4000000000000000000000000000000000000000000000000e5f6a7b8 '{"aps":{"alert":"Hello from apnsctl mock"}}'"#,
         "apnsctl mock: token auth: --auth-key {{path}} --team-id {{team-id}} instead of --cert",
+        "apnsctl mock: profiles: -p mock (its certificate) or -p mock-token (its key, for Live Activities, widgets and jwt); export APNSCTL_MOCK_STATE_DIR={{path}} first",
     ]
     static let send =
         "$ apnsctl send --endpoint https://127.0.0.1:8443 --ca-file mock/ca.pem --cert mock/client.pem --alert Hi -d \(token) -q"
@@ -64,7 +65,7 @@ import Testing
     @Test func aShortenedTokenFailsNamingFileAndLine() throws {
         let short = Self.rejected.replacingOccurrences(of: Self.token, with: "aaaa…0000")
         let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, short, "(exit 1)"])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: `apnsctl send"), "\(failures)")
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:10: `apnsctl send"), "\(failures)")
         #expect(failures.first?.contains("expected: rejected  410  Unregistered  aaaa…0000") == true, "\(failures)")
         #expect(failures.first?.contains("actual:   rejected  410  Unregistered  \(Self.token)") == true, "\(failures)")
     }
@@ -74,13 +75,13 @@ import Testing
             of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
         #expect(swapped != Self.jsonLine)
         let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, swapped])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:10: "), "\(failures)")
     }
 
     @Test func aWrongExitStatusFails() throws {
         let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected])
         #expect(
-            failures.count == 1 && failures[0].hasPrefix("t.md:8: ") && failures[0].contains("expected: exit 0")
+            failures.count == 1 && failures[0].hasPrefix("t.md:9: ") && failures[0].contains("expected: exit 0")
                 && failures[0].contains("actual:   exit 1"), "\(failures)")
         let shownWrong = try Self.run(["$ false", "(exit 2)"])
         #expect(shownWrong.count == 1 && shownWrong[0].hasPrefix("t.md:4: `false`"), "\(shownWrong)")
@@ -97,7 +98,7 @@ import Testing
     @Test func aPlaceholderOfAnotherKindFails() throws {
         let wrongKind = Self.jsonLine.replacingOccurrences(of: #""apns_id":"{{uuid}}""#, with: #""apns_id":"{{time}}""#)
         let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, wrongKind])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:9: "), "\(failures)")
+        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:10: "), "\(failures)")
         #expect(!(try DocPlaceholder.matches("took {{duration}}", "took 8443")))
         #expect(!(try DocPlaceholder.matches("id {{uuid}}", "id 2026-11-26T02:45:46Z")))
         #expect(try DocPlaceholder.matches("took {{duration}} at {{time}}", "took 1.5 ms at 2026-11-26T02:45:46Z"))

@@ -125,6 +125,21 @@ import Testing
         try checkSession(mock) { try mock.tokenSend($0) }
     }
 
+    /// The built-in `mock-token` profile: the mock's endpoint, CA, key, key id, team id and topic from its
+    /// mock.json, with nothing else on the command line.
+    @Test func startUpdateEndWithTheMockTokenProfile() throws {
+        let mock = try RecordingMock()
+        try MockReadyFile.write(state: mock.mock.state, endpoint: mock.mock.endpoint)
+        let environment = [
+            "APNSCTL_MOCK_STATE_DIR": mock.mock.state.directory, "XDG_CACHE_HOME": mock.scratch.path,
+            "XDG_CONFIG_HOME": mock.scratch.file("config"),
+        ]
+        try checkSession(mock) { try InProcess.apnsctl(["send", "-p", "mock-token"] + $0, environment: environment) }
+        let jwt = try InProcess.apnsctl(["jwt", "-p", "mock-token"], environment: environment)
+        #expect(jwt.status == 0, "\(jwt.stderr)")
+        #expect(jwt.stdout.split(separator: ".").count == 3)
+    }
+
     @Test func startUpdateEndWithACertificateListingTheTopic() throws {
         let credentials = try TestCredentials(kind: .universal(topics: [Self.bundle, Self.laTopic]))
         let mock = try RecordingMock(trusting: credentials)
@@ -151,7 +166,7 @@ import Testing
     }
 
     /// `-p mock` gives the mock's certificate, which (like Apple's) lacks the Live Activity topic: the 77 names
-    /// where the certificate came from (the user typed no --cert) and where the mock's key and team id are, and
+    /// where the certificate came from (the user typed no --cert) and the profile with the mock's key, and
     /// following that advice is accepted.
     @Test func theMockProfilesCertificateNamesItsOriginAndTheMocksKey() throws {
         let mock = try InProcessMock()
@@ -166,10 +181,9 @@ import Testing
         #expect(
             refused.stderr.hasPrefix("error: cert of the mock profile (\(readyFile)) \(mock.certificate): its topics"),
             "\(refused.stderr)")
-        #expect(refused.stderr.contains("; apnsctl mock's key and team id are auth_key and team_id in \(readyFile)"))
+        #expect(refused.stderr.hasSuffix("; or with the mock's key: -p mock-token instead of -p mock\n"))
         let followed = try InProcess.apnsctl(
-            ["send", "-p", "mock", "--auth-key", mock.authKey, "--team-id", mock.teamID]
-                + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
+            ["send", "-p", "mock-token"] + Self.updateFlags + ["-d", Self.token(1)], environment: environment)
         #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
         #expect(followed.stdout.hasPrefix("accepted  200"))
     }

@@ -46,7 +46,7 @@ struct PushCredentials {
     func certificateRule(_ settings: ResolvedSettings) -> CertificatePushRule? {
         guard let identity else { return nil }
         var mockFile: String? = nil
-        if case .mock(let file)? = settings[.cert]?.origin { mockFile = file }
+        if case .mock(_, let file)? = settings[.cert]?.origin { mockFile = file }
         return CertificatePushRule(
             info: identity.info, label: settings[.cert].map { "\(settings.label(.cert)) \($0.value.displayName)" },
             mockFile: mockFile)

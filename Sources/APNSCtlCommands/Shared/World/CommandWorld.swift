@@ -31,6 +31,10 @@ struct CommandWorld: Sendable {
     var mockRun = MockRun.process
     /// What the machine can run: simulators only on macOS (tests say otherwise to reach both paths).
     var host: CommandHost = .current
+    /// The command line being run, without the program name (`mock --detach` starts itself again with it).
+    var commandLine: [String] = []
+    /// This program's file, to start a copy of it (`mock --detach`); nil when it cannot be told.
+    var executablePath: @Sendable () -> String? = { DetachedProcess.executablePath }
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.

@@ -1,0 +1,101 @@
+import APNSCore
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config add-device`: a device name for `-d NAME`, in `[devices]` or a profile's own table.
+    struct AddDevice: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-device",
+            abstract: "Name a device token in the settings file, for -d NAME and --devices.",
+            usage: "apnsctl config add-device <name> <token> [--profile <name>]",
+            discussion: """
+                Writes NAME = "TOKEN" into [devices], or with --profile into [profiles.NAME.devices] (which \
+                wins for that profile); an existing NAME gets the new token. The token is checked and \
+                normalised as -d does it (Xcode's <xxxxxxxx xxxxxxxx ...> form accepted); a NAME made only of \
+                hex digits is refused, as -d NAME would read it as a token.
+
+                Example:
+                  apnsctl config add-device my-iphone 3f2a000000000000000000000000000000000000000000000000000000009c1d
+                """)
+
+        @Option(
+            name: [.customShort("p"), .customLong("profile")],
+            help: ArgumentHelp("Name the device in this profile's own table only.", valueName: "name"))
+        var profile: String?
+
+        @OptionGroup var file: ConfigFileOptions
+
+        @Argument(help: ArgumentHelp("The device's name.", valueName: "name"))
+        var name: String
+
+        @Argument(help: ArgumentHelp("Its device token (hex).", valueName: "token"))
+        var token: String
+
+        func run(in world: CommandWorld) throws {
+            guard !name.isEmpty else { throw CLIError.usage("empty device name; give one, e.g. my-iphone") }
+            if DeviceNames.isHexOnly(name) {
+                throw CLIError.usage(
+                    "device name \(JSONWriter.quoted(name)) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))"
+                )
+            }
+            let parsed: DeviceToken
+            do { parsed = try DeviceToken(parsing: token) } catch {
+                throw CLIError.usage("device token for \(JSONWriter.quoted(name)): \(error.message)")
+            }
+            var edit = try SettingsFileEdit(options: file, world: world)
+            let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
+            let line: Int
+            do { line = try edit.editor.set(name, to: ProfileValueText.quoted(parsed.hex), in: table) } catch {
+                throw CLIError(error)
+            }
+            try edit.write(
+                "\(ProfileValueText.key(name)) = \(ProfileValueText.quoted(parsed.hex)) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)"
+            )
+        }
+    }
+
+    /// `apnsctl config remove-device`: removes a device name.
+    struct RemoveDevice: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove-device",
+            abstract: "Remove a device name from the settings file.",
+            usage: "apnsctl config remove-device <name> [--profile <name>]",
+            discussion: """
+                Removes NAME from [devices], or with --profile from [profiles.NAME.devices]; every other line \
+                stays. An unknown NAME is exit 64 with a "did you mean".
+                """)
+
+        @Option(
+            name: [.customShort("p"), .customLong("profile")],
+            help: ArgumentHelp("Remove it from this profile's own table.", valueName: "name"))
+        var profile: String?
+
+        @OptionGroup var file: ConfigFileOptions
+
+        @Argument(help: ArgumentHelp("The device's name.", valueName: "name"))
+        var name: String
+
+        func run(in world: CommandWorld) throws {
+            var edit = try SettingsFileEdit(options: file, world: world)
+            let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
+            let removed: Bool
+            do { removed = try edit.editor.remove(name, from: table) } catch { throw CLIError(error) }
+            guard removed else {
+                let known: [String]
+                do {
+                    let parsed = try edit.editor.file
+                    known = (profile.flatMap { parsed.profile($0)?.devices } ?? parsed.devices).map(\.name)
+                } catch { throw CLIError(error) }
+                let near =
+                    Suggestion.closest(to: name, among: known).map { "did you mean \(JSONWriter.quoted($0))?" }
+                    ?? (known.isEmpty ? "it has none" : "its names: \(known.joined(separator: ", "))")
+                throw CLIError.usage(
+                    "\(JSONWriter.quoted(name)): no such device name in \(SettingsEditor.header(table)) of \(edit.location.path); \(near)"
+                )
+            }
+            try edit.write(
+                "removed \(ProfileValueText.key(name)) from \(SettingsEditor.header(table)), \(edit.location.path)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import APNSCore
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config init`: a commented starter settings file, with a first profile from the flags given.
+    struct Init: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Write a commented starter settings file, with a first profile from setting flags.",
+            usage: "apnsctl config init [--profile <name>] [--<setting> <value>]...",
+            discussion: """
+                Writes the settings file (mode 0600, its folder 0700 when created) with comments saying how \
+                it is read. Setting flags of send (--auth-key FILE, --key-id ID, --team-id ID, --topic TOPIC, \
+                --env ENV, --cert FILE, --ca-file FILE, --endpoint URL, ...) become a first profile, named by \
+                --profile (default dev) and made the default-profile; each value is checked as the flag's \
+                would be. An existing file is left untouched (exit 73): change it with apnsctl config set.
+
+                Example:
+                  apnsctl config init --profile dev --auth-key ~/keys/AuthKey_ABCDE12345.p8 \\
+                    --team-id TEAMID1234 --topic com.example.app --env sandbox
+                """)
+
+        @Option(
+            name: [.customShort("p"), .customLong("profile")],
+            help: ArgumentHelp(
+                "The first profile's name (default dev, when setting flags are given).", valueName: "name"))
+        var profile: String?
+
+        @OptionGroup var file: ConfigFileOptions
+
+        @Argument(
+            parsing: .captureForPassthrough,
+            help: ArgumentHelp("Setting flags of send, as --name value.", valueName: "setting flags"))
+        var settingFlags: [String] = []
+
+        func run(in world: CommandWorld) throws {
+            let location = SettingsLocation.find(
+                configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
+            guard !location.isNone else {
+                throw CLIError.usage("no settings file: no home directory for the default one; pass --config FILE")
+            }
+            // The setting flags are taken as they come, so help is asked for here.
+            if settingFlags.contains("--help") || settingFlags.contains("-h") {
+                throw CleanExit.helpRequest(Self.self)
+            }
+            var name = profile
+            var given: [(Setting, [String])] = []
+            var arguments = settingFlags[...]
+            while let flag = arguments.popFirst() {
+                var value: String? = nil
+                var flagName = flag
+                if let equals = flag.firstIndex(of: "=") {
+                    flagName = String(flag[..<equals])
+                    value = String(flag[flag.index(after: equals)...])
+                }
+                if flagName == "-p" || flagName == "--profile" {
+                    guard let v = value ?? arguments.popFirst() else {
+                        throw CLIError.usage("\(flagName): give a name")
+                    }
+                    name = v
+                    continue
+                }
+                guard flagName.hasPrefix("--") else {
+                    throw CLIError.usage(
+                        "\(JSONWriter.quoted(flag)): config init takes setting flags as --name value (--topic com.example.app)"
+                    )
+                }
+                let key = String(flagName.dropFirst(2))
+                let setting = try ProfileKeyCheck.setting(key, value: value, asFlag: true)
+                if setting.kind == .boolean && value == nil {
+                    value = "true"
+                } else if value == nil {
+                    guard let next = arguments.popFirst() else {
+                        throw CLIError.usage("\(flagName): missing value")
+                    }
+                    value = next
+                }
+                if let index = given.firstIndex(where: { $0.0 == setting }), setting.isRepeatable {
+                    given[index].1.append(value ?? "")
+                } else {
+                    given.removeAll { $0.0 == setting }
+                    given.append((setting, [value ?? ""]))
+                }
+            }
+            if (try? FileSystem.checkOutputTarget(location.path)) != false {
+                throw CLIError.outputExists(
+                    "\(location.path): a settings file is already there, and init leaves it untouched; change it with apnsctl config set (or give init another --config FILE)"
+                )
+            }
+            let paths = SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
+            var keys: [(String, String)] = []
+            for (setting, values) in given {
+                do {
+                    let (text, value) = try ProfileValueText.text(for: setting, values: values, paths: paths)
+                    keys.append((setting.name, text))
+                    if let missing = SetKey.missingFile(value) {
+                        world.standardError.warning(
+                            "--\(setting.name): \(missing) does not exist; written as given")
+                    }
+                } catch { throw CLIError(error) }
+            }
+            let profileName = name ?? (given.isEmpty ? nil : "dev")
+            let text = StarterSettingsFile.text(profile: profileName.map { ($0, keys) })
+            do {
+                _ = try SettingsFile.parse(Array(text.utf8), path: location.path)
+                try FileSystem.makeDirectories(location.directory, mode: 0o700)
+                try FileSystem.write(Array(text.utf8), to: location.path, mode: 0o600, overwrite: false)
+            } catch let problem as SettingsProblem {
+                throw CLIError(problem)
+            } catch let failure as FileSystem.Failure {
+                throw CLIError(failure)
+            }
+            let what = profileName.map { "profile \($0) (the default-profile)" } ?? "no profile yet"
+            try ConfigOutput.write(
+                ["wrote \(location.path) with \(what); apnsctl config list shows it".escapingControlsForOutput()],
+                to: world.standardOutput)
+        }
+    }
+}

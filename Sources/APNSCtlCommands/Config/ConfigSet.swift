@@ -1,0 +1,135 @@
+import APNSCore
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config set`: one key of a profile, or `default-profile`, written into the settings file in place.
+    struct SetKey: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set a profile key (or default-profile) in the settings file, keeping its comments.",
+            usage: "apnsctl config set [--profile <name>] <key> <value>...",
+            discussion: """
+                KEY is a profile key as in the file: a long flag name without dashes (auth-key, key-id, \
+                team-id, topic, env, cert, ca-file, endpoint, ...), or default-profile. The value is checked \
+                as the flag's would be (exit 64) and written in the TOML type the setting reads; a path is \
+                written as given (~/ is your home, a relative path is relative to the file's folder), with a \
+                warning when it does not exist. A repeatable setting (endpoint) takes several values. \
+                Without --profile the key goes to the file's default-profile. Secrets are refused: use \
+                passphrase-file. The file is created (mode 0600) if missing; every other line stays as it \
+                was, and the result is checked as a load would check it before it is written.
+
+                Examples:
+                  apnsctl config set --profile dev auth-key ~/keys/AuthKey_ABCDE12345.p8
+                  apnsctl config set --profile dev topic com.example.app
+                  apnsctl config set default-profile dev
+                """)
+
+        @OptionGroup var target: ConfigKeyOptions
+
+        @Argument(help: ArgumentHelp("The value (several for a repeatable key).", valueName: "value"))
+        var values: [String] = []
+
+        func run(in world: CommandWorld) throws {
+            var edit = try SettingsFileEdit(options: target.file, world: world)
+            if target.key == "default-profile" {
+                try setDefaultProfile(&edit)
+                return
+            }
+            let setting = try ProfileKeyCheck.setting(target.key, value: values.first)
+            let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
+            let (text, value): (String, SettingValue)
+            do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {
+                throw CLIError(error)
+            }
+            let table = ["profiles", profileName]
+            let line: Int
+            do { line = try edit.editor.set(target.key, to: text, in: table) } catch { throw CLIError(error) }
+            if let missing = Self.missingFile(value) {
+                world.standardError.warning(
+                    "\(target.key): \(missing) does not exist; written as given (a relative path is relative to \(edit.location.directory))"
+                )
+            }
+            try edit.write("\(target.key) = \(text) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
+        }
+
+        private func setDefaultProfile(_ edit: inout SettingsFileEdit) throws(CLIError) {
+            guard target.profile == nil else {
+                throw .usage("default-profile is a top-level key, not a profile's; leave out --profile")
+            }
+            guard values.count == 1, let name = values.first, !name.isEmpty else {
+                throw .usage("default-profile takes one profile name (apnsctl config set default-profile NAME)")
+            }
+            let file: SettingsFile
+            do { file = try edit.editor.file } catch { throw CLIError(error) }
+            let names = file.profiles.map(\.name) + MockProfile.names.filter { file.profile($0) == nil }
+            guard names.contains(name) else {
+                let near =
+                    Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                throw .usage(
+                    "default-profile \(JSONWriter.quoted(name)): no such profile; \(near)the profiles are \(names.joined(separator: ", ")) (create one with apnsctl config set --profile \(name) KEY VALUE)"
+                )
+            }
+            let line: Int
+            do { line = try edit.editor.set("default-profile", to: ProfileValueText.quoted(name), in: []) } catch {
+                throw CLIError(error)
+            }
+            try edit.write("default-profile = \(ProfileValueText.quoted(name)), \(edit.location.path):\(line)")
+        }
+
+        /// The file a path or credential value names, when it does not exist.
+        static func missingFile(_ value: SettingValue) -> String? {
+            let path: String
+            switch value {
+            case .path(let p), .credential(.file(let p)): path = p
+            default: return nil
+            }
+            return FileSystem.exists(path) ? nil : path
+        }
+    }
+}
+
+/// Whether a key typed for `config set`, `unset` or `init` is a profile key, with the settings file's advice
+/// when it is not (exit 64).
+enum ProfileKeyCheck {
+    /// `asFlag`: the key was typed as `--key` (`config init`), and the messages say so.
+    static func setting(_ key: String, value: String?, asFlag: Bool = false) throws(CLIError) -> Setting {
+        let shown = asFlag ? "--" + key : key
+        if let setting = SettingCatalog.setting(key) {
+            if setting.isSecret {
+                throw .usage(
+                    "\(shown): secrets never go in the settings file; use passphrase-file (apnsctl config set passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+                )
+            }
+            return setting
+        }
+        if key == "devices" {
+            throw .usage(
+                "\(shown): devices is the profile's table of device names; use apnsctl config add-device NAME TOKEN")
+        }
+        if SettingCatalog.perRunInputs.contains(key) {
+            throw .usage(
+                "\(asFlag ? shown : JSONWriter.quoted(key)) is an input of one run, not a setting; give it on the command line"
+            )
+        }
+        let asTOML: TOMLValue? =
+            switch value?.lowercased() {
+            case "true"?: .boolean(true)
+            case "false"?: .boolean(false)
+            default: nil
+            }
+        if asFlag {
+            let near =
+                ProfileKeyAdvice.alternative(for: key, value: asTOML).map {
+                    "; did you mean --\($0.key)\($0.value.map { " " + $0 } ?? "")?"
+                }
+                ?? "; apnsctl config show --for send lists the settings"
+            throw .usage("\(shown.escapingControlsForOutput()): not a setting flag\(near)")
+        }
+        let near =
+            ProfileKeyAdvice.suggestion(for: key, value: asTOML).map { "; " + $0 }
+            ?? "; apnsctl config show --for COMMAND lists the settings"
+        throw .usage("unknown key \"\(key.escapingControlsForOutput())\"\(near)")
+    }
+}

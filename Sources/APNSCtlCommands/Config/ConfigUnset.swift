@@ -1,0 +1,39 @@
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Config {
+    /// `apnsctl config unset`: removes one key of a profile (or `default-profile`) from the settings file.
+    struct UnsetKey: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unset",
+            abstract: "Remove a profile key (or default-profile) from the settings file, keeping the rest.",
+            usage: "apnsctl config unset [--profile <name>] <key>",
+            discussion: """
+                Removes KEY's line (its lines, for a value written over several) from the profile (default: \
+                the file's default-profile), or default-profile from the top level; every other line stays. \
+                A key that is not set changes nothing (a warning, exit 0).
+                """)
+
+        @OptionGroup var target: ConfigKeyOptions
+
+        func run(in world: CommandWorld) throws {
+            var edit = try SettingsFileEdit(options: target.file, world: world)
+            let table: [String]
+            if target.key == "default-profile" {
+                table = []
+            } else {
+                _ = try ProfileKeyCheck.setting(target.key, value: nil)
+                table = ["profiles", try edit.profile(target.profile, for: "config unset \(target.key)")]
+            }
+            let place = table.isEmpty ? "the top level" : SettingsEditor.header(table)
+            let removed: Bool
+            do { removed = try edit.editor.remove(target.key, from: table) } catch { throw CLIError(error) }
+            guard removed else {
+                world.standardError.warning(
+                    "\(target.key) is not set in \(place) of \(edit.location.path); nothing changed")
+                return
+            }
+            try edit.write("removed \(target.key) from \(place), \(edit.location.path)")
+        }
+    }
+}

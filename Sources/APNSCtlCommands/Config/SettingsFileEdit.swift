@@ -1,0 +1,66 @@
+import APNSCore
+import APNSPlatform
+import APNSSettings
+
+/// One edit of the settings file by `config set`, `unset`, `add-device` or `remove-device`: the file read as
+/// every command reads it (refused if others can change it), edited in place by `SettingsEditor`, and written
+/// back through a temporary file and rename, mode 0600 (a new file in a 0700 folder).
+struct SettingsFileEdit {
+    let location: SettingsLocation
+    var editor: SettingsEditor
+    /// Whether the file existed before.
+    let existed: Bool
+    let world: CommandWorld
+
+    init(options: ConfigFileOptions, world: CommandWorld) throws(CLIError) {
+        let found = SettingsLocation.find(
+            configFlag: options.config, variables: world.settings.variables, configHome: world.settings.configHome)
+        guard !found.isNone else {
+            throw .usage("no settings file: no home directory for the default one; pass --config FILE")
+        }
+        location = found
+        self.world = world
+        do {
+            // A named file that does not exist yet is created, as the default one is.
+            let bytes = try SettingsFileReader.read(SettingsLocation(path: found.path, origin: .defaultValue))
+            existed = bytes != nil
+            editor = try SettingsEditor(path: found.path, bytes: bytes ?? [])
+        } catch { throw CLIError(error) }
+    }
+
+    /// The profile an edit without `--profile` goes to: the file's `default-profile`.
+    func profile(_ flag: String?, for what: String) throws(CLIError) -> String {
+        if let flag {
+            guard !flag.isEmpty else { throw .usage("--profile: empty name; give the profile's name") }
+            return flag
+        }
+        let file: SettingsFile
+        do { file = try editor.file } catch { throw CLIError(error) }
+        guard let d = file.defaultProfile else {
+            let names = file.profiles.map(\.name)
+            throw .usage(
+                "\(what): which profile? pass --profile NAME (\(location.path) has no default-profile"
+                    + (names.isEmpty ? ")" : "; its profiles: \(names.joined(separator: ", ")))"))
+        }
+        return d.name
+    }
+
+    /// Where relative and `~/` paths of the file are anchored.
+    var paths: SettingParser.Paths {
+        SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
+    }
+
+    /// Writes the edited file and prints `done` on stdout.
+    func write(_ done: String) throws(CLIError) {
+        do {
+            if !existed { try FileSystem.makeDirectories(location.directory, mode: 0o700) }
+            try FileSystem.write(editor.bytes, to: location.path, mode: 0o600, overwrite: true)
+        } catch { throw CLIError(error) }
+        try ConfigOutput.write([done.escapingControlsForOutput()], to: world.standardOutput)
+    }
+}
+
+extension String {
+    /// Controls escaped, so no name or value typed can drive the terminal.
+    func escapingControlsForOutput() -> String { PrintableText.escapingControls(self) }
+}

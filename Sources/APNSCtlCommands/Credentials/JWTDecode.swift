@@ -1,0 +1,42 @@
+import APNSCore
+import APNSCrypto
+import APNSPlatform
+
+/// `apnsctl jwt --decode`: the token from the argument or standard input, checked against `--auth-key` when
+/// given, reported on stdout; exit 77 (after the report) when APNs would refuse it.
+enum JWTDecode {
+    static func run(token: String?, format: String?, key: AuthKeyOptions, world: CommandWorld) throws(CLIError) {
+        let json: Bool
+        switch format?.lowercased() {
+        case nil, "text": json = false
+        case "json": json = true
+        default: throw .usage("-o \(JSONWriter.quoted(format ?? "")): unknown output format; use text or json")
+        }
+        let text: String
+        if let token, token != "-" {
+            text = token
+        } else {
+            text = String(decoding: FileSystem.readAll(fd: world.standardInput, limit: 1 << 16), as: UTF8.self)
+        }
+        guard !ProviderTokenReport.bareToken(text).isEmpty else {
+            throw .usage("no token to decode: give it as an argument, or on standard input")
+        }
+        var checkKey: ProviderTokenReport.Key? = nil
+        if let path = key.authKey {
+            let publicKey = try withCredentialErrors { () throws(CredentialProblem) in
+                try PublicKeyLoader.load(path: path)
+            }
+            checkKey = ProviderTokenReport.Key(
+                publicKey: publicKey, keyID: key.keyID ?? SigningKey.keyID(fromFileName: path), file: path)
+        }
+        let report = ProviderTokenReport(token: text, now: world.clock.now(), key: checkKey)
+        let lines = json ? [report.json] : report.textLines
+        if !lines.isEmpty {
+            world.standardOutput.print(lines.map(PrintableText.escapingControls).joined(separator: "\n") + "\n")
+        }
+        for warning in report.warnings { world.standardError.warning(warning) }
+        if !report.refusals.isEmpty {
+            throw .credential("APNs would refuse this token: " + report.refusals.joined(separator: "; "))
+        }
+    }
+}

@@ -1,0 +1,164 @@
+import APNSCore
+import APNSCrypto
+
+/// What `apnsctl jwt --decode` says about a provider token: its header and claims, when it was signed and when
+/// APNs stops taking it, and with a key whether its signature verifies and its `kid` is that key's. Pure: the
+/// token, the clock and the key in, lines out; the signature itself is never shown.
+struct ProviderTokenReport {
+    /// The key to check the token against: its public half, its id (from --key-id or the file name) and its file.
+    struct Key {
+        let publicKey: PublicKey
+        let keyID: String?
+        let file: String
+    }
+
+    let fields: [(name: String, value: String)]
+    /// Why APNs would refuse the token (exit 77); empty when it would take it.
+    let refusals: [String]
+    /// Worth saying, not a refusal (a token dated a little ahead, say).
+    let warnings: [String]
+    let json: String
+
+    /// `text` as given: `bearer …` and `authorization: bearer …` are accepted, blanks trimmed.
+    static func bareToken(_ text: String) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        var t = Substring(text).drop(while: blank)
+        while let last = t.last, blank(last) { t = t.dropLast() }
+        if t.lowercased().hasPrefix("authorization:") { t = t.dropFirst("authorization:".count).drop { $0 == " " } }
+        if t.lowercased().hasPrefix("bearer ") { t = t.dropFirst("bearer ".count).drop { $0 == " " } }
+        return String(t)
+    }
+
+    init(token text: String, now: Int64, key: Key?) {
+        let token = Self.bareToken(text)
+        var fields: [(String, String)] = []
+        var refusals: [String] = []
+        var warnings: [String] = []
+        var w = JSONWriter()
+        w.beginObject()
+        guard let parts = ProviderToken.Parts(token) else {
+            let pieces = token.split(separator: ".", omittingEmptySubsequences: false).count
+            refusals.append(
+                pieces == 3
+                    ? "not a provider token: its parts are not base64url-encoded JSON objects"
+                    : "not a provider token: \(pieces) part\(pieces == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
+            )
+            w.field("accepted", false)
+            w.key("problems")
+            w.beginArray()
+            for r in refusals { w.string(r) }
+            w.endArray()
+            w.endObject()
+            (self.fields, self.refusals, self.warnings, json) = (
+                [], refusals, [], String(decoding: w.bytes, as: UTF8.self)
+            )
+            return
+        }
+        func optional(_ name: String, _ value: String?) {
+            fields.append((name, value ?? "(missing)"))
+            w.key(name)
+            if let value { w.string(value) } else { w.null() }
+        }
+        optional("alg", parts.algorithm)
+        optional("kid", parts.keyID)
+        optional("iss", parts.issuer)
+        if parts.algorithm != "ES256" {
+            refusals.append(
+                "alg is \(parts.algorithm.map { JSONWriter.quoted($0) } ?? "missing"); APNs takes only ES256 (InvalidProviderToken)"
+            )
+        }
+        if parts.keyID == nil { refusals.append("the header has no kid (InvalidProviderToken)") }
+        if parts.issuer == nil { refusals.append("the claims have no iss, the team id (InvalidProviderToken)") }
+        w.key("iat")
+        if let iat = parts.issuedAt {
+            w.number(Int(iat))
+            let age = now - iat
+            let expires = iat + 3600
+            fields.append(("iat", "\(iat) (\(ISO8601.format(epochSeconds: iat)), \(Self.relative(-age)))"))
+            fields.append(
+                (
+                    "expires",
+                    "\(ISO8601.format(epochSeconds: expires)) (one hour after iat; \(Self.relative(expires - now)))"
+                ))
+            w.field("issued_at", ISO8601.format(epochSeconds: iat))
+            w.field("age_seconds", Int(age))
+            w.field("expires_at", ISO8601.format(epochSeconds: expires))
+            if age > 3600 {
+                refusals.append(
+                    "expired: signed \(Self.relative(-age)), and APNs takes a token for one hour (ExpiredProviderToken); sign a new one with apnsctl jwt, and if it was just signed, check the signer's clock"
+                )
+            } else if age < -3600 {
+                refusals.append(
+                    "dated \(Self.relative(-age)): more than an hour ahead of this clock, which APNs refuses; check the signer's clock (and this one's)"
+                )
+            } else if age < -60 {
+                warnings.append(
+                    "dated \(Self.relative(-age)): the signer's clock is ahead of this one (or this one behind); check both"
+                )
+            }
+        } else {
+            w.null()
+            fields.append(("iat", "(missing or not a number)"))
+            refusals.append("the claims have no numeric iat (InvalidProviderToken)")
+        }
+        w.key("signature")
+        if let key {
+            let verified = parts.signatureVerifies(with: key.publicKey)
+            w.string(verified ? "verified" : "does not verify")
+            var line = verified ? "verified with \(key.file)" : "does not verify with \(key.file)"
+            if !verified {
+                refusals.append(
+                    "the signature does not verify with \(key.file): the token was signed by another key (InvalidProviderToken)"
+                )
+            }
+            w.key("kid_matches")
+            if let id = key.keyID, let kid = parts.keyID {
+                w.bool(id == kid)
+                line += id == kid ? "; kid is its id" : "; kid \(kid) is not its id \(id)"
+                if id != kid {
+                    refusals.append(
+                        "kid \(kid) is not the key's id \(id) (InvalidProviderToken); sign with --key-id \(id)")
+                }
+            } else {
+                w.null()
+            }
+            fields.append(("signature", line))
+        } else {
+            w.null()
+            w.key("kid_matches")
+            w.null()
+            fields.append(("signature", "not checked (pass --auth-key FILE to check it)"))
+        }
+        w.field("accepted", refusals.isEmpty)
+        w.key("problems")
+        w.beginArray()
+        for r in refusals + warnings { w.string(r) }
+        w.endArray()
+        w.endObject()
+        (self.fields, self.refusals, self.warnings, json) = (
+            fields, refusals, warnings, String(decoding: w.bytes, as: UTF8.self)
+        )
+    }
+
+    /// `12 min ago`, `in 48 min`, `3 h 2 min ago`, `now`.
+    static func relative(_ seconds: Int64) -> String {
+        let magnitude = abs(seconds)
+        let text: String
+        if magnitude < 60 {
+            return magnitude < 5 ? "now" : (seconds < 0 ? "\(magnitude) s ago" : "in \(magnitude) s")
+        } else if magnitude < 3600 {
+            text = "\(magnitude / 60) min"
+        } else if magnitude < 86_400 * 2 {
+            text = "\(magnitude / 3600) h \(magnitude % 3600 / 60) min"
+        } else {
+            text = "\(magnitude / 86_400) days"
+        }
+        return seconds < 0 ? text + " ago" : "in " + text
+    }
+
+    /// The text: one `NAME  VALUE` line per field, aligned.
+    var textLines: [String] {
+        let width = fields.map(\.name.count).max() ?? 0
+        return fields.map { $0.name + String(repeating: " ", count: width - $0.name.count + 2) + $0.value }
+    }
+}

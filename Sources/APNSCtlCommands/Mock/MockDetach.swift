@@ -1,0 +1,61 @@
+import APNSMock
+import APNSPlatform
+
+/// `apnsctl mock --detach`: starts this program again as the mock, in the background with its log in a file,
+/// and returns once the mock says it is ready (over a pipe, so nothing waits on a timer): exit 0 with the
+/// ready lines, the pid and the log file; or, when the mock ended first, its own error and exit code.
+enum MockDetach {
+    static func start(directory: String, stateDirGiven: Bool, log: String?, world: CommandWorld) throws(CLIError) {
+        guard let executable = world.executablePath() else {
+            throw .internalError("mock --detach: cannot tell which file this program is")
+        }
+        // The state dir is checked (ours alone, no link) before the log file is made in it.
+        do { _ = try PrivateDirectory.openOrCreate(directory) } catch {
+            throw .outputExists(
+                "--state-dir \(error.message); the mock keeps keys there, so it must be a directory only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\""
+            )
+        }
+        let logPath = MockCommandText.absolute(
+            log ?? directory + "/mock.log", workingDirectory: world.workingDirectory())
+        let before = (try? FileSystem.read(logPath))?.count ?? 0
+        let process: DetachedProcess
+        do {
+            process = try DetachedProcess.start(
+                executable: executable, arguments: childArguments(world.commandLine), logPath: logPath)
+        } catch {
+            throw .outputExists("mock --detach: \(error.message)")
+        }
+        let (message, status) = process.waitUntilReady()
+        guard let message else {
+            // What the mock said before it ended (its error line) is in the log: shown here, where the user looks.
+            let said = (try? FileSystem.read(logPath)).map { Array($0.dropFirst(before)) } ?? []
+            world.standardError.print(String(decoding: said, as: UTF8.self))
+            throw .checksFailed(code: status ?? ExitStatus.internalError, message: nil)
+        }
+        world.standardError.print(String(decoding: message, as: UTF8.self))
+        let stop = "apnsctl mock stop" + (stateDirGiven ? " --state-dir \(MockCommandText.shellQuote(directory))" : "")
+        world.standardError.print(
+            "apnsctl mock: running in the background as pid \(process.pid), logging to \(logPath); stop it with: \(stop)\n"
+        )
+    }
+
+    /// The command line for the background mock: this one without `--detach` and `--log`, saying ready on the
+    /// pipe.
+    static func childArguments(_ arguments: [String]) -> [String] {
+        var out: [String] = []
+        var skipNext = false
+        for argument in arguments {
+            if skipNext {
+                skipNext = false
+                continue
+            }
+            if argument == "--detach" || argument.hasPrefix("--log=") { continue }
+            if argument == "--log" {
+                skipNext = true
+                continue
+            }
+            out.append(argument)
+        }
+        return out + ["--ready-fd", String(DetachedProcess.readyDescriptor)]
+    }
+}

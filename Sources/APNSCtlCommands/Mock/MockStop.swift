@@ -1,0 +1,63 @@
+import APNSMock
+import APNSPlatform
+import APNSSettings
+import ArgumentParser
+
+extension APNSCtl.Mock {
+    /// `apnsctl mock stop`: stops the mock holding a state dir, and returns once it has exited.
+    struct Stop: WorldCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "stop",
+            abstract: "Stop the mock of a state dir (SIGTERM), and wait for it to exit.",
+            discussion: """
+                Finds the mock holding the state dir's lock (mock.lock), sends it SIGTERM and returns once it \
+                has exited and released the lock (exit 0). With no mock running there, it says so and exits 0.
+                """)
+
+        @Option(
+            name: .customLong("state-dir"),
+            help: ArgumentHelp(
+                "The mock's state dir (default $APNSCTL_MOCK_STATE_DIR, else the mock's default).", valueName: "DIR"),
+            completion: .directory)
+        var stateDir: String?
+
+        /// `mock`'s own --state-dir: the parser gives the flag to the parent command, which declares it too.
+        @ParentCommand var mock: APNSCtl.Mock
+
+        func run(in world: CommandWorld) throws {
+            let defaultDirectory = MockProfile.stateDirectory(
+                variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
+                defaultStateDirectory: world.settings.defaultMockStateDirectory)
+            guard let chosen = stateDir ?? mock.stateDir ?? defaultDirectory else {
+                throw CLIError.usage("no home directory for the default state dir; pass --state-dir DIR")
+            }
+            let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
+            guard FileSystem.isDirectory(directory) else {
+                world.standardError.print(
+                    "apnsctl mock: no mock is running with state dir \(directory) (no such directory)\n")
+                return
+            }
+            let storage: PrivateDirectory
+            do { storage = try PrivateDirectory.open(directory) } catch {
+                throw CLIError.outputExists("--state-dir \(error.message)")
+            }
+            switch FileLock.acquire(MockState.lockName, in: storage) {
+            case .acquired:
+                world.standardError.print("apnsctl mock: no mock is running with state dir \(directory)\n")
+            case .failed(let failure):
+                throw CLIError.outputExists("--state-dir \(failure.message)")
+            case .held(let pid):
+                guard let pid else {
+                    throw CLIError.outputExists(
+                        "\(directory)/\(MockState.lockName) is held, but names no process; stop the mock where it runs")
+                }
+                if let problem = ProcessSignals.sendTerminate(to: pid) {
+                    throw CLIError.outputExists("cannot stop the mock of \(directory) (pid \(pid)): \(problem)")
+                }
+                // The kernel releases the lock when the mock exits: waiting for the lock is waiting for the exit.
+                _ = FileLock.waitUntilFree(MockState.lockName, in: storage)
+                world.standardError.print("apnsctl mock: stopped the mock of \(directory) (pid \(pid))\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Musl)
+    import Musl
+#else
+    import Glibc
+#endif
+
+/// A copy of this program started in the background (`apnsctl mock --detach`): standard input from /dev/null,
+/// standard output and error appended to a log file, and a pipe on descriptor 3 through which it says it is
+/// ready. The parent blocks reading the pipe: the child's message arrives when it is ready, and end-of-file
+/// with no message when it ended first, so no one polls a file or sleeps.
+public final class DetachedProcess {
+    public let pid: Int32
+    /// The read end of the ready pipe.
+    private let readyFD: Int32
+
+    /// The descriptor the child finds the pipe's write end on.
+    public static let readyDescriptor: Int32 = 3
+
+    private init(pid: Int32, readyFD: Int32) { (self.pid, self.readyFD) = (pid, readyFD) }
+
+    deinit { close(readyFD) }
+
+    /// Why the child could not be started.
+    public struct Failure: Error, Sendable {
+        public let message: String
+    }
+
+    /// Starts `executable` with `arguments` (without the program name), its output appended to `logPath`
+    /// (created 0600).
+    public static func start(executable: String, arguments: [String], logPath: String) throws(Failure)
+        -> DetachedProcess
+    {
+        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard log >= 0 else { throw Failure(message: "\(logPath): cannot open the log: \(FileSystem.errnoText())") }
+        defer { close(log) }
+        // Nothing else this process holds may live on in the mock: a supervisor that sees its child's end through
+        // a descriptor (a pipe, a socket) would otherwise wait for the mock instead of this command.
+        markInheritedDescriptorsCloseOnExec()
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw Failure(message: "cannot make a pipe: \(FileSystem.errnoText())") }
+        // Only the child's copy of the write end (descriptor 3, made by dup2) stays open across exec.
+        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t? = nil
+        #else
+            var actions = posix_spawn_file_actions_t()
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, log, 1)
+        posix_spawn_file_actions_adddup2(&actions, log, 2)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], readyDescriptor)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        close(ends[1])
+        guard result == 0 else {
+            close(ends[0])
+            throw Failure(message: "cannot start \(executable): \(FileSystem.errnoText(result))")
+        }
+        return DetachedProcess(pid: pid, readyFD: ends[0])
+    }
+
+    /// Every descriptor above standard error made close-on-exec (the parent is about to exit; it execs nothing).
+    private static func markInheritedDescriptorsCloseOnExec() {
+        var open: [Int32] = []
+        if let dir = opendir("/proc/self/fd") {
+            let own = dirfd(dir)
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if let fd = Int32(name), fd > 2, fd != own { open.append(fd) }
+            }
+            closedir(dir)
+        } else {
+            open = Array(3..<1024)
+        }
+        for fd in open {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+        }
+    }
+
+    /// Blocks until the child says it is ready (its message) or ends first (nil, with its exit status).
+    public func waitUntilReady() -> (message: [UInt8]?, exitStatus: Int32?) {
+        let bytes = FileSystem.readAll(fd: readyFD, limit: 1 << 16)
+        if !bytes.isEmpty { return (bytes, nil) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (nil, code)
+    }
+
+    /// In the child: leaves the parent's session, so the terminal's hang-up and Ctrl-C no longer reach it.
+    public static func leaveSession() { _ = setsid() }
+
+    /// In the child: the message for the parent, once ready; the pipe is then closed.
+    public static func sayReady(_ message: [UInt8]) {
+        _ = posixWriteAll(readyDescriptor, message)
+        close(readyDescriptor)
+    }
+
+    /// This program's file, to start another copy of it.
+    public static var executablePath: String? {
+        #if canImport(Darwin)
+            var size: UInt32 = 4096
+            var buffer = [CChar](repeating: 0, count: Int(size))
+            guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+            return String(cString: buffer)
+        #else
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+            guard n > 0 else { return nil }
+            return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #endif
+    }
+}

@@ -1,0 +1,104 @@
+import APNSCore
+
+/// A value for a profile key, typed on the command line, as the TOML text `config set` writes: checked as its
+/// flag's value would be (exit 64 naming the key and value), then written in the TOML type a load reads back
+/// as the same value (a number bare where the setting takes one, a boolean as `true`/`false`, text quoted).
+public enum ProfileValueText {
+    /// The TOML text for `values` of `setting` (several only for a repeatable setting: an array), and the
+    /// value a load would read from it (a path expanded against `paths`).
+    public static func text(for setting: Setting, values: [String], paths: SettingParser.Paths)
+        throws(SettingsProblem) -> (text: String, value: SettingValue)
+    {
+        if values.count != 1 && !(setting.isRepeatable && values.count > 1) {
+            throw .usage(
+                values.isEmpty
+                    ? "\(setting.name): no value; give one (apnsctl config set \(setting.name) VALUE)"
+                    : "\(setting.name) takes one value, \(values.count) given; quote a value holding spaces")
+        }
+        let commands = [SettingCommand.send, .channel, .doctor, .jwt].filter { setting.commands.contains($0) }
+        // The flag's own check first, so a bad value reads as it would on the command line.
+        var firstProblem: SettingsProblem? = nil
+        var accepted = false
+        for value in values {
+            for command in commands {
+                do {
+                    _ = try SettingParser.parse(
+                        .argument(value), for: setting, command: command, origin: .flag(setting.name), paths: paths)
+                    accepted = true
+                    break
+                } catch {
+                    if firstProblem == nil { firstProblem = error }
+                }
+            }
+            if !accepted, let firstProblem { throw firstProblem }
+            accepted = false
+        }
+        for candidate in candidates(for: setting, values: values) {
+            guard let toml = tomlValue(candidate) else { continue }
+            for command in commands {
+                if let value = try? SettingParser.parse(
+                    .toml(toml), for: setting, command: command, origin: .flag(setting.name), paths: paths)
+                {
+                    return (candidate, value)
+                }
+            }
+        }
+        throw .usage("\(setting.name): the value cannot be written as TOML this setting reads; edit the file by hand")
+    }
+
+    /// The TOML texts to try, in order: a number or boolean bare where the text is one, then a string.
+    static func candidates(for setting: Setting, values: [String]) -> [String] {
+        if values.count > 1 { return ["[" + values.map(quoted).joined(separator: ", ") + "]"] }
+        let value = values[0]
+        var out: [String] = []
+        if setting.kind == .boolean {
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": out.append("true")
+            case "0", "false", "no", "off": out.append("false")
+            default: break
+            }
+        }
+        if Int64(value) != nil { out.append(value) }
+        if setting.kind == .seconds, Double(value) != nil, value.contains(".") { out.append(value) }
+        out.append(quoted(value))
+        return out
+    }
+
+    /// The value TOML reads from `text`, or nil when it is not one value.
+    static func tomlValue(_ text: String) -> TOMLValue? {
+        guard let table = try? TOMLParser.parse(Array(("v = " + text).utf8)) else { return nil }
+        return table["v"]?.value
+    }
+
+    /// `text` as a TOML basic string: `"`, `\` and control characters escaped.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// A key as TOML writes it: bare when it is letters, digits, `-` and `_`, else quoted.
+    public static func key(_ name: String) -> String {
+        let bare =
+            !name.isEmpty
+            && name.utf8.allSatisfy { c in
+                (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 45 || c == 95
+            }
+        return bare ? name : quoted(name)
+    }
+}

@@ -1,0 +1,258 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// `apnsctl config init|set|unset|add-device|remove-device`: the settings file edited in place, every byte
+/// outside the changed lines kept, the result checked as a load would, written mode 0600; and each refusal.
+@Suite struct ConfigEditTests {
+    typealias Home = ConfigCommandTests.Home
+    static let token1 = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
+    static let token2 = "77b0000000000000000000000000000000000000000000000000000000000a11"
+
+    static let commented = """
+        # my settings
+        default-profile = "dev"   # the usual one
+
+        # Development, token auth.
+        [profiles.dev]
+        auth-key = "keys/AuthKey_ABCDE12345.p8"   # from the portal
+        team-id = "TEAMID1234"
+        endpoint = [
+          "sandbox=https://127.0.0.1:8443",   # the mock
+        ]
+
+        # Production.
+        [profiles.prod-cert]
+        cert = "certs/push.p12"
+        env = "production"
+
+        [devices]
+        my-iphone = "\(token1)"
+
+        """
+
+    func text(_ home: Home) throws -> String { try String(contentsOfFile: home.configFile, encoding: .utf8) }
+
+    func mode(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
+    }
+
+    @Test func eachEditChangesOnlyItsOwnLines() throws {
+        let home = try Home()
+        try home.write(Self.commented, mode: 0o644 & ~0o022)
+        let steps: [([String], String)] = [
+            (["set", "--profile", "dev", "topic", "com.example.app"], "topic = \"com.example.app\" in [profiles.dev]"),
+            (["set", "--profile", "dev", "auth-key", "keys/AuthKey_FGHIJ67890.p8"], "auth-key = "),
+            (["set", "team-id", "TEAMID5678"], "team-id = \"TEAMID5678\" in [profiles.dev]"),
+            (["set", "--profile", "dev", "endpoint", "https://127.0.0.1:9443"], "endpoint = "),
+            (["set", "--profile", "dev", "priority", "5"], "priority = 5 in"),
+            (["unset", "--profile", "prod-cert", "env"], "removed env from [profiles.prod-cert]"),
+            (
+                ["add-device", "qa-ipad", "<77b00000 00000000 00000000 00000000 00000000 00000000 00000000 00000a11>"],
+                "qa-ipad = "
+            ),
+            (["add-device", "--profile", "prod-cert", "ops", Self.token1], "ops = "),
+            (["set", "default-profile", "prod-cert"], "default-profile = \"prod-cert\""),
+            (["remove-device", "my-iphone"], "removed my-iphone from [devices]"),
+        ]
+        for (arguments, expected) in steps {
+            let r = try home.run(["config"] + arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            // A path is written as given, with a warning when it names no file.
+            let warning =
+                arguments.contains("auth-key")
+                ? "warning: auth-key: \(home.root.path)/xdg/apnsctl/keys/AuthKey_FGHIJ67890.p8 does not exist; written as given (a relative path is relative to \(home.root.path)/xdg/apnsctl)\n"
+                : ""
+            #expect(r.stderr == warning, "\(arguments): \(r.stderr)")
+            #expect(r.stdout.hasPrefix(expected), "\(arguments): \(r.stdout)")
+            let now = try text(home)
+            #expect(try PythonTOML.accepts(now), "\(arguments): \(now)")
+            #expect(try home.run(["config", "list"]).status == 0)
+        }
+        #expect(
+            try text(home) == """
+                # my settings
+                default-profile = "prod-cert"   # the usual one
+
+                # Development, token auth.
+                [profiles.dev]
+                auth-key = "keys/AuthKey_FGHIJ67890.p8"   # from the portal
+                team-id = "TEAMID5678"
+                endpoint = "https://127.0.0.1:9443"
+                topic = "com.example.app"
+                priority = 5
+
+                # Production.
+                [profiles.prod-cert]
+                cert = "certs/push.p12"
+
+                [profiles.prod-cert.devices]
+                ops = "\(Self.token1)"
+
+                [devices]
+                qa-ipad = "\(Self.token2)"
+
+                """)
+        #expect(try mode(home.configFile) == 0o600)
+        let shown = try home.run(["config", "show", "dev"])
+        #expect(shown.stdout.contains("priority"), "\(shown.stdout)")
+    }
+
+    @Test func windowsLineEndingsAndAFileWithoutFinalNewlineStayAsTheyAre() throws {
+        let home = try Home()
+        try home.write("# crlf\r\n[profiles.dev]\r\ntopic = \"a\" # old\r\n\r\n[devices]\r\nphone = \"\(Self.token1)\"")
+        #expect(try home.run(["config", "set", "-p", "dev", "topic", "b"]).status == 0)
+        #expect(try home.run(["config", "set", "-p", "dev", "env", "sandbox"]).status == 0)
+        #expect(
+            try text(home)
+                == "# crlf\r\n[profiles.dev]\r\ntopic = \"b\" # old\r\nenv = \"sandbox\"\r\n\r\n[devices]\r\nphone = \"\(Self.token1)\""
+        )
+    }
+
+    @Test func aNewFileIsMadeByTheFirstEdit() throws {
+        let home = try Home()
+        let config = home.root.path + "/fresh/apnsctl.toml"
+        let r = try home.run(["config", "set", "--config", config, "-p", "ci", "topic", "com.example.app"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: config, encoding: .utf8) == "[profiles.ci]\ntopic = \"com.example.app\"\n")
+        #expect(try mode(config) == 0o600)
+        #expect(try mode(home.root.path + "/fresh") == 0o700)
+    }
+
+    /// Every refusal: exit 64 (or 73 for init on a file), one error line saying what to do, the file untouched.
+    @Test func everyRefusalLeavesTheFileUntouched() throws {
+        let home = try Home()
+        try home.write(Self.commented)
+        let cases: [([String], Int32, String)] = [
+            (["set", "bundle-id", "com.example.app"], 64, #"error: unknown key "bundle-id"; did you mean "topic"?"#),
+            (["set", "environment", "production"], 64, #"error: unknown key "environment"; did you mean "env"?"#),
+            (["set", "sandbox", "true"], 64, #"error: unknown key "sandbox"; did you mean env = "sandbox"?"#),
+            (["set", "topik", "x"], 64, #"error: unknown key "topik"; did you mean "topic"?"#),
+            (
+                ["set", "passphrase", "hunter2"], 64,
+                "error: passphrase: secrets never go in the settings file; use passphrase-file (apnsctl config set passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+            ),
+            (
+                ["set", "alert", "hi"], 64,
+                #"error: "alert" is an input of one run, not a setting; give it on the command line"#
+            ),
+            (
+                ["set", "devices", "x"], 64,
+                "error: devices: devices is the profile's table of device names; use apnsctl config add-device NAME TOKEN"
+            ),
+            (["set", "priority", "7"], 64, "error: priority 7: must be 10, 5 or 1"),
+            (
+                ["set", "env", "staging"], 64,
+                "error: env staging: unknown environment; use sandbox (development), production or auto"
+            ),
+            (["set", "topic", "com.example.app "], 64, "error: topic \"com.example.app \": ends with a space"),
+            (["set", "topic"], 64, "error: topic: no value; give one (apnsctl config set topic VALUE)"),
+            (["set", "topic", "a", "b"], 64, "error: topic takes one value, 2 given; quote a value holding spaces"),
+            (
+                ["set", "default-profile", "dve"], 64,
+                #"error: default-profile "dve": no such profile; did you mean "dev"? the profiles are dev, prod-cert, mock, mock-token (create one with apnsctl config set --profile dve KEY VALUE)"#
+            ),
+            (
+                ["set", "-p", "dev", "default-profile", "dev"], 64,
+                "error: default-profile is a top-level key, not a profile's; leave out --profile"
+            ),
+            (
+                ["add-device", "cafe", Self.token2], 64,
+                #"error: device name "cafe" is made only of hex digits, so -d cafe would read as a token; give it a name with another letter (my-cafe)"#
+            ),
+            (["add-device", "phone", "xyz"], 64, #"error: device token for "phone": "#),
+            (["remove-device", "my-iphon"], 64, #"error: "my-iphon": no such device name in [devices] of "#),
+            (["unset", "bundle-id"], 64, #"error: unknown key "bundle-id"; did you mean "topic"?"#),
+            (["init"], 73, "error: \(home.configFile): a settings file is already there, and init leaves it untouched"),
+        ]
+        for (arguments, status, message) in cases {
+            let r = try home.run(["config"] + arguments)
+            #expect(r.status == status, "\(arguments): \(r.stderr)")
+            #expect(r.errorLines.count == 1 && r.stderr.hasPrefix(message), "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            let now = try text(home)
+            #expect(now == Self.commented, "\(arguments) changed the file")
+        }
+        // No default-profile and no --profile: which profile is asked, not guessed.
+        let other = try Home()
+        try other.write("[profiles.a]\n[profiles.b]\n")
+        let r = try other.run(["config", "set", "topic", "x"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr
+                == "error: config set topic: which profile? pass --profile NAME (\(other.configFile) has no default-profile; its profiles: a, b)\n"
+        )
+    }
+
+    @Test func initWritesACommentedFileWithAFirstProfile() throws {
+        let home = try Home()
+        try FileManager.default.removeItem(atPath: home.root.path + "/xdg/apnsctl")
+        let r = try home.run([
+            "config", "init", "--team-id", "TEAMID1234", "--topic", "com.example.app", "--env", "sandbox", "--insecure",
+            "--endpoint", "sandbox=https://127.0.0.1:8443", "--endpoint=production=https://127.0.0.1:8444",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stdout
+                == "wrote \(home.configFile) with profile dev (the default-profile); apnsctl config list shows it\n")
+        let written = try text(home)
+        #expect(written.hasPrefix("# apnsctl settings:"))
+        #expect(
+            written.contains(
+                """
+                default-profile = "dev"
+
+                [profiles.dev]
+                team-id = "TEAMID1234"
+                topic = "com.example.app"
+                env = "sandbox"
+                insecure = true
+                endpoint = ["sandbox=https://127.0.0.1:8443", "production=https://127.0.0.1:8444"]
+
+                """), "\(written)")
+        #expect(try PythonTOML.accepts(written))
+        #expect(try mode(home.configFile) == 0o600)
+        #expect(try mode(home.root.path + "/xdg/apnsctl") == 0o700)
+        let shown = try home.run(["config", "show"])
+        #expect(shown.stdout.contains("profile dev, \(home.configFile):14"), "\(shown.stdout)")
+
+        let bare = try Home()
+        let plain = try bare.run(["config", "init"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try text(bare).hasSuffix("[devices]\n"))
+        #expect(try bare.run(["config", "add-device", "phone", Self.token1]).status == 0)
+        #expect(try text(bare).hasSuffix("[devices]\nphone = \"\(Self.token1)\"\n"))
+
+        let typo = try Home()
+        let wrong = try typo.run(["config", "init", "--bundle-id", "com.example.app"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr == "error: --bundle-id: not a setting flag; did you mean --topic?\n")
+        #expect(!FileManager.default.fileExists(atPath: typo.configFile))
+    }
+
+    @Test func listWarnsAboutADefaultProfileNamingNoProfile() throws {
+        let home = try Home()
+        try home.write("default-profile = \"prd\"\n\n[profiles.prod]\ntopic = \"x\"\n")
+        let r = try home.run(["config", "list"])
+        #expect(r.status == 0)
+        #expect(
+            r.stderr
+                == "warning: \(home.configFile):1: default-profile = \"prd\" names no profile, so every command without -p fails; did you mean \"prod\"? fix it with apnsctl config set default-profile NAME\n"
+        )
+    }
+
+    /// The file itself gets the same advice for keys users bring from elsewhere.
+    @Test func keysFromOtherToolsInTheFileGetTheSettingTheyMean() throws {
+        for (line, advice) in [
+            ("bundle-id = \"x\"", #"did you mean "topic"?"#), ("environment = \"production\"", #"did you mean "env"?"#),
+            ("sandbox = true", #"did you mean env = "sandbox"?"#),
+            ("sandbox = false", #"did you mean env = "production"?"#),
+        ] {
+            let home = try Home()
+            try home.write("[profiles.dev]\n\(line)\n")
+            let r = try home.run(["config", "list"])
+            #expect(r.status == 64)
+            #expect(r.stderr.hasSuffix("in [profiles.dev]; \(advice)\n"), "\(r.stderr)")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSCtlCommands
+
+/// `apnsctl jwt --decode` (CLI.md, `apnsctl jwt`): a token signed at a fixed time, read back at other times and
+/// against other keys; exit 77 exactly when APNs would refuse it.
+@Suite struct JWTDecodeTests {
+    static let signedAt: Int64 = 1_800_000_000
+
+    /// A token signed at `signedAt` with `key` (key id from its name), and a key apnsctl did not make.
+    struct Keys {
+        let dir: TemporaryDirectory
+        let key: String
+        let token: String
+        let foreign: String
+
+        init() throws {
+            dir = try TemporaryDirectory(prefix: "jwt-decode")
+            key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
+            foreign = dir.file("AuthKey_FGHIJ67890.p8")
+            try OpenSSLFixtures.makeP8Key(at: foreign, publicKeyPath: dir.file("foreign.pub"))
+            let signer = TestWorld(now: JWTDecodeTests.signedAt)
+            #expect(signer.run(["jwt", "--auth-key", key, "--team-id", "TEAMID1234"]) == 0, "\(signer.stderr.text)")
+            token = signer.stdout.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+    }
+
+    /// `jwt --decode ARGUMENTS` at `now`: status, stdout, stderr.
+    static func decode(_ arguments: [String], at now: Int64) -> (Int32, String, String) {
+        let world = TestWorld(now: now)
+        let status = world.run(["jwt", "--decode"] + arguments)
+        return (status, world.stdout.text, world.stderr.text)
+    }
+
+    @Test func aFreshTokenWithItsKeyIsShownAndAccepted() throws {
+        let keys = try Keys()
+        let (status, out, err) = Self.decode(["bearer " + keys.token, "--auth-key", keys.key], at: Self.signedAt + 600)
+        #expect(status == 0, "\(err)")
+        #expect(err.isEmpty)
+        #expect(
+            out == """
+                alg        ES256
+                kid        ABCDE12345
+                iss        TEAMID1234
+                iat        1800000000 (2027-01-15T08:00:00Z, 10 min ago)
+                expires    2027-01-15T09:00:00Z (one hour after iat; in 50 min)
+                signature  verified with \(keys.key); kid is its id
+
+                """)
+        #expect(!out.contains(keys.token.split(separator: ".")[2]), "the signature is never printed")
+        let prefixed = Self.decode(["authorization: bearer " + keys.token], at: Self.signedAt + 5)
+        #expect(prefixed.0 == 0)
+        #expect(prefixed.1.contains("signature  not checked (pass --auth-key FILE to check it)"))
+    }
+
+    @Test func anExpiredTokenIs77() throws {
+        let keys = try Keys()
+        let (status, out, err) = Self.decode([keys.token], at: Self.signedAt + 7200)
+        #expect(status == 77)
+        #expect(out.contains("iat        1800000000 (2027-01-15T08:00:00Z, 2 h 0 min ago)"), "\(out)")
+        #expect(
+            err
+                == "error: APNs would refuse this token: expired: signed 2 h 0 min ago, and APNs takes a token for one hour (ExpiredProviderToken); sign a new one with apnsctl jwt, and if it was just signed, check the signer's clock\n"
+        )
+    }
+
+    @Test func aTokenFromTheFutureIsSaidAnd77BeyondAnHour() throws {
+        let keys = try Keys()
+        let near = Self.decode([keys.token], at: Self.signedAt - 600)
+        #expect(near.0 == 0)
+        #expect(
+            near.2
+                == "warning: dated in 10 min: the signer's clock is ahead of this one (or this one behind); check both\n"
+        )
+        let far = Self.decode([keys.token], at: Self.signedAt - 7200)
+        #expect(far.0 == 77)
+        #expect(far.2.contains("dated in 2 h 0 min: more than an hour ahead of this clock, which APNs refuses"))
+    }
+
+    @Test func anotherKeysTokenIs77() throws {
+        let keys = try Keys()
+        let (status, out, err) = Self.decode([keys.token, "--auth-key", keys.foreign], at: Self.signedAt)
+        #expect(status == 77)
+        #expect(
+            out.contains("signature  does not verify with \(keys.foreign); kid ABCDE12345 is not its id FGHIJ67890"))
+        #expect(err.contains("the signature does not verify with \(keys.foreign): the token was signed by another key"))
+        #expect(err.contains("kid ABCDE12345 is not the key's id FGHIJ67890 (InvalidProviderToken)"))
+    }
+
+    @Test func notAJWTIs77AndATokenWithoutDecodeIs64() throws {
+        let (status, out, err) = Self.decode(["abc.def"], at: Self.signedAt)
+        #expect(status == 77)
+        #expect(out.isEmpty)
+        #expect(
+            err
+                == "error: APNs would refuse this token: not a provider token: 2 parts separated by dots, where a JWT has three (header.claims.signature)\n"
+        )
+        let world = TestWorld()
+        #expect(world.run(["jwt", "abc.def.ghi"]) == 64)
+        #expect(world.stderr.text.contains("a token argument is for --decode"))
+    }
+}
