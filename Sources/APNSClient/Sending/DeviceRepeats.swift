@@ -11,10 +11,15 @@ public final class DeviceRepeats {
     public private(set) var count = 0
     /// The first repeat: its line and where the token was first seen (a `-d` index or a line).
     private var first: (line: Int, firstPlace: UInt32)? = nil
+    /// Repeats among the `-d` flags themselves: how many, and the first (its flag's position and the position of
+    /// the flag it repeats, as the user counts them).
+    private let flagRepeats: (count: Int, flag: Int, repeats: Int)?
 
-    /// Repeats among lists read after `flagTokens` (the `-d` tokens, in order).
-    public init(after flagTokens: [DeviceToken]) {
+    /// Repeats among lists read after `flagTokens` (the `-d` tokens, in order, each once); `flagRepeats`: those
+    /// the `-d` flags had among themselves, said in the same one warning.
+    public init(after flagTokens: [DeviceToken], flagRepeats: (count: Int, flag: Int, repeats: Int)? = nil) {
         self.flagTokens = flagTokens
+        self.flagRepeats = flagRepeats
         startPass()
     }
 
@@ -64,11 +69,15 @@ public final class DeviceRepeats {
     /// `warning: 7 repeated tokens were sent once (first: --devices tokens.txt:812 repeats line 3)`, or nil when
     /// there were none (`file`: the list's name as given).
     public func warning(file: String) -> String? {
+        let total = count + (flagRepeats?.count ?? 0)
+        let what = total == 1 ? "1 repeated token was" : "\(total) repeated tokens were"
+        if let flagRepeats, flagRepeats.count > 0 {
+            return "\(what) sent once (first: --device \(flagRepeats.flag) repeats --device \(flagRepeats.repeats))"
+        }
         guard let first else { return nil }
         let earlier =
             Int(first.firstPlace) <= flagTokens.count
             ? "--device \(first.firstPlace)" : "line \(Int(first.firstPlace) - flagTokens.count)"
-        let what = count == 1 ? "1 repeated token was" : "\(count) repeated tokens were"
         return "\(what) sent once (first: --devices \(file):\(first.line) repeats \(earlier))"
     }
 }

@@ -33,6 +33,10 @@ extension APNSCtl.Send {
         var tokens: [DeviceToken] = []
         var names: [String: String] = [:]
         var timesGiven: [String: Int] = [:]
+        // With a `--devices` list, repeats among the flags are counted in the list's one warning (CLI.md).
+        var flagRepeatCount = 0
+        var firstFlagRepeat: (flag: Int, repeats: Int)? = nil
+        var firstGiven: [String: Int] = [:]
         for (i, text) in devices.enumerated() {
             let token: DeviceToken
             do {
@@ -44,7 +48,12 @@ extension APNSCtl.Send {
                 throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
             }
             timesGiven[token.hex, default: 0] += 1
-            guard timesGiven[token.hex] == 1 else { continue }
+            guard timesGiven[token.hex] == 1 else {
+                flagRepeatCount += 1
+                if firstFlagRepeat == nil, let earlier = firstGiven[token.hex] { firstFlagRepeat = (i + 1, earlier) }
+                continue
+            }
+            firstGiven[token.hex] = i + 1
             tokens.append(token)
             if token.looksTruncated {
                 world.standardError.warning(
@@ -52,7 +61,7 @@ extension APNSCtl.Send {
                 )
             }
         }
-        for token in tokens {
+        for token in tokens where devicesFile == nil {
             guard let times = timesGiven[token.hex], times > 1 else { continue }
             let named = names[token.hex].map { " (\($0))" } ?? ""
             world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
@@ -64,7 +73,10 @@ extension APNSCtl.Send {
             do {
                 file = try DeviceFile(
                     path: devicesFile, names: lookup, standardInput: world.standardInput,
-                    repeats: DeviceRepeats(after: tokens), skipInvalid: settings.isOn(.skipInvalid))
+                    repeats: DeviceRepeats(
+                        after: tokens,
+                        flagRepeats: firstFlagRepeat.map { (flagRepeatCount, $0.flag, $0.repeats) }),
+                    skipInvalid: settings.isOn(.skipInvalid))
             } catch {
                 throw Self.devicesError(error)
             }

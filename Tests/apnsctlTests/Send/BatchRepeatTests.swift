@@ -52,6 +52,25 @@ import Testing
         #expect(mock.receiptsPerDevice(expectingAtLeast: 2) == [Self.other: 1, Self.flagged: 1])
     }
 
+    /// Repeats among the `-d` flags and among a list's lines, in one run, are one warning counting both (the flags
+    /// come first, so the first repeat is a flag's).
+    @Test(arguments: ["file", "pipe"])
+    func flagAndLineRepeatsAreOneWarning(_ how: String) throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "repeats")
+        let list = Self.other + "\n" + Self.flagged + "\n" + Self.other + "\n"
+        let path = how == "file" ? try scratch.write("tokens.txt", list) : "-"
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["-d", Self.flagged, "-d", Self.flagged, "--devices", path]),
+            stdin: how == "pipe" ? Array(list.utf8) : nil)
+        #expect(r.status == 0, "\(r.stderr)")
+        let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+        #expect(
+            warnings == ["warning: 3 repeated tokens were sent once (first: --device 2 repeats --device 1)"],
+            "\(r.stderr)")
+        #expect(mock.receiptsPerDevice(expectingAtLeast: 2) == [Self.other: 1, Self.flagged: 1])
+    }
+
     /// A 64-character line that is hex but for one character is a malformed token naming it, even where device names
     /// are defined (it used to be "unknown device name").
     @Test func aNearlyHexLineIsAMalformedTokenNotAnUnknownName() throws {
