@@ -49,7 +49,9 @@ public final class HistoryStore {
         if version > HistorySchema.current { throw .newerSchema(path: path, version: version) }
         if version < HistorySchema.current && readOnly { throw .readOnly(path: path) }
         try guarded { () throws(SQLiteError) in
-            if version == 0 { try database.execute("PRAGMA journal_mode=WAL") }
+            if version == 0 {
+                try database.executeWaitingWhileBusy("PRAGMA journal_mode=WAL", milliseconds: Self.busyMilliseconds)
+            }
             // A small page cache: a send's memory stays what it was without the history (a batch's rows
             // stream through it).
             try database.execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size = -64")

@@ -32,6 +32,20 @@ final class SQLiteConnection {
         if code != SQLITE_OK { throw error(code) }
     }
 
+    /// Runs `sql` as `execute` does, trying again for up to `milliseconds` while the database is busy. For a
+    /// statement SQLite refuses at once instead of waiting on the busy timeout (switching a new file to WAL while
+    /// another connection does the same: waiting could deadlock, so one of them is refused).
+    func executeWaitingWhileBusy(_ sql: String, milliseconds: Int32) throws(SQLiteError) {
+        var waited: Int32 = 0
+        while true {
+            let code = sqlite3_exec(handle, sql, nil, nil, nil)
+            if code == SQLITE_OK { return }
+            let failure = error(code)
+            guard failure.isBusy, waited < milliseconds else { throw failure }
+            waited += sqlite3_sleep(20)
+        }
+    }
+
     /// Prepares one statement.
     func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         var statement: OpaquePointer?

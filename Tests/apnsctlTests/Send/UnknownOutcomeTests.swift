@@ -57,6 +57,6 @@ import Testing
         #expect(!r.lines.contains { $0.contains("\"attempts\":1") })
         let fresh = try InProcessMock(["--fault-goaway-after", "10", "--fault-connections", "1"])
         let text = try InProcess.apnsctl(DeviceListStreamingTests.send(fresh, ["--devices", file]))
-        #expect(text.lines.contains { $0.hasSuffix("(sent 2 times)") }, "\(text.stdout.prefix(800))")
+        #expect(text.lines.contains { $0.contains("(sent 2 times)") }, "\(text.stdout.prefix(800))")
     }
 }
