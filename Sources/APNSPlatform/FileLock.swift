@@ -65,16 +65,21 @@ public final class FileLock: @unchecked Sendable {
         return true
     }
 
-    /// The pid written in a lock file. A holder that has just locked may not have written it yet, so an empty
-    /// file is read again for up to 200 ms.
+    /// The pid written in a lock file. A holder that has just locked may not have written it yet: the file is
+    /// then empty, or still names the holder before it (which has exited), so it is read again for up to 200 ms
+    /// until it names a running process; after that, whatever it named last.
     public static func holder(of name: String, in directory: PrivateDirectory) -> Int32? {
+        var last: Int32? = nil
         for attempt in 0..<20 {
             if let bytes = try? directory.read(name, limit: 64) {
                 let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-                if let pid = Int32(text), pid > 0 { return pid }
+                if let pid = Int32(text), pid > 0 {
+                    if kill(pid, 0) == 0 || errno == EPERM { return pid }
+                    last = pid
+                }
             }
             if attempt < 19 { usleep(10_000) }
         }
-        return nil
+        return last
     }
 }
