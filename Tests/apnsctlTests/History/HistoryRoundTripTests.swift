@@ -39,8 +39,9 @@ import Testing
         #expect(again["replay_of"] as? Int == original["id"] as? Int)
         #expect(Wait.until(seconds: 10) { mock.answeredRequests(from: end).count == first.count })
         #expect(mock.answeredRequests(from: end).sorted() == first.sorted())
-        let payload = try #require(try JSONSerialization.data(withJSONObject: original["payload"] as Any))
-        let replayed = try #require(try JSONSerialization.data(withJSONObject: again["payload"] as Any))
+        // Sorted keys: two equal dictionaries may serialize their keys in different orders.
+        let payload = try JSONSerialization.data(withJSONObject: original["payload"] as Any, options: .sortedKeys)
+        let replayed = try JSONSerialization.data(withJSONObject: again["payload"] as Any, options: .sortedKeys)
         if liveActivity {
             let (a, b) = (String(decoding: payload, as: UTF8.self), String(decoding: replayed, as: UTF8.self))
             let stamp = try NSRegularExpression(pattern: #""timestamp":[0-9]+"#)
