@@ -1,10 +1,11 @@
 import APNSAppBuild
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// `inspect` of an app build: what its tokens depend on, as aligned text or one JSON object (CLI.md's fields).
 enum AppBuildReport {
-    static func print(_ build: AppBuild, now: Int64, format: InspectFormat, to out: OutputSink) {
+    static func print(_ build: AppBuild, now: Int64, format: OutputFormat, to out: OutputSink) {
         let profile = build.profile
         let days = profile?.expires.map { Int(($0 - now) / 86_400) }
         let expired = profile?.expires.map { $0 <= now }

@@ -23,11 +23,11 @@ extension APNSCtl.Config {
         @Option(
             name: [.customShort("o"), .customLong("output")],
             help: ArgumentHelp("Format: text or json (one JSON object per line).", valueName: "text|json"),
-            completion: .list(["text", "json"]))
-        var output: String?
+            completion: OutputFormat.completion, transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            let format = try ConfigFormat.parse(output)
+            let format = output
             let input = try file.input(for: .send, world: world.settings)
             let parsed: SettingsFile?
             do {

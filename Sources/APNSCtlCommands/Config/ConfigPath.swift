@@ -19,11 +19,12 @@ extension APNSCtl.Config {
 
         @Option(
             name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Format: text or json.", valueName: "text|json"), completion: .list(["text", "json"]))
-        var output: String?
+            help: ArgumentHelp("Format: text or json.", valueName: "text|json"), completion: OutputFormat.completion,
+            transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            let format = try ConfigFormat.parse(output)
+            let format = output
             let location = SettingsLocation.find(
                 configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
             let exists = FileSystem.exists(location.path)
@@ -46,20 +47,6 @@ extension APNSCtl.Config {
                     ],
                     to: world.standardOutput)
             }
-        }
-    }
-}
-
-/// `-o text|json` of the config subcommands.
-enum ConfigFormat {
-    case text
-    case json
-
-    static func parse(_ text: String?) throws(CLIError) -> ConfigFormat {
-        switch text?.lowercased() {
-        case nil, "text": return .text
-        case "json": return .json
-        default: throw .usage("-o \(JSONWriter.quoted(text ?? "")): unknown output format; use text or json")
         }
     }
 }

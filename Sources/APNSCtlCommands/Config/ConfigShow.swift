@@ -35,11 +35,11 @@ extension APNSCtl.Config {
         @Option(
             name: [.customShort("o"), .customLong("output")],
             help: ArgumentHelp("Format: text or json (one JSON object per setting).", valueName: "text|json"),
-            completion: .list(["text", "json"]))
-        var output: String?
+            completion: OutputFormat.completion, transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            let format = try ConfigFormat.parse(output)
+            let format = output
             guard let target = SettingCommand(rawValue: (command ?? "send").lowercased()) else {
                 throw CLIError.usage(
                     "--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt"

@@ -1,11 +1,12 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// Renders `inspect` results as aligned text or as one JSON object (CLI.md's field names).
 enum CredentialReport {
     static func printAuthKey(
-        _ contents: CredentialContents, file: String, format: InspectFormat, in world: CommandWorld
+        _ contents: CredentialContents, file: String, format: OutputFormat, in world: CommandWorld
     ) {
         let keyType = contents.privateKey?.typeDescription ?? "unknown"
         let keyID = SigningKey.keyID(fromFileName: file)
@@ -38,7 +39,7 @@ enum CredentialReport {
 
     static func printCertificate(
         _ contents: CredentialContents, info: CertificateInfo, file: String, now: Int64,
-        format: InspectFormat, to out: OutputSink
+        format: OutputFormat, to out: OutputSink
     ) {
         let days = info.daysRemaining(now: now)
         let expired = info.isExpired(now: now)

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 import ArgumentParser
 
 extension APNSCtl {
@@ -56,8 +57,9 @@ extension APNSCtl {
 
         @Option(
             name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"))
-        var output: InspectFormat = .text
+            help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"),
+            completion: OutputFormat.completion, transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
             if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
@@ -84,10 +86,4 @@ extension APNSCtl {
             }
         }
     }
-}
-
-/// `text` or `json`, as `-o` takes them.
-enum InspectFormat: String, ExpressibleByArgument, CaseIterable {
-    case text
-    case json
 }

@@ -12,7 +12,7 @@ extension APNSCtl {
             abstract: "Print a provider authentication token (ES256 JWT) made from a .p8 key.",
             usage: """
                 apnsctl jwt [--auth-key <file>] [--team-id <id>] [-p <name>] [<options>]
-                  apnsctl jwt --decode [<token>|-] [--auth-key <file>]
+                  apnsctl jwt --decode [<token>|-] [--auth-key <file>] [-o text|json]
                 """,
             discussion: """
                 Signs a fresh token with header {"alg":"ES256","kid":KEYID} and claims \
@@ -29,7 +29,7 @@ extension APNSCtl {
                 --decode reads a token instead (an argument, or standard input; 'bearer …' and \
                 'authorization: bearer …' accepted) and shows alg, kid, iss, iat as a date with its age, and \
                 when APNs stops taking it (one hour after iat); with --auth-key, whether the signature \
-                verifies with that key and kid is its id. Exit 77 when APNs would refuse the token (not \
+                verifies with that key and kid is its id; -o json prints the same as one JSON object. Exit 77 when APNs would refuse the token (not \
                 three base64url parts, not ES256, expired, more than an hour ahead, another key's), 0 \
                 otherwise. The signature itself is never printed.
 
@@ -62,13 +62,23 @@ extension APNSCtl {
                 valueName: "token"))
         var token: String?
 
+        @Option(
+            name: [.customShort("o"), .customLong("output")],
+            help: ArgumentHelp(
+                "With --decode: text, or json (one object on one line).", valueName: "text|json"),
+            completion: OutputFormat.completion, transform: OutputFormat.argument)
+        var output: OutputFormat?
+
         func run(in world: CommandWorld) throws {
             if decode {
-                try JWTDecode.run(token: token, format: nil, key: key, world: world)
+                try JWTDecode.run(token: token, format: output ?? .text, key: key, world: world)
                 return
             }
             if token != nil {
                 throw CLIError.usage("a token argument is for --decode; apnsctl jwt without it signs a new token")
+            }
+            if output != nil {
+                throw CLIError.usage("-o is for --decode; apnsctl jwt without it prints the token alone")
             }
             let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
             guard let loaded = try settings.loadSigningKey() else {

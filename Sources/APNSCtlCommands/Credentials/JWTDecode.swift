@@ -1,17 +1,13 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 /// `apnsctl jwt --decode`: the token from the argument or standard input, checked against `--auth-key` when
 /// given, reported on stdout; exit 77 (after the report) when APNs would refuse it.
 enum JWTDecode {
-    static func run(token: String?, format: String?, key: AuthKeyOptions, world: CommandWorld) throws(CLIError) {
-        let json: Bool
-        switch format?.lowercased() {
-        case nil, "text": json = false
-        case "json": json = true
-        default: throw .usage("-o \(JSONWriter.quoted(format ?? "")): unknown output format; use text or json")
-        }
+    static func run(token: String?, format: OutputFormat, key: AuthKeyOptions, world: CommandWorld) throws(CLIError) {
+        let json = format == .json
         let text: String
         if let token, token != "-" {
             text = token

@@ -40,11 +40,11 @@ extension APNSCtl.History {
         @Option(
             name: [.customShort("o"), .customLong("output")],
             help: ArgumentHelp("text (one line per entry) or json (one object per entry).", valueName: "text|json"),
-            completion: .list(["text", "json"]))
-        var output: String = "text"
+            completion: OutputFormat.completion, transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            let format = try HistoryTime.format(output)
+            let format = output
             if let limit, limit < 1 { throw CLIError.usage("--limit \(limit): give a number from 1") }
             let query = HistoryQuery(
                 device: try device.map { try HistoryTime.deviceFilter($0, in: world) },

@@ -1,3 +1,4 @@
+import APNSSettings
 import ArgumentParser
 
 extension APNSCtl.History {
@@ -18,11 +19,12 @@ extension APNSCtl.History {
 
         @Option(
             name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("text or json.", valueName: "text|json"), completion: .list(["text", "json"]))
-        var output: String = "text"
+            help: ArgumentHelp("text or json.", valueName: "text|json"), completion: OutputFormat.completion,
+            transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            let format = try HistoryTime.format(output)
+            let format = output
             let entry = try HistoryAccess.entry(id, in: world)
             if format == .json {
                 world.standardOutput.line(HistoryOutput.showJSON(entry))

@@ -37,12 +37,4 @@ enum HistoryTime {
         if let token = try? DeviceToken(parsing: text) { return token.hex }
         return text
     }
-
-    /// `-o text|json`.
-    static func format(_ text: String) throws(CLIError) -> OutputFormat {
-        guard let format = OutputFormat(rawValue: text.lowercased()) else {
-            throw .usage("--output \(JSONWriter.quoted(text)): use text or json")
-        }
-        return format
-    }
 }

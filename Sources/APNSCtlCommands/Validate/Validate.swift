@@ -69,8 +69,8 @@ extension APNSCtl {
             name: [.customShort("o"), .customLong("output")],
             help: ArgumentHelp(
                 "Output format: text (compiler-style lines) or json (one JSON object per file).",
-                valueName: "text|json"), completion: .list(["text", "json"]))
-        var output = "text"
+                valueName: "text|json"), completion: OutputFormat.completion, transform: OutputFormat.argument)
+        var output: OutputFormat = .text
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
         func run(in world: CommandWorld) throws {
@@ -78,7 +78,7 @@ extension APNSCtl {
                 throw CLIError.usage("- (standard input) can be given only once; save the other payloads to files")
             }
             let options = try validationOptions()
-            let format = try outputFormat()
+            let format = output
             let renderer = ValidateOutput(format: format, in: world)
             var unreadable = 0
             var invalid = 0
@@ -126,12 +126,5 @@ extension APNSCtl {
             return options
         }
 
-        /// `-o text|json`.
-        func outputFormat() throws -> OutputFormat {
-            guard let format = OutputFormat(rawValue: output.lowercased()) else {
-                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
-            }
-            return format
-        }
     }
 }

@@ -55,6 +55,37 @@ import Testing
         #expect(prefixed.1.contains("signature  not checked (pass --auth-key FILE to check it)"))
     }
 
+    /// `-o json`: the report as one object on one line, the refusal still exit 77; without --decode, -o is a
+    /// usage error rather than a token printed in a format nobody asked for.
+    @Test func jsonOutputIsOneObject() throws {
+        let keys = try Keys()
+        let (status, out, err) = Self.decode(
+            [keys.token, "--auth-key", keys.key, "-o", "json"], at: Self.signedAt + 600)
+        #expect(status == 0, "\(err)")
+        #expect(out.hasSuffix("}\n") && out.filter { $0 == "\n" }.count == 1, "\(out)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        #expect(object["kid"] as? String == "ABCDE12345")
+        #expect(object["iss"] as? String == "TEAMID1234")
+        #expect(object["age_seconds"] as? Int == 600)
+        #expect(object["expires_at"] as? String == "2027-01-15T09:00:00Z")
+        #expect(object["accepted"] as? Bool == true)
+        #expect(object["kid_matches"] as? Bool == true)
+        #expect(!out.contains(keys.token.split(separator: ".")[2]), "the signature is never printed")
+
+        let expired = Self.decode([keys.token, "-o", "JSON"], at: Self.signedAt + 7200)
+        #expect(expired.0 == 77)
+        let refused = try #require(
+            try JSONSerialization.jsonObject(with: Data(expired.1.utf8)) as? [String: Any])
+        #expect(refused["accepted"] as? Bool == false)
+        #expect((refused["problems"] as? [String])?.first?.hasPrefix("expired") == true, "\(expired.1)")
+
+        let signing = TestWorld(now: Self.signedAt)
+        #expect(signing.run(["jwt", "--auth-key", keys.key, "--team-id", "TEAMID1234", "-o", "json"]) == 64)
+        #expect(signing.stdout.text.isEmpty)
+        #expect(signing.stderr.text.hasPrefix("error: -o is for --decode"), "\(signing.stderr.text)")
+    }
+
     @Test func anExpiredTokenIs77() throws {
         let keys = try Keys()
         let (status, out, err) = Self.decode([keys.token], at: Self.signedAt + 7200)

@@ -189,7 +189,7 @@ import Testing
             "error: --size-limit \"4q\": not a byte count; use a number or 256, 2k, 4k, 5k"
         ),
         (["validate", "--size-limit", "0", "x.json"], "error: --size-limit \"0\": not a byte count"),
-        (["validate", "-o", "yaml", "x.json"], "error: -o \"yaml\": unknown output format; use text or json"),
+        (["validate", "-o", "yaml", "x.json"], "error: --output yaml: unknown output format; use text or json"),
         (["validate"], "error: "),
         (["validate", "--no-such-flag", "x.json"], "error: "),
     ])

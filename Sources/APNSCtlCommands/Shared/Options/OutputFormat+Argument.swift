@@ -1,0 +1,19 @@
+import APNSSettings
+import ArgumentParser
+
+/// text or json: the one type of every command's `-o`. Where `-o` is a setting (send, channel, doctor) it is
+/// read through the settings; elsewhere it is parsed here by the same parser, so `-o yaml` gets the same
+/// message from every command.
+extension OutputFormat {
+    /// The argument parser's `transform:` for a `-o` that is not a setting.
+    @Sendable static func argument(_ text: String) throws -> OutputFormat {
+        let value = try SettingParser.parseFlag(text, for: SettingKey<OutputFormat>.output.setting, command: .send)
+        guard case .outputFormat(let format) = value else {
+            throw CLIError.internalError("the output setting parsed to another kind of value")
+        }
+        return format
+    }
+
+    /// The values, for shell completion.
+    static let completion = CompletionKind.list(allCases.map(\.rawValue))
+}
