@@ -48,6 +48,19 @@ import Testing
         #expect(nearOut.contains(#""timestamp":1800000300,"#))
     }
 
+    /// `validate` checks files kept for later: there a timestamp in milliseconds stays a warning (exit 0).
+    @Test func validateOnlyWarnsAboutATimestampInMilliseconds() throws {
+        let dir = try TemporaryDirectory(prefix: "la-dates-ms")
+        let file = try dir.write(
+            "ms.json", #"{"aps":{"event":"update","timestamp":1800000000000,"content-state":{}}}"# + "\n")
+        let t = TestWorld(home: dir.path, now: Self.now)
+        #expect(t.run(["validate", file]) == 0)
+        #expect(
+            t.stdout.lines == [
+                "\(file):1:38: warning: aps.timestamp: timestamp 1800000000000 looks like milliseconds; APNs wants UNIX seconds: divide by 1000"
+            ])
+    }
+
     /// A saved file carries its timestamp: the same rule, at its line and column.
     @Test func aSavedFileWithAFutureTimestampIsRefused() throws {
         let (status, _, err) = try send(
