@@ -10,9 +10,10 @@ enum JSONNumberScan {
     }
 
     /// Calls `body` with each number literal's range in `source[range]` (a valid JSON value) and a function
-    /// that spells its path below `path` (`path.key[2].at`), asked for only when a number is reported.
+    /// that spells its path below `path` (`path.key[2].at`), asked for only when a number is reported. With
+    /// `strings`, each string value's range too (quotes included, so it starts with `"`; keys are not values).
     static func forEachNumber(
-        in source: [UInt8], _ range: Range<Int>, path: String,
+        in source: [UInt8], _ range: Range<Int>, path: String, strings: Bool = false,
         _ body: (Range<Int>, () -> String) -> Void
     ) {
         var stack: [Frame] = []
@@ -42,9 +43,12 @@ enum JSONNumberScan {
                 i += 1
             case UInt8(ascii: "["):
                 stack.append(.array(index: 0))
+                expectsKey = false
                 i += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                // An empty object ends still expecting a key; the next string is then its parent's value.
                 stack.removeLast()
+                expectsKey = false
                 i += 1
             case UInt8(ascii: ","):
                 if case .array(let index)? = stack.last {
@@ -63,6 +67,8 @@ enum JSONNumberScan {
                 if expectsKey {
                     stack[stack.count - 1] = .object(keyStart: start)
                     expectsKey = false
+                } else if strings {
+                    body(start..<min(i, range.upperBound)) { spell(stack) }
                 }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = i

@@ -152,20 +152,25 @@ public enum PayloadBuilder {
         return JSONCompactor.compact(value, in: json.bytes)
     }
 
-    /// The stale or dismissal date: the expiration's WHEN plus `now`, as UNIX seconds.
+    /// The stale or dismissal date: the expiration's WHEN plus `now` and ISO 8601 date-times, as UNIX seconds.
     static func when(_ text: String, field: PayloadField, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         do {
-            return Array(
-                String(try TimeValue.parse(text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past"))
-                    .utf8)
+            let seconds = try TimeValue.parse(
+                text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past", allowsDate: true)
+            return Array(String(seconds).utf8)
         } catch {
             throw .badTime(field, error)
         }
     }
 
-    /// The timestamp, `now` or a UNIX time: UNIX seconds (a milliseconds value is let through for the validator to warn about).
+    /// The timestamp, `now`, a UNIX time or an ISO 8601 date-time with a zone: UNIX seconds (a milliseconds value
+    /// is let through for the validator to explain).
     static func timestamp(_ text: String, now: Int64) throws(PayloadFlagProblem) -> Int64 {
         if text.lowercased() == "now" { return now }
+        if let date = ISO8601Date(text) {
+            guard date.hasZone else { throw .badTimestamp(text) }
+            return date.epochSeconds
+        }
         guard !text.isEmpty, text.count <= 13, text.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int64(text)
         else {
             throw .badTimestamp(text)

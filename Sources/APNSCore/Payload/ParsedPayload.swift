@@ -21,6 +21,9 @@ public struct ParsedPayload {
         PayloadValidator.inferPushType(root: root, topic: topic)
     }
 
+    /// `aps.event` when it is a string: the Live Activity event a payload file carries.
+    public var liveActivityEvent: String? { root?["aps"]?["event"]?.string }
+
     /// Whether `aps` holds only `content-changed: true`, the payload widgets and controls pushes share.
     public var apsHoldsOnlyContentChanged: Bool {
         guard let aps = root?["aps"]?.members else { return false }

@@ -219,7 +219,13 @@ extension PayloadChecker {
                 "\(name) must be a number of UNIX seconds, found \(value.summary)\(unquoteHint(value))")
             return
         }
-        if n.doubleValue > 1e11 {
+        guard n.doubleValue > 1e11 else { return }
+        if name == APSKey.timestamp.rawValue && sending {
+            error(
+                path, at: value.start,
+                "\(name) \(n.literal) looks like milliseconds; iOS keeps the highest timestamp it has seen, so every later update with a timestamp in seconds would be dropped: \(names.freshTimestamp)"
+            )
+        } else {
             warning(
                 path, at: value.start,
                 "\(name) \(n.literal) looks like milliseconds; APNs wants UNIX seconds: divide by 1000")

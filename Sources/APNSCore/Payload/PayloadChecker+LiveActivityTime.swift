@@ -6,15 +6,29 @@ extension PayloadChecker {
     static let referenceDateOffset: Int64 = 978_307_200
     /// How far a `timestamp` may be from now before it is a warning.
     static let timestampTolerance: Double = 3600
+    /// How far ahead of now a `timestamp` about to be sent may be: clocks differ by seconds, not by this much.
+    static let sendingFutureTolerance: Double = 600
 
-    /// A `timestamp` (in seconds: milliseconds are reported by the type rule) more than an hour from `now`.
+    /// A `timestamp` (in seconds: milliseconds are reported by the type rule) more than an hour from `now`; when
+    /// `sending`, one more than 10 minutes ahead is an error, since iOS would then drop every later update.
     mutating func checkTimestampDistance(_ value: JSONValue) {
         guard let now, let n = value.number else { return }
         let seconds = n.doubleValue
-        guard seconds.isFinite, seconds <= 1e11, abs(seconds - Double(now)) > Self.timestampTolerance else { return }
-        let distance = Self.describe(distance: abs(seconds - Double(now)))
+        let ahead = seconds - Double(now)
+        guard seconds.isFinite, seconds <= 1e11 else { return }
         let when = ISO8601.format(epochSeconds: Int64(seconds))
-        if seconds < Double(now) {
+        let dropped =
+            "iOS keeps the highest timestamp it has seen, so every later update with a normal timestamp would be dropped: refresh it (\(names.freshTimestamp))"
+        if sending && ahead > Self.sendingFutureTolerance {
+            let distance = Self.describe(distance: ahead)
+            error(
+                "aps.timestamp", at: value.start,
+                "timestamp \(n.literal) (\(when)) is \(distance) after now; \(dropped)")
+            return
+        }
+        guard abs(ahead) > Self.timestampTolerance else { return }
+        let distance = Self.describe(distance: abs(ahead))
+        if ahead < 0 {
             warning(
                 "aps.timestamp", at: value.start,
                 "timestamp \(n.literal) (\(when)) is \(distance) before now; the device ignores an update older than the last one it got: refresh it (\(names.freshTimestamp))"
@@ -22,17 +36,26 @@ extension PayloadChecker {
         } else {
             warning(
                 "aps.timestamp", at: value.start,
-                "timestamp \(n.literal) (\(when)) is \(distance) after now; updates with a later timestamp are dropped until the clock passes it: refresh it (\(names.freshTimestamp))"
-            )
+                "timestamp \(n.literal) (\(when)) is \(distance) after now; \(dropped)")
         }
     }
 
     /// Every number in `content-state` that looks like a UNIX time (10^9…2·10^9) or one in milliseconds
-    /// (10^12…2·10^12): a warning at its path with the value a `Date` field needs; the first 20, then a count.
+    /// (10^12…2·10^12), and every string that is an ISO 8601 date: a warning at its path with the value a `Date`
+    /// field needs; the first 20, then a count.
     /// Walked in the source (`JSONNumberScan`): content-state is the app's data, of any size, and is not kept.
     mutating func checkContentStateDates(_ value: JSONValue, path: String) {
         var (listed, count, lastListed) = (0, 0, value.start)
-        JSONNumberScan.forEachNumber(in: source, value.start..<value.end, path: path) { range, spell in
+        JSONNumberScan.forEachNumber(in: source, value.start..<value.end, path: path, strings: true) { range, spell in
+            if source[range.lowerBound] == UInt8(ascii: "\"") {
+                guard let date = isoDate(in: range) else { return }
+                count += 1
+                guard listed < JSONMemberFilter.listedLimit else { return }
+                listed += 1
+                lastListed = range.lowerBound
+                reportISODate(date, at: range, path: spell())
+                return
+            }
             let number = JSONNumber(reading: source[range])
             let (literal, d) = (number.literal, number.doubleValue)
             guard (d >= 1e9 && d <= 2e9) || (d >= 1e12 && d <= 2e12) else { return }
@@ -60,9 +83,32 @@ extension PayloadChecker {
         if count > listed {
             warning(
                 path, at: lastListed,
-                "\(count - listed) more numbers that look like UNIX times not listed (\(count) in all); ActivityKit decodes a Swift Date as seconds since 2001-01-01: send Date fields as UNIX seconds − 978307200"
+                "\(count - listed) more values that look like UNIX times or dates not listed (\(count) in all); ActivityKit decodes a Swift Date as seconds since 2001-01-01: send Date fields as UNIX seconds − 978307200"
             )
         }
+    }
+
+    /// The ISO 8601 date or date-time a string value in `range` (quotes included) holds, with its text; nil for
+    /// any other string. Dates are short: a longer string is not read.
+    private func isoDate(in range: Range<Int>) -> (text: String, date: ISO8601Date)? {
+        guard range.count >= 12, range.count <= 40 else { return nil }
+        let inner = source[(range.lowerBound + 1)..<(range.upperBound - 1)]
+        guard !inner.contains(UInt8(ascii: "\\")) else { return nil }
+        let text = String(decoding: inner, as: UTF8.self)
+        return ISO8601Date(text).map { (text, $0) }
+    }
+
+    /// A date written as an ISO 8601 string: `JSONDecoder`'s default strategy decodes a `Date` only from a number
+    /// (seconds since 2001), so the update fails to decode on the device and the activity stops updating.
+    private mutating func reportISODate(_ found: (text: String, date: ISO8601Date), at range: Range<Int>, path: String)
+    {
+        let field = lastComponent(path)
+        let seconds = found.date.epochSeconds - Self.referenceDateOffset
+        let zone = found.date.hasTime && !found.date.hasZone ? ", reading it as UTC" : ""
+        warning(
+            path, at: range.lowerBound,
+            "\"\(found.text)\" is an ISO 8601 date; JSONDecoder's default strategy decodes a Swift Date only from a number (seconds since 2001-01-01), so if \(field) is a Date the update fails on the device without a word: send \(seconds)\(zone) (UNIX seconds − 978307200), unless the app decodes dates with .iso8601"
+        )
     }
 
     /// `40 minutes`, `3 hours`, `12 days`: the rough size of a distance in seconds.

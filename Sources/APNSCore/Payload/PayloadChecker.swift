@@ -7,6 +7,8 @@ struct PayloadChecker {
     let names: SettingNames
     /// UNIX seconds now, for the rules about a timestamp's distance from it; nil skips them.
     var now: Int64? = nil
+    /// The payload is about to be sent: timestamps that would block later updates are errors.
+    var sending = false
     var found = ProblemCollector()
 
     /// A checker for one payload `source` judged as `pushType`, naming settings with `names`.

@@ -16,6 +16,7 @@ public enum PayloadValidator {
         let limit = options.sizeLimit ?? options.defaultSizeLimit(for: pushType)
         var checker = PayloadChecker(pushType: pushType, source: source, names: options.settingNames)
         checker.now = options.now
+        checker.sending = options.sending
         let rootPath = ValidationProblem.rootPath
         if options.pushType == nil, pushType == .widgets, PushType.inferred(fromTopic: options.topic ?? "") == nil {
             checker.warning(

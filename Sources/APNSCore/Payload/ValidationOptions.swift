@@ -18,6 +18,10 @@ public struct ValidationOptions: Sendable {
     /// The current time in UNIX seconds, for rules about "now" (a Live Activity `timestamp` more than an hour
     /// away); nil skips them. `send` and the mock pass their clock; `validate` checks files kept for later.
     public var now: Int64? = nil
+    /// The payload is about to be sent (`send`), so a Live Activity `timestamp` that would stop every later
+    /// update is an error, not a warning: one in milliseconds, or more than 10 minutes ahead of `now` (iOS keeps
+    /// the highest timestamp it has seen). `validate` leaves it false: a file may be sent later.
+    public var sending = false
 
     /// Options with everything inferred and no header checks by default.
     public init(

@@ -1,6 +1,6 @@
 /// The WHEN syntax of `--expiration`, `--stale-date` and `--dismissal-date` (CLI.md): `0`, a UNIX time in
-/// seconds, or a duration from now (`45s`, `30m`, `1h`, `2d`, `2w`), plus `now` where a flag allows it.
-/// One parser, so every flag that takes a time reads it the same way.
+/// seconds, or a duration from now (`45s`, `30m`, `1h`, `2d`, `2w`), plus `now` and an ISO 8601 date-time where a
+/// flag allows them. One parser, so every flag that takes a time reads it the same way.
 public enum TimeValue {
     /// Why a WHEN was refused; `message` is the text after the flag's name in a usage error.
     public enum Problem: Error, Equatable, Sendable {
@@ -12,6 +12,10 @@ public enum TimeValue {
         case notATime(String, Syntax)
         /// A nonzero UNIX time before September 2001, almost surely a span meant as a duration: long past.
         case longAgo(String, Syntax)
+        /// A duration with a minus sign (`-5m`): durations count forward from now.
+        case negativeDuration(String, Syntax)
+        /// An ISO 8601 date-time without `Z` or an offset, or a date without a time: which instant is unclear.
+        case dateWithoutZone(String, Syntax)
 
         /// What the refused text should have been: `0`, a UNIX time, a duration, and `now` where allowed.
         public var message: String {
@@ -19,6 +23,12 @@ public enum TimeValue {
             case .empty(let syntax): return "\"\": empty; \(syntax.help)"
             case .notADuration(let text, let syntax): return "\(text): not a duration; \(syntax.help)"
             case .notATime(let text, let syntax): return "\(text): not a time; \(syntax.help)"
+            case .negativeDuration(let text, let syntax):
+                return
+                    "\(text): a duration counts forward from now and cannot be negative; for a time already past \(syntax.past)"
+            case .dateWithoutZone(let text, let syntax):
+                return
+                    "\(text): which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00; \(syntax.help)"
             case .longAgo(let text, let syntax):
                 return syntax.allowsNow
                     ? "\(text): a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
@@ -31,11 +41,21 @@ public enum TimeValue {
     public struct Syntax: Equatable, Sendable {
         public let allowsNow: Bool
         public let zeroMeaning: String
+        /// Whether an ISO 8601 date-time with a zone (`2026-11-28T18:30:00Z`) is one.
+        public var allowsDate = false
 
         var help: String {
-            "give \(allowsNow ? "now, " : "")0 (\(zeroMeaning)), a UNIX time in seconds, or a duration such as 30m, 1h, 2d"
+            let date = allowsDate ? ", an ISO 8601 date-time such as \(TimeValue.dateExample)" : ""
+            return
+                "give \(allowsNow ? "now, " : "")0 (\(zeroMeaning)), a UNIX time in seconds\(date), or a duration such as 30m, 1h, 2d"
         }
+
+        /// What to give for a time that has passed.
+        var past: String { allowsNow ? "give now" : "give 0 (\(zeroMeaning))" }
     }
+
+    /// The ISO 8601 date-time messages show.
+    static let dateExample = "2026-11-28T18:30:00Z"
 
     /// The units of a duration: seconds, minutes, hours, days, weeks.
     private static let durationUnits: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
@@ -53,16 +73,22 @@ public enum TimeValue {
         return n * unit
     }
 
-    /// `text` as UNIX seconds: `0`, a UNIX time, a duration from `now`, or (with `allowsNow`) `now`.
-    /// `zeroMeaning` says what 0 does for this flag, for the help in messages.
+    /// `text` as UNIX seconds: `0`, a UNIX time, a duration from `now`, or (with `allowsNow`) `now`, (with
+    /// `allowsDate`) an ISO 8601 date-time with a zone. `zeroMeaning` says what 0 does for this flag, for the help
+    /// in messages.
     public static func parse(
         _ text: String, now: Int64, allowsNow: Bool = false,
-        zeroMeaning: String = "deliver once, never store"
+        zeroMeaning: String = "deliver once, never store", allowsDate: Bool = false
     ) throws(Problem) -> Int64 {
-        let syntax = Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning)
+        let syntax = Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning, allowsDate: allowsDate)
         let t = text.lowercased()
         if allowsNow && t == "now" { return now }
         guard let last = t.last else { throw .empty(syntax) }
+        if allowsDate, let date = ISO8601Date(text) {
+            guard date.hasZone else { throw .dateWithoutZone(text, syntax) }
+            return date.epochSeconds
+        }
+        if t.hasPrefix("-"), durationSeconds(String(t.dropFirst())) != nil { throw .negativeDuration(text, syntax) }
         if durationUnits[last] != nil {
             guard let seconds = durationSeconds(t) else { throw .notADuration(text, syntax) }
             return now + seconds

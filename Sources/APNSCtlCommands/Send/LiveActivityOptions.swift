@@ -15,7 +15,7 @@ struct LiveActivityOptions: ParsableArguments {
     @Option(
         name: .customLong("content-state"),
         help: ArgumentHelp(
-            "aps.content-state: a JSON object, @FILE, or @- for standard input. Swift Date fields want seconds since 2001, not UNIX time.",
+            "aps.content-state: a JSON object, @FILE, or @- for standard input. Swift Date fields want seconds since 2001, not UNIX time or an ISO 8601 string.",
             valueName: "json|@file"), completion: .file())
     var contentState: String?
 
@@ -34,13 +34,15 @@ struct LiveActivityOptions: ParsableArguments {
     @Option(
         name: .customLong("stale-date"),
         help: ArgumentHelp(
-            "aps.stale-date: now, a UNIX time, or a duration from now such as 15m, 4h.", valueName: "when"))
+            "aps.stale-date: now, a UNIX time, an ISO 8601 date-time (2026-11-28T18:30:00Z), or a duration from now such as 15m, 4h.",
+            valueName: "when"))
     var staleDate: String?
 
     @Option(
         name: .customLong("dismissal-date"),
         help: ArgumentHelp(
-            "aps.dismissal-date (end): now, a UNIX time, or a duration from now such as 1h.", valueName: "when"))
+            "aps.dismissal-date (end): now, a UNIX time, an ISO 8601 date-time, or a duration from now such as 1h (not negative: for a time already past, now).",
+            valueName: "when"))
     var dismissalDate: String?
 
     @Option(
@@ -63,8 +65,8 @@ struct LiveActivityOptions: ParsableArguments {
     @Option(
         name: .customLong("timestamp"),
         help: ArgumentHelp(
-            "aps.timestamp: now or a UNIX time (default with --live-activity: now). apnsctl send update.json --timestamp now sends a saved update again.",
-            valueName: "now|unix"))
+            "aps.timestamp: now, a UNIX time in seconds or an ISO 8601 date-time (default with --live-activity: now). apnsctl send update.json --timestamp now sends a saved update again; one in milliseconds or more than 10 minutes ahead is refused (iOS would drop every later update).",
+            valueName: "now|unix|date"))
     var timestamp: String?
 
     @Flag(

@@ -53,7 +53,7 @@ extension PayloadFlagProblem {
             return "\(field.flag) \(problem.message)"
         case .badTimestamp(let text):
             return
-                "--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity) or a UNIX time in seconds"
+                "--timestamp \(JSONWriter.quoted(text)): give now (the default with --live-activity), a UNIX time in seconds, or an ISO 8601 date-time with Z or an offset, such as 2026-11-28T18:30:00Z"
         case .badRelevanceScore(let text):
             return "--relevance-score \(JSONWriter.quoted(text)): not a number; give a number such as 0.5 "
                 + "(alerts take 0 to 1; the Live Activity with the highest score gets the Dynamic Island)"

@@ -6,6 +6,11 @@ struct SendPayload {
     let payload: Payload
     let name: String
 
+    /// Whether the flags built the whole payload (no PAYLOAD was given).
+    var isBuiltFromFlags: Bool { name == Self.flagsName }
+    /// The name problems of a payload built from flags alone are reported under.
+    static let flagsName = "(flags)"
+
     /// `read` (PAYLOAD, if given) with the payload `flags` applied (CLI.md, "Live Activities and widgets"):
     /// `type.given` decides whether the alert flags build a Live Activity alert. Without payload flags PAYLOAD is
     /// returned byte for byte; a flag's bad value or combination is a usage error (64). Pure: nothing is read here.
@@ -25,7 +30,7 @@ struct SendPayload {
         do { body = try PayloadBuilder.build(flags, pushType: type.given, base: base, now: now) } catch {
             throw CLIError.usage(error.message)
         }
-        guard let read else { return SendPayload(payload: Payload(bytes: body), name: "(flags)") }
+        guard let read else { return SendPayload(payload: Payload(bytes: body), name: Self.flagsName) }
         return SendPayload(payload: Payload(built: body, from: read.payload), name: read.name)
     }
 }

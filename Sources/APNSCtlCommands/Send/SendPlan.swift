@@ -111,11 +111,15 @@ extension APNSCtl.Send {
         let minifiedCount = minify ? loaded.payload.minifiedCount() : nil
         // With --minify the size rule applies to the minified bytes, checked below.
         options.sizeLimit = minifiedCount == nil ? limit : Int.max / 2
+        options.sending = true
         let report = PayloadValidator.validate(parsed, options: options)
         for p in report.problems {
-            // A rule about a flag's value names the flag, not the payload file (CLI.md).
+            // A rule about a flag's value names the flag, not the payload file (CLI.md); so does a problem of a
+            // payload the flags built.
             let line =
-                p.flag.map { "\($0): \(p.message)" } ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
+                p.flag.map { "\($0): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))" }
+                ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : nil)
+                ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
         if let minifiedCount, minifiedCount > limit {
@@ -123,6 +127,11 @@ extension APNSCtl.Send {
                 "\(loaded.name):1:1: (root): minified payload is \(minifiedCount) bytes, \(minifiedCount - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it"
             )
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
+        }
+        let flagged = report.errors.compactMap(\.flag)
+        if !flagged.isEmpty && flagged.count == report.errors.count {
+            // Only the request's settings are wrong (a topic without its suffix): the payload itself is fine.
+            throw CLIError.payloadInvalid("nothing was sent: fix \(flagged.joined(separator: " and ")) as said above")
         }
         if report.hasErrors {
             throw CLIError.payloadInvalid(

@@ -71,7 +71,8 @@ import Testing
             "\(lines[19])")
         #expect(
             lines.last?.contains(
-                ": warning: aps.content-state: 10 more numbers that look like UNIX times not listed (30 in all); ")
+                ": warning: aps.content-state: 10 more values that look like UNIX times or dates not listed (30 in all); "
+            )
                 == true,
             "\(lines.suffix(1))")
     }

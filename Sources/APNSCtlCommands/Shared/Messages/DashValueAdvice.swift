@@ -1,0 +1,36 @@
+import APNSCore
+
+/// `--dismissal-date -5m`, `--relevance-score -1`: the parser reads a value starting with `-` as a flag and says
+/// only "Missing value". This names the value and says what to write instead: for a negative duration, that
+/// durations count forward from now (TimeValue's own wording, as for `--dismissal-date=-5m`); for any other
+/// value, the `--flag=VALUE` form that passes it.
+enum DashValueAdvice {
+    /// The flags whose value is a WHEN (CLI.md: `--expiration`, `--stale-date`, `--dismissal-date`), and what
+    /// a time already past is for each.
+    private static let whenFlags: [String: (allowsNow: Bool, zeroMeaning: String, allowsDate: Bool)] = [
+        "--expiration": (false, "deliver once, never store", false),
+        "--stale-date": (true, "the epoch: already past", true),
+        "--dismissal-date": (true, "the epoch: already past", true),
+    ]
+
+    /// The parser's `error: Missing value for '--flag <value>'` with the advice when `arguments` show the flag
+    /// followed by a value starting with `-` and a digit; any other line as it is.
+    static func correcting(_ line: String, arguments: [String]) -> String {
+        let prefix = "error: Missing value for '"
+        guard line.hasPrefix(prefix) else { return line }
+        let flag = String(line.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
+        guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count else { return line }
+        let value = arguments[i + 1]
+        guard value.hasPrefix("-"), value.dropFirst().first?.isNumber == true else { return line }
+        if let when = whenFlags[flag] {
+            do {
+                _ = try TimeValue.parse(
+                    value, now: 0, allowsNow: when.allowsNow, zeroMeaning: when.zeroMeaning,
+                    allowsDate: when.allowsDate)
+            } catch {
+                return "error: \(flag) \(error.message)"
+            }
+        }
+        return "error: \(flag) \(value): a value starting with - reads as a flag; write \(flag)=\(value)"
+    }
+}
