@@ -6,6 +6,9 @@ struct SendPayload {
     let payload: Payload
     let name: String
 
+    /// The name of a payload the flags built.
+    static let flagsName = "(flags)"
+
     /// `read` (PAYLOAD, if given) with the payload `flags` applied (CLI.md, "Live Activities and widgets"):
     /// `type.given` decides whether the alert flags build a Live Activity alert. Without payload flags PAYLOAD is
     /// returned byte for byte; a flag's bad value or combination is a usage error (64). Pure: nothing is read here.
@@ -16,16 +19,17 @@ struct SendPayload {
         if let read, flags.isEmpty { return read }
         let base = read.map { PayloadBuilder.Base($0.payload.body) }
         let kind = PayloadBuilder.kind(of: flags, pushType: type.given, base: base)
-        if let read, kind == .alert, let first = flags.alertFlags.first {
+        if let read, kind == .alert, let first = flags.alertFields.first {
+            let instead = first.keyPath.map { "set \($0) in the payload, or " } ?? ""
             throw CLIError.usage(
-                "\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other"
+                "\(first.flag): the quick payload flags build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); \(instead)leave PAYLOAD out"
             )
         }
         let body: [UInt8]
         do { body = try PayloadBuilder.build(flags, pushType: type.given, base: base, now: now) } catch {
             throw CLIError.usage(error.message)
         }
-        guard let read else { return SendPayload(payload: Payload(bytes: body), name: "(flags)") }
+        guard let read else { return SendPayload(payload: Payload(bytes: body), name: flagsName) }
         return SendPayload(payload: Payload(built: body, from: read.payload), name: read.name)
     }
 }

@@ -111,7 +111,7 @@ extension APNSCtl {
                 guard let type = PushType(userValue: pushType) else {
                     throw CLIError.usage(
                         "--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)"
-                    )
+                            + Suggestion.didYouMean(pushType, among: PushType.allCases.map(\.rawValue)))
                 }
                 options.pushType = type
             }
@@ -129,7 +129,9 @@ extension APNSCtl {
         /// `-o text|json`.
         func outputFormat() throws -> OutputFormat {
             guard let format = OutputFormat(rawValue: output.lowercased()) else {
-                throw CLIError.usage("-o \(JSONWriter.quoted(output)): unknown output format; use text or json")
+                throw CLIError.usage(
+                    "-o \(JSONWriter.quoted(output)): unknown output format; use text or json"
+                        + Suggestion.didYouMean(output, among: OutputFormat.allCases.map(\.rawValue)))
             }
             return format
         }
