@@ -103,8 +103,10 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: ExitStatus.success, in: world)
         }
         let flags = OtherToolFlags.longFlags(of: arguments)
-        let lines = errorLines(parserText: text).map { OtherToolFlags.correcting($0, flags: flags) }
-            .map { DashValueAdvice.correcting($0, arguments: arguments) }
+        let lines = errorLines(parserText: text).map {
+            OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
+        }
+        .map { DashValueAdvice.correcting($0, arguments: arguments) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal.
             world.standardError.print(PrintableText.escapingControls(line) + "\n")

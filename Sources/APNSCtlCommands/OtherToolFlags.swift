@@ -14,18 +14,68 @@ enum OtherToolFlags {
         "--token": "--device",
         "--p8": "--auth-key", "--key-file": "--auth-key",
         "--pem": "--cert", "--p12": "--cert",
+        "--body": "--alert", "--message": "--alert",
+        "--background": "--content-available",
     ]
+
+    /// curl's way to set a header; its value names the flag instead (`apns-priority: 5` → `--priority 5`).
+    static let headerFlags: Set<String> = ["--header", "-H"]
+
+    /// The flag of each request header apnsctl lets the user set.
+    static let headerSpellings: [String: String] = [
+        "apns-topic": "--topic", "apns-push-type": "--push-type", "apns-priority": "--priority",
+        "apns-expiration": "--expiration", "apns-collapse-id": "--collapse-id", "apns-id": "--apns-id",
+    ]
+
+    /// What to say after `Unknown option '-H'.` for `-H VALUE`: the header's flag, with the header's value when
+    /// it is a plain word (`Did you mean '--priority 5'?`); for the headers apnsctl writes itself, how it fills
+    /// them; else the list of header flags. The value of an authorization header is a secret and never repeated.
+    static func headerAdvice(_ value: String?) -> String {
+        let all = "'" + headerSpellings.values.sorted().joined(separator: "', '") + "'"
+        guard let value, let colon = value.firstIndex(of: ":") else {
+            return "apnsctl sets request headers with their own flags: \(all)."
+        }
+        let trimmed = { (part: Substring) in String(part.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+        let name = trimmed(value[..<colon]).lowercased()
+        let given = trimmed(value[value.index(after: colon)...])
+        switch name {
+        case "authorization":
+            return "apnsctl signs the provider token itself: give '--auth-key AuthKey_KEYID.p8 --team-id TEAMID'."
+        case "content-type", "content-length":
+            return "apnsctl sends \(name) itself; leave it out."
+        default:
+            guard let flag = headerSpellings[name] else {
+                return "apnsctl sets request headers with their own flags: \(all)."
+            }
+            let plain =
+                !given.isEmpty && given.count <= 64
+                && given.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+            return plain ? "Did you mean '\(flag) \(given)'?" : "Did you mean '\(flag)'?"
+        }
+    }
+
+    /// The value given to `flag` in `arguments`: the next argument, or what follows `=` (`--header=…`).
+    static func value(of flag: String, in arguments: [String]) -> String? {
+        for (i, argument) in arguments.enumerated() {
+            if argument == flag { return i + 1 < arguments.count ? arguments[i + 1] : nil }
+            if argument.hasPrefix(flag + "=") { return String(argument.dropFirst(flag.count + 1)) }
+        }
+        return nil
+    }
 
     /// The parser's `error: Unknown option '--team'. Did you mean '--cert'?` with the apnsctl spelling
     /// instead, or for a plain typo the closest of `flags` (the command's own long flags) by the distance
     /// the rest of apnsctl uses, where a swap of two letters counts 1 (`--porxy` is `--proxy`, not `--port`);
     /// any other line as it is.
-    static func correcting(_ line: String, flags: [String] = []) -> String {
+    static func correcting(_ line: String, flags: [String] = [], arguments: [String] = []) -> String {
         let prefix = "error: Unknown option '"
         guard line.hasPrefix(prefix) else { return line }
         let rest = line.dropFirst(prefix.count)
         guard let quote = rest.firstIndex(of: "'") else { return line }
         let name = String(rest[..<quote])
+        if headerFlags.contains(name), flags.isEmpty || flags.contains("--push-type") {
+            return "\(prefix)\(name)'. \(headerAdvice(value(of: name, in: arguments)))"
+        }
         // The other tool's spelling, when this command has the flag it maps to (`jwt --cacert` has no --ca-file).
         if let spelling = spellings[name] {
             let target = spelling.hasPrefix("-o ") ? "--output" : String(spelling.prefix { $0 != " " })

@@ -193,6 +193,7 @@ public enum SettingCatalog {
         "alert", "title", "badge", "sound", "live-activity", "content-state", "attributes-type", "attributes",
         "stale-date", "dismissal-date", "relevance-score", "input-push-token", "input-push-channel", "timestamp",
         "content-changed", "profile", "config", "unsent", "simulator", "replay", "decode",
+        "subtitle", "category", "thread-id", "mutable-content", "content-available",
     ]
 
     private static let byName: [String: Setting] = Dictionary(

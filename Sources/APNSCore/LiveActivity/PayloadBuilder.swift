@@ -57,6 +57,8 @@ public enum PayloadBuilder {
         case .alert:
             if let first = flags.liveActivityOnlyFields.first { throw .liveActivityOnly(first) }
             if base == nil && flags.alertFields.isEmpty {
+                // A background push carries no alert: its default is the one key that wakes the app.
+                if pushType == .background { return Array(#"{"aps":{"content-available":1}}"#.utf8) }
                 return Array(#"{"aps":{"alert":"Hello from apnsctl"}}"#.utf8)
             }
             members = try alertMembers(flags)
@@ -84,6 +86,7 @@ public enum PayloadBuilder {
         if flags.badge != nil {
             throw PayloadFlagProblem.badgeOnLiveActivity
         }
+        if let field = flags.notificationOnlyFields.first { throw PayloadFlagProblem.notOnLiveActivity(field) }
         var values: [APSKey: [UInt8]] = [:]
         if let event = flags.liveActivity { values[.event] = quoted(event.rawValue) }
         if let text = flags.timestamp {
@@ -121,11 +124,15 @@ public enum PayloadBuilder {
         return JSONObjectEditor.object(parts)
     }
 
-    /// The quick alert: `alert` (a string, or `{"title":…,"body":…}` with a title), `badge`, `sound`, `relevance-score`.
+    /// The quick alert, in the order of Apple's table of `aps` keys: `alert` (a string, or
+    /// `{"title":…,"subtitle":…,"body":…}` with a title or subtitle), `badge`, `sound`, `thread-id`, `category`,
+    /// `content-available`, `mutable-content`, `relevance-score`.
     private static func alertMembers(_ flags: PayloadFlags) throws(PayloadFlagProblem) -> [JSONObjectEditor.Member] {
         var members: [JSONObjectEditor.Member] = []
-        if let title = flags.title {
-            var parts = [JSONObjectEditor.Member("title", quoted(title))]
+        if flags.title != nil || flags.subtitle != nil {
+            var parts: [JSONObjectEditor.Member] = []
+            if let title = flags.title { parts.append(JSONObjectEditor.Member("title", quoted(title))) }
+            if let subtitle = flags.subtitle { parts.append(JSONObjectEditor.Member("subtitle", quoted(subtitle))) }
             if let body = flags.alert { parts.append(JSONObjectEditor.Member("body", quoted(body))) }
             members.append(JSONObjectEditor.Member("alert", JSONObjectEditor.object(parts)))
         } else if let alert = flags.alert {
@@ -136,6 +143,14 @@ public enum PayloadBuilder {
             members.append(JSONObjectEditor.Member("badge", Array(String(n).utf8)))
         }
         if let sound = flags.sound { members.append(JSONObjectEditor.Member("sound", quoted(sound))) }
+        if let id = flags.threadID { members.append(JSONObjectEditor.Member(APSKey.threadID.rawValue, quoted(id))) }
+        if let id = flags.category { members.append(JSONObjectEditor.Member(APSKey.category.rawValue, quoted(id))) }
+        if flags.contentAvailable {
+            members.append(JSONObjectEditor.Member(APSKey.contentAvailable.rawValue, Array("1".utf8)))
+        }
+        if flags.mutableContent {
+            members.append(JSONObjectEditor.Member(APSKey.mutableContent.rawValue, Array("1".utf8)))
+        }
         if let text = flags.relevanceScore {
             members.append(JSONObjectEditor.Member("relevance-score", try relevanceScore(text)))
         }

@@ -12,12 +12,22 @@ public struct PayloadFlags: Sendable {
     public var attributes: FlagJSON?
     /// The alert's title (alerts and Live Activities).
     public var title: String?
+    /// The alert's subtitle (alerts only).
+    public var subtitle: String?
     /// The alert's body.
     public var alert: String?
     /// `aps.sound`, or `aps.alert.sound` for a Live Activity.
     public var sound: String?
     /// `aps.badge`, a whole number as written (alerts only).
     public var badge: String?
+    /// `aps.category`: the notification category (alerts only).
+    public var category: String?
+    /// `aps.thread-id`: the group the notification joins (alerts only).
+    public var threadID: String?
+    /// `aps.mutable-content: 1`: the notification service extension may change it.
+    public var mutableContent = false
+    /// `aps.content-available: 1`: wake the app; alone, a background push.
+    public var contentAvailable = false
     /// `aps.stale-date`, a WHEN as written.
     public var staleDate: String?
     /// `aps.dismissal-date`, a WHEN as written.
@@ -49,7 +59,8 @@ public struct PayloadFlags: Sendable {
         return fields
     }
 
-    /// The quick alert fields that were given (alert, title, badge, sound, relevance score).
+    /// The quick payload fields that were given (alert, title, badge, sound, relevance score, and those of
+    /// `notificationOnlyFields`).
     public var alertFields: [PayloadField] {
         var fields: [PayloadField] = []
         if alert != nil { fields.append(.alert) }
@@ -57,6 +68,18 @@ public struct PayloadFlags: Sendable {
         if badge != nil { fields.append(.badge) }
         if sound != nil { fields.append(.sound) }
         if relevanceScore != nil { fields.append(.relevanceScore) }
+        return fields + notificationOnlyFields
+    }
+
+    /// The quick payload fields a Live Activity push cannot carry besides the badge: its alert has only a
+    /// title, a body and a sound, and it neither wakes the app nor goes through a service extension.
+    public var notificationOnlyFields: [PayloadField] {
+        var fields: [PayloadField] = []
+        if subtitle != nil { fields.append(.subtitle) }
+        if category != nil { fields.append(.category) }
+        if threadID != nil { fields.append(.threadID) }
+        if mutableContent { fields.append(.mutableContent) }
+        if contentAvailable { fields.append(.contentAvailable) }
         return fields
     }
 
@@ -71,6 +94,7 @@ public struct PayloadFlags: Sendable {
 public enum PayloadField: Sendable, Equatable, CaseIterable {
     case liveActivity, contentState, attributesType, attributes, title, alert, sound, badge
     case staleDate, dismissalDate, relevanceScore, inputPushToken, inputPushChannel, timestamp, contentChanged
+    case subtitle, category, threadID, mutableContent, contentAvailable
 }
 
 /// A JSON value given to a flag: inline text, or the bytes of `@FILE` (`@-`: standard input).
@@ -98,6 +122,8 @@ public enum PayloadFlagProblem: Error, Equatable, Sendable {
     case liveActivityOnly(PayloadField)
     /// A badge on a Live Activity, which shows none.
     case badgeOnLiveActivity
+    /// A quick payload value only an ordinary notification carries (a subtitle, a category…), on a Live Activity.
+    case notOnLiveActivity(PayloadField)
     /// A badge that is not a whole number, 0 or more.
     case badBadge(String)
     /// A JSON value (read from `file`, nil: given inline) that does not parse.

@@ -30,7 +30,7 @@ public enum Suggestion {
     static let longestWord = 1024
 
     /// `; did you mean "x"?` or an empty string.
-    static func didYouMean(_ word: String, among candidates: [String]) -> String {
+    public static func didYouMean(_ word: String, among candidates: [String]) -> String {
         guard let s = closest(to: word, among: candidates) else { return "" }
         return "; did you mean \(JSONWriter.quoted(s))?"
     }

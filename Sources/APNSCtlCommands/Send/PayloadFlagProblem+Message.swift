@@ -19,13 +19,30 @@ extension PayloadField {
         case .inputPushChannel: return "--input-push-channel"
         case .timestamp: return "--timestamp"
         case .contentChanged: return "--content-changed"
+        case .subtitle: return "--subtitle"
+        case .category: return "--category"
+        case .threadID: return "--thread-id"
+        case .mutableContent: return "--mutable-content"
+        case .contentAvailable: return "--content-available"
         }
     }
-}
 
-extension PayloadFlags {
-    /// The quick alert flags that were given, by name.
-    var alertFlags: [String] { alertFields.map(\.flag) }
+    /// Where a quick payload flag puts its value, for advice to write it into a payload file instead.
+    var keyPath: String? {
+        switch self {
+        case .title: return "aps.alert.title"
+        case .subtitle: return "aps.alert.subtitle"
+        case .alert: return "aps.alert"
+        case .badge: return "aps.badge"
+        case .sound: return "aps.sound"
+        case .category: return "aps.category"
+        case .threadID: return "aps.thread-id"
+        case .mutableContent: return "aps.mutable-content"
+        case .contentAvailable: return "aps.content-available"
+        case .relevanceScore: return "aps.relevance-score"
+        default: return nil
+        }
+    }
 }
 
 extension PayloadFlagProblem {
@@ -42,6 +59,9 @@ extension PayloadFlagProblem {
                 + "(or --push-type liveactivity), or leave it out"
         case .badgeOnLiveActivity:
             return "--badge: a Live Activity shows no badge; leave --badge out"
+        case .notOnLiveActivity(let field):
+            return "\(field.flag): Live Activity pushes do not carry it (their alert takes only --title, --alert and "
+                + "--sound); leave \(field.flag) out, or send an ordinary notification without --live-activity"
         case .badBadge(let text):
             return "--badge \(JSONWriter.quoted(text)): must be a whole number, 0 or more (0 removes the badge)"
         case .notJSON(let field, let file, let error):

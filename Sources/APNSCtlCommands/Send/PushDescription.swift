@@ -18,6 +18,7 @@ struct PushDescription {
     /// How messages name the push-type and expiration settings: the flag, the variable or the profile line.
     var pushTypeLabel = "--push-type"
     var expirationLabel = "--expiration"
+    var priorityLabel = "--priority"
 
     /// What the description fixes about the type before the payload is read.
     struct RequestedType: Equatable {

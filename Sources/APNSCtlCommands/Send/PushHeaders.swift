@@ -16,6 +16,9 @@ struct PushHeaders: Equatable {
     let sizeLimit: Int
     /// Warnings for standard error, in the order they arose.
     let warnings: [String]
+    /// Why the push type and the priority are what they are, for `-v` (`from --content-available`).
+    let pushTypeReason: String
+    let priorityReason: String
 
     /// Plans the headers of `payload` described by `description`; `certificate` is nil with token auth, and
     /// `expiration` is the resolved `expiration` at the clock's now. Throws usage (64) and credential (77) errors.
@@ -25,7 +28,7 @@ struct PushHeaders: Equatable {
     ) throws(CLIError) -> PushHeaders {
         let topic = try self.topic(
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
-        let pushType = try self.pushType(
+        let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
         var warnings: [String] = []
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
@@ -34,10 +37,29 @@ struct PushHeaders: Equatable {
                 "\(description.expirationLabel): \(pushType.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it"
             )
         }
+        let priority = RequestDefaults.priority(explicit: description.priority, pushType: pushType)
         return PushHeaders(
-            topic: topic, pushType: pushType,
-            priority: RequestDefaults.priority(explicit: description.priority, pushType: pushType),
-            expiration: expiration, sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings)
+            topic: topic, pushType: pushType, priority: priority,
+            expiration: expiration, sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings,
+            pushTypeReason: pushTypeReason,
+            priorityReason: priorityReason(description, pushType: pushType, priority: priority))
+    }
+
+    /// Why `priority` is what `RequestDefaults.priority` made it.
+    static func priorityReason(_ description: PushDescription, pushType: PushType, priority: Priority?) -> String {
+        if description.priority != nil { return "from \(description.priorityLabel)" }
+        guard let priority else { return "\(pushType.rawValue) pushes are sent without one unless --priority is given" }
+        if pushType == .background { return "background pushes must use \(priority.rawValue)" }
+        return "the default for \(pushType.rawValue) pushes"
+    }
+
+    /// `-v`'s lines on how the push type and the priority were decided.
+    var verboseLines: [String] {
+        [
+            "* push type \(pushType.rawValue) (\(pushTypeReason))",
+            priority.map { "* priority \($0.rawValue) (\(priorityReason))" }
+                ?? "* no apns-priority (\(priorityReason))",
+        ]
     }
 
     /// `apns-topic`: the given topic, else the `.apns` file's bundle, else the certificate's (RequestDefaults),
@@ -60,19 +82,37 @@ struct PushHeaders: Equatable {
 
     /// `apns-push-type`, decided here only: the builder flags' type, else `push-type`, else the topic's suffix,
     /// else the payload's (PayloadValidator.inferPushType). A content-changed payload fits widgets and controls
-    /// alike, so without either it is a usage error.
+    /// alike, so without either it is a usage error. With the type comes why, for `-v`.
     static func pushType(
         _ description: PushDescription, requested: PushDescription.RequestedType, topic: String,
         payload: SendPayload, parsed: ParsedPayload
-    ) throws(CLIError) -> PushType {
-        if let built = requested.built { return built }
-        if let given = description.pushType { return given }
-        if PushType.inferred(fromTopic: topic) == nil, parsed.apsHoldsOnlyContentChanged {
+    ) throws(CLIError) -> (PushType, String) {
+        if let built = requested.built {
+            return (
+                built, description.liveActivity != nil ? "from --live-activity" : "from \(description.pushTypeLabel)"
+            )
+        }
+        if let given = description.pushType { return (given, "from \(description.pushTypeLabel)") }
+        if let type = PushType.inferred(fromTopic: topic) {
+            return (type, "from the topic's suffix \(type.topicSuffix)")
+        }
+        if parsed.apsHoldsOnlyContentChanged {
             throw CLIError.usage(
                 "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)"
             )
         }
-        return parsed.inferredPushType(topic: topic)
+        let type = parsed.inferredPushType(topic: topic)
+        let builtByFlags = payload.name == SendPayload.flagsName
+        switch type {
+        case .background:
+            return (type, builtByFlags ? "from --content-available" : "aps holds only content-available: 1")
+        case .liveactivity: return (type, "the payload has aps.event")
+        case .mdm: return (type, "the payload has an mdm key and no aps")
+        default:
+            return (
+                type, builtByFlags ? "the default for a quick payload" : "the default: the payload is no other type's"
+            )
+        }
     }
 
     /// The payload byte limit: `size-limit`, else 4096 (5120 for voip; a broadcast's own limit for broadcasts).

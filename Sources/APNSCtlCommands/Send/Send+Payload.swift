@@ -51,6 +51,11 @@ extension APNSCtl.Send {
         f.alert = request.alert
         f.sound = request.sound
         f.badge = request.badge
+        f.subtitle = request.subtitle
+        f.category = request.category
+        f.threadID = request.threadID
+        f.mutableContent = request.mutableContent
+        f.contentAvailable = request.contentAvailable
         f.staleDate = liveActivity.staleDate
         f.dismissalDate = liveActivity.dismissalDate
         f.relevanceScore = liveActivity.relevanceScore

@@ -22,8 +22,10 @@ extension APNSCtl {
             usage: "apnsctl send [<payload>] (-d <token> ... | --devices <file>) [<options>]",
             discussion: """
                 PAYLOAD is a .json or .apns file, - for standard input, or inline JSON starting with {. \
-                Without it, --alert, --title, --badge and --sound build one; with none of these a small default \
-                alert is sent. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
+                Without it, --alert, --title, --subtitle, --badge, --sound, --category, --thread-id, \
+                --mutable-content and --content-available build one (--content-available alone: a background \
+                push, priority 5); with none of these a small default alert is sent, or with --push-type \
+                background {"aps":{"content-available":1}}. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
                 "Simulator Target Bundle" key is removed (and is the default topic).
 
                 Before connecting, every apnsctl validate rule runs (an error exits 65 and sends nothing), \

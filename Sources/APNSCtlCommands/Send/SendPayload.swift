@@ -21,9 +21,10 @@ struct SendPayload {
         if let read, flags.isEmpty { return read }
         let base = read.map { PayloadBuilder.Base($0.payload.body) }
         let kind = PayloadBuilder.kind(of: flags, pushType: type.given, base: base)
-        if let read, kind == .alert, let first = flags.alertFlags.first {
+        if let read, kind == .alert, let first = flags.alertFields.first {
+            let instead = first.keyPath.map { "set \($0) in the payload, or " } ?? ""
             throw CLIError.usage(
-                "\(first): --alert, --title, --badge, --sound and --relevance-score build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); use one or the other"
+                "\(first.flag): the quick payload flags build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); \(instead)leave PAYLOAD out"
             )
         }
         let body: [UInt8]

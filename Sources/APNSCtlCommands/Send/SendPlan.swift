@@ -75,6 +75,9 @@ extension APNSCtl.Send {
             description, requested: requested, payload: payload, parsed: parsed,
             certificate: credentials.certificateRule(settings), expiration: expiration)
         for warning in headers.warnings { world.standardError.warning(warning) }
+        if settings.isOn(.verbose) {
+            for line in headers.verboseLines { world.standardError.print(PrintableText.escapingControls(line) + "\n") }
+        }
 
         // 6. Every validate rule (65), then the bytes to send. A defaulted priority breaks no rule, so only
         // `--priority` is checked.
@@ -93,7 +96,7 @@ extension APNSCtl.Send {
             topic: settings[.topic]?.value, pushType: settings[.pushType]?.value, priority: settings[.priority]?.value,
             liveActivity: try parsedLiveActivityEvent(), contentChanged: liveActivity.contentChanged,
             sizeLimit: settings[.sizeLimit]?.value, pushTypeLabel: settings.label(.pushType),
-            expirationLabel: settings.label(.expiration))
+            expirationLabel: settings.label(.expiration), priorityLabel: settings.label(.priority))
     }
 
     /// Runs the validator as `validate` would on the `parsed` payload as a push of `pushType` to `topic`, prints

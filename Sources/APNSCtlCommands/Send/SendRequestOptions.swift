@@ -96,6 +96,38 @@ struct SendRequestOptions: ParsableArguments {
             valueName: "name"))
     var sound: String?
 
+    @Option(
+        name: .customLong("subtitle"),
+        help: ArgumentHelp(
+            "Quick payload: the alert's subtitle; aps.alert becomes {\"title\":…,\"subtitle\":…,\"body\":…}.",
+            valueName: "text"))
+    var subtitle: String?
+
+    @Option(
+        name: .customLong("category"),
+        help: ArgumentHelp(
+            "Quick payload: aps.category, the notification category whose actions the app registered.",
+            valueName: "id"))
+    var category: String?
+
+    @Option(
+        name: .customLong("thread-id"),
+        help: ArgumentHelp(
+            "Quick payload: aps.thread-id, the group the notification joins in Notification Center.", valueName: "id"))
+    var threadID: String?
+
+    @Flag(
+        name: .customLong("mutable-content"),
+        help: "Quick payload: aps.mutable-content 1, so the app's notification service extension may change it.")
+    var mutableContent = false
+
+    @Flag(
+        name: .customLong("content-available"),
+        help:
+            "Quick payload: aps.content-available 1, to wake the app. Alone it builds a background push: push type background, priority 5, no alert."
+    )
+    var contentAvailable = false
+
     /// `--collapse-id`, checked against APNs' 64-byte limit.
     func parsedCollapseID() throws(CLIError) -> String? {
         guard let collapseID else { return nil }

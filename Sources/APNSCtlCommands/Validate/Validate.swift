@@ -111,7 +111,7 @@ extension APNSCtl {
                 guard let type = PushType(userValue: pushType) else {
                     throw CLIError.usage(
                         "--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)"
-                    )
+                            + Suggestion.didYouMean(pushType, among: PushType.allCases.map(\.rawValue)))
                 }
                 options.pushType = type
             }

@@ -124,7 +124,9 @@ public enum SettingParser {
                 return .environment(.both)
             }
             guard let e = APNSEnvironment(userValue: s) else {
-                throw bad(environmentAdvice(command, "unknown environment"))
+                throw bad(
+                    environmentAdvice(command, "unknown environment")
+                        + Suggestion.didYouMean(s, among: environmentNames(command)))
             }
             return .environment(.one(e))
         case .endpoints:
@@ -185,8 +187,11 @@ public enum SettingParser {
             }
             return .seconds(d)
         case .pushType:
-            guard let t = PushType(userValue: try string()) else {
-                throw bad("unknown push type; use one of \(PushType.allNames)")
+            let s = try string()
+            guard let t = PushType(userValue: s) else {
+                throw bad(
+                    "unknown push type; use one of \(PushType.allNames)"
+                        + Suggestion.didYouMean(s, among: PushType.allCases.map(\.rawValue)))
             }
             return .pushType(t)
         case .priority:
@@ -196,7 +201,7 @@ public enum SettingParser {
             case .toml(let other): throw bad("expected 10, 5 or 1, found \(other.typeName)")
             case .argument(let s): n = Int(s) ?? -1
             }
-            guard let p = Priority(rawValue: n) else { throw bad("must be 10, 5 or 1") }
+            guard let p = Priority(rawValue: n) else { throw bad("must be 10, 5 or 1" + priorityAdvice(raw)) }
             return .priority(p)
         case .expiration:
             let text = try stringOrInteger()
@@ -214,19 +219,26 @@ public enum SettingParser {
             guard let n = SizeLimit.parse(text) else { throw bad("not a byte count; use a number or 256, 2k, 4k, 5k") }
             return .integer(n)
         case .outputFormat:
-            guard let f = OutputFormat(rawValue: try string().lowercased()) else {
-                throw bad("unknown output format; use text or json")
+            let s = try string()
+            guard let f = OutputFormat(rawValue: s.lowercased()) else {
+                throw bad(
+                    "unknown output format; use text or json"
+                        + Suggestion.didYouMean(s, among: OutputFormat.allCases.map(\.rawValue)))
             }
             return .outputFormat(f)
         case .color:
-            guard let c = ColorChoice(rawValue: try string().lowercased()) else {
-                throw bad("use auto, always or never")
+            let s = try string()
+            guard let c = ColorChoice(rawValue: s.lowercased()) else {
+                throw bad(
+                    "use auto, always or never" + Suggestion.didYouMean(s, among: ColorChoice.allCases.map(\.rawValue)))
             }
             return .color(c)
         case .storage:
             let s = try string().lowercased()
             guard s == "none" || s == "most-recent" else {
-                throw bad("unknown policy; use none (No Message Stored) or most-recent")
+                throw bad(
+                    "unknown policy; use none (No Message Stored) or most-recent"
+                        + Suggestion.didYouMean(s, among: ["none", "most-recent"]))
             }
             return .storage(s)
         case .duration:
@@ -272,6 +284,28 @@ public enum SettingParser {
             guard let n = Int(s.trimmingBlanks()) else { throw bad("not a whole number") }
             return n
         }
+    }
+
+    /// The values `--env` takes for `command`, for a "did you mean".
+    private static func environmentNames(_ command: SettingCommand) -> [String] {
+        let extra = command == .send ? ["auto"] : command == .doctor ? ["both"] : []
+        return ["sandbox", "production", "development", "dev", "prod"] + extra
+    }
+
+    /// Other tools' names for the two priorities (apns2's high and low, Pushy's immediate and conserve power),
+    /// and a near miss of two digits or more (`100`): `; did you mean "10"?`. A single wrong digit gets none, as
+    /// two values are equally near.
+    private static func priorityAdvice(_ raw: RawSetting) -> String {
+        let text: String
+        switch raw {
+        case .argument(let s): text = s.trimmingBlanks().lowercased()
+        case .toml(.integer(let v)): text = String(v)
+        case .toml: return ""
+        }
+        let words = ["high": "10", "immediate": "10", "low": "5", "conserve-power": "5", "conservepower": "5"]
+        if let n = words[text] { return "; did you mean \(JSONWriter.quoted(n))?" }
+        guard text.count >= 2 else { return "" }
+        return Suggestion.didYouMean(text, among: Priority.allCases.map { String($0.rawValue) })
     }
 
     private static func environmentAdvice(_ command: SettingCommand, _ what: String) -> String {

@@ -86,6 +86,20 @@ import Testing
             }, "--alert: --content-changed builds a widgets or controls push"
         ),
         ("bad badge", { $0.badge = "-1" }, "--badge \"-1\": must be a whole number, 0 or more"),
+        (
+            "subtitle on a Live Activity",
+            {
+                $0.liveActivity = .update
+                $0.subtitle = "S"
+            }, "--subtitle: Live Activity pushes do not carry it (their alert takes only --title, --alert and --sound)"
+        ),
+        (
+            "content-changed with content-available",
+            {
+                $0.contentChanged = true
+                $0.contentAvailable = true
+            }, "--content-available: --content-changed builds a widgets or controls push"
+        ),
     ]
 
     @Test(arguments: usageErrors.indices)

@@ -86,6 +86,25 @@ import Testing
             name: "no payload and no flags: the default alert", topic: "com.example.app",
             expected: .headers(.alert, 10, "com.example.app", 4096, token)),
         Case(
+            name: "--content-available alone: a background push, priority 5", topic: "com.example.app",
+            alertFlags: ["content-available": ""],
+            expected: .headers(.background, 5, "com.example.app", 4096, token)),
+        Case(
+            name: "--content-available alone with a certificate", alertFlags: ["content-available": ""],
+            credential: .universal, expected: .headers(.background, 5, "com.example.demo", 4096, cert)),
+        Case(
+            name: "--push-type background without a payload: content-available, no alert", topic: "com.example.app",
+            pushType: .background, expected: .headers(.background, 5, "com.example.app", 4096, token)),
+        Case(
+            name: "--subtitle --category --thread-id --mutable-content --content-available", topic: "com.example.app",
+            alertFlags: [
+                "subtitle": "S", "category": "C", "thread-id": "T", "mutable-content": "", "content-available": "",
+            ],
+            expected: .headers(.alert, 10, "com.example.app", 4096, token)),
+        Case(
+            name: "--content-available on a Live Activity", topic: "com.example.app", event: .update,
+            alertFlags: ["content-available": ""], expected: .error(64, "--content-available: Live Activity pushes")),
+        Case(
             name: "token auth without --topic", payload: #"{"aps":{"alert":"hi"}}"#,
             expected: .error(64, "--topic is required with --auth-key")),
         Case(
@@ -253,6 +272,11 @@ import Testing
         (flags.alert, flags.title, flags.badge, flags.sound) = (
             c.alertFlags["alert"], c.alertFlags["title"], c.alertFlags["badge"], c.alertFlags["sound"]
         )
+        (flags.subtitle, flags.category, flags.threadID) = (
+            c.alertFlags["subtitle"], c.alertFlags["category"], c.alertFlags["thread-id"]
+        )
+        flags.mutableContent = c.alertFlags["mutable-content"] != nil
+        flags.contentAvailable = c.alertFlags["content-available"] != nil
         let read = c.payload.map {
             SendPayload(payload: Payload(bytes: Array($0.utf8), isAPNSFile: c.isAPNSFile), name: "(inline)")
         }

@@ -1,0 +1,88 @@
+import Testing
+
+/// Flags users bring from other tools get their apnsctl spelling (CLI.md), curl's `-H`/`--header` the flag of
+/// that header, and a mistyped value of an enumerated flag the close valid value.
+@Suite struct FlagSuggestionTests {
+    static let device = String(repeating: "3f2a", count: 16)
+
+    @Test(
+        arguments: [
+            (["--body", "Hi"], "Did you mean '--alert'?"),
+            (["--message", "Hi"], "Did you mean '--alert'?"),
+            (["--background"], "Did you mean '--content-available'?"),
+            (["-H", "apns-priority: 5"], "Did you mean '--priority 5'?"),
+            (["--header", "apns-push-type: background"], "Did you mean '--push-type background'?"),
+            (["--header=apns-topic: com.example.app"], "Did you mean '--topic com.example.app'?"),
+            (["-H", "APNS-Expiration:0"], "Did you mean '--expiration 0'?"),
+            (["-H", "apns-collapse-id: two words"], "Did you mean '--collapse-id'?"),
+            (["-H", "content-type: application/json"], "apnsctl sends content-type itself; leave it out."),
+            (
+                ["-H", "x-custom: 1"],
+                "apnsctl sets request headers with their own flags: '--apns-id', '--collapse-id', '--expiration', '--priority', '--push-type', '--topic'."
+            ),
+        ] as [([String], String)])
+    func otherToolsFlagsGetTheirSpelling(_ given: [String], _ advice: String) throws {
+        let r = try InProcess.apnsctl(["send", "-d", Self.device] + given)
+        let name = String(given[0].prefix { $0 != "=" })
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.errorLines.first == "error: Unknown option '\(name)'. \(advice)", "\(r.stderr)")
+    }
+
+    /// A bearer token pasted from curl is a secret: the advice names the flags that sign one, never the token.
+    @Test func anAuthorizationHeaderIsNeverRepeated() throws {
+        let r = try InProcess.apnsctl(["send", "-d", Self.device, "-H", "authorization: bearer eyJhbGciSECRET"])
+        #expect(r.status == 64)
+        #expect(
+            r.errorLines.first
+                == "error: Unknown option '-H'. apnsctl signs the provider token itself: give '--auth-key AuthKey_KEYID.p8 --team-id TEAMID'."
+        )
+        #expect(!r.stderr.contains("SECRET"))
+    }
+
+    /// A mistyped value of an enumerated setting names the close valid one; a value close to none gets no guess.
+    @Test(
+        arguments: [
+            (
+                ["send", "--push-type", "widget"], #"--push-type widget: unknown push type; "#,
+                #"did you mean "widgets"?"#
+            ),
+            (
+                ["send", "--push-type", "live-activity"], "--push-type live-activity: ",
+                #"did you mean "liveactivity"?"#
+            ),
+            (["send", "--env", "prodution"], "--env prodution: unknown environment; ", #"did you mean "production"?"#),
+            (["doctor", "--env", "bth"], "--env bth: unknown environment; ", #"did you mean "both"?"#),
+            (["send", "--priority", "high"], "--priority high: must be 10, 5 or 1", #"did you mean "10"?"#),
+            (["send", "--priority", "low"], "--priority low: must be 10, 5 or 1", #"did you mean "5"?"#),
+            (["send", "--priority", "100"], "--priority 100: must be 10, 5 or 1", #"did you mean "10"?"#),
+            (["send", "-o", "jsno"], #"--output jsno: unknown output format; "#, #"did you mean "json"?"#),
+            (
+                ["validate", "--push-type", "widget", "x.json"], #"--push-type "widget": unknown push type"#,
+                #"did you mean "widgets"?"#
+            ),
+            (["validate", "-o", "jsn", "x.json"], #"--output jsn: unknown output format"#, #"did you mean "json"?"#),
+        ] as [([String], String, String)])
+    func enumeratedValuesGetADidYouMean(_ arguments: [String], _ start: String, _ suggestion: String) throws {
+        let r = try InProcess.apnsctl(arguments + (arguments[0] == "send" ? ["-d", Self.device] : []))
+        #expect(r.status == 64, "\(r.stderr)")
+        let line = r.errorLines.first ?? ""
+        #expect(line.hasPrefix("error: " + start), "\(r.stderr)")
+        #expect(line.hasSuffix("; " + suggestion), "\(r.stderr)")
+    }
+
+    /// `--color` is the parser's own choice list; its variable goes through the settings' parser.
+    @Test func aColorVariableGetsADidYouMean() throws {
+        let r = try InProcess.apnsctl(["send", "-d", Self.device], environment: ["APNSCTL_COLOR": "allways"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.errorLines.first == #"error: APNSCTL_COLOR=allways: use auto, always or never; did you mean "always"?"#,
+            "\(r.stderr)")
+    }
+
+    @Test(arguments: [["--priority", "7"], ["--push-type", "banner"], ["--env", "staging"], ["-o", "yaml"]])
+    func aValueCloseToNoneGetsNoGuess(_ arguments: [String]) throws {
+        let r = try InProcess.apnsctl(["send", "-d", Self.device] + arguments)
+        #expect(r.status == 64)
+        #expect(!r.stderr.contains("did you mean"), "\(r.stderr)")
+    }
+}
