@@ -51,8 +51,12 @@ echo "mock accepting, 4 clients handshaking in parallel: ${cps} connections/s (T
 # Silent connections: what 300 TCP connections without a handshake and 50 TLS ones without a request add to a
 # new client's time (CLI.md: under 100 ms), as the median of 10 curls against 5 before them.
 curl_time() {
-    curl -s -o /dev/null -w '%{time_total}\n' --http2 --max-time 10 --cacert "$state/ca.pem" --cert "$state/client.pem" \
-        -H 'apns-topic: com.example.demo' --data-binary '{"aps":{"alert":"bench"}}' "$endpoint/3/device/$device"
+    local out
+    out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' --http2 --max-time 10 --cacert "$state/ca.pem" \
+        --cert "$state/client.pem" -H 'apns-topic: com.example.demo' --data-binary '{"aps":{"alert":"bench"}}' \
+        "$endpoint/3/device/$device")
+    [ "${out%% *}" = 200 ] || { echo "error: a new client was not answered 200: $out" >&2; return 1; }
+    echo "${out#* }"
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 alone=$(for _ in 1 2 3 4 5; do curl_time; done | median)
