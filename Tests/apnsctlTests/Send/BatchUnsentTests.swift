@@ -2,6 +2,8 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSCtlCommands
+
 /// CLI.md, `send --unsent FILE`: the devices a run leaves without a final answer — never sent, or sent with an
 /// unknown outcome (commented out) — written in input order, mode 0600, so that `--devices FILE` resumes the run
 /// without pushing anything twice. Judged by the mock's receipt log over both runs.
