@@ -34,7 +34,9 @@ test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build $(RELEASE_FLAGS)
-	APNSCTL_MEASURED_BIN=$(RELEASE) $(SWIFT) test --skip-build
+	@rm -f .build/binary-starts.txt
+	APNSCTL_MEASURED_BIN=$(RELEASE) APNSCTL_COUNT_BINARY_STARTS=$(CURDIR)/.build/binary-starts.txt $(SWIFT) test --skip-build
+	@scripts/check-binary-starts.sh .build/binary-starts.txt
 	$(MAKE) dist-check
 
 ## lint: swift format lint --strict with the house style in .swift-format (swift format -i -r -p Sources Tests Fuzz fixes most)

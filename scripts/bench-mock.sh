@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Load test of `apnsctl mock`: h2load -c 4 -m 100 with token auth, so every request goes through every
 # check (path, headers, bearer token, topic, device token, body JSON). Usage: scripts/bench-mock.sh BINARY [REQUESTS]
-# MOCK_FLAGS adds flags to the mock (e.g. --threads 1). Prints two lines: requests/s under h2load -c 4 -m 100
+# MOCK_FLAGS adds flags to the mock (e.g. --threads 1). Prints three lines: requests/s under h2load -c 4 -m 100
 # (target 100000), and connections accepted per second (TLS handshake and one request each) from 4 parallel
-# h2load threads opening 400 connections.
+# h2load threads opening 400 connections, and what 350 silent connections add to a new client's time.
 set -euo pipefail
 
 bin=${1:?usage: scripts/bench-mock.sh BINARY [REQUESTS]}
@@ -47,3 +47,35 @@ ok=$(echo "$out" | sed -n 's/^status codes: \([0-9]*\) 2xx.*/\1/p')
 secs=$(echo "$out" | sed -n 's/^finished in \([0-9.]*\)\(m\?s\),.*/\1 \2/p')
 cps=$(echo "$secs" | awk -v n="$conns" '{ t = ($2 == "ms") ? $1 / 1000 : $1; printf "%d", n / t }')
 echo "mock accepting, 4 clients handshaking in parallel: ${cps} connections/s (TLS handshake + 1 request each)"
+
+# Silent connections: what 300 TCP connections without a handshake and 50 TLS ones without a request add to a
+# new client's time (CLI.md: under 100 ms), as the median of 10 curls against 5 before them.
+curl_time() {
+    local out
+    out=$(curl -s -o /dev/null -w '%{http_code} %{time_total}' --http2 --max-time 10 --cacert "$state/ca.pem" \
+        --cert "$state/client.pem" -H 'apns-topic: com.example.demo' --data-binary '{"aps":{"alert":"bench"}}' \
+        "$endpoint/3/device/$device")
+    [ "${out%% *}" = 200 ] || { echo "error: a new client was not answered 200: $out" >&2; return 1; }
+    echo "${out#* }"
+}
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+alone=$(for _ in 1 2 3 4 5; do curl_time; done | median)
+port=${endpoint##*:}
+python3 - "$port" "$state/ca.pem" "$state/held" <<'PY' &
+import socket, ssl, sys, time
+port, ca, flag = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+held = [socket.create_connection(("127.0.0.1", port)) for _ in range(300)]
+context = ssl.create_default_context(cafile=ca)
+context.check_hostname = False
+context.set_alpn_protocols(["h2"])
+for _ in range(50):
+    held.append(context.wrap_socket(socket.create_connection(("127.0.0.1", port)), server_hostname="127.0.0.1"))
+open(flag, "w").close()
+time.sleep(120)
+PY
+holder=$!
+for _ in $(seq 400); do [ -e "$state/held" ] && break; sleep 0.05; done
+[ -e "$state/held" ] || { kill "$holder" 2>/dev/null; echo "error: the silent connections were not opened" >&2; exit 1; }
+behind=$(for _ in $(seq 10); do curl_time; done | median)
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null || true
+awk -v a="$alone" -v b="$behind" 'BEGIN { printf "new client behind 350 silent connections: %+.0f ms (median %.0f ms, %.0f ms without them; target under +100 ms)\n", (b - a) * 1000, b * 1000, a * 1000 }'

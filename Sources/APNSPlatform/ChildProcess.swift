@@ -51,43 +51,20 @@ public enum ChildProcess {
             unlink(outPath)
             unlink(errPath)
         }
-        #if canImport(Darwin)
-            // Darwin's file actions are an opaque pointer that init fills in.
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            for p in argv + envp { free(p) }
+        let started = SpawnedProcess.start(
+            executable, arguments: arguments, environment: environment,
+            descriptors: [
+                (0, .file("/dev/null", flags: O_RDONLY, mode: 0)),
+                (1, .file(outPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)),
+                (2, .file(errPath, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)),
+            ])
+        let child: SpawnedProcess
+        switch started {
+        case .success(let spawned): child = spawned
+        case .failure(let error): throw .cannotRun(path: executable, reason: error.text)
         }
-        var pid = pid_t()
-        let args = argv + [nil]
-        let env = envp + [nil]
-        let spawned = posix_spawn(&pid, executable, &actions, nil, args, env)
-        guard spawned == 0 else { throw .cannotRun(path: executable, reason: FileSystem.errnoText(spawned)) }
-        let deadline = SystemClock.monotonicNanoseconds() + UInt64(timeout * 1e9)
-        var status: Int32 = 0
-        while true {
-            let done = waitpid(pid, &status, WNOHANG)
-            if done == pid { break }
-            if done < 0 && errno != EINTR { throw .cannotRun(path: executable, reason: FileSystem.errnoText()) }
-            if SystemClock.monotonicNanoseconds() > deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                throw .timedOut(path: executable, seconds: timeout)
-            }
-            usleep(2_000)
-        }
-        // The wait status's layout is the same on Linux and Darwin: the signal in the low 7 bits, else the code.
-        let signal = status & 0x7F
-        let code = signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+        let (code, killed) = child.waitForExit(killingAfter: timeout)
+        if killed { throw .timedOut(path: executable, seconds: timeout) }
         let out = (try? FileSystem.read(outPath, limit: 1 << 20)) ?? []
         let err = (try? FileSystem.read(errPath, limit: 1 << 20)) ?? []
         return Outcome(status: code, standardOutput: out, standardError: err)

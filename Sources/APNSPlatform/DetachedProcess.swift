@@ -11,14 +11,15 @@
 /// ready. The parent blocks reading the pipe: the child's message arrives when it is ready, and end-of-file
 /// with no message when it ended first, so no one polls a file or sleeps.
 public final class DetachedProcess {
-    public let pid: Int32
+    private let child: SpawnedProcess
+    public var pid: Int32 { child.pid }
     /// The read end of the ready pipe.
     private let readyFD: Int32
 
     /// The descriptor the child finds the pipe's write end on.
     public static let readyDescriptor: Int32 = 3
 
-    private init(pid: Int32, readyFD: Int32) { (self.pid, self.readyFD) = (pid, readyFD) }
+    private init(child: SpawnedProcess, readyFD: Int32) { (self.child, self.readyFD) = (child, readyFD) }
 
     deinit { close(readyFD) }
 
@@ -44,28 +45,21 @@ public final class DetachedProcess {
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
 
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t? = nil
-        #else
-            var actions = posix_spawn_file_actions_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, log, 1)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], readyDescriptor)
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let started = SpawnedProcess.start(
+            executable, arguments: arguments, environment: nil,
+            descriptors: [
+                (0, .file("/dev/null", flags: O_RDONLY, mode: 0)), (1, .descriptor(log)), (2, .descriptor(log)),
+                (readyDescriptor, .descriptor(ends[1])),
+            ])
         close(ends[1])
-        guard result == 0 else {
+        let child: SpawnedProcess
+        switch started {
+        case .success(let spawned): child = spawned
+        case .failure(let error):
             close(ends[0])
-            throw Failure(message: "cannot start \(executable): \(FileSystem.errnoText(result))")
+            throw Failure(message: "cannot start \(executable): \(error.text)")
         }
-        return DetachedProcess(pid: pid, readyFD: ends[0])
+        return DetachedProcess(child: child, readyFD: ends[0])
     }
 
     /// Every descriptor above standard error made close-on-exec (the parent is about to exit; it execs nothing).
@@ -93,10 +87,7 @@ public final class DetachedProcess {
     public func waitUntilReady() -> (message: [UInt8]?, exitStatus: Int32?) {
         let bytes = FileSystem.readAll(fd: readyFD, limit: 1 << 16)
         if !bytes.isEmpty { return (bytes, nil) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (nil, code)
+        return (nil, child.waitForExit())
     }
 
     /// In the child: leaves the parent's session, so the terminal's hang-up and Ctrl-C no longer reach it.

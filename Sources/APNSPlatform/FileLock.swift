@@ -36,21 +36,33 @@ public final class FileLock: @unchecked Sendable {
     /// Tries once, without waiting, to lock the file `name` in `directory` (created with `mode` if missing),
     /// opened through `PrivateDirectory`: a link planted at `name` is refused, never followed, and a file of
     /// another user's is never truncated. On success the file holds this process's pid.
+    ///
+    /// Taking the lock and writing the pid happen under the directory's own lock, and so does a refused
+    /// process's reading of the pid: it never reads the file between another's taking and writing, when the
+    /// file still names the holder before (which may have exited, or be a zombie not yet reaped).
     public static func acquire(_ name: String, in directory: PrivateDirectory, mode: FileMode = 0o644) -> Outcome {
         let path = directory.file(name)
         let fd: Int32
         do { fd = try directory.openForLocking(name, mode: mode) } catch { return .failed(error) }
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let e = errno
-            if e == EINTR { continue }
-            close(fd)
-            if e == EWOULDBLOCK || e == EAGAIN { return .held(holder: holder(of: name, in: directory)) }
-            return .failed(.file(.cannotCreate(path: path, reason: "cannot lock it: \(FileSystem.errnoText(e))")))
+        let outcome = directory.whileLocked { () -> Outcome in
+            while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let e = errno
+                if e == EINTR { continue }
+                if e == EWOULDBLOCK || e == EAGAIN { return .held(holder: writtenHolder(of: name, in: directory)) }
+                return .failed(.file(.cannotCreate(path: path, reason: "cannot lock it: \(FileSystem.errnoText(e))")))
+            }
+            let pid = Array("\(getpid())\n".utf8)
+            _ = ftruncate(fd, 0)
+            _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+            return .acquired(FileLock(path: path, fd: fd))
         }
-        let pid = Array("\(getpid())\n".utf8)
-        _ = ftruncate(fd, 0)
-        _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        return .acquired(FileLock(path: path, fd: fd))
+        guard let outcome else {
+            close(fd)
+            return .failed(.file(.cannotCreate(path: path, reason: "cannot lock the folder holding it")))
+        }
+        if case .acquired = outcome { return outcome }
+        close(fd)
+        return outcome
     }
 
     /// Blocks until no one holds the lock on `name` in `directory` (its holder exited or let go); false when the
@@ -65,21 +77,11 @@ public final class FileLock: @unchecked Sendable {
         return true
     }
 
-    /// The pid written in a lock file. A holder that has just locked may not have written it yet: the file is
-    /// then empty, or still names the holder before it (which has exited), so it is read again for up to 200 ms
-    /// until it names a running process; after that, whatever it named last.
-    public static func holder(of name: String, in directory: PrivateDirectory) -> Int32? {
-        var last: Int32? = nil
-        for attempt in 0..<20 {
-            if let bytes = try? directory.read(name, limit: 64) {
-                let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
-                if let pid = Int32(text), pid > 0 {
-                    if kill(pid, 0) == 0 || errno == EPERM { return pid }
-                    last = pid
-                }
-            }
-            if attempt < 19 { usleep(10_000) }
-        }
-        return last
+    /// The pid written in a lock file, read under the directory's lock (see `acquire`): the holder's.
+    private static func writtenHolder(of name: String, in directory: PrivateDirectory) -> Int32? {
+        guard let bytes = try? directory.read(name, limit: 64) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        guard let pid = Int32(text), pid > 0 else { return nil }
+        return pid
     }
 }

@@ -202,6 +202,20 @@ public final class PrivateDirectory: Sendable {
         if linkat(fd, temporary, fd, name, 0) != 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
     }
 
+    /// Runs `body` holding an exclusive `flock(2)` on the directory itself, taken through a descriptor of its own
+    /// so that threads of one process exclude each other as processes do: for steps on its files that must not
+    /// interleave. Nil, without running `body`, when the directory cannot be locked.
+    func whileLocked<T>(_ body: () -> T) -> T? {
+        let own = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard own >= 0 else { return nil }
+        // Closing the descriptor lets go of the lock.
+        defer { close(own) }
+        while flock(own, LOCK_EX) != 0 {
+            if errno != EINTR { return nil }
+        }
+        return body()
+    }
+
     /// Opens (creating with `mode` when missing) the regular file `name` that we own for reading and writing, for
     /// a lock. The caller owns the returned descriptor.
     func openForLocking(_ name: String, mode: FileMode) throws(Failure) -> Int32 {

@@ -38,50 +38,54 @@ import Testing
         return load
     }
 
-    @Test func everyAnswerFindsItsLineInTheLogFileUnderLoad() throws {
-        let mock = try MockHarness(log: true)
-        let load = try Self.startLoad(on: mock)
-        defer {
-            // SIGKILL: children of the test runner inherit a mask that blocks SIGTERM.
-            kill(load.processIdentifier, SIGKILL)
-            load.waitUntilExit()
+    @Test func everyAnswerFindsItsLineInTheLogFileUnderLoad() async throws {
+        try await offThePool {
+            let mock = try MockHarness(log: true)
+            let load = try Self.startLoad(on: mock)
+            defer {
+                // SIGKILL: children of the test runner inherit a mask that blocks SIGTERM.
+                kill(load.processIdentifier, SIGKILL)
+                load.waitUntilExit()
+            }
+            let log = try FileHandle(forReadingFrom: URL(fileURLWithPath: mock.directory.file("log.jsonl")))
+            defer { try? log.close() }
+            var missing: [Int] = []
+            for i in 0..<200 {
+                let device = Self.device(i)
+                #expect(try mock.curl(path: "/3/device/" + device).status == 200)
+                // One read of what was written since the last answer (the load writes thousands of lines a second);
+                // an `answered` line has the topic right after the device, a `received` line ends there.
+                let written = log.readDataToEndOfFile()
+                if written.range(of: Data(#""device":"\#(device)","topic""#.utf8)) == nil { missing.append(i) }
+            }
+            #expect(missing.isEmpty, "answers whose log line was not yet written: \(missing)")
+            #expect(load.isRunning, "the load ran for the whole test")
         }
-        let log = try FileHandle(forReadingFrom: URL(fileURLWithPath: mock.directory.file("log.jsonl")))
-        defer { try? log.close() }
-        var missing: [Int] = []
-        for i in 0..<200 {
-            let device = Self.device(i)
-            #expect(try mock.curl(path: "/3/device/" + device).status == 200)
-            // One read of what was written since the last answer (the load writes thousands of lines a second);
-            // an `answered` line has the topic right after the device, a `received` line ends there.
-            let written = log.readDataToEndOfFile()
-            if written.range(of: Data(#""device":"\#(device)","topic""#.utf8)) == nil { missing.append(i) }
-        }
-        #expect(missing.isEmpty, "answers whose log line was not yet written: \(missing)")
-        #expect(load.isRunning, "the load ran for the whole test")
     }
 
-    @Test func aPipeReaderFindsTheLineAlreadyInThePipe() throws {
-        var fds: [Int32] = [-1, -1]
-        try #require(pipe(&fds) == 0)
-        defer {
-            close(fds[0])
-            close(fds[1])
-        }
-        // The reader never waits: whatever the mock wrote before answering is already in the pipe.
-        _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
-        let mock = try MockHarness(logDescriptor: fds[1])
-        var received = ""
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        for i in 0..<50 {
-            let device = Self.device(i)
-            #expect(try mock.curl(path: "/3/device/" + device).status == 200)
-            while true {
-                let n = read(fds[0], &buffer, buffer.count)
-                guard n > 0 else { break }
-                received += String(decoding: buffer[0..<n], as: UTF8.self)
+    @Test func aPipeReaderFindsTheLineAlreadyInThePipe() async throws {
+        try await offThePool {
+            var fds: [Int32] = [-1, -1]
+            try #require(pipe(&fds) == 0)
+            defer {
+                close(fds[0])
+                close(fds[1])
             }
-            #expect(Self.hasAnswer(received, for: device), "answer \(i) came before its log line")
+            // The reader never waits: whatever the mock wrote before answering is already in the pipe.
+            _ = fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK)
+            let mock = try MockHarness(logDescriptor: fds[1])
+            var received = ""
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            for i in 0..<50 {
+                let device = Self.device(i)
+                #expect(try mock.curl(path: "/3/device/" + device).status == 200)
+                while true {
+                    let n = read(fds[0], &buffer, buffer.count)
+                    guard n > 0 else { break }
+                    received += String(decoding: buffer[0..<n], as: UTF8.self)
+                }
+                #expect(Self.hasAnswer(received, for: device), "answer \(i) came before its log line")
+            }
         }
     }
 }

@@ -37,12 +37,14 @@ public enum BinaryStarts {
         handle.closeFile()
     }
 
-    /// Whether running `executable` with `arguments` and `environment` starts the binary: it is the binary, or
-    /// a shell or another program is handed its path or a PATH holding its directory.
+    /// Whether running `executable` with `arguments` and `environment` starts the binary (the one built next to
+    /// the tests, or the one peak memory is measured on): it is the binary, or a shell or another program is
+    /// handed its path or a PATH holding its directory.
     public static func starts(_ executable: String, _ arguments: [String], environment: [String: String]) -> Bool {
-        let binary = CommandRunner.apnsctlPath
-        let directory = URL(fileURLWithPath: binary).deletingLastPathComponent().path
-        return executable == binary || arguments.contains { $0.contains(binary) }
-            || (environment["PATH"]?.split(separator: ":").contains { String($0) == directory } ?? false)
+        let binaries = Set([CommandRunner.apnsctlPath, CommandRunner.measuredPath])
+        let directories = Set(binaries.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        return binaries.contains(executable)
+            || arguments.contains { argument in binaries.contains { argument.contains($0) } }
+            || (environment["PATH"]?.split(separator: ":").contains { directories.contains(String($0)) } ?? false)
     }
 }

@@ -128,6 +128,8 @@ public enum DocExampleRunner {
         let command = String(text.trimmingCharacters(in: .whitespaces).dropLast())
         let stateDir =
             Self.word(after: "--state-dir", in: command) ?? "\"${XDG_STATE_HOME:-$HOME/.local/state}/apnsctl/mock\""
+        // The mock writes mock.json, then its ready lines in one write: once the page's count of lines is there,
+        // so is all the mock says at start (one more line would be in the same write), and nothing waits longer.
         // A command that redirects the mock's log (stdout) or its stderr itself keeps that redirection; what it
         // leaves to the terminal goes to `files`, and its stderr is shown under the command unless redirected.
         let ownsOutput = command.contains("2>")
@@ -144,8 +146,8 @@ public enum DocExampleRunner {
             while [ ! -s \(stateDir)/mock.json ] && [ $__apnsctl_doc_n -lt 400 ] && kill -0 $__apnsctl_doc_mock 2>/dev/null; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
             if [ -s \(stateDir)/mock.json ]; then
               __apnsctl_doc_n=0
-              while [ "$(wc -l < '\(files)/mock.err')" -lt \(expectedLines) ] && [ $__apnsctl_doc_n -lt 40 ]; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
-              sleep 0.1; cat '\(files)/mock.err'; __apnsctl_doc_s=0
+              while [ "$(wc -l < '\(files)/mock.err')" -lt \(expectedLines) ] && [ $__apnsctl_doc_n -lt 200 ]; do sleep 0.05; __apnsctl_doc_n=$((__apnsctl_doc_n + 1)); done
+              cat '\(files)/mock.err'; __apnsctl_doc_s=0
             else
               cat '\(files)/mock.err'; printf '\(mockNotReady)\\n'; __apnsctl_doc_s=1
             fi

@@ -260,17 +260,14 @@ import Testing
         #expect(try PythonTOML.accepts(Self.example))
     }
 
-    /// A full disk, as a device node made in the test's own directory (char 1,7 is the kernel's "full"
-    /// device), never the system's /dev entry.
+    /// A full disk: the world's standard output fails as /dev/full does (ENOSPC). The process's own write to a
+    /// full device is OutputFailureTests'.
     @Test func aFullDiskIsExit74() throws {
         let home = try Home()
         try home.write(Self.example)
-        let full = home.root.path + "/full"
-        guard (try? CommandRunner.run("/bin/sh", ["-c", "mknod \"$0\" c 1 7", full]))?.status == 0 else { return }
-        let r = try CommandRunner.run(
-            "/bin/sh", ["-c", "\"$0\" config list > \"$1\"", CommandRunner.apnsctlPath, full],
-            environment: home.environment)
-        #expect(r.status == 74, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("error: writing standard output: No space left on device"))
+        let world = TestWorld(
+            variables: home.environment, home: home.root.path + "/home", output: MemoryOutput(failingAfter: 0))
+        #expect(world.run(["config", "list"]) == 74, "\(world.stderr.text)")
+        #expect(world.stderr.text.hasPrefix("error: writing standard output: No space left on device"))
     }
 }

@@ -46,37 +46,47 @@ import Testing
             ] + steps + [.send("exit\n")])
     }
 
-    @Test func ctrlCUnderPlainShRestoresEcho() throws {
-        let r = try underShell([
-            .send("\u{03}"), .expect("$ "), .send("echo status=$?\n"), .expect("status=130"),
-            .send("true typed-XYZZY\n"), .expect("typed-XYZZY", timeout: 5),
-        ])
-        #expect(r.failedStep == nil, "echo is off after Ctrl-C: \(r.transcript)")
+    @Test func ctrlCUnderPlainShRestoresEcho() async throws {
+        try await offThePool {
+            let r = try underShell([
+                .send("\u{03}"), .expect("$ "), .send("echo status=$?\n"), .expect("status=130"),
+                .send("true typed-XYZZY\n"), .expect("typed-XYZZY", timeout: 5),
+            ])
+            #expect(r.failedStep == nil, "echo is off after Ctrl-C: \(r.transcript)")
+        }
     }
 
-    @Test func ctrlZThenFgKeepsThePassphraseHidden() throws {
-        let r = try underShell([
-            .send("\u{1A}"), .expect("$ "),
-            .send("true while-stopped\n"), .expect("while-stopped", timeout: 5),
-            .send("fg\n"), .expect("Passphrase for \(encrypted): "),
-            .send(Self.passphrase + "\n"), .expect("subject:"), .expect("$ "),
-        ])
-        #expect(r.failedStep == nil, "\(r.transcript)")
-        #expect(!r.transcript.contains(Self.passphrase), "the passphrase was echoed: \(r.transcript)")
+    @Test func ctrlZThenFgKeepsThePassphraseHidden() async throws {
+        try await offThePool {
+            let r = try underShell([
+                .send("\u{1A}"), .expect("$ "),
+                .send("true while-stopped\n"), .expect("while-stopped", timeout: 5),
+                .send("fg\n"), .expect("Passphrase for \(encrypted): "),
+                .send(Self.passphrase + "\n"), .expect("subject:"), .expect("$ "),
+            ])
+            #expect(r.failedStep == nil, "\(r.transcript)")
+            #expect(!r.transcript.contains(Self.passphrase), "the passphrase was echoed: \(r.transcript)")
+        }
     }
 
     @Test(arguments: [("TERM", 143), ("HUP", 129)])
-    func killedAtThePromptRestoresEcho(signal: String, status: Int) throws {
-        // A non-interactive sh runs apnsctl in the background (same process group, so it may read the
-        // terminal) and signals it; after that the terminal must echo again.
-        let script = "\"$0\" inspect \"$1\" & pid=$!; sleep 2; kill -\(signal) $pid; wait $pid; echo status=$?; sleep 5"
-        let r = try PseudoTerminal.run(
-            ["/bin/sh", "-c", script, CommandRunner.apnsctlPath, encrypted],
-            steps: [
-                .expect("Passphrase for"), .expect("status=\(status)"),
-                .send("typed-XYZZY"), .expect("typed-XYZZY", timeout: 4),
-            ], timeout: 30)
-        #expect(r.failedStep == nil, "\(signal): \(r.transcript)")
+    func killedAtThePromptRestoresEcho(signal: String, status: Int) async throws {
+        try await offThePool {
+            // A non-interactive sh runs apnsctl in the background (same process group, so it may read the
+            // terminal) and signals it once the prompt has turned echo off; after that the terminal must echo
+            // again. The shell then keeps the terminal open, reading, until the test has typed and seen the echo.
+            let echoOff = "stty -a | grep -Eq '(^| )-echo( |$)'"
+            let script =
+                "\"$0\" inspect \"$1\" & pid=$!; n=0; until \(echoOff) || [ $n -ge 400 ]; do sleep 0.05; n=$((n + 1)); done; "
+                + "kill -\(signal) $pid; wait $pid; echo status=$?; read -r _"
+            let r = try PseudoTerminal.run(
+                ["/bin/sh", "-c", script, CommandRunner.apnsctlPath, encrypted],
+                steps: [
+                    .expect("Passphrase for"), .expect("status=\(status)"),
+                    .send("typed-XYZZY"), .expect("typed-XYZZY", timeout: 4), .send("\n"),
+                ], timeout: 30)
+            #expect(r.failedStep == nil, "\(signal): \(r.transcript)")
+        }
     }
 
     private func direct(_ arguments: [String], _ steps: [PseudoTerminal.Step]) throws -> PseudoTerminal.Result {
@@ -85,58 +95,66 @@ import Testing
 
     /// An encrypted PEM key and a PKCS#12 file (checked by its MAC) alike.
     @Test(arguments: [false, true])
-    func aWrongPassphraseGetsThreeTries(usePKCS12: Bool) throws {
-        let file = usePKCS12 ? pkcs12 : encrypted
-        let prompt = "Passphrase for \(file): "
-        let failed = try direct(
-            ["inspect", file],
-            [
-                .expect(prompt), .send("wrong-1\n"), .expect("try again"),
-                .expect(prompt), .send("wrong-2\n"), .expect("try again"),
-                .expect(prompt), .send("wrong-3\n"), .expect("error: \(file): wrong passphrase"),
-            ])
-        #expect(failed.failedStep == nil, "\(failed.transcript)")
-        #expect(failed.status == 77)
-        #expect(failed.transcript.components(separatedBy: prompt).count - 1 == 3)
+    func aWrongPassphraseGetsThreeTries(usePKCS12: Bool) async throws {
+        try await offThePool {
+            let file = usePKCS12 ? pkcs12 : encrypted
+            let prompt = "Passphrase for \(file): "
+            let failed = try direct(
+                ["inspect", file],
+                [
+                    .expect(prompt), .send("wrong-1\n"), .expect("try again"),
+                    .expect(prompt), .send("wrong-2\n"), .expect("try again"),
+                    .expect(prompt), .send("wrong-3\n"), .expect("error: \(file): wrong passphrase"),
+                ])
+            #expect(failed.failedStep == nil, "\(failed.transcript)")
+            #expect(failed.status == 77)
+            #expect(failed.transcript.components(separatedBy: prompt).count - 1 == 3)
 
-        let second = try direct(
-            ["inspect", file],
-            [
-                .expect(prompt), .send("wrong-1\n"), .expect(prompt), .send(Self.passphrase + "\n"),
-                .expect("subject:"),
-            ])
-        #expect(second.status == 0, "\(second.transcript)")
-        #expect(!second.transcript.contains(Self.passphrase) && !second.transcript.contains("wrong-1"))
+            let second = try direct(
+                ["inspect", file],
+                [
+                    .expect(prompt), .send("wrong-1\n"), .expect(prompt), .send(Self.passphrase + "\n"),
+                    .expect("subject:"),
+                ])
+            #expect(second.status == 0, "\(second.transcript)")
+            #expect(!second.transcript.contains(Self.passphrase) && !second.transcript.contains("wrong-1"))
+        }
     }
 
-    @Test func ctrlDEndsThePromptOnANewLine() throws {
-        let r = try direct(["inspect", encrypted], [.expect("Passphrase for"), .send("\u{04}")])
-        #expect(r.status == 77)
-        #expect(
-            r.transcript.contains(
-                "Passphrase for \(encrypted): \r\nerror: \(encrypted): the passphrase input ended (Ctrl-D)"),
-            "\(r.transcript)")
+    @Test func ctrlDEndsThePromptOnANewLine() async throws {
+        try await offThePool {
+            let r = try direct(["inspect", encrypted], [.expect("Passphrase for"), .send("\u{04}")])
+            #expect(r.status == 77)
+            #expect(
+                r.transcript.contains(
+                    "Passphrase for \(encrypted): \r\nerror: \(encrypted): the passphrase input ended (Ctrl-D)"),
+                "\(r.transcript)")
+        }
     }
 
-    @Test func anEmptyPasswordForANewP12MustBeConfirmed() throws {
-        let declined = scratch.file("declined.p12")
-        let accepted = scratch.file("accepted.p12")
-        let no = try direct(
-            ["convert", plain, "-o", declined],
-            [
-                .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "), .send("n\n"),
-            ])
-        #expect(no.status == 64, "\(no.transcript)")
-        #expect(no.transcript.contains("error: \(declined): empty password not confirmed"))
-        #expect(!FileManager.default.fileExists(atPath: declined))
+    @Test func anEmptyPasswordForANewP12MustBeConfirmed() async throws {
+        try await offThePool {
+            let declined = scratch.file("declined.p12")
+            let accepted = scratch.file("accepted.p12")
+            let no = try direct(
+                ["convert", plain, "-o", declined],
+                [
+                    .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "),
+                    .send("n\n"),
+                ])
+            #expect(no.status == 64, "\(no.transcript)")
+            #expect(no.transcript.contains("error: \(declined): empty password not confirmed"))
+            #expect(!FileManager.default.fileExists(atPath: declined))
 
-        let yes = try direct(
-            ["convert", plain, "-o", accepted],
-            [
-                .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "), .send("y\n"),
-            ])
-        #expect(yes.status == 0, "\(yes.transcript)")
-        let check = try CommandRunner.run("openssl", ["pkcs12", "-in", accepted, "-noout", "-passin", "pass:"])
-        #expect(check.status == 0, "\(check.stderr)")
+            let yes = try direct(
+                ["convert", plain, "-o", accepted],
+                [
+                    .expect("Password for"), .send("\n"), .expect("Repeat"), .send("\n"), .expect("[y/N] "),
+                    .send("y\n"),
+                ])
+            #expect(yes.status == 0, "\(yes.transcript)")
+            let check = try CommandRunner.run("openssl", ["pkcs12", "-in", accepted, "-noout", "-passin", "pass:"])
+            #expect(check.status == 0, "\(check.stderr)")
+        }
     }
 }

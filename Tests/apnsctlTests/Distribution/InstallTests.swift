@@ -34,56 +34,58 @@ import Testing
         return scratch + "/debug/generate-manual"
     }
 
-    @Test func installsEverythingAndUninstallRemovesIt() throws {
-        let prefix = try TemporaryDirectory(prefix: "prefix")
-        let make = try CommandRunner.which("make")
-        let install = try CommandRunner.run(
-            make, ["-s", "install", "PREFIX=\(prefix.path)", "BIN=\(CommandRunner.apnsctlPath)"],
-            environment: ["GENERATE_MANUAL": try Self.generateManual()],
-            directory: Repository.root, timeout: 300)
-        #expect(install.status == 0, "\(install.stderr)")
-        let fm = FileManager.default
-        let version = try CommandRunner.run(prefix.file("bin/apnsctl"), ["--version"])
-        #expect(version.status == 0 && version.stdout.hasPrefix("apnsctl "))
-        for (file, shell) in zip(Self.completions, ["bash", "zsh", "fish"]) {
-            let expected = try CommandRunner.apnsctl(["--generate-completion-script", shell]).stdout
-            #expect(fm.contents(atPath: prefix.file(file)) == Data(expected.utf8), "\(file)")
-        }
-        for page in Self.pages {
-            let text = (try? String(contentsOfFile: prefix.file(page), encoding: .utf8)) ?? ""
-            let name = URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
-            #expect(text.contains(".Dt \(name.uppercased()) 1") && text.contains(".Sh DESCRIPTION"), "\(page)")
-            #expect(!text.contains("\n\n"), "\(page): empty lines left in mdoc")
-            // whatis (man -k, lintian's bad-whatis-entry) needs a name without spaces; the synopsis shows the command.
-            #expect(text.contains(".Sh NAME\n.Nm \(name)\n"), "\(page): NAME is not \(name)")
-            if name.contains(".") {
-                #expect(
-                    text.contains("\n.Nm \(name.replacingOccurrences(of: ".", with: "\\ "))\n"),
-                    "\(page): synopsis lacks the command")
+    @Test func installsEverythingAndUninstallRemovesIt() async throws {
+        try await offThePool {
+            let prefix = try TemporaryDirectory(prefix: "prefix")
+            let make = try CommandRunner.which("make")
+            let install = try CommandRunner.run(
+                make, ["-s", "install", "PREFIX=\(prefix.path)", "BIN=\(CommandRunner.apnsctlPath)"],
+                environment: ["GENERATE_MANUAL": try Self.generateManual()],
+                directory: Repository.root, timeout: 300)
+            #expect(install.status == 0, "\(install.stderr)")
+            let fm = FileManager.default
+            let version = try CommandRunner.run(prefix.file("bin/apnsctl"), ["--version"])
+            #expect(version.status == 0 && version.stdout.hasPrefix("apnsctl "))
+            for (file, shell) in zip(Self.completions, ["bash", "zsh", "fish"]) {
+                let expected = try CommandRunner.apnsctl(["--generate-completion-script", shell]).stdout
+                #expect(fm.contents(atPath: prefix.file(file)) == Data(expected.utf8), "\(file)")
             }
-            if let lexgrog = try? CommandRunner.which("lexgrog") {
-                let whatis = try CommandRunner.run(lexgrog, [prefix.file(page)])
-                #expect(whatis.status == 0 && whatis.stdout.contains(": \"\(name) - "), "\(page): \(whatis.stdout)")
+            for page in Self.pages {
+                let text = (try? String(contentsOfFile: prefix.file(page), encoding: .utf8)) ?? ""
+                let name = URL(fileURLWithPath: page).deletingPathExtension().lastPathComponent
+                #expect(text.contains(".Dt \(name.uppercased()) 1") && text.contains(".Sh DESCRIPTION"), "\(page)")
+                #expect(!text.contains("\n\n"), "\(page): empty lines left in mdoc")
+                // whatis (man -k, lintian's bad-whatis-entry) needs a name without spaces; the synopsis shows the command.
+                #expect(text.contains(".Sh NAME\n.Nm \(name)\n"), "\(page): NAME is not \(name)")
+                if name.contains(".") {
+                    #expect(
+                        text.contains("\n.Nm \(name.replacingOccurrences(of: ".", with: "\\ "))\n"),
+                        "\(page): synopsis lacks the command")
+                }
+                if let lexgrog = try? CommandRunner.which("lexgrog") {
+                    let whatis = try CommandRunner.run(lexgrog, [prefix.file(page)])
+                    #expect(whatis.status == 0 && whatis.stdout.contains(": \"\(name) - "), "\(page): \(whatis.stdout)")
+                }
             }
-        }
-        if let man = try? CommandRunner.which("man") {
-            let shown = try CommandRunner.run(
-                man, ["-P", "cat", "apnsctl.send"],
-                environment: ["MANPATH": prefix.file("share/man"), "MANWIDTH": "80"])
-            #expect(shown.status == 0 && shown.stdout.contains("apnsctl send"), "\(shown.stderr)")
-        }
+            if let man = try? CommandRunner.which("man") {
+                let shown = try CommandRunner.run(
+                    man, ["-P", "cat", "apnsctl.send"],
+                    environment: ["MANPATH": prefix.file("share/man"), "MANWIDTH": "80"])
+                #expect(shown.status == 0 && shown.stdout.contains("apnsctl send"), "\(shown.stderr)")
+            }
 
-        let uninstall = try CommandRunner.run(
-            make, ["-s", "uninstall", "PREFIX=\(prefix.path)"], directory: Repository.root)
-        #expect(uninstall.status == 0, "\(uninstall.stderr)")
-        for file in ["bin/apnsctl"] + Self.completions + Self.pages {
-            #expect(!fm.fileExists(atPath: prefix.file(file)), "\(file) left behind")
+            let uninstall = try CommandRunner.run(
+                make, ["-s", "uninstall", "PREFIX=\(prefix.path)"], directory: Repository.root)
+            #expect(uninstall.status == 0, "\(uninstall.stderr)")
+            for file in ["bin/apnsctl"] + Self.completions + Self.pages {
+                #expect(!fm.fileExists(atPath: prefix.file(file)), "\(file) left behind")
+            }
+            let left =
+                fm.enumerator(atPath: prefix.path)?.compactMap { $0 as? String }
+                .filter {
+                    !(try! fm.attributesOfItem(atPath: prefix.file($0))[.type] as? FileAttributeType == .typeDirectory)
+                } ?? []
+            #expect(left.isEmpty, "files left: \(left)")
         }
-        let left =
-            fm.enumerator(atPath: prefix.path)?.compactMap { $0 as? String }
-            .filter {
-                !(try! fm.attributesOfItem(atPath: prefix.file($0))[.type] as? FileAttributeType == .typeDirectory)
-            } ?? []
-        #expect(left.isEmpty, "files left: \(left)")
     }
 }

@@ -13,17 +13,19 @@ import Testing
         return ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
     }
 
-    @Test(arguments: pages) func theRunnableBlocksMatchTheBinary(page: String) throws {
-        let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
-        let parsed = try DocExamplePage(name: page, text: text)
-        let report = try DocExampleRunner.run(parsed)
-        // DOCS_TRANSCRIPT_DIR=DIR writes what every command printed to DIR/PAGE.txt, for updating a page by hand.
-        if let dir = ProcessInfo.processInfo.environment["DOCS_TRANSCRIPT_DIR"], !dir.isEmpty {
-            let file = dir + "/" + page.replacingOccurrences(of: "/", with: "_") + ".txt"
-            try (report.transcriptText + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+    @Test(arguments: pages) func theRunnableBlocksMatchTheBinary(page: String) async throws {
+        try await offThePool {
+            let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
+            let parsed = try DocExamplePage(name: page, text: text)
+            let report = try DocExampleRunner.run(parsed)
+            // DOCS_TRANSCRIPT_DIR=DIR writes what every command printed to DIR/PAGE.txt, for updating a page by hand.
+            if let dir = ProcessInfo.processInfo.environment["DOCS_TRANSCRIPT_DIR"], !dir.isEmpty {
+                let file = dir + "/" + page.replacingOccurrences(of: "/", with: "_") + ".txt"
+                try (report.transcriptText + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            }
+            print("\(page): ran \(report.blocks) runnable blocks (\(report.commands) commands)")
+            #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
         }
-        print("\(page): ran \(report.blocks) runnable blocks (\(report.commands) commands)")
-        #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
     }
 }
 
@@ -53,36 +55,44 @@ import Testing
         return try DocExampleRunner.run(DocExamplePage(name: "t.md", text: text), timeout: 60).failures
     }
 
-    @Test func aPageThatMatchesPasses() throws {
-        let failures = try Self.run(
-            [Self.mock] + Self.mockLines + [
-                Self.send, Self.rejected, "(exit 1)",
-                Self.json, Self.jsonLine, "$ echo $?", "0", "$ ID=$(echo x) && echo \"id $ID\" | tr x y", "id y",
-            ])
-        #expect(failures.isEmpty, "\(failures)")
-    }
-
-    @Test func aShortenedTokenFailsNamingFileAndLine() throws {
-        let short = Self.rejected.replacingOccurrences(of: Self.token, with: "aaaa…0000")
-        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, short, "(exit 1)"])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:10: `apnsctl send"), "\(failures)")
-        #expect(failures.first?.contains("expected: rejected  410  Unregistered  aaaa…0000") == true, "\(failures)")
-        #expect(failures.first?.contains("actual:   rejected  410  Unregistered  \(Self.token)") == true, "\(failures)")
-    }
-
-    @Test func jsonFieldsInAnotherOrderFail() throws {
-        let swapped = Self.jsonLine.replacingOccurrences(
-            of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
-        #expect(swapped != Self.jsonLine)
-        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, swapped])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:10: "), "\(failures)")
+    /// One page, one mock: what matches passes, and each drift (a shortened token, JSON fields in another
+    /// order, an exit status not shown, a placeholder of another kind) is one failure naming its line.
+    @Test func eachDriftFailsNamingFileAndLineAndTheRestPasses() async throws {
+        try await offThePool {
+            let short = Self.rejected.replacingOccurrences(of: Self.token, with: "aaaa…0000")
+            let swapped = Self.jsonLine.replacingOccurrences(
+                of: #""status":200,"apns_id":"{{uuid}}","#, with: #""apns_id":"{{uuid}}","status":200,"#)
+            #expect(swapped != Self.jsonLine)
+            let wrongKind = Self.jsonLine.replacingOccurrences(
+                of: #""apns_id":"{{uuid}}""#, with: #""apns_id":"{{time}}""#)
+            let failures = try Self.run(
+                [Self.mock] + Self.mockLines + [
+                    // Lines 9 to 17: all match.
+                    Self.send, Self.rejected, "(exit 1)",
+                    Self.json, Self.jsonLine, "$ echo $?", "0", "$ ID=$(echo x) && echo \"id $ID\" | tr x y", "id y",
+                    // Line 19: a shortened token.
+                    Self.send, short, "(exit 1)",
+                    // Line 22: JSON fields in another order.
+                    Self.json, swapped,
+                    // Line 23: exit 1 where the page shows none (exit 0).
+                    Self.send, Self.rejected,
+                    // Line 26: a placeholder of another kind.
+                    Self.json, wrongKind,
+                ])
+            #expect(failures.count == 4, "\(failures)")
+            let at = { (line: Int) in failures.first { $0.hasPrefix("t.md:\(line): ") } }
+            let shortened = try #require(at(19), "\(failures)")
+            #expect(shortened.hasPrefix("t.md:19: `apnsctl send"), "\(shortened)")
+            #expect(shortened.contains("expected: rejected  410  Unregistered  aaaa…0000"), "\(shortened)")
+            #expect(shortened.contains("actual:   rejected  410  Unregistered  \(Self.token)"), "\(shortened)")
+            #expect(at(22) != nil, "\(failures)")
+            let exit = try #require(at(23), "\(failures)")
+            #expect(exit.contains("expected: exit 0") && exit.contains("actual:   exit 1"), "\(exit)")
+            #expect(at(26) != nil, "\(failures)")
+        }
     }
 
     @Test func aWrongExitStatusFails() throws {
-        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.send, Self.rejected])
-        #expect(
-            failures.count == 1 && failures[0].hasPrefix("t.md:9: ") && failures[0].contains("expected: exit 0")
-                && failures[0].contains("actual:   exit 1"), "\(failures)")
         let shownWrong = try Self.run(["$ false", "(exit 2)"])
         #expect(shownWrong.count == 1 && shownWrong[0].hasPrefix("t.md:4: `false`"), "\(shownWrong)")
     }
@@ -96,9 +106,6 @@ import Testing
     }
 
     @Test func aPlaceholderOfAnotherKindFails() throws {
-        let wrongKind = Self.jsonLine.replacingOccurrences(of: #""apns_id":"{{uuid}}""#, with: #""apns_id":"{{time}}""#)
-        let failures = try Self.run([Self.mock] + Self.mockLines + [Self.json, wrongKind])
-        #expect(failures.count == 1 && failures[0].hasPrefix("t.md:10: "), "\(failures)")
         #expect(!(try DocPlaceholder.matches("took {{duration}}", "took 8443")))
         #expect(!(try DocPlaceholder.matches("id {{uuid}}", "id 2026-11-26T02:45:46Z")))
         #expect(try DocPlaceholder.matches("took {{duration}} at {{time}}", "took 1.5 ms at 2026-11-26T02:45:46Z"))
@@ -116,13 +123,15 @@ import Testing
         #expect(throws: (any Error).self) { try Self.run(["$ cat <<'EOF'", "never ended"]) }
     }
 
-    @Test func aMockThatNeverStartsIsAFailureNotASkip() throws {
-        let failures = try Self.run([
-            "$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected,
-        ])
-        #expect(
-            failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") },
-            "\(failures)")
+    @Test func aMockThatNeverStartsIsAFailureNotASkip() async throws {
+        try await offThePool {
+            let failures = try Self.run([
+                "$ apnsctl mock --port 8443 --state-dir mock --no-such-flag &", "$ echo next", Self.rejected,
+            ])
+            #expect(
+                failures.contains { $0.hasPrefix("t.md:4: ") && $0.contains("did not write mock.json within 20 s") },
+                "\(failures)")
+        }
     }
 }
 

@@ -17,90 +17,104 @@ import Testing
         return try InProcess.apnsctl(["doctor"] + arguments, environment: env, timeout: timeout)
     }
 
-    @Test func aClosedPortFailsConnect() throws {
-        let mock = try InProcessMock()
-        let port = try ProxyProcess.freePort()
-        let r = try doctor([
-            "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
-            "--endpoint", "https://127.0.0.1:\(port)",
-        ])
-        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
-        let firstFail = r.lines.first { $0.hasPrefix("fail") } ?? ""
-        #expect(firstFail.hasPrefix("fail  connect"), "\(r.stdout)")
-        #expect(firstFail.contains("Connection refused"), "\(firstFail)")
-        #expect(
-            r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: connect sandbox failed"), "\(r.stderr)"
-        )
-        #expect(!r.stdout.contains("auth"))
-    }
-
-    @Test func anotherCANamesThePresentedIssuer() throws {
-        let mock = try InProcessMock()
-        let other = try TestCredentials()
-        let r = try doctor([
-            "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint,
-        ])
-        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
-        let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
-        #expect(
-            tls.contains("verification failed") && tls.contains("issued by apnsctl mock CA")
-                && tls.contains("--ca-file"), "\(r.stdout)")
-        let json = try doctor([
-            "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint", mock.endpoint,
-            "-o", "json",
-        ])
-        #expect(json.status == 69)
-        #expect(
-            json.lines.last?.contains(#""check":"tls","environment":"production","status":"fail""#) == true,
-            "\(json.stdout)")
-    }
-
-    @Test func aSilentServerFailsNamingTheTimeout() throws {
-        let mock = try InProcessMock()
-        let silent = try Socket.listen(host: "127.0.0.1", port: 0)
-        let r = try doctor(
-            [
-                "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--timeout", "1",
-                "--endpoint", "https://127.0.0.1:\(silent.localPort)",
-            ], timeout: 30)
-        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
-        #expect(r.seconds < 15)
-        let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
-        #expect(tls.contains("within 1 s") && tls.contains("--timeout"), "\(r.stdout)")
-    }
-
-    @Test func throughTinyproxyTheProbeArrives() throws {
-        let mock = try InProcessMock(keepingLog: true)
-        let proxy = try ProxyProcess(
-            .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: nil))
-        let r = try doctor(
-            [
+    @Test func aClosedPortFailsConnect() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let port = try ProxyProcess.freePort()
+            let r = try doctor([
                 "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
-                "--endpoint", mock.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
-            ],
-            environment: ["https_proxy": proxy.url(scheme: "http")])
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        let line = r.lines.first { $0.hasPrefix("ok    proxy") } ?? ""
-        #expect(line.contains("from https_proxy") && line.contains("200"), "\(r.stdout)")
-        #expect(r.lines.contains { $0.hasPrefix("ok    dns") && $0.contains("proxy") }, "\(r.stdout)")
-        #expect(mock.answersPerDevice(expectingAtLeast: 1)[String(repeating: "0", count: 64)] == 1)
-        #expect(proxy.connectRequests == 1)
+                "--endpoint", "https://127.0.0.1:\(port)",
+            ])
+            #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+            let firstFail = r.lines.first { $0.hasPrefix("fail") } ?? ""
+            #expect(firstFail.hasPrefix("fail  connect"), "\(r.stdout)")
+            #expect(firstFail.contains("Connection refused"), "\(firstFail)")
+            #expect(
+                r.errorLines.count == 1 && r.errorLines[0].hasPrefix("error: doctor: connect sandbox failed"),
+                "\(r.stderr)"
+            )
+            #expect(!r.stdout.contains("auth"))
+        }
     }
 
-    @Test func aWrongProxyPasswordFailsProxyWithoutPrintingIt() throws {
-        let mock = try InProcessMock()
-        let secret = "s3cret-pw"
-        let proxy = try ProxyProcess(
-            .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: ("alice", secret)))
-        let wrong = "wr0ng-pw"
-        let r = try doctor([
-            "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--endpoint", mock.endpoint,
-            "--proxy", proxy.url(scheme: "http", user: "alice", password: wrong),
-        ])
-        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
-        let line = r.lines.first { $0.hasPrefix("fail  proxy") } ?? ""
-        // RFC 9110 says 407; tinyproxy's BasicAuth answers 401. Either is the proxy refusing the credentials.
-        #expect(line.contains("refused the tunnel") && (line.contains("407") || line.contains("401")), "\(r.stdout)")
-        #expect(!(r.stdout + r.stderr).contains(wrong) && !(r.stdout + r.stderr).contains(secret))
+    @Test func anotherCANamesThePresentedIssuer() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let other = try TestCredentials()
+            let r = try doctor([
+                "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint",
+                mock.endpoint,
+            ])
+            #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+            let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
+            #expect(
+                tls.contains("verification failed") && tls.contains("issued by apnsctl mock CA")
+                    && tls.contains("--ca-file"), "\(r.stdout)")
+            let json = try doctor([
+                "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint",
+                mock.endpoint,
+                "-o", "json",
+            ])
+            #expect(json.status == 69)
+            #expect(
+                json.lines.last?.contains(#""check":"tls","environment":"production","status":"fail""#) == true,
+                "\(json.stdout)")
+        }
+    }
+
+    @Test func aSilentServerFailsNamingTheTimeout() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let silent = try Socket.listen(host: "127.0.0.1", port: 0)
+            let r = try doctor(
+                [
+                    "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--timeout", "1",
+                    "--endpoint", "https://127.0.0.1:\(silent.localPort)",
+                ], timeout: 30)
+            #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+            #expect(r.seconds < 15)
+            let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
+            #expect(tls.contains("within 1 s") && tls.contains("--timeout"), "\(r.stdout)")
+        }
+    }
+
+    @Test func throughTinyproxyTheProbeArrives() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(keepingLog: true)
+            let proxy = try ProxyProcess(
+                .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: nil))
+            let r = try doctor(
+                [
+                    "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
+                    "--endpoint", mock.endpoint.replacingOccurrences(of: "127.0.0.1", with: "localhost"),
+                ],
+                environment: ["https_proxy": proxy.url(scheme: "http")])
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            let line = r.lines.first { $0.hasPrefix("ok    proxy") } ?? ""
+            #expect(line.contains("from https_proxy") && line.contains("200"), "\(r.stdout)")
+            #expect(r.lines.contains { $0.hasPrefix("ok    dns") && $0.contains("proxy") }, "\(r.stdout)")
+            #expect(mock.answersPerDevice(expectingAtLeast: 1)[String(repeating: "0", count: 64)] == 1)
+            #expect(proxy.connectRequests == 1)
+        }
+    }
+
+    @Test func aWrongProxyPasswordFailsProxyWithoutPrintingIt() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let secret = "s3cret-pw"
+            let proxy = try ProxyProcess(
+                .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: ("alice", secret)))
+            let wrong = "wr0ng-pw"
+            let r = try doctor([
+                "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox", "--endpoint", mock.endpoint,
+                "--proxy", proxy.url(scheme: "http", user: "alice", password: wrong),
+            ])
+            #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+            let line = r.lines.first { $0.hasPrefix("fail  proxy") } ?? ""
+            // RFC 9110 says 407; tinyproxy's BasicAuth answers 401. Either is the proxy refusing the credentials.
+            #expect(
+                line.contains("refused the tunnel") && (line.contains("407") || line.contains("401")), "\(r.stdout)")
+            #expect(!(r.stdout + r.stderr).contains(wrong) && !(r.stdout + r.stderr).contains(secret))
+        }
     }
 }

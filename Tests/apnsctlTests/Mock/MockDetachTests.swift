@@ -16,69 +16,75 @@ import Testing
         return state != "Z" && state != "X"
     }
 
-    @Test func aScriptDetachesSendsAndStopsWithNoSleep() throws {
-        let state = try TemporaryDirectory(prefix: "detach")
-        let script = """
-            set -e
-            "$0" mock --detach --port 0 --state-dir "$1" 2> "$1/ready.txt"
-            APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -d \(Self.device)
-            "$0" mock stop --state-dir "$1"
-            """
-        let r = try CommandRunner.run(
-            "/bin/sh", ["-c", script, CommandRunner.apnsctlPath, state.path],
-            environment: ["XDG_CACHE_HOME": state.file("cache"), "XDG_CONFIG_HOME": state.file("config")])
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        #expect(r.stdout.hasPrefix("accepted  200  3f2a…9c1d"), "\(r.stdout)")
-        #expect(r.stderr.hasPrefix("apnsctl mock: stopped the mock of \(state.path) (pid "), "\(r.stderr)")
+    @Test func aScriptDetachesSendsAndStopsWithNoSleep() async throws {
+        try await offThePool {
+            let state = try TemporaryDirectory(prefix: "detach")
+            let script = """
+                set -e
+                "$0" mock --detach --port 0 --state-dir "$1" 2> "$1/ready.txt"
+                APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -d \(Self.device)
+                "$0" mock stop --state-dir "$1"
+                """
+            let r = try CommandRunner.run(
+                "/bin/sh", ["-c", script, CommandRunner.apnsctlPath, state.path],
+                environment: ["XDG_CACHE_HOME": state.file("cache"), "XDG_CONFIG_HOME": state.file("config")])
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.hasPrefix("accepted  200  3f2a…9c1d"), "\(r.stdout)")
+            #expect(r.stderr.hasPrefix("apnsctl mock: stopped the mock of \(state.path) (pid "), "\(r.stderr)")
 
-        let ready = try String(contentsOfFile: state.file("ready.txt"), encoding: .utf8)
-        #expect(ready.hasPrefix("apnsctl mock: ready on https://127.0.0.1:"), "\(ready)")
-        #expect(ready.contains("apnsctl mock: profiles: -p mock (its certificate) or -p mock-token"))
-        let last = try #require(ready.split(separator: "\n").last.map(String.init))
-        #expect(
-            last.hasPrefix("apnsctl mock: running in the background as pid ")
-                && last.hasSuffix(
-                    "logging to \(state.path)/mock.log; stop it with: apnsctl mock stop --state-dir \(state.path)"),
-            "\(last)")
-        let pid = try #require(Int32(last.split(separator: " ")[8].dropLast()), "\(last)")
-        // `mock stop` returned once the mock had exited: no process, no mock.json naming it.
-        #expect(!Self.alive(pid))
-        #expect(!FileManager.default.fileExists(atPath: state.file("mock.json")))
-        let log = try String(contentsOfFile: state.file("mock.log"), encoding: .utf8)
-        #expect(log.contains(#""event":"answered""#) && log.contains(#""auth":"token""#), "\(log)")
+            let ready = try String(contentsOfFile: state.file("ready.txt"), encoding: .utf8)
+            #expect(ready.hasPrefix("apnsctl mock: ready on https://127.0.0.1:"), "\(ready)")
+            #expect(ready.contains("apnsctl mock: profiles: -p mock (its certificate) or -p mock-token"))
+            let last = try #require(ready.split(separator: "\n").last.map(String.init))
+            #expect(
+                last.hasPrefix("apnsctl mock: running in the background as pid ")
+                    && last.hasSuffix(
+                        "logging to \(state.path)/mock.log; stop it with: apnsctl mock stop --state-dir \(state.path)"),
+                "\(last)")
+            let pid = try #require(Int32(last.split(separator: " ")[8].dropLast()), "\(last)")
+            // `mock stop` returned once the mock had exited: no process, no mock.json naming it.
+            #expect(!Self.alive(pid))
+            #expect(!FileManager.default.fileExists(atPath: state.file("mock.json")))
+            let log = try String(contentsOfFile: state.file("mock.log"), encoding: .utf8)
+            #expect(log.contains(#""event":"answered""#) && log.contains(#""auth":"token""#), "\(log)")
+        }
     }
 
-    @Test func aMockThatCannotStartIsItsOwnErrorAndExitCode() throws {
-        let state = try TemporaryDirectory(prefix: "detach-fail")
-        let busy = try TemporaryDirectory(prefix: "detach-busy")
-        let first = try CommandRunner.run(
-            CommandRunner.apnsctlPath, ["mock", "--detach", "--port", "0", "--state-dir", busy.path])
-        #expect(first.status == 0, "\(first.stderr)")
-        defer { _ = try? CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "stop", "--state-dir", busy.path]) }
-        let ready = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: busy.file("mock.json"))))
-        let endpoint = try #require((ready as? [String: Any])?["endpoint"] as? String)
-        let port = try #require(endpoint.split(separator: ":").last.map(String.init))
+    @Test func aMockThatCannotStartIsItsOwnErrorAndExitCode() async throws {
+        try await offThePool {
+            let state = try TemporaryDirectory(prefix: "detach-fail")
+            let busy = try TemporaryDirectory(prefix: "detach-busy")
+            let first = try CommandRunner.run(
+                CommandRunner.apnsctlPath, ["mock", "--detach", "--port", "0", "--state-dir", busy.path])
+            #expect(first.status == 0, "\(first.stderr)")
+            defer { _ = try? CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "stop", "--state-dir", busy.path]) }
+            let ready = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: busy.file("mock.json"))))
+            let endpoint = try #require((ready as? [String: Any])?["endpoint"] as? String)
+            let port = try #require(endpoint.split(separator: ":").last.map(String.init))
 
-        let second = try CommandRunner.run(
-            CommandRunner.apnsctlPath, ["mock", "--detach", "--port", port, "--state-dir", state.path])
-        #expect(second.status == 69, "\(second.stderr)")
-        #expect(second.stderr.hasPrefix("error: "), "\(second.stderr)")
-        #expect(second.stderr.contains(port))
-        // The same state dir twice: the second is refused with the first one's pid, as without --detach.
-        let again = try CommandRunner.run(
-            CommandRunner.apnsctlPath, ["mock", "--detach", "--port", "0", "--state-dir", busy.path])
-        #expect(again.status == 73, "\(again.stderr)")
-        #expect(again.stderr.contains("state dir in use by apnsctl mock (pid"), "\(again.stderr)")
+            let second = try CommandRunner.run(
+                CommandRunner.apnsctlPath, ["mock", "--detach", "--port", port, "--state-dir", state.path])
+            #expect(second.status == 69, "\(second.stderr)")
+            #expect(second.stderr.hasPrefix("error: "), "\(second.stderr)")
+            #expect(second.stderr.contains(port))
+            // The same state dir twice: the second is refused with the first one's pid, as without --detach.
+            let again = try CommandRunner.run(
+                CommandRunner.apnsctlPath, ["mock", "--detach", "--port", "0", "--state-dir", busy.path])
+            #expect(again.status == 73, "\(again.stderr)")
+            #expect(again.stderr.contains("state dir in use by apnsctl mock (pid"), "\(again.stderr)")
+        }
     }
 
-    @Test func stopWithNoMockRunningSaysSoAndExits0() throws {
-        let state = try TemporaryDirectory(prefix: "detach-none")
-        let r = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "stop", "--state-dir", state.path])
-        #expect(r.status == 0)
-        #expect(r.stderr == "apnsctl mock: no mock is running with state dir \(state.path)\n")
-        let log = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "--log", "x.log"])
-        #expect(log.status == 64)
-        #expect(log.stderr.contains("--log is where a detached mock writes its log; add --detach"), "\(log.stderr)")
+    @Test func stopWithNoMockRunningSaysSoAndExits0() async throws {
+        try await offThePool {
+            let state = try TemporaryDirectory(prefix: "detach-none")
+            let r = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "stop", "--state-dir", state.path])
+            #expect(r.status == 0)
+            #expect(r.stderr == "apnsctl mock: no mock is running with state dir \(state.path)\n")
+            let log = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "--log", "x.log"])
+            #expect(log.status == 64)
+            #expect(log.stderr.contains("--log is where a detached mock writes its log; add --detach"), "\(log.stderr)")
+        }
     }
 }

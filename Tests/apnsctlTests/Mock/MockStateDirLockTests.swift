@@ -79,58 +79,62 @@ import Testing
         return r.status == 200
     }
 
-    @Test func aSecondMockOnABusyStateDirExits73AndLeavesTheFirstAlone() throws {
-        let base = try TemporaryDirectory(prefix: "lock-seq")
-        let dir = base.file("state")
-        for round in 0..<20 {
-            let first = try Launch(stateDir: dir)
-            let ready = try #require(
-                Self.readyFile(dir, of: [first.pid], while: { first.process.isRunning }),
-                "round \(round): \(first.stderr)")
-            let second = try Launch(stateDir: dir)
-            #expect(second.exitStatus(within: 10) == 73, "round \(round)")
-            #expect(
-                second.stderr.hasPrefix("error: \(dir): state dir in use by apnsctl mock (pid \(first.pid))"),
-                "\(second.stderr)")
-            #expect(second.stderr.contains(#"--state-dir "$(mktemp -d)""#))
-            // mock.json still describes the live mock, and the dir's files still work against it.
-            let now = try #require(Self.readyFile(dir, of: [first.pid], while: { true }))
-            #expect(now["endpoint"] as? String == ready["endpoint"] as? String)
-            #expect(try Self.sendSucceeds(now, dir: dir, token: round % 2 == 1), "round \(round)")
-            // A graceful stop removes mock.json; a killed mock leaves its lock to the kernel and mock.json to the next.
-            first.kill(round % 3 == 0 ? SIGKILL : SIGTERM)
+    @Test func aSecondMockOnABusyStateDirExits73AndLeavesTheFirstAlone() async throws {
+        try await offThePool {
+            let base = try TemporaryDirectory(prefix: "lock-seq")
+            let dir = base.file("state")
+            for round in 0..<20 {
+                let first = try Launch(stateDir: dir)
+                let ready = try #require(
+                    Self.readyFile(dir, of: [first.pid], while: { first.process.isRunning }),
+                    "round \(round): \(first.stderr)")
+                let second = try Launch(stateDir: dir)
+                #expect(second.exitStatus(within: 10) == 73, "round \(round)")
+                #expect(
+                    second.stderr.hasPrefix("error: \(dir): state dir in use by apnsctl mock (pid \(first.pid))"),
+                    "\(second.stderr)")
+                #expect(second.stderr.contains(#"--state-dir "$(mktemp -d)""#))
+                // mock.json still describes the live mock, and the dir's files still work against it.
+                let now = try #require(Self.readyFile(dir, of: [first.pid], while: { true }))
+                #expect(now["endpoint"] as? String == ready["endpoint"] as? String)
+                #expect(try Self.sendSucceeds(now, dir: dir, token: round % 2 == 1), "round \(round)")
+                // A graceful stop removes mock.json; a killed mock leaves its lock to the kernel and mock.json to the next.
+                first.kill(round % 3 == 0 ? SIGKILL : SIGTERM)
+            }
+            let keys = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("AuthKey_") }
+            #expect(keys.count == 1)
         }
-        let keys = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("AuthKey_") }
-        #expect(keys.count == 1)
     }
 
-    @Test func mocksStartedTogetherOnAnEmptyDirAgreeOnOneSet() throws {
-        let base = try TemporaryDirectory(prefix: "lock-race")
-        for round in 0..<20 {
-            // Missing, existing and empty (what mktemp -d gives), and already populated.
-            let dir = base.file("state\(round / 2)")
-            if round % 4 == 0 {
-                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+    @Test func mocksStartedTogetherOnAnEmptyDirAgreeOnOneSet() async throws {
+        try await offThePool {
+            let base = try TemporaryDirectory(prefix: "lock-race")
+            for round in 0..<20 {
+                // Missing, existing and empty (what mktemp -d gives), and already populated.
+                let dir = base.file("state\(round / 2)")
+                if round % 4 == 0 {
+                    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+                }
+                let pair = [try Launch(stateDir: dir), try Launch(stateDir: dir)]
+                let ready = try #require(
+                    Self.readyFile(dir, of: pair.map(\.pid), while: { pair.contains { $0.process.isRunning } }),
+                    "round \(round): \(pair.map(\.stderr))")
+                let winner = try #require(pair.first { $0.pid == ready["pid"] as? Int })
+                let loser = try #require(pair.first { $0 !== winner })
+                #expect(loser.exitStatus(within: 10) == 73, "round \(round): \(loser.stderr)")
+                #expect(winner.process.isRunning)
+                #expect(loser.stderr.contains("pid \(winner.pid)"), "\(loser.stderr)")
+                let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+                #expect(names.filter { $0.hasPrefix("AuthKey_") }.count == 1, "round \(round): \(names)")
+                #expect(!names.contains { $0.contains(".new-") || $0.contains(".tmp-") }, "\(names)")
+                let siblings = try FileManager.default.contentsOfDirectory(atPath: base.path).filter {
+                    $0.contains(".new-")
+                }
+                #expect(siblings.isEmpty, "left behind: \(siblings)")
+                #expect(try Self.sendSucceeds(ready, dir: dir, token: false), "round \(round)")
+                #expect(try Self.sendSucceeds(ready, dir: dir, token: true), "round \(round)")
+                winner.kill(SIGTERM)
             }
-            let pair = [try Launch(stateDir: dir), try Launch(stateDir: dir)]
-            let ready = try #require(
-                Self.readyFile(dir, of: pair.map(\.pid), while: { pair.contains { $0.process.isRunning } }),
-                "round \(round): \(pair.map(\.stderr))")
-            let winner = try #require(pair.first { $0.pid == ready["pid"] as? Int })
-            let loser = try #require(pair.first { $0 !== winner })
-            #expect(loser.exitStatus(within: 10) == 73, "round \(round): \(loser.stderr)")
-            #expect(winner.process.isRunning)
-            #expect(loser.stderr.contains("pid \(winner.pid)"), "\(loser.stderr)")
-            let names = try FileManager.default.contentsOfDirectory(atPath: dir)
-            #expect(names.filter { $0.hasPrefix("AuthKey_") }.count == 1, "round \(round): \(names)")
-            #expect(!names.contains { $0.contains(".new-") || $0.contains(".tmp-") }, "\(names)")
-            let siblings = try FileManager.default.contentsOfDirectory(atPath: base.path).filter {
-                $0.contains(".new-")
-            }
-            #expect(siblings.isEmpty, "left behind: \(siblings)")
-            #expect(try Self.sendSucceeds(ready, dir: dir, token: false), "round \(round)")
-            #expect(try Self.sendSucceeds(ready, dir: dir, token: true), "round \(round)")
-            winner.kill(SIGTERM)
         }
     }
 }

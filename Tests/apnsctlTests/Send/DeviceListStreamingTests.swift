@@ -23,15 +23,17 @@ import Testing
             shell, ["-c", pipeline, CommandRunner.apnsctlPath] + args, environment: environment, timeout: timeout)
     }
 
-    @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let r = try Self.shell(
-            "yes | \"$0\" \"$@\"", Self.send(mock, ["--devices", "-"]),
-            environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 30)
-        #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("error: --devices -:1: \"y\": "), "\(r.stderr)")
-        #expect(r.seconds < 10)
-        #expect(mock.answersPerDevice().isEmpty)
+    @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let r = try Self.shell(
+                "yes | \"$0\" \"$@\"", Self.send(mock, ["--devices", "-"]),
+                environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 30)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: --devices -:1: \"y\": "), "\(r.stderr)")
+            #expect(r.seconds < 10)
+            #expect(mock.answersPerDevice().isEmpty)
+        }
     }
 
     /// `count` distinct tokens piped into `send --devices - -o json` to `mock`, with no usable TMPDIR, on the binary
@@ -58,67 +60,75 @@ import Testing
     }
 
     /// Hundreds of thousands of tokens from a pipe with no usable TMPDIR: one result each, in bounded memory.
-    @Test func aLongPipeIsStreamedInBoundedMemory() throws {
-        let mock = try InProcessMock()
-        let count = 200_000
-        let (r, rss, devices, accepted) = try Self.pipedSend(mock, count: count)
-        #expect(r.status == 0, "\(r.stderr.suffix(600))")
-        #expect(devices == count && accepted == count, "distinct devices, then accepted")
-        #expect(rss != nil)
-        #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
+    @Test func aLongPipeIsStreamedInBoundedMemory() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let count = 200_000
+            let (r, rss, devices, accepted) = try Self.pipedSend(mock, count: count)
+            #expect(r.status == 0, "\(r.stderr.suffix(600))")
+            #expect(devices == count && accepted == count, "distinct devices, then accepted")
+            #expect(rss != nil)
+            #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
+        }
     }
 
-    @Test func aBadLineInAPipeStopsTheRunThereAfterTheResultsBeforeIt() throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let list = (1...3).map { Self.token($0) } + ["not a token", Self.token(4)]
-        let r = try InProcess.apnsctl(
-            Self.send(mock, ["--devices", "-"]), stdin: Array(list.joined(separator: "\n").utf8))
-        #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.lines.filter { $0.hasPrefix("accepted") }.count == 3, "\(r.stdout)")
-        #expect(r.stderr.contains("error: --devices -:4: \"not a to…\": "), "\(r.stderr)")
-        #expect(mock.answersPerDevice().count == 3)
+    @Test func aBadLineInAPipeStopsTheRunThereAfterTheResultsBeforeIt() async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let list = (1...3).map { Self.token($0) } + ["not a token", Self.token(4)]
+            let r = try InProcess.apnsctl(
+                Self.send(mock, ["--devices", "-"]), stdin: Array(list.joined(separator: "\n").utf8))
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.lines.filter { $0.hasPrefix("accepted") }.count == 3, "\(r.stdout)")
+            #expect(r.stderr.contains("error: --devices -:4: \"not a to…\": "), "\(r.stderr)")
+            #expect(mock.answersPerDevice().count == 3)
+        }
     }
 
-    @Test func aFIFOAndProcessSubstitutionAreReadOnce() throws {
-        let mock = try InProcessMock()
-        let scratch = try TemporaryDirectory(prefix: "fifo")
-        let fifo = scratch.file("devices")
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let tokens = (1...50).map { Self.token($0) }.joined(separator: "\\n")
-        let viaFIFO = try Self.shell(
-            "printf '\(tokens)\\n' > '\(fifo)' & exec \"$0\" \"$@\"", Self.send(mock, ["--devices", fifo]))
-        #expect(viaFIFO.status == 0, "\(viaFIFO.stderr)")
-        #expect(viaFIFO.lines.last == "sent 50: 50 accepted")
-        let substituted = try Self.shell(
-            "exec \"$0\" \"$@\" --devices <(printf '\(tokens)\\n')", Self.send(mock, []), shell: "/bin/bash")
-        #expect(substituted.status == 0, "\(substituted.stderr)")
-        #expect(substituted.lines.last == "sent 50: 50 accepted")
+    @Test func aFIFOAndProcessSubstitutionAreReadOnce() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let scratch = try TemporaryDirectory(prefix: "fifo")
+            let fifo = scratch.file("devices")
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let tokens = (1...50).map { Self.token($0) }.joined(separator: "\\n")
+            let viaFIFO = try Self.shell(
+                "printf '\(tokens)\\n' > '\(fifo)' & exec \"$0\" \"$@\"", Self.send(mock, ["--devices", fifo]))
+            #expect(viaFIFO.status == 0, "\(viaFIFO.stderr)")
+            #expect(viaFIFO.lines.last == "sent 50: 50 accepted")
+            let substituted = try Self.shell(
+                "exec \"$0\" \"$@\" --devices <(printf '\(tokens)\\n')", Self.send(mock, []), shell: "/bin/bash")
+            #expect(substituted.status == 0, "\(substituted.stderr)")
+            #expect(substituted.lines.last == "sent 50: 50 accepted")
+        }
     }
 
-    @Test func aFileIsCheckedWholeAndEveryBadLineReported() throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "bad-lines")
-        var few = ["\u{FEFF}" + Self.token(1), "xyz", Self.token(2), "12 34"]
-        few.append(String(repeating: "ab", count: 120))
-        let fewFile = try scratch.write("few.txt", few.joined(separator: "\n"))
-        let r = try InProcess.apnsctl(Self.send(mock, ["--devices", fewFile]))
-        #expect(r.status == 64, "\(r.stderr)")
-        #expect(r.errorLines.count == 3, "\(r.stderr)")
-        #expect(
-            r.errorLines.first == "error: --devices \(fewFile):2: \"xyz\": the device token must be hex, found 'x'",
-            "\(r.stderr)")
-        #expect(
-            r.errorLines.last?.hasPrefix("error: --devices \(fewFile):5: \"abababab…\": 240 characters") == true,
-            "\(r.stderr)")
-        #expect(!r.stderr.contains(":1:"), "the BOM line is a token: \(r.stderr)")
+    @Test func aFileIsCheckedWholeAndEveryBadLineReported() async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "bad-lines")
+            var few = ["\u{FEFF}" + Self.token(1), "xyz", Self.token(2), "12 34"]
+            few.append(String(repeating: "ab", count: 120))
+            let fewFile = try scratch.write("few.txt", few.joined(separator: "\n"))
+            let r = try InProcess.apnsctl(Self.send(mock, ["--devices", fewFile]))
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.errorLines.count == 3, "\(r.stderr)")
+            #expect(
+                r.errorLines.first == "error: --devices \(fewFile):2: \"xyz\": the device token must be hex, found 'x'",
+                "\(r.stderr)")
+            #expect(
+                r.errorLines.last?.hasPrefix("error: --devices \(fewFile):5: \"abababab…\": 240 characters") == true,
+                "\(r.stderr)")
+            #expect(!r.stderr.contains(":1:"), "the BOM line is a token: \(r.stderr)")
 
-        var many: [String] = []
-        for i in 1...30 { many += [Self.token(i), "bad line \(i)"] }
-        let manyFile = try scratch.write("many.txt", many.joined(separator: "\n"))
-        let m = try InProcess.apnsctl(Self.send(mock, ["--devices", manyFile]))
-        #expect(m.status == 64, "\(m.stderr)")
-        #expect(m.errorLines.count == 21, "\(m.stderr)")
-        #expect(m.errorLines.last == "error: --devices \(manyFile): … and 10 more bad lines")
-        #expect(mock.answersPerDevice().isEmpty, "nothing is sent")
+            var many: [String] = []
+            for i in 1...30 { many += [Self.token(i), "bad line \(i)"] }
+            let manyFile = try scratch.write("many.txt", many.joined(separator: "\n"))
+            let m = try InProcess.apnsctl(Self.send(mock, ["--devices", manyFile]))
+            #expect(m.status == 64, "\(m.stderr)")
+            #expect(m.errorLines.count == 21, "\(m.stderr)")
+            #expect(m.errorLines.last == "error: --devices \(manyFile): … and 10 more bad lines")
+            #expect(mock.answersPerDevice().isEmpty, "nothing is sent")
+        }
     }
 }

@@ -67,81 +67,92 @@ import Testing
         #expect(answers.values.allSatisfy { $0 == 1 })
     }
 
-    @Test func resendUnknownSendsWhatTheServerReceivedWithoutAnswering() throws {
-        let mock = try InProcessMock(
-            ["--fault-drop-unanswered-after", "100", "--fault-connections", "2"], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "delivery")
-        let r = try send(mock, ["--devices", try Self.deviceFile(500, in: scratch), "--resend-unknown"])
-        #expect(r.status == 0, "\(r.stderr.suffix(600))")
-        let results = Self.devices(in: r.lines)
-        #expect(
-            results.count == 500 && Set(results).count == 500 && r.lines.allSatisfy { $0.contains("\"status\":200") })
-        #expect(r.lines.contains { $0.contains("\"attempts\":2") }, "a device sent again says so")
-        #expect(
-            mock.receiptsPerDevice(expectingAtLeast: 500).values.contains { $0 > 1 },
-            "at least once: some were received twice")
+    @Test func resendUnknownSendsWhatTheServerReceivedWithoutAnswering() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(
+                ["--fault-drop-unanswered-after", "100", "--fault-connections", "2"], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "delivery")
+            let r = try send(mock, ["--devices", try Self.deviceFile(500, in: scratch), "--resend-unknown"])
+            #expect(r.status == 0, "\(r.stderr.suffix(600))")
+            let results = Self.devices(in: r.lines)
+            #expect(
+                results.count == 500 && Set(results).count == 500
+                    && r.lines.allSatisfy { $0.contains("\"status\":200") })
+            #expect(r.lines.contains { $0.contains("\"attempts\":2") }, "a device sent again says so")
+            #expect(
+                mock.receiptsPerDevice(expectingAtLeast: 500).values.contains { $0 > 1 },
+                "at least once: some were received twice")
+        }
     }
 
-    @Test func aServerThatDropsEveryConnectionBeforeAnyAnswerIsTriedFourTimesThenFails() throws {
-        // GOAWAY with last-stream-id 0 on every connection: nothing processed, so everything is sent again,
-        // after 0.25, 0.5 and 1 s: the first connection and 3 tries after it, all without an answer.
-        let mock = try InProcessMock(["--fault-goaway-after", "0"], keepingLog: true)
-        let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
-        #expect(r.status == 69, "\(r.stderr.suffix(600))")
-        #expect(
-            r.lines.count == 2 && r.lines.allSatisfy { $0.contains("\"status\":null") && !$0.contains("\"delivery\"") })
-        #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 4)
-        // CLI.md: the message counts the tries after the connection that ended, 3 of the 4.
-        #expect(r.stderr.contains("no answer after 3 connections in a row"), "\(r.stderr.suffix(600))")
-        #expect(r.seconds >= 1.7, "the backoff waits 0.25 + 0.5 + 1 s: \(r.seconds) s")
-        #expect(mock.answersPerDevice().isEmpty)
+    @Test func aServerThatDropsEveryConnectionBeforeAnyAnswerIsTriedFourTimesThenFails() async throws {
+        try await offThePool {
+            // GOAWAY with last-stream-id 0 on every connection: nothing processed, so everything is sent again,
+            // after 0.25, 0.5 and 1 s: the first connection and 3 tries after it, all without an answer.
+            let mock = try InProcessMock(["--fault-goaway-after", "0"], keepingLog: true)
+            let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
+            #expect(r.status == 69, "\(r.stderr.suffix(600))")
+            #expect(
+                r.lines.count == 2
+                    && r.lines.allSatisfy { $0.contains("\"status\":null") && !$0.contains("\"delivery\"") })
+            #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 4)
+            // CLI.md: the message counts the tries after the connection that ended, 3 of the 4.
+            #expect(r.stderr.contains("no answer after 3 connections in a row"), "\(r.stderr.suffix(600))")
+            #expect(r.seconds >= 1.7, "the backoff waits 0.25 + 0.5 + 1 s: \(r.seconds) s")
+            #expect(mock.answersPerDevice().isEmpty)
+        }
     }
 
-    @Test func aServerThatDropsWhatItReceivedLeavesItUnknownAndDoesNotReconnect() throws {
-        let mock = try InProcessMock(["--fault-close-after", "0"], keepingLog: true)
-        let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
-        #expect(r.status == 69, "\(r.stderr.suffix(600))")
-        #expect(
-            r.lines.count == 2
-                && r.lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") })
-        #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 1)
-        #expect(r.stderr.contains("2 may have been delivered"), "\(r.stderr.suffix(600))")
-        #expect(
-            r.stderr.contains("(0 answered on it; 2 sent without an answer: unknown, not sent again)"),
-            "-v says what becomes of them")
+    @Test func aServerThatDropsWhatItReceivedLeavesItUnknownAndDoesNotReconnect() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-close-after", "0"], keepingLog: true)
+            let r = try send(mock, ["-d", Self.token(1), "-d", Self.token(2), "-v"], timeout: 60)
+            #expect(r.status == 69, "\(r.stderr.suffix(600))")
+            #expect(
+                r.lines.count == 2
+                    && r.lines.allSatisfy { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") })
+            #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 1)
+            #expect(r.stderr.contains("2 may have been delivered"), "\(r.stderr.suffix(600))")
+            #expect(
+                r.stderr.contains("(0 answered on it; 2 sent without an answer: unknown, not sent again)"),
+                "-v says what becomes of them")
+        }
     }
 
-    @Test func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() throws {
-        // In process, so the answer observer counts every answer (a log reader could fall behind).
-        // GOAWAY every 10,000 answers: the next connection opens while the old one drains.
-        let mock = try ObservedMock(faults: MockFaults(goAwayAfterStreams: 10_000))
-        let scratch = try TemporaryDirectory(prefix: "large")
-        let file = try Self.deviceFile(100_000, in: scratch)
-        let out = scratch.file("results.jsonl")
-        let shell =
-            "\"$0\" -f maxrss_kb=%M \"$1\" send '{\"aps\":{\"alert\":\"hi\"}}' --endpoint \"$2\" --ca-file \"$3\" --cert \"$4\" --devices \"$5\" -o json > \"$6\""
-        let run = try CommandRunner.run(
-            "/bin/sh",
-            [
-                "-c", shell, "/usr/bin/time", CommandRunner.measuredPath, mock.endpoint,
-                mock.caFile, mock.certificateFile, file, out,
-            ], timeout: 300)
-        #expect(run.status == 0, "\(run.stderr.suffix(600))")
-        // Counted with sort and uniq: 100,000 lines are slow to split in a debug build.
-        let count = try CommandRunner.run(
-            "/bin/sh", ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort | uniq | wc -l; grep -c . \"$0\"", out])
-        #expect(
-            count.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["100000", "100000"],
-            "distinct devices, then lines")
-        let answers = mock.answeredDevices
-        #expect(answers.count == 100_000)
-        #expect(mock.answeredTwice.isEmpty, "the mock answered \(mock.answeredTwice.count) devices twice")
-        #expect(mock.answeringConnections >= 10)
-        let rss = run.stderr.split(separator: "\n").compactMap {
-            $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
-        }.first
-        #expect(rss != nil)
-        #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
+    @Test func aLargeBatchWithAFaultEvery10000AnswersStaysSmall() async throws {
+        try await offThePool {
+            // In process, so the answer observer counts every answer (a log reader could fall behind).
+            // GOAWAY every 10,000 answers: the next connection opens while the old one drains.
+            let mock = try ObservedMock(faults: MockFaults(goAwayAfterStreams: 10_000))
+            let scratch = try TemporaryDirectory(prefix: "large")
+            let file = try Self.deviceFile(100_000, in: scratch)
+            let out = scratch.file("results.jsonl")
+            let shell =
+                "\"$0\" -f maxrss_kb=%M \"$1\" send '{\"aps\":{\"alert\":\"hi\"}}' --endpoint \"$2\" --ca-file \"$3\" --cert \"$4\" --devices \"$5\" -o json > \"$6\""
+            let run = try CommandRunner.run(
+                "/bin/sh",
+                [
+                    "-c", shell, "/usr/bin/time", CommandRunner.measuredPath, mock.endpoint,
+                    mock.caFile, mock.certificateFile, file, out,
+                ], timeout: 300)
+            #expect(run.status == 0, "\(run.stderr.suffix(600))")
+            // Counted with sort and uniq: 100,000 lines are slow to split in a debug build.
+            let count = try CommandRunner.run(
+                "/bin/sh",
+                ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort | uniq | wc -l; grep -c . \"$0\"", out])
+            #expect(
+                count.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["100000", "100000"],
+                "distinct devices, then lines")
+            let answers = mock.answeredDevices
+            #expect(answers.count == 100_000)
+            #expect(mock.answeredTwice.isEmpty, "the mock answered \(mock.answeredTwice.count) devices twice")
+            #expect(mock.answeringConnections >= 10)
+            let rss = run.stderr.split(separator: "\n").compactMap {
+                $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
+            }.first
+            #expect(rss != nil)
+            #expect((rss ?? .max) < 30 * 1024, "peak RSS \(rss ?? 0) kB")
+        }
     }
 }
 
@@ -205,56 +216,62 @@ import Testing
         return (mock, send)
     }
 
-    @Test func aSecondSignalAfterOneSecondExitsAtOnceSayingWhatWasNotPrinted() throws {
-        let (mock, send) = try silentSendWithFiftyInFlight()
-        defer { withExtendedLifetime(mock) {} }
-        kill(send.process.processIdentifier, SIGINT)
-        #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
-        // Time passing is the subject here: the first was taken before its line appeared, so this is more than
-        // 1 s after it, and well before the 2 s the answers in flight are given.
-        usleep(1_100_000)
-        kill(send.process.processIdentifier, SIGINT)
-        let (status, waited) = send.finish(within: 10)
-        #expect(status == 130)
-        // At once: the signal handler itself exits, so the results owed are not printed; the bound is only a
-        // loaded machine's margin (the grace period would have printed all 50).
-        #expect(waited < 5, "the second signal took \(waited) s")
-        #expect(send.stdout.split(separator: "\n").count < 50, "the results owed were printed: \(send.stdout)")
-        #expect(
-            send.stderr.contains("error: interrupted again: exiting now; 50 results were not printed"),
-            "\(send.stderr.suffix(300))")
+    @Test func aSecondSignalAfterOneSecondExitsAtOnceSayingWhatWasNotPrinted() async throws {
+        try await offThePool {
+            let (mock, send) = try silentSendWithFiftyInFlight()
+            defer { withExtendedLifetime(mock) {} }
+            kill(send.process.processIdentifier, SIGINT)
+            #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
+            // Time passing is the subject here: the first was taken before its line appeared, so this is more than
+            // 1 s after it, and well before the 2 s the answers in flight are given.
+            usleep(1_100_000)
+            kill(send.process.processIdentifier, SIGINT)
+            let (status, waited) = send.finish(within: 10)
+            #expect(status == 130)
+            // At once: the signal handler itself exits, so the results owed are not printed; the bound is only a
+            // loaded machine's margin (the grace period would have printed all 50).
+            #expect(waited < 5, "the second signal took \(waited) s")
+            #expect(send.stdout.split(separator: "\n").count < 50, "the results owed were printed: \(send.stdout)")
+            #expect(
+                send.stderr.contains("error: interrupted again: exiting now; 50 results were not printed"),
+                "\(send.stderr.suffix(300))")
+        }
     }
 
-    @Test func aSecondSignalWithinOneSecondIsTheSameOne() throws {
-        let (mock, send) = try silentSendWithFiftyInFlight()
-        defer { withExtendedLifetime(mock) {} }
-        kill(send.process.processIdentifier, SIGINT)
-        // The second once the first was taken (not merged with it while pending), well within its second.
-        #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
-        kill(send.process.processIdentifier, SIGINT)
-        let (status, waited) = send.finish(within: 10)
-        #expect(status == 130)
-        #expect(waited >= 1.5, "the grace period still ran: \(waited) s")
-        #expect(send.stdout.split(separator: "\n").count == 50, "every result printed")
+    @Test func aSecondSignalWithinOneSecondIsTheSameOne() async throws {
+        try await offThePool {
+            let (mock, send) = try silentSendWithFiftyInFlight()
+            defer { withExtendedLifetime(mock) {} }
+            kill(send.process.processIdentifier, SIGINT)
+            // The second once the first was taken (not merged with it while pending), well within its second.
+            #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
+            kill(send.process.processIdentifier, SIGINT)
+            let (status, waited) = send.finish(within: 10)
+            #expect(status == 130)
+            #expect(waited >= 1.5, "the grace period still ran: \(waited) s")
+            #expect(send.stdout.split(separator: "\n").count == 50, "every result printed")
+        }
     }
 
     /// GNU timeout signals the command, then its whole process group: the same signal twice at once.
-    @Test func gnuTimeoutWithSIGINTPrintsTheResultsAndExits130() throws {
-        let mock = try InProcessMock(["--fault-never-answer"])
-        let scratch = try TemporaryDirectory(prefix: "devices")
-        let file = try SendDeliveryTests.deviceFile(20, in: scratch)
-        let r = try CommandRunner.run(
-            "timeout",
-            ["--preserve-status", "-s", "INT", "1", CommandRunner.apnsctlPath] + sendArguments(mock, devices: file),
-            timeout: 30)
-        #expect(r.status == 130, "\(r.stderr.suffix(400))")
-        // Written whole before the signal, unanswered: the interrupt leaves them unknown (CLI.md).
-        #expect(
-            r.lines.count == 20
-                && r.lines.allSatisfy {
-                    $0.contains("\"error\":\"unknown: interrupted after the request was sent")
-                        && $0.contains("\"delivery\":\"unknown\"")
-                })
+    @Test func gnuTimeoutWithSIGINTPrintsTheResultsAndExits130() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer"])
+            let scratch = try TemporaryDirectory(prefix: "devices")
+            let file = try SendDeliveryTests.deviceFile(20, in: scratch)
+            let r = try CommandRunner.run(
+                "timeout",
+                ["--preserve-status", "-s", "INT", "1", CommandRunner.apnsctlPath] + sendArguments(mock, devices: file),
+                timeout: 30)
+            #expect(r.status == 130, "\(r.stderr.suffix(400))")
+            // Written whole before the signal, unanswered: the interrupt leaves them unknown (CLI.md).
+            #expect(
+                r.lines.count == 20
+                    && r.lines.allSatisfy {
+                        $0.contains("\"error\":\"unknown: interrupted after the request was sent")
+                            && $0.contains("\"delivery\":\"unknown\"")
+                    })
+        }
     }
 }
 
@@ -279,11 +296,13 @@ struct SendNameResolutionTests {
             ], timeout: 60)
     }
 
-    @Test func ipv6FirstButTheServerListensOnIPv4Only() throws {
-        let r = try sendToLocalhost(mockHost: "127.0.0.1", hosts: "::1 localhost\n127.0.0.1 localhost\n")
-        #expect(r.status == 0, "\(r.stderr.suffix(500))")
-        #expect(r.stdout.hasPrefix("accepted  200"))
-        #expect(r.seconds < 10, "a refused ::1 must not cost a timeout")
+    @Test func ipv6FirstButTheServerListensOnIPv4Only() async throws {
+        try await offThePool {
+            let r = try sendToLocalhost(mockHost: "127.0.0.1", hosts: "::1 localhost\n127.0.0.1 localhost\n")
+            #expect(r.status == 0, "\(r.stderr.suffix(500))")
+            #expect(r.stdout.hasPrefix("accepted  200"))
+            #expect(r.seconds < 10, "a refused ::1 must not cost a timeout")
+        }
     }
 
     /// A loopback address of this run's own (127.0.0.0/8 is all loopback): another checkout's suite running the same
@@ -319,54 +338,62 @@ struct SendNameResolutionTests {
         return ("mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\"", conf, holder, queried)
     }
 
-    @Test func aSilentResolverEndsWithinTheTimeout() throws {
-        let scratch = try TemporaryDirectory(prefix: "resolver")
-        let mock = try InProcessMock()
-        let dns = try silentResolver(Self.loopbackAddress(), scratch)
-        defer { dns.holder.terminate() }
-        let r = try CommandRunner.run(
-            "/usr/bin/unshare",
-            [
-                "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
-                CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
-                "--cert", mock.certificate, "--timeout", "1",
-            ], timeout: 60)
-        #expect(r.status == 69, "\(r.stderr)")
-        // The whole command's time, start-up included: a loaded machine's margin, still short of the resolver's 10 s.
-        #expect(r.seconds < 8, "--timeout 1 bounds the lookup (the resolver would take 10 s): \(r.seconds) s")
-        #expect(
-            r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"), "\(r.stderr)"
-        )
+    @Test func aSilentResolverEndsWithinTheTimeout() async throws {
+        try await offThePool {
+            let scratch = try TemporaryDirectory(prefix: "resolver")
+            let mock = try InProcessMock()
+            let dns = try silentResolver(Self.loopbackAddress(), scratch)
+            defer { dns.holder.terminate() }
+            let r = try CommandRunner.run(
+                "/usr/bin/unshare",
+                [
+                    "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
+                    CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
+                    "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
+                    "--cert", mock.certificate, "--timeout", "1",
+                ], timeout: 60)
+            #expect(r.status == 69, "\(r.stderr)")
+            // The whole command's time, start-up included: a loaded machine's margin, still short of the resolver's 10 s.
+            #expect(r.seconds < 8, "--timeout 1 bounds the lookup (the resolver would take 10 s): \(r.seconds) s")
+            #expect(
+                r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"),
+                "\(r.stderr)"
+            )
+        }
     }
 
-    @Test func ctrlCDuringTheLookupIsAnInterrupt() throws {
-        let scratch = try TemporaryDirectory(prefix: "resolver")
-        let mock = try InProcessMock()
-        let dns = try silentResolver(Self.loopbackAddress(), scratch)
-        defer { dns.holder.terminate() }
-        let send = try SendInterruptTests.Background(
-            [
-                "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
-                CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
-                "--cert", mock.certificate,
-            ], executable: "/usr/bin/unshare")
-        // Ctrl-C once the lookup is under way (its query reached the resolver), however long starting took.
-        #expect(
-            send.wait(seconds: 20) { FileManager.default.fileExists(atPath: dns.queried) },
-            "no query reached the resolver: \(send.stderr)")
-        kill(send.process.processIdentifier, SIGINT)
-        let (status, waited) = send.finish(within: 15)
-        #expect(status == 130, "\(send.stderr)")
-        #expect(waited < 5, "the lookup gives way to Ctrl-C at once, not after the resolver's 10 s: \(waited) s")
-        #expect(
-            send.stdout == "sent 0; 1 never sent (interrupted)\n", "nothing was sent: no result line, only the summary")
+    @Test func ctrlCDuringTheLookupIsAnInterrupt() async throws {
+        try await offThePool {
+            let scratch = try TemporaryDirectory(prefix: "resolver")
+            let mock = try InProcessMock()
+            let dns = try silentResolver(Self.loopbackAddress(), scratch)
+            defer { dns.holder.terminate() }
+            let send = try SendInterruptTests.Background(
+                [
+                    "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
+                    CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
+                    "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
+                    "--cert", mock.certificate,
+                ], executable: "/usr/bin/unshare")
+            // Ctrl-C once the lookup is under way (its query reached the resolver), however long starting took.
+            #expect(
+                send.wait(seconds: 20) { FileManager.default.fileExists(atPath: dns.queried) },
+                "no query reached the resolver: \(send.stderr)")
+            kill(send.process.processIdentifier, SIGINT)
+            let (status, waited) = send.finish(within: 15)
+            #expect(status == 130, "\(send.stderr)")
+            #expect(waited < 5, "the lookup gives way to Ctrl-C at once, not after the resolver's 10 s: \(waited) s")
+            #expect(
+                send.stdout == "sent 0; 1 never sent (interrupted)\n",
+                "nothing was sent: no result line, only the summary")
+        }
     }
 
-    @Test func ipv4FirstButTheServerListensOnIPv6Only() throws {
-        let r = try sendToLocalhost(mockHost: "::1", hosts: "127.0.0.1 localhost\n::1 localhost\n")
-        #expect(r.status == 0, "\(r.stderr.suffix(500))")
-        #expect(r.stdout.hasPrefix("accepted  200"))
+    @Test func ipv4FirstButTheServerListensOnIPv6Only() async throws {
+        try await offThePool {
+            let r = try sendToLocalhost(mockHost: "::1", hosts: "127.0.0.1 localhost\n::1 localhost\n")
+            #expect(r.status == 0, "\(r.stderr.suffix(500))")
+            #expect(r.stdout.hasPrefix("accepted  200"))
+        }
     }
 }

@@ -72,126 +72,138 @@ import Testing
             sourceLocation: sourceLocation)
     }
 
-    @Test func aWorkerKilledMidBatchLeavesUnknownsAndPushesNothingTwice() throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
-        let run = try sendWithFault(nginx, count: 200) { _ in nginx.killWorker() }
-        #expect(run.status == 69, "\(run.stderr.suffix(600))")
-        let results = Self.results(run.stdout)
-        #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 }, "one result per device")
-        let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
-        let accepted = Self.devices(results, with: "\"status\":200")
-        #expect(
-            unknown == run.inFlight,
-            "the requests in flight when the worker died, and only they, are unknown: \(unknown.count) unknown, \(run.inFlight.count) in flight"
-        )
-        #expect(
-            accepted == Set(results.keys).subtracting(run.inFlight),
-            "the devices not yet sent went out afterwards: \(run.stdout.suffix(600))")
-        #expect(
-            unknown.allSatisfy {
-                results[$0]?.first.map {
-                    $0.contains("\"status\":null")
-                        && $0.contains(
-                            "\"error\":\"unknown: the connection ended after the request was sent; APNs may have delivered it"
-                        )
-                } == true
-            })
-        #expect(
-            run.stderr.contains("may have been delivered") && run.stderr.contains("--resend-unknown"),
-            "\(run.stderr.suffix(600))")
-        expectNoDeviceReachedTheBackendTwice(nginx)
-        #expect(nginx.arrivalsPerDevice.count == 200, "every device reached the backend once")
+    @Test func aWorkerKilledMidBatchLeavesUnknownsAndPushesNothingTwice() async throws {
+        try await offThePool {
+            let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
+            let run = try sendWithFault(nginx, count: 200) { _ in nginx.killWorker() }
+            #expect(run.status == 69, "\(run.stderr.suffix(600))")
+            let results = Self.results(run.stdout)
+            #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 }, "one result per device")
+            let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
+            let accepted = Self.devices(results, with: "\"status\":200")
+            #expect(
+                unknown == run.inFlight,
+                "the requests in flight when the worker died, and only they, are unknown: \(unknown.count) unknown, \(run.inFlight.count) in flight"
+            )
+            #expect(
+                accepted == Set(results.keys).subtracting(run.inFlight),
+                "the devices not yet sent went out afterwards: \(run.stdout.suffix(600))")
+            #expect(
+                unknown.allSatisfy {
+                    results[$0]?.first.map {
+                        $0.contains("\"status\":null")
+                            && $0.contains(
+                                "\"error\":\"unknown: the connection ended after the request was sent; APNs may have delivered it"
+                            )
+                    } == true
+                })
+            #expect(
+                run.stderr.contains("may have been delivered") && run.stderr.contains("--resend-unknown"),
+                "\(run.stderr.suffix(600))")
+            expectNoDeviceReachedTheBackendTwice(nginx)
+            #expect(nginx.arrivalsPerDevice.count == 200, "every device reached the backend once")
+        }
     }
 
-    @Test func resendUnknownDeliversEveryDeviceAtLeastOnce() throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
-        let run = try sendWithFault(nginx, count: 200, extra: ["--resend-unknown"]) { _ in nginx.killWorker() }
-        #expect(run.status == 0, "\(run.stderr.suffix(600))")
-        let results = Self.results(run.stdout)
-        #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
-        let arrivals = nginx.arrivalsPerDevice
-        #expect(arrivals.count == 200)
-        #expect(
-            Set(arrivals.filter { $0.value == 2 }.keys) == run.inFlight && arrivals.values.allSatisfy { $0 <= 2 },
-            "the requests in flight when the worker died, and only they, were sent again, once")
+    @Test func resendUnknownDeliversEveryDeviceAtLeastOnce() async throws {
+        try await offThePool {
+            let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
+            let run = try sendWithFault(nginx, count: 200, extra: ["--resend-unknown"]) { _ in nginx.killWorker() }
+            #expect(run.status == 0, "\(run.stderr.suffix(600))")
+            let results = Self.results(run.stdout)
+            #expect(
+                results.count == 200 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
+            let arrivals = nginx.arrivalsPerDevice
+            #expect(arrivals.count == 200)
+            #expect(
+                Set(arrivals.filter { $0.value == 2 }.keys) == run.inFlight && arrivals.values.allSatisfy { $0 <= 2 },
+                "the requests in flight when the worker died, and only they, were sent again, once")
+        }
     }
 
-    @Test func nginxsGoAwayEveryFiftyRequestsGivesExactlyOnce() throws {
-        let nginx = try NginxProcess(
-            certificateDirectory: credentials.directory.path, delay: 0.02, requestsPerConnection: 50)
-        let scratch = try TemporaryDirectory(prefix: "nginx-devices")
-        let r = try InProcess.apnsctl(
-            arguments(nginx, devices: try SendDeliveryTests.deviceFile(500, in: scratch)), timeout: 120)
-        #expect(r.status == 0, "\(r.stderr.suffix(600))")
-        let results = Self.results(r.stdout)
-        #expect(results.count == 500 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
-        expectNoDeviceReachedTheBackendTwice(nginx)
-        #expect(nginx.arrivalsPerDevice.count == 500)
+    @Test func nginxsGoAwayEveryFiftyRequestsGivesExactlyOnce() async throws {
+        try await offThePool {
+            let nginx = try NginxProcess(
+                certificateDirectory: credentials.directory.path, delay: 0.02, requestsPerConnection: 50)
+            let scratch = try TemporaryDirectory(prefix: "nginx-devices")
+            let r = try InProcess.apnsctl(
+                arguments(nginx, devices: try SendDeliveryTests.deviceFile(500, in: scratch)), timeout: 120)
+            #expect(r.status == 0, "\(r.stderr.suffix(600))")
+            let results = Self.results(r.stdout)
+            #expect(
+                results.count == 500 && results.values.allSatisfy { $0.count == 1 && $0[0].contains("\"status\":200") })
+            expectNoDeviceReachedTheBackendTwice(nginx)
+            #expect(nginx.arrivalsPerDevice.count == 500)
+        }
     }
 
     /// An answer that is not from APNs (nginx's own HTML page for a backend that is down): no reason is
     /// made up from it; JSON has `"reason":null` and the page's start in `body`, text shows it escaped.
-    @Test func anHTMLErrorPageIsABodyNotAReason() throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 0)
-        nginx.stopBackend()
-        let device = "cd00000000000000000000000000000000000000000000000000000000000001"
-        let base = [
-            "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
-            "--cert", credentials.pushFile, "-d", device,
-        ]
-        let json = try InProcess.apnsctl(base + ["-o", "json"])
-        #expect(json.status == 1, "\(json.stderr)")
-        let line = json.lines.first ?? ""
-        #expect(line.contains("\"status\":502") && line.contains("\"reason\":null"), "\(line)")
-        #expect(line.contains("\"body\":\"<html>") && line.contains("502 Bad Gateway"), "\(line)")
-        // One line naming the status and who answered; the page is in `body` only.
-        #expect(line.contains("\"meaning\":\"502 from a proxy or load balancer, not APNs\""), "\(line)")
-        let text = try InProcess.apnsctl(base)
-        #expect(text.status == 1)
-        #expect(
-            text.stdout.contains(
-                "rejected  502  -  \(device)  502 from a proxy or load balancer, not APNs; it answered: <html>"),
-            "\(text.stdout)")
-        #expect(!text.stdout.contains("\n<"), "the page is one escaped line")
+    @Test func anHTMLErrorPageIsABodyNotAReason() async throws {
+        try await offThePool {
+            let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 0)
+            nginx.stopBackend()
+            let device = "cd00000000000000000000000000000000000000000000000000000000000001"
+            let base = [
+                "send", "{\"aps\":{\"alert\":\"hi\"}}", "--endpoint", nginx.endpoint, "--ca-file", credentials.caFile,
+                "--cert", credentials.pushFile, "-d", device,
+            ]
+            let json = try InProcess.apnsctl(base + ["-o", "json"])
+            #expect(json.status == 1, "\(json.stderr)")
+            let line = json.lines.first ?? ""
+            #expect(line.contains("\"status\":502") && line.contains("\"reason\":null"), "\(line)")
+            #expect(line.contains("\"body\":\"<html>") && line.contains("502 Bad Gateway"), "\(line)")
+            // One line naming the status and who answered; the page is in `body` only.
+            #expect(line.contains("\"meaning\":\"502 from a proxy or load balancer, not APNs\""), "\(line)")
+            let text = try InProcess.apnsctl(base)
+            #expect(text.status == 1)
+            #expect(
+                text.stdout.contains(
+                    "rejected  502  -  \(device)  502 from a proxy or load balancer, not APNs; it answered: <html>"),
+                "\(text.stdout)")
+            #expect(!text.stdout.contains("\n<"), "the page is one escaped line")
+        }
     }
 
     /// A crash, then the server back once the sender found it away (a reconnect refused), and a fast stop
     /// followed at once by a new server on the same port: the backoff bridges both; only the requests in flight
     /// at the crash are unknown.
     @Test(arguments: ["crash and restart after a refused reconnect", "stop and start at once"])
-    func aRestartIsBridgedByTheBackoff(_ how: String) throws {
-        let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
-        let crash = how.hasPrefix("crash")
-        // -v says when a reconnect failed: the moment the server has been seen away.
-        let run = try sendWithFault(nginx, count: 200, extra: crash ? ["-v"] : []) { send in
-            if crash {
-                nginx.crash()
-                #expect(
-                    send.wait(seconds: 20) { send.stderr.contains("* connection failed: ") },
-                    "no reconnect was refused: \(send.stderr.suffix(400))")
-            } else {
-                nginx.stop()
+    func aRestartIsBridgedByTheBackoff(_ how: String) async throws {
+        try await offThePool {
+            let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
+            let crash = how.hasPrefix("crash")
+            // -v says when a reconnect failed: the moment the server has been seen away.
+            let run = try sendWithFault(nginx, count: 200, extra: crash ? ["-v"] : []) { send in
+                if crash {
+                    nginx.crash()
+                    #expect(
+                        send.wait(seconds: 20) { send.stderr.contains("* connection failed: ") },
+                        "no reconnect was refused: \(send.stderr.suffix(400))")
+                } else {
+                    nginx.stop()
+                }
+                try nginx.start()
             }
-            try nginx.start()
+            let results = Self.results(run.stdout)
+            #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 })
+            let accepted = Self.devices(results, with: "\"status\":200")
+            let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
+            let other = results.values.first {
+                !$0[0].contains("\"status\":200") && !$0[0].contains("\"delivery\":\"unknown\"")
+            }
+            #expect(
+                accepted.count + unknown.count == 200,
+                "nothing failed for another reason: \(other?.first ?? "") \(run.stderr.suffix(600))")
+            #expect(
+                unknown == run.inFlight,
+                "the requests in flight at the crash, and only they, are unknown: \(unknown.count) of \(run.inFlight.count)"
+            )
+            #expect(
+                accepted == Set(results.keys).subtracting(run.inFlight),
+                "the devices not yet sent at the crash went out after the restart")
+            #expect(run.status == 69)
+            expectNoDeviceReachedTheBackendTwice(nginx)
         }
-        let results = Self.results(run.stdout)
-        #expect(results.count == 200 && results.values.allSatisfy { $0.count == 1 })
-        let accepted = Self.devices(results, with: "\"status\":200")
-        let unknown = Self.devices(results, with: "\"delivery\":\"unknown\"")
-        let other = results.values.first {
-            !$0[0].contains("\"status\":200") && !$0[0].contains("\"delivery\":\"unknown\"")
-        }
-        #expect(
-            accepted.count + unknown.count == 200,
-            "nothing failed for another reason: \(other?.first ?? "") \(run.stderr.suffix(600))")
-        #expect(
-            unknown == run.inFlight,
-            "the requests in flight at the crash, and only they, are unknown: \(unknown.count) of \(run.inFlight.count)"
-        )
-        #expect(
-            accepted == Set(results.keys).subtracting(run.inFlight),
-            "the devices not yet sent at the crash went out after the restart")
-        #expect(run.status == 69)
-        expectNoDeviceReachedTheBackendTwice(nginx)
     }
 }

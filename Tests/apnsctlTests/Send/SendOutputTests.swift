@@ -56,16 +56,19 @@ import Testing
     }
 
     /// Colour on a terminal: `auto` honours NO_COLOR (only when non-empty) and TERM=dumb; `always` and
-    /// `never` decide alone, whatever stdout is.
+    /// `never` decide alone, whatever stdout is. In-process: how the binary finds a terminal is the progress
+    /// test's below.
     @Test func colourFollowsColorNoColorAndTerm() throws {
         let mock = try InProcessMock()
         let green = "\u{1B}[32maccepted\u{1B}[0m"
+        // Standard output is a terminal to the command; NO_COLOR and TERM are only what each case gives.
         func onTerminal(_ extra: [String], _ env: [String: String]) throws -> String {
-            let r = try PseudoTerminal.run(
-                [CommandRunner.apnsctlPath] + sendArguments(mock) + ["-d", Self.good] + extra,
-                environment: env)
-            #expect(r.status == 0, "\(r.transcript)")
-            return r.transcript
+            let r = try InProcess.apnsctl(
+                sendArguments(mock) + ["-d", Self.good] + extra,
+                environment: ["NO_COLOR": "", "TERM": "xterm"].merging(env) { $1 }, onTerminal: true)
+            #expect(r.status == 0, "\(r.stderr)")
+            // What the terminal shows: both streams.
+            return r.stdout + r.stderr
         }
         #expect(try onTerminal([], ["NO_COLOR": ""]).contains(green), "an empty NO_COLOR does not disable colour")
         #expect(try onTerminal(["--color", "auto"], ["NO_COLOR": "1"]).contains("accepted  200") == true)

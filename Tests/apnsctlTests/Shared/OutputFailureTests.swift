@@ -26,231 +26,252 @@ import Testing
         return "ab" + String(repeating: "0", count: 62 - hex.count) + hex
     }
 
-    @Test func everyLocalCommandOnAFullDiskExits74() throws {
-        let scratch = try TemporaryDirectory(prefix: "out-full")
-        let payload = try scratch.write("p.json", #"{"aps":{"alert":"hi"}}"#)
-        let mock = try InProcessMock()
-        let commands: [(String, [String])] = [
-            ("validate", ["validate", payload]),
-            ("validate json", ["validate", payload, "-o", "json"]),
-            ("inspect", ["inspect", mock.certificate]),
-            ("inspect json", ["inspect", mock.certificate, "-o", "json"]),
-            ("jwt", ["jwt", "--auth-key", mock.authKey, "--team-id", mock.teamID]),
-            ("convert -o -", ["convert", mock.certificate, "-o", "-"]),
-            ("--version", ["--version"]),
-            ("--help", ["--help"]),
-            ("help send", ["help", "send"]),
-            ("dry run", ["send", "--dry-run", "--cert", mock.certificate, "-d", Self.token(1)]),
-            (
-                "channel create",
-                [
-                    "channel", "create", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert",
-                    mock.certificate,
-                ]
-            ),
-        ]
-        let env = ["APNSCTL_OUT_PASSPHRASE": "test-password"]
-        for (name, args) in commands {
-            let ok = try InProcess.apnsctl(args, environment: env)
-            #expect(ok.status == 0, "\(name) without a redirect: \(ok.stderr)")
-            let r = try Self.apnsctl(args, redirect: Self.full, environment: env)
-            #expect(r.status == 74, "\(name): \(r.status) \(r.stderr)")
-            #expect(
-                r.stderr.contains("error: writing standard output: No space left on device"), "\(name): \(r.stderr)")
-            let closed = try Self.apnsctl(args, redirect: Self.closed, environment: env)
-            #expect(closed.status == 74, "\(name) with stdout closed: \(closed.status) \(closed.stderr)")
-            #expect(
-                closed.stderr.contains("error: writing standard output: it was closed when apnsctl started"),
-                "\(name): \(closed.stderr)")
+    @Test func everyLocalCommandOnAFullDiskExits74() async throws {
+        try await offThePool {
+            let scratch = try TemporaryDirectory(prefix: "out-full")
+            let payload = try scratch.write("p.json", #"{"aps":{"alert":"hi"}}"#)
+            let mock = try InProcessMock()
+            let commands: [(String, [String])] = [
+                ("validate", ["validate", payload]),
+                ("validate json", ["validate", payload, "-o", "json"]),
+                ("inspect", ["inspect", mock.certificate]),
+                ("inspect json", ["inspect", mock.certificate, "-o", "json"]),
+                ("jwt", ["jwt", "--auth-key", mock.authKey, "--team-id", mock.teamID]),
+                ("convert -o -", ["convert", mock.certificate, "-o", "-"]),
+                ("--version", ["--version"]),
+                ("--help", ["--help"]),
+                ("help send", ["help", "send"]),
+                ("dry run", ["send", "--dry-run", "--cert", mock.certificate, "-d", Self.token(1)]),
+                (
+                    "channel create",
+                    [
+                        "channel", "create", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert",
+                        mock.certificate,
+                    ]
+                ),
+            ]
+            let env = ["APNSCTL_OUT_PASSPHRASE": "test-password"]
+            for (name, args) in commands {
+                let ok = try InProcess.apnsctl(args, environment: env)
+                #expect(ok.status == 0, "\(name) without a redirect: \(ok.stderr)")
+                let r = try Self.apnsctl(args, redirect: Self.full, environment: env)
+                #expect(r.status == 74, "\(name): \(r.status) \(r.stderr)")
+                #expect(
+                    r.stderr.contains("error: writing standard output: No space left on device"), "\(name): \(r.stderr)"
+                )
+                let closed = try Self.apnsctl(args, redirect: Self.closed, environment: env)
+                #expect(closed.status == 74, "\(name) with stdout closed: \(closed.status) \(closed.stderr)")
+                #expect(
+                    closed.stderr.contains("error: writing standard output: it was closed when apnsctl started"),
+                    "\(name): \(closed.stderr)")
+            }
         }
     }
 
-    @Test func sendOnAFullDiskStopsAndExits74InTextAndJSON() throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        var devices: [String] = []
-        for i in 1...40 { devices += ["-d", Self.token(i)] }
-        for format in ["text", "json"] {
+    @Test func sendOnAFullDiskStopsAndExits74InTextAndJSON() async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            var devices: [String] = []
+            for i in 1...40 { devices += ["-d", Self.token(i)] }
+            for format in ["text", "json"] {
+                let r = try Self.apnsctl(
+                    [
+                        "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                        "-o", format,
+                    ] + devices, redirect: Self.full)
+                #expect(r.status == 74, "\(format): \(r.status) \(r.stderr)")
+                #expect(
+                    r.stderr.contains("error: writing standard output: No space left on device; 0 results written, "),
+                    "\(r.stderr)")
+                #expect(
+                    r.stderr.contains("devices were not sent") || r.stderr.contains("device was not sent"),
+                    "\(r.stderr)")
+            }
+            // A rejection (1) does not hide the lost output either: 74 wins.
+            let rejecting = try InProcessMock(["--unregistered", Self.token(1)])
             let r = try Self.apnsctl(
                 [
-                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                    "-o", format,
-                ] + devices, redirect: Self.full)
-            #expect(r.status == 74, "\(format): \(r.status) \(r.stderr)")
-            #expect(
-                r.stderr.contains("error: writing standard output: No space left on device; 0 results written, "),
-                "\(r.stderr)")
-            #expect(
-                r.stderr.contains("devices were not sent") || r.stderr.contains("device was not sent"), "\(r.stderr)")
+                    "send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
+                    "--cert", rejecting.certificate, "-d", Self.token(1),
+                ], redirect: Self.full)
+            #expect(r.status == 74, "\(r.stderr)")
         }
-        // A rejection (1) does not hide the lost output either: 74 wins.
-        let rejecting = try InProcessMock(["--unregistered", Self.token(1)])
-        let r = try Self.apnsctl(
-            [
-                "send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
-                "--cert", rejecting.certificate, "-d", Self.token(1),
-            ], redirect: Self.full)
-        #expect(r.status == 74, "\(r.stderr)")
     }
 
     /// With stdout closed at start, descriptor 1 is reserved: the connection's socket cannot become stdout
     /// (results would be written into the TLS stream, and the run would "succeed").
-    @Test func sendWithStdoutClosedAtStartExits74AndSendsAlmostNothing() throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "closed")
-        let file = try scratch.write("d.txt", (1...3000).map { Self.token($0) }.joined(separator: "\n"))
-        let r = try Self.apnsctl(
-            [
-                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                "--devices", file,
-            ], redirect: Self.closed)
-        #expect(r.status == 74, "\(r.status) \(r.stderr)")
-        #expect(r.stderr.contains("error: standard output was closed after 0 results; "), "\(r.stderr)")
-        let answered = mock.answersPerDevice().values.reduce(0, +)
-        #expect(answered < 3000, "the mock answered \(answered) of 3000")
-        let single = try Self.apnsctl(
-            [
-                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-                "-d", Self.token(1),
-            ], redirect: Self.closed)
-        #expect(single.status == 74, "\(single.status) \(single.stderr)")
+    @Test func sendWithStdoutClosedAtStartExits74AndSendsAlmostNothing() async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "closed")
+            let file = try scratch.write("d.txt", (1...3000).map { Self.token($0) }.joined(separator: "\n"))
+            let r = try Self.apnsctl(
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "--devices", file,
+                ], redirect: Self.closed)
+            #expect(r.status == 74, "\(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("error: standard output was closed after 0 results; "), "\(r.stderr)")
+            let answered = mock.answersPerDevice().values.reduce(0, +)
+            #expect(answered < 3000, "the mock answered \(answered) of 3000")
+            let single = try Self.apnsctl(
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "-d", Self.token(1),
+                ], redirect: Self.closed)
+            #expect(single.status == 74, "\(single.status) \(single.stderr)")
+        }
     }
 
     /// `apnsctl send … | head -1`: the reader exits, `send` stops like after SIGINT, says what was not sent.
-    @Test func sendStopsWhenItsReaderExits() throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "head")
-        let total = 20_000
-        let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
-        let statusFile = scratch.file("status")
-        let script = "{ \"$0\" \"$@\"; echo $? > '\(statusFile)'; } | head -1"
-        let r = try CommandRunner.run(
-            "/bin/sh",
-            [
-                "-c", script, CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint,
-                "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", file,
-            ],
-            timeout: 120)
-        let status = try scratch.read("status").trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(status == "74", "\(status) \(r.stderr)")
-        #expect(r.lines.count == 1)
-        let message = r.errorLines.first { $0.hasPrefix("error: standard output was closed after ") }
-        #expect(message != nil, "\(r.stderr)")
-        if let message, let range = message.range(of: "; ") {
-            let rest = message[range.upperBound...]
-            let notSent = Int(rest.prefix { $0.isNumber }) ?? 0
-            #expect(notSent > total / 2, "\(message)")
+    @Test func sendStopsWhenItsReaderExits() async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "head")
+            let total = 20_000
+            let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
+            let statusFile = scratch.file("status")
+            let script = "{ \"$0\" \"$@\"; echo $? > '\(statusFile)'; } | head -1"
+            let r = try CommandRunner.run(
+                "/bin/sh",
+                [
+                    "-c", script, CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint,
+                    "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", file,
+                ],
+                timeout: 120)
+            let status = try scratch.read("status").trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(status == "74", "\(status) \(r.stderr)")
+            #expect(r.lines.count == 1)
+            let message = r.errorLines.first { $0.hasPrefix("error: standard output was closed after ") }
+            #expect(message != nil, "\(r.stderr)")
+            if let message, let range = message.range(of: "; ") {
+                let rest = message[range.upperBound...]
+                let notSent = Int(rest.prefix { $0.isNumber }) ?? 0
+                #expect(notSent > total / 2, "\(message)")
+            }
+            let answered = mock.answersPerDevice().values.reduce(0, +)
+            #expect(answered < total / 2, "the mock answered \(answered) of \(total)")
         }
-        let answered = mock.answersPerDevice().values.reduce(0, +)
-        #expect(answered < total / 2, "the mock answered \(answered) of \(total)")
     }
 
     /// `ulimit -f`: the write past the limit fails (EFBIG, SIGXFSZ is ignored), exit 74, the old file is
     /// untouched and no temporary file is left.
-    @Test func anOutputFileOverASizeLimitLeavesTheOldFile() throws {
-        let mock = try InProcessMock()
-        let scratch = try TemporaryDirectory(prefix: "fsize")
-        let out = try scratch.write("out.pem", "old contents\n")
-        // 1 block (512 bytes in sh): far less than a certificate and its key.
-        let r = try Self.apnsctl(["convert", mock.certificate, "-o", out, "--force"], redirect: "", fileSizeLimit: 1)
-        #expect(r.status == 74, "\(r.status) \(r.stderr)")
-        #expect(r.stderr.contains("error: writing \(out): File too large"), "\(r.stderr)")
-        #expect(try scratch.read("out.pem") == "old contents\n")
-        let names = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
-        #expect(names == ["out.pem"], "\(names)")
-        // Without --force, to a new file: no file at all afterwards.
-        let fresh = scratch.file("new.pem")
-        let n = try Self.apnsctl(["convert", mock.certificate, "-o", fresh], redirect: "", fileSizeLimit: 1)
-        #expect(n.status == 74, "\(n.status) \(n.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: fresh))
+    @Test func anOutputFileOverASizeLimitLeavesTheOldFile() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let scratch = try TemporaryDirectory(prefix: "fsize")
+            let out = try scratch.write("out.pem", "old contents\n")
+            // 1 block (512 bytes in sh): far less than a certificate and its key.
+            let r = try Self.apnsctl(
+                ["convert", mock.certificate, "-o", out, "--force"], redirect: "", fileSizeLimit: 1)
+            #expect(r.status == 74, "\(r.status) \(r.stderr)")
+            #expect(r.stderr.contains("error: writing \(out): File too large"), "\(r.stderr)")
+            #expect(try scratch.read("out.pem") == "old contents\n")
+            let names = try FileManager.default.contentsOfDirectory(atPath: scratch.path)
+            #expect(names == ["out.pem"], "\(names)")
+            // Without --force, to a new file: no file at all afterwards.
+            let fresh = scratch.file("new.pem")
+            let n = try Self.apnsctl(["convert", mock.certificate, "-o", fresh], redirect: "", fileSizeLimit: 1)
+            #expect(n.status == 74, "\(n.status) \(n.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fresh))
+        }
     }
 
     /// The mock's log on a full disk: it keeps answering, says so on stderr, and exits 74 with the count.
-    @Test func mockWhoseLogCannotBeWrittenExits74WhenStopped() throws {
-        let scratch = try TemporaryDirectory(prefix: "mock-full")
-        let state = scratch.file("state")
-        let errFile = scratch.file("stderr")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "exec \"$0\" \"$@\" >/dev/full 2>'\(errFile)'", CommandRunner.apnsctlPath,
-            "mock", "--port", "0", "--state-dir", state,
-        ]
-        try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        var ready: [String: Any] = [:]
-        Wait.until(interval: 0.02) {
-            if let data = FileManager.default.contents(atPath: state + "/mock.json"),
-                let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            {
-                ready = json
+    @Test func mockWhoseLogCannotBeWrittenExits74WhenStopped() async throws {
+        try await offThePool {
+            let scratch = try TemporaryDirectory(prefix: "mock-full")
+            let state = scratch.file("state")
+            let errFile = scratch.file("stderr")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "exec \"$0\" \"$@\" >/dev/full 2>'\(errFile)'", CommandRunner.apnsctlPath,
+                "mock", "--port", "0", "--state-dir", state,
+            ]
+            try process.run()
+            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            var ready: [String: Any] = [:]
+            Wait.until(interval: 0.02) {
+                if let data = FileManager.default.contents(atPath: state + "/mock.json"),
+                    let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                {
+                    ready = json
+                }
+                return !ready.isEmpty || !process.isRunning
             }
-            return !ready.isEmpty || !process.isRunning
-        }
-        let endpoint = try #require(ready["endpoint"] as? String)
-        var devices: [String] = []
-        for i in 1...5 { devices += ["-d", Self.token(i)] }
-        let send = try InProcess.apnsctl(
-            [
+            let endpoint = try #require(ready["endpoint"] as? String)
+            var devices: [String] = []
+            for i in 1...5 { devices += ["-d", Self.token(i)] }
+            let send = try InProcess.apnsctl(
+                [
+                    "send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
+                    "--cert", ready["cert"] as? String ?? "",
+                ] + devices)
+            #expect(send.status == 0, "the mock keeps answering: \(send.stderr)")
+            let again = try InProcess.apnsctl([
                 "send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
-                "--cert", ready["cert"] as? String ?? "",
-            ] + devices)
-        #expect(send.status == 0, "the mock keeps answering: \(send.stderr)")
-        let again = try InProcess.apnsctl([
-            "send", "--endpoint", endpoint, "--ca-file", ready["ca_file"] as? String ?? "",
-            "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9),
-        ])
-        #expect(again.status == 0, "\(again.stderr)")
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        let stderr = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
-        #expect(process.terminationStatus == 74, "\(stderr)")
-        #expect(
-            stderr.contains(
-                "warning: apnsctl mock: writing the log to standard output failed (No space left on device)"),
-            "\(stderr)")
-        #expect(
-            stderr.contains(
-                "error: apnsctl mock: writing standard output: No space left on device; 12 notification log lines were not written"
-            ), "6 notifications, a received and an answered line each: \(stderr)")
+                "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9),
+            ])
+            #expect(again.status == 0, "\(again.stderr)")
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            let stderr = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
+            #expect(process.terminationStatus == 74, "\(stderr)")
+            #expect(
+                stderr.contains(
+                    "warning: apnsctl mock: writing the log to standard output failed (No space left on device)"),
+                "\(stderr)")
+            #expect(
+                stderr.contains(
+                    "error: apnsctl mock: writing standard output: No space left on device; 12 notification log lines were not written"
+                ), "6 notifications, a received and an answered line each: \(stderr)")
+        }
     }
 
     /// `doctor` with a failed check (exit 1) whose report cannot be written: 74 wins, as for every command
     /// (CLI.md, "Exit codes"); its verdict on stderr still says which check failed.
-    @Test func doctorWithAFailedCheckOnAFullDiskExits74() throws {
-        let mock = try InProcessMock()
-        let r = try Self.apnsctl(
-            [
-                "doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
-                "--cert", mock.certificate, "--topic", "com.example.other",
-            ], redirect: Self.full)
-        #expect(r.status == 74, "\(r.stderr)")
-        #expect(r.stderr.contains("error: doctor: auth sandbox failed: 400 TopicDisallowed"), "\(r.stderr)")
-        #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")
+    @Test func doctorWithAFailedCheckOnAFullDiskExits74() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let r = try Self.apnsctl(
+                [
+                    "doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
+                    "--cert", mock.certificate, "--topic", "com.example.other",
+                ], redirect: Self.full)
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stderr.contains("error: doctor: auth sandbox failed: 400 TopicDisallowed"), "\(r.stderr)")
+            #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")
+        }
     }
 
     /// Nothing outside the output layer writes to descriptor 1: a write there would bypass the checks.
-    @Test func onlyTheOutputLayerWritesToStandardOutput() throws {
-        let root = Repository.path("Sources")
-        let forbidden = [
-            "print(", "STDOUT_FILENO", "writeAll(fd: 1", "Sink(fd: 1", "FileHandle.standardOutput", "fputs(",
-            "putchar(", "posixWrite(1", "write(1,", "printOut(", "writeOut(",
-        ]
-        // The mock's log has a writer thread of its own (it must never block an event loop), writing through
-        // OutputSink too; it exits 74 the same way (mockWhoseLogCannotBeWrittenExits74WhenStopped).
-        let allowed = ["APNSPlatform/OutputSink.swift"]
-        let files =
-            FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
-            ?? []
-        #expect(files.count > 50)
-        for file in files where !allowed.contains(file) {
-            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.trimmingCharacters(in: .whitespaces)
-                if code.hasPrefix("//") || code.hasPrefix("func ") || code.contains(" func ") { continue }
-                for pattern in forbidden where code.contains(pattern) {
-                    // `.print(` is the sink's own method; a bare `print(` is Swift's, which writes fd 1.
-                    if pattern == "print(" && !Self.callsSwiftPrint(code) { continue }
-                    Issue.record("\(file):\(number + 1) writes to stdout outside OutputSink: \(code)")
+    @Test func onlyTheOutputLayerWritesToStandardOutput() async throws {
+        try await offThePool {
+            let root = Repository.path("Sources")
+            let forbidden = [
+                "print(", "STDOUT_FILENO", "writeAll(fd: 1", "Sink(fd: 1", "FileHandle.standardOutput", "fputs(",
+                "putchar(", "posixWrite(1", "write(1,", "printOut(", "writeOut(",
+            ]
+            // The mock's log has a writer thread of its own (it must never block an event loop), writing through
+            // OutputSink too; it exits 74 the same way (mockWhoseLogCannotBeWrittenExits74WhenStopped).
+            let allowed = ["APNSPlatform/OutputSink.swift"]
+            let files =
+                FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String }.filter {
+                    $0.hasSuffix(".swift")
+                }
+                ?? []
+            #expect(files.count > 50)
+            for file in files where !allowed.contains(file) {
+                let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+                for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    if code.hasPrefix("//") || code.hasPrefix("func ") || code.contains(" func ") { continue }
+                    for pattern in forbidden where code.contains(pattern) {
+                        // `.print(` is the sink's own method; a bare `print(` is Swift's, which writes fd 1.
+                        if pattern == "print(" && !Self.callsSwiftPrint(code) { continue }
+                        Issue.record("\(file):\(number + 1) writes to stdout outside OutputSink: \(code)")
+                    }
                 }
             }
         }

@@ -15,13 +15,16 @@ enum InProcess {
     /// Runs `apnsctl ARGUMENTS` in-process. `directory`: the working directory the world reports (paths in
     /// `arguments` must be absolute: the process's own is shared). A run still going after `timeout` seconds is
     /// interrupted as by SIGTERM through its world and reported `timedOut` (a thread cannot be killed).
+    /// `onTerminal`: standard output and error are a terminal to the command (their bytes still captured).
     @discardableResult
     static func apnsctl(
         _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
-        directory: String? = nil, timeout: Double = 60, host: CommandHost? = nil
+        directory: String? = nil, timeout: Double = 60, host: CommandHost? = nil, onTerminal: Bool = false
     ) throws -> CommandResult {
-        try Run(arguments, stdin: stdin, environment: environment, directory: directory, host: host).result(
-            within: timeout)
+        try Run(
+            arguments, stdin: stdin, environment: environment, directory: directory, host: host,
+            onTerminal: onTerminal
+        ).result(within: timeout)
     }
 
     /// One command running in the background on a thread of its own: its output is read while it runs, and the
@@ -38,13 +41,14 @@ enum InProcess {
         init(
             _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
             mockLog: Int32? = nil,
-            host: CommandHost? = nil
+            host: CommandHost? = nil, onTerminal: Bool = false
         ) throws {
             let variables = CommandRunner.commandEnvironment(environment)
             interrupts = try DeliveredInterrupts()
             input = try InputDescriptor(stdin)
             test = TestWorld(
-                variables: variables, home: InProcess.homeDirectory(variables), stdout: .file, stderr: .file,
+                variables: variables, home: InProcess.homeDirectory(variables),
+                stdout: onTerminal ? .terminal : .file, stderr: onTerminal ? .terminal : .file,
                 standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts,
                 mockLog: mockLog)
             ProcessSignals.ignoreBrokenPipe()

@@ -55,56 +55,65 @@ import Testing
         return (run.status, lines, file, rss)
     }
 
-    @Test func sixtyMiBOfDistinctKeysIsValidatedInUnder128MiB() throws {
-        let bytes = Self.distinctKeys(size: 60 << 20)
-        let run = try Self.validate(bytes, as: "distinct.json")
-        #expect(run.status == 65)
-        #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
-        #expect(
-            run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
-            "\(run.lines.prefix(1))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func sixtyMiBOfDistinctKeysIsValidatedInUnder128MiB() async throws {
+        try await offThePool {
+            let bytes = Self.distinctKeys(size: 60 << 20)
+            let run = try Self.validate(bytes, as: "distinct.json")
+            #expect(run.status == 65)
+            #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
+            #expect(
+                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
+                "\(run.lines.prefix(1))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 
     /// 60 MiB of unknown keys inside `aps`: 219 MiB at 6 MiB before, and a warning line per key. Now the first 20
     /// are listed and the rest counted, and only those 20 are kept.
-    @Test func sixtyMiBOfUnknownAPSKeysAreTwentyLinesAndACountInUnder128MiB() throws {
-        let bytes = Self.distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":"hi","#, suffix: "}}")
-        let run = try Self.validate(bytes, as: "aps.json")
-        #expect(run.status == 65)
-        #expect(run.lines.count == 22, "the size error, 20 unknown keys and the count: \(run.lines.count) lines")
-        #expect(run.lines.filter { $0.contains("unknown aps key \"key-") }.count == 20)
-        #expect(
-            run.lines.last?.contains(": warning: aps: ") == true
-                && run.lines.last?.contains(" more unknown aps keys not listed (") == true,
-            "\(run.lines.suffix(1))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func sixtyMiBOfUnknownAPSKeysAreTwentyLinesAndACountInUnder128MiB() async throws {
+        try await offThePool {
+            let bytes = Self.distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":"hi","#, suffix: "}}")
+            let run = try Self.validate(bytes, as: "aps.json")
+            #expect(run.status == 65)
+            #expect(run.lines.count == 22, "the size error, 20 unknown keys and the count: \(run.lines.count) lines")
+            #expect(run.lines.filter { $0.contains("unknown aps key \"key-") }.count == 20)
+            #expect(
+                run.lines.last?.contains(": warning: aps: ") == true
+                    && run.lines.last?.contains(" more unknown aps keys not listed (") == true,
+                "\(run.lines.suffix(1))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 
     /// A known key holding a huge object: `aps.alert` with 60 MiB of unknown keys.
-    @Test func sixtyMiBInsideAPSAlertIsValidatedInUnder128MiB() throws {
-        let bytes = Self.distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":{"body":"hi","#, suffix: "}}}")
-        let run = try Self.validate(bytes, as: "alert.json")
-        #expect(run.status == 65)
-        #expect(run.lines.count == 22, "\(run.lines.count) lines")
-        #expect(run.lines.filter { $0.contains("unknown alert key \"key-") }.count == 20)
-        #expect(
-            run.lines.last?.contains(": warning: aps.alert: ") == true
-                && run.lines.last?.contains(" more unknown alert keys not listed (") == true,
-            "\(run.lines.suffix(1))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func sixtyMiBInsideAPSAlertIsValidatedInUnder128MiB() async throws {
+        try await offThePool {
+            let bytes = Self.distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":{"body":"hi","#, suffix: "}}}")
+            let run = try Self.validate(bytes, as: "alert.json")
+            #expect(run.status == 65)
+            #expect(run.lines.count == 22, "\(run.lines.count) lines")
+            #expect(run.lines.filter { $0.contains("unknown alert key \"key-") }.count == 20)
+            #expect(
+                run.lines.last?.contains(": warning: aps.alert: ") == true
+                    && run.lines.last?.contains(" more unknown alert keys not listed (") == true,
+                "\(run.lines.suffix(1))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 
     /// `content-state`, the app's own data under a known key: 60 MiB of it is walked in the source, not kept.
-    @Test func sixtyMiBOfContentStateIsValidatedInUnder128MiB() throws {
-        let prefix = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200,"#
-        let run = try Self.validate(Self.distinctKeys(size: 60 << 20, prefix: prefix, suffix: "}}}"), as: "state.json")
-        #expect(run.status == 65)
-        #expect(run.lines.count == 2, "the size error and the date: \(run.lines)")
-        #expect(
-            run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true,
-            "\(run.lines.suffix(1))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func sixtyMiBOfContentStateIsValidatedInUnder128MiB() async throws {
+        try await offThePool {
+            let prefix = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200,"#
+            let run = try Self.validate(
+                Self.distinctKeys(size: 60 << 20, prefix: prefix, suffix: "}}}"), as: "state.json")
+            #expect(run.status == 65)
+            #expect(run.lines.count == 2, "the size error and the date: \(run.lines)")
+            #expect(
+                run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true,
+                "\(run.lines.suffix(1))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 
     /// `prefix` + `"abcdefghijklmn","abcdefghijklmn",…` + `suffix`, `size` bytes at most: millions of short strings.
@@ -120,31 +129,36 @@ import Testing
 
     /// A 60 MiB `.apns` file was read whole into a tree for its bundle id, and its body written beside it: 282 MB
     /// for this one, 409 MB for distinct keys. Now it is read as a `.json` is, and the body only counted.
-    @Test func sixtyMiBAPNSFileIsValidatedInUnder128MiB() throws {
-        let bundle = #""Simulator Target Bundle":"com.example.app","#
-        let bytes = Self.shortStrings(
-            size: 60 << 20, prefix: "{" + bundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
-        let run = try Self.validate(bytes, as: "big.apns")
-        #expect(run.status == 65)
-        #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
-        // The size is the body's, without the bundle key (the file has no whitespace to drop).
-        let body = bytes.count - bundle.utf8.count
-        #expect(
-            run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(body) bytes, ") == true,
-            "\(run.lines.prefix(1))")
-        #expect(run.lines.first?.contains("it is already compact") == true, "\(run.lines.prefix(1))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func sixtyMiBAPNSFileIsValidatedInUnder128MiB() async throws {
+        try await offThePool {
+            let bundle = #""Simulator Target Bundle":"com.example.app","#
+            let bytes = Self.shortStrings(
+                size: 60 << 20, prefix: "{" + bundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
+            let run = try Self.validate(bytes, as: "big.apns")
+            #expect(run.status == 65)
+            #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
+            // The size is the body's, without the bundle key (the file has no whitespace to drop).
+            let body = bytes.count - bundle.utf8.count
+            #expect(
+                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(body) bytes, ") == true,
+                "\(run.lines.prefix(1))")
+            #expect(run.lines.first?.contains("it is already compact") == true, "\(run.lines.prefix(1))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 
     /// `loc-args` was kept whole, a value per element: 282 MB for 60 MiB of short strings (884 MB for `"a"`s).
     /// Now its elements are checked in the source.
-    @Test func sixtyMiBLocArgsArrayIsValidatedInUnder128MiB() throws {
-        let prefix = #"{"aps":{"alert":{"loc-key":"K","loc-args":["#
-        let run = try Self.validate(Self.shortStrings(size: 60 << 20, prefix: prefix, suffix: "]}}}"), as: "args.json")
-        #expect(run.status == 65)
-        #expect(run.lines.count == 1, "the size error only: \(run.lines.prefix(3))")
-        #expect(run.lines.first?.contains(": error: (root): payload is ") == true, "\(run.lines.prefix(1))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func sixtyMiBLocArgsArrayIsValidatedInUnder128MiB() async throws {
+        try await offThePool {
+            let prefix = #"{"aps":{"alert":{"loc-key":"K","loc-args":["#
+            let run = try Self.validate(
+                Self.shortStrings(size: 60 << 20, prefix: prefix, suffix: "]}}}"), as: "args.json")
+            #expect(run.status == 65)
+            #expect(run.lines.count == 1, "the size error only: \(run.lines.prefix(3))")
+            #expect(run.lines.first?.contains(": error: (root): payload is ") == true, "\(run.lines.prefix(1))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 
     /// `prefix` + `fill` repeated + `suffix`, 60 MiB at most: one huge string or key, whose opening quote ends
@@ -235,35 +249,43 @@ import Testing
     /// (`input-push-channel`, `url-args`), 266 MB (`aps.event`: "did you mean" folded it), 297 MB (a key of `é`)
     /// and 445 MB (an `aps` or `content-state` key: quoted whole); a number literal 137 MB, 260 MB when quoted. Each is
     /// reported as before, the huge text shortened, and no line is long. One at a time: each holds 60 MiB here too.
-    @Test(.serialized, arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText) throws {
-        let bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
-        let run = try Self.validate(bytes, as: "huge.json")
-        let shown = run.lines.map { String($0.prefix(400)) }
-        #expect(run.status == 65)
-        #expect(run.lines.count == 1 + huge.lines.count, "\(shown)")
-        #expect(
-            run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
-            "\(shown.prefix(1))")
-        for (line, text) in zip(run.lines.dropFirst(), huge.lines) {
-            #expect(line.contains(text), "\(line.prefix(400))")
+    @Test(.serialized, arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText)
+        async throws
+    {
+        try await offThePool {
+            let bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
+            let run = try Self.validate(bytes, as: "huge.json")
+            let shown = run.lines.map { String($0.prefix(400)) }
+            #expect(run.status == 65)
+            #expect(run.lines.count == 1 + huge.lines.count, "\(shown)")
+            #expect(
+                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
+                "\(shown.prefix(1))")
+            for (line, text) in zip(run.lines.dropFirst(), huge.lines) {
+                #expect(line.contains(text), "\(line.prefix(400))")
+            }
+            #expect(run.lines.allSatisfy { $0.utf8.count < 1000 }, "line lengths \(run.lines.map(\.utf8.count))")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
         }
-        #expect(run.lines.allSatisfy { $0.utf8.count < 1000 }, "line lengths \(run.lines.map(\.utf8.count))")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
     }
 
     /// A huge key given twice: it was decoded whole twice (291 MB for two of 30 MiB); now it is compared whole
     /// in the source and reported shortened.
-    @Test func aThirtyMiBKeyGivenTwiceIsOneDuplicateInUnder128MiB() throws {
-        let key = Self.oneHugeText(prefix: "", suffix: "").prefix(30 << 20)
-        let bytes = Array(#"{"aps":{"alert":"hi"},""#.utf8) + key + Array(#"":1,""#.utf8) + key + Array(#"":2}"#.utf8)
-        let run = try Self.validate(bytes, as: "twice.json")
-        let shown = String(repeating: "x", count: 37) + "..."
-        #expect(run.status == 65)
-        #expect(run.lines.count == 2, "\(run.lines.map { $0.prefix(300) })")
-        #expect(
-            run.lines.last?.contains(
-                ": warning: \(shown): duplicate key \"\(shown)\" (first at line 1, column 23); JSON parsers disagree")
-                == true, "\(run.lines.map { $0.prefix(300) })")
-        #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+    @Test func aThirtyMiBKeyGivenTwiceIsOneDuplicateInUnder128MiB() async throws {
+        try await offThePool {
+            let key = Self.oneHugeText(prefix: "", suffix: "").prefix(30 << 20)
+            let bytes =
+                Array(#"{"aps":{"alert":"hi"},""#.utf8) + key + Array(#"":1,""#.utf8) + key + Array(#"":2}"#.utf8)
+            let run = try Self.validate(bytes, as: "twice.json")
+            let shown = String(repeating: "x", count: 37) + "..."
+            #expect(run.status == 65)
+            #expect(run.lines.count == 2, "\(run.lines.map { $0.prefix(300) })")
+            #expect(
+                run.lines.last?.contains(
+                    ": warning: \(shown): duplicate key \"\(shown)\" (first at line 1, column 23); JSON parsers disagree"
+                )
+                    == true, "\(run.lines.map { $0.prefix(300) })")
+            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+        }
     }
 }
