@@ -104,7 +104,8 @@ public struct APNSCtl: ParsableCommand {
         }
         let flags = OtherToolFlags.longFlags(of: arguments)
         let lines = errorLines(parserText: text).map { OtherToolFlags.correcting($0, flags: flags) }
-        for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
+        let advised = lines.map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
+        for line in advised.isEmpty ? ["error: invalid command line; see apnsctl --help"] : advised {
             // The parser quotes arguments as given: escaped, so none can drive the terminal.
             world.standardError.print(PrintableText.escapingControls(line) + "\n")
         }
