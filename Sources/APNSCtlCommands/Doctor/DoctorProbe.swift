@@ -213,7 +213,7 @@ struct DoctorProbe {
         let env = route.environment
         switch failure {
         case .tls(let verification) where verification.isAboutCertificateDates:
-            return .fail("tls", env, .network, failure.description, hint: ClockAdvice.checkClock)
+            return .fail("tls", env, .network, failure.description, hint: ClockAdvice.certificateDates)
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
             return .fail(

@@ -8,8 +8,11 @@ import APNSCrypto
 /// the plain message would send the user to the CA or to a revoked key.
 enum ClockAdvice {
     /// What to do, said after each of them.
-    static let checkClock =
-        "check this machine's clock (date -u) against a time server, or turn on NTP (timedatectl set-ntp true)"
+    static let checkClock = "compare date -u with a time server's, or turn on NTP (timedatectl set-ntp true)"
+
+    /// Said after a server certificate refused for its dates.
+    static let certificateDates =
+        "this machine's clock may be wrong (certificates are checked against it): " + checkClock
 
     /// A server's `Date` further than this from this machine's clock (seconds) is worth saying: beyond network
     /// delays and a server's own small drift.
@@ -26,11 +29,11 @@ enum ClockAdvice {
         case .expiredProviderToken where age >= 0 && age < 3_000:
             return "APNs answered ExpiredProviderToken to a provider token this machine signed \(duration(age)) ago "
                 + "(APNs takes one for an hour): APNs dates the token by its own clock, so this machine's clock "
-                + "is probably wrong; \(checkClock), then send again with --no-token-cache"
+                + "is probably wrong: \(checkClock), then send again with --no-token-cache"
         case .invalidProviderToken where age >= 0 && age <= freshToken:
             return "APNs answered InvalidProviderToken to a provider token this machine signed \(duration(age)) ago: "
-                + "when --key-id and --team-id are right, a token dated ahead of APNs' clock is refused so; "
-                + "\(checkClock), then send again with --no-token-cache"
+                + "if --key-id and --team-id are right, this machine's clock may be ahead of APNs' (a token dated in "
+                + "the future is refused so): \(checkClock), then send again with --no-token-cache"
         default:
             return nil
         }
@@ -44,7 +47,7 @@ enum ClockAdvice {
         guard abs(skew) > tolerableSkew else { return nil }
         return "this machine's clock is \(duration(abs(skew))) \(skew > 0 ? "ahead of" : "behind") the server's "
             + "(its Date header: \(PrintableText.escapingControls(header))): certificates and provider tokens are "
-            + "dated by this clock, and APNs refuses tokens and certificates dated wrong; \(checkClock)"
+            + "checked against it, so APNs may refuse them: \(checkClock)"
     }
 
     /// `45 s`, `7 min`, `2 h 5 min`, `3 days`.
