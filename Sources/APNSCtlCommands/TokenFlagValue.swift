@@ -21,16 +21,19 @@ enum TokenFlagValue {
     /// `arguments`, when the command has the flags named (`flags`, its long flags); any other line as it is.
     static func correcting(_ line: String, arguments: [String], flags: [String]) -> String {
         let prefix = "error: Unknown option '--token'"
-        guard line.hasPrefix(prefix), flags.contains("--device"), flags.contains("--auth-key") else { return line }
+        guard line.hasPrefix(prefix) else { return line }
+        // Only a flag this command has is suggested (`jwt` takes a key file but no device).
         let value = Self.value(in: arguments)
         switch value.flatMap(flag(for:)) {
-        case "--device"?:
+        case "--device"? where flags.contains("--device"):
             return "\(prefix). Did you mean '--device'? (the value is a device token)"
-        case "--auth-key"?:
+        case "--auth-key"? where flags.contains("--auth-key"):
             return "\(prefix). Did you mean '--auth-key'? (the value is a key file: a .p8 signing key goes in "
                 + "--auth-key, with --key-id and --team-id)"
-        default:
+        case nil where flags.contains("--device") && flags.contains("--auth-key"):
             return "\(prefix). Did you mean '--device' (a device token, hex) or '--auth-key' (a .p8 key file)?"
+        default:
+            return line
         }
     }
 

@@ -87,6 +87,12 @@ import Testing
         }
         let equals = try InProcess.apnsctl(["send", #"{"aps":{"alert":"hi"}}"#, "--token=\(p8)"])
         #expect(equals.stderr.contains("Did you mean '--auth-key'?"), "\(equals.stderr)")
+        // jwt takes a key file and no device: the key file is suggested there, and nothing it lacks.
+        let jwt = try InProcess.apnsctl(["jwt", "--token", p8, "--team-id", "TEAMID1234"])
+        #expect(jwt.status == 64, "\(jwt.stderr)")
+        #expect(jwt.stderr.contains("error: Unknown option '--token'. Did you mean '--auth-key'?"), "\(jwt.stderr)")
+        let hex = try InProcess.apnsctl(["jwt", "--token", Self.device])
+        #expect(!hex.stderr.contains("--device"), "\(hex.stderr)")
     }
 
     @Test func tokenValueRules() {
