@@ -26,7 +26,7 @@ enum TokenFlagValue {
         let value = Self.value(in: arguments)
         switch value.flatMap(flag(for:)) {
         case "--device"? where flags.contains("--device"):
-            return "\(prefix). Did you mean '--device'? (the value is a device token)"
+            return "\(prefix). Did you mean '--device'?"
         case "--auth-key"? where flags.contains("--auth-key"):
             return "\(prefix). Did you mean '--auth-key'? (the value is a key file: a .p8 signing key goes in "
                 + "--auth-key, with --key-id and --team-id)"
