@@ -106,6 +106,7 @@ public struct APNSCtl: ParsableCommand {
         let lines = errorLines(parserText: text).map {
             OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
         }
+        .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
         .map { DashValueAdvice.correcting($0, arguments: arguments) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal.

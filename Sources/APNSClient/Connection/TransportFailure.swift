@@ -14,6 +14,8 @@ public enum TransportAdvice: Sendable, Equatable {
     case allowMoreTime
     /// The server's certificate did not verify: trust its CA, or skip verification (unsafe).
     case trustServerCertificate
+    /// The server's certificate was refused for its dates: this machine's clock is the likely cause.
+    case checkClock
     /// The proxy could not be reached: check which proxy is configured, or exempt the host.
     case checkProxySettings
     /// The proxy was silent: allow more time, or check the proxy.
@@ -109,6 +111,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .connect(.resolve): return .checkHostName
         case .connect(.connect), .connect(.timeout): return .checkServerAndEndpoint
+        case .tls(let failure) where failure.isAboutCertificateDates: return .checkClock
         case .tls(.verification): return .trustServerCertificate
         case .timeout, .handshakeTimeout: return .allowMoreTime
         case .gaveUp(_, let last): return last.advice

@@ -26,6 +26,10 @@ public struct CertificateInfo: Sendable, Equatable {
     public let keyType: String
     /// Lowercase hex SHA-256 of the DER.
     public let sha256: String
+    /// basicConstraints CA:TRUE: a certificate that signs others (a `--ca-file`), never a push certificate.
+    public let isCertificateAuthority: Bool
+    /// The extended key usage names serverAuth: what a TLS server (the mock, a web server) presents.
+    public let isTLSServer: Bool
 
     /// Whole days left until notAfter; once expired, minus the whole days since (both truncated,
     /// so a certificate that expired 30 days and a minute ago says -30, as a person would).
@@ -106,6 +110,8 @@ public struct CertificateInfo: Sendable, Equatable {
         notAfter = certificate.notAfter
         keyType = certificate.keyTypeDescription
         sha256 = certificate.sha256Hex
+        isCertificateAuthority = certificate.hasCABasicConstraint
+        isTLSServer = certificate.hasServerAuthUsage
     }
 }
 

@@ -24,7 +24,12 @@ public enum CredentialLoader {
     ) throws(CredentialProblem) -> PushIdentity {
         let certificatePath = certificate.name
         let contents = try loadContents(certificate, key: keyInput, passphrase: passphrase)
-        guard let leaf = contents.leaf else { throw .noCertificate(path: certificatePath) }
+        guard let leaf = contents.leaf else {
+            if isTokenSigningKey(contents, path: certificatePath) {
+                throw .tokenSigningKeyNotCertificate(path: certificatePath)
+            }
+            throw .noCertificate(path: certificatePath)
+        }
         guard let key = contents.privateKey else { throw .noPrivateKey(path: certificatePath) }
         guard contents.keyMatches == true else {
             throw .keyDoesNotMatchCertificate(
@@ -64,6 +69,12 @@ public enum CredentialLoader {
             guard let key = keyFile.key else {
                 throw .notACredential(path: keyPath, detail: "no private key found")
             }
+            // An Apple `.p8` as the certificate's key: not a mismatch to explain, but a key for --auth-key.
+            if keyFile.certificates.isEmpty, !parsed.certificates.isEmpty, KeyDescription.isP256(key.pointer),
+                isNamedAsSigningKey(keyPath), !parsed.certificates.contains(where: { key.matches($0) })
+            {
+                throw .tokenSigningKeyNotCertificate(path: keyPath)
+            }
             parsed.key = key
             parsed.keyWasEncrypted = keyFile.keyWasEncrypted
             keyIsDER = keyFile.isDER
@@ -100,6 +111,18 @@ public enum CredentialLoader {
             kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
             privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches,
             keyWasEncrypted: parsed.keyWasEncrypted, certificateIsDER: parsed.isDER, keyIsDER: keyIsDER)
+    }
+
+    /// Whether `contents` is a lone EC P-256 key from a file named as Apple names `.p8` keys: a provider-token
+    /// signing key, which belongs in `--auth-key` (a TLS server's key or a certificate's own key, also lone
+    /// P-256 keys, are named otherwise).
+    public static func isTokenSigningKey(_ contents: CredentialContents, path: String) -> Bool {
+        contents.kind == .authKey && contents.leaf == nil && isNamedAsSigningKey(path)
+    }
+
+    /// `AuthKey_ABCDE12345.p8`, `APNsAuthKey_….p8`, or any `….p8`.
+    static func isNamedAsSigningKey(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".p8") || SigningKey.keyID(fromFileNamePrefix: path) != nil
     }
 
     /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.

@@ -25,6 +25,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// before any derivation and before asking for a passphrase.
     case excessiveKeyDerivation(path: String, ExcessiveKeyDerivation, inPKCS12: Bool)
     case noCertificate(path: String)
+    /// A `.p8` provider-token signing key given where a certificate or its key belongs (`--cert`, `--key`,
+    /// `convert`): it is used as it is, with `--auth-key`.
+    case tokenSigningKeyNotCertificate(path: String)
     case noPrivateKey(path: String)
     case keyDoesNotMatchCertificate(certificatePath: String, keyPath: String)
     case expired(path: String, notAfter: Int64, daysAgo: Int)

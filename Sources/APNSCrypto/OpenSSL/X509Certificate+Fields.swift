@@ -88,6 +88,22 @@ extension X509Certificate {
         return Hex.lower(md.prefix(Int(len)))
     }
 
+    /// basicConstraints says CA:TRUE.
+    var hasCABasicConstraint: Bool {
+        let flags = X509_get_extension_flags(pointer)
+        OpenSSLError.clearQueue()
+        return flags & UInt32(EXFLAG_CA) != 0
+    }
+
+    /// An extended key usage extension is present and names serverAuth (without the extension, any use is
+    /// allowed, which says nothing about what the certificate is for).
+    var hasServerAuthUsage: Bool {
+        let flags = X509_get_extension_flags(pointer)
+        let usage = X509_get_extended_key_usage(pointer)
+        OpenSSLError.clearQueue()
+        return flags & UInt32(EXFLAG_XKUSAGE) != 0 && usage & UInt32(XKU_SSL_SERVER) != 0
+    }
+
     /// `RSA 2048`, `EC P-256`, … for the certificate's public key.
     var keyTypeDescription: String {
         guard let key = X509_get0_pubkey(pointer) else {

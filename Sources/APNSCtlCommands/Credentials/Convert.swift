@@ -82,7 +82,13 @@ extension APNSCtl {
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source(in: world))
             }
-            guard let leaf = contents.leaf else { throw CLIError(CredentialProblem.noCertificate(path: input)) }
+            guard let leaf = contents.leaf else {
+                // A `.p8` is used as it is: there is nothing to convert it to.
+                if CredentialLoader.isTokenSigningKey(contents, path: input) {
+                    throw CLIError(CredentialProblem.tokenSigningKeyNotCertificate(path: input))
+                }
+                throw CLIError(CredentialProblem.noCertificate(path: input))
+            }
             if contents.keyMatches == false {
                 throw CLIError(
                     CredentialProblem.keyDoesNotMatchCertificate(

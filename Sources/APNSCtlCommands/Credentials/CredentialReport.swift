@@ -16,6 +16,12 @@ enum CredentialReport {
                 "\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt"
             )
         }
+        // A TLS server's key or a certificate's own key is a lone P-256 key too: only Apple's name says .p8.
+        let kindText =
+            CredentialLoader.isTokenSigningKey(contents, path: file)
+            ? "auth-key (.p8 provider token signing key)"
+            : "auth-key? (a lone EC P-256 key, not named AuthKey_<KEYID>.p8: a TLS server's or a certificate's key "
+                + "goes with its certificate, --cert CERT --key \(file); a renamed .p8 goes in --auth-key)"
         switch format {
         case .json:
             var w = JSONWriter()
@@ -30,7 +36,7 @@ enum CredentialReport {
             printRows(
                 [
                     ("file", file),
-                    ("kind", "auth-key (.p8 provider token signing key)"),
+                    ("kind", kindText),
                     ("key type", keyType),
                     ("key id", keyID ?? "(not in the file name; pass --key-id with send and jwt)"),
                 ], to: world.standardOutput)

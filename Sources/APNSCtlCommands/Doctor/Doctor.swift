@@ -12,7 +12,10 @@ extension APNSCtl {
         static let configuration = CommandConfiguration(
             commandName: "doctor",
             abstract: "Check that pushes would work from here with these credentials, without reaching any device.",
-            usage: "apnsctl doctor (--cert <file> | --auth-key <file> --topic <topic>) [<options>]",
+            usage: """
+                apnsctl doctor --cert <file> [<options>]
+                  apnsctl doctor --auth-key <file> --topic <topic> [<options>]
+                """,
             discussion: """
                 Runs each check in order and prints one line per check (ok, warn or fail): credentials (the \
                 key's type and ids, or the certificate's subject, bundle id, environments, topics and expiry), \

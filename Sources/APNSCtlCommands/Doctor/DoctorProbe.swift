@@ -212,6 +212,8 @@ struct DoctorProbe {
     private func tlsFailure(_ failure: TransportFailure, tls: TLSConnection, route: DoctorPlan.Route) -> DoctorCheck {
         let env = route.environment
         switch failure {
+        case .tls(let verification) where verification.isAboutCertificateDates:
+            return .fail("tls", env, .network, failure.description, hint: ClockAdvice.certificateDates)
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
             return .fail(

@@ -10,6 +10,7 @@ extension APNSCtl.History {
             commandName: "list",
             abstract:
                 "One line per recorded send, newest first: number, local time, environment, topic, push type, outcome.",
+            usage: "apnsctl history list [--device <token|name>] [--since <when>] [<options>]",
             discussion: """
                 --device and --reason keep the entries with such a result; --since keeps those started since a \
                 time (2h, 30m, 7d ago, or a date 2026-11-28, or 2026-11-28T18:02:00Z). -o json prints one \

@@ -19,6 +19,8 @@ struct DeliveryTarget {
     var deviceName: ((String) -> String?)? = nil
     /// Keeps the run in the send history; nil when it is off.
     var recorder: SendRecorder? = nil
+    /// The provider token sent, with token auth: its `iat` tells a wrong clock from an old token.
+    var bearerToken: String? = nil
 }
 
 /// `--env auto`'s second environment, with what to send there: the same request, to the devices the

@@ -14,6 +14,7 @@ extension APNSCtl.Send {
             return
         }
         var delivery = plan.delivery
+        delivery.bearerToken = plan.credentials.bearerToken
         delivery.recorder = SendRecorder.start(
             SendHistoryEntry.broadcast(plan, settings, replayOf: replayOf), settings, in: world)
         try deliver(settings, RequestListSource(plan.jobs), to: delivery, format: format, in: world)

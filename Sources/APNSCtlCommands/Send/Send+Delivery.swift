@@ -74,7 +74,9 @@ extension APNSCtl.Send {
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         let recorder = target.recorder
         let name = target.deviceName
+        let clockWatch = ClockWatch(bearerToken: target.bearerToken, now: world.clock.now)
         var summary = send(interrupts) { result in
+            clockWatch.note(result)
             renderer.result(result)
             unsent?.note(result)
             recorder?.add(result, name: result.device.flatMap { name?($0.hex) }, route: route)
@@ -90,6 +92,7 @@ extension APNSCtl.Send {
             }
         }
         renderer.finish(summary)
+        for warning in clockWatch.warnings { world.standardError.warning(warning) }
         output.onFailure = nil
         finished?(summary)
         recorder?.finish(summary, noun: noun, in: world)

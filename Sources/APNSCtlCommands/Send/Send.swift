@@ -250,6 +250,7 @@ extension APNSCtl {
                 try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
             }
             var delivery = plan.delivery
+            delivery.bearerToken = plan.credentials.bearerToken
             delivery.recorder = SendRecorder.start(
                 SendHistoryEntry.devices(plan, settings, replayOf: replayOf), settings, in: world)
             var outcome: CLIError? = nil

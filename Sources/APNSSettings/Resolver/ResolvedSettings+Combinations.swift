@@ -15,6 +15,9 @@ extension ResolvedSettings {
             }
         } else if certificate == nil && token == nil {
             if let key {
+                if let path = key.value.path, let advice = SigningKeyFileName.advice(keyFlagPath: path) {
+                    throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) \(advice)")
+                }
                 throw .usage(
                     "\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it"
                 )

@@ -97,7 +97,8 @@ import Testing
             "--endpont": "--endpoint", "--expiraton": "--expiration", "--alrt": "--alert",
         ]
         for (given, meant) in table.merging(typos, uniquingKeysWith: { a, _ in a }) {
-            let r = try InProcess.apnsctl(["send", given, "x"])
+            // `--token` is answered by its value (CLI.md): a hex one is a device token.
+            let r = try InProcess.apnsctl(["send", given, given == "--token" ? Self.token(1) : "x"])
             #expect(r.status == 64, "\(given): \(r.stderr)")
             #expect(
                 r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?",

@@ -39,8 +39,21 @@ extension Dictionary where Key == String, Value == String {
 /// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
     /// The warning for a certificate without Apple's push extensions: shown, not fatal.
-    static func notApplePush(_ path: String) -> String {
-        "\(path): the certificate has no Apple push extensions or Apple push CN; APNs will answer 403 BadCertificate. "
+    /// A CA certificate and a TLS server certificate are named as such: neither is a push certificate that
+    /// lost its extensions, and the advice for each is another flag, not another download.
+    static func notApplePush(_ path: String, info: CertificateInfo? = nil) -> String {
+        if info?.isCertificateAuthority == true {
+            return "\(path): a CA certificate (basicConstraints CA:TRUE), not a push certificate; "
+                + "it belongs in --ca-file, to trust a server it signed (for apnsctl mock: its ca.pem); "
+                + "for --cert use the push certificate from the Apple Developer portal"
+        }
+        if info?.isTLSServer == true {
+            return "\(path): a TLS server certificate (extended key usage serverAuth), not a push certificate; "
+                + "it is what a server presents (a client trusts it through --ca-file with its CA); "
+                + "for --cert use the push certificate from the Apple Developer portal"
+        }
+        return
+            "\(path): the certificate has no Apple push extensions or Apple push CN; APNs will answer 403 BadCertificate. "
             + "Use the push certificate from the Apple Developer portal"
     }
 

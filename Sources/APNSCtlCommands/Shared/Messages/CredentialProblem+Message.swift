@@ -42,6 +42,10 @@ extension CredentialProblem {
         case .noCertificate(let p):
             return
                 "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
+        case .tokenSigningKeyNotCertificate(let p):
+            return "\(p): this is an APNs token-auth signing key (.p8), not a certificate or a certificate's key; "
+                + "it needs no certificate and no conversion: use token auth with "
+                + Self.tokenAuthFlags(authKey: p)
         case .noPrivateKey(let p):
             return "\(p): holds a certificate but no private key; pass the key with --key FILE, "
                 + "or export the certificate together with its key as .p12"
@@ -84,6 +88,16 @@ extension CredentialProblem {
             return "\(p): the certificate is not valid for \(r.rawValue) (it allows \(has)); "
                 + "use --env matching the certificate or a certificate for \(r.rawValue)"
         }
+    }
+
+    /// `--auth-key FILE --key-id ID --team-id TEAMID --topic BUNDLE_ID`, the key id from an `AuthKey_<KEYID>.p8` name when it
+    /// has one: the command that uses a `.p8` where it was given as a certificate.
+    static func tokenAuthFlags(authKey path: String) -> String {
+        let id = SigningKey.keyID(fromFileName: path).flatMap { ProviderToken.isWellFormedID($0) ? $0 : nil }
+        let safe = path.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-+:@%,=".contains($0)) }
+        let word = safe && !path.isEmpty ? path : CurlCommand.shellQuoted(path)
+        return "--auth-key \(word) --key-id \(id ?? "KEYID") --team-id TEAMID --topic BUNDLE_ID "
+            + "(TEAMID: your 10-character team id\(id == nil ? "; KEYID: the key's 10-character id" : ""))"
     }
 
     /// What a refused key derivation asks for, why it is not run, and what to do (CLI.md, "Exit codes").

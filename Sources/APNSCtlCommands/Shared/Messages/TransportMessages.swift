@@ -13,6 +13,8 @@ extension TransportFailure {
             return description + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the network"
         case .trustServerCertificate:
             return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
+        case .checkClock:
+            return description + "; " + ClockAdvice.certificateDates
         case .checkProxySettings:
             return description + "; check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
         case .allowTheProxyMoreTime: return description + "; raise \(Setting.of(.timeout).flag) or check the proxy"

@@ -49,7 +49,9 @@ extension ResolvedSettings {
         let identity = try credentialErrors { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
         }
-        if !identity.info.isApplePush { world.standardError.warning(CredentialMessages.notApplePush(cert.displayName)) }
+        if !identity.info.isApplePush {
+            world.standardError.warning(CredentialMessages.notApplePush(cert.displayName, info: identity.info))
+        }
         return identity
     }
 
