@@ -33,6 +33,6 @@ for _ in $(seq 1 "$runs"); do
 done
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
 lines=$(wc -l < "$work/out.txt")
-echo "validate 1000 files: $median ms (limit 500 ms)"
+echo "validate 1000 files: $median ms (limit 500 ms), ratio $(awk -v m="$median" 'BEGIN { printf "%.2f", m / 500 }') (target <= 1.0)"
 echo "bench: runs ${times[*]} ms; $lines output lines" >&2
 [ "$median" -lt 500 ]
