@@ -1,12 +1,17 @@
-/// One entry being recorded: results are packed as they arrive (`ResultPacking`); a full chunk is set aside in
-/// a temporary table of SQLite's (its own file, never the history, never locking it), so a batch of any size
-/// costs bounded memory. `finish` writes the entry and its chunks in one transaction. Abandoned, nothing is
-/// written. A send of one device never touches the database before `finish`.
+/// One entry being recorded: results are packed as they arrive (`ResultPacking`); full chunks are held in
+/// memory up to `heldLimit`, then set aside in a temporary table of SQLite's (its own file, never the history,
+/// never locking it), so a batch of any size costs bounded memory. `finish` writes the entry and its chunks in
+/// one transaction. Abandoned, nothing is written. Up to some 25,000 devices, nothing touches the database
+/// before `finish`.
 public final class HistoryRecording {
     private let store: HistoryStore
     private var packing = ResultPacking()
     /// The statement that sets a full chunk aside, prepared with its table on the first.
     private var setAside: SQLiteStatement?
+    /// Full chunks not set aside (all of them until there are more than `heldLimit`).
+    private var held: [(number: Int, bytes: [UInt8])] = []
+    /// 2 MB: a 20,000-device batch stays in memory, and one of a million costs no more memory than that.
+    static let heldLimit = 32
 
     init(store: HistoryStore) {
         self.store = store
@@ -15,6 +20,10 @@ public final class HistoryRecording {
     /// Keeps one result, after those added before.
     public func add(_ r: HistoryResult) throws(HistoryProblem) {
         guard let chunk = packing.add(r) else { return }
+        if setAside == nil && held.count < Self.heldLimit {
+            held.append(chunk)
+            return
+        }
         try store.checked { () throws(SQLiteError) in
             let s: SQLiteStatement
             if let setAside {
@@ -23,10 +32,13 @@ public final class HistoryRecording {
                 s = try store.pendingChunkStatement()
                 setAside = s
             }
-            try s.bind(1, chunk.number)
-            try s.bind(2, bytes: chunk.bytes)
-            try s.run()
-            s.reset()
+            for c in held + [chunk] {
+                try s.bind(1, c.number)
+                try s.bind(2, bytes: c.bytes)
+                try s.run()
+                s.reset()
+            }
+            held = []
         }
     }
 
@@ -35,10 +47,9 @@ public final class HistoryRecording {
     public func finish(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem)
         -> Int64
     {
-        let setAsideChunks = packing.chunks
-        let last = packing.rest()
+        let chunks = held + (packing.rest().map { [$0] } ?? [])
         return try store.finishRecording(
-            entry, reasons: packing.reasonsText, setAside: setAsideChunks, last: last, keepDays: keepDays,
+            entry, reasons: packing.reasonsText, setAside: setAside != nil, chunks: chunks, keepDays: keepDays,
             keepEntries: keepEntries, now: now)
     }
 }

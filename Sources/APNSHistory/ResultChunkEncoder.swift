@@ -7,8 +7,13 @@
 struct ResultChunkEncoder {
     static let version: UInt8 = 1
 
-    private(set) var bytes: [UInt8] = [ResultChunkEncoder.version]
+    private(set) var bytes: [UInt8]
     private(set) var count = 0
+
+    init() {
+        bytes = [Self.version]
+        bytes.reserveCapacity(ResultPacking.chunkBytes + 4096)
+    }
 
     /// Whether nothing was added since the start or the last `reset`.
     var isEmpty: Bool { count == 0 }
@@ -69,10 +74,15 @@ struct ResultChunkEncoder {
 
     /// A text as the smallest of its forms (`TextForm`): a canonical UUID or lowercase hex as its bytes, else as is.
     private mutating func appendText(_ text: String) {
-        let utf8 = text.utf8
+        var text = text
+        // Native strings are contiguous: their bytes are read in place, a batch's worth of texts at no copy.
+        text.withUTF8 { appendText(utf8: $0) }
+    }
+
+    private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) {
         if utf8.count == 36, let form = Self.uuidForm(utf8) {
             bytes.append(form.rawValue)
-            appendPairs(utf8.lazy.filter { $0 != UInt8(ascii: "-") })
+            appendPairs(utf8)
             return
         }
         if !utf8.isEmpty, utf8.count % 2 == 0, utf8.allSatisfy({ Self.isLowerHex($0) }) {
@@ -86,25 +96,25 @@ struct ResultChunkEncoder {
         bytes.append(contentsOf: utf8)
     }
 
-    /// Hex digits (checked before), two to a byte.
-    private mutating func appendPairs<Digits: Sequence<UInt8>>(_ digits: Digits) {
-        var high: UInt8? = nil
-        for c in digits {
-            let nibble = Self.nibble(c) ?? 0
-            if let h = high {
-                bytes.append(h << 4 | nibble)
-                high = nil
-            } else {
-                high = nibble
+    /// Hex digits (checked before), two to a byte, skipping a UUID's dashes (each group has an even count).
+    private mutating func appendPairs(_ digits: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        while i + 1 < digits.count {
+            if digits[i] == UInt8(ascii: "-") {
+                i += 1
+                continue
             }
+            bytes.append(Self.nibble(digits[i]) << 4 | Self.nibble(digits[i + 1]))
+            i += 2
         }
     }
 
     /// The form of a 36-byte text that is a canonical 8-4-4-4-12 UUID in one case, nil otherwise.
-    private static func uuidForm(_ utf8: String.UTF8View) -> TextForm? {
+    private static func uuidForm(_ utf8: UnsafeBufferPointer<UInt8>) -> TextForm? {
         var lower = false
         var upper = false
-        for (i, c) in utf8.enumerated() {
+        for i in 0..<utf8.count {
+            let c = utf8[i]
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 if c != UInt8(ascii: "-") { return nil }
             } else if c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f") {
@@ -123,12 +133,12 @@ struct ResultChunkEncoder {
         (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f"))
     }
 
-    private static func nibble(_ c: UInt8) -> UInt8? {
+    /// A hex digit's value (the digit was checked before).
+    private static func nibble(_ c: UInt8) -> UInt8 {
         switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
-        default: return nil
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c &- UInt8(ascii: "a") &+ 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c &- UInt8(ascii: "A") &+ 10
+        default: return c &- UInt8(ascii: "0")
         }
     }
 }
