@@ -10,8 +10,8 @@ public final class HistoryRecording {
     private var setAside: SQLiteStatement?
     /// Full chunks not set aside (all of them until there are more than `heldLimit`).
     private var held: [(number: Int, bytes: [UInt8])] = []
-    /// 2 MB: a 20,000-device batch stays in memory, and one of a million costs no more memory than that.
-    static let heldLimit = 32
+    /// None: held chunks pushed the peak memory of a 100,000-device send past its 30 MB bound.
+    static let heldLimit = 0
 
     init(store: HistoryStore) {
         self.store = store
