@@ -6,6 +6,8 @@ public struct HistoryEntry: Sendable, Equatable {
         case devices
         /// `send --channel`: broadcast channels.
         case broadcast
+        /// `send --simulator`: one simulator, through `xcrun simctl push` (no server, no credential).
+        case simulator
     }
 
     /// The entry's number (assigned when recorded; never reused).
@@ -26,6 +28,10 @@ public struct HistoryEntry: Sendable, Equatable {
     /// `--expiration` as given (`1h`, `0`, a UNIX time), so a replay counts from its own now.
     public var expiration: String?
     public var collapseID: String?
+    /// `--apns-id` as given (nil when APNs assigned one).
+    public var apnsID: String?
+    /// A broadcast's `--request-id` as given (nil when each request got a fresh one).
+    public var requestID: String?
     /// The credential's kind and identity: a certificate's subject and SHA-256, or a key id and team id.
     public var credential: String
     /// The payload bytes as sent.

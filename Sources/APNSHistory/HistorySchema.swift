@@ -2,7 +2,8 @@
 /// version is brought up to date step by step when it is opened (its `user_version` says where it stands),
 /// and one of a newer version is left alone.
 enum HistorySchema {
-    /// The steps, in order: `steps[n]` takes a database from version n to n + 1.
+    /// The SQL of each step, in order: `steps[n]` takes a database from version n to n + 1 (with
+    /// `conversion(after:)` where rows must be rewritten).
     static let steps: [String] = [
         // 1: entries and their results. Entry numbers are never reused (AUTOINCREMENT), so `#41` keeps
         // naming the same send after older ones are removed.
@@ -53,7 +54,28 @@ enum HistorySchema {
         """,
         // 2: which entry a `send --replay` replayed.
         "ALTER TABLE entries ADD COLUMN replay_of INTEGER;",
+        // 3: results packed a few dozen kilobytes to a row (`ResultChunkEncoder`): a row per result made a
+        // 20,000-device batch cost a quarter of its time. The reasons the results hold, one per line between
+        // newlines, are kept with the entry for `history list --reason`. The results rows move in, then go.
+        // A given `--apns-id` or `--request-id`, which a replay sends again.
+        """
+        ALTER TABLE entries ADD COLUMN reasons TEXT NOT NULL DEFAULT '';
+        ALTER TABLE entries ADD COLUMN apns_id TEXT;
+        ALTER TABLE entries ADD COLUMN request_id TEXT;
+        CREATE TABLE result_chunks (
+            entry INTEGER NOT NULL,
+            chunk INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (entry, chunk)
+        ) WITHOUT ROWID;
+        """,
     ]
+
+    /// The rewrite that completes step `step` (numbered from 0), run in the same transaction after its SQL.
+    static func conversion(after step: Int, in database: SQLiteConnection) throws(SQLiteError) {
+        guard step == 2 else { return }
+        try ResultRowsConversion.run(database)
+    }
 
     /// The version this build writes.
     static var current: Int64 { Int64(steps.count) }

@@ -53,14 +53,19 @@ public final class HistoryStore {
                 try database.executeWaitingWhileBusy("PRAGMA journal_mode=WAL", milliseconds: Self.busyMilliseconds)
             }
             // A small page cache: a send's memory stays what it was without the history (a batch's rows
-            // stream through it).
-            try database.execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size = -64")
+            // stream through it). The WAL outlives each send (see `SQLiteConnection.open`), and the next send's
+            // open reads all of it again: copied in past 100 pages (400 KB), it costs each open little, and the
+            // copy's two fsyncs come every 20 or so single sends instead of on each.
+            try database.execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size = -64; PRAGMA wal_autocheckpoint = 100")
             guard version < HistorySchema.current else { return }
             try transaction { () throws(SQLiteError) in
                 // Another apnsctl may have done it while this one waited for the lock.
                 let now = try database.integer("PRAGMA user_version")
                 guard now < HistorySchema.current else { return }
-                for step in HistorySchema.steps[Int(now)...] { try database.execute(step) }
+                for step in Int(now)..<HistorySchema.steps.count {
+                    try database.execute(HistorySchema.steps[step])
+                    try HistorySchema.conversion(after: step, in: database)
+                }
                 try database.execute("PRAGMA user_version = \(HistorySchema.current)")
             }
         }
@@ -102,54 +107,52 @@ public final class HistoryStore {
         return try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: now)
     }
 
-    /// A result's columns, in the order `HistoryRecording` binds them.
-    static let resultColumns = """
-        target, device_name, status, reason, apns_id, apns_unique_id, apns_request_id, timestamp, duration_ms,
-        environment, endpoint, bad_device_token_in, body, error, unknown_outcome
-        """
-
     /// Starts recording one entry whose results come one by one (`HistoryRecording`).
     public func beginRecording() throws(HistoryProblem) -> HistoryRecording {
-        try guarded { () throws(SQLiteError) in
-            // SQLite keeps temporary tables in a file of their own (never in the history, never locking it), so
-            // a batch of any size costs bounded memory until it is moved in.
-            try database.execute(
-                """
-                PRAGMA temp.cache_size = -64;
-                CREATE TEMP TABLE IF NOT EXISTS pending (
-                    position INTEGER PRIMARY KEY, target TEXT NOT NULL, device_name TEXT, status INTEGER, reason TEXT,
-                    apns_id TEXT, apns_unique_id TEXT, apns_request_id TEXT, timestamp INTEGER,
-                    duration_ms REAL NOT NULL, environment TEXT, endpoint TEXT, bad_device_token_in TEXT, body BLOB,
-                    error TEXT, unknown_outcome INTEGER NOT NULL);
-                DELETE FROM temp.pending;
-                BEGIN;
-                """)
-            let insert = try database.prepare(
-                """
-                INSERT INTO temp.pending (position, \(Self.resultColumns))
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
-                """)
-            return HistoryRecording(store: self, insert: insert)
-        }
+        HistoryRecording(store: self)
     }
 
-    /// Moves the pending results in with `entry`, in one transaction with the retention (see `record`).
-    func finishRecording(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem)
-        -> Int64
-    {
+    /// The statement that sets a recording's full chunk aside (`?1` its number, `?2` its bytes), in a temporary
+    /// table emptied first.
+    func pendingChunkStatement() throws(SQLiteError) -> SQLiteStatement {
+        // A small page cache: a send's memory stays what it was without the history.
+        try database.execute(
+            """
+            PRAGMA temp.cache_size = -64;
+            CREATE TEMP TABLE IF NOT EXISTS pending_chunks (chunk INTEGER PRIMARY KEY, data BLOB NOT NULL);
+            DELETE FROM temp.pending_chunks;
+            """)
+        return try database.prepare("INSERT INTO temp.pending_chunks (chunk, data) VALUES (?1, ?2)")
+    }
+
+    /// Writes `entry` with the chunks set aside before (when `setAside`), then `chunks`, in one transaction with
+    /// the retention (see `record`).
+    func finishRecording(
+        _ entry: HistoryEntry, reasons: String, setAside: Bool, chunks: [(number: Int, bytes: [UInt8])],
+        keepDays: Int, keepEntries: Int, now: Int64
+    ) throws(HistoryProblem) -> Int64 {
         try guarded { () throws(SQLiteError) in
-            try database.execute("COMMIT")
             var id: Int64 = 0
             try transaction { () throws(SQLiteError) in
-                id = try insert(entry)
-                let move = try database.prepare(
-                    "INSERT INTO results (entry, position, \(Self.resultColumns)) SELECT ?1, position, \(Self.resultColumns) FROM temp.pending"
-                )
-                try move.bind(1, id)
-                try move.run()
+                id = try insert(entry, reasons: reasons)
+                if setAside {
+                    let move = try database.prepare(
+                        "INSERT INTO result_chunks (entry, chunk, data) SELECT ?1, chunk, data FROM temp.pending_chunks"
+                    )
+                    try move.bind(1, id)
+                    try move.run()
+                }
+                let s = try database.prepare("INSERT INTO result_chunks (entry, chunk, data) VALUES (?1, ?2, ?3)")
+                for chunk in chunks {
+                    try s.bind(1, id)
+                    try s.bind(2, chunk.number)
+                    try s.bind(3, bytes: chunk.bytes)
+                    try s.run()
+                    s.reset()
+                }
                 try removeOld(before: now - Int64(keepDays) * 86_400, keeping: keepEntries)
             }
-            try database.execute("DELETE FROM temp.pending")
+            if setAside { try database.execute("DELETE FROM temp.pending_chunks") }
             return id
         }
     }
@@ -157,13 +160,14 @@ public final class HistoryStore {
     /// Maps SQLite's errors to the history's problems (for `HistoryRecording`).
     func checked<T>(_ body: () throws(SQLiteError) -> T) throws(HistoryProblem) -> T { try guarded(body) }
 
-    private func insert(_ e: HistoryEntry) throws(SQLiteError) -> Int64 {
+    private func insert(_ e: HistoryEntry, reasons: String) throws(SQLiteError) -> Int64 {
         let s = try database.prepare(
             """
             INSERT INTO entries (started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type,
                 priority, expiration, collapse_id, credential, payload, interrupted, devices, accepted, rejected,
-                failed, outcome, replay_of)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                failed, outcome, replay_of, reasons, apns_id, request_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
+                ?23)
             """)
         try s.bind(1, e.started)
         try s.bind(2, e.durationMs)
@@ -185,6 +189,9 @@ public final class HistoryStore {
         try s.bind(18, e.counts.failed)
         try s.bind(19, e.counts.outcome)
         try s.bind(20, e.replayOf)
+        try s.bind(21, reasons)
+        try s.bind(22, e.apnsID)
+        try s.bind(23, e.requestID)
         try s.run()
         return database.lastInsertedRow
     }
@@ -193,7 +200,9 @@ public final class HistoryStore {
     private func removeOld(before cutoff: Int64, keeping: Int) throws(SQLiteError) {
         let doomed =
             "SELECT id FROM entries WHERE started < ?1 OR id <= (SELECT id FROM entries ORDER BY id DESC LIMIT 1 OFFSET ?2)"
-        for sql in ["DELETE FROM results WHERE entry IN (\(doomed))", "DELETE FROM entries WHERE id IN (\(doomed))"] {
+        for sql in [
+            "DELETE FROM result_chunks WHERE entry IN (\(doomed))", "DELETE FROM entries WHERE id IN (\(doomed))",
+        ] {
             let s = try database.prepare(sql)
             try s.bind(1, cutoff)
             try s.bind(2, max(0, keeping))
@@ -208,7 +217,7 @@ public final class HistoryStore {
             try transaction { () throws(SQLiteError) in
                 let doomed = "SELECT id FROM entries WHERE started < ?1"
                 let cutoff = before ?? Int64.max
-                let results = try database.prepare("DELETE FROM results WHERE entry IN (\(doomed))")
+                let results = try database.prepare("DELETE FROM result_chunks WHERE entry IN (\(doomed))")
                 try results.bind(1, cutoff)
                 try results.run()
                 let entries = try database.prepare("DELETE FROM entries WHERE id IN (\(doomed))")
@@ -224,29 +233,36 @@ public final class HistoryStore {
 
     private static let entryColumns = """
         id, started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type, priority, expiration,
-        collapse_id, credential, payload, interrupted, devices, accepted, rejected, failed, outcome, replay_of
+        collapse_id, credential, payload, interrupted, devices, accepted, rejected, failed, outcome, replay_of,
+        apns_id, request_id
         """
 
-    /// The entries `query` picks, newest first, without their results.
+    /// The entries `query` picks, newest first, without their results. A device is looked for in each entry's
+    /// packed results, newest entry first, until `limit` are found.
     public func entries(_ query: HistoryQuery) throws(HistoryProblem) -> [HistoryEntry] {
         try guarded { () throws(SQLiteError) in
             var sql = "SELECT \(Self.entryColumns) FROM entries e WHERE 1"
-            if query.device != nil {
-                sql +=
-                    " AND EXISTS (SELECT 1 FROM results r WHERE r.entry = e.id AND (r.target = ?1 COLLATE NOCASE OR r.device_name = ?1))"
-            }
-            if query.reason != nil {
-                sql += " AND EXISTS (SELECT 1 FROM results r WHERE r.entry = e.id AND r.reason = ?2 COLLATE NOCASE)"
-            }
+            if query.reason != nil { sql += " AND instr(lower(reasons), char(10) || lower(?2) || char(10)) > 0" }
             if query.since != nil { sql += " AND started >= ?3" }
             sql += " ORDER BY id DESC LIMIT ?4"
             let s = try database.prepare(sql)
-            try s.bind(1, query.device)
             try s.bind(2, query.reason)
             try s.bind(3, query.since)
-            try s.bind(4, query.limit ?? -1)
+            try s.bind(4, query.device == nil ? query.limit ?? -1 : -1)
             var entries: [HistoryEntry] = []
-            while try s.step() { entries.append(Self.entry(s)) }
+            let chunks = try query.device.map { _ throws(SQLiteError) in try chunkStatement() }
+            while try s.step() {
+                if let limit = query.limit, entries.count >= limit { break }
+                let entry = Self.entry(s)
+                if let device = query.device, let chunks {
+                    let wanted = device.lowercased()
+                    let found = try results(of: entry.id, chunks, first: true) { r in
+                        r.target.lowercased() == wanted || r.deviceName == device
+                    }
+                    if found.isEmpty { continue }
+                }
+                entries.append(entry)
+            }
             return entries
         }
     }
@@ -258,32 +274,32 @@ public final class HistoryStore {
             try s.bind(1, id)
             guard try s.step() else { return nil }
             var entry = Self.entry(s)
-            let r = try database.prepare(
-                """
-                SELECT target, device_name, status, reason, apns_id, apns_unique_id, apns_request_id, timestamp,
-                    duration_ms, environment, endpoint, bad_device_token_in, body, error, unknown_outcome
-                FROM results WHERE entry = ?1 ORDER BY position
-                """)
-            try r.bind(1, id)
-            while try r.step() {
-                var result = HistoryResult(target: r.text(0) ?? "", durationMs: r.double(8))
-                result.deviceName = r.text(1)
-                result.status = r.optionalInteger(2).map { Int($0) }
-                result.reason = r.text(3)
-                result.apnsID = r.text(4)
-                result.apnsUniqueID = r.text(5)
-                result.apnsRequestID = r.text(6)
-                result.timestamp = r.optionalInteger(7)
-                result.environment = r.text(9)
-                result.endpoint = r.text(10)
-                result.badDeviceTokenIn = r.text(11)
-                result.body = r.bytes(12)
-                result.error = r.text(13)
-                result.unknownOutcome = r.integer(14) != 0
-                entry.results.append(result)
-            }
+            entry.results = try results(of: id, try chunkStatement()) { _ in true }
             return entry
         }
+    }
+
+    /// The statement that reads an entry's chunks in order (`?1` the entry).
+    private func chunkStatement() throws(SQLiteError) -> SQLiteStatement {
+        try database.prepare("SELECT data FROM result_chunks WHERE entry = ?1 ORDER BY chunk")
+    }
+
+    /// The results of entry `id` that `keep` picks; with `first`, only the first of them.
+    private func results(
+        of id: Int64, _ chunks: SQLiteStatement, first: Bool = false, _ keep: (HistoryResult) -> Bool
+    ) throws(SQLiteError) -> [HistoryResult] {
+        defer { chunks.reset() }
+        try chunks.bind(1, id)
+        var kept: [HistoryResult] = []
+        while try chunks.step() {
+            var decoder = try ResultChunkDecoder(chunks.bytes(0))
+            while let r = try decoder.next() {
+                guard keep(r) else { continue }
+                kept.append(r)
+                if first { return kept }
+            }
+        }
+        return kept
     }
 
     /// The newest entry's number, nil when there is none.
@@ -314,6 +330,8 @@ public final class HistoryStore {
         e.counts.failed = Int(s.integer(18))
         e.counts.outcome = s.text(19) ?? ""
         e.replayOf = s.optionalInteger(20)
+        e.apnsID = s.text(21)
+        e.requestID = s.text(22)
         return e
     }
 }

@@ -22,6 +22,7 @@ final class SQLiteConnection {
         if code != SQLITE_OK { throw connection.error(code) }
         sqlite3_extended_result_codes(handle, 1)
         _ = CSQLite_disable_lookaside(handle)
+        _ = CSQLite_keep_wal_on_close(handle)
         sqlite3_busy_timeout(handle, busyMilliseconds)
         return connection
     }

@@ -126,6 +126,16 @@ import Testing
                     '1 device: 1 accepted');
                 INSERT INTO results (entry, position, target, status, duration_ms, unknown_outcome)
                 VALUES (1, 0, '00ff', 200, 1.0, 0);
+                INSERT INTO entries (started, duration_ms, kind, environment, endpoints, credential, payload, interrupted,
+                    devices, accepted, rejected, failed, outcome)
+                VALUES (6, 2.5, 'devices', 'sandbox', 'https://127.0.0.1:1', 'token key K, team T', X'7B7D', 0, 2, 1, 1, 0,
+                    '2 devices: 1 accepted, 1 rejected (Unregistered 1)');
+                INSERT INTO results (entry, position, target, device_name, status, reason, apns_id, apns_unique_id,
+                    timestamp, duration_ms, body, unknown_outcome)
+                VALUES (2, 1, 'ab01', NULL, 410, 'Unregistered', '8A6C1F8E-0000-0000-0000-0000000000AB', NULL,
+                    1762166400000, 3.25, X'7B7D', 0),
+                    (2, 0, 'ab00', 'my-phone', 200, NULL, '8A6C1F8E-0000-0000-0000-0000000000AA',
+                    'a0b1c2d3-0000-0000-0000-000000000000', NULL, 2.0, NULL, 0);
                 PRAGMA user_version = 1;
                 """)
         }
@@ -137,6 +147,23 @@ import Testing
         #expect(old.payload == Array("{}".utf8))
         #expect(old.replayOf == nil)
         #expect(old.results.map(\.target) == ["00ff"])
+        // Every result's fields, in their order, through the change to packed results; the filters find them.
+        var phone = HistoryResult(target: "ab00", durationMs: 2.0)
+        phone.deviceName = "my-phone"
+        phone.status = 200
+        phone.apnsID = "8A6C1F8E-0000-0000-0000-0000000000AA"
+        phone.apnsUniqueID = "a0b1c2d3-0000-0000-0000-000000000000"
+        var gone = HistoryResult(target: "ab01", durationMs: 3.25)
+        gone.status = 410
+        gone.reason = "Unregistered"
+        gone.apnsID = "8A6C1F8E-0000-0000-0000-0000000000AB"
+        gone.timestamp = 1_762_166_400_000
+        gone.body = Array("{}".utf8)
+        #expect(try store.entry(2)?.results == [phone, gone])
+        #expect(try store.entries(HistoryQuery(reason: "UNREGISTERED")).map(\.id) == [2])
+        #expect(try store.entries(HistoryQuery(device: "my-phone")).map(\.id) == [2])
+        #expect(try store.entries(HistoryQuery(device: "00FF")).map(\.id) == [1])
+        #expect(try store.database.integer("SELECT count(*) FROM sqlite_master WHERE name = 'results'") == 0)
         var replay = Self.entry(started: 10)
         replay.replayOf = 1
         let id = try store.record(replay, keepDays: 100_000, keepEntries: 1000, now: 10)
@@ -155,6 +182,74 @@ import Testing
         ) {
             _ = try HistoryStore.open(directory: dir.file("apnsctl"), create: true)
         }
+    }
+
+    /// A batch larger than the chunks a recording holds in memory (so most go through the temporary table) reads
+    /// back whole and in order, each field as it was written: texts that look like tokens or UUIDs (in either
+    /// case) and ones that only nearly do, bodies, negative numbers.
+    @Test func aBatchOfManyChunksReadsBackAsItWasWritten() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let store = try Self.open(dir)
+        let shapes = [
+            "ab", "AB", "abc", "", "8a6c1f8e-1234-5678-9abc-def012345678", "8A6C1F8E-1234-5678-9ABC-DEF012345678",
+            "8a6c1f8e-1234-5678-9ABC-def012345678", "8a6c1f8e_1234_5678_9abc_def012345678", "café ☕️", "line\nbreak",
+        ]
+        var entry = Self.entry(started: 1_800_000_000, targets: [])
+        for i in 0..<25_000 {
+            var r = HistoryResult(
+                target: i % 7 == 0 ? shapes[i % shapes.count] : String(format: "%064x", i), durationMs: Double(i) / 3)
+            r.deviceName = i % 5 == 0 ? "device-\(i)" : nil
+            r.status = i % 3 == 0 ? nil : 200 + i % 300
+            r.reason = i % 11 == 0 ? shapes[(i / 11) % shapes.count] : nil
+            r.apnsID = shapes[i % shapes.count]
+            r.apnsUniqueID = i % 2 == 0 ? shapes[(i + 5) % shapes.count] : nil
+            r.apnsRequestID = i % 4 == 0 ? shapes[(i + 4) % shapes.count] : nil
+            r.timestamp = i % 13 == 0 ? -Int64(i) * 1_000_000_007 : nil
+            r.environment = i % 17 == 0 ? "production" : nil
+            r.endpoint = i % 17 == 0 ? "https://api.push.apple.com" : nil
+            r.badDeviceTokenIn = i % 19 == 0 ? "sandbox" : nil
+            r.body = i % 4 == 0 ? Array(repeating: UInt8(i % 256), count: i % 300) : []
+            r.error = i % 3 == 0 ? "connection reset \(i)" : nil
+            r.unknownOutcome = i % 6 == 0
+            entry.results.append(r)
+        }
+        let id = try store.record(entry, keepDays: 30, keepEntries: 1000, now: 1_800_000_000)
+        entry.id = id
+        let chunks = try store.database.integer("SELECT count(*) FROM result_chunks WHERE entry = \(id)")
+        #expect(chunks > Int64(HistoryRecording.heldLimit), "past what a recording holds in memory")
+        let read = try #require(try store.entry(id))
+        #expect(read.results.count == entry.results.count)
+        for (a, b) in zip(read.results, entry.results) where a != b {
+            Issue.record("\(a) != \(b)")
+            break
+        }
+        #expect(read == entry)
+        #expect(try store.entries(HistoryQuery(device: "device-24995")).map(\.id) == [id])
+        #expect(try store.entries(HistoryQuery(device: "device-4996")).isEmpty)
+    }
+
+    /// Closing the database leaves its WAL for the next send instead of copying it in (two fsyncs a send): the
+    /// file stays, and the entries are there for the next reader.
+    @Test func closingKeepsTheWriteAheadLog() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        do {
+            let store = try Self.open(dir)
+            try store.record(Self.entry(started: 5), keepDays: 100_000, keepEntries: 1000, now: 5)
+        }
+        #expect(FileManager.default.fileExists(atPath: dir.file("apnsctl/history.db-wal")))
+        #expect(try Self.open(dir).entries(HistoryQuery()).count == 1)
+    }
+
+    /// A packed result that was damaged on the disk is the history's "corrupt" (exit 66 in `history`), not a crash.
+    @Test func aDamagedChunkIsCorrupt() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let store = try Self.open(dir)
+        let id = try store.record(
+            Self.entry(started: 5, targets: ["aa", "bb"]), keepDays: 100_000, keepEntries: 1000, now: 5)
+        try store.database.execute("UPDATE result_chunks SET data = substr(data, 1, length(data) - 3)")
+        #expect(throws: HistoryProblem.corrupt(path: store.path)) { _ = try store.entry(id) }
+        try store.database.execute("UPDATE result_chunks SET data = X'01FFFFFFFFFFFFFFFFFFFF01'")
+        #expect(throws: HistoryProblem.corrupt(path: store.path)) { _ = try store.entry(id) }
     }
 
     @Test func aMissingHistoryIsNotCreatedForReading() throws {

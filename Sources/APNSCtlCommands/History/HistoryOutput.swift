@@ -61,9 +61,7 @@ enum HistoryOutput {
         w.raw(e.payload.isEmpty ? Array("null".utf8) : compact(e.payload))
         w.key("results")
         w.beginArray()
-        for r in recorded.results {
-            w.raw(Array(line(r, recorded, json: true).utf8))
-        }
+        for text in lines(recorded, json: true) { w.raw(Array(text.utf8)) }
         w.endArray()
         w.endObject()
         return w.text
@@ -76,20 +74,24 @@ enum HistoryOutput {
         return out
     }
 
-    /// One result as `send` printed it.
-    static func line(_ r: PushResult, _ recorded: RecordedResults, json: Bool) -> String {
-        let name = recorded.entry.kind == .devices ? nameOf(r, recorded.entry) : nil
-        if json {
-            return SendOutput.jsonLine(
-                r, environment: recorded.environment, endpoint: recorded.endpoint, name: name,
-                pushType: recorded.pushType)
+    /// Every result as `send` printed it (`send --simulator`'s line or object for a simulator's).
+    static func lines(_ recorded: RecordedResults, json: Bool) -> [String] {
+        let e = recorded.entry
+        if e.kind == .simulator {
+            return e.results.map { r in
+                let device = SimulatorDevice(name: r.deviceName ?? "", udid: r.target, state: "", runtime: "")
+                return SimulatorResult(device: device, bundle: e.topic ?? "", error: r.error).text(json ? .json : .text)
+            }
         }
-        return SendOutput.textLine(r, environment: recorded.environment, name: name, pushType: recorded.pushType)
-    }
-
-    private static func nameOf(_ r: PushResult, _ e: HistoryEntry) -> String? {
-        guard let hex = r.device?.hex else { return nil }
-        return e.results.first { $0.target == hex }?.deviceName
+        return zip(recorded.results, e.results).map { r, kept in
+            let name = e.kind == .devices ? kept.deviceName : nil
+            if json {
+                return SendOutput.jsonLine(
+                    r, environment: recorded.environment, endpoint: recorded.endpoint, name: name,
+                    pushType: recorded.pushType)
+            }
+            return SendOutput.textLine(r, environment: recorded.environment, name: name, pushType: recorded.pushType)
+        }
     }
 
     /// `history show`: the settings, the payload pretty-printed, every result as `send` printed it, the summary,
@@ -102,7 +104,7 @@ enum HistoryOutput {
             lines.append(PrintableText.escapingControls(padded + value))
         }
         lines.append("#\(e.id)  \(LocalTime.format(epochSeconds: e.started, seconds: true))")
-        row("kind", e.kind == .broadcast ? "broadcast" : "devices")
+        row("kind", e.kind.rawValue)
         row("environment", e.environment)
         row("endpoint", e.endpoints.joined(separator: " "))
         row("ca file", e.caFile)
@@ -123,9 +125,8 @@ enum HistoryOutput {
             ).map(String.init))
         lines.append("")
         let recorded = RecordedResults(e)
-        let results = recorded.results
-        for r in results { lines.append(line(r, recorded, json: false)) }
-        if results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
+        lines.append(contentsOf: Self.lines(recorded, json: false))
+        if e.results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
         let sandbox = APNSEnvironment.sandbox.rawValue
         let unique = e.results.filter {
             $0.apnsUniqueID != nil && ($0.environment ?? recorded.environment.rawValue) == sandbox

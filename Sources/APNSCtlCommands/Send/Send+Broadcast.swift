@@ -16,7 +16,8 @@ extension APNSCtl.Send {
         var delivery = plan.delivery
         delivery.bearerToken = plan.credentials.bearerToken
         delivery.recorder = SendRecorder.start(
-            SendHistoryEntry.broadcast(plan, settings, replayOf: replayOf), settings, in: world)
+            SendHistoryEntry.broadcast(plan, settings, requestID: broadcast.requestID, replayOf: replayOf), settings,
+            in: world)
         try deliver(settings, RequestListSource(plan.jobs), to: delivery, format: format, in: world)
     }
 }

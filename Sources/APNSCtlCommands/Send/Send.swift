@@ -238,7 +238,9 @@ extension APNSCtl {
                 }
                 return try runBroadcast(settings, format: format, replayOf: replayOf, in: world)
             }
-            if let simulator { return try runSimulator(simulator, settings, format: format, in: world) }
+            if let simulator {
+                return try runSimulator(simulator, settings, format: format, replayOf: replayOf, in: world)
+            }
             let plan = try makePlan(settings, in: world)
             if dryRun {
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)

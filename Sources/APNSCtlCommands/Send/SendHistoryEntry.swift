@@ -25,11 +25,28 @@ enum SendHistoryEntry {
         entry.pushType = plan.request.pushType.rawValue
         entry.priority = plan.request.priority?.rawValue
         entry.collapseID = plan.request.collapseID
+        entry.apnsID = plan.request.apnsID
+        return common(entry, settings, replayOf: replayOf)
+    }
+
+    /// A push to a simulator (`--simulator`): no server and no credential; the bundle is its topic.
+    static func simulator(
+        bundle: String, pushType: PushType, priority: Int?, payload: [UInt8], _ settings: ResolvedSettings,
+        replayOf: Int64?
+    ) -> HistoryEntry {
+        var entry = HistoryEntry(
+            started: 0, durationMs: 0, kind: .simulator, environment: "simulator", endpoints: [], credential: "none",
+            payload: payload, results: [])
+        entry.topic = bundle
+        entry.pushType = pushType.rawValue
+        entry.priority = priority
         return common(entry, settings, replayOf: replayOf)
     }
 
     /// A broadcast to channels.
-    static func broadcast(_ plan: BroadcastPlan, _ settings: ResolvedSettings, replayOf: Int64?) -> HistoryEntry {
+    static func broadcast(
+        _ plan: BroadcastPlan, _ settings: ResolvedSettings, requestID: String?, replayOf: Int64?
+    ) -> HistoryEntry {
         var entry = HistoryEntry(
             started: 0, durationMs: 0, kind: .broadcast, environment: plan.route.environment.rawValue,
             endpoints: [plan.route.endpoint.url],
@@ -38,6 +55,7 @@ enum SendHistoryEntry {
         entry.topic = plan.broadcast.bundleID
         entry.pushType = Broadcast.pushType.rawValue
         entry.priority = plan.broadcast.priority.rawValue
+        entry.requestID = requestID
         return common(entry, settings, replayOf: replayOf)
     }
 

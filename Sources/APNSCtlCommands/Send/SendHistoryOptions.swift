@@ -6,7 +6,7 @@ struct SendHistoryOptions: ParsableArguments {
     @Option(
         name: .customLong("replay"),
         help: ArgumentHelp(
-            "Send again what history entry ID (or last) sent: its payload (a Live Activity's timestamp set to now), headers, topic, environment, endpoint and devices or channels. Credentials are resolved as usual; every flag given replaces the entry's.",
+            "Send again what history entry ID (or last) sent: its payload byte for byte (a Live Activity's timestamp set to now), headers (a given --apns-id or --request-id too), topic, environment, endpoint and devices (by name while the settings name the same token), channels or simulator. Credentials are resolved as usual; every flag given replaces the entry's.",
             valueName: "id|last"))
     var replay: String?
 
@@ -26,4 +26,12 @@ struct SendHistoryOptions: ParsableArguments {
         help: ArgumentHelp("The history keeps this many entries at most (default 1000).", valueName: "n"),
         transform: SettingArgument.transform(.historyEntries, .send))
     var historyEntries: SettingValue?
+
+    /// The payload bytes of the entry `--replay` sends again, byte for byte (not a flag: set by the replay).
+    var replayedPayload: [UInt8]? = nil
+
+    /// The flags only: `replayedPayload` is never parsed.
+    private enum CodingKeys: String, CodingKey {
+        case replay, noHistory, historyDays, historyEntries
+    }
 }

@@ -10,7 +10,8 @@ import APNSSettings
 /// and the exit status stays the send's.
 final class SendRecorder {
     private var entry: HistoryEntry
-    private let directory: String
+    /// The history, opened while the send connects.
+    private let opening: HistoryOpening
     private let keepDays: Int
     private let keepEntries: Int
     private let startedNanoseconds: UInt64
@@ -29,7 +30,7 @@ final class SendRecorder {
 
     private init(_ entry: HistoryEntry, directory: String, keepDays: Int, keepEntries: Int, in world: CommandWorld) {
         self.entry = entry
-        self.directory = directory
+        opening = HistoryOpening(directory: directory)
         self.keepDays = keepDays
         self.keepEntries = keepEntries
         startedNanoseconds = world.clock.monotonicNanoseconds()
@@ -41,7 +42,7 @@ final class SendRecorder {
         if let recording { return recording }
         guard problem == nil else { return nil }
         do {
-            guard let store = try HistoryStore.open(directory: directory, create: true) else { return nil }
+            guard let store = try opening.store() else { return nil }
             recording = try store.beginRecording()
         } catch {
             problem = error
@@ -51,8 +52,13 @@ final class SendRecorder {
 
     /// One target's result, as it was printed (`name`: the device name it was given by).
     func add(_ result: PushResult, name: String?, route: SendRoute) {
+        add(HistoryResult(result, name: name, route: route))
+    }
+
+    /// One target's result as the history keeps it (a simulator's, which no server answered).
+    func add(_ result: HistoryResult) {
         guard let recording = current() else { return }
-        do { try recording.add(HistoryResult(result, name: name, route: route)) } catch {
+        do { try recording.add(result) } catch {
             problem = error
             self.recording = nil
         }
@@ -104,5 +110,19 @@ extension HistoryResult {
         }
         error = result.failure?.message
         unknownOutcome = result.failure?.isUnknownOutcome == true
+    }
+}
+
+extension SendRecorder {
+    /// A simulator push's one result (`error`: simctl's message when it failed), then the entry.
+    func simulatorResult(_ device: SimulatorDevice, error: String?, durationMs: Double, in world: CommandWorld) {
+        var result = HistoryResult(target: device.udid, durationMs: durationMs)
+        result.deviceName = device.name
+        result.status = error == nil ? 200 : nil
+        result.error = error
+        add(result)
+        var summary = SendSummary()
+        if error == nil { summary.accepted = 1 } else { summary.failed = 1 }
+        finish(summary, noun: "simulator", in: world)
     }
 }

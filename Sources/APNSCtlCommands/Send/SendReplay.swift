@@ -4,9 +4,11 @@ import APNSSettings
 
 extension APNSCtl.Send {
     /// `send --replay ID|last`: this command with everything the command line leaves out taken from the history
-    /// entry (payload, headers, topic, environment, endpoint, CA file, devices or channels), and the entry's
-    /// number. Credentials are not in the history: they resolve as for any send. A Live Activity payload gets
-    /// `timestamp` now (unless `--timestamp` is given), as a saved update must to be shown.
+    /// entry (the payload byte for byte, headers including a given `--apns-id` or `--request-id`, topic,
+    /// environment, endpoint, CA file, devices — by the names they were given, where those still stand for the
+    /// same tokens — channels or the simulator), and the entry's number. Credentials are not in the history: they
+    /// resolve as for any send. A Live Activity payload gets `timestamp` now (unless `--timestamp` is given), as a
+    /// saved update must to be shown.
     func replaying(_ reference: String, in world: CommandWorld) throws(CLIError) -> (APNSCtl.Send, Int64) {
         let entry = try HistoryAccess.entry(reference, in: world)
         var replay = self
@@ -16,15 +18,14 @@ extension APNSCtl.Send {
             request.alert != nil || request.title != nil || request.badge != nil || request.sound != nil
             || replay.liveActivity.contentChanged
         if payload == nil && (liveActivity || !quickPayload) {
-            // Inline JSON is read as given; the history's payload is JSON that passed validation.
-            let text = String(decoding: entry.payload, as: UTF8.self)
-            replay.payload = String(text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
+            replay.history.replayedPayload = entry.payload
             if liveActivity && replay.liveActivity.timestamp == nil { replay.liveActivity.timestamp = "now" }
         }
         if request.topic == nil { replay.request.topic = entry.topic }
-        if entry.kind == .devices {
+        if entry.kind != .broadcast {
             if request.pushType == nil { replay.request.pushType = try value(entry.pushType, .pushType, "--push-type") }
             if request.collapseID == nil { replay.request.collapseID = entry.collapseID }
+            if request.apnsID == nil { replay.request.apnsID = entry.apnsID }
         }
         if request.priority == nil {
             replay.request.priority = try value(entry.priority.map(String.init), .priority, "--priority")
@@ -32,18 +33,40 @@ extension APNSCtl.Send {
         if request.expiration == nil {
             replay.request.expiration = try value(entry.expiration, .expiration, "--expiration")
         }
-        if connection.env == nil { replay.connection.env = try value(entry.environment, .env, "--env") }
-        if connection.endpoint.isEmpty { replay.connection.endpoint = entry.endpoints }
-        if connection.caFile == nil { replay.connection.caFile = entry.caFile }
-        if devices.isEmpty && devicesFile == nil && !broadcast.isGiven {
-            var seen = Set<String>()
-            let targets = entry.results.map(\.target).filter { seen.insert($0).inserted }
-            switch entry.kind {
-            case .devices: replay.devices = targets
-            case .broadcast: replay.broadcast.channels = targets
+        let targetsGiven = !devices.isEmpty || devicesFile != nil || !broadcast.channels.isEmpty || simulator != nil
+        // A simulator has no server: its entry names none, and `--simulator` refuses them.
+        if entry.kind != .simulator || targetsGiven {
+            if connection.env == nil && entry.kind != .simulator {
+                replay.connection.env = try value(entry.environment, .env, "--env")
             }
+            if connection.endpoint.isEmpty { replay.connection.endpoint = entry.endpoints }
+            if connection.caFile == nil { replay.connection.caFile = entry.caFile }
+        }
+        guard !targetsGiven else { return (replay, entry.id) }
+        var seen = Set<String>()
+        let results = entry.results.filter { seen.insert($0.target).inserted }
+        switch entry.kind {
+        case .devices: replay.devices = try replay.deviceArguments(results, in: world)
+        case .broadcast:
+            replay.broadcast.channels = results.map(\.target)
+            if broadcast.requestID == nil { replay.broadcast.requestID = entry.requestID }
+        case .simulator: replay.simulator = results.first?.target ?? "booted"
         }
         return (replay, entry.id)
+    }
+
+    /// The devices of `results` as `-d` values: the name a device was given by when the settings still name that
+    /// token so (its results then show the name again), else its token.
+    private func deviceArguments(_ results: [HistoryResult], in world: CommandWorld) throws(CLIError) -> [String] {
+        guard results.contains(where: { $0.deviceName != nil }) else { return results.map(\.target) }
+        let settings = try settingsOptions.resolve(
+            .send, from: self, world: world.settings, combinations: simulator == nil)
+        return results.map { r in
+            guard let name = r.deviceName, (try? settings.devices.resolve(name))?.token.hex == r.target else {
+                return r.target
+            }
+            return name
+        }
     }
 
     /// The entry's `text` as its setting flag would take it.

@@ -45,6 +45,14 @@ struct HistoryHome {
 }
 
 extension InProcessMock {
+    /// The server, its CA, token auth and the topic: what a channel or a broadcast to this mock takes.
+    var broadcastArguments: [String] {
+        [
+            "--endpoint", endpoint, "--ca-file", caFile, "--auth-key", authKey, "--team-id", teamID, "--topic",
+            bundleID,
+        ]
+    }
+
     /// The log's `answered` lines from line `from` on, without what changes between two sends of the same
     /// request (time, connection, stream, the answer's ids).
     func answeredRequests(from: Int = 0) -> [String] {

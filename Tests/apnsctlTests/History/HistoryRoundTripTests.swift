@@ -131,10 +131,7 @@ import Testing
     @Test func aBroadcastIsRecordedAndReplayedToItsChannel() throws {
         let mock = try InProcessMock(keepingLog: true)
         let home = try HistoryHome()
-        let auth = [
-            "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
-            "--topic", mock.bundleID,
-        ]
+        let auth = mock.broadcastArguments
         let id = try #require(try home.run(["channel", "create"] + auth).lines.first)
         let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"score":"2-1"}}}"#
         let before = mock.answeredRequests().count

@@ -5,9 +5,10 @@ import APNSSettings
 extension APNSCtl.Send {
     /// `send --simulator`: the payload built and validated as for APNs, then handed to `xcrun simctl push`
     /// (macOS with Xcode). Nothing goes to APNs, so credentials, `--env`, `--endpoint` and devices are refused.
-    func runSimulator(_ device: String, _ settings: ResolvedSettings, format: OutputFormat, in world: CommandWorld)
-        throws(CLIError)
-    {
+    func runSimulator(
+        _ device: String, _ settings: ResolvedSettings, format: OutputFormat, replayOf: Int64? = nil,
+        in world: CommandWorld
+    ) throws(CLIError) {
         // 1. Flags (64): what means APNs, given for this run, and the host.
         let apnsOnly: [SettingKey<CredentialSource>] = [.cert, .key, .authKey]
         var given = apnsOnly.filter { settings[$0]?.origin.isThisRun == true }.map { settings.label($0) }
@@ -51,8 +52,16 @@ extension APNSCtl.Send {
         // 4. simctl: the device, then the push (66 without xcrun, 69 when simctl fails).
         let simctl = try Simctl(world: world)
         let target = try simctl.device(device)
+        let recorder = SendRecorder.start(
+            SendHistoryEntry.simulator(
+                bundle: bundle, pushType: pushType, priority: description.priority?.rawValue, payload: body, settings,
+                replayOf: replayOf), settings, in: world)
+        let started = world.clock.monotonicNanoseconds()
         let outcome = try simctl.push(body, to: target, bundle: bundle)
         SimulatorResult(device: target, bundle: bundle, error: outcome).print(format, to: world.standardOutput)
+        recorder?.simulatorResult(
+            target, error: outcome, durationMs: Double(world.clock.monotonicNanoseconds() &- started) / 1_000_000,
+            in: world)
         if let outcome { throw .checksFailed(code: ExitStatus.transport, message: "xcrun simctl push: \(outcome)") }
     }
 

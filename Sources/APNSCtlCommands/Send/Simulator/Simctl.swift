@@ -122,7 +122,10 @@ struct SimulatorResult {
     /// simctl's message when it failed.
     let error: String?
 
-    func print(_ format: OutputFormat, to out: OutputSink) {
+    func print(_ format: OutputFormat, to out: OutputSink) { out.print(text(format) + "\n") }
+
+    /// The result's line (text) or object (JSON), without its newline.
+    func text(_ format: OutputFormat) -> String {
         switch format {
         case .json:
             var w = JSONWriter()
@@ -133,14 +136,11 @@ struct SimulatorResult {
             w.field("status", error == nil ? "delivered" : "failed")
             if let error { w.field("error", error) }
             w.endObject()
-            out.print(w.text + "\n")
+            return w.text
         case .text:
             let status = error == nil ? "delivered" : "failed   "
-            out.print(
-                PrintableText.escapingControls(
-                    "\(status)  simulator  \(device.name) (\(device.udid))  \(bundle)" + (error.map { "  \($0)" } ?? "")
-                )
-                    + "\n")
+            return PrintableText.escapingControls(
+                "\(status)  simulator  \(device.name) (\(device.udid))  \(bundle)" + (error.map { "  \($0)" } ?? ""))
         }
     }
 }

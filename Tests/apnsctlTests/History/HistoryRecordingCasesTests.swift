@@ -1,0 +1,68 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSCtlCommands
+
+/// Sends the history records beyond a plain send to a server: a push to a simulator (CLI.md: "`--simulator`
+/// included"), and a batch cut short by Ctrl-C, whose entry holds what was answered before it.
+@Suite struct HistoryRecordingCasesTests {
+    /// `send --simulator` is one entry (kind simulator, the bundle as its topic) whose result is the line or object
+    /// the send printed; `--replay` pushes the same bytes to the same simulator.
+    @Test func aSimulatorPushIsRecordedAndReplayed() throws {
+        let phone = SendSimulatorTests.phone
+        let xcrun = try FakeXcrun(devices: [phone, SendSimulatorTests.pad])
+        let home = try HistoryHome(xcrun.environment)
+        let run = { (arguments: [String]) throws -> CommandResult in
+            try InProcess.apnsctl(arguments, environment: home.environment, host: SendSimulatorTests.macOS)
+        }
+        let payload = #"{"aps": {"alert": "to the simulator"}}"#
+        let sent = try run(
+            ["send", payload, "--simulator", phone.udid, "--topic", "com.example.app", "-o", "json"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let shown = try home.show("last")
+        #expect(shown["kind"] as? String == "simulator")
+        #expect(shown["topic"] as? String == "com.example.app")
+        #expect(shown["results"] as? [NSDictionary] == (try HistoryHome.objects(sent)))
+        let text = try run(["history", "show", "last"]).stdout
+        #expect(text.contains("\ndelivered  simulator  iPhone 16 (\(phone.udid))  com.example.app\n"), "\(text)")
+        #expect(try run(["history"]).stdout.contains("  simulator  com.example.app  alert  1 simulator: 1 accepted"))
+        let first = xcrun.payload
+        #expect(first == Array(payload.utf8))
+        let replay = try run(["send", "--replay", "last"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout == "delivered  simulator  iPhone 16 (\(phone.udid))  com.example.app\n")
+        #expect(xcrun.payload == first)
+        #expect(Array(xcrun.calls.last?.prefix(4) ?? []) == ["simctl", "push", phone.udid, "com.example.app"])
+        #expect(try home.show("last")["replay_of"] as? Int == shown["id"] as? Int)
+    }
+
+    /// Ctrl-C in the middle of a batch: one entry, marked interrupted, whose results are exactly the ones printed
+    /// before the interrupt.
+    @Test func anInterruptedBatchRecordsWhatWasAnswered() throws {
+        let mock = try InProcessMock(["--max-streams", "1"])
+        let home = try HistoryHome()
+        let scratch = try TemporaryDirectory(prefix: "history-interrupt")
+        let count = 20_000
+        let file = try SendDeliveryTests.deviceFile(count, in: scratch)
+        let run = try InProcess.Run(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices",
+                file, "-o", "json",
+            ], environment: home.environment)
+        #expect(Wait.until(seconds: 30) { run.stdout.split(separator: "\n").count > 200 })
+        run.interrupts.deliver(SIGINT)
+        let (status, _) = run.finish(within: 20)
+        #expect(status == 130, "\(run.stderr.suffix(400))")
+        let printed = try run.stdout.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as! NSDictionary
+        }
+        #expect(printed.count > 200 && printed.count < count)
+        let listed = try HistoryHome.objects(try home.run(["history", "list", "-o", "json"]))
+        #expect(listed.count == 1)
+        let shown = try home.show("last")
+        #expect(shown["interrupted"] as? Bool == true)
+        #expect(shown["targets"] as? Int == printed.count)
+        #expect(shown["results"] as? [NSDictionary] == printed)
+    }
+}

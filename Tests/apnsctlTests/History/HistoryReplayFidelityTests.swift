@@ -1,0 +1,101 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSCtlCommands
+
+/// `send --replay` sends the request the entry recorded, not a near copy: the payload byte for byte, an
+/// `--apns-id` or `--request-id` the original command gave, and the devices by the names they were given.
+@Suite struct HistoryReplayFidelityTests {
+    static let token = HistoryRoundTripTests.token
+
+    /// The mock log's `answered` objects, in order.
+    static func answered(_ mock: InProcessMock) -> [NSDictionary] {
+        let text = (try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains(#""event":"answered""#) }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? NSDictionary
+        }
+    }
+
+    /// Waits until the mock logged `count` answers; returns them.
+    static func answered(_ mock: InProcessMock, count: Int) -> [NSDictionary] {
+        _ = Wait.until(seconds: 10) { answered(mock).count >= count }
+        return answered(mock)
+    }
+
+    @Test func aPayloadIsSentAgainByteForByte() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        let text = "\n  {\"aps\": {\"alert\": \"spaced\"}}\n"
+        let file = try home.root.write("spaced.json", text)
+        let sent = try home.send(mock, [file, "-d", Self.token(1)])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let replay = try home.send(mock, ["--replay", "last"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let log = Self.answered(mock, count: 2)
+        #expect(log.map { $0["payload_size"] as? Int } == [text.utf8.count, text.utf8.count])
+        let shown = try home.run(["history", "show", "last"]).stdout
+        #expect(shown.contains("payload (\(text.utf8.count) bytes):"), "\(shown)")
+    }
+
+    /// A given `--apns-id` is part of the request, so the replay sends it again (APNs reports a notification
+    /// by it); one given with `--replay` wins. Without one, APNs assigns a new id each time.
+    @Test func aGivenApnsIDIsSentAgain() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        let id = "5E1F0C7A-2B3D-4E5F-8A9B-0C1D2E3F4A5B"
+        let other = "0C1D2E3F-4A5B-4E5F-8A9B-5E1F0C7A2B3D"
+        #expect(try home.send(mock, ["--alert", "x", "-d", Self.token(1), "--apns-id", id]).status == 0)
+        #expect(try home.send(mock, ["--replay", "1"]).status == 0)
+        #expect(try home.send(mock, ["--replay", "1", "--apns-id", other]).status == 0)
+        #expect(try home.send(mock, ["--alert", "y", "-d", Self.token(2)]).status == 0)
+        #expect(try home.send(mock, ["--replay", "last"]).status == 0)
+        let ids = Self.answered(mock, count: 5).map { $0["apns_id"] as? String ?? "" }
+        #expect(Array(ids.prefix(3)) == [id, id, other])
+        #expect(ids[3] != ids[4], "no --apns-id: each send gets its own")
+    }
+
+    /// A broadcast's `--request-id` is sent again with the entry's channel.
+    @Test func aGivenRequestIDIsSentAgain() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        let auth = mock.broadcastArguments
+        let channel = try #require(try home.run(["channel", "create"] + auth).lines.first)
+        let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"score":"1-0"}}}"#
+        let requestID = "7d3c2b1a-0f9e-4d8c-8b7a-6f5e4d3c2b1a"
+        let sent = try home.run(["send", update, "--channel", channel, "--request-id", requestID] + auth)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let replay = try home.run(
+            ["send", "--replay", "last", "--auth-key", mock.authKey, "--team-id", mock.teamID, "-o", "json"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let sends = Self.answered(mock, count: 3).filter { $0["channel"] as? String == channel }
+        #expect(sends.suffix(2).map { $0["apns_request_id"] as? String } == [requestID, requestID])
+    }
+
+    /// Devices given by name are replayed by name while the settings still name the same token (the results
+    /// show the name again); a name that now stands for another token gives way to the token that was sent.
+    @Test func devicesKeepTheNamesTheyWereGivenBy() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let config = try TemporaryDirectory(prefix: "history-config")
+        let write = { (token: String) throws in
+            _ = try config.write(
+                "apnsctl/config.toml", "[devices]\nmy-phone = \"\(token)\"\n", mode: 0o600)
+        }
+        try FileManager.default.createDirectory(atPath: config.file("apnsctl"), withIntermediateDirectories: true)
+        try write(Self.token(1))
+        let home = try HistoryHome(["XDG_CONFIG_HOME": config.path])
+        let sent = try home.send(mock, ["--alert", "x", "-d", "my-phone", "-d", Self.token(2), "-o", "json"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let names = { (r: CommandResult) in try HistoryHome.objects(r).map { $0["device_name"] as? String } }
+        #expect(try names(sent) == ["my-phone", nil])
+        let replay = try home.send(mock, ["--replay", "1", "-o", "json"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try HistoryHome.objects(replay).map { $0["device"] as? String } == [Self.token(1), Self.token(2)])
+        #expect(try names(replay) == ["my-phone", nil])
+        try write(Self.token(3))
+        let renamed = try home.send(mock, ["--replay", "1", "-o", "json"])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(try HistoryHome.objects(renamed).map { $0["device"] as? String } == [Self.token(1), Self.token(2)])
+        #expect(try names(renamed) == [nil, nil])
+    }
+}
