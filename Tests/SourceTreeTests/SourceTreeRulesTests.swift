@@ -26,6 +26,7 @@ import Testing
     /// Types that may say `@unchecked Sendable`: locks and conditions, a C object or descriptor they own.
     static let primitives: Set<String> = [
         "Lock", "Condition", "LockedValue", "Socket", "FileLock", "Handle", "WakePipe", "WaitableValue", "OutputSink",
+        "BackgroundResult",
         "TLSContext", "PublicKey", "PrivateKey", "SecretBytes", "X509Certificate",
     ]
 
