@@ -8,13 +8,15 @@ public final class HistoryOpening: Sendable {
 
     /// Starts opening the history in `directory`, creating it when missing (see `HistoryStore.open`).
     public init(directory: String) {
-        opening = BackgroundResult {
-            do { return .success(try HistoryStore.open(directory: directory, create: true)) } catch {
-                return .failure(error)
-            }
-        }
+        opening = BackgroundResult { Self.open(directory) }
     }
 
     /// The open history (nil when there is none to keep), once the thread is done.
     public func store() throws(HistoryProblem) -> HistoryStore? { try opening.value().get() }
+
+    private static func open(_ directory: String) -> Result<HistoryStore?, HistoryProblem> {
+        do { return .success(try HistoryStore.open(directory: directory, create: true)) } catch {
+            return .failure(error)
+        }
+    }
 }
