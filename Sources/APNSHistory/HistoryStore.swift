@@ -153,9 +153,18 @@ public final class HistoryStore {
                 try removeOld(before: now - Int64(keepDays) * 86_400, keeping: keepEntries)
             }
             if setAside { try database.execute("DELETE FROM temp.pending_chunks") }
+            // A large entry leaves a large WAL, which outlives this process: every later send's open would read
+            // all of it again (an 80 MB log after a million devices cost each send 100 ms). Copied in and cut
+            // to nothing now, once, it costs the next opens nothing.
+            if setAside || chunks.reduce(0, { $0 + $1.bytes.count }) > Self.largeEntryBytes {
+                try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
             return id
         }
     }
+
+    /// Results past this size make an entry large enough to empty the WAL after it.
+    static let largeEntryBytes = 1 << 20
 
     /// Maps SQLite's errors to the history's problems (for `HistoryRecording`).
     func checked<T>(_ body: () throws(SQLiteError) -> T) throws(HistoryProblem) -> T { try guarded(body) }

@@ -215,6 +215,9 @@ import Testing
         }
         let id = try store.record(entry, keepDays: 30, keepEntries: 1000, now: 1_800_000_000)
         entry.id = id
+        // A large entry empties the WAL it filled, so the next send's open has nothing to read again.
+        let log = try FileManager.default.attributesOfItem(atPath: dir.file("apnsctl/history.db-wal"))
+        #expect((log[.size] as? Int) == 0, "\(log[.size] ?? "none")")
         let chunks = try store.database.integer("SELECT count(*) FROM result_chunks WHERE entry = \(id)")
         #expect(chunks > Int64(HistoryRecording.heldLimit), "past what a recording holds in memory")
         let read = try #require(try store.entry(id))
