@@ -103,10 +103,28 @@ public struct HistoryResult: Sendable, Equatable {
     /// Bodies longer than this are cut: APNs' own are a few dozen bytes, and only the first 200 are printed.
     public static let bodyLimit = 1024
 
-    public init(target: String, durationMs: Double) {
+    /// Every field at once: a batch builds one a device, and setting fields one by one after a shorter init
+    /// cost a copy of the whole result each time.
+    public init(
+        target: String, durationMs: Double, deviceName: String? = nil, status: Int? = nil, reason: String? = nil,
+        apnsID: String? = nil, apnsUniqueID: String? = nil, apnsRequestID: String? = nil, timestamp: Int64? = nil,
+        environment: String? = nil, endpoint: String? = nil, badDeviceTokenIn: String? = nil, body: [UInt8] = [],
+        error: String? = nil, unknownOutcome: Bool = false
+    ) {
         self.target = target
         self.durationMs = durationMs
-        body = []
-        unknownOutcome = false
+        self.deviceName = deviceName
+        self.status = status
+        self.reason = reason
+        self.apnsID = apnsID
+        self.apnsUniqueID = apnsUniqueID
+        self.apnsRequestID = apnsRequestID
+        self.timestamp = timestamp
+        self.environment = environment
+        self.endpoint = endpoint
+        self.badDeviceTokenIn = badDeviceTokenIn
+        self.body = body
+        self.error = error
+        self.unknownOutcome = unknownOutcome
     }
 }

@@ -79,66 +79,86 @@ struct ResultChunkEncoder {
         text.withUTF8 { appendText(utf8: $0) }
     }
 
+    /// Each text is read once: its digits are packed into a buffer on the stack while its form is checked, and
+    /// the buffer is appended in one copy (byte by byte, packing was most of what recording a batch cost).
     private mutating func appendText(utf8: UnsafeBufferPointer<UInt8>) {
-        if utf8.count == 36, let form = Self.uuidForm(utf8) {
-            bytes.append(form.rawValue)
-            appendPairs(utf8)
-            return
-        }
-        if !utf8.isEmpty, utf8.count % 2 == 0, utf8.allSatisfy({ Self.isLowerHex($0) }) {
-            bytes.append(TextForm.lowercaseHex.rawValue)
-            appendVarint(UInt64(utf8.count / 2))
-            appendPairs(utf8)
-            return
+        if utf8.count <= Self.packedLimit * 2 {
+            let packed = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.packedLimit) { buffer in
+                guard let (form, count) = Self.pack(utf8, into: buffer) else { return false }
+                bytes.append(form.rawValue)
+                if form == .lowercaseHex { appendVarint(UInt64(count)) }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+                return true
+            }
+            if packed { return }
         }
         bytes.append(TextForm.raw.rawValue)
         appendVarint(UInt64(utf8.count))
         bytes.append(contentsOf: utf8)
     }
 
-    /// Hex digits (checked before), two to a byte, skipping a UUID's dashes (each group has an even count).
-    private mutating func appendPairs(_ digits: UnsafeBufferPointer<UInt8>) {
-        var i = 0
-        while i + 1 < digits.count {
-            if digits[i] == UInt8(ascii: "-") {
-                i += 1
-                continue
+    /// Hex texts longer than twice this are kept raw (tokens are 32 bytes, some 100; UUIDs 16).
+    private static let packedLimit = 256
+
+    /// `utf8` packed two digits to a byte into `out` with its form and byte count, when it is a canonical
+    /// 8-4-4-4-12 UUID in one case or non-empty lowercase hex of an even length; nil for any other text.
+    private static func pack(_ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>)
+        -> (TextForm, Int)?
+    {
+        let isUUID = utf8.count == 36
+        guard isUUID || (!utf8.isEmpty && utf8.count % 2 == 0) else { return nil }
+        if isUUID && !(utf8[8] == dash && utf8[13] == dash && utf8[18] == dash && utf8[23] == dash) {
+            // Dashes elsewhere than a UUID's are no hex either; without any, 36 digits are hex.
+            if utf8[8] == dash || utf8[13] == dash || utf8[18] == dash || utf8[23] == dash { return nil }
+            return packDigits(utf8, into: out, isUUID: false)
+        }
+        return packDigits(utf8, into: out, isUUID: isUUID)
+    }
+
+    private static let dash = UInt8(ascii: "-")
+
+    /// Packs hex digits (skipping a UUID's dashes, checked before) and names the form their kinds make.
+    private static func packDigits(
+        _ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, isUUID: Bool
+    ) -> (TextForm, Int)? {
+        digitTable.withUnsafeBufferPointer { table in
+            var seen: UInt8 = 0
+            var i = 0
+            var o = 0
+            while i < utf8.count {
+                if isUUID && (i == 8 || i == 13 || i == 18 || i == 23) { i += 1 }
+                let high = table[Int(utf8[i])]
+                let low = table[Int(utf8[i + 1])]
+                seen |= high | low
+                out[o] = high << 4 | low & 0x0f
+                o += 1
+                i += 2
             }
-            bytes.append(Self.nibble(digits[i]) << 4 | Self.nibble(digits[i + 1]))
-            i += 2
+            let kinds = seen & 0xf0
+            if !isUUID { return kinds & ~(DigitKind.lower | DigitKind.decimal) == 0 ? (.lowercaseHex, o) : nil }
+            if kinds & (DigitKind.other | DigitKind.lower | DigitKind.upper) == DigitKind.upper {
+                return (.uppercaseUUID, o)
+            }
+            return kinds & (DigitKind.other | DigitKind.upper) == 0 ? (.lowercaseUUID, o) : nil
         }
     }
 
-    /// The form of a 36-byte text that is a canonical 8-4-4-4-12 UUID in one case, nil otherwise.
-    private static func uuidForm(_ utf8: UnsafeBufferPointer<UInt8>) -> TextForm? {
-        var lower = false
-        var upper = false
-        for i in 0..<utf8.count {
-            let c = utf8[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if c != UInt8(ascii: "-") { return nil }
-            } else if c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f") {
-                lower = true
-            } else if c >= UInt8(ascii: "A") && c <= UInt8(ascii: "F") {
-                upper = true
-            } else if !(c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) {
-                return nil
-            }
-        }
-        if lower && upper { return nil }
-        return lower ? .lowercaseUUID : .uppercaseUUID
+    /// Which kinds of character a text held, as the high bits of `digitTable`'s entries.
+    private enum DigitKind {
+        static let decimal: UInt8 = 0x10
+        static let lower: UInt8 = 0x20
+        static let upper: UInt8 = 0x40
+        static let other: UInt8 = 0x80
     }
 
-    private static func isLowerHex(_ c: UInt8) -> Bool {
-        (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "f"))
-    }
-
-    /// A hex digit's value (the digit was checked before).
-    private static func nibble(_ c: UInt8) -> UInt8 {
-        switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c &- UInt8(ascii: "a") &+ 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c &- UInt8(ascii: "A") &+ 10
-        default: return c &- UInt8(ascii: "0")
+    /// For each byte, its kind (`DigitKind`) in the high four bits and, for a hex digit, its value in the low
+    /// four: one load a character.
+    private static let digitTable: [UInt8] = (0...255).map { (c: Int) -> UInt8 in
+        switch UInt8(c) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return DigitKind.decimal | (UInt8(c) - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return DigitKind.lower | (UInt8(c) - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return DigitKind.upper | (UInt8(c) - UInt8(ascii: "A") + 10)
+        default: return DigitKind.other
         }
     }
 }

@@ -193,6 +193,9 @@ import Testing
         let shapes = [
             "ab", "AB", "abc", "", "8a6c1f8e-1234-5678-9abc-def012345678", "8A6C1F8E-1234-5678-9ABC-DEF012345678",
             "8a6c1f8e-1234-5678-9ABC-def012345678", "8a6c1f8e_1234_5678_9abc_def012345678", "café ☕️", "line\nbreak",
+            "12345678-1234-5678-1234-123456789012", "0123456789abcdef0123456789abcdef0123",
+            "0123456789abcdef0123456789abcdef012-", "8a6c1f8e-12345-678-9abc-def012345678", "ABCDEF", "abcdeg", "0",
+            String(repeating: "0a", count: 300),
         ]
         var entry = Self.entry(started: 1_800_000_000, targets: [])
         for i in 0..<25_000 {

@@ -93,23 +93,17 @@ extension HistoryResult {
     /// What `send` printed for `result`, as the history keeps it: the answer's fields and body (a rejection's),
     /// or the failure's message; the environment and server are the ones that answered.
     init(_ result: PushResult, name: String?, route: SendRoute) {
-        self.init(target: result.target.text, durationMs: result.durationMs)
-        deviceName = name
-        status = result.status
-        reason = result.reason?.text
-        apnsID = result.apnsID
-        apnsUniqueID = result.apnsUniqueID
-        apnsRequestID = result.apnsRequestID
-        timestamp = result.timestamp
-        // Kept only where another server answered (`--env auto`): the entry names the usual one.
-        environment = result.environment.flatMap { $0 == route.environment ? nil : $0.rawValue }
-        endpoint = result.endpoint.flatMap { $0.url == route.endpoint.url ? nil : $0.url }
-        badDeviceTokenIn = result.badDeviceTokenIn?.rawValue
-        if result.outcome == .rejected, let answer = result.response?.body {
-            body = Array(answer.prefix(HistoryResult.bodyLimit))
-        }
-        error = result.failure?.message
-        unknownOutcome = result.failure?.isUnknownOutcome == true
+        self.init(
+            target: result.target.text, durationMs: result.durationMs, deviceName: name, status: result.status,
+            reason: result.reason?.text, apnsID: result.apnsID, apnsUniqueID: result.apnsUniqueID,
+            apnsRequestID: result.apnsRequestID, timestamp: result.timestamp,
+            // Kept only where another server answered (`--env auto`): the entry names the usual one.
+            environment: result.environment.flatMap { $0 == route.environment ? nil : $0.rawValue },
+            endpoint: result.endpoint.flatMap { $0.url == route.endpoint.url ? nil : $0.url },
+            badDeviceTokenIn: result.badDeviceTokenIn?.rawValue,
+            body: result.outcome == .rejected
+                ? Array((result.response?.body ?? []).prefix(HistoryResult.bodyLimit)) : [],
+            error: result.failure?.message, unknownOutcome: result.failure?.isUnknownOutcome == true)
     }
 }
 
