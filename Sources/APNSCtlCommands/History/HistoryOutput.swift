@@ -55,6 +55,9 @@ enum HistoryOutput {
         w.field("priority", e.priority)
         w.field("expiration", e.expiration)
         w.field("collapse_id", e.collapseID)
+        // The ids the command line gave (a replay sends them again); the servers' own are in `results`.
+        w.field("apns_id", e.apnsID)
+        w.field("request_id", e.requestID)
         w.field("ca_file", e.caFile)
         w.field("credential", e.credential)
         w.key("payload")
@@ -113,6 +116,8 @@ enum HistoryOutput {
         row("priority", e.priority.map(String.init))
         row("expiration", e.expiration)
         row("collapse id", e.collapseID)
+        row("apns-id", e.apnsID)
+        row("request id", e.requestID)
         row("credential", e.credential)
         row("replay of", e.replayOf.map { "#\($0)" })
         row("duration", SendOutput.milliseconds(e.durationMs))

@@ -93,7 +93,7 @@ extension APNSCtl {
                 sandbox does): Apple's Push Notifications Console looks that id up in its delivery log when \
                 a notification was accepted but never appeared (see docs/troubleshooting.md).
 
-                History: every send that reaches a server is recorded in \
+                History: every send that reaches a server or a simulator (--simulator) is recorded in \
                 $XDG_STATE_HOME/apnsctl/history.db (apnsctl history lists and shows what was sent and \
                 answered); --replay ID|last sends an entry again, --no-history leaves this one out. When stdout is a file and stderr a terminal, a progress line is shown \
                 on stderr and replaced by the summary at the end.

@@ -53,6 +53,11 @@ import Testing
         let ids = Self.answered(mock, count: 5).map { $0["apns_id"] as? String ?? "" }
         #expect(Array(ids.prefix(3)) == [id, id, other])
         #expect(ids[3] != ids[4], "no --apns-id: each send gets its own")
+        // `history show` names the id given, which a replay sends again; an entry without one names none.
+        let shown = try home.run(["history", "show", "1"])
+        #expect(shown.lines.contains("apns-id      \(id)"), "\(shown.stdout)")
+        #expect(try home.show("1")["apns_id"] as? String == id)
+        #expect(!(try home.run(["history", "show", "4"])).stdout.contains("apns-id "))
     }
 
     /// A broadcast's `--request-id` is sent again with the entry's channel.
@@ -70,6 +75,9 @@ import Testing
         #expect(replay.status == 0, "\(replay.stderr)")
         let sends = Self.answered(mock, count: 3).filter { $0["channel"] as? String == channel }
         #expect(sends.suffix(2).map { $0["apns_request_id"] as? String } == [requestID, requestID])
+        let shown = try home.run(["history", "show", "1"])
+        #expect(shown.lines.contains("request id   \(requestID)"), "\(shown.stdout)")
+        #expect(try home.show("1")["request_id"] as? String == requestID)
     }
 
     /// Devices given by name are replayed by name while the settings still name the same token (the results
