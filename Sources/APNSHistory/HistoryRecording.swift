@@ -10,8 +10,9 @@ public final class HistoryRecording {
     private var setAside: SQLiteStatement?
     /// Full chunks not set aside (all of them until there are more than `heldLimit`).
     private var held: [(number: Int, bytes: [UInt8])] = []
-    /// None: held chunks pushed the peak memory of a 100,000-device send past its 30 MB bound.
-    static let heldLimit = 0
+    /// About 2 MB: a batch of up to some 25,000 devices never goes through the temporary table (a copy of
+    /// every result written and read back), while a larger one's memory stays within its bound.
+    static let heldLimit = 32
 
     init(store: HistoryStore) {
         self.store = store

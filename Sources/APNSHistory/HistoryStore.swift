@@ -137,7 +137,8 @@ public final class HistoryStore {
             var id: Int64 = 0
             // Pages a large entry fills stay in a 2 MB cache until the commit writes each once; in the small one
             // they were spilled to the WAL, read back and written again, twice the I/O of the entry.
-            if setAside { try database.execute("PRAGMA cache_size = -2048") }
+            let large = setAside || chunks.reduce(0, { $0 + $1.bytes.count }) > Self.largeEntryBytes
+            if large { try database.execute("PRAGMA cache_size = -2048") }
             try transaction { () throws(SQLiteError) in
                 id = try insert(entry, reasons: reasons)
                 if setAside {
@@ -161,9 +162,7 @@ public final class HistoryStore {
             // all of it again (an 80 MB log after a million devices cost each send 100 ms). Copied in and cut
             // to nothing now, once, it costs the next opens nothing. The entry is committed by then: a checkpoint
             // that fails (a reader holding the log) leaves it for later and is no failure of the recording.
-            if setAside || chunks.reduce(0, { $0 + $1.bytes.count }) > Self.largeEntryBytes {
-                try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            }
+            if large { try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
             return id
         }
     }

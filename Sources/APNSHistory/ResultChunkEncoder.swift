@@ -122,17 +122,14 @@ struct ResultChunkEncoder {
         _ utf8: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>, isUUID: Bool
     ) -> (TextForm, Int)? {
         digitTable.withUnsafeBufferPointer { table in
-            var seen: UInt8 = 0
-            var i = 0
             var o = 0
-            while i < utf8.count {
-                if isUUID && (i == 8 || i == 13 || i == 18 || i == 23) { i += 1 }
-                let high = table[Int(utf8[i])]
-                let low = table[Int(utf8[i + 1])]
-                seen |= high | low
-                out[o] = high << 4 | low & 0x0f
-                o += 1
-                i += 2
+            var seen: UInt8
+            if isUUID {
+                seen = packRun(utf8, 0..<8, table, out, &o) | packRun(utf8, 9..<13, table, out, &o)
+                seen |= packRun(utf8, 14..<18, table, out, &o) | packRun(utf8, 19..<23, table, out, &o)
+                seen |= packRun(utf8, 24..<36, table, out, &o)
+            } else {
+                seen = packRun(utf8, 0..<utf8.count, table, out, &o)
             }
             let kinds = seen & 0xf0
             if !isUUID { return kinds & ~(DigitKind.lower | DigitKind.decimal) == 0 ? (.lowercaseHex, o) : nil }
@@ -141,6 +138,25 @@ struct ResultChunkEncoder {
             }
             return kinds & (DigitKind.other | DigitKind.upper) == 0 ? (.lowercaseUUID, o) : nil
         }
+    }
+
+    /// Packs the digits in `range` (of an even count) into `out` from `o`; returns the kinds they held.
+    @inline(__always)
+    private static func packRun(
+        _ utf8: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: UnsafeBufferPointer<UInt8>,
+        _ out: UnsafeMutableBufferPointer<UInt8>, _ o: inout Int
+    ) -> UInt8 {
+        var seen: UInt8 = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let high = table[Int(utf8[i])]
+            let low = table[Int(utf8[i + 1])]
+            seen |= high | low
+            out[o] = high << 4 | low & 0x0f
+            o += 1
+            i += 2
+        }
+        return seen
     }
 
     /// Which kinds of character a text held, as the high bits of `digitTable`'s entries.
