@@ -27,6 +27,7 @@ public struct SpawnedProcess: Sendable {
     ) -> Result<SpawnedProcess, SpawnError> {
         let actions = SpawnFileActions()
         for (target, source) in descriptors { actions.add(source, as: target) }
+        let attributes = SpawnAttributes()
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
         defer {
@@ -34,8 +35,12 @@ public struct SpawnedProcess: Sendable {
         }
         var pid = pid_t()
         let result = actions.withPointer { actions in
-            if let envp { return posix_spawn(&pid, executable, actions, nil, argv + [nil], envp + [nil]) }
-            return posix_spawn(&pid, executable, actions, nil, argv + [nil], environ)
+            attributes.withPointer { attributes in
+                if let envp {
+                    return posix_spawn(&pid, executable, actions, attributes, argv + [nil], envp + [nil])
+                }
+                return posix_spawn(&pid, executable, actions, attributes, argv + [nil], environ)
+            }
         }
         guard result == 0 else { return .failure(SpawnError(code: result)) }
         return .success(SpawnedProcess(pid: pid))
@@ -117,5 +122,38 @@ private final class SpawnFileActions {
         func withPointer<T>(_ body: (UnsafePointer<posix_spawn_file_actions_t?>) -> T) -> T { body(&actions) }
     #else
         func withPointer<T>(_ body: (UnsafePointer<posix_spawn_file_actions_t>) -> T) -> T { body(&actions) }
+    #endif
+}
+
+/// A `posix_spawnattr_t` that starts a child as a shell would: no signal blocked (a thread's mask is inherited
+/// through exec, and this process's threads may block some) and SIGPIPE and SIGXFSZ at their default actions
+/// (this process ignores them for itself; an ignored signal stays ignored across exec, so a child writing to a
+/// pipe whose reader left would loop on EPIPE instead of ending as programs expect). Destroyed with its owner.
+private final class SpawnAttributes {
+    #if canImport(Darwin)
+        private var attributes: posix_spawnattr_t? = nil
+    #else
+        private var attributes = posix_spawnattr_t()
+    #endif
+
+    init() {
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        sigaddset(&defaults, SIGXFSZ)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    }
+
+    deinit { posix_spawnattr_destroy(&attributes) }
+
+    #if canImport(Darwin)
+        func withPointer<T>(_ body: (UnsafePointer<posix_spawnattr_t?>) -> T) -> T { body(&attributes) }
+    #else
+        func withPointer<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T { body(&attributes) }
     #endif
 }

@@ -44,6 +44,34 @@ import Testing
         #expect(try run("kill -KILL $$").status == 128 + SIGKILL)
     }
 
+    /// A child starts as from a shell whatever this process blocks or ignores: no signal blocked, SIGPIPE and
+    /// SIGXFSZ at their defaults (apnsctl ignores both for itself), so `yes | head -1` in it ends.
+    #if os(Linux)
+        @Test func aChildStartsWithNoSignalBlockedAndSIGPIPEAtItsDefault() throws {
+            signal(SIGPIPE, SIG_IGN)
+            signal(SIGXFSZ, SIG_IGN)
+            var blocked = sigset_t()
+            sigemptyset(&blocked)
+            sigaddset(&blocked, SIGUSR1)
+            sigaddset(&blocked, SIGTERM)
+            var old = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &blocked, &old)
+            defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+            let masks = String(
+                decoding: try run("grep -E '^Sig(Blk|Ign):' /proc/self/status").standardOutput, as: UTF8.self)
+            var fields: [String: UInt64] = [:]
+            for line in masks.split(separator: "\n") {
+                let parts = line.split(separator: ":")
+                guard parts.count == 2 else { continue }
+                fields[String(parts[0])] = UInt64(parts[1].filter { $0 != " " && $0 != "\t" }, radix: 16)
+            }
+            #expect(fields["SigBlk"] == 0, "\(masks)")
+            let ignored = try #require(fields["SigIgn"], "\(masks)")
+            #expect(ignored & (1 << UInt64(SIGPIPE - 1)) == 0, "\(masks)")
+            #expect(ignored & (1 << UInt64(SIGXFSZ - 1)) == 0, "\(masks)")
+        }
+    #endif
+
     @Test func aChildPastItsTimeIsKilledAndReaped() throws {
         let marker = scratch + "/pid"
         #expect(throws: ChildProcess.Failure.timedOut(path: "/bin/sh", seconds: 0.3)) {
