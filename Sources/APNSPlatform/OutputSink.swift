@@ -84,6 +84,14 @@ public final class OutputSink: @unchecked Sendable {
         self.limit = bufferLimit
     }
 
+    /// A standard output that was closed when the process started: `reserveStandardDescriptors` put `fd` (read-only
+    /// /dev/null) in its place, and every write fails as `>&-` makes it (exit 74).
+    public static func closedAtStart(placeholder fd: Int32, name: String) -> OutputSink {
+        let sink = OutputSink(fd: fd, name: name)
+        sink.markClosedAtStart()
+        return sink
+    }
+
     /// The first failure, if a write or the close failed.
     public var failure: Failure? { lock.withLock { firstFailure } }
 
@@ -154,9 +162,11 @@ public final class OutputSink: @unchecked Sendable {
                 _ = dup2(opened, target)
                 _ = posixClose(opened)
             }
-            if target == 1 { standardOutput.lock.withLock { standardOutput.closedAtStart = true } }
+            if target == 1 { standardOutput.markClosedAtStart() }
         }
     }
+
+    private func markClosedAtStart() { lock.withLock { closedAtStart = true } }
 
     // MARK: - Writing
 

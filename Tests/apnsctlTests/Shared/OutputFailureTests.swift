@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -6,9 +7,10 @@ import Testing
 /// `/dev/full` gives it, a stdout closed at start, a size limit on an output file) exits 74 with a message
 /// saying what was not written, never 0.
 @Suite struct OutputFailureTests {
-    /// Runs apnsctl through sh with `redirect` applied to its stdout (`>/dev/full`, `>&-`), and `limit`
-    /// (`ulimit -f` blocks) if given. sh execs apnsctl, so the status is apnsctl's own.
-    static func apnsctl(
+    /// Runs apnsctl through sh with `redirect` applied to its stdout (`>&-`), and `limit` (`ulimit -f` blocks) if
+    /// given: for what `main` does to the process (the descriptors it reserves, the signals it ignores). sh execs
+    /// apnsctl, so the status is apnsctl's own.
+    static func binary(
         _ arguments: [String], redirect: String, fileSizeLimit: Int? = nil,
         environment: [String: String] = [:], directory: String? = nil
     ) throws -> CommandResult {
@@ -18,8 +20,29 @@ import Testing
             environment: environment, directory: directory)
     }
 
-    static let full = ">/dev/full"
-    static let closed = ">&-"
+    /// What standard output is to a command run in-process.
+    enum Stdout {
+        /// `>/dev/full`: every write fails with ENOSPC, as on a full disk.
+        case full
+        /// `>&-`: closed when the process started.
+        case closed
+    }
+
+    /// Runs apnsctl in-process with its standard output on /dev/full, or closed at start as `main` leaves it.
+    static func apnsctl(
+        _ arguments: [String], stdout: Stdout, environment: [String: String] = [:], timeout: Double = 60
+    ) throws -> CommandResult {
+        switch stdout {
+        case .closed:
+            return try InProcess.apnsctl(arguments, environment: environment, timeout: timeout, stdout: .closedAtStart)
+        case .full:
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            guard full >= 0 else { throw TestSupportError("opening /dev/full: \(errno)") }
+            defer { close(full) }
+            return try InProcess.apnsctl(
+                arguments, environment: environment, timeout: timeout, stdout: .descriptor(full))
+        }
+    }
 
     static func token(_ i: Int) -> String {
         let hex = String(i, radix: 16)
@@ -54,12 +77,12 @@ import Testing
             for (name, args) in commands {
                 let ok = try InProcess.apnsctl(args, environment: env)
                 #expect(ok.status == 0, "\(name) without a redirect: \(ok.stderr)")
-                let r = try Self.apnsctl(args, redirect: Self.full, environment: env)
+                let r = try Self.apnsctl(args, stdout: .full, environment: env)
                 #expect(r.status == 74, "\(name): \(r.status) \(r.stderr)")
                 #expect(
                     r.stderr.contains("error: writing standard output: No space left on device"), "\(name): \(r.stderr)"
                 )
-                let closed = try Self.apnsctl(args, redirect: Self.closed, environment: env)
+                let closed = try Self.apnsctl(args, stdout: .closed, environment: env)
                 #expect(closed.status == 74, "\(name) with stdout closed: \(closed.status) \(closed.stderr)")
                 #expect(
                     closed.stderr.contains("error: writing standard output: it was closed when apnsctl started"),
@@ -78,7 +101,7 @@ import Testing
                     [
                         "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                         "-o", format,
-                    ] + devices, redirect: Self.full)
+                    ] + devices, stdout: .full)
                 #expect(r.status == 74, "\(format): \(r.status) \(r.stderr)")
                 #expect(
                     r.stderr.contains("error: writing standard output: No space left on device; 0 results written, "),
@@ -93,32 +116,33 @@ import Testing
                 [
                     "send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
                     "--cert", rejecting.certificate, "-d", Self.token(1),
-                ], redirect: Self.full)
+                ], stdout: .full)
             #expect(r.status == 74, "\(r.stderr)")
         }
     }
 
-    /// With stdout closed at start, descriptor 1 is reserved: the connection's socket cannot become stdout
-    /// (results would be written into the TLS stream, and the run would "succeed").
+    /// With stdout closed at start, `main` reserves descriptor 1: the connection's socket cannot become stdout
+    /// (results would be written into the TLS stream, and the run would "succeed"). The process's own descriptors
+    /// are the subject, so the binary runs.
     @Test func sendWithStdoutClosedAtStartExits74AndSendsAlmostNothing() async throws {
         try await offThePool {
             let mock = try InProcessMock([], keepingLog: true)
             let scratch = try TemporaryDirectory(prefix: "closed")
             let file = try scratch.write("d.txt", (1...3000).map { Self.token($0) }.joined(separator: "\n"))
-            let r = try Self.apnsctl(
+            let r = try Self.binary(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "--devices", file,
-                ], redirect: Self.closed)
+                ], redirect: ">&-")
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
             #expect(r.stderr.contains("error: standard output was closed after 0 results; "), "\(r.stderr)")
             let answered = mock.answersPerDevice().values.reduce(0, +)
             #expect(answered < 3000, "the mock answered \(answered) of 3000")
-            let single = try Self.apnsctl(
+            let single = try Self.binary(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "-d", Self.token(1),
-                ], redirect: Self.closed)
+                ], redirect: ">&-")
             #expect(single.status == 74, "\(single.status) \(single.stderr)")
         }
     }
@@ -130,18 +154,30 @@ import Testing
             let scratch = try TemporaryDirectory(prefix: "head")
             let total = 20_000
             let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
-            let statusFile = scratch.file("status")
-            let script = "{ \"$0\" \"$@\"; echo $? > '\(statusFile)'; } | head -1"
-            let r = try CommandRunner.run(
-                "/bin/sh",
+            // `| head -1`: a reader that takes the first line and exits.
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            let (reader, writer) = (ends[0], ends[1])
+            let head = LockedValue<[UInt8]>([])
+            let headDone = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                var byte: UInt8 = 0
+                while read(reader, &byte, 1) == 1 {
+                    head.withLock { $0.append(byte) }
+                    if byte == 0x0A { break }
+                }
+                close(reader)
+                headDone.signal()
+            }
+            let r = try InProcess.apnsctl(
                 [
-                    "-c", script, CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint,
-                    "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", file,
-                ],
-                timeout: 120)
-            let status = try scratch.read("status").trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(status == "74", "\(status) \(r.stderr)")
-            #expect(r.lines.count == 1)
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "--devices", file,
+                ], timeout: 120, stdout: .descriptor(writer))
+            close(writer)
+            #expect(headDone.wait(timeout: .now() + 30) == .success)
+            #expect(r.status == 74, "\(r.status) \(r.stderr)")
+            #expect(String(decoding: head.current, as: UTF8.self).split(separator: "\n").count == 1)
             let message = r.errorLines.first { $0.hasPrefix("error: standard output was closed after ") }
             #expect(message != nil, "\(r.stderr)")
             if let message, let range = message.range(of: "; ") {
@@ -154,15 +190,16 @@ import Testing
         }
     }
 
-    /// `ulimit -f`: the write past the limit fails (EFBIG, SIGXFSZ is ignored), exit 74, the old file is
-    /// untouched and no temporary file is left.
+    /// `ulimit -f`: the write past the limit fails (EFBIG, SIGXFSZ is ignored by `main`), exit 74, the old file is
+    /// untouched and no temporary file is left. The limit is the process's (in-process it would bind the test
+    /// runner), so the binary runs.
     @Test func anOutputFileOverASizeLimitLeavesTheOldFile() async throws {
         try await offThePool {
             let mock = try InProcessMock()
             let scratch = try TemporaryDirectory(prefix: "fsize")
             let out = try scratch.write("out.pem", "old contents\n")
             // 1 block (512 bytes in sh): far less than a certificate and its key.
-            let r = try Self.apnsctl(
+            let r = try Self.binary(
                 ["convert", mock.certificate, "-o", out, "--force"], redirect: "", fileSizeLimit: 1)
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
             #expect(r.stderr.contains("error: writing \(out): File too large"), "\(r.stderr)")
@@ -171,7 +208,7 @@ import Testing
             #expect(names == ["out.pem"], "\(names)")
             // Without --force, to a new file: no file at all afterwards.
             let fresh = scratch.file("new.pem")
-            let n = try Self.apnsctl(["convert", mock.certificate, "-o", fresh], redirect: "", fileSizeLimit: 1)
+            let n = try Self.binary(["convert", mock.certificate, "-o", fresh], redirect: "", fileSizeLimit: 1)
             #expect(n.status == 74, "\(n.status) \(n.stderr)")
             #expect(!FileManager.default.fileExists(atPath: fresh))
         }
@@ -238,7 +275,7 @@ import Testing
                 [
                     "doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
                     "--cert", mock.certificate, "--topic", "com.example.other",
-                ], redirect: Self.full)
+                ], stdout: .full)
             #expect(r.status == 74, "\(r.stderr)")
             #expect(r.stderr.contains("error: doctor: auth sandbox failed: 400 TopicDisallowed"), "\(r.stderr)")
             #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")

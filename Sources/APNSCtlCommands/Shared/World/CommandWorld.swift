@@ -96,9 +96,16 @@ struct StreamFacts: Sendable {
     var isRegularFileOrNull: @Sendable (Int32) -> Bool
 
     /// Asked of the process's descriptors, each time (a question costs a system call, asked only when needed).
-    static let process = StreamFacts(
-        isTerminal: { Environment.isTerminal($0) },
-        isRegularFileOrNull: { Environment.isRegularFileOrNull($0) })
+    static let process = descriptors(output: 1, error: 2)
+
+    /// Asked of `output` for standard output (1) and of `error` for standard error (2): the process's own, or
+    /// the descriptors a test gives a command it runs in-process (a file, /dev/null, a pipe, a terminal).
+    static func descriptors(output: Int32, error: Int32) -> StreamFacts {
+        let descriptor: @Sendable (Int32) -> Int32 = { $0 == 1 ? output : $0 == 2 ? error : $0 }
+        return StreamFacts(
+            isTerminal: { Environment.isTerminal(descriptor($0)) },
+            isRegularFileOrNull: { Environment.isRegularFileOrNull(descriptor($0)) })
+    }
 }
 
 /// How a running `mock` meets the outside: what stops it, and where its notification log is written.
