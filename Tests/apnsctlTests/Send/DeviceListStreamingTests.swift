@@ -15,15 +15,6 @@ import Testing
         ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra
     }
 
-    /// Runs `pipeline` in sh, with apnsctl as `"$0"` and `args` as `"$@"`.
-    static func shell(
-        _ pipeline: String, _ args: [String], environment: [String: String] = [:],
-        timeout: Double = 60, shell: String = "/bin/sh"
-    ) throws -> CommandResult {
-        try CommandRunner.run(
-            shell, ["-c", pipeline, CommandRunner.apnsctlPath] + args, environment: environment, timeout: timeout)
-    }
-
     /// `yes | apnsctl send --devices -`: in-process, standard input a pipe that `yes`'s lines fill for as long as
     /// it is open.
     @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() async throws {

@@ -154,30 +154,15 @@ import Testing
             let scratch = try TemporaryDirectory(prefix: "head")
             let total = 20_000
             let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
-            // `| head -1`: a reader that takes the first line and exits.
-            var ends: [Int32] = [-1, -1]
-            try #require(pipe(&ends) == 0)
-            let (reader, writer) = (ends[0], ends[1])
-            let head = LockedValue<[UInt8]>([])
-            let headDone = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                var byte: UInt8 = 0
-                while read(reader, &byte, 1) == 1 {
-                    head.withLock { $0.append(byte) }
-                    if byte == 0x0A { break }
-                }
-                close(reader)
-                headDone.signal()
-            }
+            let head = try HeadPipe()
             let r = try InProcess.apnsctl(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "--devices", file,
-                ], timeout: 120, stdout: .descriptor(writer))
-            close(writer)
-            #expect(headDone.wait(timeout: .now() + 30) == .success)
+                ], timeout: 120, stdout: .descriptor(head.writeEnd))
+            let taken = head.finish()
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
-            #expect(String(decoding: head.current, as: UTF8.self).split(separator: "\n").count == 1)
+            #expect(taken?.split(separator: "\n").count == 1, "\(taken ?? "head -1 never ended")")
             let message = r.errorLines.first { $0.hasPrefix("error: standard output was closed after ") }
             #expect(message != nil, "\(r.stderr)")
             if let message, let range = message.range(of: "; ") {
