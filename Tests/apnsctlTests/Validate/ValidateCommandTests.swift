@@ -33,6 +33,7 @@ import Testing
     @Test func aNonBlockingStandardInputIsWaitedFor() throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let (reader, writer) = (ends[0], ends[1])
         defer { close(reader) }
         #expect(fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK) == 0)
