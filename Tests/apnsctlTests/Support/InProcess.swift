@@ -58,12 +58,13 @@ enum InProcess {
         /// `mockLog`: where a `mock` run writes its notification log (its standard output in the binary).
         /// `stdout`: what standard output is (captured by default). `stderr`: a descriptor messages go to as well
         /// (a terminal), which then also decides whether standard error is a terminal. `standardInput`: a
-        /// descriptor the test owns and closes, read by `-` instead of `stdin`'s bytes.
+        /// descriptor the test owns and closes, read by `-` instead of `stdin`'s bytes. `terminal`: where the user
+        /// is asked (none by default).
         init(
             _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
             mockLog: Int32? = nil,
             host: CommandHost? = nil, onTerminal: Bool = false, stdout: Output = .captured, stderr: Int32? = nil,
-            standardInput: Int32? = nil
+            standardInput: Int32? = nil, terminal: CommandTerminal? = nil
         ) throws {
             let variables = CommandRunner.commandEnvironment(environment)
             interrupts = try DeliveredInterrupts()
@@ -77,6 +78,7 @@ enum InProcess {
             ProcessSignals.ignoreBrokenPipe()
             var configured = test.world
             if let host { configured.host = host }
+            if let terminal { configured.terminal = terminal }
             let outputDescriptor: Int32?
             switch stdout {
             case .captured: outputDescriptor = nil

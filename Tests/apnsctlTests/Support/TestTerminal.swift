@@ -8,6 +8,10 @@ import Foundation
 final class TestTerminal: Sendable {
     /// The terminal end, for the command's standard output or error; closed by `finish`.
     let fd: Int32
+    /// The terminal end's path, where a prompt opens it as the binary opens /dev/tty.
+    let path: String
+    /// The other end: what is written to it is typed on the terminal.
+    private let controller: Int32
     private let shown = LockedValue<[UInt8]>([])
     private let done = DispatchSemaphore(value: 0)
 
@@ -25,7 +29,9 @@ final class TestTerminal: Sendable {
             close(controller)
             throw TestSupportError("no pseudo-terminal: \(FileSystem.errnoText())")
         }
-        fd = open(String(cString: name), O_RDWR | O_NOCTTY | O_CLOEXEC)
+        path = String(cString: name)
+        self.controller = controller
+        fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else {
             close(controller)
             throw TestSupportError("opening the pseudo-terminal: \(FileSystem.errnoText())")
@@ -43,6 +49,41 @@ final class TestTerminal: Sendable {
             close(controller)
             done.signal()
         }
+    }
+
+    /// What the terminal has shown so far.
+    var transcript: String { String(decoding: shown.current, as: UTF8.self) }
+
+    /// Plays `steps` as a user at the terminal: waits for each expected text after the one before it, types each
+    /// text to send. The step that timed out, if any.
+    func play(_ steps: [PseudoTerminal.Step]) -> Int? {
+        var seen = 0
+        for (index, step) in steps.enumerated() {
+            switch step {
+            case .send(let text):
+                _ = posixWriteAll(controller, Array(text.utf8))
+            case .expect(let text, let timeout):
+                let needle = Array(text.utf8)
+                var end: Int?
+                let found = Wait.until(seconds: timeout, interval: 0.02) {
+                    let bytes = self.shown.current
+                    end = Self.end(of: needle, in: bytes, from: seen)
+                    return end != nil
+                }
+                guard found, let end else { return index }
+                seen = end
+            }
+        }
+        return nil
+    }
+
+    /// Where the first `needle` at or after `start` ends in `bytes`; nil when there is none.
+    private static func end(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard !needle.isEmpty, bytes.count - start >= needle.count else { return needle.isEmpty ? start : nil }
+        for i in start...(bytes.count - needle.count) where bytes[i..<(i + needle.count)].elementsEqual(needle) {
+            return i + needle.count
+        }
+        return nil
     }
 
     /// A C library function Swift's Glibc module leaves out (the pseudo-terminal calls need _XOPEN_SOURCE), looked
