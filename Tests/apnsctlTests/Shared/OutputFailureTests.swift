@@ -199,20 +199,21 @@ import Testing
         }
     }
 
-    /// The mock's log on a full disk: it keeps answering, says so on stderr, and exits 74 with the count.
+    /// The mock's log on a full disk: it keeps answering, says so on stderr, and exits 74 with the count. In-process,
+    /// the log on /dev/full and the warnings in a file; SIGTERM delivered through the world.
     @Test func mockWhoseLogCannotBeWrittenExits74WhenStopped() async throws {
         try await offThePool {
             let scratch = try TemporaryDirectory(prefix: "mock-full")
             let state = scratch.file("state")
-            let errFile = scratch.file("stderr")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "exec \"$0\" \"$@\" >/dev/full 2>'\(errFile)'", CommandRunner.apnsctlPath,
-                "mock", "--port", "0", "--state-dir", state,
-            ]
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            try #require(full >= 0)
+            defer { close(full) }
+            let warningsFile = scratch.file("warnings")
+            let warnings = open(warningsFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            try #require(warnings >= 0)
+            defer { close(warnings) }
+            let mock = try InProcess.Run(
+                ["mock", "--port", "0", "--state-dir", state], mockLog: full, mockWarnings: warnings)
             var ready: [String: Any] = [:]
             Wait.until(interval: 0.02) {
                 if let data = FileManager.default.contents(atPath: state + "/mock.json"),
@@ -220,9 +221,9 @@ import Testing
                 {
                     ready = json
                 }
-                return !ready.isEmpty || !process.isRunning
+                return !ready.isEmpty || mock.hasEnded
             }
-            let endpoint = try #require(ready["endpoint"] as? String)
+            let endpoint = try #require(ready["endpoint"] as? String, "\(mock.stderr)")
             var devices: [String] = []
             for i in 1...5 { devices += ["-d", Self.token(i)] }
             let send = try InProcess.apnsctl(
@@ -236,10 +237,10 @@ import Testing
                 "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9),
             ])
             #expect(again.status == 0, "\(again.stderr)")
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            let stderr = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
-            #expect(process.terminationStatus == 74, "\(stderr)")
+            mock.interrupts.deliver(SIGTERM)
+            let (status, _) = mock.finish(within: 30)
+            let stderr = ((try? String(contentsOfFile: warningsFile, encoding: .utf8)) ?? "") + mock.stderr
+            #expect(status == 74, "\(stderr)")
             #expect(
                 stderr.contains(
                     "warning: apnsctl mock: writing the log to standard output failed (No space left on device)"),

@@ -55,14 +55,15 @@ enum InProcess {
         private let done = DispatchSemaphore(value: 0)
         private let start = Date()
 
-        /// `mockLog`: where a `mock` run writes its notification log (its standard output in the binary).
+        /// `mockLog`: where a `mock` run writes its notification log (its standard output in the binary);
+        /// `mockWarnings`: where it writes its warnings (its standard error in the binary; this process's by default).
         /// `stdout`: what standard output is (captured by default). `stderr`: a descriptor messages go to as well
         /// (a terminal), which then also decides whether standard error is a terminal. `standardInput`: a
         /// descriptor the test owns and closes, read by `-` instead of `stdin`'s bytes. `terminal`: where the user
         /// is asked (none by default).
         init(
             _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
-            mockLog: Int32? = nil,
+            mockLog: Int32? = nil, mockWarnings: Int32 = 2,
             host: CommandHost? = nil, onTerminal: Bool = false, stdout: Output = .captured, stderr: Int32? = nil,
             standardInput: Int32? = nil, terminal: CommandTerminal? = nil
         ) throws {
@@ -74,7 +75,7 @@ enum InProcess {
                 variables: variables, home: InProcess.homeDirectory(variables),
                 stdout: onTerminal ? .terminal : .file, stderr: onTerminal ? .terminal : .file,
                 standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts,
-                mockLog: mockLog)
+                mockLog: mockLog, mockWarnings: mockWarnings)
             ProcessSignals.ignoreBrokenPipe()
             var configured = test.world
             if let host { configured.host = host }

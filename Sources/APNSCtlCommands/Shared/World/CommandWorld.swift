@@ -108,13 +108,15 @@ struct StreamFacts: Sendable {
     }
 }
 
-/// How a running `mock` meets the outside: what stops it, and where its notification log is written.
+/// How a running `mock` meets the outside: what stops it, and where its notification log and warnings are written.
 struct MockRun: Sendable {
     /// True: this process's SIGINT/SIGTERM stop it (within a second, whatever it waits on); false: the world's
     /// interrupts do.
     var stopsOnProcessSignals: Bool
     /// The notification log's descriptor; nil for none.
     var logDescriptor: Int32?
+    /// Where its warnings go, each only if it can be written at once.
+    var warningDescriptor: Int32 = 2
 
-    static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1)
+    static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1, warningDescriptor: 2)
 }
