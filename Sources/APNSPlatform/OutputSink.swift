@@ -73,8 +73,11 @@ public final class OutputSink: @unchecked Sendable {
     private var failureHandler: (@Sendable (Failure) -> Void)?
 
     /// A sink for the open descriptor `fd`, named `name` in messages; the caller keeps owning `fd` until `close`.
-    public convenience init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024) {
+    /// `closedAtStart`: `fd` stands in for a standard output that was closed when the process started (the
+    /// read-only /dev/null `reserveStandardDescriptors` puts there), so every write fails as `>&-` makes it.
+    public convenience init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024, closedAtStart: Bool = false) {
         self.init(destination: DescriptorDestination(fd: fd), name: name, bufferLimit: bufferLimit)
+        if closedAtStart { markClosedAtStart() }
     }
 
     /// A sink writing to `destination` (a test's buffer), named `name` in messages, with the same checks.
@@ -82,14 +85,6 @@ public final class OutputSink: @unchecked Sendable {
         self.destination = destination
         self.name = name
         self.limit = bufferLimit
-    }
-
-    /// A standard output that was closed when the process started: `reserveStandardDescriptors` put `fd` (read-only
-    /// /dev/null) in its place, and every write fails as `>&-` makes it (exit 74).
-    public static func closedAtStart(placeholder fd: Int32, name: String) -> OutputSink {
-        let sink = OutputSink(fd: fd, name: name)
-        sink.markClosedAtStart()
-        return sink
     }
 
     /// The first failure, if a write or the close failed.

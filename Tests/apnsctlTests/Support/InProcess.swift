@@ -88,8 +88,8 @@ enum InProcess {
                 configured.standardOutput = OutputSink(fd: fd, name: "standard output")
             case .closedAtStart:
                 outputDescriptor = placeholder?.fd
-                configured.standardOutput = OutputSink.closedAtStart(
-                    placeholder: placeholder?.fd ?? -1, name: "standard output")
+                configured.standardOutput = OutputSink(
+                    fd: placeholder?.fd ?? -1, name: "standard output", closedAtStart: true)
             }
             if let stderr {
                 let captured = test.stderr
