@@ -38,11 +38,12 @@ public enum Environment {
         return v
     }
 
-    /// The user's home directory: $HOME, else the password database; nil when neither has one. Never a shared
-    /// fallback such as /tmp, where another user could prepare the files we would then trust. A relative $HOME
-    /// counts as none: it would put the settings file and the token cache wherever the command happens to run.
-    public static var home: String? {
-        if let h = value("HOME"), isHome(h) { return h }
+    /// The user's home directory with `variables` as the environment: $HOME, else the password database; nil
+    /// when neither has one. Never a shared fallback such as /tmp, where another user could prepare the files we
+    /// would then trust. A relative $HOME counts as none: it would put the settings file and the token cache
+    /// wherever the command happens to run.
+    public static func home(variables: [String: String]) -> String? {
+        if let h = variables["HOME"], isHome(h) { return h }
         if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
             let text = String(cString: dir)
             if isHome(text) { return text }

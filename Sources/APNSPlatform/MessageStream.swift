@@ -10,7 +10,10 @@ public struct MessageStream: Sendable {
     public init(write: @escaping @Sendable ([UInt8]) -> Void) { writeBytes = write }
 
     /// This process's standard error (descriptor 2).
-    public static let standardError = MessageStream { _ = posixWriteAll(2, $0) }
+    public static let standardError = descriptor(2)
+
+    /// Messages written to the open descriptor `fd` (standard error, or a terminal a test gives a command).
+    public static func descriptor(_ fd: Int32) -> MessageStream { MessageStream { _ = posixWriteAll(fd, $0) } }
 
     /// Writes `text` as it is.
     public func print(_ text: String) { writeBytes(Array(text.utf8)) }

@@ -73,8 +73,11 @@ public final class OutputSink: @unchecked Sendable {
     private var failureHandler: (@Sendable (Failure) -> Void)?
 
     /// A sink for the open descriptor `fd`, named `name` in messages; the caller keeps owning `fd` until `close`.
-    public convenience init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024) {
+    /// `closedAtStart`: `fd` stands in for a standard output that was closed when the process started (the
+    /// read-only /dev/null `reserveStandardDescriptors` puts there), so every write fails as `>&-` makes it.
+    public convenience init(fd: Int32, name: String, bufferLimit: Int = 64 * 1024, closedAtStart: Bool = false) {
         self.init(destination: DescriptorDestination(fd: fd), name: name, bufferLimit: bufferLimit)
+        if closedAtStart { markClosedAtStart() }
     }
 
     /// A sink writing to `destination` (a test's buffer), named `name` in messages, with the same checks.
@@ -154,9 +157,11 @@ public final class OutputSink: @unchecked Sendable {
                 _ = dup2(opened, target)
                 _ = posixClose(opened)
             }
-            if target == 1 { standardOutput.lock.withLock { standardOutput.closedAtStart = true } }
+            if target == 1 { standardOutput.markClosedAtStart() }
         }
     }
+
+    private func markClosedAtStart() { lock.withLock { closedAtStart = true } }
 
     // MARK: - Writing
 

@@ -9,7 +9,23 @@
 /// Asks for a secret on the controlling terminal without echo (termios on /dev/tty), as `ssh` and
 /// `openssl` do, so it works even when stdin and stdout are redirected. While it waits, a signal never
 /// leaves the terminal without echo (see `PromptSignals`).
-public enum TerminalPrompt {
+public struct TerminalPrompt: Sendable {
+    /// The terminal asked on, opened for each question and closed after it.
+    public let path: String
+    /// The descriptors that say whether a user is there: standard input and standard error.
+    public let input: Int32
+    public let error: Int32
+
+    /// A prompt on the terminal at `path`, asked when `input` or `error` is a terminal.
+    public init(path: String, input: Int32, error: Int32) {
+        self.path = path
+        self.input = input
+        self.error = error
+    }
+
+    /// This process's controlling terminal, asked when its standard input or standard error is a terminal.
+    public static let controlling = TerminalPrompt(path: "/dev/tty", input: 0, error: 2)
+
     /// What a prompt got.
     public enum Answer<Secret> {
         /// A line (maybe empty), as the caller's `keep` made it from the bytes (which are then wiped).
@@ -20,11 +36,11 @@ public enum TerminalPrompt {
         case unavailable
     }
 
-    /// Whether a user can be asked: stdin or stderr is a terminal and /dev/tty opens.
+    /// Whether a user can be asked: stdin or stderr is a terminal and the terminal opens.
     /// Tests and CI run without one, so encrypted inputs fail fast there instead of hanging.
-    public static var isAvailable: Bool {
-        guard Environment.isTerminal(0) || Environment.isTerminal(2) else { return false }
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    public var isAvailable: Bool {
+        guard Environment.isTerminal(input) || Environment.isTerminal(error) else { return false }
+        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         if fd < 0 { return false }
         close(fd)
         return true
@@ -34,9 +50,9 @@ public enum TerminalPrompt {
     /// (which copies it into something that wipes itself, such as APNSCrypto's `SecretBytes`); the line's
     /// own bytes are wiped when `keep` returns. Ctrl-D on an empty line is `.ended`, after a newline so what
     /// follows starts on its own line.
-    public static func ask<Secret>(prompt: String, keep: ([UInt8]) -> Secret) -> Answer<Secret> {
-        guard Environment.isTerminal(0) || Environment.isTerminal(2) else { return .unavailable }
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    public func ask<Secret>(prompt: String, keep: ([UInt8]) -> Secret) -> Answer<Secret> {
+        guard Environment.isTerminal(input) || Environment.isTerminal(error) else { return .unavailable }
+        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return .unavailable }
         defer { close(fd) }
         var saved = termios()
@@ -69,7 +85,7 @@ public enum TerminalPrompt {
         }
         guarded?.remove()
         if line.last == 0x0D { line.removeLast() }
-        defer { wipe(&line) }
+        defer { Self.wipe(&line) }
         if !sawEnd && line.isEmpty {
             StandardStreams.writeAll(fd: fd, [0x0A])
             return .ended
@@ -79,14 +95,14 @@ public enum TerminalPrompt {
     }
 
     /// `ask`, with no distinction between no terminal and ended input (nil for both).
-    public static func readSecret<Secret>(prompt: String, keep: ([UInt8]) -> Secret) -> Secret? {
+    public func readSecret<Secret>(prompt: String, keep: ([UInt8]) -> Secret) -> Secret? {
         if case .secret(let s) = ask(prompt: prompt, keep: keep) { return s }
         return nil
     }
 
     /// Shows `prompt` and reads one line with echo (a yes/no answer); nil without a terminal or on Ctrl-D.
-    public static func readLine(prompt: String) -> String? {
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    public func readLine(prompt: String) -> String? {
+        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         StandardStreams.writeAll(fd: fd, Array(prompt.utf8))
@@ -106,8 +122,8 @@ public enum TerminalPrompt {
     }
 
     /// Writes `text` on the terminal (a "try again" between prompts), not on stderr, which may be a log.
-    public static func say(_ text: String) {
-        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    public func say(_ text: String) {
+        let fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return }
         StandardStreams.writeAll(fd: fd, Array(text.utf8))
         close(fd)

@@ -55,10 +55,10 @@ public final class MemoryMessages: Sendable {
     public init() {}
 
     /// The stream to hand to the command.
-    public var stream: MessageStream {
-        let bytes = self.bytes
-        return MessageStream { chunk in bytes.withLock { $0 += chunk } }
-    }
+    public var stream: MessageStream { MessageStream { chunk in self.append(chunk) } }
+
+    /// Keeps `chunk` as if the stream had written it (for a stream that also writes elsewhere).
+    public func append(_ chunk: [UInt8]) { bytes.withLock { $0 += chunk } }
 
     public var text: String { String(decoding: bytes.withLock { $0 }, as: UTF8.self) }
     public var lines: [String] { text.split(separator: "\n").map(String.init) }

@@ -300,9 +300,10 @@ extension APNSCtl {
             in world: CommandWorld
         ) throws(CLIError) {
             let messages = world.standardError
-            let configuration = try configuration(
+            var configuration = try configuration(
                 state: state, environment: env, unregistered: gone, rejections: rejections,
                 extraKeyID: extraKID, logDescriptor: world.mockRun.logDescriptor)
+            configuration.warningDescriptor = world.mockRun.warningDescriptor
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
             let server: MockServer
@@ -349,8 +350,8 @@ extension APNSCtl {
             }
             if lost > 0 {
                 MockServer.warnWithoutBlocking(
-                    "apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time"
-                )
+                    "apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time",
+                    to: world.mockRun.warningDescriptor)
             }
         }
 

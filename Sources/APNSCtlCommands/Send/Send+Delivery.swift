@@ -68,8 +68,9 @@ extension APNSCtl.Send {
             if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
             throw .transport(.failure(error))
         }
-        // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does.
-        let interrupts = world.interrupts()
+        // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does, also when no
+        // signal can be watched.
+        let interrupts = world.interrupts() ?? LostOutputStop()
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         let recorder = target.recorder

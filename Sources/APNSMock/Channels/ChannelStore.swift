@@ -21,15 +21,18 @@ final class ChannelStore: Sendable {
     private let saving = LockedValue(false)
     /// The state dir `channels.json` is kept in; nil: memory only.
     private let directory: PrivateDirectory?
+    private let warnings: Int32
     /// Channels per app and environment before `CannotCreateChannelConfig`.
     let limit: Int
 
     /// A store persisted in `channels.json` in `directory` (nil: memory only), loaded now. A file that cannot be
     /// read as channels starts the store empty, with a warning: a mock must start even when a test left junk there.
-    init(directory: PrivateDirectory?, limit: Int = Broadcast.maximumChannels) {
+    /// `warnings`: where its warnings go (stderr in the binary).
+    init(directory: PrivateDirectory?, limit: Int = Broadcast.maximumChannels, warnings: Int32 = 2) {
         self.directory = directory
         self.limit = limit
-        channels = LockedValue(Self.load(directory))
+        self.warnings = warnings
+        channels = LockedValue(Self.load(directory, warnings: warnings))
     }
 
     static let fileName = "channels.json"
@@ -37,7 +40,7 @@ final class ChannelStore: Sendable {
     /// The channels kept in `directory`; none when there is no file or it holds no channel list (with a
     /// warning). Read as every state file is (`PrivateDirectory`): a FIFO, a link or another user's file there
     /// is skipped at once, never waited on.
-    private static func load(_ directory: PrivateDirectory?) -> [Channel] {
+    private static func load(_ directory: PrivateDirectory?, warnings: Int32) -> [Channel] {
         guard let directory else { return [] }
         let problem: String
         do {
@@ -48,7 +51,8 @@ final class ChannelStore: Sendable {
             problem = error.message
         }
         MockServer.warnWithoutBlocking(
-            "apnsctl mock: \(problem); starting with no channels (the file is replaced at the next create or delete)")
+            "apnsctl mock: \(problem); starting with no channels (the file is replaced at the next create or delete)",
+            to: warnings)
         return []
     }
 
@@ -101,8 +105,8 @@ final class ChannelStore: Sendable {
                 if !warnedAboutWriting {
                     warnedAboutWriting = true
                     MockServer.warnWithoutBlocking(
-                        "apnsctl mock: cannot save channels: \((error as? PrivateDirectory.Failure)?.message ?? "\(error)"); they last until the mock stops"
-                    )
+                        "apnsctl mock: cannot save channels: \((error as? PrivateDirectory.Failure)?.message ?? "\(error)"); they last until the mock stops",
+                        to: warnings)
                 }
             }
         }

@@ -48,6 +48,8 @@ public struct MockConfiguration: Sendable {
     public var maxConcurrentStreams: UInt32
     /// Where one JSON line per answered notification goes (1 = stdout); nil: no log.
     public var logDescriptor: Int32?
+    /// Where warnings go (2 = stderr), each only if it can be written at once.
+    public var warningDescriptor: Int32 = 2
     /// Called on an event-loop thread for every answer queued, in answer order per connection: tests count answers
     /// per device to prove nothing answered was sent twice. Keep it short; nil (the default) costs nothing.
     public var onAnswer: (@Sendable (MockAnswer) -> Void)?

@@ -59,9 +59,10 @@ public final class MockServer: Sendable {
         }
         let shared = try MockServerShared(configuration: configuration, listener: listener, stop: stopPipe)
         if let writer = shared.logWriter {
+            let warnings = configuration.warningDescriptor
             writer.onFirstDrop = { why in
                 MockServer.warnWithoutBlocking(
-                    "apnsctl mock: \(why); dropping notification log lines (the server keeps answering)")
+                    "apnsctl mock: \(why); dropping notification log lines (the server keeps answering)", to: warnings)
             }
             guard writer.start() else { throw .resources("cannot start the log writer thread") }
         }
@@ -122,11 +123,12 @@ public final class MockServer: Sendable {
     /// The `errno` of a failed write of the log (not a slow reader): the mock exits 74 when stopped.
     public var logWriteError: Int32? { state.withLock { $0.shared }?.logWriter?.writeError }
 
-    /// A warning on stderr only if it can be written at once: stderr may be the same stalled pipe.
-    public static func warnWithoutBlocking(_ message: String) {
+    /// A warning on `fd` (stderr, `MockConfiguration.warningDescriptor`) only if it can be written at once: stderr
+    /// may be the same stalled pipe.
+    public static func warnWithoutBlocking(_ message: String, to fd: Int32) {
         // Messages may quote a file name or a client's bytes: escaped like every other message.
         let bytes = Array(("warning: " + PrintableText.escapingControls(message) + "\n").utf8.prefix(512))
-        StandardStreams.writeIfReady(fd: 2, bytes)
+        StandardStreams.writeIfReady(fd: fd, bytes)
     }
 
     /// Makes SIGINT and SIGTERM stop this server (the handler only writes a byte to the stop pipe), and end the

@@ -33,7 +33,9 @@ final class MockServerShared: Sendable {
         self.checker = RequestChecker(rules: configuration.rules)
         self.broadcastChecker = BroadcastChecker(
             rules: configuration.rules,
-            store: ChannelStore(directory: configuration.channelsDirectory, limit: configuration.maxChannels))
+            store: ChannelStore(
+                directory: configuration.channelsDirectory, limit: configuration.maxChannels,
+                warnings: configuration.warningDescriptor))
         self.listener = listener
         self.stop = stop
         self.logWriter = configuration.logDescriptor.map { MockLogWriter(fd: $0) }
@@ -71,8 +73,8 @@ final class MockServerShared: Sendable {
         }
         if let count = verdict.warn {
             MockServer.warnWithoutBlocking(
-                "apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later\(configuration.connectionCapAdvice.map { "; " + $0 } ?? ""))"
-            )
+                "apnsctl mock: \(cap) connections are open, the most it serves at once; closed \(count) new connection\(count == 1 ? "" : "s") (clients must reconnect later\(configuration.connectionCapAdvice.map { "; " + $0 } ?? ""))",
+                to: configuration.warningDescriptor)
         }
         guard let n = verdict.admitted else { return nil }
         return (n, configuration.faults.applies(toConnection: n))
@@ -94,8 +96,8 @@ final class MockServerShared: Sendable {
         }
         guard first else { return }
         MockServer.warnWithoutBlocking(
-            "apnsctl mock: cannot accept more connections (\(why)); new clients wait until others disconnect (raise the limit with ulimit -n)"
-        )
+            "apnsctl mock: cannot accept more connections (\(why)); new clients wait until others disconnect (raise the limit with ulimit -n)",
+            to: configuration.warningDescriptor)
     }
 
     /// Reads what the mock needs from a client certificate.

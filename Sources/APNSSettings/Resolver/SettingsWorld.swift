@@ -17,7 +17,8 @@ public struct SettingsWorld: Sendable {
 
     /// This process's environment and home directory.
     public static func process() -> SettingsWorld {
-        SettingsWorld(variables: Environment.all(), home: Environment.home)
+        let variables = Environment.all()
+        return SettingsWorld(variables: variables, home: Environment.home(variables: variables))
     }
 
     /// `$XDG_CONFIG_HOME`, else `~/.config`.

@@ -3,11 +3,15 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSCtlCommands
+
 /// The passphrase prompt on a real pseudo-terminal: signals never leave the terminal without
 /// echo (Ctrl-C under plain `sh`, SIGTERM, SIGHUP), Ctrl-Z then `fg` does not show the passphrase,
 /// a wrong passphrase gets 3 tries, Ctrl-D says the input ended, and an empty `.p12` password for
-/// `convert` must be confirmed.
-@Suite struct PassphrasePromptTests {
+/// `convert` must be confirmed. The signals are the process's, so the binary runs under a shell there; the
+/// rest run in-process on a pseudo-terminal this process opens. Serialized: a prompt holds the process's
+/// signal handlers while it asks, one prompt at a time.
+@Suite(.serialized) struct PassphrasePromptTests {
     static let passphrase = "pw-Zebra-42"
     let credentials: TestCredentials
     let scratch: TemporaryDirectory
@@ -38,7 +42,9 @@ import Testing
     /// `apnsctl inspect enc.pem` typed into an interactive dash (`sh -i`), which, unlike bash, does not
     /// reset the terminal when a command dies.
     private func underShell(_ steps: [PseudoTerminal.Step]) throws -> PseudoTerminal.Result {
-        try PseudoTerminal.run(
+        // Typed at the shell, so the runner cannot tell the binary starts.
+        BinaryStarts.record()
+        return try PseudoTerminal.run(
             ["/bin/sh", "-i"], environment: ["PS1": "$ ", "ENV": ""],
             steps: [
                 .expect("$ "), .send("'\(CommandRunner.apnsctlPath)' inspect '\(encrypted)'\n"),
@@ -89,8 +95,21 @@ import Testing
         }
     }
 
-    private func direct(_ arguments: [String], _ steps: [PseudoTerminal.Step]) throws -> PseudoTerminal.Result {
-        try PseudoTerminal.run([CommandRunner.apnsctlPath] + arguments, steps: steps)
+    /// `apnsctl ARGUMENTS` run in-process with its standard streams and the terminal it asks on a pseudo-terminal,
+    /// and `steps` played at that terminal; the passphrase variables are empty (unset, for apnsctl), so the
+    /// prompts appear.
+    private func direct(_ arguments: [String], _ steps: [PseudoTerminal.Step]) throws -> (
+        transcript: String, status: Int32, failedStep: Int?
+    ) {
+        let terminal = try TestTerminal()
+        let run = try InProcess.Run(
+            arguments, environment: ["NO_COLOR": "", "APNSCTL_PASSPHRASE": "", "APNSCTL_OUT_PASSPHRASE": ""],
+            stdout: .descriptor(terminal.fd), stderr: terminal.fd,
+            terminal: .on(TerminalPrompt(path: terminal.path, input: terminal.fd, error: terminal.fd)))
+        let failedStep = terminal.play(steps)
+        let result = run.result(within: 60)
+        let transcript = terminal.finish() ?? terminal.transcript
+        return (transcript, result.status, failedStep)
     }
 
     /// An encrypted PEM key and a PKCS#12 file (checked by its MAC) alike.
@@ -117,6 +136,7 @@ import Testing
                     .expect("subject:"),
                 ])
             #expect(second.status == 0, "\(second.transcript)")
+            #expect(second.failedStep == nil, "\(second.transcript)")
             #expect(!second.transcript.contains(Self.passphrase) && !second.transcript.contains("wrong-1"))
         }
     }

@@ -2,12 +2,30 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSCtlCommands
+
 /// CLI.md, `send --unsent FILE`: the devices a run leaves without a final answer — never sent, or sent with an
 /// unknown outcome (commented out) — written in input order, mode 0600, so that `--devices FILE` resumes the run
 /// without pushing anything twice. Judged by the mock's receipt log over both runs.
 @Suite struct BatchUnsentTests {
     static func arguments(_ mock: InProcessMock, _ extra: [String]) -> [String] {
         DeviceListStreamingTests.send(mock, extra)
+    }
+
+    /// A mock taking one stream at a time (so a batch is far from done when it stops), a file of `count` devices in
+    /// a scratch directory, and the path for their unsent file there.
+    final class Batch {
+        let mock: InProcessMock
+        let scratch: TemporaryDirectory
+        let file: String
+        let unsent: String
+
+        init(_ count: Int) throws {
+            mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
+            scratch = try TemporaryDirectory(prefix: "unsent")
+            file = try SendDeliveryTests.deviceFile(count, in: scratch)
+            unsent = scratch.file("unsent.txt")
+        }
     }
 
     /// The lines of `path` that are devices (not comments).
@@ -19,11 +37,9 @@ import Testing
     /// Ctrl-C mid-batch (one stream at a time, so the batch is far from done), then a resume with the written file:
     /// every device reached the mock exactly once over both runs.
     @Test func anInterruptedBatchResumesWithNothingTwiceAndNothingMissing() throws {
-        let mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "unsent")
         let count = 20_000
-        let file = try SendDeliveryTests.deviceFile(count, in: scratch)
-        let unsent = scratch.file("unsent.txt")
+        let batch = try Batch(count)
+        let (mock, file, unsent) = (batch.mock, batch.file, batch.unsent)
         let run = try InProcess.Run(Self.arguments(mock, ["--devices", file, "--unsent", unsent]))
         #expect(Wait.until(seconds: 30) { run.stdout.split(separator: "\n").count > 200 })
         run.interrupts.deliver(SIGINT)
@@ -80,23 +96,41 @@ import Testing
         #expect(resume.status == 64 && resume.stderr.contains("no device tokens in the file"), "\(resume.stderr)")
     }
 
-    /// A reader of standard output that exits: the devices never sent are written out.
+    /// A reader of standard output that exits (`| head -1`): the devices never sent are written out.
     @Test func aClosedStandardOutputWritesTheRest() throws {
-        let mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "unsent")
         let count = 5_000
-        let file = try SendDeliveryTests.deviceFile(count, in: scratch)
-        let unsent = scratch.file("unsent.txt")
-        let r = try DeviceListStreamingTests.shell(
-            "\"$0\" \"$@\" | head -1 >/dev/null",
-            Self.arguments(mock, ["--devices", file, "--unsent", unsent, "-o", "json"]), timeout: 120)
-        #expect(r.status == 0, "head's status: \(r.stderr)")
+        let batch = try Batch(count)
+        let (mock, file, unsent) = (batch.mock, batch.file, batch.unsent)
+        let head = try HeadPipe()
+        let r = try InProcess.apnsctl(
+            Self.arguments(mock, ["--devices", file, "--unsent", unsent, "-o", "json"]), timeout: 120,
+            stdout: .descriptor(head.writeEnd))
+        #expect(head.finish()?.hasPrefix("{") == true, "head read the first result")
+        #expect(r.status == 74, "\(r.stderr)")
         let rest = try Self.devices(in: unsent)
         #expect(!rest.isEmpty && rest.count < count, "\(rest.count)")
         let resume = try InProcess.apnsctl(Self.arguments(mock, ["--devices", unsent]))
         #expect(resume.status == 0, "\(resume.stderr.suffix(400))")
         let receipts = mock.receiptsPerDevice(expectingAtLeast: count)
         #expect(receipts.count == count && receipts.values.allSatisfy { $0 == 1 }, "\(receipts.count)")
+    }
+
+    /// With no signal watched (a world with no interrupts, as a process that could not route its signals to a
+    /// pipe), lost output still stops the run and the devices never sent are written out.
+    @Test func lostOutputStopsTheRunWithNoSignalWatched() throws {
+        let count = 5_000
+        let batch = try Batch(count)
+        let (mock, file, unsent) = (batch.mock, batch.file, batch.unsent)
+        let t = TestWorld(
+            variables: CommandRunner.commandEnvironment([:]), home: batch.scratch.path,
+            output: MemoryOutput(failingAfter: 200, with: EPIPE), clock: .system)
+        #expect(t.world.interrupts() == nil)
+        let status = t.run(Self.arguments(mock, ["--devices", file, "--unsent", unsent, "-o", "json"]))
+        #expect(status == 74, "\(t.stderr.text)")
+        let rest = try Self.devices(in: unsent)
+        #expect(!rest.isEmpty && rest.count < count, "\(rest.count)")
+        #expect(!t.stderr.text.contains("; 0 devices were not sent"), "\(t.stderr.text)")
+        #expect(mock.answersPerDevice().count < count)
     }
 
     /// A pipe that stops at a bad line: the file says where the unread rest begins.

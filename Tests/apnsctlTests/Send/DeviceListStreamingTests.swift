@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -14,21 +15,16 @@ import Testing
         ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra
     }
 
-    /// Runs `pipeline` in sh, with apnsctl as `"$0"` and `args` as `"$@"`.
-    static func shell(
-        _ pipeline: String, _ args: [String], environment: [String: String] = [:],
-        timeout: Double = 60, shell: String = "/bin/sh"
-    ) throws -> CommandResult {
-        try CommandRunner.run(
-            shell, ["-c", pipeline, CommandRunner.apnsctlPath] + args, environment: environment, timeout: timeout)
-    }
-
+    /// `yes | apnsctl send --devices -`: in-process, standard input a pipe that `yes`'s lines fill for as long as
+    /// it is open.
     @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() async throws {
         try await offThePool {
             let mock = try InProcessMock([], keepingLog: true)
-            let r = try Self.shell(
-                "yes | \"$0\" \"$@\"", Self.send(mock, ["--devices", "-"]),
-                environment: ["TMPDIR": "/nonexistent/apnsctl-test"], timeout: 30)
+            let yes = try FedPipe.readEnd(feeding: Array("y\n".utf8), repeating: true)
+            defer { close(yes) }
+            let r = try InProcess.apnsctl(
+                Self.send(mock, ["--devices", "-"]), environment: ["TMPDIR": "/nonexistent/apnsctl-test"],
+                timeout: 30, standardInput: yes)
             #expect(r.status == 64, "\(r.stderr)")
             #expect(r.stderr.hasPrefix("error: --devices -:1: \"y\": "), "\(r.stderr)")
             #expect(r.seconds < 10)
@@ -85,19 +81,28 @@ import Testing
         }
     }
 
+    /// A FIFO, and the `/dev/fd/N` path bash's process substitution (`<(…)`) gives: each opened and read once.
+    /// In-process, the substituted path names a pipe of this process, as it names one of apnsctl's in bash.
     @Test func aFIFOAndProcessSubstitutionAreReadOnce() async throws {
         try await offThePool {
             let mock = try InProcessMock()
             let scratch = try TemporaryDirectory(prefix: "fifo")
             let fifo = scratch.file("devices")
             #expect(mkfifo(fifo, 0o600) == 0)
-            let tokens = (1...50).map { Self.token($0) }.joined(separator: "\\n")
-            let viaFIFO = try Self.shell(
-                "printf '\(tokens)\\n' > '\(fifo)' & exec \"$0\" \"$@\"", Self.send(mock, ["--devices", fifo]))
+            let tokens = Array(((1...50).map { Self.token($0) }.joined(separator: "\n") + "\n").utf8)
+            // The writer opens the FIFO once the command opens it for reading, as `printf … > fifo &` does.
+            Thread.detachNewThread {
+                let fd = open(fifo, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { return }
+                _ = posixWriteAll(fd, tokens)
+                close(fd)
+            }
+            let viaFIFO = try InProcess.apnsctl(Self.send(mock, ["--devices", fifo]))
             #expect(viaFIFO.status == 0, "\(viaFIFO.stderr)")
             #expect(viaFIFO.lines.last == "sent 50: 50 accepted")
-            let substituted = try Self.shell(
-                "exec \"$0\" \"$@\" --devices <(printf '\(tokens)\\n')", Self.send(mock, []), shell: "/bin/bash")
+            let printf = try FedPipe.readEnd(feeding: tokens)
+            defer { close(printf) }
+            let substituted = try InProcess.apnsctl(Self.send(mock, ["--devices", "/dev/fd/\(printf)"]))
             #expect(substituted.status == 0, "\(substituted.stderr)")
             #expect(substituted.lines.last == "sent 50: 50 accepted")
         }

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -56,8 +57,8 @@ import Testing
     }
 
     /// Colour on a terminal: `auto` honours NO_COLOR (only when non-empty) and TERM=dumb; `always` and
-    /// `never` decide alone, whatever stdout is. In-process: how the binary finds a terminal is the progress
-    /// test's below.
+    /// `never` decide alone, whatever stdout is. How a real terminal is told from a file or a pipe is the
+    /// progress test's below.
     @Test func colourFollowsColorNoColorAndTerm() throws {
         let mock = try InProcessMock()
         let green = "\u{1B}[32maccepted\u{1B}[0m"
@@ -84,39 +85,64 @@ import Testing
 
     /// The progress line: on stderr (a terminal) only while stdout goes to a file or /dev/null, at most
     /// 10 redraws a second, replaced at the end by the summary, which stays. Never into a pipe's reader.
+    /// In-process, standard error a pseudo-terminal and standard output a descriptor of each kind, asked what it is
+    /// as the binary asks its own.
     @Test func progressOnlyWhenStdoutIsAFileAndTheSummaryStays() throws {
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "progress")
         let count = 5000
         let list = try scratch.write("tokens.txt", (1...count).map(Self.token).joined(separator: "\n") + "\n")
         let args = sendArguments(mock) + ["--devices", list, "--concurrency", "1"]
-        func shell(_ redirect: String, _ extra: [String] = []) throws -> (PseudoTerminal.Result, Double) {
-            let start = Date()
-            let r = try PseudoTerminal.run(
-                ["/bin/sh", "-c", "\"$@\" \(redirect)", "sh", CommandRunner.apnsctlPath] + args + extra)
-            return (r, Date().timeIntervalSince(start))
+        /// Runs `args` + `extra` with stderr on a terminal and stdout on `stdout` (the terminal when nil); what the
+        /// terminal showed, the status and the seconds it took.
+        func onTerminal(stdout: Int32?, _ extra: [String] = [], copying pipe: Int32? = nil) throws -> (
+            transcript: String, status: Int32, seconds: Double
+        ) {
+            let terminal = try TestTerminal()
+            // `| cat`: the pipe's reader copies it to the terminal.
+            let copied = DispatchSemaphore(value: 0)
+            if let pipe {
+                Thread.detachNewThread {
+                    _ = posixWriteAll(terminal.fd, FileSystem.readAll(fd: pipe))
+                    close(pipe)
+                    copied.signal()
+                }
+            }
+            let r = try InProcess.apnsctl(
+                args + extra, environment: ["NO_COLOR": ""], stdout: .descriptor(stdout ?? terminal.fd),
+                stderr: terminal.fd)
+            if let stdout { close(stdout) }
+            if pipe != nil { #expect(copied.wait(timeout: .now() + 30) == .success) }
+            let transcript = terminal.finish()
+            #expect(transcript != nil, "the terminal never closed")
+            return (transcript ?? "", r.status, r.seconds)
         }
         let summary = "sent \(count): \(count) accepted"
 
-        for redirect in ["> \(scratch.file("out.txt"))", "> /dev/null"] {
-            let (r, seconds) = try shell(redirect, ["-o", "json"])
-            #expect(r.status == 0, "\(r.transcript.suffix(300))")
-            let redraws = r.transcript.components(separatedBy: "\rsent ").count - 1
-            #expect(redraws >= 1, "a run of \(seconds) s drew no progress: \(r.transcript.suffix(200))")
+        for path in [scratch.file("out.txt"), "/dev/null"] {
+            let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            try #require(file >= 0)
+            let (transcript, status, seconds) = try onTerminal(stdout: file, ["-o", "json"])
+            #expect(status == 0, "\(transcript.suffix(300))")
+            let redraws = transcript.components(separatedBy: "\rsent ").count - 1
+            #expect(redraws >= 1, "a run of \(seconds) s drew no progress: \(transcript.suffix(200))")
             #expect(Double(redraws) <= seconds * 10 + 2, "\(redraws) redraws in \(seconds) s")
-            #expect(r.transcript.hasSuffix("\r\u{1B}[K" + summary + "\r\n"), "\(r.transcript.suffix(200))")
+            #expect(transcript.hasSuffix("\r\u{1B}[K" + summary + "\r\n"), "\(transcript.suffix(200))")
         }
         let file = try String(contentsOfFile: scratch.file("out.txt"), encoding: .utf8)
         #expect(file.split(separator: "\n").count == count, "JSON Lines only; the summary went to the terminal")
 
-        let (piped, _) = try shell("-o json | cat")
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let piped = try onTerminal(stdout: ends[1], ["-o", "json"], copying: ends[0])
         #expect(piped.status == 0)
         #expect(
             !piped.transcript.contains("\r\u{1B}[K") && !piped.transcript.contains("sent "),
             "nothing mixes into a pipe reader's output")
         #expect(piped.transcript.components(separatedBy: "\r\n").filter { $0.hasPrefix("{\"device\"") }.count == count)
 
-        let (direct, _) = try shell("")
+        let direct = try onTerminal(stdout: nil)
         #expect(!direct.transcript.contains("\r\u{1B}[K"), "no progress when results go to the terminal")
         #expect(direct.transcript.hasSuffix(summary + "\r\n"))
     }

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -6,9 +7,10 @@ import Testing
 /// `/dev/full` gives it, a stdout closed at start, a size limit on an output file) exits 74 with a message
 /// saying what was not written, never 0.
 @Suite struct OutputFailureTests {
-    /// Runs apnsctl through sh with `redirect` applied to its stdout (`>/dev/full`, `>&-`), and `limit`
-    /// (`ulimit -f` blocks) if given. sh execs apnsctl, so the status is apnsctl's own.
-    static func apnsctl(
+    /// Runs apnsctl through sh with `redirect` applied to its stdout (`>&-`), and `limit` (`ulimit -f` blocks) if
+    /// given: for what `main` does to the process (the descriptors it reserves, the signals it ignores). sh execs
+    /// apnsctl, so the status is apnsctl's own.
+    static func binary(
         _ arguments: [String], redirect: String, fileSizeLimit: Int? = nil,
         environment: [String: String] = [:], directory: String? = nil
     ) throws -> CommandResult {
@@ -18,8 +20,29 @@ import Testing
             environment: environment, directory: directory)
     }
 
-    static let full = ">/dev/full"
-    static let closed = ">&-"
+    /// What standard output is to a command run in-process.
+    enum Stdout {
+        /// `>/dev/full`: every write fails with ENOSPC, as on a full disk.
+        case full
+        /// `>&-`: closed when the process started.
+        case closed
+    }
+
+    /// Runs apnsctl in-process with its standard output on /dev/full, or closed at start as `main` leaves it.
+    static func apnsctl(
+        _ arguments: [String], stdout: Stdout, environment: [String: String] = [:], timeout: Double = 60
+    ) throws -> CommandResult {
+        switch stdout {
+        case .closed:
+            return try InProcess.apnsctl(arguments, environment: environment, timeout: timeout, stdout: .closedAtStart)
+        case .full:
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            guard full >= 0 else { throw TestSupportError("opening /dev/full: \(errno)") }
+            defer { close(full) }
+            return try InProcess.apnsctl(
+                arguments, environment: environment, timeout: timeout, stdout: .descriptor(full))
+        }
+    }
 
     static func token(_ i: Int) -> String {
         let hex = String(i, radix: 16)
@@ -54,12 +77,12 @@ import Testing
             for (name, args) in commands {
                 let ok = try InProcess.apnsctl(args, environment: env)
                 #expect(ok.status == 0, "\(name) without a redirect: \(ok.stderr)")
-                let r = try Self.apnsctl(args, redirect: Self.full, environment: env)
+                let r = try Self.apnsctl(args, stdout: .full, environment: env)
                 #expect(r.status == 74, "\(name): \(r.status) \(r.stderr)")
                 #expect(
                     r.stderr.contains("error: writing standard output: No space left on device"), "\(name): \(r.stderr)"
                 )
-                let closed = try Self.apnsctl(args, redirect: Self.closed, environment: env)
+                let closed = try Self.apnsctl(args, stdout: .closed, environment: env)
                 #expect(closed.status == 74, "\(name) with stdout closed: \(closed.status) \(closed.stderr)")
                 #expect(
                     closed.stderr.contains("error: writing standard output: it was closed when apnsctl started"),
@@ -78,7 +101,7 @@ import Testing
                     [
                         "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                         "-o", format,
-                    ] + devices, redirect: Self.full)
+                    ] + devices, stdout: .full)
                 #expect(r.status == 74, "\(format): \(r.status) \(r.stderr)")
                 #expect(
                     r.stderr.contains("error: writing standard output: No space left on device; 0 results written, "),
@@ -93,32 +116,33 @@ import Testing
                 [
                     "send", "--endpoint", rejecting.endpoint, "--ca-file", rejecting.caFile,
                     "--cert", rejecting.certificate, "-d", Self.token(1),
-                ], redirect: Self.full)
+                ], stdout: .full)
             #expect(r.status == 74, "\(r.stderr)")
         }
     }
 
-    /// With stdout closed at start, descriptor 1 is reserved: the connection's socket cannot become stdout
-    /// (results would be written into the TLS stream, and the run would "succeed").
+    /// With stdout closed at start, `main` reserves descriptor 1: the connection's socket cannot become stdout
+    /// (results would be written into the TLS stream, and the run would "succeed"). The process's own descriptors
+    /// are the subject, so the binary runs.
     @Test func sendWithStdoutClosedAtStartExits74AndSendsAlmostNothing() async throws {
         try await offThePool {
             let mock = try InProcessMock([], keepingLog: true)
             let scratch = try TemporaryDirectory(prefix: "closed")
             let file = try scratch.write("d.txt", (1...3000).map { Self.token($0) }.joined(separator: "\n"))
-            let r = try Self.apnsctl(
+            let r = try Self.binary(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "--devices", file,
-                ], redirect: Self.closed)
+                ], redirect: ">&-")
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
             #expect(r.stderr.contains("error: standard output was closed after 0 results; "), "\(r.stderr)")
             let answered = mock.answersPerDevice().values.reduce(0, +)
             #expect(answered < 3000, "the mock answered \(answered) of 3000")
-            let single = try Self.apnsctl(
+            let single = try Self.binary(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "-d", Self.token(1),
-                ], redirect: Self.closed)
+                ], redirect: ">&-")
             #expect(single.status == 74, "\(single.status) \(single.stderr)")
         }
     }
@@ -130,18 +154,15 @@ import Testing
             let scratch = try TemporaryDirectory(prefix: "head")
             let total = 20_000
             let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
-            let statusFile = scratch.file("status")
-            let script = "{ \"$0\" \"$@\"; echo $? > '\(statusFile)'; } | head -1"
-            let r = try CommandRunner.run(
-                "/bin/sh",
+            let head = try HeadPipe()
+            let r = try InProcess.apnsctl(
                 [
-                    "-c", script, CommandRunner.apnsctlPath, "send", "--endpoint", mock.endpoint,
-                    "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices", file,
-                ],
-                timeout: 120)
-            let status = try scratch.read("status").trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(status == "74", "\(status) \(r.stderr)")
-            #expect(r.lines.count == 1)
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                    "--devices", file,
+                ], timeout: 120, stdout: .descriptor(head.writeEnd))
+            let taken = head.finish()
+            #expect(r.status == 74, "\(r.status) \(r.stderr)")
+            #expect(taken?.split(separator: "\n").count == 1, "\(taken ?? "head -1 never ended")")
             let message = r.errorLines.first { $0.hasPrefix("error: standard output was closed after ") }
             #expect(message != nil, "\(r.stderr)")
             if let message, let range = message.range(of: "; ") {
@@ -154,15 +175,16 @@ import Testing
         }
     }
 
-    /// `ulimit -f`: the write past the limit fails (EFBIG, SIGXFSZ is ignored), exit 74, the old file is
-    /// untouched and no temporary file is left.
+    /// `ulimit -f`: the write past the limit fails (EFBIG, SIGXFSZ is ignored by `main`), exit 74, the old file is
+    /// untouched and no temporary file is left. The limit is the process's (in-process it would bind the test
+    /// runner), so the binary runs.
     @Test func anOutputFileOverASizeLimitLeavesTheOldFile() async throws {
         try await offThePool {
             let mock = try InProcessMock()
             let scratch = try TemporaryDirectory(prefix: "fsize")
             let out = try scratch.write("out.pem", "old contents\n")
             // 1 block (512 bytes in sh): far less than a certificate and its key.
-            let r = try Self.apnsctl(
+            let r = try Self.binary(
                 ["convert", mock.certificate, "-o", out, "--force"], redirect: "", fileSizeLimit: 1)
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
             #expect(r.stderr.contains("error: writing \(out): File too large"), "\(r.stderr)")
@@ -171,26 +193,27 @@ import Testing
             #expect(names == ["out.pem"], "\(names)")
             // Without --force, to a new file: no file at all afterwards.
             let fresh = scratch.file("new.pem")
-            let n = try Self.apnsctl(["convert", mock.certificate, "-o", fresh], redirect: "", fileSizeLimit: 1)
+            let n = try Self.binary(["convert", mock.certificate, "-o", fresh], redirect: "", fileSizeLimit: 1)
             #expect(n.status == 74, "\(n.status) \(n.stderr)")
             #expect(!FileManager.default.fileExists(atPath: fresh))
         }
     }
 
-    /// The mock's log on a full disk: it keeps answering, says so on stderr, and exits 74 with the count.
+    /// The mock's log on a full disk: it keeps answering, says so on stderr, and exits 74 with the count. In-process,
+    /// the log on /dev/full and the warnings in a file; SIGTERM delivered through the world.
     @Test func mockWhoseLogCannotBeWrittenExits74WhenStopped() async throws {
         try await offThePool {
             let scratch = try TemporaryDirectory(prefix: "mock-full")
             let state = scratch.file("state")
-            let errFile = scratch.file("stderr")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "exec \"$0\" \"$@\" >/dev/full 2>'\(errFile)'", CommandRunner.apnsctlPath,
-                "mock", "--port", "0", "--state-dir", state,
-            ]
-            try process.run()
-            defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            try #require(full >= 0)
+            defer { close(full) }
+            let warningsFile = scratch.file("warnings")
+            let warnings = open(warningsFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            try #require(warnings >= 0)
+            defer { close(warnings) }
+            let mock = try InProcess.Run(
+                ["mock", "--port", "0", "--state-dir", state], mockLog: full, mockWarnings: warnings)
             var ready: [String: Any] = [:]
             Wait.until(interval: 0.02) {
                 if let data = FileManager.default.contents(atPath: state + "/mock.json"),
@@ -198,9 +221,9 @@ import Testing
                 {
                     ready = json
                 }
-                return !ready.isEmpty || !process.isRunning
+                return !ready.isEmpty || mock.hasEnded
             }
-            let endpoint = try #require(ready["endpoint"] as? String)
+            let endpoint = try #require(ready["endpoint"] as? String, "\(mock.stderr)")
             var devices: [String] = []
             for i in 1...5 { devices += ["-d", Self.token(i)] }
             let send = try InProcess.apnsctl(
@@ -214,10 +237,10 @@ import Testing
                 "--cert", ready["cert"] as? String ?? "", "-d", Self.token(9),
             ])
             #expect(again.status == 0, "\(again.stderr)")
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-            let stderr = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
-            #expect(process.terminationStatus == 74, "\(stderr)")
+            mock.interrupts.deliver(SIGTERM)
+            let (status, _) = mock.finish(within: 30)
+            let stderr = ((try? String(contentsOfFile: warningsFile, encoding: .utf8)) ?? "") + mock.stderr
+            #expect(status == 74, "\(stderr)")
             #expect(
                 stderr.contains(
                     "warning: apnsctl mock: writing the log to standard output failed (No space left on device)"),
@@ -238,7 +261,7 @@ import Testing
                 [
                     "doctor", "--ca-file", mock.caFile, "--endpoint", "sandbox=\(mock.endpoint)", "--env", "sandbox",
                     "--cert", mock.certificate, "--topic", "com.example.other",
-                ], redirect: Self.full)
+                ], stdout: .full)
             #expect(r.status == 74, "\(r.stderr)")
             #expect(r.stderr.contains("error: doctor: auth sandbox failed: 400 TopicDisallowed"), "\(r.stderr)")
             #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")

@@ -266,9 +266,10 @@ import Testing
             "\(t.stderr.text)")
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/relative"))
 
-        // The binary: a relative $HOME is passed over for the password database's home, as an unset one is.
+        // From the environment, as `main` reads it: a relative $HOME is passed over for the password database's
+        // home, as an unset one is.
         let work = try TemporaryDirectory(prefix: "relative-home-cwd")
-        let path = try CommandRunner.apnsctl(
+        let path = try InProcess.apnsctl(
             ["config", "path"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
             directory: work.path)
         #expect(

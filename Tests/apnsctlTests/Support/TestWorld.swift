@@ -22,13 +22,14 @@ final class TestWorld: @unchecked Sendable {
     /// that reads it by mistake fails instead of waiting on the test runner's own standard input.
     /// `interrupts`: what a send or channel request is interrupted by (none by default: a run that asks for
     /// them gets none, as a binary that cannot make its pipe). `clock`: the real clocks instead of the fixed ones.
-    /// `mockLog`: where a `mock` run here writes its notification log (none by default).
+    /// `mockLog`: where a `mock` run here writes its notification log (none by default); `mockWarnings`: where it
+    /// writes its warnings (this process's standard error by default).
     init(
         variables: [String: String] = [:], home: String? = nil, now: Int64 = 1_800_000_000,
         stdout: Stream = .pipe, stderr: Stream = .pipe, output: MemoryOutput = MemoryOutput(),
         standardInput: Int32 = -1,
         workingDirectory: String? = nil, clock: CommandClock? = nil, interrupts: DeliveredInterrupts? = nil,
-        mockLog: Int32? = nil
+        mockLog: Int32? = nil, mockWarnings: Int32 = 2
     ) {
         self.stdout = output
         let kinds: [Int32: Stream] = [1: stdout, 2: stderr]
@@ -41,7 +42,7 @@ final class TestWorld: @unchecked Sendable {
             streams: StreamFacts(isTerminal: { kinds[$0] == .terminal }, isRegularFileOrNull: { kinds[$0] == .file }),
             interrupts: { interrupts?.source() }, terminal: .none,
             // A mock served here is stopped by the interrupts the test delivers, never by this process's signals.
-            mockRun: MockRun(stopsOnProcessSignals: false, logDescriptor: mockLog))
+            mockRun: MockRun(stopsOnProcessSignals: false, logDescriptor: mockLog, warningDescriptor: mockWarnings))
     }
 
     /// A world of `settings`' variables and home.

@@ -5,8 +5,7 @@ import Testing
 
 @testable import APNSCtlCommands
 
-/// `apnsctl validate` end to end: its exit codes, text lines and JSON Lines (in-process; the built binary where
-/// the process's own standard input is the subject).
+/// `apnsctl validate` end to end: its exit codes, text lines and JSON Lines (in-process).
 @Suite struct ValidateCommandTests {
     /// Standard input that cannot be read (here a directory, as `< dir` gives it) is exit 66 saying why, for
     /// `validate -` and `send -` alike, not an empty payload (65).
@@ -29,43 +28,42 @@ import Testing
     }
 
     /// Standard input a parent left non-blocking, whose writer is slow: `-` waits for the payload instead of
-    /// taking "nothing yet" for an empty or unreadable one.
+    /// taking "nothing yet" for an empty or unreadable one. In-process, the world's standard input is the pipe
+    /// with O_NONBLOCK set, as such a parent shares it.
     @Test func aNonBlockingStandardInputIsWaitedFor() throws {
-        let pipe = Pipe()
-        let reader = pipe.fileHandleForReading.fileDescriptor
+        var ends: [Int32] = [-1, -1]
+        try #require(pipe(&ends) == 0)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let (reader, writer) = (ends[0], ends[1])
+        defer { close(reader) }
         #expect(fcntl(reader, F_SETFL, fcntl(reader, F_GETFL) | O_NONBLOCK) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
-        BinaryStarts.record()
-        process.arguments = ["validate", "-"]
-        process.standardInput = pipe
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        // Once it blocks waiting for input (in read(2) of descriptor 0, or in poll), it is still running: it did
-        // not end on "nothing yet" (writing to its closed pipe would also kill this runner).
-        let pid = process.processIdentifier
-        #expect(Wait.until { Self.isBlockedWaitingForInput(pid) || !process.isRunning })
-        #expect(process.isRunning)
-        if process.isRunning { pipe.fileHandleForWriting.write(Data(#"{"aps":{"alert":"late"}}"#.utf8)) }
-        try pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(text)")
-        #expect(text.hasPrefix("-: ok"), "\(text)")
+        let run = try InProcess.Run(["validate", "-"], standardInput: reader)
+        // Once it blocks waiting for input (in read(2) of the pipe, or in poll), it is still running: it did not
+        // end on "nothing yet".
+        #expect(
+            Wait.until {
+                run.hasEnded || run.threadID.map { Self.isBlockedWaitingForInput(thread: $0, fd: reader) } == true
+            })
+        #expect(!run.hasEnded)
+        let payload = Array(#"{"aps":{"alert":"late"}}"#.utf8)
+        if !run.hasEnded { #expect(posixWriteAll(writer, payload) == nil) }
+        close(writer)
+        let result = run.result(within: 30)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("-: ok"), "\(result.stdout)")
     }
 
-    /// Whether `pid`'s main thread is blocked in read(2) of descriptor 0 or in poll(2)/ppoll(2) (x86-64 and arm64
-    /// numbers), from /proc/PID/syscall ("running" while it runs).
-    static func isBlockedWaitingForInput(_ pid: Int32) -> Bool {
-        let fields = ((try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "").split(
-            separator: " ")
+    /// Whether this process's thread `thread` is blocked in read(2) of `fd` or in poll(2)/ppoll(2) (x86-64 and
+    /// arm64 numbers), from /proc/self/task/THREAD/syscall ("running" while it runs).
+    static func isBlockedWaitingForInput(thread: Int32, fd: Int32) -> Bool {
+        let fields = ((try? String(contentsOfFile: "/proc/self/task/\(thread)/syscall", encoding: .utf8)) ?? "")
+            .split(separator: " ")
         guard let number = fields.first else { return false }
+        let readsFD = fields.dropFirst().first == "0x" + String(fd, radix: 16)
         #if arch(x86_64)
-            return (number == "0" && fields.dropFirst().first == "0x0") || number == "7" || number == "271"
+            return (number == "0" && readsFD) || number == "7" || number == "271"
         #else
-            return (number == "63" && fields.dropFirst().first == "0x0") || number == "73"
+            return (number == "63" && readsFD) || number == "73"
         #endif
     }
 

@@ -16,9 +16,14 @@ struct CommandTerminal: Sendable {
     var passphrasePrompt: any PassphrasePrompt
 
     /// This process's controlling terminal.
-    static let process = CommandTerminal(
-        isAvailable: { TerminalPrompt.isAvailable },
-        readLine: { TerminalPrompt.readLine(prompt: $0) },
-        readSecret: { TerminalPrompt.readSecret(prompt: $0, keep: SecretBytes.init) },
-        passphrasePrompt: TerminalPassphrasePrompt())
+    static let process = on(.controlling)
+
+    /// The terminal `prompt` asks on: the controlling one, or a terminal a test gives a command it runs in-process.
+    static func on(_ prompt: TerminalPrompt) -> CommandTerminal {
+        CommandTerminal(
+            isAvailable: { prompt.isAvailable },
+            readLine: { prompt.readLine(prompt: $0) },
+            readSecret: { prompt.readSecret(prompt: $0, keep: SecretBytes.init) },
+            passphrasePrompt: TerminalPassphrasePrompt(terminal: prompt))
+    }
 }

@@ -96,18 +96,27 @@ struct StreamFacts: Sendable {
     var isRegularFileOrNull: @Sendable (Int32) -> Bool
 
     /// Asked of the process's descriptors, each time (a question costs a system call, asked only when needed).
-    static let process = StreamFacts(
-        isTerminal: { Environment.isTerminal($0) },
-        isRegularFileOrNull: { Environment.isRegularFileOrNull($0) })
+    static let process = descriptors(output: 1, error: 2)
+
+    /// Asked of `output` for standard output (1) and of `error` for standard error (2): the process's own, or
+    /// the descriptors a test gives a command it runs in-process (a file, /dev/null, a pipe, a terminal).
+    static func descriptors(output: Int32, error: Int32) -> StreamFacts {
+        let descriptor: @Sendable (Int32) -> Int32 = { $0 == 1 ? output : $0 == 2 ? error : $0 }
+        return StreamFacts(
+            isTerminal: { Environment.isTerminal(descriptor($0)) },
+            isRegularFileOrNull: { Environment.isRegularFileOrNull(descriptor($0)) })
+    }
 }
 
-/// How a running `mock` meets the outside: what stops it, and where its notification log is written.
+/// How a running `mock` meets the outside: what stops it, and where its notification log and warnings are written.
 struct MockRun: Sendable {
     /// True: this process's SIGINT/SIGTERM stop it (within a second, whatever it waits on); false: the world's
     /// interrupts do.
     var stopsOnProcessSignals: Bool
     /// The notification log's descriptor; nil for none.
     var logDescriptor: Int32?
+    /// Where its warnings go, each only if it can be written at once.
+    var warningDescriptor: Int32 = 2
 
-    static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1)
+    static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1, warningDescriptor: 2)
 }
