@@ -27,15 +27,16 @@ public final class MockProcess: @unchecked Sendable {
     /// works with both (two mocks playing sandbox and production for `--env auto`).
     /// `seededWith` writes those test credentials as the state dir's instead (its CA signs the server
     /// certificate and trusts the client certificates `TestCredentials` writes, with any validity).
+    /// `binary` is the apnsctl that serves (the release build where a test sends it a million requests).
     public init(
         _ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: MockProcess? = nil,
-        seededWith seed: TestCredentials? = nil
+        seededWith seed: TestCredentials? = nil, binary: String = CommandRunner.apnsctlPath
     ) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         try Self.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
         process = Process()
         BinaryStarts.record()
-        process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
+        process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["mock", "--port", "0", "--state-dir", stateDirectory.path] + arguments
         if keepingLog {
             _ = FileManager.default.createFile(atPath: stateDirectory.file("log.jsonl"), contents: nil)

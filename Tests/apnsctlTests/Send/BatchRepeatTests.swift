@@ -92,7 +92,7 @@ import Testing
     /// 100 MiB of peak memory; `make bench` prints the figure).
     @Test func aMillionDistinctTokensFromAPipeStayUnder100MiB() async throws {
         try await offThePool {
-            let mock = try InProcessMock()
+            let mock = try MockProcess(binary: CommandRunner.measuredPath)
             let count = 1_000_000
             let (r, rss, devices, accepted) = try DeviceListStreamingTests.pipedSend(mock, count: count)
             #expect(r.status == 0, "\(r.stderr.suffix(600))")

@@ -139,7 +139,9 @@ import Testing
             // Counted with sort and uniq: 100,000 lines are slow to split in a debug build.
             let count = try CommandRunner.run(
                 "/bin/sh",
-                ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort | uniq | wc -l; grep -c . \"$0\"", out])
+                ["-c", "grep -o '\"device\":\"[0-9a-f]*\"' \"$0\" | sort | uniq | wc -l; grep -c . \"$0\"", out],
+                // Bytes, not the locale's characters: the same count of ASCII lines, several times faster.
+                environment: ["LC_ALL": "C"])
             #expect(
                 count.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["100000", "100000"],
                 "distinct devices, then lines")

@@ -80,11 +80,16 @@ import Testing
                 mockReadyFile: "/nonexistent/mock.json"))
     }
 
+    /// Each settings command's command lines with their long options, described once: a dump of a command's help
+    /// takes most of a second in a debug build, and every check reads the same.
+    static let described = Task {
+        try commands.map { command, paths in (command, try paths.map { ($0, try options($0)) }) }
+    }
+
     /// Every way `keys` and the commands disagree, one line each; empty when they agree.
-    static func mismatches(_ keys: [AnySettingKey]) throws -> [String] {
+    static func mismatches(_ keys: [AnySettingKey]) async throws -> [String] {
         var problems: [String] = []
-        for (command, paths) in commands {
-            let described = try paths.map { ($0, try options($0)) }
+        for (command, described) in try await Self.described.value {
             for key in keys where key.setting.commands.contains(command) {
                 let setting = key.setting
                 let value = sample(setting.kind)
@@ -138,15 +143,20 @@ import Testing
         return problems
     }
 
-    @Test func everySettingAgreesWithItsOptionRowVariableAndAccessor() throws {
-        let problems = try Self.mismatches(SettingCatalog.keys)
+    /// `mismatches(SettingCatalog.keys)`, worked out once for the two tests that check the catalog (a parse per
+    /// setting and command line, the slowest part of both). Each key is checked on its own, so the mismatches of
+    /// the catalog and one more key are the catalog's and that key's.
+    static let catalogMismatches = Task { try await mismatches(SettingCatalog.keys) }
+
+    @Test func everySettingAgreesWithItsOptionRowVariableAndAccessor() async throws {
+        let problems = try await Self.catalogMismatches.value
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 
     /// A setting declared as a key only (no option, no catalog row): the check names it.
-    @Test func aSettingDeclaredInOnePlaceOnlyFailsTheCheck() throws {
+    @Test func aSettingDeclaredInOnePlaceOnlyFailsTheCheck() async throws {
         let extra = SettingKey<Bool>("test-only-extra", .boolean, [.send])
-        let problems = try Self.mismatches(SettingCatalog.keys + [AnySettingKey(extra)])
+        let problems = try await Self.catalogMismatches.value + Self.mismatches([AnySettingKey(extra)])
         #expect(problems == ["send has no option --test-only-extra"], "\(problems)")
         // A key whose type does not match its kind reads nothing.
         let mistyped = SettingKey<Int>("timeout", .seconds, [.send])
@@ -155,10 +165,10 @@ import Testing
     }
 
     /// Every long option of every settings command is a setting of that command or an input of one run.
-    @Test func everyOptionIsASettingOrAPerRunInput() throws {
-        for (command, paths) in Self.commands {
-            for path in paths {
-                for name in try Self.options(path).keys where name != "help" && name != "version" {
+    @Test func everyOptionIsASettingOrAPerRunInput() async throws {
+        for (command, described) in try await Self.described.value {
+            for (path, options) in described {
+                for name in options.keys where name != "help" && name != "version" {
                     let known =
                         SettingCatalog.setting(name)?.commands.contains(command) == true
                         || SettingCatalog.perRunInputs.contains(name) || name == "devices"
