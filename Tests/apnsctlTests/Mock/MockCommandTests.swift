@@ -41,8 +41,8 @@ import Testing
             #expect(path.hasPrefix("/"), "\(key) is \(path)")
             #expect(FileManager.default.fileExists(atPath: path))
         }
-        // The printed command works from anywhere too.
-        #expect(mock.stderr.contains("--ca-file \(mock.caFile) "))
+        // The printed command works from anywhere too. It may follow mock.json by a moment: waited for.
+        #expect(Wait.until { mock.stderr.contains("--ca-file \(mock.caFile) ") }, "\(mock.stderr)")
     }
 
     @Test func acceptsATokenFromApnsctlJWT() throws {
