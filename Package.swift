@@ -97,3 +97,8 @@ let package = Package(
             ]),
     ]
 )
+// `make test` builds the tests in the release configuration, so the code under test runs as users run it; the
+// test code itself compiles without optimisation, as in a debug build, which would otherwise double the build.
+for target in package.targets where target.type == .test || target.name == "APNSTestSupport" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+}

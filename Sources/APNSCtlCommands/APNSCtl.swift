@@ -102,8 +102,11 @@ public struct APNSCtl: ParsableCommand {
             if !text.isEmpty { world.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             return finish(exitCode: ExitStatus.success, in: world)
         }
-        let flags = OtherToolFlags.longFlags(of: arguments)
-        let lines = errorLines(parserText: text).map {
+        let parserLines = errorLines(parserText: text)
+        // The command's long flags are read from its help text, built again: only an unknown option needs them.
+        let unknownOption = parserLines.contains { $0.hasPrefix("error: Unknown option '") }
+        let flags = unknownOption ? OtherToolFlags.longFlags(of: arguments) : []
+        let lines = parserLines.map {
             OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
         }
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }

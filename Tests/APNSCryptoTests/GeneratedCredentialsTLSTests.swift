@@ -65,7 +65,7 @@ import Testing
         ]
         s.standardOutput = FileHandle.nullDevice
         s.standardError = FileHandle.nullDevice
-        try s.run()
+        try s.runWithSignalsUnblocked()
         // SIGKILL, not terminate(): the test runner's threads block SIGTERM and the child inherits that
         // mask, so SIGTERM left one s_server running after every test run.
         defer {

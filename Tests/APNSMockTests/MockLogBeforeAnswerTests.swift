@@ -34,7 +34,7 @@ import Testing
         ]
         load.standardOutput = FileHandle.nullDevice
         load.standardError = FileHandle.nullDevice
-        try load.run()
+        try load.runWithSignalsUnblocked()
         return load
     }
 

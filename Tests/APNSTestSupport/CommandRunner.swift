@@ -92,7 +92,7 @@ public enum CommandRunner {
         // A child may exit without reading its input; writing to that pipe must fail with EPIPE, not kill the runner.
         ProcessSignals.ignoreBrokenPipe()
         let start = Date()
-        try process.run()
+        try process.runWithSignalsUnblocked()
         if let stdin {
             let writer = inPipe.fileHandleForWriting
             DispatchQueue.global().async {

@@ -46,7 +46,7 @@ public final class MockProcess: @unchecked Sendable {
         }
         process.standardOutput = logHandle ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         let file = stateDirectory.file("mock.json")
         var info: [String: Any]? = nil
         Wait.until(interval: 0.02) { [process] in

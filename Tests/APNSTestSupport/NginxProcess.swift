@@ -39,7 +39,7 @@ public final class NginxProcess: @unchecked Sendable {
         ]
         backend.standardOutput = FileHandle.nullDevice
         backend.standardError = FileHandle.nullDevice
-        try backend.run()
+        try backend.runWithSignalsUnblocked()
         let d = directory.path
         let config = """
             \(getuid() == 0 ? "user root;" : "")
@@ -87,7 +87,7 @@ public final class NginxProcess: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         master = process
         try waitFor(port, process: process, name: "nginx")
     }

@@ -55,7 +55,7 @@ public final class ProxyProcess: @unchecked Sendable {
         }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         let listening = Wait.until(seconds: 10, interval: 0.02) { [process] in
             (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil || !process.isRunning
         }

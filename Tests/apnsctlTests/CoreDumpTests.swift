@@ -96,7 +96,7 @@ import Testing
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runWithSignalsUnblocked()
         defer {
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)

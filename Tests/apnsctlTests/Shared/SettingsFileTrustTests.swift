@@ -38,7 +38,7 @@ import Testing
                     "/usr/bin/python3", "-c",
                     "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)",
                 ]
-            try process.run()
+            try process.runWithSignalsUnblocked()
             Wait.until(seconds: 10, interval: 0.005) { OtherUser.ownerAndMode(cmdline)?.uid == 0 }
         }
 
