@@ -25,9 +25,15 @@ public struct SpawnedProcess: Sendable {
     public static func start(
         _ executable: String, arguments: [String], environment: [String: String]?, descriptors: [(Int32, Source)]
     ) -> Result<SpawnedProcess, SpawnError> {
-        let actions = SpawnFileActions()
-        for (target, source) in descriptors { actions.add(source, as: target) }
-        let attributes = SpawnAttributes()
+        let actions: SpawnFileActions
+        let attributes: SpawnAttributes
+        do {
+            actions = try SpawnFileActions()
+            for (target, source) in descriptors { try actions.add(source, as: target) }
+            attributes = try SpawnAttributes()
+        } catch {
+            return .failure(error)
+        }
         let argv = ([executable] + arguments).map { strdup($0) }
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } }
         defer {
@@ -105,17 +111,29 @@ private final class SpawnFileActions {
         private var actions = posix_spawn_file_actions_t()
     #endif
 
-    init() { posix_spawn_file_actions_init(&actions) }
+    /// Fails (ENOMEM) when the actions cannot be made; a failed init leaves nothing to destroy.
+    init() throws(SpawnError) {
+        let code = posix_spawn_file_actions_init(&actions)
+        guard code == 0 else {
+            initialised = false
+            throw SpawnError(code: code)
+        }
+    }
 
-    deinit { posix_spawn_file_actions_destroy(&actions) }
+    private var initialised = true
 
-    func add(_ source: SpawnedProcess.Source, as target: Int32) {
+    deinit { if initialised { posix_spawn_file_actions_destroy(&actions) } }
+
+    /// Fails when the action cannot be recorded (EBADF for a descriptor out of range, ENOMEM).
+    func add(_ source: SpawnedProcess.Source, as target: Int32) throws(SpawnError) {
+        let code: Int32
         switch source {
         case .file(let path, let flags, let mode):
-            posix_spawn_file_actions_addopen(&actions, target, path, flags, mode_t(mode))
+            code = posix_spawn_file_actions_addopen(&actions, target, path, flags, mode_t(mode))
         case .descriptor(let fd):
-            posix_spawn_file_actions_adddup2(&actions, fd, target)
+            code = posix_spawn_file_actions_adddup2(&actions, fd, target)
         }
+        guard code == 0 else { throw SpawnError(code: code) }
     }
 
     #if canImport(Darwin)
@@ -136,20 +154,31 @@ private final class SpawnAttributes {
         private var attributes = posix_spawnattr_t()
     #endif
 
-    init() {
-        posix_spawnattr_init(&attributes)
+    /// Fails with the first setter's error (ENOMEM from init; EINVAL, which these arguments never give), so a
+    /// child never starts with attributes half set.
+    init() throws(SpawnError) {
+        var code = posix_spawnattr_init(&attributes)
+        guard code == 0 else {
+            initialised = false
+            throw SpawnError(code: code)
+        }
         var none = sigset_t()
         sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
         sigaddset(&defaults, SIGXFSZ)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        code = posix_spawnattr_setsigmask(&attributes, &none)
+        if code == 0 { code = posix_spawnattr_setsigdefault(&attributes, &defaults) }
+        if code == 0 {
+            code = posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        }
+        guard code == 0 else { throw SpawnError(code: code) }
     }
 
-    deinit { posix_spawnattr_destroy(&attributes) }
+    private var initialised = true
+
+    deinit { if initialised { posix_spawnattr_destroy(&attributes) } }
 
     #if canImport(Darwin)
         func withPointer<T>(_ body: (UnsafePointer<posix_spawnattr_t?>) -> T) -> T { body(&attributes) }

@@ -34,7 +34,7 @@ import Testing
         ]
         load.standardOutput = FileHandle.nullDevice
         load.standardError = FileHandle.nullDevice
-        try load.runWithSignalsUnblocked()
+        try load.runAsAShellWould()
         return load
     }
 
@@ -43,7 +43,7 @@ import Testing
             let mock = try MockHarness(log: true)
             let load = try Self.startLoad(on: mock)
             defer {
-                // SIGKILL: children of the test runner inherit a mask that blocks SIGTERM.
+                // SIGKILL: how h2load stops is not under test, and it ends at once.
                 kill(load.processIdentifier, SIGKILL)
                 load.waitUntilExit()
             }

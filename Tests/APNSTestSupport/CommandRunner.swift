@@ -92,7 +92,7 @@ public enum CommandRunner {
         // A child may exit without reading its input; writing to that pipe must fail with EPIPE, not kill the runner.
         ProcessSignals.ignoreBrokenPipe()
         let start = Date()
-        try process.runWithSignalsUnblocked()
+        try process.runAsAShellWould()
         if let stdin {
             let writer = inPipe.fileHandleForWriting
             DispatchQueue.global().async {

@@ -46,7 +46,7 @@ public final class MockProcess: @unchecked Sendable {
         }
         process.standardOutput = logHandle ?? FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
+        try process.runAsAShellWould()
         let file = stateDirectory.file("mock.json")
         var info: [String: Any]? = nil
         Wait.until(interval: 0.02) { [process] in
@@ -80,8 +80,8 @@ public final class MockProcess: @unchecked Sendable {
         log.receiptsPerDevice(expectingAtLeast: minimum)
     }
 
-    /// Stops the mock with SIGKILL: children of the Swift Testing runner inherit a mask that blocks
-    /// SIGTERM, and a graceful stop is not what these tests are about.
+    /// Stops the mock with SIGKILL: a graceful stop is not what these tests are about, and the kill cannot wait
+    /// on anything the mock does.
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)

@@ -39,7 +39,7 @@ public final class NginxProcess: @unchecked Sendable {
         ]
         backend.standardOutput = FileHandle.nullDevice
         backend.standardError = FileHandle.nullDevice
-        try backend.runWithSignalsUnblocked()
+        try backend.runAsAShellWould()
         let d = directory.path
         let config = """
             \(getuid() == 0 ? "user root;" : "")
@@ -87,7 +87,7 @@ public final class NginxProcess: @unchecked Sendable {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
+        try process.runAsAShellWould()
         master = process
         try waitFor(port, process: process, name: "nginx")
     }

@@ -55,14 +55,15 @@ public final class ProxyProcess: @unchecked Sendable {
         }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
+        let name = process.executableURL?.lastPathComponent ?? "proxy"
+        try process.runAsAShellWould()
         let listening = Wait.until(seconds: 10, interval: 0.02) { [process] in
             (try? Socket.connect(host: "127.0.0.1", port: port, timeout: 1)) != nil || !process.isRunning
         }
         if listening && process.isRunning { return }
         stop()
         throw TestSupportError(
-            "\(process.executableURL?.lastPathComponent ?? "proxy") did not listen on port \(port) within 10 s")
+            "\(name) did not listen on port \(port) within 10 s")
     }
 
     /// The URL a client passes, with credentials when given.

@@ -6,8 +6,9 @@ import Testing
     import Glibc
 #endif
 
-/// The tests' children start as from a shell, with no signal blocked, whatever the starting thread blocks: a
-/// server a test stops with SIGTERM must end then, not outlive the run holding its output open.
+/// The tests' children start as from a shell, whatever the starting thread blocks and the test process ignores:
+/// no signal blocked (a server a test stops with SIGTERM must end then, not outlive the run holding its output
+/// open), SIGPIPE and SIGXFSZ at their default actions (a doc example's pipeline runs as the user's would).
 @Suite struct ChildSignalMaskTests {
     /// Runs `body` on a thread of its own that blocks SIGINT and SIGTERM, as the test runner's threads do.
     static func withTermBlocked<T>(_ body: () throws -> T) async throws -> T {
@@ -34,7 +35,7 @@ import Testing
             let sleeper = Process()
             sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
             sleeper.arguments = ["60"]
-            try sleeper.runWithSignalsUnblocked()
+            try sleeper.runAsAShellWould()
             sleeper.terminate()
             let ended = Wait.until(seconds: 30, interval: 0.01) { !sleeper.isRunning }
             if !ended { kill(sleeper.processIdentifier, SIGKILL) }
@@ -42,5 +43,26 @@ import Testing
             return ended && sleeper.terminationReason == .uncaughtSignal && sleeper.terminationStatus == SIGTERM
         }
         #expect(waited, "SIGTERM reached the child and ended it")
+    }
+
+    /// The test process ignores SIGPIPE and SIGXFSZ, as `main` does, and an ignored signal stays ignored across
+    /// exec: the child must get them back at their default actions, as from a user's shell.
+    @Test func aChildOfTheRunnerIgnoresNeitherSIGPIPENorSIGXFSZ() throws {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+        let status = try CommandRunner.run("/bin/cat", ["/proc/self/status"])
+        let line = try #require(status.lines.first { $0.hasPrefix("SigIgn:") }, "\(status.stdout)")
+        let ignored = try #require(
+            UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespaces), radix: 16))
+        let reset: UInt64 = (1 << UInt64(SIGPIPE - 1)) | (1 << UInt64(SIGXFSZ - 1))
+        #expect(ignored & reset == 0, "\(line)")
+    }
+
+    /// What a doc example's pipeline sees: `yes` ends on SIGPIPE when `head` has read its line, silently, as in
+    /// a terminal (with SIGPIPE ignored it would print "Broken pipe" to stderr instead).
+    @Test func aPipelineEndsItsWriterSilently() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let r = try CommandRunner.run("/bin/sh", ["-c", "yes | head -n 1"])
+        #expect(r.status == 0 && r.stdout == "y\n" && r.stderr.isEmpty, "\(r.stderr)")
     }
 }

@@ -96,7 +96,7 @@ import Testing
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.runWithSignalsUnblocked()
+        try process.runAsAShellWould()
         defer {
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)

@@ -66,18 +66,36 @@ public final class DeviceRepeats {
         return true
     }
 
-    /// `warning: 7 repeated tokens were sent once (first: --devices tokens.txt:812 repeats line 3)`, or nil when
-    /// there were none (`file`: the list's name as given).
-    public func warning(file: String) -> String? {
+    /// What this pass skipped, for the one warning the command words, or nil when nothing repeated.
+    public var summary: DeviceRepeatSummary? {
         let total = count + (flagRepeats?.count ?? 0)
-        let what = total == 1 ? "1 repeated token was" : "\(total) repeated tokens were"
         if let flagRepeats, flagRepeats.count > 0 {
-            return "\(what) sent once (first: --device \(flagRepeats.flag) repeats --device \(flagRepeats.repeats))"
+            return DeviceRepeatSummary(
+                total: total, first: .flag(flagRepeats.flag, repeatsFlag: flagRepeats.repeats))
         }
         guard let first else { return nil }
-        let earlier =
-            Int(first.firstPlace) <= flagTokens.count
-            ? "--device \(first.firstPlace)" : "line \(Int(first.firstPlace) - flagTokens.count)"
-        return "\(what) sent once (first: --devices \(file):\(first.line) repeats \(earlier))"
+        let place = Int(first.firstPlace)
+        return DeviceRepeatSummary(
+            total: total,
+            first: place <= flagTokens.count
+                ? .lineRepeatsFlag(first.line, flag: place)
+                : .lineRepeatsLine(first.line, earlier: place - flagTokens.count))
     }
+}
+
+/// How many repeated tokens were skipped, and where the first repeat was and what it repeated.
+public struct DeviceRepeatSummary: Sendable, Equatable {
+    /// Where the first repeat was, counted as the user counts: the n-th `-d` flag, or a line of the list.
+    public enum FirstRepeat: Sendable, Equatable {
+        /// The `-d` flag at this position repeats the one at `repeatsFlag`.
+        case flag(Int, repeatsFlag: Int)
+        /// This line of the list repeats the `-d` flag at that position.
+        case lineRepeatsFlag(Int, flag: Int)
+        /// This line of the list repeats an earlier line.
+        case lineRepeatsLine(Int, earlier: Int)
+    }
+
+    /// Repeats skipped in all, among the flags and the list's lines.
+    public let total: Int
+    public let first: FirstRepeat
 }

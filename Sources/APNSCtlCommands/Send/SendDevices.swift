@@ -19,7 +19,7 @@ struct SendDevices {
     /// The one warning for a stream's lines that repeat a token (CLI.md), once it was read (a regular file's is said
     /// when it was checked, before sending).
     func reportRepeats(in world: CommandWorld) {
-        guard let file, let warning = file.repeats?.warning(file: file.displayName) else { return }
+        guard let file, let warning = file.repeats?.summary?.message(file: file.displayName) else { return }
         world.standardError.warning(warning)
     }
 }
@@ -82,7 +82,7 @@ extension APNSCtl.Send {
             }
             if let file, !file.isStreamed, let skipped = file.skippedLines { Self.reportSkipped(skipped, in: world) }
             // A regular file's repeats are known once it was checked (reading it again to send counts them anew).
-            if let file, !file.isStreamed, let warning = file.repeats?.warning(file: file.displayName) {
+            if let file, !file.isStreamed, let warning = file.repeats?.summary?.message(file: file.displayName) {
                 world.standardError.warning(warning)
             }
             if let file, file.shortTokenCount > 0 {

@@ -46,7 +46,7 @@ final class RunningMock: @unchecked Sendable {
             }
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stdout")))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("stderr")))
-            try process.runWithSignalsUnblocked()
+            try process.runAsAShellWould()
             runner = .process(process)
             logDescriptor = nil
         } else {

@@ -19,7 +19,7 @@ import Testing
             _ = FileManager.default.createFile(atPath: scratch.file("stderr"), contents: nil)
             process.standardOutput = FileHandle.nullDevice
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.file("stderr")))
-            try process.runWithSignalsUnblocked()
+            try process.runAsAShellWould()
         }
 
         deinit { kill(SIGKILL) }

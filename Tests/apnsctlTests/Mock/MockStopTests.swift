@@ -43,7 +43,7 @@ import Testing
             process.arguments = ["mock", "--port", "0", "--state-dir", state.path]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = stderr.fileHandleForWriting
-            try process.runWithSignalsUnblocked()
+            try process.runAsAShellWould()
             defer {
                 if process.isRunning { kill(process.processIdentifier, SIGKILL) }
                 process.waitUntilExit()

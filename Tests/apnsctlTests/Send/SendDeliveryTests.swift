@@ -179,7 +179,7 @@ import Testing
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("out")))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("err")))
             process.standardInput = FileHandle.nullDevice
-            try process.runWithSignalsUnblocked()
+            try process.runAsAShellWould()
         }
         var stdout: String { (try? String(contentsOfFile: dir.file("out"), encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOfFile: dir.file("err"), encoding: .utf8)) ?? "" }
@@ -331,7 +331,7 @@ struct SendNameResolutionTests {
         ]
         let ready = Pipe()
         holder.standardOutput = ready
-        try holder.runWithSignalsUnblocked()
+        try holder.runAsAShellWould()
         // Bound before any query is sent: a query to a port nobody holds fails at once ("Temporary failure"),
         // which is not the silent resolver this is about (python starts slowly on a loaded machine).
         guard String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready") else {

@@ -38,12 +38,12 @@ import Testing
                     "/usr/bin/python3", "-c",
                     "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)",
                 ]
-            try process.runWithSignalsUnblocked()
+            try process.runAsAShellWould()
             Wait.until(seconds: 10, interval: 0.005) { OtherUser.ownerAndMode(cmdline)?.uid == 0 }
         }
 
         deinit {
-            // SIGKILL: the test runner's threads block SIGTERM, and the child inherits that mask.
+            // SIGKILL: the sleeper has nothing to finish, and nothing it could do delays the kill.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }

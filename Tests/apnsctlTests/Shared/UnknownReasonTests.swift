@@ -32,7 +32,7 @@ import Testing
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
-            try process.runWithSignalsUnblocked()
+            try process.runAsAShellWould()
             // `listening PORT`, once the socket is bound (python starts slowly on a loaded machine).
             var line = ""
             while !line.hasSuffix("\n") {

@@ -116,7 +116,7 @@ struct MockRun: Sendable {
     /// The notification log's descriptor; nil for none.
     var logDescriptor: Int32?
     /// Where its warnings go, each only if it can be written at once.
-    var warningDescriptor: Int32 = 2
+    var warningDescriptor: Int32
 
     static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1, warningDescriptor: 2)
 }
