@@ -122,25 +122,29 @@ import Testing
         #expect(mock.answeredDevices.isEmpty)
     }
 
-    @Test func goAwayBeforeAnyAnswerCountsAsNoProgress() throws {
-        let mock = try ObservedMock(faults: MockFaults(goAwayAfterStreams: 0))
-        let (results, summary) = try send(tokens(3), to: mock, timeout: 5)
-        #expect(results.count == 3 && summary.failed == 3)
-        #expect(summary.connections == 4)
-        #expect(
-            summary.failure?.description.contains("GOAWAY NO_ERROR: Shutdown") == true,
-            "\(summary.failure?.description ?? "")")
+    @Test func goAwayBeforeAnyAnswerCountsAsNoProgress() async throws {
+        try await offThePool {
+            let mock = try ObservedMock(faults: MockFaults(goAwayAfterStreams: 0))
+            let (results, summary) = try send(tokens(3), to: mock, timeout: 5)
+            #expect(results.count == 3 && summary.failed == 3)
+            #expect(summary.connections == 4)
+            #expect(
+                summary.failure?.description.contains("GOAWAY NO_ERROR: Shutdown") == true,
+                "\(summary.failure?.description ?? "")")
+        }
     }
 
-    @Test func silentServerTimesOut() throws {
-        let mock = try ObservedMock(faults: MockFaults(neverAnswer: true))
-        let start = Date()
-        let devices = tokens(10)
-        let (results, summary) = try send(devices, to: mock, timeout: 1)
-        #expect(Date().timeIntervalSince(start) < 20, "one timeout, not one per device or per reconnect")
-        #expect(results.count == 10)
-        #expect(summary.failed == 10 && summary.connections == 1)
-        #expect(summary.failure?.description.contains("within 1 s") == true)
+    @Test func silentServerTimesOut() async throws {
+        try await offThePool {
+            let mock = try ObservedMock(faults: MockFaults(neverAnswer: true))
+            let start = Date()
+            let devices = tokens(10)
+            let (results, summary) = try send(devices, to: mock, timeout: 1)
+            #expect(Date().timeIntervalSince(start) < 20, "one timeout, not one per device or per reconnect")
+            #expect(results.count == 10)
+            #expect(summary.failed == 10 && summary.connections == 1)
+            #expect(summary.failure?.description.contains("within 1 s") == true)
+        }
     }
 
     @Test func refusedConnectionFailsEveryDevice() throws {

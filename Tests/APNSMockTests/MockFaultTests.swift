@@ -37,11 +37,13 @@ import Testing
         #expect(r.goAwayDetails.isEmpty)
     }
 
-    @Test func neverAnswerLeavesTheClientToTimeOut() throws {
-        let mock = try MockHarness(faults: MockFaults(neverAnswer: true))
-        let r = try mock.nghttp(paths: MockHarness.devicePaths(2), timeoutSeconds: 1)
-        #expect(r.statuses.isEmpty)
-        #expect(r.stdout.contains("recv SETTINGS"))
+    @Test func neverAnswerLeavesTheClientToTimeOut() async throws {
+        try await offThePool {
+            let mock = try MockHarness(faults: MockFaults(neverAnswer: true))
+            let r = try mock.nghttp(paths: MockHarness.devicePaths(2), timeoutSeconds: 1)
+            #expect(r.statuses.isEmpty)
+            #expect(r.stdout.contains("recv SETTINGS"))
+        }
     }
 
     @Test func http1OnlyServerDoesNotSpeakHTTP2() throws {

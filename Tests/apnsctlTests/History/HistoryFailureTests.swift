@@ -76,15 +76,17 @@ import Testing
         #expect(OtherUser.ownerAndMode(home.database)?.uid == OtherUser.uid)
     }
 
-    @Test func aDatabaseLockedLongerThanTwoSeconds() throws {
-        let mock = try InProcessMock()
-        let home = try HistoryHome()
-        #expect(try home.send(mock, ["-d", Self.device]).stderr.isEmpty)
-        let holder = try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 0)
-        try holder.execute("BEGIN EXCLUSIVE")
-        try expectSentWithOneWarning(home, mock, "locked for more than 2 s")
-        try holder.execute("ROLLBACK")
-        #expect(try home.run(["history"]).lines.count == 1)
+    @Test func aDatabaseLockedLongerThanTwoSeconds() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let home = try HistoryHome()
+            #expect(try home.send(mock, ["-d", Self.device]).stderr.isEmpty)
+            let holder = try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 0)
+            try holder.execute("BEGIN EXCLUSIVE")
+            try expectSentWithOneWarning(home, mock, "locked for more than 2 s")
+            try holder.execute("ROLLBACK")
+            #expect(try home.run(["history"]).lines.count == 1)
+        }
     }
 
     /// A full disk: the history's folder on a small tmpfs filled up (needs root and mount; skipped otherwise).

@@ -137,21 +137,23 @@ import Testing
         #expect(server.answeredDevices.values.allSatisfy { $0 == 1 })
     }
 
-    @Test func silentServerEndsWithinTheTimeout() throws {
-        let server = try ObservedMock(faults: MockFaults(neverAnswer: true))
-        let r = try send(
-            server, ["-d", Self.token(1), "-d", Self.token(2), "--timeout", "2", "-o", "json"], timeout: 20)
-        #expect(r.status == 69)
-        #expect(r.seconds < 20, "one --timeout, not several")
-        #expect(r.lines.count == 2)
-        #expect(
-            r.lines.allSatisfy {
-                // Written whole, then no answer within --timeout: APNs may have delivered them (CLI.md).
-                $0.contains("\"status\":null")
-                    && $0.contains("\"error\":\"unknown: no answer within 2 s; APNs may have delivered it")
-                    && $0.contains("\"delivery\":\"unknown\"")
-            })
-        #expect(r.stderr.contains("error: no device got an answer"))
+    @Test func silentServerEndsWithinTheTimeout() async throws {
+        try await offThePool {
+            let server = try ObservedMock(faults: MockFaults(neverAnswer: true))
+            let r = try send(
+                server, ["-d", Self.token(1), "-d", Self.token(2), "--timeout", "2", "-o", "json"], timeout: 20)
+            #expect(r.status == 69)
+            #expect(r.seconds < 20, "one --timeout, not several")
+            #expect(r.lines.count == 2)
+            #expect(
+                r.lines.allSatisfy {
+                    // Written whole, then no answer within --timeout: APNs may have delivered them (CLI.md).
+                    $0.contains("\"status\":null")
+                        && $0.contains("\"error\":\"unknown: no answer within 2 s; APNs may have delivered it")
+                        && $0.contains("\"delivery\":\"unknown\"")
+                })
+            #expect(r.stderr.contains("error: no device got an answer"))
+        }
     }
 
     @Test func refusedConnectionIs69() throws {

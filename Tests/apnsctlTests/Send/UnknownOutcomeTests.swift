@@ -26,23 +26,25 @@ import Testing
 
     /// `--resend-unknown` against a server that resets every connection once it received a request: the resend
     /// cannot be made, and each device stays unknown, naming the first outcome and why the resend failed.
-    @Test func aResendThatCannotBeMadeStaysUnknown() throws {
-        let mock = try InProcessMock(["--fault-drop-unanswered-after", "0"], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "unknown")
-        let file = try SendDeliveryTests.deviceFile(20, in: scratch)
-        let run = try InProcess.Run(
-            DeviceListStreamingTests.send(mock, ["--devices", file, "--resend-unknown", "-o", "json"]))
-        // The sender gives up on its own; each connection is reset at its first request, so the server never
-        // receives all 20 (waiting for them only runs out a deadline).
-        let (status, _) = run.finish(within: 60)
-        #expect(!mock.receiptsPerDevice(expectingAtLeast: 1).isEmpty, "the server received before it reset")
-        #expect(status == 69, "\(run.stderr)")
-        let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 20)
-        #expect(lines.allSatisfy { $0.contains("\"delivery\":\"unknown\"") }, "\(lines.first ?? "")")
-        #expect(!lines.contains { $0.contains("\"error\":\"cannot connect") }, "never a plain connect failure")
-        #expect(run.stderr.contains("20 may have been delivered"), "\(run.stderr)")
-        #expect(!run.stderr.contains("add --resend-unknown"), "it was given: \(run.stderr)")
+    @Test func aResendThatCannotBeMadeStaysUnknown() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-drop-unanswered-after", "0"], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "unknown")
+            let file = try SendDeliveryTests.deviceFile(20, in: scratch)
+            let run = try InProcess.Run(
+                DeviceListStreamingTests.send(mock, ["--devices", file, "--resend-unknown", "-o", "json"]))
+            // The sender gives up on its own; each connection is reset at its first request, so the server never
+            // receives all 20 (waiting for them only runs out a deadline).
+            let (status, _) = run.finish(within: 60)
+            #expect(!mock.receiptsPerDevice(expectingAtLeast: 1).isEmpty, "the server received before it reset")
+            #expect(status == 69, "\(run.stderr)")
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 20)
+            #expect(lines.allSatisfy { $0.contains("\"delivery\":\"unknown\"") }, "\(lines.first ?? "")")
+            #expect(!lines.contains { $0.contains("\"error\":\"cannot connect") }, "never a plain connect failure")
+            #expect(run.stderr.contains("20 may have been delivered"), "\(run.stderr)")
+            #expect(!run.stderr.contains("add --resend-unknown"), "it was given: \(run.stderr)")
+        }
     }
 
     /// Requests refused by a GOAWAY go out again: their results say how many times (`attempts`, absent when 1).

@@ -14,87 +14,96 @@ import Testing
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
-    func silentServerInterruptedReportsTheSentDevicesAfterTwoSeconds(_ signal: Int32, _ exitCode: Int32) throws {
-        let mock = try InProcessMock(["--fault-never-answer"])
-        let scratch = try TemporaryDirectory(prefix: "devices")
-        let file = try SendDeliveryTests.deviceFile(5000, in: scratch)
-        let send = try InProcess.Run(sendArguments(mock, devices: file))
-        let sent = Wait.until { send.stderr.components(separatedBy: "* request for").count > 1000 }
-        #expect(sent, "1000 requests never went out: \(send.stderr.suffix(300))")
-        send.interrupts.deliver(signal)
-        let (status, waited) = send.finish(within: 15)
-        #expect(status == exitCode, "\(send.stderr.suffix(400))")
-        #expect(waited >= 1.5 && waited < 10, "waited \(waited) s for answers in flight")
-        let lines = send.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 1000, "one result per device sent (1000 streams), none for the 4000 never sent")
-        // Each request was completely written before the signal: APNs may have delivered it (CLI.md).
-        #expect(
-            lines.allSatisfy {
-                $0.contains("\"status\":null")
-                    && $0.contains("\"error\":\"unknown: interrupted after the request was sent")
-                    && $0.contains("\"delivery\":\"unknown\"")
-            }, "\(lines.first ?? "")")
-        #expect(
-            send.stderr.contains(
-                "error: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1000 sent without an answer, 4000 never sent"
-            ),
-            "\(send.stderr.suffix(400))")
+    func silentServerInterruptedReportsTheSentDevicesAfterTwoSeconds(_ signal: Int32, _ exitCode: Int32) async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer"])
+            let scratch = try TemporaryDirectory(prefix: "devices")
+            let file = try SendDeliveryTests.deviceFile(5000, in: scratch)
+            let send = try InProcess.Run(sendArguments(mock, devices: file))
+            let sent = Wait.until { send.stderr.components(separatedBy: "* request for").count > 1000 }
+            #expect(sent, "1000 requests never went out: \(send.stderr.suffix(300))")
+            send.interrupts.deliver(signal)
+            let (status, waited) = send.finish(within: 15)
+            #expect(status == exitCode, "\(send.stderr.suffix(400))")
+            #expect(waited >= 1.5 && waited < 10, "waited \(waited) s for answers in flight")
+            let lines = send.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.count == 1000, "one result per device sent (1000 streams), none for the 4000 never sent")
+            // Each request was completely written before the signal: APNs may have delivered it (CLI.md).
+            #expect(
+                lines.allSatisfy {
+                    $0.contains("\"status\":null")
+                        && $0.contains("\"error\":\"unknown: interrupted after the request was sent")
+                        && $0.contains("\"delivery\":\"unknown\"")
+                }, "\(lines.first ?? "")")
+            #expect(
+                send.stderr.contains(
+                    "error: interrupted by \(signal == SIGINT ? "SIGINT" : "SIGTERM"): 1000 sent without an answer, 4000 never sent"
+                ),
+                "\(send.stderr.suffix(400))")
+        }
     }
 
-    @Test func interruptedMidBatchNothingIsLostOrDoubled() throws {
-        // One stream at a time, so 300,000 devices take far longer than the wait for the interrupt.
-        let mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "devices")
-        let file = try SendDeliveryTests.deviceFile(300_000, in: scratch)
-        let send = try InProcess.Run(sendArguments(mock, devices: file, output: "text").filter { $0 != "-v" })
-        #expect(Wait.until(seconds: 30) { send.stdout.split(separator: "\n").count > 500 })
-        send.interrupts.deliver(SIGINT)
-        let (status, waited) = send.finish(within: 20)
-        #expect(status == 130, "\(send.stderr.suffix(400))")
-        #expect(waited < 5, "answers in flight get 2 s, not the rest of the batch")
-        let lines = send.stdout.split(separator: "\n").map(String.init)
-        let results = lines.filter { !$0.hasPrefix("sent ") }
-        #expect(results.count > 500 && results.count < 300_000)
-        let summary = lines.last ?? ""
-        #expect(summary.hasPrefix("sent \(results.count): "), "\(summary)")
-        #expect(summary.hasSuffix("; \(300_000 - results.count) never sent (interrupted)"), "\(summary)")
-        let answers = mock.answersPerDevice(expectingAtLeast: results.count - 1)
-        #expect(answers.values.allSatisfy { $0 == 1 })
-        #expect(answers.count <= results.count)
+    @Test func interruptedMidBatchNothingIsLostOrDoubled() async throws {
+        try await offThePool {
+            // One stream at a time, so 300,000 devices take far longer than the wait for the interrupt.
+            let mock = try InProcessMock(["--max-streams", "1"], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "devices")
+            let file = try SendDeliveryTests.deviceFile(300_000, in: scratch)
+            let send = try InProcess.Run(sendArguments(mock, devices: file, output: "text").filter { $0 != "-v" })
+            #expect(Wait.until(seconds: 30) { send.stdout.split(separator: "\n").count > 500 })
+            send.interrupts.deliver(SIGINT)
+            let (status, waited) = send.finish(within: 20)
+            #expect(status == 130, "\(send.stderr.suffix(400))")
+            #expect(waited < 5, "answers in flight get 2 s, not the rest of the batch")
+            let lines = send.stdout.split(separator: "\n").map(String.init)
+            let results = lines.filter { !$0.hasPrefix("sent ") }
+            #expect(results.count > 500 && results.count < 300_000)
+            let summary = lines.last ?? ""
+            #expect(summary.hasPrefix("sent \(results.count): "), "\(summary)")
+            #expect(summary.hasSuffix("; \(300_000 - results.count) never sent (interrupted)"), "\(summary)")
+            let answers = mock.answersPerDevice(expectingAtLeast: results.count - 1)
+            #expect(answers.values.allSatisfy { $0 == 1 })
+            #expect(answers.count <= results.count)
+        }
     }
 
     /// Two runs side by side: an interrupt delivered to one leaves the other to finish.
-    @Test func anInterruptReachesOnlyTheRunItWasDeliveredTo() throws {
-        let mock = try InProcessMock(["--fault-never-answer"])
-        let scratch = try TemporaryDirectory(prefix: "devices")
-        let file = try SendDeliveryTests.deviceFile(10, in: scratch)
-        let interrupted = try InProcess.Run(sendArguments(mock, devices: file))
-        let other = try InProcess.Run(sendArguments(mock, devices: file) + ["--timeout", "3"])
-        #expect(Wait.until { interrupted.interrupts.wasAsked && other.interrupts.wasAsked })
-        interrupted.interrupts.deliver(SIGINT)
-        #expect(interrupted.finish(within: 15).status == 130, "\(interrupted.stderr.suffix(400))")
-        // The other one ends by its own --timeout: no answer (69), not interrupted.
-        let (status, _) = other.finish(within: 30)
-        #expect(status == 69, "\(other.stderr.suffix(400))")
-        #expect(!other.stderr.contains("interrupted"), "\(other.stderr.suffix(400))")
+    @Test func anInterruptReachesOnlyTheRunItWasDeliveredTo() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer"])
+            let scratch = try TemporaryDirectory(prefix: "devices")
+            let file = try SendDeliveryTests.deviceFile(10, in: scratch)
+            let interrupted = try InProcess.Run(sendArguments(mock, devices: file))
+            let other = try InProcess.Run(sendArguments(mock, devices: file) + ["--timeout", "3"])
+            #expect(Wait.until { interrupted.interrupts.wasAsked && other.interrupts.wasAsked })
+            interrupted.interrupts.deliver(SIGINT)
+            #expect(interrupted.finish(within: 15).status == 130, "\(interrupted.stderr.suffix(400))")
+            // The other one ends by its own --timeout: no answer (69), not interrupted.
+            let (status, _) = other.finish(within: 30)
+            #expect(status == 69, "\(other.stderr.suffix(400))")
+            #expect(!other.stderr.contains("interrupted"), "\(other.stderr.suffix(400))")
+        }
     }
 
     /// `channel` takes its interrupts from the world too: a management request to a server that never answers
     /// stops at SIGTERM with 143 and the advice to check the channel list.
-    @Test func aChannelRequestIsInterruptedThroughTheWorld() throws {
-        let mock = try InProcessMock(["--fault-never-answer"])
-        let run = try InProcess.Run([
-            "channel", "list", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
-        ])
-        #expect(
-            Wait.until { run.interrupts.wasAsked }, "the channel request never asked for its interrupts: \(run.stderr)")
-        run.interrupts.deliver(SIGTERM)
-        let (status, _) = run.finish(within: 15)
-        #expect(status == 143, "\(run.stderr)")
-        #expect(
-            run.stderr.contains(
-                "interrupted by SIGTERM; the channel request may or may not have been carried out: check with apnsctl channel list"
-            ),
-            "\(run.stderr)")
+    @Test func aChannelRequestIsInterruptedThroughTheWorld() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer"])
+            let run = try InProcess.Run([
+                "channel", "list", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+            ])
+            #expect(
+                Wait.until { run.interrupts.wasAsked },
+                "the channel request never asked for its interrupts: \(run.stderr)")
+            run.interrupts.deliver(SIGTERM)
+            let (status, _) = run.finish(within: 15)
+            #expect(status == 143, "\(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "interrupted by SIGTERM; the channel request may or may not have been carried out: check with apnsctl channel list"
+                ),
+                "\(run.stderr)")
+        }
     }
 }

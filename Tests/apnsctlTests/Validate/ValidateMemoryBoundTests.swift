@@ -7,31 +7,48 @@ import Testing
 /// what the rules read is kept (top-level members, then of `aps` its known keys and the first unknown ones), and
 /// keys are found again by their offsets.
 @Suite struct ValidateMemoryBoundTests {
-    /// `prefix` + `"key-000000000":1,…` + `suffix`, `size` bytes at most, every key distinct.
+    /// `prefix` + `"key-000000000":1,…` + `suffix`, `size` bytes at most, every key distinct. Each member is the
+    /// one before it copied and counted up in place (the tests are built without optimisation: a loop over the
+    /// bytes of 60 MiB would take seconds).
     static func distinctKeys(size: Int, prefix: String = #"{"aps":{"alert":"hi"},"#, suffix: String = "}") -> [UInt8] {
-        var out: [UInt8] = Array(prefix.utf8)
-        out.reserveCapacity(size)
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 9)
-        let member = Array(#""key-"#.utf8)
-        let end = Array(#"":1,"#.utf8)
-        while out.count + member.count + digits.count + end.count + suffix.utf8.count <= size {
-            out.append(contentsOf: member)
-            out.append(contentsOf: digits)
-            out.append(contentsOf: end)
-            var i = digits.count - 1
-            while i >= 0 {
-                if digits[i] == UInt8(ascii: "9") {
-                    digits[i] = UInt8(ascii: "0")
+        let (head, tail) = (Array(prefix.utf8), Array(suffix.utf8))
+        let first = Array(#""key-000000000":1,"#.utf8)
+        let digits = 5..<14  // of `first`
+        let members = (size - head.count - tail.count) / first.count
+        let total = head.count + members * first.count - 1 + tail.count  // the last member's comma dropped
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            head.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: head.count) }
+            var member = base + head.count
+            first.withUnsafeBufferPointer { member.update(from: $0.baseAddress!, count: first.count) }
+            for _ in 1..<members {
+                let next = member + first.count
+                next.update(from: member, count: first.count)
+                var i = digits.upperBound - 1
+                while next[i] == UInt8(ascii: "9") {
+                    next[i] = UInt8(ascii: "0")
                     i -= 1
-                } else {
-                    digits[i] += 1
-                    break
                 }
+                next[i] += 1
+                member = next
             }
+            tail.withUnsafeBufferPointer {
+                (member + first.count - 1).update(from: $0.baseAddress!, count: tail.count)
+            }
+            count = total
         }
-        out.removeLast()
-        out.append(contentsOf: suffix.utf8)
-        return out
+    }
+
+    /// An input written to a scratch folder of its own, removed with the value.
+    struct Input {
+        let directory: TemporaryDirectory
+        let path: String
+    }
+
+    /// `bytes` written as `name`, so the caller may free them before `validate` runs.
+    static func write(_ bytes: [UInt8], as name: String) throws -> Input {
+        let directory = try TemporaryDirectory(prefix: "validate-memory")
+        return Input(directory: directory, path: try directory.write(name, bytes))
     }
 
     /// Runs the built binary's `validate` on `bytes` (as `name`) under /usr/bin/time: exit status, stdout lines,
@@ -39,8 +56,12 @@ import Testing
     static func validate(_ bytes: [UInt8], as name: String) throws -> (
         status: Int32, lines: [String], file: String, rssKB: Int?
     ) {
-        let dir = try TemporaryDirectory(prefix: "validate-memory")
-        let file = try dir.write(name, bytes)
+        try validate(try write(bytes, as: name))
+    }
+
+    /// `validate` on a written input.
+    static func validate(_ input: Input) throws -> (status: Int32, lines: [String], file: String, rssKB: Int?) {
+        let (dir, file) = (input.directory, input.path)
         let shell = "\"$0\" -f maxrss_kb=%M \"$1\" validate \"$2\" > \"$3\""
         let run = try CommandRunner.run(
             "/bin/sh",
@@ -118,13 +139,9 @@ import Testing
 
     /// `prefix` + `"abcdefghijklmn","abcdefghijklmn",…` + `suffix`, `size` bytes at most: millions of short strings.
     static func shortStrings(size: Int, prefix: String, suffix: String) -> [UInt8] {
-        let element = Array(#""abcdefghijklmn","#.utf8)
-        var out: [UInt8] = Array(prefix.utf8)
-        out.reserveCapacity(size)
-        for _ in 0..<((size - out.count - suffix.utf8.count) / element.count) { out.append(contentsOf: element) }
-        out.removeLast()
-        out.append(contentsOf: suffix.utf8)
-        return out
+        let element = #""abcdefghijklmn","#
+        let elements = (size - prefix.utf8.count - suffix.utf8.count) / element.utf8.count
+        return repeated(element, length: elements * element.utf8.count - 1, between: prefix, and: suffix)
     }
 
     /// A 60 MiB `.apns` file was read whole into a tree for its bundle id, and its body written beside it: 282 MB
@@ -165,11 +182,30 @@ import Testing
     /// `prefix`.
     static func oneHugeText(prefix: String, fill: String = "x", suffix: String) -> [UInt8] {
         let length = ((60 << 20) - prefix.utf8.count - suffix.utf8.count) / fill.utf8.count * fill.utf8.count
-        var body = Array(fill.utf8)
-        body.reserveCapacity(length)
-        while body.count * 2 <= length { body.append(contentsOf: body) }  // copies, not a loop over the bytes
-        body.append(contentsOf: body[0..<(length - body.count)])
-        return Array(prefix.utf8) + body + Array(suffix.utf8)
+        return repeated(fill, length: length, between: prefix, and: suffix)
+    }
+
+    /// `prefix` + the first `length` bytes of `fill` repeated + `suffix`, filled by copies in one buffer, not by a
+    /// loop over the bytes (the tests are built without optimisation).
+    static func repeated(_ fill: String, length: Int, between prefix: String, and suffix: String) -> [UInt8] {
+        let (head, fillBytes, tail) = (Array(prefix.utf8), Array(fill.utf8), Array(suffix.utf8))
+        let total = head.count + length + tail.count
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            guard let base = buffer.baseAddress else { return }
+            head.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: head.count) }
+            let body = base + head.count
+            fillBytes.withUnsafeBufferPointer {
+                body.update(from: $0.baseAddress!, count: min(fillBytes.count, length))
+            }
+            var filled = min(fillBytes.count, length)
+            while filled < length {
+                let n = min(filled, length - filled)
+                (body + filled).update(from: body, count: n)
+                filled += n
+            }
+            tail.withUnsafeBufferPointer { (body + length).update(from: $0.baseAddress!, count: tail.count) }
+            count = total
+        }
     }
 
     /// One huge string or key, with what `validate` says of it after the size error.
@@ -248,18 +284,22 @@ import Testing
     /// 137 MB (`aps.alert`, `mdm`, a top-level key, `badge`), 148 MB (a key of escapes), 260 MB
     /// (`input-push-channel`, `url-args`), 266 MB (`aps.event`: "did you mean" folded it), 297 MB (a key of `é`)
     /// and 445 MB (an `aps` or `content-state` key: quoted whole); a number literal 137 MB, 260 MB when quoted. Each is
-    /// reported as before, the huge text shortened, and no line is long. One at a time: each holds 60 MiB here too.
-    @Test(.serialized, arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText)
+    /// reported as before, the huge text shortened, and no line is long. The cases run side by side (one after
+    /// another they were the suite's last minutes on a loaded machine); each frees its 60 MiB once it is written.
+    @Test(arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText)
         async throws
     {
         try await offThePool {
-            let bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
-            let run = try Self.validate(bytes, as: "huge.json")
+            var bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
+            let size = bytes.count
+            let input = try Self.write(bytes, as: "huge.json")
+            bytes = []
+            let run = try Self.validate(input)
             let shown = run.lines.map { String($0.prefix(400)) }
             #expect(run.status == 65)
             #expect(run.lines.count == 1 + huge.lines.count, "\(shown)")
             #expect(
-                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
+                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(size) bytes") == true,
                 "\(shown.prefix(1))")
             for (line, text) in zip(run.lines.dropFirst(), huge.lines) {
                 #expect(line.contains(text), "\(line.prefix(400))")
