@@ -91,6 +91,9 @@ public enum CommandRunner {
 
         // A child may exit without reading its input; writing to that pipe must fail with EPIPE, not kill the runner.
         ProcessSignals.ignoreBrokenPipe()
+        // Told of the exit, rather than asking whether it ran still (many runs at once would each poll).
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         let start = Date()
         try process.runAsAShellWould()
         if let stdin {
@@ -100,12 +103,10 @@ public enum CommandRunner {
                 try? writer.close()
             }
         }
-        let timedOut = !Wait.until(seconds: timeout, interval: 0.002) { !process.isRunning }
+        let timedOut = exited.wait(timeout: .now() + timeout) == .timedOut
         if timedOut {
             process.terminate()
-            if !Wait.until(seconds: 0.2, interval: 0.002, { !process.isRunning }) {
-                kill(process.processIdentifier, SIGKILL)
-            }
+            if exited.wait(timeout: .now() + 0.2) == .timedOut { kill(process.processIdentifier, SIGKILL) }
         }
         process.waitUntilExit()
         try? outHandle.close()

@@ -186,7 +186,7 @@ extension APNSCtl {
             name: .setting(.color),
             help: ArgumentHelp(
                 "Colour the status words: auto (only on a terminal, without NO_COLOR, and not with TERM=dumb), always or never.",
-                valueName: "when"))
+                valueName: "when"), completion: ColorChoice.completion, transform: ColorChoice.argument)
         var color: ColorChoice?
 
         @Flag(

@@ -80,7 +80,11 @@ import Testing
         let toFile = try InProcess.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "always"])
         #expect(toFile.stdout.hasPrefix(green))
         let bad = try InProcess.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "sometimes"])
-        #expect(bad.status == 64 && bad.stderr.hasPrefix("error: "))
+        #expect(bad.status == 64, "\(bad.stderr)")
+        // Named and advised as APNSCTL_COLOR and a profile's `color` are, not in the argument parser's words.
+        #expect(bad.stderr.hasPrefix("error: --color sometimes: use auto, always or never\n"), "\(bad.stderr)")
+        let upper = try InProcess.apnsctl(sendArguments(mock) + ["-d", Self.good, "--color", "ALWAYS"])
+        #expect(upper.status == 0 && upper.stdout.hasPrefix(green), "\(upper.stderr)")
     }
 
     /// The progress line: on stderr (a terminal) only while stdout goes to a file or /dev/null, at most

@@ -3,10 +3,23 @@ import APNSPlatform
 import APNSSettings
 import ArgumentParser
 
-/// auto, always or never, as git and ls spell them: the setting's one type, parsed by the argument parser
-/// as an enumeration (its help lists the values, and a bad one is the parser's usage error, as before).
+/// auto, always or never, as git and ls spell them: the setting's one type.
 extension ColorChoice: ExpressibleByArgument, SettingArgumentValue {
     var settingValue: SettingValue { .color(self) }
+
+    /// The argument parser's `transform:` for `--color`: read by `SettingParser`, as `APNSCTL_COLOR` and a
+    /// profile's `color` are, so a bad value gets the same message naming the flag (and a did-you-mean), and
+    /// any case is taken.
+    @Sendable static func argument(_ text: String) throws -> ColorChoice {
+        let value = try SettingParser.parseFlag(text, for: SettingKey<ColorChoice>.color.setting, command: .send)
+        guard case .color(let choice) = value else {
+            throw CLIError.internalError("the color setting parsed to another kind of value")
+        }
+        return choice
+    }
+
+    /// The values, for shell completion.
+    static let completion = CompletionKind.list(allCases.map(\.rawValue))
 
     /// Whether output on `fd` gets colour in `world`: `auto` only on a terminal, with `NO_COLOR` unset or empty
     /// (no-color.org: an empty one does not count) and `TERM` not `dumb` (CLI.md); `always` and `never` decide alone.
