@@ -31,9 +31,9 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try write(name, Array(text.utf8), mode: mode)
     }
 
-    /// Writes bytes to `name` and returns its path.
+    /// Writes bytes to `name` and returns its path: straight from the array (a `Data` would copy it first, and
+    /// tests write inputs of 60 MiB).
     @discardableResult
-    /// Straight from the array (a `Data` would copy it first, and tests write inputs of 60 MiB).
     public func write(_ name: String, _ bytes: [UInt8], mode: Int = 0o644) throws -> String {
         let p = file(name)
         let fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(mode))

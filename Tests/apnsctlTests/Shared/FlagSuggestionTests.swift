@@ -70,7 +70,7 @@ import Testing
         #expect(line.hasSuffix("; " + suggestion), "\(r.stderr)")
     }
 
-    /// `--color` is the parser's own choice list; its variable goes through the settings' parser.
+    /// `--color` and its variable both go through the settings' parser (`--color` is checked in SendOutputTests).
     @Test func aColorVariableGetsADidYouMean() throws {
         let r = try InProcess.apnsctl(["send", "-d", Self.device], environment: ["APNSCTL_COLOR": "allways"])
         #expect(r.status == 64, "\(r.stderr)")
