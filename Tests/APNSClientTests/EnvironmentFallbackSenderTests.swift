@@ -97,10 +97,9 @@ import Testing
     @Test func whenTheSecondEnvironmentFailsTheDeviceFailsNamingTheFirstAnswer() throws {
         let sandbox = try ObservedMock(
             sharingCredentialsWith: sandboxCredentials, rejections: [token(1).hex: .badDeviceToken])
-        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
-        let closedPort = closed.localPort
-        _ = consume closed
-        let (results, summary) = try run([token(1), token(2)], sandboxPort: sandbox.port, productionPort: closedPort)
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
+        let (results, summary) = try run([token(1), token(2)], sandboxPort: sandbox.port, productionPort: closed.port)
         #expect(results.count == 2)
         let failed = results.first { $0.device == token(1) }
         #expect(

@@ -148,9 +148,9 @@ import Testing
     }
 
     @Test func refusedConnectionFailsEveryDevice() throws {
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = listener.localPort
-        _ = consume listener
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
+        let port = closed.port
         let config = SenderConfiguration(
             endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .insecure, timeout: 2)
         var results: [PushResult] = []

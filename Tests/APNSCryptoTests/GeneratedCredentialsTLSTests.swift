@@ -56,7 +56,7 @@ import Testing
         let serverPEM = try dir.put("server.pem", try server.pem())
         let clientPEM = try dir.put("client.pem", try TestCredentials.developmentRSA.pem())
         let ca = try dir.put("ca.pem", TestCredentials.ca.certificate.pem)
-        let port = try Socket.listen(host: "127.0.0.1", port: 0).localPort  // closed again at once: a free port
+        let port = try ProxyProcess.freePort()  // below the ephemeral range: no listen(port: 0) takes it meanwhile
         let s = Process()
         s.executableURL = URL(fileURLWithPath: try CommandRunner.which("openssl"))
         s.arguments = [

@@ -111,9 +111,8 @@ import Testing
     }
 
     @Test func refusedConnectionIsAConnectError() throws {
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = listener.localPort
-        _ = consume listener
-        #expect(throws: SocketError.self) { try Socket.connect(host: "127.0.0.1", port: port, timeout: 2) }
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
+        #expect(throws: SocketError.self) { try Socket.connect(host: "127.0.0.1", port: closed.port, timeout: 2) }
     }
 }

@@ -20,7 +20,9 @@ import Testing
     @Test func aClosedPortFailsConnect() async throws {
         try await offThePool {
             let mock = try InProcessMock()
-            let port = try ProxyProcess.freePort()
+            let closed = try RefusingPort()
+            defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
+            let port = closed.port
             let r = try doctor([
                 "--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox",
                 "--endpoint", "https://127.0.0.1:\(port)",

@@ -125,9 +125,9 @@ import Testing
 
     @Test func anUnreachableSecondEnvironmentKeepsTheFirstAnswerOnTheLine() throws {
         let sandbox = try InProcessMock(["--env", "sandbox", "--reject", "\(Self.productionToken)=BadDeviceToken"])
-        let closed = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = closed.localPort
-        _ = consume closed
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
+        let port = closed.port
         let r = try InProcess.apnsctl([
             "send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
             "--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=https://127.0.0.1:\(port)",

@@ -157,9 +157,9 @@ import Testing
     }
 
     @Test func refusedConnectionIs69() throws {
-        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
-        let port = listener.localPort
-        _ = consume listener
+        let closed = try RefusingPort()
+        defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
+        let port = closed.port
         let credentials = try ObservedMock()
         let certificate = credentials.certificateFile
         let r = try InProcess.apnsctl([

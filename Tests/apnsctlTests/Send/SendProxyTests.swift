@@ -106,7 +106,9 @@ import Testing
             let mock = try InProcessMock()
             let http = try ProxyProcess(.tinyproxy(connectPorts: [Self.port(of: mock.endpoint)], credentials: nil))
             let socks = try ProxyProcess(.microsocks(credentials: nil))
-            let dead = "http://127.0.0.1:\(try ProxyProcess.freePort())"
+            let refusing = try RefusingPort()
+            defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
+            let dead = "http://127.0.0.1:\(refusing.port)"
             let device = ["-d", SendDeliveryTests.token(1), "-v"]
             let cases: [([String: String], String?)] = [
                 (
@@ -141,7 +143,9 @@ import Testing
         try await offThePool {
             let mock = try InProcessMock()
             // A proxy that is not running: only a direct connection can succeed.
-            let dead = "http://127.0.0.1:\(try ProxyProcess.freePort())"
+            let refusing = try RefusingPort()
+            defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
+            let dead = "http://127.0.0.1:\(refusing.port)"
             let device = ["-d", SendDeliveryTests.token(1), "-v", "--timeout", "10"]
             let through = try send(mock, device, environment: ["https_proxy": dead])
             #expect(through.status == 69, "the control case must use the proxy: \(through.stderr.suffix(400))")
@@ -215,10 +219,12 @@ import Testing
     @Test func aProxyThatIsDownOrSilentIsExit69WithinTimeout() async throws {
         try await offThePool {
             let mock = try InProcessMock()
+            let refusing = try RefusingPort()
+            defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
             let down = try send(
                 mock,
                 [
-                    "-d", SendDeliveryTests.token(1), "--proxy", "http://127.0.0.1:\(try ProxyProcess.freePort())",
+                    "-d", SendDeliveryTests.token(1), "--proxy", "http://127.0.0.1:\(refusing.port)",
                     "--timeout", "5",
                 ], timeout: 60)
             #expect(down.status == 69)
@@ -244,7 +250,9 @@ import Testing
     @Test func aProxyThatMayNotOrCannotReachTheHostIs69WithItsAnswer() async throws {
         try await offThePool {
             let mock = try InProcessMock()
-            let closed = try ProxyProcess.freePort()
+            let refusingPort = try RefusingPort()
+            defer { withExtendedLifetime(refusingPort) {} }  // refusing until the test ends
+            let closed = refusingPort.port
             // ConnectPort allows only the closed port: the mock's port is refused (403), the closed one fails (500).
             let proxy = try ProxyProcess(.tinyproxy(connectPorts: [closed], credentials: nil))
             let forbidden = try send(mock, ["-d", SendDeliveryTests.token(1), "--proxy", proxy.url(scheme: "http")])
