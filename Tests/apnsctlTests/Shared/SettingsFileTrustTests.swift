@@ -39,7 +39,17 @@ import Testing
                     "import ctypes, time; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); time.sleep(60)",
                 ]
             try process.runAsAShellWould()
-            Wait.until(seconds: 10, interval: 0.005) { OtherUser.ownerAndMode(cmdline)?.uid == 0 }
+            // Given to root once python has run its prctl. Root's too, though, before that: while env and setpriv
+            // run as root, and between setpriv's change of user and its exec. Python's own command line, given to
+            // root, can only follow the prctl.
+            let made = Wait.until(seconds: 10, interval: 0.005) { [cmdline] in
+                (try? String(contentsOfFile: cmdline, encoding: .utf8))?.hasPrefix("/usr/bin/python3\0") == true
+                    && OtherUser.ownerAndMode(cmdline)?.uid == 0
+            }
+            guard made else {
+                kill(process.processIdentifier, SIGKILL)
+                throw TestSupportError("the other user's python did not make itself non-dumpable within 10 s")
+            }
         }
 
         deinit {
