@@ -89,3 +89,19 @@ import Testing
         }
     }
 }
+
+/// A start the system refuses before any child exists is the refusal's `errno`, never a child started with half
+/// of what was asked: here a descriptor to copy that is not a descriptor.
+@Suite struct SpawnRefusalTests {
+    @Test func aDescriptorThatCannotBeCopiedIsEBADFAndNoChild() {
+        let started = SpawnedProcess.start(
+            "/bin/true", arguments: [], environment: nil, descriptors: [(1, .descriptor(-1))])
+        switch started {
+        case .success(let child):
+            _ = child.waitForExit()
+            Issue.record("a child started with a file action the system refuses")
+        case .failure(let error):
+            #expect(error.code == EBADF, "\(error.text)")
+        }
+    }
+}

@@ -276,6 +276,19 @@ public enum SettingParser {
             paths: Paths(home: "", baseDirectory: "."))
     }
 
+    /// `parseFlag` for an option whose type is the setting's value itself (`--color`, and `-o` where it is not a
+    /// setting): the same check and message, the value typed. A key's kind always parses to its value type; a
+    /// mismatch would be a catalog mistake, reported as a usage error rather than trapped.
+    public static func parseFlag<Value>(_ text: String, for key: SettingKey<Value>, command: SettingCommand)
+        throws(SettingsProblem) -> Value
+    {
+        let value = try parseFlag(text, for: key.setting, command: command)
+        guard let typed = Value(setting: value) else {
+            throw .usage("\(key.setting.flag) \(text): the setting's value is not a \(Value.self)")
+        }
+        return typed
+    }
+
     private static func integer(_ raw: RawSetting, bad: (String) -> SettingsProblem) throws(SettingsProblem) -> Int {
         switch raw {
         case .toml(.integer(let v)): return Int(clamping: v)

@@ -7,11 +7,7 @@ import ArgumentParser
 extension OutputFormat {
     /// The argument parser's `transform:` for a `-o` that is not a setting.
     @Sendable static func argument(_ text: String) throws -> OutputFormat {
-        let value = try SettingParser.parseFlag(text, for: SettingKey<OutputFormat>.output.setting, command: .send)
-        guard case .outputFormat(let format) = value else {
-            throw CLIError.internalError("the output setting parsed to another kind of value")
-        }
-        return format
+        try SettingParser.parseFlag(text, for: .output, command: .send)
     }
 
     /// The values, for shell completion.

@@ -11,11 +11,7 @@ extension ColorChoice: ExpressibleByArgument, SettingArgumentValue {
     /// profile's `color` are, so a bad value gets the same message naming the flag (and a did-you-mean), and
     /// any case is taken.
     @Sendable static func argument(_ text: String) throws -> ColorChoice {
-        let value = try SettingParser.parseFlag(text, for: SettingKey<ColorChoice>.color.setting, command: .send)
-        guard case .color(let choice) = value else {
-            throw CLIError.internalError("the color setting parsed to another kind of value")
-        }
-        return choice
+        try SettingParser.parseFlag(text, for: .color, command: .send)
     }
 
     /// The values, for shell completion.
