@@ -53,10 +53,8 @@ public final class HistoryStore {
                 try database.executeWaitingWhileBusy("PRAGMA journal_mode=WAL", milliseconds: Self.busyMilliseconds)
             }
             // A small page cache: a send's memory stays what it was without the history (a batch's rows
-            // stream through it). The WAL outlives each send (see `SQLiteConnection.open`), and the next send's
-            // open reads all of it again: copied in past 100 pages (400 KB), it costs each open little, and the
-            // copy's two fsyncs come every 20 or so single sends instead of on each.
-            try database.execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size = -64; PRAGMA wal_autocheckpoint = 100")
+            // stream through it).
+            try database.execute("PRAGMA synchronous=NORMAL; PRAGMA cache_size = -64")
             guard version < HistorySchema.current else { return }
             try transaction { () throws(SQLiteError) in
                 // Another apnsctl may have done it while this one waited for the lock.
@@ -77,7 +75,7 @@ public final class HistoryStore {
     }
 
     /// Runs `body` in one write transaction (taken at once, so two writers queue on the busy timeout instead
-    /// of failing half-way).
+    /// of failing half-way), then empties the WAL once it holds `logPages`.
     private func transaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
         try database.execute("BEGIN IMMEDIATE")
         do {
@@ -87,7 +85,14 @@ public final class HistoryStore {
             try? database.execute("ROLLBACK")
             throw error
         }
+        if database.framesInLog >= Self.logPages { database.truncateLogIfIdle() }
     }
+
+    /// The WAL outlives each send (see `SQLiteConnection.open`), and the next send's open reads all of it
+    /// again. Emptied past 100 pages (400 KB), it costs each open little, and the copy's fsyncs come every 20 or
+    /// so single sends instead of on each. A large entry (a batch's results) empties it at once: an 80 MB log
+    /// left after a million devices cost each later send 100 ms.
+    static let logPages = 100
 
     /// Maps SQLite's errors to the history's problems.
     private func guarded<T>(_ body: () throws(SQLiteError) -> T) throws(HistoryProblem) -> T {
@@ -158,16 +163,11 @@ public final class HistoryStore {
                 }
                 try removeOld(before: now - Int64(keepDays) * 86_400, keeping: keepEntries)
             }
-            // A large entry leaves a large WAL, which outlives this process: every later send's open would read
-            // all of it again (an 80 MB log after a million devices cost each send 100 ms). Copied in and cut
-            // to nothing now, once, it costs the next opens nothing. The entry is committed by then: a checkpoint
-            // that fails (a reader holding the log) leaves it for later and is no failure of the recording.
-            if large { try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
             return id
         }
     }
 
-    /// Results past this size make an entry large enough to empty the WAL after it.
+    /// Results past this size make an entry large: its pages are written from the larger page cache.
     static let largeEntryBytes = 1 << 20
 
     /// Maps SQLite's errors to the history's problems (for `HistoryRecording`).

@@ -17,8 +17,8 @@ static inline int CSQLite_disable_lookaside(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_LOOKASIDE, (void *)0, 0, 0);
 }
 /// The last connection to close leaves the WAL as it is instead of copying it into the database and removing
-/// it: that checkpoint, and making the WAL anew on the next open, cost four fsyncs on every send; the WAL is
-/// copied in anyway once it outgrows the automatic checkpoint.
+/// it: that checkpoint, and making the WAL anew on the next open, cost four fsyncs on every send; the history
+/// copies the WAL in and cuts it once it outgrows 100 pages (`HistoryStore.logPages`).
 static inline int CSQLite_keep_wal_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }

@@ -246,6 +246,55 @@ import Testing
         #expect(try Self.open(dir).entries(HistoryQuery()).count == 1)
     }
 
+    /// Each send opens the history, records one entry and closes it, leaving the WAL for the next. The log must
+    /// still be emptied as it grows: SQLite's automatic checkpoint copied it in but never started it over across
+    /// connections, so it grew by every send's pages (5 MB after 300 sends), each send read all of it on open
+    /// and copied all of it in again, with three fsyncs.
+    @Test func theLogStaysSmallAcrossSendsThatEachOpenTheHistory() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let log = dir.file("apnsctl/history.db-wal")
+        var largest = 0
+        var emptied = 0
+        for send in 1...150 {
+            let store = try Self.open(dir)
+            try store.record(
+                Self.entry(started: Int64(send), targets: ["aa", "bb"]), keepDays: 100_000, keepEntries: 1000,
+                now: Int64(send))
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+            largest = max(largest, size)
+            if size == 0 { emptied += 1 }
+        }
+        // The log's header, and frames of a 4 KB page and 24 bytes each: 100 pages and one send's on top.
+        #expect(largest <= 32 + (HistoryStore.logPages + 20) * (4096 + 24), "largest log: \(largest) bytes")
+        #expect(emptied >= 2, "emptied \(emptied) times in 150 sends")
+        #expect(try Self.open(dir).entries(HistoryQuery()).count == 150)
+    }
+
+    /// A reader holding the log (a `history` piped into a pager) does not hold up the send that would empty it:
+    /// the send finishes at once, leaves the log, and the first send after the reader empties it.
+    @Test func aReaderHoldingTheLogDelaysNoSend() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let log = dir.file("apnsctl/history.db-wal")
+        let writer = try Self.open(dir)
+        let reader = try Self.open(dir)
+        try writer.record(Self.entry(started: 1), keepDays: 100_000, keepEntries: 1000, now: 1)
+        try reader.database.execute("BEGIN")
+        #expect(try reader.database.integer("SELECT count(*) FROM entries") == 1)
+        let large = Self.entry(started: 2, targets: (0..<20_000).map { String(format: "%064x", $0) })
+        let started = ContinuousClock.now
+        try writer.record(large, keepDays: 100_000, keepEntries: 1000, now: 2)
+        for send in 3...5 {
+            try writer.record(Self.entry(started: Int64(send)), keepDays: 100_000, keepEntries: 1000, now: 2)
+        }
+        // Four sends that each found the log full: waiting out the 2 s busy timeout, they took 8 s.
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let held = try #require(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int)
+        #expect(held > HistoryStore.logPages * 4096)
+        try reader.database.execute("COMMIT")
+        try writer.record(Self.entry(started: 6), keepDays: 100_000, keepEntries: 1000, now: 6)
+        #expect(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int == 0)
+    }
+
     /// A packed result that was damaged on the disk is the history's "corrupt" (exit 66 in `history`), not a crash.
     @Test func aDamagedChunkIsCorrupt() throws {
         let dir = try TemporaryDirectory(prefix: "history")
