@@ -90,7 +90,7 @@ public final class HistoryStore {
 
     /// The WAL outlives each send (see `SQLiteConnection.open`), and the next send's open reads all of it
     /// again. Emptied past 100 pages (400 KB), it costs each open little, and the copy's fsyncs come every 20 or
-    /// so single sends instead of on each. A large entry (a batch's results) empties it at once: an 80 MB log
+    /// so single sends (with the new log's on the send after) instead of on each. A large entry (a batch's results) empties it at once: an 80 MB log
     /// left after a million devices cost each later send 100 ms.
     static let logPages = 100
 

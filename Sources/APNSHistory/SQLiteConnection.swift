@@ -55,7 +55,7 @@ final class SQLiteConnection {
     /// Why not SQLite's automatic checkpoint: it copies the log in but leaves it to the next write on the same
     /// shared index to start the log over. Each apnsctl writes once and leaves the log behind, and the next one
     /// rebuilds the index from the file, knowing nothing of what was copied: the log was never started over.
-    /// It grew by each send's pages, and every send read all of it and copied all of it in again.
+    /// It grew by each send's pages, and every send read all of it and copied its pages in again.
     func truncateLogIfIdle() {
         sqlite3_busy_timeout(handle, 0)
         let code = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
