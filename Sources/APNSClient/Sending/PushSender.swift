@@ -144,7 +144,8 @@ public final class PushSender {
                 }
 
             case .pull:
-                machine.pulled(requests.next())
+                let next = requests.next()
+                machine.pulled(next.map { configuration.tokenRenewal?.renewing($0) ?? $0 })
 
             case .submit(let job, let id):
                 guard let live = open.first(where: { $0.id == id })?.connection else {

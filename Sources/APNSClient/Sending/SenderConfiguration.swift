@@ -38,6 +38,8 @@ public struct SenderConfiguration: Sendable {
     public var resendUnknown = false
     /// Waits before the tries that follow a connection without progress, in seconds (CLI.md: 0.25, 0.5, 1).
     public var backoff: [Double] = [0.25, 0.5, 1]
+    /// With token auth, how the provider token is renewed in a run that outlasts it; nil keeps the requests' own.
+    public var tokenRenewal: ProviderTokenRenewal? = nil
 
     /// The ceiling on streams in flight, whatever the server allows: no more than APNs was ever seen to allow.
     public static let maximumConcurrency = Int(APNSLimit.observedMaxConcurrentStreams)

@@ -21,6 +21,8 @@ struct DeliveryTarget {
     var recorder: SendRecorder? = nil
     /// The provider token sent, with token auth: its `iat` tells a wrong clock from an old token.
     var bearerToken: String? = nil
+    /// How a run that outlasts `bearerToken` gets a new one.
+    var tokenRenewal: ProviderTokenRenewal? = nil
 }
 
 /// `--env auto`'s second environment, with what to send there: the same request, to the devices the

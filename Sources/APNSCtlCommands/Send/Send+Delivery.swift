@@ -18,6 +18,7 @@ extension APNSCtl.Send {
             endpoint: route.endpoint, identity: target.identity, proxy: route.proxy, in: world)
         configuration.environment = route.environment
         configuration.resendUnknown = settings.isOn(.resendUnknown)
+        configuration.tokenRenewal = target.tokenRenewal
         let verbose = settings.isOn(.verbose)
         let color = settings[.color]?.value ?? .auto
         let renderer = SendOutput(

@@ -253,6 +253,7 @@ extension APNSCtl {
             }
             var delivery = plan.delivery
             delivery.bearerToken = plan.credentials.bearerToken
+            delivery.tokenRenewal = plan.credentials.tokenRenewal
             delivery.recorder = SendRecorder.start(
                 SendHistoryEntry.devices(plan, settings, replayOf: replayOf), settings, in: world)
             var outcome: CLIError? = nil

@@ -57,6 +57,8 @@ public struct MockConfiguration: Sendable {
     public var channelsDirectory: PrivateDirectory? = nil
     /// Channels per app and environment before `CannotCreateChannelConfig` (APNs: 10,000; tests lower it).
     public var maxChannels: Int = Broadcast.maximumChannels
+    /// The wall clock provider tokens are dated against (UNIX seconds): tests move it an hour on in a second.
+    public var clock: @Sendable () -> Int64 = { SystemClock.now() }
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, identity: MockServerIdentity, rules: MockRules = MockRules(),

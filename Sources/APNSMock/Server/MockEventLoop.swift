@@ -36,7 +36,7 @@ final class MockEventLoop {
 
             _ = poller.wait(until: nextWake())
             let now = SystemClock.monotonicNanoseconds()
-            context.nowSeconds = SystemClock.now()
+            context.nowSeconds = shared.configuration.clock()
 
             if !stopping && poller.events(at: 0).any { beginStop(now: now) }
             // Connections taken from the inbox now are not in the poll set yet; they were serviced once on arrival.

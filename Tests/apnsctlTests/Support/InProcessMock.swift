@@ -30,10 +30,12 @@ final class InProcessMock: @unchecked Sendable {
     /// What the log says so far.
     var log: MockLogFile { MockLogFile(path: logFile) }
 
-    /// A mock with `arguments` added (e.g. `--reject TOKEN=REASON`); the rest as `MockProcess.init`.
+    /// A mock with `arguments` added (e.g. `--reject TOKEN=REASON`); the rest as `MockProcess.init`. `clock`: the
+    /// wall clock provider tokens are dated against; `onAnswer`: called for each answer as it is queued.
     init(
         _ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: InProcessMock? = nil,
-        seededWith seed: TestCredentials? = nil
+        seededWith seed: TestCredentials? = nil, clock: (@Sendable () -> Int64)? = nil,
+        onAnswer: (@Sendable (MockAnswer) -> Void)? = nil
     ) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         try MockProcess.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
@@ -48,10 +50,12 @@ final class InProcessMock: @unchecked Sendable {
             rejections[token] = reason
         }
         let gone = try Set(command.unregistered.map { try MockTokenArguments.token($0, flag: "--unregistered") })
-        let configuration = try command.configuration(
+        var configuration = try command.configuration(
             state: state, environment: APNSEnvironment(userValue: command.environment) ?? .sandbox,
             unregistered: gone, rejections: rejections, extraKeyID: try command.extraKeyID(),
             logDescriptor: logDescriptor)
+        if let clock { configuration.clock = clock }
+        configuration.onAnswer = onAnswer
         server = try MockServer(configuration: configuration)
         let port = try server.start()
         ProcessSignals.ignoreBrokenPipe()

@@ -12,6 +12,8 @@ struct PushCredentials {
     let bearerToken: String?
     /// Key id and team id with token auth (for the dry run's hint).
     let tokenIDs: (keyID: String, teamID: String)?
+    /// How a long run renews `bearerToken`; nil without one.
+    var tokenRenewal: ProviderTokenRenewal? = nil
 
     /// Loads them from the resolved settings (whose combinations were checked when they were resolved);
     /// `signToken: false` (a dry run) reads the key without signing a token.
@@ -21,13 +23,15 @@ struct PushCredentials {
         let identity = try settings.loadIdentity(now: now, in: world)
         var bearer: String? = nil
         var ids: (keyID: String, teamID: String)? = nil
+        var renewal: ProviderTokenRenewal? = nil
         if signToken, let t = try settings.providerToken(now: now, in: world) {
             bearer = t.token
             ids = (t.keyID, t.teamID)
+            renewal = t.renewal
         } else if !signToken, let k = try settings.loadSigningKey() {
             ids = (k.keyID, k.teamID)
         }
-        return PushCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids)
+        return PushCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids, tokenRenewal: renewal)
     }
 
     /// The environment to push to: `env`, else the certificate's only one, else sandbox. A certificate that

@@ -1,3 +1,4 @@
+import APNSClient
 import APNSCore
 import APNSCrypto
 import APNSPlatform
@@ -69,7 +70,7 @@ extension ResolvedSettings {
         guard let authKey = self[.authKey]?.value else { return nil }
         let explicitKeyID = self[.keyID]?.value
         let team = self[.teamID]?.value
-        let report = { (problem: CredentialProblem) -> CLIError in
+        let report = { @Sendable (problem: CredentialProblem) -> CLIError in
             CLIError(problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels)
         }
         return try credentialErrors { () throws(CredentialProblem) in
@@ -87,10 +88,10 @@ extension ResolvedSettings {
         }
     }
 
-    /// The bearer token to send (cached in the world's cache directory unless `no-token-cache`) with its ids;
-    /// nil without a key.
+    /// The bearer token to send (cached in the world's cache directory unless `no-token-cache`) with its ids and
+    /// how a run renews it (from the same cache, at the world's time); nil without a key.
     func providerToken(now: Int64, in world: CommandWorld) throws(CLIError) -> (
-        token: String, keyID: String, teamID: String
+        token: String, keyID: String, teamID: String, renewal: ProviderTokenRenewal
     )? {
         guard let loaded = try readSigningKey() else { return nil }
         let cache = world.tokenCacheDirectory.map { directory in
@@ -99,24 +100,37 @@ extension ResolvedSettings {
             cache.warn = { stream.warning($0) }
             return cache
         }
-        return (
-            try loaded.providerToken(noCache: isOn(.noTokenCache), now: now, cache: cache, in: world), loaded.keyID,
-            loaded.teamID
-        )
+        let noCache = isOn(.noTokenCache)
+        let token = try loaded.providerToken(noCache: noCache, now: now, cache: cache, in: world)
+        let renewal = ProviderTokenRenewal(
+            issuedAt: ProviderToken.Parts(token)?.issuedAt ?? now, maximumAge: ProviderTokenCache.maximumAge,
+            now: world.clock.now,
+            sign: { time in
+                // Without a cache, the warning that says so was given with the first token.
+                guard
+                    let fresh = try? loaded.providerToken(
+                        noCache: noCache || cache == nil, now: time, cache: cache, in: world)
+                else { return nil }
+                return (fresh, ProviderToken.Parts(fresh)?.issuedAt ?? time)
+            })
+        return (token, loaded.keyID, loaded.teamID, renewal)
     }
 }
 
 /// A `.p8` key file with its checked key id and team id. The key is decoded when a token is signed or checked
 /// (or a dry run asks for it), never for a cached token made from the same bytes.
-final class SigningKeyWithIDs {
+final class SigningKeyWithIDs: Sendable {
     let file: SigningKeyFile
     let keyID: String
     let teamID: String
     /// Credential problems as the command reports them, naming where the key came from.
-    private let report: (CredentialProblem) -> CLIError
-    private var decoded: SigningKey?
+    private let report: @Sendable (CredentialProblem) -> CLIError
+    /// The key once decoded, for the first token or a later one of the same run (`ProviderTokenRenewal`).
+    private let decoded = LockedValue<SigningKey?>(nil)
 
-    init(file: SigningKeyFile, keyID: String, teamID: String, report: @escaping (CredentialProblem) -> CLIError) {
+    init(
+        file: SigningKeyFile, keyID: String, teamID: String, report: @escaping @Sendable (CredentialProblem) -> CLIError
+    ) {
         self.file = file
         self.keyID = keyID
         self.teamID = teamID
@@ -125,10 +139,10 @@ final class SigningKeyWithIDs {
 
     /// The decoded key (decoded once).
     func key() throws(CLIError) -> SigningKey {
-        if let decoded { return decoded }
+        if let key = decoded.current { return key }
         do {
             let key = try file.decode()
-            decoded = key
+            decoded.withLock { $0 = key }
             return key
         } catch {
             throw report(error)

@@ -1,0 +1,72 @@
+import APNSCore
+import APNSPlatform
+
+/// A new provider token for the rest of a run once the one it started with is `maximumAge` old. APNs refuses a
+/// token issued over an hour ago, and a run can outlast it: a list streamed from a pipe has no end in sight,
+/// and a cached token may be 50 minutes old when the run starts. Requests made from then on carry the new
+/// token; those already made (in flight, or sent again after a reset) keep theirs, minutes younger than the
+/// hour. At most one new token per `maximumAge` on a connection, so APNs' 20 minutes between updates hold.
+public final class ProviderTokenRenewal: Sendable {
+    /// The age (seconds) at which a new token is asked for.
+    public let maximumAge: Int64
+    private let now: @Sendable () -> Int64
+    private let sign: @Sendable (Int64) -> (token: String, issuedAt: Int64)?
+    private let state: LockedValue<State>
+
+    private struct State {
+        /// When the next token is asked for (UNIX seconds).
+        var due: Int64
+        /// `bearer <token>` once a new token was made; nil until then (requests go as they were made).
+        var header: String? = nil
+        /// The header list last seen with the old token, and the same list with the new one: a batch's requests
+        /// share one list, so they share the renewed one too.
+        var renewed: (old: [HeaderField], new: [HeaderField])? = nil
+    }
+
+    /// A token issued at `issuedAt` (UNIX seconds), renewed by `sign` (given the time; nil keeps the old one and
+    /// asks again a minute later) once `now()` is `maximumAge` past it; one call at a time.
+    public init(
+        issuedAt: Int64, maximumAge: Int64, now: @escaping @Sendable () -> Int64,
+        sign: @escaping @Sendable (Int64) -> (token: String, issuedAt: Int64)?
+    ) {
+        self.maximumAge = maximumAge
+        self.now = now
+        self.sign = sign
+        state = LockedValue(State(due: issuedAt + maximumAge))
+    }
+
+    /// `job` with the current token in its `authorization` header (a new one made first if it is due); as it is
+    /// while the first token serves, and when it carries no bearer token.
+    func renewing(_ job: PushJob) -> PushJob {
+        state.withLock { state in
+            let time = now()
+            if time >= state.due {
+                if let fresh = sign(time) {
+                    state.due = fresh.issuedAt + maximumAge
+                    state.header = Self.scheme + fresh.token
+                    state.renewed = nil
+                } else {
+                    state.due = time + 60
+                }
+            }
+            guard let current = state.header else { return job }
+            let headers = job.request.headers
+            if let renewed = state.renewed, renewed.old == headers { return with(renewed.new, job) }
+            guard let index = headers.firstIndex(where: { $0.name == APNSHeader.authorization.name }),
+                headers[index].value.hasPrefix(Self.scheme), headers[index].value != current
+            else { return job }
+            var new = headers
+            new[index] = HeaderField(headers[index].name, current, neverIndex: headers[index].neverIndex)
+            state.renewed = (headers, new)
+            return with(new, job)
+        }
+    }
+
+    private static let scheme = "bearer "
+
+    private func with(_ headers: [HeaderField], _ job: PushJob) -> PushJob {
+        var job = job
+        job.request.headers = headers
+        return job
+    }
+}
