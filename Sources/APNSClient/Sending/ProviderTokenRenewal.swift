@@ -1,11 +1,12 @@
 import APNSCore
 import APNSPlatform
 
-/// A new provider token for the rest of a run once the one it started with is `maximumAge` old. APNs refuses a
-/// token issued over an hour ago, and a run can outlast it: a list streamed from a pipe has no end in sight,
-/// and a cached token may be 50 minutes old when the run starts. Requests made from then on carry the new
-/// token; those already made (in flight, or sent again after a reset) keep theirs, minutes younger than the
-/// hour. At most one new token per `maximumAge` on a connection, so APNs' 20 minutes between updates hold.
+/// A new provider token for the rest of a run once the one it has is `maximumAge` old. APNs refuses a token
+/// issued over an hour ago, and a run can outlast it: a list streamed from a pipe has no end in sight, and a
+/// cached token may be 50 minutes old when the run starts. Every request written from then on carries the new
+/// token, resends included; those already written keep theirs, minutes younger than the hour. `sign` makes
+/// each new token at the time it is given, so tokens on a connection are `maximumAge` apart, more than APNs'
+/// 20 minutes between updates.
 public final class ProviderTokenRenewal: Sendable {
     /// The age (seconds) at which a new token is asked for.
     public let maximumAge: Int64
@@ -35,9 +36,9 @@ public final class ProviderTokenRenewal: Sendable {
         state = LockedValue(State(due: issuedAt + maximumAge))
     }
 
-    /// `job` with the current token in its `authorization` header (a new one made first if it is due); as it is
-    /// while the first token serves, and when it carries no bearer token.
-    func renewing(_ job: PushJob) -> PushJob {
+    /// `request` with the current token in its `authorization` header (a new one made first if it is due); as it
+    /// is while the first token serves, and when it carries no bearer token.
+    func renewing(_ request: APNSRequest) -> APNSRequest {
         state.withLock { state in
             let time = now()
             if time >= state.due {
@@ -49,24 +50,24 @@ public final class ProviderTokenRenewal: Sendable {
                     state.due = time + 60
                 }
             }
-            guard let current = state.header else { return job }
-            let headers = job.request.headers
-            if let renewed = state.renewed, renewed.old == headers { return with(renewed.new, job) }
+            guard let current = state.header else { return request }
+            let headers = request.headers
+            if let renewed = state.renewed, renewed.old == headers { return with(renewed.new, request) }
             guard let index = headers.firstIndex(where: { $0.name == APNSHeader.authorization.name }),
                 headers[index].value.hasPrefix(Self.scheme), headers[index].value != current
-            else { return job }
+            else { return request }
             var new = headers
             new[index] = HeaderField(headers[index].name, current, neverIndex: headers[index].neverIndex)
             state.renewed = (headers, new)
-            return with(new, job)
+            return with(new, request)
         }
     }
 
     private static let scheme = "bearer "
 
-    private func with(_ headers: [HeaderField], _ job: PushJob) -> PushJob {
-        var job = job
-        job.request.headers = headers
-        return job
+    private func with(_ headers: [HeaderField], _ request: APNSRequest) -> APNSRequest {
+        var request = request
+        request.headers = headers
+        return request
     }
 }

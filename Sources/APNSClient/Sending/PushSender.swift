@@ -144,18 +144,19 @@ public final class PushSender {
                 }
 
             case .pull:
-                let next = requests.next()
-                machine.pulled(next.map { configuration.tokenRenewal?.renewing($0) ?? $0 })
+                machine.pulled(requests.next())
 
             case .submit(let job, let id):
                 guard let live = open.first(where: { $0.id == id })?.connection else {
                     machine.submitRefused(id)
                     continue
                 }
+                // The token as of now, resends included: after a new one, none goes out with the old.
+                let request = configuration.tokenRenewal?.renewing(job.request) ?? job.request
                 do {
-                    let stream = try live.submit(job.request)
+                    let stream = try live.submit(request)
                     machine.submitted(id, streamID: stream, now: SystemClock.monotonicNanoseconds())
-                    observer?(.request(job.target, job.request, authority: configuration.endpoint.authority))
+                    observer?(.request(job.target, request, authority: configuration.endpoint.authority))
                 } catch {
                     machine.submitRefused(id)
                 }

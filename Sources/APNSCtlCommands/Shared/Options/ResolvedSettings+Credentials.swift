@@ -89,7 +89,7 @@ extension ResolvedSettings {
     }
 
     /// The bearer token to send (cached in the world's cache directory unless `no-token-cache`) with its ids and
-    /// how a run renews it (from the same cache, at the world's time); nil without a key.
+    /// how a run renews it; nil without a key.
     func providerToken(now: Int64, in world: CommandWorld) throws(CLIError) -> (
         token: String, keyID: String, teamID: String, renewal: ProviderTokenRenewal
     )? {
@@ -102,16 +102,31 @@ extension ResolvedSettings {
         }
         let noCache = isOn(.noTokenCache)
         let token = try loaded.providerToken(noCache: noCache, now: now, cache: cache, in: world)
+        // A new token is signed, never taken from the cache: another apnsctl may have stored one there minutes
+        // after ours, and APNs refuses a second token on a connection within 20 minutes of the first.
+        let warned = LockedValue(false)
         let renewal = ProviderTokenRenewal(
             issuedAt: ProviderToken.Parts(token)?.issuedAt ?? now, maximumAge: ProviderTokenCache.maximumAge,
             now: world.clock.now,
             sign: { time in
-                // Without a cache, the warning that says so was given with the first token.
-                guard
-                    let fresh = try? loaded.providerToken(
-                        noCache: noCache || cache == nil, now: time, cache: cache, in: world)
-                else { return nil }
-                return (fresh, ProviderToken.Parts(fresh)?.issuedAt ?? time)
+                do {
+                    let key = try loaded.key()
+                    return (
+                        try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: time),
+                        time
+                    )
+                } catch {
+                    let first = warned.withLock { said in
+                        defer { said = true }
+                        return !said
+                    }
+                    if first {
+                        world.standardError.warning(
+                            "a new provider token could not be signed; requests keep the one they have, "
+                                + "which APNs refuses once it is an hour old")
+                    }
+                    return nil
+                }
             })
         return (token, loaded.keyID, loaded.teamID, renewal)
     }
