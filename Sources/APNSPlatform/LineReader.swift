@@ -63,6 +63,14 @@ public final class LineReader {
         }
     }
 
+    /// The descriptor a `next()` would now wait on, nil when it would not: a whole line is in the buffer, the end
+    /// was read, or the descriptor has something to read (a line's head alone: `next()` waits for its end).
+    public var descriptorToWaitFor: Int32? {
+        if finished || findNewline() != nil || (start == 0 && end == buffer.count) { return nil }
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) == 0 ? fd : nil
+    }
+
     private func findNewline() -> Int? {
         guard start < end else { return nil }
         return buffer.withUnsafeBytes { p -> Int? in

@@ -248,7 +248,7 @@ struct DeliveryStateMachine<Item, Answer> {
     }
 
     /// The earliest moment something is due: an answer's `--timeout`, the interrupt grace, a backoff.
-    private func nextDeadline(now: UInt64) -> UInt64 {
+    func nextDeadline(now: UInt64) -> UInt64 {
         var deadline = UInt64.max
         for c in connections where !c.idle { deadline = min(deadline, c.lastProgressNs &+ policy.timeoutNs) }
         if let d = interruptDeadline { deadline = min(deadline, d) }

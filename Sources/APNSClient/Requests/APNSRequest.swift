@@ -78,6 +78,13 @@ public struct PushJob: Sendable {
 public protocol RequestSource: AnyObject {
     /// The next request, or nil when there are no more.
     func next() -> PushJob?
+    /// The descriptor `next()` would now wait on, nil when it would not (`DeviceSource.descriptorToWaitFor`).
+    var descriptorToWaitFor: Int32? { get }
+}
+
+extension RequestSource {
+    /// Requests made in memory never keep `next()` waiting.
+    public var descriptorToWaitFor: Int32? { nil }
 }
 
 /// The same push to every device a `DeviceSource` yields.
@@ -96,6 +103,9 @@ public final class DevicePushSource: RequestSource {
         headers = template.headers
         body = template.body
     }
+
+    /// The device list's.
+    public var descriptorToWaitFor: Int32? { devices.descriptorToWaitFor }
 
     /// The next device's request.
     public func next() -> PushJob? {

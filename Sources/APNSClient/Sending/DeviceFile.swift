@@ -347,6 +347,9 @@ final class DeviceStreamSource: DeviceSource {
     /// Lines read so far.
     var linesRead: Int { reader.lineNumber }
 
+    /// The stream's descriptor while it has no line to read yet.
+    var descriptorToWaitFor: Int32? { peeked != nil || problem != nil ? nil : reader.descriptorToWaitFor }
+
     /// The next token without taking it.
     func peek() -> DeviceToken? {
         if peeked == nil { peeked = read() }

@@ -5,6 +5,14 @@ import APNSCore
 public protocol DeviceSource: AnyObject {
     /// The next token, or nil when there are no more.
     func next() -> DeviceToken?
+    /// The descriptor `next()` would now wait on (a pipe whose writer has not written the next line yet), nil
+    /// when it would not.
+    var descriptorToWaitFor: Int32? { get }
+}
+
+extension DeviceSource {
+    /// Tokens in memory or in a regular file never keep `next()` waiting.
+    public var descriptorToWaitFor: Int32? { nil }
 }
 
 /// Tokens already in memory (the `-d` flags, tests).
@@ -39,4 +47,7 @@ public final class DeviceChainSource: DeviceSource {
         }
         return nil
     }
+
+    /// The current source's.
+    public var descriptorToWaitFor: Int32? { index < sources.count ? sources[index].descriptorToWaitFor : nil }
 }

@@ -113,6 +113,38 @@ public final class PushSender {
             }
         }
 
+        /// Pumps the open connections until `deadline`, a signal, or one of `wakeFDs` readable (besides the
+        /// connections being opened), then hands the machine what happened.
+        func serve(until deadline: UInt64, wakingFor wakeFDs: [Int32]) {
+            if open.isEmpty {
+                // A backoff before the next connection, or one opening: sleep, but wake for either or a signal.
+                if sleep(until: deadline, interruptFD: interruptFD, wakeFDs: opening.map(\.fd) + wakeFDs) {
+                    interrupted(SystemClock.monotonicNanoseconds())
+                }
+            } else if open.count == 1 && opening.isEmpty && wakeFDs.isEmpty {
+                let (id, live) = open[0]
+                let outcome = live.pump(deadline: deadline, interruptFD: interruptFD)
+                deliverEvents(from: live, id: id, to: &machine)
+                handle(outcome, on: id, live, now: SystemClock.monotonicNanoseconds())
+            } else {
+                let connections = open
+                let outcomes = PushConnection.pump(
+                    connections.map(\.connection), deadline: deadline, interruptFD: interruptFD,
+                    wakeFDs: opening.map(\.fd) + wakeFDs)
+                for (id, live) in connections { deliverEvents(from: live, id: id, to: &machine) }
+                let after = SystemClock.monotonicNanoseconds()
+                if let outcomes {
+                    for (i, (id, live)) in connections.enumerated() {
+                        handle(outcomes[i], on: id, live, now: after)
+                    }
+                } else {
+                    interrupted(after)
+                }
+            }
+            collectOpened()
+            machine.tick(now: SystemClock.monotonicNanoseconds())
+        }
+
         while true {
             interrupts?.owedResults = machine.owedReports
             let now = SystemClock.monotonicNanoseconds()
@@ -144,6 +176,13 @@ public final class PushSender {
                 }
 
             case .pull:
+                // A list with nothing to read yet (a pipe whose writer is slow): the connections are served while
+                // it waits, so what was queued is written and answers are read. Waiting in the read instead held
+                // each push back until the next line came, and its answer unread.
+                if !open.isEmpty, let input = requests.descriptorToWaitFor {
+                    serve(until: machine.nextDeadline(now: now), wakingFor: [input])
+                    continue
+                }
                 machine.pulled(requests.next())
 
             case .submit(let job, let id):
@@ -183,33 +222,7 @@ public final class PushSender {
                 onResult(result)
 
             case .wait(let deadline):
-                if open.isEmpty {
-                    // A backoff before the next connection, or one opening: sleep, but wake for either or a signal.
-                    if sleep(until: deadline, interruptFD: interruptFD, wakeFDs: opening.map(\.fd)) {
-                        interrupted(SystemClock.monotonicNanoseconds())
-                    }
-                } else if open.count == 1 && opening.isEmpty {
-                    let (id, live) = open[0]
-                    let outcome = live.pump(deadline: deadline, interruptFD: interruptFD)
-                    deliverEvents(from: live, id: id, to: &machine)
-                    handle(outcome, on: id, live, now: SystemClock.monotonicNanoseconds())
-                } else {
-                    let connections = open
-                    let outcomes = PushConnection.pump(
-                        connections.map(\.connection), deadline: deadline, interruptFD: interruptFD,
-                        wakeFDs: opening.map(\.fd))
-                    for (id, live) in connections { deliverEvents(from: live, id: id, to: &machine) }
-                    let after = SystemClock.monotonicNanoseconds()
-                    if let outcomes {
-                        for (i, (id, live)) in connections.enumerated() {
-                            handle(outcomes[i], on: id, live, now: after)
-                        }
-                    } else {
-                        interrupted(after)
-                    }
-                }
-                collectOpened()
-                machine.tick(now: SystemClock.monotonicNanoseconds())
+                serve(until: deadline, wakingFor: [])
 
             case .close(let id):
                 drop(id)

@@ -1,0 +1,45 @@
+import APNSPlatform
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSCtlCommands
+
+/// A device list from a pipe whose writer is slow (`tail -f`, a script that finds tokens one by one): each
+/// token is sent when its line arrives, not when the next one does. The send waited in the read for the next
+/// line with the request queued and its answer unread, so the last token before a pause went out only at the
+/// next line or at the end of the list.
+@Suite struct SlowDeviceStreamTests {
+    @Test func eachTokenIsSentWhenItsLineArrives() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(keepingLog: true)
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let (reading, writing) = (ends[0], ends[1])
+            defer { close(reading) }
+            let test = TestWorld(
+                standardInput: reading,
+                clock: CommandClock(
+                    now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }))
+            let devices = (1...3).map { String(format: "%064x", $0) }
+            let received = LockedValue<[Int]>([])
+            let feeder = Thread {
+                for (i, device) in devices.enumerated() {
+                    _ = Array((device + "\n").utf8).withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                    // The pipe stays open: this token must reach the mock before any other line is written.
+                    let counts = mock.log.answersPerDevice(expectingAtLeast: i + 1)
+                    received.withLock { $0.append(counts.values.reduce(0, +)) }
+                }
+                close(writing)
+            }
+            feeder.start()
+            let status = test.run([
+                "send", "--alert", "hi", "--devices", "-", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                "--cert", mock.certificate, "--topic", mock.bundleID, "--timeout", "20", "-o", "json",
+            ])
+            #expect(status == 0, "\(test.stderr.text)")
+            #expect(received.current == [1, 2, 3], "answers the mock had logged after each line")
+            #expect(test.stdout.text.components(separatedBy: "\"status\":200").count - 1 == 3, "\(test.stdout.text)")
+        }
+    }
+}
