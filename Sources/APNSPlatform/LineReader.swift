@@ -63,12 +63,27 @@ public final class LineReader {
         }
     }
 
-    /// The descriptor a `next()` would now wait on, nil when it would not: a whole line is in the buffer, the end
-    /// was read, or the descriptor has something to read (a line's head alone: `next()` waits for its end).
-    public var descriptorToWaitFor: Int32? {
-        if finished || findNewline() != nil || (start == 0 && end == buffer.count) { return nil }
-        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&waiting, 1, 0) == 0 ? fd : nil
+    /// The descriptor a `next()` would now wait on, nil when it would not (a whole line is in the buffer, or the
+    /// end was read). What the descriptor has is read here first, as far as that needs no waiting: a line whose
+    /// head came without its end is still waited for.
+    public func descriptorToWaitFor() -> Int32? {
+        while true {
+            if skipping {
+                // The rest of a line too long for the buffer, whose head was returned: not a line of its own.
+                if let nl = findNewline() {
+                    skipping = false
+                    start = nl + 1
+                    continue
+                }
+                start = end
+            }
+            if finished || findNewline() != nil || (start == 0 && end == buffer.count) { return nil }
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, 0)
+            if ready == 0 { return fd }
+            if ready < 0 { return errno == EINTR ? fd : nil }
+            refill()
+        }
     }
 
     private func findNewline() -> Int? {

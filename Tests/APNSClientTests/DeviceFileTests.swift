@@ -145,4 +145,31 @@ import Testing
         #expect(lines[1000] == String(repeating: "z", count: 64))
         #expect(lines[1001] == "last")
     }
+
+    /// A stream whose writer is slow: lines that give no token (blank, comments) are read as they come, so the
+    /// sender waits on the pipe, not in a read behind them; a `-d` token first, then the stream, the same.
+    @Test func aSlowStreamIsWaitedOnPastLinesWithoutATokenAndAfterTheFlags() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        let (first, second, flag) = (
+            String(repeating: "1a", count: 32), String(repeating: "2b", count: 32), String(repeating: "3c", count: 32)
+        )
+        let stream = DeviceStreamSource(reader: LineReader(fd: ends[0], ownsDescriptor: true), file: "-")
+        let chain = DeviceChainSource([DeviceArraySource([try #require(DeviceToken(plainHex: flag))]), stream])
+        #expect(chain.descriptorToWaitFor() == nil)
+        #expect(chain.next()?.hex == flag)
+        // The flags ran out: the stream is next, with nothing written yet.
+        #expect(chain.descriptorToWaitFor() == ends[0])
+        send(first + "\n# a comment\n\n")
+        #expect(chain.descriptorToWaitFor() == nil)
+        #expect(chain.next()?.hex == first)
+        #expect(chain.descriptorToWaitFor() == ends[0], "the comment and the blank line are read, not waited behind")
+        send(second + "\n")
+        #expect(chain.descriptorToWaitFor() == nil)
+        #expect(chain.next()?.hex == second)
+        close(ends[1])
+        #expect(chain.descriptorToWaitFor() == nil)
+        #expect(chain.next() == nil)
+    }
 }

@@ -169,8 +169,9 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func nextAction(now: UInt64) -> Action {
         if let action = outbox.popFirst() { return action }
         if finished { return .finish }
-        // After giving up, every item the source still holds fails (each as it is pulled).
-        if terminalFailure != nil && !sourceExhausted { return .pull }
+        // After giving up, every item the source still holds fails (each as it is pulled); once interrupted, those
+        // not pulled get no result, as in any interrupted run (a list from a pipe may never end).
+        if terminalFailure != nil && !sourceExhausted && interruptedBy == nil { return .pull }
         // Connections that are done: ended by a rule, idle with nothing more for them to do, or still
         // connecting when nothing is left to send.
         for index in connections.indices {

@@ -79,12 +79,12 @@ public protocol RequestSource: AnyObject {
     /// The next request, or nil when there are no more.
     func next() -> PushJob?
     /// The descriptor `next()` would now wait on, nil when it would not (`DeviceSource.descriptorToWaitFor`).
-    var descriptorToWaitFor: Int32? { get }
+    func descriptorToWaitFor() -> Int32?
 }
 
 extension RequestSource {
     /// Requests made in memory never keep `next()` waiting.
-    public var descriptorToWaitFor: Int32? { nil }
+    public func descriptorToWaitFor() -> Int32? { nil }
 }
 
 /// The same push to every device a `DeviceSource` yields.
@@ -105,7 +105,7 @@ public final class DevicePushSource: RequestSource {
     }
 
     /// The device list's.
-    public var descriptorToWaitFor: Int32? { devices.descriptorToWaitFor }
+    public func descriptorToWaitFor() -> Int32? { devices.descriptorToWaitFor() }
 
     /// The next device's request.
     public func next() -> PushJob? {

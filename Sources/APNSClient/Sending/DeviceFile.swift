@@ -347,8 +347,19 @@ final class DeviceStreamSource: DeviceSource {
     /// Lines read so far.
     var linesRead: Int { reader.lineNumber }
 
-    /// The stream's descriptor while it has no line to read yet.
-    var descriptorToWaitFor: Int32? { peeked != nil || problem != nil ? nil : reader.descriptorToWaitFor }
+    /// The stream's descriptor while it has no whole line to read. Lines that yield no token (blank, comments,
+    /// repeats, bad ones skipped) are read here as they come, so that `next()` never waits behind one of them.
+    func descriptorToWaitFor() -> Int32? {
+        while peeked == nil && problem == nil {
+            if let fd = reader.descriptorToWaitFor() { return fd }
+            switch step() {
+            case .token(let token): peeked = token
+            case .passed: continue
+            case .end: return nil
+            }
+        }
+        return nil
+    }
 
     /// The next token without taking it.
     func peek() -> DeviceToken? {
@@ -366,26 +377,41 @@ final class DeviceStreamSource: DeviceSource {
     }
 
     private func read() -> DeviceToken? {
-        guard problem == nil else { return nil }
-        while let line = reader.next() {
-            switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
-            case .skip: continue
-            case .token(let token):
-                if repeats?.isRepeat(token, line: reader.lineNumber) == true { continue }
-                return token
-            case .keyMaterial(let holding):
-                problem = .keyFile(file: file, holding: holding)
-                return nil
-            case .bad(let bad):
-                if skipInvalid {
-                    skippedCount += 1
-                    if skippedLines.count < DeviceFile.reportedBadLines { skippedLines.append(bad.reported) }
-                    continue
-                }
-                problem = .badLines(file: file, lines: [bad.reported], more: 0)
-                return nil
+        while true {
+            switch step() {
+            case .token(let token): return token
+            case .passed: continue
+            case .end: return nil
             }
         }
-        return nil
+    }
+
+    /// What one line gives: a token, nothing (a line passed over), or the end (of the stream, or at its first
+    /// bad line).
+    private enum Step {
+        case token(DeviceToken)
+        case passed
+        case end
+    }
+
+    private func step() -> Step {
+        guard problem == nil, let line = reader.next() else { return .end }
+        switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
+        case .skip: return .passed
+        case .token(let token):
+            if repeats?.isRepeat(token, line: reader.lineNumber) == true { return .passed }
+            return .token(token)
+        case .keyMaterial(let holding):
+            problem = .keyFile(file: file, holding: holding)
+            return .end
+        case .bad(let bad):
+            if skipInvalid {
+                skippedCount += 1
+                if skippedLines.count < DeviceFile.reportedBadLines { skippedLines.append(bad.reported) }
+                return .passed
+            }
+            problem = .badLines(file: file, lines: [bad.reported], more: 0)
+            return .end
+        }
     }
 }

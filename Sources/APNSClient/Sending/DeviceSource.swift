@@ -7,12 +7,12 @@ public protocol DeviceSource: AnyObject {
     func next() -> DeviceToken?
     /// The descriptor `next()` would now wait on (a pipe whose writer has not written the next line yet), nil
     /// when it would not.
-    var descriptorToWaitFor: Int32? { get }
+    func descriptorToWaitFor() -> Int32?
 }
 
 extension DeviceSource {
     /// Tokens in memory or in a regular file never keep `next()` waiting.
-    public var descriptorToWaitFor: Int32? { nil }
+    public func descriptorToWaitFor() -> Int32? { nil }
 }
 
 /// Tokens already in memory (the `-d` flags, tests).
@@ -35,12 +35,18 @@ public final class DeviceArraySource: DeviceSource {
 public final class DeviceChainSource: DeviceSource {
     private let sources: [DeviceSource]
     private var index = 0
+    /// The next token, taken to learn that reading it would not wait.
+    private var peeked: DeviceToken?
 
     /// Yields every token of `sources[0]`, then of `sources[1]`, …
     public init(_ sources: [DeviceSource]) { self.sources = sources }
 
     /// The next token, nil when done.
     public func next() -> DeviceToken? {
+        if let token = peeked {
+            peeked = nil
+            return token
+        }
         while index < sources.count {
             if let t = sources[index].next() { return t }
             index += 1
@@ -48,6 +54,13 @@ public final class DeviceChainSource: DeviceSource {
         return nil
     }
 
-    /// The current source's.
-    public var descriptorToWaitFor: Int32? { index < sources.count ? sources[index].descriptorToWaitFor : nil }
+    /// The source's that holds the next token: one whose tokens ran out is stepped past, which may mean
+    /// reading the next one's first.
+    public func descriptorToWaitFor() -> Int32? {
+        while peeked == nil && index < sources.count {
+            if let fd = sources[index].descriptorToWaitFor() { return fd }
+            if let token = sources[index].next() { peeked = token } else { index += 1 }
+        }
+        return nil
+    }
 }

@@ -177,10 +177,12 @@ public final class PushSender {
 
             case .pull:
                 // A list with nothing to read yet (a pipe whose writer is slow): the connections are served while
-                // it waits, so what was queued is written and answers are read. Waiting in the read instead held
-                // each push back until the next line came, and its answer unread.
-                if !open.isEmpty, let input = requests.descriptorToWaitFor {
-                    serve(until: machine.nextDeadline(now: now), wakingFor: [input])
+                // it waits, so what was queued is written, answers are read, and a signal is seen. Waiting in the
+                // read instead held each push back until the next line came, and its answer unread. A deadline
+                // already past (an interrupt's grace over, after giving up) is no wait: the read then decides.
+                let deadline = machine.nextDeadline(now: now)
+                if deadline > now, let input = requests.descriptorToWaitFor() {
+                    serve(until: deadline, wakingFor: [input])
                     continue
                 }
                 machine.pulled(requests.next())
