@@ -59,8 +59,17 @@ import Testing
         var current: Int { connections.last ?? 0 }
         var connected: Bool { !connections.isEmpty }
 
+        /// A signal the driver takes instead of the first item it is asked for after the run gave up (it was
+        /// waiting for a slow device list when the signal came).
+        var signalOnAPullAfterGivingUp: Int32? = nil
+
         /// Hands the machine the next item, as the driver does on `.pull`.
         mutating func pull() {
+            if let signal = signalOnAPullAfterGivingUp, machine.firstFailure != nil {
+                signalOnAPullAfterGivingUp = nil
+                machine.interrupted(signal: signal, now: now)
+                return
+            }
             machine.pulled(nextItem < items ? nextItem : nil)
             nextItem = min(nextItem + 1, items)
         }
@@ -633,6 +642,26 @@ import Testing
         }
         #expect(attempts == 3, "the first connection answered: it is not one of the fruitless ones")
         #expect(last.description.contains("Connection refused") && last.advice == .checkServerAndEndpoint)
+    }
+
+    /// After giving up, each item still in the source fails as it is pulled; once interrupted, no more is pulled
+    /// (a device list from a pipe may never end) and the run finishes, those items without a result as in any
+    /// interrupted run.
+    @Test func anInterruptedRunThatGaveUpPullsNoMore() {
+        var h = Harness(items: 50, settings: 2)
+        h.writeOnSubmit = false
+        h.settle()
+        h.write(1)
+        h.answer([1])
+        h.connectOutcomes = Array(repeating: Self.refused, count: 4)
+        h.signalOnAPullAfterGivingUp = 15
+        h.end(.reset)
+        h.drain()
+        #expect(h.finished)
+        #expect(h.machine.interruptedBy == 15)
+        #expect(h.nextItem < 50, "pulled \(h.nextItem) of 50")
+        #expect(h.results.count == h.nextItem, "one result for each item pulled, none for the rest")
+        #expect(h.results.values.allSatisfy { $0.count == 1 })
     }
 
     @Test func backoffWaitsAQuarterHalfAndOneSecondBeforeTheTries() {
