@@ -1,3 +1,4 @@
+import APNSMock
 import APNSPlatform
 import APNSTestSupport
 import Foundation
@@ -40,6 +41,42 @@ import Testing
             #expect(status == 0, "\(test.stderr.text)")
             #expect(received.current == [1, 2, 3], "answers the mock had logged after each line")
             #expect(test.stdout.text.components(separatedBy: "\"status\":200").count - 1 == 3, "\(test.stdout.text)")
+        }
+    }
+
+    /// A list that pauses longer than the server keeps an idle connection: the server closes it while the send
+    /// waits for the next line, and the next line goes out on a new connection.
+    @Test func aPauseLongerThanTheServerKeepsAnIdleConnectionOpensANewOne() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(keepingLog: true, adjusting: { $0.firstRequestTimeoutMilliseconds = 200 })
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            let (reading, writing) = (ends[0], ends[1])
+            defer { close(reading) }
+            let test = TestWorld(
+                standardInput: reading,
+                clock: CommandClock(
+                    now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }))
+            let devices = (1...2).map { String(format: "%064x", $0) }
+            let ended = LockedValue(false)
+            let feeder = Thread {
+                _ = Array((devices[0] + "\n").utf8).withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                _ = mock.log.answersPerDevice(expectingAtLeast: 1)
+                // The server's idle timeout, seen by the send while it waits for the next line.
+                ended.withLock { $0 = Wait.until { test.stderr.text.contains("* connection ended") } }
+                _ = Array((devices[1] + "\n").utf8).withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
+                close(writing)
+            }
+            feeder.start()
+            let status = test.run([
+                "send", "--alert", "hi", "--devices", "-", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                "--cert", mock.certificate, "--topic", mock.bundleID, "--timeout", "20", "-v", "-o", "json",
+            ])
+            let stderr = test.stderr.text
+            #expect(status == 0, "\(stderr)")
+            #expect(ended.current, "\(stderr)")
+            #expect(stderr.contains("(connection 2)"), "\(stderr)")
+            #expect(test.stdout.text.components(separatedBy: "\"status\":200").count - 1 == 2, "\(test.stdout.text)")
         }
     }
 }

@@ -1,4 +1,5 @@
 import APNSCrypto
+import APNSMock
 import APNSPlatform
 import APNSTestSupport
 import Foundation
@@ -14,7 +15,10 @@ import Testing
     @Test func aRunPastTheHourIsSentWithANewTokenEvery50Minutes() throws {
         let start = SystemClock.now()
         let wall = LockedValue<Int64>(start)
-        let mock = try InProcessMock(clock: { wall.current }, onAnswer: { _ in wall.withLock { $0 += 25 * 60 } })
+        let mock = try InProcessMock(adjusting: {
+            $0.clock = { wall.current }
+            $0.onAnswer = { _ in wall.withLock { $0 += 25 * 60 } }
+        })
         let home = try TemporaryDirectory(prefix: "token-renewal")
         let test = TestWorld(
             variables: ["XDG_CACHE_HOME": home.file("cache")], home: home.path,

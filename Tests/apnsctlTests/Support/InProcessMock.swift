@@ -30,12 +30,11 @@ final class InProcessMock: @unchecked Sendable {
     /// What the log says so far.
     var log: MockLogFile { MockLogFile(path: logFile) }
 
-    /// A mock with `arguments` added (e.g. `--reject TOKEN=REASON`); the rest as `MockProcess.init`. `clock`: the
-    /// wall clock provider tokens are dated against; `onAnswer`: called for each answer as it is queued.
+    /// A mock with `arguments` added (e.g. `--reject TOKEN=REASON`); the rest as `MockProcess.init`. `adjusting`
+    /// changes what no flag sets (its clock, an observer of answers, its timeouts) before it starts.
     init(
         _ arguments: [String] = [], keepingLog: Bool = false, sharingCredentialsWith other: InProcessMock? = nil,
-        seededWith seed: TestCredentials? = nil, clock: (@Sendable () -> Int64)? = nil,
-        onAnswer: (@Sendable (MockAnswer) -> Void)? = nil
+        seededWith seed: TestCredentials? = nil, adjusting: ((inout MockConfiguration) -> Void)? = nil
     ) throws {
         stateDirectory = try TemporaryDirectory(prefix: "mock-state")
         try MockProcess.prepare(stateDirectory, seededWith: seed, sharingCredentialsWith: other?.stateDirectory)
@@ -54,8 +53,7 @@ final class InProcessMock: @unchecked Sendable {
             state: state, environment: APNSEnvironment(userValue: command.environment) ?? .sandbox,
             unregistered: gone, rejections: rejections, extraKeyID: try command.extraKeyID(),
             logDescriptor: logDescriptor)
-        if let clock { configuration.clock = clock }
-        configuration.onAnswer = onAnswer
+        adjusting?(&configuration)
         server = try MockServer(configuration: configuration)
         let port = try server.start()
         ProcessSignals.ignoreBrokenPipe()
