@@ -11,17 +11,34 @@ import Testing
 /// line with the request queued and its answer unread, so the last token before a pause went out only at the
 /// next line or at the end of the list.
 @Suite struct SlowDeviceStreamTests {
+    /// The two ends of a pipe; the read end is closed with the value, the write end by the test.
+    final class Pipe: Sendable {
+        let reading: Int32
+        let writing: Int32
+        init() throws {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            (reading, writing) = (ends[0], ends[1])
+        }
+        deinit { close(reading) }
+    }
+
+    /// A world whose standard input is a pipe's read end, on the real clocks (the mock dates nothing here).
+    static func worldReadingAPipe() throws -> (TestWorld, Pipe) {
+        let input = try Pipe()
+        let test = TestWorld(
+            standardInput: input.reading,
+            clock: CommandClock(
+                now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }))
+        return (test, input)
+    }
+
     @Test func eachTokenIsSentWhenItsLineArrives() async throws {
         try await offThePool {
             let mock = try InProcessMock(keepingLog: true)
-            var ends: [Int32] = [0, 0]
-            #expect(pipe(&ends) == 0)
-            let (reading, writing) = (ends[0], ends[1])
-            defer { close(reading) }
-            let test = TestWorld(
-                standardInput: reading,
-                clock: CommandClock(
-                    now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }))
+            let (test, input) = try Self.worldReadingAPipe()
+            defer { withExtendedLifetime(input) {} }
+            let writing = input.writing
             let devices = (1...3).map { String(format: "%064x", $0) }
             let received = LockedValue<[Int]>([])
             let feeder = Thread {
@@ -49,14 +66,9 @@ import Testing
     @Test func aPauseLongerThanTheServerKeepsAnIdleConnectionOpensANewOne() async throws {
         try await offThePool {
             let mock = try InProcessMock(keepingLog: true, adjusting: { $0.firstRequestTimeoutMilliseconds = 200 })
-            var ends: [Int32] = [0, 0]
-            try #require(pipe(&ends) == 0)
-            let (reading, writing) = (ends[0], ends[1])
-            defer { close(reading) }
-            let test = TestWorld(
-                standardInput: reading,
-                clock: CommandClock(
-                    now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }))
+            let (test, input) = try Self.worldReadingAPipe()
+            defer { withExtendedLifetime(input) {} }
+            let writing = input.writing
             let devices = (1...2).map { String(format: "%064x", $0) }
             let ended = LockedValue(false)
             let feeder = Thread {
