@@ -78,10 +78,8 @@ public final class LineReader {
                 start = end
             }
             if finished || findNewline() != nil || (start == 0 && end == buffer.count) { return nil }
-            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&waiting, 1, 0)
-            if ready == 0 { return fd }
-            if ready < 0 { return errno == EINTR ? fd : nil }
+            // One poll without sleeping: data, the end or an error is read now; nothing yet is waited for.
+            guard PollSet.wait(for: fd, .readable, until: 0).any else { return fd }
             refill()
         }
     }

@@ -25,7 +25,7 @@ import Testing
             issuedAt: Self.start, maximumAge: 3000, now: { clock.current },
             sign: { time in
                 signed.withLock { $0.append(time) }
-                return ("token-\(time - Self.start)", time)
+                return "token-\(time - Self.start)"
             })
         // Younger than 50 minutes: the job goes as it was made.
         clock.withLock { $0 += 2999 }
@@ -58,7 +58,7 @@ import Testing
             issuedAt: Self.start, maximumAge: 3000, now: { clock.current },
             sign: { time in
                 tries.withLock { $0 += 1 }
-                return tries.current == 1 ? nil : ("second", time)
+                return tries.current == 1 ? nil : "second"
             })
         #expect(renewal.renewing(Self.job("a", headers: Self.headers)).headers == Self.headers)
         clock.withLock { $0 += 59 }
@@ -71,7 +71,7 @@ import Testing
 
     @Test func aRequestWithoutABearerTokenIsLeftAsItIs() {
         let renewal = ProviderTokenRenewal(
-            issuedAt: Self.start, maximumAge: 3000, now: { Self.start + 4000 }, sign: { ("new", $0) })
+            issuedAt: Self.start, maximumAge: 3000, now: { Self.start + 4000 }, sign: { _ in "new" })
         let plain = [HeaderField("apns-topic", "com.example.demo")]
         #expect(renewal.renewing(Self.job("a", headers: plain)).headers == plain)
         let basic = [HeaderField("authorization", "Basic abc")]

@@ -6,7 +6,9 @@ public protocol DeviceSource: AnyObject {
     /// The next token, or nil when there are no more.
     func next() -> DeviceToken?
     /// The descriptor `next()` would now wait on (a pipe whose writer has not written the next line yet), nil
-    /// when it would not.
+    /// when it would not. It may read the next token ahead to know; `next()` then returns that one, so the
+    /// sender calls `next()` at once after a nil, and never holds a token read here (`--unsent` counts its line
+    /// as read).
     func descriptorToWaitFor() -> Int32?
 }
 

@@ -5,13 +5,13 @@ import APNSPlatform
 /// issued over an hour ago, and a run can outlast it: a list streamed from a pipe has no end in sight, and a
 /// cached token may be 50 minutes old when the run starts. Every request written from then on carries the new
 /// token, resends included; those already written keep theirs, minutes younger than the hour. `sign` makes
-/// each new token at the time it is given, so tokens on a connection are `maximumAge` apart, more than APNs'
-/// 20 minutes between updates.
+/// each new token at the time it is given (never one from a cache), so tokens on a connection are `maximumAge`
+/// apart, more than APNs' 20 minutes between updates.
 public final class ProviderTokenRenewal: Sendable {
     /// The age (seconds) at which a new token is asked for.
-    public let maximumAge: Int64
+    private let maximumAge: Int64
     private let now: @Sendable () -> Int64
-    private let sign: @Sendable (Int64) -> (token: String, issuedAt: Int64)?
+    private let sign: @Sendable (Int64) -> String?
     private let state: LockedValue<State>
 
     private struct State {
@@ -24,11 +24,12 @@ public final class ProviderTokenRenewal: Sendable {
         var renewed: (old: [HeaderField], new: [HeaderField])? = nil
     }
 
-    /// A token issued at `issuedAt` (UNIX seconds), renewed by `sign` (given the time; nil keeps the old one and
-    /// asks again a minute later) once `now()` is `maximumAge` past it; one call at a time.
+    /// A token issued at `issuedAt` (UNIX seconds), renewed by `sign` (a token issued at the time it is given;
+    /// nil keeps the old one and asks again a minute later) once `now()` is `maximumAge` past it; one call at a
+    /// time.
     public init(
         issuedAt: Int64, maximumAge: Int64, now: @escaping @Sendable () -> Int64,
-        sign: @escaping @Sendable (Int64) -> (token: String, issuedAt: Int64)?
+        sign: @escaping @Sendable (Int64) -> String?
     ) {
         self.maximumAge = maximumAge
         self.now = now
@@ -43,8 +44,8 @@ public final class ProviderTokenRenewal: Sendable {
             let time = now()
             if time >= state.due {
                 if let fresh = sign(time) {
-                    state.due = fresh.issuedAt + maximumAge
-                    state.header = Self.scheme + fresh.token
+                    state.due = time + maximumAge
+                    state.header = Self.scheme + fresh
                     state.renewed = nil
                 } else {
                     state.due = time + 60

@@ -180,10 +180,12 @@ public final class PushSender {
                 // it waits, so what was queued is written, answers are read, and a signal is seen. Waiting in the
                 // read instead held each push back until the next line came, and its answer unread. A deadline
                 // already past (an interrupt's grace over, after giving up) is no wait: the read then decides.
-                let deadline = machine.nextDeadline(now: now)
-                if deadline > now, let input = requests.descriptorToWaitFor() {
-                    serve(until: deadline, wakingFor: [input])
-                    continue
+                if let input = requests.descriptorToWaitFor() {
+                    let deadline = machine.nextDeadline(now: now)
+                    if deadline > now {
+                        serve(until: deadline, wakingFor: [input])
+                        continue
+                    }
                 }
                 machine.pulled(requests.next())
 

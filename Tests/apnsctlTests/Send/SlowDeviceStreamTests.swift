@@ -24,12 +24,13 @@ import Testing
     }
 
     /// A world whose standard input is a pipe's read end, on the real clocks (the mock dates nothing here).
-    static func worldReadingAPipe() throws -> (TestWorld, Pipe) {
+    static func worldReadingAPipe(interrupts: DeliveredInterrupts? = nil) throws -> (TestWorld, Pipe) {
         let input = try Pipe()
         let test = TestWorld(
             standardInput: input.reading,
             clock: CommandClock(
-                now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }))
+                now: { SystemClock.now() }, monotonicNanoseconds: { SystemClock.monotonicNanoseconds() }),
+            interrupts: interrupts)
         return (test, input)
     }
 
@@ -89,6 +90,43 @@ import Testing
             #expect(ended.current, "\(stderr)")
             #expect(stderr.contains("(connection 2)"), "\(stderr)")
             #expect(test.stdout.text.components(separatedBy: "\"status\":200").count - 1 == 2, "\(test.stdout.text)")
+        }
+    }
+
+    /// A signal while the send waits for the next line ends the run at once, as at any other moment: exit 143,
+    /// the token sent has its result, and `--unsent` says where the list stopped. Waiting in the read, the send
+    /// saw the signal only when the next line came.
+    @Test func aSignalWhileWaitingForTheNextLineEndsTheRun() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(keepingLog: true)
+            let interrupts = try DeliveredInterrupts()
+            let (test, input) = try Self.worldReadingAPipe(interrupts: interrupts)
+            defer { withExtendedLifetime(input) {} }
+            let scratch = try TemporaryDirectory(prefix: "slow-unsent")
+            let device = String(format: "%064x", 1)
+            // Whether the run ended while the list was still open; the list is closed after, so a run that waits
+            // in the read fails here instead of waiting for ever.
+            let (ran, endedWhileOpen) = (LockedValue(false), LockedValue(false))
+            let feeder = Thread {
+                _ = Array((device + "\n").utf8).withUnsafeBytes { write(input.writing, $0.baseAddress, $0.count) }
+                _ = mock.log.answersPerDevice(expectingAtLeast: 1)
+                interrupts.deliver(SIGTERM)
+                endedWhileOpen.withLock { $0 = Wait.until { ran.current } }
+                close(input.writing)
+            }
+            feeder.start()
+            let status = test.run([
+                "send", "--alert", "hi", "--devices", "-", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                "--cert", mock.certificate, "--topic", mock.bundleID, "--timeout", "20", "-o", "json",
+                "--unsent", scratch.file("unsent.txt"),
+            ])
+            ran.withLock { $0 = true }
+            _ = Wait.until { endedWhileOpen.current }
+            #expect(endedWhileOpen.current, "the run ended only once the list was closed")
+            #expect(status == 143, "\(test.stderr.text)")
+            #expect(test.stdout.text.contains("\"status\":200"), "\(test.stdout.text)")
+            let unsent = (try? scratch.read("unsent.txt")) ?? ""
+            #expect(unsent.contains("the rest of --devices - after line 1 was not read"), "\(unsent)")
         }
     }
 }

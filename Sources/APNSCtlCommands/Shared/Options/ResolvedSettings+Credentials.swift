@@ -111,10 +111,7 @@ extension ResolvedSettings {
             sign: { time in
                 do {
                     let key = try loaded.key()
-                    return (
-                        try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: time),
-                        time
-                    )
+                    return try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: time)
                 } catch {
                     let first = warned.withLock { said in
                         defer { said = true }
