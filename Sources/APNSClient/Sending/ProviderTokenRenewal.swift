@@ -15,6 +15,8 @@ public final class ProviderTokenRenewal: Sendable {
     private let state: LockedValue<State>
 
     private struct State {
+        /// When the token requests now carry was issued (UNIX seconds).
+        var issuedAt: Int64
         /// When the next token is asked for (UNIX seconds).
         var due: Int64
         /// `bearer <token>` once a new token was made; nil until then (requests go as they were made).
@@ -34,8 +36,12 @@ public final class ProviderTokenRenewal: Sendable {
         self.maximumAge = maximumAge
         self.now = now
         self.sign = sign
-        state = LockedValue(State(due: issuedAt + maximumAge))
+        state = LockedValue(State(issuedAt: issuedAt, due: issuedAt + maximumAge))
     }
+
+    /// When the token requests now carry was issued (UNIX seconds): the first one's time until a new one is made.
+    /// A refusal is dated by it (`ClockAdvice`).
+    public var issuedAt: Int64 { state.withLock { $0.issuedAt } }
 
     /// `request` with the current token in its `authorization` header (a new one made first if it is due); as it
     /// is while the first token serves, and when it carries no bearer token.
@@ -44,6 +50,7 @@ public final class ProviderTokenRenewal: Sendable {
             let time = now()
             if time >= state.due {
                 if let fresh = sign(time) {
+                    state.issuedAt = time
                     state.due = time + maximumAge
                     state.header = Self.scheme + fresh
                     state.renewed = nil

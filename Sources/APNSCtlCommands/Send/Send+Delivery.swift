@@ -76,7 +76,7 @@ extension APNSCtl.Send {
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         let recorder = target.recorder
         let name = target.deviceName
-        let clockWatch = ClockWatch(bearerToken: target.bearerToken, now: world.clock.now)
+        let clockWatch = ClockWatch(bearerToken: target.bearerToken, renewal: target.tokenRenewal, now: world.clock.now)
         var summary = send(interrupts) { result in
             clockWatch.note(result)
             renderer.result(result)

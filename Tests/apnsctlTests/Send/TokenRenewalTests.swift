@@ -12,12 +12,17 @@ import Testing
 /// old, so every device is accepted; before, every device after the hour was answered `ExpiredProviderToken`. The mock and the send share a wall clock that each answer moves 25
 /// minutes on, and one request at a time goes out: the devices leave at 0, 25, 50, 75 and 100 minutes.
 @Suite struct TokenRenewalTests {
-    @Test func aRunPastTheHourIsSentWithANewTokenEvery50Minutes() throws {
+    /// Five devices sent one at a time with token auth against an in-process mock whose clock is `ahead` seconds
+    /// ahead of this machine's, each answer moving both clocks on by `step` seconds: the exit status, the
+    /// output, the standard error, the clock at the start and at the end, and the token cache's file.
+    static func send(ahead: Int64 = 0, step: Int64) throws -> (
+        status: Int32, output: String, stderr: String, start: Int64, end: Int64, cacheFile: String
+    ) {
         let start = SystemClock.now()
         let wall = LockedValue<Int64>(start)
         let mock = try InProcessMock(adjusting: {
-            $0.clock = { wall.current }
-            $0.onAnswer = { _ in wall.withLock { $0 += 25 * 60 } }
+            $0.clock = { wall.current + ahead }
+            $0.onAnswer = { _ in wall.withLock { $0 += step } }
         })
         let home = try TemporaryDirectory(prefix: "token-renewal")
         let test = TestWorld(
@@ -30,15 +35,38 @@ import Testing
                 "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--key-id", mock.keyID, "--team-id",
                 mock.teamID, "--topic", mock.bundleID, "-o", "json",
             ] + devices)
-        let output = test.stdout.text
-        #expect(status == 0, "\(test.stderr.text)\n\(output)")
-        #expect(!output.contains("ExpiredProviderToken"), "\(output)")
-        #expect(output.components(separatedBy: "\"status\":200").count - 1 == 5, "\(output)")
-        #expect(wall.current == start + 5 * 25 * 60)
+        let cache = home.file("cache/apnsctl/token-\(mock.teamID)-\(mock.keyID).jwt")
+        let cached = (try? String(contentsOfFile: cache, encoding: .utf8)) ?? ""
+        return (status, test.stdout.text, test.stderr.text, start, wall.current, cached)
+    }
+
+    /// How many times `text` is in `output`.
+    static func count(_ text: String, in output: String) -> Int { output.components(separatedBy: text).count - 1 }
+
+    @Test func aRunPastTheHourIsSentWithANewTokenEvery50Minutes() throws {
+        let run = try Self.send(step: 25 * 60)
+        #expect(run.status == 0, "\(run.stderr)\n\(run.output)")
+        #expect(!run.output.contains("ExpiredProviderToken"), "\(run.output)")
+        #expect(Self.count("\"status\":200", in: run.output) == 5, "\(run.output)")
+        #expect(run.end == run.start + 5 * 25 * 60)
         // The cache still holds the first token: a new one is signed for the run, never taken from the cache.
-        let cached = try String(
-            contentsOfFile: home.file("cache/apnsctl/token-\(mock.teamID)-\(mock.keyID).jwt"), encoding: .utf8)
-        let token = try #require(cached.split(whereSeparator: { $0 == "\n" || $0 == " " }).first)
-        #expect(ProviderToken.Parts(String(token))?.issuedAt == start)
+        let token = try #require(run.cacheFile.split(whereSeparator: { $0 == "\n" || $0 == " " }).first)
+        #expect(ProviderToken.Parts(String(token))?.issuedAt == run.start)
+    }
+
+    /// This machine's clock 45 minutes behind APNs' on a long run: every token is 45 minutes old to APNs when
+    /// signed, so each is refused 15 minutes before the run would renew it. The first refusal comes 40 minutes
+    /// into the run and is blamed on the clock, dated by the token the request carried when it was refused;
+    /// before, it was dated at the end of the run (100 minutes after the first token) and nothing was said.
+    @Test func aTokenRefusedAsExpiredMidRunIsDatedWhenRefused() throws {
+        let run = try Self.send(ahead: 45 * 60, step: 20 * 60)
+        #expect(run.status == 1, "\(run.stderr)\n\(run.output)")
+        // Sent at 0, 20, 40, 60 (a new token) and 80 minutes: APNs takes each token for its first 15 minutes.
+        #expect(Self.count("\"status\":200", in: run.output) == 2, "\(run.output)")
+        #expect(Self.count("ExpiredProviderToken", in: run.output) == 3, "\(run.output)")
+        #expect(
+            run.stderr.contains(
+                "warning: APNs answered ExpiredProviderToken to a provider token this machine signed 40 min ago"),
+            "\(run.stderr)")
     }
 }

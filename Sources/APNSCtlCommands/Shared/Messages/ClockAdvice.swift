@@ -64,38 +64,35 @@ enum ClockAdvice {
 /// Watches one run's answers for the signs of a wrong clock (`ClockAdvice`) and says each once, after the
 /// results. Results arrive on the sender's thread, one at a time.
 final class ClockWatch {
-    private let issuedAt: Int64?
+    /// When the token on the requests was issued: the first token's `iat`, or the renewal's latest token.
+    private let issuedAt: () -> Int64?
     private let now: () -> Int64
     private var checkedDate = false
-    private var refusedToken: APNSReason?
+    private var tokenWarning: String?
     private var dateWarning: String?
 
-    /// `bearerToken`: the provider token sent, if any (its `iat` dates it); `now`: this machine's clock.
-    init(bearerToken: String?, now: @escaping () -> Int64) {
-        issuedAt = bearerToken.flatMap { ProviderToken.Parts($0)?.issuedAt }
+    /// `bearerToken`: the provider token sent, if any (its `iat` dates it), and `renewal`, how a long run replaces
+    /// it; `now`: this machine's clock.
+    init(bearerToken: String?, renewal: ProviderTokenRenewal? = nil, now: @escaping () -> Int64) {
+        let first = bearerToken.flatMap { ProviderToken.Parts($0)?.issuedAt }
+        issuedAt = { first.map { renewal?.issuedAt ?? $0 } }
         self.now = now
     }
 
-    /// Notes what `result` says about the clock: the first `Date` header, the first token refusal.
+    /// Notes what `result` says about the clock: the first `Date` header, and a token refusal, dated when it
+    /// came by the token the requests then carried (a long run renews its token, and may end hours after it).
     func note(_ result: PushResult) {
         if !checkedDate, let date = result.response?.headers.value(of: "date") {
             checkedDate = true
             dateWarning = ClockAdvice.serverDate(date, now: now())
         }
-        if refusedToken == nil, issuedAt != nil, case .known(let reason)? = result.reason,
-            reason == .expiredProviderToken || reason == .invalidProviderToken
+        if tokenWarning == nil, case .known(let reason)? = result.reason,
+            reason == .expiredProviderToken || reason == .invalidProviderToken, let issuedAt = issuedAt()
         {
-            refusedToken = reason
+            tokenWarning = ClockAdvice.tokenRefused(reason, age: now() - issuedAt)
         }
     }
 
     /// The warnings the answers gave, each once.
-    var warnings: [String] {
-        var out: [String] = []
-        if let reason = refusedToken, let issuedAt, let text = ClockAdvice.tokenRefused(reason, age: now() - issuedAt) {
-            out.append(text)
-        }
-        if let dateWarning { out.append(dateWarning) }
-        return out
-    }
+    var warnings: [String] { [tokenWarning, dateWarning].compactMap { $0 } }
 }
