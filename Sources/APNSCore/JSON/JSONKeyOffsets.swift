@@ -89,22 +89,26 @@ struct JSONKeyOffsets {
         slots = bigger
     }
 
-    /// How a slot splits into offset and hash bits: 27 bits of offset cover the 64 MiB a payload may have,
-    /// leaving 4 for the hash and the top one to mark keys still to move while growing; a longer source uses
-    /// all 32 for the offset.
+    /// How a slot splits into offset and hash bits: the offset takes as many bits as the source's length needs
+    /// (26 for the 64 MiB a payload may have, 13 for a 5 KB one), the top bit marks keys still to move while
+    /// growing, and the bits between hold the top of the key's hash: 5 of them for 64 MiB, so a probe reads
+    /// the source for one other key in 32. A source too long to leave a hash bit uses all 32 for the offset.
     private struct Layout {
         static let pending: UInt32 = 1 << 31
 
         let offsetBits: UInt32
         let offsetMask: UInt32
+        private let tagBits: UInt32
 
         init(sourceCount: Int) {
-            offsetBits = sourceCount < (1 << 27) - 1 ? 27 : 32
+            // Slots hold offset + 1, at most `sourceCount`.
+            let needed = UInt32(max(1, Int.bitWidth - sourceCount.leadingZeroBitCount))
+            (offsetBits, tagBits) = needed < 31 ? (needed, 31 - needed) : (32, 0)
             offsetMask = offsetBits == 32 ? .max : (1 << offsetBits) - 1
         }
 
         func tag(of hash: Int) -> UInt32 {
-            offsetBits == 32 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> UInt(Int.bitWidth - 4))
+            tagBits == 0 ? 0 : UInt32(truncatingIfNeeded: UInt(bitPattern: hash) >> UInt(Int.bitWidth - Int(tagBits)))
         }
     }
 }
@@ -169,9 +173,17 @@ extension JSONParser {
 
     /// Where the closing quote of the key at `offset` is, when the key has no escape (its bytes are its text).
     private func plainKeyEnd(at offset: Int) -> Int? {
-        var end = offset + 1
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        return end < bytes.count && bytes[end] == UInt8(ascii: "\"") ? end : nil
+        bytes.withUnsafeBufferPointer { all -> Int? in
+            var end = offset + 1
+            while end < all.count {
+                switch all[end] {
+                case UInt8(ascii: "\""): return end
+                case UInt8(ascii: "\\"): return nil
+                default: end += 1
+                }
+            }
+            return nil
+        }
     }
 }
 
