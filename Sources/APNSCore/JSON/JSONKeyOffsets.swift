@@ -75,7 +75,8 @@ struct JSONKeyOffsets {
     /// Tables from which growing reserves its future room rather than copying (1 MiB of slots).
     private static let reservedFrom = 1 << 18
 
-    /// `grow` for a source too long for the pending mark: a new table, the keys placed again, the old one freed.
+    /// `grow` for a source too long to leave a hash bit (and so the pending mark): a new table, the keys placed
+    /// again, the old one freed.
     private mutating func growByCopy(_ layout: Layout, in parser: JSONParser) {
         var bigger = [UInt32](repeating: 0, count: slots.count * 2)
         let mask = bigger.count - 1
@@ -90,9 +91,9 @@ struct JSONKeyOffsets {
     }
 
     /// How a slot splits into offset and hash bits: the offset takes as many bits as the source's length needs
-    /// (26 for the 64 MiB a payload may have, 13 for a 5 KB one), the top bit marks keys still to move while
-    /// growing, and the bits between hold the top of the key's hash: 5 of them for 64 MiB, so a probe reads
-    /// the source for one other key in 32. A source too long to leave a hash bit uses all 32 for the offset.
+    /// (26 for a payload under 64 MiB, 13 for a 5 KB one), the top bit marks keys still to move while growing,
+    /// and the bits between hold the top of the key's hash: 5 of them under 64 MiB, so a probe reads the source
+    /// for one other key in 32. A source too long to leave a hash bit uses all 32 for the offset.
     private struct Layout {
         static let pending: UInt32 = 1 << 31
 

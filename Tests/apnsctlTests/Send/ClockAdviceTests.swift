@@ -5,6 +5,7 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSClient
 @testable import APNSCrypto
 @testable import APNSCtlCommands
 
@@ -127,5 +128,39 @@ import Testing
         #expect(ClockAdvice.tokenRefused(.badTopic, age: 0) == nil)
         #expect(ClockAdvice.duration(45) == "45 s")
         #expect(ClockAdvice.duration(3 * 86_400) == "3 days")
+    }
+
+    /// A run renews its token at 50 minutes; APNs refusing the new one as expired 100 s later points at the clock,
+    /// though the first token is then 51 minutes old (too old to blame the clock for). Before a renewal, the first
+    /// token dates a refusal.
+    @Test func aRefusalAfterARenewalIsDatedByTheNewToken() throws {
+        let start: Int64 = 1_800_000_000
+        let now = LockedValue<Int64>(start)
+        let key = try CredentialGenerator.makeSigningKey()
+        let sign = { @Sendable (time: Int64) -> String? in
+            try? ProviderToken.make(key: key, keyID: "ABC123DEFG", teamID: "DEF123GHIJ", issuedAt: time)
+        }
+        let first = try #require(sign(start))
+        let renewal = ProviderTokenRenewal(issuedAt: start, maximumAge: 3_000, now: { now.current }, sign: sign)
+        let request = APNSRequest(
+            method: "POST", path: "/3/device/\(Self.device)",
+            headers: [HeaderField(APNSHeader.authorization.name, "bearer " + first)], body: [])
+        let expired = PushResult(
+            target: .device(try DeviceToken(parsing: Self.device)),
+            response: HTTPResponse(status: 403, body: Array(#"{"reason":"ExpiredProviderToken"}"#.utf8)),
+            durationMs: 1)
+        let before = ClockWatch(bearerToken: first, renewal: renewal, now: { now.current })
+        now.withLock { $0 = start + 3_050 }
+        before.note(expired)
+        #expect(before.warnings.isEmpty, "the first token, 50 min old")
+        _ = renewal.renewing(request)
+        #expect(renewal.issuedAt == start + 3_050)
+        now.withLock { $0 = start + 3_150 }
+        let after = ClockWatch(bearerToken: first, renewal: renewal, now: { now.current })
+        after.note(expired)
+        #expect(
+            after.warnings.first?.hasPrefix(
+                "APNs answered ExpiredProviderToken to a provider token this machine signed 100 s ago") == true,
+            "\(after.warnings)")
     }
 }

@@ -9,8 +9,9 @@ import Testing
 
 /// A send that outlasts its provider token: APNs refuses a token issued over an hour ago, and a long list (one
 /// streamed from a pipe can run for hours) outlasts it. The run signs a new token once its token is 50 minutes
-/// old, so every device is accepted; before, every device after the hour was answered `ExpiredProviderToken`. The mock and the send share a wall clock that each answer moves 25
-/// minutes on, and one request at a time goes out: the devices leave at 0, 25, 50, 75 and 100 minutes.
+/// old, so every device is accepted; before, every device after the hour was answered `ExpiredProviderToken`.
+/// The mock and the send share a wall clock that each answer moves on (25 or 20 minutes), and one request at a
+/// time goes out.
 @Suite struct TokenRenewalTests {
     /// Five devices sent one at a time with token auth against an in-process mock whose clock is `ahead` seconds
     /// ahead of this machine's, each answer moving both clocks on by `step` seconds: the exit status, the
