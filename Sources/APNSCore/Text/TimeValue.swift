@@ -17,22 +17,32 @@ public enum TimeValue {
         /// An ISO 8601 date-time without `Z` or an offset, or a date without a time: which instant is unclear.
         case dateWithoutZone(String, Syntax)
 
-        /// What the refused text should have been: `0`, a UNIX time, a duration, and `now` where allowed.
+        /// The refused text, then what it should have been: `0`, a UNIX time, a duration, and `now` where allowed.
         public var message: String {
             switch self {
-            case .empty(let syntax): return "\"\": empty; \(syntax.help)"
-            case .notADuration(let text, let syntax): return "\(text): not a duration; \(syntax.help)"
-            case .notATime(let text, let syntax): return "\(text): not a time; \(syntax.help)"
-            case .negativeDuration(let text, let syntax):
+            case .empty: return "\"\": " + reason
+            case .notADuration(let text, _), .notATime(let text, _), .negativeDuration(let text, _),
+                .dateWithoutZone(let text, _), .longAgo(let text, _):
+                return "\(text): " + reason
+            }
+        }
+
+        /// `message` without the refused text in front, for a message that shows it already (`--expiration abc:`).
+        public var reason: String {
+            switch self {
+            case .empty(let syntax): return "empty; \(syntax.help)"
+            case .notADuration(_, let syntax): return "not a duration; \(syntax.help)"
+            case .notATime(_, let syntax): return "not a time; \(syntax.help)"
+            case .negativeDuration(_, let syntax):
                 return
-                    "\(text): a duration counts forward from now and cannot be negative; for a time already past \(syntax.past)"
-            case .dateWithoutZone(let text, let syntax):
+                    "a duration counts forward from now and cannot be negative; for a time already past \(syntax.past)"
+            case .dateWithoutZone(_, let syntax):
                 return
-                    "\(text): which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00; \(syntax.help)"
+                    "which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00; \(syntax.help)"
             case .longAgo(let text, let syntax):
                 return syntax.allowsNow
-                    ? "\(text): a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
-                    : "\(text): a UNIX time that long ago expires at once (APNs wants a date, not a TTL); for a time to live write \(text)s"
+                    ? "a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
+                    : "a UNIX time that long ago expires at once (APNs wants a date, not a TTL); for a time to live write \(text)s"
             }
         }
     }
@@ -55,7 +65,7 @@ public enum TimeValue {
     }
 
     /// The ISO 8601 date-time messages show.
-    static let dateExample = "2026-11-28T18:30:00Z"
+    public static let dateExample = "2026-11-28T18:30:00Z"
 
     /// The units of a duration: seconds, minutes, hours, days, weeks.
     private static let durationUnits: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]

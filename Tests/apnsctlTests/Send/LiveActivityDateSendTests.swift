@@ -15,11 +15,14 @@ import Testing
 
     /// `send --dry-run ARGS` with token auth and the fixed clock: status, stdout, stderr lines. `files` are
     /// written to a temporary directory, and an argument naming one is its path there (`{dir}` in messages).
-    func send(_ args: [String], files: [String: String] = [:]) throws -> (Int32, String, [String]) {
+    /// `variables`: the environment's.
+    func send(_ args: [String], files: [String: String] = [:], variables: [String: String] = [:]) throws -> (
+        Int32, String, [String]
+    ) {
         let dir = try TemporaryDirectory(prefix: "la-dates")
         let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
         for (name, text) in files { _ = try dir.write(name, text) }
-        let t = TestWorld(home: dir.path, now: Self.now)
+        let t = TestWorld(variables: variables, home: dir.path, now: Self.now)
         let status = t.run(
             ["send", "--dry-run", "--auth-key", key, "--team-id", "TEAM123456", "-d", Self.device]
                 + args.map { files[$0] == nil ? $0 : dir.file($0) })
@@ -115,6 +118,37 @@ import Testing
             expirationErr.first
                 == "error: --expiration -1h: a duration counts forward from now and cannot be negative; for a time already past give 0 (deliver once, never store)"
         )
+    }
+
+    /// `--expiration` takes the WHENs `--stale-date` takes but `now` (an ISO 8601 date-time with a zone too, one
+    /// concept read one way), and a bad one is named once: the settings' message shows the value, so the time's
+    /// own words come without it (before: `--expiration abc: abc: not a time`).
+    @Test func theExpirationTakesADateAndABadOneIsNamedOnce() throws {
+        let alert = ["--alert", "hi", "--topic", "com.example.app"]
+        for (when, header) in [("2027-01-16T08:00:00Z", 1_800_086_400), ("2027-01-16T09:00:00+01:00", 1_800_086_400)] {
+            let (status, out, err) = try send(alert + ["--expiration", when])
+            #expect(status == 0, "\(when): \(err)")
+            #expect(out.contains("apns-expiration: \(header)"), "\(when): \(out)")
+        }
+        let (plain, _, plainErr) = try send(alert + ["--expiration", "2027-01-16"])
+        #expect(plain == 64)
+        #expect(
+            plainErr.first?.hasPrefix("error: --expiration 2027-01-16: which instant is unclear; ") == true,
+            "\(plainErr)")
+        let help =
+            "give 0 (deliver once, never store), a UNIX time in seconds, an ISO 8601 date-time such as 2026-11-28T18:30:00Z, or a duration such as 30m, 1h, 2d"
+        for (args, variables, shown) in [
+            (["--expiration", "abc"], [:], "--expiration abc"), (["--expiration=-1h"], [:], "--expiration -1h"),
+            ([], ["APNSCTL_EXPIRATION": "abc"], "APNSCTL_EXPIRATION=abc"),
+        ] as [([String], [String: String], String)] {
+            let (status, _, err) = try send(alert + args, variables: variables)
+            #expect(status == 64, "\(shown): \(err)")
+            let reason =
+                shown.hasSuffix("-1h")
+                ? "a duration counts forward from now and cannot be negative; for a time already past give 0 (deliver once, never store)"
+                : "not a time; \(help)"
+            #expect(err.first == "error: \(shown): \(reason)", "\(err)")
+        }
     }
 
     @Test func anISODateInContentStateIsAWarningInSendAndValidate() throws {
