@@ -8,13 +8,13 @@ extension APNSCtl.Config {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Show every setting a command would use, and where each comes from.",
-            usage: "apnsctl config show [<profile>] [--for <command>] [-o text|json]",
+            usage: "apnsctl config show [<profile>] [-p <name>] [--for <command>] [-o json]",
             discussion: """
                 Runs the settings resolver of the command named by --for (default send) with PROFILE (or the \
                 profile that command would pick: APNSCTL_PROFILE, then default-profile) and the current \
                 APNSCTL_* variables, and prints one line per setting: name, value, origin (a flag, an \
                 APNSCTL_ variable, a profile with its file and line, the built-in mock profile, or the \
-                default). -o json prints one object per setting: {"setting":…,"value":…,"origin":…} plus \
+                default). The profile may also be given as -p NAME, as send and config set take it. -o json prints one object per setting: {"setting":…,"value":…,"origin":…} plus \
                 "variable", or "profile", "file" and "line". Secrets are never printed: a passphrase shows as \
                 (hidden), a PEM held in a variable as (PEM from APNSCTL_AUTH_KEY), a proxy without its password.
                 """)
@@ -22,6 +22,11 @@ extension APNSCtl.Config {
         @Argument(
             help: ArgumentHelp("The profile to show (default: the one the command would pick).", valueName: "profile"))
         var profile: String?
+
+        @Option(
+            name: [.customShort("p"), .customLong("profile")],
+            help: ArgumentHelp("The profile to show, as send -p names it (the same as PROFILE).", valueName: "name"))
+        var profileOption: String?
 
         @Option(
             name: .customLong("for"),
@@ -45,10 +50,14 @@ extension APNSCtl.Config {
                     "--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt"
                 )
             }
+            if let profile, let profileOption, profile != profileOption {
+                throw CLIError.usage(
+                    "two profiles: \(JSONWriter.quoted(profile)) and -p \(JSONWriter.quoted(profileOption)); give one")
+            }
             let resolved: ResolvedSettings
             do {
                 resolved = try SettingsResolver.resolve(
-                    try file.input(for: target, profile: profile, world: world.settings))
+                    try file.input(for: target, profile: profileOption ?? profile, world: world.settings))
             } catch let e as SettingsProblem {
                 throw CLIError(e)
             }

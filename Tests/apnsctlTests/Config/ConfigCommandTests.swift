@@ -119,6 +119,31 @@ import Testing
         #expect(!json.stdout.contains("\"setting\":\"priority\""), "channel has no priority")
     }
 
+    /// `config show -p NAME`, as `send -p NAME` and `config set -p NAME` take a profile, shows what `config show
+    /// NAME` shows; two different profiles are a usage error.
+    @Test func theProfileMayBeGivenWithP() throws {
+        let home = try Home()
+        try home.write(
+            """
+            [profiles.dev]
+            priority = 5
+
+            [profiles.prod]
+            priority = 10
+            """)
+        let positional = try home.run(["config", "show", "dev"])
+        #expect(positional.status == 0, "\(positional.stderr)")
+        #expect(positional.stdout.contains("profile dev"), "\(positional.stdout)")
+        for args in [["-p", "dev"], ["--profile", "dev"], ["dev", "-p", "dev"]] {
+            let r = try home.run(["config", "show"] + args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(r.stdout == positional.stdout, "\(args)")
+        }
+        let both = try home.run(["config", "show", "dev", "-p", "prod"])
+        #expect(both.status == 64)
+        #expect(both.stderr == "error: two profiles: \"dev\" and -p \"prod\"; give one\n", "\(both.stderr)")
+    }
+
     @Test func pemInAVariableIsNeverPrinted() throws {
         let home = try Home()
         let body = "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgSECRETSECRETSECRET"
