@@ -141,21 +141,55 @@ public struct MockLogFile: Sendable {
     private func perDevice(event: String, expectingAtLeast minimum: Int, settle: Bool) -> [String: Int] {
         var counts: [String: Int] = [:]
         var previous = -1
-        let marker = "\"event\":\"\(event)\""
         Wait.until(interval: 0.05) {
-            counts = [:]
-            var total = 0
-            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            for line in text.split(separator: "\n") where line.contains(marker) {
-                guard let range = line.range(of: "\"device\":\"") else { continue }
-                let rest = line[range.upperBound...]
-                guard let end = rest.firstIndex(of: "\"") else { continue }
-                counts[String(rest[..<end]), default: 0] += 1
-                total += 1
-            }
+            counts = Self.devices(in: FileManager.default.contents(atPath: path) ?? Data(), event: event)
+            let total = counts.values.reduce(0, +)
             defer { previous = total }
             return total >= minimum && (!settle || total == previous)
         }
         return counts
+    }
+
+    /// How many lines of `event` name each device, in the bytes of a log. Searched with the C library's `memchr`
+    /// and `memcmp`: the tests are built without optimisation, and a log of thousands of lines is read again at
+    /// each wait.
+    static func devices(in log: Data, event: String) -> [String: Int] {
+        let marker = Array("\"event\":\"\(event)\"".utf8)
+        let deviceKey = Array("\"device\":\"".utf8)
+        var counts: [String: Int] = [:]
+        log.withUnsafeBytes { (all: UnsafeRawBufferPointer) in
+            guard let base = all.baseAddress else { return }
+            let end = base + all.count
+            var line = base
+            while line < end {
+                let lineEnd = memchr(line, 0x0A, end - line).map { UnsafeRawPointer($0) } ?? end
+                defer { line = lineEnd + 1 }
+                guard find(marker, from: line, to: lineEnd) != nil,
+                    let key = find(deviceKey, from: line, to: lineEnd)
+                else { continue }
+                let value = key + deviceKey.count
+                guard let quote = memchr(value, 0x22, lineEnd - value) else { continue }
+                let device = String(
+                    decoding: UnsafeRawBufferPointer(start: value, count: UnsafeRawPointer(quote) - value),
+                    as: UTF8.self)
+                counts[device, default: 0] += 1
+            }
+        }
+        return counts
+    }
+
+    /// Where `needle` first is between `start` and `end`.
+    private static func find(_ needle: [UInt8], from start: UnsafeRawPointer, to end: UnsafeRawPointer)
+        -> UnsafeRawPointer?
+    {
+        guard let first = needle.first else { return start }
+        var at = start
+        while end - at >= needle.count, let hit = memchr(at, Int32(first), end - at) {
+            let candidate = UnsafeRawPointer(hit)
+            guard end - candidate >= needle.count else { return nil }
+            if memcmp(candidate, needle, needle.count) == 0 { return candidate }
+            at = candidate + 1
+        }
+        return nil
     }
 }
