@@ -167,7 +167,7 @@ public enum PayloadBuilder {
         return JSONCompactor.compact(value, in: json.bytes)
     }
 
-    /// The stale or dismissal date: the expiration's WHEN plus `now` and ISO 8601 date-times, as UNIX seconds.
+    /// The stale or dismissal date: the expiration's WHEN (ISO 8601 date-times too) plus `now`, as UNIX seconds.
     static func when(_ text: String, field: PayloadField, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         do {
             let seconds = try TimeValue.parse(

@@ -16,13 +16,15 @@ public enum TimeValue {
         case negativeDuration(String, Syntax)
         /// An ISO 8601 date-time without `Z` or an offset, or a date without a time: which instant is unclear.
         case dateWithoutZone(String, Syntax)
+        /// An ISO 8601 date-time before 1970, which no UNIX time in a header or payload carries.
+        case beforeEpoch(String, Syntax)
 
         /// The refused text, then what it should have been: `0`, a UNIX time, a duration, and `now` where allowed.
         public var message: String {
             switch self {
             case .empty: return "\"\": " + reason
             case .notADuration(let text, _), .notATime(let text, _), .negativeDuration(let text, _),
-                .dateWithoutZone(let text, _), .longAgo(let text, _):
+                .dateWithoutZone(let text, _), .longAgo(let text, _), .beforeEpoch(let text, _):
                 return "\(text): " + reason
             }
         }
@@ -39,6 +41,8 @@ public enum TimeValue {
             case .dateWithoutZone(_, let syntax):
                 return
                     "which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00; \(syntax.help)"
+            case .beforeEpoch(_, let syntax):
+                return "a date before 1970, which no UNIX time carries; for a time already past \(syntax.past)"
             case .longAgo(let text, let syntax):
                 return syntax.allowsNow
                     ? "a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
@@ -96,6 +100,7 @@ public enum TimeValue {
         guard let last = t.last else { throw .empty(syntax) }
         if allowsDate, let date = ISO8601Date(text) {
             guard date.hasZone else { throw .dateWithoutZone(text, syntax) }
+            guard date.epochSeconds >= 0 else { throw .beforeEpoch(text, syntax) }
             return date.epochSeconds
         }
         if t.hasPrefix("-"), durationSeconds(String(t.dropFirst())) != nil { throw .negativeDuration(text, syntax) }

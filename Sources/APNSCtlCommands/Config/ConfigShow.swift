@@ -14,7 +14,8 @@ extension APNSCtl.Config {
                 profile that command would pick: APNSCTL_PROFILE, then default-profile) and the current \
                 APNSCTL_* variables, and prints one line per setting: name, value, origin (a flag, an \
                 APNSCTL_ variable, a profile with its file and line, the built-in mock profile, or the \
-                default). The profile may also be given as -p NAME, as send and config set take it. -o json prints one object per setting: {"setting":…,"value":…,"origin":…} plus \
+                default). The profile may also be given as -p NAME, as send and config set take it. \
+                -o json prints one object per setting: {"setting":…,"value":…,"origin":…} plus \
                 "variable", or "profile", "file" and "line". Secrets are never printed: a passphrase shows as \
                 (hidden), a PEM held in a variable as (PEM from APNSCTL_AUTH_KEY), a proxy without its password.
                 """)
@@ -52,7 +53,7 @@ extension APNSCtl.Config {
             }
             if let profile, let profileOption, profile != profileOption {
                 throw CLIError.usage(
-                    "two profiles: \(JSONWriter.quoted(profile)) and -p \(JSONWriter.quoted(profileOption)); give one")
+                    "two profiles: \(JSONWriter.quoted(profile)) and \(JSONWriter.quoted(profileOption)); give one")
             }
             let resolved: ResolvedSettings
             do {

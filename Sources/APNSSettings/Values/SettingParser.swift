@@ -204,11 +204,13 @@ public enum SettingParser {
             guard let p = Priority(rawValue: n) else { throw bad("must be 10, 5 or 1" + priorityAdvice(raw)) }
             return .priority(p)
         case .expiration:
-            let text = try stringOrInteger()
+            // An unquoted date-time in the file (`expiration = 2027-01-16T08:00:00Z`) is TOML's own type.
+            let text: String
+            if case .toml(.dateTime(let written)) = raw { text = written } else { text = try stringOrInteger() }
             do { _ = try RequestDefaults.expiration(text, now: 0) } catch {
                 if let unquotable {
                     throw bad(
-                        "\(unquotable) is not a time; give 0, a UNIX time in seconds, an ISO 8601 date-time such as \(TimeValue.dateExample), or a duration such as 30m, 1h, 2d"
+                        "\(unquotable) is not a time; give 0 (deliver once, never store), a UNIX time in seconds, an ISO 8601 date-time such as \(TimeValue.dateExample), or a duration such as 30m, 1h, 2d"
                     )
                 }
                 throw bad(error.reason)

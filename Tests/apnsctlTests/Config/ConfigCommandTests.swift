@@ -141,7 +141,7 @@ import Testing
         }
         let both = try home.run(["config", "show", "dev", "-p", "prod"])
         #expect(both.status == 64)
-        #expect(both.stderr == "error: two profiles: \"dev\" and -p \"prod\"; give one\n", "\(both.stderr)")
+        #expect(both.stderr == "error: two profiles: \"dev\" and \"prod\"; give one\n", "\(both.stderr)")
     }
 
     @Test func pemInAVariableIsNeverPrinted() throws {

@@ -15,14 +15,16 @@ import Testing
 
     /// `send --dry-run ARGS` with token auth and the fixed clock: status, stdout, stderr lines. `files` are
     /// written to a temporary directory, and an argument naming one is its path there (`{dir}` in messages).
-    /// `variables`: the environment's.
+    /// `variables`: the environment's (`{dir}` in a value is that directory).
     func send(_ args: [String], files: [String: String] = [:], variables: [String: String] = [:]) throws -> (
         Int32, String, [String]
     ) {
         let dir = try TemporaryDirectory(prefix: "la-dates")
         let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
         for (name, text) in files { _ = try dir.write(name, text) }
-        let t = TestWorld(variables: variables, home: dir.path, now: Self.now)
+        let t = TestWorld(
+            variables: variables.mapValues { $0.replacingOccurrences(of: "{dir}", with: dir.path) }, home: dir.path,
+            now: Self.now)
         let status = t.run(
             ["send", "--dry-run", "--auth-key", key, "--team-id", "TEAM123456", "-d", Self.device]
                 + args.map { files[$0] == nil ? $0 : dir.file($0) })
@@ -135,6 +137,25 @@ import Testing
         #expect(
             plainErr.first?.hasPrefix("error: --expiration 2027-01-16: which instant is unclear; ") == true,
             "\(plainErr)")
+        // No header carries a time before 1970 (it would go out negative); nor does a stale date.
+        for flag in ["--expiration", "--stale-date"] {
+            let args = flag == "--expiration" ? alert : Self.update
+            let (early, _, earlyErr) = try send(args + [flag, "1969-12-31T23:00:00Z"])
+            #expect(early == 64, "\(flag): \(earlyErr)")
+            #expect(
+                earlyErr.first?.hasPrefix("error: \(flag) 1969-12-31T23:00:00Z: a date before 1970, ") == true,
+                "\(earlyErr)")
+        }
+        // An unquoted date-time in the settings file is TOML's own type, and taken as the quoted one is.
+        let (profiled, profiledOut, profiledErr) = try send(
+            alert + ["-p", "dev"], files: ["config.toml": "[profiles.dev]\nexpiration = 2027-01-16T08:00:00Z\n"],
+            variables: ["APNSCTL_CONFIG": "{dir}/config.toml"])
+        #expect(profiled == 0, "\(profiledErr)")
+        #expect(profiledOut.contains("apns-expiration: 1800086400"), "\(profiledOut)")
+        // After a space, a value starting with - reaches the same words.
+        let (dash, _, dashErr) = try send(alert + ["--expiration", "-1"])
+        #expect(dash == 64)
+        #expect(dashErr.first?.contains("an ISO 8601 date-time such as 2026-11-28T18:30:00Z") == true, "\(dashErr)")
         let help =
             "give 0 (deliver once, never store), a UNIX time in seconds, an ISO 8601 date-time such as 2026-11-28T18:30:00Z, or a duration such as 30m, 1h, 2d"
         for (args, variables, shown) in [

@@ -8,7 +8,7 @@ enum DashValueAdvice {
     /// The flags whose value is a WHEN (CLI.md: `--expiration`, `--stale-date`, `--dismissal-date`), and what
     /// a time already past is for each.
     private static let whenFlags: [String: (allowsNow: Bool, zeroMeaning: String, allowsDate: Bool)] = [
-        "--expiration": (false, "deliver once, never store", false),
+        "--expiration": (false, "deliver once, never store", true),
         "--stale-date": (true, "the epoch: already past", true),
         "--dismissal-date": (true, "the epoch: already past", true),
     ]
