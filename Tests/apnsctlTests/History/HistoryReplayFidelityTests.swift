@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import APNSCtlCommands
+@testable import APNSHistory
 
 /// `send --replay` sends the request the entry recorded, not a near copy: the payload byte for byte, an
 /// `--apns-id` or `--request-id` the original command gave, and the devices by the names they were given.
@@ -105,5 +106,27 @@ import Testing
         #expect(renamed.status == 0, "\(renamed.stderr)")
         #expect(try HistoryHome.objects(renamed).map { $0["device"] as? String } == [Self.token(1), Self.token(2)])
         #expect(try names(renamed) == [nil, nil])
+    }
+
+    /// An entry whose recorded value this version refuses (a history written by another version, or edited)
+    /// is a usage error naming the flag and the value once, never the parser's error value printed whole.
+    @Test func aRecordedValueRefusedNowIsNamedOnce() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let sent = try home.send(mock, ["--alert", "hi", "--expiration", "1h", "-d", Self.token(1)])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
+            .execute("UPDATE entries SET expiration = 'soon'")
+        let replay = try home.send(mock, ["--replay", "last"])
+        #expect(replay.status == 64)
+        #expect(
+            replay.stderr.hasPrefix(
+                "error: --expiration soon: not a time; give 0 (deliver once, never store), a UNIX time in seconds, "),
+            "\(replay.stderr)")
+        #expect(
+            replay.stderr.hasSuffix(
+                "or a duration such as 30m, 1h, 2d (the history entry's value); give --expiration on the command line\n"
+            ),
+            "\(replay.stderr)")
     }
 }
