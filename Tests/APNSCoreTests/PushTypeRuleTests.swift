@@ -32,6 +32,16 @@ import Testing
         let r = check("{\"aps\":{\"thread-id\":\"t\"}}")
         #expect(r.hasWarning("aps", "an alert push with no alert, badge or sound shows nothing"))
         #expect(!r.hasErrors)
+        #expect(!r.listing.contains("VoIP"), "\(r.listing)")
+        // An empty aps beside keys of the app's own: a VoIP or push-to-talk payload sent without its type.
+        let voip = check("{\"aps\":{},\"call-id\":\"42\"}")
+        #expect(
+            voip.hasWarning(
+                "aps",
+                "; an empty aps beside the app's own keys is how VoIP and push-to-talk payloads look: for one of those, give apns-push-type voip or pushtotalk"
+            ), "\(voip.listing)")
+        #expect(!check("{\"aps\":{}}").listing.contains("VoIP"))
+        #expect(check("{\"aps\":{},\"call-id\":\"42\"}", type(.voip)).problems.isEmpty)
     }
 
     @Test func mutableContentNeedsAnAlert() {

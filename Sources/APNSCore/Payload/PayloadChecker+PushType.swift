@@ -55,10 +55,15 @@ extension PayloadChecker {
     private mutating func checkAlertPush(_ aps: JSONValue, members: [JSONMember]) {
         let has = { (key: APSKey) in members.contains { $0.key == key.rawValue } }
         if !APSKey.visibleKeys.contains(where: has) {
+            // An empty aps beside the app's own keys is the shape of a PushKit payload sent without its type.
+            let pushKit =
+                members.isEmpty && hasOwnKeys
+                ? "; an empty aps beside the app's own keys is how VoIP and push-to-talk payloads look: for one of "
+                    + "those, give \(names.pushType) voip or pushtotalk" : ""
             warning(
                 "aps", at: aps.start,
                 "an alert push with no alert, badge or sound shows nothing; add one, or send a background push (aps holding only \"content-available\": 1)"
-            )
+                    + pushKit)
         }
         if !has(.alert), let m = members.last(where: { $0.key == APSKey.mutableContent.rawValue }),
             m.value.number?.isIntegerOne == true

@@ -10,6 +10,8 @@ struct PayloadChecker {
     /// The payload is about to be sent: timestamps that would block later updates are errors.
     var sending = false
     var found = ProblemCollector()
+    /// Whether the top level holds keys besides `aps`: the app's own, as a VoIP payload's are.
+    var hasOwnKeys = false
 
     /// A checker for one payload `source` judged as `pushType`, naming settings with `names`.
     init(pushType: PushType, source: [UInt8], names: SettingNames = .headers) {
@@ -52,6 +54,7 @@ struct PayloadChecker {
             warning("aps", at: apsMember.keyStart, "mdm pushes carry no aps; the device ignores it: remove it")
             return
         }
+        hasOwnKeys = effective.contains { $0.key != "aps" }
         checkAPS(aps, members: JSONValue.effectiveMembers(apsMembers))
     }
 

@@ -13,12 +13,18 @@ enum RootMembersRead {
         }
     }
 
-    /// Whether a top-level `key` is kept (asked once per distinct key).
+    /// Whether a top-level `key` is kept (asked once per distinct key). The first key of the app's own is kept
+    /// too, shallow: that there is one is what tells a PushKit payload sent without its push type.
     static func keptKeys() -> (String) -> Bool {
         var keptLookalike = false
         var keptAPSKey = false
+        var keptOwn = false
         return { key in
             var keep = key == "aps" || key == "mdm" || key == Payload.simulatorTargetBundleKey
+            if !keep, !keptOwn {
+                keptOwn = true
+                keep = true
+            }
             if !keptLookalike, key != "aps", mayLookLikeAPS(key), Suggestion.closest(to: key, among: ["aps"]) != nil {
                 keptLookalike = true
                 keep = true
