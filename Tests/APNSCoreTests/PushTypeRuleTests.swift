@@ -42,6 +42,24 @@ import Testing
             ), "\(voip.listing)")
         #expect(!check("{\"aps\":{}}").listing.contains("VoIP"))
         #expect(check("{\"aps\":{},\"call-id\":\"42\"}", type(.voip)).problems.isEmpty)
+        // Apple's own keys and slips are not the app's: no VoIP hint for them. An aps key at the top level is
+        // ignored by the device, and said.
+        for other in ["\"mdm\":\"m\"", "\"apss\":{}"] {
+            #expect(!check("{\"aps\":{},\(other)}").listing.contains("VoIP"), "\(other)")
+        }
+        let misplaced = check("{\"aps\":{},\"alert\":\"Hi\"}")
+        #expect(!misplaced.listing.contains("VoIP"), "\(misplaced.listing)")
+        #expect(
+            misplaced.hasWarning(
+                "alert", "alert is an aps key at the top level, where the device ignores it; move it into aps"),
+            "\(misplaced.listing)")
+        // No aps at all, only the app's own keys: the same hint beside the error.
+        let bare = check("{\"call-id\":\"42\"}")
+        #expect(
+            bare.hasError(
+                "aps",
+                "; or, for a VoIP or push-to-talk payload (the app's own keys, no aps), give apns-push-type voip or pushtotalk"
+            ), "\(bare.listing)")
     }
 
     @Test func mutableContentNeedsAnAlert() {

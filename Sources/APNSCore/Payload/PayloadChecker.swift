@@ -10,7 +10,7 @@ struct PayloadChecker {
     /// The payload is about to be sent: timestamps that would block later updates are errors.
     var sending = false
     var found = ProblemCollector()
-    /// Whether the top level holds keys besides `aps`: the app's own, as a VoIP payload's are.
+    /// Whether the top level holds keys of the app's own, as a VoIP payload does (`RootMembersRead.isOwn`).
     var hasOwnKeys = false
 
     /// A checker for one payload `source` judged as `pushType`, naming settings with `names`.
@@ -37,6 +37,7 @@ struct PayloadChecker {
             members = allMembers.filter { !$0.key.utf8.elementsEqual(Payload.simulatorTargetBundleKey.utf8) }
         }
         let effective = JSONValue.effectiveMembers(members)
+        hasOwnKeys = effective.contains { RootMembersRead.isOwn($0.key) }
         if pushType == .mdm { checkMDM(root, members: effective) }
         guard let apsMember = effective.last(where: { $0.key == "aps" }) else {
             reportMissingAPS(root, members: effective)
@@ -54,7 +55,11 @@ struct PayloadChecker {
             warning("aps", at: apsMember.keyStart, "mdm pushes carry no aps; the device ignores it: remove it")
             return
         }
-        hasOwnKeys = effective.contains { $0.key != "aps" }
+        if let misplaced = effective.first(where: { APSKey(rawValue: $0.key) != nil }) {
+            warning(
+                misplaced.key, at: misplaced.keyStart,
+                "\(misplaced.key) is an aps key at the top level, where the device ignores it; move it into aps")
+        }
         checkAPS(aps, members: JSONValue.effectiveMembers(apsMembers))
     }
 
@@ -75,6 +80,9 @@ struct PayloadChecker {
             } else if let misplaced = members.first(where: { APSKey(rawValue: $0.key) != nil }) {
                 hint =
                     "; \(JSONWriter.quoted(misplaced.key)) belongs inside aps: {\"aps\":{\(JSONWriter.quoted(misplaced.key)):…}}"
+            } else if hasOwnKeys {
+                hint +=
+                    "; or, for a VoIP or push-to-talk payload (the app's own keys, no aps), give \(names.pushType) voip or pushtotalk"
             }
             error("aps", at: root.start, "aps is missing, so APNs has nothing to show or deliver\(hint)")
         }

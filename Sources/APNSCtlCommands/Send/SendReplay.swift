@@ -75,9 +75,9 @@ extension APNSCtl.Send {
     {
         guard let text else { return nil }
         do { return try SettingArgument.transform(key, .send)(text) } catch {
-            // The problem's message names the flag and the value; it is the entry's, not the command line's.
+            // The problem's message names the flag and the value: the entry's, not the command line's.
             let message = SettingsProblem.thrown(in: error)?.message ?? "\(flag) \(JSONWriter.quoted(text)): \(error)"
-            throw .usage("\(message) (the history entry's value); give \(flag) on the command line")
+            throw .usage("the history entry's \(message); give \(flag) on the command line")
         }
     }
 }

@@ -121,12 +121,11 @@ import Testing
         #expect(replay.status == 64)
         #expect(
             replay.stderr.hasPrefix(
-                "error: --expiration soon: not a time; give 0 (deliver once, never store), a UNIX time in seconds, "),
+                "error: the history entry's --expiration soon: not a time; give 0 (deliver once, never store), "),
             "\(replay.stderr)")
         #expect(
             replay.stderr.hasSuffix(
-                "or a duration such as 30m, 1h, 2d (the history entry's value); give --expiration on the command line\n"
-            ),
+                "or a duration such as 30m, 1h, 2d; give --expiration on the command line\n"),
             "\(replay.stderr)")
     }
 }
