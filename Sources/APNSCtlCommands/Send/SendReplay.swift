@@ -74,10 +74,9 @@ extension APNSCtl.Send {
         -> SettingValue?
     {
         guard let text else { return nil }
-        do { return try SettingArgument.transform(key, .send)(text) } catch {
+        do { return try SettingParser.parseFlag(text, for: key.setting, command: .send) } catch {
             // The problem's message names the flag and the value: the entry's, not the command line's.
-            let message = SettingsProblem.thrown(in: error)?.message ?? "\(flag) \(JSONWriter.quoted(text)): \(error)"
-            throw .usage("the history entry's \(message); give \(flag) on the command line")
+            throw .usage("the history entry's \(error.message); give \(flag) on the command line")
         }
     }
 }
