@@ -179,13 +179,17 @@ public final class PushSender {
                 // A list with nothing to read yet (a pipe whose writer is slow): the connections are served while
                 // it waits, so what was queued is written, answers are read, and a signal is seen. Waiting in the
                 // read instead held each push back until the next line came, and its answer unread. A deadline
-                // already past (an interrupt's grace over, after giving up) is no wait: the read then decides.
+                // that passed since the last wait (a `--timeout`) is enforced and the next step decided afresh (its
+                // results first); should one still be past, the wait is a millisecond, never a read that blocks.
                 if let input = requests.descriptorToWaitFor() {
                     let deadline = machine.nextDeadline(now: now)
                     if deadline > now {
                         serve(until: deadline, wakingFor: [input])
-                        continue
+                    } else {
+                        machine.tick(now: now)
+                        if machine.nextDeadline(now: now) <= now { serve(until: now &+ 1_000_000, wakingFor: [input]) }
                     }
+                    continue
                 }
                 machine.pulled(requests.next())
 
