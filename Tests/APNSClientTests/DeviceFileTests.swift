@@ -151,7 +151,7 @@ import Testing
     @Test func aSlowStreamIsWaitedOnPastLinesWithoutATokenAndAfterTheFlags() throws {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        func send(_ text: String) { #expect(posixWriteAll(ends[1], Array(text.utf8)) == nil) }
         let (first, second, flag) = (
             String(repeating: "1a", count: 32), String(repeating: "2b", count: 32), String(repeating: "3c", count: 32)
         )

@@ -9,7 +9,7 @@ import Testing
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         let reader = LineReader(fd: ends[0], ownsDescriptor: true)
-        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        func send(_ text: String) { #expect(posixWriteAll(ends[1], Array(text.utf8)) == nil) }
         // Nothing written yet: a read would wait.
         #expect(reader.descriptorToWaitFor() == ends[0])
         send("one\ntwo\n")
@@ -38,7 +38,7 @@ import Testing
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         let reader = LineReader(fd: ends[0], ownsDescriptor: true, bufferSize: 16)
-        func send(_ text: String) { _ = Array(text.utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } }
+        func send(_ text: String) { #expect(posixWriteAll(ends[1], Array(text.utf8)) == nil) }
         send(String(repeating: "x", count: 16))
         #expect(reader.descriptorToWaitFor() == nil)
         #expect(reader.next() == String(repeating: "x", count: 16))
