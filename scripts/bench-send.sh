@@ -238,18 +238,18 @@ printf '20,000 through tinyproxy, certificate auth (median of %s): apnsctl %.0f 
 #     by 25 ms, where a connection that waited for the old one to drain would cost a round trip each time.
 "$bin" mock --port 0 --state-dir "$work/state-goaway" --fault-goaway-after 1000 >/dev/null 2>"$work/mock-goaway.err" &
 goaway_pid=$!
-trap 'kill "$tp_pid" "$goaway_pid" ${relay_pids:-} 2>/dev/null; cleanup' EXIT
+# The relays start inside $(relay …), a subshell, so their pids go through a file the trap reads.
+trap 'kill "$tp_pid" "$goaway_pid" $(cat "$work/relay.pids" 2>/dev/null) 2>/dev/null; cleanup' EXIT
 for _ in $(seq 100); do [ -s "$work/state-goaway/mock.json" ] && break; sleep 0.1; done
 goaway_endpoint=$(python3 -c "import json; print(json.load(open('$work/state-goaway/mock.json'))['endpoint'])")
 goaway_ca=$(python3 -c "import json; print(json.load(open('$work/state-goaway/mock.json'))['ca_file'])")
 goaway_cert=$(python3 -c "import json; print(json.load(open('$work/state-goaway/mock.json'))['cert'])")
 head -n 10000 "$work/20k.txt" > "$work/10k.txt"
-relay_pids=""
 relay() {  # upstream port -> prints the relay's port
     local port
     port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
     python3 scripts/delay-relay.py "$port" "$1" 25 > "$work/relay-$port.out" 2>&1 &
-    relay_pids="$relay_pids $!"
+    echo "$!" >> "$work/relay.pids"
     for _ in $(seq 50); do grep -q ready "$work/relay-$port.out" 2>/dev/null && break; sleep 0.1; done
     echo "$port"
 }

@@ -87,7 +87,8 @@ extension APNSCtl {
                 tunnel, verified for the APNs host. A proxy that refuses or cannot be reached is exit 69; its \
                 password is never printed. --port 2197 reaches Apple's hosts where a firewall blocks 443.
 
-                Text output is one line per device, then a summary for more than one. Accepted lines \
+                Text output is one line per device, then a summary for more than one (or when lines were \
+                skipped, or on an interrupt). Accepted lines \
                 shorten the token; rejected and failed lines print it whole, with what the answer means \
                 and what to check. An accepted line ends with unique-id=... when the server sends one (the \
                 sandbox does): Apple's Push Notifications Console looks that id up in its delivery log when \

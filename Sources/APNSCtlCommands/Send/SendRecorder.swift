@@ -78,7 +78,7 @@ final class SendRecorder {
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
         if let recording = current() {
             do {
-                try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: entry.started)
+                _ = try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: entry.started)
             } catch {
                 problem = error
             }

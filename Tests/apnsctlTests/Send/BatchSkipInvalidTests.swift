@@ -35,6 +35,17 @@ import Testing
         #expect(json.lines.allSatisfy { $0.hasPrefix("{\"device\":") && $0.contains("\"status\":200") })
     }
 
+    /// One good device among skipped lines: the summary still comes, saying why the exit status is 1.
+    @Test func oneDeviceAndSkippedLinesStillGetTheSummary() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "skip")
+        let path = try scratch.write("tokens.txt", "\(Self.good[0])\nzz\n")
+        let r = try InProcess.apnsctl(DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"]))
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.lines.count == 2 && r.lines[0].hasPrefix("accepted"), "\(r.stdout)")
+        #expect(r.lines.last == "sent 1: 1 accepted; 1 invalid line skipped", "\(r.stdout)")
+    }
+
     /// Without `--skip-invalid`, a file is still refused whole and nothing is sent.
     @Test func withoutItAFileIsRefusedWhole() throws {
         let mock = try InProcessMock([], keepingLog: true)

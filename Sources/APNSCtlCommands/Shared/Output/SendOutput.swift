@@ -75,10 +75,11 @@ final class SendOutput {
     /// Writes buffered lines (before something goes to stderr).
     func flush() { out.flush() }
 
-    /// The summary line (text, more than one device), then everything still buffered; the progress
-    /// line, if shown, is replaced by the summary, which stays on the terminal.
+    /// The summary line (text, more than one device, or skipped lines, which make the exit status 1 even when
+    /// the one device was accepted), then everything still buffered; the progress line, if shown, is replaced by
+    /// the summary, which stays on the terminal.
     func finish(_ summary: SendSummary) {
-        if format == .text && (summary.total > 1 || summary.interruptedBy != nil) {
+        if format == .text && (summary.total > 1 || summary.interruptedBy != nil || skippedLines() > 0) {
             out.line(Self.summaryLine(summary, unsentFile: unsentFile, skippedLines: skippedLines()))
         }
         out.flush()
