@@ -58,8 +58,10 @@ extension SettingKey where Value == CredentialSource {
 }
 
 extension SettingKey where Value == String {
-    public static var keyID: Self { Self("key-id", .word, tokenUsers, unset: "from a file named AuthKey_<KEYID>.p8") }
-    public static var teamID: Self { Self("team-id", .word, tokenUsers) }
+    public static var keyID: Self {
+        Self("key-id", .identifier, tokenUsers, unset: "from a file named AuthKey_<KEYID>.p8")
+    }
+    public static var teamID: Self { Self("team-id", .identifier, tokenUsers) }
     /// The secret itself.
     public static var passphrase: Self { Self("passphrase", .secret, connected, unset: "a prompt on a terminal") }
     public static var passphraseFile: Self { Self("passphrase-file", .path, connected) }

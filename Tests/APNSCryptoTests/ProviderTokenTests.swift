@@ -70,10 +70,10 @@ import Testing
     }
 
     @Test func identifierRules() throws {
-        #expect(ProviderToken.isWellFormedID("ABCDE12345"))
-        #expect(!ProviderToken.isWellFormedID("abcde12345"))
-        #expect(!ProviderToken.isWellFormedID("ABCDE1234"))
-        #expect(!ProviderToken.isWellFormedID("ABCDE12345X"))
+        #expect(DeveloperID.isWellFormed("ABCDE12345"))
+        #expect(!DeveloperID.isWellFormed("abcde12345"))
+        #expect(!DeveloperID.isWellFormed("ABCDE1234"))
+        #expect(!DeveloperID.isWellFormed("ABCDE12345X"))
         #expect(throws: CredentialProblem.missingTeamID) {
             _ = try ProviderToken.identifiers(
                 explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: nil)

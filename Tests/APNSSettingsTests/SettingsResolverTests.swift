@@ -1,5 +1,6 @@
 import APNSCore
 import APNSTestSupport
+import Foundation
 import Testing
 
 @testable import APNSSettings
@@ -198,7 +199,7 @@ import Testing
         #expect(
             Self.problem(
                 flags: Self.flags {
-                    $0[.teamID] = "X"
+                    $0[.teamID] = "TEAMID1234"
                     $0[.cert] = "c.pem"
                 }, file: nil)?.message == "--team-id needs a .p8 key for token auth; pass --auth-key too")
         #expect(Self.problem(.jwt, file: nil)?.message.hasPrefix("--auth-key is required") == true)
@@ -366,7 +367,7 @@ import Testing
     // MARK: The built-in mock profile
 
     static let mockJSON =
-        #"{"endpoint":"https://127.0.0.1:2197","manage_endpoint":"https://127.0.0.1:2197","ca_file":"/state/ca.pem","cert":"/state/client.pem","auth_key":"/state/AuthKey_X.p8","key_id":"X","team_id":"T","bundle_id":"com.example.demo","pid":1}"#
+        #"{"endpoint":"https://127.0.0.1:2197","manage_endpoint":"https://127.0.0.1:2197","ca_file":"/state/ca.pem","cert":"/state/client.pem","auth_key":"/state/AuthKey_ABCDE12345.p8","key_id":"ABCDE12345","team_id":"TEAMID1234","bundle_id":"com.example.demo","environment":"sandbox","pid":1}"#
 
     @Test func mockProfile() throws {
         let r = try Self.resolve(flags: Self.flags { $0.profile = "mock" }, mockJSON: Self.mockJSON)
@@ -388,6 +389,96 @@ import Testing
         #expect(
             MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": ""], defaultStateDirectory: "/d")
                 == "/d/mock.json")
+    }
+
+    /// The mock plays one environment, and its profiles say which: `-p mock` sends to and probes that one, and an
+    /// `--env` or `APNSCTL_ENV` naming the other (or doctor's `both`) is refused rather than sent to the mock
+    /// under a label it does not play. A mock.json without `environment` (an earlier mock) sets none.
+    @Test func theMockProfilesCarryTheMocksEnvironment() throws {
+        let mockProfile = Self.flags { $0.profile = "mock" }
+        let r = try Self.resolve(flags: mockProfile, mockJSON: Self.mockJSON)
+        #expect(r[.env] == Sourced(.one(.sandbox), from: .mock(profile: "mock", file: "/state/mock.json")))
+        let doctor = try Self.resolve(.doctor, flags: mockProfile, mockJSON: Self.mockJSON)
+        #expect(doctor[.env]?.value == .one(.sandbox))
+        #expect(
+            try Self.resolve(
+                flags: Self.flags {
+                    $0.profile = "mock"
+                    $0[.env] = "dev"
+                }, mockJSON: Self.mockJSON)[.env]?.value == .one(.sandbox))
+
+        let flag = Self.problem(
+            flags: Self.flags {
+                $0.profile = "mock"
+                $0[.env] = "prod"
+            }, mockJSON: Self.mockJSON)
+        #expect(flag?.exitCode == 64)
+        #expect(
+            flag?.message
+                == "--env production, but the mock of -p mock (/state/mock.json) plays sandbox; leave --env out, or start a mock that plays production (apnsctl mock --env production --state-dir DIR) and set APNSCTL_MOCK_STATE_DIR=DIR"
+        )
+        let variable = Self.problem(
+            .doctor, flags: Self.flags { $0.profile = "mock-token" }, variables: ["APNSCTL_ENV": "production"],
+            mockJSON: Self.mockJSON)
+        #expect(variable?.message.hasPrefix("APNSCTL_ENV=production, but the mock of -p mock-token") == true)
+        #expect(variable?.message.contains("unset APNSCTL_ENV") == true)
+        let both = Self.problem(
+            .doctor,
+            flags: Self.flags {
+                $0.profile = "mock"
+                $0[.env] = "both"
+            }, mockJSON: Self.mockJSON)
+        #expect(
+            both?.message.hasPrefix("--env both, but the mock of -p mock (/state/mock.json) plays sandbox only") == true
+        )
+
+        // The mock's endpoint replaced: the environment is the user's to choose.
+        let elsewhere = Self.flags {
+            $0.profile = "mock"
+            $0[.env] = "production"
+            $0[.endpoint] = "https://127.0.0.1:9"
+        }
+        #expect(try Self.resolve(flags: elsewhere, mockJSON: Self.mockJSON)[.env]?.value == .one(.production))
+        // A production mock: its profile sends to production.
+        let production = Self.mockJSON.replacingOccurrences(of: "\"sandbox\"", with: "\"production\"")
+        #expect(try Self.resolve(flags: mockProfile, mockJSON: production)[.env]?.value == .one(.production))
+        // An earlier mock's file: no environment, nothing refused.
+        let earlier = Self.mockJSON.replacingOccurrences(of: #""environment":"sandbox","#, with: "")
+        #expect(earlier != Self.mockJSON)
+        let old = try Self.resolve(
+            flags: Self.flags {
+                $0.profile = "mock"
+                $0[.env] = "production"
+            }, mockJSON: earlier)
+        #expect(old[.env]?.origin == .flag("--env"))
+    }
+
+    /// Team ids and key ids are checked where they were written, whichever place that is (exit 64); an id in
+    /// lower case is told its capitals.
+    @Test func teamAndKeyIDsAreCheckedWhereTheyWereWritten() throws {
+        let key = ["APNSCTL_AUTH_KEY": "k.p8"]
+        #expect(
+            Self.problem(flags: Self.flags { $0[.teamID] = "abc" }, variables: key, file: nil)?.message
+                == "--team-id abc: not a team id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"
+        )
+        #expect(
+            Self.problem(flags: Self.flags { $0[.teamID] = "teamid1234" }, variables: key, file: nil)?.message
+                == "--team-id teamid1234: not a team id: the portal shows it in capitals; give TEAMID1234")
+        let variable = Self.problem(variables: key.merging(["APNSCTL_KEY_ID": "KEY1"]) { a, _ in a }, file: nil)
+        #expect(variable?.message.hasPrefix("APNSCTL_KEY_ID=KEY1: not a key id") == true, "\(variable?.message ?? "")")
+        let profile = Self.problem(
+            flags: Self.flags { $0.profile = "p" }, file: "[profiles.p]\nauth-key = \"k.p8\"\nteam-id = \"T1\"\n")
+        #expect(
+            profile?.message.hasPrefix("\(Self.path):3: team-id = \"T1\": not a team id") == true,
+            "\(profile?.message ?? "")")
+        #expect(profile?.exitCode == 64)
+        let good = try Self.resolve(
+            flags: Self.flags {
+                $0[.authKey] = "k.p8"
+                $0[.teamID] = "TEAMID1234"
+                $0[.keyID] = "0123456789"
+            }, file: nil)
+        #expect(good[.teamID]?.value == "TEAMID1234" && good[.keyID]?.value == "0123456789")
     }
 
     @Test func passphraseSources() throws {
@@ -415,6 +506,7 @@ import Testing
     static func badValue(_ kind: SettingKind) -> (text: String, toml: String)? {
         switch kind {
         case .word: return ("two words", "\"two words\"")
+        case .identifier: return ("abc", "\"abc\"")
         case .boolean: return ("maybe", "\"maybe\"")
         case .environment: return ("staging", "\"staging\"")
         case .endpoints: return ("ftp://x", "[\"ftp://x\"]")
@@ -480,6 +572,7 @@ import Testing
         case .storage: good = "most-recent"
         case .duration: good = "30d"
         case .count: good = "7"
+        case .identifier: good = "ABCDE12345"
         case .word, .text, .path, .credential, .secret: good = "value"
         }
         let r = try SettingsResolverTests.resolve(command, variables: [setting.variable: good], file: nil)

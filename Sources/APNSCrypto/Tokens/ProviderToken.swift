@@ -14,11 +14,6 @@ public enum ProviderToken {
         return input + "." + Base64URL.encode(signature)
     }
 
-    /// Whether `id` is a well-formed key id or team id: 10 characters, `A-Z` and `0-9`.
-    public static func isWellFormedID(_ id: String) -> Bool {
-        id.utf8.count == 10 && id.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
-    }
-
     /// The key id for `--key-id`/file name and the team id for `--team-id`/`APNSCTL_TEAM_ID`, checked.
     /// `explicitKeyID` wins over the file name.
     public static func identifiers(
@@ -36,12 +31,12 @@ public enum ProviderToken {
         teamID: String?
     ) throws(CredentialProblem) -> (keyID: String, teamID: String) {
         guard let keyID = explicitKeyID ?? keyIDFromFileName else { throw .missingKeyID(authKeyPath: authKeyPath) }
-        guard isWellFormedID(keyID) else {
+        guard DeveloperID.isWellFormed(keyID) else {
             // Name the source the user can fix: the flag they typed, or the file name they did not.
             throw explicitKeyID == nil ? .invalidKeyIDInFileName(path: authKeyPath, keyID: keyID) : .invalidKeyID(keyID)
         }
         guard let teamID, !teamID.isEmpty else { throw .missingTeamID }
-        guard isWellFormedID(teamID) else { throw .invalidTeamID(teamID) }
+        guard DeveloperID.isWellFormed(teamID) else { throw .invalidTeamID(teamID) }
         return (keyID, teamID)
     }
 

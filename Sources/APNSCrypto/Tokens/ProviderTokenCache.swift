@@ -76,7 +76,7 @@ public struct ProviderTokenCache: Sendable {
         make: () throws -> String
     ) throws -> String {
         // Ids become part of a file name: only well-formed ones do.
-        guard ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID) else { return try make() }
+        guard DeveloperID.isWellFormed(keyID), DeveloperID.isWellFormed(teamID) else { return try make() }
         let name = fileName(keyID: keyID, teamID: teamID)
         var storage: PrivateDirectory? = nil
         do { storage = try PrivateDirectory.open(directory) } catch {

@@ -10,7 +10,7 @@ enum CredentialReport {
     ) {
         let keyType = contents.privateKey?.typeDescription ?? "unknown"
         let keyID = SigningKey.keyID(fromFileName: file)
-        if let id = keyID, !ProviderToken.isWellFormedID(id) {
+        if let id = keyID, !DeveloperID.isWellFormed(id) {
             // send and jwt refuse such an id; say so here, where users look first.
             world.standardError.warning(
                 "\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt"

@@ -43,7 +43,7 @@ extension APNSCtl {
                 One mock per state dir: \
                 a second one exits 73 naming the first one's pid (give parallel jobs --state-dir \
                 "$(mktemp -d)"). When ready, the mock writes mock.json there \
-                (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid) and prints a ready line \
+                (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, environment, pid) and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
                 answers. A client must finish its TLS handshake within 10 s and complete a request at least every \
@@ -325,7 +325,7 @@ extension APNSCtl {
                 watcher.detach()
             }
             let endpoint = MockReadyFile.endpoint(host: host, port: actualPort)
-            do { try MockReadyFile.write(state: state, endpoint: endpoint) } catch {
+            do { try MockReadyFile.write(state: state, endpoint: endpoint, environment: env) } catch {
                 throw Self.cliError(error, stateDir: state.directory)
             }
             if readyFD != nil {
@@ -391,12 +391,12 @@ extension APNSCtl {
             // Name only what the user gave: the flag they typed, or the file name the id came from.
             let kid: String
             if let keyID {
-                guard ProviderToken.isWellFormedID(keyID) else {
+                guard DeveloperID.isWellFormed(keyID) else {
                     throw .usage("--key-id \(keyID): a key id is 10 characters, A-Z and 0-9")
                 }
                 kid = keyID
             } else if let fromName = SigningKey.keyID(fromFileNamePrefix: path) {
-                guard ProviderToken.isWellFormedID(fromName) else {
+                guard DeveloperID.isWellFormed(fromName) else {
                     throw .usage(
                         "--auth-key-pub \(path): the file name gives key id '\(fromName)', but a key id is 10 characters, A-Z and 0-9; pass --key-id ID, or name the file AuthKey_KEYID (any extension)"
                     )
@@ -407,7 +407,7 @@ extension APNSCtl {
                     "--auth-key-pub \(path): no key id; pass --key-id ID, or name the file AuthKey_KEYID (any extension, e.g. AuthKey_ABCDE12345.pub.pem)"
                 )
             }
-            if let teamID, !ProviderToken.isWellFormedID(teamID) {
+            if let teamID, !DeveloperID.isWellFormed(teamID) {
                 throw .usage("--team-id \(teamID): a team id is 10 characters, A-Z and 0-9")
             }
             return kid

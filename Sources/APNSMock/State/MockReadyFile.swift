@@ -7,8 +7,11 @@ import APNSPlatform
 public enum MockReadyFile {
     static let readyName = "mock.json"
 
-    /// The JSON of CLI.md: endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid.
-    public static func contents(state: MockState, endpoint: String, pid: Int32) -> [UInt8] {
+    /// The JSON of CLI.md: endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid, and the
+    /// environment the mock plays, so the `mock` profiles send and probe that one.
+    public static func contents(state: MockState, endpoint: String, environment: APNSEnvironment, pid: Int32)
+        -> [UInt8]
+    {
         var w = JSONWriter()
         w.beginObject()
         w.field("endpoint", endpoint)
@@ -20,17 +23,21 @@ public enum MockReadyFile {
         w.field("key_id", state.keyID)
         w.field("team_id", state.teamID)
         w.field("bundle_id", MockState.bundleID)
+        w.field("environment", environment.rawValue)
         w.field("pid", Int(pid))
         w.endObject()
         return w.bytes + [0x0A]
     }
 
-    /// Writes `mock.json` for a mock listening at `endpoint`.
-    public static func write(state: MockState, endpoint: String) throws(MockStateError) {
+    /// Writes `mock.json` for a mock listening at `endpoint` and playing `environment`.
+    public static func write(state: MockState, endpoint: String, environment: APNSEnvironment)
+        throws(MockStateError)
+    {
         // overwrite: a temporary file renamed over the old one, so a reader never sees half a file.
         do {
             try state.storage.write(
-                contents(state: state, endpoint: endpoint, pid: Environment.processID), to: readyName,
+                contents(state: state, endpoint: endpoint, environment: environment, pid: Environment.processID),
+                to: readyName,
                 mode: 0o644, overwrite: true)
         } catch {
             throw MockStateError(error)

@@ -172,7 +172,7 @@ public struct MockState: Sendable {
     static func load(storage: PrivateDirectory, now: Int64, created: Bool = false) -> MockState? {
         guard let demo = try? JSONReader.parse(storage.read(FileName.demo)),
             let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
-            ProviderToken.isWellFormedID(keyID), ProviderToken.isWellFormedID(teamID),
+            DeveloperID.isWellFormed(keyID), DeveloperID.isWellFormed(teamID),
             let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
             let server = try? X509Certificate.all(pem: storage.read(FileName.server)).first,
             let serverKey = try? PrivateKey(pem: storage.read(FileName.serverKey), passphrase: nil),

@@ -1,7 +1,8 @@
 import APNSCore
 
 /// The built-in profiles (unless the file defines one of that name), read from the running mock's `mock.json`:
-/// `mock` sets `endpoint`, `ca-file`, `cert` and `topic`, so `apnsctl send -p mock -d TOKEN --alert hi` works;
+/// `mock` sets `endpoint`, `ca-file`, `cert`, `topic` and `env` (the one the mock plays), so
+/// `apnsctl send -p mock -d TOKEN --alert hi` works;
 /// `mock-token` is the same with token auth (the mock's `.p8`, key id and team id instead of its certificate),
 /// for Live Activities, widgets and `jwt`, which a certificate without those topics cannot do.
 public enum MockProfile {
@@ -39,6 +40,10 @@ public enum MockProfile {
                 throw .missing("-p \(profile): \(path) has no \(field); restart apnsctl mock")
             }
             out.append((setting, text))
+        }
+        // The environment the mock plays (a mock of an earlier version does not say, and then none is set).
+        if let environment = value["environment"]?.string, !environment.isEmpty {
+            out.append((Setting.of(.env).name, environment))
         }
         return out
     }

@@ -16,6 +16,37 @@ public enum SettingsResolver {
         func has(_ setting: Setting) -> Bool { checked(setting) != nil || raw(setting) != nil }
     }
 
+    /// A mock plays one environment: an `--env` (or `APNSCTL_ENV`) naming another while the mock's endpoint
+    /// serves it would label the mock's answers with an environment it does not play, and doctor would report
+    /// that environment good without reaching it. `auto` has its own message (it needs two servers).
+    static func checkMockEnvironment(_ values: [String: Sourced<SettingValue>], mock: [(String, String)])
+        throws(SettingsProblem)
+    {
+        let envName = Setting.of(.env).name
+        guard let played = mock.first(where: { $0.0 == envName }).flatMap({ APNSEnvironment(userValue: $0.1) }),
+            let endpoint = values[Setting.of(.endpoint).name], case .mock(let profile, let file) = endpoint.origin,
+            let env = values[envName], case .environment(let choice) = env.value
+        else { return }
+        let (given, leave): (String, String)
+        switch env.origin {
+        case .flag(let f): (given, leave) = ("\(f) \(choice.name)", "leave \(f) out")
+        case .variable(let v): (given, leave) = ("\(v)=\(choice.name)", "unset \(v)")
+        default: return
+        }
+        let mockOf = "the mock of -p \(profile) (\(file)) plays \(played.rawValue)"
+        switch choice {
+        case .one(let e) where e != played:
+            throw .usage(
+                "\(given), but \(mockOf); \(leave), or start a mock that plays \(e.rawValue) (apnsctl mock --env \(e.rawValue) --state-dir DIR) and set APNSCTL_MOCK_STATE_DIR=DIR"
+            )
+        case .both:
+            throw .usage(
+                "\(given), but \(mockOf) only; \(leave) to check \(played.rawValue), or give each environment a server of its own (--endpoint sandbox=URL --endpoint production=URL)"
+            )
+        default: return
+        }
+    }
+
     public static func resolve(_ input: SettingsInput) throws(SettingsProblem) -> ResolvedSettings {
         let file = try input.fileBytes.map { bytes throws(SettingsProblem) in
             try SettingsFile.parse(bytes, path: input.location.path)
@@ -125,6 +156,8 @@ public enum SettingsResolver {
                 }
             }
         }
+
+        if profile == nil || file == nil, let mock { try checkMockEnvironment(values, mock: mock) }
 
         // Defaults. curl's proxy variables are part of the default, so a profile's proxy wins over them.
         let proxy = Setting.of(.proxy)

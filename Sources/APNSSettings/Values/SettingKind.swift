@@ -2,6 +2,8 @@
 public enum SettingKind: Sendable, Equatable {
     /// Free text with no whitespace or control character (a topic, an id): header values and ids.
     case word
+    /// A team id or key id: 10 characters, `A-Z` and `0-9`.
+    case identifier
     /// Free text as given (`noproxy` lists).
     case text
     /// A file path: `~/` expanded and relative to the settings file's folder when it comes from a profile.

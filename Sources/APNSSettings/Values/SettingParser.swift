@@ -73,6 +73,19 @@ public enum SettingParser {
                 throw bad("\(s.count) characters; a \(setting.name) has at most \(VariableEcho.limit)")
             }
             return .text(s)
+        case .identifier:
+            // Checked where it was written, so a profile's or variable's bad id is named there, not as a flag.
+            let s = try string()
+            guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
+            guard DeveloperID.isWellFormed(s) else {
+                let what = String(setting.name.map { $0 == "-" ? " " : $0 })
+                if DeveloperID.isWellFormed(s.uppercased()) {
+                    throw bad("not a \(what): the portal shows it in capitals; give \(s.uppercased())")
+                }
+                throw bad(
+                    "not a \(what); it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal")
+            }
+            return .text(s)
         case .text:
             return .text(try string())
         case .path:

@@ -253,6 +253,9 @@ import Testing
         let r = try home.run(["config", "show", "mock"], ["APNSCTL_MOCK_STATE_DIR": state.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("profile mock, \(ready)"))
+        // The environment the mock plays comes with its profile.
+        let env = r.stdout.split(separator: "\n").first { $0.hasPrefix("env ") }.map(String.init) ?? ""
+        #expect(env.contains(" sandbox ") && env.hasSuffix("profile mock, \(ready)"), "\(r.stdout)")
     }
 
     @Test func badValuesAreNamedWhenUsed() throws {

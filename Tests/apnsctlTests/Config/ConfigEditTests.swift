@@ -141,6 +141,12 @@ import Testing
                 "error: devices: devices is the profile's table of device names; use apnsctl config add-device NAME TOKEN"
             ),
             (["set", "priority", "7"], 64, "error: priority 7: must be 10, 5 or 1"),
+            // Ids too: a send would refuse them, so the file never holds them.
+            (["set", "team-id", "abc"], 64, "error: team-id abc: not a team id; it must be 10 characters A-Z and 0-9"),
+            (
+                ["set", "key-id", "abcde12345"], 64,
+                "error: key-id abcde12345: not a key id: the portal shows it in capitals"
+            ),
             (
                 ["set", "env", "staging"], 64,
                 "error: env staging: unknown environment; use sandbox (development), production or auto"

@@ -76,8 +76,9 @@ import Testing
         let cases: [([String], Int32, String)] = [
             (["jwt", "--auth-key", plain, "--team-id", team], 77, "--key-id"),
             (["jwt", "--auth-key", plain, "--key-id", "ABCDE12345"], 77, "--team-id"),
-            (["jwt", "--auth-key", plain, "--key-id", "abc", "--team-id", team], 77, "--key-id"),
-            (["jwt", "--auth-key", plain, "--key-id", "ABCDE12345", "--team-id", "TEAM"], 77, "--team-id"),
+            // A malformed id is a bad flag value, refused before the key is read.
+            (["jwt", "--auth-key", plain, "--key-id", "abc", "--team-id", team], 64, "--key-id abc: not a key id"),
+            (["jwt", "--auth-key", plain, "--key-id", "ABCDE12345", "--team-id", "TEAM"], 64, "--team-id TEAM"),
             (["jwt", "--auth-key", dir.file("AuthKey_ABCDE12345.p8"), "--team-id", team], 66, "no such file"),
             (["jwt", "--team-id", team], 64, "--auth-key"),
         ]

@@ -129,7 +129,7 @@ import Testing
     /// mock.json, with nothing else on the command line.
     @Test func startUpdateEndWithTheMockTokenProfile() throws {
         let mock = try RecordingMock()
-        try MockReadyFile.write(state: mock.mock.state, endpoint: mock.mock.endpoint)
+        try MockReadyFile.write(state: mock.mock.state, endpoint: mock.mock.endpoint, environment: .sandbox)
         let environment = [
             "APNSCTL_MOCK_STATE_DIR": mock.mock.state.directory, "XDG_CACHE_HOME": mock.scratch.path,
             "XDG_CONFIG_HOME": mock.scratch.file("config"),

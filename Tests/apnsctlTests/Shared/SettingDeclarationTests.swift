@@ -27,7 +27,7 @@ import Testing
     static func sample(_ kind: SettingKind) -> String? {
         switch kind {
         case .boolean: return nil
-        case .word: return "ABCDE12345"
+        case .word, .identifier: return "ABCDE12345"
         case .text: return "example.com"
         case .path, .credential: return "/nonexistent/file.pem"
         case .secret: return "not-a-secret"

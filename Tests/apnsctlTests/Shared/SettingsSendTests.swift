@@ -211,6 +211,21 @@ import Testing
         let list = try s.home.run(
             ["channel", "list", "-p", "mock"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
         #expect(list.status == 0, "\(list.stderr)")
+        // The mock plays sandbox, and its profile says so: doctor probes that one only, and a send labelled
+        // production is refused before anything connects.
+        let doctor = try s.home.run(["doctor", "-p", "mock"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
+        #expect(
+            doctor.stdout.contains("auth sandbox") && !doctor.stdout.contains("(production)"), "\(doctor.stdout)")
+        let production = try s.send(
+            ["-p", "mock", "--env", "production", "-d", Setup.token, "--alert", "hi"],
+            ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        #expect(production.status == 64)
+        #expect(
+            production.stderr.hasPrefix(
+                "error: --env production, but the mock of -p mock (\(s.mock.stateDirectory.path)/mock.json) plays sandbox;"
+            ),
+            "\(production.stderr)")
     }
 
     @Test func deviceNamesInTextAndJSONAndATokenReachedTwiceIsSentOnce() throws {

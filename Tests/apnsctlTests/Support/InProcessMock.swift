@@ -49,8 +49,9 @@ final class InProcessMock: @unchecked Sendable {
             rejections[token] = reason
         }
         let gone = try Set(command.unregistered.map { try MockTokenArguments.token($0, flag: "--unregistered") })
+        let environment = APNSEnvironment(userValue: command.environment) ?? .sandbox
         var configuration = try command.configuration(
-            state: state, environment: APNSEnvironment(userValue: command.environment) ?? .sandbox,
+            state: state, environment: environment,
             unregistered: gone, rejections: rejections, extraKeyID: try command.extraKeyID(),
             logDescriptor: logDescriptor)
         adjusting?(&configuration)
@@ -59,7 +60,7 @@ final class InProcessMock: @unchecked Sendable {
         ProcessSignals.ignoreBrokenPipe()
         endpoint = MockReadyFile.endpoint(host: command.host, port: port)
         // What `-p mock` reads, as the mock writes it once ready.
-        try MockReadyFile.write(state: state, endpoint: endpoint)
+        try MockReadyFile.write(state: state, endpoint: endpoint, environment: environment)
         caFile = state.caFile
         certificate = state.clientFile
         authKey = state.authKeyFile
