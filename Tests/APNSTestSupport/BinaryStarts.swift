@@ -28,7 +28,7 @@ public enum BinaryStarts {
         guard
             let handle = FileHandle(forWritingAtPath: file)
                 ?? {
-                    FileManager.default.createFile(atPath: file, contents: nil)
+                    _ = FileManager.default.createFile(atPath: file, contents: nil)
                     return FileHandle(forWritingAtPath: file)
                 }()
         else { return }

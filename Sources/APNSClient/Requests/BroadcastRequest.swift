@@ -30,7 +30,7 @@ public struct BroadcastRequest: Sendable {
     /// The request to `channel`, named `requestID` (a lowercase UUID).
     public func request(channel: String, requestID: String) -> APNSRequest {
         var h: [HeaderField] = []
-        if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
+        if let bearerToken { h.append(.bearer(bearerToken)) }
         h.append(HeaderField(APNSHeader.channelID.name, channel, neverIndex: true))
         h.append(HeaderField(APNSHeader.pushType.name, Broadcast.pushType.rawValue))
         h.append(HeaderField(APNSHeader.expiration.name, String(expiration)))

@@ -45,7 +45,7 @@ public struct ChannelRequest: Sendable, Equatable {
     /// The HTTP/2 request.
     public var request: APNSRequest {
         var h: [HeaderField] = []
-        if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
+        if let bearerToken { h.append(.bearer(bearerToken)) }
         h.append(HeaderField(APNSHeader.requestID.name, requestID, neverIndex: true))
         if let channel { h.append(HeaderField(APNSHeader.channelID.name, channel, neverIndex: true)) }
         switch operation {

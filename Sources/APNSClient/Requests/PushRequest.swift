@@ -45,7 +45,7 @@ public struct PushRequest: Sendable {
     /// The `apns-*`, `authorization` and `content-*` fields (no pseudo-headers).
     public var commonHeaders: [HeaderField] {
         var h: [HeaderField] = []
-        if let bearerToken { h.append(HeaderField(APNSHeader.authorization.name, "bearer " + bearerToken)) }
+        if let bearerToken { h.append(.bearer(bearerToken)) }
         h.append(HeaderField(APNSHeader.topic.name, topic))
         h.append(HeaderField(APNSHeader.pushType.name, pushType.rawValue))
         if let priority { h.append(HeaderField(APNSHeader.priority.name, String(priority.rawValue))) }

@@ -52,7 +52,7 @@ public final class ProviderTokenRenewal: Sendable {
                 if let fresh = sign(time) {
                     state.issuedAt = time
                     state.due = time + maximumAge
-                    state.header = Self.scheme + fresh
+                    state.header = HeaderField.bearerScheme + fresh
                     state.renewed = nil
                 } else {
                     state.due = time + 60
@@ -62,7 +62,7 @@ public final class ProviderTokenRenewal: Sendable {
             let headers = request.headers
             if let renewed = state.renewed, renewed.old == headers { return with(renewed.new, request) }
             guard let index = headers.firstIndex(where: { $0.name == APNSHeader.authorization.name }),
-                headers[index].value.hasPrefix(Self.scheme), headers[index].value != current
+                headers[index].value.hasPrefix(HeaderField.bearerScheme), headers[index].value != current
             else { return request }
             var new = headers
             new[index] = HeaderField(headers[index].name, current, neverIndex: headers[index].neverIndex)
@@ -70,8 +70,6 @@ public final class ProviderTokenRenewal: Sendable {
             return with(new, request)
         }
     }
-
-    private static let scheme = "bearer "
 
     private func with(_ headers: [HeaderField], _ request: APNSRequest) -> APNSRequest {
         var request = request

@@ -19,3 +19,14 @@ extension Array where Element == HeaderField {
     /// The first value of `name` (names are lowercase on the wire).
     public func value(of name: String) -> String? { first { $0.name == name }?.value }
 }
+
+extension HeaderField {
+    /// The scheme of a provider token's `authorization` value.
+    public static let bearerScheme = "bearer "
+
+    /// `authorization: bearer <token>`, how a token connection carries its provider token; indexed, as it
+    /// repeats on every request.
+    public static func bearer(_ token: String) -> HeaderField {
+        HeaderField(APNSHeader.authorization.name, bearerScheme + token)
+    }
+}

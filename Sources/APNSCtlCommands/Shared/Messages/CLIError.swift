@@ -61,19 +61,25 @@ enum CLIError: Error {
 
     /// Prints the message on `stream` (standard error) with the `error:` prefix (nothing for `.rejected`).
     func report(to stream: MessageStream) {
+        if let message { stream.error(message) }
+    }
+
+    /// What `report` prints after `error: `; nil for `.rejected` and for a problem whose lines were printed
+    /// already (a payload's errors).
+    var message: String? {
         switch self {
         case .usage(let m), .inputMissing(let m), .outputExists(let m), .outputFailed(let m),
             .credential(let m),
             .interrupted(_, let m):
-            stream.error(m)
+            return m
         case .transport(let problem):
-            stream.error(problem.message)
+            return problem.message
         case .payloadInvalid(let m), .checksFailed(_, let m):
-            if let m { stream.error(m) }
+            return m
         case .internalError(let m):
-            stream.error("\(m) (this is a bug in apnsctl; please report it with the command you ran)")
+            return "\(m) (this is a bug in apnsctl; please report it with the command you ran)"
         case .rejected:
-            break
+            return nil
         }
     }
 

@@ -74,8 +74,9 @@ final class ClockWatch {
     /// `bearerToken`: the provider token sent, if any (its `iat` dates it), and `renewal`, how a long run replaces
     /// it; `now`: this machine's clock.
     init(bearerToken: String?, renewal: ProviderTokenRenewal? = nil, now: @escaping () -> Int64) {
-        let first = bearerToken.flatMap { ProviderToken.Parts($0)?.issuedAt }
-        issuedAt = { first.map { renewal?.issuedAt ?? $0 } }
+        // A renewal knows the first token's time already, and then the time of the one requests carry.
+        let first = renewal == nil ? bearerToken.flatMap { ProviderToken.Parts($0)?.issuedAt } : nil
+        issuedAt = { renewal?.issuedAt ?? first }
         self.now = now
     }
 

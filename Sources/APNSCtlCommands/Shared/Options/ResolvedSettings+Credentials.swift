@@ -109,17 +109,15 @@ extension ResolvedSettings {
             issuedAt: ProviderToken.Parts(token)?.issuedAt ?? now, maximumAge: ProviderTokenCache.maximumAge,
             now: world.clock.now,
             sign: { time in
-                do {
-                    let key = try loaded.key()
-                    return try ProviderToken.make(key: key, keyID: loaded.keyID, teamID: loaded.teamID, issuedAt: time)
-                } catch {
+                do { return try loaded.signedToken(issuedAt: time) } catch {
                     let first = warned.withLock { said in
                         defer { said = true }
                         return !said
                     }
                     if first {
+                        let cause = (error as? CLIError)?.message ?? "\(error)"
                         world.standardError.warning(
-                            "a new provider token could not be signed; requests keep the one they have, "
+                            "a new provider token could not be signed (\(cause)); requests keep the one they have, "
                                 + "which APNs refuses once it is an hour old")
                     }
                     return nil
@@ -182,9 +180,15 @@ final class SigningKeyWithIDs: Sendable {
                     + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
             )
         }
+        return try signedToken(issuedAt: now)
+    }
+
+    /// A token issued at `time`, signed now: the first of a run without the cache, or a renewal
+    /// (`ProviderTokenRenewal`), which never takes one from the cache.
+    func signedToken(issuedAt time: Int64) throws(CLIError) -> String {
         let signing = try key()
         do {
-            return try ProviderToken.make(key: signing, keyID: keyID, teamID: teamID, issuedAt: now)
+            return try ProviderToken.make(key: signing, keyID: keyID, teamID: teamID, issuedAt: time)
         } catch {
             throw .internalError("signing the provider token failed: \(error)")
         }
