@@ -77,6 +77,28 @@ import Testing
         #expect(setup.production.answersPerDevice().isEmpty)
     }
 
+    /// With the mock profile, the environment is the one the mock plays: an App Store build's token sent to the
+    /// sandbox mock is refused, saying to start a mock that plays production.
+    @Test func theMockProfilesEnvironmentMeetsTheBuilds() throws {
+        let setup = try Setup()
+        let home = try TemporaryDirectory(prefix: "home")
+        let environment = [
+            "APNSCTL_MOCK_STATE_DIR": setup.sandbox.stateDirectory.path, "XDG_CONFIG_HOME": home.file("config"),
+            "XDG_CACHE_HOME": home.file("cache"), "XDG_STATE_HOME": home.file("state"),
+        ]
+        let send = ["send", "-p", "mock", "--alert", "hi", "-d", Self.token, "--app"]
+        let development = try InProcess.apnsctl(send + [try setup.ipa(.development)], environment: environment)
+        #expect(development.status == 0, "\(development.stderr)")
+        let appStore = try InProcess.apnsctl(send + [try setup.ipa(.appStore)], environment: environment)
+        #expect(appStore.status == 77, "\(appStore.stderr)")
+        #expect(
+            appStore.stderr.contains(
+                "device tokens belong to production (aps-environment production), but the mock of \(setup.sandbox.stateDirectory.path)/mock.json plays sandbox"
+            ), "\(appStore.stderr)")
+        #expect(appStore.stderr.contains("apnsctl mock --env production"), "\(appStore.stderr)")
+        #expect(setup.sandbox.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+    }
+
     @Test func aBrokenBuildIs65AndAMissingOne66() throws {
         let setup = try Setup()
         let junk = try setup.fixtures.directory.write("junk.ipa", Array("PK\u{3}\u{4}junk".utf8))
