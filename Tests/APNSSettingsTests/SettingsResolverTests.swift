@@ -439,6 +439,11 @@ import Testing
             $0[.endpoint] = "https://127.0.0.1:9"
         }
         #expect(try Self.resolve(flags: elsewhere, mockJSON: Self.mockJSON)[.env]?.value == .one(.production))
+        let elsewhereAlone = Self.flags {
+            $0.profile = "mock"
+            $0[.endpoint] = "https://127.0.0.1:9"
+        }
+        #expect(try Self.resolve(flags: elsewhereAlone, mockJSON: Self.mockJSON)[.env] == nil)
         // A production mock: its profile sends to production.
         let production = Self.mockJSON.replacingOccurrences(of: "\"sandbox\"", with: "\"production\"")
         #expect(try Self.resolve(flags: mockProfile, mockJSON: production)[.env]?.value == .one(.production))
@@ -464,6 +469,11 @@ import Testing
         #expect(
             Self.problem(flags: Self.flags { $0[.teamID] = "teamid1234" }, variables: key, file: nil)?.message
                 == "--team-id teamid1234: not a team id: the portal shows it in capitals; give TEAMID1234")
+        let pasted = Self.problem(variables: key.merging(["APNSCTL_TEAM_ID": "TEAMID1234\n"]) { a, _ in a }, file: nil)
+        #expect(
+            pasted?.message
+                == "APNSCTL_TEAM_ID: whitespace or a line break around the team id (a trailing space or line break is the usual copy-paste mistake); remove it"
+        )
         let variable = Self.problem(variables: key.merging(["APNSCTL_KEY_ID": "KEY1"]) { a, _ in a }, file: nil)
         #expect(variable?.message.hasPrefix("APNSCTL_KEY_ID=KEY1: not a key id") == true, "\(variable?.message ?? "")")
         let profile = Self.problem(

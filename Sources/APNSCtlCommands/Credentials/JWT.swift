@@ -22,7 +22,8 @@ extension APNSCtl {
 
                 The key id comes from --key-id, else from a file named AuthKey_KEYID.p8 (or \
                 APNsAuthKey_KEYID.p8); the team id from --team-id. Both are 10 characters, A-Z and 0-9; a \
-                missing or malformed id exits 77. Each setting may also come from its variable \
+                missing id, or a malformed one in the file name, exits 77, and a malformed one given as a \
+                flag, a variable or in a profile exits 64 naming where it was written. Each setting may also come from its variable \
                 (APNSCTL_AUTH_KEY, which may hold the PEM text itself, APNSCTL_KEY_ID, APNSCTL_TEAM_ID) or from \
                 a profile of the settings file (-p NAME; see apnsctl config).
 

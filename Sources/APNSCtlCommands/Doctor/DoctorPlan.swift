@@ -66,6 +66,11 @@ extension APNSCtl.Doctor {
                 build: try AppBuildInput.read(path.value, flag: settings.label(.app)),
                 label: "\(settings.label(.app)) \(path.value)")
         }
+        // The mock profile's environment is the one the mock plays: a build of the other is refused, as send
+        // refuses it, rather than probed where its tokens would not work.
+        if case .mock(_, let file)? = settings[.env]?.origin, case .one(let played)? = settings[.env]?.value {
+            try app?.checkEnvironment(played, flag: settings.label(.env), mockFile: file)
+        }
         let topic = settings[.topic]?.value ?? app?.build.topic
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]

@@ -157,7 +157,14 @@ public enum SettingsResolver {
             }
         }
 
-        if profile == nil || file == nil, let mock { try checkMockEnvironment(values, mock: mock) }
+        if profile == nil || file == nil, let mock {
+            // The environment the mock plays describes the mock's server: with another endpoint it is not said.
+            let env = Setting.of(.env).name
+            if case .mock? = values[env]?.origin {
+                if case .mock? = values[Setting.of(.endpoint).name]?.origin {} else { values[env] = nil }
+            }
+            try checkMockEnvironment(values, mock: mock)
+        }
 
         // Defaults. curl's proxy variables are part of the default, so a profile's proxy wins over them.
         let proxy = Setting.of(.proxy)

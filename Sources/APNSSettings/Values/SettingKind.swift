@@ -1,6 +1,6 @@
 /// What a setting's value is, so one parser reads it from a flag, a variable and a profile alike.
 public enum SettingKind: Sendable, Equatable {
-    /// Free text with no whitespace or control character (a topic, an id): header values and ids.
+    /// Free text with no whitespace or control character (a topic, a collapse id): header values.
     case word
     /// A team id or key id: 10 characters, `A-Z` and `0-9`.
     case identifier

@@ -79,6 +79,12 @@ public enum SettingParser {
             guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
             guard DeveloperID.isWellFormed(s) else {
                 let what = String(setting.name.map { $0 == "-" ? " " : $0 })
+                // A secret store's value often ends with a line break, and a pasted one with a space.
+                if DeveloperID.isWellFormed(s.trimmingBlanks()) {
+                    throw bad(
+                        "whitespace or a line break around the \(what) (a trailing space or line break is the usual copy-paste mistake); remove it"
+                    )
+                }
                 if DeveloperID.isWellFormed(s.uppercased()) {
                     throw bad("not a \(what): the portal shows it in capitals; give \(s.uppercased())")
                 }

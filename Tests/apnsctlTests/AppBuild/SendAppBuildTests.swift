@@ -89,7 +89,8 @@ import Testing
         let send = ["send", "-p", "mock", "--alert", "hi", "-d", Self.token, "--app"]
         let development = try InProcess.apnsctl(send + [try setup.ipa(.development)], environment: environment)
         #expect(development.status == 0, "\(development.stderr)")
-        let appStore = try InProcess.apnsctl(send + [try setup.ipa(.appStore)], environment: environment)
+        let appStoreBuild = try setup.ipa(.appStore)
+        let appStore = try InProcess.apnsctl(send + [appStoreBuild], environment: environment)
         #expect(appStore.status == 77, "\(appStore.stderr)")
         #expect(
             appStore.stderr.contains(
@@ -97,6 +98,12 @@ import Testing
             ), "\(appStore.stderr)")
         #expect(appStore.stderr.contains("apnsctl mock --env production"), "\(appStore.stderr)")
         #expect(setup.sandbox.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+        // doctor refuses it the same way, before probing a server its tokens would not work with.
+        let doctor = try InProcess.apnsctl(
+            ["doctor", "-p", "mock", "--app", appStoreBuild], environment: environment)
+        #expect(doctor.status == 77, "\(doctor.stdout)\(doctor.stderr)")
+        #expect(doctor.stderr.contains("but the mock of"), "\(doctor.stderr)")
+        #expect(!doctor.stdout.contains("dns"), "\(doctor.stdout)")
     }
 
     @Test func aBrokenBuildIs65AndAMissingOne66() throws {

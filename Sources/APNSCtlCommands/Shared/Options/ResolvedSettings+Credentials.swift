@@ -56,8 +56,9 @@ extension ResolvedSettings {
         return identity
     }
 
-    /// The `.p8` key, decoded, with its checked key id and team id; nil with certificate auth. Missing or
-    /// malformed ids are credential problems (77).
+    /// The `.p8` key, decoded, with its checked key id and team id; nil with certificate auth. Missing ids, and
+    /// a malformed key id in the file name, are credential problems (77); the settings refused malformed ones
+    /// given anywhere else (64).
     func loadSigningKey() throws(CLIError) -> SigningKeyWithIDs? {
         guard let loaded = try readSigningKey() else { return nil }
         _ = try loaded.key()
@@ -115,7 +116,13 @@ extension ResolvedSettings {
                         return !said
                     }
                     if first {
-                        let cause = (error as? CLIError)?.message ?? "\(error)"
+                        // The cause alone: the warning says what follows from it.
+                        let cause: String
+                        switch error as? CLIError {
+                        case .internalError(let m)?: cause = m
+                        case let e?: cause = e.message ?? "\(e)"
+                        case nil: cause = "\(error)"
+                        }
                         world.standardError.warning(
                             "a new provider token could not be signed (\(cause)); requests keep the one they have, "
                                 + "which APNs refuses once it is an hour old")
