@@ -5,8 +5,18 @@ extension APNSCtl.Send {
     /// `send`'s settings, resolved once before any other check; with `-v` (from anywhere) their origins go to
     /// stderr before anything connects.
     func resolveSettings(in world: CommandWorld) throws(CLIError) -> ResolvedSettings {
+        let replayed = history.replayedCredential
         let settings = try settingsOptions.resolve(
-            .send, from: self, world: world.settings, combinations: simulator == nil)
+            .send, from: self, world: world.settings, combinations: simulator == nil && replayed == nil)
+        if simulator == nil, let replayed {
+            // A replay without a credential is told which one its entry was sent with.
+            if settings[.cert] == nil && settings[.authKey] == nil {
+                throw .usage(
+                    "no credential: the history keeps none, and this entry was sent with \(replayed); give it again (--cert FILE, or --auth-key FILE with --team-id), or choose a profile with -p (apnsctl config list shows them)"
+                )
+            }
+            do { try settings.checkCombinations() } catch { throw CLIError(error) }
+        }
         if settings.isOn(.verbose) {
             for line in SettingsReport.verboseLines(settings) { world.standardError.print(line + "\n") }
         }

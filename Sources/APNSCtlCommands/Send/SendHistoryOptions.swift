@@ -29,6 +29,9 @@ struct SendHistoryOptions: ParsableArguments {
 
     /// The payload bytes of the entry `--replay` sends again, byte for byte (not a flag: set by the replay).
     var replayedPayload: [UInt8]? = nil
+    /// Which credential the replayed entry was sent with (`certificate CN=…, SHA-256 …`), for the advice when
+    /// none resolves now: the history keeps no credential (not a flag: set by the replay).
+    var replayedCredential: String? = nil
 
     /// The flags only: `replayedPayload` is never parsed.
     private enum CodingKeys: String, CodingKey {

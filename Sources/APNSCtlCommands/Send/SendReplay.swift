@@ -13,6 +13,9 @@ extension APNSCtl.Send {
         let entry = try HistoryAccess.entry(reference, in: world)
         var replay = self
         replay.history.replay = nil
+        // A simulator's entry names no credential (and its replay takes none).
+        replay.history.replayedCredential =
+            entry.kind == .simulator ? nil : entry.credential.escapingControlsForOutput()
         let liveActivity = entry.pushType == PushType.liveactivity.rawValue
         let quickPayload =
             request.alert != nil || request.title != nil || request.badge != nil || request.sound != nil

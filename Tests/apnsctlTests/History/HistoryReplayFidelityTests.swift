@@ -39,6 +39,24 @@ import Testing
         #expect(shown.contains("payload (\(text.utf8.count) bytes):"), "\(shown)")
     }
 
+    /// The history keeps no credential: a replay given none is told which one its entry was sent with, and
+    /// sends once it is given again.
+    @Test func aReplayWithoutACredentialNamesTheEntrysOne() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["--alert", "hi", "-d", Self.token(1)]).status == 0)
+        let bare = try home.run(["send", "--replay", "last"])
+        #expect(bare.status == 64)
+        #expect(
+            bare.stderr.hasPrefix(
+                "error: no credential: the history keeps none, and this entry was sent with certificate "),
+            "\(bare.stderr)")
+        #expect(bare.stderr.contains("SHA-256 ") && bare.errorLines.count == 1, "\(bare.stderr)")
+        let given = try home.run(["send", "--replay", "last", "--cert", mock.certificate])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(Self.answered(mock, count: 2).count == 2)
+    }
+
     /// A given `--apns-id` is part of the request, so the replay sends it again (APNs reports a notification
     /// by it); one given with `--replay` wins. Without one, APNs assigns a new id each time.
     @Test func aGivenApnsIDIsSentAgain() throws {
