@@ -97,7 +97,9 @@ extension APNSCtl.Config {
                     keys.append((setting.name, text))
                     if let missing = SetKey.missingFile(value) {
                         world.standardError.warning(
-                            "--\(setting.name): \(missing) does not exist; written as given")
+                            SetKey.missingFileWarning(
+                                "--\(setting.name)", missing, given: values.first ?? "",
+                                fileDirectory: location.directory, in: world))
                     }
                 } catch { throw CLIError(error) }
             }

@@ -48,8 +48,9 @@ extension APNSCtl.Config {
             do { line = try edit.editor.set(target.key, to: text, in: table) } catch { throw CLIError(error) }
             if let missing = Self.missingFile(value) {
                 world.standardError.warning(
-                    "\(target.key): \(missing) does not exist; written as given (a relative path is relative to \(edit.location.directory))"
-                )
+                    Self.missingFileWarning(
+                        target.key, missing, given: values.first ?? "", fileDirectory: edit.location.directory,
+                        in: world))
             }
             try edit.write("\(target.key) = \(text) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
         }
@@ -76,6 +77,23 @@ extension APNSCtl.Config {
                 throw CLIError(error)
             }
             try edit.write("default-profile = \(ProfileValueText.quoted(name)), \(edit.location.path):\(line)")
+        }
+
+        /// A path value names no file: it is written as given, relative to the settings file's folder; when the
+        /// same text names a file from the working directory (as a shell completes it), that file's full path
+        /// is the one to give.
+        static func missingFileWarning(
+            _ label: String, _ missing: String, given: String, fileDirectory: String, in world: CommandWorld
+        ) -> String {
+            var text =
+                "\(label): \(missing) does not exist; written as given (a relative path is relative to \(fileDirectory))"
+            if !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() {
+                var relative = Substring(given)
+                while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+                let here = directory + "/" + relative
+                if FileSystem.exists(here) { text += "; \(here) is there: to use it, give that full path" }
+            }
+            return text
         }
 
         /// The file a path or credential value names, when it does not exist.

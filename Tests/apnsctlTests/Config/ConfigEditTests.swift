@@ -98,6 +98,25 @@ import Testing
         #expect(shown.stdout.contains("priority"), "\(shown.stdout)")
     }
 
+    /// A relative path a shell completed from the working directory is still written as given, and the
+    /// warning names the file it was probably meant to be, with the full path to give instead.
+    @Test func aRelativePathOfAFileHereGetsItsFullPathInTheWarning() throws {
+        let home = try Home()
+        let here = try TemporaryDirectory(prefix: "cwd")
+        let key = try here.write("AuthKey_FGHIJ67890.p8", "not read here")
+        for arguments in [
+            ["config", "set", "--profile", "dev", "auth-key", "./AuthKey_FGHIJ67890.p8"],
+            ["config", "init", "--config", home.root.file("new.toml"), "--auth-key", "AuthKey_FGHIJ67890.p8"],
+        ] {
+            let r = try home.run(arguments, directory: here.path)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(
+                r.stderr.hasSuffix(
+                    "does not exist; written as given (a relative path is relative to \(arguments[1] == "set" ? home.root.path + "/xdg/apnsctl" : home.root.path)); \(key) is there: to use it, give that full path\n"
+                ), "\(arguments): \(r.stderr)")
+        }
+    }
+
     @Test func windowsLineEndingsAndAFileWithoutFinalNewlineStayAsTheyAre() throws {
         let home = try Home()
         try home.write("# crlf\r\n[profiles.dev]\r\ntopic = \"a\" # old\r\n\r\n[devices]\r\nphone = \"\(Self.token1)\"")
