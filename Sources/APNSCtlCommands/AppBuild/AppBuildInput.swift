@@ -12,6 +12,14 @@ enum AppBuildInput {
             || [".ipa", ".mobileprovision", ".provisionprofile", ".app", ".xcarchive"].contains { lower.hasSuffix($0) }
     }
 
+    /// A folder that is, or claims to be, an app build: named `.app` or `.xcarchive`, or holding what one holds
+    /// (an `Info.plist`, or `Products/Applications`). Any other folder was given by mistake.
+    static func isBuildFolder(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return [".app", ".app/", ".xcarchive", ".xcarchive/"].contains { lower.hasSuffix($0) }
+            || FileSystem.exists(path + "/Info.plist") || FileSystem.isDirectory(path + "/Products/Applications")
+    }
+
     /// The build at `path`; `flag` (`--app`) prefixes the message when the path came from one.
     static func read(_ path: String, flag: String? = nil) throws(CLIError) -> AppBuild {
         do {

@@ -43,7 +43,8 @@ extension APNSCtl {
                 One mock per state dir: \
                 a second one exits 73 naming the first one's pid (give parallel jobs --state-dir \
                 "$(mktemp -d)"). When ready, the mock writes mock.json there \
-                (endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, environment, pid) and prints a ready line \
+                (endpoint, manage_endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, environment, pid) \
+                and prints a ready line \
                 and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
                 JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
                 answers. A client must finish its TLS handshake within 10 s and complete a request at least every \

@@ -7,7 +7,7 @@ import APNSPlatform
 public enum MockReadyFile {
     static let readyName = "mock.json"
 
-    /// The JSON of CLI.md: endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid, and the
+    /// The JSON of CLI.md: endpoint, manage_endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid, and the
     /// environment the mock plays, so the `mock` profiles send and probe that one.
     public static func contents(state: MockState, endpoint: String, environment: APNSEnvironment, pid: Int32)
         -> [UInt8]

@@ -5,6 +5,25 @@ import Testing
 /// Builds are untrusted input: a crafted archive, executable or property list is exit 65 (or 66 when it
 /// cannot be read) with a message naming the part, never a crash, a hang or a file written.
 @Suite struct HostileAppBuildTests {
+    /// A folder that is no app build (a state dir, a folder of keys) is a path mistake, 66, said as one; a folder
+    /// that holds an Info.plist, or is named .app, is read as a build.
+    @Test func aFolderThatIsNoBuildIsAPathMistake() throws {
+        let fixtures = try AppBuildFixtures()
+        let folder = fixtures.directory.file("keys")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try fixtures.directory.write("keys/AuthKey_ABCDE12345.p8", "not read")
+        let r = try InProcess.apnsctl(["inspect", folder])
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: \(folder): is a directory, not a file, and not an app build (no Info.plist or Products/Applications in it); inspect takes a .pem, .p12 or .p8 file, or an .app, .xcarchive, .ipa or .mobileprovision\n"
+        )
+        try FileManager.default.createDirectory(
+            atPath: fixtures.directory.file("Empty.app"), withIntermediateDirectories: true)
+        let app = try InProcess.apnsctl(["inspect", fixtures.directory.file("Empty.app")])
+        #expect(app.status == 65 && app.stderr.contains("no Info.plist"), "\(app.stderr)")
+    }
+
     /// Runs `inspect PATH` and expects exit 65 with `reason` in the message, and nothing new in the fixtures'
     /// folder or its parent.
     static func expectCorrupt(_ path: String, _ reason: String, in fixtures: AppBuildFixtures) throws {
