@@ -136,6 +136,12 @@ public enum FileSystem {
         return lstat(path, &st) == 0
     }
 
+    /// Whether `path` is a regular file (following links).
+    public static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Whether `path` is a directory (following links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

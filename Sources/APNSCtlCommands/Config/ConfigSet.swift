@@ -88,10 +88,8 @@ extension APNSCtl.Config {
             var text =
                 "\(label): \(missing) does not exist; written as given (a relative path is relative to \(fileDirectory))"
             if !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() {
-                var relative = Substring(given)
-                while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
-                let here = directory + "/" + relative
-                if FileSystem.exists(here) { text += "; \(here) is there: to use it, give that full path" }
+                let here = WorkingDirectoryPath.absolute(given, workingDirectory: directory)
+                if FileSystem.isRegularFile(here) { text += "; \(here) is there: to use it, give that full path" }
             }
             return text
         }

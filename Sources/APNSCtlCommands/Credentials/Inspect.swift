@@ -30,7 +30,8 @@ extension APNSCtl {
 
                 Exit status: 0 when the credential is usable (a certificate without Apple's push extensions \
                 only gets a warning); 77 when it is expired, not yet valid or its key does not match (shown \
-                in full first), or when it cannot be read or decrypted; 66 when the file is missing.
+                in full first), or when it cannot be read or decrypted; 66 when the file is missing, or is a \
+                folder that is no app build.
 
                 Examples:
                   apnsctl inspect push.p12 --passphrase-file pass.txt

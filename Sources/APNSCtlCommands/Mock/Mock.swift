@@ -240,10 +240,10 @@ extension APNSCtl {
                     "no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
                         + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
-            let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
+            let directory = WorkingDirectoryPath.absolute(chosen, workingDirectory: world.workingDirectory())
             // The built-in profiles read this state dir's mock.json only where they look by default.
             let profilesFind =
-                defaultDirectory.map { MockCommandText.absolute($0, workingDirectory: world.workingDirectory()) }
+                defaultDirectory.map { WorkingDirectoryPath.absolute($0, workingDirectory: world.workingDirectory()) }
                 == directory
             if detach {
                 try MockDetach.start(directory: directory, stateDirGiven: !profilesFind, log: log, world: world)
@@ -465,16 +465,6 @@ enum MockCommandText {
 
     static func shellJoin(_ words: [String]) -> String { words.map(shellQuote).joined(separator: " ") }
 
-    /// `path` made absolute against the working directory `workingDirectory` (unchanged when it already is, or
-    /// when the working directory could not be read).
-    static func absolute(_ path: String, workingDirectory: String?) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        guard let cwd = workingDirectory else { return path }
-        var relative = Substring(path)
-        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
-        if relative == "." || relative.isEmpty { return cwd }
-        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + relative
-    }
 }
 
 extension String {

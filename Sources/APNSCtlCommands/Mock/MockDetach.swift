@@ -15,7 +15,7 @@ enum MockDetach {
                 "--state-dir \(error.message); the mock keeps keys there, so it must be a directory only you can write; use a fresh one, e.g. --state-dir \"$(mktemp -d)\""
             )
         }
-        let logPath = MockCommandText.absolute(
+        let logPath = WorkingDirectoryPath.absolute(
             log ?? directory + "/mock.log", workingDirectory: world.workingDirectory())
         let before = (try? FileSystem.read(logPath))?.count ?? 0
         let process: DetachedProcess

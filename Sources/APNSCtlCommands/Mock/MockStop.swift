@@ -31,7 +31,7 @@ extension APNSCtl.Mock {
             guard let chosen = stateDir ?? mock.stateDir ?? defaultDirectory else {
                 throw CLIError.usage("no home directory for the default state dir; pass --state-dir DIR")
             }
-            let directory = MockCommandText.absolute(chosen, workingDirectory: world.workingDirectory())
+            let directory = WorkingDirectoryPath.absolute(chosen, workingDirectory: world.workingDirectory())
             guard FileSystem.isDirectory(directory) else {
                 world.standardError.print(
                     "apnsctl mock: no mock is running with state dir \(directory) (no such directory)\n")

@@ -10,7 +10,7 @@ extension APNSCtl.Send {
             .send, from: self, world: world.settings, combinations: simulator == nil && replayed == nil)
         if simulator == nil, let replayed {
             // A replay without a credential is told which one its entry was sent with.
-            if settings[.cert] == nil && settings[.authKey] == nil {
+            if settings[.cert] == nil && settings[.authKey] == nil && settings[.key] == nil {
                 throw .usage(
                     "no credential: the history keeps none, and this entry was sent with \(replayed); give it again (--cert FILE, or --auth-key FILE with --team-id), or choose a profile with -p (apnsctl config list shows them)"
                 )

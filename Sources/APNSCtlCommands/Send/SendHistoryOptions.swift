@@ -33,7 +33,7 @@ struct SendHistoryOptions: ParsableArguments {
     /// none resolves now: the history keeps no credential (not a flag: set by the replay).
     var replayedCredential: String? = nil
 
-    /// The flags only: `replayedPayload` is never parsed.
+    /// The flags only: `replayedPayload` and `replayedCredential` are never parsed.
     private enum CodingKeys: String, CodingKey {
         case replay, noHistory, historyDays, historyEntries
     }

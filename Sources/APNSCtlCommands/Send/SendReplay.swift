@@ -62,8 +62,8 @@ extension APNSCtl.Send {
     /// token so (its results then show the name again), else its token.
     private func deviceArguments(_ results: [HistoryResult], in world: CommandWorld) throws(CLIError) -> [String] {
         guard results.contains(where: { $0.deviceName != nil }) else { return results.map(\.target) }
-        let settings = try settingsOptions.resolve(
-            .send, from: self, world: world.settings, combinations: simulator == nil)
+        // Only the device names are needed here: the credentials are checked when the replay sends.
+        let settings = try settingsOptions.resolve(.send, from: self, world: world.settings, combinations: false)
         return results.map { r in
             guard let name = r.deviceName, (try? settings.devices.resolve(name))?.token.hex == r.target else {
                 return r.target

@@ -115,6 +115,10 @@ import Testing
                     "does not exist; written as given (a relative path is relative to \(arguments[1] == "set" ? home.root.path + "/xdg/apnsctl" : home.root.path)); \(key) is there: to use it, give that full path\n"
                 ), "\(arguments): \(r.stderr)")
         }
+        // A folder of that name is not offered as the file.
+        try FileManager.default.createDirectory(atPath: here.file("certs"), withIntermediateDirectories: true)
+        let folder = try home.run(["config", "set", "--profile", "dev", "ca-file", "certs"], directory: here.path)
+        #expect(folder.status == 0 && !folder.stderr.contains("is there"), "\(folder.stderr)")
     }
 
     @Test func windowsLineEndingsAndAFileWithoutFinalNewlineStayAsTheyAre() throws {

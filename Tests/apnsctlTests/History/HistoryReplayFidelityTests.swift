@@ -124,6 +124,16 @@ import Testing
         #expect(renamed.status == 0, "\(renamed.stderr)")
         #expect(try HistoryHome.objects(renamed).map { $0["device"] as? String } == [Self.token(1), Self.token(2)])
         #expect(try names(renamed) == [nil, nil])
+        // A replay of named devices without a credential is told the entry's too (the names are looked up
+        // before the credentials are checked).
+        try write(Self.token(1))
+        let bare = try home.run(["send", "--replay", "1"])
+        #expect(bare.status == 64)
+        #expect(bare.stderr.hasPrefix("error: no credential: the history keeps none"), "\(bare.stderr)")
+        // A key alone keeps its own advice.
+        let keyOnly = try home.run(["send", "--replay", "1", "--key", mock.certificate])
+        #expect(keyOnly.status == 64)
+        #expect(keyOnly.stderr.contains("needs a certificate in the same place"), "\(keyOnly.stderr)")
     }
 
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)
