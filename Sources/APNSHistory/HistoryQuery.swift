@@ -12,4 +12,28 @@ public struct HistoryQuery: Sendable, Equatable {
     public init(device: String? = nil, reason: String? = nil, since: Int64? = nil, limit: Int? = nil) {
         (self.device, self.reason, self.since, self.limit) = (device, reason, since, limit)
     }
+
+    /// Whether a result for `target` (a token, as recorded) given by `name` is one for `device`: the token in any
+    /// case, the name as given, or the token as send's text lines shorten it (`3f2a…9c1d`, or `3f2a...9c1d`
+    /// typed: its first and last digits), which is what a user copies from them.
+    public static func result(target: String, name: String?, isFor device: String) -> Bool {
+        let wanted = device.lowercased()
+        if target.lowercased() == wanted || name == device { return true }
+        guard let (head, tail) = shortened(wanted) else { return false }
+        let token = target.lowercased()
+        return token.count > head.count + tail.count && token.hasPrefix(head) && token.hasSuffix(tail)
+    }
+
+    /// The first and last digits of a shortened token, lowercase; nil for anything else.
+    static func shortened(_ text: String) -> (String, String)? {
+        let hex = { (s: String) in
+            !s.isEmpty && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
+        }
+        for mark in ["…", "..."] {
+            guard let range = text.firstRange(of: mark) else { continue }
+            let (head, tail) = (String(text[..<range.lowerBound]), String(text[range.upperBound...]))
+            if hex(head) && hex(tail) { return (head, tail) }
+        }
+        return nil
+    }
 }

@@ -268,9 +268,8 @@ public final class HistoryStore {
                 if let limit = query.limit, entries.count >= limit { break }
                 let entry = Self.entry(s)
                 if let device = query.device, let chunks {
-                    let wanted = device.lowercased()
                     let found = try results(of: entry.id, chunks, first: true) { r in
-                        r.target.lowercased() == wanted || r.deviceName == device
+                        HistoryQuery.result(target: r.target, name: r.deviceName, isFor: device)
                     }
                     if found.isEmpty { continue }
                 }

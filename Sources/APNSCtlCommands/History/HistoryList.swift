@@ -61,6 +61,19 @@ extension APNSCtl.History {
                 world.standardOutput.line(
                     format == .json ? HistoryOutput.listJSON(entry) : HistoryOutput.listLine(entry))
             }
+            if entries.isEmpty && format == .text {
+                // An empty list says why, so a mistyped device or reason is not taken for "never sent".
+                let filters = [
+                    device.map { "--device \($0.escapingControlsForOutput())" },
+                    reason.map { "--reason \($0.escapingControlsForOutput())" },
+                    since.map { "--since \($0.escapingControlsForOutput())" },
+                ].compactMap { $0 }
+                world.standardError.print(
+                    filters.isEmpty
+                        ? "no send is recorded in the history yet\n"
+                        : "no recorded send matches \(filters.joined(separator: " ")) (a device is its whole token, the shortened form send prints, or a name it was given by)\n"
+                )
+            }
             world.standardOutput.flush()
             if let failure = world.standardOutput.failure { throw CLIError.outputFailed(failure.message) }
         }

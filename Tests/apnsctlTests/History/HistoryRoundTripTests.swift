@@ -102,6 +102,17 @@ import Testing
         #expect(text.stdout.contains("\n{\n  \"aps\": {\n    \"alert\": \"batch\",\n    \"badge\": 2\n  }\n}\n"))
         #expect(try home.run(["history", "list", "--reason", "unregistered", "-o", "json"]).lines.count == 2)
         #expect(try home.run(["history", "list", "--device", Self.token(3).uppercased()]).lines.count == 2)
+        // The token as send's lines shorten it, copied from them (or typed with three dots), finds it too.
+        let short = String(Self.token(3).prefix(4)) + "…" + String(Self.token(3).suffix(4))
+        #expect(try home.run(["history", "list", "--device", short]).lines.count == 2)
+        let typed = String(Self.token(3).prefix(4)) + "..." + String(Self.token(3).suffix(4))
+        #expect(try home.run(["history", "list", "--device", typed]).lines.count == 2)
+        // Nothing found says why, on stderr; JSON stays empty.
+        let none = try home.run(["history", "list", "--device", "my-iphon"])
+        #expect(none.status == 0 && none.stdout.isEmpty)
+        #expect(none.stderr.hasPrefix("no recorded send matches --device my-iphon ("), "\(none.stderr)")
+        let noneJSON = try home.run(["history", "list", "--device", "my-iphon", "-o", "json"])
+        #expect(noneJSON.stdout.isEmpty && noneJSON.stderr.isEmpty)
         #expect(try home.run(["history", "list", "--limit", "1"]).lines.count == 1)
     }
 

@@ -1,0 +1,23 @@
+import Testing
+
+@testable import APNSHistory
+
+/// `history --device`: a token in any case, a name as given, or the shortened form send's text lines print.
+@Suite struct HistoryDeviceMatchTests {
+    static let token = "3f2a" + String(repeating: "0", count: 56) + "9c1d"
+
+    @Test func aDeviceIsItsTokenItsNameOrItsShortenedToken() {
+        let cases: [(String, Bool)] = [
+            (Self.token, true), (Self.token.uppercased(), true), ("my-iphone", true), ("My-iPhone", false),
+            ("3f2a…9c1d", true), ("3F2A…9C1D", true), ("3f2a...9c1d", true), ("3f2…c1d", true),
+            ("3f2a…9c1e", false), ("3f2b…9c1d", false), ("3f2a…", false), ("…9c1d", false), ("3f2a…9c…1d", false),
+            ("zz…9c1d", false), ("3f2a", false),
+        ]
+        for (filter, expected) in cases {
+            #expect(
+                HistoryQuery.result(target: Self.token, name: "my-iphone", isFor: filter) == expected, "\(filter)")
+        }
+        // The two ends cannot overlap: a six-digit filter does not match a five-digit target.
+        #expect(!HistoryQuery.result(target: "abcde", name: nil, isFor: "abc…cde"))
+    }
+}
