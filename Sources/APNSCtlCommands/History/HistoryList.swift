@@ -20,7 +20,7 @@ extension APNSCtl.History {
         @Option(
             name: [.customShort("d"), .customLong("device")],
             help: ArgumentHelp(
-                "Entries with a result for this device: a token (hex) or a device name from the settings file.",
+                "Entries with a result for this device: a token (hex), the shortened token send prints (3f2a…9c1d), or a device name.",
                 valueName: "token|name"))
         var device: String?
 
