@@ -7,6 +7,27 @@ import Testing
 /// Sends the history records beyond a plain send to a server: a push to a simulator (CLI.md: "`--simulator`
 /// included"), and a batch cut short by Ctrl-C, whose entry holds what was answered before it.
 @Suite struct HistoryRecordingCasesTests {
+    /// A run that could not connect still says so in its entry's outcome: the part of the summary after
+    /// `sent N`, whichever way the summary goes on.
+    @Test func anEntryOutcomeIsTheSummaryWithoutItsCount() throws {
+        let cases: [(String, Int, String)] = [
+            ("sent 3: 2 accepted, 1 rejected (Unregistered 1)", 3, "2 accepted, 1 rejected (Unregistered 1)"),
+            ("sent 0; 2 never sent", 0, "2 never sent"),
+            ("sent 5 (interrupted)", 5, "interrupted"),
+            ("sent 5: 5 accepted; 3 never sent (interrupted)", 5, "5 accepted; 3 never sent (interrupted)"),
+            ("sent 1", 1, ""),
+        ]
+        for (line, sent, outcome) in cases { #expect(SendRecorder.outcome(line, sent: sent) == outcome, "\(line)") }
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let unreachable = try home.run([
+            "send", "--endpoint", "https://127.0.0.1:1", "--ca-file", mock.caFile, "--cert", mock.certificate,
+            "--alert", "x", "-d", String(repeating: "ab", count: 32), "-d", String(repeating: "cd", count: 32),
+        ])
+        #expect(unreachable.status == 69, "\(unreachable.stderr)")
+        #expect(try home.show("last")["outcome"] as? String == "2 devices: 2 never sent")
+    }
+
     /// `send --simulator` is one entry (kind simulator, the bundle as its topic) whose result is the line or object
     /// the send printed; `--replay` pushes the same bytes to the same simulator.
     @Test func aSimulatorPushIsRecordedAndReplayed() throws {
