@@ -264,12 +264,13 @@ public final class HistoryStore {
             try s.bind(4, query.device == nil ? query.limit ?? -1 : -1)
             var entries: [HistoryEntry] = []
             let chunks = try query.device.map { _ throws(SQLiteError) in try chunkStatement() }
+            let match = query.device.map(HistoryQuery.DeviceMatch.init)
             while try s.step() {
                 if let limit = query.limit, entries.count >= limit { break }
                 let entry = Self.entry(s)
-                if let device = query.device, let chunks {
+                if let match, let chunks {
                     let found = try results(of: entry.id, chunks, first: true) { r in
-                        HistoryQuery.result(target: r.target, name: r.deviceName, isFor: device)
+                        match.matches(target: r.target, name: r.deviceName)
                     }
                     if found.isEmpty { continue }
                 }

@@ -15,9 +15,10 @@ import Testing
         ]
         for (filter, expected) in cases {
             #expect(
-                HistoryQuery.result(target: Self.token, name: "my-iphone", isFor: filter) == expected, "\(filter)")
+                HistoryQuery.DeviceMatch(filter).matches(target: Self.token, name: "my-iphone") == expected, "\(filter)"
+            )
         }
         // The two ends cannot overlap: a six-digit filter does not match a five-digit target.
-        #expect(!HistoryQuery.result(target: "abcde", name: nil, isFor: "abc…cde"))
+        #expect(!HistoryQuery.DeviceMatch("abc…cde").matches(target: "abcde", name: nil))
     }
 }

@@ -68,11 +68,13 @@ extension APNSCtl.History {
                     reason.map { "--reason \($0.escapingControlsForOutput())" },
                     since.map { "--since \($0.escapingControlsForOutput())" },
                 ].compactMap { $0 }
+                let devices =
+                    device == nil
+                    ? "" : " (a device is its whole token, the shortened form send prints, or a name it was given by)"
                 world.standardError.print(
                     filters.isEmpty
                         ? "no send is recorded in the history yet\n"
-                        : "no recorded send matches \(filters.joined(separator: " ")) (a device is its whole token, the shortened form send prints, or a name it was given by)\n"
-                )
+                        : "no recorded send matches \(filters.joined(separator: " "))\(devices)\n")
             }
             world.standardOutput.flush()
             if let failure = world.standardOutput.failure { throw CLIError.outputFailed(failure.message) }

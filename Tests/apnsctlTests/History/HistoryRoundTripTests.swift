@@ -111,6 +111,8 @@ import Testing
         let none = try home.run(["history", "list", "--device", "my-iphon"])
         #expect(none.status == 0 && none.stdout.isEmpty)
         #expect(none.stderr.hasPrefix("no recorded send matches --device my-iphon ("), "\(none.stderr)")
+        #expect(
+            try home.run(["history", "list", "--reason", "Nope"]).stderr == "no recorded send matches --reason Nope\n")
         let noneJSON = try home.run(["history", "list", "--device", "my-iphon", "-o", "json"])
         #expect(noneJSON.stdout.isEmpty && noneJSON.stderr.isEmpty)
         #expect(try home.run(["history", "list", "--limit", "1"]).lines.count == 1)
