@@ -27,21 +27,24 @@ public struct HistoryQuery: Sendable, Equatable {
             ends = HistoryQuery.shortened(lowercased)
         }
 
-        /// Whether a result for `target` (a token, as recorded) given by `name` is one for this device.
+        /// Whether a result for `target` (a token, as recorded: lowercase hex) given by `name` is one for this
+        /// device.
         public func matches(target: String, name: String?) -> Bool {
-            let token = target.lowercased()
-            if token == lowercased || name == given { return true }
+            if target == lowercased || name == given || target.lowercased() == lowercased { return true }
             guard let ends else { return false }
-            return token.count > ends.head.count + ends.tail.count && token.hasPrefix(ends.head)
-                && token.hasSuffix(ends.tail)
+            let token = target.utf8
+            return token.count > ends.head.utf8.count + ends.tail.utf8.count
+                && token.starts(with: ends.head.utf8) && token.reversed().starts(with: ends.tail.utf8.reversed())
+                && token.allSatisfy(HistoryQuery.isLowerHex)
         }
     }
 
-    /// The first and last digits of a shortened token, lowercase; nil for anything else.
+    static func isLowerHex(_ c: UInt8) -> Bool { (c >= 48 && c <= 57) || (c >= 97 && c <= 102) }
+
+    /// The first and last digits of a shortened token (at least four each, as send prints four), lowercase; nil
+    /// for anything else.
     static func shortened(_ text: String) -> (head: String, tail: String)? {
-        let hex = { (s: String) in
-            !s.isEmpty && s.utf8.allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) }
-        }
+        let hex = { (s: String) in s.utf8.count >= 4 && s.utf8.allSatisfy(isLowerHex) }
         for mark in ["…", "..."] {
             guard let range = text.firstRange(of: mark) else { continue }
             let (head, tail) = (String(text[..<range.lowerBound]), String(text[range.upperBound...]))

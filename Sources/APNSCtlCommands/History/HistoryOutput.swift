@@ -121,7 +121,9 @@ enum HistoryOutput {
         row("credential", e.credential)
         row("replay of", e.replayOf.map { "#\($0)" })
         row("duration", SendOutput.milliseconds(e.durationMs))
-        row("outcome", e.counts.outcome + (e.interrupted ? " (interrupted)" : ""))
+        // The outcome recorded from the summary says "interrupted" itself; an older entry's may not.
+        let saysInterrupted = e.counts.outcome.hasSuffix("interrupted") || e.counts.outcome.hasSuffix("(interrupted)")
+        row("outcome", e.counts.outcome + (e.interrupted && !saysInterrupted ? " (interrupted)" : ""))
         lines.append("")
         lines.append("payload (\(e.payload.count) bytes):")
         lines.append(

@@ -13,9 +13,9 @@ import Testing
         let cases: [(String, Int, String)] = [
             ("sent 3: 2 accepted, 1 rejected (Unregistered 1)", 3, "2 accepted, 1 rejected (Unregistered 1)"),
             ("sent 0; 2 never sent", 0, "2 never sent"),
-            ("sent 5 (interrupted)", 5, "interrupted"),
+            ("sent 0 (interrupted)", 0, "interrupted"),
+            ("sent 0; 2 never sent; 3 never sent (interrupted)", 0, "2 never sent; 3 never sent (interrupted)"),
             ("sent 5: 5 accepted; 3 never sent (interrupted)", 5, "5 accepted; 3 never sent (interrupted)"),
-            ("sent 1", 1, ""),
         ]
         for (line, sent, outcome) in cases { #expect(SendRecorder.outcome(line, sent: sent) == outcome, "\(line)") }
         let mock = try InProcessMock()
@@ -85,5 +85,8 @@ import Testing
         #expect(shown["interrupted"] as? Bool == true)
         #expect(shown["targets"] as? Int == printed.count)
         #expect(shown["results"] as? [NSDictionary] == printed)
+        // The outcome says it was interrupted, once, in the text `history show` prints.
+        let text = try home.run(["history", "show", "last"]).lines.first { $0.hasPrefix("outcome") } ?? ""
+        #expect(text.hasSuffix("(interrupted)") && !text.hasSuffix("(interrupted) (interrupted)"), "\(text)")
     }
 }
