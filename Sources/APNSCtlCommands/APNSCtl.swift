@@ -97,7 +97,12 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: failure.exitCode, in: world)
         }
         let code = exitCode(for: error).rawValue
-        let text = fullMessage(for: error)
+        var text = fullMessage(for: error)
+        // The parser quotes an argument it refuses as given: a file pasted into one (a key, a certificate) is
+        // said, never shown.
+        for argument in Set(arguments) where !VariableEcho.mayEchoArgument(argument) && text.contains(argument) {
+            text = text.replacing(argument, with: VariableEcho.shown(argument))
+        }
         if code == 0 {
             if !text.isEmpty { world.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             return finish(exitCode: ExitStatus.success, in: world)

@@ -10,6 +10,17 @@ public enum VariableEcho {
         value.count <= limit && !value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
     }
 
+    /// Whether a command-line argument or a settings-file value may be quoted (escaped) in a message: the rule for
+    /// variables, except that a value of one line with a line break around it (a slip the message should show)
+    /// is quoted.
+    public static func mayEchoArgument(_ value: String) -> Bool {
+        value.count <= limit
+            && value.split(
+                omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+            )
+            .count <= 1
+    }
+
     /// `value` escaped when it may be quoted, else `(a value of 3 lines, not shown)` or
     /// `(a value of 523 characters, not shown)`.
     public static func shown(_ value: String) -> String {

@@ -85,6 +85,10 @@ public enum SettingParser {
                         "whitespace or a line break around the \(what) (a trailing space or line break is the usual copy-paste mistake); remove it"
                     )
                 }
+                if !VariableEcho.mayEcho(s) {
+                    throw bad(
+                        "\(VariableEcho.description(of: s)), not a \(what): a file pasted in? give the 10-character id")
+                }
                 if DeveloperID.isWellFormed(s.uppercased()) {
                     throw bad("not a \(what): the portal shows it in capitals; give \(s.uppercased())")
                 }
@@ -352,7 +356,10 @@ public enum SettingParser {
 
     /// `--priority 7`, `APNSCTL_PRIORITY=7`, `PATH:LINE: priority = 7`; without the value where it may be secret.
     static func prefix(_ raw: RawSetting, setting: Setting, origin: SettingOrigin, echo: Bool? = nil) -> String {
-        let shows = echo ?? ![.proxy, .secret, .credential].contains(setting.kind)
+        // A value a message may not quote (a file pasted in: a key, a certificate) is named, never shown,
+        // whichever place it came from.
+        let shows =
+            (echo ?? ![.proxy, .secret, .credential].contains(setting.kind)) && VariableEcho.mayEchoArgument(raw.shown)
         let value = raw.shown.escapingControls()
         switch origin {
         case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(raw.shown))" : f

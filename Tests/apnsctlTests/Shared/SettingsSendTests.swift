@@ -146,6 +146,25 @@ import Testing
         #expect(s.answered().count == 3)
     }
 
+    /// A key pasted into a flag that takes a word (`--key-id "$(cat AuthKey.p8)"`), with `=` or after a space, or
+    /// into a profile line, is refused without a line of it in the message: the settings' parser and the
+    /// argument parser's own errors both name it and never show it.
+    @Test func aKeyPastedIntoAWordFlagIsNeverPrinted() throws {
+        let body = "U0VDUkVUU0VDUkVUU0VDUkVU"
+        let pem = "-----BEGIN PRIVATE KEY-----\n\(body)\n-----END PRIVATE KEY-----"
+        let token = String(repeating: "ab", count: 32)
+        for arguments in [
+            ["--key-id=\(pem)"], ["--key-id", pem], ["--topic=\(pem)"], ["--topic", pem], ["--team-id=\(pem)"],
+        ] {
+            let r = try InProcess.apnsctl(
+                ["send", "--auth-key", "k.p8", "--team-id", "TEAMID1234", "-d", token, "--alert", "x"] + arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.contains(body) && !r.stderr.contains("BEGIN"), "\(arguments): \(r.stderr)")
+            #expect(
+                !arguments[0].hasPrefix("--key-id=") || r.stderr.contains("a value of 3 lines"), "\(r.stderr)")
+        }
+    }
+
     @Test func pemInVariablesIsSentAndNeverWrittenOrPrinted() throws {
         let s = try Setup()
         let keyPEM = try String(contentsOfFile: s.mock.authKey, encoding: .utf8)
