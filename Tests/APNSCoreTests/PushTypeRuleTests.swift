@@ -51,8 +51,18 @@ import Testing
         #expect(!misplaced.listing.contains("VoIP"), "\(misplaced.listing)")
         #expect(
             misplaced.hasWarning(
-                "alert", "alert is an aps key at the top level, where the device ignores it; move it into aps"),
-            "\(misplaced.listing)")
+                "alert",
+                "alert is outside aps, where iOS does not act on it (the app only receives it as its own key); if it is meant for iOS, move it into aps"
+            ), "\(misplaced.listing)")
+        // An app's own key that shares an aps key's name (event, category) is the app's; so is an alert key
+        // beside aps.alert, and a PushKit payload's.
+        for own in [
+            "{\"aps\":{\"alert\":\"x\"},\"event\":\"shipped\"}", "{\"aps\":{\"alert\":\"x\"},\"category\":\"news\"}",
+            "{\"aps\":{\"alert\":\"x\"},\"alert\":\"mine\"}",
+        ] {
+            #expect(!check(own).listing.contains("outside aps"), "\(own)")
+        }
+        #expect(!check("{\"aps\":{},\"alert\":\"Hi\"}", type(.voip)).listing.contains("outside aps"))
         // No aps at all, only the app's own keys: the same hint beside the error.
         let bare = check("{\"call-id\":\"42\"}")
         #expect(

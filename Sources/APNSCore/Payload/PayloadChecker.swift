@@ -55,13 +55,24 @@ struct PayloadChecker {
             warning("aps", at: apsMember.keyStart, "mdm pushes carry no aps; the device ignores it: remove it")
             return
         }
-        if let misplaced = effective.first(where: { APSKey(rawValue: $0.key) != nil }) {
+        // Only the keys iOS acts on from aps alone, and only when aps lacks them: an app's own top-level key may
+        // share another aps key's name (event, category), and the app receives every top-level key. PushKit
+        // hands the whole payload to the app.
+        if pushType != .voip && pushType != .pushtotalk,
+            let misplaced = effective.first(where: { member in
+                Self.actedOnInAPSOnly.contains(member.key) && !apsMembers.contains { $0.key == member.key }
+            })
+        {
             warning(
                 misplaced.key, at: misplaced.keyStart,
-                "\(misplaced.key) is an aps key at the top level, where the device ignores it; move it into aps")
+                "\(misplaced.key) is outside aps, where iOS does not act on it (the app only receives it as its own key); if it is meant for iOS, move it into aps"
+            )
         }
         checkAPS(aps, members: JSONValue.effectiveMembers(apsMembers))
     }
+
+    /// The aps keys iOS acts on itself (shows, plays, wakes the app for), which mean nothing outside aps.
+    static let actedOnInAPSOnly: Set<String> = ["alert", "badge", "sound", "content-available", "mutable-content"]
 
     /// `aps` is absent: an error except for mdm (expected) and PushKit types (the app may read its own keys).
     private mutating func reportMissingAPS(_ root: JSONValue, members: [JSONMember]) {
