@@ -17,6 +17,27 @@ import Testing
         } catch { return error }
     }
 
+    /// A date is refused where the same instant as a number would be: 1970 would read as 0, which means
+    /// "deliver once, never store", and any date before September 2001 is long past.
+    @Test func aDateLongPastIsRefusedAsItsNumberIs() throws {
+        var syntax = Self.expiration
+        syntax.allowsDate = true
+        func parse(_ text: String) throws(TimeValue.Problem) -> Int64 {
+            try TimeValue.parse(text, now: 100, allowsDate: true)
+        }
+        for text in ["1970-01-01T00:00:00Z", "1999-12-31T23:00:00Z", "2001-09-09T01:46:39Z"] {
+            #expect(throws: TimeValue.Problem.dateLongAgo(text, syntax)) { try parse(text) }
+        }
+        #expect(
+            TimeValue.Problem.dateLongAgo("1999-12-31T23:00:00Z", syntax).message
+                == "1999-12-31T23:00:00Z: a date before 2001-09-09 is long past; for a time already past give 0 (deliver once, never store)"
+        )
+        #expect(try parse("2001-09-09T01:46:40Z") == 1_000_000_000)
+        #expect(throws: TimeValue.Problem.beforeEpoch("1969-12-31T23:00:00Z", syntax)) {
+            try parse("1969-12-31T23:00:00Z")
+        }
+    }
+
     @Test func eachRefusalIsItsOwnCase() {
         #expect(problem("") == .empty(Self.expiration))
         #expect(problem("1.5h") == .notADuration("1.5h", Self.expiration))

@@ -18,13 +18,17 @@ public enum TimeValue {
         case dateWithoutZone(String, Syntax)
         /// An ISO 8601 date-time before 1970, which no UNIX time in a header or payload carries.
         case beforeEpoch(String, Syntax)
+        /// An ISO 8601 date-time from 1970 to September 2001: long past, refused as a UNIX time that low is (1970
+        /// itself would read as 0, with 0's own meaning).
+        case dateLongAgo(String, Syntax)
 
         /// The refused text, then what it should have been: `0`, a UNIX time, a duration, and `now` where allowed.
         public var message: String {
             switch self {
             case .empty: return "\"\": " + reason
             case .notADuration(let text, _), .notATime(let text, _), .negativeDuration(let text, _),
-                .dateWithoutZone(let text, _), .longAgo(let text, _), .beforeEpoch(let text, _):
+                .dateWithoutZone(let text, _), .longAgo(let text, _), .beforeEpoch(let text, _),
+                .dateLongAgo(let text, _):
                 return "\(text): " + reason
             }
         }
@@ -43,6 +47,8 @@ public enum TimeValue {
                     "which instant is unclear; give a date-time with Z or an offset, such as \(TimeValue.dateExample) or 2026-11-28T19:30:00+01:00; \(syntax.help)"
             case .beforeEpoch(_, let syntax):
                 return "a date before 1970, which no UNIX time carries; for a time already past \(syntax.past)"
+            case .dateLongAgo(_, let syntax):
+                return "a date before 2001-09-09 is long past; for a time already past \(syntax.past)"
             case .longAgo(let text, let syntax):
                 return syntax.allowsNow
                     ? "a UNIX time that long ago is already past (a date is wanted, not a span); for a time from now write \(text)s"
@@ -67,6 +73,10 @@ public enum TimeValue {
         /// What to give for a time that has passed.
         var past: String { allowsNow ? "give now" : "give 0 (\(zeroMeaning))" }
     }
+
+    /// Below this UNIX time (2001-09-09) a nonzero time is taken for a slip: a span written as a number, or a date
+    /// long past.
+    static let longAgoLimit: Int64 = 1_000_000_000
 
     /// The ISO 8601 date-time messages show.
     public static let dateExample = "2026-11-28T18:30:00Z"
@@ -101,6 +111,7 @@ public enum TimeValue {
         if allowsDate, let date = ISO8601Date(text) {
             guard date.hasZone else { throw .dateWithoutZone(text, syntax) }
             guard date.epochSeconds >= 0 else { throw .beforeEpoch(text, syntax) }
+            guard date.epochSeconds >= longAgoLimit else { throw .dateLongAgo(text, syntax) }
             return date.epochSeconds
         }
         if t.hasPrefix("-"), durationSeconds(String(t.dropFirst())) != nil { throw .negativeDuration(text, syntax) }
@@ -111,7 +122,7 @@ public enum TimeValue {
         guard t.allSatisfy({ $0.isASCII && $0.isNumber }), t.count <= 12, let seconds = Int64(t) else {
             throw .notATime(text, syntax)
         }
-        if seconds != 0 && seconds < 1_000_000_000 {
+        if seconds != 0 && seconds < longAgoLimit {
             // APNs takes an absolute time; 3600 would mean 1970-01-01T01:00Z and expire at once.
             throw .longAgo(text, syntax)
         }
