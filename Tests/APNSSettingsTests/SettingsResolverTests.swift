@@ -415,7 +415,7 @@ import Testing
         #expect(flag?.exitCode == 64)
         #expect(
             flag?.message
-                == "--env production, but the mock of -p mock (/state/mock.json) plays sandbox; leave --env out, or start a mock that plays production (apnsctl mock --env production --state-dir DIR) and set APNSCTL_MOCK_STATE_DIR=DIR"
+                == "--env production, but the mock of -p mock (/state/mock.json) plays sandbox; leave --env out, or stop the mock (apnsctl mock stop) and start it again with apnsctl mock --env production and the flags you gave it"
         )
         let variable = Self.problem(
             .doctor, flags: Self.flags { $0.profile = "mock-token" }, variables: ["APNSCTL_ENV": "production"],

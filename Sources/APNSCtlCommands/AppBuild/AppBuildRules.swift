@@ -21,7 +21,7 @@ struct AppBuildRules {
         guard let explicit, let needed = environment, explicit != needed else { return }
         if let mockFile {
             throw .credential(
-                "\(label)'s device tokens belong to \(needed.rawValue) (aps-environment \(build.apsEnvironment ?? "none")), but the mock of \(mockFile) plays \(explicit.rawValue): APNs would answer BadDeviceToken. Start a mock that plays \(needed.rawValue) (apnsctl mock --env \(needed.rawValue) --state-dir DIR) and set APNSCTL_MOCK_STATE_DIR=DIR"
+                "\(label)'s device tokens belong to \(needed.rawValue) (aps-environment \(build.apsEnvironment ?? "none")), but the mock of \(mockFile) plays \(explicit.rawValue): APNs would answer BadDeviceToken. To send to it, \(MockProfile.playAdvice(needed))"
             )
         }
         throw .credential(

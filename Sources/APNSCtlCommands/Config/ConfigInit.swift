@@ -99,7 +99,12 @@ extension APNSCtl.Config {
                         world.standardError.warning(
                             SetKey.missingFileWarning(
                                 "--\(setting.name)", missing, given: values.first ?? "",
-                                fileDirectory: location.directory, in: world))
+                                fileDirectory: location.directory, in: world,
+                                instead: { full in
+                                    let file = location.origin == .flag("--config") ? " --config \(location.path)" : ""
+                                    return
+                                        "apnsctl config set\(file) --profile \(name ?? "dev") \(setting.name) \(full)"
+                                }))
                     }
                 } catch { throw CLIError(error) }
             }

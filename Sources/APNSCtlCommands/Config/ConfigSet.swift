@@ -82,14 +82,16 @@ extension APNSCtl.Config {
         /// A path value names no file: it is written as given, relative to the settings file's folder; when the
         /// same text names a file from the working directory (as a shell completes it), that file's full path
         /// is the one to give.
+        /// `instead`: how to give the full path (`config set` takes it again; after `init` it is `config set`).
         static func missingFileWarning(
-            _ label: String, _ missing: String, given: String, fileDirectory: String, in world: CommandWorld
+            _ label: String, _ missing: String, given: String, fileDirectory: String, in world: CommandWorld,
+            instead: (String) -> String = { _ in "give that full path" }
         ) -> String {
             var text =
                 "\(label): \(missing) does not exist; written as given (a relative path is relative to \(fileDirectory))"
             if !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() {
                 let here = WorkingDirectoryPath.absolute(given, workingDirectory: directory)
-                if FileSystem.isRegularFile(here) { text += "; \(here) is there: to use it, give that full path" }
+                if FileSystem.isRegularFile(here) { text += "; \(here) is there: to use it, \(instead(here))" }
             }
             return text
         }

@@ -31,11 +31,13 @@ struct DryRunText {
         var headers = headers
         let authorization = APNSHeader.authorization.name
         if let ids = tokenIDs {
-            headers.insert(HeaderField(authorization, "bearer $APNS_JWT"), at: min(4, headers.count))
+            headers.insert(.bearer("$APNS_JWT"), at: min(4, headers.count))
             out.append("# token auth: key id \(ids.keyID), team id \(ids.teamID)")
         }
         for h in headers {
-            out.append(h.name == authorization ? "\(authorization): bearer $APNS_JWT" : "\(h.name): \(h.value)")
+            out.append(
+                h.name == authorization
+                    ? "\(authorization): \(HeaderField.bearer("$APNS_JWT").value)" : "\(h.name): \(h.value)")
         }
         out.append("")
         out.append(String(decoding: body, as: UTF8.self))

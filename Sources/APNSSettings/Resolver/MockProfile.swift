@@ -48,6 +48,12 @@ public enum MockProfile {
         return out
     }
 
+    /// How to have the mock play `environment`: the same state dir keeps its CA, certificate and key, so `-p mock`
+    /// needs nothing else.
+    public static func playAdvice(_ environment: APNSEnvironment) -> String {
+        "stop the mock (apnsctl mock stop) and start it again with apnsctl mock --env \(environment.rawValue) and the flags you gave it"
+    }
+
     /// Where `mock.json` is: `APNSCTL_MOCK_STATE_DIR`, else the mock's default state dir (given by the caller,
     /// `SettingsWorld.defaultMockStateDirectory`), as `apnsctl mock` itself chooses.
     public static func readyFilePath(variables: [String: String], defaultStateDirectory: String?) -> String? {

@@ -37,11 +37,11 @@ public enum SettingsResolver {
         switch choice {
         case .one(let e) where e != played:
             throw .usage(
-                "\(given), but \(mockOf); \(leave), or start a mock that plays \(e.rawValue) (apnsctl mock --env \(e.rawValue) --state-dir DIR) and set APNSCTL_MOCK_STATE_DIR=DIR"
+                "\(given), but \(mockOf); \(leave), or \(MockProfile.playAdvice(e))"
             )
         case .both:
             throw .usage(
-                "\(given), but \(mockOf) only; \(leave) to check \(played.rawValue), or give each environment a server of its own (--endpoint sandbox=URL --endpoint production=URL)"
+                "\(given), but \(mockOf) only (a mock plays one environment); \(leave) to check \(played.rawValue)"
             )
         default: return
         }
@@ -157,7 +157,7 @@ public enum SettingsResolver {
             }
         }
 
-        if profile == nil || file == nil, let mock {
+        if let mock {
             // The environment the mock plays describes the mock's server: with another endpoint it is not said.
             let env = Setting.of(.env).name
             if case .mock? = values[env]?.origin {

@@ -112,7 +112,7 @@ import Testing
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
             #expect(
                 r.stderr.hasSuffix(
-                    "does not exist; written as given (a relative path is relative to \(arguments[1] == "set" ? home.root.path + "/xdg/apnsctl" : home.root.path)); \(key) is there: to use it, give that full path\n"
+                    "does not exist; written as given (a relative path is relative to \(arguments[1] == "set" ? home.root.path + "/xdg/apnsctl" : home.root.path)); \(key) is there: to use it, \(arguments[1] == "set" ? "give that full path" : "apnsctl config set --config \(home.root.file("new.toml")) --profile dev auth-key \(key)")\n"
                 ), "\(arguments): \(r.stderr)")
         }
         // A folder of that name is not offered as the file.

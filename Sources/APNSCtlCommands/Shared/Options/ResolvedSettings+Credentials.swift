@@ -110,7 +110,7 @@ extension ResolvedSettings {
             issuedAt: ProviderToken.Parts(token)?.issuedAt ?? now, maximumAge: ProviderTokenCache.maximumAge,
             now: world.clock.now,
             sign: { time in
-                do { return try loaded.signedToken(issuedAt: time) } catch {
+                do throws(CLIError) { return try loaded.signedToken(issuedAt: time) } catch {
                     let first = warned.withLock { said in
                         defer { said = true }
                         return !said
@@ -118,10 +118,9 @@ extension ResolvedSettings {
                     if first {
                         // The cause alone: the warning says what follows from it.
                         let cause: String
-                        switch error as? CLIError {
-                        case .internalError(let m)?: cause = m
-                        case let e?: cause = e.message ?? "\(e)"
-                        case nil: cause = "\(error)"
+                        switch error {
+                        case .internalError(let m): cause = m
+                        default: cause = error.message ?? "\(error)"
                         }
                         world.standardError.warning(
                             "a new provider token could not be signed (\(cause)); requests keep the one they have, "
