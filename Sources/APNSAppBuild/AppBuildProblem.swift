@@ -7,6 +7,9 @@ public enum AppBuildProblem: Error, Equatable, Sendable {
     case unreadable(path: String, reason: String)
     /// Read, but not a well-formed build of a kind apnsctl knows (exit 65).
     case corrupt(path: String, reason: String)
+    /// A folder that neither is named as a build nor holds what one holds: given by mistake, as a folder where
+    /// a file belongs is elsewhere (exit 66).
+    case notABuild(path: String)
 
     /// One line for the user: what, where, and what to do.
     public var message: String {
@@ -16,13 +19,16 @@ public enum AppBuildProblem: Error, Equatable, Sendable {
                 "\(path): no such file or folder; pass the .ipa, .app, .xcarchive or .mobileprovision the app was built as"
         case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"
         case .corrupt(let path, let reason): return "\(path): not a readable app build: \(reason)"
+        case .notABuild(let path):
+            return
+                "\(path): is a directory, not a file, and not an app build (no Info.plist or Products/Applications in it); give an .app, .xcarchive, .ipa or .mobileprovision"
         }
     }
 
     /// Whether the build was there but could not be read (66) rather than malformed (65).
     public var isUnreadable: Bool {
         switch self {
-        case .missing, .unreadable: return true
+        case .missing, .unreadable, .notABuild: return true
         case .corrupt: return false
         }
     }

@@ -33,10 +33,16 @@ public enum AppBuildReader {
 
     // MARK: Folders
 
-    /// An `.xcarchive` (its one app under `Products/Applications`) or an `.app`.
+    /// An `.xcarchive` (its one app under `Products/Applications`) or an `.app`. A folder named as neither, and
+    /// holding neither, is no build at all (an `.app` without its `Info.plist` is a broken one).
     private static func readFolder(_ path: String) throws(AppBuildProblem) -> AppBuild {
         let applications = path + "/Products/Applications"
-        guard FileSystem.isDirectory(applications) else { return try readApp(path, appPath: nil, buildPath: path) }
+        guard FileSystem.isDirectory(applications) else {
+            let lower = path.lowercased()
+            let named = [".app", ".app/", ".xcarchive", ".xcarchive/"].contains { lower.hasSuffix($0) }
+            guard named || FileSystem.exists(path + "/Info.plist") else { throw .notABuild(path: path) }
+            return try readApp(path, appPath: nil, buildPath: path)
+        }
         let apps = try wrap(path) { () throws(FileSystem.Failure) in
             try FileSystem.directoryEntries(applications)
         }.filter { $0.hasSuffix(".app") }

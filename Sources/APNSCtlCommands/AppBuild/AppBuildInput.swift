@@ -12,20 +12,14 @@ enum AppBuildInput {
             || [".ipa", ".mobileprovision", ".provisionprofile", ".app", ".xcarchive"].contains { lower.hasSuffix($0) }
     }
 
-    /// A folder that is, or claims to be, an app build: named `.app` or `.xcarchive`, or holding what one holds
-    /// (an `Info.plist`, or `Products/Applications`). Any other folder was given by mistake.
-    static func isBuildFolder(_ path: String) -> Bool {
-        let lower = path.lowercased()
-        return [".app", ".app/", ".xcarchive", ".xcarchive/"].contains { lower.hasSuffix($0) }
-            || FileSystem.exists(path + "/Info.plist") || FileSystem.isDirectory(path + "/Products/Applications")
-    }
-
-    /// The build at `path`; `flag` (`--app`) prefixes the message when the path came from one.
-    static func read(_ path: String, flag: String? = nil) throws(CLIError) -> AppBuild {
+    /// The build at `path`; `flag` (`--app`) prefixes the message when the path came from one. `otherwise`
+    /// ends the message for a folder that is no build, when the command takes something else too.
+    static func read(_ path: String, flag: String? = nil, otherwise: String? = nil) throws(CLIError) -> AppBuild {
         do {
             return try AppBuildReader.read(path)
         } catch {
-            let message = (flag.map { $0 + " " } ?? "") + error.message
+            var message = (flag.map { $0 + " " } ?? "") + error.message
+            if case .notABuild = error, let otherwise { message += otherwise }
             throw error.isUnreadable ? .inputMissing(message) : .payloadInvalid(message)
         }
     }

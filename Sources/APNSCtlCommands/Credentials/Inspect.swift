@@ -63,11 +63,6 @@ extension APNSCtl {
         var output: OutputFormat = .text
 
         func run(in world: CommandWorld) throws {
-            if FileSystem.isDirectory(file) && !AppBuildInput.isBuildFolder(file) {
-                throw CLIError.inputMissing(
-                    "\(file): is a directory, not a file, and not an app build (no Info.plist or Products/Applications in it); inspect takes a .pem, .p12 or .p8 file, or an .app, .xcarchive, .ipa or .mobileprovision"
-                )
-            }
             if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source(in: world))

@@ -16,8 +16,17 @@ import Testing
         #expect(r.status == 66, "\(r.stderr)")
         #expect(
             r.stderr
-                == "error: \(folder): is a directory, not a file, and not an app build (no Info.plist or Products/Applications in it); inspect takes a .pem, .p12 or .p8 file, or an .app, .xcarchive, .ipa or .mobileprovision\n"
+                == "error: \(folder): is a directory, not a file, and not an app build (no Info.plist or Products/Applications in it); give an .app, .xcarchive, .ipa or .mobileprovision, or a .pem, .p12 or .p8 credential\n"
         )
+        // send and doctor read --app through the same reader: the same mistake, the same exit status.
+        for command in [["send", "-d", String(repeating: "a", count: 64)], ["doctor"]] {
+            // The build is read before the credential: this one is never opened.
+            let r = try InProcess.apnsctl(command + ["--app", folder, "--cert", fixtures.directory.file("none.pem")])
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(
+                r.stderr.contains("--app \(folder): is a directory, not a file, and not an app build")
+                    && r.stderr.hasSuffix("give an .app, .xcarchive, .ipa or .mobileprovision\n"), "\(r.stderr)")
+        }
         try FileManager.default.createDirectory(
             atPath: fixtures.directory.file("Empty.app"), withIntermediateDirectories: true)
         let app = try InProcess.apnsctl(["inspect", fixtures.directory.file("Empty.app")])
