@@ -49,6 +49,6 @@ public enum RequestDefaults {
     /// `--expiration`: `0`, a UNIX time in seconds, an ISO 8601 date-time with a zone (as `--stale-date` takes), or
     /// a duration from `now` (`45s`, `30m`, `1h`, `2d`).
     public static func expiration(_ text: String, now: Int64) throws(TimeValue.Problem) -> Int64 {
-        try TimeValue.parse(text, now: now, allowsDate: true)
+        try TimeValue.parse(text, now: now, as: .expiration)
     }
 }

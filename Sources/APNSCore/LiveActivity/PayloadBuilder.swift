@@ -170,8 +170,7 @@ public enum PayloadBuilder {
     /// The stale or dismissal date: the expiration's WHEN (ISO 8601 date-times too) plus `now`, as UNIX seconds.
     static func when(_ text: String, field: PayloadField, now: Int64) throws(PayloadFlagProblem) -> [UInt8] {
         do {
-            let seconds = try TimeValue.parse(
-                text, now: now, allowsNow: true, zeroMeaning: "the epoch: already past", allowsDate: true)
+            let seconds = try TimeValue.parse(text, now: now, as: .activityDate)
             return Array(String(seconds).utf8)
         } catch {
             throw .badTime(field, error)

@@ -64,7 +64,21 @@ public enum TimeValue {
         /// Whether an ISO 8601 date-time with a zone (`2026-11-28T18:30:00Z`) is one.
         public var allowsDate = false
 
-        var help: String {
+        public init(allowsNow: Bool, zeroMeaning: String, allowsDate: Bool = false) {
+            self.allowsNow = allowsNow
+            self.zeroMeaning = zeroMeaning
+            self.allowsDate = allowsDate
+        }
+
+        /// An expiration (apns-expiration): 0 asks APNs to try once and never store the notification.
+        public static let expiration = Syntax(
+            allowsNow: false, zeroMeaning: "deliver once, never store", allowsDate: true)
+        /// A Live Activity's stale or dismissal date: `now` is one, and 0 is a date long past.
+        public static let activityDate = Syntax(
+            allowsNow: true, zeroMeaning: "the epoch: already past", allowsDate: true)
+
+        /// What to give, for messages: every form this syntax takes.
+        public var help: String {
             let date = allowsDate ? ", an ISO 8601 date-time such as \(TimeValue.dateExample)" : ""
             return
                 "give \(allowsNow ? "now, " : "")0 (\(zeroMeaning)), a UNIX time in seconds\(date), or a duration such as 30m, 1h, 2d"
@@ -104,11 +118,15 @@ public enum TimeValue {
         _ text: String, now: Int64, allowsNow: Bool = false,
         zeroMeaning: String = "deliver once, never store", allowsDate: Bool = false
     ) throws(Problem) -> Int64 {
-        let syntax = Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning, allowsDate: allowsDate)
+        try parse(text, now: now, as: Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning, allowsDate: allowsDate))
+    }
+
+    /// `text` as UNIX seconds, read as `syntax` says (`Syntax.expiration`, `Syntax.activityDate`).
+    public static func parse(_ text: String, now: Int64, as syntax: Syntax) throws(Problem) -> Int64 {
         let t = text.lowercased()
-        if allowsNow && t == "now" { return now }
+        if syntax.allowsNow && t == "now" { return now }
         guard let last = t.last else { throw .empty(syntax) }
-        if allowsDate, let date = ISO8601Date(text) {
+        if syntax.allowsDate, let date = ISO8601Date(text) {
             guard date.hasZone else { throw .dateWithoutZone(text, syntax) }
             guard date.epochSeconds >= 0 else { throw .beforeEpoch(text, syntax) }
             guard date.epochSeconds >= longAgoLimit else { throw .dateLongAgo(text, syntax) }

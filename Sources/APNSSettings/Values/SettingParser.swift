@@ -233,7 +233,7 @@ public enum SettingParser {
             do { _ = try RequestDefaults.expiration(text, now: 0) } catch {
                 if let unquotable {
                     throw bad(
-                        "\(unquotable) is not a time; give 0 (deliver once, never store), a UNIX time in seconds, an ISO 8601 date-time such as \(TimeValue.dateExample), or a duration such as 30m, 1h, 2d"
+                        "\(unquotable) is not a time; \(TimeValue.Syntax.expiration.help)"
                     )
                 }
                 throw bad(error.reason)

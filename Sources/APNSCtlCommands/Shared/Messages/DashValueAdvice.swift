@@ -5,12 +5,10 @@ import APNSCore
 /// durations count forward from now (TimeValue's own wording, as for `--dismissal-date=-5m`); for any other
 /// value, the `--flag=VALUE` form that passes it.
 enum DashValueAdvice {
-    /// The flags whose value is a WHEN (CLI.md: `--expiration`, `--stale-date`, `--dismissal-date`), and what
-    /// a time already past is for each.
-    private static let whenFlags: [String: (allowsNow: Bool, zeroMeaning: String, allowsDate: Bool)] = [
-        "--expiration": (false, "deliver once, never store", true),
-        "--stale-date": (true, "the epoch: already past", true),
-        "--dismissal-date": (true, "the epoch: already past", true),
+    /// The flags whose value is a WHEN (CLI.md: `--expiration`, `--stale-date`, `--dismissal-date`), each read
+    /// as its flag reads it.
+    private static let whenFlags: [String: TimeValue.Syntax] = [
+        "--expiration": .expiration, "--stale-date": .activityDate, "--dismissal-date": .activityDate,
     ]
 
     /// The parser's `error: Missing value for '--flag <value>'` with the advice when `arguments` show the flag
@@ -24,9 +22,7 @@ enum DashValueAdvice {
         guard value.hasPrefix("-"), value.dropFirst().first?.isNumber == true else { return line }
         if let when = whenFlags[flag] {
             do {
-                _ = try TimeValue.parse(
-                    value, now: 0, allowsNow: when.allowsNow, zeroMeaning: when.zeroMeaning,
-                    allowsDate: when.allowsDate)
+                _ = try TimeValue.parse(value, now: 0, as: when)
             } catch {
                 return "error: \(flag) \(error.message)"
             }
