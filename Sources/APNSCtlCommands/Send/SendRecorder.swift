@@ -64,18 +64,6 @@ final class SendRecorder {
         }
     }
 
-    /// The summary line without its `sent N`: `2 accepted, 1 failed`, `2 never sent` (a run that could not
-    /// connect), `interrupted`; empty when it says nothing more.
-    static func outcome(_ line: String, sent: Int) -> String {
-        let count = "sent \(sent)"
-        guard line.hasPrefix(count) else { return line }
-        var rest = line.dropFirst(count.count)
-        if rest.hasPrefix(": ") || rest.hasPrefix("; ") { rest = rest.dropFirst(2) }
-        while rest.hasPrefix(" ") { rest = rest.dropFirst() }
-        if rest.hasPrefix("("), rest.hasSuffix(")") { rest = rest.dropFirst().dropLast() }
-        return String(rest)
-    }
-
     /// Writes the entry; a failure is one warning on the world's standard error.
     func finish(_ summary: SendSummary, noun: String, in world: CommandWorld) {
         entry.durationMs = Double(world.clock.monotonicNanoseconds() &- startedNanoseconds) / 1_000_000
@@ -84,7 +72,7 @@ final class SendRecorder {
         entry.counts.accepted = summary.accepted
         entry.counts.rejected = summary.rejected
         entry.counts.failed = summary.failed
-        let outcome = Self.outcome(SendOutput.summaryLine(summary), sent: summary.sent)
+        let outcome = SendOutput.outcome(summary)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
         if let recording = current() {

@@ -1,3 +1,5 @@
+import APNSClient
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -10,18 +12,46 @@ import Testing
     /// A run that could not connect still says so in its entry's outcome: the part of the summary after
     /// `sent N`, whichever way the summary goes on.
     @Test func anEntryOutcomeIsTheSummaryWithoutItsCount() throws {
-        let cases: [(String, Int, String)] = [
-            ("sent 3: 2 accepted, 1 rejected (Unregistered 1)", 3, "2 accepted, 1 rejected (Unregistered 1)"),
-            ("sent 0; 2 never sent", 0, "2 never sent"),
-            ("sent 0 (interrupted)", 0, "interrupted"),
-            ("sent 0; 2 never sent; 3 never sent (interrupted)", 0, "2 never sent; 3 never sent (interrupted)"),
-            ("sent 5: 5 accepted; 3 never sent (interrupted)", 5, "5 accepted; 3 never sent (interrupted)"),
+        func summary(
+            accepted: Int = 0, rejected: Int = 0, failedUnsent: Int = 0, interrupted: Bool = false, notSent: Int = 0
+        ) -> SendSummary {
+            var s = SendSummary()
+            s.accepted = accepted
+            s.rejected = rejected
+            if rejected > 0 { s.reasons = [("Unregistered", rejected)] }
+            s.failed = failedUnsent
+            s.failedUnsent = failedUnsent
+            s.interruptedBy = interrupted ? ProcessSignals.interrupt : nil
+            s.notSent = notSent
+            return s
+        }
+        let cases: [(SendSummary, String, String)] = [
+            (
+                summary(accepted: 2, rejected: 1), "sent 3: 2 accepted, 1 rejected (Unregistered 1)",
+                "2 accepted, 1 rejected (Unregistered 1)"
+            ),
+            (summary(failedUnsent: 2), "sent 0; 2 never sent", "2 never sent"),
+            (summary(interrupted: true), "sent 0 (interrupted)", "interrupted"),
+            (summary(accepted: 2, interrupted: true), "sent 2: 2 accepted (interrupted)", "2 accepted (interrupted)"),
+            (
+                summary(failedUnsent: 2, interrupted: true, notSent: 3),
+                "sent 0; 2 never sent; 3 never sent (interrupted)", "2 never sent; 3 never sent (interrupted)"
+            ),
+            (
+                summary(accepted: 5, interrupted: true, notSent: 3), "sent 5: 5 accepted; 3 never sent (interrupted)",
+                "5 accepted; 3 never sent (interrupted)"
+            ),
         ]
-        for (line, sent, outcome) in cases { #expect(SendRecorder.outcome(line, sent: sent) == outcome, "\(line)") }
+        for (s, line, outcome) in cases {
+            #expect(SendOutput.summaryLine(s) == line)
+            #expect(SendOutput.outcome(s) == outcome, "\(line)")
+        }
         let mock = try InProcessMock()
         let home = try HistoryHome()
+        // A port bound and closed again: nothing listens there.
+        let closed = try ProxyProcess.freePort()
         let unreachable = try home.run([
-            "send", "--endpoint", "https://127.0.0.1:1", "--ca-file", mock.caFile, "--cert", mock.certificate,
+            "send", "--endpoint", "https://127.0.0.1:\(closed)", "--ca-file", mock.caFile, "--cert", mock.certificate,
             "--alert", "x", "-d", String(repeating: "ab", count: 32), "-d", String(repeating: "cd", count: 32),
         ])
         #expect(unreachable.status == 69, "\(unreachable.stderr)")

@@ -242,20 +242,11 @@ final class SendOutput {
     /// `sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)`, plus `, N failed` when some got no answer.
     /// Only the outcomes that happened are named (CLI.md): `sent 2: 2 failed`, never `0 accepted`.
     static func summaryLine(_ s: SendSummary, unsentFile: String? = nil, skippedLines: Int = 0) -> String {
-        var parts: [String] = []
-        if s.accepted > 0 { parts.append("\(s.accepted) accepted") }
-        if s.rejected > 0 {
-            parts.append(
-                "\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")")
-        }
-        if s.failed > s.unknown + s.failedUnsent { parts.append("\(s.failed - s.unknown - s.failedUnsent) failed") }
-        if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
+        let words = SummaryWords(s)
         // `sent N` counts what was sent: devices a failed run never sent are said apart.
-        var line = "sent \(s.sent)" + (parts.isEmpty ? "" : ": " + parts.joined(separator: ", "))
-        if s.failedUnsent > 0 { line += "; \(s.failedUnsent) never sent" }
-        if s.interruptedBy != nil {
-            line += s.notSent > 0 ? "; \(s.notSent) never sent (interrupted)" : " (interrupted)"
-        }
+        var line = "sent \(s.sent)" + (words.counts.isEmpty ? "" : ": " + words.counts)
+        for clause in words.clauses { line += "; " + clause }
+        if words.interruptedWithAllSent { line += " (interrupted)" }
         if let unsentFile {
             // CLI.md: `2528 never sent: written to unsent.txt`.
             let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && s.notSent > 0)
@@ -264,6 +255,43 @@ final class SendOutput {
         if skippedLines > 0 { line += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped" }
         // The reasons are the servers' own words, not escaped until printed.
         return PrintableText.escapingControls(line)
+    }
+
+    /// What the summary line says after its `sent N`, as the history records a run's outcome: `2 accepted, 1
+    /// failed`, `2 never sent` (a run that could not connect), `interrupted`; empty when it says nothing more.
+    static func outcome(_ s: SendSummary) -> String {
+        let words = SummaryWords(s)
+        var text = ([words.counts] + words.clauses).filter { !$0.isEmpty }.joined(separator: "; ")
+        if words.interruptedWithAllSent { text += text.isEmpty ? "interrupted" : " (interrupted)" }
+        return PrintableText.escapingControls(text)
+    }
+
+    /// The summary's words after `sent N`, for the line and the history's outcome alike.
+    private struct SummaryWords {
+        /// `2 accepted, 1 rejected (Unregistered 1), …`; empty when nothing was answered.
+        let counts: String
+        /// `2 never sent` (a failed run), `3 never sent (interrupted)`.
+        let clauses: [String]
+        /// Interrupted with every device sent: the line ends `(interrupted)`.
+        let interruptedWithAllSent: Bool
+
+        init(_ s: SendSummary) {
+            var parts: [String] = []
+            if s.accepted > 0 { parts.append("\(s.accepted) accepted") }
+            if s.rejected > 0 {
+                parts.append(
+                    "\(s.rejected) rejected (" + s.reasons.map { "\($0.reason) \($0.count)" }.joined(separator: ", ")
+                        + ")")
+            }
+            if s.failed > s.unknown + s.failedUnsent { parts.append("\(s.failed - s.unknown - s.failedUnsent) failed") }
+            if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
+            counts = parts.joined(separator: ", ")
+            var clauses: [String] = []
+            if s.failedUnsent > 0 { clauses.append("\(s.failedUnsent) never sent") }
+            if s.interruptedBy != nil && s.notSent > 0 { clauses.append("\(s.notSent) never sent (interrupted)") }
+            self.clauses = clauses
+            interruptedWithAllSent = s.interruptedBy != nil && s.notSent == 0
+        }
     }
 
     /// The stderr line after an interrupt: which signal, and what was left undone.
