@@ -15,15 +15,16 @@ struct AppBuildRules {
     /// The environment the build's tokens need, when the build says.
     var environment: APNSEnvironment? { build.tokenEnvironment }
 
-    /// Refuses an `--env` other than the build's (77). `mockFile`: the `mock.json` of the mock profile the
-    /// environment came from (the one the mock plays), which the user changes by starting another mock.
-    func checkEnvironment(_ explicit: APNSEnvironment?, flag: String, mockFile: String? = nil) throws(CLIError) {
-        guard let explicit, let needed = environment, explicit != needed else { return }
-        if let mockFile {
+    /// Refuses an environment setting other than the build's (77), named as it was given. One from the mock
+    /// profile is the environment the mock plays, which the user changes by starting the mock again.
+    func checkEnvironment(_ settings: ResolvedSettings) throws(CLIError) {
+        guard let explicit = settings.explicitEnvironment, let needed = environment, explicit != needed else { return }
+        if let mockFile = settings.mockReadyFile {
             throw .credential(
                 "\(label)'s device tokens belong to \(needed.rawValue) (aps-environment \(build.apsEnvironment ?? "none")), but the mock of \(mockFile) plays \(explicit.rawValue): APNs would answer BadDeviceToken. To send to it, \(MockProfile.playAdvice(needed))"
             )
         }
+        let flag = settings.label(.env)
         throw .credential(
             "\(flag) \(explicit.rawValue), but \(label)'s device tokens belong to \(needed.rawValue) (aps-environment \(build.apsEnvironment ?? "none")): APNs would answer BadDeviceToken. Leave \(flag) out, or pass the build the tokens came from"
         )

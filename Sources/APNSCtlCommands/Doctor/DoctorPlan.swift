@@ -68,9 +68,7 @@ extension APNSCtl.Doctor {
         }
         // The mock profile's environment is the one the mock plays: a build of the other is refused, as send
         // refuses it, rather than probed where its tokens would not work.
-        if case .mock(_, let file)? = settings[.env]?.origin, case .one(let played)? = settings[.env]?.value {
-            try app?.checkEnvironment(played, flag: settings.label(.env), mockFile: file)
-        }
+        if settings.mockReadyFile != nil { try app?.checkEnvironment(settings) }
         let topic = settings[.topic]?.value ?? app?.build.topic
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]

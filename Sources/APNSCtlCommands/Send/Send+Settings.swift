@@ -10,12 +10,12 @@ extension APNSCtl.Send {
             .send, from: self, world: world.settings, combinations: simulator == nil && replayed == nil)
         if simulator == nil, let replayed {
             // A replay without a credential is told which one its entry was sent with.
-            if settings[.cert] == nil && settings[.authKey] == nil && settings[.key] == nil {
-                throw .usage(
-                    "no credential: the history keeps none, and this entry was sent with \(replayed); give it again (--cert FILE, or --auth-key FILE with --team-id), or choose a profile with -p (apnsctl config list shows them)"
+            do {
+                try settings.checkCombinations(
+                    noCredential:
+                        "no credential: the history keeps none, and this entry was sent with \(replayed); give it again (--cert FILE, or --auth-key FILE with --team-id), or choose a profile with -p (apnsctl config list shows them)"
                 )
-            }
-            do { try settings.checkCombinations() } catch { throw CLIError(error) }
+            } catch { throw CLIError(error) }
         }
         if settings.isOn(.verbose) {
             for line in SettingsReport.verboseLines(settings) { world.standardError.print(line + "\n") }

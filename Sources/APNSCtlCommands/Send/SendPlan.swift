@@ -66,9 +66,7 @@ extension APNSCtl.Send {
 
         // 4. Credentials (77, or 66 for a missing file), and where they push to.
         let credentials = try PushCredentials.load(settings, signToken: !dryRun, now: now, in: world)
-        var mockFile: String? = nil
-        if case .mock(_, let file)? = settings[.env]?.origin { mockFile = file }
-        try app?.checkEnvironment(settings.explicitEnvironment, flag: settings.label(.env), mockFile: mockFile)
+        try app?.checkEnvironment(settings)
         try app?.checkCredentials(identity: credentials.identity?.info, teamID: credentials.tokenIDs?.teamID)
         let (route, fallback) = try settings.sendRoutes(credentials, port: port, app: app?.environment, in: world)
 

@@ -2,8 +2,9 @@
 /// origin can be named: a profile's certificate with `--auth-key` is no clash (credentials are one unit),
 /// but two kinds in one place are.
 extension ResolvedSettings {
-    /// Throws the first broken rule (exit 64).
-    public func checkCombinations() throws(SettingsProblem) {
+    /// Throws the first broken rule (exit 64). `noCredential` replaces the message for a run given no credential
+    /// at all, when the caller knows more (a replayed entry names the one it was sent with).
+    public func checkCombinations(noCredential: String? = nil) throws(SettingsProblem) {
         let certificate = self[.cert]
         let token = self[.authKey]
         let key = self[.key]
@@ -23,7 +24,8 @@ extension ResolvedSettings {
                 )
             }
             throw .usage(
-                "no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)"
+                noCredential
+                    ?? "no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)"
             )
         }
         if let certificate, let token {

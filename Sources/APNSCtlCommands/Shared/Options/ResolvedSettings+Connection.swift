@@ -14,6 +14,13 @@ extension ResolvedSettings {
         return nil
     }
 
+    /// The `mock.json` of the mock whose environment `env` is (the mock profiles set it from the mock), or nil
+    /// when `env` came from anywhere else.
+    var mockReadyFile: String? {
+        if case .mock(_, let file)? = self[.env]?.origin { return file }
+        return nil
+    }
+
     /// `env auto`: the default environment first, then the other for `BadDeviceToken`.
     var isAutoEnvironment: Bool { self[.env]?.value == .auto }
 
