@@ -109,6 +109,13 @@ import Testing
         #expect(xcrun.calls.isEmpty)
         let dry = try Self.send(["--alert", "hi", "--simulator", "--topic", "a.b", "--dry-run"], xcrun)
         #expect(dry.stdout.hasPrefix("xcrun simctl push booted a.b payload.json\n"), "\(dry.stdout)")
+        // A payload file named in capitals after a bare --simulator is the payload, not the device.
+        let files = try TemporaryDirectory(prefix: "simulator")
+        for name in ["Alert.JSON", "Alert.APNS"] {
+            let payload = try files.write(name, #"{"aps":{"alert":"hi"}}"#)
+            let named = try Self.send(["--simulator", payload, "--topic", "a.b", "--dry-run"], xcrun)
+            #expect(named.stdout.hasPrefix("xcrun simctl push booted a.b payload.json\n"), "\(name): \(named.stderr)")
+        }
         #expect(xcrun.calls.isEmpty)
     }
 

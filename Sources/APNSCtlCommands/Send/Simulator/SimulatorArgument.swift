@@ -1,3 +1,5 @@
+import APNSCore
+
 /// `--simulator` takes an optional device (`booted` by default). The parser has no optional values, so a bare
 /// `--simulator` (last, or before another option or the payload) gets `booted` written after it first.
 enum SimulatorArgument {
@@ -12,8 +14,9 @@ enum SimulatorArgument {
         return arguments
     }
 
-    /// What only a payload looks like: inline JSON, standard input, or a payload file's name.
+    /// What only a payload looks like: inline JSON, standard input, or a payload file's name (in any case, as
+    /// the payload reader takes it).
     private static func isPayload(_ value: String) -> Bool {
-        value == "-" || value.hasPrefix("{") || value.hasSuffix(".json") || value.hasSuffix(".apns")
+        value == "-" || value.hasPrefix("{") || value.lowercased().hasSuffix(".json") || Payload.isAPNSPath(value)
     }
 }
