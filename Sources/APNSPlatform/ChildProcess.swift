@@ -19,8 +19,6 @@ public enum ChildProcess {
     }
 
     public enum Failure: Error, Equatable, Sendable {
-        /// `name` is not an executable file in any folder of `PATH`.
-        case notFound(name: String)
         case cannotRun(path: String, reason: String)
         /// Still running after the time allowed; it was killed.
         case timedOut(path: String, seconds: Double)

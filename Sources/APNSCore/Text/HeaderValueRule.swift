@@ -2,6 +2,9 @@
 /// and no control character. Shared by the commands' flag checks and the settings parser, so a topic from a
 /// flag, a variable or a profile is refused in the same words (`ends with a space`).
 public enum HeaderValueRule {
+    /// What to do about a value the rule refuses, after its problem.
+    public static let advice = "a header value cannot hold whitespace or control characters; remove it"
+
     /// What is wrong with `value`, or nil when it may be sent as a header value.
     public static func problem(in value: String) -> String? {
         let scalars = Array(value.unicodeScalars)

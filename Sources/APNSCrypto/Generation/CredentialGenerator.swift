@@ -131,9 +131,6 @@ public enum CredentialGenerator {
         return String((0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
     }
 
-    /// PEM text of several certificates in order (a chain or CA bundle file).
-    public static func pem(_ certificates: [X509Certificate]) -> [UInt8] { certificates.flatMap(\.pem) }
-
     private static func addLeafExtensions(_ b: CertificateBuilder, ca: PushIdentity, usage: String, rsa: Bool)
         throws(OpenSSLError)
     {

@@ -40,7 +40,6 @@ struct ChannelOptions: ParsableArguments {
     func plan(_ subcommand: Any, in world: CommandWorld) throws(CLIError) -> ChannelPlan {
         let settings = try settingsOptions.resolve(.channel, from: subcommand, world: world.settings)
         let format = settings[.output]?.value ?? .text
-        if let topic = settings[.topic] { try HeaderValueCheck.check(topic.value, flag: settings.label(.topic)) }
         let requestID = try parsedRequestID(requestID)
         try settings.checkCAFile()
         let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)

@@ -59,14 +59,10 @@ public enum SettingParser {
         case .word:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
-            // A topic is a header value: the header rule says where the space or control character is
+            // A word is a header value: the header rule says where the space or control character is
             // (`--topic "com.example.app ": ends with a space`), as the commands' checks of other headers do.
-            if setting == Setting.of(.topic), let problem = HeaderValueRule.problem(in: s) {
-                throw bad("\(problem); a header value cannot hold whitespace or control characters; remove it")
-            }
-            if s.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-                throw bad(
-                    "contains whitespace or a control character (a trailing space is the usual copy-paste mistake)")
+            if let problem = HeaderValueRule.problem(in: s) {
+                throw bad("\(problem); \(HeaderValueRule.advice)")
             }
             // Ids and topics are far shorter; a longer value is a file pasted by mistake, and would be quoted.
             guard s.count <= VariableEcho.limit else {

@@ -38,7 +38,6 @@ struct Simctl {
                 environment: world.settings.variables, scratch: scratch, timeout: Self.timeout)
         } catch {
             switch error {
-            case .notFound(let name): throw .inputMissing("--simulator: \(name) not found")
             case .cannotRun(let path, let reason): throw .inputMissing("--simulator: cannot run \(path): \(reason)")
             case .timedOut(_, let seconds):
                 throw .checksFailed(

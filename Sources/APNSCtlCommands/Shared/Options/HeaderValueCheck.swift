@@ -8,9 +8,7 @@ enum HeaderValueCheck {
     /// Throws 64 naming `flag` when `value` holds whitespace or a control character.
     static func check(_ value: String, flag: String) throws(CLIError) {
         guard let problem = problem(in: value) else { return }
-        throw .usage(
-            "\(flag) \(JSONWriter.quoted(value)): \(problem); a header value cannot hold whitespace or "
-                + "control characters; remove it")
+        throw .usage("\(flag) \(JSONWriter.quoted(value)): \(problem); \(HeaderValueRule.advice)")
     }
 
     /// What is wrong with `value`, or nil when it may be sent as a header value.
