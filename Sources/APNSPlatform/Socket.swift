@@ -1,3 +1,5 @@
+import APNSCore
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Musl)
@@ -19,16 +21,11 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .resolve(let h, let r): return "cannot resolve \(h): \(r)"
         case .connect(let h, let p, let r): return "cannot connect to \(h):\(p): \(r)"
-        case .timeout(let h, let p, let s): return "connecting to \(h):\(p) timed out after \(formatSeconds(s))"
+        case .timeout(let h, let p, let s): return "connecting to \(h):\(p) timed out after \(SecondsText.of(s))"
         case .listen(let h, let p, let r): return "cannot listen on \(h):\(p): \(r)"
         case .interrupted: return "interrupted while connecting"
         }
     }
-}
-
-/// `2 s`, `0.5 s`: durations in messages.
-func formatSeconds(_ s: Double) -> String {
-    s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
 }
 
 /// One resolved socket address, copied out of `getaddrinfo`'s list so it outlives it.

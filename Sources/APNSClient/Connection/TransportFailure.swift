@@ -74,10 +74,10 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .protocolError(let violation): return "HTTP/2 protocol error: \(violation)"
         case .closed(let loss): return loss.description
         case .timeout(let s):
-            return "no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
+            return "no answer from the server within \(SecondsText.of(s))"
         case .handshakeTimeout(let s):
             return
-                "the TLS handshake got no answer from the server within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
+                "the TLS handshake got no answer from the server within \(SecondsText.of(s))"
         case .gaveUp(let n, let last):
             return "no answer after \(n) connections in a row: \(last.description)"
         case .streamReset(let n, let code):
@@ -140,7 +140,7 @@ public enum UnansweredAfterSending: Sendable, Equatable {
     var sentence: String {
         switch self {
         case .timeout(let s):
-            return "no answer within \(s == s.rounded() ? String(Int(s)) : String(s)) s; APNs may have delivered it"
+            return "no answer within \(SecondsText.of(s)); APNs may have delivered it"
         case .resendFailed(let first, let failure):
             return first.sentence + "; sending it again failed: " + failure.description
         default:

@@ -34,7 +34,7 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let p, let what):
             return "proxy \(p) answered something unexpected: \(what); check the scheme (http:// or socks5h://)"
         case .timeout(let p, let s):
-            return "proxy \(p) did not answer within \(s == s.rounded() ? String(Int(s)) : String(s)) s"
+            return "proxy \(p) did not answer within \(SecondsText.of(s))"
         case .io(let p, let reason):
             return "proxy \(p): \(reason)"
         }

@@ -136,8 +136,7 @@ extension APNSCtl.Doctor {
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {
-            throw CLIError.usage(
-                "\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw CredentialChoice.noBundleID(topic: settings.label(.topic))
         }
         let probe = PushRequest(
             topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,

@@ -16,7 +16,7 @@ struct DoctorProbe {
 
     private var timeout: Double { plan.configuration.timeout }
     private var timeoutText: String {
-        "\(Setting.of(.timeout).flag) \(timeout == timeout.rounded() ? String(Int(timeout)) : String(timeout))"
+        "\(Setting.of(.timeout).flag) \(SecondsText.number(timeout))"
     }
 
     /// The checks of `route`'s environment: dns, connect, proxy (only through one), tls, auth.

@@ -231,20 +231,14 @@ extension APNSCtl {
 
             let extraKID = try extraKeyID()
 
-            // Absolute, so mock.json's paths work from any directory (scripts read it from elsewhere).
-            let defaultDirectory = MockProfile.stateDirectory(
-                variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
-                defaultStateDirectory: world.settings.defaultMockStateDirectory)
-            guard let chosen = stateDir ?? defaultDirectory else {
+            guard let stateDirectory = MockStateDirectory(given: stateDir, in: world) else {
                 throw CLIError.outputExists(
                     "no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
                         + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
-            let directory = WorkingDirectoryPath.absolute(chosen, workingDirectory: world.workingDirectory())
+            let directory = stateDirectory.path
             // The built-in profiles read this state dir's mock.json only where they look by default.
-            let profilesFind =
-                defaultDirectory.map { WorkingDirectoryPath.absolute($0, workingDirectory: world.workingDirectory()) }
-                == directory
+            let profilesFind = stateDirectory.isWhereProfilesLook
             if detach {
                 try MockDetach.start(directory: directory, stateDirGiven: !profilesFind, log: log, world: world)
                 return

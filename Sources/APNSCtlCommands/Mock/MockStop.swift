@@ -25,13 +25,13 @@ extension APNSCtl.Mock {
         @ParentCommand var mock: APNSCtl.Mock
 
         func run(in world: CommandWorld) throws {
-            let defaultDirectory = MockProfile.stateDirectory(
-                variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
-                defaultStateDirectory: world.settings.defaultMockStateDirectory)
-            guard let chosen = stateDir ?? mock.stateDir ?? defaultDirectory else {
-                throw CLIError.usage("no home directory for the default state dir; pass --state-dir DIR")
+            // Nothing is made here, so no home is a usage error (64) with the mock's own flag as the way out.
+            guard let directory = MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
+                throw CLIError.usage(
+                    "no home directory for the default state dir ($HOME and $XDG_STATE_HOME are unset or relative "
+                        + "and the password database has none); pass the one the mock was started with, --state-dir DIR"
+                )
             }
-            let directory = WorkingDirectoryPath.absolute(chosen, workingDirectory: world.workingDirectory())
             guard FileSystem.isDirectory(directory) else {
                 world.standardError.print(
                     "apnsctl mock: no mock is running with state dir \(directory) (no such directory)\n")

@@ -75,7 +75,7 @@ struct PushHeaders: Equatable {
                 certificate: certificate, pushType: payloadType)
         else {
             guard certificate != nil else { throw CredentialChoice.topicRequired }
-            throw CLIError.usage("--topic: the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw CredentialChoice.noBundleID()
         }
         return requested.built.map { RequestDefaults.suffixed(topic, for: $0) } ?? topic
     }

@@ -5,26 +5,27 @@ import APNSPlatform
 /// accepts connections, and removed when the mock stops or, by the next mock holding the state dir's lock,
 /// before it starts, so a stale file from an earlier run is never mistaken for a live mock.
 public enum MockReadyFile {
-    static let readyName = "mock.json"
+    static let readyName = MockReadyFields.fileName
 
     /// The JSON of CLI.md: endpoint, manage_endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, pid, and the
     /// environment the mock plays, so the `mock` profiles send and probe that one.
     public static func contents(state: MockState, endpoint: String, environment: APNSEnvironment, pid: Int32)
         -> [UInt8]
     {
+        typealias Field = MockReadyFields.Field
         var w = JSONWriter()
         w.beginObject()
-        w.field("endpoint", endpoint)
+        w.field(Field.endpoint.rawValue, endpoint)
         // Channel management is served on the same port (CLI.md).
-        w.field("manage_endpoint", endpoint)
-        w.field("ca_file", state.caFile)
-        w.field("cert", state.clientFile)
-        w.field("auth_key", state.authKeyFile)
-        w.field("key_id", state.keyID)
-        w.field("team_id", state.teamID)
-        w.field("bundle_id", MockState.bundleID)
-        w.field("environment", environment.rawValue)
-        w.field("pid", Int(pid))
+        w.field(Field.manageEndpoint.rawValue, endpoint)
+        w.field(Field.caFile.rawValue, state.caFile)
+        w.field(Field.cert.rawValue, state.clientFile)
+        w.field(Field.authKey.rawValue, state.authKeyFile)
+        w.field(Field.keyID.rawValue, state.keyID)
+        w.field(Field.teamID.rawValue, state.teamID)
+        w.field(Field.bundleID.rawValue, MockState.bundleID)
+        w.field(Field.environment.rawValue, environment.rawValue)
+        w.field(Field.pid.rawValue, Int(pid))
         w.endObject()
         return w.bytes + [0x0A]
     }
@@ -58,7 +59,7 @@ public enum MockReadyFile {
     /// The `pid` in the current `mock.json`, if it has one.
     static func recordedPID(state: MockState) -> Int32? {
         guard let bytes = try? state.storage.read(readyName), let value = try? JSONReader.parse(bytes),
-            let pid = value["pid"]?.number?.intValue, pid > 0, pid <= Int(Int32.max)
+            let pid = value[MockReadyFields.Field.pid.rawValue]?.number?.intValue, pid > 0, pid <= Int(Int32.max)
         else { return nil }
         return Int32(pid)
     }

@@ -24,25 +24,26 @@ public enum MockProfile {
         guard let value = try? JSONReader.parse(json) else {
             throw .missing("-p \(profile): \(path) is not the JSON apnsctl mock writes; restart apnsctl mock")
         }
-        let credentials: [(String, String)] =
+        typealias Field = MockReadyFields.Field
+        let credentials: [(String, Field)] =
             profile == tokenName
             ? [
-                (Setting.of(.authKey).name, "auth_key"), (Setting.of(.keyID).name, "key_id"),
-                (Setting.of(.teamID).name, "team_id"),
+                (Setting.of(.authKey).name, .authKey), (Setting.of(.keyID).name, .keyID),
+                (Setting.of(.teamID).name, .teamID),
             ]
-            : [(Setting.of(.cert).name, "cert")]
+            : [(Setting.of(.cert).name, .cert)]
         var out: [(String, String)] = []
-        for (setting, field) in [(Setting.of(.endpoint).name, "endpoint"), (Setting.of(.caFile).name, "ca_file")]
+        for (setting, field) in [(Setting.of(.endpoint).name, Field.endpoint), (Setting.of(.caFile).name, .caFile)]
             + credentials
-            + [(Setting.of(.topic).name, "bundle_id")]
+            + [(Setting.of(.topic).name, .bundleID)]
         {
-            guard let text = value[field]?.string, !text.isEmpty else {
-                throw .missing("-p \(profile): \(path) has no \(field); restart apnsctl mock")
+            guard let text = value[field.rawValue]?.string, !text.isEmpty else {
+                throw .missing("-p \(profile): \(path) has no \(field.rawValue); restart apnsctl mock")
             }
             out.append((setting, text))
         }
         // The environment the mock plays (a mock of an earlier version does not say, and then none is set).
-        if let environment = value["environment"]?.string, !environment.isEmpty {
+        if let environment = value[Field.environment.rawValue]?.string, !environment.isEmpty {
             out.append((Setting.of(.env).name, environment))
         }
         return out
@@ -57,7 +58,9 @@ public enum MockProfile {
     /// Where `mock.json` is: `APNSCTL_MOCK_STATE_DIR`, else the mock's default state dir (given by the caller,
     /// `SettingsWorld.defaultMockStateDirectory`), as `apnsctl mock` itself chooses.
     public static func readyFilePath(variables: [String: String], defaultStateDirectory: String?) -> String? {
-        stateDirectory(variables: variables, defaultStateDirectory: defaultStateDirectory).map { $0 + "/mock.json" }
+        stateDirectory(variables: variables, defaultStateDirectory: defaultStateDirectory).map {
+            $0 + "/" + MockReadyFields.fileName
+        }
     }
 
     /// The mock's state dir without `--state-dir`: `APNSCTL_MOCK_STATE_DIR` (empty counts as unset), else the

@@ -30,8 +30,7 @@ struct BroadcastCredentials {
         let environment = try credentials.environment(settings)
         guard let bundleID = topic.map(Broadcast.bundleID(fromTopic:)) ?? identity?.info.bundleID, !bundleID.isEmpty
         else {
-            throw .usage(
-                "\(settings.label(.topic)): the certificate names no bundle id; pass --topic with the app's bundle id")
+            throw CredentialChoice.noBundleID(topic: settings.label(.topic))
         }
         return BroadcastCredentials(
             identity: identity, bearerToken: credentials.bearerToken, tokenIDs: credentials.tokenIDs,

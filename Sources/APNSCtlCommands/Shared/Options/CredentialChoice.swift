@@ -8,4 +8,10 @@ enum CredentialChoice {
             "--topic is required with --auth-key (token auth knows no bundle id); pass --topic with the app's bundle id"
         )
     }
+
+    /// A certificate that names no bundle id, and no topic given (`topic`: the setting as the user would give
+    /// it): 64.
+    static func noBundleID(topic: String = "--topic") -> CLIError {
+        .usage("\(topic): the certificate names no bundle id; pass --topic with the app's bundle id")
+    }
 }

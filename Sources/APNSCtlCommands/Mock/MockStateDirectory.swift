@@ -1,0 +1,21 @@
+import APNSSettings
+
+/// The state dir a mock command works in: `--state-dir`, else `APNSCTL_MOCK_STATE_DIR`, else the default under
+/// the user's state home (where the `-p mock` profiles look); absolute, so `mock.json`'s paths work from any
+/// directory (scripts read it from elsewhere).
+struct MockStateDirectory {
+    let path: String
+    /// Whether the `-p mock` profiles find this one: it is the variable's, or the default.
+    let isWhereProfilesLook: Bool
+
+    /// Nil when no directory was given and there is no home for the default one.
+    init?(given: String?, in world: CommandWorld) {
+        let profiles = MockProfile.stateDirectory(
+            variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
+            defaultStateDirectory: world.settings.defaultMockStateDirectory)
+        guard let chosen = given ?? profiles else { return nil }
+        path = WorkingDirectoryPath.absolute(chosen, workingDirectory: world.workingDirectory())
+        isWhereProfilesLook =
+            profiles.map { WorkingDirectoryPath.absolute($0, workingDirectory: world.workingDirectory()) } == path
+    }
+}
