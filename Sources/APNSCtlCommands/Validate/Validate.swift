@@ -104,24 +104,19 @@ extension APNSCtl {
             if invalid > 0 { throw CLIError.payloadInvalid(nil) }
         }
 
-        /// Turns the flags into validator options; a bad value is a usage error (exit 64).
-        func validationOptions() throws -> ValidationOptions {
+        /// Turns the flags into validator options; a bad value is a usage error (exit 64). `--push-type` and
+        /// `--size-limit` are read as send reads them (the settings parser), so both say the same of a bad value.
+        func validationOptions() throws(CLIError) -> ValidationOptions {
             var options = ValidationOptions(strict: strict, settingNames: .apnsctl)
-            if let pushType {
-                guard let type = PushType(userValue: pushType) else {
-                    throw CLIError.usage(
-                        "--push-type \(JSONWriter.quoted(pushType)): unknown push type; use one of \(PushType.allNames)"
-                            + Suggestion.didYouMean(pushType, among: PushType.allCases.map(\.rawValue)))
+            do {
+                if let pushType {
+                    options.pushType = try SettingParser.parseFlag(pushType, for: .pushType, command: .send)
                 }
-                options.pushType = type
-            }
-            if let sizeLimit {
-                guard let limit = SizeLimit.parse(sizeLimit) else {
-                    throw CLIError.usage(
-                        "--size-limit \(JSONWriter.quoted(sizeLimit)): not a byte count; use a number or 256, 2k, 4k, 5k"
-                    )
+                if let sizeLimit {
+                    options.sizeLimit = try SettingParser.parseFlag(sizeLimit, for: .sizeLimit, command: .send)
                 }
-                options.sizeLimit = limit
+            } catch {
+                throw CLIError(error)
             }
             return options
         }

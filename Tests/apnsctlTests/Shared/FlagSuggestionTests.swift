@@ -57,7 +57,7 @@ import Testing
             (["send", "--priority", "100"], "--priority 100: must be 10, 5 or 1", #"did you mean "10"?"#),
             (["send", "-o", "jsno"], #"--output jsno: unknown output format; "#, #"did you mean "json"?"#),
             (
-                ["validate", "--push-type", "widget", "x.json"], #"--push-type "widget": unknown push type"#,
+                ["validate", "--push-type", "widget", "x.json"], #"--push-type widget: unknown push type"#,
                 #"did you mean "widgets"?"#
             ),
             (["validate", "-o", "jsn", "x.json"], #"--output jsn: unknown output format"#, #"did you mean "json"?"#),

@@ -180,13 +180,13 @@ import Testing
     @Test(arguments: [
         (
             ["validate", "--push-type", "banner", "x.json"],
-            "error: --push-type \"banner\": unknown push type; use one of alert, background,"
+            "error: --push-type banner: unknown push type; use one of alert, background,"
         ),
         (
             ["validate", "--size-limit", "4q", "x.json"],
-            "error: --size-limit \"4q\": not a byte count; use a number or 256, 2k, 4k, 5k"
+            "error: --size-limit 4q: not a byte count; use a number or 256, 2k, 4k, 5k"
         ),
-        (["validate", "--size-limit", "0", "x.json"], "error: --size-limit \"0\": not a byte count"),
+        (["validate", "--size-limit", "0", "x.json"], "error: --size-limit 0: not a byte count"),
         (["validate", "-o", "yaml", "x.json"], "error: --output yaml: unknown output format; use text or json"),
         (["validate"], "error: "),
         (["validate", "--no-such-flag", "x.json"], "error: "),
