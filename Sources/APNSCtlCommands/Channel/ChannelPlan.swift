@@ -32,9 +32,7 @@ struct ChannelPlan {
         do {
             sender = try PushSender(configuration: configuration, requests: RequestListSource(requests.map(\.job)))
         } catch {
-            if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
-            if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
-            throw .transport(.failure(error))
+            throw CLIError(senderSetup: error)
         }
         // Results arrive in answer order; each request's target (its channel, "" for create and list) is
         // distinct within one call.

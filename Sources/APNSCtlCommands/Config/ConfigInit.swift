@@ -36,11 +36,7 @@ extension APNSCtl.Config {
         var settingFlags: [String] = []
 
         func run(in world: CommandWorld) throws {
-            let location = SettingsLocation.find(
-                configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
-            guard !location.isNone else {
-                throw CLIError.usage("no settings file: no home directory for the default one; pass --config FILE")
-            }
+            let location = try file.writableLocation(in: world)
             // The setting flags are taken as they come, so help is asked for here.
             if settingFlags.contains("--help") || settingFlags.contains("-h") {
                 throw CleanExit.helpRequest(Self.self)

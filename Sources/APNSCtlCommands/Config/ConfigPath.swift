@@ -25,8 +25,7 @@ extension APNSCtl.Config {
 
         func run(in world: CommandWorld) throws {
             let format = output
-            let location = SettingsLocation.find(
-                configFlag: file.config, variables: world.settings.variables, configHome: world.settings.configHome)
+            let location = file.location(in: world)
             let exists = FileSystem.exists(location.path)
             switch format {
             case .json:

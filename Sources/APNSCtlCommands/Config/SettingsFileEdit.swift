@@ -13,11 +13,7 @@ struct SettingsFileEdit {
     let world: CommandWorld
 
     init(options: ConfigFileOptions, world: CommandWorld) throws(CLIError) {
-        let found = SettingsLocation.find(
-            configFlag: options.config, variables: world.settings.variables, configHome: world.settings.configHome)
-        guard !found.isNone else {
-            throw .usage("no settings file: no home directory for the default one; pass --config FILE")
-        }
+        let found = try options.writableLocation(in: world)
         location = found
         self.world = world
         do {

@@ -65,9 +65,7 @@ extension APNSCtl.Send {
                 leftUnsent = { sender.leftUnsent }
             }
         } catch {
-            if case .tls(.caFileUnusable) = error { throw .inputMissing("--ca-file \(error.description)") }
-            if case .tls(.trustFileUnusable) = error { throw .inputMissing(error.description) }
-            throw .transport(.failure(error))
+            throw CLIError(senderSetup: error)
         }
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does, also when no
         // signal can be watched.

@@ -141,12 +141,6 @@ struct SendRequestOptions: ParsableArguments {
 
     /// `--apns-id`, checked.
     func parsedAPNSID() throws(CLIError) -> String? {
-        guard let apnsID else { return nil }
-        guard UUIDString.isCanonical(apnsID) else {
-            throw .usage(
-                "--apns-id \(JSONWriter.quoted(apnsID)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(UUIDString.random())"
-            )
-        }
-        return apnsID
+        try HeaderValueCheck.canonicalUUID(apnsID, flag: "--apns-id")
     }
 }

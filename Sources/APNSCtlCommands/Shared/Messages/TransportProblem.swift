@@ -51,3 +51,17 @@ enum TransportProblem: Sendable {
         }
     }
 }
+
+extension CLIError {
+    /// A sender that could not be set up: an unusable `--ca-file` or trust file is a missing input (66), anything
+    /// else a transport failure (69).
+    init(senderSetup failure: TransportFailure) {
+        if case .tls(.caFileUnusable) = failure {
+            self = .inputMissing("--ca-file \(failure.description)")
+        } else if case .tls(.trustFileUnusable) = failure {
+            self = .inputMissing(failure.description)
+        } else {
+            self = .transport(.failure(failure))
+        }
+    }
+}

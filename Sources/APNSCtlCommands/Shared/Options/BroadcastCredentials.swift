@@ -41,11 +41,5 @@ struct BroadcastCredentials {
 
 /// `--request-id`, checked: a canonical UUID, sent in lower case as APNS.md §11 asks.
 func parsedRequestID(_ text: String?) throws(CLIError) -> String? {
-    guard let text else { return nil }
-    guard UUIDString.isCanonical(text) else {
-        throw .usage(
-            "--request-id \(JSONWriter.quoted(text)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(APNSRequestID.fresh())"
-        )
-    }
-    return text.lowercased()
+    try HeaderValueCheck.canonicalUUID(text, flag: "--request-id")?.lowercased()
 }

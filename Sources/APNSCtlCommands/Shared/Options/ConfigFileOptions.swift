@@ -11,6 +11,21 @@ struct ConfigFileOptions: ParsableArguments {
             valueName: "file"), completion: .file())
     var config: String?
 
+    /// Where the settings file is (`--config`, else `APNSCTL_CONFIG`, else the default), which may be nowhere.
+    func location(in world: CommandWorld) -> SettingsLocation {
+        SettingsLocation.find(
+            configFlag: config, variables: world.settings.variables, configHome: world.settings.configHome)
+    }
+
+    /// `location`, for a command that writes the file: with no home for the default one, 64.
+    func writableLocation(in world: CommandWorld) throws(CLIError) -> SettingsLocation {
+        let found = location(in: world)
+        guard !found.isNone else {
+            throw .usage("no settings file: no home directory for the default one; pass --config FILE")
+        }
+        return found
+    }
+
     /// The settings input for `command`, as the command itself would read it (with `profile` as `-p`).
     func input(for command: SettingCommand, profile: String? = nil, world: SettingsWorld) throws(CLIError)
         -> SettingsInput

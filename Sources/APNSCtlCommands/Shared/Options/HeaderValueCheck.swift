@@ -11,6 +11,18 @@ enum HeaderValueCheck {
         throw .usage("\(flag) \(JSONWriter.quoted(value)): \(problem); \(HeaderValueRule.advice)")
     }
 
+    /// A flag whose value is a UUID header (`--apns-id`, `--request-id`), as given; nil when not given, 64 naming
+    /// `flag` when it is not the canonical 8-4-4-4-12 form.
+    static func canonicalUUID(_ value: String?, flag: String) throws(CLIError) -> String? {
+        guard let value else { return nil }
+        guard UUIDString.isCanonical(value) else {
+            throw .usage(
+                "\(flag) \(JSONWriter.quoted(value)): not a canonical UUID; use the 8-4-4-4-12 hex form, e.g. \(UUIDString.random())"
+            )
+        }
+        return value
+    }
+
     /// What is wrong with `value`, or nil when it may be sent as a header value.
     static func problem(in value: String) -> String? { HeaderValueRule.problem(in: value) }
 }
