@@ -188,6 +188,10 @@ public enum SettingCatalog {
     /// Every setting, in the order `config show` lists them.
     public static let all: [Setting] = keys.map(\.setting)
 
+    /// CLI.md's profile spelling of the history's switch: `history = false` is `no-history = true`. The settings
+    /// file reads it so, and `config set`/`unset` take it as the key it is written as.
+    public static let historyKey = "history"
+
     /// Flags that are inputs of one run, never settings (CLI.md): a profile naming one is refused with that
     /// reason. `devices` is absent: in a profile it is the profile's table of device names.
     public static let perRunInputs: [String] = [

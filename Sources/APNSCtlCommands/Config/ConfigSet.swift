@@ -114,6 +114,9 @@ enum ProfileKeyCheck {
     /// `asFlag`: the key was typed as `--key` (`config init`), and the messages say so.
     static func setting(_ key: String, value: String?, asFlag: Bool = false) throws(CLIError) -> Setting {
         let shown = asFlag ? "--" + key : key
+        // `history = false`, as the file reads it: the value is checked as no-history's (a boolean) and written
+        // under the key as typed.
+        if !asFlag, key == SettingCatalog.historyKey { return Setting.of(.noHistory) }
         if let setting = SettingCatalog.setting(key) {
             if setting.isSecret {
                 throw .usage(

@@ -120,7 +120,7 @@ public struct SettingsFile: Sendable, Equatable {
                 )
             }
             // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
-            if key == "history", case .boolean(let on) = valueNode.value {
+            if key == SettingCatalog.historyKey, case .boolean(let on) = valueNode.value {
                 values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
                 continue
             }

@@ -142,6 +142,24 @@ import Testing
         #expect(try mode(home.root.path + "/fresh") == 0o700)
     }
 
+    /// `history = false` is how CLI.md spells the history's switch in a profile, and the file reads it: `config
+    /// set` and `unset` take that key too (they said "unknown key"), writing it as typed.
+    @Test func theHistorySwitchIsSetAndUnsetAsTheFileSpellsIt() throws {
+        let home = try Home()
+        let set = try home.run(["config", "set", "-p", "dev", "history", "false"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try text(home) == "[profiles.dev]\nhistory = false\n")
+        let shown = try home.run(["config", "show", "dev"])
+        #expect(
+            shown.stdout.split(separator: "\n").contains { $0.hasPrefix("no-history") && $0.contains("true") },
+            "\(shown.stdout)")
+        let bad = try home.run(["config", "set", "-p", "dev", "history", "maybe"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+        let unset = try home.run(["config", "unset", "-p", "dev", "history"])
+        #expect(unset.status == 0, "\(unset.stderr)")
+        #expect(try text(home) == "[profiles.dev]\n")
+    }
+
     /// Every refusal: exit 64 (or 73 for init on a file), one error line saying what to do, the file untouched.
     @Test func everyRefusalLeavesTheFileUntouched() throws {
         let home = try Home()
