@@ -22,8 +22,7 @@ import Testing
 
     private func configuration(_ port: Int, _ environment: APNSEnvironment) throws -> SenderConfiguration {
         let identity = try CredentialLoader.loadIdentity(
-            certificatePath: sandboxCredentials.certificateFile, keyPath: nil,
-            passphrase: .none)
+            certificate: .file(sandboxCredentials.certificateFile), key: nil, passphrase: .none)
         var c = SenderConfiguration(
             endpoint: PushEndpoint(host: "127.0.0.1", port: port), trust: .caFile(sandboxCredentials.caFile),
             identity: identity, timeout: 10)

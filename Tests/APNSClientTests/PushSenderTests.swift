@@ -21,7 +21,7 @@ import Testing
     }
 
     private func identity(_ mock: ObservedMock) throws -> PushIdentity {
-        try CredentialLoader.loadIdentity(certificatePath: mock.certificateFile, keyPath: nil, passphrase: .none)
+        try CredentialLoader.loadIdentity(certificate: .file(mock.certificateFile), key: nil, passphrase: .none)
     }
 
     private func send(

@@ -10,7 +10,7 @@ import Testing
     @Test func signingKeyAndIdentityFromMemory() throws {
         let credentials = try APNSTestSupport.TestCredentials()
         let keyPEM = try credentials.signingKey.privateKey.pkcs8PEM(passphrase: nil)
-        let key = try CredentialLoader.loadSigningKey(.memory(keyPEM, name: "(PEM from APNSCTL_AUTH_KEY)"))
+        let key = try SigningKeyFile.read(.memory(keyPEM, name: "(PEM from APNSCTL_AUTH_KEY)")).decode()
         #expect(key.keyIDFromFileName == nil, "no file name, so no key id from it")
         let pem = credentials.push.certificate.pem + (try credentials.push.privateKey.pkcs8PEM(passphrase: nil))
         let identity = try CredentialLoader.loadIdentity(
@@ -29,8 +29,9 @@ import Testing
         let credentials = try APNSTestSupport.TestCredentials()
         // A certificate where a .p8 belongs: the message names the display name only.
         do {
-            _ = try CredentialLoader.loadSigningKey(
-                .memory(credentials.push.certificate.pem, name: "(PEM from APNSCTL_AUTH_KEY)"))
+            _ = try SigningKeyFile.read(
+                .memory(credentials.push.certificate.pem, name: "(PEM from APNSCTL_AUTH_KEY)")
+            ).decode()
             Issue.record("a certificate was accepted as a signing key")
         } catch {
             let text = "\(error)"
@@ -40,7 +41,7 @@ import Testing
         let garbage = Array(
             "-----BEGIN PRIVATE KEY-----\nnot base64 at all SECRETBODY\n-----END PRIVATE KEY-----\n".utf8)
         do {
-            _ = try CredentialLoader.loadSigningKey(.memory(garbage, name: "(PEM from APNSCTL_AUTH_KEY)"))
+            _ = try SigningKeyFile.read(.memory(garbage, name: "(PEM from APNSCTL_AUTH_KEY)")).decode()
             Issue.record("garbage was accepted")
         } catch {
             #expect("\(error)".contains("(PEM from APNSCTL_AUTH_KEY)"))

@@ -23,7 +23,7 @@ import Testing
     private func load(_ path: String, key: String? = nil, _ source: PassphraseSource = .none) throws(CredentialProblem)
         -> PushIdentity
     {
-        try CredentialLoader.loadIdentity(certificatePath: path, keyPath: key, passphrase: source)
+        try CredentialLoader.loadIdentity(certificate: .file(path), key: key.map { .file($0) }, passphrase: source)
     }
 
     private func expectProblem(_ expected: CredentialProblem, _ body: () throws -> Void) {
@@ -280,7 +280,7 @@ import Testing
         }
         // Without a date check (inspect), both load.
         #expect(
-            try CredentialLoader.loadIdentity(certificatePath: oldPath, keyPath: nil, passphrase: .none, now: nil).info
+            try CredentialLoader.loadIdentity(certificate: .file(oldPath), key: nil, passphrase: .none, now: nil).info
                 .bundleID == "com.old")
     }
 

@@ -19,7 +19,7 @@ import Testing
         let p12 = try dir.put(
             "push.p12",
             try TestCredentials.universal.pkcs12(password: SecretBytes(Array("pw".utf8)), encryption: .legacy))
-        let identity = try CredentialLoader.loadIdentity(certificatePath: p12, keyPath: nil, passphrase: .literal("pw"))
+        let identity = try CredentialLoader.loadIdentity(certificate: .file(p12), key: nil, passphrase: .literal("pw"))
         let ca = try dir.put("ca.pem", TestCredentials.ca.certificate.pem)
         let clientContext = try TLSContext.client(
             caFile: ca, verify: true, certificate: identity.certificate,

@@ -9,7 +9,8 @@ import Testing
 @Suite struct HostileInputTests {
     private func problem(_ path: String, key: String? = nil) -> CredentialProblem? {
         do {
-            _ = try CredentialLoader.loadIdentity(certificatePath: path, keyPath: key, passphrase: .literal("x"))
+            _ = try CredentialLoader.loadIdentity(
+                certificate: .file(path), key: key.map { .file($0) }, passphrase: .literal("x"))
             return nil
         } catch { return error }
     }
@@ -94,7 +95,7 @@ import Testing
             let p = try dir.put("flip\(offset).p12", bytes)
             do {
                 _ = try CredentialLoader.loadIdentity(
-                    certificatePath: p, keyPath: nil, passphrase: .literal("pw"), now: nil)
+                    certificate: .file(p), key: nil, passphrase: .literal("pw"), now: nil)
             } catch {
                 #expect(!error.isInputMissing, "a damaged file is a credential problem (exit 77): \(error)")
             }
@@ -106,14 +107,14 @@ import Testing
         let rsaKey = try dir.put(
             "AuthKey_ABCDE12345.p8", try TestCredentials.developmentRSA.privateKey.pkcs8PEM(passphrase: nil))
         #expect(throws: CredentialProblem.notSigningKey(path: rsaKey, found: "RSA 2048")) {
-            _ = try CredentialLoader.loadSigningKey(path: rsaKey)
+            _ = try SigningKeyFile.read(.file(rsaKey)).decode()
         }
         let cert = try dir.put("AuthKey_ZZZZZ11111.p8", TestCredentials.universal.certificate.pem)
         #expect(throws: CredentialProblem.notSigningKey(path: cert, found: "a certificate")) {
-            _ = try CredentialLoader.loadSigningKey(path: cert)
+            _ = try SigningKeyFile.read(.file(cert)).decode()
         }
         let good = try dir.put("AuthKey_QWERT12345.p8", try CredentialGenerator.makeSigningKey().p8PEM)
-        #expect(try CredentialLoader.loadSigningKey(path: good).keyIDFromFileName == "QWERT12345")
+        #expect(try SigningKeyFile.read(.file(good)).decode().keyIDFromFileName == "QWERT12345")
     }
 
     @Test func topicsExtensionParserSurvivesGarbage() {

@@ -7,17 +7,9 @@ internal import COpenSSL
 /// content, and turns every failure into a `CredentialProblem` the user can act on.
 public enum CredentialLoader {
     /// `--cert FILE [--key FILE]`: a certificate with its matching key, checked for validity at `now`
-    /// (nil skips the date check). The passphrase is asked for only when an input is encrypted.
-    public static func loadIdentity(
-        certificatePath: String, keyPath: String?, passphrase: PassphraseSource,
-        now: Int64? = SystemClock.now()
-    ) throws(CredentialProblem) -> PushIdentity {
-        try loadIdentity(
-            certificate: .file(certificatePath), key: keyPath.map { .file($0) }, passphrase: passphrase, now: now)
-    }
-
-    /// The same from inputs that may be in memory (PEM text from `APNSCTL_CERT`/`APNSCTL_KEY`, never written
-    /// to disk); messages name each input by its `name` (`(PEM from APNSCTL_CERT)`), never its content.
+    /// (nil skips the date check). The passphrase is asked for only when an input is encrypted. Inputs may be in
+    /// memory (PEM text from `APNSCTL_CERT`/`APNSCTL_KEY`, never written to disk); messages name each input by
+    /// its `name` (`(PEM from APNSCTL_CERT)`), never its content.
     public static func loadIdentity(
         certificate: CredentialInput, key keyInput: CredentialInput?, passphrase: PassphraseSource,
         now: Int64? = SystemClock.now()
@@ -125,21 +117,10 @@ public enum CredentialLoader {
         path.lowercased().hasSuffix(".p8") || SigningKey.keyID(fromFileNamePrefix: path) != nil
     }
 
-    /// `--auth-key FILE`: an EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`), key id taken from the file name.
-    public static func loadSigningKey(path: String) throws(CredentialProblem) -> SigningKey {
-        try loadSigningKey(.file(path))
-    }
-
-    /// `loadSigningKey` on bytes already read (through `PrivateDirectory`); `path` names the key's file (and
-    /// gives its key id).
+    /// An EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`) from bytes already read (through `PrivateDirectory`); `path`
+    /// names the key's file (and gives its key id). `--auth-key` reads through `SigningKeyFile`.
     public static func loadSigningKey(bytes: [UInt8], path: String) throws(CredentialProblem) -> SigningKey {
         try loadSigningKey(bytes: bytes, name: path, keyIDFromFileName: SigningKey.keyID(fromFileName: path))
-    }
-
-    /// The same for an input that may be PEM text in memory (`APNSCTL_AUTH_KEY`): then no key id comes from a
-    /// file name, and messages name `(PEM from APNSCTL_AUTH_KEY)`.
-    public static func loadSigningKey(_ input: CredentialInput) throws(CredentialProblem) -> SigningKey {
-        try SigningKeyFile.read(input).decode()
     }
 
     static func loadSigningKey(

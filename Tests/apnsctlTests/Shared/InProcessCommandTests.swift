@@ -327,7 +327,7 @@ import Testing
         #expect(convert.stderr.text.hasSuffix("; PKCS#12 with AES-256 encryption\n"), "\(convert.stderr.text)")
         let p12 = try dir.write("out.p12", convert.stdout.bytes)
         let identity = try CredentialLoader.loadIdentity(
-            certificatePath: p12, keyPath: nil, passphrase: .literal("out-2"), now: nil)
+            certificate: .file(p12), key: nil, passphrase: .literal("out-2"), now: nil)
         #expect(identity.info.bundleID == "com.example.dev")
     }
 
