@@ -6,24 +6,39 @@ import Testing
 
 @testable import APNSCrypto
 
-/// The cache: reused under 50 minutes, replaced after, private modes, corrupt files replaced.
+extension SigningKeyFile {
+    /// A fresh P-256 key as the bytes of its `.p8`, named as Apple names it.
+    fileprivate static func fresh(keyID: String) throws -> SigningKeyFile {
+        let pem = try CredentialGenerator.makeSigningKey().privateKey.pkcs8PEM(passphrase: nil)
+        return try SigningKeyFile.read(.memory(pem, name: "AuthKey_\(keyID).p8"))
+    }
+}
+
+/// The cache as a send uses it (`token(file:…)`): reused under 50 minutes, replaced after, private modes,
+/// corrupt files replaced.
 @Suite struct ProviderTokenCacheTests {
     let keyID = "ABCDE12345"
     let teamID = "TEAMID1234"
+    let t0: Int64 = 1_800_000_000
+
+    private func token(
+        _ cache: ProviderTokenCache, _ file: SigningKeyFile, keyID: String? = nil, now: Int64
+    ) throws -> String {
+        try cache.token(file: file, keyID: keyID ?? self.keyID, teamID: teamID, now: now, decode: file.decode)
+    }
 
     @Test func reusesYoungTokensAndReplacesOldOnes() throws {
         let dir = try TemporaryDirectory()
         let cache = ProviderTokenCache(directory: dir.path + "/apnsctl")
-        let key = try CredentialGenerator.makeSigningKey()
-        let t0: Int64 = 1_800_000_000
-        let first = try cache.token(key: key, keyID: keyID, teamID: teamID, now: t0)
-        let again = try cache.token(key: key, keyID: keyID, teamID: teamID, now: t0 + 2999)
+        let file = try SigningKeyFile.fresh(keyID: keyID)
+        let first = try token(cache, file, now: t0)
+        let again = try token(cache, file, now: t0 + 2999)
         #expect(first == again)
-        let later = try cache.token(key: key, keyID: keyID, teamID: teamID, now: t0 + 3000)
+        let later = try token(cache, file, now: t0 + 3000)
         #expect(later != first)
         #expect(ProviderToken.Parts(later)?.issuedAt == t0 + 3000)
 
-        let attrs = try FileManager.default.attributesOfItem(atPath: cache.path(keyID: keyID, teamID: teamID))
+        let attrs = try FileManager.default.attributesOfItem(atPath: "\(cache.directory)/token-\(teamID)-\(keyID).jwt")
         #expect((attrs[.posixPermissions] as? Int) == 0o600)
         let dirAttrs = try FileManager.default.attributesOfItem(atPath: cache.directory)
         #expect((dirAttrs[.posixPermissions] as? Int) == 0o700)
@@ -32,10 +47,8 @@ import Testing
     @Test func tokenFromAnotherKeyIsNotReused() throws {
         let dir = try TemporaryDirectory()
         let cache = ProviderTokenCache(directory: dir.path)
-        let t0: Int64 = 1_800_000_000
-        let a = try cache.token(key: try CredentialGenerator.makeSigningKey(), keyID: keyID, teamID: teamID, now: t0)
-        let b = try cache.token(
-            key: try CredentialGenerator.makeSigningKey(), keyID: keyID, teamID: teamID, now: t0 + 1)
+        let a = try token(cache, SigningKeyFile.fresh(keyID: keyID), now: t0)
+        let b = try token(cache, SigningKeyFile.fresh(keyID: keyID), now: t0 + 1)
         #expect(a != b)
     }
 
@@ -44,25 +57,30 @@ import Testing
         let dir = try TemporaryDirectory()
         let cache = ProviderTokenCache(directory: dir.path)
         try dir.write("token-\(teamID)-\(keyID).jwt", content)
-        var made = 0
-        let token = try cache.token(keyID: keyID, teamID: teamID, now: 1_800_000_000) {
-            made += 1
-            return "fresh"
+        let file = try SigningKeyFile.fresh(keyID: keyID)
+        var decodes = 0
+        let token = try cache.token(file: file, keyID: keyID, teamID: teamID, now: t0) {
+            decodes += 1
+            return try file.decode()
         }
-        #expect(token == "fresh")
-        #expect(made == 1)
-        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == "fresh\n")
+        // A new token, signed by the key now (the key decoded once, to sign it), and stored in place of the content.
+        #expect(decodes == 1)
+        let verifier = try ProviderTokenVerifier(publicKey: file.decode().publicKey, keyID: keyID, teamID: teamID)
+        #expect(verifier.verify(token, now: t0).isValid)
+        #expect(ProviderToken.Parts(token)?.issuedAt == t0)
+        let fingerprint = try #require(cache.fingerprintOf(file, in: PrivateDirectory.open(dir.path)))
+        #expect(try dir.read("token-\(teamID)-\(keyID).jwt") == token + "\n" + fingerprint + "\n")
     }
 
     @Test func separateEntriesPerTeamAndKey() throws {
         let dir = try TemporaryDirectory()
         let cache = ProviderTokenCache(directory: dir.path)
-        let key = try CredentialGenerator.makeSigningKey()
-        let a = try cache.token(key: key, keyID: keyID, teamID: teamID, now: 1_800_000_000)
-        let b = try cache.token(key: key, keyID: "ZYXWV98765", teamID: teamID, now: 1_800_000_000)
+        let file = try SigningKeyFile.fresh(keyID: keyID)
+        let a = try token(cache, file, now: t0)
+        let b = try token(cache, file, keyID: "ZYXWV98765", now: t0)
         #expect(ProviderToken.Parts(a)?.keyID == keyID)
         #expect(ProviderToken.Parts(b)?.keyID == "ZYXWV98765")
-        #expect(FileManager.default.fileExists(atPath: cache.path(keyID: "ZYXWV98765", teamID: teamID)))
+        #expect(FileManager.default.fileExists(atPath: dir.file("token-\(teamID)-ZYXWV98765.jwt")))
     }
 }
 
@@ -77,10 +95,7 @@ import Testing
     var cacheFileName: String { "token-\(teamID)-\(keyID).jwt" }
 
     /// A fresh P-256 key as the bytes of its `.p8`.
-    private func keyFile() throws -> SigningKeyFile {
-        let pem = try CredentialGenerator.makeSigningKey().privateKey.pkcs8PEM(passphrase: nil)
-        return try SigningKeyFile.read(.memory(pem, name: "AuthKey_\(keyID).p8"))
-    }
+    private func keyFile() throws -> SigningKeyFile { try SigningKeyFile.fresh(keyID: keyID) }
 
     /// Counts what a lookup asks for: decoding the key (which the signature check also needs), checking a
     /// cached token, signing a new one.

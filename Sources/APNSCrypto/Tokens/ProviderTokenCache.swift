@@ -19,28 +19,8 @@ public struct ProviderTokenCache: Sendable {
     /// (`$XDG_CACHE_HOME/apnsctl` for the CLI; with no home directory it makes no cache rather than use /tmp).
     public init(directory: String) { self.directory = directory }
 
-    /// The cache file for a key id and team id.
-    public func path(keyID: String, teamID: String) -> String {
-        "\(directory)/\(fileName(keyID: keyID, teamID: teamID))"
-    }
-
+    /// The cache file's name for a key id and team id.
     private func fileName(keyID: String, teamID: String) -> String { "token-\(teamID)-\(keyID).jwt" }
-
-    /// A cached token for `keyID`/`teamID` younger than 50 minutes at `now`, else a new one from `make`,
-    /// which is then stored. `accept` may veto a cached token (e.g. it was signed by another key).
-    public func token(
-        keyID: String, teamID: String, now: Int64, accept: ((String) -> Bool)? = nil,
-        make: () throws -> String
-    ) throws -> String {
-        try token(keyID: keyID, teamID: teamID, now: now, keyFile: nil, accept: { accept?($0) ?? true }, make: make)
-    }
-
-    /// The cached or a new token signed by `key`; a cached token that does not verify with `key` is replaced.
-    public func token(key: SigningKey, keyID: String, teamID: String, now: Int64) throws -> String {
-        try token(
-            keyID: keyID, teamID: teamID, now: now, accept: Self.signedBy(key, keyID: keyID, teamID: teamID, now: now),
-            make: { try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: now) })
-    }
 
     /// The cached or a new token for the key in `file`, decoded only when needed. A token stored with this
     /// file's fingerprint (an HMAC of its bytes under the cache's secret, `TokenCacheSecret`) is reused as it is:
@@ -68,11 +48,11 @@ public struct ProviderTokenCache: Sendable {
             }, make: { try ProviderToken.make(key: key(), keyID: keyID, teamID: teamID, issuedAt: now) })
     }
 
-    /// The one lookup. With `keyFile`, a stored token carrying its fingerprint skips `accept`; one carrying
-    /// anything else is checked by `accept` and, if accepted, stored again with the fingerprint. Without, every
-    /// stored token is checked by `accept`.
+    /// The one lookup: a stored token carrying `keyFile`'s fingerprint skips `accept`; one carrying anything else
+    /// is checked by `accept` and, if accepted, stored again with the fingerprint (without a secret, no fingerprint:
+    /// every stored token is checked by `accept`).
     func token(
-        keyID: String, teamID: String, now: Int64, keyFile: SigningKeyFile?, accept: (String) -> Bool,
+        keyID: String, teamID: String, now: Int64, keyFile: SigningKeyFile, accept: (String) -> Bool,
         make: () throws -> String
     ) throws -> String {
         // Ids become part of a file name: only well-formed ones do.
@@ -84,7 +64,7 @@ public struct ProviderTokenCache: Sendable {
         }
         var fingerprint: String? = nil
         if let storage {
-            fingerprint = keyFile.flatMap { fingerprintOf($0, in: storage) }
+            fingerprint = fingerprintOf(keyFile, in: storage)
             do {
                 let entry = Self.entry(in: try storage.read(name, limit: 4096))
                 if let cached = entry.token, usable(cached, keyID: keyID, teamID: teamID, now: now) {
@@ -100,7 +80,7 @@ public struct ProviderTokenCache: Sendable {
         }
         let fresh = try make()
         guard let target = storage ?? (try? PrivateDirectory.openOrCreate(directory)) else { return fresh }
-        if storage == nil { fingerprint = keyFile.flatMap { fingerprintOf($0, in: target) } }
+        if storage == nil { fingerprint = fingerprintOf(keyFile, in: target) }
         store(fresh, fingerprint: fingerprint, name: name, in: target)
         return fresh
     }
