@@ -76,15 +76,18 @@ import Testing
         #expect(!DeveloperID.isWellFormed("ABCDE12345X"))
         #expect(throws: CredentialProblem.missingTeamID) {
             _ = try ProviderToken.identifiers(
-                explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: nil)
+                explicitKeyID: "ABCDE12345", keyIDFromFileName: Self.key.keyIDFromFileName, authKeyPath: "k.p8",
+                teamID: nil)
         }
         #expect(throws: CredentialProblem.missingKeyID(authKeyPath: "k.p8")) {
             _ = try ProviderToken.identifiers(
-                explicitKeyID: nil, key: Self.key, authKeyPath: "k.p8", teamID: "TEAMID1234")
+                explicitKeyID: nil, keyIDFromFileName: Self.key.keyIDFromFileName, authKeyPath: "k.p8",
+                teamID: "TEAMID1234")
         }
         #expect(throws: CredentialProblem.invalidTeamID("team")) {
             _ = try ProviderToken.identifiers(
-                explicitKeyID: "ABCDE12345", key: Self.key, authKeyPath: "k.p8", teamID: "team")
+                explicitKeyID: "ABCDE12345", keyIDFromFileName: Self.key.keyIDFromFileName, authKeyPath: "k.p8",
+                teamID: "team")
         }
     }
 

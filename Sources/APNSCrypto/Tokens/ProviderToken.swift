@@ -15,17 +15,7 @@ public enum ProviderToken {
     }
 
     /// The key id for `--key-id`/file name and the team id for `--team-id`/`APNSCTL_TEAM_ID`, checked.
-    /// `explicitKeyID` wins over the file name.
-    public static func identifiers(
-        explicitKeyID: String?, key: SigningKey, authKeyPath: String,
-        teamID: String?
-    ) throws(CredentialProblem) -> (keyID: String, teamID: String) {
-        try identifiers(
-            explicitKeyID: explicitKeyID, keyIDFromFileName: key.keyIDFromFileName, authKeyPath: authKeyPath,
-            teamID: teamID)
-    }
-
-    /// The same before the key is decoded: the file name is all the key id needs.
+    /// `explicitKeyID` wins over the file name; the key need not be decoded: the file name is all the key id needs.
     public static func identifiers(
         explicitKeyID: String?, keyIDFromFileName: String?, authKeyPath: String,
         teamID: String?
