@@ -12,7 +12,7 @@ import Testing
 /// Push-type inference as CLI.md defines it, and `.apns` files.
 @Suite struct InferenceAndAPNSFileTests {
     func infer(_ json: String, topic: String? = nil) -> PushType {
-        PayloadValidator.inferPushType(body: Array(json.utf8), topic: topic)
+        ParsedPayload(Payload(bytes: Array(json.utf8))).inferredPushType(topic: topic)
     }
 
     @Test func inference() {

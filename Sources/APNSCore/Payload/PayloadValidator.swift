@@ -62,12 +62,7 @@ public enum PayloadValidator {
     /// The push type `send` would use (CLI.md's order): the topic's known suffix; no `aps` and a top-level
     /// `mdm` → `mdm`; `aps.event` → `liveactivity`; `aps` holding only `content-available: 1` →
     /// `background`; only `content-changed: true` → `widgets` (it could be controls: `validate` warns, `send`
-    /// asks for the type); else `alert` (also for bytes that are not JSON).
-    public static func inferPushType(body: [UInt8], topic: String?) -> PushType {
-        inferPushType(root: try? JSONReader.parse(body), topic: topic)
-    }
-
-    /// `inferPushType(body:topic:)` for an already parsed payload.
+    /// asks for the type); else `alert` (also for a payload that is not JSON: `root` nil).
     public static func inferPushType(root: JSONValue?, topic: String?) -> PushType {
         if let topic, let type = PushType.inferred(fromTopic: topic) { return type }
         if let root, root.members != nil, root["aps"] == nil, root["mdm"] != nil { return .mdm }
