@@ -39,23 +39,23 @@ import Testing
     /// `--stale-date` and `--dismissal-date` take a date-time with a zone; one without is refused with the
     /// reason, and a negative duration says that durations count forward.
     @Test func theDateFlagsTakeZonedDateTimesAndNoNegativeDurations() throws {
+        let syntax = TimeValue.Syntax(allowsNow: true, zeroMeaning: "the epoch: already past", allowsDate: true)
         func parse(_ text: String) throws(TimeValue.Problem) -> Int64 {
-            try TimeValue.parse(
-                text, now: 100, allowsNow: true, zeroMeaning: "the epoch: already past", allowsDate: true)
+            try TimeValue.parse(text, now: 100, as: syntax)
         }
         #expect(try parse("2026-11-28T19:30:00+01:00") == Self.evening)
         #expect(try parse("15m") == 1000)
-        let syntax = TimeValue.Syntax(allowsNow: true, zeroMeaning: "the epoch: already past", allowsDate: true)
         #expect(throws: TimeValue.Problem.dateWithoutZone("2026-11-28T18:30", syntax)) { try parse("2026-11-28T18:30") }
         #expect(throws: TimeValue.Problem.negativeDuration("-5m", syntax)) { try parse("-5m") }
         #expect(
             TimeValue.Problem.negativeDuration("-5m", syntax).message
                 == "-5m: a duration counts forward from now and cannot be negative; for a time already past give now"
         )
-        // `--expiration` takes no date, and its past is 0.
-        #expect(throws: TimeValue.Problem.self) { try TimeValue.parse("2026-11-28T18:30:00Z", now: 100) }
+        // A syntax without dates takes none, and without `now` its past is 0.
+        let noDates = TimeValue.Syntax(allowsNow: false, zeroMeaning: "deliver once, never store")
+        #expect(throws: TimeValue.Problem.self) { try TimeValue.parse("2026-11-28T18:30:00Z", now: 100, as: noDates) }
         do {
-            _ = try TimeValue.parse("-1h", now: 100)
+            _ = try TimeValue.parse("-1h", now: 100, as: noDates)
             Issue.record("-1h was taken")
         } catch {
             #expect(

@@ -330,8 +330,8 @@ import Testing
     }
 
     @Test func whenSharesExpirationsParser() throws {
-        #expect(try TimeValue.parse("2d", now: 100) == 172_900)
-        #expect(throws: TimeValue.Problem.self) { try TimeValue.parse("now", now: 100) }
-        #expect(try TimeValue.parse("now", now: 100, allowsNow: true) == 100)
+        #expect(try TimeValue.parse("2d", now: 100, as: .expiration) == 172_900)
+        #expect(throws: TimeValue.Problem.self) { try TimeValue.parse("now", now: 100, as: .expiration) }
+        #expect(try TimeValue.parse("now", now: 100, as: .activityDate) == 100)
     }
 }

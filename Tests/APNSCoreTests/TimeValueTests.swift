@@ -9,10 +9,7 @@ import Testing
 
     func problem(_ text: String, allowsNow: Bool = false) -> TimeValue.Problem? {
         do {
-            _ =
-                allowsNow
-                ? try TimeValue.parse(text, now: 100, allowsNow: true, zeroMeaning: "the epoch: already past")
-                : try TimeValue.parse(text, now: 100)
+            _ = try TimeValue.parse(text, now: 100, as: allowsNow ? Self.stale : Self.expiration)
             return nil
         } catch { return error }
     }
@@ -23,7 +20,7 @@ import Testing
         var syntax = Self.expiration
         syntax.allowsDate = true
         func parse(_ text: String) throws(TimeValue.Problem) -> Int64 {
-            try TimeValue.parse(text, now: 100, allowsDate: true)
+            try TimeValue.parse(text, now: 100, as: syntax)
         }
         for text in ["1970-01-01T00:00:00Z", "1999-12-31T23:00:00Z", "2001-09-09T01:46:39Z"] {
             #expect(throws: TimeValue.Problem.dateLongAgo(text, syntax)) { try parse(text) }

@@ -111,17 +111,9 @@ public enum TimeValue {
         return n * unit
     }
 
-    /// `text` as UNIX seconds: `0`, a UNIX time, a duration from `now`, or (with `allowsNow`) `now`, (with
-    /// `allowsDate`) an ISO 8601 date-time with a zone. `zeroMeaning` says what 0 does for this flag, for the help
-    /// in messages.
-    public static func parse(
-        _ text: String, now: Int64, allowsNow: Bool = false,
-        zeroMeaning: String = "deliver once, never store", allowsDate: Bool = false
-    ) throws(Problem) -> Int64 {
-        try parse(text, now: now, as: Syntax(allowsNow: allowsNow, zeroMeaning: zeroMeaning, allowsDate: allowsDate))
-    }
-
-    /// `text` as UNIX seconds, read as `syntax` says (`Syntax.expiration`, `Syntax.activityDate`).
+    /// `text` as UNIX seconds, read as `syntax` says (`Syntax.expiration`, `Syntax.activityDate`): `0`, a UNIX
+    /// time, a duration from `now`, or (with `allowsNow`) `now`, (with `allowsDate`) an ISO 8601 date-time with a
+    /// zone. The syntax's `zeroMeaning` says what 0 does for this flag, for the help in messages.
     public static func parse(_ text: String, now: Int64, as syntax: Syntax) throws(Problem) -> Int64 {
         let t = text.lowercased()
         if syntax.allowsNow && t == "now" { return now }
