@@ -70,25 +70,9 @@ public final class Socket: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Connects to `host:port` within `timeout` seconds, racing the resolved addresses as RFC 8305 asks
-    /// (families interleaved, a new attempt every 250 ms while earlier ones are pending). A fresh DNS lookup
-    /// each time, as APNs asks of new connections. When `interruptFD` becomes readable (a signal arrived),
-    /// it stops with `.interrupted` and leaves the byte for its owner to read.
-    public static func connect(
-        host: String, port: Int, timeout: Double, interruptFD: Int32? = nil,
-        staggerNs: UInt64 = AddressRacer.defaultStaggerNs
-    ) throws(SocketError) -> Socket {
-        let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
-        let found = try Resolver.lookUp(
-            host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
-        return try connect(
-            to: AddressRacer.interleaved(found, isIPv6: \.isIPv6), host: host, port: port, timeout: timeout,
-            deadline: deadline, interruptFD: interruptFD, staggerNs: staggerNs)
-    }
-
     /// `host:port`'s addresses by a lookup bounded by `deadline` (monotonic ns; `timeout` names it in the
-    /// message) and abandoned when `interruptFD` becomes readable: the first step of `connect(host:port:…)`,
-    /// for callers that report the lookup on its own (`apnsctl doctor`'s dns check).
+    /// message) and abandoned when `interruptFD` becomes readable: the first step of a connection (a fresh DNS
+    /// lookup each time, as APNs asks of new connections), which `connect(to:…)` then races.
     public static func lookUp(
         host: String, port: Int, deadline: UInt64, timeout: Double,
         interruptFD: Int32? = nil
@@ -109,8 +93,10 @@ public final class Socket: @unchecked Sendable {
         return host == "?" ? nil : host
     }
 
-    /// Races `addresses` (in the order given) as `connect(host:port:…)` does; `host` and `port` name the
-    /// destination in messages. Separate so the racing can be tested with chosen addresses.
+    /// Races `addresses` (in the order given, `AddressRacer.interleaved` for a lookup's) as RFC 8305 asks: a new
+    /// attempt every `staggerNs` (250 ms) while earlier ones are pending, until one connects or `deadline` passes;
+    /// `host` and `port` name the destination in messages. When `interruptFD` becomes readable (a signal
+    /// arrived), it stops with `.interrupted` and leaves the byte for its owner to read.
     public static func connect(
         to addresses: [SocketAddress], host: String, port: Int, timeout: Double, deadline: UInt64,
         interruptFD: Int32? = nil,
