@@ -43,8 +43,8 @@ public final class HistoryRecording {
         }
     }
 
-    /// Writes `entry` (its own `results` are ignored: the added ones are its results) with the retention of
-    /// `HistoryStore.record`; returns its number.
+    /// Writes `entry` (its own `results` are ignored: the added ones are its results), then removes entries
+    /// started more than `keepDays` days before `now` and all but the newest `keepEntries`; returns its number.
     public func finish(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem)
         -> Int64
     {

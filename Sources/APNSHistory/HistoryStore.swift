@@ -69,11 +69,6 @@ public final class HistoryStore {
         }
     }
 
-    /// The layout version of the open database.
-    public func schemaVersion() throws(HistoryProblem) -> Int64 {
-        try guarded { () throws(SQLiteError) in try database.integer("PRAGMA user_version") }
-    }
-
     /// Runs `body` in one write transaction (taken at once, so two writers queue on the busy timeout instead
     /// of failing half-way), then empties the WAL once it holds `logPages`.
     private func transaction(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
@@ -101,17 +96,6 @@ public final class HistoryStore {
 
     // MARK: - Writing
 
-    /// Records `entry` and its results in one transaction, then removes entries started more than `keepDays`
-    /// days before `now` and all but the newest `keepEntries`. Returns the new entry's number.
-    @discardableResult
-    public func record(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem)
-        -> Int64
-    {
-        let recording = try beginRecording()
-        for result in entry.results { try recording.add(result) }
-        return try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: now)
-    }
-
     /// Starts recording one entry whose results come one by one (`HistoryRecording`).
     public func beginRecording() throws(HistoryProblem) -> HistoryRecording {
         HistoryRecording(store: self)
@@ -133,7 +117,8 @@ public final class HistoryStore {
     }
 
     /// Writes `entry` with the chunks set aside before (when `setAside`), then `chunks`, in one transaction with
-    /// the retention (see `record`).
+    /// the retention: entries started more than `keepDays` days before `now` go, and all but the newest
+    /// `keepEntries`.
     func finishRecording(
         _ entry: HistoryEntry, reasons: String, setAside: Bool, chunks: [(number: Int, bytes: [UInt8])],
         keepDays: Int, keepEntries: Int, now: Int64

@@ -142,7 +142,7 @@ import Testing
         chmod(path, 0o600)
         #expect(HistorySchema.current > 1, "this test is about a layout change")
         let store = try Self.open(dir)
-        #expect(try store.schemaVersion() == HistorySchema.current)
+        #expect(try store.database.integer("PRAGMA user_version") == HistorySchema.current)
         let old = try #require(try store.entry(1))
         #expect(old.payload == Array("{}".utf8))
         #expect(old.replayOf == nil)
@@ -321,4 +321,15 @@ final class LockedList: @unchecked Sendable {
     private var list: [String] = []
     func append(_ s: String) { lock.withLock { list.append(s) } }
     var items: [String] { lock.withLock { list } }
+}
+
+extension HistoryStore {
+    /// Records `entry` with its own results as a send does (`beginRecording`, each result, `finish`); returns its
+    /// number.
+    @discardableResult
+    func record(_ entry: HistoryEntry, keepDays: Int, keepEntries: Int, now: Int64) throws(HistoryProblem) -> Int64 {
+        let recording = try beginRecording()
+        for result in entry.results { try recording.add(result) }
+        return try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: now)
+    }
 }
