@@ -55,7 +55,7 @@ import Testing
 
     @Test func aTopLevelArrayIsCheckedButItsElementsAreNotKept() throws {
         let (root, duplicates) = try collapsed(#"[1,"two",{"a":1,"a":2},[3]]"#) { _ in true }
-        #expect(root.kindName == "array")
+        #expect(root.summary == "array")
         #expect(root.elements?.isEmpty == true)
         #expect(root.start == 0 && root.end == 27)
         #expect(summary(duplicates) == ["[2].a a 16 10"])

@@ -84,7 +84,7 @@ import Testing
     @Test func acceptsEveryScalarAndWhitespace() throws {
         #expect(try parse(" \t\r\n{ } \n").members?.isEmpty == true)
         #expect(try parse("[]").elements?.isEmpty == true)
-        #expect(try parse("null").kindName == "null")
+        #expect(try parse("null").summary == "null")
         #expect(try parse("\"\"").string == "")
         #expect(try parse("-12.5E3").number?.literal == "-12.5E3")
     }

@@ -84,18 +84,6 @@ public struct JSONValue: Sendable {
         return members.last { $0.keyCutLength == nil && $0.key.utf8.elementsEqual(key.utf8) }
     }
 
-    /// The kind's name as messages use it: `object`, `array`, `string`, `number`, `boolean`, `null`.
-    public var kindName: String {
-        switch kind {
-        case .object: return "object"
-        case .array: return "array"
-        case .string: return "string"
-        case .number: return "number"
-        case .bool: return "boolean"
-        case .null: return "null"
-        }
-    }
-
     /// A short description for messages: `string "5"`, `number 1.5`, `boolean true`, `null`, `object`.
     /// Long strings are cut to keep a message on one readable line.
     public var summary: String {
