@@ -93,13 +93,17 @@ import Testing
 
     @Test func goAwayDebugTextAndAcceptedConnections() throws {
         let text = "Maximum active streams violated for this endpoint."
-        let mock = try MockHarness(faults: MockFaults(goAwayAfterStreams: 0, connections: 1, goAwayDebugText: text))
+        let answers = LockedValue<[MockAnswer]>([])
+        let mock = try MockHarness(faults: MockFaults(goAwayAfterStreams: 0, connections: 1, goAwayDebugText: text)) {
+            $0.onAnswer = { answer in answers.withLock { $0.append(answer) } }
+        }
         let p = try Self.probe(mock, Self.paths(2))
         #expect(p.goAway?.lastStreamID == 0)
         #expect(p.goAway?.data == text)
         #expect(p.answers.isEmpty)
         #expect(try mock.curl().status == 200)
-        #expect(mock.server.acceptedConnections == 2)
+        // The only answer went out on the second connection the mock accepted: the probe's was the first.
+        #expect(answers.current.map(\.connection) == [2])
     }
 
     @Test func errorCloseAfterCountsErrorsBut410sNot() throws {

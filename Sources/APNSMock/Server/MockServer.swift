@@ -111,9 +111,6 @@ public final class MockServer: Sendable {
     /// Time the log writer gets after the loops end (SIGTERM must exit within a second, loops drain for 700 ms).
     static let logDrainMilliseconds = 200
 
-    /// Connections accepted and served so far (tests check how often a client reconnected).
-    public var acceptedConnections: Int { state.withLock { $0.shared }?.acceptedConnections ?? 0 }
-
     /// Log lines dropped or left unwritten because the log's reader did not keep up (known after `wait()`).
     public var droppedLogLines: Int {
         let (lost, writer) = state.withLock { ($0.lostLogLines, $0.shared?.logWriter) }

@@ -20,6 +20,7 @@ final class MockServerShared: Sendable {
 
     /// What the event loops change as they run.
     private struct Counters: Sendable {
+        /// Connections admitted so far (closed at once over the cap do not count): the next one's accept number.
         var accepted = 0
         var open = 0
         /// Connections closed at once because `maxConnections` were open, since the last warning.
@@ -79,9 +80,6 @@ final class MockServerShared: Sendable {
         guard let n = verdict.admitted else { return nil }
         return (n, configuration.faults.applies(toConnection: n))
     }
-
-    /// Connections admitted so far (closed at once over the cap do not count).
-    var acceptedConnections: Int { counters.withLock { $0.accepted } }
 
     /// A connection admitted by `admitConnection` has closed.
     func connectionClosed(count: Int = 1) {
