@@ -95,11 +95,6 @@ public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
         if rc != 0 { throw NGHTTP2Error(code: rc, operation: "submitting the response on stream \(streamID)") }
     }
 
-    /// Resets one stream (e.g. a request the server will never answer).
-    public func reset(streamID: Int32, code: HTTP2ErrorCode) {
-        _ = nghttp2_submit_rst_stream(session, UInt8(NGHTTP2_FLAG_NONE.rawValue), streamID, code.rawValue)
-    }
-
     /// Advertises a new SETTINGS_MAX_CONCURRENT_STREAMS (a token connection's limit rises after its first good token).
     public func setMaxConcurrentStreams(_ limit: UInt32) throws(NGHTTP2Error) {
         guard limit != state.advertisedMaxConcurrentStreams else { return }
