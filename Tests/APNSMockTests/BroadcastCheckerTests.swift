@@ -43,7 +43,7 @@ import Testing
         if let token { all.append(HeaderField("authorization", "bearer \(token)")) }
         all += headers.map { HeaderField($0.0, $0.1) }
         var auth = ConnectionAuthState(certificate: token == nil && !tokenConnection ? certificate : nil)
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         return checker.check(
             HTTP2ServerRequest(streamID: 1, headers: all, body: Array(body.utf8), bodySize: body.utf8.count),
             auth: &auth, now: now, ids: &ids)

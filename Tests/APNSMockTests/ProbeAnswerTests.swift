@@ -21,7 +21,7 @@ import Testing
             change(&$0)
         }
         var auth = c.auth()
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         return RequestChecker(rules: rules).check(c.request(), auth: &auth, now: now, ids: &ids).reason
     }
 

@@ -145,7 +145,7 @@ let checkCases: [CheckCase] = [
     @Test(arguments: checkCases)
     func oneFaultPerRequest(_ c: CheckCase) {
         var auth = c.auth()
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         let d = checker.check(c.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.reason == c.expected)
         #expect(d.status == (c.expected?.status ?? 200))
@@ -170,7 +170,7 @@ let checkCases: [CheckCase] = [
 
     @Test func errorBodiesAndTimestamps() {
         var auth = ConnectionAuthState(certificate: certificate)
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         let gone = CheckCase("410", .unregistered) { $0.path = "/3/device/dead" + String(repeating: "00", count: 30) }
         let d = checker.check(gone.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.status == 410)
@@ -187,7 +187,7 @@ let checkCases: [CheckCase] = [
             certificate: PresentedCertificate(
                 trusted: true, topics: ["com.example.demo", "com.example.demo.push-type.liveactivity"],
                 environments: [.sandbox]))
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         let body = #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#
         let ok = checker.check(
             CheckCase("la", nil) {
@@ -219,7 +219,7 @@ let checkCases: [CheckCase] = [
 
     @Test func echoesAValidApnsIDAndGeneratesUppercaseOtherwise() {
         var auth = ConnectionAuthState(certificate: certificate)
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         let id = "8a6c1f8e-1111-4222-8333-444455556666"
         let echoed = checker.check(
             CheckCase("id", nil) { $0.headers.append(("apns-id", id)) }.request(), auth: &auth, now: now, ids: &ids)
@@ -230,7 +230,7 @@ let checkCases: [CheckCase] = [
     }
 
     @Test func generatedIDsAreCanonicalVersion4AndDistinct() {
-        var ids = MockIDGenerator(seed: 42)
+        var ids = MockIDGenerator()
         let made = (0..<1000).map { _ in ids.uuid() }
         #expect(Set(made).count == 1000)
         for id in made.prefix(50) {
@@ -246,7 +246,7 @@ let checkCases: [CheckCase] = [
     @Test func singleTopicCertificateImpliesItsTopic() {
         let single = PresentedCertificate(trusted: true, topics: ["com.example.solo"], environments: [.sandbox])
         var auth = ConnectionAuthState(certificate: single)
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         let d = checker.check(
             CheckCase("no topic", nil) { $0.headers = [] }.request(), auth: &auth, now: now, ids: &ids)
         #expect(d.reason == nil)
@@ -255,7 +255,7 @@ let checkCases: [CheckCase] = [
 
     @Test func tokenConnectionsBindToTheirFirstKeyAndLimitUpdates() {
         var auth = ConnectionAuthState(certificate: nil)
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         func send(_ token: String, at time: Int64 = now) -> MockDecision {
             checker.check(
                 CheckCase("t", nil) { $0.credentials = .token(token) }.request(), auth: &auth, now: time, ids: &ids)
@@ -282,7 +282,7 @@ let checkCases: [CheckCase] = [
         let production = RequestChecker(rules: MockRules(environment: .production))
         var auth = ConnectionAuthState(
             certificate: PresentedCertificate(trusted: true, topics: ["com.example.demo"], environments: [.sandbox]))
-        var ids = MockIDGenerator(seed: 1)
+        var ids = MockIDGenerator()
         #expect(
             production.check(CheckCase("p", nil).request(), auth: &auth, now: now, ids: &ids).reason
                 == .badCertificateEnvironment)

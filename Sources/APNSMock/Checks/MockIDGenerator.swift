@@ -13,9 +13,6 @@ public struct MockIDGenerator: Sendable {
         state = system.next()
     }
 
-    /// A fixed seed, for reproducible tests.
-    public init(seed: UInt64) { state = seed }
-
     private mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
