@@ -1,7 +1,5 @@
 /// Payload byte limits APNs has had, and parsing of `--size-limit`.
 public enum SizeLimit {
-    /// Binary API commands 0/1; every payload before iOS 8 and on OS X.
-    public static let legacy = 256
     /// HTTP/2 API, every type but VoIP.
     public static let http2 = 4096
     /// HTTP/2 API, VoIP.
