@@ -31,11 +31,6 @@ public struct PassphraseSource: Sendable {
         PassphraseSource(text: nil, filePath: nil, environmentVariable: nil, prompt: nil)
     }
 
-    /// A known passphrase (tests, generated credentials).
-    public static func literal(_ text: String) -> PassphraseSource {
-        PassphraseSource(text: text, filePath: nil, environmentVariable: nil, prompt: nil)
-    }
-
     /// The passphrase, or nil when no source has one. `forFile` names the file in the prompt.
     /// An unreadable `filePath` is `.passphraseFileUnreadable`, a missing input (exit 66); Ctrl-D at the
     /// prompt is `.passphraseEntryEnded`. Threads that ask at once wait for the first answer rather than
