@@ -1,8 +1,9 @@
 import APNSCore
+import APNSMock
 
 extension MockConfiguration {
     /// A mock serving `state`'s credentials: its server certificate, its CA for client certificates and its
-    /// `.p8` for bearer tokens. The one-liner for tests:
+    /// `.p8` for bearer tokens (what `apnsctl mock` serves, without its flags). The one-liner for tests:
     ///
     ///     let (state, lock) = try MockState.prepareExclusively(directory: tempDir)
     ///     let server = try MockServer(configuration: MockConfiguration(state: state, faults: MockFaults(neverAnswer: true)))
