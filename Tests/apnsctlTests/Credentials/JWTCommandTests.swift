@@ -70,6 +70,18 @@ import Testing
         #expect(ProviderToken.Parts(e.stdout.trimmingCharacters(in: .newlines))?.keyID == "QWERT12345")
     }
 
+    /// `jwt -p mock` chose a profile, so "choose a profile" is no advice: the mock's key is in -p mock-token.
+    @Test func theMockProfileWithoutAKeyPointsAtItsTokenProfile() throws {
+        let mock = try InProcessMock()
+        let state = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path]
+        let r = try InProcess.apnsctl(["jwt", "-p", "mock"], environment: state)
+        #expect(r.status == 64)
+        #expect(
+            r.stderr.contains("its key is in -p mock-token") && !r.stderr.contains("choose a profile"), "\(r.stderr)")
+        let token = try InProcess.apnsctl(["jwt", "-p", "mock-token"], environment: state)
+        #expect(token.status == 0, "\(token.stderr)")
+    }
+
     @Test func credentialFailuresExit77AndUsageExits64() throws {
         let dir = try TemporaryDirectory()
         let plain = try dir.write("key.p8", try CredentialFixtures.signingKey.p8PEM)
@@ -111,6 +123,12 @@ import Testing
         #expect(e.status == 77)
         #expect(e.stderr.contains("the key is encrypted, and Apple's .p8 keys are not"), "\(e.stderr)")
         #expect(!e.stderr.contains("--passphrase"), "jwt has no passphrase flags")
+        // --decode checks a token against the same file, and says the same of it.
+        let token = try InProcess.apnsctl(["jwt", "--auth-key", short, "--key-id", "ABCDE12345", "--team-id", team])
+        let d = try InProcess.apnsctl(["jwt", "--decode", token.stdout, "--auth-key", encrypted])
+        #expect(d.status == 77)
+        #expect(d.stderr.contains("the key is encrypted, and Apple's .p8 keys are not"), "\(d.stderr)")
+        #expect(!d.stderr.contains("--passphrase"), "jwt has no passphrase flags")
         let rsa = try dir.write(
             "AuthKey_RSARSA1234.p8", try CredentialFixtures.development.privateKey.pkcs8PEM(passphrase: nil))
         let i = try InProcess.apnsctl(["inspect", rsa])
