@@ -51,7 +51,7 @@ let package = Package(
         // Settings: the TOML settings file, profiles, device names, APNSCTL_* variables, and the resolver that
         // turns flags, variables and profiles into one typed value per command, each with its origin. Pure
         // (inputs in, values out) except the one function that reads the file; no C module.
-        .target(name: "APNSSettings", dependencies: ["APNSCore", "APNSPlatform", "APNSClient"]),
+        .target(name: "APNSSettings", dependencies: ["APNSCore", "APNSPlatform", "APNSCrypto", "APNSClient"]),
         // The send history: a SQLite database of what was sent and answered; the only importer of CSQLite.
         .target(name: "APNSHistory", dependencies: ["APNSCore", "APNSPlatform", "CSQLite"]),
         // Every command, laid out by command (Send/, Channel/, Credentials/, Validate/, Mock/, Config/, Doctor/)

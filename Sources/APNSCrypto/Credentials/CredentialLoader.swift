@@ -63,7 +63,7 @@ public enum CredentialLoader {
             }
             // An Apple `.p8` as the certificate's key: not a mismatch to explain, but a key for --auth-key.
             if keyFile.certificates.isEmpty, !parsed.certificates.isEmpty, KeyDescription.isP256(key.pointer),
-                isNamedAsSigningKey(keyPath), !parsed.certificates.contains(where: { key.matches($0) })
+                SigningKey.isNamedAsSigningKey(keyPath), !parsed.certificates.contains(where: { key.matches($0) })
             {
                 throw .tokenSigningKeyNotCertificate(path: keyPath)
             }
@@ -109,12 +109,7 @@ public enum CredentialLoader {
     /// signing key, which belongs in `--auth-key` (a TLS server's key or a certificate's own key, also lone
     /// P-256 keys, are named otherwise).
     public static func isTokenSigningKey(_ contents: CredentialContents, path: String) -> Bool {
-        contents.kind == .authKey && contents.leaf == nil && isNamedAsSigningKey(path)
-    }
-
-    /// `AuthKey_ABCDE12345.p8`, `APNsAuthKey_….p8`, or any `….p8`.
-    static func isNamedAsSigningKey(_ path: String) -> Bool {
-        path.lowercased().hasSuffix(".p8") || SigningKey.keyID(fromFileNamePrefix: path) != nil
+        contents.kind == .authKey && contents.leaf == nil && SigningKey.isNamedAsSigningKey(path)
     }
 
     /// An EC P-256 PKCS#8 key (`AuthKey_<KEYID>.p8`) from bytes already read (through `PrivateDirectory`); `path`

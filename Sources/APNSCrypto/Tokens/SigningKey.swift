@@ -26,6 +26,12 @@ public final class SigningKey: Sendable {
         return nil
     }
 
+    /// Whether a file is named as Apple names `.p8` signing keys: `AuthKey_ABCDE12345.p8`, `APNsAuthKey_….p8`,
+    /// or any `….p8`.
+    public static func isNamedAsSigningKey(_ path: String) -> Bool {
+        path.lowercased().hasSuffix(".p8") || keyID(fromFileNamePrefix: path) != nil
+    }
+
     /// The key id at the start of a file name, whatever follows it: `AuthKey_ABCDE12345.pub.pem`,
     /// `AuthKey_ABCDE12345.p8` and `APNsAuthKey_ABCDE12345.cer` all give `ABCDE12345` (the text up to the first
     /// dot, unchecked). For public keys and certificates, which users name after the `.p8` they came from.
