@@ -37,8 +37,10 @@ extension APNSCtl.Send {
             replay.request.expiration = try value(entry.expiration, .expiration, "--expiration")
         }
         let targetsGiven = !devices.isEmpty || devicesFile != nil || !broadcast.channels.isEmpty || simulator != nil
-        // A simulator has no server: its entry names none, and `--simulator` refuses them.
-        if entry.kind != .simulator || targetsGiven {
+        // A simulator has no server: its entry names none, and `--simulator` refuses them. A mock profile names
+        // the mock running now (its port changes between runs), with its CA and the environment it plays: the
+        // replay goes there, not to the server the entry was sent to.
+        if entry.kind != .simulator || targetsGiven, try !choosesMock(in: world) {
             if connection.env == nil && entry.kind != .simulator {
                 replay.connection.env = try value(entry.environment, .env, "--env")
             }
@@ -56,6 +58,15 @@ extension APNSCtl.Send {
         case .simulator: replay.simulator = results.first?.target ?? "booted"
         }
         return (replay, entry.id)
+    }
+
+    /// Whether the settings (`-p`, `APNSCTL_PROFILE` or the file's default profile) take the endpoint from a
+    /// running mock (`-p mock`, `-p mock-token`).
+    private func choosesMock(in world: CommandWorld) throws(CLIError) -> Bool {
+        guard connection.endpoint.isEmpty else { return false }
+        let settings = try settingsOptions.resolve(.send, from: self, world: world.settings, combinations: false)
+        if case .mock? = settings[.endpoint]?.origin { return true }
+        return false
     }
 
     /// The devices of `results` as `-d` values: the name a device was given by when the settings still name that

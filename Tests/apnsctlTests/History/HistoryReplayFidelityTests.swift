@@ -57,6 +57,27 @@ import Testing
         #expect(Self.answered(mock, count: 2).count == 2)
     }
 
+    /// With a mock profile, a replay goes to the mock running now (a mock's port changes between runs), with its
+    /// CA and the environment it plays, and the mock's environment check holds for it as for any send (the
+    /// replay went to the entry's endpoint, and took any --env).
+    @Test func aReplayWithTheMockProfileGoesToTheMockRunningNow() throws {
+        let home = try HistoryHome()
+        let first = try InProcessMock(keepingLog: true)
+        let sent = try home.run(
+            ["send", "-p", "mock", "--alert", "hi", "-d", Self.token(1)],
+            ["APNSCTL_MOCK_STATE_DIR": first.stateDirectory.path])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        first.stop()
+        let now = try InProcessMock(keepingLog: true)
+        let mock = ["APNSCTL_MOCK_STATE_DIR": now.stateDirectory.path]
+        let replay = try home.run(["send", "--replay", "last", "-p", "mock"], mock)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(Self.answered(now, count: 1).count == 1)
+        let production = try home.run(["send", "--replay", "last", "-p", "mock", "--env", "production"], mock)
+        #expect(production.status == 64, "\(production.stdout)\(production.stderr)")
+        #expect(production.stderr.contains("plays sandbox"), "\(production.stderr)")
+    }
+
     /// A given `--apns-id` is part of the request, so the replay sends it again (APNs reports a notification
     /// by it); one given with `--replay` wins. Without one, APNs assigns a new id each time.
     @Test func aGivenApnsIDIsSentAgain() throws {
