@@ -10,8 +10,15 @@ extension ResolvedSettings {
         let key = self[.key]
         if command == .jwt {
             guard token != nil else {
+                // A profile was chosen and has no key: say which, and the mock's key is in its token profile.
+                let chosen =
+                    profile.map { p in
+                        p.value == MockProfile.name
+                            ? "; -p \(p.value) has the mock's certificate: its key is in -p \(MockProfile.tokenName)"
+                            : "; profile \(p.value) has no auth-key"
+                    } ?? ", or choose a profile with -p"
                 throw .usage(
-                    "--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY, or choose a profile with -p"
+                    "--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY\(chosen)"
                 )
             }
         } else if certificate == nil && token == nil {
