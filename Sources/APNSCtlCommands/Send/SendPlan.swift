@@ -42,6 +42,11 @@ extension APNSCtl.Send {
         let apnsID = try request.parsedAPNSID()
         var description = try pushDescription(settings)
         let requested = try description.requestedType()
+        // The mock profile's topic is the mock's bundle id, a default as a certificate's is: a push type that
+        // needs a suffix (voip, complication, …) adds it there.
+        if case .mock? = settings[.topic]?.origin, let type = requested.given, let topic = description.topic {
+            description.topic = RequestDefaults.suffixed(topic, for: type)
+        }
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage(
                 "PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")

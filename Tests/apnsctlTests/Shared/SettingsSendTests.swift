@@ -223,6 +223,12 @@ import Testing
             ["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(s.lastAnswer(count: 1)?["auth"] as? String == "certificate")
+        // The profile's topic is the mock's bundle id: a VoIP push gets its suffix, as from a certificate.
+        let voip = try s.send(
+            ["-p", "mock", "--push-type", "voip", #"{"aps":{}}"#, "-d", Setup.token],
+            ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        #expect(voip.status == 0, "\(voip.stderr)")
+        #expect((s.lastAnswer(count: 2)?["topic"] as? String)?.hasSuffix(".voip") == true)
         let none = try s.send(
             ["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.home.root.path + "/none"])
         #expect(none.status == 66)
