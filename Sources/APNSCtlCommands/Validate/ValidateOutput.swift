@@ -23,7 +23,10 @@ final class ValidateOutput {
         case .text:
             for p in report.problems { out.line(ValidateOutput.textLine(p, file: file)) }
             if report.problems.isEmpty {
-                out.line("\(file): ok (\(report.size) bytes of \(report.limit), \(report.pushType.rawValue))")
+                // The file's name as every other line shows it: a control character in it is escaped.
+                out.line(
+                    PrintableText.escapingControls(
+                        "\(file): ok (\(report.size) bytes of \(report.limit), \(report.pushType.rawValue))"))
             }
         case .json:
             out.line(ValidateOutput.jsonLine(report, file: file))

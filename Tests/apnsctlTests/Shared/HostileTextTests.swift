@@ -85,6 +85,10 @@ import Testing
         let payload = try InProcess.apnsctl(["validate", scratch.file("p\(Self.retitle).json")])
         #expect(payload.status == 66, "\(payload.stderr)")
         Self.expectNoRawControls(payload, "payload file name")
+        let valid = try scratch.write("ok\(Self.retitle).json", #"{"aps":{"alert":"hi"}}"#)
+        let ok = try InProcess.apnsctl(["validate", valid])
+        #expect(ok.status == 0 && ok.stdout.contains(": ok ("), "\(ok.stdout)\(ok.stderr)")
+        Self.expectNoRawControls(ok, "payload file name on its ok line")
 
         for args in [["sen\(Self.retitle)"], ["send", "--topic\(Self.retitle)", "x"]] {
             let r = try InProcess.apnsctl(args)
