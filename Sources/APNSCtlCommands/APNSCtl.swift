@@ -115,12 +115,23 @@ public struct APNSCtl: ParsableCommand {
             OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
         }
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
-        .map { DashValueAdvice.correcting($0, arguments: arguments) }
+        .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal.
             world.standardError.print(PrintableText.escapingControls(line) + "\n")
         }
         return finish(exitCode: code == 1 ? ExitStatus.usage : code, in: world)
+    }
+
+    /// The first `error:` line parsing `arguments` gives, worded as a failed parse is; nil when they parse.
+    private static func firstParseError(_ arguments: [String]) -> String? {
+        do {
+            _ = try parseAsRoot(arguments)
+            return nil
+        } catch {
+            if let problem = SettingsProblem.thrown(in: error) { return "error: " + problem.message }
+            return errorLines(parserText: fullMessage(for: error)).first
+        }
     }
 
     /// Every command's end: writes what standard output still buffers and asks it whether a write failed.

@@ -187,6 +187,9 @@ import Testing
             "error: --size-limit 4q: not a byte count; use a number or 256, 2k, 4k, 5k"
         ),
         (["validate", "--size-limit", "0", "x.json"], "error: --size-limit 0: not a byte count"),
+        // After a space, -1 reads as a flag; the advice to write --size-limit=-1 is followed first, and the
+        // value is refused as it would be then.
+        (["validate", "x.json", "--size-limit", "-1"], "error: --size-limit -1: not a byte count"),
         (["validate", "-o", "yaml", "x.json"], "error: --output yaml: unknown output format; use text or json"),
         (["validate"], "error: "),
         (["validate", "--no-such-flag", "x.json"], "error: "),

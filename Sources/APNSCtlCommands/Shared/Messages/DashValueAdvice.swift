@@ -1,4 +1,5 @@
 import APNSCore
+import APNSSettings
 
 /// `--dismissal-date -5m`, `--relevance-score -1`: the parser reads a value starting with `-` as a flag and says
 /// only "Missing value". This names the value and says what to write instead: for a negative duration, that
@@ -12,8 +13,13 @@ enum DashValueAdvice {
     ]
 
     /// The parser's `error: Missing value for '--flag <value>'` with the advice when `arguments` show the flag
-    /// followed by a value starting with `-` and a digit; any other line as it is.
-    static func correcting(_ line: String, arguments: [String]) -> String {
+    /// followed by a value starting with `-` and a digit; any other line as it is. The advice is followed first:
+    /// `reparse` parses the command line written `--flag=VALUE` and gives its first error line (nil when it
+    /// parses), and a setting's value is read as the setting reads it, so a value the flag refuses anyway is
+    /// said so, not given advice that fails.
+    static func correcting(
+        _ line: String, arguments: [String], reparse: ([String]) -> String? = { _ in nil }
+    ) -> String {
         let prefix = "error: Missing value for '"
         guard line.hasPrefix(prefix) else { return line }
         let flag = String(line.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
@@ -25,6 +31,14 @@ enum DashValueAdvice {
                 _ = try TimeValue.parse(value, now: 0, as: when)
             } catch {
                 return "error: \(flag) \(error.message)"
+            }
+        }
+        var corrected = arguments
+        corrected.replaceSubrange(i...(i + 1), with: ["\(flag)=\(value)"])
+        if let refusal = reparse(corrected) { return refusal }
+        if let setting = SettingCatalog.setting(String(flag.dropFirst(2))), let command = setting.commands.first {
+            do { _ = try SettingParser.parseFlag(value, for: setting, command: command) } catch {
+                return "error: " + error.message
             }
         }
         return "error: \(flag) \(value): a value starting with - reads as a flag; write \(flag)=\(value)"
