@@ -6,9 +6,28 @@ import Testing
 /// test sets COLUMNS=80 on a plain run.
 @Suite struct HelpLayoutTests {
     static let commands: [[String]] = [
-        [], ["send"], ["validate"], ["inspect"], ["convert"], ["jwt"], ["mock"],
-        ["config"], ["config", "path"], ["config", "list"], ["config", "show"],
+        [], ["send"], ["validate"], ["inspect"], ["convert"], ["jwt"], ["mock"], ["mock", "stop"], ["doctor"],
+        ["channel"], ["channel", "create"], ["channel", "list"], ["channel", "get"], ["channel", "delete"],
+        ["config"], ["config", "path"], ["config", "list"], ["config", "show"], ["config", "init"],
+        ["config", "set"], ["config", "unset"], ["config", "add-device"], ["config", "remove-device"],
+        ["history"], ["history", "list"], ["history", "show"], ["history", "clear"],
     ]
+
+    /// An example is one command a user copies whole: a line the parser wrapped would leave its end on a line
+    /// of its own at column 0 (a long one continues with a backslash, indented).
+    @Test(arguments: commands)
+    func noExampleIsWrapped(command: [String]) throws {
+        var inExamples = false
+        for line in try Self.help(command) {
+            if line.hasPrefix("Example") && line.hasSuffix(":") {
+                inExamples = true
+            } else if line.isEmpty {
+                inExamples = false
+            } else if inExamples {
+                #expect(line.hasPrefix("  "), "\(command): an example wrapped at 80 columns: \(line)")
+            }
+        }
+    }
 
     static func help(_ command: [String]) throws -> [String] {
         let r = try InProcess.apnsctl(command + ["--help"], environment: ["COLUMNS": "80"])

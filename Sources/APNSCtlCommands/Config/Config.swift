@@ -27,7 +27,8 @@ extension APNSCtl {
                 0600 through a temporary file and rename.
 
                 Examples:
-                  apnsctl config init --auth-key ~/keys/AuthKey_ABCDE12345.p8 --team-id TEAMID1234
+                  apnsctl config init --auth-key ~/keys/AuthKey_ABCDE12345.p8 \\
+                      --team-id TEAMID1234
                   apnsctl config set --profile dev topic com.example.app
                   apnsctl config add-device my-iphone 3f2a...9c1d
                   apnsctl config path

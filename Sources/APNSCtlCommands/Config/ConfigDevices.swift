@@ -16,7 +16,8 @@ extension APNSCtl.Config {
                 hex digits is refused, as -d NAME would read it as a token.
 
                 Example:
-                  apnsctl config add-device my-iphone 3f2a000000000000000000000000000000000000000000000000000000009c1d
+                  apnsctl config add-device my-iphone \\
+                      3f2a000000000000000000000000000000000000000000000000000000009c1d
                 """)
 
         @Option(

@@ -9,8 +9,8 @@ extension APNSCtl.Config {
             abstract: "Remove a profile key (or default-profile) from the settings file, keeping the rest.",
             usage: "apnsctl config unset [--profile <name>] <key>",
             discussion: """
-                Removes KEY's line (its lines, for a value written over several) from the profile (default: \
-                the file's default-profile), or default-profile from the top level; every other line stays. \
+                Removes KEY's line (its lines, for a value written over several) from the profile (without \
+                --profile, the file's default-profile), or default-profile from the top level; every other line stays. \
                 A key that is not set changes nothing (a warning, exit 0).
                 """)
 

@@ -43,6 +43,7 @@ extension APNSCtl {
                   printf 'authorization: bearer %s\\n' "$TOKEN" | curl --http2 -H @- \\
                     -H 'apns-topic: com.example.app' -d '{"aps":{"alert":"Hi"}}' \\
                     https://api.sandbox.push.apple.com/3/device/DEVICE_TOKEN
+
                 (printf is built into the shell and -H @- reads the header from standard input: as an \
                 argument, the token would show to every local user in /proc/PID/cmdline while curl runs.)
                 """)
