@@ -66,6 +66,9 @@ final class SendRecorder {
 
     /// Writes the entry; a failure is one warning on the world's standard error.
     func finish(_ summary: SendSummary, noun: String, in world: CommandWorld) {
+        // No target got a result (a run interrupted before its first request left): nothing reached a server,
+        // and an entry would have nothing to show or to send again.
+        guard summary.total > 0 else { return }
         entry.durationMs = Double(world.clock.monotonicNanoseconds() &- startedNanoseconds) / 1_000_000
         entry.interrupted = summary.interruptedBy != nil
         entry.counts.targets = summary.total

@@ -58,6 +58,30 @@ import Testing
         #expect(try home.show("last")["outcome"] as? String == "2 devices: 2 never sent")
     }
 
+    /// A run interrupted before any request left (the server takes the connection and never answers the TLS
+    /// handshake) reached no server: nothing is recorded (an entry of no result showed "0 devices" and could not
+    /// be sent again), and the interrupt's line points at no results above.
+    @Test func aRunInterruptedBeforeItSentIsNotRecorded() async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let home = try HistoryHome()
+            let silent = try Socket.listen(host: "127.0.0.1", port: 0)
+            let send = try InProcess.Run(
+                [
+                    "send", "--endpoint", "https://127.0.0.1:\(silent.localPort)", "--ca-file", mock.caFile,
+                    "--cert", mock.certificate, "--alert", "x", "-d", String(repeating: "ab", count: 32), "-v",
+                ], environment: home.environment)
+            #expect(Wait.until { send.stderr.contains("* connecting to") }, "\(send.stderr)")
+            send.interrupts.deliver(SIGINT)
+            let (status, _) = send.finish(within: 15)
+            #expect(status == 130, "\(send.stderr)")
+            #expect(send.stderr.contains("error: interrupted by SIGINT: 1 never sent\n"), "\(send.stderr)")
+            let list = try home.run(["history", "-o", "json"])
+            #expect(list.status == 0 && list.stdout.isEmpty, "\(list.stdout)\(list.stderr)")
+            withExtendedLifetime(silent) {}
+        }
+    }
+
     /// `send --simulator` is one entry (kind simulator, the bundle as its topic) whose result is the line or object
     /// the send printed; `--replay` pushes the same bytes to the same simulator.
     @Test func aSimulatorPushIsRecordedAndReplayed() throws {

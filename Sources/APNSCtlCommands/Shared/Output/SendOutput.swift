@@ -304,7 +304,8 @@ final class SendOutput {
         if restUnknown { undone.append("the rest of the list was not read") }
         let what =
             undone.isEmpty
-            ? "every result is above" : undone.joined(separator: ", ") + "; results above are final for the rest"
+            ? "every result is above"
+            : undone.joined(separator: ", ") + (s.total > 0 ? "; results above are final for the rest" : "")
         return "interrupted by \(name): \(what)"
     }
 
