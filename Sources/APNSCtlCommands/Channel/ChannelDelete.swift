@@ -27,7 +27,7 @@ extension APNSCtl.Channel {
 
         func run(in world: CommandWorld) throws {
             // Flags first (64), as everywhere: without a terminal and without --yes nothing else is looked at.
-            try HeaderValueCheck.check(id, flag: "channel delete")
+            try HeaderValueCheck.channelID(id, flag: "channel delete")
             if !yes && !world.terminal.isAvailable() {
                 throw CLIError.usage(
                     "channel delete \(id): deleting is irreversible and there is no terminal to ask on; pass --yes to confirm"

@@ -15,7 +15,7 @@ extension APNSCtl.Channel {
         @OptionGroup var options: ChannelOptions
 
         func run(in world: CommandWorld) throws {
-            try HeaderValueCheck.check(id, flag: "channel get")
+            try HeaderValueCheck.channelID(id, flag: "channel get")
             let plan = try options.plan(self, in: world)
             let output = ChannelOutput(format: plan.format, in: world)
             guard let result = try plan.perform([plan.request(.read(channel: id))]).first else {

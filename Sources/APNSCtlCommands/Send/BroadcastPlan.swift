@@ -32,10 +32,7 @@ extension APNSCtl.Send {
             throw .usage("--request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)")
         }
         for id in broadcast.channels {
-            try HeaderValueCheck.check(id, flag: "--channel")
-            if id.isEmpty {
-                throw .usage("--channel \"\": a channel id is one word of base64, as apnsctl channel create prints it")
-            }
+            try HeaderValueCheck.channelID(id, flag: "--channel")
         }
         if broadcast.requestID != nil && broadcast.channels.count > 1 {
             throw .usage(

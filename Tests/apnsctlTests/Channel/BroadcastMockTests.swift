@@ -168,8 +168,9 @@ import Testing
         expectRejected(
             try run(["send", Self.update, "--channel", "YWJjZA=="] + f, scratch), .channelNotRegistered,
             "unknown channel")
-        expectRejected(
-            try run(["send", Self.update, "--channel", "not*base64"] + f, scratch), .badChannelId, "malformed id")
+        // A malformed id never reaches the server: it is refused before connecting (BadChannelId's cause).
+        let malformed = try run(["send", Self.update, "--channel", "not*base64"] + f, scratch)
+        #expect(malformed.status == 64 && malformed.stderr.contains("not a channel id"), "\(malformed.stderr)")
         expectRejected(
             try run(["send", Self.update, "--channel", id, "--expiration", "1h"] + f, scratch), .badExpirationDate,
             "nonzero expiration on a No Message Stored channel")
@@ -227,6 +228,15 @@ import Testing
         #expect(noTopic.status == 64)
         #expect(noTopic.stderr.contains("--topic is required with --auth-key"))
         #expect(try run(["channel", "create", "--storage", "forever"] + f, scratch).status == 64)
+        // A channel id that is not base64 is refused here, not sent for a BadChannelId.
+        for (args, flag) in [
+            (["channel", "get", ""], "channel get"), (["channel", "delete", "not-base64!", "--yes"], "channel delete"),
+            (["send", Self.update, "--channel", "YWJj*"], "--channel"),
+        ] {
+            let r = try run(args + f, scratch)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: \(flag) ") && r.stderr.contains(": not a channel id;"), "\(r.stderr)")
+        }
         // Nothing connected, so nothing can be logged later either: no wait needed before reading the log.
         #expect(((try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? "").isEmpty)
         // The first connection the mock accepts is the next command's: none of those above connected.

@@ -11,6 +11,17 @@ enum HeaderValueCheck {
         throw .usage("\(flag) \(JSONWriter.quoted(value)): \(problem); \(HeaderValueRule.advice)")
     }
 
+    /// A channel id given as `flag` (`--channel`, `channel get`'s argument): a header value, and base64 as APNs
+    /// makes them (APNS.md), checked before connecting (64) rather than sent for a BadChannelId.
+    static func channelID(_ id: String, flag: String) throws(CLIError) {
+        try check(id, flag: flag)
+        guard Broadcast.isChannelIDSyntax(id) else {
+            throw .usage(
+                "\(flag) \(JSONWriter.quoted(id)): not a channel id; pass it exactly as apnsctl channel create or list printed it (base64)"
+            )
+        }
+    }
+
     /// A flag whose value is a UUID header (`--apns-id`, `--request-id`), as given; nil when not given, 64 naming
     /// `flag` when it is not the canonical 8-4-4-4-12 form.
     static func canonicalUUID(_ value: String?, flag: String) throws(CLIError) -> String? {
