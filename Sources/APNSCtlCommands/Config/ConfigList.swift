@@ -50,7 +50,8 @@ extension APNSCtl.Config {
             }
             if parsed == nil {
                 world.standardError.warning(
-                    "no settings file at \(input.location.path); only the built-in mock profile exists")
+                    "no settings file at \(input.location.path); only the built-in mock profiles exist (mock, mock-token)"
+                )
             }
             try ConfigOutput.write(
                 format == .json

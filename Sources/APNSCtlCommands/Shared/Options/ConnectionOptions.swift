@@ -25,7 +25,7 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     @Option(
         name: .setting(.endpoint),
         help: ArgumentHelp(
-            "Send to this https://host:port instead of Apple's host (the mock, a proxy under test). Repeatable as sandbox=URL and production=URL to set each environment's server (--env auto).",
+            "Send to this https://host:port instead of Apple's host (the mock, a proxy under test). Repeatable as sandbox=URL and production=URL to set each environment's server.",
             valueName: "url"))
     var endpoint: [String] = []
 
