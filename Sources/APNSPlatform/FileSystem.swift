@@ -142,6 +142,17 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// Where a symbolic link at `path` leads, absolute and with every link on the way resolved; nil when `path`
+    /// is no link, or leads nowhere.
+    public static func linkDestination(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else {
+            return nil
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether `path` is a directory (following links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

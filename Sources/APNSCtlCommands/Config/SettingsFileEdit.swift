@@ -24,6 +24,16 @@ struct SettingsFileEdit {
         } catch { throw CLIError(error) }
     }
 
+    /// A settings file just made is read back as every command reads it: one in a folder others may change
+    /// (which no command reads) is removed again, and the reader's reason is the error (64), so nothing is left
+    /// that looks written and is ignored.
+    static func checkReadable(_ location: SettingsLocation) throws(CLIError) {
+        do { _ = try SettingsFileReader.read(SettingsLocation(path: location.path, origin: .defaultValue)) } catch {
+            _ = FileSystem.removeRegularFile(location.path)
+            throw CLIError(error)
+        }
+    }
+
     /// The profile an edit without `--profile` goes to: the file's `default-profile`.
     func profile(_ flag: String?, for what: String) throws(CLIError) -> String {
         if let flag {
@@ -46,12 +56,21 @@ struct SettingsFileEdit {
         SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
     }
 
-    /// Writes the edited file and prints `done` on stdout.
+    /// Writes the edited file and prints `done` on stdout. A settings file kept as a link (dotfiles managers
+    /// make one) is edited where it leads, as it is read there; the link stays.
     func write(_ done: String) throws(CLIError) {
         do {
             if !existed { try FileSystem.makeDirectories(location.directory, mode: 0o700) }
-            try FileSystem.write(editor.bytes, to: location.path, mode: 0o600, overwrite: true)
-        } catch { throw CLIError(error) }
+            let path = FileSystem.linkDestination(location.path) ?? location.path
+            try FileSystem.write(editor.bytes, to: path, mode: 0o600, overwrite: true)
+        } catch {
+            // A link that leads nowhere, a directory, a FIFO: no flag changes that, so none is advised.
+            if case .notARegularFile = error {
+                throw .outputExists(error.message + "; apnsctl config edits a regular file, or a link to one")
+            }
+            throw CLIError(error)
+        }
+        if !existed { try Self.checkReadable(location) }
         try ConfigOutput.write([done.escapingControlsForOutput()], to: world.standardOutput)
     }
 }

@@ -142,6 +142,52 @@ import Testing
         #expect(try mode(home.root.path + "/fresh") == 0o700)
     }
 
+    /// A settings file kept as a link (a dotfiles repository's) is read through the link, and edited where it
+    /// leads: the link stays a link (every edit refused it, advising flags config does not have).
+    @Test func aLinkedSettingsFileIsEditedWhereItLeads() throws {
+        let home = try Home()
+        let repository = home.root.path + "/dotfiles"
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        chmod(repository, 0o700)
+        let real = try home.root.write(
+            "dotfiles/config.toml", "[profiles.dev]\ntopic = \"com.example.app\"\n", mode: 0o600)
+        try FileManager.default.createSymbolicLink(atPath: home.configFile, withDestinationPath: real)
+        for edit in [
+            ["config", "set", "-p", "dev", "env", "production"], ["config", "unset", "-p", "dev", "topic"],
+            ["config", "add-device", "my-iphone", Self.token1],
+        ] {
+            let r = try home.run(edit)
+            #expect(r.status == 0, "\(edit): \(r.stderr)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: home.configFile) == real)
+        #expect(
+            try String(contentsOfFile: real, encoding: .utf8)
+                == "[profiles.dev]\nenv = \"production\"\n\n[devices]\nmy-iphone = \"\(Self.token1)\"\n")
+        // A link that leads nowhere is refused, with no flag advised.
+        try FileManager.default.removeItem(atPath: real)
+        let dangling = try home.run(["config", "set", "-p", "dev", "env", "production"])
+        #expect(dangling.status != 0 && !dangling.stderr.contains("--force"), "\(dangling.stderr)")
+    }
+
+    /// A new settings file in a folder others may write is one no command reads: init and set leave none behind
+    /// and say why (64), instead of "wrote" a file every later command refuses.
+    @Test func aNewFileNoCommandWouldReadIsNotLeft() throws {
+        let home = try Home()
+        let open = home.root.path + "/shared"
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true)
+        chmod(open, 0o777)
+        for edit in [
+            ["config", "init", "--config", open + "/c.toml", "--topic", "com.example.app"],
+            ["config", "set", "--config", open + "/d.toml", "-p", "dev", "topic", "com.example.app"],
+        ] {
+            let r = try home.run(edit)
+            #expect(r.status == 64, "\(edit): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("writable by"), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: open).isEmpty)
+    }
+
     /// `history = false` is how CLI.md spells the history's switch in a profile, and the file reads it: `config
     /// set` and `unset` take that key too (they said "unknown key"), writing it as typed.
     @Test func theHistorySwitchIsSetAndUnsetAsTheFileSpellsIt() throws {
