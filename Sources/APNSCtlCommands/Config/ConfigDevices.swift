@@ -53,6 +53,12 @@ extension APNSCtl.Config {
             try edit.write(
                 "\(ProfileValueText.key(name)) = \(ProfileValueText.quoted(parsed.hex)) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)"
             )
+            // Written as -d takes it, and told as -d tells it: a short token is a copy cut short, usually.
+            if parsed.looksTruncated {
+                world.standardError.warning(
+                    "\(name): only \(parsed.hex.utf8.count) hex digits (tokens are usually 64); was the copy cut short?"
+                )
+            }
         }
     }
 

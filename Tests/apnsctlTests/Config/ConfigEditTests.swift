@@ -188,6 +188,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: open).isEmpty)
     }
 
+    /// A short token is written as -d takes it, with -d's warning (it was written silently, and only a later
+    /// send asked whether the copy was cut short).
+    @Test func aShortTokenIsWrittenWithTheWarningDGives() throws {
+        let home = try Home()
+        let r = try home.run(["config", "add-device", "my-iphone", "3f2a"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr == "warning: my-iphone: only 4 hex digits (tokens are usually 64); was the copy cut short?\n",
+            "\(r.stderr)")
+        #expect(try text(home) == "[devices]\nmy-iphone = \"3f2a\"\n")
+    }
+
     /// `history = false` is how CLI.md spells the history's switch in a profile, and the file reads it: `config
     /// set` and `unset` take that key too (they said "unknown key"), writing it as typed.
     @Test func theHistorySwitchIsSetAndUnsetAsTheFileSpellsIt() throws {
