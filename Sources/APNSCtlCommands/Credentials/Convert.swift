@@ -75,9 +75,9 @@ extension APNSCtl {
             if output != "-" {
                 let existing: Bool
                 do { existing = try FileSystem.checkOutputTarget(output) } catch {
-                    throw CLIError(error.relabelled("-o \(output)"))
+                    throw Self.outputProblem(error.relabelled("-o \(output)"))
                 }
-                if existing && !force { throw CLIError(FileSystem.Failure.exists(path: output)) }
+                if existing && !force { throw Self.outputProblem(.exists(path: output)) }
             }
             let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source(in: world))
@@ -136,7 +136,7 @@ extension APNSCtl {
                 do {
                     try FileSystem.write(bytes, to: output, mode: 0o600, overwrite: force)
                 } catch {
-                    throw CLIError(error)
+                    throw Self.outputProblem(error)
                 }
             }
             // One line saying what was written (CLI.md), only once it was: standard output is asked first.
@@ -163,6 +163,18 @@ extension APNSCtl {
             if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") { return true }
             if [".pem", ".crt", ".cer", ".key"].contains(where: { lower.hasSuffix($0) }) { return false }
             return inputKind != .pkcs12
+        }
+
+        /// An output path convert cannot write, with what its own flags can do about it (--force, -o -).
+        static func outputProblem(_ failure: FileSystem.Failure) -> CLIError {
+            switch failure {
+            case .exists: return .outputExists(failure.message + "; pass --force to overwrite it")
+            case .notARegularFile:
+                return .outputExists(
+                    failure.message + "; apnsctl replaces only regular files, even with --force; "
+                        + "choose another path, or write to standard output with -o -")
+            default: return CLIError(failure)
+            }
         }
     }
 }

@@ -26,6 +26,9 @@ final class UnsentDevices {
         self.path = path
         self.devices = devices
         self.name = name
+        guard path != "-" else {
+            throw .usage("--unsent -: standard output carries the results; give a file for the unsent devices")
+        }
         do { _ = try FileSystem.checkOutputTarget(path) } catch { throw CLIError(error.relabelled("--unsent \(path)")) }
         guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {
             throw CLIError(

@@ -6,16 +6,19 @@ import Testing
 
 /// The layers below the commands report facts; the command line adds the flags that help.
 @Suite struct LowerLayerWordingTests {
-    @Test func anOutputPathThatIsNotARegularFileNamesForceAndStandardOutput() {
-        let failure = FileSystem.Failure.notARegularFile(path: "-o out.pem", what: "a FIFO (named pipe)")
-        #expect(failure.message == "-o out.pem: is a FIFO (named pipe), not a regular file")
+    /// The lower layer's fact, with advice no command's flags are needed for: --force and -o - are convert's
+    /// (send's -o is its output format), and convert adds them itself.
+    @Test func anOutputPathThatIsNotARegularFileIsToldWithoutOtherCommandsFlags() {
+        let failure = FileSystem.Failure.notARegularFile(path: "--unsent out", what: "a directory")
+        #expect(failure.message == "--unsent out: is a directory, not a regular file")
         guard case .outputExists(let message) = CLIError(failure) else {
             Issue.record("not exit 73: \(CLIError(failure))")
             return
         }
         #expect(
-            message == "-o out.pem: is a FIFO (named pipe), not a regular file; apnsctl replaces only regular files, "
-                + "even with --force; choose another path, or write to standard output with -o -")
+            message
+                == "--unsent out: is a directory, not a regular file; apnsctl replaces only regular files; choose another path"
+        )
     }
 
     @Test func tokenCacheWarningsSayWhatWasSkippedAndWhatToDo() {

@@ -87,12 +87,11 @@ enum CLIError: Error {
     init(_ failure: FileSystem.Failure) {
         switch failure {
         case .missing, .unreadable, .isDirectory: self = .inputMissing(failure.message)
-        case .exists: self = .outputExists(failure.message + "; pass --force to overwrite it")
+        // What a command's own flags can do about it (convert's --force, -o -) is the command's to add.
+        case .exists: self = .outputExists(failure.message + "; choose another path, or remove it first")
         case .cannotCreate: self = .outputExists(failure.message)
         case .notARegularFile:
-            self = .outputExists(
-                failure.message + "; apnsctl replaces only regular files, even with --force; "
-                    + "choose another path, or write to standard output with -o -")
+            self = .outputExists(failure.message + "; apnsctl replaces only regular files; choose another path")
         case .writeFailed: self = .outputFailed(failure.message)
         }
     }
