@@ -144,7 +144,11 @@ extension APNSCtl {
             help: ArgumentHelp(
                 "File with one token (or device name) per line (- = standard input), streamed; blank lines and # comments are skipped, and a token reached again (here or by -d) is sent once. A file is checked whole first; from a pipe a bad line ends the run there (see --skip-invalid).",
                 valueName: "file"), completion: .file())
-        var devicesFile: String?
+        var devicesFiles: [String] = []
+
+        /// The device list: one per run. The parser would keep the last of several, silently dropping the
+        /// others, so every one given is kept and the plan refuses a second.
+        var devicesFile: String? { devicesFiles.last }
 
         @Flag(
             name: .setting(.skipInvalid),

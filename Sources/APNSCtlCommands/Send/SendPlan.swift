@@ -42,10 +42,10 @@ extension APNSCtl.Send {
         let apnsID = try request.parsedAPNSID()
         var description = try pushDescription(settings)
         let requested = try description.requestedType()
-        // The mock profile's topic is the mock's bundle id, a default as a certificate's is: a push type that
-        // needs a suffix (voip, complication, …) adds it there.
-        if case .mock? = settings[.topic]?.origin, let type = requested.given, let topic = description.topic {
-            description.topic = RequestDefaults.suffixed(topic, for: type)
+        if devicesFiles.count > 1 {
+            throw CLIError.usage(
+                "--devices given \(devicesFiles.count) times; a run reads one list: put the tokens in one file (cat \(devicesFiles.joined(separator: " ")) > all.txt), or send each list in its own run"
+            )
         }
         if payload == "-" && devicesFile == "-" {
             throw CLIError.usage(
@@ -97,11 +97,14 @@ extension APNSCtl.Send {
 
     /// The push as the resolved settings and the builder flags describe it.
     func pushDescription(_ settings: ResolvedSettings) throws(CLIError) -> PushDescription {
-        PushDescription(
+        var description = PushDescription(
             topic: settings[.topic]?.value, pushType: settings[.pushType]?.value, priority: settings[.priority]?.value,
             liveActivity: try parsedLiveActivityEvent(), contentChanged: liveActivity.contentChanged,
             sizeLimit: settings[.sizeLimit]?.value, pushTypeLabel: settings.label(.pushType),
             expirationLabel: settings.label(.expiration), priorityLabel: settings.label(.priority))
+        // The mock profile's topic is the mock's bundle id.
+        if case .mock? = settings[.topic]?.origin { description.topicIsBundleDefault = true }
+        return description
     }
 
     /// Runs the validator as `validate` would on the `parsed` payload as a push of `pushType` to `topic`, prints

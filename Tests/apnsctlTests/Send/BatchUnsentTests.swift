@@ -168,6 +168,18 @@ import Testing
         #expect(missing.status == 73, "\(missing.stderr)")
         let directory = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", scratch.path]))
         #expect(directory.status == 73, "\(directory.stderr)")
+        // Its advice names no flag send lacks (--force, and -o -, which is send's output format here).
+        #expect(directory.stderr.hasSuffix("; choose another path\n"), "\(directory.stderr)")
+        // Standard output carries the results: - is no file for the unsent devices (one named - was made).
+        let dash = try InProcess.apnsctl(
+            Self.arguments(mock, ["-d", token, "--unsent", "-"]), directory: scratch.path)
+        #expect(dash.status == 64 && dash.stderr.contains("--unsent -: standard output"), "\(dash.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("-")))
+        // Two lists: the parser kept the last and the first was never sent, silently. Now neither is.
+        let a = try scratch.write("a.txt", token + "\n")
+        let b = try scratch.write("b.txt", DeviceListStreamingTests.token(2) + "\n")
+        let two = try InProcess.apnsctl(Self.arguments(mock, ["--devices", a, "--devices", b]))
+        #expect(two.status == 64 && two.stderr.contains("--devices given 2 times"), "\(two.stderr)")
         #expect(mock.receiptsPerDevice().isEmpty)
         let broadcast = try InProcess.apnsctl(
             Self.arguments(mock, ["--channel", "dHN0LTEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=", "--unsent", scratch.file("u")]))
