@@ -38,6 +38,9 @@ public enum PushType: String, CaseIterable, Sendable, Codable {
     /// Whether APNs accepts this type with certificate auth at all (location needs a token).
     public var allowsCertificateAuth: Bool { self != .location }
 
+    /// Whether APNs accepts this type with token auth (APNS.md §3: mdm is sent with the MDM push certificate).
+    public var allowsTokenAuth: Bool { self != .mdm }
+
     /// The type whose topic suffix ends `topic`, longest suffix first (`.voip-ptt` before `.voip`).
     /// Returns nil for a bare bundle id, whose type depends on the payload.
     public static func inferred(fromTopic topic: String) -> PushType? {

@@ -26,12 +26,18 @@ struct PushHeaders: Equatable {
         _ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
         parsed: ParsedPayload, certificate: CertificatePushRule?, expiration: Int64?
     ) throws(CLIError) -> PushHeaders {
-        let topic = try self.topic(
+        var topic = try self.topic(
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
+        if description.topicIsBundleDefault { topic = RequestDefaults.suffixed(topic, for: pushType) }
         var warnings: [String] = []
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
+        if certificate == nil, !pushType.allowsTokenAuth {
+            throw .credential(
+                "\(pushType.rawValue) pushes take the MDM push certificate, and APNs does not take them with token auth; send with --cert and that certificate (its subject's UID is the topic)"
+            )
+        }
         if pushType == .widgets || pushType == .controls, expiration != nil {
             warnings.append(
                 "\(description.expirationLabel): \(pushType.rawValue) pushes are sent without apns-expiration by default (Apple's sample sends none; an expiration was reported to stop widget pushes); leave it out unless you need it"
