@@ -229,6 +229,15 @@ import Testing
             ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
         #expect(voip.status == 0, "\(voip.stderr)")
         #expect((s.lastAnswer(count: 2)?["topic"] as? String)?.hasSuffix(".voip") == true)
+        // So does a type the payload decides: a saved Live Activity update, sent with the mock's key.
+        let update = try s.send(
+            [
+                "-p", "mock-token", #"{"aps":{"event":"update","content-state":{}}}"#, "--timestamp", "now", "-d",
+                Setup.token,
+            ],
+            ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect((s.lastAnswer(count: 3)?["topic"] as? String)?.hasSuffix(".push-type.liveactivity") == true)
         let none = try s.send(
             ["-p", "mock", "-d", Setup.token, "--alert", "hi"], ["APNSCTL_MOCK_STATE_DIR": s.home.root.path + "/none"])
         #expect(none.status == 66)
