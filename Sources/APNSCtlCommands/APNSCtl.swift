@@ -97,12 +97,7 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: failure.exitCode, in: world)
         }
         let code = exitCode(for: error).rawValue
-        var text = fullMessage(for: error)
-        // The parser quotes an argument it refuses as given: a file pasted into one (a key, a certificate) is
-        // said, never shown.
-        for argument in Set(arguments) where !VariableEcho.mayEchoArgument(argument) && text.contains(argument) {
-            text = text.replacing(argument, with: VariableEcho.shown(argument))
-        }
+        let text = hidingPasted(fullMessage(for: error), arguments: arguments)
         if code == 0 {
             if !text.isEmpty { world.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             return finish(exitCode: ExitStatus.success, in: world)
@@ -117,10 +112,21 @@ public struct APNSCtl: ParsableCommand {
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
         .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
-            // The parser quotes arguments as given: escaped, so none can drive the terminal.
-            world.standardError.print(PrintableText.escapingControls(line) + "\n")
+            // The parser quotes arguments as given: escaped, so none can drive the terminal, and the advice's
+            // second parse is hidden from as the first was.
+            world.standardError.print(PrintableText.escapingControls(hidingPasted(line, arguments: arguments)) + "\n")
         }
         return finish(exitCode: code == 1 ? ExitStatus.usage : code, in: world)
+    }
+
+    /// The parser quotes an argument it refuses as given: a file pasted into one (a key, a certificate) is said,
+    /// never shown.
+    private static func hidingPasted(_ text: String, arguments: [String]) -> String {
+        var text = text
+        for argument in Set(arguments) where !VariableEcho.mayEchoArgument(argument) && text.contains(argument) {
+            text = text.replacing(argument, with: VariableEcho.shown(argument))
+        }
+        return text
     }
 
     /// The first `error:` line parsing `arguments` gives, worded as a failed parse is; nil when they parse.

@@ -123,13 +123,11 @@ public enum CredentialLoader {
         keyIDFromFileName: String?
     ) throws(CredentialProblem) -> SigningKey {
         // A .p12 is recognised by its structure before anything asks for its passphrase: it belongs in --cert.
-        if !PEMBlock.looksLikePEM(bytes), bytes.first == DER.Tag.sequence, (try? PKCS12Bundle(der: bytes)) != nil {
-            throw .notSigningKey(path: path, found: "a PKCS#12 (.p12) file")
-        }
+        if isPKCS12(bytes) { throw .notSigningKey(path: path, found: "a PKCS#12 (.p12) file") }
         OpenSSLError.clearQueue()
         let parsed: Parsed
         do { parsed = try parse(bytes, path: path, passphrase: .none) } catch {
-            if case .passphraseRequired = error { throw .encryptedSigningKey(path: path) }
+            if case .passphraseRequired = error { throw signingKeyProblem(needingAPassphrase: bytes, path: path) }
             throw error
         }
         // A .p8 holds a key and nothing else; a certificate (with or without its key) is a --cert file.
@@ -139,6 +137,17 @@ public enum CredentialLoader {
         guard let key = parsed.key else { throw .notSigningKey(path: path, found: "no private key") }
         guard KeyDescription.isP256(key.pointer) else { throw .notSigningKey(path: path, found: key.typeDescription) }
         return SigningKey(key: key, keyIDFromFileName: keyIDFromFileName)
+    }
+
+    /// A file where a `.p8` key belongs that asks for a passphrase: a PKCS#12 is no key file, and any other is an
+    /// encrypted key (Apple's are not encrypted). Nothing that reads a signing key asks for a passphrase.
+    static func signingKeyProblem(needingAPassphrase bytes: [UInt8], path: String) -> CredentialProblem {
+        isPKCS12(bytes) ? .notSigningKey(path: path, found: "a PKCS#12 (.p12) file") : .encryptedSigningKey(path: path)
+    }
+
+    /// Whether `bytes` are a PKCS#12 (DER; PEM never is), told by its structure without its passphrase.
+    static func isPKCS12(_ bytes: [UInt8]) -> Bool {
+        !PEMBlock.looksLikePEM(bytes) && bytes.first == DER.Tag.sequence && (try? PKCS12Bundle(der: bytes)) != nil
     }
 
     // MARK: - Parsing by content

@@ -16,14 +16,10 @@ public enum PublicKeyLoader {
         } else if let key = try? PublicKey(der: bytes) {
             return key
         }
-        // Nothing here asks for a passphrase: a file that needs one is no .p8 key (Apple's are not encrypted),
-        // said as the signer says it, never with passphrase flags the command does not have.
         let parsed: CredentialLoader.Parsed
         do { parsed = try CredentialLoader.parse(bytes, path: path, passphrase: .none) } catch {
             guard case .passphraseRequired = error else { throw error }
-            let isPKCS12 = !PEMBlock.looksLikePEM(bytes) && (try? PKCS12Bundle(der: bytes)) != nil
-            throw isPKCS12
-                ? .notSigningKey(path: path, found: "a PKCS#12 (.p12) file") : .encryptedSigningKey(path: path)
+            throw CredentialLoader.signingKeyProblem(needingAPassphrase: bytes, path: path)
         }
         do {
             if let key = parsed.key { return try key.publicKey }

@@ -108,6 +108,8 @@ extension APNSCtl.Config {
             let text = StarterSettingsFile.text(profile: profileName.map { ($0, keys) })
             do {
                 _ = try SettingsFile.parse(Array(text.utf8), path: location.path)
+                // Where no command would read it (a folder others may write), nothing is written.
+                _ = try SettingsFileReader.read(SettingsLocation(path: location.path, origin: .defaultValue))
                 try FileSystem.makeDirectories(location.directory, mode: 0o700)
                 try FileSystem.write(Array(text.utf8), to: location.path, mode: 0o600, overwrite: false)
             } catch let problem as SettingsProblem {

@@ -65,8 +65,11 @@ struct SettingsFileEdit {
             try FileSystem.write(editor.bytes, to: path, mode: 0o600, overwrite: true)
         } catch {
             // A link that leads nowhere, a directory, a FIFO: no flag changes that, so none is advised.
-            if case .notARegularFile = error {
-                throw .outputExists(error.message + "; apnsctl config edits a regular file, or a link to one")
+            if case .notARegularFile(_, let what) = error {
+                throw .outputExists(
+                    what == "a symbolic link"
+                        ? "\(location.path): a link whose file is missing; restore the file it names, or remove the link"
+                        : error.message + "; apnsctl config edits a regular file, or a link to one")
             }
             throw CLIError(error)
         }

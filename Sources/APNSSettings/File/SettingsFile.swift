@@ -120,6 +120,16 @@ public struct SettingsFile: Sendable, Equatable {
                 )
             }
             // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
+            if key == SettingCatalog.historyKey || key == Setting.of(.noHistory).name,
+                let other = [SettingCatalog.historyKey, Setting.of(.noHistory).name].first(where: { name in
+                    name != key && table.entries.contains { $0.key == name }
+                })
+            {
+                // Two spellings of one switch: whichever came first would win, unseen.
+                throw .usage(
+                    "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); keep one"
+                )
+            }
             if key == SettingCatalog.historyKey, case .boolean(let on) = valueNode.value {
                 values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
                 continue

@@ -166,11 +166,15 @@ import Testing
         // A link that leads nowhere is refused, with no flag advised.
         try FileManager.default.removeItem(atPath: real)
         let dangling = try home.run(["config", "set", "-p", "dev", "env", "production"])
-        #expect(dangling.status != 0 && !dangling.stderr.contains("--force"), "\(dangling.stderr)")
+        #expect(dangling.status == 73, "\(dangling.stderr)")
+        #expect(
+            dangling.stderr
+                == "error: \(home.configFile): a link whose file is missing; restore the file it names, or remove the link\n",
+            "\(dangling.stderr)")
     }
 
-    /// A new settings file in a folder others may write is one no command reads: init and set leave none behind
-    /// and say why (64), instead of "wrote" a file every later command refuses.
+    /// A new settings file in a folder others may write is one no command reads: init wrote one there ("wrote",
+    /// then every later command refused it); now it writes nothing and says why (64), as set already did.
     @Test func aNewFileNoCommandWouldReadIsNotLeft() throws {
         let home = try Home()
         let open = home.root.path + "/shared"
@@ -213,6 +217,10 @@ import Testing
             "\(shown.stdout)")
         let bad = try home.run(["config", "set", "-p", "dev", "history", "maybe"])
         #expect(bad.status == 64, "\(bad.stderr)")
+        // Both spellings in one profile would let the first one win unseen: refused, the file unchanged.
+        let both = try home.run(["config", "set", "-p", "dev", "no-history", "false"])
+        #expect(both.status == 64 && both.stderr.contains("keep one"), "\(both.stderr)")
+        #expect(try text(home) == "[profiles.dev]\nhistory = false\n")
         let unset = try home.run(["config", "unset", "-p", "dev", "history"])
         #expect(unset.status == 0, "\(unset.stderr)")
         #expect(try text(home) == "[profiles.dev]\n")

@@ -33,10 +33,16 @@ enum DashValueAdvice {
                 return "error: \(flag) \(error.message)"
             }
         }
+        // A secret's value is never printed, whatever it looks like.
+        let setting = SettingCatalog.setting(String(flag.dropFirst(2)))
+        if setting?.isSecret == true {
+            return "error: \(flag): a value starting with - reads as a flag; write \(flag)=VALUE"
+        }
         var corrected = arguments
         corrected.replaceSubrange(i...(i + 1), with: ["\(flag)=\(value)"])
-        if let refusal = reparse(corrected) { return refusal }
-        if let setting = SettingCatalog.setting(String(flag.dropFirst(2))), let command = setting.commands.first {
+        // The second parse may stop at another such value: it gets the same advice, one value less each time.
+        if let refusal = reparse(corrected) { return correcting(refusal, arguments: corrected, reparse: reparse) }
+        if let setting, let command = SettingCommand.allCases.first(where: setting.commands.contains) {
             do { _ = try SettingParser.parseFlag(value, for: setting, command: command) } catch {
                 return "error: " + error.message
             }
