@@ -19,8 +19,10 @@ public struct SendSummary: Sendable, Equatable {
     public var notSent = 0
     /// Of `failed`: targets whose request never left (a run that gave up or timed out fails the rest of the batch).
     public var failedUnsent = 0
-    /// Unknown outcomes were sent again (`--resend-unknown`): those still unknown were resent and failed again.
+    /// `--resend-unknown` was on: an unknown outcome is sent again, while the run goes on.
     public var resendsUnknown = false
+    /// Of `unknown`: targets `--resend-unknown` sent again (or tried to, and failed) that still have no answer.
+    public var unknownSentAgain = 0
     /// Every failure that left targets without an answer, with how many, in first-seen order.
     public var causes: [(failure: TransportFailure, count: Int)] = []
 
@@ -38,7 +40,10 @@ public struct SendSummary: Sendable, Equatable {
         case .accepted: accepted += 1
         case .failed:
             failed += 1
-            if r.failure?.isUnknownOutcome == true { unknown += 1 }
+            if r.failure?.isUnknownOutcome == true {
+                unknown += 1
+                if r.attempts > 1 || r.failure?.isFailedResend == true { unknownSentAgain += 1 }
+            }
             if !r.wasSent { failedUnsent += 1 }
             if let f = r.failure {
                 if let i = causes.firstIndex(where: { $0.failure == f }) {

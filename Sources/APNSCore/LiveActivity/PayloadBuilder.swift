@@ -57,8 +57,12 @@ public enum PayloadBuilder {
         case .alert:
             if let first = flags.liveActivityOnlyFields.first { throw .liveActivityOnly(first) }
             if base == nil && flags.alertFields.isEmpty {
-                // A background push carries no alert: its default is the one key that wakes the app.
+                // A background push carries no alert: its default is the one key that wakes the app. A widgets or
+                // controls push carries the one key those pushes are (an alert would be refused).
                 if pushType == .background { return Array(#"{"aps":{"content-available":1}}"#.utf8) }
+                if pushType == .widgets || pushType == .controls {
+                    return Array(#"{"aps":{"content-changed":true}}"#.utf8)
+                }
                 return Array(#"{"aps":{"alert":"Hello from apnsctl"}}"#.utf8)
             }
             members = try alertMembers(flags)

@@ -30,7 +30,10 @@ struct PushHeaders: Equatable {
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
-        if description.topicIsBundleDefault { topic = RequestDefaults.suffixed(topic, for: pushType) }
+        // A bundle id the settings supplied, and a widgets or controls push the flags built (alone, --push-type
+        // builds one, as --content-changed does), get the type's suffix as a built Live Activity's topic does.
+        let builtByType = payload.name == SendPayload.flagsName && (pushType == .widgets || pushType == .controls)
+        if description.topicIsBundleDefault || builtByType { topic = RequestDefaults.suffixed(topic, for: pushType) }
         var warnings: [String] = []
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
         if certificate == nil, !pushType.allowsTokenAuth {

@@ -25,7 +25,7 @@ extension APNSCtl {
                 Without it, --alert, --title, --subtitle, --badge, --sound, --category, --thread-id, \
                 --mutable-content and --content-available build one (--content-available alone: a background \
                 push, priority 5); with none of these a small default alert is sent, or with --push-type \
-                background {"aps":{"content-available":1}}. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
+                background {"aps":{"content-available":1}}, with widgets or controls {"aps":{"content-changed":true}}. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
                 "Simulator Target Bundle" key is removed (and is the default topic).
 
                 Before connecting, every apnsctl validate rule runs (an error exits 65 and sends nothing), \

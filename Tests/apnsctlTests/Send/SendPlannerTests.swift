@@ -77,6 +77,11 @@ import Testing
             name: "mdm: no aps, the certificate's UID", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
             credential: .development,
             expected: .headers(.mdm, 10, "com.example.dev", 4096, cert)),
+        // mdm: the MDM push certificate only (APNS.md §3).
+        Case(
+            name: "mdm with token auth", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
+            topic: "com.example.app", pushType: .mdm,
+            expected: .error(77, "mdm pushes take the MDM push certificate")),
         // The quick flags, and none at all.
         Case(
             name: "--alert --title --badge --sound", topic: "com.example.app",
@@ -168,7 +173,12 @@ import Testing
                 77,
                 "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.liveactivity"
             )),
-        // Widgets and controls: no priority or expiration unless given.
+        // Widgets and controls: no priority or expiration unless given; with no payload and no flag, the one key
+        // those pushes are (an alert, the default elsewhere, is refused).
+        Case(
+            name: "--push-type widgets alone", topic: "com.example.app", pushType: .widgets,
+            expected: .headers(
+                .widgets, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
         Case(
             name: "--content-changed --push-type widgets", topic: "com.example.app", pushType: .widgets,
             contentChanged: true,

@@ -44,7 +44,23 @@ import Testing
             #expect(!lines.contains { $0.contains("\"error\":\"cannot connect") }, "never a plain connect failure")
             #expect(run.stderr.contains("20 may have been delivered"), "\(run.stderr)")
             #expect(!run.stderr.contains("add --resend-unknown"), "it was given: \(run.stderr)")
+            #expect(run.stderr.contains("sending them again failed too"), "\(run.stderr)")
         }
+    }
+
+    /// A run that times out ends before `--resend-unknown` sends anything again: the summary says so, not that a
+    /// resend failed (one request reached the server).
+    @Test func aTimeoutEndsTheRunBeforeAnyResend() throws {
+        let mock = try InProcessMock(["--fault-never-answer"], keepingLog: true)
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(
+                mock, ["-d", SendDeliveryTests.token(1), "--timeout", "1", "--resend-unknown", "-o", "json"]))
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(mock.receiptsPerDevice(expectingAtLeast: 1).values.reduce(0, +) == 1)
+        #expect(
+            r.stderr.contains("1 may have been delivered: the run ended before --resend-unknown sent them again"),
+            "\(r.stderr)")
+        #expect(!r.stderr.contains("failed too"), "\(r.stderr)")
     }
 
     /// Requests refused by a GOAWAY go out again: their results say how many times (`attempts`, absent when 1).

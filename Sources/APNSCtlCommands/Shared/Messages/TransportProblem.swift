@@ -34,13 +34,18 @@ enum TransportProblem: Sendable {
                 : summary.failure?.message ?? "the connection failed"
             var message = "\(what): \(causes)"
             if summary.unknown > 0 {
-                // After --resend-unknown tried and failed, the advice to add it would be wrong.
-                let resent = summary.resendsUnknown
-                message +=
-                    "; \(summary.unknown) may have been delivered: "
-                    + (resent
-                        ? "sending them again failed too; check the app on a test device before sending them once more"
-                        : TransportFailure.resendAdvice)
+                // With --resend-unknown on, the advice to add it would be wrong; whether they were sent again is
+                // the results' to say (a run that timed out or gave up ends before it resends).
+                let what: String
+                if !summary.resendsUnknown {
+                    what = TransportFailure.resendAdvice
+                } else if summary.unknownSentAgain == summary.unknown {
+                    what = "sending them again failed too; check the app on a test device before sending them once more"
+                } else {
+                    what =
+                        "the run ended before --resend-unknown sent them again; check the app on a test device before sending them once more"
+                }
+                message += "; \(summary.unknown) may have been delivered: " + what
             }
             return message
         case .noChannelID(let status):
