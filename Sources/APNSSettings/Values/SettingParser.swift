@@ -198,7 +198,13 @@ public enum SettingParser {
             case .toml(.float(let f)): d = f
             case .toml(let other): throw bad("expected a number of seconds, found \(other.typeName)")
             case .argument(let s):
-                guard let v = Double(s.trimmingBlanks()) else { throw bad("not a number of seconds") }
+                guard let v = Double(s.trimmingBlanks()) else {
+                    // `30s`, `2m`: the duration other flags take, here written as its number of seconds.
+                    if let seconds = TimeValue.durationSeconds(s.trimmingBlanks()) {
+                        throw bad("a number of seconds, without a unit: give \(seconds)")
+                    }
+                    throw bad("not a number of seconds")
+                }
                 d = v
             }
             guard d.isFinite, d > 0, d <= 86_400 else {

@@ -300,6 +300,9 @@ import Testing
         #expect(variable.stderr == "error: APNSCTL_PRIORITY=7: must be 10, 5 or 1\n")
         let flag = try s.send(["-d", "my-iphone", "--alert", "hi", "--priority", "7"])
         #expect(flag.stderr == "error: --priority 7: must be 10, 5 or 1\n")
+        // A duration where seconds go is told its number, which then works.
+        let duration = try s.send(["-d", "my-iphone", "--alert", "hi", "--timeout", "2m"])
+        #expect(duration.stderr == "error: --timeout 2m: a number of seconds, without a unit: give 120\n")
         #expect(s.answered().isEmpty)
     }
 
