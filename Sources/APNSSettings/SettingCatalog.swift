@@ -192,6 +192,13 @@ public enum SettingCatalog {
     /// file reads it so, and `config set`/`unset` take it as the key it is written as.
     public static let historyKey = "history"
 
+    /// The other spelling of the history's switch, for `key` that is one of them.
+    public static func otherHistorySpelling(_ key: String) -> String? {
+        let spellings = [historyKey, Setting.of(.noHistory).name]
+        guard spellings.contains(key) else { return nil }
+        return spellings.first { $0 != key }
+    }
+
     /// Flags that are inputs of one run, never settings (CLI.md): a profile naming one is refused with that
     /// reason. `devices` is absent: in a profile it is the profile's table of device names.
     public static let perRunInputs: [String] = [

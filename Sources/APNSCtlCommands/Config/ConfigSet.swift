@@ -45,7 +45,13 @@ extension APNSCtl.Config {
             }
             let table = ["profiles", profileName]
             let line: Int
-            do { line = try edit.editor.set(target.key, to: text, in: table) } catch { throw CLIError(error) }
+            do {
+                // One switch, two spellings: the one set replaces the other, which would otherwise contradict it.
+                if let other = SettingCatalog.otherHistorySpelling(target.key) {
+                    _ = try edit.editor.remove(other, from: table)
+                }
+                line = try edit.editor.set(target.key, to: text, in: table)
+            } catch { throw CLIError(error) }
             if let missing = Self.missingFile(value) {
                 world.standardError.warning(
                     Self.missingFileWarning(

@@ -26,8 +26,14 @@ extension APNSCtl.Config {
                 table = ["profiles", try edit.profile(target.profile, for: "config unset \(target.key)")]
             }
             let place = table.isEmpty ? "the top level" : SettingsEditor.header(table)
-            let removed: Bool
-            do { removed = try edit.editor.remove(target.key, from: table) } catch { throw CLIError(error) }
+            var removed: Bool
+            do {
+                removed = try edit.editor.remove(target.key, from: table)
+                // The history's switch is unset whichever way the file spells it.
+                if !removed, let other = SettingCatalog.otherHistorySpelling(target.key) {
+                    removed = try edit.editor.remove(other, from: table)
+                }
+            } catch { throw CLIError(error) }
             guard removed else {
                 world.standardError.warning(
                     "\(target.key) is not set in \(place) of \(edit.location.path); nothing changed")

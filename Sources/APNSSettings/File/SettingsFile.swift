@@ -127,7 +127,7 @@ public struct SettingsFile: Sendable, Equatable {
             {
                 // Two spellings of one switch: whichever came first would win, unseen.
                 throw .usage(
-                    "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); keep one"
+                    "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); delete one of the two lines"
                 )
             }
             if key == SettingCatalog.historyKey, case .boolean(let on) = valueNode.value {

@@ -196,12 +196,13 @@ public enum SettingParser {
             switch raw {
             case .toml(.integer(let n)): d = Double(n)
             case .toml(.float(let f)): d = f
+            case .toml(.string(let s)) where TimeValue.durationSeconds(s) != nil:
+                throw bad(Self.secondsAdvice(s, written: "\(setting.name) = "))
             case .toml(let other): throw bad("expected a number of seconds, found \(other.typeName)")
             case .argument(let s):
                 guard let v = Double(s.trimmingBlanks()) else {
-                    // `30s`, `2m`: the duration other flags take, here written as its number of seconds.
-                    if let seconds = TimeValue.durationSeconds(s.trimmingBlanks()) {
-                        throw bad("a number of seconds, without a unit: give \(seconds)")
+                    if TimeValue.durationSeconds(s.trimmingBlanks()) != nil {
+                        throw bad(Self.secondsAdvice(s.trimmingBlanks(), written: ""))
                     }
                     throw bad("not a number of seconds")
                 }
@@ -324,6 +325,15 @@ public enum SettingParser {
             guard let n = Int(s.trimmingBlanks()) else { throw bad("not a whole number") }
             return n
         }
+    }
+
+    /// `30s`, `2m`: the duration other flags take, where a number of seconds goes. Its number is advised only when
+    /// it would be taken (above 0, at most a day); `written` is how a value is given there (`timeout = ` in a file).
+    private static func secondsAdvice(_ duration: String, written: String) -> String {
+        guard let seconds = TimeValue.durationSeconds(duration), seconds > 0, seconds <= 86_400 else {
+            return "a number of seconds (above 0, at most a day), without a unit"
+        }
+        return "a number of seconds, without a unit: give \(written)\(seconds)"
     }
 
     /// The values `--env` takes for `command`, for a "did you mean".

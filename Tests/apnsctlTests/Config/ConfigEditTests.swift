@@ -217,10 +217,18 @@ import Testing
             "\(shown.stdout)")
         let bad = try home.run(["config", "set", "-p", "dev", "history", "maybe"])
         #expect(bad.status == 64, "\(bad.stderr)")
-        // Both spellings in one profile would let the first one win unseen: refused, the file unchanged.
-        let both = try home.run(["config", "set", "-p", "dev", "no-history", "false"])
-        #expect(both.status == 64 && both.stderr.contains("keep one"), "\(both.stderr)")
-        #expect(try text(home) == "[profiles.dev]\nhistory = false\n")
+        // One switch, two spellings: setting one replaces the other, and unsetting either removes the one written.
+        let other = try home.run(["config", "set", "-p", "dev", "no-history", "false"])
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(try text(home) == "[profiles.dev]\nno-history = false\n")
+        #expect(try home.run(["config", "unset", "-p", "dev", "history"]).status == 0)
+        #expect(try text(home) == "[profiles.dev]\n")
+        #expect(try home.run(["config", "set", "-p", "dev", "history", "false"]).status == 0)
+        // Both in a file written by hand would let the first win unseen: refused, naming the lines to fix.
+        try home.write("[profiles.dev]\nhistory = false\nno-history = false\n")
+        let both = try home.run(["config", "list"])
+        #expect(both.status == 64 && both.stderr.contains("delete one of the two lines"), "\(both.stderr)")
+        try home.write("[profiles.dev]\nhistory = false\n")
         let unset = try home.run(["config", "unset", "-p", "dev", "history"])
         #expect(unset.status == 0, "\(unset.stderr)")
         #expect(try text(home) == "[profiles.dev]\n")

@@ -5,6 +5,25 @@ import Testing
 @Suite struct FlagSuggestionTests {
     static let device = String(repeating: "3f2a", count: 16)
 
+    /// After a space a value starting with - and a digit reads as a flag: the advice never echoes a secret's
+    /// value, and the second parse it makes hides a pasted key as the first does.
+    @Test func theDashValueAdviceNeverEchoesASecret() throws {
+        let token = String(repeating: "ab", count: 32)
+        let secret = try InProcess.apnsctl(
+            ["send", "--alert", "x", "-d", token, "--cert", "c.pem", "--passphrase", "-123secret"])
+        #expect(secret.status == 64)
+        #expect(!secret.stderr.contains("123secret"), "\(secret.stderr)")
+        #expect(
+            secret.stderr.hasPrefix(
+                "error: --passphrase: a value starting with - reads as a flag; write --passphrase=VALUE"),
+            "\(secret.stderr)")
+        let key =
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----"
+        let pasted = try InProcess.apnsctl(["send", "--alert", "x", "-d", token, "--title", "-5", key])
+        #expect(pasted.status == 64)
+        #expect(!pasted.stderr.contains("MIGHAgEAMBMG"), "\(pasted.stderr)")
+    }
+
     @Test(
         arguments: [
             (["--body", "Hi"], "Did you mean '--alert'?"),

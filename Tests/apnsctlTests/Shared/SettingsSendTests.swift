@@ -303,6 +303,9 @@ import Testing
         // A duration where seconds go is told its number, which then works.
         let duration = try s.send(["-d", "my-iphone", "--alert", "hi", "--timeout", "2m"])
         #expect(duration.stderr == "error: --timeout 2m: a number of seconds, without a unit: give 120\n")
+        // Advice is given only when it would be taken: a day at most.
+        let long = try s.send(["-d", "my-iphone", "--alert", "hi", "--timeout", "2d"])
+        #expect(long.stderr == "error: --timeout 2d: a number of seconds (above 0, at most a day), without a unit\n")
         #expect(s.answered().isEmpty)
     }
 
