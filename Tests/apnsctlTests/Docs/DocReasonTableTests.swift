@@ -212,7 +212,7 @@ import Testing
                 let priority =
                     RequestDefaults.priority(explicit: nil, pushType: type).map { String($0.rawValue) } ?? "none sent"
                 return
-                    "| `\(type.rawValue)` | \(suffix) | \(priority) | \(type.defaultSizeLimit) bytes | \(type.allowsCertificateAuth ? "yes" : "no: token auth only") |"
+                    "| `\(type.rawValue)` | \(suffix) | \(priority) | \(type.defaultSizeLimit) bytes | \(!type.allowsCertificateAuth ? "no: token auth only" : type.allowsTokenAuth ? "yes" : "yes: the MDM push certificate only (token auth is exit 77)") |"
             }
     }
 
