@@ -360,4 +360,18 @@ import Testing
             #expect(t.stdout.text.isEmpty)
         }
     }
+
+    /// `--push-type widgets` alone: the body is the content-changed push those types are (not the default
+    /// alert), and the topic gets its suffix, as with --content-changed.
+    @Test func widgetsAloneBuildsTheContentChangedPush() throws {
+        let mock = try InProcessMock()
+        let r = try InProcess.apnsctl([
+            "send", "--push-type", "widgets", "--topic", "com.example.app", "--auth-key", mock.authKey,
+            "--team-id", mock.teamID, "-d", String(repeating: "ab", count: 32), "--dry-run",
+        ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("apns-topic: com.example.app.push-type.widgets\n"), "\(r.stdout)")
+        #expect(r.stdout.contains(#"{"aps":{"content-changed":true}}"#), "\(r.stdout)")
+        #expect(r.stderr.isEmpty, "no warning about an alert nobody gave: \(r.stderr)")
+    }
 }
