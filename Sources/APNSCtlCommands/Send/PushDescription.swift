@@ -5,7 +5,7 @@ import APNSCore
 struct PushDescription {
     /// The resolved `topic` (its header rule was checked when it was resolved).
     var topic: String?
-    /// The topic is a bundle id the settings supplied as a default (the mock profile's), not one the user
+    /// The topic is a bundle id supplied as a default (the mock profile's, an `--app` build's), not one the user
     /// wrote: the push type's suffix is added to it, as to a certificate's bundle id.
     var topicIsBundleDefault = false
     /// The resolved `push-type`.

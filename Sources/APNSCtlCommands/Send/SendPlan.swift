@@ -60,10 +60,12 @@ extension APNSCtl.Send {
         // parsed once: for the push type and for every rule.
         let payload = try loadPayload(type: requested, now: now, in: world)
         let parsed = ParsedPayload(payload.payload)
-        // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given.
+        // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given, and gets
+        // the push type's suffix, whatever decides the type.
         let app = try appRules(settings, in: world)
         if description.topic == nil, payload.payload.simulatorTargetBundle == nil, let topic = app?.build.topic {
-            description.topic = requested.given.map { RequestDefaults.suffixed(topic, for: $0) } ?? topic
+            description.topic = topic
+            description.topicIsBundleDefault = true
         }
 
         // 3. Device tokens (64 for a bad one, 66 for a missing list).

@@ -56,6 +56,23 @@ import Testing
         #expect(setup.production.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
     }
 
+    /// The build's bundle id is a default topic: it gets the push type's suffix whatever decides the type, here
+    /// a Live Activity payload (before, only an explicit --push-type gave one, and the send failed its check).
+    @Test func aLiveActivityPayloadGetsTheBuildsTopicWithItsSuffix() throws {
+        let setup = try Setup()
+        let cache = try TemporaryDirectory(prefix: "cache")
+        let r = try InProcess.apnsctl(
+            [
+                "send", #"{"aps":{"event":"update","content-state":{}}}"#, "--timestamp", "now", "-d", Self.token,
+                "--endpoint", "sandbox=\(setup.sandbox.endpoint)", "--ca-file", setup.sandbox.caFile,
+                "--auth-key", setup.sandbox.authKey, "--team-id", setup.sandbox.teamID,
+                "--app", try setup.ipa(.development), "--dry-run",
+            ], environment: ["XDG_CACHE_HOME": cache.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stdout.contains("apns-topic: \(setup.sandbox.bundleID).push-type.liveactivity\n"), "\(r.stdout)")
+    }
+
     @Test func refusalsBeforeConnecting() throws {
         let setup = try Setup()
         let development = try setup.ipa(.development)
