@@ -110,7 +110,7 @@ import Testing
                     machine.submitted(id, streamID: stream, now: now)
                     nextStream[id] = stream + 2
                     if writeOnSubmit { write(stream, on: id) }
-                case .report(let item, let report, let sends):
+                case .report(let item, let report, let sends, _):
                     results[item, default: []].append(report)
                     reportedSends[item] = sends
                 case .wait(let deadline):

@@ -33,12 +33,6 @@ extension TransportFailure {
         if case .recorded(_, let unknownOutcome) = self { return unknownOutcome }
         return false
     }
-
-    /// An unknown outcome whose resend (`--resend-unknown`) was tried and failed.
-    public var isFailedResend: Bool {
-        if case .unknownOutcome(.resendFailed) = self { return true }
-        return false
-    }
 }
 
 /// Why devices got no answer: the transport failed (exit 69). Each case reads as one line that says

@@ -28,8 +28,9 @@ struct DeliveryStateMachine<Item, Answer> {
         case pull
         /// Submit `item` on `connection`; report `submitted(streamID:)` or `submitRefused`.
         case submit(Item, connection: Int)
-        /// Hand `item`'s one and only result to the user; `sends`: how many times its request went out (0: never).
-        case report(Item, Report, sends: Int)
+        /// Hand `item`'s one and only result to the user; `sends`: how many times its request went out (0: never);
+        /// `resentAfterUnknown`: it was sent again after an unknown outcome (`resendUnknown`).
+        case report(Item, Report, sends: Int, resentAfterUnknown: Bool)
         /// Move bytes on every open connection until something happens or `deadline` (monotonic ns)
         /// passes (with no connection open: sleep until then), then call `tick`.
         case wait(deadline: UInt64)
@@ -518,7 +519,7 @@ struct DeliveryStateMachine<Item, Answer> {
 
     private mutating func report(_ p: Pending, _ r: Report) {
         reported += 1
-        outbox.append(.report(p.item, r, sends: p.sends))
+        outbox.append(.report(p.item, r, sends: p.sends, resentAfterUnknown: p.firstUnknown != nil))
     }
 
     /// Reports `p` failed. One that an earlier send may have reached stays unknown whatever ended its resend.

@@ -39,6 +39,8 @@ public struct PushResult: Sendable, Equatable {
     public var badDeviceTokenIn: APNSEnvironment? = nil
     /// Times its request was sent: more than 1 after a refused stream or `--resend-unknown`, 0 when it never left.
     public var attempts = 1
+    /// It was sent again after an outcome left unknown (`--resend-unknown`), whatever became of that send.
+    public var resentAfterUnknown = false
     /// Its place in the input (0 for the first device), when the sender knew it.
     public var inputPosition: Int? = nil
 

@@ -208,7 +208,7 @@ public final class PushSender {
                     machine.submitRefused(id)
                 }
 
-            case .report(let job, let report, let sends):
+            case .report(let job, let report, let sends, let resentAfterUnknown):
                 var result: PushResult
                 switch report {
                 case .answered(let response, let ns):
@@ -221,6 +221,7 @@ public final class PushSender {
                         sentRequestID: job.sentRequestID)
                 }
                 result.attempts = sends
+                result.resentAfterUnknown = resentAfterUnknown
                 result.inputPosition = job.position
                 if let environment = configuration.environment {
                     result.environment = environment

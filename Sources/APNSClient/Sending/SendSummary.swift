@@ -42,7 +42,7 @@ public struct SendSummary: Sendable, Equatable {
             failed += 1
             if r.failure?.isUnknownOutcome == true {
                 unknown += 1
-                if r.attempts > 1 || r.failure?.isFailedResend == true { unknownSentAgain += 1 }
+                if r.resentAfterUnknown { unknownSentAgain += 1 }
             }
             if !r.wasSent { failedUnsent += 1 }
             if let f = r.failure {
