@@ -117,7 +117,6 @@ extension APNSCtl.Config {
             } catch let failure as FileSystem.Failure {
                 throw CLIError(failure)
             }
-            try SettingsFileEdit.checkReadable(location)
             let what = profileName.map { "profile \($0) (the default-profile)" } ?? "no profile yet"
             try ConfigOutput.write(
                 ["wrote \(location.path) with \(what); apnsctl config list shows it".escapingControlsForOutput()],

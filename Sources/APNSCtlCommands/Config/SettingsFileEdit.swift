@@ -24,16 +24,6 @@ struct SettingsFileEdit {
         } catch { throw CLIError(error) }
     }
 
-    /// A settings file just made is read back as every command reads it: one in a folder others may change
-    /// (which no command reads) is removed again, and the reader's reason is the error (64), so nothing is left
-    /// that looks written and is ignored.
-    static func checkReadable(_ location: SettingsLocation) throws(CLIError) {
-        do { _ = try SettingsFileReader.read(SettingsLocation(path: location.path, origin: .defaultValue)) } catch {
-            _ = FileSystem.removeRegularFile(location.path)
-            throw CLIError(error)
-        }
-    }
-
     /// The profile an edit without `--profile` goes to: the file's `default-profile`.
     func profile(_ flag: String?, for what: String) throws(CLIError) -> String {
         if let flag {
@@ -57,11 +47,18 @@ struct SettingsFileEdit {
     }
 
     /// Writes the edited file and prints `done` on stdout. A settings file kept as a link (dotfiles managers
-    /// make one) is edited where it leads, as it is read there; the link stays.
+    /// make one) is edited where it leads, as it is read there; the link stays. Where it leads is checked again
+    /// as a load checks a settings file (owner, folders, no one else's link) just before it is written.
     func write(_ done: String) throws(CLIError) {
+        var path = location.path
+        if let destination = FileSystem.linkDestination(location.path) {
+            do { _ = try SettingsFileReader.read(SettingsLocation(path: destination, origin: .defaultValue)) } catch {
+                throw CLIError(error)
+            }
+            path = destination
+        }
         do {
             if !existed { try FileSystem.makeDirectories(location.directory, mode: 0o700) }
-            let path = FileSystem.linkDestination(location.path) ?? location.path
             try FileSystem.write(editor.bytes, to: path, mode: 0o600, overwrite: true)
         } catch {
             // A link that leads nowhere, a directory, a FIFO: no flag changes that, so none is advised.
@@ -73,7 +70,6 @@ struct SettingsFileEdit {
             }
             throw CLIError(error)
         }
-        if !existed { try Self.checkReadable(location) }
         try ConfigOutput.write([done.escapingControlsForOutput()], to: world.standardOutput)
     }
 }

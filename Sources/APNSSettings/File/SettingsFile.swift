@@ -120,10 +120,7 @@ public struct SettingsFile: Sendable, Equatable {
                 )
             }
             // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
-            if key == SettingCatalog.historyKey || key == Setting.of(.noHistory).name,
-                let other = [SettingCatalog.historyKey, Setting.of(.noHistory).name].first(where: { name in
-                    name != key && table.entries.contains { $0.key == name }
-                })
+            if let other = SettingCatalog.otherHistorySpelling(key), table.entries.contains(where: { $0.key == other })
             {
                 // Two spellings of one switch: whichever came first would win, unseen.
                 throw .usage(
