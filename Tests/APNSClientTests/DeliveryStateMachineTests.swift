@@ -22,6 +22,8 @@ import Testing
         var results: [Int: [Machine.Report]] = [:]
         /// Item → times its request went out, as its result says.
         var reportedSends: [Int: Int] = [:]
+        /// Items reported as sent again after an unknown outcome.
+        var resentAfterUnknown: Set<Int> = []
         /// Item → times submitted.
         var submissions: [Int: Int] = [:]
         /// Items the server may have processed (their request was completely written): submitting one
@@ -110,9 +112,10 @@ import Testing
                     machine.submitted(id, streamID: stream, now: now)
                     nextStream[id] = stream + 2
                     if writeOnSubmit { write(stream, on: id) }
-                case .report(let item, let report, let sends, _):
+                case .report(let item, let report, let sends, let resent):
                     results[item, default: []].append(report)
                     reportedSends[item] = sends
+                    if resent { resentAfterUnknown.insert(item) }
                 case .wait(let deadline):
                     waitDeadline = deadline
                     return
@@ -298,6 +301,7 @@ import Testing
         #expect(h.answeredCount() == 300)
         #expect((0..<100).allSatisfy { h.submissions[$0] == 1 }, "nothing answered is resent")
         #expect((100..<300).allSatisfy { h.submissions[$0] == 2 })
+        #expect(h.resentAfterUnknown == Set(100..<300), "reported as sent again after the unknown outcome")
     }
 
     @Test func resendUnknownStillEndsAfterTheAttemptLimit() {
@@ -331,6 +335,8 @@ import Testing
         #expect(text.hasPrefix("unknown: the connection ended after the request was sent; APNs may have delivered it"))
         #expect(text.contains("sending it again failed: no answer after 3 connections in a row"), "\(text)")
         #expect(text.contains("Connection refused"), "\(text)")
+        // Queued again, but no connection carried it: not reported as sent again.
+        #expect(h.resentAfterUnknown.isEmpty)
     }
 
     /// The result says how many times a request went out: a refused stream sent again is 2 sends.

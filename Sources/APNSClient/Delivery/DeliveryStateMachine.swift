@@ -82,6 +82,8 @@ struct DeliveryStateMachine<Item, Answer> {
         /// Why an earlier send, completely written, got no answer, when `resendUnknown` sent it again: whatever
         /// happens to the resend, APNs may have delivered the first.
         var firstUnknown: UnansweredAfterSending? = nil
+        /// `sends` when `firstUnknown` was set: more sends since are resends of an unknown outcome.
+        var sendsAtFirstUnknown = 0
     }
 
     private struct InFlight {
@@ -356,7 +358,10 @@ struct DeliveryStateMachine<Item, Answer> {
         if refused || policy.resendUnknown {
             var p = f.pending
             p.resets += 1
-            if !refused && p.firstUnknown == nil { p.firstUnknown = .streamReset(code: errorCode) }
+            if !refused && p.firstUnknown == nil {
+                p.firstUnknown = .streamReset(code: errorCode)
+                p.sendsAtFirstUnknown = p.sends
+            }
             if p.resets < policy.attemptsPerItem {
                 requeue(p)
                 return
@@ -487,7 +492,10 @@ struct DeliveryStateMachine<Item, Answer> {
             } else if policy.resendUnknown && f.pending.resets + 1 < policy.attemptsPerItem {
                 var p = f.pending
                 p.resets += 1
-                if p.firstUnknown == nil { p.firstUnknown = .connectionEnded(why) }
+                if p.firstUnknown == nil {
+                    p.firstUnknown = .connectionEnded(why)
+                    p.sendsAtFirstUnknown = p.sends
+                }
                 requeue(p)
             } else {
                 fail(f.pending, .unknownOutcome(.connectionEnded(why)), durationNs: now &- f.startNs)
@@ -519,7 +527,9 @@ struct DeliveryStateMachine<Item, Answer> {
 
     private mutating func report(_ p: Pending, _ r: Report) {
         reported += 1
-        outbox.append(.report(p.item, r, sends: p.sends, resentAfterUnknown: p.firstUnknown != nil))
+        // Queued again is not sent again: a run that ends first (gave up, interrupted) never resent it.
+        let resent = p.firstUnknown != nil && p.sends > p.sendsAtFirstUnknown
+        outbox.append(.report(p.item, r, sends: p.sends, resentAfterUnknown: resent))
     }
 
     /// Reports `p` failed. One that an earlier send may have reached stays unknown whatever ended its resend.

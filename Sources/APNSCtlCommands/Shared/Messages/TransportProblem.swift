@@ -41,9 +41,12 @@ enum TransportProblem: Sendable {
                     what = TransportFailure.resendAdvice
                 } else if summary.unknownSentAgain == summary.unknown {
                     what = "sending them again failed too; check the app on a test device before sending them once more"
-                } else {
+                } else if summary.unknownSentAgain == 0 {
                     what =
                         "the run ended before --resend-unknown sent them again; check the app on a test device before sending them once more"
+                } else {
+                    what =
+                        "\(summary.unknownSentAgain) were sent again and failed too, and the run ended before the other \(summary.unknown - summary.unknownSentAgain) were; check the app on a test device before sending them once more"
                 }
                 message += "; \(summary.unknown) may have been delivered: " + what
             }
