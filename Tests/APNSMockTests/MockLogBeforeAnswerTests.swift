@@ -9,7 +9,10 @@ import Testing
 /// CLI.md: the mock's log is written before the answer, so a script may read the log right after `send`
 /// returns. Each send below is followed at once by one read of the log, with no retry: the line must already
 /// be there, while h2load keeps the same mock busy on other connections.
-@Suite(.serialized) struct MockLogBeforeAnswerTests {
+/// One at a time (`oneAtATime`): each loads the machine with h2load.
+@Suite struct MockLogBeforeAnswerTests {
+    static let oneAtATime = OneAtATime()
+
     /// A device token unique to request `i`, so each answer's line is told from the load's.
     static func device(_ i: Int) -> String {
         String(format: "%064x", 0xC0FFEE_0000 + i)
@@ -39,7 +42,7 @@ import Testing
     }
 
     @Test func everyAnswerFindsItsLineInTheLogFileUnderLoad() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try MockHarness(log: true)
             let load = try Self.startLoad(on: mock)
             defer {
@@ -64,7 +67,7 @@ import Testing
     }
 
     @Test func aPipeReaderFindsTheLineAlreadyInThePipe() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             var fds: [Int32] = [-1, -1]
             try #require(pipe(&fds) == 0)
             defer {

@@ -27,3 +27,27 @@ public final class ThreadPerJobExecutor: TaskExecutor {
         thread.start()
     }
 }
+
+/// Tests that must not overlap one another (they share a proxy, a terminal's signals, or load the machine),
+/// run one at a time by holding one gate on their own threads. `@Suite(.serialized)` did this by starting
+/// each test only once the one before had ended, and that hand-off waits for a thread of the shared pool:
+/// behind a thousand short tests, the chain of them ran last, on an idle machine.
+///
+///     static let oneAtATime = OneAtATime()
+///     @Test func a() async throws { try await offThePool(Self.oneAtATime) { … } }
+public final class OneAtATime: Sendable {
+    private let lock = NSLock()
+
+    public init() {}
+
+    fileprivate func holding<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+}
+
+/// `offThePool(body)`, holding `gate` while the body runs.
+public func offThePool<T>(_ gate: OneAtATime, _ body: () throws -> T) async throws -> T {
+    try await offThePool { try gate.holding(body) }
+}

@@ -44,16 +44,18 @@ import Testing
 
     /// A development build's token goes to the sandbox, with the bundle id as the topic (token auth has no
     /// other); an App Store build's goes to production, which here refuses it.
-    @Test(arguments: [false, true]) func theBuildChoosesEnvironmentAndTopic(tokenAuth: Bool) throws {
-        let setup = try Setup()
-        let development = try setup.send(["--app", try setup.ipa(.development)], token: tokenAuth)
-        #expect(development.status == 0, "\(development.stderr)")
-        #expect(development.stdout.contains("  sandbox  "), "\(development.stdout)")
-        let appStore = try setup.send(["--app", try setup.ipa(.appStore)], token: tokenAuth)
-        #expect(appStore.status == 1, "\(appStore.stderr)")
-        #expect(appStore.stdout.contains("BadDeviceToken") && appStore.stdout.contains("production"))
-        #expect(setup.sandbox.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
-        #expect(setup.production.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+    @Test(arguments: [false, true]) func theBuildChoosesEnvironmentAndTopic(tokenAuth: Bool) async throws {
+        try await offThePool {
+            let setup = try Setup()
+            let development = try setup.send(["--app", try setup.ipa(.development)], token: tokenAuth)
+            #expect(development.status == 0, "\(development.stderr)")
+            #expect(development.stdout.contains("  sandbox  "), "\(development.stdout)")
+            let appStore = try setup.send(["--app", try setup.ipa(.appStore)], token: tokenAuth)
+            #expect(appStore.status == 1, "\(appStore.stderr)")
+            #expect(appStore.stdout.contains("BadDeviceToken") && appStore.stdout.contains("production"))
+            #expect(setup.sandbox.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+            #expect(setup.production.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+        }
     }
 
     /// The build's bundle id is a default topic: it gets the push type's suffix whatever decides the type, here

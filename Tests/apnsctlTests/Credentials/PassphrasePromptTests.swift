@@ -9,9 +9,11 @@ import Testing
 /// echo (Ctrl-C under plain `sh`, SIGTERM, SIGHUP), Ctrl-Z then `fg` does not show the passphrase,
 /// a wrong passphrase gets 3 tries, Ctrl-D says the input ended, and an empty `.p12` password for
 /// `convert` must be confirmed. The signals are the process's, so the binary runs under a shell there; the
-/// rest run in-process on a pseudo-terminal this process opens. Serialized: a prompt holds the process's
+/// rest run in-process on a pseudo-terminal this process opens. One at a time (`oneAtATime`): a prompt holds the process's
 /// signal handlers while it asks, one prompt at a time.
-@Suite(.serialized) struct PassphrasePromptTests {
+@Suite struct PassphrasePromptTests {
+    static let oneAtATime = OneAtATime()
+
     static let passphrase = "pw-Zebra-42"
     let credentials: TestCredentials
     let scratch: TemporaryDirectory
@@ -53,7 +55,7 @@ import Testing
     }
 
     @Test func ctrlCUnderPlainShRestoresEcho() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let r = try underShell([
                 .send("\u{03}"), .expect("$ "), .send("echo status=$?\n"), .expect("status=130"),
                 .send("true typed-XYZZY\n"), .expect("typed-XYZZY", timeout: 5),
@@ -63,7 +65,7 @@ import Testing
     }
 
     @Test func ctrlZThenFgKeepsThePassphraseHidden() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let r = try underShell([
                 .send("\u{1A}"), .expect("$ "),
                 .send("true while-stopped\n"), .expect("while-stopped", timeout: 5),
@@ -77,7 +79,7 @@ import Testing
 
     @Test(arguments: [("TERM", 143), ("HUP", 129)])
     func killedAtThePromptRestoresEcho(signal: String, status: Int) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             // A non-interactive sh runs apnsctl in the background (same process group, so it may read the
             // terminal) and signals it once the prompt has turned echo off; after that the terminal must echo
             // again. The shell then keeps the terminal open, reading, until the test has typed and seen the echo.
@@ -115,7 +117,7 @@ import Testing
     /// An encrypted PEM key and a PKCS#12 file (checked by its MAC) alike.
     @Test(arguments: [false, true])
     func aWrongPassphraseGetsThreeTries(usePKCS12: Bool) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let file = usePKCS12 ? pkcs12 : encrypted
             let prompt = "Passphrase for \(file): "
             let failed = try direct(
@@ -142,7 +144,7 @@ import Testing
     }
 
     @Test func ctrlDEndsThePromptOnANewLine() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let r = try direct(["inspect", encrypted], [.expect("Passphrase for"), .send("\u{04}")])
             #expect(r.status == 77)
             #expect(
@@ -153,7 +155,7 @@ import Testing
     }
 
     @Test func anEmptyPasswordForANewP12MustBeConfirmed() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let declined = scratch.file("declined.p12")
             let accepted = scratch.file("accepted.p12")
             let no = try direct(

@@ -150,45 +150,47 @@ import Testing
     }
 
     @Test(arguments: Variable.allCases, Form.allCases)
-    func pemInAVariableLoadsAndIsNeverPrinted(_ variable: Variable, _ form: Form) throws {
-        let s = try Setup()
-        let (variables, credentialFlags) = s.credentials(variable, form)
-        let shownName = "(PEM from \(variable.rawValue))"
-        let doctor = [
-            "doctor", "--env", "sandbox", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile, "--topic",
-            s.mock.bundleID,
-        ]
-        let closed = [
-            "send", "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2",
-            "--topic", s.mock.bundleID,
-        ]
-        // (what, arguments, the exit status it must have, text that shows the variable was named)
-        let runs: [(String, [String], Int32, String?)] = [
-            ("send", s.sendFlags + credentialFlags, 0, nil),
-            ("send -v", s.sendFlags + credentialFlags + ["-v"], 0, shownName),
-            ("send --dry-run", s.sendFlags + credentialFlags + ["--dry-run"], 0, nil),
-            ("send to a closed port", closed + credentialFlags, 69, nil),
-            ("doctor", doctor + credentialFlags, 0, nil),
-            ("config show", ["config", "show"] + credentialFlags, 0, shownName),
-            ("config show -o json", ["config", "show", "-o", "json"] + credentialFlags, 0, shownName),
-        ]
-        for (what, arguments, expected, named) in runs {
-            let r = Self.run(arguments, variables, home: s.home.path)
-            #expect(r.status == expected, "\(what): \(r.stdout)\(r.stderr)")
-            for secret in s.secrets(variable) {
-                #expect(
-                    !r.stdout.contains(secret) && !r.stderr.contains(secret),
-                    "\(what) printed the variable's text: \(r.stdout)\(r.stderr)")
+    func pemInAVariableLoadsAndIsNeverPrinted(_ variable: Variable, _ form: Form) async throws {
+        try await offThePool {
+            let s = try Setup()
+            let (variables, credentialFlags) = s.credentials(variable, form)
+            let shownName = "(PEM from \(variable.rawValue))"
+            let doctor = [
+                "doctor", "--env", "sandbox", "--endpoint", s.mock.endpoint, "--ca-file", s.mock.caFile, "--topic",
+                s.mock.bundleID,
+            ]
+            let closed = [
+                "send", "-d", Self.token, "--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--timeout", "2",
+                "--topic", s.mock.bundleID,
+            ]
+            // (what, arguments, the exit status it must have, text that shows the variable was named)
+            let runs: [(String, [String], Int32, String?)] = [
+                ("send", s.sendFlags + credentialFlags, 0, nil),
+                ("send -v", s.sendFlags + credentialFlags + ["-v"], 0, shownName),
+                ("send --dry-run", s.sendFlags + credentialFlags + ["--dry-run"], 0, nil),
+                ("send to a closed port", closed + credentialFlags, 69, nil),
+                ("doctor", doctor + credentialFlags, 0, nil),
+                ("config show", ["config", "show"] + credentialFlags, 0, shownName),
+                ("config show -o json", ["config", "show", "-o", "json"] + credentialFlags, 0, shownName),
+            ]
+            for (what, arguments, expected, named) in runs {
+                let r = Self.run(arguments, variables, home: s.home.path)
+                #expect(r.status == expected, "\(what): \(r.stdout)\(r.stderr)")
+                for secret in s.secrets(variable) {
+                    #expect(
+                        !r.stdout.contains(secret) && !r.stderr.contains(secret),
+                        "\(what) printed the variable's text: \(r.stdout)\(r.stderr)")
+                }
+                if let named { #expect((r.stdout + r.stderr).contains(named), "\(what): \(r.stdout)\(r.stderr)") }
             }
-            if let named { #expect((r.stdout + r.stderr).contains(named), "\(what): \(r.stdout)\(r.stderr)") }
-        }
-        // A PEM that cannot be loaded is named by its variable, never quoted.
-        let (damaged, _) = s.credentials(variable, form, damaged: true)
-        let bad = Self.run(s.sendFlags + credentialFlags, damaged, home: s.home.path)
-        #expect(bad.status == 77, "\(bad.stderr)")
-        #expect(bad.stderr.contains(shownName), "\(bad.stderr)")
-        for secret in s.secrets(variable) {
-            #expect(!bad.stderr.contains(secret) && !bad.stdout.contains(secret), "\(bad.stderr)")
+            // A PEM that cannot be loaded is named by its variable, never quoted.
+            let (damaged, _) = s.credentials(variable, form, damaged: true)
+            let bad = Self.run(s.sendFlags + credentialFlags, damaged, home: s.home.path)
+            #expect(bad.status == 77, "\(bad.stderr)")
+            #expect(bad.stderr.contains(shownName), "\(bad.stderr)")
+            for secret in s.secrets(variable) {
+                #expect(!bad.stderr.contains(secret) && !bad.stdout.contains(secret), "\(bad.stderr)")
+            }
         }
     }
 

@@ -4,9 +4,11 @@ import Testing
 
 /// Every runnable block (```` ```console ````) of README.md and docs/*.md is run against the built
 /// binary and the page's own `apnsctl mock`, and its output and exit status must be what the page shows.
-/// Pages run one at a time: each starts mocks and many short processes, and the rest of the suite runs
+/// Pages run one at a time (`oneAtATime`): each starts mocks and many short processes, and the rest of the suite runs
 /// timing-sensitive tests beside them on a 2-core machine.
-@Suite(.serialized) struct DocExamplesTests {
+@Suite struct DocExamplesTests {
+    static let oneAtATime = OneAtATime()
+
     /// README.md and every docs/*.md, by their repository paths.
     static var pages: [String] {
         let docs = (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("docs"))) ?? []
@@ -14,7 +16,7 @@ import Testing
     }
 
     @Test(arguments: pages) func theRunnableBlocksMatchTheBinary(page: String) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let text = try String(contentsOfFile: Repository.path(page), encoding: .utf8)
             let parsed = try DocExamplePage(name: page, text: text)
             let report = try DocExampleRunner.run(parsed)

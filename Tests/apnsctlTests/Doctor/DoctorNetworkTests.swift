@@ -7,7 +7,10 @@ import Testing
 
 /// `apnsctl doctor` where the network is the problem: nothing listening, a server CA it does not trust, a
 /// silent server, and the way through a real proxy (tinyproxy), with the right one.
-@Suite(.serialized) struct DoctorNetworkTests {
+/// One at a time (`oneAtATime`): each starts servers and a proxy and waits on timeouts of its own.
+@Suite struct DoctorNetworkTests {
+    static let oneAtATime = OneAtATime()
+
     private func doctor(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 60) throws
         -> CommandResult
     {
@@ -18,7 +21,7 @@ import Testing
     }
 
     @Test func aClosedPortFailsConnect() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let closed = try RefusingPort()
             defer { withExtendedLifetime(closed) {} }  // refusing until the test ends
@@ -40,7 +43,7 @@ import Testing
     }
 
     @Test func anotherCANamesThePresentedIssuer() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let other = try TestCredentials()
             let r = try doctor([
@@ -65,7 +68,7 @@ import Testing
     }
 
     @Test func aSilentServerFailsNamingTheTimeout() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let silent = try Socket.listen(host: "127.0.0.1", port: 0)
             let r = try doctor(
@@ -81,7 +84,7 @@ import Testing
     }
 
     @Test func throughTinyproxyTheProbeArrives() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock(keepingLog: true)
             let proxy = try ProxyProcess(
                 .tinyproxy(connectPorts: [SendProxyTests.port(of: mock.endpoint)], credentials: nil))
@@ -101,7 +104,7 @@ import Testing
     }
 
     @Test func aWrongProxyPasswordFailsProxyWithoutPrintingIt() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let secret = "s3cret-pw"
             let proxy = try ProxyProcess(

@@ -17,23 +17,26 @@ import Testing
         ].joined(separator: "\n") + "\n"
 
     @Test(arguments: ["file", "pipe"])
-    func repeatsInEveryFormAreSentOnceWithOneWarning(_ how: String) throws {
-        let s = try SettingsSendTests.Setup()
-        try s.writeDevProfile()
-        let scratch = try TemporaryDirectory(prefix: "repeats")
-        let path = how == "file" ? try scratch.write("tokens.txt", Self.list) : "-"
-        let r = try s.home.run(
-            ["send", "--alert", "hi", "-d", Self.flagged, "--devices", path, "-o", "json"],
-            stdin: how == "pipe" ? Array(Self.list.utf8) : nil)
-        #expect(r.status == 0, "\(r.stderr)")
-        let results = SendDeliveryTests.devices(in: r.lines)
-        #expect(results.sorted() == [Self.named, Self.flagged, Self.other].sorted(), "one result each: \(r.stdout)")
-        let receipts = s.mock.receiptsPerDevice(expectingAtLeast: 3)
-        #expect(receipts == [Self.named: 1, Self.flagged: 1, Self.other: 1], "\(receipts)")
-        let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
-        #expect(
-            warnings == ["warning: 4 repeated tokens were sent once (first: --devices \(path):3 repeats line 2)"],
-            "\(r.stderr)")
+    func repeatsInEveryFormAreSentOnceWithOneWarning(_ how: String) async throws {
+        try await offThePool {
+            let s = try SettingsSendTests.Setup()
+            try s.writeDevProfile()
+            let scratch = try TemporaryDirectory(prefix: "repeats")
+            let path = how == "file" ? try scratch.write("tokens.txt", Self.list) : "-"
+            let r = try s.home.run(
+                ["send", "--alert", "hi", "-d", Self.flagged, "--devices", path, "-o", "json"],
+                stdin: how == "pipe" ? Array(Self.list.utf8) : nil)
+            #expect(r.status == 0, "\(r.stderr)")
+            let results = SendDeliveryTests.devices(in: r.lines)
+            #expect(
+                results.sorted() == [Self.named, Self.flagged, Self.other].sorted(), "one result each: \(r.stdout)")
+            let receipts = s.mock.receiptsPerDevice(expectingAtLeast: 3)
+            #expect(receipts == [Self.named: 1, Self.flagged: 1, Self.other: 1], "\(receipts)")
+            let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+            #expect(
+                warnings == ["warning: 4 repeated tokens were sent once (first: --devices \(path):3 repeats line 2)"],
+                "\(r.stderr)")
+        }
     }
 
     /// A file line repeating a `-d` token names the flag; the count a regular file is known by leaves the repeats out.
@@ -55,20 +58,22 @@ import Testing
     /// Repeats among the `-d` flags and among a list's lines, in one run, are one warning counting both (the flags
     /// come first, so the first repeat is a flag's).
     @Test(arguments: ["file", "pipe"])
-    func flagAndLineRepeatsAreOneWarning(_ how: String) throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "repeats")
-        let list = Self.other + "\n" + Self.flagged + "\n" + Self.other + "\n"
-        let path = how == "file" ? try scratch.write("tokens.txt", list) : "-"
-        let r = try InProcess.apnsctl(
-            DeviceListStreamingTests.send(mock, ["-d", Self.flagged, "-d", Self.flagged, "--devices", path]),
-            stdin: how == "pipe" ? Array(list.utf8) : nil)
-        #expect(r.status == 0, "\(r.stderr)")
-        let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
-        #expect(
-            warnings == ["warning: 3 repeated tokens were sent once (first: --device 2 repeats --device 1)"],
-            "\(r.stderr)")
-        #expect(mock.receiptsPerDevice(expectingAtLeast: 2) == [Self.other: 1, Self.flagged: 1])
+    func flagAndLineRepeatsAreOneWarning(_ how: String) async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "repeats")
+            let list = Self.other + "\n" + Self.flagged + "\n" + Self.other + "\n"
+            let path = how == "file" ? try scratch.write("tokens.txt", list) : "-"
+            let r = try InProcess.apnsctl(
+                DeviceListStreamingTests.send(mock, ["-d", Self.flagged, "-d", Self.flagged, "--devices", path]),
+                stdin: how == "pipe" ? Array(list.utf8) : nil)
+            #expect(r.status == 0, "\(r.stderr)")
+            let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("warning:") }
+            #expect(
+                warnings == ["warning: 3 repeated tokens were sent once (first: --device 2 repeats --device 1)"],
+                "\(r.stderr)")
+            #expect(mock.receiptsPerDevice(expectingAtLeast: 2) == [Self.other: 1, Self.flagged: 1])
+        }
     }
 
     /// A 64-character line that is hex but for one character is a malformed token naming it, even where device names

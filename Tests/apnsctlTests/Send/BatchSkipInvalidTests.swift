@@ -13,26 +13,29 @@ import Testing
         .joined(separator: "\n") + "\n"
 
     @Test(arguments: ["file", "pipe"])
-    func badLinesAreSkippedAndTheRestSent(_ how: String) throws {
-        let mock = try InProcessMock([], keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "skip")
-        let path = how == "file" ? try scratch.write("tokens.txt", Self.list) : "-"
-        let stdin = how == "pipe" ? Array(Self.list.utf8) : nil
-        let args = DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"])
-        let text = try InProcess.apnsctl(args, stdin: stdin)
-        #expect(text.status == 1, "\(text.stderr)")
-        #expect(text.lines.filter { $0.hasPrefix("accepted") }.count == 6, "\(text.stdout)")
-        #expect(text.lines.last == "sent 6: 6 accepted; 3 invalid lines skipped", "\(text.stdout)")
-        for line in [1, 5, 10] {
-            #expect(text.stderr.contains("error: --devices \(path):\(line): "), "line \(line): \(text.stderr)")
-        }
-        #expect(
-            mock.receiptsPerDevice(expectingAtLeast: 6) == Dictionary(uniqueKeysWithValues: Self.good.map { ($0, 1) }))
+    func badLinesAreSkippedAndTheRestSent(_ how: String) async throws {
+        try await offThePool {
+            let mock = try InProcessMock([], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "skip")
+            let path = how == "file" ? try scratch.write("tokens.txt", Self.list) : "-"
+            let stdin = how == "pipe" ? Array(Self.list.utf8) : nil
+            let args = DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"])
+            let text = try InProcess.apnsctl(args, stdin: stdin)
+            #expect(text.status == 1, "\(text.stderr)")
+            #expect(text.lines.filter { $0.hasPrefix("accepted") }.count == 6, "\(text.stdout)")
+            #expect(text.lines.last == "sent 6: 6 accepted; 3 invalid lines skipped", "\(text.stdout)")
+            for line in [1, 5, 10] {
+                #expect(text.stderr.contains("error: --devices \(path):\(line): "), "line \(line): \(text.stderr)")
+            }
+            #expect(
+                mock.receiptsPerDevice(expectingAtLeast: 6)
+                    == Dictionary(uniqueKeysWithValues: Self.good.map { ($0, 1) }))
 
-        let json = try InProcess.apnsctl(args + ["-o", "json"], stdin: stdin)
-        #expect(json.status == 1, "\(json.stderr)")
-        #expect(json.lines.count == 6, "JSON Lines only, no summary: \(json.stdout)")
-        #expect(json.lines.allSatisfy { $0.hasPrefix("{\"device\":") && $0.contains("\"status\":200") })
+            let json = try InProcess.apnsctl(args + ["-o", "json"], stdin: stdin)
+            #expect(json.status == 1, "\(json.stderr)")
+            #expect(json.lines.count == 6, "JSON Lines only, no summary: \(json.stdout)")
+            #expect(json.lines.allSatisfy { $0.hasPrefix("{\"device\":") && $0.contains("\"status\":200") })
+        }
     }
 
     /// One good device among skipped lines: the summary still comes, saying why the exit status is 1.

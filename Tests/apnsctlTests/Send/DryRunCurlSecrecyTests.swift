@@ -236,25 +236,27 @@ import Testing
     /// Proxy credentials, from `--proxy` or `https_proxy`, with token auth: the user name and the password the
     /// block asks for (APNS_PROXY_PASSWORD) reach curl in its config with the bearer token, never as arguments.
     @Test(arguments: [true, false])
-    func proxyCredentialsReachCurlOnlyInItsConfig(fromFlag: Bool) throws {
-        let credentials = try TestCredentials()
-        let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
-        let proxy = #"http://us%22%5Cer:pa"ss\word@127.0.0.1:9"#
-        var arguments = [
-            "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", credentials.bundleID,
-            "-d", Self.deviceToken, "--alert", "x",
-        ]
-        var environment = ["NO_PROXY": "", "no_proxy": ""]
-        if fromFlag { arguments += ["--proxy", proxy] } else { environment["https_proxy"] = proxy }
-        let (dryRun, recorded) = try Self.pasteDryRun(
-            arguments, in: directory, environment: environment,
-            shell: ["APNS_PROXY_PASSWORD": Self.hostileSecret])
+    func proxyCredentialsReachCurlOnlyInItsConfig(fromFlag: Bool) async throws {
+        try await offThePool {
+            let credentials = try TestCredentials()
+            let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
+            let proxy = #"http://us%22%5Cer:pa"ss\word@127.0.0.1:9"#
+            var arguments = [
+                "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic", credentials.bundleID,
+                "-d", Self.deviceToken, "--alert", "x",
+            ]
+            var environment = ["NO_PROXY": "", "no_proxy": ""]
+            if fromFlag { arguments += ["--proxy", proxy] } else { environment["https_proxy"] = proxy }
+            let (dryRun, recorded) = try Self.pasteDryRun(
+                arguments, in: directory, environment: environment,
+                shell: ["APNS_PROXY_PASSWORD": Self.hostileSecret])
 
-        Self.expectKeptOffTheArguments(Self.hostileSecret, recorded, dryRun: dryRun)
-        #expect(
-            recorded.configValues("proxy-user") == [#"us"\er:"# + Self.hostileSecret],
-            "\(recorded.config ?? "no config")\n\(dryRun)")
-        #expect(recorded.arguments.contains("http://127.0.0.1:9"), "\(recorded.arguments)")
-        try Self.expectTokenKeptOffTheArguments(recorded)
+            Self.expectKeptOffTheArguments(Self.hostileSecret, recorded, dryRun: dryRun)
+            #expect(
+                recorded.configValues("proxy-user") == [#"us"\er:"# + Self.hostileSecret],
+                "\(recorded.config ?? "no config")\n\(dryRun)")
+            #expect(recorded.arguments.contains("http://127.0.0.1:9"), "\(recorded.arguments)")
+            try Self.expectTokenKeptOffTheArguments(recorded)
+        }
     }
 }

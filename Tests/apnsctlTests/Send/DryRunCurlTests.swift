@@ -21,76 +21,80 @@ import Testing
     }
 
     @Test(arguments: Input.allCases)
-    func printedCurlPartRunsInShAndIsAcceptedByTheMock(input: Input) throws {
-        let mock = try InProcessMock()
-        let dir = try TemporaryDirectory(prefix: "dry-run-curl")
-        // curl's config, which carries the passphrase, reads `"` and `\` as escapes; the shell `$`, `'`, backquotes.
-        let secret = input == .pkcs12QuotedPassphrase ? #"s3"cr\et\n $HOME `id` it's"# : "s3cret-\(input.rawValue)"
-        var credential: [String]
-        var environment: [String: String] = ["XDG_CACHE_HOME": dir.file("cache")]
-        switch input {
-        case .pem:
-            credential = ["--cert", mock.certificate]
-        case .der:
-            let cert = dir.file("aps.cer")
-            let key = dir.file("key.der")
-            #expect(
-                try CommandRunner.run("openssl", ["x509", "-in", mock.certificate, "-outform", "DER", "-out", cert])
+    func printedCurlPartRunsInShAndIsAcceptedByTheMock(input: Input) async throws {
+        try await offThePool {
+            let mock = try InProcessMock()
+            let dir = try TemporaryDirectory(prefix: "dry-run-curl")
+            // curl's config, which carries the passphrase, reads `"` and `\` as escapes; the shell `$`, `'`, backquotes.
+            let secret = input == .pkcs12QuotedPassphrase ? #"s3"cr\et\n $HOME `id` it's"# : "s3cret-\(input.rawValue)"
+            var credential: [String]
+            var environment: [String: String] = ["XDG_CACHE_HOME": dir.file("cache")]
+            switch input {
+            case .pem:
+                credential = ["--cert", mock.certificate]
+            case .der:
+                let cert = dir.file("aps.cer")
+                let key = dir.file("key.der")
+                #expect(
+                    try CommandRunner.run(
+                        "openssl", ["x509", "-in", mock.certificate, "-outform", "DER", "-out", cert]
+                    )
                     .status == 0)
-            #expect(
-                try CommandRunner.run("openssl", ["pkey", "-in", mock.certificate, "-outform", "DER", "-out", key])
-                    .status == 0)
-            credential = ["--cert", cert, "--key", key]
-        case .pkcs12, .pkcs12PassphraseFile, .pkcs12QuotedPassphrase:
-            let p12 = dir.file("push.p12")
-            #expect(
-                try CommandRunner.run(
-                    "openssl",
-                    [
-                        "pkcs12", "-export", "-in", mock.certificate, "-out", p12,
-                        "-passout", "pass:\(secret)",
-                    ]
-                ).status == 0)
-            credential = ["--cert", p12]
-            if input != .pkcs12PassphraseFile {
+                #expect(
+                    try CommandRunner.run("openssl", ["pkey", "-in", mock.certificate, "-outform", "DER", "-out", key])
+                        .status == 0)
+                credential = ["--cert", cert, "--key", key]
+            case .pkcs12, .pkcs12PassphraseFile, .pkcs12QuotedPassphrase:
+                let p12 = dir.file("push.p12")
+                #expect(
+                    try CommandRunner.run(
+                        "openssl",
+                        [
+                            "pkcs12", "-export", "-in", mock.certificate, "-out", p12,
+                            "-passout", "pass:\(secret)",
+                        ]
+                    ).status == 0)
+                credential = ["--cert", p12]
+                if input != .pkcs12PassphraseFile {
+                    environment["APNSCTL_PASSPHRASE"] = secret
+                } else {
+                    credential += ["--passphrase-file", try dir.write("pass.txt", secret + "\n")]
+                }
+            case .legacyPKCS12:
+                // RC2-40/3DES as Keychain Access exports it: curl's OpenSSL 3 cannot read it, so the block
+                // converts it to PEM first.
+                let p12 = dir.file("legacy.p12")
+                let made = try InProcess.apnsctl(
+                    ["convert", mock.certificate, "-o", p12, "--legacy"],
+                    environment: ["APNSCTL_OUT_PASSPHRASE": secret])
+                #expect(made.status == 0, "\(made.stderr)")
+                credential = ["--cert", p12]
                 environment["APNSCTL_PASSPHRASE"] = secret
-            } else {
-                credential += ["--passphrase-file", try dir.write("pass.txt", secret + "\n")]
+            case .tokenAuth:
+                credential = ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
             }
-        case .legacyPKCS12:
-            // RC2-40/3DES as Keychain Access exports it: curl's OpenSSL 3 cannot read it, so the block
-            // converts it to PEM first.
-            let p12 = dir.file("legacy.p12")
-            let made = try InProcess.apnsctl(
-                ["convert", mock.certificate, "-o", p12, "--legacy"],
-                environment: ["APNSCTL_OUT_PASSPHRASE": secret])
-            #expect(made.status == 0, "\(made.stderr)")
-            credential = ["--cert", p12]
-            environment["APNSCTL_PASSPHRASE"] = secret
-        case .tokenAuth:
-            credential = ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
+            let dry = try InProcess.apnsctl(
+                [
+                    "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--alert", "Hi",
+                    "-d", Self.token, "--dry-run",
+                ] + credential, environment: environment)
+            #expect(dry.status == 0, "\(dry.stderr)")
+            #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
+            let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
+            #expect(script.contains("apnsctl convert") == (input == .legacyPKCS12), "\(script)")
+            // A passphrase reaches curl in its config on standard input, never through `--pass`.
+            #expect(!script.contains("--pass "), "\(script)")
+            if input == .der {
+                #expect(script.contains("--cert-type DER") && script.contains("--key-type DER"), "\(script)")
+            }
+            // The block may call apnsctl by name (for the JWT); the passphrase comes from the same places.
+            var shellEnvironment = environment
+            shellEnvironment["PATH"] = CommandRunner.searchPath(for: script)
+            let run = try CommandRunner.run(
+                "/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
+            #expect(run.status == 0, "\(input): \(run.stderr)\n\(script)")
+            #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(input): \(run.stdout)\n\(script)")
         }
-        let dry = try InProcess.apnsctl(
-            [
-                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--alert", "Hi",
-                "-d", Self.token, "--dry-run",
-            ] + credential, environment: environment)
-        #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
-        let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
-        #expect(script.contains("apnsctl convert") == (input == .legacyPKCS12), "\(script)")
-        // A passphrase reaches curl in its config on standard input, never through `--pass`.
-        #expect(!script.contains("--pass "), "\(script)")
-        if input == .der {
-            #expect(script.contains("--cert-type DER") && script.contains("--key-type DER"), "\(script)")
-        }
-        // The block may call apnsctl by name (for the JWT); the passphrase comes from the same places.
-        var shellEnvironment = environment
-        shellEnvironment["PATH"] = CommandRunner.searchPath(for: script)
-        let run = try CommandRunner.run(
-            "/bin/sh", [], stdin: Array(script.utf8), environment: shellEnvironment, timeout: 60)
-        #expect(run.status == 0, "\(input): \(run.stderr)\n\(script)")
-        #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(input): \(run.stdout)\n\(script)")
     }
 
     /// Through a SOCKS5 proxy that wants a user and a password with `"`, `\`, `$` and a space: the block gives

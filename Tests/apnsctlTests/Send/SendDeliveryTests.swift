@@ -48,26 +48,29 @@ import Testing
         ["--fault-close-after", "300"],
         ["--fault-drop-unanswered-after", "300"], ["--fault-drop-unanswered-after", "0", "--fault-connections", "1"],
     ])
-    func everyDeviceOnceUnderAFault(_ fault: [String]) throws {
-        let mock = try InProcessMock(fault, keepingLog: true)
-        let scratch = try TemporaryDirectory(prefix: "delivery")
-        let r = try send(mock, ["--devices", try Self.deviceFile(2000, in: scratch)])
-        let results = Self.devices(in: r.lines)
-        #expect(results.count == 2000)
-        #expect(Set(results).count == 2000, "a device got more than one result")
-        let accepted = r.lines.filter { $0.contains("\"status\":200") }.count
-        let unknown = r.lines.filter { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") }.count
-        #expect(accepted + unknown == 2000, "\(r.stderr.suffix(600))")
-        #expect(r.status == (unknown > 0 ? 69 : 0), "\(r.stderr.suffix(600))")
-        if fault[0] == "--fault-goaway-after" { #expect(unknown == 0) }
-        let receipts = mock.receiptsPerDevice(expectingAtLeast: accepted)
-        let twice = receipts.filter { $0.value > 1 }
-        #expect(
-            twice.count == 0,
-            "the mock received \(twice.count) devices more than once, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")"
-        )
-        let answers = mock.answersPerDevice(expectingAtLeast: accepted)
-        #expect(answers.values.allSatisfy { $0 == 1 })
+    func everyDeviceOnceUnderAFault(_ fault: [String]) async throws {
+        try await offThePool {
+            let mock = try InProcessMock(fault, keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "delivery")
+            let r = try send(mock, ["--devices", try Self.deviceFile(2000, in: scratch)])
+            let results = Self.devices(in: r.lines)
+            #expect(results.count == 2000)
+            #expect(Set(results).count == 2000, "a device got more than one result")
+            let accepted = r.lines.filter { $0.contains("\"status\":200") }.count
+            let unknown = r.lines.filter { $0.contains("\"status\":null") && $0.contains("\"delivery\":\"unknown\"") }
+                .count
+            #expect(accepted + unknown == 2000, "\(r.stderr.suffix(600))")
+            #expect(r.status == (unknown > 0 ? 69 : 0), "\(r.stderr.suffix(600))")
+            if fault[0] == "--fault-goaway-after" { #expect(unknown == 0) }
+            let receipts = mock.receiptsPerDevice(expectingAtLeast: accepted)
+            let twice = receipts.filter { $0.value > 1 }
+            #expect(
+                twice.count == 0,
+                "the mock received \(twice.count) devices more than once, e.g. \(twice.first.map { "\($0.key) ×\($0.value)" } ?? "")"
+            )
+            let answers = mock.answersPerDevice(expectingAtLeast: accepted)
+            #expect(answers.values.allSatisfy { $0 == 1 })
+        }
     }
 
     @Test func resendUnknownSendsWhatTheServerReceivedWithoutAnswering() async throws {

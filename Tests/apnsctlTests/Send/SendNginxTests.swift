@@ -6,7 +6,10 @@ import Testing
 /// CLI.md's delivery promise against a server this project did not write: nginx (HTTP/2, TLS, client
 /// certificates) in front of a backend that logs each request the moment it arrives and answers late. The
 /// backend's log is the truth about what was received, so a device logged twice was pushed twice.
-@Suite(.serialized) struct SendNginxTests {
+/// One at a time (`oneAtATime`): each starts nginx and a backend and counts on their timing.
+@Suite struct SendNginxTests {
+    static let oneAtATime = OneAtATime()
+
     let credentials: TestCredentials
 
     init() throws {
@@ -73,7 +76,7 @@ import Testing
     }
 
     @Test func aWorkerKilledMidBatchLeavesUnknownsAndPushesNothingTwice() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
             let run = try sendWithFault(nginx, count: 200) { _ in nginx.killWorker() }
             #expect(run.status == 69, "\(run.stderr.suffix(600))")
@@ -106,7 +109,7 @@ import Testing
     }
 
     @Test func resendUnknownDeliversEveryDeviceAtLeastOnce() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
             let run = try sendWithFault(nginx, count: 200, extra: ["--resend-unknown"]) { _ in nginx.killWorker() }
             #expect(run.status == 0, "\(run.stderr.suffix(600))")
@@ -122,7 +125,7 @@ import Testing
     }
 
     @Test func nginxsGoAwayEveryFiftyRequestsGivesExactlyOnce() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let nginx = try NginxProcess(
                 certificateDirectory: credentials.directory.path, delay: 0.02, requestsPerConnection: 50)
             let scratch = try TemporaryDirectory(prefix: "nginx-devices")
@@ -140,7 +143,7 @@ import Testing
     /// An answer that is not from APNs (nginx's own HTML page for a backend that is down): no reason is
     /// made up from it; JSON has `"reason":null` and the page's start in `body`, text shows it escaped.
     @Test func anHTMLErrorPageIsABodyNotAReason() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, delay: 0)
             nginx.stopBackend()
             let device = "cd00000000000000000000000000000000000000000000000000000000000001"
@@ -170,7 +173,7 @@ import Testing
     /// at the crash are unknown.
     @Test(arguments: ["crash and restart after a refused reconnect", "stop and start at once"])
     func aRestartIsBridgedByTheBackoff(_ how: String) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let nginx = try NginxProcess(certificateDirectory: credentials.directory.path, holdingAnswers: true)
             let crash = how.hasPrefix("crash")
             // -v says when a reconnect failed: the moment the server has been seen away.

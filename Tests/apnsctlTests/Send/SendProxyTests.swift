@@ -7,7 +7,10 @@ import Testing
 /// `send` through real proxies from the distribution (tinyproxy for HTTP CONNECT, microsocks for
 /// SOCKS5) to `apnsctl mock`: both kinds of auth, curl's variables and their order, NO_PROXY, proxies
 /// that refuse, vanish or stay silent, and a 2,000-device batch with every device answered once.
-@Suite(.serialized) struct SendProxyTests {
+/// One at a time (`oneAtATime`): each starts proxies and a mock and waits on timeouts of its own.
+@Suite struct SendProxyTests {
+    static let oneAtATime = OneAtATime()
+
     static let password = "pa.ss-w0rd"
     /// `pa.ss-w0rd` with its `-` percent-encoded, so the tests prove the URL's password is decoded.
     static let encodedPassword = "pa.ss%2Dw0rd"
@@ -58,7 +61,7 @@ import Testing
 
     @Test(arguments: routes)
     func throughEachProxyWithCertificateAndToken(_ route: Route) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock(keepingLog: true)
             let proxy = try route.start(Self.port(of: mock.endpoint))
             for token in [false, true] {
@@ -84,7 +87,7 @@ import Testing
 
     @Test(arguments: routes)
     func aBatchOf2000ThroughEachProxyAnswersEveryDeviceOnce(_ route: Route) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock(keepingLog: true)
             let proxy = try route.start(Self.port(of: mock.endpoint))
             let scratch = try TemporaryDirectory(prefix: "proxy-batch")
@@ -102,7 +105,7 @@ import Testing
     }
 
     @Test func variablesAreReadInCurlsOrder() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let http = try ProxyProcess(.tinyproxy(connectPorts: [Self.port(of: mock.endpoint)], credentials: nil))
             let socks = try ProxyProcess(.microsocks(credentials: nil))
@@ -140,7 +143,7 @@ import Testing
     }
 
     @Test func noProxyGoesDirect() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             // A proxy that is not running: only a direct connection can succeed.
             let refusing = try RefusingPort()
@@ -178,7 +181,7 @@ import Testing
     }
 
     @Test func aWrongProxyPasswordIsExit69WithoutThePassword() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let proxy = try ProxyProcess(
                 .tinyproxy(connectPorts: [Self.port(of: mock.endpoint)], credentials: ("alice", Self.password)))
@@ -217,7 +220,7 @@ import Testing
     }
 
     @Test func aProxyThatIsDownOrSilentIsExit69WithinTimeout() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let refusing = try RefusingPort()
             defer { withExtendedLifetime(refusing) {} }  // refusing until the test ends
@@ -248,7 +251,7 @@ import Testing
     }
 
     @Test func aProxyThatMayNotOrCannotReachTheHostIs69WithItsAnswer() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let refusingPort = try RefusingPort()
             defer { withExtendedLifetime(refusingPort) {} }  // refusing until the test ends
@@ -287,7 +290,7 @@ import Testing
 
     @Test(arguments: ["http", "socks5h"])
     func ctrlCWhileTheProxyIsSilentExitsAtOnce(_ scheme: String) async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()
             let silent = try Socket.listen(host: "127.0.0.1", port: 0)
             let send = try InProcess.Run([
@@ -336,7 +339,7 @@ import Testing
     }
 
     @Test func aBadProxyVariableNamesTheVariable() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let creds = try TestCredentials()
             let r = try InProcess.apnsctl(
                 ["send", "--cert", creds.pushFile, "-d", SendDeliveryTests.token(1)],
@@ -347,7 +350,7 @@ import Testing
     }
 
     @Test func port2197AndDryRunShowTheProxyWithoutItsPassword() async throws {
-        try await offThePool {
+        try await offThePool(Self.oneAtATime) {
             let creds = try TestCredentials()
             let r = try InProcess.apnsctl(
                 [
