@@ -13,6 +13,17 @@ import Testing
                 == "{\"b\":1.0,\"a\":[true,null],\"s\":\"x  y\\\" \\u00e9 \",\"b\":2}")
     }
 
+    /// The count is what minifying writes: whitespace outside strings only, escaped quotes and backslashes inside.
+    @Test(arguments: [
+        "{ }", " [ 1 , 2 ]\n", #"{"a b" : "c \" d" , "e\\" : [ "\\" , " " ] }"#, "{\t\"x\":\r\n\"é ü\" }",
+        #"{"k":"\\\" "}"#,
+    ])
+    func compactCountIsTheMinifiedLength(_ source: String) throws {
+        let minified = try #require(JSONCompactor.minify(Array(source.utf8)))
+        #expect(JSONCompactor.compactCount(Array(source.utf8)[...]) == minified.count)
+        #expect(JSONCompactor.compactCount(ofValid: Array(source.utf8)) == minified.count)
+    }
+
     @Test func minifyRejectsInvalidJSON() {
         #expect(JSONCompactor.minify(Array("{\"a\":1,}".utf8)) == nil)
         #expect(JSONCompactor.minify([]) == nil)

@@ -13,6 +13,28 @@ import Testing
         duplicates.listed.map { "\($0.path) \($0.key) \($0.keyStart) \($0.firstKeyStart)" }
     }
 
+    /// The cheap checks in front of the lookups decide as the lookups alone would: a key is an aps key exactly when
+    /// `APSKey(rawValue:)` says so, and a slip for "aps" exactly when `Suggestion` finds "aps" close (the Kelvin
+    /// sign `K` lowercases to one byte, `k`).
+    @Test func theCheapChecksAgreeWithTheLookups() {
+        let keys =
+            APSKey.allCases.map(\.rawValue)
+            + [
+                "aps", "APS", "apps", "aps_", "a-p-s", "A_P_S", " aps ", "ap", "asp", "xaps", "apsx", "a-p-s-x",
+                "-a-p-s-", "aps-aps", "Aps", "a\u{212A}ps", "\u{212A}aps", "ap\u{212A}", "apš", "äps", "a-pš",
+                "key-000000001", "alerts", "Alert", "badge ", "content_state", "contentState", "content-stat",
+                "thread-ID", "", "x", "mdm", "Simulator Target Bundle",
+            ]
+        for key in keys {
+            #expect(APSKey.named(key) == APSKey(rawValue: key), "\(key)")
+            let slip = key != "aps" && Suggestion.closest(to: key, among: ["aps"]) != nil
+            #expect(RootMembersRead.looksLikeAPS(key) == slip, "\(key)")
+            #expect(
+                RootMembersRead.isApple(key) == ["aps", "mdm", Payload.simulatorTargetBundleKey].contains(key), "\(key)"
+            )
+        }
+    }
+
     @Test func membersLeftOutAreCheckedForRepeatsLikeKeptOnes() throws {
         let text = #"{"a":1,"x":{"k":1,"k":2},"b":[1,{"c":1,"c":2}],"a":3,"aps":{"alert":"hi","alert":"x"},"b":0}"#
         let (all, allDuplicates) = try collapsed(text)

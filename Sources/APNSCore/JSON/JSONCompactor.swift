@@ -80,27 +80,31 @@ public enum JSONCompactor {
     }
 
     /// Calls `body` with each byte of valid JSON `text` but the whitespace outside strings.
+    /// Inlined, over the buffer: measuring a 60 MiB payload then costs a few instructions a byte.
+    @inline(__always)
     private static func forEachCompactByte(of text: ArraySlice<UInt8>, _ body: (UInt8) -> Void) {
         var inString = false
         var escaped = false
-        for b in text {
-            if inString {
-                body(b)
-                if escaped {
-                    escaped = false
-                } else if b == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if b == UInt8(ascii: "\"") {
-                    inString = false
+        text.withUnsafeBufferPointer { buffer in
+            for b in buffer {
+                if inString {
+                    body(b)
+                    if escaped {
+                        escaped = false
+                    } else if b == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if b == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                    continue
                 }
-                continue
-            }
-            switch b {
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            case UInt8(ascii: "\""):
-                inString = true
-                body(b)
-            default: body(b)
+                switch b {
+                case 0x20, 0x09, 0x0A, 0x0D: continue
+                case UInt8(ascii: "\""):
+                    inString = true
+                    body(b)
+                default: body(b)
+                }
             }
         }
     }

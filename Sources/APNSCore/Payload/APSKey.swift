@@ -24,6 +24,27 @@ public enum APSKey: String, CaseIterable, Sendable {
     case inputPushToken = "input-push-token"
     case inputPushChannel = "input-push-channel"
 
+    /// The key named `key`, looked up only when its length and first byte are those of a key: most of a
+    /// payload's custom keys are told apart by them, without the string lookup (a payload of millions of them).
+    static func named(_ key: String) -> APSKey? {
+        let utf8 = key.utf8
+        guard let first = utf8.first, utf8.count < 64, shapes.lengths & (1 << UInt64(utf8.count)) != 0,
+            shapes.firstBytes[Int(first >> 6)] & (1 << UInt64(first & 63)) != 0
+        else { return nil }
+        return APSKey(rawValue: key)
+    }
+
+    /// The lengths and first bytes of the keys, as bit sets.
+    private static let shapes: (lengths: UInt64, firstBytes: [UInt64]) = {
+        var (lengths, firstBytes) = (UInt64(0), [UInt64](repeating: 0, count: 4))
+        for key in allCases {
+            let utf8 = key.rawValue.utf8
+            lengths |= 1 << UInt64(utf8.count)
+            if let first = utf8.first { firstBytes[Int(first >> 6)] |= 1 << UInt64(first & 63) }
+        }
+        return (lengths, firstBytes)
+    }()
+
     /// The push types for which APNs or the device acts on this key.
     public var pushTypes: Set<PushType> {
         switch self {

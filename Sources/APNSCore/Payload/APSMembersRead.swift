@@ -8,7 +8,7 @@ enum APSMembersRead {
     /// Members of `aps`.
     static var aps: JSONMemberFilter {
         JSONMemberFilter { key in
-            switch APSKey(rawValue: key) {
+            switch APSKey.named(key) {
             case .alert?: return .keep(alert)
             case .sound?: return .keep(sound)
             // The app's data: its rule walks it in the source (`JSONNumberScan`).

@@ -25,7 +25,7 @@ enum RootMembersRead {
                 defer { keptLookalike = true }
                 return !keptLookalike
             }
-            if APSKey(rawValue: key) != nil {
+            if APSKey.named(key) != nil {
                 defer { keptAPSKey = true }
                 return !keptAPSKey
             }
@@ -36,8 +36,15 @@ enum RootMembersRead {
 
     /// `aps`, `mdm` and a `.apns` file's bundle key: read by the rules, never the app's own.
     static func isApple(_ key: String) -> Bool {
-        key == "aps" || key == "mdm" || key == Payload.simulatorTargetBundleKey
+        // By length first: comparing a short key with the long bundle key is not the cheap small-string case.
+        switch key.utf8.count {
+        case 3: return key == "aps" || key == "mdm"
+        case bundleKeyLength: return key == Payload.simulatorTargetBundleKey
+        default: return false
+        }
     }
+
+    private static let bundleKeyLength = Payload.simulatorTargetBundleKey.utf8.count
 
     /// A key close to "aps" (`apps`, `APS`): a slip for it, not a key of the app's own.
     static func looksLikeAPS(_ key: String) -> Bool {
@@ -45,19 +52,21 @@ enum RootMembersRead {
     }
 
     /// Whether a top-level `key` is one of the app's own: not Apple's, not a slip for "aps", not an aps key.
-    static func isOwn(_ key: String) -> Bool { !isApple(key) && !looksLikeAPS(key) && APSKey(rawValue: key) == nil }
+    static func isOwn(_ key: String) -> Bool { !isApple(key) && !looksLikeAPS(key) && APSKey.named(key) == nil }
 
     /// False for keys `Suggestion` cannot find close to "aps", cheaply: an ASCII key is within one edit of it
-    /// only at 4 bytes or fewer, and the same apart from case and separators only with 3 other bytes. Saves a
-    /// payload of a million custom keys a million edit distances.
+    /// only at 4 bytes or fewer, and a longer one only when it folds to "aps" (the same apart from case and
+    /// separators). A payload of millions of custom keys is told apart at their first byte or so.
     static func mayLookLikeAPS(_ key: String) -> Bool {
-        var bytes = 0
-        var others = 0
-        for b in key.utf8 {
+        let utf8 = key.utf8
+        if utf8.count <= 4 { return true }
+        var letters = "aps".utf8.makeIterator()
+        for b in utf8 {
             if b >= 0x80 { return true }
-            bytes += 1
-            if b != UInt8(ascii: "-") && b != UInt8(ascii: "_") && b != UInt8(ascii: " ") { others += 1 }
+            if b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: " ") { continue }
+            let lower = b >= 0x41 && b <= 0x5A ? b + 0x20 : b
+            guard lower == letters.next() else { return false }
         }
-        return bytes <= 4 || others == 3
+        return letters.next() == nil
     }
 }
