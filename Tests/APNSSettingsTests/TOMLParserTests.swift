@@ -115,6 +115,19 @@ import Testing
         #expect(error("a = 99999999999999999999")?.message.contains("64 bits") == true)
     }
 
+    /// Plain decimal integers take a shorter path (`TOMLParser.plainDecimal`); its edges read as the general one
+    /// reads them: a lone zero, leading zeros refused, 18 digits and 19, signs and underscores.
+    @Test(
+        arguments: [
+            ("0", "i:0"), ("7", "i:7"), ("00", nil), ("01", nil), ("123456789012345678", "i:123456789012345678"),
+            ("999999999999999999", "i:999999999999999999"), ("9223372036854775807", "i:9223372036854775807"),
+            ("1_000", "i:1000"), ("+5", "i:5"), ("-0", "i:0"), ("0x1F", "i:31"), ("1e3", "f:4652007308841189376"),
+            ("5 ", "i:5"), ("٣", nil),
+        ] as [(String, String?)])
+    func plainIntegersReadAsTheGeneralPathReadsThem(_ text: String, _ expected: String?) {
+        #expect(Self.ours("a = \(text)") == expected.map { "{\"a\"=\($0)}" }, "\(text)")
+    }
+
     func error(_ text: String) -> TOMLSyntaxError? {
         do {
             _ = try TOMLParser.parse(Array(text.utf8))

@@ -302,6 +302,7 @@ extension TOMLParser {
 
     /// A TOML integer, or nil.
     static func integer(_ text: String) -> Int64? {
+        if let n = plainDecimal(text) { return n }
         var s = Substring(text)
         for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where s.hasPrefix(prefix) {
             guard let digits = digitsWithUnderscores(s.dropFirst(2), radix: radix) else { return nil }
@@ -318,6 +319,22 @@ extension TOMLParser {
         guard let magnitude = UInt64(digits) else { return nil }
         if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
+    /// The usual integer, up to 18 decimal digits without a sign, an underscore or a leading zero, read without
+    /// the general path's copies (a settings file near its 1 MiB cap may hold a hundred thousand); nil for any
+    /// other text, which `integer` then reads the general way.
+    static func plainDecimal(_ text: String) -> Int64? {
+        let utf8 = text.utf8
+        guard let first = utf8.first, utf8.count <= 18, first != UInt8(ascii: "0") || utf8.count == 1 else {
+            return nil
+        }
+        var n: Int64 = 0
+        for b in utf8 {
+            guard b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") else { return nil }
+            n = n * 10 + Int64(b - UInt8(ascii: "0"))
+        }
+        return n
     }
 
     /// A TOML float, or nil: a decimal integer part, then a fraction, an exponent or both; or `inf`/`nan`.
