@@ -153,6 +153,15 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
+    /// Whether descriptor `fd` is open on the null device (`> /dev/null`): output written there goes nowhere, so
+    /// a writer may skip making it.
+    public static func isNullDevice(_ fd: Int32) -> Bool {
+        var open = stat()
+        var null = stat()
+        return fstat(fd, &open) == 0 && (open.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0
+            && open.st_rdev == null.st_rdev
+    }
+
     /// Whether `path` is a directory (following links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

@@ -174,4 +174,21 @@ import Testing
         }
         #expect(names.filter { $0 != "." && $0 != ".." } == ["secret"])
     }
+
+    /// Only the null device is: not another character device, a pipe or a regular file (the mock skips a log
+    /// sent there, and must not skip one a reader is waiting for).
+    @Test func onlyTheNullDeviceIsTheNullDevice() throws {
+        let scratch = try Scratch()
+        let null = open("/dev/null", O_WRONLY)
+        let zero = open("/dev/zero", O_RDONLY)
+        let file = open(scratch.path + "/log", O_WRONLY | O_CREAT, 0o600)
+        var pipeEnds: [Int32] = [-1, -1]
+        #expect(pipe(&pipeEnds) == 0)
+        defer { for fd in [null, zero, file] + pipeEnds where fd >= 0 { close(fd) } }
+        #expect(FileSystem.isNullDevice(null))
+        #expect(!FileSystem.isNullDevice(zero))
+        #expect(!FileSystem.isNullDevice(file))
+        #expect(!FileSystem.isNullDevice(pipeEnds[1]))
+        #expect(!FileSystem.isNullDevice(-1))
+    }
 }

@@ -297,7 +297,9 @@ extension APNSCtl {
             let messages = world.standardError
             var configuration = try configuration(
                 state: state, environment: env, unregistered: gone, rejections: rejections,
-                extraKeyID: extraKID, logDescriptor: world.mockRun.logDescriptor)
+                extraKeyID: extraKID,
+                // A log sent to /dev/null is not made: lines nobody reads cost the server time on every request.
+                logDescriptor: world.mockRun.logDescriptor.flatMap { FileSystem.isNullDevice($0) ? nil : $0 })
             configuration.warningDescriptor = world.mockRun.warningDescriptor
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
