@@ -3,14 +3,20 @@
 public struct HistoryQuery: Sendable, Equatable {
     /// A token (hex) or a device name.
     public var device: String?
+    /// The tokens `device` stands for as a name in the settings file (lowercase hex): a send made with the token
+    /// itself is for that device too.
+    public var namedTokens: [String]
     /// An APNs reason, any case.
     public var reason: String?
     /// UNIX seconds.
     public var since: Int64?
     public var limit: Int?
 
-    public init(device: String? = nil, reason: String? = nil, since: Int64? = nil, limit: Int? = nil) {
-        (self.device, self.reason, self.since, self.limit) = (device, reason, since, limit)
+    public init(
+        device: String? = nil, namedTokens: [String] = [], reason: String? = nil, since: Int64? = nil, limit: Int? = nil
+    ) {
+        (self.device, self.namedTokens, self.reason, self.since, self.limit) =
+            (device, namedTokens, reason, since, limit)
     }
 
     /// A `device` filter made ready for the results of many entries: the token in any case, the name as given,
@@ -20,17 +26,20 @@ public struct HistoryQuery: Sendable, Equatable {
         let given: String
         let lowercased: String
         let ends: (head: String, tail: String)?
+        let namedTokens: Set<String>
 
-        public init(_ device: String) {
+        public init(_ device: String, namedTokens: [String] = []) {
             given = device
             lowercased = device.lowercased()
             ends = HistoryQuery.shortened(lowercased)
+            self.namedTokens = Set(namedTokens)
         }
 
         /// Whether a result for `target` (a token, as recorded: lowercase hex) given by `name` is one for this
         /// device.
         public func matches(target: String, name: String?) -> Bool {
             if target == lowercased || name == given || target.lowercased() == lowercased { return true }
+            if namedTokens.contains(target) { return true }
             guard let ends else { return false }
             let token = target.utf8
             return token.count > ends.head.utf8.count + ends.tail.utf8.count

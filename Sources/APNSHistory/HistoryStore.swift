@@ -249,7 +249,7 @@ public final class HistoryStore {
             try s.bind(4, query.device == nil ? query.limit ?? -1 : -1)
             var entries: [HistoryEntry] = []
             let chunks = try query.device.map { _ throws(SQLiteError) in try chunkStatement() }
-            let match = query.device.map(HistoryQuery.DeviceMatch.init)
+            let match = query.device.map { HistoryQuery.DeviceMatch($0, namedTokens: query.namedTokens) }
             while try s.step() {
                 if let limit = query.limit, entries.count >= limit { break }
                 let entry = Self.entry(s)

@@ -20,7 +20,7 @@ extension APNSCtl.History {
         @Option(
             name: [.customShort("d"), .customLong("device")],
             help: ArgumentHelp(
-                "Entries with a result for this device: a token (hex), the shortened token send prints (3f2a…9c1d), or a device name.",
+                "Entries with a result for this device: a token (hex), the shortened token send prints (3f2a…9c1d), or a device name (as sent, or a name in the settings file for the token sent).",
                 valueName: "token|name"))
         var device: String?
 
@@ -49,6 +49,7 @@ extension APNSCtl.History {
             if let limit, limit < 1 { throw CLIError.usage("--limit \(limit): give a number from 1") }
             let query = HistoryQuery(
                 device: try device.map { try HistoryTime.deviceFilter($0, in: world) },
+                namedTokens: device.map { HistoryTime.tokens(named: $0, in: world) } ?? [],
                 reason: reason, since: try since.map { try HistoryTime.parse($0, flag: "--since", in: world) },
                 limit: limit)
             guard let store = try HistoryAccess.open(in: world) else {
@@ -70,7 +71,8 @@ extension APNSCtl.History {
                 ].compactMap { $0 }
                 let devices =
                     device == nil
-                    ? "" : " (a device is its whole token, the shortened form send prints, or a name it was given by)"
+                    ? ""
+                    : " (a device is its whole token, the shortened form send prints, or a name: one it was given by, or one of the settings file's devices)"
                 world.standardError.print(
                     filters.isEmpty
                         ? "no send is recorded in the history yet\n"

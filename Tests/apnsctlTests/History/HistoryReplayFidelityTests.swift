@@ -157,6 +157,32 @@ import Testing
         #expect(keyOnly.stderr.contains("needs a certificate in the same place"), "\(keyOnly.stderr)")
     }
 
+    /// `history --device NAME` finds the sends made with the token the settings file names so (in `[devices]`
+    /// or a profile's own), not only those made under the name; a name no send used and the file does not hold
+    /// finds none and says so.
+    @Test func aDeviceNameFindsTheSendsMadeWithItsToken() throws {
+        let mock = try InProcessMock()
+        let config = try TemporaryDirectory(prefix: "history-config")
+        try FileManager.default.createDirectory(atPath: config.file("apnsctl"), withIntermediateDirectories: true)
+        _ = try config.write(
+            "apnsctl/config.toml",
+            "[devices]\nmy-phone = \"\(Self.token(1))\"\n[profiles.dev.devices]\nmy-ipad = \"\(Self.token(2))\"\n",
+            mode: 0o600)
+        let home = try HistoryHome(["XDG_CONFIG_HOME": config.path])
+        for device in [Self.token(1), Self.token(2), Self.token(3)] {
+            #expect(try home.send(mock, ["--alert", "x", "-d", device, "-q"]).status == 0)
+        }
+        #expect(try home.send(mock, ["--alert", "x", "-d", "my-phone", "-q"]).status == 0)
+        let ids = { (name: String) throws -> [String] in
+            try home.run(["history", "--device", name]).lines.map { String($0.prefix { $0 != " " }) }
+        }
+        #expect(try ids("my-phone") == ["#4", "#1"])
+        #expect(try ids("my-ipad") == ["#2"])
+        let none = try home.run(["history", "--device", "my-watch"])
+        #expect(none.status == 0 && none.lines.isEmpty)
+        #expect(none.stderr.contains("no recorded send matches --device my-watch"), "\(none.stderr)")
+    }
+
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)
     /// is a usage error naming the flag and the value once, never the parser's error value printed whole.
     @Test func aRecordedValueRefusedNowIsNamedOnce() throws {
