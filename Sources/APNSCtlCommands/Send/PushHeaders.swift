@@ -30,10 +30,9 @@ struct PushHeaders: Equatable {
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
-        // A bundle id the settings supplied, and a widgets or controls push the flags built (alone, --push-type
-        // builds one, as --content-changed does), get the type's suffix as a built Live Activity's topic does.
-        let builtByType = payload.name == SendPayload.flagsName && (pushType == .widgets || pushType == .controls)
-        if description.topicIsBundleDefault || builtByType { topic = RequestDefaults.suffixed(topic, for: pushType) }
+        if takesSuffix(description, requested: requested, payload: payload, pushType: pushType) {
+            topic = RequestDefaults.suffixed(topic, for: pushType)
+        }
         var warnings: [String] = []
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
         if certificate == nil, !pushType.allowsTokenAuth {
@@ -71,8 +70,19 @@ struct PushHeaders: Equatable {
         ]
     }
 
-    /// `apns-topic`: the given topic, else the `.apns` file's bundle, else the certificate's (RequestDefaults),
-    /// then the builder type's suffix. The certificate's default may carry the suffix of the payload's own type.
+    /// Whether the topic gets the push type's suffix (decided here only): where apnsctl chose the push, a push the
+    /// flags built (a Live Activity; widgets or controls, which --push-type alone builds as --content-changed
+    /// does), and a bundle id the settings supplied. A topic already ending in it keeps one.
+    static func takesSuffix(
+        _ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
+        pushType: PushType
+    ) -> Bool {
+        let builtByType = payload.name == SendPayload.flagsName && (pushType == .widgets || pushType == .controls)
+        return requested.built != nil || builtByType || description.topicIsBundleDefault
+    }
+
+    /// `apns-topic` before its suffix (`takesSuffix`): the given topic, else the `.apns` file's bundle, else the
+    /// certificate's (RequestDefaults). The certificate's default may carry the suffix of the payload's own type.
     static func topic(
         _ description: PushDescription, requested: PushDescription.RequestedType, payload: SendPayload,
         parsed: ParsedPayload, certificate: CertificateInfo?
@@ -86,7 +96,7 @@ struct PushHeaders: Equatable {
             guard certificate != nil else { throw CredentialChoice.topicRequired }
             throw CredentialChoice.noBundleID()
         }
-        return requested.built.map { RequestDefaults.suffixed(topic, for: $0) } ?? topic
+        return topic
     }
 
     /// `apns-push-type`, decided here only: the builder flags' type, else `push-type`, else the topic's suffix,
