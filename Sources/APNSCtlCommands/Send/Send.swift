@@ -247,15 +247,16 @@ extension APNSCtl {
                 return try runSimulator(simulator, settings, format: format, replayOf: replayOf, in: world)
             }
             let plan = try makePlan(settings, in: world)
+            // Checked before a dry run too: it shows what the run would do, and the run would refuse this path.
+            let unsent = try unsentFile.map { path throws(CLIError) in
+                try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
+            }
             if dryRun {
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.
             defer { withExtendedLifetime(plan.devices.file) {} }
-            let unsent = try unsentFile.map { path throws(CLIError) in
-                try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
-            }
             var delivery = plan.delivery
             delivery.bearerToken = plan.credentials.bearerToken
             delivery.tokenRenewal = plan.credentials.tokenRenewal

@@ -175,6 +175,11 @@ import Testing
             Self.arguments(mock, ["-d", token, "--unsent", "-"]), directory: scratch.path)
         #expect(dash.status == 64 && dash.stderr.contains("--unsent -: standard output"), "\(dash.stderr)")
         #expect(!FileManager.default.fileExists(atPath: scratch.file("-")))
+        // A dry run shows what the run would do, and refuses what it would refuse.
+        for path in ["-", scratch.path] {
+            let dry = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--dry-run", "--unsent", path]))
+            #expect(dry.status == (path == "-" ? 64 : 73) && dry.stdout.isEmpty, "\(dry.stderr)")
+        }
         // Two lists: the parser kept the last and the first was never sent, silently. Now neither is.
         let a = try scratch.write("a.txt", token + "\n")
         let b = try scratch.write("b.txt", DeviceListStreamingTests.token(2) + "\n")
