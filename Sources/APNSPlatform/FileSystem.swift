@@ -153,13 +153,15 @@ public enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// Whether descriptor `fd` is open on the null device (`> /dev/null`): output written there goes nowhere, so
-    /// a writer may skip making it.
+    /// Whether descriptor `fd` is open for writing on the null device (`> /dev/null`): output written there goes
+    /// nowhere, so a writer may skip making it. Open read-only (`1< /dev/null`), a write fails, and the writer
+    /// should find that out as it would anywhere else.
     public static func isNullDevice(_ fd: Int32) -> Bool {
         var open = stat()
         var null = stat()
-        return fstat(fd, &open) == 0 && (open.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0
-            && open.st_rdev == null.st_rdev
+        let flags = fcntl(fd, F_GETFL)
+        return flags >= 0 && flags & O_ACCMODE != O_RDONLY && fstat(fd, &open) == 0
+            && (open.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && open.st_rdev == null.st_rdev
     }
 
     /// Whether `path` is a directory (following links).

@@ -175,17 +175,20 @@ import Testing
         #expect(names.filter { $0 != "." && $0 != ".." } == ["secret"])
     }
 
-    /// Only the null device is: not another character device, a pipe or a regular file (the mock skips a log
-    /// sent there, and must not skip one a reader is waiting for).
+    /// Only the null device open for writing is: not another character device, a pipe or a regular file (the
+    /// mock skips a log sent there, and must not skip one a reader is waiting for).
     @Test func onlyTheNullDeviceIsTheNullDevice() throws {
         let scratch = try Scratch()
         let null = open("/dev/null", O_WRONLY)
+        let nullToRead = open("/dev/null", O_RDONLY)
         let zero = open("/dev/zero", O_RDONLY)
         let file = open(scratch.path + "/log", O_WRONLY | O_CREAT, 0o600)
         var pipeEnds: [Int32] = [-1, -1]
         #expect(pipe(&pipeEnds) == 0)
-        defer { for fd in [null, zero, file] + pipeEnds where fd >= 0 { close(fd) } }
+        defer { for fd in [null, nullToRead, zero, file] + pipeEnds where fd >= 0 { close(fd) } }
         #expect(FileSystem.isNullDevice(null))
+        // Read-only, a write there fails: not a place output may be skipped.
+        #expect(!FileSystem.isNullDevice(nullToRead))
         #expect(!FileSystem.isNullDevice(zero))
         #expect(!FileSystem.isNullDevice(file))
         #expect(!FileSystem.isNullDevice(pipeEnds[1]))

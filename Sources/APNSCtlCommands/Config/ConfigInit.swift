@@ -97,9 +97,11 @@ extension APNSCtl.Config {
                                 "--\(setting.name)", missing, given: values.first ?? "",
                                 fileDirectory: location.directory, in: world,
                                 instead: { full in
-                                    let file = location.origin == .flag("--config") ? " --config \(location.path)" : ""
+                                    let file =
+                                        location.origin == .flag("--config")
+                                        ? " --config \(ShellWord.of(location.path))" : ""
                                     return
-                                        "apnsctl config set\(file) --profile \(name ?? "dev") \(setting.name) \(full)"
+                                        "apnsctl config set\(file) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
                                 }))
                     }
                 } catch { throw CLIError(error) }

@@ -38,17 +38,23 @@ enum HistoryTime {
         return text
     }
 
-    /// The tokens `name` stands for in the settings file, in `[devices]` or any profile's own (the history does
-    /// not keep which profile a send used): a send made with the token itself was for that device too. A file
-    /// that cannot be read adds none; the history is read without settings.
+    /// The tokens `name` stands for in the settings file (`APNSCTL_CONFIG`, else the default one), in `[devices]`
+    /// or any profile's own (the history does not keep which profile a send used): a send made with the token
+    /// itself was for that device too. A file that cannot be read adds none, with a warning saying why; the
+    /// history itself is read without settings.
     static func tokens(named name: String, in world: CommandWorld) -> [String] {
-        guard (try? DeviceToken(parsing: name)) == nil,
-            let input = try? SettingsInput.gather(command: .send, flags: SettingFlags(), world: world.settings),
-            let bytes = input.fileBytes, let file = try? SettingsFile.parse(bytes, path: input.location.path)
-        else { return [] }
-        return (file.devices + file.profiles.flatMap(\.devices)).compactMap { entry in
-            guard entry.name == name, case .string(let value) = entry.value else { return nil }
-            return (try? DeviceToken(parsing: value))?.hex
+        guard (try? DeviceToken(parsing: name)) == nil else { return [] }
+        let file: SettingsFile
+        do {
+            let input = try SettingsInput.gather(command: .send, flags: SettingFlags(), world: world.settings)
+            guard let bytes = input.fileBytes else { return [] }
+            file = try SettingsFile.parse(bytes, path: input.location.path)
+        } catch {
+            world.standardError.warning(
+                "--device \(JSONWriter.quoted(name)): the settings file's device names were not looked up: \(error.message)"
+            )
+            return []
         }
+        return DeviceNames.tokens(named: name, in: file)
     }
 }

@@ -68,12 +68,12 @@ struct CurlCommand {
             legacyCertificate(path: path, passphraseFile: passphraseFile)
             return
         }
-        variables.append("APNS_CERT=\(Self.shellQuoted(path))")
+        variables.append("APNS_CERT=\(ShellWord.quoted(path))")
         let certType =
             identity.container == .pkcs12 ? " --cert-type P12" : identity.certificateIsDER ? " --cert-type DER" : ""
         words.append("--cert \"$APNS_CERT\"" + certType)
         if let keyPath {
-            variables.append("APNS_KEY=\(Self.shellQuoted(keyPath))")
+            variables.append("APNS_KEY=\(ShellWord.quoted(keyPath))")
             words.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
         }
         if identity.needsPassphrase { passphrase(file: passphraseFile) }
@@ -85,7 +85,7 @@ struct CurlCommand {
         explainConfigEscaping()
         if let passphraseFile {
             variables.append(
-                "APNS_PASSPHRASE=$(head -n 1 \(Self.shellQuoted(passphraseFile)) | tr -d '\\r' | \(Self.configEscaper))"
+                "APNS_PASSPHRASE=$(head -n 1 \(ShellWord.quoted(passphraseFile)) | tr -d '\\r' | \(Self.configEscaper))"
             )
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
@@ -124,9 +124,9 @@ struct CurlCommand {
                 + "this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it afterwards)")
         if passphraseFile == nil { variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this") }
         variables.append(
-            "apnsctl convert \(Self.shellQuoted(path)) -o \(Self.shellQuoted(pem)) --force"
-                + (passphraseFile.map { " --passphrase-file \(Self.shellQuoted($0))" } ?? ""))
-        variables.append("APNS_CERT=\(Self.shellQuoted(pem))")
+            "apnsctl convert \(ShellWord.quoted(path)) -o \(ShellWord.quoted(pem)) --force"
+                + (passphraseFile.map { " --passphrase-file \(ShellWord.quoted($0))" } ?? ""))
+        variables.append("APNS_CERT=\(ShellWord.quoted(pem))")
         words.append("--cert \"$APNS_CERT\"")
     }
 
@@ -141,7 +141,7 @@ struct CurlCommand {
         switch key {
         case .file(let path):
             variables.append(
-                "APNS_JWT=$(apnsctl jwt --auth-key \(Self.shellQuoted(path)) --key-id \(keyID) --team-id \(teamID))")
+                "APNS_JWT=$(apnsctl jwt --auth-key \(ShellWord.quoted(path)) --key-id \(keyID) --team-id \(teamID))")
         case .pem(_, let variable):
             variables.append(
                 "# the key is PEM text in \(variable): apnsctl jwt reads it from there (never from a file)")
@@ -156,7 +156,7 @@ struct CurlCommand {
     ) {
         for (flag, source) in [("--cert", cert)] + (key.map { [("--key", $0)] } ?? []) {
             switch source {
-            case .file(let path): words.append("\(flag) \(Self.shellQuoted(path))")
+            case .file(let path): words.append("\(flag) \(ShellWord.quoted(path))")
             case .pem(_, let variable):
                 variables.append(
                     "# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads it from the variable through a pipe (bash, zsh), never from a file"
@@ -174,19 +174,19 @@ struct CurlCommand {
             if selection.source != nil || explicitFlag { words.append("--noproxy '*'") }
             return
         }
-        words.append("--proxy \(Self.shellQuoted(proxy.urlWithoutCredentials))")
+        words.append("--proxy \(ShellWord.quoted(proxy.urlWithoutCredentials))")
         if let user = proxy.user {
             explainConfigEscaping()
             variables.append("# the proxy password: set APNS_PROXY_PASSWORD before running this")
             variables.append(
-                "APNS_PROXY_USER=\(Self.configEscaped(Self.shellQuoted(user + ":") + "\"$APNS_PROXY_PASSWORD\""))")
+                "APNS_PROXY_USER=\(Self.configEscaped(ShellWord.quoted(user + ":") + "\"$APNS_PROXY_PASSWORD\""))")
             configure("proxy-user", "$APNS_PROXY_USER")
         }
     }
 
     /// `--cacert` and `--insecure`.
     mutating func trust(caFile: String?, insecure: Bool) {
-        if let caFile { words.append("--cacert \(Self.shellQuoted(caFile))") }
+        if let caFile { words.append("--cacert \(ShellWord.quoted(caFile))") }
         if insecure { words.append("--insecure") }
     }
 
@@ -203,14 +203,14 @@ struct CurlCommand {
             if h.name == APNSHeader.authorization.name {
                 configure("header", "\(h.name): bearer $APNS_JWT")
             } else {
-                words.append("-H \(Self.shellQuoted("\(h.name): \(h.value)"))")
+                words.append("-H \(ShellWord.quoted("\(h.name): \(h.value)"))")
             }
         }
     }
 
     /// `--data-binary` with the body.
     mutating func body(_ body: [UInt8]) {
-        words.append("--data-binary \(Self.shellQuoted(String(decoding: body, as: UTF8.self)))")
+        words.append("--data-binary \(ShellWord.quoted(String(decoding: body, as: UTF8.self)))")
     }
 
     /// The assignments (and comments), one a line, then the command, one option per continued line, then the
@@ -219,13 +219,6 @@ struct CurlCommand {
     var lines: [String] {
         let redirection = config.isEmpty ? "" : " <<\(Self.hereDocumentEnd)"
         let hereDocument = config.isEmpty ? [] : config + [Self.hereDocumentEnd]
-        return variables + [(words + [Self.shellQuoted(url) + redirection]).joined(separator: " \\\n  ")] + hereDocument
-    }
-
-    /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
-    static func shellQuoted(_ text: String) -> String {
-        var out = "'"
-        for ch in text { out += ch == "'" ? "'\\''" : String(ch) }
-        return out + "'"
+        return variables + [(words + [ShellWord.quoted(url) + redirection]).joined(separator: " \\\n  ")] + hereDocument
     }
 }

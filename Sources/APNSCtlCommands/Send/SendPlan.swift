@@ -44,7 +44,7 @@ extension APNSCtl.Send {
         let requested = try description.requestedType()
         if devicesFiles.count > 1 {
             throw CLIError.usage(
-                "--devices given \(devicesFiles.count) times; a run reads one list: put the tokens in one file (cat \(devicesFiles.map(CurlCommand.shellQuoted).joined(separator: " ")) > all-devices.txt), or send each list in its own run"
+                "--devices given \(devicesFiles.count) times; a run reads one list: put the tokens in one file (cat \(devicesFiles.map(ShellWord.quoted).joined(separator: " ")) > all-devices.txt), or send each list in its own run"
             )
         }
         if payload == "-" && devicesFile == "-" {

@@ -40,6 +40,16 @@ public struct DeviceNames: Sendable, Equatable {
         entries[entry.name] = entry
     }
 
+    /// The tokens (lowercase hex) `name` stands for anywhere in `file`, in `[devices]` or any profile's own,
+    /// trimmed as `-d` values are: a reader that does not know which profile a send used (the history).
+    public static func tokens(named name: String, in file: SettingsFile) -> [String] {
+        let name = name.trimmingBlanks()
+        return (file.devices + file.profiles.flatMap(\.devices)).compactMap { entry in
+            guard entry.name == name, case .string(let value) = entry.value else { return nil }
+            return (try? DeviceToken(parsing: value))?.hex
+        }
+    }
+
     /// Whether `text` is made only of hex digits (and so must be a token).
     public static func isHexOnly(_ text: String) -> Bool {
         !text.isEmpty

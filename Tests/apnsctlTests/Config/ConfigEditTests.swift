@@ -115,6 +115,16 @@ import Testing
                     "does not exist; written as given (a relative path is relative to \(arguments[1] == "set" ? home.root.path + "/xdg/apnsctl" : home.root.path)); \(key) is there: to use it, \(arguments[1] == "set" ? "give that full path" : "apnsctl config set --config \(home.root.file("new.toml")) --profile dev auth-key \(key)")\n"
                 ), "\(arguments): \(r.stderr)")
         }
+        // A path with a space stays one word of the command offered.
+        let spaced = try TemporaryDirectory(prefix: "cwd with space")
+        let spacedKey = try spaced.write("AuthKey_FGHIJ67890.p8", "not read here")
+        let config = home.root.file("new settings.toml")
+        let r = try home.run(
+            ["config", "init", "--config", config, "--auth-key", "AuthKey_FGHIJ67890.p8"], directory: spaced.path)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.hasSuffix("apnsctl config set --config '\(config)' --profile dev auth-key '\(spacedKey)'\n"),
+            "\(r.stderr)")
         // A folder of that name is not offered as the file.
         try FileManager.default.createDirectory(atPath: here.file("certs"), withIntermediateDirectories: true)
         let folder = try home.run(["config", "set", "--profile", "dev", "ca-file", "certs"], directory: here.path)

@@ -181,6 +181,15 @@ import Testing
         let none = try home.run(["history", "--device", "my-watch"])
         #expect(none.status == 0 && none.lines.isEmpty)
         #expect(none.stderr.contains("no recorded send matches --device my-watch"), "\(none.stderr)")
+        // A settings file no command would read (others may write it) gives no names, and says so.
+        #expect(chmod(config.file("apnsctl/config.toml"), 0o666) == 0)
+        let refused = try home.run(["history", "--device", "my-phone"])
+        #expect(
+            refused.status == 0 && refused.lines.map { String($0.prefix { $0 != " " }) } == ["#4"], "\(refused.stdout)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "warning: --device \"my-phone\": the settings file's device names were not looked up: "),
+            "\(refused.stderr)")
     }
 
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)

@@ -94,9 +94,7 @@ extension CredentialProblem {
     /// has one: the command that uses a `.p8` where it was given as a certificate.
     static func tokenAuthFlags(authKey path: String) -> String {
         let id = SigningKey.keyID(fromFileName: path).flatMap { DeveloperID.isWellFormed($0) ? $0 : nil }
-        let safe = path.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-+:@%,=".contains($0)) }
-        let word = safe && !path.isEmpty ? path : CurlCommand.shellQuoted(path)
-        return "--auth-key \(word) --key-id \(id ?? "KEYID") --team-id TEAMID --topic BUNDLE_ID "
+        return "--auth-key \(ShellWord.of(path)) --key-id \(id ?? "KEYID") --team-id TEAMID --topic BUNDLE_ID "
             + "(TEAMID: your 10-character team id\(id == nil ? "; KEYID: the key's 10-character id" : ""))"
     }
 

@@ -1,0 +1,17 @@
+/// A value as one word of a command line we print for the user to paste: a path with a space or a quote in it must
+/// not split into two words or open a quote.
+enum ShellWord {
+    /// `'text'` with embedded single quotes closed and reopened, safe for any shell word.
+    static func quoted(_ text: String) -> String {
+        var out = "'"
+        for ch in text { out += ch == "'" ? "'\\''" : String(ch) }
+        return out + "'"
+    }
+
+    /// `text` as it is when every character is one no shell treats specially, else `quoted(text)`: the usual path
+    /// reads as typed.
+    static func of(_ text: String) -> String {
+        let plain = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-+:@%,=".contains($0)) }
+        return plain && !text.isEmpty ? text : quoted(text)
+    }
+}
