@@ -101,7 +101,7 @@ import Testing
             let count = 1_000_000
             let (r, rss, devices, accepted) = try DeviceListStreamingTests.pipedSend(mock, count: count)
             #expect(r.status == 0, "\(r.stderr.suffix(600))")
-            #expect(devices == count && accepted == count, "distinct devices, then accepted")
+            #expect(devices == count && accepted == count, "results, then accepted")
             #expect(rss != nil)
             #expect((rss ?? .max) < 100 * 1024, "peak RSS \(rss ?? 0) kB")
         }
