@@ -35,7 +35,8 @@ enum HistoryTime {
     /// `--device`: a token as the history keeps it (lowercase hex, Xcode's form accepted), else a name as given.
     static func deviceFilter(_ text: String, in world: CommandWorld) throws(CLIError) -> String {
         if let token = try? DeviceToken(parsing: text) { return token.hex }
-        return text
+        // A name as send reads it, so `-d " my-phone"` and `--device my-phone` are one device.
+        return text.trimmingBlanks()
     }
 
     /// The tokens `name` stands for in the settings file (`APNSCTL_CONFIG`, else the default one), in `[devices]`

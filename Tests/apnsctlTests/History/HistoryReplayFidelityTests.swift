@@ -178,6 +178,8 @@ import Testing
         }
         #expect(try ids("my-phone") == ["#4", "#1"])
         #expect(try ids("my-ipad") == ["#2"])
+        // Blanks around a name are dropped, as send drops them from -d.
+        #expect(try ids(" my-phone ") == ["#4", "#1"])
         let none = try home.run(["history", "--device", "my-watch"])
         #expect(none.status == 0 && none.lines.isEmpty)
         #expect(none.stderr.contains("no recorded send matches --device my-watch"), "\(none.stderr)")

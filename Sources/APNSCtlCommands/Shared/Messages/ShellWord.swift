@@ -9,9 +9,9 @@ enum ShellWord {
     }
 
     /// `text` as it is when every character is one no shell treats specially, else `quoted(text)`: the usual path
-    /// reads as typed.
+    /// reads as typed. A leading `=` is quoted (zsh expands `=cmd` to the command's path).
     static func of(_ text: String) -> String {
         let plain = text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-+:@%,=".contains($0)) }
-        return plain && !text.isEmpty ? text : quoted(text)
+        return plain && !text.isEmpty && text.first != "=" ? text : quoted(text)
     }
 }
