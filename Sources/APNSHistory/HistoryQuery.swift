@@ -50,6 +50,9 @@ public struct HistoryQuery: Sendable, Equatable {
 
     static func isLowerHex(_ c: UInt8) -> Bool { (c >= 48 && c <= 57) || (c >= 97 && c <= 102) }
 
+    /// Whether `device` is a token as send's text lines shorten it (`3f2a…9c1d`), not a name.
+    public static func isShortenedToken(_ device: String) -> Bool { shortened(device.lowercased()) != nil }
+
     /// The first and last digits of a shortened token (at least four each, as send prints four), lowercase; nil
     /// for anything else.
     static func shortened(_ text: String) -> (head: String, tail: String)? {

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSHistory
 import APNSPlatform
 import APNSSettings
 
@@ -44,7 +45,8 @@ enum HistoryTime {
     /// itself was for that device too. A file that cannot be read adds none, with a warning saying why; the
     /// history itself is read without settings.
     static func tokens(named name: String, in world: CommandWorld) -> [String] {
-        guard (try? DeviceToken(parsing: name)) == nil else { return [] }
+        // A token, whole or shortened, is not looked up: no name is made of hex digits.
+        guard (try? DeviceToken(parsing: name)) == nil, !HistoryQuery.isShortenedToken(name) else { return [] }
         let file: SettingsFile
         do {
             let input = try SettingsInput.gather(command: .send, flags: SettingFlags(), world: world.settings)

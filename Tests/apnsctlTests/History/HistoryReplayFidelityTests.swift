@@ -192,6 +192,10 @@ import Testing
             refused.stderr.hasPrefix(
                 "warning: --device \"my-phone\": the settings file's device names were not looked up: "),
             "\(refused.stderr)")
+        // A token, even shortened as send prints it, is no name: the file is not read for it, and not warned about.
+        let short = try home.run(["history", "--device", "\(Self.token(1).prefix(4))…\(Self.token(1).suffix(4))"])
+        #expect(short.lines.map { String($0.prefix { $0 != " " }) } == ["#4", "#1"], "\(short.stdout)")
+        #expect(short.stderr.isEmpty, "\(short.stderr)")
     }
 
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)
