@@ -176,20 +176,34 @@ import Testing
     }
 
     /// Only the null device open for writing is: not another character device, a pipe or a regular file (the
-    /// mock skips a log sent there, and must not skip one a reader is waiting for).
+    /// mock skips a log sent there, and must not skip one a reader is waiting for). The devices are nodes made in
+    /// a scratch folder with the null device's number and another (`mknod`, which needs root; without it only the
+    /// rest is checked), not the machine's own /dev entries.
     @Test func onlyTheNullDeviceIsTheNullDevice() throws {
         let scratch = try Scratch()
-        let null = open("/dev/null", O_WRONLY)
-        let nullToRead = open("/dev/null", O_RDONLY)
-        let zero = open("/dev/zero", O_RDONLY)
+        var system = stat()
+        #expect(stat("/dev/null", &system) == 0)
+        let nullNode = scratch.path + "/null"
+        let otherNode = scratch.path + "/other"
+        var opened: [Int32] = []
+        defer { for fd in opened where fd >= 0 { close(fd) } }
+        if mknod(nullNode, S_IFCHR | 0o600, system.st_rdev) == 0,
+            mknod(otherNode, S_IFCHR | 0o600, system.st_rdev + 2) == 0
+        {
+            let null = open(nullNode, O_WRONLY)
+            let nullToRead = open(nullNode, O_RDONLY)
+            let other = open(otherNode, O_RDONLY)
+            opened += [null, nullToRead, other]
+            #expect(null >= 0 && nullToRead >= 0 && other >= 0)
+            #expect(FileSystem.isNullDevice(null))
+            // Read-only, a write there fails: not a place output may be skipped.
+            #expect(!FileSystem.isNullDevice(nullToRead))
+            #expect(!FileSystem.isNullDevice(other))
+        }
         let file = open(scratch.path + "/log", O_WRONLY | O_CREAT, 0o600)
         var pipeEnds: [Int32] = [-1, -1]
         #expect(pipe(&pipeEnds) == 0)
-        defer { for fd in [null, nullToRead, zero, file] + pipeEnds where fd >= 0 { close(fd) } }
-        #expect(FileSystem.isNullDevice(null))
-        // Read-only, a write there fails: not a place output may be skipped.
-        #expect(!FileSystem.isNullDevice(nullToRead))
-        #expect(!FileSystem.isNullDevice(zero))
+        opened += [file] + pipeEnds
         #expect(!FileSystem.isNullDevice(file))
         #expect(!FileSystem.isNullDevice(pipeEnds[1]))
         #expect(!FileSystem.isNullDevice(-1))
