@@ -1,10 +1,11 @@
 import APNSCore
 import APNSHTTP2
-import APNSMock
 import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
+
+@testable import APNSMock
 
 /// The engine over real TLS sockets, with curl and nghttp as independent HTTP/2 clients.
 @Suite struct MockServerTests {
@@ -32,6 +33,24 @@ import Testing
         #expect(!lines.contains { $0.contains("recv DATA frame") })
         // GET still carries the reason.
         #expect(try mock.curl(method: "GET", body: nil).body == #"{"reason":"MethodNotAllowed"}"#)
+    }
+
+    /// What the tests' log readers wait for: quiet while nobody is connected, not quiet while a client is, and
+    /// once a client that sent requests has gone and the server is quiet, every request is in the log already.
+    @Test func theServerIsQuietOnlyWithNoConnectionAndEveryLineWritten() throws {
+        let mock = try MockHarness(log: true)
+        #expect(mock.server.isQuiet)
+        do {
+            let tls = try mock.tlsClient()
+            #expect(Wait.until { !mock.server.isQuiet }, "a connected client keeps it busy")
+            withExtendedLifetime(tls) {}
+        }
+        #expect(Wait.until { mock.server.isQuiet })
+        let paths = MockHarness.devicePaths(40)
+        #expect(try mock.nghttp(paths: paths).status == 0)
+        #expect(Wait.until { mock.server.isQuiet })
+        #expect(try mock.logLines(event: "received").count == paths.count)
+        #expect(try mock.logLines(event: "answered").count == paths.count)
     }
 
     @Test func anApnsIDIsEchoed() throws {

@@ -1,6 +1,7 @@
 import APNSCrypto
 import APNSPlatform
 import Foundation
+import Testing
 
 /// `apnsctl mock` running as a child process for end-to-end tests: started on port 0 with its own
 /// state dir, ready once `mock.json` appears, stopped with SIGTERM when the value goes away.
@@ -70,16 +71,6 @@ public final class MockProcess: @unchecked Sendable {
         bundleID = info["bundle_id"] as? String ?? ""
     }
 
-    /// How many times the mock answered each device, from its log (`MockLogFile.answersPerDevice`).
-    public func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        log.answersPerDevice(expectingAtLeast: minimum)
-    }
-
-    /// How many times each device's request reached the mock whole (`MockLogFile.receiptsPerDevice`).
-    public func receiptsPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        log.receiptsPerDevice(expectingAtLeast: minimum)
-    }
-
     /// Stops the mock with SIGKILL: a graceful stop is not what these tests are about, and the kill cannot wait
     /// on anything the mock does.
     public func stop() {
@@ -122,30 +113,32 @@ public struct MockLogFile: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// How many times the mock answered each device, from its log (call after the client finished). The mock
-    /// writes each `answered` line before its answer goes out, so once `minimum` lines are there they all are;
-    /// with no minimum, waits until the count holds still (a log writer the machine starved lets answers go first).
-    public func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        perDevice(event: "answered", expectingAtLeast: minimum, settle: minimum == 0)
+    /// How many times the mock answered each device, from its log. The mock writes each `answered` line before
+    /// its answer goes out, so once `minimum` lines are there they all are. Past that, `quiet` (the mock has no
+    /// connection open and nothing left to write, `InProcessMock`) is awaited: a log writer the machine starved
+    /// lets answers go first, and "nothing was answered" needs the mock to have read everything sent.
+    public func answersPerDevice(expectingAtLeast minimum: Int = 0, once quiet: (() -> Bool)? = nil) -> [String: Int] {
+        perDevice(event: "answered", expectingAtLeast: minimum, once: quiet)
     }
 
     /// How many times each device's request reached the mock whole (its `received` lines), answered or not:
-    /// a device counted twice was sent twice. Waits until the count holds still: requests a fault dropped are
-    /// logged whenever the mock gets to them, after the client gave up on them.
-    public func receiptsPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        perDevice(event: "received", expectingAtLeast: minimum, settle: true)
+    /// a device counted twice was sent twice. Requests a fault dropped are logged whenever the mock gets to them,
+    /// after the client gave up on them: `quiet` says when it has got to them all.
+    public func receiptsPerDevice(expectingAtLeast minimum: Int = 0, once quiet: (() -> Bool)? = nil) -> [String: Int] {
+        perDevice(event: "received", expectingAtLeast: minimum, once: quiet)
     }
 
-    /// Waits (at most 20 s) until the log holds `minimum` lines of `event`, then, if `settle`, until their count
-    /// is the same on two reads 50 ms apart.
-    private func perDevice(event: String, expectingAtLeast minimum: Int, settle: Bool) -> [String: Int] {
+    /// Waits (at most 20 s) until the log holds `minimum` lines of `event` and, if given, `quiet` held before the
+    /// log was read. A mock that never goes quiet (a client still connected) is a test's mistake and fails it.
+    private func perDevice(event: String, expectingAtLeast minimum: Int, once quiet: (() -> Bool)?) -> [String: Int] {
         var counts: [String: Int] = [:]
-        var previous = -1
-        Wait.until(interval: 0.05) {
+        let settled = Wait.until {
+            let wasQuiet = quiet?() ?? true
             counts = Self.devices(in: FileManager.default.contents(atPath: path) ?? Data(), event: event)
-            let total = counts.values.reduce(0, +)
-            defer { previous = total }
-            return total >= minimum && (!settle || total == previous)
+            return wasQuiet && counts.values.reduce(0, +) >= minimum
+        }
+        if !settled, !(quiet?() ?? true) {
+            Issue.record("the mock still had a connection open or log lines to write after 20 s")
         }
         return counts
     }

@@ -117,6 +117,14 @@ public final class MockServer: Sendable {
         return lost ?? writer?.droppedLines ?? 0
     }
 
+    /// Whether the server has nothing in hand: no connection open and every log line written (or dropped). A
+    /// client that closed its connections leaves the server quiet once it has read them to their end, so the log
+    /// then holds every line those connections will ever make: what a reader waits for, instead of for time.
+    var isQuiet: Bool {
+        guard let shared = state.withLock({ $0.shared }) else { return true }
+        return shared.openConnections == 0 && (shared.logWriter?.isIdle ?? true)
+    }
+
     /// The `errno` of a failed write of the log (not a slow reader): the mock exits 74 when stopped.
     public var logWriteError: Int32? { state.withLock { $0.shared }?.logWriter?.writeError }
 

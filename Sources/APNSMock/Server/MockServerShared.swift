@@ -86,6 +86,9 @@ final class MockServerShared: Sendable {
         counters.withLock { $0.open -= count }
     }
 
+    /// Connections admitted and not yet closed.
+    var openConnections: Int { counters.withLock { $0.open } }
+
     /// Says once, on stderr, that connections are waiting because the process has no descriptor left.
     func noteAcceptFailure(_ why: String) {
         let first = counters.withLock { c -> Bool in

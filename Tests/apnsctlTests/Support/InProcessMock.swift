@@ -1,10 +1,10 @@
 import APNSCore
-import APNSMock
 import APNSPlatform
 import APNSTestSupport
 import Foundation
 
 @testable import APNSCtlCommands
+@testable import APNSMock
 
 /// `apnsctl mock`'s server in the test process, for tests where the mock is a peer and not the subject: the
 /// same flags (`--reject`, `--env`, the fault flags…) parsed by the mock command itself and the same server it
@@ -87,14 +87,16 @@ final class InProcessMock: @unchecked Sendable {
         return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// How many times the mock answered each device (`MockLogFile.answersPerDevice`).
+    /// How many times the mock answered each device (`MockLogFile.answersPerDevice`; call once the client has
+    /// finished): with no minimum, read once the server is quiet.
     func answersPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        log.answersPerDevice(expectingAtLeast: minimum)
+        log.answersPerDevice(expectingAtLeast: minimum, once: minimum == 0 ? { [server] in server.isQuiet } : nil)
     }
 
-    /// How many times each device's request reached the mock whole (`MockLogFile.receiptsPerDevice`).
+    /// How many times each device's request reached the mock whole (`MockLogFile.receiptsPerDevice`), read once
+    /// the server is quiet (call once the client has finished).
     func receiptsPerDevice(expectingAtLeast minimum: Int = 0) -> [String: Int] {
-        log.receiptsPerDevice(expectingAtLeast: minimum)
+        log.receiptsPerDevice(expectingAtLeast: minimum, once: { [server] in server.isQuiet })
     }
 
     /// Stops serving (open streams finish first); safe to call more than once.
