@@ -24,6 +24,7 @@ need_cmd curl curl                # tests prove the mock speaks real HTTP/2 to c
 need_cmd nghttpd nghttp2-server   # a second, independent HTTP/2 peer in the tests
 need_cmd h2load nghttp2-client    # load generator for the mock test and make bench
 need_cmd python3 python3          # Tests/Scripts/pty-run.py: prompts, progress and colour on a pseudo-terminal
+need_cmd jq jq                    # docs/sending.md reads a dry run's JSON with jq, and the doc examples run
 need_cmd setpriv util-linux       # tests act as a second local user (root only): setpriv --reuid
 need_py() {  # python module -> apt package (Debian's modules live under /usr/bin/python3, which a pyenv shim may hide)
     local py
@@ -71,7 +72,7 @@ if [ "$(uname -s)" = Darwin ]; then
     # environment; put its bin first on PATH (the macOS workflow does) so the tests' python3 is that one.
     venv=${APNSCTL_TEST_VENV:-.build/test-venv}
     echo "deps: installing with Homebrew: openssl@3 libnghttp2 libplist libzip sqlite nghttp2 pkgconf tinyproxy microsocks nginx; with pip into $venv: h2 pyjwt cryptography tomli" >&2
-    brew install openssl@3 libnghttp2 libplist libzip sqlite nghttp2 pkgconf tinyproxy microsocks nginx
+    brew install openssl@3 libnghttp2 libplist libzip sqlite nghttp2 pkgconf tinyproxy microsocks nginx jq
     python3 -m venv "$venv"
     "$venv/bin/python3" -m pip install --quiet h2 pyjwt cryptography tomli
     echo "deps: put $venv/bin first on PATH for the tests: export PATH=\"\$PWD/$venv/bin:\$PATH\"" >&2

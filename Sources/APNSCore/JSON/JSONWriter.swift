@@ -83,6 +83,16 @@ public struct JSONWriter: Sendable {
         bytes.append(contentsOf: json)
     }
 
+    /// A JSON document given as bytes (a payload) as the next value, compacted onto one line; as a string when
+    /// the bytes are not JSON.
+    public mutating func embedded(_ json: [UInt8]) {
+        if let compact = JSONCompactor.minify(json) {
+            raw(compact)
+        } else {
+            string(String(decoding: json, as: UTF8.self))
+        }
+    }
+
     /// `"name": "value"`, or `"name": null` for nil.
     public mutating func field(_ name: String, _ value: String?) {
         key(name)

@@ -10,7 +10,7 @@ extension APNSCtl.Send {
     ) throws {
         let plan = try makeBroadcastPlan(settings, in: world)
         if dryRun {
-            BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput)
+            BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput, as: format)
             return
         }
         var delivery = plan.delivery

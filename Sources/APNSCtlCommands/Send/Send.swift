@@ -218,7 +218,7 @@ extension APNSCtl {
         @Flag(
             name: .customLong("dry-run"),
             help:
-                "Validate, then print the request and an equivalent curl --http2 command (secrets as shell variables); connect to nothing."
+                "Validate, then print the request and an equivalent curl --http2 command (secrets as shell variables; with -o json, one JSON object); connect to nothing."
         )
         var dryRun = false
 
@@ -252,7 +252,7 @@ extension APNSCtl {
                 try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
             }
             if dryRun {
-                SendDryRun.text(plan, settings: settings).print(to: world.standardOutput)
+                SendDryRun.text(plan, settings: settings).print(to: world.standardOutput, as: format)
                 return
             }
             // The device file owns the list's descriptor: keep it until everything is sent.

@@ -119,6 +119,22 @@ import Testing
         #expect(xcrun.calls.isEmpty)
     }
 
+    /// The dry run's command is pasted: a simulator's name with spaces stays one word. With `-o json` it is one
+    /// object, the payload embedded.
+    @Test func dryRunQuotesTheNameAndSpeaksJSON() throws {
+        let xcrun = try FakeXcrun(devices: [Self.phone])
+        let args = ["--alert", "hi", "--simulator", "iPhone 16 Pro", "--topic", "a.b", "--dry-run"]
+        let text = try Self.send(args, xcrun)
+        #expect(text.stdout.hasPrefix("xcrun simctl push 'iPhone 16 Pro' a.b payload.json\n"), "\(text.stdout)")
+        let json = try Self.send(args + ["-o", "json"], xcrun)
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        #expect(object["simulator"] as? String == "iPhone 16 Pro")
+        #expect(object["command"] as? String == "xcrun simctl push 'iPhone 16 Pro' a.b payload.json")
+        #expect((object["payload"] as? [String: Any])?["aps"] as? [String: String] == ["alert": "hi"])
+        #expect(xcrun.calls.isEmpty)
+    }
+
     /// Off macOS: 64 with the advice, and simctl never runs (the same command as the macOS test above).
     @Test func offMacOSIs64() throws {
         let xcrun = try FakeXcrun(devices: [Self.phone])

@@ -169,6 +169,44 @@ import Testing
         #expect(!out.contains("PRIVATE KEY"))
     }
 
+    /// `-o json` holds with `--dry-run`: one JSON object a script reads (headers, the payload embedded, the curl
+    /// block as one string, the same as the text's), and still no secret: no bearer token, no key, no passphrase.
+    @Test func dryRunWithJSONOutputIsOneObjectWithoutSecrets() throws {
+        let pretty = scratch.file("pretty.json")
+        try Data("{\n  \"aps\": {\"alert\": \"Hello\"}\n}\n".utf8).write(to: URL(fileURLWithPath: pretty))
+        let second = String(repeating: "4e5f", count: 16)
+        for (auth, kind) in [
+            (["--cert", credentials.pushFile], "certificate"),
+            (
+                [
+                    "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic",
+                    "com.example.demo",
+                ], "token"
+            ),
+        ] {
+            let args = auth + [pretty, "--endpoint", "https://127.0.0.1:9", "-d", token, "-d", second, "--dry-run"]
+            let r = try send(args + ["-o", "json"], passphrase: "never-shown")
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.lines.count == 1, "\(r.stdout)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+            #expect(object["dry_run"] as? Bool == true)
+            #expect(object["url"] as? String == "https://127.0.0.1:9/3/device/\(token)")
+            #expect(object["auth"] as? String == kind)
+            let headers = try #require(object["headers"] as? [String: String])
+            #expect(headers["apns-topic"] == "com.example.demo" && headers["apns-push-type"] == "alert")
+            #expect(headers["authorization"] == nil && headers[":path"] == nil)
+            #expect((object["payload"] as? [String: Any])?["aps"] as? [String: String] == ["alert": "Hello"])
+            #expect(object["size"] as? Int == 32)
+            #expect(object["notes"] as? [String] == ["the same request goes to 1 more device, only :path differs"])
+            let text = try send(args)
+            let curl = try #require(object["curl"] as? String)
+            #expect(text.stdout.hasSuffix("The same request with curl:\n" + curl + "\n"), "\(text.stdout)")
+            #expect(kind == "certificate" || object["key_id"] as? String == credentials.keyID)
+            for secret in ["PRIVATE KEY", "never-shown", "bearer ey"] { #expect(!r.stdout.contains(secret)) }
+        }
+    }
+
     @Test func dryRunWithCertificateUsesVariables() throws {
         let r = try send(certArgs + ["--dry-run", "--alert", "Hello", "--badge", "3", "--sound", "default"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -44,9 +44,25 @@ extension APNSCtl.Send {
             sizeLimit: PushHeaders.sizeLimit(description.sizeLimit, for: pushType), minify: settings.isOn(.minify),
             now: world.clock.now(), in: world)
         if dryRun {
-            world.standardOutput.print(
-                "xcrun simctl push \(device) \(bundle) payload.json\n\n# payload.json\n"
-                    + String(decoding: body, as: UTF8.self) + "\n")
+            // A simulator's name often has spaces ("iPhone 16 Pro"): the command is pasted, so each word is quoted.
+            let command = "xcrun simctl push \(ShellWord.of(device)) \(ShellWord.of(bundle)) payload.json"
+            switch format {
+            case .text:
+                world.standardOutput.print(
+                    command + "\n\n# payload.json\n" + String(decoding: body, as: UTF8.self) + "\n")
+            case .json:
+                var w = JSONWriter()
+                w.beginObject()
+                w.field("dry_run", true)
+                w.field("simulator", device)
+                w.field("bundle", bundle)
+                w.field("command", command)
+                w.key("payload")
+                w.embedded(body)
+                w.field("size", body.count)
+                w.endObject()
+                world.standardOutput.print(w.text + "\n")
+            }
             return
         }
         // 4. simctl: the device, then the push (66 without xcrun, 69 when simctl fails).
