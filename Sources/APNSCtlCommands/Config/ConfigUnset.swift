@@ -11,18 +11,21 @@ extension APNSCtl.Config {
             discussion: """
                 Removes KEY's line (its lines, for a value written over several) from the profile (without \
                 --profile, the file's default-profile), or default-profile from the top level; every other line stays. \
-                A key that is not set changes nothing (a warning, exit 0).
+                A key that is not set changes nothing (a warning, exit 0). A file every command refuses for a key \
+                no setting has (a typo: topik) is mended this way too: unset removes that key's line.
                 """)
 
         @OptionGroup var target: ConfigKeyOptions
 
         func run(in world: CommandWorld) throws {
-            var edit = try SettingsFileEdit(options: target.file, world: world)
+            var edit = try SettingsFileEdit(options: target.file, world: world, repairing: true)
             let table: [String]
+            // An unknown key is refused unless the file has it: removing it is how a typo in the file is mended.
+            var unknownKey: Error? = nil
             if target.key == "default-profile" {
                 table = []
             } else {
-                _ = try ProfileKeyCheck.setting(target.key, value: nil)
+                do { _ = try ProfileKeyCheck.setting(target.key, value: nil) } catch { unknownKey = error }
                 table = ["profiles", try edit.profile(target.profile, for: "config unset \(target.key)")]
             }
             let place = table.isEmpty ? "the top level" : SettingsEditor.header(table)
@@ -34,12 +37,17 @@ extension APNSCtl.Config {
                     removed = try edit.editor.remove(other, from: table)
                 }
             } catch { throw CLIError(error) }
+            if !removed, let unknownKey { throw unknownKey }
             guard removed else {
                 world.standardError.warning(
                     "\(target.key) is not set in \(place) of \(edit.location.path); nothing changed")
                 return
             }
             try edit.write("removed \(target.key) from \(place), \(edit.location.path)")
+            // Mended one line of a file that did not load: say what still stops it, if anything.
+            do { _ = try edit.editor.file } catch {
+                world.standardError.warning("the file still does not load: \(error.message)")
+            }
         }
     }
 }

@@ -12,7 +12,8 @@ struct SettingsFileEdit {
     let existed: Bool
     let world: CommandWorld
 
-    init(options: ConfigFileOptions, world: CommandWorld) throws(CLIError) {
+    /// `repairing`: the file need only be TOML, not load as settings (`config unset` removes the line at fault).
+    init(options: ConfigFileOptions, world: CommandWorld, repairing: Bool = false) throws(CLIError) {
         let found = try options.writableLocation(in: world)
         location = found
         self.world = world
@@ -20,7 +21,10 @@ struct SettingsFileEdit {
             // A named file that does not exist yet is created, as the default one is.
             let bytes = try SettingsFileReader.read(SettingsLocation(path: found.path, origin: .defaultValue))
             existed = bytes != nil
-            editor = try SettingsEditor(path: found.path, bytes: bytes ?? [])
+            editor =
+                repairing
+                ? try SettingsEditor.forRepair(path: found.path, bytes: bytes ?? [])
+                : try SettingsEditor(path: found.path, bytes: bytes ?? [])
         } catch { throw CLIError(error) }
     }
 

@@ -9,10 +9,27 @@ public struct SettingsEditor: Sendable {
     /// The file's bytes as edited so far.
     public private(set) var bytes: [UInt8]
 
+    /// Whether the file must read as settings before and after each edit, or only as TOML (`forRepair`).
+    private let strict: Bool
+
     /// `bytes` is the file as read (empty for a file that does not exist yet); it must load.
     public init(path: String, bytes: [UInt8]) throws(SettingsProblem) {
-        (self.path, self.bytes) = (path, bytes)
+        (self.path, self.bytes, strict) = (path, bytes, true)
         _ = try SettingsFile.parse(bytes, path: path)
+    }
+
+    /// An editor for a file that may not load as settings (an unknown or misspelt key, a bad value) but is TOML:
+    /// removing the line at fault is how it is mended, and every other key must still read back as before.
+    public static func forRepair(path: String, bytes: [UInt8]) throws(SettingsProblem) -> SettingsEditor {
+        do { return try SettingsEditor(path: path, bytes: bytes) } catch {
+            let editor = SettingsEditor(path: path, bytes: bytes, strict: false)
+            _ = try editor.root()
+            return editor
+        }
+    }
+
+    private init(path: String, bytes: [UInt8], strict: Bool) {
+        (self.path, self.bytes, self.strict) = (path, bytes, strict)
     }
 
     /// The file as it reads now.
@@ -89,7 +106,7 @@ public struct SettingsEditor: Sendable {
         _ text: SettingsText, before: TOMLTable, changed: (table: [String], key: String), expected: TOMLValue?
     ) throws(SettingsProblem) {
         let edited = text.bytes
-        _ = try SettingsFile.parse(edited, path: path)
+        if strict { _ = try SettingsFile.parse(edited, path: path) }
         guard let after = try? TOMLParser.parse(edited) else { throw layoutProblem(changed) }
         var old = Self.flatten(before)
         var new = Self.flatten(after)

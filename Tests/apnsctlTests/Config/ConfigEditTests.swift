@@ -37,6 +37,30 @@ import Testing
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
     }
 
+    /// A key no setting has makes every command refuse the file, naming the line; `config unset` removes it
+    /// (each other byte kept), says what still stops the file loading, and an unknown key the file does not have
+    /// is still refused.
+    @Test func unsetMendsAFileWithAnUnknownKey() throws {
+        let home = try Home()
+        let broken = Self.commented.replacingOccurrences(
+            of: "team-id = \"TEAMID1234\"\n", with: "team-id = \"TEAMID1234\"\ntopik = \"com.example.app\"\nzap = 1\n")
+        try home.write(broken)
+        #expect(try home.run(["config", "list"]).status == 64)
+        let first = try home.run(["config", "unset", "-p", "dev", "topik"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "removed topik from [profiles.dev], \(home.configFile)\n")
+        #expect(
+            first.stderr
+                == "warning: the file still does not load: \(home.configFile):8: unknown key \"zap\" in [profiles.dev]; apnsctl config show --for COMMAND lists the settings\n"
+        )
+        #expect(
+            try home.run(["config", "unset", "-p", "dev", "topik"]).stderr.hasPrefix(#"error: unknown key "topik""#))
+        let second = try home.run(["config", "unset", "-p", "dev", "zap"])
+        #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
+        #expect(try text(home) == Self.commented)
+        #expect(try home.run(["config", "list"]).status == 0)
+    }
+
     @Test func eachEditChangesOnlyItsOwnLines() throws {
         let home = try Home()
         try home.write(Self.commented, mode: 0o644 & ~0o022)
