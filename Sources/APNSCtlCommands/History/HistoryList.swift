@@ -44,12 +44,15 @@ extension APNSCtl.History {
             completion: OutputFormat.completion, transform: OutputFormat.argument)
         var output: OutputFormat = .text
 
+        /// Where `--device NAME` finds the tokens a name stands for.
+        @OptionGroup var settingsFile: ConfigFileOptions
+
         func run(in world: CommandWorld) throws {
             let format = output
             if let limit, limit < 1 { throw CLIError.usage("--limit \(limit): give a number from 1") }
             let query = HistoryQuery(
                 device: try device.map { try HistoryTime.deviceFilter($0, in: world) },
-                namedTokens: device.map { HistoryTime.tokens(named: $0, in: world) } ?? [],
+                namedTokens: device.map { HistoryTime.tokens(named: $0, settings: settingsFile, in: world) } ?? [],
                 reason: reason, since: try since.map { try HistoryTime.parse($0, flag: "--since", in: world) },
                 limit: limit)
             guard let store = try HistoryAccess.open(in: world) else {

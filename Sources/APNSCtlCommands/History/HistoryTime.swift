@@ -40,24 +40,25 @@ enum HistoryTime {
         return text.trimmingBlanks()
     }
 
-    /// The tokens `name` stands for in the settings file (`APNSCTL_CONFIG`, else the default one), in `[devices]`
-    /// or any profile's own (the history does not keep which profile a send used): a send made with the token
-    /// itself was for that device too. A file that cannot be read adds none, with a warning saying why; the
+    /// The tokens `name` stands for in the settings file (`--config`, else `APNSCTL_CONFIG`, else the default
+    /// one), in `[devices]` or any profile's own (the history does not keep which profile a send used): a send
+    /// made with the token itself was for that device too. A file that cannot be read adds none, with a warning saying why; the
     /// history itself is read without settings.
-    static func tokens(named name: String, in world: CommandWorld) -> [String] {
+    static func tokens(named name: String, settings: ConfigFileOptions, in world: CommandWorld) -> [String] {
         // A token, whole or shortened, is not looked up: no name is made of hex digits.
         guard (try? DeviceToken(parsing: name)) == nil, !HistoryQuery.isShortenedToken(name) else { return [] }
-        let file: SettingsFile
-        do {
-            let input = try SettingsInput.gather(command: .send, flags: SettingFlags(), world: world.settings)
-            guard let bytes = input.fileBytes else { return [] }
-            file = try SettingsFile.parse(bytes, path: input.location.path)
-        } catch {
+        let skipped = { (why: String) -> [String] in
             world.standardError.warning(
-                "--device \(JSONWriter.quoted(name)): the settings file's device names were not looked up: \(error.message)"
-            )
+                "--device \(JSONWriter.quoted(name)): the settings file's device names were not looked up: \(why)")
             return []
         }
+        let input: SettingsInput
+        do { input = try settings.input(for: .send, world: world.settings) } catch {
+            return skipped(error.message ?? "it could not be read")
+        }
+        guard let bytes = input.fileBytes else { return [] }
+        let file: SettingsFile
+        do { file = try SettingsFile.parse(bytes, path: input.location.path) } catch { return skipped(error.message) }
         return DeviceNames.tokens(named: name, in: file)
     }
 }
