@@ -24,6 +24,24 @@ import Testing
         #expect(!pasted.stderr.contains("MIGHAgEAMBMG"), "\(pasted.stderr)")
     }
 
+    /// The advice is pasted back: every value the parser took for a flag is named, not only the last, and a value
+    /// with a space stays one word.
+    @Test func theDashValueAdviceNamesEveryValueAsOneWord() throws {
+        let two = try InProcess.apnsctl([
+            "send", "--alert", "x", "-d", Self.device, "--title", "-5", "--subtitle", "-3",
+        ])
+        #expect(two.status == 64)
+        #expect(
+            two.errorLines.first
+                == "error: --title -5, --subtitle -3: values starting with - read as flags; write --title=-5 --subtitle=-3",
+            "\(two.stderr)")
+        let spaced = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device, "--title", "-5 degrees"])
+        #expect(
+            spaced.errorLines.first
+                == "error: --title -5 degrees: a value starting with - reads as a flag; write '--title=-5 degrees'",
+            "\(spaced.stderr)")
+    }
+
     @Test(
         arguments: [
             (["--body", "Hi"], "Did you mean '--alert'?"),

@@ -17,8 +17,11 @@ enum DashValueAdvice {
     /// `reparse` parses the command line written `--flag=VALUE` and gives its first error line (nil when it
     /// parses), and a setting's value is read as the setting reads it, so a value the flag refuses anyway is
     /// said so, not given advice that fails.
+    /// `earlier` are the values already corrected on the way here (`--flag VALUE` as given, and the `--flag=VALUE`
+    /// word to write): the advice names them all, as the user must write each.
     static func correcting(
-        _ line: String, arguments: [String], reparse: ([String]) -> String? = { _ in nil }
+        _ line: String, arguments: [String], reparse: ([String]) -> String? = { _ in nil },
+        earlier: [(given: String, word: String)] = []
     ) -> String {
         let prefix = "error: Missing value for '"
         guard line.hasPrefix(prefix) else { return line }
@@ -36,17 +39,26 @@ enum DashValueAdvice {
         // A secret's value is never printed, whatever it looks like.
         let setting = SettingCatalog.setting(String(flag.dropFirst(2)))
         if setting?.isSecret == true {
-            return "error: \(flag): a value starting with - reads as a flag; write \(flag)=VALUE"
+            return "error: \(flag): a value starting with - reads as a flag; write "
+                + (earlier.map(\.word) + ["\(flag)=VALUE"]).joined(separator: " ")
         }
         var corrected = arguments
         corrected.replaceSubrange(i...(i + 1), with: ["\(flag)=\(value)"])
+        // The value is pasted back into a shell: one word, quoted when it holds a space or a quote.
+        let word = ShellWord.of("\(flag)=\(value)")
         // The second parse may stop at another such value: it gets the same advice, one value less each time.
-        if let refusal = reparse(corrected) { return correcting(refusal, arguments: corrected, reparse: reparse) }
+        if let refusal = reparse(corrected) {
+            return correcting(
+                refusal, arguments: corrected, reparse: reparse, earlier: earlier + [("\(flag) \(value)", word)])
+        }
         if let setting, let command = SettingCommand.allCases.first(where: setting.commands.contains) {
             do { _ = try SettingParser.parseFlag(value, for: setting, command: command) } catch {
                 return "error: " + error.message
             }
         }
-        return "error: \(flag) \(value): a value starting with - reads as a flag; write \(flag)=\(value)"
+        let all = earlier + [("\(flag) \(value)", word)]
+        return "error: \(all.map(\.given).joined(separator: ", ")): "
+            + (all.count == 1 ? "a value starting with - reads as a flag" : "values starting with - read as flags")
+            + "; write \(all.map(\.word).joined(separator: " "))"
     }
 }
