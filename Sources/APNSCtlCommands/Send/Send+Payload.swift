@@ -25,7 +25,16 @@ extension APNSCtl.Send {
         func json(_ text: String?, field: PayloadField) throws(CLIError) -> FlagJSON? {
             guard let text else { return nil }
             let flag = field.flag
-            guard text.hasPrefix("@") else { return FlagJSON(field: field, bytes: Array(text.utf8)) }
+            guard text.hasPrefix("@") else {
+                // Shell completion offers file names here: a file's name is the usual slip for @FILE. A JSON object
+                // starts with {, so a value that does not and names a file is read as the name it is.
+                if !text.trimmingBlanks().hasPrefix("{"), FileSystem.isRegularFile(text) {
+                    throw .usage(
+                        "\(flag) \(ShellWord.of(text)): a file's name, not JSON; write \(flag) \(ShellWord.of("@" + text)) to read the file"
+                    )
+                }
+                return FlagJSON(field: field, bytes: Array(text.utf8))
+            }
             let path = String(text.dropFirst())
             if path == "-" {
                 stdinReaders.append("\(flag) @-")

@@ -307,6 +307,26 @@ import Testing
         #expect(mock.requests.isEmpty)
     }
 
+    /// Shell completion offers a file's name after --content-state and --attributes: the name without @ is told
+    /// apart from JSON, with the @FILE spelling to write.
+    @Test func aFileNameWithoutTheAtSignIsToldSo() throws {
+        let mock = try RecordingMock()
+        let state = try mock.scratch.write("state.json", #"{"eta":1}"#)
+        for flag in ["--content-state", "--attributes"] {
+            let other = flag == "--attributes" ? "--content-state" : "--attributes"
+            let r = try mock.tokenSend([
+                "--live-activity", "start", "--attributes-type", "A", other, "{}", flag, state, "-d", Self.token(1),
+            ])
+            #expect(r.status == 64)
+            #expect(
+                r.errorLines == [
+                    "error: \(flag) \(state): a file's name, not JSON; write \(flag) @\(state) to read the file"
+                ],
+                "\(r.stderr)")
+        }
+        #expect(mock.requests.isEmpty)
+    }
+
     @Test func broadcastUpdateAndEndAreBuiltTheSameWay() throws {
         let mock = try InProcessMock(keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "la-broadcast")
