@@ -1,3 +1,5 @@
+import APNSCore
+
 /// Why settings could not be read or resolved. Every case is one `error:` line naming where (the flag, the
 /// variable, or `PATH:LINE`) and what to do; none quotes a secret. `exitCode` is CLI.md's: 66 for a file
 /// that must exist and does not, 64 for everything else.
@@ -10,13 +12,52 @@ public struct SettingsProblem: Error, Sendable, Equatable {
         case inputMissing
     }
 
+    /// A settings file's line at fault that removing mends: what `apnsctl config unset` or `remove-device`
+    /// takes out, as every command refuses the file until then.
+    public enum Mend: Sendable, Equatable {
+        /// A key of a profile, or of the top level (`profile` nil).
+        case key(String, profile: String?)
+        /// A device name in `[devices]`, or in a profile's own (`profile`).
+        case device(String, profile: String?)
+    }
+
     public let kind: Kind
     /// The whole message, without the `error: ` prefix.
     public let message: String
+    /// The line whose removal mends the file, when one does.
+    public let mend: Mend?
 
-    public init(_ kind: Kind = .usage, _ message: String) { (self.kind, self.message) = (kind, message) }
+    public init(_ kind: Kind = .usage, _ message: String, mend: Mend? = nil) {
+        (self.kind, self.message, self.mend) = (kind, message, mend)
+    }
 
-    static func usage(_ message: String) -> SettingsProblem { SettingsProblem(.usage, message) }
+    static func usage(_ message: String, mend: Mend? = nil) -> SettingsProblem {
+        SettingsProblem(.usage, message, mend: mend)
+    }
+
+    /// The problem with the command that removes its line, for the file at `location`: `--config FILE` is in the
+    /// command when the file was named by that flag (the variable names it for every command).
+    public func withMendingCommand(for location: SettingsLocation) -> SettingsProblem {
+        guard let mend, !message.contains("apnsctl config unset"), !message.contains("apnsctl config remove-device")
+        else { return self }
+        var words = ["apnsctl", "config"]
+        let removes: String
+        switch mend {
+        case .key(let key, let profile):
+            words.append("unset")
+            if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
+            if let profile { words += ["-p", ShellWord.of(profile)] }
+            words.append(ShellWord.of(key))
+            removes = "removes the line"
+        case .device(let name, let profile):
+            words.append("remove-device")
+            if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
+            if let profile { words += ["-p", ShellWord.of(profile)] }
+            words.append(ShellWord.of(name))
+            removes = "removes it"
+        }
+        return SettingsProblem(kind, message + " (\(words.joined(separator: " ")) \(removes))", mend: mend)
+    }
     static func missing(_ message: String) -> SettingsProblem { SettingsProblem(.inputMissing, message) }
 
     /// The exit code of CLI.md.

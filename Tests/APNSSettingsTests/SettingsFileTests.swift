@@ -37,7 +37,7 @@ import Testing
         Refusal(
             text: "[profiles.dev]\nzzzzzz = 1\n",
             message:
-                "\(path):2: unknown key \"zzzzzz\" in [profiles.dev]; apnsctl config show --for COMMAND lists the settings"
+                "\(path):2: unknown key \"zzzzzz\" in [profiles.dev]; a profile's keys are the long flags of send, channel, doctor and jwt, as apnsctl send --help lists them"
         ),
         Refusal(
             text: "\n[profiles.dev]\ncert = \"c.p12\"\npassphrase = \"hunter2\"\n",

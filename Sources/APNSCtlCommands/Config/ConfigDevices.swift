@@ -84,16 +84,15 @@ extension APNSCtl.Config {
         var name: String
 
         func run(in world: CommandWorld) throws {
-            var edit = try SettingsFileEdit(options: file, world: world)
+            // A file refused for a device name (one made of hex digits) is mended by removing it.
+            var edit = try SettingsFileEdit(options: file, world: world, repairing: true)
             let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
             let removed: Bool
             do { removed = try edit.editor.remove(name, from: table) } catch { throw CLIError(error) }
             guard removed else {
                 let known: [String]
-                do {
-                    let parsed = try edit.editor.file
-                    known = (profile.flatMap { parsed.profile($0)?.devices } ?? parsed.devices).map(\.name)
-                } catch { throw CLIError(error) }
+                let parsed = try edit.file
+                known = (profile.flatMap { parsed.profile($0)?.devices } ?? parsed.devices).map(\.name)
                 let near =
                     Suggestion.closest(to: name, among: known).map { "did you mean \(JSONWriter.quoted($0))?" }
                     ?? (known.isEmpty ? "it has none" : "its names: \(known.joined(separator: ", "))")
@@ -103,6 +102,9 @@ extension APNSCtl.Config {
             }
             try edit.write(
                 "removed \(ProfileValueText.key(name)) from \(SettingsEditor.header(table)), \(edit.location.path)")
+            do { _ = try edit.file } catch {
+                world.standardError.warning("the file still does not load: \(error.message ?? "")")
+            }
         }
     }
 }

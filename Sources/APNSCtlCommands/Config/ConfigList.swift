@@ -30,13 +30,7 @@ extension APNSCtl.Config {
             let format = output
             let input = try file.input(for: .send, world: world.settings)
             let parsed: SettingsFile?
-            do {
-                parsed = try input.fileBytes.map { b throws(SettingsProblem) in
-                    try SettingsFile.parse(b, path: input.location.path)
-                }
-            } catch {
-                throw CLIError(error)
-            }
+            do { parsed = try input.parsedFile() } catch { throw CLIError(error) }
             if let parsed, let d = parsed.defaultProfile, parsed.profile(d.name) == nil,
                 !MockProfile.names.contains(d.name)
             {

@@ -10,7 +10,8 @@ extension APNSCtl.Config {
             usage: "apnsctl config unset [--profile <name>] <key>",
             discussion: """
                 Removes KEY's line (its lines, for a value written over several) from the profile (without \
-                --profile, the file's default-profile), or default-profile from the top level; every other line stays. \
+                --profile, the file's default-profile), or default-profile (or a key that has no place there) from \
+                the top level; every other line stays. \
                 A key that is not set changes nothing (a warning, exit 0). A file every command refuses for a key \
                 no setting has (a typo: topik) is mended this way too: unset removes that key's line.
                 """)
@@ -22,7 +23,9 @@ extension APNSCtl.Config {
             let table: [String]
             // An unknown key is refused unless the file has it: removing it is how a typo in the file is mended.
             var unknownKey: Error? = nil
-            if target.key == "default-profile" {
+            // The top level holds only default-profile and tables: any other key there is a slip, removed from
+            // there when no profile is named.
+            if target.key == "default-profile" || (target.profile == nil && edit.editor.topLevelHolds(target.key)) {
                 table = []
             } else {
                 do { _ = try ProfileKeyCheck.setting(target.key, value: nil) } catch { unknownKey = error }
@@ -45,8 +48,8 @@ extension APNSCtl.Config {
             }
             try edit.write("removed \(target.key) from \(place), \(edit.location.path)")
             // Mended one line of a file that did not load: say what still stops it, if anything.
-            do { _ = try edit.editor.file } catch {
-                world.standardError.warning("the file still does not load: \(error.message)")
+            do { _ = try edit.file } catch {
+                world.standardError.warning("the file still does not load: \(error.message ?? "")")
             }
         }
     }

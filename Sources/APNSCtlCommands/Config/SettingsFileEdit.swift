@@ -11,21 +11,32 @@ struct SettingsFileEdit {
     /// Whether the file existed before.
     let existed: Bool
     let world: CommandWorld
+    /// Whether the file may be one that does not load (a repair, `config unset` and `remove-device`).
+    let repairing: Bool
 
     /// `repairing`: the file need only be TOML, not load as settings (`config unset` removes the line at fault).
     init(options: ConfigFileOptions, world: CommandWorld, repairing: Bool = false) throws(CLIError) {
         let found = try options.writableLocation(in: world)
         location = found
         self.world = world
+        self.repairing = repairing
         do {
-            // A named file that does not exist yet is created, as the default one is.
-            let bytes = try SettingsFileReader.read(SettingsLocation(path: found.path, origin: .defaultValue))
+            // A named file that does not exist yet is created, as the default one is; one to mend must exist.
+            let bytes = try SettingsFileReader.read(
+                repairing ? found : SettingsLocation(path: found.path, origin: .defaultValue))
             existed = bytes != nil
             editor =
                 repairing
                 ? try SettingsEditor.forRepair(path: found.path, bytes: bytes ?? [])
                 : try SettingsEditor(path: found.path, bytes: bytes ?? [])
-        } catch { throw CLIError(error) }
+        } catch { throw CLIError(error.withMendingCommand(for: found)) }
+    }
+
+    /// The file as it reads now; a problem one line's removal mends names the command that removes it.
+    var file: SettingsFile {
+        get throws(CLIError) {
+            do { return try editor.file } catch { throw CLIError(error.withMendingCommand(for: location)) }
+        }
     }
 
     /// The profile an edit without `--profile` goes to: the file's `default-profile`.
@@ -35,7 +46,11 @@ struct SettingsFileEdit {
             return flag
         }
         let file: SettingsFile
-        do { file = try editor.file } catch { throw CLIError(error) }
+        do { file = try self.file } catch {
+            // A file being mended may not load: its default-profile is read from the TOML as written.
+            if repairing, let name = editor.defaultProfileName { return name }
+            throw error
+        }
         guard let d = file.defaultProfile else {
             let names = file.profiles.map(\.name)
             throw .usage(

@@ -56,9 +56,11 @@ enum HistoryTime {
         do { input = try settings.input(for: .send, world: world.settings) } catch {
             return skipped(error.message ?? "it could not be read")
         }
-        guard let bytes = input.fileBytes else { return [] }
         let file: SettingsFile
-        do { file = try SettingsFile.parse(bytes, path: input.location.path) } catch { return skipped(error.message) }
+        do {
+            guard let parsed = try input.parsedFile() else { return [] }
+            file = parsed
+        } catch { return skipped(error.message) }
         return DeviceNames.tokens(named: name, in: file)
     }
 }

@@ -37,6 +37,19 @@ public struct SettingsEditor: Sendable {
         get throws(SettingsProblem) { try SettingsFile.parse(bytes, path: path) }
     }
 
+    /// The file's `default-profile` as written, when it is a name, whether or not the file loads.
+    public var defaultProfileName: String? {
+        guard case .string(let name)? = (try? root())?["default-profile"]?.value, !name.isEmpty else { return nil }
+        return name
+    }
+
+    /// Whether the top level holds `key` itself (not a table), whether or not the file loads.
+    public func topLevelHolds(_ key: String) -> Bool {
+        guard let node = (try? root())?[key] else { return false }
+        if case .table = node.value { return false }
+        return true
+    }
+
     /// Sets `key` of the table at `table` to the TOML `value` text; returns the key's 1-based line.
     @discardableResult
     public mutating func set(_ key: String, to value: String, in table: [String]) throws(SettingsProblem) -> Int {

@@ -63,8 +63,10 @@ public struct SettingsFile: Sendable, Equatable {
             switch key {
             case "default-profile":
                 guard case .string(let name) = node.value, !name.isEmpty else {
+                    let found = node.value == .string("") ? "an empty string" : node.value.typeName
                     throw .usage(
-                        "\(at(node)): default-profile must be a profile's name in quotes, found \(node.value.typeName)")
+                        "\(at(node)): default-profile must be a profile's name in quotes, found \(found)",
+                        mend: .key(key, profile: nil))
                 }
                 defaultProfile = (name, node.position.line)
             case "profiles":
@@ -75,19 +77,19 @@ public struct SettingsFile: Sendable, Equatable {
                     profiles.append(try profile(name, profileNode, path: path))
                 }
             case "devices":
-                devices = try deviceTable(node, path: path, section: "[devices]")
+                devices = try deviceTable(node, path: path, section: "[devices]", profile: nil)
             default:
                 if SettingCatalog.setting(key) != nil {
                     throw .usage(
-                        "\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]"
-                    )
+                        "\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]",
+                        mend: .key(key, profile: nil))
                 }
                 let near =
                     Suggestion.closest(to: key, among: topLevelKeys).map { "did you mean \(JSONWriter.quoted($0))? " }
                     ?? ""
                 throw .usage(
-                    "\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]"
-                )
+                    "\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]",
+                    mend: .key(key, profile: nil))
             }
         }
         return SettingsFile(path: path, defaultProfile: defaultProfile, profiles: profiles, devices: devices)
@@ -105,27 +107,27 @@ public struct SettingsFile: Sendable, Equatable {
         for (key, valueNode) in table.entries {
             let at = "\(path):\(valueNode.position.line)"
             if key == "devices" {
-                devices = try deviceTable(valueNode, path: path, section: "[profiles.\(name).devices]")
+                devices = try deviceTable(valueNode, path: path, section: "[profiles.\(name).devices]", profile: name)
                 continue
             }
             if SettingCatalog.setting(key)?.isSecret == true {
                 // The value is never echoed: it is a secret the user meant to keep.
                 throw .usage(
-                    "\(at): passphrase in \(section): secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE"
-                )
+                    "\(at): passphrase in \(section): secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE",
+                    mend: .key(key, profile: name))
             }
             if SettingCatalog.perRunInputs.contains(key) {
                 throw .usage(
-                    "\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line"
-                )
+                    "\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line",
+                    mend: .key(key, profile: name))
             }
             // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
             if let other = SettingCatalog.otherHistorySpelling(key), table.entries.contains(where: { $0.key == other })
             {
                 // Two spellings of one switch: whichever came first would win, unseen.
                 throw .usage(
-                    "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); delete one of the two lines"
-                )
+                    "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); delete one of the two lines",
+                    mend: .key(key, profile: name))
             }
             if key == SettingCatalog.historyKey, case .boolean(let on) = valueNode.value {
                 values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
@@ -134,8 +136,10 @@ public struct SettingsFile: Sendable, Equatable {
             guard SettingCatalog.setting(key) != nil else {
                 let near =
                     ProfileKeyAdvice.suggestion(for: key, value: valueNode.value).map { "; " + $0 }
-                    ?? "; apnsctl config show --for COMMAND lists the settings"
-                throw .usage("\(at): unknown key \"\(key.escapingControls())\" in \(section)\(near)")
+                    ?? "; a profile's keys are the long flags of send, channel, doctor and jwt, as apnsctl send --help lists them"
+                throw .usage(
+                    "\(at): unknown key \"\(key.escapingControls())\" in \(section)\(near)",
+                    mend: .key(key, profile: name))
             }
             values.append((key, valueNode))
         }
@@ -145,8 +149,8 @@ public struct SettingsFile: Sendable, Equatable {
 
     /// A `[devices]` table: names to tokens. A name made only of hex digits is refused: `-d VALUE` must be
     /// either a token or a name, never both.
-    private static func deviceTable(_ node: TOMLNode, path: String, section: String) throws(SettingsProblem)
-        -> [DeviceName]
+    private static func deviceTable(_ node: TOMLNode, path: String, section: String, profile: String?)
+        throws(SettingsProblem) -> [DeviceName]
     {
         guard case .table(let table) = node.value else {
             throw .usage(
@@ -157,8 +161,8 @@ public struct SettingsFile: Sendable, Equatable {
         for (name, valueNode) in table.entries {
             if DeviceNames.isHexOnly(name) {
                 throw .usage(
-                    "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))"
-                )
+                    "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))",
+                    mend: .device(name, profile: profile))
             }
             out.append(DeviceName(name: name, value: valueNode.value, line: valueNode.position.line))
         }

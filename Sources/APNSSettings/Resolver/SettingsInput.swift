@@ -31,4 +31,13 @@ public struct SettingsInput: Sendable {
         self.mockReadyFile = mockReadyFile
         readMockReadyFile = { mockJSON }
     }
+
+    /// The settings file as read, checked whole (nil when there is none). A problem that removing one line
+    /// mends names the command that removes it, as every command refuses the file until then.
+    public func parsedFile() throws(SettingsProblem) -> SettingsFile? {
+        guard let fileBytes else { return nil }
+        do { return try SettingsFile.parse(fileBytes, path: location.path) } catch {
+            throw error.withMendingCommand(for: location)
+        }
+    }
 }

@@ -48,9 +48,7 @@ public enum SettingsResolver {
     }
 
     public static func resolve(_ input: SettingsInput) throws(SettingsProblem) -> ResolvedSettings {
-        let file = try input.fileBytes.map { bytes throws(SettingsProblem) in
-            try SettingsFile.parse(bytes, path: input.location.path)
-        }
+        let file = try input.parsedFile()
         let (profileName, profile, mock) = try chooseProfile(input, file: file)
         let mockName = profileName?.value ?? MockProfile.name
         let paths = SettingParser.Paths(home: input.home, baseDirectory: input.location.directory)

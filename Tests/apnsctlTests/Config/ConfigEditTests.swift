@@ -51,7 +51,7 @@ import Testing
         #expect(first.stdout == "removed topik from [profiles.dev], \(home.configFile)\n")
         #expect(
             first.stderr
-                == "warning: the file still does not load: \(home.configFile):8: unknown key \"zap\" in [profiles.dev]; apnsctl config show --for COMMAND lists the settings\n"
+                == "warning: the file still does not load: \(home.configFile):8: unknown key \"zap\" in [profiles.dev]; a profile's keys are the long flags of send, channel, doctor and jwt, as apnsctl send --help lists them (apnsctl config unset -p dev zap removes the line)\n"
         )
         #expect(
             try home.run(["config", "unset", "-p", "dev", "topik"]).stderr.hasPrefix(#"error: unknown key "topik""#))
@@ -59,6 +59,57 @@ import Testing
         #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
         #expect(try text(home) == Self.commented)
         #expect(try home.run(["config", "list"]).status == 0)
+    }
+
+    /// Every line a file is refused for that removing mends gets, in the error every command prints, the command
+    /// that removes it; run as printed, it mends the file (the default file, one named by --config, one named by
+    /// APNSCTL_CONFIG), without -p too, at the top level and in [devices].
+    @Test(arguments: [
+        ("default-profile = \"dev\"\n[profiles.dev]\ntopik = \"x\"\n", "config unset -p dev topik"),
+        ("default-profle = \"dev\"\n[profiles.dev]\n", "config unset default-profle"),
+        ("topic = \"x\"\n[profiles.dev]\n", "config unset topic"),
+        ("[profiles.dev]\npassphrase = \"hunter2\"\n", "config unset -p dev passphrase"),
+        ("[profiles.dev]\ndevice = \"x\"\n", "config unset -p dev device"),
+        ("[devices]\nabcdef = \"\(token1)\"\n", "config remove-device abcdef"),
+        ("[profiles.dev.devices]\ncafe = \"\(token1)\"\n", "config remove-device -p dev cafe"),
+    ])
+    func theErrorNamesTheCommandThatMendsTheFile(_ broken: String, _ command: String) throws {
+        for origin in ["default", "flag", "variable"] {
+            let home = try Home()
+            let named = home.root.path + "/named.toml"
+            var extra: [String: String] = [:]
+            var flag: [String] = []
+            switch origin {
+            case "flag": flag = ["--config", named]
+            case "variable": extra = ["APNSCTL_CONFIG": named]
+            default: break
+            }
+            if origin == "default" {
+                try home.write(broken)
+            } else {
+                _ = try home.root.write("named.toml", broken, mode: 0o600)
+            }
+            let refused = try home.run(["config", "list"] + flag, extra)
+            #expect(refused.status == 64)
+            var words = command.split(separator: " ").map(String.init)
+            words.insert(contentsOf: flag, at: 2)
+            let expected = "apnsctl " + words.joined(separator: " ")
+            let removes = command.hasPrefix("config remove-device") ? "removes it" : "removes the line"
+            #expect(refused.stderr.hasSuffix(" (\(expected) \(removes))\n"), "\(origin): \(refused.stderr)")
+            let mend = try home.run(Array(expected.split(separator: " ").dropFirst().map(String.init)), extra)
+            #expect(mend.status == 0 && mend.stderr.isEmpty, "\(origin) \(expected): \(mend.stderr)")
+            #expect(try home.run(["config", "list"] + flag, extra).status == 0, "\(origin) \(expected)")
+        }
+    }
+
+    /// A file named to be mended must be there: a misspelt --config is 66, not "nothing to remove".
+    @Test func mendingAMissingNamedFileIs66() throws {
+        let home = try Home()
+        for command in [["unset", "-p", "dev", "topic"], ["remove-device", "phone"]] {
+            let r = try home.run(["config"] + command + ["--config", home.root.path + "/nope.toml"])
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("nope.toml: no such settings file"), "\(r.stderr)")
+        }
     }
 
     @Test func eachEditChangesOnlyItsOwnLines() throws {
@@ -407,7 +458,11 @@ import Testing
             try home.write("[profiles.dev]\n\(line)\n")
             let r = try home.run(["config", "list"])
             #expect(r.status == 64)
-            #expect(r.stderr.hasSuffix("in [profiles.dev]; \(advice)\n"), "\(r.stderr)")
+            let key = String(line.prefix { $0 != " " })
+            #expect(
+                r.stderr.hasSuffix(
+                    "in [profiles.dev]; \(advice) (apnsctl config unset -p dev \(key) removes the line)\n"),
+                "\(r.stderr)")
         }
     }
 }

@@ -1,6 +1,5 @@
+import APNSCore
 import Testing
-
-@testable import APNSCtlCommands
 
 /// A value in a command we print for pasting is one shell word: left as typed when no shell treats any of its
 /// characters specially, else single-quoted, with a quote inside closed and reopened.
