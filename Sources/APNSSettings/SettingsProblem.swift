@@ -38,26 +38,20 @@ public struct SettingsProblem: Error, Sendable, Equatable {
     /// The problem with the command that removes its line, for the file at `location`: `--config FILE` is in the
     /// command when the file was named by that flag (the variable names it for every command).
     public func withMendingCommand(for location: SettingsLocation) -> SettingsProblem {
-        guard let mend, !message.contains("apnsctl config unset"), !message.contains("apnsctl config remove-device")
-        else { return self }
-        var words = ["apnsctl", "config"]
-        let removes: String
-        switch mend {
-        case .key(let key, let profile):
-            words.append("unset")
-            if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
-            if let profile { words += ["-p", ShellWord.of(profile)] }
-            words.append(ShellWord.of(key))
-            removes = "removes the line"
-        case .device(let name, let profile):
-            words.append("remove-device")
-            if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
-            if let profile { words += ["-p", ShellWord.of(profile)] }
-            words.append(ShellWord.of(name))
-            removes = "removes it"
-        }
-        return SettingsProblem(kind, message + " (\(words.joined(separator: " ")) \(removes))", mend: mend)
+        guard let mend else { return self }
+        let (subcommand, name, profile, removes) =
+            switch mend {
+            case .key(let key, let profile): ("unset", key, profile, "removes the line")
+            case .device(let device, let profile): ("remove-device", device, profile, "removes it")
+            }
+        var words = ["apnsctl", "config", subcommand]
+        if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
+        if let profile { words += ["-p", ShellWord.of(profile)] }
+        words.append(ShellWord.of(name))
+        // Said once: the problem returned has no mend left to add.
+        return SettingsProblem(kind, message + " (\(words.joined(separator: " ")) \(removes))")
     }
+
     static func missing(_ message: String) -> SettingsProblem { SettingsProblem(.inputMissing, message) }
 
     /// The exit code of CLI.md.
