@@ -19,6 +19,8 @@ struct CurlCommand {
     /// curl's config lines (`option = "$VARIABLE"`), the command's standard input as a here-document: the
     /// options whose values are secrets.
     private var config: [String] = []
+    /// Lines after the command: removing the private files it read.
+    private var cleanup: [String] = []
     /// The here-document's delimiter: a word no config line can be.
     private static let hereDocumentEnd = "APNS_CURL_CONFIG"
     /// A filter that turns its input into the inside of a double-quoted string in curl's config, where `"`
@@ -31,7 +33,7 @@ struct CurlCommand {
     init(url: String) { self.url = url }
 
     /// The dry runs' command: `send`'s resolved credentials and connection settings as curl options, then the
-    /// request. PEM held in a variable stays there: curl reads it through a pipe, never from a file.
+    /// request. PEM held in a variable goes to curl in a private file (mode 0600) that the block removes after.
     static func lines(
         url: String, headers: [HeaderField], body: [UInt8], settings: ResolvedSettings,
         identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, proxy: ProxySelection? = nil
@@ -143,14 +145,19 @@ struct CurlCommand {
             variables.append(
                 "APNS_JWT=$(apnsctl jwt --auth-key \(ShellWord.quoted(path)) --key-id \(keyID) --team-id \(teamID))")
         case .pem(_, let variable):
+            // The key id comes with its key (CLI.md): from APNSCTL_KEY_ID, which jwt reads as send did; a
+            // --key-id beside a key in a variable is refused.
             variables.append(
-                "# the key is PEM text in \(variable): apnsctl jwt reads it from there (never from a file)")
-            variables.append("APNS_JWT=$(apnsctl jwt --key-id \(keyID) --team-id \(teamID))")
+                "# the key is PEM text in \(variable): apnsctl jwt reads it, and its id, from the variables (never from a file)"
+            )
+            variables.append("APNS_JWT=$(apnsctl jwt --team-id \(teamID))")
         }
     }
 
-    /// A certificate (or its key) held as PEM text in `APNSCTL_CERT`/`APNSCTL_KEY`: curl reads it through a pipe
-    /// from the variable (process substitution: bash, zsh, ksh), so the text never lands in a file.
+    /// A certificate (or its key) held as PEM text in `APNSCTL_CERT`/`APNSCTL_KEY`: curl reads a file (twice
+    /// for a certificate with its key, which a pipe cannot give, and `<(…)` is no POSIX shell's), so the block
+    /// writes the text to a file `mktemp` makes (mode 0600) through the built-in `printf`, and removes it after
+    /// curl.
     mutating func certificateInVariables(
         _ cert: CredentialSource, key: CredentialSource?, identity: PushIdentity, passphraseFile: String?
     ) {
@@ -158,10 +165,13 @@ struct CurlCommand {
             switch source {
             case .file(let path): words.append("\(flag) \(ShellWord.quoted(path))")
             case .pem(_, let variable):
+                let file = flag == "--cert" ? "APNS_CERT" : "APNS_KEY"
                 variables.append(
-                    "# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads it from the variable through a pipe (bash, zsh), never from a file"
+                    "# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads a file, so this writes one only you can read, removed after curl"
                 )
-                words.append("\(flag) <(printf '%s\\n' \"$\(variable)\")")
+                variables.append("\(file)=$(mktemp) && printf '%s\\n' \"$\(variable)\" > \"$\(file)\"")
+                words.append("\(flag) \"$\(file)\"")
+                cleanup.append("rm -f \"$\(file)\"")
             }
         }
         if identity.needsPassphrase { passphrase(file: passphraseFile) }
@@ -214,11 +224,12 @@ struct CurlCommand {
     }
 
     /// The assignments (and comments), one a line, then the command, one option per continued line, then the
-    /// config's here-document when it has one (the delimiter unquoted, so the variables expand in it; their
+    /// config's here-document when it has one, then the removal of the private files the block wrote (the delimiter unquoted, so the variables expand in it; their
     /// values are not scanned again, so what they hold arrives as it is).
     var lines: [String] {
         let redirection = config.isEmpty ? "" : " <<\(Self.hereDocumentEnd)"
         let hereDocument = config.isEmpty ? [] : config + [Self.hereDocumentEnd]
         return variables + [(words + [ShellWord.quoted(url) + redirection]).joined(separator: " \\\n  ")] + hereDocument
+            + cleanup
     }
 }
