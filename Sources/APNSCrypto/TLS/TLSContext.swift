@@ -74,7 +74,10 @@ public final class TLSContext: @unchecked Sendable {
         try context.applyCommonSettings()
         if let caFile {
             if SSL_CTX_load_verify_locations(ctx, caFile, nil) != 1 {
-                let reason = OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
+                // Read whatever the case, so no error is left queued; it says "no certificate or crl found" for a
+                // folder and an empty file alike.
+                let openSSL = OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
+                let reason = FileSystem.isDirectory(caFile) ? "it is a folder" : openSSL
                 throw .caFileUnusable(path: caFile, reason: reason)
             }
         } else if let systemTrust {

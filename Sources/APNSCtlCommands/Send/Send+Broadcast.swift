@@ -10,6 +10,7 @@ extension APNSCtl.Send {
     ) throws {
         let plan = try makeBroadcastPlan(settings, in: world)
         if dryRun {
+            try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)
             BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput, as: format)
             return
         }

@@ -5,6 +5,29 @@ import APNSPlatform
 import APNSSettings
 
 extension APNSCtl.Send {
+    /// How the sender connects to `target`: endpoint, credentials, trust, proxy and the run's limits.
+    static func senderConfiguration(_ settings: ResolvedSettings, for target: DeliveryTarget, in world: CommandWorld)
+        -> SenderConfiguration
+    {
+        var configuration = settings.senderConfiguration(
+            endpoint: target.route.endpoint, identity: target.identity, proxy: target.route.proxy, in: world)
+        configuration.environment = target.route.environment
+        configuration.resendUnknown = settings.isOn(.resendUnknown)
+        configuration.tokenRenewal = target.tokenRenewal
+        return configuration
+    }
+
+    /// What a dry run checks of the connection without making one: the TLS set-up the run would make first (the
+    /// `--ca-file` or trust file loaded, the certificate with its key), so an unusable file is its exit code
+    /// (66) in the dry run too, not a dry run that exits 0 and a run that cannot start.
+    static func checkConnectionSetup(_ settings: ResolvedSettings, for target: DeliveryTarget, in world: CommandWorld)
+        throws(CLIError)
+    {
+        do { _ = try senderConfiguration(settings, for: target, in: world).makeContext() } catch {
+            throw CLIError(senderSetup: error)
+        }
+    }
+
     /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
     /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
     /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
@@ -14,11 +37,7 @@ extension APNSCtl.Send {
         finished: ((SendSummary) -> Void)? = nil
     ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
-        var configuration = settings.senderConfiguration(
-            endpoint: route.endpoint, identity: target.identity, proxy: route.proxy, in: world)
-        configuration.environment = route.environment
-        configuration.resendUnknown = settings.isOn(.resendUnknown)
-        configuration.tokenRenewal = target.tokenRenewal
+        let configuration = Self.senderConfiguration(settings, for: target, in: world)
         let verbose = settings.isOn(.verbose)
         let color = settings[.color]?.value ?? .auto
         let renderer = SendOutput(

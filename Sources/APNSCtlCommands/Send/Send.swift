@@ -252,6 +252,7 @@ extension APNSCtl {
                 try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
             }
             if dryRun {
+                try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput, as: format)
                 return
             }

@@ -113,6 +113,21 @@ import Testing
         #expect(dry.stdout.contains("content-length: 22"))
     }
 
+    /// A --ca-file the run could not load (a folder, an empty file) is 66 in its dry run too: a dry run that
+    /// exits 0 says the run would start.
+    @Test func anUnusableCAFileIs66InADryRunToo() throws {
+        let empty = try scratch.write("empty.pem", "")
+        for (ca, reason) in [(scratch.path, "it is a folder"), (empty, "no certificate or crl found")] {
+            for dry in [["--dry-run"], ["--dry-run", "-o", "json"], []] {
+                let r = try send(certArgs + ["--alert", "x", "--ca-file", ca] + dry)
+                #expect(r.status == 66, "\(ca) \(dry): \(r.stderr)")
+                #expect(r.stdout.isEmpty)
+                #expect(r.stderr.hasPrefix("error: --ca-file \(ca): cannot load CA certificates: "), "\(r.stderr)")
+                #expect(r.stderr.contains(reason), "\(r.stderr)")
+            }
+        }
+    }
+
     @Test func missingInputsAre66() throws {
         #expect(try send(certArgs + [scratch.file("nope.json")]).status == 66)
         #expect(try send(["--cert", credentials.pushFile, "--devices", scratch.file("nope.txt")]).status == 66)
