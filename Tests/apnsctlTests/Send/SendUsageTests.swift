@@ -135,6 +135,18 @@ import Testing
         #expect(try send(certArgs + ["--ca-file", scratch.file("nope-ca.pem")]).status == 66)
     }
 
+    /// An empty credential file is named with the flag that gave it, as a missing one is.
+    @Test func anEmptyCredentialFileIsNamedWithItsFlag() throws {
+        let empty = try scratch.write("empty.pem", "")
+        for flag in ["--cert", "--auth-key"] {
+            var args = [flag, empty, "--endpoint", "https://127.0.0.1:9", "-d", token, "--alert", "x", "--dry-run"]
+            if flag == "--auth-key" { args += ["--key-id", "ABCDE12345", "--team-id", "TEAMID1234", "--topic", "a.b"] }
+            let r = try send(args)
+            #expect(r.status == 77, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: \(flag) \(empty): the file is empty"), "\(r.stderr)")
+        }
+    }
+
     @Test func certificateWithoutTheAskedEnvironmentIs77() throws {
         let production = try credentials.writePushCertificate("prod.pem", kind: .production)
         let r = try send(["--cert", production, "--env", "sandbox", "--endpoint", "https://127.0.0.1:9", "-d", token])

@@ -10,7 +10,8 @@ extension CLIError {
     {
         var message = problem.message(passphraseFileFlag: passphraseFileFlag)
         switch problem {
-        case .fileMissing(let path), .fileUnreadable(let path, _):
+        // An empty file is named the same way: which flag's file it is matters more than its content.
+        case .fileMissing(let path), .fileUnreadable(let path, _), .empty(let path):
             if let flag = flags[path] { message = "\(flag) " + message }
         default: break
         }
