@@ -40,6 +40,11 @@ import Testing
             spaced.errorLines.first
                 == "error: --title -5 degrees: a value starting with - reads as a flag; write '--title=-5 degrees'",
             "\(spaced.stderr)")
+        // A value with a line break or a tab is printed escaped: pasting that would send other text.
+        for value in ["-5\nline2", "-5 \ttab"] {
+            let r = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device, "--title", value])
+            #expect(r.errorLines.first?.hasSuffix("; write --title=VALUE") == true, "\(r.stderr)")
+        }
     }
 
     @Test(

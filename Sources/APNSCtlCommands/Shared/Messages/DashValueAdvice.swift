@@ -44,8 +44,11 @@ enum DashValueAdvice {
         }
         var corrected = arguments
         corrected.replaceSubrange(i...(i + 1), with: ["\(flag)=\(value)"])
-        // The value is pasted back into a shell: one word, quoted when it holds a space or a quote.
-        let word = ShellWord.of("\(flag)=\(value)")
+        // The value is pasted back into a shell: one word, quoted when it holds a space or a quote. One with a
+        // line break or another control character is shown escaped, so it is named, not given to paste.
+        let word =
+            PrintableText.escapingControls(value) == value ? ShellWord.of("\(flag)=\(value)") : "\(flag)=VALUE"
+
         // The second parse may stop at another such value: it gets the same advice, one value less each time.
         if let refusal = reparse(corrected) {
             return correcting(
