@@ -40,7 +40,18 @@ extension APNSCtl.Config {
                     removed = try edit.editor.remove(other, from: table)
                 }
             } catch { throw CLIError(error) }
-            if !removed, let unknownKey { throw unknownKey }
+            if !removed, let unknownKey {
+                // A typo being mended under the wrong profile: say where the file has it.
+                if let other = edit.editor.profilesHolding(target.key).first {
+                    let problem = SettingsProblem(
+                        .usage,
+                        "\(target.key) is not in \(place) of \(edit.location.path); the file has it in "
+                            + SettingsEditor.header(["profiles", other]),
+                        mend: .key(target.key, profile: other))
+                    throw CLIError(problem.withMendingCommand(for: edit.location))
+                }
+                throw unknownKey
+            }
             guard removed else {
                 world.standardError.warning(
                     "\(target.key) is not set in \(place) of \(edit.location.path); nothing changed")

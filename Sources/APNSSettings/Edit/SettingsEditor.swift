@@ -43,6 +43,15 @@ public struct SettingsEditor: Sendable {
         return name
     }
 
+    /// The profiles whose own table holds `key`, in file order, whether or not the file loads.
+    public func profilesHolding(_ key: String) -> [String] {
+        guard case .table(let profiles)? = (try? root())?["profiles"]?.value else { return [] }
+        return profiles.entries.compactMap { name, node in
+            guard case .table(let table) = node.value, table[key] != nil else { return nil }
+            return name
+        }
+    }
+
     /// Whether the top level holds `key` itself (not a table), whether or not the file loads.
     public func topLevelHolds(_ key: String) -> Bool {
         guard let node = (try? root())?[key] else { return false }

@@ -55,6 +55,14 @@ import Testing
         )
         #expect(
             try home.run(["config", "unset", "-p", "dev", "topik"]).stderr.hasPrefix(#"error: unknown key "topik""#))
+        // Named under another profile: where the file has it, and the command that removes it.
+        let elsewhere = try home.run(["config", "unset", "-p", "prod-cert", "zap"])
+        #expect(elsewhere.status == 64)
+        #expect(
+            elsewhere.errorLines
+                == [
+                    "error: zap is not in [profiles.prod-cert] of \(home.configFile); the file has it in [profiles.dev] (apnsctl config unset -p dev zap removes the line)"
+                ], "\(elsewhere.stderr)")
         let second = try home.run(["config", "unset", "-p", "dev", "zap"])
         #expect(second.status == 0 && second.stderr.isEmpty, "\(second.stderr)")
         #expect(try text(home) == Self.commented)

@@ -305,7 +305,7 @@ final class SendOutput {
         let what =
             undone.isEmpty
             ? "every result is above"
-            : undone.joined(separator: ", ") + (s.total > 0 ? "; results above are final for the rest" : "")
+            : undone.joined(separator: ", ") + (s.total > 0 ? "; the results above are final" : "")
         return "interrupted by \(name): \(what)"
     }
 
