@@ -13,17 +13,28 @@ public enum PrintableText {
     /// Control characters (C0 such as ESC and newline, DEL, C1) and bidirectional overrides become
     /// `\u{1B}`-style escapes, so a payload, a setting or a crafted certificate cannot forge output lines,
     /// send terminal escape sequences or reverse what a line shows.
-    public static func escapingControls(_ text: String) -> String {
+    public static func escapingControls(_ text: String) -> String { escaping(text, keepingLayout: false) }
+
+    /// `escapingControls` but for tabs and line breaks: for text printed on several lines as it is (a payload
+    /// file laid out with indents), still without a character a terminal would act on or reorder.
+    public static func escapingControlsButLayout(_ text: String) -> String { escaping(text, keepingLayout: true) }
+
+    private static func escaping(_ text: String, keepingLayout: Bool) -> String {
         guard containsEscapable(text) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
-            if needsEscaping(scalar) {
+            if needsEscaping(scalar) && !(keepingLayout && isLayout(scalar)) {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// A tab or a line break (`\t`, `\n`, `\r`): what JSON allows raw between its tokens.
+    public static func isLayout(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\n" || scalar == "\r"
     }
 
     /// Whether `text` holds a character `needsEscaping` names, checked on its UTF-8 bytes: every result line of a

@@ -218,9 +218,32 @@ struct CurlCommand {
         }
     }
 
-    /// `--data-binary` with the body.
+    /// `--data-binary` with the body. A body holding characters a terminal would act on or reorder (DEL, C1
+    /// controls, bidirectional overrides: valid inside JSON strings) is never printed raw: the block has the
+    /// built-in `printf` write it to a private file from octal escapes, and curl sends that file.
     mutating func body(_ body: [UInt8]) {
-        words.append("--data-binary \(ShellWord.quoted(String(decoding: body, as: UTF8.self)))")
+        let text = String(decoding: body, as: UTF8.self)
+        guard text.unicodeScalars.contains(where: { PrintableText.needsEscaping($0) && !PrintableText.isLayout($0) })
+        else {
+            words.append("--data-binary \(ShellWord.quoted(text))")
+            return
+        }
+        var format = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": format += "\\\\"
+            case "%": format += "%%"
+            case _ where PrintableText.needsEscaping(scalar) && !PrintableText.isLayout(scalar):
+                for byte in String(scalar).utf8 { format += "\\" + String(byte, radix: 8) }
+            default: format.unicodeScalars.append(scalar)
+            }
+        }
+        variables.append(
+            "# the payload holds characters a terminal would act on or reorder, so they are octal escapes here: printf writes the payload to a file only you can read, removed after curl"
+        )
+        variables.append("APNS_BODY=$(mktemp) && printf \(ShellWord.quoted(format)) > \"$APNS_BODY\"")
+        words.append("--data-binary @\"$APNS_BODY\"")
+        cleanup.append("rm -f \"$APNS_BODY\"")
     }
 
     /// The assignments (and comments), one a line, then the command, one option per continued line, then the

@@ -50,7 +50,7 @@ struct DryRunText {
                     ? "\(authorization): \(HeaderField.bearer("$APNS_JWT").value)" : "\(h.name): \(h.value)")
         }
         out.append("")
-        out.append(String(decoding: body, as: UTF8.self))
+        out.append(PrintableText.escapingControlsButLayout(String(decoding: body, as: UTF8.self)))
         out.append("")
         out += notes
         out.append("# \(environment.rawValue), \(body.count) bytes; nothing was sent. The same request with curl:")

@@ -465,6 +465,27 @@ import Testing
             })
     }
 
+    /// A payload holding characters a terminal acts on or reorders (a bidirectional override, a C1 CSI, DEL; all
+    /// valid inside JSON strings) is printed escaped by the dry run, text and curl block alike, and the block,
+    /// pasted into sh, still sends its exact bytes (with %, \\ and ' in it) and leaves no file behind.
+    @Test func dryRunOfHiddenCharactersPrintsThemEscapedAndSendsThemExactly() throws {
+        let credentials = try TestCredentials()
+        let mock = try RecordingMock(trusting: credentials)
+        let payload = "{\"aps\":{\"alert\":\"abc\u{202E}def 100% \\\\ it's\"},\"x\":\"\u{9B}31m\u{7F}\"}"
+        let file = try mock.scratch.write("hidden.json", payload)
+        let dry = try mock.certSend(credentials.pushFile, [file, "-d", Self.token(1), "--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        for hidden in ["\u{202E}", "\u{9B}", "\u{7F}"] { #expect(!dry.stdout.contains(hidden)) }
+        #expect(dry.stdout.contains(#"abc\u{202E}def"#), "\(dry.stdout)")
+        let tmp = try TemporaryDirectory(prefix: "hidden-tmp")
+        let run = try CommandRunner.run(
+            "/bin/sh", [], stdin: Array((DryRunCurlTests.curlPart(dry.stdout) ?? "").utf8),
+            environment: ["TMPDIR": tmp.path])
+        #expect(run.stdout.hasPrefix("HTTP/2 200"), "\(dry.stdout)\n\(run.stderr)")
+        #expect(mock.requests.first?.body == payload)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty)
+    }
+
     @Test func dryRunPayloadIsWhatTheCurlBlockSends() throws {
         let mock = try RecordingMock()
         let dry = try mock.tokenSend(Self.startFlags + ["-d", Self.token(1), "--dry-run"])
