@@ -11,7 +11,7 @@ extension APNSCtl.Config {
             usage: "apnsctl config add-device <name> <token> [--profile <name>]",
             discussion: """
                 Writes NAME = "TOKEN" into [devices], or with --profile into [profiles.NAME.devices] (which \
-                wins for that profile); an existing NAME gets the new token. The token is checked and \
+                wins for that profile); an existing NAME gets the new token, and a warning says what it named. The token is checked and \
                 normalised as -d does it (Xcode's <xxxxxxxx xxxxxxxx ...> form accepted); a NAME made only of \
                 hex digits is refused, as -d NAME would read it as a token.
 
@@ -46,6 +46,9 @@ extension APNSCtl.Config {
             }
             var edit = try SettingsFileEdit(options: file, world: world)
             let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
+            // A name given again replaces its token (as set does a key): said, as a slip here loses the old one.
+            let before = try edit.file
+            let old = (profile.flatMap { before.profile($0)?.devices } ?? before.devices).first { $0.name == name }
             let line: Int
             do { line = try edit.editor.set(name, to: ProfileValueText.quoted(parsed.hex), in: table) } catch {
                 throw CLIError(error)
@@ -53,6 +56,11 @@ extension APNSCtl.Config {
             try edit.write(
                 "\(ProfileValueText.key(name)) = \(ProfileValueText.quoted(parsed.hex)) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)"
             )
+            if let old, old.value != .string(parsed.hex) {
+                let was = if case .string(let text) = old.value { text } else { old.value.typeName }
+                world.standardError.warning(
+                    "\(name) named \(was.escapingControlsForOutput()) until now; it names the new token")
+            }
             // Written as -d takes it, and told as -d tells it: a short token is a copy cut short, usually.
             if parsed.looksTruncated {
                 world.standardError.warning(

@@ -120,6 +120,17 @@ import Testing
         }
     }
 
+    /// add-device with a name the file has replaces its token, and says what it named before.
+    @Test func addingANameAgainSaysWhatItNamedBefore() throws {
+        let home = try Home()
+        try home.write(Self.commented)
+        let again = try home.run(["config", "add-device", "my-iphone", Self.token2])
+        #expect(again.status == 0)
+        #expect(again.stderr == "warning: my-iphone named \(Self.token1) until now; it names the new token\n")
+        let same = try home.run(["config", "add-device", "my-iphone", Self.token2])
+        #expect(same.status == 0 && same.stderr.isEmpty, "\(same.stderr)")
+    }
+
     @Test func eachEditChangesOnlyItsOwnLines() throws {
         let home = try Home()
         try home.write(Self.commented, mode: 0o644 & ~0o022)
