@@ -5,7 +5,8 @@ import APNSPlatform
 import APNSSettings
 
 /// An equivalent `curl --http2` command for a dry run: credentials and the bearer token as shell variables
-/// (never the secrets themselves), every other header and the body single-quoted for any POSIX shell. The
+/// (never the secrets themselves), every other header and the body single-quoted for any POSIX shell (a body
+/// holding characters a terminal acts on is written by `printf` from octal escapes to a file curl sends). The
 /// variables are real assignments, set from the same files before the command, so the part from the
 /// `# … curl:` line on runs when pasted into `sh` (CLI.md, `send`, "Input and output at the edges").
 /// No secret is ever one of curl's arguments, which any local user reads in `/proc/PID/cmdline` while curl
@@ -19,7 +20,9 @@ struct CurlCommand {
     /// curl's config lines (`option = "$VARIABLE"`), the command's standard input as a here-document: the
     /// options whose values are secrets.
     private var config: [String] = []
-    /// Lines after the command: removing the private files it read.
+    /// Here-documents curl reads as `/dev/fd/N` files (PEM held in a variable): descriptor, delimiter, the line.
+    private var descriptorDocuments: [(fd: Int, end: String, line: String)] = []
+    /// Lines after the command: removing the file it read the payload from.
     private var cleanup: [String] = []
     /// The here-document's delimiter: a word no config line can be.
     private static let hereDocumentEnd = "APNS_CURL_CONFIG"
@@ -33,7 +36,7 @@ struct CurlCommand {
     init(url: String) { self.url = url }
 
     /// The dry runs' command: `send`'s resolved credentials and connection settings as curl options, then the
-    /// request. PEM held in a variable goes to curl in a private file (mode 0600) that the block removes after.
+    /// request. PEM held in a variable reaches curl as a here-document on its own descriptor, never a file.
     static func lines(
         url: String, headers: [HeaderField], body: [UInt8], settings: ResolvedSettings,
         identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, proxy: ProxySelection? = nil
@@ -154,24 +157,30 @@ struct CurlCommand {
         }
     }
 
-    /// A certificate (or its key) held as PEM text in `APNSCTL_CERT`/`APNSCTL_KEY`: curl reads a file (twice
-    /// for a certificate with its key, which a pipe cannot give, and `<(…)` is no POSIX shell's), so the block
-    /// writes the text to a file `mktemp` makes (mode 0600) through the built-in `printf`, and removes it after
-    /// curl.
+    /// A certificate (or its key) held as PEM text in `APNSCTL_CERT`/`APNSCTL_KEY`: curl reads each from a
+    /// here-document on its own descriptor (`--cert /dev/fd/3`, `--key /dev/fd/4`, POSIX redirections), which the
+    /// shell fills from the variable, so the text is never in a file the block would have to remove (an
+    /// interrupted paste would leave it) nor in any process's arguments. A certificate with its key in one
+    /// variable is given twice, once for each: a descriptor is read once.
     mutating func certificateInVariables(
         _ cert: CredentialSource, key: CredentialSource?, identity: PushIdentity, passphraseFile: String?
     ) {
-        for (flag, source) in [("--cert", cert)] + (key.map { [("--key", $0)] } ?? []) {
+        for (flag, source) in [("--cert", cert), ("--key", key ?? cert)] {
             switch source {
-            case .file(let path): words.append("\(flag) \(ShellWord.quoted(path))")
+            case .file(let path):
+                // The key in the certificate's own file is found there by curl.
+                if flag == "--cert" || key != nil { words.append("\(flag) \(ShellWord.quoted(path))") }
             case .pem(_, let variable):
-                let file = flag == "--cert" ? "APNS_CERT" : "APNS_KEY"
-                variables.append(
-                    "# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads a file, so this writes one only you can read, removed after curl"
-                )
-                variables.append("\(file)=$(mktemp) && printf '%s\\n' \"$\(variable)\" > \"$\(file)\"")
-                words.append("\(flag) \"$\(file)\"")
-                cleanup.append("rm -f \"$\(file)\"")
+                let fd = flag == "--cert" ? 3 : 4
+                if flag == "--cert" || key != nil {
+                    variables.append(
+                        "# \(flag.dropFirst(2)) is PEM text in \(variable): curl reads it from descriptor \(fd), which the shell fills from the variable"
+                    )
+                } else {
+                    variables.append("# the key is in \(variable) too: curl reads it again from descriptor \(fd)")
+                }
+                words.append("\(flag) /dev/fd/\(fd)")
+                descriptorDocuments.append((fd, flag == "--cert" ? "APNS_CERT_PEM" : "APNS_KEY_PEM", "$\(variable)"))
             }
         }
         if identity.needsPassphrase { passphrase(file: passphraseFile) }
@@ -239,20 +248,25 @@ struct CurlCommand {
             }
         }
         variables.append(
-            "# the payload holds characters a terminal would act on or reorder, so they are octal escapes here: printf writes the payload to a file only you can read, removed after curl"
+            "# the payload holds characters a terminal would act on or reorder, so they are octal escapes here: printf writes the payload to a file, removed after curl"
         )
         variables.append("APNS_BODY=$(mktemp) && printf \(ShellWord.quoted(format)) > \"$APNS_BODY\"")
         words.append("--data-binary @\"$APNS_BODY\"")
         cleanup.append("rm -f \"$APNS_BODY\"")
     }
 
-    /// The assignments (and comments), one a line, then the command, one option per continued line, then the
-    /// config's here-document when it has one, then the removal of the private files the block wrote (the delimiter unquoted, so the variables expand in it; their
-    /// values are not scanned again, so what they hold arrives as it is).
+    /// The assignments (and comments), one a line, then the command, one option per continued line, then its
+    /// here-documents (the PEM ones on their descriptors, then the config's on standard input; each delimiter
+    /// unquoted, so the variables expand in it, and their values are not scanned again, so what they hold
+    /// arrives as it is), then the removal of the payload's file when the block wrote one.
     var lines: [String] {
-        let redirection = config.isEmpty ? "" : " <<\(Self.hereDocumentEnd)"
-        let hereDocument = config.isEmpty ? [] : config + [Self.hereDocumentEnd]
-        return variables + [(words + [ShellWord.quoted(url) + redirection]).joined(separator: " \\\n  ")] + hereDocument
-            + cleanup
+        var redirections = descriptorDocuments.map { " \($0.fd)<<\($0.end)" }.joined()
+        var documents = descriptorDocuments.flatMap { [$0.line, $0.end] }
+        if !config.isEmpty {
+            redirections += " <<\(Self.hereDocumentEnd)"
+            documents += config + [Self.hereDocumentEnd]
+        }
+        return variables + [(words + [ShellWord.quoted(url) + redirections]).joined(separator: " \\\n  ")]
+            + documents + cleanup
     }
 }

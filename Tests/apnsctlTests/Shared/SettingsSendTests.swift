@@ -195,14 +195,16 @@ import Testing
         }
         #expect(runs[0].stderr.contains("* auth-key (PEM from APNSCTL_AUTH_KEY) (APNSCTL_AUTH_KEY)"))
         #expect(runs[1].stdout.contains("apnsctl jwt reads it, and its id, from the variables"), "\(runs[1].stdout)")
-        // The blocks run as printed in a POSIX shell: the certificate goes to curl through a private file the
-        // block removes; the token from `apnsctl jwt` as printed, which reads the key and its id from the variables.
+        // The blocks run as printed in a POSIX shell: the certificate and its key go to curl as here-documents on
+        // their own descriptors, never a file; the token from `apnsctl jwt` as printed, which reads the key and its
+        // id from the variables.
         let scratch = try TemporaryDirectory(prefix: "pem-curl")
         let pasted = try CommandRunner.run(
             "/bin/sh", [], stdin: Array((DryRunCurlTests.curlPart(runs[3].stdout) ?? "").utf8),
             environment: ["APNSCTL_CERT": certPEM, "TMPDIR": scratch.path])
         #expect(pasted.stdout.hasPrefix("HTTP/2 200"), "\(runs[3].stdout)\n\(pasted.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "the PEM file is left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "a PEM file is left")
+        #expect(runs[3].stdout.contains("--cert /dev/fd/3 \\\n  --key /dev/fd/4"), "\(runs[3].stdout)")
         let jwtLine = try #require(runs[1].lines.first { $0.hasPrefix("APNS_JWT=$(apnsctl jwt ") })
         let jwt = try InProcess.apnsctl(
             jwtLine.dropFirst("APNS_JWT=$(apnsctl ".count).dropLast().split(separator: " ").map(String.init),
