@@ -23,6 +23,24 @@ import Testing
         }
     }
 
+    /// A payload embedded in JSON output (a dry run, the history) holds these raw only inside its strings: each
+    /// becomes the same `\u` escape `JSONWriter` writes, and the document still reads as the same JSON. Printed
+    /// over several lines (a dry run's text), only tabs and line feeds stay raw: a carriage return would print
+    /// over the start of its line.
+    @Test func embeddedPayloadsAndLaidOutTextAreEscapedToo() throws {
+        // ESC is no JSON inside a string, raw: a payload holding it is not valid, and is embedded as a string.
+        for (scalar, text, json) in Self.escaped where scalar.value >= 0x20 {
+            let value = "x" + String(Character(scalar)) + "y"
+            let payload = "{\n  \"a\": \"\(value)\"\n}\n"
+            var w = JSONWriter()
+            w.embedded(Array(payload.utf8))
+            #expect(w.text == "{\"a\":\"x\(json)y\"}", "U+\(String(scalar.value, radix: 16))")
+            #expect(try JSONReader.parse(w.bytes)["a"]?.string == value)
+            #expect(PrintableText.escapingControlsButLayout("a\tb\nc" + value) == "a\tb\nc" + "x\(text)y")
+        }
+        #expect(PrintableText.escapingControlsButLayout("abc\rX") == "abc\\u{D}X")
+    }
+
     @Test func printableTextIsLeftAsItIs() {
         // Non-ASCII that is neither: an ellipsis (E2 80 A6, beside the overrides' E2 80 AA…AE), accents, marks.
         for text in ["3f2a…9c1d", "café", "\u{2029}x", "\u{200F}", "\u{A0}nbsp", "日本語", "\u{2065}\u{206A}", "\u{202F}"]

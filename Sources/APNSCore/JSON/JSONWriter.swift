@@ -86,11 +86,43 @@ public struct JSONWriter: Sendable {
     /// A JSON document given as bytes (a payload) as the next value, compacted onto one line; as a string when
     /// the bytes are not JSON.
     public mutating func embedded(_ json: [UInt8]) {
-        if let compact = JSONCompactor.minify(json) {
-            raw(compact)
-        } else {
+        guard let compact = JSONCompactor.minify(json) else {
             string(String(decoding: json, as: UTF8.self))
+            return
         }
+        raw(Self.escapingInvisibles(compact))
+    }
+
+    /// Valid JSON with the characters `string` escapes beyond the C0 controls (DEL, C1 controls, U+2028 and
+    /// U+2029, the bidirectional overrides) as `\u` escapes: valid JSON holds them raw only inside strings, where
+    /// the escape means the same character, so a payload embedded in output reaches no terminal raw.
+    public static func escapingInvisibles(_ json: [UInt8]) -> [UInt8] {
+        func escaped(at i: Int) -> (scalar: UInt32, length: Int)? {
+            let b = json[i]
+            if b == 0x7F { return (0x7F, 1) }
+            if b == 0xC2, i + 1 < json.count, (0x80...0x9F).contains(json[i + 1]) { return (UInt32(json[i + 1]), 2) }
+            guard b == 0xE2, i + 2 < json.count else { return nil }
+            let (b1, b2) = (json[i + 1], json[i + 2])
+            if b1 == 0x80, (0xA8...0xAE).contains(b2) { return (0x2000 + UInt32(b2 - 0x80), 3) }
+            if b1 == 0x81, (0xA6...0xA9).contains(b2) { return (0x2040 + UInt32(b2 - 0x80), 3) }
+            return nil
+        }
+        guard json.indices.contains(where: { escaped(at: $0) != nil }) else { return json }
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + 16)
+        var i = 0
+        while i < json.count {
+            guard let (v, length) = escaped(at: i) else {
+                out.append(json[i])
+                i += 1
+                continue
+            }
+            out += [0x5C, UInt8(ascii: "u"), hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)]]
+            out += [hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]]
+            i += length
+        }
+        return out
     }
 
     /// `"name": "value"`, or `"name": null` for nil.

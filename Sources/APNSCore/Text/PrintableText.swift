@@ -23,7 +23,7 @@ public enum PrintableText {
         guard containsEscapable(text) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
-            if needsEscaping(scalar) && !(keepingLayout && isLayout(scalar)) {
+            if keepingLayout ? actsOnTerminal(scalar) : needsEscaping(scalar) {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)
@@ -32,10 +32,12 @@ public enum PrintableText {
         return out
     }
 
-    /// A tab or a line break (`\t`, `\n`, `\r`): what JSON allows raw between its tokens.
-    public static func isLayout(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\t" || scalar == "\n" || scalar == "\r"
-    }
+    /// A tab or a line feed: layout JSON allows raw between its tokens that moves nothing already printed (a
+    /// carriage return would let the rest of a line print over its start, so it stays escaped).
+    public static func isLayout(_ scalar: Unicode.Scalar) -> Bool { scalar == "\t" || scalar == "\n" }
+
+    /// A character a terminal would act on or reorder, kept or not in text printed over several lines.
+    public static func actsOnTerminal(_ scalar: Unicode.Scalar) -> Bool { needsEscaping(scalar) && !isLayout(scalar) }
 
     /// Whether `text` holds a character `needsEscaping` names, checked on its UTF-8 bytes: every result line of a
     /// batch passes here, and scanning its scalars cost more than writing it.

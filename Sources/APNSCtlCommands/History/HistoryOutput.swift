@@ -61,20 +61,13 @@ enum HistoryOutput {
         w.field("ca_file", e.caFile)
         w.field("credential", e.credential)
         w.key("payload")
-        w.raw(e.payload.isEmpty ? Array("null".utf8) : compact(e.payload))
+        if e.payload.isEmpty { w.null() } else { w.embedded(e.payload) }
         w.key("results")
         w.beginArray()
         for text in lines(recorded, json: true) { w.raw(Array(text.utf8)) }
         w.endArray()
         w.endObject()
         return w.text
-    }
-
-    /// The payload without the whitespace between tokens, for embedding in one JSON line.
-    private static func compact(_ payload: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        JSONCompactor.appendCompact(payload[...], to: &out)
-        return out
     }
 
     /// Every result as `send` printed it (`send --simulator`'s line or object for a simulator's).

@@ -232,7 +232,7 @@ struct CurlCommand {
     /// built-in `printf` write it to a private file from octal escapes, and curl sends that file.
     mutating func body(_ body: [UInt8]) {
         let text = String(decoding: body, as: UTF8.self)
-        guard text.unicodeScalars.contains(where: { PrintableText.needsEscaping($0) && !PrintableText.isLayout($0) })
+        guard text.unicodeScalars.contains(where: PrintableText.actsOnTerminal)
         else {
             words.append("--data-binary \(ShellWord.quoted(text))")
             return
@@ -242,8 +242,12 @@ struct CurlCommand {
             switch scalar {
             case "\\": format += "\\\\"
             case "%": format += "%%"
-            case _ where PrintableText.needsEscaping(scalar) && !PrintableText.isLayout(scalar):
-                for byte in String(scalar).utf8 { format += "\\" + String(byte, radix: 8) }
+            case _ where PrintableText.actsOnTerminal(scalar):
+                // Three digits always: a shorter escape would take a digit that follows it.
+                for byte in String(scalar).utf8 {
+                    let octal = String(byte, radix: 8)
+                    format += "\\" + String(repeating: "0", count: 3 - octal.count) + octal
+                }
             default: format.unicodeScalars.append(scalar)
             }
         }

@@ -477,6 +477,9 @@ import Testing
         #expect(dry.status == 0, "\(dry.stderr)")
         for hidden in ["\u{202E}", "\u{9B}", "\u{7F}"] { #expect(!dry.stdout.contains(hidden)) }
         #expect(dry.stdout.contains(#"abc\u{202E}def"#), "\(dry.stdout)")
+        let json = try mock.certSend(credentials.pushFile, [file, "-d", Self.token(1), "--dry-run", "-o", "json"])
+        for hidden in ["\u{202E}", "\u{9B}", "\u{7F}"] { #expect(!json.stdout.contains(hidden)) }
+        #expect(json.stdout.contains(#""alert":"abc\u202edef 100% \\ it's""#), "\(json.stdout)")
         let tmp = try TemporaryDirectory(prefix: "hidden-tmp")
         let run = try CommandRunner.run(
             "/bin/sh", [], stdin: Array((DryRunCurlTests.curlPart(dry.stdout) ?? "").utf8),

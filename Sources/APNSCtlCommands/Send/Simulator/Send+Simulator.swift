@@ -49,7 +49,8 @@ extension APNSCtl.Send {
             switch format {
             case .text:
                 world.standardOutput.print(
-                    command + "\n\n# payload.json\n" + String(decoding: body, as: UTF8.self) + "\n")
+                    command + "\n\n# payload.json\n"
+                        + PrintableText.escapingControlsButLayout(String(decoding: body, as: UTF8.self)) + "\n")
             case .json:
                 var w = JSONWriter()
                 w.beginObject()
