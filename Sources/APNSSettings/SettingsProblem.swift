@@ -46,8 +46,11 @@ public struct SettingsProblem: Error, Sendable, Equatable {
             }
         var words = ["apnsctl", "config", subcommand]
         if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
-        if let profile { words += ["-p", ShellWord.of(profile)] }
-        words.append(ShellWord.of(name))
+        // A name starting with - (TOML allows the bare key -x) would read as a flag.
+        if let profile {
+            words += profile.hasPrefix("-") ? [ShellWord.of("--profile=" + profile)] : ["-p", ShellWord.of(profile)]
+        }
+        words += (name.hasPrefix("-") ? ["--"] : []) + [ShellWord.of(name)]
         // Said once: the problem returned has no mend left to add.
         return SettingsProblem(kind, message + " (\(words.joined(separator: " ")) \(removes))")
     }

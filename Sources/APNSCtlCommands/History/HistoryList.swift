@@ -49,6 +49,8 @@ extension APNSCtl.History {
 
         func run(in world: CommandWorld) throws {
             let format = output
+            // A settings file named on the command line must be there (CLI.md: 66), used or not.
+            if settingsFile.config != nil { _ = try settingsFile.input(for: .send, world: world.settings) }
             if let limit, limit < 1 { throw CLIError.usage("--limit \(limit): give a number from 1") }
             let query = HistoryQuery(
                 device: try device.map { try HistoryTime.deviceFilter($0, in: world) },

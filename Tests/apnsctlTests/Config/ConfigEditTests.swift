@@ -80,6 +80,7 @@ import Testing
         ("[profiles.dev]\ndevice = \"x\"\n", "config unset -p dev device"),
         ("[devices]\nabcdef = \"\(token1)\"\n", "config remove-device abcdef"),
         ("[profiles.dev.devices]\ncafe = \"\(token1)\"\n", "config remove-device -p dev cafe"),
+        ("[profiles.-dev]\n-x = 1\n", "config unset --profile=-dev -- -x"),
     ])
     func theErrorNamesTheCommandThatMendsTheFile(_ broken: String, _ command: String) throws {
         for origin in ["default", "flag", "variable"] {

@@ -197,9 +197,11 @@ import Testing
         let named = try home.run(["history", "--device", "ci-phone", "--config", config.file("ci.toml")])
         #expect(named.lines.map { String($0.prefix { $0 != " " }) } == ["#3"], "\(named.stdout)")
         #expect(named.stderr.isEmpty, "\(named.stderr)")
-        let missing = try home.run(["history", "--device", "ci-phone", "--config", config.file("nope.toml")])
-        #expect(missing.status == 0 && missing.lines.isEmpty)
-        #expect(missing.stderr.contains("nope.toml: no such settings file"), "\(missing.stderr)")
+        for device in [["--device", "ci-phone"], []] {
+            let missing = try home.run(["history"] + device + ["--config", config.file("nope.toml")])
+            #expect(missing.status == 66 && missing.lines.isEmpty)
+            #expect(missing.stderr.contains("nope.toml: no such settings file"), "\(missing.stderr)")
+        }
         // A token, even shortened as send prints it, is no name: the file is not read for it, and not warned about.
         let short = try home.run(["history", "--device", "\(Self.token(1).prefix(4))…\(Self.token(1).suffix(4))"])
         #expect(short.lines.map { String($0.prefix { $0 != " " }) } == ["#4", "#1"], "\(short.stdout)")

@@ -202,8 +202,13 @@ import Testing
         let pretty = scratch.file("pretty.json")
         try Data("{\n  \"aps\": {\"alert\": \"Hello\"}\n}\n".utf8).write(to: URL(fileURLWithPath: pretty))
         let second = String(repeating: "4e5f", count: 16)
+        // An encrypted .p12, so the passphrase is read and the curl block has a pass line it must not fill in.
+        let p12 = scratch.file("json-dry-run.p12")
+        let made = try CommandRunner.run(
+            "openssl", ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12, "-passout", "pass:never-shown"])
+        #expect(made.status == 0, "\(made.stderr)")
         for (auth, kind) in [
-            (["--cert", credentials.pushFile], "certificate"),
+            (["--cert", p12], "certificate"),
             (
                 [
                     "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID, "--topic",
@@ -226,11 +231,12 @@ import Testing
             #expect((object["payload"] as? [String: Any])?["aps"] as? [String: String] == ["alert": "Hello"])
             #expect(object["size"] as? Int == 32)
             #expect(object["notes"] as? [String] == ["the same request goes to 1 more device, only :path differs"])
-            let text = try send(args)
+            let text = try send(args, passphrase: "never-shown")
             let curl = try #require(object["curl"] as? String)
             #expect(text.stdout.hasSuffix("The same request with curl:\n" + curl + "\n"), "\(text.stdout)")
             #expect(kind == "certificate" || object["key_id"] as? String == credentials.keyID)
             for secret in ["PRIVATE KEY", "never-shown", "bearer ey"] { #expect(!r.stdout.contains(secret)) }
+            #expect(kind == "token" || curl.contains(#"pass = "$APNS_PASSPHRASE""#), "\(curl)")
         }
     }
 
