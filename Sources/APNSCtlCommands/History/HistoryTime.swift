@@ -42,8 +42,8 @@ enum HistoryTime {
 
     /// The tokens `name` stands for in the settings file (`--config`, else `APNSCTL_CONFIG`, else the default
     /// one), in `[devices]` or any profile's own (the history does not keep which profile a send used): a send
-    /// made with the token itself was for that device too. A file that cannot be read adds none, with a warning saying why; the
-    /// history itself is read without settings.
+    /// made with the token itself was for that device too. A file that cannot be read adds none, with a warning
+    /// saying why; the history itself is read without settings.
     static func tokens(named name: String, settings: ConfigFileOptions, in world: CommandWorld) -> [String] {
         // A token, whole or shortened, is not looked up: no name is made of hex digits.
         guard (try? DeviceToken(parsing: name)) == nil, !HistoryQuery.isShortenedToken(name) else { return [] }
