@@ -40,6 +40,13 @@ import Testing
             spaced.errorLines.first
                 == "error: --title -5 degrees: a value starting with - reads as a flag; write '--title=-5 degrees'",
             "\(spaced.stderr)")
+        // A value corrected before another problem is still named with it.
+        let then = try InProcess.apnsctl([
+            "send", "--alert", "x", "-d", Self.device, "--title", "-5", "--subtitle", "-x",
+        ])
+        #expect(
+            then.errorLines.first == "error: Missing value for '--subtitle <text>'; also write --title=-5",
+            "\(then.stderr)")
         // A value with a line break or a tab is printed escaped: pasting that would send other text.
         for value in ["-5\nline2", "-5 \ttab"] {
             let r = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device, "--title", value])

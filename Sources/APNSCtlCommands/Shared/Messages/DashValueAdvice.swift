@@ -23,17 +23,21 @@ enum DashValueAdvice {
         _ line: String, arguments: [String], reparse: ([String]) -> String? = { _ in nil },
         earlier: [(given: String, word: String)] = []
     ) -> String {
+        // Another problem found after values already corrected: it is said, and so are they.
+        let alsoEarlier = { (line: String) in
+            earlier.isEmpty ? line : line + "; also write " + earlier.map(\.word).joined(separator: " ")
+        }
         let prefix = "error: Missing value for '"
-        guard line.hasPrefix(prefix) else { return line }
+        guard line.hasPrefix(prefix) else { return alsoEarlier(line) }
         let flag = String(line.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
-        guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count else { return line }
+        guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count else { return alsoEarlier(line) }
         let value = arguments[i + 1]
-        guard value.hasPrefix("-"), value.dropFirst().first?.isNumber == true else { return line }
+        guard value.hasPrefix("-"), value.dropFirst().first?.isNumber == true else { return alsoEarlier(line) }
         if let when = whenFlags[flag] {
             do {
                 _ = try TimeValue.parse(value, now: 0, as: when)
             } catch {
-                return "error: \(flag) \(error.message)"
+                return alsoEarlier("error: \(flag) \(error.message)")
             }
         }
         // A secret's value is never printed, whatever it looks like.
@@ -56,7 +60,7 @@ enum DashValueAdvice {
         }
         if let setting, let command = SettingCommand.allCases.first(where: setting.commands.contains) {
             do { _ = try SettingParser.parseFlag(value, for: setting, command: command) } catch {
-                return "error: " + error.message
+                return alsoEarlier("error: " + error.message)
             }
         }
         let all = earlier + [("\(flag) \(value)", word)]
