@@ -39,13 +39,23 @@ public struct SettingsProblem: Error, Sendable, Equatable {
     /// command when the file was named by that flag (the variable names it for every command).
     public func withMendingCommand(for location: SettingsLocation) -> SettingsProblem {
         guard let mend else { return self }
+        // Names a terminal would act on are printed escaped, and a command pasted from that names other ones.
+        let names: [String?]
+        switch mend {
+        case .key(let key, let profile), .device(let key, let profile): names = [key, profile, location.path]
+        }
+        guard names.allSatisfy({ $0.map { PrintableText.escapingControls($0) == $0 } ?? true }) else { return self }
         let (subcommand, name, profile, removes) =
             switch mend {
             case .key(let key, let profile): ("unset", key, profile, "removes the line")
             case .device(let device, let profile): ("remove-device", device, profile, "removes it")
             }
         var words = ["apnsctl", "config", subcommand]
-        if case .flag = location.origin { words += ["--config", ShellWord.of(location.path)] }
+        if case .flag = location.origin {
+            words +=
+                location.path.hasPrefix("-")
+                ? [ShellWord.of("--config=" + location.path)] : ["--config", ShellWord.of(location.path)]
+        }
         // A name starting with - (TOML allows the bare key -x) would read as a flag.
         if let profile {
             words += profile.hasPrefix("-") ? [ShellWord.of("--profile=" + profile)] : ["-p", ShellWord.of(profile)]

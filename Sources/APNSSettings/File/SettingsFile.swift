@@ -66,7 +66,7 @@ public struct SettingsFile: Sendable, Equatable {
                     let found = node.value == .string("") ? "an empty string" : node.value.typeName
                     throw .usage(
                         "\(at(node)): default-profile must be a profile's name in quotes, found \(found)",
-                        mend: .key(key, profile: nil))
+                        mend: Self.mend(key, node, profile: nil))
                 }
                 defaultProfile = (name, node.position.line)
             case "profiles":
@@ -82,14 +82,14 @@ public struct SettingsFile: Sendable, Equatable {
                 if SettingCatalog.setting(key) != nil {
                     throw .usage(
                         "\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]",
-                        mend: .key(key, profile: nil))
+                        mend: Self.mend(key, node, profile: nil))
                 }
                 let near =
                     Suggestion.closest(to: key, among: topLevelKeys).map { "did you mean \(JSONWriter.quoted($0))? " }
                     ?? ""
                 throw .usage(
                     "\(at(node)): unknown key \"\(key.escapingControls())\" at the top level; \(near)the top level holds default-profile, [profiles.NAME] and [devices]",
-                    mend: .key(key, profile: nil))
+                    mend: Self.mend(key, node, profile: nil))
             }
         }
         return SettingsFile(path: path, defaultProfile: defaultProfile, profiles: profiles, devices: devices)
@@ -114,12 +114,12 @@ public struct SettingsFile: Sendable, Equatable {
                 // The value is never echoed: it is a secret the user meant to keep.
                 throw .usage(
                     "\(at): passphrase in \(section): secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE",
-                    mend: .key(key, profile: name))
+                    mend: Self.mend(key, valueNode, profile: name))
             }
             if SettingCatalog.perRunInputs.contains(key) {
                 throw .usage(
                     "\(at): \(JSONWriter.quoted(key)) in \(section) is an input of one run, not a setting; give it on the command line",
-                    mend: .key(key, profile: name))
+                    mend: Self.mend(key, valueNode, profile: name))
             }
             // CLI.md's spelling of the history's off switch: `history = false` is `no-history = true`.
             if let other = SettingCatalog.otherHistorySpelling(key), table.entries.contains(where: { $0.key == other })
@@ -127,7 +127,7 @@ public struct SettingsFile: Sendable, Equatable {
                 // Two spellings of one switch: whichever came first would win, unseen.
                 throw .usage(
                     "\(at): \(key) and \(other) both in \(section): they are one switch (history = false is no-history = true); delete one of the two lines",
-                    mend: .key(key, profile: name))
+                    mend: Self.mend(key, valueNode, profile: name))
             }
             if key == SettingCatalog.historyKey, case .boolean(let on) = valueNode.value {
                 values.append((Setting.of(.noHistory).name, TOMLNode(.boolean(!on), at: valueNode.position)))
@@ -139,12 +139,20 @@ public struct SettingsFile: Sendable, Equatable {
                     ?? "; a profile's keys are the long flags of send, channel, doctor and jwt, as apnsctl send --help lists them"
                 throw .usage(
                     "\(at): unknown key \"\(key.escapingControls())\" in \(section)\(near)",
-                    mend: .key(key, profile: name))
+                    mend: Self.mend(key, valueNode, profile: name))
             }
             values.append((key, valueNode))
         }
         return Profile(
             name: name, line: node.position.line, values: values.map { (name: $0.0, node: $0.1) }, devices: devices)
+    }
+
+    /// Removing `key`'s line mends the file when it is one plain `key = value` line: a table (`a.b = 1`,
+    /// `[profiles.dev.sub]`) or an empty name is more than `config unset` changes, and is left to an editor.
+    private static func mend(_ key: String, _ node: TOMLNode, profile: String?) -> SettingsProblem.Mend? {
+        if key.isEmpty { return nil }
+        if case .table = node.value { return nil }
+        return .key(key, profile: profile)
     }
 
     /// A `[devices]` table: names to tokens. A name made only of hex digits is refused: `-d VALUE` must be
@@ -162,7 +170,7 @@ public struct SettingsFile: Sendable, Equatable {
             if DeviceNames.isHexOnly(name) {
                 throw .usage(
                     "\(path):\(valueNode.position.line): device name \(JSONWriter.quoted(name)) in \(section) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))",
-                    mend: .device(name, profile: profile))
+                    mend: name.isEmpty ? nil : .device(name, profile: profile))
             }
             out.append(DeviceName(name: name, value: valueNode.value, line: valueNode.position.line))
         }

@@ -111,6 +111,18 @@ import Testing
         }
     }
 
+    /// No command is offered where unset would not act (a dotted key is a table) or where the printed name is
+    /// not the name (a key holding ESC is printed escaped).
+    @Test func noMendingCommandWhereItWouldNotWork() throws {
+        for broken in ["[profiles.dev]\na.b = \"x\"\n", "[profiles.dev]\n\"a\\u001bb\" = 1\n"] {
+            let home = try Home()
+            try home.write(broken)
+            let r = try home.run(["config", "list"])
+            #expect(r.status == 64)
+            #expect(!r.stderr.contains("apnsctl config unset"), "\(r.stderr)")
+        }
+    }
+
     /// A file named to be mended must be there: a misspelt --config is 66, not "nothing to remove".
     @Test func mendingAMissingNamedFileIs66() throws {
         let home = try Home()

@@ -47,6 +47,13 @@ import Testing
         #expect(
             then.errorLines.first == "error: Missing value for '--subtitle <text>'; also write --title=-5",
             "\(then.stderr)")
+        // A value the flag refuses is that problem, never advice to write it.
+        let refused = try InProcess.apnsctl([
+            "send", "--alert", "x", "-d", Self.device, "--title", "-5", "--priority", "-1",
+        ])
+        #expect(
+            refused.errorLines.first?.hasSuffix("did you mean \"1\"?; also write --title=-5") == true,
+            "\(refused.stderr)")
         // A value with a line break or a tab is printed escaped: pasting that would send other text.
         for value in ["-5\nline2", "-5 \ttab"] {
             let r = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device, "--title", value])

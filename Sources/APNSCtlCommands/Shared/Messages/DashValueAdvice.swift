@@ -55,6 +55,10 @@ enum DashValueAdvice {
 
         // The second parse may stop at another such value: it gets the same advice, one value less each time.
         if let refusal = reparse(corrected) {
+            // The flag refuses the value itself: that is the problem to say, with only the values corrected before.
+            if refusal.hasPrefix("error: \(flag) ") || refusal.hasPrefix("error: \(flag):") {
+                return alsoEarlier(refusal)
+            }
             return correcting(
                 refusal, arguments: corrected, reparse: reparse, earlier: earlier + [("\(flag) \(value)", word)])
         }
