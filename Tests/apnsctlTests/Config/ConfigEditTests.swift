@@ -123,6 +123,16 @@ import Testing
         }
     }
 
+    /// A key no setting has and the file does not hold is said to be unknown, before any question of which
+    /// profile (a file with no default-profile asked that first).
+    @Test func anUnknownKeyIsSaidBeforeAskingWhichProfile() throws {
+        let home = try Home()
+        try home.write("[profiles.a]\n[profiles.b]\n")
+        let r = try home.run(["config", "unset", "topik"])
+        #expect(r.status == 64)
+        #expect(r.errorLines == [#"error: unknown key "topik"; did you mean "topic"?"#], "\(r.stderr)")
+    }
+
     /// A file named to be mended must be there: a misspelt --config is 66, not "nothing to remove".
     @Test func mendingAMissingNamedFileIs66() throws {
         let home = try Home()
