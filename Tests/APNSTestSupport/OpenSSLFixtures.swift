@@ -18,6 +18,14 @@ public struct OpenSSLFixtures {
         guard pub.status == 0 else { throw TestSupportError("openssl pkey -pubout: \(pub.stderr)") }
     }
 
+    /// Writes `pem` (a certificate with its key) as a PKCS#12 file made by `openssl` (modern encryption), protected
+    /// by `passphrase`, to `path`: a `.p12` apnsctl did not write.
+    public static func exportPKCS12(_ pem: String, to path: String, passphrase: String) throws {
+        let made = try CommandRunner.run(
+            "openssl", ["pkcs12", "-export", "-in", pem, "-out", path, "-passout", "pass:\(passphrase)"])
+        guard made.status == 0 else { throw TestSupportError("openssl pkcs12 -export: \(made.stderr)") }
+    }
+
     public let directory: TemporaryDirectory
     public var caCert: String { directory.file("ca.pem") }
     public var caKey: String { directory.file("ca.key") }

@@ -46,14 +46,7 @@ import Testing
                 credential = ["--cert", cert, "--key", key]
             case .pkcs12, .pkcs12PassphraseFile, .pkcs12QuotedPassphrase:
                 let p12 = dir.file("push.p12")
-                #expect(
-                    try CommandRunner.run(
-                        "openssl",
-                        [
-                            "pkcs12", "-export", "-in", mock.certificate, "-out", p12,
-                            "-passout", "pass:\(secret)",
-                        ]
-                    ).status == 0)
+                try OpenSSLFixtures.exportPKCS12(mock.certificate, to: p12, passphrase: secret)
                 credential = ["--cert", p12]
                 if input != .pkcs12PassphraseFile {
                     environment["APNSCTL_PASSPHRASE"] = secret

@@ -204,9 +204,7 @@ import Testing
         let second = String(repeating: "4e5f", count: 16)
         // An encrypted .p12, so the passphrase is read and the curl block has a pass line it must not fill in.
         let p12 = scratch.file("json-dry-run.p12")
-        let made = try CommandRunner.run(
-            "openssl", ["pkcs12", "-export", "-in", credentials.pushFile, "-out", p12, "-passout", "pass:never-shown"])
-        #expect(made.status == 0, "\(made.stderr)")
+        try OpenSSLFixtures.exportPKCS12(credentials.pushFile, to: p12, passphrase: "never-shown")
         for (auth, kind) in [
             (["--cert", p12], "certificate"),
             (
@@ -252,13 +250,7 @@ import Testing
     @Test func dryRunTellsCurlTheCertificateFormatByContentNotName() throws {
         // A PKCS#12 file named .pem, and a PEM file named .p12: curl must be told what each really is.
         let p12 = scratch.file("push.pem")
-        let made = try CommandRunner.run(
-            "openssl",
-            [
-                "pkcs12", "-export", "-in", credentials.pushFile, "-out", p12,
-                "-passout", "pass:demo-pass",
-            ])
-        #expect(made.status == 0, "\(made.stderr)")
+        try OpenSSLFixtures.exportPKCS12(credentials.pushFile, to: p12, passphrase: "demo-pass")
         let fromP12 = try send(
             ["--cert", p12, "--endpoint", "https://127.0.0.1:9", "-d", token, "--dry-run", "--alert", "x"],
             stdin: nil, passphrase: "demo-pass")

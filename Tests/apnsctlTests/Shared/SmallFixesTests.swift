@@ -116,14 +116,7 @@ import Testing
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "auth-key-cert")
         let p12 = scratch.file("push.p12")
-        #expect(
-            try CommandRunner.run(
-                "openssl",
-                [
-                    "pkcs12", "-export", "-in", mock.certificate, "-out", p12,
-                    "-passout", "pass:secret",
-                ]
-            ).status == 0)
+        try OpenSSLFixtures.exportPKCS12(mock.certificate, to: p12, passphrase: "secret")
         for file in [p12, mock.certificate] {
             for command in [
                 ["jwt", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345"],
