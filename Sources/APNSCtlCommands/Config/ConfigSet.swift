@@ -68,8 +68,7 @@ extension APNSCtl.Config {
             guard values.count == 1, let name = values.first, !name.isEmpty else {
                 throw .usage("default-profile takes one profile name (apnsctl config set default-profile NAME)")
             }
-            let file: SettingsFile
-            do { file = try edit.editor.file } catch { throw CLIError(error) }
+            let file = try edit.file
             let names = file.profiles.map(\.name) + MockProfile.names.filter { file.profile($0) == nil }
             guard names.contains(name) else {
                 let near =
