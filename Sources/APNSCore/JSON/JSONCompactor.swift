@@ -61,7 +61,7 @@ public enum JSONCompactor {
                 }
                 if !first { body(UInt8(ascii: ",")) }
                 first = false
-                forEachCompactByte(of: source[keyRange.lowerBound..<value.upperBound], body)
+                forEachCompactByte(of: source[keyRange.lowerBound..<value.upperBound]) { b, _ in body(b) }
             }
         }
         body(UInt8(ascii: "}"))
@@ -69,26 +69,28 @@ public enum JSONCompactor {
 
     /// Copies valid JSON text, dropping whitespace outside strings.
     public static func appendCompact(_ text: ArraySlice<UInt8>, to out: inout [UInt8]) {
-        forEachCompactByte(of: text) { out.append($0) }
+        forEachCompactByte(of: text) { b, _ in out.append(b) }
     }
 
     /// How many bytes `appendCompact` would write, without writing them (a payload's minified size costs no copy).
     public static func compactCount(_ text: ArraySlice<UInt8>) -> Int {
         var count = 0
-        forEachCompactByte(of: text) { _ in count += 1 }
+        forEachCompactByte(of: text) { _, _ in count += 1 }
         return count
     }
 
-    /// Calls `body` with each byte of valid JSON `text` but the whitespace outside strings.
+    /// Calls `body` with each byte of valid JSON `text` but the whitespace outside strings, and whether the byte
+    /// is part of a string (its quotes included): what lays JSON out (`history show`) decides on the others.
     /// Inlined, over the buffer: measuring a 60 MiB payload then costs a few instructions a byte.
     @inline(__always)
-    private static func forEachCompactByte(of text: ArraySlice<UInt8>, _ body: (UInt8) -> Void) {
+    public static func forEachCompactByte(of text: ArraySlice<UInt8>, _ body: (_ byte: UInt8, _ inString: Bool) -> Void)
+    {
         var inString = false
         var escaped = false
         text.withUnsafeBufferPointer { buffer in
             for b in buffer {
                 if inString {
-                    body(b)
+                    body(b, true)
                     if escaped {
                         escaped = false
                     } else if b == UInt8(ascii: "\\") {
@@ -102,8 +104,8 @@ public enum JSONCompactor {
                 case 0x20, 0x09, 0x0A, 0x0D: continue
                 case UInt8(ascii: "\""):
                     inString = true
-                    body(b)
-                default: body(b)
+                    body(b, true)
+                default: body(b, false)
                 }
             }
         }

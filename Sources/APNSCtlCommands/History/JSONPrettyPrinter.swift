@@ -1,45 +1,36 @@
+import APNSCore
+
 /// JSON laid out for reading (`history show`'s payload): one member per line, two spaces per level, strings
 /// and numbers exactly as written. It works on the bytes, so it keeps key order and never changes a value.
 enum JSONPrettyPrinter {
     static func format(_ bytes: [UInt8]) -> String {
+        // The compact form, each byte with whether it is part of a string: the layout is decided on the others.
+        var compact: [(byte: UInt8, inString: Bool)] = []
+        compact.reserveCapacity(bytes.count)
+        JSONCompactor.forEachCompactByte(of: bytes[...]) { compact.append(($0, $1)) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
         var depth = 0
-        var inString = false
-        var escaped = false
-        var i = 0
         func newline() {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
         }
-        while i < bytes.count {
-            let b = bytes[i]
+        var i = 0
+        while i < compact.count {
+            let (b, inString) = compact[i]
             i += 1
             if inString {
                 out.append(b)
-                if escaped {
-                    escaped = false
-                } else if b == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if b == UInt8(ascii: "\"") {
-                    inString = false
-                }
                 continue
             }
             switch b {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                continue
-            case UInt8(ascii: "\""):
-                inString = true
-                out.append(b)
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 out.append(b)
                 // An empty object or array stays on its line.
-                var j = i
-                while j < bytes.count, [0x20, 0x0a, 0x0d, 0x09].contains(bytes[j]) { j += 1 }
-                if j < bytes.count, bytes[j] == (b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    out.append(bytes[j])
-                    i = j + 1
+                let closer = b == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if i < compact.count, !compact[i].inString, compact[i].byte == closer {
+                    out.append(closer)
+                    i += 1
                 } else {
                     depth += 1
                     newline()
