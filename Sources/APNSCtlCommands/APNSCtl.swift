@@ -106,11 +106,20 @@ public struct APNSCtl: ParsableCommand {
         // The command's long flags are read from its help text, built again: only an unknown option needs them.
         let unknownOption = parserLines.contains { $0.hasPrefix("error: Unknown option '") }
         let flags = unknownOption ? OtherToolFlags.longFlags(of: arguments) : []
+        // `-x` after a flag that takes a value: a value when the command has no such flag. Its names come from its
+        // help text, built again, and only for such a word.
+        var names: Set<String>?
+        let isFlag = { (word: String) -> Bool in
+            let known = names ?? Set(OtherToolFlags.flagNames(of: arguments))
+            names = known
+            let name = String(word.prefix { $0 != "=" })
+            return known.contains(name) || word.dropFirst().allSatisfy { known.contains("-\($0)") }
+        }
         let lines = parserLines.map {
             OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
         }
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
-        .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError) }
+        .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError, isCommandFlag: isFlag) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal, and the advice's
             // second parse is hidden from as the first was.

@@ -85,8 +85,14 @@ enum OtherToolFlags {
         return "\(prefix)\(name)'. Did you mean '\(near)'?"
     }
 
-    /// The long flags of the command `arguments` name (`send`, `channel create`), from its help text.
+    /// The long flags of the command `arguments` name (`send`, `channel create`), from its help text, but for
+    /// `--help` and `--version`.
     static func longFlags(of arguments: [String]) -> [String] {
+        flagNames(of: arguments).filter { $0.hasPrefix("--") && $0 != "--help" && $0 != "--version" }
+    }
+
+    /// Every flag name of the command `arguments` name, short and long (`-d`, `--device`, `-h`), from its help text.
+    static func flagNames(of arguments: [String]) -> [String] {
         var command: ParsableCommand.Type = APNSCtl.self
         for word in arguments {
             guard !word.hasPrefix("-"),
@@ -102,9 +108,7 @@ enum OtherToolFlags {
             // `-c, --cert <file>  Help…`: the names before the value and the help text.
             for word in trimmed.split(separator: " ").prefix(3) {
                 let name = word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
-                if name.hasPrefix("--"), name.count > 2, name != "--help", name != "--version" {
-                    flags.append(String(name))
-                }
+                if name.hasPrefix("-"), name.count > 1, name != "--" { flags.append(String(name)) }
             }
         }
         return flags

@@ -142,10 +142,7 @@ public enum PayloadBuilder {
         } else if let alert = flags.alert {
             members.append(JSONObjectEditor.Member("alert", quoted(alert)))
         }
-        if let badge = flags.badge {
-            guard let n = Int(badge), n >= 0 else { throw .badBadge(badge) }
-            members.append(JSONObjectEditor.Member("badge", Array(String(n).utf8)))
-        }
+        if let text = flags.badge { members.append(JSONObjectEditor.Member("badge", try badge(text))) }
         if let sound = flags.sound { members.append(JSONObjectEditor.Member("sound", quoted(sound))) }
         if let id = flags.threadID { members.append(JSONObjectEditor.Member(APSKey.threadID.rawValue, quoted(id))) }
         if let id = flags.category { members.append(JSONObjectEditor.Member(APSKey.category.rawValue, quoted(id))) }
@@ -159,6 +156,25 @@ public enum PayloadBuilder {
             members.append(JSONObjectEditor.Member("relevance-score", try relevanceScore(text)))
         }
         return members
+    }
+
+    /// One flag's value checked as `build` checks it, without the rest of the push: advice that tells the user
+    /// to write a value another way first asks whether the flag takes it. Fields whose value is any text, or
+    /// JSON read from a file, have nothing to check here.
+    public static func checkValue(_ text: String, of field: PayloadField, now: Int64) throws(PayloadFlagProblem) {
+        switch field {
+        case .badge: _ = try badge(text)
+        case .staleDate, .dismissalDate: _ = try when(text, field: field, now: now)
+        case .timestamp: _ = try timestamp(text, now: now)
+        case .relevanceScore: _ = try relevanceScore(text)
+        default: break
+        }
+    }
+
+    /// The badge: a whole number, 0 or more (0 removes it).
+    static func badge(_ text: String) throws(PayloadFlagProblem) -> [UInt8] {
+        guard let n = Int(text), n >= 0 else { throw .badBadge(text) }
+        return Array(String(n).utf8)
     }
 
     /// A JSON object given to a flag, compact; a syntax error carries the value (and file), line and column.

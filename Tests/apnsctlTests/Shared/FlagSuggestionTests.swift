@@ -24,6 +24,38 @@ import Testing
         #expect(!pasted.stderr.contains("MIGHAgEAMBMG"), "\(pasted.stderr)")
     }
 
+    /// A value starting with - and a letter is a value when the command has no flag by that name (nor a cluster
+    /// of its short flags): it gets the advice; one of the command's flags is a value left out, as the parser says.
+    @Test func aDashWordThatIsNoFlagOfTheCommandGetsTheAdvice() throws {
+        let letter = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device, "--collapse-id", "-x"])
+        #expect(letter.status == 64)
+        #expect(
+            letter.errorLines.first
+                == "error: --collapse-id -x: a value starting with - reads as a flag; write --collapse-id=-x",
+            "\(letter.stderr)")
+        for word in ["-d", "-q", "-qo", "-h", "--quiet", "--x"] {
+            let r = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device, "--collapse-id", word])
+            #expect(r.status == 64)
+            #expect(r.errorLines.first == "error: Missing value for '--collapse-id <id>'", "\(word): \(r.stderr)")
+        }
+        // Another command's flags are its own: -d is no flag of jwt, so it is read as the team id it is not.
+        let jwt = try InProcess.apnsctl(["jwt", "--auth-key", "k.p8", "--team-id", "-d"])
+        #expect(jwt.errorLines.first?.hasPrefix("error: --team-id -d: not a team id") == true, "\(jwt.stderr)")
+    }
+
+    /// A value the payload flag refuses anyway is that refusal, never advice to write it with `=`.
+    @Test(arguments: [
+        ("--badge", "-1", "error: --badge \"-1\": must be a whole number, 0 or more (0 removes the badge)"),
+        ("--relevance-score", "-x", "error: --relevance-score \"-x\": not a number"),
+        ("--timestamp", "-now", "error: --timestamp \"-now\": give now"),
+    ])
+    func aDashValueThePayloadFlagRefusesIsSaidSo(_ flag: String, _ value: String, _ start: String) throws {
+        let r = try InProcess.apnsctl(["send", "-d", Self.device, flag, value])
+        #expect(r.status == 64)
+        #expect(r.errorLines.first?.hasPrefix(start) == true, "\(r.stderr)")
+        #expect(r.stderr.contains("write") == false, "\(r.stderr)")
+    }
+
     /// The advice is pasted back: every value the parser took for a flag is named, not only the last, and a value
     /// with a space stays one word.
     @Test func theDashValueAdviceNamesEveryValueAsOneWord() throws {
@@ -40,9 +72,10 @@ import Testing
             spaced.errorLines.first
                 == "error: --title -5 degrees: a value starting with - reads as a flag; write '--title=-5 degrees'",
             "\(spaced.stderr)")
-        // A value corrected before another problem is still named with it.
+        // A value corrected before another problem is still named with it: here a flag of send's own (-q) where
+        // --subtitle's value was left out.
         let then = try InProcess.apnsctl([
-            "send", "--alert", "x", "-d", Self.device, "--title", "-5", "--subtitle", "-x",
+            "send", "--alert", "x", "-d", Self.device, "--title", "-5", "--subtitle", "-q",
         ])
         #expect(
             then.errorLines.first == "error: Missing value for '--subtitle <text>'; also write --title=-5",

@@ -1,10 +1,12 @@
 import APNSCore
 import APNSSettings
 
-/// `--dismissal-date -5m`, `--relevance-score -1`: the parser reads a value starting with `-` as a flag and says
-/// only "Missing value". This names the value and says what to write instead: for a negative duration, that
-/// durations count forward from now (TimeValue's own wording, as for `--dismissal-date=-5m`); for any other
-/// value, the `--flag=VALUE` form that passes it.
+/// `--dismissal-date -5m`, `--relevance-score -1`, `--collapse-id -x`: the parser reads a value starting with `-`
+/// as a flag and says only "Missing value". This names the value and says what to write instead: for a negative
+/// duration, that durations count forward from now (TimeValue's own wording, as for `--dismissal-date=-5m`); for a
+/// value the flag refuses anyway (`--badge -1`), that refusal; for any other value, the `--flag=VALUE` form that
+/// passes it. A word that is one of the command's own flags (`--title -d TOKEN`) is a value left out, and stays
+/// the parser's "Missing value".
 enum DashValueAdvice {
     /// The flags whose value is a WHEN (CLI.md: `--expiration`, `--stale-date`, `--dismissal-date`), each read
     /// as its flag reads it.
@@ -13,7 +15,8 @@ enum DashValueAdvice {
     ]
 
     /// The parser's `error: Missing value for '--flag <value>'` with the advice when `arguments` show the flag
-    /// followed by a value starting with `-` and a digit; any other line as it is. The advice is followed first:
+    /// followed by a value starting with `-` and a digit, or with `-` and a word `isCommandFlag` says is none of the
+    /// command's flags (nor a cluster of its short ones); any other line as it is. The advice is followed first:
     /// `reparse` parses the command line written `--flag=VALUE` and gives its first error line (nil when it
     /// parses), and a setting's value is read as the setting reads it, so a value the flag refuses anyway is
     /// said so, not given advice that fails.
@@ -21,7 +24,7 @@ enum DashValueAdvice {
     /// word to write): the advice names them all, as the user must write each.
     static func correcting(
         _ line: String, arguments: [String], reparse: ([String]) -> String? = { _ in nil },
-        earlier: [(given: String, word: String)] = []
+        isCommandFlag: (String) -> Bool = { _ in true }, earlier: [(given: String, word: String)] = []
     ) -> String {
         // Another problem found after values already corrected: it is said, and so are they.
         let alsoEarlier = { (line: String) in
@@ -32,7 +35,9 @@ enum DashValueAdvice {
         let flag = String(line.dropFirst(prefix.count).prefix { $0 != " " && $0 != "'" })
         guard let i = arguments.firstIndex(of: flag), i + 1 < arguments.count else { return alsoEarlier(line) }
         let value = arguments[i + 1]
-        guard value.hasPrefix("-"), value.dropFirst().first?.isNumber == true else { return alsoEarlier(line) }
+        guard value.hasPrefix("-"), let first = value.dropFirst().first,
+            first.isNumber || (first != "-" && !isCommandFlag(value))
+        else { return alsoEarlier(line) }
         if let when = whenFlags[flag] {
             do {
                 _ = try TimeValue.parse(value, now: 0, as: when)
@@ -60,10 +65,16 @@ enum DashValueAdvice {
                 return alsoEarlier(refusal)
             }
             return correcting(
-                refusal, arguments: corrected, reparse: reparse, earlier: earlier + [("\(flag) \(value)", word)])
+                refusal, arguments: corrected, reparse: reparse, isCommandFlag: isCommandFlag,
+                earlier: earlier + [("\(flag) \(value)", word)])
         }
         if let setting, let command = SettingCommand.allCases.first(where: setting.commands.contains) {
             do { _ = try SettingParser.parseFlag(value, for: setting, command: command) } catch {
+                return alsoEarlier("error: " + error.message)
+            }
+        }
+        if let field = PayloadField.allCases.first(where: { $0.flag == flag }) {
+            do { try PayloadBuilder.checkValue(value, of: field, now: 0) } catch {
                 return alsoEarlier("error: " + error.message)
             }
         }
