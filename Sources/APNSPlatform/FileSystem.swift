@@ -20,6 +20,8 @@ public enum FileSystem {
         case notARegularFile(path: String, what: String)
         /// The output file was created but writing it failed (disk full, size limit): exit 74.
         case writeFailed(path: String, reason: String)
+        /// An interrupt (Ctrl-C) came while the read waited for more input; the caller says which signal.
+        case interrupted(path: String)
 
         /// The same failure, naming `label` instead of the bare path.
         public func relabelled(_ label: String) -> Failure {
@@ -31,6 +33,7 @@ public enum FileSystem {
             case .cannotCreate(_, let r): return .cannotCreate(path: label, reason: r)
             case .notARegularFile(_, let w): return .notARegularFile(path: label, what: w)
             case .writeFailed(_, let r): return .writeFailed(path: label, reason: r)
+            case .interrupted: return .interrupted(path: label)
             }
         }
 
@@ -44,6 +47,7 @@ public enum FileSystem {
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
             case .notARegularFile(let p, let w): return "\(p): is \(w), not a regular file"
             case .writeFailed(let p, let r): return "writing \(p): \(r); the file was not changed"
+            case .interrupted(let p): return "\(p): interrupted while waiting for input"
             }
         }
     }
@@ -60,14 +64,16 @@ public enum FileSystem {
     public static let maximumReadSize = 64 << 20
 
     /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
-    /// says otherwise); more than `limit` bytes is `.unreadable`.
-    public static func read(_ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0) throws(Failure)
-        -> [UInt8]
-    {
+    /// says otherwise); more than `limit` bytes is `.unreadable`. With `interrupt`, a read that would wait (a
+    /// pipe, a terminal) waits on that descriptor too, and its becoming readable ends the read with
+    /// `.interrupted`: Ctrl-C while a command waits on its input is then the command's to report.
+    public static func read(
+        _ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0, interrupt: Int32? = nil
+    ) throws(Failure) -> [UInt8] {
         if path == "-" {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
-            return try readAll(fd: standardInput, limit: limit, path: path)
+            return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt)
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -77,19 +83,25 @@ public enum FileSystem {
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return try readAll(fd: fd, limit: limit, path: path) }
+        guard fstat(fd, &st) == 0 else { return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
         // A regular file's size is known: one buffer of that size, rather than a doubling series whose freed
-        // halves stay in the heap (a 60 MiB payload would otherwise cost about twice that).
-        let size = (st.st_mode & S_IFMT) == S_IFREG ? Int(st.st_size) : 0
-        return try readAll(fd: fd, limit: limit, path: path, expected: min(size, limit))
+        // halves stay in the heap (a 60 MiB payload would otherwise cost about twice that). It never waits.
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt)
+        }
+        return try readAll(fd: fd, limit: limit, path: path, expected: min(Int(st.st_size), limit))
     }
 
     /// `readAll(fd:)` that stops after `limit` bytes and names `path` in the failure. A read that fails (standard
     /// input that is a directory, an I/O error) is that failure, not the end of the file: it would otherwise
     /// read as an empty payload.
-    private static func readAll(fd: Int32, limit: Int, path: String, expected: Int = 0) throws(Failure) -> [UInt8] {
-        let (bytes, readError) = readToEnd(fd: fd, limit: limit == .max ? limit : limit + 1, expected: expected)
+    private static func readAll(
+        fd: Int32, limit: Int, path: String, expected: Int = 0, interrupt: Int32? = nil
+    ) throws(Failure) -> [UInt8] {
+        let (bytes, readError) = readToEnd(
+            fd: fd, limit: limit == .max ? limit : limit + 1, expected: expected, interrupt: interrupt)
+        if readError == interruptedRead { throw .interrupted(path: path) }
         if let readError { throw .unreadable(path: path, reason: errnoText(readError)) }
         guard bytes.count <= limit else {
             throw .unreadable(
@@ -103,13 +115,24 @@ public enum FileSystem {
     /// Reads an open descriptor to its end, or until `limit` bytes are read.
     public static func readAll(fd: Int32, limit: Int = .max) -> [UInt8] { readToEnd(fd: fd, limit: limit).bytes }
 
-    /// What `readAll` reads, and the errno of a read that failed before the end (nil at the end or the limit);
-    /// `expected` bytes are room made up front.
-    private static func readToEnd(fd: Int32, limit: Int, expected: Int = 0) -> (bytes: [UInt8], error: Int32?) {
+    /// `readToEnd`'s error when `interrupt` became readable first (no errno is negative).
+    private static let interruptedRead: Int32 = -1
+
+    /// What `readAll` reads, and the errno of a read that failed before the end (nil at the end or the limit,
+    /// `interruptedRead` when `interrupt` became readable while it waited); `expected` bytes are room made up front.
+    private static func readToEnd(fd: Int32, limit: Int, expected: Int = 0, interrupt: Int32? = nil)
+        -> (bytes: [UInt8], error: Int32?)
+    {
         var out: [UInt8] = []
         if expected > 0 { out.reserveCapacity(expected) }
         var chunk = [UInt8](repeating: 0, count: 65536)
+        var waits = PollSet()
         while out.count < limit {
+            if let interrupt {
+                waits.removeAll()
+                waits.add(fd, .readable)
+                if waits.wait(until: nil, interrupt: interrupt) == .interrupted { return (out, interruptedRead) }
+            }
             let want = min(chunk.count, limit - out.count)
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, want) }
             if n > 0 {

@@ -128,6 +128,10 @@ public final class DeviceFile {
         return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
     }
 
+    /// The descriptor a stream's next token waits on, nil when it would not wait (a regular file, a token or the
+    /// end already read): a caller that must stay interruptible waits on it beside its interrupts first.
+    public func descriptorToWaitFor() -> Int32? { stream?.descriptorToWaitFor() }
+
     /// The first token without using it up (the dry run shows it; an empty list is a usage error). For a
     /// stream this reads up to the first token, and a bad line before it is thrown here.
     public func firstToken() throws(Problem) -> DeviceToken? {

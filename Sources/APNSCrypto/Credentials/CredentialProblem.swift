@@ -60,7 +60,8 @@ public enum CredentialProblem: Error, Equatable, Sendable {
         case .missing(let p): self = .fileMissing(path: p)
         case .unreadable(let p, let r): self = .fileUnreadable(path: p, reason: r)
         case .isDirectory(let p): self = .fileUnreadable(path: p, reason: "is a directory, not a file")
-        case .exists(let p), .cannotCreate(let p, _), .notARegularFile(let p, _), .writeFailed(let p, _):
+        case .exists(let p), .cannotCreate(let p, _), .notARegularFile(let p, _), .writeFailed(let p, _),
+            .interrupted(let p):
             self = .fileUnreadable(path: p, reason: failure.message)
         }
     }

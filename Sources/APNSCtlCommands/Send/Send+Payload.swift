@@ -44,9 +44,13 @@ extension APNSCtl.Send {
                     )
                 }
             }
+            let interrupts = Self.inputInterrupts(reading: path, in: world)
             do {
                 return FlagJSON(
-                    field: field, file: path, bytes: try FileSystem.read(path, standardInput: world.standardInput))
+                    field: field, file: path,
+                    bytes: try FileSystem.read(path, standardInput: world.standardInput, interrupt: interrupts?.fd))
+            } catch .interrupted {
+                throw Self.interrupted(interrupts, reading: "\(flag) @\(path)")
             } catch {
                 throw .inputMissing("\(flag) @\(path): \(error.message)")
             }
@@ -81,9 +85,13 @@ extension APNSCtl.Send {
         if let bytes = history.replayedPayload { return SendPayload(payload: Payload(bytes: bytes), name: "(history)") }
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
+        let interrupts = Self.inputInterrupts(reading: payload, in: world)
         do {
             return SendPayload(
-                payload: try Payload.load(path: payload, standardInput: world.standardInput), name: payload)
+                payload: try Payload.load(path: payload, standardInput: world.standardInput, interrupt: interrupts?.fd),
+                name: payload)
+        } catch .interrupted {
+            throw Self.interrupted(interrupts, reading: payload == "-" ? "PAYLOAD -" : "PAYLOAD \(payload)")
         } catch {
             throw CLIError.inputMissing(
                 error.message + "; give a payload file, - for standard input, or inline JSON starting with {")

@@ -99,6 +99,9 @@ extension APNSCtl.Send {
         // The first token (the dry run shows it): from a stream, this reads up to it, and a bad first line
         // (`yes | apnsctl send --devices -`) is exit 64 here, before anything connects.
         let fileFirst: DeviceToken?
+        if let file, let devicesFile, file.isStreamed {
+            try Self.waitForFirstToken(file, named: devicesFile, in: world)
+        }
         do { fileFirst = try file?.firstToken() } catch { throw Self.devicesError(error) }
         guard let first = tokens.first ?? fileFirst else {
             throw CLIError.usage(
@@ -111,6 +114,20 @@ extension APNSCtl.Send {
         return SendDevices(
             source: DeviceChainSource(sources), count: count, first: first, file: file, names: names,
             fileNames: fileNames)
+    }
+
+    /// Waits until a streamed list's first token (or its end) can be read without waiting, watching the world's
+    /// interrupts meanwhile: Ctrl-C before anything came is CLI.md's interrupted line, not a silent death.
+    static func waitForFirstToken(_ file: DeviceFile, named path: String, in world: CommandWorld) throws(CLIError) {
+        guard file.descriptorToWaitFor() != nil, let interrupts = world.interrupts() else { return }
+        var waits = PollSet()
+        while let fd = file.descriptorToWaitFor() {
+            waits.removeAll()
+            waits.add(fd, .readable)
+            if waits.wait(until: nil, interrupt: interrupts.fd) == .interrupted {
+                throw interrupted(interrupts, reading: "--devices \(path)")
+            }
+        }
     }
 
     /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.

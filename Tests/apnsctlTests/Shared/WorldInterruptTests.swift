@@ -85,6 +85,42 @@ import Testing
         }
     }
 
+    /// Ctrl-C (or SIGTERM) while `send` still waits on standard input, before anything was sent: CLI.md's
+    /// `interrupted by SIGINT` line naming the input, and 130 (143), not a silent end. The input is a pipe whose
+    /// writer stays open, so the read would wait for ever without the interrupt.
+    @Test(arguments: [
+        (["-", "-d", FlagSuggestionTests.device], "PAYLOAD -", SIGINT),
+        (["--alert", "hi", "--devices", "-"], "--devices -", SIGTERM),
+        (
+            ["--live-activity", "update", "--content-state", "@-", "-d", FlagSuggestionTests.device],
+            "--content-state @-", SIGINT
+        ),
+    ])
+    func anInterruptWhileStandardInputIsReadIsSaid(_ given: [String], _ input: String, _ signal: Int32) async throws {
+        try await offThePool {
+            let mock = try InProcessMock(keepingLog: true)
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            defer { for end in ends { close(end) } }
+            let run = try InProcess.Run(
+                ["send"] + given + [
+                    "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey,
+                    "--key-id", mock.keyID, "--team-id", mock.teamID, "--topic", mock.bundleID,
+                ],
+                standardInput: ends[0])
+            #expect(Wait.until { run.interrupts.wasAsked }, "the read never watched the interrupts: \(run.stderr)")
+            run.interrupts.deliver(signal)
+            let (status, _) = run.finish(within: 15)
+            #expect(status == 128 + signal, "\(run.stderr)")
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            #expect(
+                run.stderr == "error: interrupted by \(name): nothing was sent; \(input) was still being read\n",
+                "\(run.stderr)")
+            #expect(run.stdout.isEmpty)
+            #expect(mock.receiptsPerDevice().isEmpty)
+        }
+    }
+
     /// `channel` takes its interrupts from the world too: a management request to a server that never answers
     /// stops at SIGTERM with 143 and the advice to check the channel list.
     @Test func aChannelRequestIsInterruptedThroughTheWorld() async throws {
