@@ -18,7 +18,8 @@ public enum Suggestion {
             // Only a strictly closer candidate replaces the best so far; the distance is at least the difference
             // in length, and the search stops once it is over the limit: thousands of names cost little.
             let limit = min(min(a.count, length) <= 4 ? 1 : 2, (best?.1 ?? .max) - 1)
-            guard abs(a.count - length) <= limit, let d = distance(a, Array(candidate.utf8), atMost: limit) else {
+            guard abs(a.count - length) <= limit, let d = distance(a, Array(candidate.lowercased().utf8), atMost: limit)
+            else {
                 continue
             }
             best = (candidate, d)

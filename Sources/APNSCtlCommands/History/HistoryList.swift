@@ -78,10 +78,21 @@ extension APNSCtl.History {
                     device == nil
                     ? ""
                     : " (a device is its whole token, the shortened form send prints, or a name: one it was given by, or one of the settings file's devices)"
+                // A near miss of a device name or an APNs reason is named, as a mistyped flag is.
+                let nearDevice = device.flatMap {
+                    HistoryTime.closestDeviceName(to: $0, settings: settingsFile, in: world)
+                }
+                let nearReason = reason.flatMap { HistoryTime.closestReason(to: $0) }
+                let guesses = [
+                    nearDevice.map { "the device \(JSONWriter.quoted($0))" },
+                    nearReason.map { "the reason \($0)" },
+                ].compactMap { $0 }
+                let guess = guesses.isEmpty ? "" : "; did you mean \(guesses.joined(separator: " and "))?"
                 world.standardError.print(
                     filters.isEmpty
                         ? "no send is recorded in the history yet\n"
-                        : "no recorded send matches \(filters.joined(separator: " "))\(devices)\n")
+                        : "no recorded send matches \(filters.joined(separator: " "))\(guess)\(nearDevice == nil ? devices : "")\n"
+                )
             }
             world.standardOutput.flush()
             if let failure = world.standardOutput.failure { throw CLIError.outputFailed(failure.message) }

@@ -33,6 +33,26 @@ enum HistoryTime {
         )
     }
 
+    /// The settings file's device name closest to `name`, for a `--device` that matched nothing; nil when `name`
+    /// is a token, is one of the names, or none is close. A file that cannot be read has none (the match said why).
+    static func closestDeviceName(to name: String, settings: ConfigFileOptions, in world: CommandWorld) -> String? {
+        guard (try? DeviceToken(parsing: name)) == nil, !HistoryQuery.isShortenedToken(name),
+            let input = try? settings.input(for: .send, world: world.settings),
+            let file = try? input.parsedFile()
+        else { return nil }
+        let names = DeviceNames.allNames(in: file)
+        let trimmed = name.trimmingBlanks()
+        guard !names.contains(trimmed) else { return nil }
+        return Suggestion.closest(to: trimmed, among: names)
+    }
+
+    /// `--reason` that names no APNs reason (in any case): the closest one, or nil when it is one or none is close.
+    static func closestReason(to reason: String) -> String? {
+        let names = APNSReason.allCases.map(\.rawValue)
+        guard !names.contains(where: { $0.lowercased() == reason.lowercased() }) else { return nil }
+        return Suggestion.closest(to: reason, among: names)
+    }
+
     /// `--device`: a token as the history keeps it (lowercase hex, Xcode's form accepted), else a name as given.
     static func deviceFilter(_ text: String, in world: CommandWorld) throws(CLIError) -> String {
         if let token = try? DeviceToken(parsing: text) { return token.hex }

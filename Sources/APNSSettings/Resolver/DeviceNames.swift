@@ -50,6 +50,12 @@ public struct DeviceNames: Sendable, Equatable {
         }
     }
 
+    /// Every device name in `file`, `[devices]` first, each once: what a mistyped name is compared with.
+    public static func allNames(in file: SettingsFile) -> [String] {
+        var seen = Set<String>()
+        return (file.devices + file.profiles.flatMap(\.devices)).map(\.name).filter { seen.insert($0).inserted }
+    }
+
     /// Whether `text` is made only of hex digits (and so must be a token).
     public static func isHexOnly(_ text: String) -> Bool {
         !text.isEmpty

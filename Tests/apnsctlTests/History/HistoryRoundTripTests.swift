@@ -113,6 +113,16 @@ import Testing
         #expect(none.stderr.hasPrefix("no recorded send matches --device my-iphon ("), "\(none.stderr)")
         #expect(
             try home.run(["history", "list", "--reason", "Nope"]).stderr == "no recorded send matches --reason Nope\n")
+        // A near miss of an APNs reason (in any case) or of a settings file's device name is named.
+        #expect(
+            try home.run(["history", "list", "--reason", "baddevicetokn"]).stderr
+                == "no recorded send matches --reason baddevicetokn; did you mean the reason BadDeviceToken?\n")
+        let settings = ["XDG_CONFIG_HOME": home.root.file("config")]
+        #expect(try home.run(["config", "add-device", "my-iphone", Self.token(9)], settings).status == 0)
+        #expect(
+            try home.run(["history", "list", "--device", "my-iphon", "--reason", "Unregisterd"], settings).stderr
+                == "no recorded send matches --device my-iphon --reason Unregisterd; did you mean the device \"my-iphone\" and the reason Unregistered?\n"
+        )
         let noneJSON = try home.run(["history", "list", "--device", "my-iphon", "-o", "json"])
         #expect(noneJSON.stdout.isEmpty && noneJSON.stderr.isEmpty)
         #expect(try home.run(["history", "list", "--limit", "1"]).lines.count == 1)
