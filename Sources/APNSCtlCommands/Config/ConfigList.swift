@@ -42,6 +42,18 @@ extension APNSCtl.Config {
                     "\(parsed.path):\(d.line): default-profile = \(JSONWriter.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with apnsctl config set default-profile NAME"
                 )
             }
+            // A name `send -d` would refuse is said here too, with the commands that mend it.
+            for entry in parsed.map(DeviceNames.allEntries(in:)) ?? [] {
+                do { _ = try DeviceNames.token(of: entry) } catch {
+                    guard case .badEntry(_, let why) = error else { continue }
+                    let profile = entry.profile.map { "--profile \(ShellWord.of($0)) " } ?? ""
+                    let name = ShellWord.of(entry.name)
+                    world.standardError.warning(
+                        "\(entry.file):\(entry.line): device \(JSONWriter.quoted(entry.name)) is not a usable token: \(why); "
+                            + "send -d \(name) fails until it is mended: apnsctl config add-device \(profile)\(name) TOKEN "
+                            + "replaces it, apnsctl config remove-device \(profile)\(name) removes it")
+                }
+            }
             if parsed == nil {
                 world.standardError.warning(
                     "no settings file at \(input.location.path); only the built-in mock profiles exist (mock, mock-token)"

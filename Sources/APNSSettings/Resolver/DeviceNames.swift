@@ -50,10 +50,20 @@ public struct DeviceNames: Sendable, Equatable {
         }
     }
 
+    /// Every entry of every device table in `file`: `[devices]`, then each profile's own.
+    public static func allEntries(in file: SettingsFile) -> [Entry] {
+        file.devices.map { Entry(name: $0.name, value: $0.value, file: file.path, line: $0.line, profile: nil) }
+            + file.profiles.flatMap { profile in
+                profile.devices.map {
+                    Entry(name: $0.name, value: $0.value, file: file.path, line: $0.line, profile: profile.name)
+                }
+            }
+    }
+
     /// Every device name in `file`, `[devices]` first, each once: what a mistyped name is compared with.
     public static func allNames(in file: SettingsFile) -> [String] {
         var seen = Set<String>()
-        return (file.devices + file.profiles.flatMap(\.devices)).map(\.name).filter { seen.insert($0).inserted }
+        return allEntries(in: file).map(\.name).filter { seen.insert($0).inserted }
     }
 
     /// Whether `text` is made only of hex digits (and so must be a token).
@@ -112,19 +122,21 @@ public struct DeviceNames: Sendable, Equatable {
         }
     }
 
+    /// The token a table's entry gives its name, or `.badEntry` saying why its value is none: the one rule for a
+    /// name sent to (`resolve`) and a name listed (`config list` warns about it).
+    public static func token(of entry: Entry) throws(Problem) -> DeviceToken {
+        guard case .string(let value) = entry.value else {
+            throw .badEntry(entry, "expected a string, found \(entry.value.typeName)")
+        }
+        do { return try DeviceToken(parsing: value) } catch { throw .badEntry(entry, error.message) }
+    }
+
     /// A token as given, or the token a known name stands for. Hex values are always tokens.
     public func resolve(_ text: String) throws(Problem) -> Device {
         // No names (no settings file): the token parser alone, at no extra cost to a plain send.
         if entries.isEmpty, let token = try? DeviceToken(parsing: text) { return Device(token: token, name: nil) }
         let trimmed = text.trimmingBlanks()
-        if let entry = entries[trimmed] {
-            guard case .string(let value) = entry.value else {
-                throw .badEntry(entry, "expected a string, found \(entry.value.typeName)")
-            }
-            do { return Device(token: try DeviceToken(parsing: value), name: entry.name) } catch {
-                throw .badEntry(entry, error.message)
-            }
-        }
+        if let entry = entries[trimmed] { return Device(token: try Self.token(of: entry), name: entry.name) }
         do { return Device(token: try DeviceToken(parsing: text), name: nil) } catch {
             // A value that could be a name (no hex-only text, no token shapes) gets the name's advice.
             if case .notHex = error, Self.looksLikeName(trimmed) {

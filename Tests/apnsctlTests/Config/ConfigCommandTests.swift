@@ -89,6 +89,28 @@ import Testing
         #expect(none.stderr.hasPrefix("warning: no settings file at "))
     }
 
+    /// A device name `send -d` would refuse is listed with a warning naming why and the commands that mend it (a
+    /// profile's own table with --profile); mended, the warning goes.
+    @Test func listWarnsAboutUnusableDeviceValues() throws {
+        let home = try Home()
+        let token = String(repeating: "ab", count: 32)
+        try home.write(
+            "[devices]\nx = 5\nok = \"\(token)\"\n[profiles.dev]\ntopic = \"a.b\"\n[profiles.dev.devices]\n\"my w\" = \"zz\"\n"
+        )
+        let listed = try home.run(["config", "list"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.lines.contains("device x  5  \(home.configFile):2"), "\(listed.stdout)")
+        #expect(
+            listed.stderr.split(separator: "\n").map(String.init) == [
+                "warning: \(home.configFile):2: device \"x\" is not a usable token: expected a string, found an integer; send -d x fails until it is mended: apnsctl config add-device x TOKEN replaces it, apnsctl config remove-device x removes it",
+                "warning: \(home.configFile):7: device \"my w\" is not a usable token: the device token must be hex, found 'z'; send -d 'my w' fails until it is mended: apnsctl config add-device --profile dev 'my w' TOKEN replaces it, apnsctl config remove-device --profile dev 'my w' removes it",
+            ])
+        #expect(try home.run(["config", "add-device", "x", token]).status == 0)
+        #expect(try home.run(["config", "remove-device", "--profile", "dev", "my w"]).status == 0)
+        let mended = try home.run(["config", "list"])
+        #expect(mended.status == 0 && mended.stderr.isEmpty, "\(mended.stderr)")
+    }
+
     @Test func showNamesEveryOrigin() throws {
         let home = try Home()
         try home.write(Self.example)
