@@ -119,6 +119,7 @@ public struct APNSCtl: ParsableCommand {
             OtherToolFlags.correcting($0, flags: flags, arguments: arguments)
         }
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
+        .map { Convert.missingOutputAdvice($0, arguments: arguments) }
         .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError, isCommandFlag: isFlag) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal, and the advice's

@@ -16,6 +16,7 @@ enum OtherToolFlags {
         "--pem": "--cert", "--p12": "--cert",
         "--body": "--alert", "--message": "--alert",
         "--background": "--content-available",
+        "--pass": "--passphrase", "--password": "--passphrase", "--out": "--output",
     ]
 
     /// curl's way to set a header; its value names the flag instead (`apns-priority: 5` → `--priority 5`).

@@ -31,7 +31,12 @@ public enum PayloadValidator {
                 "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
             )
         } else if let syntaxError {
-            checker.error(rootPath, at: syntaxError.offset, "not valid JSON: \(syntaxError.message)")
+            checker.error(
+                rootPath, at: syntaxError.offset,
+                Self.credentialSeen(in: payload.source).map {
+                    "not JSON but \($0): a key or certificate, not a payload"
+                }
+                    ?? "not valid JSON: \(syntaxError.message)")
         }
         if payload.bodyCount > limit {
             let minifiedSize = root == nil ? nil : payload.compactCount(alreadyParsed: true)
@@ -105,5 +110,24 @@ public enum PayloadValidator {
             return message + "; minified it is \(minified) bytes and fits: send it with \(names.minify)"
         }
         return message + "; even minified it is \(minified) bytes, \(minified - limit) over: shorten it"
+    }
+
+    /// What a credential given as the payload looks like (a common slip of argument order): PEM (`-----BEGIN
+    /// PRIVATE KEY-----`, named by its label) or binary DER as in a `.p12` or `.cer` (a SEQUENCE with a long
+    /// length); nil for anything else.
+    static func credentialSeen(in bytes: [UInt8]) -> String? {
+        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x0A || bytes[start] == 0x0D { start += 1 }
+        let marker = Array("-----BEGIN ".utf8)
+        if bytes[start...].starts(with: marker) {
+            let label = bytes[(start + marker.count)...].prefix(40).prefix {
+                $0 != UInt8(ascii: "-") && $0 >= 0x20 && $0 < 0x7F
+            }
+            return "PEM (\(String(decoding: label, as: UTF8.self)))"
+        }
+        if bytes.count > 4, bytes[0] == 0x30, (0x81...0x84).contains(bytes[1]) {
+            return "binary DER, as in a .p12 or .cer file"
+        }
+        return nil
     }
 }

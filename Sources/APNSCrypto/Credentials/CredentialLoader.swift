@@ -59,6 +59,11 @@ public enum CredentialLoader {
             let keyBytes = try read(keyInput)
             let keyFile = try parse(keyBytes, path: keyPath, passphrase: passphrase)
             guard let key = keyFile.key else {
+                if !keyFile.certificates.isEmpty {
+                    throw .keyFileHoldsCertificate(
+                        path: keyPath, certificatePath: path,
+                        swapped: parsed.certificates.isEmpty && parsed.key != nil)
+                }
                 throw .notACredential(path: keyPath, detail: "no private key found")
             }
             // An Apple `.p8` as the certificate's key: not a mismatch to explain, but a key for --auth-key.

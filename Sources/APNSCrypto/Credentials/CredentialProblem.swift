@@ -29,6 +29,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// `convert`): it is used as it is, with `--auth-key`.
     case tokenSigningKeyNotCertificate(path: String)
     case noPrivateKey(path: String)
+    /// The key's file (`path`) holds certificates and no key; `swapped`: the certificate's file holds a key and no
+    /// certificate, so the two files were given the other way round.
+    case keyFileHoldsCertificate(path: String, certificatePath: String, swapped: Bool)
     case keyDoesNotMatchCertificate(certificatePath: String, keyPath: String)
     case expired(path: String, notAfter: Int64, daysAgo: Int)
     case notYetValid(path: String, notBefore: Int64, daysAhead: Int)

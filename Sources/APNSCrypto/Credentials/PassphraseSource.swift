@@ -68,7 +68,7 @@ public struct PassphraseSource: Sendable {
     }
 
     private func lookUp(forFile path: String) throws(CredentialProblem) -> (secret: SecretBytes?, prompted: Bool) {
-        if let text { return (SecretBytes(Array(text.utf8)), false) }
+        if let text { return (SecretBytes(Self.withoutLineEnd(Array(text.utf8))), false) }
         if let filePath {
             var bytes: [UInt8]
             do { bytes = try FileSystem.read(filePath) } catch {
@@ -78,7 +78,7 @@ public struct PassphraseSource: Sendable {
             return (SecretBytes(Self.firstLine(bytes)), false)
         }
         if let name = environmentVariable, let value = Environment.setting(name) {
-            return (SecretBytes(Array(value.utf8)), false)
+            return (SecretBytes(Self.withoutLineEnd(Array(value.utf8))), false)
         }
         if let prompt {
             switch prompt.ask("Passphrase for \(path): ") {
@@ -90,9 +90,19 @@ public struct PassphraseSource: Sendable {
         return (nil, false)
     }
 
-    /// The bytes before the first line break (a trailing CR from Windows editors is dropped).
+    /// A passphrase given as text (a flag, a variable) without the line end a copy from a Windows file leaves
+    /// (`APNSCTL_PASSPHRASE=$(cat pass.txt)` keeps a CR): the file's first line is read the same way.
+    static func withoutLineEnd(_ bytes: [UInt8]) -> [UInt8] {
+        var text = bytes[...]
+        while let last = text.last, last == 0x0A || last == 0x0D { text = text.dropLast() }
+        return Array(text)
+    }
+
+    /// The bytes before the first line break: a trailing CR from Windows editors and a UTF-8 byte order mark
+    /// from Notepad are dropped (no passphrase is typed with either).
     static func firstLine(_ bytes: [UInt8]) -> [UInt8] {
         var line = bytes.prefix { $0 != 0x0A }
+        if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
         if line.last == 0x0D { line = line.dropLast() }
         return Array(line)
     }

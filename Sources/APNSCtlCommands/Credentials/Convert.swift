@@ -79,8 +79,11 @@ extension APNSCtl {
                 }
                 if existing && !force { throw Self.outputProblem(.exists(path: output)) }
             }
-            let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: passphrase.source(in: world))
+            let source = try passphrase.source(in: world)
+            let contents = try withCredentialErrors(
+                flags: .flags(("--key", key)), passphrase: passphrase.given(in: world)
+            ) { () throws(CredentialProblem) in
+                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: source)
             }
             guard let leaf = contents.leaf else {
                 // A `.p8` is used as it is: there is nothing to convert it to.
@@ -105,7 +108,14 @@ extension APNSCtl {
                 guard let privateKey = contents.privateKey else {
                     throw CLIError(CredentialProblem.noPrivateKey(path: input))
                 }
-                let password = try ConvertPassword.resolve(file: outPassphraseFile, output: output, in: world)
+                // Binary on a terminal garbles it (and may drive it), as curl warns: before any password is asked.
+                if output == "-" && world.streams.isTerminal(1) {
+                    throw CLIError.usage(
+                        "-o -: standard output is a terminal, and PKCS#12 is binary; write it to a file (-o push.p12), "
+                            + "or pipe or redirect standard output (-o - > push.p12)")
+                }
+                let password = try ConvertPassword.resolve(
+                    file: outPassphraseFile, output: output == "-" ? "standard output" : output, in: world)
                 let identity = PushIdentity(
                     certificate: leaf, privateKey: privateKey, chain: contents.chain, certificatePath: input)
                 do {
@@ -136,6 +146,8 @@ extension APNSCtl {
                 do {
                     try FileSystem.write(bytes, to: output, mode: 0o600, overwrite: force)
                 } catch {
+                    // A folder that is not there is named with the flag that gave the path.
+                    if case .cannotCreate = error { throw Self.outputProblem(error.relabelled("-o \(output)")) }
                     throw Self.outputProblem(error)
                 }
             }
@@ -156,6 +168,35 @@ extension APNSCtl {
                 "wrote \(output == "-" ? "standard output" : PrintableText.escapingControls(output)): "
                     + parts.joined(separator: ", ") + notes.map { "; " + $0 }.joined() + "\n")
         }
+
+        /// The parser's `Missing expected argument '--output <file>'` for `convert IN OUT` (cp's order) or
+        /// `convert IN --out OUT`: the word meant as the output is named with the `-o` that takes it.
+        static func missingOutputAdvice(_ line: String, arguments: [String]) -> String {
+            guard line == "error: Missing expected argument '--output <file>'", arguments.first == commandName
+            else { return line }
+            let words = Array(arguments.dropFirst())
+            var meant: String? = nil
+            if let i = words.firstIndex(where: { $0 == "--out" || $0 == "--output-file" || $0 == "--outfile" }),
+                i + 1 < words.count
+            {
+                meant = words[i + 1]
+            } else {
+                // The second word that is no flag and no flag's value: cp's destination.
+                let positional = words.enumerated().filter { i, word in
+                    !word.hasPrefix("-") && (i == 0 || !Self.valueFlags.contains(words[i - 1]))
+                }
+                if positional.count == 2 { meant = positional[1].element }
+            }
+            guard let meant, PrintableText.escapingControls(meant) == meant else { return line }
+            return line + "; the file to write goes with -o: -o \(ShellWord.of(meant))"
+        }
+
+        /// convert's flags that take a value, for telling a flag's value from a file given alone.
+        private static let valueFlags: Set<String> = [
+            "-o", "--output", "-k", "--key", "--passphrase", "--passphrase-file", "--out-passphrase-file",
+        ]
+
+        private static var commandName: String { configuration.commandName ?? "convert" }
 
         /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
         private func writesPKCS12(inputKind: CredentialContents.Kind) -> Bool {

@@ -64,8 +64,11 @@ extension APNSCtl {
 
         func run(in world: CommandWorld) throws {
             if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
-            let contents = try withCredentialErrors(flags: .flags(("--key", key))) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: passphrase.source(in: world))
+            let source = try passphrase.source(in: world)
+            let contents = try withCredentialErrors(
+                flags: .flags(("--key", key)), passphrase: passphrase.given(in: world)
+            ) { () throws(CredentialProblem) in
+                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: source)
             }
             let now = world.clock.now()
             if contents.kind == .authKey {

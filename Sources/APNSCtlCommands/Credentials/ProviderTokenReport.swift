@@ -21,7 +21,11 @@ struct ProviderTokenReport {
 
     /// `text` as given: `bearer …` and `authorization: bearer …` are accepted, blanks trimmed.
     static func bareToken(_ text: String) -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        // "\r\n" is one Character in Swift, so blanks are told by their scalars; a BOM (a file saved by Notepad)
+        // is blank too.
+        let blank: (Character) -> Bool = {
+            $0.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{FEFF}" }
+        }
         var t = Substring(text).drop(while: blank)
         while let last = t.last, blank(last) { t = t.dropLast() }
         if t.lowercased().hasPrefix("authorization:") { t = t.dropFirst("authorization:".count).drop { $0 == " " } }
@@ -37,11 +41,14 @@ struct ProviderTokenReport {
         var w = JSONWriter()
         w.beginObject()
         guard let parts = ProviderToken.Parts(token) else {
-            let pieces = token.split(separator: ".", omittingEmptySubsequences: false).count
+            let split = token.split(separator: ".", omittingEmptySubsequences: false)
+            let pieces = split.count
             refusals.append(
-                pieces == 3
-                    ? "not a provider token: its parts are not base64url-encoded JSON objects"
-                    : "not a provider token: \(pieces) part\(pieces == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
+                pieces == 3 && split[2].isEmpty
+                    ? "not a provider token: the signature part is empty (the token ends with a dot); copy the whole token"
+                    : pieces == 3
+                        ? "not a provider token: its parts are not base64url-encoded JSON objects"
+                        : "not a provider token: \(pieces) part\(pieces == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
             )
             w.field("accepted", false)
             w.key("problems")
@@ -100,6 +107,12 @@ struct ProviderTokenReport {
             w.null()
             fields.append(("iat", "(missing or not a number)"))
             refusals.append("the claims have no numeric iat (InvalidProviderToken)")
+        }
+        // An ES256 signature is r and s, 32 bytes each: any other length verifies with no key.
+        if parts.signature.count != 64 {
+            refusals.append(
+                "the signature is \(parts.signature.count) bytes where an ES256 signature is 64: the token was cut short or altered (InvalidProviderToken)"
+            )
         }
         w.key("signature")
         if let key {

@@ -99,7 +99,7 @@ extension APNSCtl.Doctor {
             (credentials, stop) = Self.certificateCheck(
                 loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
         } else if let key = settings[.authKey]?.value {
-            guard let token = try settings.providerToken(now: now, in: world) else {
+            guard let token = try settings.providerToken(now: now, refusingMixedUpIDs: false, in: world) else {
                 throw CLIError.internalError("token auth without a key")
             }
             bearer = token.token
@@ -209,23 +209,23 @@ extension APNSCtl.Doctor {
     /// The `credentials` line for token auth: the key, its ids, and a warning for ids that look swapped or
     /// disagree with the file name.
     func tokenCheck(path: String, keyID: String, teamID: String) -> DoctorCheck {
-        let fileKeyID = SigningKey.keyID(fromFileName: path)
         var check = DoctorCheck(
             name: "credentials", status: .ok,
             detail: "\(path): EC P-256 key, key id \(keyID), team \(teamID)")
-        if let fileKeyID, fileKeyID != keyID {
+        switch TokenIDMixUp.of(path: path, keyID: keyID, teamID: teamID) {
+        case .swapped(let fileKeyID)?:
             check.status = .warn
-            if teamID == fileKeyID {
-                check.hint =
-                    "--key-id \(keyID) differs from the file name's key id \(fileKeyID), which is given as --team-id: swapped? "
-                    + "the key id is the one in AuthKey_<KEYID>.p8, the team id your developer team's"
-            } else {
-                check.hint =
-                    "--key-id \(keyID) differs from the file name's key id \(fileKeyID); Apple names the file after the key's id"
-            }
-        } else if teamID == keyID {
+            check.hint =
+                "--key-id \(keyID) differs from the file name's key id \(fileKeyID), which is given as --team-id: swapped? "
+                + "the key id is the one in AuthKey_<KEYID>.p8, the team id your developer team's"
+        case .keyIDDiffersFromFileName(let fileKeyID)?:
+            check.status = .warn
+            check.hint =
+                "--key-id \(keyID) differs from the file name's key id \(fileKeyID); Apple names the file after the key's id"
+        case .teamIsKeyID?:
             check.status = .warn
             check.hint = "the team id equals the key id \(keyID): swapped? --team-id is your developer team's id"
+        case nil: break
         }
         return check
     }

@@ -88,7 +88,7 @@ extension APNSCtl {
                     payload = try Payload.load(path: path, standardInput: world.standardInput)
                 } catch {
                     unreadable += 1
-                    renderer.fileError(error.message)
+                    renderer.fileError(error, path: path)
                     continue
                 }
                 let report = PayloadValidator.validate(payload, options: options)

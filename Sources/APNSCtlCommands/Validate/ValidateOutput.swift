@@ -39,10 +39,11 @@ final class ValidateOutput {
         PrintableText.escapingControls("\(file):\(p.line):\(p.column): \(p.severity.rawValue): \(p.path): \(p.message)")
     }
 
-    /// A file that could not be read: `error: …` on stderr.
-    func fileError(_ message: String) {
+    /// A file that could not be read: `error: …` on stderr, with advice to check its path (standard input has
+    /// none to check).
+    func fileError(_ failure: FileSystem.Failure, path: String) {
         out.flush()
-        messages.error(message + "; check the path")
+        messages.error(failure.message + (path == "-" ? "" : "; check the path"))
     }
 
     /// Writes what is still buffered.

@@ -264,9 +264,13 @@ public enum SettingParser {
         case .storage:
             let s = try string().lowercased()
             guard s == "none" || s == "most-recent" else {
+                // `most` and `recent` are the halves users remember.
+                let half = s.count >= 3 && ("most-recent".hasPrefix(s) || "most-recent".hasSuffix(s))
                 throw bad(
                     "unknown policy; use none (No Message Stored) or most-recent"
-                        + Suggestion.didYouMean(s, among: ["none", "most-recent"]))
+                        + (half
+                            ? "; did you mean \"most-recent\"?"
+                            : Suggestion.didYouMean(s, among: ["none", "most-recent"])))
             }
             return .storage(s)
         case .duration:

@@ -136,6 +136,7 @@ import Testing
             "convert", pem, "-o", dir.file("x.p12"), "--out-passphrase-file", dir.file("nope"),
         ])
         #expect(r.status == 66)
-        #expect(r.stderr.hasPrefix("error: --out-passphrase-file \(dir.file("nope")): no such file"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: --out-passphrase-file: no such file"), "\(r.stderr)")
+        #expect(!r.stderr.contains("nope"), "\(r.stderr)")
     }
 }

@@ -132,4 +132,35 @@ import Testing
         #expect(world.run(["jwt", "abc.def.ghi"]) == 64)
         #expect(world.stderr.text.contains("a token argument is for --decode"))
     }
+
+    /// A token read from standard input as a Windows file or Notepad leaves it (CRLF, a byte order mark) is the
+    /// token, as it is given as an argument.
+    @Test func aTokenOnStandardInputWithCRLFOrAByteOrderMarkIsRead() throws {
+        let keys = try Keys()
+        let inputs: [[UInt8]] = [
+            Array((keys.token + "\r\n").utf8),
+            [0xEF, 0xBB, 0xBF] + Array(("authorization: bearer " + keys.token + "\r\n").utf8),
+        ]
+        for (i, bytes) in inputs.enumerated() {
+            let file = try keys.dir.write("token\(i).txt", bytes)
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            let world = TestWorld(now: Self.signedAt + 60, standardInput: fd)
+            #expect(world.run(["jwt", "--decode", "-", "--auth-key", keys.key]) == 0, "\(world.stderr.text)")
+            #expect(world.stdout.text.contains("verified with \(keys.key)"), "\(world.stdout.text)")
+        }
+    }
+
+    /// An ES256 signature is 64 bytes: a shorter one is refused without a key to check it, and an empty one is
+    /// said to be missing, not a bad encoding.
+    @Test func aSignatureOfAnotherLengthOrNoneIsRefused() throws {
+        let keys = try Keys()
+        let head = keys.token.split(separator: ".").prefix(2).joined(separator: ".")
+        let (short, _, shortErr) = Self.decode([head + ".abc"], at: Self.signedAt)
+        #expect(short == 77)
+        #expect(shortErr.contains("the signature is 2 bytes where an ES256 signature is 64"), "\(shortErr)")
+        let (none, _, noneErr) = Self.decode([head + "."], at: Self.signedAt)
+        #expect(none == 77)
+        #expect(noneErr.contains("the signature part is empty (the token ends with a dot)"), "\(noneErr)")
+    }
 }

@@ -32,7 +32,9 @@ import Testing
             ["inspect", scratch.file("x.p12"), "--passphrase-file", scratch.file("nosuch")],
             environment: ["APNSCTL_PASSPHRASE": ""])
         #expect(r.status == 66)
-        #expect(r.stderr.hasPrefix("error: --passphrase-file \(scratch.file("nosuch")): no such file"))
+        // Named by its flag; the value is not repeated, as it may be the passphrase typed where its file belongs.
+        #expect(r.stderr.hasPrefix("error: --passphrase-file: no such file (the value given is not repeated"))
+        #expect(!r.stderr.contains("nosuch"), "\(r.stderr)")
     }
 }
 

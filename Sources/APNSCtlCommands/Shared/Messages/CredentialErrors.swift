@@ -1,18 +1,30 @@
 import APNSCore
 import APNSCrypto
+import APNSPlatform
 
 extension CLIError {
     /// A credential problem: a missing or unreadable file is exit 66, everything else exit 77 (CLI.md).
     /// `passphraseFileFlag` names the flag that gave the passphrase file, for its read failures.
     /// `flags` maps a file path to the flag that gave it (`--cert`, `--key`, `--auth-key`): a missing or
     /// unreadable file is named with its flag, the same way in every command (CLI.md).
-    init(_ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:])
-    {
-        var message = problem.message(passphraseFileFlag: passphraseFileFlag)
+    /// `passphrase`: the passphrase given as text and where (`--passphrase`, `APNSCTL_PASSPHRASE`), for the usual
+    /// slip of a file's name given as the passphrase itself.
+    init(
+        _ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:],
+        passphrase: (text: String, label: String)? = nil, keyIDAdvice: String = "pass --key-id"
+    ) {
+        var message = problem.message(passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice)
         switch problem {
         // An empty file is named the same way: which flag's file it is matters more than its content.
         case .fileMissing(let path), .fileUnreadable(let path, _), .empty(let path):
             if let flag = flags[path] { message = "\(flag) " + message }
+        // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).
+        case .wrongPassphrase(let path):
+            if let passphrase, FileSystem.isRegularFile(passphrase.text) {
+                message =
+                    "\(path): wrong passphrase; \(passphrase.label) names the file \(ShellWord.of(passphrase.text)): "
+                    + "to read the passphrase from it, write \(passphraseFileFlag) \(ShellWord.of(passphrase.text))"
+            }
         default: break
         }
         self = problem.isInputMissing ? .inputMissing(message) : .credential(message)
@@ -21,10 +33,11 @@ extension CLIError {
 
 /// Runs credential code and converts its typed failures into CLI errors, so commands stay linear. `flags`
 /// names the flag of each file the body reads (see `CLIError.init(_:passphraseFileFlag:flags:)`).
-func withCredentialErrors<T>(flags: [String: String] = [:], _ body: () throws(CredentialProblem) -> T) throws(CLIError)
-    -> T
-{
-    do { return try body() } catch { throw CLIError(error, flags: flags) }
+func withCredentialErrors<T>(
+    flags: [String: String] = [:], passphrase: (text: String, label: String)? = nil,
+    _ body: () throws(CredentialProblem) -> T
+) throws(CLIError) -> T {
+    do { return try body() } catch { throw CLIError(error, flags: flags, passphrase: passphrase) }
 }
 
 extension Dictionary where Key == String, Value == String {

@@ -12,8 +12,9 @@ extension CredentialProblem {
     var message: String { message(passphraseFileFlag: "--passphrase-file") }
 
     /// `message`, naming the flag that gave the passphrase file (`convert` reads its output password
-    /// from `--out-passphrase-file`, and used to blame `--passphrase-file` for it).
-    func message(passphraseFileFlag: String) -> String {
+    /// from `--out-passphrase-file`, and used to blame `--passphrase-file` for it). `keyIDAdvice`: where a key id
+    /// goes, beside its key (a key from `APNSCTL_AUTH_KEY` takes `APNSCTL_KEY_ID`, never `--key-id`).
+    func message(passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id") -> String {
         switch self {
         case .fileMissing(let p):
             return "\(p): no such file; check the path"
@@ -25,6 +26,10 @@ extension CredentialProblem {
             return "\(p): not a certificate, private key or PKCS#12 file (\(d)); pass a .pem, .p12 or .p8 file"
         case .corrupt(let p, let d):
             return "\(p): damaged or truncated (\(d)); export or download the file again"
+        case .passphraseFileUnreadable(_, .missing):
+            // The value is not repeated: where a file's name belongs, a hurried user types the passphrase itself.
+            return "\(passphraseFileFlag): no such file (the value given is not repeated, in case it is the passphrase "
+                + "itself); give the path of a file whose first line is the passphrase"
         case .passphraseFileUnreadable(let p, let failure):
             return CredentialProblem(reading: failure.relabelled("\(passphraseFileFlag) \(p)")).message
         case .passphraseRequired(let p):
@@ -46,6 +51,12 @@ extension CredentialProblem {
             return "\(p): this is an APNs token-auth signing key (.p8), not a certificate or a certificate's key; "
                 + "it needs no certificate and no conversion: use token auth with "
                 + Self.tokenAuthFlags(authKey: p)
+        case .keyFileHoldsCertificate(let k, let c, let swapped):
+            return swapped
+                ? "\(k): given as the key (--key), but it holds a certificate, and \(c) holds a key: the two look "
+                    + "swapped; give \(k) as the certificate and \(c) with --key"
+                : "\(k): given as the key (--key), but it holds a certificate, not a private key; give the "
+                    + "certificate's key file with --key, or a .p12 that holds both"
         case .noPrivateKey(let p):
             return "\(p): holds a certificate but no private key; pass the key with --key FILE, "
                 + "or export the certificate together with its key as .p12"
@@ -71,10 +82,10 @@ extension CredentialProblem {
                 + "decrypt it (openssl pkey -in \(p) -out AuthKey_KEYID.p8) or download the .p8 key again"
         case .invalidKeyIDInFileName(let p, let id):
             return "\(FileSystem.baseName(p)): '\(id)' in the file name is not a key id (10 characters A-Z and 0-9); "
-                + "pass --key-id with the key id from the Apple Developer portal"
+                + "\(keyIDAdvice) with the key id from the Apple Developer portal"
         case .missingKeyID(let p):
             return "--key-id: missing, and the file name \(FileSystem.baseName(p)) does not carry one "
-                + "(AuthKey_<KEYID>.p8); pass --key-id with the 10-character key id"
+                + "(AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
         case .invalidKeyID(let v):
             return
                 "--key-id: '\(v)' is not a key id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"

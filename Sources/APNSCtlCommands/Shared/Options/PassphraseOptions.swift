@@ -19,11 +19,20 @@ struct PassphraseOptions: ParsableArguments {
     var passphraseFile: String?
 
     /// The lazily resolved source: `--passphrase`, `--passphrase-file`, then the world's `APNSCTL_PASSPHRASE`
-    /// (empty counts as unset), then a terminal prompt.
-    func source(in world: CommandWorld) -> PassphraseSource {
+    /// (empty counts as unset), then a terminal prompt. Both flags at once are refused, as `send` refuses them.
+    func source(in world: CommandWorld) throws(CLIError) -> PassphraseSource {
+        if passphrase != nil && passphraseFile != nil {
+            throw .usage("--passphrase and --passphrase-file both given; pass only one")
+        }
         let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
         return PassphraseSource(
             text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
             prompt: world.terminal.passphrasePrompt)
+    }
+
+    /// The passphrase given as text and where, for the advice on a wrong one (`CLIError.init(_:…passphrase:)`).
+    func given(in world: CommandWorld) -> (text: String, label: String)? {
+        if let passphrase { return (passphrase, "--passphrase") }
+        return world.setting("APNSCTL_PASSPHRASE").map { ($0, "APNSCTL_PASSPHRASE") }
     }
 }

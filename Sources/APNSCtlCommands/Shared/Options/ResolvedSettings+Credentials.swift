@@ -37,7 +37,19 @@ extension ResolvedSettings {
     /// Runs credential code, its problems as CLI errors naming each file's origin.
     private func credentialErrors<T>(_ body: () throws(CredentialProblem) -> T) throws(CLIError) -> T {
         do { return try body() } catch {
-            throw CLIError(error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels)
+            throw CLIError(
+                error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels,
+                passphrase: self[.passphrase].map { ($0.value, label(.passphrase)) }, keyIDAdvice: keyIDAdvice)
+        }
+    }
+
+    /// Where a missing key id goes: beside its key, since a key id given above the key's layer is refused.
+    private var keyIDAdvice: String {
+        switch self[.authKey]?.origin {
+        case .variable?: return "set APNSCTL_KEY_ID (the key comes from APNSCTL_AUTH_KEY)"
+        case .profile(let name, _, _)?:
+            return "set key-id in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key-id KEYID)"
+        default: return "pass --key-id"
         }
     }
 
@@ -67,14 +79,17 @@ extension ResolvedSettings {
 
     /// The `.p8` key read, not decoded, with its checked ids: a cached token for the same bytes needs no more.
     /// A bad key is still named before bad ids, as when the key was decoded first.
-    func readSigningKey() throws(CLIError) -> SigningKeyWithIDs? {
+    /// `refusingMixedUpIDs`: a team id that is the key id (`TokenIDMixUp`) is a usage error; doctor passes false
+    /// to warn about it in its report instead.
+    func readSigningKey(refusingMixedUpIDs: Bool = true) throws(CLIError) -> SigningKeyWithIDs? {
         guard let authKey = self[.authKey]?.value else { return nil }
         let explicitKeyID = self[.keyID]?.value
         let team = self[.teamID]?.value
         let report = { @Sendable (problem: CredentialProblem) -> CLIError in
-            CLIError(problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels)
+            CLIError(
+                problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels, keyIDAdvice: keyIDAdvice)
         }
-        return try credentialErrors { () throws(CredentialProblem) in
+        let loaded = try credentialErrors { () throws(CredentialProblem) in
             let file = try SigningKeyFile.read(authKey.input)
             let ids: (keyID: String, teamID: String)
             do throws(CredentialProblem) {
@@ -87,14 +102,32 @@ extension ResolvedSettings {
             }
             return SigningKeyWithIDs(file: file, keyID: ids.keyID, teamID: ids.teamID, report: report)
         }
+        // Ids mixed up would be answered InvalidProviderToken, which reads like a clock or key problem: refused
+        // here, before a token is signed (doctor, which explains every answer, warns instead).
+        if refusingMixedUpIDs,
+            let mixUp = TokenIDMixUp.of(path: authKey.displayName, keyID: loaded.keyID, teamID: loaded.teamID)
+        {
+            switch mixUp {
+            case .swapped(let fileKeyID):
+                throw .usage(
+                    "\(label(.teamID)) \(fileKeyID): that is the key's own id (\(FileSystem.baseName(authKey.displayName))), not a team id; the ids look swapped: \(label(.teamID)) \(loaded.keyID) and \(label(.keyID)) \(fileKeyID)"
+                )
+            case .teamIsKeyID:
+                throw .usage(
+                    "\(label(.teamID)) \(loaded.teamID): that is the key's id, not a team id; give the team id shown as Team ID on the Apple Developer portal's Membership page"
+                )
+            case .keyIDDiffersFromFileName: break
+            }
+        }
+        return loaded
     }
 
     /// The bearer token to send (cached in the world's cache directory unless `no-token-cache`) with its ids and
     /// how a run renews it; nil without a key.
-    func providerToken(now: Int64, in world: CommandWorld) throws(CLIError) -> (
+    func providerToken(now: Int64, refusingMixedUpIDs: Bool = true, in world: CommandWorld) throws(CLIError) -> (
         token: String, keyID: String, teamID: String, renewal: ProviderTokenRenewal
     )? {
-        guard let loaded = try readSigningKey() else { return nil }
+        guard let loaded = try readSigningKey(refusingMixedUpIDs: refusingMixedUpIDs) else { return nil }
         let cache = world.tokenCacheDirectory.map { directory in
             var cache = ProviderTokenCache(directory: directory)
             let stream = world.standardError
@@ -198,5 +231,25 @@ final class SigningKeyWithIDs: Sendable {
         } catch {
             throw .internalError("signing the provider token failed: \(error)")
         }
+    }
+}
+
+/// How token ids given disagree with each other and with the key's file name (`AuthKey_<KEYID>.p8`): the one
+/// rule `send` and `jwt` refuse by and `doctor` warns by.
+enum TokenIDMixUp: Equatable {
+    /// The file name's key id is given as the team id, and another id as the key id.
+    case swapped(fileKeyID: String)
+    /// The team id is the key id itself.
+    case teamIsKeyID
+    /// The key id differs from the file name's, which is not given as the team id.
+    case keyIDDiffersFromFileName(fileKeyID: String)
+
+    static func of(path: String, keyID: String, teamID: String) -> TokenIDMixUp? {
+        let fileKeyID = SigningKey.keyID(fromFileName: path)
+        if let fileKeyID, fileKeyID != keyID {
+            return teamID == fileKeyID
+                ? .swapped(fileKeyID: fileKeyID) : .keyIDDiffersFromFileName(fileKeyID: fileKeyID)
+        }
+        return teamID == keyID ? .teamIsKeyID : nil
     }
 }

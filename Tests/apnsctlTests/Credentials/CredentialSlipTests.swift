@@ -1,0 +1,184 @@
+import APNSCore
+import APNSPlatform
+import APNSTestSupport
+import Foundation
+import Testing
+
+@testable import APNSCrypto
+@testable import APNSCtlCommands
+
+/// The slips a hurried user makes with credentials, each answered with what went wrong and what to write: the
+/// passphrase typed where its file belongs (never repeated), both passphrase flags, a file's name given as the
+/// passphrase, line ends and byte order marks, swapped files and ids, a credential given as the payload, and
+/// binary PKCS#12 meant for a terminal.
+@Suite struct CredentialSlipTests {
+    static let password = "hunter2-Secret"
+
+    /// A PKCS#12 of the universal push certificate with `password`, and its folder.
+    static func p12() throws -> (TemporaryDirectory, String) {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        return (dir, try dir.p12("push.p12", CredentialFixtures.universal, password: password))
+    }
+
+    /// The passphrase itself given to `--passphrase-file` (or convert's `--out-passphrase-file`) is a missing
+    /// file, 66, and never printed.
+    @Test func aPassphraseGivenAsItsFileIsNeverRepeated() throws {
+        let (dir, p12) = try Self.p12()
+        let runs: [[String]] = [
+            ["inspect", p12, "--passphrase-file", Self.password],
+            ["convert", p12, "-o", dir.file("out.pem"), "--passphrase-file", Self.password],
+            [
+                "convert", try dir.pem("push.pem", CredentialFixtures.universal), "-o", dir.file("out.p12"),
+                "--out-passphrase-file", Self.password,
+            ],
+        ]
+        for arguments in runs {
+            let r = try InProcess.apnsctl(arguments)
+            #expect(r.status == 66, "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.contains(Self.password), "\(r.stderr)")
+            #expect(r.stderr.contains("passphrase-file: no such file (the value given is not repeated"), "\(r.stderr)")
+        }
+    }
+
+    /// Both passphrase flags are refused by inspect and convert as by send; a wrong passphrase that is a file's
+    /// name says to read it with --passphrase-file.
+    @Test func bothPassphraseFlagsAndAFileNameAsThePassphrase() throws {
+        let (dir, p12) = try Self.p12()
+        let file = try dir.write("pass.txt", Self.password + "\n")
+        for command in [["inspect", p12], ["convert", p12, "-o", dir.file("out.pem")]] {
+            let both = try InProcess.apnsctl(command + ["--passphrase", "x", "--passphrase-file", file])
+            #expect(both.status == 64, "\(both.stderr)")
+            #expect(both.stderr == "error: --passphrase and --passphrase-file both given; pass only one\n")
+            let named = try InProcess.apnsctl(command + ["--passphrase", file])
+            #expect(named.status == 77, "\(named.stderr)")
+            #expect(
+                named.stderr
+                    == "error: \(p12): wrong passphrase; --passphrase names the file \(file): to read the passphrase from it, write --passphrase-file \(file)\n"
+            )
+        }
+        #expect(!FileSystem.exists(dir.file("out.pem")))
+    }
+
+    /// A passphrase file saved by Notepad (a byte order mark, CRLF) and a variable holding a CR, as
+    /// `$(cat pass.txt)` of such a file gives, are the passphrase.
+    @Test func lineEndsAndAByteOrderMarkAreNoPartOfAPassphrase() throws {
+        let (dir, p12) = try Self.p12()
+        let notepad = try dir.write("bom.txt", [0xEF, 0xBB, 0xBF] + Array((Self.password + "\r\n").utf8))
+        #expect(try InProcess.apnsctl(["inspect", p12, "--passphrase-file", notepad]).status == 0)
+        let variable = try InProcess.apnsctl(
+            ["inspect", p12], environment: ["APNSCTL_PASSPHRASE": Self.password + "\r"])
+        #expect(variable.status == 0, "\(variable.stderr)")
+    }
+
+    /// A certificate given as the key and the key as the certificate: said to be swapped; a certificate alone as
+    /// the key: said to be no key.
+    @Test func swappedCertificateAndKeyFilesAreSaidSo() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let identity = CredentialFixtures.universal
+        let cert = try dir.write("cert.pem", identity.certificate.pem)
+        let key = try dir.write("key.pem", try identity.privateKey.pkcs8PEM(passphrase: nil), mode: 0o600)
+        let swapped = try InProcess.apnsctl(["inspect", key, "--key", cert])
+        #expect(swapped.status == 77)
+        #expect(
+            swapped.stderr
+                == "error: \(cert): given as the key (--key), but it holds a certificate, and \(key) holds a key: the two look swapped; give \(cert) as the certificate and \(key) with --key\n"
+        )
+        let send = try InProcess.apnsctl([
+            "send", "--alert", "x", "-d", String(repeating: "ab", count: 32), "--topic", "com.example.demo",
+            "--cert", cert, "--key", cert, "--endpoint", "https://127.0.0.1:9",
+        ])
+        #expect(send.status == 77)
+        #expect(
+            send.stderr.contains("\(cert): given as the key (--key), but it holds a certificate, not a private key"))
+    }
+
+    /// The team id given is the key's own id (from `AuthKey_<ID>.p8`): swapped ids are said before a token APNs
+    /// would refuse is signed; a key from APNSCTL_AUTH_KEY without an id in its name is told APNSCTL_KEY_ID.
+    @Test func swappedIdsAndWhereAKeyIdGoes() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
+        let swapped = try InProcess.apnsctl([
+            "jwt", "--auth-key", key, "--team-id", "ABCDE12345", "--key-id", "TEAMID1234",
+        ])
+        #expect(swapped.status == 64)
+        #expect(
+            swapped.stderr
+                == "error: --team-id ABCDE12345: that is the key's own id (AuthKey_ABCDE12345.p8), not a team id; the ids look swapped: --team-id TEAMID1234 and --key-id ABCDE12345\n"
+        )
+        let same = try InProcess.apnsctl(["jwt", "--auth-key", key, "--team-id", "ABCDE12345"])
+        #expect(same.status == 64)
+        #expect(same.stderr.contains("give the team id shown as Team ID"), "\(same.stderr)")
+        #expect(same.stdout.isEmpty)
+        let unnamed = try dir.write("key.pem", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
+        let variable = try InProcess.apnsctl(
+            ["jwt"], environment: ["APNSCTL_AUTH_KEY": unnamed, "APNSCTL_TEAM_ID": "TEAMID1234"])
+        #expect(variable.status == 77)
+        #expect(
+            variable.stderr.contains("set APNSCTL_KEY_ID (the key comes from APNSCTL_AUTH_KEY)"), "\(variable.stderr)")
+        #expect(!variable.stderr.contains("pass --key-id"), "\(variable.stderr)")
+    }
+
+    /// A key, a certificate or a .p12 given as the payload is named as such, not as a JSON syntax error.
+    @Test func aCredentialGivenAsThePayloadIsNamed() throws {
+        let (dir, p12) = try Self.p12()
+        let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
+        let r = try InProcess.apnsctl(["validate", key, p12])
+        #expect(r.status == 65)
+        #expect(
+            r.stdout.contains(
+                "\(key):1:2: error: (root): not JSON but PEM (PRIVATE KEY): a key or certificate, not a payload"))
+        #expect(r.stdout.contains("\(p12):1:2: error: (root): not JSON but binary DER, as in a .p12 or .cer file"))
+    }
+
+    /// PKCS#12 is binary: `convert -o -` refuses a terminal before asking for a password, and writes to a pipe.
+    @Test func binaryPKCS12IsNeverWrittenToATerminal() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        let variables = ["APNSCTL_OUT_PASSPHRASE": Self.password]
+        let terminal = try InProcess.apnsctl(["convert", pem, "-o", "-"], environment: variables, onTerminal: true)
+        #expect(terminal.status == 64)
+        #expect(terminal.stdout.isEmpty)
+        #expect(terminal.stderr.hasPrefix("error: -o -: standard output is a terminal, and PKCS#12 is binary"))
+        let piped = try InProcess.apnsctl(["convert", pem, "-o", "-"], environment: variables)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(!piped.stdout.isEmpty)
+    }
+
+    /// cp's order (`convert IN OUT`) and `--out` are told where the file goes; a folder that is not there is
+    /// named with -o.
+    @Test func theOutputFileGoesWithDashO() throws {
+        let (dir, p12) = try Self.p12()
+        for extra in [["new.pem"], ["--out", "new.pem"], ["--passphrase-file", "p.txt", "new.pem"]] {
+            let r = try InProcess.apnsctl(["convert", p12] + extra)
+            #expect(r.status == 64)
+            #expect(
+                r.errorLines.first
+                    == "error: Missing expected argument '--output <file>'; the file to write goes with -o: -o new.pem",
+                "\(extra): \(r.stderr)")
+        }
+        let missing = try InProcess.apnsctl([
+            "convert", p12, "-o", dir.file("no/such/out.pem"), "--passphrase", Self.password,
+        ])
+        #expect(missing.status == 73)
+        #expect(
+            missing.stderr.hasPrefix("error: -o \(dir.file("no/such/out.pem")): cannot create"), "\(missing.stderr)")
+    }
+
+    /// Small words: `--pass` is --passphrase, `--storage most` is most-recent, and standard input too large has no
+    /// path to check.
+    @Test func smallSlipsGetTheirWord() throws {
+        let (_, p12) = try Self.p12()
+        let pass = try InProcess.apnsctl(["inspect", p12, "--pass", "x"])
+        #expect(pass.errorLines.first == "error: Unknown option '--pass'. Did you mean '--passphrase'?")
+        let storage = try InProcess.apnsctl([
+            "channel", "create", "--storage", "most", "--topic", "com.example.demo", "--endpoint",
+            "https://127.0.0.1:9",
+        ])
+        #expect(storage.status == 64)
+        #expect(storage.stderr.contains("; did you mean \"most-recent\"?"), "\(storage.stderr)")
+        let big = try InProcess.apnsctl(["validate", "-"], stdin: [UInt8](repeating: 0x20, count: (64 << 20) + 1))
+        #expect(big.status == 66)
+        #expect(big.stderr.hasPrefix("error: -: cannot read: more than 64 MiB"), "\(big.stderr)")
+        #expect(!big.stderr.contains("check the path"), "\(big.stderr)")
+    }
+}
