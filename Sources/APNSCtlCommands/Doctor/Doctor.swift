@@ -113,28 +113,54 @@ extension APNSCtl {
                 }
                 throw error
             }
-            let (checks, exitCode) = Self.runChecks(plan, clock: world.clock)
+            let (checks, exitCode, signal) = Self.runChecks(plan, clock: world.clock, interrupts: world.interrupts)
             DoctorOutput.print(checks, format: format, to: world.standardOutput)
+            if let signal {
+                // CLI.md: an interrupted run exits 130/143 after printing what it has.
+                let name = signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
+                throw CLIError.interrupted(
+                    signal: signal,
+                    message:
+                        "interrupted by \(name): the checks above finished; the one under way and those after it did not run"
+                )
+            }
             guard exitCode != ExitStatus.success else { return }
             throw CLIError.checksFailed(code: exitCode, message: DoctorVerdict.errorLine(checks))
         }
 
         /// The credentials line, then each environment's network checks (none after a certificate that is
-        /// expired or not yet valid), settled into the report and its exit code.
-        static func runChecks(_ plan: DoctorPlan, clock: CommandClock) -> (checks: [DoctorCheck], exitCode: Int32) {
+        /// expired or not yet valid), settled into the report and its exit code. `interrupts` is asked once the
+        /// network checks start; a signal stops them, and the checks that finished come back unsettled with it.
+        static func runChecks(
+            _ plan: DoctorPlan, clock: CommandClock, interrupts: () -> (any InterruptSource)? = { nil }
+        ) -> (checks: [DoctorCheck], exitCode: Int32, interruptedBy: Int32?) {
             let local = [plan.credentials] + (plan.app.map { [$0] } ?? [])
-            guard !plan.stopBeforeNetwork else { return (local, DoctorVerdict.exitCode(local)) }
+            guard !plan.stopBeforeNetwork else { return (local, DoctorVerdict.exitCode(local), nil) }
             let context: TLSContext
             do { context = try plan.configuration.makeContext() } catch {
                 let check = DoctorCheck.fail(
                     "tls", nil, .network, error.description,
                     hint: "--ca-file must be a PEM file of CA certificates")
-                return (local + [check], DoctorVerdict.exitCode(local + [check]))
+                return (local + [check], DoctorVerdict.exitCode(local + [check]), nil)
             }
-            let probe = DoctorProbe(plan: plan, context: context, clock: clock)
-            var reports = plan.routes.map { probe.run($0) }
+            let source = interrupts()
+            var probe = DoctorProbe(plan: plan, context: context, clock: clock)
+            probe.interruptFD = source?.fd
+            var reports: [EnvironmentReport] = []
+            for route in plan.routes {
+                let report = probe.run(route)
+                reports.append(report)
+                if report.interrupted {
+                    let finished = local + reports.flatMap(\.checks)
+                    return (
+                        finished, DoctorVerdict.exitCode(finished), source?.receivedSignal ?? ProcessSignals.interrupt
+                    )
+                }
+            }
             sharpenEnvironmentHints(&reports, plan: plan)
-            return DoctorVerdict.settle(credentials: local, environments: reports, explicit: plan.explicit)
+            let (checks, code) = DoctorVerdict.settle(
+                credentials: local, environments: reports, explicit: plan.explicit)
+            return (checks, code, nil)
         }
 
         /// A `BadEnvironmentKey…` refusal names the environment that accepted the key, once the other probe told.

@@ -67,6 +67,8 @@ struct DoctorCheck: Equatable {
 struct EnvironmentReport: Equatable {
     let environment: APNSEnvironment
     var checks: [DoctorCheck]
+    /// A signal ended the checks: those above it finished, the one it cut short is left out.
+    var interrupted = false
 
     /// The probe got `BadDeviceToken`: credentials and topic accepted here.
     var accepted: Bool { checks.contains { $0.name == "auth" && $0.status == .ok } }

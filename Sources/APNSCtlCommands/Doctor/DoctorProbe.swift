@@ -13,6 +13,8 @@ struct DoctorProbe {
     let context: TLSContext
     /// Each phase's deadline counts on its monotonic clock.
     let clock: CommandClock
+    /// Readable once SIGINT or SIGTERM arrived: every phase waits on it too, and stops.
+    var interruptFD: Int32? = nil
 
     private var timeout: Double { plan.configuration.timeout }
     private var timeoutText: String {
@@ -35,8 +37,9 @@ struct DoctorProbe {
         let resolved: PushConnection.ResolvedHost
         do {
             resolved = try PushConnection.resolve(
-                host: host, port: port, timeout: timeout, deadline: deadline(), interruptFD: nil)
+                host: host, port: port, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
         } catch {
+            if case .interrupted = error { return interrupted(report) }
             report.checks.append(
                 .fail(
                     "dns", env, .network, error.description + whose,
@@ -54,8 +57,10 @@ struct DoctorProbe {
         // connect
         let connected: PushConnection.ConnectedSocket
         do {
-            connected = try PushConnection.connect(resolved, timeout: timeout, deadline: deadline(), interruptFD: nil)
+            connected = try PushConnection.connect(
+                resolved, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
         } catch {
+            if case .interrupted = error { return interrupted(report) }
             report.checks.append(
                 .fail(
                     "connect", env, .network, error.description + whose,
@@ -71,8 +76,9 @@ struct DoctorProbe {
         if let proxy {
             do {
                 tunnel = try PushConnection.tunnel(
-                    through: proxy, on: connected, to: route.endpoint, timeout: timeout, interruptFD: nil)
+                    through: proxy, on: connected, to: route.endpoint, timeout: timeout, interruptFD: interruptFD)
             } catch {
+                if case .interrupted = error { return interrupted(report) }
                 report.checks.append(
                     .fail(
                         "proxy", env, .network, error.description,
@@ -98,8 +104,10 @@ struct DoctorProbe {
             return report
         }
         do {
-            handshake = try PushConnection.handshake(tls, timeout: timeout, interruptFD: nil, quickAck: proxy != nil)
+            handshake = try PushConnection.handshake(
+                tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)
         } catch {
+            if case .interrupted = error { return interrupted(report) }
             report.checks.append(tlsFailure(error, tls: tls, route: route))
             return report
         }
@@ -131,12 +139,20 @@ struct DoctorProbe {
         let probe = APNSRequest(
             method: request.method, path: APNSPath.device(DoctorPlan.probeDevice), headers: request.headers,
             body: request.body)
-        let outcome = connection.exchange(probe, timeout: timeout, interruptFD: nil)
+        let outcome = connection.exchange(probe, timeout: timeout, interruptFD: interruptFD)
         connection.finish()
+        if case .failed(.interrupted) = outcome { return interrupted(report) }
         report.checks.append(
             Self.authCheck(
                 outcome, environment: env, acceptedIn: nil, keyID: plan.keyID, teamID: plan.teamID,
                 timeoutText: timeoutText))
+        return report
+    }
+
+    /// `report` as a signal left it: the checks that finished.
+    private func interrupted(_ report: EnvironmentReport) -> EnvironmentReport {
+        var report = report
+        report.interrupted = true
         return report
     }
 
@@ -198,8 +214,9 @@ struct DoctorProbe {
         let works: Bool
         do {
             let again = try PushConnection.resolve(
-                host: route.endpoint.host, port: other, timeout: timeout, deadline: deadline(), interruptFD: nil)
-            _ = try PushConnection.connect(again, timeout: timeout, deadline: deadline(), interruptFD: nil)
+                host: route.endpoint.host, port: other, timeout: timeout, deadline: deadline(), interruptFD: interruptFD
+            )
+            _ = try PushConnection.connect(again, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
             works = true
         } catch {
             works = false

@@ -121,6 +121,39 @@ import Testing
         }
     }
 
+    /// `doctor` against a server that never answers its probe: a signal prints the checks that finished (text or
+    /// JSON), then CLI.md's interrupted line, and exits 130 or 143; the check cut short is not reported as failed.
+    @Test(arguments: [(SIGINT, "json"), (SIGTERM, "text")])
+    func anInterruptedDoctorPrintsTheChecksThatFinished(_ signal: Int32, _ format: String) async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer"], keepingLog: true)
+            let run = try InProcess.Run([
+                "doctor", "--env", "sandbox", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert",
+                mock.certificate, "-o", format, "--timeout", "60",
+            ])
+            #expect(Wait.until { run.interrupts.wasAsked }, "doctor never asked for its interrupts: \(run.stderr)")
+            // The probe reached the mock: every check before auth has finished, and auth waits for an answer.
+            #expect(mock.log.receiptsPerDevice(expectingAtLeast: 1).count == 1, "the probe never reached the mock")
+            run.interrupts.deliver(signal)
+            let (status, waited) = run.finish(within: 15)
+            #expect(status == 128 + signal, "\(run.stdout)\(run.stderr)")
+            #expect(waited < 10, "the probe's wait gave way to the signal")
+            let lines = run.stdout.split(separator: "\n").map(String.init)
+            let names = ["credentials", "dns", "connect", "tls"]
+            #expect(lines.count == names.count, "\(run.stdout)")
+            for (line, name) in zip(lines, names) {
+                #expect(
+                    format == "json" ? line.hasPrefix("{\"check\":\"\(name)\"") : line.hasPrefix("ok    \(name)"),
+                    "\(line)")
+            }
+            let signalName = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            #expect(
+                run.stderr
+                    == "error: interrupted by \(signalName): the checks above finished; the one under way and those after it did not run\n"
+            )
+        }
+    }
+
     /// `channel` takes its interrupts from the world too: a management request to a server that never answers
     /// stops at SIGTERM with 143 and the advice to check the channel list.
     @Test func aChannelRequestIsInterruptedThroughTheWorld() async throws {
