@@ -99,6 +99,15 @@ public struct APNSCtl: ParsableCommand {
         let code = exitCode(for: error).rawValue
         let text = hidingPasted(fullMessage(for: error), arguments: arguments)
         if code == 0 {
+            // `config set expiration -1h` is no request for help: its `h` read as -h.
+            if !arguments.contains(where: { ["-h", "--help", "help"].contains($0) }),
+                let word = DashValueAdvice.positionalWord(in: arguments), word.contains("h"),
+                let advice = DashValueAdvice.positionalAdvice(word, arguments: arguments)
+            {
+                world.standardError.print(
+                    PrintableText.escapingControls(hidingPasted(advice, arguments: arguments)) + "\n")
+                return finish(exitCode: ExitStatus.usage, in: world)
+            }
             if !text.isEmpty { world.standardOutput.print(BashCompletionScript.adjusted(text) + "\n") }
             return finish(exitCode: ExitStatus.success, in: world)
         }
@@ -120,6 +129,13 @@ public struct APNSCtl: ParsableCommand {
         }
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
         .map { Convert.missingOutputAdvice($0, arguments: arguments) }
+        .map { line in
+            // `Unknown option '-30m'`: a value where the command takes values.
+            guard line.hasPrefix("error: Unknown option '-"), let word = DashValueAdvice.positionalWord(in: arguments),
+                line.hasPrefix("error: Unknown option '\(word)'")
+            else { return line }
+            return DashValueAdvice.positionalAdvice(word, arguments: arguments) ?? line
+        }
         .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError, isCommandFlag: isFlag) }
         for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
             // The parser quotes arguments as given: escaped, so none can drive the terminal, and the advice's

@@ -56,6 +56,7 @@ extension APNSCtl.Config {
             try edit.write(
                 "\(ProfileValueText.key(name)) = \(ProfileValueText.quoted(parsed.hex)) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)"
             )
+            SettingsFileEdit.warnIfReplacingBuiltIn(profile, before: before, path: edit.location.path, in: world)
             if let old, old.value != .string(parsed.hex) {
                 let was = if case .string(let text) = old.value { text } else { old.value.typeName }
                 world.standardError.warning(

@@ -123,6 +123,7 @@ extension APNSCtl.Config {
             try ConfigOutput.write(
                 ["wrote \(location.path) with \(what); apnsctl config list shows it".escapingControlsForOutput()],
                 to: world.standardOutput)
+            SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: nil, path: location.path, in: world)
         }
     }
 }

@@ -39,6 +39,7 @@ extension APNSCtl.Config {
             }
             let setting = try ProfileKeyCheck.setting(target.key, value: values.first)
             let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
+            let before = try? edit.file
             let (text, value): (String, SettingValue)
             do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {
                 throw CLIError(error)
@@ -58,7 +59,9 @@ extension APNSCtl.Config {
                         target.key, missing, given: values.first ?? "", fileDirectory: edit.location.directory,
                         in: world))
             }
-            try edit.write("\(target.key) = \(text) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
+            let shown = ProfileValueText.shown(text, values: values)
+            try edit.write("\(target.key) = \(shown) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
+            SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: before, path: edit.location.path, in: world)
         }
 
         private func setDefaultProfile(_ edit: inout SettingsFileEdit) throws(CLIError) {
@@ -98,7 +101,8 @@ extension APNSCtl.Config {
                 let here = WorkingDirectoryPath.absolute(given, workingDirectory: directory)
                 if FileSystem.isRegularFile(here) { text += "; \(here) is there: to use it, \(instead(here))" }
             }
-            return text
+            // A path holding a line break or another control character is shown escaped: one warning line.
+            return PrintableText.escapingControls(text)
         }
 
         /// The file a path or credential value names, when it does not exist.

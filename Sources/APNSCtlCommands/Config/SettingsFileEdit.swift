@@ -1,4 +1,5 @@
 import APNSCore
+import APNSMock
 import APNSPlatform
 import APNSSettings
 
@@ -58,6 +59,17 @@ struct SettingsFileEdit {
                     + (names.isEmpty ? ")" : "; its profiles: \(names.joined(separator: ", ")))"))
         }
         return d.name
+    }
+
+    /// Said once a profile named as a built-in one (`mock`, `mock-token`) is first written to a file (`before` had
+    /// none): from then on it replaces the built-in, and `-p mock` reads only what the file gives it.
+    static func warnIfReplacingBuiltIn(_ profile: String?, before: SettingsFile?, path: String, in world: CommandWorld)
+    {
+        guard let profile, MockProfile.names.contains(profile), before?.profile(profile) == nil else { return }
+        world.standardError.warning(
+            "[profiles.\(profile)] in \(path) now replaces the built-in \(profile) profile (apnsctl mock's "
+                + "credentials): -p \(profile) reads only what this file gives it; to keep the built-in, "
+                + "remove the table and use another profile name")
     }
 
     /// Where relative and `~/` paths of the file are anchored.

@@ -46,6 +46,14 @@ public enum ProfileValueText {
         throw .usage("\(setting.name): the value cannot be written as TOML this setting reads; edit the file by hand")
     }
 
+    /// `text` (written for `values`) as messages show it: a URL's password as `***` (CLI.md), so `config set proxy
+    /// http://u:secret@host` does not echo the secret it wrote.
+    public static func shown(_ text: String, values: [String]) -> String {
+        let masked = values.map(URLPassword.masked)
+        guard masked != values else { return text }
+        return values.count > 1 ? "[" + masked.map(quoted).joined(separator: ", ") + "]" : quoted(masked[0])
+    }
+
     /// The TOML texts to try, in order: a number or boolean bare where the text is one, then a string.
     static func candidates(for setting: Setting, values: [String]) -> [String] {
         if values.count > 1 { return ["[" + values.map(quoted).joined(separator: ", ") + "]"] }

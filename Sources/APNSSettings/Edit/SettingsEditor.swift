@@ -69,6 +69,16 @@ public struct SettingsEditor: Sendable {
             let span = text.span(from: node.position.line - 1)
             text.replaceValue(span: span, with: value)
             line = node.position.line
+        } else if !table.isEmpty, Self.table(table, in: before) != nil, text.headerLine(table) == nil,
+            let sub = text.lines.indices.first(where: {
+                SettingsText.headerPath(text.content($0)).map { $0.starts(with: table) } == true
+            })
+        {
+            // A table that exists only through its sub-tables (`[profiles.dev.devices]` written by add-device) gets
+            // its own header, before the first of them: a key after theirs would land in a sub-table.
+            let index = text.commentsAbove(sub)
+            text.insert([Self.header(table), "\(ProfileValueText.key(key)) = \(value)", ""], at: index)
+            line = index + 2
         } else if let tableNode = Self.table(table, in: before) {
             let index = insertionLine(for: table, tableNode: tableNode, text: text)
             text.insert(["\(ProfileValueText.key(key)) = \(value)"], at: index)

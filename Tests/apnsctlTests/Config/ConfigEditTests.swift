@@ -40,6 +40,64 @@ import Testing
     /// A key no setting has makes every command refuse the file, naming the line; `config unset` removes it
     /// (each other byte kept), says what still stops the file loading, and an unknown key the file does not have
     /// is still refused.
+    /// What `config set` echoes hides a URL's password as every message does; a path with a line break is one
+    /// warning line, escaped.
+    @Test func theEchoOfAValueHidesAPasswordAndEscapesControls() throws {
+        let home = try Home()
+        let proxy = try home.run(["config", "set", "-p", "dev", "proxy", "http://u:s3cret@127.0.0.1:3128"])
+        #expect(proxy.status == 0, "\(proxy.stderr)")
+        #expect(proxy.stdout == "proxy = \"http://u:***@127.0.0.1:3128\" in [profiles.dev], \(home.configFile):2\n")
+        #expect(!proxy.stdout.contains("s3cret") && !proxy.stderr.contains("s3cret"))
+        #expect(try String(contentsOfFile: home.configFile, encoding: .utf8).contains("http://u:s3cret@"))
+        let path = try home.run(["config", "set", "-p", "dev", "ca-file", "a\nb.pem"])
+        #expect(path.status == 0, "\(path.stderr)")
+        #expect(path.stderr.split(separator: "\n").count == 1, "\(path.stderr)")
+        #expect(path.stderr.hasPrefix("warning: ca-file: ") && path.stderr.contains("a\\u{A}b.pem does not exist"))
+    }
+
+    /// A value starting with - and a digit reads as a flag (and `-1h` as -h, help): the key's setting says why it
+    /// refuses the value, or the advice is `--` before it; nothing is written and help is not shown.
+    @Test func aDashValueForConfigSetIsAdvisedNotTakenForHelp() throws {
+        let home = try Home()
+        for (value, first) in [
+            ("-1h", "error: expiration -1h: a duration counts forward from now and cannot be negative"),
+            ("-30m", "error: expiration -30m: a duration counts forward from now and cannot be negative"),
+        ] {
+            let r = try home.run(["config", "set", "-p", "dev", "expiration", value])
+            #expect(r.status == 64, "\(value): \(r.stdout)\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+            #expect(r.errorLines.first?.hasPrefix(first) == true, "\(r.stderr)")
+        }
+        let topic = try home.run(["config", "set", "-p", "dev", "topic", "-5"])
+        #expect(topic.status == 64)
+        #expect(
+            topic.errorLines.first
+                == "error: -5: a value starting with - reads as a flag; put -- before it: apnsctl config set -p dev topic -- -5"
+        )
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+        // The advice works as given.
+        #expect(try home.run(["config", "set", "-p", "dev", "topic", "--", "-5"]).status == 0)
+        // Help asked for is still help.
+        #expect(try home.run(["config", "set", "-p", "dev", "expiration", "-1h", "--help"]).status == 0)
+    }
+
+    /// A profile named as a built-in one, first written by an edit, is said to replace it: `-p mock` then reads
+    /// only the file's table (a device added to it used to hide the mock's credentials without a word).
+    @Test func writingAProfileNamedMockSaysItReplacesTheBuiltIn() throws {
+        let home = try Home()
+        let first = try home.run(["config", "add-device", "-p", "mock", "phone", Self.token1])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(
+            first.stderr
+                == "warning: [profiles.mock] in \(home.configFile) now replaces the built-in mock profile (apnsctl mock's credentials): -p mock reads only what this file gives it; to keep the built-in, remove the table and use another profile name\n"
+        )
+        // Once there, it is the user's own: no warning again.
+        let again = try home.run(["config", "set", "-p", "mock", "topic", "com.example.demo"])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        let other = try home.run(["config", "set", "-p", "mock-token", "topic", "com.example.demo"])
+        #expect(other.stderr.contains("replaces the built-in mock-token profile"), "\(other.stderr)")
+    }
+
     @Test func unsetMendsAFileWithAnUnknownKey() throws {
         let home = try Home()
         let broken = Self.commented.replacingOccurrences(
@@ -141,6 +199,23 @@ import Testing
             #expect(r.status == 66, "\(command): \(r.stderr)")
             #expect(r.stderr.contains("nope.toml: no such settings file"), "\(r.stderr)")
         }
+    }
+
+    /// A profile that exists only through its own device table (add-device --profile writes just that) takes a
+    /// key: its header is written before the device table's, and both read back.
+    @Test func aKeyIsSetInAProfileKnownOnlyByItsDevices() throws {
+        let home = try Home()
+        #expect(try home.run(["config", "add-device", "-p", "dev", "phone", Self.token1]).status == 0)
+        let set = try home.run(["config", "set", "-p", "dev", "topic", "com.example.demo"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "topic = \"com.example.demo\" in [profiles.dev], \(home.configFile):2\n")
+        #expect(
+            try String(contentsOfFile: home.configFile, encoding: .utf8)
+                == "[profiles.dev]\ntopic = \"com.example.demo\"\n\n[profiles.dev.devices]\nphone = \"\(Self.token1)\"\n"
+        )
+        let shown = try home.run(["config", "show", "dev"])
+        #expect(shown.lines.contains { $0.hasPrefix("topic") && $0.contains("com.example.demo") }, "\(shown.stdout)")
+        #expect(try home.run(["config", "list"]).lines.contains { $0.hasPrefix("device phone  \(Self.token1)") })
     }
 
     /// add-device with a name the file has replaces its token, and says what it named before.

@@ -83,4 +83,38 @@ enum DashValueAdvice {
             + (all.count == 1 ? "a value starting with - reads as a flag" : "values starting with - read as flags")
             + "; write \(all.map(\.word).joined(separator: " "))"
     }
+
+    /// A value starting with `-` and a digit where a command takes values (`config set expiration -30m`): the
+    /// parser says `Unknown option '-30m'` (or, for `-1h`, shows help, as `h` reads as `-h`). The advice is `--`
+    /// before it, unless the key's setting refuses the value anyway, which is then said instead. `word` is that
+    /// value; nil when `arguments` hold none such.
+    static func positionalWord(in arguments: [String]) -> String? {
+        arguments.first { $0.hasPrefix("-") && $0.dropFirst().first?.isNumber == true }
+    }
+
+    /// The line for `word` (see `positionalWord`), or nil when it is no such value.
+    static func positionalAdvice(_ word: String, arguments: [String]) -> String? {
+        guard let i = arguments.firstIndex(of: word), word.dropFirst().first?.isNumber == true else { return nil }
+        // `config set KEY VALUE`: the key's setting reads the value first, as config set would after `--`.
+        if arguments.starts(with: ["config", "set"]), i > 0, let setting = SettingCatalog.setting(arguments[i - 1]),
+            let command = SettingCommand.allCases.first(where: setting.commands.contains)
+        {
+            do { _ = try SettingParser.parseFlag(word, for: setting, command: command) } catch {
+                // Named as config set names it, by its key.
+                let flag = "--\(setting.name) "
+                let message =
+                    error.message.hasPrefix(flag)
+                    ? setting.name + " " + error.message.dropFirst(flag.count) : error.message
+                return "error: " + message
+            }
+        }
+        let shown = PrintableText.escapingControls(word)
+        guard shown == word, !arguments[(i + 1)...].contains(where: { $0.hasPrefix("-") }) else {
+            return "error: \(shown): a value starting with - reads as a flag; put -- before it (after the flags)"
+        }
+        var corrected = arguments
+        corrected.insert("--", at: i)
+        return "error: \(word): a value starting with - reads as a flag; put -- before it: apnsctl "
+            + corrected.map(ShellWord.of).joined(separator: " ")
+    }
 }
