@@ -182,6 +182,7 @@ public final class PushSender {
                 // that passed since the last wait (a `--timeout`) is enforced and the next step decided afresh (its
                 // results first); should one still be past, the wait is a millisecond, never a read that blocks.
                 if let input = requests.descriptorToWaitFor() {
+                    configuration.whileWaitingForInput?()
                     let deadline = machine.nextDeadline(now: now)
                     if deadline > now {
                         serve(until: deadline, wakingFor: [input])

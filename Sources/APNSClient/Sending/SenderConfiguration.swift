@@ -40,6 +40,10 @@ public struct SenderConfiguration: Sendable {
     public var backoff: [Double] = [0.25, 0.5, 1]
     /// With token auth, how the provider token is renewed in a run that outlasts it; nil keeps the requests' own.
     public var tokenRenewal: ProviderTokenRenewal? = nil
+    /// Called on the sender's thread before it waits for the next device of a list that has none ready (a pipe
+    /// whose writer is slow): the caller makes the results printed so far visible, as a reader of its output
+    /// expects them as they come, not at the end of the list.
+    public var whileWaitingForInput: (@Sendable () -> Void)? = nil
 
     /// The ceiling on streams in flight, whatever the server allows: no more than APNs was ever seen to allow.
     public static let maximumConcurrency = Int(APNSLimit.observedMaxConcurrentStreams)

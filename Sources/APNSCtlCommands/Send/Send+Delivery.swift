@@ -14,6 +14,8 @@ extension APNSCtl.Send {
         configuration.environment = target.route.environment
         configuration.resendUnknown = settings.isOn(.resendUnknown)
         configuration.tokenRenewal = target.tokenRenewal
+        let output = world.standardOutput
+        configuration.whileWaitingForInput = { output.flush() }
         return configuration
     }
 

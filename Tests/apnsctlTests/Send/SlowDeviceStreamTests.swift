@@ -42,12 +42,18 @@ import Testing
             let writing = input.writing
             let devices = (1...3).map { String(format: "%064x", $0) }
             let received = LockedValue<[Int]>([])
+            let printed = LockedValue<[Bool]>([])
             let feeder = Thread {
                 for (i, device) in devices.enumerated() {
                     _ = Array((device + "\n").utf8).withUnsafeBytes { write(writing, $0.baseAddress, $0.count) }
                     // The pipe stays open: this token must reach the mock before any other line is written.
                     let counts = mock.log.answersPerDevice(expectingAtLeast: i + 1)
                     received.withLock { $0.append(counts.values.reduce(0, +)) }
+                    // Its result is printed before the next line comes: a reader of the output (`| jq`) sees it.
+                    let shown = Wait.until {
+                        test.stdout.text.components(separatedBy: "\"status\":200").count - 1 == i + 1
+                    }
+                    printed.withLock { $0.append(shown) }
                 }
                 close(writing)
             }
@@ -58,6 +64,7 @@ import Testing
             ])
             #expect(status == 0, "\(test.stderr.text)")
             #expect(received.current == [1, 2, 3], "answers the mock had logged after each line")
+            #expect(printed.current == [true, true, true], "results printed before the next line came")
             #expect(test.stdout.text.components(separatedBy: "\"status\":200").count - 1 == 3, "\(test.stdout.text)")
         }
     }
