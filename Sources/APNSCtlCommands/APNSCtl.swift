@@ -195,13 +195,29 @@ public struct APNSCtl: ParsableCommand {
             }
             // `help` is the root's only: `apnsctl help send`.
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
-            guard !names.contains(word), let near = Suggestion.closest(to: word, among: names) else { return nil }
+            guard !names.contains(word), let near = nearestCommand(to: word, among: subcommands, names: names)
+            else { return nil }
             let usage = path.joined(separator: " ")
             world.standardError.print(
                 "error: Unknown command '\(PrintableText.escapingControls(word))'. Did you mean '\(near)'?\n"
                     + "error: usage: \(usage) <subcommand>\n"
                     + "error: See '\(usage) --help' for more information.\n")
             return ExitStatus.usage
+        }
+        return nil
+    }
+
+    /// The command `word` was meant as: the closest name, else the one name it starts (`config add` is
+    /// `add-device`), else a subcommand of one of these commands by that very name (`remove-device` is
+    /// `config remove-device`).
+    private static func nearestCommand(to word: String, among subcommands: [ParsableCommand.Type], names: [String])
+        -> String?
+    {
+        if let near = Suggestion.closest(to: word, among: names) { return near }
+        let starting = names.filter { $0.hasPrefix(word) }
+        if word.count >= 3, starting.count == 1 { return starting[0] }
+        for group in subcommands where group.configuration.subcommands.contains(where: { $0._commandName == word }) {
+            return "\(group._commandName) \(word)"
         }
         return nil
     }

@@ -46,6 +46,19 @@ import Testing
         #expect(help.status == 64 && help.stderr.contains("did you mean \"\(meant)\"?"), "\(help.stderr)")
     }
 
+    /// The start of a command's name (`config add`) names it, and a group's subcommand typed at the top
+    /// (`apnsctl remove-device`) names it with its group.
+    @Test(arguments: [
+        (["config", "add", "my-iphone"], "add-device"), (["remove-device", "my-iphone"], "config remove-device"),
+        (["create", "--topic", "com.example.app"], "channel create"),
+    ])
+    func aCommandsStartOrAGroupsSubcommandGetsASuggestion(typed: [String], meant: String) throws {
+        let r = try InProcess.apnsctl(typed)
+        #expect(r.status == 64)
+        let word = typed[typed.count > 2 && typed[0] == "config" ? 1 : 0]
+        #expect(r.errorLines.first == "error: Unknown command '\(word)'. Did you mean '\(meant)'?", "\(r.stderr)")
+    }
+
     /// The same for a command group's subcommands: `apnsctl channel crate` names `create` and the group.
     @Test(arguments: [("crate", "create"), ("lsit", "list"), ("delte", "delete")])
     func mistypedNestedCommandGetsASuggestion(typed: String, meant: String) throws {

@@ -36,6 +36,14 @@ extension APNSCtl.Config {
         func run(in world: CommandWorld) throws {
             guard !name.isEmpty else { throw CLIError.usage("empty device name; give one, e.g. my-iphone") }
             if DeviceNames.isHexOnly(name) {
+                // The token first and the name after it: the order swapped, not a name to invent.
+                if (try? DeviceToken(parsing: name)) != nil, (try? DeviceToken(parsing: token)) == nil,
+                    PrintableText.escapingControls(token) == token
+                {
+                    throw CLIError.usage(
+                        "config add-device takes the name first, then the token: apnsctl config add-device \(ShellWord.of(token)) \(name)"
+                    )
+                }
                 throw CLIError.usage(
                     "device name \(JSONWriter.quoted(name)) is made only of hex digits, so -d \(name) would read as a token; give it a name with another letter (my-\(name))"
                 )
@@ -95,6 +103,7 @@ extension APNSCtl.Config {
         func run(in world: CommandWorld) throws {
             // A file refused for a device name (one made of hex digits) is mended by removing it.
             var edit = try SettingsFileEdit(options: file, world: world, repairing: true)
+            try edit.requireProfile(profile)
             let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
             let removed: Bool
             do { removed = try edit.editor.remove(name, from: table) } catch { throw CLIError(error) }

@@ -106,6 +106,7 @@ extension APNSCtl.Config {
                     }
                 } catch { throw CLIError(error) }
             }
+            if name?.isEmpty == true { throw CLIError.usage("--profile: empty name; give the profile's name") }
             let profileName = name ?? (given.isEmpty ? nil : "dev")
             let text = StarterSettingsFile.text(profile: profileName.map { ($0, keys) })
             do {

@@ -49,7 +49,7 @@ extension APNSCtl.Config {
             guard let target = SettingCommand(rawValue: (command ?? "send").lowercased()) else {
                 throw CLIError.usage(
                     "--for \(JSONWriter.quoted(command ?? "")): not a command with settings; use send, channel, doctor or jwt"
-                )
+                        + Suggestion.didYouMean(command ?? "", among: SettingCommand.allCases.map(\.rawValue)))
             }
             if let profile, let profileOption, profile != profileOption {
                 throw CLIError.usage(

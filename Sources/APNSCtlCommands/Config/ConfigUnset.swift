@@ -31,6 +31,7 @@ extension APNSCtl.Config {
                 do { _ = try ProfileKeyCheck.setting(target.key, value: nil) } catch { unknownKey = error }
                 // A key no setting has and no profile holds is the problem to say, before asking which profile.
                 if let unknownKey, edit.editor.profilesHolding(target.key).isEmpty { throw unknownKey }
+                try edit.requireProfile(target.profile)
                 table = ["profiles", try edit.profile(target.profile, for: "config unset \(target.key)")]
             }
             let place = table.isEmpty ? "the top level" : SettingsEditor.header(table)

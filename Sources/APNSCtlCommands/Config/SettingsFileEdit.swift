@@ -61,6 +61,17 @@ struct SettingsFileEdit {
         return d.name
     }
 
+    /// For an edit that removes (`unset`, `remove-device`): `--profile NAME` must name a profile of the file, or a
+    /// typo would read as "nothing changed". A file being mended that does not load is not asked.
+    func requireProfile(_ name: String?) throws(CLIError) {
+        guard let name, let file = try? self.file, file.profile(name) == nil else { return }
+        let names = file.profiles.map(\.name)
+        let near = Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+        throw .usage(
+            "--profile \(JSONWriter.quoted(name)): \(location.path) has no such profile; \(near)"
+                + (names.isEmpty ? "it has none" : "its profiles: \(names.joined(separator: ", "))"))
+    }
+
     /// Said once a profile named as a built-in one (`mock`, `mock-token`) is first written to a file (`before` had
     /// none): from then on it replaces the built-in, and `-p mock` reads only what the file gives it.
     static func warnIfReplacingBuiltIn(_ profile: String?, before: SettingsFile?, path: String, in world: CommandWorld)

@@ -76,7 +76,13 @@ extension APNSCtl {
                 try JWTDecode.run(token: token, format: output ?? .text, key: key, world: world)
                 return
             }
-            if token != nil {
+            if let token {
+                // A key file given without its flag: the flag it belongs to.
+                if FileSystem.isRegularFile(token) {
+                    throw CLIError.usage(
+                        "\(token): a file given as an argument; a signing key goes with --auth-key \(ShellWord.of(token))"
+                    )
+                }
                 throw CLIError.usage("a token argument is for --decode; apnsctl jwt without it signs a new token")
             }
             if output != nil {

@@ -10,6 +10,12 @@ enum JWTDecode {
         let json = format == .json
         let text: String
         if let token, token != "-" {
+            // A file's name is no token: the token kept in a file is read from standard input.
+            if FileSystem.isRegularFile(token) {
+                throw .usage(
+                    "\(token): a file's name, not a token; to decode a token kept in a file: apnsctl jwt --decode - < \(ShellWord.of(token))"
+                )
+            }
             text = token
         } else {
             text = String(decoding: FileSystem.readAll(fd: world.standardInput, limit: 1 << 16), as: UTF8.self)

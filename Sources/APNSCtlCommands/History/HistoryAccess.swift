@@ -17,8 +17,9 @@ enum HistoryAccess {
         let text = reference.hasPrefix("#") ? String(reference.dropFirst()) : reference
         let wanted = text.lowercased() == "last" ? nil : Int64(text)
         if text.lowercased() != "last" && wanted == nil {
+            let near = Suggestion.closest(to: text, among: ["last"]).map { "did you mean \($0)? Else " } ?? ""
             throw .usage(
-                "\(JSONWriter.quoted(reference)): not a history entry; give its number (apnsctl history lists them) or last"
+                "\(JSONWriter.quoted(reference)): not a history entry; \(near)give its number (apnsctl history lists them) or last"
             )
         }
         guard let store = try open(in: world) else { throw nothingRecorded }

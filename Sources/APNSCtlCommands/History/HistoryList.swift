@@ -47,11 +47,17 @@ extension APNSCtl.History {
         /// Where `--device NAME` finds the tokens a name stands for.
         @OptionGroup var settingsFile: ConfigFileOptions
 
+        /// What is wrong with `--limit N`, nil when nothing is (a number from 1).
+        static func limitProblem(_ limit: Int?) -> String? {
+            guard let limit else { return "--limit: give a whole number from 1" }
+            return limit < 1 ? "--limit \(limit): give a number from 1" : nil
+        }
+
         func run(in world: CommandWorld) throws {
             let format = output
             // A settings file named on the command line must be there (CLI.md: 66), used or not.
             if settingsFile.config != nil { _ = try settingsFile.input(for: .send, world: world.settings) }
-            if let limit, limit < 1 { throw CLIError.usage("--limit \(limit): give a number from 1") }
+            if let limit, let problem = Self.limitProblem(limit) { throw CLIError.usage(problem) }
             let query = HistoryQuery(
                 device: try device.map { try HistoryTime.deviceFilter($0, in: world) },
                 namedTokens: device.map { HistoryTime.tokens(named: $0, settings: settingsFile, in: world) } ?? [],

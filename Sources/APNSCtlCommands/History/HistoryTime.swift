@@ -10,7 +10,9 @@ enum HistoryTime {
     /// (`2026-11-28 18:02`) or an ISO 8601 UTC time (`2026-11-28T18:02:00Z`), as UNIX seconds.
     static func parse(_ text: String, flag: String, in world: CommandWorld) throws(CLIError) -> Int64 {
         let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-        if let seconds = RequestDefaults.durationSeconds(trimmed) { return world.clock.now() - seconds }
+        // `-2h` means what `2h` does here (a duration ago), as a user writing "minus two hours" means.
+        let duration = trimmed.hasPrefix("-") ? String(trimmed.dropFirst()) : trimmed
+        if let seconds = RequestDefaults.durationSeconds(duration) { return world.clock.now() - seconds }
         let digits = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         let utc = trimmed.hasSuffix("Z")
         if digits.count >= 3, digits[0] >= 1970, (1...12).contains(digits[1]), (1...31).contains(digits[2]) {

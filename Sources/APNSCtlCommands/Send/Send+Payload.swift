@@ -36,6 +36,9 @@ extension APNSCtl.Send {
                 return FlagJSON(field: field, bytes: Array(text.utf8))
             }
             let path = String(text.dropFirst())
+            guard !path.isEmpty else {
+                throw .usage("\(flag) @: no file after @; write \(flag) @FILE, or \(flag) @- for standard input")
+            }
             if path == "-" {
                 stdinReaders.append("\(flag) @-")
                 if stdinReaders.count > 1 {

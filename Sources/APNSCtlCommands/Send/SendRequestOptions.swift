@@ -133,7 +133,8 @@ struct SendRequestOptions: ParsableArguments {
         guard let collapseID else { return nil }
         try HeaderValueCheck.check(collapseID, flag: "--collapse-id")
         let n = collapseID.utf8.count
-        guard n > 0, n <= 64 else {
+        guard n > 0 else { throw .usage("--collapse-id: empty; give an id of 1 to 64 bytes, or leave the flag out") }
+        guard n <= 64 else {
             throw .usage("--collapse-id: \(n) bytes; APNs allows 1 to 64 bytes (UTF-8), shorten it")
         }
         return collapseID

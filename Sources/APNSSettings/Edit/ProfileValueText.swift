@@ -33,16 +33,21 @@ public enum ProfileValueText {
             if !accepted, let firstProblem { throw firstProblem }
             accepted = false
         }
+        // The values one by one passed; together (several endpoints) the setting may still refuse them, and says why.
+        var togetherProblem: SettingsProblem? = nil
         for candidate in candidates(for: setting, values: values) {
             guard let toml = tomlValue(candidate) else { continue }
             for command in commands {
-                if let value = try? SettingParser.parse(
-                    .toml(toml), for: setting, command: command, origin: .flag(setting.name), paths: paths)
-                {
+                do {
+                    let value = try SettingParser.parse(
+                        .toml(toml), for: setting, command: command, origin: .flag(setting.name), paths: paths)
                     return (candidate, value)
+                } catch {
+                    if togetherProblem == nil && values.count > 1 { togetherProblem = error }
                 }
             }
         }
+        if let togetherProblem { throw togetherProblem }
         throw .usage("\(setting.name): the value cannot be written as TOML this setting reads; edit the file by hand")
     }
 

@@ -181,4 +181,34 @@ import Testing
         #expect(big.stderr.hasPrefix("error: -: cannot read: more than 64 MiB"), "\(big.stderr)")
         #expect(!big.stderr.contains("check the path"), "\(big.stderr)")
     }
+
+    /// A `--passphrase-file` that is not there is 66 even when nothing is encrypted: a script's typo shows now, not
+    /// on the day the credential is.
+    @Test func aMissingPassphraseFileIsSaidWhenNothingNeedsIt() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        for command in [["inspect", pem], ["convert", pem, "-o", dir.file("out.p12")]] {
+            let r = try InProcess.apnsctl(
+                command + ["--passphrase-file", dir.file("nope.txt")], environment: ["APNSCTL_OUT_PASSPHRASE": "x"])
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: --passphrase-file: no such file"), "\(r.stderr)")
+        }
+        #expect(!FileSystem.exists(dir.file("out.p12")))
+    }
+
+    /// jwt given a key file as its argument, or --decode given a file's name: the flag or the redirection meant.
+    @Test func jwtGivenAFileWhereATokenGoes() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let key = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
+        let sign = try InProcess.apnsctl(["jwt", "--team-id", "TEAMID1234", key])
+        #expect(sign.status == 64)
+        #expect(
+            sign.stderr == "error: \(key): a file given as an argument; a signing key goes with --auth-key \(key)\n")
+        let decode = try InProcess.apnsctl(["jwt", "--decode", key])
+        #expect(decode.status == 64)
+        #expect(
+            decode.stderr
+                == "error: \(key): a file's name, not a token; to decode a token kept in a file: apnsctl jwt --decode - < \(key)\n"
+        )
+    }
 }

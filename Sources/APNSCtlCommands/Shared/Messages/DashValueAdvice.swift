@@ -78,10 +78,24 @@ enum DashValueAdvice {
                 return alsoEarlier("error: " + error.message)
             }
         }
+        if let problem = perRunProblem(flag: flag, value: value) { return alsoEarlier("error: " + problem) }
         let all = earlier + [("\(flag) \(value)", word)]
         return "error: \(all.map(\.given).joined(separator: ", ")): "
             + (all.count == 1 ? "a value starting with - reads as a flag" : "values starting with - read as flags")
             + "; write \(all.map(\.word).joined(separator: " "))"
+    }
+
+    /// The check a flag that is no setting and no payload flag makes of its value when the command runs (the same
+    /// function, asked here), so the advice never names a value it refuses.
+    private static func perRunProblem(flag: String, value: String) -> String? {
+        switch flag {
+        case "--apns-id", "--request-id":
+            do { _ = try HeaderValueCheck.canonicalUUID(value, flag: flag) } catch { return error.message }
+        case "--limit":
+            return APNSCtl.History.List.limitProblem(Int(value))
+        default: break
+        }
+        return nil
     }
 
     /// A value starting with `-` and a digit where a command takes values (`config set expiration -30m`): the

@@ -1,4 +1,5 @@
 import APNSCrypto
+import APNSPlatform
 import ArgumentParser
 
 /// `--passphrase` and `--passphrase-file` for an encrypted `--cert`/`--key`/`.p12` input; with neither,
@@ -23,6 +24,13 @@ struct PassphraseOptions: ParsableArguments {
     func source(in world: CommandWorld) throws(CLIError) -> PassphraseSource {
         if passphrase != nil && passphraseFile != nil {
             throw .usage("--passphrase and --passphrase-file both given; pass only one")
+        }
+        // A file given must be there, used or not (CLI.md: a missing input file is 66), as a typo in a script would
+        // otherwise go unseen until the day the credential is encrypted.
+        if let passphraseFile, !FileSystem.exists(passphraseFile) {
+            throw CLIError(
+                CredentialProblem.passphraseFileUnreadable(
+                    path: passphraseFile, failure: .missing(path: passphraseFile)))
         }
         let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
         return PassphraseSource(

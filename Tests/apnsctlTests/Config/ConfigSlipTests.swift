@@ -1,0 +1,103 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// Slips with the settings commands and history's flags: each says what was meant, and nothing is written.
+@Suite struct ConfigSlipTests {
+    typealias Home = ConfigCommandTests.Home
+    static let token = "3f2a000000000000000000000000000000000000000000000000000000009c1d"
+
+    /// `config add-device TOKEN NAME`: the order, not a name to invent.
+    @Test func addDeviceWithTheTokenFirstSaysTheOrder() throws {
+        let home = try Home()
+        let r = try home.run(["config", "add-device", Self.token, "my-iphone"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr
+                == "error: config add-device takes the name first, then the token: apnsctl config add-device my-iphone \(Self.token)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+    }
+
+    /// unset and remove-device with a profile the file does not have: said, with the near name, not "nothing
+    /// changed" (nor a "did you mean" of the device's own name).
+    @Test func removingFromAProfileTheFileLacksIsSaid() throws {
+        let home = try Home()
+        try home.write("[profiles.dev]\ntopic = \"a.b\"\n\n[devices]\nipad = \"\(Self.token)\"\n")
+        let unset = try home.run(["config", "unset", "-p", "dve", "topic"])
+        #expect(unset.status == 64)
+        #expect(
+            unset.stderr
+                == "error: --profile \"dve\": \(home.configFile) has no such profile; did you mean \"dev\"? its profiles: dev\n"
+        )
+        let remove = try home.run(["config", "remove-device", "ipad", "-p", "nosuch"])
+        #expect(remove.status == 64)
+        #expect(
+            remove.stderr.hasPrefix(
+                "error: --profile \"nosuch\": \(home.configFile) has no such profile; its profiles: dev"))
+        #expect(try String(contentsOfFile: home.configFile, encoding: .utf8).contains("topic = \"a.b\""))
+    }
+
+    /// `config init --profile ""` names the flag, not a line of a file never written.
+    @Test func anEmptyProfileNameForInitNamesTheFlag() throws {
+        let home = try Home()
+        let r = try home.run(["config", "init", "--profile", "", "--topic", "a.b"])
+        #expect(r.status == 64)
+        #expect(r.stderr == "error: --profile: empty name; give the profile's name\n")
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+    }
+
+    /// Two bare endpoint URLs: the setting's own reason, not "cannot be written as TOML".
+    @Test func twoBareEndpointsGetTheSettingsReason() throws {
+        let home = try Home()
+        let r = try home.run(["config", "set", "-p", "dev", "endpoint", "https://127.0.0.1:1", "https://127.0.0.1:2"])
+        #expect(r.status == 64)
+        #expect(!r.stderr.contains("cannot be written as TOML"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: endpoint"), "\(r.stderr)")
+    }
+
+    /// history's filters: `-2h` is two hours ago (the advice after a space works), `--limit -1` is refused rather
+    /// than advised, `show lats` is `last`, and `config show --for sned` is `send`.
+    @Test func historyAndShowSlips() throws {
+        let home = try Home()
+        let since = try home.run(["history", "list", "--since", "-2h"])
+        #expect(
+            since.errorLines.first == "error: --since -2h: a value starting with - reads as a flag; write --since=-2h")
+        #expect(try home.run(["history", "list", "--since=-2h"]).status == 0)
+        let limit = try home.run(["history", "list", "--limit", "-1"])
+        #expect(limit.errorLines.first == "error: --limit -1: give a number from 1", "\(limit.stderr)")
+        let show = try home.run(["history", "show", "lats"])
+        #expect(show.status == 64)
+        #expect(show.stderr.contains("not a history entry; did you mean last?"), "\(show.stderr)")
+        let forCommand = try home.run(["config", "show", "--for", "sned"])
+        #expect(forCommand.stderr.hasSuffix("; did you mean \"send\"?\n"), "\(forCommand.stderr)")
+    }
+
+    /// send's per-run values: an empty collapse id and `@` without a file say so; an apns-id after a space that
+    /// is no UUID is refused, not advised.
+    @Test func sendsPerRunValueSlips() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let cert = try dir.pem("push.pem", CredentialFixtures.universal)
+        let send = [
+            "send", "--alert", "x", "-d", Self.token, "--topic", "com.example.demo", "--cert", cert, "--endpoint",
+            "https://127.0.0.1:9",
+        ]
+        let empty = try InProcess.apnsctl(send + ["--collapse-id", ""])
+        #expect(empty.status == 64)
+        #expect(
+            empty.errorLines.first == "error: --collapse-id: empty; give an id of 1 to 64 bytes, or leave the flag out")
+        let at = try InProcess.apnsctl([
+            "send", "--live-activity", "update", "--content-state", "@", "-d", Self.token, "--cert", cert,
+            "--topic", "com.example.demo.push-type.liveactivity", "--endpoint", "https://127.0.0.1:9",
+        ])
+        #expect(at.status == 64)
+        #expect(
+            at.errorLines.first
+                == "error: --content-state @: no file after @; write --content-state @FILE, or --content-state @- for standard input"
+        )
+        let id = try InProcess.apnsctl(send + ["--apns-id", "-abc"])
+        #expect(id.status == 64)
+        #expect(
+            id.errorLines.first?.hasPrefix("error: --apns-id \"-abc\": not a canonical UUID") == true, "\(id.stderr)")
+    }
+}
