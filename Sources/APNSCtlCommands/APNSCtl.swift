@@ -137,7 +137,13 @@ public struct APNSCtl: ParsableCommand {
             return DashValueAdvice.positionalAdvice(word, arguments: arguments) ?? line
         }
         .map { DashValueAdvice.correcting($0, arguments: arguments, reparse: firstParseError, isCommandFlag: isFlag) }
-        for line in lines.isEmpty ? ["error: invalid command line; see apnsctl --help"] : lines {
+        // A value refused by its flag is one line, as when given with `=`: the parser's help and usage lines were
+        // for the value it thought missing.
+        let refused =
+            parserLines.first?.hasPrefix("error: Missing value for '") == true
+            && lines.first.map(DashValueAdvice.isRefusal) == true
+        let shown = refused ? Array(lines.prefix(1)) : lines
+        for line in shown.isEmpty ? ["error: invalid command line; see apnsctl --help"] : shown {
             // The parser quotes arguments as given: escaped, so none can drive the terminal, and the advice's
             // second parse is hidden from as the first was.
             world.standardError.print(PrintableText.escapingControls(hidingPasted(line, arguments: arguments)) + "\n")

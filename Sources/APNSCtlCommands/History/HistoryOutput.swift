@@ -128,8 +128,9 @@ enum HistoryOutput {
         lines.append(contentsOf: Self.lines(recorded, json: false))
         if e.results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
         let sandbox = APNSEnvironment.sandbox.rawValue
+        // Only accepted lines show their unique-id (a rejected one's is no delivery to look up): the note follows.
         let unique = e.results.filter {
-            $0.apnsUniqueID != nil && ($0.environment ?? recorded.environment.rawValue) == sandbox
+            $0.status == 200 && $0.apnsUniqueID != nil && ($0.environment ?? recorded.environment.rawValue) == sandbox
         }
         if !unique.isEmpty {
             lines.append("")

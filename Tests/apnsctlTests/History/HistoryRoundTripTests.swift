@@ -61,6 +61,18 @@ import Testing
         #expect("\(devices(again))" == "\(devices(original))")
     }
 
+    /// Only accepted lines show a unique-id: a send whose one result was rejected gets no note about looking its
+    /// unique-id up, though the sandbox mock sends one with every answer.
+    @Test func aRejectedSendGetsNoUniqueIdNote() throws {
+        let mock = try InProcessMock(["--reject", "\(Self.token(3))=TopicDisallowed"])
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.token(3), "--alert", "bad"]).status == 1)
+        let shown = try home.run(["history", "show", "last"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("TopicDisallowed"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("unique-id"), "\(shown.stdout)")
+    }
+
     @Test func aSingleSendAndABatchWithRejectionsAreRecordedAsPrintedAndReplayed() throws {
         let mock = try InProcessMock(
             ["--unregistered", Self.token(2), "--reject", "\(Self.token(3))=BadDeviceToken"], keepingLog: true)
@@ -98,6 +110,7 @@ import Testing
         }
         #expect(resultLines.count == 4)
         #expect(text.stdout.contains("unique-id="))
+        #expect(text.stdout.contains("Push Notifications Console looks up each unique-id above"))
         #expect(text.stdout.contains("Push Notifications Console"))
         #expect(text.stdout.contains("\n{\n  \"aps\": {\n    \"alert\": \"batch\",\n    \"badge\": 2\n  }\n}\n"))
         #expect(try home.run(["history", "list", "--reason", "unregistered", "-o", "json"]).lines.count == 2)

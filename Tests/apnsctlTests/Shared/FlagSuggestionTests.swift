@@ -54,6 +54,8 @@ import Testing
         #expect(r.status == 64)
         #expect(r.errorLines.first?.hasPrefix(start) == true, "\(r.stderr)")
         #expect(r.stderr.contains("write") == false, "\(r.stderr)")
+        // One line, as with `=`: the parser's help and usage lines were about a value it thought missing.
+        #expect(r.errorLines.count == 1, "\(r.stderr)")
     }
 
     /// The advice is pasted back: every value the parser took for a flag is named, not only the last, and a value

@@ -85,6 +85,12 @@ enum DashValueAdvice {
             + "; write \(all.map(\.word).joined(separator: " "))"
     }
 
+    /// Whether `line`, made by `correcting` from a "Missing value" line, says the value is refused (rather than
+    /// still missing, or to be written with `=`).
+    static func isRefusal(_ line: String) -> Bool {
+        !line.hasPrefix("error: Missing value for '") && !line.contains("starting with - read")
+    }
+
     /// The check a flag that is no setting and no payload flag makes of its value when the command runs (the same
     /// function, asked here), so the advice never names a value it refuses.
     private static func perRunProblem(flag: String, value: String) -> String? {
