@@ -31,7 +31,13 @@ public final class LineReader {
 
     /// The next line without its `\n` (and `\r`), or nil at the end of the file.
     /// A line longer than the buffer is returned cut to the buffer's size.
-    public func next() -> String? {
+    public func next() -> String? { line(reading: true) }
+
+    /// The next line when it is whole in the buffer (or the end was read), never reading: what was taken from the
+    /// descriptor but not yet returned. nil once no such line is left; the descriptor keeps what it still holds.
+    public func nextBuffered() -> String? { line(reading: false) }
+
+    private func line(reading: Bool) -> String? {
         while true {
             if let nl = findNewline() {
                 if skipping {
@@ -59,6 +65,7 @@ public final class LineReader {
                 lineNumber += 1
                 return line
             }
+            guard reading else { return nil }
             refill()
         }
     }

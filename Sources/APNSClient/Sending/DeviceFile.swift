@@ -128,6 +128,10 @@ public final class DeviceFile {
         return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
     }
 
+    /// A stream's tokens already read but not yet sent (`DeviceStreamSource.takeBuffered`); none for a regular
+    /// file, whose rest is read again from the file.
+    public func takeBufferedTokens() -> [DeviceToken] { stream?.takeBuffered() ?? [] }
+
     /// The descriptor a stream's next token waits on, nil when it would not wait (a regular file, a token or the
     /// end already read): a caller that must stay interruptible waits on it beside its interrupts first.
     public func descriptorToWaitFor() -> Int32? { stream?.descriptorToWaitFor() }
@@ -398,8 +402,22 @@ final class DeviceStreamSource: DeviceSource {
         case end
     }
 
-    private func step() -> Step {
-        guard problem == nil, let line = reader.next() else { return .end }
+    /// The tokens already read from the stream but not yet taken (its buffer), reading nothing more: after an
+    /// interrupt they are listed as never sent instead of being lost with the buffer; the stream keeps the rest.
+    func takeBuffered() -> [DeviceToken] {
+        var tokens = peeked.map { [$0] } ?? []
+        peeked = nil
+        while true {
+            switch step(reading: false) {
+            case .token(let token): tokens.append(token)
+            case .passed: continue
+            case .end: return tokens
+            }
+        }
+    }
+
+    private func step(reading: Bool = true) -> Step {
+        guard problem == nil, let line = reading ? reader.next() : reader.nextBuffered() else { return .end }
         switch DeviceFile.parse(line, number: reader.lineNumber, names: names) {
         case .skip: return .passed
         case .token(let token):

@@ -36,7 +36,7 @@ extension APNSCtl.Send {
     func deliver(
         _ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
         in world: CommandWorld, unsent: UnsentDevices? = nil, skippedLines: @escaping () -> Int = { 0 },
-        finished: ((SendSummary) -> Void)? = nil
+        streamRemainder: () -> [DeviceToken] = { [] }, finished: ((SendSummary) -> Void)? = nil
     ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
         let configuration = Self.senderConfiguration(settings, for: target, in: world)
@@ -104,6 +104,11 @@ extension APNSCtl.Send {
         }
         let stopped = summary.interruptedBy != nil
         if stopped, let total { summary.notSent = max(0, total - summary.total) }
+        // A stream's devices already read into its buffer are never sent: counted and kept for --unsent, not lost
+        // with the buffer (the stream itself keeps what was not read).
+        let buffered = stopped && total == nil ? streamRemainder() : []
+        summary.notSent += buffered.count
+        unsent?.noteNeverSent(buffered)
         // Written before the summary, which names the file; a failure to write it is said after the results.
         var unsentFailure: CLIError? = nil
         if let unsent {

@@ -269,7 +269,8 @@ extension APNSCtl {
                 try deliver(
                     settings, DevicePushSource(plan.request, devices: plan.devices.source), to: delivery,
                     format: format, in: world, unsent: unsent,
-                    skippedLines: { plan.devices.file?.skippedCount ?? 0 }, finished: { sent = $0.sent })
+                    skippedLines: { plan.devices.file?.skippedCount ?? 0 },
+                    streamRemainder: { plan.devices.file?.takeBufferedTokens() ?? [] }, finished: { sent = $0.sent })
             } catch {
                 outcome = error
             }

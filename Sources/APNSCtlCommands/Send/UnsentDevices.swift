@@ -51,6 +51,13 @@ final class UnsentDevices {
         entries.append(Entry(position: job.position ?? Int.max, hex: device.hex, unknown: nil))
     }
 
+    /// Keeps devices a stream had already given (read into its buffer) when the run stopped: after every other.
+    func noteNeverSent(_ tokens: [DeviceToken]) {
+        for (i, token) in tokens.enumerated() {
+            entries.append(Entry(position: Int.max / 2 + i, hex: token.hex, unknown: nil))
+        }
+    }
+
     /// Writes the file, with the devices the run never reached (`stopped`: interrupted or lost output) read from
     /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
     /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never

@@ -121,6 +121,47 @@ import Testing
         }
     }
 
+    /// Interrupted while a piped list is being sent: the devices already read from the pipe into the list's buffer
+    /// are counted as never sent and written to `--unsent` (they were lost with the buffer before); only what the
+    /// pipe still holds is "the rest of the list".
+    @Test func aPipedListsBufferedDevicesAreNeverLostToAnInterrupt() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer", "--max-streams", "2"], keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "unsent")
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            defer { for end in ends { close(end) } }
+            let devices = (1...6).map { String(format: "cd%062x", $0) }
+            let list = Array(devices.map { $0 + "\n" }.joined().utf8)
+            #expect(list.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == list.count)
+            let unsent = scratch.file("unsent.txt")
+            let run = try InProcess.Run(
+                [
+                    "send", "--alert", "hi", "--devices", "-", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                    "--cert", mock.certificate, "--topic", mock.bundleID, "-q", "--unsent", unsent, "--timeout", "60",
+                ], standardInput: ends[0])
+            // Two requests reached the never-answering mock: the other four are read but held back.
+            #expect(mock.log.receiptsPerDevice(expectingAtLeast: 2).count == 2, "\(run.stderr)")
+            run.interrupts.deliver(SIGINT)
+            let (status, _) = run.finish(within: 15)
+            #expect(status == 130, "\(run.stderr)")
+            #expect(
+                run.stdout.hasSuffix("; 4 never sent (interrupted): written to \(unsent)\n"),
+                "\(run.stdout)")
+            #expect(
+                run.stderr.contains(
+                    "error: interrupted by SIGINT: 2 sent without an answer, 4 never sent, the rest of the list was not read"
+                ),
+                "\(run.stderr)")
+            let written = try String(contentsOfFile: unsent, encoding: .utf8).split(separator: "\n").map(String.init)
+            // Every device is there: the two sent commented out (APNs may have them), the four never sent as they are.
+            for device in devices {
+                #expect(written.contains(device) || written.contains("# " + device), "\(device): \(written)")
+            }
+            #expect(devices.filter { written.contains($0) }.count == 4, "\(written)")
+        }
+    }
+
     /// `doctor` against a server that never answers its probe: a signal prints the checks that finished (text or
     /// JSON), then CLI.md's interrupted line, and exits 130 or 143; the check cut short is not reported as failed.
     @Test(arguments: [(SIGINT, "json"), (SIGTERM, "text")])
