@@ -222,10 +222,8 @@ public struct APNSCtl: ParsableCommand {
         if let near = Suggestion.closest(to: word, among: names) { return near }
         let starting = names.filter { $0.hasPrefix(word) }
         if word.count >= 3, starting.count == 1 { return starting[0] }
-        for group in subcommands where group.configuration.subcommands.contains(where: { $0._commandName == word }) {
-            return "\(group._commandName) \(word)"
-        }
-        return nil
+        let groups = subcommands.filter { $0.configuration.subcommands.contains { $0._commandName == word } }
+        return groups.count == 1 ? "\(groups[0]._commandName) \(word)" : nil
     }
 
     /// `apnsctl help sned` would print the root help and exit 0 (the parser ignores names it does not

@@ -53,6 +53,8 @@ import Testing
         (["create", "--topic", "com.example.app"], "channel create"),
     ])
     func aCommandsStartOrAGroupsSubcommandGetsASuggestion(typed: [String], meant: String) throws {
+        // A subcommand of several groups (list: config, history, channel) is no guess.
+        #expect(try InProcess.apnsctl(["list"]).errorLines.first == "error: Unexpected argument 'list'")
         let r = try InProcess.apnsctl(typed)
         #expect(r.status == 64)
         let word = typed[typed.count > 2 && typed[0] == "config" ? 1 : 0]

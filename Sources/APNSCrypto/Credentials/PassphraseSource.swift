@@ -68,7 +68,7 @@ public struct PassphraseSource: Sendable {
     }
 
     private func lookUp(forFile path: String) throws(CredentialProblem) -> (secret: SecretBytes?, prompted: Bool) {
-        if let text { return (SecretBytes(Self.withoutLineEnd(Array(text.utf8))), false) }
+        if let text { return (Self.secret(text: text), false) }
         if let filePath {
             var bytes: [UInt8]
             do { bytes = try FileSystem.read(filePath) } catch {
@@ -78,7 +78,7 @@ public struct PassphraseSource: Sendable {
             return (SecretBytes(Self.firstLine(bytes)), false)
         }
         if let name = environmentVariable, let value = Environment.setting(name) {
-            return (SecretBytes(Self.withoutLineEnd(Array(value.utf8))), false)
+            return (Self.secret(text: value), false)
         }
         if let prompt {
             switch prompt.ask("Passphrase for \(path): ") {
@@ -89,6 +89,10 @@ public struct PassphraseSource: Sendable {
         }
         return (nil, false)
     }
+
+    /// A passphrase given as text, as every source of one reads it (`withoutLineEnd`): `convert`'s output password
+    /// too, so a `.p12` it writes opens with the same text.
+    public static func secret(text: String) -> SecretBytes { SecretBytes(withoutLineEnd(Array(text.utf8))) }
 
     /// A passphrase given as text (a flag, a variable) without the line end a copy from a Windows file leaves
     /// (`APNSCTL_PASSPHRASE=$(cat pass.txt)` keeps a CR): the file's first line is read the same way.

@@ -38,10 +38,13 @@ extension APNSCtl.Config {
             if DeviceNames.isHexOnly(name) {
                 // The token first and the name after it: the order swapped, not a name to invent.
                 if (try? DeviceToken(parsing: name)) != nil, (try? DeviceToken(parsing: token)) == nil,
-                    PrintableText.escapingControls(token) == token
+                    !DeviceNames.isHexOnly(token), PrintableText.escapingControls(token) == token
                 {
+                    let options =
+                        (profile.map { " --profile \(ShellWord.of($0))" } ?? "")
+                        + (file.config.map { " --config \(ShellWord.of($0))" } ?? "")
                     throw CLIError.usage(
-                        "config add-device takes the name first, then the token: apnsctl config add-device \(ShellWord.of(token)) \(name)"
+                        "config add-device takes the name first, then the token: apnsctl config add-device\(options) \(ShellWord.of(token)) \(name)"
                     )
                 }
                 throw CLIError.usage(

@@ -232,7 +232,8 @@ enum ConvertPassword {
             }
             if let secret { return secret }
         }
-        if let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return SecretBytes(Array(value.utf8)) }
+        // Read as every passphrase is (`PassphraseSource.secret(text:)`), so the file it writes opens with the same.
+        if let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return PassphraseSource.secret(text: value) }
         guard world.terminal.isAvailable() else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }

@@ -78,9 +78,9 @@ extension APNSCtl {
             }
             if let token {
                 // A key file given without its flag: the flag it belongs to.
-                if FileSystem.isRegularFile(token) {
+                if JWTDecode.holdsPEM(token) {
                     throw CLIError.usage(
-                        "\(token): a file given as an argument; a signing key goes with --auth-key \(ShellWord.of(token))"
+                        "\(token): a key file given as an argument; a signing key goes with --auth-key \(ShellWord.of(token))"
                     )
                 }
                 throw CLIError.usage("a token argument is for --decode; apnsctl jwt without it signs a new token")

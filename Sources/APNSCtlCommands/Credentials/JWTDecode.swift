@@ -6,11 +6,24 @@ import APNSSettings
 /// `apnsctl jwt --decode`: the token from the argument or standard input, checked against `--auth-key` when
 /// given, reported on stdout; exit 77 (after the report) when APNs would refuse it.
 enum JWTDecode {
+    /// Whether `path` names a regular file holding PEM (a key or certificate), as a slip's advice needs to know.
+    static func holdsPEM(_ path: String) -> Bool {
+        guard path.utf8.count < 4096, FileSystem.isRegularFile(path),
+            let bytes = try? FileSystem.read(path, limit: 1 << 16)
+        else { return false }
+        return String(decoding: bytes, as: UTF8.self).contains("-----BEGIN ")
+    }
+
     static func run(token: String?, format: OutputFormat, key: AuthKeyOptions, world: CommandWorld) throws(CLIError) {
         let json = format == .json
         let text: String
         if let token, token != "-" {
-            // A file's name is no token: the token kept in a file is read from standard input.
+            // A file's name is no token: a key goes with --auth-key, a token kept in a file is read from standard input.
+            if holdsPEM(token) {
+                throw .usage(
+                    "\(token): a key file, not a token; to check a token's signature with it, give it with --auth-key \(ShellWord.of(token))"
+                )
+            }
             if FileSystem.isRegularFile(token) {
                 throw .usage(
                     "\(token): a file's name, not a token; to decode a token kept in a file: apnsctl jwt --decode - < \(ShellWord.of(token))"

@@ -119,7 +119,8 @@ struct ProviderTokenReport {
             let verified = parts.signatureVerifies(with: key.publicKey)
             w.string(verified ? "verified" : "does not verify")
             var line = verified ? "verified with \(key.file)" : "does not verify with \(key.file)"
-            if !verified {
+            // A signature of the wrong length was refused above: not another key's, but no signature at all.
+            if !verified && parts.signature.count == 64 {
                 refusals.append(
                     "the signature does not verify with \(key.file): the token was signed by another key (InvalidProviderToken)"
                 )

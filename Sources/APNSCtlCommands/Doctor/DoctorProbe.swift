@@ -61,10 +61,9 @@ struct DoctorProbe {
                 resolved, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
         } catch {
             if case .interrupted = error { return interrupted(report) }
-            report.checks.append(
-                .fail(
-                    "connect", env, .network, error.description + whose,
-                    hint: connectHint(route: route, error: error)))
+            // The hint tries the other port: a signal during that try ends the checks as any other would.
+            guard let hint = connectHint(route: route, error: error) else { return interrupted(report) }
+            report.checks.append(.fail("connect", env, .network, error.description + whose, hint: hint))
             return report
         }
         let address = connected.address.contains(":") ? "[\(connected.address)]" : connected.address
@@ -201,7 +200,8 @@ struct DoctorProbe {
 
     /// After a failed connect: with Apple's host reached directly, one try of the other port (443/2197) says
     /// whether `--port` would help; otherwise what to check.
-    private func connectHint(route: DoctorPlan.Route, error: SocketError) -> String {
+    /// nil when a signal came while the other port was tried.
+    private func connectHint(route: DoctorPlan.Route, error: SocketError) -> String? {
         if let proxy = route.proxy.proxy {
             return
                 "the proxy \(proxy.display) (from \(route.proxy.source ?? "--proxy")) does not accept connections; check it, or exempt the host with NO_PROXY/--noproxy"
@@ -219,6 +219,7 @@ struct DoctorProbe {
             _ = try PushConnection.connect(again, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
             works = true
         } catch {
+            if case .interrupted = error { return nil }
             works = false
         }
         return DoctorAdvice.portHint(failedPort: route.endpoint.port, otherPort: other, otherWorks: works)

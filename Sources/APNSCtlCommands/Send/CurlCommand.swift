@@ -84,13 +84,14 @@ struct CurlCommand {
         if identity.needsPassphrase { passphrase(file: passphraseFile) }
     }
 
-    /// `pass` in curl's config from `passphraseFile`'s first line, else from `APNSCTL_PASSPHRASE` (never
+    /// `pass` in curl's config from `passphraseFile`'s first line (without a CR or a byte order mark, as apnsctl
+    /// reads it), else from `APNSCTL_PASSPHRASE` (never
     /// printed); the variable holds it escaped for that config.
     private mutating func passphrase(file passphraseFile: String?) {
         explainConfigEscaping()
         if let passphraseFile {
             variables.append(
-                "APNS_PASSPHRASE=$(head -n 1 \(ShellWord.quoted(passphraseFile)) | tr -d '\\r' | \(Self.configEscaper))"
+                "APNS_PASSPHRASE=$(head -n 1 \(ShellWord.quoted(passphraseFile)) | tr -d '\\r' | LC_ALL=C sed \"1s/^$(printf '\\357\\273\\277')//\" | \(Self.configEscaper))"
             )
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")

@@ -72,7 +72,7 @@ import Testing
         #expect(topic.status == 64)
         #expect(
             topic.errorLines.first
-                == "error: -5: a value starting with - reads as a flag; put -- before it: apnsctl config set -p dev topic -- -5"
+                == "error: -5: a value starting with - reads as a flag; write -- before it, after every flag (-- -5)"
         )
         #expect(!FileManager.default.fileExists(atPath: home.configFile))
         // The advice works as given.

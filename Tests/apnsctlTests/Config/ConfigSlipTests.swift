@@ -17,6 +17,12 @@ import Testing
                 == "error: config add-device takes the name first, then the token: apnsctl config add-device my-iphone \(Self.token)\n"
         )
         #expect(!FileManager.default.fileExists(atPath: home.configFile))
+        // The advice keeps --profile, and is not given when the name after the token is hex too (it would fail).
+        let profiled = try home.run(["config", "add-device", "-p", "dev", Self.token, "my-iphone"])
+        #expect(profiled.stderr.hasSuffix("apnsctl config add-device --profile dev my-iphone \(Self.token)\n"))
+        let hex = try home.run(["config", "add-device", Self.token, "abc"])
+        #expect(hex.status == 64)
+        #expect(!hex.stderr.contains("takes the name first"), "\(hex.stderr)")
     }
 
     /// unset and remove-device with a profile the file does not have: said, with the near name, not "nothing

@@ -49,6 +49,12 @@ import Testing
             let both = try InProcess.apnsctl(command + ["--passphrase", "x", "--passphrase-file", file])
             #expect(both.status == 64, "\(both.stderr)")
             #expect(both.stderr == "error: --passphrase and --passphrase-file both given; pass only one\n")
+            // The variable is not read beside --passphrase-file, so the advice never names it (nor its value).
+            let wrong = try dir.write("wrong.txt", "nope\n")
+            let unused = try InProcess.apnsctl(
+                command + ["--passphrase-file", wrong], environment: ["APNSCTL_PASSPHRASE": file])
+            #expect(unused.status == 77)
+            #expect(!unused.stderr.contains("APNSCTL_PASSPHRASE names"), "\(unused.stderr)")
             let named = try InProcess.apnsctl(command + ["--passphrase", file])
             #expect(named.status == 77, "\(named.stderr)")
             #expect(
@@ -68,6 +74,13 @@ import Testing
         let variable = try InProcess.apnsctl(
             ["inspect", p12], environment: ["APNSCTL_PASSPHRASE": Self.password + "\r"])
         #expect(variable.status == 0, "\(variable.stderr)")
+        // convert's output password is read the same way: the .p12 it writes opens with the same text.
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        let out = dir.file("cr.p12")
+        let written = try InProcess.apnsctl(
+            ["convert", pem, "-o", out], environment: ["APNSCTL_OUT_PASSPHRASE": Self.password + "\r\n"])
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try InProcess.apnsctl(["inspect", out, "--passphrase-file", notepad]).status == 0)
     }
 
     /// A certificate given as the key and the key as the certificate: said to be swapped; a certificate alone as
@@ -81,7 +94,7 @@ import Testing
         #expect(swapped.status == 77)
         #expect(
             swapped.stderr
-                == "error: \(cert): given as the key (--key), but it holds a certificate, and \(key) holds a key: the two look swapped; give \(cert) as the certificate and \(key) with --key\n"
+                == "error: \(cert): given as the key, but it holds a certificate, and \(key) holds a key: the two look swapped; give \(cert) as the certificate and \(key) as its key\n"
         )
         let send = try InProcess.apnsctl([
             "send", "--alert", "x", "-d", String(repeating: "ab", count: 32), "--topic", "com.example.demo",
@@ -89,7 +102,7 @@ import Testing
         ])
         #expect(send.status == 77)
         #expect(
-            send.stderr.contains("\(cert): given as the key (--key), but it holds a certificate, not a private key"))
+            send.stderr.contains("\(cert): given as the key, but it holds a certificate, not a private key"))
     }
 
     /// The team id given is the key's own id (from `AuthKey_<ID>.p8`): swapped ids are said before a token APNs
@@ -182,20 +195,6 @@ import Testing
         #expect(!big.stderr.contains("check the path"), "\(big.stderr)")
     }
 
-    /// A `--passphrase-file` that is not there is 66 even when nothing is encrypted: a script's typo shows now, not
-    /// on the day the credential is.
-    @Test func aMissingPassphraseFileIsSaidWhenNothingNeedsIt() throws {
-        let dir = try TemporaryDirectory(prefix: "slips")
-        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
-        for command in [["inspect", pem], ["convert", pem, "-o", dir.file("out.p12")]] {
-            let r = try InProcess.apnsctl(
-                command + ["--passphrase-file", dir.file("nope.txt")], environment: ["APNSCTL_OUT_PASSPHRASE": "x"])
-            #expect(r.status == 66, "\(command): \(r.stderr)")
-            #expect(r.stderr.hasPrefix("error: --passphrase-file: no such file"), "\(r.stderr)")
-        }
-        #expect(!FileSystem.exists(dir.file("out.p12")))
-    }
-
     /// jwt given a key file as its argument, or --decode given a file's name: the flag or the redirection meant.
     @Test func jwtGivenAFileWhereATokenGoes() throws {
         let dir = try TemporaryDirectory(prefix: "slips")
@@ -203,12 +202,18 @@ import Testing
         let sign = try InProcess.apnsctl(["jwt", "--team-id", "TEAMID1234", key])
         #expect(sign.status == 64)
         #expect(
-            sign.stderr == "error: \(key): a file given as an argument; a signing key goes with --auth-key \(key)\n")
+            sign.stderr == "error: \(key): a key file given as an argument; a signing key goes with --auth-key \(key)\n"
+        )
         let decode = try InProcess.apnsctl(["jwt", "--decode", key])
         #expect(decode.status == 64)
         #expect(
             decode.stderr
-                == "error: \(key): a file's name, not a token; to decode a token kept in a file: apnsctl jwt --decode - < \(key)\n"
+                == "error: \(key): a key file, not a token; to check a token's signature with it, give it with --auth-key \(key)\n"
         )
+        // A file holding a token is read from standard input, as the advice says.
+        let tokenFile = try dir.write("token.txt", "eyJhbGciOiJFUzI1NiJ9.e30.abc\n")
+        let named = try InProcess.apnsctl(["jwt", "--decode", tokenFile])
+        #expect(named.status == 64)
+        #expect(named.stderr.contains("to decode a token kept in a file: apnsctl jwt --decode - < \(tokenFile)"))
     }
 }

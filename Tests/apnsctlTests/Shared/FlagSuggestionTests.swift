@@ -58,6 +58,19 @@ import Testing
         #expect(r.errorLines.count == 1, "\(r.stderr)")
     }
 
+    /// The `--` advice for a value where the command takes values names only that value: the command line around
+    /// it may hold a passphrase or a URL's password.
+    @Test func theDashDashAdviceNeverRepeatsTheCommandLine() throws {
+        for extra in [["--passphrase", "hunter2-secret"], ["--proxy", "http://u:pw-secret@127.0.0.1:1"]] {
+            for value in ["-30m", "-1h"] {
+                let r = try InProcess.apnsctl(["send", "--alert", "x", "-d", Self.device] + extra + [value])
+                #expect(r.status == 64, "\(r.stderr)")
+                #expect(!r.stderr.contains("secret") && !r.stdout.contains("secret"), "\(r.stderr)")
+                #expect(r.stderr.contains("write -- before it, after every flag (-- \(value))"), "\(r.stderr)")
+            }
+        }
+    }
+
     /// The advice is pasted back: every value the parser took for a flag is named, not only the last, and a value
     /// with a space stays one word.
     @Test func theDashValueAdviceNamesEveryValueAsOneWord() throws {

@@ -53,10 +53,10 @@ extension CredentialProblem {
                 + Self.tokenAuthFlags(authKey: p)
         case .keyFileHoldsCertificate(let k, let c, let swapped):
             return swapped
-                ? "\(k): given as the key (--key), but it holds a certificate, and \(c) holds a key: the two look "
-                    + "swapped; give \(k) as the certificate and \(c) with --key"
-                : "\(k): given as the key (--key), but it holds a certificate, not a private key; give the "
-                    + "certificate's key file with --key, or a .p12 that holds both"
+                ? "\(k): given as the key, but it holds a certificate, and \(c) holds a key: the two look swapped; "
+                    + "give \(k) as the certificate and \(c) as its key"
+                : "\(k): given as the key, but it holds a certificate, not a private key; give the certificate's "
+                    + "key file as the key, or a .p12 that holds both"
         case .noPrivateKey(let p):
             return "\(p): holds a certificate but no private key; pass the key with --key FILE, "
                 + "or export the certificate together with its key as .p12"

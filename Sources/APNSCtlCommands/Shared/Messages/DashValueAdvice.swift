@@ -128,13 +128,9 @@ enum DashValueAdvice {
                 return "error: " + message
             }
         }
+        // Only the word is named: the command line around it may hold a passphrase or a URL's password.
         let shown = PrintableText.escapingControls(word)
-        guard shown == word, !arguments[(i + 1)...].contains(where: { $0.hasPrefix("-") }) else {
-            return "error: \(shown): a value starting with - reads as a flag; put -- before it (after the flags)"
-        }
-        var corrected = arguments
-        corrected.insert("--", at: i)
-        return "error: \(word): a value starting with - reads as a flag; put -- before it: apnsctl "
-            + corrected.map(ShellWord.of).joined(separator: " ")
+        return
+            "error: \(shown): a value starting with - reads as a flag; write -- before it, after every flag (-- \(shown))"
     }
 }

@@ -25,13 +25,6 @@ struct PassphraseOptions: ParsableArguments {
         if passphrase != nil && passphraseFile != nil {
             throw .usage("--passphrase and --passphrase-file both given; pass only one")
         }
-        // A file given must be there, used or not (CLI.md: a missing input file is 66), as a typo in a script would
-        // otherwise go unseen until the day the credential is encrypted.
-        if let passphraseFile, !FileSystem.exists(passphraseFile) {
-            throw CLIError(
-                CredentialProblem.passphraseFileUnreadable(
-                    path: passphraseFile, failure: .missing(path: passphraseFile)))
-        }
         let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
         return PassphraseSource(
             text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
@@ -41,6 +34,8 @@ struct PassphraseOptions: ParsableArguments {
     /// The passphrase given as text and where, for the advice on a wrong one (`CLIError.init(_:…passphrase:)`).
     func given(in world: CommandWorld) -> (text: String, label: String)? {
         if let passphrase { return (passphrase, "--passphrase") }
+        // The variable counts only where `source` reads it: with neither flag.
+        guard passphraseFile == nil else { return nil }
         return world.setting("APNSCTL_PASSPHRASE").map { ($0, "APNSCTL_PASSPHRASE") }
     }
 }
