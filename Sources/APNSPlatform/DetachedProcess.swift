@@ -83,15 +83,27 @@ public final class DetachedProcess {
         }
     }
 
-    /// Blocks until the child says it is ready (its message) or ends first (nil, with its exit status).
-    public func waitUntilReady() -> (message: [UInt8]?, exitStatus: Int32?) {
+    /// Blocks until the child says it is ready (its message) or ends first (nil, with its exit status and what it
+    /// said it failed for through `sayFailed`, if anything).
+    public func waitUntilReady() -> (message: [UInt8]?, failure: [UInt8]?, exitStatus: Int32?) {
         let bytes = FileSystem.readAll(fd: readyFD, limit: 1 << 16)
-        if !bytes.isEmpty { return (bytes, nil) }
-        return (nil, child.waitForExit())
+        if bytes.first == Self.failureMark { return (nil, Array(bytes.dropFirst()), child.waitForExit()) }
+        if !bytes.isEmpty { return (bytes, nil, nil) }
+        return (nil, nil, child.waitForExit())
     }
+
+    /// The first byte of a failure said over the ready pipe (no ready message starts with a control byte).
+    private static let failureMark: UInt8 = 0x15
 
     /// In the child: leaves the parent's session, so the terminal's hang-up and Ctrl-C no longer reach it.
     public static func leaveSession() { _ = setsid() }
+
+    /// In the child: why it cannot start, for the parent to print, where its log is not its own to write (another
+    /// mock holds the state dir and writes that log); the pipe is then closed.
+    public static func sayFailed(_ message: [UInt8]) {
+        _ = posixWriteAll(readyDescriptor, [failureMark] + message)
+        close(readyDescriptor)
+    }
 
     /// In the child: the message for the parent, once ready; the pipe is then closed.
     public static func sayReady(_ message: [UInt8]) {

@@ -248,7 +248,13 @@ extension APNSCtl {
             let state: MockState
             let lock: FileLock
             do { (state, lock) = try MockState.prepareExclusively(directory: directory) } catch {
-                throw Self.cliError(error, stateDir: directory)
+                let failure = Self.cliError(error, stateDir: directory)
+                // Detached, the log is the running mock's: the reason goes to the waiting parent instead.
+                if readyFD != nil, let message = failure.message {
+                    DetachedProcess.sayFailed(Array("error: \(message)\n".utf8))
+                    throw CLIError.checksFailed(code: failure.exitCode, message: nil)
+                }
+                throw failure
             }
             try withExtendedLifetime(lock) { () throws(CLIError) in
                 try serve(

@@ -25,7 +25,12 @@ enum MockDetach {
         } catch {
             throw .outputExists("mock --detach: \(error.message)")
         }
-        let (message, status) = process.waitUntilReady()
+        let (message, failure, status) = process.waitUntilReady()
+        if let failure {
+            // Said over the pipe, not in the log, which belongs to the mock that holds the state dir.
+            world.standardError.print(String(decoding: failure, as: UTF8.self))
+            throw .checksFailed(code: status ?? ExitStatus.internalError, message: nil)
+        }
         guard let message else {
             // What the mock said before it ended (its error line) is in the log: shown here, where the user looks.
             let said = (try? FileSystem.read(logPath)).map { Array($0.dropFirst(before)) } ?? []

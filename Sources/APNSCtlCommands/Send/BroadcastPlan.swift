@@ -34,9 +34,22 @@ extension APNSCtl.Send {
         for id in broadcast.channels {
             try HeaderValueCheck.channelID(id, flag: "--channel")
         }
-        if broadcast.requestID != nil && broadcast.channels.count > 1 {
+        // A channel given twice is broadcast once, as a device given twice is sent once: a second broadcast would
+        // update every activity that joined it again, and spend the channel's budget.
+        var channels: [String] = []
+        var times: [String: Int] = [:]
+        for id in broadcast.channels {
+            times[id, default: 0] += 1
+            if times[id] == 1 { channels.append(id) }
+        }
+        for id in channels {
+            if let n = times[id], n > 1 {
+                world.standardError.warning("--channel \(id) was given \(n) times; it is broadcast once")
+            }
+        }
+        if broadcast.requestID != nil && channels.count > 1 {
             throw .usage(
-                "--request-id names one request, but \(broadcast.channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time"
+                "--request-id names one request, but \(channels.count) channels were given; leave it out (each channel gets a fresh one) or send one channel at a time"
             )
         }
         if let type = settings[.pushType]?.value, type != Broadcast.pushType {
@@ -77,7 +90,7 @@ extension APNSCtl.Send {
             PushEndpoint(host: env.host, port: port)
         }
         return BroadcastPlan(
-            broadcast: request, jobs: request.jobs(channels: broadcast.channels, requestID: requestID),
+            broadcast: request, jobs: request.jobs(channels: channels, requestID: requestID),
             credentials: credentials,
             route: SendRoute(environment: credentials.environment, endpoint: route.endpoint, proxy: route.proxy))
     }

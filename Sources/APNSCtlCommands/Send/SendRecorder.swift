@@ -35,6 +35,10 @@ final class SendRecorder {
         self.keepEntries = keepEntries
         startedNanoseconds = world.clock.monotonicNanoseconds()
         self.entry.started = world.clock.now()
+        // A --ca-file typed relative to here is kept whole: a replay may run in another folder.
+        if let caFile = entry.caFile, !caFile.hasPrefix("/") {
+            self.entry.caFile = WorkingDirectoryPath.absolute(caFile, workingDirectory: world.workingDirectory())
+        }
     }
 
     /// The open recording, opened on first use; nil once something failed.

@@ -54,6 +54,13 @@ import Testing
         let updated = try run(["send", Self.update, "--channel", id] + f, scratch)
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(updated.stdout)")
+        // A channel given twice is broadcast once, with a warning, as a device given twice is sent once.
+        let twice = try run(["send", Self.update, "--channel", id, "--channel", id] + f, scratch)
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.lines.count == 1, "\(twice.stdout)")
+        #expect(
+            twice.stderr.contains("warning: --channel \(id) was given 2 times; it is broadcast once"), "\(twice.stderr)"
+        )
         let ended = try run(["send", Self.end, "--channel", id, "--expiration", "1h", "-o", "json"] + f, scratch)
         #expect(ended.status == 0, "\(ended.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(ended.stdout.utf8)) as? [String: Any])
@@ -88,15 +95,16 @@ import Testing
         #expect(again.stdout.contains("apns-request-id="))
 
         // The mock logged each broadcast with "channel", never "device".
-        // The log is written by a thread of its own: wait for the third broadcast's line.
+        // The log is written by a thread of its own: wait for the fourth broadcast's line (the channel given twice
+        // was broadcast once).
         var log = ""
         var broadcasts: [Substring] = []
         Wait.until(interval: 0.05) {
             log = (try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? ""
             broadcasts = log.split(separator: "\n").filter { $0.contains("\"operation\":\"broadcast\"") }
-            return broadcasts.count >= 3
+            return broadcasts.count >= 4
         }
-        #expect(broadcasts.count == 3, "\(log)")
+        #expect(broadcasts.count == 4, "\(log)")
         #expect(broadcasts.allSatisfy { $0.contains("\"channel\":\"\(id)\"") && !$0.contains("\"device\"") })
         #expect(log.contains("\"auth\":\"\(auth.rawValue)\""))
     }

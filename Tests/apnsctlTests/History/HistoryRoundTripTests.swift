@@ -61,6 +61,25 @@ import Testing
         #expect("\(devices(again))" == "\(devices(original))")
     }
 
+    /// A `--ca-file` typed relative to the working folder is recorded whole, so a replay from another folder
+    /// finds it.
+    @Test func aRelativeCAFileIsRecordedWhole() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let here = FileManager.default.currentDirectoryPath
+        let depth = here.split(separator: "/").count
+        let relative = String(repeating: "../", count: depth) + mock.caFile.drop { $0 == "/" }
+        let sent = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", relative, "--cert", mock.certificate, "-d",
+                Self.token(1), "--alert", "hi",
+            ], environment: home.environment, directory: here)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let shown = try home.show("last")
+        let recorded = try #require(shown["ca_file"] as? String)
+        #expect(recorded.hasPrefix("/") && recorded.hasSuffix(relative), "\(recorded)")
+    }
+
     /// Only accepted lines show a unique-id: a send whose one result was rejected gets no note about looking its
     /// unique-id up, though the sandbox mock sends one with every answer.
     @Test func aRejectedSendGetsNoUniqueIdNote() throws {

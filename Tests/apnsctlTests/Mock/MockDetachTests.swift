@@ -73,6 +73,9 @@ import Testing
                 CommandRunner.apnsctlPath, ["mock", "--detach", "--port", "0", "--state-dir", busy.path])
             #expect(again.status == 73, "\(again.stderr)")
             #expect(again.stderr.contains("state dir in use by apnsctl mock (pid"), "\(again.stderr)")
+            // Said to the user only: the running mock's log (JSON lines scripts read) holds no line of it.
+            let log = (try? String(contentsOfFile: busy.file("mock.log"), encoding: .utf8)) ?? ""
+            #expect(!log.contains("state dir in use"), "\(log)")
         }
     }
 
