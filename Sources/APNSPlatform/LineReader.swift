@@ -37,6 +37,17 @@ public final class LineReader {
     /// descriptor but not yet returned. nil once no such line is left; the descriptor keeps what it still holds.
     public func nextBuffered() -> String? { line(reading: false) }
 
+    /// Whether nothing is left: every line returned, and the end read or the descriptor at its end now (a pipe
+    /// whose writer closed, holding no more bytes), asked without reading.
+    public var isAtEnd: Bool {
+        guard start >= end else { return false }
+        if finished { return true }
+        // The rest of a line too long for the buffer may still come: not the end.
+        guard !skipping else { return false }
+        let events = PollSet.wait(for: fd, .readable, until: 0)
+        return events.contains(.hangUp) && !events.contains(.readable)
+    }
+
     private func line(reading: Bool) -> String? {
         while true {
             if let nl = findNewline() {

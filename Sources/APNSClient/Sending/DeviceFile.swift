@@ -128,9 +128,8 @@ public final class DeviceFile {
         return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
     }
 
-    /// A stream's tokens already read but not yet sent (`DeviceStreamSource.takeBuffered`); none for a regular
-    /// file, whose rest is read again from the file.
-    public func takeBufferedTokens() -> [DeviceToken] { stream?.takeBuffered() ?? [] }
+    /// Whether a stream was read to its end, every token taken: nothing of it is left unread.
+    public var streamReadToEnd: Bool { stream?.isReadToEnd ?? false }
 
     /// The descriptor a stream's next token waits on, nil when it would not wait (a regular file, a token or the
     /// end already read): a caller that must stay interruptible waits on it beside its interrupts first.
@@ -402,9 +401,12 @@ final class DeviceStreamSource: DeviceSource {
         case end
     }
 
+    /// Read to its end, every token taken (a bad line that ended it is not the end).
+    var isReadToEnd: Bool { peeked == nil && problem == nil && reader.isAtEnd }
+
     /// The tokens already read from the stream but not yet taken (its buffer), reading nothing more: after an
     /// interrupt they are listed as never sent instead of being lost with the buffer; the stream keeps the rest.
-    func takeBuffered() -> [DeviceToken] {
+    func takeHeld() -> [DeviceToken] {
         var tokens = peeked.map { [$0] } ?? []
         peeked = nil
         while true {

@@ -10,11 +10,16 @@ public protocol DeviceSource: AnyObject {
     /// sender calls `next()` at once after a nil, and never holds a token read here (`--unsent` counts its line
     /// as read).
     func descriptorToWaitFor() -> Int32?
+    /// The tokens it still holds and can give without reading (a stream's buffer, the rest of an array): after an
+    /// interrupt they are never sent, and are counted and listed as such, not lost. Takes them.
+    func takeHeld() -> [DeviceToken]
 }
 
 extension DeviceSource {
     /// Tokens in memory or in a regular file never keep `next()` waiting.
     public func descriptorToWaitFor() -> Int32? { nil }
+    /// A regular file's rest is read again from the file when needed: nothing held here.
+    public func takeHeld() -> [DeviceToken] { [] }
 }
 
 /// Tokens already in memory (the `-d` flags, tests).
@@ -30,6 +35,12 @@ public final class DeviceArraySource: DeviceSource {
         guard index < tokens.count else { return nil }
         defer { index += 1 }
         return tokens[index]
+    }
+
+    /// The tokens not yet given.
+    public func takeHeld() -> [DeviceToken] {
+        defer { index = tokens.count }
+        return Array(tokens[index...])
     }
 }
 
@@ -54,6 +65,17 @@ public final class DeviceChainSource: DeviceSource {
             index += 1
         }
         return nil
+    }
+
+    /// The token it peeked, then what each source from the current one holds, in input order.
+    public func takeHeld() -> [DeviceToken] {
+        var held = peeked.map { [$0] } ?? []
+        peeked = nil
+        while index < sources.count {
+            held += sources[index].takeHeld()
+            index += 1
+        }
+        return held
     }
 
     /// The source's that holds the next token: one whose tokens ran out is stepped past, which may mean

@@ -61,8 +61,12 @@ struct DoctorProbe {
                 resolved, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
         } catch {
             if case .interrupted = error { return interrupted(report) }
-            // The hint tries the other port: a signal during that try ends the checks as any other would.
-            guard let hint = connectHint(route: route, error: error) else { return interrupted(report) }
+            // The hint tries the other port: a signal during that try ends the checks as any other would, the failed
+            // connect (a finished check) still said.
+            guard let hint = connectHint(route: route, error: error) else {
+                report.checks.append(.fail("connect", env, .network, error.description + whose))
+                return interrupted(report)
+            }
             report.checks.append(.fail("connect", env, .network, error.description + whose, hint: hint))
             return report
         }

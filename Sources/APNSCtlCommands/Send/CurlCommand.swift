@@ -95,7 +95,9 @@ struct CurlCommand {
             )
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
-            variables.append("APNS_PASSPHRASE=\(Self.configEscaped("\"$APNSCTL_PASSPHRASE\""))")
+            // Without a trailing CR, as apnsctl reads the variable (`$(cat pass.txt)` of a Windows file keeps one).
+            variables.append(
+                "APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r' | \(Self.configEscaper))")
         }
         configure("pass", "$APNS_PASSPHRASE")
     }

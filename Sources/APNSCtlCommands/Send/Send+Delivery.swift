@@ -36,7 +36,8 @@ extension APNSCtl.Send {
     func deliver(
         _ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
         in world: CommandWorld, unsent: UnsentDevices? = nil, skippedLines: @escaping () -> Int = { 0 },
-        streamRemainder: () -> [DeviceToken] = { [] }, finished: ((SendSummary) -> Void)? = nil
+        streamRemainder: () -> (held: [DeviceToken], readToEnd: Bool) = { ([], false) },
+        finished: ((SendSummary) -> Void)? = nil
     ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
         let configuration = Self.senderConfiguration(settings, for: target, in: world)
@@ -104,15 +105,18 @@ extension APNSCtl.Send {
         }
         let stopped = summary.interruptedBy != nil
         if stopped, let total { summary.notSent = max(0, total - summary.total) }
-        // A stream's devices already read into its buffer are never sent: counted and kept for --unsent, not lost
-        // with the buffer (the stream itself keeps what was not read).
-        let buffered = stopped && total == nil ? streamRemainder() : []
-        summary.notSent += buffered.count
-        unsent?.noteNeverSent(buffered)
+        let left = leftUnsent()
+        // A list of unknown length (a stream): what the sender had taken but not sent, and what the list still held
+        // without reading (`-d` tokens not reached, the stream's buffer) are never sent: counted, and kept for
+        // --unsent, not lost (the stream itself keeps what was not read).
+        let remainder: (held: [DeviceToken], readToEnd: Bool) =
+            stopped && total == nil ? streamRemainder() : ([], false)
+        if stopped && total == nil { summary.notSent += left.count + remainder.held.count }
+        unsent?.noteNeverSent(remainder.held)
         // Written before the summary, which names the file; a failure to write it is said after the results.
         var unsentFailure: CLIError? = nil
         if let unsent {
-            for job in leftUnsent() { unsent.noteNeverSent(job) }
+            for job in left { unsent.noteNeverSent(job) }
             do throws(CLIError) { renderer.unsentFile = try unsent.write(stopped: stopped, in: world) } catch {
                 unsentFailure = error
             }
@@ -130,7 +134,9 @@ extension APNSCtl.Send {
         if let signal {
             unsentFailure?.report(to: world.standardError)
             summary.interruptedBy = signal
-            throw .interrupted(signal: signal, message: SendOutput.interruptMessage(summary, restUnknown: total == nil))
+            throw .interrupted(
+                signal: signal,
+                message: SendOutput.interruptMessage(summary, restUnknown: total == nil && !remainder.readToEnd))
         }
         if let failure = output.failure {
             let notSent: Int? = total == nil && stopped ? nil : summary.notSent

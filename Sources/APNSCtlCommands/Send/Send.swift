@@ -270,7 +270,9 @@ extension APNSCtl {
                     settings, DevicePushSource(plan.request, devices: plan.devices.source), to: delivery,
                     format: format, in: world, unsent: unsent,
                     skippedLines: { plan.devices.file?.skippedCount ?? 0 },
-                    streamRemainder: { plan.devices.file?.takeBufferedTokens() ?? [] }, finished: { sent = $0.sent })
+                    streamRemainder: {
+                        (plan.devices.source.takeHeld(), plan.devices.file?.streamReadToEnd ?? false)
+                    }, finished: { sent = $0.sent })
             } catch {
                 outcome = error
             }

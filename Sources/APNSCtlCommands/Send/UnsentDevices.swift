@@ -71,9 +71,11 @@ final class UnsentDevices {
         func device(_ hex: String) -> String { name(hex) ?? hex }
         for entry in entries.sorted(by: { $0.position < $1.position }) {
             if let why = entry.unknown {
+                // The failure's own text starts with the word the comment starts with: said once.
+                let reason = why.hasPrefix("unknown: ") ? String(why.dropFirst("unknown: ".count)) : why
                 line(
                     "# unknown (may have been delivered; remove the '# ' to send again): "
-                        + PrintableText.escapingControls(why))
+                        + PrintableText.escapingControls(reason))
                 line("# " + device(entry.hex))
             } else {
                 line(device(entry.hex))
@@ -83,7 +85,7 @@ final class UnsentDevices {
         if stopped && !streamed {
             while let token = devices.source.next() { line(device(token.hex)) }
         }
-        if streamed, let file = devices.file, stopped || file.streamProblem != nil {
+        if streamed, let file = devices.file, (stopped && !file.streamReadToEnd) || file.streamProblem != nil {
             line(
                 "# the rest of --devices \(file.displayName) after line \(file.linesRead) was not read: send it too")
         }

@@ -71,6 +71,15 @@ import Testing
         }
     }
 
+    /// config set of a secret key with a dash value: refused as every secret key is, the value never printed.
+    @Test func aSecretKeyForConfigSetIsRefusedWithoutItsValue() throws {
+        let home = try ConfigCommandTests.Home()
+        let r = try home.run(["config", "set", "-p", "dev", "passphrase", "-9secret"])
+        #expect(r.status == 64)
+        #expect(!r.stderr.contains("9secret"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: passphrase: secrets never go in the settings file"), "\(r.stderr)")
+    }
+
     /// The advice is pasted back: every value the parser took for a flag is named, not only the last, and a value
     /// with a space stays one word.
     @Test func theDashValueAdviceNamesEveryValueAsOneWord() throws {

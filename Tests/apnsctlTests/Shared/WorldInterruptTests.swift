@@ -121,44 +121,53 @@ import Testing
         }
     }
 
-    /// Interrupted while a piped list is being sent: the devices already read from the pipe into the list's buffer
-    /// are counted as never sent and written to `--unsent` (they were lost with the buffer before); only what the
-    /// pipe still holds is "the rest of the list".
-    @Test func aPipedListsBufferedDevicesAreNeverLostToAnInterrupt() async throws {
+    /// Interrupted while a piped list is being sent: the devices the sender had taken, the `-d` tokens not reached
+    /// and those already read from the pipe into the list's buffer are counted as never sent and written to
+    /// `--unsent` (the buffered ones were lost before); "the rest of the list" is said only while the pipe may
+    /// hold more (its writer still open).
+    @Test(arguments: [(false, 0), (true, 0), (false, 2)])
+    func aPipedListsHeldDevicesAreNeverLostToAnInterrupt(_ writerClosed: Bool, _ flagged: Int) async throws {
         try await offThePool {
             let mock = try InProcessMock(["--fault-never-answer", "--max-streams", "2"], keepingLog: true)
             let scratch = try TemporaryDirectory(prefix: "unsent")
             var ends: [Int32] = [-1, -1]
             try #require(pipe(&ends) == 0)
-            defer { for end in ends { close(end) } }
-            let devices = (1...6).map { String(format: "cd%062x", $0) }
-            let list = Array(devices.map { $0 + "\n" }.joined().utf8)
+            defer { close(ends[0]) }
+            let flags = (1...max(1, flagged)).prefix(flagged).map { String(format: "aa%062x", $0) }
+            let piped = (1...6).map { String(format: "cd%062x", $0) }
+            let list = Array(piped.map { $0 + "\n" }.joined().utf8)
             #expect(list.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == list.count)
+            if writerClosed { close(ends[1]) }
+            defer { if !writerClosed { close(ends[1]) } }
             let unsent = scratch.file("unsent.txt")
             let run = try InProcess.Run(
                 [
                     "send", "--alert", "hi", "--devices", "-", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
                     "--cert", mock.certificate, "--topic", mock.bundleID, "-q", "--unsent", unsent, "--timeout", "60",
-                ], standardInput: ends[0])
-            // Two requests reached the never-answering mock: the other four are read but held back.
+                ] + flags.flatMap { ["-d", $0] }, standardInput: ends[0])
+            // Two requests reached the never-answering mock: the rest are taken, held or buffered.
             #expect(mock.log.receiptsPerDevice(expectingAtLeast: 2).count == 2, "\(run.stderr)")
             run.interrupts.deliver(SIGINT)
             let (status, _) = run.finish(within: 15)
             #expect(status == 130, "\(run.stderr)")
+            let all = flags + piped
+            let never = all.count - 2
             #expect(
-                run.stdout.hasSuffix("; 4 never sent (interrupted): written to \(unsent)\n"),
-                "\(run.stdout)")
+                run.stdout.hasSuffix("; \(never) never sent (interrupted): written to \(unsent)\n"), "\(run.stdout)")
+            let rest = writerClosed ? "; the results above are final" : ", the rest of the list was not read"
             #expect(
                 run.stderr.contains(
-                    "error: interrupted by SIGINT: 2 sent without an answer, 4 never sent, the rest of the list was not read"
-                ),
+                    "error: interrupted by SIGINT: 2 sent without an answer, \(never) never sent\(rest)"),
                 "\(run.stderr)")
             let written = try String(contentsOfFile: unsent, encoding: .utf8).split(separator: "\n").map(String.init)
-            // Every device is there: the two sent commented out (APNs may have them), the four never sent as they are.
-            for device in devices {
-                #expect(written.contains(device) || written.contains("# " + device), "\(device): \(written)")
+            // Every device is there, in input order: the two sent commented out (APNs may have them), the others as
+            // they are.
+            let listed = written.filter { !$0.hasPrefix("# ") || $0.count == 66 }.map {
+                $0.hasPrefix("# ") ? String($0.dropFirst(2)) : $0
             }
-            #expect(devices.filter { written.contains($0) }.count == 4, "\(written)")
+            #expect(listed == all, "\(written)")
+            #expect(all.filter { written.contains($0) }.count == never, "\(written)")
+            #expect(written.contains { $0.hasPrefix("# the rest of --devices -") } == !writerClosed, "\(written)")
         }
     }
 

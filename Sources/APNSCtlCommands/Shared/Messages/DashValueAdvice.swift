@@ -116,6 +116,13 @@ enum DashValueAdvice {
     static func positionalAdvice(_ word: String, arguments: [String]) -> String? {
         guard let i = arguments.firstIndex(of: word), word.dropFirst().first?.isNumber == true else { return nil }
         // `config set KEY VALUE`: the key's setting reads the value first, as config set would after `--`.
+        // A secret key is refused by config set whatever its value, which is never printed.
+        if arguments.starts(with: ["config", "set"]), i > 0, SettingCatalog.setting(arguments[i - 1])?.isSecret == true
+        {
+            do { _ = try ProfileKeyCheck.setting(arguments[i - 1], value: nil) } catch {
+                return "error: " + (error.message ?? "")
+            }
+        }
         if arguments.starts(with: ["config", "set"]), i > 0, let setting = SettingCatalog.setting(arguments[i - 1]),
             let command = SettingCommand.allCases.first(where: setting.commands.contains)
         {
