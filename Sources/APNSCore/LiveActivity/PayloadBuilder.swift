@@ -215,7 +215,8 @@ public enum PayloadBuilder {
     /// The relevance score: a JSON number, written as given.
     static func relevanceScore(_ text: String) throws(PayloadFlagProblem) -> [UInt8] {
         let bytes = Array(text.utf8)
-        guard let value = try? JSONReader.parse(bytes), let n = value.number else {
+        // A number too large for a double (1e999) is no score a device can read.
+        guard let value = try? JSONReader.parse(bytes), let n = value.number, n.doubleValue.isFinite else {
             throw .badRelevanceScore(text)
         }
         return Array(n.literal.utf8)

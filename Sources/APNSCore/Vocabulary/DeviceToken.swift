@@ -214,7 +214,11 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Shorter than the classic 32 bytes: probably a truncated copy (a warning, never an error).
-    public var looksTruncated: Bool { hex.utf8.count < 64 }
+    public var looksTruncated: Bool { hex.utf8.count < Self.issuedHexDigits }
+
+    /// The fewest hex digits of a token APNs issues (32 bytes; simulators' are longer since Xcode 14): APNs refuses
+    /// a shorter one, and so does the mock.
+    public static let issuedHexDigits = 64
 
     /// `3f2a…9c1d`: enough to recognise a token in output without flooding the line.
     public var abbreviated: String {

@@ -228,6 +228,14 @@ extension APNSCtl {
             }
             let gone = try Set(
                 unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
+            // A token shorter than a device token is answered BadDeviceToken before these rules are looked at.
+            for (flag, token) in gone.sorted().map({ ("--unregistered", $0) })
+                + rejections.keys.sorted().map({ ("--reject", $0) })
+            where token.utf8.count < DeviceToken.issuedHexDigits {
+                world.standardError.warning(
+                    "\(flag) \(token): only \(token.utf8.count) hex digits; the mock answers any token shorter than \(DeviceToken.issuedHexDigits) with BadDeviceToken first, so this rule never applies"
+                )
+            }
 
             let extraKID = try extraKeyID()
 

@@ -106,7 +106,7 @@ public struct RequestChecker: Sendable {
         // 6. Device token.
         guard DeviceToken.isPlainHex(token) else { return .badDeviceToken }
         // Tokens are 32 bytes or longer (simulators' since Xcode 14); APNs refuses a shorter one.
-        if token.utf8.count < 64 { return .badDeviceToken }
+        if token.utf8.count < DeviceToken.issuedHexDigits { return .badDeviceToken }
         // APNs never issues the all-zero token: it is refused after the credentials and topic were accepted,
         // which is what `apnsctl doctor`'s probe relies on.
         if Self.isZeroToken(token) && !rules.acceptsZeroToken { return .badDeviceToken }

@@ -48,6 +48,7 @@ import Testing
         ("--badge", "-1", "error: --badge \"-1\": must be a whole number, 0 or more (0 removes the badge)"),
         ("--relevance-score", "-x", "error: --relevance-score \"-x\": not a number"),
         ("--timestamp", "-now", "error: --timestamp \"-now\": give now"),
+        ("--relevance-score", "-1e999", "error: --relevance-score \"-1e999\": not a number"),
     ])
     func aDashValueThePayloadFlagRefusesIsSaidSo(_ flag: String, _ value: String, _ start: String) throws {
         let r = try InProcess.apnsctl(["send", "-d", Self.device, flag, value])

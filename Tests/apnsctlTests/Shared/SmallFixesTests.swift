@@ -172,6 +172,24 @@ import Testing
             "\(r.stderr)")
     }
 
+    /// A mock rule for a token shorter than a device token can never apply (such a token is answered
+    /// BadDeviceToken first): said when the mock starts. (The state dir given is a file, so it stops there.)
+    @Test func aMockRuleForAShortTokenIsSaidToNeverApply() throws {
+        let scratch = try TemporaryDirectory(prefix: "mock-short")
+        let file = try scratch.write("not-a-dir", "x")
+        let r = try InProcess.apnsctl([
+            "mock", "--port", "0", "--state-dir", file, "--unregistered", "3f2a", "--reject", "3f2a00=TooManyRequests",
+            "--reject", "\(Self.token(1))=TooManyRequests",
+        ])
+        #expect(r.status != 0)
+        #expect(
+            r.stderr.contains(
+                "warning: --unregistered 3f2a: only 4 hex digits; the mock answers any token shorter than 64 with BadDeviceToken first, so this rule never applies"
+            ), "\(r.stderr)")
+        #expect(r.stderr.contains("warning: --reject 3f2a00: only 6 hex digits"), "\(r.stderr)")
+        #expect(!r.stderr.contains("--reject \(Self.token(1))"), "\(r.stderr)")
+    }
+
     /// A TopicDisallowed line names the topic sent and the certificate's topics: the two things to compare.
     @Test func topicDisallowedNamesTheTopicSentAndTheCertificatesTopics() throws {
         let mock = try InProcessMock(["--reject", "\(Self.token(1))=TopicDisallowed"])
