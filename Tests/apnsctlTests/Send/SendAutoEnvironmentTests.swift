@@ -92,6 +92,10 @@ import Testing
         #expect(object(Self.strayToken)["status"] as? Int == 400)
         #expect(object(Self.strayToken)["reason"] as? String == "BadDeviceToken")
         #expect(object(Self.strayToken)["environment"] as? String == "production")
+        // The hint is the text output's: both environments refused it, not one environment's advice.
+        #expect(
+            (object(Self.strayToken)["hint"] as? String)?.hasPrefix("Both environments refused it") == true,
+            "\(object(Self.strayToken))")
     }
 
     @Test func aMixedBatchGivesEachDeviceOneResult() throws {

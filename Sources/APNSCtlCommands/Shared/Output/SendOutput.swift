@@ -228,7 +228,11 @@ final class SendOutput {
             switch r.reason {
             case .known(let reason)?:
                 w.field("meaning", reason.meaning(for: pushType))
-                w.field("hint", reason.hint(for: pushType, broadcast: r.device == nil))
+                // Refused by both environments (`--env auto`): the hint text says so, not the one-environment advice.
+                w.field(
+                    "hint",
+                    r.refusedByBothEnvironments
+                        ? r.bothEnvironmentsRefusedText : reason.hint(for: pushType, broadcast: r.device == nil))
             case nil where r.bodyText != nil:
                 w.field("meaning", notFromAPNs(r))
             case .unknown?, nil:
