@@ -64,16 +64,17 @@ public enum FileSystem {
     public static let maximumReadSize = 64 << 20
 
     /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
-    /// says otherwise); more than `limit` bytes is `.unreadable`. With `interrupt`, a read that would wait (a
-    /// pipe, a terminal) waits on that descriptor too, and its becoming readable ends the read with
-    /// `.interrupted`: Ctrl-C while a command waits on its input is then the command's to report.
+    /// says otherwise); more than `limit` bytes is `.unreadable`. `interrupt` is asked only for a read that may
+    /// wait (standard input, a pipe, a terminal; never a regular file): the descriptor it gives is waited on too,
+    /// and its becoming readable ends the read with `.interrupted`, so Ctrl-C while a command waits on its input
+    /// is the command's to report.
     public static func read(
-        _ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0, interrupt: Int32? = nil
+        _ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0, interrupt: () -> Int32? = { nil }
     ) throws(Failure) -> [UInt8] {
         if path == "-" {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
-            return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt)
+            return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt())
         }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -83,12 +84,12 @@ public enum FileSystem {
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt) }
+        guard fstat(fd, &st) == 0 else { return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt()) }
         if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory(path: path) }
         // A regular file's size is known: one buffer of that size, rather than a doubling series whose freed
         // halves stay in the heap (a 60 MiB payload would otherwise cost about twice that). It never waits.
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt)
+            return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt())
         }
         return try readAll(fd: fd, limit: limit, path: path, expected: min(Int(st.st_size), limit))
     }

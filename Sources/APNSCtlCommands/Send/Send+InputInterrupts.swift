@@ -4,13 +4,6 @@ import APNSPlatform
 /// watched from that wait on, so it ends with CLI.md's `interrupted by SIGINT` line and exit 130, as an interrupt
 /// while sending does, instead of the process dying without a word before anything was sent.
 extension APNSCtl.Send {
-    /// The interrupts to watch while reading `path`: only for standard input and files that are not regular (a
-    /// regular file never waits, and asking installs the signal handlers for the rest of the run).
-    static func inputInterrupts(reading path: String, in world: CommandWorld) -> (any InterruptSource)? {
-        guard path == "-" || !FileSystem.isRegularFile(path) else { return nil }
-        return world.interrupts()
-    }
-
     /// The error for an interrupt that came while `input` (as the user named it) was still being read.
     static func interrupted(_ interrupts: (any InterruptSource)?, reading input: String) -> CLIError {
         let signal = interrupts?.receivedSignal ?? ProcessSignals.interrupt

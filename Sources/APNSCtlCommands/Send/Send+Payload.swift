@@ -47,11 +47,14 @@ extension APNSCtl.Send {
                     )
                 }
             }
-            let interrupts = Self.inputInterrupts(reading: path, in: world)
+            var interrupts: (any InterruptSource)?
             do {
                 return FlagJSON(
                     field: field, file: path,
-                    bytes: try FileSystem.read(path, standardInput: world.standardInput, interrupt: interrupts?.fd))
+                    bytes: try FileSystem.read(path, standardInput: world.standardInput) {
+                        interrupts = world.interrupts()
+                        return interrupts?.fd
+                    })
             } catch .interrupted {
                 throw Self.interrupted(interrupts, reading: "\(flag) @\(path)")
             } catch {
@@ -88,11 +91,13 @@ extension APNSCtl.Send {
         if let bytes = history.replayedPayload { return SendPayload(payload: Payload(bytes: bytes), name: "(history)") }
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
-        let interrupts = Self.inputInterrupts(reading: payload, in: world)
+        var interrupts: (any InterruptSource)?
         do {
             return SendPayload(
-                payload: try Payload.load(path: payload, standardInput: world.standardInput, interrupt: interrupts?.fd),
-                name: payload)
+                payload: try Payload.load(path: payload, standardInput: world.standardInput) {
+                    interrupts = world.interrupts()
+                    return interrupts?.fd
+                }, name: payload)
         } catch .interrupted {
             throw Self.interrupted(interrupts, reading: payload == "-" ? "PAYLOAD -" : "PAYLOAD \(payload)")
         } catch {

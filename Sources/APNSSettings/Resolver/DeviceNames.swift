@@ -44,9 +44,8 @@ public struct DeviceNames: Sendable, Equatable {
     /// trimmed as `-d` values are: a reader that does not know which profile a send used (the history).
     public static func tokens(named name: String, in file: SettingsFile) -> [String] {
         let name = name.trimmingBlanks()
-        return (file.devices + file.profiles.flatMap(\.devices)).compactMap { entry in
-            guard entry.name == name, case .string(let value) = entry.value else { return nil }
-            return (try? DeviceToken(parsing: value))?.hex
+        return allEntries(in: file).compactMap { entry in
+            entry.name == name ? (try? token(of: entry))?.hex : nil
         }
     }
 

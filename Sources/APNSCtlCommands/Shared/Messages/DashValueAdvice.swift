@@ -115,24 +115,22 @@ enum DashValueAdvice {
     /// The line for `word` (see `positionalWord`), or nil when it is no such value.
     static func positionalAdvice(_ word: String, arguments: [String]) -> String? {
         guard let i = arguments.firstIndex(of: word), word.dropFirst().first?.isNumber == true else { return nil }
-        // `config set KEY VALUE`: the key's setting reads the value first, as config set would after `--`.
-        // A secret key is refused by config set whatever its value, which is never printed.
-        if arguments.starts(with: ["config", "set"]), i > 0, SettingCatalog.setting(arguments[i - 1])?.isSecret == true
-        {
-            do { _ = try ProfileKeyCheck.setting(arguments[i - 1], value: nil) } catch {
+        // `config set KEY VALUE`: the key is checked as config set checks it (a secret key is refused whatever its
+        // value, which is never printed), then its setting reads the value, as config set would after `--`.
+        if arguments.starts(with: ["config", "set"]), i > 0, SettingCatalog.setting(arguments[i - 1]) != nil {
+            let setting: Setting
+            do { setting = try ProfileKeyCheck.setting(arguments[i - 1], value: nil) } catch {
                 return "error: " + (error.message ?? "")
             }
-        }
-        if arguments.starts(with: ["config", "set"]), i > 0, let setting = SettingCatalog.setting(arguments[i - 1]),
-            let command = SettingCommand.allCases.first(where: setting.commands.contains)
-        {
-            do { _ = try SettingParser.parseFlag(word, for: setting, command: command) } catch {
-                // Named as config set names it, by its key.
-                let flag = "--\(setting.name) "
-                let message =
-                    error.message.hasPrefix(flag)
-                    ? setting.name + " " + error.message.dropFirst(flag.count) : error.message
-                return "error: " + message
+            if let command = SettingCommand.allCases.first(where: setting.commands.contains) {
+                do { _ = try SettingParser.parseFlag(word, for: setting, command: command) } catch {
+                    // Named as config set names it, by its key.
+                    let flag = "--\(setting.name) "
+                    let message =
+                        error.message.hasPrefix(flag)
+                        ? setting.name + " " + error.message.dropFirst(flag.count) : error.message
+                    return "error: " + message
+                }
             }
         }
         // Only the word is named: the command line around it may hold a passphrase or a URL's password.
