@@ -94,6 +94,18 @@ public enum FileSystem {
         return try readAll(fd: fd, limit: limit, path: path, expected: min(Int(st.st_size), limit))
     }
 
+    /// The first `count` bytes of the regular file `path` (fewer when it is shorter); nil when it cannot be read.
+    /// For telling what a file is without reading all of it.
+    public static func readStart(_ path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let (bytes, readError) = readToEnd(fd: fd, limit: count)
+        return readError == nil ? Array(bytes.prefix(count)) : nil
+    }
+
     /// `readAll(fd:)` that stops after `limit` bytes and names `path` in the failure. A read that fails (standard
     /// input that is a directory, an I/O error) is that failure, not the end of the file: it would otherwise
     /// read as an empty payload.
@@ -186,6 +198,15 @@ public enum FileSystem {
         let flags = fcntl(fd, F_GETFL)
         return flags >= 0 && flags & O_ACCMODE != O_RDONLY && fstat(fd, &open) == 0
             && (open.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && open.st_rdev == null.st_rdev
+    }
+
+    /// Whether two paths name one file (the same device and inode, following links): `--unsent unsent.txt` with
+    /// `--devices ./unsent.txt` is one file written twice, not two.
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev
+            && first.st_ino == second.st_ino
     }
 
     /// Whether `path` is a directory (following links).

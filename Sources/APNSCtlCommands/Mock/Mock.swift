@@ -317,6 +317,7 @@ extension APNSCtl {
             configuration.warningDescriptor = world.mockRun.warningDescriptor
             // We hold the lock, so a mock.json here is a killed mock's leftover.
             MockReadyFile.removeLeftover(state: state)
+            MockStopReport.removeLeftover(state: state)
             let server: MockServer
             do { server = try MockServer(configuration: configuration) } catch { throw Self.cliError(error) }
             // A stop that cannot finish in order (a stderr nobody reads, say) still ends within a second,
@@ -353,16 +354,23 @@ extension APNSCtl {
             server.wait()
             MockReadyFile.remove(state: state)
             let lost = server.droppedLogLines
+            let lines = "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written"
             if let code = server.logWriteError {
                 // CLI.md: a log that cannot be written is exit 74 when stopped, with the lost lines counted.
-                throw .outputFailed(
-                    "apnsctl mock: writing standard output: \(FileSystem.errnoText(code)); "
-                        + "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written")
+                // Detached, stderr is that log too: `mock stop` says it instead.
+                let written = readyFD == nil ? "writing standard output" : "writing its log"
+                let message = "apnsctl mock: \(written): \(FileSystem.errnoText(code)); \(lines)"
+                if readyFD != nil {
+                    MockStopReport(exitStatus: ExitStatus.outputFailed, message: "error: " + message).keep(in: state)
+                }
+                throw .outputFailed(message)
             }
             if lost > 0 {
-                MockServer.warnWithoutBlocking(
-                    "apnsctl mock: \(lost) notification log line\(lost == 1 ? " was" : "s were") not written because standard output was not read in time",
-                    to: world.mockRun.warningDescriptor)
+                let message = "apnsctl mock: \(lines) because standard output was not read in time"
+                if readyFD != nil {
+                    MockStopReport(exitStatus: ExitStatus.success, message: "warning: " + message).keep(in: state)
+                }
+                MockServer.warnWithoutBlocking(message, to: world.mockRun.warningDescriptor)
             }
         }
 

@@ -11,7 +11,9 @@ extension APNSCtl.Mock {
             abstract: "Stop the mock of a state dir (SIGTERM), and wait for it to exit.",
             discussion: """
                 Finds the mock holding the state dir's lock (mock.lock), sends it SIGTERM and returns once it \
-                has exited and released the lock (exit 0). With no mock running there, it says so and exits 0.
+                has exited and released the lock (exit 0). With no mock running there, it says so and exits 0. \
+                A mock started with --detach whose log could not be written says so here, and this command \
+                exits 74 (its status) with the number of lost log lines.
                 """)
 
         @Option(
@@ -57,6 +59,13 @@ extension APNSCtl.Mock {
                 // The kernel releases the lock when the mock exits: waiting for the lock is waiting for the exit.
                 _ = FileLock.waitUntilFree(MockState.lockName, in: storage)
                 world.standardError.print("apnsctl mock: stopped the mock of \(directory) (pid \(pid))\n")
+                // A detached mock's last words (a log it could not write) and its exit status, passed on.
+                if let report = MockStopReport.take(from: storage) {
+                    world.standardError.print(report.message + "\n")
+                    if report.exitStatus != ExitStatus.success {
+                        throw CLIError.checksFailed(code: report.exitStatus, message: nil)
+                    }
+                }
             }
         }
     }

@@ -64,7 +64,8 @@ extension DeviceNames {
                 return DeviceNameAnswer.problem({ error.lineMessage })
             }
             guard let name = device.name else { return DeviceNameAnswer.notAName }
-            used.withLock { $0[device.token.hex] = name }
+            // A token listed again under another name is sent once, by its first line: that name stays its own.
+            used.withLock { if $0[device.token.hex] == nil { $0[device.token.hex] = name } }
             return DeviceNameAnswer.token(device.token)
         }
     }

@@ -160,7 +160,7 @@ extension APNSCtl {
         @Option(
             name: .customLong("unsent"),
             help: ArgumentHelp(
-                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE.",
+                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE. A file already there is replaced only if --unsent wrote it, it is empty, or it is the --devices list resumed.",
                 valueName: "file"), completion: .file())
         var unsentFile: String?
 
@@ -226,7 +226,9 @@ extension APNSCtl {
         func run(in world: CommandWorld) throws {
             if let reference = history.replay {
                 let (replay, id) = try replaying(reference, in: world)
-                return try replay.send(replayOf: id, in: world)
+                do { return try replay.send(replayOf: id, in: world) } catch let error as CLIError {
+                    throw replay.explaining(error, replayOf: id)
+                }
             }
             try send(replayOf: nil, in: world)
         }
@@ -249,7 +251,8 @@ extension APNSCtl {
             let plan = try makePlan(settings, in: world)
             // Checked before a dry run too: it shows what the run would do, and the run would refuse this path.
             let unsent = try unsentFile.map { path throws(CLIError) in
-                try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
+                try UnsentDevices(
+                    path: path, devices: plan.devices, devicesFile: devicesFile, name: { plan.deviceName($0) })
             }
             if dryRun {
                 try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)

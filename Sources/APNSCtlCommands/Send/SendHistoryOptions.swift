@@ -32,8 +32,11 @@ struct SendHistoryOptions: ParsableArguments {
     /// Which credential the replayed entry was sent with (`certificate CN=…, SHA-256 …`), for the advice when
     /// none resolves now: the history keeps no credential (not a flag: set by the replay).
     var replayedCredential: String? = nil
+    /// The request values the replay took from the entry, as their flags would give them (`--push-type
+    /// background`), for a refusal to say where a value the user never typed came from (not a flag).
+    var replayedValues: [String] = []
 
-    /// The flags only: `replayedPayload` and `replayedCredential` are never parsed.
+    /// The flags only: `replayedPayload`, `replayedCredential` and `replayedValues` are never parsed.
     private enum CodingKeys: String, CodingKey {
         case replay, noHistory, historyDays, historyEntries
     }

@@ -24,18 +24,35 @@ extension APNSCtl.Send {
             replay.history.replayedPayload = entry.payload
             if liveActivity && replay.liveActivity.timestamp == nil { replay.liveActivity.timestamp = "now" }
         }
-        if request.topic == nil { replay.request.topic = entry.topic }
-        if entry.kind != .broadcast {
-            if request.pushType == nil { replay.request.pushType = try value(entry.pushType, .pushType, "--push-type") }
-            if request.collapseID == nil { replay.request.collapseID = entry.collapseID }
-            if request.apnsID == nil { replay.request.apnsID = entry.apnsID }
+        var taken: [String] = []
+        if request.topic == nil, let topic = entry.topic {
+            replay.request.topic = topic
+            taken.append("--topic \(topic)")
         }
-        if request.priority == nil {
-            replay.request.priority = try value(entry.priority.map(String.init), .priority, "--priority")
+        // Headers only a device push has: not for a broadcast, nor for a device entry sent now to --channel.
+        if entry.kind != .broadcast && broadcast.channels.isEmpty {
+            if request.pushType == nil, let pushType = entry.pushType {
+                replay.request.pushType = try value(pushType, .pushType, "--push-type")
+                taken.append("--push-type \(pushType)")
+            }
+            if request.collapseID == nil, let collapseID = entry.collapseID {
+                replay.request.collapseID = collapseID
+                taken.append("--collapse-id \(collapseID)")
+            }
+            if request.apnsID == nil, let apnsID = entry.apnsID {
+                replay.request.apnsID = apnsID
+                taken.append("--apns-id \(apnsID)")
+            }
         }
-        if request.expiration == nil {
-            replay.request.expiration = try value(entry.expiration, .expiration, "--expiration")
+        if request.priority == nil, let priority = entry.priority {
+            replay.request.priority = try value(String(priority), .priority, "--priority")
+            taken.append("--priority \(priority)")
         }
+        if request.expiration == nil, let expiration = entry.expiration {
+            replay.request.expiration = try value(expiration, .expiration, "--expiration")
+            taken.append("--expiration \(expiration)")
+        }
+        replay.history.replayedValues = taken.map { $0.escapingControlsForOutput() }
         let targetsGiven = !devices.isEmpty || devicesFile != nil || !broadcast.channels.isEmpty || simulator != nil
         // A simulator has no server: its entry names none, and `--simulator` refuses them. A mock profile names
         // the mock running now (its port changes between runs), with its CA and the environment it plays: the
@@ -58,6 +75,31 @@ extension APNSCtl.Send {
         case .simulator: replay.simulator = results.first?.target ?? "booted"
         }
         return (replay, entry.id)
+    }
+
+    /// `error` of this replay, saying which of the values it refuses came from history entry `id`: the user never
+    /// typed them. For a refused payload (its rules depend on the push type and priority) every value taken is
+    /// named; for a usage error, those its message names.
+    func explaining(_ error: CLIError, replayOf id: Int64) -> CLIError {
+        let taken = history.replayedValues
+        guard !taken.isEmpty else { return error }
+        switch error {
+        case .payloadInvalid(let message):
+            let note =
+                "this replay of history entry #\(id) took \(taken.joined(separator: ", ")) from it; a flag on the command line replaces any of them"
+            return .payloadInvalid(message.map { $0 + " (\(note))" } ?? note)
+        case .usage(let message):
+            let named = taken.filter { value in
+                message.contains(value) || message.contains(String(value.prefix { $0 != " " }) + " ")
+            }
+            guard !named.isEmpty else { return error }
+            return .usage(
+                message
+                    + " (\(named.joined(separator: ", ")) came from history entry #\(id), not the command line; give the flag to change it)"
+            )
+        default:
+            return error
+        }
     }
 
     /// Whether the settings (`-p`, `APNSCTL_PROFILE` or the file's default profile) take the endpoint from a

@@ -20,16 +20,39 @@ final class UnsentDevices {
     private let name: (String) -> String?
     private var entries: [Entry] = []
 
+    /// The first line of every file this writes: what lets a later run replace (or remove) it.
+    static let headerStart = "# apnsctl send: the devices left without a final answer"
+
     /// Checks `path` before anything is sent: only a regular file is ever replaced, in a directory that exists
-    /// (exit 73), so a run's unsent devices are not lost to a path that could never be written.
-    init(path: String, devices: SendDevices, name: @escaping (String) -> String?) throws(CLIError) {
+    /// (exit 73), so a run's unsent devices are not lost to a path that could never be written. An existing file
+    /// is replaced (or removed, when every device is answered) only when it is one this wrote, an empty one
+    /// (`mktemp`), or this run's own `--devices` list (a resume): a slip such as `--unsent payload.json` or
+    /// `--unsent key.pem` must not cost the user a file.
+    init(path: String, devices: SendDevices, devicesFile: String?, name: @escaping (String) -> String?)
+        throws(CLIError)
+    {
         self.path = path
         self.devices = devices
         self.name = name
         guard path != "-" else {
             throw .usage("--unsent -: standard output carries the results; give a file for the unsent devices")
         }
-        do { _ = try FileSystem.checkOutputTarget(path) } catch { throw CLIError(error.relabelled("--unsent \(path)")) }
+        guard !path.isEmpty else {
+            throw .usage("--unsent: empty; give the file to write the devices left without a final answer to")
+        }
+        let exists: Bool
+        do { exists = try FileSystem.checkOutputTarget(path) } catch {
+            throw CLIError(error.relabelled("--unsent \(path)"))
+        }
+        if exists && !(devicesFile.map { FileSystem.isSameFile($0, path) } ?? false) {
+            let start = FileSystem.readStart(path, count: Self.headerStart.utf8.count)
+            guard let start, start.isEmpty || start == Array(Self.headerStart.utf8) else {
+                let shown = PrintableText.escapingControls(path)
+                throw .outputExists(
+                    "--unsent \(shown): the file exists and is no unsent list apnsctl wrote, so it is left as it is; "
+                        + "choose another path (it is replaced or removed at the end of the run), or remove it first")
+            }
+        }
         guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {
             throw CLIError(
                 FileSystem.Failure.cannotCreate(
@@ -93,8 +116,7 @@ final class UnsentDevices {
             removeStaleFile(in: world)
             return nil
         }
-        let header =
-            "# apnsctl send: the devices left without a final answer, in input order; resume with --devices \(path)\n"
+        let header = Self.headerStart + ", in input order; resume with --devices \(path)\n"
         do { try FileSystem.write(Array(header.utf8) + lines, to: path, mode: 0o600, overwrite: true) } catch {
             throw .outputFailed(
                 "--unsent " + error.message + "; the devices without a final answer are in the results above")

@@ -47,6 +47,7 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
 /// | `AuthKey_<KEYID>.p8` | provider-token signing key | 0600 |
 /// | `demo.json` | `key_id`, `team_id`, `bundle_id`, so they stay the same | 0644 |
 /// | `mock.lock` | the pid of the mock that holds the dir (`flock`ed for the mock's life) | 0644 |
+/// | `mock.stopped` | a detached mock's last error, for `mock stop` (`MockStopReport`) | 0600 |
 ///
 /// The dir must be ours alone (`PrivateDirectory`): a link, another user's dir or one that others can write
 /// is refused, and every file in it is reached without following links.

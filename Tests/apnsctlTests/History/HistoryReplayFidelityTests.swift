@@ -208,6 +208,45 @@ import Testing
         #expect(short.stderr.isEmpty, "\(short.stderr)")
     }
 
+    /// A device push sent again to a channel takes none of the headers a broadcast has not (push type, collapse
+    /// id, apns-id): a Live Activity update sent to a device is broadcast as it is.
+    @Test func aDeviceEntryReplayedToAChannelIsBroadcast() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        let token = BroadcastMockTests.flags(mock, .token)
+        let channel = try home.run(["channel", "create"] + token)
+        let id = try #require(channel.lines.first, "\(channel.stderr)")
+        let sent = try home.run(
+            [
+                "send", BroadcastMockTests.update, "--collapse-id", "score", "--apns-id", UUID().uuidString, "-d",
+                Self.token(1),
+            ] + BroadcastMockTests.flags(mock, .token, topic: mock.bundleID + ".push-type.liveactivity"))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let replay = try home.run(["send", "--replay", "last", "--channel", id] + token)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(replay.stdout)")
+    }
+
+    /// A refused replay says which values it took from the entry, since the user never typed them: a background
+    /// push sent again with `--alert` is refused for the push type the entry had.
+    @Test func aRefusalNamesTheValuesTakenFromTheEntry() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let sent = try home.send(
+            mock, ["--push-type", "background", #"{"aps":{"content-available":1}}"#, "-d", Self.token(1)])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let replay = try home.send(mock, ["--replay", "last", "--alert", "hey"])
+        #expect(replay.status == 65)
+        #expect(
+            replay.errorLines.last
+                == "error: (flags): the payload is invalid (2 errors above); nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type background, --priority 5 from it; a flag on the command line replaces any of them)",
+            "\(replay.stderr)")
+        // Given on the command line, the push type is the user's: the replay sends.
+        #expect(
+            try home.send(mock, ["--replay", "1", "--alert", "hey", "--push-type", "alert", "--priority", "10"]).status
+                == 0)
+    }
+
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)
     /// is a usage error naming the flag and the value once, never the parser's error value printed whole.
     @Test func aRecordedValueRefusedNowIsNamedOnce() throws {

@@ -47,6 +47,35 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: state.file("mock.json")))
             let log = try String(contentsOfFile: state.file("mock.log"), encoding: .utf8)
             #expect(log.contains(#""event":"answered""#) && log.contains(#""auth":"token""#), "\(log)")
+
+            // A log that cannot be written is the mock's stderr too: `mock stop` says what was lost, and exits 74
+            // as the mock did (CLI.md), once.
+            let full = try TemporaryDirectory(prefix: "detach-full")
+            let lost = try CommandRunner.run(
+                "/bin/sh",
+                [
+                    "-c",
+                    """
+                    set -e
+                    "$0" mock --detach --port 0 --state-dir "$1" --log /dev/full 2> /dev/null
+                    APNSCTL_MOCK_STATE_DIR="$1" "$0" send -p mock-token --alert Hello -d \(Self.device)
+                    status=0
+                    "$0" mock stop --state-dir "$1" || status=$?
+                    "$0" mock stop --state-dir "$1"
+                    exit $status
+                    """, CommandRunner.apnsctlPath, full.path,
+                ],
+                environment: ["XDG_CACHE_HOME": full.file("cache"), "XDG_CONFIG_HOME": full.file("config")])
+            #expect(lost.status == 74, "\(lost.stdout)\(lost.stderr)")
+            #expect(lost.stdout.hasPrefix("accepted  200  3f2a…9c1d"), "\(lost.stdout)")
+            let said = lost.stderr.split(separator: "\n").map(String.init)
+            #expect(said.count == 3, "\(lost.stderr)")
+            #expect(said.first?.hasPrefix("apnsctl mock: stopped the mock of \(full.path) (pid ") == true)
+            #expect(
+                said.dropFirst().first
+                    == "error: apnsctl mock: writing its log: No space left on device; 2 notification log lines were not written"
+            )
+            #expect(said.last == "apnsctl mock: no mock is running with state dir \(full.path)")
         }
     }
 

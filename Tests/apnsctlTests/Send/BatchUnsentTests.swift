@@ -153,11 +153,65 @@ import Testing
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "unsent")
         let file = try SendDeliveryTests.deviceFile(10, in: scratch)
-        let unsent = try scratch.write("unsent.txt", "old\n")
+        let unsent = try scratch.write("unsent.txt", UnsentDevices.headerStart + ", from before\nold\n")
         let r = try InProcess.apnsctl(Self.arguments(mock, ["--devices", file, "--unsent", unsent]))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: unsent))
         #expect(r.lines.last == "sent 10: 10 accepted")
+    }
+
+    /// A token listed twice under two names is sent once, by its first line, and keeps that line's name in the
+    /// results and in the unsent file (the repeat's name was written there).
+    @Test func aRepeatedTokenKeepsItsFirstName() throws {
+        let config = try TemporaryDirectory(prefix: "unsent-names")
+        let token = DeviceListStreamingTests.token(1)
+        try FileManager.default.createDirectory(atPath: config.file("apnsctl"), withIntermediateDirectories: true)
+        _ = try config.write(
+            "apnsctl/config.toml", "[devices]\nmy-iphone = \"\(token)\"\nmy-phone = \"\(token)\"\n", mode: 0o600)
+        let list = try config.write("list.txt", "my-iphone\nmy-phone\n")
+        let unsent = config.file("unsent.txt")
+        // Nothing listens on the port: every device is never sent, so each is written.
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", "https://127.0.0.1:1", "--cert",
+                try config.pem("push.pem", CredentialFixtures.development),
+                "--alert", "hi", "--devices", list, "--unsent", unsent, "-o", "json", "--no-history",
+            ], environment: ["XDG_CONFIG_HOME": config.path, "XDG_CACHE_HOME": config.file("cache")])
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(r.stdout.contains(#""device_name":"my-iphone""#), "\(r.stdout)")
+        #expect(try Self.devices(in: unsent) == ["my-iphone"])
+    }
+
+    /// A file at the path that no run wrote (a slip: `--unsent payload.json`, `--unsent key.pem`, notes) is
+    /// refused before anything is sent and left as it was; an empty one (`mktemp`) and the run's own `--devices`
+    /// list (a resume) are the run's to replace.
+    @Test func anotherFileAtThePathIsNeverReplaced() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let token = DeviceListStreamingTests.token(1)
+        for (name, text) in [
+            ("payload.json", #"{"aps":{"alert":"hi"}}"#), ("key.pem", "-----BEGIN PRIVATE KEY-----\n"),
+        ] {
+            let path = try scratch.write(name, text)
+            let r = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", path]))
+            #expect(r.status == 73, "\(r.stderr)")
+            #expect(
+                r.stderr == "error: --unsent \(path): the file exists and is no unsent list apnsctl wrote, so it is "
+                    + "left as it is; choose another path (it is replaced or removed at the end of the run), or remove it first\n"
+            )
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        }
+        #expect(mock.receiptsPerDevice().isEmpty)
+        let empty = try scratch.write("empty.txt", "")
+        #expect(try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", empty])).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: empty))
+        let list = try scratch.write("list.txt", token + "\n")
+        let resumed = try InProcess.apnsctl(
+            Self.arguments(mock, ["--devices", list, "--unsent", scratch.path + "/./list.txt"]))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: list))
+        let blank = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", ""]))
+        #expect(blank.status == 64 && blank.stderr.hasPrefix("error: --unsent: empty; "), "\(blank.stderr)")
     }
 
     /// A path that could never be written is refused before anything is sent; broadcast has no devices to list.
