@@ -99,6 +99,9 @@ public struct HistoryResult: Sendable, Equatable {
     public var error: String?
     /// The request was completely sent, then the connection ended: APNs may have delivered it.
     public var unknownOutcome: Bool
+    /// Times its request was sent: 0 when it never left (the run stopped or gave up first), more than 1 after
+    /// a refused stream or `--resend-unknown`; what `send` said of it (`never sent:`, `(sent 3 times)`).
+    public var attempts: Int
 
     /// Bodies longer than this are cut: APNs' own are a few dozen bytes, and only the first 200 are printed.
     public static let bodyLimit = 1024
@@ -109,7 +112,7 @@ public struct HistoryResult: Sendable, Equatable {
         target: String, durationMs: Double, deviceName: String? = nil, status: Int? = nil, reason: String? = nil,
         apnsID: String? = nil, apnsUniqueID: String? = nil, apnsRequestID: String? = nil, timestamp: Int64? = nil,
         environment: String? = nil, endpoint: String? = nil, badDeviceTokenIn: String? = nil, body: [UInt8] = [],
-        error: String? = nil, unknownOutcome: Bool = false
+        error: String? = nil, unknownOutcome: Bool = false, attempts: Int = 1
     ) {
         self.target = target
         self.durationMs = durationMs
@@ -126,5 +129,6 @@ public struct HistoryResult: Sendable, Equatable {
         self.body = body
         self.error = error
         self.unknownOutcome = unknownOutcome
+        self.attempts = attempts
     }
 }

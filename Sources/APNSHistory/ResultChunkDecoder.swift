@@ -34,6 +34,11 @@ struct ResultChunkDecoder {
         if present.contains(.body) { r.body = Array(try take(try length())) }
         if present.contains(.error) { r.error = try text() }
         r.unknownOutcome = present.contains(.unknownOutcome)
+        if present.contains(.attempts) {
+            let attempts = try varint()
+            guard attempts <= UInt64(Int32.max) else { throw Self.damaged }
+            r.attempts = Int(attempts)
+        }
         return r
     }
 

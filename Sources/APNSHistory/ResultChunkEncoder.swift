@@ -39,6 +39,7 @@ struct ResultChunkEncoder {
         if !r.body.isEmpty { present.insert(.body) }
         if r.error != nil { present.insert(.error) }
         if r.unknownOutcome { present.insert(.unknownOutcome) }
+        if r.attempts != 1 { present.insert(.attempts) }
         appendVarint(UInt64(present.rawValue))
         appendText(r.target)
         var duration = r.durationMs.bitPattern.littleEndian
@@ -58,6 +59,7 @@ struct ResultChunkEncoder {
             bytes.append(contentsOf: r.body)
         }
         if let v = r.error { appendText(v) }
+        if r.attempts != 1 { appendVarint(UInt64(max(0, r.attempts))) }
         count += 1
     }
 
@@ -196,6 +198,8 @@ struct ResultField: OptionSet {
     static let body = ResultField(rawValue: 1 << 10)
     static let error = ResultField(rawValue: 1 << 11)
     static let unknownOutcome = ResultField(rawValue: 1 << 12)
+    /// Absent in results packed before it was kept: those read as sent once.
+    static let attempts = ResultField(rawValue: 1 << 13)
 }
 
 /// How a packed text is kept: its first byte.

@@ -339,14 +339,24 @@ import Testing
         #expect(h.resentAfterUnknown.isEmpty)
     }
 
-    /// The result says how many times a request went out: a refused stream sent again is 2 sends.
+    /// The result says how many times a request went out to a server that may have processed it: a refused
+    /// stream or one above a GOAWAY's last-stream-id, sent again, is one send (a device refused a hundred times
+    /// by closing connections was not sent a hundred times); an unknown outcome sent again is two.
     @Test func aDeviceSentTwiceSaysSo() {
-        var h = Harness(items: 2)
+        var h = Harness(items: 4)
         h.settle()
         h.reset(1, code: 7)
+        h.goAway(last: 3)
         h.drain()
-        h.expectOneResultEach(2)
-        #expect(h.reportedSends == [0: 2, 1: 1])
+        h.expectOneResultEach(4)
+        #expect(h.reportedSends == [0: 1, 1: 1, 2: 1, 3: 1])
+        var again = Harness(items: 2, policy: .init(timeoutNs: 30_000_000_000, resendUnknown: true))
+        again.settle()
+        again.write(1)
+        again.reset(1, code: 2)  // INTERNAL_ERROR after the request was written: unknown, so sent again
+        again.drain()
+        #expect(again.results.count == 2 && again.results.values.allSatisfy { $0.count == 1 })
+        #expect(again.reportedSends == [0: 2, 1: 1])
     }
 
     // MARK: - Stream resets

@@ -28,7 +28,8 @@ struct DeliveryStateMachine<Item, Answer> {
         case pull
         /// Submit `item` on `connection`; report `submitted(streamID:)` or `submitRefused`.
         case submit(Item, connection: Int)
-        /// Hand `item`'s one and only result to the user; `sends`: how many times its request went out (0: never);
+        /// Hand `item`'s one and only result to the user; `sends`: how many times its request went out to a server
+        /// that may have processed it (0: never; a refused stream or one above a GOAWAY's last-stream-id is no send);
         /// `resentAfterUnknown`: it was sent again after an unknown outcome (`resendUnknown`).
         case report(Item, Report, sends: Int, resentAfterUnknown: Bool)
         /// Move bytes on every open connection until something happens or `deadline` (monotonic ns)
@@ -77,8 +78,15 @@ struct DeliveryStateMachine<Item, Answer> {
         var resets = 0
         /// Whether it was ever submitted (an interrupt reports sent items and counts the others).
         var sent: Bool { sends > 0 }
-        /// Times submitted (a device sent more than once says so in its result).
+        /// Times submitted.
         var sends = 0
+        /// Of `sends`: those the server provably never processed (above a GOAWAY's last-stream-id, refused, or
+        /// never completely written). A result counts only the others as sends, so a device refused a hundred
+        /// times by closing connections is not said to have been sent a hundred times, and one the server never
+        /// processed is never sent.
+        var unprocessed = 0
+        /// The sends the server may have processed: what the device's result says.
+        var processedSends: Int { sends - unprocessed }
         /// Why an earlier send, completely written, got no answer, when `resendUnknown` sent it again: whatever
         /// happens to the resend, APNs may have delivered the first.
         var firstUnknown: UnansweredAfterSending? = nil
@@ -351,13 +359,14 @@ struct DeliveryStateMachine<Item, Answer> {
         }
         connections[i].lastProgressNs = now
         if let last = connections[i].phase.goAwayLastStream, streamID > last {
-            requeue(f.pending)  // refused by GOAWAY: never processed, costs no attempt
+            requeueUnprocessed(f.pending)  // refused by GOAWAY: never processed, costs no attempt
             return
         }
         let refused = errorCode == Self.refusedStream || !f.written
         if refused || policy.resendUnknown {
             var p = f.pending
             p.resets += 1
+            if refused { p.unprocessed += 1 }
             if !refused && p.firstUnknown == nil {
                 p.firstUnknown = .streamReset(code: errorCode)
                 p.sendsAtFirstUnknown = p.sends
@@ -388,7 +397,7 @@ struct DeliveryStateMachine<Item, Answer> {
         }
         connections[i].phase.retire(.goAway(lastStream: lastStreamID, notice))
         for id in connections[i].inFlight.keys.filter({ $0 > lastStreamID }).sorted() {
-            if let f = connections[i].inFlight.removeValue(forKey: id) { requeue(f.pending) }
+            if let f = connections[i].inFlight.removeValue(forKey: id) { requeueUnprocessed(f.pending) }
         }
     }
 
@@ -488,7 +497,7 @@ struct DeliveryStateMachine<Item, Answer> {
         for id in c.inFlight.keys.sorted() {
             guard let f = c.inFlight[id] else { continue }
             if !f.written {
-                requeue(f.pending)  // END_STREAM never left: the server cannot have processed it
+                requeueUnprocessed(f.pending)  // END_STREAM never left: the server cannot have processed it
             } else if policy.resendUnknown && f.pending.resets + 1 < policy.attemptsPerItem {
                 var p = f.pending
                 p.resets += 1
@@ -529,7 +538,7 @@ struct DeliveryStateMachine<Item, Answer> {
         reported += 1
         // Queued again is not sent again: a run that ends first (gave up, interrupted) never resent it.
         let resent = p.firstUnknown != nil && p.sends > p.sendsAtFirstUnknown
-        outbox.append(.report(p.item, r, sends: p.sends, resentAfterUnknown: resent))
+        outbox.append(.report(p.item, r, sends: p.processedSends, resentAfterUnknown: resent))
     }
 
     /// Reports `p` failed. One that an earlier send may have reached stays unknown whatever ended its resend.
@@ -585,6 +594,13 @@ struct DeliveryStateMachine<Item, Answer> {
             }
         }
         finished = true
+    }
+
+    /// `requeue` for a send the server provably never processed: it does not count as one.
+    private mutating func requeueUnprocessed(_ p: Pending) {
+        var p = p
+        p.unprocessed += 1
+        requeue(p)
     }
 
     private mutating func requeue(_ p: Pending) {

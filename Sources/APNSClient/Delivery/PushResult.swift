@@ -37,7 +37,9 @@ public struct PushResult: Sendable, Equatable {
     public var endpoint: PushEndpoint? = nil
     /// `--env auto`: the environment that answered `BadDeviceToken` before this one was tried.
     public var badDeviceTokenIn: APNSEnvironment? = nil
-    /// Times its request was sent: more than 1 after a refused stream or `--resend-unknown`, 0 when it never left.
+    /// Times its request was sent to a server that may have processed it: more than 1 only after
+    /// `--resend-unknown`; 0 when it never left, or every send was refused unprocessed (a refused stream, one
+    /// above a GOAWAY's last-stream-id).
     public var attempts = 1
     /// It was sent again after an outcome left unknown (`--resend-unknown`), whatever became of that send.
     public var resentAfterUnknown = false

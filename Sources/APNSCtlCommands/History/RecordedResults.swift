@@ -53,6 +53,7 @@ struct RecordedResults {
                 failure: .recorded(r.error ?? "no answer", unknownOutcome: r.unknownOutcome),
                 durationMs: r.durationMs, sentRequestID: r.apnsRequestID)
         }
+        made.attempts = r.attempts
         made.environment = r.environment.flatMap(APNSEnvironment.init(userValue:))
         made.endpoint = r.endpoint.flatMap { try? PushEndpoint(url: $0) }
         made.badDeviceTokenIn = r.badDeviceTokenIn.flatMap(APNSEnvironment.init(userValue:))

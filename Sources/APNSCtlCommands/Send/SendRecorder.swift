@@ -109,7 +109,9 @@ extension HistoryResult {
             badDeviceTokenIn: result.badDeviceTokenIn?.rawValue,
             body: result.outcome == .rejected
                 ? Array((result.response?.body ?? []).prefix(HistoryResult.bodyLimit)) : [],
-            error: result.failure?.message, unknownOutcome: result.failure?.isUnknownOutcome == true)
+            // The failure as printed (`never sent: …`), so `history show` says what `send` said.
+            error: result.failure.map { _ in SendOutput.failureText(result) },
+            unknownOutcome: result.failure?.isUnknownOutcome == true, attempts: result.attempts)
     }
 }
 

@@ -58,6 +58,24 @@ import Testing
         #expect(try home.show("last")["outcome"] as? String == "2 devices: 2 never sent")
     }
 
+    /// Devices a `--timeout` left never sent: `history show` prints them as `send` did (`never sent: …`, the same
+    /// summary line), and its JSON results are the objects `send -o json` printed.
+    @Test func neverSentDevicesAreShownAsSendShowedThem() throws {
+        let mock = try InProcessMock(["--fault-never-answer", "--max-streams", "2"])
+        let home = try HistoryHome()
+        let devices = (1...4).flatMap { ["-d", String(format: "cd%062d", $0)] }
+        let text = try home.send(mock, ["--alert", "x", "--timeout", "1"] + devices)
+        #expect(text.status == 69, "\(text.stderr)")
+        #expect(text.lines.filter { $0.contains("  never sent: no answer from the server within 1 s") }.count == 2)
+        let shown = try home.run(["history", "show", "last"])
+        let results = shown.lines.filter { $0.hasPrefix("failed ") || $0.hasPrefix("sent ") }
+        #expect(results == text.lines, "\(shown.stdout)")
+        let json = try home.send(mock, ["--alert", "x", "--timeout", "1", "-o", "json"] + devices)
+        let sent = try HistoryHome.objects(json)
+        let recorded = try home.show("last")["results"] as? [NSDictionary]
+        #expect(recorded == sent, "\(json.stdout)")
+    }
+
     /// A run interrupted before any request left (the server takes the connection and never answers the TLS
     /// handshake) reached no server: nothing is recorded (an entry of no result showed "0 devices" and could not
     /// be sent again), and the interrupt's line points at no results above.
