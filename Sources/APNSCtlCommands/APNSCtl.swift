@@ -201,6 +201,16 @@ public struct APNSCtl: ParsableCommand {
             }
             // `help` is the root's only: `apnsctl help send`.
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
+            // `apnsctl history 5`, `history last`: an entry's id where its command goes means `show` (`last`
+            // is nearer to `list` by spelling, not by meaning).
+            let isEntryID = word == "last" || (!word.isEmpty && word.allSatisfy(\.isASCII) && Int64(word) != nil)
+            if isEntryID, ObjectIdentifier(command) == ObjectIdentifier(History.self) {
+                let usage = (path + ["show"]).joined(separator: " ")
+                world.standardError.print(
+                    "error: Unexpected argument '\(word)'. Did you mean '\(usage) \(word)'?\n"
+                        + "error: See '\(usage) --help' for more information.\n")
+                return ExitStatus.usage
+            }
             guard !names.contains(word), let near = nearestCommand(to: word, among: subcommands, names: names)
             else { return nil }
             let usage = path.joined(separator: " ")

@@ -151,6 +151,11 @@ public enum FileSystem {
             if n > 0 {
                 out.append(contentsOf: chunk[0..<n])
             } else if n == 0 {
+                // A signal whose handler ran after the wait woke for the end (the writer closed at once after
+                // signalling) still ends the read as a signal: the input may have been cut short by it.
+                if let interrupt, PollSet.wait(for: interrupt, .readable, until: 0).any {
+                    return (out, interruptedRead)
+                }
                 break
             } else if errno == EINTR {
                 continue

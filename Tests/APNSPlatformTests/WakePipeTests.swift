@@ -62,12 +62,22 @@ import Testing
         }
     }
 
+    /// Closed with the value: each end's number is free, or (tests run in parallel, and the kernel hands out the
+    /// lowest free number) another test's descriptor now, never this pipe.
     @Test func bothEndsCloseWithTheValue() throws {
-        var ends: [Int32] = []
+        var ends: [(fd: Int32, inode: UInt64)] = []
         do {
             let pipe = try #require(WakePipe())
-            ends = [pipe.readFD, pipe.writeFD]
+            for fd in [pipe.readFD, pipe.writeFD] {
+                var st = stat()
+                #expect(fstat(fd, &st) == 0)
+                ends.append((fd, UInt64(st.st_ino)))
+            }
         }
-        for fd in ends { #expect(fcntl(fd, F_GETFD, 0) == -1 && errno == EBADF) }
+        for end in ends {
+            var st = stat()
+            let open = fstat(end.fd, &st) == 0
+            #expect(!open || UInt64(st.st_ino) != end.inode, "descriptor \(end.fd) still holds the pipe")
+        }
     }
 }

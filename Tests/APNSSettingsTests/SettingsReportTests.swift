@@ -22,7 +22,7 @@ import Testing
         #expect(verbose.contains("* topic com.example.app (profile dev, \(path):6)"))
         #expect(verbose.contains("* priority 5 (APNSCTL_PRIORITY)"))
         #expect(verbose.contains("* passphrase (hidden) (APNSCTL_PASSPHRASE)"))
-        #expect(verbose.contains("* proxy http://user@proxy:3128 (APNSCTL_PROXY)"))
+        #expect(verbose.contains("* proxy http://user:***@proxy:3128 (APNSCTL_PROXY)"))
         #expect(!verbose.contains { $0.hasPrefix("* timeout") }, "plain defaults are not listed")
         // Every -v line's value and origin is on config show's line for that setting.
         let show = SettingsReport.showText(r)

@@ -101,10 +101,12 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         self.init(kind: kind, host: String(parts.host), port: port, user: user, password: password)
     }
 
-    /// `http://host:port`, or with a user `http://user@host:port`: what messages and `-v` show.
+    /// `http://host:port`, or with a user `http://user@host:port` (`http://user:***@host:port` with a
+    /// password, as CLI.md shows every URL's password): what messages and `-v` show.
     public var display: String {
         let h = host.contains(":") ? "[\(host)]" : host
-        return "\(kind.rawValue)://\(user.map { Self.percentEncoded($0) + "@" } ?? "")\(h):\(port)"
+        let secret = password == nil ? "" : ":***"
+        return "\(kind.rawValue)://\(user.map { Self.percentEncoded($0) + secret + "@" } ?? "")\(h):\(port)"
     }
 
     /// `display`: a proxy in any message names itself without its password.

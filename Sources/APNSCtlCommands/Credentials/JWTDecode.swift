@@ -38,7 +38,8 @@ enum JWTDecode {
         }
         var checkKey: ProviderTokenReport.Key? = nil
         if let path = key.authKey {
-            let publicKey = try withCredentialErrors { () throws(CredentialProblem) in
+            let publicKey = try withCredentialErrors(flags: .flags(("--auth-key", path))) {
+                () throws(CredentialProblem) in
                 try PublicKeyLoader.load(path: path)
             }
             checkKey = ProviderTokenReport.Key(

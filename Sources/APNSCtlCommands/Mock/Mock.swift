@@ -189,11 +189,16 @@ extension APNSCtl {
         @OptionGroup var faultOptions: MockFaultOptions
 
         func validate() throws {
+            func nearEnvironment(_ given: String) -> String {
+                Suggestion.closest(to: given, among: ["sandbox", "production", "development"])
+                    .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? ""
+            }
             guard APNSEnvironment(userValue: environment) != nil else {
-                throw ValidationError("--env \(environment): use sandbox or production")
+                throw ValidationError("--env \(environment): use sandbox or production" + nearEnvironment(environment))
             }
             if let keyEnvironment, APNSEnvironment(userValue: keyEnvironment) == nil {
-                throw ValidationError("--key-environment \(keyEnvironment): use sandbox or production")
+                throw ValidationError(
+                    "--key-environment \(keyEnvironment): use sandbox or production" + nearEnvironment(keyEnvironment))
             }
             guard (0...65535).contains(port) else { throw ValidationError("--port \(port): use 0 to 65535") }
             guard (1...64).contains(threads) else { throw ValidationError("--threads \(threads): use 1 to 64") }
@@ -436,7 +441,7 @@ extension APNSCtl {
         private func extraVerifier(keyID kid: String?, state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
             guard let path = authKeyPub, let kid else { return nil }
             let team = teamID ?? state.teamID
-            return try withCredentialErrors { () throws(CredentialProblem) in
+            return try withCredentialErrors(flags: .flags(("--auth-key-pub", path))) { () throws(CredentialProblem) in
                 try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team)
             }
         }

@@ -23,7 +23,9 @@ enum MockDetach {
             process = try DetachedProcess.start(
                 executable: executable, arguments: childArguments(world.commandLine), logPath: logPath)
         } catch {
-            throw .outputExists("mock --detach: \(error.message)")
+            // The log is the one file made here: named by its flag when the user gave it.
+            let aboutTheLog = log != nil && error.message.hasPrefix(logPath + ":")
+            throw .outputExists((aboutTheLog ? "--log " : "mock --detach: ") + error.message)
         }
         let (message, failure, status) = process.waitUntilReady()
         if let failure {

@@ -23,13 +23,13 @@ extension APNSCtl.Send {
     func makeBroadcastPlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> BroadcastPlan {
         let now = world.clock.now()
         // 1. Flags (64): what a broadcast cannot have, then values.
+        if broadcast.channels.isEmpty {
+            throw .usage("--request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)")
+        }
         if !devices.isEmpty || devicesFile != nil {
             throw .usage(
                 "--channel and --device/--devices both given; a broadcast goes to channels, a push to devices: send them separately"
             )
-        }
-        if broadcast.channels.isEmpty {
-            throw .usage("--request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)")
         }
         for id in broadcast.channels {
             try HeaderValueCheck.channelID(id, flag: "--channel")

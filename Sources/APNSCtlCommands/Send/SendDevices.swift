@@ -45,7 +45,11 @@ extension APNSCtl.Send {
                 if let name = device.name, names[token.hex] == nil { names[token.hex] = name }
             } catch {
                 let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
-                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)")
+                // A list's file name given to -d: the flag for a list is --devices.
+                let list =
+                    FileSystem.isRegularFile(text)
+                    ? "; that is a file: to send to the devices it lists, give --devices \(ShellWord.of(text))" : ""
+                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)\(list)")
             }
             timesGiven[token.hex, default: 0] += 1
             guard timesGiven[token.hex] == 1 else {

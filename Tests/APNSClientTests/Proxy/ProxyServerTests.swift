@@ -37,7 +37,7 @@ import Testing
 
     @Test func displayAndMessagesNeverShowThePassword() throws {
         let p = try ProxyServer(url: "http://alice:topsecret@proxy:3128")
-        #expect(p.display == "http://alice@proxy:3128")
+        #expect(p.display == "http://alice:***@proxy:3128")
         #expect("\(p)" == p.display)
         #expect(p.urlWithoutCredentials == "http://proxy:3128")
         do {

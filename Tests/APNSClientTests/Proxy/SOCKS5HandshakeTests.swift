@@ -53,7 +53,7 @@ import Testing
         _ = wrong.receive([5, 2])
         #expect(
             wrong.receive([1, 1])
-                == .failed(.socksRefused(proxy: "socks5h://bob@proxy:1080", reason: "wrong user name or password")))
+                == .failed(.socksRefused(proxy: "socks5h://bob:***@proxy:1080", reason: "wrong user name or password")))
 
         var needsAuth = try handshake("socks5h://proxy:1080")
         _ = needsAuth.start()

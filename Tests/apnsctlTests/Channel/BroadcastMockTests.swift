@@ -219,6 +219,15 @@ import Testing
             ["send", Self.update, "--channel", "YWJj", "--device", String(repeating: "ab", count: 32)] + f, scratch)
         #expect(mixed.status == 64)
         #expect(mixed.stderr.hasPrefix("error: --channel and --device/--devices both given"))
+        // --request-id to a device, without --channel: said as such, not as a --channel that was never given.
+        let requestOnly = try run(
+            ["send", Self.update, "--request-id", UUIDString.random(), "-d", String(repeating: "ab", count: 32)] + f,
+            scratch)
+        #expect(requestOnly.status == 64)
+        #expect(
+            requestOnly.stderr
+                == "error: --request-id names broadcast requests; pass --channel ID (device pushes take --apns-id)\n",
+            "\(requestOnly.stderr)")
         let started = try run(["send", Self.start, "--channel", "YWJj"] + f, scratch)
         #expect(started.status == 65)
         #expect(started.stderr.contains("aps.event: a broadcast cannot start a Live Activity"))

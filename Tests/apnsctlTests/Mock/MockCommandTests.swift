@@ -176,6 +176,15 @@ import Testing
         let badEnv = try InProcess.apnsctl(["mock", "--state-dir", dir.path, "--env", "staging"])
         #expect(badEnv.status == 64)
         #expect(badEnv.stderr.hasPrefix("error: "))
+        // A mistyped environment gets its "did you mean", as send's --env does.
+        for flag in ["--env", "--key-environment"] {
+            let typo = try InProcess.apnsctl(["mock", "--state-dir", dir.path, flag, "prodution"])
+            #expect(typo.status == 64)
+            #expect(
+                typo.errorLines.first
+                    == "error: \(flag) prodution: use sandbox or production; did you mean \"production\"?",
+                "\(typo.stderr)")
+        }
     }
 
     @Test func aPortInUseIsATransportError() throws {

@@ -197,7 +197,8 @@ import Testing
                 let error = r.errorLines.last ?? ""
                 #expect(error.hasPrefix("error: "))
                 #expect(
-                    error.contains("proxy http://alice@127.0.0.1:\(proxy.port) refused the tunnel: HTTP/1."), "\(error)"
+                    error.contains("proxy http://alice:***@127.0.0.1:\(proxy.port) refused the tunnel: HTTP/1."),
+                    "\(error)"
                 )
                 #expect(error.contains(" 407 ") || error.contains(" 401 "), "\(error)")
                 #expect(!(r.stdout + r.stderr).contains(wrong), "the proxy password was printed")
@@ -213,7 +214,7 @@ import Testing
             #expect(r.status == 69)
             #expect(
                 r.stderr.contains(
-                    "SOCKS5 proxy socks5h://bob@127.0.0.1:\(socks.port) refused: wrong user name or password")
+                    "SOCKS5 proxy socks5h://bob:***@127.0.0.1:\(socks.port) refused: wrong user name or password")
             )
             #expect(!(r.stdout + r.stderr).contains(wrong))
         }

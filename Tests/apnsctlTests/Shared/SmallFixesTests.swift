@@ -205,6 +205,29 @@ import Testing
             "\(line)")
     }
 
+    /// Slips between a command's words: a list's file given to `-d` is told `--devices`; an entry's id where
+    /// `history`'s subcommand goes is told `history show`.
+    @Test func aListFileToDAndAnEntryIDToHistoryGetTheirCommand() throws {
+        let dir = try TemporaryDirectory(prefix: "slips")
+        let list = try dir.write("ten.txt", Self.token(1) + "\n")
+        let cert = try dir.pem("push.pem", CredentialFixtures.development)
+        let r = try InProcess.apnsctl(
+            ["send", "--cert", cert, "--alert", "hi", "-d", list, "--endpoint", "https://127.0.0.1:9"])
+        #expect(r.status == 64)
+        #expect(
+            r.errorLines.first?.hasSuffix(
+                "the device token must be hex, found '/'; that is a file: to send to the devices it lists, give --devices \(list)"
+            )
+                == true, "\(r.stderr)")
+        for id in ["5", "last"] {
+            let h = try InProcess.apnsctl(["history", id], environment: ["XDG_STATE_HOME": dir.file("state")])
+            #expect(h.status == 64)
+            #expect(
+                h.errorLines.first == "error: Unexpected argument '\(id)'. Did you mean 'apnsctl history show \(id)'?",
+                "\(h.stderr)")
+        }
+    }
+
     /// A missing file is named with the flag that gave it, the same way in every command.
     @Test func aMissingFileIsNamedWithItsFlagInEveryCommand() throws {
         let mock = try InProcessMock()
@@ -226,6 +249,13 @@ import Testing
             (["inspect", mock.certificate, "--key", missing], "--key"),
             (["convert", mock.certificate, "--key", missing, "-o", "-"], "--key"),
             (["channel", "list", "--cert", missing, "--endpoint", "https://127.0.0.1:9"], "--cert"),
+            (["jwt", "--decode", "a.b.c", "--auth-key", missing], "--auth-key"),
+            (
+                [
+                    "mock", "--port", "0", "--state-dir", try TemporaryDirectory(prefix: "missing").path,
+                    "--auth-key-pub", missing, "--key-id", "ABCDE12345",
+                ], "--auth-key-pub"
+            ),
         ]
         for (args, flag) in cases {
             let r = try InProcess.apnsctl(args)
@@ -233,6 +263,13 @@ import Testing
             #expect(
                 r.errorLines.last?.hasPrefix("error: \(flag) \(missing): no such file") == true, "\(args): \(r.stderr)")
         }
+        // A file made, not read: the detached mock's log in a folder that does not exist.
+        let state = try TemporaryDirectory(prefix: "missing-log")
+        let log = try InProcess.apnsctl([
+            "mock", "--detach", "--port", "0", "--state-dir", state.path, "--log", missing,
+        ])
+        #expect(log.status == 73, "\(log.stderr)")
+        #expect(log.errorLines.last?.hasPrefix("error: --log \(missing): cannot open the log") == true, "\(log.stderr)")
     }
 
     /// A plain typo of each of send's flags (two letters swapped) gets that flag as its "did you mean".
