@@ -20,6 +20,11 @@ extension APNSCtl.Send {
         if settings.isOn(.verbose) {
             for line in SettingsReport.verboseLines(settings) { world.standardError.print(line + "\n") }
         }
+        for warning in UnreadVariables.warnings(
+            world.settings.variables, commandFlags: { OtherToolFlags.longFlags(of: ["send"]) })
+        {
+            world.standardError.warning(warning)
+        }
         return settings
     }
 }

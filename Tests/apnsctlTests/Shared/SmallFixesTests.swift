@@ -228,6 +228,24 @@ import Testing
         }
     }
 
+    /// `APNSCTL_DRY_RUN=1` makes no dry run (the push goes out), and `APNSCTL_TOPC` sets no topic: both are
+    /// said, not silently ignored; a variable of another tool's (`APNSCTL_BUILD_NUMBER`) is left alone.
+    @Test func variablesApnsctlDoesNotReadAreSaid() throws {
+        let mock = try InProcessMock()
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
+                "hi", "-d", Self.token(1),
+            ],
+            environment: ["APNSCTL_DRY_RUN": "1", "APNSCTL_TOPC": "com.example.demo", "APNSCTL_BUILD_NUMBER": "7"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "warning: APNSCTL_DRY_RUN is not read: --dry-run has no variable (variables set settings only; apnsctl config show lists them); give --dry-run on the command line",
+                "warning: APNSCTL_TOPC is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?",
+            ], "\(r.stderr)")
+    }
+
     /// A missing file is named with the flag that gave it, the same way in every command.
     @Test func aMissingFileIsNamedWithItsFlagInEveryCommand() throws {
         let mock = try InProcessMock()

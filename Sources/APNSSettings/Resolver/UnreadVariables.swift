@@ -1,0 +1,33 @@
+import APNSCore
+
+/// `APNSCTL_*` variables apnsctl does not read, said rather than silently ignored: a variable named after a flag
+/// that has none (`APNSCTL_DRY_RUN=1` does not make a dry run, and the push goes out), or a misspelt one
+/// (`APNSCTL_TOPC`). Other `APNSCTL_` names, unlike any apnsctl reads, are left alone: they may be another
+/// tool's.
+public enum UnreadVariables {
+    /// Every variable apnsctl reads: the settings' own, and those that are no setting.
+    static let known: Set<String> = Set(SettingCatalog.all.map(\.variable)).union([
+        "APNSCTL_PROFILE", "APNSCTL_CONFIG", "APNSCTL_MOCK_STATE_DIR", "APNSCTL_PASSPHRASE",
+        "APNSCTL_OUT_PASSPHRASE",
+    ])
+
+    /// The warnings for `variables` (set and not empty) on a command whose long flags `commandFlags` gives
+    /// (asked only when a variable is not known).
+    public static func warnings(_ variables: [String: String], commandFlags: () -> [String]) -> [String] {
+        let unread = variables.compactMap { name, value in
+            name.hasPrefix("APNSCTL_") && !value.isEmpty && !known.contains(name) ? name : nil
+        }
+        guard !unread.isEmpty else { return [] }
+        let flags = Set(commandFlags())
+        let names = known.sorted()
+        return unread.sorted().compactMap { name in
+            let flag = "--" + String(name.dropFirst("APNSCTL_".count).lowercased().map { $0 == "_" ? "-" : $0 })
+            if flags.contains(flag) {
+                return
+                    "\(name) is not read: \(flag) has no variable (variables set settings only; apnsctl config show lists them); give \(flag) on the command line"
+            }
+            guard let near = Suggestion.closest(to: name, among: names) else { return nil }
+            return "\(name) is not a variable apnsctl reads; did you mean \(near)?"
+        }
+    }
+}
