@@ -27,6 +27,37 @@ import Testing
         #expect(all(try file.makeSource()).count == 2)  // a second pass reads again
     }
 
+    /// A list saved as UTF-16 (Windows PowerShell's `>`), with or without its byte-order mark, little- or
+    /// big-endian, is said to be UTF-16 with how to save it as UTF-8, not called a key's binary data.
+    @Test func aUTF16ListIsSaidToBeUTF16() throws {
+        let text = "\(String(repeating: "ab", count: 32))\r\n\(String(repeating: "cd", count: 32))\r\n"
+        for (name, encoding) in [
+            ("le.txt", String.Encoding.utf16LittleEndian), ("be.txt", .utf16BigEndian), ("bom.txt", .utf16),
+        ] {
+            let path = dir.file(name)
+            try #require(text.data(using: encoding)).write(to: URL(fileURLWithPath: path))
+            #expect {
+                _ = try DeviceFile(path: path)
+            } throws: { error in
+                guard let p = error as? DeviceFile.Problem, case .keyFile(_, .utf16Text) = p else { return false }
+                return p.message.hasPrefix("\(path): UTF-16 text (as Windows PowerShell's > writes it), not UTF-8")
+            }
+        }
+        // A DER key is still binary data.
+        let der = dir.file("key.der")
+        try Data([
+            0x30, 0x82, 0x01, 0x22, 0x30, 0x0D, 0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x01, 0x01, 0x05,
+            0x00, 0x03, 0x82, 0x01, 0x0F, 0x00,
+        ])
+        .write(to: URL(fileURLWithPath: der))
+        #expect {
+            _ = try DeviceFile(path: der)
+        } throws: { error in
+            guard let p = error as? DeviceFile.Problem, case .keyFile(_, .binaryData) = p else { return false }
+            return true
+        }
+    }
+
     @Test func badTokenNamesTheLine() throws {
         let path = try dir.write("t.txt", "\(String(repeating: "ab", count: 32))\n# ok\nnot-a-token\n")
         #expect {

@@ -36,6 +36,10 @@ public final class DeviceFile {
         public var messages: [String] {
             switch self {
             case .file(let f): return [f.message]
+            case .keyFile(let file, .utf16Text):
+                return [
+                    "\(file): UTF-16 text (as Windows PowerShell's > writes it), not UTF-8; save the list as UTF-8 (iconv -f UTF-16 -t UTF-8 \(file) > tokens.txt, or Out-File -Encoding utf8) and give that file"
+                ]
             case .keyFile(let file, let holding):
                 let what = holding == .pemBlock ? "a PEM block" : "binary data, as DER keys and .p12 files do"
                 return [
@@ -55,6 +59,9 @@ public final class DeviceFile {
     public enum KeyMaterial: Equatable, Sendable {
         case pemBlock
         case binaryData
+        /// Not a key, but no list this reads either: text saved as UTF-16 (Windows PowerShell's `>` writes it),
+        /// every character a byte and a NUL.
+        case utf16Text
     }
 
     /// Bad lines reported one by one before the rest are counted (CLI.md).
@@ -248,9 +255,29 @@ public final class DeviceFile {
         for byte in text.utf8 {
             if byte == 0x2D { dash = true } else if byte == 0 || byte >= 0x80 { unusual = true }
         }
-        if unusual, text.utf8.contains(0) || text.unicodeScalars.contains("\u{FFFD}") { return .binaryData }
+        if unusual, text.utf8.contains(0) || text.unicodeScalars.contains("\u{FFFD}") {
+            return looksLikeUTF16(text) ? .utf16Text : .binaryData
+        }
         if dash, text.contains("-----BEGIN") || text.contains("-----END") { return .pemBlock }
         return nil
+    }
+
+    /// Whether a line is ASCII text saved as UTF-16: a NUL beside each character, and nothing else but a
+    /// byte-order mark (read as two U+FFFD) and line-end bytes.
+    static func looksLikeUTF16(_ text: String) -> Bool {
+        var zeros = 0
+        var characters = 0
+        var other = 0
+        for byte in text.utf8 {
+            if byte == 0 {
+                zeros += 1
+            } else if (0x20..<0x7F).contains(byte) || byte == 0x0D || byte == 0x09 {
+                characters += 1
+            } else {
+                other += 1
+            }
+        }
+        return zeros >= 4 && other <= 6 && abs(zeros - characters) <= 2
     }
 
     /// The first 8 characters (Unicode scalars, so no combining marks ride along) of a line that is not a token,
