@@ -223,6 +223,15 @@ public final class HistoryStore {
                 try entries.run()
                 removed = database.changes
             }
+            // A clear is how a user frees the file's space: SQLite keeps freed pages for reuse, so the file is
+            // rewritten without them, and the write-ahead log emptied. Another process reading the history at this
+            // moment keeps the space for the next clear (its entries are gone either way).
+            if removed > 0 {
+                do {
+                    try database.execute("VACUUM")
+                    try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                } catch {}
+            }
             return removed
         }
     }

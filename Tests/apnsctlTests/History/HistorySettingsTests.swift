@@ -106,6 +106,24 @@ import Testing
         #expect(cleared.status == 0)
         #expect(cleared.stderr == "removed 1 entry from the history\n")
     }
+
+    /// A clear gives the file's space back: a batch of 20,000 results made it hundreds of KB, and a clear
+    /// leaves it (and its write-ahead log) at the size of an empty history.
+    @Test func clearFreesTheSpace() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let scratch = try TemporaryDirectory(prefix: "history-space")
+        let list = try SendDeliveryTests.deviceFile(20_000, in: scratch)
+        #expect(try home.send(mock, ["--devices", list, "-q"]).status == 0)
+        func size(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        }
+        let full = size(home.database) + size(home.database + "-wal")
+        #expect(full > 300_000, "\(full) bytes")
+        #expect(try home.run(["history", "clear", "--yes"]).status == 0)
+        let empty = size(home.database) + size(home.database + "-wal")
+        #expect(empty < 64 * 1024, "\(empty) bytes after the clear, \(full) before")
+    }
 }
 
 /// The last prompt a test terminal was shown.
