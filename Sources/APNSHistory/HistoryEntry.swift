@@ -38,8 +38,12 @@ public struct HistoryEntry: Sendable, Equatable {
     public var payload: [UInt8]
     /// The entry this send replayed, if it was `send --replay`.
     public var replayOf: Int64?
-    /// Whether SIGINT or SIGTERM stopped the send (the results are what was answered before).
+    /// Whether SIGINT or SIGTERM stopped the send (the results are what was answered before), or its output
+    /// could not be written (`outputLost`), which stops it the same way.
     public var interrupted: Bool
+    /// The stop was for lost output (a closed pipe, a full disk), not a signal. Kept in the same column as
+    /// `interrupted` (2 instead of 1), so older histories read as they were.
+    public var outputLost = false
     /// How many targets got each outcome, and the summary's words for them.
     public var counts: HistoryCounts
     /// Every target's result, in the order they arrived; empty in a listing.

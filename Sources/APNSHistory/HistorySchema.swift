@@ -69,6 +69,10 @@ enum HistorySchema {
             PRIMARY KEY (entry, chunk)
         ) WITHOUT ROWID;
         """,
+        // No change of layout: packed results may carry how many times each was sent (a field an older build
+        // cannot skip), and `interrupted` may be 2 (stopped for lost output). The version says so, so an older
+        // apnsctl leaves the file alone (`newerSchema`) instead of calling it damaged.
+        "SELECT 1;",
     ]
 
     /// The rewrite that completes step `step` (numbered from 0), run in the same transaction after its SQL.

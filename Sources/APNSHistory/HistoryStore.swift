@@ -180,7 +180,7 @@ public final class HistoryStore {
         try s.bind(11, e.collapseID)
         try s.bind(12, e.credential)
         try s.bind(13, bytes: e.payload)
-        try s.bind(14, e.interrupted ? 1 : 0)
+        try s.bind(14, e.interrupted ? (e.outputLost ? 2 : 1) : 0)
         try s.bind(15, e.counts.targets)
         try s.bind(16, e.counts.accepted)
         try s.bind(17, e.counts.rejected)
@@ -331,6 +331,7 @@ public final class HistoryStore {
         e.expiration = s.text(10)
         e.collapseID = s.text(11)
         e.interrupted = s.integer(14) != 0
+        e.outputLost = s.integer(14) == 2
         e.counts.targets = Int(s.integer(15))
         e.counts.accepted = Int(s.integer(16))
         e.counts.rejected = Int(s.integer(17))

@@ -18,6 +18,7 @@ struct ResultChunkDecoder {
         let flags = try varint()
         guard flags <= UInt64(UInt16.max) else { throw Self.damaged }
         let present = ResultField(rawValue: UInt16(flags))
+        guard ResultField.known.isSuperset(of: present) else { throw Self.damaged }
         let target = try text()
         let duration = Double(bitPattern: UInt64(littleEndian: try fixed64()))
         var r = HistoryResult(target: target, durationMs: duration)

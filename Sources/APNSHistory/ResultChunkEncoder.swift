@@ -200,6 +200,8 @@ struct ResultField: OptionSet {
     static let unknownOutcome = ResultField(rawValue: 1 << 12)
     /// Absent in results packed before it was kept: those read as sent once.
     static let attempts = ResultField(rawValue: 1 << 13)
+    /// Every field this build knows: a result with another is one it cannot read past.
+    static let known = ResultField(rawValue: (1 << 14) - 1)
 }
 
 /// How a packed text is kept: its first byte.

@@ -205,15 +205,6 @@ public enum FileSystem {
             && (open.st_mode & S_IFMT) == S_IFCHR && stat("/dev/null", &null) == 0 && open.st_rdev == null.st_rdev
     }
 
-    /// Whether two paths name one file (the same device and inode, following links): `--unsent unsent.txt` with
-    /// `--devices ./unsent.txt` is one file written twice, not two.
-    public static func isSameFile(_ a: String, _ b: String) -> Bool {
-        var first = stat()
-        var second = stat()
-        return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev
-            && first.st_ino == second.st_ino
-    }
-
     /// Whether `path` is a directory (following links).
     public static func isDirectory(_ path: String) -> Bool {
         var st = stat()

@@ -808,8 +808,9 @@ import Testing
         #expect(h.machine.owedReports == 0)
     }
 
-    /// Requests not completely written when the interrupt's grace ends cannot have been processed: `interrupted`.
-    @Test func interruptLeavesUnwrittenRequestsInterruptedNotUnknown() {
+    /// Requests not completely written when the interrupt's grace ends cannot have been processed: never sent,
+    /// with no result (as the items still queued), not unknown; the one written is unknown.
+    @Test func interruptLeavesUnwrittenRequestsNeverSentNotUnknown() {
         var h = Harness(items: 4)
         h.writeOnSubmit = false
         h.settle()
@@ -818,9 +819,9 @@ import Testing
         h.advance(seconds: 2.1)
         h.settle()
         #expect(h.finished)
-        h.expectOneResultEach(4)
-        #expect(h.unknownCount() == 1)
-        #expect(h.failures().filter { $0 == .interrupted }.count == 3)
+        #expect(h.results.count == 1 && h.unknownCount() == 1)
+        #expect(h.machine.leftUnsent.count == 3)
+        #expect(h.machine.owedReports == 0)
     }
 
     @Test func interruptFinishesAsSoonAsTheLastAnswerArrives() {
@@ -858,9 +859,34 @@ import Testing
         h.machine.interrupted(signal: 2, now: h.now)
         h.settle()
         #expect(h.finished)
-        h.expectOneResultEach(10)
-        #expect(h.failures().count == 8)
+        // The 8 never completely left, so the server cannot have processed them: never sent, no result.
+        #expect(h.results.count == 2 && h.answeredCount() == 2)
+        #expect(h.machine.leftUnsent.count == 8 && h.machine.owedReports == 0)
         #expect(h.connectAttempts == 1, "no reconnect after an interrupt")
+    }
+
+    /// Refused by a GOAWAY and queued again, then interrupted before a new connection carried them: never sent
+    /// (no result, listed as left unsent), not "sent without an answer"; one refused every time and then failed
+    /// says it was sent 0 times.
+    @Test func refusedUnprocessedThenStoppedIsNeverSent() {
+        var h = Harness(items: 10)
+        h.settle()
+        h.answer([1, 3])
+        h.goAway(last: 3)
+        h.machine.interrupted(signal: 2, now: h.now)
+        h.settle()
+        #expect(h.finished)
+        #expect(h.results.count == 2 && h.answeredCount() == 2)
+        #expect(h.machine.leftUnsent.count == 8 && h.machine.owedReports == 0)
+
+        var refused = Harness(items: 1)
+        for _ in 0..<4 {
+            refused.settle()
+            if refused.finished { break }
+            for stream in refused.open { refused.reset(stream, code: 7) }
+        }
+        refused.drain()
+        #expect(refused.results.count == 1 && refused.reportedSends == [0: 0])
     }
 
     @Test func interruptBeforeAnythingWasSentReportsNothing() {
@@ -880,7 +906,8 @@ import Testing
         h.machine.interrupted(signal: 2, now: h.now)
         h.settle()
         #expect(h.finished && h.connectAttempts == 1)
-        h.expectOneResultEach(10)
+        // None was completely written before the reset: never sent, so no result, and all left unsent.
+        #expect(h.results.isEmpty && h.machine.leftUnsent.count == 10 && h.machine.owedReports == 0)
     }
 
     /// The source is read by the driver when the machine says `.pull`, and only for a free stream: a device

@@ -369,7 +369,7 @@ struct DeliveryStateMachine<Item, Answer> {
             if refused { p.unprocessed += 1 }
             if !refused && p.firstUnknown == nil {
                 p.firstUnknown = .streamReset(code: errorCode)
-                p.sendsAtFirstUnknown = p.sends
+                p.sendsAtFirstUnknown = p.processedSends
             }
             if p.resets < policy.attemptsPerItem {
                 requeue(p)
@@ -503,7 +503,7 @@ struct DeliveryStateMachine<Item, Answer> {
                 p.resets += 1
                 if p.firstUnknown == nil {
                     p.firstUnknown = .connectionEnded(why)
-                    p.sendsAtFirstUnknown = p.sends
+                    p.sendsAtFirstUnknown = p.processedSends
                 }
                 requeue(p)
             } else {
@@ -537,7 +537,7 @@ struct DeliveryStateMachine<Item, Answer> {
     private mutating func report(_ p: Pending, _ r: Report) {
         reported += 1
         // Queued again is not sent again: a run that ends first (gave up, interrupted) never resent it.
-        let resent = p.firstUnknown != nil && p.sends > p.sendsAtFirstUnknown
+        let resent = p.firstUnknown != nil && p.processedSends > p.sendsAtFirstUnknown
         outbox.append(.report(p.item, r, sends: p.processedSends, resentAfterUnknown: resent))
     }
 
@@ -564,7 +564,18 @@ struct DeliveryStateMachine<Item, Answer> {
         let inFlight = connections[index].inFlight
         connections[index].inFlight.removeAll(keepingCapacity: true)
         for id in inFlight.keys.sorted() {
-            if let f = inFlight[id] { fail(f.pending, f.written ? written : failure, durationNs: now &- f.startNs) }
+            guard var p = inFlight[id]?.pending, let f = inFlight[id] else { continue }
+            // A request that never completely left cannot have been processed: it was not sent. Cut short by an
+            // interrupt, it is one of the devices never sent, with no result, as one still queued is.
+            if !f.written {
+                p.unprocessed += 1
+                if case .interrupted = failure, p.processedSends == 0 {
+                    owedReports -= 1
+                    leftUnsent.append(p.item)
+                    continue
+                }
+            }
+            fail(p, f.written ? written : failure, durationNs: now &- f.startNs)
         }
     }
 
@@ -586,7 +597,10 @@ struct DeliveryStateMachine<Item, Answer> {
     private mutating func finishRun() {
         if interruptedBy != nil {
             while let p = retry.popFirst() {
-                guard p.sent else {
+                // Queued again after every send of it was refused unprocessed (a GOAWAY, REFUSED_STREAM): never
+                // sent, as one never taken; one whose earlier send may have been processed is reported.
+                guard p.processedSends > 0 else {
+                    if p.sent { owedReports -= 1 }
                     leftUnsent.append(p.item)
                     continue
                 }

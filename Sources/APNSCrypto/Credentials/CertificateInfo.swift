@@ -16,6 +16,9 @@ public struct CertificateInfo: Sendable, Equatable {
     public let environments: Set<APNSEnvironment>
     /// Whether any Apple push marker (OID or known CN prefix) is present.
     public let isApplePush: Bool
+    /// It carries one of Apple's push extensions (development, production, topics), as every push certificate
+    /// Apple issues does: an Apple push CN without them is a home-made or edited copy APNs refuses.
+    public let hasApplePushExtensions: Bool
     public let issuer: String
     /// Uppercase hex, no colons.
     public let serial: String
@@ -104,6 +107,7 @@ public struct CertificateInfo: Sendable, Equatable {
             environments = cnPrefix?.environments ?? []
         }
         isApplePush = dev || prod || topicsValue != nil || cnPrefix != nil
+        hasApplePushExtensions = dev || prod || topicsValue != nil
 
         serial = certificate.serialHex
         notBefore = certificate.notBefore

@@ -79,7 +79,9 @@ extension APNSCtl {
             let info = leaf.info
             CredentialReport.printCertificate(
                 contents, info: info, file: file, now: now, format: output, to: world.standardOutput)
-            if !info.isApplePush { world.standardError.warning(CredentialMessages.notApplePush(file, info: info)) }
+            if !info.hasApplePushExtensions {
+                world.standardError.warning(CredentialMessages.notApplePush(file, info: info))
+            }
             if contents.keyMatches == false {
                 throw CLIError(
                     CredentialProblem.keyDoesNotMatchCertificate(

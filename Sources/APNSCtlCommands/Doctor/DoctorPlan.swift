@@ -198,7 +198,7 @@ extension APNSCtl.Doctor {
             check.status = .warn
             check.hint = "renew it in the Apple Developer portal before \(notAfter)"
         }
-        if check.status == .ok && !info.isApplePush {
+        if check.status == .ok && !info.hasApplePushExtensions {
             check.status = .warn
             check.hint =
                 "no Apple push extensions: APNs will answer 403 BadCertificate; use the push certificate from the Apple Developer portal"

@@ -115,8 +115,12 @@ enum HistoryOutput {
         row("replay of", e.replayOf.map { "#\($0)" })
         row("duration", SendOutput.milliseconds(e.durationMs))
         // The outcome recorded from the summary says "interrupted" itself; an older entry's may not.
-        let saysInterrupted = e.counts.outcome.hasSuffix("interrupted") || e.counts.outcome.hasSuffix("(interrupted)")
-        row("outcome", e.counts.outcome + (e.interrupted && !saysInterrupted ? " (interrupted)" : ""))
+        let stop = e.outputLost ? "output lost" : "interrupted"
+        row(
+            "outcome",
+            e.counts.outcome
+                + (e.interrupted && !e.counts.outcome.hasSuffix(stop) && !e.counts.outcome.hasSuffix("(\(stop))")
+                    ? " (\(stop))" : ""))
         lines.append("")
         lines.append("payload (\(e.payload.count) bytes):")
         lines.append(

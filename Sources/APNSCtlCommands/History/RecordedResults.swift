@@ -29,7 +29,9 @@ struct RecordedResults {
     var summary: SendSummary {
         var summary = SendSummary()
         for r in results { summary.count(r) }
-        if entry.interrupted { summary.interruptedBy = ProcessSignals.interrupt }
+        if entry.interrupted {
+            summary.interruptedBy = entry.outputLost ? InterruptSignals.outputLost : ProcessSignals.interrupt
+        }
         return summary
     }
 

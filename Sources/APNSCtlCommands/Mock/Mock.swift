@@ -327,8 +327,13 @@ extension APNSCtl {
             do { server = try MockServer(configuration: configuration) } catch { throw Self.cliError(error) }
             // A stop that cannot finish in order (a stderr nobody reads, say) still ends within a second,
             // leaving no mock.json that names a dead mock.
+            let detached = readyFD != nil
             if world.mockRun.stopsOnProcessSignals {
-                server.stopOnTerminationSignals { MockReadyFile.remove(state: state) }
+                server.stopOnTerminationSignals {
+                    MockReadyFile.remove(state: state)
+                    // Cut short, a detached mock still leaves what `mock stop` says for it.
+                    if detached { Self.stopReport(server, detached: true)?.keep(in: state) }
+                }
             }
             let actualPort: Int
             do { actualPort = try server.start() } catch { throw Self.cliError(error) }
@@ -358,25 +363,35 @@ extension APNSCtl {
             }
             server.wait()
             MockReadyFile.remove(state: state)
+            // CLI.md: a log that cannot be written is exit 74 when stopped, with the lost lines counted. Detached,
+            // stderr is the log too: `mock stop` says it instead.
+            guard let report = Self.stopReport(server, detached: detached) else { return }
+            if detached { report.keep(in: state) }
+            if report.exitStatus != ExitStatus.success {
+                throw .outputFailed(String(report.message.dropFirst("error: ".count)))
+            }
+            MockServer.warnWithoutBlocking(
+                String(report.message.dropFirst("warning: ".count)), to: world.mockRun.warningDescriptor)
+        }
+
+        /// `N notification log lines were not written`.
+        private static func lostLines(_ lost: Int) -> String {
+            "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written"
+        }
+
+        /// What a stopping mock has to say about its log (nil: nothing), worded for `mock stop` when `detached`.
+        private static func stopReport(_ server: MockServer, detached: Bool) -> MockStopReport? {
             let lost = server.droppedLogLines
-            let lines = "\(lost) notification log line\(lost == 1 ? " was" : "s were") not written"
             if let code = server.logWriteError {
-                // CLI.md: a log that cannot be written is exit 74 when stopped, with the lost lines counted.
-                // Detached, stderr is that log too: `mock stop` says it instead.
-                let written = readyFD == nil ? "writing standard output" : "writing its log"
-                let message = "apnsctl mock: \(written): \(FileSystem.errnoText(code)); \(lines)"
-                if readyFD != nil {
-                    MockStopReport(exitStatus: ExitStatus.outputFailed, message: "error: " + message).keep(in: state)
-                }
-                throw .outputFailed(message)
+                let written = detached ? "writing its log" : "writing standard output"
+                return MockStopReport(
+                    exitStatus: ExitStatus.outputFailed,
+                    message: "error: apnsctl mock: \(written): \(FileSystem.errnoText(code)); \(lostLines(lost))")
             }
-            if lost > 0 {
-                let message = "apnsctl mock: \(lines) because standard output was not read in time"
-                if readyFD != nil {
-                    MockStopReport(exitStatus: ExitStatus.success, message: "warning: " + message).keep(in: state)
-                }
-                MockServer.warnWithoutBlocking(message, to: world.mockRun.warningDescriptor)
-            }
+            guard lost > 0 else { return nil }
+            return MockStopReport(
+                exitStatus: ExitStatus.success,
+                message: "warning: apnsctl mock: \(lostLines(lost)) because standard output was not read in time")
         }
 
         /// CLI.md's exit codes for state dir problems (cannot write or in use by another mock 73, credentials 77),

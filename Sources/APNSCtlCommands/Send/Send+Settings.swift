@@ -5,6 +5,12 @@ extension APNSCtl.Send {
     /// `send`'s settings, resolved once before any other check; with `-v` (from anywhere) their origins go to
     /// stderr before anything connects.
     func resolveSettings(in world: CommandWorld) throws(CLIError) -> ResolvedSettings {
+        // Said first: a misspelt variable (APNSCTL_CERTT) is often why the settings are refused.
+        for warning in UnreadVariables.warnings(
+            world.settings.variables, commandFlags: { OtherToolFlags.longFlags(of: ["send"]) })
+        {
+            world.standardError.warning(warning)
+        }
         let replayed = history.replayedCredential
         let settings = try settingsOptions.resolve(
             .send, from: self, world: world.settings, combinations: simulator == nil && replayed == nil)
@@ -19,11 +25,6 @@ extension APNSCtl.Send {
         }
         if settings.isOn(.verbose) {
             for line in SettingsReport.verboseLines(settings) { world.standardError.print(line + "\n") }
-        }
-        for warning in UnreadVariables.warnings(
-            world.settings.variables, commandFlags: { OtherToolFlags.longFlags(of: ["send"]) })
-        {
-            world.standardError.warning(warning)
         }
         return settings
     }

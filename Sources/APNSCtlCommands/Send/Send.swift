@@ -160,7 +160,7 @@ extension APNSCtl {
         @Option(
             name: .customLong("unsent"),
             help: ArgumentHelp(
-                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE. A file already there is replaced only if --unsent wrote it, it is empty, or it is the --devices list resumed.",
+                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE. A file already there is replaced only if --unsent wrote it, or it is empty.",
                 valueName: "file"), completion: .file())
         var unsentFile: String?
 
@@ -251,8 +251,7 @@ extension APNSCtl {
             let plan = try makePlan(settings, in: world)
             // Checked before a dry run too: it shows what the run would do, and the run would refuse this path.
             let unsent = try unsentFile.map { path throws(CLIError) in
-                try UnsentDevices(
-                    path: path, devices: plan.devices, devicesFile: devicesFile, name: { plan.deviceName($0) })
+                try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
             }
             if dryRun {
                 try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)

@@ -75,6 +75,7 @@ final class SendRecorder {
         guard summary.total > 0 else { return }
         entry.durationMs = Double(world.clock.monotonicNanoseconds() &- startedNanoseconds) / 1_000_000
         entry.interrupted = summary.interruptedBy != nil
+        entry.outputLost = summary.interruptedBy == InterruptSignals.outputLost
         entry.counts.targets = summary.total
         entry.counts.accepted = summary.accepted
         entry.counts.rejected = summary.rejected

@@ -25,12 +25,10 @@ final class UnsentDevices {
 
     /// Checks `path` before anything is sent: only a regular file is ever replaced, in a directory that exists
     /// (exit 73), so a run's unsent devices are not lost to a path that could never be written. An existing file
-    /// is replaced (or removed, when every device is answered) only when it is one this wrote, an empty one
-    /// (`mktemp`), or this run's own `--devices` list (a resume): a slip such as `--unsent payload.json` or
-    /// `--unsent key.pem` must not cost the user a file.
-    init(path: String, devices: SendDevices, devicesFile: String?, name: @escaping (String) -> String?)
-        throws(CLIError)
-    {
+    /// is replaced (or removed, when every device is answered) only when it is one this wrote (a resume with
+    /// `--devices FILE --unsent FILE`) or an empty one (`mktemp`): a slip such as `--unsent payload.json`, or a
+    /// list of the user's own given as both, must not cost the user a file.
+    init(path: String, devices: SendDevices, name: @escaping (String) -> String?) throws(CLIError) {
         self.path = path
         self.devices = devices
         self.name = name
@@ -44,7 +42,7 @@ final class UnsentDevices {
         do { exists = try FileSystem.checkOutputTarget(path) } catch {
             throw CLIError(error.relabelled("--unsent \(path)"))
         }
-        if exists && !(devicesFile.map { FileSystem.isSameFile($0, path) } ?? false) {
+        if exists {
             let start = FileSystem.readStart(path, count: Self.headerStart.utf8.count)
             guard let start, start.isEmpty || start == Array(Self.headerStart.utf8) else {
                 let shown = PrintableText.escapingControls(path)

@@ -19,15 +19,17 @@ public enum UnreadVariables {
         }
         guard !unread.isEmpty else { return [] }
         let flags = Set(commandFlags())
-        let names = known.sorted()
+        // Compared without the prefix they share, so a short name needs a close spelling (HOST is not PORT).
+        let prefix = "APNSCTL_".count
+        let names = known.sorted().map { String($0.dropFirst(prefix)) }
         return unread.sorted().compactMap { name in
             let flag = "--" + String(name.dropFirst("APNSCTL_".count).lowercased().map { $0 == "_" ? "-" : $0 })
             if flags.contains(flag) {
                 return
                     "\(name) is not read: \(flag) has no variable (variables set settings only; apnsctl config show lists them); give \(flag) on the command line"
             }
-            guard let near = Suggestion.closest(to: name, among: names) else { return nil }
-            return "\(name) is not a variable apnsctl reads; did you mean \(near)?"
+            guard let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) else { return nil }
+            return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"
         }
     }
 }

@@ -45,6 +45,18 @@ public enum SettingParser {
         /// long to quote is refused rather than printed.
         func quotablePath(_ text: String) throws(SettingsProblem) {
             guard case .variable = origin, text.count > VariableEcho.limit else { return }
+            // A CI secret holding a credential file in base64 (what `base64 push.p12` prints): no path at all.
+            let base64 = text.utf8.allSatisfy { b in
+                (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b)
+                    || b == 0x2B || b == 0x2F || b == 0x3D || b == 0x0A || b == 0x0D
+            }
+            if base64 && setting.kind == .credential {
+                throw bad(
+                    "\(text.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "
+                        + "decode it to a file of your own and give its path, e.g. umask 077; "
+                        + "printf %s \"$\(setting.variable)\" | base64 -d > \(setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"), "
+                        + "then \(setting.variable)=\(setting.name == "auth-key" ? "AuthKey.p8" : "push.p12")")
+            }
             throw bad(
                 "a path of \(text.count) characters, more than a message quotes of a variable (\(VariableEcho.limit)); "
                     + "give a shorter path (a link to the file, say)"

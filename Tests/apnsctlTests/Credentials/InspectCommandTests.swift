@@ -140,6 +140,22 @@ import Testing
         #expect(try jsonObject(r.stdout)["environments"] as? [String] == [])
         #expect(r.stderr.hasPrefix("warning: "))
         #expect(r.stderr.contains("no Apple push extensions"))
+        // Named like Apple's, without Apple's extensions (home-made, or edited): warned about too, by its name.
+        let named = try dir.pem(
+            "named.pem",
+            try CredentialGenerator.makeClientCertificate(
+                ca: CredentialFixtures.ca, commonName: "Apple Push Services: com.acme.app"))
+        for args in [
+            ["inspect", named],
+            ["send", "--cert", named, "--dry-run", "--alert", "hi", "-d", String(repeating: "ab", count: 32)],
+        ] {
+            let n = try InProcess.apnsctl(args)
+            #expect(n.status == 0, "\(args): \(n.stderr)")
+            #expect(
+                n.errorLines.first
+                    == "warning: \(named): named like an Apple push certificate (CN Apple Push Services: com.acme.app), but without Apple's push extensions, which every push certificate Apple issues carries; APNs will answer 403 BadCertificate to a home-made or edited copy. Use the push certificate from the Apple Developer portal",
+                "\(args): \(n.stderr)")
+        }
     }
 
     @Test func authKey() throws {

@@ -76,6 +76,31 @@ import Testing
         #expect(recorded == sent, "\(json.stdout)")
     }
 
+    /// A batch stopped because its output was closed (`| head -1`) is recorded as stopped for that, not as
+    /// interrupted by a signal that never came.
+    @Test func aRunStoppedByLostOutputSaysSo() throws {
+        let mock = try InProcessMock(["--max-streams", "1"])
+        let home = try HistoryHome()
+        let scratch = try TemporaryDirectory(prefix: "lost-output")
+        let file = try SendDeliveryTests.deviceFile(2_000, in: scratch)
+        let head = try HeadPipe()
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
+                "x",
+                "--devices", file, "-o", "json",
+            ], environment: home.environment, timeout: 120, stdout: .descriptor(head.writeEnd))
+        _ = head.finish()
+        #expect(r.status == 74, "\(r.stderr)")
+        let outcome = try home.show("last")["outcome"] as? String ?? ""
+        #expect(outcome.hasSuffix(" never sent (output lost)"), "\(outcome)")
+        let shown = try home.run(["history", "show", "last"])
+        #expect(
+            shown.lines.contains { $0.hasPrefix("sent ") && $0.hasSuffix(" (output lost)") }, "\(shown.lines.suffix(2))"
+        )
+        #expect(!shown.stdout.contains("interrupted"), "\(shown.stdout.suffix(300))")
+    }
+
     /// A run interrupted before any request left (the server takes the connection and never answers the TLS
     /// handshake) reached no server: nothing is recorded (an entry of no result showed "0 devices" and could not
     /// be sent again), and the interrupt's line points at no results above.

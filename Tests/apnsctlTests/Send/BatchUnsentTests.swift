@@ -182,9 +182,9 @@ import Testing
         #expect(try Self.devices(in: unsent) == ["my-iphone"])
     }
 
-    /// A file at the path that no run wrote (a slip: `--unsent payload.json`, `--unsent key.pem`, notes) is
-    /// refused before anything is sent and left as it was; an empty one (`mktemp`) and the run's own `--devices`
-    /// list (a resume) are the run's to replace.
+    /// A file at the path that no run wrote (a slip: `--unsent payload.json`, `--unsent key.pem`, notes, the
+    /// user's own list given as both `--devices` and `--unsent`) is refused before anything is sent and left as
+    /// it was; an empty one (`mktemp`) is the run's to replace.
     @Test func anotherFileAtThePathIsNeverReplaced() throws {
         let mock = try InProcessMock([], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "unsent")
@@ -205,11 +205,10 @@ import Testing
         let empty = try scratch.write("empty.txt", "")
         #expect(try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", empty])).status == 0)
         #expect(!FileManager.default.fileExists(atPath: empty))
-        let list = try scratch.write("list.txt", token + "\n")
-        let resumed = try InProcess.apnsctl(
-            Self.arguments(mock, ["--devices", list, "--unsent", scratch.path + "/./list.txt"]))
-        #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: list))
+        let list = try scratch.write("list.txt", "# the fleet\n" + token + "\n")
+        let own = try InProcess.apnsctl(Self.arguments(mock, ["--devices", list, "--unsent", list]))
+        #expect(own.status == 73, "\(own.stderr)")
+        #expect(try String(contentsOfFile: list, encoding: .utf8) == "# the fleet\n" + token + "\n")
         let blank = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", ""]))
         #expect(blank.status == 64 && blank.stderr.hasPrefix("error: --unsent: empty; "), "\(blank.stderr)")
     }

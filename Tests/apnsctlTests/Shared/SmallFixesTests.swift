@@ -244,6 +244,35 @@ import Testing
                 "warning: APNSCTL_DRY_RUN is not read: --dry-run has no variable (variables set settings only; apnsctl config show lists them); give --dry-run on the command line",
                 "warning: APNSCTL_TOPC is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?",
             ], "\(r.stderr)")
+        // Said before the settings are refused for the credential the misspelt variable meant to give.
+        let typo = try InProcess.apnsctl(
+            ["send", "--alert", "hi", "-d", Self.token(1), "--endpoint", mock.endpoint],
+            environment: ["APNSCTL_CERTT": mock.certificate, "APNSCTL_HOST": "example.com"])
+        #expect(typo.status == 64)
+        #expect(
+            typo.errorLines.first
+                == "warning: APNSCTL_CERTT is not a variable apnsctl reads; did you mean APNSCTL_CERT?",
+            "\(typo.stderr)")
+        #expect(typo.errorLines.last?.hasPrefix("error: no credential") == true, "\(typo.stderr)")
+        #expect(!typo.stderr.contains("APNSCTL_HOST"), "\(typo.stderr)")
+    }
+
+    /// A CI secret holding a `.p12` in base64 is said to be base64, with how to decode it, not called a long
+    /// path; a long path is still refused as one, and neither is quoted.
+    @Test func aBase64CredentialInAVariableIsToldHowToDecodeIt() throws {
+        let encoded = Data((0..<600).map { UInt8(truncatingIfNeeded: $0 &* 7) }).base64EncodedString()
+        let device = ["send", "--alert", "hi", "-d", Self.token(1), "--endpoint", "https://127.0.0.1:9"]
+        let r = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": encoded])
+        #expect(r.status == 64)
+        #expect(
+            r.errorLines.first?.hasSuffix(
+                "\(encoded.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; decode it to a file of your own and give its path, e.g. umask 077; printf %s \"$APNSCTL_CERT\" | base64 -d > push.p12, then APNSCTL_CERT=push.p12"
+            ) == true, "\(r.stderr)")
+        #expect(!r.stderr.contains(encoded.prefix(40)))
+        let long = "/tmp/" + String(repeating: "deep.folder/", count: 20) + "push.p12"
+        let path = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": long])
+        #expect(path.status == 64)
+        #expect(path.stderr.contains("a path of \(long.count) characters"), "\(path.stderr)")
     }
 
     /// A missing file is named with the flag that gave it, the same way in every command.

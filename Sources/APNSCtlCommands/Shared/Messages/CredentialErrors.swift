@@ -66,6 +66,12 @@ enum CredentialMessages {
                 + "it is what a server presents (a client trusts it through --ca-file with its CA); "
                 + "for --cert use the push certificate from the Apple Developer portal"
         }
+        if info?.isApplePush == true {
+            let name = PrintableText.escapingControls(info?.commonName ?? "")
+            return "\(path): named like an Apple push certificate (CN \(name)), but without "
+                + "Apple's push extensions, which every push certificate Apple issues carries; APNs will answer 403 "
+                + "BadCertificate to a home-made or edited copy. Use the push certificate from the Apple Developer portal"
+        }
         return
             "\(path): the certificate has no Apple push extensions or Apple push CN; APNs will answer 403 BadCertificate. "
             + "Use the push certificate from the Apple Developer portal"

@@ -62,7 +62,7 @@ extension ResolvedSettings {
         let identity = try credentialErrors { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
         }
-        if !identity.info.isApplePush {
+        if !identity.info.hasApplePushExtensions {
             world.standardError.warning(CredentialMessages.notApplePush(cert.displayName, info: identity.info))
         }
         return identity

@@ -250,7 +250,7 @@ final class SendOutput {
         // `sent N` counts what was sent: devices a failed run never sent are said apart.
         var line = "sent \(s.sent)" + (words.counts.isEmpty ? "" : ": " + words.counts)
         for clause in words.clauses { line += "; " + clause }
-        if words.interruptedWithAllSent { line += " (interrupted)" }
+        if words.interruptedWithAllSent { line += " (\(words.stop))" }
         if let unsentFile {
             // CLI.md: `2528 never sent: written to unsent.txt`.
             let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && s.notSent > 0)
@@ -266,7 +266,7 @@ final class SendOutput {
     static func outcome(_ s: SendSummary) -> String {
         let words = SummaryWords(s)
         var text = ([words.counts] + words.clauses).filter { !$0.isEmpty }.joined(separator: "; ")
-        if words.interruptedWithAllSent { text += text.isEmpty ? "interrupted" : " (interrupted)" }
+        if words.interruptedWithAllSent { text += text.isEmpty ? words.stop : " (\(words.stop))" }
         return PrintableText.escapingControls(text)
     }
 
@@ -278,6 +278,8 @@ final class SendOutput {
         let clauses: [String]
         /// Interrupted with every device sent: the line ends `(interrupted)`.
         let interruptedWithAllSent: Bool
+        /// What stopped the run: `interrupted` (a signal), or `output lost` (its output could not be written).
+        let stop: String
 
         init(_ s: SendSummary) {
             var parts: [String] = []
@@ -291,8 +293,9 @@ final class SendOutput {
             if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
             counts = parts.joined(separator: ", ")
             var clauses: [String] = []
+            stop = s.interruptedBy == InterruptSignals.outputLost ? "output lost" : "interrupted"
             if s.failedUnsent > 0 { clauses.append("\(s.failedUnsent) never sent") }
-            if s.interruptedBy != nil && s.notSent > 0 { clauses.append("\(s.notSent) never sent (interrupted)") }
+            if s.interruptedBy != nil && s.notSent > 0 { clauses.append("\(s.notSent) never sent (\(stop))") }
             self.clauses = clauses
             interruptedWithAllSent = s.interruptedBy != nil && s.notSent == 0
         }
@@ -303,8 +306,9 @@ final class SendOutput {
     static func interruptMessage(_ s: SendSummary, restUnknown: Bool = false) -> String {
         let name = s.interruptedBy == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
         var undone: [String] = []
-        if s.failed > 0 { undone.append("\(s.failed) sent without an answer") }
-        if s.notSent > 0 { undone.append("\(s.notSent) never sent") }
+        // A failed device whose request never left (refused unprocessed each time, then a failure) is one never sent.
+        if s.failed > s.failedUnsent { undone.append("\(s.failed - s.failedUnsent) sent without an answer") }
+        if s.notSent + s.failedUnsent > 0 { undone.append("\(s.notSent + s.failedUnsent) never sent") }
         if restUnknown { undone.append("the rest of the list was not read") }
         let what =
             undone.isEmpty
