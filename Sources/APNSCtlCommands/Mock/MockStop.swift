@@ -1,3 +1,4 @@
+import APNSCore
 import APNSMock
 import APNSPlatform
 import APNSSettings
@@ -44,8 +45,15 @@ extension APNSCtl.Mock {
                 throw CLIError.outputExists("--state-dir \(error.message)")
             }
             switch FileLock.acquire(MockState.lockName, in: storage) {
-            case .acquired:
-                world.standardError.print("apnsctl mock: no mock is running with state dir \(directory)\n")
+            case .acquired(let lock):
+                // Held here, so no mock runs: a mock.json is a killed mock's, and would send `-p mock` to a
+                // port nobody listens on.
+                let leftover = storage.contains(MockReadyFields.fileName)
+                if leftover { storage.remove(MockReadyFields.fileName) }
+                withExtendedLifetime(lock) {}
+                world.standardError.print(
+                    "apnsctl mock: no mock is running with state dir \(directory)"
+                        + (leftover ? " (removed the mock.json a killed mock left there)" : "") + "\n")
             case .failed(let failure):
                 throw CLIError.outputExists("--state-dir \(failure.message)")
             case .held(let pid):

@@ -187,6 +187,23 @@ import Testing
         }
     }
 
+    /// A killed mock's mock.json (it names a port nobody listens on) is removed by `mock stop`, which finds no
+    /// mock holding the state dir, and says so.
+    @Test func stopRemovesAKilledMocksReadyFile() throws {
+        let dir = try TemporaryDirectory(prefix: "stop-leftover")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+        let ready = try dir.write("mock.json", #"{"endpoint":"https://127.0.0.1:9","pid":999999}"#)
+        let r = try InProcess.apnsctl(["mock", "stop", "--state-dir", dir.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "apnsctl mock: no mock is running with state dir \(dir.path) (removed the mock.json a killed mock left there)\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: ready))
+        let again = try InProcess.apnsctl(["mock", "stop", "--state-dir", dir.path])
+        #expect(again.stderr == "apnsctl mock: no mock is running with state dir \(dir.path)\n", "\(again.stderr)")
+    }
+
     @Test func aPortInUseIsATransportError() throws {
         let first = try RunningMock()
         let port = try #require(first.endpoint.split(separator: ":").last)

@@ -1,8 +1,12 @@
+import APNSClient
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
 
-/// Issue 15's small fixes and first-day mistakes, end to end.
+@testable import APNSCtlCommands
+
+/// Small faults and first-day mistakes, end to end.
 @Suite struct SmallFixesTests {
     static func token(_ i: Int) -> String {
         let hex = String(i, radix: 16)
@@ -273,6 +277,18 @@ import Testing
         let path = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": long])
         #expect(path.status == 64)
         #expect(path.stderr.contains("a path of \(long.count) characters"), "\(path.stderr)")
+    }
+
+    /// Apple's host that does not resolve (no --endpoint given: an offline machine) is no host name to check in
+    /// --endpoint; another host is.
+    @Test func anUnresolvedAppleHostPointsAtTheNetwork() {
+        let apple = TransportFailure.connect(.resolve(host: "api.sandbox.push.apple.com", reason: "Temporary failure"))
+        #expect(
+            apple.message
+                == "cannot resolve api.sandbox.push.apple.com: Temporary failure; check this machine's network and DNS (can it resolve other names?)"
+        )
+        let other = TransportFailure.connect(.resolve(host: "apns.invalid", reason: "Name or service not known"))
+        #expect(other.message.hasSuffix("; check the host name in --endpoint and the network"))
     }
 
     /// A missing file is named with the flag that gave it, the same way in every command.

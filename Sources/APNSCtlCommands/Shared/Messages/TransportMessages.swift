@@ -1,4 +1,5 @@
 import APNSClient
+import APNSPlatform
 import APNSSettings
 
 extension TransportFailure {
@@ -8,7 +9,12 @@ extension TransportFailure {
         guard let advice else { return description }
         switch advice {
         case .checkServerAndEndpoint: return description + "; is the server running, and are --endpoint or --env right?"
-        case .checkHostName: return description + "; check the host name in --endpoint and the network"
+        case .checkHostName:
+            // Apple's own hosts (the default, no --endpoint given): the name is right, the network or DNS is not.
+            if case .connect(.resolve(let host, _)) = self, host.hasSuffix(".push.apple.com") {
+                return description + "; check this machine's network and DNS (can it resolve other names?)"
+            }
+            return description + "; check the host name in --endpoint and the network"
         case .allowMoreTime:
             return description + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the network"
         case .trustServerCertificate:
