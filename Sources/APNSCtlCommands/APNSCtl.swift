@@ -201,13 +201,15 @@ public struct APNSCtl: ParsableCommand {
             }
             // `help` is the root's only: `apnsctl help send`.
             let names = subcommands.map { $0._commandName } + (path.count == 1 ? ["help"] : [])
-            // `apnsctl history 5`, `history last`: an entry's id where its command goes means `show` (`last`
-            // is nearer to `list` by spelling, not by meaning).
-            let isEntryID = word == "last" || (!word.isEmpty && word.allSatisfy(\.isASCII) && Int64(word) != nil)
+            // `apnsctl history 5`, `history last`, `history '#5'` (as `history` lists it): an entry's id where its
+            // command goes means `show` (`last` is nearer to `list` by spelling, not by meaning). The advice
+            // drops the `#`, which a shell would take for a comment.
+            let id = word.hasPrefix("#") ? String(word.dropFirst()) : word
+            let isEntryID = id == "last" || (!id.isEmpty && id.allSatisfy(\.isASCII) && Int64(id) != nil)
             if isEntryID, ObjectIdentifier(command) == ObjectIdentifier(History.self) {
                 let usage = (path + ["show"]).joined(separator: " ")
                 world.standardError.print(
-                    "error: Unexpected argument '\(word)'. Did you mean '\(usage) \(word)'?\n"
+                    "error: Unexpected argument '\(PrintableText.escapingControls(word))'. Did you mean '\(usage) \(id)'?\n"
                         + "error: See '\(usage) --help' for more information.\n")
                 return ExitStatus.usage
             }

@@ -190,7 +190,7 @@ extension APNSCtl {
 
         func validate() throws {
             func nearEnvironment(_ given: String) -> String {
-                Suggestion.closest(to: given, among: ["sandbox", "production", "development"])
+                Suggestion.closest(to: given, among: ["sandbox", "production", "development", "prod", "dev"])
                     .map { "; did you mean \(JSONWriter.quoted($0))?" } ?? ""
             }
             guard APNSEnvironment(userValue: environment) != nil else {

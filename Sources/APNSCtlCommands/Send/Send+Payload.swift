@@ -95,6 +95,12 @@ extension APNSCtl.Send {
         do {
             return SendPayload(
                 payload: try Payload.load(path: payload, standardInput: world.standardInput) {
+                    // Asked only for a read that may wait: on a terminal, nothing else says why nothing happens.
+                    if payload == "-" && world.streams.isTerminal(world.standardInput) {
+                        world.standardError.print(
+                            "apnsctl send: reading the payload from the terminal: type or paste the JSON, then press Ctrl-D on a line of its own\n"
+                        )
+                    }
                     interrupts = world.interrupts()
                     return interrupts?.fd
                 }, name: payload)

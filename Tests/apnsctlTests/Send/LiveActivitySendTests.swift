@@ -117,7 +117,8 @@ import Testing
                     #"{"aps":{"event":"end","timestamp":\#(timestamp),"content-state":{"eta":0},"dismissal-date":"#
                 #expect(got.body.hasPrefix(prefix), "\(got.body)")
                 let dismissal = try #require(got.aps["dismissal-date"] as? Int)
-                #expect(dismissal >= before + 3600 && dismissal <= after + 3600)
+                // time(2)'s coarse clock may lag Date() by a tick at a second's edge.
+                #expect(dismissal >= before - 1 + 3600 && dismissal <= after + 3600)
             }
         }
     }

@@ -223,11 +223,12 @@ import Testing
                 "the device token must be hex, found '/'; that is a file: to send to the devices it lists, give --devices \(list)"
             )
                 == true, "\(r.stderr)")
-        for id in ["5", "last"] {
-            let h = try InProcess.apnsctl(["history", id], environment: ["XDG_STATE_HOME": dir.file("state")])
+        for (given, id) in [("5", "5"), ("last", "last"), ("#5", "5")] {
+            let h = try InProcess.apnsctl(["history", given], environment: ["XDG_STATE_HOME": dir.file("state")])
             #expect(h.status == 64)
             #expect(
-                h.errorLines.first == "error: Unexpected argument '\(id)'. Did you mean 'apnsctl history show \(id)'?",
+                h.errorLines.first
+                    == "error: Unexpected argument '\(given)'. Did you mean 'apnsctl history show \(id)'?",
                 "\(h.stderr)")
         }
     }
@@ -289,6 +290,26 @@ import Testing
         )
         let other = TransportFailure.connect(.resolve(host: "apns.invalid", reason: "Name or service not known"))
         #expect(other.message.hasSuffix("; check the host name in --endpoint and the network"))
+    }
+
+    /// `send -` on a terminal waits for the payload to be typed: it says so, and how to end it; from a pipe it
+    /// says nothing.
+    @Test func aPayloadReadFromATerminalIsAskedFor() throws {
+        let dir = try TemporaryDirectory(prefix: "tty-payload")
+        let cert = try dir.pem("push.pem", CredentialFixtures.development)
+        let args = ["send", "--cert", cert, "--dry-run", "-d", Self.token(1), "-"]
+        let tty = try TestTerminal()
+        #expect(tty.play([.send(#"{"aps":{"alert":"typed"}}"# + "\n\u{04}")]) == nil)
+        let typed = try InProcess.apnsctl(args, standardInput: tty.fd)
+        _ = tty.finish()
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(
+            typed.errorLines.first
+                == "apnsctl send: reading the payload from the terminal: type or paste the JSON, then press Ctrl-D on a line of its own",
+            "\(typed.stderr)")
+        #expect(typed.stdout.contains("typed"), "\(typed.stdout)")
+        let piped = try InProcess.apnsctl(args, stdin: Array(#"{"aps":{"alert":"piped"}}"#.utf8))
+        #expect(piped.status == 0 && !piped.stderr.contains("reading the payload"), "\(piped.stderr)")
     }
 
     /// A missing file is named with the flag that gave it, the same way in every command.

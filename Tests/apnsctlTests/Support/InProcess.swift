@@ -99,6 +99,11 @@ enum InProcess {
                 }
             }
             configured.streams = Self.streams(output: outputDescriptor, error: stderr, otherwise: configured.streams)
+            if let given = standardInput {
+                // A standard input the test gives is asked what it is, as the binary asks its own.
+                let streams = configured.streams
+                configured.streams.isTerminal = { $0 == given ? Environment.isTerminal(given) : streams.isTerminal($0) }
+            }
             let world = configured
             let status = self.status
             let thread = self.thread

@@ -90,7 +90,7 @@ struct CommandClock: Sendable {
 
 /// What standard output and standard error are connected to: colour and the progress line depend on it.
 struct StreamFacts: Sendable {
-    /// Whether descriptor `fd` (1 or 2) is a terminal.
+    /// Whether descriptor `fd` (1 or 2, or another the command holds, such as its standard input) is a terminal.
     var isTerminal: @Sendable (Int32) -> Bool
     /// Whether descriptor `fd` is a regular file or /dev/null: output nobody reads on this terminal while we run.
     var isRegularFileOrNull: @Sendable (Int32) -> Bool
