@@ -72,6 +72,11 @@ import Testing
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("warning: APNs answered InvalidProviderToken to a provider token"), "\(r.stderr)")
         #expect(r.stderr.contains("this machine's clock may be ahead of APNs'"), "\(r.stderr)")
+        // The ids first: a wrong team id is the likelier cause, and no reason to change the clock.
+        #expect(
+            r.stderr.contains(
+                "ago: check the ids first (--team-id is your team's, --key-id the key's, as in AuthKey_KEYID.p8); if they are right"
+            ), "\(r.stderr)")
         // A certificate push refused so says nothing about the clock: no token was dated.
         let cert = try InProcessMock(["--reject", "\(Self.device)=ExpiredProviderToken"])
         let c = try InProcess.apnsctl([

@@ -31,8 +31,10 @@ enum ClockAdvice {
                 + "(APNs takes one for an hour): APNs dates the token by its own clock, so this machine's clock "
                 + "is probably wrong: \(checkClock), then send again with --no-token-cache"
         case .invalidProviderToken where age >= 0 && age <= freshToken:
+            // The ids are the likelier cause: said first, so a wrong team id is not mended by changing the clock.
             return "APNs answered InvalidProviderToken to a provider token this machine signed \(duration(age)) ago: "
-                + "if --key-id and --team-id are right, this machine's clock may be ahead of APNs' (a token dated in "
+                + "check the ids first (--team-id is your team's, --key-id the key's, as in AuthKey_KEYID.p8); "
+                + "if they are right, this machine's clock may be ahead of APNs' (a token dated in "
                 + "the future is refused so): \(checkClock), then send again with --no-token-cache"
         default:
             return nil
