@@ -243,7 +243,7 @@ import Testing
         BadValue(setting: "push-type", text: "alrt", toml: "\"alrt\""),
         BadValue(setting: "env", text: "staging", toml: "\"staging\""),
         BadValue(setting: "timeout", text: "0", toml: "-1"),
-        BadValue(setting: "port", text: "8443", toml: "8443"),
+        BadValue(setting: "port", text: "70000", toml: "70000"),
         BadValue(setting: "concurrency", text: "0", toml: "5000"),
         BadValue(setting: "expiration", text: "soon", toml: "\"soon\""),
         BadValue(setting: "size-limit", text: "huge", toml: "\"huge\""),
@@ -520,7 +520,7 @@ import Testing
         case .boolean: return ("maybe", "\"maybe\"")
         case .environment: return ("staging", "\"staging\"")
         case .endpoints: return ("ftp://x", "[\"ftp://x\"]")
-        case .port: return ("8443", "8443")
+        case .port: return ("70000", "70000")
         case .proxy: return ("https://proxy:3128", "\"https://proxy:3128\"")
         case .concurrency: return ("0", "0")
         case .seconds: return ("-1", "-1")

@@ -59,7 +59,7 @@ extension APNSCtl.Doctor {
         default: wanted = nil
         }
         let endpoints = settings.endpointList
-        let port = settings.checkedPort(endpoints: endpoints, in: world)
+        let port = try settings.checkedPort(endpoints: endpoints, in: world)
         let failWithin = settings[.failWithin]?.value
         let app = try settings[.app].map { (path) throws(CLIError) in
             AppBuildRules(

@@ -84,7 +84,7 @@ extension APNSCtl.Send {
         let request = BroadcastRequest(
             bundleID: credentials.bundleID, priority: priority, expiration: expiration,
             bearerToken: credentials.bearerToken, payload: body)
-        let port = settings.checkedPort(endpoints: settings.endpointList, in: world)
+        let port = try settings.checkedPort(endpoints: settings.endpointList, in: world)
         let route = try settings.singleRoute(environment: credentials.environment, command: "send --channel", in: world)
         { env in
             PushEndpoint(host: env.host, port: port)

@@ -36,7 +36,7 @@ extension APNSCtl.Send {
     func makePlan(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> SendPlan {
         let now = world.clock.now()
         // 1. Flag values and combinations (64); the settings' values were checked when they were resolved.
-        let port = settings.checkedPort(endpoints: settings.endpointList, in: world)
+        let port = try settings.checkedPort(endpoints: settings.endpointList, in: world)
         let expiration = try settings.expirationTime(now: now)
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()

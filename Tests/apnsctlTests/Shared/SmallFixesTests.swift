@@ -312,6 +312,30 @@ import Testing
         #expect(piped.status == 0 && !piped.stderr.contains("reading the payload"), "\(piped.stderr)")
     }
 
+    /// `--port` beside `--endpoint` is ignored with a warning, whatever port it names (CLI.md): `--endpoint
+    /// https://127.0.0.1:8443 --port 8443` was refused, and told to give an endpoint. Without one, a port Apple's
+    /// hosts do not listen on is still 64, named by where it came from.
+    @Test func aPortBesideAnEndpointIsOnlyIgnored() throws {
+        let mock = try InProcessMock()
+        let send = [
+            "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert", "hi",
+            "-d", Self.token(1),
+        ]
+        let beside = try InProcess.apnsctl(send + ["--port", "8443"])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(
+            beside.errorLines == ["warning: --port 8443 is ignored with --endpoint, which carries its own port"],
+            "\(beside.stderr)")
+        let alone = try InProcess.apnsctl(
+            ["send", "--cert", mock.certificate, "--alert", "hi", "-d", Self.token(1)],
+            environment: ["APNSCTL_PORT": "8443"])
+        #expect(alone.status == 64)
+        #expect(
+            alone.errorLines.first?.hasPrefix(
+                "error: APNSCTL_PORT 8443: Apple's push hosts listen on 443 and 2197 only")
+                == true, "\(alone.stderr)")
+    }
+
     /// A missing file is named with the flag that gave it, the same way in every command.
     @Test func aMissingFileIsNamedWithItsFlagInEveryCommand() throws {
         let mock = try InProcessMock()

@@ -27,12 +27,19 @@ extension ResolvedSettings {
     /// Every `endpoint` (none: Apple's hosts).
     var endpointList: PushEndpoints { self[.endpoint]?.value ?? PushEndpoints() }
 
-    /// `port` (443 by default); warns when an endpoint makes it moot (the endpoint carries its own port).
-    func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) -> Int {
+    /// `port` (443 by default): one Apple's hosts listen on (64 otherwise, CLI.md); with an endpoint, which
+    /// carries its own port, any port is only a warning that it is ignored.
+    func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) throws(CLIError) -> Int {
         guard let port = self[.port] else { return 443 }
         if !endpoints.isEmpty {
             world.standardError.warning(
                 "\(label(.port)) \(port.value) is ignored with \(label(.endpoint)), which carries its own port")
+            return port.value
+        }
+        guard port.value == 443 || port.value == 2197 else {
+            throw .usage(
+                "\(label(.port)) \(port.value): Apple's push hosts listen on 443 and 2197 only; give one of those, or an endpoint https://host:port for another server"
+            )
         }
         return port.value
     }
