@@ -41,6 +41,8 @@ struct ChannelOptions: ParsableArguments {
         let settings = try settingsOptions.resolve(.channel, from: subcommand, world: world.settings)
         let format = settings[.output]?.value ?? .text
         let requestID = try parsedRequestID(requestID)
+        // Apple's channel management host has a port of its own; the flag is checked as for send all the same.
+        _ = try settings.checkedPort(endpoints: settings.endpointList, in: world)
         try settings.checkCAFile()
         let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)
         let route = try settings.singleRoute(environment: credentials.environment, command: "channel", in: world) {

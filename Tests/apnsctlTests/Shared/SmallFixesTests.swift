@@ -334,6 +334,12 @@ import Testing
             alone.errorLines.first?.hasPrefix(
                 "error: APNSCTL_PORT 8443: Apple's push hosts listen on 443 and 2197 only")
                 == true, "\(alone.stderr)")
+        // channel takes the flag too, checked the same way.
+        let channel = try InProcess.apnsctl(["channel", "list", "--cert", mock.certificate, "--port", "8443"])
+        #expect(channel.status == 64)
+        #expect(
+            channel.errorLines.first?.hasPrefix("error: --port 8443: Apple's push hosts listen on 443 and 2197 only")
+                == true, "\(channel.stderr)")
     }
 
     /// A missing file is named with the flag that gave it, the same way in every command.
