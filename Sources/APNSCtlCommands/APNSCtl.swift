@@ -112,6 +112,12 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: ExitStatus.success, in: world)
         }
         let parserLines = errorLines(parserText: text)
+        if let advice = AttachedShortValue.advice(
+            for: parserLines, arguments: arguments, valueFlags: OtherToolFlags.valueTakingShortFlags(of: arguments))
+        {
+            world.standardError.print(PrintableText.escapingControls(hidingPasted(advice, arguments: arguments)) + "\n")
+            return finish(exitCode: ExitStatus.usage, in: world)
+        }
         // The command's long flags are read from its help text, built again: only an unknown option needs them.
         let unknownOption = parserLines.contains { $0.hasPrefix("error: Unknown option '") }
         let flags = unknownOption ? OtherToolFlags.longFlags(of: arguments) : []

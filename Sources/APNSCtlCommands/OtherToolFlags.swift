@@ -93,7 +93,15 @@ enum OtherToolFlags {
     }
 
     /// Every flag name of the command `arguments` name, short and long (`-d`, `--device`, `-h`), from its help text.
-    static func flagNames(of arguments: [String]) -> [String] {
+    static func flagNames(of arguments: [String]) -> [String] { flags(of: arguments).flatMap(\.names) }
+
+    /// The short flags of the command `arguments` name that take a value (`-d`, `-p`), from its help text.
+    static func valueTakingShortFlags(of arguments: [String]) -> Set<String> {
+        Set(flags(of: arguments).filter(\.takesValue).flatMap(\.names).filter { !$0.hasPrefix("--") })
+    }
+
+    /// Each flag line of the help text of the command `arguments` name: its names, and whether a value follows.
+    private static func flags(of arguments: [String]) -> [(names: [String], takesValue: Bool)] {
         var command: ParsableCommand.Type = APNSCtl.self
         for word in arguments {
             guard !word.hasPrefix("-"),
@@ -102,15 +110,18 @@ enum OtherToolFlags {
             command = next
         }
         guard command != APNSCtl.self else { return [] }
-        var flags: [String] = []
+        var flags: [(names: [String], takesValue: Bool)] = []
         for line in APNSCtl.helpMessage(for: command, columns: 10_000).split(separator: "\n") {
             let trimmed = line.drop { $0 == " " }
             guard trimmed.hasPrefix("-") else { continue }
             // `-c, --cert <file>  Help…`: the names before the value and the help text.
-            for word in trimmed.split(separator: " ").prefix(3) {
+            var names: [String] = []
+            let words = trimmed.split(separator: " ").prefix(3)
+            for word in words {
                 let name = word.prefix { $0 == "-" || $0.isLetter || $0.isNumber }
-                if name.hasPrefix("-"), name.count > 1, name != "--" { flags.append(String(name)) }
+                if name.hasPrefix("-"), name.count > 1, name != "--" { names.append(String(name)) }
             }
+            flags.append((names, words.contains { $0.hasPrefix("<") }))
         }
         return flags
     }

@@ -77,8 +77,7 @@ public final class TLSContext: @unchecked Sendable {
                 // Read whatever the case, so no error is left queued; it says "no certificate or crl found" for a
                 // folder and an empty file alike.
                 let openSSL = OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
-                let reason = FileSystem.isDirectory(caFile) ? "it is a folder" : openSSL
-                throw .caFileUnusable(path: caFile, reason: reason)
+                throw .caFileUnusable(path: caFile, reason: CAFileContents.reason(path: caFile, openSSL: openSSL))
             }
         } else if let systemTrust {
             try context.trust(systemTrust)
@@ -105,7 +104,9 @@ public final class TLSContext: @unchecked Sendable {
             if X509_STORE_load_file(store, file) != 1 {
                 let reason =
                     FileSystem.exists(file)
-                    ? OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle"
+                    ? CAFileContents.reason(
+                        path: file,
+                        openSSL: OpenSSLError("loading").entries.first?.text ?? "not a PEM certificate bundle")
                     : "no such file"
                 if let variable = plan.fileVariable {
                     throw .trustFileUnusable(variable: variable, path: file, reason: reason)

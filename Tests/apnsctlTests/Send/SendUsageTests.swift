@@ -113,11 +113,22 @@ import Testing
         #expect(dry.stdout.contains("content-length: 22"))
     }
 
-    /// A --ca-file the run could not load (a folder, an empty file) is 66 in its dry run too: a dry run that
-    /// exits 0 says the run would start.
-    @Test func anUnusableCAFileIs66InADryRunToo() throws {
-        let empty = try scratch.write("empty.pem", "")
-        for (ca, reason) in [(scratch.path, "it is a folder"), (empty, "no certificate or crl found")] {
+    /// A --ca-file the run could not load is 66 in its dry run too (a dry run that exits 0 says the run would
+    /// start), and says what the file is instead of OpenSSL's "no certificate or crl found", the same for
+    /// every one of them.
+    @Test func anUnusableCAFileIs66InADryRunTooAndSaysWhatItIs() throws {
+        let cases: [(String, String)] = [
+            (scratch.path, "it is a folder"),
+            (try scratch.write("empty.pem", "\n"), "the file is empty"),
+            (try scratch.p12("push.p12", credentials.push, password: "pw"), "it is a PKCS#12 (.p12) bundle"),
+            (try scratch.write("ca.cer", credentials.ca.certificate.der), "it is a DER (binary) certificate, not PEM"),
+            (
+                try scratch.write("key.pem", try credentials.push.privateKey.pkcs8PEM(passphrase: nil)),
+                "it holds no CERTIFICATE block, only PRIVATE KEY"
+            ),
+            (try scratch.write("payload.json", "{\"aps\":{}}"), "it looks like JSON"),
+        ]
+        for (ca, reason) in cases {
             for dry in [["--dry-run"], ["--dry-run", "-o", "json"], []] {
                 let r = try send(certArgs + ["--alert", "x", "--ca-file", ca] + dry)
                 #expect(r.status == 66, "\(ca) \(dry): \(r.stderr)")

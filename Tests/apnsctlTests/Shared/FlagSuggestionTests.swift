@@ -43,6 +43,31 @@ import Testing
         #expect(jwt.errorLines.first?.hasPrefix("error: --team-id -d: not a team id") == true, "\(jwt.stderr)")
     }
 
+    /// A value joined to its short flag (`-d$TOKEN`, `-pmock`, as other tools allow) is read as more short flags:
+    /// one line names the word and the two ways to write it, instead of `Unknown option '-0'`; a cluster of
+    /// flags that take no value, and such a word given as another flag's value, are the parser's as before.
+    @Test func aValueJoinedToItsShortFlagIsSaidSo() throws {
+        let digits = "0" + String(Self.device.dropFirst())
+        for (words, shown) in [
+            (["-d" + digits], "-d\(digits)"), (["-d" + Self.device], "-d\(Self.device)"),
+            (["-pmock", "-d", digits], "-pmock"),
+        ] {
+            let r = try InProcess.apnsctl(["send", "--alert", "x"] + words)
+            #expect(r.status == 64)
+            let flag = String(shown.prefix(2))
+            let value = String(shown.dropFirst(2))
+            #expect(
+                r.errorLines == [
+                    "error: \(shown): write the value after a space, \(flag) \(value) (or \(flag)=\(value)); joined to "
+                        + "\(flag) it reads as more flags"
+                ], "\(words): \(r.stderr)")
+        }
+        let history = try InProcess.apnsctl(["history", "list", "-d" + Self.device])
+        #expect(history.errorLines.first?.hasPrefix("error: -d\(Self.device): write the value after a space") == true)
+        let cluster = try InProcess.apnsctl(["send", "--alert", "x", "-d", digits, "-qx"])
+        #expect(cluster.errorLines.first == "error: Unknown option '-x'", "\(cluster.stderr)")
+    }
+
     /// A value the payload flag refuses anyway is that refusal, never advice to write it with `=`.
     @Test(arguments: [
         ("--badge", "-1", "error: --badge \"-1\": must be a whole number, 0 or more (0 removes the badge)"),

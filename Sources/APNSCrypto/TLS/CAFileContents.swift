@@ -1,0 +1,41 @@
+import APNSCore
+import APNSPlatform
+
+/// Why a file given as trusted CA certificates could not be loaded, told from what it holds: OpenSSL says
+/// "no certificate or crl found" for an empty file, a `.p12`, a DER certificate and a payload alike, and the
+/// fix differs for each.
+enum CAFileContents {
+    /// Enough for any CA bundle a user keeps by hand; a larger file is judged by its start.
+    static let readLimit = 1 << 20
+
+    /// The reason to show for `path`, which OpenSSL refused with `openSSL`.
+    static func reason(path: String, openSSL: String) -> String {
+        if FileSystem.isDirectory(path) { return "it is a folder" }
+        guard let bytes = FileSystem.readStart(path, count: readLimit) else { return openSSL }
+        return reason(bytes: bytes, path: path) ?? openSSL
+    }
+
+    /// nil when the bytes give no better reason than OpenSSL's.
+    static func reason(bytes: [UInt8], path: String) -> String? {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return "the file is empty" }
+        if PEMBlock.looksLikePEM(bytes) {
+            let blocks = PEMBlock.scan(bytes).blocks
+            guard !blocks.isEmpty, !blocks.contains(where: \.isCertificate) else { return nil }
+            var labels: [String] = []
+            for block in blocks where !labels.contains(block.label) { labels.append(block.label) }
+            return "it holds no CERTIFICATE block, only \(labels.joined(separator: ", "))"
+        }
+        if CredentialLoader.isPKCS12(bytes) {
+            return
+                "it is a PKCS#12 (.p12) bundle: a client identity to authenticate with, not the CA that signed the server"
+        }
+        if bytes.first == DER.Tag.sequence, (try? X509Certificate(der: bytes)) != nil {
+            return
+                "it is a DER (binary) certificate, not PEM; convert it with openssl x509 -inform DER -in \(ShellWord.of(path)) -out ca.pem"
+        }
+        if bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[") {
+            return "it looks like JSON, not PEM certificates"
+        }
+        return nil
+    }
+}
