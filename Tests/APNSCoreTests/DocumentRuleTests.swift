@@ -21,6 +21,18 @@ import Testing
         #expect(r.problems.first?.path == "(root)" && r.size == 0)
     }
 
+    /// `echo > payload.json` (a line break), CRLF or spaces: empty, not a JSON syntax error at the end of input.
+    @Test func aWhitespaceOnlyPayloadIsEmpty() {
+        for text in ["\n", "\r\n", "  \t\n\n"] {
+            let r = check(text)
+            #expect(
+                r.problems.map(\.message) == [
+                    "payload is empty (only whitespace) (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
+                ], "\(text.debugDescription)")
+            #expect(r.problems.first?.line == 1 && r.problems.first?.column == 1)
+        }
+    }
+
     @Test func syntaxErrorsCarryTheReaderPosition() throws {
         let r = check("{\n  \"aps\": {\n    \"alert\": \"x\",\n  }\n}")
         let p = try #require(r.problems.first)

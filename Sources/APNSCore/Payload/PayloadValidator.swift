@@ -25,10 +25,12 @@ public enum PayloadValidator {
             )
         }
 
-        if payload.bodyCount == 0 {
+        // `echo > payload.json` leaves one line break: as empty as no byte at all, whatever a parser says about it.
+        let blank = source.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if payload.bodyCount == 0 || (blank && syntaxError != nil) {
             checker.error(
                 rootPath, at: 0,
-                "payload is empty (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
+                "payload is empty\(payload.bodyCount == 0 ? "" : " (only whitespace)") (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
             )
         } else if let syntaxError {
             checker.error(
