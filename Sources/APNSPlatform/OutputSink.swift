@@ -90,6 +90,10 @@ public final class OutputSink: @unchecked Sendable {
     /// The first failure, if a write or the close failed.
     public var failure: Failure? { lock.withLock { firstFailure } }
 
+    /// Whether this stands in for a standard output closed when the process started (`>&-`): every write will
+    /// fail, so a command with effects beyond its output can refuse before it has any.
+    public var wasClosedAtStart: Bool { lock.withLock { closedAtStart } }
+
     /// Called once, on the writing thread, when the first write fails (`send` stops sending then).
     public var onFailure: (@Sendable (Failure) -> Void)? {
         get { lock.withLock { failureHandler } }

@@ -14,6 +14,7 @@ extension APNSCtl.Send {
             BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput, as: format)
             return
         }
+        try Self.refuseClosedOutput(in: world)
         var delivery = plan.delivery
         delivery.bearerToken = plan.credentials.bearerToken
         delivery.recorder = SendRecorder.start(

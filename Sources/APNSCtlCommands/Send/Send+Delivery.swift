@@ -30,6 +30,17 @@ extension APNSCtl.Send {
         }
     }
 
+    /// `-p mock` after the mock stopped: its mock.json still names the port, where nothing answers now. The
+    /// failure's own advice asks about --endpoint and --env, which the user never gave.
+    static func stoppedMockWarning(_ settings: ResolvedSettings, _ summary: SendSummary) -> String? {
+        guard case .mock(let profile, let file)? = settings[.endpoint]?.origin,
+            summary.causes.contains(where: { $0.failure.advice == .checkServerAndEndpoint })
+        else { return nil }
+        let shown = PrintableText.escapingControls(file)
+        return "-p \(profile): nothing answers at the endpoint \(shown) names, so the mock that wrote it is no longer "
+            + "running; start it again (apnsctl mock --detach) and send once more"
+    }
+
     /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
     /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
     /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
@@ -123,9 +134,10 @@ extension APNSCtl.Send {
         }
         renderer.finish(summary)
         for warning in clockWatch.warnings { world.standardError.warning(warning) }
+        if let warning = Self.stoppedMockWarning(settings, summary) { world.standardError.warning(warning) }
         output.onFailure = nil
         finished?(summary)
-        recorder?.finish(summary, noun: noun, in: world)
+        let entry = recorder?.finish(summary, noun: noun, in: world)
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {
@@ -141,7 +153,11 @@ extension APNSCtl.Send {
         if let failure = output.failure {
             let notSent: Int? = total == nil && stopped ? nil : summary.notSent
             unsentFailure?.report(to: world.standardError)
-            throw .outputFailed(SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun))
+            // Answers that came after the reader left: sent, and said so, or the run seems to have notified fewer.
+            let unprinted = settings.isOn(.quiet) ? 0 : max(0, summary.total - failure.linesWritten)
+            throw .outputFailed(
+                SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun)
+                    + SendOutput.unprintedNote(unprinted, noun: noun, entry: entry))
         }
         if let unsentFailure { throw unsentFailure }
         if summary.failed > 0 { throw .transport(.unanswered(summary, noun: noun)) }

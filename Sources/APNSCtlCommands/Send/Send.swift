@@ -258,6 +258,7 @@ extension APNSCtl {
                 SendDryRun.text(plan, settings: settings).print(to: world.standardOutput, as: format)
                 return
             }
+            try Self.refuseClosedOutput(in: world)
             // The device file owns the list's descriptor: keep it until everything is sent.
             defer { withExtendedLifetime(plan.devices.file) {} }
             var delivery = plan.delivery
@@ -279,6 +280,15 @@ extension APNSCtl {
                 outcome = error
             }
             try Self.endOfList(plan.devices, after: outcome, sent: sent, in: world)
+        }
+
+        /// A standard output closed when apnsctl started (`>&-`) could show no result: nothing is sent, where a run
+        /// would notify devices and only then find out (exit 74 either way).
+        static func refuseClosedOutput(in world: CommandWorld) throws(CLIError) {
+            guard world.standardOutput.wasClosedAtStart else { return }
+            throw .outputFailed(
+                "standard output was closed when apnsctl started (>&-), so no result could be shown; nothing was "
+                    + "sent: send the results to a file, or to /dev/null to drop them")
         }
 
         /// After the results: what the list left to say (a stream's repeats and skipped lines), then the exit.

@@ -68,11 +68,12 @@ final class SendRecorder {
         }
     }
 
-    /// Writes the entry; a failure is one warning on the world's standard error.
-    func finish(_ summary: SendSummary, noun: String, in world: CommandWorld) {
+    /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
+    @discardableResult
+    func finish(_ summary: SendSummary, noun: String, in world: CommandWorld) -> Int64? {
         // No target got a result (a run interrupted before its first request left): nothing reached a server,
         // and an entry would have nothing to show or to send again.
-        guard summary.total > 0 else { return }
+        guard summary.total > 0 else { return nil }
         entry.durationMs = Double(world.clock.monotonicNanoseconds() &- startedNanoseconds) / 1_000_000
         entry.interrupted = summary.interruptedBy != nil
         entry.outputLost = summary.interruptedBy == InterruptSignals.outputLost
@@ -83,16 +84,19 @@ final class SendRecorder {
         let outcome = SendOutput.outcome(summary)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
+        var number: Int64? = nil
         if let recording = current() {
             do {
-                _ = try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: entry.started)
+                number = try recording.finish(entry, keepDays: keepDays, keepEntries: keepEntries, now: entry.started)
             } catch {
                 problem = error
             }
         }
         if let problem {
             world.standardError.warning("this send was not recorded in the history: \(problem.message)")
+            return nil
         }
+        return number
     }
 }
 

@@ -204,6 +204,33 @@ import Testing
         #expect(again.stderr == "apnsctl mock: no mock is running with state dir \(dir.path)\n", "\(again.stderr)")
     }
 
+    /// `-p mock` after the mock stopped, its mock.json naming a port where nothing answers: a warning says so and
+    /// how to start it, where the failure alone asks about --endpoint and --env, neither of them given. A refused
+    /// connection to an endpoint given by flag gets no such warning.
+    @Test func aSendToAStoppedMockSaysToStartItAgain() throws {
+        let mock = try RunningMock()
+        let dir = try TemporaryDirectory(prefix: "stopped-mock")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+        let written = try String(contentsOfFile: mock.stateDir + "/mock.json", encoding: .utf8)
+        let stale = written.replacingOccurrences(of: mock.endpoint, with: "https://127.0.0.1:9")
+        try #require(stale != written)
+        let ready = try dir.write("mock.json", stale, mode: 0o600)
+        let token = String(repeating: "ab", count: 32)
+        let environment = ["APNSCTL_MOCK_STATE_DIR": dir.path, "XDG_STATE_HOME": dir.file("xdg")]
+        let r = try InProcess.apnsctl(
+            ["send", "-p", "mock", "--alert", "x", "-d", token, "--no-history"], environment: environment)
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: -p mock: nothing answers at the endpoint \(ready) names, so the mock that wrote it is no "
+                    + "longer running; start it again (apnsctl mock --detach) and send once more\n"), "\(r.stderr)")
+        let flag = try InProcess.apnsctl(
+            ["send", "-p", "mock", "--endpoint", "https://127.0.0.1:9", "--alert", "x", "-d", token, "--no-history"],
+            environment: environment)
+        #expect(flag.status == 69, "\(flag.stderr)")
+        #expect(!flag.stderr.contains("warning: -p mock"), "\(flag.stderr)")
+    }
+
     @Test func aPortInUseIsATransportError() throws {
         let first = try RunningMock()
         let port = try #require(first.endpoint.split(separator: ":").last)

@@ -121,10 +121,10 @@ import Testing
         }
     }
 
-    /// With stdout closed at start, `main` reserves descriptor 1: the connection's socket cannot become stdout
-    /// (results would be written into the TLS stream, and the run would "succeed"). The process's own descriptors
-    /// are the subject, so the binary runs.
-    @Test func sendWithStdoutClosedAtStartExits74AndSendsAlmostNothing() async throws {
+    /// With stdout closed at start (`main` reserves descriptor 1 then, so no socket can become stdout and take the
+    /// results), `send` refuses before connecting: no device is notified whose result could not be shown. The
+    /// process's own descriptors are the subject, so the binary runs.
+    @Test func sendWithStdoutClosedAtStartExits74AndSendsNothing() async throws {
         try await offThePool {
             let mock = try InProcessMock([], keepingLog: true)
             let scratch = try TemporaryDirectory(prefix: "closed")
@@ -134,16 +134,19 @@ import Testing
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "--devices", file,
                 ], redirect: ">&-")
+            let refusal =
+                "error: standard output was closed when apnsctl started (>&-), so no result could be shown; nothing "
+                + "was sent: send the results to a file, or to /dev/null to drop them\n"
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
-            #expect(r.stderr.contains("error: standard output was closed after 0 results; "), "\(r.stderr)")
-            let answered = mock.answersPerDevice().values.reduce(0, +)
-            #expect(answered < 3000, "the mock answered \(answered) of 3000")
+            #expect(r.stderr == refusal, "\(r.stderr)")
             let single = try Self.binary(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "-d", Self.token(1),
                 ], redirect: ">&-")
             #expect(single.status == 74, "\(single.status) \(single.stderr)")
+            #expect(single.stderr == refusal, "\(single.stderr)")
+            #expect(mock.answersPerDevice().isEmpty, "\(mock.answersPerDevice())")
         }
     }
 
@@ -155,11 +158,12 @@ import Testing
             let total = 20_000
             let file = try scratch.write("d.txt", (1...total).map { Self.token($0) }.joined(separator: "\n"))
             let head = try HeadPipe()
+            let state = ["XDG_STATE_HOME": scratch.file("state")]
             let r = try InProcess.apnsctl(
                 [
                     "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
                     "--devices", file,
-                ], timeout: 120, stdout: .descriptor(head.writeEnd))
+                ], environment: state, timeout: 120, stdout: .descriptor(head.writeEnd))
             let taken = head.finish()
             #expect(r.status == 74, "\(r.status) \(r.stderr)")
             #expect(taken?.split(separator: "\n").count == 1, "\(taken ?? "head -1 never ended")")
@@ -169,6 +173,21 @@ import Testing
                 let rest = message[range.upperBound...]
                 let notSent = Int(rest.prefix { $0.isNumber }) ?? 0
                 #expect(notSent > total / 2, "\(message)")
+                // Every result is either printed or counted as not printed, with the entry that has them all.
+                let printed = Int(
+                    message.dropFirst("error: standard output was closed after ".count).prefix(while: \.isNumber))
+                let unprinted =
+                    message.range(of: " more device").map { range in
+                        Int(String(message[..<range.lowerBound].reversed().prefix(while: \.isNumber).reversed())) ?? -1
+                    } ?? 0
+                let list = try InProcess.apnsctl(["history", "list", "-o", "json"], environment: state)
+                let entry = try jsonObject(try #require(list.stdout.split(separator: "\n").first).description)
+                #expect(entry["targets"] as? Int == (printed ?? -1) + unprinted, "\(message) \(list.stdout)")
+                if unprinted > 0 {
+                    #expect(
+                        message.hasSuffix(
+                            "got a result that was not printed (apnsctl history show 1 lists every result)"))
+                }
             }
             let answered = mock.answersPerDevice().values.reduce(0, +)
             #expect(answered < total / 2, "the mock answered \(answered) of \(total)")

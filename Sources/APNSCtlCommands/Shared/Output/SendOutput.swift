@@ -330,6 +330,15 @@ final class SendOutput {
         return "\(failure.message); \(results) written, \(unsent)"
     }
 
+    /// After the lost-output line: how many targets were sent whose results were not printed, and the history entry
+    /// that has them; empty when there are none.
+    static func unprintedNote(_ unprinted: Int, noun: String, entry: Int64?) -> String {
+        guard unprinted > 0 else { return "" }
+        let what = unprinted == 1 ? "1 more \(noun)" : "\(unprinted) more \(noun)s"
+        return "; \(what) got a result that was not printed"
+            + (entry.map { " (apnsctl history show \($0) lists every result)" } ?? "")
+    }
+
     private static func paint(_ word: String, green: Bool, _ colour: Bool) -> String {
         guard colour else { return word }
         return (green ? "\u{1B}[32m" : "\u{1B}[31m") + word + "\u{1B}[0m"
