@@ -77,7 +77,9 @@ extension APNSCtl {
             if payloads.filter({ $0 == "-" }).count > 1 {
                 throw CLIError.usage("- (standard input) can be given only once; save the other payloads to files")
             }
-            let options = try validationOptions()
+            var options = try validationOptions()
+            // A Live Activity's timestamp is judged against this moment (CLI.md: more than an hour either way warns).
+            options.now = world.clock.now()
             let format = output
             let renderer = ValidateOutput(format: format, in: world)
             var unreadable = 0

@@ -106,6 +106,33 @@ import Testing
             ])
     }
 
+    /// CLI.md: in `validate`, a Live Activity `timestamp` more than an hour from now, either way, is a warning (send
+    /// refuses one more than 10 minutes ahead); within the hour it is clean. Judged at the world's clock.
+    @Test func aLiveActivityTimestampFarFromNowIsAWarning() throws {
+        let dir = try TemporaryDirectory()
+        let now: Int64 = 1_800_000_000
+        func payload(_ timestamp: Int64) -> String {
+            #"{"aps":{"event":"update","timestamp":\#(timestamp),"content-state":{"a":1}}}"#
+        }
+        let cases: [(Int64, String?)] = [
+            (now + 7200, "is 2 hours after now; iOS keeps the highest timestamp it has seen"),
+            (now - 3 * 86_400, "is 3 days before now; the device ignores an update older than the last one it got"),
+            (now - 1800, nil), (now + 1800, nil),
+        ]
+        for (timestamp, warning) in cases {
+            let file = try dir.write("la.json", payload(timestamp))
+            let t = TestWorld(home: dir.path, now: now)
+            let status = t.run(["validate", "--push-type", "liveactivity", file])
+            #expect(status == 0, "\(t.stderr.text)")
+            if let warning {
+                #expect(t.stdout.text.contains("warning: aps.timestamp: timestamp \(timestamp) ("), "\(t.stdout.text)")
+                #expect(t.stdout.text.contains(warning), "\(t.stdout.text)")
+            } else {
+                #expect(!t.stdout.text.contains("warning"), "\(timestamp): \(t.stdout.text)")
+            }
+        }
+    }
+
     @Test func jsonOutputHasExactlyTheContractFields() throws {
         let dir = try TemporaryDirectory()
         let good = try dir.write("good.json", "{\"aps\":{\"alert\":\"Hello\"}}")

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -7,6 +8,9 @@ import Testing
 /// what the rules read is kept (top-level members, then of `aps` its known keys and the first unknown ones), and
 /// keys are found again by their offsets.
 @Suite struct ValidateMemoryBoundTests {
+    /// The Live Activity payloads' timestamp: now, so validate (at the real clock) says nothing of it.
+    static let now = SystemClock.now()
+
     /// `prefix` + `"key-000000000":1,…` + `suffix`, `size` bytes at most, every key distinct. Each member is the
     /// one before it copied and counted up in place (the tests are built without optimisation: a loop over the
     /// bytes of 60 MiB would take seconds).
@@ -125,7 +129,7 @@ import Testing
     /// `content-state`, the app's own data under a known key: 60 MiB of it is walked in the source, not kept.
     @Test func sixtyMiBOfContentStateIsValidatedInUnder128MiB() async throws {
         try await offThePool {
-            let prefix = #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200,"#
+            let prefix = #"{"aps":{"event":"update","timestamp":\#(Self.now),"content-state":{"at":1764151200,"#
             let run = try Self.validate(
                 Self.distinctKeys(size: 60 << 20, prefix: prefix, suffix: "}}}"), as: "state.json")
             #expect(run.status == 65)
@@ -259,7 +263,8 @@ import Testing
             ]),
         HugeText(
             name: "content-state key",
-            prefix: #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{""#, suffix: #"":1764151200}}}"#,
+            prefix: #"{"aps":{"event":"update","timestamp":\#(Self.now),"content-state":{""#,
+            suffix: #"":1764151200}}}"#,
             lines: [
                 #": warning: aps.content-state.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: 1764151200 looks like a UNIX time;"#
             ]),
@@ -271,7 +276,7 @@ import Testing
         HugeText(name: "mdm number", prefix: #"{"aps":{"alert":"hi"},"mdm":"#, fill: "1", suffix: "}", lines: []),
         HugeText(
             name: "content-state number",
-            prefix: #"{"aps":{"event":"update","timestamp":1800000000,"content-state":{"at":1764151200."#, fill: "0",
+            prefix: #"{"aps":{"event":"update","timestamp":\#(Self.now),"content-state":{"at":1764151200."#, fill: "0",
             suffix: "}}}",
             lines: [
                 #": warning: aps.content-state.at: 1764151200.00000000000000000000000000... looks like a UNIX time;"#

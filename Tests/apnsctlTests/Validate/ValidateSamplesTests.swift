@@ -22,12 +22,30 @@ import Testing
         #expect(r.lines.contains("Payloads/background.json: ok (88 bytes of 4096, background)"))
     }
 
+    /// When the Live Activity samples were written: their timestamps are within the hour of it.
+    static let samplesWritten: Int64 = 1_762_167_000
+
+    /// Each sample passes clean with its push type, judged at the moment it was written (later, a Live Activity
+    /// sample's timestamp is a warning, as any old timestamp is).
     @Test(arguments: typed)
     func typedSamplePassesWithItsPushType(file: String, pushType: String) throws {
-        let r = try InProcess.apnsctl(
-            ["validate", "--push-type", pushType, "Payloads/" + file], directory: Repository.root)
-        #expect(r.status == 0)
-        #expect(r.lines.count == 1 && r.lines[0].hasSuffix(", \(pushType))"), "\(r.stdout)")
+        let t = TestWorld(now: Self.samplesWritten)
+        let status = t.run(["validate", "--push-type", pushType, Repository.path("Payloads/" + file)])
+        let lines = t.stdout.text.split(separator: "\n")
+        #expect(status == 0)
+        #expect(lines.count == 1 && lines[0].hasSuffix(", \(pushType))"), "\(t.stdout.text)")
+    }
+
+    /// At any later time the Live Activity samples' timestamps are more than an hour old: a warning that says
+    /// so, still exit 0.
+    @Test func anOldLiveActivitySampleIsAWarningLater() throws {
+        let t = TestWorld(now: Self.samplesWritten + 30 * 86_400)
+        let file = Repository.path("Payloads/liveactivity-update.json")
+        #expect(t.run(["validate", file]) == 0)
+        #expect(
+            t.stdout.text.hasPrefix(
+                "\(file):3:18: warning: aps.timestamp: timestamp 1762167000 (2025-11-03T10:50:00Z) is 30 days before now;"
+            ), "\(t.stdout.text)")
     }
 
     @Test func everyInvalidSampleFails() throws {
