@@ -81,6 +81,26 @@ import Testing
         #expect(loaded.chain.map(\.info.sha256) == [TestCredentials.ca.info.sha256])
     }
 
+    /// A file with its own key and chain (a `.p12`, a PEM bundle) keeps its own leaf when `--key` names the key
+    /// of a chain certificate (the CA's): a mismatch, never the CA taken as the identity with its key.
+    @Test func aKeyOfAChainCertificateIsAMismatchNotANewLeaf() throws {
+        let dir = try TemporaryDirectory()
+        let caKey = try dir.put("ca.key", try TestCredentials.ca.privateKey.pkcs8PEM(passphrase: nil))
+        let p12 = try dir.put("push.p12", try identity.pkcs12(password: SecretBytes(Array(pass.utf8))))
+        let bundle = try dir.put("both.pem", try identity.pem())
+        for (path, source) in [(p12, PassphraseSource.literal(pass)), (bundle, .none)] {
+            expectProblem(.keyDoesNotMatchCertificate(certificatePath: path, keyPath: caKey)) {
+                try _ = load(path, key: caKey, source)
+            }
+            let contents = try CredentialLoader.loadContents(path: path, keyPath: caKey, passphrase: source)
+            #expect(contents.leaf?.info.sha256 == identity.info.sha256, "\(path)")
+            #expect(contents.keyMatches == false, "\(path)")
+            // Its own key given again with --key is no mismatch.
+            let own = try dir.put("own.key", try identity.privateKey.pkcs8PEM(passphrase: nil))
+            #expect(try load(path, key: own, source).info.sha256 == identity.info.sha256)
+        }
+    }
+
     @Test func encryptedPKCS8KeyFromOpenSSL() throws {
         let (dir, cert, key, _) = try files()
         let enc = dir.file("enc.pem")

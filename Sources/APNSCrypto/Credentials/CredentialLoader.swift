@@ -54,6 +54,9 @@ public enum CredentialLoader {
         var parsed = try parse(bytes, path: path, passphrase: passphrase)
         var keyOrigin: String? = parsed.key == nil ? nil : path
         var keyIsDER = parsed.isDER
+        // The certificate the file's own key belongs to (a `.p12`'s, a PEM bundle's): the leaf whatever `--key`
+        // says, so a `--key` that matches a chain certificate (the CA's key) is a mismatch, not a new leaf.
+        let ownLeaf = parsed.key.flatMap { key in parsed.certificates.firstIndex(where: { key.matches($0) }) }
         if let keyInput {
             let keyPath = keyInput.name
             let keyBytes = try read(keyInput)
@@ -91,7 +94,10 @@ public enum CredentialLoader {
         }
         var leafIndex = 0
         var matches: Bool? = nil
-        if let key = parsed.key {
+        if let key = parsed.key, let ownLeaf {
+            leafIndex = ownLeaf
+            matches = key.matches(certs[ownLeaf])
+        } else if let key = parsed.key {
             if let i = certs.firstIndex(where: { key.matches($0) }) {
                 leafIndex = i
                 matches = true
