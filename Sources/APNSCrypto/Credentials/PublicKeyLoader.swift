@@ -3,18 +3,30 @@ import APNSCore
 /// Finds a public key in whatever file the mock's `--auth-key-pub` is given: a `PUBLIC KEY` PEM,
 /// a `.p8` private key (its public half), or a certificate.
 public enum PublicKeyLoader {
-    /// The public key in `path`.
+    /// The public key in `path`: EC P-256, the only kind that verifies an ES256 provider token, so a wrong file (a
+    /// push certificate's RSA key) is said to be one instead of every token seeming signed by another key.
     public static func load(path: String) throws(CredentialProblem) -> PublicKey {
+        let (key, source) = try anyKey(path: path)
+        guard key.isP256 else {
+            let kind = key.typeDescription
+            let found = source == "a certificate" ? "a certificate with an \(kind) key" : "an \(kind) \(source)"
+            throw .notSigningKey(path: path, found: found)
+        }
+        return key
+    }
+
+    /// The public key in `path`, whatever its kind, and what held it (`public key`, `private key`, `a certificate`).
+    private static func anyKey(path: String) throws(CredentialProblem) -> (PublicKey, String) {
         let bytes = try CredentialLoader.read(.file(path))
         if PEMBlock.looksLikePEM(bytes) {
             let (blocks, _) = PEMBlock.scan(bytes)
             if let block = blocks.first(where: { $0.label == "PUBLIC KEY" }) {
-                do { return try PublicKey(pem: block.text) } catch {
+                do { return (try PublicKey(pem: block.text), "public key") } catch {
                     throw .corrupt(path: path, detail: "the PUBLIC KEY block does not decode")
                 }
             }
         } else if let key = try? PublicKey(der: bytes) {
-            return key
+            return (key, "public key")
         }
         let parsed: CredentialLoader.Parsed
         do { parsed = try CredentialLoader.parse(bytes, path: path, passphrase: .none) } catch {
@@ -22,8 +34,8 @@ public enum PublicKeyLoader {
             throw CredentialLoader.signingKeyProblem(needingAPassphrase: bytes, path: path)
         }
         do {
-            if let key = parsed.key { return try key.publicKey }
-            if let cert = parsed.certificates.first { return try cert.publicKey }
+            if let key = parsed.key { return (try key.publicKey, "private key") }
+            if let cert = parsed.certificates.first { return (try cert.publicKey, "a certificate") }
         } catch {
             throw .corrupt(path: path, detail: error.description)
         }

@@ -1,3 +1,4 @@
+import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
@@ -53,6 +54,23 @@ import Testing
         let prefixed = Self.decode(["authorization: bearer " + keys.token], at: Self.signedAt + 5)
         #expect(prefixed.0 == 0)
         #expect(prefixed.1.contains("signature  not checked (pass --auth-key FILE to check it)"))
+    }
+
+    /// A push certificate (an RSA key) given as the key to check with is named as the wrong file, exit 77, not
+    /// taken for a token "signed by another key".
+    @Test func aCertificateWithAnRSAKeyIsTheWrongFileNotAForeignSignature() throws {
+        let keys = try Keys()
+        let push = try CredentialGenerator.makePushCertificate(
+            ca: CredentialFixtures.ca, bundleID: "com.example.demo", kind: .development, key: .rsa(bits: 2048))
+        let pem = try keys.dir.write("push.pem", push.certificate.pem)
+        let (status, out, err) = Self.decode([keys.token, "--auth-key", pem], at: Self.signedAt + 5)
+        #expect(status == 77, "\(err)")
+        #expect(out.isEmpty, "\(out)")
+        #expect(
+            err.hasPrefix(
+                "error: --auth-key \(pem): this is a certificate with an RSA 2048 key, not a .p8 signing key"),
+            "\(err)")
+        #expect(!err.contains("another key"), "\(err)")
     }
 
     /// `-o json`: the report as one object on one line, the refusal still exit 77; without --decode, -o is a
