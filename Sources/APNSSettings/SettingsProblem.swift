@@ -50,12 +50,7 @@ public struct SettingsProblem: Error, Sendable, Equatable {
             case .key(let key, let profile): ("unset", key, profile, "removes the line")
             case .device(let device, let profile): ("remove-device", device, profile, "removes it")
             }
-        var words = ["apnsctl", "config", subcommand]
-        if case .flag = location.origin {
-            words +=
-                location.path.hasPrefix("-")
-                ? [ShellWord.of("--config=" + location.path)] : ["--config", ShellWord.of(location.path)]
-        }
+        var words = ["apnsctl", "config", subcommand] + location.configFlagWords
         // A name starting with - (TOML allows the bare key -x) would read as a flag.
         if let profile {
             words += profile.hasPrefix("-") ? [ShellWord.of("--profile=" + profile)] : ["-p", ShellWord.of(profile)]

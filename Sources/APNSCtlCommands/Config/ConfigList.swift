@@ -46,7 +46,10 @@ extension APNSCtl.Config {
             for entry in parsed.map(DeviceNames.allEntries(in:)) ?? [] {
                 do { _ = try DeviceNames.token(of: entry) } catch {
                     guard case .badEntry(_, let why) = error else { continue }
-                    let profile = entry.profile.map { "--profile \(ShellWord.of($0)) " } ?? ""
+                    // The commands name the file that was read (`--config FILE`) and the profile, to paste as given.
+                    let profile =
+                        (input.location.configFlagWords + (entry.profile.map { ["--profile", ShellWord.of($0)] } ?? []))
+                        .map { $0 + " " }.joined()
                     let name = ShellWord.of(entry.name)
                     world.standardError.warning(
                         "\(entry.file):\(entry.line): device \(JSONWriter.quoted(entry.name)) is not a usable token: \(why); "

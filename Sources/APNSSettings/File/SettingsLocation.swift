@@ -1,3 +1,5 @@
+import APNSCore
+
 /// Which settings file a run reads: `--config FILE`, else `APNSCTL_CONFIG`, else
 /// `$XDG_CONFIG_HOME/apnsctl/config.toml` (default `~/.config/apnsctl/config.toml`). A missing default file
 /// is no error (no settings); a missing named one is exit 66.
@@ -20,6 +22,13 @@ public struct SettingsLocation: Sendable, Equatable {
             return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG"))
         }
         return SettingsLocation(path: configHome.map { $0 + "/apnsctl/config.toml" } ?? "", origin: .defaultValue)
+    }
+
+    /// What a command printed for the user to paste needs to edit this same file: `--config FILE` when the file
+    /// was named by that flag (the variable names it for every command), as shell words; else nothing.
+    public var configFlagWords: [String] {
+        guard case .flag = origin else { return [] }
+        return path.hasPrefix("-") ? [ShellWord.of("--config=" + path)] : ["--config", ShellWord.of(path)]
     }
 
     /// Whether there is no default file to look for (no home directory).

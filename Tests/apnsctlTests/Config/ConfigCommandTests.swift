@@ -109,6 +109,15 @@ import Testing
         #expect(try home.run(["config", "remove-device", "--profile", "dev", "my w"]).status == 0)
         let mended = try home.run(["config", "list"])
         #expect(mended.status == 0 && mended.stderr.isEmpty, "\(mended.stderr)")
+        // A file named by --config: the commands to paste name it too, or they would edit the default file.
+        let other = try home.root.write("devs.toml", "[devices]\nx = 5\n", mode: 0o600)
+        let named = try home.run(["config", "list", "--config", other])
+        #expect(
+            named.stderr.hasSuffix(
+                "apnsctl config add-device --config \(other) x TOKEN replaces it, apnsctl config remove-device --config \(other) x removes it\n"
+            ), "\(named.stderr)")
+        #expect(try home.run(["config", "remove-device", "--config", other, "x"]).status == 0)
+        #expect(try home.run(["config", "list", "--config", other]).stderr.isEmpty)
     }
 
     @Test func showNamesEveryOrigin() throws {
