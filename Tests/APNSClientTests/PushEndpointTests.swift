@@ -65,6 +65,20 @@ import Testing
         }
     }
 
+    /// Two URLs joined by a comma are said to be two, not a host with a path.
+    @Test func twoURLsJoinedByACommaAreSaidToBeTwo() {
+        do {
+            _ = try PushEndpoint(url: "https://a:1,https://b:2")
+            Issue.record("accepted")
+        } catch {
+            #expect(error == .commaJoined(shown: "https://a:1,https://b:2"))
+            #expect(
+                error.message
+                    == "https://a:1,https://b:2: two URLs joined by a comma; give each as its own value, sandbox=URL and production=URL"
+            )
+        }
+    }
+
     @Test func appleEndpoints() {
         #expect(PushEndpoint(environment: .sandbox).url == "https://api.sandbox.push.apple.com:443")
         #expect(PushEndpoint(environment: .production).authority == "api.push.apple.com:443")

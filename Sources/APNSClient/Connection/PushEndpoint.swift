@@ -46,6 +46,8 @@ public struct PushEndpoint: Sendable, Equatable {
         case givenTwice(argument: String, APNSEnvironment)
         /// A second URL for every environment.
         case secondBareURL(argument: String)
+        /// Two URLs in one value, joined by a comma.
+        case commaJoined(shown: String)
 
         public var message: String {
             let expected = "give https://host:port, e.g. https://127.0.0.1:2197"
@@ -65,6 +67,9 @@ public struct PushEndpoint: Sendable, Equatable {
                 return "\(argument): \(environment.rawValue) was given twice; give one URL per environment"
             case .secondBareURL(let argument):
                 return "\(argument): a second bare URL; give one, or sandbox=URL and production=URL"
+            case .commaJoined(let shown):
+                return
+                    "\(shown): two URLs joined by a comma; give each as its own value, sandbox=URL and production=URL"
             }
         }
     }
@@ -80,6 +85,8 @@ public struct PushEndpoint: Sendable, Equatable {
             throw .notAURL(shown: shown)
         }
         var rest = Substring(url.dropFirst("https://".count))
+        // `https://a:1,https://b:2` (lists are comma-joined elsewhere) would read as a host with a path.
+        if rest.lowercased().contains(",https://") { throw .commaJoined(shown: shown) }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if rest.contains("/") || rest.contains("?") || rest.contains("#") { throw .hasPath(shown: shown) }
         if rest.contains("@") { throw .hasUserInfo(shown: shown) }
