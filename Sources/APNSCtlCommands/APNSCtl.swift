@@ -283,7 +283,10 @@ public struct APNSCtl: ParsableCommand {
         for raw in text.split(separator: "\n") {
             let line = raw.drop { $0 == " " || $0 == "\t" }
             guard !line.isEmpty else { continue }
-            if line.hasPrefix("Error: ") || line.hasPrefix("error: ") {
+            if line.hasPrefix("apnsctl "), lines.last?.hasPrefix("error: usage: ") == true {
+                // A command's second form (`mock` and `mock stop`), under the first: a usage line too.
+                lines.append("error: usage: " + line)
+            } else if line.hasPrefix("Error: ") || line.hasPrefix("error: ") {
                 lines.append("error: " + line.dropFirst(7))
             } else if line.hasPrefix("Usage: ") || line.hasPrefix("Help: ") {
                 let colon = line.firstIndex(of: ":") ?? line.startIndex

@@ -114,7 +114,10 @@ final class UnsentDevices {
             removeStaleFile(in: world)
             return nil
         }
-        let header = Self.headerStart + ", in input order; resume with --devices \(path)\n"
+        // The path as a shell word, to paste; one holding a line break must not end the comment.
+        let header =
+            Self.headerStart + ", in input order; resume with --devices "
+            + PrintableText.escapingControls(ShellWord.of(path)) + "\n"
         do { try FileSystem.write(Array(header.utf8) + lines, to: path, mode: 0o600, overwrite: true) } catch {
             throw .outputFailed(
                 "--unsent " + error.message + "; the devices without a final answer are in the results above")

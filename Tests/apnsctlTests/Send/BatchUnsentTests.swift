@@ -70,9 +70,12 @@ import Testing
             ["--fault-drop-unanswered-after", "5", "--fault-connections", "1", "--max-streams", "10"], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "unsent")
         let file = try SendDeliveryTests.deviceFile(40, in: scratch)
-        let unsent = scratch.file("unsent.txt")
+        // A path with a space: the header's resume advice quotes it, so it pastes as one word.
+        let unsent = scratch.file("un sent.txt")
         let r = try InProcess.apnsctl(Self.arguments(mock, ["--devices", file, "--unsent", unsent, "-o", "json"]))
         #expect(r.status == 69, "\(r.stderr.suffix(400))")
+        let header = try String(contentsOfFile: unsent, encoding: .utf8).prefix { $0 != "\n" }
+        #expect(header.hasSuffix("; resume with --devices '\(unsent)'"), "\(header)")
         let unknown = SendDeliveryTests.devices(in: r.lines.filter { $0.contains("\"delivery\":\"unknown\"") })
         #expect(!unknown.isEmpty, "\(r.stdout)")
         let text = try String(contentsOfFile: unsent, encoding: .utf8)

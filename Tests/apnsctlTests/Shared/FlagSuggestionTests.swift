@@ -68,6 +68,14 @@ import Testing
         #expect(cluster.errorLines.first == "error: Unknown option '-x'", "\(cluster.stderr)")
     }
 
+    /// A usage of two forms (`mock` and `mock stop`) is two usage lines, not a usage line and a bare command line.
+    @Test func aSecondUsageFormIsAUsageLine() throws {
+        let r = try InProcess.apnsctl(["mock", "stop", "--state-dir"])
+        #expect(r.status == 64)
+        #expect(r.errorLines.contains("error: usage: apnsctl mock stop [--state-dir <dir>]"), "\(r.stderr)")
+        #expect(!r.errorLines.contains { $0.hasPrefix("error: apnsctl ") }, "\(r.stderr)")
+    }
+
     /// A value the payload flag refuses anyway is that refusal, never advice to write it with `=`.
     @Test(arguments: [
         ("--badge", "-1", "error: --badge \"-1\": must be a whole number, 0 or more (0 removes the badge)"),
