@@ -76,7 +76,7 @@ public enum FileSystem {
             guard standardInput >= 0 else { return [] }
             return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt())
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = openForReading(path)
         if fd < 0 {
             let e = errno
             if e == ENOENT || e == ENOTDIR { throw .missing(path: path) }
@@ -89,9 +89,47 @@ public enum FileSystem {
         // A regular file's size is known: one buffer of that size, rather than a doubling series whose freed
         // halves stay in the heap (a 60 MiB payload would otherwise cost about twice that). It never waits.
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            return try readAll(fd: fd, limit: limit, path: path, interrupt: interrupt())
+            let stop = interrupt()
+            // A FIFO opened before its writer: without an interrupt to watch, wait here as open(2) would have.
+            if stop == nil, (st.st_mode & S_IFMT) == S_IFIFO { waitForWriter(fd) }
+            return try readAll(fd: fd, limit: limit, path: path, interrupt: stop)
         }
         return try readAll(fd: fd, limit: limit, path: path, expected: min(Int(st.st_size), limit))
+    }
+
+    /// Opens `path` read-only without waiting for a FIFO's writer: open(2) would block until one came, where no
+    /// signal can end the wait (handlers resume it, or are not installed yet, and Ctrl-C killed the process without
+    /// a word). The descriptor is blocking once open. On Linux a poll for reading waits for the writer's first
+    /// bytes or its going, so a read that polls first (with the interrupts) waits as open did; elsewhere a FIFO is
+    /// opened as before. -1 with errno on failure.
+    public static func openForReading(_ path: String) -> Int32 {
+        #if os(Linux)
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            if fd >= 0 {
+                let flags = fcntl(fd, F_GETFL)
+                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            }
+            return fd
+        #else
+            return open(path, O_RDONLY | O_CLOEXEC)
+        #endif
+    }
+
+    /// Whether `openForReading` opens a FIFO without waiting for its writer (Linux, where poll waits for it).
+    public static var opensFIFOsWithoutWaiting: Bool {
+        #if os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// Waits, without an interrupt, until the FIFO `fd` (from `openForReading`) has a writer's bytes or has seen
+    /// its writer go: what open(2) waited for, for a reader that does not poll first.
+    public static func waitForWriter(_ fd: Int32) {
+        #if os(Linux)
+            _ = PollSet.wait(for: fd, .readable, until: nil)
+        #endif
     }
 
     /// The first `count` bytes of the regular file `path` (fewer when it is shorter); nil when it cannot be read.

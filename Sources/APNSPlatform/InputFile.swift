@@ -27,13 +27,15 @@ public final class InputFile {
 
     /// Opens `path` for reading (`-`: standard input, descriptor `standardInput`, which stays open afterwards). A
     /// path that does not exist is `.missing`; any other refusal is `.unreadable` with the system's reason.
-    public init(path: String, standardInput: Int32 = 0) throws(FileSystem.Failure) {
+    /// A FIFO's writer is waited for here (uninterruptibly, as open(2) did) unless `pollsFirst`: the caller then
+    /// polls the descriptor with its interrupts before the first read (`FileSystem.openForReading`).
+    public init(path: String, standardInput: Int32 = 0, pollsFirst: Bool = false) throws(FileSystem.Failure) {
         self.path = path
         if path == "-" {
             fd = standardInput
             ownsDescriptor = false
         } else {
-            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            let opened = FileSystem.openForReading(path)
             if opened < 0 {
                 let e = errno
                 if e == ENOENT || e == ENOTDIR { throw .missing(path: path) }
@@ -45,6 +47,7 @@ public final class InputFile {
         var st = stat()
         let type = fstat(fd, &st) == 0 ? st.st_mode & S_IFMT : 0
         kind = type == S_IFREG ? .regular : type == S_IFDIR ? .directory : .stream
+        if type == S_IFIFO, ownsDescriptor, !pollsFirst { FileSystem.waitForWriter(fd) }
     }
 
     deinit { if ownsDescriptor { close(fd) } }

@@ -92,15 +92,19 @@ public final class DeviceFile {
     /// Opens `path` (`-` = standard input, descriptor `standardInput`); a regular file is checked whole here. A
     /// line may be a device name when `names` knows it. With `repeats`, a token seen before is skipped; with
     /// `skipInvalid`, so is a bad line (a key or certificate file is still refused whole).
+    /// `pollsFirst`: the caller waits for a stream's first bytes with its interrupts (`descriptorToWaitFor`)
+    /// before reading, so a FIFO's writer is not waited for here.
     public init(
         path: String, names: DeviceNameLookup? = nil, standardInput: Int32 = 0, repeats: DeviceRepeats? = nil,
-        skipInvalid: Bool = false
+        skipInvalid: Bool = false, pollsFirst: Bool = false
     ) throws(Problem) {
         displayName = path
         self.names = names
         self.repeats = repeats
         skipsInvalid = skipInvalid
-        do { input = try InputFile(path: path, standardInput: standardInput) } catch { throw .file(error) }
+        do { input = try InputFile(path: path, standardInput: standardInput, pollsFirst: pollsFirst) } catch {
+            throw .file(error)
+        }
         switch input.kind {
         case .directory: throw .file(.isDirectory(path: path))
         case .stream:

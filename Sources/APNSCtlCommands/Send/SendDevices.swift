@@ -80,7 +80,9 @@ extension APNSCtl.Send {
                     repeats: DeviceRepeats(
                         after: tokens,
                         flagRepeats: firstFlagRepeat.map { (flagRepeatCount, $0.flag, $0.repeats) }),
-                    skipInvalid: settings.isOn(.skipInvalid))
+                    skipInvalid: settings.isOn(.skipInvalid),
+                    // A FIFO's writer is waited for below, with the interrupts, as a pipe's first line is.
+                    pollsFirst: world.interrupts() != nil)
             } catch {
                 throw Self.devicesError(error)
             }

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -118,6 +119,48 @@ import Testing
                 "\(run.stderr)")
             #expect(run.stdout.isEmpty)
             #expect(mock.receiptsPerDevice().isEmpty)
+        }
+    }
+
+    /// A FIFO no writer has opened yet (`mkfifo f; apnsctl send f …`, the writer to come): open(2) waited for one
+    /// where no interrupt could end the wait, and Ctrl-C killed the process without a word. Now the wait watches
+    /// the interrupts, for the payload and the device list alike; a writer that comes is read as before.
+    /// Linux only: elsewhere a FIFO is still opened as before (`FileSystem.openForReading`).
+    @Test(.enabled(if: FileSystem.opensFIFOsWithoutWaiting), arguments: [(true, SIGINT), (false, SIGTERM)])
+    func anInterruptWhileAFIFOAwaitsItsWriterIsSaid(_ payloadIsFIFO: Bool, _ signal: Int32) async throws {
+        try await offThePool {
+            let mock = try InProcessMock(keepingLog: true)
+            let scratch = try TemporaryDirectory(prefix: "fifo")
+            let fifo = scratch.file("input")
+            try #require(mkfifo(fifo, 0o600) == 0)
+            let given =
+                payloadIsFIFO ? [fifo, "-d", FlagSuggestionTests.device] : ["--alert", "hi", "--devices", fifo]
+            let credentials = [
+                "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+            ]
+            let run = try InProcess.Run(["send"] + given + credentials)
+            #expect(Wait.until { run.interrupts.wasAsked }, "the wait never watched the interrupts: \(run.stderr)")
+            run.interrupts.deliver(signal)
+            let (status, _) = run.finish(within: 15)
+            #expect(status == 128 + signal, "\(run.stderr)")
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            let input = payloadIsFIFO ? "PAYLOAD \(fifo)" : "--devices \(fifo)"
+            #expect(
+                run.stderr == "error: interrupted by \(name): nothing was sent; \(input) was still being read\n",
+                "\(run.stderr)")
+            #expect(mock.receiptsPerDevice().isEmpty)
+
+            // A writer that comes later is waited for and read, as open(2) made it.
+            let late = try InProcess.Run(["send"] + given + credentials)
+            #expect(Wait.until { late.interrupts.wasAsked }, "\(late.stderr)")
+            let writer = open(fifo, O_WRONLY | O_CLOEXEC)
+            try #require(writer >= 0)
+            let text = payloadIsFIFO ? #"{"aps":{"alert":"late"}}"# : FlagSuggestionTests.device + "\n"
+            #expect(text.utf8.count == Array(text.utf8).withUnsafeBytes { write(writer, $0.baseAddress, $0.count) })
+            close(writer)
+            let (done, _) = late.finish(within: 30)
+            #expect(done == 0, "\(late.stderr)")
+            #expect(mock.receiptsPerDevice()[FlagSuggestionTests.device] == 1, "\(mock.receiptsPerDevice())")
         }
     }
 
