@@ -113,7 +113,8 @@ public struct APNSCtl: ParsableCommand {
         }
         let parserLines = errorLines(parserText: text)
         if let advice = AttachedShortValue.advice(
-            for: parserLines, arguments: arguments, valueFlags: OtherToolFlags.valueTakingShortFlags(of: arguments))
+            for: parserLines, arguments: arguments, valueFlags: OtherToolFlags.valueTakingShortFlags(of: arguments),
+            shortFlags: Set(OtherToolFlags.flagNames(of: arguments).filter { !$0.hasPrefix("--") }))
         {
             world.standardError.print(PrintableText.escapingControls(hidingPasted(advice, arguments: arguments)) + "\n")
             return finish(exitCode: ExitStatus.usage, in: world)

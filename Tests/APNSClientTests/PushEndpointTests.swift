@@ -66,16 +66,16 @@ import Testing
     }
 
     /// Two URLs joined by a comma are said to be two, not a host with a path.
-    @Test func twoURLsJoinedByACommaAreSaidToBeTwo() {
+    @Test(arguments: ["https://a:1,https://b:2", "https://a:1, https://b:2", "https://a:1,production=https://b:2"])
+    func twoURLsJoinedByACommaAreSaidToBeTwo(_ url: String) {
         do {
-            _ = try PushEndpoint(url: "https://a:1,https://b:2")
+            _ = try PushEndpoint(url: url)
             Issue.record("accepted")
         } catch {
-            #expect(error == .commaJoined(shown: "https://a:1,https://b:2"))
+            #expect(error == .commaJoined(shown: url))
             #expect(
                 error.message
-                    == "https://a:1,https://b:2: two URLs joined by a comma; give each as its own value, sandbox=URL and production=URL"
-            )
+                    == "\(url): two URLs joined by a comma; give each as its own value, sandbox=URL and production=URL")
         }
     }
 

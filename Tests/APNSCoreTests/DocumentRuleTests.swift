@@ -27,7 +27,7 @@ import Testing
             let r = check(text)
             #expect(
                 r.problems.map(\.message) == [
-                    "payload is empty (only whitespace) (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
+                    "payload is empty (only whitespace); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
                 ], "\(text.debugDescription)")
             #expect(r.problems.first?.line == 1 && r.problems.first?.column == 1)
         }

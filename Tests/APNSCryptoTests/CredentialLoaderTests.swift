@@ -99,6 +99,11 @@ import Testing
             let own = try dir.put("own.key", try identity.privateKey.pkcs8PEM(passphrase: nil))
             #expect(try load(path, key: own, source).info.sha256 == identity.info.sha256)
         }
+        // A renewed certificate appended to the old one and its key: --key with the new key picks the new one.
+        let renewed = TestCredentials.production
+        let both = try dir.put("renewed.pem", try identity.pem() + renewed.certificate.pem)
+        let newKey = try dir.put("new.key", try renewed.privateKey.pkcs8PEM(passphrase: nil))
+        #expect(try load(both, key: newKey).info.sha256 == renewed.info.sha256)
     }
 
     @Test func encryptedPKCS8KeyFromOpenSSL() throws {

@@ -85,8 +85,14 @@ public struct PushEndpoint: Sendable, Equatable {
             throw .notAURL(shown: shown)
         }
         var rest = Substring(url.dropFirst("https://".count))
-        // `https://a:1,https://b:2` (lists are comma-joined elsewhere) would read as a host with a path.
-        if rest.lowercased().contains(",https://") { throw .commaJoined(shown: shown) }
+        // `https://a:1,https://b:2` or `…,production=https://b:2` (APNSCTL_ENDPOINT's list pasted into one value)
+        // would read as a host with a path.
+        if let comma = rest.firstIndex(of: ",") {
+            let next = rest[rest.index(after: comma)...].drop { $0 == " " }.lowercased()
+            if ["https://", "sandbox=", "production="].contains(where: next.hasPrefix) {
+                throw .commaJoined(shown: shown)
+            }
+        }
         if rest.hasSuffix("/") { rest = rest.dropLast() }
         if rest.contains("/") || rest.contains("?") || rest.contains("#") { throw .hasPath(shown: shown) }
         if rest.contains("@") { throw .hasUserInfo(shown: shown) }

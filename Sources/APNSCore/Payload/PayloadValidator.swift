@@ -28,10 +28,11 @@ public enum PayloadValidator {
         // `echo > payload.json` leaves one line break: as empty as no byte at all, whatever a parser says about it.
         let blank = source.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if payload.bodyCount == 0 || (blank && syntaxError != nil) {
-            checker.error(
-                rootPath, at: 0,
-                "payload is empty\(payload.bodyCount == 0 ? "" : " (only whitespace)") (APNs answers 400 PayloadEmpty); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}"
-            )
+            // What APNs answers is known for no bytes at all, not for a line break.
+            let what =
+                payload.bodyCount == 0
+                ? "payload is empty (APNs answers 400 PayloadEmpty)" : "payload is empty (only whitespace)"
+            checker.error(rootPath, at: 0, "\(what); give a JSON object such as {\"aps\":{\"alert\":\"Hello\"}}")
         } else if let syntaxError {
             checker.error(
                 rootPath, at: syntaxError.offset,

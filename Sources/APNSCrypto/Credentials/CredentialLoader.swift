@@ -54,8 +54,9 @@ public enum CredentialLoader {
         var parsed = try parse(bytes, path: path, passphrase: passphrase)
         var keyOrigin: String? = parsed.key == nil ? nil : path
         var keyIsDER = parsed.isDER
-        // The certificate the file's own key belongs to (a `.p12`'s, a PEM bundle's): the leaf whatever `--key`
-        // says, so a `--key` that matches a chain certificate (the CA's key) is a mismatch, not a new leaf.
+        // The certificate the file's own key belongs to (a `.p12`'s, a PEM bundle's): the leaf when `--key` matches
+        // only a CA in the file (the CA's key), which is a mismatch, not a new identity. A `--key` for another
+        // leaf in it (a renewed certificate beside the old one and its key) picks that leaf, as before.
         let ownLeaf = parsed.key.flatMap { key in parsed.certificates.firstIndex(where: { key.matches($0) }) }
         if let keyInput {
             let keyPath = keyInput.name
@@ -94,17 +95,13 @@ public enum CredentialLoader {
         }
         var leafIndex = 0
         var matches: Bool? = nil
-        if let key = parsed.key, let ownLeaf {
+        let keyLeaf = parsed.key.flatMap { key in certs.firstIndex(where: { key.matches($0) }) }
+        if let ownLeaf, let keyLeaf, keyLeaf != ownLeaf, certs[keyLeaf].info.isCertificateAuthority {
             leafIndex = ownLeaf
-            matches = key.matches(certs[ownLeaf])
-        } else if let key = parsed.key {
-            if let i = certs.firstIndex(where: { key.matches($0) }) {
-                leafIndex = i
-                matches = true
-            } else {
-                matches = false
-                leafIndex = preferredLeaf(certs)
-            }
+            matches = false
+        } else if parsed.key != nil {
+            matches = keyLeaf != nil
+            leafIndex = keyLeaf ?? preferredLeaf(certs)
         } else {
             leafIndex = preferredLeaf(certs)
         }

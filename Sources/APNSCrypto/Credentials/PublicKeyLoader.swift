@@ -9,13 +9,15 @@ public enum PublicKeyLoader {
         let (key, source) = try anyKey(path: path)
         guard key.isP256 else {
             let kind = key.typeDescription
-            let found = source == "a certificate" ? "a certificate with an \(kind) key" : "an \(kind) \(source)"
-            throw .notSigningKey(path: path, found: found)
+            // Worded for any flag that reads a verifying key (jwt's --auth-key, the mock's --auth-key-pub): no advice
+            // naming one of them.
+            throw .notSigningKey(path: path, found: "an \(kind) \(source)")
         }
         return key
     }
 
-    /// The public key in `path`, whatever its kind, and what held it (`public key`, `private key`, `a certificate`).
+    /// The public key in `path`, whatever its kind, and what held it (`public key`, `private key`, `key, from a
+    /// certificate`).
     private static func anyKey(path: String) throws(CredentialProblem) -> (PublicKey, String) {
         let bytes = try CredentialLoader.read(.file(path))
         if PEMBlock.looksLikePEM(bytes) {
@@ -35,7 +37,7 @@ public enum PublicKeyLoader {
         }
         do {
             if let key = parsed.key { return (try key.publicKey, "private key") }
-            if let cert = parsed.certificates.first { return (try cert.publicKey, "a certificate") }
+            if let cert = parsed.certificates.first { return (try cert.publicKey, "key, from a certificate") }
         } catch {
             throw .corrupt(path: path, detail: error.description)
         }

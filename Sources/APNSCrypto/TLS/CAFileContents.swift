@@ -31,11 +31,21 @@ enum CAFileContents {
         }
         if bytes.first == DER.Tag.sequence, (try? X509Certificate(der: bytes)) != nil {
             return
-                "it is a DER (binary) certificate, not PEM; convert it with openssl x509 -inform DER -in \(ShellWord.of(path)) -out ca.pem"
+                "it is a DER (binary) certificate, not PEM; convert it with openssl x509 -inform DER -in \(ShellWord.of(path)) -out \(ShellWord.of(pemName(for: path)))"
         }
         if bytes.first == UInt8(ascii: "{") || bytes.first == UInt8(ascii: "[") {
             return "it looks like JSON, not PEM certificates"
         }
         return nil
+    }
+
+    /// Where the converted PEM goes: beside nothing it would replace, named after the DER file (`ca.cer` →
+    /// `ca.pem`; `ca.pem` holding DER → `ca.converted.pem`).
+    static func pemName(for path: String) -> String {
+        let base = FileSystem.baseName(path)
+        let dot = base.lastIndex(of: ".")
+        let stem = dot.map { String(base[..<$0]) } ?? base
+        let isPEM = dot.map { base[base.index(after: $0)...].lowercased() == "pem" } ?? false
+        return (stem.isEmpty ? "ca" : stem) + (isPEM ? ".converted.pem" : ".pem")
     }
 }

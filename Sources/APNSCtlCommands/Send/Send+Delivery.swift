@@ -33,8 +33,11 @@ extension APNSCtl.Send {
     /// `-p mock` after the mock stopped: its mock.json still names the port, where nothing answers now. The
     /// failure's own advice asks about --endpoint and --env, which the user never gave.
     static func stoppedMockWarning(_ settings: ResolvedSettings, _ summary: SendSummary) -> String? {
+        // Refused: nothing listens there (a timeout would not say the mock is gone).
         guard case .mock(let profile, let file)? = settings[.endpoint]?.origin,
-            summary.causes.contains(where: { $0.failure.advice == .checkServerAndEndpoint })
+            summary.causes.contains(where: {
+                if case .connect(.connect) = $0.failure { return true } else { return false }
+            })
         else { return nil }
         let shown = PrintableText.escapingControls(file)
         return "-p \(profile): nothing answers at the endpoint \(shown) names, so the mock that wrote it is no longer "
@@ -154,7 +157,10 @@ extension APNSCtl.Send {
             let notSent: Int? = total == nil && stopped ? nil : summary.notSent
             unsentFailure?.report(to: world.standardError)
             // Answers that came after the reader left: sent, and said so, or the run seems to have notified fewer.
-            let unprinted = settings.isOn(.quiet) ? 0 : max(0, summary.total - failure.linesWritten)
+            // Quiet text output has a line for rejected and failed targets only.
+            let quiet = settings.isOn(.quiet) && format == .text
+            let printable = quiet ? summary.rejected + summary.failed : summary.total
+            let unprinted = max(0, printable - failure.linesWritten)
             throw .outputFailed(
                 SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun)
                     + SendOutput.unprintedNote(unprinted, noun: noun, entry: entry))

@@ -68,7 +68,8 @@ import Testing
         #expect(out.isEmpty, "\(out)")
         #expect(
             err.hasPrefix(
-                "error: --auth-key \(pem): this is a certificate with an RSA 2048 key, not a .p8 signing key"),
+                "error: \(pem): not an APNs signing key (found an RSA 2048 key, from a certificate, need an EC P-256 key"
+            ),
             "\(err)")
         #expect(!err.contains("another key"), "\(err)")
     }

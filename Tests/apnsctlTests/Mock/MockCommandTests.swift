@@ -1,3 +1,4 @@
+import APNSCrypto
 import APNSPlatform
 import APNSTestSupport
 import Foundation
@@ -101,6 +102,20 @@ import Testing
         ])
         #expect(noKeyID.status == 64)
         #expect(noKeyID.stderr.contains("--key-id"))
+        // A push certificate's RSA key verifies no ES256 token: refused, naming the file, with no advice about
+        // flags the mock does not have.
+        let rsa = try CredentialGenerator.makePushCertificate(
+            ca: CredentialFixtures.ca, bundleID: "com.example.demo", kind: .development, key: .rsa(bits: 2048))
+        let pem = try keys.write("push.pem", rsa.certificate.pem)
+        let wrong = try InProcess.apnsctl([
+            "mock", "--state-dir", keys.file("state"), "--port", "0", "--auth-key-pub", pem, "--key-id", "EXTRA12345",
+            "--team-id", "TEAM000001",
+        ])
+        #expect(wrong.status != 0)
+        #expect(
+            wrong.stderr.contains("\(pem): not an APNs signing key (found an RSA 2048 key, from a certificate"),
+            "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("--cert") && !wrong.stderr.contains("--auth-key "), "\(wrong.stderr)")
     }
 
     @Test func unregisteredAndRejectFlags() throws {

@@ -121,7 +121,11 @@ import Testing
             (scratch.path, "it is a folder"),
             (try scratch.write("empty.pem", "\n"), "the file is empty"),
             (try scratch.p12("push.p12", credentials.push, password: "pw"), "it is a PKCS#12 (.p12) bundle"),
-            (try scratch.write("ca.cer", credentials.ca.certificate.der), "it is a DER (binary) certificate, not PEM"),
+            (
+                try scratch.write("ca.cer", credentials.ca.certificate.der),
+                "it is a DER (binary) certificate, not PEM; convert it with openssl x509 -inform DER -in "
+                    + "\(scratch.file("ca.cer")) -out ca.pem"
+            ),
             (
                 try scratch.write("key.pem", try credentials.push.privateKey.pkcs8PEM(passphrase: nil)),
                 "it holds no CERTIFICATE block, only PRIVATE KEY"

@@ -66,6 +66,16 @@ import Testing
         #expect(history.errorLines.first?.hasPrefix("error: -d\(Self.device): write the value after a space") == true)
         let cluster = try InProcess.apnsctl(["send", "--alert", "x", "-d", digits, "-qx"])
         #expect(cluster.errorLines.first == "error: Unknown option '-x'", "\(cluster.stderr)")
+        // `-dq` with its token left out (an unset $TOKEN): flags the command has, not a value joined to -d.
+        let grouped = try InProcess.apnsctl(["send", "--alert", "x", "-dq"])
+        #expect(grouped.status == 64)
+        #expect(!grouped.stderr.contains("write the value after a space"), "\(grouped.stderr)")
+        // A key pasted against -k is never repeated, whole or in part.
+        let key =
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----"
+        let pasted = try InProcess.apnsctl(["send", "--alert", "x", "-d", digits, "-k" + key])
+        #expect(pasted.status == 64)
+        #expect(!pasted.stderr.contains("MIGHAgEAMBMG"), "\(pasted.stderr)")
     }
 
     /// A usage of two forms (`mock` and `mock stop`) is two usage lines, not a usage line and a bare command line.

@@ -66,6 +66,7 @@ extension APNSCtl.Send {
             }
             return
         }
+        try Self.refuseClosedOutput(in: world)
         // 4. simctl: the device, then the push (66 without xcrun, 69 when simctl fails).
         let simctl = try Simctl(world: world)
         let target = try simctl.device(device)

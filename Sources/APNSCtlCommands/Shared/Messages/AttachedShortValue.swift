@@ -5,8 +5,12 @@ import APNSCore
 /// flag nor the fix; this says both.
 enum AttachedShortValue {
     /// The one line to show instead of the parser's `lines` when they are about such a word in `arguments`
-    /// (a short flag of the command that takes a value, `valueFlags`, with text after it); nil otherwise.
-    static func advice(for lines: [String], arguments: [String], valueFlags: Set<String>) -> String? {
+    /// (a short flag of the command that takes a value, `valueFlags`, with text after it); nil otherwise. A word
+    /// made only of the command's short flags (`shortFlags`: `-dq`, a value left out) is the parser's to explain,
+    /// and a value that may be a secret (a pasted key) is never repeated.
+    static func advice(
+        for lines: [String], arguments: [String], valueFlags: Set<String>, shortFlags: Set<String>
+    ) -> String? {
         guard let first = lines.first,
             first.hasPrefix("error: Unknown option '") || first.hasPrefix("error: Missing value for '")
         else { return nil }
@@ -18,7 +22,9 @@ enum AttachedShortValue {
             let named =
                 first.contains("'\(word)'") || first.contains("in '\(word)'")
                 || word.dropFirst(2).contains { first.hasPrefix("error: Unknown option '-\($0)'") }
-            guard named else { continue }
+            guard named, !word.dropFirst(2).allSatisfy({ shortFlags.contains("-\($0)") }),
+                VariableEcho.mayEchoArgument(word)
+            else { continue }
             let flag = String(word.prefix(2))
             let value = String(word.dropFirst(2))
             return "error: \(ShellWord.of(word)): write the value after a space, \(flag) \(ShellWord.of(value)) "
