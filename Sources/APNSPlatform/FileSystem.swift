@@ -105,9 +105,14 @@ public enum FileSystem {
     public static func openForReading(_ path: String) -> Int32 {
         #if os(Linux)
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-            if fd >= 0 {
-                let flags = fcntl(fd, F_GETFL)
-                if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+            guard fd >= 0 else { return fd }
+            // Left non-blocking, a reader would take "nothing yet" for the end of the input.
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0 else {
+                let e = errno
+                close(fd)
+                errno = e
+                return -1
             }
             return fd
         #else
@@ -213,6 +218,12 @@ public enum FileSystem {
     public static func exists(_ path: String) -> Bool {
         var st = stat()
         return lstat(path, &st) == 0
+    }
+
+    /// Whether `path` is a FIFO (following links).
+    public static func isFIFO(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO
     }
 
     /// Whether `path` is a regular file (following links).

@@ -12,15 +12,21 @@ public struct Setting: Sendable, Equatable, Hashable {
     public let commands: Set<SettingCommand>
     /// `config show`'s note for an unset setting (`the system trust store`); nil: `not set`.
     public let unsetNote: String?
+    /// A command whose default differs from `unsetNote`'s (doctor checks both environments), and its note.
+    public let unsetNoteFor: [SettingCommand: String]
+
+    /// What the setting is when nothing sets it, for `command`.
+    public func unsetNote(for command: SettingCommand) -> String? { unsetNoteFor[command] ?? unsetNote }
     /// The built-in default when it is a plain value (the others depend on the certificate or the payload and
     /// are settled when the request is planned).
     public let defaultValue: SettingValue?
 
     init(
         _ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil,
-        default value: SettingValue? = nil
+        unsetFor: [SettingCommand: String] = [:], default value: SettingValue? = nil
     ) {
         (self.name, self.kind, self.commands, unsetNote, defaultValue) = (name, kind, commands, unset, value)
+        unsetNoteFor = unsetFor
     }
 
     /// `--auth-key`.
@@ -97,7 +103,9 @@ extension SettingKey where Value == Bool {
 
 extension SettingKey where Value == EnvironmentChoice {
     public static var env: Self {
-        Self("env", .environment, connected, unset: "the certificate's only environment, else sandbox")
+        Self(
+            "env", .environment, connected, unset: "the certificate's only environment, else sandbox",
+            unsetFor: [.doctor: "the certificate's environments (both for a universal one); both with token auth"])
     }
 }
 

@@ -10,9 +10,9 @@ public struct SettingKey<Value: SettingValueReadable>: Sendable {
 
     init(
         _ name: String, _ kind: SettingKind, _ commands: Set<SettingCommand>, unset: String? = nil,
-        default value: SettingValue? = nil
+        unsetFor: [SettingCommand: String] = [:], default value: SettingValue? = nil
     ) {
-        setting = Setting(name, kind, commands, unset: unset, default: value)
+        setting = Setting(name, kind, commands, unset: unset, unsetFor: unsetFor, default: value)
     }
 
     /// The long flag without dashes: `auth-key`.

@@ -99,6 +99,11 @@ import Testing
             let own = try dir.put("own.key", try identity.privateKey.pkcs8PEM(passphrase: nil))
             #expect(try load(path, key: own, source).info.sha256 == identity.info.sha256)
         }
+        // No key in the file: --key with the CA's key still names the push certificate, and is a mismatch.
+        let keyless = try dir.put("chain.pem", identity.certificate.pem + TestCredentials.ca.certificate.pem)
+        expectProblem(.keyDoesNotMatchCertificate(certificatePath: keyless, keyPath: caKey)) {
+            try _ = load(keyless, key: caKey)
+        }
         // A renewed certificate appended to the old one and its key: --key with the new key picks the new one.
         let renewed = TestCredentials.production
         let both = try dir.put("renewed.pem", try identity.pem() + renewed.certificate.pem)

@@ -142,6 +142,9 @@ public final class DeviceFile {
     /// Whether a stream was read to its end, every token taken: nothing of it is left unread.
     public var streamReadToEnd: Bool { stream?.isReadToEnd ?? false }
 
+    /// Whether a stream holds nothing after what was read: after a bad line, that line was its last.
+    public var streamHasNoRest: Bool { stream?.readerIsAtEnd ?? false }
+
     /// The descriptor a stream's next token waits on, nil when it would not wait (a regular file, a token or the
     /// end already read): a caller that must stay interruptible waits on it beside its interrupts first.
     public func descriptorToWaitFor() -> Int32? { stream?.descriptorToWaitFor() }
@@ -434,6 +437,10 @@ final class DeviceStreamSource: DeviceSource {
 
     /// Read to its end, every token taken (a bad line that ended it is not the end).
     var isReadToEnd: Bool { peeked == nil && problem == nil && reader.isAtEnd }
+
+    /// Whether nothing more is to come after what was read (the writer gone, nothing left buffered), whatever
+    /// stopped the reading: a bad last line leaves no rest unread.
+    var readerIsAtEnd: Bool { reader.isAtEnd }
 
     /// The tokens already read from the stream but not yet taken (its buffer), reading nothing more: after an
     /// interrupt they are listed as never sent instead of being lost with the buffer; the stream keeps the rest.

@@ -96,12 +96,14 @@ public enum CredentialLoader {
         var leafIndex = 0
         var matches: Bool? = nil
         let keyLeaf = parsed.key.flatMap { key in certs.firstIndex(where: { key.matches($0) }) }
-        if let ownLeaf, let keyLeaf, keyLeaf != ownLeaf, certs[keyLeaf].info.isCertificateAuthority {
-            leafIndex = ownLeaf
+        // The identity the file is for: its own key's certificate, else the one it prefers (a push certificate).
+        let fileLeaf = ownLeaf ?? preferredLeaf(certs)
+        if let keyLeaf, keyLeaf != fileLeaf, certs[keyLeaf].info.isCertificateAuthority {
+            leafIndex = fileLeaf
             matches = false
         } else if parsed.key != nil {
             matches = keyLeaf != nil
-            leafIndex = keyLeaf ?? preferredLeaf(certs)
+            leafIndex = keyLeaf ?? fileLeaf
         } else {
             leafIndex = preferredLeaf(certs)
         }

@@ -39,13 +39,14 @@ enum CAFileContents {
         return nil
     }
 
-    /// Where the converted PEM goes: beside nothing it would replace, named after the DER file (`ca.cer` →
-    /// `ca.pem`; `ca.pem` holding DER → `ca.converted.pem`).
+    /// Where the converted PEM goes: beside the DER file and named after it (`certs/ca.cer` → `certs/ca.pem`), or
+    /// `….converted.pem` when that name is taken (a `ca.pem` holding DER, a PEM copy already there).
     static func pemName(for path: String) -> String {
         let base = FileSystem.baseName(path)
+        let folder = path.hasSuffix(base) ? String(path.dropLast(base.count)) : ""
         let dot = base.lastIndex(of: ".")
-        let stem = dot.map { String(base[..<$0]) } ?? base
-        let isPEM = dot.map { base[base.index(after: $0)...].lowercased() == "pem" } ?? false
-        return (stem.isEmpty ? "ca" : stem) + (isPEM ? ".converted.pem" : ".pem")
+        let stem = (dot.map { String(base[..<$0]) } ?? base).isEmpty ? "ca" : dot.map { String(base[..<$0]) } ?? base
+        let plain = folder + stem + ".pem"
+        return plain != path && !FileSystem.exists(plain) ? plain : folder + stem + ".converted.pem"
     }
 }

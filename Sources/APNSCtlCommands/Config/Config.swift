@@ -30,7 +30,8 @@ extension APNSCtl {
                   apnsctl config init --auth-key ~/keys/AuthKey_ABCDE12345.p8 \\
                       --team-id TEAMID1234
                   apnsctl config set --profile dev topic com.example.app
-                  apnsctl config add-device my-iphone 3f2a...9c1d
+                  apnsctl config add-device my-iphone \\
+                      3f2a000000000000000000000000000000000000000000000000000000009c1d
                   apnsctl config path
                   apnsctl config list -o json
                   apnsctl config show prod-cert --for channel

@@ -34,7 +34,9 @@ extension APNSCtl {
                 --topic; the signed token is cached for 50 minutes in $XDG_CACHE_HOME/apnsctl \
                 (--no-token-cache signs a new one). Give one or the other, not both.
 
-                Settings: every option below except the payload, devices and ids may also come from a \
+                Settings: an option that is a setting (credentials, topic, environment, endpoint, priority, \
+                expiration, connection and output options; not the payload and its flags, devices, ids or \
+                --dry-run, which belong to one run) may also come from a \
                 variable APNSCTL_<FLAG> (APNSCTL_TEAM_ID, APNSCTL_TOPIC, …; APNSCTL_AUTH_KEY, APNSCTL_CERT and \
                 APNSCTL_KEY may hold the PEM text itself, never written to disk) or from a profile of the \
                 settings file (-p NAME, else APNSCTL_PROFILE, else its default-profile; -p mock uses a running \
@@ -326,9 +328,13 @@ extension APNSCtl {
             // The devices before the bad line have their results; say that the list was not read to its end.
             devicesError(problem).report(to: world.standardError)
             let devices = "\(sent) device\(sent == 1 ? " was" : "s were")"
+            let line = file?.linesRead ?? 0
+            // A rest is claimed only while one may come: a bad last line (the writer gone) leaves none.
+            let rest =
+                file?.streamHasNoRest == true
+                ? "the input ended at line \(line)" : "the rest of the input after line \(line) was not read"
             throw CLIError.usage(
-                "--devices \(file?.displayName ?? "-"): \(devices) sent; the rest of the input after line \(file?.linesRead ?? 0) was not read (--skip-invalid skips bad lines)"
-            )
+                "--devices \(file?.displayName ?? "-"): \(devices) sent; \(rest) (--skip-invalid skips bad lines)")
         }
     }
 }

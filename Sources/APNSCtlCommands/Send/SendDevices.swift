@@ -81,8 +81,10 @@ extension APNSCtl.Send {
                         after: tokens,
                         flagRepeats: firstFlagRepeat.map { (flagRepeatCount, $0.flag, $0.repeats) }),
                     skipInvalid: settings.isOn(.skipInvalid),
-                    // A FIFO's writer is waited for below, with the interrupts, as a pipe's first line is.
-                    pollsFirst: world.interrupts() != nil)
+                    // A FIFO's writer is waited for below, with the interrupts, as a pipe's first line is (asked for
+                    // only then: a signal before the run starts otherwise keeps its default action).
+                    pollsFirst: FileSystem.opensFIFOsWithoutWaiting && FileSystem.isFIFO(devicesFile)
+                        && world.interrupts() != nil)
             } catch {
                 throw Self.devicesError(error)
             }

@@ -19,7 +19,7 @@ public enum SettingsReport {
             } else if setting.kind == .boolean {
                 rows.append((setting.name, "false", "default"))
             } else {
-                rows.append((setting.name, "(" + (setting.unsetNote ?? "not set") + ")", "default"))
+                rows.append((setting.name, "(" + (setting.unsetNote(for: r.command) ?? "not set") + ")", "default"))
             }
         }
         let w0 = rows.map(\.0.count).max() ?? 0
@@ -55,7 +55,7 @@ public enum SettingsReport {
             } else {
                 if setting.kind == .boolean { w.bool(false) } else { w.null() }
                 w.field("origin", "default")
-                if let note = setting.unsetNote { w.field("note", note) }
+                if let note = setting.unsetNote(for: r.command) { w.field("note", note) }
             }
             w.endObject()
             lines.append(String(decoding: w.bytes, as: UTF8.self))

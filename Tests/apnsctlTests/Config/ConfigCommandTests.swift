@@ -148,6 +148,17 @@ import Testing
             ))
         #expect(json.lines.contains("{\"setting\":\"storage\",\"value\":\"none\",\"origin\":\"default\"}"))
         #expect(!json.stdout.contains("\"setting\":\"priority\""), "channel has no priority")
+        // An unset env is what each command makes of it: doctor checks both environments, send picks one.
+        let bare = try Home()
+        let doctor = try bare.run(["config", "show", "--for", "doctor", "-o", "json"])
+        #expect(
+            doctor.lines.contains {
+                $0.contains(#""setting":"env""#)
+                    && $0.contains(
+                        #""note":"the certificate's environments (both for a universal one); both with token auth""#)
+            }, "\(doctor.stdout)")
+        let send = try bare.run(["config", "show", "--for", "send", "-o", "json"])
+        #expect(send.lines.contains { $0.contains(#""note":"the certificate's only environment, else sandbox""#) })
     }
 
     /// `config show -p NAME`, as `send -p NAME` and `config set -p NAME` take a profile, shows what `config show

@@ -74,4 +74,17 @@ import Testing
             "\(r.stderr)")
         #expect(mock.receiptsPerDevice(expectingAtLeast: 2).count == 2)
     }
+
+    /// A bad last line, its writer gone: no rest is claimed unread.
+    @Test func aBadLastLineLeavesNoRest() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let list = (Self.good[0..<2] + ["zz"]).joined(separator: "\n") + "\n"
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["--devices", "-"]), stdin: Array(list.utf8))
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "error: --devices -: 2 devices were sent; the input ended at line 3 (--skip-invalid skips bad lines)"),
+            "\(r.stderr)")
+    }
 }

@@ -124,7 +124,7 @@ import Testing
             (
                 try scratch.write("ca.cer", credentials.ca.certificate.der),
                 "it is a DER (binary) certificate, not PEM; convert it with openssl x509 -inform DER -in "
-                    + "\(scratch.file("ca.cer")) -out ca.pem"
+                    + "\(scratch.file("ca.cer")) -out \(scratch.file("ca.pem"))"
             ),
             (
                 try scratch.write("key.pem", try credentials.push.privateKey.pkcs8PEM(passphrase: nil)),

@@ -50,7 +50,7 @@ import Testing
         let digits = "0" + String(Self.device.dropFirst())
         for (words, shown) in [
             (["-d" + digits], "-d\(digits)"), (["-d" + Self.device], "-d\(Self.device)"),
-            (["-pmock", "-d", digits], "-pmock"),
+            (["-pmock", "-d", digits], "-pmock"), (["-pdev", "-d", digits], "-pdev"),
         ] {
             let r = try InProcess.apnsctl(["send", "--alert", "x"] + words)
             #expect(r.status == 64)

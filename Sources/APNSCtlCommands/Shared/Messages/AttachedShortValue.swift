@@ -6,8 +6,9 @@ import APNSCore
 enum AttachedShortValue {
     /// The one line to show instead of the parser's `lines` when they are about such a word in `arguments`
     /// (a short flag of the command that takes a value, `valueFlags`, with text after it); nil otherwise. A word
-    /// made only of the command's short flags (`shortFlags`: `-dq`, a value left out) is the parser's to explain,
-    /// and a value that may be a secret (a pasted key) is never repeated.
+    /// that is a group of the command's short flags (`shortFlags`) of which one at most takes a value (`-dq`, its
+    /// token left out) is the parser's to explain; `-pdev` is no such group. A value that may be a secret (a
+    /// pasted key) is never repeated.
     static func advice(
         for lines: [String], arguments: [String], valueFlags: Set<String>, shortFlags: Set<String>
     ) -> String? {
@@ -22,9 +23,9 @@ enum AttachedShortValue {
             let named =
                 first.contains("'\(word)'") || first.contains("in '\(word)'")
                 || word.dropFirst(2).contains { first.hasPrefix("error: Unknown option '-\($0)'") }
-            guard named, !word.dropFirst(2).allSatisfy({ shortFlags.contains("-\($0)") }),
-                VariableEcho.mayEchoArgument(word)
-            else { continue }
+            let letters = word.dropFirst().map { "-\($0)" }
+            let isGroup = letters.allSatisfy(shortFlags.contains) && letters.filter(valueFlags.contains).count <= 1
+            guard named, !isGroup, VariableEcho.mayEchoArgument(word) else { continue }
             let flag = String(word.prefix(2))
             let value = String(word.dropFirst(2))
             return "error: \(ShellWord.of(word)): write the value after a space, \(flag) \(ShellWord.of(value)) "
