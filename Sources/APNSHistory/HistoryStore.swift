@@ -48,6 +48,14 @@ public final class HistoryStore {
         let version = try guarded { () throws(SQLiteError) in try database.integer("PRAGMA user_version") }
         if version > HistorySchema.current { throw .newerSchema(path: path, version: version) }
         if version < HistorySchema.current && readOnly { throw .readOnly(path: path) }
+        // A database of another program's (a layout version of 0 with tables in it) is not one to add ours to, nor
+        // to switch to WAL. Ours gets its tables and its version in one transaction: tables with version 0 after
+        // them are never ours.
+        let foreign = try guarded { () throws(SQLiteError) -> Bool in
+            guard version == 0, try database.integer("SELECT count(*) FROM sqlite_master") > 0 else { return false }
+            return try database.integer("PRAGMA user_version") == 0
+        }
+        if foreign { throw .corrupt(path: path) }
         try guarded { () throws(SQLiteError) in
             if version == 0 {
                 try database.executeWaitingWhileBusy("PRAGMA journal_mode=WAL", milliseconds: Self.busyMilliseconds)

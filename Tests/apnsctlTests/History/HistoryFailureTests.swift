@@ -53,6 +53,24 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: home.database)) == Data(garbage), "left as it was")
     }
 
+    /// Another program's SQLite database at the history's place (a layout version of 0 with tables of its own) is
+    /// not a history database either: the same advice, never SQLite's "table entries already exists", and no
+    /// table of ours added to it.
+    @Test func anotherProgramsDatabaseIsNoHistory() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        try makeFolder(home)
+        let other = try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 100)
+        try other.execute("CREATE TABLE entries(x)")
+        chmod(home.database, 0o600)
+        try expectSentWithOneWarning(home, mock, "not a history database")
+        let list = try home.run(["history"])
+        #expect(list.status == 66)
+        #expect(list.stderr.contains("mv \(home.database) \(home.database).broken"), "\(list.stderr)")
+        #expect(!list.stderr.contains("already exists"), "\(list.stderr)")
+        #expect(try other.integer("SELECT count(*) FROM sqlite_master") == 1, "nothing of ours added")
+    }
+
     @Test func aSymbolicLinkIsNeverFollowed() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()
