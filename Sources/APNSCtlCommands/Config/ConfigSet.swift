@@ -62,6 +62,33 @@ extension APNSCtl.Config {
             let shown = ProfileValueText.shown(text, values: values)
             try edit.write("\(target.key) = \(shown) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
             SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: before, path: edit.location.path, in: world)
+            if let warning = Self.bothAuthsWarning(
+                target.key, profile: profileName, before: before, location: edit.location)
+            {
+                world.standardError.warning(warning)
+            }
+        }
+
+        /// A credential of the other kind already in the profile: the file loads, but `send -p` refuses a profile
+        /// with both (certificate or token auth, not both), so the edit says so while the user is at it.
+        static func bothAuthsWarning(
+            _ key: String, profile: String, before: SettingsFile?, location: SettingsLocation
+        ) -> String? {
+            let certificate = ["cert", "key"]
+            let other: String
+            if certificate.contains(key) {
+                other = "auth-key"
+            } else if key == "auth-key" {
+                other = "cert"
+            } else {
+                return nil
+            }
+            guard before?.profile(profile)?.values.contains(where: { $0.name == other }) == true else { return nil }
+            let unset =
+                (["apnsctl", "config", "unset"] + location.configFlagWords + ["-p", ShellWord.of(profile), other])
+            return "profile \(profile) now holds both cert and auth-key, and send -p \(ShellWord.of(profile)) refuses "
+                + "that (certificate or token auth, not both); if the earlier one is not meant: "
+                + unset.joined(separator: " ")
         }
 
         private func setDefaultProfile(_ edit: inout SettingsFileEdit) throws(CLIError) {

@@ -37,6 +37,21 @@ import Testing
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
     }
 
+    /// A credential of the other kind set into a profile that has one: written (the file loads), with a warning
+    /// that send -p refuses such a profile and the command that removes the earlier one.
+    @Test func settingACertificateBesideAnAuthKeyWarns() throws {
+        let home = try Home()
+        try home.write(Self.commented)
+        let r = try home.run(["config", "set", "-p", "dev", "cert", "certs/push.p12"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: profile dev now holds both cert and auth-key, and send -p dev refuses that (certificate or token auth, not both); if the earlier one is not meant: apnsctl config unset -p dev auth-key\n"
+            ), "\(r.stderr)")
+        let other = try home.run(["config", "set", "-p", "prod-cert", "team-id", "TEAMID1234"])
+        #expect(!other.stderr.contains("both cert and auth-key"), "\(other.stderr)")
+    }
+
     /// A key no setting has makes every command refuse the file, naming the line; `config unset` removes it
     /// (each other byte kept), says what still stops the file loading, and an unknown key the file does not have
     /// is still refused.
