@@ -143,6 +143,11 @@ public enum SettingParser {
             let s = try string()
             let lower = s.lowercased()
             if lower == "auto" {
+                // A profile (or variable) shared with send: its auto means either environment, which is doctor's
+                // both. Given to doctor's own --env, auto stays refused, with the word doctor takes.
+                if command == .doctor {
+                    if case .flag = origin {} else { return .environment(.both) }
+                }
                 guard command == .send else {
                     throw bad(environmentAdvice(command, "auto is for send only (it tries both environments)"))
                 }
