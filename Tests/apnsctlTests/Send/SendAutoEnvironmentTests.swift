@@ -143,6 +143,19 @@ import Testing
             r.lines.first?.hasPrefix("failed    ---  \(Self.productionToken)  cannot connect to 127.0.0.1:\(port)")
                 == true, "\(r.stdout)")
         #expect(r.lines.first?.hasSuffix("(sandbox had answered BadDeviceToken)") == true, "\(r.stdout)")
+        // Sent once (sandbox answered it), so not "never sent", in the summary and in the history.
+        let home = try TemporaryDirectory(prefix: "auto-history")
+        let two = try InProcess.apnsctl(
+            [
+                "send", "{\"aps\":{\"alert\":\"hi\"}}", "--env", "auto", "--ca-file", sandbox.caFile,
+                "--endpoint", "sandbox=\(sandbox.endpoint)", "--endpoint", "production=https://127.0.0.1:\(port)",
+                "--cert", sandbox.certificate, "-d", Self.productionToken, "-d", Self.sandboxToken,
+            ], environment: ["XDG_STATE_HOME": home.path])
+        #expect(two.status == 69, "\(two.stderr)")
+        #expect(two.lines.last == "sent 2: 1 accepted, 1 failed", "\(two.stdout)")
+        #expect(!two.stdout.contains("never sent") && !two.stderr.contains("never sent"), "\(two.stdout)")
+        let list = try InProcess.apnsctl(["history", "list"], environment: ["XDG_STATE_HOME": home.path])
+        #expect(list.stdout.hasSuffix("2 devices: 1 accepted, 1 failed\n"), "\(list.stdout)")
     }
 
     @Test(arguments: [PushCertificateKind.development, .production])
