@@ -137,9 +137,11 @@ public struct APNSCtl: ParsableCommand {
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
         .map { Convert.missingOutputAdvice($0, arguments: arguments) }
         .map { line in
-            // `Unknown option '-30m'`: a value where the command takes values.
-            guard line.hasPrefix("error: Unknown option '-"), let word = DashValueAdvice.positionalWord(in: arguments),
+            // `Unknown option '-30m'`: a value where the command takes values; `history show -1`, where the
+            // value read as a flag leaves the argument missing.
+            guard let word = DashValueAdvice.positionalWord(in: arguments),
                 line.hasPrefix("error: Unknown option '\(word)'")
+                    || line.hasPrefix("error: Missing expected argument '")
             else { return line }
             return DashValueAdvice.positionalAdvice(word, arguments: arguments) ?? line
         }

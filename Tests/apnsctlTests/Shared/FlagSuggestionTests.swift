@@ -78,6 +78,16 @@ import Testing
         #expect(!pasted.stderr.contains("MIGHAgEAMBMG"), "\(pasted.stderr)")
     }
 
+    /// `history show -1`: the value read as a flag left the argument missing; the advice says why and how.
+    @Test func aPositionalValueReadAsAFlagIsSaidSo() throws {
+        let r = try InProcess.apnsctl(["history", "show", "-1"])
+        #expect(r.status == 64)
+        #expect(
+            r.errorLines.first
+                == "error: -1: a value starting with - reads as a flag; write -- before it, after every flag (-- -1)",
+            "\(r.stderr)")
+    }
+
     /// A usage of two forms (`mock` and `mock stop`) is two usage lines, not a usage line and a bare command line.
     @Test func aSecondUsageFormIsAUsageLine() throws {
         let r = try InProcess.apnsctl(["mock", "stop", "--state-dir"])
