@@ -139,9 +139,10 @@ public struct APNSCtl: ParsableCommand {
         .map { line in
             // `Unknown option '-30m'`: a value where the command takes values; `history show -1`, where the
             // value read as a flag leaves the argument missing.
-            guard let word = DashValueAdvice.positionalWord(in: arguments),
+            // Only a missing positional (`'<id|last>'`, not `'--output <file>'`), and a word before any `--`.
+            guard let word = DashValueAdvice.positionalWord(in: Array(arguments.prefix { $0 != "--" })),
                 line.hasPrefix("error: Unknown option '\(word)'")
-                    || line.hasPrefix("error: Missing expected argument '")
+                    || line.hasPrefix("error: Missing expected argument '<")
             else { return line }
             return DashValueAdvice.positionalAdvice(word, arguments: arguments) ?? line
         }

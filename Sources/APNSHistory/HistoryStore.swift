@@ -47,7 +47,6 @@ public final class HistoryStore {
     private func prepare(readOnly: Bool) throws(HistoryProblem) {
         let version = try guarded { () throws(SQLiteError) in try database.integer("PRAGMA user_version") }
         if version > HistorySchema.current { throw .newerSchema(path: path, version: version) }
-        if version < HistorySchema.current && readOnly { throw .readOnly(path: path) }
         // A database of another program's (a layout version of 0 with tables in it) is not one to add ours to, nor
         // to switch to WAL. Ours gets its tables and its version in one transaction: tables with version 0 after
         // them are never ours.
@@ -56,6 +55,8 @@ public final class HistoryStore {
             return try database.integer("PRAGMA user_version") == 0
         }
         if foreign { throw .corrupt(path: path) }
+        if version < HistorySchema.current && readOnly { throw .readOnly(path: path) }
+
         try guarded { () throws(SQLiteError) in
             if version == 0 {
                 try database.executeWaitingWhileBusy("PRAGMA journal_mode=WAL", milliseconds: Self.busyMilliseconds)

@@ -362,11 +362,11 @@ import Testing
         )
         #expect(try Self.resolve(.doctor, flags: Self.flags { $0[.env] = "both" })[.env]?.value == .both)
         #expect(try Self.resolve(flags: Self.flags { $0[.env] = "auto" })[.env]?.value == .auto)
-        // A profile shared by send and doctor: its auto (either environment) is doctor's both; doctor's own --env
-        // auto stays refused, with the words doctor takes.
+        // A profile shared by send and doctor: its auto (either environment) is doctor's default (DoctorPlan reads
+        // it as no choice); doctor's own --env auto stays refused, with the words doctor takes.
         let shared = "[profiles.p]\nenv = \"auto\"\n"
         let doctor = try Self.resolve(.doctor, flags: Self.flags { $0.profile = "p" }, file: shared)
-        #expect(doctor[.env]?.value == .both)
+        #expect(doctor[.env]?.value == .auto)
         #expect(try Self.resolve(flags: Self.flags { $0.profile = "p" }, file: shared)[.env]?.value == .auto)
         #expect(
             Self.problem(.doctor, flags: Self.flags { $0[.env] = "auto" })?.message.hasPrefix("--env auto: ") == true)

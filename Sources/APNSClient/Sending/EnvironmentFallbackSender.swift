@@ -87,8 +87,6 @@ public final class EnvironmentFallbackSender {
         let secondSummary = secondSender.run(interrupts: interrupts) { result in
             var final = result
             final.badDeviceTokenIn = refusedBy
-            // The first environment processed it (and answered): sent, whatever kept the second from trying.
-            final.attempts = max(final.attempts, 1)
             final.inputPosition = result.device.flatMap { positions[$0] }
             if let device = result.device { answered[device, default: 0] += 1 }
             summary.count(final)

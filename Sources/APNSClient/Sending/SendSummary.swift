@@ -44,7 +44,8 @@ public struct SendSummary: Sendable, Equatable {
                 unknown += 1
                 if r.resentAfterUnknown { unknownSentAgain += 1 }
             }
-            if !r.wasSent { failedUnsent += 1 }
+            // One the first environment answered (`--env auto`) was sent, whatever kept the second from trying.
+            if !r.wasSent && r.badDeviceTokenIn == nil { failedUnsent += 1 }
             if let f = r.failure {
                 if let i = causes.firstIndex(where: { $0.failure == f }) {
                     causes[i].count += 1

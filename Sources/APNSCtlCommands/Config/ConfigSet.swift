@@ -69,26 +69,34 @@ extension APNSCtl.Config {
             }
         }
 
-        /// A credential of the other kind already in the profile: the file loads, but `send -p` refuses a profile
-        /// with both (certificate or token auth, not both), so the edit says so while the user is at it.
+        /// Keys of the other auth already in the profile (a cert or key beside an auth-key or key-id): the file
+        /// loads, but `send -p` refuses such a profile (certificate or token auth, not both), so the edit says so
+        /// while the user is at it, naming the keys there and the commands that remove them.
         static func bothAuthsWarning(
             _ key: String, profile: String, before: SettingsFile?, location: SettingsLocation
         ) -> String? {
             let certificate = ["cert", "key"]
-            let other: String
+            let token = ["auth-key", "key-id"]
+            let other: [String]
             if certificate.contains(key) {
-                other = "auth-key"
-            } else if key == "auth-key" {
-                other = "cert"
+                other = token
+            } else if token.contains(key) {
+                other = certificate
             } else {
                 return nil
             }
-            guard before?.profile(profile)?.values.contains(where: { $0.name == other }) == true else { return nil }
-            let unset =
-                (["apnsctl", "config", "unset"] + location.configFlagWords + ["-p", ShellWord.of(profile), other])
-            return "profile \(profile) now holds both cert and auth-key, and send -p \(ShellWord.of(profile)) refuses "
-                + "that (certificate or token auth, not both); if the earlier one is not meant: "
-                + unset.joined(separator: " ")
+            let present = Set(before?.profile(profile)?.values.map(\.name) ?? [])
+            let there = other.filter(present.contains)
+            guard !there.isEmpty else { return nil }
+            let kind = certificate.contains(key) ? "token auth" : "certificate auth"
+            let unset = there.map {
+                (["apnsctl", "config", "unset"] + location.configFlagWords + ["-p", ShellWord.of(profile), $0])
+                    .joined(separator: " ")
+            }
+            return
+                "profile \(profile) now holds \(key) beside \(there.joined(separator: " and ")) (\(kind)), and send -p "
+                + "\(ShellWord.of(profile)) refuses that (certificate or token auth, not both); if the earlier ones are "
+                + "not meant: \(unset.joined(separator: "; "))"
         }
 
         private func setDefaultProfile(_ edit: inout SettingsFileEdit) throws(CLIError) {

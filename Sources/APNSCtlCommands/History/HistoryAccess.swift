@@ -48,7 +48,8 @@ enum HistoryAccess {
         switch problem {
         case .corrupt(let path):
             return .inputMissing(
-                "\(problem.message); move it aside (mv \(path) \(path).broken) and the next send starts a new history")
+                "\(problem.message); move it aside (mv \(path) \(path).broken, with its -wal and -shm files if there "
+                    + "are any) and the next send starts a new history")
         default:
             return .inputMissing(problem.message)
         }

@@ -143,10 +143,12 @@ public enum SettingParser {
             let s = try string()
             let lower = s.lowercased()
             if lower == "auto" {
-                // A profile (or variable) shared with send: its auto means either environment, which is doctor's
-                // both. Given to doctor's own --env, auto stays refused, with the word doctor takes.
+                // A profile (or variable) shared with send: its auto means "whichever environment the token is in",
+                // which for doctor is its default (the certificate's environments; both with token auth), not a
+                // demand for both that a one-environment certificate fails. Doctor's own --env auto stays refused,
+                // with the words doctor takes.
                 if command == .doctor {
-                    if case .flag = origin {} else { return .environment(.both) }
+                    if case .flag = origin {} else { return .environment(.auto) }
                 }
                 guard command == .send else {
                     throw bad(environmentAdvice(command, "auto is for send only (it tries both environments)"))

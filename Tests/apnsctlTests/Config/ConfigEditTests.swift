@@ -46,10 +46,20 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.stderr.contains(
-                "warning: profile dev now holds both cert and auth-key, and send -p dev refuses that (certificate or token auth, not both); if the earlier one is not meant: apnsctl config unset -p dev auth-key\n"
+                "warning: profile dev now holds cert beside auth-key (token auth), and send -p dev refuses that (certificate or token auth, not both); if the earlier ones are not meant: apnsctl config unset -p dev auth-key\n"
             ), "\(r.stderr)")
         let other = try home.run(["config", "set", "-p", "prod-cert", "team-id", "TEAMID1234"])
-        #expect(!other.stderr.contains("both cert and auth-key"), "\(other.stderr)")
+        #expect(!other.stderr.contains("now holds"), "\(other.stderr)")
+        // Both keys of the other auth are named, each with its command.
+        let both = try home.run(["config", "set", "-p", "prod-cert", "key-id", "ABCDE12345"])
+        #expect(
+            both.stderr.contains("profile prod-cert now holds key-id beside cert (certificate auth)"), "\(both.stderr)")
+        _ = try home.run(["config", "set", "-p", "dev", "key", "certs/push.key"])
+        let auth = try home.run(["config", "set", "-p", "dev", "auth-key", "keys/other.p8"])
+        #expect(
+            auth.stderr.contains(
+                "if the earlier ones are not meant: apnsctl config unset -p dev cert; apnsctl config unset -p dev key"),
+            "\(auth.stderr)")
     }
 
     /// A key no setting has makes every command refuse the file, naming the line; `config unset` removes it

@@ -68,7 +68,13 @@ import Testing
         #expect(list.status == 66)
         #expect(list.stderr.contains("mv \(home.database) \(home.database).broken"), "\(list.stderr)")
         #expect(!list.stderr.contains("already exists"), "\(list.stderr)")
+        #expect(list.stderr.contains("with its -wal and -shm files if there are any"), "\(list.stderr)")
         #expect(try other.integer("SELECT count(*) FROM sqlite_master") == 1, "nothing of ours added")
+        // Read-only, it is still named for what it is, not for its mode.
+        chmod(home.database, 0o400)
+        let readOnly = try home.run(["history"])
+        #expect(readOnly.status == 66)
+        #expect(readOnly.stderr.contains("not a history database"), "\(readOnly.stderr)")
     }
 
     @Test func aSymbolicLinkIsNeverFollowed() throws {

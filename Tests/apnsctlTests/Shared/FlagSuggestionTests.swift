@@ -86,6 +86,10 @@ import Testing
             r.errorLines.first
                 == "error: -1: a value starting with - reads as a flag; write -- before it, after every flag (-- -1)",
             "\(r.stderr)")
+        // A missing option (convert's -o), with such a word after --, is the parser's: the advice would repeat.
+        let convert = try InProcess.apnsctl(["convert", "--", "-1.p12"])
+        #expect(convert.status == 64)
+        #expect(!convert.stderr.contains("write -- before it"), "\(convert.stderr)")
     }
 
     /// A usage of two forms (`mock` and `mock stop`) is two usage lines, not a usage line and a bare command line.
