@@ -28,7 +28,19 @@ import Testing
         case closed
     }
 
-    /// Runs apnsctl in-process with its standard output on /dev/full, or closed at start as `main` leaves it.
+    /// A descriptor open for writing on a full-disk device: a node like /dev/full (character device 1,7) made in
+    /// `directory`, so a test never opens a real /dev entry. Every write fails with ENOSPC.
+    static func fullDevice(in directory: TemporaryDirectory) throws -> Int32 {
+        let node = directory.file("full")
+        guard mknod(node, S_IFCHR | 0o600, dev_t((1 << 8) | 7)) == 0 else {
+            throw TestSupportError("mknod \(node): \(errno) (mknod needs root; the tests run as root)")
+        }
+        let fd = open(node, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TestSupportError("opening \(node): \(errno)") }
+        return fd
+    }
+
+    /// Runs apnsctl in-process with its standard output on a full-disk device, or closed at start as `main` leaves it.
     static func apnsctl(
         _ arguments: [String], stdout: Stdout, environment: [String: String] = [:], timeout: Double = 60
     ) throws -> CommandResult {
@@ -36,8 +48,7 @@ import Testing
         case .closed:
             return try InProcess.apnsctl(arguments, environment: environment, timeout: timeout, stdout: .closedAtStart)
         case .full:
-            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
-            guard full >= 0 else { throw TestSupportError("opening /dev/full: \(errno)") }
+            let full = try fullDevice(in: TemporaryDirectory(prefix: "full"))
             defer { close(full) }
             return try InProcess.apnsctl(
                 arguments, environment: environment, timeout: timeout, stdout: .descriptor(full))
@@ -219,13 +230,12 @@ import Testing
     }
 
     /// The mock's log on a full disk: it keeps answering, says so on stderr, and exits 74 with the count. In-process,
-    /// the log on /dev/full and the warnings in a file; SIGTERM delivered through the world.
+    /// the log on a full-disk device and the warnings in a file; SIGTERM delivered through the world.
     @Test func mockWhoseLogCannotBeWrittenExits74WhenStopped() async throws {
         try await offThePool {
             let scratch = try TemporaryDirectory(prefix: "mock-full")
             let state = scratch.file("state")
-            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
-            try #require(full >= 0)
+            let full = try Self.fullDevice(in: scratch)
             defer { close(full) }
             let warningsFile = scratch.file("warnings")
             let warnings = open(warningsFile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
