@@ -26,7 +26,7 @@ public enum PayloadValidator {
         }
 
         // `echo > payload.json` leaves one line break: as empty as no byte at all, whatever a parser says about it.
-        let blank = source.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let blank = BlankBytes.areBlank(source)
         if payload.bodyCount == 0 || (blank && syntaxError != nil) {
             // What APNs answers is known for no bytes at all, not for a line break.
             let what =

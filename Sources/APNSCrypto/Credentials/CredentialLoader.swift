@@ -182,7 +182,7 @@ public enum CredentialLoader {
         case .memory(let b, _):
             bytes = b
         }
-        if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+        if BlankBytes.areBlank(bytes) {
             throw .empty(path: path)
         }
         return bytes

@@ -17,7 +17,7 @@ enum CAFileContents {
 
     /// nil when the bytes give no better reason than OpenSSL's.
     static func reason(bytes: [UInt8], path: String) -> String? {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return "the file is empty" }
+        if BlankBytes.areBlank(bytes) { return "the file is empty" }
         if PEMBlock.looksLikePEM(bytes) {
             let blocks = PEMBlock.scan(bytes).blocks
             guard !blocks.isEmpty, !blocks.contains(where: \.isCertificate) else { return nil }
@@ -44,8 +44,8 @@ enum CAFileContents {
     static func pemName(for path: String) -> String {
         let base = FileSystem.baseName(path)
         let folder = path.hasSuffix(base) ? String(path.dropLast(base.count)) : ""
-        let dot = base.lastIndex(of: ".")
-        let stem = (dot.map { String(base[..<$0]) } ?? base).isEmpty ? "ca" : dot.map { String(base[..<$0]) } ?? base
+        let named = base.lastIndex(of: ".").map { String(base[..<$0]) } ?? base
+        let stem = named.isEmpty ? "ca" : named
         let plain = folder + stem + ".pem"
         return plain != path && !FileSystem.exists(plain) ? plain : folder + stem + ".converted.pem"
     }
