@@ -112,9 +112,9 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: ExitStatus.success, in: world)
         }
         let parserLines = errorLines(parserText: text)
+        let shortFlags = OtherToolFlags.shortFlags(of: arguments)
         if let advice = AttachedShortValue.advice(
-            for: parserLines, arguments: arguments, valueFlags: OtherToolFlags.valueTakingShortFlags(of: arguments),
-            shortFlags: Set(OtherToolFlags.flagNames(of: arguments).filter { !$0.hasPrefix("--") }))
+            for: parserLines, arguments: arguments, valueFlags: shortFlags.takingValues, shortFlags: shortFlags.all)
         {
             world.standardError.print(PrintableText.escapingControls(hidingPasted(advice, arguments: arguments)) + "\n")
             return finish(exitCode: ExitStatus.usage, in: world)

@@ -95,9 +95,17 @@ enum OtherToolFlags {
     /// Every flag name of the command `arguments` name, short and long (`-d`, `--device`, `-h`), from its help text.
     static func flagNames(of arguments: [String]) -> [String] { flags(of: arguments).flatMap(\.names) }
 
-    /// The short flags of the command `arguments` name that take a value (`-d`, `-p`), from its help text.
-    static func valueTakingShortFlags(of arguments: [String]) -> Set<String> {
-        Set(flags(of: arguments).filter(\.takesValue).flatMap(\.names).filter { !$0.hasPrefix("--") })
+    /// The short flags of the command `arguments` name (`-d`, `-q`), and those of them that take a value (`-d`),
+    /// from one reading of its help text.
+    static func shortFlags(of arguments: [String]) -> (all: Set<String>, takingValues: Set<String>) {
+        var all: Set<String> = []
+        var takingValues: Set<String> = []
+        for flag in flags(of: arguments) {
+            let short = flag.names.filter { !$0.hasPrefix("--") }
+            all.formUnion(short)
+            if flag.takesValue { takingValues.formUnion(short) }
+        }
+        return (all, takingValues)
     }
 
     /// Each flag line of the help text of the command `arguments` name: its names, and whether a value follows.
