@@ -223,10 +223,11 @@ import Testing
         #expect(r[.authKey]?.value.displayName == "(PEM from APNSCTL_AUTH_KEY)")
         #expect(r.value(of: Setting.of(.authKey))?.value.display == "(PEM from APNSCTL_AUTH_KEY)")
         #expect(r[.keyID]?.origin == .variable("APNSCTL_KEY_ID"))
-        // A PEM in a flag is a path (flags name files).
+        // Only a variable may hold the text: in a flag it is refused, never taken as a path that messages quote.
         #expect(
-            try Self.resolve(flags: Self.flags { $0[.cert] = "-----BEGIN" }, file: nil)[.cert]?.value
-                == .file("-----BEGIN"))
+            Self.problem(flags: Self.flags { $0[.cert] = pem }, file: nil)?.message
+                == "--cert: holds PEM text (a value of 3 lines, not shown), not a file's path; give the path of the "
+                + "file, or, where a secret store holds the text (CI), put it in APNSCTL_CERT")
     }
 
     // MARK: Values: one parser per type, errors name their origin

@@ -427,6 +427,7 @@ extension APNSCtl {
         /// The key id of `--auth-key-pub`: `--key-id`, else the file name. Checked before the state dir is touched.
         func extraKeyID() throws(CLIError) -> String? {
             guard let path = authKeyPub else { return nil }
+            if let pasted = CLIError.pastedText(path, flag: "--auth-key-pub") { throw pasted }
             // Name only what the user gave: the flag they typed, or the file name the id came from.
             let kid: String
             if let keyID {

@@ -116,13 +116,24 @@ public enum SettingParser {
                     "holds text with a line break (\(VariableEcho.description(of: s))), not a path; give the file's path"
                 )
             }
+            // A file's text pasted as a flag's or profile's path (`--ca-file="$(cat client.pem)"`, a key among it).
+            if s.contains("-----BEGIN") {
+                throw bad(
+                    "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the file's path"
+                )
+            }
             try quotablePath(s)
             return .path(path(s))
         case .credential:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
-            if case .variable(let name) = origin, CredentialSource.isPEM(s) {
-                return .credential(.pem(text: s, variable: name))
+            if CredentialSource.isPEM(s) {
+                if case .variable(let name) = origin { return .credential(.pem(text: s, variable: name)) }
+                // A file's text pasted where its path goes (`--auth-key="$(cat AuthKey.p8)"`): taken as a path, every
+                // message naming the file would print the key. Only a variable may hold the text (CI secret stores).
+                throw bad(
+                    "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the path "
+                        + "of the file, or, where a secret store holds the text (CI), put it in \(setting.variable)")
             }
             try quotablePath(s)
             return .credential(.file(path(s)))

@@ -241,4 +241,55 @@ import Testing
             ca.stderr.contains("APNSCTL_CA_FILE: holds text with a line break (a value of 2 lines), not a path"),
             "\(ca.stderr)")
     }
+
+    /// Only a variable may hold PEM text: a file's text pasted where a path goes (`--key="$(cat key.pem)"`, a
+    /// profile's `auth-key = """-----BEGIN…"""`, `inspect --key`, the mock's `--auth-key-pub`) is exit 64 naming the
+    /// flag or the file's line, and the text is never printed (taken as a path, every message about the file quoted
+    /// it: the key among it).
+    @Test func pemTextWhereAPathGoesIsRefusedAndNeverPrinted() async throws {
+        try await offThePool {
+            let s = try Setup()
+            let both = s.certificatePEM + s.keyPEM
+            let secrets = s.secrets(.cert) + s.secrets(.authKey)
+            let auth = ["--key-id", s.mock.keyID, "--team-id", s.mock.teamID]
+            let config = s.home.file("config")
+            try FileManager.default.createDirectory(atPath: config + "/apnsctl", withIntermediateDirectories: true)
+            let profile = try s.home.write(
+                "config/apnsctl/config.toml",
+                "[profiles.ci]\nauth-key = \"\"\"\(s.authKeyPEM)\"\"\"\nkey-id = \"\(s.mock.keyID)\"\n", mode: 0o600)
+            // (arguments, what the message starts with)
+            let runs: [([String], String)] = [
+                (s.sendFlags + ["--cert=\(both)"], "error: --cert: holds PEM text (a value of "),
+                (s.sendFlags + ["--cert", s.certificateOnly, "--key=\(s.keyPEM)"], "error: --key: holds PEM text"),
+                (s.sendFlags + ["--auth-key=\(s.authKeyPEM)"] + auth, "error: --auth-key: holds PEM text"),
+                (s.sendFlags + ["-p", "ci"], "error: \(profile):2: auth-key: holds PEM text"),
+                (["jwt", "--auth-key=\(s.authKeyPEM)"] + auth, "error: --auth-key: holds PEM text"),
+                (["doctor", "--cert=\(both)"], "error: --cert: holds PEM text"),
+                (["config", "set", "-p", "ci", "cert", "--", both], "error: cert: holds PEM text"),
+                (["inspect", "--key=\(s.keyPEM)", s.mock.certificate], "error: --key holds PEM text (a value of "),
+                (["inspect", "--", both], "error: the file argument holds PEM text"),
+                (
+                    ["convert", s.certificateOnly, "--key=\(s.keyPEM)", "-o", s.home.file("out.pem")],
+                    "error: --key holds PEM text"
+                ),
+                (["mock", "--port", "0", "--auth-key-pub=\(s.authKeyPEM)"], "error: --auth-key-pub holds PEM text"),
+                (
+                    s.sendFlags + ["--cert", s.mock.certificate, "--ca-file=\(s.certificatePEM)"],
+                    "error: --ca-file: holds PEM text"
+                ),
+            ]
+            for (arguments, start) in runs {
+                let r = Self.run(
+                    arguments, ["XDG_CONFIG_HOME": config, "XDG_CACHE_HOME": s.home.file("cache")], home: s.home.path)
+                #expect(r.status == 64, "\(arguments.prefix(2)): \(r.stdout)\(r.stderr)")
+                #expect(r.stderr.hasPrefix(start), "\(arguments.prefix(2)): \(r.stderr)")
+                for secret in secrets {
+                    #expect(
+                        !r.stdout.contains(secret) && !r.stderr.contains(secret), "\(arguments.prefix(2)): \(r.stderr)")
+                }
+            }
+            // `config set` wrote nothing.
+            #expect(try String(contentsOfFile: profile, encoding: .utf8).components(separatedBy: "BEGIN").count == 2)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 
 extension CLIError {
     /// A credential problem: a missing or unreadable file is exit 66, everything else exit 77 (CLI.md).
@@ -17,7 +18,12 @@ extension CLIError {
         switch problem {
         // An empty file is named the same way: which flag's file it is matters more than its content.
         case .fileMissing(let path), .fileUnreadable(let path, _), .empty(let path):
-            if let flag = flags[path] { message = "\(flag) " + message }
+            if let pasted = CLIError.pastedText(path, flag: flags[path]) {
+                self = pasted
+                return
+            } else if let flag = flags[path] {
+                message = "\(flag) " + message
+            }
         // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).
         case .wrongPassphrase(let path):
             if let passphrase, FileSystem.isRegularFile(passphrase.text) {
@@ -28,6 +34,18 @@ extension CLIError {
         default: break
         }
         self = problem.isInputMissing ? .inputMissing(message) : .credential(message)
+    }
+}
+
+extension CLIError {
+    /// A file's text pasted where its path goes (`--key="$(cat key.pem)"`, a key among them): said, never shown,
+    /// exit 64. Nil for a value a message may quote. `flag` nil: the command's file argument.
+    static func pastedText(_ value: String, flag: String?) -> CLIError? {
+        guard !VariableEcho.mayEchoArgument(value) else { return nil }
+        let what = CredentialSource.isPEM(value) ? "PEM text" : "text"
+        return .usage(
+            "\(flag ?? "the file argument") holds \(what) (\(VariableEcho.description(of: value)), not shown), "
+                + "not a file's path; give the path of the file that holds it")
     }
 }
 
