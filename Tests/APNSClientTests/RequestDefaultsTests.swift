@@ -84,6 +84,10 @@ import Testing
             RequestDefaults.suffixed("com.x.push-type.liveactivity", for: .liveactivity)
                 == "com.x.push-type.liveactivity")
         #expect(RequestDefaults.suffixed("com.x", for: .controls) == "com.x.push-type.controls")
+        // Another type's suffix is kept for the topic rule to refuse, never doubled.
+        #expect(RequestDefaults.suffixed("com.x.push-type.widgets", for: .controls) == "com.x.push-type.widgets")
+        #expect(RequestDefaults.suffixed("com.x.complication", for: .voip) == "com.x.complication")
+        #expect(RequestDefaults.suffixed("com.x.voip", for: .widgets) == "com.x.voip")
     }
 
     @Test func requestWithoutPriorityHasNoPriorityHeader() {

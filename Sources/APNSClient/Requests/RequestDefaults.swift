@@ -32,9 +32,13 @@ public enum RequestDefaults {
         return pushType.defaultPriority
     }
 
-    /// `topic` with `pushType`'s suffix appended unless it already ends so (the builder flags' topic).
+    /// `topic` with `pushType`'s suffix appended unless it already ends so (the builder flags' topic). A topic
+    /// ending with another type's suffix is no bundle id: it is kept, for the topic rule to refuse and name the
+    /// topic meant, never sent as `….push-type.widgets.push-type.controls`.
     public static func suffixed(_ topic: String, for pushType: PushType) -> String {
-        topic.hasSuffix(pushType.topicSuffix) ? topic : topic + pushType.topicSuffix
+        if topic.hasSuffix(pushType.topicSuffix) { return topic }
+        if let other = PushType.inferred(fromTopic: topic), other != pushType { return topic }
+        return topic + pushType.topicSuffix
     }
 
     /// The environment: `--env`, else the certificate's only one, else sandbox.

@@ -268,6 +268,34 @@ import Testing
             name: "pushtotalk by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#,
             topic: "com.example.app.voip-ptt",
             expected: .headers(.pushtotalk, 10, "com.example.app.voip-ptt", 4096, token)),
+        // --content-changed is a whole payload: a PAYLOAD that is another push is refused, not merged into.
+        Case(
+            name: "content-changed with a background PAYLOAD", payload: #"{"aps":{"content-available":1}}"#,
+            topic: "com.example.app", pushType: .widgets, contentChanged: true,
+            expected: .error(64, "--content-changed: it builds a widgets or controls push")),
+        Case(
+            name: "content-changed with an alert PAYLOAD", payload: #"{"aps":{"alert":"hi"}}"#,
+            topic: "com.example.app", contentChanged: true,
+            expected: .error(64, "--content-changed: it builds a widgets or controls push")),
+        Case(
+            name: "content-changed with the widgets PAYLOAD it builds", payload: #"{"aps":{"content-changed":true}}"#,
+            topic: "com.example.app", pushType: .widgets, contentChanged: true,
+            expected: .headers(
+                .widgets, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
+        // A topic with another type's suffix gets no second one: kept, for the topic rule to refuse (65).
+        Case(
+            name: "controls on a widgets topic, token", topic: "com.example.app.push-type.widgets",
+            pushType: .controls, contentChanged: true,
+            expected: .headers(
+                .controls, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
+        Case(
+            name: "voip on a complication topic, certificate", payload: #"{"aps":{},"x":1}"#,
+            topic: "com.example.demo.complication", pushType: .voip, credential: .universal,
+            expected: .headers(.voip, 10, "com.example.demo.complication", 5120, cert)),
+        Case(
+            name: "a Live Activity on a widgets topic", payload: nil, topic: "com.example.app.push-type.widgets",
+            event: .update, alertFlags: [:],
+            expected: .headers(.liveactivity, 10, "com.example.app.push-type.widgets", 4096, token)),
     ]
 
     /// The planner's pure steps, as `makePlan` runs them: the description, the payload, the headers.
@@ -359,6 +387,33 @@ import Testing
                 "\(t.stderr.text)")
             #expect(t.stdout.text.isEmpty)
         }
+    }
+
+    /// A topic that already ends with another type's suffix is refused (65) with the topic meant, for every
+    /// builder that appends a suffix, before connecting: never sent as `….push-type.widgets.push-type.controls`.
+    @Test func aTopicWithAnotherTypesSuffixGetsNoSecondOne() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "planner-suffix")
+        let auth = [
+            "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
+            "-d", String(repeating: "3f2a", count: 16),
+        ]
+        let widgets = mock.bundleID + ".push-type.widgets"
+        let runs: [([String], String)] = [
+            (["--topic", widgets, "--push-type", "controls", "--content-changed"], ".push-type.controls"),
+            (["--topic", widgets, "--live-activity", "update", "--content-state", "{}"], ".push-type.liveactivity"),
+            (
+                ["--topic", mock.bundleID + ".voip", "--push-type", "widgets", "--content-changed"],
+                ".push-type.widgets"
+            ),
+        ]
+        for (flags, suffix) in runs {
+            let r = try InProcess.apnsctl(["send"] + flags + auth, environment: ["XDG_CACHE_HOME": scratch.path])
+            #expect(r.status == 65, "\(flags): \(r.stdout)\(r.stderr)")
+            #expect(r.stderr.contains("lacks the \"\(suffix)\" suffix"), "\(r.stderr)")
+            #expect(r.stderr.contains("use --topic \(mock.bundleID)\(suffix)"), "\(r.stderr)")
+        }
+        #expect(mock.answersPerDevice().isEmpty, "\(mock.stdout)")
     }
 
     /// `--push-type widgets` alone: the body is the content-changed push those types are (not the default
