@@ -15,12 +15,15 @@ nonisolated(unsafe) private var firstInterruptNs: UInt64 = 0
 nonisolated(unsafe) private var owedResultCount: Int = 0
 /// Digits of the count, written by the handler (which may not allocate): room for any Int.
 nonisolated(unsafe) private var exitDigits: UnsafeMutablePointer<UInt8>? = nil
+/// The end of the second signal's message (`noteForExitingAtOnce`), made before the handler may read it.
+nonisolated(unsafe) private var exitNoteBytes: UnsafeMutablePointer<UInt8>? = nil
+nonisolated(unsafe) private var exitNoteCount: Int = 0
 
 /// Writes `error: interrupted again: exiting now; N results were not printed` to stderr with nothing
 /// but write(2): a signal handler may only call async-signal-safe functions.
 private func writeExitMessage() {
     let prefix: StaticString = "error: interrupted again: exiting now; "
-    let suffix: StaticString = owedResultCount == 1 ? " result was not printed\n" : " results were not printed\n"
+    let suffix: StaticString = owedResultCount == 1 ? " result was not printed" : " results were not printed"
     _ = posixWrite(2, prefix.utf8Start, prefix.utf8CodeUnitCount)
     if let digits = exitDigits {
         var value = max(0, owedResultCount)
@@ -33,6 +36,9 @@ private func writeExitMessage() {
         _ = posixWrite(2, digits + start, 24 - start)
     }
     _ = posixWrite(2, suffix.utf8Start, suffix.utf8CodeUnitCount)
+    if let note = exitNoteBytes, exitNoteCount > 0 { _ = posixWrite(2, note, exitNoteCount) }
+    let newline: StaticString = "\n"
+    _ = posixWrite(2, newline.utf8Start, newline.utf8CodeUnitCount)
 }
 nonisolated(unsafe) private var firstSignalReceived: Int32 = 0
 
@@ -91,6 +97,17 @@ public final class InterruptSignals: InterruptSource {
     public var owedResults: Int {
         get { owedResultCount }
         set { owedResultCount = newValue }
+    }
+
+    /// Kept for the rest of the process (a command sets it once, before it sends): the handler may read it at
+    /// any moment, so an earlier note is never freed.
+    public func noteForExitingAtOnce(_ text: String) {
+        let bytes = Array(text.utf8)
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
+        buffer.initialize(from: bytes, count: bytes.count)
+        exitNoteCount = 0
+        exitNoteBytes = buffer
+        exitNoteCount = bytes.count
     }
 
     /// Not a signal: what `take` returns after `stopForLostOutput`. Standard output is gone (its reader

@@ -13,4 +13,11 @@ public protocol InterruptSource: AnyObject, Sendable {
     var receivedSignal: Int32? { get }
     /// Results the command has sent and not yet printed (what a second signal's message counts).
     var owedResults: Int { get set }
+    /// Words a second signal's message ends with, for what exiting at once leaves undone (`; --unsent u.txt was not
+    /// written`). Sources that cannot exit at once ignore it.
+    func noteForExitingAtOnce(_ text: String)
+}
+
+extension InterruptSource {
+    public func noteForExitingAtOnce(_ text: String) {}
 }

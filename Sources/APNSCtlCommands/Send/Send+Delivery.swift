@@ -106,6 +106,9 @@ extension APNSCtl.Send {
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does, also when no
         // signal can be watched.
         let interrupts = world.interrupts() ?? LostOutputStop()
+        // A second signal exits at once, before the list is written: a script resuming from it must not take an
+        // older one for this run's.
+        if let unsent { interrupts?.noteForExitingAtOnce("; --unsent \(ShellWord.of(unsent.path)) was not written") }
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         let recorder = target.recorder

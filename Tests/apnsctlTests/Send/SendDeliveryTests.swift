@@ -216,18 +216,21 @@ import Testing
     // through the world's interrupts (WorldInterruptTests); these are about the process's own signals.
 
     /// 50 devices sent to a mock that never answers, all 50 in flight.
-    func silentSendWithFiftyInFlight() throws -> (InProcessMock, Background) {
+    func silentSendWithFiftyInFlight(extra: [String] = []) throws -> (InProcessMock, Background) {
         let mock = try InProcessMock(["--fault-never-answer"])
         let scratch = try TemporaryDirectory(prefix: "devices")
-        let send = try Background(sendArguments(mock, devices: try SendDeliveryTests.deviceFile(50, in: scratch)))
+        let send = try Background(
+            sendArguments(mock, devices: try SendDeliveryTests.deviceFile(50, in: scratch)) + extra)
         #expect(send.wait(seconds: 20) { send.stderr.components(separatedBy: "* request for").count > 50 })
         return (mock, send)
     }
 
     @Test func aSecondSignalAfterOneSecondExitsAtOnceSayingWhatWasNotPrinted() async throws {
         try await offThePool {
-            let (mock, send) = try silentSendWithFiftyInFlight()
-            defer { withExtendedLifetime(mock) {} }
+            let directory = try TemporaryDirectory(prefix: "second-signal")
+            let unsent = directory.file("un sent.txt")
+            let (mock, send) = try silentSendWithFiftyInFlight(extra: ["--unsent", unsent])
+            defer { withExtendedLifetime((mock, directory)) {} }
             kill(send.process.processIdentifier, SIGINT)
             #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
             // Time passing is the subject here: the first was taken before its line appeared, so this is more than
@@ -241,7 +244,9 @@ import Testing
             #expect(waited < 5, "the second signal took \(waited) s")
             #expect(send.stdout.split(separator: "\n").count < 50, "the results owed were printed: \(send.stdout)")
             #expect(
-                send.stderr.contains("error: interrupted again: exiting now; 50 results were not printed"),
+                send.stderr.contains(
+                    "error: interrupted again: exiting now; 50 results were not printed; --unsent '\(unsent)' was not written\n"
+                ),
                 "\(send.stderr.suffix(300))")
         }
     }
