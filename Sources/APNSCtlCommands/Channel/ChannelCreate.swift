@@ -49,7 +49,7 @@ extension APNSCtl.Channel {
                 output.showRequestID(result)
                 output.text(id)
             }
-            output.flush()
+            try output.finish(done: "the channel was created, and its id was not printed: \(id)")
         }
     }
 }

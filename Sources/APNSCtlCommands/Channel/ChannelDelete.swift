@@ -55,7 +55,7 @@ extension APNSCtl.Channel {
                 output.showRequestID(result)
                 output.text("deleted \(id)")
             }
-            output.flush()
+            try output.finish(done: "the channel \(id) was deleted")
         }
     }
 }

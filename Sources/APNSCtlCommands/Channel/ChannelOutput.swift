@@ -68,4 +68,13 @@ struct ChannelOutput {
 
     /// Writes everything buffered.
     func flush() { out.flush() }
+
+    /// Writes everything buffered; a failed write is exit 74 saying what APNs already did, which the lost line
+    /// was the only record of (`done`: `the channel was created: ID`), on stderr.
+    func finish(done: String) throws(CLIError) {
+        out.flush()
+        if let failure = out.failure {
+            throw .outputFailed("\(failure.message); \(PrintableText.escapingControls(done))")
+        }
+    }
 }

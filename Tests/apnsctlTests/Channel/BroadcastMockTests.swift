@@ -37,6 +37,37 @@ import Testing
         return String(text[r.upperBound...].prefix(36))
     }
 
+    /// A standard output that fails (a full disk) after APNs made or removed the channel: exit 74, and stderr says
+    /// what was done, the new id included (the lost line was its only record).
+    @Test func aFailedOutputSaysTheChannelWasCreatedOrDeleted() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "broadcast-74")
+        let f = Self.flags(mock, .certificate)
+        for format in ["text", "json"] {
+            let create = TestWorld(
+                variables: ["XDG_CACHE_HOME": scratch.path], home: scratch.path,
+                output: MemoryOutput(failingAfter: 0, with: ENOSPC))
+            #expect(create.run(["channel", "create", "-o", format] + f) == 74, "\(create.stderr.text)")
+            let prefix =
+                "error: writing standard output: No space left on device; the channel was created, and its id "
+                + "was not printed: "
+            let line = try #require(create.stderr.lines.first { $0.hasPrefix(prefix) }, "\(create.stderr.text)")
+            let id = String(line.dropFirst(prefix.count))
+            #expect(Broadcast.isChannelIDSyntax(id), "\(line)")
+            #expect(try run(["channel", "get", id] + f, scratch).status == 0)
+
+            let delete = TestWorld(
+                variables: ["XDG_CACHE_HOME": scratch.path], home: scratch.path,
+                output: MemoryOutput(failingAfter: 0, with: ENOSPC))
+            #expect(delete.run(["channel", "delete", id, "--yes", "-o", format] + f) == 74, "\(delete.stderr.text)")
+            #expect(
+                delete.stderr.lines.contains(
+                    "error: writing standard output: No space left on device; the channel \(id) was deleted"),
+                "\(delete.stderr.text)")
+            #expect(try run(["channel", "get", id] + f, scratch).status == 1)
+        }
+    }
+
     @Test(arguments: Auth.allCases)
     func channelLifecycle(auth: Auth) throws {
         let mock = try InProcessMock(keepingLog: true)
