@@ -157,12 +157,17 @@ extension APNSCtl.Send {
                 message: SendOutput.interruptMessage(summary, restUnknown: total == nil && !remainder.readToEnd))
         }
         if let failure = output.failure {
-            let notSent: Int? = total == nil && stopped ? nil : summary.notSent
+            // A device failed before its request left (the rest of a batch a --timeout failed) was not sent either.
+            let notSent: Int? = total == nil && stopped ? nil : summary.notSent + summary.failedUnsent
             unsentFailure?.report(to: world.standardError)
+            // Exit 74 wins over 69, but a device that may have been notified is still said, as without it.
+            if summary.failed > summary.failedUnsent {
+                CLIError.transport(.unanswered(summary, noun: noun)).report(to: world.standardError)
+            }
             // Answers that came after the reader left: sent, and said so, or the run seems to have notified fewer.
             // Quiet text output has a line for rejected and failed targets only.
             let quiet = settings.isOn(.quiet) && format == .text
-            let printable = quiet ? summary.rejected + summary.failed : summary.total
+            let printable = (quiet ? summary.rejected + summary.failed : summary.total) - summary.failedUnsent
             let unprinted = max(0, printable - failure.linesWritten)
             throw .outputFailed(
                 SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun)

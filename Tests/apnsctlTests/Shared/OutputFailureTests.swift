@@ -3,6 +3,8 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSCtlCommands
+
 /// CLI.md "Output is never lost silently": every command whose standard output fails (a full disk as
 /// `/dev/full` gives it, a stdout closed at start, a size limit on an output file) exits 74 with a message
 /// saying what was not written, never 0.
@@ -202,6 +204,38 @@ import Testing
             }
             let answered = mock.answersPerDevice().values.reduce(0, +)
             #expect(answered < total / 2, "the mock answered \(answered) of \(total)")
+        }
+    }
+
+    /// Standard output lost in a run a `--timeout` ended: the devices the timeout failed before their requests left
+    /// are counted as not sent (the --unsent file lists them so), and the ones that may have been delivered get the
+    /// explanation exit 69 gives, before the 74 line.
+    @Test func lostOutputAfterATimeoutCountsTheUnsentAndSaysTheUnknown() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer", "--max-streams", "2"])
+            let scratch = try TemporaryDirectory(prefix: "lost-timeout")
+            let file = try scratch.write("d.txt", (1...5).map { Self.token($0) }.joined(separator: "\n"))
+            let t = TestWorld(
+                variables: ["XDG_STATE_HOME": scratch.file("state")], home: scratch.path,
+                output: MemoryOutput(failingAfter: 0, with: EPIPE))
+            t.world.clock = .system
+            let status = t.run([
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--devices",
+                file, "--timeout", "1", "--alert", "hi", "--unsent", scratch.file("unsent.txt"),
+            ])
+            #expect(status == 74, "\(t.stderr.text)")
+            let lines = t.stderr.lines
+            #expect(lines.count == 2, "\(t.stderr.text)")
+            #expect(
+                lines.first?.hasPrefix("error: no device got an answer: 2 devices: unknown: no answer within 1 s")
+                    == true
+                    && lines.first?.contains("; 2 may have been delivered: ") == true, "\(t.stderr.text)")
+            #expect(
+                lines.last
+                    == "error: standard output was closed after 0 results; 3 devices were not sent; 2 more devices got a result that was not printed (apnsctl history show 1 lists every result)"
+            )
+            let listed = try scratch.read("unsent.txt").split(separator: "\n").filter { !$0.hasPrefix("#") }
+            #expect(listed.count == 3, "\(listed)")
         }
     }
 
