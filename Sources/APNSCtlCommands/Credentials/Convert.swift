@@ -71,6 +71,13 @@ extension APNSCtl {
                     "-o \(output): in convert, -o names the output file (e.g. -o push.pem, or -o - for standard output); "
                         + "convert has no \(output.lowercased()) format")
             }
+            // Both read from standard input: the first would take the line meant for the other, and the .p12 would get
+            // an empty password.
+            if passphrase.passphraseFile == "-" && outPassphraseFile == "-" {
+                throw CLIError.usage(
+                    "--passphrase-file - and --out-passphrase-file - both read standard input; put one of the passwords in a file (its first line is read)"
+                )
+            }
             // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
             if output != "-" {
                 let existing: Bool
@@ -229,6 +236,12 @@ enum ConvertPassword {
             let secret: SecretBytes?
             do { secret = try source.resolve(forFile: file) } catch {
                 throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
+            }
+            // An empty file is how an empty password is asked for (CLI.md); said, as the prompt asks to confirm one.
+            if let secret, secret.isEmpty {
+                world.standardError.warning(
+                    "--out-passphrase-file \(ShellWord.of(file)): its first line is empty, so \(output) gets an empty password: anyone with the file can use its private key"
+                )
             }
             if let secret { return secret }
         }

@@ -76,7 +76,7 @@ extension APNSCtl.Send {
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
         let payload = try loadPayload(
             type: PushDescription.RequestedType(built: Broadcast.pushType, given: Broadcast.pushType), now: now,
-            in: world)
+            settings: settings, in: world)
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
         let body = try checkPayload(
             payload, ParsedPayload(payload.payload), pushType: Broadcast.pushType, priority: priority,

@@ -1,5 +1,6 @@
 import APNSCore
 import APNSPlatform
+import APNSSettings
 
 /// The payload `send` sends: PAYLOAD as read, or built or brought up to date by the payload flags
 /// (`PayloadBuilder`), with `@FILE`/`@-` values read here, at the edge.
@@ -18,10 +19,8 @@ extension APNSCtl.Send {
 
     /// The payload flags as `PayloadBuilder` takes them; `@FILE` and `@-` values are read (66 for a missing file;
     /// 64 when two inputs would read standard input).
-    func payloadFlags(in world: CommandWorld) throws(CLIError) -> PayloadFlags {
-        var stdinReaders: [String] = []
-        if payload == "-" { stdinReaders.append("PAYLOAD -") }
-        if devicesFile == "-" { stdinReaders.append("--devices -") }
+    func payloadFlags(in world: CommandWorld, stdinReaders readers: [String] = []) throws(CLIError) -> PayloadFlags {
+        var stdinReaders = readers
         func json(_ text: String?, field: PayloadField) throws(CLIError) -> FlagJSON? {
             guard let text else { return nil }
             let flag = field.flag
@@ -114,10 +113,32 @@ extension APNSCtl.Send {
 
     /// The payload to send: the payload flags (their `@FILE` values read first), then PAYLOAD, then the two made
     /// into one by `SendPayload.applying`.
-    func loadPayload(type: PushDescription.RequestedType, now: Int64, in world: CommandWorld) throws(CLIError)
-        -> SendPayload
-    {
-        let flags = try payloadFlags(in: world)
+    func loadPayload(
+        type: PushDescription.RequestedType, now: Int64, settings: ResolvedSettings, in world: CommandWorld
+    ) throws(CLIError) -> SendPayload {
+        let flags = try payloadFlags(in: world, stdinReaders: try standardInputReaders(settings))
         return try SendPayload.applying(flags, to: try readPayload(in: world), type: type, now: now)
+    }
+
+    /// What reads standard input besides the payload flags' `@-`: PAYLOAD `-`, `--devices -`, a passphrase file
+    /// `-`. Two of them is 64 before anything is read: the first would take the other's bytes (a passphrase read
+    /// as a device token, and quoted).
+    func standardInputReaders(_ settings: ResolvedSettings) throws(CLIError) -> [String] {
+        var readers: [String] = []
+        if payload == "-" { readers.append("PAYLOAD -") }
+        if devicesFile == "-" { readers.append("--devices -") }
+        if settings[.passphraseFile]?.value == "-" {
+            let label = settings.label(.passphraseFile)
+            readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
+        }
+        guard readers.count > 1 else { return readers }
+        if readers == ["PAYLOAD -", "--devices -"] {
+            throw .usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
+        }
+        let both = readers.count == 2
+        throw .usage(
+            "\(readers.joined(separator: " and ")) \(both ? "both" : "all") read standard input; put "
+                + (both ? "one of them in a file" : "all but one of them in files")
+                + " (a passphrase file's first line is read)")
     }
 }

@@ -47,10 +47,7 @@ extension APNSCtl.Send {
                 "--devices given \(devicesFiles.count) times; a run reads one list: put the tokens in one file (cat \(devicesFiles.map(ShellWord.quoted).joined(separator: " ")) > all-devices.txt), or send each list in its own run"
             )
         }
-        if payload == "-" && devicesFile == "-" {
-            throw CLIError.usage(
-                "PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
-        }
+        _ = try standardInputReaders(settings)
         if devices.isEmpty && devicesFile == nil {
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
         }
@@ -58,7 +55,7 @@ extension APNSCtl.Send {
 
         // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
         // parsed once: for the push type and for every rule.
-        let payload = try loadPayload(type: requested, now: now, in: world)
+        let payload = try loadPayload(type: requested, now: now, settings: settings, in: world)
         let parsed = ParsedPayload(payload.payload)
         // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given, and gets
         // the push type's suffix, whatever decides the type.

@@ -78,6 +78,19 @@ import Testing
         let e = try InProcess.apnsctl(["convert", pem, "-o", dir.file("empty.p12"), "--out-passphrase-file", empty])
         #expect(e.status == 0, "\(e.stderr)")
         #expect(
+            e.stderr.hasPrefix(
+                "warning: --out-passphrase-file \(empty): its first line is empty, so \(dir.file("empty.p12")) gets an empty password"
+            ), "\(e.stderr)")
+        // Both passwords from standard input: the first would take the line meant for the other.
+        let both = try InProcess.apnsctl(
+            ["convert", pem, "-o", dir.file("both.p12"), "--passphrase-file", "-", "--out-passphrase-file", "-"],
+            stdin: Array("one\ntwo\n".utf8))
+        #expect(both.status == 64, "\(both.stderr)")
+        #expect(
+            both.stderr.hasPrefix(
+                "error: --passphrase-file - and --out-passphrase-file - both read standard input"), "\(both.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("both.p12")))
+        #expect(
             try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("empty.p12"), "-passin", "pass:", "-noout"])
                 .status == 0)
         #expect(try InProcess.apnsctl(["inspect", dir.file("empty.p12")]).status == 0)

@@ -100,13 +100,14 @@ import Testing
     /// `apnsctl ARGUMENTS` run in-process with its standard streams and the terminal it asks on a pseudo-terminal,
     /// and `steps` played at that terminal; the passphrase variables are empty (unset, for apnsctl), so the
     /// prompts appear.
-    private func direct(_ arguments: [String], _ steps: [PseudoTerminal.Step]) throws -> (
+    /// `terminalInput`: standard input is the terminal too.
+    private func direct(_ arguments: [String], _ steps: [PseudoTerminal.Step], terminalInput: Bool = false) throws -> (
         transcript: String, status: Int32, failedStep: Int?
     ) {
         let terminal = try TestTerminal()
         let run = try InProcess.Run(
             arguments, environment: ["NO_COLOR": "", "APNSCTL_PASSPHRASE": "", "APNSCTL_OUT_PASSPHRASE": ""],
-            stdout: .descriptor(terminal.fd), stderr: terminal.fd,
+            stdout: .descriptor(terminal.fd), stderr: terminal.fd, standardInput: terminalInput ? terminal.fd : nil,
             terminal: .on(TerminalPrompt(path: terminal.path, input: terminal.fd, error: terminal.fd)))
         let failedStep = terminal.play(steps)
         let result = run.result(within: 60)
@@ -140,6 +141,20 @@ import Testing
             #expect(second.status == 0, "\(second.transcript)")
             #expect(second.failedStep == nil, "\(second.transcript)")
             #expect(!second.transcript.contains(Self.passphrase) && !second.transcript.contains("wrong-1"))
+        }
+    }
+
+    /// `--passphrase-file -` typed at a terminal (standard input is one) is asked at the prompt, without echo: read
+    /// as a file, the terminal showed it and waited for Ctrl-D after the line.
+    @Test func aPassphraseFileOfStandardInputOnATerminalIsThePrompt() async throws {
+        try await offThePool(Self.oneAtATime) {
+            let r = try direct(
+                ["inspect", encrypted, "--passphrase-file", "-"],
+                [.expect("Passphrase for \(encrypted): "), .send(Self.passphrase + "\n"), .expect("subject:")],
+                terminalInput: true)
+            #expect(r.failedStep == nil, "\(r.transcript)")
+            #expect(r.status == 0, "\(r.transcript)")
+            #expect(!r.transcript.contains(Self.passphrase), "\(r.transcript)")
         }
     }
 

@@ -34,6 +34,35 @@ import Testing
         #expect(r.stderr.hasPrefix("error: PAYLOAD - and --devices - both read standard input"))
     }
 
+    /// A passphrase file of `-` beside another reader of standard input is 64 before either is read: the list read
+    /// first took the passphrase as a device token, and quoted its first 8 characters.
+    @Test func aPassphraseFileOfStandardInputHasItToItself() throws {
+        let secret = "CorrectHorseBattery"
+        let stdin = Array("\(secret)\n{\"aps\":{\"alert\":\"x\"}}\n".utf8)
+        let base = ["--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "--passphrase-file", "-"]
+        let runs: [([String], String)] = [
+            (
+                ["--devices", "-", "--alert", "x"],
+                "error: --devices - and --passphrase-file - both read standard input"
+            ),
+            (["-", "-d", token], "error: PAYLOAD - and --passphrase-file - both read standard input"),
+            (
+                ["-", "--devices", "-"],
+                "error: PAYLOAD - and --devices - and --passphrase-file - all read standard input"
+            ),
+            (
+                ["-d", token, "--content-state", "@-", "--live-activity", "update"],
+                "error: --passphrase-file - and --content-state @- both read standard input"
+            ),
+        ]
+        for (flags, start) in runs {
+            let r = try send(base + flags, stdin: stdin)
+            #expect(r.status == 64, "\(flags): \(r.stderr)")
+            #expect(r.stderr.hasPrefix(start), "\(flags): \(r.stderr)")
+            #expect(!r.stderr.contains(String(secret.prefix(6))), "\(r.stderr)")
+        }
+    }
+
     @Test(
         arguments: [
             (["--priority", "7"], "--priority"),

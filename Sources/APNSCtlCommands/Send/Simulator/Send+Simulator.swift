@@ -28,7 +28,7 @@ extension APNSCtl.Send {
         // 2. The payload, as for APNs (66, 64), and the bundle it goes to (64).
         let description = try pushDescription(settings)
         let requested = try description.requestedType()
-        let payload = try loadPayload(type: requested, now: world.clock.now(), in: world)
+        let payload = try loadPayload(type: requested, now: world.clock.now(), settings: settings, in: world)
         let parsed = ParsedPayload(payload.payload)
         let app = try appRules(settings, in: world)
         guard let bundle = Self.simulatorBundle(topic: description.topic, payload: payload, app: app?.build.topic)

@@ -26,9 +26,7 @@ struct PassphraseOptions: ParsableArguments {
             throw .usage("--passphrase and --passphrase-file both given; pass only one")
         }
         let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
-        return PassphraseSource(
-            text: passphrase ?? variable, filePath: passphraseFile, environmentVariable: nil,
-            prompt: world.terminal.passphrasePrompt)
+        return PassphraseSource.given(text: passphrase ?? variable, file: passphraseFile, in: world)
     }
 
     /// The passphrase given as text and where, for the advice on a wrong one (`CLIError.init(_:…passphrase:)`).
@@ -37,5 +35,16 @@ struct PassphraseOptions: ParsableArguments {
         // The variable counts only where `source` reads it: with neither flag.
         guard passphraseFile == nil else { return nil }
         return world.setting("APNSCTL_PASSPHRASE").map { ($0, "APNSCTL_PASSPHRASE") }
+    }
+}
+
+extension PassphraseSource {
+    /// The passphrase given as text or as a file, else the prompt. `--passphrase-file -` with a terminal for standard
+    /// input is typed, not piped: asked at the prompt, without echo (read as a file, the terminal showed it as it
+    /// was typed and waited for Ctrl-D).
+    static func given(text: String?, file: String?, in world: CommandWorld) -> PassphraseSource {
+        let typed = file == "-" && world.streams.isTerminal(world.standardInput)
+        return PassphraseSource(
+            text: text, filePath: typed ? nil : file, environmentVariable: nil, prompt: world.terminal.passphrasePrompt)
     }
 }

@@ -20,9 +20,7 @@ extension ResolvedSettings {
     /// The passphrase, as resolved (`--passphrase`, `APNSCTL_PASSPHRASE` or `--passphrase-file`, whichever came
     /// first), else a prompt on a terminal.
     func passphraseSource(in world: CommandWorld) -> PassphraseSource {
-        PassphraseSource(
-            text: self[.passphrase]?.value, filePath: self[.passphraseFile]?.value, environmentVariable: nil,
-            prompt: world.terminal.passphrasePrompt)
+        PassphraseSource.given(text: self[.passphrase]?.value, file: self[.passphraseFile]?.value, in: world)
     }
 
     /// `[path: label]` for the credential files, so a missing one is named by where it was given.
