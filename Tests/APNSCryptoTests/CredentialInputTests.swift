@@ -48,4 +48,37 @@ import Testing
             #expect(!"\(error)".contains("SECRETBODY"))
         }
     }
+
+    /// PEM whose line breaks a paste or a secret store changed keeps every byte of the key: indented (YAML), line
+    /// breaks flattened into spaces, or written as the two characters `\n` (`.env` files) all load, as the file
+    /// itself does; a damaged body is still refused.
+    @Test func pemWithItsLayoutChangedLoads() throws {
+        let credentials = try APNSTestSupport.TestCredentials()
+        let key = String(decoding: try credentials.signingKey.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let bundle =
+            String(decoding: credentials.push.certificate.pem, as: UTF8.self)
+            + String(decoding: try credentials.push.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let layouts: [(String, (String) -> String)] = [
+            ("indented", { $0.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n") + "\n" }),
+            ("spaces", { $0.split(separator: "\n").joined(separator: " ") }),
+            ("escaped", { $0.split(separator: "\n").joined(separator: "\\n") }),
+            ("CRLF with tabs", { $0.split(separator: "\n").map { "\t" + $0 + " " }.joined(separator: "\r\n") }),
+        ]
+        for (name, layout) in layouts {
+            let signing = try SigningKeyFile.read(.memory(Array(layout(key).utf8), name: "(PEM from APNSCTL_AUTH_KEY)"))
+                .decode()
+            #expect(signing.keyIDFromFileName == nil, "\(name)")
+            let identity = try CredentialLoader.loadIdentity(
+                certificate: .memory(Array(layout(bundle).utf8), name: "(PEM from APNSCTL_CERT)"), key: nil,
+                passphrase: .none)
+            #expect(identity.certificate.pem == credentials.push.certificate.pem, "\(name)")
+        }
+        // Laid out again, a body that is not the key's is still no key.
+        var lines = key.split(separator: "\n").map(String.init)
+        lines[1] = String(repeating: "A", count: lines[1].count)
+        let damaged = lines.joined(separator: " ")
+        #expect(throws: CredentialProblem.self) {
+            _ = try SigningKeyFile.read(.memory(Array(damaged.utf8), name: "k")).decode()
+        }
+    }
 }

@@ -30,13 +30,53 @@ struct PEMBlock {
             let end = Array("-----END \(label)-----".utf8)
             guard let endStart = find(end, in: bytes, from: labelEnd + dashes.count) else { return (blocks, label) }
             let stop = endStart + end.count
-            var block = Array(bytes[start..<stop])
-            block.append(0x0A)
-            blocks.append(PEMBlock(label: label, text: block))
+            let inner = Array(bytes[(labelEnd + dashes.count)..<endStart])
+            blocks.append(PEMBlock(label: label, text: canonical(label: label, inner: inner)))
             i = stop
         }
         return (blocks, nil)
     }
+
+    /// The block as OpenSSL reads it, from the text between its BEGIN and END lines laid out again: a key pasted
+    /// into YAML (indented), a CI secret or `.env` file that flattened its line breaks into spaces or into the two
+    /// characters `\n`, keep every byte of the key, but OpenSSL's reader refuses them, and the advice for a damaged
+    /// file (download it again) cannot be followed for a `.p8`, which Apple lets download once. Header lines
+    /// (`Proc-Type:`, `DEK-Info:`) stay as they are, and the base64 body is wrapped at 64 characters.
+    static func canonical(label: String, inner: [UInt8]) -> [UInt8] {
+        var text: [UInt8] = []
+        var k = 0
+        while k < inner.count {
+            // `\n` and `\r` as two characters are line breaks that were escaped.
+            if inner[k] == UInt8(ascii: "\\"), k + 1 < inner.count,
+                inner[k + 1] == UInt8(ascii: "n") || inner[k + 1] == UInt8(ascii: "r")
+            {
+                text.append(0x0A)
+                k += 2
+            } else {
+                text.append(inner[k])
+                k += 1
+            }
+        }
+        let lines: [[UInt8]] = text.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).map { line in
+            Array(line.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
+        }.filter { !$0.isEmpty }
+        let colon = UInt8(ascii: ":")
+        let headers = lines.filter { $0.contains(colon) }
+        var body: [UInt8] = []
+        for line in lines where !line.contains(colon) { body += line.filter { !isBlank($0) } }
+        var out = Array("-----BEGIN \(label)-----\n".utf8)
+        for header in headers { out += header + [0x0A] }
+        if !headers.isEmpty { out.append(0x0A) }
+        var j = 0
+        while j < body.count {
+            out += body[j..<min(j + 64, body.count)] + [0x0A]
+            j += 64
+        }
+        out += Array("-----END \(label)-----\n".utf8)
+        return out
+    }
+
+    private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
 
     private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
         guard !needle.isEmpty, hay.count >= needle.count, from <= hay.count - needle.count else { return nil }
