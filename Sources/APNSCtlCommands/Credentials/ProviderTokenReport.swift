@@ -108,10 +108,14 @@ struct ProviderTokenReport {
             fields.append(("iat", "(missing or not a number)"))
             refusals.append("the claims have no numeric iat (InvalidProviderToken)")
         }
-        // An ES256 signature is r and s, 32 bytes each: any other length verifies with no key.
-        if parts.signature.count != 64 {
+        // An ES256 signature is r and s, 32 bytes each, or DER (SEQUENCE of two INTEGERs, ~70 bytes), which pushy and
+        // openssl make and APNs accepts (APNS.md §6): any other length verifies with no key.
+        let sig = parts.signature
+        let isDER =
+            sig.count != 64 && sig.count >= 8 && sig[0] == 0x30 && Int(sig[1]) == sig.count - 2 && sig[2] == 0x02
+        if sig.count != 64 && !isDER {
             refusals.append(
-                "the signature is \(parts.signature.count) bytes where an ES256 signature is 64: the token was cut short or altered (InvalidProviderToken)"
+                "the signature is \(sig.count) bytes where an ES256 signature is 64: the token was cut short or altered (InvalidProviderToken)"
             )
         }
         w.key("signature")
@@ -119,8 +123,9 @@ struct ProviderTokenReport {
             let verified = parts.signatureVerifies(with: key.publicKey)
             w.string(verified ? "verified" : "does not verify")
             var line = verified ? "verified with \(key.file)" : "does not verify with \(key.file)"
+            if isDER { line += " (a DER signature, as pushy and openssl make; APNs accepts it)" }
             // A signature of the wrong length was refused above: not another key's, but no signature at all.
-            if !verified && parts.signature.count == 64 {
+            if !verified && (sig.count == 64 || isDER) {
                 refusals.append(
                     "the signature does not verify with \(key.file): the token was signed by another key (InvalidProviderToken)"
                 )

@@ -182,4 +182,30 @@ import Testing
         #expect(none == 77)
         #expect(noneErr.contains("the signature part is empty (the token ends with a dot)"), "\(noneErr)")
     }
+
+    /// A DER signature (SEQUENCE of two INTEGERs), as pushy and openssl make, which APNs accepts (APNS.md §6): shown as
+    /// verified with its key and accepted, never "cut short or altered"; with another key, signed by another key.
+    @Test func aDERSignatureVerifiesAndIsAccepted() throws {
+        let keys = try Keys()
+        let parts = keys.token.split(separator: ".")
+        let raw = try #require(Base64URL.decode(parts[2]))
+        #expect(raw.count == 64)
+        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+            var v = Array(bytes.drop { $0 == 0 })
+            if v.isEmpty || v[0] & 0x80 != 0 { v.insert(0, at: 0) }
+            return [0x02, UInt8(v.count)] + v
+        }
+        let body = integer(raw[0..<32]) + integer(raw[32..<64])
+        let der = [0x30, UInt8(body.count)] + body
+        let token = parts[0] + "." + parts[1] + "." + Base64URL.encode(der)
+        let (status, out, err) = Self.decode([token, "--auth-key", keys.key], at: Self.signedAt + 600)
+        #expect(status == 0, "\(out)\(err)")
+        #expect(
+            out.contains("verified with \(keys.key) (a DER signature, as pushy and openssl make; APNs accepts it)"),
+            "\(out)")
+        #expect(!(out + err).contains("cut short"), "\(out)\(err)")
+        let (other, _, otherErr) = Self.decode([token, "--auth-key", keys.foreign], at: Self.signedAt + 600)
+        #expect(other == 77)
+        #expect(otherErr.contains("the token was signed by another key"), "\(otherErr)")
+    }
 }
