@@ -82,9 +82,23 @@ enum OtherToolFlags {
             let target = spelling.hasPrefix("-o ") ? "--output" : String(spelling.prefix { $0 != " " })
             if flags.isEmpty || flags.contains(target) { return "\(prefix)\(name)'. Did you mean '\(spelling)'?" }
         }
-        guard name.hasPrefix("--"), let near = Suggestion.closest(to: name, among: flags) else { return line }
+        // curl's body flags: send's payload is its argument.
+        if payloadFlags.contains(name), flags.contains("--devices") {
+            return "\(prefix)\(name)'. The payload is send's argument: a file, - for standard input, or inline JSON "
+                + "starting with { (apnsctl send payload.json -d TOKEN)"
+        }
+        guard name.hasPrefix("--") else { return line }
+        // A flag cut short (`--dry`, `--mutable`) is a start, not a typo: the flags it starts, before the closest.
+        let starts = name.count >= 5 ? flags.filter { $0.hasPrefix(name) } : []
+        if (1...3).contains(starts.count) {
+            return "\(prefix)\(name)'. Did you mean " + starts.map { "'\($0)'" }.joined(separator: " or ") + "?"
+        }
+        guard let near = Suggestion.closest(to: name, among: flags) else { return line }
         return "\(prefix)\(name)'. Did you mean '\(near)'?"
     }
+
+    /// curl's flags for the request body.
+    static let payloadFlags: Set<String> = ["--data", "--data-binary", "--data-raw", "--json-data"]
 
     /// The long flags of the command `arguments` name (`send`, `channel create`), from its help text, but for
     /// `--help` and `--version`.

@@ -31,6 +31,12 @@ import Testing
         #expect(
             alert("{\"launch-image\":\"x\"}").hasWarning("aps.alert", "alert has no title, subtitle, body or loc-key"))
         #expect(!alert("{}").hasErrors)
+        // Shown keys that are all empty show nothing either; one with text is shown.
+        #expect(alert("{\"body\":\"\"}").hasWarning("aps.alert", "alert's body is empty, so nothing is shown"))
+        #expect(
+            alert("{\"title\":\"\",\"body\":\"\"}").hasWarning(
+                "aps.alert", "alert's title and body are empty, so nothing is shown"))
+        #expect(alert("{\"title\":\"\",\"body\":\"hi\"}").at("aps.alert").isEmpty)
     }
 
     @Test func alertFieldsHaveTypes() {

@@ -189,6 +189,19 @@ import Testing
                 [0xEF, 0xBB, 0xBF, 0x7B, 0x7D],
                 "byte order mark (EF BB BF) before the JSON; save the file as UTF-8 without BOM"
             ),
+            // UTF-16, as Windows PowerShell's > writes it: little-endian with its mark, without, and big-endian.
+            (
+                [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00],
+                "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)"
+            ),
+            (
+                [0x7B, 0x00, 0x22, 0x00, 0x61, 0x00],
+                "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)"
+            ),
+            (
+                [0x00, 0x7B, 0x00, 0x7D],
+                "UTF-16 text (as Windows PowerShell's > writes it), not UTF-8, which APNs takes; save it as UTF-8 (iconv -f UTF-16 -t UTF-8, or Out-File -Encoding utf8)"
+            ),
             ([0x7B, 0x00, 0x7D], "expected a string key in double quotes after '{', found character U+0000"),
             ([0x22, 0x00, 0x22], "control character U+0000 inside a string; write it as \\u0000"),
             (

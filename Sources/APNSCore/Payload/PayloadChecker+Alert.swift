@@ -23,10 +23,18 @@ extension PayloadChecker {
                 what: "unknown alert keys",
                 advice: "they are ignored; alert keys are \(APSKey.alertKeys.joined(separator: ", "))")
             let shown = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
-            if !members.contains(where: { shown.contains($0.key) }) {
+            let present = members.filter { shown.contains($0.key) }
+            if present.isEmpty {
                 warning(
                     path, at: value.start,
                     "alert has no title, subtitle, body or loc-key, so nothing is shown; add \"body\"")
+            } else if present.allSatisfy({ $0.value.string?.isEmpty == true }) {
+                // `{"body":""}`: as empty as `"alert":""`.
+                let names = present.map(\.key).joined(separator: " and ")
+                warning(
+                    path, at: value.start,
+                    "alert's \(names) \(present.count == 1 ? "is" : "are") empty, so nothing is shown; give the text to show"
+                )
             }
         default:
             error(

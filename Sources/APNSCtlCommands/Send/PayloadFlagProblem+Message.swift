@@ -62,6 +62,9 @@ extension PayloadFlagProblem {
         case .notOnLiveActivity(let field):
             return "\(field.flag): Live Activity pushes do not carry it (their alert takes only --title, --alert and "
                 + "--sound); leave \(field.flag) out, or send an ordinary notification without --live-activity"
+        case .badBadge(let text) where !text.isEmpty && text.utf8.allSatisfy({ (0x30...0x39).contains($0) }):
+            // A whole number past Int's range, as the validator says of it in a payload.
+            return "--badge \(text): too large; use a count the app can show"
         case .badBadge(let text):
             return "--badge \(JSONWriter.quoted(text)): must be a whole number, 0 or more (0 removes the badge)"
         case .notJSON(let field, let file, let error):

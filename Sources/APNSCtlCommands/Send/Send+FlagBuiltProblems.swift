@@ -35,14 +35,39 @@ extension APNSCtl.Send {
         }
     }
 
-    /// How `send` prints problem `p` of a payload built from flags alone; nil leaves the usual `FILE:LINE:COLUMN`
-    /// form (whole-payload problems, keys no flag writes).
-    func flagBuiltLine(_ p: ValidationProblem) -> String? {
-        guard p.path.hasPrefix("aps.") else { return nil }
-        let rest = p.path.dropFirst(4)
+    /// How `send` prints problem `p` of a PAYLOAD the flags edited, at a key a given flag wrote: named by the flag,
+    /// as for a payload the flags built (its line and column are in the edited bytes, not in the file); nil for the
+    /// file's own keys.
+    func flagEditedLine(_ p: ValidationProblem) -> String? {
+        guard let (key, inner) = Self.apsKey(of: p.path) else { return nil }
+        // Only the keys the edit writes; the quick alert flags' other keys never edit a PAYLOAD (64).
+        guard Self.editedKeys.contains(key), let writer = writer(ofKey: key, inner: inner), writer.given else {
+            return nil
+        }
+        return "\(writer.flag): \(inner.isEmpty || key == "alert" ? "" : inner + ": ")\(p.message)"
+    }
+
+    /// The `aps` key a problem's path is under and the rest of the path (`aps.alert.title`: `alert`, `title`); nil
+    /// outside `aps`.
+    private static func apsKey(of path: String) -> (key: String, inner: String)? {
+        guard path.hasPrefix("aps.") else { return nil }
+        let rest = path.dropFirst(4)
         let key = String(rest.prefix { $0 != "." && $0 != "[" })
         var inner = String(rest.dropFirst(key.count))
         if inner.hasPrefix(".") { inner.removeFirst() }
+        return (key, inner)
+    }
+
+    /// The `aps` keys payload flags write into a PAYLOAD (a Live Activity's, and a widgets push's).
+    private static let editedKeys: Set<String> = [
+        "event", "timestamp", "content-state", "attributes-type", "attributes", "stale-date", "dismissal-date",
+        "relevance-score", "input-push-token", "input-push-channel", "content-changed", "alert",
+    ]
+
+    /// How `send` prints problem `p` of a payload built from flags alone; nil leaves the usual `FILE:LINE:COLUMN`
+    /// form (whole-payload problems, keys no flag writes).
+    func flagBuiltLine(_ p: ValidationProblem) -> String? {
+        guard let (key, inner) = Self.apsKey(of: p.path) else { return nil }
         guard let writer = writer(ofKey: key, inner: inner) else { return nil }
         let missingSuffix = " in aps; add it"
         if !writer.given, p.message.hasSuffix(missingSuffix) {

@@ -5,6 +5,9 @@ import APNSCore
 struct SendPayload {
     let payload: Payload
     let name: String
+    /// Whether payload flags edited PAYLOAD (a fresh timestamp, a Live Activity key set): the keys they wrote have
+    /// no line and column in the file.
+    var editedByFlags = false
 
     /// Whether the flags built the whole payload (no PAYLOAD was given).
     var isBuiltFromFlags: Bool { name == Self.flagsName }
@@ -39,6 +42,6 @@ struct SendPayload {
             throw CLIError.usage(error.message)
         }
         guard let read else { return SendPayload(payload: Payload(bytes: body), name: Self.flagsName) }
-        return SendPayload(payload: Payload(built: body, from: read.payload), name: read.name)
+        return SendPayload(payload: Payload(built: body, from: read.payload), name: read.name, editedByFlags: true)
     }
 }

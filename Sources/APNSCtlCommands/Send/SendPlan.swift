@@ -128,7 +128,7 @@ extension APNSCtl.Send {
             // payload the flags built.
             let line =
                 p.flag.map { "\($0): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))" }
-                ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : nil)
+                ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
                 ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }

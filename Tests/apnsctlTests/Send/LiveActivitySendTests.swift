@@ -233,6 +233,26 @@ import Testing
         #expect(mock.requests.last?.body == file)
     }
 
+    /// A problem at a key the flags wrote into a PAYLOAD names the flag: its line and column were the edited
+    /// payload's, pointing at a `}` or another key of the file. The file's own keys keep FILE:LINE:COLUMN.
+    @Test func aProblemAtAKeyAFlagWroteIntoAFileNamesTheFlag() throws {
+        let mock = try RecordingMock()
+        let path = try mock.scratch.write(
+            "update.json",
+            "{\n  \"aps\": {\n    \"event\": \"update\",\n    \"timestamp\": 1,\n    \"content-state\": {},\n    \"sound\": \"x\"\n  }\n}\n"
+        )
+        let r = try mock.tokenSend(
+            [path, "--timestamp", "now", "--input-push-token", "--dismissal-date", "now", "-d", Self.token(1)],
+            topic: Self.laTopic)
+        #expect(r.status == 0, "\(r.stderr)")
+        let warnings = r.stderr.split(separator: "\n").map(String.init)
+        #expect(warnings.contains { $0.hasPrefix("warning: --input-push-token: ") }, "\(r.stderr)")
+        #expect(warnings.contains { $0.hasPrefix("warning: --dismissal-date: ") }, "\(r.stderr)")
+        #expect(!warnings.contains { $0.contains("aps.input-push-token") || $0.contains("aps.dismissal-date") })
+        // The file's own key (a sound outside a Live Activity alert) is still named by its place in the file.
+        #expect(warnings.contains { $0.hasPrefix("warning: \(path):6:") }, "\(r.stderr)")
+    }
+
     @Test func widgetsGoOutAsApplesSampleSendsThem() throws {
         let mock = try RecordingMock()
         for type in ["widgets", "controls"] {

@@ -86,6 +86,8 @@ import Testing
             }, "--alert: --content-changed builds a widgets or controls push"
         ),
         ("bad badge", { $0.badge = "-1" }, "--badge \"-1\": must be a whole number, 0 or more"),
+        // A whole number past the range is one: too large, as the validator says of a payload's.
+        ("huge badge", { $0.badge = "9223372036854775808" }, "--badge 9223372036854775808: too large; use a count"),
         (
             "subtitle on a Live Activity",
             {

@@ -187,6 +187,16 @@ import Testing
             (["-H", "APNS-Expiration:0"], "Did you mean '--expiration 0'?"),
             (["-H", "apns-collapse-id: two words"], "Did you mean '--collapse-id'?"),
             (["-H", "content-type: application/json"], "apnsctl sends content-type itself; leave it out."),
+            // A flag cut short: the flags it starts, before the closest by spelling (--dry was '--key').
+            (["--dry"], "Did you mean '--dry-run'?"),
+            (["--mutable"], "Did you mean '--mutable-content'?"),
+            (["--content-avail"], "Did you mean '--content-available'?"),
+            (["--content"], "Did you mean '--content-available' or '--content-state' or '--content-changed'?"),
+            // curl's body flag: the payload is the argument.
+            (
+                ["--data", "{}"],
+                "The payload is send's argument: a file, - for standard input, or inline JSON starting with { (apnsctl send payload.json -d TOKEN)"
+            ),
             (
                 ["-H", "x-custom: 1"],
                 "apnsctl sets request headers with their own flags: '--apns-id', '--collapse-id', '--expiration', '--priority', '--push-type', '--topic'."
