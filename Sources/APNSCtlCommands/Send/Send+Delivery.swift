@@ -143,7 +143,7 @@ extension APNSCtl.Send {
         if let warning = Self.stoppedMockWarning(settings, summary) { world.standardError.warning(warning) }
         output.onFailure = nil
         finished?(summary)
-        let entry = recorder?.finish(summary, noun: noun, in: world)
+        let entry = recorder?.finish(summary, noun: noun, skippedLines: skippedLines(), in: world)
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {

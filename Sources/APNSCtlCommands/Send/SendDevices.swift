@@ -112,8 +112,12 @@ extension APNSCtl.Send {
         }
         do { fileFirst = try file?.firstToken() } catch { throw Self.devicesError(error) }
         guard let first = tokens.first ?? fileFirst else {
+            let name = devicesFile ?? ""
+            if let file, !file.isStreamed, let left = UnsentDevices.commentedOut(in: name) {
+                throw CLIError.usage("--devices \(name): no device to send: \(left)")
+            }
             throw CLIError.usage(
-                "--devices \(devicesFile ?? ""): no device tokens in the file (blank lines and # comments are skipped)")
+                "--devices \(name): no device tokens in the file (blank lines and # comments are skipped)")
         }
         var sources: [DeviceSource] = [DeviceArraySource(tokens)]
         if let file {

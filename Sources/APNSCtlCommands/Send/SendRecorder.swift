@@ -70,7 +70,8 @@ final class SendRecorder {
 
     /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
     @discardableResult
-    func finish(_ summary: SendSummary, noun: String, in world: CommandWorld) -> Int64? {
+    /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them.
+    func finish(_ summary: SendSummary, noun: String, skippedLines: Int = 0, in world: CommandWorld) -> Int64? {
         // No target got a result (a run interrupted before its first request left): nothing reached a server,
         // and an entry would have nothing to show or to send again.
         guard summary.total > 0 else { return nil }
@@ -84,6 +85,9 @@ final class SendRecorder {
         let outcome = SendOutput.outcome(summary)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
+        if skippedLines > 0 {
+            entry.counts.outcome += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped"
+        }
         var number: Int64? = nil
         if let recording = current() {
             do {

@@ -83,6 +83,32 @@ final class UnsentDevices {
     /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
     /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never
     /// end): a comment says where it stopped. A failed write is exit 74, naming the file.
+    /// What an `--unsent` list whose every line is a comment still holds, for a resume that finds no token in it;
+    /// nil for any other file. The devices of unknown outcome are commented out so that nothing sends them twice
+    /// without a decision, and a piped list's unread rest was never in it.
+    static func commentedOut(in path: String) -> String? {
+        guard FileSystem.readStart(path, count: headerStart.utf8.count) == Array(headerStart.utf8),
+            let bytes = try? FileSystem.read(path, limit: 1 << 24)
+        else { return nil }
+        let lines = bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+        let unknown = lines.filter { $0.hasPrefix(unknownComment) }.count
+        let rest = lines.first { $0.hasPrefix("# the rest of --devices ") }
+        var parts: [String] = []
+        if unknown > 0 {
+            parts.append(
+                "\(unknown == 1 ? "1 device" : "\(unknown) devices") may have been delivered and \(unknown == 1 ? "is" : "are") commented out; to send \(unknown == 1 ? "it" : "them") again (at least once), remove the '# ' before \(unknown == 1 ? "its" : "their") token"
+            )
+        }
+        if let rest {
+            parts.append(
+                String(rest.dropFirst(2)).replacing(
+                    ": send it too", with: ", and is not in this file: send it from where it came"))
+        }
+        return parts.isEmpty ? nil : "every line of this --unsent list is a comment: " + parts.joined(separator: "; ")
+    }
+
+    static let unknownComment = "# unknown (may have been delivered; remove the '# ' to send again): "
+
     func write(stopped: Bool, in world: CommandWorld) throws(CLIError) -> String? {
         var lines: [UInt8] = []
         func line(_ text: String) {
@@ -94,9 +120,7 @@ final class UnsentDevices {
             if let why = entry.unknown {
                 // The failure's own text starts with the word the comment starts with: said once.
                 let reason = why.hasPrefix("unknown: ") ? String(why.dropFirst("unknown: ".count)) : why
-                line(
-                    "# unknown (may have been delivered; remove the '# ' to send again): "
-                        + PrintableText.escapingControls(reason))
+                line(Self.unknownComment + PrintableText.escapingControls(reason))
                 line("# " + device(entry.hex))
             } else {
                 line(device(entry.hex))

@@ -20,10 +20,14 @@ import Testing
             let path = how == "file" ? try scratch.write("tokens.txt", Self.list) : "-"
             let stdin = how == "pipe" ? Array(Self.list.utf8) : nil
             let args = DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"])
-            let text = try InProcess.apnsctl(args, stdin: stdin)
+            let state = ["XDG_STATE_HOME": scratch.file("state")]
+            let text = try InProcess.apnsctl(args, stdin: stdin, environment: state)
             #expect(text.status == 1, "\(text.stderr)")
             #expect(text.lines.filter { $0.hasPrefix("accepted") }.count == 6, "\(text.stdout)")
             #expect(text.lines.last == "sent 6: 6 accepted; 3 invalid lines skipped", "\(text.stdout)")
+            // The history's outcome says it too: the run exited 1 for them.
+            let list = try InProcess.apnsctl(["history", "--limit", "1"], environment: state)
+            #expect(list.stdout.hasSuffix("6 devices: 6 accepted; 3 invalid lines skipped\n"), "\(list.stdout)")
             for line in [1, 5, 10] {
                 #expect(text.stderr.contains("error: --devices \(path):\(line): "), "line \(line): \(text.stderr)")
             }

@@ -98,7 +98,15 @@ import Testing
         #expect(!receivedUnanswered.isEmpty && receivedUnanswered.isSubset(of: Set(unknown)), "\(receipts.count)")
         #expect(receipts.values.allSatisfy { $0 == 1 })
         let resume = try InProcess.apnsctl(Self.arguments(mock, ["--devices", unsent]))
-        #expect(resume.status == 64 && resume.stderr.contains("no device tokens in the file"), "\(resume.stderr)")
+        // It says why: every device left is one that may have been delivered, commented out until the user decides.
+        let many =
+            unknown.count == 1
+            ? "1 device may have been delivered and is" : "\(unknown.count) devices may have been delivered and are"
+        #expect(
+            resume.status == 64
+                && resume.stderr.contains(
+                    "no device to send: every line of this --unsent list is a comment: \(many) commented out; to send"),
+            "\(resume.stderr)")
     }
 
     /// A reader of standard output that exits (`| head -1`): the devices never sent are written out.
