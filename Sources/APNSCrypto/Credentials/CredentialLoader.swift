@@ -138,6 +138,12 @@ public enum CredentialLoader {
         let parsed: Parsed
         do { parsed = try parse(bytes, path: path, passphrase: .none) } catch {
             if case .passphraseRequired = error { throw signingKeyProblem(needingAPassphrase: bytes, path: path) }
+            // The .p8's public half (what `openssl pkey -pubout` writes) signs nothing.
+            if case .notACredential = error, PEMBlock.scan(bytes).blocks.contains(where: { $0.label == "PUBLIC KEY" }) {
+                throw .notSigningKey(
+                    path: path,
+                    found: "a public key, which signs nothing (jwt --decode and the mock take one to check tokens)")
+            }
             throw error
         }
         // A .p8 holds a key and nothing else; a certificate (with or without its key) is a --cert file.

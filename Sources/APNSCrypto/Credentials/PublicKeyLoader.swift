@@ -5,8 +5,12 @@ import APNSCore
 public enum PublicKeyLoader {
     /// The public key in `path`: EC P-256, the only kind that verifies an ES256 provider token, so a wrong file (a
     /// push certificate's RSA key) is said to be one instead of every token seeming signed by another key.
-    public static func load(path: String) throws(CredentialProblem) -> PublicKey {
-        let (key, source) = try anyKey(path: path)
+    public static func load(path: String) throws(CredentialProblem) -> PublicKey { try load(.file(path)) }
+
+    /// The same, from a file or from PEM text held in memory (a key from `APNSCTL_AUTH_KEY`), named by `input.name`.
+    public static func load(_ input: CredentialInput) throws(CredentialProblem) -> PublicKey {
+        let path = input.name
+        let (key, source) = try anyKey(input)
         guard key.isP256 else {
             let kind = key.typeDescription
             // Worded for any flag that reads a verifying key (jwt's --auth-key, the mock's --auth-key-pub): no advice
@@ -18,8 +22,9 @@ public enum PublicKeyLoader {
 
     /// The public key in `path`, whatever its kind, and what held it (`public key`, `private key`, `key, from a
     /// certificate`).
-    private static func anyKey(path: String) throws(CredentialProblem) -> (PublicKey, String) {
-        let bytes = try CredentialLoader.read(.file(path))
+    private static func anyKey(_ input: CredentialInput) throws(CredentialProblem) -> (PublicKey, String) {
+        let path = input.name
+        let bytes = try CredentialLoader.read(input)
         if PEMBlock.looksLikePEM(bytes) {
             let (blocks, _) = PEMBlock.scan(bytes)
             if let block = blocks.first(where: { $0.label == "PUBLIC KEY" }) {

@@ -88,7 +88,8 @@ extension APNSCtl {
             }
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
-                flags: .flags(("--key", key)), passphrase: passphrase.given(in: world)
+                flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
+                passphraseFile: passphrase.passphraseFile
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: source)
             }

@@ -66,7 +66,8 @@ extension APNSCtl {
             if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
-                flags: .flags(("--key", key)), passphrase: passphrase.given(in: world)
+                flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
+                passphraseFile: passphrase.passphraseFile
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: source)
             }

@@ -73,7 +73,20 @@ extension APNSCtl {
 
         func run(in world: CommandWorld) throws {
             if decode {
-                try JWTDecode.run(token: token, format: output ?? .text, key: key, world: world)
+                // The key to check with: --auth-key, else the one -p or APNSCTL_AUTH_KEY gives, as signing reads it.
+                let flags: AuthKeyOptions = key
+                var check: JWTDecode.CheckKey? = nil
+                if let path = flags.authKey {
+                    check = JWTDecode.CheckKey(source: .file(path), keyID: flags.keyID, label: "--auth-key")
+                } else {
+                    let settings = try settingsOptions.resolve(
+                        .jwt, from: self, world: world.settings, combinations: false)
+                    if let source = settings[.authKey]?.value {
+                        check = JWTDecode.CheckKey(
+                            source: source, keyID: settings[.keyID]?.value, label: settings.label(.authKey))
+                    }
+                }
+                try JWTDecode.run(token: token, format: output ?? .text, key: check, world: world)
                 return
             }
             if let token {
@@ -89,7 +102,7 @@ extension APNSCtl {
                 throw CLIError.usage("-o is for --decode; apnsctl jwt without it prints the token alone")
             }
             let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
-            guard let loaded = try settings.loadSigningKey() else {
+            guard let loaded = try settings.loadSigningKey(warningsTo: world.standardError) else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")
             }
             let key = try loaded.key()

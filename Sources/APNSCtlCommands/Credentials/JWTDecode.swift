@@ -14,7 +14,14 @@ enum JWTDecode {
         return String(decoding: bytes, as: UTF8.self).contains("-----BEGIN ")
     }
 
-    static func run(token: String?, format: OutputFormat, key: AuthKeyOptions, world: CommandWorld) throws(CLIError) {
+    /// The key to check a signature with, its key id when given, and the flag or variable it came from.
+    struct CheckKey {
+        let source: CredentialSource
+        let keyID: String?
+        let label: String
+    }
+
+    static func run(token: String?, format: OutputFormat, key: CheckKey?, world: CommandWorld) throws(CLIError) {
         let json = format == .json
         let text: String
         if let token, token != "-" {
@@ -37,13 +44,15 @@ enum JWTDecode {
             throw .usage("no token to decode: give it as an argument, or on standard input")
         }
         var checkKey: ProviderTokenReport.Key? = nil
-        if let path = key.authKey {
-            let publicKey = try withCredentialErrors(flags: .flags(("--auth-key", path))) {
-                () throws(CredentialProblem) in
-                try PublicKeyLoader.load(path: path)
+        if let key {
+            let source = key.source
+            let labels: [String: String] = source.path.map { [$0: key.label] } ?? [:]
+            let publicKey = try withCredentialErrors(flags: labels) { () throws(CredentialProblem) in
+                try PublicKeyLoader.load(source.input)
             }
+            let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
             checkKey = ProviderTokenReport.Key(
-                publicKey: publicKey, keyID: key.keyID ?? SigningKey.keyID(fromFileName: path), file: path)
+                publicKey: publicKey, keyID: key.keyID ?? fromName, file: source.displayName)
         }
         let report = ProviderTokenReport(token: text, now: world.clock.now(), key: checkKey)
         let lines = json ? [report.json] : report.textLines

@@ -65,6 +65,50 @@ import Testing
         #expect(!FileSystem.exists(dir.file("out.pem")))
     }
 
+    /// A wrong passphrase is said with where it came from (CLI.md: the file, flag or field at fault): a stale
+    /// variable, a file (with a trailing space said, never shown), standard input; `send` through its settings too.
+    @Test func aWrongPassphraseNamesWhereItCameFrom() throws {
+        let (dir, p12) = try Self.p12()
+        let spaced = try dir.write("spaced.txt", Self.password + " \n")
+        let wrong = try dir.write("wrong.txt", "nope\n")
+        let runs: [([String], [String: String], [UInt8]?, String)] = [
+            (
+                ["inspect", p12], ["APNSCTL_PASSPHRASE": "stale"], nil,
+                "wrong passphrase (the one APNSCTL_PASSPHRASE holds); check it"
+            ),
+            (
+                ["inspect", p12, "--passphrase", "nope"], [:], nil,
+                "wrong passphrase (the one --passphrase holds); check it"
+            ),
+            (
+                ["inspect", p12, "--passphrase-file", wrong], [:], nil,
+                "wrong passphrase (the first line of \(wrong), from --passphrase-file); check it"
+            ),
+            (
+                ["convert", p12, "-o", dir.file("o.pem"), "--passphrase-file", spaced], [:], nil,
+                "wrong passphrase (the first line of \(spaced), from --passphrase-file); check it: the line ends with a space or tab, which counts as part of the passphrase"
+            ),
+            (
+                ["inspect", p12, "--passphrase-file", "-"], [:], Array("nope\n".utf8),
+                "wrong passphrase (standard input's first line, from --passphrase-file); check it"
+            ),
+            (
+                [
+                    "send", "--cert", p12, "--passphrase-file", wrong, "-d", String(repeating: "ab", count: 32),
+                    "--alert", "x",
+                    "--endpoint", "https://127.0.0.1:9",
+                ], [:], nil,
+                "wrong passphrase (the first line of \(wrong), from --passphrase-file); check it"
+            ),
+        ]
+        for (arguments, variables, stdin, expected) in runs {
+            let r = try InProcess.apnsctl(arguments, stdin: stdin, environment: variables)
+            #expect(r.status == 77, "\(arguments): \(r.stderr)")
+            #expect(r.stderr == "error: \(p12): \(expected)\n", "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.contains(Self.password) && !r.stderr.contains("stale") && !r.stderr.contains("nope\n"))
+        }
+    }
+
     /// A passphrase file saved by Notepad (a byte order mark, CRLF) and a variable holding a CR, as
     /// `$(cat pass.txt)` of such a file gives, are the passphrase.
     @Test func lineEndsAndAByteOrderMarkAreNoPartOfAPassphrase() throws {

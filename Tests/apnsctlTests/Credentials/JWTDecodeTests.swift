@@ -208,4 +208,59 @@ import Testing
         #expect(other == 77)
         #expect(otherErr.contains("the token was signed by another key"), "\(otherErr)")
     }
+
+    /// A `.p8`'s public half given to sign with is said to be one (it was "not a certificate, private key or PKCS#12
+    /// file", with advice to pass those).
+    @Test func aPublicKeyToSignWithIsSaidToBeOne() throws {
+        let keys = try Keys()
+        let world = TestWorld(now: Self.signedAt)
+        let status = world.run([
+            "jwt", "--auth-key", keys.dir.file("foreign.pub"), "--team-id", "TEAMID1234", "--key-id", "FGHIJ67890",
+        ])
+        #expect(status == 77, "\(world.stderr.text)")
+        #expect(world.stderr.text.contains("a public key, which signs nothing"), "\(world.stderr.text)")
+    }
+
+    /// A key id other than the file name's is signed with, and warned about as doctor does (APNs names the file after
+    /// the key's id, so the token is likely InvalidProviderToken).
+    @Test func aKeyIDOtherThanTheFileNamesIsWarnedAbout() throws {
+        let keys = try Keys()
+        let world = TestWorld(now: Self.signedAt)
+        let status = world.run(["jwt", "--auth-key", keys.key, "--team-id", "TEAMID1234", "--key-id", "ZZZZZ99999"])
+        #expect(status == 0, "\(world.stderr.text)")
+        #expect(
+            world.stderr.text.hasPrefix(
+                "warning: --key-id ZZZZZ99999 differs from the file name's key id ABCDE12345 (AuthKey_ABCDE12345.p8)"),
+            "\(world.stderr.text)")
+    }
+
+    /// The key to check with comes from where signing takes it: `APNSCTL_AUTH_KEY` (a path or the PEM text) and a
+    /// profile's `auth-key` (`-p`), not only `--auth-key` (a `-p` used to be taken and ignored).
+    @Test func theKeyComesFromAVariableOrAProfileToo() throws {
+        let keys = try Keys()
+        let config = keys.dir.file("config")
+        try FileManager.default.createDirectory(atPath: config + "/apnsctl", withIntermediateDirectories: true)
+        _ = try keys.dir.write(
+            "config/apnsctl/config.toml", "[profiles.k]\nauth-key = \"\(keys.key)\"\nteam-id = \"TEAMID1234\"\n",
+            mode: 0o600)
+        let pem = try String(contentsOfFile: keys.key, encoding: .utf8)
+        let runs: [([String: String], [String], String)] = [
+            (["APNSCTL_AUTH_KEY": keys.key], [], "verified with \(keys.key); kid is its id"),
+            (
+                ["APNSCTL_AUTH_KEY": pem, "APNSCTL_KEY_ID": "ABCDE12345"], [],
+                "verified with (PEM from APNSCTL_AUTH_KEY); kid is its id"
+            ),
+            (["XDG_CONFIG_HOME": config], ["-p", "k"], "verified with \(keys.key); kid is its id"),
+        ]
+        for (variables, flags, expected) in runs {
+            let world = TestWorld(variables: variables, home: keys.dir.path, now: Self.signedAt + 600)
+            let status = world.run(["jwt", "--decode", keys.token] + flags)
+            #expect(status == 0, "\(flags): \(world.stderr.text)")
+            #expect(world.stdout.text.contains(expected), "\(flags): \(world.stdout.text)")
+        }
+        // The foreign key from the variable: signed by another key, 77.
+        let foreign = TestWorld(
+            variables: ["APNSCTL_AUTH_KEY": keys.foreign], home: keys.dir.path, now: Self.signedAt + 600)
+        #expect(foreign.run(["jwt", "--decode", keys.token]) == 77, "\(foreign.stderr.text)")
+    }
 }

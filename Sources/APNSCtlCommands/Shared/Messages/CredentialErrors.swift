@@ -12,7 +12,8 @@ extension CLIError {
     /// slip of a file's name given as the passphrase itself.
     init(
         _ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:],
-        passphrase: (text: String, label: String)? = nil, keyIDAdvice: String = "pass --key-id"
+        passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
+        keyIDAdvice: String = "pass --key-id"
     ) {
         var message = problem.message(passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice)
         switch problem {
@@ -30,6 +31,15 @@ extension CLIError {
                 message =
                     "\(path): wrong passphrase; \(passphrase.label) names the file \(ShellWord.of(passphrase.text)): "
                     + "to read the passphrase from it, write \(passphraseFileFlag) \(ShellWord.of(passphrase.text))"
+            } else if let passphrase {
+                // Where the wrong one came from, so the right one goes there (a stale variable is the usual case).
+                message = "\(path): wrong passphrase (the one \(passphrase.label) holds); check it"
+            } else if let file = passphraseFile {
+                let line = file == "-" ? "standard input's first line" : "the first line of \(ShellWord.of(file))"
+                message = "\(path): wrong passphrase (\(line), from \(passphraseFileFlag)); check it"
+                if file != "-", Self.endsWithBlank(firstLineOf: file) {
+                    message += ": the line ends with a space or tab, which counts as part of the passphrase"
+                }
             }
         default: break
         }
@@ -38,6 +48,15 @@ extension CLIError {
 }
 
 extension CLIError {
+    /// Whether the first line of the passphrase file at `path` ends with a space or a tab (never shown).
+    fileprivate static func endsWithBlank(firstLineOf path: String) -> Bool {
+        guard var bytes = try? FileSystem.read(path, limit: 1 << 16) else { return false }
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        var line = bytes.prefix { $0 != 0x0A }
+        if line.last == 0x0D { line = line.dropLast() }
+        return line.last == 0x20 || line.last == 0x09
+    }
+
     /// A file's text pasted where its path goes (`--key="$(cat key.pem)"`, a key among them): said, never shown,
     /// exit 64. Nil for a value a message may quote. `flag` nil: the command's file argument.
     static func pastedText(_ value: String, flag: String?) -> CLIError? {
@@ -52,10 +71,12 @@ extension CLIError {
 /// Runs credential code and converts its typed failures into CLI errors, so commands stay linear. `flags`
 /// names the flag of each file the body reads (see `CLIError.init(_:passphraseFileFlag:flags:)`).
 func withCredentialErrors<T>(
-    flags: [String: String] = [:], passphrase: (text: String, label: String)? = nil,
+    flags: [String: String] = [:], passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
     _ body: () throws(CredentialProblem) -> T
 ) throws(CLIError) -> T {
-    do { return try body() } catch { throw CLIError(error, flags: flags, passphrase: passphrase) }
+    do { return try body() } catch {
+        throw CLIError(error, flags: flags, passphrase: passphrase, passphraseFile: passphraseFile)
+    }
 }
 
 extension Dictionary where Key == String, Value == String {

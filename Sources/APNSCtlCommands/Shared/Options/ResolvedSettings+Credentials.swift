@@ -37,7 +37,8 @@ extension ResolvedSettings {
         do { return try body() } catch {
             throw CLIError(
                 error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels,
-                passphrase: self[.passphrase].map { ($0.value, label(.passphrase)) }, keyIDAdvice: keyIDAdvice)
+                passphrase: self[.passphrase].map { ($0.value, label(.passphrase)) },
+                passphraseFile: self[.passphraseFile]?.value, keyIDAdvice: keyIDAdvice)
         }
     }
 
@@ -69,8 +70,8 @@ extension ResolvedSettings {
     /// The `.p8` key, decoded, with its checked key id and team id; nil with certificate auth. Missing ids, and
     /// a malformed key id in the file name, are credential problems (77); the settings refused malformed ones
     /// given anywhere else (64).
-    func loadSigningKey() throws(CLIError) -> SigningKeyWithIDs? {
-        guard let loaded = try readSigningKey() else { return nil }
+    func loadSigningKey(warningsTo messages: MessageStream? = nil) throws(CLIError) -> SigningKeyWithIDs? {
+        guard let loaded = try readSigningKey(warningsTo: messages) else { return nil }
         _ = try loaded.key()
         return loaded
     }
@@ -79,7 +80,11 @@ extension ResolvedSettings {
     /// A bad key is still named before bad ids, as when the key was decoded first.
     /// `refusingMixedUpIDs`: a team id that is the key id (`TokenIDMixUp`) is a usage error; doctor passes false
     /// to warn about it in its report instead.
-    func readSigningKey(refusingMixedUpIDs: Bool = true) throws(CLIError) -> SigningKeyWithIDs? {
+    /// `messages`: where a key id that differs from the file name's is warned about (APNs answers such a token
+    /// InvalidProviderToken unless the file was renamed).
+    func readSigningKey(refusingMixedUpIDs: Bool = true, warningsTo messages: MessageStream? = nil) throws(CLIError)
+        -> SigningKeyWithIDs?
+    {
         guard let authKey = self[.authKey]?.value else { return nil }
         let explicitKeyID = self[.keyID]?.value
         let team = self[.teamID]?.value
@@ -114,7 +119,10 @@ extension ResolvedSettings {
                 throw .usage(
                     "\(label(.teamID)) \(loaded.teamID): that is the key's id, not a team id; give the team id shown as Team ID on the Apple Developer portal's Membership page"
                 )
-            case .keyIDDiffersFromFileName: break
+            case .keyIDDiffersFromFileName(let fileKeyID):
+                messages?.warning(
+                    "\(label(.keyID)) \(loaded.keyID) differs from the file name's key id \(fileKeyID) (\(FileSystem.baseName(authKey.displayName))); Apple names the file after the key's id, so APNs may answer InvalidProviderToken"
+                )
             }
         }
         return loaded
@@ -125,7 +133,10 @@ extension ResolvedSettings {
     func providerToken(now: Int64, refusingMixedUpIDs: Bool = true, in world: CommandWorld) throws(CLIError) -> (
         token: String, keyID: String, teamID: String, renewal: ProviderTokenRenewal
     )? {
-        guard let loaded = try readSigningKey(refusingMixedUpIDs: refusingMixedUpIDs) else { return nil }
+        guard
+            let loaded = try readSigningKey(
+                refusingMixedUpIDs: refusingMixedUpIDs, warningsTo: refusingMixedUpIDs ? world.standardError : nil)
+        else { return nil }
         let cache = world.tokenCacheDirectory.map { directory in
             var cache = ProviderTokenCache(directory: directory)
             let stream = world.standardError
