@@ -48,6 +48,24 @@ public struct APNSCtl: ParsableCommand {
         exitProcess(execute(Array(CommandLine.arguments.dropFirst()), in: .process()))
     }
 
+    /// An argument that is not UTF-8 (a Latin-1 terminal's `Café`): refused, naming it by the flag before it, as
+    /// read it would go out with U+FFFD in place of its letters (a payload file of the same bytes is refused too).
+    static func notUTF8(_ arguments: [[UInt8]]) -> String? {
+        guard let i = arguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
+        let own = String(decoding: arguments[i], as: UTF8.self)
+        let before = i > 0 ? String(decoding: arguments[i - 1], as: UTF8.self) : ""
+        let which: String
+        if own.hasPrefix("--"), let equals = own.firstIndex(of: "=") {
+            which = "the value of \(own[..<equals])"
+        } else if before.hasPrefix("-") && !before.contains("=") && PrintableText.escapingControls(before) == before {
+            which = "the value of \(before)"
+        } else {
+            which = "argument \(i + 1)"
+        }
+        return
+            "\(which) is not UTF-8 text (bytes of another encoding, Latin-1 say); set the terminal to UTF-8, or put the text in a UTF-8 file"
+    }
+
     /// Runs one command line in `world` and returns its exit status: everything `main` does but set up the
     /// process and exit, so tests run the commands in-process with their own world and see every message,
     /// output byte and exit code the binary would give.
@@ -55,6 +73,10 @@ public struct APNSCtl: ParsableCommand {
         let arguments = SimulatorArgument.withDefaultDevice(arguments)
         var world = world
         world.commandLine = arguments
+        if let raw = world.argumentBytes(), let problem = notUTF8(raw) {
+            world.standardError.error(problem)
+            return ExitStatus.usage
+        }
         if let code = rejectHelpForUnknownCommand(arguments, in: world) { return code }
         if let code = suggestForMistypedCommand(arguments, in: world) { return code }
         do {

@@ -87,6 +87,16 @@ extension Environment {
         }
     }
 
+    /// The process's arguments after its name, as the bytes it was given: `CommandLine.arguments` replaces bytes
+    /// that are not UTF-8 with U+FFFD, which a command could not tell from the text typed.
+    public static func argumentBytes() -> [[UInt8]] {
+        (1..<Int(CommandLine.argc)).map { i in
+            guard let p = CommandLine.unsafeArgv[i] else { return [] }
+            return Array(
+                UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+        }
+    }
+
     /// Ends the process with `code` through exit(3), which runs atexit handlers and flushes C stdio.
     public static func exit(_ code: Int32) -> Never {
         #if canImport(Darwin)

@@ -35,6 +35,9 @@ struct CommandWorld: Sendable {
     var commandLine: [String] = []
     /// This program's file, to start a copy of it (`mock --detach`); nil when it cannot be told.
     var executablePath: @Sendable () -> String? = { DetachedProcess.executablePath }
+    /// The command line as the bytes it was given (`commandLine` has U+FFFD where they were not UTF-8); nil when
+    /// the arguments came as text (in-process tests).
+    var argumentBytes: @Sendable () -> [[UInt8]]? = { nil }
 
     /// This process's world. Reads the whole environment once; the working directory and the streams' kinds are
     /// asked only when needed.
@@ -42,7 +45,8 @@ struct CommandWorld: Sendable {
         CommandWorld(
             settings: .process(), workingDirectory: { Environment.currentDirectory }, clock: .system, standardInput: 0,
             standardOutput: .standardOutput, standardError: .standardError, streams: .process,
-            interrupts: { InterruptSignals.install() }, terminal: .process)
+            interrupts: { InterruptSignals.install() }, terminal: .process,
+            argumentBytes: { Environment.argumentBytes() })
     }
 
     /// A variable's value, nil when unset.
