@@ -19,9 +19,9 @@ public enum SettingsResolver {
     /// A mock plays one environment: an `--env` (or `APNSCTL_ENV`) naming another while the mock's endpoint
     /// serves it would label the mock's answers with an environment it does not play, and doctor would report
     /// that environment good without reaching it. `auto` has its own message (it needs two servers).
-    static func checkMockEnvironment(_ values: [String: Sourced<SettingValue>], mock: [(String, String)])
-        throws(SettingsProblem)
-    {
+    static func checkMockEnvironment(
+        _ values: [String: Sourced<SettingValue>], mock: [(String, String)], command: SettingCommand
+    ) throws(SettingsProblem) {
         let envName = Setting.of(.env).name
         guard let played = mock.first(where: { $0.0 == envName }).flatMap({ APNSEnvironment(userValue: $0.1) }),
             let endpoint = values[Setting.of(.endpoint).name], case .mock(let profile, let file) = endpoint.origin,
@@ -39,7 +39,10 @@ public enum SettingsResolver {
             throw .usage(
                 "\(given), but \(mockOf); \(leave), or \(MockProfile.playAdvice(e))"
             )
-        case .both:
+        // doctor's `auto` (a profile's or a variable's, shared with send) is both environments with token auth: one
+        // mock cannot be both, and the other would be reported good without being reached.
+        case .both,
+            .auto where command == .doctor:
             throw .usage(
                 "\(given), but \(mockOf) only (a mock plays one environment); \(leave) to check \(played.rawValue)"
             )
@@ -161,7 +164,7 @@ public enum SettingsResolver {
             if case .mock? = values[env]?.origin {
                 if case .mock? = values[Setting.of(.endpoint).name]?.origin {} else { values[env] = nil }
             }
-            try checkMockEnvironment(values, mock: mock)
+            try checkMockEnvironment(values, mock: mock, command: input.command)
         }
 
         // Defaults. curl's proxy variables are part of the default, so a profile's proxy wins over them.

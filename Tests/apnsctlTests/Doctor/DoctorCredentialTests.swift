@@ -62,6 +62,10 @@ import Testing
             strict.lines.first?.contains(#""status":"fail""#) == true
                 && strict.lines.first?.contains(#""days_remaining":10"#) == true,
             "\(strict.stdout)")
+        // The run's last line says why the check failed (a CI log may keep only that line).
+        #expect(
+            strict.errorLines.first?.hasPrefix("error: doctor: credentials failed: ") == true
+                && strict.errorLines.first?.contains("--fail-within") == true, "\(strict.stderr)")
         // The network checks still ran, so the nightly report is complete.
         #expect(
             strict.lines.last?.contains(#""check":"auth","environment":"production","status":"ok""#) == true,

@@ -265,6 +265,15 @@ import Testing
         #expect(doctor.status == 0, "\(doctor.stdout)\(doctor.stderr)")
         #expect(
             doctor.stdout.contains("auth sandbox") && !doctor.stdout.contains("(production)"), "\(doctor.stdout)")
+        // APNSCTL_ENV=auto, doctor's default (both environments with token auth): one mock cannot be both.
+        let auto = try s.home.run(
+            ["doctor", "-p", "mock-token"],
+            ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path, "APNSCTL_ENV": "auto"])
+        #expect(auto.status == 64, "\(auto.stdout)\(auto.stderr)")
+        #expect(
+            auto.stderr.hasPrefix(
+                "error: APNSCTL_ENV=auto, but the mock of -p mock-token (\(s.mock.stateDirectory.path)/mock.json) plays sandbox only (a mock plays one environment); unset APNSCTL_ENV to check sandbox"
+            ), "\(auto.stderr)")
         let production = try s.send(
             ["-p", "mock", "--env", "production", "-d", Setup.token, "--alert", "hi"],
             ["APNSCTL_MOCK_STATE_DIR": s.mock.stateDirectory.path])
