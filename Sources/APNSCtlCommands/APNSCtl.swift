@@ -52,18 +52,39 @@ public struct APNSCtl: ParsableCommand {
     /// read it would go out with U+FFFD in place of its letters (a payload file of the same bytes is refused too).
     static func notUTF8(_ arguments: [[UInt8]]) -> String? {
         guard let i = arguments.firstIndex(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
-        let own = String(decoding: arguments[i], as: UTF8.self)
-        let before = i > 0 ? String(decoding: arguments[i - 1], as: UTF8.self) : ""
-        let which: String
-        if own.hasPrefix("--"), let equals = own.firstIndex(of: "=") {
-            which = "the value of \(own[..<equals])"
-        } else if before.hasPrefix("-") && !before.contains("=") && PrintableText.escapingControls(before) == before {
-            which = "the value of \(before)"
-        } else {
-            which = "argument \(i + 1)"
-        }
+        let which = argumentName(at: i, in: arguments.map { String(decoding: $0, as: UTF8.self) })
         return
             "\(which) is not UTF-8 text (bytes of another encoding, Latin-1 say); set the terminal to UTF-8, or put the text in a UTF-8 file"
+    }
+
+    /// A key's or certificate's text pasted into the command line (`--auth-key="$(cat AuthKey.p8)"`, any flag or
+    /// argument): refused before parsing, never printed (every message quoting the "path" printed the key), and
+    /// in the arguments other users of the machine can read. A file's path, or a variable, is the way.
+    static func pastedPEM(_ arguments: [String]) -> String? {
+        guard let i = arguments.firstIndex(where: { $0.contains("-----BEGIN") && !VariableEcho.mayEchoArgument($0) })
+        else { return nil }
+        return "\(argumentName(at: i, in: arguments)) holds PEM text (\(VariableEcho.description(of: arguments[i])), "
+            + "not shown), not a file's path: apnsctl reads keys and certificates from files, so give the file's path "
+            + "(where a secret store holds the text, as in CI, put it in APNSCTL_AUTH_KEY, APNSCTL_CERT or APNSCTL_KEY)"
+    }
+
+    /// How a message names argument `i`: `the value of --alert` (after its flag, or joined with `=`), else
+    /// `argument 3` (counted from the command's name).
+    private static func argumentName(at i: Int, in arguments: [String]) -> String {
+        // A flag's name: one short word of ASCII after one or two dashes (PEM text starts with five, and may hold
+        // `=`: never taken for `--flag=value`, whose name part would print it).
+        func isFlag(_ word: Substring) -> Bool {
+            word.hasPrefix("-") && !word.hasPrefix("---") && word != "--" && word.count <= 40
+                && word.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        }
+        let own = arguments[i]
+        if own.hasPrefix("--"), let equals = own.firstIndex(of: "="), isFlag(own[..<equals]) {
+            return "the value of \(own[..<equals])"
+        }
+        if i > 0, isFlag(Substring(arguments[i - 1])), !arguments[i - 1].contains("=") {
+            return "the value of \(arguments[i - 1])"
+        }
+        return "argument \(i + 1)"
     }
 
     /// Runs one command line in `world` and returns its exit status: everything `main` does but set up the
@@ -74,6 +95,10 @@ public struct APNSCtl: ParsableCommand {
         var world = world
         world.commandLine = arguments
         if let raw = world.argumentBytes(), let problem = notUTF8(raw) {
+            world.standardError.error(problem)
+            return ExitStatus.usage
+        }
+        if let problem = pastedPEM(arguments) {
             world.standardError.error(problem)
             return ExitStatus.usage
         }

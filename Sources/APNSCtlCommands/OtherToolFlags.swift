@@ -98,7 +98,7 @@ enum OtherToolFlags {
     }
 
     /// curl's flags for the request body.
-    static let payloadFlags: Set<String> = ["--data", "--data-binary", "--data-raw", "--json-data"]
+    static let payloadFlags: Set<String> = ["--data", "--data-binary", "--data-raw", "--data-ascii"]
 
     /// The long flags of the command `arguments` name (`send`, `channel create`), from its help text, but for
     /// `--help` and `--version`.

@@ -86,8 +86,11 @@ import Testing
         #expect(RequestDefaults.suffixed("com.x", for: .controls) == "com.x.push-type.controls")
         // Another type's suffix is kept for the topic rule to refuse, never doubled.
         #expect(RequestDefaults.suffixed("com.x.push-type.widgets", for: .controls) == "com.x.push-type.widgets")
-        #expect(RequestDefaults.suffixed("com.x.complication", for: .voip) == "com.x.complication")
-        #expect(RequestDefaults.suffixed("com.x.voip", for: .widgets) == "com.x.voip")
+        #expect(
+            RequestDefaults.suffixed("com.x.push-type.liveactivity", for: .widgets) == "com.x.push-type.liveactivity")
+        // A bundle id may end like an older type's suffix (com.acme.voip): it gets the suffix.
+        #expect(RequestDefaults.suffixed("com.x.voip", for: .widgets) == "com.x.voip.push-type.widgets")
+        #expect(RequestDefaults.suffixed("com.x.complication", for: .voip) == "com.x.complication.voip")
     }
 
     @Test func requestWithoutPriorityHasNoPriorityHeader() {

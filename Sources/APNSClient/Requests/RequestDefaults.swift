@@ -33,11 +33,16 @@ public enum RequestDefaults {
     }
 
     /// `topic` with `pushType`'s suffix appended unless it already ends so (the builder flags' topic). A topic
-    /// ending with another type's suffix is no bundle id: it is kept, for the topic rule to refuse and name the
-    /// topic meant, never sent as `….push-type.widgets.push-type.controls`.
+    /// ending with another type's `.push-type.…` suffix is no bundle id: it is kept, for the topic rule to refuse
+    /// and name the topic meant, never sent as `….push-type.widgets.push-type.controls`. (A bundle id may end
+    /// `.voip` or `.complication`: those get the suffix.)
     public static func suffixed(_ topic: String, for pushType: PushType) -> String {
         if topic.hasSuffix(pushType.topicSuffix) { return topic }
-        if let other = PushType.inferred(fromTopic: topic), other != pushType { return topic }
+        if let other = PushType.inferred(fromTopic: topic), other != pushType,
+            other.topicSuffix.hasPrefix(".push-type.")
+        {
+            return topic
+        }
         return topic + pushType.topicSuffix
     }
 

@@ -73,11 +73,12 @@ extension APNSCtl {
             }
             // Both read from standard input: the first would take the line meant for the other, and the .p12 would get
             // an empty password.
-            if passphrase.passphraseFile == "-" && outPassphraseFile == "-" {
-                throw CLIError.usage(
-                    "--passphrase-file - and --out-passphrase-file - both read standard input; put one of the passwords in a file (its first line is read)"
-                )
-            }
+            try StandardInputReaders.check(
+                [
+                    input == "-" ? "INPUT -" : nil, key == "-" ? "--key -" : nil,
+                    passphrase.passphraseFile == "-" ? "--passphrase-file -" : nil,
+                    outPassphraseFile == "-" ? "--out-passphrase-file -" : nil,
+                ].compactMap { $0 })
             // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
             if output != "-" {
                 let existing: Bool

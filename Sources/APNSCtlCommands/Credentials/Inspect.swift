@@ -64,6 +64,11 @@ extension APNSCtl {
 
         func run(in world: CommandWorld) throws {
             if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
+            try StandardInputReaders.check(
+                [
+                    file == "-" ? "FILE -" : nil, key == "-" ? "--key -" : nil,
+                    passphrase.passphraseFile == "-" ? "--passphrase-file -" : nil,
+                ].compactMap { $0 })
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),

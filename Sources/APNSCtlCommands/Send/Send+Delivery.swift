@@ -134,7 +134,10 @@ extension APNSCtl.Send {
         var unsentFailure: CLIError? = nil
         if let unsent {
             for job in left { unsent.noteNeverSent(job) }
-            do throws(CLIError) { renderer.unsentFile = try unsent.write(stopped: stopped, in: world) } catch {
+            do throws(CLIError) {
+                renderer.unsentFile = try unsent.write(stopped: stopped, in: world)
+                interrupts?.noteForExitingAtOnce("")
+            } catch {
                 unsentFailure = error
             }
         }

@@ -40,11 +40,7 @@ extension APNSCtl.Send {
             }
             if path == "-" {
                 stdinReaders.append("\(flag) @-")
-                if stdinReaders.count > 1 {
-                    throw .usage(
-                        "\(stdinReaders.joined(separator: " and ")) both read standard input; put one of them in a file"
-                    )
-                }
+                try StandardInputReaders.check(stdinReaders)
             }
             var interrupts: (any InterruptSource)?
             do {
@@ -131,14 +127,7 @@ extension APNSCtl.Send {
             let label = settings.label(.passphraseFile)
             readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
         }
-        guard readers.count > 1 else { return readers }
-        if readers == ["PAYLOAD -", "--devices -"] {
-            throw .usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
-        }
-        let both = readers.count == 2
-        throw .usage(
-            "\(readers.joined(separator: " and ")) \(both ? "both" : "all") read standard input; put "
-                + (both ? "one of them in a file" : "all but one of them in files")
-                + " (a passphrase file's first line is read)")
+        try StandardInputReaders.check(readers)
+        return readers
     }
 }

@@ -32,9 +32,9 @@ struct SendPayload {
         }
         // `--content-changed` is a whole payload: merged into a PAYLOAD's alert or background aps it turned the push
         // into another one (a silent push into an alert at priority 10). Only a PAYLOAD that already is it may come.
-        if let read, kind == .contentChanged, !ParsedPayload(read.payload).apsHoldsOnlyContentChanged {
+        if let read, kind == .contentChanged, ParsedPayload(read.payload).apsHoldsOtherKeysThanContentChanged {
             throw CLIError.usage(
-                "--content-changed: it builds a widgets or controls push ({\"aps\":{\"content-changed\":true}}), but PAYLOAD \(read.name) was given too and its aps is not that; leave out PAYLOAD, or --content-changed"
+                "--content-changed: it builds a widgets or controls push ({\"aps\":{\"content-changed\":true}}), but PAYLOAD \(read.name) was given too and its aps holds other keys; leave out PAYLOAD, or --content-changed"
             )
         }
         let body: [UInt8]

@@ -69,8 +69,8 @@ final class SendRecorder {
     }
 
     /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
-    @discardableResult
     /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them.
+    @discardableResult
     func finish(_ summary: SendSummary, noun: String, skippedLines: Int = 0, in world: CommandWorld) -> Int64? {
         // No target got a result (a run interrupted before its first request left): nothing reached a server,
         // and an entry would have nothing to show or to send again.

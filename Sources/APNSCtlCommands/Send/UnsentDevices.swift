@@ -79,10 +79,6 @@ final class UnsentDevices {
         }
     }
 
-    /// Writes the file, with the devices the run never reached (`stopped`: interrupted or lost output) read from
-    /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
-    /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never
-    /// end): a comment says where it stopped. A failed write is exit 74, naming the file.
     /// What an `--unsent` list whose every line is a comment still holds, for a resume that finds no token in it;
     /// nil for any other file. The devices of unknown outcome are commented out so that nothing sends them twice
     /// without a decision, and a piped list's unread rest was never in it.
@@ -109,6 +105,10 @@ final class UnsentDevices {
 
     static let unknownComment = "# unknown (may have been delivered; remove the '# ' to send again): "
 
+    /// Writes the file, with the devices the run never reached (`stopped`: interrupted or lost output) read from
+    /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
+    /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never
+    /// end): a comment says where it stopped. A failed write is exit 74, naming the file.
     func write(stopped: Bool, in world: CommandWorld) throws(CLIError) -> String? {
         var lines: [UInt8] = []
         func line(_ text: String) {

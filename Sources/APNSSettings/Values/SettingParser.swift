@@ -127,8 +127,10 @@ public enum SettingParser {
         case .credential:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
-            if CredentialSource.isPEM(s) {
-                if case .variable(let name) = origin { return .credential(.pem(text: s, variable: name)) }
+            if case .variable(let name) = origin, CredentialSource.isPEM(s) {
+                return .credential(.pem(text: s, variable: name))
+            }
+            if s.contains("-----BEGIN") {
                 // A file's text pasted where its path goes (`--auth-key="$(cat AuthKey.p8)"`): taken as a path, every
                 // message naming the file would print the key. Only a variable may hold the text (CI secret stores).
                 throw bad(

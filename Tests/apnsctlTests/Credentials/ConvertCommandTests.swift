@@ -90,6 +90,12 @@ import Testing
             both.stderr.hasPrefix(
                 "error: --passphrase-file - and --out-passphrase-file - both read standard input"), "\(both.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("both.p12")))
+        // The file itself from standard input, beside the passphrase: inspect and convert alike.
+        for command in [["inspect", "-"], ["convert", "-", "-o", dir.file("in.pem")]] {
+            let r = try InProcess.apnsctl(command + ["--passphrase-file", "-"], stdin: Array("one\n".utf8))
+            #expect(r.status == 64, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("--passphrase-file - both read standard input"), "\(r.stderr)")
+        }
         #expect(
             try CommandRunner.run("openssl", ["pkcs12", "-in", dir.file("empty.p12"), "-passin", "pass:", "-noout"])
                 .status == 0)

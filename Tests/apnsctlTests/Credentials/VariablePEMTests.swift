@@ -259,23 +259,42 @@ import Testing
                 "[profiles.ci]\nauth-key = \"\"\"\(s.authKeyPEM)\"\"\"\nkey-id = \"\(s.mock.keyID)\"\n", mode: 0o600)
             // (arguments, what the message starts with)
             let runs: [([String], String)] = [
-                (s.sendFlags + ["--cert=\(both)"], "error: --cert: holds PEM text (a value of "),
-                (s.sendFlags + ["--cert", s.certificateOnly, "--key=\(s.keyPEM)"], "error: --key: holds PEM text"),
-                (s.sendFlags + ["--auth-key=\(s.authKeyPEM)"] + auth, "error: --auth-key: holds PEM text"),
+                (s.sendFlags + ["--cert=\(both)"], "error: the value of --cert holds PEM text (a value of "),
+                (
+                    s.sendFlags + ["--cert", s.certificateOnly, "--key=\(s.keyPEM)"],
+                    "error: the value of --key holds PEM text"
+                ),
+                (s.sendFlags + ["--auth-key=\(s.authKeyPEM)"] + auth, "error: the value of --auth-key holds PEM text"),
                 (s.sendFlags + ["-p", "ci"], "error: \(profile):2: auth-key: holds PEM text"),
-                (["jwt", "--auth-key=\(s.authKeyPEM)"] + auth, "error: --auth-key: holds PEM text"),
-                (["doctor", "--cert=\(both)"], "error: --cert: holds PEM text"),
-                (["config", "set", "-p", "ci", "cert", "--", both], "error: cert: holds PEM text"),
-                (["inspect", "--key=\(s.keyPEM)", s.mock.certificate], "error: --key holds PEM text (a value of "),
-                (["inspect", "--", both], "error: the file argument holds PEM text"),
+                (["jwt", "--auth-key=\(s.authKeyPEM)"] + auth, "error: the value of --auth-key holds PEM text"),
+                (["doctor", "--cert=\(both)"], "error: the value of --cert holds PEM text"),
+                (["config", "set", "-p", "ci", "cert", "--", both], "error: argument 7 holds PEM text"),
+                (
+                    ["inspect", "--key=\(s.keyPEM)", s.mock.certificate],
+                    "error: the value of --key holds PEM text (a value of "
+                ),
+                (["inspect", "--", both], "error: argument 3 holds PEM text"),
                 (
                     ["convert", s.certificateOnly, "--key=\(s.keyPEM)", "-o", s.home.file("out.pem")],
-                    "error: --key holds PEM text"
+                    "error: the value of --key holds PEM text"
                 ),
-                (["mock", "--port", "0", "--auth-key-pub=\(s.authKeyPEM)"], "error: --auth-key-pub holds PEM text"),
+                (
+                    ["mock", "--port", "0", "--auth-key-pub=\(s.authKeyPEM)"],
+                    "error: the value of --auth-key-pub holds PEM text"
+                ),
+                // Any path flag, not only the credentials' (a directory named after the key was made).
+                (
+                    ["mock", "--port", "0", "--state-dir=\(s.authKeyPEM)"],
+                    "error: the value of --state-dir holds PEM text"
+                ),
+                (["convert", s.certificateOnly, "-o", both], "error: the value of -o holds PEM text"),
+                (
+                    s.sendFlags + ["--cert", s.mock.certificate, "--unsent", s.keyPEM],
+                    "error: the value of --unsent holds PEM text"
+                ),
                 (
                     s.sendFlags + ["--cert", s.mock.certificate, "--ca-file=\(s.certificatePEM)"],
-                    "error: --ca-file: holds PEM text"
+                    "error: the value of --ca-file holds PEM text"
                 ),
             ]
             for (arguments, start) in runs {

@@ -289,9 +289,9 @@ import Testing
             expected: .headers(
                 .controls, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
         Case(
-            name: "voip on a complication topic, certificate", payload: #"{"aps":{},"x":1}"#,
+            name: "voip on a complication topic, certificate: a bundle id may end so", payload: #"{"aps":{},"x":1}"#,
             topic: "com.example.demo.complication", pushType: .voip, credential: .universal,
-            expected: .headers(.voip, 10, "com.example.demo.complication", 5120, cert)),
+            expected: .error(77, "--cert demo.pem: its topics")),
         Case(
             name: "a Live Activity on a widgets topic", payload: nil, topic: "com.example.app.push-type.widgets",
             event: .update, alertFlags: [:],
@@ -403,7 +403,7 @@ import Testing
             (["--topic", widgets, "--push-type", "controls", "--content-changed"], ".push-type.controls"),
             (["--topic", widgets, "--live-activity", "update", "--content-state", "{}"], ".push-type.liveactivity"),
             (
-                ["--topic", mock.bundleID + ".voip", "--push-type", "widgets", "--content-changed"],
+                ["--topic", mock.bundleID + ".push-type.liveactivity", "--push-type", "widgets", "--content-changed"],
                 ".push-type.widgets"
             ),
         ]

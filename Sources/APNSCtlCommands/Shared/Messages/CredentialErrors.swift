@@ -58,9 +58,10 @@ extension CLIError {
     }
 
     /// A file's text pasted where its path goes (`--key="$(cat key.pem)"`, a key among them): said, never shown,
-    /// exit 64. Nil for a value a message may quote. `flag` nil: the command's file argument.
+    /// exit 64. Nil for a value a message may quote, or one that is no file's text (a long path is a path).
+    /// `flag` nil: the command's file argument.
     static func pastedText(_ value: String, flag: String?) -> CLIError? {
-        guard !VariableEcho.mayEchoArgument(value) else { return nil }
+        guard !VariableEcho.mayEchoArgument(value), CredentialSource.isPEM(value) else { return nil }
         let what = CredentialSource.isPEM(value) ? "PEM text" : "text"
         return .usage(
             "\(flag ?? "the file argument") holds \(what) (\(VariableEcho.description(of: value)), not shown), "

@@ -1,0 +1,18 @@
+/// What reads standard input in one run (`PAYLOAD -`, `--devices -`, `--passphrase-file -`, `@-`, a file argument
+/// `-`): one reader at most, refused (64) before anything is read, as the first would take the other's bytes (a
+/// passphrase read as a device token and quoted, a `.p12` given an empty password).
+enum StandardInputReaders {
+    /// Throws 64 naming them when more than one of `readers` is given.
+    static func check(_ readers: [String]) throws(CLIError) {
+        guard readers.count > 1 else { return }
+        if readers == ["PAYLOAD -", "--devices -"] {
+            throw .usage("PAYLOAD - and --devices - both read standard input; put the payload or the tokens in a file")
+        }
+        let both = readers.count == 2
+        let passphrase = readers.contains { $0.contains("passphrase") }
+        throw .usage(
+            "\(readers.joined(separator: " and ")) \(both ? "both" : "all") read standard input; put "
+                + (both ? "one of them in a file" : "all but one of them in files")
+                + (passphrase ? " (a passphrase file's first line is read)" : ""))
+    }
+}
