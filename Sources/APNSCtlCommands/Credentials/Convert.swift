@@ -90,7 +90,7 @@ extension APNSCtl {
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
-                passphraseFile: passphrase.passphraseFile
+                passphraseFile: source.filePath
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: source)
             }
@@ -233,7 +233,9 @@ extension APNSCtl {
 /// prompts on a terminal; with none of them, a usage error (exit 64, CLI.md).
 enum ConvertPassword {
     static func resolve(file: String?, output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
-        if let file {
+        // `-` with a terminal for standard input is typed: at the prompt, without echo, as `--passphrase-file -`.
+        let typed = file == "-" && world.streams.isTerminal(world.standardInput)
+        if let file, !typed {
             let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, prompt: nil)
             let secret: SecretBytes?
             do { secret = try source.resolve(forFile: file) } catch {
@@ -248,7 +250,7 @@ enum ConvertPassword {
             if let secret { return secret }
         }
         // Read as every passphrase is (`PassphraseSource.secret(text:)`), so the file it writes opens with the same.
-        if let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return PassphraseSource.secret(text: value) }
+        if !typed, let value = world.setting("APNSCTL_OUT_PASSPHRASE") { return PassphraseSource.secret(text: value) }
         guard world.terminal.isAvailable() else {
             throw .usage("no password for \(output); pass --out-passphrase-file FILE or set APNSCTL_OUT_PASSPHRASE")
         }

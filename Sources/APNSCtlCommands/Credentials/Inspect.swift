@@ -72,7 +72,7 @@ extension APNSCtl {
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
-                passphraseFile: passphrase.passphraseFile
+                passphraseFile: source.filePath
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: source)
             }

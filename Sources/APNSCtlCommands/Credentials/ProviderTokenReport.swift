@@ -135,8 +135,13 @@ struct ProviderTokenReport {
                 w.bool(id == kid)
                 line += id == kid ? "; kid is its id" : "; kid \(kid) is not its id \(id)"
                 if id != kid {
+                    // Signed by this key under another id: sign again with its id. Not signed by it: the token names
+                    // the key that signed it, which is the one to check with.
                     refusals.append(
-                        "kid \(kid) is not the key's id \(id) (InvalidProviderToken); sign with --key-id \(id)")
+                        verified
+                            ? "kid \(kid) is not the key's id \(id) (InvalidProviderToken); sign with --key-id \(id)"
+                            : "kid \(kid) is not the key's id \(id): the token names key \(kid); check it with that key (--auth-key AuthKey_\(kid).p8)"
+                    )
                 }
             } else {
                 w.null()

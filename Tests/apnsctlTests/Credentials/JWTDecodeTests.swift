@@ -136,7 +136,13 @@ import Testing
         #expect(
             out.contains("signature  does not verify with \(keys.foreign); kid ABCDE12345 is not its id FGHIJ67890"))
         #expect(err.contains("the signature does not verify with \(keys.foreign): the token was signed by another key"))
-        #expect(err.contains("kid ABCDE12345 is not the key's id FGHIJ67890 (InvalidProviderToken)"))
+        // Not signed by this key: the advice is to check with the key the token names, not to sign with this one's
+        // id (a token signed so would still be another key's).
+        #expect(
+            err.contains(
+                "kid ABCDE12345 is not the key's id FGHIJ67890: the token names key ABCDE12345; check it with that key (--auth-key AuthKey_ABCDE12345.p8)"
+            ), "\(err)")
+        #expect(!err.contains("sign with --key-id"), "\(err)")
     }
 
     @Test func notAJWTIs77AndATokenWithoutDecodeIs64() throws {

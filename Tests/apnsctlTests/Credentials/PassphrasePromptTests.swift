@@ -155,6 +155,25 @@ import Testing
             #expect(r.failedStep == nil, "\(r.transcript)")
             #expect(r.status == 0, "\(r.transcript)")
             #expect(!r.transcript.contains(Self.passphrase), "\(r.transcript)")
+            // Wrong three times at that prompt: the message names no file (none was read).
+            let wrong = try direct(
+                ["inspect", encrypted, "--passphrase-file", "-"],
+                [
+                    .expect("Passphrase for"), .send("w1\n"), .expect("Passphrase for"), .send("w2\n"),
+                    .expect("Passphrase for"), .send("w3\n"), .expect("wrong passphrase"),
+                ], terminalInput: true)
+            #expect(wrong.status == 77, "\(wrong.transcript)")
+            #expect(!wrong.transcript.contains("standard input's first line"), "\(wrong.transcript)")
+            // convert's --out-passphrase-file - on a terminal is its prompt too, asked twice.
+            let out = scratch.file("typed.p12")
+            let typed = try direct(
+                ["convert", plain, "-o", out, "--out-passphrase-file", "-"],
+                [.expect("Password for"), .send("pw-1\n"), .expect("Repeat"), .send("pw-1\n"), .expect("wrote ")],
+                terminalInput: true)
+            #expect(typed.status == 0, "\(typed.transcript)")
+            #expect(!typed.transcript.contains("pw-1"), "\(typed.transcript)")
+            let check = try CommandRunner.run("openssl", ["pkcs12", "-in", out, "-noout", "-passin", "pass:pw-1"])
+            #expect(check.status == 0, "\(check.stderr)")
         }
     }
 

@@ -33,12 +33,16 @@ extension ResolvedSettings {
     }
 
     /// Runs credential code, its problems as CLI errors naming each file's origin.
-    private func credentialErrors<T>(_ body: () throws(CredentialProblem) -> T) throws(CLIError) -> T {
+    /// `passphraseFile`: the file the passphrase was read from (none when `--passphrase-file -` was typed at the
+    /// prompt), for a wrong one's message.
+    private func credentialErrors<T>(passphraseFile: String? = nil, _ body: () throws(CredentialProblem) -> T)
+        throws(CLIError) -> T
+    {
         do { return try body() } catch {
             throw CLIError(
                 error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels,
                 passphrase: self[.passphrase].map { ($0.value, label(.passphrase)) },
-                passphraseFile: self[.passphraseFile]?.value, keyIDAdvice: keyIDAdvice)
+                passphraseFile: passphraseFile, keyIDAdvice: keyIDAdvice)
         }
     }
 
@@ -58,7 +62,7 @@ extension ResolvedSettings {
         guard let cert = self[.cert]?.value else { return nil }
         let keyInput = self[.key]?.value.input
         let source = passphraseSource(in: world)
-        let identity = try credentialErrors { () throws(CredentialProblem) in
+        let identity = try credentialErrors(passphraseFile: source.filePath) { () throws(CredentialProblem) in
             try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
         }
         if !identity.info.hasApplePushExtensions {
