@@ -30,8 +30,11 @@ struct PEMBlock {
             let end = Array("-----END \(label)-----".utf8)
             guard let endStart = find(end, in: bytes, from: labelEnd + dashes.count) else { return (blocks, label) }
             let stop = endStart + end.count
-            let inner = Array(bytes[(labelEnd + dashes.count)..<endStart])
-            blocks.append(PEMBlock(label: label, text: canonical(label: label, inner: inner)))
+            let inner = bytes[(labelEnd + dashes.count)..<endStart]
+            // Most blocks are laid out as OpenSSL writes them: taken as they are, without building them again.
+            let text =
+                isCanonical(inner) ? Array(bytes[start..<stop]) + [0x0A] : canonical(label: label, inner: Array(inner))
+            blocks.append(PEMBlock(label: label, text: text))
             i = stop
         }
         return (blocks, nil)
@@ -77,6 +80,25 @@ struct PEMBlock {
     }
 
     private static func isBlank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+
+    /// Whether the text between a block's BEGIN and END lines is lines of base64 of at most 64 characters each,
+    /// separated by LF alone: OpenSSL's own layout, which `canonical` would write again unchanged.
+    static func isCanonical(_ inner: ArraySlice<UInt8>) -> Bool {
+        guard inner.first == 0x0A, inner.last == 0x0A else { return false }
+        var length = 0
+        for b in inner {
+            if b == 0x0A {
+                length = 0
+                continue
+            }
+            let base64 =
+                (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B
+                || b == 0x2F || b == 0x3D
+            guard base64, length < 64 else { return false }
+            length += 1
+        }
+        return true
+    }
 
     private static func find(_ needle: [UInt8], in hay: [UInt8], from: Int) -> Int? {
         guard !needle.isEmpty, hay.count >= needle.count, from <= hay.count - needle.count else { return nil }
