@@ -1,3 +1,4 @@
+import APNSMock
 import APNSPlatform
 import APNSTestSupport
 import Foundation
@@ -134,7 +135,14 @@ final class RunningMock: @unchecked Sendable {
             return ended ? process.terminationStatus : nil
         case .inProcess(let run):
             run.interrupts.deliver(signal)
-            return run.finish(within: Self.stopDeadline).status
+            let status = run.finish(within: Self.stopDeadline).status
+            // The mock let go of its state dir's lock when it ended, but a child another test forked in this process
+            // meanwhile holds a copy of the descriptor until it execs: the next mock on the dir waits for that event
+            // (the kernel wakes the waiter), as `mock stop` does, instead of finding the dir in use.
+            if status != nil, let storage = try? PrivateDirectory.open(stateDir) {
+                _ = FileLock.waitUntilFree(MockState.lockName, in: storage)
+            }
+            return status
         }
     }
 
