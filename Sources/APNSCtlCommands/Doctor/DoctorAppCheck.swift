@@ -14,7 +14,10 @@ extension AppBuildRules {
         if let profile {
             detail += ", \(profile.kind.label) profile"
             if let expires = profile.expires {
-                detail += " expires \(ISO8601.format(epochSeconds: expires)) (\((expires - now) / 86_400) days left)"
+                // Worded as inspect words it: an expired profile's days are ago, not "-333 days left".
+                let days = (expires - now) / 86_400
+                let left = expires <= now ? "EXPIRED \(-days) days ago" : "\(days) days left"
+                detail += " expires \(ISO8601.format(epochSeconds: expires)) (\(left))"
             }
         }
         var check = DoctorCheck(name: "app", status: .ok, detail: detail)

@@ -43,8 +43,13 @@ extension APNSCtl.Send {
         var description = try pushDescription(settings)
         let requested = try description.requestedType()
         if devicesFiles.count > 1 {
+            // Standard input is no file to cat: the advice to join the lists names files only.
+            let files = devicesFiles.filter { $0 != "-" }
+            let join =
+                files.count > 1 && files.count == devicesFiles.count
+                ? " (cat \(files.map(ShellWord.quoted).joined(separator: " ")) > all-devices.txt)" : ""
             throw CLIError.usage(
-                "--devices given \(devicesFiles.count) times; a run reads one list: put the tokens in one file (cat \(devicesFiles.map(ShellWord.quoted).joined(separator: " ")) > all-devices.txt), or send each list in its own run"
+                "--devices given \(devicesFiles.count) times; a run reads one list: put the tokens in one file\(join), or send each list in its own run"
             )
         }
         _ = try standardInputReaders(settings)

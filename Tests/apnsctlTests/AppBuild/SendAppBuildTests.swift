@@ -151,6 +151,11 @@ import Testing
             #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
             #expect(r.stdout.contains("fail  app ") && r.stdout.contains(message), "\(r.stdout)")
             #expect(!r.stdout.contains("dns"), "\(r.stdout)")
+            // An expired profile's days are ago, as inspect says them, never "-N days left".
+            if profile == .expired {
+                let app = r.lines.first { $0.hasPrefix("fail  app ") } ?? ""
+                #expect(app.contains(" days ago)") && !app.contains("days left"), "\(app)")
+            }
         }
     }
 }

@@ -34,6 +34,21 @@ import Testing
         #expect(r.stderr.hasPrefix("error: PAYLOAD - and --devices - both read standard input"))
     }
 
+    /// `--devices` twice is one list too many: the advice joins files, never standard input (`cat '-'`).
+    @Test func devicesTwiceAdvisesJoiningFilesOnly() throws {
+        let a = try scratch.write("a.txt", token + "\n")
+        let b = try scratch.write("b.txt", token + "\n")
+        let files = try send(["--devices", a, "--devices", b, "--cert", credentials.pushFile, "--alert", "x"])
+        #expect(files.status == 64)
+        #expect(files.stderr.contains("> all-devices.txt), or send each list in its own run"), "\(files.stderr)")
+        let piped = try send(["--devices", a, "--devices", "-", "--cert", credentials.pushFile, "--alert", "x"])
+        #expect(piped.status == 64)
+        #expect(
+            piped.stderr
+                == "error: --devices given 2 times; a run reads one list: put the tokens in one file, or send each list in its own run\n",
+            "\(piped.stderr)")
+    }
+
     /// A passphrase file of `-` beside another reader of standard input is 64 before either is read: the list read
     /// first took the passphrase as a device token, and quoted its first 8 characters.
     @Test func aPassphraseFileOfStandardInputHasItToItself() throws {
