@@ -51,6 +51,11 @@ public enum PayloadBuilder {
             let others =
                 flags.liveActivityOnlyFields + flags.alertFields + (flags.liveActivity == nil ? [] : [.liveActivity])
             if !others.isEmpty { throw .notWithContentChanged(others) }
+            if let aps = base?.root?["aps"]?.members,
+                JSONValue.effectiveMembers(aps).contains(where: { $0.key != APSKey.contentChanged.rawValue })
+            {
+                throw .contentChangedIntoAnotherPush
+            }
             members = [JSONObjectEditor.Member(APSKey.contentChanged.rawValue, Array("true".utf8))]
         case .liveActivity:
             members = try liveActivityMembers(flags, base: base, now: now)

@@ -118,6 +118,9 @@ public struct FlagJSON: Sendable {
 public enum PayloadFlagProblem: Error, Equatable, Sendable {
     /// Content-changed builds a push whose aps holds nothing else, yet these were given too.
     case notWithContentChanged([PayloadField])
+    /// `--content-changed` beside a PAYLOAD whose `aps` holds other keys (an alert, a background push): merged in,
+    /// it would make that push another one.
+    case contentChangedIntoAnotherPush
     /// A Live Activity value on an ordinary alert.
     case liveActivityOnly(PayloadField)
     /// A badge on a Live Activity, which shows none.

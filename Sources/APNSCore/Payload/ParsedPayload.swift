@@ -24,13 +24,6 @@ public struct ParsedPayload {
     /// `aps.event` when it is a string: the Live Activity event a payload file carries.
     public var liveActivityEvent: String? { root?["aps"]?["event"]?.string }
 
-    /// Whether `aps` is an object holding a key other than `content-changed`: another push than widgets' or
-    /// controls' (an alert, a background push), which no flag may turn into one.
-    public var apsHoldsOtherKeysThanContentChanged: Bool {
-        guard let aps = root?["aps"]?.members else { return false }
-        return JSONValue.effectiveMembers(aps).contains { $0.key != APSKey.contentChanged.rawValue }
-    }
-
     /// Whether `aps` holds only `content-changed: true`, the payload widgets and controls pushes share.
     public var apsHoldsOnlyContentChanged: Bool {
         guard let aps = root?["aps"]?.members else { return false }

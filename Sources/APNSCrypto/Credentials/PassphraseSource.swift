@@ -104,7 +104,7 @@ public struct PassphraseSource: Sendable {
 
     /// The bytes before the first line break: a trailing CR from Windows editors and a UTF-8 byte order mark
     /// from Notepad are dropped (no passphrase is typed with either).
-    static func firstLine(_ bytes: [UInt8]) -> [UInt8] {
+    public static func firstLine(_ bytes: [UInt8]) -> [UInt8] {
         var line = bytes.prefix { $0 != 0x0A }
         if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
         if line.last == 0x0D { line = line.dropLast() }

@@ -62,6 +62,9 @@ extension PayloadFlagProblem {
         case .notOnLiveActivity(let field):
             return "\(field.flag): Live Activity pushes do not carry it (their alert takes only --title, --alert and "
                 + "--sound); leave \(field.flag) out, or send an ordinary notification without --live-activity"
+        case .contentChangedIntoAnotherPush:
+            return
+                "--content-changed: it builds a widgets or controls push ({\"aps\":{\"content-changed\":true}}), but PAYLOAD was given too and its aps holds other keys; leave out PAYLOAD, or --content-changed"
         case .badBadge(let text) where !text.isEmpty && text.utf8.allSatisfy({ (0x30...0x39).contains($0) }):
             // A whole number past Int's range, as the validator says of it in a payload.
             return "--badge \(text): too large; use a count the app can show"

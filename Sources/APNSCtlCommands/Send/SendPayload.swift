@@ -30,13 +30,6 @@ struct SendPayload {
                 "\(first.flag): the quick payload flags build a payload, but PAYLOAD \(read.name) was given too (and is not a Live Activity); \(instead)leave PAYLOAD out"
             )
         }
-        // `--content-changed` is a whole payload: merged into a PAYLOAD's alert or background aps it turned the push
-        // into another one (a silent push into an alert at priority 10). Only a PAYLOAD that already is it may come.
-        if let read, kind == .contentChanged, ParsedPayload(read.payload).apsHoldsOtherKeysThanContentChanged {
-            throw CLIError.usage(
-                "--content-changed: it builds a widgets or controls push ({\"aps\":{\"content-changed\":true}}), but PAYLOAD \(read.name) was given too and its aps holds other keys; leave out PAYLOAD, or --content-changed"
-            )
-        }
         let body: [UInt8]
         do { body = try PayloadBuilder.build(flags, pushType: type.given, base: base, now: now) } catch {
             throw CLIError.usage(error.message)

@@ -51,9 +51,12 @@ extension CLIError {
     /// Whether the first line of the passphrase file at `path` ends with a space or a tab (never shown).
     fileprivate static func endsWithBlank(firstLineOf path: String) -> Bool {
         guard var bytes = try? FileSystem.read(path, limit: 1 << 16) else { return false }
-        defer { for i in bytes.indices { bytes[i] = 0 } }
-        var line = bytes.prefix { $0 != 0x0A }
-        if line.last == 0x0D { line = line.dropLast() }
+        // The line as the passphrase is read from it (`PassphraseSource.firstLine`), both copies wiped after.
+        var line = PassphraseSource.firstLine(bytes)
+        defer {
+            for i in bytes.indices { bytes[i] = 0 }
+            for i in line.indices { line[i] = 0 }
+        }
         return line.last == 0x20 || line.last == 0x09
     }
 
