@@ -99,9 +99,13 @@ public final class InterruptSignals: InterruptSource {
         set { owedResultCount = newValue }
     }
 
-    /// Kept for the rest of the process (a command sets it once, before it sends): the handler may read it at
-    /// any moment, so an earlier note is never freed.
+    /// Kept for the rest of the process: the handler may read it at any moment, so an earlier note is never freed
+    /// (a send sets one before it sends, and empties it once what it said is no longer true). Empty: no note.
     public func noteForExitingAtOnce(_ text: String) {
+        guard !text.isEmpty else {
+            exitNoteCount = 0
+            return
+        }
         let bytes = Array(text.utf8)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
         buffer.initialize(from: bytes, count: bytes.count)
