@@ -44,7 +44,12 @@ import Testing
             #expect(!lines.contains { $0.contains("\"error\":\"cannot connect") }, "never a plain connect failure")
             #expect(run.stderr.contains("20 may have been delivered"), "\(run.stderr)")
             #expect(!run.stderr.contains("add --resend-unknown"), "it was given: \(run.stderr)")
-            #expect(run.stderr.contains("sending them again failed too"), "\(run.stderr)")
+            // A resend was made and failed: all of them, or (on a loaded machine, the sender giving up after three
+            // connections in a row) some, the rest never reached; never "the run ended before any".
+            #expect(
+                run.stderr.contains("sending them again failed too")
+                    || run.stderr.contains(" sent again and failed too, and the run ended before the other "),
+                "\(run.stderr)")
         }
     }
 

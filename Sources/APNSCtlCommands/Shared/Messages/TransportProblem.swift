@@ -46,7 +46,7 @@ enum TransportProblem: Sendable {
                         "the run ended before --resend-unknown sent them again; check the app on a test device before sending them once more"
                 } else {
                     what =
-                        "\(summary.unknownSentAgain) were sent again and failed too, and the run ended before the other \(summary.unknown - summary.unknownSentAgain) were; check the app on a test device before sending them once more"
+                        "\(summary.unknownSentAgain) \(summary.unknownSentAgain == 1 ? "was" : "were") sent again and failed too, and the run ended before the other \(summary.unknown - summary.unknownSentAgain) were; check the app on a test device before sending them once more"
                 }
                 message += "; \(summary.unknown) may have been delivered: " + what
             }
