@@ -21,8 +21,8 @@ public struct CredentialContents: Sendable {
     public let keyPath: String?
     /// nil without a key or certificate; else whether the key is the leaf's.
     public let keyMatches: Bool?
-    /// Whether the key came from an encrypted PEM block (it needed a passphrase).
-    public let keyWasEncrypted: Bool
+    /// Whether the file opened only with a passphrase (an encrypted PEM key, a `.p12` whose password is not empty).
+    public let neededPassphrase: Bool
     /// The certificate file was bare DER (`aps.cer`), not PEM: curl needs `--cert-type DER`.
     public var certificateIsDER = false
     /// The key's file was bare DER: curl needs `--key-type DER`.

@@ -30,7 +30,7 @@ public enum CredentialLoader {
         let identity = PushIdentity(
             certificate: leaf, privateKey: key, chain: contents.chain,
             certificatePath: certificatePath, container: contents.kind,
-            keyWasEncrypted: contents.keyWasEncrypted,
+            neededPassphrase: contents.neededPassphrase,
             certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER)
         if let now { try identity.checkValidity(now: now) }
         return identity
@@ -77,7 +77,7 @@ public enum CredentialLoader {
                 throw .tokenSigningKeyNotCertificate(path: keyPath)
             }
             parsed.key = key
-            parsed.keyWasEncrypted = keyFile.keyWasEncrypted
+            parsed.neededPassphrase = keyFile.neededPassphrase
             keyIsDER = keyFile.isDER
             keyOrigin = keyPath
         }
@@ -91,7 +91,7 @@ public enum CredentialLoader {
             }
             return CredentialContents(
                 kind: .authKey, leaf: nil, chain: [], privateKey: key, keyPath: keyOrigin, keyMatches: nil,
-                keyWasEncrypted: parsed.keyWasEncrypted, keyIsDER: keyIsDER)
+                neededPassphrase: parsed.neededPassphrase, keyIsDER: keyIsDER)
         }
         var leafIndex = 0
         var matches: Bool? = nil
@@ -112,7 +112,7 @@ public enum CredentialLoader {
         return CredentialContents(
             kind: parsed.isPKCS12 ? .pkcs12 : .certificate, leaf: leaf, chain: chain,
             privateKey: parsed.key, keyPath: keyOrigin, keyMatches: matches,
-            keyWasEncrypted: parsed.keyWasEncrypted, certificateIsDER: parsed.isDER, keyIsDER: keyIsDER)
+            neededPassphrase: parsed.neededPassphrase, certificateIsDER: parsed.isDER, keyIsDER: keyIsDER)
     }
 
     /// Whether `contents` is a lone EC P-256 key from a file named as Apple names `.p8` keys: a provider-token
@@ -173,8 +173,8 @@ public enum CredentialLoader {
         var certificates: [X509Certificate] = []
         var key: PrivateKey?
         var isPKCS12 = false
-        /// The key was an encrypted PEM block (a PKCS#12 is always protected, whatever this says).
-        var keyWasEncrypted = false
+        /// The file opened only with a passphrase: an encrypted PEM key, a PKCS#12 whose password is not empty.
+        var neededPassphrase = false
         /// The file was a bare DER certificate or key (other tools, such as curl, must be told).
         var isDER = false
     }
@@ -242,7 +242,7 @@ public enum CredentialLoader {
         }
         if let block = blocks.first(where: { $0.isPrivateKey }) {
             result.key = try readKey(block, path: path, passphrase: passphrase)
-            result.keyWasEncrypted = block.isEncrypted
+            result.neededPassphrase = block.isEncrypted
         }
         if result.certificates.isEmpty && result.key == nil {
             if let truncated { throw .corrupt(path: path, detail: "the \(truncated) block has no END line") }

@@ -65,7 +65,8 @@ enum PKCS12Reader {
             }
             try otherwise()
         }
-        return CredentialLoader.Parsed(certificates: parsed.certificates, key: parsed.key, isPKCS12: true)
+        return CredentialLoader.Parsed(
+            certificates: parsed.certificates, key: parsed.key, isPKCS12: true, neededPassphrase: secret != nil)
     }
 }
 

@@ -11,28 +11,25 @@ public final class PushIdentity: Sendable {
     public let certificatePath: String
     /// How the file was encoded (PEM/DER certificate or PKCS#12), as the loader detected it by content.
     public let container: CredentialContents.Kind
-    /// Whether the key came from an encrypted PEM block.
-    public let keyWasEncrypted: Bool
+    /// Whether the files open only with a passphrase (an encrypted PEM key, a `.p12` with a password that is not
+    /// empty): another tool (curl) must be given it.
+    public let neededPassphrase: Bool
     /// Whether the certificate's file, and the key's, were bare DER (for the dry run's curl command).
     public let certificateIsDER: Bool
     public let keyIsDER: Bool
-
-    /// Whether another tool (curl) must be given a passphrase to use these files: a PKCS#12 always has a
-    /// password (maybe empty), a PEM only when its key was encrypted.
-    public var needsPassphrase: Bool { container == .pkcs12 || keyWasEncrypted }
 
     /// Pairs a certificate and key; `certificatePath` names them in messages.
     public init(
         certificate: X509Certificate, privateKey: PrivateKey, chain: [X509Certificate] = [],
         certificatePath: String = "certificate", container: CredentialContents.Kind = .certificate,
-        keyWasEncrypted: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false
+        neededPassphrase: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false
     ) {
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain
         self.certificatePath = certificatePath
         self.container = container
-        self.keyWasEncrypted = keyWasEncrypted
+        self.neededPassphrase = neededPassphrase
         self.certificateIsDER = certificateIsDER
         self.keyIsDER = keyIsDER
         self.info = certificate.info

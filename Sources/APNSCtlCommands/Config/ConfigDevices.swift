@@ -13,7 +13,8 @@ extension APNSCtl.Config {
                 Writes NAME = "TOKEN" into [devices], or with --profile into [profiles.NAME.devices] (which \
                 wins for that profile); an existing NAME gets the new token, and a warning says what it named. The token is checked and \
                 normalised as -d does it (Xcode's <xxxxxxxx xxxxxxxx ...> form accepted); a NAME made only of \
-                hex digits is refused, as -d NAME would read it as a token.
+                hex digits is refused, as -d NAME would read it as a token. The built-in profiles mock and mock-token \
+                read [devices]: --profile mock is refused until the file has its own [profiles.mock].
 
                 Example:
                   apnsctl config add-device my-iphone \\
@@ -59,6 +60,14 @@ extension APNSCtl.Config {
             let table = profile.map { ["profiles", $0, "devices"] } ?? ["devices"]
             // A name given again replaces its token (as set does a key): said, as a slip here loses the old one.
             let before = try edit.file
+            // A built-in profile's table that holds only devices would replace the built-in and its credentials:
+            // `-p mock` would have none. Its device names belong in [devices], which every profile reads.
+            if let profile, MockProfile.names.contains(profile), before.profile(profile) == nil {
+                let config = file.config.map { " --config \(ShellWord.of($0))" } ?? ""
+                throw CLIError.usage(
+                    "--profile \(profile) is the built-in profile of apnsctl mock: a [profiles.\(profile).devices] table would replace it, and -p \(profile) would lose the mock's credentials. Name the device in [devices], which -p \(profile) reads too: apnsctl config add-device\(config) \(ShellWord.of(name)) \(parsed.hex)"
+                )
+            }
             let old = (profile.flatMap { before.profile($0)?.devices } ?? before.devices).first { $0.name == name }
             let line: Int
             do { line = try edit.editor.set(name, to: ProfileValueText.quoted(parsed.hex), in: table) } catch {

@@ -22,8 +22,9 @@ extension APNSCtl {
                 apns-collapse-id, the topic, the device token, then the body (empty, over 4096 bytes or 5120 \
                 for voip, not a JSON object). Answers carry APNs' statuses and reasons, an apns-id and, in the \
                 sandbox, an apns-unique-id. The payload's aps rules are not checked (APNs does not; use \
-                apnsctl validate). The all-zero device token, which APNs never issues, gets 400 BadDeviceToken \
-                once the credentials and topic passed (apnsctl doctor's probe).
+                apnsctl validate). A device token shorter than 64 hex digits, and the all-zero one, which APNs \
+                never issues, get 400 BadDeviceToken once the credentials and topic passed (the all-zero one \
+                is apnsctl doctor's probe), before any --unregistered or --reject rule.
 
                 A connection with a client certificate must present one issued by the state dir's CA that \
                 carries the OID of the environment the mock plays (--env, default sandbox). A connection \
@@ -45,8 +46,8 @@ extension APNSCtl {
                 "$(mktemp -d)"). When ready, the mock writes mock.json there \
                 (endpoint, manage_endpoint, ca_file, cert, auth_key, key_id, team_id, bundle_id, environment, pid) \
                 and prints a ready line \
-                and a working 'apnsctl send' command on stderr. Each answered notification is logged as one \
-                JSON line on stdout; a reader that falls behind costs log lines (counted on stderr), never \
+                and a working 'apnsctl send' command on stderr. Each request is logged as JSON lines on stdout, \
+                one when it is received and one when it is answered, written before the answer is sent; a reader that falls behind costs log lines (counted on stderr), never \
                 answers. A client must finish its TLS handshake within 10 s and complete a request at least every \
                 10 s after it (else GOAWAY {"reason":"IdleTimeout"}); silent clients never delay others. \
                 A connection whose credentials were refused gets one stream at a time, and unfinished \
@@ -218,6 +219,10 @@ extension APNSCtl {
             if log != nil && !detach {
                 throw ValidationError("--log is where a detached mock writes its log; add --detach, or redirect stdout")
             }
+            if stateDir?.isEmpty == true {
+                // An unset variable in `--state-dir "$DIR"`: the working directory would get the mock's keys.
+                throw ValidationError("--state-dir: empty value; give the directory (a missing one is created 0700)")
+            }
             if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
                 throw ValidationError(
                     "\(flag) describes the key given with --auth-key-pub; pass --auth-key-pub FILE too")
@@ -226,20 +231,21 @@ extension APNSCtl {
 
         func run(in world: CommandWorld) throws {
             let env = APNSEnvironment(userValue: environment) ?? .sandbox
-            var rejections: [String: APNSReason] = [:]
-            for r in reject {
-                let (token, reason) = try MockTokenArguments.rejection(r)
-                rejections[token] = reason
-            }
-            let gone = try Set(
-                unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
-            // A token shorter than a device token is answered BadDeviceToken before these rules are looked at.
+            let (gone, rejections) = try answerRules()
+            // A token shorter than a device token, and the all-zero one, are answered BadDeviceToken before these
+            // rules are looked at.
             for (flag, token) in gone.sorted().map({ ("--unregistered", $0) })
                 + rejections.keys.sorted().map({ ("--reject", $0) })
-            where token.utf8.count < DeviceToken.issuedHexDigits {
-                world.standardError.warning(
-                    "\(flag) \(token): only \(token.utf8.count) hex digits; the mock answers any token shorter than \(DeviceToken.issuedHexDigits) with BadDeviceToken first, so this rule never applies"
-                )
+            {
+                if token.utf8.count < DeviceToken.issuedHexDigits {
+                    world.standardError.warning(
+                        "\(flag) \(token): only \(token.utf8.count) hex digits; the mock answers any token shorter than \(DeviceToken.issuedHexDigits) with BadDeviceToken first, so this rule never applies"
+                    )
+                } else if !faultOptions.acceptProbe, token.utf8.allSatisfy({ $0 == UInt8(ascii: "0") }) {
+                    world.standardError.warning(
+                        "\(flag) \(token): the all-zero token, which APNs never issues; the mock answers it with BadDeviceToken first (doctor probes with it), so this rule never applies"
+                    )
+                }
             }
 
             let extraKID = try extraKeyID()
@@ -274,6 +280,29 @@ extension APNSCtl {
                     state: state, environment: env, unregistered: gone, rejections: rejections, extraKeyID: extraKID,
                     profilesFindIt: profilesFind, in: world)
             }
+        }
+
+        /// The devices `--unregistered` and `--reject` script, by token. Two answers scripted for one device are
+        /// refused: the test would get one of them, maybe not the one it was written for.
+        func answerRules() throws(CLIError) -> (unregistered: Set<String>, rejections: [String: APNSReason]) {
+            let gone = try Set(
+                unregistered.map { t throws(CLIError) in try MockTokenArguments.token(t, flag: "--unregistered") })
+            var rejections: [String: APNSReason] = [:]
+            var given: [String: String] = [:]
+            for r in reject {
+                let (token, reason) = try MockTokenArguments.rejection(r)
+                if let earlier = rejections[token], earlier != reason {
+                    throw .usage(
+                        "--reject \(given[token] ?? token) and --reject \(r) name one device; give it one answer")
+                }
+                if gone.contains(token) {
+                    let first = unregistered.first { (try? DeviceToken(parsing: $0).hex) == token } ?? token
+                    throw .usage("--unregistered \(first) and --reject \(r) name one device; give it one answer")
+                }
+                rejections[token] = reason
+                given[token] = given[token] ?? r
+            }
+            return (gone, rejections)
         }
 
         /// The server these flags describe on a prepared state dir, logging to `logDescriptor`: the whole mock but
@@ -456,6 +485,13 @@ extension APNSCtl {
         /// The verifier for `--auth-key-pub` with key id `kid`; its team id is `--team-id`, else the state dir's.
         private func extraVerifier(keyID kid: String?, state: MockState) throws(CLIError) -> ProviderTokenVerifier? {
             guard let path = authKeyPub, let kid else { return nil }
+            // The state dir's key answers for its id first: tokens of another key under that id would get 403.
+            if kid == state.keyID {
+                let from = keyID != nil ? "--key-id \(kid)" : "--auth-key-pub \(path) (its file name)"
+                throw .usage(
+                    "\(from): key id \(kid) is the mock's own key's (\(state.authKeyFile)), so tokens signed with another key under it would be refused; give your key its own id with --key-id"
+                )
+            }
             let team = teamID ?? state.teamID
             return try withCredentialErrors(flags: .flags(("--auth-key-pub", path))) { () throws(CredentialProblem) in
                 try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team)

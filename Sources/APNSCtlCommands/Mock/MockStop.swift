@@ -28,6 +28,9 @@ extension APNSCtl.Mock {
         @ParentCommand var mock: APNSCtl.Mock
 
         func run(in world: CommandWorld) throws {
+            if (stateDir ?? mock.stateDir)?.isEmpty == true {
+                throw CLIError.usage("--state-dir: empty value; give the one the mock was started with")
+            }
             // Nothing is made here, so no home is a usage error (64) with the mock's own flag as the way out.
             guard let directory = MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
                 throw CLIError.usage(
@@ -36,8 +39,8 @@ extension APNSCtl.Mock {
                 )
             }
             guard FileSystem.isDirectory(directory) else {
-                world.standardError.print(
-                    "apnsctl mock: no mock is running with state dir \(directory) (no such directory)\n")
+                let what = FileSystem.exists(directory) ? "not a directory" : "no such directory"
+                world.standardError.print("apnsctl mock: no mock is running with state dir \(directory) (\(what))\n")
                 return
             }
             let storage: PrivateDirectory

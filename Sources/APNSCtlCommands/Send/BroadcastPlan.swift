@@ -80,7 +80,8 @@ extension APNSCtl.Send {
         let credentials = try BroadcastCredentials.load(settings, signToken: !dryRun, now: now, in: world)
         let body = try checkPayload(
             payload, ParsedPayload(payload.payload), pushType: Broadcast.pushType, priority: priority,
-            topic: nil, sizeLimit: sizeLimit, minify: settings.isOn(.minify), broadcast: true, now: now, in: world)
+            topic: nil, sizeLimit: sizeLimit, minify: settings.isOn(.minify), broadcast: true, now: now,
+            settings: settings, in: world)
         let request = BroadcastRequest(
             bundleID: credentials.bundleID, priority: priority, expiration: expiration,
             bearerToken: credentials.bearerToken, payload: body)

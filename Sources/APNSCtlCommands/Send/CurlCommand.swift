@@ -65,12 +65,13 @@ struct CurlCommand {
     }
 
     /// `--cert` (with `--cert-type P12` for PKCS#12, `DER` for a bare DER certificate), `--key` (`--key-type DER`
-    /// likewise), and `--pass` when a passphrase is needed: curl reads PEM unless told.
+    /// likewise), and `--pass` when a passphrase is needed (curl opens a `.p12` with an empty password without
+    /// one, as apnsctl does): curl reads PEM unless told.
     /// The passphrase is read by the block itself: from `passphraseFile`'s first line when one was given, else
     /// from `APNSCTL_PASSPHRASE`, which a comment says to set; never printed.
     mutating func certificate(path: String, keyPath: String?, identity: PushIdentity, passphraseFile: String? = nil) {
         if identity.container == .pkcs12, let bytes = try? FileSystem.read(path), PKCS12LegacyCiphers.used(in: bytes) {
-            legacyCertificate(path: path, passphraseFile: passphraseFile)
+            legacyCertificate(path: path, passphraseFile: passphraseFile, needed: identity.neededPassphrase)
             return
         }
         variables.append("APNS_CERT=\(ShellWord.quoted(path))")
@@ -81,7 +82,7 @@ struct CurlCommand {
             variables.append("APNS_KEY=\(ShellWord.quoted(keyPath))")
             words.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
         }
-        if identity.needsPassphrase { passphrase(file: passphraseFile) }
+        if identity.neededPassphrase { passphrase(file: passphraseFile) }
     }
 
     /// `pass` in curl's config from `passphraseFile`'s first line (without a CR or a byte order mark, as apnsctl
@@ -125,12 +126,14 @@ struct CurlCommand {
 
     /// A legacy RC2 `.p12`, which curl's OpenSSL 3 cannot read: the block makes a PEM with `apnsctl convert`
     /// (same passphrase sources as send) and gives curl that.
-    private mutating func legacyCertificate(path: String, passphraseFile: String?) {
+    private mutating func legacyCertificate(path: String, passphraseFile: String?, needed: Bool) {
         let pem = path + ".pem"
         variables.append(
             "# \(Self.commentSafe(path)) uses legacy RC2 encryption, which curl's OpenSSL 3 cannot read; "
                 + "this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it afterwards)")
-        if passphraseFile == nil { variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this") }
+        if needed, passphraseFile == nil {
+            variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
+        }
         variables.append(
             "apnsctl convert \(ShellWord.quoted(path)) -o \(ShellWord.quoted(pem)) --force"
                 + (passphraseFile.map { " --passphrase-file \(ShellWord.quoted($0))" } ?? ""))
@@ -186,7 +189,7 @@ struct CurlCommand {
                 descriptorDocuments.append((fd, flag == "--cert" ? "APNS_CERT_PEM" : "APNS_KEY_PEM", "$\(variable)"))
             }
         }
-        if identity.needsPassphrase { passphrase(file: passphraseFile) }
+        if identity.neededPassphrase { passphrase(file: passphraseFile) }
     }
 
     /// `--proxy URL` (and `proxy-user` in curl's config from a shell variable: the password is never printed), or

@@ -26,7 +26,9 @@ extension APNSCtl.Send {
             case "title": return ("--title", "TEXT", request.title != nil)
             case "sound": return ("--sound", "NAME", request.sound != nil)
             case "", "body":
-                return ("--alert", "TEXT", request.alert != nil || request.title != nil || request.sound != nil)
+                // A problem of the whole alert is the title's when --title alone made it.
+                let flag = request.alert == nil && request.title != nil && inner.isEmpty ? "--title" : "--alert"
+                return (flag, "TEXT", request.alert != nil || request.title != nil || request.sound != nil)
             default: return nil
             }
         default:

@@ -92,7 +92,7 @@ extension APNSCtl.Send {
         // `--priority` is checked.
         let body = try checkPayload(
             payload, parsed, pushType: headers.pushType, priority: description.priority, topic: headers.topic,
-            sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now, in: world)
+            sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now, settings: settings, in: world)
         let pushRequest = headers.request(
             body: body, collapseID: collapseID, apnsID: apnsID, bearerToken: credentials.bearerToken)
         return SendPlan(
@@ -117,7 +117,7 @@ extension APNSCtl.Send {
     func checkPayload(
         _ loaded: SendPayload, _ parsed: ParsedPayload, pushType: PushType, priority: Priority?,
         topic: String?, sizeLimit limit: Int, minify: Bool,
-        broadcast: Bool = false, now: Int64? = nil, in world: CommandWorld
+        broadcast: Bool = false, now: Int64? = nil, settings: ResolvedSettings, in world: CommandWorld
     ) throws(CLIError) -> [UInt8] {
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
@@ -132,7 +132,9 @@ extension APNSCtl.Send {
             // A rule about a flag's value names the flag, not the payload file (CLI.md); so does a problem of a
             // payload the flags built.
             let line =
-                p.flag.map { "\($0): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))" }
+                p.flag.map {
+                    "\(Self.relabel($0, settings)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
+                }
                 ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
                 ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
@@ -143,7 +145,7 @@ extension APNSCtl.Send {
             )
             throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
         }
-        let flagged = report.errors.compactMap(\.flag)
+        let flagged = report.errors.compactMap(\.flag).map { Self.relabel($0, settings) }
         if !flagged.isEmpty && flagged.count == report.errors.count {
             // Only the request's settings are wrong (a topic without its suffix): the payload itself is fine.
             throw CLIError.payloadInvalid("nothing was sent: fix \(flagged.joined(separator: " and ")) as said above")
@@ -155,6 +157,19 @@ extension APNSCtl.Send {
         }
         let minified = minifiedCount == nil ? nil : loaded.payload.minified()
         return minified ?? loaded.payload.body
+    }
+}
+
+extension APNSCtl.Send {
+    /// The validator names a header setting by its flag and value (`--topic com.x`); one that came from a
+    /// variable or a profile is named by where it came from (`APNSCTL_TOPIC`), which is what to fix.
+    static func relabel(_ flag: String, _ settings: ResolvedSettings) -> String {
+        let names = SettingNames.apnsctl
+        for (name, label) in [(names.topic, settings.label(.topic)), (names.priority, settings.label(.priority))]
+        where flag.hasPrefix(name + " ") && label != name {
+            return label
+        }
+        return flag
     }
 }
 

@@ -41,9 +41,33 @@ final class ValidateOutput {
 
     /// A file that could not be read: `error: …` on stderr, with advice to check its path (standard input has
     /// none to check).
+    /// With `-o json` the file gets its object too (one per file, as CLI.md says), invalid, its one problem the
+    /// reading error, and what was never measured `null`: a script matching objects to its inputs sees every file.
     func fileError(_ failure: FileSystem.Failure, path: String) {
+        let message = failure.message + (path == "-" ? "" : "; check the path")
+        if format == .json {
+            var w = JSONWriter()
+            w.beginObject()
+            w.field("file", path)
+            w.field("valid", false)
+            w.field("size", nil as Int?)
+            w.field("limit", nil as Int?)
+            w.field("push_type", nil as String?)
+            w.key("problems")
+            w.beginArray()
+            w.beginObject()
+            w.field("severity", ValidationProblem.Severity.error.rawValue)
+            w.field("path", ValidationProblem.rootPath)
+            w.field("line", nil as Int?)
+            w.field("column", nil as Int?)
+            w.field("message", message)
+            w.endObject()
+            w.endArray()
+            w.endObject()
+            out.line(w.text)
+        }
         out.flush()
-        messages.error(failure.message + (path == "-" ? "" : "; check the path"))
+        messages.error(message)
     }
 
     /// Writes what is still buffered.

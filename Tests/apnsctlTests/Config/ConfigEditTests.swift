@@ -107,20 +107,40 @@ import Testing
     }
 
     /// A profile named as a built-in one, first written by an edit, is said to replace it: `-p mock` then reads
-    /// only the file's table (a device added to it used to hide the mock's credentials without a word).
+    /// only the file's table.
     @Test func writingAProfileNamedMockSaysItReplacesTheBuiltIn() throws {
         let home = try Home()
-        let first = try home.run(["config", "add-device", "-p", "mock", "phone", Self.token1])
+        let first = try home.run(["config", "set", "-p", "mock", "topic", "com.example.demo"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(
             first.stderr
                 == "warning: [profiles.mock] in \(home.configFile) now replaces the built-in mock profile (apnsctl mock's credentials): -p mock reads only what this file gives it; to keep the built-in, remove the table and use another profile name\n"
         )
-        // Once there, it is the user's own: no warning again.
-        let again = try home.run(["config", "set", "-p", "mock", "topic", "com.example.demo"])
+        // Once there, it is the user's own: no warning again, and its devices table is its own too.
+        let again = try home.run(["config", "add-device", "-p", "mock", "phone", Self.token1])
         #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
         let other = try home.run(["config", "set", "-p", "mock-token", "topic", "com.example.demo"])
         #expect(other.stderr.contains("replaces the built-in mock-token profile"), "\(other.stderr)")
+    }
+
+    /// A device added to a built-in profile the file does not define would make a table holding only devices,
+    /// which replaces the built-in: `-p mock` lost the mock's credentials ("no credential"), and removing the
+    /// device left the empty table behind. It is refused, pointing at [devices], which `-p mock` reads.
+    @Test func aDeviceForTheBuiltInMockGoesInDevices() throws {
+        let home = try Home()
+        for profile in ["mock", "mock-token"] {
+            let refused = try home.run(["config", "add-device", "-p", profile, "phone", Self.token1])
+            #expect(refused.status == 64)
+            #expect(
+                refused.stderr
+                    == "error: --profile \(profile) is the built-in profile of apnsctl mock: a [profiles.\(profile).devices] table would replace it, and -p \(profile) would lose the mock's credentials. Name the device in [devices], which -p \(profile) reads too: apnsctl config add-device phone \(Self.token1)\n"
+            )
+            #expect(!FileManager.default.fileExists(atPath: home.configFile))
+        }
+        // The advice works as given, and the built-in mock profile stays (config list shows it).
+        #expect(try home.run(["config", "add-device", "phone", Self.token1]).status == 0)
+        let list = try home.run(["config", "list"])
+        #expect(list.stdout.contains("mock") && list.stdout.contains("phone"), "\(list.stdout)")
     }
 
     @Test func unsetMendsAFileWithAnUnknownKey() throws {

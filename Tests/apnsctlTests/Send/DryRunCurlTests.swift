@@ -11,6 +11,9 @@ import Testing
 
     enum Input: String, CaseIterable {
         case pem, der, pkcs12, pkcs12PassphraseFile, pkcs12QuotedPassphrase, legacyPKCS12, tokenAuth
+        /// Exported with an empty password: apnsctl opens it without asking, and so does curl, so the block
+        /// asks for no passphrase (it said to set APNSCTL_PASSPHRASE, which works only unset).
+        case pkcs12EmptyPassword, legacyPKCS12EmptyPassword
     }
 
     /// The lines from the first `#` line that mentions curl to the end.
@@ -53,16 +56,22 @@ import Testing
                 } else {
                     credential += ["--passphrase-file", try dir.write("pass.txt", secret + "\n")]
                 }
-            case .legacyPKCS12:
+            case .pkcs12EmptyPassword:
+                let p12 = dir.file("push.p12")
+                try OpenSSLFixtures.exportPKCS12(mock.certificate, to: p12, passphrase: "")
+                credential = ["--cert", p12]
+            case .legacyPKCS12, .legacyPKCS12EmptyPassword:
                 // RC2-40/3DES as Keychain Access exports it: curl's OpenSSL 3 cannot read it, so the block
                 // converts it to PEM first.
                 let p12 = dir.file("legacy.p12")
+                let empty = input == .legacyPKCS12EmptyPassword
                 let made = try InProcess.apnsctl(
-                    ["convert", mock.certificate, "-o", p12, "--legacy"],
-                    environment: ["APNSCTL_OUT_PASSPHRASE": secret])
+                    ["convert", mock.certificate, "-o", p12, "--legacy"]
+                        + (empty ? ["--out-passphrase-file", try dir.write("empty.txt", "")] : []),
+                    environment: empty ? [:] : ["APNSCTL_OUT_PASSPHRASE": secret])
                 #expect(made.status == 0, "\(made.stderr)")
                 credential = ["--cert", p12]
-                environment["APNSCTL_PASSPHRASE"] = secret
+                if !empty { environment["APNSCTL_PASSPHRASE"] = secret }
             case .tokenAuth:
                 credential = ["--auth-key", mock.authKey, "--team-id", mock.teamID, "--topic", mock.bundleID]
             }
@@ -74,7 +83,12 @@ import Testing
             #expect(dry.status == 0, "\(dry.stderr)")
             #expect(!dry.stdout.contains(secret), "the passphrase is never printed")
             let script = try #require(Self.curlPart(dry.stdout), "\(dry.stdout)")
-            #expect(script.contains("apnsctl convert") == (input == .legacyPKCS12), "\(script)")
+            #expect(
+                script.contains("apnsctl convert") == [.legacyPKCS12, .legacyPKCS12EmptyPassword].contains(input),
+                "\(script)")
+            if [.pkcs12EmptyPassword, .legacyPKCS12EmptyPassword].contains(input) {
+                #expect(!script.contains("PASSPHRASE") && !script.contains("pass ="), "\(script)")
+            }
             // A passphrase reaches curl in its config on standard input, never through `--pass`.
             #expect(!script.contains("--pass "), "\(script)")
             if input == .der {

@@ -416,6 +416,65 @@ import Testing
         #expect(mock.answersPerDevice().isEmpty, "\(mock.stdout)")
     }
 
+    /// A header setting the validator refuses is named where it came from: a topic or priority from a variable
+    /// or a profile is what to fix, not a `--topic` the user never typed.
+    @Test func aRefusedHeaderSettingIsNamedWhereItCameFrom() throws {
+        let scratch = try TemporaryDirectory(prefix: "planner-label")
+        let auth = [
+            "--auth-key", scratch.file("AuthKey_ABCDE12345.p8"), "--team-id", "TEAMID1234", "-d",
+            String(repeating: "3f2a", count: 16), "--dry-run",
+        ]
+        try OpenSSLFixtures.makeP8Key(at: auth[1], publicKeyPath: scratch.file("public.pem"))
+        let file = try scratch.write("config.toml", "[profiles.bg]\ntopic = \"com.x\"\npriority = 10\n", mode: 0o600)
+        let environment = ["XDG_CACHE_HOME": scratch.path, "APNSCTL_CONFIG": file]
+        let fromVariable = try InProcess.apnsctl(
+            ["send", "--push-type", "controls", "--content-changed"] + auth,
+            environment: environment.merging(["APNSCTL_TOPIC": "com.x.push-type.widgets"]) { $1 })
+        #expect(fromVariable.status == 65)
+        #expect(
+            fromVariable.stderr
+                == "error: APNSCTL_TOPIC: topic \"com.x.push-type.widgets\" lacks the \".push-type.controls\" suffix that controls pushes need; use --topic com.x.push-type.controls\nerror: nothing was sent: fix APNSCTL_TOPIC as said above\n"
+        )
+        let fromProfile = try InProcess.apnsctl(
+            ["send", "-p", "bg", "--push-type", "background", "{\"aps\":{\"content-available\":1}}"] + auth,
+            environment: environment)
+        #expect(fromProfile.status == 65)
+        #expect(
+            fromProfile.stderr.hasPrefix(
+                "error: priority in profile bg (\(file):3): background pushes must not use priority 10"),
+            "\(fromProfile.stderr)")
+        // Typed as a flag, it is still named by the flag and its value.
+        let typed = try InProcess.apnsctl(
+            [
+                "send", "--topic", "com.x", "--priority", "10", "--push-type", "background",
+                "{\"aps\":{\"content-available\":1}}",
+            ]
+                + auth, environment: environment)
+        #expect(typed.stderr.hasPrefix("error: --priority 10: background pushes"), "\(typed.stderr)")
+    }
+
+    /// A problem of the whole alert the quick flags built names the flag that built it: `--title ""` alone is
+    /// `--title`'s (it was credited to `--alert`, which was never given).
+    @Test func anEmptyAlertIsNamedByTheFlagThatBuiltIt() throws {
+        let scratch = try TemporaryDirectory(prefix: "planner-alert")
+        let key = scratch.file("AuthKey_ABCDE12345.p8")
+        try OpenSSLFixtures.makeP8Key(at: key, publicKeyPath: scratch.file("public.pem"))
+        let auth = [
+            "--auth-key", key, "--team-id", "TEAMID1234", "--topic", "com.x", "-d",
+            String(repeating: "3f2a", count: 16),
+            "--dry-run",
+        ]
+        let runs: [([String], String)] = [
+            (["--title", ""], "warning: --title: alert's title is empty, so nothing is shown"),
+            (["--alert", ""], "warning: --alert: alert is an empty string, so nothing is shown"),
+            (["--title", "", "--alert", ""], "warning: --alert: alert's title and body are empty"),
+        ]
+        for (flags, expected) in runs {
+            let r = try InProcess.apnsctl(["send"] + flags + auth, environment: ["XDG_CACHE_HOME": scratch.path])
+            #expect(r.status == 0 && r.stderr.hasPrefix(expected), "\(flags): \(r.stderr)")
+        }
+    }
+
     /// `--push-type widgets` alone: the body is the content-changed push those types are (not the default
     /// alert), and the topic gets its suffix, as with --content-changed.
     @Test func widgetsAloneBuildsTheContentChangedPush() throws {

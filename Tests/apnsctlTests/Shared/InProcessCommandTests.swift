@@ -252,9 +252,12 @@ import Testing
 
         let json = TestWorld()
         #expect(json.run(["validate", "-o", "json", good, dir.file("none.json")]) == 66)
-        #expect(json.stdout.lines.count == 1)
+        #expect(json.stdout.lines.count == 2)
         let object = try jsonObject(json.stdout.lines[0])
         #expect(object["file"] as? String == good && object["valid"] as? Bool == true && object["size"] as? Int == 22)
+        // The unread file has its object too (CLI.md: one object per file).
+        let unread = try jsonObject(json.stdout.lines[1])
+        #expect(unread["file"] as? String == dir.file("none.json") && unread["valid"] as? Bool == false)
         #expect(json.stderr.lines.count == 2, "\(json.stderr.text)")
         #expect(
             json.stderr.lines[0].hasPrefix("error: \(dir.file("none.json")): ")

@@ -194,6 +194,69 @@ import Testing
         #expect(!r.stderr.contains("--reject \(Self.token(1))"), "\(r.stderr)")
     }
 
+    /// Two answers for one device (`--unregistered T --reject T=…`, or two `--reject` of one token in any case)
+    /// are refused, naming both; the same answer twice is not a contradiction. A rule for the all-zero token,
+    /// which the mock answers BadDeviceToken first, is said to never apply. (The state dir given is a file, so a
+    /// start that gets past the rules stops there.)
+    @Test func contradictoryMockRulesAreRefused() throws {
+        let scratch = try TemporaryDirectory(prefix: "mock-rules")
+        let file = try scratch.write("not-a-dir", "x")
+        let t = Self.token(1)
+        let runs: [([String], String)] = [
+            (
+                ["--unregistered", t, "--reject", "\(t)=BadDeviceToken"],
+                "error: --unregistered \(t) and --reject \(t)=BadDeviceToken name one device; give it one answer\n"
+            ),
+            (
+                ["--reject", "\(t)=BadDeviceToken", "--reject", "\(t.uppercased())=Forbidden"],
+                "error: --reject \(t)=BadDeviceToken and --reject \(t.uppercased())=Forbidden name one device; give it one answer\n"
+            ),
+        ]
+        for (flags, expected) in runs {
+            let r = try InProcess.apnsctl(["mock", "--port", "0", "--state-dir", file] + flags)
+            #expect(r.status == 64 && r.stderr == expected, "\(flags): \(r.stderr)")
+        }
+        let zero = String(repeating: "0", count: 64)
+        let same = try InProcess.apnsctl([
+            "mock", "--port", "0", "--state-dir", file, "--reject", "\(t)=Forbidden", "--reject", "\(t)=forbidden",
+            "--unregistered", zero,
+        ])
+        #expect(same.status != 64 && !same.stderr.contains("one answer"), "\(same.stderr)")
+        #expect(
+            same.stderr.contains(
+                "warning: --unregistered \(zero): the all-zero token, which APNs never issues; the mock answers it with BadDeviceToken first (doctor probes with it), so this rule never applies"
+            ), "\(same.stderr)")
+        #expect(!same.stderr.contains("--reject \(t)"), "\(same.stderr)")
+    }
+
+    /// `--state-dir ""` (an unset variable in `--state-dir "$DIR"`) is 64: it made the working directory the state
+    /// dir and wrote the mock's keys there. So for `mock stop`.
+    @Test func anEmptyStateDirIsRefused() throws {
+        for args in [["mock", "--port", "0", "--state-dir", ""], ["mock", "stop", "--state-dir", ""]] {
+            let r = try InProcess.apnsctl(args)
+            #expect(r.status == 64, "\(args): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: --state-dir: empty value; give the"), "\(r.stderr)")
+        }
+    }
+
+    /// `--auth-key-pub` under the state dir's own key id: the state dir's key answers for that id, so the added
+    /// key's tokens were refused (403) by a mock that had started without a word. Refused at start.
+    @Test func anAddedKeyUnderTheMockKeysIDIsRefused() throws {
+        let first = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "mock-kid")
+        let extra = scratch.file("extra.p8")
+        try OpenSSLFixtures.makeP8Key(at: extra, publicKeyPath: scratch.file("extra.pub"))
+        #expect {
+            _ = try InProcessMock(["--auth-key-pub", extra, "--key-id", first.keyID], sharingCredentialsWith: first)
+        } throws: { error in
+            (error as? CLIError)?.message?.hasPrefix(
+                "--key-id \(first.keyID): key id \(first.keyID) is the mock's own key's (") == true
+        }
+        // Another id is fine, as before.
+        let other = first.keyID == "ABCDE12345" ? "ABCDE12346" : "ABCDE12345"
+        _ = try InProcessMock(["--auth-key-pub", extra, "--key-id", other], sharingCredentialsWith: first)
+    }
+
     /// A TopicDisallowed line names the topic sent and the certificate's topics: the two things to compare.
     @Test func topicDisallowedNamesTheTopicSentAndTheCertificatesTopics() throws {
         let mock = try InProcessMock(["--reject", "\(Self.token(1))=TopicDisallowed"])

@@ -43,12 +43,7 @@ final class InProcessMock: @unchecked Sendable {
         stateLock = lock
         logDescriptor =
             keepingLog ? open(stateDirectory.file("log.jsonl"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) : nil
-        var rejections: [String: APNSReason] = [:]
-        for r in command.reject {
-            let (token, reason) = try MockTokenArguments.rejection(r)
-            rejections[token] = reason
-        }
-        let gone = try Set(command.unregistered.map { try MockTokenArguments.token($0, flag: "--unregistered") })
+        let (gone, rejections) = try command.answerRules()
         let environment = APNSEnvironment(userValue: command.environment) ?? .sandbox
         var configuration = try command.configuration(
             state: state, environment: environment,

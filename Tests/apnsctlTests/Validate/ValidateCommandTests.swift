@@ -202,6 +202,15 @@ import Testing
         let dirArg = try InProcess.apnsctl(["validate", dir.path])
         #expect(dirArg.status == 66)
         #expect(dirArg.stderr.hasPrefix("error: \(dir.path): is a directory"))
+        // JSON: one object per file, the unread one too (invalid, its problem the reading error), in order.
+        let json = try InProcess.apnsctl(["validate", "-o", "json", missing, good])
+        #expect(json.status == 66)
+        #expect(
+            json.lines == [
+                #"{"file":"\#(missing)","valid":false,"size":null,"limit":null,"push_type":null,"problems":[{"severity":"error","path":"(root)","line":null,"column":null,"message":"\#(missing): no such file; check the path"}]}"#,
+                #"{"file":"\#(good)","valid":true,"size":25,"limit":4096,"push_type":"alert","problems":[]}"#,
+            ], "\(json.stdout)")
+        #expect(json.errorLines.first == "error: \(missing): no such file; check the path")
     }
 
     @Test(arguments: [

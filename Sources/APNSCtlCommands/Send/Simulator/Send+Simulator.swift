@@ -42,7 +42,7 @@ extension APNSCtl.Send {
         let body = try checkPayload(
             payload, parsed, pushType: pushType, priority: description.priority, topic: description.topic ?? bundle,
             sizeLimit: PushHeaders.sizeLimit(description.sizeLimit, for: pushType), minify: settings.isOn(.minify),
-            now: world.clock.now(), in: world)
+            now: world.clock.now(), settings: settings, in: world)
         if dryRun {
             // A simulator's name often has spaces ("iPhone 16 Pro"): the command is pasted, so each word is quoted.
             let command = "xcrun simctl push \(ShellWord.of(device)) \(ShellWord.of(bundle)) payload.json"
