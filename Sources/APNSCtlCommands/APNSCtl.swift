@@ -166,6 +166,12 @@ public struct APNSCtl: ParsableCommand {
             world.standardError.print(PrintableText.escapingControls(hidingPasted(advice, arguments: arguments)) + "\n")
             return finish(exitCode: ExitStatus.usage, in: world)
         }
+        if let first = parserLines.first,
+            let advice = OtherToolFlags.misplacedBeforeSubcommand(first, arguments: arguments)
+        {
+            world.standardError.print(PrintableText.escapingControls(hidingPasted(advice, arguments: arguments)) + "\n")
+            return finish(exitCode: ExitStatus.usage, in: world)
+        }
         // The command's long flags are read from its help text, built again: only an unknown option needs them.
         let unknownOption = parserLines.contains { $0.hasPrefix("error: Unknown option '") }
         let flags = unknownOption ? OtherToolFlags.longFlags(of: arguments) : []

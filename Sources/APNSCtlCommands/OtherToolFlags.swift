@@ -97,6 +97,30 @@ enum OtherToolFlags {
         return "\(prefix)\(name)'. Did you mean '\(near)'?"
     }
 
+    /// `apnsctl -o json validate x.json`: a flag of a subcommand given before its name, where the command it
+    /// was given to has no such flag. The advice is the command line with the flag (and what follows it up to
+    /// the subcommand) moved after the subcommand's name; nil when the line is about anything else.
+    static func misplacedBeforeSubcommand(_ line: String, arguments: [String]) -> String? {
+        let prefix = "error: Unknown option '"
+        guard line.hasPrefix(prefix), let quote = line.dropFirst(prefix.count).firstIndex(of: "'") else { return nil }
+        let name = String(line.dropFirst(prefix.count)[..<quote])
+        guard let i = arguments.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) else { return nil }
+        var command: ParsableCommand.Type = APNSCtl.self
+        var path: [String] = []
+        for word in arguments[..<i] {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            (command, path) = (next, path + [word])
+        }
+        let names = Set(command.configuration.subcommands.map { $0._commandName })
+        guard let j = arguments[(i + 1)...].firstIndex(where: { names.contains($0) }),
+            flagNames(of: path + [arguments[j]]).contains(name)
+        else { return nil }
+        let moved = Array(arguments[..<i]) + [arguments[j]] + arguments[i..<j] + arguments[(j + 1)...]
+        return
+            "error: \(name) is an option of \((path + [arguments[j]]).joined(separator: " ")) and goes after its name: "
+            + "apnsctl \(moved.map(ShellWord.of).joined(separator: " "))"
+    }
+
     /// curl's flags for the request body.
     static let payloadFlags: Set<String> = ["--data", "--data-binary", "--data-raw", "--data-ascii"]
 

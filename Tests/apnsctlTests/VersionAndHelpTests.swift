@@ -75,6 +75,32 @@ import Testing
             ], "\(r.stderr)")
     }
 
+    /// A subcommand's flag typed before the subcommand's name (`apnsctl -o json validate x.json`) gets the command
+    /// line with the flag after the name, which the parser only called an unknown option of the group.
+    @Test(arguments: [
+        (
+            ["-o", "json", "validate", "x.json"],
+            "error: -o is an option of validate and goes after its name: apnsctl validate -o json x.json"
+        ),
+        (
+            ["channel", "-o", "json", "list", "--topic", "com.example.app"],
+            "error: -o is an option of channel list and goes after its name: apnsctl channel list -o json --topic com.example.app"
+        ),
+        (["-v", "send"], "error: -v is an option of send and goes after its name: apnsctl send -v"),
+    ])
+    func aSubcommandsFlagBeforeItsNameIsMovedAfterIt(typed: [String], said: String) throws {
+        let r = try InProcess.apnsctl(typed)
+        #expect(r.status == 64)
+        #expect(r.errorLines == [said], "\(r.stderr)")
+        // The advice runs: the moved command line parses (it may then fail for what it does, not for its words).
+        let moved = said.components(separatedBy: ": apnsctl ")[1].split(separator: " ").map(String.init)
+        #expect(!(try InProcess.apnsctl(moved)).stderr.contains("Unknown option"))
+        // A flag no subcommand after it has is still the parser's unknown option.
+        #expect(
+            try InProcess.apnsctl(["--frob", "validate", "x.json"]).errorLines.first == "error: Unknown option '--frob'"
+        )
+    }
+
     /// CLI.md: an error is lines on stderr that all start with `error:`, the parser's `Usage:` and
     /// `See 'apnsctl … --help'` lines included, and its exit status is 64.
     @Test(arguments: [

@@ -137,14 +137,18 @@ public enum UnansweredAfterSending: Sendable, Equatable {
     indirect case resendFailed(UnansweredAfterSending, TransportFailure)
 
     /// What happened, then that APNs may have delivered it, then how the connection ended when known.
-    var sentence: String {
+    var sentence: String { sentence(consequence: "APNs may have delivered it") }
+
+    /// What happened, then `consequence` (what the unanswered request may have done), then how the connection
+    /// ended when known: a channel request may have created or deleted a channel, not delivered anything.
+    public func sentence(consequence: String) -> String {
         switch self {
         case .timeout(let s):
-            return "no answer within \(SecondsText.of(s)); APNs may have delivered it"
+            return "no answer within \(SecondsText.of(s)); \(consequence)"
         case .resendFailed(let first, let failure):
-            return first.sentence + "; sending it again failed: " + failure.description
+            return first.sentence(consequence: consequence) + "; sending it again failed: " + failure.description
         default:
-            return "\(what) after the request was sent; APNs may have delivered it" + (detail.map { " (\($0))" } ?? "")
+            return "\(what) after the request was sent; \(consequence)" + (detail.map { " (\($0))" } ?? "")
         }
     }
 

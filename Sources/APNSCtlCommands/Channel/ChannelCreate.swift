@@ -36,7 +36,7 @@ extension APNSCtl.Channel {
                 )
             }
             let output = ChannelOutput(format: plan.format, in: world)
-            let results = try plan.perform([plan.request(.create(policy))])
+            let results = try plan.perform([plan.request(.create(policy))], in: world)
             guard let result = results.first else { throw CLIError.internalError("channel create got no result") }
             try output.check(result, operation: "create")
             guard let id = result.response.map(ChannelAnswer.init)?.channelID, !id.isEmpty else {

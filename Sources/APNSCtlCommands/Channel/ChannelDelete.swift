@@ -45,7 +45,7 @@ extension APNSCtl.Channel {
                 }
             }
             let output = ChannelOutput(format: plan.format, in: world)
-            guard let result = try plan.perform([plan.request(.delete(channel: id))]).first else {
+            guard let result = try plan.perform([plan.request(.delete(channel: id))], in: world).first else {
                 throw CLIError.internalError("channel delete got no result")
             }
             try output.check(result, operation: "delete")

@@ -22,7 +22,7 @@ extension APNSCtl.Channel {
         func run(in world: CommandWorld) throws {
             let plan = try options.plan(self, in: world)
             let output = ChannelOutput(format: plan.format, in: world)
-            guard let listed = try plan.perform([plan.request(.list)]).first else {
+            guard let listed = try plan.perform([plan.request(.list)], in: world).first else {
                 throw CLIError.internalError("channel list got no result")
             }
             try output.check(listed, operation: "list")
@@ -39,7 +39,7 @@ extension APNSCtl.Channel {
                 output.showRequestID(listed, always: true)
                 return
             }
-            let reads = try plan.perform(ids.map { plan.request(.read(channel: $0), main: false) })
+            let reads = try plan.perform(ids.map { plan.request(.read(channel: $0), main: false) }, in: world)
             var rejected = false
             for (id, read) in zip(ids, reads) {
                 // A channel deleted between the list and its read still gets its line, with the reason.

@@ -27,7 +27,9 @@ struct ChannelPlan {
     /// Sends `requests` (multiplexed on one connection; at most one create or list, and distinct channels)
     /// and returns their results in the same order.
     /// A request without an answer is a transport failure (69), named with its `apns-request-id`.
-    func perform(_ requests: [ChannelRequest]) throws(CLIError) -> [PushResult] {
+    /// With `-o json` that request gets its object first (`"status":null` and the `"error"`), as a device does in
+    /// `send`.
+    func perform(_ requests: [ChannelRequest], in world: CommandWorld) throws(CLIError) -> [PushResult] {
         let sender: PushSender
         do {
             sender = try PushSender(configuration: configuration, requests: RequestListSource(requests.map(\.job)))
@@ -51,7 +53,17 @@ struct ChannelPlan {
                 throw .internalError("no result for the request with apns-request-id \(r.requestID)")
             }
             if result.outcome == .failed {
-                throw .transport(.channelUnanswered(result.failure, requestID: r.requestID))
+                let problem = TransportProblem.channelUnanswered(result.failure, requestID: r.requestID, r.operation)
+                if format == .json {
+                    // The object a script reads, as `send` prints one for a device without an answer.
+                    let output = ChannelOutput(format: format, in: world)
+                    output.line(channel: r.channel, result: result) { _ in
+                    } after: { w in
+                        w.field("error", problem.message)
+                    }
+                    output.flush()
+                }
+                throw .transport(problem)
             }
             results.append(result)
         }

@@ -32,7 +32,7 @@ extension APNSCtl.Config {
         @Option(
             name: .customLong("for"),
             help: ArgumentHelp(
-                "The command whose settings to show: send, channel, doctor or jwt.", valueName: "command"),
+                "The command whose settings to show (default send).", valueName: "send|channel|doctor|jwt"),
             completion: .list(SettingCommand.allCases.map(\.rawValue)))
         var command: String?
 

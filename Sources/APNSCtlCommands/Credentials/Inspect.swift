@@ -58,7 +58,7 @@ extension APNSCtl {
 
         @Option(
             name: [.customShort("o"), .customLong("output")],
-            help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "format"),
+            help: ArgumentHelp("Output format: text or json (one object on one line).", valueName: "text|json"),
             completion: OutputFormat.completion, transform: OutputFormat.argument)
         var output: OutputFormat = .text
 

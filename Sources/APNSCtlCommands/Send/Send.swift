@@ -103,8 +103,9 @@ extension APNSCtl {
 
                 Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at least one \
                 device got no answer (transport failure: this wins over 1 when both happen); 64 usage; 65 \
-                invalid payload; 66 missing input file; 70 internal error (please report it); 77 credential \
-                problem; 130 or 143 interrupted by SIGINT or SIGTERM. On the first signal nothing new is sent, \
+                invalid payload; 66 missing input file; 70 internal error (please report it); 73 --unsent FILE \
+                exists and is not a list apnsctl wrote; 74 standard output or a written file failed (what was \
+                sent is said on stderr); 77 credential problem; 130 or 143 interrupted by SIGINT or SIGTERM. On the first signal nothing new is sent, \
                 answers in flight get 2 seconds, and every device sent gets its result; a second signal exits \
                 at once (one less than 1 second after the first counts as the same signal, as GNU timeout \
                 sends it twice), saying how many results were not printed.

@@ -140,6 +140,51 @@ import Testing
         #expect(log.contains("\"auth\":\"\(auth.rawValue)\""))
     }
 
+    /// A channel request the server never answers: exit 69, and the line says what the request may have done
+    /// (a create may have made the channel, a delete removed it; a read changed nothing) instead of "APNs may have
+    /// delivered it"; with `-o json` the request gets its object (status null, the error, its request id), as a
+    /// device does in `send`, so `jq .channel` has something to read.
+    @Test func anUnansweredChannelRequestSaysWhatItMayHaveDone() throws {
+        let mock = try InProcessMock(["--fault-never-answer"])
+        let scratch = try TemporaryDirectory(prefix: "channel-unanswered")
+        let id = "AAAAAAAAAAAAAAAAAAAAAA=="
+        let runs: [([String], String)] = [
+            (
+                ["create"],
+                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list shows whether it was"
+            ),
+            (
+                ["delete", id, "--yes"],
+                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id) shows whether it was"
+            ),
+            (
+                ["get", id],
+                "no answer within 1 s; nothing changed (it only reads): run it again with a larger --timeout"
+            ),
+            (["list"], "no answer within 1 s; nothing changed (it only reads): run it again with a larger --timeout"),
+        ]
+        for (words, said) in runs {
+            for json in [false, true] {
+                let r = try run(
+                    ["channel"] + words + Self.flags(mock, .certificate) + ["--timeout", "1"]
+                        + (json ? ["-o", "json"] : []), scratch)
+                #expect(r.status == 69, "\(words): \(r.stderr)")
+                let line = try #require(r.errorLines.first, "\(words)")
+                #expect(line.hasPrefix("error: \(said) (apns-request-id "), "\(line)")
+                guard json else {
+                    #expect(r.stdout.isEmpty, "\(r.stdout)")
+                    continue
+                }
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+                #expect(object["status"] is NSNull && object["channel"] as? String == words.dropFirst().first)
+                #expect((object["error"] as? String).map { line.hasSuffix($0) } == true, "\(r.stdout)")
+                #expect(
+                    (object["apns_request_id"] as? String).map { line.contains("(apns-request-id \($0))") } == true)
+            }
+        }
+    }
+
     @Test func requestIDIsSentAsGivenAndPrinted() throws {
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "broadcast")

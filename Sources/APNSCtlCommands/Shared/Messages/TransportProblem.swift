@@ -1,5 +1,6 @@
 import APNSClient
 import APNSMock
+import APNSSettings
 
 /// Why a command got no answer (exit 69), kept as values up to the exit: `CLIError.report` words it once, where
 /// it is printed, so nothing on the way flattens a failure into text.
@@ -7,7 +8,7 @@ enum TransportProblem: Sendable {
     /// The transport failed before anything could be sent (connect, TLS, proxy, an unusable trust setting).
     case failure(TransportFailure)
     /// A channel request got no answer (`failure` says why, when known), named by its `apns-request-id`.
-    case channelUnanswered(TransportFailure?, requestID: String)
+    case channelUnanswered(TransportFailure?, requestID: String, ChannelRequest.Operation)
     /// `send`: targets (`noun`s) got no answer; the summary counts them and keeps the first failure.
     case unanswered(SendSummary, noun: String)
     /// `channel create` was answered without the `apns-channel-id` header.
@@ -15,13 +16,33 @@ enum TransportProblem: Sendable {
     /// The mock could not start.
     case mockCannotStart(MockServerError)
 
+    /// Why a channel request got no answer. A request that was sent whole may have been carried out: a create
+    /// may have made a channel, a delete removed one, and a read or a list changed nothing (so it is simply run
+    /// again); none of them delivered anything.
+    static func channelFailure(_ failure: TransportFailure?, _ operation: ChannelRequest.Operation) -> String {
+        guard case .unknownOutcome(let cause)? = failure else { return failure?.message ?? "no answer" }
+        switch operation {
+        case .create:
+            return "unknown: "
+                + cause.sentence(
+                    consequence: "the channel may have been created: apnsctl channel list shows whether it was")
+        case .delete(let id):
+            return "unknown: "
+                + cause.sentence(
+                    consequence: "the channel may have been deleted: apnsctl channel get \(id) shows whether it was")
+        case .read, .list:
+            let larger = if case .timeout = cause { " with a larger \(Setting.of(.timeout).flag)" } else { "" }
+            return cause.sentence(consequence: "nothing changed (it only reads): run it again\(larger)")
+        }
+    }
+
     /// The one line printed after `error:`.
     var message: String {
         switch self {
         case .failure(let failure):
             return failure.message
-        case .channelUnanswered(let failure, let requestID):
-            return "\(failure?.message ?? "no answer") (apns-request-id \(requestID))"
+        case .channelUnanswered(let failure, let requestID, let operation):
+            return "\(Self.channelFailure(failure, operation)) (apns-request-id \(requestID))"
         case .unanswered(let summary, let noun):
             let what =
                 summary.failed == summary.total
