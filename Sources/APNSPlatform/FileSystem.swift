@@ -226,6 +226,13 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO
     }
 
+    /// Whether `a` and `b` name one file (the same device and inode, following links), however each is spelled.
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat()
+        var y = stat()
+        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// Whether `path` is a regular file (following links).
     public static func isRegularFile(_ path: String) -> Bool {
         var st = stat()

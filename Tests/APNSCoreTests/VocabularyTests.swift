@@ -42,6 +42,12 @@ import Testing
     @Test func deviceTokenRejectsWhatItCannotRepair() {
         #expect(throws: DeviceToken.Problem.oddLength(count: 3)) { try DeviceToken(parsing: "abc") }
         #expect(throws: DeviceToken.Problem.notHex(character: "g")) { try DeviceToken(parsing: "gg") }
+        // A byte-order mark mid-list (lists joined with cat) is named, not quoted invisibly as ''.
+        #expect(throws: DeviceToken.Problem.notHex(character: "\u{FEFF}")) { try DeviceToken(parsing: "\u{FEFF}3f2a") }
+        #expect(
+            DeviceToken.Problem.notHex(character: "\u{FEFF}").message
+                == "the device token must be hex, found a byte-order mark (U+FEFF, which a list joined from files saved with one keeps); remove it"
+        )
         #expect(throws: DeviceToken.Problem.elidedDescription) {
             try DeviceToken(parsing: "{length = 32, bytes = 0x3f2a1b0c 9d8e7f6a ... 5b6c9c1d }")
         }

@@ -39,6 +39,11 @@ public final class DeliveredInterrupts: InterruptSource, @unchecked Sendable {
         return self
     }
 
+    /// Every note a command left for a second signal's exit at once (`noteForExitingAtOnce`), in order; "" clears.
+    private let notes = LockedValue<[String]>([])
+    public func noteForExitingAtOnce(_ text: String) { notes.withLock { $0.append(text) } }
+    public var exitNotes: [String] { notes.current }
+
     /// Whether a command asked for its interrupts yet.
     public var wasAsked: Bool { asked.current > 0 }
 }

@@ -25,7 +25,8 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreachable(let p, let e):
             return "proxy \(p): \(e.description)"
         case .refused(let p, let status, let line):
-            return "proxy \(p) refused the tunnel: \(line)" + Self.advice(status: status)
+            return "proxy \(p) refused the tunnel: \(line)"
+                + Self.advice(status: status, credentialsGiven: p.contains("@"))
         case .socksRefused(let p, let reason):
             return "SOCKS5 proxy \(p) refused: \(reason)"
         case .closed(let p, let during):
@@ -60,8 +61,12 @@ public enum ProxyFailure: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    private static func advice(status: Int) -> String {
+    /// `credentialsGiven`: the proxy's URL had a user (its display shows `user:***@`), so a 407 refused them.
+    private static func advice(status: Int, credentialsGiven: Bool) -> String {
         switch status {
+        case 407 where credentialsGiven:
+            return
+                "; the proxy refused these credentials: check the user and password (percent-encode special characters)"
         case 407:
             return
                 "; the proxy wants credentials: give http://user:password@host:port (percent-encode special characters)"

@@ -4,7 +4,8 @@
 /// 2. else `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`: the first one set is used (set but
 ///    empty means no proxy);
 /// 3. the host is then reached directly when `--noproxy LIST` matches it, or, without `--noproxy`,
-///    when `no_proxy` (else `NO_PROXY`) does. As in curl these exempt hosts from `--proxy` too.
+///    when `no_proxy` (else `NO_PROXY`; an empty one is unset, as curl reads it, so a CI image's `no_proxy=` does
+///    not hide the `NO_PROXY` list) does. As in curl these exempt hosts from `--proxy` too.
 ///
 /// Shared by every command that connects (`send`, `channel`), so they all read the same variables.
 public struct ProxySelection: Sendable, Equatable {
@@ -46,7 +47,8 @@ public struct ProxySelection: Sendable, Equatable {
             if NoProxyList(noProxy).matches(host: host) {
                 return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel)
             }
-        } else if let name = noProxyVariables.first(where: { environment[$0] != nil }), let list = environment[name],
+        } else if let name = noProxyVariables.first(where: { environment[$0]?.isEmpty == false }),
+            let list = environment[name],
             NoProxyList(list).matches(host: host)
         {
             return ProxySelection(proxy: nil, source: source, bypassedBy: name)

@@ -96,7 +96,24 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         case .failure(let reason): throw problem(reason.text)
         }
         guard let port = parts.port(default: Self.defaultPort) else {
+            // `http://user:password` without `@host:port`: the "port" is likely a password, never shown.
+            if user == nil, let colon = rest.lastIndex(of: ":"),
+                rest[rest.index(after: colon)...].contains(where: \.isLetter)
+            {
+                let scheme =
+                    url.trimmingWhitespace().firstRange(of: "://").map {
+                        String(url.trimmingWhitespace()[..<$0.upperBound])
+                    } ?? ""
+                throw Problem(
+                    message:
+                        "\(source) \(scheme)\(rest[..<colon]):***: the port must be a number from 1 to 65535 (a user and password go before @host:port); \(expected)"
+                )
+            }
             throw problem("the port must be a number from 1 to 65535")
+        }
+        // RFC 1929 gives each a length byte: a longer one would be cut, and the proxy would refuse it as wrong.
+        if kind != .http, (user?.utf8.count ?? 0) > 255 || (password?.utf8.count ?? 0) > 255 {
+            throw problem("a SOCKS5 user name and password are at most 255 bytes each (RFC 1929)")
         }
         self.init(kind: kind, host: String(parts.host), port: port, user: user, password: password)
     }

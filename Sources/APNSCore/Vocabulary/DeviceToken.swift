@@ -41,6 +41,10 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                     "this looks like base64, and not of a device token's 32 bytes (is this the right value?); APNs wants the token as hex: token.map { String(format: \"%02x\", $0) }.joined()"
             case .innerWhitespace(let parts):
                 return "whitespace inside the value (\(parts) part\(parts == 1 ? "" : "s")), so it is not one token"
+            case .notHex(character: "\u{FEFF}"):
+                // Invisible when quoted: lists joined with cat keep each one's byte-order mark.
+                return
+                    "the device token must be hex, found a byte-order mark (U+FEFF, which a list joined from files saved with one keeps); remove it"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
             case .oddLength(let n):
                 return

@@ -38,7 +38,7 @@ extension APNSCtl.Channel {
             let output = ChannelOutput(format: plan.format, in: world)
             let results = try plan.perform([plan.request(.create(policy))], in: world)
             guard let result = results.first else { throw CLIError.internalError("channel create got no result") }
-            try output.check(result, operation: "create")
+            try output.check(result, operation: "create") { $0.field("storage", nil as String?) }
             guard let id = result.response.map(ChannelAnswer.init)?.channelID, !id.isEmpty else {
                 output.showRequestID(result)
                 throw CLIError.transport(.noChannelID(status: result.status ?? 0))

@@ -48,7 +48,7 @@ extension APNSCtl.Channel {
             guard let result = try plan.perform([plan.request(.delete(channel: id))], in: world).first else {
                 throw CLIError.internalError("channel delete got no result")
             }
-            try output.check(result, operation: "delete")
+            try output.check(result, operation: "delete") { $0.field("deleted", false) }
             if plan.format == .json {
                 output.line(channel: id, result: result) { $0.field("deleted", true) }
             } else {

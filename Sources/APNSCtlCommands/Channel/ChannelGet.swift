@@ -21,7 +21,10 @@ extension APNSCtl.Channel {
             guard let result = try plan.perform([plan.request(.read(channel: id))], in: world).first else {
                 throw CLIError.internalError("channel get got no result")
             }
-            try output.check(result, operation: "get")
+            try output.check(result, operation: "get") { w in
+                w.field("storage", nil as String?)
+                w.field("push_type", nil as String?)
+            }
             let answer = result.response.map(ChannelAnswer.init)
             if plan.format == .json {
                 output.line(channel: id, result: result) { w in

@@ -20,11 +20,14 @@ struct ChannelOutput {
         messages = world.standardError
     }
 
-    /// Reports a rejection (`-o json`: its object) and throws exit 1; returns for a success.
-    func check(_ r: PushResult, operation: String) throws(CLIError) {
+    /// Reports a rejection (`-o json`: its object, with the fields `fill` adds as a success has them, null or
+    /// false, so every object of one command has the same keys) and throws exit 1; returns for a success.
+    func check(
+        _ r: PushResult, operation: String, _ fill: (inout JSONWriter) -> Void = { _ in }
+    ) throws(CLIError) {
         guard r.outcome == .rejected else { return }
         if format == .json {
-            line(channel: r.target.text.isEmpty ? nil : r.target.text, result: r) { _ in }
+            line(channel: r.target.text.isEmpty ? nil : r.target.text, result: r, fill)
             flush()
         } else {
             showRequestID(r)

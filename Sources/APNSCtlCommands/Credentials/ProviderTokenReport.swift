@@ -50,6 +50,13 @@ struct ProviderTokenReport {
                         ? "not a provider token: its parts are not base64url-encoded JSON objects"
                         : "not a provider token: \(pieces) part\(pieces == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
             )
+            // Every key a decoded token's object has, null: a script reads `.kid` or `.iat` the same way on both.
+            for name in [
+                "alg", "kid", "iss", "iat", "issued_at", "age_seconds", "expires_at", "signature", "kid_matches",
+            ] {
+                w.key(name)
+                w.null()
+            }
             w.field("accepted", false)
             w.key("problems")
             w.beginArray()
@@ -105,6 +112,10 @@ struct ProviderTokenReport {
             }
         } else {
             w.null()
+            for name in ["issued_at", "age_seconds", "expires_at"] {
+                w.key(name)
+                w.null()
+            }
             fields.append(("iat", "(missing or not a number)"))
             refusals.append("the claims have no numeric iat (InvalidProviderToken)")
         }

@@ -493,8 +493,19 @@ extension APNSCtl {
                 )
             }
             let team = teamID ?? state.teamID
-            return try withCredentialErrors(flags: .flags(("--auth-key-pub", path))) { () throws(CredentialProblem) in
-                try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team)
+            // What the mock takes is not what send takes (no .p12, a public key will do): its own advice.
+            let takes =
+                "give the .p8 signing key, its public key (openssl pkey -in AuthKey_\(kid).p8 -pubout) or a certificate holding it"
+            do { return try ProviderTokenVerifier(keyFile: path, keyID: kid, teamID: team) } catch {
+                switch error {
+                case .notACredential(_, let detail):
+                    throw .credential("--auth-key-pub \(path): no key in it (\(detail)); \(takes)")
+                case .notSigningKey(_, let found):
+                    throw .credential(
+                        "--auth-key-pub \(path): \(found), where APNs signing keys are EC P-256; \(takes)")
+                default:
+                    throw CLIError(error, flags: .flags(("--auth-key-pub", path)))
+                }
             }
         }
 

@@ -59,7 +59,10 @@ extension APNSCtl.Send {
         let color = settings[.color]?.value ?? .auto
         let renderer = SendOutput(
             format: format, environment: route.environment, endpoint: route.endpoint, total: total,
-            lineBuffered: verbose, quiet: settings.isOn(.quiet), color: color, in: world)
+            // `-q` prints few lines (the rejected and failed): each is written at once, so a reader that went away
+            // stops the run at the first, not when a buffer that may never fill is flushed at the end.
+            lineBuffered: verbose || (settings.isOn(.quiet) && format == .text), quiet: settings.isOn(.quiet),
+            color: color, in: world)
         renderer.deviceName = target.deviceName
         renderer.skippedLines = skippedLines
         renderer.pushType = target.pushType
@@ -108,7 +111,14 @@ extension APNSCtl.Send {
         let interrupts = world.interrupts() ?? LostOutputStop()
         // A second signal exits at once, before the list is written: a script resuming from it must not take an
         // older one for this run's.
-        if let unsent { interrupts?.noteForExitingAtOnce("; --unsent \(ShellWord.of(unsent.path)) was not written") }
+        if let unsent {
+            // A list already there is an earlier run's: it names devices this run may have sent since.
+            let older =
+                FileSystem.exists(unsent.path)
+                ? " (the file there is an earlier run's: it lists devices this run may have sent; resuming from it may send them twice)"
+                : ""
+            interrupts?.noteForExitingAtOnce("; --unsent \(ShellWord.of(unsent.path)) was not written\(older)")
+        }
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
         let recorder = target.recorder
@@ -136,12 +146,16 @@ extension APNSCtl.Send {
             for job in left { unsent.noteNeverSent(job) }
             do throws(CLIError) {
                 renderer.unsentFile = try unsent.write(stopped: stopped, in: world)
+                renderer.keptUnknown = unsent.carriedCount
                 interrupts?.noteForExitingAtOnce("")
             } catch {
                 unsentFailure = error
             }
         }
-        renderer.finish(summary)
+        // Without a summary line (`-o json`, one device) the file it would have named is said on stderr.
+        if !renderer.finish(summary), let file = renderer.unsentFile {
+            world.standardError.print("unsent devices written to \(PrintableText.escapingControls(file))\n")
+        }
         for warning in clockWatch.warnings { world.standardError.warning(warning) }
         if let warning = Self.stoppedMockWarning(settings, summary) { world.standardError.warning(warning) }
         output.onFailure = nil

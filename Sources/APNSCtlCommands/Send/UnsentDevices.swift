@@ -19,6 +19,12 @@ final class UnsentDevices {
     private let devices: SendDevices
     private let name: (String) -> String?
     private var entries: [Entry] = []
+    /// The devices of unknown outcome the list being resumed holds (each its comment and its commented-out line),
+    /// when `--devices` and `--unsent` are one file: they still have no final answer, and replacing or removing
+    /// the file would lose the only record of them.
+    private var carried: [String] = []
+    /// How many devices `carried` holds.
+    var carriedCount: Int { carried.count / 2 }
 
     /// The first line of every file this writes: what lets a later run replace (or remove) it.
     static let headerStart = "# apnsctl send: the devices left without a final answer"
@@ -50,6 +56,9 @@ final class UnsentDevices {
                     "--unsent \(shown): the file exists and is no unsent list apnsctl wrote, so it is left as it is; "
                         + "choose another path (it is replaced or removed at the end of the run), or remove it first")
             }
+        }
+        if exists, let list = devices.file?.displayName, list != "-", FileSystem.isSameFile(list, path) {
+            carried = Self.unknownEntries(in: path)
         }
         guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {
             throw CLIError(
@@ -105,6 +114,21 @@ final class UnsentDevices {
 
     static let unknownComment = "# unknown (may have been delivered; remove the '# ' to send again): "
 
+    /// The lines of the devices of unknown outcome an `--unsent` list at `path` holds, each comment with the
+    /// commented-out device after it; one the user uncommented (to send it again) is no longer among them.
+    private static func unknownEntries(in path: String) -> [String] {
+        guard let bytes = try? FileSystem.read(path, limit: 1 << 26) else { return [] }
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        var kept: [String] = []
+        for (i, line) in lines.enumerated() where line.hasPrefix(unknownComment) && i + 1 < lines.count {
+            let device = lines[i + 1]
+            if device.hasPrefix("# "), !device.hasPrefix(unknownComment) { kept += [line, device] }
+        }
+        return kept
+    }
+
     /// Writes the file, with the devices the run never reached (`stopped`: interrupted or lost output) read from
     /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
     /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never
@@ -116,6 +140,8 @@ final class UnsentDevices {
             lines.append(0x0A)
         }
         func device(_ hex: String) -> String { name(hex) ?? hex }
+        // The resumed list's own devices of unknown outcome come first: they came before this run's.
+        for text in carried { line(text) }
         for entry in entries.sorted(by: { $0.position < $1.position }) {
             if let why = entry.unknown {
                 // The failure's own text starts with the word the comment starts with: said once.

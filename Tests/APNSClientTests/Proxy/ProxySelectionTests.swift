@@ -56,6 +56,9 @@ import Testing
             try choose(env.merging(["no_proxy": "example.com"]) { $1 }).proxy?.host == "a",
             "no_proxy is read before NO_PROXY")
         #expect(try choose(env, noProxy: "").proxy?.host == "a", "--noproxy replaces NO_PROXY")
+        // An empty no_proxy (CI images export one) is unset, as curl reads it: NO_PROXY still applies.
+        let emptied = try choose(env.merging(["no_proxy": ""]) { $1 })
+        #expect(emptied.proxy == nil && emptied.bypassedBy == "NO_PROXY")
         #expect(try choose(["https_proxy": "http://a:1"], noProxy: "*").bypassedBy == "--noproxy")
     }
 

@@ -62,6 +62,44 @@ import Testing
             #expect(!f.description.contains("topsecret"))
         }
         #expect(TransportFailure.proxy(failures[0]).description.contains("407"))
+        // A 407 to a URL with a user refused these credentials; without one, the proxy wants some.
+        #expect(
+            failures[0].description.hasSuffix(
+                "; the proxy refused these credentials: check the user and password (percent-encode special characters)"
+            ))
+        let anonymous = ProxyFailure.refused(
+            proxy: "http://proxy:3128", status: 407, statusLine: "HTTP/1.1 407 Proxy Authentication Required")
+        #expect(anonymous.description.contains("; the proxy wants credentials: give http://user:password@host:port"))
+    }
+
+    /// `http://user:password` without `@host:port` reads as host `user` and port `password`: the "port" is not
+    /// quoted, as a password is never shown.
+    @Test func aPasswordWhereThePortGoesIsNotShown() {
+        #expect {
+            try ProxyServer(url: "http://ci:s3cret", source: "--proxy")
+        } throws: { error in
+            let message = (error as? ProxyServer.Problem)?.message ?? ""
+            return message.hasPrefix(
+                "--proxy http://ci:***: the port must be a number from 1 to 65535 (a user and password go before @host:port)"
+            )
+                && !message.contains("s3cret")
+        }
+    }
+
+    /// RFC 1929 gives a SOCKS5 user name and password a length byte each: longer ones are refused (curl: 97),
+    /// not cut and then refused by the proxy as wrong.
+    @Test func aSOCKS5CredentialOver255BytesIsRefused() throws {
+        let long = String(repeating: "a", count: 256)
+        #expect {
+            try ProxyServer(url: "socks5h://ci:\(long)@p:1080")
+        } throws: { error in
+            (error as? ProxyServer.Problem)?.message.contains("at most 255 bytes each (RFC 1929)") == true
+        }
+        // A user name that long is refused too (it is quoted in messages, so it meets the quoting limit first).
+        #expect(throws: ProxyServer.Problem.self) { try ProxyServer(url: "socks5://\(long):pw@p:1080") }
+        #expect(
+            try ProxyServer(url: "socks5h://ci:\(String(repeating: "a", count: 255))@p:1080").password?.count == 255)
+        #expect(try ProxyServer(url: "http://ci:\(long)@p:3128").password?.count == 256, "HTTP Basic has no such limit")
     }
 
     @Test func onlyTransientProxyFailuresAreRetriedAfterAWorkingConnection() {

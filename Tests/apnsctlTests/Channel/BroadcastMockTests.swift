@@ -233,6 +233,18 @@ import Testing
         #expect(row["reason"] as? String == "ChannelNotRegistered")
         #expect(row["meaning"] as? String == APNSReason.channelNotRegistered.meaning)
         #expect(row["hint"] as? String == APNSReason.channelNotRegistered.hint(broadcast: true))
+        // A rejected object has the keys of the command's accepted one (null, or false for `deleted`), so
+        // `jq 'has("deleted")'` or `.storage` reads the same on both.
+        let accepted = try run(["channel", "get", ids[0], "-o", "json"] + f, scratch)
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(accepted.stdout.utf8)) as? [String: Any])
+        #expect(Set(row.keys) == Set(keys.keys), "\(rejected.stdout) against \(accepted.stdout)")
+        #expect(row["storage"] is NSNull && row["push_type"] is NSNull)
+        let deleted = try run(["channel", "delete", ids[0], "--yes", "-o", "json"] + f, scratch)
+        let again = try run(["channel", "delete", ids[0], "--yes", "-o", "json"] + f, scratch)
+        #expect(deleted.status == 0 && again.status == 1, "\(again.stderr)")
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(deleted.stdout.utf8)) as? [String: Any])
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(Set(first.keys) == Set(second.keys) && second["deleted"] as? Bool == false, "\(again.stdout)")
     }
 
     /// Each broadcast reason a request apnsctl sends can meet, provoked once and explained with its hint.

@@ -99,6 +99,19 @@ import Testing
         #expect(refused["accepted"] as? Bool == false)
         #expect((refused["problems"] as? [String])?.first?.hasPrefix("expired") == true, "\(expired.1)")
 
+        // Whatever was given, the object has the keys of a decoded token's (null where nothing was read), so a
+        // script reads `.kid` or `.iat` the same way on each.
+        let keysOfAToken = Set(object.keys)
+        let header = "eyJhbGciOiJIUzI1NiIsImtpZCI6IkFCQ0RFMTIzNDUifQ"  // {"alg":"HS256","kid":"ABCDE12345"}
+        let claims = "eyJpc3MiOiJURUFNSUQxMjM0IiwiaWF0IjoieCJ9"  // {"iss":"TEAMID1234","iat":"x"}
+        for given in ["garbage", "a.b.c", "\(header).\(claims).c2ln"] {
+            let (code, text, _) = Self.decode([given, "-o", "json"], at: Self.signedAt)
+            #expect(code == 77)
+            let decoded = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(Set(decoded.keys) == keysOfAToken, "\(given): \(text)")
+            #expect(decoded["accepted"] as? Bool == false && decoded["expires_at"] is NSNull, "\(text)")
+        }
+
         let signing = TestWorld(now: Self.signedAt)
         #expect(signing.run(["jwt", "--auth-key", keys.key, "--team-id", "TEAMID1234", "-o", "json"]) == 64)
         #expect(signing.stdout.text.isEmpty)

@@ -113,7 +113,9 @@ import Testing
         ])
         #expect(wrong.status != 0)
         #expect(
-            wrong.stderr.contains("\(pem): not an APNs signing key (found an RSA 2048 key, from a certificate"),
+            wrong.stderr.contains(
+                "error: --auth-key-pub \(pem): an RSA 2048 key, from a certificate, where APNs signing keys are EC P-256"
+            ),
             "\(wrong.stderr)")
         #expect(!wrong.stderr.contains("--cert") && !wrong.stderr.contains("--auth-key "), "\(wrong.stderr)")
     }

@@ -1,3 +1,4 @@
+import APNSCore
 import APNSTestSupport
 import Foundation
 import Testing
@@ -76,6 +77,8 @@ import Testing
         #expect(r.status == 69, "\(r.stderr.suffix(400))")
         let header = try String(contentsOfFile: unsent, encoding: .utf8).prefix { $0 != "\n" }
         #expect(header.hasSuffix("; resume with --devices '\(unsent)'"), "\(header)")
+        // JSON output has no summary line to name the file: stderr does.
+        #expect(r.errorLines.contains("unsent devices written to \(unsent)"), "\(r.stderr.suffix(400))")
         let unknown = SendDeliveryTests.devices(in: r.lines.filter { $0.contains("\"delivery\":\"unknown\"") })
         #expect(!unknown.isEmpty, "\(r.stdout)")
         let text = try String(contentsOfFile: unsent, encoding: .utf8)
@@ -107,6 +110,54 @@ import Testing
                 && resume.stderr.contains(
                     "no device to send: every line of this --unsent list is a comment: \(many) commented out; to send"),
             "\(resume.stderr)")
+    }
+
+    /// Resuming with one file as both `--devices` and `--unsent` keeps the devices of unknown outcome it holds
+    /// (commented out, so not sent): the run replaced the file, or removed it when the rest was answered, and the
+    /// only record of the devices that may have been delivered was gone. One the user uncommented is sent.
+    @Test func aResumeIntoItsOwnFileKeepsTheDevicesOfUnknownOutcome() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let unsent = scratch.file("unsent.txt")
+        let kept = String(repeating: "ab", count: 32)
+        let uncommented = String(repeating: "cd", count: 32)
+        let sent = String(repeating: "ef", count: 32)
+        let why = UnsentDevices.unknownComment + "no answer within 1 s; APNs may have delivered it"
+        let list =
+            UnsentDevices.headerStart + ", in input order; resume with --devices \(unsent)\n\(why)\n# \(kept)\n"
+            + "\(why)\n\(uncommented)\n\(sent)\n"
+        try list.write(toFile: unsent, atomically: false, encoding: .utf8)
+        let r = try InProcess.apnsctl(Self.arguments(mock, ["--devices", unsent, "--unsent", unsent]))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.lines.last == "sent 2: 2 accepted; 1 device of unknown outcome kept in \(unsent)", "\(r.stdout)")
+        #expect(Set(mock.answersPerDevice().keys) == [uncommented, sent])
+        let text = try String(contentsOfFile: unsent, encoding: .utf8)
+        #expect(text.hasPrefix(UnsentDevices.headerStart), "\(text)")
+        #expect(text.hasSuffix("\n\(why)\n# \(kept)\n"), "\(text)")
+        #expect(!text.contains(uncommented) && !text.contains("\n\(sent)"), "\(text)")
+        // Another --unsent path leaves the list as it was, so nothing is carried into the new one.
+        let original = try scratch.write("original.txt", list)
+        let other = scratch.file("other.txt")
+        let again = try InProcess.apnsctl(Self.arguments(mock, ["--devices", original, "--unsent", other]))
+        #expect(again.status == 0 && !FileManager.default.fileExists(atPath: other), "\(again.stderr)")
+        #expect(try String(contentsOfFile: original, encoding: .utf8) == list)
+    }
+
+    /// The note a second signal's exit at once ends with: an `--unsent` list already at the path is an earlier
+    /// run's, which lists devices this run may have sent (resuming from it could send them twice).
+    @Test func aSecondSignalsNoteSaysAnOlderListIsStale() throws {
+        let batch = try Batch(30)
+        let fresh = try InProcess.Run(Self.arguments(batch.mock, ["--devices", batch.file, "--unsent", batch.unsent]))
+        _ = fresh.finish(within: 60)
+        #expect(fresh.interrupts.exitNotes.first == "; --unsent \(ShellWord.of(batch.unsent)) was not written")
+        try (UnsentDevices.headerStart + "\n").write(toFile: batch.unsent, atomically: false, encoding: .utf8)
+        let older = try InProcess.Run(Self.arguments(batch.mock, ["--devices", batch.file, "--unsent", batch.unsent]))
+        _ = older.finish(within: 60)
+        #expect(
+            older.interrupts.exitNotes.first
+                == "; --unsent \(ShellWord.of(batch.unsent)) was not written (the file there is an earlier run's: it lists devices this run may have sent; resuming from it may send them twice)"
+        )
+        #expect(older.interrupts.exitNotes.last == "", "cleared once written: \(older.interrupts.exitNotes)")
     }
 
     /// A reader of standard output that exits (`| head -1`): the devices never sent are written out.
@@ -144,6 +195,22 @@ import Testing
         #expect(!rest.isEmpty && rest.count < count, "\(rest.count)")
         #expect(!t.stderr.text.contains("; 0 devices were not sent"), "\(t.stderr.text)")
         #expect(mock.answersPerDevice().count < count)
+    }
+
+    /// `-q` prints only the rejected and failed: each line is written at once, so output lost at the first (a
+    /// reader that exited) stops the run there; buffered, the whole batch went out before the loss was seen.
+    @Test func quietOutputLostAtItsFirstLineStopsTheRun() throws {
+        let count = 5_000
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let file = try SendDeliveryTests.deviceFile(count, in: scratch)
+        let first = try #require(try Self.devices(in: file).first)
+        let mock = try InProcessMock(["--max-streams", "1", "--reject", "\(first)=BadDeviceToken"], keepingLog: true)
+        let t = TestWorld(
+            variables: CommandRunner.commandEnvironment([:]), home: scratch.path,
+            output: MemoryOutput(failingAfter: 0, with: EPIPE), clock: .system)
+        let status = t.run(Self.arguments(mock, ["--devices", file, "-q"]))
+        #expect(status == 74, "\(t.stderr.text)")
+        #expect(mock.answersPerDevice().count < count / 2, "the batch went on after the loss")
     }
 
     /// A pipe that stops at a bad line: the file says where the unread rest begins.

@@ -252,6 +252,28 @@ import Testing
             (error as? CLIError)?.message?.hasPrefix(
                 "--key-id \(first.keyID): key id \(first.keyID) is the mock's own key's (") == true
         }
+        // A file that holds no usable key is named by the flag, with what the mock takes (no .p12; a public key
+        // will do), not send's advice to pass a .p12 or to download the .p8.
+        let junk = try scratch.write("junk.pem", "hello\n")
+        let rsa = scratch.file("rsa.pem")
+        #expect(
+            try CommandRunner.run(
+                "openssl", ["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", rsa]
+            )
+            .status == 0)
+        let takes =
+            "give the .p8 signing key, its public key (openssl pkey -in AuthKey_ABCDE12345.p8 -pubout) or a certificate holding it"
+        for (file, said) in [
+            (junk, "--auth-key-pub \(junk): no key in it (neither PEM text nor DER data); \(takes)"),
+            (rsa, "--auth-key-pub \(rsa): an RSA 1024 private key, where APNs signing keys are EC P-256; \(takes)"),
+        ] {
+            #expect {
+                _ = try InProcessMock(
+                    ["--auth-key-pub", file, "--key-id", "ABCDE12345"], sharingCredentialsWith: first)
+            } throws: { error in
+                (error as? CLIError)?.message == said && (error as? CLIError)?.exitCode == 77
+            }
+        }
         // Another id is fine, as before.
         let other = first.keyID == "ABCDE12345" ? "ABCDE12346" : "ABCDE12345"
         _ = try InProcessMock(["--auth-key-pub", extra, "--key-id", other], sharingCredentialsWith: first)

@@ -22,7 +22,9 @@ extension TransportFailure {
         case .checkClock:
             return description + "; " + ClockAdvice.certificateDates
         case .checkProxySettings:
-            return description + "; check --proxy or https_proxy/all_proxy, or exempt the host with NO_PROXY/--noproxy"
+            // Where the proxy came from is not known here: every place it may be set is named (-v says which).
+            return description
+                + "; check the proxy setting (--proxy, APNSCTL_PROXY or a profile's proxy, else https_proxy/all_proxy; -v says which), or exempt the host with NO_PROXY/--noproxy"
         case .allowTheProxyMoreTime: return description + "; raise \(Setting.of(.timeout).flag) or check the proxy"
         case .checkProxyAllowsThePort: return description + " (APNs uses 443, or 2197 with --port)"
         // Said once, after the summary (`TransportFailure.resendAdvice`), not on every device's line.

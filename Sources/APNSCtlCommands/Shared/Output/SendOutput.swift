@@ -25,6 +25,8 @@ final class SendOutput {
     var deviceName: ((String) -> String?)?
     /// Where `--unsent` wrote the devices left without a final answer, named by the summary.
     var unsentFile: String?
+    /// Devices of unknown outcome the resumed list held and the `--unsent` file keeps (one file as both).
+    var keptUnknown = 0
     /// `--skip-invalid`: how many bad `--devices` lines were skipped (a stream's are known at its end).
     var skippedLines: () -> Int = { 0 }
 
@@ -78,12 +80,20 @@ final class SendOutput {
     /// The summary line (text, more than one device, or skipped lines, which make the exit status 1 even when
     /// the one device was accepted), then everything still buffered; the progress line, if shown, is replaced by
     /// the summary, which stays on the terminal.
-    func finish(_ summary: SendSummary) {
-        if format == .text && (summary.total > 1 || summary.interruptedBy != nil || skippedLines() > 0) {
-            out.line(Self.summaryLine(summary, unsentFile: unsentFile, skippedLines: skippedLines()))
+    /// Returns whether a summary line was printed (it names the `--unsent` file).
+    @discardableResult
+    func finish(_ summary: SendSummary) -> Bool {
+        let printed = format == .text && (summary.total > 1 || summary.interruptedBy != nil || skippedLines() > 0)
+        if printed {
+            out.line(
+                Self.summaryLine(
+                    summary, unsentFile: unsentFile, keptUnknown: keptUnknown, skippedLines: skippedLines()))
         }
         out.flush()
-        progress?.finish(summary: Self.summaryLine(summary, unsentFile: unsentFile, skippedLines: skippedLines()))
+        progress?.finish(
+            summary: Self.summaryLine(
+                summary, unsentFile: unsentFile, keptUnknown: keptUnknown, skippedLines: skippedLines()))
+        return printed || progress != nil
     }
 
     // MARK: - Formats (static, so tests can pin them as golden strings)
@@ -245,7 +255,9 @@ final class SendOutput {
 
     /// `sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)`, plus `, N failed` when some got no answer.
     /// Only the outcomes that happened are named (CLI.md): `sent 2: 2 failed`, never `0 accepted`.
-    static func summaryLine(_ s: SendSummary, unsentFile: String? = nil, skippedLines: Int = 0) -> String {
+    static func summaryLine(
+        _ s: SendSummary, unsentFile: String? = nil, keptUnknown: Int = 0, skippedLines: Int = 0
+    ) -> String {
         let words = SummaryWords(s)
         // `sent N` counts what was sent: devices a failed run never sent are said apart.
         var line = "sent \(s.sent)" + (words.counts.isEmpty ? "" : ": " + words.counts)
@@ -254,7 +266,14 @@ final class SendOutput {
         if let unsentFile {
             // CLI.md: `2528 never sent: written to unsent.txt`.
             let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && s.notSent > 0)
-            line += neverSent ? ": written to \(unsentFile)" : "; unsent devices written to \(unsentFile)"
+            let kept = keptUnknown == 1 ? "1 device" : "\(keptUnknown) devices"
+            if keptUnknown > 0 && s.failed == 0 && s.notSent == 0 {
+                // Only the resumed list's own devices of unknown outcome are left: kept, not this run's.
+                line += "; \(kept) of unknown outcome kept in \(unsentFile)"
+            } else {
+                line += neverSent ? ": written to \(unsentFile)" : "; unsent devices written to \(unsentFile)"
+                if keptUnknown > 0 { line += " (with the \(kept) of unknown outcome it held)" }
+            }
         }
         if skippedLines > 0 { line += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped" }
         // The reasons are the servers' own words, not escaped until printed.
