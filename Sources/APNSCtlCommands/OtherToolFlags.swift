@@ -112,7 +112,8 @@ enum OtherToolFlags {
             (command, path) = (next, path + [word])
         }
         let names = Set(command.configuration.subcommands.map { $0._commandName })
-        guard let j = arguments[(i + 1)...].firstIndex(where: { names.contains($0) }),
+        // The subcommand right after the flag or its value: `-o json help validate` is no such slip.
+        guard let j = arguments[(i + 1)...].firstIndex(where: { names.contains($0) }), j <= i + 2,
             flagNames(of: path + [arguments[j]]).contains(name)
         else { return nil }
         let moved = Array(arguments[..<i]) + [arguments[j]] + arguments[i..<j] + arguments[(j + 1)...]

@@ -233,6 +233,13 @@ public enum FileSystem {
         return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
     }
 
+    /// Whether the open descriptor `fd` is the file at `path` (standard input redirected from it).
+    public static func isSameFile(descriptor fd: Int32, _ path: String) -> Bool {
+        var x = stat()
+        var y = stat()
+        return fstat(fd, &x) == 0 && stat(path, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
     /// Whether `path` is a regular file (following links).
     public static func isRegularFile(_ path: String) -> Bool {
         var st = stat()

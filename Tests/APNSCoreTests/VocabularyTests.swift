@@ -46,7 +46,7 @@ import Testing
         #expect(throws: DeviceToken.Problem.notHex(character: "\u{FEFF}")) { try DeviceToken(parsing: "\u{FEFF}3f2a") }
         #expect(
             DeviceToken.Problem.notHex(character: "\u{FEFF}").message
-                == "the device token must be hex, found a byte-order mark (U+FEFF, which a list joined from files saved with one keeps); remove it"
+                == "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
         )
         #expect(throws: DeviceToken.Problem.elidedDescription) {
             try DeviceToken(parsing: "{length = 32, bytes = 0x3f2a1b0c 9d8e7f6a ... 5b6c9c1d }")

@@ -99,6 +99,8 @@ import Testing
         #expect(
             try InProcess.apnsctl(["--frob", "validate", "x.json"]).errorLines.first == "error: Unknown option '--frob'"
         )
+        // Nor one with another word between: `help` is no payload file.
+        #expect(!(try InProcess.apnsctl(["-o", "json", "help", "validate"])).stderr.contains("goes after its name"))
     }
 
     /// CLI.md: an error is lines on stderr that all start with `error:`, the parser's `Usage:` and

@@ -76,7 +76,10 @@ public struct PushEndpoint: Sendable, Equatable {
 
     /// Parses `https://host:port` (port optional, default 443; IPv6 in brackets). Other schemes, paths,
     /// queries and user info are refused: requests always go to `/3/device/<token>`.
-    public init(url: String) throws(Problem) {
+    public init(url given: String) throws(Problem) {
+        // Blanks around it (a quoted `" https://…"`, a secret store's trailing line break) are no part of a URL, as
+        // for a proxy URL.
+        let url = given.trimmingWhitespace()
         // A password given by mistake is never quoted, nor a value too long or with a line break to quote.
         let shown = VariableEcho.mayEcho(url) ? URLPassword.masked(url) : VariableEcho.shown(url)
         guard url.lowercased().hasPrefix("https://") else {

@@ -96,9 +96,11 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         case .failure(let reason): throw problem(reason.text)
         }
         guard let port = parts.port(default: Self.defaultPort) else {
-            // `http://user:password` without `@host:port`: the "port" is likely a password, never shown.
+            // `http://user:password` without `@host:port` reads as a host and a port: what follows the colon, unless
+            // it looks like a port out of range (up to 5 digits), may be a password, so it is never shown.
             if user == nil, let colon = rest.lastIndex(of: ":"),
-                rest[rest.index(after: colon)...].contains(where: \.isLetter)
+                case let after = rest[rest.index(after: colon)...],
+                !(1...5).contains(after.count) || !after.allSatisfy(\.isASCIIDigit)
             {
                 let scheme =
                     url.trimmingWhitespace().firstRange(of: "://").map {
@@ -106,7 +108,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
                     } ?? ""
                 throw Problem(
                     message:
-                        "\(source) \(scheme)\(rest[..<colon]):***: the port must be a number from 1 to 65535 (a user and password go before @host:port); \(expected)"
+                        "\(source) \(scheme)\(rest[..<colon]):***: the port must be a number from 1 to 65535 (if a password follows the colon, write user:password@host:port); \(expected)"
                 )
             }
             throw problem("the port must be a number from 1 to 65535")
@@ -136,6 +138,9 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the URL carries credentials (a user, maybe with a password).
     public var hasCredentials: Bool { user != nil }
+
+    /// Whether the URL carries a password (a secret: never from the settings file).
+    public var hasPassword: Bool { password != nil }
 
     /// `url` with any password replaced by `***`, for messages about a URL that did not parse.
     static func redacted(_ url: String) -> String { URLPassword.masked(url) }

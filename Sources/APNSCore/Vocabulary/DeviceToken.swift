@@ -44,7 +44,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             case .notHex(character: "\u{FEFF}"):
                 // Invisible when quoted: lists joined with cat keep each one's byte-order mark.
                 return
-                    "the device token must be hex, found a byte-order mark (U+FEFF, which a list joined from files saved with one keeps); remove it"
+                    "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
             case .oddLength(let n):
                 return

@@ -36,7 +36,9 @@ extension APNSCtl.Channel {
                 )
             }
             let output = ChannelOutput(format: plan.format, in: world)
-            let results = try plan.perform([plan.request(.create(policy))], in: world)
+            let results = try plan.perform([plan.request(.create(policy))], in: world) {
+                $0.field("storage", nil as String?)
+            }
             guard let result = results.first else { throw CLIError.internalError("channel create got no result") }
             try output.check(result, operation: "create") { $0.field("storage", nil as String?) }
             guard let id = result.response.map(ChannelAnswer.init)?.channelID, !id.isEmpty else {

@@ -45,7 +45,12 @@ extension APNSCtl.Channel {
                 }
             }
             let output = ChannelOutput(format: plan.format, in: world)
-            guard let result = try plan.perform([plan.request(.delete(channel: id))], in: world).first else {
+            guard
+                let result = try plan.perform(
+                    [plan.request(.delete(channel: id))], in: world, fill: { $0.field("deleted", false) }
+                )
+                .first
+            else {
                 throw CLIError.internalError("channel delete got no result")
             }
             try output.check(result, operation: "delete") { $0.field("deleted", false) }

@@ -18,7 +18,15 @@ extension APNSCtl.Channel {
             try HeaderValueCheck.channelID(id, flag: "channel get")
             let plan = try options.plan(self, in: world)
             let output = ChannelOutput(format: plan.format, in: world)
-            guard let result = try plan.perform([plan.request(.read(channel: id))], in: world).first else {
+            guard
+                let result = try plan.perform(
+                    [plan.request(.read(channel: id))], in: world,
+                    fill: { w in
+                        w.field("storage", nil as String?)
+                        w.field("push_type", nil as String?)
+                    }
+                ).first
+            else {
                 throw CLIError.internalError("channel get got no result")
             }
             try output.check(result, operation: "get") { w in

@@ -39,17 +39,26 @@ extension APNSCtl.Channel {
                 output.showRequestID(listed, always: true)
                 return
             }
-            let reads = try plan.perform(ids.map { plan.request(.read(channel: $0), main: false) }, in: world)
+            let requests = ids.map { plan.request(.read(channel: $0), main: false) }
+            let reads = try plan.resultsAllowingFailures(requests)
             var rejected = false
-            for (id, read) in zip(ids, reads) {
+            var unanswered: CLIError? = nil
+            for (request, read) in zip(requests, reads) {
+                let listID = { (w: inout JSONWriter) in w.field("list_request_id", listed.apnsRequestID) }
+                // A read without an answer gets its line too, and the others theirs: the list is whole.
+                if read.outcome == .failed {
+                    output.unanswered(read, of: request, { $0.field("storage", nil as String?) }, after: listID)
+                    unanswered = unanswered ?? plan.unanswered(read, of: request)
+                    continue
+                }
                 // A channel deleted between the list and its read still gets its line, with the reason.
                 rejected = rejected || read.outcome == .rejected
                 let storage = read.outcome == .accepted ? read.response.map(ChannelAnswer.init)?.storage : nil
                 output.line(
-                    channel: id, result: read, { $0.field("storage", storage?.name) },
-                    after: { $0.field("list_request_id", listed.apnsRequestID) })
+                    channel: request.channel, result: read, { $0.field("storage", storage?.name) }, after: listID)
             }
             output.flush()
+            if let unanswered { throw unanswered }
             if rejected { throw CLIError.rejected }
         }
     }

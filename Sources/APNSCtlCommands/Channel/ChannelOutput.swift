@@ -37,6 +37,24 @@ struct ChannelOutput {
         throw .rejected
     }
 
+    /// The JSON object of `request`, which got no answer (`result`): the keys `fill` and `after` add as for an
+    /// answer, then `"delivery":"unknown"` when a create or delete may have been carried out (a read changes
+    /// nothing) and the `"error"`, as `send`'s.
+    func unanswered(
+        _ result: PushResult, of request: ChannelRequest, _ fill: (inout JSONWriter) -> Void,
+        after: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        line(channel: request.channel, result: result, fill) { w in
+            after(&w)
+            let changes =
+                if case .create = request.operation { true } else if case .delete = request.operation { true } else {
+                    false
+                }
+            if changes && result.failure?.isUnknownOutcome == true { w.field("delivery", "unknown") }
+            w.field("error", TransportProblem.channelFailure(result.failure, request.operation))
+        }
+    }
+
     /// `apns-request-id: …` on stderr: in text mode, or `always` when no JSON object carries the id.
     func showRequestID(_ r: PushResult, always: Bool = false) {
         if format == .text || always, let id = r.apnsRequestID {

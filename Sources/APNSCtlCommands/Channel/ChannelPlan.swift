@@ -26,10 +26,27 @@ struct ChannelPlan {
 
     /// Sends `requests` (multiplexed on one connection; at most one create or list, and distinct channels)
     /// and returns their results in the same order.
-    /// A request without an answer is a transport failure (69), named with its `apns-request-id`.
-    /// With `-o json` that request gets its object first (`"status":null` and the `"error"`), as a device does in
-    /// `send`.
-    func perform(_ requests: [ChannelRequest], in world: CommandWorld) throws(CLIError) -> [PushResult] {
+    /// A request without an answer is a transport failure (69), named with its `apns-request-id`. With `-o json`
+    /// that request gets its object first, with the keys `fill` adds as for an answer (null), `"status":null`
+    /// and the `"error"`, as a device does in `send`.
+    func perform(
+        _ requests: [ChannelRequest], in world: CommandWorld, fill: (inout JSONWriter) -> Void = { _ in }
+    ) throws(CLIError) -> [PushResult] {
+        let results = try resultsAllowingFailures(requests)
+        for (r, result) in zip(requests, results) where result.outcome == .failed {
+            if format == .json {
+                let output = ChannelOutput(format: format, in: world)
+                output.unanswered(result, of: r, fill)
+                output.flush()
+            }
+            throw unanswered(result, of: r)
+        }
+        return results
+    }
+
+    /// The results of `requests` in their order, those without an answer among them (`outcome == .failed`);
+    /// an interrupt is 130 or 143.
+    func resultsAllowingFailures(_ requests: [ChannelRequest]) throws(CLIError) -> [PushResult] {
         let sender: PushSender
         do {
             sender = try PushSender(configuration: configuration, requests: RequestListSource(requests.map(\.job)))
@@ -52,21 +69,13 @@ struct ChannelPlan {
             guard let result = byTarget[r.job.target] else {
                 throw .internalError("no result for the request with apns-request-id \(r.requestID)")
             }
-            if result.outcome == .failed {
-                let problem = TransportProblem.channelUnanswered(result.failure, requestID: r.requestID, r.operation)
-                if format == .json {
-                    // The object a script reads, as `send` prints one for a device without an answer.
-                    let output = ChannelOutput(format: format, in: world)
-                    output.line(channel: r.channel, result: result) { _ in
-                    } after: { w in
-                        w.field("error", problem.message)
-                    }
-                    output.flush()
-                }
-                throw .transport(problem)
-            }
             results.append(result)
         }
         return results
+    }
+
+    /// The exit 69 for `result`, the unanswered result of `request`.
+    func unanswered(_ result: PushResult, of request: ChannelRequest) -> CLIError {
+        .transport(.channelUnanswered(result.failure, requestID: request.requestID, request.operation))
     }
 }

@@ -114,13 +114,10 @@ enum HistoryOutput {
         row("credential", e.credential)
         row("replay of", e.replayOf.map { "#\($0)" })
         row("duration", SendOutput.milliseconds(e.durationMs))
-        // The outcome recorded from the summary says "interrupted" itself; an older entry's may not.
+        // The outcome recorded from the summary says "interrupted" itself (not always at its end: skipped lines
+        // follow it); an older entry's may not.
         let stop = e.outputLost ? "output lost" : "interrupted"
-        row(
-            "outcome",
-            e.counts.outcome
-                + (e.interrupted && !e.counts.outcome.hasSuffix(stop) && !e.counts.outcome.hasSuffix("(\(stop))")
-                    ? " (\(stop))" : ""))
+        row("outcome", e.counts.outcome + (e.interrupted && !e.counts.outcome.contains(stop) ? " (\(stop))" : ""))
         lines.append("")
         lines.append("payload (\(e.payload.count) bytes):")
         lines.append(

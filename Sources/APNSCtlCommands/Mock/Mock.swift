@@ -221,7 +221,7 @@ extension APNSCtl {
             }
             if stateDir?.isEmpty == true {
                 // An unset variable in `--state-dir "$DIR"`: the working directory would get the mock's keys.
-                throw ValidationError("--state-dir: empty value; give the directory (a missing one is created 0700)")
+                throw ValidationError("--state-dir: empty value; give the mock's state directory")
             }
             if authKeyPub == nil, let flag = keyID != nil ? "--key-id" : (teamID != nil ? "--team-id" : nil) {
                 throw ValidationError(
@@ -489,7 +489,7 @@ extension APNSCtl {
             if kid == state.keyID {
                 let from = keyID != nil ? "--key-id \(kid)" : "--auth-key-pub \(path) (its file name)"
                 throw .usage(
-                    "\(from): key id \(kid) is the mock's own key's (\(state.authKeyFile)), so tokens signed with another key under it would be refused; give your key its own id with --key-id"
+                    "\(from): key id \(kid) is the mock's own key's (\(state.authKeyFile)), which the mock checks with that key alone, so tokens another key signed under it would be refused; give your key its own id with --key-id (the mock's own key needs no --auth-key-pub)"
                 )
             }
             let team = teamID ?? state.teamID

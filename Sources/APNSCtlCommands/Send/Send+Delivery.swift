@@ -114,7 +114,8 @@ extension APNSCtl.Send {
         if let unsent {
             // A list already there is an earlier run's: it names devices this run may have sent since.
             let older =
-                FileSystem.exists(unsent.path)
+                FileSystem.readStart(unsent.path, count: UnsentDevices.headerStart.utf8.count)
+                    == Array(UnsentDevices.headerStart.utf8)
                 ? " (the file there is an earlier run's: it lists devices this run may have sent; resuming from it may send them twice)"
                 : ""
             interrupts?.noteForExitingAtOnce("; --unsent \(ShellWord.of(unsent.path)) was not written\(older)")
@@ -154,7 +155,12 @@ extension APNSCtl.Send {
         }
         // Without a summary line (`-o json`, one device) the file it would have named is said on stderr.
         if !renderer.finish(summary), let file = renderer.unsentFile {
-            world.standardError.print("unsent devices written to \(PrintableText.escapingControls(file))\n")
+            let shown = PrintableText.escapingControls(file)
+            let kept = renderer.keptUnknown
+            world.standardError.print(
+                summary.failed == 0 && summary.notSent == 0 && kept > 0
+                    ? "\(kept == 1 ? "1 device" : "\(kept) devices") of unknown outcome kept in \(shown)\n"
+                    : "unsent devices written to \(shown)\n")
         }
         for warning in clockWatch.warnings { world.standardError.warning(warning) }
         if let warning = Self.stoppedMockWarning(settings, summary) { world.standardError.warning(warning) }

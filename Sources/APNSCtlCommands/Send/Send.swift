@@ -104,7 +104,7 @@ extension APNSCtl {
                 Exit status: 0 every notification accepted; 1 APNs rejected at least one; 69 at least one \
                 device got no answer (transport failure: this wins over 1 when both happen); 64 usage; 65 \
                 invalid payload; 66 missing input file; 70 internal error (please report it); 73 --unsent FILE \
-                exists and is not a list apnsctl wrote; 74 standard output or a written file failed (what was \
+                cannot be written (its folder is missing, it is a directory, or a file apnsctl did not write); 74 standard output or a written file failed (what was \
                 sent is said on stderr); 77 credential problem; 130 or 143 interrupted by SIGINT or SIGTERM. On the first signal nothing new is sent, \
                 answers in flight get 2 seconds, and every device sent gets its result; a second signal exits \
                 at once (one less than 1 second after the first counts as the same signal, as GNU timeout \
@@ -254,7 +254,9 @@ extension APNSCtl {
             let plan = try makePlan(settings, in: world)
             // Checked before a dry run too: it shows what the run would do, and the run would refuse this path.
             let unsent = try unsentFile.map { path throws(CLIError) in
-                try UnsentDevices(path: path, devices: plan.devices, name: { plan.deviceName($0) })
+                try UnsentDevices(
+                    path: path, devices: plan.devices, name: { plan.deviceName($0) },
+                    standardInput: world.standardInput)
             }
             if dryRun {
                 try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)

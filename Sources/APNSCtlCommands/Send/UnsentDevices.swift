@@ -34,7 +34,10 @@ final class UnsentDevices {
     /// is replaced (or removed, when every device is answered) only when it is one this wrote (a resume with
     /// `--devices FILE --unsent FILE`) or an empty one (`mktemp`): a slip such as `--unsent payload.json`, or a
     /// list of the user's own given as both, must not cost the user a file.
-    init(path: String, devices: SendDevices, name: @escaping (String) -> String?) throws(CLIError) {
+    /// `standardInput`: what `--devices -` reads, to tell a resume fed the very file (`< unsent.txt`).
+    init(
+        path: String, devices: SendDevices, name: @escaping (String) -> String?, standardInput: Int32
+    ) throws(CLIError) {
         self.path = path
         self.devices = devices
         self.name = name
@@ -57,7 +60,9 @@ final class UnsentDevices {
                         + "choose another path (it is replaced or removed at the end of the run), or remove it first")
             }
         }
-        if exists, let list = devices.file?.displayName, list != "-", FileSystem.isSameFile(list, path) {
+        if exists, let list = devices.file?.displayName,
+            list == "-" ? FileSystem.isSameFile(descriptor: standardInput, path) : FileSystem.isSameFile(list, path)
+        {
             carried = Self.unknownEntries(in: path)
         }
         guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {

@@ -176,8 +176,9 @@ public enum SettingsResolver {
         {
             values[proxy.name] = Sourced(.proxy(url), from: .variable(name))
         }
+        // An empty no_proxy (CI images export one) is unset, as curl reads it: it does not hide NO_PROXY.
         if settings.contains(noProxy), values[noProxy.name] == nil,
-            let name = ProxySelection.noProxyVariables.first(where: { input.variables[$0] != nil }),
+            let name = ProxySelection.noProxyVariables.first(where: { input.variables[$0]?.isEmpty == false }),
             let list = input.variables[name]
         {
             values[noProxy.name] = Sourced(.text(list), from: .variable(name))

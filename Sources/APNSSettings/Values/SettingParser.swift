@@ -317,10 +317,17 @@ public enum SettingParser {
                 )
             }
             if !s.trimmingBlanks().isEmpty {
+                let proxy: ProxyServer
                 do {
-                    _ = try ProxyServer(url: s, source: prefix(raw, setting: setting, origin: origin, echo: false))
+                    proxy = try ProxyServer(url: s, source: prefix(raw, setting: setting, origin: origin, echo: false))
                 } catch {
                     throw .usage(error.message)
+                }
+                // Secrets never come from the settings file (a passphrase there is refused too).
+                if case .profile = origin, proxy.hasPassword {
+                    throw .usage(
+                        "\(prefix(raw, setting: setting, origin: origin, echo: false)) \(proxy.display): holds the proxy's password, and secrets never come from the settings file; put the URL in APNSCTL_PROXY or https_proxy instead (a CI secret store can fill them)"
+                    )
                 }
             }
             return .proxy(s)

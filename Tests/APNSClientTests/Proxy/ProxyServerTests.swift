@@ -80,9 +80,27 @@ import Testing
         } throws: { error in
             let message = (error as? ProxyServer.Problem)?.message ?? ""
             return message.hasPrefix(
-                "--proxy http://ci:***: the port must be a number from 1 to 65535 (a user and password go before @host:port)"
+                "--proxy http://ci:***: the port must be a number from 1 to 65535 (if a password follows the colon, write user:password@host:port)"
             )
                 && !message.contains("s3cret")
+        }
+    }
+
+    /// A password of digits only, or of signs, is not shown either; a port out of range is.
+    @Test func aPasswordOfDigitsWhereThePortGoesIsNotShown() {
+        for url in ["http://admin:12345678", "http://admin:--++=="] {
+            #expect {
+                try ProxyServer(url: url, source: "--proxy")
+            } throws: { error in
+                let message = (error as? ProxyServer.Problem)?.message ?? ""
+                return message.hasPrefix("--proxy http://admin:***: ") && !message.contains("12345678")
+                    && !message.contains("--++")
+            }
+        }
+        #expect {
+            try ProxyServer(url: "http://p:70000", source: "--proxy")
+        } throws: { error in
+            (error as? ProxyServer.Problem)?.message.hasPrefix("--proxy http://p:70000: ") == true
         }
     }
 
@@ -95,8 +113,13 @@ import Testing
         } throws: { error in
             (error as? ProxyServer.Problem)?.message.contains("at most 255 bytes each (RFC 1929)") == true
         }
-        // A user name that long is refused too (it is quoted in messages, so it meets the quoting limit first).
-        #expect(throws: ProxyServer.Problem.self) { try ProxyServer(url: "socks5://\(long):pw@p:1080") }
+        // A user name of fewer characters than the quoting limit but more bytes than RFC 1929's (90 "€", 270 bytes).
+        let euros = String(repeating: "€", count: 90)
+        #expect {
+            try ProxyServer(url: "socks5://\(euros):pw@p:1080")
+        } throws: { error in
+            (error as? ProxyServer.Problem)?.message.contains("at most 255 bytes each (RFC 1929)") == true
+        }
         #expect(
             try ProxyServer(url: "socks5h://ci:\(String(repeating: "a", count: 255))@p:1080").password?.count == 255)
         #expect(try ProxyServer(url: "http://ci:\(long)@p:3128").password?.count == 256, "HTTP Basic has no such limit")

@@ -151,11 +151,11 @@ import Testing
         let runs: [([String], String)] = [
             (
                 ["create"],
-                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list shows whether it was"
+                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list, with the same flags, shows whether it was"
             ),
             (
                 ["delete", id, "--yes"],
-                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id) shows whether it was"
+                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id), with the same flags, shows whether it was"
             ),
             (
                 ["get", id],
@@ -178,11 +178,40 @@ import Testing
                 let object = try #require(
                     try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
                 #expect(object["status"] is NSNull && object["channel"] as? String == words.dropFirst().first)
-                #expect((object["error"] as? String).map { line.hasSuffix($0) } == true, "\(r.stdout)")
-                #expect(
-                    (object["apns_request_id"] as? String).map { line.contains("(apns-request-id \($0))") } == true)
+                let error = object["error"] as? String ?? ""
+                let id = object["apns_request_id"] as? String ?? ""
+                #expect(line == "error: \(error) (apns-request-id \(id))", "\(r.stdout)")
+                // Only a create or a delete may have changed something.
+                let changes = ["create", "delete"].contains(words[0])
+                #expect((object["delivery"] as? String == "unknown") == changes, "\(r.stdout)")
+                // The keys an answer's object has, null (false for `deleted`).
+                let keys = ["create": ["storage"], "delete": ["deleted"], "get": ["storage", "push_type"]]
+                for key in keys[words[0]] ?? [] { #expect(object.keys.contains(key), "\(key): \(r.stdout)") }
+                #expect(words[0] != "delete" || object["deleted"] as? Bool == false)
             }
         }
+    }
+
+    /// `channel list -o json` whose read of one channel gets no answer: every channel still gets its object (the
+    /// unanswered one with `"status":null`, its `list_request_id` and the error), then exit 69, so a script does
+    /// not take a one-channel list for the whole.
+    @Test func aListWithAnUnansweredReadPrintsEveryChannel() throws {
+        // One request answered per connection: the creates, the list, and the first read; the second read is not.
+        let mock = try InProcessMock(["--fault-drop-unanswered-after", "1"])
+        let scratch = try TemporaryDirectory(prefix: "channel-unanswered-read")
+        let f = Self.flags(mock, .certificate)
+        let ids = try (0..<2).map { _ in try #require(try run(["channel", "create"] + f, scratch).lines.first) }
+        let listed = try run(["channel", "list", "-o", "json"] + f, scratch)
+        #expect(listed.status == 69, "\(listed.stderr)")
+        let rows = try listed.lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(Set(rows.compactMap { $0["channel"] as? String }) == Set(ids), "\(listed.stdout)")
+        let failed = rows.filter { $0["status"] is NSNull }
+        #expect(failed.count == 1 && failed.first?["storage"] is NSNull, "\(listed.stdout)")
+        #expect(Set(rows.map { Set($0.keys.filter { $0 != "error" }) }).count == 1, "same keys: \(listed.stdout)")
+        #expect(rows.allSatisfy { $0["list_request_id"] is String }, "\(listed.stdout)")
+        #expect((failed.first?["error"] as? String)?.contains("nothing changed (it only reads)") == true)
     }
 
     @Test func requestIDIsSentAsGivenAndPrinted() throws {

@@ -135,6 +135,14 @@ import Testing
         #expect(text.hasPrefix(UnsentDevices.headerStart), "\(text)")
         #expect(text.hasSuffix("\n\(why)\n# \(kept)\n"), "\(text)")
         #expect(!text.contains(uncommented) && !text.contains("\n\(sent)"), "\(text)")
+        // The same list fed on standard input (`--devices - < unsent.txt`) is the same file.
+        let piped = try scratch.write("piped.txt", list)
+        let fd = open(piped, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        let fromInput = try InProcess.Run(
+            Self.arguments(mock, ["--devices", "-", "--unsent", piped]), standardInput: fd)
+        #expect(fromInput.finish(within: 60).status == 0, "\(fromInput.stderr)")
+        #expect(try String(contentsOfFile: piped, encoding: .utf8).hasSuffix("\n\(why)\n# \(kept)\n"))
         // Another --unsent path leaves the list as it was, so nothing is carried into the new one.
         let original = try scratch.write("original.txt", list)
         let other = scratch.file("other.txt")

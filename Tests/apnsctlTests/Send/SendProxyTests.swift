@@ -157,6 +157,8 @@ import Testing
                 ["https_proxy": dead, "NO_PROXY": "localhost"],
                 ["https_proxy": dead, "no_proxy": ".example.com, localhost"],
                 ["ALL_PROXY": dead, "NO_PROXY": "*"],
+                // An empty no_proxy (CI images export one) is unset, as curl reads it: NO_PROXY still applies.
+                ["https_proxy": dead, "no_proxy": "", "NO_PROXY": "localhost"],
             ] {
                 let r = try send(mock, device, environment: environment)
                 #expect(r.status == 0, "\(environment): \(r.stderr.suffix(400))")

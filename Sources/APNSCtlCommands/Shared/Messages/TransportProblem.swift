@@ -25,11 +25,15 @@ enum TransportProblem: Sendable {
         case .create:
             return "unknown: "
                 + cause.sentence(
-                    consequence: "the channel may have been created: apnsctl channel list shows whether it was")
+                    consequence:
+                        "the channel may have been created: apnsctl channel list, with the same flags, shows whether it was"
+                )
         case .delete(let id):
             return "unknown: "
                 + cause.sentence(
-                    consequence: "the channel may have been deleted: apnsctl channel get \(id) shows whether it was")
+                    consequence:
+                        "the channel may have been deleted: apnsctl channel get \(id), with the same flags, shows whether it was"
+                )
         case .read, .list:
             let larger = if case .timeout = cause { " with a larger \(Setting.of(.timeout).flag)" } else { "" }
             return cause.sentence(consequence: "nothing changed (it only reads): run it again\(larger)")
