@@ -26,6 +26,21 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
         case .interrupted: return "interrupted while connecting"
         }
     }
+
+    /// Whether more time could have helped: a timeout, or a resolver that did not answer (or answered "try
+    /// again"); not a name that does not exist, which no `--timeout` changes.
+    public var mayPassWithMoreTime: Bool {
+        switch self {
+        case .timeout: return true
+        case .resolve(_, let reason):
+            return reason.hasPrefix(Self.resolverSilence)
+                || reason == gai_strerror(EAI_AGAIN).map { String(cString: $0) }
+        default: return false
+        }
+    }
+
+    /// How a resolve that ran out of time starts its reason.
+    static let resolverSilence = "no answer from the resolver"
 }
 
 /// One resolved socket address, copied out of `getaddrinfo`'s list so it outlives it.

@@ -37,7 +37,7 @@ extension APNSCtl.Config {
                 try setDefaultProfile(&edit)
                 return
             }
-            let setting = try ProfileKeyCheck.setting(target.key, value: values.first)
+            let setting = try ProfileKeyCheck.setting(target.key, value: values.first, profile: target.profile)
             let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
             let before = try? edit.file
             let (text, value): (String, SettingValue)
@@ -156,7 +156,10 @@ extension APNSCtl.Config {
 /// when it is not (exit 64).
 enum ProfileKeyCheck {
     /// `asFlag`: the key was typed as `--key` (`config init`), and the messages say so.
-    static func setting(_ key: String, value: String?, asFlag: Bool = false) throws(CLIError) -> Setting {
+    /// `profile`: the `--profile` given, which the advice's command keeps.
+    static func setting(_ key: String, value: String?, asFlag: Bool = false, profile: String? = nil)
+        throws(CLIError) -> Setting
+    {
         let shown = asFlag ? "--" + key : key
         // `history = false`, as the file reads it: the value is checked as no-history's (a boolean) and written
         // under the key as typed.
@@ -164,7 +167,7 @@ enum ProfileKeyCheck {
         if let setting = SettingCatalog.setting(key) {
             if setting.isSecret {
                 throw .usage(
-                    "\(shown): secrets never go in the settings file; use passphrase-file (apnsctl config set passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+                    "\(shown): secrets never go in the settings file; use passphrase-file (apnsctl config set\(profile.map { " --profile \(ShellWord.of($0))" } ?? "") passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"
                 )
             }
             return setting

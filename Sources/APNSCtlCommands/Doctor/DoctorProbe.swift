@@ -43,9 +43,11 @@ struct DoctorProbe {
             report.checks.append(
                 .fail(
                     "dns", env, .network, error.description + whose,
-                    hint: proxy == nil
-                        ? "check the host name and this machine's DNS (resolv.conf), or raise \(timeoutText)"
-                        : "check the proxy's host name in \(route.proxy.source ?? "--proxy")"))
+                    hint: proxy != nil
+                        ? "check the proxy's host name in \(route.proxy.source ?? "--proxy")"
+                        : error.mayPassWithMoreTime
+                            ? "check the host name and this machine's DNS (resolv.conf), or raise \(timeoutText)"
+                            : "check the host name and this machine's DNS (resolv.conf)"))
             return report
         }
         let shown =

@@ -508,6 +508,11 @@ import Testing
                 ["set", "passphrase", "hunter2"], 64,
                 "error: passphrase: secrets never go in the settings file; use passphrase-file (apnsctl config set passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"
             ),
+            // The advice's command keeps the profile given.
+            (
+                ["set", "-p", "ci", "passphrase", "hunter2"], 64,
+                "error: passphrase: secrets never go in the settings file; use passphrase-file (apnsctl config set --profile ci passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+            ),
             (
                 ["set", "alert", "hi"], 64,
                 #"error: "alert" is an input of one run, not a setting; give it on the command line"#

@@ -15,6 +15,23 @@ import Testing
         ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate] + extra
     }
 
+    /// A pipe of only bad lines with `--skip-invalid`: each is listed as a file's are, and the error counts them
+    /// (it said "no device tokens in the file (blank lines and # comments are skipped)"), before connecting.
+    @Test func aPipeOfOnlyBadLinesListsThem() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let r = try InProcess.apnsctl(
+            Self.send(mock, ["--alert", "hi", "--devices", "-", "--skip-invalid"]),
+            stdin: Array("zz\n# note\nyy\n".utf8))
+        #expect(r.status == 64)
+        #expect(
+            r.errorLines == [
+                #"error: --devices -:1: "zz": the device token must be hex, found 'z'"#,
+                #"error: --devices -:3: "yy": the device token must be hex, found 'y'"#,
+                "error: --devices -: no device tokens in it: the 2 lines above were invalid and skipped (--skip-invalid)",
+            ], "\(r.stderr)")
+        #expect(mock.answersPerDevice().isEmpty)
+    }
+
     /// `yes | apnsctl send --devices -`: in-process, standard input a pipe that `yes`'s lines fill for as long as
     /// it is open.
     @Test func yesIntoDevicesStopsAtLineOneWithoutConnecting() async throws {
