@@ -30,6 +30,25 @@ import Testing
         #expect(la(#""timestamp":1762167000"#, now: nil).problems.isEmpty)
     }
 
+    /// A stale-date before the push's timestamp (a saved update sent again with a fresh one), or before now: the
+    /// activity is stale the moment it arrives. Later ones are quiet; without a clock only the first is known.
+    @Test func aStaleDateAlreadyPastIsAWarning() {
+        let stale = "the activity shows as stale the moment it arrives; set a later stale-date, or remove it"
+        let beforeTimestamp = la(#""timestamp":1764151200,"stale-date":1764150000"#)
+        #expect(
+            beforeTimestamp.hasWarning(
+                "aps.stale-date", "stale-date 1764150000 (2025-11-26T09:40:00Z) is before the timestamp; \(stale)"))
+        let beforeNow = la(#""timestamp":1764151200,"stale-date":1762170600"#, now: 1_764_151_200 + 60)
+        #expect(beforeNow.hasWarning("aps.stale-date", "is before the timestamp"))
+        let pastOnly = la(#""stale-date":1762170600"#)
+        #expect(
+            pastOnly.hasWarning(
+                "aps.stale-date", "stale-date 1762170600 (2025-11-03T11:50:00Z) is 22 days before now; \(stale)"))
+        #expect(la(#""timestamp":1764151200,"stale-date":1764154800"#).at("aps.stale-date").isEmpty)
+        #expect(la(#""stale-date":1762170600"#, now: nil).at("aps.stale-date").isEmpty)
+        #expect(!beforeTimestamp.hasErrors)
+    }
+
     @Test func millisecondsAreReportedOnce() {
         let r = la(#""timestamp":1764151200000"#)
         #expect(r.at("aps.timestamp").count == 1)

@@ -94,6 +94,13 @@ import Testing
         #expect(bareStart.hasError("aps.alert", "a Live Activity start needs \"alert\""))
         #expect(bareStart.hasError("aps.attributes-type", "a Live Activity start needs \"attributes-type\""))
         #expect(bareStart.hasError("aps.attributes", "a Live Activity start needs \"attributes\""))
+        // An empty type name matches no ActivityAttributes type: the start fails as without the key.
+        let emptyType = check(
+            start.replacing(#""attributes-type":"A""#, with: #""attributes-type":"""#),
+            type(.liveactivity))
+        #expect(
+            emptyType.hasError(
+                "aps.attributes-type", "attributes-type is empty; give your ActivityAttributes type's name"))
     }
 
     @Test func liveActivityEventSpecificKeys() {

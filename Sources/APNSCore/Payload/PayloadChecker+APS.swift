@@ -65,7 +65,16 @@ extension PayloadChecker {
             checkFlagOne(key, value)
         case .inputPushChannel:
             checkChannelID(value, path: path)
-        case .threadID, .category, .targetContentID, .filterCriteria, .attributesType:
+        case .attributesType:
+            checkString(value, path: path, name: key.rawValue)
+            // No ActivityAttributes type has an empty name: the start fails on the device as without the key.
+            if value.string?.isEmpty == true {
+                error(
+                    path, at: value.start,
+                    "attributes-type is empty; give your ActivityAttributes type's name (for struct MatchAttributes: \"MatchAttributes\")"
+                )
+            }
+        case .threadID, .category, .targetContentID, .filterCriteria:
             checkString(value, path: path, name: key.rawValue)
         case .interruptionLevel:
             checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.interruptionLevels)

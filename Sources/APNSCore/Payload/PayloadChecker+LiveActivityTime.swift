@@ -40,6 +40,22 @@ extension PayloadChecker {
         }
     }
 
+    /// A `stale-date` before the push's own `timestamp`, or (when the clock is known) before now: the activity
+    /// shows as stale the moment it arrives. A saved update sent again with a fresh timestamp keeps its old one.
+    mutating func checkStaleDate(_ value: JSONValue, timestamp: JSONValue?) {
+        guard let n = value.number, case let seconds = n.doubleValue, seconds.isFinite, seconds > 0, seconds <= 1e11
+        else { return }
+        let when = ISO8601.format(epochSeconds: Int64(seconds))
+        let shown = "stale-date \(n.literal) (\(when))"
+        let stale = "the activity shows as stale the moment it arrives; \(names.laterStaleDate), or remove it"
+        if let t = timestamp?.number?.doubleValue, t.isFinite, t <= 1e11, seconds < t {
+            warning("aps.stale-date", at: value.start, "\(shown) is before the timestamp; \(stale)")
+        } else if let now, seconds < Double(now) {
+            let distance = Self.describe(distance: Double(now) - seconds)
+            warning("aps.stale-date", at: value.start, "\(shown) is \(distance) before now; \(stale)")
+        }
+    }
+
     /// Every number in `content-state` that looks like a UNIX time (10^9…2·10^9) or one in milliseconds
     /// (10^12…2·10^12), and every string that is an ISO 8601 date: a warning at its path with the value a `Date`
     /// field needs; the first 20, then a count.

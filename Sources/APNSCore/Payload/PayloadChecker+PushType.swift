@@ -93,6 +93,7 @@ extension PayloadChecker {
             ],
             "Live Activity pushes need")
         if let timestamp = member(.timestamp) { checkTimestampDistance(timestamp.value) }
+        if let stale = member(.staleDate) { checkStaleDate(stale.value, timestamp: member(.timestamp)?.value) }
         if let state = member(.contentState), state.value.isObject {
             checkContentStateDates(state.value, path: "aps.content-state")
         }

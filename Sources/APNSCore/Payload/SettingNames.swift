@@ -16,13 +16,17 @@ public struct SettingNames: Sendable, Equatable {
     public var device: String
     /// Refreshes a Live Activity's `aps.timestamp` to the current time; read as "refresh it: …".
     public var freshTimestamp: String
+    /// Sets a later `aps.stale-date`; read as "…; X, or remove it".
+    public var laterStaleDate: String
 
     public init(
         pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String,
-        freshTimestamp: String = "set aps.timestamp to the current UNIX time"
+        freshTimestamp: String = "set aps.timestamp to the current UNIX time",
+        laterStaleDate: String = "set a later stale-date"
     ) {
         (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
         (self.sizeLimit, self.minify, self.device, self.freshTimestamp) = (sizeLimit, minify, device, freshTimestamp)
+        self.laterStaleDate = laterStaleDate
     }
 
     /// The APNs header names and the library's option names.

@@ -113,7 +113,18 @@ extension APNSCtl {
                 }
                 throw error
             }
-            let (checks, exitCode, signal) = Self.runChecks(plan, clock: world.clock, interrupts: world.interrupts)
+            // A CA or trust file that cannot be used is the user's input (66, as in send), not the network's: said
+            // after the checks already made, before any network check.
+            var context: Result<TLSContext, TransportFailure>? = nil
+            if !plan.stopBeforeNetwork {
+                context = Result { () throws(TransportFailure) in try plan.configuration.makeContext() }
+                if case .failure(let error) = context, case .inputMissing = CLIError(senderSetup: error) {
+                    DoctorOutput.print(plan.localChecks, format: format, to: world.standardOutput)
+                    throw CLIError(senderSetup: error)
+                }
+            }
+            let (checks, exitCode, signal) = Self.runChecks(
+                plan, context: context, clock: world.clock, interrupts: world.interrupts)
             DoctorOutput.print(checks, format: format, to: world.standardOutput)
             if let signal {
                 // CLI.md: an interrupted run exits 130/143 after printing what it has.
@@ -131,17 +142,23 @@ extension APNSCtl {
         /// The credentials line, then each environment's network checks (none after a certificate that is
         /// expired or not yet valid), settled into the report and its exit code. `interrupts` is asked once the
         /// network checks start; a signal stops them, and the checks that finished come back unsettled with it.
+        /// `context`: the TLS context the caller made, or why it could not be made (a failed `tls` check); nil
+        /// when the plan stops before the network.
         static func runChecks(
-            _ plan: DoctorPlan, clock: CommandClock, interrupts: () -> (any InterruptSource)? = { nil }
+            _ plan: DoctorPlan, context made: Result<TLSContext, TransportFailure>?, clock: CommandClock,
+            interrupts: () -> (any InterruptSource)? = { nil }
         ) -> (checks: [DoctorCheck], exitCode: Int32, interruptedBy: Int32?) {
-            let local = [plan.credentials] + (plan.app.map { [$0] } ?? [])
+            let local = plan.localChecks
             guard !plan.stopBeforeNetwork else { return (local, DoctorVerdict.exitCode(local), nil) }
             let context: TLSContext
-            do { context = try plan.configuration.makeContext() } catch {
+            switch made {
+            case .success(let made)?: context = made
+            case .failure(let error)?:
                 let check = DoctorCheck.fail(
-                    "tls", nil, .network, error.description,
-                    hint: "--ca-file must be a PEM file of CA certificates")
+                    "tls", nil, .network, error.description, hint: "--ca-file must be a PEM file of CA certificates")
                 return (local + [check], DoctorVerdict.exitCode(local + [check]), nil)
+            case nil:
+                return (local, DoctorVerdict.exitCode(local), nil)
             }
             let source = interrupts()
             var probe = DoctorProbe(plan: plan, context: context, clock: clock)

@@ -110,8 +110,9 @@ enum DoctorVerdict {
         guard let first = checks.first(where: { $0.status == .fail }) else { return nil }
         let more = checks.filter { $0.status == .fail }.count - 1
         // The credentials' and the app's detail describes the file; why it failed (expires within --fail-within,
-        // another team) is the hint, which a CI log reading this line alone needs too.
-        let why = ["credentials", "app"].contains(first.name) ? first.hint.map { "; " + $0 } ?? "" : ""
+        // another team) is the hint, which a CI log reading this line alone needs too. So is a failed TLS check's:
+        // whose CA to trust (--ca-file), where the detail speaks only of the store that was searched.
+        let why = ["credentials", "app", "tls"].contains(first.name) ? first.hint.map { "; " + $0 } ?? "" : ""
         return "doctor: \(first.fullLabel) failed: \(first.detail)\(why)"
             + (more > 0 ? " (and \(more) more failed check\(more == 1 ? "" : "s") above)" : "")
     }

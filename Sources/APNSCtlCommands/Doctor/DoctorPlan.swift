@@ -23,6 +23,9 @@ struct DoctorPlan {
     let explicit: Bool
     /// The `credentials` line (and its problem when it fails).
     let credentials: DoctorCheck
+
+    /// The checks made without the network: the credentials, and the app build when given.
+    var localChecks: [DoctorCheck] { [credentials] + (app.map { [$0] } ?? []) }
     /// `--app`: the `app` line, checked before the network like the credentials.
     var app: DoctorCheck? = nil
     /// An expired or not-yet-valid certificate: report it and touch no network at all.

@@ -116,8 +116,13 @@ struct PushHeaders: Equatable {
             return (type, "from the topic's suffix \(type.topicSuffix)")
         }
         if parsed.apsHoldsOnlyContentChanged {
+            // --content-changed adds the suffix to the topic; a PAYLOAD's topic is sent as given, so it needs it.
+            let topicAdvice =
+                description.contentChanged
+                ? "the topic gets its suffix"
+                : "and the topic with its suffix, --topic \(topic).push-type.widgets; or send --content-changed without the file, which adds both"
             throw CLIError.usage(
-                "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (the topic gets its suffix)"
+                "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (\(topicAdvice))"
             )
         }
         let type = parsed.inferredPushType(topic: topic)

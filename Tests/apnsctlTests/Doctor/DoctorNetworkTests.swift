@@ -64,7 +64,26 @@ import Testing
             #expect(
                 json.lines.last?.contains(#""check":"tls","environment":"production","status":"fail""#) == true,
                 "\(json.stdout)")
+            // The last line, all a CI log may keep, has the advice to trust the presented issuer too.
+            #expect(
+                r.errorLines.last?.hasPrefix("error: doctor: tls production failed: ") == true
+                    && r.errorLines.last?.contains("issued by apnsctl mock CA") == true
+                    && r.errorLines.last?.contains("--ca-file") == true, "\(r.stderr)")
         }
+    }
+
+    /// A `--ca-file` that holds no certificate is the user's input, 66 with send's message, after the credentials
+    /// line and before any network check: it was a failed `tls` line with no environment, exit 69 ("network").
+    @Test func anUnusableCAFileIsInputNotNetwork() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "doctor-ca")
+        let junk = try scratch.write("junk.pem", "garbage\n")
+        let r = try doctor(["--cert", mock.certificate, "--ca-file", junk, "--endpoint", mock.endpoint])
+        #expect(r.status == 66, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines.count == 1 && r.lines[0].hasPrefix("ok    credentials"), "\(r.stdout)")
+        #expect(
+            r.errorLines.first?.hasPrefix("error: --ca-file \(junk): cannot load CA certificates") == true,
+            "\(r.stderr)")
     }
 
     @Test func aSilentServerFailsNamingTheTimeout() async throws {

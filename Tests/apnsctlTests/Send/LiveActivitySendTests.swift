@@ -301,7 +301,12 @@ import Testing
             "error: --content-changed: aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls",
             nil
         ),
-        ([#"{"aps":{"content-changed":true}}"#], "error: (inline): aps holds only content-changed", nil),
+        // A PAYLOAD's topic is sent as given: the advice says to give it with its suffix (the flag adds it).
+        (
+            [#"{"aps":{"content-changed":true}}"#],
+            "error: (inline): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (and the topic with its suffix, --topic ",
+            nil
+        ),
         (
             ["--live-activity", "update", "--push-type", "alert"],
             "error: --push-type alert: --live-activity builds a liveactivity push", nil
