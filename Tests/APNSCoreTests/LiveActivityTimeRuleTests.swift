@@ -45,6 +45,16 @@ import Testing
             pastOnly.hasWarning(
                 "aps.stale-date", "stale-date 1762170600 (2025-11-03T11:50:00Z) is 22 days before now; \(stale)"))
         #expect(la(#""timestamp":1764151200,"stale-date":1764154800"#).at("aps.stale-date").isEmpty)
+        // After the timestamp but already past: said against now, under a minute as such.
+        let lapsed = la(#""timestamp":1764147600,"stale-date":1764149400"#)
+        #expect(
+            lapsed.hasWarning("aps.stale-date", "stale-date 1764149400 (2025-11-26T09:30:00Z) is 30 minutes before now")
+        )
+        #expect(
+            la(#""timestamp":1764151140,"stale-date":1764151170"#).hasWarning(
+                "aps.stale-date", "is less than a minute before now"))
+        // A timestamp a little ahead of the clock, and a stale-date between now and it: not stale on arrival.
+        #expect(la(#""timestamp":1764151500,"stale-date":1764151320"#).at("aps.stale-date").isEmpty)
         #expect(la(#""stale-date":1762170600"#, now: nil).at("aps.stale-date").isEmpty)
         #expect(!beforeTimestamp.hasErrors)
     }

@@ -101,6 +101,8 @@ import Testing
         #expect(
             emptyType.hasError(
                 "aps.attributes-type", "attributes-type is empty; give your ActivityAttributes type's name"))
+        // Where the key does nothing (an alert push, an update) an empty one is only the key Apple ignores.
+        #expect(!check(#"{"aps":{"alert":"hi","attributes-type":""}}"#, type(.alert)).hasErrors)
     }
 
     @Test func liveActivityEventSpecificKeys() {

@@ -65,16 +65,7 @@ extension PayloadChecker {
             checkFlagOne(key, value)
         case .inputPushChannel:
             checkChannelID(value, path: path)
-        case .attributesType:
-            checkString(value, path: path, name: key.rawValue)
-            // No ActivityAttributes type has an empty name: the start fails on the device as without the key.
-            if value.string?.isEmpty == true {
-                error(
-                    path, at: value.start,
-                    "attributes-type is empty; give your ActivityAttributes type's name (for struct MatchAttributes: \"MatchAttributes\")"
-                )
-            }
-        case .threadID, .category, .targetContentID, .filterCriteria:
+        case .threadID, .category, .targetContentID, .filterCriteria, .attributesType:
             checkString(value, path: path, name: key.rawValue)
         case .interruptionLevel:
             checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.interruptionLevels)

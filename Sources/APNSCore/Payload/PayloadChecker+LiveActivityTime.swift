@@ -48,11 +48,19 @@ extension PayloadChecker {
         let when = ISO8601.format(epochSeconds: Int64(seconds))
         let shown = "stale-date \(n.literal) (\(when))"
         let stale = "the activity shows as stale the moment it arrives; \(names.laterStaleDate), or remove it"
-        if let t = timestamp?.number?.doubleValue, t.isFinite, t <= 1e11, seconds < t {
+        let t = timestamp?.number.map(\.doubleValue).flatMap { $0.isFinite && $0 <= 1e11 ? $0 : nil }
+        // It arrives at about now (a timestamp may run a little ahead of the clock): stale only if already past.
+        if let now {
+            guard seconds < Double(now) else { return }
+            if let t, seconds < t {
+                warning("aps.stale-date", at: value.start, "\(shown) is before the timestamp; \(stale)")
+            } else {
+                let past = Double(now) - seconds
+                let distance = past < 60 ? "less than a minute" : Self.describe(distance: past)
+                warning("aps.stale-date", at: value.start, "\(shown) is \(distance) before now; \(stale)")
+            }
+        } else if let t, seconds < t {
             warning("aps.stale-date", at: value.start, "\(shown) is before the timestamp; \(stale)")
-        } else if let now, seconds < Double(now) {
-            let distance = Self.describe(distance: Double(now) - seconds)
-            warning("aps.stale-date", at: value.start, "\(shown) is \(distance) before now; \(stale)")
         }
     }
 

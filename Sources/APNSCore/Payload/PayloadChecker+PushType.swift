@@ -106,6 +106,13 @@ extension PayloadChecker {
                     (.attributes, "\"attributes\" (the activity's static attributes)"),
                 ],
                 "a Live Activity start needs")
+            // No ActivityAttributes type has an empty name: the start fails on the device as without the key.
+            if let m = member(.attributesType), let name = m.value.string, name.allSatisfy(\.isWhitespace) {
+                error(
+                    "aps.attributes-type", at: m.value.start,
+                    "attributes-type is empty; give your ActivityAttributes type's name (for struct MatchAttributes: \"MatchAttributes\")"
+                )
+            }
         } else {
             for key in [APSKey.attributesType, .attributes] {
                 if let m = member(key) {

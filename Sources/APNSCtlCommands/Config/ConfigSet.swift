@@ -165,6 +165,11 @@ enum ProfileKeyCheck {
         // under the key as typed.
         if !asFlag, key == SettingCatalog.historyKey { return Setting.of(.noHistory) }
         if let setting = SettingCatalog.setting(key) {
+            if setting.isSecret && asFlag {
+                throw .usage(
+                    "\(shown): secrets never go in the settings file; give --passphrase-file FILE on this line instead, or use APNSCTL_PASSPHRASE"
+                )
+            }
             if setting.isSecret {
                 throw .usage(
                     "\(shown): secrets never go in the settings file; use passphrase-file (apnsctl config set\(profile.map { " --profile \(ShellWord.of($0))" } ?? "") passphrase-file FILE), --passphrase-file FILE, or APNSCTL_PASSPHRASE"

@@ -155,7 +155,8 @@ extension APNSCtl {
             case .success(let made)?: context = made
             case .failure(let error)?:
                 let check = DoctorCheck.fail(
-                    "tls", nil, .network, error.description, hint: "--ca-file must be a PEM file of CA certificates")
+                    "tls", nil, .network, error.description,
+                    hint: "TLS could not be set up with these credentials; check them with apnsctl inspect")
                 return (local + [check], DoctorVerdict.exitCode(local + [check]), nil)
             case nil:
                 return (local, DoctorVerdict.exitCode(local), nil)

@@ -116,11 +116,12 @@ struct PushHeaders: Equatable {
             return (type, "from the topic's suffix \(type.topicSuffix)")
         }
         if parsed.apsHoldsOnlyContentChanged {
-            // --content-changed adds the suffix to the topic; a PAYLOAD's topic is sent as given, so it needs it.
+            // The suffix is added to a default topic (a profile's, the certificate's) and with --content-changed; a
+            // PAYLOAD's --topic is sent as given, so it needs the suffix of the type chosen.
             let topicAdvice =
-                description.contentChanged
+                description.contentChanged || description.topic == nil || description.topicIsBundleDefault
                 ? "the topic gets its suffix"
-                : "and the topic with its suffix, --topic \(topic).push-type.widgets; or send --content-changed without the file, which adds both"
+                : "and --topic \(topic).push-type.widgets or \(topic).push-type.controls to match"
             throw CLIError.usage(
                 "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (\(topicAdvice))"
             )

@@ -116,12 +116,12 @@ extension APNSCtl.Send {
             if let file, !file.isStreamed, let left = UnsentDevices.commentedOut(in: name) {
                 throw CLIError.usage("--devices \(name): no device to send: \(left)")
             }
-            // A pipe of only bad lines with --skip-invalid: the lines are listed as a file's are, and counted.
-            if let file, file.isStreamed, let skipped = file.skippedLines {
-                Self.reportSkipped(skipped, in: world)
+            // Only bad lines with --skip-invalid: a pipe's are listed as a file's were (above), and counted.
+            if let file, file.skippedCount > 0 {
+                if file.isStreamed, let skipped = file.skippedLines { Self.reportSkipped(skipped, in: world) }
                 let n = file.skippedCount
                 throw CLIError.usage(
-                    "--devices \(name): no device tokens in it: \(n == 1 ? "the line above was" : "the \(n) lines above were") invalid and skipped (--skip-invalid)"
+                    "--devices \(name): no device tokens in it: \(n == 1 ? "its 1 line was" : "its \(n) lines were") invalid and skipped (--skip-invalid)"
                 )
             }
             throw CLIError.usage(

@@ -495,6 +495,19 @@ import Testing
         #expect(try text(home) == "[profiles.dev]\n")
     }
 
+    /// `config init --passphrase` is told to give `--passphrase-file` on the same line: the `config set` the other
+    /// advice names would fail here, as the new file has no default profile yet.
+    @Test func initWithAPassphraseIsToldTheFileFlag() throws {
+        let home = try Home()
+        let r = try home.run(["config", "init", "-p", "ci", "--passphrase", "x"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr
+                == "error: --passphrase: secrets never go in the settings file; give --passphrase-file FILE on this line instead, or use APNSCTL_PASSPHRASE\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+    }
+
     /// Every refusal: exit 64 (or 73 for init on a file), one error line saying what to do, the file untouched.
     @Test func everyRefusalLeavesTheFileUntouched() throws {
         let home = try Home()

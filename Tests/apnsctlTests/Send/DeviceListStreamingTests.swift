@@ -27,9 +27,17 @@ import Testing
             r.errorLines == [
                 #"error: --devices -:1: "zz": the device token must be hex, found 'z'"#,
                 #"error: --devices -:3: "yy": the device token must be hex, found 'y'"#,
-                "error: --devices -: no device tokens in it: the 2 lines above were invalid and skipped (--skip-invalid)",
+                "error: --devices -: no device tokens in it: its 2 lines were invalid and skipped (--skip-invalid)",
             ], "\(r.stderr)")
         #expect(mock.answersPerDevice().isEmpty)
+        // A regular file of only bad lines says the same.
+        let scratch = try TemporaryDirectory(prefix: "bad-lines")
+        let file = try scratch.write("bad.txt", "zz\n")
+        let fromFile = try InProcess.apnsctl(Self.send(mock, ["--alert", "hi", "--devices", file, "--skip-invalid"]))
+        #expect(
+            fromFile.errorLines.last
+                == "error: --devices \(file): no device tokens in it: its 1 line was invalid and skipped (--skip-invalid)",
+            "\(fromFile.stderr)")
     }
 
     /// `yes | apnsctl send --devices -`: in-process, standard input a pipe that `yes`'s lines fill for as long as

@@ -304,7 +304,7 @@ import Testing
         // A PAYLOAD's topic is sent as given: the advice says to give it with its suffix (the flag adds it).
         (
             [#"{"aps":{"content-changed":true}}"#],
-            "error: (inline): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (and the topic with its suffix, --topic ",
+            "error: (inline): aps holds only content-changed, which both widgets and controls pushes carry; give --push-type widgets or controls (and --topic ",
             nil
         ),
         (
