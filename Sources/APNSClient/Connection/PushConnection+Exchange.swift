@@ -23,14 +23,19 @@ extension PushConnection {
         var goAway: GoAwayNotice? = nil
         while true {
             let outcome = pump(deadline: deadline, interruptFD: interruptFD)
-            for event in takeEvents() {
+            let events = takeEvents()
+            // A GOAWAY first, wherever it came in the batch: the stream it left out is closed REFUSED_STREAM, which
+            // is the GOAWAY's doing, not a reset of this request.
+            for case .goAway(let g) in events { goAway = GoAwayNotice(g) }
+            for event in events {
                 switch event {
                 case .response(let id, let response) where id == stream:
                     return .answered(response)
                 case .unanswered(let id, let code) where id == stream:
+                    if let goAway, code == HTTP2ErrorCode.refusedStream.rawValue {
+                        return .failed(.closed(.goAway(goAway)))
+                    }
                     return .failed(.streamReset(times: 1, code: code))
-                case .goAway(let g):
-                    goAway = GoAwayNotice(g)
                 default:
                     break
                 }

@@ -72,6 +72,18 @@ import Testing
         }
     }
 
+    /// A server that sends GOAWAY before taking the probe: said as the GOAWAY (its stream is closed REFUSED_STREAM
+    /// because of it), not as "the server reset the stream", which sent the reader after stream problems.
+    @Test func aGoAwayBeforeTheProbeIsSaidAsOne() throws {
+        let mock = try InProcessMock(["--fault-goaway-after", "0"])
+        let r = try doctor([
+            "--cert", mock.certificate, "--ca-file", mock.caFile, "--endpoint", mock.endpoint, "--env", "sandbox",
+        ])
+        #expect(r.status == 69, "\(r.stdout)\(r.stderr)")
+        #expect(
+            r.lines.last == "fail  auth sandbox  no answer to the probe: GOAWAY NO_ERROR: Shutdown", "\(r.stdout)")
+    }
+
     /// A `--ca-file` that holds no certificate is the user's input, 66 with send's message, after the credentials
     /// line and before any network check: it was a failed `tls` line with no environment, exit 69 ("network").
     @Test func anUnusableCAFileIsInputNotNetwork() throws {
