@@ -54,7 +54,7 @@ extension APNSCtl {
                 credentials (or accepted the probe); 69 a network check failed; 77 a credential problem \
                 (expired, not yet valid, within --fail-within, unreadable, an environment the certificate \
                 lacks); 64 usage; 66 a missing file. When several apply: 64/66, then 77, then 1, then 69. \
-                A failed run ends with one error: line on stderr naming the first failed check.
+                A failed run ends with one error: line on stderr naming the failed check the exit status stands for.
 
                 Examples:
                   apnsctl doctor --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234 \\

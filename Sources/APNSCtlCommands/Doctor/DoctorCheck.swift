@@ -105,10 +105,15 @@ enum DoctorVerdict {
         return checks.contains { $0.status == .fail } ? ExitStatus.rejected : ExitStatus.success
     }
 
-    /// The `error:` line that ends a failed run: the first failed check and what it said.
+    /// The `error:` line that ends a failed run: the failed check that set the exit code (77, then 1, then 69; the
+    /// first of its kind) and what it said. A CI log may keep only this line, so it names the failure the code
+    /// stands for: exit 1 with a line about an earlier network failure sent the reader the wrong way.
     static func errorLine(_ checks: [DoctorCheck]) -> String? {
-        guard let first = checks.first(where: { $0.status == .fail }) else { return nil }
-        let more = checks.filter { $0.status == .fail }.count - 1
+        let failed = checks.filter { $0.status == .fail }
+        guard !failed.isEmpty else { return nil }
+        let precedence: [DoctorCheck.Problem] = [.credential, .rejected, .network]
+        let first = precedence.lazy.compactMap { p in failed.first { $0.problem == p } }.first ?? failed[0]
+        let more = failed.count - 1
         // The credentials' and the app's detail describes the file; why it failed (expires within --fail-within,
         // another team) is the hint, which a CI log reading this line alone needs too. So is a failed TLS check's:
         // whose CA to trust (--ca-file), where the detail speaks only of the store that was searched.

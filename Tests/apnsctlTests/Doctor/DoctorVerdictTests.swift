@@ -55,7 +55,12 @@ import Testing
             for w in warned { #expect(w.hint?.contains("\(working) accepted the credentials") == true) }
         } else {
             #expect(failed.count == 2 && warned.isEmpty)
-            #expect(DoctorVerdict.errorLine(checks)?.hasPrefix("doctor: \(failed[0].fullLabel) failed") == true)
+            // The line names the failure the exit code stands for: a refusal (1) before a network failure (69).
+            let named = failed.first { $0.problem == .rejected } ?? failed[0]
+            #expect(DoctorVerdict.errorLine(checks)?.hasPrefix("doctor: \(named.fullLabel) failed") == true)
+            if sandbox == .network && production == .rejected {
+                #expect(DoctorVerdict.errorLine(checks)?.hasPrefix("doctor: auth production failed") == true)
+            }
         }
     }
 
