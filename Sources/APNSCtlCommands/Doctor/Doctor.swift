@@ -118,9 +118,11 @@ extension APNSCtl {
             var context: Result<TLSContext, TransportFailure>? = nil
             if !plan.stopBeforeNetwork {
                 context = Result { () throws(TransportFailure) in try plan.configuration.makeContext() }
-                if case .failure(let error) = context, case .inputMissing = CLIError(senderSetup: error) {
+                if case .failure(let error) = context, case let failure = CLIError(senderSetup: error),
+                    case .inputMissing = failure
+                {
                     DoctorOutput.print(plan.localChecks, format: format, to: world.standardOutput)
-                    throw CLIError(senderSetup: error)
+                    throw failure
                 }
             }
             let (checks, exitCode, signal) = Self.runChecks(

@@ -114,8 +114,7 @@ extension APNSCtl.Send {
         if let unsent {
             // A list already there is an earlier run's: it names devices this run may have sent since.
             let older =
-                FileSystem.readStart(unsent.path, count: UnsentDevices.headerStart.utf8.count)
-                    == Array(UnsentDevices.headerStart.utf8)
+                UnsentDevices.isList(unsent.path)
                 ? " (the file there is an earlier run's: it lists devices this run may have sent; resuming from it may send them twice)"
                 : ""
             interrupts?.noteForExitingAtOnce("; --unsent \(ShellWord.of(unsent.path)) was not written\(older)")

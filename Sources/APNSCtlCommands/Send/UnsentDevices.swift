@@ -97,7 +97,7 @@ final class UnsentDevices {
     /// nil for any other file. The devices of unknown outcome are commented out so that nothing sends them twice
     /// without a decision, and a piped list's unread rest was never in it.
     static func commentedOut(in path: String) -> String? {
-        guard FileSystem.readStart(path, count: headerStart.utf8.count) == Array(headerStart.utf8),
+        guard isList(path),
             let bytes = try? FileSystem.read(path, limit: 1 << 24)
         else { return nil }
         let lines = bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
@@ -115,6 +115,11 @@ final class UnsentDevices {
                     ": send it too", with: ", and is not in this file: send it from where it came"))
         }
         return parts.isEmpty ? nil : "every line of this --unsent list is a comment: " + parts.joined(separator: "; ")
+    }
+
+    /// Whether `path` starts as every list this writes does.
+    static func isList(_ path: String) -> Bool {
+        FileSystem.readStart(path, count: headerStart.utf8.count) == Array(headerStart.utf8)
     }
 
     static let unknownComment = "# unknown (may have been delivered; remove the '# ' to send again): "

@@ -34,11 +34,11 @@ public enum ProfileValueText {
             if !accepted, let firstProblem { throw firstProblem }
             accepted = false
         }
-        // A load refuses a proxy password in the file (secrets never come from it): so is writing one.
+        // A load refuses a proxy password in the file: so is writing one.
         if setting.kind == .proxy, let url = values.first(where: { (try? ProxyServer(url: $0))?.hasPassword == true }) {
             throw .usage(
-                "\(setting.name) \(URLPassword.masked(url)): holds the proxy's password, and secrets never come from the settings file; put the URL in APNSCTL_PROXY or https_proxy instead (a CI secret store can fill them); nothing was written"
-            )
+                SettingParser.proxyPasswordRefusal("\(setting.name) \(URLPassword.masked(url))")
+                    + "; nothing was written")
         }
         // The values one by one passed; together (several endpoints) the setting may still refuse them, and says why.
         var togetherProblem: SettingsProblem? = nil

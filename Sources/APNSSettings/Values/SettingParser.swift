@@ -323,15 +323,21 @@ public enum SettingParser {
                 } catch {
                     throw .usage(error.message)
                 }
-                // Secrets never come from the settings file (a passphrase there is refused too).
                 if case .profile = origin, proxy.hasPassword {
                     throw .usage(
-                        "\(prefix(raw, setting: setting, origin: origin, echo: false)) \(proxy.display): holds the proxy's password, and secrets never come from the settings file; put the URL in APNSCTL_PROXY or https_proxy instead (a CI secret store can fill them)"
-                    )
+                        Self.proxyPasswordRefusal(
+                            "\(prefix(raw, setting: setting, origin: origin, echo: false)) \(proxy.display)"))
                 }
             }
             return .proxy(s)
         }
+    }
+
+    /// Why a proxy URL holding a password (`label` names it, the password hidden) is refused in the settings file,
+    /// where it is read and where `config set` would write it: secrets never come from the file (a passphrase there
+    /// is refused too).
+    public static func proxyPasswordRefusal(_ label: String) -> String {
+        "\(label): holds the proxy's password, and secrets never come from the settings file; put the URL in APNSCTL_PROXY or https_proxy instead (a CI secret store can fill them)"
     }
 
     /// A flag's value, for the argument parser's `transform:`: the same conversion as a variable's or a
