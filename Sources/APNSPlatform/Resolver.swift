@@ -31,7 +31,7 @@ enum Resolver {
         while true {
             if let answer = lookup.answer { return try answer.get() }
             guard SystemClock.monotonicNanoseconds() < deadline else {
-                throw .resolve(host: host, reason: "\(SocketError.resolverSilence) within \(SecondsText.of(timeout))")
+                throw .resolve(host: host, failure: .noAnswer(within: timeout))
             }
             if poller.wait(until: deadline, interrupt: interruptFD) == .interrupted { throw .interrupted }
         }

@@ -10,7 +10,7 @@ import APNSCore
 
 /// Why a TCP connection or listener could not be set up; the CLI maps these to exit 69.
 public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
-    case resolve(host: String, reason: String)
+    case resolve(host: String, failure: ResolveFailure)
     case connect(host: String, port: Int, reason: String)
     case timeout(host: String, port: Int, seconds: Double)
     case listen(host: String, port: Int, reason: String)
@@ -19,7 +19,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .resolve(let h, let r): return "cannot resolve \(h): \(r)"
+        case .resolve(let h, let f): return "cannot resolve \(h): \(f)"
         case .connect(let h, let p, let r): return "cannot connect to \(h):\(p): \(r)"
         case .timeout(let h, let p, let s): return "connecting to \(h):\(p) timed out after \(SecondsText.of(s))"
         case .listen(let h, let p, let r): return "cannot listen on \(h):\(p): \(r)"
@@ -32,15 +32,28 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     public var mayPassWithMoreTime: Bool {
         switch self {
         case .timeout: return true
-        case .resolve(_, let reason):
-            return reason.hasPrefix(Self.resolverSilence)
-                || reason == gai_strerror(EAI_AGAIN).map { String(cString: $0) }
+        case .resolve(_, .noAnswer), .resolve(_, .resolver(code: EAI_AGAIN)): return true
         default: return false
         }
     }
+}
 
-    /// How a resolve that ran out of time starts its reason.
-    static let resolverSilence = "no answer from the resolver"
+/// Why a host name gave no address, kept as the resolver's code so that callers decide by it, not by its text.
+public enum ResolveFailure: Equatable, Sendable, CustomStringConvertible {
+    /// The system resolver did not answer within the connect timeout.
+    case noAnswer(within: Double)
+    /// `getaddrinfo` failed with this `EAI_*` code.
+    case resolver(code: Int32)
+    /// The lookup succeeded but listed no address.
+    case noAddress
+
+    public var description: String {
+        switch self {
+        case .noAnswer(let seconds): return "no answer from the resolver within \(SecondsText.of(seconds))"
+        case .resolver(let code): return gai_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        case .noAddress: return "no address"
+        }
+    }
 }
 
 /// One resolved socket address, copied out of `getaddrinfo`'s list so it outlives it.
@@ -241,8 +254,7 @@ public final class Socket: @unchecked Sendable {
         var list: UnsafeMutablePointer<addrinfo>? = nil
         let rc = getaddrinfo(host, String(port), &hints, &list)
         if rc != 0 {
-            let reason = gai_strerror(rc).map { String(cString: $0) } ?? "error \(rc)"
-            throw .resolve(host: host, reason: reason)
+            throw .resolve(host: host, failure: .resolver(code: rc))
         }
         return list
     }

@@ -764,7 +764,7 @@ import Testing
 
     @Test func theFirstConnectionFailingIsFinal() {
         var h = Harness(items: 4)
-        h.connectOutcomes = [.connect(.resolve(host: "nowhere.invalid", reason: "Name or service not known"))]
+        h.connectOutcomes = [.connect(.resolve(host: "nowhere.invalid", failure: .resolver(code: EAI_NONAME)))]
         h.settle()
         #expect(h.finished)
         #expect(h.connectAttempts == 1)

@@ -351,6 +351,37 @@ import Testing
         #expect(profile[.proxy]?.origin == .profile(name: "p", file: Self.path, line: 2))
     }
 
+    /// curl's order for an `https://` URL: https_proxy, HTTPS_PROXY, all_proxy, ALL_PROXY (http_proxy is not
+    /// read); a set but empty one is taken (no proxy); no_proxy before NO_PROXY, an empty no_proxy read as unset.
+    @Test func curlsProxyVariablesInCurlsOrder() throws {
+        var env = [
+            "https_proxy": "http://a:1", "HTTPS_PROXY": "http://b:1", "all_proxy": "http://c:1",
+            "ALL_PROXY": "http://d:1", "http_proxy": "http://e:1",
+        ]
+        for (name, url) in [
+            ("https_proxy", "http://a:1"), ("HTTPS_PROXY", "http://b:1"), ("all_proxy", "http://c:1"),
+            ("ALL_PROXY", "http://d:1"),
+        ] {
+            #expect(try Self.resolve(variables: env, file: nil)[.proxy] == Sourced(url, from: .variable(name)))
+            env[name] = nil
+        }
+        #expect(try Self.resolve(variables: env, file: nil)[.proxy] == nil, "http_proxy is not read for https")
+        let empty = try Self.resolve(variables: ["https_proxy": "", "all_proxy": "http://c:1"], file: nil)
+        #expect(empty[.proxy] == Sourced("", from: .variable("https_proxy")), "set but empty: no proxy")
+        let lists = ["no_proxy": "example.com", "NO_PROXY": "apple.com"]
+        #expect(
+            try Self.resolve(variables: lists, file: nil)[.noproxy]
+                == Sourced("example.com", from: .variable("no_proxy")))
+        #expect(
+            try Self.resolve(variables: lists.merging(["no_proxy": ""]) { $1 }, file: nil)[.noproxy]
+                == Sourced("apple.com", from: .variable("NO_PROXY")))
+        let flag = try Self.resolve(flags: Self.flags { $0[.noproxy] = "" }, variables: lists, file: nil)
+        #expect(flag[.noproxy]?.value == "", "--noproxy replaces the variables")
+        #expect(
+            try Self.resolve(flags: Self.flags { $0[.proxy] = "socks5h://x:1" }, variables: lists, file: nil)[.proxy]?
+                .value == "socks5h://x:1")
+    }
+
     @Test func commandsReadOnlyTheirSettings() throws {
         let jwt = try Self.resolve(.jwt)
         #expect(jwt[.topic] == nil && jwt[.timeout] == nil)

@@ -1,13 +1,12 @@
 /// Which proxy, if any, a connection to an APNs host uses, decided as curl decides for an `https://`
 /// URL, so a CI job's existing proxy variables work unchanged:
-/// 1. `--proxy URL` wins; `--proxy ""` means no proxy at all, whatever the environment says;
-/// 2. else `https_proxy`, `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY`: the first one set is used (set but
-///    empty means no proxy);
-/// 3. the host is then reached directly when `--noproxy LIST` matches it, or, without `--noproxy`,
-///    when `no_proxy` (else `NO_PROXY`; an empty one is unset, as curl reads it, so a CI image's `no_proxy=` does
-///    not hide the `NO_PROXY` list) does. As in curl these exempt hosts from `--proxy` too.
+/// 1. the proxy setting wins (`--proxy`, `APNSCTL_PROXY`, a profile, else the first of curl's `https_proxy`,
+///    `HTTPS_PROXY`, `all_proxy`, `ALL_PROXY` that is set, which the settings resolver reads in that order);
+///    an empty one means no proxy at all;
+/// 2. the host is then reached directly when the no-proxy setting (`--noproxy`, else `no_proxy`, else
+///    `NO_PROXY`, an empty `no_proxy` read as unset) matches it. As in curl these exempt hosts from `--proxy` too.
 ///
-/// Shared by every command that connects (`send`, `channel`), so they all read the same variables.
+/// Shared by every command that connects (`send`, `channel`, `doctor`), so they all decide alike.
 public struct ProxySelection: Sendable, Equatable {
     /// The proxy to use; nil: connect directly.
     public let proxy: ProxyServer?
@@ -21,37 +20,20 @@ public struct ProxySelection: Sendable, Equatable {
     /// The variables read for the exemption list, in curl's order.
     public static let noProxyVariables = ["no_proxy", "NO_PROXY"]
 
-    /// The choice for `host`. `explicit` and `noProxy` are the caller's own settings (apnsctl's `--proxy` and
-    /// `--noproxy`), named in messages by `explicitLabel` and `noProxyLabel`; `environment` is the process
-    /// environment (injected so tests need not change their own). A malformed URL throws a problem naming
-    /// the setting or variable it came from.
+    /// The choice for `host`. `proxy` and `noProxy` are the resolved settings, named in messages by
+    /// `proxyLabel` and `noProxyLabel` (the flag, or the variable they came from). A malformed URL throws a
+    /// problem naming that source.
     public static func choose(
-        for host: String, explicit: String?, noProxy: String?, environment: [String: String],
-        explicitLabel: String = "the proxy setting",
+        for host: String, proxy url: String?, noProxy: String?,
+        proxyLabel source: String = "the proxy setting",
         noProxyLabel: String = "the no-proxy setting"
     ) throws(ProxyServer.Problem) -> ProxySelection {
-        var url: String? = nil
-        var source: String? = nil
-        if let explicit {
-            url = explicit
-            source = explicitLabel
-        } else if let name = proxyVariables.first(where: { environment[$0] != nil }) {
-            url = environment[name]
-            source = name
-        }
-        guard let url, let source, !url.trimmingWhitespace().isEmpty else {
+        guard let url, !url.trimmingWhitespace().isEmpty else {
             return ProxySelection(proxy: nil, source: nil, bypassedBy: nil)
         }
         let proxy = try ProxyServer(url: url, source: source)
-        if let noProxy {
-            if NoProxyList(noProxy).matches(host: host) {
-                return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel)
-            }
-        } else if let name = noProxyVariables.first(where: { environment[$0]?.isEmpty == false }),
-            let list = environment[name],
-            NoProxyList(list).matches(host: host)
-        {
-            return ProxySelection(proxy: nil, source: source, bypassedBy: name)
+        if let noProxy, NoProxyList(noProxy).matches(host: host) {
+            return ProxySelection(proxy: nil, source: source, bypassedBy: noProxyLabel)
         }
         return ProxySelection(proxy: proxy, source: source, bypassedBy: nil)
     }

@@ -26,7 +26,7 @@ enum ProxyTunnel {
                 throw .connect(error)
             }
             guard let first = addresses.first else {
-                throw .connect(.resolve(host: endpoint.host, reason: "no address"))
+                throw .connect(.resolve(host: endpoint.host, failure: .noAddress))
             }
             handshake = SOCKS5Handshake(proxy: proxy, destination: .address(first.ipBytes), port: endpoint.port)
         }

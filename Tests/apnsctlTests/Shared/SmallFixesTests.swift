@@ -369,12 +369,13 @@ import Testing
     /// Apple's host that does not resolve (no --endpoint given: an offline machine) is no host name to check in
     /// --endpoint; another host is.
     @Test func anUnresolvedAppleHostPointsAtTheNetwork() {
-        let apple = TransportFailure.connect(.resolve(host: "api.sandbox.push.apple.com", reason: "Temporary failure"))
+        let apple = TransportFailure.connect(
+            .resolve(host: "api.sandbox.push.apple.com", failure: .resolver(code: EAI_AGAIN)))
         #expect(
             apple.message
-                == "cannot resolve api.sandbox.push.apple.com: Temporary failure; check this machine's network and DNS (can it resolve other names?)"
+                == "cannot resolve api.sandbox.push.apple.com: \(ResolveFailure.resolver(code: EAI_AGAIN)); check this machine's network and DNS (can it resolve other names?)"
         )
-        let other = TransportFailure.connect(.resolve(host: "apns.invalid", reason: "Name or service not known"))
+        let other = TransportFailure.connect(.resolve(host: "apns.invalid", failure: .resolver(code: EAI_NONAME)))
         #expect(other.message.hasSuffix("; check the host name in --endpoint and the network"))
     }
 

@@ -56,8 +56,8 @@ extension ResolvedSettings {
     func proxySelection(for endpoint: PushEndpoint) throws(CLIError) -> ProxySelection {
         do {
             return try ProxySelection.choose(
-                for: endpoint.host, explicit: self[.proxy]?.value, noProxy: self[.noproxy]?.value, environment: [:],
-                explicitLabel: label(.proxy), noProxyLabel: label(.noproxy))
+                for: endpoint.host, proxy: self[.proxy]?.value, noProxy: self[.noproxy]?.value,
+                proxyLabel: label(.proxy), noProxyLabel: label(.noproxy))
         } catch { throw .usage(error.message) }
     }
 
