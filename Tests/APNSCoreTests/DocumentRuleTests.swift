@@ -154,7 +154,7 @@ import Testing
     @Test func bareTypeWithAnotherTypesSuffixWarns() {
         let r = check(
             "{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(pushType: .alert, topic: "com.example.demo.voip"))
-        #expect(r.hasWarning("(root)", "ends with \".voip\", the suffix of voip pushes, but this is a alert push"))
+        #expect(r.hasWarning("(root)", "ends with \".voip\", the suffix of voip pushes, but this is an alert push"))
         #expect(
             check("{\"mdm\":\"m\"}", ValidationOptions(pushType: .mdm, topic: "com.apple.mgmt.External.x")).problems
                 .isEmpty)

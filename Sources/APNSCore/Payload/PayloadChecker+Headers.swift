@@ -29,7 +29,7 @@ extension PayloadChecker {
         } else if suffix.isEmpty, pushType != .mdm, let other {
             warning(
                 root, at: 0,
-                "topic \(JSONWriter.quoted(topic)) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes, but this is a \(pushType.rawValue) push; use \(names.pushType) \(other.rawValue) or the bare bundle id",
+                "topic \(JSONWriter.quoted(topic)) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes, but this is \(pushType.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(pushType.rawValue) push; use \(names.pushType) \(other.rawValue) or the bare bundle id",
                 flag: "\(names.topic) \(topic)")
         }
     }

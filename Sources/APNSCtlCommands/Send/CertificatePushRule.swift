@@ -30,8 +30,14 @@ struct CertificatePushRule {
                 "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
         }
         // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
-        let needed = RequestDefaults.suffixed(topic, for: pushType)
+        // A topic with another type's suffix may be a bundle id that ends so, or the wrong topic: when the
+        // certificate lists the topic with this type's suffix instead, the payload check's 65 names that topic.
+        var needed = RequestDefaults.suffixed(topic, for: pushType)
         guard !info.topics.contains(needed) else { return nil }
+        if !topic.hasSuffix(pushType.topicSuffix), let other = PushType.inferred(fromTopic: topic), other != pushType {
+            needed = String(topic.dropLast(other.topicSuffix.count)) + pushType.topicSuffix
+            guard !info.topics.contains(needed) else { return nil }
+        }
         let pushes = pushType == .liveactivity ? "Live Activities need" : "\(pushType.rawValue) pushes need"
         throw .credential(
             "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(needed), so APNs would answer TopicDisallowed; \(pushes) a certificate listing that topic or token auth: send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(needed)\(mockKeyHint)"

@@ -1,3 +1,4 @@
+import APNSClient
 import APNSCore
 import APNSHistory
 import APNSSettings
@@ -61,7 +62,17 @@ extension APNSCtl.Send {
             if connection.env == nil && entry.kind != .simulator {
                 replay.connection.env = try value(entry.environment, .env, "--env")
             }
-            if connection.endpoint.isEmpty { replay.connection.endpoint = entry.endpoints }
+            // Apple's own hosts are where the environment sends, not an --endpoint: carried as one they would
+            // keep a replay with another --env on the entry's host (a sandbox replay reaching production).
+            if connection.endpoint.isEmpty {
+                if let port = Self.applePort(of: entry.endpoints) {
+                    if connection.port == nil, port != 443 {
+                        replay.connection.port = try value("\(port)", .port, "--port")
+                    }
+                } else {
+                    replay.connection.endpoint = entry.endpoints
+                }
+            }
             if connection.caFile == nil { replay.connection.caFile = entry.caFile }
         }
         guard !targetsGiven else { return (replay, entry.id) }
@@ -100,6 +111,28 @@ extension APNSCtl.Send {
         default:
             return error
         }
+    }
+
+    /// The port of `endpoints` as stored in a history entry when every one is Apple's host for its environment
+    /// (`https://api.push.apple.com:443`, or `sandbox=https://api.sandbox.push.apple.com:2197` for `--env auto`),
+    /// all on one port; nil when any is another server.
+    static func applePort(of endpoints: [String]) -> Int? {
+        var ports = Set<Int>()
+        for stored in endpoints {
+            var url = Substring(stored)
+            var named: APNSEnvironment? = nil
+            if let eq = url.firstIndex(of: "="), !url[..<eq].contains(":") {
+                guard let environment = APNSEnvironment(userValue: String(url[..<eq])) else { return nil }
+                named = environment
+                url = url[url.index(after: eq)...]
+            }
+            guard let endpoint = try? PushEndpoint(url: String(url)) else { return nil }
+            let apple = APNSEnvironment.allCases.filter { $0.host == endpoint.host }
+            guard let host = apple.first, named == nil || named == host else { return nil }
+            ports.insert(endpoint.port)
+        }
+        guard ports.count == 1, let port = ports.first else { return nil }
+        return port
     }
 
     /// Whether the settings (`-p`, `APNSCTL_PROFILE` or the file's default profile) take the endpoint from a

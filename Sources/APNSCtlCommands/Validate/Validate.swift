@@ -93,7 +93,14 @@ extension APNSCtl {
                     renderer.fileError(error, path: path)
                     continue
                 }
-                let report = PayloadValidator.validate(payload, options: options)
+                // A `.apns` file's bundle is the topic `send` sends it to: its suffix picks the push type there. (A
+                // bare bundle id gets a type's suffix or not by the certificate's topics, which validate has not.)
+                var fileOptions = options
+                if let bundle = payload.simulatorTargetBundle, PushType.inferred(fromTopic: bundle) != nil {
+                    fileOptions.topic = bundle
+                    fileOptions.settingNames.topic = "\"\(Payload.simulatorTargetBundleKey)\""
+                }
+                let report = PayloadValidator.validate(payload, options: fileOptions)
                 if report.hasErrors { invalid += 1 }
                 renderer.report(report, file: path)
             }

@@ -186,7 +186,16 @@ public enum SettingParser {
             case .argument(let s):
                 // A variable holds a comma-separated list; a flag one value (it repeats instead).
                 if case .variable = origin {
-                    values = s.split(separator: ",").map { String($0).trimmingBlanks() }
+                    values = s.split(separator: ",", omittingEmptySubsequences: false).map {
+                        String($0).trimmingBlanks()
+                    }
+                    // `"$SANDBOX_URL,$PROD_URL"` with a variable unset: without this, the list would be one URL for
+                    // both environments, or none (Apple's hosts) for a mock or staging run.
+                    if values.contains("") {
+                        throw bad(
+                            "an empty item in the list (an unset variable?); give https://host:port, or sandbox=URL,production=URL"
+                        )
+                    }
                 } else {
                     values = [s]
                 }
@@ -198,6 +207,9 @@ public enum SettingParser {
                         throw bad("expected strings in the array, found \(item.value.typeName)")
                     }
                     values.append(s)
+                }
+                if values.isEmpty {
+                    throw bad("an empty list; give https://host:port, or leave endpoint out for Apple's hosts")
                 }
             case .toml(let other): throw bad("expected a string or an array of strings, found \(other.typeName)")
             }

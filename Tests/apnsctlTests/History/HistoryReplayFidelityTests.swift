@@ -267,4 +267,35 @@ import Testing
                 "or a duration such as 30m, 1h, 2d; give --expiration on the command line\n"),
             "\(replay.stderr)")
     }
+
+    /// Apple's host in an entry is where its environment sends, not an `--endpoint`: a replay with another `--env`
+    /// goes to that environment's host (it went to the entry's, so a sandbox replay reached production), on the
+    /// entry's port unless `--port` is given. Another server (a mock, a staging host) is carried.
+    @Test func aReplayWithAnotherEnvGoesToThatEnvironmentsAppleHost() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["--alert", "hi", "-d", Self.token(1)]).status == 0)
+        func replayed(_ stored: String, environment: String, _ extra: [String]) throws -> String {
+            try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
+                .execute("UPDATE entries SET endpoints = '\(stored)', environment = '\(environment)', ca_file = NULL")
+            let r = try home.run(["send", "--replay", "1", "--cert", mock.certificate, "--dry-run"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return String(r.stdout.prefix { $0 != "\n" })
+        }
+        let device = "/3/device/\(Self.token(1))"
+        let production = "https://api.push.apple.com:443"
+        #expect(try replayed(production, environment: "production", []) == "POST \(production)\(device)")
+        #expect(
+            try replayed(production, environment: "production", ["--env", "sandbox"])
+                == "POST https://api.sandbox.push.apple.com:443\(device)")
+        #expect(
+            try replayed("https://api.sandbox.push.apple.com:2197", environment: "sandbox", ["--env", "production"])
+                == "POST https://api.push.apple.com:2197\(device)", "the entry's port is kept")
+        #expect(
+            try replayed(production, environment: "production", ["--port", "2197"])
+                == "POST https://api.push.apple.com:2197\(device)", "--port is not ignored")
+        #expect(
+            try replayed(mock.endpoint, environment: "production", ["--env", "sandbox"])
+                == "POST \(mock.endpoint)\(device)", "another server is the entry's endpoint")
+    }
 }

@@ -264,6 +264,14 @@ import Testing
                 77,
                 "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.pushkit.fileprovider"
             )),
+        // Another type's suffix, a certificate listing neither form: 77 names the topic with this type's suffix.
+        Case(
+            name: "fileprovider to the voip topic, a certificate listing neither", payload: #"{"aps":{},"x":1}"#,
+            topic: "com.example.demo.voip", pushType: .fileprovider, credential: .universal,
+            expected: .error(
+                77,
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.pushkit.fileprovider,"
+            )),
         Case(
             name: "pushtotalk by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#,
             topic: "com.example.app.voip-ptt",
@@ -288,10 +296,6 @@ import Testing
             pushType: .controls, contentChanged: true,
             expected: .headers(
                 .controls, nil, "com.example.app.push-type.widgets", 4096, "authorization apns-topic apns-push-type")),
-        Case(
-            name: "voip on a complication topic, certificate: a bundle id may end so", payload: #"{"aps":{},"x":1}"#,
-            topic: "com.example.demo.complication", pushType: .voip, credential: .universal,
-            expected: .error(77, "--cert demo.pem: its topics")),
         Case(
             name: "a Live Activity on a widgets topic", payload: nil, topic: "com.example.app.push-type.widgets",
             event: .update, alertFlags: [:],
@@ -413,6 +417,24 @@ import Testing
             #expect(r.stderr.contains("lacks the \"\(suffix)\" suffix"), "\(r.stderr)")
             #expect(r.stderr.contains("use --topic \(mock.bundleID)\(suffix)"), "\(r.stderr)")
         }
+        #expect(mock.answersPerDevice().isEmpty, "\(mock.stdout)")
+    }
+
+    /// With a certificate too: a voip push to the complication topic of a certificate that lists the voip one is
+    /// the wrong topic (65, naming the one meant), not a certificate lacking `….complication.voip` (77, advising
+    /// token auth).
+    @Test func anotherTypesTopicWithACertificateIsTheWrongTopic() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate,
+                "-d", String(repeating: "3f2a", count: 16), "--push-type", "voip", "--topic",
+                mock.bundleID + ".complication", #"{"aps":{},"caller":"Ada"}"#,
+            ])
+        #expect(r.status == 65, "\(r.stdout)\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                #"lacks the ".voip" suffix that voip pushes need; use --topic \#(mock.bundleID).voip"#), "\(r.stderr)")
         #expect(mock.answersPerDevice().isEmpty, "\(mock.stdout)")
     }
 

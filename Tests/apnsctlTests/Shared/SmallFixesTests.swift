@@ -27,6 +27,40 @@ import Testing
         #expect(jwt.stderr.contains("--team-id: missing"), "\(jwt.stderr)")
     }
 
+    /// An endpoint list with nothing in it (`APNSCTL_ENDPOINT="$A,$B"` with both unset, `endpoint = []`) sent to
+    /// Apple's sandbox without a word, a mock profile's run too; one with an empty item was one URL for both.
+    @Test func anEmptyEndpointListIsRefusedNotApplesHost() throws {
+        let mock = try InProcessMock()
+        let scratch = try TemporaryDirectory(prefix: "empty-endpoint")
+        let state = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path]
+        let send = ["send", "-p", "mock", "--alert", "x", "-d", Self.token(1), "--dry-run"]
+        for list in [",", " , ", "\(mock.endpoint),"] {
+            let r = try InProcess.apnsctl(send, environment: state.merging(["APNSCTL_ENDPOINT": list]) { $1 })
+            #expect(r.status == 64, "\(list): \(r.stdout)\(r.stderr)")
+            #expect(
+                r.stderr.hasSuffix(
+                    ": an empty item in the list (an unset variable?); give https://host:port, or sandbox=URL,production=URL\n"
+                ), "\(r.stderr)")
+            #expect(!r.stdout.contains("apple.com"))
+        }
+        let file = try scratch.write(
+            "c.toml", "[profiles.a]\nendpoint = []\ncert = \"\(mock.certificate)\"\n", mode: 0o600)
+        let r = try InProcess.apnsctl([
+            "send", "--config", file, "-p", "a", "--alert", "x", "-d", Self.token(1), "--dry-run",
+        ])
+        #expect(r.status == 64, "\(r.stdout)\(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: \(file):2: endpoint = []: an empty list; give https://host:port, or leave endpoint out for Apple's hosts\n",
+            "\(r.stderr)")
+        let both = try InProcess.apnsctl(
+            send,
+            environment: state.merging(["APNSCTL_ENDPOINT": "sandbox=\(mock.endpoint), production=\(mock.endpoint)"]) {
+                $1
+            })
+        #expect(both.status == 0, "\(both.stderr)")
+    }
+
     @Test func helpWalksNestedCommands() throws {
         let r = try InProcess.apnsctl(["help", "channel", "create"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -76,6 +76,40 @@ import Testing
         #expect(r.stderr.isEmpty)
     }
 
+    /// A `.apns` file's `Simulator Target Bundle` is the topic `send` sends it to: its suffix picks the push type
+    /// and the size limit in `validate` as in `send` (a voip file of 4.5 KB passed send and failed validate).
+    @Test func anAPNSFilesBundleSuffixPicksThePushTypeAsInSend() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let dir = try TemporaryDirectory()
+        let filler = String(repeating: "y", count: 4500)
+        let voip = try dir.write(
+            "call.apns", #"{"Simulator Target Bundle":"\#(mock.bundleID).voip","aps":{},"x":"\#(filler)"}"#)
+        let widgets = try dir.write(
+            "w.apns",
+            #"{"Simulator Target Bundle":"\#(mock.bundleID).push-type.widgets","aps":{"content-changed":true}}"#)
+        let r = try InProcess.apnsctl(["validate", voip, widgets])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.lines == ["\(voip): ok (4517 bytes of 5120, voip)", "\(widgets): ok (32 bytes of 4096, widgets)"])
+        let sent = try InProcess.apnsctl([
+            "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "-d",
+            String(repeating: "3f2a", count: 16), voip,
+        ])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let alert = try InProcess.apnsctl(["validate", "--push-type", "alert", voip])
+        #expect(alert.status == 65)
+        #expect(
+            alert.lines.contains(
+                "\(voip):1:1: warning: (root): topic \"\(mock.bundleID).voip\" ends with \".voip\", the suffix of voip pushes, but this is an alert push; use --push-type voip or the bare bundle id"
+            ), "\(alert.lines)")
+        let other = try InProcess.apnsctl(["validate", "--push-type", "complication", voip])
+        #expect(
+            other.lines.contains {
+                $0.hasSuffix(
+                    #"lacks the ".complication" suffix that complication pushes need; use "Simulator Target Bundle" \#(mock.bundleID).complication"#
+                )
+            }, "\(other.lines)")
+    }
+
     @Test func problemsPrintAsCompilerLinesAndExit65() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("bad.json", "{\n  \"aps\": {\n    \"badge\": \"5\",\n    \"bagde\": 1\n  }\n}\n")
