@@ -84,6 +84,13 @@ public struct APNSCtl: ParsableCommand {
         if i > 0, isFlag(Substring(arguments[i - 1])), !arguments[i - 1].contains("=") {
             return "the value of \(arguments[i - 1])"
         }
+        // `config set [-p NAME] KEY VALUE`: the value is named by its key.
+        let key = i > 0 && arguments[i - 1] == "--" ? i - 2 : i - 1
+        if let config = arguments.firstIndex(of: "config"), config + 1 < key, arguments[config + 1] == "set",
+            !arguments[key].hasPrefix("-")
+        {
+            return "the value of \(arguments[key].escapingControlsForOutput())"
+        }
         return "argument \(i + 1)"
     }
 

@@ -25,6 +25,10 @@ public final class HistoryStore {
         do {
             if !create && FileSystem.entryKind(directory) == .none { return nil }
             folder = try create ? PrivateDirectory.openOrCreate(directory) : PrivateDirectory.open(directory)
+            // The history decides where a replay sends a credential: kept 0700 and 0600 (SQLite gives its log files
+            // the database's mode), as the token cache is, whatever widened them.
+            if create { folder.setMode(0o700) }
+            for name in [fileName, fileName + "-wal", fileName + "-shm"] { folder.restrict(name, to: 0o600) }
             permissions = try folder.checkFile(fileName, creatingWith: create ? 0o600 : nil)
         } catch {
             throw HistoryProblem(error)

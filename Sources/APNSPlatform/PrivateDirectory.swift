@@ -243,6 +243,18 @@ public final class PrivateDirectory: Sendable {
         return FileMode(st.st_mode & 0o7777)
     }
 
+    /// Takes from the file `name` (ours, never a link; a missing one is left missing) every permission bit
+    /// `mode` lacks: a file that decides where a later command sends, widened by a `chmod` or another program,
+    /// is narrowed again rather than trusted.
+    public func restrict(_ name: String, to mode: FileMode) {
+        guard contains(name), let descriptor = try? openFile(name, flags: O_RDONLY, mode: 0) else { return }
+        defer { close(descriptor) }
+        var st = stat()
+        guard fstat(descriptor, &st) == 0 else { return }
+        let permissions = FileMode(st.st_mode & 0o7777)
+        if permissions & ~mode != 0 { _ = fchmod(descriptor, mode_t(permissions & mode)) }
+    }
+
     /// `RegularFile.open` of `name` here: a regular file owned by us, never a link, never waited on.
     private func openFile(_ name: String, flags: Int32, mode: FileMode) throws(Failure) -> Int32 {
         let me = geteuid()

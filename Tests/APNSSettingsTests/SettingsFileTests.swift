@@ -44,6 +44,12 @@ import Testing
             message:
                 "\(path):4: passphrase in [profiles.dev]: secrets never come from the settings file; use passphrase-file = \"FILE\" in the profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE"
         ),
+        // At the top level too: the advice to move it into a profile would only meet the refusal above.
+        Refusal(
+            text: "passphrase = \"hunter2\"\n",
+            message:
+                "\(path):1: passphrase at the top level: secrets never come from the settings file; use passphrase-file = \"FILE\" in a profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE"
+        ),
         Refusal(
             text: "[devices]\ncafe = \"3f2a\"\n",
             message:

@@ -40,6 +40,15 @@ public enum ProfileValueText {
                 SettingParser.proxyPasswordRefusal("\(setting.name) \(URLPassword.masked(url))")
                     + "; nothing was written")
         }
+        // A port is read only for Apple's hosts (an endpoint carries its own): any other one saved in a profile is
+        // refused by every send without an endpoint, and ignored beside one.
+        if setting.kind == .port, let port = values.first.flatMap({ Int($0) }), port != 443,
+            port != 2197
+        {
+            throw .usage(
+                "port \(port): Apple's push hosts listen on 443 and 2197 only; for another server set endpoint https://host:\(port) (it carries its own port); nothing was written"
+            )
+        }
         // The values one by one passed; together (several endpoints) the setting may still refuse them, and says why.
         var togetherProblem: SettingsProblem? = nil
         for candidate in candidates(for: setting, values: values) {

@@ -79,6 +79,12 @@ public struct SettingsFile: Sendable, Equatable {
             case "devices":
                 devices = try deviceTable(node, path: path, section: "[devices]", profile: nil)
             default:
+                if SettingCatalog.setting(key)?.isSecret == true {
+                    // Moving it into a profile, as for any other setting, would only meet the refusal there.
+                    throw .usage(
+                        "\(at(node)): passphrase at the top level: secrets never come from the settings file; use passphrase-file = \"FILE\" in a profile, --passphrase-file FILE, or APNSCTL_PASSPHRASE",
+                        mend: Self.mend(key, node, profile: nil))
+                }
                 if SettingCatalog.setting(key) != nil {
                     throw .usage(
                         "\(at(node)): \(JSONWriter.quoted(key)) at the top level; settings go in a profile: put it under [profiles.NAME]",

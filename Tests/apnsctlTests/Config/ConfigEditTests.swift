@@ -39,6 +39,28 @@ import Testing
 
     /// A credential of the other kind set into a profile that has one: written (the file loads), with a warning
     /// that send -p refuses such a profile and the command that removes the earlier one.
+    /// A port is for Apple's hosts only (443 or 2197; an endpoint carries its own): `config set` and `config init`
+    /// wrote 8080, which every later send refused. Refused, nothing written.
+    @Test func aPortAppleDoesNotListenOnIsNotWritten() throws {
+        let home = try Home()
+        try home.write(Self.commented)
+        let r = try home.run(["config", "set", "-p", "prod-cert", "port", "8080"])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: port 8080: Apple's push hosts listen on 443 and 2197 only; for another server set endpoint https://host:8080 (it carries its own port); nothing was written\n"
+        )
+        #expect(try text(home) == Self.commented)
+        #expect(try home.run(["config", "set", "-p", "prod-cert", "port", "2197"]).status == 0)
+        #expect(try text(home).contains("port = 2197"))
+        let other = home.root.file("other.toml")
+        let initial = try home.run(["config", "init", "--config", other, "--port", "8080"])
+        #expect(initial.status == 64, "\(initial.stderr)")
+        #expect(
+            initial.stderr.contains("port 8080: Apple's push hosts listen on 443 and 2197 only"), "\(initial.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: other))
+    }
+
     @Test func settingACertificateBesideAnAuthKeyWarns() throws {
         let home = try Home()
         try home.write(Self.commented)

@@ -268,7 +268,8 @@ import Testing
                 (s.sendFlags + ["-p", "ci"], "error: \(profile):2: auth-key: holds PEM text"),
                 (["jwt", "--auth-key=\(s.authKeyPEM)"] + auth, "error: the value of --auth-key holds PEM text"),
                 (["doctor", "--cert=\(both)"], "error: the value of --cert holds PEM text"),
-                (["config", "set", "-p", "ci", "cert", "--", both], "error: argument 7 holds PEM text"),
+                (["config", "set", "-p", "ci", "cert", "--", both], "error: the value of cert holds PEM text"),
+                (["config", "set", "auth-key", both], "error: the value of auth-key holds PEM text"),
                 (
                     ["inspect", "--key=\(s.keyPEM)", s.mock.certificate],
                     "error: the value of --key holds PEM text (a value of "

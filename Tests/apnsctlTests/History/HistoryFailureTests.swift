@@ -26,6 +26,37 @@ import Testing
             atPath: home.folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
+    /// The history decides where a replay sends: a database, log or folder that a `chmod` widened is narrowed
+    /// again (0600, 0700) by the next send or `history` command, as the token cache is, not used as it is.
+    @Test func aWidenedHistoryIsNarrowedAgain() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.device]).status == 0)
+        func mode(_ path: String) -> Int {
+            ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
+        }
+        let files = [home.database, home.database + "-wal", home.database + "-shm"].filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(files.count >= 1)
+        for widened in [0o666, 0o644] {
+            for file in files { chmod(file, mode_t(widened)) }
+            chmod(home.folder, 0o755)
+            let list = try home.run(["history", "list"])
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(files.map(mode) == files.map { _ in 0o600 }, "history list, from \(String(widened, radix: 8))")
+            for file in files { chmod(file, mode_t(widened)) }
+            let r = try home.send(mock, ["-d", Self.device])
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+            #expect(files.map(mode) == files.map { _ in 0o600 }, "send, from \(String(widened, radix: 8))")
+            #expect(mode(home.folder) == 0o700)
+        }
+        chmod(home.database, 0o400)
+        #expect(try home.run(["history", "list"]).status == 0)
+        #expect(mode(home.database) == 0o400, "a read-only history stays read-only")
+        chmod(home.database, 0o600)
+    }
+
     @Test func aReadOnlyDatabase() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()
