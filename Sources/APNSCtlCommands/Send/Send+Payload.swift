@@ -17,6 +17,30 @@ extension APNSCtl.Send {
         return event
     }
 
+    /// The payload flags that hold plain values (the event and the JSON ones, which may read a file, left out):
+    /// enough for a replay to see whether the flags build a payload anew.
+    var plainPayloadFlags: PayloadFlags {
+        var f = PayloadFlags()
+        f.attributesType = liveActivity.attributesType
+        f.title = request.title
+        f.alert = request.alert
+        f.sound = request.sound
+        f.badge = request.badge
+        f.subtitle = request.subtitle
+        f.category = request.category
+        f.threadID = request.threadID
+        f.mutableContent = request.mutableContent
+        f.contentAvailable = request.contentAvailable
+        f.staleDate = liveActivity.staleDate
+        f.dismissalDate = liveActivity.dismissalDate
+        f.relevanceScore = liveActivity.relevanceScore
+        f.inputPushToken = liveActivity.inputPushToken
+        f.inputPushChannel = liveActivity.inputPushChannel
+        f.timestamp = liveActivity.timestamp
+        f.contentChanged = liveActivity.contentChanged
+        return f
+    }
+
     /// The payload flags as `PayloadBuilder` takes them; `@FILE` and `@-` values are read (66 for a missing file;
     /// 64 when two inputs would read standard input).
     func payloadFlags(in world: CommandWorld, stdinReaders readers: [String] = []) throws(CLIError) -> PayloadFlags {
@@ -56,27 +80,10 @@ extension APNSCtl.Send {
                 throw .inputMissing("\(flag) @\(path): \(error.message)")
             }
         }
-        var f = PayloadFlags()
+        var f = plainPayloadFlags
         f.liveActivity = try parsedLiveActivityEvent()
         f.contentState = try json(liveActivity.contentState, field: .contentState)
         f.attributes = try json(liveActivity.attributes, field: .attributes)
-        f.attributesType = liveActivity.attributesType
-        f.title = request.title
-        f.alert = request.alert
-        f.sound = request.sound
-        f.badge = request.badge
-        f.subtitle = request.subtitle
-        f.category = request.category
-        f.threadID = request.threadID
-        f.mutableContent = request.mutableContent
-        f.contentAvailable = request.contentAvailable
-        f.staleDate = liveActivity.staleDate
-        f.dismissalDate = liveActivity.dismissalDate
-        f.relevanceScore = liveActivity.relevanceScore
-        f.inputPushToken = liveActivity.inputPushToken
-        f.inputPushChannel = liveActivity.inputPushChannel
-        f.timestamp = liveActivity.timestamp
-        f.contentChanged = liveActivity.contentChanged
         if let channel = f.inputPushChannel { try HeaderValueCheck.check(channel, flag: "--input-push-channel") }
         return f
     }

@@ -18,9 +18,9 @@ extension APNSCtl.Send {
         replay.history.replayedCredential =
             entry.kind == .simulator ? nil : entry.credential.escapingControlsForOutput()
         let liveActivity = entry.pushType == PushType.liveactivity.rawValue
-        let quickPayload =
-            request.alert != nil || request.title != nil || request.badge != nil || request.sound != nil
-            || replay.liveActivity.contentChanged
+        // Any quick payload flag builds the payload anew (CLI.md: a flag given replaces the entry's value).
+        let flags = plainPayloadFlags
+        let quickPayload = !flags.alertFields.isEmpty || flags.contentChanged
         if payload == nil && (liveActivity || !quickPayload) {
             replay.history.replayedPayload = entry.payload
             if liveActivity && replay.liveActivity.timestamp == nil { replay.liveActivity.timestamp = "now" }
@@ -45,7 +45,12 @@ extension APNSCtl.Send {
                 taken.append("--apns-id \(apnsID)")
             }
         }
-        if request.priority == nil, let priority = entry.priority {
+        // A priority that was its push type's default is left to the default again: carried, it would follow the
+        // replay into another --push-type (10 into a background push, refused) though no one gave it.
+        let defaultPriority = entry.pushType.flatMap(PushType.init(rawValue:)).flatMap {
+            RequestDefaults.priority(explicit: nil, pushType: $0)?.rawValue
+        }
+        if request.priority == nil, let priority = entry.priority, priority != defaultPriority {
             replay.request.priority = try value(String(priority), .priority, "--priority")
             taken.append("--priority \(priority)")
         }

@@ -239,12 +239,44 @@ import Testing
         #expect(replay.status == 65)
         #expect(
             replay.errorLines.last
-                == "error: (flags): the payload is invalid (2 errors above); nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type background, --priority 5 from it; a flag on the command line replaces any of them)",
+                == "error: (flags): the payload is invalid (2 errors above); nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type background from it; a flag on the command line replaces any of them)",
             "\(replay.stderr)")
-        // Given on the command line, the push type is the user's: the replay sends.
-        #expect(
-            try home.send(mock, ["--replay", "1", "--alert", "hey", "--push-type", "alert", "--priority", "10"]).status
-                == 0)
+        // Given on the command line, the push type is the user's: the replay sends, with that type's default priority
+        // (the entry's 5 was background's default, not a value anyone gave).
+        let alert = try home.send(mock, ["--replay", "1", "--alert", "hey", "--push-type", "alert", "-v"])
+        #expect(alert.status == 0, "\(alert.stderr)")
+        #expect(alert.stderr.contains("> apns-priority: 10"), "\(alert.stderr)")
+    }
+
+    /// A priority given to the original is the user's and is replayed; one that was the push type's default is not
+    /// carried into another type (10 into a background push was refused, advising to leave out what no one gave).
+    @Test func aDefaultPriorityIsNotCarriedIntoAnotherPushType() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["--alert", "x", "-d", Self.token(1)]).status == 0)
+        let background = try home.send(
+            mock, ["--replay", "1", "--push-type", "background", #"{"aps":{"content-available":1}}"#, "-v"])
+        #expect(background.status == 0, "\(background.stderr)")
+        #expect(background.stderr.contains("> apns-priority: 5"), "\(background.stderr)")
+        #expect(try home.send(mock, ["--alert", "x", "--priority", "5", "-d", Self.token(1)]).status == 0)
+        let given = try home.send(mock, ["--replay", "3", "-v"])
+        #expect(given.stderr.contains("> apns-priority: 5"), "\(given.stderr)")
+    }
+
+    /// Every quick payload flag builds the replay's payload anew, as --alert does: --subtitle, --category and the
+    /// rest were refused as "PAYLOAD (history) given too", which no one typed.
+    @Test func everyQuickPayloadFlagBuildsTheReplaysPayload() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["--alert", "base", "-d", Self.token(1)]).status == 0)
+        for flags in [
+            ["--subtitle", "S"], ["--category", "C"], ["--thread-id", "T"], ["--mutable-content", "--alert", "a"],
+            ["--relevance-score", "0.5", "--alert", "a"], ["--badge", "3"],
+        ] {
+            let r = try home.send(mock, ["--replay", "1", "--dry-run"] + flags)
+            #expect(r.status == 0, "\(flags): \(r.stderr)")
+            #expect(!r.stdout.contains("base"), "\(flags): \(r.stdout)")
+        }
     }
 
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)
