@@ -86,8 +86,11 @@ public struct APNSCtl: ParsableCommand {
         }
         // `config set [-p NAME] KEY VALUE`: the value is named by its key.
         let key = i > 0 && arguments[i - 1] == "--" ? i - 2 : i - 1
-        if let config = arguments.firstIndex(of: "config"), config + 1 < key, arguments[config + 1] == "set",
-            !arguments[key].hasPrefix("-")
+        if key > 1,
+            arguments[..<key].indices.contains(where: {
+                $0 + 1 < key && arguments[$0] == "config" && arguments[$0 + 1] == "set"
+            }),
+            SettingCatalog.setting(arguments[key]) != nil
         {
             return "the value of \(arguments[key].escapingControlsForOutput())"
         }

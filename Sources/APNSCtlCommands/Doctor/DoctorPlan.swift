@@ -135,7 +135,7 @@ extension APNSCtl.Doctor {
         }
         let used = environments.compactMap { routes[$0] }
         DoctorConnectionOptions.warnAboutEndpoints(
-            endpoints, using: used.map { ($0.environment, $0.endpoint) }, in: world)
+            endpoints, using: used.map { ($0.environment, $0.endpoint) }, label: settings.label(.endpoint), in: world)
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {

@@ -32,11 +32,12 @@ struct CertificatePushRule {
         // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
         // A topic with another type's suffix may be a bundle id that ends so, or the wrong topic: when the
         // certificate lists the topic with this type's suffix instead, the payload check's 65 names that topic.
-        var needed = RequestDefaults.suffixed(topic, for: pushType)
+        let needed = RequestDefaults.suffixed(topic, for: pushType)
         guard !info.topics.contains(needed) else { return nil }
-        if !topic.hasSuffix(pushType.topicSuffix), let other = PushType.inferred(fromTopic: topic), other != pushType {
-            needed = String(topic.dropLast(other.topicSuffix.count)) + pushType.topicSuffix
-            guard !info.topics.contains(needed) else { return nil }
+        if !topic.hasSuffix(pushType.topicSuffix), let other = PushType.inferred(fromTopic: topic), other != pushType,
+            info.topics.contains(String(topic.dropLast(other.topicSuffix.count)) + pushType.topicSuffix)
+        {
+            return nil
         }
         let pushes = pushType == .liveactivity ? "Live Activities need" : "\(pushType.rawValue) pushes need"
         throw .credential(

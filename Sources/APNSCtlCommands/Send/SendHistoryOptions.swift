@@ -6,7 +6,7 @@ struct SendHistoryOptions: ParsableArguments {
     @Option(
         name: .customLong("replay"),
         help: ArgumentHelp(
-            "Send again what history entry ID (or last) sent: its payload byte for byte (a Live Activity's timestamp set to now), headers (a given --apns-id or --request-id too), topic, environment, endpoint and devices (by name while the settings name the same token), channels or simulator. Credentials are resolved as usual; every flag given replaces the entry's.",
+            "Send again what history entry ID (or last) sent: its payload byte for byte (a Live Activity's timestamp set to now), headers (a given --apns-id or --request-id too), topic, environment, endpoint and devices (by name while the settings name the same token), channels or simulator. Credentials are resolved as usual; every flag given replaces the entry's (a quick payload flag, its payload).",
             valueName: "id|last"))
     var replay: String?
 

@@ -30,9 +30,12 @@ extension APNSCtl.Send {
             replay.request.topic = topic
             taken.append("--topic \(topic)")
         }
+        // A payload the quick flags build anew has its own push type (--content-available builds a background push):
+        // the entry's, inferred from the entry's payload, is not carried into it.
+        let rebuilt = payload == nil && quickPayload && !liveActivity
         // Headers only a device push has: not for a broadcast, nor for a device entry sent now to --channel.
         if entry.kind != .broadcast && broadcast.channels.isEmpty {
-            if request.pushType == nil, let pushType = entry.pushType {
+            if request.pushType == nil, !rebuilt, let pushType = entry.pushType {
                 replay.request.pushType = try value(pushType, .pushType, "--push-type")
                 taken.append("--push-type \(pushType)")
             }
@@ -45,12 +48,14 @@ extension APNSCtl.Send {
                 taken.append("--apns-id \(apnsID)")
             }
         }
-        // A priority that was its push type's default is left to the default again: carried, it would follow the
-        // replay into another --push-type (10 into a background push, refused) though no one gave it.
-        let defaultPriority = entry.pushType.flatMap(PushType.init(rawValue:)).flatMap {
-            RequestDefaults.priority(explicit: nil, pushType: $0)?.rawValue
-        }
-        if request.priority == nil, let priority = entry.priority, priority != defaultPriority {
+        // A priority that was its push type's default is left to the new type's default when --push-type or a
+        // rebuilt payload changes the type: carried, it followed the replay into it (10 into a background push,
+        // refused) though no one gave it.
+        let entryType = entry.pushType.flatMap(PushType.init(rawValue:))
+        let defaultPriority = entryType.flatMap { RequestDefaults.priority(explicit: nil, pushType: $0)?.rawValue }
+        var typeChanged = rebuilt
+        if case .pushType(let given)? = request.pushType { typeChanged = given != entryType }
+        if request.priority == nil, let priority = entry.priority, !(typeChanged && priority == defaultPriority) {
             replay.request.priority = try value(String(priority), .priority, "--priority")
             taken.append("--priority \(priority)")
         }
@@ -67,12 +72,16 @@ extension APNSCtl.Send {
             if connection.env == nil && entry.kind != .simulator {
                 replay.connection.env = try value(entry.environment, .env, "--env")
             }
-            // Apple's own hosts are where the environment sends, not an --endpoint: carried as one they would
-            // keep a replay with another --env on the entry's host (a sandbox replay reaching production).
+            // Apple's own hosts are where each environment sends: carried as the entry's one URL they would keep a
+            // replay with another --env on the entry's host (a sandbox replay reaching production). Carried as both
+            // environments' hosts on the entry's port, they still beat a variable's or a profile's endpoint, as
+            // every value the entry gives does; a --port given leaves Apple's hosts to it.
             if connection.endpoint.isEmpty {
-                if let port = Self.applePort(of: entry.endpoints) {
-                    if connection.port == nil, port != 443 {
-                        replay.connection.port = try value("\(port)", .port, "--port")
+                if let port = Self.applePort(of: entry.endpoints, environment: entry.environment) {
+                    if connection.port == nil {
+                        replay.connection.endpoint = APNSEnvironment.allCases.map {
+                            "\($0.rawValue)=\(PushEndpoint(host: $0.host, port: port).url)"
+                        }
                     }
                 } else {
                     replay.connection.endpoint = entry.endpoints
@@ -118,22 +127,23 @@ extension APNSCtl.Send {
         }
     }
 
-    /// The port of `endpoints` as stored in a history entry when every one is Apple's host for its environment
-    /// (`https://api.push.apple.com:443`, or `sandbox=https://api.sandbox.push.apple.com:2197` for `--env auto`),
-    /// all on one port; nil when any is another server.
-    static func applePort(of endpoints: [String]) -> Int? {
+    /// The port of `endpoints` as stored in a history entry sent to `environment` when every one is Apple's host
+    /// for its environment on a port Apple listens on (`https://api.push.apple.com:443`, or
+    /// `sandbox=https://api.sandbox.push.apple.com:2197` for `--env auto`), all on one port; nil when any is
+    /// another server, or Apple's host given as another environment's `--endpoint`.
+    static func applePort(of endpoints: [String], environment: String) -> Int? {
         var ports = Set<Int>()
         for stored in endpoints {
             var url = Substring(stored)
-            var named: APNSEnvironment? = nil
+            var named = APNSEnvironment(userValue: environment)
             if let eq = url.firstIndex(of: "="), !url[..<eq].contains(":") {
                 guard let environment = APNSEnvironment(userValue: String(url[..<eq])) else { return nil }
                 named = environment
                 url = url[url.index(after: eq)...]
             }
-            guard let endpoint = try? PushEndpoint(url: String(url)) else { return nil }
-            let apple = APNSEnvironment.allCases.filter { $0.host == endpoint.host }
-            guard let host = apple.first, named == nil || named == host else { return nil }
+            guard let named, let endpoint = try? PushEndpoint(url: String(url)),
+                endpoint.host.lowercased() == named.host, endpoint.port == 443 || endpoint.port == 2197
+            else { return nil }
             ports.insert(endpoint.port)
         }
         guard ports.count == 1, let port = ports.first else { return nil }

@@ -48,7 +48,7 @@ extension ResolvedSettings {
         SendConnectionOptions.warnAboutEndpoints(
             endpoints,
             using: [(environment, endpoint)]
-                + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), in: world)
+                + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), label: label(.endpoint), in: world)
         return (
             SendRoute(environment: environment, endpoint: endpoint, proxy: try proxySelection(for: endpoint)), fallback
         )

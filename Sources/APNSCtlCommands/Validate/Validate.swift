@@ -28,7 +28,8 @@ extension APNSCtl {
                 keys (with "did you mean"), duplicate keys (the first 20, then a count), empty alert or sound, content-available 0, \
                 critical 0, keys Apple ignores.
 
-                The push type, unless given, is mdm when there is no aps but a top-level mdm key, \
+                The push type, unless given, is the one a .apns file's "Simulator Target Bundle" names by its \
+                suffix (com.example.app.voip: voip), else mdm when there is no aps but a top-level mdm key, \
                 liveactivity when aps has event, background when aps holds only "content-available": 1, \
                 widgets (with a warning: it could be controls) when aps holds only "content-changed": true, \
                 else alert. Live Activity payloads also get warnings for content-state numbers that look like \

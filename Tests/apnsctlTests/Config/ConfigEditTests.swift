@@ -37,8 +37,6 @@ import Testing
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? -1
     }
 
-    /// A credential of the other kind set into a profile that has one: written (the file loads), with a warning
-    /// that send -p refuses such a profile and the command that removes the earlier one.
     /// A port is for Apple's hosts only (443 or 2197; an endpoint carries its own): `config set` and `config init`
     /// wrote 8080, which every later send refused. Refused, nothing written.
     @Test func aPortAppleDoesNotListenOnIsNotWritten() throws {
@@ -61,6 +59,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: other))
     }
 
+    /// A credential of the other kind set into a profile that has one: written (the file loads), with a warning
+    /// that send -p refuses such a profile and the command that removes the earlier one.
     @Test func settingACertificateBesideAnAuthKeyWarns() throws {
         let home = try Home()
         try home.write(Self.commented)

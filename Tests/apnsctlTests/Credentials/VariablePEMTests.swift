@@ -194,6 +194,32 @@ import Testing
         }
     }
 
+    /// A certificate without its key, from a variable or a profile: `--key` beside it is refused (one place for
+    /// the credentials), so the advice names that place's key, not `--key FILE` (which went in a circle).
+    @Test func aCertificateWithoutItsKeyIsAdvisedItsKeyWhereItCameFrom() throws {
+        let s = try Setup()
+        let send = ["send", "-d", String(repeating: "3f2a", count: 16), "--alert", "x", "--dry-run", "--topic", "t"]
+        let profile = try s.home.write(
+            "split.toml", "[profiles.split]\ncert = \"\(s.certificateOnly)\"\n", mode: 0o600)
+        let fromProfile = try InProcess.apnsctl(["send", "--config", profile, "-p", "split"] + send.dropFirst())
+        #expect(fromProfile.status == 77, "\(fromProfile.stderr)")
+        #expect(
+            fromProfile.stderr
+                == "error: cert in profile split (\(profile):2) \(s.certificateOnly): holds a certificate but no private key; set key in profile split (apnsctl config set --profile split key FILE), or export the certificate together with its key as .p12\n"
+        )
+        let fromVariable = try InProcess.apnsctl(send, environment: ["APNSCTL_CERT": s.certificateOnly])
+        #expect(fromVariable.status == 77)
+        #expect(
+            fromVariable.stderr.hasPrefix(
+                "error: APNSCTL_CERT \(s.certificateOnly): holds a certificate but no private key; set APNSCTL_KEY to its key file"
+            ), "\(fromVariable.stderr)")
+        let fromFlag = try InProcess.apnsctl(send + ["--cert", s.certificateOnly])
+        #expect(
+            fromFlag.stderr
+                == "error: \(s.certificateOnly): holds a certificate but no private key; pass the key with --key FILE, or export the certificate together with its key as .p12\n"
+        )
+    }
+
     /// A value too long or with a line break to quote: every message, `-v` line and `config show` row says what
     /// it is, never what it holds.
     @Test func longAndMultiLineValuesAreNeverEchoed() throws {

@@ -228,24 +228,30 @@ import Testing
     }
 
     /// A refused replay says which values it took from the entry, since the user never typed them: a background
-    /// push sent again with `--alert` is refused for the push type the entry had.
+    /// push sent again with an alert PAYLOAD is refused for the push type the entry had.
     @Test func aRefusalNamesTheValuesTakenFromTheEntry() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()
         let sent = try home.send(
             mock, ["--push-type", "background", #"{"aps":{"content-available":1}}"#, "-d", Self.token(1)])
         #expect(sent.status == 0, "\(sent.stderr)")
-        let replay = try home.send(mock, ["--replay", "last", "--alert", "hey"])
+        let alertPayload = #"{"aps":{"alert":"hey"}}"#
+        let replay = try home.send(mock, ["--replay", "last", alertPayload])
         #expect(replay.status == 65)
         #expect(
             replay.errorLines.last
-                == "error: (flags): the payload is invalid (2 errors above); nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type background from it; a flag on the command line replaces any of them)",
+                == "error: (inline): the payload is invalid (2 errors above); nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type background, --priority 5 from it; a flag on the command line replaces any of them)",
             "\(replay.stderr)")
         // Given on the command line, the push type is the user's: the replay sends, with that type's default priority
         // (the entry's 5 was background's default, not a value anyone gave).
-        let alert = try home.send(mock, ["--replay", "1", "--alert", "hey", "--push-type", "alert", "-v"])
+        let alert = try home.send(mock, ["--replay", "1", alertPayload, "--push-type", "alert", "-v"])
         #expect(alert.status == 0, "\(alert.stderr)")
         #expect(alert.stderr.contains("> apns-priority: 10"), "\(alert.stderr)")
+        // The quick flags build a payload of their own type: --alert makes an alert push, not a background one.
+        let quick = try home.send(mock, ["--replay", "1", "--alert", "hey", "-v"])
+        #expect(quick.status == 0, "\(quick.stderr)")
+        #expect(quick.stderr.contains("> apns-push-type: alert"), "\(quick.stderr)")
+        #expect(quick.stderr.contains("> apns-priority: 10"), "\(quick.stderr)")
     }
 
     /// A priority given to the original is the user's and is replayed; one that was the push type's default is not
@@ -261,6 +267,10 @@ import Testing
         #expect(try home.send(mock, ["--alert", "x", "--priority", "5", "-d", Self.token(1)]).status == 0)
         let given = try home.send(mock, ["--replay", "3", "-v"])
         #expect(given.stderr.contains("> apns-priority: 5"), "\(given.stderr)")
+        // Without another push type the entry's priority is the replay's, default or not: a variable does not
+        // change what is sent again.
+        let same = try home.send(mock, ["--replay", "1", "-v"], ["APNSCTL_PRIORITY": "5"])
+        #expect(same.stderr.contains("> apns-priority: 10"), "\(same.stderr)")
     }
 
     /// Every quick payload flag builds the replay's payload anew, as --alert does: --subtitle, --category and the
@@ -277,6 +287,11 @@ import Testing
             #expect(r.status == 0, "\(flags): \(r.stderr)")
             #expect(!r.stdout.contains("base"), "\(flags): \(r.stdout)")
         }
+        // --content-available alone builds a background push (priority 5), as without a replay.
+        let background = try home.send(mock, ["--replay", "1", "--content-available", "-v"])
+        #expect(background.status == 0 && !background.stderr.contains("warning"), "\(background.stderr)")
+        #expect(background.stderr.contains("> apns-push-type: background"), "\(background.stderr)")
+        #expect(background.stderr.contains("> apns-priority: 5"), "\(background.stderr)")
     }
 
     /// An entry whose recorded value this version refuses (a history written by another version, or edited)
@@ -307,11 +322,13 @@ import Testing
         let mock = try InProcessMock()
         let home = try HistoryHome()
         #expect(try home.send(mock, ["--alert", "hi", "-d", Self.token(1)]).status == 0)
-        func replayed(_ stored: String, environment: String, _ extra: [String]) throws -> String {
+        func replayed(
+            _ stored: String, environment: String, _ extra: [String], variables: [String: String] = [:]
+        ) throws -> String {
             try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
                 .execute("UPDATE entries SET endpoints = '\(stored)', environment = '\(environment)', ca_file = NULL")
-            let r = try home.run(["send", "--replay", "1", "--cert", mock.certificate, "--dry-run"] + extra)
-            #expect(r.status == 0, "\(r.stderr)")
+            let r = try home.run(["send", "--replay", "1", "--cert", mock.certificate, "--dry-run"] + extra, variables)
+            #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
             return String(r.stdout.prefix { $0 != "\n" })
         }
         let device = "/3/device/\(Self.token(1))"
@@ -329,5 +346,21 @@ import Testing
         #expect(
             try replayed(mock.endpoint, environment: "production", ["--env", "sandbox"])
                 == "POST \(mock.endpoint)\(device)", "another server is the entry's endpoint")
+        // The entry's Apple host still beats a variable's endpoint, as every value the entry gives does.
+        #expect(
+            try replayed(
+                production, environment: "production", [], variables: ["APNSCTL_ENDPOINT": "https://127.0.0.1:9"])
+                == "POST \(production)\(device)")
+        // --env auto's two hosts on 2197 stay on 2197 for either environment.
+        let auto = "sandbox=https://api.sandbox.push.apple.com:2197\nproduction=https://api.push.apple.com:2197"
+        #expect(
+            try replayed(auto, environment: "auto", ["--env", "production"])
+                == "POST https://api.push.apple.com:2197\(device)")
+        // Apple's host on a port it does not listen on, or given as the other environment's --endpoint, was an
+        // --endpoint: carried as it was.
+        #expect(
+            try replayed("https://api.sandbox.push.apple.com:8443", environment: "sandbox", [])
+                == "POST https://api.sandbox.push.apple.com:8443\(device)")
+        #expect(try replayed(production, environment: "sandbox", []) == "POST \(production)\(device)")
     }
 }

@@ -206,6 +206,15 @@ import Testing
                 "warning: --endpoint gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; add --endpoint production=URL"
             ],
             "\(auto.stderr)")
+        // From a variable or a profile, the warning names it, and the URL to add goes into it (an --endpoint flag
+        // would replace it whole).
+        let variable = try InProcess.apnsctl(
+            base + ["--env", "production"], environment: ["APNSCTL_ENDPOINT": "sandbox=https://127.0.0.1:4443"])
+        #expect(
+            variable.errorLines == [
+                "warning: APNSCTL_ENDPOINT gives a URL for sandbox only, so production requests go to https://api.push.apple.com:443; pass --env sandbox to use it, or add production=URL to APNSCTL_ENDPOINT"
+            ],
+            "\(variable.stderr)")
         // Matching, bare and complete endpoints say nothing.
         for endpoint in [
             ["--env", "sandbox", "--endpoint", "sandbox=https://127.0.0.1:4443"],

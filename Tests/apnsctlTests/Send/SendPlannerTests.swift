@@ -264,13 +264,14 @@ import Testing
                 77,
                 "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.pushkit.fileprovider"
             )),
-        // Another type's suffix, a certificate listing neither form: 77 names the topic with this type's suffix.
+        // Another type's suffix, a certificate listing neither form: a bundle id may end so, and 77 names the
+        // topic with this type's suffix appended (a certificate listing the other form is the payload check's 65).
         Case(
             name: "fileprovider to the voip topic, a certificate listing neither", payload: #"{"aps":{},"x":1}"#,
             topic: "com.example.demo.voip", pushType: .fileprovider, credential: .universal,
             expected: .error(
                 77,
-                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.pushkit.fileprovider,"
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.voip.pushkit.fileprovider,"
             )),
         Case(
             name: "pushtotalk by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#,

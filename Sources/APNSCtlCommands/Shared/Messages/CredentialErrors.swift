@@ -13,7 +13,7 @@ extension CLIError {
     init(
         _ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:],
         passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
-        keyIDAdvice: String = "pass --key-id"
+        keyIDAdvice: String = "pass --key-id", keyAdvice: String? = nil
     ) {
         var message = problem.message(passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice)
         switch problem {
@@ -40,6 +40,14 @@ extension CLIError {
                 if file != "-", Self.endsWithBlank(firstLineOf: file) {
                     message += ": the line ends with a space or tab, which counts as part of the passphrase"
                 }
+            }
+        // A certificate from a variable or a profile gets its key there: `--key` beside it is refused (credentials
+        // come whole from one place), so advising it would go in a circle.
+        case .noPrivateKey(let path):
+            if let keyAdvice, let flag = flags[path] {
+                message =
+                    "\(flag) \(path): holds a certificate but no private key; \(keyAdvice), or export the certificate "
+                    + "together with its key as .p12"
             }
         default: break
         }

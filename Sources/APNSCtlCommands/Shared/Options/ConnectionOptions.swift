@@ -83,20 +83,27 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
     /// without a word.
     static func warnAboutEndpoints(
-        _ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], in world: CommandWorld
+        _ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], label: String = "--endpoint",
+        in world: CommandWorld
     ) {
-        if let text = endpointWarning(endpoints, using: used) { world.standardError.warning(text) }
+        if let text = endpointWarning(endpoints, using: used, label: label) { world.standardError.warning(text) }
     }
 
     /// The warning's text, nil when every environment used has its `--endpoint` (or none was given).
-    static func endpointWarning(_ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)]) -> String? {
+    /// `label` names where the endpoints came from (`--endpoint`, `APNSCTL_ENDPOINT`, a profile's line).
+    static func endpointWarning(
+        _ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], label: String = "--endpoint"
+    ) -> String? {
         guard endpoints.all == nil, !endpoints.byEnvironment.isEmpty else { return nil }
         let uncovered = used.filter { endpoints.byEnvironment[$0.0] == nil }
         guard let (environment, endpoint) = uncovered.first else { return nil }
         let given = APNSEnvironment.allCases.filter { endpoints.byEnvironment[$0] != nil }
         let names = given.map(\.rawValue).joined(separator: " and ")
         let switchEnv = given.count == 1 && used.count == 1 ? "pass --env \(given[0].rawValue) to use it, or " : ""
-        return "--endpoint gives a URL for \(names) only, so \(environment.rawValue) requests go to \(endpoint.url); "
-            + "\(switchEnv)add --endpoint \(environment.rawValue)=URL"
+        let add =
+            label == "--endpoint"
+            ? "add --endpoint \(environment.rawValue)=URL" : "add \(environment.rawValue)=URL to \(label)"
+        return "\(label) gives a URL for \(names) only, so \(environment.rawValue) requests go to \(endpoint.url); "
+            + "\(switchEnv)\(add)"
     }
 }

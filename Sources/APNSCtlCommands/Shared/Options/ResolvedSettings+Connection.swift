@@ -74,7 +74,8 @@ extension ResolvedSettings {
         }
         let endpoints = endpointList
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
-        SendConnectionOptions.warnAboutEndpoints(endpoints, using: [(environment, endpoint)], in: world)
+        SendConnectionOptions.warnAboutEndpoints(
+            endpoints, using: [(environment, endpoint)], label: label(.endpoint), in: world)
         return (endpoint, try proxySelection(for: endpoint))
     }
 

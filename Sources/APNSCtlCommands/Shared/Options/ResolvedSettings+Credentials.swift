@@ -42,7 +42,18 @@ extension ResolvedSettings {
             throw CLIError(
                 error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels,
                 passphrase: self[.passphrase].map { ($0.value, label(.passphrase)) },
-                passphraseFile: passphraseFile, keyIDAdvice: keyIDAdvice)
+                passphraseFile: passphraseFile, keyIDAdvice: keyIDAdvice, keyAdvice: keyAdvice)
+        }
+    }
+
+    /// Where a certificate's missing key goes: beside it, as a key given elsewhere is refused; nil for `--cert`
+    /// (the general advice, `--key FILE`, fits it).
+    private var keyAdvice: String? {
+        switch self[.cert]?.origin {
+        case .variable?: return "set APNSCTL_KEY to its key file (the certificate comes from APNSCTL_CERT)"
+        case .profile(let name, _, _)?:
+            return "set key in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key FILE)"
+        default: return nil
         }
     }
 
