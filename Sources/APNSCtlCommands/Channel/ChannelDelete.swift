@@ -47,7 +47,7 @@ extension APNSCtl.Channel {
             let output = ChannelOutput(format: plan.format, in: world)
             guard
                 let result = try plan.perform(
-                    [plan.request(.delete(channel: id))], in: world, fill: { $0.field("deleted", false) }
+                    [plan.request(.delete(channel: id))], in: world, fill: { $0.field("deleted", nil as Bool?) }
                 )
                 .first
             else {

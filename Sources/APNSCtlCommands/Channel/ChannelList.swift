@@ -22,10 +22,14 @@ extension APNSCtl.Channel {
         func run(in world: CommandWorld) throws {
             let plan = try options.plan(self, in: world)
             let output = ChannelOutput(format: plan.format, in: world)
-            guard let listed = try plan.perform([plan.request(.list)], in: world).first else {
+            // A list that failed gets the object a channel would, its own request id as list_request_id.
+            let list = plan.request(.list)
+            let noStorage = { (w: inout JSONWriter) in w.field("storage", nil as String?) }
+            let ownID = { (w: inout JSONWriter) in w.field("list_request_id", list.requestID) }
+            guard let listed = try plan.perform([list], in: world, fill: noStorage, after: ownID).first else {
                 throw CLIError.internalError("channel list got no result")
             }
-            try output.check(listed, operation: "list")
+            try output.check(listed, operation: "list", noStorage, after: ownID)
             var ids: [String] = []
             for id in listed.response.map(ChannelAnswer.init)?.channels ?? [] where !ids.contains(id) { ids.append(id) }
             guard plan.format == .json else {

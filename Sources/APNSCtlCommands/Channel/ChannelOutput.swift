@@ -23,11 +23,12 @@ struct ChannelOutput {
     /// Reports a rejection (`-o json`: its object, with the fields `fill` adds as a success has them, null or
     /// false, so every object of one command has the same keys) and throws exit 1; returns for a success.
     func check(
-        _ r: PushResult, operation: String, _ fill: (inout JSONWriter) -> Void = { _ in }
+        _ r: PushResult, operation: String, _ fill: (inout JSONWriter) -> Void = { _ in },
+        after: (inout JSONWriter) -> Void = { _ in }
     ) throws(CLIError) {
         guard r.outcome == .rejected else { return }
         if format == .json {
-            line(channel: r.target.text.isEmpty ? nil : r.target.text, result: r, fill)
+            line(channel: r.target.text.isEmpty ? nil : r.target.text, result: r, fill, after: after)
             flush()
         } else {
             showRequestID(r)

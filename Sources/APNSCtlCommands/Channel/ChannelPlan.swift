@@ -30,13 +30,14 @@ struct ChannelPlan {
     /// that request gets its object first, with the keys `fill` adds as for an answer (null), `"status":null`
     /// and the `"error"`, as a device does in `send`.
     func perform(
-        _ requests: [ChannelRequest], in world: CommandWorld, fill: (inout JSONWriter) -> Void = { _ in }
+        _ requests: [ChannelRequest], in world: CommandWorld, fill: (inout JSONWriter) -> Void = { _ in },
+        after: (inout JSONWriter) -> Void = { _ in }
     ) throws(CLIError) -> [PushResult] {
         let results = try resultsAllowingFailures(requests)
         for (r, result) in zip(requests, results) where result.outcome == .failed {
             if format == .json {
                 let output = ChannelOutput(format: format, in: world)
-                output.unanswered(result, of: r, fill)
+                output.unanswered(result, of: r, fill, after: after)
                 output.flush()
             }
             throw unanswered(result, of: r)

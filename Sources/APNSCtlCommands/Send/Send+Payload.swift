@@ -110,8 +110,22 @@ extension APNSCtl.Send {
             throw Self.interrupted(interrupts, reading: payload == "-" ? "PAYLOAD -" : "PAYLOAD \(payload)")
         } catch {
             throw CLIError.inputMissing(
-                error.message + "; give a payload file, - for standard input, or inline JSON starting with {")
+                error.message + "; "
+                    + (Self.unquotedText(payload, in: world.commandLine)
+                        ?? "give a payload file, - for standard input, or inline JSON starting with {"))
         }
+    }
+
+    /// `--alert Hello world`: the shell split the text, and its last word came as PAYLOAD. The advice for a
+    /// PAYLOAD file that does not exist right after a text flag's one-word value: quote the whole text.
+    static func unquotedText(_ payload: String, in arguments: [String]) -> String? {
+        let textFlags = ["--alert", "--title", "--subtitle"]
+        guard !FileSystem.exists(payload), let i = arguments.lastIndex(of: payload), i >= 2,
+            textFlags.contains(arguments[i - 2])
+        else { return nil }
+        let text = arguments[i - 1] + " " + payload
+        return
+            "if it is the rest of the \(arguments[i - 2]) text, quote the text: \(arguments[i - 2]) \(ShellWord.of(text))"
     }
 
     /// The payload to send: the payload flags (their `@FILE` values read first), then PAYLOAD, then the two made

@@ -51,6 +51,11 @@ final class MockLog {
                 w.field("device", String(path.dropFirst(devicePrefix.count).prefix(200)))
             } else {
                 w.field("path", String(path.prefix(200)))
+                // A broadcast or a channel's read or delete names its channel in a header: for a request never
+                // answered, this line is the only record of which channel it was for.
+                if let channel = request.headers.first(where: { $0.name == APNSHeader.channelID.rawValue })?.value {
+                    w.field("channel", String(channel.prefix(200)))
+                }
             }
         }
     }

@@ -85,6 +85,13 @@ import Testing
         let updated = try run(["send", Self.update, "--channel", id] + f, scratch)
         #expect(updated.status == 0, "\(updated.stderr)")
         #expect(updated.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(updated.stdout)")
+        // The mock's received line names the channel (for a broadcast never answered, the only record of it).
+        let received = (try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? ""
+        #expect(
+            received.split(separator: "\n").contains {
+                $0.contains(#""event":"received""#) && $0.contains(#""path":"/4/broadcasts/apps/"#)
+                    && $0.contains(#""channel":"\#(id)""#)
+            }, "\(received)")
         // A channel given twice is broadcast once, with a warning, as a device given twice is sent once.
         let twice = try run(["send", Self.update, "--channel", id, "--channel", id] + f, scratch)
         #expect(twice.status == 0, "\(twice.stderr)")
@@ -184,10 +191,15 @@ import Testing
                 // Only a create or a delete may have changed something.
                 let changes = ["create", "delete"].contains(words[0])
                 #expect((object["delivery"] as? String == "unknown") == changes, "\(r.stdout)")
-                // The keys an answer's object has, null (false for `deleted`).
-                let keys = ["create": ["storage"], "delete": ["deleted"], "get": ["storage", "push_type"]]
+                // The keys an answer's object has, null: `deleted` too, as the channel may have been deleted (false
+                // told a script it certainly was not). A list's object carries its own request id as list_request_id.
+                let keys = [
+                    "create": ["storage"], "delete": ["deleted"], "get": ["storage", "push_type"],
+                    "list": ["storage", "list_request_id"],
+                ]
                 for key in keys[words[0]] ?? [] { #expect(object.keys.contains(key), "\(key): \(r.stdout)") }
-                #expect(words[0] != "delete" || object["deleted"] as? Bool == false)
+                #expect(words[0] != "delete" || object["deleted"] is NSNull, "\(r.stdout)")
+                #expect(words[0] != "list" || object["list_request_id"] as? String == id, "\(r.stdout)")
             }
         }
     }
@@ -274,6 +286,13 @@ import Testing
         let first = try #require(try JSONSerialization.jsonObject(with: Data(deleted.stdout.utf8)) as? [String: Any])
         let second = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
         #expect(Set(first.keys) == Set(second.keys) && second["deleted"] as? Bool == false, "\(again.stdout)")
+        // A rejected list too: the keys of a channel's object, its own request id as list_request_id.
+        let wrongApp = try run(["channel", "list", "-o", "json", "--topic", "com.example.other"] + f, scratch)
+        #expect(wrongApp.status == 1, "\(wrongApp.stdout)\(wrongApp.stderr)")
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(wrongApp.stdout.utf8)) as? [String: Any])
+        #expect(
+            Set(list.keys) == Set(keys.keys.filter { $0 != "push_type" } + ["list_request_id"]), "\(wrongApp.stdout)")
+        #expect(list["list_request_id"] as? String == list["apns_request_id"] as? String, "\(wrongApp.stdout)")
     }
 
     /// Each broadcast reason a request apnsctl sends can meet, provoked once and explained with its hint.

@@ -40,6 +40,15 @@ import Testing
                 "error: --collapse-id \"id\\u001b]0;x\": holds a control character (U+001B); "
             ),
             (["--apns-id", " 8A6C1F8E-0000-4000-8000-000000000000"], "error: --apns-id "),
+            // A bidirectional override would reorder the dry run's request and curl lines, printed raw.
+            (
+                ["--collapse-id", "ab\u{202E}cd", "--dry-run"],
+                "error: --collapse-id \"ab\\u202ecd\": holds a bidirectional override (U+202E); "
+            ),
+            (
+                ["--topic", "com.example.demo\u{2066}"],
+                "error: --topic \"com.example.demo\\u2066\": ends with a bidirectional override (U+2066); "
+            ),
         ]
         for (extra, expected) in cases {
             let r = try InProcess.apnsctl(base + extra)

@@ -61,6 +61,24 @@ import Testing
         #expect(both.status == 0, "\(both.stderr)")
     }
 
+    /// `--alert Hello world` unquoted: the last word comes as PAYLOAD, a file that does not exist; the advice
+    /// is to quote the text, not to give a payload file.
+    @Test func anUnquotedAlertTextIsAdvisedQuotes() throws {
+        let mock = try InProcessMock()
+        let state = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path]
+        let base = ["send", "-p", "mock", "-d", Self.token(1), "--dry-run"]
+        let r = try InProcess.apnsctl(base + ["--alert", "Hello", "world"], environment: state)
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(
+            r.stderr.hasSuffix(
+                ": no such file; if it is the rest of the --alert text, quote the text: --alert 'Hello world'\n"),
+            "\(r.stderr)")
+        let title = try InProcess.apnsctl(base + ["--title", "Big", "Sale", "--alert", "x"], environment: state)
+        #expect(title.stderr.contains("quote the text: --title 'Big Sale'"), "\(title.stderr)")
+        let file = try InProcess.apnsctl(base + ["missing.json"], environment: state)
+        #expect(file.stderr.contains("give a payload file, - for standard input"), "\(file.stderr)")
+    }
+
     @Test func helpWalksNestedCommands() throws {
         let r = try InProcess.apnsctl(["help", "channel", "create"])
         #expect(r.status == 0, "\(r.stderr)")
