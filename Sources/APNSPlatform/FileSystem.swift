@@ -321,9 +321,12 @@ public enum FileSystem {
     static func creationFailure(path: String, _ code: Int32) -> Failure {
         switch code {
         case EEXIST: return .exists(path: path)
-        case ENOENT, ENOTDIR:
+        case ENOENT:
             return .cannotCreate(
                 path: path, reason: "its directory does not exist; create it first or choose another path")
+        case ENOTDIR:
+            return .cannotCreate(
+                path: path, reason: "a part of its path is a file, not a directory; choose another path")
         case EACCES, EPERM, EROFS:
             return .cannotCreate(path: path, reason: "\(errnoText(code)); choose a directory you can write to")
         default: return .cannotCreate(path: path, reason: errnoText(code))

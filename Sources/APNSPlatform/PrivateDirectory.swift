@@ -168,38 +168,48 @@ public final class PrivateDirectory: Sendable {
     /// Removes the entry `name` (a link itself, never its target).
     public func remove(_ name: String) { _ = unlinkat(fd, name, 0) }
 
-    /// Writes `bytes` to `name` with `mode` (set with `fchmod`, so the umask cannot widen or narrow it).
-    /// Without `overwrite`, an existing entry (a link included) is `.exists` and left alone; with it, the bytes go
-    /// to a new temporary file in this directory that is renamed over `name`, so a reader never sees half a file
-    /// and a link at `name` is replaced, never written through.
+    /// Writes `bytes` to `name` with `mode` (set with `fchmod`, so the umask cannot widen or narrow it), whole or
+    /// not at all: the bytes go to a new temporary file in this directory, then renamed over `name` (`overwrite`:
+    /// a link at `name` is replaced, never written through) or linked to it (`linkat`, which never replaces: an
+    /// existing entry, a link included, is `.exists` and left alone). A reader, or a write cut short, never
+    /// leaves half a file under `name`.
     public func write(_ bytes: [UInt8], to name: String, mode: FileMode, overwrite: Bool) throws(Failure) {
-        let target = overwrite ? ".\(name).tmp-\(UUIDString.random())" : name
+        let temporary = ".\(name).tmp-\(UUIDString.random())"
+        try create(bytes, at: temporary, mode: mode, reportedAs: name)
+        defer { remove(temporary) }
+        if overwrite {
+            if renameat(fd, temporary, fd, name) != 0 {
+                throw .file(FileSystem.creationFailure(path: file(name), errno))
+            }
+            return
+        }
+        guard linkat(fd, temporary, fd, name, 0) != 0 else { return }
+        let e = errno
+        // A file system without hard links (FAT, some network mounts): created in place, O_EXCL never replacing.
+        guard e == EPERM || e == EOPNOTSUPP || e == EXDEV || e == EMLINK else {
+            throw .file(FileSystem.creationFailure(path: file(name), e))
+        }
+        try create(bytes, at: name, mode: mode, reportedAs: name)
+    }
+
+    /// Creates `target` (never there before, never through a link) holding `bytes` with `mode`; every write and the
+    /// close checked (disk full, a size limit: exit 74), nothing left behind on failure. Messages name `name`.
+    private func create(_ bytes: [UInt8], at target: String, mode: FileMode, reportedAs name: String) throws(Failure) {
         let out = SystemCall.openRelative(fd, target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         if out < 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
         _ = fchmod(out, mode_t(mode))
-        // Every write and the close checked (disk full, a size limit): exit 74, nothing of ours left behind.
         let sink = OutputSink(fd: out, name: file(name))
         sink.write(bytes)
         if let failure = sink.close() {
             remove(target)
             throw .file(.writeFailed(path: file(name), reason: failure.reason))
         }
-        guard overwrite else { return }
-        if renameat(fd, target, fd, name) != 0 {
-            let e = errno
-            remove(target)
-            throw .file(FileSystem.creationFailure(path: file(name), e))
-        }
     }
 
-    /// Creates `name` holding `bytes` with `mode`, whole or not at all: the bytes go to a temporary file that is then
-    /// linked to `name` (`linkat`, which never replaces). A reader sees no file or all of it; of two writers racing,
-    /// one wins and the other gets `.exists` (and reads the winner's). An existing entry is left alone.
+    /// Creates `name` holding `bytes` with `mode`, whole or not at all (`write` without `overwrite`): a reader sees
+    /// no file or all of it; of two writers racing, one wins and the other gets `.exists` (and reads the winner's).
     public func publish(_ bytes: [UInt8], as name: String, mode: FileMode) throws(Failure) {
-        let temporary = ".\(name).new-\(UUIDString.random())"
-        try write(bytes, to: temporary, mode: mode, overwrite: false)
-        defer { remove(temporary) }
-        if linkat(fd, temporary, fd, name, 0) != 0 { throw .file(FileSystem.creationFailure(path: file(name), errno)) }
+        try write(bytes, to: name, mode: mode, overwrite: false)
     }
 
     /// Runs `body` holding an exclusive `flock(2)` on the directory itself, taken through a descriptor of its own

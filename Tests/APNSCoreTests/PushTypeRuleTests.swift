@@ -142,6 +142,7 @@ import Testing
         #expect(check("{\"mdm\":\"magic\"}", type(.mdm)).problems.isEmpty)
         #expect(check("{}", type(.mdm)).hasError("mdm", "mdm pushes need \"mdm\": \"<PushMagic>\""))
         #expect(check("{\"mdm\":1}", type(.mdm)).hasError("mdm", "mdm must be the PushMagic string"))
+        #expect(check("{\"mdm\":\"\"}", type(.mdm)).hasError("mdm", "mdm is empty; it must be the PushMagic string"))
         #expect(check("{\"mdm\":\"m\",\"aps\":{}}", type(.mdm)).hasWarning("aps", "mdm pushes carry no aps"))
     }
 

@@ -22,7 +22,9 @@ import Testing
         let expectedLimit = limit ?? (pushType == .voip ? 5120 : 4096)
         #expect(report.size == size)
         #expect(report.limit == expectedLimit)
-        let sizeErrors = report.at("(root)").filter { $0.message.hasPrefix("payload is \(size) bytes") }
+        let sizeErrors = report.at("(root)").filter {
+            $0.severity == .error && $0.message.hasPrefix("payload is \(size) bytes")
+        }
         #expect(sizeErrors.count == (size > expectedLimit ? 1 : 0), "\(report.listing)")
         if size > expectedLimit {
             #expect(
@@ -72,6 +74,20 @@ import Testing
                 .hasError(
                     "(root)",
                     "over the 2048-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 5120)"))
+    }
+
+    /// A limit raised past APNs' own (`--size-limit 5k` for an alert push) passed what APNs answers 413: a warning
+    /// says so (an error with --strict), naming both limits.
+    @Test func aLimitAboveAPNsOwnWarnsOverIt() {
+        let body = "{\"aps\":{\"alert\":\"" + String(repeating: "x", count: 4100) + "\"}}"
+        let report = check(body, ValidationOptions(sizeLimit: 5120))
+        #expect(!report.hasErrors)
+        #expect(
+            report.hasWarning(
+                "(root)",
+                "payload is 4120 bytes, within ValidationOptions.sizeLimit 5120 but over the 4096 bytes APNs takes for alert pushes (it answers 413 PayloadTooLarge); shorten it"
+            ))
+        #expect(check(body, ValidationOptions(pushType: .voip, sizeLimit: 8192)).problems.isEmpty)
     }
 
     @Test func sizeIsCheckedEvenWhenNotJSON() {

@@ -111,6 +111,11 @@ struct PayloadChecker {
             error(
                 "mdm", at: magic.value.start,
                 "mdm must be the PushMagic string from the device's check-in, found \(magic.value.summary)")
+        } else if magic.value.string?.allSatisfy({ $0 == " " || $0 == "\t" }) == true {
+            // No device's check-in gives an empty PushMagic: the device would not match the push to its server.
+            error(
+                "mdm", at: magic.value.start,
+                "mdm is empty; it must be the PushMagic string from the device's check-in")
         }
     }
 

@@ -49,6 +49,13 @@ public enum PayloadValidator {
                     size: payload.bodyCount, limit: limit, minified: minifiedSize,
                     pushType: options.sizeLimit == nil ? pushType : nil,
                     apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
+        } else if options.sizeLimit != nil, payload.bodyCount > options.defaultSizeLimit(for: pushType) {
+            // A limit raised past APNs' own passes what APNs refuses: `--size-limit 5k` for an alert push.
+            let apnsLimit = options.defaultSizeLimit(for: pushType)
+            checker.warning(
+                rootPath, at: 0,
+                "payload is \(payload.bodyCount) bytes, within \(options.settingNames.sizeLimit) \(limit) but over the \(apnsLimit) bytes APNs takes for \(pushType.rawValue) pushes (it answers 413 PayloadTooLarge); shorten it"
+            )
         }
         checker.reportDuplicates(duplicates)
         if let root {

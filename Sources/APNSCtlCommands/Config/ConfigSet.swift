@@ -39,6 +39,7 @@ extension APNSCtl.Config {
             }
             let setting = try ProfileKeyCheck.setting(target.key, value: values.first, profile: target.profile)
             let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
+            if let given = target.profile { edit.warnIfNewProfileIsNear(given, in: world) }
             let before = try? edit.file
             let (text, value): (String, SettingValue)
             do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {

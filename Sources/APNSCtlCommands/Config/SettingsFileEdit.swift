@@ -61,6 +61,17 @@ struct SettingsFileEdit {
         return d.name
     }
 
+    /// For an edit that adds to `--profile NAME` (`config set`): a profile the file lacks is made, as asked, but
+    /// one a letter away from an existing profile is likely a typo, said at once (nothing else would say it).
+    func warnIfNewProfileIsNear(_ name: String, in world: CommandWorld) {
+        guard let file = try? self.file, file.profile(name) == nil,
+            let near = Suggestion.closest(to: name, among: file.profiles.map(\.name))
+        else { return }
+        world.standardError.warning(
+            "profile \(name.escapingControlsForOutput()) is new in \(location.path); did you mean \(JSONWriter.quoted(near))? (written as asked)"
+        )
+    }
+
     /// For an edit that removes (`unset`, `remove-device`): `--profile NAME` must name a profile of the file, or a
     /// typo would read as "nothing changed". A file being mended that does not load is not asked.
     func requireProfile(_ name: String?) throws(CLIError) {

@@ -79,6 +79,11 @@ extension APNSCtl {
                     passphrase.passphraseFile == "-" ? "--passphrase-file -" : nil,
                     outPassphraseFile == "-" ? "--out-passphrase-file -" : nil,
                 ].compactMap { $0 })
+            // An unset variable (`-o "$OUT"`): no file to create, said as the flag's mistake.
+            if output.trimmingBlanks().isEmpty {
+                throw CLIError.usage(
+                    "-o: an empty path; give the file to write (.pem or .p12), or - for standard output")
+            }
             // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
             if output != "-" {
                 let existing: Bool
@@ -140,6 +145,13 @@ extension APNSCtl {
                 var pem = leaf.pem
                 for c in contents.chain { pem += c.pem }
                 if let privateKey = contents.privateKey {
+                    // Secrets never reach a terminal (CLI.md): the key would stay in its scrollback, unencrypted.
+                    if output == "-" && world.streams.isTerminal(1) {
+                        throw CLIError.usage(
+                            "-o -: standard output is a terminal, and the PEM holds the unencrypted private key; "
+                                + "write it to a file (-o push.pem, mode 0600), or pipe or redirect standard output "
+                                + "(-o - > push.pem)")
+                    }
                     do { pem += try privateKey.pkcs8PEM(passphrase: nil) } catch {
                         throw CredentialMessages.writing("the private key", error)
                     }

@@ -23,7 +23,7 @@ extension APNSCtl {
             discussion: """
                 PAYLOAD is a .json or .apns file, - for standard input, or inline JSON starting with {. \
                 Without it, --alert, --title, --subtitle, --badge, --sound, --category, --thread-id, \
-                --mutable-content and --content-available build one (--content-available alone: a background \
+                --relevance-score, --mutable-content and --content-available build one (--content-available alone: a background \
                 push, priority 5); with none of these a small default alert is sent, or with --push-type \
                 background {"aps":{"content-available":1}}, with widgets or controls {"aps":{"content-changed":true}}. Bytes are sent exactly as read, except with --minify, and for .apns files, whose \
                 "Simulator Target Bundle" key is removed (and is the default topic).

@@ -50,6 +50,14 @@ import Testing
         )
         #expect(try text(home) == Self.commented)
         #expect(try home.run(["config", "set", "-p", "prod-cert", "port", "2197"]).status == 0)
+        // A new profile a letter away from one the file has is likely a typo: written, and said.
+        let typo = try home.run(["config", "set", "-p", "prod-crt", "topic", "com.example.app"])
+        #expect(typo.status == 0, "\(typo.stderr)")
+        #expect(
+            typo.stderr.contains("warning: profile prod-crt is new in \(home.configFile); did you mean \"prod-cert\"?"),
+            "\(typo.stderr)")
+        let fresh = try home.run(["config", "set", "-p", "staging", "topic", "com.example.app"])
+        #expect(!fresh.stderr.contains("warning"), "\(fresh.stderr)")
         #expect(try text(home).contains("port = 2197"))
         let other = home.root.file("other.toml")
         let initial = try home.run(["config", "init", "--config", other, "--port", "8080"])

@@ -48,6 +48,25 @@ import Testing
         #expect(r.stderr.contains("its directory does not exist; create it first"))
     }
 
+    /// `-o ""` (an unset variable) is the flag's mistake (64), not a folder that does not exist (73); a path
+    /// through a file is said to be one, not a missing folder. A new file is written whole: no temporary left.
+    @Test func anEmptyPathOrOneThroughAFileIsSaidAsSuch() throws {
+        let empty = try convert(["-o", ""])
+        #expect(empty.status == 64, "\(empty.stderr)")
+        #expect(
+            empty.stderr
+                == "error: -o: an empty path; give the file to write (.pem or .p12), or - for standard output\n")
+        let file = try scratch.write("plain.pem", "x\n")
+        let through = try convert(["-o", file + "/out.pem"])
+        #expect(through.status == 73, "\(through.stderr)")
+        #expect(through.stderr.contains("a part of its path is a file, not a directory"), "\(through.stderr)")
+        let fresh = try convert(["-o", scratch.file("fresh.pem")])
+        #expect(fresh.status == 0, "\(fresh.stderr)")
+        #expect(try scratch.read("fresh.pem").hasPrefix("-----BEGIN CERTIFICATE-----"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func forceReplacesTheFileWholeWithMode0600AndLeavesNoTemporaryFile() throws {
         let out = try scratch.write("out.pem", "old contents\n", mode: 0o644)
         let r = try convert(["-o", out, "--force"])

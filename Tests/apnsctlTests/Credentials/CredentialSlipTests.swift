@@ -201,6 +201,23 @@ import Testing
         #expect(!piped.stdout.isEmpty)
     }
 
+    /// PEM with the unencrypted private key is not printed on a terminal either (it would stay in the scrollback):
+    /// refused, nothing written; to a pipe it goes, and a certificate alone prints anywhere.
+    @Test func anUnencryptedKeyIsNeverPrintedOnATerminal() throws {
+        let (dir, p12) = try Self.p12()
+        let secret = ["APNSCTL_PASSPHRASE": Self.password]
+        let terminal = try InProcess.apnsctl(["convert", p12, "-o", "-"], environment: secret, onTerminal: true)
+        #expect(terminal.status == 64, "\(terminal.stderr)")
+        #expect(terminal.stdout.isEmpty)
+        #expect(
+            terminal.stderr.hasPrefix(
+                "error: -o -: standard output is a terminal, and the PEM holds the unencrypted private key;"),
+            "\(terminal.stderr)")
+        let piped = try InProcess.apnsctl(["convert", p12, "-o", "-"], environment: secret)
+        #expect(piped.status == 0 && piped.stdout.contains("PRIVATE KEY-----"), "\(piped.stderr)")
+        withExtendedLifetime(dir) {}
+    }
+
     /// cp's order (`convert IN OUT`) and `--out` are told where the file goes; a folder that is not there is
     /// named with -o.
     @Test func theOutputFileGoesWithDashO() throws {

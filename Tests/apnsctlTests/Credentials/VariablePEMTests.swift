@@ -213,6 +213,17 @@ import Testing
             fromVariable.stderr.hasPrefix(
                 "error: APNSCTL_CERT \(s.certificateOnly): holds a certificate but no private key; set APNSCTL_KEY to its key file"
             ), "\(fromVariable.stderr)")
+        // A certificate in the token key's variable: the certificate's variable is the place, not a --cert path.
+        let swapped = try InProcess.apnsctl(
+            ["jwt"],
+            environment: [
+                "APNSCTL_AUTH_KEY": s.certificatePEM + s.keyPEM, "APNSCTL_KEY_ID": s.mock.keyID,
+                "APNSCTL_TEAM_ID": s.mock.teamID,
+            ])
+        #expect(swapped.status == 77, "\(swapped.stderr)")
+        #expect(
+            swapped.stderr.contains("a certificate belongs in APNSCTL_CERT (set APNSCTL_CERT instead)"),
+            "\(swapped.stderr)")
         let fromFlag = try InProcess.apnsctl(send + ["--cert", s.certificateOnly])
         #expect(
             fromFlag.stderr

@@ -72,8 +72,10 @@ extension CredentialProblem {
                 + "check the system clock or wait"
         case .notSigningKey(let p, let found) where found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12"):
             // The usual mix-up: a push certificate given where the token key goes.
-            return "--auth-key \(p): this is \(found), not a .p8 signing key; a certificate belongs in --cert "
-                + "(--cert \(p)), or download the .p8 key from the Apple Developer portal for token auth"
+            // A variable's PEM has no path to pass: the certificate's own variable is the place.
+            let instead = p.hasPrefix("(PEM from ") ? "APNSCTL_CERT (set APNSCTL_CERT instead)" : "--cert (--cert \(p))"
+            return "--auth-key \(p): this is \(found), not a .p8 signing key; a certificate belongs in \(instead), "
+                + "or download the .p8 key from the Apple Developer portal for token auth"
         case .notSigningKey(let p, let found):
             return "\(p): not an APNs signing key (found \(found), need an EC P-256 key in PKCS#8 PEM); "
                 + "download the .p8 key from the Apple Developer portal"
