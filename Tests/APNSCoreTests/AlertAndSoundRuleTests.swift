@@ -145,6 +145,11 @@ import Testing
                 "sound must be a string (a sound file name or \"default\") or, for critical alerts, an object, found number 1"
             ))
         #expect(sound("{\"critical\":1}").hasWarning("aps.sound.name", "critical-alert sound has no \"name\""))
+        // APNS.md: the object is for critical alerts only, so one without critical warns as critical 0 does.
+        #expect(
+            sound("{\"name\":\"a\"}").hasWarning(
+                "aps.sound", "a sound object is for critical alerts, and this one has no \"critical\": 1"))
+        #expect(!sound("{\"critical\":1,\"name\":\"a\"}").hasWarning("aps.sound", "a sound object is for critical"))
         #expect(
             sound("{\"critical\":true,\"name\":\"a\"}").hasError(
                 "aps.sound.critical", "critical must be the number 1 for a critical alert (or 0), found boolean true"))

@@ -382,6 +382,16 @@ import Testing
                 .value == "socks5h://x:1")
     }
 
+    /// Digits beyond Int's range are a number, out of range, not "not a whole number".
+    @Test func aNumberTooLargeIsSaidToBeOne() {
+        #expect(
+            Self.problem(flags: Self.flags { $0[.historyEntries] = "99999999999999999999" })?.message
+                == "--history-entries 99999999999999999999: a number far out of range")
+        #expect(
+            Self.problem(flags: Self.flags { $0[.historyEntries] = "12a" })?.message
+                == "--history-entries 12a: not a whole number")
+    }
+
     @Test func commandsReadOnlyTheirSettings() throws {
         let jwt = try Self.resolve(.jwt)
         #expect(jwt[.topic] == nil && jwt[.timeout] == nil)

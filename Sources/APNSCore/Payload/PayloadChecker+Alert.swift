@@ -133,6 +133,13 @@ extension PayloadChecker {
             }
         case .object(let all):
             let members = JSONValue.effectiveMembers(all)
+            // APNS.md §4: the object is for critical alerts only; without `critical` it is one by accident.
+            if !members.contains(where: { $0.key == "critical" }) {
+                warning(
+                    path, at: value.start,
+                    "a sound object is for critical alerts, and this one has no \"critical\": 1; use a plain sound name (\"sound\": \"default\"), or add \"critical\": 1 for a critical alert"
+                )
+            }
             if !members.contains(where: { $0.key == "name" }) {
                 warning(
                     path + ".name", at: value.start,

@@ -380,7 +380,13 @@ public enum SettingParser {
         case .toml(.integer(let v)): return Int(clamping: v)
         case .toml(let other): throw bad("expected an integer, found \(other.typeName)")
         case .argument(let s):
-            guard let n = Int(s.trimmingBlanks()) else { throw bad("not a whole number") }
+            let text = s.trimmingBlanks()
+            guard let n = Int(text) else {
+                // Digits beyond Int's range are a whole number, only too large to mean anything here.
+                let digits = text.drop { $0 == "-" || $0 == "+" }
+                let tooLarge = !digits.isEmpty && digits.allSatisfy(\.isASCII) && digits.allSatisfy(\.isNumber)
+                throw bad(tooLarge ? "a number far out of range" : "not a whole number")
+            }
             return n
         }
     }

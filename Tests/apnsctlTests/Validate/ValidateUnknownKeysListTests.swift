@@ -15,7 +15,7 @@ import Testing
         (#""alert":"hi","#, "", "aps", "unknown aps key", "more unknown aps keys not listed"),
         (#""alert":{"body":"hi","#, "}", "aps.alert", "unknown alert key", "more unknown alert keys not listed"),
         (
-            #""alert":"hi","sound":{"name":"default","#, "}", "aps.sound", "unknown sound key",
+            #""alert":"hi","sound":{"critical":1,"name":"default","#, "}", "aps.sound", "unknown sound key",
             "more unknown sound keys not listed"
         ),
     ])
