@@ -174,7 +174,8 @@ public final class PrivateDirectory: Sendable {
     /// existing entry, a link included, is `.exists` and left alone). A reader, or a write cut short, never
     /// leaves half a file under `name`.
     public func write(_ bytes: [UInt8], to name: String, mode: FileMode, overwrite: Bool) throws(Failure) {
-        let temporary = ".\(name).tmp-\(UUIDString.random())"
+        // Not named after `name`: a name near the file system's limit would leave no room for a suffix.
+        let temporary = ".apnsctl.tmp-\(UUIDString.random())"
         try create(bytes, at: temporary, mode: mode, reportedAs: name)
         defer { remove(temporary) }
         if overwrite {
@@ -186,7 +187,7 @@ public final class PrivateDirectory: Sendable {
         guard linkat(fd, temporary, fd, name, 0) != 0 else { return }
         let e = errno
         // A file system without hard links (FAT, some network mounts): created in place, O_EXCL never replacing.
-        guard e == EPERM || e == EOPNOTSUPP || e == EXDEV || e == EMLINK else {
+        guard [EPERM, EOPNOTSUPP, ENOTSUP, ENOSYS, EXDEV, EMLINK].contains(e) else {
             throw .file(FileSystem.creationFailure(path: file(name), e))
         }
         try create(bytes, at: name, mode: mode, reportedAs: name)

@@ -133,6 +133,11 @@ struct PayloadChecker {
             warning(
                 key, at: bundle.value.start,
                 "\(key) must be the app's bundle id such as \"com.example.demo\", found \(bundle.value.summary)")
+        } else if let id = bundle.value.string, let problem = HeaderValueRule.problem(in: id) {
+            // It is send's default apns-topic: held to the rule a --topic is (a shared file is untrusted input).
+            error(
+                key, at: bundle.value.start,
+                "\(key) is the apns-topic send uses, and it \(problem); \(HeaderValueRule.advice)")
         }
     }
 

@@ -62,14 +62,36 @@ struct SettingsFileEdit {
     }
 
     /// For an edit that adds to `--profile NAME` (`config set`): a profile the file lacks is made, as asked, but
-    /// one a letter away from an existing profile is likely a typo, said at once (nothing else would say it).
+    /// one that is an existing profile's name with a typo in it is said at once (nothing else would say it).
     func warnIfNewProfileIsNear(_ name: String, in world: CommandWorld) {
         guard let file = try? self.file, file.profile(name) == nil,
-            let near = Suggestion.closest(to: name, among: file.profiles.map(\.name))
+            let near = file.profiles.map(\.name).first(where: { Self.isTypo(name, of: $0) })
         else { return }
         world.standardError.warning(
             "profile \(name.escapingControlsForOutput()) is new in \(location.path); did you mean \(JSONWriter.quoted(near))? (written as asked)"
         )
+    }
+
+    /// Whether `typed` is `name` with one letter changed, two neighbours swapped, or one letter dropped or added
+    /// inside it (`locla`, `prod-crt`); not a name made from another by a suffix (`dev2` beside `dev`,
+    /// `staging-eu` beside `staging-us` differ in more than a slip).
+    static func isTypo(_ typed: String, of name: String) -> Bool {
+        let a = Array(typed)
+        let b = Array(name)
+        if a.count == b.count {
+            let differing = a.indices.filter { a[$0] != b[$0] }
+            if differing.count == 1 { return true }
+            guard differing.count == 2, let i = differing.first else { return false }
+            return differing[1] == i + 1 && a[i] == b[i + 1] && a[i + 1] == b[i]
+        }
+        guard abs(a.count - b.count) == 1 else { return false }
+        let (long, short) = a.count > b.count ? (a, b) : (b, a)
+        guard let i = long.indices.first(where: { $0 >= short.count || long[$0] != short[$0] }) else { return false }
+        // One more or one less character at the end is another name (`dev2`, `prod` beside `prod2`).
+        guard i < long.count - 1 else { return false }
+        var removed = long
+        removed.remove(at: i)
+        return removed == short
     }
 
     /// For an edit that removes (`unset`, `remove-device`): `--profile NAME` must name a profile of the file, or a

@@ -84,6 +84,11 @@ extension APNSCtl {
                 throw CLIError.usage(
                     "-o: an empty path; give the file to write (.pem or .p12), or - for standard output")
             }
+            // A .p12 becomes PEM with its key: refused on a terminal before its passphrase is asked for.
+            let lowered = input.lowercased()
+            if output == "-", world.streams.isTerminal(1), lowered.hasSuffix(".p12") || lowered.hasSuffix(".pfx") {
+                throw Self.keyOnTerminal
+            }
             // Before any passphrase is asked for: only a regular file may be replaced, and only with --force.
             if output != "-" {
                 let existing: Bool
@@ -146,12 +151,7 @@ extension APNSCtl {
                 for c in contents.chain { pem += c.pem }
                 if let privateKey = contents.privateKey {
                     // Secrets never reach a terminal (CLI.md): the key would stay in its scrollback, unencrypted.
-                    if output == "-" && world.streams.isTerminal(1) {
-                        throw CLIError.usage(
-                            "-o -: standard output is a terminal, and the PEM holds the unencrypted private key; "
-                                + "write it to a file (-o push.pem, mode 0600), or pipe or redirect standard output "
-                                + "(-o - > push.pem)")
-                    }
+                    if output == "-" && world.streams.isTerminal(1) { throw Self.keyOnTerminal }
                     do { pem += try privateKey.pkcs8PEM(passphrase: nil) } catch {
                         throw CredentialMessages.writing("the private key", error)
                     }
@@ -220,6 +220,11 @@ extension APNSCtl {
         private static var commandName: String { configuration.commandName ?? "convert" }
 
         /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
+        /// PEM with the unencrypted key is not printed on a terminal: it would stay in the scrollback.
+        static let keyOnTerminal = CLIError.usage(
+            "-o -: standard output is a terminal, and the PEM holds the unencrypted private key; "
+                + "write it to a file (-o push.pem, mode 0600), or pipe or redirect standard output (-o - > push.pem)")
+
         private func writesPKCS12(inputKind: CredentialContents.Kind) -> Bool {
             let lower = output.lowercased()
             if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") { return true }

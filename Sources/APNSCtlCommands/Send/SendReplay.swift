@@ -68,17 +68,23 @@ extension APNSCtl.Send {
         // A simulator has no server: its entry names none, and `--simulator` refuses them. A mock profile names
         // the mock running now (its port changes between runs), with its CA and the environment it plays: the
         // replay goes there, not to the server the entry was sent to.
-        if entry.kind != .simulator || targetsGiven, try !choosesMock(in: world) {
+        if entry.kind != .simulator || targetsGiven, simulator == nil, try !choosesMock(in: world) {
             if connection.env == nil && entry.kind != .simulator {
                 replay.connection.env = try value(entry.environment, .env, "--env")
             }
             // Apple's own hosts are where each environment sends: carried as the entry's one URL they would keep a
             // replay with another --env on the entry's host (a sandbox replay reaching production). Carried as both
             // environments' hosts on the entry's port, they still beat a variable's or a profile's endpoint, as
-            // every value the entry gives does; a --port given leaves Apple's hosts to it.
+            // every value the entry gives does; on the entry's port, or a --port given.
             if connection.endpoint.isEmpty {
-                if let port = Self.applePort(of: entry.endpoints, environment: entry.environment) {
-                    if connection.port == nil {
+                if let stored = Self.applePort(of: entry.endpoints, environment: entry.environment) {
+                    // A --port given replaces the entry's; one Apple does not listen on is left to be refused as such.
+                    var port: Int? = stored
+                    if case .integer(let given)? = connection.port {
+                        port = given == 443 || given == 2197 ? given : nil
+                        if port != nil { replay.connection.port = nil }
+                    }
+                    if let port {
                         replay.connection.endpoint = APNSEnvironment.allCases.map {
                             "\($0.rawValue)=\(PushEndpoint(host: $0.host, port: port).url)"
                         }

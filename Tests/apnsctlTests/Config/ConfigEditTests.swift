@@ -58,6 +58,11 @@ import Testing
             "\(typo.stderr)")
         let fresh = try home.run(["config", "set", "-p", "staging", "topic", "com.example.app"])
         #expect(!fresh.stderr.contains("warning"), "\(fresh.stderr)")
+        // A numbered or another region's profile is a name of its own, not a slip.
+        for other in ["prod-cert2", "dev2", "stagigng"] {
+            let r = try home.run(["config", "set", "-p", other, "topic", "com.example.app"])
+            #expect(r.stderr.contains("did you mean") == (other == "stagigng"), "\(other): \(r.stderr)")
+        }
         #expect(try text(home).contains("port = 2197"))
         let other = home.root.file("other.toml")
         let initial = try home.run(["config", "init", "--config", other, "--port", "8080"])

@@ -344,6 +344,12 @@ import Testing
             try replayed(production, environment: "production", ["--port", "2197"])
                 == "POST https://api.push.apple.com:2197\(device)", "--port is not ignored")
         #expect(
+            try replayed(
+                production, environment: "production", ["--port", "2197"],
+                variables: ["APNSCTL_ENDPOINT": "https://127.0.0.1:9"])
+                == "POST https://api.push.apple.com:2197\(device)",
+            "with --port too, the entry's Apple host beats a variable's endpoint")
+        #expect(
             try replayed(mock.endpoint, environment: "production", ["--env", "sandbox"])
                 == "POST \(mock.endpoint)\(device)", "another server is the entry's endpoint")
         // The entry's Apple host still beats a variable's endpoint, as every value the entry gives does.

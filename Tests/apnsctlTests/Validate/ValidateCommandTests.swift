@@ -110,6 +110,30 @@ import Testing
             }, "\(other.lines)")
     }
 
+    /// The bundle is send's default apns-topic: held to a --topic's rule (a shared file is untrusted input), so a
+    /// bidirectional override in it is refused by validate and send alike, never printed raw or sent.
+    @Test func anAPNSFilesBundleIsHeldToTheTopicsRule() throws {
+        let mock = try InProcessMock()
+        let dir = try TemporaryDirectory()
+        let file = try dir.write(
+            "bidi.apns", #"{"Simulator Target Bundle":"com.example.\#u{202E}ppa","aps":{"alert":"x"}}"#)
+        let r = try InProcess.apnsctl(["validate", file])
+        #expect(r.status == 65)
+        #expect(
+            r.lines.contains {
+                $0.contains(
+                    "error: Simulator Target Bundle: Simulator Target Bundle is the apns-topic send uses, and it holds a bidirectional override (U+202E)"
+                )
+            }, "\(r.stdout)")
+        let sent = try InProcess.apnsctl(
+            [
+                "send", "--auth-key", mock.authKey, "--team-id", mock.teamID, "-d",
+                String(repeating: "3f2a", count: 16), "--dry-run", file,
+            ])
+        #expect(sent.status == 65, "\(sent.stdout)\(sent.stderr)")
+        #expect(!(sent.stdout + sent.stderr).unicodeScalars.contains("\u{202E}"))
+    }
+
     @Test func problemsPrintAsCompilerLinesAndExit65() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("bad.json", "{\n  \"aps\": {\n    \"badge\": \"5\",\n    \"bagde\": 1\n  }\n}\n")
