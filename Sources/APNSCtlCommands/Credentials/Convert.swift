@@ -116,11 +116,19 @@ extension APNSCtl {
                     CredentialProblem.keyDoesNotMatchCertificate(
                         certificatePath: input, keyPath: contents.keyPath ?? input))
             }
+            // What send and inspect refuse or warn about is said here too: the converted file would meet it there.
             let info = leaf.info
             if info.isExpired(now: world.clock.now()) {
                 world.standardError.warning(
                     "\(input): the certificate expired on \(ISO8601.format(epochSeconds: info.notAfter)); converting anyway"
                 )
+            } else if info.isNotYetValid(now: world.clock.now()) {
+                world.standardError.warning(
+                    "\(input): the certificate is not valid before \(ISO8601.format(epochSeconds: info.notBefore)); converting anyway"
+                )
+            }
+            if !info.hasApplePushExtensions {
+                world.standardError.warning(CredentialMessages.notApplePush(input, info: info))
             }
             let bytes: [UInt8]
             if writesPKCS12(inputKind: contents.kind) {

@@ -62,6 +62,12 @@ import Testing
         #expect(through.stderr.contains("a part of its path is a file, not a directory"), "\(through.stderr)")
         let fresh = try convert(["-o", scratch.file("fresh.pem")])
         #expect(fresh.status == 0, "\(fresh.stderr)")
+        // A certificate that is no push certificate (this one is a self-signed CA) is said to be one, as inspect and
+        // send say it.
+        #expect(
+            fresh.stderr.hasPrefix(
+                "warning: \(p12): a CA certificate (basicConstraints CA:TRUE), not a push certificate"),
+            "\(fresh.stderr)")
         #expect(try scratch.read("fresh.pem").hasPrefix("-----BEGIN CERTIFICATE-----"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
