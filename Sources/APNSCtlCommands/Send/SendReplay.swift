@@ -138,21 +138,17 @@ extension APNSCtl.Send {
     /// `sandbox=https://api.sandbox.push.apple.com:2197` for `--env auto`), all on one port; nil when any is
     /// another server, or Apple's host given as another environment's `--endpoint`.
     static func applePort(of endpoints: [String], environment: String) -> Int? {
-        var ports = Set<Int>()
-        for stored in endpoints {
-            var url = Substring(stored)
-            var named = APNSEnvironment(userValue: environment)
-            if let eq = url.firstIndex(of: "="), !url[..<eq].contains(":") {
-                guard let environment = APNSEnvironment(userValue: String(url[..<eq])) else { return nil }
-                named = environment
-                url = url[url.index(after: eq)...]
-            }
-            guard let named, let endpoint = try? PushEndpoint(url: String(url)),
-                endpoint.host.lowercased() == named.host, endpoint.port == 443 || endpoint.port == 2197
-            else { return nil }
-            ports.insert(endpoint.port)
+        // Read as --endpoint reads them (`PushEndpoints`), a bare URL standing for the entry's environment.
+        guard !endpoints.isEmpty, let parsed = try? PushEndpoints(arguments: endpoints) else { return nil }
+        var used = Array(parsed.byEnvironment)
+        if let all = parsed.all {
+            guard let own = APNSEnvironment(userValue: environment) else { return nil }
+            used.append((own, all))
         }
-        guard ports.count == 1, let port = ports.first else { return nil }
+        let ports = Set(used.map(\.value.port))
+        guard used.allSatisfy({ $0.value.host.lowercased() == $0.key.host }), ports.count == 1,
+            let port = ports.first, port == 443 || port == 2197
+        else { return nil }
         return port
     }
 
