@@ -23,9 +23,12 @@ extension APNSCtl.Send {
         let quickPayload = !flags.alertFields.isEmpty || flags.contentChanged
         if payload == nil && (liveActivity || !quickPayload) {
             replay.history.replayedPayload = entry.payload
-            if liveActivity && replay.liveActivity.timestamp == nil { replay.liveActivity.timestamp = "now" }
         }
         var taken: [String] = []
+        if liveActivity && payload == nil && replay.liveActivity.timestamp == nil {
+            replay.liveActivity.timestamp = "now"
+            taken += replay.keepingDatesBesideTheTimestamp(of: entry.payload)
+        }
         if request.topic == nil, let topic = entry.topic {
             replay.request.topic = topic
             taken.append("--topic \(topic)")
@@ -184,5 +187,36 @@ extension APNSCtl.Send {
             // The problem's message names the flag and the value: the entry's, not the command line's.
             throw .usage("the history entry's \(error.message); give \(flag) on the command line")
         }
+    }
+
+    /// A Live Activity entry's `stale-date` and `dismissal-date` as far after the new timestamp as they were after
+    /// the entry's: the timestamp of a replay is now, and a date kept as stored would be as old as the entry (a
+    /// replay a day later arrived stale). A date not after the entry's timestamp, or given again, stays as it is.
+    private mutating func keepingDatesBesideTheTimestamp(of payload: [UInt8]) -> [String] {
+        guard let aps = (try? JSONReader.parse(payload))?["aps"],
+            let timestamp = aps["timestamp"]?.number?.intValue
+        else { return [] }
+        func after(_ key: APSKey) -> String? {
+            guard let date = aps[key.rawValue]?.number?.intValue, date > timestamp else { return nil }
+            return Self.duration(seconds: date - timestamp)
+        }
+        var taken: [String] = []
+        if liveActivity.staleDate == nil, let span = after(.staleDate) {
+            liveActivity.staleDate = span
+            taken.append("--stale-date \(span)")
+        }
+        if liveActivity.dismissalDate == nil, let span = after(.dismissalDate) {
+            liveActivity.dismissalDate = span
+            taken.append("--dismissal-date \(span)")
+        }
+        return taken
+    }
+
+    /// A span in the largest unit that writes it whole (`1h`, `90m`, `45s`), as a user writes one.
+    static func duration(seconds: Int) -> String {
+        for (unit, size) in [("w", 604_800), ("d", 86_400), ("h", 3_600), ("m", 60)] where seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
     }
 }

@@ -25,7 +25,7 @@ import Testing
     }
 
     /// Replays the last entry and checks the mock was sent the same requests (headers, devices, payload size)
-    /// and the history holds the same payload bytes (but for a Live Activity's timestamp).
+    /// and the history holds the same payload bytes (but for a Live Activity's timestamp and the dates after it).
     func expectReplayed(
         _ mock: InProcessMock, _ home: HistoryHome, since: Int, credentials: [String], liveActivity: Bool = false
     ) throws {
@@ -44,7 +44,7 @@ import Testing
         let replayed = try JSONSerialization.data(withJSONObject: again["payload"] as Any, options: .sortedKeys)
         if liveActivity {
             let (a, b) = (String(decoding: payload, as: UTF8.self), String(decoding: replayed, as: UTF8.self))
-            let stamp = try NSRegularExpression(pattern: #""timestamp":[0-9]+"#)
+            let stamp = try NSRegularExpression(pattern: #""(timestamp|stale-date|dismissal-date)":[0-9]+"#)
             func blank(_ s: String) -> String {
                 stamp.stringByReplacingMatches(in: s, range: NSRange(s.startIndex..., in: s), withTemplate: "T")
             }
@@ -171,6 +171,7 @@ import Testing
             [
                 "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "-d", Self.token(7), "-o", "json",
                 "--live-activity", "update", "--content-state", #"{"eta":5}"#, "--timestamp", "1790000000",
+                "--stale-date", "1790005400",
             ] + auth)
         #expect(sent.status == 0, "\(sent.stderr)")
         let shown = try expectRecorded(sent, in: home, targets: 1)
@@ -181,6 +182,16 @@ import Testing
         let replayed = try home.show("last")
         let aps = try #require((replayed["payload"] as? NSDictionary)?["aps"] as? NSDictionary)
         #expect((aps["timestamp"] as? Int ?? 0) > 1_790_000_000, "the replay's timestamp is now")
+        // The stale date keeps its distance from the timestamp: kept as stored, a replay was stale on arrival.
+        #expect((aps["stale-date"] as? Int).map { $0 - (aps["timestamp"] as? Int ?? 0) } == 5400, "\(aps)")
+    }
+
+    /// A replayed Live Activity's dates are given as the span a user would write, so a refusal names them so.
+    @Test func aSpanIsWrittenInItsLargestWholeUnit() {
+        #expect(
+            [45, 60, 5400, 3600, 86_400, 1_209_600, 90_061].map(APNSCtl.Send.duration(seconds:)) == [
+                "45s", "1m", "90m", "1h", "1d", "2w", "90061s",
+            ])
     }
 
     @Test func aBroadcastIsRecordedAndReplayedToItsChannel() throws {
