@@ -39,7 +39,12 @@ public enum AppBuildReader {
         let applications = path + "/Products/Applications"
         guard FileSystem.isDirectory(applications) else {
             let lower = path.lowercased()
-            let named = [".app", ".app/", ".xcarchive", ".xcarchive/"].contains { lower.hasSuffix($0) }
+            // Xcode's archive of a library or framework has its own Info.plist but no app: read as an app, it was
+            // "no CFBundleExecutable" about a file the user never named.
+            if lower.hasSuffix(".xcarchive") || lower.hasSuffix(".xcarchive/") {
+                throw .corrupt(path: path, reason: "no Products/Applications: an archive of no app")
+            }
+            let named = lower.hasSuffix(".app") || lower.hasSuffix(".app/")
             guard named || FileSystem.exists(path + "/Info.plist") else { throw .notABuild(path: path) }
             return try readApp(path, appPath: nil, buildPath: path)
         }
@@ -59,23 +64,22 @@ public enum AppBuildReader {
     private static func readApp(_ folder: String, appPath: String?, buildPath: String) throws(AppBuildProblem)
         -> AppBuild
     {
+        // Where each file is inside the build, as messages name it (`Products/Applications/Demo.app/Info.plist`).
+        let inside = appPath.map { $0 + "/" } ?? ""
         let infoPath = folder + "/Info.plist"
-        guard FileSystem.exists(infoPath) else {
-            throw .corrupt(path: buildPath, reason: "no Info.plist: not an .app, .xcarchive or .ipa")
-        }
-        let info = try wrap(infoPath) { () throws(FileSystem.Failure) in
-            try FileSystem.read(infoPath, limit: maximumPropertyListSize)
-        }
+        guard FileSystem.exists(infoPath) else { throw .corrupt(path: buildPath, reason: "no \(inside)Info.plist") }
+        let info = try readWhole(infoPath, limit: maximumPropertyListSize)
         let (bundleID, executable) = try readInfo(info, name: infoPath)
         let profilePath = folder + "/embedded.mobileprovision"
         var profile: ProvisioningProfile? = nil
         if FileSystem.exists(profilePath) {
-            let der = try wrap(profilePath) { () throws(FileSystem.Failure) in
-                try FileSystem.read(profilePath, limit: ProvisioningProfile.maximumSize)
-            }
-            profile = try ProvisioningProfile(der: der, name: profilePath)
+            profile = try ProvisioningProfile(
+                der: try readWhole(profilePath, limit: ProvisioningProfile.maximumSize), name: profilePath)
         }
         let executablePath = folder + "/" + executable
+        guard FileSystem.exists(executablePath) else {
+            throw .corrupt(path: buildPath, reason: "no \(inside)\(executable), the executable Info.plist names")
+        }
         let file = try open(executablePath)
         let xml = try MachOEntitlements.xml(size: file.size, name: executablePath) {
             (offset, count) throws(AppBuildProblem) in
@@ -153,6 +157,16 @@ public enum AppBuildReader {
 
     private static func entitlements(_ xml: [UInt8], name: String) throws(AppBuildProblem) -> Entitlements {
         Entitlements(try PropertyListDocument(bytes: xml, name: name + " (entitlements)").top)
+    }
+
+    /// A file of a build folder, whole: a regular file only (a FIFO in an `.app` was waited on for ever), at most
+    /// `limit` bytes, refused as the same entry of an `.ipa` is.
+    private static func readWhole(_ path: String, limit: Int) throws(AppBuildProblem) -> [UInt8] {
+        let file = try open(path)
+        guard file.size <= UInt64(limit) else {
+            throw .corrupt(path: path, reason: "\(file.size) bytes, more than the \(limit) apnsctl reads")
+        }
+        return try wrap(path) { () throws(FileSystem.Failure) in try file.read(at: 0, count: limit) }
     }
 
     private static func open(_ path: String) throws(AppBuildProblem) -> RandomAccessFile {

@@ -48,6 +48,41 @@ import Testing
         #expect(!added.contains { $0.hasPrefix("evil") || $0 == "etc" }, "\(added)")
     }
 
+    /// A build folder's files are read as an `.ipa`'s entries are: a FIFO where Info.plist or the profile belongs
+    /// is refused at once (it was waited on for ever), an oversized Info.plist is 65 as in an `.ipa`, and a missing
+    /// executable or Info.plist is named by its place in the build.
+    @Test func aBuildFoldersFilesAreCheckedAsAnArchivesEntriesAre() throws {
+        let fixtures = try AppBuildFixtures()
+        for name in ["Info.plist", "embedded.mobileprovision"] {
+            let app = try fixtures.app(profile: .development)
+            try FileManager.default.removeItem(atPath: app + "/" + name)
+            #expect(mkfifo(app + "/" + name, 0o600) == 0)
+            try Self.expectCorrupt(app, "Demo.app/\(name): not a readable app build: not a regular file", in: fixtures)
+            try FileManager.default.removeItem(atPath: app)
+        }
+        let big = try fixtures.app(profile: .development)
+        let padded = try String(contentsOfFile: big + "/Info.plist", encoding: .utf8)
+            .replacingOccurrences(of: "<dict>", with: "<dict>" + String(repeating: " ", count: 2 << 20))
+        try padded.write(toFile: big + "/Info.plist", atomically: true, encoding: .utf8)
+        try Self.expectCorrupt(big, "more than the 1048576 apnsctl reads", in: fixtures)
+        try FileManager.default.removeItem(atPath: big)
+        let app = try fixtures.app(profile: .development)
+        try FileManager.default.removeItem(atPath: app + "/Demo")
+        try Self.expectCorrupt(
+            app, "Demo.app: not a readable app build: no Demo, the executable Info.plist names", in: fixtures)
+        let whole = try fixtures.app("Whole.app", profile: .development)
+        let archive = try fixtures.xcarchive(of: whole)
+        try FileManager.default.removeItem(atPath: archive + "/Products/Applications/Whole.app/Info.plist")
+        try Self.expectCorrupt(archive, "no Products/Applications/Whole.app/Info.plist", in: fixtures)
+        // Xcode's archive of a framework: an Info.plist of its own, no app.
+        let library = fixtures.directory.file("Library.xcarchive")
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        try fixtures.directory.write(
+            "Library.xcarchive/Info.plist",
+            #"<?xml version="1.0"?><plist version="1.0"><dict><key>Name</key><string>Kit</string></dict></plist>"#)
+        try Self.expectCorrupt(library, "no Products/Applications: an archive of no app", in: fixtures)
+    }
+
     @Test func aZipBombStopsAtTheCap() throws {
         let fixtures = try AppBuildFixtures()
         let zeros = try fixtures.directory.write("zeros", [UInt8](repeating: 0, count: 40 << 20))
