@@ -144,19 +144,33 @@ import Testing
         }
     }
 
-    @Test func location() {
+    @Test func location() throws {
         #expect(
-            SettingsLocation.find(configFlag: nil, variables: [:], configHome: "/h/.config").path
+            try SettingsLocation.find(configFlag: nil, variables: [:], configHome: "/h/.config").path
                 == "/h/.config/apnsctl/config.toml")
         #expect(
-            SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": ""], configHome: "/x").origin
+            try SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": ""], configHome: "/x").origin
                 == .defaultValue)
         #expect(
-            SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x").origin
+            try SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x")
+                .origin
                 == .variable("APNSCTL_CONFIG"))
         #expect(
-            SettingsLocation.find(configFlag: "f.toml", variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x")
+            try SettingsLocation.find(configFlag: "f.toml", variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x")
                 == SettingsLocation(path: "f.toml", origin: .flag("--config")))
+        // A key pasted into the variable is no path: refused without a word of it (every message quotes the path).
+        let pem =
+            "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
+        for value in [pem, String(repeating: "TUlHSEFnRUFNQk1HQnlx", count: 11)] {
+            #expect {
+                try SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": value], configHome: "/x")
+            } throws: { error in
+                let message = (error as? SettingsProblem)?.message ?? ""
+                return (error as? SettingsProblem)?.exitCode == 64 && message.hasPrefix("APNSCTL_CONFIG holds ")
+                    && message.contains("(not shown), not a path") && !message.contains("MIGHAgEA")
+                    && !message.contains("TUlHSEFn")
+            }
+        }
         #expect(SettingsLocation(path: "f.toml", origin: .defaultValue).directory == ".")
         #expect(SettingsLocation(path: "/config.toml", origin: .defaultValue).directory == "/")
     }

@@ -434,10 +434,10 @@ import Testing
             flags: Self.flags { $0.profile = "mock" }, file: "[profiles.mock]\ntopic = \"mine\"\ncert = \"c\"\n")
         #expect(own[.topic]?.origin == .profile(name: "mock", file: Self.path, line: 2))
         #expect(
-            MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": "/s"], defaultStateDirectory: "/d")
+            try MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": "/s"], defaultStateDirectory: "/d")
                 == "/s/mock.json")
         #expect(
-            MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": ""], defaultStateDirectory: "/d")
+            try MockProfile.readyFilePath(variables: ["APNSCTL_MOCK_STATE_DIR": ""], defaultStateDirectory: "/d")
                 == "/d/mock.json")
     }
 

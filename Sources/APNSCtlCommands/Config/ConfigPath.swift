@@ -25,7 +25,7 @@ extension APNSCtl.Config {
 
         func run(in world: CommandWorld) throws {
             let format = output
-            let location = file.location(in: world)
+            let location = try file.location(in: world)
             let exists = FileSystem.exists(location.path)
             switch format {
             case .json:

@@ -250,7 +250,7 @@ extension APNSCtl {
 
             let extraKID = try extraKeyID()
 
-            guard let stateDirectory = MockStateDirectory(given: stateDir, in: world) else {
+            guard let stateDirectory = try MockStateDirectory(given: stateDir, in: world) else {
                 throw CLIError.outputExists(
                     "no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
                         + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")

@@ -9,10 +9,16 @@ struct MockStateDirectory {
     let isWhereProfilesLook: Bool
 
     /// Nil when no directory was given and there is no home for the default one.
-    init?(given: String?, in world: CommandWorld) {
-        let profiles = MockProfile.stateDirectory(
-            variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
-            defaultStateDirectory: world.settings.defaultMockStateDirectory)
+    init?(given: String?, in world: CommandWorld) throws(CLIError) {
+        var profiles: String? = nil
+        do {
+            profiles = try MockProfile.stateDirectory(
+                variables: ["APNSCTL_MOCK_STATE_DIR": world.variable("APNSCTL_MOCK_STATE_DIR") ?? ""],
+                defaultStateDirectory: world.settings.defaultMockStateDirectory)
+        } catch {
+            // A variable that is no path matters only when it would choose the directory.
+            if given == nil { throw CLIError(error) }
+        }
         guard let chosen = given ?? profiles else { return nil }
         path = WorkingDirectoryPath.absolute(chosen, workingDirectory: world.workingDirectory())
         isWhereProfilesLook =

@@ -29,7 +29,7 @@ extension APNSCtl.Mock {
 
         func run(in world: CommandWorld) throws {
             // Nothing is made here, so no home is a usage error (64) with the mock's own flag as the way out.
-            guard let directory = MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
+            guard let directory = try MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
                 throw CLIError.usage(
                     "no home directory for the default state dir ($HOME and $XDG_STATE_HOME are unset or relative "
                         + "and the password database has none); pass the one the mock was started with, --state-dir DIR"

@@ -16,9 +16,11 @@ public struct SettingsLocation: Sendable, Equatable {
     /// Pure: `configFlag` is `--config`'s value, `variables` the environment, `configHome` is the world's
     /// `SettingsWorld.configHome` (XDG's rule applied at the edge). An empty `APNSCTL_CONFIG` counts as unset.
     /// Without a home directory (and no `XDG_CONFIG_HOME`) there is no default file: the path is empty.
-    public static func find(configFlag: String?, variables: [String: String], configHome: String?) -> SettingsLocation {
+    public static func find(configFlag: String?, variables: [String: String], configHome: String?)
+        throws(SettingsProblem) -> SettingsLocation
+    {
         if let flag = configFlag { return SettingsLocation(path: flag, origin: .flag("--config")) }
-        if let v = variables["APNSCTL_CONFIG"], !v.isEmpty {
+        if let v = try PathVariable.value("APNSCTL_CONFIG", in: variables, naming: "the settings file") {
             return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG"))
         }
         return SettingsLocation(path: configHome.map { $0 + "/apnsctl/config.toml" } ?? "", origin: .defaultValue)

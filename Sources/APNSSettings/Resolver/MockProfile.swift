@@ -57,15 +57,20 @@ public enum MockProfile {
 
     /// Where `mock.json` is: `APNSCTL_MOCK_STATE_DIR`, else the mock's default state dir (given by the caller,
     /// `SettingsWorld.defaultMockStateDirectory`), as `apnsctl mock` itself chooses.
-    public static func readyFilePath(variables: [String: String], defaultStateDirectory: String?) -> String? {
-        stateDirectory(variables: variables, defaultStateDirectory: defaultStateDirectory).map {
+    public static func readyFilePath(variables: [String: String], defaultStateDirectory: String?)
+        throws(SettingsProblem) -> String?
+    {
+        try stateDirectory(variables: variables, defaultStateDirectory: defaultStateDirectory).map {
             $0 + "/" + MockReadyFields.fileName
         }
     }
 
     /// The mock's state dir without `--state-dir`: `APNSCTL_MOCK_STATE_DIR` (empty counts as unset), else the
     /// default. `apnsctl mock` and the `mock` profile both use it, so the two agree.
-    public static func stateDirectory(variables: [String: String], defaultStateDirectory: String?) -> String? {
-        variables["APNSCTL_MOCK_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultStateDirectory
+    public static func stateDirectory(variables: [String: String], defaultStateDirectory: String?)
+        throws(SettingsProblem) -> String?
+    {
+        try PathVariable.value("APNSCTL_MOCK_STATE_DIR", in: variables, naming: "the mock's state dir")
+            ?? defaultStateDirectory
     }
 }

@@ -9,13 +9,13 @@ extension SettingsInput {
         world: SettingsWorld
     ) throws(SettingsProblem) -> SettingsInput {
         let variables = world.variables
-        let location = SettingsLocation.find(
+        let location = try SettingsLocation.find(
             configFlag: flags.config, variables: variables, configHome: world.configHome)
         let bytes = try SettingsFileReader.read(location)
         // No home directory: no default mock state dir (its mock.json is then missing, exit 66), and `~/` is left
         // as written rather than expanded against a guess.
         let mockFile =
-            MockProfile.readyFilePath(variables: variables, defaultStateDirectory: world.defaultMockStateDirectory)
+            try MockProfile.readyFilePath(variables: variables, defaultStateDirectory: world.defaultMockStateDirectory)
             ?? ""
         var input = SettingsInput(
             command: command, flags: flags, variables: variables, home: world.home ?? "~", location: location,

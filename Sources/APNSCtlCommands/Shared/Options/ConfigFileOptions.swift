@@ -12,14 +12,16 @@ struct ConfigFileOptions: ParsableArguments {
     var config: String?
 
     /// Where the settings file is (`--config`, else `APNSCTL_CONFIG`, else the default), which may be nowhere.
-    func location(in world: CommandWorld) -> SettingsLocation {
-        SettingsLocation.find(
-            configFlag: config, variables: world.settings.variables, configHome: world.settings.configHome)
+    func location(in world: CommandWorld) throws(CLIError) -> SettingsLocation {
+        do {
+            return try SettingsLocation.find(
+                configFlag: config, variables: world.settings.variables, configHome: world.settings.configHome)
+        } catch { throw CLIError(error) }
     }
 
     /// `location`, for a command that writes the file: with no home for the default one, 64.
     func writableLocation(in world: CommandWorld) throws(CLIError) -> SettingsLocation {
-        let found = location(in: world)
+        let found = try location(in: world)
         guard !found.isNone else {
             throw .usage("no settings file: no home directory for the default one; pass --config FILE")
         }

@@ -1,0 +1,41 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// CLI.md: no message echoes an environment value longer than 200 characters or with a line break. The variables
+/// that name a path (`APNSCTL_CONFIG`, `APNSCTL_MOCK_STATE_DIR`) are quoted by every message about that path, and the
+/// mock made a folder of that name: a key pasted into one is refused (64) without a word of it, and nothing is made.
+@Suite struct PathVariableSecrecyTests {
+    static let key = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgPRIVATEPARTOFTHEKEY
+        hRANCAAQ2pUpiVcTqb9ZyXMUiVn8Sk3KrV2ZwgUZzNGX1Ww6jfP8jXYlGnFqz5cy
+        -----END PRIVATE KEY-----
+        """
+
+    @Test(arguments: ["APNSCTL_CONFIG", "APNSCTL_MOCK_STATE_DIR"])
+    func aKeyInAPathVariableIsRefusedUnshown(variable: String) throws {
+        let folder = try TemporaryDirectory(prefix: "path-variable")
+        let base64 = Data(Self.key.utf8).base64EncodedString()
+        let token = String(repeating: "ab", count: 32)
+        var lines: [[String]] = [["send", "-p", "mock", "-d", token, "--alert", "hi"]]
+        lines +=
+            variable == "APNSCTL_CONFIG"
+            ? [["config", "path"], ["config", "list"], ["config", "show"]]
+            : [["mock", "--port", "0"], ["mock", "stop"]]
+        for value in [Self.key, base64] {
+            for arguments in lines {
+                let r = try InProcess.apnsctl(
+                    arguments, environment: [variable: value], directory: folder.path, timeout: 20)
+                let shown = "\(arguments) \(value.prefix(5)): \(r.stderr)"
+                #expect(r.status == 64, "\(shown)")
+                #expect(
+                    r.stderr.contains("\(variable) holds ") && r.stderr.contains("(not shown), not a path"), "\(shown)")
+                for part in ["PRIVATEPARTOFTHEKEY", "hRANCAAQ", String(base64.dropFirst(40).prefix(30))] {
+                    #expect(!r.stderr.contains(part) && !r.stdout.contains(part), "\(shown)")
+                }
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
