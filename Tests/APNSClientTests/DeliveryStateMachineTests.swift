@@ -155,9 +155,9 @@ import Testing
         func open(on connection: Int? = nil) -> [Int32] { (streams[connection ?? current] ?? [:]).keys.sorted() }
         var open: [Int32] { open() }
 
-        mutating func goAway(last: Int32, on connection: Int? = nil) {
+        mutating func goAway(last: Int32, on connection: Int? = nil, reason: String? = nil) {
             let id = connection ?? current
-            machine.goAwayReceived(id, lastStreamID: last, GoAwayNotice(errorCode: 0))
+            machine.goAwayReceived(id, lastStreamID: last, GoAwayNotice(errorCode: 0, explanation: reason))
             // nghttp2 then closes the streams above `last` as refused. The server says it did not process
             // them, so sending them again is no duplicate.
             for stream in open(on: id) where stream > last {
@@ -484,17 +484,25 @@ import Testing
         h.expectOneResultEach(100)
     }
 
-    @Test func aServerThatSendsGoAwayEveryNRequestsGetsNAtATimeAfterTheFirst() {
+    @Test func aServerThatSendsGoAwayEveryNRequestsGetsNAtATimeAfterTheSecond() {
         var h = Harness(items: 1000, settings: 150)
         var submittedPer: [Int: Int] = [:]
         h.settle()
         let first = h.current
         h.answer(Array(h.open(on: first).prefix(100)), on: first)
-        h.goAway(last: 199, on: first)  // graceful, after 100 requests: the server's budget per connection
+        h.goAway(last: 199, on: first)  // graceful, after 100 requests: maybe the server's budget per connection
+        h.settle()
+        // The second connection is not held to it (one GOAWAY may be a restart): it is sent more, and its GOAWAY
+        // after the same 100 confirms the budget.
+        let second = h.current
+        #expect(second != first)
+        h.answer(Array(h.open(on: second).prefix(100)), on: second)
+        #expect(Int((h.nextStream[second] ?? 1) - 1) / 2 > 100, "one GOAWAY alone sets no budget")
+        h.goAway(last: 199, on: second)
         var refusedAfterFirst = 0
         for _ in 0..<200 where !h.finished {
             h.settle()
-            for id in h.connections where id != first {
+            for id in h.connections where id != first && id != second {
                 submittedPer[id] = max(submittedPer[id] ?? 0, Int((h.nextStream[id] ?? 1) - 1) / 2)
                 let served = h.open(on: id)
                 if submittedPer[id] ?? 0 >= 100 && !served.isEmpty {
@@ -510,10 +518,32 @@ import Testing
         h.expectOneResultEach(1000)
         #expect(
             submittedPer.values.allSatisfy { $0 <= 100 },
-            "no connection after the first carries more than the budget: \(submittedPer)")
+            "no connection after the second carries more than the budget: \(submittedPer)")
         #expect(
-            refusedAfterFirst == 50,
-            "only the first connection's extra requests were refused and sent again: \(refusedAfterFirst)")
+            refusedAfterFirst == 100,
+            "only the first two connections' extra requests were refused and sent again: \(refusedAfterFirst)")
+    }
+
+    /// A graceful GOAWAY once (a server restarting), or one with APNs' reason (after a rejected token), is no
+    /// budget: the next connection carries the rest of the batch, as one connection should.
+    @Test(arguments: [nil, "Shutdown"])
+    func oneGoAwayIsNoBudget(reason: String?) {
+        var h = Harness(items: 1000, settings: 150)
+        h.settle()
+        let first = h.current
+        h.answer(Array(h.open(on: first).prefix(100)), on: first)
+        h.goAway(last: 199, on: first, reason: reason)
+        var carried = 0
+        for _ in 0..<300 where !h.finished {
+            h.settle()
+            for id in h.connections where id != first {
+                carried = max(carried, Int((h.nextStream[id] ?? 1) - 1) / 2)
+                h.answer(h.open(on: id), on: id)
+            }
+        }
+        h.drain()
+        h.expectOneResultEach(1000)
+        #expect(carried == 900, "the second connection carried the rest: \(carried)")
     }
 
     @Test func aSpareThatCannotOpenCostsATryNotTheRun() {

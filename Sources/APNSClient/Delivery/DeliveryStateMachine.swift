@@ -139,9 +139,11 @@ struct DeliveryStateMachine<Item, Answer> {
     /// connection is kept ready.
     private var goAwaySeen = false
     /// Requests the server serves on one connection before its graceful GOAWAY (nginx's keepalive_requests),
-    /// learnt from that GOAWAY: later connections hand over to the spare after that many, so no request
-    /// is sent only to be refused and sent again a round trip later.
+    /// learnt from two such GOAWAYs after the same count: later connections hand over to the spare after that
+    /// many, so no request is sent only to be refused and sent again a round trip later.
     private var requestsPerConnection = Int.max
+    /// The count the last graceful GOAWAY without a reason came after, waiting for a second to confirm it.
+    private var goAwayServed: Int? = nil
 
     // The run.
     private var outbox = FIFO<Action>()
@@ -389,11 +391,17 @@ struct DeliveryStateMachine<Item, Answer> {
     mutating func goAwayReceived(_ connection: Int, lastStreamID: Int32, _ notice: GoAwayNotice) {
         guard let i = index(of: connection) else { return }
         goAwaySeen = true
-        // A graceful GOAWAY after at least 100 requests: a per-connection budget (client streams are 1, 3, 5…).
+        // A graceful GOAWAY with no reason, after at least 100 requests and after the same number as the last
+        // one: a per-connection budget (client streams are 1, 3, 5…). One alone is a restart, and one with a reason
+        // is APNs saying why (after a rejected token, say): taken as a budget, either made the rest of a batch a
+        // new TLS connection every N requests, the churn APNs may take for an attack.
         let served = (Int(lastStreamID) + 1) / 2
-        if notice.errorCode == 0 && served >= 100 {
-            requestsPerConnection = served
-            for j in connections.indices where j != i { connections[j].budget = served }
+        if notice.errorCode == 0 && notice.explanation == nil && served >= 100 {
+            if goAwayServed == served {
+                requestsPerConnection = served
+                for j in connections.indices where j != i { connections[j].budget = served }
+            }
+            goAwayServed = served
         }
         connections[i].phase.retire(.goAway(lastStream: lastStreamID, notice))
         for id in connections[i].inFlight.keys.filter({ $0 > lastStreamID }).sorted() {
