@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A tiny APNs stand-in on Python's `h2` and `ssl`, a server this project did not write, for answers
 `apnsctl mock` never gives: it answers each POST /3/device/TOKEN as told on the command line, with
-`{"reason": REASON}` as the body, and 200 for any other token. It prints `listening PORT` once ready and
+`{"reason": REASON}` as the body (a REASON starting with `<` is sent as a web page, text/html, without the
+`apns-id` APNs always sends: a web server at the wrong --endpoint; a lone `<`, no body), and 200 for any other
+token. It prints `listening PORT` once ready and
 serves until killed (or --lifetime seconds).
 
 Usage: h2_answer_server.py --cert server.pem [--answer TOKEN=STATUS:REASON]... [--lifetime 300]
@@ -24,6 +26,13 @@ import h2.exceptions
 def respond(conn, stream_id, path, answers):
     token = path.rsplit("/", 1)[-1]
     status, reason = answers.get(token, (200, None))
+    if reason is not None and reason.startswith("<"):
+        page = b"" if reason == "<" else reason.encode()  # a lone `<`: no page at all
+        head = [(":status", str(status)), ("content-type", "text/html"), ("content-length", str(len(page)))]
+        conn.send_headers(stream_id, head, end_stream=not page)
+        if page:
+            conn.send_data(stream_id, page, end_stream=True)
+        return
     headers = [(":status", str(status)), ("apns-id", str(uuid.uuid4()).upper())]
     if reason is None:
         conn.send_headers(stream_id, headers, end_stream=True)

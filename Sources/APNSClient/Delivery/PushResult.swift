@@ -46,6 +46,10 @@ public struct PushResult: Sendable, Equatable {
     /// Its place in the input (0 for the first device), when the sender knew it.
     public var inputPosition: Int? = nil
 
+    /// A device push answered 2xx without an `apns-id`, which APNs sends with every answer: a web server or a
+    /// proxy at `--endpoint` said "200", and the push reached no one. Rejected, not accepted.
+    public var isSuccessNotFromAPNs = false
+
     /// Whether its request ever left (a run that gives up fails the devices it never sent, too).
     public var wasSent: Bool { attempts > 0 }
 
@@ -77,7 +81,9 @@ public struct PushResult: Sendable, Equatable {
         var reason: ReceivedReason? = nil
         var bodyText: String? = nil
         var timestamp: Int64? = nil
-        if !Self.isSuccess(response.status) && !response.body.isEmpty {
+        let apnsID = response.headers.value(of: APNSHeader.id.name)
+        let notFromAPNs = target.device != nil && Self.isSuccess(response.status) && apnsID == nil
+        if (!Self.isSuccess(response.status) || notFromAPNs) && !response.body.isEmpty {
             let error = APNSErrorBody(response.body)
             reason = error.reason.map(ReceivedReason.init)
             if reason == nil {
@@ -88,7 +94,7 @@ public struct PushResult: Sendable, Equatable {
         }
         self.init(
             target: target, status: response.status,
-            apnsID: response.headers.value(of: APNSHeader.id.name).map { PrintableText.unescapedLine($0, limit: 64) },
+            apnsID: apnsID.map { PrintableText.unescapedLine($0, limit: 64) },
             apnsUniqueID: response.headers.value(of: APNSHeader.uniqueID.name).map {
                 PrintableText.unescapedLine($0, limit: 64)
             },
@@ -96,6 +102,7 @@ public struct PushResult: Sendable, Equatable {
             apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
                 .map { PrintableText.unescapedLine($0, limit: 64) } ?? sentRequestID,
             response: response)
+        isSuccessNotFromAPNs = notFromAPNs
     }
 
     /// A target that got no answer (`sentRequestID`: the `apns-request-id` its request carried).
@@ -110,7 +117,7 @@ public struct PushResult: Sendable, Equatable {
     /// or failed (no answer).
     public var outcome: Outcome {
         guard let status else { return .failed }
-        return Self.isSuccess(status) ? .accepted : .rejected
+        return Self.isSuccess(status) && !isSuccessNotFromAPNs ? .accepted : .rejected
     }
 
     /// Whether `status` is a success: APNs answers pushes with 200, channel creation 201, deletion 204.

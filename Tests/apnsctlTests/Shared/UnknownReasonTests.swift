@@ -12,6 +12,8 @@ import Testing
     static let unknownReason = "TooManyPushesToday"
     static let unknownDevice = String(repeating: "ab", count: 32)
     static let documentedDevice = String(repeating: "cd", count: 32)
+    static let webPageDevice = String(repeating: "ef", count: 32)
+    static let emptyDevice = String(repeating: "0e", count: 32)
 
     /// The Python server, answering `unknownDevice` 400 with the unknown reason and `documentedDevice` 410
     /// `Unregistered`; killed when the test ends.
@@ -28,6 +30,8 @@ import Testing
                 Repository.path("Tests/Interop/h2_answer_server.py"), "--cert", pem,
                 "--answer", "\(UnknownReasonTests.unknownDevice)=400:\(UnknownReasonTests.unknownReason)",
                 "--answer", "\(UnknownReasonTests.documentedDevice)=410:Unregistered",
+                "--answer", "\(UnknownReasonTests.webPageDevice)=200:<html>portal</html>",
+                "--answer", "\(UnknownReasonTests.emptyDevice)=200:<",
             ]
             let out = Pipe()
             process.standardOutput = out
@@ -99,5 +103,26 @@ import Testing
         #expect(object["reason"] as? String == "Unregistered")
         #expect(object["meaning"] as? String == reason.meaning)
         #expect(object["hint"] as? String == reason.hint(broadcast: false))
+    }
+
+    /// A 200 without the apns-id APNs sends with every answer is a web server or proxy at a wrong --endpoint: the
+    /// push reached no one, so it is rejected (exit 1) with the page in `body`, not counted as accepted (exit 0).
+    @Test func aTwoHundredWithoutAnAPNsIDIsNotAccepted() throws {
+        let server = try AnswerServer()
+        let json = try server.send(Self.webPageDevice, ["-o", "json"])
+        #expect(json.status == 1, "\(json.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["status"] as? Int == 200 && object["reason"] is NSNull, "\(json.stdout)")
+        #expect(object["body"] as? String == "<html>portal</html>")
+        #expect(object["meaning"] as? String == "200 from a web server or proxy, not APNs")
+        #expect((object["hint"] as? String)?.hasPrefix("check --endpoint") == true, "\(json.stdout)")
+        let text = try server.send(Self.emptyDevice)
+        #expect(text.status == 1, "\(text.stderr)")
+        #expect(
+            text.stdout.hasPrefix(
+                "rejected  200  -  \(Self.emptyDevice)  200 from a web server or proxy, not APNs (no apns-id)"),
+            "\(text.stdout)")
+        // APNs' own 200 is accepted as before.
+        #expect(try server.send(String(repeating: "12", count: 32)).status == 0)
     }
 }

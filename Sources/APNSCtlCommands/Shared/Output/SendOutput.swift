@@ -150,6 +150,9 @@ final class SendOutput {
             return "\(raw) is not a reason apnsctl knows; see Apple's \"Handling notification responses from APNs\"."
         case nil:
             if let text = r.bodyText { return notFromAPNs(r) + "; it answered: \(text)" }
+            if r.isSuccessNotFromAPNs {
+                return notFromAPNs(r) + " (no apns-id): the push reached no one; " + endpointHint
+            }
             return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
         }
         var meaning = reason.meaning(for: pushType)
@@ -164,8 +167,13 @@ final class SendOutput {
     /// The one line an answer that is not from APNs gets (CLI.md): its status and who answered. The page itself (an
     /// HTML error page) is only in `body`, never in `meaning`.
     static func notFromAPNs(_ r: PushResult) -> String {
-        "\(r.status ?? 0) from a proxy or load balancer, not APNs"
+        r.isSuccessNotFromAPNs
+            ? "\(r.status ?? 0) from a web server or proxy, not APNs"
+            : "\(r.status ?? 0) from a proxy or load balancer, not APNs"
     }
+
+    /// What to check when something other than APNs answered.
+    static let endpointHint = "check --endpoint and any proxy on the way: APNs answers every request with an apns-id"
 
     /// Why a device got no answer. One whose request never left because `--timeout` expired on others says so: "no
     /// answer within N s" alone would claim it was waited for (a failure to connect already says nothing was sent).
@@ -243,8 +251,9 @@ final class SendOutput {
                     "hint",
                     r.refusedByBothEnvironments
                         ? r.bothEnvironmentsRefusedText : reason.hint(for: pushType, broadcast: r.device == nil))
-            case nil where r.bodyText != nil:
+            case nil where r.bodyText != nil || r.isSuccessNotFromAPNs:
                 w.field("meaning", notFromAPNs(r))
+                w.field("hint", endpointHint)
             case .unknown?, nil:
                 w.field("meaning", explanation(r, pushType: pushType))
             }
