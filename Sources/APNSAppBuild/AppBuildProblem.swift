@@ -1,3 +1,5 @@
+import APNSCore
+
 /// Why an app build could not be read. A build is untrusted input: every malformed or hostile shape is one of
 /// these, never a crash.
 public enum AppBuildProblem: Error, Equatable, Sendable {
@@ -16,7 +18,7 @@ public enum AppBuildProblem: Error, Equatable, Sendable {
         switch self {
         case .missing(let path):
             return
-                "\(path): no such file or folder; pass the .ipa, .app, .xcarchive or .mobileprovision the app was built as"
+                "\(VariableEcho.shownPath(path)): no such file or folder; pass the .ipa, .app, .xcarchive or .mobileprovision the app was built as"
         case .unreadable(let path, let reason): return "\(path): cannot read: \(reason)"
         case .corrupt(let path, let reason): return "\(path): not a readable app build: \(reason)"
         case .notABuild(let path):

@@ -1,3 +1,5 @@
+import APNSCore
+
 #if canImport(Darwin)
     import Darwin
 #elseif canImport(Musl)
@@ -40,12 +42,12 @@ public enum FileSystem {
         /// Where and what; the caller adds what to do (which of its flags overwrites, or writes elsewhere).
         public var message: String {
             switch self {
-            case .missing(let p): return "\(p): no such file"
-            case .unreadable(let p, let r): return "\(p): cannot read: \(r)"
-            case .isDirectory(let p): return "\(p): is a directory, not a file"
+            case .missing(let p): return "\(VariableEcho.shownPath(p)): no such file"
+            case .unreadable(let p, let r): return "\(VariableEcho.shownPath(p)): cannot read: \(r)"
+            case .isDirectory(let p): return "\(VariableEcho.shownPath(p)): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
             case .cannotCreate(let p, let r): return "\(p): cannot create: \(r)"
-            case .notARegularFile(let p, let w): return "\(p): is \(w), not a regular file"
+            case .notARegularFile(let p, let w): return "\(VariableEcho.shownPath(p)): is \(w), not a regular file"
             case .writeFailed(let p, let r): return "writing \(p): \(r); the file was not changed"
             case .interrupted(let p): return "\(p): interrupted while waiting for input"
             }

@@ -1,5 +1,5 @@
 /// Whether a message may quote an environment variable's value. A value longer than 200 characters or holding
-/// a line break is usually a file pasted into the variable (`APNSCTL_CERT="$(cat bag.pem)"`), a key or certificate among
+/// a line break (or a key's base64 body on one line) is usually a file pasted into the variable (`APNSCTL_CERT="$(cat bag.pem)"`), a key or certificate among
 /// them: no message, `-v` line or `config show` row prints it, only what it is.
 public enum VariableEcho {
     /// The longest value a message quotes.
@@ -7,14 +7,25 @@ public enum VariableEcho {
 
     /// Whether `value` may be quoted (escaped) in a message.
     public static func mayEcho(_ value: String) -> Bool {
-        value.count <= limit && !value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
+        value.count <= limit && !value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" } && !isKeyBody(value)
+    }
+
+    /// A key's base64 body on one line, without its BEGIN and END lines (a `.p8` is 184 characters: how keys are
+    /// often kept as CI secrets): base64 only, at least 64 characters, starting `MI` (a DER SEQUENCE).
+    public static func isKeyBody(_ value: String) -> Bool {
+        let utf8 = value.utf8
+        guard utf8.count >= 64, value.hasPrefix("MI") else { return false }
+        return utf8.allSatisfy { b in
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2B
+                || b == 0x2F || b == 0x3D
+        }
     }
 
     /// Whether a command-line argument or a settings-file value may be quoted (escaped) in a message: the rule for
     /// variables, except that a value of one line with a line break around it (a slip the message should show)
     /// is quoted.
     public static func mayEchoArgument(_ value: String) -> Bool {
-        value.count <= limit
+        value.count <= limit && !isKeyBody(value)
             && value.split(
                 omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             )
@@ -28,8 +39,21 @@ public enum VariableEcho {
         return "(" + description(of: value) + ", not shown)"
     }
 
-    /// `a value of 3 lines`, `a value of 523 characters`.
+    /// A path (or `--flag PATH`) as a message names it: whole when it may be quoted, else its flag and what it is
+    /// (`--auth-key (a value of 324 characters, not shown)`): a file's text given where its path goes, in base64
+    /// or PEM, was printed whole by every "no such file".
+    public static func shownPath(_ path: String) -> String {
+        if mayEchoArgument(path) { return path }
+        if path.hasPrefix("--"), let space = path.firstIndex(of: " ") {
+            let value = path[path.index(after: space)...]
+            return String(path[..<space]) + " (" + description(of: String(value)) + ", not shown)"
+        }
+        return "(" + description(of: path) + ", not shown)"
+    }
+
+    /// `a value of 3 lines`, `a value of 523 characters`, `a key's base64 body (184 characters)`.
     public static func description(of value: String) -> String {
+        if isKeyBody(value) { return "a key's base64 body (\(value.count) characters)" }
         let lines = value.split(
             omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         ).count

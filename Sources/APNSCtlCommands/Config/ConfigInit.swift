@@ -88,23 +88,27 @@ extension APNSCtl.Config {
             let paths = SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
             var keys: [(String, String)] = []
             for (setting, values) in given {
-                do {
-                    let (text, value) = try ProfileValueText.text(for: setting, values: values, paths: paths)
-                    keys.append((setting.name, text))
-                    if let missing = SetKey.missingFile(value) {
-                        world.standardError.warning(
-                            SetKey.missingFileWarning(
-                                "--\(setting.name)", missing, given: values.first ?? "",
-                                fileDirectory: location.directory, in: world,
-                                instead: { full in
-                                    let file =
-                                        location.origin == .flag("--config")
-                                        ? " --config \(ShellWord.of(location.path))" : ""
-                                    return
-                                        "apnsctl config set\(file) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
-                                }))
-                    }
-                } catch { throw CLIError(error) }
+                let made: (String, SettingValue)
+                do { made = try ProfileValueText.text(for: setting, values: values, paths: paths) } catch {
+                    throw CLIError(error)
+                }
+                let (text, value) = made
+                keys.append((setting.name, text))
+                if let missing = SetKey.missingFile(value) {
+                    try SetKey.refuseSecret(
+                        "--\(setting.name)", missing: missing, given: values.first ?? "", in: world)
+                    world.standardError.warning(
+                        SetKey.missingFileWarning(
+                            "--\(setting.name)", missing, given: values.first ?? "",
+                            fileDirectory: location.directory, in: world,
+                            instead: { full in
+                                let file =
+                                    location.origin == .flag("--config")
+                                    ? " --config \(ShellWord.of(location.path))" : ""
+                                return
+                                    "apnsctl config set\(file) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
+                            }))
+                }
             }
             if name?.isEmpty == true { throw CLIError.usage("--profile: empty name; give the profile's name") }
             let profileName = name ?? (given.isEmpty ? nil : "dev")

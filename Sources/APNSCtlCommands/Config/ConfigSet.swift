@@ -45,6 +45,9 @@ extension APNSCtl.Config {
             do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {
                 throw CLIError(error)
             }
+            if let missing = Self.missingFile(value) {
+                try Self.refuseSecret(target.key, missing: missing, given: values.first ?? "", in: world)
+            }
             let table = ["profiles", profileName]
             let line: Int
             do {
@@ -139,6 +142,33 @@ extension APNSCtl.Config {
             }
             // A path holding a line break or another control character is shown escaped: one warning line.
             return PrintableText.escapingControls(text)
+        }
+
+        /// A missing file's "path" that is a secret, which the settings file never keeps (CLI.md): curl's
+        /// `FILE:PASSWORD`, a key's base64 body, or a passphrase file named by a bare word that may be the passphrase
+        /// itself. Refused without repeating it; `label` names the key as typed.
+        static func refuseSecret(_ label: String, missing: String, given: String, in world: CommandWorld)
+            throws(CLIError)
+        {
+            let here = world.workingDirectory().map { WorkingDirectoryPath.absolute(given, workingDirectory: $0) }
+            if let file = CLIError.curlPassphrase(here ?? given) ?? CLIError.curlPassphrase(missing) {
+                let shown = given.firstIndex(of: ":").map { String(given[..<$0]) } ?? file
+                throw .usage(
+                    "\(label) \(ShellWord.of(shown)):…: curl's FILE:PASSWORD form (the text after the colon is not shown, "
+                        + "and the settings file keeps no passphrase); give \(ShellWord.of(shown)) alone, and the "
+                        + "passphrase in APNSCTL_PASSPHRASE or a passphrase-file")
+            }
+            if VariableEcho.isKeyBody(given) || given.count > VariableEcho.limit {
+                throw .usage(
+                    "\(label) (\(VariableEcho.description(of: given)), not shown): no such file, and a key's text is "
+                        + "never written to the settings file; give the path of the file that holds it")
+            }
+            // A bare word is more likely the passphrase than a file yet to be made (that one is given with its folder).
+            if label.hasSuffix("passphrase-file"), !given.contains("/") {
+                throw .inputMissing(
+                    "\(label): no such file (the value given is not repeated, in case it is the passphrase itself); "
+                        + "give the path of a file whose first line is the passphrase")
+            }
         }
 
         /// The file a path or credential value names, when it does not exist.

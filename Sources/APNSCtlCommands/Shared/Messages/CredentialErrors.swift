@@ -22,6 +22,12 @@ extension CLIError {
             if let pasted = CLIError.pastedText(path, flag: flags[path]) {
                 self = pasted
                 return
+            } else if case .fileMissing = problem, let flag = flags[path], let file = Self.curlPassphrase(path) {
+                self = .usage(
+                    "\(flag) \(ShellWord.of(file)):…: curl's FILE:PASSWORD form (the text after the colon is not "
+                        + "shown); apnsctl reads the passphrase from --passphrase-file FILE or APNSCTL_PASSPHRASE: "
+                        + "give \(flag) \(ShellWord.of(file)) and the passphrase there")
+                return
             } else if let flag = flags[path] {
                 message = "\(flag) " + message
             }
@@ -72,11 +78,25 @@ extension CLIError {
     /// exit 64. Nil for a value a message may quote, or one that is no file's text (a long path is a path).
     /// `flag` nil: the command's file argument.
     static func pastedText(_ value: String, flag: String?) -> CLIError? {
-        guard !VariableEcho.mayEchoArgument(value), CredentialSource.isPEM(value) else { return nil }
-        let what = CredentialSource.isPEM(value) ? "PEM text" : "text"
+        guard !VariableEcho.mayEchoArgument(value) else { return nil }
+        guard CredentialSource.isPEM(value) else {
+            // A path too long to quote that names no file: most often a file's text in base64, a key among them.
+            guard !FileSystem.exists(value) else { return nil }
+            return .inputMissing(
+                "\(flag ?? "the file argument") (\(VariableEcho.description(of: value)), not shown): no such file; "
+                    + "a key or certificate goes in a file, whose path is given here")
+        }
         return .usage(
-            "\(flag ?? "the file argument") holds \(what) (\(VariableEcho.description(of: value)), not shown), "
+            "\(flag ?? "the file argument") holds PEM text (\(VariableEcho.description(of: value)), not shown), "
                 + "not a file's path; give the path of the file that holds it")
+    }
+
+    /// The file of curl's `--cert FILE:PASSWORD` when `value` is one (the file before the first colon exists and
+    /// `value` does not), else nil.
+    static func curlPassphrase(_ value: String) -> String? {
+        guard let colon = value.firstIndex(of: ":"), colon != value.startIndex else { return nil }
+        let file = String(value[..<colon])
+        return FileSystem.isRegularFile(file) ? file : nil
     }
 }
 

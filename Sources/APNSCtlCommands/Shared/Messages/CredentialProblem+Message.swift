@@ -17,7 +17,7 @@ extension CredentialProblem {
     func message(passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id") -> String {
         switch self {
         case .fileMissing(let p):
-            return "\(p): no such file; check the path"
+            return "\(VariableEcho.shownPath(p)): no such file; check the path"
         case .fileUnreadable(let p, let r):
             return "\(p): cannot read: \(r)"
         case .empty(let p):

@@ -47,7 +47,8 @@ extension ResolvedSettings {
     /// A `ca-file` that does not exist: 66 naming where it was given.
     func checkCAFile() throws(CLIError) {
         if let caFile = self[.caFile]?.value, !FileSystem.exists(caFile) {
-            throw .inputMissing("\(label(.caFile)) \(caFile): no such file; check the path")
+            throw .inputMissing(
+                "\(VariableEcho.shownPath("\(label(.caFile)) \(caFile)")): no such file; check the path")
         }
     }
 

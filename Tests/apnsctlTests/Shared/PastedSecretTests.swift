@@ -1,0 +1,99 @@
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// A secret typed where a path goes, as a hurried user does: curl's `--cert FILE:PASSWORD`, a key or `.p12` in
+/// base64 on one line, a `.p8`'s body without its BEGIN and END lines. The messages say what it is, never the
+/// secret (CLI.md: passphrases and keys are never printed).
+@Suite struct PastedSecretTests {
+    let credentials: TestCredentials
+    let keyBody: String
+    let base64Key: String
+
+    init() throws {
+        credentials = try TestCredentials()
+        let pem = try String(contentsOfFile: credentials.authKeyFile, encoding: .utf8)
+        keyBody = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        base64Key = Data(pem.utf8).base64EncodedString()
+    }
+
+    func expectUnshown(_ r: CommandResult, _ secrets: [String], _ context: String) {
+        for secret in secrets {
+            let part = String(secret.dropFirst(20).prefix(24))
+            #expect(!r.stderr.contains(part) && !r.stdout.contains(part), "\(context): \(r.stderr)")
+        }
+    }
+
+    @Test func curlsFileColonPasswordIsRefusedWithoutThePassword() throws {
+        let given = credentials.pushFile + ":Sup3rHidd3nPhrase"
+        for command in [
+            ["send", "-d", String(repeating: "ab", count: 32), "--alert", "hi", "--topic", "t"], ["doctor"],
+        ] {
+            let r = try InProcess.apnsctl(command + ["--cert", given])
+            #expect(r.status == 64, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("curl's FILE:PASSWORD form"), "\(r.stderr)")
+            #expect(!r.stderr.contains("Sup3rHidd3nPhrase") && !r.stdout.contains("Sup3rHidd3nPhrase"), "\(r.stderr)")
+        }
+    }
+
+    @Test func aKeyInBase64WhereAPathGoesIsNotPrinted() throws {
+        let device = String(repeating: "ab", count: 32)
+        let token = ["--key-id", "ABCDE12345", "--team-id", "FGHIJ67890", "--topic", "t", "--alert", "hi"]
+        let cases: [[String]] = [
+            ["send", "-d", device, "--auth-key", base64Key] + token.dropFirst(0),
+            ["send", "-d", device, "--auth-key", keyBody] + token,
+            ["send", "-d", device, "--cert", base64Key, "--topic", "t", "--alert", "hi"],
+            [
+                "send", "-d", device, "--cert", credentials.pushFile, "--ca-file", base64Key, "--topic", "t", "--alert",
+                "hi",
+            ],
+            ["send", "--devices", base64Key, "--cert", credentials.pushFile, "--topic", "t", "--alert", "hi"],
+            [
+                "send", "-d", device, "--auth-key", credentials.authKeyFile, "--key-id", keyBody, "--team-id",
+                "FGHIJ67890",
+            ],
+            ["inspect", base64Key],
+            ["jwt", "--auth-key", keyBody, "--key-id", "ABCDE12345", "--team-id", "FGHIJ67890"],
+        ]
+        for arguments in cases {
+            let r = try InProcess.apnsctl(arguments)
+            #expect(r.status != 0, "\(arguments.prefix(5)): \(r.stderr)")
+            expectUnshown(r, [base64Key, keyBody], "\(arguments.prefix(5))")
+        }
+        let variable = try InProcess.apnsctl(
+            ["jwt", "--team-id", "FGHIJ67890"],
+            environment: ["APNSCTL_AUTH_KEY": keyBody, "APNSCTL_KEY_ID": "ABCDE12345"])
+        #expect(variable.status != 0)
+        expectUnshown(variable, [keyBody], "APNSCTL_AUTH_KEY")
+    }
+}
+
+extension PastedSecretTests {
+    /// `config set` and `config init` write no secret to the settings file (CLI.md): curl's FILE:PASSWORD, a key's
+    /// base64 body, and a bare word given as a passphrase file that does not exist are refused, unrepeated.
+    @Test func theSettingsFileIsGivenNoSecret() throws {
+        let home = try TemporaryDirectory(prefix: "pasted-config")
+        let environment = ["XDG_CONFIG_HOME": home.path]
+        let cases: [([String], String, Int32)] = [
+            (
+                ["config", "set", "-p", "p", "cert", credentials.pushFile + ":Sup3rHidd3nPhrase"], "Sup3rHidd3nPhrase",
+                64
+            ),
+            (["config", "set", "-p", "p", "auth-key", keyBody], keyBody, 64),
+            (["config", "set", "-p", "p", "passphrase-file", "S3cretPassW0rd"], "S3cretPassW0rd", 66),
+            (["config", "init", "--profile", "d", "--passphrase-file", "S3cretPassW0rd"], "S3cretPassW0rd", 66),
+        ]
+        for (arguments, secret, status) in cases {
+            let r = try InProcess.apnsctl(arguments, environment: environment)
+            #expect(r.status == status, "\(arguments.prefix(5)): \(r.stderr)")
+            let part = String(secret.suffix(12))
+            #expect(!r.stderr.contains(part) && !r.stdout.contains(part), "\(arguments.prefix(5)): \(r.stderr)")
+            let file = (try? String(contentsOfFile: home.file("apnsctl/config.toml"), encoding: .utf8)) ?? ""
+            #expect(!file.contains(part), "\(file)")
+        }
+        // A passphrase file yet to be made, named with its folder, is written as before (with a warning).
+        let later = try InProcess.apnsctl(
+            ["config", "set", "-p", "p", "passphrase-file", "~/secrets/push.pass"], environment: environment)
+        #expect(later.status == 0 && later.stderr.contains("does not exist"), "\(later.stderr)")
+    }
+}
