@@ -30,15 +30,17 @@ public struct AppBuild: Equatable, Sendable {
         return profile?.entitlements.apsEnvironment
     }
 
-    /// An app with no embedded profile: downloaded from the App Store, whose tokens are production.
-    public var isAppStoreDownload: Bool { kind == .app && profile == nil }
+    /// An app with no embedded profile but signed entitlements: downloaded from the App Store, whose tokens are
+    /// production (its entitlements say `production`).
+    public var isAppStoreDownload: Bool { kind == .app && profile == nil && executableEntitlements != nil }
+
+    /// An app with neither a profile nor signed entitlements: a simulator's or an unsigned build, which says
+    /// nothing about its tokens (a simulator's are sandbox). Never an App Store download, which is always signed.
+    public var isUnsigned: Bool { kind == .app && profile == nil && executableEntitlements == nil }
 
     /// The environment the build's device tokens belong to; nil when it has no Push Notifications capability
-    /// (or an `aps-environment` no one knows).
-    public var tokenEnvironment: APNSEnvironment? {
-        if let environment = APNSEnvironment(apsEnvironment: apsEnvironment) { return environment }
-        return isAppStoreDownload && executableEntitlements == nil ? .production : nil
-    }
+    /// (or an `aps-environment` no one knows), or is unsigned.
+    public var tokenEnvironment: APNSEnvironment? { APNSEnvironment(apsEnvironment: apsEnvironment) }
 
     /// The team: the profile's, else the executable's entitlements'.
     public var teamID: String? { profile?.team ?? executableEntitlements?.team }

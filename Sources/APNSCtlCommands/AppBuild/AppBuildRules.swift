@@ -51,7 +51,7 @@ struct AppBuildRules {
     /// Warnings worth a line before sending: no push capability, an expired profile, a disagreement.
     func warnings(now: Int64) -> [String] {
         var lines: [String] = []
-        if environment == nil { lines.append(AppBuildMessages.noPush(build)) }
+        if environment == nil && !build.isUnsigned { lines.append(AppBuildMessages.noPush(build)) }
         if let expired = AppBuildMessages.expired(build, now: now) { lines.append(expired) }
         lines += build.disagreements.map { "\(build.path): \($0)" }
         return lines

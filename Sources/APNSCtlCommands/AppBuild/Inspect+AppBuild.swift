@@ -10,7 +10,7 @@ extension APNSCtl.Inspect {
         let now = world.clock.now()
         AppBuildReport.print(build, now: now, format: output, to: world.standardOutput)
         for disagreement in build.disagreements { world.standardError.warning("\(file): \(disagreement)") }
-        if build.tokenEnvironment == nil {
+        if build.tokenEnvironment == nil && !build.isUnsigned {
             world.standardError.warning(AppBuildMessages.noPush(build))
         }
         if let expired = AppBuildMessages.expired(build, now: now) { throw .credential(expired) }

@@ -109,11 +109,32 @@ import Testing
 
     @Test func anAppStoreDownloadIsProduction() throws {
         let fixtures = try AppBuildFixtures()
-        let app = try fixtures.app(profile: nil, signed: false)
+        let app = try fixtures.app(profile: nil)
         let r = try InProcess.apnsctl(["inspect", try fixtures.ipa(of: app)])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("(none signed) → --env production"), "\(r.stdout)")
+        #expect(r.stdout.contains("production → --env production"), "\(r.stdout)")
         #expect(r.stdout.contains("none embedded: an App Store download, whose tokens are production"))
+    }
+
+    /// No profile and no signed entitlements is a simulator's or an unsigned build, never an App Store download
+    /// (always signed): its tokens' environment is unknown, so no --env is refused and no capability is missed.
+    @Test func anUnsignedBuildSaysNothingOfItsTokens() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app("Sim.app", profile: nil, signed: false)
+        let r = try InProcess.apnsctl(["inspect", app])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.stdout.contains("(none signed): an unsigned build says nothing"), "\(r.stdout)")
+        #expect(r.stdout.contains("none embedded, and the executable is not signed"), "\(r.stdout)")
+        #expect(!r.stdout.contains("App Store"), "\(r.stdout)")
+        let json = try InProcess.apnsctl(["inspect", app, "-o", "json"])
+        #expect(json.stdout.contains(#""token_environment":null"#), "\(json.stdout)")
+        let send = try InProcess.apnsctl(
+            [
+                "send", "--app", app, "--env", "sandbox", "-d", String(repeating: "ab", count: 32), "--alert", "hi",
+                "--auth-key", fixtures.directory.file("none.p8"), "--key-id", "ABCDE12345", "--team-id", "TEAMID1234",
+            ])
+        #expect(!send.stderr.contains("belong to production"), "\(send.stderr)")
+        #expect(send.status == 66 && send.stderr.contains("none.p8"), "the credential is what stops it: \(send.stderr)")
     }
 
     @Test func aMissingBuildIs66() throws {
