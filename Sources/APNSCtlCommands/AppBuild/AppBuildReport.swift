@@ -54,7 +54,8 @@ enum AppBuildReport {
             } else if build.isAppStoreDownload {
                 rows.append(("profile", "none embedded: an App Store download, whose tokens are production"))
             } else if build.isUnsigned {
-                rows.append(("profile", "none embedded, and the executable is not signed: a simulator or unsigned build"))
+                rows.append(
+                    ("profile", "none embedded, and the executable is not signed: a simulator or unsigned build"))
             }
             if let signed = build.executableEntitlements {
                 rows.append(("executable", "signed with aps-environment \(signed.apsEnvironment ?? "(none)")"))
@@ -73,7 +74,8 @@ enum AppBuildReport {
         case (let value?, nil):
             return "\(value): not development or production, so apnsctl cannot tell the tokens' environment"
         case (nil, nil) where build.isUnsigned:
-            return "(none signed): an unsigned build says nothing of its tokens' environment (a simulator's are sandbox)"
+            return
+                "(none signed): an unsigned build says nothing of its tokens' environment (a simulator's are sandbox)"
         case (nil, nil):
             return "(none): the Push Notifications capability is not enabled, so no device token will work"
         }
