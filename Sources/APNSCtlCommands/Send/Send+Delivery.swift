@@ -152,8 +152,10 @@ extension APNSCtl.Send {
                 unsentFailure = error
             }
         }
-        // Without a summary line (`-o json`, one device) the file it would have named is said on stderr.
-        if !renderer.finish(summary), let file = renderer.unsentFile {
+        // Without a summary line (`-o json`, one device, or standard output gone) the file it would have named is
+        // said on stderr: it is what the user resumes from.
+        let summaryShown = renderer.finish(summary) && output.failure == nil
+        if !summaryShown, let file = renderer.unsentFile {
             let shown = PrintableText.escapingControls(file)
             let kept = renderer.keptUnknown
             world.standardError.print(
