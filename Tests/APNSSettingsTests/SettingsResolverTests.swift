@@ -184,14 +184,20 @@ import Testing
         #expect(Self.problem(file: nil)?.message.hasPrefix("no credential;") == true)
         #expect(
             Self.problem(flags: Self.flags { $0[.key] = "k.pem" }, file: nil)?.message
-                == "--key needs a certificate in the same place; give cert with it")
+                == "--key is the certificate's private key: give the certificate with it, --cert FILE")
+        #expect(
+            Self.problem(variables: ["APNSCTL_KEY": "k.pem"], file: nil)?.message
+                == "APNSCTL_KEY is the certificate's private key: set APNSCTL_CERT to the certificate with it")
+        #expect(
+            Self.problem(flags: Self.flags { $0.profile = "k" }, file: "[profiles.k]\nkey = \"k.pem\"\n")?.message
+                .hasSuffix("the profile has no cert: apnsctl config set --profile k cert FILE") == true)
         // --key with the profile's certificate: the unit comes from the flags, which have no certificate.
         #expect(
             Self.problem(
                 flags: Self.flags {
                     $0.profile = "prod-cert"
                     $0[.key] = "k.pem"
-                })?.message.hasPrefix("--key needs") == true)
+                })?.message.hasPrefix("--key is the certificate's private key") == true)
         // A key id above the key's layer is stranded.
         #expect(
             Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix(

@@ -1,3 +1,5 @@
+import APNSCore
+
 /// The combination rules of CLI.md, run on the resolved value (not on one option group), so each part's
 /// origin can be named: a profile's certificate with `--auth-key` is no clash (credentials are one unit),
 /// but two kinds in one place are.
@@ -26,9 +28,7 @@ extension ResolvedSettings {
                 if let path = key.value.path, let advice = SigningKeyFileName.advice(keyFlagPath: path) {
                     throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) \(advice)")
                 }
-                throw .usage(
-                    "\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it"
-                )
+                throw .usage(Self.keyWithoutCertificate(key.origin))
             }
             throw .usage(
                 noCredential
@@ -44,11 +44,7 @@ extension ResolvedSettings {
                 "\(Self.name(certificate.origin, Setting.of(.cert).name)) and \(Self.name(token.origin, Setting.of(.authKey).name)) both given; choose one: certificate auth (\(c)) or token auth (\(t))"
             )
         }
-        if let key, certificate == nil {
-            throw .usage(
-                "\(Self.name(key.origin, Setting.of(.key).name)) needs a certificate in the same place; give cert with it"
-            )
-        }
+        if let key, certificate == nil { throw .usage(Self.keyWithoutCertificate(key.origin)) }
         if let id = self[.keyID], token == nil {
             throw .usage(
                 "\(Self.name(id.origin, Setting.of(.keyID).name)) needs a .p8 key (auth-key) in the same place: a key id belongs to its key"
@@ -69,6 +65,20 @@ extension ResolvedSettings {
                     throw .usage("\(f) needs a .p8 key for token auth; pass --auth-key too")
                 }
             }
+        }
+    }
+
+    /// A key given without its certificate, with the way to give the certificate where the key was given: a flag
+    /// beside a flag, a variable beside a variable, a line beside the profile's.
+    static func keyWithoutCertificate(_ origin: SettingOrigin) -> String {
+        let key = name(origin, Setting.of(.key).name)
+        switch origin {
+        case .flag: return "\(key) is the certificate's private key: give the certificate with it, --cert FILE"
+        case .variable: return "\(key) is the certificate's private key: set APNSCTL_CERT to the certificate with it"
+        case .profile(let p, _, _):
+            return "\(key) is the certificate's private key, and the profile has no cert: "
+                + "apnsctl config set --profile \(ShellWord.of(p)) cert FILE"
+        default: return "\(key) needs a certificate in the same place; give cert with it"
         }
     }
 

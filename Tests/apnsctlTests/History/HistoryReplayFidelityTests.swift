@@ -154,7 +154,7 @@ import Testing
         // A key alone keeps its own advice.
         let keyOnly = try home.run(["send", "--replay", "1", "--key", mock.certificate])
         #expect(keyOnly.status == 64)
-        #expect(keyOnly.stderr.contains("needs a certificate in the same place"), "\(keyOnly.stderr)")
+        #expect(keyOnly.stderr.contains("give the certificate with it, --cert FILE"), "\(keyOnly.stderr)")
     }
 
     /// `history --device NAME` finds the sends made with the token the settings file names so (in `[devices]`
