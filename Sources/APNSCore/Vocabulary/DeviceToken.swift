@@ -21,6 +21,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         case innerWhitespace(parts: Int)
         case notHex(character: Character)
         case oddLength(count: Int)
+        /// `3f2a…9c1d`: the shortened form apnsctl's own results print, copied back.
+        case abbreviated
 
         public var message: String {
             switch self {
@@ -46,6 +48,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                 return
                     "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
             case .notHex(let c): return "the device token must be hex, found '\(c)'"
+            case .abbreviated:
+                return
+                    "this is the shortened form apnsctl prints a token in (its first and last 4 digits); give the whole token (apnsctl history show lists it, and -o json prints it)"
             case .oddLength(let n):
                 return
                     "the device token has \(n) hex digits; a token is whole bytes, so the count must be even (was the copy cut short?)"
@@ -79,6 +84,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             }
         }
         if !bracketed, let decoded = Self.base64TokenHex(trimmed) { throw .base64(hex: decoded) }
+        if Self.isAbbreviated(body) { throw .abbreviated }
         var out = ""
         out.reserveCapacity(body.utf8.count)
         for ch in body {
@@ -111,6 +117,14 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     private static func isXcodeGrouping(_ body: Substring) -> Bool {
         body.split(separator: " ", omittingEmptySubsequences: false)
             .allSatisfy { g in !g.isEmpty && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
+    }
+
+    /// `3f2a…9c1d` (or with `...`): 4 hex digits, an ellipsis, 4 hex digits, as `abbreviated` writes a token.
+    private static func isAbbreviated(_ body: Substring) -> Bool {
+        guard let dots = body.firstRange(of: "…") ?? body.firstRange(of: "...") else { return false }
+        return [body[..<dots.lowerBound], body[dots.upperBound...]].allSatisfy {
+            $0.count == 4 && $0.allSatisfy { $0.isASCII && $0.isHexDigit }
+        }
     }
 
     /// Xcode's form without its brackets: eight groups of eight hex digits, single spaces between them.

@@ -111,7 +111,7 @@ extension APNSCtl.Send {
         } catch {
             throw CLIError.inputMissing(
                 error.message + "; "
-                    + (Self.unquotedText(payload, in: world.commandLine)
+                    + (Self.unquotedText(payload, in: world.commandLine) ?? Self.tokenAsPayload(payload)
                         ?? "give a payload file, - for standard input, or inline JSON starting with {"))
         }
     }
@@ -126,6 +126,14 @@ extension APNSCtl.Send {
         let text = arguments[i - 1] + " " + payload
         return
             "if it is the rest of the \(arguments[i - 2]) text, quote the text: \(arguments[i - 2]) \(ShellWord.of(text))"
+    }
+
+    /// A device token given as PAYLOAD (`-d` forgotten, or typed once too often): the advice is `-d`.
+    static func tokenAsPayload(_ payload: String) -> String? {
+        guard !FileSystem.exists(payload), let token = try? DeviceToken(parsing: payload),
+            token.hex.utf8.count >= DeviceToken.issuedHexDigits
+        else { return nil }
+        return "it looks like a device token: give each token with -d (-d TOKEN)"
     }
 
     /// The payload to send: the payload flags (their `@FILE` values read first), then PAYLOAD, then the two made

@@ -79,6 +79,25 @@ import Testing
         #expect(file.stderr.contains("give a payload file, - for standard input"), "\(file.stderr)")
     }
 
+    /// The first hour's slips with device tokens: one given as PAYLOAD (`-d` forgotten, or typed once too often) is
+    /// advised -d; the shortened form apnsctl's own results print, copied back, is named for what it is.
+    @Test func aTokenWhereItDoesNotBelongIsNamed() throws {
+        let mock = try InProcessMock()
+        let state = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path]
+        let twice = try InProcess.apnsctl(
+            ["send", "-p", "mock", "-d", Self.token(1), Self.token(2), "--dry-run"], environment: state)
+        #expect(twice.status == 66, "\(twice.stderr)")
+        #expect(
+            twice.stderr.hasSuffix(
+                ": no such file; it looks like a device token: give each token with -d (-d TOKEN)\n"),
+            "\(twice.stderr)")
+        for short in ["3f2a…9c1d", "3f2a...9c1d"] {
+            let r = try InProcess.apnsctl(["send", "-p", "mock", "-d", short, "--alert", "hi"], environment: state)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.contains("this is the shortened form apnsctl prints a token in"), "\(r.stderr)")
+        }
+    }
+
     @Test func helpWalksNestedCommands() throws {
         let r = try InProcess.apnsctl(["help", "channel", "create"])
         #expect(r.status == 0, "\(r.stderr)")
