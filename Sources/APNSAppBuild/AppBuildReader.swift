@@ -114,6 +114,12 @@ public enum AppBuildReader {
                 reason: apps.isEmpty
                     ? "no Payload/NAME.app/Info.plist: not an .ipa" : "several apps under Payload/")
         }
+        // Two entries of one name: unzip tools disagree on which one counts (the first, the last), so which app
+        // this is cannot be told.
+        var seen: Set<String> = []
+        for name in names where name.hasPrefix(app + "/") && !seen.insert(name).inserted {
+            throw .corrupt(path: path, reason: "two entries named \(name): which one counts is unclear")
+        }
         func entry(_ name: String, limit: UInt64) throws(AppBuildProblem) -> ZipEntryStream? {
             guard let i = index[app + "/" + name] else { return nil }
             return try archive.open(i, name: app + "/" + name, limit: limit)

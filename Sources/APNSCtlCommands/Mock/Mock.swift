@@ -457,6 +457,10 @@ extension APNSCtl {
         func extraKeyID() throws(CLIError) -> String? {
             guard let path = authKeyPub else { return nil }
             if let pasted = CLIError.pastedText(path, flag: "--auth-key-pub") { throw pasted }
+            // A misspelt path is the problem to name first (66), not the key id its name would have given.
+            guard FileSystem.exists(path) else {
+                throw .inputMissing("--auth-key-pub \(VariableEcho.shownPath(path)): no such file; check the path")
+            }
             // Name only what the user gave: the flag they typed, or the file name the id came from.
             let kid: String
             if let keyID {

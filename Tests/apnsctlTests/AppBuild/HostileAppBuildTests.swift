@@ -83,6 +83,23 @@ import Testing
         try Self.expectCorrupt(library, "no Products/Applications: an archive of no app", in: fixtures)
     }
 
+    /// An `.ipa` with two entries of one name (another app's Info.plist first): unzip tools disagree on which
+    /// counts, so the build is refused rather than read as either.
+    @Test func twoEntriesOfOneNameAreRefused() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        let other = try fixtures.app("Other.app", profile: .development, bundle: "com.evil")
+        try fixtures.zip(
+            "dup.ipa",
+            [
+                ("Payload/Demo.app/Info.plist", other + "/Info.plist"),
+                ("Payload/Demo.app/Info.plist", app + "/Info.plist"),
+                ("Payload/Demo.app/Demo", app + "/Demo"),
+            ])
+        try Self.expectCorrupt(
+            fixtures.directory.file("dup.ipa"), "two entries named Payload/Demo.app/Info.plist", in: fixtures)
+    }
+
     @Test func aZipBombStopsAtTheCap() throws {
         let fixtures = try AppBuildFixtures()
         let zeros = try fixtures.directory.write("zeros", [UInt8](repeating: 0, count: 40 << 20))

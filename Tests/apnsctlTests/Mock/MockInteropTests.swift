@@ -95,6 +95,12 @@ import Testing
                 "error: --auth-key-pub \(plain): no key id; pass --key-id ID, or name the file AuthKey_KEYID"))
         #expect(noID.errorLines.count == 1)
         #expect(!FileManager.default.fileExists(atPath: state), "a usage error must not create the state dir")
+        // A misspelt path is named first, as a missing file (66), not as a missing key id.
+        let typo = try InProcess.apnsctl(
+            ["mock", "--state-dir", state, "--port", "0", "--auth-key-pub", keys.file("extra.pbu")])
+        #expect(typo.status == 66, "\(typo.stderr)")
+        #expect(typo.stderr == "error: --auth-key-pub \(keys.file("extra.pbu")): no such file; check the path\n")
+        #expect(!FileManager.default.fileExists(atPath: state))
 
         let shortName = try keys.write("AuthKey_SHORT.pub.pem", "x")
         let bad = try InProcess.apnsctl(["mock", "--state-dir", state, "--port", "0", "--auth-key-pub", shortName])
