@@ -161,7 +161,9 @@ import Testing
         // A key pasted into the variable is no path: refused without a word of it (every message quotes the path).
         let pem =
             "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"
-        for value in [pem, String(repeating: "TUlHSEFnRUFNQk1HQnlx", count: 11)] {
+        for value in [
+            pem, "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg" + String(repeating: "TUlHSEFn", count: 8),
+        ] {
             #expect {
                 try SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": value], configHome: "/x")
             } throws: { error in
@@ -171,6 +173,11 @@ import Testing
                     && !message.contains("TUlHSEFn")
             }
         }
+        // A path that is merely long is a path.
+        let long = "/" + String(repeating: "TUlHSEFnRUFNQk1HQnlx", count: 11)
+        #expect(
+            try SettingsLocation.find(configFlag: nil, variables: ["APNSCTL_CONFIG": long], configHome: "/x").path
+                == long)
         #expect(SettingsLocation(path: "f.toml", origin: .defaultValue).directory == ".")
         #expect(SettingsLocation(path: "/config.toml", origin: .defaultValue).directory == "/")
     }

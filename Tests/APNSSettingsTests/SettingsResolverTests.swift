@@ -191,6 +191,13 @@ import Testing
         #expect(
             Self.problem(flags: Self.flags { $0.profile = "k" }, file: "[profiles.k]\nkey = \"k.pem\"\n")?.message
                 .hasSuffix("the profile has no cert: apnsctl config set --profile k cert FILE") == true)
+        // A file named by --config is named again in the command to paste.
+        #expect(
+            ResolvedSettings.keyWithoutCertificate(
+                .profile(name: "k", file: "my.toml", line: 2),
+                location: SettingsLocation(path: "my.toml", origin: .flag("--config"))
+            )
+            .hasSuffix("apnsctl config set --config my.toml --profile k cert FILE"))
         // --key with the profile's certificate: the unit comes from the flags, which have no certificate.
         #expect(
             Self.problem(

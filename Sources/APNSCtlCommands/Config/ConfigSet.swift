@@ -145,8 +145,7 @@ extension APNSCtl.Config {
         }
 
         /// A missing file's "path" that is a secret, which the settings file never keeps (CLI.md): curl's
-        /// `FILE:PASSWORD`, a key's base64 body, or a passphrase file named by a bare word that may be the passphrase
-        /// itself. Refused without repeating it; `label` names the key as typed.
+        /// `FILE:PASSWORD` or a key's base64 body. Refused without repeating it; `label` names the key as typed.
         static func refuseSecret(_ label: String, missing: String, given: String, in world: CommandWorld)
             throws(CLIError)
         {
@@ -160,14 +159,8 @@ extension APNSCtl.Config {
             }
             if VariableEcho.isKeyBody(given) || given.count > VariableEcho.limit {
                 throw .usage(
-                    "\(label) (\(VariableEcho.description(of: given)), not shown): no such file, and a key's text is "
-                        + "never written to the settings file; give the path of the file that holds it")
-            }
-            // A bare word is more likely the passphrase than a file yet to be made (that one is given with its folder).
-            if label.hasSuffix("passphrase-file"), !given.contains("/") {
-                throw .inputMissing(
-                    "\(label): no such file (the value given is not repeated, in case it is the passphrase itself); "
-                        + "give the path of a file whose first line is the passphrase")
+                    "\(label) (\(VariableEcho.description(of: given)), not shown): no such file, and a value this long "
+                        + "is taken for a key's text, never written to the settings file; give the path of the file")
             }
         }
 

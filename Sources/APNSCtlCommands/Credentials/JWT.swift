@@ -36,7 +36,7 @@ extension APNSCtl {
 
                 Examples:
                   apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234
-                  apnsctl jwt --decode "$TOKEN" --auth-key AuthKey_ABCDE12345.p8
+                  printf '%s' "$TOKEN" | apnsctl jwt --decode --auth-key AuthKey_ABCDE12345.p8
                   APNSCTL_TEAM_ID=TEAMID1234 apnsctl jwt --auth-key key.p8 --key-id ABCDE12345
                   apnsctl jwt -p dev
                   TOKEN=$(apnsctl jwt --auth-key AuthKey_ABCDE12345.p8 --team-id TEAMID1234)

@@ -32,7 +32,7 @@ extension AppBuildRules {
             if case .credential(let message) = error { fail(message) }
         }
         guard check.status == .ok else { return check }
-        if environment == nil {
+        if environment == nil && !build.isUnsigned {
             fail(AppBuildMessages.noPush(build))
         } else if let expired = AppBuildMessages.expired(build, now: now) {
             fail(expired)

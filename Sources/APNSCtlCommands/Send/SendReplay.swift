@@ -25,7 +25,8 @@ extension APNSCtl.Send {
             replay.history.replayedPayload = entry.payload
         }
         var taken: [String] = []
-        if liveActivity && payload == nil && replay.liveActivity.timestamp == nil {
+        // `--timestamp now` spelt out is the same replay as the default, and keeps the dates the same way.
+        if liveActivity && payload == nil && [nil, "now"].contains(replay.liveActivity.timestamp) {
             replay.liveActivity.timestamp = "now"
             taken += replay.keepingDatesBesideTheTimestamp(of: entry.payload)
         }
@@ -205,7 +206,9 @@ extension APNSCtl.Send {
             liveActivity.staleDate = span
             taken.append("--stale-date \(span)")
         }
-        if liveActivity.dismissalDate == nil, let span = after(.dismissalDate) {
+        // A dismissal date counts only in an `end` event: one elsewhere is left as it was (moved, it would be warned
+        // about as a --dismissal-date the user never gave).
+        if liveActivity.dismissalDate == nil, aps["event"]?.string == "end", let span = after(.dismissalDate) {
             liveActivity.dismissalDate = span
             taken.append("--dismissal-date \(span)")
         }

@@ -143,13 +143,22 @@ final class UnsentDevices {
     /// the rest of the list; returns its path, or nil when every device has a final answer (an old file at the
     /// path is then removed, as it no longer says anything true). A stream's unread rest stays unread (it may never
     /// end): a comment says where it stopped. A failed write is exit 74, naming the file.
+    /// Whether `name` on a line of its own reads back as that name in a `--devices` list.
+    static func readsBack(_ name: String) -> Bool {
+        guard let first = name.first, let last = name.last else { return false }
+        return first != "#" && !first.isWhitespace && !last.isWhitespace
+            && !name.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
+    }
+
     func write(stopped: Bool, in world: CommandWorld) throws(CLIError) -> String? {
         var lines: [UInt8] = []
         func line(_ text: String) {
             lines.append(contentsOf: text.utf8)
             lines.append(0x0A)
         }
-        func device(_ hex: String) -> String { name(hex) ?? hex }
+        // A name the list would not read back as that name (`#x` reads as a comment, ` pad` trimmed, a line break
+        // as two lines) is written as its token: the device is kept, the name is not.
+        func device(_ hex: String) -> String { name(hex).flatMap { Self.readsBack($0) ? $0 : nil } ?? hex }
         // The resumed list's own devices of unknown outcome come first: they came before this run's.
         for text in carried { line(text) }
         for entry in entries.sorted(by: { $0.position < $1.position }) {

@@ -28,7 +28,7 @@ extension ResolvedSettings {
                 if let path = key.value.path, let advice = SigningKeyFileName.advice(keyFlagPath: path) {
                     throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) \(advice)")
                 }
-                throw .usage(Self.keyWithoutCertificate(key.origin))
+                throw .usage(Self.keyWithoutCertificate(key.origin, location: location))
             }
             throw .usage(
                 noCredential
@@ -44,7 +44,7 @@ extension ResolvedSettings {
                 "\(Self.name(certificate.origin, Setting.of(.cert).name)) and \(Self.name(token.origin, Setting.of(.authKey).name)) both given; choose one: certificate auth (\(c)) or token auth (\(t))"
             )
         }
-        if let key, certificate == nil { throw .usage(Self.keyWithoutCertificate(key.origin)) }
+        if let key, certificate == nil { throw .usage(Self.keyWithoutCertificate(key.origin, location: location)) }
         if let id = self[.keyID], token == nil {
             throw .usage(
                 "\(Self.name(id.origin, Setting.of(.keyID).name)) needs a .p8 key (auth-key) in the same place: a key id belongs to its key"
@@ -70,14 +70,17 @@ extension ResolvedSettings {
 
     /// A key given without its certificate, with the way to give the certificate where the key was given: a flag
     /// beside a flag, a variable beside a variable, a line beside the profile's.
-    static func keyWithoutCertificate(_ origin: SettingOrigin) -> String {
+    static func keyWithoutCertificate(_ origin: SettingOrigin, location: SettingsLocation) -> String {
         let key = name(origin, Setting.of(.key).name)
         switch origin {
         case .flag: return "\(key) is the certificate's private key: give the certificate with it, --cert FILE"
         case .variable: return "\(key) is the certificate's private key: set APNSCTL_CERT to the certificate with it"
         case .profile(let p, _, _):
             return "\(key) is the certificate's private key, and the profile has no cert: "
-                + "apnsctl config set --profile \(ShellWord.of(p)) cert FILE"
+                + (["apnsctl", "config", "set"] + location.configFlagWords + [
+                    "--profile", ShellWord.of(p), "cert", "FILE",
+                ])
+                .joined(separator: " ")
         default: return "\(key) needs a certificate in the same place; give cert with it"
         }
     }

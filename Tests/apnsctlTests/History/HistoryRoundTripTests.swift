@@ -184,6 +184,12 @@ import Testing
         #expect((aps["timestamp"] as? Int ?? 0) > 1_790_000_000, "the replay's timestamp is now")
         // The stale date keeps its distance from the timestamp: kept as stored, a replay was stale on arrival.
         #expect((aps["stale-date"] as? Int).map { $0 - (aps["timestamp"] as? Int ?? 0) } == 5400, "\(aps)")
+        // `--timestamp now` spelt out is the same replay.
+        let spelt = try home.run(
+            ["send", "--replay", "1", "--timestamp", "now", "--auth-key", mock.authKey, "--team-id", mock.teamID])
+        #expect(spelt.status == 0, "\(spelt.stderr)")
+        let again = try #require((try home.show("last")["payload"] as? NSDictionary)?["aps"] as? NSDictionary)
+        #expect((again["stale-date"] as? Int).map { $0 - (again["timestamp"] as? Int ?? 0) } == 5400, "\(again)")
     }
 
     /// A replayed Live Activity's dates are given as the span a user would write, so a refusal names them so.

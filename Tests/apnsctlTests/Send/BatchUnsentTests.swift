@@ -268,6 +268,27 @@ import Testing
         #expect(try Self.devices(in: unsent) == ["my-iphone"])
     }
 
+    /// A device name a list would not read back (`#x` is a comment there) is written as its token: resuming from
+    /// the file sends it (it was skipped as a comment without a word).
+    @Test func aNameTheListCannotReadBackIsWrittenAsItsToken() throws {
+        let config = try TemporaryDirectory(prefix: "unsent-names")
+        let (hash, other) = (DeviceListStreamingTests.token(1), DeviceListStreamingTests.token(2))
+        try FileManager.default.createDirectory(atPath: config.file("apnsctl"), withIntermediateDirectories: true)
+        _ = try config.write(
+            "apnsctl/config.toml", "[devices]\n\"#x\" = \"\(hash)\"\nok = \"\(other)\"\n",
+            mode: 0o600)
+        let unsent = config.file("unsent.txt")
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", "https://127.0.0.1:1", "--cert",
+                try config.pem("push.pem", CredentialFixtures.development), "--alert", "hi", "-d", "#x", "-d", "ok",
+                "--unsent", unsent, "--no-history",
+            ], environment: ["XDG_CONFIG_HOME": config.path, "XDG_CACHE_HOME": config.file("cache")])
+        #expect(r.status == 69, "\(r.stderr)")
+        #expect(try Self.devices(in: unsent) == [hash, "ok"])
+        #expect(UnsentDevices.readsBack("ok") && !UnsentDevices.readsBack(" pad") && !UnsentDevices.readsBack("a\nb"))
+    }
+
     /// A file at the path that no run wrote (a slip: `--unsent payload.json`, `--unsent key.pem`, notes, the
     /// user's own list given as both `--devices` and `--unsent`) is refused before anything is sent and left as
     /// it was; an empty one (`mktemp`) is the run's to replace.

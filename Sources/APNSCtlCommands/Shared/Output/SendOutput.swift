@@ -251,9 +251,11 @@ final class SendOutput {
                     "hint",
                     r.refusedByBothEnvironments
                         ? r.bothEnvironmentsRefusedText : reason.hint(for: pushType, broadcast: r.device == nil))
-            case nil where r.bodyText != nil || r.isSuccessNotFromAPNs:
+            case nil where r.isSuccessNotFromAPNs:
                 w.field("meaning", notFromAPNs(r))
                 w.field("hint", endpointHint)
+            case nil where r.bodyText != nil:
+                w.field("meaning", notFromAPNs(r))
             case .unknown?, nil:
                 w.field("meaning", explanation(r, pushType: pushType))
             }
