@@ -27,6 +27,8 @@ struct BroadcastChecker: Sendable {
             reason: nil, apnsID: "", timestamp: nil, device: nil, topic: nil, pushType: f.pushType,
             priority: f.priority.flatMap { Int($0) }, auth: auth.kind, payloadSize: request.bodySize,
             firstTokenAccepted: false)
+        // Logged as a notification's is (mock.md): a broadcast's expiration decides BadExpirationDate too.
+        d.expiration = f.expiration
         var answer = BroadcastAnswer(operation: .broadcast, channel: f.channelID, requestID: requestID)
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d, &answer)

@@ -144,6 +144,8 @@ import Testing
         }
         #expect(broadcasts.count == 4, "\(log)")
         #expect(broadcasts.allSatisfy { $0.contains("\"channel\":\"\(id)\"") && !$0.contains("\"device\"") })
+        // Logged like a notification (mock.md): with the apns-expiration a broadcast must carry.
+        #expect(broadcasts.allSatisfy { $0.contains("\"expiration\":\"") }, "\(log)")
         #expect(log.contains("\"auth\":\"\(auth.rawValue)\""))
     }
 
