@@ -8,6 +8,25 @@ public enum AppBuildReader {
     /// The largest main executable read from an `.ipa` (as a stream: only its headers and signature are kept).
     static let maximumExecutableSize: UInt64 = 512 << 20
 
+    /// What a file's first bytes say it is, for a file given where another kind belongs: a zip archive (an `.ipa`),
+    /// or a CMS signed-data structure (a provisioning profile: a DER SEQUENCE whose first element is the
+    /// signedData OID, where a PKCS#12 file starts with its version number).
+    public enum Sniffed: Equatable, Sendable { case archive, profile }
+
+    /// `Sniffed` of the file at `path`, nil for anything else or a file that cannot be read.
+    public static func sniff(_ path: String) -> Sniffed? {
+        guard let start = FileSystem.readStart(path, count: 24), start.count >= 4 else { return nil }
+        if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) || start.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            return .archive
+        }
+        guard start[0] == 0x30 else { return nil }
+        // The outer length: indefinite (0x80), short, or long form with 1 to 4 length bytes.
+        let lengthBytes = start[1] == 0x80 || start[1] < 0x80 ? 0 : Int(start[1] & 0x7F)
+        guard lengthBytes <= 4 else { return nil }
+        let oid: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
+        return start.dropFirst(2 + lengthBytes).starts(with: oid) ? .profile : nil
+    }
+
     /// The build at `path`.
     public static func read(_ path: String) throws(AppBuildProblem) -> AppBuild {
         switch FileSystem.entryKind(path) {

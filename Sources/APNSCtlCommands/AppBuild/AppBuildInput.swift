@@ -1,15 +1,18 @@
 import APNSAppBuild
 import APNSPlatform
+import APNSSettings
 
 /// Reading a build a command was given, with its problems as exit codes: 66 when it is missing or unreadable,
 /// 65 when it is not a well-formed build.
 enum AppBuildInput {
-    /// Whether `path` names an app build rather than a credential: a folder (`.app`, `.xcarchive`) or a file
-    /// named as a build is.
+    /// Whether `path` names an app build rather than a credential: a folder (`.app`, `.xcarchive`), a file named
+    /// as a build, or one whose content is a zip archive or a provisioning profile (a renamed `.ipa`, a profile
+    /// saved as `.der`: `inspect` detects by content, as its help says).
     static func isBuild(_ path: String) -> Bool {
         let lower = path.lowercased()
         return FileSystem.isDirectory(path)
             || [".ipa", ".mobileprovision", ".provisionprofile", ".app", ".xcarchive"].contains { lower.hasSuffix($0) }
+            || AppBuildReader.sniff(path) != nil
     }
 
     /// The build at `path`; `flag` (`--app`) prefixes the message when the path came from one. `otherwise`
@@ -20,7 +23,18 @@ enum AppBuildInput {
         } catch {
             var message = (flag.map { $0 + " " } ?? "") + error.message
             if case .notABuild = error, let otherwise { message += otherwise }
+            // A certificate or key given where the build goes: said so, with the flag it belongs to.
+            if case .corrupt = error, let flag, CredentialSource.isPEM(Self.start(of: path)) {
+                message =
+                    "\(flag) \(path): a certificate or key (PEM), not an app build; give it with --cert or --auth-key, "
+                    + "and --app the .ipa, .app, .xcarchive or .mobileprovision"
+            }
             throw error.isUnreadable ? .inputMissing(message) : .payloadInvalid(message)
         }
+    }
+
+    /// The first bytes of `path` as text (for telling PEM), empty when unreadable.
+    static func start(of path: String) -> String {
+        String(decoding: FileSystem.readStart(path, count: 4096) ?? [], as: UTF8.self)
     }
 }

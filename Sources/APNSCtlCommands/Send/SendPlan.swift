@@ -54,6 +54,10 @@ extension APNSCtl.Send {
         }
         _ = try standardInputReaders(settings)
         if devices.isEmpty && devicesFile == nil {
+            // `send -p dev TOKEN`: -d forgotten, the token taken for PAYLOAD.
+            if let payload, Self.tokenAsPayload(payload) != nil {
+                throw CLIError.usage("no device token; the PAYLOAD argument looks like one: give it with -d (-d TOKEN)")
+            }
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
         }
         try settings.checkCAFile()

@@ -137,6 +137,35 @@ import Testing
         #expect(send.status == 66 && send.stderr.contains("none.p8"), "the credential is what stops it: \(send.stderr)")
     }
 
+    /// A build renamed (an `.ipa` as `.zip`, a profile as `.der`) is found by its content, as `inspect --help` says; a
+    /// profile given to `--cert` and a certificate given to `--app` are each told the flag they belong to.
+    @Test func aBuildIsKnownByItsContentAndGivenToTheRightFlag() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        let zip = fixtures.directory.file("Demo.zip")
+        try FileManager.default.copyItem(atPath: try fixtures.ipa(of: app), toPath: zip)
+        let der = fixtures.directory.file("profile.der")
+        try FileManager.default.copyItem(atPath: app + "/embedded.mobileprovision", toPath: der)
+        for path in [zip, der] {
+            let r = try InProcess.apnsctl(["inspect", path])
+            #expect(r.status == 0 && r.stdout.contains("aps-environment: development"), "\(path): \(r.stderr)")
+        }
+        let device = String(repeating: "ab", count: 32)
+        let asCert = try InProcess.apnsctl(["send", "-d", device, "--alert", "hi", "--topic", "t", "--cert", der])
+        #expect(asCert.status == 77, "\(asCert.stderr)")
+        #expect(
+            asCert.stderr.contains(
+                "--cert \(der): a provisioning profile, not a certificate or key; give it with --app"),
+            "\(asCert.stderr)")
+        let credentials = try TestCredentials()
+        let asApp = try InProcess.apnsctl(
+            ["send", "-d", device, "--alert", "hi", "--cert", credentials.pushFile, "--app", credentials.pushFile])
+        #expect(asApp.status == 65, "\(asApp.stderr)")
+        #expect(
+            asApp.stderr.contains("a certificate or key (PEM), not an app build; give it with --cert"),
+            "\(asApp.stderr)")
+    }
+
     @Test func aMissingBuildIs66() throws {
         let dir = try TemporaryDirectory()
         let r = try InProcess.apnsctl(["inspect", dir.file("Gone.ipa")])

@@ -91,6 +91,11 @@ import Testing
             twice.stderr.hasSuffix(
                 ": no such file; it looks like a device token: give each token with -d (-d TOKEN)\n"),
             "\(twice.stderr)")
+        let forgotten = try InProcess.apnsctl(["send", "-p", "mock", Self.token(1)], environment: state)
+        #expect(forgotten.status == 64, "\(forgotten.stderr)")
+        #expect(
+            forgotten.stderr
+                == "error: no device token; the PAYLOAD argument looks like one: give it with -d (-d TOKEN)\n")
         for short in ["3f2a…9c1d", "3f2a...9c1d"] {
             let r = try InProcess.apnsctl(["send", "-p", "mock", "-d", short, "--alert", "hi"], environment: state)
             #expect(r.status == 64, "\(r.stderr)")

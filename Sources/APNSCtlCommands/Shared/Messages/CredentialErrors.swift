@@ -1,3 +1,4 @@
+import APNSAppBuild
 import APNSCore
 import APNSCrypto
 import APNSPlatform
@@ -30,6 +31,14 @@ extension CLIError {
                 return
             } else if let flag = flags[path] {
                 message = "\(flag) " + message
+            }
+        // A provisioning profile or an .ipa given as a credential: said so, with the flag it belongs to.
+        case .corrupt(let path, _), .notACredential(let path, _):
+            if let sniffed = AppBuildReader.sniff(path) {
+                let what = sniffed == .profile ? "a provisioning profile" : "a zip archive (an .ipa?)"
+                message =
+                    "\(flags[path].map { $0 + " " } ?? "")\(path): \(what), not a certificate or key; give it with --app "
+                    + "(it tells the app's bundle id and token environment), and the push certificate or .p8 key here"
             }
         // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).
         case .wrongPassphrase(let path):
