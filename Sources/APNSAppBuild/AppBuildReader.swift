@@ -9,8 +9,8 @@ public enum AppBuildReader {
     static let maximumExecutableSize: UInt64 = 512 << 20
 
     /// What a file's first bytes say it is, for a file given where another kind belongs: a zip archive (an `.ipa`),
-    /// or a CMS signed-data structure (a provisioning profile: a DER SEQUENCE whose first element is the
-    /// signedData OID, where a PKCS#12 file starts with its version number).
+    /// or a CMS signed-data structure holding a property list (a provisioning profile: a DER SEQUENCE whose first
+    /// element is the signedData OID, where a PKCS#12 file starts with its version number).
     public enum Sniffed: Equatable, Sendable { case archive, profile }
 
     /// `Sniffed` of the file at `path`, nil for anything else or a file that cannot be read.
@@ -24,7 +24,12 @@ public enum AppBuildReader {
         let lengthBytes = start[1] == 0x80 || start[1] < 0x80 ? 0 : Int(start[1] & 0x7F)
         guard lengthBytes <= 4 else { return nil }
         let oid: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
-        return start.dropFirst(2 + lengthBytes).starts(with: oid) ? .profile : nil
+        guard start.dropFirst(2 + lengthBytes).starts(with: oid) else { return nil }
+        // A profile's content, a property list, comes before its certificates; a `.p7b` bundle of certificates is
+        // signed data too, with no content.
+        let head = FileSystem.readStart(path, count: 1 << 16) ?? []
+        return head.firstRange(of: Array("<plist".utf8)) != nil || head.firstRange(of: Array("bplist00".utf8)) != nil
+            ? .profile : nil
     }
 
     /// The build at `path`.

@@ -164,6 +164,12 @@ import Testing
         #expect(
             asApp.stderr.contains("a certificate or key (PEM), not an app build; give it with --cert"),
             "\(asApp.stderr)")
+        // A .p7b bundle of certificates is signed data too, but holds no property list: no profile.
+        let p7b = fixtures.directory.file("chain.p7b")
+        try CommandRunner.run(
+            "openssl", ["crl2pkcs7", "-nocrl", "-certfile", credentials.pushFile, "-outform", "DER", "-out", p7b])
+        let bundle = try InProcess.apnsctl(["send", "-d", device, "--alert", "hi", "--topic", "t", "--cert", p7b])
+        #expect(bundle.status != 0 && !bundle.stderr.contains("provisioning profile"), "\(bundle.stderr)")
     }
 
     @Test func aMissingBuildIs66() throws {
