@@ -15,11 +15,12 @@ public enum AppBuildReader {
 
     /// `Sniffed` of the file at `path`, nil for anything else or a file that cannot be read.
     public static func sniff(_ path: String) -> Sniffed? {
-        guard let start = FileSystem.readStart(path, count: 24), start.count >= 4 else { return nil }
+        // One read: a profile's property list is in its first 64 KB, and a credential is smaller than that.
+        guard let start = FileSystem.readStart(path, count: 1 << 16), start.count >= 4 else { return nil }
         if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) || start.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             return .archive
         }
-        guard start[0] == 0x30 else { return nil }
+        guard start[0] == 0x30, start.count >= 24 else { return nil }
         // The outer length: indefinite (0x80), short, or long form with 1 to 4 length bytes.
         let lengthBytes = start[1] == 0x80 || start[1] < 0x80 ? 0 : Int(start[1] & 0x7F)
         guard lengthBytes <= 4 else { return nil }
@@ -27,8 +28,7 @@ public enum AppBuildReader {
         guard start.dropFirst(2 + lengthBytes).starts(with: oid) else { return nil }
         // A profile's content, a property list, comes before its certificates; a `.p7b` bundle of certificates is
         // signed data too, with no content.
-        let head = FileSystem.readStart(path, count: 1 << 16) ?? []
-        return head.firstRange(of: Array("<plist".utf8)) != nil || head.firstRange(of: Array("bplist00".utf8)) != nil
+        return start.firstRange(of: Array("<plist".utf8)) != nil || start.firstRange(of: Array("bplist00".utf8)) != nil
             ? .profile : nil
     }
 

@@ -47,7 +47,7 @@ public struct PushResult: Sendable, Equatable {
     public var inputPosition: Int? = nil
 
     /// A device push answered 2xx without an `apns-id`, which APNs sends with every answer: a web server or a
-    /// proxy at `--endpoint` said "200", and the push reached no one. Rejected, not accepted.
+    /// proxy at `--endpoint` said "200", and whether the push reached APNs cannot be told. Never accepted.
     public var isSuccessNotFromAPNs = false
 
     /// Whether its request ever left (a run that gives up fails the devices it never sent, too).

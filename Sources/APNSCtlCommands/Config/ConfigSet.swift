@@ -134,8 +134,10 @@ extension APNSCtl.Config {
             _ label: String, _ missing: String, given: String, fileDirectory: String, in world: CommandWorld,
             instead: (String) -> String = { _ in "give that full path" }
         ) -> String {
+            // Too long to quote, it is described; a line break in it is shown escaped below.
+            let shown = missing.count > VariableEcho.limit ? VariableEcho.shownPath(missing) : missing
             var text =
-                "\(label): \(missing) does not exist; written as given (a relative path is relative to \(fileDirectory))"
+                "\(label): \(shown) does not exist; written as given (a relative path is relative to \(fileDirectory))"
             if !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() {
                 let here = WorkingDirectoryPath.absolute(given, workingDirectory: directory)
                 if FileSystem.isRegularFile(here) { text += "; \(here) is there: to use it, \(instead(here))" }
@@ -157,10 +159,11 @@ extension APNSCtl.Config {
                         + "and the settings file keeps no passphrase); give \(ShellWord.of(shown)) alone, and the "
                         + "passphrase in APNSCTL_PASSPHRASE or a passphrase-file")
             }
-            if VariableEcho.isKeyBody(given) || given.count > VariableEcho.limit {
+            // A path that is merely long is written as any path is (CLI.md), its warning not quoting it.
+            if VariableEcho.isKeyBody(given) {
                 throw .usage(
-                    "\(label) (\(VariableEcho.description(of: given)), not shown): no such file, and a value this long "
-                        + "is taken for a key's text, never written to the settings file; give the path of the file")
+                    "\(label) (\(VariableEcho.description(of: given)), not shown): a key's text, which the settings "
+                        + "file never keeps; give the path of the file that holds it")
             }
         }
 

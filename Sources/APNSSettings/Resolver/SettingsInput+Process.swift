@@ -14,14 +14,21 @@ extension SettingsInput {
         let bytes = try SettingsFileReader.read(location)
         // No home directory: no default mock state dir (its mock.json is then missing, exit 66), and `~/` is left
         // as written rather than expanded against a guess.
-        let mockFile =
-            try MockProfile.readyFilePath(variables: variables, defaultStateDirectory: world.defaultMockStateDirectory)
-            ?? ""
+        // A key pasted into APNSCTL_MOCK_STATE_DIR is refused when the mock profile is read, not by a run that
+        // never uses the mock.
+        var mockFile = ""
+        var mockProblem: SettingsProblem? = nil
+        do {
+            mockFile =
+                try MockProfile.readyFilePath(
+                    variables: variables, defaultStateDirectory: world.defaultMockStateDirectory) ?? ""
+        } catch { mockProblem = error }
         var input = SettingsInput(
             command: command, flags: flags, variables: variables, home: world.home ?? "~", location: location,
             fileBytes: bytes, mockReadyFile: mockFile)
-        input.readMockReadyFile = { () throws(SettingsProblem) in
-            mockFile.isEmpty ? nil : try MockReadyFileReader.read(mockFile)
+        input.readMockReadyFile = { [mockFile, mockProblem] () throws(SettingsProblem) in
+            if let mockProblem { throw mockProblem }
+            return mockFile.isEmpty ? nil : try MockReadyFileReader.read(mockFile)
         }
         return input
     }

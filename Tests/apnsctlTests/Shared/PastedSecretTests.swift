@@ -93,5 +93,12 @@ extension PastedSecretTests {
         let later = try InProcess.apnsctl(
             ["config", "set", "-p", "p", "passphrase-file", "pass.txt"], environment: environment)
         #expect(later.status == 0 && later.stderr.contains("does not exist"), "\(later.stderr)")
+        // So is a long one (CLI.md: a path value is written as given), its warning not quoting it.
+        let long = "/nonexistent/" + String(repeating: "d", count: 120) + "/" + String(repeating: "e", count: 120)
+        let written = try InProcess.apnsctl(["config", "set", "-p", "p", "ca-file", long], environment: environment)
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(
+            written.stderr.contains("ca-file: (a value of ") && !written.stderr.contains("dddddddddd"),
+            "\(written.stderr)")
     }
 }

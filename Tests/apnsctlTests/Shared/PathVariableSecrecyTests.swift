@@ -38,6 +38,13 @@ import Testing
             }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        // A key in the mock's variable stops only what reads the mock: a send with flags is not refused for it.
+        if variable == "APNSCTL_MOCK_STATE_DIR" {
+            let flags = try InProcess.apnsctl(
+                ["send", "-d", token, "--alert", "hi", "--cert", folder.file("none.pem")],
+                environment: [variable: Self.key])
+            #expect(flags.status == 66 && !flags.stderr.contains(variable), "\(flags.stderr)")
+        }
         // A path that is merely long is a path: a send that never uses the mock is not stopped by it.
         let long = folder.file(String(repeating: "d", count: 120) + "/" + String(repeating: "e", count: 120))
         let r = try InProcess.apnsctl(["config", "path"], environment: [variable: long + "/config.toml"])

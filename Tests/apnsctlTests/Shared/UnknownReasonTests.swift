@@ -106,7 +106,7 @@ import Testing
     }
 
     /// A 200 without the apns-id APNs sends with every answer is a web server or proxy at a wrong --endpoint: the
-    /// push reached no one, so it is rejected (exit 1) with the page in `body`, not counted as accepted (exit 0).
+    /// push cannot be told to have reached APNs, so it is rejected (exit 1) with the page in `body`, not counted as accepted (exit 0).
     @Test func aTwoHundredWithoutAnAPNsIDIsNotAccepted() throws {
         let server = try AnswerServer()
         let json = try server.send(Self.webPageDevice, ["-o", "json"])

@@ -151,7 +151,7 @@ final class SendOutput {
         case nil:
             if let text = r.bodyText { return notFromAPNs(r) + "; it answered: \(text)" }
             if r.isSuccessNotFromAPNs {
-                return notFromAPNs(r) + " (no apns-id): the push reached no one; " + endpointHint
+                return notFromAPNs(r) + " (no apns-id): whether the push reached APNs cannot be told; " + endpointHint
             }
             return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
         }
