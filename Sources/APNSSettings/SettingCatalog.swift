@@ -38,6 +38,10 @@ public struct Setting: Sendable, Equatable, Hashable {
     /// Secret: never read from the settings file, never echoed.
     public var isSecret: Bool { kind == .secret }
 
+    /// A path where a hurried user types the secret itself (`--passphrase-file S3cret`): a value naming no file is
+    /// never shown, by `-v`, `config show` or `config set`.
+    public var isSecretFile: Bool { self == Setting.of(.passphraseFile) }
+
     /// Repeatable on the command line (an array in a profile, a comma-separated list in its variable).
     public var isRepeatable: Bool { kind == .endpoints }
 

@@ -126,6 +126,27 @@ import Testing
         #expect(try padded.firstToken()?.hex == good)
     }
 
+    /// A list whose lines end in a carriage return alone (classic Mac OS, spreadsheet exports) reads as one line
+    /// of several values: said so, with how to convert it, not called whitespace inside one token.
+    @Test func aListWithCarriageReturnLineEndsIsSaidSo() throws {
+        let a = String(repeating: "ab", count: 32)
+        let b = String(repeating: "cd", count: 32)
+        for text in ["\(a)\r\(b)\r", "\(a)\r\(b)\r\(a)", String(repeating: "\(a)\r", count: 5000)] {
+            let path = try dir.write("cr.txt", text)
+            #expect {
+                _ = try DeviceFile(path: path)
+            } throws: { error in
+                guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+                return lines.map(\.line) == [1] && lines[0].excerpt == "abababab…"
+                    && lines[0].reason.hasPrefix("values split by carriage returns alone (CR")
+                    && lines[0].reason.contains("tr '\\r' '\\n' < LIST > tokens.txt")
+            }
+        }
+        // One token with a stray carriage return at its end is still that token.
+        let one = try DeviceFile(path: try dir.write("one.txt", "\(a)\r\r\n\(b)\n"))
+        #expect(all(try one.makeSource()) == [a, b])
+    }
+
     @Test func aFIFOIsStreamedOnceAndStopsAtItsFirstBadLine() throws {
         let good = String(repeating: "ab", count: 32)
         let fifo = dir.file("fifo")

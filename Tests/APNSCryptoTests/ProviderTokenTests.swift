@@ -149,10 +149,10 @@ import Testing
                 == .wrongTeam("OTHERTEAM1"))
         #expect(
             try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":"1800000000"}"#), now: now)
-                == .malformed("claims have no numeric iat"))
+                == .malformed("claims have no iat that is a date (seconds since 1970)"))
         #expect(
             try v.verify(token(header: good, claims: #"{"iss":"TEAMID1234","iat":1e300}"#), now: now)
-                == .malformed("claims have no numeric iat"))
+                == .malformed("claims have no iat that is a date (seconds since 1970)"))
         #expect(
             try v.verify(
                 token(header: good, claims: #"{"iss":"TEAMID1234","iat":1800000000}"#, signWith: other), now: now)

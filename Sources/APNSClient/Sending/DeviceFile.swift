@@ -207,6 +207,8 @@ public final class DeviceFile {
     struct UnwordedBadLine {
         enum Reason {
             case tooLong(characters: Int)
+            /// Lines ended by a carriage return alone (classic Mac OS, some spreadsheet exports): one line here.
+            case carriageReturns
             case token(DeviceToken.Problem)
             case name(@Sendable () -> String)
         }
@@ -222,6 +224,11 @@ public final class DeviceFile {
             switch reason {
             case .tooLong(let n):
                 (words, problem) = ("\(n) characters; a device token is 64 hex digits (is this the right file?)", nil)
+            case .carriageReturns:
+                (words, problem) = (
+                    "values split by carriage returns alone (CR, the line end of classic Mac OS and some spreadsheet exports), not by line feeds; save the list with LF line ends (tr '\\r' '\\n' < LIST > tokens.txt) and give that file",
+                    nil
+                )
             case .token(let p): (words, problem) = (p.message, p)
             case .name(let worded): (words, problem) = (worded(), nil)
             }
@@ -239,6 +246,12 @@ public final class DeviceFile {
         // The usual line needs nothing more: plain hex is never a name (names are refused when hex) nor a key.
         if !tooLong, let token = DeviceToken(plainHex: text) { return .token(token) }
         if let holding = keyMaterial(in: text) { return .keyMaterial(holding) }
+        if text.utf8.contains(0x0D) {
+            let values = text.split(whereSeparator: { $0 == "\r" || $0 == "\r\n" }).filter {
+                !$0.allSatisfy(\.isWhitespace)
+            }
+            if values.count > 1 { return .bad(UnwordedBadLine(line: number, text: text, reason: .carriageReturns)) }
+        }
         if tooLong {
             return .bad(
                 UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))

@@ -82,7 +82,9 @@ public struct ProviderTokenVerifier: Sendable {
         guard kid == keyID else { return .unknownKeyID(kid) }
         guard let iss = parts.issuer else { return .malformed("claims have no iss") }
         guard iss == teamID else { return .wrongTeam(iss) }
-        guard let iat = parts.issuedAt else { return .malformed("claims have no numeric iat") }
+        guard let iat = parts.issuedAt else {
+            return .malformed("claims have no iat that is a date (seconds since 1970)")
+        }
         guard parts.signatureVerifies(with: publicKey) else { return .badSignature }
         if now - iat > maximumAge { return .expired(issuedAt: iat) }
         if iat - now > futureTolerance { return .issuedInFuture(issuedAt: iat) }

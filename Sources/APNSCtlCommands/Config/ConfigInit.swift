@@ -94,7 +94,10 @@ extension APNSCtl.Config {
                 }
                 let (text, value) = made
                 keys.append((setting.name, text))
-                if let missing = SetKey.missingFile(value) {
+                if setting.isSecretFile, SetKey.missingFile(value) != nil {
+                    world.standardError.warning(
+                        SetKey.secretFileWarning("--\(setting.name)", profile: name ?? "dev", location: location))
+                } else if let missing = SetKey.missingFile(value) {
                     try SetKey.refuseSecret(
                         "--\(setting.name)", missing: missing, given: values.first ?? "", in: world)
                     world.standardError.warning(

@@ -57,13 +57,17 @@ extension APNSCtl.Config {
                 }
                 line = try edit.editor.set(target.key, to: text, in: table)
             } catch { throw CLIError(error) }
-            if let missing = Self.missingFile(value) {
+            let hidden = setting.isSecretFile && Self.missingFile(value) != nil
+            if hidden {
+                world.standardError.warning(
+                    Self.secretFileWarning(target.key, profile: target.profile, location: edit.location))
+            } else if let missing = Self.missingFile(value) {
                 world.standardError.warning(
                     Self.missingFileWarning(
                         target.key, missing, given: values.first ?? "", fileDirectory: edit.location.directory,
                         in: world))
             }
-            let shown = ProfileValueText.shown(text, values: values)
+            let shown = hidden ? "(hidden: no such file)" : ProfileValueText.shown(text, values: values)
             try edit.write("\(target.key) = \(shown) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
             SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: before, path: edit.location.path, in: world)
             if let warning = Self.bothAuthsWarning(
@@ -144,6 +148,16 @@ extension APNSCtl.Config {
             }
             // A path holding a line break or another control character is shown escaped: one warning line.
             return PrintableText.escapingControls(text)
+        }
+
+        /// A passphrase file that names no file is written as given (CLI.md), but never repeated: where the
+        /// file's name belongs, a hurried user types the passphrase itself, which the settings file must not keep.
+        static func secretFileWarning(_ label: String, profile: String?, location: SettingsLocation) -> String {
+            let file = location.origin == .flag("--config") ? " --config \(ShellWord.of(location.path))" : ""
+            let option = file + (profile.map { " --profile \(ShellWord.of($0))" } ?? "")
+            return "\(label): no such file (the value is not repeated, in case it is the passphrase itself); written "
+                + "as given. If it is the passphrase, remove it with apnsctl config unset\(option) passphrase-file, "
+                + "put the passphrase in a file of your own (mode 0600) and give that file's path"
         }
 
         /// A missing file's "path" that is a secret, which the settings file never keeps (CLI.md): curl's

@@ -116,8 +116,8 @@ struct ProviderTokenReport {
                 w.key(name)
                 w.null()
             }
-            fields.append(("iat", "(missing or not a number)"))
-            refusals.append("the claims have no numeric iat (InvalidProviderToken)")
+            fields.append(("iat", "(missing, or not a date: seconds since 1970)"))
+            refusals.append("the claims have no iat that is a date, in seconds since 1970 (InvalidProviderToken)")
         }
         // An ES256 signature is r and s, 32 bytes each, or DER (SEQUENCE of two INTEGERs, ~70 bytes), which pushy and
         // openssl make and APNs accepts (APNS.md §6): any other length verifies with no key.

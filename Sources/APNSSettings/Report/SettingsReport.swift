@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// What `apnsctl config show` and `config list` print, as lines: text for people, JSON Lines for scripts.
 /// Rendered here (not in the executable) so it is tested in-process; nothing here prints a secret: values
@@ -15,7 +16,10 @@ public enum SettingsReport {
         for (setting, value) in r.listing {
             if let value {
                 rows.append(
-                    (setting.name, shownValue(value).escapingControls(), value.origin.description.escapingControls()))
+                    (
+                        setting.name, shownValue(value, of: setting).escapingControls(),
+                        value.origin.description.escapingControls()
+                    ))
             } else if setting.kind == .boolean {
                 rows.append((setting.name, "false", "default"))
             } else {
@@ -50,7 +54,7 @@ public enum SettingsReport {
             w.field("setting", setting.name)
             w.key("value")
             if let value {
-                jsonValue(value, into: &w)
+                jsonValue(value, of: setting, into: &w)
                 originFields(value.origin, into: &w)
             } else {
                 if setting.kind == .boolean { w.bool(false) } else { w.null() }
@@ -63,10 +67,14 @@ public enum SettingsReport {
         return lines
     }
 
-    private static func jsonValue(_ sourced: Sourced<SettingValue>, into w: inout JSONWriter) {
+    private static func jsonValue(_ sourced: Sourced<SettingValue>, of setting: Setting, into w: inout JSONWriter) {
         let v = sourced.value
         if case .variable = sourced.origin, !VariableEcho.mayEcho(v.display) {
-            w.string(shownValue(sourced))
+            w.string(shownValue(sourced, of: setting))
+            return
+        }
+        if let hidden = hiddenSecretFile(v, of: setting) {
+            w.string(hidden)
             return
         }
         switch v {
@@ -99,11 +107,21 @@ public enum SettingsReport {
     }
 
     /// What `config show` and `-v` print for a value (not yet escaped): its `display`, except that a variable's
-    /// value too long or with a line break to quote is described, not shown.
-    private static func shownValue(_ value: Sourced<SettingValue>) -> String {
+    /// value too long or with a line break to quote is described, not shown, and so is a passphrase file that
+    /// names no file.
+    private static func shownValue(_ value: Sourced<SettingValue>, of setting: Setting) -> String {
+        if let hidden = hiddenSecretFile(value.value, of: setting) { return hidden }
         let text = value.value.display
         if case .variable = value.origin, !VariableEcho.mayEcho(text) { return VariableEcho.shown(text) }
         return text
+    }
+
+    /// What stands for a passphrase file's path that names no file: it may be the passphrase itself.
+    static func hiddenSecretFile(_ value: SettingValue, of setting: Setting) -> String? {
+        guard setting.isSecretFile, case .path(let path) = value, path != "-", !FileSystem.exists(path) else {
+            return nil
+        }
+        return "(hidden: no such file)"
     }
 
     /// The chosen profile's origin: where it was chosen, not where it is defined.
@@ -122,7 +140,7 @@ public enum SettingsReport {
         if let p = r.profile { lines.append("* profile \(p.value) (\(profileOrigin(p.origin)))") }
         for (setting, value) in r.listing {
             guard let value, value.origin != .defaultValue else { continue }
-            lines.append("* \(setting.name) \(shownValue(value)) (\(value.origin.description))")
+            lines.append("* \(setting.name) \(shownValue(value, of: setting)) (\(value.origin.description))")
         }
         return lines.map { $0.escapingControls() }
     }

@@ -40,6 +40,59 @@ import Testing
         }
     }
 
+    /// The passphrase typed as `--passphrase-file`'s value is a file that does not exist: `-v`, `config show`
+    /// (flag, variable or profile), `config set` and `config init` write or list it without ever showing it; the
+    /// passphrase typed after the file (`inspect push.p12 S3cret`) is refused without being quoted.
+    @Test func aPassphraseWhereAPathOrArgumentGoesIsNeverShown() throws {
+        let (dir, p12) = try Self.p12()
+        let home = try ConfigCommandTests.Home()
+        let token = String(repeating: "ab", count: 32)
+        let verbose = try home.run(
+            [
+                "send", "--cert", p12, "--passphrase-file", Self.password, "-v", "--dry-run", "-d", token, "--alert",
+                "hi",
+            ])
+        #expect(verbose.status == 66, "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("* passphrase-file (hidden: no such file) (--passphrase-file)\n"))
+        let variable = try home.run(["config", "show"], ["APNSCTL_PASSPHRASE_FILE": Self.password])
+        #expect(variable.stdout.contains("(hidden: no such file)"), "\(variable.stdout)")
+        let json = try home.run(["config", "show", "-o", "json"], ["APNSCTL_PASSPHRASE_FILE": Self.password])
+        #expect(json.stdout.contains(#""setting":"passphrase-file","value":"(hidden: no such file)""#))
+        let set = try home.run(["config", "set", "--profile", "dev", "passphrase-file", Self.password])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.hasPrefix("passphrase-file = (hidden: no such file) in [profiles.dev]"), "\(set.stdout)")
+        #expect(
+            set.stderr
+                == "warning: passphrase-file: no such file (the value is not repeated, in case it is the passphrase itself); written as given. If it is the passphrase, remove it with apnsctl config unset --profile dev passphrase-file, put the passphrase in a file of your own (mode 0600) and give that file's path\n"
+        )
+        let profile = try home.run(["config", "show", "dev"])
+        #expect(profile.stdout.contains("(hidden: no such file)"), "\(profile.stdout)")
+        let initialised = try home.run([
+            "config", "init", "--config", dir.file("new.toml"), "--passphrase-file", Self.password,
+        ])
+        #expect(initialised.status == 0, "\(initialised.stderr)")
+        #expect(initialised.stderr.contains("--passphrase-file: no such file (the value is not repeated"))
+        for r in [verbose, variable, json, set, profile, initialised] {
+            #expect(!(r.stdout + r.stderr).contains(Self.password), "\(r.stdout)\(r.stderr)")
+        }
+        // A file that is there is shown by its path, as any path is.
+        let file = try dir.write("pass.txt", Self.password + "\n")
+        let there = try home.run(["config", "show"], ["APNSCTL_PASSPHRASE_FILE": file])
+        #expect(there.stdout.contains(file), "\(there.stdout)")
+        for command in [["inspect", p12], ["convert", p12, "-o", dir.file("out.pem")]] {
+            let stray = try InProcess.apnsctl(command + [Self.password])
+            #expect(stray.status == 64, "\(stray.stderr)")
+            #expect(!stray.stderr.contains(Self.password), "\(stray.stderr)")
+            #expect(
+                stray.stderr.hasPrefix(
+                    "error: Unexpected argument (not repeated, in case it is the passphrase): \(command[0]) takes the passphrase from --passphrase-file FILE"
+                ), "\(stray.stderr)")
+            // A second file is quoted, as the parser quotes it.
+            let second = try InProcess.apnsctl(command + [file])
+            #expect(second.stderr.hasPrefix("error: Unexpected argument '\(file)'"), "\(second.stderr)")
+        }
+    }
+
     /// Both passphrase flags are refused by inspect and convert as by send; a wrong passphrase that is a file's
     /// name says to read it with --passphrase-file.
     @Test func bothPassphraseFlagsAndAFileNameAsThePassphrase() throws {
