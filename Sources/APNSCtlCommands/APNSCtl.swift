@@ -305,6 +305,10 @@ public struct APNSCtl: ParsableCommand {
     private static func nearestCommand(to word: String, among subcommands: [ParsableCommand.Type], names: [String])
         -> String?
     {
+        // Another tool's word for a command (`config get`, `config remove`, `ls`): the command it means here,
+        // before any spelling that is merely near.
+        let meanings = ["get": ["show"], "remove": ["unset", "delete"], "rm": ["unset", "delete"], "ls": ["list"]]
+        if let meant = meanings[word]?.first(where: names.contains) { return meant }
         if let near = Suggestion.closest(to: word, among: names) { return near }
         let starting = names.filter { $0.hasPrefix(word) }
         if word.count >= 3, starting.count == 1 { return starting[0] }

@@ -127,11 +127,15 @@ public enum TrustedFile {
                         + "who could replace it (the folder must be yours or root's)", fix: nil)
             }
             if let writers = FileOwnership.otherWriters(st.st_mode) {
+                // A shared folder such as /tmp is meant to be writable by all: the file moves, not the folder's mode.
+                let shared = st.st_mode & S_ISVTX != 0
                 throw .untrusted(
                     path: path,
                     reason: "\(subject) in \(folder), a folder writable by \(writers) "
-                        + "(mode \(FileOwnership.octal(st.st_mode))), who could replace it", fix: "chmod go-w \(folder)"
-                )
+                        + "(mode \(FileOwnership.octal(st.st_mode))), who could replace it",
+                    fix: shared
+                        ? "\(folder) is shared by all users: keep the file in a folder of your own (mkdir -m 700 ~/apnsctl, say)"
+                        : "chmod go-w \(folder)")
             }
         }
 

@@ -91,6 +91,12 @@ import Testing
         // A bundle id may end like an older type's suffix (com.acme.voip): it gets the suffix.
         #expect(RequestDefaults.suffixed("com.x.voip", for: .widgets) == "com.x.voip.push-type.widgets")
         #expect(RequestDefaults.suffixed("com.x.complication", for: .voip) == "com.x.complication.voip")
+        // The suffix in other letter case is the suffix (Apple's pages spell it several ways), and so is another
+        // type's.
+        #expect(
+            RequestDefaults.suffixed("com.x.push-type.LiveActivity", for: .liveactivity)
+                == "com.x.push-type.liveactivity")
+        #expect(RequestDefaults.suffixed("com.x.push-type.Widgets", for: .controls) == "com.x.push-type.Widgets")
     }
 
     @Test func requestWithoutPriorityHasNoPriorityHeader() {

@@ -209,6 +209,14 @@ import Testing
         #expect(
             Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix(
                 "--key-id: a key id belongs to its key, and the credentials come from auth-key in profile dev") == true)
+        // The key in a variable (its PEM text, from a CI secret, cannot be given with --auth-key): its id goes beside it.
+        #expect(
+            Self.problem(
+                flags: Self.flags { $0[.keyID] = "ABCDE12345" },
+                variables: ["APNSCTL_AUTH_KEY": "-----BEGIN PRIVATE KEY-----\nMIG\n-----END PRIVATE KEY-----\n"])?
+                .message
+                == "--key-id: a key id belongs to its key, and the credentials come from APNSCTL_AUTH_KEY; set APNSCTL_KEY_ID beside it instead"
+        )
         #expect(
             Self.problem(
                 flags: Self.flags {

@@ -61,6 +61,18 @@ import Testing
         #expect(r.errorLines.first == "error: Unknown command '\(word)'. Did you mean '\(meant)'?", "\(r.stderr)")
     }
 
+    /// Another tool's word for a command is the command it means here, not the one nearest in spelling
+    /// (`config get` is show, not set; `config remove` is unset, not remove-device).
+    @Test(arguments: [
+        (["config", "get", "topic"], "get", "show"), (["config", "remove", "topic"], "remove", "unset"),
+        (["channel", "rm", "x"], "rm", "delete"), (["history", "ls"], "ls", "list"),
+    ])
+    func anotherToolsWordForACommandGetsItsMeaning(typed: [String], word: String, meant: String) throws {
+        let r = try InProcess.apnsctl(typed)
+        #expect(r.status == 64)
+        #expect(r.errorLines.first == "error: Unknown command '\(word)'. Did you mean '\(meant)'?", "\(r.stderr)")
+    }
+
     /// The same for a command group's subcommands: `apnsctl channel crate` names `create` and the group.
     @Test(arguments: [("crate", "create"), ("lsit", "list"), ("delte", "delete")])
     func mistypedNestedCommandGetsASuggestion(typed: String, meant: String) throws {

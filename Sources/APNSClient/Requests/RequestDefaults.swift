@@ -36,9 +36,15 @@ public enum RequestDefaults {
     /// ending with another type's `.push-type.…` suffix is no bundle id: it is kept, for the topic rule to refuse
     /// and name the topic meant, never sent as `….push-type.widgets.push-type.controls`. (A bundle id may end
     /// `.voip` or `.complication`: those get the suffix.)
+    /// The suffix in other letter case (`.push-type.LiveActivity`) is the suffix, spelt as APNs spells it.
     public static func suffixed(_ topic: String, for pushType: PushType) -> String {
-        if topic.hasSuffix(pushType.topicSuffix) { return topic }
-        if let other = PushType.inferred(fromTopic: topic), other != pushType,
+        let suffix = pushType.topicSuffix
+        if topic.hasSuffix(suffix) { return topic }
+        let lowered = topic.lowercased()
+        if !suffix.isEmpty, lowered.hasSuffix(suffix), topic.utf8.count == lowered.utf8.count {
+            return String(decoding: topic.utf8.dropLast(suffix.utf8.count), as: UTF8.self) + suffix
+        }
+        if let other = PushType.inferred(fromTopic: lowered), other != pushType,
             other.topicSuffix.hasPrefix(".push-type.")
         {
             return topic

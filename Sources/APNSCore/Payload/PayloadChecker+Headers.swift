@@ -19,7 +19,7 @@ extension PayloadChecker {
         }
         guard let topic, !topic.isEmpty else { return }
         let suffix = pushType.topicSuffix
-        let other = PushType.inferred(fromTopic: topic)
+        let other = PushType.inferred(fromTopic: topic.lowercased())
         if !suffix.isEmpty && !topic.hasSuffix(suffix) {
             let base = other.map { String(topic.dropLast($0.topicSuffix.count)) } ?? topic
             error(

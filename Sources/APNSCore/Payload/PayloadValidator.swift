@@ -41,20 +41,25 @@ public enum PayloadValidator {
                 }
                     ?? "not valid JSON: \(syntaxError.message)")
         }
-        if payload.bodyCount > limit {
-            let minifiedSize = root == nil ? nil : payload.compactCount(alreadyParsed: true)
+        // The bytes that go out: the minified ones when the sender minifies.
+        let size = options.minifiedSize ?? payload.bodyCount
+        let what = options.minifiedSize == nil ? "payload" : "minified payload"
+        if size > limit {
+            let minifiedSize =
+                root == nil || options.minifiedSize != nil ? nil : payload.compactCount(alreadyParsed: true)
             checker.error(
                 rootPath, at: 0,
-                sizeMessage(
-                    size: payload.bodyCount, limit: limit, minified: minifiedSize,
-                    pushType: options.sizeLimit == nil ? pushType : nil,
-                    apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
-        } else if options.sizeLimit != nil, payload.bodyCount > options.defaultSizeLimit(for: pushType) {
+                (options.minifiedSize == nil ? "" : "minified ")
+                    + sizeMessage(
+                        size: size, limit: limit, minified: minifiedSize,
+                        pushType: options.sizeLimit == nil ? pushType : nil,
+                        apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
+        } else if options.sizeLimit != nil, size > options.defaultSizeLimit(for: pushType) {
             // A limit raised past APNs' own passes what APNs refuses: `--size-limit 5k` for an alert push.
             let apnsLimit = options.defaultSizeLimit(for: pushType)
             checker.warning(
                 rootPath, at: 0,
-                "payload is \(payload.bodyCount) bytes, within \(options.settingNames.sizeLimit) \(limit) but over the \(apnsLimit) bytes APNs takes for \(pushType.rawValue) pushes (it answers 413 PayloadTooLarge); shorten it"
+                "\(what) is \(size) bytes, within \(options.settingNames.sizeLimit) \(limit) but over the \(apnsLimit) bytes APNs takes for \(pushType.rawValue) pushes (it answers 413 PayloadTooLarge); shorten it"
             )
         }
         checker.reportDuplicates(duplicates)

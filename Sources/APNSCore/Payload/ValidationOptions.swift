@@ -22,6 +22,8 @@ public struct ValidationOptions: Sendable {
     /// update is an error, not a warning: one in milliseconds, or more than 10 minutes ahead of `now` (iOS keeps
     /// the highest timestamp it has seen). `validate` leaves it false: a file may be sent later.
     public var sending = false
+    /// The size the body goes out at when it is not the bytes given (`send --minify`): the size rules count it.
+    public var minifiedSize: Int? = nil
 
     /// Options with everything inferred and no header checks by default.
     public init(

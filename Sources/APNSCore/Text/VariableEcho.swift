@@ -1,5 +1,5 @@
 /// Whether a message may quote an environment variable's value. A value longer than 200 characters or holding
-/// a line break (or a key's base64 body on one line) is usually a file pasted into the variable (`APNSCTL_CERT="$(cat bag.pem)"`), a key or certificate among
+/// a line break (or a key's base64 body on one line, or a provider token) is usually a file pasted into the variable (`APNSCTL_CERT="$(cat bag.pem)"`), a key or certificate among
 /// them: no message, `-v` line or `config show` row prints it, only what it is.
 public enum VariableEcho {
     /// The longest value a message quotes.
@@ -7,7 +7,23 @@ public enum VariableEcho {
 
     /// Whether `value` may be quoted (escaped) in a message.
     public static func mayEcho(_ value: String) -> Bool {
-        value.count <= limit && !value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" } && !isKeyBody(value)
+        value.count <= limit && !value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" } && !isSecretText(value)
+    }
+
+    /// A key's base64 body or a provider token: text that is itself a secret, whatever its length.
+    public static func isSecretText(_ value: String) -> Bool { isKeyBody(value) || isProviderToken(value) }
+
+    /// A provider token (a JWT: `eyJ…` header, claims and signature in base64url, joined by dots), alone or after
+    /// `bearer `: a credential for an hour, pasted where a topic, an id or a path goes.
+    public static func isProviderToken(_ value: String) -> Bool {
+        let token = value.split(separator: " ").last ?? Substring(value)
+        guard token.utf8.count >= 40, token.hasPrefix("eyJ") else { return false }
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts.dropLast().allSatisfy { !$0.isEmpty }
+            && token.utf8.allSatisfy { b in
+                (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
+                    || b == 0x5F || b == 0x2E
+            }
     }
 
     /// A key's base64 body on one line, without its BEGIN and END lines (a `.p8` is 184 characters: how keys are
@@ -25,7 +41,7 @@ public enum VariableEcho {
     /// variables, except that a value of one line with a line break around it (a slip the message should show)
     /// is quoted.
     public static func mayEchoArgument(_ value: String) -> Bool {
-        value.count <= limit && !isKeyBody(value)
+        value.count <= limit && !isSecretText(value)
             && value.split(
                 omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
             )
@@ -54,6 +70,7 @@ public enum VariableEcho {
     /// `a value of 3 lines`, `a value of 523 characters`, `a key's base64 body (184 characters)`.
     public static func description(of value: String) -> String {
         if isKeyBody(value) { return "a key's base64 body (\(value.count) characters)" }
+        if isProviderToken(value) { return "a provider token (JWT, \(value.count) characters)" }
         let lines = value.split(
             omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         ).count

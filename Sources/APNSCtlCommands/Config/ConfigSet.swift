@@ -174,10 +174,11 @@ extension APNSCtl.Config {
                         + "passphrase in APNSCTL_PASSPHRASE or a passphrase-file")
             }
             // A path that is merely long is written as any path is (CLI.md), its warning not quoting it.
-            if VariableEcho.isKeyBody(given) {
+            if VariableEcho.isSecretText(given) {
+                let what = VariableEcho.isKeyBody(given) ? "a key's text" : "a secret"
                 throw .usage(
-                    "\(label) (\(VariableEcho.description(of: given)), not shown): a key's text, which the settings "
-                        + "file never keeps; give the path of the file that holds it")
+                    "\(label) (\(VariableEcho.description(of: given)), not shown): \(what), which the settings "
+                        + "file never keeps; give the path of the file that holds the key")
             }
         }
 

@@ -18,8 +18,9 @@ struct PushDescription {
     var contentChanged = false
     /// The resolved `size-limit`.
     var sizeLimit: Int?
-    /// How messages name the push-type and expiration settings: the flag, the variable or the profile line.
+    /// How messages name the push-type, topic and expiration settings: the flag, the variable or the profile line.
     var pushTypeLabel = "--push-type"
+    var topicLabel = "--topic"
     var expirationLabel = "--expiration"
     var priorityLabel = "--priority"
 

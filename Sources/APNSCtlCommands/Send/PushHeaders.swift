@@ -30,10 +30,20 @@ struct PushHeaders: Equatable {
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
-        if takesSuffix(description, requested: requested, payload: payload, pushType: pushType) {
-            topic = RequestDefaults.suffixed(topic, for: pushType)
-        }
         var warnings: [String] = []
+        if takesSuffix(description, requested: requested, payload: payload, pushType: pushType) {
+            let given = topic
+            topic = RequestDefaults.suffixed(topic, for: pushType)
+            // `com.example.app.voip` (a profile's topic for VoIP pushes) made `….voip.push-type.liveactivity`: a bundle
+            // id may end so, but more often the suffix is another type's.
+            if topic != given, topic.hasPrefix(given), let other = PushType.inferred(fromTopic: given.lowercased()) {
+                let bare = String(given.dropLast(other.topicSuffix.count))
+                let label = description.topic == nil ? "the topic" : "\(description.topicLabel) \(given)"
+                warnings.append(
+                    "\(label) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes; sent to \(topic) as a \(pushType.rawValue) push needs. If the app's bundle id is \(bare), give --topic \(bare)"
+                )
+            }
+        }
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
         if certificate == nil, !pushType.allowsTokenAuth {
             throw .credential(

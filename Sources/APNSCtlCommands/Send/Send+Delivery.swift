@@ -173,29 +173,36 @@ extension APNSCtl.Send {
         let signal = summary.interruptedBy.flatMap {
             $0 == InterruptSignals.outputLost ? interrupts?.receivedSignal : $0
         }
-        if let signal {
-            unsentFailure?.report(to: world.standardError)
-            summary.interruptedBy = signal
-            throw .interrupted(
-                signal: signal,
-                message: SendOutput.interruptMessage(summary, restUnknown: total == nil && !remainder.readToEnd))
-        }
-        if let failure = output.failure {
-            // A device failed before its request left (the rest of a batch a --timeout failed) was not sent either.
-            let notSent: Int? = total == nil && stopped ? nil : summary.notSent + summary.failedUnsent
-            unsentFailure?.report(to: world.standardError)
-            // Exit 74 wins over 69, but a device that may have been notified is still said, as without it.
-            if summary.failed > summary.failedUnsent {
-                CLIError.transport(.unanswered(summary, noun: noun)).report(to: world.standardError)
-            }
+        // A device failed before its request left (the rest of a batch a --timeout failed) was not sent either.
+        let notSent: Int? = total == nil && stopped ? nil : summary.notSent + summary.failedUnsent
+        /// What standard output lost, with the history entry that has every result.
+        func lostOutput(_ failure: OutputSink.Failure) -> String {
             // Answers that came after the reader left: sent, and said so, or the run seems to have notified fewer.
             // Quiet text output has a line for rejected and failed targets only.
             let quiet = settings.isOn(.quiet) && format == .text
             let printable = (quiet ? summary.rejected + summary.failed : summary.total) - summary.failedUnsent
             let unprinted = max(0, printable - failure.linesWritten)
-            throw .outputFailed(
-                SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun)
-                    + SendOutput.unprintedNote(unprinted, noun: noun, entry: entry))
+            return SendOutput.lostOutputMessage(failure, notSent: notSent, noun: noun)
+                + SendOutput.unprintedNote(unprinted, noun: noun, entry: entry)
+        }
+        if let signal {
+            unsentFailure?.report(to: world.standardError)
+            // The signal's exit status wins, but what standard output lost is still said: its line would otherwise
+            // call results final that were never written.
+            if let failure = output.failure { world.standardError.error(lostOutput(failure)) }
+            summary.interruptedBy = signal
+            throw .interrupted(
+                signal: signal,
+                message: SendOutput.interruptMessage(
+                    summary, restUnknown: total == nil && !remainder.readToEnd, resultsWritten: output.failure == nil))
+        }
+        if let failure = output.failure {
+            unsentFailure?.report(to: world.standardError)
+            // Exit 74 wins over 69, but a device that may have been notified is still said, as without it.
+            if summary.failed > summary.failedUnsent {
+                CLIError.transport(.unanswered(summary, noun: noun)).report(to: world.standardError)
+            }
+            throw .outputFailed(lostOutput(failure))
         }
         if let unsentFailure { throw unsentFailure }
         if summary.failed > 0 { throw .transport(.unanswered(summary, noun: noun)) }

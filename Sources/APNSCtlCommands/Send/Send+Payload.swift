@@ -80,6 +80,19 @@ extension APNSCtl.Send {
                 throw .inputMissing("\(flag) @\(path): \(error.message)")
             }
         }
+        // `--alert @msg.txt`, as the JSON flags take a file: sent as written, but said, since a file of that name is
+        // there.
+        let texts = [
+            ("--alert", request.alert), ("--title", request.title), ("--subtitle", request.subtitle),
+            ("--attributes-type", liveActivity.attributesType),
+        ]
+        for case (let flag, let value?) in texts where value.hasPrefix("@") && value.count > 1 {
+            let file = String(value.dropFirst())
+            guard FileSystem.isRegularFile(file) else { continue }
+            world.standardError.warning(
+                "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads no @FILE (the JSON flags do), so to "
+                    + "send the text in \(file), write \(flag) \"$(cat \(ShellWord.of(file)))\"")
+        }
         var f = plainPayloadFlags
         f.liveActivity = try parsedLiveActivityEvent()
         f.contentState = try json(liveActivity.contentState, field: .contentState)

@@ -112,6 +112,7 @@ extension APNSCtl.Send {
             expirationLabel: settings.label(.expiration), priorityLabel: settings.label(.priority))
         // The mock profile's topic is the mock's bundle id.
         if case .mock? = settings[.topic]?.origin { description.topicIsBundleDefault = true }
+        description.topicLabel = settings.label(.topic)
         return description
     }
 
@@ -128,8 +129,9 @@ extension APNSCtl.Send {
         options.now = now
         // Counted first: minified bytes over the limit are never written (the payload may be up to 64 MiB).
         let minifiedCount = minify ? loaded.payload.minifiedCount() : nil
-        // With --minify the size rule applies to the minified bytes, checked below.
-        options.sizeLimit = minifiedCount == nil ? limit : Int.max / 2
+        // With --minify the size rule applies to the minified bytes.
+        options.sizeLimit = limit
+        options.minifiedSize = minifiedCount
         options.sending = true
         let report = PayloadValidator.validate(parsed, options: options)
         for p in report.problems {
@@ -142,12 +144,6 @@ extension APNSCtl.Send {
                 ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
                 ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
-        }
-        if let minifiedCount, minifiedCount > limit {
-            world.standardError.error(
-                "\(loaded.name):1:1: (root): minified payload is \(minifiedCount) bytes, \(minifiedCount - limit) over the \(limit)-byte limit (APNs answers 413 PayloadTooLarge); shorten it"
-            )
-            throw CLIError.payloadInvalid("\(loaded.name): the payload is invalid; nothing was sent")
         }
         let flagged = report.errors.compactMap(\.flag).map { Self.relabel($0, settings) }
         if !flagged.isEmpty && flagged.count == report.errors.count {

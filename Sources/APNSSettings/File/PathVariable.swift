@@ -11,7 +11,7 @@ enum PathVariable {
         guard let value = variables[name], !value.isEmpty else { return nil }
         // PEM text, a line break, or a key's base64 body: a key pasted in. A path that is merely long is a path.
         let pasted =
-            value.contains("-----BEGIN") || VariableEcho.isKeyBody(value)
+            value.contains("-----BEGIN") || VariableEcho.isSecretText(value)
             || value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" }
         guard !pasted else {
             let pem = value.contains("-----BEGIN") ? "PEM text, " : ""

@@ -55,8 +55,13 @@ extension ResolvedSettings {
                 certificate.map { Self.name($0.origin, Setting.of(.cert).name) } ?? token.map {
                     Self.name($0.origin, Setting.of(.authKey).name)
                 } ?? "elsewhere"
+            // The key in a variable (often its PEM text, from a CI secret): the id goes in the variable beside it.
+            let advice =
+                if case .variable = token?.origin {
+                    "set \(Setting.of(.keyID).variable) beside it instead"
+                } else { "give the key with it (--auth-key), or set key-id where the key is" }
             throw .usage(
-                "\(Self.name(stranded.origin, Setting.of(.keyID).name)): a key id belongs to its key, and the credentials come from \(from); give the key with it (--auth-key), or set key-id where the key is"
+                "\(Self.name(stranded.origin, Setting.of(.keyID).name)): a key id belongs to its key, and the credentials come from \(from); \(advice)"
             )
         }
         if token == nil {

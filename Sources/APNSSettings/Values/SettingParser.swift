@@ -62,6 +62,16 @@ public enum SettingParser {
                     + "give a shorter path (a link to the file, say)"
                     + (setting.kind == .credential ? " or the PEM text itself" : ""))
         }
+        /// A key's body or a provider token written in a profile where a path goes: joined to the file's folder it
+        /// would no longer look like one, and every message about the path would print it.
+        func refuseSecretInFile(_ text: String) throws(SettingsProblem) {
+            guard case .toml = raw else { return }
+            let bare = text.hasPrefix("~/") ? String(text.dropFirst(2)) : text
+            guard VariableEcho.isSecretText(bare) else { return }
+            throw bad(
+                "holds \(VariableEcho.description(of: bare)) (not shown), not a file's path; give the path of the file "
+                    + "that holds the key")
+        }
         func path(_ text: String) -> String {
             guard case .toml = raw else { return text }
             return expand(text, paths: paths)
@@ -71,6 +81,10 @@ public enum SettingParser {
         case .word:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty value; give one or leave the setting out") }
+            // A provider token or a key pasted as the topic would go out in a header and into the history.
+            if VariableEcho.isSecretText(s) {
+                throw bad("\(VariableEcho.description(of: s)), not shown: a secret, not a \(setting.name)")
+            }
             // A word is a header value: the header rule says where the space or control character is
             // (`--topic "com.example.app ": ends with a space`), as the commands' checks of other headers do.
             if let problem = HeaderValueRule.problem(in: s) {
@@ -122,6 +136,7 @@ public enum SettingParser {
                     "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the file's path"
                 )
             }
+            try refuseSecretInFile(s)
             try quotablePath(s)
             return .path(path(s))
         case .credential:
@@ -137,6 +152,7 @@ public enum SettingParser {
                     "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the path "
                         + "of the file, or, where a secret store holds the text (CI), put it in \(setting.variable)")
             }
+            try refuseSecretInFile(s)
             try quotablePath(s)
             return .credential(.file(path(s)))
         case .secret:

@@ -355,6 +355,23 @@ import Testing
         #expect(mock.requests.isEmpty)
     }
 
+    /// `--alert @msg.txt`, written as the JSON flags take a file: the text flags take none, so the text goes out as
+    /// written, with a warning saying how to send the file's text.
+    @Test func aTextFlagGivenAnAtFileIsSentAsWrittenAndSaidSo() throws {
+        let mock = try RecordingMock()
+        let message = try mock.scratch.write("msg.txt", "Hello\n")
+        let r = try mock.tokenSend(["--alert", "@" + message, "-d", Self.token(1)])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "warning: --alert @\(message): sent as that text; --alert reads no @FILE (the JSON flags do), so to send the text in \(message), write --alert \"$(cat \(message))\"\n"
+        )
+        #expect(mock.requests.count == 1)
+        // No file of that name, no warning: `@everyone` is a message.
+        let plain = try mock.tokenSend(["--alert", "@everyone", "-d", Self.token(1)])
+        #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+    }
+
     @Test func broadcastUpdateAndEndAreBuiltTheSameWay() throws {
         let mock = try InProcessMock(keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "la-broadcast")

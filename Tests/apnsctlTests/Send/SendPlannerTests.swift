@@ -301,6 +301,17 @@ import Testing
             name: "a Live Activity on a widgets topic", payload: nil, topic: "com.example.app.push-type.widgets",
             event: .update, alertFlags: [:],
             expected: .headers(.liveactivity, 10, "com.example.app.push-type.widgets", 4096, token)),
+        // An older type's suffix may end a bundle id: the suffix is added, with a warning naming the bare id.
+        Case(
+            name: "a Live Activity on a voip topic", payload: nil, topic: "com.example.app.voip",
+            event: .update, alertFlags: [:],
+            expected: .headers(
+                .liveactivity, 10, "com.example.app.voip.push-type.liveactivity", 4096, token, warnings: 1)),
+        // The suffix in other letter case is the suffix, spelt as APNs spells it.
+        Case(
+            name: "a Live Activity on its topic in other case", payload: nil,
+            topic: "com.example.app.push-type.LiveActivity", event: .update, alertFlags: [:],
+            expected: .headers(.liveactivity, 10, "com.example.app.push-type.liveactivity", 4096, token)),
     ]
 
     /// The planner's pure steps, as `makePlan` runs them: the description, the payload, the headers.

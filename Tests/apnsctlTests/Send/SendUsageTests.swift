@@ -155,6 +155,23 @@ import Testing
         let dry = try send(certArgs + [file, "--minify", "--dry-run"])
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout.contains("content-length: 22"))
+        // What fits once minified is sent without a word about its file's size.
+        #expect(dry.stderr.isEmpty, "\(dry.stderr)")
+        // A limit of the user's own is named as theirs, for the bytes that would go out.
+        let under = try send(certArgs + [file, "--minify", "--size-limit", "20", "--dry-run"])
+        #expect(under.status == 65, "\(under.stderr)")
+        #expect(
+            under.stderr.contains(
+                ": (root): minified payload is 22 bytes, 2 over the 20-byte limit set with --size-limit (APNs itself takes up to 4096); shorten it"
+            ), "\(under.stderr)")
+        let over = String(repeating: "x", count: 4100)
+        let long = try scratch.write("long.json", "{\"aps\":{\"alert\":\"\(over)\"}}")
+        let tooLong = try send(certArgs + [long, "--minify", "--size-limit", "5k", "--dry-run"])
+        #expect(tooLong.status == 0, "\(tooLong.stderr)")
+        #expect(
+            tooLong.stderr.contains(
+                "minified payload is 4120 bytes, within --size-limit 5120 but over the 4096 bytes APNs takes for alert pushes"
+            ), "\(tooLong.stderr)")
     }
 
     /// A --ca-file the run could not load is 66 in its dry run too (a dry run that exits 0 says the run would

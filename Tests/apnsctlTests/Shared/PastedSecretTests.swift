@@ -71,6 +71,48 @@ import Testing
 extension PastedSecretTests {
     /// `config set` writes no secret to the settings file (CLI.md): curl's FILE:PASSWORD and a key's base64 body are
     /// refused, unrepeated.
+    /// A key's body written in a profile where a path goes (joined to the file's folder it no longer looks like
+    /// one), and a provider token pasted as the topic, a key id, a path or an endpoint: refused or described,
+    /// never printed, never sent.
+    @Test func aKeyInAProfileAndAProviderTokenAnywhereAreNotPrinted() throws {
+        let home = try TemporaryDirectory(prefix: "pasted-profile")
+        let config = try home.write(
+            "config.toml",
+            "[profiles.dev]\nauth-key = \"\(keyBody)\"\nteam-id = \"FGHIJ67890\"\ntopic = \"com.x\"\n\n"
+                + "[profiles.home]\ncert = \"~/\(keyBody)\"\n", mode: 0o600)
+        let jwt = try InProcess.apnsctl([
+            "jwt", "--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID,
+        ]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(jwt.hasPrefix("eyJ"), "\(jwt)")
+        let device = String(repeating: "ab", count: 32)
+        let auth = ["--auth-key", credentials.authKeyFile, "--team-id", credentials.teamID]
+        let cases: [([String], [String: String], Int32)] = [
+            (["config", "show", "--config", config, "-p", "dev", "--for", "jwt"], [:], 64),
+            (["config", "show", "--config", config, "-p", "home"], [:], 64),
+            (["jwt", "--config", config, "-p", "dev"], [:], 64),
+            (["send", "--config", config, "-p", "home", "-d", device, "--alert", "hi", "--dry-run"], [:], 64),
+            (["send", "-d", device, "--alert", "hi", "--topic", jwt, "--dry-run"] + auth, [:], 64),
+            (["send", "-d", device, "--alert", "hi", "--topic", "Bearer " + jwt, "--dry-run"] + auth, [:], 64),
+            (["send", "-d", device, "--alert", "hi", "--dry-run"] + auth, ["APNSCTL_TOPIC": jwt], 64),
+            (["config", "set", "--config", home.file("new.toml"), "-p", "p", "topic", jwt], [:], 64),
+            (["config", "set", "--config", home.file("new.toml"), "-p", "p", "topic", keyBody], [:], 64),
+            (["config", "set", "--config", home.file("new.toml"), "-p", "p", "ca-file", jwt], [:], 64),
+            (["jwt", "--auth-key", jwt, "--team-id", credentials.teamID], [:], 66),
+            (["jwt", "--auth-key", credentials.authKeyFile, "--team-id", jwt], [:], 64),
+            (["inspect", jwt], [:], 66),
+            (["send", "-d", device, "--alert", "hi", "--endpoint", jwt, "--topic", "t"] + auth, [:], 64),
+        ]
+        for (arguments, environment, status) in cases {
+            let r = try InProcess.apnsctl(arguments, environment: environment)
+            #expect(r.status == status, "\(arguments.prefix(8)): \(r.stderr)")
+            expectUnshown(r, [keyBody, jwt], "\(arguments.prefix(8))")
+            #expect(!r.stderr.contains(String(jwt.suffix(30))), "\(arguments.prefix(8)): \(r.stderr)")
+        }
+        let written = (try? String(contentsOfFile: home.file("new.toml"), encoding: .utf8)) ?? ""
+        #expect(
+            !written.contains(String(jwt.suffix(30))) && !written.contains(String(keyBody.suffix(30))), "\(written)")
+    }
+
     @Test func theSettingsFileIsGivenNoSecret() throws {
         let home = try TemporaryDirectory(prefix: "pasted-config")
         let environment = ["XDG_CONFIG_HOME": home.path]

@@ -130,6 +130,27 @@ import Testing
             "\(r.stderr)")
     }
 
+    /// The user's own file in a shared folder such as /tmp (writable by all, sticky): refused, and the advice is to
+    /// move the file, never to change the shared folder's mode.
+    @Test func aFileInASharedStickyFolderIsToldToMove() throws {
+        let base = try TemporaryDirectory(prefix: "sticky-folder")
+        let folder = base.file("tmp")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(chmod(folder, 0o1777) == 0)
+        let file = try base.write("tmp/config.toml", Self.settings, mode: 0o600)
+
+        let r = try Self.show(file)
+
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "error: \(file): is in \(folder), a folder writable by group and others (mode 01777), who could replace "
+                    + "it; apnsctl reads only a settings file no one else can change, as ssh does: \(folder) is shared "
+                    + "by all users: keep the file in a folder of your own (mkdir -m 700 ~/apnsctl, say)"
+            ],
+            "\(r.stderr)")
+    }
+
     /// A link another user owns, to the user's own good file: not followed.
     @Test(.enabled(if: OtherUser.isAvailable, "needs root to act as a second user"))
     func aLinkAnotherUserOwnsIsNotFollowed() throws {

@@ -164,6 +164,35 @@ import Testing
         }
     }
 
+    /// Interrupted with standard output gone (its reader closed): the signal's status wins, but stderr says what
+    /// was not written and never calls results final that no one saw.
+    @Test func anInterruptWithStandardOutputGoneSaysWhatWasNotWritten() async throws {
+        try await offThePool {
+            let mock = try InProcessMock(["--fault-never-answer", "--max-streams", "2"], keepingLog: true)
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            close(ends[0])
+            defer { close(ends[1]) }
+            let devices = (1...5).map { String(format: "cd%062x", $0) }
+            let run = try InProcess.Run(
+                [
+                    "send", "--alert", "hi", "--endpoint", mock.endpoint, "--ca-file", mock.caFile,
+                    "--cert", mock.certificate, "--topic", mock.bundleID, "--timeout", "60",
+                ] + devices.flatMap { ["-d", $0] }, stdout: .descriptor(ends[1]))
+            #expect(mock.log.receiptsPerDevice(expectingAtLeast: 2).count == 2, "\(run.stderr)")
+            run.interrupts.deliver(SIGINT)
+            let (status, _) = run.finish(within: 15)
+            #expect(status == 130, "\(run.stderr)")
+            #expect(
+                run.stderr.contains("error: standard output was closed after 0 results; 3 devices were not sent"),
+                "\(run.stderr)")
+            #expect(
+                run.stderr.hasSuffix("error: interrupted by SIGINT: 2 sent without an answer, 3 never sent\n"),
+                "\(run.stderr)")
+            #expect(!run.stderr.contains("above"), "\(run.stderr)")
+        }
+    }
+
     /// Interrupted while a piped list is being sent: the devices the sender had taken, the `-d` tokens not reached
     /// and those already read from the pipe into the list's buffer are counted as never sent and written to
     /// `--unsent` (the buffered ones were lost before); "the rest of the list" is said only while the pipe may

@@ -333,7 +333,8 @@ final class SendOutput {
 
     /// The stderr line after an interrupt: which signal, and what was left undone.
     /// `restUnknown`: the devices came from a stream whose rest was never read, so how many is unknown.
-    static func interruptMessage(_ s: SendSummary, restUnknown: Bool = false) -> String {
+    /// `resultsWritten`: standard output took every result (else the line before this one said what it lost).
+    static func interruptMessage(_ s: SendSummary, restUnknown: Bool = false, resultsWritten: Bool = true) -> String {
         let name = s.interruptedBy == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"
         var undone: [String] = []
         // A failed device whose request never left (refused unprocessed each time, then a failure) is one never sent.
@@ -341,9 +342,11 @@ final class SendOutput {
         if s.notSent + s.failedUnsent > 0 { undone.append("\(s.notSent + s.failedUnsent) never sent") }
         if restUnknown { undone.append("the rest of the list was not read") }
         let what =
-            undone.isEmpty
-            ? "every result is above"
-            : undone.joined(separator: ", ") + (s.total > 0 ? "; the results above are final" : "")
+            !resultsWritten
+            ? (undone.isEmpty ? "every device was sent" : undone.joined(separator: ", "))
+            : undone.isEmpty
+                ? "every result is above"
+                : undone.joined(separator: ", ") + (s.total > 0 ? "; the results above are final" : "")
         return "interrupted by \(name): \(what)"
     }
 
