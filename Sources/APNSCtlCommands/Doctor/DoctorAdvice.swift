@@ -50,10 +50,15 @@ enum DoctorAdvice {
     /// when the other probe told; `keyID`/`teamID` with token auth.
     static func refusal(
         status: Int, reason: ReceivedReason?, environment: APNSEnvironment, acceptedIn: APNSEnvironment?,
-        keyID: String?, teamID: String?
+        keyID: String?, teamID: String?, topic: (name: String, origin: String)? = nil
     ) -> (detail: String, hint: String) {
         let shownReason = reason.map { String($0.text.prefix(80)) }
-        let head = "\(status) " + (shownReason ?? "(no reason)")
+        var head = "\(status) " + (shownReason ?? "(no reason)")
+        // A refusal of the topic names the one probed and where it came from (a stale profile's, say).
+        let topicReasons: [APNSReason] = [.topicDisallowed, .badTopic, .deviceTokenNotForTopic, .missingTopic]
+        if let topic, case .known(let known)? = reason, topicReasons.contains(known) {
+            head += " (topic \(topic.name), from \(topic.origin))"
+        }
         guard case .known(let known)? = reason else {
             return (
                 head + ": an answer APNs does not document",

@@ -37,6 +37,9 @@ struct DoctorPlan {
     /// Token auth: the ids, for the `InvalidProviderToken` hint.
     let keyID: String?
     let teamID: String?
+    /// Where the probe's topic came from (`--topic`, `topic in profile dev (…:3)`, the certificate's bundle id), for
+    /// a refusal of the topic: a stale profile's topic is the usual cause.
+    var topicOrigin = "--topic"
 
     /// The probe's device token: 32 zero bytes, a token APNs never issues.
     static let probeDevice = String(repeating: "0", count: 64)
@@ -149,10 +152,14 @@ extension APNSCtl.Doctor {
             identity: identity, timeout: settings[.timeout]?.value ?? 30)
         let appCheck = app?.doctorCheck(
             identity: identity?.info, teamID: ids?.teamID, now: now, failWithin: failWithin)
-        return DoctorPlan(
+        var plan = DoctorPlan(
             routes: used, explicit: wanted != nil, credentials: credentials, app: appCheck,
             stopBeforeNetwork: stop || appCheck?.status == .fail,
             configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
+        plan.topicOrigin =
+            settings[.topic] != nil
+            ? settings.label(.topic) : topic != nil ? "the app build's bundle id" : "the certificate's bundle id"
+        return plan
     }
 
     /// The `credentials` line for a certificate: expired or not yet valid fails (and stops the run before

@@ -150,7 +150,7 @@ struct DoctorProbe {
         report.checks.append(
             Self.authCheck(
                 outcome, environment: env, acceptedIn: nil, keyID: plan.keyID, teamID: plan.teamID,
-                timeoutText: timeoutText))
+                topic: (plan.probe.topic, plan.topicOrigin), timeoutText: timeoutText))
         return report
     }
 
@@ -165,7 +165,7 @@ struct DoctorProbe {
     /// when known (it sharpens a `BadEnvironmentKey…` hint).
     static func authCheck(
         _ outcome: ExchangeOutcome, environment env: APNSEnvironment, acceptedIn: APNSEnvironment?,
-        keyID: String?, teamID: String?, timeoutText: String
+        keyID: String?, teamID: String?, topic: (name: String, origin: String)? = nil, timeoutText: String
     ) -> DoctorCheck {
         switch outcome {
         case .answered(let response):
@@ -187,7 +187,7 @@ struct DoctorProbe {
             }
             let (detail, hint) = DoctorAdvice.refusal(
                 status: response.status, reason: reason, environment: env, acceptedIn: acceptedIn,
-                keyID: keyID, teamID: teamID)
+                keyID: keyID, teamID: teamID, topic: topic)
             return .fail("auth", env, .rejected, detail, hint: hint, reason: reason)
         case .refusedByAlert(let text):
             return .fail(

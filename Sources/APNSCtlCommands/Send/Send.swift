@@ -163,7 +163,7 @@ extension APNSCtl {
         @Option(
             name: .customLong("unsent"),
             help: ArgumentHelp(
-                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE. A file already there is replaced only if --unsent wrote it, or it is empty.",
+                "Write the devices left without a final answer (never sent; unknown outcomes commented out) to this file, mode 0600, in input order, to resume with --devices FILE. A file already there is replaced only if --unsent wrote it (and this run resumes it, or it lists no device), or it is empty.",
                 valueName: "file"), completion: .file())
         var unsentFile: String?
 

@@ -46,9 +46,15 @@ extension APNSCtl.Send {
             } catch {
                 let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
                 // A list's file name given to -d: the flag for a list is --devices.
+                // curl's `-d '{…}'` or `-d @payload.json`: here -d is a device, and the payload is an argument.
+                let payload: Bool
+                if case .token(.notHex(let c)) = error { payload = c == "{" || c == "@" } else { payload = false }
                 let list =
                     FileSystem.isRegularFile(text)
-                    ? "; that is a file: to send to the devices it lists, give --devices \(ShellWord.of(text))" : ""
+                    ? "; that is a file: to send to the devices it lists, give --devices \(ShellWord.of(text))"
+                    : payload
+                        ? "; -d is --device here, not curl's --data: the payload is send's argument (a file, - for "
+                            + "standard input, or inline JSON starting with {), without a flag" : ""
                 throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)\(list)")
             }
             timesGiven[token.hex, default: 0] += 1

@@ -103,7 +103,21 @@ extension APNSCtl.Send {
         var seen = Set<String>()
         let results = entry.results.filter { seen.insert($0.target).inserted }
         switch entry.kind {
-        case .devices: replay.devices = try replay.deviceArguments(results, in: world)
+        case .devices:
+            replay.devices = try replay.deviceArguments(results, in: world)
+            // A stopped run recorded only the devices it sent: the replay cannot reach the others, and may notify
+            // again those whose outcome was unknown.
+            if entry.interrupted {
+                let unknown = results.filter(\.unknownOutcome).count
+                let stop = entry.outputLost ? "stopped when its output was lost" : "interrupted"
+                world.standardError.warning(
+                    "entry #\(entry.id) was \(stop): the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") it sent, which this replay sends again"
+                        + (unknown > 0
+                            ? " (\(unknown == 1 ? "1 of unknown outcome, which may have been" : "\(unknown) of unknown outcome, which may have been") delivered already)"
+                            : "")
+                        + "; the devices it never sent are not in the history: send them from its --unsent file or the list it read"
+                )
+            }
         case .broadcast:
             replay.broadcast.channels = results.map(\.target)
             if broadcast.requestID == nil { replay.broadcast.requestID = entry.requestID }

@@ -64,6 +64,14 @@ final class UnsentDevices {
             list == "-" ? FileSystem.isSameFile(descriptor: standardInput, path) : FileSystem.isSameFile(list, path)
         {
             carried = Self.unknownEntries(in: path)
+        } else if exists, let left = Self.devicesListed(in: path), left > 0 {
+            // An earlier run's list that this run does not read (the command line recalled with another --devices):
+            // replacing or removing it would lose the only record of those devices.
+            let shown = PrintableText.escapingControls(ShellWord.of(path))
+            throw .outputExists(
+                "--unsent \(shown): lists \(left == 1 ? "1 device" : "\(left) devices") an earlier run left without a "
+                    + "final answer, and this run does not read it; resume them with --devices \(shown) --unsent "
+                    + "\(shown), or choose another path (or remove the file first)")
         }
         guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {
             throw CLIError(
@@ -115,6 +123,16 @@ final class UnsentDevices {
                     ": send it too", with: ", and is not in this file: send it from where it came"))
         }
         return parts.isEmpty ? nil : "every line of this --unsent list is a comment: " + parts.joined(separator: "; ")
+    }
+
+    /// How many devices an `--unsent` list at `path` holds (those never sent, and those of unknown outcome still
+    /// commented out); nil when it cannot be read.
+    static func devicesListed(in path: String) -> Int? {
+        guard let bytes = try? FileSystem.read(path, limit: 1 << 26) else { return nil }
+        let plain = bytes.split(separator: 0x0A).filter { line in
+            line.first != UInt8(ascii: "#") && line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+        }
+        return plain.count + unknownEntries(in: path).count / 2
     }
 
     /// Whether `path` starts as every list this writes does.

@@ -44,7 +44,15 @@ final class ValidateOutput {
     /// With `-o json` the file gets its object too (one per file, as CLI.md says), invalid, its one problem the
     /// reading error, and what was never measured `null`: a script matching objects to its inputs sees every file.
     func fileError(_ failure: FileSystem.Failure, path: String) {
-        let message = failure.message + (path == "-" ? "" : "; check the path")
+        // JSON typed where a file goes, as `send` takes it inline: validate reads files and standard input only.
+        let inline = path.drop(while: \.isWhitespace).hasPrefix("{")
+        let advice =
+            path == "-"
+            ? ""
+            : inline
+                ? "; validate reads files, not inline JSON: printf '%s' '{…}' | apnsctl validate -"
+                : "; check the path"
+        let message = failure.message + advice
         if format == .json {
             var w = JSONWriter()
             w.beginObject()

@@ -105,6 +105,16 @@ import Testing
         #expect(
             swapped.problem == .rejected && swapped.detail.contains("KEYKEYKEY1")
                 && swapped.detail.contains("TEAMTEAM12"))
+        // A refused topic is named, with where it came from (a stale profile's, say).
+        let topic = DoctorProbe.authCheck(
+            .answered(HTTPResponse(status: 400, body: Array(#"{"reason":"TopicDisallowed"}"#.utf8))),
+            environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil,
+            topic: ("com.example.wrong", "topic in profile dev (c.toml:3)"), timeoutText: "--timeout 5")
+        #expect(
+            topic.detail.hasPrefix(
+                "400 TopicDisallowed (topic com.example.wrong, from topic in profile dev (c.toml:3)): These credentials"
+            ),
+            "\(topic.detail)")
         let alert = auth(.refusedByAlert("the server ended the connection with a TLS alert: certificate required"))
         #expect(alert.problem == .rejected)
         let silent = auth(.failed(.timeout(seconds: 5)))

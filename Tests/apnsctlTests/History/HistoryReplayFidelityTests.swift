@@ -315,6 +315,22 @@ import Testing
             "\(replay.stderr)")
     }
 
+    /// An interrupted entry holds only the devices its run sent: a replay says so, and where the others are.
+    @Test func aReplayOfAnInterruptedEntrySaysWhatTheHistoryLacks() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let sent = try home.send(mock, ["--alert", "hi", "-d", Self.token(1), "-d", Self.token(2)])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
+            .execute("UPDATE entries SET interrupted = 1")
+        let replay = try home.send(mock, ["--replay", "last"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(
+            replay.stderr.contains(
+                "warning: entry #1 was interrupted: the history holds only the 2 devices it sent, which this replay sends again; the devices it never sent are not in the history: send them from its --unsent file or the list it read\n"
+            ), "\(replay.stderr)")
+    }
+
     /// Apple's host in an entry is where its environment sends, not an `--endpoint`: a replay with another `--env`
     /// goes to that environment's host (it went to the entry's, so a sandbox replay reached production), on the
     /// entry's port unless `--port` is given. Another server (a mock, a staging host) is carried.

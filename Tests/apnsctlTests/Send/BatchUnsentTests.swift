@@ -234,12 +234,16 @@ import Testing
         #expect(text.contains("# the rest of --devices - after line 2 was not read"), "\(text)")
     }
 
-    /// Everything answered: no file (and none is left from before).
+    /// Everything answered: no file (and none is left from before that lists no device; one that does is refused
+    /// first, below).
     @Test func everythingAnsweredWritesNoFile() throws {
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "unsent")
         let file = try SendDeliveryTests.deviceFile(10, in: scratch)
-        let unsent = try scratch.write("unsent.txt", UnsentDevices.headerStart + ", from before\nold\n")
+        let unsent = try scratch.write(
+            "unsent.txt",
+            UnsentDevices.headerStart
+                + ", from before\n# the rest of --devices - after line 3 was not read: send it too\n")
         let r = try InProcess.apnsctl(Self.arguments(mock, ["--devices", file, "--unsent", unsent]))
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: unsent))
@@ -318,6 +322,31 @@ import Testing
         #expect(try String(contentsOfFile: list, encoding: .utf8) == "# the fleet\n" + token + "\n")
         let blank = try InProcess.apnsctl(Self.arguments(mock, ["-d", token, "--unsent", ""]))
         #expect(blank.status == 64 && blank.stderr.hasPrefix("error: --unsent: empty; "), "\(blank.stderr)")
+    }
+
+    /// An earlier run's list at the path, which this run does not read (the command line recalled with another
+    /// `--devices`): refused before anything is sent, never replaced or removed; a resume from it still works.
+    @Test func anEarlierRunsUnfinishedListIsNeverReplacedByAnotherRun() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "unsent")
+        let (one, two, three) = (
+            DeviceListStreamingTests.token(1), DeviceListStreamingTests.token(2), DeviceListStreamingTests.token(3)
+        )
+        let text =
+            "# apnsctl send: the devices left without a final answer, in input order; resume with --devices x\n"
+            + "\(one)\n\(UnsentDevices.unknownComment)no answer\n# \(two)\n"
+        let path = try scratch.write("unsent.txt", text)
+        let r = try InProcess.apnsctl(Self.arguments(mock, ["-d", three, "--unsent", path]))
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(
+            r.stderr
+                == "error: --unsent \(path): lists 2 devices an earlier run left without a final answer, and this run does not read it; resume them with --devices \(path) --unsent \(path), or choose another path (or remove the file first)\n"
+        )
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+        #expect(mock.receiptsPerDevice().isEmpty)
+        let resumed = try InProcess.apnsctl(Self.arguments(mock, ["--devices", path, "--unsent", path]))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(mock.receiptsPerDevice() == [one: 1], "\(mock.receiptsPerDevice())")
     }
 
     /// A path that could never be written is refused before anything is sent; broadcast has no devices to list.

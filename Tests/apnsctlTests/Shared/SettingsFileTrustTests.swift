@@ -109,18 +109,22 @@ import Testing
         withExtendedLifetime(attacker) {}
     }
 
+    /// `config show` of the user's own file in a folder of `mode` (and `group`), made for the test.
+    static func showInFolder(mode: mode_t, group: uid_t? = nil) throws -> (String, String, CommandResult) {
+        let base = try TemporaryDirectory(prefix: "writable-folder")
+        let folder = base.file("shared")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        if let group { #expect(chown(folder, getuid(), group) == 0) }
+        #expect(chmod(folder, mode) == 0)
+        let file = try base.write("shared/config.toml", Self.settings, mode: 0o600)
+        let r = try Self.show(file)
+        return withExtendedLifetime(base) { (file, folder, r) }
+    }
+
     /// The user's own file in a folder their group can write: the group could swap it, so it is refused.
     @Test(.enabled(if: OtherUser.isAvailable, "needs root to act as a second user"))
     func aFileInAGroupWritableFolderIsRefused() throws {
-        let base = try TemporaryDirectory(prefix: "shared-folder")
-        let folder = base.file("shared")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        #expect(chown(folder, getuid(), OtherUser.uid) == 0)
-        #expect(chmod(folder, 0o2770) == 0)
-        let file = try base.write("shared/config.toml", Self.settings, mode: 0o600)
-
-        let r = try Self.show(file)
-
+        let (file, folder, r) = try Self.showInFolder(mode: 0o2770, group: OtherUser.uid)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(
             r.errorLines == [
@@ -133,14 +137,7 @@ import Testing
     /// The user's own file in a shared folder such as /tmp (writable by all, sticky): refused, and the advice is to
     /// move the file, never to change the shared folder's mode.
     @Test func aFileInASharedStickyFolderIsToldToMove() throws {
-        let base = try TemporaryDirectory(prefix: "sticky-folder")
-        let folder = base.file("tmp")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        #expect(chmod(folder, 0o1777) == 0)
-        let file = try base.write("tmp/config.toml", Self.settings, mode: 0o600)
-
-        let r = try Self.show(file)
-
+        let (file, folder, r) = try Self.showInFolder(mode: 0o1777)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(
             r.errorLines == [

@@ -385,6 +385,16 @@ import Testing
                 "the device token must be hex, found '/'; that is a file: to send to the devices it lists, give --devices \(list)"
             )
                 == true, "\(r.stderr)")
+        // curl's -d habit: the payload given to -d is told where a payload goes.
+        for payload in [#"{"aps":{"alert":"hi"}}"#, "@payload.json"] {
+            let curl = try InProcess.apnsctl(
+                ["send", "--cert", cert, "-d", payload, "--endpoint", "https://127.0.0.1:9"])
+            #expect(curl.status == 64)
+            #expect(
+                curl.errorLines.first?.hasSuffix(
+                    "; -d is --device here, not curl's --data: the payload is send's argument (a file, - for standard input, or inline JSON starting with {), without a flag"
+                ) == true, "\(curl.stderr)")
+        }
         for (given, id) in [("5", "5"), ("last", "last"), ("#5", "5")] {
             let h = try InProcess.apnsctl(["history", given], environment: ["XDG_STATE_HOME": dir.file("state")])
             #expect(h.status == 64)

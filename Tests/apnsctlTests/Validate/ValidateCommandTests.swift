@@ -269,6 +269,13 @@ import Testing
                 #"{"file":"\#(good)","valid":true,"size":25,"limit":4096,"push_type":"alert","problems":[]}"#,
             ], "\(json.stdout)")
         #expect(json.errorLines.first == "error: \(missing): no such file; check the path")
+        // JSON typed where a file goes, as send takes it: said so, with how to give it.
+        let inline = try InProcess.apnsctl(["validate", #"{"aps":{"alert":"x"}}"#])
+        #expect(inline.status == 66)
+        #expect(
+            inline.errorLines.first
+                == #"error: {"aps":{"alert":"x"}}: no such file; validate reads files, not inline JSON: printf '%s' '{…}' | apnsctl validate -"#,
+            "\(inline.stderr)")
     }
 
     @Test(arguments: [
