@@ -57,6 +57,10 @@ import Testing
         #expect(la(#""timestamp":1764151500,"stale-date":1764151320"#).at("aps.stale-date").isEmpty)
         #expect(la(#""stale-date":1762170600"#, now: nil).at("aps.stale-date").isEmpty)
         #expect(!beforeTimestamp.hasErrors)
+        // 0 is a date too, the earliest.
+        #expect(
+            la(#""timestamp":1764151200,"stale-date":0"#).hasWarning(
+                "aps.stale-date", "stale-date 0 (1970-01-01T00:00:00Z) is before the timestamp; \(stale)"))
     }
 
     @Test func millisecondsAreReportedOnce() {

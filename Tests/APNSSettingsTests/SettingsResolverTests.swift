@@ -205,6 +205,16 @@ import Testing
                     $0.profile = "prod-cert"
                     $0[.key] = "k.pem"
                 })?.message.hasPrefix("--key is the certificate's private key") == true)
+        // A profile of the file with no credential is named; one named mock hides the built-in one, and says so.
+        for name in ["bare", "mock"] {
+            let message = Self.problem(
+                flags: Self.flags { $0.profile = name }, file: "[profiles.\(name)]\ntopic = \"com.x\"\n")?.message
+            #expect(message?.hasPrefix("no credential: profile \(name) in ") == true, "\(message ?? "")")
+            #expect(
+                message?.contains("(its table replaces apnsctl mock's built-in profile of that name")
+                    == (name == "mock"),
+                "\(message ?? "")")
+        }
         // A key id above the key's layer is stranded.
         #expect(
             Self.problem(flags: Self.flags { $0[.keyID] = "ABCDE12345" })?.message.hasPrefix(

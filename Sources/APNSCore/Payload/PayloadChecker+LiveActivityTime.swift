@@ -43,7 +43,8 @@ extension PayloadChecker {
     /// A `stale-date` before the push's own `timestamp`, or (when the clock is known) before now: the activity
     /// shows as stale the moment it arrives. A saved update sent again with a fresh timestamp keeps its old one.
     mutating func checkStaleDate(_ value: JSONValue, timestamp: JSONValue?) {
-        guard let n = value.number, case let seconds = n.doubleValue, seconds.isFinite, seconds > 0, seconds <= 1e11
+        // 0 is 1970, the earliest date there is (a placeholder left in a saved payload, say): stale on arrival too.
+        guard let n = value.number, case let seconds = n.doubleValue, seconds.isFinite, seconds >= 0, seconds <= 1e11
         else { return }
         let when = ISO8601.format(epochSeconds: Int64(seconds))
         let shown = "stale-date \(n.literal) (\(when))"

@@ -123,8 +123,23 @@ extension APNSCtl.Config {
                 let known: [String]
                 let parsed = try edit.file
                 known = (profile.flatMap { parsed.profile($0)?.devices } ?? parsed.devices).map(\.name)
+                // The name in another table of the file: the command that removes it there.
+                let elsewhere =
+                    ([nil] + parsed.profiles.map(\.name)).first { other in
+                        other != profile
+                            && (other.flatMap { parsed.profile($0)?.devices } ?? parsed.devices).contains {
+                                $0.name == name
+                            }
+                    }
+                let config =
+                    edit.location.origin == .flag("--config") ? " --config \(ShellWord.of(edit.location.path))" : ""
                 let near =
-                    Suggestion.closest(to: name, among: known).map { "did you mean \(JSONWriter.quoted($0))?" }
+                    elsewhere.map { other in
+                        "it is in \(SettingsEditor.header(other.map { ["profiles", $0, "devices"] } ?? ["devices"])): "
+                            + "apnsctl config remove-device\(config)\(other.map { " --profile \(ShellWord.of($0))" } ?? "") "
+                            + ShellWord.of(name)
+                    }
+                    ?? Suggestion.closest(to: name, among: known).map { "did you mean \(JSONWriter.quoted($0))?" }
                     ?? (known.isEmpty ? "it has none" : "its names: \(known.joined(separator: ", "))")
                 throw CLIError.usage(
                     "\(JSONWriter.quoted(name)): no such device name in \(SettingsEditor.header(table)) of \(edit.location.path); \(near)"

@@ -16,6 +16,12 @@ enum CredentialReport {
                 "\(file): key id \"\(id)\" from the file name is not 10 letters A-Z or digits; rename the file AuthKey_<KEYID>.p8 as Apple named it, or pass --key-id to send and jwt"
             )
         }
+        // jwt and send refuse an encrypted signing key (Apple's never are): said here, where users look first.
+        if contents.neededPassphrase {
+            world.standardError.warning(
+                "\(file): the key is encrypted, and Apple's .p8 keys are not, so send and jwt refuse it; decrypt it "
+                    + "(openssl pkey -in \(ShellWord.of(file)) -out AuthKey_KEYID.p8) or download the .p8 key again")
+        }
         // A TLS server's key or a certificate's own key is a lone P-256 key too: only Apple's name says .p8.
         let kindText =
             CredentialLoader.isTokenSigningKey(contents, path: file)

@@ -38,6 +38,11 @@ extension APNSCtl.Send {
         // 1. Flag values and combinations (64); the settings' values were checked when they were resolved.
         let port = try settings.checkedPort(endpoints: settings.endpointList, in: world)
         let expiration = try settings.expirationTime(now: now)
+        if let expiration,
+            let warning = Self.expirationWarning(expiration, now: now, label: settings.label(.expiration))
+        {
+            world.standardError.warning(warning)
+        }
         let collapseID = try request.parsedCollapseID()
         let apnsID = try request.parsedAPNSID()
         var description = try pushDescription(settings)
@@ -101,6 +106,20 @@ extension APNSCtl.Send {
             body: body, collapseID: collapseID, apnsID: apnsID, bearerToken: credentials.bearerToken)
         return SendPlan(
             request: pushRequest, route: route, fallback: fallback, devices: devices, credentials: credentials)
+    }
+
+    /// An `apns-expiration` that does not do what it seems to: a date already past (APNs stores nothing, as for 0),
+    /// or more than the 30 days APNs stores a push at most (APNS.md, Storage).
+    static func expirationWarning(_ expiration: Int64, now: Int64, label: String) -> String? {
+        let when = ISO8601.format(epochSeconds: expiration)
+        if expiration > 0 && expiration < now {
+            return "\(label): \(when) is already past, so APNs stores nothing (as with 0): it tries once at most; "
+                + "give a time to come, such as 1h"
+        }
+        if expiration > now + 30 * 86_400 {
+            return "\(label): \(when) is more than 30 days away; APNs stores a push for 30 days at most"
+        }
+        return nil
     }
 
     /// The push as the resolved settings and the builder flags describe it.

@@ -30,6 +30,17 @@ extension ResolvedSettings {
                 }
                 throw .usage(Self.keyWithoutCertificate(key.origin, location: location))
             }
+            // A profile of the file was chosen and names none (a `[profiles.mock]` table even hides the built-in one).
+            if noCredential == nil, let chosen = profile?.value, let file, file.profile(chosen) != nil {
+                let hidden =
+                    MockProfile.names.contains(chosen)
+                    ? " (its table replaces apnsctl mock's built-in profile of that name: remove [profiles.\(chosen)] and "
+                        + "what it holds to use the mock's)" : ""
+                throw .usage(
+                    "no credential: profile \(chosen) in \(file.path) names none\(hidden); give it one (apnsctl config set "
+                        + "--profile \(ShellWord.of(chosen)) cert FILE, or auth-key FILE and team-id), or pass --cert FILE "
+                        + "or --auth-key FILE")
+            }
             throw .usage(
                 noCredential
                     ?? "no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)"

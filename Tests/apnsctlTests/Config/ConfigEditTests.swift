@@ -608,6 +608,13 @@ import Testing
             let now = try text(home)
             #expect(now == Self.commented, "\(arguments) changed the file")
         }
+        // A name in another table of the file: the command that removes it there.
+        let there = try home.run(["config", "remove-device", "-p", "dev", "my-iphone"])
+        #expect(there.status == 64)
+        #expect(
+            there.stderr.hasSuffix(
+                "; it is in [devices]: apnsctl config remove-device my-iphone\n"), "\(there.stderr)")
+        #expect(try text(home) == Self.commented)
         // No default-profile and no --profile: which profile is asked, not guessed.
         let other = try Home()
         try other.write("[profiles.a]\n[profiles.b]\n")

@@ -170,6 +170,18 @@ import Testing
         let t = try InProcess.apnsctl(["inspect", p8])
         #expect(t.stdout.contains("key id:   ABCDE12345"))
         #expect(!t.stdout.contains("PRIVATE KEY"))
+        #expect(t.stderr.isEmpty, "\(t.stderr)")
+        // An encrypted one opens with its passphrase here, but send and jwt refuse it: inspect says so.
+        try FileManager.default.createDirectory(atPath: dir.file("enc"), withIntermediateDirectories: false)
+        let encrypted = try dir.write(
+            "enc/AuthKey_ABCDE12345.p8",
+            try CredentialFixtures.signingKey.privateKey.pkcs8PEM(passphrase: SecretBytes(Array("pw".utf8))))
+        let e = try InProcess.apnsctl(["inspect", encrypted, "--passphrase", "pw"])
+        #expect(e.status == 0, "\(e.stderr)")
+        #expect(
+            e.stderr
+                == "warning: \(encrypted): the key is encrypted, and Apple's .p8 keys are not, so send and jwt refuse it; decrypt it (openssl pkey -in \(encrypted) -out AuthKey_KEYID.p8) or download the .p8 key again\n"
+        )
     }
 
     @Test func keyMismatchIs77() throws {

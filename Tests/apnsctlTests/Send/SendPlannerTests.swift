@@ -384,6 +384,23 @@ import Testing
         }
     }
 
+    /// An expiration that does not do what it seems to is warned about: already past (nothing is stored, as for
+    /// 0), or past the 30 days APNs stores a push at most; 0 and a time within 30 days are quiet.
+    @Test func anExpirationPastOrBeyondStorageIsWarnedAbout() {
+        let now: Int64 = 1_800_000_000
+        #expect(
+            APNSCtl.Send.expirationWarning(now - 3600, now: now, label: "--expiration")
+                == "--expiration: 2027-01-15T07:00:00Z is already past, so APNs stores nothing (as with 0): it tries once at most; give a time to come, such as 1h"
+        )
+        #expect(
+            APNSCtl.Send.expirationWarning(now + 31 * 86_400, now: now, label: "APNSCTL_EXPIRATION")
+                == "APNSCTL_EXPIRATION: 2027-02-15T08:00:00Z is more than 30 days away; APNs stores a push for 30 days at most"
+        )
+        for quiet: Int64 in [0, now, now + 3600, now + 30 * 86_400] {
+            #expect(APNSCtl.Send.expirationWarning(quiet, now: now, label: "--expiration") == nil, "\(quiet)")
+        }
+    }
+
     /// The rule runs in `send` itself, before connecting and in the dry run: a widgets push with a certificate
     /// whose topics lack the widgets topic is exit 77, and nothing is printed on standard output.
     @Test func aCertificateWithoutTheSuffixedTopicIs77InTheCommand() throws {
