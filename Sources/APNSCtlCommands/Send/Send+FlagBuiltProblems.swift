@@ -26,11 +26,16 @@ extension APNSCtl.Send {
             case "title": return ("--title", "TEXT", request.title != nil)
             case "sound": return ("--sound", "NAME", request.sound != nil)
             case "", "body":
-                // A problem of the whole alert is the title's when --title alone made it.
-                let flag = request.alert == nil && request.title != nil && inner.isEmpty ? "--title" : "--alert"
+                // A problem of the whole alert is the title's when --title alone made it, the sound's when --sound
+                // alone did (a Live Activity's alert).
+                let flag =
+                    request.alert != nil || !inner.isEmpty
+                    ? "--alert" : request.title != nil ? "--title" : request.sound != nil ? "--sound" : "--alert"
                 return (flag, "TEXT", request.alert != nil || request.title != nil || request.sound != nil)
             default: return nil
             }
+        case "content-available": return ("--content-available", "", request.contentAvailable)
+        case "mutable-content": return ("--mutable-content", "", request.mutableContent)
         default:
             // Keys of the quick alert flags that share their key's name (`--category`, `--thread-id`, …).
             return key.allSatisfy { $0.isLetter || $0 == "-" } ? ("--" + key, "", true) : nil
@@ -75,7 +80,10 @@ extension APNSCtl.Send {
         if !writer.given, p.message.hasSuffix(missingSuffix) {
             let need = p.message.dropLast(missingSuffix.count)
             let built = liveActivity.event.map { "--live-activity \($0)" } ?? "(flags)"
-            let add = key == "alert" ? "--title TEXT and --alert TEXT" : "\(writer.flag) \(writer.value)"
+            let add =
+                key == "alert"
+                ? "--title TEXT and --alert TEXT"
+                : writer.value.isEmpty ? writer.flag : "\(writer.flag) \(writer.value)"
             return "\(built): \(need); add \(add)"
         }
         return "\(writer.flag): \(inner.isEmpty || key == "alert" ? "" : inner + ": ")\(p.message)"

@@ -158,13 +158,13 @@ extension APNSCtl.Send {
             // payload the flags built.
             let line =
                 p.flag.map {
-                    "\(Self.relabel($0, settings)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
+                    "\(Self.relabel($0, settings, payload: loaded.payload)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
                 }
                 ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
                 ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
-        let flagged = report.errors.compactMap(\.flag).map { Self.relabel($0, settings) }
+        let flagged = report.errors.compactMap(\.flag).map { Self.relabel($0, settings, payload: loaded.payload) }
         if !flagged.isEmpty && flagged.count == report.errors.count {
             // Only the request's settings are wrong (a topic without its suffix): the payload itself is fine.
             throw CLIError.payloadInvalid("nothing was sent: fix \(flagged.joined(separator: " and ")) as said above")
@@ -182,8 +182,12 @@ extension APNSCtl.Send {
 extension APNSCtl.Send {
     /// The validator names a header setting by its flag and value (`--topic com.x`); one that came from a
     /// variable or a profile is named by where it came from (`APNSCTL_TOPIC`), which is what to fix.
-    static func relabel(_ flag: String, _ settings: ResolvedSettings) -> String {
+    /// A topic no setting gave came from an Xcode `.apns` file's bundle, and is named as that file's key.
+    static func relabel(_ flag: String, _ settings: ResolvedSettings, payload: Payload? = nil) -> String {
         let names = SettingNames.apnsctl
+        if settings[.topic] == nil, let bundle = payload?.simulatorTargetBundle, flag == "\(names.topic) \(bundle)" {
+            return "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(bundle)"
+        }
         for (name, label) in [(names.topic, settings.label(.topic)), (names.priority, settings.label(.priority))]
         where flag.hasPrefix(name + " ") && label != name {
             return label

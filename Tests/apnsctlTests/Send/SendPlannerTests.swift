@@ -519,11 +519,35 @@ import Testing
             (["--title", ""], "warning: --title: alert's title is empty, so nothing is shown"),
             (["--alert", ""], "warning: --alert: alert is an empty string, so nothing is shown"),
             (["--title", "", "--alert", ""], "warning: --alert: alert's title and body are empty"),
+            (
+                ["--live-activity", "update", "--content-state", "{}", "--sound", "default"],
+                "warning: --sound: alert has no title, subtitle, body or loc-key"
+            ),
         ]
         for (flags, expected) in runs {
             let r = try InProcess.apnsctl(["send"] + flags + auth, environment: ["XDG_CACHE_HOME": scratch.path])
             #expect(r.status == 0 && r.stderr.hasPrefix(expected), "\(flags): \(r.stderr)")
         }
+        // A topic from an Xcode .apns file is named as the file's key, not as --topic, which was never given.
+        let apns = try scratch.write(
+            "voip.apns", #"{"Simulator Target Bundle":"com.example.demo.voip","aps":{"alert":"hi"}}"#)
+        let fromFile = try InProcess.apnsctl(
+            [
+                "send", "--auth-key", key, "--team-id", "TEAMID1234", "-d", String(repeating: "3f2a", count: 16),
+                "--push-type", "alert", "--dry-run", apns,
+            ], environment: ["XDG_CACHE_HOME": scratch.path])
+        #expect(
+            fromFile.stderr.hasPrefix(#"warning: "Simulator Target Bundle" com.example.demo.voip: "#),
+            "\(fromFile.stderr)")
+        // A key no given flag wrote is one to add, not a flag's problem.
+        let background = try InProcess.apnsctl(
+            ["send", "--push-type", "background", "--alert", "hi"] + auth, environment: ["XDG_CACHE_HOME": scratch.path]
+        )
+        #expect(background.status == 65)
+        #expect(
+            background.errorLines.first
+                == #"error: (flags): background pushes need "content-available": 1; add --content-available"#,
+            "\(background.stderr)")
     }
 
     /// `--push-type widgets` alone: the body is the content-changed push those types are (not the default
