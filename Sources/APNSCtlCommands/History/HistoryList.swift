@@ -93,7 +93,15 @@ extension APNSCtl.History {
                     nearDevice.map { "the device \(JSONWriter.quoted($0))" },
                     nearReason.map { "the reason \($0)" },
                 ].compactMap { $0 }
-                let guess = guesses.isEmpty ? "" : "; did you mean \(guesses.joined(separator: " and "))?"
+                var guess = guesses.isEmpty ? "" : "; did you mean \(guesses.joined(separator: " and "))?"
+                // An outcome with no APNs reason (`unknown`, `failed`, `interrupted`): --reason matches only APNs'.
+                if let reason, nearReason == nil,
+                    !APNSReason.allCases.contains(where: { $0.rawValue.lowercased() == reason.lowercased() })
+                {
+                    guess +=
+                        "; --reason matches the reasons APNs gave (BadDeviceToken, Unregistered, …), and a device "
+                        + "with no answer has none: apnsctl history lists each send's outcome, unknown ones included"
+                }
                 world.standardError.print(
                     filters.isEmpty
                         ? "no send is recorded in the history yet\n"

@@ -51,7 +51,16 @@ extension APNSCtl.Send {
         guard Self.editedKeys.contains(key), let writer = writer(ofKey: key, inner: inner), writer.given else {
             return nil
         }
-        return "\(writer.flag): \(inner.isEmpty || key == "alert" ? "" : inner + ": ")\(p.message)"
+        return "\(writer.flag): \(inner.isEmpty || key == "alert" ? "" : inner + ": ")\(Self.flagMessage(p.message))"
+    }
+
+    /// A problem's message as a flag's: a position in the payload the flags built or edited (`first at line 1,
+    /// column 66`) is in text the user never saw, and is left out.
+    static func flagMessage(_ message: String) -> String {
+        guard message.hasPrefix("duplicate key "), let open = message.firstRange(of: " (first at line "),
+            let close = message[open.upperBound...].firstIndex(of: ")")
+        else { return message }
+        return String(message[..<open.lowerBound]) + String(message[message.index(after: close)...])
     }
 
     /// The `aps` key a problem's path is under and the rest of the path (`aps.alert.title`: `alert`, `title`); nil
@@ -86,6 +95,6 @@ extension APNSCtl.Send {
                 : writer.value.isEmpty ? writer.flag : "\(writer.flag) \(writer.value)"
             return "\(built): \(need); add \(add)"
         }
-        return "\(writer.flag): \(inner.isEmpty || key == "alert" ? "" : inner + ": ")\(p.message)"
+        return "\(writer.flag): \(inner.isEmpty || key == "alert" ? "" : inner + ": ")\(Self.flagMessage(p.message))"
     }
 }

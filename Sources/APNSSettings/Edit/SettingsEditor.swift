@@ -64,6 +64,7 @@ public struct SettingsEditor: Sendable {
     public mutating func set(_ key: String, to value: String, in table: [String]) throws(SettingsProblem) -> Int {
         let before = try root()
         var text = SettingsText(bytes)
+        try refuseUnheaded(table, in: before, text: text)
         let line: Int
         if let node = Self.table(table, in: before)?[key] {
             let span = text.span(from: node.position.line - 1)
@@ -104,9 +105,24 @@ public struct SettingsEditor: Sendable {
         let before = try root()
         guard let node = Self.table(table, in: before)?[key] else { return false }
         var text = SettingsText(bytes)
+        try refuseUnheaded(table, in: before, text: text)
         text.remove(span: text.span(from: node.position.line - 1))
         try commit(text, before: before, changed: (table, key), expected: nil)
         return true
+    }
+
+    /// A table the file writes without a header of its own or of a sub-table (`profiles.dev.topic = "a"`,
+    /// `dev = { topic = "a" }` under `[profiles]`): TOML reads it, but its keys are not lines this edits in place.
+    private func refuseUnheaded(_ table: [String], in root: TOMLTable, text: SettingsText) throws(SettingsProblem) {
+        guard !table.isEmpty, Self.table(table, in: root) != nil, text.headerLine(table) == nil,
+            !text.lines.indices.contains(where: {
+                SettingsText.headerPath(text.content($0)).map { $0.starts(with: table) } == true
+            })
+        else { return }
+        let header = Self.header(table)
+        throw .usage(
+            "\(path): \(header) is written as dotted keys or an inline table, which config edits cannot change in "
+                + "place; write it as a \(header) table of its own (one key per line), or edit the file by hand")
     }
 
     /// The line index a new key of `table` goes to: after its last key (a value over several lines included),

@@ -608,6 +608,21 @@ import Testing
             let now = try text(home)
             #expect(now == Self.commented, "\(arguments) changed the file")
         }
+        // A profile written as dotted keys or an inline table (TOML reads both) is not edited in place: said,
+        // naming the table, and the file is left as it is.
+        for written in ["profiles.dev.topic = \"a\"\n", "[profiles]\ndev = { topic = \"a\" }\n"] {
+            let dotted = try Home()
+            try dotted.write(written)
+            for edit in [["set", "-p", "dev", "env", "sandbox"], ["unset", "-p", "dev", "topic"]] {
+                let r = try dotted.run(["config"] + edit)
+                #expect(r.status == 64, "\(edit): \(r.stderr)")
+                #expect(
+                    r.stderr
+                        == "error: \(dotted.configFile): [profiles.dev] is written as dotted keys or an inline table, which config edits cannot change in place; write it as a [profiles.dev] table of its own (one key per line), or edit the file by hand\n",
+                    "\(r.stderr)")
+                #expect(try String(contentsOfFile: dotted.configFile, encoding: .utf8) == written)
+            }
+        }
         // A name in another table of the file: the command that removes it there.
         let there = try home.run(["config", "remove-device", "-p", "dev", "my-iphone"])
         #expect(there.status == 64)

@@ -367,6 +367,14 @@ import Testing
                 == "warning: --alert @\(message): sent as that text; --alert reads no @FILE (the JSON flags do), so to send the text in \(message), write --alert \"$(cat \(message))\"\n"
         )
         #expect(mock.requests.count == 1)
+        // A duplicate key in a flag's JSON is named without a position in the payload the flags built.
+        let duplicate = try mock.tokenSend([
+            "--live-activity", "update", "--content-state", #"{"eta":5,"eta":6}"#, "-d", Self.token(1),
+        ])
+        #expect(
+            duplicate.stderr.contains(
+                #"warning: --content-state: eta: duplicate key "eta"; JSON parsers disagree on which copy wins: keep one"#
+            ), "\(duplicate.stderr)")
         // No file of that name, no warning: `@everyone` is a message.
         let plain = try mock.tokenSend(["--alert", "@everyone", "-d", Self.token(1)])
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
