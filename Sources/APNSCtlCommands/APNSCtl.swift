@@ -104,6 +104,13 @@ public struct APNSCtl: ParsableCommand {
         let arguments = SimulatorArgument.withDefaultDevice(arguments)
         var world = world
         world.commandLine = arguments
+        // No message quotes a key's body or a provider token typed on the command line, whichever check refused it.
+        let typedSecrets = arguments.flatMap { argument in
+            [argument]
+                + (argument.hasPrefix("--")
+                    ? argument.split(separator: "=", maxSplits: 1).dropFirst().map(String.init) : [])
+        }.filter(VariableEcho.isSecretText)
+        world.standardError = world.standardError.hiding(Set(typedSecrets))
         if let raw = world.argumentBytes(), let problem = notUTF8(raw) {
             world.standardError.error(problem)
             return ExitStatus.usage
@@ -265,7 +272,7 @@ public struct APNSCtl: ParsableCommand {
     private static func suggestForMistypedCommand(_ arguments: [String], in world: CommandWorld) -> Int32? {
         var command: ParsableCommand.Type = APNSCtl.self
         var path = ["apnsctl"]
-        for word in arguments {
+        for (index, word) in arguments.enumerated() {
             let subcommands = command.configuration.subcommands
             guard !subcommands.isEmpty, !word.hasPrefix("-") else { return nil }
             if let next = subcommands.first(where: { $0._commandName == word }) {
@@ -287,7 +294,9 @@ public struct APNSCtl: ParsableCommand {
                         + "error: See '\(usage) --help' for more information.\n")
                 return ExitStatus.usage
             }
-            guard !names.contains(word), let near = nearestCommand(to: word, among: subcommands, names: names)
+            let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+            guard !names.contains(word),
+                let near = nearestCommand(to: word, among: subcommands, names: names, next: next)
             else { return nil }
             let usage = path.joined(separator: " ")
             world.standardError.print(
@@ -302,12 +311,16 @@ public struct APNSCtl: ParsableCommand {
     /// The command `word` was meant as: the closest name, else the one name it starts (`config add` is
     /// `add-device`), else a subcommand of one of these commands by that very name (`remove-device` is
     /// `config remove-device`).
-    private static func nearestCommand(to word: String, among subcommands: [ParsableCommand.Type], names: [String])
-        -> String?
-    {
+    private static func nearestCommand(
+        to word: String, among subcommands: [ParsableCommand.Type], names: [String], next: String? = nil
+    ) -> String? {
         // Another tool's word for a command (`config get`, `config remove`, `ls`): the command it means here,
-        // before any spelling that is merely near.
-        let meanings = ["get": ["show"], "remove": ["unset", "delete"], "rm": ["unset", "delete"], "ls": ["list"]]
+        // before any spelling that is merely near. To remove from the settings is to unset a key, or to remove a
+        // device's name.
+        let removes = next.map { SettingCatalog.setting($0) == nil } == true ? "remove-device" : "unset"
+        let meanings = [
+            "get": ["show"], "remove": [removes, "delete"], "rm": [removes, "delete"], "ls": ["list"],
+        ]
         if let meant = meanings[word]?.first(where: names.contains) { return meant }
         if let near = Suggestion.closest(to: word, among: names) { return near }
         let starting = names.filter { $0.hasPrefix(word) }

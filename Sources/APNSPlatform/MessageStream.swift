@@ -15,6 +15,20 @@ public struct MessageStream: Sendable {
     /// Messages written to the open descriptor `fd` (standard error, or a terminal a test gives a command).
     public static func descriptor(_ fd: Int32) -> MessageStream { MessageStream { _ = posixWriteAll(fd, $0) } }
 
+    /// This stream with every occurrence of each of `secrets` described instead of shown (`VariableEcho`): the
+    /// last guard for values typed on the command line, whatever check quoted one.
+    public func hiding(_ secrets: Set<String>) -> MessageStream {
+        guard !secrets.isEmpty else { return self }
+        let write = writeBytes
+        return MessageStream { bytes in
+            var text = String(decoding: bytes, as: UTF8.self)
+            for secret in secrets where text.contains(secret) {
+                text = text.replacing(secret, with: "(" + VariableEcho.description(of: secret) + ", not shown)")
+            }
+            write(Array(text.utf8))
+        }
+    }
+
     /// Writes `text` as it is.
     public func print(_ text: String) { writeBytes(Array(text.utf8)) }
 

@@ -128,7 +128,7 @@ public enum TrustedFile {
             }
             if let writers = FileOwnership.otherWriters(st.st_mode) {
                 // A shared folder such as /tmp is meant to be writable by all: the file moves, not the folder's mode.
-                let shared = st.st_mode & S_ISVTX != 0
+                let shared = st.st_mode & S_ISVTX != 0 && st.st_mode & S_IWOTH != 0
                 throw .untrusted(
                     path: path,
                     reason: "\(subject) in \(folder), a folder writable by \(writers) "

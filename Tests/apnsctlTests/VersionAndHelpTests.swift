@@ -66,6 +66,7 @@ import Testing
     @Test(arguments: [
         (["config", "get", "topic"], "get", "show"), (["config", "remove", "topic"], "remove", "unset"),
         (["channel", "rm", "x"], "rm", "delete"), (["history", "ls"], "ls", "list"),
+        (["config", "remove", "my-phone"], "remove", "remove-device"),
     ])
     func anotherToolsWordForACommandGetsItsMeaning(typed: [String], word: String, meant: String) throws {
         let r = try InProcess.apnsctl(typed)

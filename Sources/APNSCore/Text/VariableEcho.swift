@@ -16,14 +16,45 @@ public enum VariableEcho {
     /// A provider token (a JWT: `eyJ…` header, claims and signature in base64url, joined by dots), alone or after
     /// `bearer `: a credential for an hour, pasted where a topic, an id or a path goes.
     public static func isProviderToken(_ value: String) -> Bool {
-        let token = value.split(separator: " ").last ?? Substring(value)
+        var token = Substring(value)
+        if token.prefix(7).lowercased() == "bearer " { token = token.dropFirst(7) }
         guard token.utf8.count >= 40, token.hasPrefix("eyJ") else { return false }
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 3 && parts.dropLast().allSatisfy { !$0.isEmpty }
-            && token.utf8.allSatisfy { b in
+        guard parts.count == 3, parts.dropLast().allSatisfy({ !$0.isEmpty }),
+            token.utf8.allSatisfy({ b in
                 (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
                     || b == 0x5F || b == 0x2E
+            })
+        else { return false }
+        // A JWT's header names its algorithm: a bundle id such as `eyJewelry.example.app` does not decode to one.
+        let header = base64URLDecoded(parts[0])
+        return header.first == UInt8(ascii: "{") && header.count >= 8
+            && header.indices.dropLast(4).contains { Array(header[$0..<$0 + 5]) == Array("\"alg\"".utf8) }
+    }
+
+    /// The bytes of base64url text (no padding); undecodable characters end it.
+    private static func base64URLDecoded(_ text: Substring) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer: UInt32 = 0
+        var bits = 0
+        for b in text.utf8 {
+            let v: UInt32
+            switch b {
+            case 0x41...0x5A: v = UInt32(b - 0x41)
+            case 0x61...0x7A: v = UInt32(b - 0x61 + 26)
+            case 0x30...0x39: v = UInt32(b - 0x30 + 52)
+            case 0x2D: v = 62
+            case 0x5F: v = 63
+            default: return out
             }
+            buffer = (buffer << 6) | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8((buffer >> UInt32(bits)) & 0xFF))
+            }
+        }
+        return out
     }
 
     /// A key's base64 body on one line, without its BEGIN and END lines (a `.p8` is 184 characters: how keys are
@@ -59,11 +90,14 @@ public enum VariableEcho {
     /// (`--auth-key (a value of 324 characters, not shown)`): a file's text given where its path goes, in base64
     /// or PEM, was printed whole by every "no such file".
     public static func shownPath(_ path: String) -> String {
-        if mayEchoArgument(path) { return path }
-        if path.hasPrefix("--"), let space = path.firstIndex(of: " ") {
-            let value = path[path.index(after: space)...]
-            return String(path[..<space]) + " (" + description(of: String(value)) + ", not shown)"
+        // Named by a flag or a variable (`APNSCTL_CA_FILE VALUE`): the value is judged alone, and described under
+        // the name when it may not be quoted.
+        if path.hasPrefix("--") || path.hasPrefix("APNSCTL_"), let space = path.firstIndex(of: " ") {
+            let value = String(path[path.index(after: space)...])
+            if mayEchoArgument(value) { return path }
+            return String(path[..<space]) + " (" + description(of: value) + ", not shown)"
         }
+        if mayEchoArgument(path) { return path }
         return "(" + description(of: path) + ", not shown)"
     }
 

@@ -88,13 +88,20 @@ extension APNSCtl.Config {
             let paths = SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
             var keys: [(String, String)] = []
             for (setting, values) in given {
+                if [.path, .credential].contains(setting.kind), let value = values.first,
+                    VariableEcho.isSecretText(value)
+                {
+                    try SetKey.refuseSecret("--\(setting.name)", missing: value, given: value, in: world)
+                }
                 let made: (String, SettingValue)
                 do { made = try ProfileValueText.text(for: setting, values: values, paths: paths) } catch {
                     throw CLIError(error)
                 }
                 let (text, value) = made
                 keys.append((setting.name, text))
-                if setting.isSecretFile, SetKey.missingFile(value) != nil {
+                if setting.isSecretFile, SetKey.missingFile(value) != nil,
+                    !SetKey.namesFileHere(values.first ?? "", in: world)
+                {
                     world.standardError.warning(
                         SetKey.secretFileWarning("--\(setting.name)", profile: name ?? "dev", location: location))
                 } else if let missing = SetKey.missingFile(value) {

@@ -41,6 +41,10 @@ extension APNSCtl.Config {
             let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
             if let given = target.profile { edit.warnIfNewProfileIsNear(given, in: world) }
             let before = try? edit.file
+            // A key's text or a token where a path goes: said as such, before its TOML text is made.
+            if [.path, .credential].contains(setting.kind), let given = values.first, VariableEcho.isSecretText(given) {
+                try Self.refuseSecret(target.key, missing: given, given: given, in: world)
+            }
             let (text, value): (String, SettingValue)
             do { (text, value) = try ProfileValueText.text(for: setting, values: values, paths: edit.paths) } catch {
                 throw CLIError(error)
@@ -57,7 +61,9 @@ extension APNSCtl.Config {
                 }
                 line = try edit.editor.set(target.key, to: text, in: table)
             } catch { throw CLIError(error) }
-            let hidden = setting.isSecretFile && Self.missingFile(value) != nil
+            let hidden =
+                setting.isSecretFile && Self.missingFile(value) != nil
+                && !Self.namesFileHere(values.first ?? "", in: world)
             if hidden {
                 world.standardError.warning(
                     Self.secretFileWarning(target.key, profile: target.profile, location: edit.location))
@@ -148,6 +154,15 @@ extension APNSCtl.Config {
             }
             // A path holding a line break or another control character is shown escaped: one warning line.
             return PrintableText.escapingControls(text)
+        }
+
+        /// Whether `given`, read from the working directory as a shell completed it, is a file there: then it is
+        /// no passphrase, and the usual warning (with that file's full path) is the one to give.
+        static func namesFileHere(_ given: String, in world: CommandWorld) -> Bool {
+            guard !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() else {
+                return false
+            }
+            return FileSystem.isRegularFile(WorkingDirectoryPath.absolute(given, workingDirectory: directory))
         }
 
         /// A passphrase file that names no file is written as given (CLI.md), but never repeated: where the

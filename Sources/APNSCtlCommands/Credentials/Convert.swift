@@ -217,6 +217,11 @@ extension APNSCtl {
                 if positional.count == 2 { meant = positional[1].element }
             }
             guard let meant, PrintableText.escapingControls(meant) == meant else { return line }
+            // A word with no file's ending is no file to write (the format follows it) and may be the passphrase.
+            guard FileSystem.baseName(meant).contains("."), !VariableEcho.isSecretText(meant) else {
+                return line + "; the file to write goes with -o FILE.pem or -o FILE.p12, and a passphrase with "
+                    + "--passphrase-file FILE or APNSCTL_PASSPHRASE (the other word is not repeated, in case it is one)"
+            }
             return line + "; the file to write goes with -o: -o \(ShellWord.of(meant))"
         }
 

@@ -9,12 +9,23 @@ enum StrayPassphraseArgument {
 
     /// `line` with an extra word that names no file described instead of quoted; other lines as they are.
     static func hiding(_ line: String, arguments: [String]) -> String {
-        let prefix = "error: Unexpected argument '"
-        guard let command = arguments.first, commands.contains(command), line.hasPrefix(prefix), line.hasSuffix("'")
+        guard let command = arguments.first, commands.contains(command) else { return line }
+        let advice =
+            "\(command) takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt "
+            + "on the terminal, never as a bare argument"
+        let one = "error: Unexpected argument '"
+        if line.hasPrefix(one), line.hasSuffix("'") {
+            let word = String(line.dropFirst(one.count).dropLast())
+            guard arguments.contains(word), !FileSystem.exists(word) else { return line }
+            return "error: Unexpected argument (not repeated, in case it is the passphrase): \(advice)"
+        }
+        // `inspect push.p12 my secret phrase`: the parser lists every word.
+        let body = line.dropFirst("error: ".count)
+        guard line.hasPrefix("error: "), let colon = body.firstIndex(of: ":"),
+            body[..<colon].hasSuffix(" unexpected arguments")
         else { return line }
-        let word = String(line.dropFirst(prefix.count).dropLast())
-        guard arguments.contains(word), !FileSystem.exists(word) else { return line }
-        return "error: Unexpected argument (not repeated, in case it is the passphrase): \(command) takes the "
-            + "passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE or a prompt on the terminal, never as an argument"
+        let words = arguments.dropFirst().filter { line.contains("'\($0)'") }
+        guard !words.isEmpty, !words.contains(where: FileSystem.exists) else { return line }
+        return "error: \(body[..<colon]) (not repeated, in case they are the passphrase): \(advice)"
     }
 }

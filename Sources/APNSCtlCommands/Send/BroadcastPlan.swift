@@ -69,6 +69,9 @@ extension APNSCtl.Send {
         }
         let priority = settings[.priority]?.value ?? .immediate
         let expiration = try settings.expirationTime(now: now) ?? 0
+        if let warning = Self.expirationWarning(expiration, now: now, label: settings.label(.expiration)) {
+            world.standardError.warning(warning)
+        }
         let sizeLimit = PushHeaders.sizeLimit(settings[.sizeLimit]?.value, for: Broadcast.pushType, broadcast: true)
         let requestID = try parsedRequestID(broadcast.requestID)
         try settings.checkCAFile()

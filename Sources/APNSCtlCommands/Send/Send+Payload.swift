@@ -125,6 +125,7 @@ extension APNSCtl.Send {
             throw CLIError.inputMissing(
                 error.message + "; "
                     + (Self.unquotedText(payload, in: world.commandLine) ?? Self.tokenAsPayload(payload)
+                        ?? Self.curlAtFile(payload)
                         ?? "give a payload file, - for standard input, or inline JSON starting with {"))
         }
     }
@@ -139,6 +140,12 @@ extension APNSCtl.Send {
         let text = arguments[i - 1] + " " + payload
         return
             "if it is the rest of the \(arguments[i - 2]) text, quote the text: \(arguments[i - 2]) \(ShellWord.of(text))"
+    }
+
+    /// curl's `@payload.json` given as PAYLOAD: the argument is the file's name itself.
+    static func curlAtFile(_ payload: String) -> String? {
+        guard payload.hasPrefix("@"), FileSystem.isRegularFile(String(payload.dropFirst())) else { return nil }
+        return "PAYLOAD is the file's name without curl's @: give \(ShellWord.of(String(payload.dropFirst())))"
     }
 
     /// A device token given as PAYLOAD (`-d` forgotten, or typed once too often): the advice is `-d`.

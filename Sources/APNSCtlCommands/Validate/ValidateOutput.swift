@@ -51,7 +51,8 @@ final class ValidateOutput {
             ? ""
             : inline
                 ? "; validate reads files, not inline JSON: printf '%s' '{…}' | apnsctl validate -"
-                : "; check the path"
+                : APNSCtl.Send.curlAtFile(path).map { "; " + $0.replacing("PAYLOAD is", with: "it is") }
+                    ?? "; check the path"
         let message = failure.message + advice
         if format == .json {
             var w = JSONWriter()

@@ -16,6 +16,11 @@ public struct ResolvedSettings: Sendable, Equatable {
     public let devices: DeviceNames
     /// A key id given above the layer that supplied the credentials (a key id belongs to its key).
     let strandedKeyID: Sourced<SettingValue>?
+    /// Where a key id below the credentials' layer was given, unread (`APNSCTL_KEY_ID` beside `--auth-key`): named
+    /// when the key id is then missing.
+    var ignoredKeyID: SettingOrigin? = nil
+    /// `APNSCTL_KEY_ID`, `key-id in profile dev (…:3)`: where an unread key id was given.
+    public var ignoredKeyIDLabel: String? { ignoredKeyID.map { Self.name($0, Setting.of(.keyID).name) } }
 
     init(
         command: SettingCommand, location: SettingsLocation, file: SettingsFile?, profile: Sourced<String>?,

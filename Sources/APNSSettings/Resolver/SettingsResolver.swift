@@ -112,6 +112,7 @@ public enum SettingsResolver {
 
         // Credentials: the first layer naming cert, key or auth-key supplies all four.
         var strandedKeyID: Sourced<SettingValue>? = nil
+        var ignoredKeyID: SettingOrigin? = nil
         let credentialSettings = settings.filter { unit.contains($0) }
         let takesKeyID = credentialSettings.contains(keyIDSetting)
         if let index = layers.firstIndex(where: { layer in
@@ -125,6 +126,10 @@ public enum SettingsResolver {
                         strandedKeyID = v
                         break
                     }
+                }
+                // One below it is not read (the key's layer has none): said if the key id is then missing.
+                if values[keyIDSetting.name] == nil {
+                    ignoredKeyID = layers[(index + 1)...].first { $0.has(keyIDSetting) }?.origin(keyIDSetting)
                 }
             }
         } else if takesKeyID {
@@ -187,9 +192,11 @@ public enum SettingsResolver {
             if let value = s.defaultValue { values[s.name] = Sourced(value, from: .defaultValue) }
         }
 
-        return ResolvedSettings(
+        var resolved = ResolvedSettings(
             command: input.command, location: input.location, file: file, profile: profileName,
             values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
+        resolved.ignoredKeyID = ignoredKeyID
+        return resolved
     }
 
     /// `-p`/`--profile`, else `APNSCTL_PROFILE`, else `default-profile`; the file's own profile of that name,

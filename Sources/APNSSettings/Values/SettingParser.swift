@@ -339,6 +339,10 @@ public enum SettingParser {
             return .duration(seconds, s)
         case .proxy:
             let s = try string()
+            // A bare word is taken for a host (curl's way): a token or key pasted here would go out in a CONNECT.
+            if VariableEcho.isSecretText(s) {
+                throw bad("\(VariableEcho.description(of: s)), not shown: a secret, not a proxy URL")
+            }
             if let unquotable {
                 throw bad(
                     "\(unquotable) is not a proxy URL; give http://[user:pass@]host:port or socks5h://[user:pass@]host:port"
@@ -450,8 +454,11 @@ public enum SettingParser {
     static func prefix(_ raw: RawSetting, setting: Setting, origin: SettingOrigin, echo: Bool? = nil) -> String {
         // A value a message may not quote (a file pasted in: a key, a certificate) is named, never shown,
         // whichever place it came from.
+        // A profile's string is judged without the quotes it is shown in (`"eyJ…"` is a token all the same).
+        let plain: String
+        if case .toml(.string(let s)) = raw { plain = s } else { plain = raw.shown }
         let shows =
-            (echo ?? ![.proxy, .secret, .credential].contains(setting.kind)) && VariableEcho.mayEchoArgument(raw.shown)
+            (echo ?? ![.proxy, .secret, .credential].contains(setting.kind)) && VariableEcho.mayEchoArgument(plain)
         let value = raw.shown.escapingControls()
         switch origin {
         case .flag(let f): return shows ? "\(f) \(quotedIfNeeded(raw.shown))" : f

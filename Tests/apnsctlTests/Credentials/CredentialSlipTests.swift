@@ -77,6 +77,12 @@ import Testing
         }
         // A file that is there is shown by its path, as any path is.
         let file = try dir.write("pass.txt", Self.password + "\n")
+        // A relative name of a file in the working directory is no passphrase: the usual warning, with its full path.
+        let relative = try home.run(
+            ["config", "set", "--profile", "dev", "passphrase-file", "pass.txt"], directory: dir.path)
+        #expect(relative.status == 0, "\(relative.stderr)")
+        #expect(relative.stderr.contains("does not exist; written as given"), "\(relative.stderr)")
+        #expect(relative.stderr.contains("\(file) is there: to use it, give that full path"), "\(relative.stderr)")
         let there = try home.run(["config", "show"], ["APNSCTL_PASSPHRASE_FILE": file])
         #expect(there.stdout.contains(file), "\(there.stdout)")
         for command in [["inspect", p12], ["convert", p12, "-o", dir.file("out.pem")]] {
@@ -90,7 +96,34 @@ import Testing
             // A second file is quoted, as the parser quotes it.
             let second = try InProcess.apnsctl(command + [file])
             #expect(second.stderr.hasPrefix("error: Unexpected argument '\(file)'"), "\(second.stderr)")
+            // A passphrase of several words is several unexpected arguments, none of them quoted.
+            let words = try InProcess.apnsctl(command + ["my", "s3cret", "phrase"])
+            #expect(words.status == 64)
+            #expect(
+                words.errorLines.first
+                    == "error: 3 unexpected arguments (not repeated, in case they are the passphrase): \(command[0]) takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt on the terminal, never as a bare argument",
+                "\(words.stderr)")
         }
+        // convert's output forgotten, the passphrase in its place: not offered as the file to write.
+        let noOutput = try InProcess.apnsctl(["convert", p12, Self.password])
+        #expect(noOutput.status == 64)
+        #expect(!noOutput.stderr.contains(Self.password), "\(noOutput.stderr)")
+        #expect(
+            noOutput.stderr.contains("the file to write goes with -o FILE.pem or -o FILE.p12"), "\(noOutput.stderr)")
+    }
+
+    /// A key id in a variable beside a key on the command line is not read (a key id belongs to its key): the
+    /// missing key id's message names it, rather than calling a value the user set missing.
+    @Test func aKeyIdBelowItsKeysPlaceIsNamedAsUnread() throws {
+        let dir = try TemporaryDirectory(prefix: "unread-id")
+        let key = try dir.write("key.p8", try CredentialFixtures.signingKey.p8PEM)
+        let r = try InProcess.apnsctl(
+            ["jwt", "--auth-key", key, "--team-id", "TEAMID1234"], environment: ["APNSCTL_KEY_ID": "ABCDE12345"])
+        #expect(r.status == 77, "\(r.stderr)")
+        #expect(
+            r.stderr.hasSuffix(
+                "pass --key-id (APNSCTL_KEY_ID is not read: a key id belongs to its key, given here by --auth-key) with the 10-character key id\n"
+            ), "\(r.stderr)")
     }
 
     /// Both passphrase flags are refused by inspect and convert as by send; a wrong passphrase that is a file's

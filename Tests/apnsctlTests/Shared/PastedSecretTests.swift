@@ -108,6 +108,40 @@ extension PastedSecretTests {
             expectUnshown(r, [keyBody, jwt], "\(arguments.prefix(8))")
             #expect(!r.stderr.contains(String(jwt.suffix(30))), "\(arguments.prefix(8)): \(r.stderr)")
         }
+        // Said as what it is, not as a value TOML cannot hold.
+        for (key, value) in [("ca-file", jwt), ("auth-key", keyBody)] {
+            let set = try InProcess.apnsctl(["config", "set", "--config", home.file("new.toml"), "-p", "p", key, value])
+            #expect(set.stderr.contains("not shown): "), "\(set.stderr)")
+            #expect(set.stderr.contains("which the settings file never keeps"), "\(set.stderr)")
+        }
+        // Quoted in a profile, or named by a variable, a secret is described all the same.
+        let quoted = try home.write(
+            "quoted.toml",
+            "[profiles.a]\ncert = \"\(credentials.pushFile)\"\ntopic = \"\(jwt)\"\nca-file = \"\(keyBody)\"\n",
+            mode: 0o600)
+        for (arguments, environment) in [
+            (["send", "--config", quoted, "-p", "a", "-d", device, "--alert", "hi", "--dry-run"], [String: String]()),
+            (["config", "show", "--config", quoted, "-p", "a"], [:]),
+            (
+                ["send", "--cert", credentials.pushFile, "--topic", "t", "-d", device, "--alert", "hi"],
+                ["APNSCTL_CA_FILE": keyBody]
+            ),
+            (["send", "--apns-id", jwt, "-d", device, "--alert", "hi", "--topic", "t"] + auth, [:]),
+            (["send", "--proxy", jwt, "-d", device, "--alert", "hi", "--topic", "t"] + auth, [:]),
+        ] {
+            let r = try InProcess.apnsctl(arguments, environment: environment)
+            #expect(r.status != 0, "\(arguments.prefix(6)): \(r.stderr)")
+            expectUnshown(r, [keyBody, jwt], "\(arguments.prefix(6))")
+            #expect(!r.stderr.contains(String(jwt.suffix(30))), "\(arguments.prefix(6)): \(r.stderr)")
+        }
+        // A bundle id that merely starts as a token's header does is no token.
+        let bundle = try InProcess.apnsctl(
+            [
+                "send", "-d", device, "--alert", "hi", "--topic", "eyJewelry.examplecompany.shoppingassistantapp",
+                "--dry-run",
+            ]
+                + auth)
+        #expect(bundle.status == 0, "\(bundle.stderr)")
         let written = (try? String(contentsOfFile: home.file("new.toml"), encoding: .utf8)) ?? ""
         #expect(
             !written.contains(String(jwt.suffix(30))) && !written.contains(String(keyBody.suffix(30))), "\(written)")

@@ -395,6 +395,16 @@ import Testing
                     "; -d is --device here, not curl's --data: the payload is send's argument (a file, - for standard input, or inline JSON starting with {), without a flag"
                 ) == true, "\(curl.stderr)")
         }
+        // curl's @FILE given as PAYLOAD, or to validate: the file's name alone.
+        let payloadFile = try dir.write("p.json", #"{"aps":{"alert":"hi"}}"#)
+        for arguments in [
+            ["send", "--cert", cert, "-d", Self.token(1), "@" + payloadFile, "--endpoint", "https://127.0.0.1:9"],
+            ["validate", "@" + payloadFile],
+        ] {
+            let at = try InProcess.apnsctl(arguments)
+            #expect(at.status == 66)
+            #expect(at.stderr.contains("the file's name without curl's @: give \(payloadFile)"), "\(at.stderr)")
+        }
         for (given, id) in [("5", "5"), ("last", "last"), ("#5", "5")] {
             let h = try InProcess.apnsctl(["history", given], environment: ["XDG_STATE_HOME": dir.file("state")])
             #expect(h.status == 64)

@@ -59,11 +59,17 @@ extension ResolvedSettings {
 
     /// Where a missing key id goes: beside its key, since a key id given above the key's layer is refused.
     private var keyIDAdvice: String {
+        // A key id given where it is not read (below the key's place) is named, or it seems ignored.
+        let unread =
+            ignoredKeyIDLabel.map {
+                " (\($0) is not read: a key id belongs to its key, given here by \(label(.authKey)))"
+            } ?? ""
         switch self[.authKey]?.origin {
-        case .variable?: return "set APNSCTL_KEY_ID (the key comes from APNSCTL_AUTH_KEY)"
+        case .variable?: return "set APNSCTL_KEY_ID (the key comes from APNSCTL_AUTH_KEY)" + unread
         case .profile(let name, _, _)?:
             return "set key-id in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key-id KEYID)"
-        default: return "pass --key-id"
+                + unread
+        default: return "pass --key-id" + unread
         }
     }
 
