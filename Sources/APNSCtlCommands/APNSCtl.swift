@@ -107,9 +107,9 @@ public struct APNSCtl: ParsableCommand {
         // No message quotes a key's body or a provider token typed on the command line, whichever check refused it.
         let typedSecrets = arguments.flatMap { argument in
             [argument]
-                + (argument.hasPrefix("--")
+                + (argument.hasPrefix("-")
                     ? argument.split(separator: "=", maxSplits: 1).dropFirst().map(String.init) : [])
-        }.filter(VariableEcho.isSecretText)
+        }.compactMap(VariableEcho.secretCore(of:))
         world.standardError = world.standardError.hiding(Set(typedSecrets))
         if let raw = world.argumentBytes(), let problem = notUTF8(raw) {
             world.standardError.error(problem)
@@ -294,7 +294,12 @@ public struct APNSCtl: ParsableCommand {
                         + "error: See '\(usage) --help' for more information.\n")
                 return ExitStatus.usage
             }
-            let next = index + 1 < arguments.count ? arguments[index + 1] : nil
+            // The word after the command, past its options and their values (`config remove --profile dev topic`).
+            var rest = arguments.dropFirst(index + 1)
+            while let first = rest.first, first.hasPrefix("-") {
+                rest = rest.dropFirst(first.contains("=") ? 1 : 2)
+            }
+            let next = rest.first
             guard !names.contains(word),
                 let near = nearestCommand(to: word, among: subcommands, names: names, next: next)
             else { return nil }
@@ -317,7 +322,12 @@ public struct APNSCtl: ParsableCommand {
         // Another tool's word for a command (`config get`, `config remove`, `ls`): the command it means here,
         // before any spelling that is merely near. To remove from the settings is to unset a key, or to remove a
         // device's name.
-        let removes = next.map { SettingCatalog.setting($0) == nil } == true ? "remove-device" : "unset"
+        // A key (or one near a key's spelling, or default-profile) is unset; any other word is a device's name.
+        let isKey = { (word: String) in
+            SettingCatalog.setting(word) != nil || word == "default-profile"
+                || Suggestion.closest(to: word, among: SettingCatalog.all.map(\.name)) != nil
+        }
+        let removes = next.map { !isKey($0) } == true ? "remove-device" : "unset"
         let meanings = [
             "get": ["show"], "remove": [removes, "delete"], "rm": [removes, "delete"], "ls": ["list"],
         ]

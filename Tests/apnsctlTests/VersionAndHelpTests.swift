@@ -67,6 +67,8 @@ import Testing
         (["config", "get", "topic"], "get", "show"), (["config", "remove", "topic"], "remove", "unset"),
         (["channel", "rm", "x"], "rm", "delete"), (["history", "ls"], "ls", "list"),
         (["config", "remove", "my-phone"], "remove", "remove-device"),
+        (["config", "remove", "--profile", "dev", "topic"], "remove", "unset"),
+        (["config", "rm", "default-profile"], "rm", "unset"), (["config", "remove", "topik"], "remove", "unset"),
     ])
     func anotherToolsWordForACommandGetsItsMeaning(typed: [String], word: String, meant: String) throws {
         let r = try InProcess.apnsctl(typed)

@@ -10,8 +10,17 @@ public enum VariableEcho {
         value.count <= limit && !value.unicodeScalars.contains { $0 == "\n" || $0 == "\r" } && !isSecretText(value)
     }
 
-    /// A key's base64 body or a provider token: text that is itself a secret, whatever its length.
-    public static func isSecretText(_ value: String) -> Bool { isKeyBody(value) || isProviderToken(value) }
+    /// A key's base64 body or a provider token: text that is itself a secret, whatever its length, also with the
+    /// blanks, line break, quotes or comma a paste leaves around it.
+    public static func isSecretText(_ value: String) -> Bool { secretCore(of: value) != nil }
+
+    /// The secret `value` holds once a paste's blanks, line breaks, quotes and commas around it are dropped; nil
+    /// when it holds none. What a message must never show, wherever it appears.
+    public static func secretCore(of value: String) -> String? {
+        let edges: Set<Character> = [" ", "\t", "\n", "\r", "\r\n", "\"", "'", ","]
+        let core = String(value.drop(while: edges.contains).reversed().drop(while: edges.contains).reversed())
+        return isKeyBody(core) || isProviderToken(core) ? core : nil
+    }
 
     /// A provider token (a JWT: `eyJ…` header, claims and signature in base64url, joined by dots), alone or after
     /// `bearer `: a credential for an hour, pasted where a topic, an id or a path goes.
@@ -103,8 +112,10 @@ public enum VariableEcho {
 
     /// `a value of 3 lines`, `a value of 523 characters`, `a key's base64 body (184 characters)`.
     public static func description(of value: String) -> String {
-        if isKeyBody(value) { return "a key's base64 body (\(value.count) characters)" }
-        if isProviderToken(value) { return "a provider token (JWT, \(value.count) characters)" }
+        if let core = secretCore(of: value) {
+            return isKeyBody(core)
+                ? "a key's base64 body (\(core.count) characters)" : "a provider token (JWT, \(core.count) characters)"
+        }
         let lines = value.split(
             omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
         ).count

@@ -190,7 +190,8 @@ extension APNSCtl.Config {
             }
             // A path that is merely long is written as any path is (CLI.md), its warning not quoting it.
             if VariableEcho.isSecretText(given) {
-                let what = VariableEcho.isKeyBody(given) ? "a key's text" : "a secret"
+                let what =
+                    VariableEcho.secretCore(of: given).map(VariableEcho.isKeyBody) == true ? "a key's text" : "a secret"
                 throw .usage(
                     "\(label) (\(VariableEcho.description(of: given)), not shown): \(what), which the settings "
                         + "file never keeps; give the path of the file that holds the key")

@@ -25,7 +25,13 @@ enum StrayPassphraseArgument {
             body[..<colon].hasSuffix(" unexpected arguments")
         else { return line }
         let words = arguments.dropFirst().filter { line.contains("'\($0)'") }
-        guard !words.isEmpty, !words.contains(where: FileSystem.exists) else { return line }
-        return "error: \(body[..<colon]) (not repeated, in case they are the passphrase): \(advice)"
+        let hidden = words.filter { !FileSystem.exists($0) }
+        guard !hidden.isEmpty else { return line }
+        // Files are named (`inspect cert.pem key.pem S3cret`); the other words are not repeated.
+        let files = words.filter(FileSystem.exists).map { "'\($0)'" }
+        let named = files.isEmpty ? "" : " \(files.joined(separator: ", ")) and"
+        return
+            "error: \(body[..<colon]):\(named) \(hidden.count == 1 ? "a word" : "\(hidden.count) words") not repeated, "
+            + "in case \(hidden.count == 1 ? "it is" : "they are") the passphrase: \(advice)"
     }
 }

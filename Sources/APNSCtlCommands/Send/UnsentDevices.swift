@@ -64,19 +64,17 @@ final class UnsentDevices {
             list == "-" ? FileSystem.isSameFile(descriptor: standardInput, path) : FileSystem.isSameFile(list, path)
         {
             carried = Self.unknownEntries(in: path)
-        } else if exists, devices.file?.isStreamed != true, Self.isList(path),
-            Self.devicesListed(in: path).map({ $0 > 0 }) ?? true
-        {
+        } else if exists, Self.isList(path), Self.devicesListed(in: path).map({ $0 > 0 }) ?? true {
             // An earlier run's list that this run does not read (the command line recalled with another --devices):
-            // replacing or removing it would lose the only record of those devices. (A list piped in may hold it,
-            // as a resume with the pipe's unread rest does: that cannot be told, and is not refused.)
+            // replacing or removing it would lose the only record of those devices. A pipe may hold it or not,
+            // which cannot be told: only the file itself, read as --devices, resumes it.
             let left = Self.devicesListed(in: path)
             let count = left.map { $0 == 1 ? "1 device" : "\($0) devices" } ?? "devices"
             let shown = PrintableText.escapingControls(ShellWord.of(path))
             throw .outputExists(
                 "--unsent \(shown): lists \(count) an earlier run left without a final answer, and this run does not "
-                    + "read it; resume them with --devices \(shown) --unsent \(shown) (add the devices of this run to "
-                    + "that file first, or pipe both in with --devices -), or give another --unsent path")
+                    + "read it; resume them with --devices \(shown) --unsent \(shown) (put any other devices of this "
+                    + "run in that file first), or give another --unsent path")
         }
         guard FileSystem.isDirectory(PrivateDirectory.parentPath(of: path)) else {
             throw CLIError(

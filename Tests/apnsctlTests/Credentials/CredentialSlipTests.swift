@@ -101,8 +101,15 @@ import Testing
             #expect(words.status == 64)
             #expect(
                 words.errorLines.first
-                    == "error: 3 unexpected arguments (not repeated, in case they are the passphrase): \(command[0]) takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt on the terminal, never as a bare argument",
+                    == "error: 3 unexpected arguments: 3 words not repeated, in case they are the passphrase: \(command[0]) takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt on the terminal, never as a bare argument",
                 "\(words.stderr)")
+            // A file among them is named; the passphrase beside it is not.
+            let mixed = try InProcess.apnsctl(command + [file, Self.password])
+            #expect(!mixed.stderr.contains(Self.password), "\(mixed.stderr)")
+            #expect(
+                mixed.errorLines.first?.hasPrefix(
+                    "error: 2 unexpected arguments: '\(file)' and a word not repeated, in case it is the passphrase: ")
+                    == true, "\(mixed.stderr)")
         }
         // convert's output forgotten, the passphrase in its place: not offered as the file to write.
         let noOutput = try InProcess.apnsctl(["convert", p12, Self.password])

@@ -134,6 +134,34 @@ extension PastedSecretTests {
             expectUnshown(r, [keyBody, jwt], "\(arguments.prefix(6))")
             #expect(!r.stderr.contains(String(jwt.suffix(30))), "\(arguments.prefix(6)): \(r.stderr)")
         }
+        // With a paste's blanks, line break or quotes around it, a secret is the same secret; a header value holding
+        // one (a channel id, a collapse id) is refused before it goes out.
+        for (arguments, environment) in [
+            (
+                [
+                    "send", "-d", device, "--alert", "hi", "--topic", "t", "--auth-key", keyBody + "\n", "--team-id",
+                    "FGHIJ67890",
+                ], [String: String]()
+            ),
+            (["send", "-d", device, "--alert", "hi", "--topic", "t", "--apns-id", jwt + " "] + auth, [:]),
+            (["send", "-d", device, "--alert", "hi", "--topic", " " + jwt] + auth, [:]),
+            (["send", "-d", device, "--alert", "hi", "--topic", "t"] + auth, ["APNSCTL_TEAM_ID": keyBody + " "]),
+            (["config", "init", "--config", home.file("init.toml"), "--auth-key", keyBody + " "], [:]),
+            (["config", "set", "--config", home.file("set.toml"), "-p", "p", "ca-file", "'\(keyBody)'"], [:]),
+            (
+                ["send", "--channel", keyBody, "--live-activity", "update", "--content-state", "{}", "--topic", "t"]
+                    + auth, [:]
+            ),
+            (["send", "-d", device, "--alert", "hi", "--topic", "t", "--collapse-id", jwt] + auth, [:]),
+        ] {
+            let r = try InProcess.apnsctl(arguments, environment: environment)
+            #expect(r.status != 0, "\(arguments.prefix(8)): \(r.stderr)")
+            expectUnshown(r, [keyBody, jwt], "\(arguments.prefix(8))")
+        }
+        for written in ["init.toml", "set.toml"] {
+            let text = (try? String(contentsOfFile: home.file(written), encoding: .utf8)) ?? ""
+            #expect(!text.contains(String(keyBody.suffix(30))), "\(written): \(text)")
+        }
         // A bundle id that merely starts as a token's header does is no token.
         let bundle = try InProcess.apnsctl(
             [

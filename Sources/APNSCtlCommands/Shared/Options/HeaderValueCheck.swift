@@ -7,6 +7,11 @@ import APNSCore
 enum HeaderValueCheck {
     /// Throws 64 naming `flag` when `value` holds whitespace or a control character.
     static func check(_ value: String, flag: String) throws(CLIError) {
+        // A key's body or a token pasted as a header value would go out to the server and into the history.
+        if VariableEcho.isSecretText(value) {
+            throw .usage(
+                "\(flag) (\(VariableEcho.description(of: value)), not shown): a secret, not a value for \(flag)")
+        }
         guard let problem = problem(in: value) else { return }
         throw .usage("\(flag) \(JSONWriter.quoted(value)): \(problem); \(HeaderValueRule.advice)")
     }
