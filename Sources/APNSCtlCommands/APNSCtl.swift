@@ -329,7 +329,7 @@ public struct APNSCtl: ParsableCommand {
         }
         let removes = next.map { !isKey($0) } == true ? "remove-device" : "unset"
         let meanings = [
-            "get": ["show"], "remove": [removes, "delete"], "rm": [removes, "delete"], "ls": ["list"],
+            "get": ["show"], "show": ["get"], "remove": [removes, "delete"], "rm": [removes, "delete"], "ls": ["list"],
         ]
         if let meant = meanings[word]?.first(where: names.contains) { return meant }
         if let near = Suggestion.closest(to: word, among: names) { return near }

@@ -69,6 +69,7 @@ import Testing
         (["config", "remove", "my-phone"], "remove", "remove-device"),
         (["config", "remove", "--profile", "dev", "topic"], "remove", "unset"),
         (["config", "rm", "default-profile"], "rm", "unset"), (["config", "remove", "topik"], "remove", "unset"),
+        (["channel", "show", "x"], "show", "get"),
     ])
     func anotherToolsWordForACommandGetsItsMeaning(typed: [String], word: String, meant: String) throws {
         let r = try InProcess.apnsctl(typed)

@@ -60,6 +60,14 @@ extension APNSCtl.Config {
                 resolved = try SettingsResolver.resolve(
                     try file.input(for: target, profile: profileOption ?? profile, world: world.settings))
             } catch let e as SettingsProblem {
+                // `config show topic`, as `git config get` reads one key: a setting's name where a profile goes.
+                if let name = profile, profileOption == nil, SettingCatalog.setting(name) != nil,
+                    e.message.contains("unknown profile")
+                {
+                    throw CLIError.usage(
+                        "\(JSONWriter.quoted(name)) is a setting, not a profile: config show takes a profile and lists "
+                            + "every setting, \(name) among them (apnsctl config show | grep \(ShellWord.of(name)))")
+                }
                 throw CLIError(e)
             }
             try ConfigOutput.write(

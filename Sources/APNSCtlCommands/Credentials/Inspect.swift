@@ -78,6 +78,12 @@ extension APNSCtl {
             }
             let now = world.clock.now()
             if contents.kind == .authKey {
+                // A .p8 signs tokens and goes with no certificate: a --key beside it is not read, and is said so.
+                if let key {
+                    world.standardError.warning(
+                        "--key \(ShellWord.of(key)) is not read: \(file) is a .p8 signing key, which goes with no "
+                            + "certificate (inspect the certificate with --key instead)")
+                }
                 CredentialReport.printAuthKey(contents, file: file, format: output, in: world)
                 return
             }

@@ -201,6 +201,18 @@ import Testing
         }
     }
 
+    /// `config show topic`, as `git config get` reads one key: a setting's name where the profile goes is said so.
+    @Test func aSettingsNameWhereTheProfileGoesIsSaidSo() throws {
+        let home = try Home()
+        try home.write("[profiles.dev]\ntopic = \"com.example.app\"\n")
+        let r = try home.run(["config", "show", "topic"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr
+                == "error: \"topic\" is a setting, not a profile: config show takes a profile and lists every setting, topic among them (apnsctl config show | grep topic)\n"
+        )
+    }
+
     @Test func pathsFromAnotherWorkingDirectory() throws {
         let home = try Home()
         // A passphrase file that is not there is hidden (it may be the passphrase): this one is.

@@ -171,6 +171,13 @@ import Testing
         #expect(t.stdout.contains("key id:   ABCDE12345"))
         #expect(!t.stdout.contains("PRIVATE KEY"))
         #expect(t.stderr.isEmpty, "\(t.stderr)")
+        // A --key beside a .p8 is not read, and said so.
+        let keyed = try InProcess.apnsctl(["inspect", p8, "--key", p8])
+        #expect(keyed.status == 0, "\(keyed.stderr)")
+        #expect(
+            keyed.stderr
+                == "warning: --key \(p8) is not read: \(p8) is a .p8 signing key, which goes with no certificate (inspect the certificate with --key instead)\n"
+        )
         // An encrypted one opens with its passphrase here, but send and jwt refuse it: inspect says so.
         try FileManager.default.createDirectory(atPath: dir.file("enc"), withIntermediateDirectories: false)
         let encrypted = try dir.write(
