@@ -100,7 +100,7 @@ extension APNSCtl.Config {
                 let (text, value) = made
                 keys.append((setting.name, text))
                 if setting.isSecretFile, SetKey.missingFile(value) != nil,
-                    !SetKey.namesFileHere(values.first ?? "", in: world)
+                    SetKey.fileHere(values.first ?? "", in: world) == nil
                 {
                     world.standardError.warning(
                         SetKey.secretFileWarning("--\(setting.name)", profile: name ?? "dev", location: location))

@@ -63,7 +63,7 @@ extension APNSCtl.Config {
             } catch { throw CLIError(error) }
             let hidden =
                 setting.isSecretFile && Self.missingFile(value) != nil
-                && !Self.namesFileHere(values.first ?? "", in: world)
+                && Self.fileHere(values.first ?? "", in: world) == nil
             if hidden {
                 world.standardError.warning(
                     Self.secretFileWarning(target.key, profile: target.profile, location: edit.location))
@@ -148,21 +148,19 @@ extension APNSCtl.Config {
             let shown = missing.count > VariableEcho.limit ? VariableEcho.shownPath(missing) : missing
             var text =
                 "\(label): \(shown) does not exist; written as given (a relative path is relative to \(fileDirectory))"
-            if !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() {
-                let here = WorkingDirectoryPath.absolute(given, workingDirectory: directory)
-                if FileSystem.isRegularFile(here) { text += "; \(here) is there: to use it, \(instead(here))" }
-            }
+            if let here = fileHere(given, in: world) { text += "; \(here) is there: to use it, \(instead(here))" }
             // A path holding a line break or another control character is shown escaped: one warning line.
             return PrintableText.escapingControls(text)
         }
 
-        /// Whether `given`, read from the working directory as a shell completed it, is a file there: then it is
-        /// no passphrase, and the usual warning (with that file's full path) is the one to give.
-        static func namesFileHere(_ given: String, in world: CommandWorld) -> Bool {
+        /// The file `given` names from the working directory, as a shell completed it, when one is there: then it
+        /// is no passphrase, and the usual warning (with that file's full path) is the one to give.
+        static func fileHere(_ given: String, in world: CommandWorld) -> String? {
             guard !given.hasPrefix("/"), !given.hasPrefix("~"), let directory = world.workingDirectory() else {
-                return false
+                return nil
             }
-            return FileSystem.isRegularFile(WorkingDirectoryPath.absolute(given, workingDirectory: directory))
+            let here = WorkingDirectoryPath.absolute(given, workingDirectory: directory)
+            return FileSystem.isRegularFile(here) ? here : nil
         }
 
         /// A passphrase file that names no file is written as given (CLI.md), but never repeated: where the

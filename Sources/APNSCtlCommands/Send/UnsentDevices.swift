@@ -63,12 +63,12 @@ final class UnsentDevices {
         if exists, let list = devices.file?.displayName,
             list == "-" ? FileSystem.isSameFile(descriptor: standardInput, path) : FileSystem.isSameFile(list, path)
         {
-            carried = Self.unknownEntries(in: path)
-        } else if exists, Self.isList(path), Self.devicesListed(in: path).map({ $0 > 0 }) ?? true {
+            carried = Self.lines(of: path).map(Self.unknownEntries(in:)) ?? []
+        } else if exists, Self.isList(path), case let left = Self.devicesListed(in: path), left.map({ $0 > 0 }) ?? true
+        {
             // An earlier run's list that this run does not read (the command line recalled with another --devices):
             // replacing or removing it would lose the only record of those devices. A pipe may hold it or not,
             // which cannot be told: only the file itself, read as --devices, resumes it.
-            let left = Self.devicesListed(in: path)
             let count = left.map { $0 == 1 ? "1 device" : "\($0) devices" } ?? "devices"
             let shown = PrintableText.escapingControls(ShellWord.of(path))
             throw .outputExists(
@@ -131,11 +131,19 @@ final class UnsentDevices {
     /// How many devices an `--unsent` list at `path` holds (those never sent, and those of unknown outcome still
     /// commented out); nil when it cannot be read.
     static func devicesListed(in path: String) -> Int? {
-        guard let bytes = try? FileSystem.read(path, limit: 1 << 26) else { return nil }
-        let plain = bytes.split(separator: 0x0A).filter { line in
-            line.first != UInt8(ascii: "#") && line.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+        guard let lines = lines(of: path) else { return nil }
+        let plain = lines.filter { line in
+            !line.hasPrefix("#") && line.unicodeScalars.contains { $0 != " " && $0 != "\t" && $0 != "\r" }
         }
-        return plain.count + unknownEntries(in: path).count / 2
+        return plain.count + unknownEntries(in: lines).count / 2
+    }
+
+    /// The lines of the list at `path` (at most 64 MiB of it); nil when it cannot be read whole.
+    private static func lines(of path: String) -> [String]? {
+        guard let bytes = try? FileSystem.read(path, limit: 1 << 26) else { return nil }
+        return bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     /// Whether `path` starts as every list this writes does.
@@ -145,13 +153,9 @@ final class UnsentDevices {
 
     static let unknownComment = "# unknown (may have been delivered; remove the '# ' to send again): "
 
-    /// The lines of the devices of unknown outcome an `--unsent` list at `path` holds, each comment with the
+    /// The lines of the devices of unknown outcome the `--unsent` list of `lines` holds, each comment with the
     /// commented-out device after it; one the user uncommented (to send it again) is no longer among them.
-    private static func unknownEntries(in path: String) -> [String] {
-        guard let bytes = try? FileSystem.read(path, limit: 1 << 26) else { return [] }
-        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
-            String(decoding: $0, as: UTF8.self)
-        }
+    private static func unknownEntries(in lines: [String]) -> [String] {
         var kept: [String] = []
         for (i, line) in lines.enumerated() where line.hasPrefix(unknownComment) && i + 1 < lines.count {
             let device = lines[i + 1]
