@@ -176,9 +176,9 @@ public final class HistoryStore {
             """
             INSERT INTO entries (started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type,
                 priority, expiration, collapse_id, credential, payload, interrupted, devices, accepted, rejected,
-                failed, outcome, replay_of, reasons, apns_id, request_id)
+                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23)
+                ?23, ?24)
             """)
         try s.bind(1, e.started)
         try s.bind(2, e.durationMs)
@@ -203,6 +203,7 @@ public final class HistoryStore {
         try s.bind(21, reasons)
         try s.bind(22, e.apnsID)
         try s.bind(23, e.requestID)
+        try s.bind(24, e.counts.neverSent)
         try s.run()
         return database.lastInsertedRow
     }
@@ -254,7 +255,7 @@ public final class HistoryStore {
     private static let entryColumns = """
         id, started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type, priority, expiration,
         collapse_id, credential, payload, interrupted, devices, accepted, rejected, failed, outcome, replay_of,
-        apns_id, request_id
+        apns_id, request_id, never_sent
         """
 
     /// The entries `query` picks, newest first, without their results. A device is looked for in each entry's
@@ -353,6 +354,7 @@ public final class HistoryStore {
         e.replayOf = s.optionalInteger(20)
         e.apnsID = s.text(21)
         e.requestID = s.text(22)
+        e.counts.neverSent = Int(s.integer(23))
         return e
     }
 }

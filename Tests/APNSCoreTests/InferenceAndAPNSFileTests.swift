@@ -62,6 +62,22 @@ import Testing
         )
         let onlyBundle = check("{\"Simulator Target Bundle\":\"a.b\"}", apns: true)
         #expect(onlyBundle.size == 2 && onlyBundle.hasError("aps", "aps is missing"))
+        // A near spelling is named (Xcode reads the key as spelt), instead of "no key".
+        let miscased = check("{\"Simulator target bundle\":\"a.b\",\"aps\":{\"alert\":\"x\"}}", apns: true)
+        #expect(
+            miscased.hasWarning(
+                "Simulator target bundle",
+                "\"Simulator target bundle\" is not \"Simulator Target Bundle\": the simulator reads the key as spelt"))
+        #expect(miscased.problems.count == 1, "\(miscased.problems)")
+        // The key outside a .apns file is sent as data: said, with what to do.
+        let inJSON = check("{\"Simulator Target Bundle\":\"a.b\",\"aps\":{\"alert\":\"x\"}}", apns: false)
+        #expect(
+            inJSON.hasWarning(
+                "Simulator Target Bundle",
+                "\"Simulator Target Bundle\" is read only from a .apns file (Xcode's simulator format); here it is sent to the device as custom data: name the file .apns, or remove the key"
+            ))
+        #expect(check("{\"SimulatorTargetBundle\":1,\"aps\":{\"alert\":\"x\"}}", apns: false).problems.count == 1)
+        #expect(check("{\"Simulator Target\":1,\"aps\":{\"alert\":\"x\"}}", apns: false).problems.isEmpty)
     }
 
     @Test func invalidAPNSFileStillLoadsAndReportsTheJSONError() throws {

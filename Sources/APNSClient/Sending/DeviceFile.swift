@@ -209,6 +209,8 @@ public final class DeviceFile {
             case tooLong(characters: Int)
             /// Lines ended by a carriage return alone (classic Mac OS, some spreadsheet exports): one line here.
             case carriageReturns
+            /// One of an `--unsent` list's own comments with its `# ` removed (a whole file uncommented).
+            case unsentComment
             case token(DeviceToken.Problem)
             case name(@Sendable () -> String)
         }
@@ -229,12 +231,24 @@ public final class DeviceFile {
                     "values split by carriage returns alone (CR, the line end of classic Mac OS and some spreadsheet exports), not by line feeds; save the list with LF line ends (tr '\\r' '\\n' < LIST > tokens.txt) and give that file",
                     nil
                 )
+            case .unsentComment:
+                (words, problem) = (
+                    "a comment of an --unsent list, its '# ' removed: put the '# ' back (remove it only before the tokens to send again)",
+                    nil
+                )
             case .token(let p): (words, problem) = (p.message, p)
             case .name(let worded): (words, problem) = (worded(), nil)
             }
             return BadLine(line: line, excerpt: DeviceFile.excerpt(text), reason: words, tokenProblem: problem)
         }
     }
+
+    /// The comments an `--unsent` list holds after their `# ` (the command layer writes them): the first line, the one
+    /// before each device of unknown outcome, and the one saying where a stream's rest was left unread.
+    public static let unsentHeader = "apnsctl send: the devices left without a final answer"
+    public static let unsentUnknown = "unknown (may have been delivered; remove the '# ' to send again): "
+    public static let unsentRest = "the rest of --devices "
+    static let unsentComments = [unsentHeader, unsentUnknown, unsentRest]
 
     /// Parses line `number` of a list: blank lines and comments are skipped, a BOM on line 1 is dropped.
     static func parse(_ raw: String, number: Int, names: DeviceNameLookup? = nil) -> Line {
@@ -255,6 +269,9 @@ public final class DeviceFile {
         if tooLong {
             return .bad(
                 UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))
+        }
+        if unsentComments.contains(where: { text.hasPrefix($0) }) {
+            return .bad(UnwordedBadLine(line: number, text: text, reason: .unsentComment))
         }
         switch names?(text) ?? .notAName {
         case .token(let token): return .token(token)

@@ -35,6 +35,12 @@ struct PayloadChecker {
         if isAPNSFile {
             checkSimulatorTargetBundle(root, members: allMembers)
             members = allMembers.filter { !$0.key.utf8.elementsEqual(Payload.simulatorTargetBundleKey.utf8) }
+        } else if let bundle = allMembers.last(where: { Self.isSimulatorTargetBundleKey($0.key) }) {
+            // Only a `.apns` file's bundle is read and left out: anywhere else the key goes to the device as data.
+            warning(
+                bundle.key, at: bundle.keyStart,
+                "\(JSONWriter.quoted(bundle.key)) is read only from a .apns file (Xcode's simulator format); here it is sent to the device as custom data: name the file .apns, or remove the key"
+            )
         }
         let effective = JSONValue.effectiveMembers(members)
         hasOwnKeys = effective.contains { RootMembersRead.isOwn($0.key) }
@@ -123,6 +129,14 @@ struct PayloadChecker {
     private mutating func checkSimulatorTargetBundle(_ root: JSONValue, members: [JSONMember]) {
         let key = Payload.simulatorTargetBundleKey
         guard let bundle = members.last(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
+            // Xcode reads the key as spelt: a near spelling names no app, and goes to the device as data.
+            if let near = members.last(where: { Self.isSimulatorTargetBundleKey($0.key) }) {
+                warning(
+                    near.key, at: near.keyStart,
+                    "\(JSONWriter.quoted(near.key)) is not \(JSONWriter.quoted(key)): the simulator reads the key as spelt, so it cannot tell which app gets this push (and the key is sent as custom data): write \(JSONWriter.quoted(key))"
+                )
+                return
+            }
             warning(
                 ValidationProblem.rootPath, at: root.start,
                 "no \"\(key)\" key; the simulator cannot tell which app gets this push: add the app's bundle id (send then needs \(names.topic))"
@@ -139,6 +153,12 @@ struct PayloadChecker {
                 key, at: bundle.value.start,
                 "\(key) is the apns-topic send uses, and it \(problem); \(HeaderValueRule.advice)")
         }
+    }
+
+    /// `Simulator Target Bundle` in any letter case, with or without its blanks.
+    static func isSimulatorTargetBundleKey(_ key: String) -> Bool {
+        guard key.utf8.count <= 32 else { return false }
+        return key.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" } == "simulatortargetbundle"
     }
 
     /// Duplicate keys anywhere (custom data included): parsers disagree on which copy wins. The reader met them

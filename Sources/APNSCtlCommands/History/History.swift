@@ -7,7 +7,7 @@ extension APNSCtl {
             commandName: "history",
             abstract: "List and show earlier sends with their results; send --replay sends one again.",
             discussion: """
-                Every apnsctl send that reaches a server is recorded in a local SQLite database, \
+                Every apnsctl send that reaches a server, or tries to, is recorded in a local SQLite database, \
                 $XDG_STATE_HOME/apnsctl/history.db (default ~/.local/state/apnsctl/history.db, mode 0600 in a \
                 0700 folder): its settings as resolved (environment, endpoint, topic, push type, priority, \
                 expiration, collapse id, and the credential's identity, never a key, passphrase or token), the \

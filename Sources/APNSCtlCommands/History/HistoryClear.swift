@@ -14,7 +14,8 @@ extension APNSCtl.History {
         @Option(
             name: .customLong("before"),
             help: ArgumentHelp(
-                "Only entries started before this time: a duration ago (7d) or a date.", valueName: "when"))
+                "Only entries started before this time: a duration ago (7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, …+05:00).",
+                valueName: "when"))
         var before: String?
 
         @Flag(

@@ -13,7 +13,8 @@ extension APNSCtl.History {
             usage: "apnsctl history list [--device <token|name>] [--since <when>] [<options>]",
             discussion: """
                 --device and --reason keep the entries with such a result; --since keeps those started since a \
-                time (2h, 30m, 7d ago, or a date 2026-11-28, or 2026-11-28T18:02:00Z). -o json prints one \
+                time (2h, 30m, 7d ago, a local date or time 2026-11-28 or 2026-11-28 18:02, or one with its \
+                zone 2026-11-28T18:02:00Z or 2026-11-28T18:02:00+05:00). -o json prints one \
                 object per entry.
                 """)
 
@@ -73,13 +74,14 @@ extension APNSCtl.History {
                 world.standardOutput.line(
                     format == .json ? HistoryOutput.listJSON(entry) : HistoryOutput.listLine(entry))
             }
-            if entries.isEmpty && format == .text {
-                // An empty list says why, so a mistyped device or reason is not taken for "never sent".
-                let filters = [
-                    device.map { "--device \($0.escapingControlsForOutput())" },
-                    reason.map { "--reason \($0.escapingControlsForOutput())" },
-                    since.map { "--since \($0.escapingControlsForOutput())" },
-                ].compactMap { $0 }
+            let filters = [
+                device.map { "--device \($0.escapingControlsForOutput())" },
+                reason.map { "--reason \($0.escapingControlsForOutput())" },
+                since.map { "--since \($0.escapingControlsForOutput())" },
+            ].compactMap { $0 }
+            // An empty list says why, so a mistyped device or reason is not taken for "never sent": on stderr, so
+            // with -o json too when a filter was given (a script's empty answer may be a typo).
+            if entries.isEmpty && (format == .text || !filters.isEmpty) {
                 let devices =
                     device == nil
                     ? ""

@@ -30,6 +30,7 @@ enum HistoryOutput {
         w.field("accepted", e.counts.accepted)
         w.field("rejected", e.counts.rejected)
         w.field("failed", e.counts.failed)
+        w.field("never_sent", e.counts.neverSent)
         w.field("outcome", e.counts.outcome)
         w.field("interrupted", e.interrupted)
         w.key("replay_of")

@@ -7,31 +7,28 @@ import APNSSettings
 /// What `history`'s flags take: a time (`--since`, `--before`), a device (token or name) and the format.
 enum HistoryTime {
     /// A duration ago (`2h`, `30m`, `7d`), a date (`2026-11-28`, local midnight), a local date and time
-    /// (`2026-11-28 18:02`) or an ISO 8601 UTC time (`2026-11-28T18:02:00Z`), as UNIX seconds.
+    /// (`2026-11-28 18:02`) or an ISO 8601 time with its zone (`2026-11-28T18:02:00Z`, `…+05:00`), as UNIX seconds.
+    /// Anything else is refused: `history clear --before` removes by it, so a zone or a field it cannot read must not
+    /// quietly become another time.
     static func parse(_ text: String, flag: String, in world: CommandWorld) throws(CLIError) -> Int64 {
         let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
         // `-2h` means what `2h` does here (a duration ago), as a user writing "minus two hours" means.
         let duration = trimmed.hasPrefix("-") ? String(trimmed.dropFirst()) : trimmed
         if let seconds = RequestDefaults.durationSeconds(duration) { return world.clock.now() - seconds }
-        let digits = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        let utc = trimmed.hasSuffix("Z")
-        if digits.count >= 3, digits[0] >= 1970, (1...12).contains(digits[1]), (1...31).contains(digits[2]) {
-            let hour = digits.count > 3 ? digits[3] : 0
-            let minute = digits.count > 4 ? digits[4] : 0
-            let second = digits.count > 5 ? digits[5] : 0
-            if utc {
-                return ISO8601.epochSeconds(
-                    year: Int64(digits[0]), month: Int64(digits[1]), day: Int64(digits[2]), hour: Int64(hour),
-                    minute: Int64(minute), second: Int64(second))
-            }
-            if let local = LocalTime.epochSeconds(
-                year: digits[0], month: digits[1], day: digits[2], hour: hour, minute: minute)
+        if let date = ISO8601Date(trimmed), date.epochSeconds >= 0 {
+            if date.hasZone { return date.epochSeconds }
+            // Checked whole above (calendar fields too): its numbers are the local wall time's fields.
+            let digits = trimmed.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+            if digits.count >= 3,
+                let local = LocalTime.epochSeconds(
+                    year: digits[0], month: digits[1], day: digits[2], hour: digits.count > 3 ? digits[3] : 0,
+                    minute: digits.count > 4 ? digits[4] : 0)
             {
-                return local + Int64(second)
+                return local + Int64(digits.count > 5 ? digits[5] : 0)
             }
         }
         throw .usage(
-            "\(flag) \(JSONWriter.quoted(text)): not a time; give a duration ago (30m, 2h, 7d) or a date (2026-11-28, 2026-11-28T18:02:00Z)"
+            "\(flag) \(JSONWriter.quoted(text)): not a time; give a duration ago (30m, 2h, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, 2026-11-28T18:02:00+05:00)"
         )
     }
 

@@ -31,6 +31,7 @@ struct RecordedResults {
         for r in results { summary.count(r) }
         if entry.interrupted {
             summary.interruptedBy = entry.outputLost ? InterruptSignals.outputLost : ProcessSignals.interrupt
+            summary.notSent = entry.counts.neverSent
         }
         return summary
     }

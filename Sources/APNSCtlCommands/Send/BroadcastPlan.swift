@@ -54,7 +54,7 @@ extension APNSCtl.Send {
         }
         if let type = settings[.pushType]?.value, type != Broadcast.pushType {
             throw .usage(
-                "\(settings.label(.pushType)) \(type.rawValue): broadcasts are always liveactivity; leave --push-type out"
+                "\(settings.label(.pushType)) \(type.rawValue): broadcasts are always liveactivity; \(PushDescription.leavingOut(settings.label(.pushType)))"
             )
         }
         if request.collapseID != nil { throw .usage("--collapse-id: broadcasts have no collapse id; leave it out") }

@@ -14,8 +14,8 @@ struct CertificatePushRule {
 
     /// Checks a push of `pushType` to `topic`: a location push takes token auth only, whatever the certificate
     /// lists; a type with a topic suffix needs a certificate whose topics extension lists the suffixed topic. A
-    /// certificate without that extension (its bundle id alone) may or may not carry a Live Activity: the warning
-    /// returned says so. Throws exit 77.
+    /// certificate without that extension (its bundle id alone) may or may not carry a type with a suffix (a Live
+    /// Activity, widgets, VoIP): the warning returned says so. Throws exit 77.
     func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
         let name = label ?? "the certificate"
         guard pushType.allowsCertificateAuth else {
@@ -25,9 +25,9 @@ struct CertificatePushRule {
         }
         guard !pushType.topicSuffix.isEmpty else { return nil }
         guard info.hasTopicsExtension else {
-            guard pushType == .liveactivity else { return nil }
+            let pushes = pushType == .liveactivity ? "Live Activities" : "\(pushType.rawValue) pushes"
             return
-                "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); Live Activities may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
+                "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); \(pushes) may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
         }
         // Judged on the suffixed topic, so a bare topic is not first "fixed" into one the certificate cannot push to.
         // A topic with another type's suffix may be a bundle id that ends so, or the wrong topic: when the

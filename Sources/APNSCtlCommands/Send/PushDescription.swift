@@ -34,11 +34,19 @@ struct PushDescription {
         var given: PushType?
     }
 
+    /// What to do with a push type that contradicts a Live Activity: leave the flag out, or, for a variable's or a
+    /// profile's (which the user did not type), replace it on the command line.
+    static func leavingOut(_ label: String) -> String {
+        label == SettingNames.apnsctl.pushType
+            ? "leave --push-type out" : "give --push-type liveactivity to replace it"
+    }
+
     /// The type the flags ask for; a `--push-type` the builder flags contradict is a usage error (64).
     func requestedType() throws(CLIError) -> RequestedType {
         if liveActivity != nil, let type = pushType, type != .liveactivity {
             throw .usage(
-                "\(pushTypeLabel) \(type.rawValue): --live-activity builds a liveactivity push; leave --push-type out")
+                "\(pushTypeLabel) \(type.rawValue): --live-activity builds a liveactivity push; \(Self.leavingOut(pushTypeLabel))"
+            )
         }
         if contentChanged, let type = pushType, type != .widgets, type != .controls {
             throw .usage(

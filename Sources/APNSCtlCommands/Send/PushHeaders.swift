@@ -28,6 +28,14 @@ struct PushHeaders: Equatable {
     ) throws(CLIError) -> PushHeaders {
         var topic = try self.topic(
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
+        // `com.example.app.` (a stray dot) would be suffixed into `com.example.app..push-type.…`: APNs answers BadTopic,
+        // whose hint cannot point at the dot.
+        if topic.hasPrefix(".") || topic.hasSuffix(".") || topic.contains("..") {
+            let label = description.topic == nil ? "the topic \(topic)" : "\(description.topicLabel) \(topic)"
+            throw .usage(
+                "\(label): a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part (a dot at its start or end, or two in a row); remove the stray dot"
+            )
+        }
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
         var warnings: [String] = []

@@ -51,7 +51,7 @@ extension APNSCtl.Send {
         _ settings: ResolvedSettings, _ requests: RequestSource, to target: DeliveryTarget, format: OutputFormat,
         in world: CommandWorld, unsent: UnsentDevices? = nil, skippedLines: @escaping () -> Int = { 0 },
         streamRemainder: () -> (held: [DeviceToken], readToEnd: Bool) = { ([], false) },
-        finished: ((SendSummary) -> Void)? = nil
+        listStop: () -> String? = { nil }, finished: ((SendSummary) -> Void)? = nil
     ) throws(CLIError) {
         let (route, total, noun, fallback) = (target.route, target.total, target.noun, target.fallback)
         let configuration = Self.senderConfiguration(settings, for: target, in: world)
@@ -167,7 +167,8 @@ extension APNSCtl.Send {
         if let warning = Self.stoppedMockWarning(settings, summary) { world.standardError.warning(warning) }
         output.onFailure = nil
         finished?(summary)
-        let entry = recorder?.finish(summary, noun: noun, skippedLines: skippedLines(), in: world)
+        let entry = recorder?.finish(
+            summary, noun: noun, skippedLines: skippedLines(), listStop: listStop(), in: world)
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {

@@ -55,8 +55,13 @@ extension APNSCtl.Send {
     }
 
     /// A problem's message as a flag's: a position in the payload the flags built or edited (`first at line 1,
-    /// column 66`) is in text the user never saw, and is left out.
+    /// column 66`) is in text the user never saw, and is left out; a key to add into an alert the flags wrote is the
+    /// flag that writes it.
     static func flagMessage(_ message: String) -> String {
+        for (key, flag) in [("\"title\" and \"body\"", "--title TEXT and --alert TEXT"), ("\"body\"", "--alert TEXT")]
+        where message.hasPrefix("alert ") && message.hasSuffix("; add " + key) {
+            return message.dropLast(key.count) + flag
+        }
         guard message.hasPrefix("duplicate key "), let open = message.firstRange(of: " (first at line "),
             let close = message[open.upperBound...].firstIndex(of: ")")
         else { return message }

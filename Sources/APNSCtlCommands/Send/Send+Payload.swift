@@ -97,7 +97,8 @@ extension APNSCtl.Send {
         f.liveActivity = try parsedLiveActivityEvent()
         f.contentState = try json(liveActivity.contentState, field: .contentState)
         f.attributes = try json(liveActivity.attributes, field: .attributes)
-        if let channel = f.inputPushChannel { try HeaderValueCheck.check(channel, flag: "--input-push-channel") }
+        // A payload key, not a header: only a secret is refused here; the validator words any other bad id (65).
+        if let channel = f.inputPushChannel { try HeaderValueCheck.refuseSecret(channel, flag: "--input-push-channel") }
         return f
     }
 
@@ -106,6 +107,12 @@ extension APNSCtl.Send {
         if let bytes = history.replayedPayload { return SendPayload(payload: Payload(bytes: bytes), name: "(history)") }
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
+        // A paste's blank or line break before the `{` (JSON allows it): no file has such a name, so it is the JSON.
+        if payload.first.map({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) == true,
+            payload.trimmingBlanks().hasPrefix("{"), !FileSystem.isRegularFile(payload)
+        {
+            return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)")
+        }
         var interrupts: (any InterruptSource)?
         do {
             return SendPayload(

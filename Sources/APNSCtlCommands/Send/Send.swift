@@ -96,7 +96,7 @@ extension APNSCtl {
                 sandbox does): Apple's Push Notifications Console looks that id up in its delivery log when \
                 a notification was accepted but never appeared (see docs/troubleshooting.md).
 
-                History: every send that reaches a server or a simulator (--simulator) is recorded in \
+                History: every send that reaches a server or a simulator (--simulator), or tries to, is recorded in \
                 $XDG_STATE_HOME/apnsctl/history.db (apnsctl history lists and shows what was sent and \
                 answered); --replay ID|last sends an entry again, --no-history leaves this one out. When stdout is a file and stderr a terminal, a progress line is shown \
                 on stderr and replaced by the summary at the end.
@@ -280,6 +280,11 @@ extension APNSCtl {
                     skippedLines: { plan.devices.file?.skippedCount ?? 0 },
                     streamRemainder: {
                         (plan.devices.source.takeHeld(), plan.devices.file?.streamReadToEnd ?? false)
+                    },
+                    listStop: {
+                        plan.devices.file.flatMap {
+                            $0.streamProblem == nil ? nil : "the list stopped at its bad line \($0.linesRead)"
+                        }
                     }, finished: { sent = $0.sent })
             } catch {
                 outcome = error

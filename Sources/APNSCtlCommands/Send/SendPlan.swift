@@ -101,7 +101,9 @@ extension APNSCtl.Send {
         // `--priority` is checked.
         let body = try checkPayload(
             payload, parsed, pushType: headers.pushType, priority: description.priority, topic: headers.topic,
-            sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now, settings: settings, in: world)
+            sizeLimit: headers.sizeLimit, minify: settings.isOn(.minify), now: now,
+            defaultTopic: description.topic == nil ? "the certificate's bundle id" : "the app's bundle id",
+            settings: settings, in: world)
         let pushRequest = headers.request(
             body: body, collapseID: collapseID, apnsID: apnsID, bearerToken: credentials.bearerToken)
         return SendPlan(
@@ -141,7 +143,8 @@ extension APNSCtl.Send {
     func checkPayload(
         _ loaded: SendPayload, _ parsed: ParsedPayload, pushType: PushType, priority: Priority?,
         topic: String?, sizeLimit limit: Int, minify: Bool,
-        broadcast: Bool = false, now: Int64? = nil, settings: ResolvedSettings, in world: CommandWorld
+        broadcast: Bool = false, now: Int64? = nil, defaultTopic: String? = nil, settings: ResolvedSettings,
+        in world: CommandWorld
     ) throws(CLIError) -> [UInt8] {
         var options = ValidationOptions(pushType: pushType, priority: priority, topic: topic, settingNames: .apnsctl)
         options.broadcast = broadcast
@@ -158,13 +161,15 @@ extension APNSCtl.Send {
             // payload the flags built.
             let line =
                 p.flag.map {
-                    "\(Self.relabel($0, settings, payload: loaded.payload)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
+                    "\(Self.relabel($0, settings, payload: loaded.payload, defaultTopic: defaultTopic)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
                 }
                 ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
                 ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
-        let flagged = report.errors.compactMap(\.flag).map { Self.relabel($0, settings, payload: loaded.payload) }
+        let flagged = report.errors.compactMap(\.flag).map {
+            Self.relabel($0, settings, payload: loaded.payload, defaultTopic: defaultTopic)
+        }
         if !flagged.isEmpty && flagged.count == report.errors.count {
             // Only the request's settings are wrong (a topic without its suffix): the payload itself is fine.
             throw CLIError.payloadInvalid("nothing was sent: fix \(flagged.joined(separator: " and ")) as said above")
@@ -182,11 +187,18 @@ extension APNSCtl.Send {
 extension APNSCtl.Send {
     /// The validator names a header setting by its flag and value (`--topic com.x`); one that came from a
     /// variable or a profile is named by where it came from (`APNSCTL_TOPIC`), which is what to fix.
-    /// A topic no setting gave came from an Xcode `.apns` file's bundle, and is named as that file's key.
-    static func relabel(_ flag: String, _ settings: ResolvedSettings, payload: Payload? = nil) -> String {
+    /// A topic no setting gave came from an Xcode `.apns` file's bundle, and is named as that file's key, or else
+    /// from `defaultTopic` (the certificate's or the app's bundle id): no `--topic` to fix was given.
+    static func relabel(
+        _ flag: String, _ settings: ResolvedSettings, payload: Payload? = nil, defaultTopic: String? = nil
+    ) -> String {
         let names = SettingNames.apnsctl
-        if settings[.topic] == nil, let bundle = payload?.simulatorTargetBundle, flag == "\(names.topic) \(bundle)" {
-            return "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(bundle)"
+        if settings[.topic] == nil, flag.hasPrefix(names.topic + " ") {
+            let topic = flag.dropFirst(names.topic.count + 1)
+            if let bundle = payload?.simulatorTargetBundle, topic == bundle {
+                return "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(bundle)"
+            }
+            if let defaultTopic { return "the default topic \(topic) (\(defaultTopic))" }
         }
         for (name, label) in [(names.topic, settings.label(.topic)), (names.priority, settings.label(.priority))]
         where flag.hasPrefix(name + " ") && label != name {

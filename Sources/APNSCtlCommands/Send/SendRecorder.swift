@@ -69,9 +69,13 @@ final class SendRecorder {
     }
 
     /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
-    /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them.
+    /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them;
+    /// `listStop`: why a streamed list was not read to its end (a bad line), said after them, so the entry is not
+    /// taken for a whole run.
     @discardableResult
-    func finish(_ summary: SendSummary, noun: String, skippedLines: Int = 0, in world: CommandWorld) -> Int64? {
+    func finish(
+        _ summary: SendSummary, noun: String, skippedLines: Int = 0, listStop: String? = nil, in world: CommandWorld
+    ) -> Int64? {
         // No target got a result (a run interrupted before its first request left): nothing reached a server,
         // and an entry would have nothing to show or to send again.
         guard summary.total > 0 else { return nil }
@@ -82,12 +86,14 @@ final class SendRecorder {
         entry.counts.accepted = summary.accepted
         entry.counts.rejected = summary.rejected
         entry.counts.failed = summary.failed
+        entry.counts.neverSent = summary.interruptedBy != nil ? summary.notSent : 0
         let outcome = SendOutput.outcome(summary)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
         if skippedLines > 0 {
             entry.counts.outcome += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped"
         }
+        if let listStop { entry.counts.outcome += "; \(listStop)" }
         var number: Int64? = nil
         if let recording = current() {
             do {

@@ -110,12 +110,16 @@ extension APNSCtl.Send {
             if entry.interrupted {
                 let unknown = results.filter(\.unknownOutcome).count
                 let stop = entry.outputLost ? "stopped when its output was lost" : "interrupted"
+                // An entry recorded before the history counted them says only that there were some.
+                let never = entry.counts.neverSent
+                let neverSent =
+                    never == 0 ? "the devices" : never == 1 ? "the 1 device" : "the \(never) devices"
                 world.standardError.warning(
-                    "entry #\(entry.id) was \(stop): the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") it sent, which this replay sends again"
+                    "entry #\(entry.id) was \(stop): the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") it has a result for, which this replay sends again"
                         + (unknown > 0
                             ? " (\(unknown == 1 ? "1 of unknown outcome, which may have been" : "\(unknown) of unknown outcome, which may have been") delivered already)"
                             : "")
-                        + "; the devices it never sent are not in the history: send them from its --unsent file or the list it read"
+                        + "; \(neverSent) it never sent \(never == 1 ? "is" : "are") not in the history: send them from its --unsent file or the list it read"
                 )
             }
         case .broadcast:

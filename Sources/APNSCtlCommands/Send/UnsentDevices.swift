@@ -27,7 +27,7 @@ final class UnsentDevices {
     var carriedCount: Int { carried.count / 2 }
 
     /// The first line of every file this writes: what lets a later run replace (or remove) it.
-    static let headerStart = "# apnsctl send: the devices left without a final answer"
+    static let headerStart = "# " + DeviceFile.unsentHeader
 
     /// Checks `path` before anything is sent: only a regular file is ever replaced, in a directory that exists
     /// (exit 73), so a run's unsent devices are not lost to a path that could never be written. An existing file
@@ -113,7 +113,7 @@ final class UnsentDevices {
         else { return nil }
         let lines = bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
         let unknown = lines.filter { $0.hasPrefix(unknownComment) }.count
-        let rest = lines.first { $0.hasPrefix("# the rest of --devices ") }
+        let rest = lines.first { $0.hasPrefix("# " + DeviceFile.unsentRest) }
         var parts: [String] = []
         if unknown > 0 {
             parts.append(
@@ -151,7 +151,7 @@ final class UnsentDevices {
         FileSystem.readStart(path, count: headerStart.utf8.count) == Array(headerStart.utf8)
     }
 
-    static let unknownComment = "# unknown (may have been delivered; remove the '# ' to send again): "
+    static let unknownComment = "# " + DeviceFile.unsentUnknown
 
     /// The lines of the devices of unknown outcome the `--unsent` list of `lines` holds, each comment with the
     /// commented-out device after it; one the user uncommented (to send it again) is no longer among them.
@@ -202,7 +202,7 @@ final class UnsentDevices {
         }
         if streamed, let file = devices.file, (stopped && !file.streamReadToEnd) || file.streamProblem != nil {
             line(
-                "# the rest of --devices \(file.displayName) after line \(file.linesRead) was not read: send it too")
+                "# \(DeviceFile.unsentRest)\(file.displayName) after line \(file.linesRead) was not read: send it too")
         }
         guard !lines.isEmpty else {
             removeStaleFile(in: world)

@@ -185,9 +185,18 @@ import Testing
         #expect(shown["interrupted"] as? Bool == true)
         #expect(shown["targets"] as? Int == printed.count)
         #expect(shown["results"] as? [NSDictionary] == printed)
-        // The outcome says it was interrupted, once, in the text `history show` prints.
-        let text = try home.run(["history", "show", "last"]).lines.first { $0.hasPrefix("outcome") } ?? ""
+        // The devices the interrupt left are counted, though no result stands for them.
+        let neverSent = shown["never_sent"] as? Int ?? 0
+        #expect(neverSent > 0 && neverSent + printed.count == count, "\(neverSent) + \(printed.count)")
+        // The outcome says it was interrupted, once, in the text `history show` prints, and the last line ends as
+        // the send's summary would have (with the devices never sent).
+        let lines = try home.run(["history", "show", "last"]).lines
+        let text = lines.first { $0.hasPrefix("outcome") } ?? ""
         #expect(text.components(separatedBy: "interrupted").count == 2, "\(text)")
         #expect(text.hasSuffix("(interrupted); 1 invalid line skipped"), "\(text)")
+        let accepted = printed.filter { $0["status"] as? Int == 200 }.count
+        let summary = lines.last { $0.hasPrefix("sent ") } ?? ""
+        #expect(summary.hasSuffix("; \(neverSent) never sent (interrupted)"), "\(summary)")
+        #expect(summary.hasPrefix("sent \(printed.count): \(accepted) accepted"), "\(summary)")
     }
 }

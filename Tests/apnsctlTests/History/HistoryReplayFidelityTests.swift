@@ -321,14 +321,23 @@ import Testing
         let home = try HistoryHome()
         let sent = try home.send(mock, ["--alert", "hi", "-d", Self.token(1), "-d", Self.token(2)])
         #expect(sent.status == 0, "\(sent.stderr)")
+        // As an entry recorded before the history counted the devices never sent.
         try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
             .execute("UPDATE entries SET interrupted = 1")
         let replay = try home.send(mock, ["--replay", "last"])
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(
             replay.stderr.contains(
-                "warning: entry #1 was interrupted: the history holds only the 2 devices it sent, which this replay sends again; the devices it never sent are not in the history: send them from its --unsent file or the list it read\n"
+                "warning: entry #1 was interrupted: the history holds only the 2 devices it has a result for, which this replay sends again; the devices it never sent are not in the history: send them from its --unsent file or the list it read\n"
             ), "\(replay.stderr)")
+        // One that counted them says how many.
+        try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
+            .execute("UPDATE entries SET interrupted = 1, never_sent = 7 WHERE id = 1")
+        let counted = try home.send(mock, ["--replay", "1"])
+        #expect(
+            counted.stderr.contains(
+                "; the 7 devices it never sent are not in the history: send them from its --unsent file or the list it read\n"
+            ), "\(counted.stderr)")
     }
 
     /// Apple's host in an entry is where its environment sends, not an `--endpoint`: a replay with another `--env`

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -23,6 +24,40 @@ import Testing
     }
 
     static var now: Int64 { Int64(Date().timeIntervalSince1970) }
+
+    /// `--since` and `--before` keep a date's zone (an offset pasted from a log), read a zone-less one as local
+    /// time, and refuse what they cannot read whole: `history clear --before` removed every entry for
+    /// `…T06:10:00+05:00` (the offset dropped) and took `2026-02-31` or `… PST` for other times.
+    @Test func timesKeepTheirZoneAndRefuseWhatTheyCannotRead() throws {
+        let world = TestWorld(now: 1_800_000_000).world
+        func time(_ text: String) throws -> Int64 { try HistoryTime.parse(text, flag: "--before", in: world) }
+        let utc: Int64 = 1_796_087_400  // 2026-12-01T01:10:00Z
+        for text in [
+            "2026-12-01T01:10:00Z", "2026-12-01T06:10:00+05:00", "2026-11-30T20:10:00-05:00", "2026-12-01T01:10Z",
+            "2026-12-01t01:10:00.250z", "2026-12-01T03:10+0200", " 2026-12-01T01:10:00Z ",
+        ] {
+            #expect(try time(text) == utc, "\(text)")
+        }
+        #expect(try time("2h") == 1_800_000_000 - 7200)
+        #expect(try time("2026-12-01") == LocalTime.epochSeconds(year: 2026, month: 12, day: 1))
+        #expect(
+            try time("2026-12-01 01:10:30")
+                == LocalTime.epochSeconds(year: 2026, month: 12, day: 1, hour: 1, minute: 10).map { $0 + 30 })
+        for text in [
+            "2026-12-01 broke at 3", "2026-12-01T01:10:00 PST", "2026-02-31", "2026-12-01T25:00", "2026/12/01",
+            "2026-12-1", "1969-12-31T23:00:00Z",
+        ] {
+            #expect(throws: CLIError.self, "\(text)") { try time(text) }
+        }
+        do {
+            _ = try time("2026-12-01T01:10:00 PST")
+        } catch {
+            #expect(
+                (error as? CLIError)?.message
+                    == "--before \"2026-12-01T01:10:00 PST\": not a time; give a duration ago (30m, 2h, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, 2026-11-28T18:02:00+05:00)"
+            )
+        }
+    }
 
     @Test func entriesOlderThanThirtyDaysGoByTheWorldsClock() throws {
         let mock = try InProcessMock()

@@ -64,12 +64,15 @@ import Testing
         #expect(mock.receiptsPerDevice().isEmpty)
     }
 
-    /// A pipe that stops at a bad line says how many devices were sent and that the rest was not read.
+    /// A pipe that stops at a bad line says how many devices were sent and that the rest was not read; so does
+    /// its history entry (it read as a whole, clean run).
     @Test func aPipeStoppedAtABadLineSaysTheRestWasNotRead() throws {
         let mock = try InProcessMock([], keepingLog: true)
+        let home = try HistoryHome()
         let list = (Self.good[0..<2] + ["zz"] + Self.good[2...]).joined(separator: "\n")
         let r = try InProcess.apnsctl(
-            DeviceListStreamingTests.send(mock, ["--devices", "-"]), stdin: Array(list.utf8))
+            DeviceListStreamingTests.send(mock, ["--devices", "-"]), stdin: Array(list.utf8),
+            environment: home.environment)
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains("error: --devices -:3: \"zz\": "), "\(r.stderr)")
         #expect(
@@ -77,6 +80,8 @@ import Testing
                 "error: --devices -: 2 devices were sent; the rest of the input after line 3 was not read"),
             "\(r.stderr)")
         #expect(mock.receiptsPerDevice(expectingAtLeast: 2).count == 2)
+        #expect(
+            try home.show("last")["outcome"] as? String == "2 devices: 2 accepted; the list stopped at its bad line 3")
     }
 
     /// A bad last line, its writer gone: no rest is claimed unread.

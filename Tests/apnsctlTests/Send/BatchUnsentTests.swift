@@ -110,6 +110,17 @@ import Testing
                 && resume.stderr.contains(
                     "no device to send: every line of this --unsent list is a comment: \(many) commented out; to send"),
             "\(resume.stderr)")
+        // Every '# ' removed (sed 's/^# //'), the list's own comments too: those are named as such (one was "a
+        // Firebase token"), and nothing is sent.
+        let uncommented = try scratch.write(
+            "uncommented.txt", lines.map { $0.hasPrefix("# ") ? String($0.dropFirst(2)) : $0 }.joined(separator: "\n"))
+        let all = try InProcess.apnsctl(Self.arguments(mock, ["--devices", uncommented]))
+        #expect(all.status == 64, "\(all.stderr)")
+        #expect(
+            all.stderr.contains(
+                ": a comment of an --unsent list, its '# ' removed: put the '# ' back (remove it only before the tokens to send again)"
+            ), "\(all.stderr)")
+        #expect(!all.stderr.contains("Firebase"), "\(all.stderr)")
     }
 
     /// Resuming with one file as both `--devices` and `--unsent` keeps the devices of unknown outcome it holds

@@ -157,6 +157,16 @@ import Testing
             name: "--live-activity --push-type alert", topic: "com.example.app", pushType: .alert, event: .update,
             expected: .error(64, "--push-type alert: --live-activity builds a liveactivity push")),
         Case(
+            name: "a topic with a stray dot is refused before a suffix doubles it", topic: "com.example.app.",
+            event: .update,
+            expected: .error(
+                64,
+                "--topic com.example.app.: a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part"
+            )),
+        Case(
+            name: "a topic with two dots in a row", payload: #"{"aps":{"alert":"x"}}"#, topic: "com..example.app",
+            expected: .error(64, "--topic com..example.app: a topic is a bundle id")),
+        Case(
             name: "Live Activity, certificate without a topics extension: a warning", event: .update,
             credential: .development,
             expected: .headers(.liveactivity, 10, "com.example.dev.push-type.liveactivity", 4096, cert, warnings: 1)),
@@ -219,9 +229,10 @@ import Testing
                 "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.demo.push-type.widgets, so APNs would answer TopicDisallowed; widgets pushes need a certificate listing that topic or token auth"
             )),
         Case(
-            name: "widgets, certificate without a topics extension", pushType: .widgets, contentChanged: true,
-            credential: .development,
-            expected: .headers(.widgets, nil, "com.example.dev.push-type.widgets", 4096, "apns-topic apns-push-type")),
+            name: "widgets, certificate without a topics extension: a warning, as for a Live Activity",
+            pushType: .widgets, contentChanged: true, credential: .development,
+            expected: .headers(
+                .widgets, nil, "com.example.dev.push-type.widgets", 4096, "apns-topic apns-push-type", warnings: 1)),
         // Location: token auth only.
         Case(
             name: "location by --push-type, token", payload: #"{"aps":{},"q":1}"#,
@@ -504,6 +515,30 @@ import Testing
         #expect(typed.stderr.hasPrefix("error: --priority 10: background pushes"), "\(typed.stderr)")
     }
 
+    /// A certificate without a topics extension (its bundle id alone): every type with a topic suffix gets the
+    /// warning a Live Activity got (widgets and controls went out without a word), and a topic it defaulted to is
+    /// named as the certificate's, not as a `--topic` never given.
+    @Test func aCertificateListingNoTopicsIsSaidForEveryTypeWithASuffix() throws {
+        let credentials = try TestCredentials(kind: .development)
+        let certificate = try credentials.writePushCertificate("dev.pem", kind: .development)
+        let base = ["send", "--cert", certificate, "-d", String(repeating: "3f2a", count: 16), "--dry-run"]
+        let warning =
+            "warning: --cert \(certificate) lists no topics (only its bundle id com.example.demo); widgets pushes may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\n"
+        let widgets = try InProcess.apnsctl(base + ["--push-type", "widgets"])
+        #expect(widgets.status == 0 && widgets.stderr == warning, "\(widgets.stderr)")
+        let voip = try InProcess.apnsctl(base + ["--push-type", "voip", #"{"aps":{}}"#])
+        #expect(voip.status == 65, "\(voip.stderr)")
+        #expect(
+            voip.stderr.hasSuffix(
+                "error: nothing was sent: fix the default topic com.example.demo (the certificate's bundle id) as said above\n"
+            ), "\(voip.stderr)")
+        #expect(!voip.stderr.contains("--topic com.example.demo:"), "\(voip.stderr)")
+        let given = try InProcess.apnsctl(
+            base + ["--push-type", "voip", "--topic", "com.example.demo.voip", #"{"aps":{}}"#])
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr.contains("; voip pushes may need token auth"), "\(given.stderr)")
+    }
+
     /// A problem of the whole alert the quick flags built names the flag that built it: `--title ""` alone is
     /// `--title`'s (it was credited to `--alert`, which was never given).
     @Test func anEmptyAlertIsNamedByTheFlagThatBuiltIt() throws {
@@ -521,7 +556,7 @@ import Testing
             (["--title", "", "--alert", ""], "warning: --alert: alert's title and body are empty"),
             (
                 ["--live-activity", "update", "--content-state", "{}", "--sound", "default"],
-                "warning: --sound: alert has no title, subtitle, body or loc-key"
+                "warning: --sound: alert has no title, subtitle, body or loc-key, so nothing is shown; add --alert TEXT\n"
             ),
         ]
         for (flags, expected) in runs {

@@ -153,11 +153,18 @@ extension PastedSecretTests {
                     + auth, [:]
             ),
             (["send", "-d", device, "--alert", "hi", "--topic", "t", "--collapse-id", jwt] + auth, [:]),
+            (Self.pushToStart(device, channel: keyBody) + auth, [:]),
         ] {
             let r = try InProcess.apnsctl(arguments, environment: environment)
             #expect(r.status != 0, "\(arguments.prefix(8)): \(r.stderr)")
             expectUnshown(r, [keyBody, jwt], "\(arguments.prefix(8))")
         }
+        // --input-push-channel is a payload key, not a header: any other bad id is the validator's to word (65), not
+        // "a header value cannot hold whitespace" (64).
+        let spaced = try InProcess.apnsctl(Self.pushToStart(device, channel: "not base64!") + auth + ["--dry-run"])
+        #expect(spaced.status == 65, "\(spaced.stderr)")
+        #expect(spaced.stderr.contains("must be a non-empty base64 channel id"), "\(spaced.stderr)")
+        #expect(!spaced.stderr.contains("header"), "\(spaced.stderr)")
         for written in ["init.toml", "set.toml"] {
             let text = (try? String(contentsOfFile: home.file(written), encoding: .utf8)) ?? ""
             #expect(!text.contains(String(keyBody.suffix(30))), "\(written): \(text)")
@@ -173,6 +180,14 @@ extension PastedSecretTests {
         let written = (try? String(contentsOfFile: home.file("new.toml"), encoding: .utf8)) ?? ""
         #expect(
             !written.contains(String(jwt.suffix(30))) && !written.contains(String(keyBody.suffix(30))), "\(written)")
+    }
+
+    /// A push-to-start of a broadcast channel `channel`.
+    static func pushToStart(_ device: String, channel: String) -> [String] {
+        [
+            "send", "-d", device, "--live-activity", "start", "--attributes-type", "A", "--attributes", "{}", "--alert",
+            "x", "--content-state", "{}", "--input-push-channel", channel, "--topic", "t",
+        ]
     }
 
     @Test func theSettingsFileIsGivenNoSecret() throws {

@@ -77,6 +77,11 @@ import Testing
         #expect(title.stderr.contains("quote the text: --title 'Big Sale'"), "\(title.stderr)")
         let file = try InProcess.apnsctl(base + ["missing.json"], environment: state)
         #expect(file.stderr.contains("give a payload file, - for standard input"), "\(file.stderr)")
+        // A paste's blank or line break before the JSON: still the JSON (no file has such a name), sent as given.
+        let pasted = try InProcess.apnsctl(
+            ["send", "-p", "mock", "-d", Self.token(1), "\n  {\"aps\":{\"alert\":\"pasted\"}}"], environment: state)
+        #expect(pasted.status == 0, "\(pasted.stderr)")
+        #expect(pasted.stdout.hasPrefix("accepted"), "\(pasted.stdout)")
     }
 
     /// The first hour's slips with device tokens: one given as PAYLOAD (`-d` forgotten, or typed once too often) is

@@ -77,7 +77,7 @@ extension APNSReason {
         switch self {
         case .badExpirationDate:
             return
-                "A No Message Stored channel (--storage none) takes only --expiration 0 (the default); send without --expiration, or use a most-recent channel."
+                "A No Message Stored channel (--storage none) takes only --expiration 0 (the default); send without --expiration, or with --expiration 0 to replace an APNSCTL_EXPIRATION or a profile's, or use a most-recent channel."
         case .invalidPushType: return "Broadcasts take only --push-type liveactivity (the default with --channel)."
         case .badPath: return "Check --endpoint: it should be https://host:port with no path."
         case .topicDisallowed:

@@ -7,13 +7,16 @@ import APNSCore
 enum HeaderValueCheck {
     /// Throws 64 naming `flag` when `value` holds whitespace or a control character.
     static func check(_ value: String, flag: String) throws(CLIError) {
-        // A key's body or a token pasted as a header value would go out to the server and into the history.
-        if VariableEcho.isSecretText(value) {
-            throw .usage(
-                "\(flag) (\(VariableEcho.description(of: value)), not shown): a secret, not a value for \(flag)")
-        }
+        try refuseSecret(value, flag: flag)
         guard let problem = problem(in: value) else { return }
         throw .usage("\(flag) \(JSONWriter.quoted(value)): \(problem); \(HeaderValueRule.advice)")
+    }
+
+    /// Throws 64 naming `flag` when `value` is a key's body or a token: pasted as a header or payload value, it would
+    /// go out to the server and into the history.
+    static func refuseSecret(_ value: String, flag: String) throws(CLIError) {
+        guard VariableEcho.isSecretText(value) else { return }
+        throw .usage("\(flag) (\(VariableEcho.description(of: value)), not shown): a secret, not a value for \(flag)")
     }
 
     /// A channel id given as `flag` (`--channel`, `channel get`'s argument): a header value, and base64 as APNs
