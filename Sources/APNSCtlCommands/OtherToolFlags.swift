@@ -87,6 +87,15 @@ enum OtherToolFlags {
             return "\(prefix)\(name)'. The payload is send's argument: a file, - for standard input, or inline JSON "
                 + "starting with { (apnsctl send payload.json -d TOKEN)"
         }
+        // `channel delete --id ID`: the id is the argument (the nearest flag was `--yes`, on a command that deletes).
+        let words = arguments.prefix { !$0.hasPrefix("-") }
+        if words.count >= 2, words.first == "channel", ["get", "delete"].contains(words[words.startIndex + 1]) {
+            if ["--id", "--channel", "--channel-id"].contains(name) {
+                return "\(prefix)\(name)'. The channel id is the command's argument: apnsctl channel "
+                    + "\(words[words.startIndex + 1]) ID"
+            }
+            if name == "--force", flags.contains("--yes") { return "\(prefix)\(name)'. Did you mean '--yes'?" }
+        }
         guard name.hasPrefix("--") else { return line }
         // A flag cut short (`--dry`, `--mutable`) is a start, not a typo: the flags it starts, before the closest.
         let starts = name.count >= 5 ? flags.filter { $0.hasPrefix(name) } : []

@@ -25,7 +25,8 @@ public enum HistoryProblem: Error, Equatable, Sendable {
         switch self {
         case .untrusted(let text): return text
         case .corrupt(let path): return "\(path): not a history database, or a damaged one"
-        case .busy(let path): return "\(path): another apnsctl kept the database locked for more than 2 s"
+        case .busy(let path):
+            return "\(path): another program (a send, a history command) kept the database locked for more than 2 s"
         case .readOnly(let path): return "\(path): the database is read-only"
         case .full(let path): return "\(path): no space left on the disk"
         case .newerSchema(let path, let version):

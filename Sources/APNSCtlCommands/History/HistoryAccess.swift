@@ -50,6 +50,7 @@ enum HistoryAccess {
             return .inputMissing(
                 "\(problem.message); move it aside (mv \(path) \(path).broken, with its -wal and -shm files if there "
                     + "are any) and the next send starts a new history")
+        case .busy: return .inputMissing(problem.message + "; try again once it is done")
         default:
             return .inputMissing(problem.message)
         }

@@ -53,6 +53,13 @@ struct PushHeaders: Equatable {
             }
         }
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
+        // An `{"mdm":…}` payload sent with an app's certificate goes to the app's topic, which no MDM device checks
+        // in to (APNS.md: the MDM certificate's UID, usually com.apple.mgmt.External.<UUID>).
+        if pushType == .mdm, certificate != nil, !topic.lowercased().hasPrefix("com.apple.mgmt.") {
+            warnings.append(
+                "mdm pushes go to the topic of an MDM push certificate (its subject's UID, usually com.apple.mgmt.External.…), and \(topic) looks like an app's: send it with the MDM push certificate, or give --push-type if this is no MDM push"
+            )
+        }
         if certificate == nil, !pushType.allowsTokenAuth {
             throw .credential(
                 "\(pushType.rawValue) pushes take the MDM push certificate, and APNs does not take them with token auth; send with --cert and that certificate (its subject's UID is the topic)"

@@ -139,6 +139,13 @@ import Testing
             let holder = try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 0)
             try holder.execute("BEGIN EXCLUSIVE")
             try expectSentWithOneWarning(home, mock, "locked for more than 2 s")
+            // The holder may be any program (sqlite3 too); a history command is told to try again.
+            let cleared = try home.run(["history", "clear", "--yes"])
+            #expect(cleared.status == 66, "\(cleared.stderr)")
+            #expect(
+                cleared.stderr.hasSuffix(
+                    ": another program (a send, a history command) kept the database locked for more than 2 s; try again once it is done\n"
+                ), "\(cleared.stderr)")
             try holder.execute("ROLLBACK")
             #expect(try home.run(["history"]).lines.count == 1)
         }

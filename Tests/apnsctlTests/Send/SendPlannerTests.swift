@@ -74,9 +74,14 @@ import Testing
             topic: "com.example.app", priority: .immediate,
             expected: .headers(.background, 10, "com.example.app", 4096, token)),
         Case(
-            name: "mdm: no aps, the certificate's UID", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
-            credential: .development,
-            expected: .headers(.mdm, 10, "com.example.dev", 4096, cert)),
+            name: "mdm: no aps, the certificate's UID (an app's bundle id: a warning)",
+            payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#, credential: .development,
+            expected: .headers(.mdm, 10, "com.example.dev", 4096, cert, warnings: 1)),
+        Case(
+            name: "mdm to an MDM certificate's topic", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
+            topic: "com.apple.mgmt.External.00000000-1111-2222-3333-444444444444", credential: .development,
+            expected: .headers(
+                .mdm, 10, "com.apple.mgmt.External.00000000-1111-2222-3333-444444444444", 4096, cert)),
         // mdm: the MDM push certificate only (APNS.md §3).
         Case(
             name: "mdm with token auth", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,

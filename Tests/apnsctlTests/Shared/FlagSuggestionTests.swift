@@ -267,3 +267,20 @@ import Testing
         #expect(!r.stderr.contains("did you mean"), "\(r.stderr)")
     }
 }
+
+extension FlagSuggestionTests {
+    /// `channel delete --id ID` was asked "Did you mean '--yes'?" (on a command that deletes), `--force` '--port':
+    /// the id is the argument, and `--force` is `--yes`.
+    @Test func aChannelIdGivenAsAFlagIsSaidToBeTheArgument() throws {
+        for (command, flag) in [("delete", "--id"), ("get", "--channel"), ("get", "--channel-id")] {
+            let r = try InProcess.apnsctl(["channel", command, flag, "dHN0LXNyYw=="])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(
+                r.errorLines.first
+                    == "error: Unknown option '\(flag)'. The channel id is the command's argument: apnsctl channel \(command) ID",
+                "\(r.stderr)")
+        }
+        let force = try InProcess.apnsctl(["channel", "delete", "--force", "dHN0LXNyYw=="])
+        #expect(force.errorLines.first == "error: Unknown option '--force'. Did you mean '--yes'?", "\(force.stderr)")
+    }
+}
