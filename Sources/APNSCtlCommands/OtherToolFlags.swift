@@ -90,11 +90,13 @@ enum OtherToolFlags {
         // `channel delete --id ID`: the id is the argument (the nearest flag was `--yes`, on a command that deletes).
         let words = arguments.prefix { !$0.hasPrefix("-") }
         if words.count >= 2, words.first == "channel", ["get", "delete"].contains(words[words.startIndex + 1]) {
-            if ["--id", "--channel", "--channel-id"].contains(name) {
+            if ["--id", "--channel", "--channel-id", "--channelid"].contains(name.lowercased()) {
                 return "\(prefix)\(name)'. The channel id is the command's argument: apnsctl channel "
                     + "\(words[words.startIndex + 1]) ID"
             }
-            if name == "--force", flags.contains("--yes") { return "\(prefix)\(name)'. Did you mean '--yes'?" }
+            if name.lowercased() == "--force", flags.contains("--yes") {
+                return "\(prefix)\(name)'. Did you mean '--yes'?"
+            }
         }
         guard name.hasPrefix("--") else { return line }
         // A flag cut short (`--dry`, `--mutable`) is a start, not a typo: the flags it starts, before the closest.

@@ -72,7 +72,8 @@ public struct HistoryCounts: Sendable, Equatable {
     public var accepted = 0
     public var rejected = 0
     public var failed = 0
-    /// Targets an interrupt left never sent: they have no result, so only this says how many there were.
+    /// Targets never sent: those a failed run gave up on (they have a result, in `targets`) and those an interrupt
+    /// left (they have none: only this says how many there were).
     public var neverSent = 0
     public var outcome = ""
 

@@ -32,11 +32,11 @@ public struct MessageStream: Sendable {
     /// Writes `text` as it is.
     public func print(_ text: String) { writeBytes(Array(text.utf8)) }
 
-    /// `error: …` (every line of a multi-line message is prefixed once, on the first). Messages quote input
-    /// (file names, tokens, flag values, server answers): control characters in them are escaped, so no input
-    /// drives the terminal; the message's own line breaks stay.
-    public func error(_ message: String) { print("error: \(PrintableText.escapingControlsPerLine(message))\n") }
+    /// `error: …`, one line. Messages quote input (file names, tokens, flag values, server answers): control
+    /// characters in them are escaped, line breaks too, so no input drives the terminal or starts a line that reads
+    /// as another message (a file named `x\nerror: …`). Several problems are several calls.
+    public func error(_ message: String) { print("error: \(PrintableText.escapingControls(message))\n") }
 
     /// `warning: …`, escaped as `error` is.
-    public func warning(_ message: String) { print("warning: \(PrintableText.escapingControlsPerLine(message))\n") }
+    public func warning(_ message: String) { print("warning: \(PrintableText.escapingControls(message))\n") }
 }

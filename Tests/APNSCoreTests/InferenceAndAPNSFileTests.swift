@@ -69,6 +69,9 @@ import Testing
                 "Simulator target bundle",
                 "\"Simulator target bundle\" is not \"Simulator Target Bundle\": the simulator reads the key as spelt"))
         #expect(miscased.problems.count == 1, "\(miscased.problems)")
+        // After the app's own keys too (only the first of those is kept for the rules).
+        let late = check("{\"aps\":{\"alert\":\"x\"},\"x\":1,\"y\":2,\"Simulator target bundle\":\"a.b\"}", apns: true)
+        #expect(late.hasWarning("Simulator target bundle", "the simulator reads the key as spelt"), "\(late.problems)")
         // The key outside a .apns file is sent as data: said, with what to do.
         let inJSON = check("{\"Simulator Target Bundle\":\"a.b\",\"aps\":{\"alert\":\"x\"}}", apns: false)
         #expect(

@@ -21,6 +21,15 @@ public struct ParsedPayload {
         PayloadValidator.inferPushType(root: root, topic: topic)
     }
 
+    /// A top-level key that is `Simulator Target Bundle` spelt otherwise (`Simulator target bundle`), when the key
+    /// as Xcode spells it is not there: the topic a `.apns` file was meant to give.
+    public var misspeltSimulatorTargetBundleKey: String? {
+        guard let members = root?.members,
+            !members.contains(where: { $0.key == Payload.simulatorTargetBundleKey })
+        else { return nil }
+        return members.last { PayloadChecker.isSimulatorTargetBundleKey($0.key) }?.key
+    }
+
     /// `aps.event` when it is a string: the Live Activity event a payload file carries.
     public var liveActivityEvent: String? { root?["aps"]?["event"]?.string }
 

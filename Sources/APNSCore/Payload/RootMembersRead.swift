@@ -20,7 +20,8 @@ enum RootMembersRead {
         var keptAPSKey = false
         var keptOwn = false
         return { key in
-            if isApple(key) { return true }
+            // The bundle key spelt otherwise too, for the warning that names it.
+            if isApple(key) || PayloadChecker.isSimulatorTargetBundleKey(key) { return true }
             if looksLikeAPS(key) {
                 defer { keptLookalike = true }
                 return !keptLookalike

@@ -27,4 +27,14 @@ public struct CredentialContents: Sendable {
     public var certificateIsDER = false
     /// The key's file was bare DER: curl needs `--key-type DER`.
     public var keyIsDER = false
+
+    /// Other push certificates beside the leaf (a Keychain export of several items keeps one key; a PEM of two
+    /// apps' certificates): not the leaf's chain, so never sent or written as one.
+    public var otherPushCertificates: [X509Certificate] { chain.filter(Self.isAnotherIdentity) }
+    /// The leaf's chain: the other certificates but for other push certificates.
+    public var certificateChain: [X509Certificate] { chain.filter { !Self.isAnotherIdentity($0) } }
+
+    private static func isAnotherIdentity(_ c: X509Certificate) -> Bool {
+        !c.info.isCertificateAuthority && c.info.isApplePush
+    }
 }

@@ -28,10 +28,11 @@ public enum CredentialLoader {
                 certificatePath: certificatePath, keyPath: contents.keyPath ?? certificatePath)
         }
         let identity = PushIdentity(
-            certificate: leaf, privateKey: key, chain: contents.chain,
+            certificate: leaf, privateKey: key, chain: contents.certificateChain,
             certificatePath: certificatePath, container: contents.kind,
             neededPassphrase: contents.neededPassphrase,
-            certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER)
+            certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER,
+            leftOut: contents.otherPushCertificates.map(\.info))
         if let now { try identity.checkValidity(now: now) }
         return identity
     }

@@ -17,13 +17,17 @@ public final class PushIdentity: Sendable {
     /// Whether the certificate's file, and the key's, were bare DER (for the dry run's curl command).
     public let certificateIsDER: Bool
     public let keyIsDER: Bool
+    /// Other push certificates the file held, left out of the chain (the CLI says so).
+    public let leftOut: [CertificateInfo]
 
     /// Pairs a certificate and key; `certificatePath` names them in messages.
     public init(
         certificate: X509Certificate, privateKey: PrivateKey, chain: [X509Certificate] = [],
         certificatePath: String = "certificate", container: CredentialContents.Kind = .certificate,
-        neededPassphrase: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false
+        neededPassphrase: Bool = false, certificateIsDER: Bool = false, keyIsDER: Bool = false,
+        leftOut: [CertificateInfo] = []
     ) {
+        self.leftOut = leftOut
         self.certificate = certificate
         self.privateKey = privateKey
         self.chain = chain

@@ -39,7 +39,7 @@ extension APNSCtl.Config {
                 w.endObject()
                 try ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)], to: world.standardOutput)
             case .text:
-                let from = location.isExplicit ? "from \(location.origin.description); " : ""
+                let from = location.isExplicit ? "from \(location.origin.description); " : "the default; "
                 try ConfigOutput.write(
                     [
                         "\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"

@@ -130,6 +130,14 @@ extension APNSCtl {
             if !info.hasApplePushExtensions {
                 world.standardError.warning(CredentialMessages.notApplePush(input, info: info))
             }
+            // Another push certificate is no chain certificate: left out of what is written, and said.
+            let chain = contents.certificateChain
+            if !contents.otherPushCertificates.isEmpty {
+                world.standardError.warning(
+                    CredentialMessages.otherPushCertificates(
+                        input, used: info, others: contents.otherPushCertificates.map(\.info),
+                        keyed: contents.privateKey != nil, verb: "written"))
+            }
             let bytes: [UInt8]
             if writesPKCS12(inputKind: contents.kind) {
                 guard let privateKey = contents.privateKey else {
@@ -144,7 +152,7 @@ extension APNSCtl {
                 let password = try ConvertPassword.resolve(
                     file: outPassphraseFile, output: output == "-" ? "standard output" : output, in: world)
                 let identity = PushIdentity(
-                    certificate: leaf, privateKey: privateKey, chain: contents.chain, certificatePath: input)
+                    certificate: leaf, privateKey: privateKey, chain: chain, certificatePath: input)
                 do {
                     bytes = try identity.pkcs12(password: password, encryption: legacy ? .legacy : .modern)
                 } catch {
@@ -156,7 +164,7 @@ extension APNSCtl {
                     throw CLIError.usage("--out-passphrase-file applies only to .p12 output; \(output) is PEM")
                 }
                 var pem = leaf.pem
-                for c in contents.chain { pem += c.pem }
+                for c in chain { pem += c.pem }
                 if let privateKey = contents.privateKey {
                     // Secrets never reach a terminal (CLI.md): the key would stay in its scrollback, unencrypted.
                     if output == "-" && world.streams.isTerminal(1) { throw Self.keyOnTerminal }
@@ -184,8 +192,8 @@ extension APNSCtl {
             out.flush()
             guard out.failure == nil else { return }
             var parts = ["certificate"]
-            if !contents.chain.isEmpty {
-                parts.append("\(contents.chain.count) chain certificate\(contents.chain.count == 1 ? "" : "s")")
+            if !chain.isEmpty {
+                parts.append("\(chain.count) chain certificate\(chain.count == 1 ? "" : "s")")
             }
             if contents.privateKey != nil { parts.append("private key") }
             var notes: [String] = []

@@ -107,9 +107,13 @@ enum CredentialReport {
                 ("key type", info.keyType),
                 ("sha256", info.sha256),
             ]
-            if !contents.chain.isEmpty {
-                rows.append(
-                    ("chain", contents.chain.map { $0.info.commonName ?? $0.info.subject }.joined(separator: "; ")))
+            let name = { (c: X509Certificate) in c.info.commonName ?? c.info.subject }
+            if !contents.certificateChain.isEmpty {
+                rows.append(("chain", contents.certificateChain.map(name).joined(separator: "; ")))
+            }
+            // Another push certificate is no chain certificate (a Keychain export of several items).
+            if !contents.otherPushCertificates.isEmpty {
+                rows.append(("also holds", contents.otherPushCertificates.map(name).joined(separator: "; ")))
             }
             printRows(rows, to: out)
         }

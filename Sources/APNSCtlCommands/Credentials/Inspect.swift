@@ -94,6 +94,12 @@ extension APNSCtl {
             if !info.hasApplePushExtensions {
                 world.standardError.warning(CredentialMessages.notApplePush(file, info: info))
             }
+            if !contents.otherPushCertificates.isEmpty {
+                world.standardError.warning(
+                    CredentialMessages.otherPushCertificates(
+                        file, used: info, others: contents.otherPushCertificates.map(\.info),
+                        keyed: contents.keyMatches == true, verb: "shown"))
+            }
             if contents.keyMatches == false {
                 throw CLIError(
                     CredentialProblem.keyDoesNotMatchCertificate(

@@ -77,6 +77,9 @@ extension APNSCtl.Doctor {
         if settings.mockReadyFile != nil { try app?.checkEnvironment(settings) }
         let topic = settings[.topic]?.value ?? app?.build.topic
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
+        if let given = settings[.topic]?.value {
+            try TopicShape.check(given, label: "\(settings.label(.topic)) \(given)")
+        }
         var routes: [APNSEnvironment: DoctorPlan.Route] = [:]
         for environment in APNSEnvironment.allCases {
             let endpoint = endpoints.endpoint(for: environment, port: port)

@@ -33,7 +33,8 @@ extension APNSCtl.History {
         @Option(
             name: .customLong("since"),
             help: ArgumentHelp(
-                "Entries started since this time: a duration ago (2h, 30m, 7d) or a date.", valueName: "when"))
+                "Entries started since this time: a duration ago (2h, 30m, 7d), a local date or time (2026-11-28, 2026-11-28 18:02) or one with its zone (2026-11-28T18:02:00Z, …+05:00).",
+                valueName: "when"))
         var since: String?
 
         @Option(name: .customLong("limit"), help: ArgumentHelp("At most this many entries.", valueName: "n"))

@@ -25,6 +25,9 @@ struct CertificatePushRule {
         }
         guard !pushType.topicSuffix.isEmpty else { return nil }
         guard info.hasTopicsExtension else {
+            // A certificate of that very topic (a VoIP Services certificate's UID ends .voip), or a topic still
+            // lacking the suffix (the payload check's 65 says what to give): nothing to warn about here.
+            if topic == info.bundleID || !topic.hasSuffix(pushType.topicSuffix) { return nil }
             let pushes = pushType == .liveactivity ? "Live Activities" : "\(pushType.rawValue) pushes"
             return
                 "\(name) lists no topics (only its bundle id \(info.bundleID ?? "")); \(pushes) may need token auth: if APNs answers TopicDisallowed, send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"

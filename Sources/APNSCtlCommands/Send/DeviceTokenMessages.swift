@@ -15,9 +15,9 @@ extension DeviceToken.Problem {
 extension DeviceFile.Problem {
     /// The problem as `send` words it, one line per bad line, each naming `--devices` (CLI.md:
     /// `error: --devices FILE:LINE: …`), with the token rule's advice where it helps.
-    var cliMessage: String {
+    var cliLines: [String] {
         switch self {
-        case .file, .keyFile: return "--devices " + message
+        case .file, .keyFile: return ["--devices " + message]
         case .badLines(let file, let lines, let more):
             var out = lines.map { bad -> String in
                 let advice =
@@ -27,8 +27,7 @@ extension DeviceFile.Problem {
                 return "--devices \(file):\(bad.line): \"\(bad.excerpt)\": \(bad.reason)\(advice)"
             }
             if more > 0 { out.append("--devices \(file): … and \(more) more bad line\(more == 1 ? "" : "s")") }
-            // CLIError prints the first line after `error: `; every further line gets its own prefix.
-            return out.joined(separator: "\nerror: ")
+            return out
         }
     }
 }

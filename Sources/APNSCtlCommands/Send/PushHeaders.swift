@@ -28,14 +28,14 @@ struct PushHeaders: Equatable {
     ) throws(CLIError) -> PushHeaders {
         var topic = try self.topic(
             description, requested: requested, payload: payload, parsed: parsed, certificate: certificate?.info)
-        // `com.example.app.` (a stray dot) would be suffixed into `com.example.app..push-type.…`: APNs answers BadTopic,
-        // whose hint cannot point at the dot.
-        if topic.hasPrefix(".") || topic.hasSuffix(".") || topic.contains("..") {
-            let label = description.topic == nil ? "the topic \(topic)" : "\(description.topicLabel) \(topic)"
-            throw .usage(
-                "\(label): a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part (a dot at its start or end, or two in a row); remove the stray dot"
-            )
-        }
+        // Before a suffix doubles a stray dot. A topic no setting gave came from an Xcode `.apns` file's bundle, or
+        // from the certificate or the app build.
+        let topicLabel =
+            description.topic != nil
+            ? "\(description.topicLabel) \(topic)"
+            : payload.payload.simulatorTargetBundle == topic
+                ? "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(topic)" : "the topic \(topic)"
+        try TopicShape.check(topic, label: topicLabel)
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
         var warnings: [String] = []
@@ -53,12 +53,8 @@ struct PushHeaders: Equatable {
             }
         }
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
-        // An `{"mdm":…}` payload sent with an app's certificate goes to the app's topic, which no MDM device checks
-        // in to (APNS.md: the MDM certificate's UID, usually com.apple.mgmt.External.<UUID>).
-        if pushType == .mdm, certificate != nil, !topic.lowercased().hasPrefix("com.apple.mgmt.") {
-            warnings.append(
-                "mdm pushes go to the topic of an MDM push certificate (its subject's UID, usually com.apple.mgmt.External.…), and \(topic) looks like an app's: send it with the MDM push certificate, or give --push-type if this is no MDM push"
-            )
+        if let certificate, let warning = mdmWarning(pushType, topic: topic, certificate: certificate.info, requested) {
+            warnings.append(warning)
         }
         if certificate == nil, !pushType.allowsTokenAuth {
             throw .credential(
@@ -95,6 +91,29 @@ struct PushHeaders: Equatable {
         ]
     }
 
+    /// An mdm push and a certificate that do not go together (APNS.md: an MDM push certificate's subject UID, usually
+    /// com.apple.mgmt.External.<UUID>, is the topic of its mdm pushes, and it carries no other): an `{"mdm":…}`
+    /// payload with an app's certificate, an MDM certificate's push to another topic, or another type with it.
+    static func mdmWarning(
+        _ pushType: PushType, topic: String, certificate: CertificateInfo, _ requested: PushDescription.RequestedType
+    ) -> String? {
+        let uid = certificate.bundleID ?? ""
+        let isMDMCertificate = uid.lowercased().hasPrefix("com.apple.mgmt.")
+        switch (pushType == .mdm, isMDMCertificate) {
+        case (true, false):
+            let inferred = requested.given == nil ? ", or give --push-type if this is no MDM push" : ""
+            return
+                "mdm pushes take an MDM push certificate, whose subject's UID (usually com.apple.mgmt.External.…) is their topic; this one's is \(uid), an app's: send with the MDM push certificate\(inferred)"
+        case (true, true) where topic != uid:
+            return
+                "an mdm push goes to its certificate's UID, \(uid), which the device checked in with; \(topic) was given: leave --topic out"
+        case (false, true):
+            return
+                "the certificate is an MDM push certificate (UID \(uid)), which carries only mdm pushes ({\"mdm\":\"<PushMagic>\"}, no aps); send this \(pushType.rawValue) push with the app's certificate or key"
+        default: return nil
+        }
+    }
+
     /// Whether the topic gets the push type's suffix (decided here only): where apnsctl chose the push, a push the
     /// flags built (a Live Activity; widgets or controls, which --push-type alone builds as --content-changed
     /// does), and a bundle id the settings supplied. A topic already ending in it keeps one.
@@ -118,6 +137,11 @@ struct PushHeaders: Equatable {
                 explicit: description.topic, simulatorTargetBundle: payload.payload.simulatorTargetBundle,
                 certificate: certificate, pushType: payloadType)
         else {
+            if certificate == nil, let near = parsed.misspeltSimulatorTargetBundleKey {
+                throw .usage(
+                    "\(CredentialChoice.topicRequired.message ?? ""); the file's \(JSONWriter.quoted(near)) gives none: Xcode reads the key as spelt, \(JSONWriter.quoted(Payload.simulatorTargetBundleKey))"
+                )
+            }
             guard certificate != nil else { throw CredentialChoice.topicRequired }
             throw CredentialChoice.noBundleID()
         }

@@ -107,9 +107,11 @@ extension APNSCtl.Send {
         if let bytes = history.replayedPayload { return SendPayload(payload: Payload(bytes: bytes), name: "(history)") }
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
-        // A paste's blank or line break before the `{` (JSON allows it): no file has such a name, so it is the JSON.
-        if payload.first.map({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) == true,
-            payload.trimmingBlanks().hasPrefix("{"), !FileSystem.isRegularFile(payload)
+        // A paste's blanks or line breaks (CRLF too) before the `{`, which JSON allows: no file has such a name, so it
+        // is the JSON. (By scalars: "\r\n" is one Character.)
+        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        if payload.unicodeScalars.first.map(blank) == true,
+            payload.unicodeScalars.drop(while: blank).first == "{", !FileSystem.isRegularFile(payload)
         {
             return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)")
         }

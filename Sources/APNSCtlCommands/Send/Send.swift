@@ -283,7 +283,7 @@ extension APNSCtl {
                     },
                     listStop: {
                         plan.devices.file.flatMap {
-                            $0.streamProblem == nil ? nil : "the list stopped at its bad line \($0.linesRead)"
+                            $0.streamProblem == nil ? nil : "\(SendRecorder.listStopped) \($0.linesRead)"
                         }
                     }, finished: { sent = $0.sent })
             } catch {

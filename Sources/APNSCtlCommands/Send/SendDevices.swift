@@ -158,7 +158,7 @@ extension APNSCtl.Send {
 
     /// A device list's problem as CLI.md's exit code: an unreadable file 66, bad lines 64.
     static func devicesError(_ error: DeviceFile.Problem) -> CLIError {
-        if case .file(let f) = error, f.isReadProblem { return .inputMissing(error.cliMessage) }
-        return .usage(error.cliMessage)
+        if case .file(let f) = error, f.isReadProblem { return .inputMissing(error.cliLines.joined()) }
+        return .usageLines(error.cliLines)
     }
 }

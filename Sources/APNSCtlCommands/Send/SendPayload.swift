@@ -8,6 +8,9 @@ struct SendPayload {
     /// Whether payload flags edited PAYLOAD (a fresh timestamp, a Live Activity key set): the keys they wrote have
     /// no line and column in the file.
     var editedByFlags = false
+    /// PAYLOAD as read, when the flags edited it: where the file's own keys are (the edited bytes' lines are not the
+    /// file's).
+    var original: Payload? = nil
 
     /// Whether the flags built the whole payload (no PAYLOAD was given).
     var isBuiltFromFlags: Bool { name == Self.flagsName }
@@ -35,6 +38,8 @@ struct SendPayload {
             throw CLIError.usage(error.message)
         }
         guard let read else { return SendPayload(payload: Payload(bytes: body), name: Self.flagsName) }
-        return SendPayload(payload: Payload(built: body, from: read.payload), name: read.name, editedByFlags: true)
+        return SendPayload(
+            payload: Payload(built: body, from: read.payload), name: read.name, editedByFlags: true,
+            original: read.payload)
     }
 }

@@ -156,6 +156,21 @@ extension APNSCtl.Send {
         options.minifiedSize = minifiedCount
         options.sending = true
         let report = PayloadValidator.validate(parsed, options: options)
+        // A problem of the file's own keys in a payload the flags edited is placed where the file has it (found by
+        // checking the file as read), else named without a position.
+        let originalProblems =
+            loaded.original.map {
+                report.problems.isEmpty ? [] : PayloadValidator.validate($0, options: options).problems
+            }
+            ?? []
+        func placed(_ p: ValidationProblem) -> String {
+            guard loaded.editedByFlags else { return "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)" }
+            let same =
+                originalProblems.first { $0.path == p.path && $0.message == p.message }
+                ?? originalProblems.first { $0.path == p.path && $0.severity == p.severity }
+            guard let same else { return "\(loaded.name): \(p.path): \(p.message)" }
+            return "\(loaded.name):\(same.line):\(same.column): \(p.path): \(p.message)"
+        }
         for p in report.problems {
             // A rule about a flag's value names the flag, not the payload file (CLI.md); so does a problem of a
             // payload the flags built.
@@ -164,7 +179,7 @@ extension APNSCtl.Send {
                     "\(Self.relabel($0, settings, payload: loaded.payload, defaultTopic: defaultTopic)): \(p.message)\(topicAdvice(p, pushType: pushType, parsed))"
                 }
                 ?? (loaded.isBuiltFromFlags ? flagBuiltLine(p) : loaded.editedByFlags ? flagEditedLine(p) : nil)
-                ?? "\(loaded.name):\(p.line):\(p.column): \(p.path): \(p.message)"
+                ?? placed(p)
             if p.severity == .error { world.standardError.error(line) } else { world.standardError.warning(line) }
         }
         let flagged = report.errors.compactMap(\.flag).map {

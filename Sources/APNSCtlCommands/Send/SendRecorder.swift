@@ -68,6 +68,9 @@ final class SendRecorder {
         }
     }
 
+    /// How an entry's outcome says that its streamed list stopped at a bad line (a replay warns of it).
+    static let listStopped = "the list stopped at its bad line"
+
     /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
     /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them;
     /// `listStop`: why a streamed list was not read to its end (a bad line), said after them, so the entry is not
@@ -86,7 +89,9 @@ final class SendRecorder {
         entry.counts.accepted = summary.accepted
         entry.counts.rejected = summary.rejected
         entry.counts.failed = summary.failed
-        entry.counts.neverSent = summary.interruptedBy != nil ? summary.notSent : 0
+        // Every device never sent, as the outcome counts them: those a failed run gave up on (they have a result) and
+        // those an interrupt left (they have none).
+        entry.counts.neverSent = summary.failedUnsent + (summary.interruptedBy != nil ? summary.notSent : 0)
         let outcome = SendOutput.outcome(summary)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"

@@ -121,6 +121,10 @@ extension APNSCtl.Send {
                             : "")
                         + "; \(neverSent) it never sent \(never == 1 ? "is" : "are") not in the history: send them from its --unsent file or the list it read"
                 )
+            } else if entry.counts.outcome.contains(SendRecorder.listStopped) {
+                world.standardError.warning(
+                    "entry #\(entry.id)'s device list stopped at a bad line: the history holds only the \(results.count == 1 ? "device" : "\(results.count) devices") before it, which this replay sends again; the rest of that list is not in the history"
+                )
             }
         case .broadcast:
             replay.broadcast.channels = results.map(\.target)

@@ -45,9 +45,9 @@ import Testing
         let home = try Home()
         let missing = try home.run(["config", "path"])
         #expect(missing.status == 0)
-        #expect(missing.stdout == "\(home.configFile) (does not exist: no settings are read)\n")
+        #expect(missing.stdout == "\(home.configFile) (the default; does not exist: no settings are read)\n")
         try home.write(Self.example)
-        #expect(try home.run(["config", "path"]).stdout == "\(home.configFile) (exists)\n")
+        #expect(try home.run(["config", "path"]).stdout == "\(home.configFile) (the default; exists)\n")
         let byVariable = try home.run(["config", "path", "-o", "json"], ["APNSCTL_CONFIG": "/nowhere/c.toml"])
         #expect(
             byVariable.stdout

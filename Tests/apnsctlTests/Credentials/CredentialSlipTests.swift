@@ -373,3 +373,38 @@ import Testing
         #expect(named.stderr.contains("to decode a token kept in a file: apnsctl jwt --decode - < \(tokenFile)"))
     }
 }
+
+extension CredentialSlipTests {
+    /// A file of two push certificates and one key (a Keychain export of several items keeps one key): the one the
+    /// key belongs to is used, and the other is said and left out, never shown, sent or written as a chain
+    /// certificate (convert wrote it as one, silently).
+    @Test func anotherPushCertificateIsNoChainCertificate() throws {
+        let sandbox = try TestCredentials(bundleID: "com.example.sbx", kind: .development)
+        let other = try TestCredentials(bundleID: "com.example.demo")
+        let both = try sandbox.directory.write(
+            "two.pem", String(decoding: try sandbox.push.pem() + other.push.certificate.pem, as: UTF8.self))
+        let said = "two.pem holds 2 push certificates: Apple Development IOS Push Services: com.example.sbx is"
+        // (Every message names the file by its path, which ends so.)
+        let inspected = try InProcess.apnsctl(["inspect", both])
+        #expect(inspected.status == 0, "\(inspected.stderr)")
+        #expect(inspected.stderr.contains(said + " shown (the key is its own)"), "\(inspected.stderr)")
+        #expect(
+            inspected.lines.contains {
+                $0.hasPrefix("also holds") && $0.hasSuffix("Apple Push Services: com.example.demo")
+            })
+        #expect(
+            !inspected.lines.contains { $0.hasPrefix("chain") && $0.contains("com.example.demo") },
+            "\(inspected.stdout)")
+        let out = sandbox.directory.file("out.pem")
+        let converted = try InProcess.apnsctl(["convert", both, "-o", out])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains(said + " written (the key is its own)"), "\(converted.stderr)")
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(!written.contains(String(decoding: other.push.certificate.pem, as: UTF8.self)), "\(written)")
+        #expect(written.contains(String(decoding: sandbox.push.certificate.pem, as: UTF8.self)))
+        let sent = try InProcess.apnsctl(
+            ["send", "--cert", both, "-d", String(repeating: "3f2a", count: 16), "--alert", "hi", "--dry-run"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stderr.contains(said + " used (the key is its own)"), "\(sent.stderr)")
+    }
+}

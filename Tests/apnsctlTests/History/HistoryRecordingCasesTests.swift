@@ -55,7 +55,12 @@ import Testing
             "--alert", "x", "-d", String(repeating: "ab", count: 32), "-d", String(repeating: "cd", count: 32),
         ])
         #expect(unreachable.status == 69, "\(unreachable.stderr)")
-        #expect(try home.show("last")["outcome"] as? String == "2 devices: 2 never sent")
+        let shown = try home.show("last")
+        #expect(shown["outcome"] as? String == "2 devices: 2 never sent")
+        // The field counts what the outcome says: both devices (each with a result) were never sent.
+        #expect(shown["never_sent"] as? Int == 2 && shown["targets"] as? Int == 2)
+        let text = try home.run(["history", "show", "last"]).lines
+        #expect(text.last { $0.hasPrefix("sent ") } == "sent 0; 2 never sent", "\(text)")
     }
 
     /// Devices a `--timeout` left never sent: `history show` prints them as `send` did (`never sent: …`, the same
@@ -187,6 +192,7 @@ import Testing
         #expect(shown["results"] as? [NSDictionary] == printed)
         // The devices the interrupt left are counted, though no result stands for them.
         let neverSent = shown["never_sent"] as? Int ?? 0
+        // (Every result printed here is of a device sent: the interrupt left the others without one.)
         #expect(neverSent > 0 && neverSent + printed.count == count, "\(neverSent) + \(printed.count)")
         // The outcome says it was interrupted, once, in the text `history show` prints, and the last line ends as
         // the send's summary would have (with the devices never sent).

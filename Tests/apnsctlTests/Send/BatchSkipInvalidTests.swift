@@ -82,6 +82,13 @@ import Testing
         #expect(mock.receiptsPerDevice(expectingAtLeast: 2).count == 2)
         #expect(
             try home.show("last")["outcome"] as? String == "2 devices: 2 accepted; the list stopped at its bad line 3")
+        // A replay says what it cannot send.
+        let replay = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["--replay", "last", "--dry-run"]), environment: home.environment)
+        #expect(
+            replay.stderr.contains(
+                "warning: entry #1's device list stopped at a bad line: the history holds only the 2 devices before it, which this replay sends again; the rest of that list is not in the history"
+            ), "\(replay.stderr)")
     }
 
     /// A bad last line, its writer gone: no rest is claimed unread.

@@ -78,10 +78,11 @@ import Testing
             payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#, credential: .development,
             expected: .headers(.mdm, 10, "com.example.dev", 4096, cert, warnings: 1)),
         Case(
-            name: "mdm to an MDM certificate's topic", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
+            name: "mdm to an MDM topic, with an app's certificate: a warning",
+            payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
             topic: "com.apple.mgmt.External.00000000-1111-2222-3333-444444444444", credential: .development,
             expected: .headers(
-                .mdm, 10, "com.apple.mgmt.External.00000000-1111-2222-3333-444444444444", 4096, cert)),
+                .mdm, 10, "com.apple.mgmt.External.00000000-1111-2222-3333-444444444444", 4096, cert, warnings: 1)),
         // mdm: the MDM push certificate only (APNS.md §3).
         Case(
             name: "mdm with token auth", payload: #"{"mdm":"00000000-1111-2222-3333-444444444444"}"#,
@@ -520,6 +521,99 @@ import Testing
         #expect(typed.stderr.hasPrefix("error: --priority 10: background pushes"), "\(typed.stderr)")
     }
 
+    /// A problem of the file's own keys, in a file flags edited, is placed where the file has it: `--content-state`
+    /// (one line for the file's two) put the stale date at 6:19 of a file that has it at 9:19.
+    @Test func aFileEditedByFlagsKeepsItsOwnKeysPositions() throws {
+        let scratch = try TemporaryDirectory(prefix: "planner-edited")
+        let key = scratch.file("AuthKey_ABCDE12345.p8")
+        try OpenSSLFixtures.makeP8Key(at: key, publicKeyPath: scratch.file("public.pem"))
+        let file = try scratch.write(
+            "update.json",
+            try String(contentsOfFile: Repository.path("Payloads/liveactivity-update.json"), encoding: .utf8))
+        let base = [
+            "send", file, "--auth-key", key, "--team-id", "TEAMID1234", "--topic", "com.x", "-d",
+            String(repeating: "3f2a", count: 16), "--dry-run", "--live-activity", "update",
+        ]
+        let plain = try InProcess.apnsctl(base, environment: ["XDG_CACHE_HOME": scratch.path])
+        let edited = try InProcess.apnsctl(
+            base + ["--content-state", #"{"x":1}"#], environment: ["XDG_CACHE_HOME": scratch.path])
+        for r in [plain, edited] {
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("warning: \(file):9:19: aps.stale-date: "), "\(r.stderr)")
+        }
+    }
+
+    /// An MDM push certificate (its UID the topic) carries mdm pushes to that topic without a word; to another topic,
+    /// or another type, it is warned about.
+    @Test func anMDMCertificateIsJudgedByItsUID() throws {
+        // (Shorter than a real one's UUID: the test certificate's CN repeats it, and a CN holds 64 characters.)
+        let uid = "com.apple.mgmt.External.0a1"
+        let credentials = try TestCredentials(bundleID: uid, kind: .production)
+        let certificate = try credentials.writePushCertificate("mdm.pem", kind: .production)
+        let base = ["send", "--cert", certificate, "-d", String(repeating: "3f2a", count: 16), "--dry-run"]
+        let mdm = #"{"mdm":"5d1e8c47-1234-4a5b-9c0d-1e2f3a4b5c6d"}"#
+        let own = try InProcess.apnsctl(base + [mdm])
+        #expect(own.status == 0 && own.stderr.isEmpty, "\(own.stderr)")
+        let other = try InProcess.apnsctl(base + ["--topic", "com.example.app", mdm])
+        #expect(
+            other.stderr.hasPrefix("warning: an mdm push goes to its certificate's UID, \(uid), which the device"),
+            "\(other.stderr)")
+        let alert = try InProcess.apnsctl(base + ["--alert", "hi"])
+        #expect(
+            alert.stderr.hasPrefix(
+                "warning: the certificate is an MDM push certificate (UID \(uid)), which carries only"),
+            "\(alert.stderr)")
+    }
+
+    /// Token auth with an `.apns` file whose bundle key is spelt otherwise: the missing topic is the file's key.
+    @Test func aMisspeltBundleKeyIsNamedWhereTheTopicIsMissing() throws {
+        let scratch = try TemporaryDirectory(prefix: "planner-apns")
+        let key = scratch.file("AuthKey_ABCDE12345.p8")
+        try OpenSSLFixtures.makeP8Key(at: key, publicKeyPath: scratch.file("public.pem"))
+        let file = try scratch.write("a.apns", #"{"aps":{"alert":"x"},"Simulator target bundle":"com.example.demo"}"#)
+        let r = try InProcess.apnsctl(
+            [
+                "send", file, "--auth-key", key, "--team-id", "TEAMID1234", "-d", String(repeating: "3f2a", count: 16),
+                "--dry-run",
+            ], environment: ["XDG_CACHE_HOME": scratch.path])
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.stderr.hasSuffix(
+                "; the file's \"Simulator target bundle\" gives none: Xcode reads the key as spelt, \"Simulator Target Bundle\"\n"
+            ), "\(r.stderr)")
+    }
+
+    /// A stray dot in a topic is refused by every command that sends one (it went out as a broadcast's, a channel's
+    /// and doctor's bundle id, answered TopicDisallowed or BadTopic), named where it came from.
+    @Test func aStrayDotInATopicIsRefusedByEveryCommandThatSendsOne() throws {
+        let scratch = try TemporaryDirectory(prefix: "planner-dot")
+        let key = scratch.file("AuthKey_ABCDE12345.p8")
+        try OpenSSLFixtures.makeP8Key(at: key, publicKeyPath: scratch.file("public.pem"))
+        let token = ["--auth-key", key, "--team-id", "TEAMID1234", "--endpoint", "https://127.0.0.1:9"]
+        let refusal = "error: --topic com.x.: a topic is a bundle id, words joined by single dots"
+        for arguments in [
+            ["channel", "create", "--topic", "com.x."],
+            [
+                "send", "--channel", "dHN0LXNyYw==", "--live-activity", "update", "--content-state", "{}", "--topic",
+                "com.x.",
+            ],
+            ["doctor", "--topic", "com.x."],
+        ] {
+            let r = try InProcess.apnsctl(arguments + token, environment: ["XDG_CACHE_HOME": scratch.path])
+            #expect(r.status == 64 && r.stderr.hasPrefix(refusal), "\(arguments): \(r.stderr)")
+        }
+        // An Xcode .apns file's bundle is named as the file's key, not as the topic.
+        let credentials = try TestCredentials()
+        let apns = try scratch.write(
+            "dot.apns", #"{"Simulator Target Bundle":"com.example.demo.","aps":{"alert":"hi"}}"#)
+        let file = try InProcess.apnsctl(
+            ["send", apns, "--cert", credentials.pushFile, "-d", String(repeating: "3f2a", count: 16), "--dry-run"])
+        #expect(file.status == 64, "\(file.stderr)")
+        #expect(
+            file.stderr.hasPrefix("error: \"Simulator Target Bundle\" com.example.demo.: a topic is a bundle id"),
+            "\(file.stderr)")
+    }
+
     /// A certificate without a topics extension (its bundle id alone): every type with a topic suffix gets the
     /// warning a Live Activity got (widgets and controls went out without a word), and a topic it defaulted to is
     /// named as the certificate's, not as a `--topic` never given.
@@ -538,6 +632,14 @@ import Testing
                 "error: nothing was sent: fix the default topic com.example.demo (the certificate's bundle id) as said above\n"
             ), "\(voip.stderr)")
         #expect(!voip.stderr.contains("--topic com.example.demo:"), "\(voip.stderr)")
+        #expect(!voip.stderr.contains("may need token auth"), "the 65 says what to give: \(voip.stderr)")
+        // A certificate of that very topic (a VoIP Services certificate's UID ends .voip) is no doubt.
+        let voipCredentials = try TestCredentials(bundleID: "com.example.demo.voip", kind: .development)
+        let voipCertificate = try voipCredentials.writePushCertificate("voip.pem", kind: .development)
+        let own = try InProcess.apnsctl(
+            ["send", "--cert", voipCertificate, "-d", String(repeating: "3f2a", count: 16), "--dry-run"]
+                + ["--push-type", "voip", #"{"aps":{}}"#])
+        #expect(own.status == 0 && own.stderr.isEmpty, "\(own.stderr)")
         let given = try InProcess.apnsctl(
             base + ["--push-type", "voip", "--topic", "com.example.demo.voip", #"{"aps":{}}"#])
         #expect(given.status == 0, "\(given.stderr)")

@@ -272,7 +272,7 @@ extension FlagSuggestionTests {
     /// `channel delete --id ID` was asked "Did you mean '--yes'?" (on a command that deletes), `--force` '--port':
     /// the id is the argument, and `--force` is `--yes`.
     @Test func aChannelIdGivenAsAFlagIsSaidToBeTheArgument() throws {
-        for (command, flag) in [("delete", "--id"), ("get", "--channel"), ("get", "--channel-id")] {
+        for (command, flag) in [("delete", "--id"), ("get", "--channel"), ("get", "--channel-id"), ("delete", "--ID")] {
             let r = try InProcess.apnsctl(["channel", command, flag, "dHN0LXNyYw=="])
             #expect(r.status == 64, "\(r.stderr)")
             #expect(

@@ -305,7 +305,7 @@ import Testing
 
         let path = TestWorld(variables: variables, home: dir.file("home"))
         #expect(path.run(["config", "path"]) == 0)
-        #expect(path.stdout.text == "\(file) (exists)\n")
+        #expect(path.stdout.text == "\(file) (the default; exists)\n")
     }
 
     /// inspect and convert read `APNSCTL_PASSPHRASE` (and convert `APNSCTL_OUT_PASSPHRASE`) from the world, after

@@ -78,10 +78,13 @@ import Testing
         let file = try InProcess.apnsctl(base + ["missing.json"], environment: state)
         #expect(file.stderr.contains("give a payload file, - for standard input"), "\(file.stderr)")
         // A paste's blank or line break before the JSON: still the JSON (no file has such a name), sent as given.
-        let pasted = try InProcess.apnsctl(
-            ["send", "-p", "mock", "-d", Self.token(1), "\n  {\"aps\":{\"alert\":\"pasted\"}}"], environment: state)
-        #expect(pasted.status == 0, "\(pasted.stderr)")
-        #expect(pasted.stdout.hasPrefix("accepted"), "\(pasted.stdout)")
+        for lead in ["\n  ", "\r\n", " \t\r\n"] {
+            let pasted = try InProcess.apnsctl(
+                ["send", "-p", "mock", "-d", Self.token(1), lead + "{\"aps\":{\"alert\":\"pasted\"}}"],
+                environment: state)
+            #expect(pasted.status == 0, "\(pasted.stderr)")
+            #expect(pasted.stdout.hasPrefix("accepted"), "\(pasted.stdout)")
+        }
     }
 
     /// The first hour's slips with device tokens: one given as PAYLOAD (`-d` forgotten, or typed once too often) is
@@ -597,5 +600,27 @@ import Testing
                 r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(flag)'?",
                 "\(given): \(r.stderr)")
         }
+    }
+}
+
+extension SmallFixesTests {
+    /// A file name holding a line break is escaped in `error:` and `warning:` lines, so it cannot start a line that
+    /// reads as another message (`x` then `error: fake.p12: …`), as C0 controls are everywhere else.
+    @Test func aLineBreakInAFileNameStartsNoLineOfItsOwn() throws {
+        let dir = try TemporaryDirectory(prefix: "line-break-name")
+        let name = dir.file("x\nerror: fake.p12")
+        try "not a credential".write(toFile: name, atomically: false, encoding: .utf8)
+        let r = try InProcess.apnsctl(["inspect", name])
+        #expect(r.status != 0)
+        #expect(r.errorLines.count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("x\\u{A}error: fake.p12"), "\(r.stderr)")
+        // A list's bad lines are still one error line each.
+        let list = try dir.write("tokens.txt", "zz\nyy\n")
+        let credentials = try TestCredentials()
+        let bad = try InProcess.apnsctl(
+            ["send", "--devices", list, "--alert", "x", "--cert", credentials.pushFile, "--dry-run"])
+        #expect(
+            bad.errorLines.count == 2 && bad.errorLines.allSatisfy { $0.hasPrefix("error: --devices ") },
+            "\(bad.stderr)")
     }
 }

@@ -21,6 +21,9 @@ enum ExitStatus {
 enum CLIError: Error {
     /// 64: unknown flag, bad value, conflicting or missing options.
     case usage(String)
+    /// 64: the bad lines of a list, each its own `error:` line (a line break inside one, from a file's name or
+    /// text, is escaped: it never starts a line of its own).
+    case usageLines([String])
     /// 65: the payload breaks a rule (details were already printed, or are in the message).
     case payloadInvalid(String?)
     /// 66: an input file is missing or unreadable.
@@ -45,7 +48,7 @@ enum CLIError: Error {
 
     var exitCode: Int32 {
         switch self {
-        case .usage: return ExitStatus.usage
+        case .usage, .usageLines: return ExitStatus.usage
         case .payloadInvalid: return ExitStatus.payloadInvalid
         case .inputMissing: return ExitStatus.inputMissing
         case .transport: return ExitStatus.transport
@@ -61,6 +64,10 @@ enum CLIError: Error {
 
     /// Prints the message on `stream` (standard error) with the `error:` prefix (nothing for `.rejected`).
     func report(to stream: MessageStream) {
+        if case .usageLines(let lines) = self {
+            for line in lines { stream.error(line) }
+            return
+        }
         if let message { stream.error(message) }
     }
 
@@ -72,6 +79,8 @@ enum CLIError: Error {
             .credential(let m),
             .interrupted(_, let m):
             return m
+        case .usageLines(let lines):
+            return lines.joined(separator: "\n")
         case .transport(let problem):
             return problem.message
         case .payloadInvalid(let m), .checksFailed(_, let m):

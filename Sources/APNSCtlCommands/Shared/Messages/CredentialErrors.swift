@@ -132,6 +132,17 @@ extension Dictionary where Key == String, Value == String {
 
 /// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
+    /// A file of several push certificates (a Keychain export of several items, which keeps one key): which one is
+    /// used, and that the others are left out (never sent or written as the chain).
+    static func otherPushCertificates(
+        _ name: String, used: CertificateInfo, others: [CertificateInfo], keyed: Bool = true, verb: String = "used"
+    ) -> String {
+        let named = { (i: CertificateInfo) in i.commonName ?? i.subject }
+        let list = others.map(named).joined(separator: "; ")
+        return
+            "\(name) holds \(others.count + 1) push certificates: \(named(used)) is \(verb)\(keyed ? " (the key is its own)" : ""), and \(list) \(others.count == 1 ? "is" : "are") left out (a Keychain export of several items keeps one key): export each certificate alone, with its key, to use it"
+    }
+
     /// The warning for a certificate without Apple's push extensions: shown, not fatal.
     /// A CA certificate and a TLS server certificate are named as such: neither is a push certificate that
     /// lost its extensions, and the advice for each is another flag, not another download.

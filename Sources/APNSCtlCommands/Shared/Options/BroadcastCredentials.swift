@@ -25,6 +25,7 @@ struct BroadcastCredentials {
     ) throws(CLIError) -> BroadcastCredentials {
         let topic = settings[.topic]?.value
         if settings[.authKey] != nil && topic == nil { throw CredentialChoice.topicRequired }
+        if let topic { try TopicShape.check(topic, label: "\(settings.label(.topic)) \(topic)") }
         let credentials = try PushCredentials.load(settings, signToken: signToken, now: now, in: world)
         let identity = credentials.identity
         let environment = try credentials.environment(settings)

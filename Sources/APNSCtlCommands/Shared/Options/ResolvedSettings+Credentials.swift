@@ -85,6 +85,11 @@ extension ResolvedSettings {
         if !identity.info.hasApplePushExtensions {
             world.standardError.warning(CredentialMessages.notApplePush(cert.displayName, info: identity.info))
         }
+        if !identity.leftOut.isEmpty {
+            world.standardError.warning(
+                CredentialMessages.otherPushCertificates(
+                    cert.displayName, used: identity.info, others: identity.leftOut))
+        }
         return identity
     }
 
