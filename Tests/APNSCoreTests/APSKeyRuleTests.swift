@@ -121,6 +121,15 @@ import Testing
                 "aps.userId",
                 "unknown aps key \"userId\" is ignored by APNs; put custom data beside \"aps\", at the top level"))
         #expect(!r.hasErrors)
+        // An alert's or a critical sound's key one level too high is told where it belongs, not to move it to the
+        // top level (where it shows nothing either).
+        #expect(
+            withAlert("title", "\"T\"").hasWarning(
+                "aps.title",
+                "unknown aps key \"title\" is ignored by APNs; it belongs in aps.alert: {\"aps\":{\"alert\":{\"title\":…}}}"
+            ))
+        #expect(withAlert("loc-key", "\"K\"").hasWarning("aps.loc-key", "it belongs in aps.alert"))
+        #expect(withAlert("volume", "1").hasWarning("aps.volume", "it belongs in aps.sound, a critical alert's sound"))
     }
 
     @Test func keysForOtherPushTypesWarn() {

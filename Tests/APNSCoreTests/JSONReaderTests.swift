@@ -141,7 +141,10 @@ import Testing
             ("{\"a\":1", 1, 7, "expected ',' or '}' after an object member, found end of input"),
             ("\"abc", 1, 1, "unterminated string; add the closing '\"'"),
             ("\"a\\", 1, 3, "unterminated escape at the end of input"),
-            ("\"a\nb\"", 1, 3, "control character U+000A inside a string; write it as \\n"),
+            (
+                "\"a\nb\"", 1, 3,
+                "a line break inside a string: its closing quote is missing? (a line break in a value is written \\n)"
+            ),
             ("\"a\tb\"", 1, 3, "control character U+0009 inside a string; write it as \\t"),
             (
                 "\"\\x\"", 1, 2,

@@ -47,6 +47,12 @@ extension JSONParser {
                 escape.removeAll(keepingCapacity: true)
                 try parseEscape(into: &escape)
                 keep(escape[...], into: &decoded, length: &length, full: &full, limit: limit)
+            case 0x0A, 0x0D:
+                // Most often a string whose closing quote is missing, at the end of this line.
+                throw fail(
+                    at: index,
+                    "a line break inside a string: its closing quote is missing? (a line break in a value is written \(escapeHint(b)))"
+                )
             case 0..<0x20:
                 throw fail(
                     at: index, "control character \(Self.hex4(UInt32(b))) inside a string; write it as \(escapeHint(b))"

@@ -8,12 +8,22 @@ extension PayloadChecker {
         for member in members {
             guard let key = APSKey(rawValue: member.key) else {
                 lastUnknown = max(lastUnknown, member.keyStart)
+                // An alert's or a critical sound's key one level too high: moved to the top level it still shows
+                // nothing, so the advice is where it belongs.
+                let quoted = JSONWriter.quoted(member.shownKey)
+                let home =
+                    APSKey.alertKeys.contains(member.key)
+                    ? "; it belongs in aps.alert: {\"aps\":{\"alert\":{\(quoted):…}}}"
+                    : APSKey.soundKeys.contains(member.key)
+                        ? "; it belongs in aps.sound, a critical alert's sound: {\"aps\":{\"sound\":{\(quoted):…}}}"
+                        : nil
                 warning(
                     "aps." + member.shownKey, at: member.keyStart,
-                    "unknown aps key \(JSONWriter.quoted(member.shownKey)) is ignored by APNs"
-                        + (Suggestion.closest(to: member.key, among: names).map {
-                            "; did you mean \(JSONWriter.quoted($0))?"
-                        }
+                    "unknown aps key \(quoted) is ignored by APNs"
+                        + (home
+                            ?? Suggestion.closest(to: member.key, among: names).map {
+                                "; did you mean \(JSONWriter.quoted($0))?"
+                            }
                             ?? "; put custom data beside \"aps\", at the top level"))
                 continue
             }

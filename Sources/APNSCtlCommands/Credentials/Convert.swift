@@ -156,6 +156,12 @@ extension APNSCtl {
                 do {
                     bytes = try identity.pkcs12(password: password, encryption: legacy ? .legacy : .modern)
                 } catch {
+                    // A piece of this machine's OpenSSL missing, not a bug: what reading such a file says too (77).
+                    if legacy && error.operation.hasPrefix("loading OpenSSL's legacy provider") {
+                        throw CLIError.credential(
+                            "--legacy: OpenSSL's legacy provider (legacy.so, for RC2 and 3DES) could not be loaded: install it, or set OPENSSL_MODULES to the folder that holds it; or leave --legacy out (the .p12 is then AES-256, which older macOS keychains may not import)"
+                        )
+                    }
                     throw CredentialMessages.writing("the PKCS#12 file", error)
                 }
             } else {

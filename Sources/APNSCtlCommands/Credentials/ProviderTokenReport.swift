@@ -101,6 +101,11 @@ struct ProviderTokenReport {
                 refusals.append(
                     "expired: signed \(Self.relative(-age)), and APNs takes a token for one hour (ExpiredProviderToken); sign a new one with apnsctl jwt, and if it was just signed, check the signer's clock"
                 )
+            } else if age < -3600, iat / 1000 > now - 86_400 * 365, iat / 1000 < now + 86_400 * 365 {
+                // JavaScript's Date.now() (and some samples) give milliseconds: a date thousands of years away.
+                refusals.append(
+                    "iat \(iat) is in milliseconds (\(ISO8601.format(epochSeconds: iat / 1000)) in seconds); APNs reads seconds since 1970, so it is a date \(Self.relative(-age)): sign with seconds (Math.floor(Date.now() / 1000))"
+                )
             } else if age < -3600 {
                 refusals.append(
                     "dated \(Self.relative(-age)): more than an hour ahead of this clock, which APNs refuses; check the signer's clock (and this one's)"

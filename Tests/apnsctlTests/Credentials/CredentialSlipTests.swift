@@ -177,6 +177,19 @@ import Testing
                 ["inspect", p12, "--passphrase-file", wrong], [:], nil,
                 "wrong passphrase (the first line of \(wrong), from --passphrase-file); check it"
             ),
+            // Empty (a CI secret that is not set), or with a trailing blank: said, never shown.
+            (
+                ["inspect", p12, "--passphrase", ""], [:], nil,
+                "wrong passphrase: --passphrase is empty (is the variable meant to hold it set?)"
+            ),
+            (
+                ["inspect", p12, "--passphrase", Self.password + " "], [:], nil,
+                "wrong passphrase (the one --passphrase holds); check it: it ends with a space or tab, which counts as part of the passphrase"
+            ),
+            (
+                ["inspect", p12, "--passphrase-file", try dir.write("empty-line.txt", "\n")], [:], nil,
+                "wrong passphrase (the first line of \(dir.file("empty-line.txt")), from --passphrase-file); check it: the line is empty"
+            ),
             (
                 ["convert", p12, "-o", dir.file("o.pem"), "--passphrase-file", spaced], [:], nil,
                 "wrong passphrase (the first line of \(spaced), from --passphrase-file); check it: the line ends with a space or tab, which counts as part of the passphrase"
@@ -406,5 +419,22 @@ extension CredentialSlipTests {
             ["send", "--cert", both, "-d", String(repeating: "3f2a", count: 16), "--alert", "hi", "--dry-run"])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stderr.contains(said + " used (the key is its own)"), "\(sent.stderr)")
+    }
+}
+
+extension CredentialSlipTests {
+    /// A `~` no shell expanded (a quoted variable, an env file, CI's YAML) is said to be one.
+    @Test func anUnexpandedTildeIsSaid() throws {
+        for (arguments, environment) in [
+            (["jwt", "--team-id", "TEAMID1234"], ["APNSCTL_AUTH_KEY": "~/AuthKey_ABCDE12345.p8"]),
+            (["inspect", "~/push.p12"], [:]),
+        ] {
+            let r = try InProcess.apnsctl(arguments, environment: environment)
+            #expect(r.status == 66, "\(r.stderr)")
+            #expect(
+                r.stderr.hasSuffix(
+                    ": no such file; check the path; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write $HOME instead\n"
+                ), "\(r.stderr)")
+        }
     }
 }

@@ -46,6 +46,17 @@ import Testing
             let ok = try InProcess.apnsctl(["inspect", file, "--passphrase", pass])
             #expect(ok.status == 0, "\(file): \(ok.stderr)")
         }
+        // Writing one with --legacy is the same missing piece of OpenSSL (77), not "a bug in apnsctl" (70).
+        let pem = try dir.write("push.pem", try CredentialFixtures.universal.pem())
+        let out = try dir.write("pass.txt", "n3w\n")
+        let written = try CommandRunner.apnsctl(
+            ["convert", pem, "-o", dir.file("legacy.p12"), "--legacy", "--out-passphrase-file", out],
+            environment: ["OPENSSL_MODULES": empty.path])
+        #expect(written.status == 77, "\(written.stderr)")
+        #expect(
+            written.stderr.hasPrefix(
+                "error: --legacy: OpenSSL's legacy provider (legacy.so, for RC2 and 3DES) could not be loaded"),
+            "\(written.stderr)")
     }
 
     @Test(arguments: [PKCS12Encryption.modern, .legacy, .tripleDES])

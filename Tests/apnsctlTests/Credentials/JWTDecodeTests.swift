@@ -140,6 +140,18 @@ import Testing
         let far = Self.decode([keys.token], at: Self.signedAt - 7200)
         #expect(far.0 == 77)
         #expect(far.2.contains("dated in 2 h 0 min: more than an hour ahead of this clock, which APNs refuses"))
+        // An iat in milliseconds (JavaScript's Date.now()) is named so, not blamed on the clock.
+        let keys2 = try Keys()
+        let signer = TestWorld(now: Self.signedAt * 1000)
+        #expect(signer.run(["jwt", "--auth-key", keys2.key, "--team-id", "TEAMID1234"]) == 0, "\(signer.stderr.text)")
+        let milliseconds = Self.decode(
+            [signer.stdout.text.trimmingCharacters(in: .whitespacesAndNewlines)], at: Self.signedAt)
+        #expect(milliseconds.0 == 77)
+        #expect(
+            milliseconds.2.contains(
+                "iat 1800000000000 is in milliseconds (2027-01-15T08:00:00Z in seconds); APNs reads seconds since 1970"),
+            "\(milliseconds.2)")
+        #expect(!milliseconds.2.contains("check the signer's clock"), "\(milliseconds.2)")
     }
 
     @Test func anotherKeysTokenIs77() throws {

@@ -32,6 +32,11 @@ extension CLIError {
             } else if let flag = flags[path] {
                 message = "\(flag) " + message
             }
+            // `APNSCTL_AUTH_KEY="~/AuthKey.p8"` (quoted, an env file, CI's YAML): no shell expanded the `~`.
+            if case .fileMissing = problem, path.hasPrefix("~/") || path.contains(" ~/") {
+                message +=
+                    "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write $HOME instead"
+            }
         // A provisioning profile or an .ipa given as a credential: said so, with the flag it belongs to.
         case .corrupt(let path, _), .notACredential(let path, _):
             if let sniffed = AppBuildReader.sniff(path) {
@@ -46,13 +51,22 @@ extension CLIError {
                 message =
                     "\(path): wrong passphrase; \(passphrase.label) names the file \(ShellWord.of(passphrase.text)): "
                     + "to read the passphrase from it, write \(passphraseFileFlag) \(ShellWord.of(passphrase.text))"
+            } else if let passphrase, passphrase.text.isEmpty {
+                // `--passphrase "$P12_PASS"` with the secret unset (a fork's pull request in CI).
+                message =
+                    "\(path): wrong passphrase: \(passphrase.label) is empty (is the variable meant to hold it set?)"
             } else if let passphrase {
                 // Where the wrong one came from, so the right one goes there (a stale variable is the usual case).
-                message = "\(path): wrong passphrase (the one \(passphrase.label) holds); check it"
+                message =
+                    "\(path): wrong passphrase (the one \(passphrase.label) holds); check it"
+                    + (passphrase.text.last.map { $0 == " " || $0 == "\t" } == true
+                        ? ": it ends with a space or tab, which counts as part of the passphrase" : "")
             } else if let file = passphraseFile {
                 let line = file == "-" ? "standard input's first line" : "the first line of \(ShellWord.of(file))"
                 message = "\(path): wrong passphrase (\(line), from \(passphraseFileFlag)); check it"
-                if file != "-", Self.endsWithBlank(firstLineOf: file) {
+                if file != "-", Self.firstLineIsEmpty(of: file) {
+                    message += ": the line is empty"
+                } else if file != "-", Self.endsWithBlank(firstLineOf: file) {
                     message += ": the line ends with a space or tab, which counts as part of the passphrase"
                 }
             }
@@ -73,6 +87,14 @@ extension CLIError {
 extension CLIError {
     /// Whether the first line of the passphrase file at `path` ends with a space or a tab (never shown).
     fileprivate static func endsWithBlank(firstLineOf path: String) -> Bool {
+        firstLine(of: path) { $0.last == 0x20 || $0.last == 0x09 }
+    }
+
+    /// Whether a passphrase file's first line is empty (a blank line first, or an empty file's).
+    fileprivate static func firstLineIsEmpty(of path: String) -> Bool { firstLine(of: path) { $0.isEmpty } }
+
+    /// `test` of the passphrase file's first line, as the passphrase is read from it; both copies wiped after.
+    private static func firstLine(of path: String, _ test: ([UInt8]) -> Bool) -> Bool {
         guard var bytes = try? FileSystem.read(path, limit: 1 << 16) else { return false }
         // The line as the passphrase is read from it (`PassphraseSource.firstLine`), both copies wiped after.
         var line = PassphraseSource.firstLine(bytes)
@@ -80,7 +102,7 @@ extension CLIError {
             for i in bytes.indices { bytes[i] = 0 }
             for i in line.indices { line[i] = 0 }
         }
-        return line.last == 0x20 || line.last == 0x09
+        return test(line)
     }
 
     /// A file's text pasted where its path goes (`--key="$(cat key.pem)"`, a key among them): said, never shown,
