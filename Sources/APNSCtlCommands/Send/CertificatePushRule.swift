@@ -19,8 +19,9 @@ struct CertificatePushRule {
     func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
         let name = label ?? "the certificate"
         guard pushType.allowsCertificateAuth else {
+            // Token auth knows no bundle id: the topic the certificate gave goes with the advice.
             throw .credential(
-                "\(name): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID\(mockKeyHint)"
+                "\(name): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(RequestDefaults.suffixed(topic, for: pushType))\(mockKeyHint)"
             )
         }
         guard !pushType.topicSuffix.isEmpty else { return nil }

@@ -93,6 +93,17 @@ extension APNSCtl.Send {
                 "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads no @FILE (the JSON flags do), so to "
                     + "send the text in \(file), write \(flag) \"$(cat \(ShellWord.of(file)))\"")
         }
+        // `--sound '{"critical":1,…}'`, `--alert '{"title":…}'`: a dictionary typed where text goes is sent as text (a
+        // phone showing raw JSON, a sound file of that name): sent as written, and said.
+        for case (let flag, let value?) in texts + [("--sound", request.sound)]
+        where value.first == "{" && value.last == "}" && value.count > 2 {
+            let dictionary =
+                flag == "--sound"
+                ? "a critical alert's sound dictionary" : "an alert dictionary (title, body, loc-key, …)"
+            world.standardError.warning(
+                "\(flag) '{…}': sent as text, not JSON (\(flag) takes text); for \(dictionary), write the payload as a file or inline JSON: apnsctl send '{\"aps\":{…}}'"
+            )
+        }
         var f = plainPayloadFlags
         f.liveActivity = try parsedLiveActivityEvent()
         f.contentState = try json(liveActivity.contentState, field: .contentState)

@@ -134,3 +134,20 @@ import Testing
         #expect(p8.stdout.contains("auth-key (.p8 provider token signing key)"), "\(p8.stdout)")
     }
 }
+
+extension CredentialAdviceTests {
+    /// Apple's WWDR intermediate (offered beside the push certificate) signs push certificates, never a server:
+    /// named as Apple's, not sent to --ca-file (which would break TLS to APNs).
+    @Test func applesIntermediateIsNamedAndNotSentToCAFile() throws {
+        let dir = try TemporaryDirectory(prefix: "wwdr")
+        let wwdr = try CredentialGenerator.makeCA(
+            commonName: "Apple Worldwide Developer Relations Certification Authority")
+        let file = try dir.write("AppleWWDRCAG4.pem", wwdr.certificate.pem)
+        let r = try InProcess.apnsctl(["inspect", file])
+        #expect(
+            r.stderr.contains(
+                "warning: \(file): Apple's intermediate certificate (Apple Worldwide Developer Relations Certification Authority), which signs push certificates; apnsctl needs none of it"
+            ), "\(r.stderr)")
+        #expect(!r.stderr.contains("--ca-file"), "\(r.stderr)")
+    }
+}

@@ -39,7 +39,7 @@ import Testing
         #expect(status == 77, "\(flags) \(mode): \(status) \(t.stderr.text)")
         #expect(
             t.stderr.lines == [
-                "error: --cert \(f.cert): location pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID"
+                "error: --cert \(f.cert): location pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.dev.location-query"
             ],
             "\(t.stderr.text)")
         #expect(t.stdout.text.isEmpty, "\(t.stdout.text)")

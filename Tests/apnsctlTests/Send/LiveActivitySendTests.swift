@@ -378,6 +378,16 @@ import Testing
         // No file of that name, no warning: `@everyone` is a message.
         let plain = try mock.tokenSend(["--alert", "@everyone", "-d", Self.token(1)])
         #expect(plain.status == 0 && plain.stderr.isEmpty, "\(plain.stderr)")
+        // A dictionary typed where text goes is sent as text too, and said (a critical sound cannot be a flag's).
+        let sound = try mock.tokenSend(
+            ["--alert", "x", "--sound", #"{"critical":1,"name":"default","volume":1}"#, "-d", Self.token(1)])
+        #expect(sound.status == 0, "\(sound.stderr)")
+        #expect(
+            sound.stderr
+                == "warning: --sound '{…}': sent as text, not JSON (--sound takes text); for a critical alert's sound dictionary, write the payload as a file or inline JSON: apnsctl send '{\"aps\":{…}}'\n"
+        )
+        let alert = try mock.tokenSend(["--alert", #"{"title":"T","body":"B"}"#, "-d", Self.token(1)])
+        #expect(alert.stderr.hasPrefix("warning: --alert '{…}': sent as text, not JSON"), "\(alert.stderr)")
     }
 
     @Test func broadcastUpdateAndEndAreBuiltTheSameWay() throws {

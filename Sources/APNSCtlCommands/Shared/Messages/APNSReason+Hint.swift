@@ -57,7 +57,7 @@ extension APNSReason {
         case .badChannelId: return "Pass the channel id exactly as apnsctl channel create or list printed it (base64)."
         case .channelNotRegistered:
             return
-                "Check --env and --topic (a channel belongs to one app and one environment) and apnsctl channel list; deleted channels are gone for good."
+                "Check --env and the app (--topic, else the certificate's bundle id): a channel belongs to one app and one environment; apnsctl channel list shows theirs; deleted channels are gone for good."
         case .badRequestParams: return "Use --storage none or most-recent; if apnsctl sent this, please report it."
         case .missingPushType:
             return "Broadcasts need apns-push-type: liveactivity; if apnsctl sent this, please report it."

@@ -169,6 +169,16 @@ enum CredentialMessages {
     /// A CA certificate and a TLS server certificate are named as such: neither is a push certificate that
     /// lost its extensions, and the advice for each is another flag, not another download.
     static func notApplePush(_ path: String, info: CertificateInfo? = nil) -> String {
+        // Apple's own intermediate (the portal offers it beside the push certificate): it signs push certificates,
+        // never a server, so --ca-file is the wrong advice.
+        if info?.isCertificateAuthority == true,
+            info?.commonName?.hasPrefix("Apple Worldwide Developer Relations") == true
+        {
+            return
+                "\(path): Apple's intermediate certificate (\(PrintableText.escapingControls(info?.commonName ?? ""))), "
+                + "which signs push certificates; apnsctl needs none of it: for --cert use your push certificate, "
+                + "exported with its private key as .p12 from Keychain Access"
+        }
         if info?.isCertificateAuthority == true {
             return "\(path): a CA certificate (basicConstraints CA:TRUE), not a push certificate; "
                 + "it belongs in --ca-file, to trust a server it signed (for apnsctl mock: its ca.pem); "
