@@ -73,8 +73,10 @@ public struct HistoryCounts: Sendable, Equatable {
     public var rejected = 0
     public var failed = 0
     /// Targets never sent: those a failed run gave up on (they have a result, in `targets`) and those an interrupt
-    /// left (they have none: only this says how many there were).
+    /// left (they have none: `withoutResult`).
     public var neverSent = 0
+    /// Targets an interrupt left never sent: they have no result, so only this says how many there were.
+    public var withoutResult = 0
     public var outcome = ""
 
     public init() {}

@@ -176,9 +176,9 @@ public final class HistoryStore {
             """
             INSERT INTO entries (started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type,
                 priority, expiration, collapse_id, credential, payload, interrupted, devices, accepted, rejected,
-                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent)
+                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent, without_result)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24)
+                ?23, ?24, ?25)
             """)
         try s.bind(1, e.started)
         try s.bind(2, e.durationMs)
@@ -204,6 +204,7 @@ public final class HistoryStore {
         try s.bind(22, e.apnsID)
         try s.bind(23, e.requestID)
         try s.bind(24, e.counts.neverSent)
+        try s.bind(25, e.counts.withoutResult)
         try s.run()
         return database.lastInsertedRow
     }
@@ -255,7 +256,7 @@ public final class HistoryStore {
     private static let entryColumns = """
         id, started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type, priority, expiration,
         collapse_id, credential, payload, interrupted, devices, accepted, rejected, failed, outcome, replay_of,
-        apns_id, request_id, never_sent
+        apns_id, request_id, never_sent, without_result
         """
 
     /// The entries `query` picks, newest first, without their results. A device is looked for in each entry's
@@ -355,6 +356,7 @@ public final class HistoryStore {
         e.apnsID = s.text(21)
         e.requestID = s.text(22)
         e.counts.neverSent = Int(s.integer(23))
+        e.counts.withoutResult = Int(s.integer(24))
         return e
     }
 }

@@ -42,7 +42,7 @@ public enum FileSystem {
         /// Where and what; the caller adds what to do (which of its flags overwrites, or writes elsewhere).
         public var message: String {
             switch self {
-            case .missing(let p): return "\(VariableEcho.shownPath(p)): no such file"
+            case .missing(let p): return "\(VariableEcho.shownPath(p)): no such file\(FileSystem.unexpandedTilde(p))"
             case .unreadable(let p, let r): return "\(VariableEcho.shownPath(p)): cannot read: \(r)"
             case .isDirectory(let p): return "\(VariableEcho.shownPath(p)): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
@@ -58,6 +58,14 @@ public enum FileSystem {
     public static func errnoText(_ code: Int32 = errno) -> String {
         guard let s = strerror(code) else { return "error \(code)" }
         return String(cString: s)
+    }
+
+    /// `; a ~ …` for a missing path that starts with `~/` (alone or after a label: `APNSCTL_CERT ~/a.pem`): a quoted
+    /// value, an env file or CI's YAML expands no `~`, so the file is looked for in a folder named `~`. Empty otherwise.
+    public static func unexpandedTilde(_ path: String) -> String {
+        guard path.hasPrefix("~/") || path.contains(" ~/") else { return "" }
+        return
+            "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
     }
 
     /// The most `read` takes from one file: far beyond any payload (5 KB), credential or passphrase,

@@ -130,6 +130,9 @@ import Testing
             ))
         #expect(withAlert("loc-key", "\"K\"").hasWarning("aps.loc-key", "it belongs in aps.alert"))
         #expect(withAlert("volume", "1").hasWarning("aps.volume", "it belongs in aps.sound, a critical alert's sound"))
+        #expect(
+            withAlert("Title", "\"T\"").hasWarning(
+                "aps.Title", "it belongs in aps.alert: {\"aps\":{\"alert\":{\"title\":…}}}"))
     }
 
     @Test func keysForOtherPushTypesWarn() {

@@ -72,6 +72,11 @@ import Testing
         // After the app's own keys too (only the first of those is kept for the rules).
         let late = check("{\"aps\":{\"alert\":\"x\"},\"x\":1,\"y\":2,\"Simulator target bundle\":\"a.b\"}", apns: true)
         #expect(late.hasWarning("Simulator target bundle", "the simulator reads the key as spelt"), "\(late.problems)")
+        // A stray blank is a spelling too.
+        for key in ["Simulator Target Bundle ", " Simulator Target Bundle", "Simulator  Target Bundle"] {
+            let blank = check("{\"aps\":{\"alert\":\"x\"},\"\(key)\":\"a.b\"}", apns: true)
+            #expect(blank.hasWarning(key, "the simulator reads the key as spelt"), "\(key): \(blank.problems)")
+        }
         // The key outside a .apns file is sent as data: said, with what to do.
         let inJSON = check("{\"Simulator Target Bundle\":\"a.b\",\"aps\":{\"alert\":\"x\"}}", apns: false)
         #expect(

@@ -31,6 +31,12 @@ import Testing
         Refusal(
             text: "[profiles.dev]\ntopic = com.example\n",
             message: "\(path):2:9: com.example is not a TOML value; strings need quotes (\"com.example\")"),
+        // An editor's typographic quotes: the advice gives straight ones, not the curly ones inside them.
+        Refusal(
+            text: "[profiles.dev]\ntopic = \u{201C}com.example\u{201D}\n",
+            message:
+                "\(path):2:9: \u{201C}com.example\u{201D} is not a TOML value: typographic quotes are no TOML quotes; write straight ones (\"com.example\")"
+        ),
         Refusal(
             text: "[profiles.dev]\ntopic = \"a\"\ntopik = \"b\"\n",
             message: "\(path):3: unknown key \"topik\" in [profiles.dev]; did you mean \"topic\"?"),

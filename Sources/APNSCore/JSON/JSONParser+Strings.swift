@@ -51,7 +51,7 @@ extension JSONParser {
                 // Most often a string whose closing quote is missing, at the end of this line.
                 throw fail(
                     at: index,
-                    "a line break inside a string: its closing quote is missing? (a line break in a value is written \(escapeHint(b)))"
+                    "a line break inside a string: its closing quote is missing? (a line break in a value is written \\n)"
                 )
             case 0..<0x20:
                 throw fail(

@@ -10,13 +10,16 @@ extension PayloadChecker {
                 lastUnknown = max(lastUnknown, member.keyStart)
                 // An alert's or a critical sound's key one level too high: moved to the top level it still shows
                 // nothing, so the advice is where it belongs.
-                let quoted = JSONWriter.quoted(member.shownKey)
+                // (In any letter case: `Title` is the alert's `title` too, spelt as it is written there.)
+                let lower = member.key.lowercased()
                 let home =
-                    APSKey.alertKeys.contains(member.key)
-                    ? "; it belongs in aps.alert: {\"aps\":{\"alert\":{\(quoted):…}}}"
-                    : APSKey.soundKeys.contains(member.key)
-                        ? "; it belongs in aps.sound, a critical alert's sound: {\"aps\":{\"sound\":{\(quoted):…}}}"
-                        : nil
+                    APSKey.alertKeys.first { $0 == lower }.map {
+                        "; it belongs in aps.alert: {\"aps\":{\"alert\":{\(JSONWriter.quoted($0)):…}}}"
+                    }
+                    ?? APSKey.soundKeys.first { $0 == lower }.map {
+                        "; it belongs in aps.sound, a critical alert's sound: {\"aps\":{\"sound\":{\(JSONWriter.quoted($0)):…}}}"
+                    }
+                let quoted = JSONWriter.quoted(member.shownKey)
                 warning(
                     "aps." + member.shownKey, at: member.keyStart,
                     "unknown aps key \(quoted) is ignored by APNs"

@@ -155,12 +155,12 @@ struct PayloadChecker {
         }
     }
 
-    /// `Simulator Target Bundle` in any letter case, with or without its blanks (`_` or `-` for them). Told apart by
-    /// length and first letter first: it is asked of every distinct top-level key.
+    /// `Simulator Target Bundle` in any letter case, with or without its blanks (a stray one too, `_` or `-` for
+    /// them). Told apart by length and first letter first: it is asked of every distinct top-level key.
     static func isSimulatorTargetBundleKey(_ key: String) -> Bool {
-        guard (21...23).contains(key.utf8.count), let first = key.utf8.first, first | 0x20 == UInt8(ascii: "s") else {
-            return false
-        }
+        guard (21...32).contains(key.utf8.count),
+            let first = key.utf8.first(where: { $0 != UInt8(ascii: " ") }), first | 0x20 == UInt8(ascii: "s")
+        else { return false }
         return key.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" } == "simulatortargetbundle"
     }
 

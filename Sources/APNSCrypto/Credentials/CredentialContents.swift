@@ -28,13 +28,13 @@ public struct CredentialContents: Sendable {
     /// The key's file was bare DER: curl needs `--key-type DER`.
     public var keyIsDER = false
 
-    /// Other push certificates beside the leaf (a Keychain export of several items keeps one key; a PEM of two
-    /// apps' certificates): not the leaf's chain, so never sent or written as one.
-    public var otherPushCertificates: [X509Certificate] { chain.filter(Self.isAnotherIdentity) }
-    /// The leaf's chain: the other certificates but for other push certificates.
-    public var certificateChain: [X509Certificate] { chain.filter { !Self.isAnotherIdentity($0) } }
-
-    private static func isAnotherIdentity(_ c: X509Certificate) -> Bool {
-        !c.info.isCertificateAuthority && c.info.isApplePush
+    /// Other certificates of their own beside the leaf, no CA's (a Keychain export of several items keeps one key:
+    /// another app's push certificate, a code-signing one): not the leaf's chain, so never sent or written as one.
+    /// A copy of the leaf, or of one another, is counted once.
+    public var otherCertificates: [X509Certificate] {
+        var seen: Set<String> = [leaf?.info.sha256 ?? ""]
+        return chain.filter { !$0.info.isCertificateAuthority && seen.insert($0.info.sha256).inserted }
     }
+    /// The leaf's chain: the CA certificates among the others (intermediates, a root).
+    public var certificateChain: [X509Certificate] { chain.filter { $0.info.isCertificateAuthority } }
 }

@@ -32,7 +32,7 @@ public enum CredentialLoader {
             certificatePath: certificatePath, container: contents.kind,
             neededPassphrase: contents.neededPassphrase,
             certificateIsDER: contents.certificateIsDER, keyIsDER: contents.keyIsDER,
-            leftOut: contents.otherPushCertificates.map(\.info))
+            leftOut: contents.otherCertificates.map(\.info))
         if let now { try identity.checkValidity(now: now) }
         return identity
     }

@@ -38,6 +38,7 @@ struct ChannelOptions: ParsableArguments {
     /// variables, the profile; 64), then credentials (77). `subcommand`: the parsed subcommand, whose setting
     /// flags (these options' and its own, `create --storage`) are read.
     func plan(_ subcommand: Any, in world: CommandWorld) throws(CLIError) -> ChannelPlan {
+        world.warnAboutUnreadVariables(command: ["channel", "create"])
         let settings = try settingsOptions.resolve(.channel, from: subcommand, world: world.settings)
         let format = settings[.output]?.value ?? .text
         let requestID = try parsedRequestID(requestID)

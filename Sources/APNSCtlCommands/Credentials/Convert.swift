@@ -132,10 +132,10 @@ extension APNSCtl {
             }
             // Another push certificate is no chain certificate: left out of what is written, and said.
             let chain = contents.certificateChain
-            if !contents.otherPushCertificates.isEmpty {
+            if !contents.otherCertificates.isEmpty {
                 world.standardError.warning(
-                    CredentialMessages.otherPushCertificates(
-                        input, used: info, others: contents.otherPushCertificates.map(\.info),
+                    CredentialMessages.otherCertificates(
+                        input, used: info, others: contents.otherCertificates.map(\.info),
                         keyed: contents.privateKey != nil, verb: "written"))
             }
             let bytes: [UInt8]

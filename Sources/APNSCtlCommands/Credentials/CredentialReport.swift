@@ -112,8 +112,8 @@ enum CredentialReport {
                 rows.append(("chain", contents.certificateChain.map(name).joined(separator: "; ")))
             }
             // Another push certificate is no chain certificate (a Keychain export of several items).
-            if !contents.otherPushCertificates.isEmpty {
-                rows.append(("also holds", contents.otherPushCertificates.map(name).joined(separator: "; ")))
+            if !contents.otherCertificates.isEmpty {
+                rows.append(("also holds", contents.otherCertificates.map(name).joined(separator: "; ")))
             }
             printRows(rows, to: out)
         }

@@ -94,10 +94,10 @@ extension APNSCtl {
             if !info.hasApplePushExtensions {
                 world.standardError.warning(CredentialMessages.notApplePush(file, info: info))
             }
-            if !contents.otherPushCertificates.isEmpty {
+            if !contents.otherCertificates.isEmpty {
                 world.standardError.warning(
-                    CredentialMessages.otherPushCertificates(
-                        file, used: info, others: contents.otherPushCertificates.map(\.info),
+                    CredentialMessages.otherCertificates(
+                        file, used: info, others: contents.otherCertificates.map(\.info),
                         keyed: contents.keyMatches == true, verb: "shown"))
             }
             if contents.keyMatches == false {

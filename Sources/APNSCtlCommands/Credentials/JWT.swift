@@ -101,6 +101,7 @@ extension APNSCtl {
             if output != nil {
                 throw CLIError.usage("-o is for --decode; apnsctl jwt without it prints the token alone")
             }
+            world.warnAboutUnreadVariables(command: ["jwt"])
             let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
             guard let loaded = try settings.loadSigningKey(warningsTo: world.standardError) else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")

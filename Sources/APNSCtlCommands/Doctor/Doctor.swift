@@ -102,6 +102,7 @@ extension APNSCtl {
         @OptionGroup(title: "Settings") var settingsOptions: ProfileOptions
 
         func run(in world: CommandWorld) throws {
+            world.warnAboutUnreadVariables(command: ["doctor"])
             let settings = try settingsOptions.resolve(.doctor, from: self, world: world.settings)
             let format = settings[.output]?.value ?? .text
             let plan: DoctorPlan

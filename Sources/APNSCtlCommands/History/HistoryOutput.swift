@@ -31,6 +31,8 @@ enum HistoryOutput {
         w.field("rejected", e.counts.rejected)
         w.field("failed", e.counts.failed)
         w.field("never_sent", e.counts.neverSent)
+        // Every target of the run: those with a result and those an interrupt left without one.
+        w.field("total", e.counts.targets + e.counts.withoutResult)
         w.field("outcome", e.counts.outcome)
         w.field("interrupted", e.interrupted)
         w.key("replay_of")

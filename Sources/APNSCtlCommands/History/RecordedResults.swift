@@ -31,8 +31,7 @@ struct RecordedResults {
         for r in results { summary.count(r) }
         if entry.interrupted {
             summary.interruptedBy = entry.outputLost ? InterruptSignals.outputLost : ProcessSignals.interrupt
-            // The devices with no result: never sent, less those a failed run gave up on (counted above).
-            summary.notSent = max(0, entry.counts.neverSent - summary.failedUnsent)
+            summary.notSent = entry.counts.withoutResult
         }
         return summary
     }

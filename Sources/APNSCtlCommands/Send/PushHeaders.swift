@@ -53,7 +53,10 @@ struct PushHeaders: Equatable {
             }
         }
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
-        if let certificate, let warning = mdmWarning(pushType, topic: topic, certificate: certificate.info, requested) {
+        if let certificate,
+            let warning = mdmWarning(
+                pushType, topic: topic, certificate: certificate.info, requested, topicLabel: description.topicLabel)
+        {
             warnings.append(warning)
         }
         if certificate == nil, !pushType.allowsTokenAuth {
@@ -95,18 +98,20 @@ struct PushHeaders: Equatable {
     /// com.apple.mgmt.External.<UUID>, is the topic of its mdm pushes, and it carries no other): an `{"mdm":…}`
     /// payload with an app's certificate, an MDM certificate's push to another topic, or another type with it.
     static func mdmWarning(
-        _ pushType: PushType, topic: String, certificate: CertificateInfo, _ requested: PushDescription.RequestedType
+        _ pushType: PushType, topic: String, certificate: CertificateInfo, _ requested: PushDescription.RequestedType,
+        topicLabel: String = "--topic"
     ) -> String? {
         let uid = certificate.bundleID ?? ""
         let isMDMCertificate = uid.lowercased().hasPrefix("com.apple.mgmt.")
         switch (pushType == .mdm, isMDMCertificate) {
         case (true, false):
             let inferred = requested.given == nil ? ", or give --push-type if this is no MDM push" : ""
+            let this = uid.isEmpty ? "this one has none" : "this one's is \(uid), an app's"
             return
-                "mdm pushes take an MDM push certificate, whose subject's UID (usually com.apple.mgmt.External.…) is their topic; this one's is \(uid), an app's: send with the MDM push certificate\(inferred)"
+                "mdm pushes take an MDM push certificate, whose subject's UID (usually com.apple.mgmt.External.…) is their topic; \(this): send with the MDM push certificate\(inferred)"
         case (true, true) where topic != uid:
             return
-                "an mdm push goes to its certificate's UID, \(uid), which the device checked in with; \(topic) was given: leave --topic out"
+                "an mdm push goes to its certificate's UID, \(uid), which the device checked in with; \(topic) was given: leave \(topicLabel) out"
         case (false, true):
             return
                 "the certificate is an MDM push certificate (UID \(uid)), which carries only mdm pushes ({\"mdm\":\"<PushMagic>\"}, no aps); send this \(pushType.rawValue) push with the app's certificate or key"

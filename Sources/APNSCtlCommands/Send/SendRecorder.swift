@@ -91,7 +91,8 @@ final class SendRecorder {
         entry.counts.failed = summary.failed
         // Every device never sent, as the outcome counts them: those a failed run gave up on (they have a result) and
         // those an interrupt left (they have none).
-        entry.counts.neverSent = summary.failedUnsent + (summary.interruptedBy != nil ? summary.notSent : 0)
+        entry.counts.withoutResult = summary.interruptedBy != nil ? summary.notSent : 0
+        entry.counts.neverSent = summary.failedUnsent + entry.counts.withoutResult
         let outcome = SendOutput.outcome(summary)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"

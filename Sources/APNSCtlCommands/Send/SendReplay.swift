@@ -111,7 +111,7 @@ extension APNSCtl.Send {
                 let unknown = results.filter(\.unknownOutcome).count
                 let stop = entry.outputLost ? "stopped when its output was lost" : "interrupted"
                 // An entry recorded before the history counted them says only that there were some.
-                let never = entry.counts.neverSent
+                let never = entry.counts.withoutResult
                 let neverSent =
                     never == 0 ? "the devices" : never == 1 ? "the 1 device" : "the \(never) devices"
                 world.standardError.warning(

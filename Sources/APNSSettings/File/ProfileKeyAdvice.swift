@@ -5,7 +5,7 @@ import APNSCore
 /// the closest setting by spelling. The settings file and `config set` give the same advice.
 public enum ProfileKeyAdvice {
     /// Keys users bring, by folded name (lower case, no `-` or `_`), with the setting they mean.
-    static let aliases: [String: String] = [
+    public static let aliases: [String: String] = [
         "bundleid": "topic", "bundle": "topic", "bundleidentifier": "topic", "apnstopic": "topic", "appid": "topic",
         "environment": "env", "apnsenvironment": "env", "server": "env",
         "p8": "auth-key", "authkeypath": "auth-key", "keyfile": "auth-key", "p8file": "auth-key",

@@ -1,7 +1,7 @@
 import APNSCore
 
 /// `APNSCTL_*` variables apnsctl does not read, said rather than silently ignored: a variable named after a flag
-/// that has none (`APNSCTL_DRY_RUN=1` does not make a dry run, and the push goes out), or a misspelt one
+/// that has none (`APNSCTL_ALERT`; `send` refuses `APNSCTL_DRY_RUN` outright), or a misspelt one
 /// (`APNSCTL_TOPC`). Other `APNSCTL_` names, unlike any apnsctl reads, are left alone: they may be another
 /// tool's.
 public enum UnreadVariables {
@@ -27,6 +27,13 @@ public enum UnreadVariables {
             if flags.contains(flag) {
                 return
                     "\(name) is not read: \(flag) has no variable (variables set settings only; apnsctl config show lists them); give \(flag) on the command line"
+            }
+            // The names other tools use for a setting (APNSCTL_ENVIRONMENT, APNSCTL_BUNDLE_ID), as the file's keys; not
+            // the short generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
+            let folded = String(name.dropFirst(prefix).lowercased().filter { $0 != "_" })
+            if folded.count >= 7, let alias = ProfileKeyAdvice.aliases[folded] {
+                let variable = "APNSCTL_" + alias.uppercased().replacing("-", with: "_")
+                return "\(name) is not a variable apnsctl reads; did you mean \(variable)?"
             }
             guard let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) else { return nil }
             return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"

@@ -197,6 +197,15 @@ extension TOMLParser {
         if let n = Self.integer(text) { return .integer(n) }
         if let d = Self.float(text) { return .float(d) }
         if Self.isIntegerShape(text) { throw fail("integer \(text) does not fit in 64 bits", at: start) }
+        // An editor's typographic quotes (“…”, ‘…’) are no TOML quotes: the advice puts straight ones in their place.
+        let typographic: Set<Character> = ["\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"]
+        let bare = String(
+            text.drop { typographic.contains($0) }.reversed().drop { typographic.contains($0) }.reversed())
+        if bare != text {
+            throw fail(
+                "\(text) is not a TOML value: typographic quotes are no TOML quotes; write straight ones (\"\(bare)\")",
+                at: start)
+        }
         throw fail("\(text) is not a TOML value; strings need quotes (\"\(text)\")", at: start)
     }
 

@@ -396,11 +396,14 @@ extension CredentialSlipTests {
         let other = try TestCredentials(bundleID: "com.example.demo")
         let both = try sandbox.directory.write(
             "two.pem", String(decoding: try sandbox.push.pem() + other.push.certificate.pem, as: UTF8.self))
-        let said = "two.pem holds 2 push certificates: Apple Development IOS Push Services: com.example.sbx is"
-        // (Every message names the file by its path, which ends so.)
+        // (Every message names the file by its path, which ends so; each certificate with its expiry.)
+        let said =
+            "two.pem holds 2 certificates that are no CA's: Apple Development IOS Push Services: com.example.sbx (until "
         let inspected = try InProcess.apnsctl(["inspect", both])
         #expect(inspected.status == 0, "\(inspected.stderr)")
-        #expect(inspected.stderr.contains(said + " shown (the key is its own)"), "\(inspected.stderr)")
+        #expect(
+            inspected.stderr.contains(said) && inspected.stderr.contains(") is shown (the key is its own)"),
+            "\(inspected.stderr)")
         #expect(
             inspected.lines.contains {
                 $0.hasPrefix("also holds") && $0.hasSuffix("Apple Push Services: com.example.demo")
@@ -411,14 +414,28 @@ extension CredentialSlipTests {
         let out = sandbox.directory.file("out.pem")
         let converted = try InProcess.apnsctl(["convert", both, "-o", out])
         #expect(converted.status == 0, "\(converted.stderr)")
-        #expect(converted.stderr.contains(said + " written (the key is its own)"), "\(converted.stderr)")
+        #expect(converted.stderr.contains(") is written (the key is its own)"), "\(converted.stderr)")
         let written = try String(contentsOfFile: out, encoding: .utf8)
         #expect(!written.contains(String(decoding: other.push.certificate.pem, as: UTF8.self)), "\(written)")
         #expect(written.contains(String(decoding: sandbox.push.certificate.pem, as: UTF8.self)))
         let sent = try InProcess.apnsctl(
             ["send", "--cert", both, "-d", String(repeating: "3f2a", count: 16), "--alert", "hi", "--dry-run"])
         #expect(sent.status == 0, "\(sent.stderr)")
-        #expect(sent.stderr.contains(said + " used (the key is its own)"), "\(sent.stderr)")
+        #expect(sent.stderr.contains(said) && sent.stderr.contains(") is used (the key is its own)"), "\(sent.stderr)")
+        // A copy of the certificate itself is no other one: nothing to say.
+        let twice = try sandbox.directory.write(
+            "twice.pem",
+            String(decoding: sandbox.push.certificate.pem + (try sandbox.push.pem()), as: UTF8.self))
+        let same = try InProcess.apnsctl(["inspect", twice])
+        #expect(same.status == 0 && same.stderr.isEmpty, "\(same.stderr)")
+        // Without a key, no "export with its key" advice: each certificate goes in a file of its own.
+        let keyless = try sandbox.directory.write(
+            "keyless.pem",
+            String(decoding: sandbox.push.certificate.pem + other.push.certificate.pem, as: UTF8.self))
+        let bare = try InProcess.apnsctl(["convert", keyless, "-o", sandbox.directory.file("bare.pem")])
+        #expect(
+            bare.stderr.contains("and no key: ") && bare.stderr.contains("give each certificate a file of its own"),
+            "\(bare.stderr)")
     }
 }
 
@@ -428,12 +445,14 @@ extension CredentialSlipTests {
         for (arguments, environment) in [
             (["jwt", "--team-id", "TEAMID1234"], ["APNSCTL_AUTH_KEY": "~/AuthKey_ABCDE12345.p8"]),
             (["inspect", "~/push.p12"], [:]),
+            (["validate", "~/p.json"], [:]),
+            (["send", "--devices", "~/devices.txt", "--alert", "x", "--topic", "t", "--cert", "~/push.pem"], [:]),
         ] {
             let r = try InProcess.apnsctl(arguments, environment: environment)
             #expect(r.status == 66, "\(r.stderr)")
             #expect(
-                r.stderr.hasSuffix(
-                    ": no such file; check the path; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write $HOME instead\n"
+                r.stderr.contains(
+                    "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
                 ), "\(r.stderr)")
         }
     }

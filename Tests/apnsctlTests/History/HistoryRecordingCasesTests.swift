@@ -58,7 +58,7 @@ import Testing
         let shown = try home.show("last")
         #expect(shown["outcome"] as? String == "2 devices: 2 never sent")
         // The field counts what the outcome says: both devices (each with a result) were never sent.
-        #expect(shown["never_sent"] as? Int == 2 && shown["targets"] as? Int == 2)
+        #expect(shown["never_sent"] as? Int == 2 && shown["targets"] as? Int == 2 && shown["total"] as? Int == 2)
         let text = try home.run(["history", "show", "last"]).lines
         #expect(text.last { $0.hasPrefix("sent ") } == "sent 0; 2 never sent", "\(text)")
     }
@@ -194,6 +194,7 @@ import Testing
         let neverSent = shown["never_sent"] as? Int ?? 0
         // (Every result printed here is of a device sent: the interrupt left the others without one.)
         #expect(neverSent > 0 && neverSent + printed.count == count, "\(neverSent) + \(printed.count)")
+        #expect(shown["total"] as? Int == count)
         // The outcome says it was interrupted, once, in the text `history show` prints, and the last line ends as
         // the send's summary would have (with the devices never sent).
         let lines = try home.run(["history", "show", "last"]).lines

@@ -332,7 +332,7 @@ import Testing
             ), "\(replay.stderr)")
         // One that counted them says how many.
         try SQLiteConnection.open(home.database, readOnly: false, busyMilliseconds: 1000)
-            .execute("UPDATE entries SET interrupted = 1, never_sent = 7 WHERE id = 1")
+            .execute("UPDATE entries SET interrupted = 1, never_sent = 9, without_result = 7 WHERE id = 1")
         let counted = try home.send(mock, ["--replay", "1"])
         #expect(
             counted.stderr.contains(

@@ -170,6 +170,9 @@ import Testing
                 "--topic com.example.app.: a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part"
             )),
         Case(
+            name: "a topic in quotes a shell kept", payload: #"{"aps":{"alert":"x"}}"#, topic: "'com.example.app'",
+            expected: .error(64, "--topic 'com.example.app': a topic is a bundle id, and no bundle id holds quotes")),
+        Case(
             name: "a topic with two dots in a row", payload: #"{"aps":{"alert":"x"}}"#, topic: "com..example.app",
             expected: .error(64, "--topic com..example.app: a topic is a bundle id")),
         Case(

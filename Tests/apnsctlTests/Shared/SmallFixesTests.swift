@@ -432,13 +432,21 @@ import Testing
                 "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
                 "hi", "-d", Self.token(1),
             ],
-            environment: ["APNSCTL_DRY_RUN": "1", "APNSCTL_TOPC": "com.example.demo", "APNSCTL_BUILD_NUMBER": "7"])
+            environment: ["APNSCTL_ALERT": "1", "APNSCTL_TOPC": "com.example.demo", "APNSCTL_BUILD_NUMBER": "7"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.errorLines == [
-                "warning: APNSCTL_DRY_RUN is not read: --dry-run has no variable (variables set settings only; apnsctl config show lists them); give --dry-run on the command line",
+                "warning: APNSCTL_ALERT is not read: --alert has no variable (variables set settings only; apnsctl config show lists them); give --alert on the command line",
                 "warning: APNSCTL_TOPC is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?",
             ], "\(r.stderr)")
+        // APNSCTL_DRY_RUN=1 is refused: a script that meant a dry run sends nothing (with --dry-run, nothing to say).
+        let dry = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
+                "hi", "-d", Self.token(1),
+            ], environment: ["APNSCTL_DRY_RUN": "1"])
+        #expect(dry.status == 64 && dry.stdout.isEmpty, "\(dry.stderr)")
+        #expect(dry.stderr.hasPrefix("error: APNSCTL_DRY_RUN is set, but --dry-run has no variable"), "\(dry.stderr)")
         // Said before the settings are refused for the credential the misspelt variable meant to give.
         let typo = try InProcess.apnsctl(
             ["send", "--alert", "hi", "-d", Self.token(1), "--endpoint", mock.endpoint],
@@ -450,6 +458,17 @@ import Testing
             "\(typo.stderr)")
         #expect(typo.errorLines.last?.hasPrefix("error: no credential") == true, "\(typo.stderr)")
         #expect(!typo.stderr.contains("APNSCTL_HOST"), "\(typo.stderr)")
+        // Another tool's name for a setting is named too, and doctor, jwt and channel say them as send does.
+        let state = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "APNSCTL_ENVIRONMENT": "production"]
+        for command in [
+            ["doctor", "-p", "mock"], ["jwt", "-p", "mock-token"], ["channel", "list", "-p", "mock-token"],
+        ] {
+            let r = try InProcess.apnsctl(command, environment: state)
+            #expect(
+                r.errorLines.first
+                    == "warning: APNSCTL_ENVIRONMENT is not a variable apnsctl reads; did you mean APNSCTL_ENV?",
+                "\(command): \(r.stderr)")
+        }
     }
 
     /// A CI secret holding a `.p12` in base64 is said to be base64, with how to decode it, not called a long

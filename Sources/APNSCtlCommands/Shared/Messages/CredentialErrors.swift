@@ -33,10 +33,7 @@ extension CLIError {
                 message = "\(flag) " + message
             }
             // `APNSCTL_AUTH_KEY="~/AuthKey.p8"` (quoted, an env file, CI's YAML): no shell expanded the `~`.
-            if case .fileMissing = problem, path.hasPrefix("~/") || path.contains(" ~/") {
-                message +=
-                    "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write $HOME instead"
-            }
+            if case .fileMissing = problem { message += FileSystem.unexpandedTilde(path) }
         // A provisioning profile or an .ipa given as a credential: said so, with the flag it belongs to.
         case .corrupt(let path, _), .notACredential(let path, _):
             if let sniffed = AppBuildReader.sniff(path) {
@@ -154,15 +151,26 @@ extension Dictionary where Key == String, Value == String {
 
 /// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
-    /// A file of several push certificates (a Keychain export of several items, which keeps one key): which one is
-    /// used, and that the others are left out (never sent or written as the chain).
-    static func otherPushCertificates(
+    /// A file of several certificates of their own, no CA's (a Keychain export of several items, which keeps one
+    /// key): which one is used, and that the others are left out (never sent or written as the chain). Each is named
+    /// with its expiry, so a renewed certificate and the one it replaced are told apart.
+    static func otherCertificates(
         _ name: String, used: CertificateInfo, others: [CertificateInfo], keyed: Bool = true, verb: String = "used"
     ) -> String {
-        let named = { (i: CertificateInfo) in i.commonName ?? i.subject }
+        let named = { (i: CertificateInfo) in
+            "\(i.commonName ?? i.subject) (until \(ISO8601.format(epochSeconds: i.notAfter).prefix(10)))"
+        }
         let list = others.map(named).joined(separator: "; ")
+        let are = others.count == 1 ? "is" : "are"
+        guard keyed else {
+            return
+                "\(name) holds \(others.count + 1) certificates that are no CA's, and no key: \(named(used)) is \(verb), "
+                + "and \(list) \(are) left out: give each certificate a file of its own"
+        }
         return
-            "\(name) holds \(others.count + 1) push certificates: \(named(used)) is \(verb)\(keyed ? " (the key is its own)" : ""), and \(list) \(others.count == 1 ? "is" : "are") left out (a Keychain export of several items keeps one key): export each certificate alone, with its key, to use it"
+            "\(name) holds \(others.count + 1) certificates that are no CA's: \(named(used)) is \(verb) (the key is its own), "
+            + "and \(list) \(are) left out (a Keychain export of several items keeps one key): export each certificate "
+            + "alone, with its key, to use it"
     }
 
     /// The warning for a certificate without Apple's push extensions: shown, not fatal.

@@ -27,6 +27,29 @@ extension ResolvedSettings {
     /// Every `endpoint` (none: Apple's hosts).
     var endpointList: PushEndpoints { self[.endpoint]?.value ?? PushEndpoints() }
 
+    /// Credentials typed on the command line (to reach Apple, as the README shows) going to a server a profile or a
+    /// variable names (a default profile made for the mock): its rejection would blame the user's real key, so the
+    /// server is named first. Nil when the endpoint was typed too, is Apple's, or the profile gave the credentials.
+    func serverFromElsewhereWarning(_ endpoint: PushEndpoint, environment: APNSEnvironment) -> String? {
+        guard let origin = self[.endpoint]?.origin, endpoint.host != environment.host else { return nil }
+        switch origin {
+        case .profile, .variable: break
+        default: return nil
+        }
+        let typed = [self[.cert]?.origin, self[.authKey]?.origin].contains {
+            if case .flag? = $0 { return true } else { return false }
+        }
+        guard typed else { return nil }
+        let instead =
+            if case .profile(let name, _, _) = origin {
+                "choose a profile without an endpoint (-p NAME), or none: apnsctl config unset default-profile (profile \(name) stays)"
+            } else {
+                "unset it"
+            }
+        return "sending to \(endpoint.url) (\(label(.endpoint))), not to APNs, with the credentials given on the "
+            + "command line; to reach Apple, \(instead)"
+    }
+
     /// `port` (443 by default): one Apple's hosts listen on (64 otherwise, CLI.md); with an endpoint, which
     /// carries its own port, any port is only a warning that it is ignored.
     func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) throws(CLIError) -> Int {

@@ -87,7 +87,7 @@ extension ResolvedSettings {
         }
         if !identity.leftOut.isEmpty {
             world.standardError.warning(
-                CredentialMessages.otherPushCertificates(
+                CredentialMessages.otherCertificates(
                     cert.displayName, used: identity.info, others: identity.leftOut))
         }
         return identity

@@ -124,3 +124,15 @@ struct MockRun: Sendable {
 
     static let process = MockRun(stopsOnProcessSignals: true, logDescriptor: 1, warningDescriptor: 2)
 }
+
+extension CommandWorld {
+    /// `APNSCTL_*` variables set that no setting reads (misspelt, another tool's name, or a per-run flag's), said
+    /// before the settings they should have set are resolved: every command that reads settings says them.
+    func warnAboutUnreadVariables(command: [String]) {
+        for warning in UnreadVariables.warnings(
+            settings.variables, commandFlags: { OtherToolFlags.longFlags(of: command) })
+        {
+            standardError.warning(warning)
+        }
+    }
+}
