@@ -140,6 +140,11 @@ extension APNSCtl.Doctor {
             environments = APNSEnvironment.allCases
         }
         let used = environments.compactMap { routes[$0] }
+        if let first = used.first,
+            let warning = settings.serverFromElsewhereWarning(first.endpoint, environment: first.environment)
+        {
+            world.standardError.warning(warning)
+        }
         DoctorConnectionOptions.warnAboutEndpoints(
             endpoints, using: used.map { ($0.environment, $0.endpoint) }, label: settings.label(.endpoint), in: world)
 

@@ -87,6 +87,9 @@ extension APNSCtl.Send {
         try app?.checkEnvironment(settings)
         try app?.checkCredentials(identity: credentials.identity?.info, teamID: credentials.tokenIDs?.teamID)
         let (route, fallback) = try settings.sendRoutes(credentials, port: port, app: app?.environment, in: world)
+        if let warning = settings.serverFromElsewhereWarning(route.endpoint, environment: route.environment) {
+            world.standardError.warning(warning)
+        }
 
         // 5. Every header, the push type decided once, and what the credentials can carry (64, 77).
         let headers = try PushHeaders.plan(

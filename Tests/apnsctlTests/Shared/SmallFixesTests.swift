@@ -643,3 +643,24 @@ extension SmallFixesTests {
             "\(bad.stderr)")
     }
 }
+
+extension SmallFixesTests {
+    /// Credentials typed on the command line (to reach Apple, as the README shows) going to a server a variable or
+    /// a default profile names (one made for the mock): the server is named first, as its rejection would blame the
+    /// user's real key. Typed together, or both from the profile, nothing is said.
+    @Test func credentialsTypedForAServerAProfileNamesAreWarnedAbout() throws {
+        let mock = try InProcessMock()
+        let send = ["send", "--cert", mock.certificate, "--alert", "hi", "-d", Self.token(1), "--dry-run"]
+        let variables = ["APNSCTL_ENDPOINT": mock.endpoint, "APNSCTL_CA_FILE": mock.caFile]
+        let r = try InProcess.apnsctl(send, environment: variables)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: sending to \(mock.endpoint) (APNSCTL_ENDPOINT), not to APNs, with the credentials given on the command line; to reach Apple, unset it"
+            ), "\(r.stderr)")
+        let doctor = try InProcess.apnsctl(["doctor", "--cert", mock.certificate], environment: variables)
+        #expect(doctor.stderr.contains("warning: sending to \(mock.endpoint) (APNSCTL_ENDPOINT)"), "\(doctor.stderr)")
+        let typed = try InProcess.apnsctl(send + ["--endpoint", mock.endpoint, "--ca-file", mock.caFile])
+        #expect(!typed.stderr.contains("not to APNs"), "\(typed.stderr)")
+    }
+}
