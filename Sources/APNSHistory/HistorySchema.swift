@@ -74,11 +74,10 @@ enum HistorySchema {
         // apnsctl leaves the file alone (`newerSchema`) instead of calling it damaged.
         "SELECT 1;",
         // 5: how many devices were never sent (a failed run's, which have a result, and an interrupt's, which have
-        // none), and how many of them have no result, so `history show` ends as the send did.
-        """
-        ALTER TABLE entries ADD COLUMN never_sent INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE entries ADD COLUMN without_result INTEGER NOT NULL DEFAULT 0;
-        """,
+        // none).
+        "ALTER TABLE entries ADD COLUMN never_sent INTEGER NOT NULL DEFAULT 0;",
+        // 6: how many of them have no result, so `history show` ends as the send did.
+        "ALTER TABLE entries ADD COLUMN without_result INTEGER NOT NULL DEFAULT 0;",
     ]
 
     /// The rewrite that completes step `step` (numbered from 0), run in the same transaction after its SQL.

@@ -109,14 +109,22 @@ import Testing
 
     /// A database of the first layout (as the first release wrote it) opens after the layout changed, keeps its
     /// entries, and takes new ones.
-    @Test func aFirstVersionDatabaseIsMigrated() throws {
-        let dir = try TemporaryDirectory(prefix: "history")
+    /// A database an older release wrote, in a fresh history folder: its path, and a connection in WAL mode.
+    static func olderDatabase(_ dir: TemporaryDirectory) throws -> (String, SQLiteConnection) {
         try FileManager.default.createDirectory(
             atPath: dir.file("apnsctl"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let path = dir.file("apnsctl/history.db")
+        let connection = try SQLiteConnection.open(path, readOnly: false, busyMilliseconds: 100)
+        try connection.execute("PRAGMA journal_mode=WAL")
+        return (path, connection)
+    }
+
+    @Test func aFirstVersionDatabaseIsMigrated() throws {
+        let dir = try TemporaryDirectory(prefix: "history")
+        let path: String
         do {
-            let v1 = try SQLiteConnection.open(path, readOnly: false, busyMilliseconds: 100)
-            try v1.execute("PRAGMA journal_mode=WAL")
+            let v1: SQLiteConnection
+            (path, v1) = try Self.olderDatabase(dir)
             try v1.execute(HistorySchema.steps[0])
             try v1.execute(
                 """
@@ -168,6 +176,38 @@ import Testing
         replay.replayOf = 1
         let id = try store.record(replay, keepDays: 100_000, keepEntries: 1000, now: 10)
         #expect(try store.entry(id)?.replayOf == 1)
+    }
+
+    /// Every layout a release wrote is brought up to date by the steps after it: each earlier version, made by
+    /// running the steps up to it, opens and takes an entry (a column two steps added at once would be missed by a
+    /// database already at the first's version).
+    @Test func everyEarlierLayoutIsBroughtUpToDate() throws {
+        for version in 1..<HistorySchema.steps.count {
+            let dir = try TemporaryDirectory(prefix: "history-v\(version)")
+            let path: String
+            do {
+                let old: SQLiteConnection
+                (path, old) = try Self.olderDatabase(dir)
+                for step in 0..<version {
+                    try old.execute(HistorySchema.steps[step])
+                    try HistorySchema.conversion(after: step, in: old)
+                }
+                try old.execute("PRAGMA user_version = \(version)")
+            }
+            chmod(path, 0o600)
+            let store = try Self.open(dir)
+            #expect(try store.database.integer("PRAGMA user_version") == HistorySchema.current, "v\(version)")
+            var entry = HistoryEntry(
+                started: 7, durationMs: 1, kind: .devices, environment: "sandbox", endpoints: [], credential: "c",
+                payload: [],
+                results: [])
+            entry.counts.neverSent = 3
+            entry.counts.withoutResult = 2
+            let recording = try store.beginRecording()
+            let id = try recording.finish(entry, keepDays: 30, keepEntries: 1000, now: 7)
+            let read = try #require(try store.entry(id))
+            #expect(read.counts.neverSent == 3 && read.counts.withoutResult == 2, "v\(version)")
+        }
     }
 
     @Test func aLayoutFromANewerReleaseIsLeftAlone() throws {

@@ -33,8 +33,14 @@ public struct CredentialContents: Sendable {
     /// A copy of the leaf, or of one another, is counted once.
     public var otherCertificates: [X509Certificate] {
         var seen: Set<String> = [leaf?.info.sha256 ?? ""]
-        return chain.filter { !$0.info.isCertificateAuthority && seen.insert($0.info.sha256).inserted }
+        return chain.filter { !Self.signsOthers($0) && seen.insert($0.info.sha256).inserted }
     }
     /// The leaf's chain: the CA certificates among the others (intermediates, a root).
-    public var certificateChain: [X509Certificate] { chain.filter { $0.info.isCertificateAuthority } }
+    public var certificateChain: [X509Certificate] { chain.filter(Self.signsOthers) }
+
+    /// A CA: basicConstraints CA:TRUE, or a self-signed root of the old kind (X.509 v1, with no extensions), which
+    /// OpenSSL takes as a trust anchor.
+    private static func signsOthers(_ c: X509Certificate) -> Bool {
+        c.info.isCertificateAuthority || c.info.subject == c.info.issuer
+    }
 }

@@ -96,7 +96,7 @@ extension APNSCtl.Send {
         // `--sound '{"critical":1,…}'`, `--alert '{"title":…}'`: a dictionary typed where text goes is sent as text (a
         // phone showing raw JSON, a sound file of that name): sent as written, and said.
         for case (let flag, let value?) in texts + [("--sound", request.sound)]
-        where value.first == "{" && value.last == "}" && value.count > 2 {
+        where value.first == "{" && value.last == "}" && value.contains("\":") {
             let dictionary =
                 flag == "--sound"
                 ? "a critical alert's sound dictionary" : "an alert dictionary (title, body, loc-key, …)"

@@ -5,14 +5,16 @@ extension APNSCtl.Send {
     /// `send`'s settings, resolved once before any other check; with `-v` (from anywhere) their origins go to
     /// stderr before anything connects.
     func resolveSettings(in world: CommandWorld) throws(CLIError) -> ResolvedSettings {
-        // A script that meant a dry run must not send: refused, not only said (the variable sets nothing).
-        if !dryRun, let value = world.settings.variables["APNSCTL_DRY_RUN"], !value.isEmpty {
+        // A script that meant a dry run must not send: refused, not only said (the variable sets nothing). A value
+        // that says no (`${DRY:-0}`) is only said.
+        let dryVariable = world.settings.variables["APNSCTL_DRY_RUN"] ?? ""
+        if !dryRun, !dryVariable.isEmpty, !["0", "false", "no", "off"].contains(dryVariable.lowercased()) {
             throw CLIError.usage(
                 "APNSCTL_DRY_RUN is set, but --dry-run has no variable (variables set settings only), and nothing was sent: give --dry-run on the command line, or unset APNSCTL_DRY_RUN to send"
             )
         }
         // Said first: a misspelt variable (APNSCTL_CERTT) is often why the settings are refused.
-        world.warnAboutUnreadVariables(command: ["send"])
+        world.warnAboutUnreadVariables(command: ["send"], given: dryRun ? ["APNSCTL_DRY_RUN"] : [])
         let replayed = history.replayedCredential
         let settings = try settingsOptions.resolve(
             .send, from: self, world: world.settings, combinations: simulator == nil && replayed == nil)

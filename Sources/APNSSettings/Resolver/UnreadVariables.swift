@@ -11,11 +11,19 @@ public enum UnreadVariables {
         "APNSCTL_OUT_PASSPHRASE",
     ])
 
+    /// Aliases too generic to take for a setting's name in a variable: another tool's `APNSCTL_HOST` is not ours.
+    static let genericNames: Set<String> = [
+        "host", "url", "server", "type", "ca", "team", "kid", "iss", "bundle", "pem", "p8", "p12", "appid", "keyfile",
+    ]
+
     /// The warnings for `variables` (set and not empty) on a command whose long flags `commandFlags` gives
     /// (asked only when a variable is not known).
-    public static func warnings(_ variables: [String: String], commandFlags: () -> [String]) -> [String] {
+    /// `given`: per-run flags the command line gave, whose variable is no news (`APNSCTL_DRY_RUN` beside `--dry-run`).
+    public static func warnings(
+        _ variables: [String: String], commandFlags: () -> [String], given: Set<String> = []
+    ) -> [String] {
         let unread = variables.compactMap { name, value in
-            name.hasPrefix("APNSCTL_") && !value.isEmpty && !known.contains(name) ? name : nil
+            name.hasPrefix("APNSCTL_") && !value.isEmpty && !known.contains(name) && !given.contains(name) ? name : nil
         }
         guard !unread.isEmpty else { return [] }
         let flags = Set(commandFlags())
@@ -29,9 +37,9 @@ public enum UnreadVariables {
                     "\(name) is not read: \(flag) has no variable (variables set settings only; apnsctl config show lists them); give \(flag) on the command line"
             }
             // The names other tools use for a setting (APNSCTL_ENVIRONMENT, APNSCTL_BUNDLE_ID), as the file's keys; not
-            // the short generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
+            // the generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
             let folded = String(name.dropFirst(prefix).lowercased().filter { $0 != "_" })
-            if folded.count >= 7, let alias = ProfileKeyAdvice.aliases[folded] {
+            if !genericNames.contains(folded), let alias = ProfileKeyAdvice.aliases[folded] {
                 let variable = "APNSCTL_" + alias.uppercased().replacing("-", with: "_")
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable)?"
             }

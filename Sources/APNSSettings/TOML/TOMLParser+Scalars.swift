@@ -199,9 +199,10 @@ extension TOMLParser {
         if Self.isIntegerShape(text) { throw fail("integer \(text) does not fit in 64 bits", at: start) }
         // An editor's typographic quotes (“…”, ‘…’) are no TOML quotes: the advice puts straight ones in their place.
         let typographic: Set<Character> = ["\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"]
-        let bare = String(
-            text.drop { typographic.contains($0) }.reversed().drop { typographic.contains($0) }.reversed())
-        if bare != text {
+        // (A straight one beside a typographic one, `“com.x"`, goes too: the advice holds one pair.)
+        let quote = typographic.union(["\"", "'"])
+        let bare = String(text.drop { quote.contains($0) }.reversed().drop { quote.contains($0) }.reversed())
+        if text.contains(where: { typographic.contains($0) }) {
             throw fail(
                 "\(text) is not a TOML value: typographic quotes are no TOML quotes; write straight ones (\"\(bare)\")",
                 at: start)

@@ -428,6 +428,30 @@ extension CredentialSlipTests {
             String(decoding: sandbox.push.certificate.pem + (try sandbox.push.pem()), as: UTF8.self))
         let same = try InProcess.apnsctl(["inspect", twice])
         #expect(same.status == 0 && same.stderr.isEmpty, "\(same.stderr)")
+        // A self-signed root of the old kind (X.509 v1, no basicConstraints) is a chain's root, not another one.
+        let dir = sandbox.directory
+        let made = try CommandRunner.run(
+            "openssl",
+            [
+                "req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj",
+                "/CN=Old Root",
+                "-keyout", dir.file("root.key"), "-out", dir.file("root.csr"),
+            ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let signed = try CommandRunner.run(
+            "openssl",
+            [
+                "x509", "-req", "-in", dir.file("root.csr"), "-signkey", dir.file("root.key"), "-days", "30", "-out",
+                dir.file("root.pem"),
+            ])
+        #expect(signed.status == 0, "\(signed.stderr)")
+        let rooted = try dir.write(
+            "rooted.pem",
+            String(decoding: try sandbox.push.pem(), as: UTF8.self)
+                + (try String(contentsOfFile: dir.file("root.pem"), encoding: .utf8)))
+        let root = try InProcess.apnsctl(["inspect", rooted])
+        #expect(root.status == 0 && root.stderr.isEmpty, "\(root.stderr)")
+        #expect(root.lines.contains { $0.hasPrefix("chain") && $0.contains("Old Root") }, "\(root.stdout)")
         // Without a key, no "export with its key" advice: each certificate goes in a file of its own.
         let keyless = try sandbox.directory.write(
             "keyless.pem",

@@ -447,6 +447,23 @@ import Testing
             ], environment: ["APNSCTL_DRY_RUN": "1"])
         #expect(dry.status == 64 && dry.stdout.isEmpty, "\(dry.stderr)")
         #expect(dry.stderr.hasPrefix("error: APNSCTL_DRY_RUN is set, but --dry-run has no variable"), "\(dry.stderr)")
+        // A value that says no (a pipeline's ${DRY:-0}) is only said; beside --dry-run, nothing is.
+        let no = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
+                "hi", "-d", Self.token(1),
+            ], environment: ["APNSCTL_DRY_RUN": "0"])
+        #expect(no.status == 0 && no.stderr.hasPrefix("warning: APNSCTL_DRY_RUN is not read"), "\(no.stderr)")
+        let both = try InProcess.apnsctl(
+            [
+                "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
+                "hi", "-d", Self.token(1), "--dry-run",
+            ], environment: ["APNSCTL_DRY_RUN": "1", "APNSCTL_P8_FILE": "k.p8"])
+        #expect(
+            both.status == 0
+                && both.errorLines == [
+                    "warning: APNSCTL_P8_FILE is not a variable apnsctl reads; did you mean APNSCTL_AUTH_KEY?"
+                ], "\(both.stderr)")
         // Said before the settings are refused for the credential the misspelt variable meant to give.
         let typo = try InProcess.apnsctl(
             ["send", "--alert", "hi", "-d", Self.token(1), "--endpoint", mock.endpoint],
@@ -662,5 +679,12 @@ extension SmallFixesTests {
         #expect(doctor.stderr.contains("warning: sending to \(mock.endpoint) (APNSCTL_ENDPOINT)"), "\(doctor.stderr)")
         let typed = try InProcess.apnsctl(send + ["--endpoint", mock.endpoint, "--ca-file", mock.caFile])
         #expect(!typed.stderr.contains("not to APNs"), "\(typed.stderr)")
+        // A profile chosen by name is the user's choice of server; Apple's host in any case is APNs.
+        let chosen = try InProcess.apnsctl(
+            send + ["-p", "mock"], environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path])
+        #expect(chosen.status == 0 && !chosen.stderr.contains("not to APNs"), "\(chosen.stderr)")
+        let apple = try InProcess.apnsctl(
+            send + ["--env", "sandbox"], environment: ["APNSCTL_ENDPOINT": "https://API.push.apple.com"])
+        #expect(!apple.stderr.contains("not to APNs"), "\(apple.stderr)")
     }
 }

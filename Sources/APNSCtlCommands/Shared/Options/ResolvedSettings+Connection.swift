@@ -30,10 +30,17 @@ extension ResolvedSettings {
     /// Credentials typed on the command line (to reach Apple, as the README shows) going to a server a profile or a
     /// variable names (a default profile made for the mock): its rejection would blame the user's real key, so the
     /// server is named first. Nil when the endpoint was typed too, is Apple's, or the profile gave the credentials.
+    /// A profile chosen by name (`-p`, `APNSCTL_PROFILE`) is the user's choice of server: only the settings file's
+    /// `default-profile` (the built-in mock's too) is one the user may not have in mind. Apple's hosts, in any letter
+    /// case and either environment, are APNs.
     func serverFromElsewhereWarning(_ endpoint: PushEndpoint, environment: APNSEnvironment) -> String? {
-        guard let origin = self[.endpoint]?.origin, endpoint.host != environment.host else { return nil }
+        guard let origin = self[.endpoint]?.origin, !endpoint.host.lowercased().hasSuffix("push.apple.com") else {
+            return nil
+        }
         switch origin {
-        case .profile, .variable: break
+        case .variable: break
+        case .profile, .mock:
+            guard case .profile? = profile?.origin else { return nil }
         default: return nil
         }
         let typed = [self[.cert]?.origin, self[.authKey]?.origin].contains {
@@ -41,7 +48,9 @@ extension ResolvedSettings {
         }
         guard typed else { return nil }
         let instead =
-            if case .profile(let name, _, _) = origin {
+            if let name = profile?.value, case .variable = origin {
+                "unset it (profile \(name) is untouched)"
+            } else if let name = profile?.value, case .profile? = profile?.origin {
                 "choose a profile without an endpoint (-p NAME), or none: apnsctl config unset default-profile (profile \(name) stays)"
             } else {
                 "unset it"

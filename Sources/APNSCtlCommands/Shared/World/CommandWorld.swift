@@ -128,9 +128,9 @@ struct MockRun: Sendable {
 extension CommandWorld {
     /// `APNSCTL_*` variables set that no setting reads (misspelt, another tool's name, or a per-run flag's), said
     /// before the settings they should have set are resolved: every command that reads settings says them.
-    func warnAboutUnreadVariables(command: [String]) {
+    func warnAboutUnreadVariables(command: [String], given: Set<String> = []) {
         for warning in UnreadVariables.warnings(
-            settings.variables, commandFlags: { OtherToolFlags.longFlags(of: command) })
+            settings.variables, commandFlags: { OtherToolFlags.longFlags(of: command) }, given: given)
         {
             standardError.warning(warning)
         }
