@@ -12,6 +12,8 @@ import Testing
             ("https://[::1]:8443", "::1", 8443, "https://[::1]:8443"),
             // Blanks around the URL (a quoted value's, a secret store's line break) are no part of it.
             (" https://127.0.0.1:8443\n", "127.0.0.1", 8443, "https://127.0.0.1:8443"),
+            // A Windows file's CRLF too ("\r\n" is one Character: trimming by Characters kept it).
+            ("https://127.0.0.1:8443\r\n", "127.0.0.1", 8443, "https://127.0.0.1:8443"),
         ] as [(String, String, Int, String)])
     func accepted(_ url: String, _ host: String, _ port: Int, _ shown: String) throws {
         let e = try PushEndpoint(url: url)

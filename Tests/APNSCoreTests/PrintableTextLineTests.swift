@@ -33,3 +33,15 @@ import Testing
         #expect(line(Array("café".utf8)) == "café")
     }
 }
+
+/// The one trimming of typed and pasted values: blanks and line breaks at either end, CRLF included.
+@Suite struct TrimmingBlanksTests {
+    @Test func blanksAndLineBreaksAtEitherEndGoCRLFIncluded() {
+        #expect(" \tcom.example.app\r\n".trimmingBlanks() == "com.example.app")
+        #expect("\r\n\r\n".trimmingBlanks() == "")
+        #expect("a b\r\nc".trimmingBlanks() == "a b\r\nc", "inside stays")
+        #expect("\r\n{\"aps\":{}}".startsAfterBlanks(with: "{"))
+        #expect(!"{\"aps\":{}}".startsAfterBlanks(with: "{"), "no blank first: plain inline JSON")
+        #expect(!" x{".startsAfterBlanks(with: "{"))
+    }
+}

@@ -79,7 +79,7 @@ public struct PushEndpoint: Sendable, Equatable {
     public init(url given: String) throws(Problem) {
         // Blanks around it (a quoted `" https://…"`, a secret store's trailing line break) are no part of a URL, as
         // for a proxy URL.
-        let url = given.trimmingWhitespace()
+        let url = given.trimmingBlanks()
         // A password given by mistake is never quoted, nor a value too long or with a line break to quote.
         let shown = VariableEcho.mayEcho(url) ? URLPassword.masked(url) : VariableEcho.shown(url)
         guard url.lowercased().hasPrefix("https://") else {

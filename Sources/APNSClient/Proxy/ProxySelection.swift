@@ -1,3 +1,5 @@
+import APNSCore
+
 /// Which proxy, if any, a connection to an APNs host uses, decided as curl decides for an `https://`
 /// URL, so a CI job's existing proxy variables work unchanged:
 /// 1. the proxy setting wins (`--proxy`, `APNSCTL_PROXY`, a profile, else the first of curl's `https_proxy`,
@@ -28,7 +30,7 @@ public struct ProxySelection: Sendable, Equatable {
         proxyLabel source: String = "the proxy setting",
         noProxyLabel: String = "the no-proxy setting"
     ) throws(ProxyServer.Problem) -> ProxySelection {
-        guard let url, !url.trimmingWhitespace().isEmpty else {
+        guard let url, !url.trimmingBlanks().isEmpty else {
             return ProxySelection(proxy: nil, source: nil, bypassedBy: nil)
         }
         let proxy = try ProxyServer(url: url, source: source)

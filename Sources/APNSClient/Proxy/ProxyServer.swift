@@ -49,7 +49,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         // Never the password; a value too long or with a line break to quote (a file pasted into a variable) is described.
         let shown = VariableEcho.mayEcho(url) ? Self.redacted(url) : VariableEcho.shown(url)
         func problem(_ what: String) -> Problem { Problem(message: "\(source) \(shown): \(what); \(expected)") }
-        var rest = Substring(url.trimmingWhitespace())
+        var rest = Substring(url.trimmingBlanks())
         if rest.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
             throw problem("holds a space, a line break or a control character")
         }
@@ -103,8 +103,8 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
                 !(1...5).contains(after.count) || !after.allSatisfy(\.isASCIIDigit)
             {
                 let scheme =
-                    url.trimmingWhitespace().firstRange(of: "://").map {
-                        String(url.trimmingWhitespace()[..<$0.upperBound])
+                    url.trimmingBlanks().firstRange(of: "://").map {
+                        String(url.trimmingBlanks()[..<$0.upperBound])
                     } ?? ""
                 throw Problem(
                     message:
@@ -188,15 +188,6 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension String {
-    /// Without leading and trailing spaces, tabs and newlines.
-    func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
-
     /// Left-padded with zeros to `width` characters.
     fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self

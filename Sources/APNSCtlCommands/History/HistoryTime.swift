@@ -11,7 +11,7 @@ enum HistoryTime {
     /// Anything else is refused: `history clear --before` removes by it, so a zone or a field it cannot read must not
     /// quietly become another time.
     static func parse(_ text: String, flag: String, in world: CommandWorld) throws(CLIError) -> Int64 {
-        let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let trimmed = text.trimmingBlanks()
         // `-2h` means what `2h` does here (a duration ago), as a user writing "minus two hours" means.
         let duration = trimmed.hasPrefix("-") ? String(trimmed.dropFirst()) : trimmed
         if let seconds = RequestDefaults.durationSeconds(duration) { return world.clock.now() - seconds }

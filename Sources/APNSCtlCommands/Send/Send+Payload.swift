@@ -119,11 +119,8 @@ extension APNSCtl.Send {
         guard let payload else { return nil }
         if payload.hasPrefix("{") { return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)") }
         // A paste's blanks or line breaks (CRLF too) before the `{`, which JSON allows: no file has such a name, so it
-        // is the JSON. (By scalars: "\r\n" is one Character.)
-        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        if payload.unicodeScalars.first.map(blank) == true,
-            payload.unicodeScalars.drop(while: blank).first == "{", !FileSystem.isRegularFile(payload)
-        {
+        // is the JSON.
+        if payload.startsAfterBlanks(with: "{"), !FileSystem.isRegularFile(payload) {
             return SendPayload(payload: Payload(bytes: Array(payload.utf8)), name: "(inline)")
         }
         var interrupts: (any InterruptSource)?

@@ -31,11 +31,3 @@ extension String {
     /// value can drive the terminal or reorder a line.
     func escapingControls() -> String { PrintableText.escapingControls(self) }
 }
-
-extension String {
-    /// Without leading and trailing spaces, tabs and line breaks (as `-d` values and device names are read).
-    public func trimmingBlanks() -> String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        return String(drop(while: blank).reversed().drop(while: blank).reversed())
-    }
-}

@@ -48,8 +48,8 @@ extension ResolvedSettings {
         }
         guard typed else { return nil }
         let instead =
-            if let name = profile?.value, case .variable = origin {
-                "unset it (profile \(name) is untouched)"
+            if case .variable = origin {
+                "unset it"
             } else if let name = profile?.value, case .profile? = profile?.origin {
                 "choose a profile without an endpoint (-p NAME), or none: apnsctl config unset default-profile (profile \(name) stays)"
             } else {
