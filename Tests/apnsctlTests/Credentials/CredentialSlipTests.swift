@@ -482,3 +482,23 @@ extension CredentialSlipTests {
         }
     }
 }
+
+extension CredentialSlipTests {
+    /// A wrong passphrase from a named pipe (written once, then closed) is said and the command ends: the hint that
+    /// looks at the file's first line again reads only a regular file (a pipe, drained, would wait for a writer).
+    @Test func aWrongPassphraseFromAPipeEnds() throws {
+        let (dir, p12) = try Self.p12()
+        let fifo = dir.file("pass.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = "nope\n".withCString { write(fd, $0, 5) }
+            close(fd)
+        }
+        writer.start()
+        let r = try InProcess.apnsctl(["inspect", p12, "--passphrase-file", fifo], timeout: 20)
+        #expect(!r.timedOut && r.status == 77, "\(r.stderr)")
+        #expect(r.stderr.contains("wrong passphrase (the first line of \(fifo), from --passphrase-file); check it"))
+    }
+}

@@ -90,9 +90,11 @@ extension CLIError {
     /// Whether a passphrase file's first line is empty (a blank line first, or an empty file's).
     fileprivate static func firstLineIsEmpty(of path: String) -> Bool { firstLine(of: path) { $0.isEmpty } }
 
-    /// `test` of the passphrase file's first line, as the passphrase is read from it; both copies wiped after.
+    /// `test` of the passphrase file's first line, as the passphrase is read from it; both copies wiped after. Only a
+    /// regular file is read again: a FIFO (`--passphrase-file <(…)`, a named pipe) was drained, and reading it again
+    /// would wait for a writer that never comes.
     private static func firstLine(of path: String, _ test: ([UInt8]) -> Bool) -> Bool {
-        guard var bytes = try? FileSystem.read(path, limit: 1 << 16) else { return false }
+        guard var bytes = FileSystem.readStart(path, count: 1 << 16) else { return false }
         // The line as the passphrase is read from it (`PassphraseSource.firstLine`), both copies wiped after.
         var line = PassphraseSource.firstLine(bytes)
         defer {
