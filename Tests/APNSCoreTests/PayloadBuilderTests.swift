@@ -42,6 +42,9 @@ import Testing
         ("stale-date now", { $0.staleDate = "now" }, #","stale-date":1764151200"#),
         ("dismissal-date UNIX", { $0.dismissalDate = "1764160000" }, #","dismissal-date":1764160000"#),
         ("relevance-score", { $0.relevanceScore = "0.75" }, #","relevance-score":0.75"#),
+        ("relevance-score .5", { $0.relevanceScore = ".5" }, #","relevance-score":0.5"#),
+        ("relevance-score +1.", { $0.relevanceScore = "+1." }, #","relevance-score":1.0"#),
+        ("relevance-score -.25", { $0.relevanceScore = "-.25" }, #","relevance-score":-0.25"#),
         ("input-push-token", { $0.inputPushToken = true }, #","input-push-token":1"#),
         ("input-push-channel", { $0.inputPushChannel = "dHN0LXNyYw==" }, #","input-push-channel":"dHN0LXNyYw==""#),
     ]
@@ -268,6 +271,13 @@ import Testing
                     $0.liveActivity = .update
                     $0.relevanceScore = "abc"
                 }, { $0 == .badRelevanceScore("abc") }
+            ),
+            (
+                "relevance, a point alone",
+                {
+                    $0.liveActivity = .update
+                    $0.relevanceScore = "-."
+                }, { $0 == .badRelevanceScore("-.") }
             ),
             (
                 "timestamp",

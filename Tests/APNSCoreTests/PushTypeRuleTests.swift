@@ -68,7 +68,7 @@ import Testing
         #expect(
             bare.hasError(
                 "aps",
-                "; or, for a VoIP or push-to-talk payload (the app's own keys, no aps), give apns-push-type voip or pushtotalk"
+                "; or, for a payload of the app's own keys alone, give apns-push-type with its type (voip, pushtotalk, complication, fileprovider or location)"
             ), "\(bare.listing)")
     }
 
@@ -146,17 +146,20 @@ import Testing
         #expect(check("{\"mdm\":\"m\",\"aps\":{}}", type(.mdm)).hasWarning("aps", "mdm pushes carry no aps"))
     }
 
-    @Test func missingAPSIsAnErrorExceptForMDMAndPushKit() {
-        for t in [
-            PushType.alert, .background, .liveactivity, .widgets, .controls, .complication, .fileprovider, .location,
-        ] {
+    /// The types whose payload APNS.md calls app-defined take the app's own keys alone (a File Provider push is
+    /// `container-identifier` and `domain`): a warning, not a refusal.
+    @Test func missingAPSIsAnErrorExceptForMDMAndAppDefinedPayloads() {
+        for t in [PushType.alert, .background, .liveactivity, .widgets, .controls] {
             #expect(check("{\"x\":1}", type(t)).hasError("aps", "aps is missing"), "\(t)")
         }
-        for t in [PushType.voip, .pushtotalk] {
-            let r = check("{\"caller\":\"Ada\"}", type(t))
-            #expect(r.hasWarning("aps", "no aps dictionary; PushKit hands the whole payload to the app"))
-            #expect(!r.hasErrors)
+        for t in [PushType.voip, .pushtotalk, .complication, .fileprovider] {
+            let r = check("{\"container-identifier\":\"NSFileProviderWorkingSetContainerItemIdentifier\"}", type(t))
+            #expect(r.hasWarning("aps", "no aps dictionary; PushKit hands the whole payload to the app"), "\(t)")
+            #expect(!r.hasErrors, "\(t)")
         }
+        let location = check("{\"query\":\"where\"}", type(.location))
+        #expect(location.hasWarning("aps", "no aps dictionary; the app's location push service extension gets"))
+        #expect(!location.hasErrors)
     }
 
     @Test func missingAPSHints() {

@@ -67,6 +67,15 @@ import Testing
         #expect(SigningKey.keyID(fromFileName: "APNsAuthKey_ZYXWV98765.p8") == "ZYXWV98765")
         #expect(SigningKey.keyID(fromFileName: "key.p8") == nil)
         #expect(SigningKey.keyID(fromFileName: "AuthKey_.p8") == nil)
+        // A second download's name: the key id before the browser's or the Finder's mark.
+        for copy in ["AuthKey_ABCDE12345 (1).p8", "AuthKey_ABCDE12345-2.p8", "AuthKey_ABCDE12345 copy.p8"] {
+            #expect(SigningKey.keyID(fromFileName: copy) == "ABCDE12345", "\(copy)")
+        }
+        #expect(SigningKey.keyID(fromFileNamePrefix: "AuthKey_ABCDE12345 (3).pub") == "ABCDE12345")
+        // Anything else is kept, for the caller to refuse.
+        #expect(SigningKey.keyID(fromFileName: "AuthKey_ABCDE12345-prod.p8") == "ABCDE12345-prod")
+        #expect(SigningKey.keyID(fromFileName: "AuthKey_abcde12345 (1).p8") == "abcde12345 (1)")
+        #expect(SigningKey.keyID(fromFileName: "AuthKey_ABCDE12345 ().p8") == "ABCDE12345 ()")
     }
 
     @Test func identifierRules() throws {

@@ -217,14 +217,32 @@ public enum PayloadBuilder {
         return n
     }
 
-    /// The relevance score: a JSON number, written as given.
+    /// The relevance score: a JSON number, written as given; `.5`, `5.` and `+0.5`, as people type
+    /// numbers, are written as the JSON numbers they mean.
     static func relevanceScore(_ text: String) throws(PayloadFlagProblem) -> [UInt8] {
-        let bytes = Array(text.utf8)
+        let bytes = jsonNumberSpelling(of: Array(text.utf8))
         // A number too large for a double (1e999) is no score a device can read.
         guard let value = try? JSONReader.parse(bytes), let n = value.number, n.doubleValue.isFinite else {
             throw .badRelevanceScore(text)
         }
         return Array(n.literal.utf8)
+    }
+
+    /// Writes a number typed without a digit before or after its point (`.5`, `-.5`, `5.`) or with a plus sign
+    /// the way JSON spells it; other text is left for the JSON reader to judge.
+    static func jsonNumberSpelling(of typed: [UInt8]) -> [UInt8] {
+        var digits = typed
+        var sign: [UInt8] = []
+        if digits.first == UInt8(ascii: "+") {
+            digits.removeFirst()
+        } else if digits.first == UInt8(ascii: "-") {
+            digits.removeFirst()
+            sign = [UInt8(ascii: "-")]
+        }
+        guard digits.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return typed }
+        if digits.first == UInt8(ascii: ".") { digits.insert(UInt8(ascii: "0"), at: 0) }
+        if digits.last == UInt8(ascii: ".") { digits.append(UInt8(ascii: "0")) }
+        return sign + digits
     }
 
     private static func quoted(_ text: String) -> [UInt8] { Array(JSONWriter.quoted(text).utf8) }

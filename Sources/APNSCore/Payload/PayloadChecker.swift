@@ -80,15 +80,21 @@ struct PayloadChecker {
     /// The aps keys iOS acts on itself (shows, plays, wakes the app for), which mean nothing outside aps.
     static let actedOnInAPSOnly: Set<String> = ["alert", "badge", "sound", "content-available", "mutable-content"]
 
-    /// `aps` is absent: an error except for mdm (expected) and PushKit types (the app may read its own keys).
+    /// `aps` is absent: an error except for mdm (expected) and the types whose payload is the app's own (APNS.md §3,
+    /// "app-defined": PushKit's VoIP, push-to-talk, complication and File Provider pushes, and location queries).
     private mutating func reportMissingAPS(_ root: JSONValue, members: [JSONMember]) {
         switch pushType {
         case .mdm:
             return
-        case .voip, .pushtotalk:
+        case .voip, .pushtotalk, .complication, .fileprovider:
             warning(
                 "aps", at: root.start,
                 "no aps dictionary; PushKit hands the whole payload to the app, so this is fine if the app reads its own keys, else add \"aps\": {}"
+            )
+        case .location:
+            warning(
+                "aps", at: root.start,
+                "no aps dictionary; the app's location push service extension gets the whole payload, so this is fine if it reads its own keys, else add \"aps\": {}"
             )
         default:
             var hint = "; put Apple's keys in an \"aps\" object: {\"aps\":{\"alert\":\"Hello\"}}"
@@ -99,7 +105,7 @@ struct PayloadChecker {
                     "; \(JSONWriter.quoted(misplaced.key)) belongs inside aps: {\"aps\":{\(JSONWriter.quoted(misplaced.key)):…}}"
             } else if hasOwnKeys {
                 hint +=
-                    "; or, for a VoIP or push-to-talk payload (the app's own keys, no aps), give \(names.pushType) voip or pushtotalk"
+                    "; or, for a payload of the app's own keys alone, give \(names.pushType) with its type (voip, pushtotalk, complication, fileprovider or location)"
             }
             error("aps", at: root.start, "aps is missing, so APNs has nothing to show or deliver\(hint)")
         }

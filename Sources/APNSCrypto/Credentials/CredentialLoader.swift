@@ -22,7 +22,13 @@ public enum CredentialLoader {
             }
             throw .noCertificate(path: certificatePath)
         }
-        guard let key = contents.privateKey else { throw .noPrivateKey(path: certificatePath) }
+        guard let key = contents.privateKey else {
+            let info = leaf.info
+            if (info.isCertificateAuthority || info.isTLSServer) && !info.hasApplePushExtensions {
+                throw .notAClientCertificate(path: certificatePath, certificate: info)
+            }
+            throw .noPrivateKey(path: certificatePath)
+        }
         guard contents.keyMatches == true else {
             throw .keyDoesNotMatchCertificate(
                 certificatePath: certificatePath, keyPath: contents.keyPath ?? certificatePath)

@@ -29,6 +29,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// `convert`): it is used as it is, with `--auth-key`.
     case tokenSigningKeyNotCertificate(path: String)
     case noPrivateKey(path: String)
+    /// A CA or TLS server certificate, without a key, given as the push certificate (`--cert ca.pem` for
+    /// `--ca-file ca.pem`): no key would make it one.
+    case notAClientCertificate(path: String, certificate: CertificateInfo)
     /// The key's file (`path`) holds certificates and no key; `swapped`: the certificate's file holds a key and no
     /// certificate, so the two files were given the other way round.
     case keyFileHoldsCertificate(path: String, certificatePath: String, swapped: Bool)

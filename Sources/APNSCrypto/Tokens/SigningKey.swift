@@ -21,9 +21,25 @@ public final class SigningKey: Sendable {
         for prefix in ["AuthKey_", "APNsAuthKey_"] where name.hasPrefix(prefix) {
             var rest = Substring(name.dropFirst(prefix.count))
             if rest.hasSuffix(".p8") { rest = rest.dropLast(3) }
-            return rest.isEmpty ? nil : String(rest)
+            return rest.isEmpty ? nil : String(withoutCopyMark(rest))
         }
         return nil
+    }
+
+    /// A key id as a second download names it: browsers and the Finder save `AuthKey_ABCDE12345.p8` again as
+    /// `AuthKey_ABCDE12345 (1).p8`, `AuthKey_ABCDE12345-1.p8` or `AuthKey_ABCDE12345 copy.p8`; the key id is the
+    /// ten characters before the mark. Anything else is left as it is, for the caller to judge.
+    static func withoutCopyMark(_ text: Substring) -> Substring {
+        let id = text.prefix(10)
+        guard id.count == 10, id.allSatisfy({ ("A"..."Z").contains($0) || ("0"..."9").contains($0) }) else {
+            return text
+        }
+        let mark = text.dropFirst(10)
+        let isNumber: (Substring) -> Bool = { !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }
+        if mark.hasPrefix(" (") && mark.hasSuffix(")") && isNumber(mark.dropFirst(2).dropLast()) { return id }
+        if mark.hasPrefix("-") && isNumber(mark.dropFirst()) { return id }
+        if mark == " copy" || (mark.hasPrefix(" copy ") && isNumber(mark.dropFirst(6))) { return id }
+        return text
     }
 
     /// Whether a file is named as Apple names `.p8` signing keys: `AuthKey_ABCDE12345.p8`, `APNsAuthKey_….p8`,
@@ -39,7 +55,7 @@ public final class SigningKey: Sendable {
         let name = FileSystem.baseName(path)
         for prefix in ["AuthKey_", "APNsAuthKey_"] where name.hasPrefix(prefix) {
             let id = name.dropFirst(prefix.count).prefix { $0 != "." }
-            return id.isEmpty ? nil : String(id)
+            return id.isEmpty ? nil : String(withoutCopyMark(id))
         }
         return nil
     }

@@ -30,8 +30,9 @@ extension APNSCtl {
                 --decode reads a token instead (an argument, or standard input; 'bearer …' and \
                 'authorization: bearer …' accepted) and shows alg, kid, iss, iat as a date with its age, and \
                 when APNs stops taking it (one hour after iat); with --auth-key, whether the signature \
-                verifies with that key and kid is its id; -o json prints the same as one JSON object. Exit 77 when APNs would refuse the token (not \
-                three base64url parts, not ES256, expired, more than an hour ahead, another key's), 0 \
+                verifies with that key and kid is its id; with --team-id, whether iss is that team; -o json prints \
+                the same as one JSON object. Exit 77 when APNs would refuse the token (not three base64url \
+                parts, not ES256, expired, more than an hour ahead, another key's, another team's), 0 \
                 otherwise. The signature itself is never printed.
 
                 Examples:
@@ -76,6 +77,8 @@ extension APNSCtl {
                 // The key to check with: --auth-key, else the one -p or APNSCTL_AUTH_KEY gives, as signing reads it.
                 let flags: AuthKeyOptions = key
                 var check: JWTDecode.CheckKey? = nil
+                // The team the token must name: --team-id, else where the key came from gives one.
+                var team: JWTDecode.ExpectedTeam? = flags.teamID.map { .init(id: $0, label: "--team-id") }
                 if let path = flags.authKey {
                     check = JWTDecode.CheckKey(source: .file(path), keyID: flags.keyID, label: "--auth-key")
                 } else {
@@ -85,8 +88,11 @@ extension APNSCtl {
                         check = JWTDecode.CheckKey(
                             source: source, keyID: settings[.keyID]?.value, label: settings.label(.authKey))
                     }
+                    if team == nil, let id = settings[.teamID]?.value {
+                        team = JWTDecode.ExpectedTeam(id: id, label: settings.label(.teamID))
+                    }
                 }
-                try JWTDecode.run(token: token, format: output ?? .text, key: check, world: world)
+                try JWTDecode.run(token: token, format: output ?? .text, key: check, team: team, world: world)
                 return
             }
             if let token {

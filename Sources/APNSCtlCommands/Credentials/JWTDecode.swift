@@ -21,7 +21,15 @@ enum JWTDecode {
         let label: String
     }
 
-    static func run(token: String?, format: OutputFormat, key: CheckKey?, world: CommandWorld) throws(CLIError) {
+    /// The team id the token's `iss` must be, and the flag, variable or profile that gave it.
+    struct ExpectedTeam {
+        let id: String
+        let label: String
+    }
+
+    static func run(
+        token: String?, format: OutputFormat, key: CheckKey?, team: ExpectedTeam? = nil, world: CommandWorld
+    ) throws(CLIError) {
         let json = format == .json
         let text: String
         if let token, token != "-" {
@@ -54,7 +62,9 @@ enum JWTDecode {
             checkKey = ProviderTokenReport.Key(
                 publicKey: publicKey, keyID: key.keyID ?? fromName, file: source.displayName)
         }
-        let report = ProviderTokenReport(token: text, now: world.clock.now(), key: checkKey)
+        let report = ProviderTokenReport(
+            token: text, now: world.clock.now(), key: checkKey,
+            team: team.map { ProviderTokenReport.Team(id: $0.id, label: $0.label) })
         let lines = json ? [report.json] : report.textLines
         if !lines.isEmpty {
             world.standardOutput.print(lines.map(PrintableText.escapingControls).joined(separator: "\n") + "\n")

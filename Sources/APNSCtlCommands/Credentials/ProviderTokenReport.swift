@@ -12,6 +12,12 @@ struct ProviderTokenReport {
         let file: String
     }
 
+    /// The team the token should name (`--team-id`, a variable or a profile): its `iss` is checked against it.
+    struct Team {
+        let id: String
+        let label: String
+    }
+
     let fields: [(name: String, value: String)]
     /// Why APNs would refuse the token (exit 77); empty when it would take it.
     let refusals: [String]
@@ -33,7 +39,7 @@ struct ProviderTokenReport {
         return String(t)
     }
 
-    init(token text: String, now: Int64, key: Key?) {
+    init(token text: String, now: Int64, key: Key?, team: Team? = nil) {
         let token = Self.bareToken(text)
         var fields: [(String, String)] = []
         var refusals: [String] = []
@@ -83,6 +89,12 @@ struct ProviderTokenReport {
         }
         if parts.keyID == nil { refusals.append("the header has no kid (InvalidProviderToken)") }
         if parts.issuer == nil { refusals.append("the claims have no iss, the team id (InvalidProviderToken)") }
+        if let team, let issuer = parts.issuer, issuer != team.id {
+            // A key belongs to one team: a token naming another is refused, whoever signed it.
+            refusals.append(
+                "iss \(JSONWriter.quoted(issuer)) is not the team id \(team.id) given by \(team.label): APNs refuses a token naming a team that does not own its key (InvalidProviderToken); the team id is under Membership details in the developer account"
+            )
+        }
         w.key("iat")
         if let iat = parts.issuedAt {
             w.number(Int(iat))

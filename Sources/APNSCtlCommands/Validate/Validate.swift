@@ -23,7 +23,8 @@ extension APNSCtl {
                   FILE: ok (N bytes of LIMIT, PUSH_TYPE)
 
                 Errors: not JSON, not an object, empty, over the size limit (with the minified size), aps \
-                missing or not an object, a known aps key with the wrong type or value, a background push \
+                missing (a warning for voip, pushtotalk, complication, fileprovider and location, whose payload \
+                is the app's own) or not an object, a known aps key with the wrong type or value, a background push \
                 with alert, badge or sound, missing Live Activity or widget fields. Warnings: unknown aps \
                 keys (with "did you mean"), duplicate keys (the first 20, then a count), empty alert or sound, content-available 0, \
                 critical 0, keys Apple ignores.

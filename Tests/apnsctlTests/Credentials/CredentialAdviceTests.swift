@@ -133,6 +133,32 @@ import Testing
         let p8 = try InProcess.apnsctl(["inspect", try Self.p8("AuthKey_ABCDE12345.p8", in: dir)])
         #expect(p8.stdout.contains("auth-key (.p8 provider token signing key)"), "\(p8.stdout)")
     }
+
+    /// A CA or server certificate given as `--cert` (the mock's ca.pem for `--ca-file`): named as what it is, with the
+    /// flag it belongs to, not told to add a `--key` that would never make it a push certificate.
+    @Test func aCAOrServerCertificateAsTheCertIsNamedNotToldToAddAKey() throws {
+        let tls = try OpenSSLFixtures()
+        let device = String(repeating: "ab", count: 32)
+        for (cert, expected) in [
+            (
+                tls.caCert,
+                "a CA certificate (basicConstraints CA:TRUE), not a push certificate; it belongs in --ca-file"
+            ),
+            (tls.serverCert, "a TLS server certificate (extended key usage serverAuth), not a push certificate"),
+        ] {
+            let r = try InProcess.apnsctl([
+                "send", "--cert", cert, "-d", device, "--alert", "x", "--endpoint", "https://127.0.0.1:9",
+            ])
+            #expect(r.status == 77, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: --cert \(cert): \(expected)"), "\(r.stderr)")
+            #expect(!r.stderr.contains("--key"), "\(r.stderr)")
+        }
+        // A client certificate without its key is still told where its key goes.
+        let client = try InProcess.apnsctl([
+            "send", "--cert", tls.clientCert, "-d", device, "--alert", "x", "--endpoint", "https://127.0.0.1:9",
+        ])
+        #expect(client.stderr.contains("holds a certificate but no private key; pass the key with --key FILE"))
+    }
 }
 
 extension CredentialAdviceTests {

@@ -190,6 +190,15 @@ import Testing
                 ["inspect", p12, "--passphrase-file", try dir.write("empty-line.txt", "\n")], [:], nil,
                 "wrong passphrase (the first line of \(dir.file("empty-line.txt")), from --passphrase-file); check it: the line is empty"
             ),
+            // A key file given as the passphrase file: the wrong flag, said (the line is not shown).
+            (
+                [
+                    "inspect", p12, "--passphrase-file",
+                    try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM),
+                ],
+                [:], nil,
+                "wrong passphrase: --passphrase-file \(dir.file("AuthKey_ABCDE12345.p8")) is a PEM file (a key or certificate), not a passphrase; give a file whose first line is the passphrase (a key goes with --key, a .p8 with --auth-key)"
+            ),
             (
                 ["convert", p12, "-o", dir.file("o.pem"), "--passphrase-file", spaced], [:], nil,
                 "wrong passphrase (the first line of \(spaced), from --passphrase-file); check it: the line ends with a space or tab, which counts as part of the passphrase"

@@ -294,4 +294,23 @@ import Testing
             variables: ["APNSCTL_AUTH_KEY": keys.foreign], home: keys.dir.path, now: Self.signedAt + 600)
         #expect(foreign.run(["jwt", "--decode", keys.token]) == 77, "\(foreign.stderr.text)")
     }
+
+    /// A team id given beside the token (`--team-id`, `APNSCTL_TEAM_ID`, a profile's) is checked against its `iss`:
+    /// it used to be taken and ignored, and a token for another team was "accepted".
+    @Test func aTeamIDGivenIsCheckedAgainstTheTokensIssuer() throws {
+        let keys = try Keys()
+        let same = Self.decode([keys.token, "--auth-key", keys.key, "--team-id", "TEAMID1234"], at: Self.signedAt + 5)
+        #expect(same.0 == 0, "\(same.2)")
+        let other = Self.decode([keys.token, "--auth-key", keys.key, "--team-id", "OTHERTEAM9"], at: Self.signedAt + 5)
+        #expect(other.0 == 77)
+        #expect(
+            other.2.contains(
+                #"iss "TEAMID1234" is not the team id OTHERTEAM9 given by --team-id: APNs refuses a token naming a team that does not own its key (InvalidProviderToken)"#
+            ), "\(other.2)")
+        let world = TestWorld(
+            variables: ["APNSCTL_TEAM_ID": "OTHERTEAM9"], home: keys.dir.path, now: Self.signedAt + 5)
+        #expect(world.run(["jwt", "--decode", keys.token]) == 77)
+        #expect(world.stderr.text.contains("given by APNSCTL_TEAM_ID"), "\(world.stderr.text)")
+        #expect(world.stdout.text.contains(#""accepted":false"#) == false, "text output by default")
+    }
 }

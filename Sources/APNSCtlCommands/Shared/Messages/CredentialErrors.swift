@@ -63,12 +63,20 @@ extension CLIError {
                 message = "\(path): wrong passphrase (\(line), from \(passphraseFileFlag)); check it"
                 if file != "-", Self.firstLineIsEmpty(of: file) {
                     message += ": the line is empty"
+                } else if file != "-", Self.firstLineIsPEM(of: file) {
+                    // `--passphrase-file AuthKey_….p8` or the key.pem beside the certificate: the wrong flag.
+                    message =
+                        "\(path): wrong passphrase: \(passphraseFileFlag) \(ShellWord.of(file)) is a PEM file (a key or "
+                        + "certificate), not a passphrase; give a file whose first line is the passphrase (a key goes "
+                        + "with --key, a .p8 with --auth-key)"
                 } else if file != "-", Self.endsWithBlank(firstLineOf: file) {
                     message += ": the line ends with a space or tab, which counts as part of the passphrase"
                 }
             }
         // A certificate from a variable or a profile gets its key there: `--key` beside it is refused (credentials
         // come whole from one place), so advising it would go in a circle.
+        case .notAClientCertificate(let path, let info):
+            if let flag = flags[path] { message = "\(flag) " + CredentialMessages.notApplePush(path, info: info) }
         case .noPrivateKey(let path):
             if let keyAdvice, let flag = flags[path] {
                 message =
@@ -89,6 +97,12 @@ extension CLIError {
 
     /// Whether a passphrase file's first line is empty (a blank line first, or an empty file's).
     fileprivate static func firstLineIsEmpty(of path: String) -> Bool { firstLine(of: path) { $0.isEmpty } }
+
+    /// Whether a passphrase file's first line opens a PEM block (`-----BEGIN PRIVATE KEY-----`): a key or certificate
+    /// given as the passphrase file.
+    fileprivate static func firstLineIsPEM(of path: String) -> Bool {
+        firstLine(of: path) { $0.starts(with: Array("-----BEGIN ".utf8)) }
+    }
 
     /// `test` of the passphrase file's first line, as the passphrase is read from it; both copies wiped after. Only a
     /// regular file is read again: a FIFO (`--passphrase-file <(…)`, a named pipe) was drained, and reading it again

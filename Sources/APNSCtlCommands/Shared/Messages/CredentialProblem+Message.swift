@@ -57,6 +57,8 @@ extension CredentialProblem {
                     + "give \(k) as the certificate and \(c) as its key"
                 : "\(k): given as the key, but it holds a certificate, not a private key; give the certificate's "
                     + "key file as the key, or a .p12 that holds both"
+        case .notAClientCertificate(let p, let info):
+            return CredentialMessages.notApplePush(p, info: info)
         case .noPrivateKey(let p):
             return "\(p): holds a certificate but no private key; pass the key with --key FILE, "
                 + "or export the certificate together with its key as .p12"
