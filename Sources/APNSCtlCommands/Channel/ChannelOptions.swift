@@ -38,6 +38,14 @@ struct ChannelOptions: ParsableArguments {
     /// variables, the profile; 64), then credentials (77). `subcommand`: the parsed subcommand, whose setting
     /// flags (these options' and its own, `create --storage`) are read.
     func plan(_ subcommand: Any, in world: CommandWorld) throws(CLIError) -> ChannelPlan {
+        // A script that meant a dry run must not change channels, and channel has no dry run: refused, as send does.
+        let change =
+            subcommand is APNSCtl.Channel.Create ? "created" : subcommand is APNSCtl.Channel.Delete ? "deleted" : nil
+        if let change, let name = UnreadVariables.dryRunVariable(in: world.settings.variables) {
+            throw CLIError.usage(
+                "\(name) is set, but channel has no dry run, and nothing was \(change): unset \(name) to change channels (apnsctl send --dry-run shows a broadcast without sending it)"
+            )
+        }
         world.warnAboutUnreadVariables(command: ["channel", "create"])
         let settings = try settingsOptions.resolve(.channel, from: subcommand, world: world.settings)
         let format = settings[.output]?.value ?? .text

@@ -52,6 +52,10 @@ extension APNSCtl.Config {
             if let missing = Self.missingFile(value) {
                 try Self.refuseSecret(target.key, missing: missing, given: values.first ?? "", in: world)
             }
+            // A topic every send would refuse (quotes kept, a stray dot) is refused before it is written.
+            if setting == Setting.of(.topic), case .text(let topic) = value {
+                try TopicShape.check(topic, label: "topic \(JSONWriter.quoted(topic))")
+            }
             let table = ["profiles", profileName]
             let line: Int
             do {

@@ -55,6 +55,9 @@ extension APNSCtl.Config {
                 throw CLIError.usage(
                     "two profiles: \(JSONWriter.quoted(profile)) and \(JSONWriter.quoted(profileOption)); give one")
             }
+            // The variables the command would say it does not read, said here too: config show is where a CI user
+            // looks for why a setting is not what the job set.
+            world.warnAboutUnreadVariables(command: [target.rawValue] + (target == .channel ? ["create"] : []))
             let resolved: ResolvedSettings
             do {
                 resolved = try SettingsResolver.resolve(

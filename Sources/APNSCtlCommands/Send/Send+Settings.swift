@@ -7,10 +7,9 @@ extension APNSCtl.Send {
     func resolveSettings(in world: CommandWorld) throws(CLIError) -> ResolvedSettings {
         // A script that meant a dry run must not send: refused, not only said (the variable sets nothing). A value
         // that says no (`${DRY:-0}`) is only said.
-        let dryVariable = world.settings.variables["APNSCTL_DRY_RUN"] ?? ""
-        if !dryRun, !dryVariable.isEmpty, !["0", "false", "no", "off"].contains(dryVariable.lowercased()) {
+        if !dryRun, let name = UnreadVariables.dryRunVariable(in: world.settings.variables) {
             throw CLIError.usage(
-                "APNSCTL_DRY_RUN is set, but --dry-run has no variable (variables set settings only), and nothing was sent: give --dry-run on the command line, or unset APNSCTL_DRY_RUN to send"
+                "\(name) is set, but --dry-run has no variable (variables set settings only), and nothing was sent: give --dry-run on the command line, or unset \(name) to send"
             )
         }
         // Said first: a misspelt variable (APNSCTL_CERTT) is often why the settings are refused.

@@ -19,8 +19,11 @@ extension ResolvedSettings {
                             ? "; -p \(p.value) has the mock's certificate: its key is in -p \(MockProfile.tokenName)"
                             : "; profile \(p.value) has no auth-key"
                     } ?? ", or choose a profile with -p"
+                let empty =
+                    emptyCredentialVariables.contains("APNSCTL_AUTH_KEY")
+                    ? " (it is set but empty: a CI secret this job does not get?)" : ""
                 throw .usage(
-                    "--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY\(chosen)"
+                    "--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY\(empty)\(chosen)"
                 )
             }
         } else if certificate == nil && token == nil {
@@ -41,9 +44,16 @@ extension ResolvedSettings {
                         + "--profile \(ShellWord.of(chosen)) cert FILE, or auth-key FILE and team-id), or pass --cert FILE "
                         + "or --auth-key FILE")
             }
+            // A CI secret the job does not get is an empty variable: the likelier cause, said first.
+            let empty = emptyCredentialVariables
+            let unset =
+                empty.isEmpty
+                ? ""
+                : ": \(empty.joined(separator: " and ")) \(empty.count == 1 ? "is" : "are") set but empty (a CI secret this "
+                    + "job does not get, such as a fork's pull request?)"
             throw .usage(
                 noCredential
-                    ?? "no credential; pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)"
+                    ?? "no credential\(unset); pass --cert FILE (certificate auth) or --auth-key FILE with --team-id (token auth), or choose a profile with -p (apnsctl config list shows them)"
             )
         }
         if let certificate, let token {

@@ -21,6 +21,9 @@ public struct ResolvedSettings: Sendable, Equatable {
     var ignoredKeyID: SettingOrigin? = nil
     /// `APNSCTL_KEY_ID`, `key-id in profile dev (…:3)`: where an unread key id was given.
     public var ignoredKeyIDLabel: String? { ignoredKeyID.map { Self.name($0, Setting.of(.keyID).name) } }
+    /// Credential variables set to nothing (`APNSCTL_AUTH_KEY=` from a CI secret this job does not get: a fork's
+    /// pull request): unset as far as settings go, but named when no credential is found.
+    var emptyCredentialVariables: [String] = []
 
     init(
         command: SettingCommand, location: SettingsLocation, file: SettingsFile?, profile: Sourced<String>?,

@@ -196,6 +196,9 @@ public enum SettingsResolver {
             command: input.command, location: input.location, file: file, profile: profileName,
             values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
         resolved.ignoredKeyID = ignoredKeyID
+        resolved.emptyCredentialVariables = [Setting.of(.cert), Setting.of(.authKey)].map(\.variable).filter {
+            input.variables[$0]?.isEmpty == true
+        }
         return resolved
     }
 

@@ -16,6 +16,23 @@ public enum UnreadVariables {
         "host", "url", "server", "type", "ca", "team", "kid", "iss", "bundle", "pem", "p8", "p12", "appid", "keyfile",
     ]
 
+    /// The variable a script set to ask for a dry run (`APNSCTL_DRY_RUN`, or a misspelling of it: `APNSCTL_DRYRUN`,
+    /// `APNSCTL_DRY`), when its value does not say no (`0`, `false`, `no`, `off`); nil when none is. No variable
+    /// makes a dry run, so a command that changes something refuses to run beside one.
+    public static func dryRunVariable(in variables: [String: String]) -> String? {
+        variables.keys.sorted().first { name in
+            guard name.hasPrefix("APNSCTL_"), let value = variables[name], !value.isEmpty,
+                !["0", "false", "no", "off"].contains(value.lowercased())
+            else { return false }
+            return folded(name).hasPrefix("dry")
+        }
+    }
+
+    /// A variable's name without the prefix, lower case, without underscores: `APNSCTL_DRY_RUN` is `dryrun`.
+    private static func folded(_ name: String) -> String {
+        String(name.dropFirst("APNSCTL_".count).lowercased().filter { $0 != "_" })
+    }
+
     /// The warnings for `variables` (set and not empty) on a command whose long flags `commandFlags` gives
     /// (asked only when a variable is not known).
     /// `given`: per-run flags the command line gave, whose variable is no news (`APNSCTL_DRY_RUN` beside `--dry-run`).
@@ -38,13 +55,34 @@ public enum UnreadVariables {
             }
             // The names other tools use for a setting (APNSCTL_ENVIRONMENT, APNSCTL_BUNDLE_ID), as the file's keys; not
             // the generic ones (APNSCTL_HOST, APNSCTL_SERVER may be another tool's).
-            let folded = String(name.dropFirst(prefix).lowercased().filter { $0 != "_" })
+            let folded = folded(name)
+            let variable: (String) -> String = { "APNSCTL_" + $0.uppercased().replacing("-", with: "_") }
             if !genericNames.contains(folded), let alias = ProfileKeyAdvice.aliases[folded] {
-                let variable = "APNSCTL_" + alias.uppercased().replacing("-", with: "_")
-                return "\(name) is not a variable apnsctl reads; did you mean \(variable)?"
+                return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
             }
-            guard let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) else { return nil }
-            return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"
+            // The environment named as a switch (APNSCTL_SANDBOX=1): the value it means.
+            if ["sandbox", "production", "development"].contains(folded),
+                let (key, value) = ProfileKeyAdvice.alternative(for: folded).flatMap({ a in a.value.map { (a.key, $0) }
+                    })
+            {
+                return "\(name) is not a variable apnsctl reads; did you mean \(variable(key))=\(value)?"
+            }
+            // A known name with _FILE or _PATH after it (APNSCTL_CONFIG_FILE, APNSCTL_CERT_PATH): the name itself.
+            for suffix in ["_FILE", "_PATH"] where name.hasSuffix(suffix) {
+                let stem = String(name.dropLast(suffix.count))
+                if known.contains(stem) { return "\(name) is not a variable apnsctl reads; did you mean \(stem)?" }
+            }
+            if let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) {
+                return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"
+            }
+            // Misspelt another tool's name for a setting (APNSCTL_ENVIROMENT): the setting that name means.
+            let aliases = ProfileKeyAdvice.aliases.keys.filter { !genericNames.contains($0) }.sorted()
+            if folded.count >= 6, let near = Suggestion.closest(to: folded, among: aliases),
+                let alias = ProfileKeyAdvice.aliases[near]
+            {
+                return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
+            }
+            return nil
         }
     }
 }

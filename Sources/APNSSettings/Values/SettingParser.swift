@@ -143,6 +143,16 @@ public enum SettingParser {
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
             if case .variable(let name) = origin, CredentialSource.isPEM(s) {
+                // A path with a line break after it (a .env file saved on Windows, `echo` into $GITHUB_ENV) is no
+                // PEM: said as the slip it is, not "not a certificate".
+                let trimmed = s.trimmingBlanks()
+                if !s.contains("-----BEGIN"), !trimmed.isEmpty, !trimmed.contains(where: { $0.isNewline }),
+                    FileSystem.exists(trimmed)
+                {
+                    throw bad(
+                        "the path \(JSONWriter.quoted(trimmed)) has a line break or blank around it (a .env file "
+                            + "saved on Windows, or echo into $GITHUB_ENV, adds one); remove it")
+                }
                 return .credential(.pem(text: s, variable: name))
             }
             if s.contains("-----BEGIN") {

@@ -25,6 +25,22 @@ import Testing
         #expect(!hex.stderr.contains("takes the name first"), "\(hex.stderr)")
     }
 
+    /// A topic every send would refuse (quotes kept from a YAML file, a stray dot) is refused by config set, before
+    /// it is written, as the flag's value is.
+    @Test func aTopicEverySendWouldRefuseIsNotWritten() throws {
+        let home = try Home()
+        for topic in ["\"com.example.demo\"", "com.example.demo."] {
+            let r = try home.run(["config", "set", "-p", "ci", "topic", topic])
+            #expect(r.status == 64, "\(topic): \(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: topic \"\(topic.replacingOccurrences(of: "\"", with: "\\\""))\": a topic is a bundle id"),
+                "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: home.configFile))
+        }
+        #expect(try home.run(["config", "set", "-p", "ci", "topic", "com.example.demo"]).status == 0)
+    }
+
     /// unset and remove-device with a profile the file does not have: said, with the near name, not "nothing
     /// changed" (nor a "did you mean" of the device's own name).
     @Test func removingFromAProfileTheFileLacksIsSaid() throws {

@@ -488,6 +488,57 @@ import Testing
         }
     }
 
+    /// A misspelt dry-run variable (`APNSCTL_DRYRUN=1`) sent for real without a word, and `channel delete` beside
+    /// `APNSCTL_DRY_RUN=1` deleted: both refuse now; misspellings that no near name caught are named.
+    @Test func aDryRunVariableMisspeltOrBesideChannelIsRefused() throws {
+        let mock = try InProcessMock()
+        let send = [
+            "send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate, "--alert",
+            "hi", "-d", Self.token(1),
+        ]
+        for name in ["APNSCTL_DRYRUN", "APNSCTL_DRY_RUNS", "APNSCTL_DRY"] {
+            let r = try InProcess.apnsctl(send, environment: [name: "true"])
+            #expect(r.status == 64 && r.stdout.isEmpty, "\(name): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: \(name) is set, but --dry-run has no variable"), "\(r.stderr)")
+        }
+        #expect(try InProcess.apnsctl(send, environment: ["APNSCTL_DRYRUN": "off"]).status == 0)
+        let state = ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "APNSCTL_DRY_RUN": "1"]
+        for (command, change) in [
+            (["channel", "create", "-p", "mock-token"], "created"),
+            (["channel", "delete", "-p", "mock-token", "--yes", "dHN0LXNyYw=="], "deleted"),
+        ] {
+            let r = try InProcess.apnsctl(command, environment: state)
+            #expect(r.status == 64 && r.stdout.isEmpty, "\(command): \(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: APNSCTL_DRY_RUN is set, but channel has no dry run, and nothing was \(change)"),
+                "\(r.stderr)")
+        }
+        // Reading channels changes nothing: only the usual warning.
+        let list = try InProcess.apnsctl(["channel", "list", "-p", "mock-token"], environment: state)
+        #expect(list.status == 0, "\(list.stderr)")
+        // Misspellings no near name caught before.
+        for (name, expected) in [
+            ("APNSCTL_ENVIROMENT", "APNSCTL_ENV"), ("APNSCTL_CONFIG_FILE", "APNSCTL_CONFIG"),
+            ("APNSCTL_CERT_PATH", "APNSCTL_CERT"), ("APNSCTL_SANDBOX", "APNSCTL_ENV=sandbox"),
+        ] {
+            let r = try InProcess.apnsctl(
+                ["jwt", "-p", "mock-token"],
+                environment: [
+                    "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, name: "1",
+                ])
+            #expect(
+                r.errorLines.first == "warning: \(name) is not a variable apnsctl reads; did you mean \(expected)?",
+                "\(name): \(r.stderr)")
+        }
+        // config show, where a CI user looks for why a setting is not what the job set, says them too.
+        let show = try InProcess.apnsctl(["config", "show"], environment: ["APNSCTL_TOPC": "com.x"])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(
+            show.errorLines == ["warning: APNSCTL_TOPC is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?"],
+            "\(show.stderr)")
+    }
+
     /// A CI secret holding a `.p12` in base64 is said to be base64, with how to decode it, not called a long
     /// path; a long path is still refused as one, and neither is quoted.
     @Test func aBase64CredentialInAVariableIsToldHowToDecodeIt() throws {
@@ -504,6 +555,38 @@ import Testing
         let path = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": long])
         #expect(path.status == 64)
         #expect(path.stderr.contains("a path of \(long.count) characters"), "\(path.stderr)")
+    }
+
+    /// A credential's path in a variable with a CR or LF after it (a Windows .env file, echo into $GITHUB_ENV) was
+    /// taken for PEM text and called "not a certificate": the line break is named.
+    @Test func aCredentialPathWithALineBreakInAVariableIsSaidToHaveOne() throws {
+        let mock = try InProcessMock()
+        let device = ["send", "--alert", "hi", "-d", Self.token(1), "--endpoint", mock.endpoint]
+        for (name, value) in [
+            ("APNSCTL_CERT", mock.certificate + "\r"), ("APNSCTL_CERT", mock.certificate + "\n"),
+            ("APNSCTL_AUTH_KEY", mock.stateDirectory.file("ca.pem") + "\r\n"),
+        ] {
+            let r = try InProcess.apnsctl(device, environment: [name: value, "APNSCTL_TEAM_ID": "TEAMID1234"])
+            #expect(r.status == 64, "\(name): \(r.stderr)")
+            #expect(r.stderr.contains("has a line break or blank around it"), "\(r.stderr)")
+        }
+    }
+
+    /// CI secrets a fork's pull request does not get are empty variables: "no credential" says so.
+    @Test func emptyCredentialVariablesAreNamedWhenNoCredentialIsFound() throws {
+        let device = ["send", "--alert", "hi", "-d", Self.token(1), "--endpoint", "https://127.0.0.1:9"]
+        let r = try InProcess.apnsctl(device, environment: ["APNSCTL_AUTH_KEY": "", "APNSCTL_TEAM_ID": ""])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr.hasPrefix(
+                "error: no credential: APNSCTL_AUTH_KEY is set but empty (a CI secret this job does not get, such as a fork's pull request?); pass --cert FILE"
+            ), "\(r.stderr)")
+        let both = try InProcess.apnsctl(["doctor"], environment: ["APNSCTL_AUTH_KEY": "", "APNSCTL_CERT": ""])
+        #expect(both.stderr.contains("APNSCTL_CERT and APNSCTL_AUTH_KEY are set but empty"), "\(both.stderr)")
+        let jwt = try InProcess.apnsctl(["jwt"], environment: ["APNSCTL_AUTH_KEY": ""])
+        #expect(jwt.stderr.contains("set APNSCTL_AUTH_KEY (it is set but empty"), "\(jwt.stderr)")
+        let unset = try InProcess.apnsctl(device)
+        #expect(unset.stderr.hasPrefix("error: no credential; pass --cert FILE"), "\(unset.stderr)")
     }
 
     /// Apple's host that does not resolve (no --endpoint given: an offline machine) is no host name to check in
