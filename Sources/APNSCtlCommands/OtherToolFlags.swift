@@ -17,6 +17,7 @@ enum OtherToolFlags {
         "--body": "--alert", "--message": "--alert",
         "--background": "--content-available",
         "--pass": "--passphrase", "--password": "--passphrase", "--out": "--output",
+        "--silent": "--quiet", "--no-color": "--color never", "--no-colour": "--color never",
     ]
 
     /// curl's way to set a header; its value names the flag instead (`apns-priority: 5` → `--priority 5`).

@@ -77,6 +77,25 @@ public final class FileLock: @unchecked Sendable {
         return true
     }
 
+    /// `waitUntilFree` with a limit: true once the lock is free, false when `seconds` pass with it held (its holder
+    /// stopped with Ctrl-Z, say) or the file cannot be opened. Tries every 20 ms: flock has no timed wait.
+    public static func waitUntilFree(_ name: String, in directory: PrivateDirectory, seconds: Int) -> Bool {
+        guard let fd = try? directory.openForLocking(name, mode: 0o644) else { return false }
+        defer { close(fd) }
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(seconds) * 1_000_000_000
+        while true {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                _ = flock(fd, LOCK_UN)
+                return true
+            }
+            let e = errno
+            guard e == EWOULDBLOCK || e == EAGAIN || e == EINTR else { return false }
+            if SystemClock.monotonicNanoseconds() >= deadline { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
+            _ = nanosleep(&pause, nil)
+        }
+    }
+
     /// The pid written in a lock file, read under the directory's lock (see `acquire`): the holder's.
     private static func writtenHolder(of name: String, in directory: PrivateDirectory) -> Int32? {
         guard let bytes = try? directory.read(name, limit: 64) else { return nil }

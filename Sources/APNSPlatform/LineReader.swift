@@ -20,8 +20,11 @@ public final class LineReader {
     /// 1-based number of the line last returned.
     public private(set) var lineNumber = 0
 
+    /// The buffer's size unless given: a longer line comes back cut to it.
+    public static let defaultBufferSize = 64 * 1024
+
     /// Reads `fd`; closes it on deinit when `ownsDescriptor`.
-    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = 64 * 1024) {
+    public init(fd: Int32, ownsDescriptor: Bool, bufferSize: Int = LineReader.defaultBufferSize) {
         self.fd = fd
         self.ownsDescriptor = ownsDescriptor
         self.buffer = [UInt8](repeating: 0, count: max(16, bufferSize))

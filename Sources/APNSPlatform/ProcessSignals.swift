@@ -34,7 +34,10 @@ public enum ProcessSignals {
     /// ignores, instead of SIGPIPE's default action ending the process without a word.
     /// Sends SIGTERM to process `pid`; the errno text when it could not be sent (no such process, not ours).
     public static func sendTerminate(to pid: Int32) -> String? {
-        kill(pid, SIGTERM) == 0 ? nil : FileSystem.errnoText()
+        guard kill(pid, SIGTERM) == 0 else { return FileSystem.errnoText() }
+        // A stopped process (Ctrl-Z in its terminal) handles SIGTERM only once continued, as systemd does it.
+        _ = kill(pid, SIGCONT)
+        return nil
     }
 
     public static func ignoreBrokenPipe() {

@@ -120,6 +120,14 @@ import Testing
             let streamed = try DeviceFile(path: "-", standardInput: pipe.fileHandleForReading.fileDescriptor)
             #expect(throws: DeviceFile.Problem.self) { _ = try streamed.firstToken() }
         }
+        // A line longer than the reader's buffer comes back cut: its length is "more than" what was read.
+        let huge = try dir.write("huge.txt", String(repeating: "a", count: 70_000) + "\n")
+        #expect {
+            _ = try DeviceFile(path: huge)
+        } throws: { error in
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+            return lines.first?.reason.hasPrefix("more than 65536 characters") == true
+        }
         // 200 characters is still a line that may hold a padded token.
         let padded = try DeviceFile(
             path: try dir.write("200.txt", good + String(repeating: " ", count: 200 - 64) + "\n"))

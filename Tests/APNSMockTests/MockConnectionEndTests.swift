@@ -131,6 +131,8 @@ import Testing
         #expect(p.answers.map(\.status) == [200, 400], "\(p.raw)")
         #expect(p.goAway?.lastStreamID == 3)
         #expect(p.goAway?.data == #"{"reason":"BadDeviceToken"}"#)
+        // The answer's body before the GOAWAY: python's h2 drops a DATA frame that follows one.
+        #expect(p.raw.contains(#""answers_before": 2"#), "\(p.raw)")
     }
 
     @Test func withoutErrorCloseAfterErrorsNeverCloseTheConnection() async throws {

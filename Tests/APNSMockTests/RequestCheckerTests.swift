@@ -215,6 +215,20 @@ let checkCases: [CheckCase] = [
         #expect(unlisted.reason == .topicDisallowed)
         let alert = checker.check(CheckCase("alert", nil).request(), auth: &demo, now: now, ids: &ids)
         #expect(alert.liveActivityEvent == nil)
+        // Without apns-push-type the type is the topic's, and the event is still logged; push_type stays what the
+        // request sent (null), so a test of "our server sends apns-push-type" cannot pass without it.
+        let untyped = checker.check(
+            CheckCase("untyped", nil) {
+                $0.headers = [("apns-topic", "com.example.demo.push-type.liveactivity")]
+                $0.body = body
+            }.request(), auth: &auth, now: now, ids: &ids)
+        #expect(untyped.reason == nil)
+        #expect(untyped.pushType == nil)
+        #expect(untyped.liveActivityEvent == "update")
+        let voip = checker.check(
+            CheckCase("voip", nil) { $0.headers = [("apns-topic", "com.example.demo.voip")] }.request(),
+            auth: &demo, now: now, ids: &ids)
+        #expect(voip.reason == nil && voip.pushType == nil)
     }
 
     @Test func echoesAValidApnsIDAndGeneratesUppercaseOtherwise() {

@@ -188,7 +188,8 @@ def main():
                 out["resets"].append({"stream": frame.stream_id, "error_code": frame.error_code})
             elif isinstance(frame, GoAwayFrame):
                 out["goaway"] = {"last_stream_id": frame.last_stream_id, "error_code": frame.error_code,
-                                 "data": frame.additional_data.decode("utf-8", "replace")}
+                                 "data": frame.additional_data.decode("utf-8", "replace"),
+                                 "answers_before": len(out["answers"])}
                 if held[0] is not None:
                     # The held request is at or below last-stream-id: a real server still answers it.
                     d = DataFrame(held[0])

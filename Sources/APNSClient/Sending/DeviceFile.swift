@@ -206,7 +206,8 @@ public final class DeviceFile {
     /// are computed only for the lines printed).
     struct UnwordedBadLine {
         enum Reason {
-            case tooLong(characters: Int)
+            /// `cut`: the line reader returned it cut to its buffer, so it is longer still.
+            case tooLong(characters: Int, cut: Bool)
             /// Lines ended by a carriage return alone (classic Mac OS, some spreadsheet exports): one line here.
             case carriageReturns
             /// One of an `--unsent` list's own comments with its `# ` removed (a whole file uncommented).
@@ -224,8 +225,11 @@ public final class DeviceFile {
             let words: String
             let problem: DeviceToken.Problem?
             switch reason {
-            case .tooLong(let n):
-                (words, problem) = ("\(n) characters; a device token is 64 hex digits (is this the right file?)", nil)
+            case .tooLong(let n, let cut):
+                (words, problem) = (
+                    "\(cut ? "more than \(n)" : "\(n)") characters; a device token is 64 hex digits (is this the right file?)",
+                    nil
+                )
             case .carriageReturns:
                 (words, problem) = (
                     "values split by carriage returns alone (CR, the line end of classic Mac OS and some spreadsheet exports), not by line feeds; save the list with LF line ends (tr '\\r' '\\n' < LIST > tokens.txt) and give that file",
@@ -268,7 +272,11 @@ public final class DeviceFile {
         }
         if tooLong {
             return .bad(
-                UnwordedBadLine(line: number, text: text, reason: .tooLong(characters: line.unicodeScalars.count)))
+                UnwordedBadLine(
+                    line: number, text: text,
+                    reason: .tooLong(
+                        characters: line.unicodeScalars.count,
+                        cut: raw.utf8.count >= LineReader.defaultBufferSize)))
         }
         if unsentComments.contains(where: { text.hasPrefix($0) }) {
             return .bad(UnwordedBadLine(line: number, text: text, reason: .unsentComment))

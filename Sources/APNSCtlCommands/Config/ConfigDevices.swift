@@ -36,6 +36,22 @@ extension APNSCtl.Config {
 
         func run(in world: CommandWorld) throws {
             guard !name.isEmpty else { throw CLIError.usage("empty device name; give one, e.g. my-iphone") }
+            // A name is one word: it goes after -d and on a line of a --devices list (where # starts a comment), and
+            // text output separates columns by blanks.
+            if name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }
+            )
+                || name.hasPrefix("#")
+            {
+                let dashed = String(
+                    name.unicodeScalars.map {
+                        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F ? "-" : Character($0)
+                    })
+                let word = String(dashed.drop { $0 == "-" || $0 == "#" }.reversed().drop { $0 == "-" }.reversed())
+                throw CLIError.usage(
+                    "device name \(JSONWriter.quoted(name)) has a blank, a control character or a leading #; a name is "
+                        + "one word, given as -d NAME and on a line of a --devices list (where # starts a comment)"
+                        + (word.isEmpty ? "" : ": \(word)"))
+            }
             if DeviceNames.isHexOnly(name) {
                 // The token first and the name after it: the order swapped, not a name to invent.
                 if (try? DeviceToken(parsing: name)) != nil, (try? DeviceToken(parsing: token)) == nil,

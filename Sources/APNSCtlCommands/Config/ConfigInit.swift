@@ -137,7 +137,7 @@ extension APNSCtl.Config {
             let what = profileName.map { "profile \($0) (the default-profile)" } ?? "no profile yet"
             try ConfigOutput.write(
                 ["wrote \(location.path) with \(what); apnsctl config list shows it".escapingControlsForOutput()],
-                to: world.standardOutput)
+                to: world.standardOutput, written: location.path)
             SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: nil, path: location.path, in: world)
         }
     }

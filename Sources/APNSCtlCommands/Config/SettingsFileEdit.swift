@@ -145,7 +145,7 @@ struct SettingsFileEdit {
             }
             throw CLIError(error)
         }
-        try ConfigOutput.write([done.escapingControlsForOutput()], to: world.standardOutput)
+        try ConfigOutput.write([done.escapingControlsForOutput()], to: world.standardOutput, written: path)
     }
 }
 

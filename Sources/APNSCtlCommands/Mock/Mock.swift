@@ -518,7 +518,12 @@ extension APNSCtl {
             state: MockState, endpoint: String, environment: APNSEnvironment, profilesFindIt: Bool,
             to messages: MessageStream
         ) {
+            // Replaced credentials are said with why: the CA, the key and the team id a script kept are new too.
             let made = state.created ? "created" : "reusing"
+            let replaced =
+                state.replacedBecause.map {
+                    " (the old ones were unusable: \($0); the CA, the key and the team id are new too)"
+                } ?? ""
             var send = [
                 "apnsctl", "send", "--endpoint", endpoint, "--ca-file", state.caFile, "--cert", state.clientFile,
             ]
@@ -529,7 +534,7 @@ extension APNSCtl {
             ]
             messages.print(
                 """
-                apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)
+                apnsctl mock: ready on \(endpoint) (\(environment.rawValue)); \(made) credentials in \(state.directory)\(replaced)
                 apnsctl mock: try: \(MockCommandText.shellJoin(send))
                 apnsctl mock: token auth: --auth-key \(MockCommandText.shellQuote(state.authKeyFile)) --team-id \(state.teamID) instead of --cert
                 apnsctl mock: profiles: -p mock (its certificate) or -p mock-token (its key, for Live Activities, widgets and jwt)\(profilesFindIt ? "" : "; export APNSCTL_MOCK_STATE_DIR=\(MockCommandText.shellQuote(state.directory)) first")

@@ -11,8 +11,10 @@ extension APNSCtl.Mock {
             commandName: "stop",
             abstract: "Stop the mock of a state dir (SIGTERM), and wait for it to exit.",
             discussion: """
-                Finds the mock holding the state dir's lock (mock.lock), sends it SIGTERM and returns once it \
-                has exited and released the lock (exit 0). With no mock running there, it says so and exits 0. \
+                Finds the mock holding the state dir's lock (mock.lock), sends it SIGTERM (and SIGCONT, for a \
+                mock stopped with Ctrl-Z) and returns once it has exited and released the lock (exit 0); one \
+                still holding it 15 seconds later is said, exit 73. With no mock running there, it says so \
+                and exits 0. \
                 A mock started with --detach whose log could not be written says so here, and this command \
                 exits 74 (its status) with the number of lost log lines.
                 """)
@@ -64,8 +66,15 @@ extension APNSCtl.Mock {
                 if let problem = ProcessSignals.sendTerminate(to: pid) {
                     throw CLIError.outputExists("cannot stop the mock of \(directory) (pid \(pid)): \(problem)")
                 }
-                // The kernel releases the lock when the mock exits: waiting for the lock is waiting for the exit.
-                _ = FileLock.waitUntilFree(MockState.lockName, in: storage)
+                // The kernel releases the lock when the mock exits: waiting for the lock is waiting for the exit. A
+                // mock stops within a second; one that has not after 15 (or a pid in mock.lock that is no mock's)
+                // is said, not waited for forever.
+                guard FileLock.waitUntilFree(MockState.lockName, in: storage, seconds: 15) else {
+                    throw CLIError.outputExists(
+                        "the mock of \(directory) (pid \(pid) in \(MockState.lockName)) was sent SIGTERM and still "
+                            + "holds the state dir 15 s later; check what pid \(pid) is (ps -p \(pid)), and stop the "
+                            + "mock where it runs")
+                }
                 world.standardError.print("apnsctl mock: stopped the mock of \(directory) (pid \(pid))\n")
                 // A detached mock's last words (a log it could not write) and its exit status, passed on.
                 if let report = MockStopReport.take(from: storage) {

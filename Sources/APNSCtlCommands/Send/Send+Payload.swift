@@ -193,6 +193,16 @@ extension APNSCtl.Send {
             let label = settings.label(.passphraseFile)
             readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
         }
+        // A credential read from standard input (`--cert -`, `--auth-key -`): beside another reader, the first
+        // one read took its bytes, and the other was called an empty file to export again.
+        for (key, label) in [(settings[.cert], settings.label(.cert)), (settings[.key], settings.label(.key))]
+        where key?.value.path == "-" {
+            readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
+        }
+        if settings[.authKey]?.value.path == "-" {
+            let label = settings.label(.authKey)
+            readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
+        }
         try StandardInputReaders.check(readers)
         return readers
     }

@@ -66,7 +66,10 @@ public struct RequestChecker: Sendable {
         let hadToken = auth.hasAcceptedToken
         d.reason = firstFault(request, f, &auth, now: now, into: &d)
         d.firstTokenAccepted = !hadToken && auth.hasAcceptedToken
-        if d.pushType == PushType.liveactivity.rawValue {
+        // The event of a Live Activity push, whether its type was sent or is the topic's; the log's push_type stays
+        // what the request sent (a test of "our server sends apns-push-type" reads it).
+        let type = d.pushType.flatMap(PushType.init(rawValue:)) ?? d.topic.flatMap(PushType.inferred(fromTopic:))
+        if type == .liveactivity {
             d.liveActivityEvent = MockBody.liveActivityEvent(request.body)
         }
         rules.onRequest?(request, d)
@@ -135,10 +138,7 @@ public struct RequestChecker: Sendable {
             d.topic = topic
         }
         guard let topic, Self.isTopicSyntax(topic) else { return .badTopic }
-        if pushType == nil {
-            pushType = PushType.inferred(fromTopic: topic)
-            d.pushType = pushType?.rawValue
-        }
+        if pushType == nil { pushType = PushType.inferred(fromTopic: topic) }
         if let type = pushType, !type.topicSuffix.isEmpty, !topic.hasSuffix(type.topicSuffix) { return .badTopic }
         if let cert = auth.certificate {
             if pushType == .location { return .topicDisallowed }

@@ -49,6 +49,9 @@ extension MockConnection {
             case .raiseStreamLimit(let limit):
                 try? session?.setMaxConcurrentStreams(limit)
             case .goAway(let last, let debugData):
+                // The answers already queued go out before the GOAWAY: nghttp2 sends control frames ahead of queued
+                // DATA, and a client such as python's h2 drops an answer whose body comes after a GOAWAY.
+                if let session, !outputSealed { _ = try? session.prepareOutput(upTo: Int.max) }
                 session?.goAway(lastStreamID: last, code: .noError, debugData: debugData)
             case .http1Error:
                 http1?.queueAnswer()

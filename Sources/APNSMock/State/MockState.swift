@@ -69,6 +69,9 @@ public struct MockState: Sendable {
     public let signingKey: SigningKey
     /// True when this call generated the files (first start, or the old ones were unusable).
     public let created: Bool
+    /// Why the files there were replaced (`client.pem expired on …`), said at start: the CA, the key and the team id
+    /// change with them. Nil on a first start and when they were reused.
+    public private(set) var replacedBecause: String? = nil
 
     public var caFile: String { storage.file(FileName.ca) }
     public var clientFile: String { storage.file(FileName.client) }
@@ -117,14 +120,26 @@ public struct MockState: Sendable {
         do { return try PrivateDirectory.open(directory) } catch { throw MockStateError(error) }
     }
 
-    /// The state in `storage`, regenerated in place when it is incomplete, unreadable or expired.
+    /// The state in `storage`, regenerated in place when it is incomplete, unreadable or expired; the old signing
+    /// key is removed with it, so `AuthKey_*.p8` names one file again.
     private static func loadOrRepair(storage: PrivateDirectory, now: Int64, created: Bool) throws(MockStateError)
         -> MockState
     {
-        if let existing = load(storage: storage, now: now, created: created) { return existing }
+        let reason: String
+        switch check(storage: storage, now: now, created: created) {
+        case .usable(let existing): return existing
+        case .unusable(let why): reason = why
+        }
+        let oldKeyID = (try? JSONReader.parse(storage.read(FileName.demo)))?["key_id"]?.string
         let fresh = try generate()
         try write(fresh.files, into: storage)
-        return fresh.state(storage: storage)
+        if let oldKeyID, oldKeyID != fresh.keyID, DeveloperID.isWellFormed(oldKeyID) {
+            storage.remove(FileName.authKey(oldKeyID))
+        }
+        var state = fresh.state(storage: storage)
+        // A dir with nothing of the mock's in it was only being created: no replacement to explain.
+        if !created { state.replacedBecause = reason }
+        return state
     }
 
     /// Creates the whole set when `directory` is missing or empty: generated in a temporary directory beside it,
@@ -169,24 +184,44 @@ public struct MockState: Sendable {
         FileSystem.removeEmptyDirectory(directory.path)
     }
 
+    /// The existing state, or why it cannot be used.
+    enum Check {
+        case usable(MockState)
+        case unusable(String)
+    }
+
     /// The existing state, or nil when any part is missing or unusable.
     static func load(storage: PrivateDirectory, now: Int64, created: Bool = false) -> MockState? {
+        if case .usable(let state) = check(storage: storage, now: now, created: created) { return state }
+        return nil
+    }
+
+    /// The existing state, or the first reason it cannot be used: a file missing or unreadable, or a certificate
+    /// expired (the client certificate lives a shorter time than the server's, and a dir reused for a year
+    /// outlives it).
+    static func check(storage: PrivateDirectory, now: Int64, created: Bool = false) -> Check {
         guard let demo = try? JSONReader.parse(storage.read(FileName.demo)),
             let keyID = demo["key_id"]?.string, let teamID = demo["team_id"]?.string,
-            DeveloperID.isWellFormed(keyID), DeveloperID.isWellFormed(teamID),
-            let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
+            DeveloperID.isWellFormed(keyID), DeveloperID.isWellFormed(teamID)
+        else { return .unusable("\(FileName.demo) is missing or unreadable") }
+        guard let ca = try? X509Certificate.all(pem: storage.read(FileName.ca)).first,
             let server = try? X509Certificate.all(pem: storage.read(FileName.server)).first,
             let serverKey = try? PrivateKey(pem: storage.read(FileName.serverKey), passphrase: nil),
-            serverKey.matches(server), !server.info.isExpired(now: now),
-            (try? storage.read(FileName.client)) != nil,
+            serverKey.matches(server),
+            let client = try? X509Certificate.all(pem: storage.read(FileName.client)).first,
             let keyBytes = try? storage.read(FileName.authKey(keyID)),
             let signingKey = try? CredentialLoader.loadSigningKey(
                 bytes: keyBytes, path: storage.file(FileName.authKey(keyID)))
-        else { return nil }
-        return MockState(
-            storage: storage, keyID: keyID, teamID: teamID,
-            serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
-            signingKey: signingKey, created: created)
+        else { return .unusable("a file of the set is missing or unreadable") }
+        for (name, certificate) in [(FileName.ca, ca), (FileName.server, server), (FileName.client, client)]
+        where certificate.info.isExpired(now: now) {
+            return .unusable("\(name) expired on \(ISO8601.format(epochSeconds: certificate.info.notAfter))")
+        }
+        return .usable(
+            MockState(
+                storage: storage, keyID: keyID, teamID: teamID,
+                serverIdentity: MockServerIdentity(certificate: server, key: serverKey, clientCA: ca),
+                signingKey: signingKey, created: created))
     }
 
     /// A generated set: the files to write and what `MockState` needs from them.

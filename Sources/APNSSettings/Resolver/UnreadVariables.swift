@@ -61,11 +61,9 @@ public enum UnreadVariables {
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
             }
             // The environment named as a switch (APNSCTL_SANDBOX=1): the value it means.
-            if ["sandbox", "production", "development"].contains(folded),
-                let (key, value) = ProfileKeyAdvice.alternative(for: folded).flatMap({ a in a.value.map { (a.key, $0) }
-                    })
-            {
-                return "\(name) is not a variable apnsctl reads; did you mean \(variable(key))=\(value)?"
+            let meant = ProfileKeyAdvice.alternative(for: folded)
+            if ["sandbox", "production", "development"].contains(folded), let meant, let value = meant.value {
+                return "\(name) is not a variable apnsctl reads; did you mean \(variable(meant.key))=\(value)?"
             }
             // A known name with _FILE or _PATH after it (APNSCTL_CONFIG_FILE, APNSCTL_CERT_PATH): the name itself.
             for suffix in ["_FILE", "_PATH"] where name.hasSuffix(suffix) {

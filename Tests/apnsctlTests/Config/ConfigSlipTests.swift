@@ -41,6 +41,20 @@ import Testing
         #expect(try home.run(["config", "set", "-p", "ci", "topic", "com.example.demo"]).status == 0)
     }
 
+    /// A device name with a blank, a control character or a leading # can never be written in a --devices list,
+    /// and breaks the text columns: refused, with a one-word spelling.
+    @Test func aDeviceNameThatIsNotOneWordIsRefused() throws {
+        let home = try Home()
+        for (name, word) in [("my phone", "my-phone"), ("ph\none", "ph-one"), ("#ipad", "ipad")] {
+            let r = try home.run(["config", "add-device", name, Self.token])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.contains("has a blank, a control character or a leading #"), "\(r.stderr)")
+            #expect(r.stderr.hasSuffix(": \(word)\n"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+        #expect(try home.run(["config", "add-device", "my-phone", Self.token]).status == 0)
+    }
+
     /// unset and remove-device with a profile the file does not have: said, with the near name, not "nothing
     /// changed" (nor a "did you mean" of the device's own name).
     @Test func removingFromAProfileTheFileLacksIsSaid() throws {

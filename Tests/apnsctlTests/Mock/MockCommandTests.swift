@@ -221,6 +221,41 @@ import Testing
         #expect(again.stderr == "apnsctl mock: no mock is running with state dir \(dir.path)\n", "\(again.stderr)")
     }
 
+    /// A mock stopped with Ctrl-Z in its terminal handles SIGTERM only once continued: `mock stop` continues it
+    /// (it used to wait forever). The holder here is a python process holding the lock as a mock does.
+    @Test func stopEndsAMockThatWasStopped() throws {
+        let dir = try TemporaryDirectory(prefix: "stop-stopped")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            // SIGTERM's default action, as a mock's: the test process's mask and dispositions are inherited.
+            "import fcntl, os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_DFL)\n"
+                + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])\nf = open(sys.argv[1], 'w')\n"
+                + "fcntl.flock(f, fcntl.LOCK_EX)\nf.write(str(os.getpid()) + '\\n'); f.flush()\n"
+                + "print('locked', flush=True)\ntime.sleep(120)\n",
+            dir.file("mock.lock"),
+        ]
+        let out = Pipe()
+        holder.standardOutput = out
+        try holder.run()
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+        // Waits for the event: the holder's line once it holds the lock.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the holder exited before locking")
+            line.append(chunk)
+        }
+        kill(holder.processIdentifier, SIGSTOP)
+        let r = try InProcess.apnsctl(["mock", "stop", "--state-dir", dir.path], timeout: 60)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("apnsctl mock: stopped the mock of \(dir.path) (pid \(holder.processIdentifier))"))
+        holder.waitUntilExit()
+        #expect(holder.terminationReason == .uncaughtSignal && holder.terminationStatus == SIGTERM)
+    }
+
     /// `-p mock` after the mock stopped, its mock.json naming a port where nothing answers: a warning says so and
     /// how to start it, where the failure alone asks about --endpoint and --env, neither of them given. A refused
     /// connection to an endpoint given by flag gets no such warning.

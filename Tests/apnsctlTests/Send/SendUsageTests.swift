@@ -34,6 +34,31 @@ import Testing
         #expect(r.stderr.hasPrefix("error: PAYLOAD - and --devices - both read standard input"))
     }
 
+    /// A credential read from standard input beside the payload or the list: 64 naming both, where the second one
+    /// read was called an empty file to export again.
+    @Test func aCredentialFromStandardInputBesideAnotherReaderIsRefused() throws {
+        let pem = try String(contentsOfFile: credentials.pushFile, encoding: .utf8)
+        let runs: [([String], String)] = [
+            (
+                ["--cert", "-", "-", "-d", token, "--endpoint", "https://127.0.0.1:9"],
+                "error: PAYLOAD - and --cert - both read standard input"
+            ),
+            (
+                ["--cert", credentials.pushFile, "--key", "-", "--devices", "-", "--alert", "x"],
+                "error: --devices - and --key - both read standard input"
+            ),
+            (
+                ["--auth-key", "-", "--team-id", "TEAMID1234", "--key-id", "ABCDE12345", "-", "-d", token],
+                "error: PAYLOAD - and --auth-key - both read standard input"
+            ),
+        ]
+        for (flags, start) in runs {
+            let r = try send(flags, stdin: Array(pem.utf8))
+            #expect(r.status == 64, "\(flags): \(r.stderr)")
+            #expect(r.stderr.hasPrefix(start), "\(flags): \(r.stderr)")
+        }
+    }
+
     /// `--devices` twice is one list too many: the advice joins files, never standard input (`cat '-'`).
     @Test func devicesTwiceAdvisesJoiningFilesOnly() throws {
         let a = try scratch.write("a.txt", token + "\n")

@@ -357,6 +357,16 @@ import Testing
         #expect(
             config.stderr.text
                 == "error: writing standard output: No space left on device; the settings were not printed\n")
+        // An edit saved before its line failed says it was saved: a script must not run it again.
+        let edit = TestWorld(
+            variables: ["XDG_CONFIG_HOME": dir.file("cfg")], home: dir.path, output: MemoryOutput(failingAfter: 0))
+        #expect(edit.run(["config", "set", "-p", "dev", "topic", "com.a.c"]) == 74)
+        let file = dir.file("cfg") + "/apnsctl/config.toml"
+        #expect(
+            edit.stderr.text
+                == "error: writing standard output: No space left on device; \(file) was written, and what changed was not printed\n"
+        )
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("topic = \"com.a.c\""))
 
         // send's results: the sink's failure is what send's message counts.
         let sending = TestWorld(output: MemoryOutput(failingAfter: 0, with: EPIPE))

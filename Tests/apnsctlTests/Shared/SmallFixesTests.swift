@@ -178,7 +178,7 @@ import Testing
             "--dev": "--env sandbox", "--development": "--env sandbox", "--sandbox": "--env sandbox",
             "--json": "-o json",
             "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert",
-            "--p12": "--cert",
+            "--p12": "--cert", "--silent": "--quiet", "--no-color": "--color never",
         ]
         let typos = [
             "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",

@@ -1,0 +1,40 @@
+import APNSCore
+import APNSMock
+import APNSPlatform
+import APNSTestSupport
+import Foundation
+import Testing
+
+/// The state dir's credentials are reused until one of them expires, the client certificate first (it lives 365
+/// days, the server's 825): then the whole set is made again, why is said, and the old signing key goes with it.
+@Suite struct MockStateRenewalTests {
+    static let day: Int64 = 86_400
+
+    @Test func anExpiredClientCertificateRenewsTheSetAndSaysWhy() throws {
+        let directory = try TemporaryDirectory(prefix: "mock-renew")
+        let path = directory.file("state")
+        let now = SystemClock.now()
+        let first: MockState
+        do {
+            let (state, lock) = try MockState.prepareExclusively(directory: path, now: now)
+            first = state
+            withExtendedLifetime(lock) {}
+        }
+        #expect(first.created && first.replacedBecause == nil)
+        let reused: MockState
+        do {
+            let (state, lock) = try MockState.prepareExclusively(directory: path, now: now + 300 * Self.day)
+            reused = state
+            withExtendedLifetime(lock) {}
+        }
+        #expect(!reused.created && reused.keyID == first.keyID, "reused while every certificate is valid")
+        let (renewed, lock) = try MockState.prepareExclusively(directory: path, now: now + 400 * Self.day)
+        withExtendedLifetime(lock) {}
+        #expect(renewed.created)
+        #expect(
+            renewed.replacedBecause?.hasPrefix("client.pem expired on ") == true, "\(renewed.replacedBecause ?? "")")
+        #expect(renewed.keyID != first.keyID)
+        let keys = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("AuthKey_") }
+        #expect(keys == ["AuthKey_\(renewed.keyID).p8"], "the old key is gone: AuthKey_*.p8 names one file")
+    }
+}
