@@ -17,7 +17,9 @@ enum OtherToolFlags {
         "--body": "--alert", "--message": "--alert",
         "--background": "--content-available",
         "--pass": "--passphrase", "--password": "--passphrase", "--out": "--output",
-        "--silent": "--quiet", "--no-color": "--color never", "--no-colour": "--color never",
+        "--no-color": "--color never", "--no-colour": "--color never",
+        "--ttl": "--expiration", "--expiry": "--expiration", "--text": "--alert", "--msg": "--alert",
+        "--bundle-id": "--topic", "--bundle": "--topic",
     ]
 
     /// curl's way to set a header; its value names the flag instead (`apns-priority: 5` → `--priority 5`).
@@ -83,8 +85,13 @@ enum OtherToolFlags {
             let target = spelling.hasPrefix("-o ") ? "--output" : String(spelling.prefix { $0 != " " })
             if flags.isEmpty || flags.contains(target) { return "\(prefix)\(name)'. Did you mean '\(spelling)'?" }
         }
+        // curl's --silent is less output; a "silent push" is a background one: both, where send has them.
+        if name == "--silent", flags.isEmpty || flags.contains("--content-available") {
+            return "\(prefix)\(name)'. Did you mean '--quiet' (less output) or '--content-available' (a silent, "
+                + "background push)?"
+        }
         // curl's body flags: send's payload is its argument.
-        if payloadFlags.contains(name), flags.contains("--devices") {
+        if payloadFlags.contains(name) || name == "--payload", flags.contains("--devices") {
             return "\(prefix)\(name)'. The payload is send's argument: a file, - for standard input, or inline JSON "
                 + "starting with { (apnsctl send payload.json -d TOKEN)"
         }

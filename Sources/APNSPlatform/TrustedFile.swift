@@ -124,7 +124,9 @@ public enum TrustedFile {
                 throw .untrusted(
                     path: path,
                     reason: "\(subject) in \(folder), a folder of \(FileOwnership.ownerName(st.st_uid)), "
-                        + "who could replace it (the folder must be yours or root's)", fix: nil)
+                        + "who could replace it (the folder must be yours or root's)",
+                    fix: "copy the file into a folder of your own (install -m 600) and give that copy, or run as the "
+                        + "folder's owner")
             }
             if let writers = FileOwnership.otherWriters(st.st_mode) {
                 // A shared folder such as /tmp is meant to be writable by all: the file moves, not the folder's mode.

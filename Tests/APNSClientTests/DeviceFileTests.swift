@@ -56,6 +56,16 @@ import Testing
             guard let p = error as? DeviceFile.Problem, case .keyFile(_, .binaryData) = p else { return false }
             return true
         }
+        // A line of text in another encoding (Latin-1, no control bytes) is a bad line of the list, not a key.
+        let latin = dir.file("latin1.txt")
+        try Data(Array((String(repeating: "ab", count: 32) + "\n").utf8) + [0xE9, 0xE9, 0x7A, 0x7A, 0x0A])
+            .write(to: URL(fileURLWithPath: latin))
+        #expect {
+            _ = try DeviceFile(path: latin)
+        } throws: { error in
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+            return lines.map(\.line) == [2] && lines[0].reason.hasPrefix("not UTF-8 text")
+        }
     }
 
     @Test func badTokenNamesTheLine() throws {
@@ -120,13 +130,13 @@ import Testing
             let streamed = try DeviceFile(path: "-", standardInput: pipe.fileHandleForReading.fileDescriptor)
             #expect(throws: DeviceFile.Problem.self) { _ = try streamed.firstToken() }
         }
-        // A line longer than the reader's buffer comes back cut: its length is "more than" what was read.
+        // A line longer than the reader's buffer comes back cut: its length is "at least" what was read.
         let huge = try dir.write("huge.txt", String(repeating: "a", count: 70_000) + "\n")
         #expect {
             _ = try DeviceFile(path: huge)
         } throws: { error in
             guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
-            return lines.first?.reason.hasPrefix("more than 65536 characters") == true
+            return lines.first?.reason.hasPrefix("at least 65536 characters") == true
         }
         // 200 characters is still a line that may hold a padded token.
         let padded = try DeviceFile(

@@ -280,6 +280,13 @@ import Testing
                 }, { $0 == .badRelevanceScore("-.") }
             ),
             (
+                "relevance, two signs",
+                {
+                    $0.liveActivity = .update
+                    $0.relevanceScore = "+-1"
+                }, { $0 == .badRelevanceScore("+-1") }
+            ),
+            (
                 "timestamp",
                 {
                     $0.liveActivity = .update

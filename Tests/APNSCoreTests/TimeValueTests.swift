@@ -48,6 +48,11 @@ import Testing
         let help = "a UNIX time in seconds, or a duration such as 30m, 1h, 2d"
         #expect(problem("")?.message == "\"\": empty; give 0 (deliver once, never store), " + help)
         #expect(problem("12x")?.message == "12x: not a time; give 0 (deliver once, never store), " + help)
+        // JavaScript's Date.now(): milliseconds, said with the seconds meant.
+        #expect(
+            problem("1796100000000")?.message
+                == "1796100000000: a UNIX time in milliseconds (1796100000 in seconds); APNs reads seconds: give 1796100000"
+        )
         #expect(
             problem("99999999999h")?.message == "99999999999h: not a duration; give 0 (deliver once, never store), "
                 + help)

@@ -37,4 +37,17 @@ import Testing
         let keys = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("AuthKey_") }
         #expect(keys == ["AuthKey_\(renewed.keyID).p8"], "the old key is gone: AuthKey_*.p8 names one file")
     }
+
+    /// A dir holding only the log a `--detach` start made first is being created, not renewed: nothing to explain.
+    @Test func aDirHoldingOnlyALogIsCreatedNotRenewed() throws {
+        let directory = try TemporaryDirectory(prefix: "mock-log-only")
+        let path = directory.file("state")
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        _ = try directory.write("state/mock.log", "", mode: 0o600)
+        let (state, lock) = try MockState.prepareExclusively(directory: path)
+        withExtendedLifetime(lock) {}
+        #expect(state.created)
+        #expect(state.replacedBecause == nil, "\(state.replacedBecause ?? "")")
+    }
 }

@@ -227,7 +227,7 @@ public final class DeviceFile {
             switch reason {
             case .tooLong(let n, let cut):
                 (words, problem) = (
-                    "\(cut ? "more than \(n)" : "\(n)") characters; a device token is 64 hex digits (is this the right file?)",
+                    "\(cut ? "at least \(n)" : "\(n)") characters; a device token is 64 hex digits (is this the right file?)",
                     nil
                 )
             case .carriageReturns:
@@ -264,6 +264,13 @@ public final class DeviceFile {
         // The usual line needs nothing more: plain hex is never a name (names are refused when hex) nor a key.
         if !tooLong, let token = DeviceToken(plainHex: text) { return .token(token) }
         if let holding = keyMaterial(in: text) { return .keyMaterial(holding) }
+        if text.unicodeScalars.contains("\u{FFFD}") {
+            return .bad(
+                UnwordedBadLine(
+                    line: number, text: text,
+                    reason: .name({ "not UTF-8 text (bytes of another encoding, Latin-1 say); save the list as UTF-8" })
+                ))
+        }
         if text.utf8.contains(0x0D) {
             let values = text.split(whereSeparator: { $0 == "\r" || $0 == "\r\n" }).filter {
                 !$0.allSatisfy(\.isWhitespace)
@@ -297,10 +304,19 @@ public final class DeviceFile {
     static func keyMaterial(in text: String) -> KeyMaterial? {
         var dash = false
         var unusual = false
+        var control = false
         for byte in text.utf8 {
-            if byte == 0x2D { dash = true } else if byte == 0 || byte >= 0x80 { unusual = true }
+            if byte == 0x2D {
+                dash = true
+            } else if byte == 0 || byte >= 0x80 {
+                unusual = true
+            } else if byte < 0x20 && byte != 0x09 && byte != 0x0D || byte == 0x7F {
+                control = true
+            }
         }
-        if unusual, text.utf8.contains(0) || text.unicodeScalars.contains("\u{FFFD}") {
+        // DER's tags and lengths put control bytes in its first line; a line of text in another encoding (Latin-1)
+        // has none, and is a bad line of the list, not a key.
+        if unusual, text.utf8.contains(0) || control && text.unicodeScalars.contains("\u{FFFD}") {
             return looksLikeUTF16(text) ? .utf16Text : .binaryData
         }
         if dash, text.contains("-----BEGIN") || text.contains("-----END") { return .pemBlock }

@@ -239,7 +239,10 @@ public enum PayloadBuilder {
             digits.removeFirst()
             sign = [UInt8(ascii: "-")]
         }
-        guard digits.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return typed }
+        // A second sign (`+-1`) is no number: left for the reader to refuse.
+        guard digits.first != UInt8(ascii: "+"), digits.first != UInt8(ascii: "-"),
+            digits.contains(where: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return typed }
         if digits.first == UInt8(ascii: ".") { digits.insert(UInt8(ascii: "0"), at: 0) }
         if digits.last == UInt8(ascii: ".") { digits.append(UInt8(ascii: "0")) }
         return sign + digits

@@ -64,7 +64,7 @@ public enum Suggestion {
     /// (any other is over the limit), values over it are kept as `limit + 1`, and the search stops at a row whose
     /// cells are all over it (a transposition never undercuts the row before it): a name among thousands costs a
     /// few steps.
-    static func distance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int? {
+    public static func distance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int? {
         let n = a.count
         let m = b.count
         guard limit >= 0, abs(n - m) <= limit else { return nil }

@@ -38,7 +38,13 @@ public enum TimeValue {
             switch self {
             case .empty(let syntax): return "empty; \(syntax.help)"
             case .notADuration(_, let syntax): return "not a duration; \(syntax.help)"
-            case .notATime(_, let syntax): return "not a time; \(syntax.help)"
+            case .notATime(let text, let syntax):
+                // JavaScript's Date.now() gives milliseconds: 13 digits where seconds have 10.
+                if text.count == 13, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ms = Int64(text) {
+                    return
+                        "a UNIX time in milliseconds (\(ms / 1000) in seconds); APNs reads seconds: give \(ms / 1000)"
+                }
+                return "not a time; \(syntax.help)"
             case .negativeDuration(_, let syntax):
                 return
                     "a duration counts forward from now and cannot be negative; for a time already past \(syntax.past)"

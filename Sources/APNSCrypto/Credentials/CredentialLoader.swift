@@ -24,7 +24,9 @@ public enum CredentialLoader {
         }
         guard let key = contents.privateKey else {
             let info = leaf.info
-            if (info.isCertificateAuthority || info.isTLSServer) && !info.hasApplePushExtensions {
+            // A CA, or a server's certificate that no client may use: no key makes either a push certificate.
+            let server = info.isTLSServer && !leaf.hasClientAuthUsage
+            if (info.isCertificateAuthority || server) && !info.hasApplePushExtensions && !info.isApplePush {
                 throw .notAClientCertificate(path: certificatePath, certificate: info)
             }
             throw .noPrivateKey(path: certificatePath)

@@ -104,6 +104,15 @@ extension X509Certificate {
         return flags & UInt32(EXFLAG_XKUSAGE) != 0 && usage & UInt32(XKU_SSL_SERVER) != 0
     }
 
+    /// Whether the extended key usage allows TLS client authentication (a dual-use certificate of a private CA,
+    /// say): such a certificate may be a client's, whatever else it allows.
+    var hasClientAuthUsage: Bool {
+        let flags = X509_get_extension_flags(pointer)
+        let usage = X509_get_extended_key_usage(pointer)
+        OpenSSLError.clearQueue()
+        return flags & UInt32(EXFLAG_XKUSAGE) != 0 && usage & UInt32(XKU_SSL_CLIENT) != 0
+    }
+
     /// `RSA 2048`, `EC P-256`, … for the certificate's public key.
     var keyTypeDescription: String {
         guard let key = X509_get0_pubkey(pointer) else {

@@ -11,8 +11,15 @@ enum CAFileContents {
     /// The reason to show for `path`, which OpenSSL refused with `openSSL`.
     static func reason(path: String, openSSL: String) -> String {
         if FileSystem.isDirectory(path) { return "it is a folder" }
+        if FileSystem.entryKind(path) == .symbolicLink, FileSystem.linkDestination(path) == nil {
+            return "it is a link to a missing file; check where it points (ls -l)"
+        }
+        if FileSystem.exists(path), !FileSystem.isRegularFile(path) {
+            return "it is not a regular file (a device or a pipe), and a CA file is one PEM file of certificates"
+        }
         guard let bytes = FileSystem.readStart(path, count: readLimit) else { return openSSL }
-        return reason(bytes: bytes, path: path) ?? openSSL
+        return reason(bytes: bytes, path: path)
+            ?? "it holds no PEM certificate (-----BEGIN CERTIFICATE-----): \(openSSL)"
     }
 
     /// nil when the bytes give no better reason than OpenSSL's.

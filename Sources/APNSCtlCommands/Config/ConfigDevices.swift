@@ -36,21 +36,24 @@ extension APNSCtl.Config {
 
         func run(in world: CommandWorld) throws {
             guard !name.isEmpty else { throw CLIError.usage("empty device name; give one, e.g. my-iphone") }
-            // A name is one word: it goes after -d and on a line of a --devices list (where # starts a comment), and
-            // text output separates columns by blanks.
-            if name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }
-            )
-                || name.hasPrefix("#")
+            // A name goes after -d and on a line of a --devices list, where # starts a comment and blanks around it
+            // are trimmed: a control character, a leading # or a blank at either end cannot be given there. Blanks
+            // inside ("Ada's iPhone", as iOS names a device) can.
+            let blank: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
+            if name.unicodeScalars.contains(where: { ($0.value < 0x20 || $0.value == 0x7F) })
+                || name.hasPrefix("#") || name.unicodeScalars.first.map(blank) == true
+                || name.unicodeScalars.last.map(blank) == true
             {
                 let dashed = String(
-                    name.unicodeScalars.map {
-                        $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F ? "-" : Character($0)
-                    })
-                let word = String(dashed.drop { $0 == "-" || $0 == "#" }.reversed().drop { $0 == "-" }.reversed())
+                    name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "-" : Character($0) })
+                let word = String(
+                    dashed.drop { $0 == "-" || $0 == "#" || $0.isWhitespace }.reversed().drop {
+                        $0 == "-" || $0.isWhitespace
+                    }.reversed())
                 throw CLIError.usage(
-                    "device name \(JSONWriter.quoted(name)) has a blank, a control character or a leading #; a name is "
-                        + "one word, given as -d NAME and on a line of a --devices list (where # starts a comment)"
-                        + (word.isEmpty ? "" : ": \(word)"))
+                    "device name \(JSONWriter.quoted(name)) has a control character, a leading # or a blank at an end; "
+                        + "a name is given as -d NAME and on a line of a --devices list (where # starts a comment and "
+                        + "blanks at the ends are trimmed)" + (word.isEmpty ? "" : ": \(ShellWord.of(word))"))
             }
             if DeviceNames.isHexOnly(name) {
                 // The token first and the name after it: the order swapped, not a name to invent.

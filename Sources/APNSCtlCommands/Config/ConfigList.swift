@@ -42,6 +42,25 @@ extension APNSCtl.Config {
                     "\(parsed.path):\(d.line): default-profile = \(JSONWriter.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with apnsctl config set default-profile NAME"
                 )
             }
+            // The profile APNSCTL_PROFILE chooses is the one every command without -p uses: said beside the file's
+            // default mark, and a name of no profile said as every command would refuse it.
+            if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty {
+                let names = (parsed?.profiles.map(\.name) ?? []) + MockProfile.names
+                if names.contains(chosen) {
+                    if let marked = parsed?.defaultProfile?.name, marked != chosen {
+                        world.standardError.warning(
+                            "APNSCTL_PROFILE=\(ShellWord.of(chosen)) chooses profile \(chosen) for every command without "
+                                + "-p, not the file's default-profile \(marked) marked below")
+                    }
+                } else {
+                    let near =
+                        Suggestion.closest(to: chosen, among: names).map { "did you mean \(JSONWriter.quoted($0))? " }
+                        ?? ""
+                    world.standardError.warning(
+                        "APNSCTL_PROFILE=\(ShellWord.of(chosen)) names no profile, so every command without -p fails; \(near)"
+                            + "the profiles are \(names.joined(separator: ", "))")
+                }
+            }
             // A name `send -d` would refuse is said here too, with the commands that mend it.
             for entry in parsed.map(DeviceNames.allEntries(in:)) ?? [] {
                 do { _ = try DeviceNames.token(of: entry) } catch {

@@ -30,7 +30,8 @@ extension APNSCtl {
                 --decode reads a token instead (an argument, or standard input; 'bearer …' and \
                 'authorization: bearer …' accepted) and shows alg, kid, iss, iat as a date with its age, and \
                 when APNs stops taking it (one hour after iat); with --auth-key, whether the signature \
-                verifies with that key and kid is its id; with --team-id, whether iss is that team; -o json prints \
+                verifies with that key and kid is its id; with --team-id (or APNSCTL_TEAM_ID, or the profile's), \
+                whether iss is that team; -o json prints \
                 the same as one JSON object. Exit 77 when APNs would refuse the token (not three base64url \
                 parts, not ES256, expired, more than an hour ahead, another key's, another team's), 0 \
                 otherwise. The signature itself is never printed.
@@ -77,20 +78,16 @@ extension APNSCtl {
                 // The key to check with: --auth-key, else the one -p or APNSCTL_AUTH_KEY gives, as signing reads it.
                 let flags: AuthKeyOptions = key
                 var check: JWTDecode.CheckKey? = nil
-                // The team the token must name: --team-id, else where the key came from gives one.
-                var team: JWTDecode.ExpectedTeam? = flags.teamID.map { .init(id: $0, label: "--team-id") }
+                // The team the token must name, as signing reads it: --team-id, APNSCTL_TEAM_ID or the profile's.
+                let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings, combinations: false)
+                let team = settings[.teamID].map {
+                    JWTDecode.ExpectedTeam(id: $0.value, label: settings.label(.teamID))
+                }
                 if let path = flags.authKey {
                     check = JWTDecode.CheckKey(source: .file(path), keyID: flags.keyID, label: "--auth-key")
-                } else {
-                    let settings = try settingsOptions.resolve(
-                        .jwt, from: self, world: world.settings, combinations: false)
-                    if let source = settings[.authKey]?.value {
-                        check = JWTDecode.CheckKey(
-                            source: source, keyID: settings[.keyID]?.value, label: settings.label(.authKey))
-                    }
-                    if team == nil, let id = settings[.teamID]?.value {
-                        team = JWTDecode.ExpectedTeam(id: id, label: settings.label(.teamID))
-                    }
+                } else if let source = settings[.authKey]?.value {
+                    check = JWTDecode.CheckKey(
+                        source: source, keyID: settings[.keyID]?.value, label: settings.label(.authKey))
                 }
                 try JWTDecode.run(token: token, format: output ?? .text, key: check, team: team, world: world)
                 return

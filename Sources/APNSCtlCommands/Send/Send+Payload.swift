@@ -139,12 +139,33 @@ extension APNSCtl.Send {
         } catch .interrupted {
             throw Self.interrupted(interrupts, reading: payload == "-" ? "PAYLOAD -" : "PAYLOAD \(payload)")
         } catch {
+            if let slip = Self.valueOfASwitch(payload, in: world.commandLine) { throw slip }
             throw CLIError.inputMissing(
                 error.message + "; "
                     + (Self.unquotedText(payload, in: world.commandLine) ?? Self.tokenAsPayload(payload)
-                        ?? Self.curlAtFile(payload)
+                        ?? Self.curlAtFile(payload) ?? Self.alertTextAsPayload(payload)
                         ?? "give a payload file, - for standard input, or inline JSON starting with {"))
         }
+    }
+
+    /// `--content-available 1`, as the key reads in JSON: the flag takes no value, and its `1` came as PAYLOAD (a
+    /// file that does not exist). A usage slip, 64, not a missing file.
+    static func valueOfASwitch(_ payload: String, in arguments: [String]) -> CLIError? {
+        let switches = ["--content-available", "--mutable-content", "--input-push-token"]
+        guard ["1", "0", "true", "false", "yes", "no"].contains(payload.lowercased()), !FileSystem.exists(payload),
+            let i = arguments.lastIndex(of: payload), i >= 1, switches.contains(arguments[i - 1])
+        else { return nil }
+        return .usage(
+            "\(arguments[i - 1]) takes no value (it writes \(arguments[i - 1].dropFirst(2)): 1 itself); leave out \(payload)"
+        )
+    }
+
+    /// `apnsctl send -d TOKEN "Hello world"`: text with a blank, no file's name, given where a payload goes.
+    static func alertTextAsPayload(_ payload: String) -> String? {
+        guard payload.contains(" "), !payload.startsAfterBlanks(with: "{"), !payload.contains("/"),
+            !FileSystem.exists(payload)
+        else { return nil }
+        return "if it is the notification's text, give it with --alert: --alert \(ShellWord.of(payload))"
     }
 
     /// `--alert Hello world`: the shell split the text, and its last word came as PAYLOAD. The advice for a

@@ -131,14 +131,18 @@ public struct MockState: Sendable {
         case .unusable(let why): reason = why
         }
         let oldKeyID = (try? JSONReader.parse(storage.read(FileName.demo)))?["key_id"]?.string
+        let hadSet = [FileName.demo, FileName.ca, FileName.server, FileName.serverKey, FileName.client].contains {
+            storage.contains($0)
+        }
         let fresh = try generate()
         try write(fresh.files, into: storage)
         if let oldKeyID, oldKeyID != fresh.keyID, DeveloperID.isWellFormed(oldKeyID) {
             storage.remove(FileName.authKey(oldKeyID))
         }
         var state = fresh.state(storage: storage)
-        // A dir with nothing of the mock's in it was only being created: no replacement to explain.
-        if !created { state.replacedBecause = reason }
+        // A dir with no file of the set in it (new, or holding only the log a --detach start made) was only being
+        // created: no replacement to explain.
+        if hadSet { state.replacedBecause = reason }
         return state
     }
 

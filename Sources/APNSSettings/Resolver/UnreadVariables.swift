@@ -11,6 +11,12 @@ public enum UnreadVariables {
         "APNSCTL_OUT_PASSPHRASE",
     ])
 
+    /// The variables that name a file or folder: a `_FILE` or `_PATH` after one of them is the same slip.
+    static let pathVariables: Set<String> = [
+        "APNSCTL_CERT", "APNSCTL_KEY", "APNSCTL_AUTH_KEY", "APNSCTL_CA_FILE", "APNSCTL_CONFIG",
+        "APNSCTL_MOCK_STATE_DIR",
+    ]
+
     /// Aliases too generic to take for a setting's name in a variable: another tool's `APNSCTL_HOST` is not ours.
     static let genericNames: Set<String> = [
         "host", "url", "server", "type", "ca", "team", "kid", "iss", "bundle", "pem", "p8", "p12", "appid", "keyfile",
@@ -61,21 +67,43 @@ public enum UnreadVariables {
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
             }
             // The environment named as a switch (APNSCTL_SANDBOX=1): the value it means.
-            let meant = ProfileKeyAdvice.alternative(for: folded)
-            if ["sandbox", "production", "development"].contains(folded), let meant, let value = meant.value {
+            // The environment named as a switch (APNSCTL_SANDBOX=1, APNSCTL_SANDBOX=false): the value it means.
+            if ["sandbox", "production", "development"].contains(folded),
+                let meant = ProfileKeyAdvice.alternative(
+                    for: folded,
+                    value: ["0", "false", "no", "off"].contains(variables[name]?.lowercased() ?? "")
+                        ? .boolean(false) : nil),
+                let value = meant.value
+            {
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable(meant.key))=\(value)?"
             }
-            // A known name with _FILE or _PATH after it (APNSCTL_CONFIG_FILE, APNSCTL_CERT_PATH): the name itself.
+            // A dry run has no variable, and send refuses to run beside one that asks for it.
+            if folded.hasPrefix("dry") {
+                return
+                    "\(name) is not read: --dry-run has no variable (send refuses to run beside this one unless it is 0, false, no or off); give --dry-run on the command line"
+            }
+            // A path setting's name with _FILE or _PATH after it (APNSCTL_CONFIG_FILE, APNSCTL_CERT_PATH): the name
+            // itself; a value's name with it (APNSCTL_TEAM_ID_FILE, Docker's "read it from this file") is no slip of
+            // this kind. The passphrase's file has a variable of its own.
             for suffix in ["_FILE", "_PATH"] where name.hasSuffix(suffix) {
                 let stem = String(name.dropLast(suffix.count))
-                if known.contains(stem) { return "\(name) is not a variable apnsctl reads; did you mean \(stem)?" }
+                if stem == "APNSCTL_PASSPHRASE" {
+                    return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
+                }
+                if pathVariables.contains(stem) {
+                    return "\(name) is not a variable apnsctl reads; did you mean \(stem)?"
+                }
             }
             if let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) {
                 return "\(name) is not a variable apnsctl reads; did you mean APNSCTL_\(near)?"
             }
-            // Misspelt another tool's name for a setting (APNSCTL_ENVIROMENT): the setting that name means.
+            // Misspelt another tool's name for a setting (APNSCTL_ENVIROMENT), by one letter: the setting that name
+            // means (two would take APNSCTL_TOKEN_KEY_ID for a key).
             let aliases = ProfileKeyAdvice.aliases.keys.filter { !genericNames.contains($0) }.sorted()
-            if folded.count >= 6, let near = Suggestion.closest(to: folded, among: aliases),
+            if folded.count >= 6,
+                let near = aliases.first(where: {
+                    Suggestion.distance(Array(folded.utf8), Array($0.utf8), atMost: 1) != nil
+                }),
                 let alias = ProfileKeyAdvice.aliases[near]
             {
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"

@@ -151,7 +151,7 @@ public enum SettingParser {
                 {
                     throw bad(
                         "the path \(JSONWriter.quoted(trimmed)) has a line break or blank around it (a .env file "
-                            + "saved on Windows, or echo into $GITHUB_ENV, adds one); remove it")
+                            + "saved on Windows ends each line with a CR); remove it")
                 }
                 return .credential(.pem(text: s, variable: name))
             }

@@ -312,5 +312,9 @@ import Testing
         #expect(world.run(["jwt", "--decode", keys.token]) == 77)
         #expect(world.stderr.text.contains("given by APNSCTL_TEAM_ID"), "\(world.stderr.text)")
         #expect(world.stdout.text.contains(#""accepted":false"#) == false, "text output by default")
+        // Beside --auth-key too: the team comes from where signing takes it, whichever flag gives the key.
+        let keyed = TestWorld(
+            variables: ["APNSCTL_TEAM_ID": "OTHERTEAM9"], home: keys.dir.path, now: Self.signedAt + 5)
+        #expect(keyed.run(["jwt", "--decode", keys.token, "--auth-key", keys.key]) == 77, "\(keyed.stderr.text)")
     }
 }

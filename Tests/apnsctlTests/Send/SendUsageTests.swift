@@ -59,6 +59,22 @@ import Testing
         }
     }
 
+    /// `--content-available 1` (as the key reads in JSON) is a flag given a value, 64; text given where the payload
+    /// goes is told to go with --alert. Both were "no such file" (66) with the payload advice.
+    @Test func aSwitchGivenAValueAndTextAsThePayloadAreSaid() throws {
+        let value = try send(certArgs + ["--content-available", "1"])
+        #expect(value.status == 64, "\(value.stderr)")
+        #expect(
+            value.stderr
+                == "error: --content-available takes no value (it writes content-available: 1 itself); leave out 1\n",
+            "\(value.stderr)")
+        let text = try send(certArgs + ["Hello world"])
+        #expect(text.status == 66, "\(text.stderr)")
+        #expect(
+            text.stderr.hasSuffix("if it is the notification's text, give it with --alert: --alert 'Hello world'\n"),
+            "\(text.stderr)")
+    }
+
     /// `--devices` twice is one list too many: the advice joins files, never standard input (`cat '-'`).
     @Test func devicesTwiceAdvisesJoiningFilesOnly() throws {
         let a = try scratch.write("a.txt", token + "\n")
@@ -217,6 +233,18 @@ import Testing
                 "it holds no CERTIFICATE block, only PRIVATE KEY"
             ),
             (try scratch.write("payload.json", "{\"aps\":{}}"), "it looks like JSON"),
+            (
+                try scratch.write("garbage.pem", "garbage\n"),
+                "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+            ),
+            ("/dev/null", "it is not a regular file (a device or a pipe)"),
+            (
+                try { () throws -> String in
+                    let link = scratch.file("dangling.pem")
+                    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: scratch.file("gone"))
+                    return link
+                }(), "it is a link to a missing file"
+            ),
         ]
         for (ca, reason) in cases {
             for dry in [["--dry-run"], ["--dry-run", "-o", "json"], []] {

@@ -106,6 +106,11 @@ import Testing
                 && r.stderr.hasPrefix("error: \(other)/config.toml: is in \(other), a folder of user "),
             "\(r.stderr)")
         #expect(r.stderr.contains("(uid \(OtherUser.uid))"), "\(r.stderr)")
+        // What to do: the folder's owner cannot be changed by the refused user, a copy of their own can be made.
+        #expect(
+            r.stderr.hasSuffix(
+                "copy the file into a folder of your own (install -m 600) and give that copy, or run as the folder's owner\n"
+            ), "\(r.stderr)")
         withExtendedLifetime(attacker) {}
     }
 

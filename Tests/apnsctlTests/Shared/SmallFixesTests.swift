@@ -178,7 +178,8 @@ import Testing
             "--dev": "--env sandbox", "--development": "--env sandbox", "--sandbox": "--env sandbox",
             "--json": "-o json",
             "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert",
-            "--p12": "--cert", "--silent": "--quiet", "--no-color": "--color never",
+            "--p12": "--cert", "--no-color": "--color never", "--ttl": "--expiration", "--expiry": "--expiration",
+            "--text": "--alert", "--msg": "--alert", "--bundle-id": "--topic",
         ]
         let typos = [
             "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
@@ -192,6 +193,11 @@ import Testing
                 r.errorLines.first == "error: Unknown option '\(given)'. Did you mean '\(meant)'?",
                 "\(given): \(r.stderr)")
         }
+        let silent = try InProcess.apnsctl(["send", "--silent", "-d", Self.token(1)])
+        #expect(
+            silent.errorLines.first
+                == "error: Unknown option '--silent'. Did you mean '--quiet' (less output) or '--content-available' (a silent, background push)?",
+            "\(silent.stderr)")
         // Only where the command has the flag: jwt takes no --ca-file.
         let jwt = try InProcess.apnsctl(["jwt", "--cacert", "x"])
         #expect(jwt.status == 64)
@@ -521,6 +527,7 @@ import Testing
         for (name, expected) in [
             ("APNSCTL_ENVIROMENT", "APNSCTL_ENV"), ("APNSCTL_CONFIG_FILE", "APNSCTL_CONFIG"),
             ("APNSCTL_CERT_PATH", "APNSCTL_CERT"), ("APNSCTL_SANDBOX", "APNSCTL_ENV=sandbox"),
+            ("APNSCTL_PASSPHRASE_PATH", "APNSCTL_PASSPHRASE_FILE"),
         ] {
             let r = try InProcess.apnsctl(
                 ["jwt", "-p", "mock-token"],
@@ -531,11 +538,33 @@ import Testing
                 r.errorLines.first == "warning: \(name) is not a variable apnsctl reads; did you mean \(expected)?",
                 "\(name): \(r.stderr)")
         }
+        // A value's name with _FILE (Docker's "read it from this file"), or two letters from another tool's name for
+        // another setting, gets no wrong suggestion; a switch set to false means the other environment.
+        for name in ["APNSCTL_TEAM_ID_FILE", "APNSCTL_OUTPUT_FILE", "APNSCTL_TOKEN_KEY_ID", "APNSCTL_CA_CERT_FILE"] {
+            let r = try InProcess.apnsctl(
+                ["jwt", "-p", "mock-token"],
+                environment: [
+                    "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, name: "x",
+                ])
+            #expect(r.errorLines.isEmpty, "\(name): \(r.stderr)")
+        }
+        let production = try InProcess.apnsctl(
+            ["jwt", "-p", "mock-token"],
+            environment: [
+                "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "APNSCTL_SANDBOX": "false",
+            ])
+        #expect(
+            production.errorLines.first?.hasSuffix("did you mean APNSCTL_ENV=production?") == true,
+            "\(production.stderr)")
         // config show, where a CI user looks for why a setting is not what the job set, says them too.
-        let show = try InProcess.apnsctl(["config", "show"], environment: ["APNSCTL_TOPC": "com.x"])
+        let show = try InProcess.apnsctl(
+            ["config", "show"], environment: ["APNSCTL_TOPC": "com.x", "APNSCTL_DRYRUN": "1"])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(
-            show.errorLines == ["warning: APNSCTL_TOPC is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?"],
+            show.errorLines == [
+                "warning: APNSCTL_DRYRUN is not read: --dry-run has no variable (send refuses to run beside this one unless it is 0, false, no or off); give --dry-run on the command line",
+                "warning: APNSCTL_TOPC is not a variable apnsctl reads; did you mean APNSCTL_TOPIC?",
+            ],
             "\(show.stderr)")
     }
 
