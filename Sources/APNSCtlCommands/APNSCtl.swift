@@ -176,6 +176,12 @@ public struct APNSCtl: ParsableCommand {
             return finish(exitCode: ExitStatus.success, in: world)
         }
         let parserLines = errorLines(parserText: text)
+        if let advice = DashFileName.advice(
+            for: parserLines, arguments: arguments, workingDirectory: world.workingDirectory())
+        {
+            world.standardError.print(PrintableText.escapingControls(advice) + "\n")
+            return finish(exitCode: ExitStatus.usage, in: world)
+        }
         let shortFlags = OtherToolFlags.shortFlags(of: arguments)
         if let advice = AttachedShortValue.advice(
             for: parserLines, arguments: arguments, valueFlags: shortFlags.takingValues, shortFlags: shortFlags.all)

@@ -48,6 +48,14 @@ import Testing
             DeviceToken.Problem.notHex(character: "\u{FEFF}").message
                 == "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
         )
+        // A zero-width space pasted from a chat is named by its code point, not quoted as ''.
+        #expect(throws: DeviceToken.Problem.notHex(character: "\u{200B}")) {
+            try DeviceToken(parsing: "3f2a\u{200B}9c1d")
+        }
+        #expect(
+            DeviceToken.Problem.notHex(character: "\u{200B}").message
+                == "the device token must be hex, found an invisible character (U+200B), pasted with the token; remove it"
+        )
         #expect(throws: DeviceToken.Problem.elidedDescription) {
             try DeviceToken(parsing: "{length = 32, bytes = 0x3f2a1b0c 9d8e7f6a ... 5b6c9c1d }")
         }

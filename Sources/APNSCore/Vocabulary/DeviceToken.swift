@@ -47,7 +47,21 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                 // Invisible when quoted: lists joined with cat keep each one's byte-order mark.
                 return
                     "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
-            case .notHex(let c): return "the device token must be hex, found '\(c)'"
+            case .notHex(let c):
+                // A character that prints as nothing (a zero-width space pasted from a chat, a control character) is
+                // named by its code point, or the message would read "found ''".
+                let invisible = c.unicodeScalars.contains {
+                    $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
+                        || $0.properties.isWhitespace
+                }
+                if invisible {
+                    let codes = c.unicodeScalars.map {
+                        "U+" + String(String($0.value, radix: 16, uppercase: true).leftPadded(to: 4))
+                    }
+                    return
+                        "the device token must be hex, found an invisible character (\(codes.joined(separator: " "))), pasted with the token; remove it"
+                }
+                return "the device token must be hex, found '\(c)'"
             case .abbreviated:
                 return
                     "this is the shortened form apnsctl prints a token in (its first and last 4 digits); give the whole token (apnsctl history show lists it, and -o json prints it)"
@@ -245,4 +259,11 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { hex }
+}
+
+extension String {
+    /// The text with zeros in front up to `width` characters (`A0` to `00A0`), for code points in messages.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
 }

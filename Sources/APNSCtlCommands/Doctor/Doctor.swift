@@ -112,6 +112,20 @@ extension APNSCtl {
                     DoctorOutput.print(
                         [.fail("credentials", nil, .credential, message)], format: format, to: world.standardOutput)
                 }
+                // So is a credential file that is missing or unreadable (66), the most common slip of all: a CI job
+                // parsing -o json gets its line. A missing --ca-file or --app file is no credential.
+                let credentialLabels = [
+                    settings[.cert].map { _ in settings.label(.cert) },
+                    settings[.key].map { _ in settings.label(.key) },
+                    settings[.authKey].map { _ in settings.label(.authKey) },
+                    settings[.passphraseFile].map { _ in settings.label(.passphraseFile) },
+                ].compactMap { $0 }
+                if case .inputMissing(let message) = error,
+                    credentialLabels.contains(where: { message.hasPrefix($0 + " ") })
+                {
+                    DoctorOutput.print(
+                        [.fail("credentials", nil, .inputMissing, message)], format: format, to: world.standardOutput)
+                }
                 throw error
             }
             // A CA or trust file that cannot be used is the user's input (66, as in send), not the network's: said

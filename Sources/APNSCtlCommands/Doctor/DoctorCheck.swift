@@ -14,12 +14,15 @@ struct DoctorCheck: Equatable {
         case rejected
         /// A network phase failed: DNS, connect, proxy, TLS, or no answer (69).
         case network
+        /// A credential file missing or unreadable (66).
+        case inputMissing
 
         var exitCode: Int32 {
             switch self {
             case .credential: return ExitStatus.credential
             case .rejected: return ExitStatus.rejected
             case .network: return ExitStatus.transport
+            case .inputMissing: return ExitStatus.inputMissing
             }
         }
     }

@@ -71,10 +71,15 @@ extension APNSCtl.Send {
                 )
             }
         }
-        for token in tokens where devicesFile == nil {
-            guard let times = timesGiven[token.hex], times > 1 else { continue }
+        // One warning, as for a list (CLI.md): the token itself when one was repeated, else how many and the first.
+        let repeated = devicesFile == nil ? tokens.filter { (timesGiven[$0.hex] ?? 0) > 1 } : []
+        if repeated.count == 1, let token = repeated.first, let times = timesGiven[token.hex] {
             let named = names[token.hex].map { " (\($0))" } ?? ""
             world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
+        } else if repeated.count > 1, let first = firstFlagRepeat {
+            world.standardError.warning(
+                "\(flagRepeatCount) repeated tokens were sent once (first: --device \(first.flag) repeats --device \(first.repeats))"
+            )
         }
         var file: DeviceFile? = nil
         let fileNames = LockedValue<[String: String]>([:])

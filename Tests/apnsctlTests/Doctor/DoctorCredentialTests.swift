@@ -23,6 +23,25 @@ import Testing
             validity: Validity(notBefore: notBefore, notAfter: notAfter))
     }
 
+    /// A credential file that is missing (the most common slip) is a failed credentials line too, in text and JSON,
+    /// exit 66: a CI job parsing -o json got nothing. A missing --ca-file is no credential, and gets none.
+    @Test func aMissingCredentialFileIsAFailedCredentialsLine() throws {
+        let missing = credentials.directory.file("nonexistent.pem")
+        let json = try doctor(["--cert", missing, "--endpoint", "https://127.0.0.1:9", "-o", "json"])
+        #expect(json.status == 66, "\(json.stderr)")
+        let line = try #require(json.lines.first, "\(json.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["check"] as? String == "credentials" && object?["status"] as? String == "fail", "\(line)")
+        let text = try doctor(["--cert", missing, "--endpoint", "https://127.0.0.1:9"])
+        #expect(text.status == 66)
+        #expect(text.lines.first?.hasPrefix("fail  credentials") == true, "\(text.stdout)")
+        let ca = try doctor([
+            "--cert", credentials.pushFile, "--ca-file", missing, "--endpoint", "https://127.0.0.1:9",
+        ])
+        #expect(ca.status == 66)
+        #expect(!ca.stdout.contains("credentials"), "\(ca.stdout)")
+    }
+
     @Test func expiredOrNotYetValidIs77WithoutAnyConnection() throws {
         let now = SystemClock.now()
         let listener = try Socket.listen(host: "127.0.0.1", port: 0)

@@ -36,6 +36,14 @@ import Testing
         #expect(r.stderr.contains("warning: --device \(a) was given 4 times; it is sent once"), "\(r.stderr)")
         #expect(!r.stderr.contains(b), "\(r.stderr)")
         #expect(mock.answersPerDevice(expectingAtLeast: 2) == [a: 1, b: 1])
+        // Several tokens repeated: one warning (CLI.md), as for a list, not one per token.
+        let many = try InProcess.apnsctl(
+            ["send", "--cert", mock.certificate, "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--dry-run"]
+                + (1...30).flatMap { ["-d", Self.token($0), "-d", Self.token($0)] } + ["--alert", "x"])
+        #expect(many.status == 0, "\(many.stderr)")
+        #expect(
+            many.errorLines == ["warning: 30 repeated tokens were sent once (first: --device 2 repeats --device 1)"],
+            "\(many.stderr)")
     }
 
     /// 1,000 `-d` flags and a bad last one: the error names the device by its position. swift-argument-parser

@@ -75,6 +75,25 @@ import Testing
             "\(text.stderr)")
     }
 
+    /// A file whose name starts with `-` is read as flags, and the parser's complaint named an option or a missing
+    /// argument (or told `-ok.json` to write `-o k.json`): the file is named, with how to give it.
+    @Test func aFileNamedWithALeadingDashIsSaidToBeOne() throws {
+        _ = try scratch.write("-ok.json", #"{"aps":{"alert":"x"}}"#)
+        _ = try scratch.write("-c.pem", "x")
+        for arguments in [["validate", "-ok.json"], ["send", "-d", token, "-ok.json"], ["inspect", "-c.pem"]] {
+            let r = try InProcess.apnsctl(arguments, directory: scratch.path)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            let word = arguments.last ?? ""
+            #expect(
+                r.stderr
+                    == "error: \(word): a file whose name starts with -, read as flags; give it as ./\(word) (or put -- before it)\n",
+                "\(arguments): \(r.stderr)")
+        }
+        // A flag's value joined to it is still that: no file of that name.
+        let joined = try InProcess.apnsctl(["send", "-pmock", "-d", token], directory: scratch.path)
+        #expect(joined.stderr.contains("write the value after a space"), "\(joined.stderr)")
+    }
+
     /// `--devices` twice is one list too many: the advice joins files, never standard input (`cat '-'`).
     @Test func devicesTwiceAdvisesJoiningFilesOnly() throws {
         let a = try scratch.write("a.txt", token + "\n")
