@@ -96,6 +96,22 @@ public final class FileLock: @unchecked Sendable {
         }
     }
 
+    /// Whether process `pid` holds the flock on `name` in `directory`, as the kernel lists its locks
+    /// (`/proc/locks`); nil where that list cannot be read (not Linux). The pid a lock file names is only what its
+    /// holder wrote: a pid of another namespace (a container's) names some other process here.
+    public static func isHeld(_ name: String, in directory: PrivateDirectory, by pid: Int32) -> Bool? {
+        guard let inode = directory.inode(name),
+            let bytes = try? FileSystem.read("/proc/locks", limit: 1 << 22)
+        else { return nil }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            // `1: FLOCK  ADVISORY  WRITE 4711 fd:01:5678 0 EOF`; a waiter's line has `->` after the number.
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK", Int32(fields[4]) == pid else { continue }
+            if fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == inode { return true }
+        }
+        return false
+    }
+
     /// The pid written in a lock file, read under the directory's lock (see `acquire`): the holder's.
     private static func writtenHolder(of name: String, in directory: PrivateDirectory) -> Int32? {
         guard let bytes = try? directory.read(name, limit: 64) else { return nil }

@@ -230,6 +230,19 @@ public enum FileSystem {
         return lstat(path, &st) == 0
     }
 
+    /// Whether `path` is a symbolic link whose target does not exist (`/dev/fd/N` of a pipe is no such link).
+    public static func isDanglingLink(_ path: String) -> Bool {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK else { return false }
+        return stat(path, &st) != 0 && errno == ENOENT
+    }
+
+    /// Whether `path` is a character device (`/dev/null`), following links.
+    public static func isCharacterDevice(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR
+    }
+
     /// Whether `path` is a FIFO (following links).
     public static func isFIFO(_ path: String) -> Bool {
         var st = stat()

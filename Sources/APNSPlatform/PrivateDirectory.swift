@@ -142,6 +142,13 @@ public final class PrivateDirectory: Sendable {
         return (bytes, FileMode(st.st_mode & 0o7777))
     }
 
+    /// The inode number of the entry `name` (not following a link), or nil when there is none.
+    public func inode(_ name: String) -> UInt64? {
+        var st = stat()
+        guard fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return UInt64(st.st_ino)
+    }
+
     /// Whether an entry called `name` exists (a link counts; it is not followed).
     public func contains(_ name: String) -> Bool {
         var st = stat()
@@ -150,19 +157,38 @@ public final class PrivateDirectory: Sendable {
 
     /// Whether the directory has no entries besides `.` and `..`.
     public var isEmpty: Bool {
+        var empty = true
+        forEachName { _ in
+            empty = false
+            return false
+        }
+        return empty
+    }
+
+    /// The names of its entries (not `.` and `..`), as read through its descriptor; empty when it cannot be listed.
+    public var names: [String] {
+        var all: [String] = []
+        forEachName {
+            all.append($0)
+            return true
+        }
+        return all
+    }
+
+    /// Calls `body` with each entry's name until it returns false.
+    private func forEachName(_ body: (String) -> Bool) {
         let copy = dup(fd)
         guard copy >= 0, let listing = fdopendir(copy) else {
             if copy >= 0 { close(copy) }
-            return false
+            return
         }
         defer { closedir(listing) }
         while let entry = readdir(listing) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != "." && name != ".." { return false }
+            if name != "." && name != ".." && !body(name) { return }
         }
-        return true
     }
 
     /// Removes the entry `name` (a link itself, never its target).

@@ -160,11 +160,6 @@ import Testing
         let location = check("{\"query\":\"where\"}", type(.location))
         #expect(location.hasWarning("aps", "no aps dictionary; the app's location push service extension gets"))
         #expect(!location.hasErrors)
-        // An aps key among them is said to belong inside aps.
-        let misplaced = check("{\"alert\":\"hi\"}", type(.complication))
-        #expect(
-            misplaced.hasWarning("aps", "\"alert\" is an aps key, which iOS acts on only inside aps"),
-            "\(misplaced.listing)")
     }
 
     @Test func missingAPSHints() {

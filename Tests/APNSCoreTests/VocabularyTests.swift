@@ -48,6 +48,12 @@ import Testing
             DeviceToken.Problem.notHex(character: "\u{FEFF}").message
                 == "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
         )
+        // An invisible mark on a hex digit is named, and an emoji is no invisible character.
+        #expect(
+            DeviceToken.Problem.notHex(character: "a\u{FE0F}").message
+                == "the device token must be hex, found an invisible character (U+FE0F), pasted with the token; remove it"
+        )
+        #expect(DeviceToken.Problem.notHex(character: "👨‍💻").message == "the device token must be hex, found '👨‍💻'")
         // A zero-width space pasted from a chat is named by its code point, not quoted as ''.
         #expect(throws: DeviceToken.Problem.notHex(character: "\u{200B}")) {
             try DeviceToken(parsing: "3f2a\u{200B}9c1d")

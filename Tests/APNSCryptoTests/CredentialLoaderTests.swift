@@ -81,6 +81,29 @@ import Testing
         #expect(loaded.chain.map(\.info.sha256) == [TestCredentials.ca.info.sha256])
     }
 
+    /// A renewal from the same request beside the expired certificate (one Keychain export, one PEM): the key
+    /// belongs to both, and the one that lasts is the leaf, whichever comes first; the other is left out, named.
+    @Test func anExpiredCertificateBesideItsRenewalLeavesTheRenewalAsLeaf() throws {
+        let dir = try TemporaryDirectory()
+        let now = SystemClock.now()
+        let key = identity.privateKey
+        let expired = try CredentialGenerator.makePushCertificate(
+            ca: TestCredentials.ca, bundleID: "com.example.app", kind: .universal(topics: ["com.example.app"]),
+            validity: Validity(notBefore: now - 400 * 86_400, notAfter: now - 30 * 86_400), reusing: key)
+        let renewed = try CredentialGenerator.makePushCertificate(
+            ca: TestCredentials.ca, bundleID: "com.example.app", kind: .universal(topics: ["com.example.app"]),
+            validity: Validity(notBefore: now - 86_400, notAfter: now + 300 * 86_400), reusing: key)
+        let keyPEM = try key.pkcs8PEM(passphrase: nil)
+        for (name, order) in [
+            ("old-first.pem", expired.certificate.pem + renewed.certificate.pem + keyPEM),
+            ("new-first.pem", renewed.certificate.pem + keyPEM + expired.certificate.pem),
+        ] {
+            let loaded = try load(try dir.put(name, order))
+            #expect(loaded.certificate.info.sha256 == renewed.certificate.info.sha256, "\(name)")
+            #expect(loaded.leftOut.map(\.sha256) == [expired.certificate.info.sha256], "\(name)")
+        }
+    }
+
     /// A file with its own key and chain (a `.p12`, a PEM bundle) keeps its own leaf when `--key` names the key
     /// of a chain certificate (the CA's): a mismatch, never the CA taken as the identity with its key.
     @Test func aKeyOfAChainCertificateIsAMismatchNotANewLeaf() throws {

@@ -76,6 +76,10 @@ import Testing
         #expect(SigningKey.keyID(fromFileName: "AuthKey_ABCDE12345-prod.p8") == "ABCDE12345-prod")
         #expect(SigningKey.keyID(fromFileName: "AuthKey_abcde12345 (1).p8") == "abcde12345 (1)")
         #expect(SigningKey.keyID(fromFileName: "AuthKey_ABCDE12345 ().p8") == "ABCDE12345 ()")
+        // Another ending: a case changed, a browser's .txt, a rename to .pem.
+        for name in ["AuthKey_ABCDE12345.P8", "AuthKey_ABCDE12345.p8.txt", "AuthKey_ABCDE12345.pem"] {
+            #expect(SigningKey.keyID(fromFileName: name) == "ABCDE12345", "\(name)")
+        }
     }
 
     @Test func identifierRules() throws {

@@ -38,6 +38,40 @@ import Testing
         #expect(keys == ["AuthKey_\(renewed.keyID).p8"], "the old key is gone: AuthKey_*.p8 names one file")
     }
 
+    /// A set whose demo.json was lost names no old key: every other AuthKey_*.p8 goes, so the glob in mock.md names
+    /// one file again; the missing file is named.
+    @Test func aLostDemoFileRenewsAndLeavesOneKey() throws {
+        let directory = try TemporaryDirectory(prefix: "mock-lost-demo")
+        let path = directory.file("state")
+        let first: MockState
+        do {
+            let (state, lock) = try MockState.prepareExclusively(directory: path)
+            first = state
+            withExtendedLifetime(lock) {}
+        }
+        try FileManager.default.removeItem(atPath: path + "/demo.json")
+        let (renewed, lock) = try MockState.prepareExclusively(directory: path)
+        withExtendedLifetime(lock) {}
+        #expect(renewed.replacedBecause == "demo.json is missing or unreadable")
+        #expect(renewed.keyID != first.keyID)
+        let keys = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("AuthKey_") }
+        #expect(keys == ["AuthKey_\(renewed.keyID).p8"])
+    }
+
+    /// A set made by a clock ahead of this one is renewed too: clients would refuse its certificates until then.
+    @Test func aSetNotYetValidIsRenewed() throws {
+        let directory = try TemporaryDirectory(prefix: "mock-future")
+        let path = directory.file("state")
+        do {
+            let (_, lock) = try MockState.prepareExclusively(directory: path)
+            withExtendedLifetime(lock) {}
+        }
+        let (renewed, lock) = try MockState.prepareExclusively(
+            directory: path, now: SystemClock.now() - 2 * Self.day)
+        withExtendedLifetime(lock) {}
+        #expect(renewed.replacedBecause?.contains("is not valid before") == true, "\(renewed.replacedBecause ?? "")")
+    }
+
     /// A dir holding only the log a `--detach` start made first is being created, not renewed: nothing to explain.
     @Test func aDirHoldingOnlyALogIsCreatedNotRenewed() throws {
         let directory = try TemporaryDirectory(prefix: "mock-log-only")

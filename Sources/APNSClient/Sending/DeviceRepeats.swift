@@ -98,4 +98,9 @@ public struct DeviceRepeatSummary: Sendable, Equatable {
     /// Repeats skipped in all, among the flags and the list's lines.
     public let total: Int
     public let first: FirstRepeat
+
+    public init(total: Int, first: FirstRepeat) {
+        self.total = total
+        self.first = first
+    }
 }

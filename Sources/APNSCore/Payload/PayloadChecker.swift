@@ -87,15 +87,11 @@ struct PayloadChecker {
         case .mdm:
             return
         case .voip, .pushtotalk, .complication, .fileprovider, .location:
-            // An aps key among the app's own (`{"alert":"hi"}`) is meant for iOS, which acts on it only inside aps.
-            let misplaced = members.first(where: { APSKey(rawValue: $0.key) != nil }).map {
-                "; \(JSONWriter.quoted($0.key)) is an aps key, which iOS acts on only inside aps: {\"aps\":{\(JSONWriter.quoted($0.key)):…}}"
-            }
             let receiver =
                 pushType == .location
                 ? "the app's location push service extension gets the whole payload, so this is fine if it reads its own keys"
                 : "PushKit hands the whole payload to the app or its extension, so this is fine if it reads its own keys"
-            warning("aps", at: root.start, "no aps dictionary; \(receiver)\(misplaced ?? ", else add \"aps\": {}")")
+            warning("aps", at: root.start, "no aps dictionary; \(receiver), else add \"aps\": {}")
         default:
             var hint = "; put Apple's keys in an \"aps\" object: {\"aps\":{\"alert\":\"Hello\"}}"
             if let near = members.first(where: { Suggestion.closest(to: $0.key, among: ["aps"]) != nil }) {

@@ -49,17 +49,16 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
                     "the device token must be hex, found a byte-order mark (U+FEFF, invisible: a file saved with one, or lists joined from such files, carry it); remove it"
             case .notHex(let c):
                 // A character that prints as nothing (a zero-width space pasted from a chat, a control character) is
-                // named by its code point, or the message would read "found ''".
-                let invisible = c.unicodeScalars.contains {
-                    $0.properties.generalCategory == .format || $0.properties.generalCategory == .control
-                        || $0.properties.isWhitespace
-                }
-                if invisible {
-                    let codes = c.unicodeScalars.map {
-                        "U+" + String(String($0.value, radix: 16, uppercase: true).leftPadded(to: 4))
-                    }
+                // named by its code point, or the message would read "found ''". It may be a hex digit with an
+                // invisible mark on it (a variation selector): the first code point that is no hex digit is named.
+                let hex: (Unicode.Scalar) -> Bool = { $0.isASCII && Character($0).isHexDigit }
+                if let odd = c.unicodeScalars.first(where: { !hex($0) }),
+                    odd.properties.isDefaultIgnorableCodePoint || odd.properties.generalCategory == .control
+                        || odd.properties.generalCategory == .format || odd.properties.isWhitespace
+                {
+                    let code = "U+" + String(odd.value, radix: 16, uppercase: true).leftPadded(to: 4)
                     return
-                        "the device token must be hex, found an invisible character (\(codes.joined(separator: " "))), pasted with the token; remove it"
+                        "the device token must be hex, found an invisible character (\(code)), pasted with the token; remove it"
                 }
                 return "the device token must be hex, found '\(c)'"
             case .abbreviated:

@@ -66,7 +66,7 @@ public enum CredentialLoader {
         // The certificate the file's own key belongs to (a `.p12`'s, a PEM bundle's): the leaf when `--key` matches
         // only a CA in the file (the CA's key), which is a mismatch, not a new identity. A `--key` for another
         // leaf in it (a renewed certificate beside the old one and its key) picks that leaf, as before.
-        let ownLeaf = parsed.key.flatMap { key in parsed.certificates.firstIndex(where: { key.matches($0) }) }
+        let ownLeaf = parsed.key.flatMap { key in matchingLeaf(of: key, in: parsed.certificates) }
         if let keyInput {
             let keyPath = keyInput.name
             let keyBytes = try read(keyInput)
@@ -104,7 +104,7 @@ public enum CredentialLoader {
         }
         var leafIndex = 0
         var matches: Bool? = nil
-        let keyLeaf = parsed.key.flatMap { key in certs.firstIndex(where: { key.matches($0) }) }
+        let keyLeaf = parsed.key.flatMap { key in matchingLeaf(of: key, in: certs) }
         // The identity the file is for: its own key's certificate, else the one it prefers (a push certificate).
         let fileLeaf = ownLeaf ?? preferredLeaf(certs)
         if let keyLeaf, keyLeaf != fileLeaf, certs[keyLeaf].info.isCertificateAuthority {
@@ -297,6 +297,12 @@ public enum CredentialLoader {
 
     /// The certificate shown when no key decides: the first Apple push certificate, else the first
     /// certificate that issued no other one in the file (a leaf), else the first.
+    /// The certificate `key` belongs to; of several (a renewal from the same request beside the expired one, in one
+    /// Keychain export or one PEM), the one that lasts longest, whatever their order.
+    private static func matchingLeaf(of key: PrivateKey, in certs: [X509Certificate]) -> Int? {
+        certs.indices.filter { key.matches(certs[$0]) }.max { certs[$0].info.notAfter < certs[$1].info.notAfter }
+    }
+
     private static func preferredLeaf(_ certs: [X509Certificate]) -> Int {
         if let i = certs.firstIndex(where: { $0.info.isApplePush }) { return i }
         if let i = certs.firstIndex(where: { c in !certs.contains { $0 !== c && $0.isSigned(by: c) } }) { return i }

@@ -73,9 +73,11 @@ public enum CredentialGenerator {
     public static func makePushCertificate(
         ca: PushIdentity, bundleID: String, kind: PushCertificateKind,
         teamID: String = "ABCDE12345", key algorithm: KeyAlgorithm = .ecP256,
-        validity: Validity = .days(365)
+        validity: Validity = .days(365), reusing existing: PrivateKey? = nil
     ) throws(OpenSSLError) -> PushIdentity {
-        let key = try PrivateKey.generate(algorithm)
+        // `existing`: a renewal from the same request, as the portal issues one, carries the same key.
+        let key: PrivateKey
+        if let existing { key = existing } else { key = try PrivateKey.generate(algorithm) }
         let prefix: String =
             switch kind {
             case .development: "Apple Development IOS Push Services:"

@@ -11,15 +11,19 @@ enum CAFileContents {
     /// The reason to show for `path`, which OpenSSL refused with `openSSL`.
     static func reason(path: String, openSSL: String) -> String {
         if FileSystem.isDirectory(path) { return "it is a folder" }
-        if FileSystem.entryKind(path) == .symbolicLink, FileSystem.linkDestination(path) == nil {
-            return "it is a link to a missing file; check where it points (ls -l)"
-        }
-        if FileSystem.exists(path), !FileSystem.isRegularFile(path) {
-            return "it is not a regular file (a device or a pipe), and a CA file is one PEM file of certificates"
+        // A link whose target is missing (`stat` fails where `lstat` does not); /dev/fd/N of a pipe is no such link.
+        if FileSystem.isDanglingLink(path) { return "it is a link to a missing file; check where it points (ls -l)" }
+        // /dev/null and its like: what was read is nothing.
+        if FileSystem.isCharacterDevice(path) {
+            return "it is a device (\(path)), which holds no certificates"
         }
         guard let bytes = FileSystem.readStart(path, count: readLimit) else { return openSSL }
-        return reason(bytes: bytes, path: path)
-            ?? "it holds no PEM certificate (-----BEGIN CERTIFICATE-----): \(openSSL)"
+        if let reason = reason(bytes: bytes, path: path) { return reason }
+        // No CERTIFICATE block at all, or one OpenSSL could not read (a damaged or cut-off copy).
+        let hasCertificate = PEMBlock.scan(bytes).blocks.contains(where: \.isCertificate)
+        return hasCertificate
+            ? "its CERTIFICATE block is damaged (a changed character, or a copy cut short): \(openSSL)"
+            : "it holds no PEM certificate (-----BEGIN CERTIFICATE-----): \(openSSL)"
     }
 
     /// nil when the bytes give no better reason than OpenSSL's.

@@ -17,13 +17,9 @@ public final class SigningKey: Sendable {
 
     /// The key id in a file name: `AuthKey_ABCDE12345.p8` and Apple's older `APNsAuthKey_ABCDE12345.p8`.
     public static func keyID(fromFileName path: String) -> String? {
-        let name = FileSystem.baseName(path)
-        for prefix in ["AuthKey_", "APNsAuthKey_"] where name.hasPrefix(prefix) {
-            var rest = Substring(name.dropFirst(prefix.count))
-            if rest.hasSuffix(".p8") { rest = rest.dropLast(3) }
-            return rest.isEmpty ? nil : String(withoutCopyMark(rest))
-        }
-        return nil
+        // The text up to the first dot: no key id holds one, and `.P8`, `.p8.txt` (a browser's) or `.pem` (renamed)
+        // all end the same id.
+        keyID(fromFileNamePrefix: path)
     }
 
     /// A key id as a second download names it: browsers and the Finder save `AuthKey_ABCDE12345.p8` again as

@@ -37,13 +37,16 @@ extension APNSCtl.Config {
         func run(in world: CommandWorld) throws {
             guard !name.isEmpty else { throw CLIError.usage("empty device name; give one, e.g. my-iphone") }
             // A name goes after -d and on a line of a --devices list, where # starts a comment and blanks around it
-            // are trimmed: a control character, a leading # or a blank at either end cannot be given there. Blanks
-            // inside ("Ada's iPhone", as iOS names a device) can.
+            // are trimmed: each of these is said with the place that cannot give it. Blanks inside ("Ada's iPhone",
+            // as iOS names a device) can be given in both.
             let blank: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
-            if name.unicodeScalars.contains(where: { ($0.value < 0x20 || $0.value == 0x7F) })
-                || name.hasPrefix("#") || name.unicodeScalars.first.map(blank) == true
-                || name.unicodeScalars.last.map(blank) == true
-            {
+            let cause: String? =
+                name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+                ? "has a control character, which neither -d nor a --devices list can give"
+                : name.unicodeScalars.first.map(blank) == true || name.unicodeScalars.last.map(blank) == true
+                    ? "has a blank at an end, which -d and a --devices list trim"
+                    : name.hasPrefix("#") ? "starts with #, which starts a comment in a --devices list" : nil
+            if let cause {
                 let dashed = String(
                     name.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "-" : Character($0) })
                 let word = String(
@@ -51,9 +54,8 @@ extension APNSCtl.Config {
                         $0 == "-" || $0.isWhitespace
                     }.reversed())
                 throw CLIError.usage(
-                    "device name \(JSONWriter.quoted(name)) has a control character, a leading # or a blank at an end; "
-                        + "a name is given as -d NAME and on a line of a --devices list (where # starts a comment and "
-                        + "blanks at the ends are trimmed)" + (word.isEmpty ? "" : ": \(ShellWord.of(word))"))
+                    "device name \(JSONWriter.quoted(name)) \(cause)"
+                        + (word.isEmpty ? "" : "; name it \(ShellWord.of(word))"))
             }
             if DeviceNames.isHexOnly(name) {
                 // The token first and the name after it: the order swapped, not a name to invent.

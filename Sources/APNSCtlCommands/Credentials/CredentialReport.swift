@@ -35,7 +35,8 @@ enum CredentialReport {
             w.field("file", file)
             w.field("kind", "auth-key")
             w.field("key_type", keyType)
-            w.field("key_id", keyID)
+            // An id send and jwt would refuse is no key id to a script: null, the warning above saying why.
+            w.field("key_id", keyID.flatMap { DeveloperID.isWellFormed($0) ? $0 : nil })
             w.endObject()
             world.standardOutput.print(w.text + "\n")
         case .text:

@@ -89,6 +89,24 @@ struct ProviderTokenReport {
         }
         if parts.keyID == nil { refusals.append("the header has no kid (InvalidProviderToken)") }
         if parts.issuer == nil { refusals.append("the claims have no iss, the team id (InvalidProviderToken)") }
+        // What signing refuses, refused here too: ids that are no Apple ids, and the two swapped.
+        if let kid = parts.keyID, !DeveloperID.isWellFormed(kid) {
+            refusals.append(
+                "kid \(JSONWriter.quoted(kid)) is not a key id (10 characters A-Z and 0-9) (InvalidProviderToken)")
+        }
+        if let issuer = parts.issuer, !DeveloperID.isWellFormed(issuer) {
+            refusals.append(
+                "iss \(JSONWriter.quoted(issuer)) is not a team id (10 characters A-Z and 0-9) (InvalidProviderToken)")
+        }
+        if let kid = parts.keyID, let issuer = parts.issuer, kid == issuer, DeveloperID.isWellFormed(kid) {
+            refusals.append(
+                "iss is the key's id \(kid), not a team id: the two look swapped; sign with the team id as iss (InvalidProviderToken)"
+            )
+        }
+        if let team, let issuer = parts.issuer, issuer == team.id, let i = fields.firstIndex(where: { $0.0 == "iss" }) {
+            // Checked and found right: said, so a match is not mistaken for no check.
+            fields[i].1 = "\(issuer) (the team id \(team.label) gives)"
+        }
         if let team, let issuer = parts.issuer, issuer != team.id {
             // A key belongs to one team: a token naming another is refused, whoever signed it.
             refusals.append(

@@ -121,7 +121,7 @@ extension APNSCtl {
                     settings[.passphraseFile].map { _ in settings.label(.passphraseFile) },
                 ].compactMap { $0 }
                 if case .inputMissing(let message) = error,
-                    credentialLabels.contains(where: { message.hasPrefix($0 + " ") })
+                    credentialLabels.contains(where: { message.hasPrefix($0 + " ") || message.hasPrefix($0 + ":") })
                 {
                     DoctorOutput.print(
                         [.fail("credentials", nil, .inputMissing, message)], format: format, to: world.standardOutput)

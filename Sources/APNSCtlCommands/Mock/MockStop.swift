@@ -13,7 +13,8 @@ extension APNSCtl.Mock {
             discussion: """
                 Finds the mock holding the state dir's lock (mock.lock), sends it SIGTERM (and SIGCONT, for a \
                 mock stopped with Ctrl-Z) and returns once it has exited and released the lock (exit 0); one \
-                still holding it 15 seconds later is said, exit 73. With no mock running there, it says so \
+                still holding it 15 seconds later is said, exit 73, and so is a pid in mock.lock that does not \
+                hold the lock (nothing is signalled). With no mock running there, it says so \
                 and exits 0. \
                 A mock started with --detach whose log could not be written says so here, and this command \
                 exits 74 (its status) with the number of lost log lines.
@@ -62,6 +63,14 @@ extension APNSCtl.Mock {
                 guard let pid else {
                     throw CLIError.outputExists(
                         "\(directory)/\(MockState.lockName) is held, but names no process; stop the mock where it runs")
+                }
+                // Signalled only when it holds the lock: a pid written by a mock in a container names some other
+                // process here.
+                if FileLock.isHeld(MockState.lockName, in: storage, by: pid) == false {
+                    throw CLIError.outputExists(
+                        "\(directory)/\(MockState.lockName) names pid \(pid), which does not hold it here (a mock in a "
+                            + "container, or another pid namespace?); nothing was signalled: stop the mock where it runs"
+                    )
                 }
                 if let problem = ProcessSignals.sendTerminate(to: pid) {
                     throw CLIError.outputExists("cannot stop the mock of \(directory) (pid \(pid)): \(problem)")

@@ -152,18 +152,26 @@ extension APNSCtl.Send {
     /// file that does not exist). A usage slip, 64, not a missing file.
     static func valueOfASwitch(_ payload: String, in arguments: [String]) -> CLIError? {
         let switches = ["--content-available", "--mutable-content", "--input-push-token"]
-        guard ["1", "0", "true", "false", "yes", "no"].contains(payload.lowercased()), !FileSystem.exists(payload),
-            let i = arguments.lastIndex(of: payload), i >= 1, switches.contains(arguments[i - 1])
+        let no = ["0", "false", "no", "off"].contains(payload.lowercased())
+        guard no || ["1", "true", "yes", "on"].contains(payload.lowercased()), !FileSystem.exists(payload),
+            let i = arguments.indices.first(where: {
+                $0 >= 1 && arguments[$0] == payload && switches.contains(arguments[$0 - 1])
+            })
         else { return nil }
+        let flag = arguments[i - 1]
+        // `--content-available 0`: leaving out the value alone would write the 1 the user meant to avoid.
         return .usage(
-            "\(arguments[i - 1]) takes no value (it writes \(arguments[i - 1].dropFirst(2)): 1 itself); leave out \(payload)"
-        )
+            no
+                ? "\(flag) takes no value, and writes \(flag.dropFirst(2)): 1; to send without it, leave out \(flag) and its \(payload)"
+                : "\(flag) takes no value (it writes \(flag.dropFirst(2)): 1 itself); leave out \(payload)")
     }
 
     /// `apnsctl send -d TOKEN "Hello world"`: text with a blank, no file's name, given where a payload goes.
     static func alertTextAsPayload(_ payload: String) -> String? {
-        guard payload.contains(" "), !payload.startsAfterBlanks(with: "{"), !payload.contains("/"),
-            !FileSystem.exists(payload)
+        // A file's name with a blank (my payload.json) or JSON without its braces is no notification text.
+        let lower = payload.lowercased()
+        guard payload.contains(" "), !payload.contains(where: { "/{}\":".contains($0) }),
+            !lower.hasSuffix(".json"), !lower.hasSuffix(".apns"), !FileSystem.exists(payload)
         else { return nil }
         return "if it is the notification's text, give it with --alert: --alert \(ShellWord.of(payload))"
     }

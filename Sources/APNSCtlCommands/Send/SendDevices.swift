@@ -77,9 +77,9 @@ extension APNSCtl.Send {
             let named = names[token.hex].map { " (\($0))" } ?? ""
             world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
         } else if repeated.count > 1, let first = firstFlagRepeat {
-            world.standardError.warning(
-                "\(flagRepeatCount) repeated tokens were sent once (first: --device \(first.flag) repeats --device \(first.repeats))"
-            )
+            let summary = DeviceRepeatSummary(
+                total: flagRepeatCount, first: .flag(first.flag, repeatsFlag: first.repeats))
+            world.standardError.warning(summary.message(file: ""))
         }
         var file: DeviceFile? = nil
         let fileNames = LockedValue<[String: String]>([:])

@@ -130,14 +130,14 @@ public struct MockState: Sendable {
         case .usable(let existing): return existing
         case .unusable(let why): reason = why
         }
-        let oldKeyID = (try? JSONReader.parse(storage.read(FileName.demo)))?["key_id"]?.string
         let hadSet = [FileName.demo, FileName.ca, FileName.server, FileName.serverKey, FileName.client].contains {
             storage.contains($0)
         }
         let fresh = try generate()
         try write(fresh.files, into: storage)
-        if let oldKeyID, oldKeyID != fresh.keyID, DeveloperID.isWellFormed(oldKeyID) {
-            storage.remove(FileName.authKey(oldKeyID))
+        // Every other signing key of the dir's goes (a demo.json lost with the set no longer names the old one).
+        for name in storage.names where name.hasPrefix("AuthKey_") && name.hasSuffix(".p8") {
+            if name != FileName.authKey(fresh.keyID) { storage.remove(name) }
         }
         var state = fresh.state(storage: storage)
         // A dir with no file of the set in it (new, or holding only the log a --detach start made) was only being
@@ -216,10 +216,21 @@ public struct MockState: Sendable {
             let keyBytes = try? storage.read(FileName.authKey(keyID)),
             let signingKey = try? CredentialLoader.loadSigningKey(
                 bytes: keyBytes, path: storage.file(FileName.authKey(keyID)))
-        else { return .unusable("a file of the set is missing or unreadable") }
-        for (name, certificate) in [(FileName.ca, ca), (FileName.server, server), (FileName.client, client)]
-        where certificate.info.isExpired(now: now) {
-            return .unusable("\(name) expired on \(ISO8601.format(epochSeconds: certificate.info.notAfter))")
+        else {
+            let missing = [FileName.ca, FileName.server, FileName.serverKey, FileName.client, FileName.authKey(keyID)]
+                .first { !storage.contains($0) }
+            return .unusable(missing.map { "\($0) is missing" } ?? "a file of the set is unreadable or does not match")
+        }
+        for (name, certificate) in [(FileName.ca, ca), (FileName.server, server), (FileName.client, client)] {
+            if certificate.info.isExpired(now: now) {
+                return .unusable("\(name) expired on \(ISO8601.format(epochSeconds: certificate.info.notAfter))")
+            }
+            // Made by a clock ahead of this one (or this one is behind): clients would refuse it until then.
+            if certificate.info.isNotYetValid(now: now) {
+                return .unusable(
+                    "\(name) is not valid before \(ISO8601.format(epochSeconds: certificate.info.notBefore)); is this clock behind?"
+                )
+            }
         }
         return .usable(
             MockState(

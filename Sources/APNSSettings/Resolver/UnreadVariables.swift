@@ -66,7 +66,6 @@ public enum UnreadVariables {
             if !genericNames.contains(folded), let alias = ProfileKeyAdvice.aliases[folded] {
                 return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
             }
-            // The environment named as a switch (APNSCTL_SANDBOX=1): the value it means.
             // The environment named as a switch (APNSCTL_SANDBOX=1, APNSCTL_SANDBOX=false): the value it means.
             if ["sandbox", "production", "development"].contains(folded),
                 let meant = ProfileKeyAdvice.alternative(
@@ -92,6 +91,18 @@ public enum UnreadVariables {
                 }
                 if pathVariables.contains(stem) {
                     return "\(name) is not a variable apnsctl reads; did you mean \(stem)?"
+                }
+                // Docker's convention (APNSCTL_TEAM_ID_FILE: read the value from this file), which apnsctl does not
+                // follow: the variable holds the value.
+                if known.contains(stem) {
+                    return "\(name) is not a variable apnsctl reads: \(stem) holds the value itself, not a file's "
+                        + "(\(stem)=\"$(cat FILE)\")"
+                }
+                // Another tool's name for a path setting (APNSCTL_CA_CERT_FILE, APNSCTL_CERTIFICATE_PATH).
+                if let alias = ProfileKeyAdvice.aliases[Self.folded(stem)],
+                    pathVariables.contains(variable(alias))
+                {
+                    return "\(name) is not a variable apnsctl reads; did you mean \(variable(alias))?"
                 }
             }
             if let near = Suggestion.closest(to: String(name.dropFirst(prefix)), among: names) {

@@ -134,6 +134,17 @@ import Testing
         #expect(p8.stdout.contains("auth-key (.p8 provider token signing key)"), "\(p8.stdout)")
     }
 
+    /// inspect -o json gave `"key_id":"abc"` for a name send and jwt refuse: null now, the warning saying why; a
+    /// name with another ending (`.P8`) gives the id.
+    @Test func inspectJSONGivesOnlyAKeyIDSendWouldUse() throws {
+        let dir = try TemporaryDirectory()
+        for (name, expected) in [("AuthKey_abc.p8", "null"), ("AuthKey_ABCDE12345.P8", "\"ABCDE12345\"")] {
+            let r = try InProcess.apnsctl(["inspect", "-o", "json", try Self.p8(name, in: dir)])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.contains("\"key_id\":\(expected)"), "\(name): \(r.stdout)")
+        }
+    }
+
     /// A CA or server certificate given as `--cert` (the mock's ca.pem for `--ca-file`): named as what it is, with the
     /// flag it belongs to, not told to add a `--key` that would never make it a push certificate.
     @Test func aCAOrServerCertificateAsTheCertIsNamedNotToldToAddAKey() throws {

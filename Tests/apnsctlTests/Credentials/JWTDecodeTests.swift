@@ -295,12 +295,29 @@ import Testing
         #expect(foreign.run(["jwt", "--decode", keys.token]) == 77, "\(foreign.stderr.text)")
     }
 
+    /// Ids signing refuses are refused when decoding too: a kid or iss that is no Apple id (an empty iss among them),
+    /// and the key's id as iss (the ids swapped, InvalidProviderToken's usual cause); all were "accepted".
+    @Test func idsSigningRefusesAreRefusedWhenDecoding() throws {
+        let keys = try Keys()
+        let key = CredentialFixtures.signingKey
+        for (keyID, teamID, problem) in [
+            ("abc", "TEAMID1234", #"kid "abc" is not a key id"#), ("ABCDE12345", "", #"iss "" is not a team id"#),
+            ("ABCDE12345", "ABCDE12345", "iss is the key's id ABCDE12345, not a team id: the two look swapped"),
+        ] {
+            let token = try ProviderToken.make(key: key, keyID: keyID, teamID: teamID, issuedAt: Self.signedAt)
+            let (status, _, err) = Self.decode([token, "--auth-key", keys.key], at: Self.signedAt + 5)
+            #expect(status == 77, "\(keyID)/\(teamID): \(err)")
+            #expect(err.contains(problem), "\(err)")
+        }
+    }
+
     /// A team id given beside the token (`--team-id`, `APNSCTL_TEAM_ID`, a profile's) is checked against its `iss`:
     /// it used to be taken and ignored, and a token for another team was "accepted".
     @Test func aTeamIDGivenIsCheckedAgainstTheTokensIssuer() throws {
         let keys = try Keys()
         let same = Self.decode([keys.token, "--auth-key", keys.key, "--team-id", "TEAMID1234"], at: Self.signedAt + 5)
         #expect(same.0 == 0, "\(same.2)")
+        #expect(same.1.contains("iss        TEAMID1234 (the team id --team-id gives)\n"), "\(same.1)")
         let other = Self.decode([keys.token, "--auth-key", keys.key, "--team-id", "OTHERTEAM9"], at: Self.signedAt + 5)
         #expect(other.0 == 77)
         #expect(

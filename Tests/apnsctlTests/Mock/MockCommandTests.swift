@@ -221,11 +221,9 @@ import Testing
         #expect(again.stderr == "apnsctl mock: no mock is running with state dir \(dir.path)\n", "\(again.stderr)")
     }
 
-    /// A mock stopped with Ctrl-Z in its terminal handles SIGTERM only once continued: `mock stop` continues it
-    /// (it used to wait forever). The holder here is a python process holding the lock as a mock does.
-    @Test func stopEndsAMockThatWasStopped() throws {
-        let dir = try TemporaryDirectory(prefix: "stop-stopped")
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+    /// A python process holding `dir`'s mock.lock as a mock does, with `written` (its own pid by default) in it;
+    /// returned once it holds the lock (its line read: the event, not a wait).
+    static func lockHolder(in dir: TemporaryDirectory, writing written: Int32? = nil) throws -> Process {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         holder.arguments = [
@@ -233,27 +231,54 @@ import Testing
             // SIGTERM's default action, as a mock's: the test process's mask and dispositions are inherited.
             "import fcntl, os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_DFL)\n"
                 + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])\nf = open(sys.argv[1], 'w')\n"
-                + "fcntl.flock(f, fcntl.LOCK_EX)\nf.write(str(os.getpid()) + '\\n'); f.flush()\n"
+                + "fcntl.flock(f, fcntl.LOCK_EX)\nf.write((sys.argv[2] or str(os.getpid())) + '\\n'); f.flush()\n"
                 + "print('locked', flush=True)\ntime.sleep(120)\n",
-            dir.file("mock.lock"),
+            dir.file("mock.lock"), written.map { String($0) } ?? "",
         ]
         let out = Pipe()
         holder.standardOutput = out
         try holder.run()
-        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-        // Waits for the event: the holder's line once it holds the lock.
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = out.fileHandleForReading.availableData
-            try #require(!chunk.isEmpty, "the holder exited before locking")
+            if chunk.isEmpty { throw TestSupportError("the lock holder exited before locking") }
             line.append(chunk)
         }
+        return holder
+    }
+
+    /// A mock stopped with Ctrl-Z in its terminal handles SIGTERM only once continued: `mock stop` continues it
+    /// (it used to wait forever).
+    @Test func stopEndsAMockThatWasStopped() throws {
+        let dir = try TemporaryDirectory(prefix: "stop-stopped")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+        let holder = try Self.lockHolder(in: dir)
+        defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
         kill(holder.processIdentifier, SIGSTOP)
         let r = try InProcess.apnsctl(["mock", "stop", "--state-dir", dir.path], timeout: 60)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.hasPrefix("apnsctl mock: stopped the mock of \(dir.path) (pid \(holder.processIdentifier))"))
         holder.waitUntilExit()
         #expect(holder.terminationReason == .uncaughtSignal && holder.terminationStatus == SIGTERM)
+    }
+
+    /// A mock.lock naming a pid that does not hold it (a mock in a container wrote its own namespace's pid): that
+    /// process is not signalled, and the command says why at once instead of waiting.
+    @Test func stopSignalsNoProcessThatDoesNotHoldTheLock() throws {
+        let dir = try TemporaryDirectory(prefix: "stop-decoy")
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: dir.path)
+        let decoy = Process()
+        decoy.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        decoy.arguments = ["120"]
+        try decoy.run()
+        defer { kill(decoy.processIdentifier, SIGKILL) }
+        let holder = try Self.lockHolder(in: dir, writing: decoy.processIdentifier)
+        defer { kill(holder.processIdentifier, SIGKILL) }
+        let r = try InProcess.apnsctl(["mock", "stop", "--state-dir", dir.path], timeout: 60)
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("names pid \(decoy.processIdentifier), which does not hold it here"), "\(r.stderr)")
+        #expect(decoy.isRunning && holder.isRunning)
     }
 
     /// `-p mock` after the mock stopped, its mock.json naming a port where nothing answers: a warning says so and

@@ -89,6 +89,10 @@ import Testing
                     == "error: \(word): a file whose name starts with -, read as flags; give it as ./\(word) (or put -- before it)\n",
                 "\(arguments): \(r.stderr)")
         }
+        // A word that is a flag of the command stays that flag, whatever file shares its name.
+        _ = try scratch.write("-p", "x")
+        let flag = try InProcess.apnsctl(["config", "add-device", "-p", "ci", "myphone"], directory: scratch.path)
+        #expect(flag.stderr.hasPrefix("error: Missing expected argument"), "\(flag.stderr)")
         // A flag's value joined to it is still that: no file of that name.
         let joined = try InProcess.apnsctl(["send", "-pmock", "-d", token], directory: scratch.path)
         #expect(joined.stderr.contains("write the value after a space"), "\(joined.stderr)")
@@ -256,7 +260,14 @@ import Testing
                 try scratch.write("garbage.pem", "garbage\n"),
                 "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
             ),
-            ("/dev/null", "it is not a regular file (a device or a pipe)"),
+            ("/dev/null", "it is a device (/dev/null), which holds no certificates"),
+            (
+                try scratch.write(
+                    "damaged.pem",
+                    String(decoding: credentials.ca.certificate.pem, as: UTF8.self).replacingOccurrences(
+                        of: "\nMI", with: "\nM!")),
+                "its CERTIFICATE block is damaged"
+            ),
             (
                 try { () throws -> String in
                     let link = scratch.file("dangling.pem")

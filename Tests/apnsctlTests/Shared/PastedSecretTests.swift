@@ -34,6 +34,14 @@ import Testing
             #expect(r.stderr.contains("curl's FILE:PASSWORD form"), "\(r.stderr)")
             #expect(!r.stderr.contains("Sup3rHidd3nPhrase") && !r.stdout.contains("Sup3rHidd3nPhrase"), "\(r.stderr)")
         }
+        // The file argument of inspect and convert too: it was "FILE:PASSWORD: no such file", the passphrase shown.
+        let out = try TemporaryDirectory(prefix: "curl-form")
+        for command in [["inspect", given], ["convert", given, "-o", out.file("x.pem")]] {
+            let r = try InProcess.apnsctl(command)
+            #expect(r.status == 64, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("curl's FILE:PASSWORD form"), "\(r.stderr)")
+            #expect(!r.stderr.contains("Sup3rHidd3nPhrase") && !r.stdout.contains("Sup3rHidd3nPhrase"), "\(r.stderr)")
+        }
     }
 
     @Test func aKeyInBase64WhereAPathGoesIsNotPrinted() throws {

@@ -538,15 +538,31 @@ import Testing
                 r.errorLines.first == "warning: \(name) is not a variable apnsctl reads; did you mean \(expected)?",
                 "\(name): \(r.stderr)")
         }
-        // A value's name with _FILE (Docker's "read it from this file"), or two letters from another tool's name for
-        // another setting, gets no wrong suggestion; a switch set to false means the other environment.
-        for name in ["APNSCTL_TEAM_ID_FILE", "APNSCTL_OUTPUT_FILE", "APNSCTL_TOKEN_KEY_ID", "APNSCTL_CA_CERT_FILE"] {
+        // A value's name with _FILE (Docker's "read it from this file") is told the variable holds the value; another
+        // tool's name for a path setting with _FILE is that setting; two letters from another tool's name for another
+        // setting get no wrong suggestion; a switch set to false means the other environment.
+        let tokenKeyID = try InProcess.apnsctl(
+            ["jwt", "-p", "mock-token"],
+            environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "APNSCTL_TOKEN_KEY_ID": "x"])
+        #expect(tokenKeyID.errorLines.isEmpty, "\(tokenKeyID.stderr)")
+        for (name, expected) in [
+            (
+                "APNSCTL_TEAM_ID_FILE",
+                "APNSCTL_TEAM_ID_FILE is not a variable apnsctl reads: APNSCTL_TEAM_ID holds the value itself, not a file's (APNSCTL_TEAM_ID=\"$(cat FILE)\")"
+            ),
+            (
+                "APNSCTL_CA_CERT_FILE",
+                "APNSCTL_CA_CERT_FILE is not a variable apnsctl reads; did you mean APNSCTL_CA_FILE?"
+            ),
+            (
+                "APNSCTL_CERTIFICATE_PATH",
+                "APNSCTL_CERTIFICATE_PATH is not a variable apnsctl reads; did you mean APNSCTL_CERT?"
+            ),
+        ] {
             let r = try InProcess.apnsctl(
                 ["jwt", "-p", "mock-token"],
-                environment: [
-                    "APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, name: "x",
-                ])
-            #expect(r.errorLines.isEmpty, "\(name): \(r.stderr)")
+                environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, name: "x"])
+            #expect(r.errorLines.first == "warning: " + expected, "\(name): \(r.stderr)")
         }
         let production = try InProcess.apnsctl(
             ["jwt", "-p", "mock-token"],

@@ -23,11 +23,14 @@ extension CLIError {
             if let pasted = CLIError.pastedText(path, flag: flags[path]) {
                 self = pasted
                 return
-            } else if case .fileMissing = problem, let flag = flags[path], let file = Self.curlPassphrase(path) {
+            } else if case .fileMissing = problem, let file = Self.curlPassphrase(path) {
+                // The command's file argument (inspect, convert) as well as a flag's: the text after the colon is a
+                // passphrase, never shown.
+                let given = flags[path].map { "\($0) \(ShellWord.of(file))" } ?? ShellWord.of(file)
                 self = .usage(
-                    "\(flag) \(ShellWord.of(file)):…: curl's FILE:PASSWORD form (the text after the colon is not "
+                    "\(given):…: curl's FILE:PASSWORD form (the text after the colon is not "
                         + "shown); apnsctl reads the passphrase from --passphrase-file FILE or APNSCTL_PASSPHRASE: "
-                        + "give \(flag) \(ShellWord.of(file)) and the passphrase there")
+                        + "give \(given) and the passphrase there")
                 return
             } else if let flag = flags[path] {
                 message = "\(flag) " + message
