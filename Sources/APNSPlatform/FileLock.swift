@@ -100,16 +100,29 @@ public final class FileLock: @unchecked Sendable {
     /// (`/proc/locks`); nil where that list cannot be read (not Linux). The pid a lock file names is only what its
     /// holder wrote: a pid of another namespace (a container's) names some other process here.
     public static func isHeld(_ name: String, in directory: PrivateDirectory, by pid: Int32) -> Bool? {
+        // The list gives pids as the namespace that mounted /proc sees them: unless that is this process's own
+        // (`/proc/self` names our pid), they cannot be compared with the pid a mock beside us wrote.
+        var link = [CChar](repeating: 0, count: 32)
+        let count = readlink("/proc/self", &link, link.count - 1)
+        guard count > 0,
+            Int32(String(decoding: link.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                == getpid()
+        else { return nil }
         guard let inode = directory.inode(name),
             let bytes = try? FileSystem.read("/proc/locks", limit: 1 << 22)
         else { return nil }
+        var listed = false
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             // `1: FLOCK  ADVISORY  WRITE 4711 fd:01:5678 0 EOF`; a waiter's line has `->` after the number.
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1] == "FLOCK", Int32(fields[4]) == pid else { continue }
-            if fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == inode { return true }
+            guard fields.count >= 6, fields[1] == "FLOCK",
+                fields[5].split(separator: ":").last.flatMap({ UInt64($0) }) == inode
+            else { continue }
+            if Int32(fields[4]) == pid { return true }
+            listed = true
         }
-        return false
+        // No line for the file at all (a list masked or emptied, as some sandboxes do): unknown, not "someone else".
+        return listed ? false : nil
     }
 
     /// The pid written in a lock file, read under the directory's lock (see `acquire`): the holder's.

@@ -38,9 +38,9 @@ import Testing
         #expect(keys == ["AuthKey_\(renewed.keyID).p8"], "the old key is gone: AuthKey_*.p8 names one file")
     }
 
-    /// A set whose demo.json was lost names no old key: every other AuthKey_*.p8 goes, so the glob in mock.md names
-    /// one file again; the missing file is named.
-    @Test func aLostDemoFileRenewsAndLeavesOneKey() throws {
+    /// A set whose demo.json was lost names no old key: the set is renewed and the missing file named, and no other
+    /// `AuthKey_*.p8` in the dir is removed (it may be the user's own; an Apple .p8 downloads once).
+    @Test func aLostDemoFileRenewsAndRemovesNoKeyItCannotName() throws {
         let directory = try TemporaryDirectory(prefix: "mock-lost-demo")
         let path = directory.file("state")
         let first: MockState
@@ -50,12 +50,14 @@ import Testing
             withExtendedLifetime(lock) {}
         }
         try FileManager.default.removeItem(atPath: path + "/demo.json")
+        _ = try directory.write("state/AuthKey_USERKEY123.p8", "the user's own key", mode: 0o600)
         let (renewed, lock) = try MockState.prepareExclusively(directory: path)
         withExtendedLifetime(lock) {}
         #expect(renewed.replacedBecause == "demo.json is missing or unreadable")
         #expect(renewed.keyID != first.keyID)
         let keys = try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasPrefix("AuthKey_") }
-        #expect(keys == ["AuthKey_\(renewed.keyID).p8"])
+            .sorted()
+        #expect(keys == ["AuthKey_\(first.keyID).p8", "AuthKey_USERKEY123.p8", "AuthKey_\(renewed.keyID).p8"].sorted())
     }
 
     /// A set made by a clock ahead of this one is renewed too: clients would refuse its certificates until then.

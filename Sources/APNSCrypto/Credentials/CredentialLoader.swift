@@ -295,14 +295,20 @@ public enum CredentialLoader {
         }
     }
 
-    /// The certificate shown when no key decides: the first Apple push certificate, else the first
-    /// certificate that issued no other one in the file (a leaf), else the first.
     /// The certificate `key` belongs to; of several (a renewal from the same request beside the expired one, in one
-    /// Keychain export or one PEM), the one that lasts longest, whatever their order.
+    /// Keychain export or one PEM), an Apple push certificate that is no CA before a self-signed copy made from the
+    /// key, and of those the one that lasts longest, whatever their order (the first of equals).
     private static func matchingLeaf(of key: PrivateKey, in certs: [X509Certificate]) -> Int? {
-        certs.indices.filter { key.matches(certs[$0]) }.max { certs[$0].info.notAfter < certs[$1].info.notAfter }
+        let matching = certs.indices.filter { key.matches(certs[$0]) }
+        let rank: (Int) -> (Int, Int64) = { i in
+            let info = certs[i].info
+            return ((info.isCertificateAuthority ? 0 : 2) + (info.isApplePush ? 1 : 0), info.notAfter)
+        }
+        return matching.max { rank($0) < rank($1) }
     }
 
+    /// The certificate shown when no key decides: the first Apple push certificate, else the first
+    /// certificate that issued no other one in the file (a leaf), else the first.
     private static func preferredLeaf(_ certs: [X509Certificate]) -> Int {
         if let i = certs.firstIndex(where: { $0.info.isApplePush }) { return i }
         if let i = certs.firstIndex(where: { c in !certs.contains { $0 !== c && $0.isSigned(by: c) } }) { return i }

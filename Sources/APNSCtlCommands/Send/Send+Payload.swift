@@ -170,8 +170,8 @@ extension APNSCtl.Send {
     static func alertTextAsPayload(_ payload: String) -> String? {
         // A file's name with a blank (my payload.json) or JSON without its braces is no notification text.
         let lower = payload.lowercased()
-        guard payload.contains(" "), !payload.contains(where: { "/{}\":".contains($0) }),
-            !lower.hasSuffix(".json"), !lower.hasSuffix(".apns"), !FileSystem.exists(payload)
+        guard payload.contains(" "), !payload.contains(where: { "/{}".contains($0) }), !payload.hasPrefix("\""),
+            !payload.contains("\":"), !lower.hasSuffix(".json"), !lower.hasSuffix(".apns"), !FileSystem.exists(payload)
         else { return nil }
         return "if it is the notification's text, give it with --alert: --alert \(ShellWord.of(payload))"
     }

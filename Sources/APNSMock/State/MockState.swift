@@ -130,14 +130,16 @@ public struct MockState: Sendable {
         case .usable(let existing): return existing
         case .unusable(let why): reason = why
         }
+        let oldKeyID = (try? JSONReader.parse(storage.read(FileName.demo)))?["key_id"]?.string
         let hadSet = [FileName.demo, FileName.ca, FileName.server, FileName.serverKey, FileName.client].contains {
             storage.contains($0)
         }
         let fresh = try generate()
         try write(fresh.files, into: storage)
-        // Every other signing key of the dir's goes (a demo.json lost with the set no longer names the old one).
-        for name in storage.names where name.hasPrefix("AuthKey_") && name.hasSuffix(".p8") {
-            if name != FileName.authKey(fresh.keyID) { storage.remove(name) }
+        // The old set's signing key goes with it, so `AuthKey_*.p8` names one file again; only the one its demo.json
+        // named: any other key in the dir may be the user's own (an Apple .p8 downloads once), never removed.
+        if let oldKeyID, oldKeyID != fresh.keyID, DeveloperID.isWellFormed(oldKeyID) {
+            storage.remove(FileName.authKey(oldKeyID))
         }
         var state = fresh.state(storage: storage)
         // A dir with no file of the set in it (new, or holding only the log a --detach start made) was only being

@@ -12,10 +12,14 @@ public enum UnreadVariables {
     ])
 
     /// The variables that name a file or folder: a `_FILE` or `_PATH` after one of them is the same slip.
-    static let pathVariables: Set<String> = [
-        "APNSCTL_CERT", "APNSCTL_KEY", "APNSCTL_AUTH_KEY", "APNSCTL_CA_FILE", "APNSCTL_CONFIG",
-        "APNSCTL_MOCK_STATE_DIR",
-    ]
+    static let pathVariables: Set<String> = Set(
+        SettingCatalog.all.filter { $0.kind == .path || $0.kind == .credential }.map(\.variable)
+    ).union(["APNSCTL_CONFIG", "APNSCTL_MOCK_STATE_DIR"])
+
+    /// The variables of a value a Docker-style `_FILE` variable would be read from (APNSCTL_TEAM_ID_FILE): ids and
+    /// words, which a secret store holds.
+    static let valueVariables: Set<String> = Set(
+        SettingCatalog.all.filter { $0.kind == .identifier || $0.kind == .word }.map(\.variable))
 
     /// Aliases too generic to take for a setting's name in a variable: another tool's `APNSCTL_HOST` is not ours.
     static let genericNames: Set<String> = [
@@ -94,7 +98,7 @@ public enum UnreadVariables {
                 }
                 // Docker's convention (APNSCTL_TEAM_ID_FILE: read the value from this file), which apnsctl does not
                 // follow: the variable holds the value.
-                if known.contains(stem) {
+                if valueVariables.contains(stem) {
                     return "\(name) is not a variable apnsctl reads: \(stem) holds the value itself, not a file's "
                         + "(\(stem)=\"$(cat FILE)\")"
                 }

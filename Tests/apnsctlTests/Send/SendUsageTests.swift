@@ -68,11 +68,17 @@ import Testing
             value.stderr
                 == "error: --content-available takes no value (it writes content-available: 1 itself); leave out 1\n",
             "\(value.stderr)")
-        let text = try send(certArgs + ["Hello world"])
+        let text = try send(certArgs + ["Reminder: call mom"])
         #expect(text.status == 66, "\(text.stderr)")
         #expect(
-            text.stderr.hasSuffix("if it is the notification's text, give it with --alert: --alert 'Hello world'\n"),
+            text.stderr.hasSuffix(
+                "if it is the notification's text, give it with --alert: --alert 'Reminder: call mom'\n"),
             "\(text.stderr)")
+        // A file's name with a blank, and JSON without its braces, are no notification text.
+        for payload in ["my payload.json", #""aps": {"alert":"hi"}"#] {
+            let r = try send(certArgs + [payload])
+            #expect(!r.stderr.contains("--alert"), "\(payload): \(r.stderr)")
+        }
     }
 
     /// A file whose name starts with `-` is read as flags, and the parser's complaint named an option or a missing

@@ -545,6 +545,11 @@ import Testing
             ["jwt", "-p", "mock-token"],
             environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "APNSCTL_TOKEN_KEY_ID": "x"])
         #expect(tokenKeyID.errorLines.isEmpty, "\(tokenKeyID.stderr)")
+        // APNSCTL_OUTPUT is a format, not a value a file would hold: no advice to cat one into it.
+        let outputFile = try InProcess.apnsctl(
+            ["jwt", "-p", "mock-token"],
+            environment: ["APNSCTL_MOCK_STATE_DIR": mock.stateDirectory.path, "APNSCTL_OUTPUT_FILE": "x"])
+        #expect(!outputFile.stderr.contains("cat FILE"), "\(outputFile.stderr)")
         for (name, expected) in [
             (
                 "APNSCTL_TEAM_ID_FILE",
@@ -557,6 +562,11 @@ import Testing
             (
                 "APNSCTL_CERTIFICATE_PATH",
                 "APNSCTL_CERTIFICATE_PATH is not a variable apnsctl reads; did you mean APNSCTL_CERT?"
+            ),
+            ("APNSCTL_APP_PATH", "APNSCTL_APP_PATH is not a variable apnsctl reads; did you mean APNSCTL_APP?"),
+            (
+                "APNSCTL_PASSPHRASE_FILE_PATH",
+                "APNSCTL_PASSPHRASE_FILE_PATH is not a variable apnsctl reads; did you mean APNSCTL_PASSPHRASE_FILE?"
             ),
         ] {
             let r = try InProcess.apnsctl(
