@@ -17,6 +17,10 @@ enum CAFileContents {
         if FileSystem.isCharacterDevice(path) {
             return "it is a device (\(path)), which holds no certificates"
         }
+        // A pipe (`<(…)`, /dev/stdin) was drained by OpenSSL: what it gave cannot be looked at again.
+        if FileSystem.isFIFO(path) {
+            return "what the pipe gave holds no PEM certificate OpenSSL could read: \(openSSL)"
+        }
         guard let bytes = FileSystem.readStart(path, count: readLimit) else { return openSSL }
         if let reason = reason(bytes: bytes, path: path) { return reason }
         // No CERTIFICATE block at all, or one OpenSSL could not read (a damaged or cut-off copy).

@@ -291,6 +291,13 @@ enum ConvertPassword {
                     "--out-passphrase-file \(ShellWord.of(file)): its first line is empty, so \(output) gets an empty password: anyone with the file can use its private key"
                 )
             }
+            // A trailing blank becomes part of the password the user will type in Keychain (the input side says so
+            // of a wrong passphrase): said, never shown.
+            if let secret, secret.withBytes({ $0.last == 0x20 || $0.last == 0x09 }) {
+                world.standardError.warning(
+                    "--out-passphrase-file \(ShellWord.of(file)): its first line ends with a space or tab, which is part of \(output)'s password; remove it unless it is meant"
+                )
+            }
             if let secret { return secret }
         }
         // Read as every passphrase is (`PassphraseSource.secret(text:)`), so the file it writes opens with the same.

@@ -81,6 +81,15 @@ import Testing
             e.stderr.hasPrefix(
                 "warning: --out-passphrase-file \(empty): its first line is empty, so \(dir.file("empty.p12")) gets an empty password"
             ), "\(e.stderr)")
+        // A trailing blank is part of the new password: said, as the input side says it, and never shown.
+        let spaced = try dir.write("spaced.txt", "NewPass9 \n")
+        let t = try InProcess.apnsctl(["convert", pem, "-o", dir.file("spaced.p12"), "--out-passphrase-file", spaced])
+        #expect(t.status == 0, "\(t.stderr)")
+        #expect(
+            t.stderr.hasPrefix(
+                "warning: --out-passphrase-file \(spaced): its first line ends with a space or tab, which is part of \(dir.file("spaced.p12"))'s password"
+            ), "\(t.stderr)")
+        #expect(!t.stderr.contains("NewPass9"))
         // Both passwords from standard input: the first would take the line meant for the other.
         let both = try InProcess.apnsctl(
             ["convert", pem, "-o", dir.file("both.p12"), "--passphrase-file", "-", "--out-passphrase-file", "-"],

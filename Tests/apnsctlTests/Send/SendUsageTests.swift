@@ -293,6 +293,32 @@ import Testing
         }
     }
 
+    /// A CA file from a pipe (`--ca-file <(…)`) that held no certificate: said to be the pipe's contents, not the
+    /// kind of file (a valid one through a pipe works).
+    @Test func aCAFileFromAPipeHoldingNoCertificateIsSaidSo() throws {
+        let fifo = scratch.file("ca.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The writer, on a thread of its own (not the shared pool, which a busy suite may fill): its open waits for
+        // the reader, as a shell's `<(…)` does.
+        let written = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            if fd >= 0 {
+                _ = "garbage\n".withCString { write(fd, $0, 8) }
+                close(fd)
+            }
+            written.signal()
+        }
+        writer.start()
+        let r = try send(certArgs + ["--alert", "x", "--ca-file", fifo, "--dry-run"])
+        #expect(written.wait(timeout: .now() + 5) == .success, "the writer never got a reader")
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "cannot load CA certificates: what the pipe gave holds no PEM certificate OpenSSL could read"),
+            "\(r.stderr)")
+    }
+
     @Test func missingInputsAre66() throws {
         #expect(try send(certArgs + [scratch.file("nope.json")]).status == 66)
         #expect(try send(["--cert", credentials.pushFile, "--devices", scratch.file("nope.txt")]).status == 66)
