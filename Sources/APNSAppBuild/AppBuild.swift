@@ -31,16 +31,31 @@ public struct AppBuild: Equatable, Sendable {
     }
 
     /// An app with no embedded profile but signed entitlements: downloaded from the App Store, whose tokens are
-    /// production (its entitlements say `production`).
-    public var isAppStoreDownload: Bool { kind == .app && profile == nil && executableEntitlements != nil }
+    /// production (its entitlements say `production`). One signed for development is not (a simulator's build).
+    public var isAppStoreDownload: Bool {
+        kind == .app && profile == nil && executableEntitlements != nil && apsEnvironment != "development"
+            && executableEntitlements?.getTaskAllow != true
+    }
+
+    /// An Xcode archive signed for development, as Xcode signs one before Distribute App re-signs its app for
+    /// TestFlight, the App Store or ad hoc, whose tokens are production: which of the two builds made the devices'
+    /// tokens cannot be told, so it names no environment.
+    public var isArchiveBeforeDistribution: Bool {
+        kind == .app && appPath?.hasPrefix("Products/Applications/") == true && apsEnvironment == "development"
+    }
+
+    /// Signed, yet with no `aps-environment` iOS takes: the app gets no device token.
+    public var lacksPush: Bool { tokenEnvironment == nil && !isUnsigned && !isArchiveBeforeDistribution }
 
     /// An app with neither a profile nor signed entitlements: a simulator's or an unsigned build, which says
     /// nothing about its tokens (a simulator's are sandbox). Never an App Store download, which is always signed.
     public var isUnsigned: Bool { kind == .app && profile == nil && executableEntitlements == nil }
 
     /// The environment the build's device tokens belong to; nil when it has no Push Notifications capability
-    /// (or an `aps-environment` no one knows), or is unsigned.
-    public var tokenEnvironment: APNSEnvironment? { APNSEnvironment(apsEnvironment: apsEnvironment) }
+    /// (or an `aps-environment` no one knows), is unsigned, or is an archive before distribution.
+    public var tokenEnvironment: APNSEnvironment? {
+        isArchiveBeforeDistribution ? nil : APNSEnvironment(apsEnvironment: apsEnvironment)
+    }
 
     /// The team: the profile's, else the executable's entitlements'.
     public var teamID: String? { profile?.team ?? executableEntitlements?.team }

@@ -1,3 +1,4 @@
+import APNSCore
 import APNSPlatform
 
 /// Reads an app build of any of the four shapes, found by content (a zip archive or a DER profile) and by
@@ -50,6 +51,9 @@ public enum AppBuildReader {
             try file.read(at: 0, count: ProvisioningProfile.maximumSize)
         }
         let profile = try ProvisioningProfile(der: der, name: path)
+        if let bundleID = profile.entitlements.bundleID {
+            try checkBundleID(bundleID, name: path, key: "application-identifier", wildcard: true)
+        }
         return AppBuild(
             path: path, kind: .provisioningProfile, appPath: nil, bundleID: profile.entitlements.bundleID,
             executableName: nil, profile: profile, executableEntitlements: nil)
@@ -67,6 +71,9 @@ public enum AppBuildReader {
             // "no CFBundleExecutable" about a file the user never named.
             if lower.hasSuffix(".xcarchive") || lower.hasSuffix(".xcarchive/") {
                 throw .corrupt(path: path, reason: "no Products/Applications: an archive of no app")
+            }
+            if lower.hasSuffix(".appex") || lower.hasSuffix(".appex/") {
+                throw .appExtension(path: path, bundleID: nil)
             }
             let named = lower.hasSuffix(".app") || lower.hasSuffix(".app/")
             guard named || FileSystem.exists(path + "/Info.plist") else { throw .notABuild(path: path) }
@@ -182,7 +189,40 @@ public enum AppBuildReader {
         guard !executable.isEmpty, !executable.contains("/"), executable != ".", executable != ".." else {
             throw .corrupt(path: name, reason: "CFBundleExecutable is not a file name in the app")
         }
-        return (top["CFBundleIdentifier"]?.string, executable)
+        // An extension's Info.plist says what it is: read as the app, its pushes went to its own bundle id.
+        if top["NSExtension"] != nil || top["CFBundlePackageType"]?.string == "XPC!" {
+            throw .appExtension(path: name, bundleID: top["CFBundleIdentifier"]?.string)
+        }
+        let bundleID = top["CFBundleIdentifier"]?.string
+        if let bundleID { try checkBundleID(bundleID, name: name, key: "CFBundleIdentifier") }
+        return (bundleID, executable)
+    }
+
+    /// A bundle id as the topic header carries it: letters, digits, hyphens, underscores and dots, no empty part
+    /// (a profile's may end in `*`). Anything else (a blank, a line break, a stray dot) would be sent as an
+    /// illegal header, answered by a reset that reads as "may have been delivered".
+    static func checkBundleID(_ id: String, name: String, key: String, wildcard: Bool = false)
+        throws(AppBuildProblem)
+    {
+        var body = Substring(id)
+        // A profile's wildcard: `*`, `com.example.*`.
+        if wildcard && body.hasSuffix("*") {
+            body = body.dropLast()
+            if body.isEmpty { return }
+            if body.hasSuffix(".") { body = body.dropLast() }
+        }
+        let allowed = { (c: UInt8) in
+            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 45 || c == 95
+        }
+        let shaped = body.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+            !part.isEmpty && part.utf8.allSatisfy(allowed)
+        }
+        guard !shaped else { return }
+        throw .corrupt(
+            path: name,
+            reason:
+                "\(key) \(JSONWriter.quoted(id)) is not a bundle id (letters, digits, hyphens and dots, such as com.example.app), so no push can name it as its topic; correct it in the build"
+        )
     }
 
     private static func entitlements(_ xml: [UInt8], name: String) throws(AppBuildProblem) -> Entitlements {

@@ -21,9 +21,11 @@ public struct Entitlements: Equatable, Sendable {
     }
 
     init(_ node: PropertyListNode) {
-        applicationIdentifier = node["application-identifier"]?.string
+        // A macOS app's names come first with `com.apple.` (a `.provisionprofile`'s, a Mac app's signature).
+        applicationIdentifier =
+            node["application-identifier"]?.string ?? node["com.apple.application-identifier"]?.string
         teamIdentifier = node["com.apple.developer.team-identifier"]?.string
-        apsEnvironment = node["aps-environment"]?.string
+        apsEnvironment = node["aps-environment"]?.string ?? node["com.apple.developer.aps-environment"]?.string
         getTaskAllow = node["get-task-allow"]?.bool
     }
 

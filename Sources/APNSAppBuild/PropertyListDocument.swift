@@ -69,12 +69,14 @@ struct PropertyListNode {
         return value != 0
     }
 
-    /// A date as seconds since 1970 (property lists count from 2001).
+    /// A date as seconds since 1970 (property lists count from 2001); nil beyond the 32-bit seconds this libplist
+    /// gives, which it pins at their ends (a date after 2069 read as 1932): no date beats a wrong one.
     var date: Int64? {
         guard type == PLIST_DATE else { return nil }
         var seconds: Int32 = 0
         var micro: Int32 = 0
         plist_get_date_val(pointer, &seconds, &micro)
+        guard seconds != .min && seconds != .max else { return nil }
         return Int64(seconds) + 978_307_200
     }
 

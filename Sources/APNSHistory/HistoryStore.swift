@@ -260,7 +260,7 @@ public final class HistoryStore {
         """
 
     /// The entries `query` picks, newest first, without their results. A device is looked for in each entry's
-    /// packed results, newest entry first, until `limit` are found.
+    /// packed results, newest entry first, until `limit` are found; with a reason, in the same result.
     public func entries(_ query: HistoryQuery) throws(HistoryProblem) -> [HistoryEntry] {
         try guarded { () throws(SQLiteError) in
             var sql = "SELECT \(Self.entryColumns) FROM entries e WHERE 1"
@@ -274,12 +274,16 @@ public final class HistoryStore {
             var entries: [HistoryEntry] = []
             let chunks = try query.device.map { _ throws(SQLiteError) in try chunkStatement() }
             let match = query.device.map { HistoryQuery.DeviceMatch($0, namedTokens: query.namedTokens) }
+            let reason = query.reason?.lowercased()
             while try s.step() {
                 if let limit = query.limit, entries.count >= limit { break }
                 let entry = Self.entry(s)
                 if let match, let chunks {
+                    // With a reason too, one result must be the device's and have the reason: another device's
+                    // Unregistered is no answer to "when was this one Unregistered".
                     let found = try results(of: entry.id, chunks, first: true) { r in
                         match.matches(target: r.target, name: r.deviceName)
+                            && (reason == nil || r.reason?.lowercased() == reason)
                     }
                     if found.isEmpty { continue }
                 }

@@ -56,6 +56,9 @@ enum AppBuildReport {
             } else if build.isUnsigned {
                 rows.append(
                     ("profile", "none embedded, and the executable is not signed: a simulator or unsigned build"))
+            } else if build.kind == .app {
+                rows.append(
+                    ("profile", "none embedded, yet signed for development: a simulator or locally signed build"))
             }
             if let signed = build.executableEntitlements {
                 rows.append(("executable", "signed with aps-environment \(signed.apsEnvironment ?? "(none)")"))
@@ -68,6 +71,10 @@ enum AppBuildReport {
 
     /// `development → --env sandbox`, or why there is no environment.
     static func environmentLine(_ build: AppBuild) -> String {
+        if build.isArchiveBeforeDistribution {
+            return "development (an archive before Distribute App): tokens are production for its exported build, "
+                + "sandbox for one run from Xcode"
+        }
         switch (build.apsEnvironment, build.tokenEnvironment) {
         case (let value?, let environment?): return "\(value) → --env \(environment.rawValue)"
         case (nil, let environment?): return "(none signed) → --env \(environment.rawValue)"

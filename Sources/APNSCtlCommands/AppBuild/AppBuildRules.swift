@@ -48,13 +48,28 @@ struct AppBuildRules {
         }
     }
 
-    /// Warnings worth a line before sending: no push capability, an expired profile, a disagreement.
-    func warnings(now: Int64) -> [String] {
+    /// Warnings worth a line before sending: no push capability, an expired profile, a disagreement, and an
+    /// archive whose tokens' environment only `--env` can say (when none was given).
+    func warnings(now: Int64, environmentGiven: Bool) -> [String] {
         var lines: [String] = []
-        if environment == nil && !build.isUnsigned { lines.append(AppBuildMessages.noPush(build)) }
+        if build.lacksPush { lines.append(AppBuildMessages.noPush(build)) }
+        if build.isArchiveBeforeDistribution && !environmentGiven {
+            lines.append(AppBuildMessages.archiveBeforeDistribution(build))
+        }
         if let expired = AppBuildMessages.expired(build, now: now) { lines.append(expired) }
         lines += build.disagreements.map { "\(build.path): \($0)" }
         return lines
+    }
+
+    /// A topic given elsewhere (`--topic`, a profile, an `.apns` file's bundle) that is not the build's app, with
+    /// or without a push type's suffix: the push goes to another app than the one `--app` names, which token auth
+    /// lets through without a word.
+    func otherAppWarning(topic: String, label: String) -> String? {
+        guard let bundle = build.topic else { return nil }
+        let base = Broadcast.bundleID(fromTopic: topic)
+        guard base.lowercased() != bundle.lowercased() else { return nil }
+        return
+            "\(label) \(topic) is not the app of \(self.label) (bundle id \(bundle)): the push goes to \(base), not to the build's app; leave \(label) out to send to \(bundle)"
     }
 
     /// The team an Apple push certificate names in its subject's `OU`.
@@ -73,7 +88,10 @@ extension APNSCtl.Send {
         guard let path = settings[.app]?.value else { return nil }
         let rules = AppBuildRules(
             build: try AppBuildInput.read(path, flag: settings.label(.app)), label: "\(settings.label(.app)) \(path)")
-        for line in rules.warnings(now: world.clock.now()) { world.standardError.warning(line) }
+        let given = settings.explicitEnvironment != nil
+        for line in rules.warnings(now: world.clock.now(), environmentGiven: given) {
+            world.standardError.warning(line)
+        }
         return rules
     }
 }

@@ -10,8 +10,9 @@ extension APNSCtl.Inspect {
         let now = world.clock.now()
         AppBuildReport.print(build, now: now, format: output, to: world.standardOutput)
         for disagreement in build.disagreements { world.standardError.warning("\(file): \(disagreement)") }
-        if build.tokenEnvironment == nil && !build.isUnsigned {
-            world.standardError.warning(AppBuildMessages.noPush(build))
+        if build.lacksPush { world.standardError.warning(AppBuildMessages.noPush(build)) }
+        if build.isArchiveBeforeDistribution {
+            world.standardError.warning(AppBuildMessages.archiveBeforeDistribution(build))
         }
         if let expired = AppBuildMessages.expired(build, now: now) { throw .credential(expired) }
     }
@@ -20,7 +21,17 @@ extension APNSCtl.Inspect {
 /// What commands say about a build.
 enum AppBuildMessages {
     static func noPush(_ build: AppBuild) -> String {
-        "\(build.path): no aps-environment entitlement: enable the Push Notifications capability in Xcode (Signing & Capabilities) and build again; until then the app gets no device token"
+        if let value = build.apsEnvironment {
+            return
+                "\(build.path): aps-environment \(JSONWriter.quoted(value)) is neither development nor production, so the app gets no device token; correct the entitlement and build again"
+        }
+        return
+            "\(build.path): no aps-environment entitlement: enable the Push Notifications capability in Xcode (Signing & Capabilities) and build again; until then the app gets no device token"
+    }
+
+    /// An archive signed for development: the exported build's tokens are what count, and they may be either.
+    static func archiveBeforeDistribution(_ build: AppBuild) -> String {
+        "\(build.path): an Xcode archive signed for development, as Xcode signs one until Distribute App re-signs it: devices running the exported build (TestFlight, App Store, ad hoc) have production tokens, a build run from Xcode sandbox ones; pass --env production or --env sandbox, or --app the exported .ipa"
     }
 
     /// Why the build's profile stops it, or nil while it is valid.

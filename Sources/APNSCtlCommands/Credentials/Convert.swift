@@ -76,7 +76,7 @@ extension APNSCtl {
             try StandardInputReaders.check(
                 [
                     input == "-" ? "INPUT -" : nil, key == "-" ? "--key -" : nil,
-                    passphrase.passphraseFile == "-" ? "--passphrase-file -" : nil,
+                    passphrase.file(in: world).flatMap { $0.value == "-" ? "\($0.label) -" : nil },
                     outPassphraseFile == "-" ? "--out-passphrase-file -" : nil,
                 ].compactMap { $0 })
             // An unset variable (`-o "$OUT"`): no file to create, said as the flag's mistake.
@@ -100,7 +100,8 @@ extension APNSCtl {
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
-                passphraseFile: source.filePath
+                passphraseFile: source.filePath,
+                passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: source)
             }

@@ -25,8 +25,8 @@ extension APNSCtl {
                 the report; a malformed build exits 65.
 
                 The file type is detected by content, not by extension. Encrypted keys and .p12 files take \
-                their passphrase from --passphrase-file, --passphrase or APNSCTL_PASSPHRASE, else a prompt \
-                on the terminal.
+                their passphrase from --passphrase-file, --passphrase, APNSCTL_PASSPHRASE or \
+                APNSCTL_PASSPHRASE_FILE, else a prompt on the terminal.
 
                 Exit status: 0 when the credential is usable (a certificate without Apple's push extensions \
                 only gets a warning); 77 when it is expired, not yet valid or its key does not match (shown \
@@ -67,12 +67,13 @@ extension APNSCtl {
             try StandardInputReaders.check(
                 [
                     file == "-" ? "FILE -" : nil, key == "-" ? "--key -" : nil,
-                    passphrase.passphraseFile == "-" ? "--passphrase-file -" : nil,
+                    passphrase.file(in: world).flatMap { $0.value == "-" ? "\($0.label) -" : nil },
                 ].compactMap { $0 })
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
-                passphraseFile: source.filePath
+                passphraseFile: source.filePath,
+                passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: source)
             }

@@ -73,6 +73,19 @@ extension APNSCtl {
             completion: OutputFormat.completion, transform: OutputFormat.argument)
         var output: OutputFormat?
 
+        /// `-o`, else `APNSCTL_OUTPUT` as `send` reads it (a CI job sets it once). Only `--decode` has a format:
+        /// the token alone is printed as it is whatever the variable says.
+        private func decodeFormat(in world: CommandWorld) throws(SettingsProblem) -> OutputFormat {
+            if let output { return output }
+            let name = Setting.of(.output).variable
+            guard let value = world.setting(name) else { return .text }
+            let parsed = try SettingParser.parse(
+                .argument(value), for: Setting.of(.output), command: .send, origin: .variable(name),
+                paths: SettingParser.Paths(home: "", baseDirectory: "."))
+            guard case .outputFormat(let format) = parsed else { return .text }
+            return format
+        }
+
         func run(in world: CommandWorld) throws {
             if decode {
                 // The key to check with: --auth-key, else the one -p or APNSCTL_AUTH_KEY gives, as signing reads it.
@@ -89,7 +102,7 @@ extension APNSCtl {
                     check = JWTDecode.CheckKey(
                         source: source, keyID: settings[.keyID]?.value, label: settings.label(.authKey))
                 }
-                try JWTDecode.run(token: token, format: output ?? .text, key: check, team: team, world: world)
+                try JWTDecode.run(token: token, format: decodeFormat(in: world), key: check, team: team, world: world)
                 return
             }
             if let token {

@@ -32,7 +32,7 @@ extension AppBuildRules {
             if case .credential(let message) = error { fail(message) }
         }
         guard check.status == .ok else { return check }
-        if environment == nil && !build.isUnsigned {
+        if build.lacksPush {
             fail(AppBuildMessages.noPush(build))
         } else if let expired = AppBuildMessages.expired(build, now: now) {
             fail(expired)
@@ -43,6 +43,9 @@ extension AppBuildRules {
         } else if let expires = profile?.expires, expires - now <= DoctorPlan.expiryWarningSeconds {
             check.status = .warn
             check.hint = "renew the provisioning profile before \(ISO8601.format(epochSeconds: expires))"
+        } else if build.isArchiveBeforeDistribution {
+            check.status = .warn
+            check.hint = AppBuildMessages.archiveBeforeDistribution(build)
         } else if let disagreement = build.disagreements.first {
             check.status = .warn
             check.hint = disagreement

@@ -96,6 +96,14 @@ extension APNSCtl.Send {
             description, requested: requested, payload: payload, parsed: parsed,
             certificate: credentials.certificateRule(settings), expiration: expiration)
         for warning in headers.warnings { world.standardError.warning(warning) }
+        if let app,
+            let warning = app.otherAppWarning(
+                topic: headers.topic,
+                label: description.topic != nil
+                    ? description.topicLabel : JSONWriter.quoted(Payload.simulatorTargetBundleKey))
+        {
+            world.standardError.warning(warning)
+        }
         if settings.isOn(.verbose) {
             for line in headers.verboseLines { world.standardError.print(PrintableText.escapingControls(line) + "\n") }
         }

@@ -69,13 +69,23 @@ import Testing
         #expect(r.stderr.contains("enable the Push Notifications capability"), "\(r.stderr)")
     }
 
-    /// A development `.ipa` as Xcode exports it shows `development → --env sandbox`, whichever shape holds it.
+    /// A development `.ipa` as Xcode exports it shows `development → --env sandbox`, in an `.app` too; an archive
+    /// signed for development is one Distribute App has not re-signed yet, whose exported build may be production.
     @Test(arguments: [false, true]) func developmentBuildsInEveryShape(binaryInfo: Bool) throws {
         let fixtures = try AppBuildFixtures()
         let app = try fixtures.app(profile: .development, binaryInfo: binaryInfo)
         let ipa = try fixtures.ipa(of: app)
         let archive = try fixtures.xcarchive(of: app)
-        for (path, appPath) in [(app, nil), (ipa, "Payload/Demo.app"), (archive, "Products/Applications/Demo.app")] {
+        let archived = try InProcess.apnsctl(["inspect", archive, "-o", "json"])
+        #expect(archived.status == 0, "\(archived.stderr)")
+        #expect(archived.stdout.contains(#""token_environment":null"#), "\(archived.stdout)")
+        #expect(archived.stderr.contains("an Xcode archive signed for development"), "\(archived.stderr)")
+        let archivedText = try InProcess.apnsctl(["inspect", archive])
+        #expect(
+            archivedText.stdout.contains(
+                " development (an archive before Distribute App): tokens are production for its exported build"),
+            "\(archivedText.stdout)")
+        for (path, appPath) in [(app, nil), (ipa, "Payload/Demo.app")] {
             _ = try Self.inspectJSON(
                 path,
                 [
@@ -114,6 +124,74 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("production → --env production"), "\(r.stdout)")
         #expect(r.stdout.contains("none embedded: an App Store download, whose tokens are production"))
+    }
+
+    /// Signed for development without a profile (a simulator's or locally signed build) is no App Store download,
+    /// whose tokens are production: the report does not say both.
+    @Test func aDevelopmentSignatureWithoutAProfileIsNoAppStoreDownload() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app("Local.app", profile: nil, executableAPS: "development")
+        let r = try InProcess.apnsctl(["inspect", app])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("development → --env sandbox"), "\(r.stdout)")
+        #expect(r.stdout.contains("none embedded, yet signed for development"), "\(r.stdout)")
+        #expect(!r.stdout.contains("App Store"), "\(r.stdout)")
+    }
+
+    /// A bundle id no topic header can carry (a blank, a line break, a stray dot, a letter outside ASCII) is a
+    /// malformed build, 65 before anything connects: sent, it was an illegal header, reset by the server, "may
+    /// have been delivered". A profile's wildcard is a bundle id still.
+    @Test func aBundleIDNoTopicCanCarryIsAMalformedBuild() throws {
+        let fixtures = try AppBuildFixtures()
+        for (i, bundle) in ["com.example.demo ", "com.example.demo.", "com..demo", "com.example.d\u{E9}mo"].enumerated()
+        {
+            let app = try fixtures.app("Bad\(i).app", profile: .development, bundle: bundle)
+            let r = try InProcess.apnsctl(["inspect", app])
+            #expect(r.status == 65, "\(bundle): \(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: \(app)/Info.plist: not a readable app build: CFBundleIdentifier \"\(bundle)\" is not a bundle id"
+                ),
+                "\(r.stderr)")
+            let send = try InProcess.apnsctl(
+                [
+                    "send", "--app", app, "-d", String(repeating: "ab", count: 32), "--alert", "hi",
+                    "--auth-key", fixtures.directory.file("none.p8"), "--key-id", "ABCDE12345", "--team-id",
+                    "TEAMID1234",
+                ])
+            #expect(send.status == 65, "\(send.stderr)")
+        }
+        let wildcard = try fixtures.profile(.development, bundle: "com.example.*", name: "wild.mobileprovision")
+        #expect(
+            try Self.inspectJSON(wildcard, ["bundle_id": "com.example.*"])["token_environment"] as? String == "sandbox")
+    }
+
+    /// An app extension (a notification service extension's `.appex`) is not the app its pushes go to: refused
+    /// (65), saying to give the app that holds it, rather than read as an app of its own bundle id.
+    @Test func anAppExtensionIsNotTheApp() throws {
+        let fixtures = try AppBuildFixtures()
+        let appex = try fixtures.app("NSE.appex", profile: .development, bundle: bundle + ".NSE")
+        let r = try InProcess.apnsctl(["inspect", appex])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("error: \(appex): an app extension, not an app: pushes go to the app that holds it"))
+    }
+
+    /// A profile's dates past 2069 (beyond the 32-bit seconds libplist gives) are not read as 1932, expired; and a
+    /// macOS profile's `com.apple.developer.aps-environment` is its push entitlement.
+    @Test func aFarExpiryAndAMacProfileAreReadAsTheySay() throws {
+        let fixtures = try AppBuildFixtures()
+        let far = AppBuildFixtures.profileXML(.appStore).replacing(
+            /<key>ExpirationDate<\/key><date>[^<]*<\/date>/,
+            with: "<key>ExpirationDate</key><date>2075-01-01T00:00:00Z</date>")
+        let farProfile = try fixtures.signed(far, as: "far.mobileprovision")
+        let r = try InProcess.apnsctl(["inspect", farProfile, "-o", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stdout.contains("1932") && !r.stdout.contains(#""expired":true"#), "\(r.stdout)")
+        let mac = AppBuildFixtures.profileXML(.appStore).replacing(
+            "<key>aps-environment</key>", with: "<key>com.apple.developer.aps-environment</key>")
+        #expect(mac != AppBuildFixtures.profileXML(.appStore))
+        let macProfile = try fixtures.signed(mac, as: "mac.provisionprofile")
+        _ = try Self.inspectJSON(macProfile, ["token_environment": "production", "aps_environment": "production"])
     }
 
     /// No profile and no signed entitlements is a simulator's or an unsigned build, never an App Store download

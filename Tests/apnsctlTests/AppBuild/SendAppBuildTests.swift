@@ -96,6 +96,46 @@ import Testing
         #expect(setup.production.answersPerDevice().isEmpty)
     }
 
+    /// An Xcode archive signed for development (as Xcode signs one until Distribute App re-signs it for TestFlight
+    /// or the App Store, whose tokens are production) names no environment: `--env production` is taken and sent
+    /// there, and without `--env` a warning says the exported build's tokens may be production.
+    @Test func anArchiveBeforeDistributionTakesEitherEnvironment() throws {
+        let setup = try Setup()
+        let app = try setup.fixtures.app(
+            "Archived.app", profile: .development, bundle: setup.sandbox.bundleID, team: setup.sandbox.teamID)
+        let archive = try setup.fixtures.xcarchive(of: app)
+        let production = try setup.send(["--app", archive, "--env", "production"], token: true)
+        #expect(production.status == 1, "\(production.stderr)")
+        #expect(production.stdout.contains("BadDeviceToken") && production.stdout.contains("production"))
+        #expect(!production.stderr.contains("archive"), "\(production.stderr)")
+        let unsaid = try setup.send(["--app", archive], token: true)
+        #expect(unsaid.status == 0, "\(unsaid.stderr)")
+        #expect(
+            unsaid.stderr.contains(
+                "warning: \(archive): an Xcode archive signed for development, as Xcode signs one until Distribute App re-signs it"
+            ), "\(unsaid.stderr)")
+        #expect(!unsaid.stderr.contains("no aps-environment"), "\(unsaid.stderr)")
+        #expect(setup.production.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
+    }
+
+    /// A topic given beside `--app` that is not the build's app (token auth lets any topic of the team through)
+    /// is said: the push goes to another app than the one named. The build's own topic with a push type's suffix
+    /// is not.
+    @Test func aTopicOfAnotherAppThanTheBuildIsSaid() throws {
+        let setup = try Setup()
+        let build = try setup.ipa(.development)
+        let other = try setup.send(["--app", build, "--topic", "com.example.oldapp", "--dry-run"], token: true)
+        #expect(other.status == 0, "\(other.stderr)")
+        #expect(
+            other.stderr.contains(
+                "warning: --topic com.example.oldapp is not the app of --app \(build) (bundle id \(setup.sandbox.bundleID)): the push goes to com.example.oldapp"
+            ), "\(other.stderr)")
+        let own = try setup.send(
+            ["--app", build, "--topic", setup.sandbox.bundleID + ".voip", "--dry-run"], token: true)
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(!own.stderr.contains("is not the app of"), "\(own.stderr)")
+    }
+
     /// With the mock profile, the environment is the one the mock plays: an App Store build's token sent to the
     /// sandbox mock is refused, saying to start a mock that plays production.
     @Test func theMockProfilesEnvironmentMeetsTheBuilds() throws {

@@ -177,6 +177,10 @@ import Testing
                 ["inspect", p12, "--passphrase-file", wrong], [:], nil,
                 "wrong passphrase (the first line of \(wrong), from --passphrase-file); check it"
             ),
+            (
+                ["inspect", p12], ["APNSCTL_PASSPHRASE_FILE": wrong], nil,
+                "wrong passphrase (the first line of \(wrong), from APNSCTL_PASSPHRASE_FILE); check it"
+            ),
             // Empty (a CI secret that is not set), or with a trailing blank: said, never shown.
             (
                 ["inspect", p12, "--passphrase", ""], [:], nil,

@@ -227,6 +227,37 @@ import Testing
         #expect(missingFile.status == 66)
     }
 
+    /// `APNSCTL_PASSPHRASE_FILE`, which `send` reads, is read by `inspect` and `convert` too (a CI job sets it
+    /// once); a flag beats it, and it beside `APNSCTL_PASSPHRASE` is refused, as `send` refuses the pair.
+    @Test func thePassphraseFileVariableIsReadAsSendReadsIt() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass)
+        let file = try dir.write("pass.txt", pass + "\n")
+        let inspect = try InProcess.apnsctl(["inspect", p12], environment: ["APNSCTL_PASSPHRASE_FILE": file])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        let convert = try InProcess.apnsctl(
+            ["convert", p12, "-o", dir.file("out.pem")], environment: ["APNSCTL_PASSPHRASE_FILE": file])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.file("out.pem")))
+        let flag = try InProcess.apnsctl(
+            ["inspect", p12, "--passphrase", pass], environment: ["APNSCTL_PASSPHRASE_FILE": dir.file("none")])
+        #expect(flag.status == 0, "\(flag.stderr)")
+        let missing = try InProcess.apnsctl(
+            ["inspect", p12], environment: ["APNSCTL_PASSPHRASE_FILE": dir.file("none")])
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("APNSCTL_PASSPHRASE_FILE"), "\(missing.stderr)")
+        let both = try InProcess.apnsctl(
+            ["inspect", p12], environment: ["APNSCTL_PASSPHRASE_FILE": file, "APNSCTL_PASSPHRASE": pass])
+        #expect(both.status == 64)
+        #expect(
+            both.stderr == "error: APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one\n")
+        let piped = try InProcess.apnsctl(
+            ["inspect", "-"], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: p12))),
+            environment: ["APNSCTL_PASSPHRASE_FILE": "-"])
+        #expect(piped.status == 64, "\(piped.stderr)")
+        #expect(piped.stderr.contains("APNSCTL_PASSPHRASE_FILE -"), "\(piped.stderr)")
+    }
+
     @Test func unreadableInputs() throws {
         let dir = try TemporaryDirectory()
         #expect(try InProcess.apnsctl(["inspect", dir.file("missing.p12")]).status == 66)

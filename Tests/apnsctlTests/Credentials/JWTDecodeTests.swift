@@ -118,6 +118,31 @@ import Testing
         #expect(signing.stderr.text.hasPrefix("error: -o is for --decode"), "\(signing.stderr.text)")
     }
 
+    /// `APNSCTL_OUTPUT`, as `send` reads it, chooses `--decode`'s format when `-o` does not (a CI job sets it once,
+    /// and `jq` then reads the token's report); a bad value is refused as `send` refuses it. Signing has no format:
+    /// the variable leaves the token as it is.
+    @Test func theOutputVariableChoosesTheDecodedFormat() throws {
+        let keys = try Keys()
+        let json = TestWorld(variables: ["APNSCTL_OUTPUT": "json"], now: Self.signedAt + 5)
+        #expect(json.run(["jwt", "--decode", keys.token]) == 0, "\(json.stderr.text)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.text.utf8)) as? [String: Any])
+        #expect(object["kid"] as? String == "ABCDE12345")
+        let flag = TestWorld(variables: ["APNSCTL_OUTPUT": "json"], now: Self.signedAt + 5)
+        #expect(flag.run(["jwt", "--decode", keys.token, "-o", "text"]) == 0)
+        #expect(flag.stdout.text.hasPrefix("alg        ES256\n"), "\(flag.stdout.text)")
+        let bad = TestWorld(variables: ["APNSCTL_OUTPUT": "yaml"], now: Self.signedAt + 5)
+        #expect(bad.run(["jwt", "--decode", keys.token]) == 64)
+        #expect(bad.stdout.text.isEmpty)
+        #expect(bad.stderr.text.hasPrefix("error: APNSCTL_OUTPUT=yaml: unknown output format"), "\(bad.stderr.text)")
+        let signing = TestWorld(variables: ["APNSCTL_OUTPUT": "json"], now: Self.signedAt)
+        #expect(signing.run(["jwt", "--auth-key", keys.key, "--team-id", "TEAMID1234"]) == 0, "\(signing.stderr.text)")
+        // The same header and claims (an ES256 signature differs each time), as the token alone.
+        let signed = signing.stdout.text.split(separator: ".")
+        #expect(signed.count == 3 && signing.stdout.text.hasSuffix("\n"), "\(signing.stdout.text)")
+        #expect(signed.prefix(2) == keys.token.split(separator: ".").prefix(2))
+    }
+
     @Test func anExpiredTokenIs77() throws {
         let keys = try Keys()
         let (status, out, err) = Self.decode([keys.token], at: Self.signedAt + 7200)

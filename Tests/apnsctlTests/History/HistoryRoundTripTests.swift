@@ -134,6 +134,13 @@ import Testing
         #expect(text.stdout.contains("\n{\n  \"aps\": {\n    \"alert\": \"batch\",\n    \"badge\": 2\n  }\n}\n"))
         #expect(try home.run(["history", "list", "--reason", "unregistered", "-o", "json"]).lines.count == 2)
         #expect(try home.run(["history", "list", "--device", Self.token(3).uppercased()]).lines.count == 2)
+        // Device and reason in one result: token(1) was accepted where token(2) was Unregistered.
+        #expect(
+            try home.run(["history", "list", "--device", Self.token(2), "--reason", "unregistered"]).lines.count == 2)
+        let other = try home.run(["history", "list", "--device", Self.token(1), "--reason", "Unregistered"])
+        #expect(other.stdout.isEmpty, "\(other.stdout)")
+        #expect(
+            try home.run(["history", "list", "--device", Self.token(3), "--reason", "BadDeviceToken"]).lines.count == 2)
         // The token as send's lines shorten it, copied from them (or typed with three dots), finds it too.
         let short = String(Self.token(3).prefix(4)) + "…" + String(Self.token(3).suffix(4))
         #expect(try home.run(["history", "list", "--device", short]).lines.count == 2)

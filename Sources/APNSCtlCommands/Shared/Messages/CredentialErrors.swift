@@ -151,10 +151,12 @@ extension CLIError {
 /// names the flag of each file the body reads (see `CLIError.init(_:passphraseFileFlag:flags:)`).
 func withCredentialErrors<T>(
     flags: [String: String] = [:], passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
-    _ body: () throws(CredentialProblem) -> T
+    passphraseFileFlag: String = "--passphrase-file", _ body: () throws(CredentialProblem) -> T
 ) throws(CLIError) -> T {
     do { return try body() } catch {
-        throw CLIError(error, flags: flags, passphrase: passphrase, passphraseFile: passphraseFile)
+        throw CLIError(
+            error, passphraseFileFlag: passphraseFileFlag, flags: flags, passphrase: passphrase,
+            passphraseFile: passphraseFile)
     }
 }
 

@@ -3,7 +3,7 @@ import APNSPlatform
 import ArgumentParser
 
 /// `--passphrase` and `--passphrase-file` for an encrypted `--cert`/`--key`/`.p12` input; with neither,
-/// `APNSCTL_PASSPHRASE`, then a no-echo prompt on a terminal. Shared by send, channel, doctor, inspect and convert;
+/// `APNSCTL_PASSPHRASE` or `APNSCTL_PASSPHRASE_FILE`, then a no-echo prompt on a terminal. Shared by send, channel, doctor, inspect and convert;
 /// the settings commands take them through the resolver (`ResolvedSettings.passphraseSource`).
 struct PassphraseOptions: ParsableArguments {
     @Option(
@@ -19,22 +19,39 @@ struct PassphraseOptions: ParsableArguments {
         completion: .file())
     var passphraseFile: String?
 
-    /// The lazily resolved source: `--passphrase`, `--passphrase-file`, then the world's `APNSCTL_PASSPHRASE`
-    /// (empty counts as unset), then a terminal prompt. Both flags at once are refused, as `send` refuses them.
+    /// The lazily resolved source: `--passphrase`, `--passphrase-file`, else the variables `send` reads too
+    /// (`APNSCTL_PASSPHRASE`, `APNSCTL_PASSPHRASE_FILE`), then a terminal prompt. Two of them at once are refused,
+    /// as `send` refuses them.
     func source(in world: CommandWorld) throws(CLIError) -> PassphraseSource {
-        if passphrase != nil && passphraseFile != nil {
-            throw .usage("--passphrase and --passphrase-file both given; pass only one")
-        }
-        let variable = passphrase == nil && passphraseFile == nil ? world.setting("APNSCTL_PASSPHRASE") : nil
-        return PassphraseSource.given(text: passphrase ?? variable, file: passphraseFile, in: world)
+        let chosen = try choice(in: world)
+        return PassphraseSource.given(text: chosen.text?.value, file: chosen.file?.value, in: world)
     }
 
     /// The passphrase given as text and where, for the advice on a wrong one (`CLIError.init(_:…passphrase:)`).
     func given(in world: CommandWorld) -> (text: String, label: String)? {
-        if let passphrase { return (passphrase, "--passphrase") }
-        // The variable counts only where `source` reads it: with neither flag.
-        guard passphraseFile == nil else { return nil }
-        return world.setting("APNSCTL_PASSPHRASE").map { ($0, "APNSCTL_PASSPHRASE") }
+        (try? choice(in: world))?.text.map { ($0.value, $0.label) }
+    }
+
+    /// The passphrase file's path (`-` is standard input) and the name that gave it, for its messages.
+    func file(in world: CommandWorld) -> (value: String, label: String)? { (try? choice(in: world))?.file }
+
+    /// A flag beats the variables (so a CI job's `APNSCTL_PASSPHRASE_FILE` does not hide a typed
+    /// `--passphrase`); each pair is refused only within its own kind. Empty variables count as unset.
+    private func choice(in world: CommandWorld) throws(CLIError) -> (
+        text: (value: String, label: String)?, file: (value: String, label: String)?
+    ) {
+        if passphrase != nil && passphraseFile != nil {
+            throw .usage("--passphrase and --passphrase-file both given; pass only one")
+        }
+        if passphrase != nil || passphraseFile != nil {
+            return (passphrase.map { ($0, "--passphrase") }, passphraseFile.map { ($0, "--passphrase-file") })
+        }
+        let text = world.setting("APNSCTL_PASSPHRASE")
+        let file = world.setting("APNSCTL_PASSPHRASE_FILE")
+        if text != nil && file != nil {
+            throw .usage("APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one")
+        }
+        return (text.map { ($0, "APNSCTL_PASSPHRASE") }, file.map { ($0, "APNSCTL_PASSPHRASE_FILE") })
     }
 }
 
