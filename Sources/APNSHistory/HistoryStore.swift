@@ -23,7 +23,7 @@ public final class HistoryStore {
         let folder: PrivateDirectory
         let permissions: FileMode?
         do {
-            if !create && FileSystem.entryKind(directory) == .none { return nil }
+            if !create && FileSystem.entryKind(directory) == .none && !blockedByAFile(directory) { return nil }
             folder = try create ? PrivateDirectory.openOrCreate(directory) : PrivateDirectory.open(directory)
             // The history decides where a replay sends a credential: kept 0700 and 0600 (SQLite gives its log files
             // the database's mode), as the token cache is, whatever widened them.
@@ -45,6 +45,22 @@ public final class HistoryStore {
         let store = HistoryStore(path: path, database: database)
         try store.prepare(readOnly: readOnly)
         return store
+    }
+
+    /// Whether a folder above `path` is a file (`XDG_STATE_HOME` naming one): nothing at `path` is then no empty
+    /// history but a place no send can record in, said as such by opening it (ENOTDIR) rather than "nothing yet".
+    private static func blockedByAFile(_ path: String) -> Bool {
+        var folder = Substring(path)
+        while let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
+            folder = folder[..<slash]
+            switch FileSystem.entryKind(String(folder)) {
+            case .none: continue
+            case .directory: return false
+            case .symbolicLink: return !FileSystem.isDirectory(String(folder))
+            case .other: return true
+            }
+        }
+        return false
     }
 
     /// Brings the layout up to date (WAL mode first, which cannot change inside a transaction).

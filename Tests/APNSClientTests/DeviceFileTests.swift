@@ -165,6 +165,22 @@ import Testing
         #expect(all(try one.makeSource()) == [a, b])
     }
 
+    /// `TOKEN  # owner` (exported lists carry such comments) is said to be a comment after the value, not a token
+    /// "in 3 parts" to be given one per line; a line that is only a comment is skipped, as before.
+    @Test func aCommentAfterAValueIsSaidSo() throws {
+        let a = String(repeating: "ab", count: 32)
+        for text in ["# owners\n\(a)  # Anna's phone\n", "\(a)\t#x\n"] {
+            let path = try dir.write("commented.txt", text)
+            #expect {
+                _ = try DeviceFile(path: path)
+            } throws: { error in
+                guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+                return lines.count == 1 && lines[0].tokenProblem == nil
+                    && lines[0].reason.hasPrefix("a comment after the value: a comment goes on a line of its own")
+            }
+        }
+    }
+
     @Test func aFIFOIsStreamedOnceAndStopsAtItsFirstBadLine() throws {
         let good = String(repeating: "ab", count: 32)
         let fifo = dir.file("fifo")

@@ -212,6 +212,8 @@ public final class DeviceFile {
             case carriageReturns
             /// One of an `--unsent` list's own comments with its `# ` removed (a whole file uncommented).
             case unsentComment
+            /// A value followed by `# …` on its line: comments have lines of their own.
+            case trailingComment
             case token(DeviceToken.Problem)
             case name(@Sendable () -> String)
         }
@@ -233,6 +235,11 @@ public final class DeviceFile {
             case .carriageReturns:
                 (words, problem) = (
                     "values split by carriage returns alone (CR, the line end of classic Mac OS and some spreadsheet exports), not by line feeds; save the list with LF line ends (tr '\\r' '\\n' < LIST > tokens.txt) and give that file",
+                    nil
+                )
+            case .trailingComment:
+                (words, problem) = (
+                    "a comment after the value: a comment goes on a line of its own, starting with # (after a value it is read as part of it)",
                     nil
                 )
             case .unsentComment:
@@ -294,6 +301,10 @@ public final class DeviceFile {
         case .notAName: break
         }
         do { return .token(try DeviceToken(parsing: text)) } catch {
+            // `TOKEN  # owner`, as exported lists carry: said as the comment it is, not as a token in parts.
+            if text.contains(" #") || text.contains("\t#") {
+                return .bad(UnwordedBadLine(line: number, text: text, reason: .trailingComment))
+            }
             return .bad(UnwordedBadLine(line: number, text: text, reason: .token(error)))
         }
     }

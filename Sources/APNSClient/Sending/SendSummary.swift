@@ -23,6 +23,9 @@ public struct SendSummary: Sendable, Equatable {
     public var resendsUnknown = false
     /// Of `unknown`: targets `--resend-unknown` sent again (or tried to, and failed) that still have no answer.
     public var unknownSentAgain = 0
+    /// Targets whose request the server may have processed more than once (`--resend-unknown`): each may have
+    /// been notified twice, which a summary kept alone in a CI log must still say.
+    public var sentMoreThanOnce = 0
     /// Every failure that left targets without an answer, with how many, in first-seen order.
     public var causes: [(failure: TransportFailure, count: Int)] = []
 
@@ -36,6 +39,7 @@ public struct SendSummary: Sendable, Equatable {
 
     /// Tallies one result.
     public mutating func count(_ r: PushResult) {
+        if r.attempts > 1 { sentMoreThanOnce += 1 }
         switch r.outcome {
         case .accepted: accepted += 1
         case .failed:

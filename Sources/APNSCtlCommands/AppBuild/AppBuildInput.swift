@@ -23,14 +23,30 @@ enum AppBuildInput {
         } catch {
             var message = (flag.map { $0 + " " } ?? "") + error.message
             if case .notABuild = error, let otherwise { message += otherwise }
-            // A certificate or key given where the build goes: said so, with the flag it belongs to.
-            if case .corrupt = error, let flag, CredentialSource.isPEM(Self.start(of: path)) {
-                message =
-                    "\(flag) \(path): a certificate or key (PEM), not an app build; give it with --cert or --auth-key, "
-                    + "and --app the .ipa, .app, .xcarchive or .mobileprovision"
+            // A file of another kind given where the build goes: said what it is, and what goes there.
+            if case .corrupt = error, let flag, let other = Self.otherKind(Self.start(of: path)) {
+                message = "\(flag) \(path): \(other)"
             }
             throw error.isUnreadable ? .inputMissing(message) : .payloadInvalid(message)
         }
+    }
+
+    /// What a file that is no build holds, by its first bytes, and what to give instead; nil when unknown.
+    static func otherKind(_ start: String) -> String? {
+        let builds = ".ipa, .app, .xcarchive or .mobileprovision"
+        if start.contains("-----BEGIN CMS-----") || start.contains("-----BEGIN PKCS7-----") {
+            return "a provisioning profile in PEM form; apnsctl reads it as Apple gives it (DER): "
+                + "openssl cms -inform PEM -outform DER -in FILE -out Profile.mobileprovision converts it"
+        }
+        if start.contains("-----BEGIN") {
+            return "a certificate or key (PEM), not an app build; give it with --cert or --auth-key, and --app the "
+                + builds
+        }
+        if start.contains("<plist") || start.hasPrefix("bplist00") {
+            return "a property list (an Info.plist, entitlements, export options), not an app build; give the "
+                + builds + " it belongs to"
+        }
+        return nil
     }
 
     /// The first bytes of `path` as text (for telling PEM), empty when unreadable.

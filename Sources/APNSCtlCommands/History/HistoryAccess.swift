@@ -43,7 +43,7 @@ enum HistoryAccess {
     }
 
     /// A history that cannot be read: exit 66, saying what to do (a damaged file is moved aside, and the next
-    /// send starts a new one).
+    /// send starts a new one); one that cannot be written (`clear` on a read-only or full one): 74.
     static func cliError(_ problem: HistoryProblem) -> CLIError {
         switch problem {
         case .corrupt(let path):
@@ -51,6 +51,9 @@ enum HistoryAccess {
                 "\(problem.message); move it aside (mv \(path) \(path).broken, with its -wal and -shm files if there "
                     + "are any) and the next send starts a new history")
         case .busy: return .inputMissing(problem.message + "; try again once it is done")
+        // Read, but not written (`history clear`): output that could not be written, as a full disk is.
+        case .readOnly: return .outputFailed(problem.message + "; make it and its folder writable to change it")
+        case .full: return .outputFailed(problem.message)
         default:
             return .inputMissing(problem.message)
         }

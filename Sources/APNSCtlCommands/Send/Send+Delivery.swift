@@ -139,6 +139,8 @@ extension APNSCtl.Send {
         let remainder: (held: [DeviceToken], readToEnd: Bool) =
             stopped && total == nil ? streamRemainder() : ([], false)
         if stopped && total == nil { summary.notSent += left.count + remainder.held.count }
+        let restUnread = stopped && total == nil && !remainder.readToEnd
+        renderer.restUnread = restUnread
         unsent?.noteNeverSent(remainder.held)
         // Written before the summary, which names the file; a failure to write it is said after the results.
         var unsentFailure: CLIError? = nil
@@ -168,7 +170,7 @@ extension APNSCtl.Send {
         output.onFailure = nil
         finished?(summary)
         let entry = recorder?.finish(
-            summary, noun: noun, skippedLines: skippedLines(), listStop: listStop(), in: world)
+            summary, noun: noun, skippedLines: skippedLines(), listStop: listStop(), restUnread: restUnread, in: world)
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {
@@ -195,7 +197,7 @@ extension APNSCtl.Send {
             throw .interrupted(
                 signal: signal,
                 message: SendOutput.interruptMessage(
-                    summary, restUnknown: total == nil && !remainder.readToEnd, resultsWritten: output.failure == nil))
+                    summary, restUnknown: restUnread, resultsWritten: output.failure == nil))
         }
         if let failure = output.failure {
             unsentFailure?.report(to: world.standardError)

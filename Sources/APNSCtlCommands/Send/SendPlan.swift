@@ -86,7 +86,8 @@ extension APNSCtl.Send {
         let credentials = try PushCredentials.load(settings, signToken: !dryRun, now: now, in: world)
         try app?.checkEnvironment(settings)
         try app?.checkCredentials(identity: credentials.identity?.info, teamID: credentials.tokenIDs?.teamID)
-        let (route, fallback) = try settings.sendRoutes(credentials, port: port, app: app?.environment, in: world)
+        let (route, fallback) = try settings.sendRoutes(
+            credentials, port: port, app: app.flatMap { a in a.environment.map { ($0, a.label) } }, in: world)
         if let warning = settings.serverFromElsewhereWarning(route.endpoint, environment: route.environment) {
             world.standardError.warning(warning)
         }

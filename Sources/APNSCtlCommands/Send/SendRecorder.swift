@@ -74,10 +74,11 @@ final class SendRecorder {
     /// Writes the entry and returns its number; a failure is one warning on the world's standard error.
     /// `skippedLines`: the `--skip-invalid` lines of the list, said in the outcome as the summary says them;
     /// `listStop`: why a streamed list was not read to its end (a bad line), said after them, so the entry is not
-    /// taken for a whole run.
+    /// taken for a whole run; `restUnread`: an interrupted stream's rest was never read, said with its never-sent count.
     @discardableResult
     func finish(
-        _ summary: SendSummary, noun: String, skippedLines: Int = 0, listStop: String? = nil, in world: CommandWorld
+        _ summary: SendSummary, noun: String, skippedLines: Int = 0, listStop: String? = nil, restUnread: Bool = false,
+        in world: CommandWorld
     ) -> Int64? {
         // No target got a result (a run interrupted before its first request left): nothing reached a server,
         // and an entry would have nothing to show or to send again.
@@ -93,7 +94,7 @@ final class SendRecorder {
         // those an interrupt left (they have none).
         entry.counts.withoutResult = summary.interruptedBy != nil ? summary.notSent : 0
         entry.counts.neverSent = summary.failedUnsent + entry.counts.withoutResult
-        let outcome = SendOutput.outcome(summary)
+        let outcome = SendOutput.outcome(summary, restUnread: restUnread)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
         if skippedLines > 0 {

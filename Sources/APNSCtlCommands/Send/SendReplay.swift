@@ -30,13 +30,22 @@ extension APNSCtl.Send {
             replay.liveActivity.timestamp = "now"
             taken += replay.keepingDatesBesideTheTimestamp(of: entry.payload)
         }
+        let entryType = entry.pushType.flatMap(PushType.init(rawValue:))
         if request.topic == nil, let topic = entry.topic {
-            replay.request.topic = topic
-            taken.append("--topic \(topic)")
+            // A broadcast's topic is the bare bundle id (its path names the channel): sent to devices, the push needs
+            // the suffix a device's Live Activity topic has.
+            let toDevices = entry.kind == .broadcast && broadcast.channels.isEmpty
+            let carried = toDevices ? RequestDefaults.suffixed(topic, for: entryType ?? .liveactivity) : topic
+            replay.request.topic = carried
+            taken.append("--topic \(carried)")
         }
         // A payload the quick flags build anew has its own push type (--content-available builds a background push):
-        // the entry's, inferred from the entry's payload, is not carried into it.
-        let rebuilt = payload == nil && quickPayload && !liveActivity
+        // the entry's, inferred from the entry's payload, is not carried into it. Nor into a PAYLOAD given, when the
+        // entry's type is the one its own payload and topic gave (no one typed it); a type they would not give was
+        // typed, and is kept.
+        let inferredType = ParsedPayload(Payload(bytes: entry.payload)).inferredPushType(topic: entry.topic)
+        let rebuilt =
+            (payload == nil && quickPayload && !liveActivity) || (payload != nil && entryType == inferredType)
         // Headers only a device push has: not for a broadcast, nor for a device entry sent now to --channel.
         if entry.kind != .broadcast && broadcast.channels.isEmpty {
             if request.pushType == nil, !rebuilt, let pushType = entry.pushType {
@@ -55,7 +64,6 @@ extension APNSCtl.Send {
         // A priority that was its push type's default is left to the new type's default when --push-type or a
         // rebuilt payload changes the type: carried, it followed the replay into it (10 into a background push,
         // refused) though no one gave it.
-        let entryType = entry.pushType.flatMap(PushType.init(rawValue:))
         let defaultPriority = entryType.flatMap { RequestDefaults.priority(explicit: nil, pushType: $0)?.rawValue }
         var typeChanged = rebuilt
         if case .pushType(let given)? = request.pushType { typeChanged = given != entryType }

@@ -18,7 +18,8 @@ extension ResolvedSettings {
     /// A certificate that cannot reach the environment is 77; `auto` with a one-environment certificate, or with
     /// one server for both, is 64.
     func sendRoutes(
-        _ credentials: PushCredentials, port: Int, app: APNSEnvironment? = nil, in world: CommandWorld
+        _ credentials: PushCredentials, port: Int, app: (environment: APNSEnvironment, label: String)? = nil,
+        in world: CommandWorld
     ) throws(CLIError) -> (route: SendRoute, fallback: SendRoute?) {
         let endpoints = endpointList
         let environment = try credentials.environment(self, app: app)

@@ -242,6 +242,24 @@ import Testing
         #expect(
             asApp.stderr.contains("a certificate or key (PEM), not an app build; give it with --cert"),
             "\(asApp.stderr)")
+        // Other text given to --app is said for what it is, not called a certificate: an Info.plist, a profile
+        // saved as PEM (its DER is what Apple gives), a JSON payload (no guess).
+        let pemProfile = fixtures.directory.file("profile.pem")
+        try CommandRunner.run(
+            "openssl", ["cms", "-cmsout", "-inform", "DER", "-in", der, "-outform", "PEM", "-out", pemProfile])
+        let texts: [(String, String)] = [
+            (app + "/Info.plist", "a property list (an Info.plist, entitlements, export options), not an app build"),
+            (pemProfile, "a provisioning profile in PEM form; apnsctl reads it as Apple gives it (DER)"),
+            (try fixtures.directory.write("p.json", "{\n\"aps\":{}\n}\n"), "not a readable app build"),
+        ]
+        for (path, words) in texts {
+            let r = try InProcess.apnsctl([
+                "send", "-d", device, "--alert", "hi", "--cert", credentials.pushFile, "--app", path,
+            ])
+            #expect(r.status == 65, "\(path): \(r.stderr)")
+            #expect(r.stderr.contains("--app \(path): \(words)"), "\(path): \(r.stderr)")
+            #expect(!r.stderr.contains("a certificate or key"), "\(path): \(r.stderr)")
+        }
         // A .p7b bundle of certificates is signed data too, but holds no property list: no profile.
         let p7b = fixtures.directory.file("chain.p7b")
         try CommandRunner.run(

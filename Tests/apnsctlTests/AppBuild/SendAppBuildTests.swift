@@ -118,6 +118,28 @@ import Testing
         #expect(setup.production.answersPerDevice(expectingAtLeast: 1)[Self.token] == 1)
     }
 
+    /// A certificate for the sandbox only beside a build whose tokens are production: the build chose the
+    /// environment, so the advice is a certificate for production (or token auth), not "--env matching the
+    /// certificate", which the build then refused in turn.
+    @Test func aCertificateForTheOtherEnvironmentThanTheBuildsIsSaidSo() throws {
+        let setup = try Setup()
+        let credentials = try TestCredentials(bundleID: setup.sandbox.bundleID)
+        let sandboxOnly = try credentials.writePushCertificate("sandbox.pem", kind: .development)
+        let build = try setup.ipa(.appStore, team: "ABCDE12345")
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--alert", "hi", "-d", Self.token, "--ca-file", setup.sandbox.caFile, "--endpoint",
+                "production=\(setup.production.endpoint)", "--cert", sandboxOnly, "--app", build,
+            ])
+        #expect(r.status == 77, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "the certificate is not valid for production (it allows sandbox), which the device tokens of --app \(build) need; use a push certificate for production, or token auth"
+            ), "\(r.stderr)")
+        #expect(!r.stderr.contains("use --env"), "\(r.stderr)")
+        #expect(setup.production.answersPerDevice().isEmpty)
+    }
+
     /// A topic given beside `--app` that is not the build's app (token auth lets any topic of the team through)
     /// is said: the push goes to another app than the one named. The build's own topic with a push type's suffix
     /// is not.

@@ -65,6 +65,30 @@ import Testing
         try expectSentWithOneWarning(home, mock, "read-only")
         // Still readable: one entry, the first send's.
         #expect(try home.run(["history"]).lines.count == 1)
+        // Read, but not written: `clear` is output that could not be written (74), saying what to do.
+        let cleared = try home.run(["history", "clear", "--yes"])
+        #expect(cleared.status == 74, "\(cleared.stderr)")
+        #expect(
+            cleared.stderr.hasSuffix(": the database is read-only; make it and its folder writable to change it\n"),
+            "\(cleared.stderr)")
+        #expect(try home.run(["history"]).lines.count == 1)
+    }
+
+    /// `XDG_STATE_HOME` naming a file: no send can record there, and `history` says so (66) rather than "no send
+    /// is recorded yet", which read as "you never sent anything".
+    @Test func aStateHomeThatIsAFileIsSaidNotTakenForAnEmptyHistory() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let file = try home.root.write("not-a-folder", "x\n")
+        let sent = try home.send(mock, ["-d", Self.device], ["XDG_STATE_HOME": file])
+        #expect(sent.status == 0)
+        #expect(sent.stderr.contains("this send was not recorded in the history"), "\(sent.stderr)")
+        for command in [["history"], ["history", "show", "last"]] {
+            let r = try home.run(command, ["XDG_STATE_HOME": file])
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("not a directory"), "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains("no send is recorded"), "\(command): \(r.stderr)")
+        }
     }
 
     @Test func aDamagedFileAndWhatHistorySaysAboutIt() throws {

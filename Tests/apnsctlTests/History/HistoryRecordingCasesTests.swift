@@ -46,6 +46,28 @@ import Testing
             #expect(SendOutput.summaryLine(s) == line)
             #expect(SendOutput.outcome(s) == outcome, "\(line)")
         }
+        // Devices `--resend-unknown` sent again, which may have been notified twice: said, as each line says it.
+        var resent = summary(accepted: 20)
+        resent.sentMoreThanOnce = 4
+        #expect(SendOutput.summaryLine(resent) == "sent 20: 20 accepted; 4 sent more than once")
+        #expect(SendOutput.outcome(resent) == "20 accepted; 4 sent more than once")
+        // A piped list stopped before its end: its never-sent count is not the whole, and both say so.
+        let unread: [(SendSummary, String, String)] = [
+            (
+                summary(accepted: 5, interrupted: true, notSent: 3),
+                "sent 5: 5 accepted; 3 never sent and the rest of the list not read (interrupted)",
+                "5 accepted; 3 never sent and the rest of the list not read (interrupted)"
+            ),
+            (
+                summary(accepted: 1, interrupted: true),
+                "sent 1: 1 accepted; the rest of the list not read (interrupted)",
+                "1 accepted; the rest of the list not read (interrupted)"
+            ),
+        ]
+        for (s, line, outcome) in unread {
+            #expect(SendOutput.summaryLine(s, restUnread: true) == line)
+            #expect(SendOutput.outcome(s, restUnread: true) == outcome, "\(line)")
+        }
         let mock = try InProcessMock()
         let home = try HistoryHome()
         // A port bound and closed again: nothing listens there.

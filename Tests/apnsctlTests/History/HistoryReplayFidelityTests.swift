@@ -227,31 +227,61 @@ import Testing
         #expect(replay.stdout.hasPrefix("accepted  200  \(id)  apns-request-id="), "\(replay.stdout)")
     }
 
-    /// A refused replay says which values it took from the entry, since the user never typed them: a background
-    /// push sent again with an alert PAYLOAD is refused for the push type the entry had.
+    /// A refused replay says which values it took from the entry, since the user never typed them: a push typed
+    /// `alert` sent again with a PAYLOAD of no `aps` is refused for the push type the entry had. A push type the
+    /// entry's own payload gave (no one typed it) is not carried into a PAYLOAD given: that payload's own is sent.
     @Test func aRefusalNamesTheValuesTakenFromTheEntry() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()
         let sent = try home.send(
-            mock, ["--push-type", "background", #"{"aps":{"content-available":1}}"#, "-d", Self.token(1)])
+            mock, ["--push-type", "alert", #"{"aps":{"content-available":1}}"#, "-d", Self.token(1)])
         #expect(sent.status == 0, "\(sent.stderr)")
-        let alertPayload = #"{"aps":{"alert":"hey"}}"#
-        let replay = try home.send(mock, ["--replay", "last", alertPayload])
+        let replay = try home.send(mock, ["--replay", "last", #"{"data":1}"#])
         #expect(replay.status == 65)
         #expect(
-            replay.errorLines.last
-                == "error: (inline): the payload is invalid (2 errors above); nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type background, --priority 5 from it; a flag on the command line replaces any of them)",
-            "\(replay.stderr)")
-        // Given on the command line, the push type is the user's: the replay sends, with that type's default priority
-        // (the entry's 5 was background's default, not a value anyone gave).
+            replay.errorLines.last?.hasSuffix(
+                "nothing was sent (this replay of history entry #1 took --topic com.example.demo, --push-type alert, --priority 10 from it; a flag on the command line replaces any of them)"
+            ) == true, "\(replay.stderr)")
+        // Typed, the entry's type is kept for another payload of the same kind.
+        let typed = try home.send(mock, ["--replay", "1", #"{"aps":{"content-available":1},"n":2}"#, "-v"])
+        #expect(typed.status == 0, "\(typed.stderr)")
+        #expect(typed.stderr.contains("> apns-push-type: alert"), "\(typed.stderr)")
+        // Inferred from its payload, a background entry's type is not carried into an alert PAYLOAD (refused before),
+        // nor its priority, which was background's default.
+        #expect(try home.send(mock, [#"{"aps":{"content-available":1}}"#, "-d", Self.token(1)]).status == 0)
+        let alertPayload = #"{"aps":{"alert":"hey"}}"#
+        let inferred = try home.send(mock, ["--replay", "last", alertPayload, "-v"])
+        #expect(inferred.status == 0, "\(inferred.stderr)")
+        #expect(inferred.stderr.contains("> apns-push-type: alert"), "\(inferred.stderr)")
+        #expect(inferred.stderr.contains("> apns-priority: 10"), "\(inferred.stderr)")
+        // Given on the command line, the push type is the user's: the replay sends, with that type's default priority.
         let alert = try home.send(mock, ["--replay", "1", alertPayload, "--push-type", "alert", "-v"])
         #expect(alert.status == 0, "\(alert.stderr)")
         #expect(alert.stderr.contains("> apns-priority: 10"), "\(alert.stderr)")
-        // The quick flags build a payload of their own type: --alert makes an alert push, not a background one.
+        // The quick flags build a payload of their own type: --alert makes an alert push.
         let quick = try home.send(mock, ["--replay", "1", "--alert", "hey", "-v"])
         #expect(quick.status == 0, "\(quick.stderr)")
         #expect(quick.stderr.contains("> apns-push-type: alert"), "\(quick.stderr)")
         #expect(quick.stderr.contains("> apns-priority: 10"), "\(quick.stderr)")
+    }
+
+    /// A broadcast entry sent again to devices gets the Live Activity topic a device push needs (the broadcast's is
+    /// the bare bundle id): refused before for a suffix no one had left out.
+    @Test func aBroadcastEntryReplayedToADeviceGetsTheDevicesTopic() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let home = try HistoryHome()
+        let token = BroadcastMockTests.flags(mock, .token)
+        let channel = try home.run(["channel", "create"] + token)
+        let id = try #require(channel.lines.first, "\(channel.stderr)")
+        let broadcast = try home.run(["send", BroadcastMockTests.update, "--channel", id] + token)
+        #expect(broadcast.status == 0, "\(broadcast.stderr)")
+        // The same credentials without a --topic, which would be the user's own, and bare.
+        let credentials = [
+            "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
+        ]
+        let replay = try home.run(["send", "--replay", "last", "-d", Self.token(1), "-v"] + credentials)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("> apns-topic: \(mock.bundleID).push-type.liveactivity"), "\(replay.stderr)")
     }
 
     /// A priority given to the original is the user's and is replayed; one that was the push type's default is not

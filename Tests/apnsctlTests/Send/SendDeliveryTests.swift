@@ -104,6 +104,10 @@ import Testing
             #expect(r.stderr.components(separatedBy: "* connecting to").count - 1 == 4)
             // CLI.md: the message counts the tries after the connection that ended, 3 of the 4.
             #expect(r.stderr.contains("no answer after 3 connections in a row"), "\(r.stderr.suffix(600))")
+            // Each result says its request never left (refused unprocessed each time), not just "no answer".
+            #expect(
+                r.lines.allSatisfy { $0.contains(#""error":"never sent: no answer after 3 connections in a row"#) },
+                "\(r.stdout)")
             #expect(r.seconds >= 1.7, "the backoff waits 0.25 + 0.5 + 1 s: \(r.seconds) s")
             #expect(mock.answersPerDevice().isEmpty)
         }

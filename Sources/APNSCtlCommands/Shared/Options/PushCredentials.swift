@@ -36,12 +36,27 @@ struct PushCredentials {
 
     /// The environment to push to: `env`, else the certificate's only one, else sandbox. A certificate that
     /// cannot reach an environment given explicitly is 77.
-    /// `app`: the environment an `--app` build's tokens belong to, the default before the certificate's.
-    func environment(_ settings: ResolvedSettings, app: APNSEnvironment? = nil) throws(CLIError) -> APNSEnvironment {
-        let explicit = settings.explicitEnvironment ?? app
+    /// `app`: the environment an `--app` build's tokens belong to, the default before the certificate's, and the
+    /// build as messages name it (`--app Demo.ipa`).
+    func environment(_ settings: ResolvedSettings, app: (environment: APNSEnvironment, label: String)? = nil)
+        throws(CLIError) -> APNSEnvironment
+    {
+        let explicit = settings.explicitEnvironment ?? app?.environment
         let environment = RequestDefaults.environment(explicit: explicit, certificate: identity?.info)
-        if let identity, explicit != nil {
-            try withCredentialErrors { () throws(CredentialProblem) in try identity.checkEnvironment(environment) }
+        guard let identity, explicit != nil else { return environment }
+        do { try identity.checkEnvironment(environment) } catch {
+            // The build chose the environment, not --env: "use --env matching the certificate" led to the build's
+            // own refusal of that --env.
+            if settings.explicitEnvironment == nil, let app,
+                case .environmentNotAllowed(let path, let requested, let available) = error
+            {
+                let has =
+                    available.isEmpty ? "no APNs environment" : available.map(\.rawValue).joined(separator: " and ")
+                throw .credential(
+                    "\(path): the certificate is not valid for \(requested.rawValue) (it allows \(has)), which the device tokens of \(app.label) need; use a push certificate for \(requested.rawValue), or token auth"
+                )
+            }
+            throw CLIError(error)
         }
         return environment
     }

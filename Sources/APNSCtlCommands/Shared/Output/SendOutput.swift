@@ -29,6 +29,9 @@ final class SendOutput {
     var keptUnknown = 0
     /// `--skip-invalid`: how many bad `--devices` lines were skipped (a stream's are known at its end).
     var skippedLines: () -> Int = { 0 }
+    /// A streamed list stopped before its end: the summary says its rest was not read, so a count of devices
+    /// never sent is not taken for the whole.
+    var restUnread = false
 
     /// A renderer for `total` devices. `lineBuffered` flushes every line (used with `--verbose`, so
     /// results and the stderr log stay in order); `quiet` (`-q`, text) prints only rejected and
@@ -84,15 +87,12 @@ final class SendOutput {
     @discardableResult
     func finish(_ summary: SendSummary) -> Bool {
         let printed = format == .text && (summary.total > 1 || summary.interruptedBy != nil || skippedLines() > 0)
-        if printed {
-            out.line(
-                Self.summaryLine(
-                    summary, unsentFile: unsentFile, keptUnknown: keptUnknown, skippedLines: skippedLines()))
-        }
+        let line = Self.summaryLine(
+            summary, unsentFile: unsentFile, keptUnknown: keptUnknown, skippedLines: skippedLines(),
+            restUnread: restUnread)
+        if printed { out.line(line) }
         out.flush()
-        progress?.finish(
-            summary: Self.summaryLine(
-                summary, unsentFile: unsentFile, keptUnknown: keptUnknown, skippedLines: skippedLines()))
+        progress?.finish(summary: line)
         return printed || progress != nil
     }
 
@@ -175,12 +175,15 @@ final class SendOutput {
     /// What to check when something other than APNs answered.
     static let endpointHint = "check --endpoint and any proxy on the way: APNs answers every request with an apns-id"
 
-    /// Why a device got no answer. One whose request never left because `--timeout` expired on others says so: "no
-    /// answer within N s" alone would claim it was waited for (a failure to connect already says nothing was sent).
+    /// Why a device got no answer. One whose request never left (`--timeout` expired on others, or every
+    /// connection ended or reset it unprocessed before giving up) says so: "no answer …" alone reads as a request
+    /// waited for, which may have been delivered (a failure to connect already says nothing was sent).
     static func failureText(_ r: PushResult) -> String {
         let message = r.failure?.message ?? "no answer"
-        guard !r.wasSent, case .timeout? = r.failure else { return message }
-        return "never sent: " + message
+        switch r.failure {
+        case .timeout?, .gaveUp?, .streamReset?: return r.wasSent ? message : "never sent: " + message
+        default: return message
+        }
     }
 
     /// ` (sent 3 times)` for a device whose request went out more than once, else empty.
@@ -267,16 +270,17 @@ final class SendOutput {
     /// `sent 3: 2 accepted, 1 rejected (BadDeviceToken 1)`, plus `, N failed` when some got no answer.
     /// Only the outcomes that happened are named (CLI.md): `sent 2: 2 failed`, never `0 accepted`.
     static func summaryLine(
-        _ s: SendSummary, unsentFile: String? = nil, keptUnknown: Int = 0, skippedLines: Int = 0
+        _ s: SendSummary, unsentFile: String? = nil, keptUnknown: Int = 0, skippedLines: Int = 0,
+        restUnread: Bool = false
     ) -> String {
-        let words = SummaryWords(s)
+        let words = SummaryWords(s, restUnread: restUnread)
         // `sent N` counts what was sent: devices a failed run never sent are said apart.
         var line = "sent \(s.sent)" + (words.counts.isEmpty ? "" : ": " + words.counts)
         for clause in words.clauses { line += "; " + clause }
         if words.interruptedWithAllSent { line += " (\(words.stop))" }
         if let unsentFile {
             // CLI.md: `2528 never sent: written to unsent.txt`.
-            let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && s.notSent > 0)
+            let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && (s.notSent > 0 || restUnread))
             let kept = keptUnknown == 1 ? "1 device" : "\(keptUnknown) devices"
             if keptUnknown > 0 && s.failed == 0 && s.notSent == 0 {
                 // Only the resumed list's own devices of unknown outcome are left: kept, not this run's.
@@ -293,8 +297,8 @@ final class SendOutput {
 
     /// What the summary line says after its `sent N`, as the history records a run's outcome: `2 accepted, 1
     /// failed`, `2 never sent` (a run that could not connect), `interrupted`; empty when it says nothing more.
-    static func outcome(_ s: SendSummary) -> String {
-        let words = SummaryWords(s)
+    static func outcome(_ s: SendSummary, restUnread: Bool = false) -> String {
+        let words = SummaryWords(s, restUnread: restUnread)
         var text = ([words.counts] + words.clauses).filter { !$0.isEmpty }.joined(separator: "; ")
         if words.interruptedWithAllSent { text += text.isEmpty ? words.stop : " (\(words.stop))" }
         return PrintableText.escapingControls(text)
@@ -304,14 +308,15 @@ final class SendOutput {
     private struct SummaryWords {
         /// `2 accepted, 1 rejected (Unregistered 1), …`; empty when nothing was answered.
         let counts: String
-        /// `2 never sent` (a failed run), `3 never sent (interrupted)`.
+        /// `2 never sent` (a failed run), `3 never sent (interrupted)`, `3 never sent and the rest of the list
+        /// not read (interrupted)` (a stream stopped before its end: how many were never sent is unknown).
         let clauses: [String]
         /// Interrupted with every device sent: the line ends `(interrupted)`.
         let interruptedWithAllSent: Bool
         /// What stopped the run: `interrupted` (a signal), or `output lost` (its output could not be written).
         let stop: String
 
-        init(_ s: SendSummary) {
+        init(_ s: SendSummary, restUnread: Bool) {
             var parts: [String] = []
             if s.accepted > 0 { parts.append("\(s.accepted) accepted") }
             if s.rejected > 0 {
@@ -323,11 +328,16 @@ final class SendOutput {
             if s.unknown > 0 { parts.append("\(s.unknown) unknown (may have been delivered)") }
             counts = parts.joined(separator: ", ")
             var clauses: [String] = []
+            if s.sentMoreThanOnce > 0 { clauses.append("\(s.sentMoreThanOnce) sent more than once") }
             stop = s.interruptedBy == InterruptSignals.outputLost ? "output lost" : "interrupted"
             if s.failedUnsent > 0 { clauses.append("\(s.failedUnsent) never sent") }
-            if s.interruptedBy != nil && s.notSent > 0 { clauses.append("\(s.notSent) never sent (\(stop))") }
+            let rest = restUnread && s.interruptedBy != nil
+            if s.interruptedBy != nil && (s.notSent > 0 || rest) {
+                let unread = rest ? (s.notSent > 0 ? " and " : "") + "the rest of the list not read" : ""
+                clauses.append((s.notSent > 0 ? "\(s.notSent) never sent" : "") + unread + " (\(stop))")
+            }
             self.clauses = clauses
-            interruptedWithAllSent = s.interruptedBy != nil && s.notSent == 0
+            interruptedWithAllSent = s.interruptedBy != nil && s.notSent == 0 && !rest
         }
     }
 
