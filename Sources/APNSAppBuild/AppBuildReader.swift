@@ -205,11 +205,11 @@ public enum AppBuildReader {
         throws(AppBuildProblem)
     {
         var body = Substring(id)
-        // A profile's wildcard: `*`, `com.example.*`.
+        // A profile's wildcard: `*`, `com.example.*` (a whole last part, as the portal makes them).
         if wildcard && body.hasSuffix("*") {
             body = body.dropLast()
             if body.isEmpty { return }
-            if body.hasSuffix(".") { body = body.dropLast() }
+            if body.hasSuffix(".") { body = body.dropLast() } else { body += "*" }
         }
         let allowed = { (c: UInt8) in
             (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 45 || c == 95
@@ -221,7 +221,7 @@ public enum AppBuildReader {
         throw .corrupt(
             path: name,
             reason:
-                "\(key) \(JSONWriter.quoted(id)) is not a bundle id (letters, digits, hyphens and dots, such as com.example.app), so no push can name it as its topic; correct it in the build"
+                "\(key) \(JSONWriter.quoted(id)) is not a bundle id (letters, digits, hyphens, underscores and dots, such as com.example.app), so no push can name it as its topic; correct it in the build"
         )
     }
 

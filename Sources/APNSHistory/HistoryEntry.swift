@@ -24,6 +24,9 @@ public struct HistoryEntry: Sendable, Equatable {
     public var caFile: String?
     public var topic: String?
     public var pushType: String?
+    /// Whether the push type was given (`--push-type`, its variable or a profile) rather than taken from the
+    /// payload and topic; nil for an entry written before this was kept.
+    public var pushTypeGiven: Bool?
     public var priority: Int?
     /// `--expiration` as given (`1h`, `0`, a UNIX time), so a replay counts from its own now.
     public var expiration: String?

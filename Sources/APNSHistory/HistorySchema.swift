@@ -78,6 +78,9 @@ enum HistorySchema {
         "ALTER TABLE entries ADD COLUMN never_sent INTEGER NOT NULL DEFAULT 0;",
         // 6: how many of them have no result, so `history show` ends as the send did.
         "ALTER TABLE entries ADD COLUMN without_result INTEGER NOT NULL DEFAULT 0;",
+        // 7: whether the push type was given (a flag, a variable, a profile) or followed from the payload and topic:
+        // a replay with another PAYLOAD keeps only a given one. NULL in older entries: not known.
+        "ALTER TABLE entries ADD COLUMN push_type_given INTEGER;",
     ]
 
     /// The rewrite that completes step `step` (numbered from 0), run in the same transaction after its SQL.

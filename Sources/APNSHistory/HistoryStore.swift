@@ -192,9 +192,9 @@ public final class HistoryStore {
             """
             INSERT INTO entries (started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type,
                 priority, expiration, collapse_id, credential, payload, interrupted, devices, accepted, rejected,
-                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent, without_result)
+                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent, without_result, push_type_given)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25)
+                ?23, ?24, ?25, ?26)
             """)
         try s.bind(1, e.started)
         try s.bind(2, e.durationMs)
@@ -221,6 +221,7 @@ public final class HistoryStore {
         try s.bind(23, e.requestID)
         try s.bind(24, e.counts.neverSent)
         try s.bind(25, e.counts.withoutResult)
+        try s.bind(26, e.pushTypeGiven.map { $0 ? 1 : 0 })
         try s.run()
         return database.lastInsertedRow
     }
@@ -272,7 +273,7 @@ public final class HistoryStore {
     private static let entryColumns = """
         id, started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type, priority, expiration,
         collapse_id, credential, payload, interrupted, devices, accepted, rejected, failed, outcome, replay_of,
-        apns_id, request_id, never_sent, without_result
+        apns_id, request_id, never_sent, without_result, push_type_given
         """
 
     /// The entries `query` picks, newest first, without their results. A device is looked for in each entry's
@@ -377,6 +378,7 @@ public final class HistoryStore {
         e.requestID = s.text(22)
         e.counts.neverSent = Int(s.integer(23))
         e.counts.withoutResult = Int(s.integer(24))
+        e.pushTypeGiven = s.optionalInteger(25).map { $0 != 0 }
         return e
     }
 }

@@ -179,6 +179,14 @@ import Testing
                     && lines[0].reason.hasPrefix("a comment after the value: a comment goes on a line of its own")
             }
         }
+        // A device named "QA iPhone #2" is no value with a comment: its own problem is said.
+        let named = try dir.write("named.txt", "QA iPhone #2\n")
+        #expect {
+            _ = try DeviceFile(path: named)
+        } throws: { error in
+            guard let p = error as? DeviceFile.Problem, case .badLines(_, let lines, 0) = p else { return false }
+            return lines.count == 1 && !lines[0].reason.hasPrefix("a comment after the value")
+        }
     }
 
     @Test func aFIFOIsStreamedOnceAndStopsAtItsFirstBadLine() throws {

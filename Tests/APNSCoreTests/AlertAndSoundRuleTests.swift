@@ -139,6 +139,12 @@ import Testing
             sound("{\"critical\":2,\"name\":\"a\"}").hasError(
                 "aps.sound.critical", "critical must be the number 1 for a critical alert (or 0), found number 2"))
         #expect(sound("\"\"").hasWarning("aps.sound", "sound is empty, so no sound plays"))
+        // An empty category or thread id (an unset variable given to the flag) does nothing: said, as for sound.
+        let empty = check(#"{"aps":{"alert":"x","category":"","thread-id":""}}"#)
+        #expect(empty.hasWarning("aps.category", "category is empty, so no notification category"), "\(empty.listing)")
+        #expect(
+            empty.hasWarning("aps.thread-id", "thread-id is empty, so the notification is grouped"), "\(empty.listing)")
+        #expect(check(#"{"aps":{"alert":"x","category":"C","thread-id":"T"}}"#).problems.isEmpty)
         #expect(
             sound("1").hasError(
                 "aps.sound",

@@ -69,6 +69,9 @@ import Testing
         #expect(Broadcast.isChannelIDSyntax("dHJ5IG1lIQ=="))
         #expect(!Broadcast.isChannelIDSyntax("dHJ5IG1lIQ="))
         #expect(!Broadcast.isChannelIDSyntax("a=b"))
+        // A whole number of 4-character groups: an id cut at its + or = is not one.
+        #expect(!Broadcast.isChannelIDSyntax("FJ3RaJZYhGWGI7L"))
+        #expect(Broadcast.isChannelIDSyntax("FJ3RaJZYhGWGI7L+kIkgpQ=="))
         #expect(!Broadcast.isChannelIDSyntax(""))
         #expect(ChannelStorage(name: "most-recent") == .mostRecent)
         #expect(ChannelStorage(name: "None") == ChannelStorage.none)

@@ -71,6 +71,15 @@ import Testing
             #"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":"2026-11-28T18:30:00"}}}"#,
             type(.liveactivity))
         #expect(local.hasWarning("aps.content-state.eta", "send 817583400, reading it as UTC (UNIX"))
+        // `.iso8601` reads only a date, T, a time to the second and a zone: for other forms the warning does not
+        // offer it as a way out.
+        #expect(r.hasWarning("aps.content-state.day", ".iso8601 does not read this form either"))
+        #expect(local.hasWarning("aps.content-state.eta", ".iso8601 does not read this form either"))
+        let fraction = check(
+            #"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":"2026-11-28T18:30:00.000Z"}}}"#,
+            type(.liveactivity))
+        #expect(fraction.hasWarning("aps.content-state.eta", ".iso8601 does not read this form either"))
+        #expect(r.hasWarning("aps.content-state.legs[1].at", "unless the app decodes dates with .iso8601"))
         // Keys are names, not values.
         #expect(
             check(

@@ -30,6 +30,24 @@ import Testing
         #expect(la(#""timestamp":1762167000"#, now: nil).problems.isEmpty)
     }
 
+    /// A saved end sent again with a fresh timestamp keeps its old dismissal-date: removed on arrival, said. One at
+    /// the timestamp (`--dismissal-date now` beside `--timestamp now`) or later is quiet.
+    @Test func aDismissalDateBeforeTheTimestampIsAWarning() {
+        func end(_ aps: String) -> ValidationReport {
+            var options = ValidationOptions(pushType: .liveactivity)
+            options.now = Self.now
+            return check(#"{"aps":{"event":"end","content-state":{},"# + aps + "}}", options)
+        }
+        let old = end(#""timestamp":1764151200,"dismissal-date":1762173600"#)
+        #expect(
+            old.hasWarning(
+                "aps.dismissal-date",
+                "dismissal-date 1762173600 (2025-11-03T12:40:00Z) is 22 days before the timestamp, so the activity is removed the moment the end arrives; set a later dismissal-date"
+            ), "\(old.listing)")
+        #expect(end(#""timestamp":1764151200,"dismissal-date":1764151200"#).at("aps.dismissal-date").isEmpty)
+        #expect(end(#""timestamp":1764151200,"dismissal-date":1764154800"#).at("aps.dismissal-date").isEmpty)
+    }
+
     /// A stale-date before the push's timestamp (a saved update sent again with a fresh one), or before now: the
     /// activity is stale the moment it arrives. Later ones are quiet; without a clock only the first is known.
     @Test func aStaleDateAlreadyPastIsAWarning() {

@@ -101,6 +101,19 @@ import Testing
         #expect(
             emptyType.hasError(
                 "aps.attributes-type", "attributes-type is empty; give your ActivityAttributes type's name"))
+        // A value no Swift type is named by (quotes kept from a paste, a blank, `()`, `.self`): the same failure.
+        for bad in [#"\"MatchAttributes\""#, "Match Attributes", "MatchAttributes()", "MatchAttributes.self"] {
+            let r = check(
+                start.replacing(#""attributes-type":"A""#, with: #""attributes-type":"# + JSONWriter.quoted(bad)),
+                type(.liveactivity))
+            #expect(r.hasError("aps.attributes-type", "is no Swift type name"), "\(bad): \(r.listing)")
+        }
+        for good in ["MatchAttributes", "Outer.MatchAttributes", "Attributes_2"] {
+            let r = check(
+                start.replacing(#""attributes-type":"A""#, with: #""attributes-type":"# + JSONWriter.quoted(good)),
+                type(.liveactivity))
+            #expect(!r.hasErrors, "\(good): \(r.listing)")
+        }
         // Where the key does nothing (an alert push, an update) an empty one is only the key Apple ignores.
         #expect(!check(#"{"aps":{"alert":"hi","attributes-type":""}}"#, type(.alert)).hasErrors)
     }

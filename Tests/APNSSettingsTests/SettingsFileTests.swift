@@ -164,6 +164,13 @@ import Testing
         #expect(
             try SettingsLocation.find(configFlag: "f.toml", variables: ["APNSCTL_CONFIG": "/v.toml"], configHome: "/x")
                 == SettingsLocation(path: "f.toml", origin: .flag("--config")))
+        // `--config ''` (an unset variable) is no "no settings file": refused, where the variable empty is unset.
+        #expect {
+            try SettingsLocation.find(configFlag: "", variables: [:], configHome: "/x")
+        } throws: { error in
+            (error as? SettingsProblem)?.exitCode == 64
+                && (error as? SettingsProblem)?.message.hasPrefix("--config is empty (is the variable meant") == true
+        }
         // A key pasted into the variable is no path: refused without a word of it (every message quotes the path).
         let pem =
             "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n"

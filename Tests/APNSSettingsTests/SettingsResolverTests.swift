@@ -513,6 +513,17 @@ import Testing
             both?.message.hasPrefix("--env both, but the mock of -p mock (/state/mock.json) plays sandbox only") == true
         )
 
+        // The mock's own URL given again (copied from its ready line) is the same server: still refused.
+        let again = Self.problem(
+            .doctor,
+            flags: Self.flags {
+                $0.profile = "mock"
+                $0[.env] = "production"
+                $0[.endpoint] = "https://127.0.0.1:2197/"
+            }, mockJSON: Self.mockJSON)
+        #expect(
+            again?.message.hasPrefix("--env production, but the mock of -p mock (/state/mock.json) plays sandbox;")
+                == true, "\(String(describing: again?.message))")
         // The mock's endpoint replaced: the environment is the user's to choose.
         let elsewhere = Self.flags {
             $0.profile = "mock"

@@ -301,9 +301,15 @@ public final class DeviceFile {
         case .notAName: break
         }
         do { return .token(try DeviceToken(parsing: text)) } catch {
-            // `TOKEN  # owner`, as exported lists carry: said as the comment it is, not as a token in parts.
-            if text.contains(" #") || text.contains("\t#") {
-                return .bad(UnwordedBadLine(line: number, text: text, reason: .trailingComment))
+            // `TOKEN  # owner`, as exported lists carry: said as the comment it is, not as a token in parts. Only when
+            // what comes before it is a value (a device named `QA iPhone #2` is no comment).
+            if let mark = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") {
+                let before = String(text[..<mark.lowerBound]).trimmingBlanks()
+                var named = false
+                if case .token? = names?(before) { named = true }
+                if named || (try? DeviceToken(parsing: before)) != nil {
+                    return .bad(UnwordedBadLine(line: number, text: text, reason: .trailingComment))
+                }
             }
             return .bad(UnwordedBadLine(line: number, text: text, reason: .token(error)))
         }

@@ -188,7 +188,23 @@ public enum PayloadBuilder {
         do { value = try JSONReader.parse(json.bytes) } catch {
             throw .notJSON(json.field, file: json.file, error)
         }
-        guard value.isObject else { throw .notAnObject(json.field, file: json.file, found: value.summary) }
+        guard let members = value.members else {
+            throw .notAnObject(json.field, file: json.file, found: value.summary)
+        }
+        // A saved payload given as the content state (`--content-state @update.json`), or the state wrapped in its
+        // own key: sent nested, the device could not decode it and dropped the update without a word.
+        let own: String? =
+            switch json.field {
+            case .contentState: APSKey.contentState.rawValue
+            case .attributes: APSKey.attributes.rawValue
+            default: nil
+            }
+        if members.contains(where: { $0.key == "aps" }) {
+            throw .wrappedObject(json.field, file: json.file, key: "aps")
+        }
+        if let own, members.count == 1, members[0].key == own {
+            throw .wrappedObject(json.field, file: json.file, key: own)
+        }
         return JSONCompactor.compact(value, in: json.bytes)
     }
 

@@ -133,6 +133,9 @@ public enum PayloadFlagProblem: Error, Equatable, Sendable {
     case notJSON(PayloadField, file: String?, JSONSyntaxError)
     /// A JSON value that is not an object; `found` summarises what it is.
     case notAnObject(PayloadField, file: String?, found: String)
+    /// An object that is a whole payload (it has `aps`) or the field's object wrapped in its own key
+    /// (`{"content-state":{…}}`): nested as it is, the app could not decode it. `key` is the one found.
+    case wrappedObject(PayloadField, file: String?, key: String)
     /// A stale or dismissal date that is not a WHEN.
     case badTime(PayloadField, TimeValue.Problem)
     /// A timestamp that is neither now nor a UNIX time.

@@ -80,6 +80,15 @@ extension PayloadChecker {
             checkChannelID(value, path: path)
         case .threadID, .category, .targetContentID, .filterCriteria, .attributesType:
             checkString(value, path: path, name: key.rawValue)
+            // Empty, as an unset shell variable makes it (`--category "$CATEGORY"`): it does nothing, which is not
+            // what was meant.
+            if value.string?.isEmpty == true, key == .category || key == .threadID {
+                let effect =
+                    key == .category
+                    ? "no notification category (and none of its actions) is chosen"
+                    : "the notification is grouped with the app's other notifications, as without it"
+                warning(path, at: value.start, "\(key.rawValue) is empty, so \(effect); give a value, or remove it")
+            }
         case .interruptionLevel:
             checkOneOf(value, path: path, name: key.rawValue, allowed: APSKey.interruptionLevels)
         case .event:

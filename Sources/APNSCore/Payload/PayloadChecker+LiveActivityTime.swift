@@ -130,9 +130,19 @@ extension PayloadChecker {
         let field = lastComponent(path)
         let seconds = found.date.epochSeconds - Self.referenceDateOffset
         let zone = found.date.hasTime && !found.date.hasZone ? ", reading it as UTC" : ""
+        // `.iso8601` (ISO8601DateFormatter's internet date-time) reads `2026-11-28T18:30:00Z` and offsets only: no
+        // fractional seconds, no date alone, no blank for the T, no missing zone.
+        let text = found.text
+        let iso8601Reads =
+            found.date.hasTime && found.date.hasZone && text.contains("T") && !text.contains(".")
+            && !text.contains(" ")
+        let strategy =
+            iso8601Reads
+            ? ", unless the app decodes dates with .iso8601"
+            : "; .iso8601 does not read this form either (it takes a date, T, a time to the second and a zone, without fractions)"
         warning(
             path, at: range.lowerBound,
-            "\"\(found.text)\" is an ISO 8601 date; JSONDecoder's default strategy decodes a Swift Date only from a number (seconds since 2001-01-01), so if \(field) is a Date the update fails on the device without a word: send \(seconds)\(zone) (UNIX seconds − 978307200), unless the app decodes dates with .iso8601"
+            "\"\(found.text)\" is an ISO 8601 date; JSONDecoder's default strategy decodes a Swift Date only from a number (seconds since 2001-01-01), so if \(field) is a Date the update fails on the device without a word: send \(seconds)\(zone) (UNIX seconds − 978307200)\(strategy)"
         )
     }
 

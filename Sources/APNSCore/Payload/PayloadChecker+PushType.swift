@@ -112,6 +112,21 @@ extension PayloadChecker {
                     "aps.attributes-type", at: m.value.start,
                     "attributes-type is empty; give your ActivityAttributes type's name (for struct MatchAttributes: \"MatchAttributes\")"
                 )
+            } else if let m = member(.attributesType), let name = m.value.string,
+                let odd = name.first(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") })
+            {
+                // A type's name is an identifier (`Outer.Inner` for a nested one): quotes kept from a paste, a blank,
+                // `()` or `.self` name no type, and the start fails on the device without a word.
+                let kept = name.hasSuffix(".self") ? " (without .self)" : ""
+                error(
+                    "aps.attributes-type", at: m.value.start,
+                    "attributes-type \(JSONWriter.quoted(name)) is no Swift type name (found \(JSONWriter.quoted(String(odd)))); give the ActivityAttributes type's name alone\(kept), such as \"MatchAttributes\""
+                )
+            } else if let m = member(.attributesType), let name = m.value.string, name.hasSuffix(".self") {
+                error(
+                    "aps.attributes-type", at: m.value.start,
+                    "attributes-type \(JSONWriter.quoted(name)) is no Swift type name; give the type's name without .self, such as \"MatchAttributes\""
+                )
             }
         } else {
             for key in [APSKey.attributesType, .attributes] {
@@ -125,6 +140,17 @@ extension PayloadChecker {
         checkPushInputs(members: members, event: event)
         if event != "end", let m = member(.dismissalDate) {
             warning("aps.dismissal-date", at: m.keyStart, "dismissal-date is used only when event is end; remove it")
+        }
+        // A saved end sent again with a fresh timestamp keeps its old dismissal date: "stay an hour" became "remove
+        // now", on every activity of a channel. Earlier than the timestamp by a minute or more is said.
+        if event == "end", let d = member(.dismissalDate)?.value, let n = d.number,
+            let t = member(.timestamp)?.value.number?.doubleValue, t.isFinite, t <= 1e11,
+            case let seconds = n.doubleValue, seconds.isFinite, seconds > 0, seconds <= t - 60
+        {
+            warning(
+                "aps.dismissal-date", at: d.start,
+                "dismissal-date \(n.literal) (\(ISO8601.format(epochSeconds: Int64(seconds)))) is \(Self.describe(distance: t - seconds)) before the timestamp, so the activity is removed the moment the end arrives; \(names.laterDismissalDate)"
+            )
         }
     }
 }

@@ -36,9 +36,10 @@ public enum PayloadValidator {
         } else if let syntaxError {
             checker.error(
                 rootPath, at: syntaxError.offset,
-                Self.credentialSeen(in: payload.source).map {
-                    "not JSON but \($0): a key or certificate, not a payload"
-                }
+                Self.buildSeen(in: payload.source).map { "not JSON but \($0): an app build, not a payload" }
+                    ?? Self.credentialSeen(in: payload.source).map {
+                        "not JSON but \($0): a key or certificate, not a payload"
+                    }
                     ?? "not valid JSON: \(syntaxError.message)")
         }
         // The bytes that go out: the minified ones when the sender minifies.
@@ -125,6 +126,15 @@ public enum PayloadValidator {
             return message + "; minified it is \(minified) bytes and fits: send it with \(names.minify)"
         }
         return message + "; even minified it is \(minified) bytes, \(minified - limit) over: shorten it"
+    }
+
+    /// What an app build given as the payload looks like (an `.ipa` is a zip archive; a provisioning profile is
+    /// signed DER holding a property list); nil for anything else.
+    static func buildSeen(in bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a zip archive (an .ipa?)" }
+        guard bytes.count > 4, bytes[0] == 0x30 else { return nil }
+        return bytes.prefix(64 * 1024).firstRange(of: Array("<plist".utf8)) != nil
+            ? "a provisioning profile (signed DER)" : nil
     }
 
     /// What a credential given as the payload looks like (a common slip of argument order): PEM (`-----BEGIN

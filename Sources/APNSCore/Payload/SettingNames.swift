@@ -18,15 +18,18 @@ public struct SettingNames: Sendable, Equatable {
     public var freshTimestamp: String
     /// Sets a later `aps.stale-date`; read as "…; X, or remove it".
     public var laterStaleDate: String
+    /// Sets a later `aps.dismissal-date`; read as "…; X".
+    public var laterDismissalDate: String
 
     public init(
         pushType: String, priority: String, topic: String, sizeLimit: String, minify: String, device: String,
         freshTimestamp: String = "set aps.timestamp to the current UNIX time",
-        laterStaleDate: String = "set a later stale-date"
+        laterStaleDate: String = "set a later stale-date",
+        laterDismissalDate: String = "set a later dismissal-date, or the timestamp to remove it at once"
     ) {
         (self.pushType, self.priority, self.topic) = (pushType, priority, topic)
         (self.sizeLimit, self.minify, self.device, self.freshTimestamp) = (sizeLimit, minify, device, freshTimestamp)
-        self.laterStaleDate = laterStaleDate
+        (self.laterStaleDate, self.laterDismissalDate) = (laterStaleDate, laterDismissalDate)
     }
 
     /// The APNs header names and the library's option names.

@@ -21,7 +21,8 @@ public enum Broadcast {
         APNSPath.channelsPrefix + bundleID + "/all-channels"
     }
 
-    /// A channel id as APNs makes them: non-empty standard base64 (padding allowed, length not fixed).
+    /// A channel id as APNs makes them: non-empty standard base64 with its padding, so a whole number of 4-character
+    /// groups (its length is not fixed): one cut at a `+`, `/` or `=` by a double-click is not one.
     public static func isChannelIDSyntax(_ id: String) -> Bool {
         let u = Array(id.utf8)
         guard !u.isEmpty, u.count <= 1024 else { return false }
@@ -35,7 +36,7 @@ public enum Broadcast {
             let ok = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 43 || c == 47
             if !ok { return false }
         }
-        return padding <= 2 && (padding == 0 || u.count % 4 == 0)
+        return padding <= 2 && u.count % 4 == 0
     }
 
     /// The bundle id for broadcast paths: `topic` without any push-type suffix (`.voip`, `.push-type.liveactivity`).

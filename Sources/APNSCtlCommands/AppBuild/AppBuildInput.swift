@@ -24,7 +24,10 @@ enum AppBuildInput {
             var message = (flag.map { $0 + " " } ?? "") + error.message
             if case .notABuild = error, let otherwise { message += otherwise }
             // A file of another kind given where the build goes: said what it is, and what goes there.
-            if case .corrupt = error, let flag, let other = Self.otherKind(Self.start(of: path)) {
+            // (A zip archive or a signed profile is a build: its own fault is the message.)
+            if case .corrupt = error, let flag, AppBuildReader.sniff(path) == nil,
+                let other = Self.otherKind(Self.start(of: path))
+            {
                 message = "\(flag) \(path): \(other)"
             }
             throw error.isUnreadable ? .inputMissing(message) : .payloadInvalid(message)

@@ -57,8 +57,8 @@ enum AppBuildReport {
                 rows.append(
                     ("profile", "none embedded, and the executable is not signed: a simulator or unsigned build"))
             } else if build.kind == .app {
-                rows.append(
-                    ("profile", "none embedded, yet signed for development: a simulator or locally signed build"))
+                let signed = build.apsEnvironment == "development" ? "development" : "debugging (get-task-allow)"
+                rows.append(("profile", "none embedded, yet signed for \(signed): a simulator or locally signed build"))
             }
             if let signed = build.executableEntitlements {
                 rows.append(("executable", "signed with aps-environment \(signed.apsEnvironment ?? "(none)")"))

@@ -35,6 +35,23 @@ extension APNSCtl.Config {
             help: ArgumentHelp("Setting flags of send, as --name value.", valueName: "setting flags"))
         var settingFlags: [String] = []
 
+        /// A profile `send` would refuse is not written (64), as two kinds of credential on one command line are
+        /// refused: a certificate beside a token signing key, or a key id beside a certificate alone.
+        static func checkCombination(_ names: [String], profile: String, in world: CommandWorld) throws(CLIError) {
+            let certificate = names.filter { ["cert", "key"].contains($0) }
+            let token = names.filter { $0 == "auth-key" }
+            if let c = certificate.first, let t = token.first {
+                throw .usage(
+                    "--\(c) and --\(t) both given: a profile holds certificate auth or token auth, not both (send -p \(ShellWord.of(profile)) would refuse it); pass one"
+                )
+            }
+            if names.contains("key-id"), let c = certificate.first {
+                throw .usage(
+                    "--key-id goes with --auth-key (a .p8 key's id), and --\(c) is a certificate, which needs none; leave --key-id out"
+                )
+            }
+        }
+
         func run(in world: CommandWorld) throws {
             let location = try file.writableLocation(in: world)
             // The setting flags are taken as they come, so help is asked for here.
@@ -80,6 +97,7 @@ extension APNSCtl.Config {
                     given.append((setting, [value ?? ""]))
                 }
             }
+            try Self.checkCombination(given.map(\.0.name), profile: name ?? "dev", in: world)
             if (try? FileSystem.checkOutputTarget(location.path)) != false {
                 throw CLIError.outputExists(
                     "\(location.path): a settings file is already there, and init leaves it untouched; change it with apnsctl config set (or give init another --config FILE)"

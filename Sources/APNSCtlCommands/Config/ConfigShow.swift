@@ -73,6 +73,10 @@ extension APNSCtl.Config {
                 }
                 throw CLIError(e)
             }
+            // The port row shows a value send does not use beside an endpoint: said, as send says it.
+            if let warning = resolved.ignoredPortWarning(endpoints: resolved.endpointList) {
+                world.standardError.warning(warning)
+            }
             try ConfigOutput.write(
                 format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved),
                 to: world.standardOutput)

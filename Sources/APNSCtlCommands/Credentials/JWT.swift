@@ -73,7 +73,8 @@ extension APNSCtl {
             completion: OutputFormat.completion, transform: OutputFormat.argument)
         var output: OutputFormat?
 
-        /// `-o`, else `APNSCTL_OUTPUT` as `send` reads it (a CI job sets it once). Only `--decode` has a format:
+        /// `-o`, else the variable `APNSCTL_OUTPUT` as `send` reads it (a CI job sets it once; a profile's output is
+        /// send's, and jwt reads no profile's for it). Only `--decode` has a format:
         /// the token alone is printed as it is whatever the variable says.
         private func decodeFormat(in world: CommandWorld) throws(SettingsProblem) -> OutputFormat {
             if let output { return output }

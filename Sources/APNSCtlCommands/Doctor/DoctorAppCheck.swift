@@ -6,7 +6,11 @@ extension AppBuildRules {
     /// doctor's `app` line: the build's bundle id and team against the credential's, its `aps-environment`
     /// (missing fails), and its profile's expiry, treated as `--fail-within` treats certificates. A failure is
     /// a credential problem (77) and stops the run before the network.
-    func doctorCheck(identity: CertificateInfo?, teamID: String?, now: Int64, failWithin: Int64?) -> DoctorCheck {
+    /// `environmentGiven`: `--env` (or its setting) says which environment, so an archive's doubt is no warning.
+    func doctorCheck(
+        identity: CertificateInfo?, teamID: String?, now: Int64, failWithin: Int64?,
+        failWithinLabel: String = "--fail-within", environmentGiven: Bool = false
+    ) -> DoctorCheck {
         let profile = build.profile
         var detail =
             "\(build.path): \(build.bundleID ?? "(no bundle id)"), team \(build.teamID ?? "(none)"), "
@@ -38,17 +42,17 @@ extension AppBuildRules {
             fail(expired)
         } else if let expires = profile?.expires, let failWithin, expires - now <= failWithin {
             fail(
-                "the provisioning profile expires within --fail-within \(APNSCtl.Doctor.formatDuration(failWithin)): renew it before \(ISO8601.format(epochSeconds: expires))"
+                "the provisioning profile expires within \(failWithinLabel) \(APNSCtl.Doctor.formatDuration(failWithin)): renew it before \(ISO8601.format(epochSeconds: expires))"
             )
         } else if let expires = profile?.expires, expires - now <= DoctorPlan.expiryWarningSeconds {
             check.status = .warn
             check.hint = "renew the provisioning profile before \(ISO8601.format(epochSeconds: expires))"
-        } else if build.isArchiveBeforeDistribution {
-            check.status = .warn
-            check.hint = AppBuildMessages.archiveBeforeDistribution(build)
         } else if let disagreement = build.disagreements.first {
             check.status = .warn
             check.hint = disagreement
+        } else if build.isArchiveBeforeDistribution && !environmentGiven {
+            check.status = .warn
+            check.hint = AppBuildMessages.archiveBeforeDistribution(build)
         }
         return check
     }

@@ -106,7 +106,8 @@ extension APNSCtl.Doctor {
             }
             identity = loaded
             (credentials, stop) = Self.certificateCheck(
-                loaded.info, file: cert.displayName, now: now, failWithin: failWithin)
+                loaded.info, file: cert.displayName, now: now, failWithin: failWithin,
+                failWithinLabel: settings.label(.failWithin))
         } else if let key = settings[.authKey]?.value {
             guard let token = try settings.providerToken(now: now, refusingMixedUpIDs: false, in: world) else {
                 throw CLIError.internalError("token auth without a key")
@@ -159,7 +160,8 @@ extension APNSCtl.Doctor {
             endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
             identity: identity, timeout: settings[.timeout]?.value ?? 30)
         let appCheck = app?.doctorCheck(
-            identity: identity?.info, teamID: ids?.teamID, now: now, failWithin: failWithin)
+            identity: identity?.info, teamID: ids?.teamID, now: now, failWithin: failWithin,
+            failWithinLabel: settings.label(.failWithin), environmentGiven: wanted != nil)
         var plan = DoctorPlan(
             routes: used, explicit: wanted != nil, credentials: credentials, app: appCheck,
             stopBeforeNetwork: stop || appCheck?.status == .fail,
@@ -172,9 +174,10 @@ extension APNSCtl.Doctor {
 
     /// The `credentials` line for a certificate: expired or not yet valid fails (and stops the run before
     /// any network); expiry within `--fail-within` fails; within 30 days warns.
+    /// `failWithinLabel`: where the limit came from (`--fail-within`, `APNSCTL_FAIL_WITHIN`, a profile's line).
     static func certificateCheck(
         _ info: CertificateInfo, file: String, now: Int64,
-        failWithin: Int64?
+        failWithin: Int64?, failWithinLabel: String = "--fail-within"
     ) -> (check: DoctorCheck, stopBeforeNetwork: Bool) {
         let days = info.daysRemaining(now: now)
         let notAfter = ISO8601.format(epochSeconds: info.notAfter)
@@ -211,7 +214,7 @@ extension APNSCtl.Doctor {
             check.status = .fail
             check.problem = .credential
             check.hint =
-                "it expires within --fail-within \(Self.formatDuration(failWithin)): renew it in the Apple Developer portal before \(notAfter)"
+                "it expires within \(failWithinLabel) \(Self.formatDuration(failWithin)): renew it in the Apple Developer portal before \(notAfter)"
         } else if left <= DoctorPlan.expiryWarningSeconds {
             check.status = .warn
             check.hint = "renew it in the Apple Developer portal before \(notAfter)"

@@ -22,6 +22,12 @@ enum HistoryAccess {
                 "\(JSONWriter.quoted(reference)): not a history entry; \(near)give its number (apnsctl history lists them) or last"
             )
         }
+        // `--replay=-1` meant as "the one before last": numbers count up from 1, and only `last` counts back.
+        if let wanted, wanted < 1 {
+            throw .usage(
+                "history entry numbers start at #1, so \(JSONWriter.quoted(reference)) names none; last is the newest, and apnsctl history lists the others with their numbers"
+            )
+        }
         guard let store = try open(in: world) else { throw nothingRecorded }
         do {
             guard let id = try wanted ?? store.newestID() else { throw nothingRecorded }
@@ -43,7 +49,7 @@ enum HistoryAccess {
     }
 
     /// A history that cannot be read: exit 66, saying what to do (a damaged file is moved aside, and the next
-    /// send starts a new one); one that cannot be written (`clear` on a read-only or full one): 74.
+    /// send starts a new one).
     static func cliError(_ problem: HistoryProblem) -> CLIError {
         switch problem {
         case .corrupt(let path):
@@ -51,9 +57,6 @@ enum HistoryAccess {
                 "\(problem.message); move it aside (mv \(path) \(path).broken, with its -wal and -shm files if there "
                     + "are any) and the next send starts a new history")
         case .busy: return .inputMissing(problem.message + "; try again once it is done")
-        // Read, but not written (`history clear`): output that could not be written, as a full disk is.
-        case .readOnly: return .outputFailed(problem.message + "; make it and its folder writable to change it")
-        case .full: return .outputFailed(problem.message)
         default:
             return .inputMissing(problem.message)
         }

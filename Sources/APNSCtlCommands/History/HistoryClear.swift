@@ -38,7 +38,15 @@ extension APNSCtl.History {
                 }
             }
             let removed: Int
-            do { removed = try store.clear(before: cutoff) } catch { throw HistoryAccess.cliError(error) }
+            do { removed = try store.clear(before: cutoff) } catch {
+                // Read, but not written: output that could not be written (74), as a full disk is.
+                switch error {
+                case .readOnly:
+                    throw CLIError.outputFailed(error.message + "; make it and its folder writable to clear it")
+                case .full: throw CLIError.outputFailed(error.message)
+                default: throw HistoryAccess.cliError(error)
+                }
+            }
             world.standardError.print("removed \(removed) entr\(removed == 1 ? "y" : "ies") from the history\n")
         }
     }

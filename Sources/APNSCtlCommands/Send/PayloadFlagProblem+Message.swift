@@ -75,6 +75,13 @@ extension PayloadFlagProblem {
                 "\(Self.label(field, file: file)): line \(error.line), column \(error.column): not valid JSON: \(error.message)"
         case .notAnObject(let field, let file, let found):
             return "\(Self.label(field, file: file)): must be a JSON object such as {\"eta\":12}, found \(found)"
+        case .wrappedObject(let field, let file, "aps"):
+            return
+                "\(Self.label(field, file: file)): a whole payload (it has \"aps\"), not the \(field.flag.dropFirst(2)) "
+                + "object itself; give the object alone (such as {\"eta\":12}), or send the file as the PAYLOAD"
+        case .wrappedObject(let field, let file, let key):
+            return "\(Self.label(field, file: file)): the object is wrapped in \"\(key)\"; give what it holds (such as "
+                + "{\"eta\":12}): apnsctl puts it under \"\(key)\" itself"
         case .badTime(let field, let problem):
             return "\(field.flag) \(problem.message)"
         case .badTimestamp(let text):

@@ -279,7 +279,11 @@ extension APNSCtl {
                     format: format, in: world, unsent: unsent,
                     skippedLines: { plan.devices.file?.skippedCount ?? 0 },
                     streamRemainder: {
-                        (plan.devices.source.takeHeld(), plan.devices.file?.streamReadToEnd ?? false)
+                        // Read to its end, or ended at a bad last line: nothing of it was left unread.
+                        (
+                            plan.devices.source.takeHeld(),
+                            plan.devices.file.map { $0.streamReadToEnd || $0.streamHasNoRest } ?? false
+                        )
                     },
                     listStop: {
                         plan.devices.file.flatMap {

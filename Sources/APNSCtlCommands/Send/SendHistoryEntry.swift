@@ -63,6 +63,7 @@ enum SendHistoryEntry {
         var entry = entry
         entry.expiration = settings[.expiration]?.value
         entry.caFile = settings[.caFile]?.value
+        entry.pushTypeGiven = settings[.pushType] != nil
         entry.replayOf = replayOf
         return entry
     }

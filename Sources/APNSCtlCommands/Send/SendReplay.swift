@@ -34,18 +34,19 @@ extension APNSCtl.Send {
         if request.topic == nil, let topic = entry.topic {
             // A broadcast's topic is the bare bundle id (its path names the channel): sent to devices, the push needs
             // the suffix a device's Live Activity topic has.
-            let toDevices = entry.kind == .broadcast && broadcast.channels.isEmpty
+            let toDevices = entry.kind == .broadcast && (!devices.isEmpty || devicesFile != nil)
             let carried = toDevices ? RequestDefaults.suffixed(topic, for: entryType ?? .liveactivity) : topic
             replay.request.topic = carried
             taken.append("--topic \(carried)")
         }
         // A payload the quick flags build anew has its own push type (--content-available builds a background push):
         // the entry's, inferred from the entry's payload, is not carried into it. Nor into a PAYLOAD given, when the
-        // entry's type is the one its own payload and topic gave (no one typed it); a type they would not give was
-        // typed, and is kept.
-        let inferredType = ParsedPayload(Payload(bytes: entry.payload)).inferredPushType(topic: entry.topic)
-        let rebuilt =
-            (payload == nil && quickPayload && !liveActivity) || (payload != nil && entryType == inferredType)
+        // entry's type followed from its payload and topic (no one gave it); a given one is kept. An older entry does
+        // not say: its type is taken as given unless its own payload and topic give it.
+        let inferred =
+            entry.pushTypeGiven.map { !$0 }
+            ?? (entryType == ParsedPayload(Payload(bytes: entry.payload)).inferredPushType(topic: entry.topic))
+        let rebuilt = (payload == nil && quickPayload && !liveActivity) || (payload != nil && inferred)
         // Headers only a device push has: not for a broadcast, nor for a device entry sent now to --channel.
         if entry.kind != .broadcast && broadcast.channels.isEmpty {
             if request.pushType == nil, !rebuilt, let pushType = entry.pushType {

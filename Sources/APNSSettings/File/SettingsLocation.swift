@@ -19,7 +19,14 @@ public struct SettingsLocation: Sendable, Equatable {
     public static func find(configFlag: String?, variables: [String: String], configHome: String?)
         throws(SettingsProblem) -> SettingsLocation
     {
-        if let flag = configFlag { return SettingsLocation(path: flag, origin: .flag("--config")) }
+        if let flag = configFlag {
+            // `--config "$CONFIG"` with the variable unset: read as "no settings file", every profile and device
+            // name of the default one vanished without a word.
+            guard !flag.isEmpty else {
+                throw .usage("--config is empty (is the variable meant to hold it set?); give the settings file's path")
+            }
+            return SettingsLocation(path: flag, origin: .flag("--config"))
+        }
         if let v = try PathVariable.value("APNSCTL_CONFIG", in: variables, naming: "the settings file") {
             return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG"))
         }

@@ -23,10 +23,28 @@ public enum SettingsResolver {
         _ values: [String: Sourced<SettingValue>], mock: [(String, String)], command: SettingCommand
     ) throws(SettingsProblem) {
         let envName = Setting.of(.env).name
+        let endpointName = Setting.of(.endpoint).name
         guard let played = mock.first(where: { $0.0 == envName }).flatMap({ APNSEnvironment(userValue: $0.1) }),
-            let endpoint = values[Setting.of(.endpoint).name], case .mock(let profile, let file) = endpoint.origin,
-            let env = values[envName], case .environment(let choice) = env.value
+            let endpoint = values[endpointName], let env = values[envName], case .environment(let choice) = env.value
         else { return }
+        // The mock's endpoint, whether the mock profile gave it or it was given again (`-p mock --endpoint URL`, its
+        // own URL copied from the ready line): the same server, which plays one environment.
+        let profile: String
+        let file: String
+        if case .mock(let p, let f) = endpoint.origin {
+            (profile, file) = (p, f)
+        } else if case .endpoints(_, let given) = endpoint.value,
+            let url = mock.first(where: { $0.0 == endpointName })?.1,
+            given.map(Self.withoutSlash) == [Self.withoutSlash(url)],
+            let origin = values.values.lazy.compactMap({ v -> (String, String)? in
+                if case .mock(let p, let f) = v.origin { return (p, f) }
+                return nil
+            }).first
+        {
+            (profile, file) = origin
+        } else {
+            return
+        }
         let (given, leave): (String, String)
         switch env.origin {
         case .flag(let f): (given, leave) = ("\(f) \(choice.name)", "leave \(f) out")
@@ -49,6 +67,9 @@ public enum SettingsResolver {
         default: return
         }
     }
+
+    /// A URL without its trailing slash, for comparing endpoints as given.
+    private static func withoutSlash(_ url: String) -> String { url.hasSuffix("/") ? String(url.dropLast()) : url }
 
     public static func resolve(_ input: SettingsInput) throws(SettingsProblem) -> ResolvedSettings {
         let file = try input.parsedFile()

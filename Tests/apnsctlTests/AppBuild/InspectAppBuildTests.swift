@@ -138,6 +138,21 @@ import Testing
         #expect(!r.stdout.contains("App Store"), "\(r.stdout)")
     }
 
+    /// An `.ipa` or a profile given as the payload (`send Demo.ipa`, `validate Demo.ipa`) is named as an app build,
+    /// not as a JSON error about the letter P.
+    @Test func aBuildGivenAsThePayloadIsNamed() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        let ipa = try fixtures.ipa(of: app)
+        let profile = app + "/embedded.mobileprovision"
+        let r = try InProcess.apnsctl(["validate", ipa, profile])
+        #expect(r.status == 65)
+        #expect(r.stdout.contains("not JSON but a zip archive (an .ipa?): an app build, not a payload"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains("not JSON but a provisioning profile (signed DER): an app build, not a payload"),
+            "\(r.stdout)")
+    }
+
     /// A bundle id no topic header can carry (a blank, a line break, a stray dot, a letter outside ASCII) is a
     /// malformed build, 65 before anything connects: sent, it was an illegal header, reset by the server, "may
     /// have been delivered". A profile's wildcard is a bundle id still.
@@ -161,6 +176,21 @@ import Testing
                 ])
             #expect(send.status == 65, "\(send.stderr)")
         }
+        // A signed profile whose application-identifier is no bundle id says so through --app too (it is a build:
+        // its own fault, not "a property list").
+        let spaced = try fixtures.profile(.development, bundle: "com.example.my app", name: "spaced.mobileprovision")
+        let viaApp = try InProcess.apnsctl(
+            [
+                "send", "--app", spaced, "-d", String(repeating: "ab", count: 32), "--alert", "hi",
+                "--auth-key", fixtures.directory.file("none.p8"), "--key-id", "ABCDE12345", "--team-id", "TEAMID1234",
+            ])
+        #expect(viaApp.status == 65, "\(viaApp.stderr)")
+        #expect(
+            viaApp.stderr.contains("application-identifier \"com.example.my app\" is not a bundle id"),
+            "\(viaApp.stderr)")
+        // A wildcard is a whole last part, as the portal makes it.
+        let glued = try fixtures.profile(.development, bundle: "com.example*", name: "glued.mobileprovision")
+        #expect(try InProcess.apnsctl(["inspect", glued]).status == 65)
         let wildcard = try fixtures.profile(.development, bundle: "com.example.*", name: "wild.mobileprovision")
         #expect(
             try Self.inspectJSON(wildcard, ["bundle_id": "com.example.*"])["token_environment"] as? String == "sandbox")

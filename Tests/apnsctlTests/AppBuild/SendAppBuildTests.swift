@@ -219,5 +219,13 @@ import Testing
                 #expect(app.contains(" days ago)") && !app.contains("days left"), "\(app)")
             }
         }
+        // An archive signed for development: a warning without --env, none with it (it says which).
+        let app = try setup.fixtures.app(
+            "Archived.app", profile: .development, bundle: setup.sandbox.bundleID, team: setup.sandbox.teamID)
+        let archive = try setup.fixtures.xcarchive(of: app)
+        let unsaid = try InProcess.apnsctl(base + ["--app", archive])
+        #expect(unsaid.stdout.contains("warn  app ") && unsaid.stdout.contains("an Xcode archive"), "\(unsaid.stdout)")
+        let said = try InProcess.apnsctl(base + ["--app", archive, "--env", "sandbox"])
+        #expect(said.stdout.contains("ok    app ") && !said.stdout.contains("an Xcode archive"), "\(said.stdout)")
     }
 }

@@ -392,6 +392,13 @@ import Testing
             #expect(r.status == 64, "\(args): \(r.stderr)")
             #expect(r.stderr.hasPrefix("error: \(flag) ") && r.stderr.contains(": not a channel id;"), "\(r.stderr)")
         }
+        // One cut short at its + (a double-click stops there) is said to be, not sent for a ChannelNotRegistered.
+        let cut = try run(["send", Self.update, "--channel", "FJ3RaJZYhGWGI7L"] + f, scratch)
+        #expect(cut.status == 64, "\(cut.stderr)")
+        #expect(
+            cut.stderr.contains(
+                "not a channel id (its 15 characters are no whole number of base64's 4-character groups: was the copy cut short"
+            ), "\(cut.stderr)")
         // Nothing connected, so nothing can be logged later either: no wait needed before reading the log.
         #expect(((try? String(contentsOfFile: mock.logFile, encoding: .utf8)) ?? "").isEmpty)
         // The first connection the mock accepts is the next command's: none of those above connected.

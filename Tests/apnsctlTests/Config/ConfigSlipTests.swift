@@ -108,6 +108,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: home.configFile))
     }
 
+    /// `config init` writes no profile `send -p` would refuse: a certificate beside a token key, or a key id beside
+    /// a certificate (64, nothing written), as the command line refuses them; `config set` warns as before.
+    @Test func initWritesNoProfileSendRefuses() throws {
+        let home = try Home()
+        let both = try home.run(["config", "init", "--cert", "c.pem", "--auth-key", "AuthKey_ABCDE12345.p8"])
+        #expect(both.status == 64)
+        #expect(
+            both.stderr.hasPrefix(
+                "error: --cert and --auth-key both given: a profile holds certificate auth or token auth, not both"),
+            "\(both.stderr)")
+        let keyID = try home.run(["config", "init", "--cert", "c.pem", "--key-id", "ABCDE12345"])
+        #expect(keyID.status == 64)
+        #expect(keyID.stderr.hasPrefix("error: --key-id goes with --auth-key"), "\(keyID.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.configFile))
+    }
+
     /// Two bare endpoint URLs: the setting's own reason, not "cannot be written as TOML".
     @Test func twoBareEndpointsGetTheSettingsReason() throws {
         let home = try Home()

@@ -201,6 +201,11 @@ import Testing
             try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: 30 * day)
         #expect(gated.check.status == .fail && gated.check.problem == .credential && !gated.stopBeforeNetwork)
         #expect(gated.check.hint?.contains("--fail-within 30d") == true)
+        // A limit from a variable or a profile is named so, not as a flag no one typed.
+        let variable = APNSCtl.Doctor.certificateCheck(
+            try info(now - day, now + 10 * day), file: "p.pem", now: now, failWithin: 30 * day,
+            failWithinLabel: "APNSCTL_FAIL_WITHIN")
+        #expect(variable.check.hint?.contains("expires within APNSCTL_FAIL_WITHIN 30d") == true)
         let expired = APNSCtl.Doctor.certificateCheck(
             try info(now - 90 * day, now - 2 * day), file: "p.pem", now: now, failWithin: nil)
         #expect(expired.check.status == .fail && expired.stopBeforeNetwork && expired.check.detail.contains("EXPIRED"))

@@ -69,7 +69,7 @@ import Testing
         let cleared = try home.run(["history", "clear", "--yes"])
         #expect(cleared.status == 74, "\(cleared.stderr)")
         #expect(
-            cleared.stderr.hasSuffix(": the database is read-only; make it and its folder writable to change it\n"),
+            cleared.stderr.hasSuffix(": the database is read-only; make it and its folder writable to clear it\n"),
             "\(cleared.stderr)")
         #expect(try home.run(["history"]).lines.count == 1)
     }

@@ -208,14 +208,19 @@ import Testing
         #expect(short.stderr.isEmpty, "\(short.stderr)")
     }
 
-    /// A device push sent again to a channel takes none of the headers a broadcast has not (push type, collapse
-    /// id, apns-id): a Live Activity update sent to a device is broadcast as it is.
-    @Test func aDeviceEntryReplayedToAChannelIsBroadcast() throws {
+    /// A mock, a history, token auth's flags for it and a channel created there.
+    static func channelOnAMock() throws -> (InProcessMock, HistoryHome, [String], String) {
         let mock = try InProcessMock(keepingLog: true)
         let home = try HistoryHome()
         let token = BroadcastMockTests.flags(mock, .token)
         let channel = try home.run(["channel", "create"] + token)
-        let id = try #require(channel.lines.first, "\(channel.stderr)")
+        return (mock, home, token, try #require(channel.lines.first, "\(channel.stderr)"))
+    }
+
+    /// A device push sent again to a channel takes none of the headers a broadcast has not (push type, collapse
+    /// id, apns-id): a Live Activity update sent to a device is broadcast as it is.
+    @Test func aDeviceEntryReplayedToAChannelIsBroadcast() throws {
+        let (mock, home, token, id) = try Self.channelOnAMock()
         let sent = try home.run(
             [
                 "send", BroadcastMockTests.update, "--collapse-id", "score", "--apns-id", UUID().uuidString, "-d",
@@ -246,6 +251,15 @@ import Testing
         let typed = try home.send(mock, ["--replay", "1", #"{"aps":{"content-available":1},"n":2}"#, "-v"])
         #expect(typed.status == 0, "\(typed.stderr)")
         #expect(typed.stderr.contains("> apns-push-type: alert"), "\(typed.stderr)")
+        // Given, a type is kept even where the entry's own payload gave the same one: refused for the badge a
+        // background push cannot carry, naming the type taken.
+        #expect(
+            try home.send(
+                mock, ["--push-type", "background", #"{"aps":{"content-available":1}}"#, "-d", Self.token(1)]
+            ).status == 0)
+        let given = try home.send(mock, ["--replay", "last", #"{"aps":{"content-available":1,"badge":3}}"#])
+        #expect(given.status == 65, "\(given.stderr)")
+        #expect(given.errorLines.last?.contains("--push-type background") == true, "\(given.stderr)")
         // Inferred from its payload, a background entry's type is not carried into an alert PAYLOAD (refused before),
         // nor its priority, which was background's default.
         #expect(try home.send(mock, [#"{"aps":{"content-available":1}}"#, "-d", Self.token(1)]).status == 0)
@@ -268,20 +282,20 @@ import Testing
     /// A broadcast entry sent again to devices gets the Live Activity topic a device push needs (the broadcast's is
     /// the bare bundle id): refused before for a suffix no one had left out.
     @Test func aBroadcastEntryReplayedToADeviceGetsTheDevicesTopic() throws {
-        let mock = try InProcessMock(keepingLog: true)
-        let home = try HistoryHome()
-        let token = BroadcastMockTests.flags(mock, .token)
-        let channel = try home.run(["channel", "create"] + token)
-        let id = try #require(channel.lines.first, "\(channel.stderr)")
+        let (mock, home, token, id) = try Self.channelOnAMock()
         let broadcast = try home.run(["send", BroadcastMockTests.update, "--channel", id] + token)
         #expect(broadcast.status == 0, "\(broadcast.stderr)")
         // The same credentials without a --topic, which would be the user's own, and bare.
         let credentials = [
             "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--auth-key", mock.authKey, "--team-id", mock.teamID,
         ]
-        let replay = try home.run(["send", "--replay", "last", "-d", Self.token(1), "-v"] + credentials)
+        let replay = try home.run(["send", "--replay", "1", "-d", Self.token(1), "-v"] + credentials)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stderr.contains("> apns-topic: \(mock.bundleID).push-type.liveactivity"), "\(replay.stderr)")
+        // Sent again to its channel (no target given), the topic is the broadcast's own.
+        let again = try home.run(["send", "--replay", "1", "-v"] + credentials)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!again.stderr.contains("push-type.liveactivity"), "\(again.stderr)")
     }
 
     /// A priority given to the original is the user's and is replayed; one that was the push type's default is not

@@ -108,6 +108,15 @@ import Testing
         let unknown = try home.run(["history", "show", "7"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("#7 does not exist (the newest are #1)"), "\(unknown.stderr)")
+        // "The one before last" as a negative number: numbers start at 1, and last is said.
+        for reference in ["-1", "0"] {
+            let r = try home.run(["send", "--replay=\(reference)"])
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: history entry numbers start at #1, so \"\(reference)\" names none; last is the newest"),
+                "\(r.stderr)")
+        }
     }
 
     @Test func clearAsksOnATerminalAndNeedsYesElsewhere() throws {

@@ -21,6 +21,31 @@ import Testing
             "--content-state: must be a JSON object such as {\"eta\":12}, found array"
         ),
         (
+            "a whole payload as the content state",
+            {
+                $0.liveActivity = .update
+                $0.contentState = json(
+                    .contentState, #"{"aps":{"event":"update","content-state":{"eta":5}}}"#, file: "update.json")
+            },
+            "--content-state @update.json: a whole payload (it has \"aps\"), not the content-state object itself; give the object alone"
+        ),
+        (
+            "the content state in its own key",
+            {
+                $0.liveActivity = .update
+                $0.contentState = json(.contentState, #"{"content-state":{"eta":5}}"#)
+            },
+            "--content-state: the object is wrapped in \"content-state\"; give what it holds"
+        ),
+        (
+            "the attributes in their own key",
+            {
+                $0.liveActivity = .start
+                $0.attributes = json(.attributes, #"{"attributes":{"orderID":"A"}}"#)
+            },
+            "--attributes: the object is wrapped in \"attributes\"; give what it holds"
+        ),
+        (
             "syntax error in a file",
             {
                 $0.liveActivity = .update

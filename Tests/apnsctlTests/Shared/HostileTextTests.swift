@@ -65,7 +65,7 @@ import Testing
         #expect(channel.stderr.hasPrefix("error: --channel \"abc\\tdef\": holds a tab"), "\(channel.stderr)")
         let requestID = try InProcess.apnsctl(
             [
-                "send", "--cert", mock.certificate, "--channel", "abc", "--request-id", "x y",
+                "send", "--cert", mock.certificate, "--channel", "YWJj", "--request-id", "x y",
                 #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#,
             ] + Self.nowhere)
         #expect(requestID.status == 64, "\(requestID.stderr)")

@@ -689,8 +689,17 @@ import Testing
         let beside = try InProcess.apnsctl(send + ["--port", "8443"])
         #expect(beside.status == 0, "\(beside.stderr)")
         #expect(
-            beside.errorLines == ["warning: --port 8443 is ignored with --endpoint, which carries its own port"],
-            "\(beside.stderr)")
+            beside.errorLines == [
+                "warning: --port 8443 is ignored with --endpoint, which carries its own port (443 when its URL names none)"
+            ], "\(beside.stderr)")
+        // config show's port row is a value send does not use there: said as send says it.
+        let shown = try InProcess.apnsctl(
+            ["config", "show"], environment: ["APNSCTL_PORT": "2197", "APNSCTL_ENDPOINT": mock.endpoint])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(
+            shown.errorLines.contains {
+                $0.hasPrefix("warning: APNSCTL_PORT 2197 is ignored with APNSCTL_ENDPOINT, which carries its own port")
+            }, "\(shown.stderr)")
         let alone = try InProcess.apnsctl(
             ["send", "--cert", mock.certificate, "--alert", "hi", "-d", Self.token(1)],
             environment: ["APNSCTL_PORT": "8443"])

@@ -24,8 +24,13 @@ enum HeaderValueCheck {
     static func channelID(_ id: String, flag: String) throws(CLIError) {
         try check(id, flag: flag)
         guard Broadcast.isChannelIDSyntax(id) else {
+            // Base64 characters, but not whole 4-character groups: a copy cut short (a double-click stops at + / =).
+            let cut =
+                Broadcast.isChannelIDSyntax(id + String(repeating: "A", count: (4 - id.utf8.count % 4) % 4))
+                ? " (its \(id.utf8.count) characters are no whole number of base64's 4-character groups: was the copy cut short at a +, / or =?)"
+                : ""
             throw .usage(
-                "\(flag) \(JSONWriter.quoted(id)): not a channel id; pass it exactly as apnsctl channel create or list printed it (base64)"
+                "\(flag) \(JSONWriter.quoted(id)): not a channel id\(cut); pass it exactly as apnsctl channel create or list printed it (base64)"
             )
         }
     }

@@ -63,9 +63,8 @@ extension ResolvedSettings {
     /// carries its own port, any port is only a warning that it is ignored.
     func checkedPort(endpoints: PushEndpoints, in world: CommandWorld) throws(CLIError) -> Int {
         guard let port = self[.port] else { return 443 }
-        if !endpoints.isEmpty {
-            world.standardError.warning(
-                "\(label(.port)) \(port.value) is ignored with \(label(.endpoint)), which carries its own port")
+        if let warning = ignoredPortWarning(endpoints: endpoints) {
+            world.standardError.warning(warning)
             return port.value
         }
         guard port.value == 443 || port.value == 2197 else {
@@ -74,6 +73,14 @@ extension ResolvedSettings {
             )
         }
         return port.value
+    }
+
+    /// A port given beside an endpoint, which carries its own (443 when its URL names none): not used, said by
+    /// send and doctor and by `config show`, whose row would otherwise claim it.
+    func ignoredPortWarning(endpoints: PushEndpoints) -> String? {
+        guard let port = self[.port], !endpoints.isEmpty else { return nil }
+        return "\(label(.port)) \(port.value) is ignored with \(label(.endpoint)), which carries its own port "
+            + "(443 when its URL names none)"
     }
 
     /// A `ca-file` that does not exist: 66 naming where it was given.
