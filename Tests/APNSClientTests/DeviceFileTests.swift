@@ -169,7 +169,7 @@ import Testing
     /// "in 3 parts" to be given one per line; a line that is only a comment is skipped, as before.
     @Test func aCommentAfterAValueIsSaidSo() throws {
         let a = String(repeating: "ab", count: 32)
-        for text in ["# owners\n\(a)  # Anna's phone\n", "\(a)\t#x\n"] {
+        for text in ["# owners\n\(a)  # Anna's phone\n", "\(a)\t#x\n", "\(a)\t# owner # spare\n"] {
             let path = try dir.write("commented.txt", text)
             #expect {
                 _ = try DeviceFile(path: path)

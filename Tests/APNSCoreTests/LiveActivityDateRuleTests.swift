@@ -78,7 +78,13 @@ import Testing
         let fraction = check(
             #"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":"2026-11-28T18:30:00.000Z"}}}"#,
             type(.liveactivity))
-        #expect(fraction.hasWarning("aps.content-state.eta", ".iso8601 does not read this form either"))
+        #expect(fraction.hasWarning("aps.content-state.eta", "on a system that reads fractional seconds"))
+        for form in ["2026-11-28T18:30Z", "2026-11-28T18:30:00,5Z", "2026-11-28 18:30:00Z"] {
+            let r = check(
+                #"{"aps":{"event":"update","timestamp":1764151200,"content-state":{"eta":""# + form + #""}}}"#,
+                type(.liveactivity))
+            #expect(r.hasWarning("aps.content-state.eta", ".iso8601 does not read this form either"), "\(form)")
+        }
         #expect(r.hasWarning("aps.content-state.legs[1].at", "unless the app decodes dates with .iso8601"))
         // Keys are names, not values.
         #expect(

@@ -108,7 +108,9 @@ import Testing
                 type(.liveactivity))
             #expect(r.hasError("aps.attributes-type", "is no Swift type name"), "\(bad): \(r.listing)")
         }
-        for good in ["MatchAttributes", "Outer.MatchAttributes", "Attributes_2"] {
+        for good in [
+            "MatchAttributes", "Outer.MatchAttributes", "Attributes_2", "🏈Attributes", "Spiel·Info", "Match<Int>",
+        ] {
             let r = check(
                 start.replacing(#""attributes-type":"A""#, with: #""attributes-type":"# + JSONWriter.quoted(good)),
                 type(.liveactivity))

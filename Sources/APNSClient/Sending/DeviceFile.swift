@@ -303,8 +303,11 @@ public final class DeviceFile {
         do { return .token(try DeviceToken(parsing: text)) } catch {
             // `TOKEN  # owner`, as exported lists carry: said as the comment it is, not as a token in parts. Only when
             // what comes before it is a value (a device named `QA iPhone #2` is no comment).
-            if let mark = text.firstRange(of: " #") ?? text.firstRange(of: "\t#") {
-                let before = String(text[..<mark.lowerBound]).trimmingBlanks()
+            let chars = Array(text)
+            if let hash = chars.indices.first(where: {
+                $0 > 0 && chars[$0] == "#" && (chars[$0 - 1] == " " || chars[$0 - 1] == "\t")
+            }) {
+                let before = String(chars[..<hash]).trimmingBlanks()
                 var named = false
                 if case .token? = names?(before) { named = true }
                 if named || (try? DeviceToken(parsing: before)) != nil {

@@ -191,18 +191,14 @@ public enum PayloadBuilder {
         guard let members = value.members else {
             throw .notAnObject(json.field, file: json.file, found: value.summary)
         }
-        // A saved payload given as the content state (`--content-state @update.json`), or the state wrapped in its
-        // own key: sent nested, the device could not decode it and dropped the update without a word.
-        let own: String? =
-            switch json.field {
-            case .contentState: APSKey.contentState.rawValue
-            case .attributes: APSKey.attributes.rawValue
-            default: nil
-            }
-        if members.contains(where: { $0.key == "aps" }) {
+        // A saved payload given as the content state (`--content-state @update.json`: an `aps` object), or the
+        // state wrapped in its own key, which no Swift property is named: sent nested, the device could not decode
+        // it and dropped the update without a word. (An app's own `aps` number, or `attributes`, may be a property.)
+        if members.contains(where: { $0.key == "aps" && $0.value.isObject }) {
             throw .wrappedObject(json.field, file: json.file, key: "aps")
         }
-        if let own, members.count == 1, members[0].key == own {
+        let own = APSKey.contentState.rawValue
+        if json.field == .contentState, members.count == 1, members[0].key == own {
             throw .wrappedObject(json.field, file: json.file, key: own)
         }
         return JSONCompactor.compact(value, in: json.bytes)

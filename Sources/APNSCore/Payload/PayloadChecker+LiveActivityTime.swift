@@ -130,20 +130,47 @@ extension PayloadChecker {
         let field = lastComponent(path)
         let seconds = found.date.epochSeconds - Self.referenceDateOffset
         let zone = found.date.hasTime && !found.date.hasZone ? ", reading it as UTC" : ""
-        // `.iso8601` (ISO8601DateFormatter's internet date-time) reads `2026-11-28T18:30:00Z` and offsets only: no
-        // fractional seconds, no date alone, no blank for the T, no missing zone.
-        let text = found.text
-        let iso8601Reads =
-            found.date.hasTime && found.date.hasZone && text.contains("T") && !text.contains(".")
-            && !text.contains(" ")
-        let strategy =
-            iso8601Reads
-            ? ", unless the app decodes dates with .iso8601"
-            : "; .iso8601 does not read this form either (it takes a date, T, a time to the second and a zone, without fractions)"
+        let strategy: String
+        switch Self.internetDateTime(found.text) {
+        case .whole?: strategy = ", unless the app decodes dates with .iso8601"
+        case .withFraction?:
+            strategy =
+                ", unless the app decodes dates with .iso8601 on a system that reads fractional seconds (older ones do not)"
+        case nil:
+            strategy =
+                "; .iso8601 does not read this form either (it takes a date, T, a time to the second and a zone)"
+        }
         warning(
             path, at: range.lowerBound,
             "\"\(found.text)\" is an ISO 8601 date; JSONDecoder's default strategy decodes a Swift Date only from a number (seconds since 2001-01-01), so if \(field) is a Date the update fails on the device without a word: send \(seconds)\(zone) (UNIX seconds − 978307200)\(strategy)"
         )
+    }
+
+    /// The internet date-time `.iso8601` reads (`2026-11-28T18:30:00Z`, `…+01:00`): `YYYY-MM-DDTHH:MM:SS` and a
+    /// zone, with or without a fraction of a second after a dot (read by newer systems only); nil for other forms
+    /// (a date alone, no seconds, a blank for the T, no zone, a comma).
+    enum InternetDateTime { case whole, withFraction }
+    static func internetDateTime(_ text: String) -> InternetDateTime? {
+        let u = Array(text.utf8)
+        func digits(_ r: Range<Int>) -> Bool { r.upperBound <= u.count && r.allSatisfy { u[$0] >= 48 && u[$0] <= 57 } }
+        guard u.count >= 20, digits(0..<4), u[4] == 45, digits(5..<7), u[7] == 45, digits(8..<10), u[10] == 84,
+            digits(11..<13), u[13] == 58, digits(14..<16), u[16] == 58, digits(17..<19)
+        else { return nil }
+        var i = 19
+        var fraction = false
+        if u[i] == 46 {
+            fraction = true
+            i += 1
+            let start = i
+            while i < u.count, u[i] >= 48, u[i] <= 57 { i += 1 }
+            guard i > start else { return nil }
+        }
+        let zone = Array(u[i...])
+        let offset =
+            zone.count == 6 && (zone[0] == 43 || zone[0] == 45) && zone[3] == 58
+            && [1, 2, 4, 5].allSatisfy { zone[$0] >= 48 && zone[$0] <= 57 }
+        guard zone == [90] || offset else { return nil }
+        return fraction ? .withFraction : .whole
     }
 
     /// `40 minutes`, `3 hours`, `12 days`: the rough size of a distance in seconds.

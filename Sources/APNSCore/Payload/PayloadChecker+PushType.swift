@@ -113,10 +113,10 @@ extension PayloadChecker {
                     "attributes-type is empty; give your ActivityAttributes type's name (for struct MatchAttributes: \"MatchAttributes\")"
                 )
             } else if let m = member(.attributesType), let name = m.value.string,
-                let odd = name.first(where: { !($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") })
+                let odd = name.first(where: { $0.isWhitespace || "\"'()\u{201C}\u{201D}\u{2018}\u{2019}".contains($0) })
             {
-                // A type's name is an identifier (`Outer.Inner` for a nested one): quotes kept from a paste, a blank,
-                // `()` or `.self` name no type, and the start fails on the device without a word.
+                // What no type's name holds (Swift takes emoji, `·`, `Match<Int>`): quotes kept from a paste, a blank,
+                // `()` or `.self`; the start fails on the device without a word.
                 let kept = name.hasSuffix(".self") ? " (without .self)" : ""
                 error(
                     "aps.attributes-type", at: m.value.start,
@@ -142,10 +142,11 @@ extension PayloadChecker {
             warning("aps.dismissal-date", at: m.keyStart, "dismissal-date is used only when event is end; remove it")
         }
         // A saved end sent again with a fresh timestamp keeps its old dismissal date: "stay an hour" became "remove
-        // now", on every activity of a channel. Earlier than the timestamp by a minute or more is said.
+        // now", on every activity of a channel. Earlier than the timestamp by a minute or more is said; a date long
+        // past (`1`, APNS.md's "past = now" written on purpose) is not.
         if event == "end", let d = member(.dismissalDate)?.value, let n = d.number,
             let t = member(.timestamp)?.value.number?.doubleValue, t.isFinite, t <= 1e11,
-            case let seconds = n.doubleValue, seconds.isFinite, seconds > 0, seconds <= t - 60
+            case let seconds = n.doubleValue, seconds.isFinite, seconds >= 1e9, seconds <= t - 60
         {
             warning(
                 "aps.dismissal-date", at: d.start,

@@ -9,6 +9,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
     public enum Problem: Error, Equatable, Sendable {
         case empty
         case elidedDescription
+        /// `32 bytes`: what Swift's `print(deviceToken)` shows of a `Data`, the token nowhere in it.
+        case byteCount
         /// A complete `{length = 32, bytes = 0x…}` description: the hex after `0x` is the token.
         case dataDescription(hex: String)
         case fcmToken
@@ -27,6 +29,9 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         public var message: String {
             switch self {
             case .empty: return "the device token is empty"
+            case .byteCount:
+                return
+                    "this is how Swift prints a Data value (its length only), not the token; log the token as hex in the app: token.map { String(format: \"%02x\", $0) }.joined()"
             case .elidedDescription:
                 return
                     "this is an iOS 13+ description string whose middle is elided, so the token cannot be recovered; log the token as hex in the app: token.map { String(format: \"%02x\", $0) }.joined()"
@@ -85,6 +90,7 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             guard let described else { throw .elidedDescription }
             throw .dataDescription(hex: described)
         }
+        if Self.isByteCount(trimmed) { throw .byteCount }
         if trimmed.contains(":APA91") || (trimmed.contains(":") && trimmed.utf8.count > 100) { throw .fcmToken }
         var body = Substring(trimmed)
         let bracketed = body.first == "<" && body.last == ">" && body.count >= 2
@@ -149,6 +155,13 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
 
     /// For `{length = 32, bytes = 0x3f2a…}` (and the unspaced `{length=32,bytes=0x…}` iOS logs print):
     /// `.some(hex)` when the bytes are complete, `.some(nil)` when the middle is elided, nil otherwise.
+    /// `32 bytes`, `8 bytes`: a Data's description, digits then " bytes".
+    static func isByteCount(_ text: String) -> Bool {
+        guard text.hasSuffix(" bytes") else { return false }
+        let digits = text.dropLast(" bytes".count)
+        return !digits.isEmpty && digits.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
     private static func dataDescriptionHex(_ text: String) -> String?? {
         let compact = String(text.filter { !$0.isWhitespace })
         let marker = "bytes=0x"

@@ -35,19 +35,22 @@ extension APNSCtl.Config {
             help: ArgumentHelp("Setting flags of send, as --name value.", valueName: "setting flags"))
         var settingFlags: [String] = []
 
-        /// A profile `send` would refuse is not written (64), as two kinds of credential on one command line are
-        /// refused: a certificate beside a token signing key, or a key id beside a certificate alone.
+        /// A credential `send -p` would refuse is not written (64), as on one command line: a certificate beside a
+        /// token signing key, a certificate's key without the certificate, a key id without its `.p8` key.
         static func checkCombination(_ names: [String], profile: String, in world: CommandWorld) throws(CLIError) {
             let certificate = names.filter { ["cert", "key"].contains($0) }
-            let token = names.filter { $0 == "auth-key" }
-            if let c = certificate.first, let t = token.first {
+            let send = "send -p \(ShellWord.of(profile)) would refuse it"
+            if let c = certificate.first, names.contains("auth-key") {
                 throw .usage(
-                    "--\(c) and --\(t) both given: a profile holds certificate auth or token auth, not both (send -p \(ShellWord.of(profile)) would refuse it); pass one"
+                    "--\(c) and --auth-key both given: a profile holds certificate auth or token auth, not both (\(send)); pass one"
                 )
             }
-            if names.contains("key-id"), let c = certificate.first {
+            if names.contains("key"), !names.contains("cert") {
+                throw .usage("--key is a certificate's private key, and no --cert was given (\(send)); add --cert FILE")
+            }
+            if names.contains("key-id"), !names.contains("auth-key") {
                 throw .usage(
-                    "--key-id goes with --auth-key (a .p8 key's id), and --\(c) is a certificate, which needs none; leave --key-id out"
+                    "--key-id is a .p8 signing key's id, and no --auth-key was given (\(send)); add --auth-key FILE, or leave --key-id out"
                 )
             }
         }

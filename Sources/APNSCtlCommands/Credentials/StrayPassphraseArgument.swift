@@ -4,8 +4,15 @@ import APNSPlatform
 /// refuses the extra word by quoting it; a word that names no file is not repeated, and the message says where
 /// a passphrase goes.
 enum StrayPassphraseArgument {
-    /// The commands that read one credential file and a passphrase: their extra word may be the passphrase.
-    static let commands: Set<String> = ["inspect", "convert"]
+    /// The commands that read a credential file and a passphrase: their extra word may be the passphrase.
+    static let commands: Set<String> = ["inspect", "convert", "send", "doctor", "channel"]
+
+    /// Whether an extra word may be a passphrase: any for inspect and convert, whose one file is a credential; for
+    /// the sending commands, not a device token (hex), a path or JSON, which their advice is about.
+    static func mayBePassphrase(_ word: String, command: String) -> Bool {
+        if command == "inspect" || command == "convert" { return true }
+        return !word.allSatisfy(\.isHexDigit) && !word.hasPrefix("{") && !word.contains("/")
+    }
 
     /// `line` with an extra word that names no file described instead of quoted; other lines as they are.
     static func hiding(_ line: String, arguments: [String]) -> String {
@@ -16,7 +23,9 @@ enum StrayPassphraseArgument {
         let one = "error: Unexpected argument '"
         if line.hasPrefix(one), line.hasSuffix("'") {
             let word = String(line.dropFirst(one.count).dropLast())
-            guard arguments.contains(word), !FileSystem.exists(word) else { return line }
+            guard arguments.contains(word), !FileSystem.exists(word), mayBePassphrase(word, command: command) else {
+                return line
+            }
             return "error: Unexpected argument (not repeated, in case it is the passphrase): \(advice)"
         }
         // `inspect push.p12 my secret phrase`: the parser lists every word.
@@ -25,7 +34,7 @@ enum StrayPassphraseArgument {
             body[..<colon].hasSuffix(" unexpected arguments")
         else { return line }
         let words = arguments.dropFirst().filter { line.contains("'\($0)'") }
-        let hidden = words.filter { !FileSystem.exists($0) }
+        let hidden = words.filter { !FileSystem.exists($0) && mayBePassphrase($0, command: command) }
         guard !hidden.isEmpty else { return line }
         // Files are named (`inspect cert.pem key.pem S3cret`); the other words are not repeated.
         let files = words.filter(FileSystem.exists).map { "'\($0)'" }

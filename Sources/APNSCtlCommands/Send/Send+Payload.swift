@@ -140,12 +140,26 @@ extension APNSCtl.Send {
             throw Self.interrupted(interrupts, reading: payload == "-" ? "PAYLOAD -" : "PAYLOAD \(payload)")
         } catch {
             if let slip = Self.valueOfASwitch(payload, in: world.commandLine) { throw slip }
+            if let slip = Self.passphraseAfterCredential(payload, in: world.commandLine) { throw slip }
             throw CLIError.inputMissing(
                 error.message + "; "
                     + (Self.unquotedText(payload, in: world.commandLine) ?? Self.tokenAsPayload(payload)
                         ?? Self.curlAtFile(payload) ?? Self.alertTextAsPayload(payload)
                         ?? "give a payload file, - for standard input, or inline JSON starting with {"))
         }
+    }
+
+    /// `--cert push.p12 S3cret`: the passphrase typed after the file, as curl's and some tools' habits go, taken
+    /// for PAYLOAD (a file that does not exist). Never repeated (it may be the secret), and said where it goes.
+    static func passphraseAfterCredential(_ payload: String, in arguments: [String]) -> CLIError? {
+        guard !FileSystem.exists(payload),
+            let i = arguments.indices.first(where: {
+                $0 >= 2 && arguments[$0] == payload && ["--cert", "--key"].contains(arguments[$0 - 2])
+            })
+        else { return nil }
+        return .usage(
+            "PAYLOAD, the word after \(arguments[i - 2]) \(ShellWord.of(arguments[i - 1])), names no file (not repeated, in case it is the passphrase): send takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt on the terminal, never as a bare argument"
+        )
     }
 
     /// `--content-available 1`, as the key reads in JSON: the flag takes no value, and its `1` came as PAYLOAD (a

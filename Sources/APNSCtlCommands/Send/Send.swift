@@ -270,7 +270,8 @@ extension APNSCtl {
             delivery.bearerToken = plan.credentials.bearerToken
             delivery.tokenRenewal = plan.credentials.tokenRenewal
             delivery.recorder = SendRecorder.start(
-                SendHistoryEntry.devices(plan, settings, replayOf: replayOf), settings, in: world)
+                history.withPushTypeOrigin(SendHistoryEntry.devices(plan, settings, replayOf: replayOf)), settings,
+                in: world)
             var outcome: CLIError? = nil
             var sent = 0
             do throws(CLIError) {

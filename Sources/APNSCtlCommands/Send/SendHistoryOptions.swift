@@ -1,3 +1,4 @@
+import APNSHistory
 import APNSSettings
 import ArgumentParser
 
@@ -35,8 +36,21 @@ struct SendHistoryOptions: ParsableArguments {
     /// The request values the replay took from the entry, as their flags would give them (`--push-type
     /// background`), for a refusal to say where a value the user never typed came from (not a flag).
     var replayedValues: [String] = []
+    /// Set by a replay that took the push type from its entry: whether that entry's was given (nil: not known), for
+    /// the replay's own entry to keep, so a replay of the replay reads it as the first send's (not a flag).
+    var replayedPushType: (taken: Bool, given: Bool?) = (false, nil)
 
-    /// The flags only: `replayedPayload`, `replayedCredential` and `replayedValues` are never parsed.
+    /// `entry` saying whether its push type was given as the replayed entry said, when it was taken from there
+    /// (as a `--push-type` value, it would otherwise read as given).
+    func withPushTypeOrigin(_ entry: HistoryEntry) -> HistoryEntry {
+        guard replayedPushType.taken else { return entry }
+        var entry = entry
+        entry.pushTypeGiven = replayedPushType.given
+        return entry
+    }
+
+    /// The flags only: `replayedPayload`, `replayedCredential`, `replayedValues` and `replayedPushType` are never
+    /// parsed.
     private enum CodingKeys: String, CodingKey {
         case replay, noHistory, historyDays, historyEntries
     }

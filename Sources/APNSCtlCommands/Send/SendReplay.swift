@@ -51,6 +51,7 @@ extension APNSCtl.Send {
         if entry.kind != .broadcast && broadcast.channels.isEmpty {
             if request.pushType == nil, !rebuilt, let pushType = entry.pushType {
                 replay.request.pushType = try value(pushType, .pushType, "--push-type")
+                replay.history.replayedPushType = (true, entry.pushTypeGiven)
                 taken.append("--push-type \(pushType)")
             }
             if request.collapseID == nil, let collapseID = entry.collapseID {

@@ -120,7 +120,11 @@ import Testing
             "\(both.stderr)")
         let keyID = try home.run(["config", "init", "--cert", "c.pem", "--key-id", "ABCDE12345"])
         #expect(keyID.status == 64)
-        #expect(keyID.stderr.hasPrefix("error: --key-id goes with --auth-key"), "\(keyID.stderr)")
+        #expect(
+            keyID.stderr.hasPrefix("error: --key-id is a .p8 signing key's id, and no --auth-key"), "\(keyID.stderr)")
+        let key = try home.run(["config", "init", "--key", "k.pem"])
+        #expect(key.status == 64)
+        #expect(key.stderr.hasPrefix("error: --key is a certificate's private key, and no --cert"), "\(key.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.configFile))
     }
 

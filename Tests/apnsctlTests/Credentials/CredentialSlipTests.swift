@@ -111,6 +111,22 @@ import Testing
                     "error: 2 unexpected arguments: '\(file)' and a word not repeated, in case it is the passphrase: ")
                     == true, "\(mixed.stderr)")
         }
+        // send and doctor: the passphrase after --cert is never repeated either, taken for PAYLOAD or left over.
+        let device = String(repeating: "ab", count: 32)
+        let sends: [[String]] = [
+            ["send", "--cert", p12, Self.password, "-d", device],
+            ["send", "--cert", p12, #"{"aps":{"alert":"x"}}"#, Self.password, "-d", device],
+            ["doctor", "--cert", p12, Self.password],
+        ]
+        for command in sends {
+            let r = try InProcess.apnsctl(command)
+            #expect(r.status == 64, "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains(Self.password), "\(command): \(r.stderr)")
+            #expect(r.stderr.contains("in case it is the passphrase"), "\(command): \(r.stderr)")
+        }
+        // A token left without its -d is no passphrase: quoted as the parser quotes it.
+        let leftover = try InProcess.apnsctl(["send", "--cert", p12, #"{"aps":{"alert":"x"}}"#, token, "-d", device])
+        #expect(leftover.stderr.contains("'\(device)'"), "\(leftover.stderr)")
         // convert's output forgotten, the passphrase in its place: not offered as the file to write.
         let noOutput = try InProcess.apnsctl(["convert", p12, Self.password])
         #expect(noOutput.status == 64)

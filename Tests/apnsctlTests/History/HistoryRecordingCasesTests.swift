@@ -68,6 +68,10 @@ import Testing
             #expect(SendOutput.summaryLine(s, restUnread: true) == line)
             #expect(SendOutput.outcome(s, restUnread: true) == outcome, "\(line)")
         }
+        // The unread rest is not in an --unsent file: it is not said to be written there.
+        #expect(
+            SendOutput.summaryLine(summary(accepted: 1, interrupted: true), unsentFile: "u.txt", restUnread: true)
+                == "sent 1: 1 accepted; the rest of the list not read (interrupted); unsent devices written to u.txt")
         let mock = try InProcessMock()
         let home = try HistoryHome()
         // A port bound and closed again: nothing listens there.

@@ -268,6 +268,13 @@ import Testing
         #expect(inferred.status == 0, "\(inferred.stderr)")
         #expect(inferred.stderr.contains("> apns-push-type: alert"), "\(inferred.stderr)")
         #expect(inferred.stderr.contains("> apns-priority: 10"), "\(inferred.stderr)")
+        // A replay of a replay of an inferred type: the first replay took the type from its entry, which no one gave,
+        // and its own entry says so (taken as a --push-type value, it read as given).
+        #expect(try home.send(mock, [#"{"aps":{"alert":"hi"}}"#, "-d", Self.token(2)]).status == 0)
+        #expect(try home.send(mock, ["--replay", "last"]).status == 0)
+        let second = try home.send(mock, ["--replay", "last", #"{"aps":{"content-available":1}}"#, "-v"])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("> apns-push-type: background"), "\(second.stderr)")
         // Given on the command line, the push type is the user's: the replay sends, with that type's default priority.
         let alert = try home.send(mock, ["--replay", "1", alertPayload, "--push-type", "alert", "-v"])
         #expect(alert.status == 0, "\(alert.stderr)")

@@ -38,14 +38,6 @@ import Testing
             "--content-state: the object is wrapped in \"content-state\"; give what it holds"
         ),
         (
-            "the attributes in their own key",
-            {
-                $0.liveActivity = .start
-                $0.attributes = json(.attributes, #"{"attributes":{"orderID":"A"}}"#)
-            },
-            "--attributes: the object is wrapped in \"attributes\"; give what it holds"
-        ),
-        (
             "syntax error in a file",
             {
                 $0.liveActivity = .update
@@ -140,6 +132,21 @@ import Testing
         } catch {
             #expect(error.message.hasPrefix(message), "\(name): \(error.message)")
         }
+    }
+
+    /// A content state or attributes of the app's own with a key named `aps` (a number) or `attributes`: a property
+    /// a struct may have, built into the payload as given.
+    @Test func anAppsOwnKeysNamedLikePayloadKeysAreKept() throws {
+        var flags = PayloadFlags()
+        flags.liveActivity = .start
+        flags.contentState = Self.json(.contentState, #"{"aps":3,"score":1}"#)
+        flags.attributes = Self.json(.attributes, #"{"attributes":{"orderID":"A"}}"#)
+        flags.attributesType = "Order"
+        flags.alert = "a"
+        let built = try PayloadBuilder.build(flags, base: nil, now: Self.now)
+        let text = String(decoding: built, as: UTF8.self)
+        #expect(text.contains(#""content-state":{"aps":3,"score":1}"#), "\(text)")
+        #expect(text.contains(#""attributes":{"attributes":{"orderID":"A"}}"#), "\(text)")
     }
 
     /// Every value given alongside content-changed is listed, Live Activity values first, in CLI.md's order.

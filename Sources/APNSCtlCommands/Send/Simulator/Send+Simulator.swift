@@ -71,9 +71,10 @@ extension APNSCtl.Send {
         let simctl = try Simctl(world: world)
         let target = try simctl.device(device)
         let recorder = SendRecorder.start(
-            SendHistoryEntry.simulator(
-                bundle: bundle, pushType: pushType, priority: description.priority?.rawValue, payload: body, settings,
-                replayOf: replayOf), settings, in: world)
+            history.withPushTypeOrigin(
+                SendHistoryEntry.simulator(
+                    bundle: bundle, pushType: pushType, priority: description.priority?.rawValue, payload: body,
+                    settings, replayOf: replayOf)), settings, in: world)
         let started = world.clock.monotonicNanoseconds()
         let outcome = try simctl.push(body, to: target, bundle: bundle)
         SimulatorResult(device: target, bundle: bundle, error: outcome).print(format, to: world.standardOutput)

@@ -280,7 +280,8 @@ final class SendOutput {
         if words.interruptedWithAllSent { line += " (\(words.stop))" }
         if let unsentFile {
             // CLI.md: `2528 never sent: written to unsent.txt`.
-            let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && (s.notSent > 0 || restUnread))
+            // The unread rest is not in the file (only a comment about it): "written to" follows a count.
+            let neverSent = s.failedUnsent > 0 || (s.interruptedBy != nil && s.notSent > 0)
             let kept = keptUnknown == 1 ? "1 device" : "\(keptUnknown) devices"
             if keptUnknown > 0 && s.failed == 0 && s.notSent == 0 {
                 // Only the resumed list's own devices of unknown outcome are left: kept, not this run's.
