@@ -62,6 +62,8 @@ import Testing
             DeviceToken.Problem.notHex(character: "\u{200B}").message
                 == "the device token must be hex, found an invisible character (U+200B), pasted with the token; remove it"
         )
+        // Swift's print(deviceToken): the length only, said as such (not "2 parts").
+        #expect(throws: DeviceToken.Problem.byteCount) { try DeviceToken(parsing: "32 bytes") }
         #expect(throws: DeviceToken.Problem.elidedDescription) {
             try DeviceToken(parsing: "{length = 32, bytes = 0x3f2a1b0c 9d8e7f6a ... 5b6c9c1d }")
         }

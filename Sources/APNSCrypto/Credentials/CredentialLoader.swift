@@ -67,7 +67,12 @@ public enum CredentialLoader {
         // only a CA in the file (the CA's key), which is a mismatch, not a new identity. A `--key` for another
         // leaf in it (a renewed certificate beside the old one and its key) picks that leaf, as before.
         let ownLeaf = parsed.key.flatMap { key in matchingLeaf(of: key, in: parsed.certificates) }
-        if let keyInput {
+        // A `.p8` signing key goes with no certificate: a `--key` beside it is not read (the CLI says so), or the
+        // report named the `.p8` and described the other file's key.
+        let signingKeyFile =
+            parsed.certificates.isEmpty && parsed.key.map { KeyDescription.isP256($0.pointer) } == true
+            && (path.lowercased().hasSuffix(".p8") || SigningKey.isNamedAsSigningKey(path))
+        if let keyInput, !signingKeyFile {
             let keyPath = keyInput.name
             let keyBytes = try read(keyInput)
             let keyFile = try parse(keyBytes, path: keyPath, passphrase: passphrase)

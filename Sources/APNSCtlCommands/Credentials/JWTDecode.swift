@@ -46,6 +46,11 @@ enum JWTDecode {
             }
             text = token
         } else {
+            // On a terminal nothing else says why nothing happens: the read ends at Ctrl-D, not at Enter.
+            if world.streams.isTerminal(world.standardInput) {
+                world.standardError.print(
+                    "apnsctl jwt: reading the token from the terminal: paste it, then press Enter and Ctrl-D\n")
+            }
             text = String(decoding: FileSystem.readAll(fd: world.standardInput, limit: 1 << 16), as: UTF8.self)
         }
         guard !ProviderTokenReport.bareToken(text).isEmpty else {

@@ -194,6 +194,10 @@ import Testing
                 "wrong passphrase (the first line of \(wrong), from --passphrase-file); check it"
             ),
             (
+                ["inspect", p12, "--passphrase-file", p12], [:], nil,
+                "wrong passphrase: --passphrase-file \(p12) is binary (a .p12, .cer or DER key), not a passphrase; give a file whose first line is the passphrase"
+            ),
+            (
                 ["inspect", p12], ["APNSCTL_PASSPHRASE_FILE": wrong], nil,
                 "wrong passphrase (the first line of \(wrong), from APNSCTL_PASSPHRASE_FILE); check it"
             ),

@@ -189,6 +189,11 @@ import Testing
             keyed.stderr
                 == "warning: --key \(p8) is not read: \(p8) is a .p8 signing key, which goes with no certificate (inspect the certificate with --key instead)\n"
         )
+        // Not read at all: an RSA key as --key leaves the .p8 reported as the .p8 it is, not as an RSA key.
+        let rsa = try dir.write("rsa.key", try PrivateKey.generate(.rsa(bits: 2048)).pkcs8PEM(passphrase: nil))
+        let beside = try InProcess.apnsctl(["inspect", p8, "--key", rsa, "-o", "json"])
+        #expect(beside.status == 0, "\(beside.stderr)")
+        #expect(try jsonObject(beside.stdout)["key_type"] as? String == "EC P-256", "\(beside.stdout)")
         // An encrypted one opens with its passphrase here, but send and jwt refuse it: inspect says so.
         try FileManager.default.createDirectory(atPath: dir.file("enc"), withIntermediateDirectories: false)
         let encrypted = try dir.write(
@@ -256,6 +261,18 @@ import Testing
             environment: ["APNSCTL_PASSPHRASE_FILE": "-"])
         #expect(piped.status == 64, "\(piped.stderr)")
         #expect(piped.stderr.contains("APNSCTL_PASSPHRASE_FILE -"), "\(piped.stderr)")
+    }
+
+    /// A .p12 kept as base64 text (a CI secret's form) is said to be, with the command that decodes it.
+    @Test func aBase64P12IsSaidToBeBase64() throws {
+        let dir = try TemporaryDirectory()
+        let p12 = try dir.p12("push.p12", CredentialFixtures.universal, password: pass)
+        let encoded = try dir.write(
+            "push.p12.b64", Data(contentsOf: URL(fileURLWithPath: p12)).base64EncodedString() + "\n")
+        let r = try InProcess.apnsctl(["inspect", encoded, "--passphrase", pass])
+        #expect(r.status == 77, "\(r.stderr)")
+        #expect(r.stderr.contains("it is base64 text of a binary file"), "\(r.stderr)")
+        #expect(r.stderr.contains("base64 -d \(encoded) > push.p12"), "\(r.stderr)")
     }
 
     @Test func unreadableInputs() throws {

@@ -675,6 +675,15 @@ import Testing
         #expect(typed.stdout.contains("typed"), "\(typed.stdout)")
         let piped = try InProcess.apnsctl(args, stdin: Array(#"{"aps":{"alert":"piped"}}"#.utf8))
         #expect(piped.status == 0 && !piped.stderr.contains("reading the payload"), "\(piped.stderr)")
+        // `jwt --decode` with no token waits on the terminal too: said, or it looked like a hang.
+        let decodeTTY = try TestTerminal()
+        #expect(decodeTTY.play([.send("not.a.token\n\u{04}")]) == nil)
+        let decoded = try InProcess.apnsctl(["jwt", "--decode"], standardInput: decodeTTY.fd)
+        _ = decodeTTY.finish()
+        #expect(
+            decoded.errorLines.first
+                == "apnsctl jwt: reading the token from the terminal: paste it, then press Enter and Ctrl-D",
+            "\(decoded.stderr)")
     }
 
     /// `--port` beside `--endpoint` is ignored with a warning, whatever port it names (CLI.md): `--endpoint

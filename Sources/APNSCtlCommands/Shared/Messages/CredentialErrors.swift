@@ -44,6 +44,11 @@ extension CLIError {
                 message =
                     "\(flags[path].map { $0 + " " } ?? "")\(path): \(what), not a certificate or key; give it with --app "
                     + "(it tells the app's bundle id and token environment), and the push certificate or .p8 key here"
+            } else if Self.isBase64OfDER(path) {
+                // A CI secret's form: `base64 -w0 push.p12`, kept as text.
+                message +=
+                    "; it is base64 text of a binary file (a .p12 or .cer kept as a CI secret): decode it first, "
+                    + "base64 -d \(ShellWord.of(path)) > push.p12, and give that file"
             }
         // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).
         case .wrongPassphrase(let path):
@@ -72,6 +77,11 @@ extension CLIError {
                         "\(path): wrong passphrase: \(passphraseFileFlag) \(ShellWord.of(file)) is a PEM file (a key or "
                         + "certificate), not a passphrase; give a file whose first line is the passphrase (a key goes "
                         + "with --key, a .p8 with --auth-key)"
+                } else if file != "-", Self.isBinaryDER(file) {
+                    // `--passphrase-file push.p12`: the two paths swapped.
+                    message =
+                        "\(path): wrong passphrase: \(passphraseFileFlag) \(ShellWord.of(file)) is binary (a .p12, .cer "
+                        + "or DER key), not a passphrase; give a file whose first line is the passphrase"
                 } else if file != "-", Self.endsWithBlank(firstLineOf: file) {
                     message += ": the line ends with a space or tab, which counts as part of the passphrase"
                 }
@@ -103,6 +113,24 @@ extension CLIError {
 
     /// Whether a passphrase file's first line opens a PEM block (`-----BEGIN PRIVATE KEY-----`): a key or certificate
     /// given as the passphrase file.
+    /// A file of base64 text (one line, or wrapped) whose bytes decode to a DER structure: a `.p12` or `.cer`
+    /// encoded for a CI secret.
+    fileprivate static func isBase64OfDER(_ path: String) -> Bool {
+        guard let start = FileSystem.readStart(path, count: 64), start.count >= 8 else { return false }
+        let alphabet = { (c: UInt8) in
+            (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 43 || c == 47 || c == 61
+                || c == 10 || c == 13
+        }
+        // DER's SEQUENCE with a long length (0x30 0x82 …) starts "MII" (or "MIA"…"MIJ") in base64.
+        return start.allSatisfy(alphabet) && start.starts(with: Array("MI".utf8))
+    }
+
+    /// A DER structure (a `.p12`, a `.cer`): a SEQUENCE with a long length, as no passphrase starts.
+    fileprivate static func isBinaryDER(_ path: String) -> Bool {
+        guard let start = FileSystem.readStart(path, count: 4), start.count == 4 else { return false }
+        return start[0] == 0x30 && (0x81...0x84).contains(start[1])
+    }
+
     fileprivate static func firstLineIsPEM(of path: String) -> Bool {
         firstLine(of: path) { $0.starts(with: Array("-----BEGIN ".utf8)) }
     }
