@@ -20,6 +20,12 @@ enum OtherToolFlags {
         "--no-color": "--color never", "--no-colour": "--color never",
         "--ttl": "--expiration", "--expiry": "--expiration", "--text": "--alert", "--msg": "--alert",
         "--bundle-id": "--topic", "--bundle": "--topic",
+        // Spellings by meaning whose nearest flag by letters is another (`--cert-file` → `--ca-file`, which would
+        // trust the push certificate as a CA; `--app-id` → `--apns-id`).
+        "--cert-file": "--cert", "--cert-path": "--cert", "--certificate": "--cert",
+        "--p8-file": "--auth-key", "--auth-key-file": "--auth-key", "--keyfile": "--key",
+        "--app-id": "--topic", "--push-token": "--device", "--device-token": "--device", "--tokens": "--devices",
+        "--environment": "--env", "--passfile": "--passphrase-file", "--password-file": "--passphrase-file",
     ]
 
     /// curl's way to set a header; its value names the flag instead (`apns-priority: 5` → `--priority 5`).

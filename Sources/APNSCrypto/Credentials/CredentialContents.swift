@@ -35,8 +35,32 @@ public struct CredentialContents: Sendable {
         var seen: Set<String> = [leaf?.info.sha256 ?? ""]
         return chain.filter { !Self.signsOthers($0) && seen.insert($0.info.sha256).inserted }
     }
-    /// The leaf's chain: the CA certificates among the others (intermediates, a root).
-    public var certificateChain: [X509Certificate] { chain.filter(Self.signsOthers) }
+    /// The leaf's chain: the CA certificates that issued it, its issuer's issuer and so on (intermediates, a root),
+    /// found by name; a CA that issued none of them (an old or unrelated intermediate bundled in) is no part of it.
+    /// Without a leaf, every CA certificate.
+    public var certificateChain: [X509Certificate] {
+        let authorities = chain.filter(Self.signsOthers)
+        guard let leaf else { return authorities }
+        var path: [X509Certificate] = []
+        var seen: Set<String> = [leaf.info.sha256]
+        var current = leaf.info
+        while current.subject != current.issuer,
+            let next = authorities.first(where: { $0.info.subject == current.issuer && !seen.contains($0.info.sha256) })
+        {
+            path.append(next)
+            seen.insert(next.info.sha256)
+            current = next.info
+        }
+        return path
+    }
+
+    /// CA certificates in the file that issued neither the leaf nor its chain: left out of it, and said.
+    public var unrelatedAuthorities: [X509Certificate] {
+        guard leaf != nil else { return [] }
+        let used = Set(certificateChain.map(\.info.sha256))
+        var seen = used
+        return chain.filter { Self.signsOthers($0) && seen.insert($0.info.sha256).inserted }
+    }
 
     /// A CA: basicConstraints CA:TRUE, or a self-signed root of the old kind (X.509 v1, with no extensions), which
     /// OpenSSL takes as a trust anchor.

@@ -139,6 +139,9 @@ extension APNSCtl {
                         input, used: info, others: contents.otherCertificates.map(\.info),
                         keyed: contents.privateKey != nil, verb: "written"))
             }
+            for line in CredentialMessages.chainWarnings(input, contents, now: world.clock.now()) {
+                world.standardError.warning(line)
+            }
             let bytes: [UInt8]
             if writesPKCS12(inputKind: contents.kind) {
                 guard let privateKey = contents.privateKey else {

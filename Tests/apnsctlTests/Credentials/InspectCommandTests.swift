@@ -263,6 +263,32 @@ import Testing
         #expect(piped.stderr.contains("APNSCTL_PASSPHRASE_FILE -"), "\(piped.stderr)")
     }
 
+    /// The chain is the certificate's issuers: a CA bundled beside them that issued none of them (an old or
+    /// unrelated intermediate) is said and left out, of the report and of what convert writes.
+    @Test func aCABesideTheChainThatIssuedNothingIsLeftOut() throws {
+        let dir = try TemporaryDirectory()
+        let unrelated = try CredentialGenerator.makeCA(commonName: "Unrelated CA")
+        let leaf = CredentialFixtures.universal
+        let pem =
+            String(decoding: leaf.certificate.pem, as: UTF8.self)
+            + String(decoding: try leaf.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
+            + String(decoding: unrelated.certificate.pem, as: UTF8.self)
+            + String(decoding: CredentialFixtures.ca.certificate.pem, as: UTF8.self)
+        let file = try dir.write("bundle.pem", pem)
+        let r = try InProcess.apnsctl(["inspect", file])
+        #expect(r.status == 0, "\(r.stderr)")
+        let chainRow = r.stdout.split(separator: "\n").first { $0.hasPrefix("chain:") } ?? ""
+        #expect(!chainRow.contains("Unrelated CA") && !chainRow.isEmpty, "\(r.stdout)")
+        #expect(
+            r.stderr.contains(
+                "warning: \(file): the CA certificate Unrelated CA issued neither the certificate nor its chain"),
+            "\(r.stderr)")
+        let out = dir.file("out.pem")
+        let converted = try InProcess.apnsctl(["convert", file, "-o", out])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stderr.contains("1 chain certificate"), "\(converted.stderr)")
+    }
+
     /// A .p12 kept as base64 text (a CI secret's form) is said to be, with the command that decodes it.
     @Test func aBase64P12IsSaidToBeBase64() throws {
         let dir = try TemporaryDirectory()

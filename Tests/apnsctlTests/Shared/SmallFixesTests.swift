@@ -180,6 +180,10 @@ import Testing
             "--token": "--device", "--p8": "--auth-key", "--key-file": "--auth-key", "--pem": "--cert",
             "--p12": "--cert", "--no-color": "--color never", "--ttl": "--expiration", "--expiry": "--expiration",
             "--text": "--alert", "--msg": "--alert", "--bundle-id": "--topic",
+            // By meaning, where the nearest flag by letters is a wrong one.
+            "--cert-file": "--cert", "--p8-file": "--auth-key", "--app-id": "--topic", "--push-token": "--device",
+            "--keyfile": "--key", "--passfile": "--passphrase-file", "--environment": "--env",
+            "--tokens": "--devices",
         ]
         let typos = [
             "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",

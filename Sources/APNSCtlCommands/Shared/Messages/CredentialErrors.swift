@@ -203,6 +203,23 @@ enum CredentialMessages {
     /// A file of several certificates of their own, no CA's (a Keychain export of several items, which keeps one
     /// key): which one is used, and that the others are left out (never sent or written as the chain). Each is named
     /// with its expiry, so a renewed certificate and the one it replaced are told apart.
+    /// The CA certificates a file holds beside its certificate's chain (an old or unrelated intermediate), and a
+    /// chain certificate past its date: neither is the chain a user checks `inspect` for.
+    static func chainWarnings(_ name: String, _ contents: CredentialContents, now: Int64) -> [String] {
+        let named = { (i: CertificateInfo) in i.commonName ?? i.subject }
+        var lines = contents.unrelatedAuthorities.map {
+            "\(name): the CA certificate \(named($0.info)) issued neither the certificate nor its chain, so it is left "
+                + "out of the chain (an old or unrelated intermediate?)"
+        }
+        for c in contents.certificateChain where c.info.notAfter <= now {
+            lines.append(
+                "\(name): the chain certificate \(named(c.info)) expired on \(ISO8601.format(epochSeconds: c.info.notAfter)); "
+                    + "replace it with the issuer's current one (Apple's intermediates: apple.com/certificateauthority)"
+            )
+        }
+        return lines
+    }
+
     static func otherCertificates(
         _ name: String, used: CertificateInfo, others: [CertificateInfo], keyed: Bool = true, verb: String = "used"
     ) -> String {
