@@ -289,6 +289,22 @@ import Testing
         #expect(converted.stderr.contains("1 chain certificate"), "\(converted.stderr)")
     }
 
+    /// Two keys in one PEM (an old one kept beside the renewed certificate and its key): the certificate's is
+    /// used, whichever comes first; with none of the certificate's, the mismatch is still said.
+    @Test func ofTwoKeysTheCertificatesIsUsed() throws {
+        let dir = try TemporaryDirectory()
+        let leaf = CredentialFixtures.universal
+        let old = String(decoding: try PrivateKey.generate(.ecP256).pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let own = String(decoding: try leaf.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let cert = String(decoding: leaf.certificate.pem, as: UTF8.self)
+        let file = try dir.write("two.pem", old + own + cert)
+        let r = try InProcess.apnsctl(["inspect", file, "-o", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try jsonObject(r.stdout)["key_matches"] as? Bool == true, "\(r.stdout)")
+        let wrong = try dir.write("wrong.pem", old + cert)
+        #expect(try InProcess.apnsctl(["inspect", wrong]).status == 77)
+    }
+
     /// A .p12 kept as base64 text (a CI secret's form) is said to be, with the command that decodes it.
     @Test func aBase64P12IsSaidToBeBase64() throws {
         let dir = try TemporaryDirectory()
