@@ -35,31 +35,39 @@ public struct CredentialContents: Sendable {
         var seen: Set<String> = [leaf?.info.sha256 ?? ""]
         return chain.filter { !Self.signsOthers($0) && seen.insert($0.info.sha256).inserted }
     }
-    /// The leaf's chain: the CA certificates that issued it, its issuer's issuer and so on (intermediates, a root),
-    /// found by name; a CA that issued none of them (an old or unrelated intermediate bundled in) is no part of it.
-    /// Without a leaf, every CA certificate.
-    public var certificateChain: [X509Certificate] {
-        let authorities = chain.filter(Self.signsOthers)
-        guard let leaf else { return authorities }
-        var path: [X509Certificate] = []
-        var seen: Set<String> = [leaf.info.sha256]
-        var current = leaf.info
-        while current.subject != current.issuer,
-            let next = authorities.first(where: { $0.info.subject == current.issuer && !seen.contains($0.info.sha256) })
-        {
-            path.append(next)
-            seen.insert(next.info.sha256)
-            current = next.info
-        }
-        return path
-    }
+    /// The leaf's chain: the CA certificates that signed it, or signed one of those, and so on (an intermediate, a
+    /// root; a re-issued or cross-signed copy too), checked by signature as OpenSSL checks an issuer, the leaf's own
+    /// issuers first. A CA that signed none of them (an old or unrelated intermediate bundled in) is no part of it.
+    /// Without a leaf, or when none of the CAs signed it (names compared in another form), every CA certificate, as
+    /// before any was left out.
+    public var certificateChain: [X509Certificate] { chainAndUnrelated.chain }
 
-    /// CA certificates in the file that issued neither the leaf nor its chain: left out of it, and said.
-    public var unrelatedAuthorities: [X509Certificate] {
-        guard leaf != nil else { return [] }
-        let used = Set(certificateChain.map(\.info.sha256))
-        var seen = used
-        return chain.filter { Self.signsOthers($0) && seen.insert($0.info.sha256).inserted }
+    /// CA certificates in the file that signed neither the leaf nor its chain: left out of it, and said.
+    public var unrelatedAuthorities: [X509Certificate] { chainAndUnrelated.unrelated }
+
+    private var chainAndUnrelated: (chain: [X509Certificate], unrelated: [X509Certificate]) {
+        let authorities = chain.filter(Self.signsOthers)
+        guard let leaf, !authorities.isEmpty else { return (authorities, []) }
+        var inChain = [Bool](repeating: false, count: authorities.count)
+        var order: [Int] = []
+        var frontier = [leaf]
+        while !frontier.isEmpty {
+            var next: [X509Certificate] = []
+            for signed in frontier {
+                for (i, ca) in authorities.enumerated() where !inChain[i] && signed.isSigned(by: ca) {
+                    inChain[i] = true
+                    order.append(i)
+                    next.append(ca)
+                }
+            }
+            frontier = next
+        }
+        guard !order.isEmpty else { return (authorities, []) }
+        let unrelated = authorities.indices.filter { !inChain[$0] }.map { authorities[$0] }
+        var seen: Set<String> = []
+        // A copy of one certificate twice in the file is listed once.
+        let unique = unrelated.filter { seen.insert($0.info.sha256).inserted }
+        return (order.map { authorities[$0] }, unique)
     }
 
     /// A CA: basicConstraints CA:TRUE, or a self-signed root of the old kind (X.509 v1, with no extensions), which

@@ -1,3 +1,4 @@
+import APNSCore
 import APNSPlatform
 
 /// `apnsctl inspect push.p12 S3cret`: the passphrase typed after the file, as some tools take it. The parser
@@ -7,11 +8,22 @@ enum StrayPassphraseArgument {
     /// The commands that read a credential file and a passphrase: their extra word may be the passphrase.
     static let commands: Set<String> = ["inspect", "convert", "send", "doctor", "channel"]
 
-    /// Whether an extra word may be a passphrase: any for inspect and convert, whose one file is a credential; for
-    /// the sending commands, not a device token (hex), a path or JSON, which their advice is about.
-    static func mayBePassphrase(_ word: String, command: String) -> Bool {
-        if command == "inspect" || command == "convert" { return true }
-        return !word.allSatisfy(\.isHexDigit) && !word.hasPrefix("{") && !word.contains("/")
+    /// Whether an extra word may be a passphrase: any for inspect, convert and doctor (no word of theirs is
+    /// missing); for send and channel, only beside a certificate or key flag, and unless the word is one their
+    /// advice is about: a whole device token, JSON, text with a blank, a payload file's name. Hex or a `/` is no
+    /// sign of a non-secret (`openssl rand -hex` makes passphrases too).
+    static func mayBePassphrase(_ word: String, command: String, arguments: [String] = []) -> Bool {
+        if ["inspect", "convert", "doctor"].contains(command) { return true }
+        let credential = arguments.contains {
+            ["--cert", "--key"].contains($0) || $0.hasPrefix("--cert=") || $0.hasPrefix("--key=")
+        }
+        guard credential else { return false }
+        let lower = word.lowercased()
+        if word.hasPrefix("{") || word.hasPrefix("<") || word.contains(where: \.isWhitespace) { return false }
+        if lower.hasSuffix(".json") || lower.hasSuffix(".apns") { return false }
+        // A device token is 32 bytes: shorter hex (`openssl rand -hex 16`) may be the secret.
+        guard let token = try? DeviceToken(parsing: word) else { return true }
+        return token.hex.utf8.count < 64
     }
 
     /// `line` with an extra word that names no file described instead of quoted; other lines as they are.
@@ -23,7 +35,9 @@ enum StrayPassphraseArgument {
         let one = "error: Unexpected argument '"
         if line.hasPrefix(one), line.hasSuffix("'") {
             let word = String(line.dropFirst(one.count).dropLast())
-            guard arguments.contains(word), !FileSystem.exists(word), mayBePassphrase(word, command: command) else {
+            guard arguments.contains(word), !FileSystem.exists(word),
+                mayBePassphrase(word, command: command, arguments: arguments)
+            else {
                 return line
             }
             return "error: Unexpected argument (not repeated, in case it is the passphrase): \(advice)"
@@ -34,7 +48,9 @@ enum StrayPassphraseArgument {
             body[..<colon].hasSuffix(" unexpected arguments")
         else { return line }
         let words = arguments.dropFirst().filter { line.contains("'\($0)'") }
-        let hidden = words.filter { !FileSystem.exists($0) && mayBePassphrase($0, command: command) }
+        let hidden = words.filter {
+            !FileSystem.exists($0) && mayBePassphrase($0, command: command, arguments: arguments)
+        }
         guard !hidden.isEmpty else { return line }
         // Files are named (`inspect cert.pem key.pem S3cret`); the other words are not repeated.
         let files = words.filter(FileSystem.exists).map { "'\($0)'" }

@@ -151,14 +151,25 @@ extension APNSCtl.Send {
 
     /// `--cert push.p12 S3cret`: the passphrase typed after the file, as curl's and some tools' habits go, taken
     /// for PAYLOAD (a file that does not exist). Never repeated (it may be the secret), and said where it goes.
+    /// Only a word no other advice is about: no file name (a dot), JSON, text with a blank, a token or `@FILE`.
     static func passphraseAfterCredential(_ payload: String, in arguments: [String]) -> CLIError? {
-        guard !FileSystem.exists(payload),
-            let i = arguments.indices.first(where: {
-                $0 >= 2 && arguments[$0] == payload && ["--cert", "--key"].contains(arguments[$0 - 2])
+        guard !FileSystem.exists(payload), !payload.contains("."), !payload.hasPrefix("{"), !payload.hasPrefix("@"),
+            !payload.contains(where: \.isWhitespace),
+            (try? DeviceToken(parsing: payload)).map { $0.hex.utf8.count < 64 } ?? true
+        else { return nil }
+        // `--cert FILE WORD` or `--cert=FILE WORD`.
+        guard
+            let i = arguments.indices.first(where: { i in
+                arguments[i] == payload
+                    && ((i >= 2 && ["--cert", "--key"].contains(arguments[i - 2]))
+                        || (i >= 1 && (arguments[i - 1].hasPrefix("--cert=") || arguments[i - 1].hasPrefix("--key="))))
             })
         else { return nil }
+        let before =
+            arguments[i - 1].hasPrefix("--")
+            ? ShellWord.of(arguments[i - 1]) : "\(arguments[i - 2]) \(ShellWord.of(arguments[i - 1]))"
         return .usage(
-            "PAYLOAD, the word after \(arguments[i - 2]) \(ShellWord.of(arguments[i - 1])), names no file (not repeated, in case it is the passphrase): send takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt on the terminal, never as a bare argument"
+            "PAYLOAD, the word after \(before), names no file (not repeated, in case it is the passphrase): send takes the passphrase from --passphrase-file FILE, APNSCTL_PASSPHRASE, --passphrase or a prompt on the terminal, never as a bare argument"
         )
     }
 

@@ -113,17 +113,25 @@ import Testing
         }
         // send and doctor: the passphrase after --cert is never repeated either, taken for PAYLOAD or left over.
         let device = String(repeating: "ab", count: 32)
-        let sends: [[String]] = [
-            ["send", "--cert", p12, Self.password, "-d", device],
-            ["send", "--cert", p12, #"{"aps":{"alert":"x"}}"#, Self.password, "-d", device],
-            ["doctor", "--cert", p12, Self.password],
+        let hex = "9f86d081884c7d659a2feaa0c55ad015"  // `openssl rand -hex 16`: a passphrase too
+        let sends: [([String], String)] = [
+            (["send", "--cert", p12, Self.password, "-d", device], Self.password),
+            (["send", "--cert=\(p12)", Self.password, "-d", device], Self.password),
+            (["send", "--cert", p12, #"{"aps":{"alert":"x"}}"#, Self.password, "-d", device], Self.password),
+            (["send", "--cert", p12, #"{"aps":{"alert":"x"}}"#, hex, "-d", device], hex),
+            (["doctor", "--cert", p12, Self.password], Self.password),
+            (["doctor", "--cert", p12, hex], hex),
         ]
-        for command in sends {
+        for (command, secret) in sends {
             let r = try InProcess.apnsctl(command)
             #expect(r.status == 64, "\(command): \(r.stderr)")
-            #expect(!r.stderr.contains(Self.password), "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains(secret), "\(command): \(r.stderr)")
             #expect(r.stderr.contains("in case it is the passphrase"), "\(command): \(r.stderr)")
         }
+        // A payload file named after --cert that does not exist yet is still a missing file, named (66).
+        let missing = try InProcess.apnsctl(["send", "--cert", p12, dir.file("new.json"), "-d", device])
+        #expect(missing.status == 66, "\(missing.stderr)")
+        #expect(missing.stderr.contains("new.json"), "\(missing.stderr)")
         // A token left without its -d is no passphrase: quoted as the parser quotes it.
         let leftover = try InProcess.apnsctl(["send", "--cert", p12, #"{"aps":{"alert":"x"}}"#, token, "-d", device])
         #expect(leftover.stderr.contains("'\(device)'"), "\(leftover.stderr)")
@@ -482,12 +490,13 @@ extension CredentialSlipTests {
             "rooted.pem",
             String(decoding: try sandbox.push.pem(), as: UTF8.self)
                 + (try String(contentsOfFile: dir.file("root.pem"), encoding: .utf8)))
-        // (It issued nothing here: said as a CA beside the chain, never as another push certificate.)
+        // (Beside the CA that signed the certificate it signed nothing: said as a CA beside the chain, never as
+        // another push certificate.)
         let root = try InProcess.apnsctl(["inspect", rooted])
         #expect(root.status == 0, "\(root.stderr)")
         #expect(
             root.errorLines == [
-                "warning: \(rooted): the CA certificate Old Root issued neither the certificate nor its chain, so it is left out of the chain (an old or unrelated intermediate?)"
+                "warning: \(rooted): the CA certificate Old Root signed neither the certificate nor its chain, so it is left out of the chain (an old or unrelated intermediate?)"
             ], "\(root.stderr)")
         #expect(!root.lines.contains { $0.hasPrefix("chain") && $0.contains("Old Root") }, "\(root.stdout)")
         // Without a key, no "export with its key" advice: each certificate goes in a file of its own.

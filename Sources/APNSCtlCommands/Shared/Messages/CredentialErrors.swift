@@ -208,7 +208,7 @@ enum CredentialMessages {
     static func chainWarnings(_ name: String, _ contents: CredentialContents, now: Int64) -> [String] {
         let named = { (i: CertificateInfo) in i.commonName ?? i.subject }
         var lines = contents.unrelatedAuthorities.map {
-            "\(name): the CA certificate \(named($0.info)) issued neither the certificate nor its chain, so it is left "
+            "\(name): the CA certificate \(named($0.info)) signed neither the certificate nor its chain, so it is left "
                 + "out of the chain (an old or unrelated intermediate?)"
         }
         for c in contents.certificateChain where c.info.notAfter <= now {
