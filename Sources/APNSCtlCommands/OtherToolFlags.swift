@@ -28,6 +28,10 @@ enum OtherToolFlags {
         "--environment": "--env", "--passfile": "--passphrase-file", "--password-file": "--passphrase-file",
     ]
 
+    /// A spelling's meaning where the command has no flag for its first (`--keyfile`: a certificate's key for
+    /// send, the .p8 for jwt).
+    static let secondMeanings: [String: String] = ["--keyfile": "--auth-key", "--key-file": "--key"]
+
     /// curl's way to set a header; its value names the flag instead (`apns-priority: 5` → `--priority 5`).
     static let headerFlags: Set<String> = ["--header", "-H"]
 
@@ -86,8 +90,9 @@ enum OtherToolFlags {
         if headerFlags.contains(name), flags.isEmpty || flags.contains("--push-type") {
             return "\(prefix)\(name)'. \(headerAdvice(value(of: name, in: arguments)))"
         }
-        // The other tool's spelling, when this command has the flag it maps to (`jwt --cacert` has no --ca-file).
-        if let spelling = spellings[name] {
+        // The other tool's spelling, when this command has the flag it maps to (`jwt --cacert` has no --ca-file),
+        // else its second meaning where it has one (`jwt --keyfile`: the .p8).
+        for spelling in [spellings[name], secondMeanings[name]].compactMap({ $0 }) {
             let target = spelling.hasPrefix("-o ") ? "--output" : String(spelling.prefix { $0 != " " })
             if flags.isEmpty || flags.contains(target) { return "\(prefix)\(name)'. Did you mean '\(spelling)'?" }
         }

@@ -45,6 +45,11 @@ import Testing
                 "dismissal-date 1762173600 (2025-11-03T12:40:00Z) is 22 days before the timestamp, so the activity is removed the moment the end arrives; set a later dismissal-date"
             ), "\(old.listing)")
         #expect(end(#""timestamp":1764151200,"dismissal-date":1764151200"#).at("aps.dismissal-date").isEmpty)
+        // A Date's seconds since 2001 (a 1995 date as UNIX seconds) is said; a tiny "past = now" is not.
+        #expect(
+            end(#""timestamp":1764151200,"dismissal-date":785847600"#).hasWarning(
+                "aps.dismissal-date", "before the timestamp"))
+        #expect(end(#""timestamp":1764151200,"dismissal-date":1"#).at("aps.dismissal-date").isEmpty)
         #expect(end(#""timestamp":1764151200,"dismissal-date":1764154800"#).at("aps.dismissal-date").isEmpty)
     }
 

@@ -142,11 +142,11 @@ extension PayloadChecker {
             warning("aps.dismissal-date", at: m.keyStart, "dismissal-date is used only when event is end; remove it")
         }
         // A saved end sent again with a fresh timestamp keeps its old dismissal date: "stay an hour" became "remove
-        // now", on every activity of a channel. Earlier than the timestamp by a minute or more is said; a date long
-        // past (`1`, APNS.md's "past = now" written on purpose) is not.
+        // now", on every activity of a channel. Earlier than the timestamp by a minute or more is said (a Date's
+        // seconds since 2001 too); a tiny one (`1`, APNS.md's "past = now" written on purpose) is not.
         if event == "end", let d = member(.dismissalDate)?.value, let n = d.number,
             let t = member(.timestamp)?.value.number?.doubleValue, t.isFinite, t <= 1e11,
-            case let seconds = n.doubleValue, seconds.isFinite, seconds >= 1e9, seconds <= t - 60
+            case let seconds = n.doubleValue, seconds.isFinite, seconds >= 1e6, seconds <= t - 60
         {
             warning(
                 "aps.dismissal-date", at: d.start,

@@ -254,27 +254,26 @@ public enum CredentialLoader {
             }
             result.certificates.append(cert)
         }
-        if let index = blocks.firstIndex(where: { $0.isPrivateKey }) {
-            let block = blocks[index]
-            result.key = try readKey(block, path: path, passphrase: passphrase)
-            result.neededPassphrase = block.isEncrypted
-            // Several keys (an old one kept beside the renewed certificate and its key): the one a certificate of
-            // the file belongs to, or the first reported "does not match" while the file holds the matching one.
-            // Only unencrypted ones are tried further: another passphrase prompt would be a surprise.
-            let leaves = result.certificates.filter { !$0.info.isCertificateAuthority }
-            if let first = result.key, !leaves.contains(where: { first.matches($0) }) {
-                for other in blocks[(index + 1)...] where other.isPrivateKey && !other.isEncrypted {
-                    guard let key = try? readKey(other, path: path, passphrase: passphrase) else {
-                        OpenSSLError.clearQueue()
-                        continue
-                    }
-                    if leaves.contains(where: { key.matches($0) }) {
-                        result.key = key
-                        result.neededPassphrase = false
-                        break
-                    }
+        // Several keys (an old one kept beside the renewed certificate and its key): the one a certificate of the
+        // file belongs to, tried among the unencrypted ones first (no prompt for a key that is not the one), else
+        // the first, as before, whose mismatch is then said.
+        let keyBlocks = blocks.filter(\.isPrivateKey)
+        let leaves = result.certificates.filter { !$0.info.isCertificateAuthority }
+        if keyBlocks.count > 1, !leaves.isEmpty {
+            for block in keyBlocks where !block.isEncrypted {
+                guard let key = try? readKey(block, path: path, passphrase: passphrase) else {
+                    OpenSSLError.clearQueue()
+                    continue
+                }
+                if leaves.contains(where: { key.matches($0) }) {
+                    result.key = key
+                    break
                 }
             }
+        }
+        if result.key == nil, let block = keyBlocks.first {
+            result.key = try readKey(block, path: path, passphrase: passphrase)
+            result.neededPassphrase = block.isEncrypted
         }
         if result.certificates.isEmpty && result.key == nil {
             if let truncated { throw .corrupt(path: path, detail: "the \(truncated) block has no END line") }

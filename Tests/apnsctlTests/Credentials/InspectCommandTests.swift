@@ -295,6 +295,30 @@ import Testing
         #expect(written.contains(text(current.certificate.pem)) && !written.contains(text(old.certificate.pem)))
     }
 
+    /// Two keys in one PEM (an old one kept beside the renewed certificate and its key): the certificate's is
+    /// used, whichever comes first, and an encrypted old one asks for no passphrase; with none of the
+    /// certificate's, the mismatch is still said.
+    @Test func ofTwoKeysTheCertificatesIsUsed() throws {
+        let dir = try TemporaryDirectory()
+        let leaf = CredentialFixtures.universal
+        let old = String(decoding: try PrivateKey.generate(.ecP256).pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let own = String(decoding: try leaf.privateKey.pkcs8PEM(passphrase: nil), as: UTF8.self)
+        let cert = String(decoding: leaf.certificate.pem, as: UTF8.self)
+        let file = try dir.write("two.pem", old + own + cert)
+        let r = try InProcess.apnsctl(["inspect", file, "-o", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try jsonObject(r.stdout)["key_matches"] as? Bool == true, "\(r.stdout)")
+        let wrong = try dir.write("wrong.pem", old + cert)
+        #expect(try InProcess.apnsctl(["inspect", wrong]).status == 77)
+        let lockedOld = String(
+            decoding: try PrivateKey.generate(.ecP256).pkcs8PEM(passphrase: SecretBytes(Array("old".utf8))),
+            as: UTF8.self)
+        let locked = try dir.write("locked.pem", cert + lockedOld + own)
+        let unlocked = try InProcess.apnsctl(["inspect", locked, "-o", "json"])
+        #expect(unlocked.status == 0, "\(unlocked.stderr)")
+        #expect(try jsonObject(unlocked.stdout)["key_matches"] as? Bool == true, "\(unlocked.stdout)")
+    }
+
     /// A .p12 kept as base64 text (a CI secret's form) is said to be, with the command that decodes it.
     @Test func aBase64P12IsSaidToBeBase64() throws {
         let dir = try TemporaryDirectory()
@@ -304,7 +328,7 @@ import Testing
         let r = try InProcess.apnsctl(["inspect", encoded, "--passphrase", pass])
         #expect(r.status == 77, "\(r.stderr)")
         #expect(r.stderr.contains("it is base64 text of a binary file"), "\(r.stderr)")
-        #expect(r.stderr.contains("base64 -d \(encoded) > push.p12"), "\(r.stderr)")
+        #expect(r.stderr.contains("base64 -d \(encoded) > decoded.p12"), "\(r.stderr)")
     }
 
     @Test func unreadableInputs() throws {

@@ -206,6 +206,11 @@ import Testing
         let jwt = try InProcess.apnsctl(["jwt", "--cacert", "x"])
         #expect(jwt.status == 64)
         #expect(!jwt.stderr.contains("--ca-file"), "\(jwt.stderr)")
+        // A spelling of two meanings takes the one the command has: jwt's key file is the .p8.
+        let keyfile = try InProcess.apnsctl(["jwt", "--keyfile", "x"])
+        #expect(
+            keyfile.errorLines.first == "error: Unknown option '--keyfile'. Did you mean '--auth-key'?",
+            "\(keyfile.stderr)")
     }
 
     /// A .p12 or a certificate given to --auth-key: 77 saying it belongs in --cert, before any passphrase is

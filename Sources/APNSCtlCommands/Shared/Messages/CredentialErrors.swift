@@ -47,8 +47,9 @@ extension CLIError {
             } else if Self.isBase64OfDER(path) {
                 // A CI secret's form: `base64 -w0 push.p12`, kept as text.
                 message +=
-                    "; it is base64 text of a binary file (a .p12 or .cer kept as a CI secret): decode it first, "
-                    + "base64 -d \(ShellWord.of(path)) > push.p12, and give that file"
+                    "; it is base64 text of a binary file (a .p12, .cer or key kept as a CI secret): decode it first "
+                    + "(base64 -d \(ShellWord.of(path)) > decoded.p12) and give that file, or for a .p8's body add its "
+                    + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines"
             }
         // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).
         case .wrongPassphrase(let path):
