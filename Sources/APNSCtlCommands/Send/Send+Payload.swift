@@ -151,11 +151,10 @@ extension APNSCtl.Send {
 
     /// `--cert push.p12 S3cret`: the passphrase typed after the file, as curl's and some tools' habits go, taken
     /// for PAYLOAD (a file that does not exist). Never repeated (it may be the secret), and said where it goes.
-    /// Only a word no other advice is about: no file name (a dot), JSON, text with a blank, a token or `@FILE`.
+    /// Only a word no other advice is about: `StrayPassphraseArgument`'s rule, and no file's name (a dot) or `@FILE`.
     static func passphraseAfterCredential(_ payload: String, in arguments: [String]) -> CLIError? {
-        guard !FileSystem.exists(payload), !payload.contains("."), !payload.hasPrefix("{"), !payload.hasPrefix("@"),
-            !payload.contains(where: \.isWhitespace),
-            (try? DeviceToken(parsing: payload)).map { $0.hex.utf8.count < 64 } ?? true
+        guard !FileSystem.exists(payload), !payload.contains("."), !payload.hasPrefix("@"),
+            StrayPassphraseArgument.mayBePassphrase(payload, command: "send", arguments: arguments)
         else { return nil }
         // `--cert FILE WORD` or `--cert=FILE WORD`.
         guard

@@ -1,5 +1,6 @@
 import APNSCrypto
 import APNSPlatform
+import APNSSettings
 import ArgumentParser
 
 /// `--passphrase` and `--passphrase-file` for an encrypted `--cert`/`--key`/`.p12` input; with neither,
@@ -46,12 +47,14 @@ struct PassphraseOptions: ParsableArguments {
         if passphrase != nil || passphraseFile != nil {
             return (passphrase.map { ($0, "--passphrase") }, passphraseFile.map { ($0, "--passphrase-file") })
         }
-        let text = world.setting("APNSCTL_PASSPHRASE")
-        let file = world.setting("APNSCTL_PASSPHRASE_FILE")
+        // The variables `send` resolves these settings from, named by the catalog.
+        let (textName, fileName) = (Setting.of(.passphrase).variable, Setting.of(.passphraseFile).variable)
+        let text = world.setting(textName)
+        let file = world.setting(fileName)
         if text != nil && file != nil {
-            throw .usage("APNSCTL_PASSPHRASE and APNSCTL_PASSPHRASE_FILE both given; pass only one")
+            throw .usage("\(textName) and \(fileName) both given; pass only one")
         }
-        return (text.map { ($0, "APNSCTL_PASSPHRASE") }, file.map { ($0, "APNSCTL_PASSPHRASE_FILE") })
+        return (text.map { ($0, textName) }, file.map { ($0, fileName) })
     }
 }
 
