@@ -280,11 +280,9 @@ extension APNSCtl {
                     format: format, in: world, unsent: unsent,
                     skippedLines: { plan.devices.file?.skippedCount ?? 0 },
                     streamRemainder: {
-                        // Read to its end, or ended at a bad last line: nothing of it was left unread.
-                        (
-                            plan.devices.source.takeHeld(),
-                            plan.devices.file.map { $0.streamReadToEnd || $0.streamHasNoRest } ?? false
-                        )
+                        // Nothing of it left unread: read to its end, or ended at a bad last line (what was read
+                        // but not sent is held, counted apart).
+                        (plan.devices.source.takeHeld(), plan.devices.file?.streamHasNoRest ?? false)
                     },
                     listStop: {
                         plan.devices.file.flatMap {
