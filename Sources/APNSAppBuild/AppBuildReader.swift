@@ -198,26 +198,13 @@ public enum AppBuildReader {
         return (bundleID, executable)
     }
 
-    /// A bundle id as the topic header carries it: letters, digits, hyphens, underscores and dots, no empty part
-    /// (a profile's may end in `*`). Anything else (a blank, a line break, a stray dot) would be sent as an
-    /// illegal header, answered by a reset that reads as "may have been delivered".
+    /// A bundle id as the topic header carries it (`BundleIDShape`, the rule topics are checked with; a profile's
+    /// may end in `*`). Anything else (a blank, a line break, a stray dot) would be sent as an illegal header,
+    /// answered by a reset that reads as "may have been delivered": a malformed build, said as one.
     static func checkBundleID(_ id: String, name: String, key: String, wildcard: Bool = false)
         throws(AppBuildProblem)
     {
-        var body = Substring(id)
-        // A profile's wildcard: `*`, `com.example.*` (a whole last part, as the portal makes them).
-        if wildcard && body.hasSuffix("*") {
-            body = body.dropLast()
-            if body.isEmpty { return }
-            if body.hasSuffix(".") { body = body.dropLast() } else { body += "*" }
-        }
-        let allowed = { (c: UInt8) in
-            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 45 || c == 95
-        }
-        let shaped = body.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-            !part.isEmpty && part.utf8.allSatisfy(allowed)
-        }
-        guard !shaped else { return }
+        guard BundleIDShape.problem(in: id, wildcard: wildcard) != nil else { return }
         throw .corrupt(
             path: name,
             reason:

@@ -29,7 +29,7 @@ import Testing
     /// it is written, as the flag's value is.
     @Test func aTopicEverySendWouldRefuseIsNotWritten() throws {
         let home = try Home()
-        for topic in ["\"com.example.demo\"", "com.example.demo."] {
+        for topic in ["\"com.example.demo\"", "com.example.demo.", "com.example.d\u{E9}mo"] {
             let r = try home.run(["config", "set", "-p", "ci", "topic", topic])
             #expect(r.status == 64, "\(topic): \(r.stderr)")
             #expect(

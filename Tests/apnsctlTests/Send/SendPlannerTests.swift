@@ -175,6 +175,32 @@ import Testing
         Case(
             name: "a topic with two dots in a row", payload: #"{"aps":{"alert":"x"}}"#, topic: "com..example.app",
             expected: .error(64, "--topic com..example.app: a topic is a bundle id")),
+        // One rule with the app builds' (BundleIDShape): a lookalike from a document is said with its code point.
+        Case(
+            name: "a topic with an en dash for its hyphen", payload: #"{"aps":{"alert":"x"}}"#,
+            topic: "com.example.my\u{2013}app",
+            expected: .error(
+                64,
+                "--topic com.example.my\u{2013}app: a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}\u{2013}\u{2019} (U+2013); retype it without that character"
+            )),
+        Case(
+            name: "a topic with an accented letter", payload: #"{"aps":{"alert":"x"}}"#, topic: "com.example.café",
+            expected: .error(
+                64,
+                "--topic com.example.café: "
+                    + "a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}é\u{2019} (U+00E9)"
+            )),
+        Case(
+            name: "a topic with a character no bundle id has", payload: #"{"aps":{"alert":"x"}}"#,
+            topic: "com.example.app!",
+            expected: .error(
+                64,
+                "--topic com.example.app!: "
+                    + "a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}!\u{2019} (U+0021)"
+            )),
+        Case(
+            name: "a topic with underscores and hyphens", payload: #"{"aps":{"alert":"x"}}"#,
+            topic: "com.example_co.my-app", expected: .headers(.alert, 10, "com.example_co.my-app", 4096, token)),
         Case(
             name: "Live Activity, certificate without a topics extension: a warning", event: .update,
             credential: .development,

@@ -6,7 +6,9 @@ import Testing
 /// CLI.md, "Exit codes": `validate` stays under 128 MiB for any input up to its 64 MiB cap. A 42 MB payload of
 /// distinct keys took 656 MB: a tree of the whole document and a String and dictionary entry per key. Now only
 /// what the rules read is kept (top-level members, then of `aps` its known keys and the first unknown ones), and
-/// keys are found again by their offsets.
+/// keys are found again by their offsets. Every shape below is one file of a single `validate` run: the peak of
+/// one process validating them all one after another bounds each (and would show one file's memory kept for the
+/// next), and the binary is started once, not 22 times.
 @Suite struct ValidateMemoryBoundTests {
     /// The Live Activity payloads' timestamp: now, so validate (at the real clock) says nothing of it.
     static let now = SystemClock.now()
@@ -43,103 +45,66 @@ import Testing
         }
     }
 
-    /// An input written to a scratch folder of its own, removed with the value.
-    struct Input {
-        let directory: TemporaryDirectory
-        let path: String
+    /// One file of the run: its name, its bytes, and what `validate` must say of it (its own lines, its path, its size).
+    struct Shape: Sendable {
+        let name: String
+        let file: String
+        let bytes: @Sendable () -> [UInt8]
+        let check: @Sendable (_ lines: [String], _ path: String, _ size: Int) -> Void
     }
 
-    /// `bytes` written as `name`, so the caller may free them before `validate` runs.
-    static func write(_ bytes: [UInt8], as name: String) throws -> Input {
-        let directory = try TemporaryDirectory(prefix: "validate-memory")
-        return Input(directory: directory, path: try directory.write(name, bytes))
-    }
-
-    /// Runs the built binary's `validate` on `bytes` (as `name`) under /usr/bin/time: exit status, stdout lines,
-    /// the file's path and the peak RSS in kB.
-    static func validate(_ bytes: [UInt8], as name: String) throws -> (
-        status: Int32, lines: [String], file: String, rssKB: Int?
-    ) {
-        try validate(try write(bytes, as: name))
-    }
-
-    /// `validate` on a written input.
-    static func validate(_ input: Input) throws -> (status: Int32, lines: [String], file: String, rssKB: Int?) {
-        let (dir, file) = (input.directory, input.path)
-        let shell = "\"$0\" -f maxrss_kb=%M \"$1\" validate \"$2\" > \"$3\""
-        let run = try CommandRunner.run(
-            "/bin/sh",
-            [
-                "-c", shell, "/usr/bin/time", CommandRunner.measuredPath, file,
-                dir.file("out.txt"),
-            ], timeout: 300)
-        let lines = try dir.read("out.txt").split(separator: "\n").map(String.init)
-        let rss = run.stderr.split(separator: "\n").compactMap {
-            $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
-        }.first
-        return (run.status, lines, file, rss)
-    }
-
-    @Test func sixtyMiBOfDistinctKeysIsValidatedInUnder128MiB() async throws {
-        try await offThePool {
-            let bytes = Self.distinctKeys(size: 60 << 20)
-            let run = try Self.validate(bytes, as: "distinct.json")
-            #expect(run.status == 65)
-            #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
+    static let sixtyMiBOfDistinctKeys = Shape(
+        name: "distinct keys", file: "distinct.json", bytes: { distinctKeys(size: 60 << 20) },
+        check: { lines, path, size in
+            #expect(lines.count == 1, "\(lines.prefix(3))")
             #expect(
-                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(bytes.count) bytes") == true,
-                "\(run.lines.prefix(1))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
-    }
+                lines.first?.hasPrefix("\(path):1:1: error: (root): payload is \(size) bytes") == true,
+                "\(lines.prefix(1))"
+            )
+        })
 
     /// 60 MiB of unknown keys inside `aps`: 219 MiB at 6 MiB before, and a warning line per key. Now the first 20
     /// are listed and the rest counted, and only those 20 are kept.
-    @Test func sixtyMiBOfUnknownAPSKeysAreTwentyLinesAndACountInUnder128MiB() async throws {
-        try await offThePool {
-            let bytes = Self.distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":"hi","#, suffix: "}}")
-            let run = try Self.validate(bytes, as: "aps.json")
-            #expect(run.status == 65)
-            #expect(run.lines.count == 22, "the size error, 20 unknown keys and the count: \(run.lines.count) lines")
-            #expect(run.lines.filter { $0.contains("unknown aps key \"key-") }.count == 20)
+    static let sixtyMiBOfUnknownAPSKeys = Shape(
+        name: "unknown aps keys", file: "aps.json",
+        bytes: { distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":"hi","#, suffix: "}}") },
+        check: { lines, path, size in
+            #expect(lines.count == 22, "the size error, 20 unknown keys and the count: \(lines.count) lines")
+            #expect(lines.filter { $0.contains("unknown aps key \"key-") }.count == 20)
             #expect(
-                run.lines.last?.contains(": warning: aps: ") == true
-                    && run.lines.last?.contains(" more unknown aps keys not listed (") == true,
-                "\(run.lines.suffix(1))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
-    }
+                lines.last?.contains(": warning: aps: ") == true
+                    && lines.last?.contains(" more unknown aps keys not listed (") == true,
+                "\(lines.suffix(1))")
+        })
 
     /// A known key holding a huge object: `aps.alert` with 60 MiB of unknown keys.
-    @Test func sixtyMiBInsideAPSAlertIsValidatedInUnder128MiB() async throws {
-        try await offThePool {
-            let bytes = Self.distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":{"body":"hi","#, suffix: "}}}")
-            let run = try Self.validate(bytes, as: "alert.json")
-            #expect(run.status == 65)
-            #expect(run.lines.count == 22, "\(run.lines.count) lines")
-            #expect(run.lines.filter { $0.contains("unknown alert key \"key-") }.count == 20)
+    static let sixtyMiBInsideAPSAlert = Shape(
+        name: "aps.alert keys", file: "alert.json",
+        bytes: { distinctKeys(size: 60 << 20, prefix: #"{"aps":{"alert":{"body":"hi","#, suffix: "}}}") },
+        check: { lines, path, size in
+            #expect(lines.count == 22, "\(lines.count) lines")
+            #expect(lines.filter { $0.contains("unknown alert key \"key-") }.count == 20)
             #expect(
-                run.lines.last?.contains(": warning: aps.alert: ") == true
-                    && run.lines.last?.contains(" more unknown alert keys not listed (") == true,
-                "\(run.lines.suffix(1))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
-    }
+                lines.last?.contains(": warning: aps.alert: ") == true
+                    && lines.last?.contains(" more unknown alert keys not listed (") == true,
+                "\(lines.suffix(1))")
+        })
 
     /// `content-state`, the app's own data under a known key: 60 MiB of it is walked in the source, not kept.
-    @Test func sixtyMiBOfContentStateIsValidatedInUnder128MiB() async throws {
-        try await offThePool {
-            let prefix = #"{"aps":{"event":"update","timestamp":\#(Self.now),"content-state":{"at":1764151200,"#
-            let run = try Self.validate(
-                Self.distinctKeys(size: 60 << 20, prefix: prefix, suffix: "}}}"), as: "state.json")
-            #expect(run.status == 65)
-            #expect(run.lines.count == 2, "the size error and the date: \(run.lines)")
+    static let sixtyMiBOfContentState = Shape(
+        name: "content-state", file: "state.json",
+        bytes: {
+            distinctKeys(
+                size: 60 << 20,
+                prefix: #"{"aps":{"event":"update","timestamp":\#(now),"content-state":{"at":1764151200,"#,
+                suffix: "}}}")
+        },
+        check: { lines, path, size in
+            #expect(lines.count == 2, "the size error and the date: \(lines)")
             #expect(
-                run.lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true,
-                "\(run.lines.suffix(1))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
-    }
+                lines.last?.contains(": warning: aps.content-state.at: 1764151200 looks like a UNIX time") == true,
+                "\(lines.suffix(1))")
+        })
 
     /// `prefix` + `"abcdefghijklmn","abcdefghijklmn",…` + `suffix`, `size` bytes at most: millions of short strings.
     static func shortStrings(size: Int, prefix: String, suffix: String) -> [UInt8] {
@@ -148,39 +113,37 @@ import Testing
         return repeated(element, length: elements * element.utf8.count - 1, between: prefix, and: suffix)
     }
 
+    static let apnsBundle = #""Simulator Target Bundle":"com.example.app","#
+
     /// A 60 MiB `.apns` file was read whole into a tree for its bundle id, and its body written beside it: 282 MB
     /// for this one, 409 MB for distinct keys. Now it is read as a `.json` is, and the body only counted.
-    @Test func sixtyMiBAPNSFileIsValidatedInUnder128MiB() async throws {
-        try await offThePool {
-            let bundle = #""Simulator Target Bundle":"com.example.app","#
-            let bytes = Self.shortStrings(
-                size: 60 << 20, prefix: "{" + bundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
-            let run = try Self.validate(bytes, as: "big.apns")
-            #expect(run.status == 65)
-            #expect(run.lines.count == 1, "\(run.lines.prefix(3))")
+    static let sixtyMiBAPNSFile = Shape(
+        name: ".apns file", file: "big.apns",
+        bytes: {
+            shortStrings(
+                size: 60 << 20, prefix: "{" + apnsBundle + #""aps":{"alert":"hi"},"custom":["#, suffix: "]}")
+        },
+        check: { lines, path, size in
+            #expect(lines.count == 1, "\(lines.prefix(3))")
             // The size is the body's, without the bundle key (the file has no whitespace to drop).
-            let body = bytes.count - bundle.utf8.count
+            let body = size - apnsBundle.utf8.count
             #expect(
-                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(body) bytes, ") == true,
-                "\(run.lines.prefix(1))")
-            #expect(run.lines.first?.contains("it is already compact") == true, "\(run.lines.prefix(1))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
-    }
+                lines.first?.hasPrefix("\(path):1:1: error: (root): payload is \(body) bytes, ") == true,
+                "\(lines.prefix(1))")
+            #expect(lines.first?.contains("it is already compact") == true, "\(lines.prefix(1))")
+        })
 
     /// `loc-args` was kept whole, a value per element: 282 MB for 60 MiB of short strings (884 MB for `"a"`s).
     /// Now its elements are checked in the source.
-    @Test func sixtyMiBLocArgsArrayIsValidatedInUnder128MiB() async throws {
-        try await offThePool {
-            let prefix = #"{"aps":{"alert":{"loc-key":"K","loc-args":["#
-            let run = try Self.validate(
-                Self.shortStrings(size: 60 << 20, prefix: prefix, suffix: "]}}}"), as: "args.json")
-            #expect(run.status == 65)
-            #expect(run.lines.count == 1, "the size error only: \(run.lines.prefix(3))")
-            #expect(run.lines.first?.contains(": error: (root): payload is ") == true, "\(run.lines.prefix(1))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
-    }
+    static let sixtyMiBLocArgsArray = Shape(
+        name: "loc-args", file: "args.json",
+        bytes: {
+            shortStrings(size: 60 << 20, prefix: #"{"aps":{"alert":{"loc-key":"K","loc-args":["#, suffix: "]}}}")
+        },
+        check: { lines, path, size in
+            #expect(lines.count == 1, "the size error only: \(lines.prefix(3))")
+            #expect(lines.first?.contains(": error: (root): payload is ") == true, "\(lines.prefix(1))")
+        })
 
     /// `prefix` + `fill` repeated + `suffix`, 60 MiB at most: one huge string or key, whose opening quote ends
     /// `prefix`.
@@ -221,9 +184,6 @@ import Testing
         let lines: [String]
         var testDescription: String { name }
     }
-
-    /// How many of the huge-text cases run at once (each waits on its own thread, off the pool).
-    static let twoAtATime = DispatchSemaphore(value: 2)
 
     static let hugeTexts = [
         HugeText(name: "aps.alert", prefix: #"{"aps":{"alert":""#, suffix: #""}}"#, lines: []),
@@ -292,51 +252,82 @@ import Testing
     /// 137 MB (`aps.alert`, `mdm`, a top-level key, `badge`), 148 MB (a key of escapes), 260 MB
     /// (`input-push-channel`, `url-args`), 266 MB (`aps.event`: "did you mean" folded it), 297 MB (a key of `é`)
     /// and 445 MB (an `aps` or `content-state` key: quoted whole); a number literal 137 MB, 260 MB when quoted. Each is
-    /// reported as before, the huge text shortened, and no line is long. Two cases at a time (one after another
-    /// they were the suite's last minutes on a loaded machine; all at once, 14 validations of 60 MiB would crowd
-    /// out the timed tests, in a debug build above all); each frees its 60 MiB once it is written.
-    @Test(arguments: hugeTexts) func sixtyMiBStringOrKeyIsValidatedInUnder128MiB(_ huge: HugeText)
-        async throws
-    {
-        try await offThePool {
-            Self.twoAtATime.wait()
-            defer { Self.twoAtATime.signal() }
-            var bytes = Self.oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix)
-            let size = bytes.count
-            let input = try Self.write(bytes, as: "huge.json")
-            bytes = []
-            let run = try Self.validate(input)
-            let shown = run.lines.map { String($0.prefix(400)) }
-            #expect(run.status == 65)
-            #expect(run.lines.count == 1 + huge.lines.count, "\(shown)")
-            #expect(
-                run.lines.first?.hasPrefix("\(run.file):1:1: error: (root): payload is \(size) bytes") == true,
-                "\(shown.prefix(1))")
-            for (line, text) in zip(run.lines.dropFirst(), huge.lines) {
-                #expect(line.contains(text), "\(line.prefix(400))")
-            }
-            #expect(run.lines.allSatisfy { $0.utf8.count < 1000 }, "line lengths \(run.lines.map(\.utf8.count))")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
-        }
+    /// reported as before, the huge text shortened, and no line is long.
+    static func shape(_ huge: HugeText) -> Shape {
+        Shape(
+            name: huge.name, file: "huge.json",
+            bytes: { oneHugeText(prefix: huge.prefix, fill: huge.fill, suffix: huge.suffix) },
+            check: { lines, path, size in
+                let shown = lines.map { String($0.prefix(400)) }
+                #expect(lines.count == 1 + huge.lines.count, "\(huge.name): \(shown)")
+                #expect(
+                    lines.first?.hasPrefix("\(path):1:1: error: (root): payload is \(size) bytes") == true,
+                    "\(huge.name): \(shown.prefix(1))")
+                for (line, text) in zip(lines.dropFirst(), huge.lines) {
+                    #expect(line.contains(text), "\(huge.name): \(line.prefix(400))")
+                }
+                #expect(
+                    lines.allSatisfy { $0.utf8.count < 1000 }, "\(huge.name): line lengths \(lines.map(\.utf8.count))")
+            })
     }
 
     /// A huge key given twice: it was decoded whole twice (291 MB for two of 30 MiB); now it is compared whole
     /// in the source and reported shortened.
-    @Test func aThirtyMiBKeyGivenTwiceIsOneDuplicateInUnder128MiB() async throws {
-        try await offThePool {
-            let key = Self.oneHugeText(prefix: "", suffix: "").prefix(30 << 20)
-            let bytes =
-                Array(#"{"aps":{"alert":"hi"},""#.utf8) + key + Array(#"":1,""#.utf8) + key + Array(#"":2}"#.utf8)
-            let run = try Self.validate(bytes, as: "twice.json")
+    static let aThirtyMiBKeyGivenTwice = Shape(
+        name: "a key twice", file: "twice.json",
+        bytes: {
+            let key = oneHugeText(prefix: "", suffix: "").prefix(30 << 20)
+            return Array(#"{"aps":{"alert":"hi"},""#.utf8) + key + Array(#"":1,""#.utf8) + key + Array(#"":2}"#.utf8)
+        },
+        check: { lines, path, size in
             let shown = String(repeating: "x", count: 37) + "..."
-            #expect(run.status == 65)
-            #expect(run.lines.count == 2, "\(run.lines.map { $0.prefix(300) })")
+            #expect(lines.count == 2, "\(lines.map { $0.prefix(300) })")
             #expect(
-                run.lines.last?.contains(
+                lines.last?.contains(
                     ": warning: \(shown): duplicate key \"\(shown)\" (first at line 1, column 23); JSON parsers disagree"
                 )
-                    == true, "\(run.lines.map { $0.prefix(300) })")
-            #expect((run.rssKB ?? .max) < 128 * 1024, "peak RSS \(run.rssKB ?? 0) kB")
+                    == true, "\(lines.map { $0.prefix(300) })")
+        })
+
+    static let shapes =
+        [
+            sixtyMiBOfDistinctKeys, sixtyMiBOfUnknownAPSKeys, sixtyMiBInsideAPSAlert, sixtyMiBOfContentState,
+            sixtyMiBAPNSFile, sixtyMiBLocArgsArray, aThirtyMiBKeyGivenTwice,
+        ] + hugeTexts.map(shape)
+
+    /// Every shape written to one folder (each freed once written), then one `validate` of them all under
+    /// /usr/bin/time: each file's own lines say what they said when each had a run of its own, and the one peak
+    /// stays under 128 MiB.
+    @Test func everyShapeOfSixtyMiBIsValidatedByOneProcessInUnder128MiB() async throws {
+        try await offThePool {
+            let directory = try TemporaryDirectory(prefix: "validate-memory")
+            var files: [(shape: Shape, path: String, size: Int)] = []
+            for (number, shape) in Self.shapes.enumerated() {
+                var bytes = shape.bytes()
+                let path = try directory.write("\(number + 10)-\(shape.file)", bytes)
+                files.append((shape, path, bytes.count))
+                bytes = []
+            }
+            let output = directory.file("out.txt")
+            let shell = "out=$1; shift; \"$0\" -f maxrss_kb=%M \"$@\" > \"$out\""
+            let run = try CommandRunner.run(
+                "/bin/sh",
+                ["-c", shell, "/usr/bin/time", output, CommandRunner.measuredPath, "validate"] + files.map(\.path),
+                timeout: 600)
+            #expect(run.status == 65, "\(run.stderr.suffix(600))")
+            let lines = try directory.read("out.txt").split(separator: "\n").map(String.init)
+            var owned = 0
+            for file in files {
+                let own = lines.filter { $0.hasPrefix(file.path + ":") }
+                owned += own.count
+                file.shape.check(own, file.path, file.size)
+            }
+            #expect(owned == lines.count, "every line names its file: \(lines.map { $0.prefix(200) })")
+            let rss = run.stderr.split(separator: "\n").compactMap {
+                $0.hasPrefix("maxrss_kb=") ? Int($0.dropFirst(10)) : nil
+            }.first
+            #expect(rss != nil, "\(run.stderr.suffix(300))")
+            #expect((rss ?? .max) < 128 * 1024, "peak RSS \(rss ?? 0) kB of \(files.count) files")
         }
     }
 }

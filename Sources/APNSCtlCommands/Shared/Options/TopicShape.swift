@@ -1,19 +1,32 @@
+import APNSCore
+
 /// A topic's shape, checked before anything is sent: `com.example.app.` (a stray dot) would become
 /// `com.example.app..push-type.…` or a bundle id APNs answers BadTopic or TopicDisallowed for, whose hints cannot
-/// point at the dot.
+/// point at the dot. The rule is APNSCore's `BundleIDShape`, which app builds are read with too; this words it.
 enum TopicShape {
-    /// Throws 64 when `topic` has an empty part (a dot at its start or end, or two in a row); `label` names where it
-    /// came from (`--topic com.x.`, `APNSCTL_TOPIC com.x.`, `the topic com.x.`).
+    /// Throws 64 when `topic` is no bundle id; `label` names where it came from (`--topic com.x.`, `APNSCTL_TOPIC
+    /// com.x.`, `the topic com.x.`).
     static func check(_ topic: String, label: String) throws(CLIError) {
-        // Quotes kept by a shell (`--topic "'com.x'"`) or a settings file's typographic ones: no bundle id has them.
-        if topic.contains(where: { "\"'\u{201C}\u{201D}\u{2018}\u{2019}".contains($0) }) {
+        switch BundleIDShape.problem(in: topic) {
+        case nil: return
+        // Quotes kept by a shell (`--topic "'com.x'"`) or a settings file's typographic ones.
+        case .quotes:
             throw .usage(
                 "\(label): a topic is a bundle id, and no bundle id holds quotes; remove them (typographic quotes from an editor included)"
             )
+        case .emptyPart:
+            throw .usage(
+                "\(label): a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part (a dot at its start or end, or two in a row); remove the stray dot"
+            )
+        case .character(let c):
+            // A lookalike pasted from a document (an en dash, a letter with an accent) reads as the right one.
+            let hex = String(c.value, radix: 16, uppercase: true)
+            let shown =
+                HeaderValueRule.problem(in: topic)
+                ?? "holds \u{2018}\(c)\u{2019} (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
+            throw .usage(
+                "\(label): a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one \(shown); retype it without that character"
+            )
         }
-        guard topic.hasPrefix(".") || topic.hasSuffix(".") || topic.contains("..") else { return }
-        throw .usage(
-            "\(label): a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part (a dot at its start or end, or two in a row); remove the stray dot"
-        )
     }
 }

@@ -1,0 +1,38 @@
+/// A bundle id as an `apns-topic` header carries it: ASCII letters, digits, hyphens, underscores and dots, no empty
+/// part. One rule for every place a bundle id comes from (a flag, a settings file, an `.apns` file, an app build), so
+/// a topic is refused alike wherever it was written, before a server answers BadTopic or resets the stream.
+public enum BundleIDShape {
+    public enum Problem: Equatable, Sendable {
+        /// Quotes a shell or an editor left around it (typographic ones included).
+        case quotes
+        /// A dot at its start or end, or two in a row.
+        case emptyPart
+        /// A character no bundle id holds: the first one.
+        case character(Unicode.Scalar)
+    }
+
+    /// What is wrong with `id`, or nil for a bundle id. With `wildcard`, a provisioning profile's `*` as a whole last
+    /// part (`com.example.*`) or the whole id is a bundle id too.
+    public static func problem(in id: String, wildcard: Bool = false) -> Problem? {
+        if id.unicodeScalars.contains(where: { "\"'\u{201C}\u{201D}\u{2018}\u{2019}".unicodeScalars.contains($0) }) {
+            return .quotes
+        }
+        var body = Substring(id)
+        if wildcard && body.hasSuffix("*") {
+            body = body.dropLast()
+            if body.isEmpty { return nil }
+            // Glued to a word (`com.example*`), the star is a character of that part.
+            if body.hasSuffix(".") { body = body.dropLast() } else { body += "*" }
+        }
+        let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+        if parts.contains(where: \.isEmpty) { return .emptyPart }
+        return body.unicodeScalars.first(where: { !isAllowed($0) }).map(Problem.character)
+    }
+
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "0"..."9", "A"..."Z", "a"..."z", "-", "_", ".": true
+        default: false
+        }
+    }
+}
