@@ -33,6 +33,11 @@ public final class HTTP2ServerSession: HTTP2Input, HTTP2Output {
         defer { nghttp2_option_del(opt) }
         // Closed streams are not kept for the RFC 7540 priority tree: PRIORITY frames are ignored anyway.
         nghttp2_option_set_no_closed_streams(opt, 1)
+        // libcurl resets every stream it has had its whole answer on (RST_STREAM STREAM_CLOSED), and nghttp2's
+        // guard against "rapid reset" floods (1,000 resets, then 33 a second) tore a curl client's connection
+        // down with INTERNAL_ERROR after about 1,000 pushes. A reset of a stream already answered costs nothing
+        // here; the burst stays bounded by what one connection can send.
+        nghttp2_option_set_stream_reset_rate_limit(opt, UInt64(UInt32.max), UInt64(UInt32.max))
 
         let state = HTTP2ServerState(settings: settings)
         var created: OpaquePointer?

@@ -25,7 +25,9 @@ extension APNSCtl {
                 missing id, or a malformed one in the file name, exits 77, and a malformed one given as a \
                 flag, a variable or in a profile exits 64 naming where it was written. Each setting may also come from its variable \
                 (APNSCTL_AUTH_KEY, which may hold the PEM text itself, APNSCTL_KEY_ID, APNSCTL_TEAM_ID) or from \
-                a profile of the settings file (-p NAME; see apnsctl config).
+                a profile of the settings file (-p NAME; see apnsctl config). A key id belongs to its key: \
+                APNSCTL_KEY_ID is read beside APNSCTL_AUTH_KEY, not beside --auth-key (give --key-id there, or \
+                let the file's name carry it), and --key-id is refused beside APNSCTL_AUTH_KEY.
 
                 --decode reads a token instead (an argument, or standard input; 'bearer …' and \
                 'authorization: bearer …' accepted) and shows alg, kid, iss, iat as a date with its age, and \

@@ -30,7 +30,34 @@ extension APNSCtl.Mock {
         /// `mock`'s own --state-dir: the parser gives the flag to the parent command, which declares it too.
         @ParentCommand var mock: APNSCtl.Mock
 
+        /// The first of `mock`'s other flags on the command line: the parser gives them to the parent command, where
+        /// stop would ignore them (`mock stop --port 2198` stopped the default state dir's mock, not that port's).
+        static func strayFlag(in arguments: [String]) -> String? {
+            var valueNext = false
+            for word in arguments {
+                if valueNext {
+                    valueNext = false
+                    continue
+                }
+                if word == "--" { return nil }
+                if word == "--state-dir" {
+                    valueNext = true
+                } else if word.hasPrefix("-") && word != "-" && !word.hasPrefix("--state-dir=")
+                    && !["-h", "--help"].contains(word)
+                {
+                    return word
+                }
+            }
+            return nil
+        }
+
         func run(in world: CommandWorld) throws {
+            if let flag = Self.strayFlag(in: world.commandLine) {
+                let name = flag.split(separator: "=", maxSplits: 1).first.map(String.init) ?? flag
+                throw CLIError.usage(
+                    "\(name) is the mock's own flag, and mock stop takes only --state-dir: it stops the mock of a state "
+                        + "dir, whatever its port; pass the --state-dir the mock was started with")
+            }
             // Nothing is made here, so no home is a usage error (64) with the mock's own flag as the way out.
             guard let directory = try MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
                 throw CLIError.usage(

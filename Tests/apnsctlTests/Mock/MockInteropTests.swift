@@ -48,6 +48,28 @@ import Testing
         #expect(answers.first { $0["status"] as? Int == 410 }?["reason"] as? String == "Unregistered")
     }
 
+    /// curl resets every stream once it has its answer, and nghttp2's "rapid reset" guard (1,000 resets, then 33 a
+    /// second) ended its connection with GOAWAY INTERNAL_ERROR after about 1,000 pushes: the next failed, and one
+    /// the GOAWAY said was not processed had been (a channel created twice when curl sent it again).
+    @Test func curlSendsTwelveHundredPushesOnOneConnection() throws {
+        let mock = try InProcessMock(keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "curl-many")
+        let config = (1...1200).map {
+            "url = \"\(mock.endpoint)/3/device/\(String(format: "%064x", $0))\"\noutput = \"/dev/null\"\n"
+        }.joined()
+        let r = try CommandRunner.run(
+            "curl",
+            [
+                "-sS", "--http2", "--max-time", "60", "--cacert", mock.caFile, "--cert", mock.certFile,
+                "-H", "apns-topic: com.example.demo", "-d", #"{"aps":{"alert":"hi"}}"#, "-w",
+                "%{http_code} %{num_connects}\n",
+                "-K", try scratch.write("many.cfg", config),
+            ], timeout: 90)
+        #expect(r.status == 0, "curl: \(r.stderr)")
+        #expect(r.lines.count == 1200 && r.lines.allSatisfy { $0.hasPrefix("200 ") }, "\(Set(r.lines))")
+        #expect(r.lines.filter { !$0.hasSuffix(" 0") }.count == 1, "one connection, reused: \(Set(r.lines))")
+    }
+
     @Test func curlHeadGets405WithoutABody() throws {
         let mock = try InProcessMock(keepingLog: true)
         let r = try CommandRunner.run(

@@ -1,3 +1,4 @@
+import APNSTestSupport
 import Testing
 
 /// Flags users bring from other tools get their apnsctl spelling (CLI.md), curl's `-H`/`--header` the flag of
@@ -90,6 +91,27 @@ import Testing
         let convert = try InProcess.apnsctl(["convert", "--", "-1.p12"])
         #expect(convert.status == 64)
         #expect(!convert.stderr.contains("write -- before it"), "\(convert.stderr)")
+    }
+
+    /// `mock`'s own flags parse beside stop (the parser gives them to the parent) and were ignored: `mock stop --port
+    /// P` stopped the default state dir's mock, not the one on P. 64, naming the flag, before anything is stopped.
+    @Test func mockStopRefusesTheMocksOtherFlags() throws {
+        let scratch = try TemporaryDirectory(prefix: "stop-flags")
+        for arguments in [
+            ["mock", "stop", "--port", "2198"], ["mock", "--port", "2198", "stop"],
+            ["mock", "stop", "--state-dir", scratch.path, "--env=production"], ["mock", "stop", "--reject", "x=y"],
+        ] {
+            let r = try InProcess.apnsctl(arguments, environment: ["APNSCTL_MOCK_STATE_DIR": scratch.path])
+            let flag = arguments.first { $0.hasPrefix("-") && !$0.hasPrefix("--state-dir") && $0 != scratch.path } ?? ""
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(
+                r.stderr.hasPrefix(
+                    "error: \(flag.split(separator: "=")[0]) is the mock's own flag, and mock stop takes only --state-dir"
+                ),
+                "\(arguments): \(r.stderr)")
+        }
+        let fine = try InProcess.apnsctl(["mock", "stop", "--state-dir=\(scratch.path)"])
+        #expect(fine.status == 0 && fine.stderr.contains("no mock is running"), "\(fine.stderr)")
     }
 
     /// A usage of two forms (`mock` and `mock stop`) is two usage lines, not a usage line and a bare command line.

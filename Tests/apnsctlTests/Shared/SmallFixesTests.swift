@@ -634,6 +634,18 @@ import Testing
             #expect(r.status == 64, "\(name): \(r.stderr)")
             #expect(r.stderr.contains("has a line break or blank around it"), "\(r.stderr)")
         }
+        // A blank alone is no PEM: it was "no such file" with a name that looked right. Said, for flags too.
+        for (name, value) in [("APNSCTL_CERT", mock.certificate + " "), ("--cert", " " + mock.certificate)] {
+            let r = try InProcess.apnsctl(
+                device + (name.hasPrefix("--") ? [name, value] : []),
+                environment: name.hasPrefix("--") ? [:] : [name: value])
+            #expect(r.status == 64, "\(name): \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "the path \"\(mock.certificate)\" has a blank around it (kept by quotes or a .env file's line); remove it"
+                ),
+                "\(name): \(r.stderr)")
+        }
     }
 
     /// CI secrets a fork's pull request does not get are empty variables: "no credential" says so.

@@ -48,7 +48,7 @@ extension CLIError {
                 // A CI secret's form: `base64 -w0 push.p12`, kept as text.
                 message +=
                     "; it is base64 text of a binary file (a .p12, .cer or key kept as a CI secret): decode it first "
-                    + "(base64 -d \(ShellWord.of(path)) > decoded.p12) and give that file, or for a .p8's body add its "
+                    + "(umask 077; base64 -d \(ShellWord.of(path)) > decoded.p12) and give that file, or for a .p8's body add its "
                     + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines"
             }
         // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).

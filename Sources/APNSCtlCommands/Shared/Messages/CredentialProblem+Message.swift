@@ -6,7 +6,7 @@ import APNSPlatform
 /// to do with apnsctl's own flags and variables.
 extension CredentialProblem {
     private static let passphraseHelp =
-        "pass it with --passphrase-file FILE, APNSCTL_PASSPHRASE or --passphrase, or run on a terminal to be asked"
+        "pass it with --passphrase-file FILE, APNSCTL_PASSPHRASE_FILE, APNSCTL_PASSPHRASE or --passphrase, or run on a terminal to be asked"
 
     /// One line: where, what is wrong, what to do, naming apnsctl's flags.
     var message: String { message(passphraseFileFlag: "--passphrase-file") }

@@ -19,13 +19,14 @@ enum TopicShape {
                 "\(label): a topic is a bundle id, words joined by single dots such as com.example.app, and this one has an empty part (a dot at its start or end, or two in a row); remove the stray dot"
             )
         case .character(let c):
+            // Blanks, control characters and bidirectional overrides are the header rule's, said where the value was
+            // read (an `.apns` file's bundle is that file's fault, 65).
+            if HeaderValueRule.problem(in: String(c)) != nil { return }
             // A lookalike pasted from a document (an en dash, a letter with an accent) reads as the right one.
             let hex = String(c.value, radix: 16, uppercase: true)
-            let shown =
-                HeaderValueRule.problem(in: topic)
-                ?? "holds \u{2018}\(c)\u{2019} (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
+            let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             throw .usage(
-                "\(label): a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one \(shown); retype it without that character"
+                "\(label): a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}\(c)\u{2019} (U+\(code)); retype it without that character"
             )
         }
     }
