@@ -33,6 +33,13 @@ import Testing
         #expect(r.hasWarning("aps", "an alert push with no alert, badge or sound shows nothing"))
         #expect(!r.hasErrors)
         #expect(!r.listing.contains("VoIP"), "\(r.listing)")
+        // Already a background payload, judged as an alert (the type given): the advice is the type, not the payload.
+        let background = check("{\"aps\":{\"content-available\":1}}", type(.alert))
+        #expect(
+            background.hasWarning(
+                "aps",
+                "shows nothing, and this aps holds only content-available: for a background push, give apns-push-type background (priority 5)"
+            ), "\(background.listing)")
         // An empty aps beside keys of the app's own: a VoIP or push-to-talk payload sent without its type.
         let voip = check("{\"aps\":{},\"call-id\":\"42\"}")
         #expect(

@@ -53,6 +53,27 @@ import Testing
                 "(root)", "the 4096-byte limit for alert pushes (APNs answers 413 PayloadTooLarge)"))
     }
 
+    /// Python's json.dumps writes "é" as `\u00e9` (6 bytes for 2), an emoji as a surrogate pair (12 for 4): a payload
+    /// over the limit that fits written plainly was told to "shorten it".
+    @Test func escapesOfNonASCIICharactersThatWouldFitPlainlyAreSaid() {
+        let escaped = "{\"aps\":{\"alert\":\"" + String(repeating: "\\u00e9", count: 100) + "\"}}"
+        let plain = check(escaped, ValidationOptions(sizeLimit: 256))
+        #expect(
+            plain.hasError(
+                "(root)",
+                "payload is 620 bytes, 364 over the 256-byte limit set with ValidationOptions.sizeLimit (APNs itself takes up to 4096); its \\u escapes of non-ASCII characters take 400 bytes more than the characters themselves: written as UTF-8 (Python: json.dumps(..., ensure_ascii=False); jq without -a) it is 220 bytes and fits"
+            ), "\(plain.listing)")
+        // Indented as json.dumps(indent=2) writes it: plainly and minified.
+        let pretty =
+            "{\n  \"aps\": {\n    \"alert\": \"" + String(repeating: "\\ud83d\\ude00", count: 20) + "\"\n  }\n}"
+        let both = check(pretty, ValidationOptions(sizeLimit: 100))
+        #expect(both.hasError("(root)", "take 160 bytes more than the characters themselves"), "\(both.listing)")
+        #expect(both.hasError("(root)", "and minified it is 100 bytes and fits"), "\(both.listing)")
+        // An escaped backslash before a u and escapes of ASCII characters save nothing: the advice stays.
+        let none = "{\"aps\":{\"alert\":\"" + String(repeating: "\\\\u00e9\\u0041", count: 20) + "\"}}"
+        #expect(check(none, ValidationOptions(sizeLimit: 256)).hasError("(root)", "already compact"))
+    }
+
     @Test func countsUTF8BytesAndEscapesAsWritten() {
         // "é" is 2 bytes, "\u00e9" is 6: the limit applies to the bytes sent, not to characters.
         let accented = "{\"aps\":{\"alert\":\"" + String(repeating: "é", count: 118) + "\"}}"

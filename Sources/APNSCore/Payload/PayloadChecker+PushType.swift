@@ -60,10 +60,16 @@ extension PayloadChecker {
                 members.isEmpty && hasOwnKeys
                 ? "; an empty aps beside the app's own keys is how VoIP and push-to-talk payloads look: for one of "
                     + "those, give \(names.pushType) voip or pushtotalk" : ""
+            // Already a background payload, judged as an alert because the type was given: the type is the slip.
+            let background =
+                members.count == 1 && members[0].key == APSKey.contentAvailable.rawValue
+                && members[0].value.number?.isIntegerOne == true
             warning(
                 "aps", at: aps.start,
-                "an alert push with no alert, badge or sound shows nothing; add one, or send a background push (aps holding only \"content-available\": 1)"
-                    + pushKit)
+                background
+                    ? "an alert push with no alert, badge or sound shows nothing, and this aps holds only content-available: for a background push, give \(names.pushType) background (priority 5)"
+                    : "an alert push with no alert, badge or sound shows nothing; add one, or send a background push (aps holding only \"content-available\": 1)"
+                        + pushKit)
         }
         if !has(.alert), let m = members.last(where: { $0.key == APSKey.mutableContent.rawValue }),
             m.value.number?.isIntegerOne == true

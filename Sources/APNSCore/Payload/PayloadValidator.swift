@@ -53,6 +53,7 @@ public enum PayloadValidator {
                 (options.minifiedSize == nil ? "" : "minified ")
                     + sizeMessage(
                         size: size, limit: limit, minified: minifiedSize,
+                        escapeSavings: root == nil ? 0 : JSONUnicodeEscapes.savings(payload.source),
                         pushType: options.sizeLimit == nil ? pushType : nil,
                         apnsLimit: options.defaultSizeLimit(for: pushType), names: options.settingNames))
         } else if options.sizeLimit != nil, size > options.defaultSizeLimit(for: pushType) {
@@ -108,8 +109,9 @@ public enum PayloadValidator {
     /// "payload is N bytes, M over the L-byte limit …; minified it is K bytes and fits: …".
     /// APNs' 413 is promised only past APNs' own limit (`apnsLimit`): under a stricter size limit
     /// (256, 2k for old devices and SDKs) APNs would take the payload, and the message says so.
+    /// `escapeSavings`: how much smaller the `\u` escapes of non-ASCII characters written as UTF-8 would make it.
     static func sizeMessage(
-        size: Int, limit: Int, minified: Int?, pushType: PushType?, apnsLimit: Int,
+        size: Int, limit: Int, minified: Int?, escapeSavings: Int = 0, pushType: PushType?, apnsLimit: Int,
         names: SettingNames
     ) -> String {
         var message = "payload is \(size) bytes, \(size - limit) over the \(limit)-byte limit"
@@ -118,12 +120,25 @@ public enum PayloadValidator {
             size > apnsLimit
             ? " (APNs answers 413 PayloadTooLarge)"
             : " set with \(names.sizeLimit) (APNs itself takes up to \(apnsLimit))"
-        guard let minified else { return message + "; shorten it" }
+        // Escapes of non-ASCII characters (Python's json.dumps writes them unless told not to) are said when
+        // writing them plainly makes it fit, and minifying alone does not.
+        let plain = { (bytes: Int, minifying: Bool) in
+            message
+                + "; its \\u escapes of non-ASCII characters take \(escapeSavings) bytes more than the characters "
+                + "themselves: written as UTF-8 (Python: json.dumps(..., ensure_ascii=False); jq without -a)"
+                + (minifying ? " and minified" : "") + " it is \(bytes) bytes and fits"
+        }
+        guard let minified else {
+            return escapeSavings > 0 && size - escapeSavings <= limit
+                ? plain(size - escapeSavings, false) : message + "; shorten it"
+        }
+        if minified <= limit, minified < size {
+            return message + "; minified it is \(minified) bytes and fits: send it with \(names.minify)"
+        }
+        if escapeSavings > 0 && size - escapeSavings <= limit { return plain(size - escapeSavings, false) }
+        if escapeSavings > 0 && minified - escapeSavings <= limit { return plain(minified - escapeSavings, true) }
         if minified >= size {
             return message + "; it is already compact: shorten it or move data out of the payload"
-        }
-        if minified <= limit {
-            return message + "; minified it is \(minified) bytes and fits: send it with \(names.minify)"
         }
         return message + "; even minified it is \(minified) bytes, \(minified - limit) over: shorten it"
     }

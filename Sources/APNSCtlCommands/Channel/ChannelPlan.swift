@@ -35,6 +35,9 @@ struct ChannelPlan {
     ) throws(CLIError) -> [PushResult] {
         let results = try resultsAllowingFailures(requests)
         for (r, result) in zip(requests, results) where result.outcome == .failed {
+            if let warning = StoppedMock.warning(settings, failures: result.failure.map { [$0] } ?? []) {
+                world.standardError.warning(warning)
+            }
             if format == .json {
                 let output = ChannelOutput(format: format, in: world)
                 output.unanswered(result, of: r, fill, after: after)

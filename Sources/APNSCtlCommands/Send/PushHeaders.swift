@@ -50,6 +50,12 @@ struct PushHeaders: Equatable {
                 warnings.append(
                     "\(label) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes; sent to \(topic) as a \(pushType.rawValue) push needs. If the app's bundle id is \(bare), give --topic \(bare)"
                 )
+            } else if topic != given, topic.hasPrefix(given), let (ending, bare) = Self.nearMissSuffix(given) {
+                // `….liveactivity`, `….push-type.widget`: a suffix written by hand, nearly, then added again.
+                let label = description.topic == nil ? "the topic" : "\(description.topicLabel) \(given)"
+                warnings.append(
+                    "\(label) ends with \"\(ending)\", like the suffix \(pushType.topicSuffix) that \(pushType.rawValue) pushes take and apnsctl adds; sent to \(topic). If the app's bundle id is \(bare), give --topic \(bare)"
+                )
             }
         }
         if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
@@ -156,6 +162,25 @@ struct PushHeaders: Equatable {
     /// `apns-push-type`, decided here only: the builder flags' type, else `push-type`, else the topic's suffix,
     /// else the payload's (PayloadValidator.inferPushType). A content-changed payload fits widgets and controls
     /// alike, so without either it is a usage error. With the type comes why, for `-v`.
+    /// A hand-written near miss of a builder's suffix at the end of `topic` (`.liveactivity`, `.widget`, anything
+    /// from `.push-type` on), and the topic before it; nil when it has none. Topics are ASCII (`TopicShape`).
+    static func nearMissSuffix(_ topic: String) -> (ending: String, bare: String)? {
+        let lower = topic.lowercased()
+        let (bytes, needle) = (Array(lower.utf8), Array(".push-type".utf8))
+        if bytes.count >= needle.count,
+            let offset = (0...bytes.count - needle.count).first(where: {
+                bytes[$0..<$0 + needle.count].elementsEqual(needle)
+            })
+        {
+            return (String(topic.utf8.dropFirst(offset)) ?? "", String(topic.utf8.prefix(offset)) ?? "")
+        }
+        guard let last = lower.split(separator: ".").last, lower.contains("."),
+            ["liveactivity", "liveactivities", "widget", "widgets", "control", "controls"].contains(last)
+        else { return nil }
+        let offset = topic.utf8.count - last.utf8.count - 1
+        return (String(topic.utf8.dropFirst(offset)) ?? "", String(topic.utf8.prefix(offset)) ?? "")
+    }
+
     static func pushType(
         _ description: PushDescription, requested: PushDescription.RequestedType, topic: String,
         payload: SendPayload, parsed: ParsedPayload
@@ -167,6 +192,20 @@ struct PushHeaders: Equatable {
         }
         if let given = description.pushType { return (given, "from \(description.pushTypeLabel)") }
         if let type = PushType.inferred(fromTopic: topic) {
+            // A widgets or controls payload, or --content-available's background one, to a topic of another type went
+            // out as that type: a VoIP push that reports no call gets the app's VoIP pushes stopped by iOS.
+            let otherType =
+                "the topic \(topic) ends with \"\(type.topicSuffix)\", the suffix of \(type.rawValue) pushes"
+            if parsed.apsHoldsOnlyContentChanged, type != .widgets, type != .controls {
+                throw CLIError.usage(
+                    "\(description.contentChanged ? "--content-changed" : payload.name): aps holds only content-changed, which widgets and controls pushes carry, but \(otherType); give the app's bundle id as --topic, with --push-type widgets or controls"
+                )
+            }
+            if payload.name == SendPayload.flagsName, parsed.inferredPushType(topic: nil) == .background {
+                throw CLIError.usage(
+                    "--content-available builds a background push, but \(otherType); give the app's bundle id as --topic, or a \(type.rawValue) payload"
+                )
+            }
             return (type, "from the topic's suffix \(type.topicSuffix)")
         }
         if parsed.apsHoldsOnlyContentChanged {

@@ -30,20 +30,6 @@ extension APNSCtl.Send {
         }
     }
 
-    /// `-p mock` after the mock stopped: its mock.json still names the port, where nothing answers now. The
-    /// failure's own advice asks about --endpoint and --env, which the user never gave.
-    static func stoppedMockWarning(_ settings: ResolvedSettings, _ summary: SendSummary) -> String? {
-        // Refused: nothing listens there (a timeout would not say the mock is gone).
-        guard case .mock(let profile, let file)? = settings[.endpoint]?.origin,
-            summary.causes.contains(where: {
-                if case .connect(.connect) = $0.failure { return true } else { return false }
-            })
-        else { return nil }
-        let shown = PrintableText.escapingControls(file)
-        return "-p \(profile): nothing answers at the endpoint \(shown) names, so the mock that wrote it is no longer "
-            + "running; start it again (apnsctl mock --detach) and send once more"
-    }
-
     /// Sends every request `requests` yields over one connection to `target` (devices or broadcast channels),
     /// prints one result per target and the summary, and maps the outcome to CLI.md's exit codes: 0, 1 for a
     /// rejection, 69 when a target got no answer (wins over 1), 130/143 when interrupted.
@@ -166,7 +152,9 @@ extension APNSCtl.Send {
                     : "unsent devices written to \(shown)\n")
         }
         for warning in clockWatch.warnings { world.standardError.warning(warning) }
-        if let warning = Self.stoppedMockWarning(settings, summary) { world.standardError.warning(warning) }
+        if let warning = StoppedMock.warning(settings, failures: summary.causes.map(\.failure)) {
+            world.standardError.warning(warning)
+        }
         output.onFailure = nil
         finished?(summary)
         let entry = recorder?.finish(

@@ -290,6 +290,16 @@ public enum SettingParser {
         case .pushType:
             let s = try string()
             guard let t = PushType(userValue: s) else {
+                // A topic suffix copied for the type (`voip-ptt`, `location-query`): named as the suffix it is.
+                let word = s.trimmingBlanks().lowercased()
+                if let type = PushType.allCases.first(where: {
+                    !$0.topicSuffix.isEmpty
+                        && ($0.topicSuffix.dropFirst() == word || $0.topicSuffix.hasSuffix(".\(word)"))
+                }) {
+                    throw bad(
+                        "unknown push type; \(word) is in the topic suffix of \(type.rawValue) pushes (\(type.topicSuffix)): did you mean \(type.rawValue)?"
+                    )
+                }
                 throw bad(
                     "unknown push type; use one of \(PushType.allNames)"
                         + Suggestion.didYouMean(s, among: PushType.allCases.map(\.rawValue)))

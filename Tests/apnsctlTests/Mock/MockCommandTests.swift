@@ -300,7 +300,16 @@ import Testing
         #expect(
             r.stderr.contains(
                 "warning: -p mock: nothing answers at the endpoint \(ready) names, so the mock that wrote it is no "
-                    + "longer running; start it again (apnsctl mock --detach) and send once more\n"), "\(r.stderr)")
+                    + "longer running; start it again (apnsctl mock --detach) and try once more\n"), "\(r.stderr)")
+        // channel, whose failure alone said "connection refused" too, in text and with -o json.
+        for output in ["text", "json"] {
+            let channel = try InProcess.apnsctl(
+                ["channel", "list", "-p", "mock", "-o", output], environment: environment)
+            #expect(channel.status == 69, "\(channel.stderr)")
+            #expect(
+                channel.stderr.contains("warning: -p mock: nothing answers at the endpoint \(ready) names"),
+                "\(output): \(channel.stderr)")
+        }
         let flag = try InProcess.apnsctl(
             ["send", "-p", "mock", "--endpoint", "https://127.0.0.1:9", "--alert", "x", "-d", token, "--no-history"],
             environment: environment)

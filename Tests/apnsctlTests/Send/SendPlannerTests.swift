@@ -248,6 +248,41 @@ import Testing
         Case(
             name: "--content-changed without widgets or controls", topic: "com.example.app", contentChanged: true,
             expected: .error(64, "--content-changed: aps holds only content-changed")),
+        // A suffix written by hand, nearly, then added again: said, with the bundle id it was likely meant to be.
+        Case(
+            name: "--live-activity on a topic ending in .liveactivity", topic: "com.example.app.liveactivity",
+            event: .update,
+            expected: .headers(
+                .liveactivity, 10, "com.example.app.liveactivity.push-type.liveactivity", 4096, token, warnings: 1)),
+        Case(
+            name: "--content-changed --push-type widgets on a topic ending in .push-type.widget",
+            topic: "com.example.app.push-type.widget", pushType: .widgets, contentChanged: true,
+            expected: .headers(
+                .widgets, nil, "com.example.app.push-type.widget.push-type.widgets", 4096,
+                "authorization apns-topic apns-push-type", warnings: 1)),
+        // A topic of another type made it that type: a VoIP push that reports no call (iOS stops the app's VoIP pushes).
+        Case(
+            name: "--content-changed on a voip topic", topic: "com.example.app.voip", contentChanged: true,
+            expected: .error(
+                64,
+                "--content-changed: aps holds only content-changed, which widgets and controls pushes carry, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic, with --push-type widgets or controls"
+            )),
+        Case(
+            name: "content-changed payload on a complication topic", payload: #"{"aps":{"content-changed":true}}"#,
+            topic: "com.example.app.complication",
+            expected: .error(
+                64, "(inline): aps holds only content-changed, which widgets and controls pushes carry, but")),
+        Case(
+            name: "--content-available on a voip topic", topic: "com.example.app.voip",
+            alertFlags: ["content-available": ""],
+            expected: .error(
+                64,
+                "--content-available builds a background push, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic, or a voip payload"
+            )),
+        Case(
+            name: "a background payload file on a voip topic is the app's own voip payload",
+            payload: #"{"aps":{"content-available":1}}"#, topic: "com.example.app.voip",
+            expected: .headers(.voip, 10, "com.example.app.voip", 5120, token)),
         Case(
             name: "content-changed payload without widgets or controls", payload: #"{"aps":{"content-changed":true}}"#,
             topic: "com.example.app",
@@ -609,6 +644,25 @@ import Testing
         #expect(
             r.stderr.hasSuffix(
                 "; the file's \"Simulator target bundle\" gives none: Xcode reads the key as spelt, \"Simulator Target Bundle\"\n"
+            ), "\(r.stderr)")
+    }
+
+    /// A builder's suffix written by hand, nearly (`.liveactivity`), then added again: a warning names the bundle id
+    /// it likely is, as one for another type's suffix does.
+    @Test func aNearMissOfTheBuildersSuffixIsWarnedAbout() throws {
+        let scratch = try TemporaryDirectory(prefix: "planner-near")
+        let key = scratch.file("AuthKey_ABCDE12345.p8")
+        try OpenSSLFixtures.makeP8Key(at: key, publicKeyPath: scratch.file("public.pem"))
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--auth-key", key, "--team-id", "TEAMID1234", "-d", String(repeating: "3f2a", count: 16),
+                "--live-activity", "update", "--content-state", "{}", "--topic", "com.example.app.LiveActivity",
+                "--dry-run",
+            ], environment: ["XDG_CACHE_HOME": scratch.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: --topic com.example.app.LiveActivity ends with \".LiveActivity\", like the suffix .push-type.liveactivity that liveactivity pushes take and apnsctl adds; sent to com.example.app.LiveActivity.push-type.liveactivity. If the app's bundle id is com.example.app, give --topic com.example.app"
             ), "\(r.stderr)")
     }
 

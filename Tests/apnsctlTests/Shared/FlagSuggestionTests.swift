@@ -114,6 +114,25 @@ import Testing
         #expect(fine.status == 0 && fine.stderr.contains("no mock is running"), "\(fine.stderr)")
     }
 
+    /// A topic suffix given as the push type (`voip-ptt`, `location-query`) is named as the suffix it is.
+    @Test func aTopicSuffixGivenAsThePushTypeNamesItsType() throws {
+        for (word, type, suffix) in [
+            ("voip-ptt", "pushtotalk", ".voip-ptt"), ("location-query", "location", ".location-query"),
+            ("pushkit.fileprovider", "fileprovider", ".pushkit.fileprovider"),
+            ("push-type.liveactivity", "liveactivity", ".push-type.liveactivity"),
+        ] {
+            let r = try InProcess.apnsctl([
+                "send", "--alert", "hi", "-d", String(repeating: "ab", count: 32), "--push-type", word,
+            ])
+            #expect(r.status == 64, "\(word): \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "unknown push type; \(word.lowercased()) is in the topic suffix of \(type) pushes (\(suffix)): did you mean \(type)?"
+                ),
+                "\(word): \(r.stderr)")
+        }
+    }
+
     /// A usage of two forms (`mock` and `mock stop`) is two usage lines, not a usage line and a bare command line.
     @Test func aSecondUsageFormIsAUsageLine() throws {
         let r = try InProcess.apnsctl(["mock", "stop", "--state-dir"])
