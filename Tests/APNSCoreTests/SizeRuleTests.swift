@@ -68,7 +68,7 @@ import Testing
             "{\n  \"aps\": {\n    \"alert\": \"" + String(repeating: "\\ud83d\\ude00", count: 20) + "\"\n  }\n}"
         let both = check(pretty, ValidationOptions(sizeLimit: 100))
         #expect(both.hasError("(root)", "take 160 bytes more than the characters themselves"), "\(both.listing)")
-        #expect(both.hasError("(root)", "and minified it is 100 bytes and fits"), "\(both.listing)")
+        #expect(both.hasError("(root)", "and minified (minified JSON) it is 100 bytes and fits"), "\(both.listing)")
         // An escaped backslash before a u and escapes of ASCII characters save nothing: the advice stays.
         let none = "{\"aps\":{\"alert\":\"" + String(repeating: "\\\\u00e9\\u0041", count: 20) + "\"}}"
         #expect(check(none, ValidationOptions(sizeLimit: 256)).hasError("(root)", "already compact"))

@@ -154,6 +154,18 @@ struct PayloadChecker {
             error(
                 key, at: bundle.value.start,
                 "\(key) is the apns-topic send uses, and it \(problem); \(HeaderValueRule.advice)")
+        } else if let id = bundle.value.string, let shape = BundleIDShape.problem(in: id) {
+            // The rule a --topic is held to, said at the file's own key (send refused it as a topic, with no position).
+            let what =
+                switch shape {
+                case .quotes: "holds quotes"
+                case .emptyPart: "has an empty part (a dot at its start or end, or two in a row)"
+                case .character(let c): "holds \(BundleIDShape.describe(c))"
+                }
+            error(
+                key, at: bundle.value.start,
+                "\(key) is the apns-topic send uses, and it \(what), which no bundle id has; a bundle id is made of \(BundleIDShape.allowed)"
+            )
         }
     }
 

@@ -126,7 +126,7 @@ public enum PayloadValidator {
             message
                 + "; its \\u escapes of non-ASCII characters take \(escapeSavings) bytes more than the characters "
                 + "themselves: written as UTF-8 (Python: json.dumps(..., ensure_ascii=False); jq without -a)"
-                + (minifying ? " and minified" : "") + " it is \(bytes) bytes and fits"
+                + (minifying ? " and minified (\(names.minify))" : "") + " it is \(bytes) bytes and fits"
         }
         guard let minified else {
             return escapeSavings > 0 && size - escapeSavings <= limit

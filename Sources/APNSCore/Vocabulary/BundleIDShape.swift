@@ -29,6 +29,36 @@ public enum BundleIDShape {
         return body.unicodeScalars.first(where: { !isAllowed($0) }).map(Problem.character)
     }
 
+    /// What a bundle id is made of, for the messages that refuse one.
+    public static let allowed = "ASCII letters, digits, hyphens, underscores and dots, such as com.example.app"
+
+    /// `character`'s problem in words: the character in quotes with its code point, or the code point alone for one
+    /// nobody would see (a right-to-left mark, a zero-width space, a combining accent).
+    public static func describe(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        switch scalar.properties.generalCategory {
+        case .format, .control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .nonspacingMark,
+            .enclosingMark, .spacingMark, .surrogate, .privateUse, .unassigned:
+            return "an invisible character (\(code))"
+        default:
+            return "\u{2018}\(scalar)\u{2019} (\(code))"
+        }
+    }
+
+    /// `text` with the characters `describe` calls invisible written as `\u{…}`, so a message quoting a topic shows them.
+    public static func showingInvisible(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar != " ", describe(scalar).hasPrefix("an invisible") {
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "0"..."9", "A"..."Z", "a"..."z", "-", "_", ".": true

@@ -35,7 +35,10 @@ struct PushHeaders: Equatable {
             ? "\(description.topicLabel) \(topic)"
             : payload.payload.simulatorTargetBundle == topic
                 ? "\(JSONWriter.quoted(Payload.simulatorTargetBundleKey)) \(topic)" : "the topic \(topic)"
-        try TopicShape.check(topic, label: topicLabel)
+        // An `.apns` file's own bundle is that file's fault: the validator says so at its key (65), with its position.
+        if description.topic != nil || payload.payload.simulatorTargetBundle != topic {
+            try TopicShape.check(topic, label: topicLabel)
+        }
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
         var warnings: [String] = []
@@ -50,7 +53,9 @@ struct PushHeaders: Equatable {
                 warnings.append(
                     "\(label) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes; sent to \(topic) as a \(pushType.rawValue) push needs. If the app's bundle id is \(bare), give --topic \(bare)"
                 )
-            } else if topic != given, topic.hasPrefix(given), let (ending, bare) = Self.nearMissSuffix(given) {
+            } else if topic != given, topic.hasPrefix(given),
+                let (ending, bare) = Self.nearMissSuffix(given, for: pushType)
+            {
                 // `….liveactivity`, `….push-type.widget`: a suffix written by hand, nearly, then added again.
                 let label = description.topic == nil ? "the topic" : "\(description.topicLabel) \(given)"
                 warnings.append(
@@ -159,28 +164,32 @@ struct PushHeaders: Equatable {
         return topic
     }
 
+    /// A hand-written near miss of the suffix `pushType` takes at the end of `topic` (`.liveactivity` for a Live
+    /// Activity, `.widget` for widgets, a whole `.push-type` part and what follows it), and the topic before it; nil
+    /// when it has none.
+    static func nearMissSuffix(_ topic: String, for pushType: PushType) -> (ending: String, bare: String)? {
+        let words: [String]
+        switch pushType {
+        case .liveactivity: words = ["liveactivity", "liveactivities", "live-activity"]
+        case .widgets: words = ["widget", "widgets"]
+        case .controls: words = ["control", "controls"]
+        default: return nil
+        }
+        let parts = topic.split(separator: ".", omittingEmptySubsequences: false)
+        let cut: Int
+        if let i = parts.firstIndex(where: { $0.lowercased() == "push-type" }), i > 0 {
+            cut = i
+        } else if parts.count > 1, let last = parts.last, words.contains(last.lowercased()) {
+            cut = parts.count - 1
+        } else {
+            return nil
+        }
+        return ("." + parts[cut...].joined(separator: "."), parts[..<cut].joined(separator: "."))
+    }
+
     /// `apns-push-type`, decided here only: the builder flags' type, else `push-type`, else the topic's suffix,
     /// else the payload's (PayloadValidator.inferPushType). A content-changed payload fits widgets and controls
     /// alike, so without either it is a usage error. With the type comes why, for `-v`.
-    /// A hand-written near miss of a builder's suffix at the end of `topic` (`.liveactivity`, `.widget`, anything
-    /// from `.push-type` on), and the topic before it; nil when it has none. Topics are ASCII (`TopicShape`).
-    static func nearMissSuffix(_ topic: String) -> (ending: String, bare: String)? {
-        let lower = topic.lowercased()
-        let (bytes, needle) = (Array(lower.utf8), Array(".push-type".utf8))
-        if bytes.count >= needle.count,
-            let offset = (0...bytes.count - needle.count).first(where: {
-                bytes[$0..<$0 + needle.count].elementsEqual(needle)
-            })
-        {
-            return (String(topic.utf8.dropFirst(offset)) ?? "", String(topic.utf8.prefix(offset)) ?? "")
-        }
-        guard let last = lower.split(separator: ".").last, lower.contains("."),
-            ["liveactivity", "liveactivities", "widget", "widgets", "control", "controls"].contains(last)
-        else { return nil }
-        let offset = topic.utf8.count - last.utf8.count - 1
-        return (String(topic.utf8.dropFirst(offset)) ?? "", String(topic.utf8.prefix(offset)) ?? "")
-    }
-
     static func pushType(
         _ description: PushDescription, requested: PushDescription.RequestedType, topic: String,
         payload: SendPayload, parsed: ParsedPayload
@@ -203,7 +212,7 @@ struct PushHeaders: Equatable {
             }
             if payload.name == SendPayload.flagsName, parsed.inferredPushType(topic: nil) == .background {
                 throw CLIError.usage(
-                    "--content-available builds a background push, but \(otherType); give the app's bundle id as --topic, or a \(type.rawValue) payload"
+                    "--content-available builds a background push, but \(otherType); give the app's bundle id as --topic (if it is \(topic) itself, add --push-type background), or a \(type.rawValue) payload"
                 )
             }
             return (type, "from the topic's suffix \(type.topicSuffix)")

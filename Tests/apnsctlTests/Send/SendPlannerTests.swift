@@ -181,14 +181,14 @@ import Testing
             topic: "com.example.my\u{2013}app",
             expected: .error(
                 64,
-                "--topic com.example.my\u{2013}app: a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}\u{2013}\u{2019} (U+2013); retype it without that character"
+                "--topic com.example.my\u{2013}app: a topic is a bundle id, made of ASCII letters, digits, hyphens, underscores and dots, such as com.example.app, and this one holds \u{2018}\u{2013}\u{2019} (U+2013); retype it without that character"
             )),
         Case(
             name: "a topic with an accented letter", payload: #"{"aps":{"alert":"x"}}"#, topic: "com.example.café",
             expected: .error(
                 64,
                 "--topic com.example.café: "
-                    + "a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}é\u{2019} (U+00E9)"
+                    + "a topic is a bundle id, made of ASCII letters, digits, hyphens, underscores and dots, such as com.example.app, and this one holds \u{2018}é\u{2019} (U+00E9)"
             )),
         Case(
             name: "a topic with a character no bundle id has", payload: #"{"aps":{"alert":"x"}}"#,
@@ -196,7 +196,7 @@ import Testing
             expected: .error(
                 64,
                 "--topic com.example.app!: "
-                    + "a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}!\u{2019} (U+0021)"
+                    + "a topic is a bundle id, made of ASCII letters, digits, hyphens, underscores and dots, such as com.example.app, and this one holds \u{2018}!\u{2019} (U+0021)"
             )),
         Case(
             name: "a topic with underscores and hyphens", payload: #"{"aps":{"alert":"x"}}"#,
@@ -277,7 +277,7 @@ import Testing
             alertFlags: ["content-available": ""],
             expected: .error(
                 64,
-                "--content-available builds a background push, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic, or a voip payload"
+                "--content-available builds a background push, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic (if it is com.example.app.voip itself, add --push-type background), or a voip payload"
             )),
         Case(
             name: "a background payload file on a voip topic is the app's own voip payload",
@@ -660,6 +660,15 @@ import Testing
                 "--dry-run",
             ], environment: ["XDG_CACHE_HOME": scratch.path])
         #expect(r.status == 0, "\(r.stderr)")
+        // Only the type's own word: a bundle id ending in .widgets sent a Live Activity is no near miss.
+        for topic in ["com.acme.widgets", "com.acme.remote.Control", "com.example.push-types.app"] {
+            let quiet = try InProcess.apnsctl(
+                [
+                    "send", "--auth-key", key, "--team-id", "TEAMID1234", "-d", String(repeating: "3f2a", count: 16),
+                    "--live-activity", "update", "--content-state", "{}", "--topic", topic, "--dry-run",
+                ], environment: ["XDG_CACHE_HOME": scratch.path])
+            #expect(quiet.status == 0 && !quiet.stderr.contains("like the suffix"), "\(topic): \(quiet.stderr)")
+        }
         #expect(
             r.stderr.contains(
                 "warning: --topic com.example.app.LiveActivity ends with \".LiveActivity\", like the suffix .push-type.liveactivity that liveactivity pushes take and apnsctl adds; sent to com.example.app.LiveActivity.push-type.liveactivity. If the app's bundle id is com.example.app, give --topic com.example.app"
@@ -685,15 +694,18 @@ import Testing
             let r = try InProcess.apnsctl(arguments + token, environment: ["XDG_CACHE_HOME": scratch.path])
             #expect(r.status == 64 && r.stderr.hasPrefix(refusal), "\(arguments): \(r.stderr)")
         }
-        // An Xcode .apns file's bundle is named as the file's key, not as the topic.
+        // An Xcode .apns file's bundle is named as the file's key, at its position, not as the topic.
         let credentials = try TestCredentials()
         let apns = try scratch.write(
             "dot.apns", #"{"Simulator Target Bundle":"com.example.demo.","aps":{"alert":"hi"}}"#)
         let file = try InProcess.apnsctl(
             ["send", apns, "--cert", credentials.pushFile, "-d", String(repeating: "3f2a", count: 16), "--dry-run"])
-        #expect(file.status == 64, "\(file.stderr)")
+        // Said at the file's key, as validate says it: the file's fault (65).
+        #expect(file.status == 65, "\(file.stderr)")
         #expect(
-            file.stderr.hasPrefix("error: \"Simulator Target Bundle\" com.example.demo.: a topic is a bundle id"),
+            file.stderr.contains(
+                "dot.apns:1:28: Simulator Target Bundle: Simulator Target Bundle is the apns-topic send uses, and it has an empty part"
+            ),
             "\(file.stderr)")
     }
 

@@ -134,6 +134,32 @@ import Testing
         #expect(!(sent.stdout + sent.stderr).unicodeScalars.contains("\u{202E}"))
     }
 
+    /// A bundle no --topic could be (a lookalike letter, a stray dot) passed validate, and send refused it as a
+    /// topic (64, no position): the file's fault, 65 at its key, in both.
+    @Test func anAPNSFilesBundleIsHeldToTheBundleIDRule() throws {
+        let mock = try InProcessMock()
+        let dir = try TemporaryDirectory()
+        for (name, bundle, what) in [
+            ("accent.apns", #"com.ex\u00e4mple"#, "holds \u{2018}ä\u{2019} (U+00E4)"),
+            ("dot.apns", "com.example.", "has an empty part (a dot at its start or end, or two in a row)"),
+            ("rlm.apns", #"com.ex\u200fample"#, "holds an invisible character (U+200F)"),
+        ] {
+            let file = try dir.write(name, #"{"Simulator Target Bundle":"\#(bundle)","aps":{"alert":"x"}}"#)
+            let tail =
+                "Simulator Target Bundle: Simulator Target Bundle is the apns-topic send uses, and it \(what), which no bundle id has; a bundle id is made of ASCII letters, digits, hyphens, underscores and dots, such as com.example.app"
+            let r = try InProcess.apnsctl(["validate", file])
+            #expect(r.status == 65 && r.lines.contains("\(file):1:28: error: \(tail)"), "\(name): \(r.stdout)")
+            let sent = try InProcess.apnsctl(
+                [
+                    "send", "--auth-key", mock.authKey, "--team-id", mock.teamID, "-d",
+                    String(repeating: "3f2a", count: 16), "--dry-run", file,
+                ])
+            #expect(
+                sent.status == 65 && sent.stderr.contains("\(file):1:28: \(tail)"),
+                "\(name): \(sent.stderr)")
+        }
+    }
+
     @Test func problemsPrintAsCompilerLinesAndExit65() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("bad.json", "{\n  \"aps\": {\n    \"badge\": \"5\",\n    \"bagde\": 1\n  }\n}\n")

@@ -23,10 +23,8 @@ enum TopicShape {
             // read (an `.apns` file's bundle is that file's fault, 65).
             if HeaderValueRule.problem(in: String(c)) != nil { return }
             // A lookalike pasted from a document (an en dash, a letter with an accent) reads as the right one.
-            let hex = String(c.value, radix: 16, uppercase: true)
-            let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             throw .usage(
-                "\(label): a topic is a bundle id, made of ASCII letters, digits, hyphens and dots such as com.example.app, and this one holds \u{2018}\(c)\u{2019} (U+\(code)); retype it without that character"
+                "\(BundleIDShape.showingInvisible(label)): a topic is a bundle id, made of \(BundleIDShape.allowed), and this one holds \(BundleIDShape.describe(c)); retype it without that character"
             )
         }
     }
