@@ -151,6 +151,30 @@ import Testing
                 "(root)", "lacks the \".push-type.liveactivity\" suffix"))
     }
 
+    /// A suffix typed nearly (`.location`, `.pushkit`, `.complications`) or in another case (`.VoIP`): the advice
+    /// does not add the suffix to the near miss alone.
+    @Test func aNearMissOfTheTypesSuffixGetsAdviceThatFits() {
+        let alert = #"{"aps":{"alert":"x"}}"#
+        for (pushType, topic, advice) in [
+            (
+                PushType.location, "com.example.demo.location",
+                "; use apns-topic com.example.demo.location-query if \".location\" was meant as the suffix, else com.example.demo.location.location-query"
+            ),
+            (
+                .fileprovider, "com.example.demo.pushkit",
+                "; use apns-topic com.example.demo.pushkit.fileprovider if \".pushkit\" was meant as the suffix, else com.example.demo.pushkit.pushkit.fileprovider"
+            ),
+            (
+                .voip, "com.example.demo.VoIP",
+                " (it ends with \".VoIP\", in another case); use apns-topic com.example.demo.voip"
+            ),
+            (.voip, "com.example.voipapp", "; use apns-topic com.example.voipapp.voip"),
+        ] {
+            let r = check(alert, ValidationOptions(pushType: pushType, topic: topic))
+            #expect(r.hasError("(root)", "pushes need" + advice), "\(topic): \(r.listing)")
+        }
+    }
+
     @Test func bareTypeWithAnotherTypesSuffixWarns() {
         let r = check(
             "{\"aps\":{\"alert\":\"x\"}}", ValidationOptions(pushType: .alert, topic: "com.example.demo.voip"))

@@ -22,9 +22,26 @@ extension PayloadChecker {
         let other = PushType.inferred(fromTopic: topic.lowercased())
         if !suffix.isEmpty && !topic.hasSuffix(suffix) {
             let base = other.map { String(topic.dropLast($0.topicSuffix.count)) } ?? topic
+            var use = "\(base)\(suffix)"
+            // A near miss typed by hand (`.location` for `.location-query`, `.pushkit`, `.complications`, a `.push-type`
+            // part): the suffix added to it is likely no topic, so the bundle id before it is offered first.
+            if other == nil, let dot = base.lastIndex(of: ".") {
+                let last = base[base.index(after: dot)...]
+                let word = last.lowercased()
+                let parts = suffix.split(separator: ".").map { $0.lowercased() }
+                if word.count >= 3,
+                    word == "push-type" || parts.contains(where: { $0.hasPrefix(word) || word == $0 + "s" })
+                {
+                    use = "\(base[..<dot])\(suffix) if \".\(last)\" was meant as the suffix, else \(use)"
+                }
+            }
+            // The suffix in another case (`.VoIP`) is not the suffix: said, as the lower-case one is what APNs matches.
+            let caseNote =
+                topic.lowercased().hasSuffix(suffix)
+                ? " (it ends with \"\(topic.suffix(suffix.count))\", in another case)" : ""
             error(
                 root, at: 0,
-                "topic \(JSONWriter.quoted(topic)) lacks the \"\(suffix)\" suffix that \(pushType.rawValue) pushes need; use \(names.topic) \(base)\(suffix)",
+                "topic \(JSONWriter.quoted(topic)) lacks the \"\(suffix)\" suffix that \(pushType.rawValue) pushes need\(caseNote); use \(names.topic) \(use)",
                 flag: "\(names.topic) \(topic)")
         } else if suffix.isEmpty, pushType != .mdm, let other {
             warning(

@@ -96,9 +96,11 @@ struct CurlCommand {
             )
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
-            // Without a trailing CR, as apnsctl reads the variable (`$(cat pass.txt)` of a Windows file keeps one).
+            // Without the line ends after it, as apnsctl reads the variable (`$(cat pass.txt)` of a Windows file keeps
+            // a CR; a secret store may add a newline): the inner `$( )` drops the newlines the CRs leave at the end.
             variables.append(
-                "APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r' | \(Self.configEscaper))")
+                "APNS_PASSPHRASE=$(p=$(printf '%s' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r'); printf '%s\\n' \"$p\" | \(Self.configEscaper))"
+            )
         }
         configure("pass", "$APNS_PASSPHRASE")
     }

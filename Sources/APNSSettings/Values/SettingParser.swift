@@ -72,6 +72,17 @@ public enum SettingParser {
                 "holds \(VariableEcho.description(of: bare)) (not shown), not a file's path; give the path of the file "
                     + "that holds the key")
         }
+        /// A blank kept around a path (`APNSCTL_CERT='push.p12 '` from a .env file, a quoted copy): the slip is said,
+        /// where "no such file" printed a name that looked right.
+        func blankAround(_ s: String) throws(SettingsProblem) {
+            let trimmed = s.trimmingBlanks()
+            if trimmed != s, !trimmed.isEmpty, !FileSystem.exists(path(s)), FileSystem.exists(path(trimmed)) {
+                throw bad(
+                    "the path \(JSONWriter.quoted(trimmed)) has a blank around it (kept by quotes or a .env file's line); remove it"
+                )
+            }
+        }
+
         func path(_ text: String) -> String {
             guard case .toml = raw else { return text }
             return expand(text, paths: paths)
@@ -136,6 +147,7 @@ public enum SettingParser {
                     "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the file's path"
                 )
             }
+            try blankAround(s)
             try refuseSecretInFile(s)
             try quotablePath(s)
             return .path(path(s))
@@ -162,14 +174,7 @@ public enum SettingParser {
                     "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the path "
                         + "of the file, or, where a secret store holds the text (CI), put it in \(setting.variable)")
             }
-            // A blank kept around a path (`APNSCTL_CERT='push.p12 '` from a .env file, a quoted copy): the slip is
-            // said, where "no such file" printed a name that looked right.
-            let trimmed = s.trimmingBlanks()
-            if trimmed != s, !trimmed.isEmpty, !FileSystem.exists(path(s)), FileSystem.exists(path(trimmed)) {
-                throw bad(
-                    "the path \(JSONWriter.quoted(trimmed)) has a blank around it (kept by quotes or a .env file's line); remove it"
-                )
-            }
+            try blankAround(s)
             try refuseSecretInFile(s)
             try quotablePath(s)
             return .credential(.file(path(s)))

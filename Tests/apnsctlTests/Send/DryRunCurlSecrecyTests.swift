@@ -231,6 +231,12 @@ import Testing
             environment: ["APNSCTL_PASSPHRASE": secret])
         #expect(recorded.configValues("pass") == [secret], "\(recorded.config ?? "no config")")
         #expect(!recorded.arguments.contains { $0.contains("first") || $0.contains("second") }, "\(recorded.arguments)")
+        // Line ends after it (`APNSCTL_PASSPHRASE=$(cat pass.txt)` of a Windows file, a secret store's newline) are
+        // dropped, as apnsctl drops them: the block sent "\n" inside curl's pass, and curl could not open the file.
+        let (_, ended) = try Self.pasteDryRun(
+            ["--cert", p12, "-d", Self.deviceToken, "--alert", "x"], in: directory,
+            environment: ["APNSCTL_PASSPHRASE": secret + "\r\n\n"])
+        #expect(ended.configValues("pass") == [secret], "\(ended.config ?? "no config")")
     }
 
     /// Proxy credentials, from `--proxy` or `https_proxy`, with token auth: the user name and the password the

@@ -280,6 +280,10 @@ import Testing
                 "--content-available builds a background push, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic (if it is com.example.app.voip itself, add --push-type background), or a voip payload"
             )),
         Case(
+            name: "--alert on a voip topic: sent as the topic says, with a warning", topic: "com.example.app.voip",
+            alertFlags: ["alert": "hi"], expected: .headers(.voip, 10, "com.example.app.voip", 5120, token, warnings: 1)
+        ),
+        Case(
             name: "a background payload file on a voip topic is the app's own voip payload",
             payload: #"{"aps":{"content-available":1}}"#, topic: "com.example.app.voip",
             expected: .headers(.voip, 10, "com.example.app.voip", 5120, token)),

@@ -455,7 +455,9 @@ import Testing
         #expect(fromP12.status == 0, "\(fromP12.stderr)")
         #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
         #expect(
-            fromP12.stdout.contains("APNS_PASSPHRASE=$(printf '%s\\n' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r' | sed "),
+            fromP12.stdout.contains(
+                "APNS_PASSPHRASE=$(p=$(printf '%s' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r'); printf '%s\\n' \"$p\" | sed "
+            ),
             "\(fromP12.stdout)")
         #expect(fromP12.stdout.contains("--config -") && fromP12.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"))
         #expect(!fromP12.stdout.contains("--pass"))

@@ -635,14 +635,18 @@ import Testing
             #expect(r.stderr.contains("has a line break or blank around it"), "\(r.stderr)")
         }
         // A blank alone is no PEM: it was "no such file" with a name that looked right. Said, for flags too.
-        for (name, value) in [("APNSCTL_CERT", mock.certificate + " "), ("--cert", " " + mock.certificate)] {
+        for (name, value, file) in [
+            ("APNSCTL_CERT", mock.certificate + " ", mock.certificate),
+            ("--cert", " " + mock.certificate, mock.certificate),
+            ("--ca-file", mock.caFile + " ", mock.caFile), ("APNSCTL_CA_FILE", mock.caFile + " ", mock.caFile),
+        ] {
             let r = try InProcess.apnsctl(
                 device + (name.hasPrefix("--") ? [name, value] : []),
                 environment: name.hasPrefix("--") ? [:] : [name: value])
             #expect(r.status == 64, "\(name): \(r.stderr)")
             #expect(
                 r.stderr.contains(
-                    "the path \"\(mock.certificate)\" has a blank around it (kept by quotes or a .env file's line); remove it"
+                    "the path \"\(file)\" has a blank around it (kept by quotes or a .env file's line); remove it"
                 ),
                 "\(name): \(r.stderr)")
         }
