@@ -169,10 +169,23 @@ import Testing
                 " (it ends with \".VoIP\", in another case); use apns-topic com.example.demo.voip"
             ),
             (.voip, "com.example.voipapp", "; use apns-topic com.example.voipapp.voip"),
+            // A name that merely starts a suffix's word is a name; a `push-type` part anywhere is the suffix's start.
+            (.liveactivity, "com.example.live", "; use apns-topic com.example.live.push-type.liveactivity"),
+            (
+                .widgets, "com.example.demo.push-type.widget",
+                "; use apns-topic com.example.demo.push-type.widgets if \".push-type.widget\" was meant as the suffix, else com.example.demo.push-type.widget.push-type.widgets"
+            ),
         ] {
             let r = check(alert, ValidationOptions(pushType: pushType, topic: topic))
             #expect(r.hasError("(root)", "pushes need" + advice), "\(topic): \(r.listing)")
         }
+        // Another type's suffix in another case, on a push without one: the way to either, not a loop.
+        let alertOnVoIP = check(alert, ValidationOptions(pushType: .alert, topic: "com.example.demo.VoIP"))
+        #expect(
+            alertOnVoIP.hasWarning(
+                "(root)",
+                "ends with \".VoIP\", the suffix of voip pushes in another case; for a voip push use apns-push-type voip and apns-topic com.example.demo.voip, else the bare bundle id"
+            ), "\(alertOnVoIP.listing)")
     }
 
     @Test func bareTypeWithAnotherTypesSuffixWarns() {

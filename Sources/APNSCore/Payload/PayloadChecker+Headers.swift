@@ -25,14 +25,24 @@ extension PayloadChecker {
             var use = "\(base)\(suffix)"
             // A near miss typed by hand (`.location` for `.location-query`, `.pushkit`, `.complications`, a `.push-type`
             // part): the suffix added to it is likely no topic, so the bundle id before it is offered first.
-            if other == nil, let dot = base.lastIndex(of: ".") {
-                let last = base[base.index(after: dot)...]
-                let word = last.lowercased()
-                let parts = suffix.split(separator: ".").map { $0.lowercased() }
-                if word.count >= 3,
-                    word == "push-type" || parts.contains(where: { $0.hasPrefix(word) || word == $0 + "s" })
-                {
-                    use = "\(base[..<dot])\(suffix) if \".\(last)\" was meant as the suffix, else \(use)"
+            if other == nil {
+                let parts = base.split(separator: ".", omittingEmptySubsequences: false)
+                let words = suffix.split(separator: ".").map { $0.lowercased() }
+                // From a whole `push-type` part on, else the last part when it is one of the suffix's words, its
+                // plural, or the start of one long enough not to be a name (`.location`, not `.live` or `.com`).
+                let cut =
+                    parts.firstIndex { $0.lowercased() == "push-type" }.flatMap { $0 > 0 ? $0 : nil }
+                    ?? parts.last.flatMap { last -> Int? in
+                        let word = last.lowercased()
+                        let near = words.contains {
+                            $0 == word || word == $0 + "s" || (word.count >= 5 && $0.hasPrefix(word))
+                        }
+                        return parts.count > 1 && near ? parts.count - 1 : nil
+                    }
+                if let cut {
+                    let ending = "." + parts[cut...].joined(separator: ".")
+                    use =
+                        "\(parts[..<cut].joined(separator: "."))\(suffix) if \"\(ending)\" was meant as the suffix, else \(use)"
                 }
             }
             // The suffix in another case (`.VoIP`) is not the suffix: said, as the lower-case one is what APNs matches.
@@ -42,6 +52,14 @@ extension PayloadChecker {
             error(
                 root, at: 0,
                 "topic \(JSONWriter.quoted(topic)) lacks the \"\(suffix)\" suffix that \(pushType.rawValue) pushes need\(caseNote); use \(names.topic) \(use)",
+                flag: "\(names.topic) \(topic)")
+        } else if suffix.isEmpty, pushType != .mdm, let other, !topic.hasSuffix(other.topicSuffix) {
+            // `.VoIP`: another type's suffix in another case, which APNs does not match as that suffix.
+            let ending = String(topic.suffix(other.topicSuffix.count))
+            let bare = String(topic.dropLast(other.topicSuffix.count))
+            warning(
+                root, at: 0,
+                "topic \(JSONWriter.quoted(topic)) ends with \"\(ending)\", the suffix of \(other.rawValue) pushes in another case; for \(other.rawValue.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(other.rawValue) push use \(names.pushType) \(other.rawValue) and \(names.topic) \(bare)\(other.topicSuffix), else the bare bundle id",
                 flag: "\(names.topic) \(topic)")
         } else if suffix.isEmpty, pushType != .mdm, let other {
             warning(

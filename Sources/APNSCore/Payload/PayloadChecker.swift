@@ -12,6 +12,9 @@ struct PayloadChecker {
     var found = ProblemCollector()
     /// Whether the top level holds keys of the app's own, as a VoIP payload does (`RootMembersRead.isOwn`).
     var hasOwnKeys = false
+    /// The topic that will be sent, when the caller knows it (`send`): a `.apns` file's bundle it does not start
+    /// with is no topic at all (`--topic` given), and a template's placeholder there is only a warning.
+    var topic: String? = nil
 
     /// A checker for one payload `source` judged as `pushType`, naming settings with `names`.
     init(pushType: PushType, source: [UInt8], names: SettingNames = .headers) {
@@ -162,6 +165,15 @@ struct PayloadChecker {
                 case .emptyPart: "has an empty part (a dot at its start or end, or two in a row)"
                 case .character(let c): "holds \(BundleIDShape.describe(c))"
                 }
+            // A template's placeholder (`<YOUR_BUNDLE_ID>`, `$(PRODUCT_BUNDLE_IDENTIFIER)`) beside a --topic that
+            // replaces it: not sent, so not the push's fault.
+            if let topic, !topic.hasPrefix(id) {
+                warning(
+                    key, at: bundle.value.start,
+                    "\(key) \(what), which no bundle id has; it is not sent (the topic is \(topic)), but the simulator cannot use it"
+                )
+                return
+            }
             error(
                 key, at: bundle.value.start,
                 "\(key) is the apns-topic send uses, and it \(what), which no bundle id has; a bundle id is made of \(BundleIDShape.allowed)"

@@ -17,6 +17,7 @@ public enum PayloadValidator {
         var checker = PayloadChecker(pushType: pushType, source: source, names: options.settingNames)
         checker.now = options.now
         checker.sending = options.sending
+        checker.topic = options.topic
         let rootPath = ValidationProblem.rootPath
         if options.pushType == nil, pushType == .widgets, PushType.inferred(fromTopic: options.topic ?? "") == nil {
             checker.warning(

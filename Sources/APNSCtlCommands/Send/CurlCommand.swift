@@ -96,11 +96,13 @@ struct CurlCommand {
             )
         } else {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
-            // Without the line ends after it, as apnsctl reads the variable (`$(cat pass.txt)` of a Windows file keeps
-            // a CR; a secret store may add a newline): the inner `$( )` drops the newlines the CRs leave at the end.
+            // Without the CRs and LFs after it, as apnsctl reads the variable (`$(cat pass.txt)` of a Windows file keeps
+            // a CR; a secret store may add a newline), and with any inside it: `$( )` drops the LFs at the end, the
+            // loop a CR at a time. Builtins only, so the secret is never a process's argument.
             variables.append(
-                "APNS_PASSPHRASE=$(p=$(printf '%s' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r'); printf '%s\\n' \"$p\" | \(Self.configEscaper))"
-            )
+                "APNS_PASSPHRASE=$(cr=$(printf '\\r'); p=$(printf '%s' \"$APNSCTL_PASSPHRASE\"); "
+                    + "while [ \"${p%\"$cr\"}\" != \"$p\" ]; do p=$(printf '%s' \"${p%\"$cr\"}\"); done; "
+                    + "printf '%s\\n' \"$p\" | \(Self.configEscaper))")
         }
         configure("pass", "$APNS_PASSPHRASE")
     }

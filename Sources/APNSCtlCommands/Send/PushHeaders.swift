@@ -221,7 +221,7 @@ struct PushHeaders: Equatable {
             }
             if payload.name == SendPayload.flagsName, parsed.inferredPushType(topic: nil) == .background {
                 throw CLIError.usage(
-                    "--content-available builds a background push, but \(otherType); give the app's bundle id as --topic (if it is \(topic) itself, add --push-type background), or a \(type.rawValue) payload"
+                    "--content-available builds a background push, but \(otherType); give the app's bundle id as --topic, or a \(type.rawValue) payload (--push-type background sends it to \(topic) as given, with a warning)"
                 )
             }
             return (type, "from the topic's suffix \(type.topicSuffix)")

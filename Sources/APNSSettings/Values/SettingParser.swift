@@ -46,22 +46,26 @@ public enum SettingParser {
         func quotablePath(_ text: String) throws(SettingsProblem) {
             guard case .variable = origin, text.count > VariableEcho.limit else { return }
             // A CI secret holding a credential file in base64 (what `base64 push.p12` prints): no path at all.
-            let base64 = text.utf8.allSatisfy { b in
-                (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b)
-                    || b == 0x2B || b == 0x2F || b == 0x3D || b == 0x0A || b == 0x0D
-            }
-            if base64 && setting.kind == .credential {
-                throw bad(
-                    "\(text.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "
-                        + "decode it to a file of your own and give its path, e.g. umask 077; "
-                        + "printf %s \"$\(setting.variable)\" | base64 -d > \(setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"), "
-                        + "then \(setting.variable)=\(setting.name == "auth-key" ? "AuthKey.p8" : "push.p12")")
-            }
+            if setting.kind == .credential { try base64File(text) }
             throw bad(
                 "a path of \(text.count) characters, more than a message quotes of a variable (\(VariableEcho.limit)); "
                     + "give a shorter path (a link to the file, say)"
                     + (setting.kind == .credential ? " or the PEM text itself" : ""))
         }
+        /// A credential variable holding a whole file in base64 (`base64 push.p12`, wrapped at 76 columns or not).
+        func base64File(_ text: String) throws(SettingsProblem) {
+            let base64 = text.utf8.allSatisfy { b in
+                (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || (0x30...0x39).contains(b)
+                    || b == 0x2B || b == 0x2F || b == 0x3D || b == 0x0A || b == 0x0D
+            }
+            guard base64, text.count > VariableEcho.limit else { return }
+            let file = setting.name == "auth-key" ? "AuthKey.p8" : "push.p12"
+            throw bad(
+                "\(text.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; "
+                    + "decode it to a file of your own and give its path, e.g. umask 077; "
+                    + "printf %s \"$\(setting.variable)\" | base64 -d > \(file), then \(setting.variable)=\(file)")
+        }
+
         /// A key's body or a provider token written in a profile where a path goes: joined to the file's folder it
         /// would no longer look like one, and every message about the path would print it.
         func refuseSecretInFile(_ text: String) throws(SettingsProblem) {
@@ -155,6 +159,8 @@ public enum SettingParser {
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
             if case .variable(let name) = origin, CredentialSource.isPEM(s) {
+                // Wrapped base64 (GNU base64 breaks lines at 76 columns) has line breaks and no BEGIN line.
+                if !s.contains("-----BEGIN") { try base64File(s) }
                 // A path with a line break after it (a .env file saved on Windows, `echo` into $GITHUB_ENV) is no
                 // PEM: said as the slip it is, not "not a certificate".
                 let trimmed = s.trimmingBlanks()
@@ -175,6 +181,16 @@ public enum SettingParser {
                         + "of the file, or, where a secret store holds the text (CI), put it in \(setting.variable)")
             }
             try blankAround(s)
+            // A .p8's body without its BEGIN and END lines (copied from between them into a CI secret): no path,
+            // and "no such file" said nothing of the lines it needs.
+            if case .variable = origin, let core = VariableEcho.secretCore(of: s), VariableEcho.isKeyBody(core),
+                !FileSystem.exists(path(s))
+            {
+                throw bad(
+                    "holds \(VariableEcho.description(of: s)), not shown, and no file has that name: put the key's "
+                        + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in \(setting.variable), "
+                        + "or give the path of its file")
+            }
             try refuseSecretInFile(s)
             try quotablePath(s)
             return .credential(.file(path(s)))

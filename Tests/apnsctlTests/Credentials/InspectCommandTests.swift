@@ -329,6 +329,15 @@ import Testing
         #expect(r.status == 77, "\(r.stderr)")
         #expect(r.stderr.contains("it is base64 text of a binary file"), "\(r.stderr)")
         #expect(r.stderr.contains("(umask 077; base64 -d \(encoded) > decoded.p12)"), "\(r.stderr)")
+        // Of a PEM file (`base64 -w0 AuthKey.p8`): it was "neither PEM text nor DER data", with no word of base64.
+        let p8 = try dir.write(
+            "AuthKey_B64W000001.p8", Data(try CredentialFixtures.signingKey.p8PEM).base64EncodedString())
+        let key = try InProcess.apnsctl(["jwt", "--auth-key", p8, "--team-id", "TEAMID1234"])
+        #expect(key.status == 77, "\(key.stderr)")
+        #expect(
+            key.stderr.contains(
+                "it is base64 text of a PEM file (a key or certificate encoded for a CI secret): decode it first (umask 077; base64 -d \(p8) > AuthKey.p8)"
+            ), "\(key.stderr)")
     }
 
     @Test func unreadableInputs() throws {

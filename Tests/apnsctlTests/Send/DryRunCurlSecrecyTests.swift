@@ -224,7 +224,7 @@ import Testing
     @Test func passphraseWithALineBreakArrivesWhole() throws {
         let credentials = try TestCredentials()
         let directory = try TemporaryDirectory(prefix: "dry-run-secrecy")
-        let secret = "first\nsecond\\ end"
+        let secret = "first\nsecond\\ end\rcr"
         let p12 = try Self.pkcs12(credentials, passphrase: secret, in: directory)
         let (_, recorded) = try Self.pasteDryRun(
             ["--cert", p12, "-d", Self.deviceToken, "--alert", "x"], in: directory,

@@ -277,7 +277,7 @@ import Testing
             alertFlags: ["content-available": ""],
             expected: .error(
                 64,
-                "--content-available builds a background push, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic (if it is com.example.app.voip itself, add --push-type background), or a voip payload"
+                "--content-available builds a background push, but the topic com.example.app.voip ends with \".voip\", the suffix of voip pushes; give the app's bundle id as --topic, or a voip payload (--push-type background sends it to com.example.app.voip as given, with a warning)"
             )),
         Case(
             name: "--alert on a voip topic: sent as the topic says, with a warning", topic: "com.example.app.voip",

@@ -456,7 +456,7 @@ import Testing
         #expect(fromP12.stdout.contains("--cert \"$APNS_CERT\" --cert-type P12"))
         #expect(
             fromP12.stdout.contains(
-                "APNS_PASSPHRASE=$(p=$(printf '%s' \"$APNSCTL_PASSPHRASE\" | tr -d '\\r'); printf '%s\\n' \"$p\" | sed "
+                "APNS_PASSPHRASE=$(cr=$(printf '\\r'); p=$(printf '%s' \"$APNSCTL_PASSPHRASE\"); while "
             ),
             "\(fromP12.stdout)")
         #expect(fromP12.stdout.contains("--config -") && fromP12.stdout.contains("\npass = \"$APNS_PASSPHRASE\"\n"))

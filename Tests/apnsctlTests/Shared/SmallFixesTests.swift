@@ -615,6 +615,29 @@ import Testing
                 "\(encoded.count) characters of base64 (a file encoded for a CI secret, say), not a path or PEM text; decode it to a file of your own and give its path, e.g. umask 077; printf %s \"$APNSCTL_CERT\" | base64 -d > push.p12, then APNSCTL_CERT=push.p12"
             ) == true, "\(r.stderr)")
         #expect(!r.stderr.contains(encoded.prefix(40)))
+        // Wrapped at 76 columns, as GNU base64 writes it: it was "PEM from APNSCTL_CERT", not a certificate.
+        let wrapped =
+            stride(from: 0, to: encoded.count, by: 76).map {
+                String(encoded.dropFirst($0).prefix(76))
+            }.joined(separator: "\n") + "\n"
+        let lines = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": wrapped])
+        #expect(lines.status == 64, "\(lines.stderr)")
+        #expect(lines.stderr.contains("characters of base64 (a file encoded for a CI secret, say)"), "\(lines.stderr)")
+        #expect(!lines.stderr.contains(encoded.prefix(40)))
+        // A .p8's body without its BEGIN and END lines: said, where it was "no such file".
+        let body = String(decoding: try CredentialFixtures.signingKey.p8PEM, as: UTF8.self).split(separator: "\n")
+            .filter {
+                !$0.hasPrefix("-----")
+            }
+            .joined()
+        let key = try InProcess.apnsctl(
+            ["jwt", "--team-id", "TEAMID1234", "--key-id", "ABCDE12345"], environment: ["APNSCTL_AUTH_KEY": body])
+        #expect(key.status == 64, "\(key.stderr)")
+        #expect(
+            key.stderr.contains(
+                "and no file has that name: put the key's -----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines around it in APNSCTL_AUTH_KEY, or give the path of its file"
+            ), "\(key.stderr)")
+        #expect(!key.stderr.contains(body.prefix(20)))
         let long = "/tmp/" + String(repeating: "deep.folder/", count: 20) + "push.p12"
         let path = try InProcess.apnsctl(device, environment: ["APNSCTL_CERT": long])
         #expect(path.status == 64)

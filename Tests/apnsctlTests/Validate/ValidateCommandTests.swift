@@ -160,6 +160,28 @@ import Testing
         }
     }
 
+    /// A template's placeholder as the bundle, with a --topic that replaces it: not the push's topic, so a warning,
+    /// and the push goes out (it was refused, 65, with no way around it but editing a shared file).
+    @Test func aPlaceholderBundleBesideATopicIsOnlyWarnedAbout() throws {
+        let mock = try InProcessMock()
+        let dir = try TemporaryDirectory()
+        let file = try dir.write(
+            "template.apns",
+            "{\n  \"Simulator Target Bundle\": \"<YOUR_BUNDLE_ID>\",\n  \"aps\": {\"alert\": \"hi\"}\n}\n")
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--auth-key", mock.authKey, "--team-id", mock.teamID, "-d",
+                String(repeating: "3f2a", count: 16),
+                "--topic", "com.example.demo", "--dry-run", file,
+            ])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "Simulator Target Bundle holds \u{2018}<\u{2019} (U+003C), which no bundle id has; it is not sent (the topic is com.example.demo), but the simulator cannot use it"
+            ), "\(r.stderr)")
+        #expect(try InProcess.apnsctl(["validate", file]).status == 65)
+    }
+
     @Test func problemsPrintAsCompilerLinesAndExit65() throws {
         let dir = try TemporaryDirectory()
         let file = try dir.write("bad.json", "{\n  \"aps\": {\n    \"badge\": \"5\",\n    \"bagde\": 1\n  }\n}\n")

@@ -44,12 +44,20 @@ extension CLIError {
                 message =
                     "\(flags[path].map { $0 + " " } ?? "")\(path): \(what), not a certificate or key; give it with --app "
                     + "(it tells the app's bundle id and token environment), and the push certificate or .p8 key here"
-            } else if Self.isBase64OfDER(path) {
-                // A CI secret's form: `base64 -w0 push.p12`, kept as text.
-                message +=
-                    "; it is base64 text of a binary file (a .p12, .cer or key kept as a CI secret): decode it first "
-                    + "(umask 077; base64 -d \(ShellWord.of(path)) > decoded.p12) and give that file, or for a .p8's body add its "
-                    + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines"
+            } else if let encoded = Self.base64Content(path) {
+                // A CI secret's form: `base64 -w0 push.p12` (or of a PEM file, `base64 AuthKey.p8`), kept as text.
+                switch encoded {
+                case .der:
+                    message +=
+                        "; it is base64 text of a binary file (a .p12, .cer or key kept as a CI secret): decode it first "
+                        + "(umask 077; base64 -d \(ShellWord.of(path)) > decoded.p12) and give that file, or for a .p8's body add its "
+                        + "-----BEGIN PRIVATE KEY----- and -----END PRIVATE KEY----- lines"
+                case .pem:
+                    let decoded = path.lowercased().hasSuffix(".p8") ? "AuthKey.p8" : "decoded.pem"
+                    message +=
+                        "; it is base64 text of a PEM file (a key or certificate encoded for a CI secret): decode it first "
+                        + "(umask 077; base64 -d \(ShellWord.of(path)) > \(decoded)) and give that file"
+                }
             }
         // A wrong passphrase that is a file's name is said to be one (no passphrase is shown otherwise).
         case .wrongPassphrase(let path):
@@ -114,16 +122,23 @@ extension CLIError {
 
     /// Whether a passphrase file's first line opens a PEM block (`-----BEGIN PRIVATE KEY-----`): a key or certificate
     /// given as the passphrase file.
-    /// A file of base64 text (one line, or wrapped) whose bytes decode to a DER structure: a `.p12` or `.cer`
-    /// encoded for a CI secret.
-    fileprivate static func isBase64OfDER(_ path: String) -> Bool {
-        guard let start = FileSystem.readStart(path, count: 64), start.count >= 8 else { return false }
+    /// What a file of base64 text (one line, or wrapped) encodes.
+    fileprivate enum Base64Content { case der, pem }
+
+    /// A file of base64 text whose bytes decode to a DER structure (a `.p12` or `.cer`) or to PEM text (a `.p8`, a
+    /// `.pem`): a file encoded for a CI secret. Nil for anything else.
+    fileprivate static func base64Content(_ path: String) -> Base64Content? {
+        guard let start = FileSystem.readStart(path, count: 64), start.count >= 8 else { return nil }
         let alphabet = { (c: UInt8) in
             (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c == 43 || c == 47 || c == 61
                 || c == 10 || c == 13
         }
-        // DER's SEQUENCE with a long length (0x30 0x82 …) starts "MII" (or "MIA"…"MIJ") in base64.
-        return start.allSatisfy(alphabet) && start.starts(with: Array("MI".utf8))
+        guard start.allSatisfy(alphabet) else { return nil }
+        // DER's SEQUENCE with a long length (0x30 0x82 …) starts "MII" (or "MIA"…"MIJ") in base64; "-----BEGIN"
+        // starts "LS0tLS1CRUdJT".
+        if start.starts(with: Array("MI".utf8)) { return .der }
+        if start.starts(with: Array("LS0tLS1CRUdJT".utf8)) { return .pem }
+        return nil
     }
 
     /// A DER structure (a `.p12`, a `.cer`): a SEQUENCE with a long length, as no passphrase starts.
