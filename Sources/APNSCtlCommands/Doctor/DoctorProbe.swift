@@ -188,7 +188,10 @@ struct DoctorProbe {
             let (detail, hint) = DoctorAdvice.refusal(
                 status: response.status, reason: reason, environment: env, acceptedIn: acceptedIn,
                 keyID: keyID, teamID: teamID, topic: topic)
-            return .fail("auth", env, .rejected, detail, hint: hint, reason: reason)
+            // A 500 or 503 is the service failing, not the credentials refused: a network failure (69), so a nightly
+            // check during an APNs outage does not report bad credentials (1).
+            return .fail(
+                "auth", env, response.status >= 500 ? .network : .rejected, detail, hint: hint, reason: reason)
         case .refusedByAlert(let text):
             return .fail(
                 "auth", env, .rejected, text,
@@ -240,11 +243,13 @@ struct DoctorProbe {
             return .fail("tls", env, .network, failure.description, hint: ClockAdvice.certificateDates)
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
+            let caFile: String? =
+                if case .caFile(let path) = plan.configuration.trust { path } else { nil }
             return .fail(
                 "tls", env, .network, failure.description,
                 hint: DoctorAdvice.tlsVerificationHint(
                     issuers: issuers, appleHost: route.isAppleHost,
-                    proxy: route.proxy.proxy?.display))
+                    proxy: route.proxy.proxy?.display, caFile: caFile))
         case .tls(.handshake(let text))
         where plan.configuration.identity != nil && DoctorAdvice.isClientCertificateAlert(text):
             return .fail(

@@ -54,7 +54,7 @@ import Testing
             let tls = r.lines.first { $0.hasPrefix("fail  tls") } ?? ""
             #expect(
                 tls.contains("verification failed") && tls.contains("issued by apnsctl mock CA")
-                    && tls.contains("--ca-file"), "\(r.stdout)")
+                    && tls.contains("and the CA file \(other.caFile) holds another CA"), "\(r.stdout)")
             let json = try doctor([
                 "--cert", mock.certificate, "--ca-file", other.caFile, "--env", "production", "--endpoint",
                 mock.endpoint,
@@ -68,7 +68,7 @@ import Testing
             #expect(
                 r.errorLines.last?.hasPrefix("error: doctor: tls production failed: ") == true
                     && r.errorLines.last?.contains("issued by apnsctl mock CA") == true
-                    && r.errorLines.last?.contains("--ca-file") == true, "\(r.stderr)")
+                    && r.errorLines.last?.contains("holds another CA") == true, "\(r.stderr)")
         }
     }
 

@@ -115,6 +115,11 @@ import Testing
                 "400 TopicDisallowed (topic com.example.wrong, from topic in profile dev (c.toml:3)): These credentials"
             ),
             "\(topic.detail)")
+        // The service failing is no refusal of the credentials: 69's kind, not 1's.
+        for (status, reason) in [(503, "ServiceUnavailable"), (500, "InternalServerError")] {
+            let down = auth(.answered(HTTPResponse(status: status, body: Array(#"{"reason":"\#(reason)"}"#.utf8))))
+            #expect(down.status == .fail && down.problem == .network, "\(status): \(down)")
+        }
         let alert = auth(.refusedByAlert("the server ended the connection with a TLS alert: certificate required"))
         #expect(alert.problem == .rejected)
         let silent = auth(.failed(.timeout(seconds: 5)))
@@ -171,6 +176,13 @@ import Testing
         let local = DoctorAdvice.tlsVerificationHint(
             issuers: ["O=apnsctl, CN=apnsctl mock CA"], appleHost: false, proxy: nil)
         #expect(local.contains("issued by apnsctl mock CA") && local.contains("--ca-file"))
+        // The CA file given is the wrong one: said, not "trust its CA with --ca-file" (it was).
+        let given = DoctorAdvice.tlsVerificationHint(
+            issuers: ["O=apnsctl, CN=apnsctl mock CA"], appleHost: false, proxy: nil, caFile: "mock/ca.pem")
+        #expect(
+            given
+                == "the server presented a certificate issued by apnsctl mock CA, and the CA file mock/ca.pem holds another CA: give the one that issued it (for apnsctl mock: the ca.pem in its state dir)"
+        )
     }
 
     @Test func portHintSaysWhether2197Helps() {
