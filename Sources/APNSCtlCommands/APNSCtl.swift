@@ -213,6 +213,7 @@ public struct APNSCtl: ParsableCommand {
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
         .map { Convert.missingOutputAdvice($0, arguments: arguments) }
         .map { StrayPassphraseArgument.hiding($0, arguments: arguments) }
+        .map { SplitDateTime.correcting($0, arguments: arguments) }
         .map { line in
             // `Unknown option '-30m'`: a value where the command takes values; `history show -1`, where the
             // value read as a flag leaves the argument missing.

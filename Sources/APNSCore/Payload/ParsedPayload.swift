@@ -33,6 +33,13 @@ public struct ParsedPayload {
     /// `aps.event` when it is a string: the Live Activity event a payload file carries.
     public var liveActivityEvent: String? { root?["aps"]?["event"]?.string }
 
+    /// Whether `aps` holds an alert, a badge or a sound: what a user sees, which a VoIP push does not show.
+    public var apsHasVisibleKeys: Bool {
+        guard let aps = root?["aps"]?.members else { return false }
+        let keys = Set(APSKey.visibleKeys.map(\.rawValue))
+        return JSONValue.effectiveMembers(aps).contains { keys.contains($0.key) }
+    }
+
     /// Whether `aps` holds only `content-changed: true`, the payload widgets and controls pushes share.
     public var apsHoldsOnlyContentChanged: Bool {
         guard let aps = root?["aps"]?.members else { return false }

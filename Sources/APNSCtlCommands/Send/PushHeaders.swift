@@ -42,13 +42,14 @@ struct PushHeaders: Equatable {
         let (pushType, pushTypeReason) = try self.pushType(
             description, requested: requested, topic: topic, payload: payload, parsed: parsed)
         var warnings: [String] = []
-        // An alert built from flags (`--alert hi`) on a profile's `.voip` topic: sent as the topic says, but iOS stops
-        // the VoIP pushes of an app that does not report a call for each one.
-        if payload.name == SendPayload.flagsName, description.pushType == nil, requested.built == nil,
-            pushType == .voip || pushType == .pushtotalk
+        // An alert (`--alert hi`, or a payload's alert, badge or sound) on a profile's `.voip` topic: sent as the topic
+        // says, but iOS shows nothing of it and stops the VoIP pushes of an app that does not report a call.
+        if description.pushType == nil, requested.built == nil, pushType == .voip || pushType == .pushtotalk,
+            payload.name == SendPayload.flagsName || parsed.apsHasVisibleKeys
         {
+            let built = payload.name == SendPayload.flagsName ? "this push built from flags" : "this alert"
             warnings.append(
-                "the topic \(topic) ends with \"\(pushType.topicSuffix)\", so this push built from flags goes out as a \(pushType.rawValue) push, which the app must answer by reporting a call (iOS stops the VoIP pushes of an app that does not); for an alert, give the app's bundle id as --topic"
+                "the topic \(topic) ends with \"\(pushType.topicSuffix)\", so \(built) goes out as a \(pushType.rawValue) push, which the app must answer by reporting a call (iOS stops the VoIP pushes of an app that does not); for an alert, give the app's bundle id as --topic"
             )
         }
         if takesSuffix(description, requested: requested, payload: payload, pushType: pushType) {

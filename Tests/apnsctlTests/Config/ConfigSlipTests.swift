@@ -145,6 +145,19 @@ import Testing
         #expect(
             since.errorLines.first == "error: --since -2h: a value starting with - reads as a flag; write --since=-2h")
         #expect(try home.run(["history", "list", "--since=-2h"]).status == 0)
+        // A date and its time unquoted, as help writes them quoted: the quotes are what is missing.
+        for arguments in [
+            ["history", "--since", "2026-11-30", "18:00"], ["history", "list", "--since", "2026-11-30", "18:00:30Z"],
+        ] {
+            let split = try home.run(arguments)
+            #expect(split.status == 64, "\(split.stderr)")
+            let time = arguments.last ?? ""
+            #expect(
+                split.errorLines.first
+                    == "error: --since 2026-11-30 \(time): a date and its time are one value; quote them, --since '2026-11-30 \(time)'",
+                "\(split.stderr)")
+            #expect(try home.run(Array(arguments.dropLast(2)) + ["2026-11-30 \(time)"]).status == 0)
+        }
         let limit = try home.run(["history", "list", "--limit", "-1"])
         #expect(limit.errorLines.first == "error: --limit -1: give a number from 1", "\(limit.stderr)")
         let show = try home.run(["history", "show", "lats"])

@@ -284,6 +284,13 @@ import Testing
             alertFlags: ["alert": "hi"], expected: .headers(.voip, 10, "com.example.app.voip", 5120, token, warnings: 1)
         ),
         Case(
+            name: "an alert payload on a voip topic: a warning too", payload: #"{"aps":{"alert":"hi"}}"#,
+            topic: "com.example.app.voip",
+            expected: .headers(.voip, 10, "com.example.app.voip", 5120, token, warnings: 1)),
+        Case(
+            name: "a voip payload of the app's own keys: quiet", payload: #"{"aps":{},"call-id":"42"}"#,
+            topic: "com.example.app.voip", expected: .headers(.voip, 10, "com.example.app.voip", 5120, token)),
+        Case(
             name: "a background payload file on a voip topic is the app's own voip payload",
             payload: #"{"aps":{"content-available":1}}"#, topic: "com.example.app.voip",
             expected: .headers(.voip, 10, "com.example.app.voip", 5120, token)),
