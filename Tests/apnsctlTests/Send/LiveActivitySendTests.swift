@@ -495,6 +495,20 @@ import Testing
         // An ordinary push keeps the ordinary advice.
         let plain = try mock.tokenSend(["--alert", "x", "-d", Self.token(2)])
         #expect(plain.stdout.contains("Stop sending to this token unless the app registers it again."))
+        // VoIP and push-to-talk name their own token first: the app's device token pasted instead is the usual slip.
+        for (type, suffix, words) in [
+            ("voip", ".voip", "A VoIP push goes to the app's PushKit token"),
+            ("pushtotalk", ".voip-ptt", "A push-to-talk push goes to the channel's push token"),
+        ] {
+            let pushKit = try mock.tokenSend(
+                ["--push-type", type, "-d", Self.token(3), "-d", Self.token(4), #"{"aps":{},"call":1}"#],
+                topic: LiveActivitySendTests.bundle + suffix)
+            #expect(pushKit.status == 1, "\(pushKit.stderr)")
+            #expect(
+                pushKit.lines.filter { $0.hasPrefix("rejected") }.count == 2
+                    && pushKit.lines.filter { $0.hasPrefix("rejected") }.allSatisfy { $0.contains(words) },
+                "\(type): \(pushKit.stdout)")
+        }
     }
 
     /// The same against `apnsctl mock` as a process, told with its own flags.

@@ -93,8 +93,22 @@ extension APNSReason {
     static let liveActivityTokens =
         "Live Activities use three different tokens: a push-to-start token (start), the activity's update token (update and end) and the device token (neither)."
 
-    /// `hint(broadcast:)`, told for a `liveactivity` push where the token kind changes the advice.
+    /// The token a PushKit push goes to, said first after a token reason of a voip or pushtotalk push: the app's
+    /// device token pasted in its place is the likely cause.
+    static func pushKitToken(_ pushType: PushType) -> String {
+        pushType == .voip
+            ? "A VoIP push goes to the app's PushKit token (PKPushRegistry's pushCredentials), not the device token it registers for notifications."
+            : "A push-to-talk push goes to the channel's push token (PTChannelManager's ephemeral push token), not the device token."
+    }
+
+    /// `hint(broadcast:)`, told for a `liveactivity`, `voip` or `pushtotalk` push where the token kind changes the
+    /// advice.
     func hint(for pushType: PushType?, broadcast: Bool) -> String {
+        if let pushType, pushType == .voip || pushType == .pushtotalk, !broadcast,
+            self == .badDeviceToken || self == .deviceTokenNotForTopic
+        {
+            return Self.pushKitToken(pushType) + " " + hint(broadcast: broadcast)
+        }
         guard pushType == .liveactivity, !broadcast else { return hint(broadcast: broadcast) }
         switch self {
         case .unregistered:
