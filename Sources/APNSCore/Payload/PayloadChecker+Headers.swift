@@ -25,25 +25,8 @@ extension PayloadChecker {
             var use = "\(base)\(suffix)"
             // A near miss typed by hand (`.location` for `.location-query`, `.pushkit`, `.complications`, a `.push-type`
             // part): the suffix added to it is likely no topic, so the bundle id before it is offered first.
-            if other == nil {
-                let parts = base.split(separator: ".", omittingEmptySubsequences: false)
-                let words = suffix.split(separator: ".").map { $0.lowercased() }
-                // From a whole `push-type` part on, else the last part when it is one of the suffix's words, its
-                // plural, or the start of one long enough not to be a name (`.location`, not `.live` or `.com`).
-                let cut =
-                    parts.firstIndex { $0.lowercased() == "push-type" }.flatMap { $0 > 0 ? $0 : nil }
-                    ?? parts.last.flatMap { last -> Int? in
-                        let word = last.lowercased()
-                        let near = words.contains {
-                            $0 == word || word == $0 + "s" || (word.count >= 5 && $0.hasPrefix(word))
-                        }
-                        return parts.count > 1 && near ? parts.count - 1 : nil
-                    }
-                if let cut {
-                    let ending = "." + parts[cut...].joined(separator: ".")
-                    use =
-                        "\(parts[..<cut].joined(separator: "."))\(suffix) if \"\(ending)\" was meant as the suffix, else \(use)"
-                }
+            if other == nil, let (ending, bare) = pushType.nearMissOfSuffix(in: base) {
+                use = "\(bare)\(suffix) if \"\(ending)\" was meant as the suffix, else \(use)"
             }
             // The suffix in another case (`.VoIP`) is not the suffix: said, as the lower-case one is what APNs matches.
             let caseNote =

@@ -35,14 +35,17 @@ public enum BundleIDShape {
     /// `character`'s problem in words: the character in quotes with its code point, or the code point alone for one
     /// nobody would see (a right-to-left mark, a zero-width space, a combining accent).
     public static func describe(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        let code = JSONParser.hex4(scalar.value)
+        return isInvisible(scalar) ? "an invisible character (\(code))" : "\u{2018}\(scalar)\u{2019} (\(code))"
+    }
+
+    /// A character nobody would see in a message: a format or control character, a blank, a combining mark.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.properties.generalCategory {
         case .format, .control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .nonspacingMark,
             .enclosingMark, .spacingMark, .surrogate, .privateUse, .unassigned:
-            return "an invisible character (\(code))"
-        default:
-            return "\u{2018}\(scalar)\u{2019} (\(code))"
+            true
+        default: false
         }
     }
 
@@ -50,7 +53,7 @@ public enum BundleIDShape {
     public static func showingInvisible(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
-            if scalar != " ", describe(scalar).hasPrefix("an invisible") {
+            if scalar != " ", isInvisible(scalar) {
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 out.unicodeScalars.append(scalar)

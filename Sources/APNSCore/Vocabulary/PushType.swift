@@ -67,3 +67,26 @@ public enum Priority: Int, CaseIterable, Sendable, Codable {
     /// Never wakes the device (1).
     case low = 1
 }
+
+extension PushType {
+    /// A hand-written near miss of this type's topic suffix at the end of `topic`, and the topic before it: from a
+    /// whole `push-type` part on (`….push-type.widget`), else a last part that is one of the suffix's words, its
+    /// plural, or the start of one long enough not to be a name (`.location` for `.location-query`, not `.live`).
+    /// Nil when there is none. One rule for send's warning and the validator's advice.
+    public func nearMissOfSuffix(in topic: String) -> (ending: String, bare: String)? {
+        guard !topicSuffix.isEmpty else { return nil }
+        let parts = topic.split(separator: ".", omittingEmptySubsequences: false)
+        let words = topicSuffix.split(separator: ".").map { $0.lowercased() }
+        let cut: Int
+        if let i = parts.firstIndex(where: { $0.lowercased() == "push-type" }), i > 0 {
+            cut = i
+        } else if parts.count > 1, let last = parts.last?.lowercased(),
+            words.contains(where: { $0 == last || last == $0 + "s" || (last.count >= 5 && $0.hasPrefix(last)) })
+        {
+            cut = parts.count - 1
+        } else {
+            return nil
+        }
+        return ("." + parts[cut...].joined(separator: "."), parts[..<cut].joined(separator: "."))
+    }
+}

@@ -64,7 +64,7 @@ struct PushHeaders: Equatable {
                     "\(label) ends with \"\(other.topicSuffix)\", the suffix of \(other.rawValue) pushes; sent to \(topic) as a \(pushType.rawValue) push needs. If the app's bundle id is \(bare), give --topic \(bare)"
                 )
             } else if topic != given, topic.hasPrefix(given),
-                let (ending, bare) = Self.nearMissSuffix(given, for: pushType)
+                let (ending, bare) = pushType.nearMissOfSuffix(in: given)
             {
                 // `….liveactivity`, `….push-type.widget`: a suffix written by hand, nearly, then added again.
                 let label = description.topic == nil ? "the topic" : "\(description.topicLabel) \(given)"
@@ -172,29 +172,6 @@ struct PushHeaders: Equatable {
             throw CredentialChoice.noBundleID()
         }
         return topic
-    }
-
-    /// A hand-written near miss of the suffix `pushType` takes at the end of `topic` (`.liveactivity` for a Live
-    /// Activity, `.widget` for widgets, a whole `.push-type` part and what follows it), and the topic before it; nil
-    /// when it has none.
-    static func nearMissSuffix(_ topic: String, for pushType: PushType) -> (ending: String, bare: String)? {
-        let words: [String]
-        switch pushType {
-        case .liveactivity: words = ["liveactivity", "liveactivities", "live-activity"]
-        case .widgets: words = ["widget", "widgets"]
-        case .controls: words = ["control", "controls"]
-        default: return nil
-        }
-        let parts = topic.split(separator: ".", omittingEmptySubsequences: false)
-        let cut: Int
-        if let i = parts.firstIndex(where: { $0.lowercased() == "push-type" }), i > 0 {
-            cut = i
-        } else if parts.count > 1, let last = parts.last, words.contains(last.lowercased()) {
-            cut = parts.count - 1
-        } else {
-            return nil
-        }
-        return ("." + parts[cut...].joined(separator: "."), parts[..<cut].joined(separator: "."))
     }
 
     /// `apns-push-type`, decided here only: the builder flags' type, else `push-type`, else the topic's suffix,
