@@ -139,9 +139,6 @@ public final class DeviceFile {
         return DeviceFileSource(reader: input.lines(), names: names, repeats: repeats)
     }
 
-    /// Whether a stream was read to its end, every token taken: nothing of it is left unread.
-    public var streamReadToEnd: Bool { stream?.isReadToEnd ?? false }
-
     /// Whether a stream holds nothing after what was read: after a bad line, that line was its last.
     public var streamHasNoRest: Bool { stream?.readerIsAtEnd ?? false }
 
@@ -508,9 +505,6 @@ final class DeviceStreamSource: DeviceSource {
         case passed
         case end
     }
-
-    /// Read to its end, every token taken (a bad line that ended it is not the end).
-    var isReadToEnd: Bool { peeked == nil && problem == nil && reader.isAtEnd }
 
     /// Whether nothing more is to come after what was read (the writer gone, nothing left buffered), whatever
     /// stopped the reading: a bad last line leaves no rest unread.

@@ -153,8 +153,6 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
             && groups.allSatisfy { g in g.count == 8 && g.allSatisfy { $0.isASCII && $0.isHexDigit } }
     }
 
-    /// For `{length = 32, bytes = 0x3f2a…}` (and the unspaced `{length=32,bytes=0x…}` iOS logs print):
-    /// `.some(hex)` when the bytes are complete, `.some(nil)` when the middle is elided, nil otherwise.
     /// `32 bytes`, `8 bytes`: a Data's description, digits then " bytes".
     static func isByteCount(_ text: String) -> Bool {
         guard text.hasSuffix(" bytes") else { return false }
@@ -162,6 +160,8 @@ public struct DeviceToken: Hashable, Sendable, CustomStringConvertible {
         return !digits.isEmpty && digits.utf8.allSatisfy { $0 >= 48 && $0 <= 57 }
     }
 
+    /// For `{length = 32, bytes = 0x3f2a…}` (and the unspaced `{length=32,bytes=0x…}` iOS logs print):
+    /// `.some(hex)` when the bytes are complete, `.some(nil)` when the middle is elided, nil otherwise.
     private static func dataDescriptionHex(_ text: String) -> String?? {
         let compact = String(text.filter { !$0.isWhitespace })
         let marker = "bytes=0x"

@@ -200,7 +200,9 @@ final class UnsentDevices {
         if stopped && !streamed {
             while let token = devices.source.next() { line(device(token.hex)) }
         }
-        if streamed, let file = devices.file, (stopped && !file.streamReadToEnd) || file.streamProblem != nil {
+        // A rest is claimed only while one may come, as the summary says it: a bad last line (the writer gone)
+        // leaves none, and the tokens read but not taken were listed above.
+        if streamed, let file = devices.file, !file.streamHasNoRest, stopped || file.streamProblem != nil {
             line(
                 "# \(DeviceFile.unsentRest)\(file.displayName) after line \(file.linesRead) was not read: send it too")
         }

@@ -243,6 +243,14 @@ import Testing
         #expect(r.status == 64, "\(r.stderr)")
         let text = try String(contentsOfFile: unsent, encoding: .utf8)
         #expect(text.contains("# the rest of --devices - after line 2 was not read"), "\(text)")
+        // A bad last line leaves no rest: the file does not claim one (the summary says the input ended there).
+        let last = scratch.file("last.txt")
+        let ended = try InProcess.apnsctl(
+            Self.arguments(mock, ["--devices", "-", "--unsent", last]),
+            stdin: Array((DeviceListStreamingTests.token(3) + "\nzz\n").utf8))
+        #expect(ended.status == 64 && ended.stderr.contains("the input ended at line 2"), "\(ended.stderr)")
+        let written = (try? String(contentsOfFile: last, encoding: .utf8)) ?? ""
+        #expect(!written.contains("was not read"), "\(written)")
     }
 
     /// Everything answered: no file (and none is left from before that lists no device; one that does is refused

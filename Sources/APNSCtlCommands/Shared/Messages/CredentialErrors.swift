@@ -120,8 +120,6 @@ extension CLIError {
     /// Whether a passphrase file's first line is empty (a blank line first, or an empty file's).
     fileprivate static func firstLineIsEmpty(of path: String) -> Bool { firstLine(of: path) { $0.isEmpty } }
 
-    /// Whether a passphrase file's first line opens a PEM block (`-----BEGIN PRIVATE KEY-----`): a key or certificate
-    /// given as the passphrase file.
     /// What a file of base64 text (one line, or wrapped) encodes.
     fileprivate enum Base64Content { case der, pem }
 
@@ -147,6 +145,8 @@ extension CLIError {
         return start[0] == 0x30 && (0x81...0x84).contains(start[1])
     }
 
+    /// Whether a passphrase file's first line opens a PEM block (`-----BEGIN PRIVATE KEY-----`): a key or certificate
+    /// given as the passphrase file.
     fileprivate static func firstLineIsPEM(of path: String) -> Bool {
         firstLine(of: path) { $0.starts(with: Array("-----BEGIN ".utf8)) }
     }
@@ -216,9 +216,6 @@ extension Dictionary where Key == String, Value == String {
 
 /// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
-    /// A file of several certificates of their own, no CA's (a Keychain export of several items, which keeps one
-    /// key): which one is used, and that the others are left out (never sent or written as the chain). Each is named
-    /// with its expiry, so a renewed certificate and the one it replaced are told apart.
     /// The CA certificates a file holds beside its certificate's chain (an old or unrelated intermediate), and a
     /// chain certificate past its date: neither is the chain a user checks `inspect` for.
     static func chainWarnings(_ name: String, _ contents: CredentialContents, now: Int64) -> [String] {
@@ -236,6 +233,9 @@ enum CredentialMessages {
         return lines
     }
 
+    /// A file of several certificates of their own, no CA's (a Keychain export of several items, which keeps one
+    /// key): which one is used, and that the others are left out (never sent or written as the chain). Each is named
+    /// with its expiry, so a renewed certificate and the one it replaced are told apart.
     static func otherCertificates(
         _ name: String, used: CertificateInfo, others: [CertificateInfo], keyed: Bool = true, verb: String = "used"
     ) -> String {
