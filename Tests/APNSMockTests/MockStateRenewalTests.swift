@@ -10,6 +10,14 @@ import Testing
 @Suite struct MockStateRenewalTests {
     static let day: Int64 = 86_400
 
+    /// The set in `path` prepared again once the lock of the last preparation is free: its descriptor, closed
+    /// here, lives on in a child another test was spawning at that moment until the child execs.
+    private func prepareAgain(_ path: String, now: Int64 = SystemClock.now()) throws -> (MockState, FileLock) {
+        let directory = try PrivateDirectory.open(path)
+        #expect(FileLock.waitUntilFree(MockState.lockName, in: directory, seconds: 30))
+        return try MockState.prepareExclusively(directory: path, now: now)
+    }
+
     @Test func anExpiredClientCertificateRenewsTheSetAndSaysWhy() throws {
         let directory = try TemporaryDirectory(prefix: "mock-renew")
         let path = directory.file("state")
@@ -23,12 +31,12 @@ import Testing
         #expect(first.created && first.replacedBecause == nil)
         let reused: MockState
         do {
-            let (state, lock) = try MockState.prepareExclusively(directory: path, now: now + 300 * Self.day)
+            let (state, lock) = try prepareAgain(path, now: now + 300 * Self.day)
             reused = state
             withExtendedLifetime(lock) {}
         }
         #expect(!reused.created && reused.keyID == first.keyID, "reused while every certificate is valid")
-        let (renewed, lock) = try MockState.prepareExclusively(directory: path, now: now + 400 * Self.day)
+        let (renewed, lock) = try prepareAgain(path, now: now + 400 * Self.day)
         withExtendedLifetime(lock) {}
         #expect(renewed.created)
         #expect(
@@ -51,7 +59,7 @@ import Testing
         }
         try FileManager.default.removeItem(atPath: path + "/demo.json")
         _ = try directory.write("state/AuthKey_USERKEY123.p8", "the user's own key", mode: 0o600)
-        let (renewed, lock) = try MockState.prepareExclusively(directory: path)
+        let (renewed, lock) = try prepareAgain(path)
         withExtendedLifetime(lock) {}
         #expect(renewed.replacedBecause == "demo.json is missing or unreadable")
         #expect(renewed.keyID != first.keyID)
@@ -68,8 +76,7 @@ import Testing
             let (_, lock) = try MockState.prepareExclusively(directory: path)
             withExtendedLifetime(lock) {}
         }
-        let (renewed, lock) = try MockState.prepareExclusively(
-            directory: path, now: SystemClock.now() - 2 * Self.day)
+        let (renewed, lock) = try prepareAgain(path, now: SystemClock.now() - 2 * Self.day)
         withExtendedLifetime(lock) {}
         #expect(renewed.replacedBecause?.contains("is not valid before") == true, "\(renewed.replacedBecause ?? "")")
     }

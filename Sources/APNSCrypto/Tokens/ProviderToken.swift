@@ -56,6 +56,22 @@ public enum ProviderToken {
             signature = s
         }
 
+        /// The first part of a three-part token that does not decode: the header or the claims (base64url of one
+        /// JSON object each), or the signature (base64url of some bytes).
+        public enum Damage: Sendable, Equatable {
+            case header, claims, signature
+        }
+
+        /// Which part of `token` keeps it from decoding; nil when it is not three parts, or they all decode.
+        public static func damage(in token: String) -> Damage? {
+            let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+            guard pieces.count == 3 else { return nil }
+            if Base64URL.decode(pieces[0]).flatMap(object) == nil { return .header }
+            if Base64URL.decode(pieces[1]).flatMap(object) == nil { return .claims }
+            if Base64URL.decode(pieces[2])?.isEmpty != false { return .signature }
+            return nil
+        }
+
         /// An RFC 7519 NumericDate as whole seconds: any JSON number, integer or not (`1795416581.0`, the
         /// fractional seconds PyAPNs2 and its forks send), rounded down; nil outside ±10^12 s, which is no date.
         static func numericDate(_ n: JSONNumber) -> Int64? {

@@ -39,6 +39,27 @@ struct ProviderTokenReport {
         return String(t)
     }
 
+    /// Why `token` does not decode, naming the part: a token is pasted cut short, with text after it, or twice.
+    private static func damage(in token: String) -> String {
+        let split = token.split(separator: ".", omittingEmptySubsequences: false)
+        if token.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+            return "it has a blank inside (two tokens, or text after the token?); give the token alone"
+        }
+        guard split.count == 3 else {
+            return
+                "\(split.count) part\(split.count == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
+        }
+        switch ProviderToken.Parts.damage(in: token) {
+        case .header?: return "its header (before the first dot) is not base64url-encoded JSON; copy the whole token"
+        case .claims?: return "its claims (between the dots) are not base64url-encoded JSON; copy the whole token"
+        case .signature? where split[2].isEmpty:
+            return "the signature part is empty (the token ends with a dot); copy the whole token"
+        case .signature?, nil:
+            return
+                "its signature (after the last dot) is not base64url: \(split[2].count) characters, where an ES256 signature has 86; was it cut short or changed? copy the whole token"
+        }
+    }
+
     init(token text: String, now: Int64, key: Key?, team: Team? = nil) {
         let token = Self.bareToken(text)
         var fields: [(String, String)] = []
@@ -47,15 +68,7 @@ struct ProviderTokenReport {
         var w = JSONWriter()
         w.beginObject()
         guard let parts = ProviderToken.Parts(token) else {
-            let split = token.split(separator: ".", omittingEmptySubsequences: false)
-            let pieces = split.count
-            refusals.append(
-                pieces == 3 && split[2].isEmpty
-                    ? "not a provider token: the signature part is empty (the token ends with a dot); copy the whole token"
-                    : pieces == 3
-                        ? "not a provider token: its parts are not base64url-encoded JSON objects"
-                        : "not a provider token: \(pieces) part\(pieces == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
-            )
+            refusals.append("not a provider token: " + Self.damage(in: token))
             // Every key a decoded token's object has, null: a script reads `.kid` or `.iat` the same way on both.
             for name in [
                 "alg", "kid", "iss", "iat", "issued_at", "age_seconds", "expires_at", "signature", "kid_matches",

@@ -119,7 +119,8 @@ extension APNSCtl.Doctor {
             throw CLIError.internalError("no credential after the flag checks")
         }
 
-        // 3. Environments: named ones must be the certificate's (77, as for send).
+        // 3. Environments: named ones must be the certificate's (77, as for send); auto, both of them (64).
+        try settings.checkAutoEnvironment(identity?.info)
         let environments: [APNSEnvironment]
         // Without --env, an --app build's tokens name the one environment worth probing.
         let probed = wanted ?? app?.environment.map { [$0] }

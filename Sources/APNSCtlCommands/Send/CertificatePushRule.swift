@@ -13,7 +13,8 @@ struct CertificatePushRule {
     let mockFile: String?
 
     /// Checks a push of `pushType` to `topic`: a location push takes token auth only, whatever the certificate
-    /// lists; a type with a topic suffix needs a certificate whose topics extension lists the suffixed topic. A
+    /// lists; a type without a topic suffix needs the topic listed, when the certificate lists topics; a type with
+    /// one needs the suffixed topic listed. A
     /// certificate without that extension (its bundle id alone) may or may not carry a type with a suffix (a Live
     /// Activity, widgets, VoIP): the warning returned says so. Throws exit 77.
     func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
@@ -24,7 +25,18 @@ struct CertificatePushRule {
                 "\(name): \(pushType.rawValue) pushes take token auth only, and APNs answers a certificate TopicDisallowed; send with --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(RequestDefaults.suffixed(topic, for: pushType))\(mockKeyHint)"
             )
         }
-        guard !pushType.topicSuffix.isEmpty else { return nil }
+        guard !pushType.topicSuffix.isEmpty else {
+            // A type without a suffix goes to the topic as it is, which a certificate listing topics must list (in
+            // any letter case: a bundle id typed in another case is not refused here on a guess). An mdm push goes
+            // to its certificate's UID, which the mdm rules judge; a topic of a bad shape, the payload checks (65).
+            let listed = info.topics.contains { $0.lowercased() == topic.lowercased() }
+            guard pushType != .mdm, info.hasTopicsExtension, !listed, BundleIDShape.problem(in: topic) == nil else {
+                return nil
+            }
+            throw .credential(
+                "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic), so APNs would answer TopicDisallowed to this \(pushType.rawValue) push; give --topic one of them, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)\(mockKeyHint)"
+            )
+        }
         guard info.hasTopicsExtension else {
             // A certificate of that very topic (a VoIP Services certificate's UID ends .voip), or a topic still
             // lacking the suffix (the payload check's 65 says what to give): nothing to warn about here.

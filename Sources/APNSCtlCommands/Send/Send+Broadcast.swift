@@ -9,6 +9,8 @@ extension APNSCtl.Send {
         _ settings: ResolvedSettings, format: OutputFormat, replayOf: Int64? = nil, in world: CommandWorld
     ) throws {
         let plan = try makeBroadcastPlan(settings, in: world)
+        warnAboutReplayedCredential(
+            plan.credentials.identity, tokenIDs: plan.credentials.tokenIDs, replayOf: replayOf, in: world)
         if dryRun {
             try Self.checkConnectionSetup(settings, for: plan.delivery, in: world)
             BroadcastDryRun.text(plan, settings: settings)?.print(to: world.standardOutput, as: format)

@@ -252,6 +252,8 @@ extension APNSCtl {
                 return try runSimulator(simulator, settings, format: format, replayOf: replayOf, in: world)
             }
             let plan = try makePlan(settings, in: world)
+            warnAboutReplayedCredential(
+                plan.credentials.identity, tokenIDs: plan.credentials.tokenIDs, replayOf: replayOf, in: world)
             // Checked before a dry run too: it shows what the run would do, and the run would refuse this path.
             let unsent = try unsentFile.map { path throws(CLIError) in
                 try UnsentDevices(

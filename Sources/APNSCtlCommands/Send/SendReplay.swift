@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSCrypto
 import APNSHistory
 import APNSSettings
 
@@ -142,6 +143,20 @@ extension APNSCtl.Send {
         case .simulator: replay.simulator = results.first?.target ?? "booted"
         }
         return (replay, entry.id)
+    }
+
+    /// A replay signs with the credential this command resolves (the history keeps none): one other than the
+    /// entry's is said before anything is sent, as a rejection would otherwise seem to be the entry's own.
+    func warnAboutReplayedCredential(
+        _ identity: PushIdentity?, tokenIDs: (keyID: String, teamID: String)?, replayOf id: Int64?,
+        in world: CommandWorld
+    ) {
+        guard let id, let was = history.replayedCredential else { return }
+        let now = SendHistoryEntry.credential(identity, tokenIDs: tokenIDs).escapingControlsForOutput()
+        guard now != was else { return }
+        world.standardError.warning(
+            "history entry #\(id) was sent with \(was), and this replay uses \(now): the history keeps no credential, so it comes from this command's flags, variables or profile"
+        )
     }
 
     /// `error` of this replay, saying which of the values it refuses came from history entry `id`: the user never

@@ -13,6 +13,17 @@ struct SendRoute {
 }
 
 extension ResolvedSettings {
+    /// `env auto` with a certificate for one environment only: 64, said alike by `send` and by `doctor` (whose
+    /// probe would otherwise pass a profile every send with it is refused).
+    func checkAutoEnvironment(_ info: CertificateInfo?) throws(CLIError) {
+        guard isAutoEnvironment, let info, info.isApplePush, info.environments.count == 1,
+            let only = info.sortedEnvironments.first
+        else { return }
+        throw .usage(
+            "\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)"
+        )
+    }
+
     /// `send`'s routes: the environment (`env`, else the certificate's only one, else sandbox) at its endpoint
     /// with its proxy and, for `env auto`, the other environment for devices the first answers `BadDeviceToken`.
     /// A certificate that cannot reach the environment is 77; `auto` with a one-environment certificate, or with
@@ -26,13 +37,7 @@ extension ResolvedSettings {
         let identity = credentials.identity
         var fallback: SendRoute? = nil
         if isAutoEnvironment {
-            if let info = identity?.info, info.isApplePush, info.environments.count == 1,
-                let only = info.sortedEnvironments.first
-            {
-                throw CLIError.usage(
-                    "\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)"
-                )
-            }
+            try checkAutoEnvironment(identity?.info)
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             let otherEndpoint = endpoints.endpoint(for: other, port: port)
             fallback = SendRoute(

@@ -203,6 +203,35 @@ import Testing
             err
                 == "error: APNs would refuse this token: not a provider token: 2 parts separated by dots, where a JWT has three (header.claims.signature)\n"
         )
+        // A token pasted cut short, with text after it, twice, or with a part damaged: the part is named.
+        let keys = try Keys()
+        let parts = keys.token.split(separator: ".").map(String.init)
+        let refused = "error: APNs would refuse this token: not a provider token: "
+        for (token, problem) in [
+            (
+                keys.token + "xyz",
+                "its signature (after the last dot) is not base64url: 89 characters, where an ES256 signature has 86; was it cut short or changed?"
+            ),
+            (
+                String(keys.token.dropLast()),
+                "its signature (after the last dot) is not base64url: 85 characters, where"
+            ),
+            (
+                keys.token + " " + keys.token,
+                "it has a blank inside (two tokens, or text after the token?); give the token alone"
+            ),
+            (keys.token + "\nsent at noon", "it has a blank inside (two tokens, or text after the token?)"),
+            ("!" + keys.token.dropFirst(), "its header (before the first dot) is not base64url-encoded JSON"),
+            (
+                [parts[0], "WzFd", parts[2]].joined(separator: "."),
+                "its claims (between the dots) are not base64url-encoded JSON"
+            ),
+            (parts[0] + "." + parts[1] + ".", "the signature part is empty (the token ends with a dot)"),
+        ] {
+            let (status, out, err) = Self.decode([token], at: Self.signedAt)
+            #expect(status == 77 && out.isEmpty, "\(token): \(out)")
+            #expect(err.hasPrefix(refused + problem), "\(token): \(err)")
+        }
         let world = TestWorld()
         #expect(world.run(["jwt", "abc.def.ghi"]) == 64)
         #expect(world.stderr.text.contains("a token argument is for --decode"))

@@ -80,6 +80,24 @@ import Testing
         #expect(recorded.hasPrefix("/") && recorded.hasSuffix(relative), "\(recorded)")
     }
 
+    /// The history keeps no credential, so a replay signs with the one this command resolves: when that is not
+    /// the entry's (another profile's certificate, a token instead), a warning names both before anything is sent.
+    @Test func aReplayWithAnotherCredentialSaysSo() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        #expect(try home.send(mock, ["-d", Self.token(1), "--alert", "hi"]).status == 0)
+        let entry = try home.show("last")
+        let certificate = try #require(entry["credential"] as? String)
+        let replay = try home.run(
+            ["send", "--replay", "last", "--auth-key", mock.authKey, "--team-id", mock.teamID, "--dry-run"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(
+            replay.errorLines == [
+                "warning: history entry #1 was sent with \(certificate), and this replay uses token key \(mock.keyID), team \(mock.teamID): the history keeps no credential, so it comes from this command's flags, variables or profile"
+            ],
+            "\(replay.stderr)")
+    }
+
     /// Only accepted lines show a unique-id: a send whose one result was rejected gets no note about looking its
     /// unique-id up, though the sandbox mock sends one with every answer.
     @Test func aRejectedSendGetsNoUniqueIdNote() throws {

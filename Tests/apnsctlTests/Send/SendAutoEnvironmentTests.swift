@@ -169,6 +169,17 @@ import Testing
                 "error: --env auto: \(creds.pushFile) is for \(only) only, and auto needs both environments; pass --env \(only)"
             ),
             "\(r.stderr)")
+        // doctor takes auto from a variable or a profile (on its command line, auto is refused as send's alone) and
+        // says the same before probing: its probe of the one environment would pass settings every send refuses.
+        let doctor = try InProcess.apnsctl(
+            ["doctor", "--cert", creds.pushFile, "--endpoint", "https://127.0.0.1:9"],
+            environment: ["APNSCTL_ENV": "auto"])
+        #expect(doctor.status == 64, "\(doctor.stdout)\(doctor.stderr)")
+        #expect(
+            doctor.stderr.hasPrefix(
+                "error: APNSCTL_ENV auto: \(creds.pushFile) is for \(only) only, and auto needs both environments; pass --env \(only)"
+            ),
+            "\(doctor.stderr)")
     }
 
     @Test func dryRunSaysWhereBadDeviceTokensGoNext() throws {
@@ -183,6 +194,32 @@ import Testing
             r.stdout.contains(
                 "# --env auto: each device sandbox answers BadDeviceToken is sent once more to production (https://api.push.apple.com:2197)"
             ))
+    }
+
+    /// `--endpoint https://api.push.apple.com` with `--env sandbox` reaches production, whose BadDeviceToken or
+    /// BadCertificateEnvironment would seem to blame the token or the certificate: a warning names the host's
+    /// environment, in any letter case, for a bare URL or one given for the environment.
+    @Test func anEndpointThatIsApplesOtherHostWarns() throws {
+        let creds = try TestCredentials()
+        let base = ["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--dry-run"]
+        let sandbox = try InProcess.apnsctl(base + ["--env", "sandbox", "--endpoint", "https://API.Push.Apple.com"])
+        #expect(sandbox.status == 0, "\(sandbox.stderr)")
+        #expect(sandbox.stdout.contains("POST https://API.Push.Apple.com:443/3/device/"), "\(sandbox.stdout)")
+        #expect(
+            sandbox.errorLines == [
+                "warning: --endpoint https://API.Push.Apple.com:443 is Apple's production host, so these sandbox requests reach production, which refuses sandbox device tokens and certificates; pass --env production, or leave the endpoint out (Apple's host for the environment is the default)"
+            ],
+            "\(sandbox.stderr)")
+        let production = try InProcess.apnsctl(
+            base,
+            environment: [
+                "APNSCTL_ENV": "production", "APNSCTL_ENDPOINT": "production=https://api.sandbox.push.apple.com:2197",
+            ])
+        #expect(
+            production.errorLines == [
+                "warning: APNSCTL_ENDPOINT https://api.sandbox.push.apple.com:2197 is Apple's sandbox host, so these production requests reach sandbox, which refuses production device tokens and certificates; pass --env sandbox, or leave the endpoint out (Apple's host for the environment is the default)"
+            ],
+            "\(production.stderr)")
     }
 
     /// `--env production --endpoint sandbox=URL` would go to Apple's real production host: a warning says so.
@@ -227,6 +264,10 @@ import Testing
             let r = try InProcess.apnsctl(base + endpoint)
             #expect(r.status == 0 && r.stderr.isEmpty, "\(endpoint): \(r.stderr)")
         }
+        // Apple's host of the environment sent to says nothing either.
+        let apple = try InProcess.apnsctl(
+            base + ["--env", "production", "--endpoint", "https://api.push.apple.com:2197"])
+        #expect(apple.status == 0 && apple.stderr.isEmpty, "\(apple.stderr)")
         // channel takes the same flags and has no dry run: a dead local proxy keeps anything from leaving the machine.
         let channel = try InProcess.apnsctl([
             "channel", "list", "--cert", creds.pushFile, "--env", "production",

@@ -60,6 +60,18 @@ import Testing
             name: "payload only: the certificate's bundle id is the topic", payload: #"{"aps":{"alert":"hi"}}"#,
             credential: .development,
             expected: .headers(.alert, 10, "com.example.dev", 4096, cert)),
+        // A certificate listing topics carries a type without a suffix to those topics only, in any letter case.
+        Case(
+            name: "alert to a topic the certificate does not list", payload: #"{"aps":{"alert":"hi"}}"#,
+            topic: "com.example.other", credential: .universal,
+            expected: .error(
+                77,
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.other, so APNs would answer TopicDisallowed to this alert push; give --topic one of them, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.other"
+            )),
+        Case(
+            name: "background to a listed topic in another letter case", payload: #"{"aps":{"content-available":1}}"#,
+            topic: "Com.Example.Demo", credential: .universal,
+            expected: .headers(.background, 5, "Com.Example.Demo", 4096, cert)),
         Case(
             name: "background: content-available alone, priority 5", payload: #"{"aps":{"content-available":1}}"#,
             topic: "com.example.app",

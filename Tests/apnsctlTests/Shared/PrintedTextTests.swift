@@ -38,7 +38,7 @@ import Testing
 
         [profiles."dev\u202E"]
         noproxy = "intra\u009Bnet,\u202Eexample.com"
-        topic = "com.example.app"
+        topic = "com.example.demo"
 
         [devices]
         "phone\u009B" = "3f2a000000000000000000000000000000000000000000000000000000009c1d"

@@ -673,6 +673,32 @@ import Testing
                 ),
                 "\(name): \(r.stderr)")
         }
+        // The commands that read a file named outright (inspect, convert) say so too; a passphrase file's value is
+        // not repeated, in case it is the passphrase itself.
+        let inspect = try InProcess.apnsctl(["inspect", mock.certificate + " "])
+        #expect(inspect.status == 66, "\(inspect.stderr)")
+        #expect(
+            inspect.stderr.hasPrefix(
+                "error: \"\(mock.certificate) \": no such file, but \"\(mock.certificate)\" is one: the path has a blank around it (kept by quotes or a .env file's line); remove it"
+            ), "\(inspect.stderr)")
+        let scratch = try TemporaryDirectory(prefix: "blank-passphrase")
+        let passphrase = try scratch.write("pass.txt", "correct horse\n", mode: 0o600)
+        let p12 = scratch.file("push.p12")
+        let made = try InProcess.apnsctl([
+            "convert", mock.certificate, "-o", p12, "--out-passphrase-file", passphrase,
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        for command in ["inspect", "convert"] {
+            let r = try InProcess.apnsctl(
+                [command, p12, "--passphrase-file", " " + passphrase]
+                    + (command == "convert" ? ["-o", scratch.file("push.pem")] : []))
+            #expect(r.status == 66, "\(command): \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "--passphrase-file: no such file, but its value without the blanks around it names one: the path has a blank around it"
+                ), "\(command): \(r.stderr)")
+            #expect(!r.stderr.contains(" " + passphrase), "\(command): \(r.stderr)")
+        }
     }
 
     /// CI secrets a fork's pull request does not get are empty variables: "no credential" says so.

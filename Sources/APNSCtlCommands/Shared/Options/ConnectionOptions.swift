@@ -87,6 +87,25 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
         in world: CommandWorld
     ) {
         if let text = endpointWarning(endpoints, using: used, label: label) { world.standardError.warning(text) }
+        if let text = otherAppleHostWarning(using: used, label: label) { world.standardError.warning(text) }
+    }
+
+    /// An endpoint that is Apple's host for the other environment than the one it serves here (`--endpoint
+    /// https://api.push.apple.com` with `--env sandbox`): the requests reach that environment, whose answers
+    /// (BadDeviceToken, BadCertificateEnvironment) would then seem to blame the token or the certificate.
+    static func otherAppleHostWarning(using used: [(APNSEnvironment, PushEndpoint)], label: String) -> String? {
+        for (environment, endpoint) in used {
+            var host = endpoint.host.lowercased()
+            if host.hasSuffix(".") { host.removeLast() }
+            guard let reached = APNSEnvironment.allCases.first(where: { $0 != environment && $0.host == host }) else {
+                continue
+            }
+            return "\(label) \(endpoint.url) is Apple's \(reached.rawValue) host, so these \(environment.rawValue) "
+                + "requests reach \(reached.rawValue), which refuses \(environment.rawValue) device tokens and "
+                + "certificates; pass --env \(reached.rawValue), or leave the endpoint out (Apple's host for the "
+                + "environment is the default)"
+        }
+        return nil
     }
 
     /// The warning's text, nil when every environment used has its `--endpoint` (or none was given).
