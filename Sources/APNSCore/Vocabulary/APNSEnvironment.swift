@@ -11,6 +11,15 @@ public enum APNSEnvironment: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// Every name of Apple's host for device pushes: `host`, and for sandbox the older alias Apple's own openssl
+    /// example and Knuff use (APNS.md §1).
+    public var appleHosts: [String] {
+        switch self {
+        case .sandbox: return [host, "api.development.push.apple.com"]
+        case .production: return [host]
+        }
+    }
+
     /// `https://host:443`, as shown in results.
     public var endpoint: String { "https://\(host):443" }
 

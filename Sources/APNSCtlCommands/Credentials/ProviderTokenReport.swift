@@ -39,12 +39,29 @@ struct ProviderTokenReport {
         return String(t)
     }
 
-    /// Why `token` does not decode, naming the part: a token is pasted cut short, with text after it, or twice.
+    /// Why `token` does not decode, naming what is wrong where: a token is pasted with quotes or a label around it,
+    /// wrapped over two lines, twice, cut short, or in standard base64.
     private static func damage(in token: String) -> String {
-        let split = token.split(separator: ".", omittingEmptySubsequences: false)
-        if token.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
-            return "it has a blank inside (two tokens, or text after the token?); give the token alone"
+        let scalars = Array(token.unicodeScalars)
+        if scalars.contains(where: { $0.properties.isWhitespace }) {
+            return "it has a blank or a line break inside (a token wrapped over two lines, two tokens, or a label "
+                + "pasted with it?); give the token alone, on one line"
         }
+        let base64URL: (Unicode.Scalar) -> Bool = {
+            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                || $0 == "-" || $0 == "_" || $0 == "."
+        }
+        if let index = scalars.firstIndex(where: { !base64URL($0) }) {
+            let scalar = scalars[index]
+            if scalar == "+" || scalar == "/" || scalar == "=" {
+                return "it has \(BundleIDShape.describe(scalar)): standard base64, where a JWT's parts are base64url "
+                    + "(- and _ for + and /, no = padding); encode it as base64url"
+            }
+            return
+                "it has \(BundleIDShape.describe(scalar)) at character \(index + 1), which no JWT has (quotes, a label "
+                + "or a character pasted with it?); give the token alone"
+        }
+        let split = token.split(separator: ".", omittingEmptySubsequences: false)
         guard split.count == 3 else {
             return
                 "\(split.count) part\(split.count == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
@@ -55,8 +72,10 @@ struct ProviderTokenReport {
         case .signature? where split[2].isEmpty:
             return "the signature part is empty (the token ends with a dot); copy the whole token"
         case .signature?, nil:
+            let count = split[2].count
+            let why = count < 86 ? "cut short" : "with something after it"
             return
-                "its signature (after the last dot) is not base64url: \(split[2].count) characters, where an ES256 signature has 86; was it cut short or changed? copy the whole token"
+                "its signature (after the last dot) is \(count) characters, where an ES256 signature has 86 (\(why)?); copy the whole token"
         }
     }
 

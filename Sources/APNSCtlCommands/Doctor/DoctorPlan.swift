@@ -119,17 +119,16 @@ extension APNSCtl.Doctor {
             throw CLIError.internalError("no credential after the flag checks")
         }
 
-        // 3. Environments: named ones must be the certificate's (77, as for send); auto, both of them (64).
-        try settings.checkAutoEnvironment(identity?.info)
+        // 3. Environments: named ones must be the certificate's (77, as for send); auto, both of them and two
+        // servers (64), unless the certificate's own line already failed the run (an expired one, say).
+        if !stop { try settings.checkAutoEnvironment(identity?.info, port: port) }
         let environments: [APNSEnvironment]
         // Without --env, an --app build's tokens name the one environment worth probing.
         let probed = wanted ?? app?.environment.map { [$0] }
         if let wanted = probed {
             if let identity, identity.info.isApplePush {
                 for environment in wanted {
-                    try withCredentialErrors { () throws(CredentialProblem) in
-                        try identity.checkEnvironment(environment)
-                    }
+                    do { try identity.checkEnvironment(environment) } catch { throw settings.credentialError(error) }
                 }
             }
             environments = wanted

@@ -33,8 +33,11 @@ struct CertificatePushRule {
             guard pushType != .mdm, info.hasTopicsExtension, !listed, BundleIDShape.problem(in: topic) == nil else {
                 return nil
             }
+            // Only the topics without another type's suffix are advice: a `.voip` one would make it a voip push.
+            let bare = info.topics.filter { PushType.inferred(fromTopic: $0) == nil }
+            let instead = bare.isEmpty ? "" : "give --topic \(bare.joined(separator: " or ")), or "
             throw .credential(
-                "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic), so APNs would answer TopicDisallowed to this \(pushType.rawValue) push; give --topic one of them, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)\(mockKeyHint)"
+                "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic), so APNs would answer TopicDisallowed to this \(pushType.rawValue) push; \(instead)send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)\(mockKeyHint)"
             )
         }
         guard info.hasTopicsExtension else {

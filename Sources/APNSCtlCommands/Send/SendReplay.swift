@@ -197,7 +197,7 @@ extension APNSCtl.Send {
             used.append((own, all))
         }
         let ports = Set(used.map(\.value.port))
-        guard used.allSatisfy({ $0.value.host.lowercased() == $0.key.host }), ports.count == 1,
+        guard used.allSatisfy({ $0.key.appleHosts.contains($0.value.host.lowercased()) }), ports.count == 1,
             let port = ports.first, port == 443 || port == 2197
         else { return nil }
         return port

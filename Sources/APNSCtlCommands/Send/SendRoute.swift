@@ -13,15 +13,23 @@ struct SendRoute {
 }
 
 extension ResolvedSettings {
-    /// `env auto` with a certificate for one environment only: 64, said alike by `send` and by `doctor` (whose
-    /// probe would otherwise pass a profile every send with it is refused).
-    func checkAutoEnvironment(_ info: CertificateInfo?) throws(CLIError) {
-        guard isAutoEnvironment, let info, info.isApplePush, info.environments.count == 1,
-            let only = info.sortedEnvironments.first
-        else { return }
-        throw .usage(
-            "\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)"
-        )
+    /// `env auto` beside a certificate for one environment only, or with one server for both environments (which
+    /// would answer BadDeviceToken twice and blame the token): 64, said alike by `send` and by `doctor` (whose
+    /// probes would otherwise pass settings every send with them refuses).
+    func checkAutoEnvironment(_ info: CertificateInfo?, port: Int) throws(CLIError) {
+        guard isAutoEnvironment else { return }
+        if let info, info.isApplePush, info.environments.count == 1, let only = info.sortedEnvironments.first {
+            throw .usage(
+                "\(label(.env)) auto: \(self[.cert]?.value.displayName ?? "the certificate") is for \(only.rawValue) only, and auto needs both environments; pass --env \(only.rawValue), or use a certificate for both (or token auth)"
+            )
+        }
+        let endpoint = endpointList.endpoint(for: .sandbox, port: port)
+        if endpoint.url == endpointList.endpoint(for: .production, port: port).url {
+            throw .usage(
+                "\(label(.env)) auto needs two servers, but \(label(.endpoint)) \(endpoint.url) names one for both environments; "
+                    + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production"
+            )
+        }
     }
 
     /// `send`'s routes: the environment (`env`, else the certificate's only one, else sandbox) at its endpoint
@@ -37,20 +45,13 @@ extension ResolvedSettings {
         let identity = credentials.identity
         var fallback: SendRoute? = nil
         if isAutoEnvironment {
-            try checkAutoEnvironment(identity?.info)
+            try checkAutoEnvironment(identity?.info, port: port)
             let other: APNSEnvironment = environment == .sandbox ? .production : .sandbox
             let otherEndpoint = endpoints.endpoint(for: other, port: port)
             fallback = SendRoute(
                 environment: other, endpoint: otherEndpoint, proxy: try proxySelection(for: otherEndpoint))
         }
         let endpoint = endpoints.endpoint(for: environment, port: port)
-        if let fallback, fallback.endpoint.url == endpoint.url {
-            // One server for both environments would answer BadDeviceToken twice and blame the token.
-            throw CLIError.usage(
-                "\(label(.env)) auto needs two servers, but \(label(.endpoint)) \(endpoint.url) names one for both environments; "
-                    + "pass --endpoint sandbox=URL --endpoint production=URL, or choose --env sandbox or --env production"
-            )
-        }
         SendConnectionOptions.warnAboutEndpoints(
             endpoints,
             using: [(environment, endpoint)]

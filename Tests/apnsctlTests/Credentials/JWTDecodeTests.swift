@@ -207,30 +207,45 @@ import Testing
         let keys = try Keys()
         let parts = keys.token.split(separator: ".").map(String.init)
         let refused = "error: APNs would refuse this token: not a provider token: "
-        for (token, problem) in [
+        let base64 =
+            parts[0] + "." + parts[1] + "."
+            + parts[2].replacingOccurrences(of: "_", with: "/").replacingOccurrences(of: "-", with: "+") + "/"
+        let wrapped = String(keys.token.prefix(60)) + "\n" + String(keys.token.dropFirst(60))
+        let cases: [(String, String)] = [
             (
                 keys.token + "xyz",
-                "its signature (after the last dot) is not base64url: 89 characters, where an ES256 signature has 86; was it cut short or changed?"
+                "its signature (after the last dot) is 89 characters, where an ES256 signature has 86 (with something after it?)"
             ),
             (
                 String(keys.token.dropLast()),
-                "its signature (after the last dot) is not base64url: 85 characters, where"
+                "its signature (after the last dot) is 85 characters, where an ES256 signature has 86 (cut short?)"
             ),
             (
                 keys.token + " " + keys.token,
-                "it has a blank inside (two tokens, or text after the token?); give the token alone"
+                "it has a blank or a line break inside (a token wrapped over two lines, two tokens, or a label pasted with it?); give the token alone, on one line"
             ),
-            (keys.token + "\nsent at noon", "it has a blank inside (two tokens, or text after the token?)"),
-            ("!" + keys.token.dropFirst(), "its header (before the first dot) is not base64url-encoded JSON"),
+            (wrapped, "it has a blank or a line break inside"),
+            (
+                "\"" + keys.token + "\"",
+                "it has \u{2018}\"\u{2019} (U+0022) at character 1, which no JWT has (quotes, a label or a character pasted with it?)"
+            ),
+            (keys.token + ",", "it has \u{2018},\u{2019} (U+002C) at character \(keys.token.count + 1)"),
+            ("\u{200B}" + keys.token, "it has an invisible character (U+200B) at character 1"),
+            (
+                base64,
+                "standard base64, where a JWT's parts are base64url"
+            ),
+            ("x" + String(keys.token.dropFirst()), "its header (before the first dot) is not base64url-encoded JSON"),
             (
                 [parts[0], "WzFd", parts[2]].joined(separator: "."),
                 "its claims (between the dots) are not base64url-encoded JSON"
             ),
             (parts[0] + "." + parts[1] + ".", "the signature part is empty (the token ends with a dot)"),
-        ] {
+        ]
+        for (token, problem) in cases {
             let (status, out, err) = Self.decode([token], at: Self.signedAt)
             #expect(status == 77 && out.isEmpty, "\(token): \(out)")
-            #expect(err.hasPrefix(refused + problem), "\(token): \(err)")
+            #expect(err.hasPrefix(refused) && err.contains(problem), "\(token): \(err)")
         }
         let world = TestWorld()
         #expect(world.run(["jwt", "abc.def.ghi"]) == 64)

@@ -12,9 +12,10 @@ import Testing
     let credentials: TestCredentials
     init() throws { credentials = try TestCredentials() }
 
-    private func doctor(_ arguments: [String]) throws -> CommandResult {
+    private func doctor(_ arguments: [String], _ variables: [String: String] = [:]) throws -> CommandResult {
         let cache = try TemporaryDirectory(prefix: "cache")
-        return try InProcess.apnsctl(["doctor"] + arguments, environment: ["XDG_CACHE_HOME": cache.path])
+        return try InProcess.apnsctl(
+            ["doctor"] + arguments, environment: variables.merging(["XDG_CACHE_HOME": cache.path]) { $1 })
     }
 
     private func certificate(_ name: String, notBefore: Int64, notAfter: Int64) throws -> String {
@@ -48,8 +49,12 @@ import Testing
         let endpoint = "https://127.0.0.1:\(listener.localPort)"
         let expired = try certificate("expired.pem", notBefore: now - 400 * 86_400, notAfter: now - 3 * 86_400)
         let early = try certificate("early.pem", notBefore: now + 5 * 86_400, notAfter: now + 400 * 86_400)
-        for (file, word) in [(expired, "EXPIRED"), (early, "NOT YET VALID")] {
-            let r = try doctor(["--cert", file, "--ca-file", credentials.caFile, "--endpoint", endpoint])
+        // With env auto from a variable too: the certificate's own failure comes first, not auto's need of two
+        // servers (one endpoint here), which would send the user to --env first.
+        for (file, word, variables) in [
+            (expired, "EXPIRED", [:]), (early, "NOT YET VALID", [:]), (expired, "EXPIRED", ["APNSCTL_ENV": "auto"]),
+        ] {
+            let r = try doctor(["--cert", file, "--ca-file", credentials.caFile, "--endpoint", endpoint], variables)
             #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
             #expect(
                 r.lines.count == 1 && r.lines[0].hasPrefix("fail  credentials") && r.lines[0].contains(word),
@@ -59,6 +64,22 @@ import Testing
             )
         }
         #expect(listener.accept() == nil, "doctor connected although the certificate could not be used")
+    }
+
+    /// `env auto` (a profile or a variable doctor shares with send) with one server for both environments: send
+    /// refuses every push (64), so doctor does before probing, with send's words.
+    @Test func autoWithOneServerForBothEnvironmentsIs64AsInSend() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0)
+        let endpoint = "https://127.0.0.1:\(listener.localPort)"
+        let r = try doctor(
+            ["--cert", credentials.pushFile, "--ca-file", credentials.caFile, "--endpoint", endpoint],
+            ["APNSCTL_ENV": "auto"])
+        #expect(r.status == 64, "\(r.stdout)\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "APNSCTL_ENV auto needs two servers, but --endpoint \(endpoint) names one for both environments; pass --endpoint sandbox=URL --endpoint production=URL"
+            ), "\(r.stderr)")
+        #expect(listener.accept() == nil, "doctor probed settings send refuses")
     }
 
     @Test func tenDaysLeftWarnsUnlessFailWithinSaysFail() throws {

@@ -112,15 +112,14 @@ import Testing
         }
     }
 
-    @Test func stopWithNoMockRunningSaysSoAndExits0() async throws {
-        try await offThePool {
-            let state = try TemporaryDirectory(prefix: "detach-none")
-            let r = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "stop", "--state-dir", state.path])
-            #expect(r.status == 0)
-            #expect(r.stderr == "apnsctl mock: no mock is running with state dir \(state.path)\n")
-            let log = try CommandRunner.run(CommandRunner.apnsctlPath, ["mock", "--log", "x.log"])
-            #expect(log.status == 64)
-            #expect(log.stderr.contains("--log is where a detached mock writes its log; add --detach"), "\(log.stderr)")
-        }
+    /// No process is started or stopped here: the command runs in-process.
+    @Test func stopWithNoMockRunningSaysSoAndExits0() throws {
+        let state = try TemporaryDirectory(prefix: "detach-none")
+        let r = try InProcess.apnsctl(["mock", "stop", "--state-dir", state.path])
+        #expect(r.status == 0)
+        #expect(r.stderr == "apnsctl mock: no mock is running with state dir \(state.path)\n")
+        let log = try InProcess.apnsctl(["mock", "--log", "x.log"])
+        #expect(log.status == 64)
+        #expect(log.stderr.contains("--log is where a detached mock writes its log; add --detach"), "\(log.stderr)")
     }
 }

@@ -182,6 +182,24 @@ import Testing
             "\(doctor.stderr)")
     }
 
+    /// A certificate refused for the environment a variable (or a profile) chose names that origin, in send and
+    /// in doctor, where "use --env" alone pointed at a flag never given; given as a flag, the flag is named.
+    @Test func anEnvironmentFromAVariableIsNamedWhenTheCertificateRefusesIt() throws {
+        let creds = try TestCredentials(kind: .development)
+        let variable = ["APNSCTL_ENV": "production"]
+        let expected =
+            "is not valid for production (it allows sandbox), which APNSCTL_ENV chose; pass --env sandbox (a flag wins over it), or use a certificate for production"
+        let send = try InProcess.apnsctl(
+            ["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--dry-run"], environment: variable)
+        #expect(send.status == 77 && send.stderr.contains(expected), "\(send.stderr)")
+        let doctor = try InProcess.apnsctl(
+            ["doctor", "--cert", creds.pushFile, "--endpoint", "https://127.0.0.1:9"], environment: variable)
+        #expect(doctor.status == 77 && doctor.stderr.contains(expected), "\(doctor.stdout)\(doctor.stderr)")
+        let flag = try InProcess.apnsctl(
+            ["send", "--cert", creds.pushFile, "-d", Self.sandboxToken, "--dry-run", "--env", "production"])
+        #expect(flag.status == 77 && flag.stderr.contains("use --env matching the certificate"), "\(flag.stderr)")
+    }
+
     @Test func dryRunSaysWhereBadDeviceTokensGoNext() throws {
         let creds = try TestCredentials()
         let r = try InProcess.apnsctl([
@@ -220,6 +238,33 @@ import Testing
                 "warning: APNSCTL_ENDPOINT https://api.sandbox.push.apple.com:2197 is Apple's sandbox host, so these production requests reach sandbox, which refuses production device tokens and certificates; pass --env sandbox, or leave the endpoint out (Apple's host for the environment is the default)"
             ],
             "\(production.stderr)")
+        // Apple's older sandbox alias is Apple's sandbox host too.
+        let alias = try InProcess.apnsctl(
+            base + ["--env", "production", "--endpoint", "https://api.development.push.apple.com"])
+        #expect(
+            alias.stderr.hasPrefix(
+                "warning: --endpoint https://api.development.push.apple.com:443 is Apple's sandbox host, so these production requests reach sandbox"
+            ), "\(alias.stderr)")
+        // channel manages channels on Apple's management hosts: those are the ones compared (a dead local proxy
+        // keeps anything from leaving the machine).
+        func channel(_ env: String, _ endpoint: String) throws -> CommandResult {
+            try InProcess.apnsctl([
+                "channel", "list", "--cert", creds.pushFile, "--env", env, "--endpoint", endpoint, "--proxy",
+                "http://127.0.0.1:1", "--timeout", "2",
+            ])
+        }
+        let crossed = try channel("sandbox", "https://api-manage-broadcast.push.apple.com:2196")
+        #expect(
+            crossed.stderr.hasPrefix(
+                "warning: --endpoint https://api-manage-broadcast.push.apple.com:2196 is Apple's production host, so these sandbox requests reach production"
+            ), "\(crossed.stderr)")
+        for (env, endpoint) in [
+            ("production", "https://api-manage-broadcast.push.apple.com:2196"),
+            ("sandbox", "https://api.push.apple.com"),
+        ] {
+            let r = try channel(env, endpoint)
+            #expect(!r.stderr.contains("warning:"), "\(env) \(endpoint): \(r.stderr)")
+        }
     }
 
     /// `--env production --endpoint sandbox=URL` would go to Apple's real production host: a warning says so.

@@ -66,7 +66,7 @@ import Testing
             topic: "com.example.other", credential: .universal,
             expected: .error(
                 77,
-                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.other, so APNs would answer TopicDisallowed to this alert push; give --topic one of them, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.other"
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.other, so APNs would answer TopicDisallowed to this alert push; give --topic com.example.demo, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.other"
             )),
         Case(
             name: "background to a listed topic in another letter case", payload: #"{"aps":{"content-available":1}}"#,

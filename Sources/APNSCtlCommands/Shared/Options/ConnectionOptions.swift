@@ -82,24 +82,33 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     /// Warns (stderr) when `--endpoint` names URLs only for other environments than some environment this run
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
     /// without a word.
+    /// `appleHosts`: the names of Apple's host of each environment for what this command sends (device pushes',
+    /// or channel management's).
     static func warnAboutEndpoints(
         _ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], label: String = "--endpoint",
-        in world: CommandWorld
+        appleHosts: (APNSEnvironment) -> [String] = \.appleHosts, in world: CommandWorld
     ) {
         if let text = endpointWarning(endpoints, using: used, label: label) { world.standardError.warning(text) }
-        if let text = otherAppleHostWarning(using: used, label: label) { world.standardError.warning(text) }
+        if let text = otherAppleHostWarning(using: used, label: label, appleHosts: appleHosts) {
+            world.standardError.warning(text)
+        }
     }
 
     /// An endpoint that is Apple's host for the other environment than the one it serves here (`--endpoint
     /// https://api.push.apple.com` with `--env sandbox`): the requests reach that environment, whose answers
     /// (BadDeviceToken, BadCertificateEnvironment) would then seem to blame the token or the certificate.
-    static func otherAppleHostWarning(using used: [(APNSEnvironment, PushEndpoint)], label: String) -> String? {
+    static func otherAppleHostWarning(
+        using used: [(APNSEnvironment, PushEndpoint)], label: String,
+        appleHosts: (APNSEnvironment) -> [String] = \.appleHosts
+    ) -> String? {
         for (environment, endpoint) in used {
             var host = endpoint.host.lowercased()
             if host.hasSuffix(".") { host.removeLast() }
-            guard let reached = APNSEnvironment.allCases.first(where: { $0 != environment && $0.host == host }) else {
-                continue
-            }
+            guard
+                let reached = APNSEnvironment.allCases.first(where: {
+                    $0 != environment && appleHosts($0).contains(host)
+                })
+            else { continue }
             return "\(label) \(endpoint.url) is Apple's \(reached.rawValue) host, so these \(environment.rawValue) "
                 + "requests reach \(reached.rawValue), which refuses \(environment.rawValue) device tokens and "
                 + "certificates; pass --env \(reached.rawValue), or leave the endpoint out (Apple's host for the "

@@ -56,7 +56,7 @@ struct PushCredentials {
                     "\(path): the certificate is not valid for \(requested.rawValue) (it allows \(has)), which the device tokens of \(app.label) need; use a push certificate for \(requested.rawValue), or token auth"
                 )
             }
-            throw CLIError(error)
+            throw settings.credentialError(error)
         }
         return environment
     }

@@ -114,8 +114,14 @@ extension ResolvedSettings {
         }
         let endpoints = endpointList
         let endpoint = endpoints.explicit(for: environment) ?? defaultEndpoint(environment)
+        // Apple's hosts for what is sent: the channel management hosts for `channel`, the device push hosts for a
+        // broadcast.
         SendConnectionOptions.warnAboutEndpoints(
-            endpoints, using: [(environment, endpoint)], label: label(.endpoint), in: world)
+            endpoints, using: [(environment, endpoint)], label: label(.endpoint),
+            appleHosts: { env in
+                let host = defaultEndpoint(env).host
+                return host == env.host ? env.appleHosts : [host]
+            }, in: world)
         return (endpoint, try proxySelection(for: endpoint))
     }
 

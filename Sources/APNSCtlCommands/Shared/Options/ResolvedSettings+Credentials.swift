@@ -17,6 +17,20 @@ extension CredentialSource {
 /// The credentials of a resolved command: loaded from their files or from PEM held in `APNSCTL_*` variables,
 /// with every message naming where each part came from (`--cert`, `APNSCTL_CERT`, `cert in profile dev (…)`).
 extension ResolvedSettings {
+    /// `problem` as the CLI says it; a certificate refused for the environment a variable or a profile chose
+    /// names that origin, where "use --env" alone sent the user to a flag they had not given.
+    func credentialError(_ problem: CredentialProblem) -> CLIError {
+        guard case .environmentNotAllowed(let path, let requested, let available) = problem,
+            let origin = self[.env]?.origin, origin != .defaultValue
+        else { return CLIError(problem) }
+        if case .flag = origin { return CLIError(problem) }
+        let has = available.isEmpty ? "no APNs environment" : available.map(\.rawValue).joined(separator: " and ")
+        let instead = available.first.map { "pass --env \($0.rawValue) (a flag wins over it), or " } ?? ""
+        return .credential(
+            "\(path): the certificate is not valid for \(requested.rawValue) (it allows \(has)), which \(label(.env)) chose; \(instead)use a certificate for \(requested.rawValue)"
+        )
+    }
+
     /// The passphrase, as resolved (`--passphrase`, `APNSCTL_PASSPHRASE` or `--passphrase-file`, whichever came
     /// first), else a prompt on a terminal.
     func passphraseSource(in world: CommandWorld) -> PassphraseSource {
@@ -104,8 +118,8 @@ extension ResolvedSettings {
 
     /// The `.p8` key read, not decoded, with its checked ids: a cached token for the same bytes needs no more.
     /// A bad key is still named before bad ids, as when the key was decoded first.
-    /// `refusingMixedUpIDs`: a team id that is the key id (`TokenIDMixUp`) is a usage error; doctor passes false
-    /// to warn about it in its report instead.
+    /// `refusingMixedUpIDs`: a team id that is the key id (`TokenIDMixUp`) is a usage error, ids that look swapped
+    /// by the file's name a warning; doctor passes false to say both in its report instead.
     /// `messages`: where a key id that differs from the file name's is warned about (APNs answers such a token
     /// InvalidProviderToken unless the file was renamed).
     func readSigningKey(refusingMixedUpIDs: Bool = true, warningsTo messages: MessageStream? = nil) throws(CLIError)
@@ -138,8 +152,10 @@ extension ResolvedSettings {
         {
             switch mixUp {
             case .swapped(let fileKeyID):
-                throw .usage(
-                    "\(label(.teamID)) \(fileKeyID): that is the key's own id (\(FileSystem.baseName(authKey.displayName))), not a team id; the ids look swapped: \(label(.teamID)) \(loaded.keyID) and \(label(.keyID)) \(fileKeyID)"
+                // A guess from the file's name, which its owner may have chosen (a key named after its team): said,
+                // not refused, since both ids were given and nothing else could override a refusal.
+                messages?.warning(
+                    "\(label(.teamID)) \(fileKeyID) is the key's id in its file name (\(FileSystem.baseName(authKey.displayName))), and \(label(.keyID)) \(loaded.keyID) is given: if the ids are swapped, APNs answers InvalidProviderToken; then give \(label(.teamID)) \(loaded.keyID) and \(label(.keyID)) \(fileKeyID)"
                 )
             case .teamIsKeyID:
                 throw .usage(
@@ -270,7 +286,7 @@ final class SigningKeyWithIDs: Sendable {
 }
 
 /// How token ids given disagree with each other and with the key's file name (`AuthKey_<KEYID>.p8`): the one
-/// rule `send` and `jwt` refuse by and `doctor` warns by.
+/// rule `send` and `jwt` refuse or warn by and `doctor` reports by.
 enum TokenIDMixUp: Equatable {
     /// The file name's key id is given as the team id, and another id as the key id.
     case swapped(fileKeyID: String)
