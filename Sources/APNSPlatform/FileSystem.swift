@@ -42,7 +42,9 @@ public enum FileSystem {
         /// Where and what; the caller adds what to do (which of its flags overwrites, or writes elsewhere).
         public var message: String {
             switch self {
-            case .missing(let p): return "\(VariableEcho.shownPath(p)): no such file\(FileSystem.unexpandedTilde(p))"
+            case .missing(let p):
+                return
+                    "\(VariableEcho.shownPath(p)): no such file\(FileSystem.unexpandedTilde(p))\(FileSystem.blankAround(p))"
             case .unreadable(let p, let r): return "\(VariableEcho.shownPath(p)): cannot read: \(r)"
             case .isDirectory(let p): return "\(VariableEcho.shownPath(p)): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
@@ -66,6 +68,25 @@ public enum FileSystem {
         guard path.hasPrefix("~/") || path.contains(" ~/") else { return "" }
         return
             "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
+    }
+
+    /// A path with a blank or an invisible character around it (kept by quotes, a `.env` file's line, a paste)
+    /// that names a file without it: invisible in "no such file", so it is named. `text` may be a flag and its
+    /// path (`--devices list.txt `), as messages label paths.
+    public static func blankAround(_ text: String) -> String {
+        var path = Substring(text)
+        if text.hasPrefix("-"), let space = text.firstIndex(of: " ") { path = text[text.index(after: space)...] }
+        let invisible: (Unicode.Scalar) -> Bool = {
+            $0.properties.isWhitespace || $0 == "\u{200B}" || $0 == "\u{2060}" || $0 == "\u{FEFF}"
+        }
+        let scalars = path.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !invisible($0) }),
+            let last = scalars.lastIndex(where: { !invisible($0) })
+        else { return "" }
+        let trimmed = String(scalars[first...last])
+        guard trimmed != String(path), exists(trimmed) else { return "" }
+        return "; \(JSONWriter.quoted(trimmed)) is one: the path has a blank or an invisible character around it "
+            + "(kept by quotes, a .env file's line or a paste); remove it"
     }
 
     /// The most `read` takes from one file: far beyond any payload (5 KB), credential or passphrase,

@@ -28,9 +28,9 @@ struct ProviderTokenReport {
     /// `text` as given: `bearer …` and `authorization: bearer …` are accepted, blanks trimmed.
     static func bareToken(_ text: String) -> String {
         // "\r\n" is one Character in Swift, so blanks are told by their scalars; a BOM (a file saved by Notepad)
-        // is blank too.
+        // and a no-break space (a web page's, a chat's) are blank too.
         let blank: (Character) -> Bool = {
-            $0.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\u{FEFF}" }
+            $0.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0 == "\u{FEFF}" }
         }
         var t = Substring(text).drop(while: blank)
         while let last = t.last, blank(last) { t = t.dropLast() }
@@ -53,7 +53,10 @@ struct ProviderTokenReport {
         }
         if let index = scalars.firstIndex(where: { !base64URL($0) }) {
             let scalar = scalars[index]
-            if scalar == "+" || scalar == "/" || scalar == "=" {
+            // `=` is padding only at a part's end; before it, a label (`TOKEN=eyJ…`).
+            let rest = scalars[index...]
+            let padding = scalar == "=" && rest.prefix { $0 == "=" }.count == rest.prefix { $0 != "." }.count
+            if scalar == "+" || scalar == "/" || padding {
                 return "it has \(BundleIDShape.describe(scalar)): standard base64, where a JWT's parts are base64url "
                     + "(- and _ for + and /, no = padding); encode it as base64url"
             }
@@ -63,8 +66,12 @@ struct ProviderTokenReport {
         }
         let split = token.split(separator: ".", omittingEmptySubsequences: false)
         guard split.count == 3 else {
+            let why =
+                split.count == 4 && split[3].isEmpty
+                ? " (a dot after the token, as at a sentence's end?)"
+                : split.count < 3 ? " (cut short?)" : split.count == 5 ? " (two tokens pasted together?)" : ""
             return
-                "\(split.count) part\(split.count == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)"
+                "\(split.count) part\(split.count == 1 ? "" : "s") separated by dots, where a JWT has three (header.claims.signature)\(why)"
         }
         switch ProviderToken.Parts.damage(in: token) {
         case .header?: return "its header (before the first dot) is not base64url-encoded JSON; copy the whole token"

@@ -126,7 +126,8 @@ extension APNSCtl.Doctor {
         // Without --env, an --app build's tokens name the one environment worth probing.
         let probed = wanted ?? app?.environment.map { [$0] }
         if let wanted = probed {
-            if let identity, identity.info.isApplePush {
+            // An expired certificate's own line comes first, as in send: its environments are the next fix.
+            if let identity, identity.info.isApplePush, !stop {
                 for environment in wanted {
                     do { try identity.checkEnvironment(environment) } catch { throw settings.credentialError(error) }
                 }
@@ -243,6 +244,10 @@ extension APNSCtl.Doctor {
             check.status = .warn
             check.hint =
                 "--key-id \(keyID) differs from the file name's key id \(fileKeyID); Apple names the file after the key's id"
+        case .keyIDIsTeamID(let fileKeyID)?:
+            check.status = .warn
+            check.hint =
+                "--key-id \(keyID) is the team id too; the file name's key id is \(fileKeyID): the key id is the one in AuthKey_<KEYID>.p8"
         case .teamIsKeyID?:
             check.status = .warn
             check.hint = "the team id equals the key id \(keyID): swapped? --team-id is your developer team's id"

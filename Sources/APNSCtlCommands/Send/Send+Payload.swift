@@ -195,7 +195,8 @@ extension APNSCtl.Send {
         // A file's name with a blank (my payload.json) or JSON without its braces is no notification text.
         let lower = payload.lowercased()
         guard payload.contains(" "), !payload.contains(where: { "/{}".contains($0) }), !payload.hasPrefix("\""),
-            !payload.contains("\":"), !lower.hasSuffix(".json"), !lower.hasSuffix(".apns"), !FileSystem.exists(payload)
+            !payload.contains("\":"), !lower.hasSuffix(".json"), !lower.hasSuffix(".apns"), !FileSystem.exists(payload),
+            FileSystem.blankAround(payload).isEmpty
         else { return nil }
         return "if it is the notification's text, give it with --alert: --alert \(ShellWord.of(payload))"
     }

@@ -311,6 +311,15 @@ import Testing
             swapped.stderr
                 == "warning: --team-id ABCDE12345 is the key's id in its file name (AuthKey_ABCDE12345.p8), and --key-id TEAMID1234 is given: if the ids are swapped, APNs answers InvalidProviderToken; then give --team-id TEAMID1234 and --key-id ABCDE12345\n"
         )
+        // The team id typed twice, as the key id too: refused, whatever the file is called, naming its key id.
+        let twice = try InProcess.apnsctl([
+            "jwt", "--auth-key", key, "--team-id", "TEAMID1234", "--key-id", "TEAMID1234",
+        ])
+        #expect(twice.status == 64)
+        #expect(
+            twice.stderr
+                == "error: --key-id TEAMID1234 is the team id given too (--team-id); the key's id is its file name's, ABCDE12345 (AuthKey_ABCDE12345.p8): give --key-id ABCDE12345, or leave it out\n",
+            "\(twice.stderr)")
         let same = try InProcess.apnsctl(["jwt", "--auth-key", key, "--team-id", "ABCDE12345"])
         #expect(same.status == 64)
         #expect(same.stderr.contains("give the team id shown as Team ID"), "\(same.stderr)")

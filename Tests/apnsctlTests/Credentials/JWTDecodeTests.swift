@@ -201,7 +201,7 @@ import Testing
         #expect(out.isEmpty)
         #expect(
             err
-                == "error: APNs would refuse this token: not a provider token: 2 parts separated by dots, where a JWT has three (header.claims.signature)\n"
+                == "error: APNs would refuse this token: not a provider token: 2 parts separated by dots, where a JWT has three (header.claims.signature) (cut short?)\n"
         )
         // A token pasted cut short, with text after it, twice, or with a part damaged: the part is named.
         let keys = try Keys()
@@ -241,12 +241,28 @@ import Testing
                 "its claims (between the dots) are not base64url-encoded JSON"
             ),
             (parts[0] + "." + parts[1] + ".", "the signature part is empty (the token ends with a dot)"),
+            ("TOKEN=" + keys.token, "it has \u{2018}=\u{2019} (U+003D) at character 6, which no JWT has"),
+            (
+                keys.token + ".",
+                "4 parts separated by dots, where a JWT has three (header.claims.signature) (a dot after the token"
+            ),
+            (
+                parts[0] + "." + parts[1],
+                "2 parts separated by dots, where a JWT has three (header.claims.signature) (cut short?)"
+            ),
+            (
+                keys.token + keys.token,
+                "5 parts separated by dots, where a JWT has three (header.claims.signature) (two tokens pasted together?)"
+            ),
         ]
         for (token, problem) in cases {
             let (status, out, err) = Self.decode([token], at: Self.signedAt)
             #expect(status == 77 && out.isEmpty, "\(token): \(out)")
             #expect(err.hasPrefix(refused) && err.contains(problem), "\(token): \(err)")
         }
+        // No-break spaces around a token (a web page's, a chat's) are blanks, trimmed as spaces are.
+        let spaced = Self.decode(["\u{00A0}" + keys.token + "\u{00A0}"], at: Self.signedAt + 60)
+        #expect(spaced.0 == 0, "\(spaced.2)")
         let world = TestWorld()
         #expect(world.run(["jwt", "abc.def.ghi"]) == 64)
         #expect(world.stderr.text.contains("a token argument is for --decode"))

@@ -51,8 +51,14 @@ import Testing
         let early = try certificate("early.pem", notBefore: now + 5 * 86_400, notAfter: now + 400 * 86_400)
         // With env auto from a variable too: the certificate's own failure comes first, not auto's need of two
         // servers (one endpoint here), which would send the user to --env first.
+        // And with the other environment named: the expiry is said, not the environment the certificate lacks
+        // (fixed, the next run would fail on the expiry).
+        let expiredSandbox = try credentials.writePushCertificate(
+            "expired-sandbox.pem", kind: .development,
+            validity: Validity(notBefore: now - 400 * 86_400, notAfter: now - 3 * 86_400))
         for (file, word, variables) in [
             (expired, "EXPIRED", [:]), (early, "NOT YET VALID", [:]), (expired, "EXPIRED", ["APNSCTL_ENV": "auto"]),
+            (expiredSandbox, "EXPIRED", ["APNSCTL_ENV": "production"]),
         ] {
             let r = try doctor(["--cert", file, "--ca-file", credentials.caFile, "--endpoint", endpoint], variables)
             #expect(r.status == 77, "\(r.stdout)\(r.stderr)")

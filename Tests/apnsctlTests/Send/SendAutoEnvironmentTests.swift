@@ -225,7 +225,7 @@ import Testing
         #expect(sandbox.stdout.contains("POST https://API.Push.Apple.com:443/3/device/"), "\(sandbox.stdout)")
         #expect(
             sandbox.errorLines == [
-                "warning: --endpoint https://API.Push.Apple.com:443 is Apple's production host, so these sandbox requests reach production, which refuses sandbox device tokens and certificates; pass --env production, or leave the endpoint out (Apple's host for the environment is the default)"
+                "warning: --endpoint https://API.Push.Apple.com:443 is Apple's production host, so these sandbox requests reach production, which refuses sandbox device tokens and certificates; leave the endpoint out (Apple's host for the environment is the default), or pass --env production if production is meant"
             ],
             "\(sandbox.stderr)")
         let production = try InProcess.apnsctl(
@@ -235,7 +235,7 @@ import Testing
             ])
         #expect(
             production.errorLines == [
-                "warning: APNSCTL_ENDPOINT https://api.sandbox.push.apple.com:2197 is Apple's sandbox host, so these production requests reach sandbox, which refuses production device tokens and certificates; pass --env sandbox, or leave the endpoint out (Apple's host for the environment is the default)"
+                "warning: APNSCTL_ENDPOINT https://api.sandbox.push.apple.com:2197 is Apple's sandbox host, so these production requests reach sandbox, which refuses production device tokens and certificates; leave the endpoint out (Apple's host for the environment is the default), or pass --env sandbox if sandbox is meant"
             ],
             "\(production.stderr)")
         // Apple's older sandbox alias is Apple's sandbox host too.

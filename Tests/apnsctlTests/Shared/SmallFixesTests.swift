@@ -679,8 +679,36 @@ import Testing
         #expect(inspect.status == 66, "\(inspect.stderr)")
         #expect(
             inspect.stderr.hasPrefix(
-                "error: \"\(mock.certificate) \": no such file, but \"\(mock.certificate)\" is one: the path has a blank around it (kept by quotes or a .env file's line); remove it"
+                "error: \(mock.certificate) : no such file; \"\(mock.certificate)\" is one: the path has a blank or an invisible character around it (kept by quotes, a .env file's line or a paste); remove it"
             ), "\(inspect.stderr)")
+        // Every file named outright: a payload (whose advice was to give it with --alert), a file to validate, a
+        // device list, an invisible character pasted before a name.
+        let files = try TemporaryDirectory(prefix: "blank-files")
+        let payload = try files.write("p.json", #"{"aps":{"alert":"hi"}}"#)
+        let devices = try files.write("devices.txt", Self.token(1) + "\n")
+        for (arguments, shown) in [
+            (["validate", payload + " "], payload + " "),
+            (
+                ["send", payload + " ", "-d", Self.token(1), "--endpoint", mock.endpoint, "--cert", mock.certificate],
+                payload + " "
+            ),
+            (
+                [
+                    "send", "--alert", "hi", "--devices", " " + devices, "--endpoint", mock.endpoint, "--cert",
+                    mock.certificate,
+                ],
+                "--devices  " + devices
+            ),
+            (["validate", "\u{200B}" + payload], "\u{200B}" + payload),
+        ] {
+            let r = try InProcess.apnsctl(arguments)
+            #expect(r.status == 66, "\(arguments): \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "\(shown): no such file; \"\(arguments.contains("--devices") ? devices : payload)\" is one: the path has a blank or an invisible character around it"
+                ), "\(arguments): \(r.stderr)")
+            #expect(!r.stderr.contains("--alert"), "\(arguments): \(r.stderr)")
+        }
         let scratch = try TemporaryDirectory(prefix: "blank-passphrase")
         let passphrase = try scratch.write("pass.txt", "correct horse\n", mode: 0o600)
         let p12 = scratch.file("push.p12")
@@ -695,7 +723,7 @@ import Testing
             #expect(r.status == 66, "\(command): \(r.stderr)")
             #expect(
                 r.stderr.contains(
-                    "--passphrase-file: no such file, but its value without the blanks around it names one: the path has a blank around it"
+                    "--passphrase-file: no such file, but its value without the blanks around it names one (kept by quotes, a .env file's line or a paste); remove them"
                 ), "\(command): \(r.stderr)")
             #expect(!r.stderr.contains(" " + passphrase), "\(command): \(r.stderr)")
         }

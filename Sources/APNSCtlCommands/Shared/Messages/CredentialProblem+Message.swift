@@ -8,15 +8,6 @@ extension CredentialProblem {
     private static let passphraseHelp =
         "pass it with --passphrase-file FILE, APNSCTL_PASSPHRASE_FILE, APNSCTL_PASSPHRASE or --passphrase, or run on a terminal to be asked"
 
-    /// A path given with a blank around it (kept by quotes, or by a `.env` file's line) that names a file
-    /// without it: the blank is invisible in the message, so it is named.
-    private static func blankAround(_ path: String) -> Bool {
-        let trimmed = path.trimmingBlanks()
-        return trimmed != path && !trimmed.isEmpty && FileSystem.exists(trimmed)
-    }
-
-    private static let blankAdvice = "the path has a blank around it (kept by quotes or a .env file's line); remove it"
-
     /// One line: where, what is wrong, what to do, naming apnsctl's flags.
     var message: String { message(passphraseFileFlag: "--passphrase-file") }
 
@@ -25,11 +16,9 @@ extension CredentialProblem {
     /// goes, beside its key (a key from `APNSCTL_AUTH_KEY` takes `APNSCTL_KEY_ID`, never `--key-id`).
     func message(passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id") -> String {
         switch self {
-        case .fileMissing(let p) where Self.blankAround(p):
-            return
-                "\(JSONWriter.quoted(p)): no such file, but \(JSONWriter.quoted(p.trimmingBlanks())) is one: \(Self.blankAdvice)"
         case .fileMissing(let p):
-            return "\(VariableEcho.shownPath(p)): no such file; check the path"
+            let blank = FileSystem.blankAround(p)
+            return "\(VariableEcho.shownPath(p)): no such file" + (blank.isEmpty ? "; check the path" : blank)
         case .fileUnreadable(let p, let r):
             return "\(p): cannot read: \(r)"
         case .empty(let p):
@@ -38,9 +27,10 @@ extension CredentialProblem {
             return "\(p): not a certificate, private key or PKCS#12 file (\(d)); pass a .pem, .p12 or .p8 file"
         case .corrupt(let p, let d):
             return "\(p): damaged or truncated (\(d)); export or download the file again"
-        case .passphraseFileUnreadable(let p, .missing) where Self.blankAround(p):
-            return
-                "\(passphraseFileFlag): no such file, but its value without the blanks around it names one: \(Self.blankAdvice)"
+        case .passphraseFileUnreadable(let p, .missing) where !FileSystem.blankAround(p).isEmpty:
+            // The value is not repeated, as below; only that it names a file once its blanks are gone.
+            return "\(passphraseFileFlag): no such file, but its value without the blanks around it names one "
+                + "(kept by quotes, a .env file's line or a paste); remove them"
         case .passphraseFileUnreadable(_, .missing):
             // The value is not repeated: where a file's name belongs, a hurried user types the passphrase itself.
             return "\(passphraseFileFlag): no such file (the value given is not repeated, in case it is the passphrase "

@@ -111,8 +111,8 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
             else { continue }
             return "\(label) \(endpoint.url) is Apple's \(reached.rawValue) host, so these \(environment.rawValue) "
                 + "requests reach \(reached.rawValue), which refuses \(environment.rawValue) device tokens and "
-                + "certificates; pass --env \(reached.rawValue), or leave the endpoint out (Apple's host for the "
-                + "environment is the default)"
+                + "certificates; leave the endpoint out (Apple's host for the environment is the default), or pass "
+                + "--env \(reached.rawValue) if \(reached.rawValue) is meant"
         }
         return nil
     }

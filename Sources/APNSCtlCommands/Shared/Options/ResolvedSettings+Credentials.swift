@@ -157,6 +157,10 @@ extension ResolvedSettings {
                 messages?.warning(
                     "\(label(.teamID)) \(fileKeyID) is the key's id in its file name (\(FileSystem.baseName(authKey.displayName))), and \(label(.keyID)) \(loaded.keyID) is given: if the ids are swapped, APNs answers InvalidProviderToken; then give \(label(.teamID)) \(loaded.keyID) and \(label(.keyID)) \(fileKeyID)"
                 )
+            case .keyIDIsTeamID(let fileKeyID):
+                throw .usage(
+                    "\(label(.keyID)) \(loaded.keyID) is the team id given too (\(label(.teamID))); the key's id is its file name's, \(fileKeyID) (\(FileSystem.baseName(authKey.displayName))): give \(label(.keyID)) \(fileKeyID), or leave it out"
+                )
             case .teamIsKeyID:
                 throw .usage(
                     "\(label(.teamID)) \(loaded.teamID): that is the key's id, not a team id; give the team id shown as Team ID on the Apple Developer portal's Membership page"
@@ -292,15 +296,22 @@ enum TokenIDMixUp: Equatable {
     case swapped(fileKeyID: String)
     /// The team id is the key id itself.
     case teamIsKeyID
+    /// The key id given is the team id, and the file name names another key id: the team id typed twice.
+    case keyIDIsTeamID(fileKeyID: String)
     /// The key id differs from the file name's, which is not given as the team id.
     case keyIDDiffersFromFileName(fileKeyID: String)
 
     static func of(path: String, keyID: String, teamID: String) -> TokenIDMixUp? {
         let fileKeyID = SigningKey.keyID(fromFileName: path)
+        // One id given as both is wrong whatever the file is called: checked first.
+        if teamID == keyID {
+            if let fileKeyID, fileKeyID != keyID { return .keyIDIsTeamID(fileKeyID: fileKeyID) }
+            return .teamIsKeyID
+        }
         if let fileKeyID, fileKeyID != keyID {
             return teamID == fileKeyID
                 ? .swapped(fileKeyID: fileKeyID) : .keyIDDiffersFromFileName(fileKeyID: fileKeyID)
         }
-        return teamID == keyID ? .teamIsKeyID : nil
+        return nil
     }
 }
