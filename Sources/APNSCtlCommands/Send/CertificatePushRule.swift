@@ -14,9 +14,8 @@ struct CertificatePushRule {
 
     /// Checks a push of `pushType` to `topic`: a location push takes token auth only, whatever the certificate
     /// lists; a type without a topic suffix needs the topic listed, when the certificate lists topics; a type with
-    /// one needs the suffixed topic listed. A
-    /// certificate without that extension (its bundle id alone) may or may not carry a type with a suffix (a Live
-    /// Activity, widgets, VoIP): the warning returned says so. Throws exit 77.
+    /// one needs the suffixed topic listed. A certificate without that extension (its bundle id alone) may or may
+    /// not carry a type with a suffix (a Live Activity, widgets, VoIP): the warning returned says so. Throws exit 77.
     func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
         let name = label ?? "the certificate"
         guard pushType.allowsCertificateAuth else {
