@@ -16,7 +16,9 @@ struct CertificatePushRule {
     /// lists; a type without a topic suffix needs the topic listed, when the certificate lists topics; a type with
     /// one needs the suffixed topic listed. A certificate without that extension (its bundle id alone) may or may
     /// not carry a type with a suffix (a Live Activity, widgets, VoIP): the warning returned says so. Throws exit 77.
-    func check(_ pushType: PushType, topic: String) throws(CLIError) -> String? {
+    /// `topicOrigin`: where the topic came from when a setting or a file gave it (`APNSCTL_TOPIC`, an `.apns` file's
+    /// bundle key), for a refusal of a topic the user may not have typed.
+    func check(_ pushType: PushType, topic: String, topicOrigin: String? = nil) throws(CLIError) -> String? {
         let name = label ?? "the certificate"
         guard pushType.allowsCertificateAuth else {
             // Token auth knows no bundle id: the topic the certificate gave goes with the advice.
@@ -36,7 +38,7 @@ struct CertificatePushRule {
             let bare = info.topics.filter { PushType.inferred(fromTopic: $0) == nil }
             let instead = bare.isEmpty ? "" : "give --topic \(bare.joined(separator: " or ")), or "
             throw .credential(
-                "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic), so APNs would answer TopicDisallowed to this \(pushType.rawValue) push; \(instead)send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)\(mockKeyHint)"
+                "\(name): its topics (\(info.topics.joined(separator: ", "))) lack \(topic)\(topicOrigin.map { " (from \($0))" } ?? ""), so APNs would answer TopicDisallowed to this \(pushType.rawValue) push; \(instead)send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic \(topic)\(mockKeyHint)"
             )
         }
         guard info.hasTopicsExtension else {

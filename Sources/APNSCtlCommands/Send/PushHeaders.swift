@@ -73,7 +73,14 @@ struct PushHeaders: Equatable {
                 )
             }
         }
-        if let warning = try certificate?.check(pushType, topic: topic) { warnings.append(warning) }
+        let topicOrigin =
+            description.topic != nil
+            ? description.topicLabel
+            : payload.payload.simulatorTargetBundle == topic
+                ? "the payload's \(JSONWriter.quoted(Payload.simulatorTargetBundleKey))" : nil
+        if let warning = try certificate?.check(pushType, topic: topic, topicOrigin: topicOrigin) {
+            warnings.append(warning)
+        }
         if let certificate,
             let warning = mdmWarning(
                 pushType, topic: topic, certificate: certificate.info, requested, topicLabel: description.topicLabel)

@@ -66,7 +66,7 @@ import Testing
             topic: "com.example.other", credential: .universal,
             expected: .error(
                 77,
-                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.other, so APNs would answer TopicDisallowed to this alert push; give --topic com.example.demo, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.other"
+                "--cert demo.pem: its topics (com.example.demo, com.example.demo.voip, com.example.demo.complication) lack com.example.other (from --topic), so APNs would answer TopicDisallowed to this alert push; give --topic com.example.demo, or send with token auth: --auth-key AuthKey_KEYID.p8 --team-id TEAMID --topic com.example.other"
             )),
         Case(
             name: "background to a listed topic in another letter case", payload: #"{"aps":{"content-available":1}}"#,
@@ -523,6 +523,27 @@ import Testing
                 ],
                 "\(t.stderr.text)")
             #expect(t.stdout.text.isEmpty)
+        }
+    }
+
+    /// An alert to a topic the certificate does not list is 77 before connecting, naming where the topic came from
+    /// when the user may not have typed it (a variable, an Xcode `.apns` file's bundle).
+    @Test func anUnlistedTopicIsRefusedNamingItsOrigin() throws {
+        let dir = try TemporaryDirectory(prefix: "planner-topic")
+        let cert = try dir.pem("demo.pem", CredentialFixtures.universal)
+        let apns = try dir.write("other.apns", #"{"Simulator Target Bundle":"com.example.other","aps":{"alert":"hi"}}"#)
+        let device = String(repeating: "3f2a", count: 16)
+        let lack = "lack com.example.other (from "
+        for (arguments, variables, origin) in [
+            (["--alert", "hi"], ["APNSCTL_TOPIC": "com.example.other"], "APNSCTL_TOPIC"),
+            ([apns], [:], "the payload's \"Simulator Target Bundle\""),
+        ] {
+            let r = try InProcess.apnsctl(
+                ["send", "--cert", cert, "-d", device, "--endpoint", "https://127.0.0.1:9"] + arguments,
+                environment: variables)
+            #expect(r.status == 77, "\(r.stderr)")
+            #expect(r.stderr.contains(lack + origin + "), so APNs would answer TopicDisallowed"), "\(r.stderr)")
+            #expect(r.stderr.contains("give --topic com.example.demo, or send with token auth"), "\(r.stderr)")
         }
     }
 
