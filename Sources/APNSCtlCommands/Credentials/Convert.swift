@@ -84,6 +84,12 @@ extension APNSCtl {
                 throw CLIError.usage(
                     "-o: an empty path; give the file to write (.pem or .p12), or - for standard output")
             }
+            // A blank kept around the name (quotes, a .env line, a paste) makes a file nobody will find by its name.
+            if output.trimmingBlanks() != output {
+                world.standardError.warning(
+                    "-o \(JSONWriter.quoted(output)): the name has a blank around it (kept by quotes, a .env file's line or a paste), and is written as given; without it: -o \(ShellWord.of(output.trimmingBlanks()))"
+                )
+            }
             // A .p12 becomes PEM with its key: refused on a terminal before its passphrase is asked for.
             let lowered = input.lowercased()
             if output == "-", world.streams.isTerminal(1), lowered.hasSuffix(".p12") || lowered.hasSuffix(".pfx") {
@@ -257,7 +263,8 @@ extension APNSCtl {
                 + "write it to a file (-o push.pem, mode 0600), or pipe or redirect standard output (-o - > push.pem)")
 
         private func writesPKCS12(inputKind: CredentialContents.Kind) -> Bool {
-            let lower = output.lowercased()
+            // The name as meant: `-o "push.pem "` is PEM, though written as given.
+            let lower = output.trimmingBlanks().lowercased()
             if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") { return true }
             if [".pem", ".crt", ".cer", ".key"].contains(where: { lower.hasSuffix($0) }) { return false }
             return inputKind != .pkcs12

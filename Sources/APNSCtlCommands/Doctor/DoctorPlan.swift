@@ -148,7 +148,8 @@ extension APNSCtl.Doctor {
             world.standardError.warning(warning)
         }
         DoctorConnectionOptions.warnAboutEndpoints(
-            endpoints, using: used.map { ($0.environment, $0.endpoint) }, label: settings.label(.endpoint), in: world)
+            endpoints, using: used.map { ($0.environment, $0.endpoint) }, label: settings.label(.endpoint),
+            certificate: identity?.info, in: world)
 
         // 4. The probe, built directly: send's payload rules refuse {"aps":{}} for background.
         guard let probeTopic = topic ?? identity?.info.bundleID ?? identity?.info.topics.first else {

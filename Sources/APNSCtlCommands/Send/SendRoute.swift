@@ -55,7 +55,8 @@ extension ResolvedSettings {
         SendConnectionOptions.warnAboutEndpoints(
             endpoints,
             using: [(environment, endpoint)]
-                + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), label: label(.endpoint), in: world)
+                + (fallback.map { [($0.environment, $0.endpoint)] } ?? []), label: label(.endpoint),
+            certificate: identity?.info, in: world)
         return (
             SendRoute(environment: environment, endpoint: endpoint, proxy: try proxySelection(for: endpoint)), fallback
         )

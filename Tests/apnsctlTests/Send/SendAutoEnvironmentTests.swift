@@ -238,6 +238,16 @@ import Testing
                 "warning: APNSCTL_ENDPOINT https://api.sandbox.push.apple.com:2197 is Apple's sandbox host, so these production requests reach sandbox, which refuses production device tokens and certificates; leave the endpoint out (Apple's host for the environment is the default), or pass --env sandbox if sandbox is meant"
             ],
             "\(production.stderr)")
+        // A certificate for sandbox only is not advised to go to production.
+        let sandboxOnly = try TestCredentials(kind: .development)
+        let bound = try InProcess.apnsctl([
+            "send", "--cert", sandboxOnly.pushFile, "-d", Self.sandboxToken, "--dry-run", "--endpoint",
+            "https://api.push.apple.com",
+        ])
+        #expect(
+            bound.errorLines == [
+                "warning: --endpoint https://api.push.apple.com:443 is Apple's production host, so these sandbox requests reach production, which refuses sandbox device tokens and certificates; leave the endpoint out (Apple's host for the environment is the default)"
+            ], "\(bound.stderr)")
         // Apple's older sandbox alias is Apple's sandbox host too.
         let alias = try InProcess.apnsctl(
             base + ["--env", "production", "--endpoint", "https://api.development.push.apple.com"])

@@ -709,6 +709,14 @@ import Testing
                 ), "\(arguments): \(r.stderr)")
             #expect(!r.stderr.contains("--alert"), "\(arguments): \(r.stderr)")
         }
+        // An output name with a blank around it is written as given, and said.
+        let written = files.file("out.pem") + " "
+        let out = try InProcess.apnsctl(["convert", mock.certificate, "-o", written])
+        #expect(out.status == 0 && FileManager.default.fileExists(atPath: written), "\(out.stderr)")
+        #expect(
+            out.stderr.hasPrefix(
+                "warning: -o \"\(written)\": the name has a blank around it (kept by quotes, a .env file's line or a paste), and is written as given; without it: -o \(files.file("out.pem"))"
+            ), "\(out.stderr)")
         let scratch = try TemporaryDirectory(prefix: "blank-passphrase")
         let passphrase = try scratch.write("pass.txt", "correct horse\n", mode: 0o600)
         let p12 = scratch.file("push.p12")

@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSCrypto
 import APNSPlatform
 import APNSSettings
 import ArgumentParser
@@ -83,13 +84,16 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     /// sends to: `--env production --endpoint sandbox=URL` would otherwise go to Apple's real production host
     /// without a word.
     /// `appleHosts`: the names of Apple's host of each environment for what this command sends (device pushes',
-    /// or channel management's).
+    /// or channel management's). `certificate`: the certificate sent with, whose environments bound the advice.
     static func warnAboutEndpoints(
         _ endpoints: PushEndpoints, using used: [(APNSEnvironment, PushEndpoint)], label: String = "--endpoint",
-        appleHosts: (APNSEnvironment) -> [String] = \.appleHosts, in world: CommandWorld
+        appleHosts: (APNSEnvironment) -> [String] = \.appleHosts, certificate: CertificateInfo? = nil,
+        in world: CommandWorld
     ) {
         if let text = endpointWarning(endpoints, using: used, label: label) { world.standardError.warning(text) }
-        if let text = otherAppleHostWarning(using: used, label: label, appleHosts: appleHosts) {
+        if let text = otherAppleHostWarning(
+            using: used, label: label, appleHosts: appleHosts, certificate: certificate)
+        {
             world.standardError.warning(text)
         }
     }
@@ -99,7 +103,7 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
     /// (BadDeviceToken, BadCertificateEnvironment) would then seem to blame the token or the certificate.
     static func otherAppleHostWarning(
         using used: [(APNSEnvironment, PushEndpoint)], label: String,
-        appleHosts: (APNSEnvironment) -> [String] = \.appleHosts
+        appleHosts: (APNSEnvironment) -> [String] = \.appleHosts, certificate: CertificateInfo? = nil
     ) -> String? {
         for (environment, endpoint) in used {
             var host = endpoint.host.lowercased()
@@ -109,10 +113,14 @@ struct ConnectionOptions<Environments: EnvironmentChoices>: ParsableArguments {
                     $0 != environment && appleHosts($0).contains(host)
                 })
             else { continue }
+            // `--env` to the host's environment is advice only where the certificate may go there.
+            let refused =
+                certificate.map { $0.isApplePush && !$0.environments.isEmpty && !$0.environments.contains(reached) }
+                ?? false
+            let orEnv = refused ? "" : ", or pass --env \(reached.rawValue) if \(reached.rawValue) is meant"
             return "\(label) \(endpoint.url) is Apple's \(reached.rawValue) host, so these \(environment.rawValue) "
                 + "requests reach \(reached.rawValue), which refuses \(environment.rawValue) device tokens and "
-                + "certificates; leave the endpoint out (Apple's host for the environment is the default), or pass "
-                + "--env \(reached.rawValue) if \(reached.rawValue) is meant"
+                + "certificates; leave the endpoint out (Apple's host for the environment is the default)\(orEnv)"
         }
         return nil
     }
