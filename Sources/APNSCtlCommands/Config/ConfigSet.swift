@@ -80,6 +80,12 @@ extension APNSCtl.Config {
             let shown = hidden ? "(hidden: no such file)" : ProfileValueText.shown(text, values: values)
             try edit.write("\(target.key) = \(shown) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
             SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: before, path: edit.location.path, in: world)
+            // A profile serves send too, which refuses `both` (doctor's alone): written, and said while it is set.
+            if setting == Setting.of(.env), case .environment(.both) = value {
+                world.standardError.warning(
+                    "env = \"both\" is doctor's alone: send and channel with profile \(profileName) refuse it (64); for them give sandbox, production or auto"
+                )
+            }
             if let warning = Self.bothAuthsWarning(
                 target.key, profile: profileName, before: before, location: edit.location)
             {

@@ -41,6 +41,19 @@ import Testing
         #expect(try home.run(["config", "set", "-p", "ci", "topic", "com.example.demo"]).status == 0)
     }
 
+    /// `env = "both"` is doctor's alone, and a profile serves send too: written (doctor takes it), and said.
+    @Test func envBothInAProfileIsSaidToBeDoctorsAlone() throws {
+        let home = try Home()
+        let r = try home.run(["config", "set", "-p", "ci", "env", "both"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "warning: env = \"both\" is doctor's alone: send and channel with profile ci refuse it (64); for them give sandbox, production or auto"
+            ], "\(r.stderr)")
+        let sandbox = try home.run(["config", "set", "-p", "ci", "env", "sandbox"])
+        #expect(sandbox.status == 0 && sandbox.stderr.isEmpty, "\(sandbox.stderr)")
+    }
+
     /// A device name with a control character, a leading # or a blank at an end can never be given with -d or in a
     /// --devices list: refused, with a spelling that can.
     @Test func aDeviceNameThatCannotBeGivenIsRefused() throws {
