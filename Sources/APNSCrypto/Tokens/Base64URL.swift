@@ -56,6 +56,11 @@ public enum Base64URL {
         return out
     }
 
+    /// Whether `scalar` is one of the alphabet's 64 characters (padding is not).
+    public static func isInAlphabet(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && value(of: UInt8(scalar.value)) != nil
+    }
+
     private static func value(of c: UInt8) -> UInt8? {
         switch c {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): return c - UInt8(ascii: "A")

@@ -47,18 +47,16 @@ struct ProviderTokenReport {
             return "it has a blank or a line break inside (a token wrapped over two lines, two tokens, or a label "
                 + "pasted with it?); give the token alone, on one line"
         }
-        let base64URL: (Unicode.Scalar) -> Bool = {
-            ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0)
-                || $0 == "-" || $0 == "_" || $0 == "."
-        }
-        if let index = scalars.firstIndex(where: { !base64URL($0) }) {
+        // `=` at a part's end is padding, which `Base64URL.decode` takes; before it, a label (`TOKEN=eyJ…`).
+        let padding: (Int) -> Bool = { i in scalars[i...].prefix { $0 != "." }.allSatisfy { $0 == "=" } }
+        if let index = scalars.indices.first(where: { i in
+            let c = scalars[i]
+            return !Base64URL.isInAlphabet(c) && c != "." && !(c == "=" && padding(i))
+        }) {
             let scalar = scalars[index]
-            // `=` is padding only at a part's end; before it, a label (`TOKEN=eyJ…`).
-            let rest = scalars[index...]
-            let padding = scalar == "=" && rest.prefix { $0 == "=" }.count == rest.prefix { $0 != "." }.count
-            if scalar == "+" || scalar == "/" || padding {
+            if scalar == "+" || scalar == "/" {
                 return "it has \(BundleIDShape.describe(scalar)): standard base64, where a JWT's parts are base64url "
-                    + "(- and _ for + and /, no = padding); encode it as base64url"
+                    + "(- and _ for + and /); encode it as base64url"
             }
             return
                 "it has \(BundleIDShape.describe(scalar)) at character \(index + 1), which no JWT has (quotes, a label "

@@ -242,6 +242,11 @@ import Testing
             ),
             (parts[0] + "." + parts[1] + ".", "the signature part is empty (the token ends with a dot)"),
             ("TOKEN=" + keys.token, "it has \u{2018}=\u{2019} (U+003D) at character 6, which no JWT has"),
+            // Padding at a part's end is taken: the damage is the claims', not "standard base64".
+            (
+                [parts[0] + "==", "WzFd", parts[2]].joined(separator: "."),
+                "its claims (between the dots) are not base64url-encoded JSON"
+            ),
             (
                 keys.token + ".",
                 "4 parts separated by dots, where a JWT has three (header.claims.signature) (a dot after the token"
