@@ -94,15 +94,15 @@ public enum FileSystem {
     /// reading until memory runs out.
     public static let maximumReadSize = 64 << 20
 
-    /// Reads a whole file, or standard input for `-` (descriptor `standardInput`, 0 unless the caller's world
-    /// says otherwise); more than `limit` bytes is `.unreadable`. `interrupt` is asked only for a read that may
+    /// Reads a whole file, or for `-` the descriptor `standardInput` when one is given (a command's world says
+    /// which: a command run in-process must not read the process's own); more than `limit` bytes is `.unreadable`. `interrupt` is asked only for a read that may
     /// wait (standard input, a pipe, a terminal; never a regular file): the descriptor it gives is waited on too,
     /// and its becoming readable ends the read with `.interrupted`, so Ctrl-C while a command waits on its input
     /// is the command's to report.
     public static func read(
-        _ path: String, limit: Int = maximumReadSize, standardInput: Int32 = 0, interrupt: () -> Int32? = { nil }
+        _ path: String, limit: Int = maximumReadSize, standardInput: Int32? = nil, interrupt: () -> Int32? = { nil }
     ) throws(Failure) -> [UInt8] {
-        if path == "-" {
+        if path == "-", let standardInput {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
             return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt())

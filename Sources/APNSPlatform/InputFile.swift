@@ -25,13 +25,13 @@ public final class InputFile {
     private let fd: Int32
     private let ownsDescriptor: Bool
 
-    /// Opens `path` for reading (`-`: standard input, descriptor `standardInput`, which stays open afterwards). A
+    /// Opens `path` for reading (`-` with a `standardInput` given: that descriptor, which stays open afterwards). A
     /// path that does not exist is `.missing`; any other refusal is `.unreadable` with the system's reason.
     /// A FIFO's writer is waited for here (uninterruptibly, as open(2) did) unless `pollsFirst`: the caller then
     /// polls the descriptor with its interrupts before the first read (`FileSystem.openForReading`).
-    public init(path: String, standardInput: Int32 = 0, pollsFirst: Bool = false) throws(FileSystem.Failure) {
+    public init(path: String, standardInput: Int32? = nil, pollsFirst: Bool = false) throws(FileSystem.Failure) {
         self.path = path
-        if path == "-" {
+        if path == "-", let standardInput {
             fd = standardInput
             ownsDescriptor = false
         } else {

@@ -89,13 +89,13 @@ public final class DeviceFile {
     private var skippedInFile: Problem? = nil
     private var skippedInFileCount = 0
 
-    /// Opens `path` (`-` = standard input, descriptor `standardInput`); a regular file is checked whole here. A
+    /// Opens `path` (`-`: the descriptor `standardInput`, when given); a regular file is checked whole here. A
     /// line may be a device name when `names` knows it. With `repeats`, a token seen before is skipped; with
     /// `skipInvalid`, so is a bad line (a key or certificate file is still refused whole).
     /// `pollsFirst`: the caller waits for a stream's first bytes with its interrupts (`descriptorToWaitFor`)
     /// before reading, so a FIFO's writer is not waited for here.
     public init(
-        path: String, names: DeviceNameLookup? = nil, standardInput: Int32 = 0, repeats: DeviceRepeats? = nil,
+        path: String, names: DeviceNameLookup? = nil, standardInput: Int32? = nil, repeats: DeviceRepeats? = nil,
         skipInvalid: Bool = false, pollsFirst: Bool = false
     ) throws(Problem) {
         displayName = path

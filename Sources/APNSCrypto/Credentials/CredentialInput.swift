@@ -1,14 +1,17 @@
-/// Where credential bytes come from: a file, or memory (PEM text a CI job keeps in `APNSCTL_AUTH_KEY`,
-/// `APNSCTL_CERT` or `APNSCTL_KEY`, which must never be written to disk). `name` is what every message
-/// prints: the path, or a display name such as `(PEM from APNSCTL_AUTH_KEY)`, never the content.
+/// Where credential bytes come from: a file, standard input (`-`), or memory (PEM text a CI job keeps in
+/// `APNSCTL_AUTH_KEY`, `APNSCTL_CERT` or `APNSCTL_KEY`, which must never be written to disk). `name` is what every
+/// message prints: the path, `-`, or a display name such as `(PEM from APNSCTL_AUTH_KEY)`, never the content.
 public enum CredentialInput: Sendable, Equatable {
     case file(String)
+    /// `-`: the descriptor the caller's world reads as standard input (a command run in-process has its own).
+    case standardInput(Int32)
     case memory([UInt8], name: String)
 
     /// The path, or the display name of bytes in memory.
     public var name: String {
         switch self {
         case .file(let p): return p
+        case .standardInput: return "-"
         case .memory(_, let n): return n
         }
     }

@@ -199,6 +199,8 @@ public enum CredentialLoader {
         switch input {
         case .file(let p):
             do { bytes = try FileSystem.read(p) } catch { throw CredentialProblem(reading: error) }
+        case .standardInput(let fd):
+            do { bytes = try FileSystem.read("-", standardInput: fd) } catch { throw CredentialProblem(reading: error) }
         case .memory(let b, _):
             bytes = b
         }

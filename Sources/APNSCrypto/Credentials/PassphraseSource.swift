@@ -7,6 +7,8 @@ import APNSPlatform
 public struct PassphraseSource: Sendable {
     public let text: String?
     public let filePath: String?
+    /// What a `filePath` of `-` reads: the caller's world's standard input (nil: `-` is a file of that name).
+    public let standardInput: Int32?
     /// The variable to consult (`APNSCTL_PASSPHRASE`), or nil.
     public let environmentVariable: String?
     /// Who to ask when no other source has it; nil asks nobody.
@@ -17,11 +19,12 @@ public struct PassphraseSource: Sendable {
 
     /// All sources; any may be nil.
     public init(
-        text: String? = nil, filePath: String? = nil,
+        text: String? = nil, filePath: String? = nil, standardInput: Int32? = nil,
         environmentVariable: String? = "APNSCTL_PASSPHRASE", prompt: (any PassphrasePrompt)? = nil
     ) {
         self.text = text
         self.filePath = filePath
+        self.standardInput = standardInput
         self.environmentVariable = environmentVariable
         self.prompt = prompt
     }
@@ -71,7 +74,7 @@ public struct PassphraseSource: Sendable {
         if let text { return (Self.secret(text: text), false) }
         if let filePath {
             var bytes: [UInt8]
-            do { bytes = try FileSystem.read(filePath) } catch {
+            do { bytes = try FileSystem.read(filePath, standardInput: standardInput) } catch {
                 throw .passphraseFileUnreadable(path: filePath, failure: error)
             }
             defer { for i in bytes.indices { bytes[i] = 0 } }

@@ -109,7 +109,8 @@ extension APNSCtl {
                 passphraseFile: source.filePath,
                 passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
             ) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: input, keyPath: key, passphrase: source)
+                try CredentialLoader.loadContents(
+                    .given(input, in: world), key: key.map { .given($0, in: world) }, passphrase: source)
             }
             guard let leaf = contents.leaf else {
                 // A `.p8` is used as it is: there is nothing to convert it to.
@@ -291,7 +292,8 @@ enum ConvertPassword {
         // `-` with a terminal for standard input is typed: at the prompt, without echo, as `--passphrase-file -`.
         let typed = file == "-" && world.streams.isTerminal(world.standardInput)
         if let file, !typed {
-            let source = PassphraseSource(text: nil, filePath: file, environmentVariable: nil, prompt: nil)
+            let source = PassphraseSource(
+                text: nil, filePath: file, standardInput: world.standardInput, environmentVariable: nil, prompt: nil)
             let secret: SecretBytes?
             do { secret = try source.resolve(forFile: file) } catch {
                 throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")

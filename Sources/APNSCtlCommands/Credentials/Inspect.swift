@@ -75,7 +75,8 @@ extension APNSCtl {
                 passphraseFile: source.filePath,
                 passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
             ) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(path: file, keyPath: key, passphrase: source)
+                try CredentialLoader.loadContents(
+                    .given(file, in: world), key: key.map { .given($0, in: world) }, passphrase: source)
             }
             let now = world.clock.now()
             if contents.kind == .authKey {

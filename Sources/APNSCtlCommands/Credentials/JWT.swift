@@ -122,7 +122,7 @@ extension APNSCtl {
             }
             world.warnAboutUnreadVariables(command: ["jwt"])
             let settings = try settingsOptions.resolve(.jwt, from: self, world: world.settings)
-            guard let loaded = try settings.loadSigningKey(warningsTo: world.standardError) else {
+            guard let loaded = try settings.loadSigningKey(warningsTo: world.standardError, in: world) else {
                 throw CLIError.internalError("jwt: the resolved settings have no key")
             }
             let key = try loaded.key()

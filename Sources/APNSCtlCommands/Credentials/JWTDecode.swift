@@ -61,7 +61,7 @@ enum JWTDecode {
             let source = key.source
             let labels: [String: String] = source.path.map { [$0: key.label] } ?? [:]
             let publicKey = try withCredentialErrors(flags: labels) { () throws(CredentialProblem) in
-                try PublicKeyLoader.load(source.input)
+                try PublicKeyLoader.load(source.input(in: world))
             }
             let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
             checkKey = ProviderTokenReport.Key(

@@ -93,8 +93,11 @@ extension CredentialProblem {
             return "\(FileSystem.baseName(p)): '\(id)' in the file name is not a key id (10 characters A-Z and 0-9); "
                 + "\(keyIDAdvice) with the key id from the Apple Developer portal"
         case .missingKeyID(let p):
-            return "--key-id: missing, and the file name \(FileSystem.baseName(p)) does not carry one "
-                + "(AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
+            let name =
+                p == "-"
+                ? "a key read from standard input has no file name to carry one"
+                : "the file name \(FileSystem.baseName(p)) does not carry one"
+            return "--key-id: missing, and \(name) (AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
         case .invalidKeyID(let v):
             return
                 "--key-id: '\(v)' is not a key id; it must be 10 characters A-Z and 0-9, as shown in the Apple Developer portal"

@@ -65,6 +65,7 @@ extension PassphraseSource {
     static func given(text: String?, file: String?, in world: CommandWorld) -> PassphraseSource {
         let typed = file == "-" && world.streams.isTerminal(world.standardInput)
         return PassphraseSource(
-            text: text, filePath: typed ? nil : file, environmentVariable: nil, prompt: world.terminal.passphrasePrompt)
+            text: text, filePath: typed ? nil : file, standardInput: world.standardInput, environmentVariable: nil,
+            prompt: world.terminal.passphrasePrompt)
     }
 }

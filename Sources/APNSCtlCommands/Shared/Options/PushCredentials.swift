@@ -28,7 +28,7 @@ struct PushCredentials {
             bearer = t.token
             ids = (t.keyID, t.teamID)
             renewal = t.renewal
-        } else if !signToken, let k = try settings.loadSigningKey(warningsTo: world.standardError) {
+        } else if !signToken, let k = try settings.loadSigningKey(warningsTo: world.standardError, in: world) {
             ids = (k.keyID, k.teamID)
         }
         return PushCredentials(identity: identity, bearerToken: bearer, tokenIDs: ids, tokenRenewal: renewal)

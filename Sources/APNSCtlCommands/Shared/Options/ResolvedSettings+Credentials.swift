@@ -5,12 +5,21 @@ import APNSPlatform
 import APNSSettings
 
 extension CredentialSource {
-    /// What the loader reads: the file, or the PEM text in memory under its display name (never a file).
-    var input: CredentialInput {
+    /// What the loader reads: the file (`-`: the world's standard input), or the PEM text in memory under its
+    /// display name (never a file).
+    func input(in world: CommandWorld) -> CredentialInput {
         switch self {
-        case .file(let path): return .file(path)
+        case .file(let path): return .given(path, in: world)
         case .pem(let text, _): return .memory(Array(text.utf8), name: displayName)
         }
+    }
+}
+
+extension CredentialInput {
+    /// A credential file named on the command line; `-` is the command's standard input, which in-process is the
+    /// world's, not the process's.
+    static func given(_ path: String, in world: CommandWorld) -> CredentialInput {
+        path == "-" ? .standardInput(world.standardInput) : .file(path)
     }
 }
 
@@ -91,10 +100,11 @@ extension ResolvedSettings {
     /// auth. Warns for a certificate without Apple's push markers.
     func loadIdentity(now: Int64?, in world: CommandWorld) throws(CLIError) -> PushIdentity? {
         guard let cert = self[.cert]?.value else { return nil }
-        let keyInput = self[.key]?.value.input
+        let keyInput = self[.key]?.value.input(in: world)
         let source = passphraseSource(in: world)
         let identity = try credentialErrors(passphraseFile: source.filePath) { () throws(CredentialProblem) in
-            try CredentialLoader.loadIdentity(certificate: cert.input, key: keyInput, passphrase: source, now: now)
+            try CredentialLoader.loadIdentity(
+                certificate: cert.input(in: world), key: keyInput, passphrase: source, now: now)
         }
         if !identity.info.hasApplePushExtensions {
             world.standardError.warning(CredentialMessages.notApplePush(cert.displayName, info: identity.info))
@@ -110,8 +120,10 @@ extension ResolvedSettings {
     /// The `.p8` key, decoded, with its checked key id and team id; nil with certificate auth. Missing ids, and
     /// a malformed key id in the file name, are credential problems (77); the settings refused malformed ones
     /// given anywhere else (64).
-    func loadSigningKey(warningsTo messages: MessageStream? = nil) throws(CLIError) -> SigningKeyWithIDs? {
-        guard let loaded = try readSigningKey(warningsTo: messages) else { return nil }
+    func loadSigningKey(warningsTo messages: MessageStream? = nil, in world: CommandWorld) throws(CLIError)
+        -> SigningKeyWithIDs?
+    {
+        guard let loaded = try readSigningKey(warningsTo: messages, in: world) else { return nil }
         _ = try loaded.key()
         return loaded
     }
@@ -122,9 +134,9 @@ extension ResolvedSettings {
     /// by the file's name a warning; doctor passes false to say both in its report instead.
     /// `messages`: where a key id that differs from the file name's is warned about (APNs answers such a token
     /// InvalidProviderToken unless the file was renamed).
-    func readSigningKey(refusingMixedUpIDs: Bool = true, warningsTo messages: MessageStream? = nil) throws(CLIError)
-        -> SigningKeyWithIDs?
-    {
+    func readSigningKey(
+        refusingMixedUpIDs: Bool = true, warningsTo messages: MessageStream? = nil, in world: CommandWorld
+    ) throws(CLIError) -> SigningKeyWithIDs? {
         guard let authKey = self[.authKey]?.value else { return nil }
         let explicitKeyID = self[.keyID]?.value
         let team = self[.teamID]?.value
@@ -133,7 +145,7 @@ extension ResolvedSettings {
                 problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels, keyIDAdvice: keyIDAdvice)
         }
         let loaded = try credentialErrors { () throws(CredentialProblem) in
-            let file = try SigningKeyFile.read(authKey.input)
+            let file = try SigningKeyFile.read(authKey.input(in: world))
             let ids: (keyID: String, teamID: String)
             do throws(CredentialProblem) {
                 ids = try ProviderToken.identifiers(
@@ -181,7 +193,8 @@ extension ResolvedSettings {
     )? {
         guard
             let loaded = try readSigningKey(
-                refusingMixedUpIDs: refusingMixedUpIDs, warningsTo: refusingMixedUpIDs ? world.standardError : nil)
+                refusingMixedUpIDs: refusingMixedUpIDs, warningsTo: refusingMixedUpIDs ? world.standardError : nil,
+                in: world)
         else { return nil }
         let cache = world.tokenCacheDirectory.map { directory in
             var cache = ProviderTokenCache(directory: directory)
