@@ -184,10 +184,11 @@ public enum FileSystem {
     /// input that is a directory, an I/O error) is that failure, not the end of the file: it would otherwise
     /// read as an empty payload.
     private static func readAll(
-        fd: Int32, limit: Int, path: String, expected: Int = 0, interrupt: Int32? = nil
+        fd: Int32, limit: Int, path: String, expected: Int = 0, interrupt: Int32? = nil, toLineEnd: Bool = false
     ) throws(Failure) -> [UInt8] {
         let (bytes, readError) = readToEnd(
-            fd: fd, limit: limit == .max ? limit : limit + 1, expected: expected, interrupt: interrupt)
+            fd: fd, limit: limit == .max ? limit : limit + 1, expected: expected, interrupt: interrupt,
+            toLineEnd: toLineEnd)
         if readError == interruptedRead { throw .interrupted(path: path) }
         if let readError { throw .unreadable(path: path, reason: errnoText(readError)) }
         guard bytes.count <= limit else {
@@ -207,9 +208,10 @@ public enum FileSystem {
 
     /// What `readAll` reads, and the errno of a read that failed before the end (nil at the end or the limit,
     /// `interruptedRead` when `interrupt` became readable while it waited); `expected` bytes are room made up front.
-    private static func readToEnd(fd: Int32, limit: Int, expected: Int = 0, interrupt: Int32? = nil)
-        -> (bytes: [UInt8], error: Int32?)
-    {
+    /// `toLineEnd`: no read after the one that brought a line end.
+    private static func readToEnd(
+        fd: Int32, limit: Int, expected: Int = 0, interrupt: Int32? = nil, toLineEnd: Bool = false
+    ) -> (bytes: [UInt8], error: Int32?) {
         var out: [UInt8] = []
         if expected > 0 { out.reserveCapacity(expected) }
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -224,6 +226,7 @@ public enum FileSystem {
             let n = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, want) }
             if n > 0 {
                 out.append(contentsOf: chunk[0..<n])
+                if toLineEnd, chunk[0..<n].contains(0x0A) { break }
             } else if n == 0 {
                 // A signal whose handler ran after the wait woke for the end (the writer closed at once after
                 // signalling) still ends the read as a signal: the input may have been cut short by it.
@@ -243,6 +246,16 @@ public enum FileSystem {
             }
         }
         return (out, nil)
+    }
+
+    /// The first line of `path` with whatever else it holds (`read`), except that standard input (`-`) is read
+    /// no further than its first line end: a passphrase on a pipe its writer keeps open (`ssh`, `docker run -i`, a
+    /// co-process) is taken once its line has arrived, and `yes |` is one line, not 64 MiB.
+    public static func readFirstLine(_ path: String, standardInput: Int32? = nil) throws(Failure) -> [UInt8] {
+        guard path == "-", let standardInput, standardInput >= 0 else {
+            return try read(path, standardInput: standardInput)
+        }
+        return try readAll(fd: standardInput, limit: maximumReadSize, path: path, toLineEnd: true)
     }
 
     /// Whether something exists at `path` (file, directory or link).

@@ -113,6 +113,8 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
             }
             throw problem("the port must be a number from 1 to 65535")
         }
+        // No host name starts with a hyphen (RFC 1123): `-` is standard input's name, or a flag taken as the value.
+        if parts.host.hasPrefix("-") { throw problem("a host name cannot start with -") }
         // RFC 1929 gives each a length byte: a longer one would be cut, and the proxy would refuse it as wrong.
         if kind != .http, (user?.utf8.count ?? 0) > 255 || (password?.utf8.count ?? 0) > 255 {
             throw problem("a SOCKS5 user name and password are at most 255 bytes each (RFC 1929)")

@@ -74,7 +74,7 @@ public struct PassphraseSource: Sendable {
         if let text { return (Self.secret(text: text), false) }
         if let filePath {
             var bytes: [UInt8]
-            do { bytes = try FileSystem.read(filePath, standardInput: standardInput) } catch {
+            do { bytes = try FileSystem.readFirstLine(filePath, standardInput: standardInput) } catch {
                 throw .passphraseFileUnreadable(path: filePath, failure: error)
             }
             defer { for i in bytes.indices { bytes[i] = 0 } }

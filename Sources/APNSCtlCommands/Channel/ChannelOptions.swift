@@ -48,6 +48,7 @@ struct ChannelOptions: ParsableArguments {
         }
         world.warnAboutUnreadVariables(command: ["channel", "create"])
         let settings = try settingsOptions.resolve(.channel, from: subcommand, world: world.settings)
+        try StandardInputReaders.check(settings.standardInputReaders)
         let format = settings[.output]?.value ?? .text
         let requestID = try parsedRequestID(requestID)
         // Apple's channel management host has a port of its own; the flag is checked as for send all the same.

@@ -109,6 +109,7 @@ extension APNSCtl.Config {
             let paths = SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
             var keys: [(String, String)] = []
             for (setting, values) in given {
+                try SetKey.refuseStandardInput("--\(setting.name)", setting: setting, values: values)
                 if [.path, .credential].contains(setting.kind), let value = values.first,
                     VariableEcho.isSecretText(value)
                 {

@@ -41,6 +41,7 @@ extension APNSCtl.Config {
             let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
             if let given = target.profile { edit.warnIfNewProfileIsNear(given, in: world) }
             let before = try? edit.file
+            try Self.refuseStandardInput(target.key, setting: setting, values: values)
             // A key's text or a token where a path goes: said as such, before its TOML text is made.
             if [.path, .credential].contains(setting.kind), let given = values.first, VariableEcho.isSecretText(given) {
                 try Self.refuseSecret(target.key, missing: given, given: given, in: world)
@@ -181,6 +182,16 @@ extension APNSCtl.Config {
             return "\(label): no such file (the value is not repeated, in case it is the passphrase itself); written "
                 + "as given. If it is the passphrase, remove it with apnsctl config unset\(option) passphrase-file, "
                 + "put the passphrase in a file of your own (mode 0600) and give that file's path"
+        }
+
+        /// `-` where a file goes (`cert`, `auth-key`, `passphrase-file`, …): standard input, which only a command line
+        /// reads. Written, it named a file called `-` beside the settings file, and every `send -p` then said it was
+        /// missing; refused (64) before anything is written.
+        static func refuseStandardInput(_ label: String, setting: Setting, values: [String]) throws(CLIError) {
+            guard [.path, .credential].contains(setting.kind), values.contains("-") else { return }
+            throw .usage(
+                "\(label) -: - is standard input, which a command line reads and a profile cannot; save what you "
+                    + "would pipe to a file and give the file's path")
         }
 
         /// A missing file's "path" that is a secret, which the settings file never keeps (CLI.md): curl's

@@ -51,7 +51,12 @@ enum JWTDecode {
                 world.standardError.print(
                     "apnsctl jwt: reading the token from the terminal: paste it, then press Enter and Ctrl-D\n")
             }
-            text = String(decoding: FileSystem.readAll(fd: world.standardInput, limit: 1 << 16), as: UTF8.self)
+            // Read as every `-` is: standard input that cannot be read (a directory) is said, not taken for no token.
+            do {
+                text = String(
+                    decoding: try FileSystem.read("-", limit: 1 << 16, standardInput: world.standardInput),
+                    as: UTF8.self)
+            } catch { throw CLIError(error) }
         }
         guard !ProviderTokenReport.bareToken(text).isEmpty else {
             throw .usage("no token to decode: give it as an argument, or on standard input")

@@ -104,6 +104,7 @@ extension APNSCtl {
         func run(in world: CommandWorld) throws {
             world.warnAboutUnreadVariables(command: ["doctor"])
             let settings = try settingsOptions.resolve(.doctor, from: self, world: world.settings)
+            try StandardInputReaders.check(settings.standardInputReaders)
             let format = settings[.output]?.value ?? .text
             let plan: DoctorPlan
             do { plan = try makePlan(settings, in: world) } catch {

@@ -88,6 +88,13 @@ extension APNSCtl.Send {
         ]
         for case (let flag, let value?) in texts where value.hasPrefix("@") && value.count > 1 {
             let file = String(value.dropFirst())
+            // `@-` as the JSON flags read standard input (and `@/dev/stdin`, a FIFO): the pipe's text was never read.
+            if file == "-" || file == "/dev/stdin" || file.hasPrefix("/dev/fd/") || FileSystem.isFIFO(file) {
+                world.standardError.warning(
+                    "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads nothing from standard input "
+                        + "(the JSON flags' @- does), so to send the text a pipe gives, write \(flag) \"$(cat)\"")
+                continue
+            }
             guard FileSystem.isRegularFile(file) else { continue }
             world.standardError.warning(
                 "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads no @FILE (the JSON flags do), so to "
@@ -243,20 +250,7 @@ extension APNSCtl.Send {
         var readers: [String] = []
         if payload == "-" { readers.append("PAYLOAD -") }
         if devicesFile == "-" { readers.append("--devices -") }
-        if settings[.passphraseFile]?.value == "-" {
-            let label = settings.label(.passphraseFile)
-            readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
-        }
-        // A credential read from standard input (`--cert -`, `--auth-key -`): beside another reader, the first
-        // one read took its bytes, and the other was called an empty file to export again.
-        for (key, label) in [(settings[.cert], settings.label(.cert)), (settings[.key], settings.label(.key))]
-        where key?.value.path == "-" {
-            readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
-        }
-        if settings[.authKey]?.value.path == "-" {
-            let label = settings.label(.authKey)
-            readers.append(label.hasPrefix("-") ? "\(label) -" : "\(label) (-)")
-        }
+        readers += settings.standardInputReaders
         try StandardInputReaders.check(readers)
         return readers
     }

@@ -61,4 +61,100 @@ import Testing
             #expect(r.stdout.hasPrefix("accepted  200"), "\(r.stdout)")
         }
     }
+
+    /// Two readers of standard input are 64 naming both in every command that reads credentials, not only in send,
+    /// inspect and convert: doctor and channel called the second an empty file to export again, or the passphrase
+    /// wrong, and jwt --decode read the key as the token.
+    @Test func twoReadersOfStandardInputAreRefusedByEveryCommand() throws {
+        let (dir, p12) = try CredentialSlipTests.p12()
+        let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM)
+        let endpoint = ["--endpoint", "https://127.0.0.1:9", "--topic", "com.example.demo"]
+        let runs: [([String], [String: String], String)] = [
+            (["doctor", "--cert", "-", "--passphrase-file", "-"] + endpoint, [:], "--passphrase-file - and --cert -"),
+            (
+                ["doctor", "--cert", "-"] + endpoint, ["APNSCTL_PASSPHRASE_FILE": "-"],
+                "APNSCTL_PASSPHRASE_FILE (-) and --cert -"
+            ),
+            (
+                ["channel", "create", "--cert", p12, "--passphrase-file", "-", "--key", "-"] + endpoint, [:],
+                "--passphrase-file - and --key -"
+            ),
+            (["jwt", "--decode", "-", "--auth-key", "-"], [:], "TOKEN - and --auth-key -"),
+            (["jwt", "--decode"], ["APNSCTL_AUTH_KEY": "-"], "--decode without TOKEN and APNSCTL_AUTH_KEY (-)"),
+        ]
+        for (arguments, variables, both) in runs {
+            let r = try InProcess.apnsctl(arguments, stdin: Array("x\n".utf8), environment: variables)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.contains("error: \(both) both read standard input"), "\(arguments): \(r.stderr)")
+        }
+        // One reader is no conflict: a token argument beside --auth-key - reads the key alone.
+        let token = try InProcess.apnsctl(["jwt", "--auth-key", p8, "--team-id", "TEAMID1234"]).stdout
+        let checked = try InProcess.apnsctl(
+            ["jwt", "--decode", token.trimmingCharacters(in: .whitespacesAndNewlines), "--auth-key", "-"],
+            stdin: try CredentialFixtures.signingKey.p8PEM)
+        #expect(checked.status == 0, "\(checked.stderr)")
+    }
+
+    /// A passphrase file of `-` is its first line: read no further, so a writer that keeps the pipe open (ssh,
+    /// `docker run -i`) does not keep the command waiting, and `yes |` is one line, not 64 MiB.
+    @Test func aPassphraseFromStandardInputIsReadToItsFirstLineEnd() throws {
+        let (dir, p12) = try CredentialSlipTests.p12()
+        defer { withExtendedLifetime(dir) {} }
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        let line = Array((CredentialSlipTests.password + "\n").utf8)
+        #expect(line.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == line.count)
+        // The write end stays open: a read to the end would wait until the timeout.
+        let r = try InProcess.apnsctl(
+            ["inspect", p12, "--passphrase-file", "-"], timeout: 20, standardInput: ends[0])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.seconds < 15, "read past its line: \(r.seconds) s")
+    }
+
+    /// Standard input that cannot be read (a directory) is said as every `-` says it (66), not taken for no token.
+    @Test func jwtDecodeSaysStandardInputCannotBeRead() throws {
+        let dir = try TemporaryDirectory(prefix: "stdin-dir")
+        let fd = open(dir.path, O_RDONLY | O_DIRECTORY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        let r = try InProcess.apnsctl(["jwt", "--decode"], standardInput: fd)
+        #expect(r.status == 66, "\(r.stderr)")
+        #expect(r.stderr.contains("-: "), "\(r.stderr)")
+        #expect(!r.stderr.contains("no token to decode"), "\(r.stderr)")
+    }
+
+    /// `-` where a profile names a file is standard input, which no profile can hold: refused before writing.
+    @Test func aProfileCannotNameStandardInput() throws {
+        let home = try TemporaryDirectory(prefix: "stdin-profile")
+        let variables = ["XDG_CONFIG_HOME": home.file("cfg"), "HOME": home.path]
+        for arguments in [
+            ["config", "init", "--profile", "p", "--auth-key", "-", "--key-id", "ABCDE12345"],
+            ["config", "set", "--profile", "p", "cert", "-"],
+            ["config", "set", "--profile", "p", "passphrase-file", "-"],
+        ] {
+            let r = try InProcess.apnsctl(arguments, environment: variables)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(
+                r.stderr.contains("- is standard input, which a command line reads and a profile cannot"), "\(r.stderr)"
+            )
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.file("cfg/apnsctl/config.toml")))
+    }
+
+    /// A proxy of `-` names no host: 64 before connecting, as an endpoint of `-` is.
+    @Test func aProxyOfDashIsNoHost() throws {
+        let r = try InProcess.apnsctl(
+            [
+                "send", "-d", String(repeating: "ab", count: 32), "--alert", "x", "--proxy", "-",
+                "--endpoint", "https://127.0.0.1:9", "--auth-key", "-", "--team-id", "TEAMID1234", "--key-id",
+                "ABCDE12345",
+            ],
+            stdin: try CredentialFixtures.signingKey.p8PEM)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("a host name cannot start with -"), "\(r.stderr)")
+    }
 }

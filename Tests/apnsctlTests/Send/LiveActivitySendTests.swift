@@ -367,6 +367,16 @@ import Testing
                 == "warning: --alert @\(message): sent as that text; --alert reads no @FILE (the JSON flags do), so to send the text in \(message), write --alert \"$(cat \(message))\"\n"
         )
         #expect(mock.requests.count == 1)
+        // `@-`, as the JSON flags read standard input: nothing is read, and that is said with how to send a pipe's text.
+        for value in ["@-", "@/dev/stdin"] {
+            let piped = try mock.tokenSend(["--title", value, "-d", Self.token(1)])
+            #expect(piped.status == 0, "\(piped.stderr)")
+            #expect(
+                piped.stderr
+                    == "warning: --title \(value): sent as that text; --title reads nothing from standard input (the JSON flags' @- does), so to send the text a pipe gives, write --title \"$(cat)\"\n"
+            )
+        }
+        #expect(mock.requests.count == 3)
         // A duplicate key in a flag's JSON is named without a position in the payload the flags built.
         let duplicate = try mock.tokenSend([
             "--live-activity", "update", "--content-state", #"{"eta":5,"eta":6}"#, "-d", Self.token(1),

@@ -1,3 +1,5 @@
+import APNSSettings
+
 /// What reads standard input in one run (`PAYLOAD -`, `--devices -`, `--passphrase-file -`, `@-`, a file argument
 /// `-`): one reader at most, refused (64) before anything is read, as the first would take the other's bytes (a
 /// passphrase read as a device token and quoted, a `.p12` given an empty password).
@@ -14,5 +16,18 @@ enum StandardInputReaders {
             "\(readers.joined(separator: " and ")) \(both ? "both" : "all") read standard input; put "
                 + (both ? "one of them in a file" : "all but one of them in files")
                 + (passphrase ? " (a passphrase file's first line is read)" : ""))
+    }
+}
+
+extension ResolvedSettings {
+    /// The settings that read standard input, as the user gave them (`--cert -`, `APNSCTL_PASSPHRASE_FILE (-)`): a
+    /// passphrase file, a certificate, its key or a `.p8` key of `-`. Beside another reader, the first one read took
+    /// the bytes, and the other was called an empty file to export again, or a wrong passphrase.
+    var standardInputReaders: [String] {
+        let given: [(value: String?, label: String)] = [
+            (self[.passphraseFile]?.value, label(.passphraseFile)), (self[.cert]?.value.path, label(.cert)),
+            (self[.key]?.value.path, label(.key)), (self[.authKey]?.value.path, label(.authKey)),
+        ]
+        return given.filter { $0.value == "-" }.map { $0.label.hasPrefix("-") ? "\($0.label) -" : "\($0.label) (-)" }
     }
 }
