@@ -69,7 +69,14 @@ struct CurlCommand {
     /// one, as apnsctl does): curl reads PEM unless told.
     /// The passphrase is read by the block itself: from `passphraseFile`'s first line when one was given, else
     /// from `APNSCTL_PASSPHRASE`, which a comment says to set; never printed.
-    mutating func certificate(path: String, keyPath: String?, identity: PushIdentity, passphraseFile: String? = nil) {
+    mutating func certificate(
+        path given: String, keyPath givenKey: String?, identity: PushIdentity, passphraseFile givenFile: String? = nil
+    ) {
+        let path = saved(
+            given, flag: "--cert",
+            as: identity.container == .pkcs12 ? "push.p12" : identity.certificateIsDER ? "push.cer" : "push.pem")
+        let keyPath = givenKey.map { saved($0, flag: "--key", as: "key.pem") }
+        let passphraseFile = givenFile.map { saved($0, flag: "--passphrase-file", as: "passphrase.txt") }
         if identity.container == .pkcs12, let bytes = try? FileSystem.read(path), PKCS12LegacyCiphers.used(in: bytes) {
             legacyCertificate(path: path, passphraseFile: passphraseFile, needed: identity.neededPassphrase)
             return
@@ -83,6 +90,16 @@ struct CurlCommand {
             words.append("--key \"$APNS_KEY\"" + (identity.keyIsDER ? " --key-type DER" : ""))
         }
         if identity.neededPassphrase { passphrase(file: passphraseFile) }
+    }
+
+    /// The file the block names for `path`: standard input (`-`), which this run read and the block cannot read
+    /// again, becomes a file the user saves it as (`file`), said in a comment; a block naming `-` made curl wait for
+    /// a certificate on its input, or fail.
+    private mutating func saved(_ path: String, flag: String, as file: String) -> String {
+        guard path == "-" else { return path }
+        variables.append(
+            "# \(flag) - was read from standard input, which this block cannot read again: save it as \(file) first")
+        return file
     }
 
     /// `pass` in curl's config from `passphraseFile`'s first line (without a CR or a byte order mark, as apnsctl
@@ -154,7 +171,8 @@ struct CurlCommand {
     /// from there by `apnsctl jwt` itself.
     mutating func token(key: CredentialSource, keyID: String, teamID: String) {
         switch key {
-        case .file(let path):
+        case .file(let given):
+            let path = saved(given, flag: "--auth-key", as: "AuthKey_\(keyID).p8")
             variables.append(
                 "APNS_JWT=$(apnsctl jwt --auth-key \(ShellWord.quoted(path)) --key-id \(keyID) --team-id \(teamID))")
         case .pem(_, let variable):

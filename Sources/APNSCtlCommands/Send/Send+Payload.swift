@@ -71,6 +71,9 @@ extension APNSCtl.Send {
                 return FlagJSON(
                     field: field, file: path,
                     bytes: try FileSystem.read(path, standardInput: world.standardInput) {
+                        if path == "-" {
+                            world.sayWhenReadingTheTerminal("send", "\(flag) @-", "type or paste the JSON")
+                        }
                         interrupts = world.interrupts()
                         return interrupts?.fd
                     })
@@ -135,10 +138,8 @@ extension APNSCtl.Send {
             return SendPayload(
                 payload: try Payload.load(path: payload, standardInput: world.standardInput) {
                     // Asked only for a read that may wait: on a terminal, nothing else says why nothing happens.
-                    if payload == "-" && world.streams.isTerminal(world.standardInput) {
-                        world.standardError.print(
-                            "apnsctl send: reading the payload from the terminal: type or paste the JSON, then press Ctrl-D on a line of its own\n"
-                        )
+                    if payload == "-" {
+                        world.sayWhenReadingTheTerminal("send", "the payload", "type or paste the JSON")
                     }
                     interrupts = world.interrupts()
                     return interrupts?.fd

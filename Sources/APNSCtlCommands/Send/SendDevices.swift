@@ -84,6 +84,9 @@ extension APNSCtl.Send {
         var file: DeviceFile? = nil
         let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
+            if devicesFile == "-" {
+                world.sayWhenReadingTheTerminal("send", "the device tokens", "type or paste them, one a line")
+            }
             let lookup = settings.devices.lookup(recording: fileNames)
             do {
                 file = try DeviceFile(

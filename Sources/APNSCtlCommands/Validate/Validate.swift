@@ -89,6 +89,9 @@ extension APNSCtl {
             for path in payloads {
                 let payload: Payload
                 do {
+                    if path == "-" {
+                        world.sayWhenReadingTheTerminal("validate", "the payload", "type or paste the JSON")
+                    }
                     payload = try Payload.load(path: path, standardInput: world.standardInput)
                 } catch {
                     unreadable += 1

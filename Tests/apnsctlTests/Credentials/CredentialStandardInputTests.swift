@@ -157,4 +157,31 @@ import Testing
         #expect(r.status == 64, "\(r.stderr)")
         #expect(r.stderr.contains("a host name cannot start with -"), "\(r.stderr)")
     }
+
+    /// A dry run's curl block names files; one read from standard input is gone once this run read it, so the block
+    /// names a file to save it as, and says so (it named `-`, and curl failed or waited on its own input).
+    @Test func aDryRunsCurlBlockNamesAFileForWhatStandardInputGave() throws {
+        let dir = try TemporaryDirectory(prefix: "stdin-curl")
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        let token = String(repeating: "ab", count: 32)
+        let certificate = try InProcess.apnsctl(
+            ["send", "--cert", "-", "-d", token, "--alert", "x", "--topic", "com.example.demo", "--dry-run"],
+            stdin: Array(try Data(contentsOf: URL(fileURLWithPath: pem))))
+        #expect(certificate.status == 0, "\(certificate.stderr)")
+        #expect(
+            certificate.stdout.contains(
+                "# --cert - was read from standard input, which this block cannot read again: save it as push.pem first\nAPNS_CERT='push.pem'\n"
+            ), "\(certificate.stdout)")
+        let key = try InProcess.apnsctl(
+            [
+                "send", "--auth-key", "-", "--key-id", "ABCDE12345", "--team-id", "TEAMID1234", "-d", token,
+                "--alert", "x", "--topic", "com.example.demo", "--dry-run",
+            ], stdin: try CredentialFixtures.signingKey.p8PEM)
+        #expect(key.status == 0, "\(key.stderr)")
+        #expect(
+            key.stdout.contains(
+                "save it as AuthKey_ABCDE12345.p8 first\nAPNS_JWT=$(apnsctl jwt --auth-key 'AuthKey_ABCDE12345.p8' "),
+            "\(key.stdout)")
+        #expect(!certificate.stdout.contains("'-'") && !key.stdout.contains("'-'"))
+    }
 }

@@ -794,6 +794,35 @@ import Testing
             decoded.errorLines.first
                 == "apnsctl jwt: reading the token from the terminal: paste it, then press Enter and Ctrl-D",
             "\(decoded.stderr)")
+        // Every other reader of `-` says it too: device tokens, a JSON flag's @-, validate's payload, a credential.
+        let pem = try String(contentsOfFile: cert, encoding: .utf8)
+        let readers: [([String], String, String)] = [
+            (
+                ["send", "--cert", cert, "--dry-run", "--alert", "x", "--devices", "-"], Self.token(2) + "\n",
+                "apnsctl send: reading the device tokens from the terminal: type or paste them, one a line"
+            ),
+            (
+                [
+                    "send", "--cert", cert, "--dry-run", "-d", Self.token(1), "--live-activity", "update",
+                    "--content-state", "@-",
+                ],
+                "{}\n", "apnsctl send: reading --content-state @- from the terminal: type or paste the JSON"
+            ),
+            (
+                ["validate", "-"], #"{"aps":{"alert":"x"}}"# + "\n",
+                "apnsctl validate: reading the payload from the terminal: type or paste the JSON"
+            ),
+            (["inspect", "-"], pem, "apnsctl: reading a credential (-) from the terminal: paste the PEM"),
+        ]
+        for (arguments, text, said) in readers {
+            let terminal = try TestTerminal()
+            #expect(terminal.play([.send(text + "\u{04}")]) == nil)
+            let r = try InProcess.apnsctl(arguments, standardInput: terminal.fd)
+            _ = terminal.finish()
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            #expect(
+                r.errorLines.first == said + ", then press Ctrl-D on a line of its own", "\(arguments): \(r.stderr)")
+        }
     }
 
     /// `--port` beside `--endpoint` is ignored with a warning, whatever port it names (CLI.md): `--endpoint

@@ -18,8 +18,11 @@ extension CredentialSource {
 extension CredentialInput {
     /// A credential file named on the command line; `-` is the command's standard input, which in-process is the
     /// world's, not the process's.
+    /// On a terminal, saying so: the read ends at Ctrl-D.
     static func given(_ path: String, in world: CommandWorld) -> CredentialInput {
-        path == "-" ? .standardInput(world.standardInput) : .file(path)
+        guard path == "-" else { return .file(path) }
+        world.sayWhenReadingTheTerminal(nil, "a credential (-)", "paste the PEM")
+        return .standardInput(world.standardInput)
     }
 }
 

@@ -136,3 +136,15 @@ extension CommandWorld {
         }
     }
 }
+
+extension CommandWorld {
+    /// Says on standard error that `what` is read from the terminal, when standard input is one: such a read ends at
+    /// Ctrl-D, not at Enter, and nothing else says why nothing happens (a command waiting for it looks hung).
+    /// `command`: the command's name (`send`), or nil for a credential, read by several.
+    func sayWhenReadingTheTerminal(_ command: String?, _ what: String, _ how: String) {
+        guard streams.isTerminal(standardInput) else { return }
+        standardError.print(
+            "apnsctl\(command.map { " " + $0 } ?? ""): reading \(what) from the terminal: \(how), then press Ctrl-D on a line of its own\n"
+        )
+    }
+}
