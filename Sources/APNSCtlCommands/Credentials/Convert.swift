@@ -295,8 +295,12 @@ enum ConvertPassword {
             let source = PassphraseSource(
                 text: nil, filePath: file, standardInput: world.standardInput, environmentVariable: nil, prompt: nil)
             let secret: SecretBytes?
-            do { secret = try source.resolve(forFile: file) } catch {
-                throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
+            if file == "-" {
+                secret = try piped(output: output, in: world)
+            } else {
+                do { secret = try source.resolve(forFile: file) } catch {
+                    throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
+                }
             }
             // An empty file is how an empty password is asked for (CLI.md); said, as the prompt asks to confirm one.
             if let secret, secret.isEmpty {
@@ -335,5 +339,22 @@ enum ConvertPassword {
             }
         }
         return first
+    }
+
+    /// `--out-passphrase-file -` from a pipe: its first line, read as every passphrase is. Standard input with no line
+    /// at all (closed, /dev/null, `printf '%s' "$UNSET"`) names no password, and is 64 as no password is: an empty
+    /// password is asked for by an empty line, as by an empty file.
+    private static func piped(output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
+        var bytes: [UInt8]
+        do { bytes = try FileSystem.readFirstLine("-", standardInput: world.standardInput) } catch {
+            throw CLIError(error.relabelled("--out-passphrase-file -"))
+        }
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        guard !bytes.isEmpty else {
+            throw .usage(
+                "--out-passphrase-file -: standard input holds nothing, not even an empty line, so \(output) has no password; pipe the password in (is the variable meant to hold it set?), or an empty line for an empty password"
+            )
+        }
+        return SecretBytes(PassphraseSource.firstLine(bytes))
     }
 }

@@ -23,6 +23,17 @@ import Testing
         #expect(out.status == 0, "\(out.stderr)")
         let reopened = try InProcess.apnsctl(["inspect", written, "--passphrase", "fresh"])
         #expect(reopened.status == 0, "the password written is the line given: \(reopened.stderr)")
+        // Nothing at all on standard input (closed, /dev/null, an unset secret printed without a newline) is no
+        // password, 64 as without one; an empty line asks for an empty password, with the warning.
+        let nothing = try InProcess.apnsctl(
+            ["convert", pem, "-o", dir.file("none.p12"), "--out-passphrase-file", "-"], stdin: [])
+        #expect(nothing.status == 64, "\(nothing.stderr)")
+        #expect(nothing.stderr.contains("standard input holds nothing, not even an empty line"), "\(nothing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("none.p12")))
+        let emptyLine = try InProcess.apnsctl(
+            ["convert", pem, "-o", dir.file("empty.p12"), "--out-passphrase-file", "-"], stdin: Array("\n".utf8))
+        #expect(emptyLine.status == 0, "\(emptyLine.stderr)")
+        #expect(emptyLine.stderr.contains("gets an empty password"), "\(emptyLine.stderr)")
     }
 
     @Test func aCredentialOfDashReadsTheCommandsInput() throws {
