@@ -38,10 +38,10 @@ extension APNSCtl.Config {
                 return
             }
             let setting = try ProfileKeyCheck.setting(target.key, value: values.first, profile: target.profile)
+            try Self.refuseStandardInput(target.key, setting: setting, values: values)
             let profileName = try edit.profile(target.profile, for: "config set \(target.key)")
             if let given = target.profile { edit.warnIfNewProfileIsNear(given, in: world) }
             let before = try? edit.file
-            try Self.refuseStandardInput(target.key, setting: setting, values: values)
             // A key's text or a token where a path goes: said as such, before its TOML text is made.
             if [.path, .credential].contains(setting.kind), let given = values.first, VariableEcho.isSecretText(given) {
                 try Self.refuseSecret(target.key, missing: given, given: given, in: world)

@@ -75,9 +75,9 @@ extension APNSCtl {
             // an empty password.
             try StandardInputReaders.check(
                 [
-                    input == "-" ? "INPUT -" : nil, key == "-" ? "--key -" : nil,
-                    passphrase.file(in: world).flatMap { $0.value == "-" ? "\($0.label) -" : nil },
-                    outPassphraseFile == "-" ? "--out-passphrase-file -" : nil,
+                    StandardInputReaders.reader("INPUT", input), StandardInputReaders.reader("--key", key),
+                    passphrase.file(in: world).flatMap { StandardInputReaders.reader($0.label, $0.value) },
+                    StandardInputReaders.reader("--out-passphrase-file", outPassphraseFile),
                 ].compactMap { $0 })
             // An unset variable (`-o "$OUT"`): no file to create, said as the flag's mistake.
             if output.trimmingBlanks().isEmpty {

@@ -66,8 +66,8 @@ extension APNSCtl {
             if AppBuildInput.isBuild(file) { return try inspectBuild(in: world) }
             try StandardInputReaders.check(
                 [
-                    file == "-" ? "FILE -" : nil, key == "-" ? "--key -" : nil,
-                    passphrase.file(in: world).flatMap { $0.value == "-" ? "\($0.label) -" : nil },
+                    StandardInputReaders.reader("FILE", file), StandardInputReaders.reader("--key", key),
+                    passphrase.file(in: world).flatMap { StandardInputReaders.reader($0.label, $0.value) },
                 ].compactMap { $0 })
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(

@@ -74,12 +74,25 @@ struct CurlCommand {
     ) {
         let path = saved(
             given, flag: "--cert",
-            as: identity.container == .pkcs12 ? "push.p12" : identity.certificateIsDER ? "push.cer" : "push.pem")
-        let keyPath = givenKey.map { saved($0, flag: "--key", as: "key.pem") }
-        let passphraseFile = givenFile.map { saved($0, flag: "--passphrase-file", as: "passphrase.txt") }
-        if identity.container == .pkcs12, let bytes = try? FileSystem.read(path), PKCS12LegacyCiphers.used(in: bytes) {
-            legacyCertificate(path: path, passphraseFile: passphraseFile, needed: identity.neededPassphrase)
-            return
+            as: identity.container == .pkcs12
+                ? "stdin-cert.p12" : identity.certificateIsDER ? "stdin-cert.cer" : "stdin-cert.pem")
+        let keyPath = givenKey.map { saved($0, flag: "--key", as: "stdin-key.pem", privately: true) }
+        let passphraseFile = givenFile.map {
+            saved($0, flag: "--passphrase-file", as: "stdin-passphrase.txt", privately: true)
+        }
+        // The legacy check reads the file given, never the name the block gives standard input's bytes (a file of
+        // that name here is another one); bytes that came on standard input are gone, so such a `.p12` is converted
+        // whatever its ciphers, which works for a modern one too.
+        if identity.container == .pkcs12 {
+            let legacy =
+                StandardInputReaders.isStandardInput(given)
+                ? nil : (try? FileSystem.read(given)).map { PKCS12LegacyCiphers.used(in: $0) }
+            if legacy != false {
+                legacyCertificate(
+                    path: path, passphraseFile: passphraseFile, needed: identity.neededPassphrase, known: legacy == true
+                )
+                return
+            }
         }
         variables.append("APNS_CERT=\(ShellWord.quoted(path))")
         let certType =
@@ -95,10 +108,11 @@ struct CurlCommand {
     /// The file the block names for `path`: standard input (`-`), which this run read and the block cannot read
     /// again, becomes a file the user saves it as (`file`), said in a comment; a block naming `-` made curl wait for
     /// a certificate on its input, or fail.
-    private mutating func saved(_ path: String, flag: String, as file: String) -> String {
-        guard path == "-" else { return path }
+    private mutating func saved(_ path: String, flag: String, as file: String, privately: Bool = false) -> String {
+        guard StandardInputReaders.isStandardInput(path) else { return path }
         variables.append(
-            "# \(flag) - was read from standard input, which this block cannot read again: save it as \(file) first")
+            "# \(flag) \(Self.commentSafe(path)) was read from standard input, which this block cannot read again: "
+                + "save it as \(file) first" + (privately ? " (umask 077: mode 0600, it is a secret)" : ""))
         return file
     }
 
@@ -147,11 +161,12 @@ struct CurlCommand {
 
     /// A legacy RC2 `.p12`, which curl's OpenSSL 3 cannot read: the block makes a PEM with `apnsctl convert`
     /// (same passphrase sources as send) and gives curl that.
-    private mutating func legacyCertificate(path: String, passphraseFile: String?, needed: Bool) {
+    private mutating func legacyCertificate(path: String, passphraseFile: String?, needed: Bool, known: Bool = true) {
         let pem = path + ".pem"
         variables.append(
-            "# \(Self.commentSafe(path)) uses legacy RC2 encryption, which curl's OpenSSL 3 cannot read; "
-                + "this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it afterwards)")
+            "# \(Self.commentSafe(path)) \(known ? "uses" : "may use") legacy RC2 encryption, which curl's OpenSSL 3 "
+                + "cannot read; this makes a PEM curl can use (certificate and unencrypted key, mode 0600; delete it "
+                + "afterwards)")
         if needed, passphraseFile == nil {
             variables.append("# the passphrase: set APNSCTL_PASSPHRASE before running this")
         }
@@ -172,7 +187,7 @@ struct CurlCommand {
     mutating func token(key: CredentialSource, keyID: String, teamID: String) {
         switch key {
         case .file(let given):
-            let path = saved(given, flag: "--auth-key", as: "AuthKey_\(keyID).p8")
+            let path = saved(given, flag: "--auth-key", as: "AuthKey_\(keyID).p8", privately: true)
             variables.append(
                 "APNS_JWT=$(apnsctl jwt --auth-key \(ShellWord.quoted(path)) --key-id \(keyID) --team-id \(teamID))")
         case .pem(_, let variable):

@@ -62,8 +62,8 @@ extension APNSCtl.Send {
             guard !path.isEmpty else {
                 throw .usage("\(flag) @: no file after @; write \(flag) @FILE, or \(flag) @- for standard input")
             }
-            if path == "-" {
-                stdinReaders.append("\(flag) @-")
+            if StandardInputReaders.isStandardInput(path) {
+                stdinReaders.append("\(flag) @\(path)")
                 try StandardInputReaders.check(stdinReaders)
             }
             var interrupts: (any InterruptSource)?
@@ -92,13 +92,16 @@ extension APNSCtl.Send {
         for case (let flag, let value?) in texts where value.hasPrefix("@") && value.count > 1 {
             let file = String(value.dropFirst())
             // `@-` as the JSON flags read standard input (and `@/dev/stdin`, a FIFO): the pipe's text was never read.
-            if file == "-" || file == "/dev/stdin" || file.hasPrefix("/dev/fd/") || FileSystem.isFIFO(file) {
+            if StandardInputReaders.isStandardInput(file) {
                 world.standardError.warning(
                     "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads nothing from standard input "
                         + "(the JSON flags' @- does), so to send the text a pipe gives, write \(flag) \"$(cat)\"")
                 continue
             }
-            guard FileSystem.isRegularFile(file) else { continue }
+            // A FIFO or `<(…)` is a file too: its text is sent by `"$(cat FILE)"`, not by a bare `"$(cat)"`.
+            guard FileSystem.isRegularFile(file) || FileSystem.isFIFO(file) || file.hasPrefix("/dev/fd/") else {
+                continue
+            }
             world.standardError.warning(
                 "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads no @FILE (the JSON flags do), so to "
                     + "send the text in \(file), write \(flag) \"$(cat \(ShellWord.of(file)))\"")
@@ -249,8 +252,10 @@ extension APNSCtl.Send {
     /// as a device token, and quoted).
     func standardInputReaders(_ settings: ResolvedSettings) throws(CLIError) -> [String] {
         var readers: [String] = []
-        if payload == "-" { readers.append("PAYLOAD -") }
-        if devicesFile == "-" { readers.append("--devices -") }
+        if let payload, StandardInputReaders.isStandardInput(payload) { readers.append("PAYLOAD \(payload)") }
+        if let devicesFile, StandardInputReaders.isStandardInput(devicesFile) {
+            readers.append("--devices \(devicesFile)")
+        }
         readers += settings.standardInputReaders
         try StandardInputReaders.check(readers)
         return readers

@@ -181,7 +181,7 @@ import Testing
         #expect(certificate.status == 0, "\(certificate.stderr)")
         #expect(
             certificate.stdout.contains(
-                "# --cert - was read from standard input, which this block cannot read again: save it as push.pem first\nAPNS_CERT='push.pem'\n"
+                "# --cert - was read from standard input, which this block cannot read again: save it as stdin-cert.pem first\nAPNS_CERT='stdin-cert.pem'\n"
             ), "\(certificate.stdout)")
         let key = try InProcess.apnsctl(
             [
@@ -191,8 +191,57 @@ import Testing
         #expect(key.status == 0, "\(key.stderr)")
         #expect(
             key.stdout.contains(
-                "save it as AuthKey_ABCDE12345.p8 first\nAPNS_JWT=$(apnsctl jwt --auth-key 'AuthKey_ABCDE12345.p8' "),
+                "save it as AuthKey_ABCDE12345.p8 first (umask 077: mode 0600, it is a secret)\nAPNS_JWT=$(apnsctl jwt --auth-key 'AuthKey_ABCDE12345.p8' "
+            ),
             "\(key.stdout)")
         #expect(!certificate.stdout.contains("'-'") && !key.stdout.contains("'-'"))
+        // A .p12 from standard input may be a legacy one curl cannot read, and its bytes are gone: converted first.
+        let p12Path = try dir.p12("push.p12", CredentialFixtures.universal, password: CredentialSlipTests.password)
+        let p12 = try InProcess.apnsctl(
+            [
+                "send", "--cert", "-", "--passphrase", CredentialSlipTests.password, "-d", token, "--alert", "x",
+                "--topic", "com.example.demo", "--dry-run",
+            ], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: p12Path))))
+        #expect(p12.status == 0, "\(p12.stderr)")
+        #expect(
+            p12.stdout.contains("# stdin-cert.p12 may use legacy RC2 encryption")
+                && p12.stdout.contains("apnsctl convert 'stdin-cert.p12' -o 'stdin-cert.p12.pem' --force"),
+            "\(p12.stdout)")
+    }
+
+    /// The system's names for standard input are standard input: beside `-`, a second reader (a passphrase read as
+    /// a device token, and its start quoted) is 64 naming both.
+    @Test func devStdinIsStandardInputToo() throws {
+        let (dir, p12) = try CredentialSlipTests.p12()
+        defer { withExtendedLifetime(dir) {} }
+        let r = try InProcess.apnsctl(
+            [
+                "send", "--cert", p12, "--passphrase-file", "/dev/stdin", "--devices", "-", "--alert", "x",
+                "--endpoint", "https://127.0.0.1:9",
+            ], stdin: Array("Zq9secretpw\n".utf8))
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("--devices - and --passphrase-file /dev/stdin both read standard input"), "\(r.stderr)")
+        #expect(!r.stderr.contains("Zq9"), "\(r.stderr)")
+        // A FIFO given to a text flag is a file: its text goes by "$(cat FILE)", not by a bare "$(cat)".
+        let fifo = dir.file("msg")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let sent = try InProcess.apnsctl([
+            "send", "--cert", p12, "--passphrase", CredentialSlipTests.password, "-d",
+            String(repeating: "ab", count: 32),
+            "--alert", "@" + fifo, "--topic", "com.example.demo", "--dry-run",
+        ])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(
+            sent.stderr.contains("--alert reads no @FILE (the JSON flags do)")
+                && sent.stderr.contains("$(cat \(fifo))"),
+            "\(sent.stderr)")
+        // A profile refusal comes before the "new profile" warning: nothing written, nothing said of writing.
+        let home = try TemporaryDirectory(prefix: "stdin-near")
+        let variables = ["XDG_CONFIG_HOME": home.file("cfg"), "HOME": home.path]
+        #expect(
+            try InProcess.apnsctl(["config", "set", "-p", "dev", "topic", "x"], environment: variables).status == 0)
+        let near = try InProcess.apnsctl(["config", "set", "-p", "dve", "cert", "-"], environment: variables)
+        #expect(near.status == 64 && !near.stderr.contains("written as asked"), "\(near.stderr)")
     }
 }

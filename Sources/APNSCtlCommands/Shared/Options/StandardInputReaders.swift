@@ -4,6 +4,17 @@ import APNSSettings
 /// `-`): one reader at most, refused (64) before anything is read, as the first would take the other's bytes (a
 /// passphrase read as a device token and quoted, a `.p12` given an empty password).
 enum StandardInputReaders {
+    /// Whether `path` names standard input: `-`, or the system's names for descriptor 0, which read the same bytes
+    /// (a passphrase read as a device token and quoted otherwise).
+    static func isStandardInput(_ path: String) -> Bool {
+        path == "-" || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path)
+    }
+
+    /// `label value` when `value` names standard input, for `check`.
+    static func reader(_ label: String, _ value: String?) -> String? {
+        value.flatMap { isStandardInput($0) ? "\(label) \($0)" : nil }
+    }
+
     /// Throws 64 naming them when more than one of `readers` is given.
     static func check(_ readers: [String]) throws(CLIError) {
         guard readers.count > 1 else { return }
@@ -28,6 +39,9 @@ extension ResolvedSettings {
             (self[.passphraseFile]?.value, label(.passphraseFile)), (self[.cert]?.value.path, label(.cert)),
             (self[.key]?.value.path, label(.key)), (self[.authKey]?.value.path, label(.authKey)),
         ]
-        return given.filter { $0.value == "-" }.map { $0.label.hasPrefix("-") ? "\($0.label) -" : "\($0.label) (-)" }
+        return given.compactMap { value, label in
+            guard let value, StandardInputReaders.isStandardInput(value) else { return nil }
+            return label.hasPrefix("-") ? "\(label) \(value)" : "\(label) (\(value))"
+        }
     }
 }
