@@ -94,7 +94,14 @@ public enum FileSystem {
     /// reading until memory runs out.
     public static let maximumReadSize = 64 << 20
 
-    /// Reads a whole file, or for `-` the descriptor `standardInput` when one is given (a command's world says
+    /// Whether `path` names standard input: `-`, or the system's names for descriptor 0, which read the same bytes.
+    /// With a `standardInput` given, each is read from that descriptor, so a command run in-process reads its world's
+    /// input by any of these names, never the process's own.
+    public static func namesStandardInput(_ path: String) -> Bool {
+        path == "-" || path == "/dev/stdin" || path == "/dev/fd/0" || path == "/proc/self/fd/0"
+    }
+
+    /// Reads a whole file, or for `-` (`namesStandardInput`) the descriptor `standardInput` when one is given (a command's world says
     /// which: a command run in-process must not read the process's own); more than `limit` bytes is `.unreadable`. `interrupt` is asked only for a read that may
     /// wait (standard input, a pipe, a terminal; never a regular file): the descriptor it gives is waited on too,
     /// and its becoming readable ends the read with `.interrupted`, so Ctrl-C while a command waits on its input
@@ -102,7 +109,7 @@ public enum FileSystem {
     public static func read(
         _ path: String, limit: Int = maximumReadSize, standardInput: Int32? = nil, interrupt: () -> Int32? = { nil }
     ) throws(Failure) -> [UInt8] {
-        if path == "-", let standardInput {
+        if namesStandardInput(path), let standardInput {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
             return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt())
@@ -252,7 +259,7 @@ public enum FileSystem {
     /// no further than its first line end: a passphrase on a pipe its writer keeps open (`ssh`, `docker run -i`, a
     /// co-process) is taken once its line has arrived, and `yes |` is one line, not 64 MiB.
     public static func readFirstLine(_ path: String, standardInput: Int32? = nil) throws(Failure) -> [UInt8] {
-        guard path == "-", let standardInput, standardInput >= 0 else {
+        guard namesStandardInput(path), let standardInput, standardInput >= 0 else {
             return try read(path, standardInput: standardInput)
         }
         return try readAll(fd: standardInput, limit: maximumReadSize, path: path, toLineEnd: true)

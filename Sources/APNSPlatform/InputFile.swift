@@ -31,7 +31,7 @@ public final class InputFile {
     /// polls the descriptor with its interrupts before the first read (`FileSystem.openForReading`).
     public init(path: String, standardInput: Int32? = nil, pollsFirst: Bool = false) throws(FileSystem.Failure) {
         self.path = path
-        if path == "-", let standardInput {
+        if FileSystem.namesStandardInput(path), let standardInput {
             fd = standardInput
             ownsDescriptor = false
         } else {

@@ -4,14 +4,14 @@
 public enum CredentialInput: Sendable, Equatable {
     case file(String)
     /// `-`: the descriptor the caller's world reads as standard input (a command run in-process has its own).
-    case standardInput(Int32)
+    case standardInput(Int32, name: String)
     case memory([UInt8], name: String)
 
     /// The path, or the display name of bytes in memory.
     public var name: String {
         switch self {
         case .file(let p): return p
-        case .standardInput: return "-"
+        case .standardInput(_, let n): return n
         case .memory(_, let n): return n
         }
     }

@@ -199,8 +199,10 @@ public enum CredentialLoader {
         switch input {
         case .file(let p):
             do { bytes = try FileSystem.read(p) } catch { throw CredentialProblem(reading: error) }
-        case .standardInput(let fd):
-            do { bytes = try FileSystem.read("-", standardInput: fd) } catch { throw CredentialProblem(reading: error) }
+        case .standardInput(let fd, let name):
+            do { bytes = try FileSystem.read(name, standardInput: fd) } catch {
+                throw CredentialProblem(reading: error)
+            }
         case .memory(let b, _):
             bytes = b
         }

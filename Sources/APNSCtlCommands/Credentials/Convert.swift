@@ -292,12 +292,13 @@ enum ConvertPassword {
         // `-` with a terminal for standard input is typed: at the prompt, without echo, as `--passphrase-file -`.
         let typed = file == "-" && world.streams.isTerminal(world.standardInput)
         if let file, !typed {
-            let source = PassphraseSource(
-                text: nil, filePath: file, standardInput: world.standardInput, environmentVariable: nil, prompt: nil)
             let secret: SecretBytes?
             if file == "-" {
                 secret = try piped(output: output, in: world)
             } else {
+                let source = PassphraseSource(
+                    text: nil, filePath: file, standardInput: world.standardInput, environmentVariable: nil, prompt: nil
+                )
                 do { secret = try source.resolve(forFile: file) } catch {
                     throw CLIError(error, passphraseFileFlag: "--out-passphrase-file")
                 }

@@ -106,8 +106,9 @@ extension APNSCtl {
                         source: source, keyID: settings[.keyID]?.value, label: settings.label(.authKey))
                 }
                 // The token and the key from standard input at once: the token read took the key's bytes.
-                if let check, check.source.path == "-", token == nil || token == "-" {
-                    let key = check.label.hasPrefix("-") ? "\(check.label) -" : "\(check.label) (-)"
+                if let key = check.flatMap({ StandardInputReaders.setting($0.label, $0.source.path) }),
+                    token == nil || token == "-"
+                {
                     try StandardInputReaders.check([token == nil ? "--decode without TOKEN" : "TOKEN -", key])
                 }
                 try JWTDecode.run(token: token, format: decodeFormat(in: world), key: check, team: team, world: world)

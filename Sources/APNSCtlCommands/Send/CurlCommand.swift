@@ -85,7 +85,7 @@ struct CurlCommand {
         // whatever its ciphers, which works for a modern one too.
         if identity.container == .pkcs12 {
             let legacy =
-                StandardInputReaders.isStandardInput(given)
+                FileSystem.namesStandardInput(given)
                 ? nil : (try? FileSystem.read(given)).map { PKCS12LegacyCiphers.used(in: $0) }
             if legacy != false {
                 legacyCertificate(
@@ -109,7 +109,7 @@ struct CurlCommand {
     /// again, becomes a file the user saves it as (`file`), said in a comment; a block naming `-` made curl wait for
     /// a certificate on its input, or fail.
     private mutating func saved(_ path: String, flag: String, as file: String, privately: Bool = false) -> String {
-        guard StandardInputReaders.isStandardInput(path) else { return path }
+        guard FileSystem.namesStandardInput(path) else { return path }
         variables.append(
             "# \(flag) \(Self.commentSafe(path)) was read from standard input, which this block cannot read again: "
                 + "save it as \(file) first" + (privately ? " (umask 077: mode 0600, it is a secret)" : ""))

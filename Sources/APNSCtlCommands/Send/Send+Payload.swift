@@ -62,7 +62,7 @@ extension APNSCtl.Send {
             guard !path.isEmpty else {
                 throw .usage("\(flag) @: no file after @; write \(flag) @FILE, or \(flag) @- for standard input")
             }
-            if StandardInputReaders.isStandardInput(path) {
+            if FileSystem.namesStandardInput(path) {
                 stdinReaders.append("\(flag) @\(path)")
                 try StandardInputReaders.check(stdinReaders)
             }
@@ -92,7 +92,7 @@ extension APNSCtl.Send {
         for case (let flag, let value?) in texts where value.hasPrefix("@") && value.count > 1 {
             let file = String(value.dropFirst())
             // `@-` as the JSON flags read standard input (and `@/dev/stdin`, a FIFO): the pipe's text was never read.
-            if StandardInputReaders.isStandardInput(file) {
+            if FileSystem.namesStandardInput(file) {
                 world.standardError.warning(
                     "\(flag) \(ShellWord.of(value)): sent as that text; \(flag) reads nothing from standard input "
                         + "(the JSON flags' @- does), so to send the text a pipe gives, write \(flag) \"$(cat)\"")
@@ -252,8 +252,8 @@ extension APNSCtl.Send {
     /// as a device token, and quoted).
     func standardInputReaders(_ settings: ResolvedSettings) throws(CLIError) -> [String] {
         var readers: [String] = []
-        if let payload, StandardInputReaders.isStandardInput(payload) { readers.append("PAYLOAD \(payload)") }
-        if let devicesFile, StandardInputReaders.isStandardInput(devicesFile) {
+        if let payload, FileSystem.namesStandardInput(payload) { readers.append("PAYLOAD \(payload)") }
+        if let devicesFile, FileSystem.namesStandardInput(devicesFile) {
             readers.append("--devices \(devicesFile)")
         }
         readers += settings.standardInputReaders

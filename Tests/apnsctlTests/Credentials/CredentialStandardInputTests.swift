@@ -223,6 +223,16 @@ import Testing
         #expect(
             r.stderr.contains("--devices - and --passphrase-file /dev/stdin both read standard input"), "\(r.stderr)")
         #expect(!r.stderr.contains("Zq9"), "\(r.stderr)")
+        // Read by that name, it is the command's own input, as `-` is: in-process the world's, never the process's.
+        let named = try InProcess.apnsctl(
+            ["inspect", p12, "--passphrase-file", "/dev/stdin"],
+            stdin: Array((CredentialSlipTests.password + "\n").utf8))
+        #expect(named.status == 0, "\(named.stderr)")
+        let decode = try InProcess.apnsctl(["jwt", "--decode", "--auth-key", "/dev/stdin"], stdin: Array("x\n".utf8))
+        #expect(decode.status == 64, "\(decode.stderr)")
+        #expect(
+            decode.stderr.contains("--decode without TOKEN and --auth-key /dev/stdin both read standard input"),
+            "\(decode.stderr)")
         // A FIFO given to a text flag is a file: its text goes by "$(cat FILE)", not by a bare "$(cat)".
         let fifo = dir.file("msg")
         #expect(mkfifo(fifo, 0o600) == 0)

@@ -20,9 +20,9 @@ extension CredentialInput {
     /// world's, not the process's.
     /// On a terminal, saying so: the read ends at Ctrl-D.
     static func given(_ path: String, in world: CommandWorld) -> CredentialInput {
-        guard path == "-" else { return .file(path) }
-        world.sayWhenReadingTheTerminal(nil, "a credential (-)", "paste the PEM")
-        return .standardInput(world.standardInput)
+        guard FileSystem.namesStandardInput(path) else { return .file(path) }
+        world.sayWhenReadingTheTerminal(nil, "a credential (\(path))", "paste the PEM")
+        return .standardInput(world.standardInput, name: path)
     }
 }
 

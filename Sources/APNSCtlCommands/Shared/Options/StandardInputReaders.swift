@@ -1,18 +1,20 @@
+import APNSPlatform
 import APNSSettings
 
 /// What reads standard input in one run (`PAYLOAD -`, `--devices -`, `--passphrase-file -`, `@-`, a file argument
 /// `-`): one reader at most, refused (64) before anything is read, as the first would take the other's bytes (a
 /// passphrase read as a device token and quoted, a `.p12` given an empty password).
 enum StandardInputReaders {
-    /// Whether `path` names standard input: `-`, or the system's names for descriptor 0, which read the same bytes
-    /// (a passphrase read as a device token and quoted otherwise).
-    static func isStandardInput(_ path: String) -> Bool {
-        path == "-" || ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"].contains(path)
+    /// `label value` when `value` names standard input (`FileSystem.namesStandardInput`), for `check`.
+    static func reader(_ label: String, _ value: String?) -> String? {
+        value.flatMap { FileSystem.namesStandardInput($0) ? "\(label) \($0)" : nil }
     }
 
-    /// `label value` when `value` names standard input, for `check`.
-    static func reader(_ label: String, _ value: String?) -> String? {
-        value.flatMap { isStandardInput($0) ? "\(label) \($0)" : nil }
+    /// The same for a setting, named as `ResolvedSettings.label` names it: a flag as `--cert -`, a variable or a
+    /// profile's key as `APNSCTL_CERT (-)`.
+    static func setting(_ label: String, _ value: String?) -> String? {
+        guard let value, FileSystem.namesStandardInput(value) else { return nil }
+        return label.hasPrefix("-") ? "\(label) \(value)" : "\(label) (\(value))"
     }
 
     /// Throws 64 naming them when more than one of `readers` is given.
@@ -39,9 +41,6 @@ extension ResolvedSettings {
             (self[.passphraseFile]?.value, label(.passphraseFile)), (self[.cert]?.value.path, label(.cert)),
             (self[.key]?.value.path, label(.key)), (self[.authKey]?.value.path, label(.authKey)),
         ]
-        return given.compactMap { value, label in
-            guard let value, StandardInputReaders.isStandardInput(value) else { return nil }
-            return label.hasPrefix("-") ? "\(label) \(value)" : "\(label) (\(value))"
-        }
+        return given.compactMap { StandardInputReaders.setting($0.label, $0.value) }
     }
 }
