@@ -229,7 +229,7 @@ public final class AppBuildFixtures: @unchecked Sendable {
     }
 
     static func python(_ script: String, _ arguments: [String]) throws {
-        let r = try CommandRunner.run("python3", ["-c", script] + arguments)
+        let r = try CommandRunner.run(try TestPython.plain(), ["-c", script] + arguments)
         guard r.status == 0 else { throw TestSupportError("python3: \(r.stderr)") }
     }
 

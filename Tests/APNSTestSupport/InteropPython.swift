@@ -6,15 +6,10 @@ public enum InteropPython {
     /// A Python 3 that has `h2`, `jwt` and `cryptography` (Debian's packages live under /usr/bin/python3, which
     /// a pyenv shim on PATH may hide); `make deps` installs them.
     public static func interpreter() throws -> String {
-        for candidate in ["/usr/bin/python3", "python3"] {
-            if let r = try? CommandRunner.run(candidate, ["-c", "import h2, hpack, hyperframe, jwt, cryptography"]),
-                r.status == 0
-            {
-                return candidate
-            }
-        }
-        throw TestSupportError(
-            "python3 with h2, jwt and cryptography is missing (make deps installs python3-h2 python3-jwt python3-cryptography)"
+        try TestPython.importing(
+            "import h2, hpack, hyperframe, jwt, cryptography",
+            missing:
+                "python3 with h2, jwt and cryptography is missing (make deps installs python3-h2 python3-jwt python3-cryptography)"
         )
     }
 

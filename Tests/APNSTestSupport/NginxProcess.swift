@@ -32,9 +32,9 @@ public final class NginxProcess: @unchecked Sendable {
         backendPort = try ProxyProcess.freePort()
         _ = try directory.write("arrivals.log", "")
         backend = Process()
-        backend.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        backend.executableURL = URL(fileURLWithPath: try TestPython.plain())
         backend.arguments = [
-            "python3", Repository.path("Tests/Interop/late_backend.py"), String(backendPort),
+            Repository.path("Tests/Interop/late_backend.py"), String(backendPort),
             directory.file("arrivals.log"), holdingAnswers ? "hold" : String(delay),
         ]
         backend.standardOutput = FileHandle.nullDevice

@@ -46,7 +46,8 @@ public enum PseudoTerminal {
         ]
         let data = try JSONSerialization.data(withJSONObject: spec)
         let r = try CommandRunner.run(
-            "python3", [Repository.path("Tests/Scripts/pty-run.py"), String(decoding: data, as: UTF8.self)],
+            try TestPython.plain(),
+            [Repository.path("Tests/Scripts/pty-run.py"), String(decoding: data, as: UTF8.self)],
             timeout: timeout + 30)
         guard r.status == 0, let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         else {

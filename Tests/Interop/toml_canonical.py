@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Reads a JSON list of TOML documents on stdin and prints, for each, one line: the document's canonical
-form (see canonical()) or "ERROR" when Python's TOML reader refuses it. apnsctl's own TOML reader is held
-against this: both must accept and refuse the same texts and read the same values."""
+"""Reads JSON lists of TOML documents on stdin, one list a line, and answers each list with one line a
+document, its canonical form (see canonical()) or "ERROR" when Python's TOML reader refuses it, then a line
+"END". apnsctl's own TOML reader is held against this: both must accept and refuse the same texts and read
+the same values. One process answers a whole test run (Tests/APNSTestSupport/PythonTOML.swift)."""
 import json
 import struct
 import sys
@@ -30,8 +31,10 @@ def canonical(v):
     return "d"  # dates and times: only their acceptance is compared
 
 
-for doc in json.load(sys.stdin):
-    try:
-        print(canonical(tomllib.loads(doc)))
-    except Exception:
-        print("ERROR")
+for line in sys.stdin.buffer:
+    for doc in json.loads(line.decode("utf-8")):
+        try:
+            print(canonical(tomllib.loads(doc)))
+        except Exception:
+            print("ERROR")
+    print("END", flush=True)

@@ -70,7 +70,7 @@ import Testing
         }
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CommandRunner.which("python3"))
+        process.executableURL = URL(fileURLWithPath: try TestPython.plain())
         let user = asOther ? ["setpriv"] + OtherUser.prefix() : []
         // `ulimit -c unlimited`, and the signals the test runner blocks unblocked (else SIGSEGV would wait);
         // python and setpriv exec, so the pid is apnsctl's.

@@ -20,10 +20,8 @@ import Testing
 
     /// A Python that has PyYAML (Debian's python3-yaml lives under /usr/bin/python3, which a pyenv shim may hide).
     static func pythonWithYAML() throws -> String {
-        for candidate in ["/usr/bin/python3", "python3"] {
-            if let r = try? CommandRunner.run(candidate, ["-c", "import yaml"]), r.status == 0 { return candidate }
-        }
-        throw TestSupportError("python3 with PyYAML is missing (make deps installs python3-yaml)")
+        try TestPython.importing(
+            "import yaml", missing: "python3 with PyYAML is missing (make deps installs python3-yaml)")
     }
 
     @Test func licenseIsTheApacheLicense2() async throws {

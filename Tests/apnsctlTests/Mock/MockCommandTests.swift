@@ -225,9 +225,9 @@ import Testing
     /// returned once it holds the lock (its line read: the event, not a wait).
     static func lockHolder(in dir: TemporaryDirectory, writing written: Int32? = nil) throws -> Process {
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.executableURL = URL(fileURLWithPath: try TestPython.plain())
         holder.arguments = [
-            "python3", "-c",
+            "-c",
             // SIGTERM's default action, as a mock's: the test process's mask and dispositions are inherited.
             "import fcntl, os, signal, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_DFL)\n"
                 + "signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])\nf = open(sys.argv[1], 'w')\n"

@@ -339,7 +339,7 @@ struct SendNameResolutionTests {
     {
         let queried = scratch.file("queried")
         let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: try CommandRunner.which("python3"))
+        holder.executableURL = URL(fileURLWithPath: try TestPython.plain())
         holder.arguments = [
             "-c",
             "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); "
