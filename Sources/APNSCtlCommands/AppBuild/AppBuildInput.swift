@@ -18,6 +18,13 @@ enum AppBuildInput {
     /// The build at `path`; `flag` (`--app`) prefixes the message when the path came from one. `otherwise`
     /// ends the message for a folder that is no build, when the command takes something else too.
     static func read(_ path: String, flag: String? = nil, otherwise: String? = nil) throws(CLIError) -> AppBuild {
+        if let flag,
+            let dash = CLIError.fileOnly(
+                flag, path, what: "the app build",
+                advice: "give the path of the .ipa, .app, .xcarchive or .mobileprovision the app was built as")
+        {
+            throw dash
+        }
         do {
             return try AppBuildReader.read(path)
         } catch {

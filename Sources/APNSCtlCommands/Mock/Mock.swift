@@ -457,6 +457,7 @@ extension APNSCtl {
         func extraKeyID() throws(CLIError) -> String? {
             guard let path = authKeyPub else { return nil }
             if let pasted = CLIError.pastedText(path, flag: "--auth-key-pub") { throw pasted }
+            if let dash = CLIError.fileOnly("--auth-key-pub", path, what: "the public key") { throw dash }
             // A misspelt path is the problem to name first (66), not the key id its name would have given.
             guard FileSystem.exists(path) else {
                 throw .inputMissing("--auth-key-pub \(VariableEcho.shownPath(path)): no such file; check the path")

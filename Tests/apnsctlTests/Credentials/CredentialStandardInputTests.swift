@@ -254,4 +254,46 @@ import Testing
         let near = try InProcess.apnsctl(["config", "set", "-p", "dve", "cert", "-"], environment: variables)
         #expect(near.status == 64 && !near.stderr.contains("written as asked"), "\(near.stderr)")
     }
+
+    /// A CA bundle, an app build and the mock's extra public key are read by their path: `-` there, as `--cert -`
+    /// reads standard input, is a usage error saying so (64), not a missing file named `-` (66). Checked before
+    /// anything connects or starts.
+    @Test func aFlagReadByItsPathRefusesDash() throws {
+        let dir = try TemporaryDirectory(prefix: "file-only")
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        let send = ["send", "--cert", pem, "-d", String(repeating: "ab", count: 32), "--alert", "hi", "--topic", "x"]
+        let endpoint = ["--endpoint", "https://127.0.0.1:9"]
+        let runs: [(args: [String], environment: [String: String], label: String, what: String)] = [
+            (send + endpoint + ["--ca-file", "-"], [:], "--ca-file", "the CA bundle"),
+            (send + endpoint, ["APNSCTL_CA_FILE": "-"], "APNSCTL_CA_FILE", "the CA bundle"),
+            (send + ["--app", "-", "--dry-run"], [:], "--app", "the app build"),
+            (["doctor", "--cert", pem, "--ca-file", "-"] + endpoint, [:], "--ca-file", "the CA bundle"),
+            (
+                ["channel", "list", "--cert", pem, "--topic", "x", "--ca-file", "-"] + endpoint, [:], "--ca-file",
+                "the CA bundle"
+            ),
+            (["mock", "--auth-key-pub", "-", "--port", "0"], [:], "--auth-key-pub", "the public key"),
+        ]
+        for run in runs {
+            let r = try InProcess.apnsctl(run.args, stdin: [], environment: run.environment, timeout: 30)
+            #expect(r.status == 64, "\(run.args): \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "error: \(run.label) -: \(run.what) is read from its path, not from standard input; "),
+                "\(run.args): \(r.stderr)")
+        }
+    }
+
+    /// `--help` says which file flags read standard input for `-`.
+    @Test func helpSaysWhichFlagsReadStandardInput() throws {
+        let help = try InProcess.apnsctl(["send", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        for said in [
+            "Detected by content; - reads it from standard input.", "inside --cert; - reads it from standard input.",
+            "(AuthKey_<KEYID>.p8); - reads it from standard input, with --key-id.",
+            "first line of this file; - reads that line from standard input.",
+        ] {
+            #expect(help.contains(said), "\(said)")
+        }
+    }
 }

@@ -165,6 +165,17 @@ extension CLIError {
         return test(line)
     }
 
+    /// `-` given to a flag read by its path (a CA bundle, an app build, a public key), as `--cert -` reads standard
+    /// input: these do not, so the usage is the error (64), not a file named `-` that is missing (66). `what`:
+    /// what the flag gives; `advice`: what to give instead.
+    static func fileOnly(
+        _ label: String, _ value: String, what: String,
+        advice: String = "save it to a file and give that file's path"
+    ) -> CLIError? {
+        guard value == "-" else { return nil }
+        return .usage("\(label) -: \(what) is read from its path, not from standard input; \(advice)")
+    }
+
     /// A file's text pasted where its path goes (`--key="$(cat key.pem)"`, a key among them): said, never shown,
     /// exit 64. Nil for a value a message may quote, or one that is no file's text (a long path is a path).
     /// `flag` nil: the command's file argument.

@@ -16,7 +16,9 @@ struct PassphraseOptions: ParsableArguments {
 
     @Option(
         name: .setting(.passphraseFile),
-        help: ArgumentHelp("Read the passphrase from the first line of this file.", valueName: "file"),
+        help: ArgumentHelp(
+            "Read the passphrase from the first line of this file; - reads that line from standard input.",
+            valueName: "file"),
         completion: .file())
     var passphraseFile: String?
 

@@ -83,9 +83,11 @@ extension ResolvedSettings {
             + "(443 when its URL names none)"
     }
 
-    /// A `ca-file` that does not exist: 66 naming where it was given.
+    /// A `ca-file` that does not exist: 66 naming where it was given (64 for `-`: it is no stream).
     func checkCAFile() throws(CLIError) {
-        if let caFile = self[.caFile]?.value, !FileSystem.exists(caFile) {
+        guard let caFile = self[.caFile]?.value else { return }
+        if let dash = CLIError.fileOnly(label(.caFile), caFile, what: "the CA bundle") { throw dash }
+        if !FileSystem.exists(caFile) {
             throw .inputMissing(
                 "\(VariableEcho.shownPath("\(label(.caFile)) \(caFile)")): no such file; check the path")
         }

@@ -9,7 +9,8 @@ struct AuthKeyOptions: ParsableArguments {
     @Option(
         name: .setting(.authKey),
         help: ArgumentHelp(
-            "The .p8 signing key for token-based authentication (AuthKey_<KEYID>.p8).", valueName: "file"),
+            "The .p8 signing key for token-based authentication (AuthKey_<KEYID>.p8); - reads it from standard input, with --key-id.",
+            valueName: "file"),
         completion: .file())
     var authKey: String?
 
