@@ -40,6 +40,21 @@ import Testing
         #expect(prompt.asked == ["Passphrase for key.pem: "])
     }
 
+    /// A credential piped in (`security export … | apnsctl inspect -`) is asked about as such, not as "-".
+    @Test func aCredentialFromStandardInputIsNamedSoInThePrompt() throws {
+        for path in ["-", "/dev/stdin"] {
+            let prompt = FakePrompt([Self.secret("wrong"), Self.secret("right")])
+            let source = PassphraseSource(environmentVariable: nil, prompt: prompt)
+            let got = try source.withPassphrase(forFile: path) { secret throws(CredentialProblem) -> String? in
+                Self.text(secret) == "right" ? "opened" : nil
+            }
+            #expect(got == "opened")
+            #expect(
+                prompt.asked == Array(repeating: "Passphrase for the credential read from standard input: ", count: 2))
+            #expect(prompt.said == ["Wrong passphrase for the credential read from standard input; try again.\n"])
+        }
+    }
+
     @Test func aWrongTypedPassphraseMayBeTypedAgainUpToThreeTimes() throws {
         let prompt = FakePrompt([Self.secret("one"), Self.secret("two"), Self.secret("right")])
         let source = PassphraseSource(environmentVariable: nil, prompt: prompt)

@@ -65,7 +65,7 @@ public struct PassphraseSource: Sendable {
             if let value = try attempt(secret) { return value }
             let prompted = memo.withLock { $0.prompted }
             guard prompted, tries < Self.terminalTries else { throw .wrongPassphrase(path: path) }
-            prompt?.say("Wrong passphrase for \(path); try again.\n")
+            prompt?.say("Wrong passphrase for \(Self.asked(path)); try again.\n")
             memo.withLock { $0 = (nil, false) }
         }
     }
@@ -84,13 +84,19 @@ public struct PassphraseSource: Sendable {
             return (Self.secret(text: value), false)
         }
         if let prompt {
-            switch prompt.ask("Passphrase for \(path): ") {
+            switch prompt.ask("Passphrase for \(Self.asked(path)): ") {
             case .secret(let secret): return (secret, true)
             case .ended: throw .passphraseEntryEnded(path: path)
             case .unavailable: return (nil, false)
             }
         }
         return (nil, false)
+    }
+
+    /// The credential a prompt asks about: its path, or for one read from standard input (`inspect -`, whose
+    /// prompt is on the terminal while a pipe gives the file) what that is, not "-".
+    static func asked(_ path: String) -> String {
+        FileSystem.namesStandardInput(path) ? "the credential read from standard input" : path
     }
 
     /// A passphrase given as text, as every source of one reads it (`withoutLineEnd`): `convert`'s output password

@@ -34,7 +34,10 @@ extension APNSCtl {
                   apnsctl convert push.p12 -o - | openssl x509 -noout -enddate
                 """)
 
-        @Argument(help: ArgumentHelp("The .p12/.pfx or .pem file to convert.", valueName: "input"), completion: .file())
+        @Argument(
+            help: ArgumentHelp(
+                "The .p12/.pfx or .pem file to convert; - reads it from standard input.", valueName: "input"),
+            completion: .file())
         var input: String
 
         @Option(

@@ -43,7 +43,7 @@ extension APNSCtl {
 
         @Argument(
             help: ArgumentHelp(
-                "The .pem, .cer, .p12/.pfx or .p8 file, or an .ipa, .app, .xcarchive or .mobileprovision.",
+                "The .pem, .cer, .p12/.pfx or .p8 file (- reads it from standard input), or an .ipa, .app, .xcarchive or .mobileprovision.",
                 valueName: "file"), completion: .file())
         var file: String
 

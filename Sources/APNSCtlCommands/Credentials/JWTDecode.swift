@@ -69,8 +69,11 @@ enum JWTDecode {
                 try PublicKeyLoader.load(source.input(in: world))
             }
             let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
-            checkKey = ProviderTokenReport.Key(
-                publicKey: publicKey, keyID: key.keyID ?? fromName, file: source.displayName)
+            // "verified with -" says nothing: a key piped in is named as such.
+            let file =
+                source.path.map(FileSystem.namesStandardInput) == true
+                ? "the key read from standard input" : source.displayName
+            checkKey = ProviderTokenReport.Key(publicKey: publicKey, keyID: key.keyID ?? fromName, file: file)
         }
         let report = ProviderTokenReport(
             token: text, now: world.clock.now(), key: checkKey,

@@ -141,7 +141,7 @@ extension APNSCtl.Send {
             return SendPayload(
                 payload: try Payload.load(path: payload, standardInput: world.standardInput) {
                     // Asked only for a read that may wait: on a terminal, nothing else says why nothing happens.
-                    if payload == "-" {
+                    if FileSystem.namesStandardInput(payload) {
                         world.sayWhenReadingTheTerminal("send", "the payload", "type or paste the JSON")
                     }
                     interrupts = world.interrupts()

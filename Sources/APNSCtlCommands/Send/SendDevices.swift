@@ -84,7 +84,7 @@ extension APNSCtl.Send {
         var file: DeviceFile? = nil
         let fileNames = LockedValue<[String: String]>([:])
         if let devicesFile {
-            if devicesFile == "-" {
+            if FileSystem.namesStandardInput(devicesFile) {
                 world.sayWhenReadingTheTerminal("send", "the device tokens", "type or paste them, one a line")
             }
             let lookup = settings.devices.lookup(recording: fileNames)

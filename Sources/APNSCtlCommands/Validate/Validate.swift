@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 import APNSSettings
 import ArgumentParser
 
@@ -89,7 +90,7 @@ extension APNSCtl {
             for path in payloads {
                 let payload: Payload
                 do {
-                    if path == "-" {
+                    if FileSystem.namesStandardInput(path) {
                         world.sayWhenReadingTheTerminal("validate", "the payload", "type or paste the JSON")
                     }
                     payload = try Payload.load(path: path, standardInput: world.standardInput)

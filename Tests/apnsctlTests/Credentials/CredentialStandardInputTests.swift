@@ -284,10 +284,15 @@ import Testing
         }
     }
 
-    /// `--help` says which file flags read standard input for `-`.
+    /// `--help` says which file flags and arguments read standard input for `-`.
     @Test func helpSaysWhichFlagsReadStandardInput() throws {
-        let help = try InProcess.apnsctl(["send", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
-            separator: " ")
+        let flat = { (command: String) in
+            try InProcess.apnsctl([command, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+                separator: " ")
+        }
+        #expect(try flat("inspect").contains("or .p8 file (- reads it from standard input), or an .ipa"))
+        #expect(try flat("convert").contains("file to convert; - reads it from standard input."))
+        let help = try flat("send")
         for said in [
             "Detected by content; - reads it from standard input.", "inside --cert; - reads it from standard input.",
             "(AuthKey_<KEYID>.p8); - reads it from standard input, with --key-id.",

@@ -291,6 +291,17 @@ import Testing
         }
     }
 
+    /// A key piped in is named as such in the report, never as "-".
+    @Test func aKeyFromStandardInputIsNamedAsSuch() throws {
+        let keys = try Keys()
+        let fd = open(keys.key, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        let world = TestWorld(now: Self.signedAt + 60, standardInput: fd)
+        #expect(world.run(["jwt", "--decode", keys.token, "--auth-key", "-"]) == 0, "\(world.stderr.text)")
+        #expect(world.stdout.text.contains("verified with the key read from standard input"), "\(world.stdout.text)")
+        #expect(!world.stdout.text.contains("with -"), "\(world.stdout.text)")
+    }
+
     /// An ES256 signature is 64 bytes: a shorter one is refused without a key to check it, and an empty one is
     /// said to be missing, not a bad encoding.
     @Test func aSignatureOfAnotherLengthOrNoneIsRefused() throws {

@@ -813,6 +813,20 @@ import Testing
                 "apnsctl validate: reading the payload from the terminal: type or paste the JSON"
             ),
             (["inspect", "-"], pem, "apnsctl: reading a credential (-) from the terminal: paste the PEM"),
+            // /dev/stdin is the same input, and said as `-` is.
+            (
+                ["send", "--cert", cert, "--dry-run", "-d", Self.token(1), "/dev/stdin"],
+                #"{"aps":{"alert":"x"}}"# + "\n",
+                "apnsctl send: reading the payload from the terminal: type or paste the JSON"
+            ),
+            (
+                ["send", "--cert", cert, "--dry-run", "--alert", "x", "--devices", "/dev/stdin"], Self.token(2) + "\n",
+                "apnsctl send: reading the device tokens from the terminal: type or paste them, one a line"
+            ),
+            (
+                ["validate", "/dev/stdin"], #"{"aps":{"alert":"x"}}"# + "\n",
+                "apnsctl validate: reading the payload from the terminal: type or paste the JSON"
+            ),
         ]
         for (arguments, text, said) in readers {
             let terminal = try TestTerminal()
