@@ -17,13 +17,19 @@ public enum AppBuildReader {
     /// `Sniffed` of the file at `path`, nil for anything else or a file that cannot be read.
     public static func sniff(_ path: String) -> Sniffed? {
         // One read: a profile's property list is in its first 64 KB, and a credential is smaller than that.
-        guard let start = FileSystem.readStart(path, count: 1 << 16), start.count >= 4 else { return nil }
+        FileSystem.readStart(path, count: 1 << 16).flatMap { sniff(bytes: $0) }
+    }
+
+    /// `Sniffed` of bytes already read (a file's start, or standard input whole).
+    public static func sniff<Bytes: RandomAccessCollection<UInt8>>(bytes start: Bytes) -> Sniffed? {
+        guard start.count >= 4 else { return nil }
         if start.starts(with: [0x50, 0x4B, 0x03, 0x04]) || start.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
             return .archive
         }
-        guard start[0] == 0x30, start.count >= 24 else { return nil }
+        let (first, second) = (start[start.startIndex], start[start.index(after: start.startIndex)])
+        guard first == 0x30, start.count >= 24 else { return nil }
         // The outer length: indefinite (0x80), short, or long form with 1 to 4 length bytes.
-        let lengthBytes = start[1] == 0x80 || start[1] < 0x80 ? 0 : Int(start[1] & 0x7F)
+        let lengthBytes = second == 0x80 || second < 0x80 ? 0 : Int(second & 0x7F)
         guard lengthBytes <= 4 else { return nil }
         let oid: [UInt8] = [0x06, 0x09, 0x2A, 0x86, 0x48, 0x86, 0xF7, 0x0D, 0x01, 0x07, 0x02]
         guard start.dropFirst(2 + lengthBytes).starts(with: oid) else { return nil }
@@ -50,12 +56,20 @@ public enum AppBuildReader {
         let der = try wrap(path) { () throws(FileSystem.Failure) in
             try file.read(at: 0, count: ProvisioningProfile.maximumSize)
         }
-        let profile = try ProvisioningProfile(der: der, name: path)
+        return try readProfile(der: der, name: path)
+    }
+
+    /// The provisioning profile in `der`, read already (from a file, or standard input), `name` saying where from.
+    public static func readProfile(der: [UInt8], name: String) throws(AppBuildProblem) -> AppBuild {
+        guard der.count <= ProvisioningProfile.maximumSize else {
+            throw .corrupt(path: name, reason: "larger than any provisioning profile")
+        }
+        let profile = try ProvisioningProfile(der: der, name: name)
         if let bundleID = profile.entitlements.bundleID {
-            try checkBundleID(bundleID, name: path, key: "application-identifier", wildcard: true)
+            try checkBundleID(bundleID, name: name, key: "application-identifier", wildcard: true)
         }
         return AppBuild(
-            path: path, kind: .provisioningProfile, appPath: nil, bundleID: profile.entitlements.bundleID,
+            path: name, kind: .provisioningProfile, appPath: nil, bundleID: profile.entitlements.bundleID,
             executableName: nil, profile: profile, executableEntitlements: nil)
     }
 

@@ -41,6 +41,13 @@ enum AppBuildInput {
         }
     }
 
+    /// The provisioning profile in `der`, read from standard input (`name`), with `read`'s exit codes.
+    static func profile(der: [UInt8], name: String) throws(CLIError) -> AppBuild {
+        do { return try AppBuildReader.readProfile(der: der, name: name) } catch {
+            throw error.isUnreadable ? .inputMissing(error.message) : .payloadInvalid(error.message)
+        }
+    }
+
     /// What a file that is no build holds, by its first bytes, and what to give instead; nil when unknown.
     static func otherKind(_ start: String) -> String? {
         let builds = ".ipa, .app, .xcarchive or .mobileprovision"

@@ -6,7 +6,11 @@ extension APNSCtl.Inspect {
     /// `inspect` of an app build: the report, a warning per disagreement and for a build without push, then 77
     /// for an expired profile.
     func inspectBuild(in world: CommandWorld) throws(CLIError) {
-        let build = try AppBuildInput.read(file, otherwise: ", or a .pem, .p12 or .p8 credential")
+        try report(AppBuildInput.read(file, otherwise: ", or a .pem, .p12 or .p8 credential"), in: world)
+    }
+
+    /// The report of a build read (from its path, or a profile from standard input).
+    func report(_ build: AppBuild, in world: CommandWorld) throws(CLIError) {
         let now = world.clock.now()
         AppBuildReport.print(build, now: now, format: output, to: world.standardOutput)
         for disagreement in build.disagreements { world.standardError.warning("\(file): \(disagreement)") }

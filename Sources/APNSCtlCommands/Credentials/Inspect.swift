@@ -1,3 +1,4 @@
+import APNSAppBuild
 import APNSCore
 import APNSCrypto
 import APNSPlatform
@@ -70,13 +71,29 @@ extension APNSCtl {
                     passphrase.file(in: world).flatMap { StandardInputReaders.reader($0.label, $0.value) },
                 ].compactMap { $0 })
             let source = try passphrase.source(in: world)
+            var input = CredentialInput.given(file, in: world)
+            if case .standardInput(let fd, let name) = input {
+                // Piped, a build has no name to be known by: its bytes tell a profile (`inspect - < x.mobileprovision`).
+                let bytes = try withCredentialErrors { () throws(CredentialProblem) -> [UInt8] in
+                    do throws(FileSystem.Failure) { return try FileSystem.read(name, standardInput: fd) } catch {
+                        throw CredentialProblem(reading: error)
+                    }
+                }
+                switch AppBuildReader.sniff(bytes: bytes) {
+                case .profile: return try report(AppBuildInput.profile(der: bytes, name: name), in: world)
+                case .archive:
+                    throw CLIError.usage(
+                        "\(name): standard input holds a zip archive (an .ipa?), which inspect reads by its path; save it "
+                            + "to a file and give that file's path")
+                case nil: input = .memory(bytes, name: name)
+                }
+            }
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
                 passphraseFile: source.filePath,
                 passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
             ) { () throws(CredentialProblem) in
-                try CredentialLoader.loadContents(
-                    .given(file, in: world), key: key.map { .given($0, in: world) }, passphrase: source)
+                try CredentialLoader.loadContents(input, key: key.map { .given($0, in: world) }, passphrase: source)
             }
             let now = world.clock.now()
             if contents.kind == .authKey {

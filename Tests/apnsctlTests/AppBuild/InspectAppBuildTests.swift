@@ -23,6 +23,34 @@ import Testing
         return object
     }
 
+    /// A profile piped in (`inspect - < x.mobileprovision`) is reported as its file is: a build has no name on
+    /// standard input, so its bytes tell it (it was read as a damaged credential, 77). An `.ipa` piped in is
+    /// read by its path only: said so (64). A credential piped in is still one.
+    @Test func aProfileOnStandardInputIsInspectedAsItsFileIs() throws {
+        let fixtures = try AppBuildFixtures()
+        let profile = try fixtures.profile(.development)
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: profile)))
+        let piped = try InProcess.apnsctl(["inspect", "-", "-o", "json"], stdin: bytes)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        let object = try Self.json(piped.stdout)
+        let given = try Self.json(try InProcess.apnsctl(["inspect", profile, "-o", "json"]).stdout)
+        for field in ["kind", "bundle_id", "team_id", "aps_environment", "token_environment", "profile_kind"] {
+            #expect(object[field] as? String == given[field] as? String, "\(field)")
+        }
+        #expect(object["kind"] as? String == "provisioning-profile")
+        let ipa = try fixtures.ipa(of: try fixtures.app(profile: .development))
+        let zipped = try InProcess.apnsctl(
+            ["inspect", "-"], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: ipa))))
+        #expect(zipped.status == 64, "\(zipped.stderr)")
+        #expect(
+            zipped.stderr.contains("standard input holds a zip archive (an .ipa?), which inspect reads by its path"),
+            "\(zipped.stderr)")
+        let pem = try fixtures.directory.pem("push.pem", CredentialFixtures.development)
+        let credential = try InProcess.apnsctl(
+            ["inspect", "-"], stdin: Array(try Data(contentsOf: URL(fileURLWithPath: pem))))
+        #expect(credential.status == 0 && credential.stdout.contains("subject"), "\(credential.stderr)")
+    }
+
     @Test(arguments: [
         (AppBuildFixtures.Profile.development, "development", "sandbox", "development", 2),
         (.adHoc, "production", "production", "ad-hoc", 2),
