@@ -105,6 +105,11 @@ extension APNSCtl {
             world.warnAboutUnreadVariables(command: ["doctor"])
             let settings = try settingsOptions.resolve(.doctor, from: self, world: world.settings)
             try StandardInputReaders.check(settings.standardInputReaders)
+            if let refusal = settingsOptions.sendRefusal(from: self, world: world.settings),
+                let message = refusal.message
+            {
+                world.standardError.warning("send would refuse these settings (exit \(refusal.exitCode)): \(message)")
+            }
             let format = settings[.output]?.value ?? .text
             let plan: DoctorPlan
             do { plan = try makePlan(settings, in: world) } catch {

@@ -57,6 +57,37 @@ import Testing
         }
     }
 
+    /// Doctor reads none of send's own values, so one send refuses (a variable's, a profile's) passed it without a
+    /// word while every send stopped at 64: said as a warning, the checks run as before. doctor's own `--env both`
+    /// is no such value.
+    @Test func aValueSendWouldRefuseIsWarnedAbout() throws {
+        let pair = try Pair()
+        let plain = try pair.doctor(["--env", "both"], token: false)
+        #expect(plain.status == 0 && !plain.stderr.contains("send would refuse"), "\(plain.stderr)")
+        let variable = try InProcess.apnsctl(
+            ["doctor", "--ca-file", pair.sandbox.caFile] + pair.endpoints + pair.certificateAuth,
+            environment: ["XDG_CACHE_HOME": pair.cache.path, "APNSCTL_PRIORITY": "7"], timeout: 60)
+        #expect(variable.status == 0, "\(variable.stdout)\(variable.stderr)")
+        #expect(variable.lines.allSatisfy { $0.hasPrefix("ok    ") }, "\(variable.stdout)")
+        #expect(
+            variable.errorLines == [
+                "warning: send would refuse these settings (exit 64): APNSCTL_PRIORITY=7: must be 10, 5 or 1"
+            ], "\(variable.stderr)")
+        let dir = try TemporaryDirectory(prefix: "doctor-send-values")
+        let config = try dir.write(
+            "config.toml",
+            "[profiles.ci]\ncert = \"\(pair.sandbox.certificate)\"\nenv = \"both\"\nsize-limit = \"5k\"\n")
+        let profile = try InProcess.apnsctl(
+            ["doctor", "--config", config, "-p", "ci", "--ca-file", pair.sandbox.caFile] + pair.endpoints,
+            environment: ["XDG_CACHE_HOME": pair.cache.path], timeout: 60)
+        #expect(profile.status == 0, "\(profile.stdout)\(profile.stderr)")
+        #expect(
+            profile.stderr.contains(
+                "warning: send would refuse these settings (exit 64): \(config):3: env = \"both\": both is for doctor only"
+            ),
+            "\(profile.stderr)")
+    }
+
     @Test(arguments: [false, true])
     func acceptedInBothEnvironmentsWithOneProbeEach(_ token: Bool) throws {
         let pair = try Pair()

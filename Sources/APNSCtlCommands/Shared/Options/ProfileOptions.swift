@@ -35,4 +35,22 @@ struct ProfileOptions: ParsableArguments {
             throw CLIError(error)
         }
     }
+
+    /// Why `send` would refuse the settings `parsed` (a doctor's run) leaves to it: the variables and the profile,
+    /// with the command line's credentials and connection beside them but not its `env`, which means "probe
+    /// these" to doctor. Nil when send takes them. Doctor reads none of send's own values (a priority, an
+    /// expiration, a size limit), so one it passes can still stop every send with this profile at 64.
+    func sendRefusal(from parsed: Any, world: SettingsWorld) -> CLIError? {
+        var flags = SettingFlags.commandLine(of: parsed, for: .send)
+        flags.set(.of(.env), nil)
+        flags.profile = profile
+        flags.config = file.config
+        do {
+            try SettingsResolver.resolve(SettingsInput.gather(command: .send, flags: flags, world: world))
+                .checkCombinations()
+            return nil
+        } catch {
+            return CLIError(error)
+        }
+    }
 }
