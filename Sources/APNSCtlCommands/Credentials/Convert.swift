@@ -293,11 +293,12 @@ extension APNSCtl {
 enum ConvertPassword {
     static func resolve(file: String?, output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
         // `-` with a terminal for standard input is typed: at the prompt, without echo, as `--passphrase-file -`.
-        let typed = file == "-" && world.streams.isTerminal(world.standardInput)
+        let fromStandardInput = file.map(FileSystem.namesStandardInput) == true
+        let typed = fromStandardInput && world.streams.isTerminal(world.standardInput)
         if let file, !typed {
             let secret: SecretBytes?
-            if file == "-" {
-                secret = try piped(output: output, in: world)
+            if fromStandardInput {
+                secret = try piped(file, output: output, in: world)
             } else {
                 let source = PassphraseSource(
                     text: nil, filePath: file, standardInput: world.standardInput, environmentVariable: nil, prompt: nil
@@ -348,15 +349,15 @@ enum ConvertPassword {
     /// `--out-passphrase-file -` from a pipe: its first line, read as every passphrase is. Standard input with no line
     /// at all (closed, /dev/null, `printf '%s' "$UNSET"`) names no password, and is 64 as no password is: an empty
     /// password is asked for by an empty line, as by an empty file.
-    private static func piped(output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
+    private static func piped(_ file: String, output: String, in world: CommandWorld) throws(CLIError) -> SecretBytes {
         var bytes: [UInt8]
-        do { bytes = try FileSystem.readFirstLine("-", standardInput: world.standardInput) } catch {
-            throw CLIError(error.relabelled("--out-passphrase-file -"))
+        do { bytes = try FileSystem.readFirstLine(file, standardInput: world.standardInput) } catch {
+            throw CLIError(error.relabelled("--out-passphrase-file \(file)"))
         }
         defer { for i in bytes.indices { bytes[i] = 0 } }
         guard !bytes.isEmpty else {
             throw .usage(
-                "--out-passphrase-file -: standard input holds nothing, not even an empty line, so \(output) has no password; pipe the password in (is the variable meant to hold it set?), or an empty line for an empty password"
+                "--out-passphrase-file \(file): standard input holds nothing, not even an empty line, so \(output) has no password; pipe the password in (is the variable meant to hold it set?), or an empty line for an empty password"
             )
         }
         return SecretBytes(PassphraseSource.firstLine(bytes))

@@ -107,9 +107,9 @@ extension APNSCtl {
                 }
                 // The token and the key from standard input at once: the token read took the key's bytes.
                 if let key = check.flatMap({ StandardInputReaders.setting($0.label, $0.source.path) }),
-                    token == nil || token == "-"
+                    token.map(FileSystem.namesStandardInput) != false
                 {
-                    try StandardInputReaders.check([token == nil ? "--decode without TOKEN" : "TOKEN -", key])
+                    try StandardInputReaders.check([token.map { "TOKEN \($0)" } ?? "--decode without TOKEN", key])
                 }
                 try JWTDecode.run(token: token, format: decodeFormat(in: world), key: check, team: team, world: world)
                 return

@@ -32,7 +32,7 @@ enum JWTDecode {
     ) throws(CLIError) {
         let json = format == .json
         let text: String
-        if let token, token != "-" {
+        if let token, !FileSystem.namesStandardInput(token) {
             // A file's name is no token: a key goes with --auth-key, a token kept in a file is read from standard input.
             if holdsPEM(token) {
                 throw .usage(

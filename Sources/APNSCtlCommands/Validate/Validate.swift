@@ -77,8 +77,14 @@ extension APNSCtl {
 
         /// Checks every file (a missing one does not stop the others), prints, and picks the exit status.
         func run(in world: CommandWorld) throws {
-            if payloads.filter({ $0 == "-" }).count > 1 {
-                throw CLIError.usage("- (standard input) can be given only once; save the other payloads to files")
+            // `-` and `/dev/stdin` alike: the second read found the first had taken everything (an empty payload).
+            let readers = payloads.filter(FileSystem.namesStandardInput)
+            if readers.count > 1 {
+                let named =
+                    Set(readers).count == 1
+                    ? "\(readers[0]) (standard input) can be given only once"
+                    : "\(readers.joined(separator: " and ")) all read standard input"
+                throw CLIError.usage(named + "; save the other payloads to files")
             }
             var options = try validationOptions()
             // A Live Activity's timestamp is judged against this moment (CLI.md: more than an hour either way warns).

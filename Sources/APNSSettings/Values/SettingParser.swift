@@ -87,6 +87,16 @@ public enum SettingParser {
             }
         }
 
+        /// `-` in a settings file: standard input, which only a command line reads. Taken as a path it named a file
+        /// called `-` beside the settings file, "no such file" (66), and one there would be used; `config set`
+        /// refuses to write it, with these words.
+        func refuseStandardInput(_ s: String) throws(SettingsProblem) {
+            guard case .profile = origin, s == "-" else { return }
+            throw bad(
+                "- is standard input, which a command line reads and a profile cannot; save what you would pipe to a "
+                    + "file and give the file's path")
+        }
+
         func path(_ text: String) -> String {
             guard case .toml = raw else { return text }
             return expand(text, paths: paths)
@@ -138,6 +148,7 @@ public enum SettingParser {
         case .path:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
+            try refuseStandardInput(s)
             // A variable holding a file's text instead of its path (`APNSCTL_CA_FILE="$(cat ca.pem)"`): said, never
             // taken as a path that every message would then quote.
             if case .variable = origin, s.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
@@ -158,6 +169,7 @@ public enum SettingParser {
         case .credential:
             let s = try string()
             guard !s.isEmpty else { throw bad("empty path") }
+            try refuseStandardInput(s)
             if case .variable(let name) = origin, CredentialSource.isPEM(s) {
                 // Wrapped base64 (GNU base64 breaks lines at 76 columns) has line breaks and no BEGIN line.
                 if !s.contains("-----BEGIN") { try base64File(s) }

@@ -154,6 +154,19 @@ import Testing
             )
         }
         #expect(!FileManager.default.fileExists(atPath: home.file("cfg/apnsctl/config.toml")))
+        // Written by hand, it named a file called `-` beside the settings file: "no such file" (66), or that file.
+        for key in ["ca-file", "cert", "passphrase-file", "app"] {
+            let lines = ["[profiles.dash]", "topic = \"x\""] + (key == "cert" ? [] : ["cert = \"push.pem\""])
+            let config = try home.write("\(key).toml", (lines + ["\(key) = \"-\""]).joined(separator: "\n") + "\n")
+            let r = try InProcess.apnsctl(
+                ["send", "--config", config, "-p", "dash", "-d", String(repeating: "ab", count: 32), "--dry-run"],
+                environment: variables)
+            #expect(r.status == 64, "\(key): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: \(config):\(lines.count + 1): \(key)"), "\(key): \(r.stderr)")
+            #expect(
+                r.stderr.contains(": - is standard input, which a command line reads and a profile cannot"),
+                "\(key): \(r.stderr)")
+        }
     }
 
     /// A proxy of `-` names no host: 64 before connecting, as an endpoint of `-` is.

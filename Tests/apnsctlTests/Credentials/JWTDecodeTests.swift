@@ -300,6 +300,13 @@ import Testing
         #expect(world.run(["jwt", "--decode", keys.token, "--auth-key", "-"]) == 0, "\(world.stderr.text)")
         #expect(world.stdout.text.contains("verified with the key read from standard input"), "\(world.stdout.text)")
         #expect(!world.stdout.text.contains("with -"), "\(world.stdout.text)")
+        // A token of /dev/stdin is read from standard input as `-` is (it was decoded as the text "/dev/stdin").
+        let file = try keys.dir.write("token.txt", keys.token + "\n")
+        let tokenFD = open(file, O_RDONLY | O_CLOEXEC)
+        defer { close(tokenFD) }
+        let named = TestWorld(now: Self.signedAt + 60, standardInput: tokenFD)
+        #expect(named.run(["jwt", "--decode", "/dev/stdin", "--auth-key", keys.key]) == 0, "\(named.stderr.text)")
+        #expect(named.stdout.text.contains("verified with \(keys.key)"), "\(named.stdout.text)")
     }
 
     /// An ES256 signature is 64 bytes: a shorter one is refused without a key to check it, and an empty one is

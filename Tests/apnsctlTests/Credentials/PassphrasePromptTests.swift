@@ -174,6 +174,17 @@ import Testing
             #expect(!typed.transcript.contains("pw-1"), "\(typed.transcript)")
             let check = try CommandRunner.run("openssl", ["pkcs12", "-in", out, "-noout", "-passin", "pass:pw-1"])
             #expect(check.status == 0, "\(check.stderr)")
+            // /dev/stdin is the same terminal: asked the same way, never echoed (it was read as a file, shown).
+            let named = try direct(
+                ["inspect", encrypted, "--passphrase-file", "/dev/stdin"],
+                [.expect("Passphrase for \(encrypted): "), .send(Self.passphrase + "\n"), .expect("subject:")],
+                terminalInput: true)
+            #expect(named.status == 0 && !named.transcript.contains(Self.passphrase), "\(named.transcript)")
+            let namedOut = try direct(
+                ["convert", plain, "-o", scratch.file("named.p12"), "--out-passphrase-file", "/dev/stdin"],
+                [.expect("Password for"), .send("pw-2\n"), .expect("Repeat"), .send("pw-2\n"), .expect("wrote ")],
+                terminalInput: true)
+            #expect(namedOut.status == 0 && !namedOut.transcript.contains("pw-2"), "\(namedOut.transcript)")
         }
     }
 

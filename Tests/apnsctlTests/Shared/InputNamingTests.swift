@@ -8,6 +8,33 @@ import Testing
         #expect(r.status == 64)
         #expect(r.stderr.hasPrefix("error: - (standard input) can be given only once"))
         #expect(r.stdout.isEmpty)
+        // /dev/stdin is the same input: the second read was an empty payload (65).
+        let named = try InProcess.apnsctl(
+            ["validate", "-", "/dev/stdin"], stdin: Array("{\"aps\":{\"alert\":\"x\"}}".utf8))
+        #expect(named.status == 64, "\(named.stderr)")
+        #expect(
+            named.stderr.hasPrefix("error: - and /dev/stdin all read standard input; save the other payloads to files"),
+            "\(named.stderr)")
+        #expect(named.stdout.isEmpty)
+    }
+
+    /// A CA bundle of /dev/stdin takes standard input as a credential of `-` would: both named, 64 (the certificate
+    /// was blamed for being a CA, or the CA for holding no certificate).
+    @Test func aCAFileOfDevStdinIsAReaderOfStandardInput() throws {
+        let dir = try TemporaryDirectory(prefix: "ca-stdin")
+        let pem = try dir.pem("push.pem", CredentialFixtures.universal)
+        let token = String(repeating: "ab", count: 32)
+        let endpoint = ["--endpoint", "https://127.0.0.1:9", "-d", token, "--topic", "x"]
+        let both = try InProcess.apnsctl(
+            ["send", "--cert", "/dev/stdin", "--ca-file", "/dev/stdin", "--alert", "x"] + endpoint, stdin: [])
+        #expect(both.status == 64, "\(both.stderr)")
+        #expect(
+            both.stderr.contains("--cert /dev/stdin and --ca-file /dev/stdin both read standard input"),
+            "\(both.stderr)")
+        let payload = try InProcess.apnsctl(
+            ["send", "-", "--cert", pem, "--ca-file", "/dev/stdin"] + endpoint, stdin: Array("{}".utf8))
+        #expect(payload.status == 64, "\(payload.stderr)")
+        #expect(payload.stderr.contains("--ca-file /dev/stdin"), "\(payload.stderr)")
     }
 
     @Test func missingPassphraseFileNamesTheFlag() throws {

@@ -76,7 +76,9 @@ extension CLIError {
                     + (passphrase.text.last.map { $0 == " " || $0 == "\t" } == true
                         ? ": it ends with a space or tab, which counts as part of the passphrase" : "")
             } else if let file = passphraseFile {
-                let line = file == "-" ? "standard input's first line" : "the first line of \(ShellWord.of(file))"
+                let line =
+                    FileSystem.namesStandardInput(file)
+                    ? "standard input's first line" : "the first line of \(ShellWord.of(file))"
                 message = "\(path): wrong passphrase (\(line), from \(passphraseFileFlag)); check it"
                 if file != "-", Self.firstLineIsEmpty(of: file) {
                     message += ": the line is empty"

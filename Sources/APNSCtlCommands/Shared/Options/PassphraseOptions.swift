@@ -61,11 +61,11 @@ struct PassphraseOptions: ParsableArguments {
 }
 
 extension PassphraseSource {
-    /// The passphrase given as text or as a file, else the prompt. `--passphrase-file -` with a terminal for standard
+    /// The passphrase given as text or as a file, else the prompt. `--passphrase-file -` (or `/dev/stdin`) with a terminal for standard
     /// input is typed, not piped: asked at the prompt, without echo (read as a file, the terminal showed it as it
     /// was typed and waited for Ctrl-D).
     static func given(text: String?, file: String?, in world: CommandWorld) -> PassphraseSource {
-        let typed = file == "-" && world.streams.isTerminal(world.standardInput)
+        let typed = file.map(FileSystem.namesStandardInput) == true && world.streams.isTerminal(world.standardInput)
         return PassphraseSource(
             text: text, filePath: typed ? nil : file, standardInput: world.standardInput, environmentVariable: nil,
             prompt: world.terminal.passphrasePrompt)

@@ -40,6 +40,8 @@ extension ResolvedSettings {
         let given: [(value: String?, label: String)] = [
             (self[.passphraseFile]?.value, label(.passphraseFile)), (self[.cert]?.value.path, label(.cert)),
             (self[.key]?.value.path, label(.key)), (self[.authKey]?.value.path, label(.authKey)),
+            // `-` is refused for it; /dev/stdin is read by its path, and takes standard input as the others would.
+            (self[.caFile]?.value, label(.caFile)),
         ]
         return given.compactMap { StandardInputReaders.setting($0.label, $0.value) }
     }
