@@ -21,7 +21,8 @@ enum AppBuildInput {
         if let flag,
             let dash = CLIError.fileOnly(
                 flag, path, what: "the app build",
-                advice: "give the path of the .ipa, .app, .xcarchive or .mobileprovision the app was built as")
+                advice: "give the path of the .ipa, .app, .xcarchive or .mobileprovision the app was built as",
+                anyName: true)
         {
             throw dash
         }

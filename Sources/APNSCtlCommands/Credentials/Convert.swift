@@ -47,7 +47,8 @@ extension APNSCtl {
 
         @Option(
             name: [.customShort("k"), .customLong("key")],
-            help: ArgumentHelp("Private key PEM, when it is not inside the input.", valueName: "file"),
+            help: ArgumentHelp(
+                "Private key PEM, when it is not inside the input; - reads it from standard input.", valueName: "file"),
             completion: .file())
         var key: String?
 
@@ -55,7 +56,9 @@ extension APNSCtl {
 
         @Option(
             name: .customLong("out-passphrase-file"),
-            help: ArgumentHelp("Password for the written .p12, from the first line of this file.", valueName: "file"),
+            help: ArgumentHelp(
+                "Password for the written .p12, from the first line of this file; - reads that line from standard input (on a terminal: asked twice, not shown).",
+                valueName: "file"),
             completion: .file())
         var outPassphraseFile: String?
 

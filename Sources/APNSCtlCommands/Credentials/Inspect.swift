@@ -51,7 +51,7 @@ extension APNSCtl {
         @Option(
             name: [.customShort("k"), .customLong("key")],
             help: ArgumentHelp(
-                "Private key PEM to check against the certificate, when it is not inside the file.",
+                "Private key PEM to check against the certificate, when it is not inside the file; - reads it from standard input.",
                 valueName: "file"), completion: .file())
         var key: String?
 

@@ -458,6 +458,15 @@ extension APNSCtl {
             guard let path = authKeyPub else { return nil }
             if let pasted = CLIError.pastedText(path, flag: "--auth-key-pub") { throw pasted }
             if let dash = CLIError.fileOnly("--auth-key-pub", path, what: "the public key") { throw dash }
+            // With --detach the mock reads it in the background, where this command's descriptors are gone:
+            // `/dev/stdin` was empty there, and `<(…)` (/dev/fd/63) a missing file.
+            if detach,
+                FileSystem.namesStandardInput(path) || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/self/fd/")
+            {
+                throw .usage(
+                    "--auth-key-pub \(path): a mock started with --detach reads it in the background, where this "
+                        + "command's input and pipes are gone; save the key to a file and give that file's path")
+            }
             // A misspelt path is the problem to name first (66), not the key id its name would have given.
             guard FileSystem.exists(path) else {
                 throw .inputMissing("--auth-key-pub \(VariableEcho.shownPath(path)): no such file; check the path")

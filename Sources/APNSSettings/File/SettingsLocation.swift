@@ -25,12 +25,23 @@ public struct SettingsLocation: Sendable, Equatable {
             guard !flag.isEmpty else {
                 throw .usage("--config is empty (is the variable meant to hold it set?); give the settings file's path")
             }
+            try refuseStandardInput(flag, "--config")
             return SettingsLocation(path: flag, origin: .flag("--config"))
         }
         if let v = try PathVariable.value("APNSCTL_CONFIG", in: variables, naming: "the settings file") {
+            try refuseStandardInput(v, "APNSCTL_CONFIG")
             return SettingsLocation(path: v, origin: .variable("APNSCTL_CONFIG"))
         }
         return SettingsLocation(path: configHome.map { $0 + "/apnsctl/config.toml" } ?? "", origin: .defaultValue)
+    }
+
+    /// `-` for the settings file: read and written by its path (`config set` rewrites it in place), so not standard
+    /// input or output; taken as a path, it read or wrote a file called `-` in the working directory.
+    private static func refuseStandardInput(_ path: String, _ label: String) throws(SettingsProblem) {
+        guard path == "-" else { return }
+        throw .usage(
+            "\(label) -: the settings file is read and written by its path, not through standard input or output; "
+                + "give its path (./- for a file named -)")
     }
 
     /// What a command printed for the user to paste needs to edit this same file: `--config FILE` when the file

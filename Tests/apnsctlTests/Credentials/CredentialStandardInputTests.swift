@@ -169,6 +169,28 @@ import Testing
         }
     }
 
+    /// `--config -` (or `APNSCTL_CONFIG=-`) wrote and read a file called `-` in the working directory: the settings
+    /// file is read and written by its path, so `-` is 64, nothing written.
+    @Test func theSettingsFileIsNoStream() throws {
+        let home = try TemporaryDirectory(prefix: "config-dash")
+        let runs: [([String], [String: String], String)] = [
+            (["config", "init", "--config", "-", "--cert", "push.pem"], [:], "--config -"),
+            (["config", "set", "--config", "-", "--profile", "p", "topic", "com.x"], [:], "--config -"),
+            (["send", "--config", "-", "--alert", "x", "-d", String(repeating: "ab", count: 32)], [:], "--config -"),
+            (["config", "show"], ["APNSCTL_CONFIG": "-"], "APNSCTL_CONFIG -"),
+        ]
+        for (arguments, variables, label) in runs {
+            let r = try InProcess.apnsctl(
+                arguments, stdin: [], environment: variables.merging(["HOME": home.path]) { a, _ in a },
+                directory: home.path)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(
+                r.stderr.contains("\(label): the settings file is read and written by its path"),
+                "\(arguments): \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.file("-")))
+    }
+
     /// A proxy of `-` names no host: 64 before connecting, as an endpoint of `-` is.
     @Test func aProxyOfDashIsNoHost() throws {
         let r = try InProcess.apnsctl(
@@ -276,24 +298,39 @@ import Testing
         let pem = try dir.pem("push.pem", CredentialFixtures.universal)
         let send = ["send", "--cert", pem, "-d", String(repeating: "ab", count: 32), "--alert", "hi", "--topic", "x"]
         let endpoint = ["--endpoint", "https://127.0.0.1:9"]
-        let runs: [(args: [String], environment: [String: String], label: String, what: String)] = [
-            (send + endpoint + ["--ca-file", "-"], [:], "--ca-file", "the CA bundle"),
-            (send + endpoint, ["APNSCTL_CA_FILE": "-"], "APNSCTL_CA_FILE", "the CA bundle"),
-            (send + ["--app", "-", "--dry-run"], [:], "--app", "the app build"),
-            (["doctor", "--cert", pem, "--ca-file", "-"] + endpoint, [:], "--ca-file", "the CA bundle"),
+        let runs: [(args: [String], environment: [String: String], shown: String, what: String)] = [
+            (send + endpoint + ["--ca-file", "-"], [:], "--ca-file -", "the CA bundle"),
+            (send + endpoint, ["APNSCTL_CA_FILE": "-"], "APNSCTL_CA_FILE -", "the CA bundle"),
+            (send + ["--app", "-", "--dry-run"], [:], "--app -", "the app build"),
+            (send + ["--app", "/dev/stdin", "--dry-run"], [:], "--app /dev/stdin", "the app build"),
+            (["doctor", "--cert", pem, "--ca-file", "-"] + endpoint, [:], "--ca-file -", "the CA bundle"),
             (
-                ["channel", "list", "--cert", pem, "--topic", "x", "--ca-file", "-"] + endpoint, [:], "--ca-file",
+                ["channel", "list", "--cert", pem, "--topic", "x", "--ca-file", "-"] + endpoint, [:], "--ca-file -",
                 "the CA bundle"
             ),
-            (["mock", "--auth-key-pub", "-", "--port", "0"], [:], "--auth-key-pub", "the public key"),
+            (["mock", "--auth-key-pub", "-", "--port", "0"], [:], "--auth-key-pub -", "the public key"),
         ]
         for run in runs {
             let r = try InProcess.apnsctl(run.args, stdin: [], environment: run.environment, timeout: 30)
             #expect(r.status == 64, "\(run.args): \(r.stderr)")
             #expect(
                 r.stderr.contains(
-                    "error: \(run.label) -: \(run.what) is read from its path, not from standard input; "),
+                    "error: \(run.shown): \(run.what) is read from its path, not from standard input; "),
                 "\(run.args): \(r.stderr)")
+        }
+        // A mock in the background reads its key there, where /dev/stdin and `<(…)`'s /dev/fd/63 are gone (an
+        // "empty" key, a missing file): said before anything starts.
+        for path in ["/dev/stdin", "/dev/fd/63"] {
+            let r = try InProcess.apnsctl(
+                [
+                    "mock", "--auth-key-pub", path, "--key-id", "ABCDE12345", "--detach", "--port", "0",
+                    "--state-dir", dir.file("state"),
+                ], stdin: [], timeout: 30)
+            #expect(r.status == 64, "\(path): \(r.stderr)")
+            #expect(
+                r.stderr.contains(
+                    "error: --auth-key-pub \(path): a mock started with --detach reads it in the background"),
+                "\(r.stderr)")
         }
     }
 
@@ -305,6 +342,9 @@ import Testing
         }
         #expect(try flat("inspect").contains("or .p8 file (- reads it from standard input), or an .ipa"))
         #expect(try flat("convert").contains("file to convert; - reads it from standard input."))
+        #expect(try flat("convert").contains("not inside the input; - reads it from standard input."))
+        #expect(try flat("convert").contains("first line of this file; - reads that line from standard input"))
+        #expect(try flat("inspect").contains("not inside the file; - reads it from standard input."))
         let help = try flat("send")
         for said in [
             "Detected by content; - reads it from standard input.", "inside --cert; - reads it from standard input.",

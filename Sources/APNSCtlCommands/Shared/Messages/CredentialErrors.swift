@@ -169,13 +169,14 @@ extension CLIError {
 
     /// `-` given to a flag read by its path (a CA bundle, an app build, a public key), as `--cert -` reads standard
     /// input: these do not, so the usage is the error (64), not a file named `-` that is missing (66). `what`:
-    /// what the flag gives; `advice`: what to give instead.
+    /// what the flag gives; `advice`: what to give instead. `anyName`: `/dev/stdin` too, for a flag that needs a
+    /// regular file or folder (a build is opened and read at offsets), where a CA bundle reads a pipe by its path.
     static func fileOnly(
         _ label: String, _ value: String, what: String,
-        advice: String = "save it to a file and give that file's path"
+        advice: String = "save it to a file and give that file's path", anyName: Bool = false
     ) -> CLIError? {
-        guard value == "-" else { return nil }
-        return .usage("\(label) -: \(what) is read from its path, not from standard input; \(advice)")
+        guard value == "-" || (anyName && FileSystem.namesStandardInput(value)) else { return nil }
+        return .usage("\(label) \(value): \(what) is read from its path, not from standard input; \(advice)")
     }
 
     /// A file's text pasted where its path goes (`--key="$(cat key.pem)"`, a key among them): said, never shown,
