@@ -71,8 +71,8 @@ extension APNSCtl.Send {
                 return FlagJSON(
                     field: field, file: path,
                     bytes: try FileSystem.read(path, standardInput: world.standardInput) {
-                        if path == "-" {
-                            world.sayWhenReadingTheTerminal("send", "\(flag) @-", "type or paste the JSON")
+                        if FileSystem.namesStandardInput(path) {
+                            world.sayWhenReadingTheTerminal("send", "\(flag) @\(path)", "type or paste the JSON")
                         }
                         interrupts = world.interrupts()
                         return interrupts?.fd

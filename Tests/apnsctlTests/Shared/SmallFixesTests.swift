@@ -827,6 +827,13 @@ import Testing
                 ["validate", "/dev/stdin"], #"{"aps":{"alert":"x"}}"# + "\n",
                 "apnsctl validate: reading the payload from the terminal: type or paste the JSON"
             ),
+            (
+                [
+                    "send", "--cert", cert, "--dry-run", "-d", Self.token(1), "--live-activity", "update",
+                    "--content-state", "@/dev/stdin",
+                ],
+                "{}\n", "apnsctl send: reading --content-state @/dev/stdin from the terminal: type or paste the JSON"
+            ),
         ]
         for (arguments, text, said) in readers {
             let terminal = try TestTerminal()
