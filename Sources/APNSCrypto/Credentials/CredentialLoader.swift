@@ -193,7 +193,9 @@ public enum CredentialLoader {
         var isDER = false
     }
 
-    static func read(_ input: CredentialInput) throws(CredentialProblem) -> [UInt8] {
+    /// The bytes of `input`, as loading reads them: an empty or blank one is `.empty`. Public for `inspect -`, which
+    /// looks at what standard input holds (a credential or a provisioning profile) before loading it.
+    public static func read(_ input: CredentialInput) throws(CredentialProblem) -> [UInt8] {
         let bytes: [UInt8]
         let path = input.name
         switch input {

@@ -72,12 +72,9 @@ extension APNSCtl {
                 ].compactMap { $0 })
             let source = try passphrase.source(in: world)
             var input = CredentialInput.given(file, in: world)
-            if case .standardInput(let fd, let name) = input {
+            if case .standardInput(_, let name) = input {
                 // Piped, a build has no name to be known by: its bytes tell a profile (`inspect - < x.mobileprovision`).
-                let bytes = try withCredentialErrors { () throws(CredentialProblem) -> [UInt8] in
-                    do throws(FileSystem.Failure) { return try FileSystem.read(name, standardInput: fd) } catch {
-                        throw CredentialProblem(reading: error)
-                    }
+                let bytes = try withCredentialErrors { () throws(CredentialProblem) in try CredentialLoader.read(input)
                 }
                 switch AppBuildReader.sniff(bytes: bytes) {
                 case .profile: return try report(AppBuildInput.profile(der: bytes, name: name), in: world)
