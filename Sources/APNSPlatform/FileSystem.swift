@@ -106,12 +106,17 @@ public enum FileSystem {
     /// wait (standard input, a pipe, a terminal; never a regular file): the descriptor it gives is waited on too,
     /// and its becoming readable ends the read with `.interrupted`, so Ctrl-C while a command waits on its input
     /// is the command's to report.
+    /// `unechoed`: standard input that is a terminal does not echo what is typed or pasted while it is read (a
+    /// private key pasted there would stay in the scrollback).
     public static func read(
-        _ path: String, limit: Int = maximumReadSize, standardInput: Int32? = nil, interrupt: () -> Int32? = { nil }
+        _ path: String, limit: Int = maximumReadSize, standardInput: Int32? = nil, unechoed: Bool = false,
+        interrupt: () -> Int32? = { nil }
     ) throws(Failure) -> [UInt8] {
         if namesStandardInput(path), let standardInput {
             // No standard input at all (a world without one) reads as a closed one does: nothing.
             guard standardInput >= 0 else { return [] }
+            let echo = unechoed ? EchoOff(standardInput) : nil
+            defer { echo?.restore() }
             return try readAll(fd: standardInput, limit: limit, path: path, interrupt: interrupt())
         }
         let fd = openForReading(path)
@@ -436,5 +441,32 @@ extension FileSystem {
         let hex = name[0..<8].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
         let digits = name[9...].allSatisfy { (0x30...0x39).contains($0) }
         return hex && digits
+    }
+}
+
+/// A terminal's echo turned off until `restore`, guarded as a passphrase prompt is
+/// (`PromptSignals`: Ctrl-C or Ctrl-Z never leaves the terminal without echo); nothing for a descriptor that is
+/// no terminal.
+private struct EchoOff {
+    private let fd: Int32
+    private let saved: termios
+    private let guarded: PromptSignals
+
+    init?(_ fd: Int32) {
+        var saved = termios()
+        guard isatty(fd) == 1, tcgetattr(fd, &saved) == 0 else { return nil }
+        var quiet = saved
+        // tcflag_t is 32 bits on Glibc and 64 on Darwin; converting the flag to it is right on both.
+        // Not even line ends: a pasted PEM's thirty would show as blank lines.
+        quiet.c_lflag &= ~(tcflag_t(ECHO) | tcflag_t(ECHONL))
+        (self.fd, self.saved) = (fd, saved)
+        guarded = PromptSignals(fd: fd, saved: saved, quiet: quiet, prompt: [])
+        _ = tcsetattr(fd, TCSANOW, &quiet)
+    }
+
+    func restore() {
+        var back = saved
+        _ = tcsetattr(fd, TCSANOW, &back)
+        guarded.remove()
     }
 }

@@ -175,6 +175,15 @@ public enum CredentialLoader {
         isPKCS12(bytes) ? .notSigningKey(path: path, found: "a PKCS#12 (.p12) file") : .encryptedSigningKey(path: path)
     }
 
+    /// Whether `bytes` hold a private key, told without a passphrase: a PKCS#12, or PEM with a private-key block
+    /// (encrypted or not). `convert -` refuses a terminal for such bytes before it asks for their passphrase.
+    public static func holdsPrivateKey(_ bytes: [UInt8]) -> (pkcs12: Bool, pem: Bool) {
+        if PEMBlock.looksLikePEM(bytes) {
+            return (false, PEMBlock.scan(bytes).blocks.contains { $0.label.hasSuffix("PRIVATE KEY") })
+        }
+        return (isPKCS12(bytes), false)
+    }
+
     /// Whether `bytes` are a PKCS#12 (DER; PEM never is), told by its structure without its passphrase.
     static func isPKCS12(_ bytes: [UInt8]) -> Bool {
         !PEMBlock.looksLikePEM(bytes) && bytes.first == DER.Tag.sequence && (try? PKCS12Bundle(der: bytes)) != nil
@@ -202,7 +211,7 @@ public enum CredentialLoader {
         case .file(let p):
             do { bytes = try FileSystem.read(p) } catch { throw CredentialProblem(reading: error) }
         case .standardInput(let fd, let name):
-            do { bytes = try FileSystem.read(name, standardInput: fd) } catch {
+            do { bytes = try FileSystem.read(name, standardInput: fd, unechoed: true) } catch {
                 throw CredentialProblem(reading: error)
             }
         case .memory(let b, _):

@@ -53,6 +53,24 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     case environmentNotAllowed(path: String, requested: APNSEnvironment, available: [APNSEnvironment])
 
     /// Whether this is a missing or unreadable input file (exit 66) rather than a bad credential (77).
+    /// The file (or input name) the problem is about, where it is about one: the name a message starts with.
+    public var path: String? {
+        switch self {
+        case .fileMissing(let p), .fileUnreadable(let p, _), .empty(let p), .notACredential(let p, _),
+            .corrupt(let p, _),
+            .passphraseRequired(let p), .wrongPassphrase(let p), .passphraseEntryEnded(let p),
+            .unsupportedAlgorithm(let p, _), .excessiveKeyDerivation(let p, _, _), .noCertificate(let p),
+            .tokenSigningKeyNotCertificate(let p), .noPrivateKey(let p), .notAClientCertificate(let p, _),
+            .keyFileHoldsCertificate(let p, _, _), .expired(let p, _, _), .notYetValid(let p, _, _),
+            .notSigningKey(let p, _), .encryptedSigningKey(let p), .environmentNotAllowed(let p, _, _):
+            return p
+        case .keyDoesNotMatchCertificate(_, let k): return k
+        case .passphraseFileUnreadable, .missingKeyID, .invalidKeyID, .invalidKeyIDInFileName, .missingTeamID,
+            .invalidTeamID:
+            return nil
+        }
+    }
+
     public var isInputMissing: Bool {
         switch self {
         case .fileMissing, .fileUnreadable, .passphraseFileUnreadable: return true

@@ -109,6 +109,7 @@ extension APNSCtl {
                 }
                 if existing && !force { throw Self.outputProblem(.exists(path: output)) }
             }
+            let credential = try Self.readPipedBeforeTerminal(input, output: output, in: world)
             let source = try passphrase.source(in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
@@ -116,7 +117,7 @@ extension APNSCtl {
                 passphraseFileFlag: passphrase.file(in: world)?.label ?? "--passphrase-file"
             ) { () throws(CredentialProblem) in
                 try CredentialLoader.loadContents(
-                    .given(input, in: world), key: key.map { .given($0, in: world) }, passphrase: source)
+                    credential ?? .given(input, in: world), key: key.map { .given($0, in: world) }, passphrase: source)
             }
             guard let leaf = contents.leaf else {
                 // A `.p8` is used as it is: there is nothing to convert it to.
@@ -161,11 +162,7 @@ extension APNSCtl {
                     throw CLIError(CredentialProblem.noPrivateKey(path: input))
                 }
                 // Binary on a terminal garbles it (and may drive it), as curl warns: before any password is asked.
-                if output == "-" && world.streams.isTerminal(1) {
-                    throw CLIError.usage(
-                        "-o -: standard output is a terminal, and PKCS#12 is binary; write it to a file (-o push.p12), "
-                            + "or pipe or redirect standard output (-o - > push.p12)")
-                }
+                if output == "-" && world.streams.isTerminal(1) { throw Self.binaryOnTerminal }
                 let password = try ConvertPassword.resolve(
                     file: outPassphraseFile, output: output == "-" ? "standard output" : output, in: world)
                 let identity = PushIdentity(
@@ -263,11 +260,32 @@ extension APNSCtl {
 
         private static var commandName: String { configuration.commandName ?? "convert" }
 
+        /// A credential piped in while standard output is a terminal, read before its passphrase is asked for: a
+        /// `.p12` becomes PEM with its key and a PEM key becomes a binary `.p12`, neither of which is printed on a
+        /// terminal, so both are refused first (a name tells a file's kind; piped bytes are looked at). Nil when
+        /// the credential is read as usual.
+        private static func readPipedBeforeTerminal(_ input: String, output: String, in world: CommandWorld)
+            throws(CLIError) -> CredentialInput?
+        {
+            guard output == "-", world.streams.isTerminal(1), FileSystem.namesStandardInput(input) else { return nil }
+            let given = CredentialInput.given(input, in: world)
+            let bytes: [UInt8]
+            do { bytes = try CredentialLoader.read(given) } catch { throw CLIError(error, flags: [:]) }
+            let key = CredentialLoader.holdsPrivateKey(bytes)
+            if key.pkcs12 { throw keyOnTerminal }
+            if key.pem { throw binaryOnTerminal }
+            return .memory(bytes, name: given.name)
+        }
+
         /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
         /// PEM with the unencrypted key is not printed on a terminal: it would stay in the scrollback.
         static let keyOnTerminal = CLIError.usage(
             "-o -: standard output is a terminal, and the PEM holds the unencrypted private key; "
                 + "write it to a file (-o push.pem, mode 0600), or pipe or redirect standard output (-o - > push.pem)")
+
+        static let binaryOnTerminal = CLIError.usage(
+            "-o -: standard output is a terminal, and PKCS#12 is binary; write it to a file (-o push.p12), "
+                + "or pipe or redirect standard output (-o - > push.p12)")
 
         private func writesPKCS12(inputKind: CredentialContents.Kind) -> Bool {
             // The name as meant: `-o "push.pem "` is PEM, though written as given.

@@ -378,6 +378,36 @@ import Testing
         withExtendedLifetime(dir) {}
     }
 
+    /// Piped in, a credential has no name to tell its kind by: its bytes are looked at, so a `.p12` (PEM with its key
+    /// out) and a PEM key (a binary `.p12` out) are refused on a terminal before any passphrase is asked for. A
+    /// certificate alone is read on, and told it needs its key (a DER one becomes a `.p12`).
+    @Test func aPipedCredentialIsRefusedOnATerminalBeforeItsPassphrase() throws {
+        let (dir, p12) = try Self.p12()
+        let identity = CredentialFixtures.universal
+        let encrypted =
+            identity.certificate.pem
+            + (try identity.privateKey.pkcs8PEM(passphrase: SecretBytes(Array(Self.password.utf8))))
+        let cases: [(input: [UInt8], error: String)] = [
+            (Array(try Data(contentsOf: URL(fileURLWithPath: p12))), "the PEM holds the unencrypted private key;"),
+            (encrypted, "PKCS#12 is binary;"),
+        ]
+        for c in cases {
+            let r = try InProcess.apnsctl(["convert", "-", "-o", "-"], stdin: c.input, onTerminal: true)
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: -o -: standard output is a terminal, and " + c.error), "\(r.stderr)")
+            #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+        let certificate = try InProcess.apnsctl(
+            ["convert", "-", "-o", "-"], stdin: identity.certificate.der, onTerminal: true)
+        #expect(certificate.status == 77, "\(certificate.stderr)")
+        #expect(
+            certificate.stderr.hasPrefix(
+                "error: the credential read from standard input: holds a certificate but no private key"),
+            "\(certificate.stderr)")
+        withExtendedLifetime(dir) {}
+    }
+
     /// cp's order (`convert IN OUT`) and `--out` are told where the file goes; a folder that is not there is
     /// named with -o.
     @Test func theOutputFileGoesWithDashO() throws {

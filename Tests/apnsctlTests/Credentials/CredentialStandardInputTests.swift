@@ -58,6 +58,40 @@ import Testing
             "\(noID.stderr)")
     }
 
+    /// A credential piped in is named as the passphrase prompt names it, or by its flag, in every message: `-:` said
+    /// nothing to a user who had piped a `.p12` in, and its emptiness is no file to export again.
+    @Test func aCredentialFromStandardInputIsNamedSoInEveryMessage() throws {
+        let (dir, p12) = try CredentialSlipTests.p12()
+        let identity = CredentialFixtures.universal
+        let certificate = try dir.write("push.crt", identity.certificate.pem)
+        let encryptedKey = try identity.privateKey.pkcs8PEM(passphrase: SecretBytes(Array("pw".utf8)))
+        let encrypted = identity.certificate.pem + encryptedKey
+        let wrong = try dir.write("wrong.txt", "not-it\n")
+        let send =
+            ["send", "--cert", certificate, "--key", "-", "-d", String(repeating: "ab", count: 32)]
+            + ["--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--topic", "com.example.demo"]
+        let cases: [(arguments: [String], input: [UInt8], start: String)] = [
+            (["inspect", "-"], encrypted, "the credential read from standard input: encrypted, and no passphrase"),
+            (
+                ["inspect", "-"], [],
+                "the credential read from standard input: standard input was empty (nothing was piped in)"
+            ),
+            (
+                ["inspect", "-", "--passphrase-file", wrong], Array(try Data(contentsOf: URL(fileURLWithPath: p12))),
+                "the credential read from standard input: wrong passphrase (the first line of"
+            ),
+            (["convert", "-", "-o", dir.file("out.pem")], encrypted, "the credential read from standard input: "),
+            (send, encryptedKey, "--key -: encrypted, and no passphrase"),
+            (send, [], "--key -: standard input was empty (nothing was piped in); pipe the certificate or key in"),
+        ]
+        for c in cases {
+            let r = try InProcess.apnsctl(c.arguments, stdin: c.input)
+            #expect(r.status == 77, "\(c.arguments): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("error: " + c.start), "\(c.arguments): \(r.stderr)")
+            #expect(!r.stderr.contains("the file is empty"), "\(r.stderr)")
+        }
+    }
+
     /// `send --cert -`: the certificate and its key from the command's input, sent with.
     @Test func sendReadsACertificateOfDashFromTheCommandsInput() async throws {
         try await offThePool {

@@ -812,7 +812,10 @@ import Testing
                 ["validate", "-"], #"{"aps":{"alert":"x"}}"# + "\n",
                 "apnsctl validate: reading the payload from the terminal: type or paste the JSON"
             ),
-            (["inspect", "-"], pem, "apnsctl: reading a credential (-) from the terminal: paste the PEM"),
+            (
+                ["inspect", "-"], pem,
+                "apnsctl: reading a credential (-) from the terminal: paste the PEM (it is not shown)"
+            ),
             // /dev/stdin is the same input, and said as `-` is.
             (
                 ["send", "--cert", cert, "--dry-run", "-d", Self.token(1), "/dev/stdin"],
@@ -844,6 +847,30 @@ import Testing
             #expect(
                 r.errorLines.first == said + ", then press Ctrl-D on a line of its own", "\(arguments): \(r.stderr)")
         }
+    }
+
+    /// A credential pasted at the terminal for `-` is not echoed (a private key would stay in the scrollback): echo
+    /// goes off while it is read, and is back on once it is.
+    @Test func aCredentialPastedAtTheTerminalIsNotShown() throws {
+        let dir = try TemporaryDirectory(prefix: "paste")
+        let text = try String(contentsOfFile: try dir.pem("push.pem", CredentialFixtures.universal), encoding: .utf8)
+        let keyLines = text.split(separator: "\n").drop { !$0.contains("PRIVATE KEY-----") }.dropFirst().prefix(3)
+        #expect(keyLines.count == 3, "\(text.prefix(100))")
+        let echoes = { (fd: Int32) -> Bool in
+            var modes = termios()
+            return tcgetattr(fd, &modes) == 0 && modes.c_lflag & tcflag_t(ECHO) != 0
+        }
+        let terminal = try TestTerminal()
+        #expect(echoes(terminal.fd))
+        let run = try InProcess.Run(["inspect", "-"], stderr: terminal.fd, standardInput: terminal.fd)
+        #expect(Wait.until { !echoes(terminal.fd) }, "echo never went off")
+        #expect(terminal.play([.send(text + "\u{04}")]) == nil)
+        let result = run.result(within: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(echoes(terminal.fd), "echo is back on after the read")
+        let shown = terminal.finish() ?? terminal.transcript
+        #expect(shown.contains("paste the PEM (it is not shown)"), "\(shown)")
+        for line in keyLines { #expect(!shown.contains(line), "\(shown)") }
     }
 
     /// `--port` beside `--endpoint` is ignored with a warning, whatever port it names (CLI.md): `--endpoint

@@ -109,7 +109,29 @@ extension CLIError {
             }
         default: break
         }
+        message = Self.namingStandardInput(message, problem.path, flag: problem.path.flatMap { flags[$0] })
         self = problem.isInputMissing ? .inputMissing(message) : .credential(message)
+    }
+
+    /// A credential read from standard input has no name of its own: `-: wrong passphrase` said nothing to a user who
+    /// piped a `.p12` in. The message names it as the prompt does, by its flag where one gave it (`--key -`), and an
+    /// empty input is said to be one, not an empty file to export again.
+    static func namingStandardInput(_ message: String, _ path: String?, flag: String?) -> String {
+        guard let path, FileSystem.namesStandardInput(path) else { return message }
+        var text = message
+        let head = "\(path): "
+        if let flag, text.hasPrefix(head) {
+            text = "\(flag) " + text
+        } else if text.hasPrefix(head), flag == nil {
+            text = "the credential read from standard input: " + text.dropFirst(head.count)
+        }
+        let empty = "the file is empty; export the certificate or key again"
+        if text.hasSuffix(empty) {
+            text =
+                text.dropLast(empty.count)
+                + "standard input was empty (nothing was piped in); pipe the certificate or key in, or give its path"
+        }
+        return text
     }
 }
 

@@ -21,7 +21,7 @@ extension CredentialInput {
     /// On a terminal, saying so: the read ends at Ctrl-D.
     static func given(_ path: String, in world: CommandWorld) -> CredentialInput {
         guard FileSystem.namesStandardInput(path) else { return .file(path) }
-        world.sayWhenReadingTheTerminal(nil, "a credential (\(path))", "paste the PEM")
+        world.sayWhenReadingTheTerminal(nil, "a credential (\(path))", "paste the PEM (it is not shown)")
         return .standardInput(world.standardInput, name: path)
     }
 }
