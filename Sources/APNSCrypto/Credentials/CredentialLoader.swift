@@ -176,12 +176,17 @@ public enum CredentialLoader {
     }
 
     /// Whether `bytes` hold a private key, told without a passphrase: a PKCS#12, or PEM with a private-key block
-    /// (encrypted or not). `convert -` refuses a terminal for such bytes before it asks for their passphrase.
-    public static func holdsPrivateKey(_ bytes: [UInt8]) -> (pkcs12: Bool, pem: Bool) {
+    /// (encrypted or not), and whether that PEM has a certificate beside it. `convert -` refuses a terminal for
+    /// such bytes before it asks for their passphrase.
+    public static func holdsPrivateKey(_ bytes: [UInt8]) -> (pkcs12: Bool, pemKey: Bool, pemCertificate: Bool) {
         if PEMBlock.looksLikePEM(bytes) {
-            return (false, PEMBlock.scan(bytes).blocks.contains { $0.label.hasSuffix("PRIVATE KEY") })
+            let blocks = PEMBlock.scan(bytes).blocks
+            return (
+                false, blocks.contains { $0.label.hasSuffix("PRIVATE KEY") },
+                blocks.contains { $0.label == "CERTIFICATE" }
+            )
         }
-        return (isPKCS12(bytes), false)
+        return (isPKCS12(bytes), false, false)
     }
 
     /// Whether `bytes` are a PKCS#12 (DER; PEM never is), told by its structure without its passphrase.

@@ -52,7 +52,6 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     /// `--env` asks for an environment the certificate is not valid for.
     case environmentNotAllowed(path: String, requested: APNSEnvironment, available: [APNSEnvironment])
 
-    /// Whether this is a missing or unreadable input file (exit 66) rather than a bad credential (77).
     /// The file (or input name) the problem is about, where it is about one: the name a message starts with.
     public var path: String? {
         switch self {
@@ -71,6 +70,7 @@ public enum CredentialProblem: Error, Equatable, Sendable {
         }
     }
 
+    /// Whether this is a missing or unreadable input file (exit 66) rather than a bad credential (77).
     public var isInputMissing: Bool {
         switch self {
         case .fileMissing, .fileUnreadable, .passphraseFileUnreadable: return true

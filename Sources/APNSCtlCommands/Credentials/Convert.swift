@@ -129,7 +129,7 @@ extension APNSCtl {
             if contents.keyMatches == false {
                 throw CLIError(
                     CredentialProblem.keyDoesNotMatchCertificate(
-                        certificatePath: input, keyPath: contents.keyPath ?? input))
+                        certificatePath: input, keyPath: contents.keyPath ?? input), flags: .flags(("--key", key)))
             }
             // What send and inspect refuse or warn about is said here too: the converted file would meet it there.
             let info = leaf.info
@@ -192,7 +192,8 @@ extension APNSCtl {
                         throw CredentialMessages.writing("the private key", error)
                     }
                 } else {
-                    world.standardError.warning("\(input): holds no private key; writing the certificates only")
+                    world.standardError.warning(
+                        "\(CredentialMessages.shownName(input)): holds no private key; writing the certificates only")
                 }
                 bytes = pem
             }
@@ -273,7 +274,8 @@ extension APNSCtl {
             do { bytes = try CredentialLoader.read(given) } catch { throw CLIError(error, flags: [:]) }
             let key = CredentialLoader.holdsPrivateKey(bytes)
             if key.pkcs12 { throw keyOnTerminal }
-            if key.pem { throw binaryOnTerminal }
+            // A key alone is no .p12 either way: loading says it lacks its certificate, the one thing to fix.
+            if key.pemKey && key.pemCertificate { throw binaryOnTerminal }
             return .memory(bytes, name: given.name)
         }
 

@@ -122,7 +122,7 @@ extension APNSCtl {
             if contents.keyMatches == false {
                 throw CLIError(
                     CredentialProblem.keyDoesNotMatchCertificate(
-                        certificatePath: file, keyPath: contents.keyPath ?? file))
+                        certificatePath: file, keyPath: contents.keyPath ?? file), flags: .flags(("--key", key)))
             }
             try withCredentialErrors { () throws(CredentialProblem) in
                 try info.checkValidity(path: file, now: now)

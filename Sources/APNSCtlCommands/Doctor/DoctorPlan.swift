@@ -106,7 +106,9 @@ extension APNSCtl.Doctor {
             }
             identity = loaded
             (credentials, stop) = Self.certificateCheck(
-                loaded.info, file: cert.displayName, now: now, failWithin: failWithin,
+                loaded.info, file: CredentialMessages.shownName(cert.displayName, flag: settings.label(.cert)),
+                now: now,
+                failWithin: failWithin,
                 failWithinLabel: settings.label(.failWithin))
         } else if let key = settings[.authKey]?.value {
             guard let token = try settings.providerToken(now: now, refusingMixedUpIDs: false, in: world) else {
@@ -114,7 +116,10 @@ extension APNSCtl.Doctor {
             }
             bearer = token.token
             ids = (token.keyID, token.teamID)
-            credentials = tokenCheck(path: key.displayName, keyID: token.keyID, teamID: token.teamID)
+            credentials = tokenCheck(
+                path: key.displayName,
+                shown: CredentialMessages.shownName(key.displayName, flag: settings.label(.authKey)),
+                keyID: token.keyID, teamID: token.teamID)
         } else {
             throw CLIError.internalError("no credential after the flag checks")
         }
@@ -231,10 +236,11 @@ extension APNSCtl.Doctor {
 
     /// The `credentials` line for token auth: the key, its ids, and a warning for ids that look swapped or
     /// disagree with the file name.
-    func tokenCheck(path: String, keyID: String, teamID: String) -> DoctorCheck {
+    /// `shown`: how the key is named (`--auth-key -` for one read from standard input), when not by `path`.
+    func tokenCheck(path: String, shown: String? = nil, keyID: String, teamID: String) -> DoctorCheck {
         var check = DoctorCheck(
             name: "credentials", status: .ok,
-            detail: "\(path): EC P-256 key, key id \(keyID), team \(teamID)")
+            detail: "\(shown ?? path): EC P-256 key, key id \(keyID), team \(teamID)")
         switch TokenIDMixUp.of(path: path, keyID: keyID, teamID: teamID) {
         case .swapped(let fileKeyID)?:
             check.status = .warn

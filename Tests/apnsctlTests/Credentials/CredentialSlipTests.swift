@@ -398,6 +398,11 @@ import Testing
             #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
             #expect(r.stdout.isEmpty)
         }
+        // A key alone is told it lacks its certificate, the one thing to fix (not first to redirect the output).
+        let lone = try InProcess.apnsctl(
+            ["convert", "-", "-o", "-"], stdin: try identity.privateKey.pkcs8PEM(passphrase: nil), onTerminal: true)
+        #expect(lone.status == 77, "\(lone.stderr)")
+        #expect(lone.stderr.contains("holds a private key but no certificate"), "\(lone.stderr)")
         let certificate = try InProcess.apnsctl(
             ["convert", "-", "-o", "-"], stdin: identity.certificate.der, onTerminal: true)
         #expect(certificate.status == 77, "\(certificate.stderr)")

@@ -67,6 +67,7 @@ import Testing
         let encryptedKey = try identity.privateKey.pkcs8PEM(passphrase: SecretBytes(Array("pw".utf8)))
         let encrypted = identity.certificate.pem + encryptedKey
         let wrong = try dir.write("wrong.txt", "not-it\n")
+        let otherKey = try PrivateKey.generate(.ecP256).pkcs8PEM(passphrase: nil)
         let send =
             ["send", "--cert", certificate, "--key", "-", "-d", String(repeating: "ab", count: 32)]
             + ["--alert", "hi", "--endpoint", "https://127.0.0.1:9", "--topic", "com.example.demo"]
@@ -74,7 +75,7 @@ import Testing
             (["inspect", "-"], encrypted, "the credential read from standard input: encrypted, and no passphrase"),
             (
                 ["inspect", "-"], [],
-                "the credential read from standard input: standard input was empty (nothing was piped in)"
+                "the credential read from standard input: nothing was read from standard input;"
             ),
             (
                 ["inspect", "-", "--passphrase-file", wrong], Array(try Data(contentsOf: URL(fileURLWithPath: p12))),
@@ -82,7 +83,13 @@ import Testing
             ),
             (["convert", "-", "-o", dir.file("out.pem")], encrypted, "the credential read from standard input: "),
             (send, encryptedKey, "--key -: encrypted, and no passphrase"),
-            (send, [], "--key -: standard input was empty (nothing was piped in); pipe the certificate or key in"),
+            (send, [], "--key -: nothing was read from standard input; pipe or paste the file's content in"),
+            (["inspect", certificate, "--key", "-"], otherKey, "--key -: the private key does not belong"),
+            (["convert", certificate, "--key", "/dev/stdin", "-o", dir.file("x.p12")], otherKey, "--key /dev/stdin: "),
+            (
+                ["jwt", "--auth-key", "/dev/stdin", "--team-id", "TEAMID1234"], try CredentialFixtures.signingKey.p8PEM,
+                "--key-id: missing, and a key read from standard input has no file name to carry one"
+            ),
         ]
         for c in cases {
             let r = try InProcess.apnsctl(c.arguments, stdin: c.input)
@@ -90,6 +97,14 @@ import Testing
             #expect(r.stderr.hasPrefix("error: " + c.start), "\(c.arguments): \(r.stderr)")
             #expect(!r.stderr.contains("the file is empty"), "\(r.stderr)")
         }
+        // Warnings name it so too.
+        let certificateOnly = try InProcess.apnsctl(
+            ["convert", "-", "-o", dir.file("certificate.pem")], stdin: identity.certificate.pem)
+        #expect(certificateOnly.status == 0, "\(certificateOnly.stderr)")
+        #expect(
+            certificateOnly.stderr.contains(
+                "warning: the credential read from standard input: holds no private key; writing the certificates only"),
+            "\(certificateOnly.stderr)")
     }
 
     /// `send --cert -`: the certificate and its key from the command's input, sent with.

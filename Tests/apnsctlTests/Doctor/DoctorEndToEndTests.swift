@@ -39,6 +39,28 @@ import Testing
         }
     }
 
+    /// A credential read from standard input is named by its flag in the credentials line (`--cert -:`), not as
+    /// `-:` alone.
+    @Test func aCredentialFromStandardInputIsNamedByItsFlag() throws {
+        let pair = try Pair()
+        let read = { (path: String) in Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+        for (flags, input, named) in [
+            (["--cert", "-"], try read(pair.sandbox.certificate), "--cert -: "),
+            (
+                [
+                    "--auth-key", "-", "--key-id", pair.sandbox.keyID, "--team-id", pair.sandbox.teamID, "--topic",
+                    pair.sandbox.bundleID,
+                ], try read(pair.sandbox.authKey), "--auth-key -: EC P-256 key"
+            ),
+        ] {
+            let r = try InProcess.apnsctl(
+                ["doctor", "--ca-file", pair.sandbox.caFile] + pair.endpoints + flags, stdin: input,
+                environment: ["XDG_CACHE_HOME": pair.cache.path], timeout: 60)
+            let line = r.lines.first { $0.contains("credentials") }
+            #expect(line?.contains("credentials   " + named) == true, "\(r.stdout)\n\(r.stderr)")
+        }
+    }
+
     /// The mock log's `answered` lines, parsed.
     static func answered(_ mock: InProcessMock) -> [[String: Any]] {
         _ = mock.answersPerDevice(expectingAtLeast: 1)

@@ -120,16 +120,14 @@ extension CLIError {
         guard let path, FileSystem.namesStandardInput(path) else { return message }
         var text = message
         let head = "\(path): "
-        if let flag, text.hasPrefix(head) {
-            text = "\(flag) " + text
-        } else if text.hasPrefix(head), flag == nil {
-            text = "the credential read from standard input: " + text.dropFirst(head.count)
+        if text.hasPrefix(head) {
+            text = CredentialMessages.shownName(path, flag: flag) + ": " + text.dropFirst(head.count)
         }
         let empty = "the file is empty; export the certificate or key again"
         if text.hasSuffix(empty) {
             text =
                 text.dropLast(empty.count)
-                + "standard input was empty (nothing was piped in); pipe the certificate or key in, or give its path"
+                + "nothing was read from standard input; pipe or paste the file's content in, or give its path"
         }
         return text
     }
@@ -252,6 +250,14 @@ extension Dictionary where Key == String, Value == String {
 
 /// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
+    /// How a message names a credential: its path, or for one read from standard input (which has no name of its
+    /// own) its flag and `-` where a flag gave it, else "the credential read from standard input", as the
+    /// passphrase prompt names it.
+    static func shownName(_ path: String, flag: String? = nil) -> String {
+        guard FileSystem.namesStandardInput(path) else { return path }
+        return flag.map { "\($0) \(path)" } ?? "the credential read from standard input"
+    }
+
     /// The CA certificates a file holds beside its certificate's chain (an old or unrelated intermediate), and a
     /// chain certificate past its date: neither is the chain a user checks `inspect` for.
     static func chainWarnings(_ name: String, _ contents: CredentialContents, now: Int64) -> [String] {

@@ -94,7 +94,7 @@ extension CredentialProblem {
                 + "\(keyIDAdvice) with the key id from the Apple Developer portal"
         case .missingKeyID(let p):
             let name =
-                p == "-"
+                FileSystem.namesStandardInput(p)
                 ? "a key read from standard input has no file name to carry one"
                 : "the file name \(FileSystem.baseName(p)) does not carry one"
             return "--key-id: missing, and \(name) (AuthKey_<KEYID>.p8); \(keyIDAdvice) with the 10-character key id"
