@@ -85,6 +85,11 @@ import Testing
             (send, encryptedKey, "--key -: encrypted, and no passphrase"),
             (send, [], "--key -: nothing was read from standard input; pipe or paste the file's content in"),
             (["inspect", certificate, "--key", "-"], otherKey, "--key -: the private key does not belong"),
+            (
+                Array(send.prefix(1)) + ["--cert", "-"] + send.dropFirst(5), try CredentialFixtures.signingKey.p8PEM,
+                "--cert -: holds a private key but no certificate; give the certificate, with this key as its --key, "
+                    + "or if it is an APNs .p8 signing key, give it with --auth-key"
+            ),
             (["convert", certificate, "--key", "/dev/stdin", "-o", dir.file("x.p12")], otherKey, "--key /dev/stdin: "),
             (
                 ["jwt", "--auth-key", "/dev/stdin", "--team-id", "TEAMID1234"], try CredentialFixtures.signingKey.p8PEM,

@@ -49,6 +49,10 @@ extension CredentialProblem {
                 + "install OpenSSL's legacy provider (legacy.so) or re-export with modern encryption"
         case .excessiveKeyDerivation(let p, let excess, let inPKCS12):
             return "\(p): " + Self.keyDerivationMessage(excess, inPKCS12: inPKCS12)
+        case .noCertificate(let p) where FileSystem.namesStandardInput(p):
+            // No name to tell an Apple .p8 by (`cat AuthKey_….p8 | … --cert -`): both ways on are given.
+            return "\(p): holds a private key but no certificate; give the certificate, with this key as its --key, "
+                + "or if it is an APNs .p8 signing key, give it with --auth-key (token auth) instead"
         case .noCertificate(let p):
             return
                 "\(p): holds a private key but no certificate; pass the certificate file, with this file as its --key"
