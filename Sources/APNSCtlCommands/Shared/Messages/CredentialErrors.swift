@@ -114,20 +114,13 @@ extension CLIError {
     }
 
     /// A credential read from standard input has no name of its own: `-: wrong passphrase` said nothing to a user who
-    /// piped a `.p12` in. The message names it as the prompt does, by its flag where one gave it (`--key -`), and an
-    /// empty input is said to be one, not an empty file to export again.
+    /// piped a `.p12` in. The message names it as the prompt does, or by its flag where one gave it (`--key -`).
     static func namingStandardInput(_ message: String, _ path: String?, flag: String?) -> String {
         guard let path, FileSystem.namesStandardInput(path) else { return message }
         var text = message
         let head = "\(path): "
         if text.hasPrefix(head) {
             text = CredentialMessages.shownName(path, flag: flag) + ": " + text.dropFirst(head.count)
-        }
-        let empty = "the file is empty; export the certificate or key again"
-        if text.hasSuffix(empty) {
-            text =
-                text.dropLast(empty.count)
-                + "nothing was read from standard input; pipe or paste the file's content in, or give its path"
         }
         return text
     }

@@ -21,6 +21,9 @@ extension CredentialProblem {
             return "\(VariableEcho.shownPath(p)): no such file" + (blank.isEmpty ? "; check the path" : blank)
         case .fileUnreadable(let p, let r):
             return "\(p): cannot read: \(r)"
+        case .empty(let p) where FileSystem.namesStandardInput(p):
+            // A pipe or a paste, not a file to export again.
+            return "\(p): nothing was read from standard input; pipe or paste the file's content in, or give its path"
         case .empty(let p):
             return "\(p): the file is empty; export the certificate or key again"
         case .notACredential(let p, let d):
