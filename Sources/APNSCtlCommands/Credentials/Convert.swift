@@ -13,7 +13,8 @@ extension APNSCtl {
             usage: "apnsctl convert <input> -o <file> [<passphrase options>] [<options>]",
             discussion: """
                 The output format follows the output name: .p12 or .pfx writes PKCS#12, .pem, .crt or .key \
-                writes PEM; otherwise (and for '-o -') the opposite of the input. PEM output holds the \
+                writes PEM; otherwise (and for '-o -') the opposite of the input, or PEM for a certificate \
+                without its key (a .p12 needs one). PEM output holds the \
                 certificate, its chain and the private key unencrypted (as 'openssl pkcs12 -nodes'), usable \
                 with 'curl --cert' and 'apnsctl send --cert'.
 
@@ -157,7 +158,7 @@ extension APNSCtl {
                 world.standardError.warning(line)
             }
             let bytes: [UInt8]
-            if writesPKCS12(inputKind: contents.kind) {
+            if writesPKCS12(contents) {
                 guard let privateKey = contents.privateKey else {
                     throw CLIError(CredentialProblem.noPrivateKey(path: input))
                 }
@@ -218,7 +219,7 @@ extension APNSCtl {
             }
             if contents.privateKey != nil { parts.append("private key") }
             var notes: [String] = []
-            if writesPKCS12(inputKind: contents.kind) {
+            if writesPKCS12(contents) {
                 notes.append("PKCS#12 with \(legacy ? "legacy RC2/3DES" : "AES-256") encryption")
             }
             if output != "-" { notes.append("mode 0600") }
@@ -279,7 +280,8 @@ extension APNSCtl {
             return .memory(bytes, name: given.name)
         }
 
-        /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input.
+        /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input (PEM
+        /// for a certificate without its key).
         /// PEM with the unencrypted key is not printed on a terminal: it would stay in the scrollback.
         static let keyOnTerminal = CLIError.usage(
             "-o -: standard output is a terminal, and the PEM holds the unencrypted private key; "
@@ -289,12 +291,13 @@ extension APNSCtl {
             "-o -: standard output is a terminal, and PKCS#12 is binary; write it to a file (-o push.p12), "
                 + "or pipe or redirect standard output (-o - > push.p12)")
 
-        private func writesPKCS12(inputKind: CredentialContents.Kind) -> Bool {
+        private func writesPKCS12(_ contents: CredentialContents) -> Bool {
             // The name as meant: `-o "push.pem "` is PEM, though written as given.
             let lower = output.trimmingBlanks().lowercased()
             if lower.hasSuffix(".p12") || lower.hasSuffix(".pfx") { return true }
             if [".pem", ".crt", ".cer", ".key"].contains(where: { lower.hasSuffix($0) }) { return false }
-            return inputKind != .pkcs12
+            // A certificate without its key (`aps.cer` to `-o -`) can only be PEM: a .p12 needs the key.
+            return contents.kind != .pkcs12 && contents.privateKey != nil
         }
 
         /// An output path convert cannot write, with what its own flags can do about it (--force, -o -).
