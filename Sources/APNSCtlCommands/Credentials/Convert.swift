@@ -269,28 +269,27 @@ extension APNSCtl {
         private static func readPipedBeforeTerminal(_ input: String, output: String, in world: CommandWorld)
             throws(CLIError) -> CredentialInput?
         {
-            guard output == "-", world.streams.isTerminal(1), FileSystem.namesStandardInput(input) else { return nil }
-            let given = CredentialInput.given(input, in: world)
-            let bytes: [UInt8]
-            do { bytes = try CredentialLoader.read(given) } catch { throw CLIError(error, flags: [:]) }
-            let key = CredentialLoader.holdsPrivateKey(bytes)
+            guard output == "-", world.streams.isTerminal(1), let piped = try CredentialInput.readNow(input, in: world)
+            else { return nil }
+            let key = CredentialLoader.holdsPrivateKey(piped.bytes)
             if key.pkcs12 { throw keyOnTerminal }
             // A key alone is no .p12 either way: loading says it lacks its certificate, the one thing to fix.
             if key.pemKey && key.pemCertificate { throw binaryOnTerminal }
-            return .memory(bytes, name: given.name)
+            return piped.input
         }
 
-        /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input (PEM
-        /// for a certificate without its key).
         /// PEM with the unencrypted key is not printed on a terminal: it would stay in the scrollback.
         static let keyOnTerminal = CLIError.usage(
             "-o -: standard output is a terminal, and the PEM holds the unencrypted private key; "
                 + "write it to a file (-o push.pem, mode 0600), or pipe or redirect standard output (-o - > push.pem)")
 
+        /// Binary on a terminal garbles it (and may drive it), as curl warns.
         static let binaryOnTerminal = CLIError.usage(
             "-o -: standard output is a terminal, and PKCS#12 is binary; write it to a file (-o push.p12), "
                 + "or pipe or redirect standard output (-o - > push.p12)")
 
+        /// PKCS#12 for `.p12`/`.pfx` names, PEM for `.pem`/`.crt`/`.cer`/`.key`, else the opposite of the input (PEM
+        /// for a certificate without its key).
         private func writesPKCS12(_ contents: CredentialContents) -> Bool {
             // The name as meant: `-o "push.pem "` is PEM, though written as given.
             let lower = output.trimmingBlanks().lowercased()

@@ -71,20 +71,19 @@ extension APNSCtl {
                     passphrase.file(in: world).flatMap { StandardInputReaders.reader($0.label, $0.value) },
                 ].compactMap { $0 })
             let source = try passphrase.source(in: world)
-            var input = CredentialInput.given(file, in: world)
-            if case .standardInput(_, let name) = input {
-                // Piped, a build has no name to be known by: its bytes tell a profile (`inspect - < x.mobileprovision`).
-                let bytes = try withCredentialErrors { () throws(CredentialProblem) in try CredentialLoader.read(input)
-                }
+            // Piped, a build has no name to be known by: its bytes tell a profile (`inspect - < x.mobileprovision`).
+            let piped = try CredentialInput.readNow(file, in: world)
+            if let bytes = piped?.bytes {
                 switch AppBuildReader.sniff(bytes: bytes) {
-                case .profile: return try report(AppBuildInput.profile(der: bytes, name: name), in: world)
+                case .profile: return try report(AppBuildInput.profile(der: bytes, name: file), in: world)
                 case .archive:
                     throw CLIError.usage(
-                        "\(name): standard input holds a zip archive (an .ipa?), which inspect reads by its path; save it "
+                        "\(file): standard input holds a zip archive (an .ipa?), which inspect reads by its path; save it "
                             + "to a file and give that file's path")
-                case nil: input = .memory(bytes, name: name)
+                case nil: break
                 }
             }
+            let input = piped?.input ?? .given(file, in: world)
             let contents = try withCredentialErrors(
                 flags: .flags(("--key", key)), passphrase: passphrase.given(in: world),
                 passphraseFile: source.filePath,

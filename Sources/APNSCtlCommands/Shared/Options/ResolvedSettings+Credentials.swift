@@ -24,6 +24,18 @@ extension CredentialInput {
         world.sayWhenReadingTheTerminal(nil, "a credential (\(path))", "paste the PEM (it is not shown)")
         return .standardInput(world.standardInput, name: path)
     }
+
+    /// A credential of `-` read whole now and held in memory under its name, for a command that looks at its bytes
+    /// before loading them (a piped profile for inspect, a `.p12` convert refuses on a terminal); nil for a file,
+    /// which loading reads.
+    static func readNow(_ path: String, in world: CommandWorld) throws(CLIError) -> (
+        input: CredentialInput, bytes: [UInt8]
+    )? {
+        guard FileSystem.namesStandardInput(path) else { return nil }
+        let given = CredentialInput.given(path, in: world)
+        let bytes = try withCredentialErrors { () throws(CredentialProblem) in try CredentialLoader.read(given) }
+        return (.memory(bytes, name: given.name), bytes)
+    }
 }
 
 /// The credentials of a resolved command: loaded from their files or from PEM held in `APNSCTL_*` variables,
