@@ -295,6 +295,24 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO
     }
 
+    /// Whether descriptor `fd` has bytes waiting to be read right now: a pipe or socket with data in it, or a regular
+    /// file not read to its end. A terminal, /dev/null, a closed descriptor, and a pipe whose writer has written
+    /// nothing yet all say no, so asking never waits and never reads.
+    public static func holdsWaitingInput(_ fd: Int32) -> Bool {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return false }
+        switch st.st_mode & S_IFMT {
+        case S_IFIFO, S_IFSOCK:
+            var count: Int32 = 0
+            return ioctl(fd, UInt(FIONREAD), &count) == 0 && count > 0
+        case S_IFREG:
+            let offset = lseek(fd, 0, SEEK_CUR)
+            return offset >= 0 && st.st_size > offset
+        default:
+            return false
+        }
+    }
+
     /// Whether `a` and `b` name one file (the same device and inode, following links), however each is spelled.
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
         var x = stat()

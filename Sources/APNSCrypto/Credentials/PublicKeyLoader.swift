@@ -8,9 +8,14 @@ public enum PublicKeyLoader {
     public static func load(path: String) throws(CredentialProblem) -> PublicKey { try load(.file(path)) }
 
     /// The same, from a file or from PEM text held in memory (a key from `APNSCTL_AUTH_KEY`), named by `input.name`.
-    public static func load(_ input: CredentialInput) throws(CredentialProblem) -> PublicKey {
+    /// `refusingCertificates`: a certificate (with or without its key) is refused as the certificate it is, not
+    /// read for its key: a provider token is never signed by a certificate's key, so `jwt --decode` would only say
+    /// "signed by another key" of it.
+    public static func load(_ input: CredentialInput, refusingCertificates: Bool = false) throws(CredentialProblem)
+        -> PublicKey
+    {
         let path = input.name
-        let (key, source) = try anyKey(input)
+        let (key, source) = try anyKey(input, refusingCertificates: refusingCertificates)
         guard key.isP256 else {
             let kind = key.typeDescription
             // Worded for any flag that reads a verifying key (jwt's --auth-key, the mock's --auth-key-pub): no advice
@@ -22,7 +27,9 @@ public enum PublicKeyLoader {
 
     /// The public key in `path`, whatever its kind, and what held it (`public key`, `private key`, `key, from a
     /// certificate`).
-    private static func anyKey(_ input: CredentialInput) throws(CredentialProblem) -> (PublicKey, String) {
+    private static func anyKey(_ input: CredentialInput, refusingCertificates: Bool) throws(CredentialProblem) -> (
+        PublicKey, String
+    ) {
         let path = input.name
         let bytes = try CredentialLoader.read(input)
         if PEMBlock.looksLikePEM(bytes) {
@@ -39,6 +46,9 @@ public enum PublicKeyLoader {
         do { parsed = try CredentialLoader.parse(bytes, path: path, passphrase: .none) } catch {
             guard case .passphraseRequired = error else { throw error }
             throw CredentialLoader.signingKeyProblem(needingAPassphrase: bytes, path: path)
+        }
+        if refusingCertificates, !parsed.certificates.isEmpty {
+            throw .notSigningKey(path: path, found: parsed.key == nil ? "a certificate" : "a certificate and its key")
         }
         do {
             if let key = parsed.key { return (try key.publicKey, "private key") }

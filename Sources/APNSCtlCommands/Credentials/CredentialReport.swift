@@ -42,7 +42,7 @@ enum CredentialReport {
         case .text:
             printRows(
                 [
-                    ("file", file),
+                    ("file", shown(file)),
                     ("kind", kindText),
                     ("key type", keyType),
                     ("key id", keyID ?? "(not in the file name; pass --key-id with send and jwt)"),
@@ -89,12 +89,12 @@ enum CredentialReport {
                 switch contents.keyMatches {
                 case .some(true):
                     "present, matches the certificate"
-                        + (contents.keyPath != file ? " (\(contents.keyPath ?? ""))" : "")
+                        + (contents.keyPath != file ? " (\(contents.keyPath.map(shownKey) ?? ""))" : "")
                 case .some(false): "present, DOES NOT MATCH the certificate"
                 case .none: "none in this file (pass --key FILE to check one)"
                 }
             var rows: [(String, String)] = [
-                ("file", file),
+                ("file", shown(file)),
                 ("kind", contents.kind.rawValue),
                 ("subject", info.subject),
                 ("bundle id", info.bundleID ?? "(none)"),
@@ -118,6 +118,17 @@ enum CredentialReport {
             }
             printRows(rows, to: out)
         }
+    }
+
+    /// A file row's value: the path, or for `-` and `/dev/stdin`, which name no file, where the bytes came from. JSON
+    /// keeps the argument as given, for a script to match.
+    static func shown(_ file: String) -> String {
+        FileSystem.namesStandardInput(file) ? "(standard input)" : file
+    }
+
+    /// The key file beside a certificate, as the private key row names it.
+    static func shownKey(_ file: String) -> String {
+        FileSystem.namesStandardInput(file) ? "key read from standard input" : file
     }
 
     /// `label:` padded so the values line up. Values come from the certificate (subject, issuer,

@@ -66,7 +66,7 @@ enum JWTDecode {
             let source = key.source
             let labels: [String: String] = source.path.map { [$0: key.label] } ?? [:]
             let publicKey = try withCredentialErrors(flags: labels) { () throws(CredentialProblem) in
-                try PublicKeyLoader.load(source.input(in: world))
+                try PublicKeyLoader.load(source.input(in: world), refusingCertificates: true)
             }
             let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
             // "verified with -" says nothing: a key piped in is named as such.

@@ -243,8 +243,19 @@ extension APNSCtl.Send {
     func loadPayload(
         type: PushDescription.RequestedType, now: Int64, settings: ResolvedSettings, in world: CommandWorld
     ) throws(CLIError) -> SendPayload {
-        let flags = try payloadFlags(in: world, stdinReaders: try standardInputReaders(settings))
-        return try SendPayload.applying(flags, to: try readPayload(in: world), type: type, now: now)
+        let readers = try standardInputReaders(settings)
+        let flags = try payloadFlags(in: world, stdinReaders: readers)
+        let read = try readPayload(in: world)
+        let payload = try SendPayload.applying(flags, to: read, type: type, now: now)
+        // `cat alert.json | apnsctl send -d TOKEN`: without `-` the pipe is never read, and the default alert goes
+        // out in its place. Said, not refused: a `while read` loop's input is waiting there too.
+        if read == nil, flags.isEmpty, readers.isEmpty, FileSystem.holdsWaitingInput(world.standardInput) {
+            world.standardError.warning(
+                "standard input holds data that is not read: no PAYLOAD was given, so the default payload "
+                    + "\(String(decoding: payload.payload.body, as: UTF8.self)) is sent; to send what is piped in, "
+                    + "give - as PAYLOAD (apnsctl send - …)")
+        }
+        return payload
     }
 
     /// What reads standard input besides the payload flags' `@-`: PAYLOAD `-`, `--devices -`, a passphrase file

@@ -31,7 +31,7 @@ extension ResolvedSettings {
                 if let path = key.value.path, let advice = SigningKeyFileName.advice(keyFlagPath: path) {
                     throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) \(advice)")
                 }
-                throw .usage(Self.keyWithoutCertificate(key.origin, location: location))
+                throw .usage(Self.keyWithoutCertificate(key.origin, location: location, ignored: ignoredCertificate))
             }
             // A profile of the file was chosen and names none (a `[profiles.mock]` table even hides the built-in one).
             if noCredential == nil, let chosen = profile?.value, let file, file.profile(chosen) != nil {
@@ -65,7 +65,9 @@ extension ResolvedSettings {
                 "\(Self.name(certificate.origin, Setting.of(.cert).name)) and \(Self.name(token.origin, Setting.of(.authKey).name)) both given; choose one: certificate auth (\(c)) or token auth (\(t))"
             )
         }
-        if let key, certificate == nil { throw .usage(Self.keyWithoutCertificate(key.origin, location: location)) }
+        if let key, certificate == nil {
+            throw .usage(Self.keyWithoutCertificate(key.origin, location: location, ignored: ignoredCertificate))
+        }
         if let id = self[.keyID], token == nil {
             throw .usage(
                 "\(Self.name(id.origin, Setting.of(.keyID).name)) needs a .p8 key (auth-key) in the same place: a key id belongs to its key"
@@ -96,11 +98,20 @@ extension ResolvedSettings {
 
     /// A key given without its certificate, with the way to give the certificate where the key was given: a flag
     /// beside a flag, a variable beside a variable, a line beside the profile's.
-    static func keyWithoutCertificate(_ origin: SettingOrigin, location: SettingsLocation) -> String {
+    static func keyWithoutCertificate(
+        _ origin: SettingOrigin, location: SettingsLocation, ignored: SettingOrigin? = nil
+    ) -> String {
         let key = name(origin, Setting.of(.key).name)
+        // `-p dev --key k.pem`: the profile's cert was there, and the user expects the two joined.
+        let unread =
+            ignored.map {
+                " (credentials are taken from one place, so \(name($0, Setting.of(.cert).name)) is not read beside \(key))"
+            } ?? ""
         switch origin {
-        case .flag: return "\(key) is the certificate's private key: give the certificate with it, --cert FILE"
-        case .variable: return "\(key) is the certificate's private key: set APNSCTL_CERT to the certificate with it"
+        case .flag:
+            return "\(key) is the certificate's private key: give the certificate with it, --cert FILE\(unread)"
+        case .variable:
+            return "\(key) is the certificate's private key: set APNSCTL_CERT to the certificate with it\(unread)"
         case .profile(let p, _, _):
             return "\(key) is the certificate's private key, and the profile has no cert: "
                 + (["apnsctl", "config", "set"] + location.configFlagWords + [

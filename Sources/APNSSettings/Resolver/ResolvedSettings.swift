@@ -19,6 +19,8 @@ public struct ResolvedSettings: Sendable, Equatable {
     /// Where a key id below the credentials' layer was given, unread (`APNSCTL_KEY_ID` beside `--auth-key`): named
     /// when the key id is then missing.
     var ignoredKeyID: SettingOrigin? = nil
+    /// Where a certificate below the credentials' layer was given, unread (a profile's `cert` beside `--key`).
+    var ignoredCertificate: SettingOrigin? = nil
     /// `APNSCTL_KEY_ID`, `key-id in profile dev (…:3)`: where an unread key id was given.
     public var ignoredKeyIDLabel: String? { ignoredKeyID.map { Self.name($0, Setting.of(.keyID).name) } }
     /// Credential variables set to nothing (`APNSCTL_AUTH_KEY=` from a CI secret this job does not get: a fork's

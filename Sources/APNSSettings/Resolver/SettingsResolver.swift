@@ -134,12 +134,19 @@ public enum SettingsResolver {
         // Credentials: the first layer naming cert, key or auth-key supplies all four.
         var strandedKeyID: Sourced<SettingValue>? = nil
         var ignoredKeyID: SettingOrigin? = nil
+        var ignoredCertificate: SettingOrigin? = nil
         let credentialSettings = settings.filter { unit.contains($0) }
         let takesKeyID = credentialSettings.contains(keyIDSetting)
         if let index = layers.firstIndex(where: { layer in
             credentialSettings.contains { $0 != keyIDSetting && layer.has($0) }
         }) {
             for s in credentialSettings { if let v = try parse(s, in: layers[index]) { values[s.name] = v } }
+            // A certificate below a lone key's layer is not read either (`-p dev --key k.pem`): named when the key
+            // is then refused for want of one.
+            let certificate = Setting.of(.cert)
+            if values[certificate.name] == nil, credentialSettings.contains(certificate) {
+                ignoredCertificate = layers[(index + 1)...].first { $0.has(certificate) }?.origin(certificate)
+            }
             // A key id above the credentials' layer is stranded: it belongs to a key that layer does not give.
             if takesKeyID {
                 for layer in layers[..<index] {
@@ -217,6 +224,7 @@ public enum SettingsResolver {
             command: input.command, location: input.location, file: file, profile: profileName,
             values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
         resolved.ignoredKeyID = ignoredKeyID
+        resolved.ignoredCertificate = ignoredCertificate
         resolved.emptyCredentialVariables = [Setting.of(.cert), Setting.of(.authKey)].map(\.variable).filter {
             input.variables[$0]?.isEmpty == true
         }

@@ -43,6 +43,18 @@ import Testing
         let inspect = try InProcess.apnsctl(["inspect", "-", "-o", "json"], stdin: bytes)
         #expect(inspect.status == 0, "\(inspect.stderr)")
         #expect(inspect.stdout.contains("\"subject\""), "\(inspect.stdout.prefix(300))")
+        #expect(inspect.stdout.hasPrefix(#"{"file":"-","#), "JSON keeps the argument: \(inspect.stdout.prefix(100))")
+        // The text names where the bytes came from: `-` names no file. A key piped in beside a certificate file too.
+        let text = try InProcess.apnsctl(["inspect", "-"], stdin: bytes)
+        #expect(text.stdout.hasPrefix("file:         (standard input)\n"), "\(text.stdout.prefix(100))")
+        let identity = CredentialFixtures.universal
+        let certificate = try dir.write("cert.pem", identity.certificate.pem)
+        let key = try InProcess.apnsctl(
+            ["inspect", certificate, "--key", "-"], stdin: try identity.privateKey.pkcs8PEM(passphrase: nil))
+        #expect(key.status == 0, "\(key.stderr)")
+        #expect(
+            key.stdout.contains("private key:  present, matches the certificate (key read from standard input)\n"),
+            "\(key.stdout)")
         let convert = try InProcess.apnsctl(["convert", "-", "-o", dir.file("copy.pem")], stdin: bytes)
         #expect(convert.status == 0, "\(convert.stderr)")
         let p8 = try CredentialFixtures.signingKey.p8PEM

@@ -56,22 +56,35 @@ import Testing
         #expect(prefixed.1.contains("signature  not checked (pass --auth-key FILE to check it)"))
     }
 
-    /// A push certificate (an RSA key) given as the key to check with is named as the wrong file, exit 77, not
-    /// taken for a token "signed by another key".
-    @Test func aCertificateWithAnRSAKeyIsTheWrongFileNotAForeignSignature() throws {
+    /// A push certificate given as the key to check with is named as the wrong file, exit 77, not taken for a token
+    /// "signed by another key": one with an RSA key, and one with a P-256 key (the mock's client.pem), alone or with
+    /// its key, from a file or piped in.
+    @Test func aCertificateIsTheWrongFileNotAForeignSignature() throws {
         let keys = try Keys()
-        let push = try CredentialGenerator.makePushCertificate(
+        let rsa = try CredentialGenerator.makePushCertificate(
             ca: CredentialFixtures.ca, bundleID: "com.example.demo", kind: .development, key: .rsa(bits: 2048))
-        let pem = try keys.dir.write("push.pem", push.certificate.pem)
-        let (status, out, err) = Self.decode([keys.token, "--auth-key", pem], at: Self.signedAt + 5)
-        #expect(status == 77, "\(err)")
-        #expect(out.isEmpty, "\(out)")
+        let p256 = CredentialFixtures.universal
+        let alone = try keys.dir.write("push.pem", rsa.certificate.pem)
+        let withKey = try keys.dir.pem("client.pem", p256)
+        for (file, found) in [(alone, "a certificate"), (withKey, "a certificate and its key")] {
+            let (status, out, err) = Self.decode([keys.token, "--auth-key", file], at: Self.signedAt + 5)
+            #expect(status == 77, "\(err)")
+            #expect(out.isEmpty, "\(out)")
+            #expect(err.hasPrefix("error: --auth-key \(file): this is \(found), not a .p8 signing key"), "\(err)")
+            #expect(!err.contains("another key"), "\(err)")
+        }
+        let fd = open(withKey, O_RDONLY | O_CLOEXEC)
+        defer { close(fd) }
+        let piped = TestWorld(now: Self.signedAt + 5, standardInput: fd)
+        #expect(piped.run(["jwt", "--decode", keys.token, "--auth-key", "-"]) == 77)
         #expect(
-            err.hasPrefix(
-                "error: \(pem): not an APNs signing key (found an RSA 2048 key, from a certificate, need an EC P-256 key"
-            ),
-            "\(err)")
-        #expect(!err.contains("another key"), "\(err)")
+            piped.stderr.text.hasPrefix(
+                "error: --auth-key -: this is a certificate and its key, not a .p8 signing key"),
+            "\(piped.stderr.text)")
+        // A public key is no certificate: the .p8's public half still checks a token.
+        let (status, out, err) = Self.decode(
+            [keys.token, "--auth-key", keys.dir.file("foreign.pub")], at: Self.signedAt + 5)
+        #expect(status == 77 && out.contains("does not verify") && err.contains("another key"), "\(out)\(err)")
     }
 
     /// `-o json`: the report as one object on one line, the refusal still exit 77; without --decode, -o is a

@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSTestSupport
 import Foundation
 import Testing
@@ -78,5 +79,69 @@ import Testing
             r.stderr
                 == "error: --cert and --auth-key both given; choose one: certificate auth (--cert) or token auth (--auth-key)\n"
         )
+    }
+
+    /// `cat alert.json | apnsctl send -d TOKEN`, `-` forgotten: the pipe is not read and the default alert goes out,
+    /// so that is said. Asking what waits never reads nor waits: an empty pipe whose writer is still open, /dev/null,
+    /// and input something else reads say nothing.
+    @Test func dataWaitingOnStandardInputWithoutPayloadIsSaid() throws {
+        let json = Array(#"{"aps":{"alert":"piped"}}"#.utf8)
+        func run(_ extra: [String], input: Int32) throws -> CommandResult {
+            try InProcess.apnsctl(
+                ["send", "--cert", credentials.pushFile, "--endpoint", "https://127.0.0.1:9", "-d", a, "--dry-run"]
+                    + extra, environment: ["XDG_CACHE_HOME": scratch.path], standardInput: input)
+        }
+        func pipe(holding bytes: [UInt8]) throws -> (read: Int32, write: Int32) {
+            var ends: [Int32] = [-1, -1]
+            #expect(Glibc.pipe(&ends) == 0)
+            #expect(posixWriteAll(ends[1], bytes) == nil)
+            return (ends[0], ends[1])
+        }
+        let warning =
+            #"warning: standard input holds data that is not read: no PAYLOAD was given, so the default payload {"aps":{"alert":"Hello from apnsctl"}} is sent; to send what is piped in, give - as PAYLOAD (apnsctl send - …)"#
+
+        let piped = try pipe(holding: json)
+        defer { close(piped.read) }
+        close(piped.write)
+        let r = try run([], input: piped.read)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").contains { $0 == warning }, "\(r.stderr)")
+        #expect(r.stdout.contains("Hello from apnsctl"), "\(r.stdout)")
+
+        // A file redirected in (`< alert.json`), not read to its end.
+        let file = try scratch.write("alert.json", String(decoding: json, as: UTF8.self))
+        let redirected = open(file, O_RDONLY | O_CLOEXEC)
+        defer { close(redirected) }
+        let fromFile = try run([], input: redirected)
+        #expect(fromFile.stderr.split(separator: "\n").contains { $0 == warning }, "\(fromFile.stderr)")
+
+        // With `-` the same bytes are the payload, and nothing is said.
+        let given = try pipe(holding: json)
+        defer { close(given.read) }
+        close(given.write)
+        let dash = try run(["-"], input: given.read)
+        #expect(dash.status == 0, "\(dash.stderr)")
+        #expect(!dash.stderr.contains("warning"), "\(dash.stderr)")
+        #expect(dash.stdout.contains("piped") && !dash.stdout.contains("Hello from apnsctl"), "\(dash.stdout)")
+
+        // Flags that build the payload: the input was not meant as one.
+        let flagged = try pipe(holding: json)
+        defer { close(flagged.read) }
+        close(flagged.write)
+        let quick = try run(["--alert", "hi"], input: flagged.read)
+        #expect(quick.status == 0 && !quick.stderr.contains("warning"), "\(quick.stderr)")
+
+        // Nothing waiting: a pipe whose writer has written nothing yet (and is still open), and /dev/null.
+        let empty = try pipe(holding: [])
+        defer {
+            close(empty.read)
+            close(empty.write)
+        }
+        let waiting = try run([], input: empty.read)
+        #expect(waiting.status == 0 && !waiting.stderr.contains("warning"), "\(waiting.stderr)")
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(null) }
+        let none = try run([], input: null)
+        #expect(none.status == 0 && !none.stderr.contains("warning"), "\(none.stderr)")
     }
 }
