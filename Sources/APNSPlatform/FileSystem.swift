@@ -1,4 +1,5 @@
 import APNSCore
+import CPlatform
 
 #if canImport(Darwin)
     import Darwin
@@ -295,21 +296,36 @@ public enum FileSystem {
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFIFO
     }
 
-    /// Whether descriptor `fd` has bytes waiting to be read right now: a pipe or socket with data in it, or a regular
-    /// file not read to its end. A terminal, /dev/null, a closed descriptor, and a pipe whose writer has written
-    /// nothing yet all say no, so asking never waits and never reads.
-    public static func holdsWaitingInput(_ fd: Int32) -> Bool {
+    /// The first bytes (at most `count`) waiting to be read on descriptor `fd`, left where they are: from a pipe
+    /// with data in it (copied by `tee(2)`, which does not consume), or from a regular file not read to its end.
+    /// Empty for a terminal, /dev/null, a closed descriptor, a pipe whose writer has written nothing yet, and where
+    /// a pipe cannot be looked into without reading it (macOS), so asking never waits and never takes a byte.
+    public static func waitingInput(_ fd: Int32, count: Int) -> [UInt8] {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { return false }
+        guard count > 0, fstat(fd, &st) == 0 else { return [] }
         switch st.st_mode & S_IFMT {
-        case S_IFIFO, S_IFSOCK:
-            var count: Int32 = 0
-            return ioctl(fd, UInt(FIONREAD), &count) == 0 && count > 0
         case S_IFREG:
             let offset = lseek(fd, 0, SEEK_CUR)
-            return offset >= 0 && st.st_size > offset
+            guard offset >= 0, st.st_size > offset else { return [] }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, offset) }
+            return n > 0 ? Array(bytes[..<n]) : []
+        case S_IFIFO:
+            #if os(Linux)
+                var waiting: Int32 = 0
+                guard ioctl(fd, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return [] }
+                // A scratch pipe to copy into (WakePipe: the one maker of pipes, both ends non-blocking).
+                guard let copy = WakePipe() else { return [] }
+                let copied = Int(CPlatform_copyWaitingPipeBytes(fd, copy.writeFD, UInt(count)))
+                guard copied > 0 else { return [] }
+                var bytes = [UInt8](repeating: 0, count: copied)
+                let n = bytes.withUnsafeMutableBytes { posixRead(copy.readFD, $0.baseAddress, copied) }
+                return n > 0 ? Array(bytes[..<n]) : []
+            #else
+                return []
+            #endif
         default:
-            return false
+            return []
         }
     }
 

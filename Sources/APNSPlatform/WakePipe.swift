@@ -10,7 +10,7 @@
 /// whose write end anyone may poke, a signal handler included (write(2) is async-signal-safe). Both ends
 /// are non-blocking and close-on-exec. Every wake-up in apnsctl goes through this type (the interrupt
 /// descriptor, the mock's stop and loop wake-ups, the resolver's lookup thread, a background connect), and
-/// it is the only caller of `pipe(2)` in the sources.
+/// it is the only caller of `pipe(2)` in the sources (`FileSystem.waitingInput` borrows one as scratch space).
 ///
 /// Two ways to use it: as a level (`signal()` and never read: it stays readable and wakes every poller at
 /// once, as the mock's stop does), or as a queue of bytes (`write(byte:)`, then `readByte()` or `drain()`).

@@ -29,6 +29,21 @@ static inline int CPlatform_lookupOnlyFlags(void) {
 #endif
 }
 
+/// Copies up to `length` bytes waiting in the pipe `from` into the pipe `to` without taking them from `from`
+/// (`tee(2)`, declared only under _GNU_SOURCE), never waiting: how many were copied, or -1. Elsewhere than Linux
+/// it copies nothing and returns -1.
+static inline long CPlatform_copyWaitingPipeBytes(int from, int to, unsigned long length) {
+#ifdef __linux__
+    extern long tee(int, int, unsigned long, unsigned int);
+    return tee(from, to, length, 2 /* SPLICE_F_NONBLOCK */);
+#else
+    (void)from;
+    (void)to;
+    (void)length;
+    return -1;
+#endif
+}
+
 /// The magic number of the file system the descriptor is on (`fstatfs`'s f_type: 0x9fa0 for /proc,
 /// 0x62656572 for /sys); 0 when it cannot be told, and always 0 elsewhere than Linux.
 static inline long CPlatform_fileSystemMagic(int fd) {

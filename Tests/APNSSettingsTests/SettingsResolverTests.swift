@@ -214,11 +214,11 @@ import Testing
                     $0.profile = "c"
                     $0[.key] = "k.pem"
                 }, file: certified)?.message
-                == "--key is the certificate's private key: give the certificate with it, --cert FILE (credentials are taken from one place, so cert in profile c (\(Self.path):2) is not read beside --key)"
+                == "--key is the certificate's private key: give the certificate with it, --cert FILE; credentials are taken from one place, so cert in profile c (\(Self.path):2) is not read beside --key"
         )
         #expect(
             Self.problem(flags: Self.flags { $0.profile = "c" }, variables: ["APNSCTL_KEY": "k.pem"], file: certified)?
-                .message.hasSuffix("so cert in profile c (\(Self.path):2) is not read beside APNSCTL_KEY)") == true)
+                .message.hasSuffix("so cert in profile c (\(Self.path):2) is not read beside APNSCTL_KEY") == true)
         // A profile of the file with no credential is named; one named mock hides the built-in one, and says so.
         for name in ["bare", "mock"] {
             let message = Self.problem(

@@ -26,8 +26,12 @@ enum CredentialReport {
         let kindText =
             CredentialLoader.isTokenSigningKey(contents, path: file)
             ? "auth-key (.p8 provider token signing key)"
-            : "auth-key? (a lone EC P-256 key, not named AuthKey_<KEYID>.p8: a TLS server's or a certificate's key "
-                + "goes with its certificate, --cert CERT --key \(file); a renamed .p8 goes in --auth-key)"
+            : FileSystem.namesStandardInput(file)
+                ? "auth-key? (a lone EC P-256 key, read from standard input: no AuthKey_<KEYID>.p8 name tells a .p8 "
+                    + "here; a .p8 goes in --auth-key with --key-id, a certificate's key with its certificate, "
+                    + "--cert CERT --key FILE)"
+                : "auth-key? (a lone EC P-256 key, not named AuthKey_<KEYID>.p8: a TLS server's or a certificate's key "
+                    + "goes with its certificate, --cert CERT --key \(file); a renamed .p8 goes in --auth-key)"
         switch format {
         case .json:
             var w = JSONWriter()
@@ -91,7 +95,8 @@ enum CredentialReport {
                     "present, matches the certificate"
                         + (contents.keyPath != file ? " (\(contents.keyPath.map(shownKey) ?? ""))" : "")
                 case .some(false): "present, DOES NOT MATCH the certificate"
-                case .none: "none in this file (pass --key FILE to check one)"
+                case .none:
+                    "none in this \(FileSystem.namesStandardInput(file) ? "input" : "file") (pass --key FILE to check one)"
                 }
             var rows: [(String, String)] = [
                 ("file", shown(file)),

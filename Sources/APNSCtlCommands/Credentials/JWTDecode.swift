@@ -65,9 +65,19 @@ enum JWTDecode {
         if let key {
             let source = key.source
             let labels: [String: String] = source.path.map { [$0: key.label] } ?? [:]
-            let publicKey = try withCredentialErrors(flags: labels) { () throws(CredentialProblem) in
-                try PublicKeyLoader.load(source.input(in: world), refusingCertificates: true)
-            }
+            let publicKey: PublicKey
+            do {
+                publicKey = try PublicKeyLoader.load(source.input(in: world), refusingCertificates: true)
+            } catch .notSigningKey(let path, let found) where found.hasPrefix("a certificate") {
+                // jwt has no --cert: the advice is the key that signs tokens, not where a certificate goes.
+                let named =
+                    key.label.hasPrefix("-") || path.hasPrefix("(PEM from ")
+                    ? (path.hasPrefix("(PEM from ") ? path : "\(key.label) \(path)")
+                    : "\(CredentialMessages.shownName(path)) (\(key.label))"
+                throw .credential(
+                    "\(named): this is \(found), not a .p8 signing key; provider tokens are signed with a .p8 key "
+                        + "from the Apple Developer portal (Keys), never with a certificate's key")
+            } catch { throw CLIError(error, flags: labels) }
             let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
             // "verified with -" says nothing: a key piped in is named as such.
             let file =

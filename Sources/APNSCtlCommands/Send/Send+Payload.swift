@@ -248,11 +248,15 @@ extension APNSCtl.Send {
         let read = try readPayload(in: world)
         let payload = try SendPayload.applying(flags, to: read, type: type, now: now)
         // `cat alert.json | apnsctl send -d TOKEN`: without `-` the pipe is never read, and the default alert goes
-        // out in its place. Said, not refused: a `while read` loop's input is waiting there too.
-        if read == nil, flags.isEmpty, readers.isEmpty, FileSystem.holdsWaitingInput(world.standardInput) {
+        // out in its place. Said only of JSON waiting there: a `while read` loop's token list waits there too, and is
+        // the loop's.
+        if read == nil, flags.isEmpty, readers.isEmpty,
+            String(decoding: FileSystem.waitingInput(world.standardInput, count: 256), as: UTF8.self)
+                .trimmingBlanks().hasPrefix("{")
+        {
             world.standardError.warning(
-                "standard input holds data that is not read: no PAYLOAD was given, so the default payload "
-                    + "\(String(decoding: payload.payload.body, as: UTF8.self)) is sent; to send what is piped in, "
+                "standard input holds JSON that is not read: no PAYLOAD was given, so the default payload "
+                    + "\(String(decoding: payload.payload.body, as: UTF8.self)) is used; to send that JSON instead, "
                     + "give - as PAYLOAD (apnsctl send - …)")
         }
         return payload

@@ -105,7 +105,7 @@ extension ResolvedSettings {
         // `-p dev --key k.pem`: the profile's cert was there, and the user expects the two joined.
         let unread =
             ignored.map {
-                " (credentials are taken from one place, so \(name($0, Setting.of(.cert).name)) is not read beside \(key))"
+                "; credentials are taken from one place, so \(name($0, Setting.of(.cert).name)) is not read beside \(key)"
             } ?? ""
         switch origin {
         case .flag:

@@ -21,6 +21,10 @@ public struct ResolvedSettings: Sendable, Equatable {
     var ignoredKeyID: SettingOrigin? = nil
     /// Where a certificate below the credentials' layer was given, unread (a profile's `cert` beside `--key`).
     var ignoredCertificate: SettingOrigin? = nil
+    /// Where a key below the credentials' layer was given, unread (a profile's `key` beside `--cert`).
+    var ignoredKey: SettingOrigin? = nil
+    /// `APNSCTL_KEY`, `key in profile dev (…:3)`: where an unread key was given.
+    public var ignoredKeyLabel: String? { ignoredKey.map { Self.name($0, Setting.of(.key).name) } }
     /// `APNSCTL_KEY_ID`, `key-id in profile dev (…:3)`: where an unread key id was given.
     public var ignoredKeyIDLabel: String? { ignoredKeyID.map { Self.name($0, Setting.of(.keyID).name) } }
     /// Credential variables set to nothing (`APNSCTL_AUTH_KEY=` from a CI secret this job does not get: a fork's

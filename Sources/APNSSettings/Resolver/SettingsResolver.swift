@@ -135,17 +135,23 @@ public enum SettingsResolver {
         var strandedKeyID: Sourced<SettingValue>? = nil
         var ignoredKeyID: SettingOrigin? = nil
         var ignoredCertificate: SettingOrigin? = nil
+        var ignoredKey: SettingOrigin? = nil
         let credentialSettings = settings.filter { unit.contains($0) }
         let takesKeyID = credentialSettings.contains(keyIDSetting)
         if let index = layers.firstIndex(where: { layer in
             credentialSettings.contains { $0 != keyIDSetting && layer.has($0) }
         }) {
             for s in credentialSettings { if let v = try parse(s, in: layers[index]) { values[s.name] = v } }
-            // A certificate below a lone key's layer is not read either (`-p dev --key k.pem`): named when the key
-            // is then refused for want of one.
-            let certificate = Setting.of(.cert)
-            if values[certificate.name] == nil, credentialSettings.contains(certificate) {
-                ignoredCertificate = layers[(index + 1)...].first { $0.has(certificate) }?.origin(certificate)
+            // A certificate or key below the credentials' layer is not read either (`-p dev --key k.pem`, `-p dev
+            // --cert c.pem`): named when the one given is then refused for want of the other.
+            let (certificate, key) = (Setting.of(.cert), Setting.of(.key))
+            if credentialSettings.contains(certificate), credentialSettings.contains(key) {
+                let below = layers[(index + 1)...]
+                if values[certificate.name] == nil {
+                    ignoredCertificate = below.first { $0.has(certificate) }?.origin(certificate)
+                } else if values[key.name] == nil {
+                    ignoredKey = below.first { $0.has(key) }?.origin(key)
+                }
             }
             // A key id above the credentials' layer is stranded: it belongs to a key that layer does not give.
             if takesKeyID {
@@ -225,6 +231,7 @@ public enum SettingsResolver {
             values: values, devices: DeviceNames(file: file, profile: profile), strandedKeyID: strandedKeyID)
         resolved.ignoredKeyID = ignoredKeyID
         resolved.ignoredCertificate = ignoredCertificate
+        resolved.ignoredKey = ignoredKey
         resolved.emptyCredentialVariables = [Setting.of(.cert), Setting.of(.authKey)].map(\.variable).filter {
             input.variables[$0]?.isEmpty == true
         }

@@ -55,6 +55,8 @@ import Testing
         #expect(
             key.stdout.contains("private key:  present, matches the certificate (key read from standard input)\n"),
             "\(key.stdout)")
+        let alone = try InProcess.apnsctl(["inspect", "-"], stdin: identity.certificate.pem)
+        #expect(alone.stdout.contains("private key:  none in this input (pass --key FILE"), "\(alone.stdout)")
         let convert = try InProcess.apnsctl(["convert", "-", "-o", dir.file("copy.pem")], stdin: bytes)
         #expect(convert.status == 0, "\(convert.stderr)")
         let p8 = try CredentialFixtures.signingKey.p8PEM

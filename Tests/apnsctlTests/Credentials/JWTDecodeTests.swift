@@ -72,6 +72,8 @@ import Testing
             #expect(out.isEmpty, "\(out)")
             #expect(err.hasPrefix("error: --auth-key \(file): this is \(found), not a .p8 signing key"), "\(err)")
             #expect(!err.contains("another key"), "\(err)")
+            // jwt has no --cert to send it to: the advice is the .p8.
+            #expect(!err.contains("--cert") && err.contains("Apple Developer portal (Keys)"), "\(err)")
         }
         let fd = open(withKey, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
@@ -81,6 +83,13 @@ import Testing
             piped.stderr.text.hasPrefix(
                 "error: --auth-key -: this is a certificate and its key, not a .p8 signing key"),
             "\(piped.stderr.text)")
+        // Given by a variable, it is named by the variable, not by a flag that was not given.
+        let variable = TestWorld(variables: ["APNSCTL_AUTH_KEY": withKey], home: keys.dir.path, now: Self.signedAt + 5)
+        #expect(variable.run(["jwt", "--decode", keys.token]) == 77)
+        #expect(
+            variable.stderr.text.hasPrefix(
+                "error: \(withKey) (APNSCTL_AUTH_KEY): this is a certificate and its key, not a .p8 signing key"),
+            "\(variable.stderr.text)")
         // A public key is no certificate: the .p8's public half still checks a token.
         let (status, out, err) = Self.decode(
             [keys.token, "--auth-key", keys.dir.file("foreign.pub")], at: Self.signedAt + 5)

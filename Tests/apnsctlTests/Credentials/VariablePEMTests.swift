@@ -229,6 +229,23 @@ import Testing
             fromFlag.stderr
                 == "error: \(s.certificateOnly): holds a certificate but no private key; pass the key with --key FILE, or export the certificate together with its key as .p12\n"
         )
+        // A key given below the certificate's place (a profile's, a variable's) is not read, and the message says so,
+        // or it seems ignored.
+        let key = try s.home.write("key.pem", s.keyPEM, mode: 0o600)
+        let keyProfile = try s.home.write("key.toml", "[profiles.k]\nkey = \"\(key)\"\n", mode: 0o600)
+        let besideProfile = try InProcess.apnsctl(
+            ["send", "--config", keyProfile, "-p", "k", "--cert", s.certificateOnly] + send.dropFirst())
+        #expect(besideProfile.status == 77, "\(besideProfile.stderr)")
+        #expect(
+            besideProfile.stderr
+                == "error: --cert \(s.certificateOnly): holds a certificate but no private key; pass the key with --key FILE (key in profile k (\(keyProfile):2) is not read: credentials are taken from one place, here --cert), or export the certificate together with its key as .p12\n"
+        )
+        let besideVariable = try InProcess.apnsctl(
+            send + ["--cert", s.certificateOnly], environment: ["APNSCTL_KEY": key])
+        #expect(
+            besideVariable.stderr.contains(
+                "(APNSCTL_KEY is not read: credentials are taken from one place, here --cert)"),
+            "\(besideVariable.stderr)")
     }
 
     /// A value too long or with a line break to quote: every message, `-v` line and `config show` row says what

@@ -82,8 +82,8 @@ import Testing
     }
 
     /// `cat alert.json | apnsctl send -d TOKEN`, `-` forgotten: the pipe is not read and the default alert goes out,
-    /// so that is said. Asking what waits never reads nor waits: an empty pipe whose writer is still open, /dev/null,
-    /// and input something else reads say nothing.
+    /// so that is said. Looking at what waits never reads nor waits: an empty pipe whose writer is still open,
+    /// /dev/null, a token list (a `while read` loop's), and input something else reads say nothing.
     @Test func dataWaitingOnStandardInputWithoutPayloadIsSaid() throws {
         let json = Array(#"{"aps":{"alert":"piped"}}"#.utf8)
         func run(_ extra: [String], input: Int32) throws -> CommandResult {
@@ -98,7 +98,7 @@ import Testing
             return (ends[0], ends[1])
         }
         let warning =
-            #"warning: standard input holds data that is not read: no PAYLOAD was given, so the default payload {"aps":{"alert":"Hello from apnsctl"}} is sent; to send what is piped in, give - as PAYLOAD (apnsctl send - …)"#
+            #"warning: standard input holds JSON that is not read: no PAYLOAD was given, so the default payload {"aps":{"alert":"Hello from apnsctl"}} is used; to send that JSON instead, give - as PAYLOAD (apnsctl send - …)"#
 
         let piped = try pipe(holding: json)
         defer { close(piped.read) }
@@ -130,6 +130,14 @@ import Testing
         close(flagged.write)
         let quick = try run(["--alert", "hi"], input: flagged.read)
         #expect(quick.status == 0 && !quick.stderr.contains("warning"), "\(quick.stderr)")
+
+        // A `while read t; do apnsctl send -d "$t"; done < tokens.txt` loop: the rest of the list waits on standard
+        // input, and is the loop's, not a payload.
+        let list = try pipe(holding: Array("\(a)\n\(b)\n".utf8))
+        defer { close(list.read) }
+        close(list.write)
+        let loop = try run([], input: list.read)
+        #expect(loop.status == 0 && !loop.stderr.contains("warning"), "\(loop.stderr)")
 
         // Nothing waiting: a pipe whose writer has written nothing yet (and is still open), and /dev/null.
         let empty = try pipe(holding: [])

@@ -87,11 +87,16 @@ extension ResolvedSettings {
     /// Where a certificate's missing key goes: beside it, as a key given elsewhere is refused; nil for `--cert`
     /// (the general advice, `--key FILE`, fits it).
     private var keyAdvice: String? {
+        // A key given where it is not read (below the certificate's place) is named, or it seems ignored.
+        let unread =
+            ignoredKeyLabel.map {
+                " (\($0) is not read: credentials are taken from one place, here \(label(.cert)))"
+            } ?? ""
         switch self[.cert]?.origin {
-        case .variable?: return "set APNSCTL_KEY to its key file (the certificate comes from APNSCTL_CERT)"
+        case .variable?: return "set APNSCTL_KEY to its key file (the certificate comes from APNSCTL_CERT)" + unread
         case .profile(let name, _, _)?:
-            return "set key in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key FILE)"
-        default: return nil
+            return "set key in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key FILE)" + unread
+        default: return unread.isEmpty ? nil : "pass the key with --key FILE" + unread
         }
     }
 

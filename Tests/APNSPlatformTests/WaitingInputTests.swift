@@ -1,0 +1,46 @@
+import Testing
+
+@testable import APNSPlatform
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `FileSystem.waitingInput`: what waits on a descriptor, looked at without taking it, so the reader after it
+/// (`send -`, a `while read` loop) still gets every byte.
+@Suite struct WaitingInputTests {
+    @Test func aPipesBytesAreSeenAndStayForTheReader() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let text = Array(#"{"aps":{"alert":"x"}}"#.utf8)
+        #expect(posixWriteAll(ends[1], text) == nil)
+        #if os(Linux)
+            #expect(FileSystem.waitingInput(ends[0], count: 4) == Array(text.prefix(4)))
+            #expect(FileSystem.waitingInput(ends[0], count: 256) == text)
+        #endif
+        close(ends[1])
+        var read: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(ends[0], $0.baseAddress, 64) }
+            guard n > 0 else { break }
+            read += buffer[..<n]
+        }
+        #expect(read == text, "every byte is still there for the reader")
+        #expect(FileSystem.waitingInput(ends[0], count: 16).isEmpty, "a pipe read to its end holds nothing")
+    }
+
+    @Test func anEmptyPipeAndDevNullHoldNothingAndDoNotWait() throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { for end in ends { close(end) } }
+        #expect(FileSystem.waitingInput(ends[0], count: 16).isEmpty)
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(null) }
+        #expect(FileSystem.waitingInput(null, count: 16).isEmpty)
+        #expect(FileSystem.waitingInput(-1, count: 16).isEmpty)
+    }
+}
