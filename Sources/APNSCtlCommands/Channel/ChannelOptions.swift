@@ -53,7 +53,7 @@ struct ChannelOptions: ParsableArguments {
         let requestID = try parsedRequestID(requestID)
         // Apple's channel management host has a port of its own; the flag is checked as for send all the same.
         _ = try settings.checkedPort(endpoints: settings.endpointList, in: world)
-        try settings.checkCAFile()
+        try settings.checkCAFile(in: world)
         let credentials = try BroadcastCredentials.load(settings, now: world.clock.now(), in: world)
         let route = try settings.singleRoute(environment: credentials.environment, command: "channel", in: world) {
             env in

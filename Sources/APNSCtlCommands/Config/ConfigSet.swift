@@ -1,4 +1,5 @@
 import APNSCore
+import APNSCrypto
 import APNSPlatform
 import APNSSettings
 import ArgumentParser
@@ -77,6 +78,11 @@ extension APNSCtl.Config {
                     Self.missingFileWarning(
                         target.key, missing, given: values.first ?? "", fileDirectory: edit.location.directory,
                         in: world))
+            }
+            if let warning = Self.credentialKindWarning(
+                target.key, value, profile: profileName, location: edit.location)
+            {
+                world.standardError.warning(warning)
             }
             let shown = hidden ? "(hidden: no such file)" : ProfileValueText.shown(text, values: values)
             try edit.write("\(target.key) = \(shown) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
@@ -218,6 +224,38 @@ extension APNSCtl.Config {
         }
 
         /// The file a path or credential value names, when it does not exist.
+        /// A credential file of the other kind (a push certificate as auth-key, a lone key as cert): written, as
+        /// asked, but said now, where the mix-up is made, rather than by the next send or jwt. Told from the file's
+        /// PEM labels or its PKCS#12 shape, without a passphrase.
+        static func credentialKindWarning(
+            _ key: String, _ value: SettingValue, profile: String, location: SettingsLocation
+        ) -> String? {
+            guard case .credential(.file(let path)) = value, let bytes = FileSystem.readStart(path, count: 1 << 20)
+            else { return nil }
+            let held = CredentialLoader.holdsPrivateKey(bytes)
+            let certificate = held.pkcs12 || held.pemCertificate
+            let set = { (other: String) in
+                (["apnsctl", "config", "set"] + location.configFlagWords + [
+                    "--profile", ShellWord.of(profile), other, ShellWord.of(path),
+                ]).joined(separator: " ")
+            }
+            switch key {
+            case "auth-key" where certificate:
+                let what = held.pkcs12 || held.pemKey ? "a certificate and its key" : "a certificate"
+                return "auth-key: \(path) holds \(what), not a .p8 signing key, so send and jwt will refuse it; a push "
+                    + "certificate goes in cert (\(set("cert"))), and token auth needs the .p8 key from the Apple "
+                    + "Developer portal (Keys)"
+            case "cert" where !certificate && held.pemKey:
+                return "cert: \(path) holds a private key but no certificate, so send will refuse it; an APNs .p8 key "
+                    + "goes in auth-key with team-id (\(set("auth-key"))), a certificate's own key in key, beside "
+                    + "its certificate in cert"
+            case "key" where held.pemCertificate && !held.pemKey:
+                return "key: \(path) holds a certificate but no private key; a certificate goes in cert "
+                    + "(\(set("cert")))"
+            default: return nil
+            }
+        }
+
         static func missingFile(_ value: SettingValue) -> String? {
             let path: String
             switch value {

@@ -88,7 +88,7 @@ extension APNSCtl.Doctor {
                 proxy: try settings.proxySelection(for: endpoint),
                 isAppleHost: endpoints.explicit(for: environment) == nil)
         }
-        try settings.checkCAFile()
+        try settings.checkCAFile(in: world)
         if failWithin != nil && settings[.authKey] != nil {
             world.standardError.warning(
                 "\(settings.label(.failWithin)) applies to certificates; a .p8 key does not expire, so it is ignored")

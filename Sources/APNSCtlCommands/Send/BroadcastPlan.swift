@@ -74,7 +74,7 @@ extension APNSCtl.Send {
         }
         let sizeLimit = PushHeaders.sizeLimit(settings[.sizeLimit]?.value, for: Broadcast.pushType, broadcast: true)
         let requestID = try parsedRequestID(broadcast.requestID)
-        try settings.checkCAFile()
+        try settings.checkCAFile(in: world)
 
         // 2. The payload (66), 3. credentials (77), 4. every validate rule as a broadcast (65).
         let payload = try loadPayload(

@@ -65,7 +65,7 @@ extension APNSCtl.Send {
             }
             throw CLIError.usage("no device token; pass --device TOKEN (repeatable) or --devices FILE")
         }
-        try settings.checkCAFile()
+        try settings.checkCAFile(in: world)
 
         // 2. The payload (66 when unreadable), built or updated by the payload flags (64 for a bad one), then
         // parsed once: for the push type and for every rule.

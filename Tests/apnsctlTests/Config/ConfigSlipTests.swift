@@ -207,4 +207,40 @@ import Testing
         #expect(
             id.errorLines.first?.hasPrefix("error: --apns-id \"-abc\": not a canonical UUID") == true, "\(id.stderr)")
     }
+
+    /// A credential of the other kind, set where it does not go (the mock's client.pem as auth-key, a .p8 as cert,
+    /// a certificate as key): written as asked, and said now rather than by the next send. The right kinds say
+    /// nothing.
+    @Test func aCredentialOfTheOtherKindIsSaidWhenSet() throws {
+        let home = try Home()
+        let dir = try TemporaryDirectory(prefix: "kinds")
+        let identity = CredentialFixtures.universal
+        let both = try dir.pem("client.pem", identity)
+        let certificate = try dir.write("cert.pem", identity.certificate.pem)
+        let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
+        let slips: [(key: String, path: String, warning: String)] = [
+            (
+                "auth-key", both,
+                "warning: auth-key: \(both) holds a certificate and its key, not a .p8 signing key, so send and jwt will refuse it; a push certificate goes in cert (apnsctl config set --profile k cert \(both)), and token auth needs the .p8 key from the Apple Developer portal (Keys)"
+            ),
+            (
+                "cert", p8,
+                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id (apnsctl config set --profile k auth-key \(p8)), a certificate's own key in key, beside its certificate in cert"
+            ),
+            (
+                "key", certificate,
+                "warning: key: \(certificate) holds a certificate but no private key; a certificate goes in cert (apnsctl config set --profile k cert \(certificate))"
+            ),
+        ]
+        for slip in slips {
+            let r = try home.run(["config", "set", "-p", "k", slip.key, slip.path])
+            #expect(r.status == 0, "\(slip.key): \(r.stderr)")
+            #expect(r.errorLines.contains(slip.warning), "\(slip.key): \(r.stderr)")
+            #expect(try String(contentsOfFile: home.configFile, encoding: .utf8).contains(slip.path), "written")
+        }
+        for (key, path) in [("cert", both), ("auth-key", p8), ("key", both)] {
+            let r = try home.run(["config", "set", "-p", "right-\(key)", key, path])
+            #expect(r.status == 0 && !r.stderr.contains("holds"), "\(key): \(r.stderr)")
+        }
+    }
 }

@@ -1030,4 +1030,26 @@ extension SmallFixesTests {
             send + ["--env", "sandbox"], environment: ["APNSCTL_ENDPOINT": "https://API.push.apple.com"])
         #expect(!apple.stderr.contains("not to APNs"), "\(apple.stderr)")
     }
+
+    /// `--ca-file /dev/stdin` is a path, which OpenSSL reads when it connects: on a terminal it waited there without
+    /// a word (after the passphrase, if one was asked). Refused before anything is read or connected; a dry run
+    /// too, which reads no bundle at all.
+    @Test func aCAFileOfStandardInputOnATerminalIsRefused() throws {
+        let dir = try TemporaryDirectory(prefix: "tty-ca")
+        let cert = try dir.pem("push.pem", CredentialFixtures.development)
+        for caFile in ["/dev/stdin", "/dev/fd/0"] {
+            let tty = try TestTerminal()
+            let r = try InProcess.apnsctl(
+                [
+                    "send", "--cert", cert, "--dry-run", "--alert", "x", "-d", Self.token(1), "--ca-file", caFile,
+                    "--endpoint", "https://127.0.0.1:9",
+                ], standardInput: tty.fd)
+            _ = tty.finish()
+            #expect(r.status == 64, "\(r.stderr)")
+            #expect(
+                r.stderr
+                    == "error: --ca-file \(caFile): standard input is a terminal, and the CA bundle would be awaited there without a word when connecting; save the bundle to a file and give that file's path\n"
+            )
+        }
+    }
 }

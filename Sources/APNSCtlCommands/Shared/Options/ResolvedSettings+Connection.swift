@@ -84,9 +84,15 @@ extension ResolvedSettings {
     }
 
     /// A `ca-file` that does not exist: 66 naming where it was given (64 for `-`: it is no stream).
-    func checkCAFile() throws(CLIError) {
+    func checkCAFile(in world: CommandWorld) throws(CLIError) {
         guard let caFile = self[.caFile]?.value else { return }
         if let dash = CLIError.fileOnly(label(.caFile), caFile, what: "the CA bundle") { throw dash }
+        // `/dev/stdin` is a path, read when connecting; on a terminal it would wait there without a word.
+        if FileSystem.namesStandardInput(caFile), world.streams.isTerminal(world.standardInput) {
+            throw .usage(
+                "\(label(.caFile)) \(caFile): standard input is a terminal, and the CA bundle would be awaited there "
+                    + "without a word when connecting; save the bundle to a file and give that file's path")
+        }
         if !FileSystem.exists(caFile) {
             throw .inputMissing(
                 "\(VariableEcho.shownPath("\(label(.caFile)) \(caFile)")): no such file; check the path")
