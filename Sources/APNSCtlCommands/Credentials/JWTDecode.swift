@@ -70,10 +70,14 @@ enum JWTDecode {
                 publicKey = try PublicKeyLoader.load(source.input(in: world), refusingCertificates: true)
             } catch .notSigningKey(let path, let found) where found.hasPrefix("a certificate") {
                 // jwt has no --cert: the advice is the key that signs tokens, not where a certificate goes.
-                let named =
-                    key.label.hasPrefix("-") || path.hasPrefix("(PEM from ")
-                    ? (path.hasPrefix("(PEM from ") ? path : "\(key.label) \(path)")
-                    : "\(CredentialMessages.shownName(path)) (\(key.label))"
+                let named: String =
+                    if path.hasPrefix("(PEM from ") {
+                        path
+                    } else if key.label.hasPrefix("-") {
+                        "\(key.label) \(path)"
+                    } else {
+                        "\(CredentialMessages.shownName(path)) (\(key.label))"
+                    }
                 throw .credential(
                     "\(named): this is \(found), not a .p8 signing key; provider tokens are signed with a .p8 key "
                         + "from the Apple Developer portal (Keys), never with a certificate's key")
