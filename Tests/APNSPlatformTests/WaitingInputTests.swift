@@ -33,14 +33,26 @@ import Testing
         #expect(FileSystem.waitingInput(ends[0], count: 16).isEmpty, "a pipe read to its end holds nothing")
     }
 
-    @Test func anEmptyPipeAndDevNullHoldNothingAndDoNotWait() throws {
+    /// A file redirected in (`< file`): its bytes from where the reader stands, and none once it is read to its end.
+    @Test func aFileShowsWhatIsLeftOfIt() throws {
+        let scratch = try FileSystemDirectoriesTests.Scratch()
+        let path = scratch.path + "/in.json"
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        #expect(posixWriteAll(fd, Array("abcdef".utf8)) == nil)
+        #expect(lseek(fd, 2, SEEK_SET) == 2)
+        #expect(FileSystem.waitingInput(fd, count: 16) == Array("cdef".utf8))
+        #expect(lseek(fd, 0, SEEK_CUR) == 2, "the reader's place is kept")
+        #expect(lseek(fd, 0, SEEK_END) == 6)
+        #expect(FileSystem.waitingInput(fd, count: 16).isEmpty)
+    }
+
+    @Test func anEmptyPipeAndAClosedDescriptorHoldNothingAndDoNotWait() throws {
         var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
         defer { for end in ends { close(end) } }
         #expect(FileSystem.waitingInput(ends[0], count: 16).isEmpty)
-        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        defer { close(null) }
-        #expect(FileSystem.waitingInput(null, count: 16).isEmpty)
         #expect(FileSystem.waitingInput(-1, count: 16).isEmpty)
     }
 }

@@ -234,10 +234,12 @@ extension APNSCtl.Config {
             else { return nil }
             let held = CredentialLoader.holdsPrivateKey(bytes)
             let certificate = held.pkcs12 || held.pemCertificate
+            // The move, both halves: setting the other key alone would leave this one beside it, a profile of two
+            // auths (or a key twice) that send refuses.
             let set = { (other: String) in
-                (["apnsctl", "config", "set"] + location.configFlagWords + [
-                    "--profile", ShellWord.of(profile), other, ShellWord.of(path),
-                ]).joined(separator: " ")
+                let options = location.configFlagWords + ["--profile", ShellWord.of(profile)]
+                return (["apnsctl", "config", "unset"] + options + [key]).joined(separator: " ") + " && "
+                    + (["apnsctl", "config", "set"] + options + [other, ShellWord.of(path)]).joined(separator: " ")
             }
             switch key {
             case "auth-key" where certificate:

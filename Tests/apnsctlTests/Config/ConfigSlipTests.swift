@@ -218,18 +218,21 @@ import Testing
         let both = try dir.pem("client.pem", identity)
         let certificate = try dir.write("cert.pem", identity.certificate.pem)
         let p8 = try dir.write("AuthKey_ABCDE12345.p8", try CredentialFixtures.signingKey.p8PEM, mode: 0o600)
-        let slips: [(key: String, path: String, warning: String)] = [
+        let slips: [(key: String, path: String, warning: String, advice: (unset: String, set: String))] = [
             (
                 "auth-key", both,
-                "warning: auth-key: \(both) holds a certificate and its key, not a .p8 signing key, so send and jwt will refuse it; a push certificate goes in cert (apnsctl config set --profile k cert \(both)), and token auth needs the .p8 key from the Apple Developer portal (Keys)"
+                "warning: auth-key: \(both) holds a certificate and its key, not a .p8 signing key, so send and jwt will refuse it; a push certificate goes in cert (apnsctl config unset --profile k auth-key && apnsctl config set --profile k cert \(both)), and token auth needs the .p8 key from the Apple Developer portal (Keys)",
+                ("auth-key", "cert")
             ),
             (
                 "cert", p8,
-                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id (apnsctl config set --profile k auth-key \(p8)), a certificate's own key in key, beside its certificate in cert"
+                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id (apnsctl config unset --profile k cert && apnsctl config set --profile k auth-key \(p8)), a certificate's own key in key, beside its certificate in cert",
+                ("cert", "auth-key")
             ),
             (
                 "key", certificate,
-                "warning: key: \(certificate) holds a certificate but no private key; a certificate goes in cert (apnsctl config set --profile k cert \(certificate))"
+                "warning: key: \(certificate) holds a certificate but no private key; a certificate goes in cert (apnsctl config unset --profile k key && apnsctl config set --profile k cert \(certificate))",
+                ("key", "cert")
             ),
         ]
         for slip in slips {
@@ -237,6 +240,11 @@ import Testing
             #expect(r.status == 0, "\(slip.key): \(r.stderr)")
             #expect(r.errorLines.contains(slip.warning), "\(slip.key): \(r.stderr)")
             #expect(try String(contentsOfFile: home.configFile, encoding: .utf8).contains(slip.path), "written")
+            // The advice followed: the value moves, and the profile is left with the right key alone.
+            #expect(try home.run(["config", "unset", "-p", "k", slip.advice.unset]).status == 0)
+            let moved = try home.run(["config", "set", "-p", "k", slip.advice.set, slip.path])
+            #expect(moved.status == 0 && !moved.stderr.contains("warning"), "\(slip.key): \(moved.stderr)")
+            #expect(try home.run(["config", "unset", "-p", "k", slip.advice.set]).status == 0)
         }
         for (key, path) in [("cert", both), ("auth-key", p8), ("key", both)] {
             let r = try home.run(["config", "set", "-p", "right-\(key)", key, path])

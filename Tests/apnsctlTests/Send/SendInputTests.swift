@@ -83,7 +83,7 @@ import Testing
 
     /// `cat alert.json | apnsctl send -d TOKEN`, `-` forgotten: the pipe is not read and the default alert goes out,
     /// so that is said. Looking at what waits never reads nor waits: an empty pipe whose writer is still open,
-    /// /dev/null, a token list (a `while read` loop's), and input something else reads say nothing.
+    /// a terminal, a token list (a `while read` loop's), and input something else reads say nothing.
     @Test func dataWaitingOnStandardInputWithoutPayloadIsSaid() throws {
         let json = Array(#"{"aps":{"alert":"piped"}}"#.utf8)
         func run(_ extra: [String], input: Int32) throws -> CommandResult {
@@ -139,7 +139,8 @@ import Testing
         let loop = try run([], input: list.read)
         #expect(loop.status == 0 && !loop.stderr.contains("warning"), "\(loop.stderr)")
 
-        // Nothing waiting: a pipe whose writer has written nothing yet (and is still open), and /dev/null.
+        // Nothing waiting: a pipe whose writer has written nothing yet (and is still open), and a terminal (a
+        // pseudo-terminal of the test's own, where nothing is typed).
         let empty = try pipe(holding: [])
         defer {
             close(empty.read)
@@ -147,9 +148,9 @@ import Testing
         }
         let waiting = try run([], input: empty.read)
         #expect(waiting.status == 0 && !waiting.stderr.contains("warning"), "\(waiting.stderr)")
-        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        defer { close(null) }
-        let none = try run([], input: null)
+        let tty = try TestTerminal()
+        let none = try run([], input: tty.fd)
+        _ = tty.finish()
         #expect(none.status == 0 && !none.stderr.contains("warning"), "\(none.stderr)")
     }
 }
