@@ -42,13 +42,20 @@ public enum Environment {
     /// when neither has one. Never a shared fallback such as /tmp, where another user could prepare the files we
     /// would then trust. A relative $HOME counts as none: it would put the settings file and the token cache
     /// wherever the command happens to run.
-    public static func home(variables: [String: String]) -> String? {
+    /// `passwordDatabase` is this user's entry's home (asked only when $HOME gives none), so the rule can be tried
+    /// for a user without an entry.
+    public static func home(
+        variables: [String: String], passwordDatabase: () -> String? = passwordDatabaseHome
+    ) -> String? {
         if let h = variables["HOME"], isHome(h) { return h }
-        if let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
-            let text = String(cString: dir)
-            if isHome(text) { return text }
-        }
+        if let text = passwordDatabase(), isHome(text) { return text }
         return nil
+    }
+
+    /// The home directory in the password database's entry for this process's user; nil without an entry.
+    public static func passwordDatabaseHome() -> String? {
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
+        return String(cString: dir)
     }
 
     /// Whether `path` can be a home directory: an absolute path (an empty or relative one counts as no home).

@@ -13,17 +13,17 @@ import APNSCore
 /// on a thread of its own while the caller waits on a pipe, the interrupt descriptor and the clock; a
 /// lookup that is abandoned finishes (or not) on its own, and its answer is dropped.
 enum Resolver {
-    /// The addresses of `host:port`: at once for an IP literal, else from the system resolver within
-    /// `deadline` (monotonic ns). `timeout` is only for the message.
+    /// The addresses of `host:port`: at once for an IP literal, else from `resolver` within `deadline`
+    /// (monotonic ns). `timeout` is only for the message.
     static func lookUp(
         host: String, port: Int, deadline: UInt64, timeout: Double,
-        interruptFD: Int32?
+        interruptFD: Int32?, using resolver: NameLookup
     ) throws(SocketError) -> [SocketAddress] {
         if let literal = try? Socket.resolveAll(host: host, port: port, numericOnly: true) { return literal }
-        guard let lookup = Lookup() else { return try Socket.resolveAll(host: host, port: port) }
+        guard let lookup = Lookup() else { return try resolver.addresses(host, port) }
         let thread = OSThread()
-        guard thread.start({ lookup.run(host: host, port: port) }) else {
-            return try Socket.resolveAll(host: host, port: port)
+        guard thread.start({ lookup.run(host: host, port: port, using: resolver) }) else {
+            return try resolver.addresses(host, port)
         }
         thread.detach()
         var poller = PollSet()
@@ -50,9 +50,9 @@ enum Resolver {
 
         var answer: Result<[SocketAddress], SocketError>? { result.withLock { $0 } }
 
-        func run(host: String, port: Int) {
+        func run(host: String, port: Int, using resolver: NameLookup) {
             let found: Result<[SocketAddress], SocketError>
-            do { found = .success(try Socket.resolveAll(host: host, port: port)) } catch { found = .failure(error) }
+            do { found = .success(try resolver.addresses(host, port)) } catch { found = .failure(error) }
             result.withLock { $0 = found }
             wake.signal()
         }

@@ -100,12 +100,14 @@ public final class Socket: @unchecked Sendable {
 
     /// `host:port`'s addresses by a lookup bounded by `deadline` (monotonic ns; `timeout` names it in the
     /// message) and abandoned when `interruptFD` becomes readable: the first step of a connection (a fresh DNS
-    /// lookup each time, as APNs asks of new connections), which `connect(to:…)` then races.
+    /// lookup each time, as APNs asks of new connections), which `connect(to:…)` then races. `resolver` answers
+    /// for a name (an IP literal is taken as it is).
     public static func lookUp(
         host: String, port: Int, deadline: UInt64, timeout: Double,
-        interruptFD: Int32? = nil
+        interruptFD: Int32? = nil, using resolver: NameLookup
     ) throws(SocketError) -> [SocketAddress] {
-        try Resolver.lookUp(host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
+        try Resolver.lookUp(
+            host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD, using: resolver)
     }
 
     /// The numeric address of the peer (`17.188.143.34`, `::1`); nil when not connected.

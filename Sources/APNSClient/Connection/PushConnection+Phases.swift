@@ -46,14 +46,14 @@ extension PushConnection {
         public let milliseconds: Double
     }
 
-    /// Looks `host` up within `deadline` (monotonic ns; `timeout` names it in messages).
+    /// Looks `host` up with `resolver` within `deadline` (monotonic ns; `timeout` names it in messages).
     public static func resolve(
         host: String, port: Int, timeout: Double, deadline: UInt64,
-        interruptFD: Int32?
+        interruptFD: Int32?, using resolver: NameLookup
     ) throws(SocketError) -> ResolvedHost {
         let t0 = SystemClock.monotonicNanoseconds()
         let addresses = try Socket.lookUp(
-            host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
+            host: host, port: port, deadline: deadline, timeout: timeout, interruptFD: interruptFD, using: resolver)
         return ResolvedHost(host: host, port: port, addresses: addresses, milliseconds: milliseconds(since: t0))
     }
 
@@ -71,14 +71,15 @@ extension PushConnection {
             socket: socket, host: resolved.host, port: resolved.port, milliseconds: milliseconds(since: t0))
     }
 
-    /// Asks the proxy connected on `connected` for a tunnel to `endpoint`, within `timeout`.
+    /// Asks the proxy connected on `connected` for a tunnel to `endpoint`, within `timeout` (`resolver` looks the
+    /// endpoint up for a `socks5://` proxy, which takes an address).
     public static func tunnel(
         through proxy: ProxyServer, on connected: ConnectedSocket, to endpoint: PushEndpoint,
-        timeout: Double, interruptFD: Int32?
+        timeout: Double, interruptFD: Int32?, using resolver: NameLookup
     ) throws(TransportFailure) -> OpenedTunnel {
         let t0 = SystemClock.monotonicNanoseconds()
         let answer = try ProxyTunnel.establish(
-            proxy, over: connected.socket, to: endpoint, timeout: timeout, interruptFD: interruptFD)
+            proxy, over: connected.socket, to: endpoint, timeout: timeout, interruptFD: interruptFD, using: resolver)
         return OpenedTunnel(proxy: proxy, answer: answer, milliseconds: milliseconds(since: t0))
     }
 

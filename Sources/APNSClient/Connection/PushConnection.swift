@@ -65,10 +65,10 @@ public final class PushConnection {
     /// handshakes (ALPN `h2` required, SNI and verification for the APNs host even inside a tunnel) and
     /// queues the HTTP/2 preface: the phases of `PushConnection+Phases` in one go. The lookup and the
     /// connect share one `timeout`; the tunnel and the handshake get their own; every step is abandoned
-    /// when `interruptFD` becomes readable.
+    /// when `interruptFD` becomes readable. `resolver` looks host names up.
     static func open(
         endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,
-        interruptFD: Int32?
+        interruptFD: Int32?, using resolver: NameLookup
     ) throws(TransportFailure) -> sending PushConnection {
         let deadline = SystemClock.monotonicNanoseconds() + UInt64(max(0, timeout) * 1e9)
         let resolved: ResolvedHost
@@ -76,7 +76,7 @@ public final class PushConnection {
         do {
             resolved = try resolve(
                 host: proxy?.host ?? endpoint.host, port: proxy?.port ?? endpoint.port, timeout: timeout,
-                deadline: deadline, interruptFD: interruptFD)
+                deadline: deadline, interruptFD: interruptFD, using: resolver)
             connected = try connect(resolved, timeout: timeout, deadline: deadline, interruptFD: interruptFD)
         } catch {
             if case .interrupted = error { throw .interrupted }
@@ -84,7 +84,8 @@ public final class PushConnection {
             throw .connect(error)
         }
         let tunnel = try proxy.map { (p) throws(TransportFailure) in
-            try Self.tunnel(through: p, on: connected, to: endpoint, timeout: timeout, interruptFD: interruptFD)
+            try Self.tunnel(
+                through: p, on: connected, to: endpoint, timeout: timeout, interruptFD: interruptFD, using: resolver)
         }
         let tls = try startTLS(on: connected.socket, for: endpoint, context: context)
         let done = try handshake(tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)

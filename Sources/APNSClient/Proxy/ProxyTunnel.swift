@@ -8,11 +8,13 @@ enum ProxyTunnel {
     /// Asks `proxy`, already connected on `socket` (the connection phases reach it like any host), for a
     /// tunnel to `endpoint` within `timeout` seconds. Returns what the proxy said (`HTTP/1.1 200 Connection
     /// established`, `SOCKS5 CONNECT succeeded`); afterwards the next byte on `socket` belongs to the APNs server.
+    /// For `socks5://`, `resolver` looks the APNs host up first, within the same `timeout`.
     static func establish(
         _ proxy: ProxyServer, over socket: Socket, to endpoint: PushEndpoint, timeout: Double,
-        interruptFD: Int32?
+        interruptFD: Int32?, using resolver: NameLookup
     ) throws(TransportFailure) -> String {
         let start = SystemClock.monotonicNanoseconds()
+        let deadline = start + UInt64(max(0, timeout) * 1e9)
         var handshake: any ProxyHandshake
         switch proxy.kind {
         case .http:
@@ -20,9 +22,16 @@ enum ProxyTunnel {
         case .socks5h:
             handshake = SOCKS5Handshake(proxy: proxy, destination: .name(endpoint.host), port: endpoint.port)
         case .socks5:
-            // curl's socks5://: the name is resolved here and the first address goes to the proxy.
+            // curl's socks5://: the name is resolved here and the first address goes to the proxy. Bounded and
+            // given way to a signal like every other lookup: getaddrinfo alone has neither.
             let addresses: [SocketAddress]
-            do { addresses = try Socket.resolveAll(host: endpoint.host, port: endpoint.port) } catch {
+            do {
+                addresses = try Socket.lookUp(
+                    host: endpoint.host, port: endpoint.port, deadline: deadline, timeout: timeout,
+                    interruptFD: interruptFD, using: resolver)
+            } catch .interrupted {
+                throw .interrupted
+            } catch {
                 throw .connect(error)
             }
             guard let first = addresses.first else {
@@ -31,8 +40,7 @@ enum ProxyTunnel {
             handshake = SOCKS5Handshake(proxy: proxy, destination: .address(first.ipBytes), port: endpoint.port)
         }
         return try run(
-            &handshake, on: socket, proxy: proxy,
-            deadline: start + UInt64(max(0, timeout) * 1e9), timeout: timeout, interruptFD: interruptFD)
+            &handshake, on: socket, proxy: proxy, deadline: deadline, timeout: timeout, interruptFD: interruptFD)
     }
 
     /// Moves the handshake's bytes until it says the tunnel is open or failed.

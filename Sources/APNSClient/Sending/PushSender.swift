@@ -157,7 +157,7 @@ public final class PushSender {
                     let job = BackgroundConnect.start(
                         id: id, endpoint: configuration.endpoint,
                         proxy: configuration.proxy, context: context,
-                        timeout: configuration.timeout)
+                        timeout: configuration.timeout, using: configuration.nameLookup)
                 {
                     opening.append(job)
                     continue
@@ -166,7 +166,7 @@ public final class PushSender {
                     let connection = try PushConnection.open(
                         endpoint: configuration.endpoint, proxy: configuration.proxy,
                         context: context, timeout: configuration.timeout,
-                        interruptFD: interruptFD)
+                        interruptFD: interruptFD, using: configuration.nameLookup)
                     opened(id, .success(connection))
                 } catch .interrupted {
                     interrupted(SystemClock.monotonicNanoseconds())

@@ -22,6 +22,8 @@ public struct SenderConfiguration: Sendable {
     public var trust: ServerTrust
     /// The proxy to tunnel through (`ProxySelection` decides it); nil connects directly.
     public var proxy: ProxyServer?
+    /// How host names are looked up: the system resolver, or what a command's world gives in its place.
+    public var nameLookup: NameLookup = .system
     /// The client certificate and key for certificate auth; nil for token auth.
     public var identity: PushIdentity?
     /// Bounds each connect, each handshake and each wait for an answer, in seconds.

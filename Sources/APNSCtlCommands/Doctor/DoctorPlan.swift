@@ -163,9 +163,10 @@ extension APNSCtl.Doctor {
         let probe = PushRequest(
             topic: probeTopic, pushType: .background, priority: .powerAware, expiration: 0,
             bearerToken: bearer, payload: DoctorPlan.probePayload)
-        let configuration = SenderConfiguration(
+        var configuration = SenderConfiguration(
             endpoint: used.first?.endpoint ?? PushEndpoint(environment: .sandbox), trust: settings.trust(in: world),
             identity: identity, timeout: settings[.timeout]?.value ?? 30)
+        configuration.nameLookup = world.nameLookup
         let appCheck = app?.doctorCheck(
             identity: identity?.info, teamID: ids?.teamID, now: now, failWithin: failWithin,
             failWithinLabel: settings.label(.failWithin), environmentGiven: wanted != nil)

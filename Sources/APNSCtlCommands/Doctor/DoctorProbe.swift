@@ -37,7 +37,8 @@ struct DoctorProbe {
         let resolved: PushConnection.ResolvedHost
         do {
             resolved = try PushConnection.resolve(
-                host: host, port: port, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
+                host: host, port: port, timeout: timeout, deadline: deadline(), interruptFD: interruptFD,
+                using: plan.configuration.nameLookup)
         } catch {
             if case .interrupted = error { return interrupted(report) }
             report.checks.append(
@@ -81,7 +82,8 @@ struct DoctorProbe {
         if let proxy {
             do {
                 tunnel = try PushConnection.tunnel(
-                    through: proxy, on: connected, to: route.endpoint, timeout: timeout, interruptFD: interruptFD)
+                    through: proxy, on: connected, to: route.endpoint, timeout: timeout, interruptFD: interruptFD,
+                    using: plan.configuration.nameLookup)
             } catch {
                 if case .interrupted = error { return interrupted(report) }
                 report.checks.append(
@@ -223,8 +225,8 @@ struct DoctorProbe {
         let works: Bool
         do {
             let again = try PushConnection.resolve(
-                host: route.endpoint.host, port: other, timeout: timeout, deadline: deadline(), interruptFD: interruptFD
-            )
+                host: route.endpoint.host, port: other, timeout: timeout, deadline: deadline(),
+                interruptFD: interruptFD, using: plan.configuration.nameLookup)
             _ = try PushConnection.connect(again, timeout: timeout, deadline: deadline(), interruptFD: interruptFD)
             works = true
         } catch {

@@ -4,7 +4,8 @@ import APNSTestSupport
 import Foundation
 
 /// `apnsctl mock` running in the background for end-to-end tests: started on port 0 with its own state dir,
-/// ready once mock.json appears; stdout (the log) and stderr go to files (stderr to memory in-process).
+/// ready once mock.json appears; stdout (the log) and stderr go to files (in-process, the command's messages to
+/// memory and the running mock's warnings to the file).
 /// By default the command runs in the test process, on a thread of its own, stopped by the interrupts its world
 /// is delivered; `asProcess` starts the built binary instead, for what only the process shows (its descriptors
 /// in /proc, its own signals, a `ulimit`).
@@ -14,6 +15,7 @@ final class RunningMock: @unchecked Sendable {
     private(set) var ready: [String: Any] = [:]
     private let runner: Runner
     private let logDescriptor: Int32?
+    private let warningsDescriptor: Int32?
 
     private enum Runner {
         case process(Process)
@@ -50,12 +52,20 @@ final class RunningMock: @unchecked Sendable {
             try process.runAsAShellWould()
             runner = .process(process)
             logDescriptor = nil
+            warningsDescriptor = nil
         } else {
             let log = open(directory.file("stdout"), O_WRONLY | O_APPEND | O_CLOEXEC)
             guard log >= 0 else { throw TestSupportError("opening the mock's log: \(FileSystem.errnoText())") }
+            let warnings = open(directory.file("stderr"), O_WRONLY | O_APPEND | O_CLOEXEC)
+            guard warnings >= 0 else {
+                close(log)
+                throw TestSupportError("opening the mock's warnings file: \(FileSystem.errnoText())")
+            }
             logDescriptor = log
+            warningsDescriptor = warnings
             runner = .inProcess(
-                try InProcess.Run(mockArguments, directory: relative ? directory.path : nil, mockLog: log))
+                try InProcess.Run(
+                    mockArguments, directory: relative ? directory.path : nil, mockLog: log, mockWarnings: warnings))
         }
         let readyFile = (relative ? directory.path + "/" : "") + self.stateDir + "/mock.json"
         var found: [String: Any]? = nil
@@ -89,6 +99,7 @@ final class RunningMock: @unchecked Sendable {
             }
         }
         if let logDescriptor { close(logDescriptor) }
+        if let warningsDescriptor { close(warningsDescriptor) }
     }
 
     /// Whether the mock still runs.
@@ -114,7 +125,7 @@ final class RunningMock: @unchecked Sendable {
     var stderr: String {
         switch runner {
         case .process: return (try? directory.read("stderr")) ?? ""
-        case .inProcess(let run): return run.stderr
+        case .inProcess(let run): return run.stderr + ((try? directory.read("stderr")) ?? "")
         }
     }
 

@@ -89,7 +89,7 @@ struct MockSilentConnectionTests {
 
     @Test func connectionsOverTheCapAreClosedWithAWarning() async throws {
         try await offThePool {
-            let mock = try RunningMock(arguments: ["--max-connections", "3"], asProcess: true)
+            let mock = try RunningMock(arguments: ["--max-connections", "3"])
             let port = try #require(Int(mock.endpoint.split(separator: ":").last ?? ""))
             var held: [Socket] = []
             for _ in 0..<3 { held.append(try Socket.connect(host: "127.0.0.1", port: port, timeout: 5)) }

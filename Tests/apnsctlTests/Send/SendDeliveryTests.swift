@@ -297,7 +297,9 @@ import Testing
 
 /// CLI.md: connecting tries every address the host resolves to, IPv6 and IPv4 interleaved. Run with
 /// `localhost` resolving to both `::1` and `127.0.0.1` (a private mount namespace with its own
-/// /etc/hosts, so the machine's file is untouched) and the mock listening on only one of them.
+/// /etc/hosts, so the machine's file is untouched) and the mock listening on only one of them: the binary asks
+/// the system resolver, as it does for users. SendNameLookupTests has the other order, a silent resolver and
+/// Ctrl-C during a lookup, in-process with the resolver's answers given.
 @Suite(.enabled(if: getuid() == 0, "needs root for unshare --mount"))
 struct SendNameResolutionTests {
     func sendToLocalhost(mockHost: String, hosts: String) throws -> CommandResult {
@@ -322,98 +324,6 @@ struct SendNameResolutionTests {
             #expect(r.status == 0, "\(r.stderr.suffix(500))")
             #expect(r.stdout.hasPrefix("accepted  200"))
             #expect(r.seconds < 10, "a refused ::1 must not cost a timeout")
-        }
-    }
-
-    /// A loopback address of this run's own (127.0.0.0/8 is all loopback): another checkout's suite running the same
-    /// test at the same time binds port 53 on a fixed one first, and its resolver is not this test's.
-    static func loopbackAddress() -> String {
-        "127.\(Int.random(in: 1...254)).\(Int.random(in: 1...254)).\(Int.random(in: 1...254))"
-    }
-
-    /// A resolver that never answers: a UDP socket on `address`:53 that answers nothing, named in a private
-    /// resolv.conf. Returns the shell script prefix that mounts it, the process holding the socket, and a
-    /// file that appears when the first query arrives (the client is then inside its lookup).
-    func silentResolver(_ address: String, _ scratch: TemporaryDirectory)
-        throws -> (script: String, resolvConf: String, holder: Process, queried: String)
-    {
-        let queried = scratch.file("queried")
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: try TestPython.plain())
-        holder.arguments = [
-            "-c",
-            "import socket,sys,time; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('\(address)', 53)); "
-                + "print('ready', flush=True); s.recvfrom(512); open(sys.argv[1], 'w').close(); time.sleep(60)",
-            queried,
-        ]
-        let ready = Pipe()
-        holder.standardOutput = ready
-        try holder.runAsAShellWould()
-        // Bound before any query is sent: a query to a port nobody holds fails at once ("Temporary failure"),
-        // which is not the silent resolver this is about (python starts slowly on a loaded machine).
-        guard String(decoding: ready.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("ready") else {
-            throw TestSupportError("the silent resolver could not bind \(address):53")
-        }
-        let conf = try scratch.write("resolv.conf", "nameserver \(address)\noptions timeout:5 attempts:2\n")
-        return ("mount --bind \"$1\" /etc/resolv.conf && shift && exec \"$@\"", conf, holder, queried)
-    }
-
-    @Test func aSilentResolverEndsWithinTheTimeout() async throws {
-        try await offThePool {
-            let scratch = try TemporaryDirectory(prefix: "resolver")
-            let mock = try InProcessMock()
-            let dns = try silentResolver(Self.loopbackAddress(), scratch)
-            defer { dns.holder.terminate() }
-            let r = try CommandRunner.run(
-                "/usr/bin/unshare",
-                [
-                    "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
-                    CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                    "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
-                    "--cert", mock.certificate, "--timeout", "1",
-                ], timeout: 60)
-            #expect(r.status == 69, "\(r.stderr)")
-            // The whole command's time, start-up included: a loaded machine's margin, still short of the resolver's 10 s.
-            #expect(r.seconds < 8, "--timeout 1 bounds the lookup (the resolver would take 10 s): \(r.seconds) s")
-            #expect(
-                r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"),
-                "\(r.stderr)"
-            )
-        }
-    }
-
-    @Test func ctrlCDuringTheLookupIsAnInterrupt() async throws {
-        try await offThePool {
-            let scratch = try TemporaryDirectory(prefix: "resolver")
-            let mock = try InProcessMock()
-            let dns = try silentResolver(Self.loopbackAddress(), scratch)
-            defer { dns.holder.terminate() }
-            let send = try SendInterruptTests.Background(
-                [
-                    "--mount", "/bin/sh", "-c", dns.script, "sh", dns.resolvConf,
-                    CommandRunner.apnsctlPath, "send", "-d", SendDeliveryTests.token(7),
-                    "--endpoint", "https://apns.example.test:443", "--ca-file", mock.caFile,
-                    "--cert", mock.certificate,
-                ], executable: "/usr/bin/unshare")
-            // Ctrl-C once the lookup is under way (its query reached the resolver), however long starting took.
-            #expect(
-                send.wait(seconds: 20) { FileManager.default.fileExists(atPath: dns.queried) },
-                "no query reached the resolver: \(send.stderr)")
-            kill(send.process.processIdentifier, SIGINT)
-            let (status, waited) = send.finish(within: 15)
-            #expect(status == 130, "\(send.stderr)")
-            #expect(waited < 5, "the lookup gives way to Ctrl-C at once, not after the resolver's 10 s: \(waited) s")
-            #expect(
-                send.stdout == "sent 0; 1 never sent (interrupted)\n",
-                "nothing was sent: no result line, only the summary")
-        }
-    }
-
-    @Test func ipv4FirstButTheServerListensOnIPv6Only() async throws {
-        try await offThePool {
-            let r = try sendToLocalhost(mockHost: "::1", hosts: "127.0.0.1 localhost\n::1 localhost\n")
-            #expect(r.status == 0, "\(r.stderr.suffix(500))")
-            #expect(r.stdout.hasPrefix("accepted  200"))
         }
     }
 }

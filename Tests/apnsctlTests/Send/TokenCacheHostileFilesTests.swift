@@ -109,32 +109,19 @@ import Testing
     }
 
     /// `HOME` unset and a uid with no password entry: no cache (a warning), and nothing where the old code put
-    /// it (`/tmp/.cache/apnsctl`), nor anywhere under a private TMPDIR.
-    @Test(.enabled(if: OtherUser.isAvailable, "needs root to run as a uid without a password entry"))
-    func noHomeDirectoryMeansNoCacheAndNothingInTmp() throws {
+    /// it (`/tmp/.cache/apnsctl`), nor anywhere under a private TMPDIR. (HomeDirectoryTests has the rule that
+    /// finds no home there.)
+    @Test func noHomeDirectoryMeansNoCacheAndNothingInTmp() throws {
         let mock = try InProcessMock()
         let base = try TemporaryDirectory(prefix: "no-home")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base.path)
-        // The key and CA where that uid can read them.
-        let authKey = base.file("AuthKey_\(mock.keyID).p8")
-        let caFile = base.file("ca.pem")
-        try FileManager.default.copyItem(atPath: mock.authKey, toPath: authKey)
-        try FileManager.default.copyItem(atPath: mock.caFile, toPath: caFile)
-        for file in [authKey, caFile] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
-        }
         let privateTmp = base.file("tmp")
         try FileManager.default.createDirectory(
             atPath: privateTmp, withIntermediateDirectories: false,
             attributes: [.posixPermissions: 0o1777])
-        #expect(getpwuid(OtherUser.uidWithoutPasswordEntry) == nil)
 
-        let r = try CommandRunner.run(
-            "env",
-            ["-u", "HOME", "-u", "XDG_CACHE_HOME", "TMPDIR=\(privateTmp)", "setpriv"]
-                + OtherUser.prefix(uid: OtherUser.uidWithoutPasswordEntry)
-                + [CommandRunner.apnsctlPath] + Self.sendArguments(mock, authKey: authKey, caFile: caFile),
-            directory: base.path, timeout: 20)
+        let r = try InProcess.apnsctl(
+            Self.sendArguments(mock), environment: ["TMPDIR": privateTmp], directory: base.path, timeout: 20,
+            homeless: true)
 
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
@@ -149,19 +136,15 @@ import Testing
     }
 
     /// The mock without `--state-dir` and without a home: refused with the advice, never a dir under /tmp.
-    @Test(.enabled(if: OtherUser.isAvailable, "needs root to run as a uid without a password entry"))
-    func noHomeDirectoryMeansTheMockAsksForAStateDir() throws {
+    @Test func noHomeDirectoryMeansTheMockAsksForAStateDir() throws {
         let base = try TemporaryDirectory(prefix: "no-home-mock")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: base.path)
-        let r = try CommandRunner.run(
-            "env",
-            ["-u", "HOME", "-u", "XDG_STATE_HOME", "setpriv"]
-                + OtherUser.prefix(uid: OtherUser.uidWithoutPasswordEntry)
-                + [CommandRunner.apnsctlPath, "mock", "--port", "0"], directory: base.path, timeout: 15)
+        let r = try InProcess.apnsctl(
+            ["mock", "--port", "0"], directory: base.path, timeout: 15, homeless: true)
         #expect(r.status == 73, "\(r.stderr)")
         #expect(
             r.errorLines.count == 1 && r.stderr.hasPrefix("error: no home directory for the default --state-dir"),
             "\(r.stderr)")
         #expect(r.stderr.contains("--state-dir \"$(mktemp -d)\""))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty, "nothing made where it ran")
     }
 }

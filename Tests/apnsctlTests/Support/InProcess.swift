@@ -17,16 +17,19 @@ enum InProcess {
     /// interrupted as by SIGTERM through its world and reported `timedOut` (a thread cannot be killed).
     /// `onTerminal`: standard output and error are a terminal to the command (their bytes still captured).
     /// `stdout`, `stderr`, `standardInput`: descriptors the test owns in place of the captured streams and the
-    /// input pipe (see `Run`).
+    /// input pipe (see `Run`). `homeless`: run as a uid without a password entry would, with `HOME` and the XDG
+    /// folders unset. `nameLookup`: what host names resolve to, in place of the system resolver.
     @discardableResult
     static func apnsctl(
         _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:],
         directory: String? = nil, timeout: Double = 60, host: CommandHost? = nil, onTerminal: Bool = false,
-        stdout: Output = .captured, stderr: Int32? = nil, standardInput: Int32? = nil
+        stdout: Output = .captured, stderr: Int32? = nil, standardInput: Int32? = nil, homeless: Bool = false,
+        nameLookup: NameLookup? = nil
     ) throws -> CommandResult {
         try Run(
             arguments, stdin: stdin, environment: environment, directory: directory, host: host,
-            onTerminal: onTerminal, stdout: stdout, stderr: stderr, standardInput: standardInput
+            onTerminal: onTerminal, stdout: stdout, stderr: stderr, standardInput: standardInput, homeless: homeless,
+            nameLookup: nameLookup
         ).result(within: timeout)
     }
 
@@ -60,19 +63,24 @@ enum InProcess {
         /// `stdout`: what standard output is (captured by default). `stderr`: a descriptor messages go to as well
         /// (a terminal), which then also decides whether standard error is a terminal. `standardInput`: a
         /// descriptor the test owns and closes, read by `-` instead of `stdin`'s bytes. `terminal`: where the user
-        /// is asked (none by default).
+        /// is asked (none by default). `homeless`: no home directory, as for a uid without a password entry and
+        /// with `HOME` and the XDG folders unset. `nameLookup`: the resolver's answers (the system's by default).
         init(
             _ arguments: [String], stdin: [UInt8]? = nil, environment: [String: String] = [:], directory: String? = nil,
             mockLog: Int32? = nil, mockWarnings: Int32 = 2,
             host: CommandHost? = nil, onTerminal: Bool = false, stdout: Output = .captured, stderr: Int32? = nil,
-            standardInput: Int32? = nil, terminal: CommandTerminal? = nil
+            standardInput: Int32? = nil, terminal: CommandTerminal? = nil, homeless: Bool = false,
+            nameLookup: NameLookup? = nil
         ) throws {
-            let variables = CommandRunner.commandEnvironment(environment)
+            var variables = CommandRunner.commandEnvironment(environment)
+            if homeless {
+                for name in ["HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] { variables[name] = nil }
+            }
             interrupts = try DeliveredInterrupts()
             input = try standardInput.map(InputDescriptor.init(borrowing:)) ?? InputDescriptor(stdin)
             if case .closedAtStart = stdout { placeholder = try InputDescriptor(nil) } else { placeholder = nil }
             test = TestWorld(
-                variables: variables, home: InProcess.homeDirectory(variables),
+                variables: variables, home: homeless ? nil : InProcess.homeDirectory(variables),
                 stdout: onTerminal ? .terminal : .file, stderr: onTerminal ? .terminal : .file,
                 standardInput: input.fd, workingDirectory: directory, clock: .system, interrupts: interrupts,
                 mockLog: mockLog, mockWarnings: mockWarnings)
@@ -80,6 +88,7 @@ enum InProcess {
             var configured = test.world
             if let host { configured.host = host }
             if let terminal { configured.terminal = terminal }
+            if let nameLookup { configured.nameLookup = nameLookup }
             let outputDescriptor: Int32?
             switch stdout {
             case .captured: outputDescriptor = nil

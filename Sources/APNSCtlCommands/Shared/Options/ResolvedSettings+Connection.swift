@@ -149,9 +149,11 @@ extension ResolvedSettings {
         endpoint: PushEndpoint, identity: PushIdentity?, proxy: ProxySelection,
         in world: CommandWorld
     ) -> SenderConfiguration {
-        SenderConfiguration(
+        var configuration = SenderConfiguration(
             endpoint: endpoint, trust: trust(in: world), identity: identity, timeout: self[.timeout]?.value ?? 30,
             concurrency: self[.concurrency]?.value, proxy: proxy.proxy)
+        configuration.nameLookup = world.nameLookup
+        return configuration
     }
 }
 

@@ -26,6 +26,8 @@ struct CommandWorld: Sendable {
     var interrupts: @Sendable () -> (any InterruptSource)?
     /// Where the user is asked (passphrases, passwords, confirmations).
     var terminal: CommandTerminal
+    /// How `send`, `channel` and `doctor` look host names up: the system resolver; a test gives the answers.
+    var nameLookup = NameLookup.system
     /// How `mock` is stopped and where its notification log goes: in the binary, this process's SIGINT/SIGTERM
     /// and descriptor 1; in a test serving it in-process, the world's interrupts and a descriptor of the test's.
     var mockRun = MockRun.process
