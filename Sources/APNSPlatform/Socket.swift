@@ -40,7 +40,7 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Why a host name gave no address, kept as the resolver's code so that callers decide by it, not by its text.
 public enum ResolveFailure: Equatable, Sendable, CustomStringConvertible {
-    /// The system resolver did not answer within the connect timeout.
+    /// The resolver did not answer within the timeout (the connect's, or a `socks5://` tunnel's).
     case noAnswer(within: Double)
     /// `getaddrinfo` failed with this `EAI_*` code.
     case resolver(code: Int32)

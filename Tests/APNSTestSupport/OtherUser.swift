@@ -4,8 +4,6 @@ import Foundation
 /// and gid 65534 (`nobody`) through `setpriv`, which needs root. Tests that need it are skipped otherwise.
 public enum OtherUser {
     public static let uid: uid_t = 65534
-    /// A uid with no password entry (no home directory anywhere).
-    public static let uidWithoutPasswordEntry: uid_t = 54321
 
     /// Whether the tests can switch users (they run as root).
     public static var isAvailable: Bool { getuid() == 0 }

@@ -142,11 +142,12 @@ import Testing
     // MARK: The commands' outside world
 
     /// What reads the process's outside world directly: its variables and roots, its clock, its standard
-    /// streams and what they are connected to.
+    /// streams and what they are connected to, and the system resolver.
     static let processWorldMarkers = [
         "StandardStreams.", "OutputSink.standardOutput", "MessageStream.standardError", "SystemClock.",
         "SettingsWorld.process",
         "Environment.value(", "Environment.all(", "Environment.setting(", "Environment.home",
+        "Environment.passwordDatabaseHome", "NameLookup.system",
         "Environment.currentDirectory", "Environment.isTerminal",
         "Environment.isRegularFileOrNull", "posixWrite", "writeAll(fd:", "readAll(fd: 0",
     ]

@@ -64,7 +64,8 @@ public final class PushConnection {
     /// Connects (racing the host's addresses; with `proxy`, to the proxy, then through its tunnel),
     /// handshakes (ALPN `h2` required, SNI and verification for the APNs host even inside a tunnel) and
     /// queues the HTTP/2 preface: the phases of `PushConnection+Phases` in one go. The lookup and the
-    /// connect share one `timeout`; the tunnel and the handshake get their own; every step is abandoned
+    /// connect share one `timeout`; the tunnel (a `socks5://` proxy's lookup of the APNs host included) and the
+    /// handshake get their own; every step is abandoned
     /// when `interruptFD` becomes readable. `resolver` looks host names up.
     static func open(
         endpoint: PushEndpoint, proxy: ProxyServer? = nil, context: TLSContext, timeout: Double,

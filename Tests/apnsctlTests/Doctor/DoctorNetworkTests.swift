@@ -42,6 +42,35 @@ import Testing
         }
     }
 
+    /// doctor looks the host up as send does, through the world: a name the resolver answers passes every check,
+    /// and a resolver that never answers fails the dns check within --timeout.
+    @Test func theLookupIsTheWorldsAndEndsWithinTheTimeout() async throws {
+        try await offThePool(Self.oneAtATime) {
+            let mock = try InProcessMock()
+            let port = SendProxyTests.port(of: mock.endpoint)
+            let answering = try SendNameLookupTests.Answering(["::1", "127.0.0.1"], port: port)
+            let flags = ["--cert", mock.certificate, "--ca-file", mock.caFile, "--env", "sandbox"]
+
+            let found = try InProcess.apnsctl(
+                ["doctor", "--endpoint", "https://localhost:\(port)"] + flags, timeout: 60,
+                nameLookup: answering.lookup)
+
+            #expect(found.status == 0, "\(found.stdout)\(found.stderr)")
+            #expect(answering.asked.current.first == "localhost:\(port)", "\(answering.asked.current)")
+            let silent = SendNameLookupTests.Silent()
+            let unanswered = try InProcess.apnsctl(
+                ["doctor", "--endpoint", "https://apns.example.test:443", "--timeout", "1"] + flags, timeout: 30,
+                nameLookup: silent.lookup)
+            #expect(unanswered.status == 69, "\(unanswered.stdout)\(unanswered.stderr)")
+            #expect(!unanswered.timedOut && unanswered.seconds < 8, "\(unanswered.seconds) s")
+            #expect(
+                unanswered.lines.contains {
+                    $0.hasPrefix("fail  dns") && $0.contains("no answer from the resolver within 1 s")
+                }, "\(unanswered.stdout)")
+            withExtendedLifetime((answering, silent)) {}
+        }
+    }
+
     @Test func anotherCANamesThePresentedIssuer() async throws {
         try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()

@@ -92,10 +92,11 @@ final class RunningMock: @unchecked Sendable {
                 process.waitUntilExit()
             }
         case .inProcess(let run):
-            // A thread cannot be killed: stopped as by SIGTERM, and waited for, so its log descriptor is unused.
+            // A thread cannot be killed: stopped as by SIGTERM, and waited for, so its descriptors are unused. One
+            // that never ended keeps them: closing them could hand their numbers to another test while it writes.
             if run.finish(within: 0).status == nil {
                 run.interrupts.deliver(SIGTERM)
-                _ = run.finish(within: Self.stopDeadline)
+                guard run.finish(within: Self.stopDeadline).status != nil else { return }
             }
         }
         if let logDescriptor { close(logDescriptor) }

@@ -68,13 +68,14 @@ import Testing
             #expect(r.stdout.hasPrefix("accepted  200"), "\(r.stdout)")
             #expect(resolver.asked.current == ["localhost:\(port)"], "the world's resolver answered the lookup")
             #expect(r.seconds < 10, "a refused \(first) must not cost a timeout")
+            withExtendedLifetime(resolver) {}
         }
     }
 
     /// How `send` reaches `apns.example.test`: directly, or through a `socks5://` proxy (curl's: the APNs host is
-    /// resolved here and its address given to the proxy), whose lookup waited for the system resolver however
-    /// long. The proxy is a listener that is never asked: the lookup comes first. Returns the arguments and the
-    /// listener, which the caller keeps while the command runs.
+    /// resolved here and its address given to the proxy; that lookup used to wait for the system resolver however
+    /// long). The proxy is a listener that never answers: the connection to it is made, then the lookup comes
+    /// first. Returns the arguments and the listener, which the caller keeps while the command runs.
     static func sendByName(_ mock: InProcessMock, route: String, _ extra: [String] = []) throws -> ([String], Socket?) {
         let endpoint = "https://apns.example.test:443"
         guard route == "socks5://" else { return (send(mock, endpoint: endpoint, extra), nil) }
@@ -97,7 +98,8 @@ import Testing
             #expect(
                 r.stderr.contains("cannot resolve apns.example.test: no answer from the resolver within 1 s"),
                 "\(r.stderr)")
-            withExtendedLifetime(proxy) {}
+            #expect(proxy.map { $0.accept() != nil } != false, "the lookup was the proxy route's: \(r.stderr)")
+            withExtendedLifetime((proxy, resolver)) {}
         }
     }
 
@@ -119,7 +121,8 @@ import Testing
             #expect(
                 run.stdout == "sent 0; 1 never sent (interrupted)\n",
                 "nothing was sent: no result line, only the summary")
-            withExtendedLifetime(proxy) {}
+            #expect(proxy.map { $0.accept() != nil } != false, "the lookup was the proxy route's: \(run.stderr)")
+            withExtendedLifetime((proxy, resolver)) {}
         }
     }
 }

@@ -108,9 +108,9 @@ import Testing
             try FileManager.default.contentsOfDirectory(atPath: other + "/theirs").isEmpty, "a token was written there")
     }
 
-    /// `HOME` unset and a uid with no password entry: no cache (a warning), and nothing where the old code put
-    /// it (`/tmp/.cache/apnsctl`), nor anywhere under a private TMPDIR. (HomeDirectoryTests has the rule that
-    /// finds no home there.)
+    /// No home directory (`HOME` unset, as for a uid with no password entry: HomeDirectoryTests has the rule that
+    /// finds none there): no cache (a warning), and nothing where the old code put it (`/tmp/.cache/apnsctl`),
+    /// nor anywhere under a private TMPDIR.
     @Test func noHomeDirectoryMeansNoCacheAndNothingInTmp() throws {
         let mock = try InProcessMock()
         let base = try TemporaryDirectory(prefix: "no-home")

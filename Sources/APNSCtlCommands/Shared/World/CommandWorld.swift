@@ -4,9 +4,10 @@ import APNSSettings
 
 /// Everything a command takes from outside the process's code: the environment's variables and the home
 /// directory (and the XDG roots derived from them, and the system trust store they point at), the working
-/// directory, the clock, the standard streams and what they are connected to, and where interrupts come from. `APNSCtl.main` builds it once from the process (`process()`) and every
+/// directory, the clock, the standard streams and what they are connected to, where interrupts come from, and
+/// how host names are looked up. `APNSCtl.main` builds it once from the process (`process()`) and every
 /// command runs in it (`run(in:)`), so tests run a command in-process with a world of their own: their
-/// variables and roots, a fixed clock, input from a pipe, and output captured in memory.
+/// variables and roots, a fixed clock, input from a pipe, output captured in memory, and the resolver's answers.
 struct CommandWorld: Sendable {
     /// Variables and home, as the settings resolver takes them.
     var settings: SettingsWorld
