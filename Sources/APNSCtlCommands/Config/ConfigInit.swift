@@ -108,6 +108,8 @@ extension APNSCtl.Config {
             }
             let paths = SettingParser.Paths(home: world.settings.home ?? "~", baseDirectory: location.directory)
             var keys: [(String, String)] = []
+            // Said once the file is written, so the commands they advise work on it.
+            var kindWarnings: [String] = []
             for (setting, values) in given {
                 try SetKey.refuseStandardInput("--\(setting.name)", setting: setting, values: values)
                 if [.path, .credential].contains(setting.kind), let value = values.first,
@@ -121,6 +123,11 @@ extension APNSCtl.Config {
                 }
                 let (text, value) = made
                 keys.append((setting.name, text))
+                if let warning = SetKey.credentialKindWarning(
+                    setting.name, value, profile: name ?? "dev", location: location, label: "--\(setting.name)")
+                {
+                    kindWarnings.append(warning)
+                }
                 if setting.isSecretFile, SetKey.missingFile(value) != nil,
                     SetKey.fileHere(values.first ?? "", in: world) == nil
                 {
@@ -161,6 +168,7 @@ extension APNSCtl.Config {
                 ["wrote \(location.path) with \(what); apnsctl config list shows it".escapingControlsForOutput()],
                 to: world.standardOutput, written: location.path)
             SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: nil, path: location.path, in: world)
+            for warning in kindWarnings { world.standardError.warning(warning) }
         }
     }
 }

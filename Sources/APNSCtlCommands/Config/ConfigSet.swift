@@ -227,8 +227,9 @@ extension APNSCtl.Config {
         /// A credential file of the other kind (a push certificate as auth-key, a lone key as cert): written, as
         /// asked, but said now, where the mix-up is made, rather than by the next send or jwt. Told from the file's
         /// PEM labels or its PKCS#12 shape, without a passphrase.
+        /// `label`: how the message names the key (`--auth-key` for `config init`'s flag); the key by default.
         static func credentialKindWarning(
-            _ key: String, _ value: SettingValue, profile: String, location: SettingsLocation
+            _ key: String, _ value: SettingValue, profile: String, location: SettingsLocation, label: String? = nil
         ) -> String? {
             guard case .credential(.file(let path)) = value, let bytes = FileSystem.readStart(path, count: 1 << 20)
             else { return nil }
@@ -241,18 +242,20 @@ extension APNSCtl.Config {
                 return (["apnsctl", "config", "unset"] + options + [key]).joined(separator: " ") + " && "
                     + (["apnsctl", "config", "set"] + options + [other, ShellWord.of(path)]).joined(separator: " ")
             }
+            let named = label ?? key
             switch key {
             case "auth-key" where certificate:
                 let what = held.pkcs12 || held.pemKey ? "a certificate and its key" : "a certificate"
-                return "auth-key: \(path) holds \(what), not a .p8 signing key, so send and jwt will refuse it; a push "
+                return "\(named): \(path) holds \(what), not a .p8 signing key, so send and jwt will refuse it; a push "
                     + "certificate goes in cert (\(set("cert"))), and token auth needs the .p8 key from the Apple "
                     + "Developer portal (Keys)"
             case "cert" where !certificate && held.pemKey:
-                return "cert: \(path) holds a private key but no certificate, so send will refuse it; an APNs .p8 key "
+                return
+                    "\(named): \(path) holds a private key but no certificate, so send will refuse it; an APNs .p8 key "
                     + "goes in auth-key with team-id (\(set("auth-key"))), a certificate's own key in key, beside "
                     + "its certificate in cert"
             case "key" where held.pemCertificate && !held.pemKey:
-                return "key: \(path) holds a certificate but no private key; a certificate goes in cert "
+                return "\(named): \(path) holds a certificate but no private key; a certificate goes in cert "
                     + "(\(set("cert")))"
             default: return nil
             }

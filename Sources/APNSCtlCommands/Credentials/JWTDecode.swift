@@ -79,8 +79,7 @@ enum JWTDecode {
                         "\(CredentialMessages.shownName(path)) (\(key.label))"
                     }
                 throw .credential(
-                    "\(named): this is \(found), not a .p8 signing key; provider tokens are signed with a .p8 key "
-                        + "from the Apple Developer portal (Keys), never with a certificate's key")
+                    "\(named): this is \(found), not a .p8 signing key; " + CredentialMessages.tokensNeedTheP8)
             } catch { throw CLIError(error, flags: labels) }
             let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
             // "verified with -" says nothing: a key piped in is named as such.

@@ -251,4 +251,28 @@ import Testing
             #expect(r.status == 0 && !r.stderr.contains("holds"), "\(key): \(r.stderr)")
         }
     }
+
+    /// `config init` with a credential of the other kind: the file is written, and the warning follows it with the
+    /// flag's name and the move, which then works on the file just written.
+    @Test func configInitSaysACredentialOfTheOtherKindAfterWriting() throws {
+        let home = try Home()
+        let dir = try TemporaryDirectory(prefix: "init-kinds")
+        let both = try dir.pem("client.pem", CredentialFixtures.universal)
+
+        let r = try home.run(["config", "init", "-p", "k", "--auth-key", both, "--team-id", "TEAM123456"])
+
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix("wrote \(home.configFile) with profile k"), "\(r.stdout)")
+        #expect(
+            r.errorLines == [
+                "warning: --auth-key: \(both) holds a certificate and its key, not a .p8 signing key, so send and jwt will refuse it; a push certificate goes in cert (apnsctl config unset --profile k auth-key && apnsctl config set --profile k cert \(both)), and token auth needs the .p8 key from the Apple Developer portal (Keys)"
+            ], "\(r.stderr)")
+        #expect(try home.run(["config", "unset", "--profile", "k", "auth-key"]).status == 0)
+        let moved = try home.run(["config", "set", "--profile", "k", "cert", both])
+        #expect(moved.status == 0 && !moved.stderr.contains("holds"), "\(moved.stderr)")
+
+        let right = try Home()
+        let fine = try right.run(["config", "init", "-p", "k", "--cert", both])
+        #expect(fine.status == 0 && fine.errorLines.isEmpty, "\(fine.stderr)")
+    }
 }

@@ -213,17 +213,24 @@ import Testing
             fromVariable.stderr.hasPrefix(
                 "error: APNSCTL_CERT \(s.certificateOnly): holds a certificate but no private key; set APNSCTL_KEY to its key file"
             ), "\(fromVariable.stderr)")
-        // A certificate in the token key's variable: the certificate's variable is the place, not a --cert path.
-        let swapped = try InProcess.apnsctl(
-            ["jwt"],
-            environment: [
-                "APNSCTL_AUTH_KEY": s.certificatePEM + s.keyPEM, "APNSCTL_KEY_ID": s.mock.keyID,
-                "APNSCTL_TEAM_ID": s.mock.teamID,
-            ])
+        // A certificate in the token key's variable: for send, the certificate's variable is the place, not a
+        // --cert path; jwt takes no certificate at all, so it names the .p8 a token needs.
+        let swappedVariables = [
+            "APNSCTL_AUTH_KEY": s.certificatePEM + s.keyPEM, "APNSCTL_KEY_ID": s.mock.keyID,
+            "APNSCTL_TEAM_ID": s.mock.teamID,
+        ]
+        let swapped = try InProcess.apnsctl(send, environment: swappedVariables)
         #expect(swapped.status == 77, "\(swapped.stderr)")
         #expect(
             swapped.stderr.contains("a certificate belongs in APNSCTL_CERT (set APNSCTL_CERT instead)"),
             "\(swapped.stderr)")
+        let swappedForJWT = try InProcess.apnsctl(["jwt"], environment: swappedVariables)
+        #expect(swappedForJWT.status == 77, "\(swappedForJWT.stderr)")
+        #expect(
+            swappedForJWT.stderr
+                == "error: (PEM from APNSCTL_AUTH_KEY): this is a certificate and its key, not a .p8 signing "
+                + "key; provider tokens are signed with a .p8 key from the Apple Developer portal (Keys), never with a "
+                + "certificate's key\n")
         let fromFlag = try InProcess.apnsctl(send + ["--cert", s.certificateOnly])
         #expect(
             fromFlag.stderr

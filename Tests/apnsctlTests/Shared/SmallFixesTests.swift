@@ -213,8 +213,9 @@ import Testing
             "\(keyfile.stderr)")
     }
 
-    /// A .p12 or a certificate given to --auth-key: 77 saying it belongs in --cert, before any passphrase is
-    /// asked for (the .p12 here has a password and no terminal is attached; asking would be a 77 of its own).
+    /// A .p12 or a certificate given to --auth-key: 77 before any passphrase is asked for (the .p12 here has a
+    /// password and no terminal is attached; asking would be a 77 of its own). `send` says it belongs in --cert;
+    /// `jwt`, which has no --cert and signs only with a .p8, says a token needs the .p8.
     @Test func aCertificateGivenToAuthKeyBelongsInCert() throws {
         let mock = try InProcessMock()
         let scratch = try TemporaryDirectory(prefix: "auth-key-cert")
@@ -231,9 +232,13 @@ import Testing
             ] {
                 let r = try InProcess.apnsctl(command)
                 #expect(r.status == 77, "\(command): \(r.stderr)")
-                #expect(
-                    r.stderr.contains("not a .p8 signing key; a certificate belongs in --cert"),
-                    "\(command): \(r.stderr)")
+                let advice =
+                    command[0] == "jwt"
+                    ? "not a .p8 signing key; provider tokens are signed with a .p8 key from the Apple Developer "
+                        + "portal (Keys), never with a certificate's key\n"
+                    : "not a .p8 signing key; a certificate belongs in --cert (--cert \(file))"
+                #expect(r.errorLines.count == 1 && r.stderr.contains(advice), "\(command): \(r.stderr)")
+                #expect(command[0] != "jwt" || !r.stderr.contains("--cert"), "jwt has no --cert: \(r.stderr)")
                 #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
             }
         }

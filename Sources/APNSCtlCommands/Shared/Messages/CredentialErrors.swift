@@ -10,13 +10,15 @@ extension CLIError {
     /// `flags` maps a file path to the flag that gave it (`--cert`, `--key`, `--auth-key`): a missing or
     /// unreadable file is named with its flag, the same way in every command (CLI.md).
     /// `passphrase`: the passphrase given as text and where (`--passphrase`, `APNSCTL_PASSPHRASE`), for the usual
-    /// slip of a file's name given as the passphrase itself.
+    /// slip of a file's name given as the passphrase itself. `takesCertificates`: false where the command has no
+    /// place for a certificate (`jwt`), so its advice is not one.
     init(
         _ problem: CredentialProblem, passphraseFileFlag: String = "--passphrase-file", flags: [String: String] = [:],
         passphrase: (text: String, label: String)? = nil, passphraseFile: String? = nil,
-        keyIDAdvice: String = "pass --key-id", keyAdvice: String? = nil
+        keyIDAdvice: String = "pass --key-id", keyAdvice: String? = nil, takesCertificates: Bool = true
     ) {
-        var message = problem.message(passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice)
+        var message = problem.message(
+            passphraseFileFlag: passphraseFileFlag, keyIDAdvice: keyIDAdvice, takesCertificates: takesCertificates)
         switch problem {
         // An empty file is named the same way: which flag's file it is matters more than its content.
         case .fileMissing(let path), .fileUnreadable(let path, _), .empty(let path):
@@ -243,6 +245,10 @@ extension Dictionary where Key == String, Value == String {
 
 /// Texts shared by every command that reads credentials (inspect, convert, and those that connect or sign).
 enum CredentialMessages {
+    /// Why a certificate cannot stand in for the token key, where no certificate is taken (`jwt`).
+    static let tokensNeedTheP8 =
+        "provider tokens are signed with a .p8 key from the Apple Developer portal (Keys), never with a certificate's key"
+
     /// How a message names a credential: its path, or for one read from standard input (which has no name of its
     /// own) its flag and `-` where a flag gave it, else "the credential read from standard input", as the
     /// passphrase prompt names it.

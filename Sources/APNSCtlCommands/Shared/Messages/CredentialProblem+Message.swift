@@ -14,7 +14,11 @@ extension CredentialProblem {
     /// `message`, naming the flag that gave the passphrase file (`convert` reads its output password
     /// from `--out-passphrase-file`, and used to blame `--passphrase-file` for it). `keyIDAdvice`: where a key id
     /// goes, beside its key (a key from `APNSCTL_AUTH_KEY` takes `APNSCTL_KEY_ID`, never `--key-id`).
-    func message(passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id") -> String {
+    /// `takesCertificates`: false for a command with no place for one (`jwt`), so a certificate given as the key
+    /// is not sent to a `--cert` it does not have.
+    func message(passphraseFileFlag: String, keyIDAdvice: String = "pass --key-id", takesCertificates: Bool = true)
+        -> String
+    {
         switch self {
         case .fileMissing(let p):
             let blank = FileSystem.blankAround(p)
@@ -84,6 +88,11 @@ extension CredentialProblem {
         case .notYetValid(let p, let t, let days):
             return "\(p): the certificate is not valid before \(ISO8601.format(epochSeconds: t)) (in \(days) days); "
                 + "check the system clock or wait"
+        case .notSigningKey(let p, let found)
+        where !takesCertificates && (found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12")):
+            // A variable's PEM is named by its variable alone.
+            let named = p.hasPrefix("(PEM from ") ? p : "--auth-key \(p)"
+            return "\(named): this is \(found), not a .p8 signing key; " + CredentialMessages.tokensNeedTheP8
         case .notSigningKey(let p, let found) where found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12"):
             // The usual mix-up: a push certificate given where the token key goes.
             // A variable's PEM has no path to pass: the certificate's own variable is the place.

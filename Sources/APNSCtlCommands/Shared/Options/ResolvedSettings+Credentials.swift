@@ -162,7 +162,8 @@ extension ResolvedSettings {
         let team = self[.teamID]?.value
         let report = { @Sendable (problem: CredentialProblem) -> CLIError in
             CLIError(
-                problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels, keyIDAdvice: keyIDAdvice)
+                problem, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels, keyIDAdvice: keyIDAdvice,
+                takesCertificates: command != .jwt)
         }
         let loaded = try credentialErrors { () throws(CredentialProblem) in
             let file = try SigningKeyFile.read(authKey.input(in: world))
