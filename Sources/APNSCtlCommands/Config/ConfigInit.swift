@@ -124,7 +124,8 @@ extension APNSCtl.Config {
                 let (text, value) = made
                 keys.append((setting.name, text))
                 if let warning = SetKey.credentialKindWarning(
-                    setting.name, value, profile: name ?? "dev", location: location, label: "--\(setting.name)")
+                    setting.name, value, profile: name ?? "dev", location: location, label: "--\(setting.name)",
+                    hasTeamID: given.contains { $0.0 == Setting.of(.teamID) })
                 {
                     kindWarnings.append(warning)
                 }

@@ -79,11 +79,11 @@ extension APNSCtl.Config {
                         target.key, missing, given: values.first ?? "", fileDirectory: edit.location.directory,
                         in: world))
             }
-            if let warning = Self.credentialKindWarning(
-                target.key, value, profile: profileName, location: edit.location)
-            {
-                world.standardError.warning(warning)
-            }
+            let present = Set(before?.profile(profileName)?.values.map(\.name) ?? [])
+            let kindWarning = Self.credentialKindWarning(
+                target.key, value, profile: profileName, location: edit.location, hasTeamID: present.contains("team-id")
+            )
+            if let kindWarning { world.standardError.warning(kindWarning) }
             let shown = hidden ? "(hidden: no such file)" : ProfileValueText.shown(text, values: values)
             try edit.write("\(target.key) = \(shown) in \(SettingsEditor.header(table)), \(edit.location.path):\(line)")
             SettingsFileEdit.warnIfReplacingBuiltIn(profileName, before: before, path: edit.location.path, in: world)
@@ -93,8 +93,10 @@ extension APNSCtl.Config {
                     "env = \"both\" is doctor's alone: send and channel with profile \(profileName) refuse it (64); for them give sandbox, production or auto"
                 )
             }
-            if let warning = Self.bothAuthsWarning(
-                target.key, profile: profileName, before: before, location: edit.location)
+            // A value of the other kind has its own advice, a move; unsetting the earlier ones would contradict it.
+            if kindWarning == nil,
+                let warning = Self.bothAuthsWarning(
+                    target.key, profile: profileName, before: before, location: edit.location)
             {
                 world.standardError.warning(warning)
             }
@@ -228,8 +230,10 @@ extension APNSCtl.Config {
         /// asked, but said now, where the mix-up is made, rather than by the next send or jwt. Told from the file's
         /// PEM labels or its PKCS#12 shape, without a passphrase.
         /// `label`: how the message names the key (`--auth-key` for `config init`'s flag); the key by default.
+        /// `hasTeamID`: whether the profile has a team id, which a key moved to auth-key needs beside it.
         static func credentialKindWarning(
-            _ key: String, _ value: SettingValue, profile: String, location: SettingsLocation, label: String? = nil
+            _ key: String, _ value: SettingValue, profile: String, location: SettingsLocation, label: String? = nil,
+            hasTeamID: Bool
         ) -> String? {
             guard case .credential(.file(let path)) = value, let bytes = FileSystem.readStart(path, count: 1 << 20)
             else { return nil }
@@ -237,11 +241,18 @@ extension APNSCtl.Config {
             let certificate = held.pkcs12 || held.pemCertificate
             // The move, both halves: setting the other key alone would leave this one beside it, a profile of two
             // auths (or a key twice) that send refuses.
+            let options = location.configFlagWords + ["--profile", ShellWord.of(profile)]
             let set = { (other: String) in
-                let options = location.configFlagWords + ["--profile", ShellWord.of(profile)]
-                return (["apnsctl", "config", "unset"] + options + [key]).joined(separator: " ") + " && "
+                (["apnsctl", "config", "unset"] + options + [key]).joined(separator: " ") + " && "
                     + (["apnsctl", "config", "set"] + options + [other, ShellWord.of(path)]).joined(separator: " ")
             }
+            // A .p8 moved to auth-key signs nothing without the team id: the move sets it too when it is missing.
+            let toAuthKey =
+                set("auth-key")
+                + (hasTeamID
+                    ? ""
+                    : " && " + (["apnsctl", "config", "set"] + options + ["team-id", "TEAMID"]).joined(separator: " ")
+                        + ", TEAMID being your 10-character team id")
             let named = label ?? key
             switch key {
             case "auth-key" where certificate:
@@ -252,8 +263,12 @@ extension APNSCtl.Config {
             case "cert" where !certificate && held.pemKey:
                 return
                     "\(named): \(path) holds a private key but no certificate, so send will refuse it; an APNs .p8 key "
-                    + "goes in auth-key with team-id (\(set("auth-key"))), a certificate's own key in key, beside "
+                    + "goes in auth-key with team-id (\(toAuthKey)), a certificate's own key in key, beside "
                     + "its certificate in cert"
+            case "key" where !certificate && held.pemKey && SigningKey.isNamedAsSigningKey(path):
+                // Not moved for the user: the certificate beside it would then make a profile of two auths.
+                return "\(named): \(path) is an APNs .p8 signing key, not a certificate's key, so send will refuse it; "
+                    + "a .p8 is token auth on its own, in auth-key with team-id, in place of cert and key"
             case "key" where held.pemCertificate && !held.pemKey:
                 return "\(named): \(path) holds a certificate but no private key; a certificate goes in cert "
                     + "(\(set("cert")))"

@@ -68,7 +68,9 @@ enum JWTDecode {
             let publicKey: PublicKey
             do {
                 publicKey = try PublicKeyLoader.load(source.input(in: world), refusingCertificates: true)
-            } catch .notSigningKey(let path, let found) where found.hasPrefix("a certificate") {
+            } catch .notSigningKey(let path, let found)
+                where found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12")
+            {
                 // jwt has no --cert: the advice is the key that signs tokens, not where a certificate goes.
                 let named: String =
                     if path.hasPrefix("(PEM from ") {
@@ -80,7 +82,7 @@ enum JWTDecode {
                     }
                 throw .credential(
                     "\(named): this is \(found), not a .p8 signing key; " + CredentialMessages.tokensNeedTheP8)
-            } catch { throw CLIError(error, flags: labels) }
+            } catch { throw CLIError(error, flags: labels, takesCertificates: false) }
             let fromName: String? = source.path.flatMap { SigningKey.keyID(fromFileName: $0) }
             // "verified with -" says nothing: a key piped in is named as such.
             let file =

@@ -86,6 +86,16 @@ struct DoctorProbe {
                     using: plan.configuration.nameLookup)
             } catch {
                 if case .interrupted = error { return interrupted(report) }
+                // socks5:// has the APNs host looked up here: a failed lookup is this machine's DNS, not the proxy.
+                if case .connect(.resolve) = error {
+                    report.checks.append(
+                        .fail(
+                            "dns", env, .network, error.description + " (socks5:// looks the APNs host up here)",
+                            hint: (route.isAppleHost ? "check " : "check the host name in --endpoint and ")
+                                + "this machine's DNS (resolv.conf), or give the proxy as socks5h:// so that the "
+                                + "proxy looks it up"))
+                    return report
+                }
                 report.checks.append(
                     .fail(
                         "proxy", env, .network, error.description,

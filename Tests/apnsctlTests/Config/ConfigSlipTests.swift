@@ -226,7 +226,7 @@ import Testing
             ),
             (
                 "cert", p8,
-                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id (apnsctl config unset --profile k cert && apnsctl config set --profile k auth-key \(p8)), a certificate's own key in key, beside its certificate in cert",
+                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id (apnsctl config unset --profile k cert && apnsctl config set --profile k auth-key \(p8) && apnsctl config set --profile k team-id TEAMID, TEAMID being your 10-character team id), a certificate's own key in key, beside its certificate in cert",
                 ("cert", "auth-key")
             ),
             (
@@ -250,6 +250,25 @@ import Testing
             let r = try home.run(["config", "set", "-p", "right-\(key)", key, path])
             #expect(r.status == 0 && !r.stderr.contains("holds"), "\(key): \(r.stderr)")
         }
+        // A .p8 as a certificate's key: said, with no move (the certificate beside it would make two auths).
+        let p8AsKey = try home.run(["config", "set", "-p", "p8-key", "key", p8])
+        #expect(
+            p8AsKey.errorLines.contains(
+                "warning: key: \(p8) is an APNs .p8 signing key, not a certificate's key, so send will refuse it; a .p8 "
+                    + "is token auth on its own, in auth-key with team-id, in place of cert and key"),
+            "\(p8AsKey.stderr)")
+        // With the team id there, the move to auth-key does not set it again.
+        #expect(try home.run(["config", "set", "-p", "teamed", "team-id", "TEAM123456"]).status == 0)
+        let teamed = try home.run(["config", "set", "-p", "teamed", "cert", p8])
+        #expect(
+            teamed.errorLines.contains {
+                $0.contains("apnsctl config set --profile teamed auth-key \(p8)),") && !$0.contains("TEAMID")
+            }, "\(teamed.stderr)")
+        // A push certificate set as auth-key beside a .p8 set as cert: the move alone is advised; unsetting the
+        // earlier cert, as the two-auths warning would say, would leave the certificate in auth-key.
+        let crossed = try home.run(["config", "set", "-p", "teamed", "auth-key", both])
+        #expect(crossed.errorLines.count == 1, "\(crossed.stderr)")
+        #expect(crossed.stderr.contains("a push certificate goes in cert"), "\(crossed.stderr)")
     }
 
     /// `config init` with a credential of the other kind: the file is written, and the warning follows it with the

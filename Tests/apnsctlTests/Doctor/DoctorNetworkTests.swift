@@ -67,7 +67,23 @@ import Testing
                 unanswered.lines.contains {
                     $0.hasPrefix("fail  dns") && $0.contains("no answer from the resolver within 1 s")
                 }, "\(unanswered.stdout)")
-            withExtendedLifetime((answering, silent)) {}
+            // Through socks5://, the APNs host is looked up here: a name that does not resolve fails dns, not the
+            // proxy, which was reached.
+            let proxy = try Socket.listen(host: "127.0.0.1", port: 0)
+            let viaSOCKS5 = try InProcess.apnsctl(
+                [
+                    "doctor", "--endpoint", "https://apns.example.test:443", "--proxy",
+                    "socks5://127.0.0.1:\(proxy.localPort)", "--timeout", "5",
+                ] + flags, timeout: 30, nameLookup: answering.lookup)
+            #expect(viaSOCKS5.status == 69, "\(viaSOCKS5.stdout)\(viaSOCKS5.stderr)")
+            #expect(
+                viaSOCKS5.lines.contains {
+                    $0.hasPrefix("fail  dns") && $0.contains("cannot resolve apns.example.test")
+                        && $0.contains("(socks5:// looks the APNs host up here)")
+                }, "\(viaSOCKS5.stdout)")
+            #expect(!viaSOCKS5.stdout.contains("fail  proxy"), "\(viaSOCKS5.stdout)")
+            #expect(viaSOCKS5.stdout.contains("or give the proxy as socks5h://"), "\(viaSOCKS5.stdout)")
+            withExtendedLifetime((answering, silent, proxy)) {}
         }
     }
 

@@ -224,6 +224,9 @@ import Testing
         for file in [p12, mock.certificate] {
             for command in [
                 ["jwt", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345"],
+                // Without --key-id the key is read at another step; the advice is the same.
+                ["jwt", "--auth-key", file, "--team-id", mock.teamID],
+                ["jwt", "--decode", "a.b.c", "--auth-key", file],
                 [
                     "send", "--auth-key", file, "--team-id", mock.teamID, "--key-id", "ABCDE12345", "--topic",
                     mock.bundleID,
@@ -234,14 +237,27 @@ import Testing
                 #expect(r.status == 77, "\(command): \(r.stderr)")
                 let advice =
                     command[0] == "jwt"
-                    ? "not a .p8 signing key; provider tokens are signed with a .p8 key from the Apple Developer "
-                        + "portal (Keys), never with a certificate's key\n"
+                    ? "error: --auth-key \(file): this is a \(file == p12 ? "PKCS#12" : "certificate")"
                     : "not a .p8 signing key; a certificate belongs in --cert (--cert \(file))"
                 #expect(r.errorLines.count == 1 && r.stderr.contains(advice), "\(command): \(r.stderr)")
+                #expect(
+                    command[0] != "jwt"
+                        || r.stderr.hasSuffix(
+                            "not a .p8 signing key; provider tokens are signed with a .p8 key from the Apple "
+                                + "Developer portal (Keys), never with a certificate's key\n"),
+                    "\(r.stderr)")
                 #expect(command[0] != "jwt" || !r.stderr.contains("--cert"), "jwt has no --cert: \(r.stderr)")
                 #expect(!r.stderr.contains("passphrase"), "\(r.stderr)")
             }
         }
+        // From a profile, jwt names the profile's line, not a --auth-key that was never typed.
+        let settings = try scratch.write(
+            "config.toml", "[profiles.x]\nauth-key = \"\(mock.certificate)\"\n", mode: 0o600)
+        let fromProfile = try InProcess.apnsctl(["jwt", "--config", settings, "-p", "x", "--team-id", mock.teamID])
+        #expect(fromProfile.status == 77, "\(fromProfile.stderr)")
+        #expect(
+            fromProfile.stderr.hasPrefix("error: auth-key in profile x (\(settings):2) \(mock.certificate): this is a"),
+            "\(fromProfile.stderr)")
     }
 
     /// An error about a flag's value names the flag, not the payload file, even when the rule is the validator's.

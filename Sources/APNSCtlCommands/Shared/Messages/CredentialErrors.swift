@@ -109,6 +109,9 @@ extension CLIError {
                     "\(flag) \(path): holds a certificate but no private key; \(keyAdvice), or export the certificate "
                     + "together with its key as .p12"
             }
+        // Named by where it was given (a flag, a profile's line), as a missing file is.
+        case .notSigningKey(let path, _) where !takesCertificates:
+            if let flag = flags[path] { message = "\(flag) " + message }
         default: break
         }
         message = Self.namingStandardInput(message, problem.path, flag: problem.path.flatMap { flags[$0] })

@@ -90,9 +90,8 @@ extension CredentialProblem {
                 + "check the system clock or wait"
         case .notSigningKey(let p, let found)
         where !takesCertificates && (found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12")):
-            // A variable's PEM is named by its variable alone.
-            let named = p.hasPrefix("(PEM from ") ? p : "--auth-key \(p)"
-            return "\(named): this is \(found), not a .p8 signing key; " + CredentialMessages.tokensNeedTheP8
+            // Named by where it came from by the caller, which knows (a flag, a profile, a variable's PEM).
+            return "\(p): this is \(found), not a .p8 signing key; " + CredentialMessages.tokensNeedTheP8
         case .notSigningKey(let p, let found) where found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12"):
             // The usual mix-up: a push certificate given where the token key goes.
             // A variable's PEM has no path to pass: the certificate's own variable is the place.

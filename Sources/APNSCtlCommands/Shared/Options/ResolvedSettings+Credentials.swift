@@ -80,7 +80,8 @@ extension ResolvedSettings {
             throw CLIError(
                 error, passphraseFileFlag: label(.passphraseFile), flags: credentialLabels,
                 passphrase: self[.passphrase].map { ($0.value, label(.passphrase)) },
-                passphraseFile: passphraseFile, keyIDAdvice: keyIDAdvice, keyAdvice: keyAdvice)
+                passphraseFile: passphraseFile, keyIDAdvice: keyIDAdvice, keyAdvice: keyAdvice,
+                takesCertificates: command != .jwt)
         }
     }
 
