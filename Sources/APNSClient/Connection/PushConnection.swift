@@ -89,7 +89,12 @@ public final class PushConnection {
                 through: p, on: connected, to: endpoint, timeout: timeout, interruptFD: interruptFD, using: resolver)
         }
         let tls = try startTLS(on: connected.socket, for: endpoint, context: context)
-        let done = try handshake(tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)
+        let done: Handshake
+        do {
+            done = try handshake(tls, timeout: timeout, interruptFD: interruptFD, quickAck: proxy != nil)
+        } catch .handshakeTimeout(let seconds, _) where proxy != nil {
+            throw .handshakeTimeout(seconds: seconds, proxy: proxy?.display)
+        }
         return try establish(
             on: tls, handshake: done, endpoint: endpoint,
             connectMs: resolved.milliseconds + connected.milliseconds, tunnel: tunnel)

@@ -20,6 +20,9 @@ public enum TransportAdvice: Sendable, Equatable {
     case checkProxySettings
     /// The proxy was silent: allow more time, or check the proxy.
     case allowTheProxyMoreTime
+    /// The server was silent through a proxy's tunnel: allow more time, or check the endpoint and the proxy (which
+    /// may forward nothing).
+    case allowMoreTimeOrCheckTheProxy
     /// The proxy refused the destination (403): APNs uses 443, or the alternative port 2197.
     case checkProxyAllowsThePort
     /// Requests may have been delivered: sending them again may notify a device twice.
@@ -50,8 +53,9 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case closed(ConnectionLoss)
     /// No answer within `--timeout`.
     case timeout(seconds: Double)
-    /// The server accepted TCP but did not finish the TLS handshake within `--timeout`.
-    case handshakeTimeout(seconds: Double)
+    /// The server accepted TCP but did not finish the TLS handshake within `--timeout`. `proxy`: the proxy whose
+    /// tunnel it went through (shown), which may be the one forwarding nothing.
+    case handshakeTimeout(seconds: Double, proxy: String? = nil)
     /// The connection kept failing before any answer; the last failure is kept.
     indirect case gaveUp(attempts: Int, last: TransportFailure)
     /// The server reset this request's stream every time it was sent (RST_STREAM with `code`).
@@ -75,9 +79,9 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .closed(let loss): return loss.description
         case .timeout(let s):
             return "no answer from the server within \(SecondsText.of(s))"
-        case .handshakeTimeout(let s):
-            return
-                "the TLS handshake got no answer from the server within \(SecondsText.of(s))"
+        case .handshakeTimeout(let s, let proxy):
+            return "the TLS handshake got no answer from the server within \(SecondsText.of(s))"
+                + (proxy.map { " through the tunnel the proxy \($0) opened" } ?? "")
         case .gaveUp(let n, let last):
             return "no answer after \(n) connections in a row: \(last.description)"
         case .streamReset(let n, let code):
@@ -113,6 +117,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .connect(.connect), .connect(.timeout): return .checkServerAndEndpoint
         case .tls(let failure) where failure.isAboutCertificateDates: return .checkClock
         case .tls(.verification): return .trustServerCertificate
+        case .handshakeTimeout(_, .some): return .allowMoreTimeOrCheckTheProxy
         case .timeout, .handshakeTimeout: return .allowMoreTime
         case .gaveUp(_, let last): return last.advice
         case .proxy(let p): return p.advice

@@ -253,6 +253,25 @@ import Testing
         }
     }
 
+    /// A proxy that opens the tunnel, then forwards nothing: the handshake's timeout names the proxy, which is as
+    /// likely the silent one as the server (it said only "check --endpoint and the network").
+    @Test func aTunnelThatForwardsNothingNamesTheProxy() async throws {
+        try await offThePool(Self.oneAtATime) {
+            let mock = try InProcessMock()
+            let proxy = try FixedAnswerProxy(answer: "HTTP/1.1 200 Connection established\r\n\r\n")
+            let r = try send(
+                mock,
+                ["-d", SendDeliveryTests.token(1), "--proxy", "http://127.0.0.1:\(proxy.port)", "--timeout", "1"],
+                timeout: 60)
+            #expect(r.status == 69, "\(r.stderr)")
+            #expect(
+                r.errorLines.last?.hasSuffix(
+                    "the TLS handshake got no answer from the server within 1 s through the tunnel the proxy "
+                        + "http://127.0.0.1:\(proxy.port) opened; raise --timeout, or check --endpoint and the proxy "
+                        + "(does it forward?)") == true, "\(r.stderr)")
+        }
+    }
+
     @Test func aProxyThatMayNotOrCannotReachTheHostIs69WithItsAnswer() async throws {
         try await offThePool(Self.oneAtATime) {
             let mock = try InProcessMock()

@@ -26,6 +26,9 @@ extension TransportFailure {
             return description
                 + "; check the proxy setting (--proxy, APNSCTL_PROXY or a profile's proxy, else https_proxy/all_proxy; -v says which), or exempt the host with NO_PROXY/--noproxy"
         case .allowTheProxyMoreTime: return description + "; raise \(Setting.of(.timeout).flag) or check the proxy"
+        case .allowMoreTimeOrCheckTheProxy:
+            return description
+                + "; raise \(Setting.of(.timeout).flag), or check --endpoint and the proxy (does it forward?)"
         case .checkProxyAllowsThePort: return description + " (APNs uses 443, or 2197 with --port)"
         // Said once, after the summary (`TransportFailure.resendAdvice`), not on every device's line.
         case .resendUnknownIfDuplicatesAreAcceptable: return description
