@@ -132,9 +132,20 @@ public enum CommandRunner {
         // The send history is kept under the state folder: a test that names neither it nor a home of its own
         // would record into the account running the tests.
         if extra["XDG_STATE_HOME"] == nil && extra["HOME"] == nil { env["APNSCTL_NO_HISTORY"] = "1" }
+        // The provider token cache likewise, under the cache folder: such a test caches into a folder of this run's
+        // (it left three tokens in the account's ~/.cache/apnsctl on every run of the suite).
+        if extra["XDG_CACHE_HOME"] == nil && extra["HOME"] == nil { env["XDG_CACHE_HOME"] = runCacheHome }
         for (k, v) in extra { env[k] = v }
         return env
     }
+
+    /// A cache folder for this run of the tests (0700), removed when the run ends.
+    static let runCacheHome: String = {
+        let path = NSTemporaryDirectory() + "apnsctl-tests-cache-\(getpid())"
+        mkdir(path, 0o700)
+        atexit { _ = try? FileManager.default.removeItem(atPath: CommandRunner.runCacheHome) }
+        return path
+    }()
 
     /// The PATH a test's shell runs `script` with: the built apnsctl's directory first when the script calls
     /// `apnsctl` by name (so one that does not is not counted as starting it, `BinaryStarts`), after `first`.

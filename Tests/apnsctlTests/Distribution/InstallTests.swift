@@ -24,12 +24,15 @@ import Testing
         ).path
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         let scratch = NSTemporaryDirectory() + "apnsctl-generate-manual-\(getuid())"
+        // SwiftPM keeps its caches under the account's cache folder, not the one commands under test get.
+        let own = ProcessInfo.processInfo.environment
         let built = try CommandRunner.run(
             "swift",
             [
                 "build", "--product", "generate-manual", "--scratch-path", scratch,
                 "--package-path", Repository.root,
-            ], timeout: 1200)
+            ], environment: own["XDG_CACHE_HOME"].map { ["XDG_CACHE_HOME": $0] } ?? ["HOME": NSHomeDirectory()],
+            timeout: 1200)
         guard built.status == 0 else { throw TestSupportError("building generate-manual failed: \(built.stderr)") }
         return scratch + "/debug/generate-manual"
     }
