@@ -251,8 +251,7 @@ extension APNSCtl.Config {
                 set("auth-key")
                 + (hasTeamID
                     ? ""
-                    : " && " + (["apnsctl", "config", "set"] + options + ["team-id", "TEAMID"]).joined(separator: " ")
-                        + ", TEAMID being your 10-character team id")
+                    : " && " + (["apnsctl", "config", "set"] + options + ["team-id", "TEAMID"]).joined(separator: " "))
             let named = label ?? key
             switch key {
             case "auth-key" where certificate:
@@ -263,8 +262,8 @@ extension APNSCtl.Config {
             case "cert" where !certificate && held.pemKey:
                 return
                     "\(named): \(path) holds a private key but no certificate, so send will refuse it; an APNs .p8 key "
-                    + "goes in auth-key with team-id (\(toAuthKey)), a certificate's own key in key, beside "
-                    + "its certificate in cert"
+                    + "goes in auth-key with team-id: \(toAuthKey)\(hasTeamID ? "" : " (TEAMID: your 10-character team id)")"
+                    + "; a certificate's own key goes in key, beside its certificate in cert"
             case "key" where !certificate && held.pemKey && SigningKey.isNamedAsSigningKey(path):
                 // Not moved for the user: the certificate beside it would then make a profile of two auths.
                 return "\(named): \(path) is an APNs .p8 signing key, not a certificate's key, so send will refuse it; "

@@ -226,7 +226,7 @@ import Testing
             ),
             (
                 "cert", p8,
-                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id (apnsctl config unset --profile k cert && apnsctl config set --profile k auth-key \(p8) && apnsctl config set --profile k team-id TEAMID, TEAMID being your 10-character team id), a certificate's own key in key, beside its certificate in cert",
+                "warning: cert: \(p8) holds a private key but no certificate, so send will refuse it; an APNs .p8 key goes in auth-key with team-id: apnsctl config unset --profile k cert && apnsctl config set --profile k auth-key \(p8) && apnsctl config set --profile k team-id TEAMID (TEAMID: your 10-character team id); a certificate's own key goes in key, beside its certificate in cert",
                 ("cert", "auth-key")
             ),
             (
@@ -262,7 +262,7 @@ import Testing
         let teamed = try home.run(["config", "set", "-p", "teamed", "cert", p8])
         #expect(
             teamed.errorLines.contains {
-                $0.contains("apnsctl config set --profile teamed auth-key \(p8)),") && !$0.contains("TEAMID")
+                $0.contains("apnsctl config set --profile teamed auth-key \(p8); ") && !$0.contains("TEAMID")
             }, "\(teamed.stderr)")
         // A push certificate set as auth-key beside a .p8 set as cert: the move alone is advised; unsetting the
         // earlier cert, as the two-auths warning would say, would leave the certificate in auth-key.
