@@ -38,18 +38,40 @@ public enum Environment {
         return v
     }
 
-    /// The user's home directory with `variables` as the environment: $HOME, else the password database; nil
-    /// when neither has one. Never a shared fallback such as /tmp, where another user could prepare the files we
-    /// would then trust. A relative $HOME counts as none: it would put the settings file and the token cache
-    /// wherever the command happens to run.
-    /// `passwordDatabase` is this user's entry's home (asked only when $HOME gives none), so the rule can be tried
-    /// for a user without an entry.
+    /// The user's home directory with `variables` as the environment: $HOME when set, else the password database;
+    /// nil when neither names an existing directory. Never a shared fallback such as /tmp, where another user could
+    /// prepare the files we would then trust. A $HOME that is set but relative (it would put the settings file and
+    /// the token cache wherever the command happens to run) or names no directory (`/nonexistent`, Debian's for
+    /// service users) counts as none, without the password database: nothing is made there, as curl and git make
+    /// nothing at a missing $HOME, and the account's entry is not taken instead of what the caller set.
+    /// `passwordDatabase` is this user's entry's home (asked only when $HOME is unset or empty), so the rule can be
+    /// tried for a user without an entry; `isDirectory`, so it can be tried for paths this machine does not have.
     public static func home(
-        variables: [String: String], passwordDatabase: () -> String? = passwordDatabaseHome
+        variables: [String: String], passwordDatabase: () -> String? = passwordDatabaseHome,
+        isDirectory: (String) -> Bool = FileSystem.isDirectory
     ) -> String? {
-        if let h = variables["HOME"], isHome(h) { return h }
-        if let text = passwordDatabase(), isHome(text) { return text }
+        if let h = variables["HOME"], !h.isEmpty { return isHome(h) && isDirectory(h) ? h : nil }
+        if let text = passwordDatabase(), isHome(text), isDirectory(text) { return text }
         return nil
+    }
+
+    /// Why `home(variables:)` found none, for the message that says so: what $HOME held, or that it was unset
+    /// (the password database then named no existing directory either).
+    public enum HomeAbsence: Sendable, Equatable {
+        /// $HOME is an absolute path to nothing, or to something not a directory.
+        case notADirectory(String)
+        /// $HOME is a relative path.
+        case relative(String)
+        /// $HOME is unset or empty.
+        case unset
+
+        public init(variables: [String: String]) {
+            if let h = variables["HOME"], !h.isEmpty {
+                self = Environment.isHome(h) ? .notADirectory(h) : .relative(h)
+            } else {
+                self = .unset
+            }
+        }
     }
 
     /// The home directory in the password database's entry for this process's user; nil without an entry.

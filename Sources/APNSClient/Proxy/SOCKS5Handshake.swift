@@ -60,7 +60,7 @@ struct SOCKS5Handshake: ProxyHandshake {
             case 2, 0xFF:
                 return refused(
                     proxy.user == nil
-                        ? "it requires a user name and password; give socks5h://user:password@host:port"
+                        ? "it requires a user name and password; give \(proxy.kind.rawValue)://user:password@host:port"
                         : "no authentication method it accepts")
             default:
                 return malformed("authentication method \(method), which was not offered")

@@ -65,7 +65,7 @@ struct ChannelPlan {
             throw .interrupted(
                 signal: signal,
                 message:
-                    "interrupted by \(signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"); the channel request may or may not have been carried out: check with apnsctl channel list"
+                    "interrupted by \(signal == ProcessSignals.terminate ? "SIGTERM" : "SIGINT"); \(Self.afterInterrupt(requests.map(\.operation)))"
             )
         }
         var results: [PushResult] = []
@@ -76,6 +76,24 @@ struct ChannelPlan {
             results.append(result)
         }
         return results
+    }
+
+    /// What an interrupt left of `operations`: a list or a read changed nothing; a create or a delete may have
+    /// been carried out, and the command that shows whether is named.
+    static func afterInterrupt(_ operations: [ChannelRequest.Operation]) -> String {
+        for operation in operations {
+            switch operation {
+            case .create:
+                return "the channel may or may not have been created: "
+                    + "apnsctl channel list, with the same flags, shows whether it was"
+            case .delete(let id):
+                return "the channel may or may not have been deleted: "
+                    + "apnsctl channel get \(id), with the same flags, shows whether it was"
+            case .read, .list:
+                continue
+            }
+        }
+        return "nothing changed (it only reads)"
     }
 
     /// The exit 69 for `result`, the unanswered result of `request`.

@@ -12,7 +12,8 @@ extension APNSCtl.Config {
             discussion: """
                 Prints the path, then in parentheses where the choice came from (--config, APNSCTL_CONFIG, \
                 or the default) and whether the file exists. A missing default file means no settings. With \
-                -o json: {"path":…,"origin":…,"exists":…}.
+                -o json: {"path":…,"origin":…,"exists":…}. With no home directory for the default file, \
+                none is read: the path is null.
                 """)
 
         @OptionGroup var file: ConfigFileOptions
@@ -26,18 +27,23 @@ extension APNSCtl.Config {
         func run(in world: CommandWorld) throws {
             let format = output
             let location = try file.location(in: world)
-            let exists = FileSystem.exists(location.path)
+            let exists = !location.isNone && FileSystem.exists(location.path)
             switch format {
             case .json:
                 var w = JSONWriter()
                 w.beginObject()
-                w.field("path", location.path)
+                w.field("path", location.isNone ? nil : location.path)
                 w.field("origin", location.origin.kind)
                 if case .flag(let f) = location.origin { w.field("flag", f) }
                 if case .variable(let v) = location.origin { w.field("variable", v) }
                 w.field("exists", exists)
                 w.endObject()
                 try ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)], to: world.standardOutput)
+            case .text where location.isNone:
+                let why = Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CONFIG_HOME")
+                try ConfigOutput.write(
+                    ["none: no home directory for the default settings file (\(why)); no settings are read"],
+                    to: world.standardOutput)
             case .text:
                 let from = location.isExplicit ? "from \(location.origin.description); " : "the default; "
                 try ConfigOutput.write(

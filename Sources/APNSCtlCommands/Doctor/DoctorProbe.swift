@@ -18,7 +18,7 @@ struct DoctorProbe {
 
     private var timeout: Double { plan.configuration.timeout }
     private var timeoutText: String {
-        "\(Setting.of(.timeout).flag) \(SecondsText.number(timeout))"
+        "\(Setting.of(.timeout).flag) (now \(SecondsText.number(timeout)) s)"
     }
 
     /// The checks of `route`'s environment: dns, connect, proxy (only through one), tls, auth.

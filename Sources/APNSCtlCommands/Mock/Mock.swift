@@ -252,8 +252,8 @@ extension APNSCtl {
 
             guard let stateDirectory = try MockStateDirectory(given: stateDir, in: world) else {
                 throw CLIError.outputExists(
-                    "no home directory for the default --state-dir ($HOME and $XDG_STATE_HOME are unset or relative "
-                        + "and the password database has none); pass one, e.g. --state-dir \"$(mktemp -d)\"")
+                    "no home directory for the default --state-dir (\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_STATE_HOME"))); "
+                        + "pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
             let directory = stateDirectory.path
             // The built-in profiles read this state dir's mock.json only where they look by default.

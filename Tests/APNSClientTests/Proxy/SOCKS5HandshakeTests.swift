@@ -61,7 +61,15 @@ import Testing
             Issue.record("accepted")
             return
         }
-        #expect(why.contains("requires a user name and password"))
+        #expect(why.contains("requires a user name and password; give socks5h://user:password@host:port"))
+        // The advice keeps the scheme given: socks5:// resolves the APNs host here, socks5h:// at the proxy.
+        var needsAuthHere = try handshake("socks5://proxy:1080", .address([17, 188, 1, 2]))
+        _ = needsAuthHere.start()
+        guard case .failed(.socksRefused(_, let whyHere)) = needsAuthHere.receive([5, 0xFF]) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(whyHere.contains("give socks5://user:password@host:port"))
 
         for code in UInt8(1)...8 {
             var h = try handshake("socks5h://proxy:1080")

@@ -126,13 +126,45 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.errorLines == [
-                "warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database has none): "
+                "warning: no home directory ($HOME is unset and the password database names no directory for this user, "
+                    + "and $XDG_CACHE_HOME is unset or relative): "
                     + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
             ], "\(r.stderr)")
         #expect(
             !FileManager.default.fileExists(atPath: Self.cacheFile(mock, cacheHome: "/tmp/.cache")),
             "a token was cached in /tmp")
         #expect(try FileManager.default.contentsOfDirectory(atPath: privateTmp).isEmpty)
+    }
+
+    /// A `HOME` that names no directory (`/nonexistent`, Debian's for service users) is no home: the token is not
+    /// cached, with the warning naming what `HOME` held, and nothing is made there (the home itself was made, with
+    /// `.cache/apnsctl` and the send history's `.local/state/apnsctl` in it, when the process could).
+    @Test func aHomeThatDoesNotExistIsNoHomeAndNothingIsMadeThere() throws {
+        let mock = try InProcessMock()
+        let base = try TemporaryDirectory(prefix: "missing-home")
+        let missing = base.file("nonexistent")
+        let r = try InProcess.apnsctl(
+            Self.sendArguments(mock),
+            environment: ["HOME": missing, "XDG_CACHE_HOME": "", "XDG_STATE_HOME": "", "XDG_CONFIG_HOME": ""],
+            directory: base.path, timeout: 20)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.errorLines == [
+                "warning: no home directory ($HOME is \(missing), which is not a directory, and $XDG_CACHE_HOME is unset "
+                    + "or relative): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
+            ], "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing), "the missing home was made")
+
+        // The mock without --state-dir: refused, saying the same, and nothing made there either.
+        let started = try InProcess.apnsctl(
+            ["mock", "--port", "0"], environment: ["HOME": missing, "XDG_STATE_HOME": ""], directory: base.path,
+            timeout: 15)
+        #expect(started.status == 73, "\(started.stderr)")
+        #expect(
+            started.stderr.hasPrefix(
+                "error: no home directory for the default --state-dir ($HOME is \(missing), which is not a directory"),
+            "\(started.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing), "the missing home was made")
     }
 
     /// The mock without `--state-dir` and without a home: refused with the advice, never a dir under /tmp.

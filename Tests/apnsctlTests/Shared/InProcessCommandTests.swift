@@ -425,7 +425,8 @@ import Testing
                 now: 1_800_000_000, in: homeless.world) != nil)
         #expect(
             homeless.stderr.text.hasPrefix(
-                "warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative"),
+                "warning: no home directory ($HOME is unset and the password database names no directory for this user, and $XDG_CACHE_HOME is unset or relative)"
+            ),
             "\(homeless.stderr.text)")
     }
 }

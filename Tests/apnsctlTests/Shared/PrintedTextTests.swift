@@ -254,7 +254,7 @@ import Testing
     @Test func aRelativeHomeCountsAsNoHome() throws {
         let dir = try TemporaryDirectory(prefix: "relative-home")
         let key = try dir.write("AuthKey_ABCDE12345.p8", CredentialFixtures.signingKey.p8PEM, mode: 0o600)
-        let t = TestWorld(variables: [:], home: "relative/home")
+        let t = TestWorld(variables: ["HOME": "relative/home"], home: "relative/home")
         #expect(t.world.settings.home == nil)
         // The token is signed before connecting (to a closed port): with no home, not cached, and said so.
         let status = t.run([
@@ -263,19 +263,38 @@ import Testing
         ])
         #expect(status == 69, "\(t.stderr.text)")
         #expect(
-            t.stderr.text.contains("warning: no home directory ($HOME and $XDG_CACHE_HOME are unset or relative"),
+            t.stderr.text.contains(
+                "warning: no home directory ($HOME is relative/home, a relative path, and $XDG_CACHE_HOME is unset or relative): "
+                    + "the provider token is not cached"),
             "\(t.stderr.text)")
         #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/relative"))
 
-        // From the environment, as `main` reads it: a relative $HOME is passed over for the password database's
-        // home, as an unset one is.
+        // From the environment, as `main` reads it: a relative $HOME is no home, and the password database's home
+        // is not taken instead of what the caller set; config path says so (it printed an empty path).
         let work = try TemporaryDirectory(prefix: "relative-home-cwd")
         let path = try InProcess.apnsctl(
             ["config", "path"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
             directory: work.path)
+        #expect(path.status == 0, "\(path.stderr)")
         #expect(
-            !path.stdout.contains("relative/home") && !path.stderr.contains("relative/home"),
+            path.stdout
+                == "none: no home directory for the default settings file ($HOME is relative/home, a relative path, "
+                + "and $XDG_CONFIG_HOME is unset or relative); no settings are read\n",
             "\(path.stdout)\(path.stderr)")
-        #expect(path.stdout.hasPrefix("/"), "\(path.stdout)\(path.stderr)")
+        let json = try InProcess.apnsctl(
+            ["config", "path", "-o", "json"], environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""],
+            directory: work.path)
+        #expect(json.stdout == "{\"path\":null,\"origin\":\"default\",\"exists\":false}\n", "\(json.stdout)")
+        // A command that writes the file is refused, saying the same.
+        let initialized = try InProcess.apnsctl(
+            ["config", "init", "-p", "dev", "--cert", "c.pem"],
+            environment: ["HOME": "relative/home", "XDG_CONFIG_HOME": ""], directory: work.path)
+        #expect(initialized.status == 64, "\(initialized.stderr)")
+        #expect(
+            initialized.stderr.hasPrefix(
+                "error: no settings file: no home directory for the default one ($HOME is relative/home, a relative path"
+            ),
+            "\(initialized.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "something was made")
     }
 }

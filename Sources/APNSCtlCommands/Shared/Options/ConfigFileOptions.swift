@@ -1,3 +1,4 @@
+import APNSPlatform
 import APNSSettings
 import ArgumentParser
 
@@ -23,7 +24,8 @@ struct ConfigFileOptions: ParsableArguments {
     func writableLocation(in world: CommandWorld) throws(CLIError) -> SettingsLocation {
         let found = try location(in: world)
         guard !found.isNone else {
-            throw .usage("no settings file: no home directory for the default one; pass --config FILE")
+            let why = Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CONFIG_HOME")
+            throw .usage("no settings file: no home directory for the default one (\(why)); pass --config FILE")
         }
         return found
     }

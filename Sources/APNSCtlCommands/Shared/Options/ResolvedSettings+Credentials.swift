@@ -305,8 +305,8 @@ final class SigningKeyWithIDs: Sendable {
         }
         if !noCache {
             world.standardError.warning(
-                "no home directory ($HOME and $XDG_CACHE_HOME are unset or relative and the password database "
-                    + "has none): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
+                "no home directory (\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CACHE_HOME"))): "
+                    + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
             )
         }
         return try signedToken(issuedAt: now)
