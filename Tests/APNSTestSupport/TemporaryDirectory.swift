@@ -9,9 +9,17 @@ import Foundation
     private let systemWrite = Darwin.write
 #endif
 
-/// A private scratch directory, removed when the value goes away, so each test is independent.
+/// A private scratch directory, removed when the value goes away, so each test is independent; one a static holds
+/// for the whole run (shared credentials, a long-lived reader's folder) is removed when the run ends, as a static is
+/// never deinitialised (they left a folder of test keys in /tmp on every run).
 public final class TemporaryDirectory: @unchecked Sendable {
     public let path: String
+
+    /// The directories not yet removed, for the removal at exit.
+    private static let live: LockedValue<Set<String>> = {
+        atexit { for path in TemporaryDirectory.live.current { try? FileManager.default.removeItem(atPath: path) } }
+        return LockedValue([])
+    }()
 
     public init(prefix: String = "apnsctl-test") throws {
         let base = NSTemporaryDirectory()
@@ -20,6 +28,7 @@ public final class TemporaryDirectory: @unchecked Sendable {
             throw TestSupportError("mkdtemp failed: \(FileSystem.errnoText())")
         }
         path = made
+        Self.live.withLock { _ = $0.insert(made) }
     }
 
     /// `path/name`.
@@ -61,5 +70,8 @@ public final class TemporaryDirectory: @unchecked Sendable {
         try String(contentsOfFile: file(name), encoding: .utf8)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+        Self.live.withLock { _ = $0.remove(path) }
+    }
 }
