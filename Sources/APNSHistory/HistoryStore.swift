@@ -38,7 +38,8 @@ public final class HistoryStore {
         let readOnly = permissions & 0o200 == 0
         let database: SQLiteConnection
         do {
-            database = try SQLiteConnection.open(path, readOnly: readOnly, busyMilliseconds: busyMilliseconds)
+            database = try SQLiteConnection.open(
+                folder.fileWithoutLinks(fileName), readOnly: readOnly, busyMilliseconds: busyMilliseconds)
         } catch {
             throw HistoryProblem(error, path: path)
         }

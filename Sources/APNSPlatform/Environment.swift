@@ -58,16 +58,18 @@ public enum Environment {
     /// Why `home(variables:)` found none, for the message that says so: what $HOME held, or that it was unset
     /// (the password database then named no existing directory either).
     public enum HomeAbsence: Sendable, Equatable {
-        /// $HOME is an absolute path to nothing, or to something not a directory.
+        /// $HOME is an absolute path to nothing.
+        case missing(String)
+        /// $HOME is an absolute path to something not a directory.
         case notADirectory(String)
         /// $HOME is a relative path.
         case relative(String)
         /// $HOME is unset or empty.
         case unset
 
-        public init(variables: [String: String]) {
+        public init(variables: [String: String], exists: (String) -> Bool = FileSystem.exists) {
             if let h = variables["HOME"], !h.isEmpty {
-                self = Environment.isHome(h) ? .notADirectory(h) : .relative(h)
+                self = !Environment.isHome(h) ? .relative(h) : exists(h) ? .notADirectory(h) : .missing(h)
             } else {
                 self = .unset
             }

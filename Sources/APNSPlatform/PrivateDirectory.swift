@@ -119,6 +119,16 @@ public final class PrivateDirectory: Sendable {
     /// `path/name`, for messages and for paths given to other programs.
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// `name` in this directory by the directory's own path without links (the one its descriptor has, the
+    /// directory checked), for a program that refuses a link anywhere in a path: SQLite's no-follow open refused
+    /// a history under a home that is a link, or that is reached through one (/home → /data/home).
+    public func fileWithoutLinks(_ name: String) -> String {
+        if let resolved = TrustedFile.canonicalPath(of: fd) { return resolved + "/" + name }
+        guard let real = realpath(path, nil) else { return file(name) }
+        defer { free(real) }
+        return String(cString: real) + "/" + name
+    }
+
     /// Reads the regular file `name` that we own; a link, FIFO, device or another user's file is `.untrusted`.
     public func read(_ name: String, limit: Int = FileSystem.maximumReadSize) throws(Failure) -> [UInt8] {
         try readWithPermissions(name, limit: limit).bytes

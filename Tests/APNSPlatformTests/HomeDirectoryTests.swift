@@ -48,7 +48,10 @@ import Testing
 
     /// What a message says of a missing home: what `$HOME` held.
     @Test func theAbsenceSaysWhatHOMEHeld() {
-        #expect(Environment.HomeAbsence(variables: ["HOME": "/nonexistent"]) == .notADirectory("/nonexistent"))
+        let missing = Environment.HomeAbsence(variables: ["HOME": "/nonexistent"], exists: { _ in false })
+        #expect(missing == .missing("/nonexistent"))
+        let file = Environment.HomeAbsence(variables: ["HOME": "/etc/passwd"], exists: { _ in true })
+        #expect(file == .notADirectory("/etc/passwd"))
         #expect(Environment.HomeAbsence(variables: ["HOME": "relative"]) == .relative("relative"))
         #expect(Environment.HomeAbsence(variables: ["HOME": ""]) == .unset)
         #expect(Environment.HomeAbsence(variables: [:]) == .unset)

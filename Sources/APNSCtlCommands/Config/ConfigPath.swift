@@ -48,7 +48,7 @@ extension APNSCtl.Config {
                 let from = location.isExplicit ? "from \(location.origin.description); " : "the default; "
                 try ConfigOutput.write(
                     [
-                        "\(location.path) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"
+                        "\(location.path.escapingControlsForOutput()) (\(from)\(exists ? "exists" : "does not exist")\(!exists && !location.isExplicit ? ": no settings are read" : ""))"
                     ],
                     to: world.standardOutput)
             }

@@ -17,9 +17,6 @@ struct DoctorProbe {
     var interruptFD: Int32? = nil
 
     private var timeout: Double { plan.configuration.timeout }
-    private var timeoutText: String {
-        "\(Setting.of(.timeout).flag) (now \(SecondsText.number(timeout)) s)"
-    }
 
     /// The checks of `route`'s environment: dns, connect, proxy (only through one), tls, auth.
     func run(_ route: DoctorPlan.Route) -> EnvironmentReport {
@@ -47,7 +44,7 @@ struct DoctorProbe {
                     hint: proxy != nil
                         ? "check the proxy's host name in \(route.proxy.source ?? "--proxy")"
                         : error.mayPassWithMoreTime
-                            ? "check the host name and this machine's DNS (resolv.conf), or raise \(timeoutText)"
+                            ? "check the host name and this machine's DNS (resolv.conf), or raise \(Setting.of(.timeout).flag)"
                             : "check the host name and this machine's DNS (resolv.conf)"))
             return report
         }
@@ -162,7 +159,7 @@ struct DoctorProbe {
         report.checks.append(
             Self.authCheck(
                 outcome, environment: env, acceptedIn: nil, keyID: plan.keyID, teamID: plan.teamID,
-                topic: (plan.probe.topic, plan.topicOrigin), timeoutText: timeoutText))
+                topic: (plan.probe.topic, plan.topicOrigin)))
         return report
     }
 
@@ -177,7 +174,7 @@ struct DoctorProbe {
     /// when known (it sharpens a `BadEnvironmentKey…` hint).
     static func authCheck(
         _ outcome: ExchangeOutcome, environment env: APNSEnvironment, acceptedIn: APNSEnvironment?,
-        keyID: String?, teamID: String?, topic: (name: String, origin: String)? = nil, timeoutText: String
+        keyID: String?, teamID: String?, topic: (name: String, origin: String)? = nil
     ) -> DoctorCheck {
         switch outcome {
         case .answered(let response):
@@ -212,7 +209,7 @@ struct DoctorProbe {
             let hint: String? =
                 switch failure {
                 case .timeout, .unknownOutcome(.timeout):
-                    "the server took the probe but did not answer; raise \(timeoutText), or check --endpoint"
+                    "the server took the probe but did not answer; raise \(Setting.of(.timeout).flag), or check --endpoint"
                 default: nil
                 }
             return .fail("auth", env, .network, "no answer to the probe: " + failure.description, hint: hint)
@@ -271,7 +268,7 @@ struct DoctorProbe {
             return .fail(
                 "tls", env, .network, failure.description,
                 hint:
-                    "raise \(timeoutText), or check --endpoint and any proxy: something accepted TCP but does not speak TLS"
+                    "raise \(Setting.of(.timeout).flag), or check --endpoint and any proxy: something accepted TCP but does not speak TLS"
             )
         default:
             return .fail(

@@ -1,6 +1,7 @@
 import APNSCore
 import APNSHistory
 import APNSPlatform
+import APNSSettings
 
 /// How `history` and `send --replay` reach the history: the store in the world's state folder, an entry named
 /// by its number or `last`, and the history's problems as CLI.md's exit codes.
@@ -28,7 +29,7 @@ enum HistoryAccess {
                 "history entry numbers start at #1, so \(JSONWriter.quoted(reference)) names none; last is the newest, and apnsctl history lists the others with their numbers"
             )
         }
-        guard let store = try open(in: world) else { throw nothingRecorded }
+        guard let store = try open(in: world) else { throw noFolder(in: world).map { .usage($0) } ?? nothingRecorded }
         do {
             guard let id = try wanted ?? store.newestID() else { throw nothingRecorded }
             if let entry = try store.entry(id) { return entry }
@@ -46,6 +47,19 @@ enum HistoryAccess {
 
     private static var nothingRecorded: CLIError {
         .usage("no send is recorded in the history yet; apnsctl send records each one (unless --no-history)")
+    }
+
+    /// Why there is no folder for the history (no home, no XDG_STATE_HOME), when there is none: `no home directory
+    /// (…)`, said where "nothing is recorded yet" would send the user looking for sends that were never kept.
+    static func noHome(in world: CommandWorld) -> String? {
+        guard world.historyDirectory == nil else { return nil }
+        return "no home directory "
+            + "(\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_STATE_HOME")))"
+    }
+
+    /// `noHome` as the history commands say it.
+    static func noFolder(in world: CommandWorld) -> String? {
+        noHome(in: world).map { "no history is kept: \($0); set XDG_STATE_HOME to a folder of yours to keep one" }
     }
 
     /// A history that cannot be read: exit 66, saying what to do (a damaged file is moved aside, and the next

@@ -28,7 +28,8 @@ extension APNSCtl.History {
                 throw CLIError.usage("history clear: there is no terminal to ask on; pass --yes to confirm")
             }
             guard let store = try HistoryAccess.open(in: world) else {
-                world.standardError.print("the history is empty; nothing to clear\n")
+                let why = HistoryAccess.noFolder(in: world) ?? "the history is empty"
+                world.standardError.print("\(why); nothing to clear\n")
                 return
             }
             if !yes {

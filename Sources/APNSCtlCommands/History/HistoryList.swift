@@ -66,7 +66,11 @@ extension APNSCtl.History {
                 reason: reason, since: try since.map { try HistoryTime.parse($0, flag: "--since", in: world) },
                 limit: limit)
             guard let store = try HistoryAccess.open(in: world) else {
-                if format == .text { world.standardError.print("no send is recorded in the history yet\n") }
+                if let why = HistoryAccess.noFolder(in: world) {
+                    world.standardError.warning(why)
+                } else if format == .text {
+                    world.standardError.print("no send is recorded in the history yet\n")
+                }
                 return
             }
             let entries: [HistoryEntry]

@@ -11,7 +11,7 @@ import APNSSettings
 final class SendRecorder {
     private var entry: HistoryEntry
     /// The history, opened while the send connects.
-    private let opening: HistoryOpening
+    private let opening: HistoryOpening?
     private let keepDays: Int
     private let keepEntries: Int
     private let startedNanoseconds: UInt64
@@ -20,17 +20,23 @@ final class SendRecorder {
     private var problem: HistoryProblem?
 
     /// A recorder for a send described by `entry` (its settings and payload), or nil when the history is
-    /// off (`--no-history`, `APNSCTL_NO_HISTORY`, `history = false`) or there is no home to keep it in.
+    /// off (`--no-history`, `APNSCTL_NO_HISTORY`, `history = false`). With no folder to keep it in (no home), the
+    /// send is not recorded and `finish` says why, as for any history that cannot be written (CLI.md).
     static func start(_ entry: HistoryEntry, _ settings: ResolvedSettings, in world: CommandWorld) -> SendRecorder? {
-        guard !settings.isOn(.noHistory), let directory = world.historyDirectory else { return nil }
-        return SendRecorder(
-            entry, directory: directory, keepDays: settings[.historyDays]?.value ?? 30,
+        guard !settings.isOn(.noHistory) else { return nil }
+        let recorder = SendRecorder(
+            entry, directory: world.historyDirectory, keepDays: settings[.historyDays]?.value ?? 30,
             keepEntries: settings[.historyEntries]?.value ?? 1000, in: world)
+        if let why = HistoryAccess.noHome(in: world) {
+            recorder.problem = .unusable(
+                why + "; set XDG_STATE_HOME to a folder of yours to keep the history, or pass --no-history")
+        }
+        return recorder
     }
 
-    private init(_ entry: HistoryEntry, directory: String, keepDays: Int, keepEntries: Int, in world: CommandWorld) {
+    private init(_ entry: HistoryEntry, directory: String?, keepDays: Int, keepEntries: Int, in world: CommandWorld) {
         self.entry = entry
-        opening = HistoryOpening(directory: directory)
+        opening = directory.map { HistoryOpening(directory: $0) }
         self.keepDays = keepDays
         self.keepEntries = keepEntries
         startedNanoseconds = world.clock.monotonicNanoseconds()
@@ -46,7 +52,7 @@ final class SendRecorder {
         if let recording { return recording }
         guard problem == nil else { return nil }
         do {
-            guard let store = try opening.store() else { return nil }
+            guard let store = try opening?.store() else { return nil }
             recording = try store.beginRecording()
         } catch {
             problem = error

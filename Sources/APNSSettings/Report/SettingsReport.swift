@@ -157,7 +157,9 @@ public enum SettingsReport {
         for name in MockProfile.names where file?.profile(name) == nil {
             let mark = file?.defaultProfile?.name == name ? " (default)" : ""
             let auth = name == MockProfile.tokenName ? ", token auth" : ""
-            lines.append("profile \(name)\(mark)  built in: apnsctl mock's \(mockReadyFile)\(auth)")
+            // No home for the default state dir: no file to name (APNSCTL_MOCK_STATE_DIR names one).
+            let file = mockReadyFile.isEmpty ? "mock.json, with no home for its default state dir" : mockReadyFile
+            lines.append("profile \(name)\(mark)  built in: apnsctl mock's \(file)\(auth)")
         }
         for d in deviceRows(file) {
             let owner = d.profile.map { "profile \($0), " } ?? ""
@@ -189,7 +191,7 @@ public enum SettingsReport {
                 w.field("profile", name)
                 w.field("default", file?.defaultProfile?.name == name)
                 w.field("builtin", true)
-                w.field("file", mockReadyFile)
+                w.field("file", mockReadyFile.isEmpty ? nil : mockReadyFile)
             }
         }
         for d in deviceRows(file) {

@@ -1,4 +1,5 @@
 import APNSCore
+import APNSPlatform
 
 /// The built-in profiles (unless the file defines one of that name), read from the running mock's `mock.json`:
 /// `mock` sets `endpoint`, `ca-file`, `cert`, `topic` and `env` (the one the mock plays), so
@@ -12,11 +13,17 @@ public enum MockProfile {
     public static let names = [name, tokenName]
 
     /// The settings `mock.json` gives profile `profile` (`mock` or `mock-token`), by setting name. No `mock.json`
-    /// is exit 66 saying to start the mock.
-    public static func values(json: [UInt8]?, path: String, profile: String = name) throws(SettingsProblem)
-        -> [(String, String)]
-    {
+    /// is exit 66 saying to start the mock; no `path` (no home for the default state dir) says why, from `variables`.
+    public static func values(
+        json: [UInt8]?, path: String, profile: String = name, variables: [String: String] = [:]
+    ) throws(SettingsProblem) -> [(String, String)] {
         guard let json else {
+            if path.isEmpty {
+                throw .missing(
+                    "-p \(profile): no home directory for the mock's default state dir "
+                        + "(\(Environment.HomeAbsence(variables: variables).reason(xdg: "XDG_STATE_HOME"))); "
+                        + "set APNSCTL_MOCK_STATE_DIR to the --state-dir apnsctl mock was started with")
+            }
             throw .missing(
                 "-p \(profile): no \(path); start apnsctl mock first (it writes mock.json when it is ready), or set APNSCTL_MOCK_STATE_DIR to its --state-dir"
             )

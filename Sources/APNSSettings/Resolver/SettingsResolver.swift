@@ -1,5 +1,6 @@
 import APNSClient
 import APNSCore
+import APNSPlatform
 
 /// Resolves one command's settings from the command line, `APNSCTL_*` variables, the chosen profile and the
 /// defaults (CLI.md, "Settings"). Pure: `SettingsInput` in, `ResolvedSettings` out, nothing read from the
@@ -75,7 +76,10 @@ public enum SettingsResolver {
         let file = try input.parsedFile()
         let (profileName, profile, mock) = try chooseProfile(input, file: file)
         let mockName = profileName?.value ?? MockProfile.name
-        let paths = SettingParser.Paths(home: input.home, baseDirectory: input.location.directory)
+        let paths = SettingParser.Paths(
+            home: input.home, baseDirectory: input.location.directory,
+            noHome: Environment.isHome(input.home)
+                ? nil : Environment.HomeAbsence(variables: input.variables).homeReason)
 
         var layers: [Layer] = []
         layers.append(
@@ -258,7 +262,8 @@ public enum SettingsResolver {
             return (
                 chosen, nil,
                 try MockProfile.values(
-                    json: input.readMockReadyFile(), path: input.mockReadyFile, profile: chosen.value)
+                    json: input.readMockReadyFile(), path: input.mockReadyFile, profile: chosen.value,
+                    variables: input.variables)
             )
         }
         let label: String

@@ -11,8 +11,13 @@ public enum SettingParser {
         public let home: String
         /// The settings file's folder, for relative paths in a profile.
         public let baseDirectory: String
+        /// Why there is no home, when there is none (`Environment.HomeAbsence.homeReason`): a `~` in a profile is
+        /// then refused saying so (it was looked for in a folder named `~`, and called a shell's slip).
+        public let noHome: String?
 
-        public init(home: String, baseDirectory: String) { (self.home, self.baseDirectory) = (home, baseDirectory) }
+        public init(home: String, baseDirectory: String, noHome: String? = nil) {
+            (self.home, self.baseDirectory, self.noHome) = (home, baseDirectory, noHome)
+        }
     }
 
     /// Parses `raw` for `setting` as `command` reads it (`--env` allows `auto` only for send, `both` for doctor).
@@ -102,6 +107,12 @@ public enum SettingParser {
             return expand(text, paths: paths)
         }
 
+        /// `~/…` in a profile with no home directory: said, with why there is none.
+        func refuseTildeWithoutHome(_ s: String) throws(SettingsProblem) {
+            guard case .toml = raw, s == "~" || s.hasPrefix("~/"), let why = paths.noHome else { return }
+            throw bad("~ stands for the home directory, and there is none (\(why)); write the path in full")
+        }
+
         switch setting.kind {
         case .word:
             let s = try string()
@@ -162,6 +173,7 @@ public enum SettingParser {
                     "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the file's path"
                 )
             }
+            try refuseTildeWithoutHome(s)
             try blankAround(s)
             try refuseSecretInFile(s)
             try quotablePath(s)
@@ -192,6 +204,7 @@ public enum SettingParser {
                     "holds PEM text (\(VariableEcho.description(of: s)), not shown), not a file's path; give the path "
                         + "of the file, or, where a secret store holds the text (CI), put it in \(setting.variable)")
             }
+            try refuseTildeWithoutHome(s)
             try blankAround(s)
             // A .p8's body without its BEGIN and END lines (copied from between them into a CI secret): no path,
             // and "no such file" said nothing of the lines it needs.

@@ -93,8 +93,7 @@ import Testing
     @Test func probeAnswers() {
         func auth(_ outcome: ExchangeOutcome) -> DoctorCheck {
             DoctorProbe.authCheck(
-                outcome, environment: .sandbox, acceptedIn: nil, keyID: "KEYKEYKEY1", teamID: "TEAMTEAM12",
-                timeoutText: "--timeout 5")
+                outcome, environment: .sandbox, acceptedIn: nil, keyID: "KEYKEYKEY1", teamID: "TEAMTEAM12")
         }
         let ok = auth(.answered(HTTPResponse(status: 400, body: Array(#"{"reason":"BadDeviceToken"}"#.utf8))))
         #expect(ok.status == .ok && ok.reason == .known(.badDeviceToken))
@@ -109,7 +108,7 @@ import Testing
         let topic = DoctorProbe.authCheck(
             .answered(HTTPResponse(status: 400, body: Array(#"{"reason":"TopicDisallowed"}"#.utf8))),
             environment: .sandbox, acceptedIn: nil, keyID: nil, teamID: nil,
-            topic: ("com.example.wrong", "topic in profile dev (c.toml:3)"), timeoutText: "--timeout 5")
+            topic: ("com.example.wrong", "topic in profile dev (c.toml:3)"))
         #expect(
             topic.detail.hasPrefix(
                 "400 TopicDisallowed (topic com.example.wrong, from topic in profile dev (c.toml:3)): These credentials"
@@ -123,7 +122,7 @@ import Testing
         let alert = auth(.refusedByAlert("the server ended the connection with a TLS alert: certificate required"))
         #expect(alert.problem == .rejected)
         let silent = auth(.failed(.timeout(seconds: 5)))
-        #expect(silent.problem == .network && silent.hint?.contains("--timeout 5") == true)
+        #expect(silent.problem == .network && silent.hint?.contains("; raise --timeout, or check --endpoint") == true)
         let odd = auth(
             .answered(HTTPResponse(status: 418, body: Array(#"{"reason":"\u001b[31m\u009b\u202eTeapot"}"#.utf8))))
         #expect(odd.problem == .rejected)

@@ -126,7 +126,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.errorLines == [
-                "warning: no home directory ($HOME is unset and the password database names no directory for this user, "
+                "warning: no home directory ($HOME is unset and the password database gives this user no existing directory, "
                     + "and $XDG_CACHE_HOME is unset or relative): "
                     + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
             ], "\(r.stderr)")
@@ -150,8 +150,12 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(
             r.errorLines == [
-                "warning: no home directory ($HOME is \(missing), which is not a directory, and $XDG_CACHE_HOME is unset "
-                    + "or relative): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
+                "warning: no home directory ($HOME is \(missing), which does not exist, and $XDG_CACHE_HOME is unset "
+                    + "or relative): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it",
+                // The history, kept under the home too, is not recorded either, and that is said (it was silent).
+                "warning: this send was not recorded in the history: no home directory ($HOME is \(missing), which does "
+                    + "not exist, and $XDG_STATE_HOME is unset or relative); set XDG_STATE_HOME to a folder of yours to "
+                    + "keep the history, or pass --no-history",
             ], "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing), "the missing home was made")
 
@@ -162,7 +166,7 @@ import Testing
         #expect(started.status == 73, "\(started.stderr)")
         #expect(
             started.stderr.hasPrefix(
-                "error: no home directory for the default --state-dir ($HOME is \(missing), which is not a directory"),
+                "error: no home directory for the default --state-dir ($HOME is \(missing), which does not exist"),
             "\(started.stderr)")
         #expect(!FileManager.default.fileExists(atPath: missing), "the missing home was made")
     }

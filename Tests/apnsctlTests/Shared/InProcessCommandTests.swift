@@ -425,7 +425,7 @@ import Testing
                 now: 1_800_000_000, in: homeless.world) != nil)
         #expect(
             homeless.stderr.text.hasPrefix(
-                "warning: no home directory ($HOME is unset and the password database names no directory for this user, and $XDG_CACHE_HOME is unset or relative)"
+                "warning: no home directory ($HOME is unset and the password database gives this user no existing directory, and $XDG_CACHE_HOME is unset or relative)"
             ),
             "\(homeless.stderr.text)")
     }
