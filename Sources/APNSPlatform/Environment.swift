@@ -67,7 +67,14 @@ public enum Environment {
         /// $HOME is unset or empty.
         case unset
 
-        public init(variables: [String: String], exists: (String) -> Bool = FileSystem.exists) {
+        /// `exists` follows links: a link to nothing is a $HOME that does not exist.
+        public init(
+            variables: [String: String],
+            exists: (String) -> Bool = { path in
+                var st = stat()
+                return stat(path, &st) == 0
+            }
+        ) {
             if let h = variables["HOME"], !h.isEmpty {
                 self = !Environment.isHome(h) ? .relative(h) : exists(h) ? .notADirectory(h) : .missing(h)
             } else {

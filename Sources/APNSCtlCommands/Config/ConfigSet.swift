@@ -165,17 +165,9 @@ extension APNSCtl.Config {
         ) -> String {
             // Too long to quote, it is described; a line break in it is shown escaped below.
             let shown = missing.count > VariableEcho.limit ? VariableEcho.shownPath(missing) : missing
-            // How the value was read: relative to the file's folder, or `~` with no home to stand for.
-            let reading: String
-            if given == "~" || given.hasPrefix("~/") {
-                reading =
-                    world.settings.home == nil
-                    ? " (~ stands for the home directory, and there is none: "
-                        + "\(Environment.HomeAbsence(variables: world.settings.variables).homeReason); write the path in full)"
-                    : ""
-            } else {
-                reading = given.hasPrefix("/") ? "" : " (a relative path is relative to \(fileDirectory))"
-            }
+            // A relative path is read from the file's folder; an absolute one or `~/` (a home) as it is.
+            let reading =
+                given.hasPrefix("/") || given.hasPrefix("~") ? "" : " (a relative path is relative to \(fileDirectory))"
             var text = "\(label): \(shown) does not exist; written as given\(reading)"
             if let here = fileHere(given, in: world) { text += "; \(here) is there: to use it, \(instead(here))" }
             // A path holding a line break or another control character is shown escaped: one warning line.

@@ -158,7 +158,9 @@ public enum SettingsReport {
             let mark = file?.defaultProfile?.name == name ? " (default)" : ""
             let auth = name == MockProfile.tokenName ? ", token auth" : ""
             // No home for the default state dir: no file to name (APNSCTL_MOCK_STATE_DIR names one).
-            let file = mockReadyFile.isEmpty ? "mock.json, with no home for its default state dir" : mockReadyFile
+            let file =
+                mockReadyFile.isEmpty
+                ? "mock.json (no home for its default state dir; set APNSCTL_MOCK_STATE_DIR)" : mockReadyFile
             lines.append("profile \(name)\(mark)  built in: apnsctl mock's \(file)\(auth)")
         }
         for d in deviceRows(file) {

@@ -160,11 +160,11 @@ import Testing
         let runs: [([String], String)] = [
             (
                 ["create"],
-                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list, with the same connection and credential flags, shows whether it was"
+                "unknown: no answer within 1 s; the channel may have been created: apnsctl channel list, with this command's flags but --storage, shows whether it was"
             ),
             (
                 ["delete", id, "--yes"],
-                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id), with the same connection and credential flags, shows whether it was"
+                "unknown: no answer within 1 s; the channel may have been deleted: apnsctl channel get \(id), with this command's flags but --yes, shows whether it was"
             ),
             (
                 ["get", id],

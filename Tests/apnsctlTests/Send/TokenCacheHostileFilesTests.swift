@@ -128,7 +128,8 @@ import Testing
             r.errorLines == [
                 "warning: no home directory ($HOME is unset and the password database gives this user no existing directory, "
                     + "and $XDG_CACHE_HOME is unset or relative): "
-                    + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it"
+                    + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it, "
+                    + "or pass --no-token-cache"
             ], "\(r.stderr)")
         #expect(
             !FileManager.default.fileExists(atPath: Self.cacheFile(mock, cacheHome: "/tmp/.cache")),
@@ -151,7 +152,8 @@ import Testing
         #expect(
             r.errorLines == [
                 "warning: no home directory ($HOME is \(missing), which does not exist, and $XDG_CACHE_HOME is unset "
-                    + "or relative): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it",
+                    + "or relative): the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it, "
+                    + "or pass --no-token-cache",
                 // The history, kept under the home too, is not recorded either, and that is said (it was silent).
                 "warning: this send was not recorded in the history: no home directory ($HOME is \(missing), which does "
                     + "not exist, and $XDG_STATE_HOME is unset or relative); set XDG_STATE_HOME to a folder of yours to "

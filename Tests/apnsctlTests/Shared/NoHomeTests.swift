@@ -31,6 +31,16 @@ import Testing
         }
     }
 
+    /// A `HOME` that is a link to nothing does not exist (it was said not to be a directory).
+    @Test func aHomeLinkedToNothingDoesNotExist() throws {
+        let base = try TemporaryDirectory(prefix: "dangling-home")
+        let home = base.file("home")
+        try FileManager.default.createSymbolicLink(atPath: home, withDestinationPath: base.file("gone"))
+        let r = try InProcess.apnsctl(
+            ["config", "path"], environment: ["HOME": home, "XDG_CONFIG_HOME": ""], directory: base.path)
+        #expect(r.stdout.contains("($HOME is \(home), which does not exist,"), "\(r.stdout)")
+    }
+
     /// `config list` named the missing settings file and the mock's `mock.json` by an empty path, and `-p mock`
     /// said "no ; start apnsctl mock first".
     @Test func theSettingsAndTheMockProfilesSayThereIsNoHome() throws {
@@ -44,7 +54,8 @@ import Testing
             ], "\(list.stderr)")
         #expect(
             list.lines.first
-                == "profile mock  built in: apnsctl mock's mock.json, with no home for its default state dir",
+                == "profile mock  built in: apnsctl mock's mock.json (no home for its default state dir; set "
+                + "APNSCTL_MOCK_STATE_DIR)",
             "\(list.stdout)")
         let json = try h.run(["config", "list", "-o", "json"])
         #expect(json.lines.first?.contains(#""file":null"#) == true, "\(json.stdout)")
@@ -73,13 +84,18 @@ import Testing
                     + "write the path in full"), "\(send.stderr)")
         #expect(!send.stderr.contains("expanded only by a shell"), "\(send.stderr)")
 
+        // Not written either, by config set or init: the next command would refuse the profile (it was written
+        // with a warning).
+        let before = try String(contentsOfFile: file, encoding: .utf8)
+        let refusal =
+            "~ stands for the home directory, and there is none ($HOME is \(h.home), which does not exist); write "
+            + "the path in full; nothing was written\n"
         let set = try h.run(["config", "set", "--config", file, "-p", "dev", "key", "~/k.pem"])
-        #expect(set.status == 0, "\(set.stderr)")
-        #expect(
-            set.stderr.contains(
-                "written as given (~ stands for the home directory, and there is none: $HOME is \(h.home), which "
-                    + "does not exist; write the path in full)"), "\(set.stderr)")
-        #expect(!set.stderr.contains("relative to"), "\(set.stderr)")
+        #expect(set.status == 64 && set.stderr == "error: key: " + refusal, "\(set.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
+        let initialized = try h.run(["config", "init", "--config", h.base.file("i.toml"), "--cert", "~"])
+        #expect(initialized.status == 64 && initialized.stderr == "error: cert: " + refusal, "\(initialized.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: h.base.file("i.toml")))
     }
 
     /// The history commands said "no send is recorded yet" (and `history show last` that send records each one),
