@@ -106,10 +106,7 @@ extension APNSCtl.Config {
                     "\(location.path): a settings file is already there, and init leaves it untouched; change it with apnsctl config set (or give init another --config FILE)"
                 )
             }
-            let paths = SettingParser.Paths(
-                home: world.settings.home ?? "~", baseDirectory: location.directory,
-                noHome: world.settings.home == nil
-                    ? Environment.HomeAbsence(variables: world.settings.variables).homeReason : nil)
+            let paths = world.settings.paths(baseDirectory: location.directory)
             var keys: [(String, String)] = []
             // Said once the file is written, so the commands they advise work on it.
             var kindWarnings: [String] = []

@@ -118,10 +118,7 @@ struct SettingsFileEdit {
 
     /// Where relative and `~/` paths of the file are anchored.
     var paths: SettingParser.Paths {
-        SettingParser.Paths(
-            home: world.settings.home ?? "~", baseDirectory: location.directory,
-            noHome: world.settings.home == nil
-                ? Environment.HomeAbsence(variables: world.settings.variables).homeReason : nil)
+        world.settings.paths(baseDirectory: location.directory)
     }
 
     /// Writes the edited file and prints `done` on stdout. A settings file kept as a link (dotfiles managers

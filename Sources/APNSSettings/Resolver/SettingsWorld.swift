@@ -30,6 +30,13 @@ public struct SettingsWorld: Sendable {
         xdg("XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/apnsctl/mock" }
     }
 
+    /// How a settings file in `baseDirectory` reads its paths: `~/` from the home, and, with none, refused saying why.
+    public func paths(baseDirectory: String) -> SettingParser.Paths {
+        SettingParser.Paths(
+            home: home ?? "~", baseDirectory: baseDirectory,
+            noHome: home == nil ? Environment.HomeAbsence(variables: variables).homeReason : nil)
+    }
+
     private func xdg(_ name: String, fallback: String) -> String? {
         Environment.xdgDirectory(variables[name], home: home, fallback: fallback)
     }
