@@ -76,15 +76,13 @@ extension APNSCtl.Config {
                             + "replaces it, apnsctl config remove-device \(profile)\(name) removes it")
                 }
             }
-            if parsed == nil, input.location.isNone {
-                let why = Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CONFIG_HOME")
+            if parsed == nil {
+                let missing =
+                    input.location.isNone
+                    ? ": no home directory for the default one (\(world.settings.noHomeReason(xdg: "XDG_CONFIG_HOME")))"
+                    : " at \(input.location.path)"
                 world.standardError.warning(
-                    "no settings file: no home directory for the default one (\(why)); "
-                        + "only the built-in mock profiles exist (mock, mock-token)")
-            } else if parsed == nil {
-                world.standardError.warning(
-                    "no settings file at \(input.location.path); only the built-in mock profiles exist (mock, mock-token)"
-                )
+                    "no settings file\(missing); only the built-in mock profiles exist (mock, mock-token)")
             }
             try ConfigOutput.write(
                 format == .json

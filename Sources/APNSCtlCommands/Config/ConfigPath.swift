@@ -40,7 +40,7 @@ extension APNSCtl.Config {
                 w.endObject()
                 try ConfigOutput.write([String(decoding: w.bytes, as: UTF8.self)], to: world.standardOutput)
             case .text where location.isNone:
-                let why = Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CONFIG_HOME")
+                let why = world.settings.noHomeReason(xdg: "XDG_CONFIG_HOME")
                 try ConfigOutput.write(
                     ["none: no home directory for the default settings file (\(why)); no settings are read"],
                     to: world.standardOutput)

@@ -54,7 +54,7 @@ enum HistoryAccess {
     static func noHome(in world: CommandWorld) -> String? {
         guard world.historyDirectory == nil else { return nil }
         return "no home directory "
-            + "(\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_STATE_HOME")))"
+            + "(\(world.settings.noHomeReason(xdg: "XDG_STATE_HOME")))"
     }
 
     /// `noHome` as the history commands say it.

@@ -252,7 +252,7 @@ extension APNSCtl {
 
             guard let stateDirectory = try MockStateDirectory(given: stateDir, in: world) else {
                 throw CLIError.outputExists(
-                    "no home directory for the default --state-dir (\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_STATE_HOME"))); "
+                    "no home directory for the default --state-dir (\(world.settings.noHomeReason(xdg: "XDG_STATE_HOME"))); "
                         + "pass one, e.g. --state-dir \"$(mktemp -d)\"")
             }
             let directory = stateDirectory.path

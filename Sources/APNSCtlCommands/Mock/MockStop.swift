@@ -61,7 +61,7 @@ extension APNSCtl.Mock {
             // Nothing is made here, so no home is a usage error (64) with the mock's own flag as the way out.
             guard let directory = try MockStateDirectory(given: stateDir ?? mock.stateDir, in: world)?.path else {
                 throw CLIError.usage(
-                    "no home directory for the default state dir (\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_STATE_HOME"))); "
+                    "no home directory for the default state dir (\(world.settings.noHomeReason(xdg: "XDG_STATE_HOME"))); "
                         + "pass the one the mock was started with, --state-dir DIR"
                 )
             }

@@ -30,6 +30,10 @@ public struct SettingsWorld: Sendable {
         xdg("XDG_STATE_HOME", fallback: ".local/state").map { $0 + "/apnsctl/mock" }
     }
 
+    /// Why there is no home, for the parentheses after "no home directory" (`Environment.HomeAbsence.reason`):
+    /// what $HOME held, and that `xdg`, the folder that would have stood in, is unset or relative.
+    public func noHomeReason(xdg: String) -> String { Environment.HomeAbsence(variables: variables).reason(xdg: xdg) }
+
     /// How a settings file in `baseDirectory` reads its paths: `~/` from the home, and, with none, refused saying why.
     public func paths(baseDirectory: String) -> SettingParser.Paths {
         SettingParser.Paths(

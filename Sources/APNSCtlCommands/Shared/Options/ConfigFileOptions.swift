@@ -24,7 +24,7 @@ struct ConfigFileOptions: ParsableArguments {
     func writableLocation(in world: CommandWorld) throws(CLIError) -> SettingsLocation {
         let found = try location(in: world)
         guard !found.isNone else {
-            let why = Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CONFIG_HOME")
+            let why = world.settings.noHomeReason(xdg: "XDG_CONFIG_HOME")
             throw .usage("no settings file: no home directory for the default one (\(why)); pass --config FILE")
         }
         return found

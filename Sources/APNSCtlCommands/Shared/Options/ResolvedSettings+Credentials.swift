@@ -305,7 +305,7 @@ final class SigningKeyWithIDs: Sendable {
         }
         if !noCache {
             world.standardError.warning(
-                "no home directory (\(Environment.HomeAbsence(variables: world.settings.variables).reason(xdg: "XDG_CACHE_HOME"))): "
+                "no home directory (\(world.settings.noHomeReason(xdg: "XDG_CACHE_HOME"))): "
                     + "the provider token is not cached; set XDG_CACHE_HOME to a directory of yours to cache it, "
                     + "or pass --no-token-cache"
             )
