@@ -3,8 +3,9 @@ import APNSPlatform
 /// Why the history could not be read or written. `send` turns any of these into one warning and carries on;
 /// `history` turns them into its exit codes.
 public enum HistoryProblem: Error, Equatable, Sendable {
-    /// A link, another user's file or a shared folder at the history's place: never used.
-    case untrusted(String)
+    /// A link, another user's file or a shared folder at the history's place, or a folder above it that others
+    /// could swap: never used. `remedy` is what the user can do about `path`.
+    case untrusted(path: String, reason: String, remedy: PrivateDirectory.Remedy)
     /// The file is not a database, or a damaged one.
     case corrupt(path: String)
     /// Another apnsctl held the database longer than the busy timeout.
@@ -23,7 +24,7 @@ public enum HistoryProblem: Error, Equatable, Sendable {
     /// `PATH: what is wrong`.
     public var message: String {
         switch self {
-        case .untrusted(let text): return text
+        case .untrusted(let path, let reason, _): return "\(path): \(reason)"
         case .corrupt(let path): return "\(path): not a history database, or a damaged one"
         case .busy(let path):
             return "\(path): another program (a send, a history command) kept the database locked for more than 2 s"
@@ -52,7 +53,7 @@ public enum HistoryProblem: Error, Equatable, Sendable {
 
     init(_ failure: PrivateDirectory.Failure) {
         switch failure {
-        case .untrusted: self = .untrusted(failure.message)
+        case .untrusted(let path, let reason, let remedy): self = .untrusted(path: path, reason: reason, remedy: remedy)
         case .file(let file): self = .unusable(file.message)
         }
     }

@@ -29,6 +29,10 @@ public final class HistoryStore {
             // the database's mode), as the token cache is, whatever widened them.
             if create { folder.setMode(0o700) }
             for name in [fileName, fileName + "-wal", fileName + "-shm"] { folder.restrict(name, to: 0o600) }
+            // SQLite opens the database and its log files by path: no folder above may be another's to swap,
+            // and a log that is a link or another's is named here, not left to SQLite's "unable to open".
+            try folder.checkFoldersAbove()
+            for log in [fileName + "-wal", fileName + "-shm"] { _ = try folder.checkFile(log, creatingWith: nil) }
             permissions = try folder.checkFile(fileName, creatingWith: create ? 0o600 : nil)
         } catch {
             throw HistoryProblem(error)
@@ -115,8 +119,8 @@ public final class HistoryStore {
 
     /// The WAL outlives each send (see `SQLiteConnection.open`), and the next send's open reads all of it
     /// again. Emptied past 100 pages (400 KB), it costs each open little, and the copy's fsyncs come every 20 or
-    /// so single sends (with the new log's on the send after) instead of on each. A large entry (a batch's results) empties it at once: an 80 MB log
-    /// left after a million devices cost each later send 100 ms.
+    /// so single sends (with the new log's on the send after) instead of on each. A large entry (a batch's
+    /// results) empties it at once: a log left as large as a million devices' results slowed every later send.
     static let logPages = 100
 
     /// Maps SQLite's errors to the history's problems.

@@ -395,7 +395,7 @@ public enum FileSystem {
         } catch {
             switch error {
             case .file(let failure): throw failure.relabelled(path)
-            case .untrusted(_, let reason): throw .cannotCreate(path: path, reason: reason)
+            case .untrusted(_, let reason, _): throw .cannotCreate(path: path, reason: reason)
             }
         }
     }

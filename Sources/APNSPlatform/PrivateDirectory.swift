@@ -29,19 +29,30 @@ public final class PrivateDirectory: Sendable {
 
     /// Why a directory or a file in it was not used.
     public enum Failure: Error, Equatable, Sendable {
-        /// Something another user could control (a link, a FIFO, someone else's file or a shared directory):
-        /// refused, and nothing in it touched.
-        case untrusted(path: String, reason: String)
+        /// Something another user could control (a link, a FIFO, someone else's file, a shared directory or a
+        /// folder above it that others can write): refused, and nothing in it touched.
+        case untrusted(path: String, reason: String, remedy: Remedy)
         /// An ordinary failure (missing, unreadable, cannot create).
         case file(FileSystem.Failure)
 
         /// `PATH: what is wrong with it`.
         public var message: String {
             switch self {
-            case .untrusted(let path, let reason): return "\(path): \(reason)"
+            case .untrusted(let path, let reason, _): return "\(path): \(reason)"
             case .file(let failure): return failure.message
             }
         }
+    }
+
+    /// What the user can do about an `.untrusted` entry at `path`; the caller words it with its own flags.
+    public enum Remedy: Equatable, Sendable {
+        /// Our directory, which others can write: closing it (`chmod 700`) is enough, as nothing in it was used.
+        case closeMode
+        /// A link, another user's entry or one of the wrong kind: moved aside, a new one is made in its place.
+        case moveAside
+        /// A folder above is another user's or open to others: what is kept here belongs in a folder of the
+        /// user's own.
+        case chooseAnotherFolder
     }
 
     // MARK: - Opening the directory
@@ -88,11 +99,12 @@ public final class PrivateDirectory: Sendable {
         var st = stat()
         if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
             throw .untrusted(
-                path: path, reason: "is a symbolic link (never followed for a directory that holds secrets)")
+                path: path, reason: "is a symbolic link (never followed for a directory that holds secrets)",
+                remedy: .moveAside)
         }
         switch e {
         case ENOENT: throw .file(.missing(path: path))
-        case ENOTDIR: throw .untrusted(path: path, reason: "is not a directory")
+        case ENOTDIR: throw .untrusted(path: path, reason: "is not a directory", remedy: .moveAside)
         default: throw .file(.unreadable(path: path, reason: FileSystem.errnoText(e)))
         }
     }
@@ -102,13 +114,59 @@ public final class PrivateDirectory: Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw .file(.unreadable(path: path, reason: FileSystem.errnoText())) }
         if st.st_uid != geteuid() {
-            throw .untrusted(path: path, reason: "belongs to \(FileOwnership.ownerName(st.st_uid)), not to you")
+            throw .untrusted(
+                path: path, reason: "belongs to \(FileOwnership.ownerName(st.st_uid)), not to you", remedy: .moveAside)
         }
         if st.st_mode & 0o022 != 0 {
             let who = st.st_mode & 0o020 != 0 ? (st.st_mode & 0o002 != 0 ? "group and others" : "its group") : "others"
             throw .untrusted(
-                path: path, reason: "is writable by \(who) (mode \(String(st.st_mode & 0o7777, radix: 8)))")
+                path: path, reason: "is writable by \(who) (mode \(FileOwnership.octal(st.st_mode)))",
+                remedy: .closeMode)
         }
+    }
+
+    /// For a directory whose file another library opens by path (the history's database): every folder above
+    /// it, by the path its descriptor has (no links), must be ours or root's and writable by nobody else, unless
+    /// it is sticky as /tmp is (others cannot move what is ours there). Whoever could write one of them could
+    /// otherwise swap the folders below it between this check and that open, and have their file opened as ours.
+    public func checkFoldersAbove() throws(Failure) {
+        guard var folder = Self.linkFreePath(of: fd, path: path) else { return }
+        let me = geteuid()
+        while folder != "/" {
+            folder = Self.parentPath(of: folder)
+            var st = stat()
+            guard lstat(folder, &st) == 0 else {
+                throw .file(.unreadable(path: folder, reason: FileSystem.errnoText()))
+            }
+            let swap = "who could swap the folders inside it for their own"
+            if (st.st_mode & S_IFMT) != S_IFDIR {
+                throw .untrusted(
+                    path: path,
+                    reason: "is under \(folder), which was swapped for \(FileOwnership.kindName(st.st_mode))",
+                    remedy: .chooseAnotherFolder)
+            }
+            if st.st_uid != me && st.st_uid != 0 {
+                throw .untrusted(
+                    path: path,
+                    reason: "is under \(folder), a folder of \(FileOwnership.ownerName(st.st_uid)), \(swap)",
+                    remedy: .chooseAnotherFolder)
+            }
+            if let writers = FileOwnership.otherWriters(st.st_mode), st.st_mode & S_ISVTX == 0 {
+                throw .untrusted(
+                    path: path,
+                    reason: "is under \(folder), a folder writable by \(writers) "
+                        + "(mode \(FileOwnership.octal(st.st_mode)), not sticky), \(swap)",
+                    remedy: .chooseAnotherFolder)
+            }
+        }
+    }
+
+    /// Where the directory open as `fd` really is: `/proc/self/fd`'s answer, else `realpath` of `path`.
+    private static func linkFreePath(of fd: Int32, path: String) -> String? {
+        if let resolved = TrustedFile.canonicalPath(of: fd) { return resolved }
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// Sets the directory's own mode through its descriptor.
@@ -123,10 +181,7 @@ public final class PrivateDirectory: Sendable {
     /// directory checked), for a program that refuses a link anywhere in a path: SQLite's no-follow open refused
     /// a history under a home that is a link, or that is reached through one (/home → /data/home).
     public func fileWithoutLinks(_ name: String) -> String {
-        if let resolved = TrustedFile.canonicalPath(of: fd) { return resolved + "/" + name }
-        guard let real = realpath(path, nil) else { return file(name) }
-        defer { free(real) }
-        return String(cString: real) + "/" + name
+        (Self.linkFreePath(of: fd, path: path) ?? path) + "/" + name
     }
 
     /// Reads the regular file `name` that we own; a link, FIFO, device or another user's file is `.untrusted`.
@@ -309,12 +364,16 @@ public final class PrivateDirectory: Sendable {
             return try RegularFile.open(name, in: fd, flags: flags, mode: mode) { $0 == me }.fd
         } catch {
             switch error {
-            case .link: throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)")
+            case .link:
+                throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)", remedy: .moveAside)
             case .missing: throw .file(.missing(path: file(name)))
             case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
-            case .notRegular(let kind): throw .untrusted(path: file(name), reason: "is \(kind), not a regular file")
+            case .notRegular(let kind):
+                throw .untrusted(path: file(name), reason: "is \(kind), not a regular file", remedy: .moveAside)
             case .owner(let uid):
-                throw .untrusted(path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you")
+                throw .untrusted(
+                    path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you",
+                    remedy: .moveAside)
             }
         }
     }

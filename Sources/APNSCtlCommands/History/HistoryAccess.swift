@@ -72,7 +72,7 @@ enum HistoryAccess {
                     + "are any) and the next send starts a new history")
         case .busy: return .inputMissing(problem.message + "; try again once it is done")
         default:
-            return .inputMissing(problem.message)
+            return .inputMissing(problem.messageWithAdvice)
         }
     }
 }

@@ -131,10 +131,14 @@ enum HistoryOutput {
         let recorded = RecordedResults(e)
         lines.append(contentsOf: Self.lines(recorded, json: false))
         if e.results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
-        let sandbox = APNSEnvironment.sandbox.rawValue
-        // Only accepted lines show their unique-id (a rejected one's is no delivery to look up): the note follows.
+        let sandbox = APNSEnvironment.sandbox
+        // Only accepted lines show their unique-id (a rejected one's is no delivery to look up), and only Apple's
+        // sandbox has a delivery log: a mock's or a proxy's ids are found nowhere. The note follows.
         let unique = e.results.filter {
-            $0.status == 200 && $0.apnsUniqueID != nil && ($0.environment ?? recorded.environment.rawValue) == sandbox
+            let host = ($0.endpoint.flatMap { try? PushEndpoint(url: $0) } ?? recorded.endpoint).host
+            return $0.status == 200 && $0.apnsUniqueID != nil
+                && ($0.environment ?? recorded.environment.rawValue) == sandbox.rawValue
+                && sandbox.appleHosts.contains(host.lowercased())
         }
         if !unique.isEmpty {
             lines.append("")

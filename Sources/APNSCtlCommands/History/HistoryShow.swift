@@ -8,10 +8,10 @@ extension APNSCtl.History {
             commandName: "show",
             abstract: "One recorded send: its settings, the payload, and every result as send printed it.",
             discussion: """
-                For sandbox results with an apns-unique-id, Apple's Push Notifications Console looks the id up \
-                in its delivery log (development only, kept about a week): the place to ask why a notification \
-                that was accepted never appeared. -o json prints one object whose results are the objects send \
-                -o json printed.
+                For results from Apple's sandbox with an apns-unique-id, Apple's Push Notifications Console \
+                looks the id up in its delivery log (development only, kept about a week): the place to ask why \
+                a notification that was accepted never appeared. -o json prints one object whose results are the \
+                objects send -o json printed.
                 """)
 
         @Argument(help: ArgumentHelp("The entry's number (as history lists it) or last.", valueName: "id|last"))

@@ -7,8 +7,18 @@ extension DeviceToken.Problem {
     /// The problem as `send` words it: the core says what is wrong with the value, apnsctl says which of
     /// its flags takes one token (CLI.md: "one token per --device").
     var cliMessage: String {
-        guard case .innerWhitespace = self else { return message }
-        return message + "; give one token per --device, one per line in a --devices file"
+        guard let list = listSign else { return message }
+        return message + list + "; give one token per --device, one per line in a --devices file"
+    }
+
+    /// Whether the value looks like several tokens in one (a space, or a comma or semicolon of a pasted list),
+    /// and what to add to the message about it.
+    var listSign: String? {
+        switch self {
+        case .innerWhitespace: return ""
+        case .notHex(character: ","), .notHex(character: ";"): return " (a list of tokens?)"
+        default: return nil
+        }
     }
 }
 
@@ -20,10 +30,7 @@ extension DeviceFile.Problem {
         case .file, .keyFile: return ["--devices " + message]
         case .badLines(let file, let lines, let more):
             var out = lines.map { bad -> String in
-                let advice =
-                    bad.tokenProblem.map {
-                        if case .innerWhitespace = $0 { return "; give one per line" } else { return "" }
-                    } ?? ""
+                let advice = bad.tokenProblem?.listSign.map { "\($0); give one per line" } ?? ""
                 return "--devices \(file):\(bad.line): \"\(bad.excerpt)\": \(bad.reason)\(advice)"
             }
             if more > 0 { out.append("--devices \(file): … and \(more) more bad line\(more == 1 ? "" : "s")") }

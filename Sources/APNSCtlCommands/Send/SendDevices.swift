@@ -138,8 +138,9 @@ extension APNSCtl.Send {
                     "--devices \(name): no device tokens in it: \(n == 1 ? "its 1 line was" : "its \(n) lines were") invalid and skipped (--skip-invalid)"
                 )
             }
+            let place = FileSystem.namesStandardInput(name) ? "on standard input" : "in the file"
             throw CLIError.usage(
-                "--devices \(name): no device tokens in the file (blank lines and # comments are skipped)")
+                "--devices \(name): no device tokens \(place) (blank lines and # comments are skipped)")
         }
         var sources: [DeviceSource] = [DeviceArraySource(tokens)]
         if let file {

@@ -116,7 +116,10 @@ final class SendRecorder {
             }
         }
         if let problem {
-            world.standardError.warning("this send was not recorded in the history: \(problem.message)")
+            let advice = problem.messageWithAdvice
+            world.standardError.warning(
+                "this send was not recorded in the history: \(advice)"
+                    + (advice == problem.message ? "" : ", or pass --no-history"))
             return nil
         }
         return number

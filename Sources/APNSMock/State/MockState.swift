@@ -19,7 +19,7 @@ public enum MockStateError: Error, Sendable, CustomStringConvertible {
     init(_ failure: PrivateDirectory.Failure) {
         switch failure {
         case .file(let f): self = .files(f)
-        case .untrusted(let path, let reason): self = .untrusted(path: path, reason: reason)
+        case .untrusted(let path, let reason, _): self = .untrusted(path: path, reason: reason)
         }
     }
 

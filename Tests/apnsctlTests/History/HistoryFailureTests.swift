@@ -143,6 +143,100 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: target)).isEmpty)
     }
 
+    /// A refused place says what to do about it: close a folder that others can write, move a link aside, keep
+    /// the history elsewhere when a folder above it could be swapped (SQLite opens the file by path, after the
+    /// check). The history commands say the same, as exit 66.
+    @Test func aRefusedPlaceSaysWhatToDo() throws {
+        let mock = try InProcessMock()
+        let swapped = "who could swap the folders inside it for their own; set XDG_STATE_HOME to a folder of yours"
+        // The folder above made with `mode`, writable by `writers`.
+        let above = [(0o777 as mode_t, "group and others"), (0o775, "group")].map { mode, writers in
+            (
+                "a folder above it writable by \(writers)",
+                { (home: HistoryHome) throws in
+                    try FileManager.default.createDirectory(
+                        atPath: home.root.file("state"), withIntermediateDirectories: false)
+                    chmod(home.root.file("state"), mode)
+                },
+                { (home: HistoryHome) in
+                    "\(home.folder): is under \(Self.linkFree(home.root.file("state"))), a folder writable by "
+                        + "\(writers) (mode 0\(String(mode, radix: 8)), not sticky), \(swapped)"
+                }
+            )
+        }
+        let cases: [(String, (HistoryHome) throws -> Void, (HistoryHome) -> String)] =
+            above + [
+                (
+                    "a folder of ours that others can write",
+                    { home in
+                        try makeFolder(home)
+                        chmod(home.folder, 0o777)
+                    },
+                    { "\($0.folder): is writable by group and others (mode 0777); close it (chmod 700 \($0.folder))" }
+                ),
+                (
+                    "a log that is a link",
+                    { home in
+                        try makeFolder(home)
+                        let target = try home.root.write("elsewhere-wal", "", mode: 0o600)
+                        try FileManager.default.createSymbolicLink(
+                            atPath: home.database + "-wal", withDestinationPath: target)
+                    },
+                    {
+                        "\($0.database)-wal: is a symbolic link (not followed); move it aside "
+                            + "(mv \($0.database)-wal \($0.database)-wal.old)"
+                    }
+                ),
+            ]
+        for (what, make, said) in cases {
+            let home = try HistoryHome()
+            try make(home)
+            let r = try home.send(mock, ["-d", Self.device])
+            #expect(r.status == 0, "\(what): \(r.stderr)")
+            #expect(
+                r.errorLines == [
+                    "warning: this send was not recorded in the history: \(said(home)), or pass --no-history"
+                ],
+                "\(what)")
+            let list = try home.run(["history"])
+            #expect(list.status == 66, "\(what): \(list.stderr)")
+            #expect(list.errorLines == ["error: \(said(home))"], "\(what)")
+        }
+    }
+
+    /// `path` as the system names it (no links, no doubled slashes), as a folder above the history is named.
+    static func linkFree(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// A sticky folder that all can write (/tmp, or a home made in one) cannot have what is ours moved: the
+    /// history is kept under it.
+    @Test func aStickySharedFolderAboveItIsNoProblem() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        try FileManager.default.createDirectory(atPath: home.root.file("state"), withIntermediateDirectories: false)
+        chmod(home.root.file("state"), 0o1777)
+        let r = try home.send(mock, ["-d", Self.device])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(try home.run(["history"]).lines.count == 1)
+    }
+
+    @Test(.enabled(if: OtherUser.isAvailable)) func aFolderAboveItOfAnotherUserIsRefused() throws {
+        let mock = try InProcessMock()
+        let home = try HistoryHome()
+        let state = home.root.file("state")
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+        chmod(state, 0o777)
+        #expect(chown(state, OtherUser.uid, OtherUser.uid) == 0)
+        let owner = getpwuid(OtherUser.uid).map { "user \(String(cString: $0.pointee.pw_name)) " } ?? ""
+        try expectSentWithOneWarning(
+            home, mock,
+            "\(home.folder): is under \(Self.linkFree(state)), a folder of \(owner)(uid \(OtherUser.uid)), who could swap the "
+                + "folders inside it for their own; set XDG_STATE_HOME to a folder of yours, or pass --no-history")
+    }
+
     @Test(.enabled(if: OtherUser.isAvailable)) func anotherUsersFileIsNotUsed() throws {
         let mock = try InProcessMock()
         let home = try HistoryHome()

@@ -46,6 +46,38 @@ import Testing
             "\(many.stderr)")
     }
 
+    /// Several tokens pasted into one value (a space, a comma or semicolon of a list) are said to be a list, with
+    /// how to give them; an empty standard input is called that, not a file. Nothing is sent (exit 64).
+    @Test func aListPastedAsOneValueAndAnEmptyInputAreSaidSo() throws {
+        let mock = try InProcessMock([], keepingLog: true)
+        let scratch = try TemporaryDirectory(prefix: "device-lists")
+        let (a, b) = (Self.token(1), Self.token(2))
+        let file = try scratch.write("devices.txt", "\(a);\(b)\n")
+        let perDevice = "; give one token per --device, one per line in a --devices file"
+        let cases: [(arguments: [String], stdin: String?, said: String)] = [
+            (["-d", "\(a) \(b)"], nil, "whitespace inside the value (2 parts), so it is not one token" + perDevice),
+            (["-d", "\(a),\(b)"], nil, "the device token must be hex, found ',' (a list of tokens?)" + perDevice),
+            (
+                ["--devices", file], nil,
+                "the device token must be hex, found ';' (a list of tokens?); give one per line"
+            ),
+            (
+                ["--devices", "-"], "",
+                "--devices -: no device tokens on standard input (blank lines and # comments are skipped)"
+            ),
+        ]
+        for (arguments, stdin, said) in cases {
+            let r = try InProcess.apnsctl(
+                ["send", "--endpoint", mock.endpoint, "--ca-file", mock.caFile, "--cert", mock.certificate]
+                    + arguments + ["--alert", "hi"], stdin: stdin.map { Array($0.utf8) })
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(
+                r.errorLines.count == 1 && r.stderr.hasPrefix("error: ") && r.stderr.hasSuffix(said + "\n"),
+                "\(r.stderr)")
+        }
+        #expect(mock.answeredRequests().isEmpty)
+    }
+
     /// 1,000 `-d` flags and a bad last one: the error names the device by its position. swift-argument-parser
     /// handles a repeated option in time quadratic in its count (1,000 take about 2 s in a debug build, 4,000
     /// about 25 s), so thousands of tokens belong in `--devices`; the figures are in `make bench`.

@@ -23,7 +23,7 @@ import Testing
 
     @Test func tokenCacheWarningsSayWhatWasSkippedAndWhatToDo() {
         let refusal = PrivateDirectory.Failure.untrusted(
-            path: "/c/apnsctl/token-T-K.jwt", reason: "is a FIFO, not a regular file")
+            path: "/c/apnsctl/token-T-K.jwt", reason: "is a FIFO, not a regular file", remedy: .moveAside)
         #expect(
             TokenCacheWarning.cacheSkipped(refusal).message
                 == "/c/apnsctl/token-T-K.jwt: is a FIFO, not a regular file; the provider token cache is skipped "
@@ -32,5 +32,11 @@ import Testing
             TokenCacheWarning.secretSkipped(refusal).message
                 == "/c/apnsctl/token-T-K.jwt: is a FIFO, not a regular file; the provider token cache's secret is not used "
                 + "(cached tokens are checked against the key instead); remove it")
+        let open = PrivateDirectory.Failure.untrusted(
+            path: "/c/apnsctl", reason: "is writable by others (mode 0707)", remedy: .closeMode)
+        #expect(
+            TokenCacheWarning.cacheSkipped(open).message
+                == "/c/apnsctl: is writable by others (mode 0707); the provider token cache is skipped "
+                + "(a new token is signed and not stored); close it (chmod 700 /c/apnsctl), or pass --no-token-cache")
     }
 }

@@ -7,12 +7,18 @@ extension TokenCacheWarning {
         switch self {
         case .cacheSkipped(let refusal):
             return "\(refusal.message); the provider token cache is skipped (a new token is signed and not stored); "
-                + "remove it, or pass --no-token-cache"
+                + "\(Self.advice(refusal)), or pass --no-token-cache"
         case .secretSkipped(let refusal):
             return
                 "\(refusal.message); the provider token cache's secret is not used (cached tokens are checked against "
-                + "the key instead); remove it"
+                + "the key instead); \(Self.advice(refusal))"
         }
+    }
+
+    /// What to do about the refused entry (removing it, for what was refused for what it is).
+    private static func advice(_ refusal: PrivateDirectory.Failure) -> String {
+        guard case .untrusted(let path, _, let remedy) = refusal else { return "remove it" }
+        return remedy.advice(for: path, variable: "XDG_CACHE_HOME", disposable: true)
     }
 }
 
