@@ -65,19 +65,7 @@ public final class FileLock: @unchecked Sendable {
         return outcome
     }
 
-    /// Blocks until no one holds the lock on `name` in `directory` (its holder exited or let go); false when the
-    /// file cannot be opened. The kernel wakes the waiter, so nothing polls.
-    public static func waitUntilFree(_ name: String, in directory: PrivateDirectory) -> Bool {
-        guard let fd = try? directory.openForLocking(name, mode: 0o644) else { return false }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { return false }
-        }
-        _ = flock(fd, LOCK_UN)
-        return true
-    }
-
-    /// `waitUntilFree` with a limit: true once the lock is free, false when `seconds` pass with it held (its holder
+    /// Waits for the lock on `name` in `directory` to be free, with a limit: true once it is, false when `seconds` pass with it held (its holder
     /// stopped with Ctrl-Z, say) or the file cannot be opened. Tries every 20 ms: flock has no timed wait.
     public static func waitUntilFree(_ name: String, in directory: PrivateDirectory, seconds: Int) -> Bool {
         guard let fd = try? directory.openForLocking(name, mode: 0o644) else { return false }

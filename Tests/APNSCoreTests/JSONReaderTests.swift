@@ -94,12 +94,17 @@ import Testing
         let e = try #require(syntaxError(text))
         #expect(e.line == 3)
         #expect(e.column == 8, "tab and quote bytes count one column each")
-        let lines = LineTable(Array("ab\ncdé\nf".utf8))
-        #expect(lines.position(of: 0) == TextPosition(line: 1, column: 1))
-        #expect(lines.position(of: 3) == TextPosition(line: 2, column: 1))
-        #expect(lines.position(of: 7) == TextPosition(line: 2, column: 5), "é is two bytes")
-        #expect(lines.position(of: 8) == TextPosition(line: 3, column: 1))
-        #expect(LineTable.position(of: 8, in: Array("ab\ncdé\nf".utf8)) == TextPosition(line: 3, column: 1))
+        let bytes = Array("ab\ncdé\nf".utf8)
+        #expect(LineTable.position(of: 0, in: bytes) == TextPosition(line: 1, column: 1))
+        #expect(LineTable.position(of: 3, in: bytes) == TextPosition(line: 2, column: 1))
+        #expect(LineTable.position(of: 7, in: bytes) == TextPosition(line: 2, column: 5), "é is two bytes")
+        #expect(LineTable.position(of: 8, in: bytes) == TextPosition(line: 3, column: 1))
+        #expect(
+            LineTable.positions(of: [8, 0, 7], in: bytes)
+                == [
+                    TextPosition(line: 3, column: 1), TextPosition(line: 1, column: 1),
+                    TextPosition(line: 2, column: 5),
+                ])
     }
 
     /// Every message of the reader, with where it points.

@@ -115,7 +115,7 @@ import Testing
             expectProblem(.keyDoesNotMatchCertificate(certificatePath: path, keyPath: caKey)) {
                 try _ = load(path, key: caKey, source)
             }
-            let contents = try CredentialLoader.loadContents(path: path, keyPath: caKey, passphrase: source)
+            let contents = try CredentialLoader.loadContents(.file(path), key: .file(caKey), passphrase: source)
             #expect(contents.leaf?.info.sha256 == identity.info.sha256, "\(path)")
             #expect(contents.keyMatches == false, "\(path)")
             // Its own key given again with --key is no mismatch.
@@ -223,7 +223,7 @@ import Testing
         let loaded = try load(p12, .literal(pass))
         #expect(loaded.info.sha256 == identity.info.sha256)
         #expect(loaded.chain.map(\.info.sha256) == [TestCredentials.ca.info.sha256])
-        let contents = try CredentialLoader.loadContents(path: p12, keyPath: nil, passphrase: .literal(pass))
+        let contents = try CredentialLoader.loadContents(.file(p12), key: nil, passphrase: .literal(pass))
         #expect(contents.kind == .pkcs12)
         #expect(contents.keyMatches == true)
         expectProblem(.wrongPassphrase(path: p12)) { try _ = load(p12, .literal("wrong")) }
@@ -282,7 +282,7 @@ import Testing
         expectProblem(.keyDoesNotMatchCertificate(certificatePath: cert, keyPath: other)) {
             try _ = load(cert, key: other)
         }
-        let contents = try CredentialLoader.loadContents(path: cert, keyPath: other, passphrase: .none)
+        let contents = try CredentialLoader.loadContents(.file(cert), key: .file(other), passphrase: .none)
         #expect(contents.keyMatches == false)
     }
 
@@ -290,11 +290,11 @@ import Testing
         let (dir, cert, key, _) = try files()
         _ = dir
         expectProblem(.noPrivateKey(path: cert)) { try _ = load(cert) }
-        let contents = try CredentialLoader.loadContents(path: cert, keyPath: nil, passphrase: .none)
+        let contents = try CredentialLoader.loadContents(.file(cert), key: nil, passphrase: .none)
         #expect(contents.keyMatches == nil)
         #expect(contents.kind == .certificate)
         // A lone P-256 key is a .p8.
-        let p8 = try CredentialLoader.loadContents(path: key, keyPath: nil, passphrase: .none)
+        let p8 = try CredentialLoader.loadContents(.file(key), key: nil, passphrase: .none)
         #expect(p8.kind == .authKey)
         expectProblem(.noCertificate(path: key)) { try _ = load(key) }
     }

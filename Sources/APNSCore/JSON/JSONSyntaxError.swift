@@ -35,29 +35,9 @@ public struct TextPosition: Sendable, Equatable {
     }
 }
 
-/// Where each line starts, so many offsets of one document turn into positions cheaply.
-public struct LineTable: Sendable {
-    private let starts: [Int]
-
-    /// Scans `bytes` once for line breaks.
-    public init(_ bytes: [UInt8]) {
-        var starts = [0]
-        for (i, b) in bytes.enumerated() where b == 0x0A { starts.append(i + 1) }
-        self.starts = starts
-    }
-
-    /// The position of `offset` (clamped to be non-negative).
-    public func position(of offset: Int) -> TextPosition {
-        let offset = max(0, offset)
-        var low = 0
-        var high = starts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if starts[mid] <= offset { low = mid } else { high = mid - 1 }
-        }
-        return TextPosition(line: low + 1, column: offset - starts[low] + 1)
-    }
-
+/// Offsets of one document as line and column, counted without a table of line starts: a file of millions of
+/// lines costs no memory for them.
+public enum LineTable {
     /// The positions of `offsets` (in any order) in `bytes`, in one pass and without a table: a file of
     /// millions of lines costs no memory for its line starts.
     public static func positions(of offsets: [Int], in bytes: [UInt8]) -> [TextPosition] {

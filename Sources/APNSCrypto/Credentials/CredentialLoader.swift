@@ -45,15 +45,8 @@ public enum CredentialLoader {
         return identity
     }
 
-    /// Everything in `path` (and `keyPath`), without requiring a key or valid dates: what `inspect` shows.
-    public static func loadContents(
-        path: String, keyPath: String?,
-        passphrase: PassphraseSource
-    ) throws(CredentialProblem) -> CredentialContents {
-        try loadContents(.file(path), key: keyPath.map { .file($0) }, passphrase: passphrase)
-    }
-
-    /// `loadContents(path:keyPath:passphrase:)` for inputs that may be in memory.
+    /// Everything in `input` (and `keyInput`), file or memory, without requiring a key or valid dates: what
+    /// `inspect` shows.
     public static func loadContents(
         _ input: CredentialInput, key keyInput: CredentialInput?,
         passphrase: PassphraseSource
@@ -154,9 +147,7 @@ public enum CredentialLoader {
             if case .passphraseRequired = error { throw signingKeyProblem(needingAPassphrase: bytes, path: path) }
             // The .p8's public half (what `openssl pkey -pubout` writes) signs nothing.
             if case .notACredential = error, PEMBlock.scan(bytes).blocks.contains(where: { $0.label == "PUBLIC KEY" }) {
-                throw .notSigningKey(
-                    path: path,
-                    found: "a public key, which signs nothing (jwt --decode and the mock take one to check tokens)")
+                throw .notSigningKey(path: path, found: CredentialProblem.publicKeyFound)
             }
             throw error
         }

@@ -40,6 +40,9 @@ public enum CredentialProblem: Error, Equatable, Sendable {
     case notYetValid(path: String, notBefore: Int64, daysAhead: Int)
     /// A `.p8` that is not an EC P-256 key; `found` names what it is.
     case notSigningKey(path: String, found: String)
+
+    /// `notSigningKey`'s `found` for a public key where the signing key belongs (the CLI says what takes one).
+    public static let publicKeyFound = "a public key, which signs nothing"
     /// An `--auth-key` PEM that is encrypted: Apple's `.p8` keys never are, and `jwt`/`send` take no
     /// passphrase for them.
     case encryptedSigningKey(path: String)

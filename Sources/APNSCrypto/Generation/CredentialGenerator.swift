@@ -107,20 +107,6 @@ public enum CredentialGenerator {
         return PushIdentity(certificate: cert, privateKey: key, chain: [ca.certificate], certificatePath: bundleID)
     }
 
-    /// A plain clientAuth certificate without Apple's markers (what `inspect` warns about).
-    public static func makeClientCertificate(
-        ca: PushIdentity, commonName: String, key algorithm: KeyAlgorithm = .ecP256,
-        validity: Validity = .days(365)
-    ) throws(OpenSSLError) -> PushIdentity {
-        let key = try PrivateKey.generate(algorithm)
-        let b = try CertificateBuilder(
-            subject: [("O", "apnsctl"), ("CN", commonName)], subjectKey: key,
-            notBefore: validity.notBefore, notAfter: validity.notAfter)
-        try addLeafExtensions(b, ca: ca, usage: "clientAuth", rsa: algorithm != .ecP256)
-        let cert = try b.sign(issuer: ca.certificate, issuerKey: ca.privateKey)
-        return PushIdentity(certificate: cert, privateKey: key, chain: [ca.certificate], certificatePath: commonName)
-    }
-
     /// A fresh EC P-256 provider-token key; write it with `signingKey.p8PEM` as `AuthKey_<KEYID>.p8`.
     public static func makeSigningKey() throws(OpenSSLError) -> SigningKey {
         SigningKey(key: try PrivateKey.generate(.ecP256), keyIDFromFileName: nil)
@@ -133,7 +119,7 @@ public enum CredentialGenerator {
         return String((0..<10).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] })
     }
 
-    private static func addLeafExtensions(_ b: CertificateBuilder, ca: PushIdentity, usage: String, rsa: Bool)
+    static func addLeafExtensions(_ b: CertificateBuilder, ca: PushIdentity, usage: String, rsa: Bool)
         throws(OpenSSLError)
     {
         try b.addExtension(ExtensionID.basicConstraints, "critical,CA:FALSE", issuer: ca.certificate)

@@ -99,7 +99,9 @@ extension CredentialProblem {
             return "--auth-key \(p): this is \(found), not a .p8 signing key; a certificate belongs in \(instead), "
                 + "or download the .p8 key from the Apple Developer portal for token auth"
         case .notSigningKey(let p, let found):
-            return "\(p): not an APNs signing key (found \(found), need an EC P-256 key in PKCS#8 PEM); "
+            let checks =
+                found == CredentialProblem.publicKeyFound ? " (jwt --decode and the mock take one to check tokens)" : ""
+            return "\(p): not an APNs signing key (found \(found)\(checks), need an EC P-256 key in PKCS#8 PEM); "
                 + "download the .p8 key from the Apple Developer portal"
         case .encryptedSigningKey(let p):
             return "\(p): the key is encrypted, and Apple's .p8 keys are not; "
