@@ -63,10 +63,18 @@ public enum FileSystem {
         return String(cString: s)
     }
 
-    /// `; a ~ …` for a missing path that starts with `~/` (alone or after a label: `APNSCTL_CERT ~/a.pem`): a quoted
-    /// value, an env file or CI's YAML expands no `~`, so the file is looked for in a folder named `~`. Empty otherwise.
+    /// `; a ~ …` for a missing path that starts with `~/` or `~name/` (alone or after a label: `APNSCTL_CERT
+    /// ~/a.pem`): a quoted value, an env file or CI's YAML expands no `~`, so the file is looked for in a folder
+    /// named `~`. Empty otherwise.
     public static func unexpandedTilde(_ path: String) -> String {
-        guard path.hasPrefix("~/") || path.contains(" ~/") else { return "" }
+        // Named by a flag or a variable (`APNSCTL_CERT ~/a.pem`): the path is what follows the label, spaces and all.
+        var word = Substring(path)
+        if path.hasPrefix("--") || path.hasPrefix("APNSCTL_"), let space = path.firstIndex(of: " ") {
+            word = path[path.index(after: space)...]
+        }
+        let user = word.dropFirst().prefix { $0 != "/" }
+        let named = user.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
+        guard word.hasPrefix("~"), named, user.count < word.count - 1 else { return "" }
         return
             "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
     }

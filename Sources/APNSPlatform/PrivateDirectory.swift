@@ -48,10 +48,15 @@ public final class PrivateDirectory: Sendable {
     public enum Remedy: Equatable, Sendable {
         /// Our directory, which others can write: closing it (`chmod 700`) is enough, as nothing in it was used.
         case closeMode
-        /// A link, another user's entry or one of the wrong kind: moved aside, a new one is made in its place.
+        /// A file in our directory that is a link, another user's or of the wrong kind: removed, it is made anew.
+        case remove
+        /// The directory is a link, another user's or no directory: moved aside (removing another user's folder
+        /// may not be allowed), a new one is made in its place.
         case moveAside
-        /// A folder above is another user's or open to others: what is kept here belongs in a folder of the
-        /// user's own.
+        /// `folder`, above it, is ours but others can write it: closing that (`chmod go-w`) is enough.
+        case closeFolderAbove(folder: String)
+        /// A folder above is another user's (or root's, open to others): what is kept here belongs in a folder of
+        /// the user's own.
         case chooseAnotherFolder
     }
 
@@ -156,7 +161,7 @@ public final class PrivateDirectory: Sendable {
                     path: path,
                     reason: "is under \(folder), a folder writable by \(writers) "
                         + "(mode \(FileOwnership.octal(st.st_mode)), not sticky), \(swap)",
-                    remedy: .chooseAnotherFolder)
+                    remedy: st.st_uid == me ? .closeFolderAbove(folder: folder) : .chooseAnotherFolder)
             }
         }
     }
@@ -365,15 +370,15 @@ public final class PrivateDirectory: Sendable {
         } catch {
             switch error {
             case .link:
-                throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)", remedy: .moveAside)
+                throw .untrusted(path: file(name), reason: "is a symbolic link (not followed)", remedy: .remove)
             case .missing: throw .file(.missing(path: file(name)))
             case .failed(let e): throw .file(.unreadable(path: file(name), reason: FileSystem.errnoText(e)))
             case .notRegular(let kind):
-                throw .untrusted(path: file(name), reason: "is \(kind), not a regular file", remedy: .moveAside)
+                throw .untrusted(path: file(name), reason: "is \(kind), not a regular file", remedy: .remove)
             case .owner(let uid):
                 throw .untrusted(
                     path: file(name), reason: "belongs to \(FileOwnership.ownerName(uid)), not to you",
-                    remedy: .moveAside)
+                    remedy: .remove)
             }
         }
     }

@@ -35,8 +35,7 @@ public struct TextPosition: Sendable, Equatable {
     }
 }
 
-/// Offsets of one document as line and column, counted without a table of line starts: a file of millions of
-/// lines costs no memory for them.
+/// Offsets of one document as line and column (1-based; a column counts UTF-8 bytes).
 public enum LineTable {
     /// The positions of `offsets` (in any order) in `bytes`, in one pass and without a table: a file of
     /// millions of lines costs no memory for its line starts.

@@ -68,7 +68,7 @@ enum HistoryAccess {
         switch problem {
         case .corrupt(let path):
             return .inputMissing(
-                "\(problem.message); move it aside (mv \(path) \(path).broken, with its -wal and -shm files if there "
+                "\(problem.message); move it aside (mv \(ShellWord.of(path)) \(ShellWord.of(path + ".broken")), with its -wal and -shm files if there "
                     + "are any) and the next send starts a new history")
         case .busy: return .inputMissing(problem.message + "; try again once it is done")
         default:

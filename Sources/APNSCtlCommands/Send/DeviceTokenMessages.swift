@@ -53,6 +53,20 @@ extension DeviceNames.Problem {
         default: return message
         }
     }
+
+    /// `cliMessage`, saying the value may be a list when it holds a comma or semicolon the problem was not about
+    /// (`alice,bob` with names defined, `["T1","T2"]`).
+    /// Only where the message is a generic one: a value recognised as something else (a `Data` description, which
+    /// holds a comma) is told what it is.
+    func cliMessage(value: String) -> String {
+        switch self {
+        case .unknownName, .token(.notHex), .token(.oddLength): break
+        default: return cliMessage
+        }
+        if case .token(let problem) = self, problem.listSign != nil { return cliMessage }
+        guard value.contains(where: { $0 == "," || $0 == ";" }) else { return cliMessage }
+        return cliMessage + "; a list of tokens? give one token per --device, one per line in a --devices file"
+    }
 }
 
 extension DeviceNames {

@@ -55,7 +55,15 @@ extension APNSCtl.Send {
                     : payload
                         ? "; -d is --device here, not curl's --data: the payload is send's argument (a file, - for "
                             + "standard input, or inline JSON starting with {), without a flag" : ""
-                throw CLIError.usage("--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage)\(list)")
+                // "Add them under [devices] in the settings file", with no home and so no settings file.
+                var noFile = ""
+                if case .unknownName(_, let known) = error, known.isEmpty, settings.location.path.isEmpty {
+                    noFile =
+                        "; there is no settings file to add them to (no home directory: "
+                        + "\(world.settings.noHomeReason(xdg: "XDG_CONFIG_HOME"))): name one with --config FILE"
+                }
+                throw CLIError.usage(
+                    "--device \"\(shown)\" (device \(i + 1)): \(error.cliMessage(value: text))\(list)\(noFile)")
             }
             timesGiven[token.hex, default: 0] += 1
             guard timesGiven[token.hex] == 1 else {

@@ -16,13 +16,11 @@ public enum ProfileValueText {
                     ? "\(setting.name): no value; give one (apnsctl config set \(setting.name) VALUE)"
                     : "\(setting.name) takes one value, \(values.count) given; quote a value holding spaces")
         }
-        // `~/` with no home to stand for: refused, as every command reading the profile would refuse it.
-        if [.path, .credential].contains(setting.kind), let why = paths.noHome,
-            values.contains(where: { $0 == "~" || $0.hasPrefix("~/") })
+        // A `~` a settings file cannot expand: refused, as every command reading the profile would refuse it.
+        if [.path, .credential].contains(setting.kind),
+            let problem = values.lazy.compactMap({ SettingParser.tildeProblem($0, paths: paths) }).first
         {
-            throw .usage(
-                "\(setting.name): ~ stands for the home directory, and there is none (\(why)); write the path in "
-                    + "full; nothing was written")
+            throw .usage("\(setting.name): \(problem); nothing was written")
         }
         let commands = [SettingCommand.send, .channel, .doctor, .jwt].filter { setting.commands.contains($0) }
         // The flag's own check first, so a bad value reads as it would on the command line.

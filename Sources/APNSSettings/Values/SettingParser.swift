@@ -107,10 +107,10 @@ public enum SettingParser {
             return expand(text, paths: paths)
         }
 
-        /// `~/…` in a profile with no home directory: said, with why there is none.
+        /// A `~` in a profile's path that it cannot stand for (`tildeProblem`): said.
         func refuseTildeWithoutHome(_ s: String) throws(SettingsProblem) {
-            guard case .toml = raw, s == "~" || s.hasPrefix("~/"), let why = paths.noHome else { return }
-            throw bad("~ stands for the home directory, and there is none (\(why)); write the path in full")
+            guard case .toml = raw, let problem = tildeProblem(s, paths: paths) else { return }
+            throw bad(problem)
         }
 
         switch setting.kind {
@@ -548,6 +548,23 @@ public enum SettingParser {
     /// exactly and cannot drive the terminal.
     private static func quotedIfNeeded(_ s: String) -> String {
         s.isEmpty || HeaderValueRule.problem(in: s) != nil ? PrintableText.escapingControls(JSONWriter.quoted(s)) : s
+    }
+
+    /// Why a profile's path `s` cannot be read as written, when it starts with a `~` a settings file does not
+    /// expand: `~/` with no home (`paths.noHome` says why), or `~name/`, which only a shell expands (it was read as
+    /// a folder named `~name` beside the file).
+    public static func tildeProblem(_ s: String, paths: Paths) -> String? {
+        if s == "~" || s.hasPrefix("~/") {
+            return paths.noHome.map {
+                "~ stands for the home directory, and there is none (\($0)); write the path in full"
+            }
+        }
+        let user = s.dropFirst().prefix { $0 != "/" }
+        guard s.hasPrefix("~"), !user.isEmpty, user.count < s.count - 1,
+            user.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else { return nil }
+        return "~\(user)/ is expanded only by a shell (a settings file expands ~/ alone, to your home); "
+            + "write the path in full"
     }
 
     /// `~/x` → `HOME/x`; a relative path → `baseDirectory/x`; an absolute path as it is.

@@ -41,6 +41,26 @@ import Testing
 
     static let example = SettingsExample.text
 
+    /// `~alice/…` in a profile was read as a folder named `~alice` beside the settings file, and its "no such file"
+    /// said nothing of the `~`: only a shell expands another user's home. Reading it and writing it are refused.
+    @Test func anotherUsersTildeInAProfileIsSaid() throws {
+        let home = try Home()
+        try home.write("[profiles.dev]\ncert = \"~alice/certs/push.p12\"\n")
+        let send = try home.run(["send", "-p", "dev", "-d", String(repeating: "ab", count: 32), "--alert", "hi"])
+        #expect(send.status == 64, "\(send.stderr)")
+        let said =
+            "~alice/ is expanded only by a shell (a settings file expands ~/ alone, to your home); write the path in full"
+        #expect(send.stderr.contains(said), "\(send.stderr)")
+        let set = try home.run(["config", "set", "--profile", "dev", "key", "~alice/certs/key.pem"])
+        #expect(set.status == 64, "\(set.stderr)")
+        #expect(set.stderr == "error: key: \(said); nothing was written\n", "\(set.stderr)")
+        #expect(!(try String(contentsOfFile: home.configFile, encoding: .utf8)).contains("key.pem"))
+        // A name that merely starts with ~ is a name.
+        try home.write("[profiles.dev]\ncert = \"~backup.pem\"\n")
+        let plain = try home.run(["send", "-p", "dev", "-d", String(repeating: "ab", count: 32), "--alert", "hi"])
+        #expect(plain.status == 66 && !plain.stderr.contains("expanded only by a shell"), "\(plain.stderr)")
+    }
+
     @Test func pathNamesTheFileAndWhetherItExists() throws {
         let home = try Home()
         let missing = try home.run(["config", "path"])

@@ -560,6 +560,9 @@ extension CredentialSlipTests {
         for (arguments, environment) in [
             (["jwt", "--team-id", "TEAMID1234"], ["APNSCTL_AUTH_KEY": "~/AuthKey_ABCDE12345.p8"]),
             (["inspect", "~/push.p12"], [:]),
+            (["inspect", "~alice/push.p12"], [:]),
+            (["inspect", "~/My Certs/push.p12"], [:]),
+            (["jwt", "--team-id", "TEAMID1234"], ["APNSCTL_AUTH_KEY": "~/My Keys/AuthKey_ABCDE12345.p8"]),
             (["validate", "~/p.json"], [:]),
             (["send", "--devices", "~/devices.txt", "--alert", "x", "--topic", "t", "--cert", "~/push.pem"], [:]),
         ] {

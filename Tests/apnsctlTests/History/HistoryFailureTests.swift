@@ -148,7 +148,7 @@ import Testing
     /// check). The history commands say the same, as exit 66.
     @Test func aRefusedPlaceSaysWhatToDo() throws {
         let mock = try InProcessMock()
-        let swapped = "who could swap the folders inside it for their own; set XDG_STATE_HOME to a folder of yours"
+        let swapped = "who could swap the folders inside it for their own"
         // The folder above made with `mode`, writable by `writers`.
         let above = [(0o777 as mode_t, "group and others"), (0o775, "group")].map { mode, writers in
             (
@@ -159,8 +159,10 @@ import Testing
                     chmod(home.root.file("state"), mode)
                 },
                 { (home: HistoryHome) in
-                    "\(home.folder): is under \(Self.linkFree(home.root.file("state"))), a folder writable by "
-                        + "\(writers) (mode 0\(String(mode, radix: 8)), not sticky), \(swapped)"
+                    let state = Self.linkFree(home.root.file("state"))
+                    return "\(home.folder): is under \(state), a folder writable by \(writers) (mode "
+                        + "0\(String(mode, radix: 8)), not sticky), \(swapped); close that folder (chmod go-w \(state)) "
+                        + "or set XDG_STATE_HOME to another of yours"
                 }
             )
         }
@@ -182,9 +184,30 @@ import Testing
                         try FileManager.default.createSymbolicLink(
                             atPath: home.database + "-wal", withDestinationPath: target)
                     },
+                    { "\($0.database)-wal: is a symbolic link (not followed); remove it" }
+                ),
+                (
+                    "a shared-memory file that is a FIFO",
+                    { home in
+                        try makeFolder(home)
+                        #expect(mkfifo(home.database + "-shm", 0o600) == 0)
+                    },
+                    { "\($0.database)-shm: is a FIFO, not a regular file; remove it" }
+                ),
+                (
+                    "a history folder that is a link",
+                    { home in
+                        try FileManager.default.createDirectory(
+                            atPath: home.root.file("elsewhere"), withIntermediateDirectories: false,
+                            attributes: [.posixPermissions: 0o700])
+                        try FileManager.default.createDirectory(
+                            atPath: home.root.file("state"), withIntermediateDirectories: false)
+                        try FileManager.default.createSymbolicLink(
+                            atPath: home.folder, withDestinationPath: home.root.file("elsewhere"))
+                    },
                     {
-                        "\($0.database)-wal: is a symbolic link (not followed); move it aside "
-                            + "(mv \($0.database)-wal \($0.database)-wal.old)"
+                        "\($0.folder): is a symbolic link (never followed for a directory that holds secrets); move it "
+                            + "aside (mv \($0.folder) \($0.folder).old)"
                     }
                 ),
             ]

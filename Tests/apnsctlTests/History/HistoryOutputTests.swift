@@ -16,6 +16,16 @@ import Testing
             credential: "certificate", payload: Array(#"{"aps":{"alert":"hi"}}"#.utf8), results: [result])
     }
 
+    /// A result answered by another server than the entry's first (`--env auto`) is judged by its own.
+    @Test func eachResultIsJudgedByTheServerThatAnsweredIt() {
+        var byMock = Self.entry(endpoint: "https://api.sandbox.push.apple.com:443")
+        byMock.results[0].endpoint = "https://127.0.0.1:8443"
+        #expect(!HistoryOutput.showText(byMock).contains { $0.hasPrefix("Apple's Push Notifications Console") })
+        var byApple = Self.entry(endpoint: "https://127.0.0.1:8443")
+        byApple.results[0].endpoint = "https://api.sandbox.push.apple.com:443"
+        #expect(HistoryOutput.showText(byApple).contains { $0.hasPrefix("Apple's Push Notifications Console") })
+    }
+
     @Test(arguments: [
         ("https://api.sandbox.push.apple.com:443", "sandbox", true),
         ("https://API.development.push.apple.com", "sandbox", true),

@@ -65,6 +65,11 @@ import Testing
                 ["--devices", "-"], "",
                 "--devices -: no device tokens on standard input (blank lines and # comments are skipped)"
             ),
+            (
+                ["-d", #"["\#(a)","\#(b)"]"#], nil,
+                "the device token must be hex, found '['; a list of tokens? give one token per --device, one per "
+                    + "line in a --devices file"
+            ),
         ]
         for (arguments, stdin, said) in cases {
             let r = try InProcess.apnsctl(

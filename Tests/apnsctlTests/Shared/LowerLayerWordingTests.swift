@@ -23,7 +23,7 @@ import Testing
 
     @Test func tokenCacheWarningsSayWhatWasSkippedAndWhatToDo() {
         let refusal = PrivateDirectory.Failure.untrusted(
-            path: "/c/apnsctl/token-T-K.jwt", reason: "is a FIFO, not a regular file", remedy: .moveAside)
+            path: "/c/apnsctl/token-T-K.jwt", reason: "is a FIFO, not a regular file", remedy: .remove)
         #expect(
             TokenCacheWarning.cacheSkipped(refusal).message
                 == "/c/apnsctl/token-T-K.jwt: is a FIFO, not a regular file; the provider token cache is skipped "

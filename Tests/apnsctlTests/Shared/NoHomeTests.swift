@@ -69,6 +69,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: h.home))
     }
 
+    /// A device name with no settings file to define it in: the advice to add it under [devices] says there is no
+    /// such file, and how to name one.
+    @Test func aDeviceNameWithNoSettingsFileSaysSo() throws {
+        let h = try Homeless()
+        let send = try h.run(["send", "--cert", "c.pem", "-d", "my-iphone", "--alert", "hi"])
+        #expect(send.status == 64, "\(send.stderr)")
+        #expect(
+            send.stderr.hasSuffix(
+                "no device names are defined (add them under [devices] in the settings file); there is no settings file "
+                    + "to add them to (no home directory: \(h.reason("XDG_CONFIG_HOME"))): name one with --config FILE\n"
+            ),
+            "\(send.stderr)")
+    }
+
     /// `~/` in a profile with no home was looked for in a folder named `~`, and called a slip of the shell's; a
     /// `~/` path set by `config set` was said to be relative to the file's folder.
     @Test func aTildeWithNoHomeIsSaid() throws {

@@ -15,10 +15,10 @@ extension TokenCacheWarning {
         }
     }
 
-    /// What to do about the refused entry (removing it, for what was refused for what it is).
+    /// What to do about the refused entry.
     private static func advice(_ refusal: PrivateDirectory.Failure) -> String {
         guard case .untrusted(let path, _, let remedy) = refusal else { return "remove it" }
-        return remedy.advice(for: path, variable: "XDG_CACHE_HOME", disposable: true)
+        return remedy.advice(for: path, variable: "XDG_CACHE_HOME")
     }
 }
 
