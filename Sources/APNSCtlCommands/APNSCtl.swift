@@ -63,9 +63,15 @@ public struct APNSCtl: ParsableCommand {
     static func pastedPEM(_ arguments: [String]) -> String? {
         guard let i = arguments.firstIndex(where: { $0.contains("-----BEGIN") && !VariableEcho.mayEchoArgument($0) })
         else { return nil }
-        return "\(argumentName(at: i, in: arguments)) holds PEM text (\(VariableEcho.description(of: arguments[i])), "
-            + "not shown), not a file's path: apnsctl reads keys and certificates from files, so give the file's path "
-            + "(where a secret store holds the text, as in CI, put it in APNSCTL_AUTH_KEY, APNSCTL_CERT or APNSCTL_KEY)"
+        let name = argumentName(at: i, in: arguments)
+        // inspect's and convert's file, which `-` reads from standard input; they read no APNSCTL_* credential.
+        let fileArgument = ["inspect", "convert"].contains(arguments.first ?? "") && name.hasPrefix("argument")
+        let way =
+            fileArgument
+            ? "or - with the text on standard input (printf '%s\\n' \"$CERT_PEM\" | apnsctl \(arguments[0]) -)"
+            : "(where a secret store holds the text, as in CI, put it in APNSCTL_AUTH_KEY, APNSCTL_CERT or APNSCTL_KEY)"
+        return "\(name) holds PEM text (\(VariableEcho.description(of: arguments[i])), not shown), not a file's path: "
+            + "apnsctl reads keys and certificates from files, so give the file's path \(way)"
     }
 
     /// How a message names argument `i`: `the value of --alert` (after its flag, or joined with `=`), else

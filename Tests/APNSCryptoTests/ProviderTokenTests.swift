@@ -138,6 +138,26 @@ import Testing
         #expect(try verifier().verify(t, now: now) == .valid(issuedAt: 1_799_999_990))
     }
 
+    /// A well-signed token whose iat is near the 64-bit limits (or past 10^15 s) is no date, never a trap: the
+    /// verifier's age, the mock's and the cache's overflowed on it. 10^15 itself and a date in milliseconds stay
+    /// dates (too old or too new, said as such).
+    @Test(arguments: [
+        ("9223372036854775807", nil), ("9223372036854772208", nil), ("-9223372036854775808", nil),
+        ("-9223372036854775807", nil), ("1000000000000001", nil), ("1e300", nil),
+        ("1000000000000000", 1_000_000_000_000_000 as Int64?), ("1800000000000", 1_800_000_000_000),
+    ])
+    func anIatFarOutOfRangeIsNoDate(_ iat: String, _ date: Int64?) throws {
+        let now: Int64 = 1_800_000_000
+        let t = try token(
+            header: #"{"alg":"ES256","kid":"ABCDE12345"}"#, claims: #"{"iss":"TEAMID1234","iat":\#(iat)}"#)
+        let verdict = try verifier().verify(t, now: now)
+        if let date {
+            #expect(verdict == .issuedInFuture(issuedAt: date))
+        } else {
+            #expect(verdict == .malformed("claims have no iat that is a date (seconds since 1970)"))
+        }
+    }
+
     @Test func verifierNamesEachFailure() throws {
         let now: Int64 = 1_800_000_000
         let v = try verifier()

@@ -73,13 +73,18 @@ public enum ProviderToken {
         }
 
         /// An RFC 7519 NumericDate as whole seconds: any JSON number, integer or not (`1795416581.0`, the
-        /// fractional seconds PyAPNs2 and its forks send), rounded down; nil outside ±10^12 s, which is no date.
+        /// fractional seconds PyAPNs2 and its forks send), rounded down; nil outside ±10^15 s, which is no date.
+        /// The bound keeps a date in milliseconds (about 1.8 × 10^12, said as such) and leaves room for the
+        /// arithmetic on it (an age, an hour added): `iat` near the 64-bit limits made that overflow and trap.
         static func numericDate(_ n: JSONNumber) -> Int64? {
-            if let i = n.intValue { return Int64(i) }
+            if let i = n.intValue { return (-limit...limit).contains(Int64(i)) ? Int64(i) : nil }
             let d = n.doubleValue
-            guard d.isFinite, abs(d) < 1e12 else { return nil }
+            guard d.isFinite, abs(d) < Double(limit) else { return nil }
             return Int64(d.rounded(.down))
         }
+
+        /// The largest `iat` taken, either way of 1970.
+        static let limit: Int64 = 1_000_000_000_000_000
 
         /// A JWT part: one JSON object (the shared reader), with no key twice, since parsers
         /// disagree on which copy wins and a verifier must not be the one that guesses.

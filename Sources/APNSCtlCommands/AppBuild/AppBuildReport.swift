@@ -42,7 +42,7 @@ enum AppBuildReport {
                 rows.append(("profile", (profile.name ?? "(no name)") + " (signature not verified)"))
                 rows.append(("profile kind", profile.kind.label))
                 if let expires = profile.expires, let days, let expired {
-                    let left = expired ? "EXPIRED \(-days) days ago" : "\(days) days left"
+                    let left = expired ? "EXPIRED \(DayCount.text(-days)) ago" : "\(DayCount.text(days)) left"
                     rows.append(("expires", "\(ISO8601.format(epochSeconds: expires)) (\(left))"))
                 }
                 rows.append(

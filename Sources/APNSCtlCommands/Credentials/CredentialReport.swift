@@ -86,9 +86,9 @@ enum CredentialReport {
             w.endObject()
             out.print(w.text + "\n")
         case .text:
-            var validity = "\(days) days left"
-            if expired { validity = "EXPIRED \(-days) days ago" }
-            if early { validity = "NOT YET VALID, starts in \((info.notBefore - now) / 86_400) days" }
+            var validity = "\(DayCount.text(days)) left"
+            if expired { validity = "EXPIRED \(DayCount.text(-days)) ago" }
+            if early { validity = "NOT YET VALID, starts in \(DayCount.text((info.notBefore - now) / 86_400))" }
             let key: String =
                 switch contents.keyMatches {
                 case .some(true):

@@ -20,7 +20,7 @@ extension AppBuildRules {
             if let expires = profile.expires {
                 // Worded as inspect words it: an expired profile's days are ago, not "-333 days left".
                 let days = (expires - now) / 86_400
-                let left = expires <= now ? "EXPIRED \(-days) days ago" : "\(days) days left"
+                let left = expires <= now ? "EXPIRED \(DayCount.text(-days)) ago" : "\(DayCount.text(days)) left"
                 detail += " expires \(ISO8601.format(epochSeconds: expires)) (\(left))"
             }
         }

@@ -198,14 +198,14 @@ extension APNSCtl.Doctor {
             "\(file): \(info.commonName ?? info.subject), bundle id \(info.bundleID ?? "(none)"), "
             + (environments.isEmpty ? "no Apple environment" : environments) + ", \(topics)"
         var check = DoctorCheck(
-            name: "credentials", status: .ok, detail: "\(describe), expires \(notAfter) (\(days) days left)")
+            name: "credentials", status: .ok, detail: "\(describe), expires \(notAfter) (\(DayCount.text(days)) left)")
         check.notAfter = info.notAfter
         check.daysRemaining = days
         if info.isExpired(now: now) {
             check.status = .fail
             check.problem = .credential
             check.detail =
-                "\(describe): EXPIRED on \(notAfter), \(max(0, -days)) days ago (valid \(notBefore) to \(notAfter))"
+                "\(describe): EXPIRED on \(notAfter), \(DayCount.text(max(0, -days))) ago (valid \(notBefore) to \(notAfter))"
             check.hint =
                 "create a new push certificate in the Apple Developer portal (Certificates, Identifiers & Profiles) and export it with its key"
             return (check, true)

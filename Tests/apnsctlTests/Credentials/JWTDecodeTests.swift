@@ -201,6 +201,16 @@ import Testing
         #expect(!milliseconds.2.contains("check the signer's clock"), "\(milliseconds.2)")
     }
 
+    /// An iat at the 64-bit limits trapped (exit 132, nothing printed) when the hour was added to it: it is no date.
+    @Test(arguments: ["9223372036854775807", "9223372036854772208", "-9223372036854775808"])
+    func anIatAtTheLimitsIsNoDate(_ iat: String) {
+        let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"ABCDE12345"}"#.utf8))
+        let claims = Base64URL.encode(Array(#"{"iss":"OARSDFCX13","iat":\#(iat)}"#.utf8))
+        let (status, _, err) = Self.decode([header + "." + claims + ".xx"], at: Self.signedAt)
+        #expect(status == 77, "\(err)")
+        #expect(err.contains("the claims have no iat that is a date"), "\(err)")
+    }
+
     @Test func anotherKeysTokenIs77() throws {
         let keys = try Keys()
         let (status, out, err) = Self.decode([keys.token, "--auth-key", keys.foreign], at: Self.signedAt)

@@ -307,6 +307,20 @@ import Testing
     /// profile's `auth-key = """-----BEGIN…"""`, `inspect --key`, the mock's `--auth-key-pub`) is exit 64 naming the
     /// flag or the file's line, and the text is never printed (taken as a path, every message about the file quoted
     /// it: the key among it).
+    /// inspect's and convert's file given as PEM text: the way is `-` with the text on standard input (they read no
+    /// APNSCTL_* variable, which the advice named).
+    @Test(arguments: [["inspect"], ["convert", "-o", "out.pem"]])
+    func pemTextAsTheFileArgumentSaysStandardInput(_ command: [String]) throws {
+        let pem = "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUa\n-----END CERTIFICATE-----\n"
+        let r = try InProcess.apnsctl([command[0], pem] + command.dropFirst())
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(
+            r.stderr.hasSuffix(
+                "so give the file's path or - with the text on standard input (printf '%s\\n' \"$CERT_PEM\" | apnsctl "
+                    + "\(command[0]) -)\n"), "\(r.stderr)")
+        #expect(!r.stderr.contains("APNSCTL_") && !r.stderr.contains("MIIB"), "\(r.stderr)")
+    }
+
     @Test func pemTextWhereAPathGoesIsRefusedAndNeverPrinted() async throws {
         try await offThePool {
             let s = try Setup()

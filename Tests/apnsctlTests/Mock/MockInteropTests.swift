@@ -1,3 +1,4 @@
+import APNSCrypto
 import APNSTestSupport
 import Foundation
 import Testing
@@ -103,6 +104,24 @@ import Testing
         let ok = try mock.curl(
             headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
         #expect(ok.status == 200)
+    }
+
+    /// A token signed with the mock's own key whose iat is the smallest 64-bit number killed the mock (its age
+    /// overflowed, exit 132): it is refused as no date, and the mock goes on answering.
+    @Test func aTokenDatedAtTheLimitIsRefusedAndTheMockServesOn() throws {
+        let mock = try InProcessMock()
+        let key = try SigningKeyFile.read(.file(mock.authKey)).decode()
+        for iat in [Int64.min, Int64.max, Int64.max - 3599] {
+            let token = try ProviderToken.make(key: key, keyID: mock.keyID, teamID: mock.teamID, issuedAt: iat)
+            let refused = try mock.curl(
+                headers: ["apns-topic: com.example.demo", "authorization: bearer \(token)"], certificate: false)
+            #expect(refused.status == 403 && refused.body.contains("InvalidProviderToken"), "\(iat): \(refused.body)")
+        }
+        let good = try ProviderToken.make(
+            key: key, keyID: mock.keyID, teamID: mock.teamID, issuedAt: Int64(Date().timeIntervalSince1970))
+        let ok = try mock.curl(
+            headers: ["apns-topic: com.example.demo", "authorization: bearer \(good)"], certificate: false)
+        #expect(ok.status == 200, "\(ok.body)")
     }
 
     /// Each refusal names only flags the user gave or can give, and says both ways to give the key id.

@@ -83,10 +83,11 @@ extension CredentialProblem {
                 ? "\(c): the private key does not belong to the certificate; export the certificate with its own key"
                 : "\(k): the private key does not belong to the certificate in \(c); pass the key made for that certificate"
         case .expired(let p, let t, let days):
-            return "\(p): the certificate expired on \(ISO8601.format(epochSeconds: t)) (\(days) days ago); "
+            return "\(p): the certificate expired on \(ISO8601.format(epochSeconds: t)) (\(DayCount.text(days)) ago); "
                 + "create a new push certificate in the Apple Developer portal"
         case .notYetValid(let p, let t, let days):
-            return "\(p): the certificate is not valid before \(ISO8601.format(epochSeconds: t)) (in \(days) days); "
+            return
+                "\(p): the certificate is not valid before \(ISO8601.format(epochSeconds: t)) (in \(DayCount.text(days))); "
                 + "check the system clock or wait"
         case .notSigningKey(let p, let found)
         where !takesCertificates && (found.hasPrefix("a certificate") || found.hasPrefix("a PKCS#12")):
