@@ -65,8 +65,9 @@ public final class FileLock: @unchecked Sendable {
         return outcome
     }
 
-    /// Waits for the lock on `name` in `directory` to be free, with a limit: true once it is, false when `seconds` pass with it held (its holder
-    /// stopped with Ctrl-Z, say) or the file cannot be opened. Tries every 20 ms: flock has no timed wait.
+    /// Waits for the lock on `name` in `directory` to be free, with a limit: true once it is, false when `seconds`
+    /// pass with it held (its holder stopped with Ctrl-Z, say) or the file cannot be opened. Tries every 20 ms:
+    /// flock has no timed wait.
     public static func waitUntilFree(_ name: String, in directory: PrivateDirectory, seconds: Int) -> Bool {
         guard let fd = try? directory.openForLocking(name, mode: 0o644) else { return false }
         defer { close(fd) }

@@ -1,7 +1,7 @@
 /// A TOML 1.0 reader that keeps the line and column of every key, which the settings need for messages
-/// and origins (`config.toml:7`) and which the TOML libraries available to the build do not expose. It reads bytes, never traps on input, and stops at the first
-/// problem with its position. Nesting is bounded so a hostile file cannot exhaust the stack, and every
-/// construct costs time linear in its length.
+/// and origins (`config.toml:7`) and which the TOML libraries available to the build do not expose. It reads
+/// bytes, never traps on input, and stops at the first problem with its position. Nesting is bounded so a
+/// hostile file cannot exhaust the stack, and every construct costs time linear in its length.
 public struct TOMLParser {
     let bytes: [UInt8]
     var index = 0
