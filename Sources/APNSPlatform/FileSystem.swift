@@ -402,7 +402,13 @@ public enum FileSystem {
                 overwrite: overwrite)
         } catch {
             switch error {
-            case .file(let failure): throw failure.relabelled(path)
+            case .file(let failure):
+                // `-o '~/x.pem'`: the folder `~` is missing because no shell expanded it, which is what to say.
+                let tilde = unexpandedTilde(path)
+                if case .cannotCreate = failure, !tilde.isEmpty, !exists(PrivateDirectory.parentPath(of: path)) {
+                    throw .cannotCreate(path: path, reason: "its directory does not exist" + tilde)
+                }
+                throw failure.relabelled(path)
             case .untrusted(_, let reason, _): throw .cannotCreate(path: path, reason: reason)
             }
         }

@@ -104,6 +104,15 @@ public enum TimeValue {
     /// The units of a duration: seconds, minutes, hours, days, weeks.
     private static let durationUnits: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800]
 
+    /// Whether `text` is a duration written with more digits than `durationSeconds` takes (`999999999999999d`):
+    /// too large, not malformed.
+    public static func isDurationTooLarge(_ text: String) -> Bool {
+        let t = text.lowercased()
+        guard let last = t.last, durationUnits[last] != nil else { return false }
+        let digits = t.dropLast()
+        return digits.count > 9 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     /// A duration such as `45s`, `30m`, `12h`, `30d`, `2w` in seconds; nil for anything else.
     public static func durationSeconds(_ text: String) -> Int64? {
         let t = text.lowercased()

@@ -408,6 +408,9 @@ public enum SettingParser {
             let s = try string()
             // --expiration's duration syntax, as doctor documents it (one parser for both).
             guard let seconds = RequestDefaults.durationSeconds(s.trimmingBlanks()) else {
+                if TimeValue.isDurationTooLarge(s.trimmingBlanks()) {
+                    throw bad("too large; give at most 9 digits before the unit (999999999s is 31 years)")
+                }
                 throw bad("not a duration; give a number and a unit: 45s, 30m, 12h, 30d or 2w")
             }
             return .duration(seconds, s)

@@ -555,6 +555,20 @@ extension CredentialSlipTests {
 }
 
 extension CredentialSlipTests {
+    /// An output path with a `~` no shell expanded (`-o '~/x.pem'`) said only that its directory does not exist.
+    @Test func anUnexpandedTildeInAnOutputPathIsSaid() throws {
+        let (dir, p12) = try Self.p12()
+        let pass = try dir.write("pass.txt", Self.password + "\n", mode: 0o600)
+        let r = try InProcess.apnsctl(
+            ["convert", p12, "-o", "~/x.pem", "--passphrase-file", pass], directory: dir.path)
+        #expect(r.status == 73, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "~/x.pem: cannot create: its directory does not exist; a ~ is expanded only by a shell, unquoted at a "
+                    + "word's start, and this one was not: write the path in full"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("~")))
+    }
+
     /// A `~` no shell expanded (a quoted variable, an env file, CI's YAML) is said to be one.
     @Test func anUnexpandedTildeIsSaid() throws {
         for (arguments, environment) in [

@@ -155,6 +155,14 @@ import Testing
         #expect(missing.status == 66 && missing.stderr.contains("nope.pem"))
         let formats = try doctor(["--cert", credentials.pushFile, "--fail-within", "30 days"])
         #expect(formats.stderr.contains("30d") && formats.stderr.contains("12h"))
+        // A duration, only too large: said so (it was "not a duration").
+        let large = try doctor(["--cert", credentials.pushFile, "--fail-within", "999999999999999d"])
+        #expect(
+            large.status == 64
+                && large.stderr
+                    == "error: --fail-within 999999999999999d: too large; give at most 9 digits before the unit "
+                    + "(999999999s is 31 years)\n",
+            "\(large.stderr)")
     }
 
     @Test func doctorIsInHelp() throws {
