@@ -72,11 +72,20 @@ public enum FileSystem {
         if path.hasPrefix("--") || path.hasPrefix("APNSCTL_"), let space = path.firstIndex(of: " ") {
             word = path[path.index(after: space)...]
         }
-        let user = word.dropFirst().prefix { $0 != "/" }
-        let named = user.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
-        guard word.hasPrefix("~"), named, user.count < word.count - 1 else { return "" }
+        guard tildeUser(word) != nil else { return "" }
         return
             "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
+    }
+
+    /// The user a shell would expand a leading `~` of `path` for: "" for `~/…`, `alice` for `~alice/…`; nil when
+    /// `path` does not start so (`~`, `~backup.pem`, `~a b/…` are names).
+    public static func tildeUser<S: StringProtocol>(_ path: S) -> S.SubSequence? {
+        guard path.hasPrefix("~") else { return nil }
+        let user = path.dropFirst().prefix { $0 != "/" }
+        guard user.count < path.count - 1,
+            user.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+        else { return nil }
+        return user
     }
 
     /// A path with a blank or an invisible character around it (kept by quotes, a `.env` file's line, a paste)

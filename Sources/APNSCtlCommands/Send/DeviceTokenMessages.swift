@@ -8,7 +8,7 @@ extension DeviceToken.Problem {
     /// its flags takes one token (CLI.md: "one token per --device").
     var cliMessage: String {
         guard let list = listSign else { return message }
-        return message + list + "; give one token per --device, one per line in a --devices file"
+        return message + list + DeviceNames.Problem.onePerDevice
     }
 
     /// Whether the value looks like several tokens in one (a space, or a comma or semicolon of a pasted list),
@@ -54,6 +54,9 @@ extension DeviceNames.Problem {
         }
     }
 
+    /// How several tokens are given, said after a value that holds more than one.
+    static let onePerDevice = "; give one token per --device, one per line in a --devices file"
+
     /// `cliMessage`, saying the value may be a list when it holds a comma or semicolon the problem was not about
     /// (`alice,bob` with names defined, `["T1","T2"]`).
     /// Only where the message is a generic one: a value recognised as something else (a `Data` description, which
@@ -65,7 +68,7 @@ extension DeviceNames.Problem {
         }
         if case .token(let problem) = self, problem.listSign != nil { return cliMessage }
         guard value.contains(where: { $0 == "," || $0 == ";" }) else { return cliMessage }
-        return cliMessage + "; a list of tokens? give one token per --device, one per line in a --devices file"
+        return cliMessage + "; a list of tokens?" + Self.onePerDevice.dropFirst()
     }
 }
 

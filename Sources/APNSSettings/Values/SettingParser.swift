@@ -562,10 +562,7 @@ public enum SettingParser {
                 "~ stands for the home directory, and there is none (\($0)); write the path in full"
             }
         }
-        let user = s.dropFirst().prefix { $0 != "/" }
-        guard s.hasPrefix("~"), !user.isEmpty, user.count < s.count - 1,
-            user.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
-        else { return nil }
+        guard let user = FileSystem.tildeUser(s), !user.isEmpty else { return nil }
         return "~\(user)/ is expanded only by a shell (a settings file expands ~/ alone, to your home); "
             + "write the path in full"
     }
