@@ -80,6 +80,8 @@ public struct HistoryCounts: Sendable, Equatable {
     public var neverSent = 0
     /// Targets an interrupt left never sent: they have no result, so only this says how many there were.
     public var withoutResult = 0
+    /// Lines of the device list skipped as invalid: the send's summary line ends with them, and so does `show`'s.
+    public var skippedLines = 0
     public var outcome = ""
 
     public init() {}

@@ -81,6 +81,8 @@ enum HistorySchema {
         // 7: whether the push type was given (a flag, a variable, a profile) or followed from the payload and topic:
         // a replay with another PAYLOAD keeps only a given one. NULL in older entries: not known.
         "ALTER TABLE entries ADD COLUMN push_type_given INTEGER;",
+        // 8: how many lines of the device list were skipped as invalid (the outcome text alone said it).
+        "ALTER TABLE entries ADD COLUMN skipped_lines INTEGER NOT NULL DEFAULT 0;",
     ]
 
     /// The rewrite that completes step `step` (numbered from 0), run in the same transaction after its SQL.

@@ -197,9 +197,10 @@ public final class HistoryStore {
             """
             INSERT INTO entries (started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type,
                 priority, expiration, collapse_id, credential, payload, interrupted, devices, accepted, rejected,
-                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent, without_result, push_type_given)
+                failed, outcome, replay_of, reasons, apns_id, request_id, never_sent, without_result, push_type_given,
+                skipped_lines)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22,
-                ?23, ?24, ?25, ?26)
+                ?23, ?24, ?25, ?26, ?27)
             """)
         try s.bind(1, e.started)
         try s.bind(2, e.durationMs)
@@ -227,6 +228,7 @@ public final class HistoryStore {
         try s.bind(24, e.counts.neverSent)
         try s.bind(25, e.counts.withoutResult)
         try s.bind(26, e.pushTypeGiven.map { $0 ? 1 : 0 })
+        try s.bind(27, e.counts.skippedLines)
         try s.run()
         return database.lastInsertedRow
     }
@@ -278,7 +280,7 @@ public final class HistoryStore {
     private static let entryColumns = """
         id, started, duration_ms, kind, environment, endpoints, ca_file, topic, push_type, priority, expiration,
         collapse_id, credential, payload, interrupted, devices, accepted, rejected, failed, outcome, replay_of,
-        apns_id, request_id, never_sent, without_result, push_type_given
+        apns_id, request_id, never_sent, without_result, push_type_given, skipped_lines
         """
 
     /// The entries `query` picks, newest first, without their results. A device is looked for in each entry's
@@ -384,6 +386,7 @@ public final class HistoryStore {
         e.counts.neverSent = Int(s.integer(23))
         e.counts.withoutResult = Int(s.integer(24))
         e.pushTypeGiven = s.optionalInteger(25).map { $0 != 0 }
+        e.counts.skippedLines = Int(s.integer(26))
         return e
     }
 }

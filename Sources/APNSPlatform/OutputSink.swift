@@ -25,7 +25,7 @@ final class DescriptorDestination: OutputDestination {
 }
 
 /// The one way apnsctl writes its output, to standard output or to an output file: every `write(2)` and the
-/// `close` are checked, the first failure is kept (errno, bytes and lines written), and nothing is written
+/// `close` are checked, the first failure is kept (errno and lines written), and nothing is written
 /// after it. The CLI asks it before choosing an exit code, so no command exits 0 after a failed write
 /// (CLI.md, "Output is never lost silently"). Nothing is flushed in `deinit`, where a failure could not be
 /// reported: the owner flushes (`flush`, `close`) and asks `failure`.
@@ -37,8 +37,7 @@ public final class OutputSink: @unchecked Sendable {
         public let name: String
         /// The `errno` of the failed `write`/`close` (EBADF for a descriptor closed at start).
         public let code: Int32
-        /// Bytes and whole lines that did reach the descriptor before the failure.
-        public let bytesWritten: Int
+        /// Whole lines that did reach the descriptor before the failure.
         public let linesWritten: Int
         /// Standard output was closed when the process started (`>&-`).
         public let closedAtStart: Bool
@@ -66,7 +65,6 @@ public final class OutputSink: @unchecked Sendable {
     /// Bytes kept before a `write(2)`; lines are written in large chunks (thousands of results).
     private let limit: Int
     private var buffer: [UInt8] = []
-    private var written = 0
     private var writtenLines = 0
     private var closedAtStart = false
     private var firstFailure: Failure?
@@ -182,7 +180,6 @@ public final class OutputSink: @unchecked Sendable {
             for b in UnsafeBufferPointer(rebasing: bytes[0..<n]) where b == 0x0A { lines += 1 }
             return lines
         }
-        written += n
         buffer.removeAll(keepingCapacity: true)
         guard let failedWith else { return nil }
         return recordLocked(failedWith)
@@ -191,7 +188,7 @@ public final class OutputSink: @unchecked Sendable {
     private func recordLocked(_ code: Int32) -> Failure? {
         guard firstFailure == nil else { return nil }
         let failure = Failure(
-            name: name, code: code, bytesWritten: written, linesWritten: writtenLines,
+            name: name, code: code, linesWritten: writtenLines,
             closedAtStart: closedAtStart)
         firstFailure = failure
         return failure

@@ -203,10 +203,12 @@ import Testing
                 results: [])
             entry.counts.neverSent = 3
             entry.counts.withoutResult = 2
+            entry.counts.skippedLines = 4
             let recording = try store.beginRecording()
             let id = try recording.finish(entry, keepDays: 30, keepEntries: 1000, now: 7)
             let read = try #require(try store.entry(id))
             #expect(read.counts.neverSent == 3 && read.counts.withoutResult == 2, "v\(version)")
+            #expect(read.counts.skippedLines == 4, "v\(version)")
         }
     }
 

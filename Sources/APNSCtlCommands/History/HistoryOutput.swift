@@ -33,6 +33,7 @@ enum HistoryOutput {
         w.field("never_sent", e.counts.neverSent)
         // Every target of the run: those with a result and those an interrupt left without one.
         w.field("total", e.counts.targets + e.counts.withoutResult)
+        w.field("skipped_lines", e.counts.skippedLines)
         w.field("outcome", e.counts.outcome)
         w.field("interrupted", e.interrupted)
         w.key("replay_of")
@@ -130,7 +131,10 @@ enum HistoryOutput {
         lines.append("")
         let recorded = RecordedResults(e)
         lines.append(contentsOf: Self.lines(recorded, json: false))
-        if e.results.count > 1 || e.interrupted { lines.append(SendOutput.summaryLine(recorded.summary)) }
+        // As the send printed it: for more than one result, an interrupt, or lines skipped.
+        if e.results.count > 1 || e.interrupted || e.counts.skippedLines > 0 {
+            lines.append(SendOutput.summaryLine(recorded.summary, skippedLines: e.counts.skippedLines))
+        }
         let sandbox = APNSEnvironment.sandbox
         // Only accepted lines show their unique-id (a rejected one's is no delivery to look up), and only Apple's
         // sandbox has a delivery log: a mock's or a proxy's ids are found nowhere. The note follows.

@@ -103,6 +103,7 @@ final class SendRecorder {
         let outcome = SendOutput.outcome(summary, restUnread: restUnread)
         let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
+        entry.counts.skippedLines = skippedLines
         if skippedLines > 0 {
             entry.counts.outcome += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped"
         }

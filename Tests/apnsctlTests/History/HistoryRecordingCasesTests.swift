@@ -229,7 +229,7 @@ import Testing
         #expect(text.hasSuffix("(interrupted); 1 invalid line skipped"), "\(text)")
         let accepted = printed.filter { $0["status"] as? Int == 200 }.count
         let summary = lines.last { $0.hasPrefix("sent ") } ?? ""
-        #expect(summary.hasSuffix("; \(neverSent) never sent (interrupted)"), "\(summary)")
+        #expect(summary.hasSuffix("; \(neverSent) never sent (interrupted); 1 invalid line skipped"), "\(summary)")
         #expect(summary.hasPrefix("sent \(printed.count): \(accepted) accepted"), "\(summary)")
     }
 }

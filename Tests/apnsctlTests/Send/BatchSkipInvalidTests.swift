@@ -28,6 +28,11 @@ import Testing
             // The history's outcome says it too: the run exited 1 for them.
             let list = try InProcess.apnsctl(["history", "--limit", "1"], environment: state)
             #expect(list.stdout.hasSuffix("6 devices: 6 accepted; 3 invalid lines skipped\n"), "\(list.stdout)")
+            // `history show` ends as the send did, and its JSON counts them.
+            let shown = try InProcess.apnsctl(["history", "show", "last"], environment: state)
+            #expect(shown.lines.last == "sent 6: 6 accepted; 3 invalid lines skipped", "\(shown.stdout)")
+            let shownJSON = try InProcess.apnsctl(["history", "show", "last", "-o", "json"], environment: state)
+            #expect(shownJSON.stdout.contains("\"skipped_lines\":3,"), "\(shownJSON.stdout)")
             for line in [1, 5, 10] {
                 #expect(text.stderr.contains("error: --devices \(path):\(line): "), "line \(line): \(text.stderr)")
             }
@@ -47,10 +52,15 @@ import Testing
         let mock = try InProcessMock([], keepingLog: true)
         let scratch = try TemporaryDirectory(prefix: "skip")
         let path = try scratch.write("tokens.txt", "\(Self.good[0])\nzz\n")
-        let r = try InProcess.apnsctl(DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"]))
+        let state = ["XDG_STATE_HOME": scratch.file("state")]
+        let r = try InProcess.apnsctl(
+            DeviceListStreamingTests.send(mock, ["--devices", path, "--skip-invalid"]), environment: state)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.lines.count == 2 && r.lines[0].hasPrefix("accepted"), "\(r.stdout)")
         #expect(r.lines.last == "sent 1: 1 accepted; 1 invalid line skipped", "\(r.stdout)")
+        // And so does `history show`, for the one result.
+        let shown = try InProcess.apnsctl(["history", "show", "last"], environment: state)
+        #expect(shown.lines.last == "sent 1: 1 accepted; 1 invalid line skipped", "\(shown.stdout)")
     }
 
     /// Without `--skip-invalid`, a file is still refused whole and nothing is sent.
