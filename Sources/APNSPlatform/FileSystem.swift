@@ -45,7 +45,7 @@ public enum FileSystem {
             switch self {
             case .missing(let p):
                 return
-                    "\(VariableEcho.shownPath(p)): no such file\(FileSystem.unexpandedTilde(p))\(FileSystem.blankAround(p))"
+                    "\(VariableEcho.shownPath(p)): no such file\(FileSystem.missingPathHint(p))"
             case .unreadable(let p, let r): return "\(VariableEcho.shownPath(p)): cannot read: \(r)"
             case .isDirectory(let p): return "\(VariableEcho.shownPath(p)): is a directory, not a file"
             case .exists(let p): return "\(p): already exists"
@@ -63,18 +63,37 @@ public enum FileSystem {
         return String(cString: s)
     }
 
-    /// `; a ~ …` for a missing path that starts with `~/` or `~name/` (alone or after a label: `APNSCTL_CERT
-    /// ~/a.pem`): a quoted value, an env file or CI's YAML expands no `~`, so the file is looked for in a folder
-    /// named `~`. Empty otherwise.
-    public static func unexpandedTilde(_ path: String) -> String {
-        // Named by a flag or a variable (`APNSCTL_CERT ~/a.pem`): the path is what follows the label, spaces and all.
-        var word = Substring(path)
-        if path.hasPrefix("--") || path.hasPrefix("APNSCTL_"), let space = path.firstIndex(of: " ") {
-            word = path[path.index(after: space)...]
+    /// What "no such file" adds for a path that looks right but is not the name meant: a `~` no shell expanded,
+    /// quotes kept around it, a blank around it. `text` is the path, or a label and the path as messages show
+    /// them (`--cert a.pem`, `APNSCTL_CERT ~/a.pem`). Empty when none applies.
+    public static func missingPathHint(_ text: String) -> String {
+        let path = labelledPath(text)
+        return unexpandedTilde(path) + quotesAround(path) + blankAround(path)
+    }
+
+    /// The path of `--cert a.pem` or `APNSCTL_CERT a.pem` (what follows the label, spaces and all), else `text`.
+    private static func labelledPath(_ text: String) -> Substring {
+        guard text.hasPrefix("-") || text.hasPrefix("APNSCTL_"), let space = text.firstIndex(of: " ") else {
+            return Substring(text)
         }
-        guard tildeUser(word) != nil else { return "" }
+        return text[text.index(after: space)...]
+    }
+
+    /// `; a ~ …` for a missing path that starts with `~/` or `~name/`: a quoted value, an env file or CI's YAML
+    /// expands no `~`, so the file is looked for in a folder named `~`. Empty otherwise.
+    static func unexpandedTilde(_ path: Substring) -> String {
+        guard tildeUser(path) != nil else { return "" }
         return
             "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
+    }
+
+    /// `; the quotes …` for a path inside a pair of quotes (`--cert '"a.pem"'`, a `.env` line read by a tool that
+    /// keeps them, a CI setting quoted twice): shown in "no such file", they look like the message's own.
+    static func quotesAround(_ path: Substring) -> String {
+        guard path.count >= 2, let quote = path.first, quote == "\"" || quote == "'", path.last == quote else {
+            return ""
+        }
+        return "; the quotes around it are part of the name given (quoted twice, or kept by a .env file): remove them"
     }
 
     /// The user a shell would expand a leading `~` of `path` for: "" for `~/…`, `alice` for `~alice/…`; nil when
@@ -88,12 +107,13 @@ public enum FileSystem {
         return user
     }
 
+    /// `; "a.pem" is one: …` when `text` (a path, or a label and its path) has a blank or an invisible character
+    /// around it and names a file without it.
+    public static func blankAround(_ text: String) -> String { blankAround(labelledPath(text)) }
+
     /// A path with a blank or an invisible character around it (kept by quotes, a `.env` file's line, a paste)
-    /// that names a file without it: invisible in "no such file", so it is named. `text` may be a flag and its
-    /// path (`--devices list.txt `), as messages label paths.
-    public static func blankAround(_ text: String) -> String {
-        var path = Substring(text)
-        if text.hasPrefix("-"), let space = text.firstIndex(of: " ") { path = text[text.index(after: space)...] }
+    /// that names a file without it: invisible in "no such file", so it is named.
+    static func blankAround(_ path: Substring) -> String {
         let invisible: (Unicode.Scalar) -> Bool = {
             $0.properties.isWhitespace || $0 == "\u{200B}" || $0 == "\u{2060}" || $0 == "\u{FEFF}"
         }
@@ -413,7 +433,7 @@ public enum FileSystem {
             switch error {
             case .file(let failure):
                 // `-o '~/x.pem'`: the folder `~` is missing because no shell expanded it, which is what to say.
-                let tilde = unexpandedTilde(path)
+                let tilde = unexpandedTilde(Substring(path))
                 if case .cannotCreate = failure, !tilde.isEmpty, !exists(PrivateDirectory.parentPath(of: path)) {
                     throw .cannotCreate(path: path, reason: "its directory does not exist" + tilde)
                 }

@@ -142,6 +142,7 @@ import Testing
         let dup = try #require(error("x = 1\n\n  x = 2"))
         #expect(dup.position == TOMLPosition(line: 3, column: 3))
         #expect(dup.message.contains("first at line 1"))
+        #expect(dup.message.hasSuffix("; a key is given once: keep the line you mean and delete the other"))
         let unterminated = try #require(error("a = 1\nb = \"open"))
         #expect(unterminated.position == TOMLPosition(line: 2, column: 5))
         let twice = try #require(error("[a]\nx = 1\n[a]\n"))

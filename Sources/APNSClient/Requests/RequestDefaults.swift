@@ -52,6 +52,10 @@ public enum RequestDefaults {
         return topic + pushType.topicSuffix
     }
 
+    /// `apns-expiration` when none is given: 0 (deliver now or never) for push-to-talk, as Apple asks of it, a
+    /// transmission delivered late being worse than none; else none (APNs stores the push as its policy says).
+    public static func expiration(for pushType: PushType) -> Int64? { pushType == .pushtotalk ? 0 : nil }
+
     /// The environment: `--env`, else the certificate's only one, else sandbox.
     public static func environment(explicit: APNSEnvironment?, certificate: CertificateInfo?) -> APNSEnvironment {
         explicit ?? certificate?.defaultEnvironment ?? .sandbox

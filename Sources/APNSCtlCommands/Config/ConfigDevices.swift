@@ -152,8 +152,7 @@ extension APNSCtl.Config {
                                 $0.name == name
                             }
                     }
-                let config =
-                    edit.location.origin == .flag("--config") ? " --config \(ShellWord.of(edit.location.path))" : ""
+                let config = edit.location.configFlagWords.map { " " + $0 }.joined()
                 let near =
                     elsewhere.map { other in
                         "it is in \(SettingsEditor.header(other.map { ["profiles", $0, "devices"] } ?? ["devices"])): "

@@ -142,11 +142,8 @@ extension APNSCtl.Config {
                             "--\(setting.name)", missing, given: values.first ?? "",
                             fileDirectory: location.directory, in: world,
                             instead: { full in
-                                let file =
-                                    location.origin == .flag("--config")
-                                    ? " --config \(ShellWord.of(location.path))" : ""
                                 return
-                                    "apnsctl config set\(file) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
+                                    "apnsctl config set\(location.configFlagWords.map { " " + $0 }.joined()) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
                             }))
                 }
             }

@@ -39,7 +39,7 @@ extension APNSCtl.Config {
                 let near =
                     Suggestion.closest(to: d.name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
                 world.standardError.warning(
-                    "\(parsed.path):\(d.line): default-profile = \(JSONWriter.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with apnsctl config set default-profile NAME"
+                    "\(parsed.path):\(d.line): default-profile = \(JSONWriter.quoted(d.name)) names no profile, so every command without -p fails; \(near)fix it with \(input.location.configCommand("set")) default-profile NAME"
                 )
             }
             // The profile APNSCTL_PROFILE chooses is the one every command without -p uses: said beside the file's

@@ -17,8 +17,8 @@ extension APNSCtl.Config {
                 as the flag's would be (exit 64) and written in the TOML type the setting reads; a path is \
                 written as given (~/ is your home, a relative path is relative to the file's folder), with a \
                 warning when it does not exist. A repeatable setting (endpoint) takes several values. \
-                Without --profile the key goes to the file's default-profile. Secrets are refused: use \
-                passphrase-file. The file is created (mode 0600) if missing; every other line stays as it \
+                Without --profile the key goes to the profile APNSCTL_PROFILE names, else to the file's \
+                default-profile. Secrets are refused: use passphrase-file. The file is created (mode 0600) if missing; every other line stays as it \
                 was, and the result is checked as a load would check it before it is written.
 
                 Examples:
@@ -137,7 +137,9 @@ extension APNSCtl.Config {
                 throw .usage("default-profile is a top-level key, not a profile's; leave out --profile")
             }
             guard values.count == 1, let name = values.first, !name.isEmpty else {
-                throw .usage("default-profile takes one profile name (apnsctl config set default-profile NAME)")
+                throw .usage(
+                    "default-profile takes one profile name (\(edit.location.configCommand("set")) default-profile NAME)"
+                )
             }
             let file = try edit.file
             let names = file.profiles.map(\.name) + MockProfile.names.filter { file.profile($0) == nil }
@@ -145,7 +147,7 @@ extension APNSCtl.Config {
                 let near =
                     Suggestion.closest(to: name, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
                 throw .usage(
-                    "default-profile \(JSONWriter.quoted(name)): no such profile; \(near)the profiles are \(names.joined(separator: ", ")) (create one with apnsctl config set --profile \(name) KEY VALUE)"
+                    "default-profile \(JSONWriter.quoted(name)): no such profile; \(near)the profiles are \(names.joined(separator: ", ")) (create one with \(edit.location.configCommand("set")) --profile \(ShellWord.of(name)) KEY VALUE)"
                 )
             }
             let line: Int
@@ -187,8 +189,9 @@ extension APNSCtl.Config {
         /// A passphrase file that names no file is written as given (CLI.md), but never repeated: where the
         /// file's name belongs, a hurried user types the passphrase itself, which the settings file must not keep.
         static func secretFileWarning(_ label: String, profile: String?, location: SettingsLocation) -> String {
-            let file = location.origin == .flag("--config") ? " --config \(ShellWord.of(location.path))" : ""
-            let option = file + (profile.map { " --profile \(ShellWord.of($0))" } ?? "")
+            let option =
+                location.configFlagWords.map { " " + $0 }.joined()
+                + (profile.map { " --profile \(ShellWord.of($0))" } ?? "")
             return "\(label): no such file (the value is not repeated, in case it is the passphrase itself); written "
                 + "as given. If it is the passphrase, remove it with apnsctl config unset\(option) passphrase-file, "
                 + "put the passphrase in a file of your own (mode 0600) and give that file's path"

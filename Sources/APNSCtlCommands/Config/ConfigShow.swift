@@ -73,6 +73,9 @@ extension APNSCtl.Config {
                 }
                 throw CLIError(e)
             }
+            // What send (or the command shown) would refuse, refused here too: config show is where a clash of a
+            // variable and a profile is looked for. A run with no credential at all only lists the settings.
+            do { try resolved.checkCombinations(requiringCredential: false) } catch { throw CLIError(error) }
             // The port row shows a value send does not use beside an endpoint: said, as send says it.
             if let warning = resolved.ignoredPortWarning(endpoints: resolved.endpointList) {
                 world.standardError.warning(warning)

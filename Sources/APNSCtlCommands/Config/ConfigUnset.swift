@@ -10,7 +10,7 @@ extension APNSCtl.Config {
             usage: "apnsctl config unset [--profile <name>] <key>",
             discussion: """
                 Removes KEY's line (its lines, for a value written over several) from the profile (without \
-                --profile, the file's default-profile), or default-profile (or a key that has no place there) from \
+                --profile, the one APNSCTL_PROFILE names, else the file's default-profile), or default-profile (or a key that has no place there) from \
                 the top level; every other line stays. \
                 A key that is not set changes nothing (a warning, exit 0). A file every command refuses for a key \
                 no setting has (a typo: topik) is mended this way too: unset removes that key's line.

@@ -40,12 +40,15 @@ struct SettingsFileEdit {
         }
     }
 
-    /// The profile an edit without `--profile` goes to: the file's `default-profile`.
+    /// The profile an edit without `--profile` goes to: the one `APNSCTL_PROFILE` names, which every other command
+    /// without `-p` uses (an edit elsewhere would change a profile they never read), else the file's
+    /// `default-profile`.
     func profile(_ flag: String?, for what: String) throws(CLIError) -> String {
         if let flag {
             guard !flag.isEmpty else { throw .usage("--profile: empty name; give the profile's name") }
             return flag
         }
+        if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty { return chosen }
         let file: SettingsFile
         do { file = try self.file } catch {
             // A file being mended may not load: its default-profile is read from the TOML as written.

@@ -469,7 +469,10 @@ extension APNSCtl {
             }
             // A misspelt path is the problem to name first (66), not the key id its name would have given.
             guard FileSystem.exists(path) else {
-                throw .inputMissing("--auth-key-pub \(VariableEcho.shownPath(path)): no such file; check the path")
+                let hint = FileSystem.missingPathHint(path)
+                throw .inputMissing(
+                    "--auth-key-pub \(VariableEcho.shownPath(path)): no such file"
+                        + (hint.isEmpty ? "; check the path" : hint))
             }
             // Name only what the user gave: the flag they typed, or the file name the id came from.
             let kid: String

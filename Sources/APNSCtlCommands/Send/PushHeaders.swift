@@ -100,7 +100,8 @@ struct PushHeaders: Equatable {
         let priority = RequestDefaults.priority(explicit: description.priority, pushType: pushType)
         return PushHeaders(
             topic: topic, pushType: pushType, priority: priority,
-            expiration: expiration, sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings,
+            expiration: expiration ?? RequestDefaults.expiration(for: pushType),
+            sizeLimit: sizeLimit(description.sizeLimit, for: pushType), warnings: warnings,
             pushTypeReason: pushTypeReason,
             priorityReason: priorityReason(description, pushType: pushType, priority: priority))
     }

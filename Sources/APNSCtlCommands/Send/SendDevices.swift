@@ -32,6 +32,8 @@ extension APNSCtl.Send {
         // A name from the settings file's device tables stands for its token (CLI.md, "Settings").
         var tokens: [DeviceToken] = []
         var names: [String: String] = [:]
+        // Every name a token was given by: two names of one token are one device, sent once, and both are said.
+        var namesGiven: [String: [String]] = [:]
         var timesGiven: [String: Int] = [:]
         // With a `--devices` list, repeats among the flags are counted in the list's one warning (CLI.md).
         var flagRepeatCount = 0
@@ -42,9 +44,16 @@ extension APNSCtl.Send {
             do {
                 let device = try settings.devices.resolve(text)
                 token = device.token
-                if let name = device.name, names[token.hex] == nil { names[token.hex] = name }
+                if let name = device.name {
+                    if names[token.hex] == nil { names[token.hex] = name }
+                    if namesGiven[token.hex]?.contains(name) != true { namesGiven[token.hex, default: []].append(name) }
+                }
             } catch {
-                let shown = PrintableText.escapingControls(text.count > 40 ? String(text.prefix(40)) + "…" : text)
+                // Base64 that is no token's 32 bytes may be a line of a key file: 8 characters of it, as of a list's
+                // line; anything else, enough to find it among the flags.
+                let limit: Int
+                if case .token(.base64(hex: nil)) = error { limit = 8 } else { limit = 40 }
+                let shown = PrintableText.escapingControls(text.count > limit ? String(text.prefix(limit)) + "…" : text)
                 // A list's file name given to -d: the flag for a list is --devices.
                 // curl's `-d '{…}'` or `-d @payload.json`: here -d is a device, and the payload is an argument.
                 let payload: Bool
@@ -82,7 +91,11 @@ extension APNSCtl.Send {
         // One warning, as for a list (CLI.md): the token itself when one was repeated, else how many and the first.
         let repeated = devicesFile == nil ? tokens.filter { (timesGiven[$0.hex] ?? 0) > 1 } : []
         if repeated.count == 1, let token = repeated.first, let times = timesGiven[token.hex] {
-            let named = names[token.hex].map { " (\($0))" } ?? ""
+            let given = namesGiven[token.hex] ?? []
+            let named =
+                given.count > 1
+                ? " (\(given.joined(separator: ", ")): names of the same token)"
+                : given.first.map { " (\($0))" } ?? ""
             world.standardError.warning("--device \(token.hex)\(named) was given \(times) times; it is sent once")
         } else if repeated.count > 1, let first = firstFlagRepeat {
             let summary = DeviceRepeatSummary(

@@ -71,6 +71,11 @@ extension APNSCtl.Send {
         // parsed once: for the push type and for every rule.
         let payload = try loadPayload(type: requested, now: now, settings: settings, in: world)
         let parsed = ParsedPayload(payload.payload)
+        // An Xcode `.apns` file's bundle comes before a bundle id that is only a default (the mock profile's is the
+        // mock certificate's), as it comes before a certificate's.
+        if description.topicIsBundleDefault, payload.payload.simulatorTargetBundle?.isEmpty == false {
+            (description.topic, description.topicIsBundleDefault) = (nil, false)
+        }
         // The app build (66 unreadable, 65 malformed): its bundle id is the topic unless one is given, and gets
         // the push type's suffix, whatever decides the type.
         let app = try appRules(settings, in: world)

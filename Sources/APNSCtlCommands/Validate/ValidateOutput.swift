@@ -46,9 +46,9 @@ final class ValidateOutput {
     func fileError(_ failure: FileSystem.Failure, path: String) {
         // JSON typed where a file goes, as `send` takes it inline: validate reads files and standard input only.
         let inline = path.drop(while: \.isWhitespace).hasPrefix("{")
-        // (A `~` no shell expanded has its own advice in the message.)
+        // (A `~` no shell expanded, quotes or blanks around the path have their own advice in the message.)
         let advice =
-            path == "-" || !FileSystem.unexpandedTilde(path).isEmpty
+            path == "-" || !FileSystem.missingPathHint(path).isEmpty
             ? ""
             : inline
                 ? "; validate reads files, not inline JSON: printf '%s' '{…}' | apnsctl validate -"

@@ -14,7 +14,7 @@ public enum SettingsFileReader {
                 if !location.isExplicit { return nil }
                 throw .missing(
                     "\(location.label): no such settings file; check the path, or leave out \(Self.source(location)) to use the default"
-                        + FileSystem.unexpandedTilde(location.path))
+                        + FileSystem.missingPathHint(location.path))
             case .unseen(_, let reason):
                 // The default location behind a folder this user cannot search (another user's HOME, as under
                 // setpriv or sudo -u): whether a file is there cannot be known, so there is none for this user.

@@ -51,6 +51,12 @@ public struct SettingsLocation: Sendable, Equatable {
         return path.hasPrefix("-") ? [ShellWord.of("--config=" + path)] : ["--config", ShellWord.of(path)]
     }
 
+    /// `apnsctl config SUBCOMMAND`, with `--config FILE` when that flag named this file: the start of a command a
+    /// message suggests, which must edit the file that was read, not the default one.
+    public func configCommand(_ subcommand: String) -> String {
+        (["apnsctl", "config", subcommand] + configFlagWords).joined(separator: " ")
+    }
+
     /// Whether there is no default file to look for (no home directory).
     public var isNone: Bool { path.isEmpty }
 

@@ -5,13 +5,16 @@ import APNSCore
 /// but two kinds in one place are.
 extension ResolvedSettings {
     /// Throws the first broken rule (exit 64). `noCredential` replaces the message for a run given no credential
-    /// at all, when the caller knows more (a replayed entry names the one it was sent with).
-    public func checkCombinations(noCredential: String? = nil) throws(SettingsProblem) {
+    /// at all, when the caller knows more (a replayed entry names the one it was sent with). Without
+    /// `requiringCredential` (`config show`), no credential at all is no error; every clash still is.
+    public func checkCombinations(noCredential: String? = nil, requiringCredential: Bool = true)
+        throws(SettingsProblem)
+    {
         let certificate = self[.cert]
         let token = self[.authKey]
         let key = self[.key]
         if command == .jwt {
-            guard token != nil else {
+            guard token != nil || !requiringCredential else {
                 // A profile was chosen and has no key: say which, and the mock's key is in its token profile.
                 let chosen =
                     profile.map { p in
@@ -26,7 +29,7 @@ extension ResolvedSettings {
                     "--auth-key is required; pass the .p8 key file (--auth-key AuthKey_ABCDE12345.p8), set APNSCTL_AUTH_KEY\(empty)\(chosen)"
                 )
             }
-        } else if certificate == nil && token == nil {
+        } else if certificate == nil && token == nil && (requiringCredential || key != nil) {
             if let key {
                 if let path = key.value.path, let advice = SigningKeyFileName.advice(keyFlagPath: path) {
                     throw .usage("\(Self.name(key.origin, Setting.of(.key).name)) \(advice)")
@@ -40,7 +43,7 @@ extension ResolvedSettings {
                     ? " (its table replaces apnsctl mock's built-in profile of that name: remove [profiles.\(chosen)] and "
                         + "what it holds to use the mock's)" : ""
                 throw .usage(
-                    "no credential: profile \(chosen) in \(file.path) names none\(hidden); give it one (apnsctl config set "
+                    "no credential: profile \(chosen) in \(file.path) names none\(hidden); give it one (\(location.configCommand("set")) "
                         + "--profile \(ShellWord.of(chosen)) cert FILE, or auth-key FILE and team-id), or pass --cert FILE "
                         + "or --auth-key FILE")
             }

@@ -248,7 +248,10 @@ public struct TOMLParser {
             case .table(let t): first = t.position
             case .tables(let array): first = array.position
             }
-            throw fail("duplicate key \(Self.quotedKey(Self.dotted(path))) (first at line \(first.line))", at: start)
+            // Which copy was meant only the user knows; no command edits a file that is not TOML.
+            throw fail(
+                "duplicate key \(Self.quotedKey(Self.dotted(path))) (first at line \(first.line)); a key is given "
+                    + "once: keep the line you mean and delete the other", at: start)
         }
         target.set(last.name, .value(value, start))
     }

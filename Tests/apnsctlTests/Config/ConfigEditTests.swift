@@ -696,6 +696,19 @@ import Testing
             r.stderr
                 == "warning: \(home.configFile):1: default-profile = \"prd\" names no profile, so every command without -p fails; did you mean \"prod\"? fix it with apnsctl config set default-profile NAME\n"
         )
+        // A file named by --config is the one the advice edits, and the one a profile with no credential is mended in.
+        let other = try TemporaryDirectory(prefix: "other-config")
+        let file = try other.write("dp.toml", "default-profile = \"prd\"\n\n[profiles.prod]\ntopic = \"x\"\n")
+        chmod(file, 0o600)
+        let named = try home.run(["config", "list", "--config", file])
+        #expect(named.stderr.hasSuffix("fix it with apnsctl config set --config \(file) default-profile NAME\n"))
+        let send = try home.run([
+            "send", "--config", file, "-p", "prod", "-d", String(repeating: "ab", count: 32), "--alert", "x",
+        ])
+        #expect(send.status == 64)
+        #expect(
+            send.stderr.contains("give it one (apnsctl config set --config \(file) --profile prod cert FILE"),
+            "\(send.stderr)")
     }
 
     /// The file itself gets the same advice for keys users bring from elsewhere.

@@ -93,6 +93,42 @@ import Testing
         #expect(same.stderr.isEmpty, "\(same.stderr)")
     }
 
+    /// config show refuses what send would (two kinds of credential, a key id without its key): it is where a clash
+    /// of a CI job's variables is looked for, and it said all was well. No credential at all only lists.
+    @Test func configShowRefusesTheClashesSendRefuses() throws {
+        let home = try Home()
+        let both = try home.run(
+            ["config", "show"], ["APNSCTL_CERT": "/x/push.pem", "APNSCTL_AUTH_KEY": "/x/AuthKey_ABCDE12345.p8"])
+        #expect(both.status == 64, "\(both.stdout)")
+        #expect(both.stderr.contains("APNSCTL_CERT and APNSCTL_AUTH_KEY both given"), "\(both.stderr)")
+        let id = try home.run(["config", "show", "--for", "jwt"], ["APNSCTL_KEY_ID": "ABCDE12345"])
+        #expect(id.status == 64, "\(id.stdout)")
+        #expect(id.stderr.contains("a key id belongs to its key"), "\(id.stderr)")
+        for command in ["send", "jwt", "doctor", "channel"] {
+            let none = try home.run(["config", "show", "--for", command])
+            #expect(none.status == 0, "\(command): \(none.stderr)")
+        }
+    }
+
+    /// set and unset without --profile edit the profile APNSCTL_PROFILE chooses, the one send then reads; not the
+    /// file's default-profile, which no command without -p reads while the variable is set.
+    @Test func setAndUnsetEditTheProfileAPNSCTLPROFILEChooses() throws {
+        let home = try Home()
+        try home.write(
+            "default-profile = \"ci\"\n\n[profiles.ci]\ntopic = \"a.b\"\n\n[profiles.other]\ntopic = \"c.d\"\n")
+        let set = try home.run(["config", "set", "priority", "5"], ["APNSCTL_PROFILE": "other"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.hasPrefix("priority = 5 in [profiles.other], "), "\(set.stdout)")
+        let shown = try home.run(["config", "show"], ["APNSCTL_PROFILE": "other"])
+        #expect(shown.lines.contains { $0.hasPrefix("priority") && $0.contains("5") && $0.contains("profile other") })
+        let unset = try home.run(["config", "unset", "topic"], ["APNSCTL_PROFILE": "other"])
+        #expect(unset.status == 0, "\(unset.stderr)")
+        let text = try String(contentsOfFile: home.configFile, encoding: .utf8)
+        #expect(
+            text == "default-profile = \"ci\"\n\n[profiles.ci]\ntopic = \"a.b\"\n\n[profiles.other]\npriority = 5\n",
+            "\(text)")
+    }
+
     /// unset and remove-device with a profile the file does not have: said, with the near name, not "nothing
     /// changed" (nor a "did you mean" of the device's own name).
     @Test func removingFromAProfileTheFileLacksIsSaid() throws {

@@ -592,6 +592,34 @@ extension CredentialSlipTests {
 }
 
 extension CredentialSlipTests {
+    /// A path inside a pair of quotes (quoted twice, a `.env` line kept whole) looks right in "no such file": the
+    /// quotes are said to be part of it. The CA file's path gets the `~` advice too.
+    @Test func quotesAroundAPathAndATildeInTheCAFileAreSaid() throws {
+        let mock = try InProcessMock([])
+        let send = [
+            "send", "--endpoint", mock.endpoint, "-d", String(repeating: "ab", count: 32), "--alert", "x", "--topic",
+            "t",
+        ]
+        let quotes =
+            "; the quotes around it are part of the name given (quoted twice, or kept by a .env file): remove them"
+        let tilde =
+            "; a ~ is expanded only by a shell, unquoted at a word's start, and this one was not: write the path in full"
+        for (arguments, environment, hint) in [
+            (send + ["--cert", "\"\(mock.certificate)\""], [:], quotes),
+            (send + ["--cert", mock.certificate, "--ca-file", "'\(mock.caFile)'"], [:], quotes),
+            (send + ["--cert", mock.certificate], ["APNSCTL_CA_FILE": "\"\(mock.caFile)\""], quotes),
+            (send + ["--cert", mock.certificate, "--ca-file", "~/ca.pem"], [:], tilde),
+            (send + ["--cert", mock.certificate], ["APNSCTL_CA_FILE": "~/ca.pem"], tilde),
+            (["inspect", "'\(mock.certificate)'"], [:], quotes),
+            (["validate", "\"p.json\""], [:], quotes),
+        ] {
+            let r = try InProcess.apnsctl(arguments, environment: environment)
+            #expect(r.status == 66, "\(arguments) \(environment): \(r.stderr)")
+            #expect(r.stderr.contains(hint), "\(arguments) \(environment): \(r.stderr)")
+            #expect(!r.stderr.contains("check the path"), "one piece of advice: \(r.stderr)")
+        }
+    }
+
     /// A wrong passphrase from a named pipe (written once, then closed) is said and the command ends: the hint that
     /// looks at the file's first line again reads only a regular file (a pipe, drained, would wait for a writer).
     @Test func aWrongPassphraseFromAPipeEnds() throws {

@@ -205,7 +205,7 @@ import Testing
         #expect(fromProfile.status == 77, "\(fromProfile.stderr)")
         #expect(
             fromProfile.stderr
-                == "error: cert in profile split (\(profile):2) \(s.certificateOnly): holds a certificate but no private key; set key in profile split (apnsctl config set --profile split key FILE), or export the certificate together with its key as .p12\n"
+                == "error: cert in profile split (\(profile):2) \(s.certificateOnly): holds a certificate but no private key; set key in profile split (apnsctl config set --config \(profile) --profile split key FILE), or export the certificate together with its key as .p12\n"
         )
         let fromVariable = try InProcess.apnsctl(send, environment: ["APNSCTL_CERT": s.certificateOnly])
         #expect(fromVariable.status == 77)

@@ -380,7 +380,7 @@ import Testing
         Case(
             name: "pushtotalk by the topic's suffix, token", payload: #"{"aps":{},"x":1}"#,
             topic: "com.example.app.voip-ptt",
-            expected: .headers(.pushtotalk, 10, "com.example.app.voip-ptt", 4096, token)),
+            expected: .headers(.pushtotalk, 10, "com.example.app.voip-ptt", 4096, token + " apns-expiration")),
         // --content-changed is a whole payload: a PAYLOAD that is another push is refused, not merged into.
         Case(
             name: "content-changed with a background PAYLOAD", payload: #"{"aps":{"content-available":1}}"#,
@@ -454,6 +454,20 @@ import Testing
             body: payload.payload.body, collapseID: nil, apnsID: nil,
             bearerToken: c.credential == .token ? "eyJ.token" : nil)
         return (headers, request)
+    }
+
+    /// Push-to-talk goes out with apns-expiration 0 (now or never) unless one is given, as Apple asks of it.
+    @Test func pushToTalkExpiresAtOnceUnlessGiven() throws {
+        var c = Case(
+            name: "pushtotalk", payload: #"{"aps":{},"x":1}"#, topic: "com.example.app.voip-ptt",
+            expected: .headers(.pushtotalk, 10, "com.example.app.voip-ptt", 4096, Self.token + " apns-expiration"))
+        #expect(try Self.plan(c).headers.expiration == 0)
+        #expect(try Self.plan(c).request.commonHeaders.contains { $0.name == "apns-expiration" && $0.value == "0" })
+        c.expiration = Self.now + 60
+        #expect(try Self.plan(c).headers.expiration == Self.now + 60)
+        c.topic = "com.example.app.voip"
+        c.expiration = nil
+        #expect(try Self.plan(c).headers.expiration == nil, "voip keeps APNs' own storage")
     }
 
     /// The text a planner error prints after `error: `.

@@ -285,6 +285,21 @@ import Testing
             "\(production.stderr)")
     }
 
+    /// Two names of one token are one device, sent once; the warning names both, not only the first.
+    @Test func twoNamesOfOneTokenAreBothNamedInTheWarning() throws {
+        let s = try Setup()
+        try s.writeDevProfile()
+        let file = try String(contentsOfFile: s.home.configFile, encoding: .utf8)
+        try s.home.write(file + "qa-ipad = \"\(Setup.token)\"\n")
+        let r = try s.send(["-d", "my-iphone", "-d", "qa-ipad", "--alert", "hi"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains(
+                "warning: --device \(Setup.token) (my-iphone, qa-ipad: names of the same token) was given 2 times; it is sent once"
+            ), "\(r.stderr)")
+        #expect(s.answered().count == 1)
+    }
+
     @Test func deviceNamesInTextAndJSONAndATokenReachedTwiceIsSentOnce() throws {
         let s = try Setup()
         try s.writeDevProfile()

@@ -76,14 +76,20 @@ import Testing
         #expect(r.stderr.isEmpty)
     }
 
-    /// A `.apns` file's `Simulator Target Bundle` is the topic `send` sends it to: its suffix picks the push type
-    /// and the size limit in `validate` as in `send` (a voip file of 4.5 KB passed send and failed validate).
-    @Test func anAPNSFilesBundleSuffixPicksThePushTypeAsInSend() throws {
+    /// A mock, and a `.apns` file of 4.5 KB for its bundle's VoIP topic: over an alert's limit, within VoIP's.
+    static func voipAPNSFile() throws -> (InProcessMock, TemporaryDirectory, String) {
         let mock = try InProcessMock(keepingLog: true)
         let dir = try TemporaryDirectory()
         let filler = String(repeating: "y", count: 4500)
         let voip = try dir.write(
             "call.apns", #"{"Simulator Target Bundle":"\#(mock.bundleID).voip","aps":{},"x":"\#(filler)"}"#)
+        return (mock, dir, voip)
+    }
+
+    /// A `.apns` file's `Simulator Target Bundle` is the topic `send` sends it to: its suffix picks the push type
+    /// and the size limit in `validate` as in `send` (a voip file of 4.5 KB passed send and failed validate).
+    @Test func anAPNSFilesBundleSuffixPicksThePushTypeAsInSend() throws {
+        let (mock, dir, voip) = try Self.voipAPNSFile()
         let widgets = try dir.write(
             "w.apns",
             #"{"Simulator Target Bundle":"\#(mock.bundleID).push-type.widgets","aps":{"content-changed":true}}"#)
@@ -108,6 +114,33 @@ import Testing
                     #"lacks the ".complication" suffix that complication pushes need; use "Simulator Target Bundle" \#(mock.bundleID).complication"#
                 )
             }, "\(other.lines)")
+    }
+
+    /// The mock profile's topic is the mock certificate's bundle id, a default: a `.apns` file's bundle comes before
+    /// it, as before a certificate's (with -p mock this file went to the bare bundle id as an alert, and was refused
+    /// as over the alert size limit that validate does not apply to it).
+    @Test func anAPNSFilesBundleComesBeforeTheMockProfilesTopic() throws {
+        let (mock, dir, voip) = try Self.voipAPNSFile()
+        let environment = [
+            "APNSCTL_MOCK_STATE_DIR": mock.stateDir, "XDG_CONFIG_HOME": dir.file("config"),
+            "XDG_CACHE_HOME": dir.file("cache"), "XDG_STATE_HOME": dir.file("state"),
+        ]
+        for profile in ["mock", "mock-token"] {
+            let send = ["send", "-p", profile, "-d", String(repeating: "3f2a", count: 16), voip]
+            let sent = try InProcess.apnsctl(send, environment: environment)
+            #expect(sent.status == 0, "\(profile): \(sent.stderr)")
+            let dry = try InProcess.apnsctl(send + ["--dry-run"], environment: environment)
+            #expect(dry.stdout.contains("apns-topic: \(mock.bundleID).voip"), "\(profile): \(dry.stdout)")
+            #expect(dry.stdout.contains("apns-push-type: voip"), "\(profile): \(dry.stdout)")
+        }
+        // A topic the user gave still comes first.
+        let given = try InProcess.apnsctl(
+            [
+                "send", "-p", "mock", "--topic", mock.bundleID, "-d", String(repeating: "3f2a", count: 16), voip,
+                "--dry-run",
+            ],
+            environment: environment)
+        #expect(given.status == 65, "\(given.stdout)\(given.stderr)")
     }
 
     /// The bundle is send's default apns-topic: held to a --topic's rule (a shared file is untrusted input), so a

@@ -37,8 +37,6 @@ extension CLIError {
             } else if let flag = flags[path] {
                 message = "\(flag) " + message
             }
-            // `APNSCTL_AUTH_KEY="~/AuthKey.p8"` (quoted, an env file, CI's YAML): no shell expanded the `~`.
-            if case .fileMissing = problem { message += FileSystem.unexpandedTilde(path) }
         // A provisioning profile or an .ipa given as a credential: said so, with the flag it belongs to.
         case .corrupt(let path, _), .notACredential(let path, _):
             if let sniffed = AppBuildReader.sniff(path) {

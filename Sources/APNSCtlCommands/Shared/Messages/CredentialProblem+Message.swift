@@ -21,8 +21,9 @@ extension CredentialProblem {
     {
         switch self {
         case .fileMissing(let p):
-            let blank = FileSystem.blankAround(p)
-            return "\(VariableEcho.shownPath(p)): no such file" + (blank.isEmpty ? "; check the path" : blank)
+            // `APNSCTL_AUTH_KEY="~/AuthKey.p8"` (quoted, an env file, CI's YAML): no shell expanded the `~`.
+            let hint = FileSystem.missingPathHint(p)
+            return "\(VariableEcho.shownPath(p)): no such file" + (hint.isEmpty ? "; check the path" : hint)
         case .fileUnreadable(let p, let r):
             return "\(p): cannot read: \(r)"
         case .empty(let p) where FileSystem.namesStandardInput(p):

@@ -51,7 +51,7 @@ extension ResolvedSettings {
             if case .variable = origin {
                 "unset it"
             } else if let name = profile?.value, case .profile? = profile?.origin {
-                "choose a profile without an endpoint (-p NAME), or none: apnsctl config unset default-profile (profile \(name) stays)"
+                "choose a profile without an endpoint (-p NAME), or none: \(location.configCommand("unset")) default-profile (profile \(name) stays)"
             } else {
                 "unset it"
             }
@@ -94,8 +94,10 @@ extension ResolvedSettings {
                     + "without a word when connecting; save the bundle to a file and give that file's path")
         }
         if !FileSystem.exists(caFile) {
+            let hint = FileSystem.missingPathHint(caFile)
             throw .inputMissing(
-                "\(VariableEcho.shownPath("\(label(.caFile)) \(caFile)")): no such file; check the path")
+                "\(VariableEcho.shownPath("\(label(.caFile)) \(caFile)")): no such file"
+                    + (hint.isEmpty ? "; check the path" : hint))
         }
     }
 

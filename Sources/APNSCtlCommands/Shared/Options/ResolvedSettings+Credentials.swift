@@ -96,7 +96,9 @@ extension ResolvedSettings {
         switch self[.cert]?.origin {
         case .variable?: return "set APNSCTL_KEY to its key file (the certificate comes from APNSCTL_CERT)" + unread
         case .profile(let name, _, _)?:
-            return "set key in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key FILE)" + unread
+            return
+                "set key in profile \(name) (\(location.configCommand("set")) --profile \(ShellWord.of(name)) key FILE)"
+                + unread
         default: return unread.isEmpty ? nil : "pass the key with --key FILE" + unread
         }
     }
@@ -111,7 +113,8 @@ extension ResolvedSettings {
         switch self[.authKey]?.origin {
         case .variable?: return "set APNSCTL_KEY_ID (the key comes from APNSCTL_AUTH_KEY)" + unread
         case .profile(let name, _, _)?:
-            return "set key-id in profile \(name) (apnsctl config set --profile \(ShellWord.of(name)) key-id KEYID)"
+            return
+                "set key-id in profile \(name) (\(location.configCommand("set")) --profile \(ShellWord.of(name)) key-id KEYID)"
                 + unread
         default: return "pass --key-id" + unread
         }
