@@ -87,8 +87,11 @@ enum HistorySchema {
 
     /// The rewrite that completes step `step` (numbered from 0), run in the same transaction after its SQL.
     static func conversion(after step: Int, in database: SQLiteConnection) throws(SQLiteError) {
-        guard step == 2 else { return }
-        try ResultRowsConversion.run(database)
+        switch step {
+        case 2: try ResultRowsConversion.run(database)
+        case 7: try SkippedLinesConversion.run(database)
+        default: return
+        }
     }
 
     /// The version this build writes.

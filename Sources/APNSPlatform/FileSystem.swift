@@ -90,7 +90,7 @@ public enum FileSystem {
     /// `; the quotes …` for a path inside a pair of quotes (`--cert '"a.pem"'`, a `.env` line read by a tool that
     /// keeps them, a CI setting quoted twice): shown in "no such file", they look like the message's own.
     static func quotesAround(_ path: Substring) -> String {
-        guard path.count >= 2, let quote = path.first, quote == "\"" || quote == "'", path.last == quote else {
+        guard path.count >= 3, let quote = path.first, quote == "\"" || quote == "'", path.last == quote else {
             return ""
         }
         return "; the quotes around it are part of the name given (quoted twice, or kept by a .env file): remove them"

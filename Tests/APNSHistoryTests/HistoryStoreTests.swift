@@ -119,6 +119,21 @@ import Testing
         return (path, connection)
     }
 
+    /// A history of layout `version` in `dir`, made by the steps up to it, with `filling` run on it before it is
+    /// closed; mode 0600, as apnsctl makes it.
+    static func database(
+        atVersion version: Int, in dir: TemporaryDirectory, filling: (SQLiteConnection) throws -> Void = { _ in }
+    ) throws {
+        let (path, old) = try Self.olderDatabase(dir)
+        for step in 0..<version {
+            try old.execute(HistorySchema.steps[step])
+            try HistorySchema.conversion(after: step, in: old)
+        }
+        try filling(old)
+        try old.execute("PRAGMA user_version = \(version)")
+        chmod(path, 0o600)
+    }
+
     @Test func aFirstVersionDatabaseIsMigrated() throws {
         let dir = try TemporaryDirectory(prefix: "history")
         let path: String
@@ -184,17 +199,7 @@ import Testing
     @Test func everyEarlierLayoutIsBroughtUpToDate() throws {
         for version in 1..<HistorySchema.steps.count {
             let dir = try TemporaryDirectory(prefix: "history-v\(version)")
-            let path: String
-            do {
-                let old: SQLiteConnection
-                (path, old) = try Self.olderDatabase(dir)
-                for step in 0..<version {
-                    try old.execute(HistorySchema.steps[step])
-                    try HistorySchema.conversion(after: step, in: old)
-                }
-                try old.execute("PRAGMA user_version = \(version)")
-            }
-            chmod(path, 0o600)
+            try Self.database(atVersion: version, in: dir)
             let store = try Self.open(dir)
             #expect(try store.database.integer("PRAGMA user_version") == HistorySchema.current, "v\(version)")
             var entry = HistoryEntry(
@@ -210,6 +215,26 @@ import Testing
             #expect(read.counts.neverSent == 3 && read.counts.withoutResult == 2, "v\(version)")
             #expect(read.counts.skippedLines == 4, "v\(version)")
         }
+    }
+
+    /// Before step 8 an entry kept its skipped device-list lines only in its outcome text: the count is read back.
+    @Test func skippedLinesOfAnOlderEntryAreReadFromItsOutcome() throws {
+        let dir = try TemporaryDirectory(prefix: "history-skipped")
+        try Self.database(atVersion: 7, in: dir) { old in
+            for (started, outcome) in [
+                (1, "6 devices: 6 accepted; 3 invalid lines skipped"),
+                (2, "1 device: 1 accepted; 1 invalid line skipped; the list stopped at its bad line"),
+                (3, "2 devices: 2 accepted"),
+            ] {
+                try old.execute(
+                    "INSERT INTO entries (started, duration_ms, kind, environment, endpoints, credential, payload, "
+                        + "interrupted, devices, accepted, rejected, failed, outcome) VALUES (\(started), 1, 'devices', "
+                        + "'sandbox', '', 'c', x'', 0, 1, 1, 0, 0, '\(outcome)')")
+            }
+        }
+        let store = try Self.open(dir)
+        let counts = try (1...3).map { try #require(try store.entry(Int64($0))).counts.skippedLines }
+        #expect(counts == [3, 1, 0])
     }
 
     @Test func aLayoutFromANewerReleaseIsLeftAlone() throws {

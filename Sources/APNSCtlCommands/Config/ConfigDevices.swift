@@ -64,7 +64,8 @@ extension APNSCtl.Config {
                 {
                     let options =
                         (profile.map { " --profile \(ShellWord.of($0))" } ?? "")
-                        + (file.config.map { " --config \(ShellWord.of($0))" } ?? "")
+                        + (file.config.map { " " + SettingsLocation.configFlagWords(for: $0).joined(separator: " ") }
+                            ?? "")
                     throw CLIError.usage(
                         "config add-device takes the name first, then the token: apnsctl config add-device\(options) \(ShellWord.of(token)) \(name)"
                     )
@@ -84,7 +85,8 @@ extension APNSCtl.Config {
             // A built-in profile's table that holds only devices would replace the built-in and its credentials:
             // `-p mock` would have none. Its device names belong in [devices], which every profile reads.
             if let profile, MockProfile.names.contains(profile), before.profile(profile) == nil {
-                let config = file.config.map { " --config \(ShellWord.of($0))" } ?? ""
+                let config =
+                    file.config.map { " " + SettingsLocation.configFlagWords(for: $0).joined(separator: " ") } ?? ""
                 throw CLIError.usage(
                     "--profile \(profile) is the built-in profile of apnsctl mock: a [profiles.\(profile).devices] table would replace it, and -p \(profile) would lose the mock's credentials. Name the device in [devices], which -p \(profile) reads too: apnsctl config add-device\(config) \(ShellWord.of(name)) \(parsed.hex)"
                 )
@@ -152,11 +154,10 @@ extension APNSCtl.Config {
                                 $0.name == name
                             }
                     }
-                let config = edit.location.configFlagWords.map { " " + $0 }.joined()
                 let near =
                     elsewhere.map { other in
                         "it is in \(SettingsEditor.header(other.map { ["profiles", $0, "devices"] } ?? ["devices"])): "
-                            + "apnsctl config remove-device\(config)\(other.map { " --profile \(ShellWord.of($0))" } ?? "") "
+                            + "\(edit.location.configCommand("remove-device"))\(other.map { " --profile \(ShellWord.of($0))" } ?? "") "
                             + ShellWord.of(name)
                     }
                     ?? Suggestion.closest(to: name, among: known).map { "did you mean \(JSONWriter.quoted($0))?" }

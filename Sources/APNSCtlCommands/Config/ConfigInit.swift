@@ -103,7 +103,7 @@ extension APNSCtl.Config {
             try Self.checkCombination(given.map(\.0.name), profile: name ?? "dev", in: world)
             if (try? FileSystem.checkOutputTarget(location.path)) != false {
                 throw CLIError.outputExists(
-                    "\(location.path): a settings file is already there, and init leaves it untouched; change it with apnsctl config set (or give init another --config FILE)"
+                    "\(location.path): a settings file is already there, and init leaves it untouched; change it with \(location.configCommand("set")) (or give init another --config FILE)"
                 )
             }
             let paths = world.settings.paths(baseDirectory: location.directory)
@@ -143,7 +143,7 @@ extension APNSCtl.Config {
                             fileDirectory: location.directory, in: world,
                             instead: { full in
                                 return
-                                    "apnsctl config set\(location.configFlagWords.map { " " + $0 }.joined()) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
+                                    "\(location.configCommand("set")) --profile \(ShellWord.of(name ?? "dev")) \(setting.name) \(ShellWord.of(full))"
                             }))
                 }
             }

@@ -72,7 +72,7 @@ extension APNSCtl.Config {
                 && Self.fileHere(values.first ?? "", in: world) == nil
             if hidden {
                 world.standardError.warning(
-                    Self.secretFileWarning(target.key, profile: target.profile, location: edit.location))
+                    Self.secretFileWarning(target.key, profile: profileName, location: edit.location))
             } else if let missing = Self.missingFile(value) {
                 world.standardError.warning(
                     Self.missingFileWarning(
@@ -189,11 +189,9 @@ extension APNSCtl.Config {
         /// A passphrase file that names no file is written as given (CLI.md), but never repeated: where the
         /// file's name belongs, a hurried user types the passphrase itself, which the settings file must not keep.
         static func secretFileWarning(_ label: String, profile: String?, location: SettingsLocation) -> String {
-            let option =
-                location.configFlagWords.map { " " + $0 }.joined()
-                + (profile.map { " --profile \(ShellWord.of($0))" } ?? "")
+            let option = profile.map { " --profile \(ShellWord.of($0))" } ?? ""
             return "\(label): no such file (the value is not repeated, in case it is the passphrase itself); written "
-                + "as given. If it is the passphrase, remove it with apnsctl config unset\(option) passphrase-file, "
+                + "as given. If it is the passphrase, remove it with \(location.configCommand("unset"))\(option) passphrase-file, "
                 + "put the passphrase in a file of your own (mode 0600) and give that file's path"
         }
 

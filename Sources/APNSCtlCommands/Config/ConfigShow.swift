@@ -15,6 +15,8 @@ extension APNSCtl.Config {
                 APNSCTL_* variables, and prints one line per setting: name, value, origin (a flag, an \
                 APNSCTL_ variable, a profile with its file and line, the built-in mock profile, or the \
                 default). The profile may also be given as -p NAME, as send and config set take it. \
+                Settings the command would refuse together (certificate and .p8 key from one place, a key id \
+                without its key) are listed, then said as it would say them, exit 64. \
                 -o json prints one object per setting: {"setting":…,"value":…,"origin":…} plus \
                 "variable", or "profile", "file" and "line". Secrets are never printed: a passphrase shows as \
                 (hidden), a PEM held in a variable as (PEM from APNSCTL_AUTH_KEY), a proxy without its password.
@@ -73,9 +75,6 @@ extension APNSCtl.Config {
                 }
                 throw CLIError(e)
             }
-            // What send (or the command shown) would refuse, refused here too: config show is where a clash of a
-            // variable and a profile is looked for. A run with no credential at all only lists the settings.
-            do { try resolved.checkCombinations(requiringCredential: false) } catch { throw CLIError(error) }
             // The port row shows a value send does not use beside an endpoint: said, as send says it.
             if let warning = resolved.ignoredPortWarning(endpoints: resolved.endpointList) {
                 world.standardError.warning(warning)
@@ -83,6 +82,10 @@ extension APNSCtl.Config {
             try ConfigOutput.write(
                 format == .json ? SettingsReport.showJSON(resolved) : SettingsReport.showText(resolved),
                 to: world.standardOutput)
+            // What send (or the command shown) would refuse, refused here too, after the rows that show where each
+            // part comes from: config show is where a clash of a variable and a profile is looked for. No
+            // credential at all only lists the settings.
+            do { try resolved.checkCombinations(requiringCredential: false) } catch { throw CLIError(error) }
         }
     }
 }

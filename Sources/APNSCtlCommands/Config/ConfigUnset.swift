@@ -61,6 +61,14 @@ extension APNSCtl.Config {
                 return
             }
             try edit.write("removed \(target.key) from \(place), \(edit.location.path)")
+            // An emptied table of a built-in profile's name still replaces the built-in: -p mock would have nothing.
+            if table.count == 2, let name = table.last, MockProfile.names.contains(name),
+                let left = (try? edit.file)?.profile(name), left.values.isEmpty, left.devices.isEmpty
+            {
+                world.standardError.warning(
+                    "[profiles.\(name)] in \(edit.location.path) is empty now, and still replaces the built-in \(name) "
+                        + "profile (apnsctl mock's credentials): delete its header line to use the built-in again")
+            }
             // Mended one line of a file that did not load: say what still stops it, if anything.
             do { _ = try edit.file } catch {
                 world.standardError.warning("the file still does not load: \(error.message ?? "")")

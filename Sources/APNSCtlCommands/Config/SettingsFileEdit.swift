@@ -48,7 +48,23 @@ struct SettingsFileEdit {
             guard !flag.isEmpty else { throw .usage("--profile: empty name; give the profile's name") }
             return flag
         }
-        if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty { return chosen }
+        if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty {
+            // Only a profile the file has: a variable's typo, or a built-in's name (whose table would replace
+            // the mock's credentials), is no profile to make without being asked by name.
+            if let file = try? self.file, file.profile(chosen) == nil {
+                let names = file.profiles.map(\.name)
+                let near =
+                    Suggestion.closest(to: chosen, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
+                let builtIn =
+                    MockProfile.names.contains(chosen)
+                    ? " (the built-in profile of apnsctl mock, which a table of that name would replace)" : ""
+                throw .usage(
+                    "APNSCTL_PROFILE=\(chosen.escapingControlsForOutput()) chooses the profile to edit, and "
+                        + "\(location.path) has none of that name\(builtIn); \(near)to make it, give --profile "
+                        + "\(ShellWord.of(chosen)); to edit another, give its --profile")
+            }
+            return chosen
+        }
         let file: SettingsFile
         do { file = try self.file } catch {
             // A file being mended may not load: its default-profile is read from the TOML as written.

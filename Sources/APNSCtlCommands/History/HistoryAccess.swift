@@ -66,10 +66,6 @@ enum HistoryAccess {
     /// send starts a new one).
     static func cliError(_ problem: HistoryProblem) -> CLIError {
         switch problem {
-        case .corrupt(let path):
-            return .inputMissing(
-                "\(problem.message); move it aside (mv \(ShellWord.of(path)) \(ShellWord.of(path + ".broken")), with its -wal and -shm files if there "
-                    + "are any) and the next send starts a new history")
         case .busy: return .inputMissing(problem.message + "; try again once it is done")
         default:
             return .inputMissing(problem.messageWithAdvice)

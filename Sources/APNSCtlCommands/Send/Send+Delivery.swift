@@ -95,19 +95,24 @@ extension APNSCtl.Send {
         // Lost output (a reader that exited, a full disk) stops the run as the first SIGINT does, also when no
         // signal can be watched.
         let interrupts = world.interrupts() ?? LostOutputStop()
-        // A second signal exits at once, before the list is written: a script resuming from it must not take an
-        // older one for this run's.
+        let recorder = target.recorder
+        // A second signal exits at once, before the list and the history entry are written: said, so a script
+        // resuming from the list does not take an older one for this run's, and `history show last` is known to be
+        // another send.
+        let unrecorded = recorder == nil ? "" : "; this send is not in the history"
         if let unsent {
             // A list already there is an earlier run's: it names devices this run may have sent since.
             let older =
                 UnsentDevices.isList(unsent.path)
                 ? " (the file there is an earlier run's: it lists devices this run may have sent; resuming from it may send them twice)"
                 : ""
-            interrupts?.noteForExitingAtOnce("; --unsent \(ShellWord.of(unsent.path)) was not written\(older)")
+            interrupts?.noteForExitingAtOnce(
+                "; --unsent \(ShellWord.of(unsent.path)) was not written\(older)\(unrecorded)")
+        } else {
+            interrupts?.noteForExitingAtOnce(unrecorded)
         }
         let output = world.standardOutput
         output.onFailure = { _ in interrupts?.stopForLostOutput() }
-        let recorder = target.recorder
         let name = target.deviceName
         let clockWatch = ClockWatch(bearerToken: target.bearerToken, renewal: target.tokenRenewal, now: world.clock.now)
         var summary = send(interrupts) { result in
@@ -135,7 +140,7 @@ extension APNSCtl.Send {
             do throws(CLIError) {
                 renderer.unsentFile = try unsent.write(stopped: stopped, in: world)
                 renderer.keptUnknown = unsent.carriedCount
-                interrupts?.noteForExitingAtOnce("")
+                interrupts?.noteForExitingAtOnce(unrecorded)
             } catch {
                 unsentFailure = error
             }
@@ -159,6 +164,7 @@ extension APNSCtl.Send {
         finished?(summary)
         let entry = recorder?.finish(
             summary, noun: noun, skippedLines: skippedLines(), listStop: listStop(), restUnread: restUnread, in: world)
+        if recorder != nil { interrupts?.noteForExitingAtOnce("") }
         verboseLog?.finish(summary)
         // A real signal wins over lost output (130/143 before 74), even one that came after it.
         let signal = summary.interruptedBy.flatMap {

@@ -25,13 +25,29 @@ struct SendDevices {
 }
 
 extension APNSCtl.Send {
+    /// How much of a refused `-d` value its error quotes: 40 characters of a token's shapes (hex, tokens pasted
+    /// together, a `Data` description, base64 of a token's 32 bytes) and of a short device name, so it is found
+    /// among the flags; 8 of anything else, which may be a line of a key file or another secret pasted here.
+    static func quotedLength(of text: String, _ error: DeviceNames.Problem) -> Int {
+        switch error {
+        case .unknownName: return text.count <= 32 ? 40 : 8
+        case .token(.base64(hex: .some)), .token(.elidedDescription), .token(.dataDescription), .token(.byteCount),
+            .token(.abbreviated):
+            return 40
+        default:
+            // Nine in ten hex digits: base64 (a key's lines) has about one in three.
+            let shown = text.filter { !$0.isWhitespace && $0 != "<" && $0 != ">" }
+            let hex = shown.filter(\.isHexDigit).count
+            return !shown.isEmpty && hex * 10 >= shown.count * 9 ? 40 : 8
+        }
+    }
+
     /// `-d` and `--devices` checked (64 for a bad token, 66 for a missing list); warnings for short or repeated
     /// tokens go to the world's standard error.
     func planDevices(_ settings: ResolvedSettings, in world: CommandWorld) throws(CLIError) -> SendDevices {
         // A token given twice is sent once (compared parsed: case and Xcode's <…> cannot hide a repeat).
         // A name from the settings file's device tables stands for its token (CLI.md, "Settings").
         var tokens: [DeviceToken] = []
-        var names: [String: String] = [:]
         // Every name a token was given by: two names of one token are one device, sent once, and both are said.
         var namesGiven: [String: [String]] = [:]
         var timesGiven: [String: Int] = [:]
@@ -44,15 +60,13 @@ extension APNSCtl.Send {
             do {
                 let device = try settings.devices.resolve(text)
                 token = device.token
-                if let name = device.name {
-                    if names[token.hex] == nil { names[token.hex] = name }
-                    if namesGiven[token.hex]?.contains(name) != true { namesGiven[token.hex, default: []].append(name) }
+                if let name = device.name, namesGiven[token.hex]?.contains(name) != true {
+                    namesGiven[token.hex, default: []].append(name)
                 }
             } catch {
-                // Base64 that is no token's 32 bytes may be a line of a key file: 8 characters of it, as of a list's
-                // line; anything else, enough to find it among the flags.
-                let limit: Int
-                if case .token(.base64(hex: nil)) = error { limit = 8 } else { limit = 40 }
+                // A mangled token (nearly hex) or a short name is quoted enough to find it among the flags; anything
+                // else may be a line of a key file or another secret pasted here: 8 characters, as of a list's line.
+                let limit = Self.quotedLength(of: text, error)
                 let shown = PrintableText.escapingControls(text.count > limit ? String(text.prefix(limit)) + "…" : text)
                 // A list's file name given to -d: the flag for a list is --devices.
                 // curl's `-d '{…}'` or `-d @payload.json`: here -d is a device, and the payload is an argument.
@@ -168,7 +182,8 @@ extension APNSCtl.Send {
             do { sources.append(try file.makeSource()) } catch { throw Self.devicesError(error) }
         }
         return SendDevices(
-            source: DeviceChainSource(sources), count: count, first: first, file: file, names: names,
+            source: DeviceChainSource(sources), count: count, first: first, file: file,
+            names: namesGiven.compactMapValues(\.first),
             fileNames: fileNames)
     }
 

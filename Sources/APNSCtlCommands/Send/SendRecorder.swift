@@ -101,11 +101,13 @@ final class SendRecorder {
         entry.counts.withoutResult = summary.interruptedBy != nil ? summary.notSent : 0
         entry.counts.neverSent = summary.failedUnsent + entry.counts.withoutResult
         let outcome = SendOutput.outcome(summary, restUnread: restUnread)
-        let targets = "\(summary.total) \(noun)\(summary.total == 1 ? "" : "s")"
+        // Every device of the run, as the JSON's `total`: those an interrupt left without a result too.
+        let total = summary.total + entry.counts.withoutResult
+        let targets = "\(total) \(noun)\(total == 1 ? "" : "s")"
         entry.counts.outcome = outcome.isEmpty ? targets : "\(targets): \(outcome)"
         entry.counts.skippedLines = skippedLines
         if skippedLines > 0 {
-            entry.counts.outcome += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped"
+            entry.counts.outcome += "; " + SkippedLinesText.clause(skippedLines)
         }
         if let listStop { entry.counts.outcome += "; \(listStop)" }
         var number: Int64? = nil

@@ -40,7 +40,7 @@ struct SendRequestOptions: ParsableArguments {
     @Option(
         name: .setting(.expiration),
         help: ArgumentHelp(
-            "apns-expiration: 0 (deliver once, never store), a UNIX time in seconds, an ISO 8601 date-time such as 2026-11-28T18:30:00Z, or a duration from now such as 45s, 30m, 1h, 2d.",
+            "apns-expiration: 0 (deliver once, never store), a UNIX time in seconds, an ISO 8601 date-time such as 2026-11-28T18:30:00Z, or a duration from now such as 45s, 30m, 1h, 2d. Default: none (APNs stores the push), but 0 for pushtotalk, as Apple asks.",
             valueName: "when"),
         transform: SettingArgument.transform(.expiration, .send))
     var expiration: SettingValue?

@@ -48,7 +48,12 @@ public struct SettingsLocation: Sendable, Equatable {
     /// was named by that flag (the variable names it for every command), as shell words; else nothing.
     public var configFlagWords: [String] {
         guard case .flag = origin else { return [] }
-        return path.hasPrefix("-") ? [ShellWord.of("--config=" + path)] : ["--config", ShellWord.of(path)]
+        return Self.configFlagWords(for: path)
+    }
+
+    /// `--config FILE` as shell words (`--config=-x.toml` for a name that would read as a flag).
+    public static func configFlagWords(for path: String) -> [String] {
+        path.hasPrefix("-") ? [ShellWord.of("--config=" + path)] : ["--config", ShellWord.of(path)]
     }
 
     /// `apnsctl config SUBCOMMAND`, with `--config FILE` when that flag named this file: the start of a command a

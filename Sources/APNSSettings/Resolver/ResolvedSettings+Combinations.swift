@@ -117,10 +117,7 @@ extension ResolvedSettings {
             return "\(key) is the certificate's private key: set APNSCTL_CERT to the certificate with it\(unread)"
         case .profile(let p, _, _):
             return "\(key) is the certificate's private key, and the profile has no cert: "
-                + (["apnsctl", "config", "set"] + location.configFlagWords + [
-                    "--profile", ShellWord.of(p), "cert", "FILE",
-                ])
-                .joined(separator: " ")
+                + location.configCommand("set") + " --profile \(ShellWord.of(p)) cert FILE"
         default: return "\(key) needs a certificate in the same place; give cert with it"
         }
     }

@@ -243,15 +243,18 @@ public struct TOMLParser {
         guard let last = path.last else { throw fail("empty key", at: start) }
         if let existing = target[last.name] {
             let first: TOMLPosition
+            var advice = "keep the line you mean and delete the other"
             switch existing {
             case .value(_, let p): first = p
-            case .table(let t): first = t.position
+            case .table(let t):
+                first = t.position
+                advice = "it names a table there, so keep one of the two: the table's lines or this one"
             case .tables(let array): first = array.position
             }
             // Which copy was meant only the user knows; no command edits a file that is not TOML.
             throw fail(
                 "duplicate key \(Self.quotedKey(Self.dotted(path))) (first at line \(first.line)); a key is given "
-                    + "once: keep the line you mean and delete the other", at: start)
+                    + "once: \(advice)", at: start)
         }
         target.set(last.name, .value(value, start))
     }

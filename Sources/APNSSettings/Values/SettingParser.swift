@@ -310,7 +310,7 @@ public enum SettingParser {
             return .integer(n)
         case .count:
             let n = try integer(raw, bad: bad)
-            guard n >= 1 else { throw bad("must be a whole number from 1") }
+            guard n >= 1 else { throw bad("must be 1 or more") }
             return .integer(n)
         case .seconds:
             let d: Double

@@ -170,6 +170,15 @@ import Testing
         #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
         let other = try home.run(["config", "set", "-p", "mock-token", "topic", "com.example.demo"])
         #expect(other.stderr.contains("replaces the built-in mock-token profile"), "\(other.stderr)")
+        // Its last key unset, the empty table still replaces the built-in: said. One with devices left says nothing.
+        let emptied = try home.run(["config", "unset", "-p", "mock-token", "topic"])
+        #expect(emptied.status == 0, "\(emptied.stderr)")
+        #expect(
+            emptied.stderr
+                == "warning: [profiles.mock-token] in \(home.configFile) is empty now, and still replaces the built-in mock-token profile (apnsctl mock's credentials): delete its header line to use the built-in again\n"
+        )
+        let kept = try home.run(["config", "unset", "-p", "mock", "topic"])
+        #expect(kept.status == 0 && kept.stderr.isEmpty, "\(kept.stderr)")
     }
 
     /// A device added to a built-in profile the file does not define would make a table holding only devices,

@@ -101,6 +101,9 @@ import Testing
             ["config", "show"], ["APNSCTL_CERT": "/x/push.pem", "APNSCTL_AUTH_KEY": "/x/AuthKey_ABCDE12345.p8"])
         #expect(both.status == 64, "\(both.stdout)")
         #expect(both.stderr.contains("APNSCTL_CERT and APNSCTL_AUTH_KEY both given"), "\(both.stderr)")
+        // The rows come first: where each part of the clash comes from is what the user looks for.
+        #expect(both.lines.contains { $0.hasPrefix("cert") && $0.contains("APNSCTL_CERT") }, "\(both.stdout)")
+        #expect(both.lines.contains { $0.hasPrefix("auth-key") && $0.contains("APNSCTL_AUTH_KEY") }, "\(both.stdout)")
         let id = try home.run(["config", "show", "--for", "jwt"], ["APNSCTL_KEY_ID": "ABCDE12345"])
         #expect(id.status == 64, "\(id.stdout)")
         #expect(id.stderr.contains("a key id belongs to its key"), "\(id.stderr)")
@@ -121,6 +124,18 @@ import Testing
         #expect(set.stdout.hasPrefix("priority = 5 in [profiles.other], "), "\(set.stdout)")
         let shown = try home.run(["config", "show"], ["APNSCTL_PROFILE": "other"])
         #expect(shown.lines.contains { $0.hasPrefix("priority") && $0.contains("5") && $0.contains("profile other") })
+        // A name the file lacks (a typo, the mock's) is no profile to make unasked: refused, the file untouched.
+        for (name, said) in [("othr", "did you mean \"other\"? "), ("mock", "")] {
+            let refused = try home.run(["config", "set", "priority", "5"], ["APNSCTL_PROFILE": name])
+            #expect(refused.status == 64, "\(refused.stdout)")
+            #expect(
+                refused.stderr.contains(
+                    "APNSCTL_PROFILE=\(name) chooses the profile to edit, and \(home.configFile) has none of that name"),
+                "\(refused.stderr)")
+            #expect(refused.stderr.contains("; \(said)to make it, give --profile \(name);"), "\(refused.stderr)")
+            let unsetRefused = try home.run(["config", "unset", "topic"], ["APNSCTL_PROFILE": name])
+            #expect(unsetRefused.status == 64, "\(unsetRefused.stderr)")
+        }
         let unset = try home.run(["config", "unset", "topic"], ["APNSCTL_PROFILE": "other"])
         #expect(unset.status == 0, "\(unset.stderr)")
         let text = try String(contentsOfFile: home.configFile, encoding: .utf8)

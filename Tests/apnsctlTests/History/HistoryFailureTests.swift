@@ -99,7 +99,12 @@ import Testing
         #expect(
             FileManager.default.createFile(
                 atPath: home.database, contents: Data(garbage), attributes: [.posixPermissions: 0o600]))
-        try expectSentWithOneWarning(home, mock, "not a history database")
+        // The send's warning says what to do too, as `history` does.
+        try expectSentWithOneWarning(
+            home, mock,
+            "not a history database, or a damaged one; move it aside (mv \(home.database) "
+                + "\(home.database).broken, with its -wal and -shm files if there are any) and the next send starts a "
+                + "new history, or pass --no-history")
         let list = try home.run(["history"])
         #expect(list.status == 66)
         #expect(list.stderr.contains("mv \(home.database) \(home.database).broken"), "\(list.stderr)")

@@ -227,6 +227,8 @@ import Testing
         let text = lines.first { $0.hasPrefix("outcome") } ?? ""
         #expect(text.components(separatedBy: "interrupted").count == 2, "\(text)")
         #expect(text.hasSuffix("(interrupted); 1 invalid line skipped"), "\(text)")
+        // It counts every device of the run, as `total` does and as a run that failed midway counts them.
+        #expect(text.contains(" \(count) devices: "), "\(text)")
         let accepted = printed.filter { $0["status"] as? Int == 200 }.count
         let summary = lines.last { $0.hasPrefix("sent ") } ?? ""
         #expect(summary.hasSuffix("; \(neverSent) never sent (interrupted); 1 invalid line skipped"), "\(summary)")

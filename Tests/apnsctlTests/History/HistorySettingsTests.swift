@@ -88,6 +88,7 @@ import Testing
         let bad = try home.send(mock, ["-d", Self.token(1)], ["APNSCTL_HISTORY_ENTRIES": "0"])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("APNSCTL_HISTORY_ENTRIES"), "\(bad.stderr)")
+        #expect(bad.stderr.hasSuffix(": must be 1 or more\n"), "\(bad.stderr)")
     }
 
     @Test func theOffSwitchesRecordNothing() throws {

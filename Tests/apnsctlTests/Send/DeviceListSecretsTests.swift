@@ -156,11 +156,13 @@ import Testing
         }
         // The same lines as -d: the hint decodes nothing either, and each is quoted by its first 8 characters, as a
         // list's line is (its 40 held most of the private key).
-        for line in key.bodyLines.dropFirst() {
+        // Also two lines pasted as one value, and a 70-character line as OpenSSH's keys have (no base64 length).
+        let shapes = [key.bodyLines[0] + " " + key.bodyLines[1], key.bodyLines[1] + key.bodyLines[2].prefix(6)]
+        for line in key.bodyLines + shapes {
             let world = TestWorld(home: dir.path)
             #expect(world.run(try Self.dryRun(in: dir) + ["-d", line]) == 64)
-            #expect(world.stderr.text.contains("looks like base64"), "\(world.stderr.text)")
-            #expect(world.stderr.text.contains("--device \"\(line.prefix(8))…\""), "\(world.stderr.text)")
+            let quoted = line.count > 8 ? line.prefix(8) + "…" : line[...]
+            #expect(world.stderr.text.contains("--device \"\(quoted)\""), "\(world.stderr.text)")
             #expect(key.leaks(in: world.stderr.text).isEmpty, "\(world.stderr.text)")
         }
     }

@@ -176,14 +176,14 @@ import Testing
     final class Background {
         let process = Process()
         let dir: TemporaryDirectory
-        init(_ arguments: [String]) throws {
+        init(_ arguments: [String], environment: [String: String] = [:]) throws {
             dir = try TemporaryDirectory(prefix: "interrupt")
             process.executableURL = URL(fileURLWithPath: CommandRunner.apnsctlPath)
             process.arguments = arguments
             BinaryStarts.record()
             // As every command under test gets it: plain output, no history recorded into the account running
             // the tests (it was, once for every run of the suite).
-            process.environment = CommandRunner.commandEnvironment([:])
+            process.environment = CommandRunner.commandEnvironment(environment)
             _ = FileManager.default.createFile(atPath: dir.file("out"), contents: nil)
             _ = FileManager.default.createFile(atPath: dir.file("err"), contents: nil)
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: dir.file("out")))
@@ -220,11 +220,14 @@ import Testing
     // through the world's interrupts (WorldInterruptTests); these are about the process's own signals.
 
     /// 50 devices sent to a mock that never answers, all 50 in flight.
-    func silentSendWithFiftyInFlight(extra: [String] = []) throws -> (InProcessMock, Background) {
+    func silentSendWithFiftyInFlight(extra: [String] = [], environment: [String: String] = [:]) throws -> (
+        InProcessMock, Background
+    ) {
         let mock = try InProcessMock(["--fault-never-answer"])
         let scratch = try TemporaryDirectory(prefix: "devices")
         let send = try Background(
-            sendArguments(mock, devices: try SendDeliveryTests.deviceFile(50, in: scratch)) + extra)
+            sendArguments(mock, devices: try SendDeliveryTests.deviceFile(50, in: scratch)) + extra,
+            environment: environment)
         #expect(send.wait(seconds: 20) { send.stderr.components(separatedBy: "* request for").count > 50 })
         return (mock, send)
     }
@@ -233,7 +236,9 @@ import Testing
         try await offThePool {
             let directory = try TemporaryDirectory(prefix: "second-signal")
             let unsent = directory.file("un sent.txt")
-            let (mock, send) = try silentSendWithFiftyInFlight(extra: ["--unsent", unsent])
+            // With a history (an empty APNSCTL_NO_HISTORY is unset), which the exit at once leaves unwritten: said.
+            let state = ["APNSCTL_NO_HISTORY": "", "XDG_STATE_HOME": directory.file("state")]
+            let (mock, send) = try silentSendWithFiftyInFlight(extra: ["--unsent", unsent], environment: state)
             defer { withExtendedLifetime((mock, directory)) {} }
             kill(send.process.processIdentifier, SIGINT)
             #expect(send.wait(seconds: 20) { send.stderr.contains("* SIGINT: sending nothing new") })
@@ -249,7 +254,7 @@ import Testing
             #expect(send.stdout.split(separator: "\n").count < 50, "the results owed were printed: \(send.stdout)")
             #expect(
                 send.stderr.contains(
-                    "error: interrupted again: exiting now; 50 results were not printed; --unsent '\(unsent)' was not written\n"
+                    "error: interrupted again: exiting now; 50 results were not printed; --unsent '\(unsent)' was not written; this send is not in the history\n"
                 ),
                 "\(send.stderr.suffix(300))")
         }

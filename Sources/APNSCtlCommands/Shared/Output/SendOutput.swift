@@ -291,7 +291,7 @@ final class SendOutput {
                 if keptUnknown > 0 { line += " (with the \(kept) of unknown outcome it held)" }
             }
         }
-        if skippedLines > 0 { line += "; \(skippedLines) invalid line\(skippedLines == 1 ? "" : "s") skipped" }
+        if skippedLines > 0 { line += "; " + SkippedLinesText.clause(skippedLines) }
         // The reasons are the servers' own words, not escaped until printed.
         return PrintableText.escapingControls(line)
     }
