@@ -143,6 +143,9 @@ import Testing
         #expect(dup.position == TOMLPosition(line: 3, column: 3))
         #expect(dup.message.contains("first at line 1"))
         #expect(dup.message.hasSuffix("; a key is given once: keep the line you mean and delete the other"))
+        let table = try #require(error("[x.a]\nb = 1\n[x]\na = 1\n"))
+        #expect(
+            table.message.hasSuffix("it names a table there, so keep one of the two: the table's lines or this one"))
         let unterminated = try #require(error("a = 1\nb = \"open"))
         #expect(unterminated.position == TOMLPosition(line: 2, column: 5))
         let twice = try #require(error("[a]\nx = 1\n[a]\n"))

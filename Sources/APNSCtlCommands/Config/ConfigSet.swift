@@ -17,8 +17,8 @@ extension APNSCtl.Config {
                 as the flag's would be (exit 64) and written in the TOML type the setting reads; a path is \
                 written as given (~/ is your home, a relative path is relative to the file's folder), with a \
                 warning when it does not exist. A repeatable setting (endpoint) takes several values. \
-                Without --profile the key goes to the profile APNSCTL_PROFILE names, else to the file's \
-                default-profile. Secrets are refused: use passphrase-file. The file is created (mode 0600) if missing; every other line stays as it \
+                Without --profile the key goes to the profile APNSCTL_PROFILE names (one the file has), else \
+                to the file's default-profile. Secrets are refused: use passphrase-file. The file is created (mode 0600) if missing; every other line stays as it \
                 was, and the result is checked as a load would check it before it is written.
 
                 Examples:

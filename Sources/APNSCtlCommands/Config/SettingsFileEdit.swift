@@ -51,8 +51,7 @@ struct SettingsFileEdit {
         if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty {
             // Only a profile the file has: a variable's typo, or a built-in's name (whose table would replace
             // the mock's credentials), is no profile to make without being asked by name.
-            if let file = try? self.file, file.profile(chosen) == nil {
-                let names = file.profiles.map(\.name)
+            if let names = editor.profileNames, !names.contains(chosen) {
                 let near =
                     Suggestion.closest(to: chosen, among: names).map { "did you mean \(JSONWriter.quoted($0))? " } ?? ""
                 let builtIn =
@@ -60,7 +59,8 @@ struct SettingsFileEdit {
                     ? " (the built-in profile of apnsctl mock, which a table of that name would replace)" : ""
                 throw .usage(
                     "APNSCTL_PROFILE=\(chosen.escapingControlsForOutput()) chooses the profile to edit, and "
-                        + "\(location.path) has none of that name\(builtIn); \(near)to make it, give --profile "
+                        + "\(location.path) \(existed ? "has none of that name" : "does not exist yet")\(builtIn); "
+                        + "\(near)to make it, give --profile "
                         + "\(ShellWord.of(chosen)); to edit another, give its --profile")
             }
             return chosen

@@ -26,11 +26,12 @@ struct SendDevices {
 
 extension APNSCtl.Send {
     /// How much of a refused `-d` value its error quotes: 40 characters of a token's shapes (hex, tokens pasted
-    /// together, a `Data` description, base64 of a token's 32 bytes) and of a short device name, so it is found
+    /// together, a `Data` description, base64 of a token's 32 bytes) and of a mistyped device name, so it is found
     /// among the flags; 8 of anything else, which may be a line of a key file or another secret pasted here.
     static func quotedLength(of text: String, _ error: DeviceNames.Problem) -> Int {
         switch error {
-        case .unknownName: return text.count <= 32 ? 40 : 8
+        // A name near one the settings file has: a typo of it. Anything else may be a password of a name's shape.
+        case .unknownName(let name, let known): return Suggestion.closest(to: name, among: known) != nil ? 40 : 8
         case .token(.base64(hex: .some)), .token(.elidedDescription), .token(.dataDescription), .token(.byteCount),
             .token(.abbreviated):
             return 40
@@ -64,8 +65,6 @@ extension APNSCtl.Send {
                     namesGiven[token.hex, default: []].append(name)
                 }
             } catch {
-                // A mangled token (nearly hex) or a short name is quoted enough to find it among the flags; anything
-                // else may be a line of a key file or another secret pasted here: 8 characters, as of a list's line.
                 let limit = Self.quotedLength(of: text, error)
                 let shown = PrintableText.escapingControls(text.count > limit ? String(text.prefix(limit)) + "…" : text)
                 // A list's file name given to -d: the flag for a list is --devices.

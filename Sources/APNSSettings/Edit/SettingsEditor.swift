@@ -43,6 +43,13 @@ public struct SettingsEditor: Sendable {
         return name
     }
 
+    /// The names of the file's profiles, in file order, whether or not the file loads (nil when it is not TOML).
+    public var profileNames: [String]? {
+        guard let root = try? root() else { return nil }
+        guard case .table(let profiles)? = root["profiles"]?.value else { return [] }
+        return profiles.entries.map { name, _ in name }
+    }
+
     /// The profiles whose own table holds `key`, in file order, whether or not the file loads.
     public func profilesHolding(_ key: String) -> [String] {
         guard case .table(let profiles)? = (try? root())?["profiles"]?.value else { return [] }

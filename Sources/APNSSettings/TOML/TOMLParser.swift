@@ -249,7 +249,9 @@ public struct TOMLParser {
             case .table(let t):
                 first = t.position
                 advice = "it names a table there, so keep one of the two: the table's lines or this one"
-            case .tables(let array): first = array.position
+            case .tables(let array):
+                first = array.position
+                advice = "it names tables there, so keep one of the two: the tables' lines or this one"
             }
             // Which copy was meant only the user knows; no command edits a file that is not TOML.
             throw fail(

@@ -136,6 +136,16 @@ import Testing
             let unsetRefused = try home.run(["config", "unset", "topic"], ["APNSCTL_PROFILE": name])
             #expect(unsetRefused.status == 64, "\(unsetRefused.stderr)")
         }
+        // In a file that does not load (a key no setting has: unset mends such files), and with no file at all.
+        let broken = try Home()
+        try broken.write("[profiles.other]\ntopik = \"c.d\"\n")
+        let mending = try broken.run(["config", "unset", "topic"], ["APNSCTL_PROFILE": "othr"])
+        #expect(mending.status == 64, "\(mending.stderr)")
+        #expect(mending.stderr.contains("has none of that name; did you mean \"other\"?"), "\(mending.stderr)")
+        let none = try Home()
+        let noFile = try none.run(["config", "set", "priority", "5"], ["APNSCTL_PROFILE": "dev"])
+        #expect(noFile.status == 64, "\(noFile.stderr)")
+        #expect(noFile.stderr.contains("\(none.configFile) does not exist yet; to make it"), "\(noFile.stderr)")
         let unset = try home.run(["config", "unset", "topic"], ["APNSCTL_PROFILE": "other"])
         #expect(unset.status == 0, "\(unset.stderr)")
         let text = try String(contentsOfFile: home.configFile, encoding: .utf8)

@@ -167,6 +167,26 @@ import Testing
         }
     }
 
+    /// What is quoted to 40 characters: a token's shapes and a typo of a device name the file has. A value of a
+    /// name's shape that is near no name (a password given to -d) is quoted by 8, with or without names defined.
+    @Test func onlyATokensShapeOrAMistypedNameIsQuotedWhole() throws {
+        let dir = try TemporaryDirectory(prefix: "devices-quoted")
+        let settings = try Self.namesWorld()
+        let nearlyHex = String(Self.token.dropLast()) + "g"
+        for (value, names, quoted) in [
+            (nearlyHex, false, String(nearlyHex.prefix(40)) + "…"),
+            (Self.token + " " + Self.token, false, String(Self.token.prefix(40)) + "…"),
+            ("my-iphonee", true, "my-iphonee"),
+            ("secretpassword1234567", true, "secretpa…"),
+            ("secretpassword1234567", false, "secretpa…"),
+        ] {
+            let world = TestWorld(
+                variables: names ? settings.world.variables : [:], home: names ? settings.world.home : dir.path)
+            #expect(world.run(try Self.dryRun(in: dir) + ["-d", value]) == 64)
+            #expect(world.stderr.text.hasPrefix("error: --device \"\(quoted)\""), "\(value): \(world.stderr.text)")
+        }
+    }
+
     @Test func base64OfAToken32BytesStillGetsItsHex() throws {
         let dir = try TemporaryDirectory(prefix: "devices-base64")
         let base64 = Data((0..<32).map { UInt8($0) }).base64EncodedString()
