@@ -44,7 +44,7 @@ extension APNSCtl.Config {
             }
             // The profile APNSCTL_PROFILE chooses is the one every command without -p uses: said beside the file's
             // default mark, and a name of no profile said as every command would refuse it.
-            if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty {
+            if let chosen = world.settings.profileVariable {
                 let names = (parsed?.profiles.map(\.name) ?? []) + MockProfile.names
                 if names.contains(chosen) {
                     if let marked = parsed?.defaultProfile?.name, marked != chosen {

@@ -48,7 +48,7 @@ struct SettingsFileEdit {
             guard !flag.isEmpty else { throw .usage("--profile: empty name; give the profile's name") }
             return flag
         }
-        if let chosen = world.settings.variables["APNSCTL_PROFILE"], !chosen.isEmpty {
+        if let chosen = world.settings.profileVariable {
             // Only a profile the file has: a variable's typo, or a built-in's name (whose table would replace
             // the mock's credentials), is no profile to make without being asked by name.
             if let names = editor.profileNames, !names.contains(chosen) {

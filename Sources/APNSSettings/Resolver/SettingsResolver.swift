@@ -250,7 +250,7 @@ public enum SettingsResolver {
         let chosen: Sourced<String>
         if let p = input.flags.profile {
             chosen = Sourced(p, from: .flag("--profile"))
-        } else if let p = input.variables["APNSCTL_PROFILE"], !p.isEmpty {
+        } else if let p = SettingsWorld.profileVariable(in: input.variables) {
             chosen = Sourced(p, from: .variable("APNSCTL_PROFILE"))
         } else if let d = file?.defaultProfile, let file {
             chosen = Sourced(d.name, from: .profile(name: d.name, file: file.path, line: d.line))

@@ -21,6 +21,16 @@ public struct SettingsWorld: Sendable {
         return SettingsWorld(variables: variables, home: Environment.home(variables: variables))
     }
 
+    /// The profile `APNSCTL_PROFILE` chooses for every command without `-p` (an empty one counts as unset): the
+    /// resolver picks it, and `config list`, `set` and `unset` follow it.
+    public var profileVariable: String? { Self.profileVariable(in: variables) }
+
+    /// `profileVariable` of `variables`.
+    public static func profileVariable(in variables: [String: String]) -> String? {
+        guard let name = variables["APNSCTL_PROFILE"], !name.isEmpty else { return nil }
+        return name
+    }
+
     /// `$XDG_CONFIG_HOME`, else `~/.config`.
     public var configHome: String? { xdg("XDG_CONFIG_HOME", fallback: ".config") }
 
