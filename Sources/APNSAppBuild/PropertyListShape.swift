@@ -1,8 +1,14 @@
 /// How deeply a property list nests, checked before libplist parses it: libplist's parsers recurse once per
 /// level and run off the stack a few ten thousand levels down. Real lists (Info.plist, entitlements,
 /// provisioning profiles) nest fewer than ten levels; `maximumDepth` leaves room without risk.
+///
+/// A binary list may also refer to one object from many places, and libplist copies the object at each: forty
+/// levels of arrays holding the level below twice are a 300-byte file that expands to a trillion items. So the
+/// items a binary list expands to are counted too, against `maximumItems` (a real profile with every device
+/// of a team has a few thousand).
 enum PropertyListShape {
     static let maximumDepth = 64
+    static let maximumItems = 100_000
 
     /// Why `bytes` (XML or binary) nests too deeply or is malformed in a way found on the way; nil when fine.
     static func problem(_ bytes: [UInt8]) -> String? {
@@ -50,7 +56,8 @@ enum PropertyListShape {
     }
 
     /// Walks a binary list's object graph from its top object without recursion, each object at most once per
-    /// depth, and refuses what nests more than `maximumDepth` levels or points outside the file.
+    /// depth, and refuses what nests more than `maximumDepth` levels, points outside the file or expands to more
+    /// than `maximumItems` items.
     static func binaryProblem(_ bytes: [UInt8]) -> String? {
         let malformed = "a malformed binary property list"
         guard bytes.count >= 8 + 32 else { return malformed }
@@ -70,12 +77,14 @@ enum PropertyListShape {
             return o >= 8 && o < UInt64(tableOffset) ? Int(o) : nil
         }
         var deepestSeen = [Int](repeating: -1, count: count)
+        var children = [[Int]](repeating: [], count: count)
         var pending: [(object: Int, depth: Int)] = [(Int(top), 0)]
         while let (object, depth) = pending.popLast() {
             guard depth <= maximumDepth else {
                 return "a property list nested more than \(maximumDepth) levels deep"
             }
             guard deepestSeen[object] < depth else { continue }
+            let firstVisit = deepestSeen[object] < 0
             deepestSeen[object] = depth
             guard let at = offset(of: object) else { return malformed }
             let marker = bytes[at]
@@ -99,7 +108,21 @@ enum PropertyListShape {
                 let child = readUInt(bytes, refs + r * refSize, refSize)
                 guard child < objectCount else { return malformed }
                 pending.append((Int(child), depth + 1))
+                if firstVisit { children[object].append(Int(child)) }
             }
+        }
+        // No loop is left (one would have gone past `maximumDepth`), so the counting below ends, its recursion no
+        // deeper than the list.
+        var expanded = [Int](repeating: -1, count: count)
+        func items(_ object: Int) -> Int {
+            if expanded[object] >= 0 { return expanded[object] }
+            var total = 1
+            for child in children[object] where total <= maximumItems { total += items(child) }
+            expanded[object] = min(total, maximumItems + 1)
+            return expanded[object]
+        }
+        guard items(Int(top)) <= maximumItems else {
+            return "a property list whose shared entries expand to more than \(maximumItems) items"
         }
         return nil
     }

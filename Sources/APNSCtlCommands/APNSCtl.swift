@@ -219,6 +219,8 @@ public struct APNSCtl: ParsableCommand {
         .map { TokenFlagValue.correcting($0, arguments: arguments, flags: flags) }
         .map { Convert.missingOutputAdvice($0, arguments: arguments) }
         .map { StrayPassphraseArgument.hiding($0, arguments: arguments) }
+        // After the passphrase's hiding: a word that may be the passphrase (hex, as a token is) is never repeated.
+        .map { UnexpectedArgumentAdvice.correcting($0, arguments: arguments) }
         .map { SplitDateTime.correcting($0, arguments: arguments) }
         .map { line in
             // `Unknown option '-30m'`: a value where the command takes values; `history show -1`, where the

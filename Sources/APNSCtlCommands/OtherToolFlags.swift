@@ -26,6 +26,8 @@ enum OtherToolFlags {
         "--p8-file": "--auth-key", "--auth-key-file": "--auth-key", "--keyfile": "--key",
         "--app-id": "--topic", "--push-token": "--device", "--device-token": "--device", "--tokens": "--devices",
         "--environment": "--env", "--passfile": "--passphrase-file", "--password-file": "--passphrase-file",
+        "--enviroment": "--env", "--ca": "--ca-file", "--cafile": "--ca-file", "--type": "--push-type",
+        "--kid": "--key-id", "--keyid": "--key-id",
     ]
 
     /// A spelling's meaning where the command has no flag for its first (`--keyfile`: a certificate's key for
@@ -102,7 +104,7 @@ enum OtherToolFlags {
                 + "background push)?"
         }
         // curl's body flags: send's payload is its argument.
-        if payloadFlags.contains(name) || name == "--payload", flags.contains("--devices") {
+        if payloadFlags.contains(name) || payloadFileFlags.contains(name), flags.contains("--devices") {
             return "\(prefix)\(name)'. The payload is send's argument: a file, - for standard input, or inline JSON "
                 + "starting with { (apnsctl send payload.json -d TOKEN)"
         }
@@ -154,6 +156,12 @@ enum OtherToolFlags {
 
     /// curl's flags for the request body.
     static let payloadFlags: Set<String> = ["--data", "--data-binary", "--data-raw", "--data-ascii"]
+
+    /// Other senders' flags for the payload's file (`--file` was "did you mean '--title'", which sent an alert
+    /// titled with the file's name).
+    static let payloadFileFlags: Set<String> = [
+        "--payload", "--file", "-f", "--json-file", "--payload-file", "--json-payload",
+    ]
 
     /// The long flags of the command `arguments` name (`send`, `channel create`), from its help text, but for
     /// `--help` and `--version`.

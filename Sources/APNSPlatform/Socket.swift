@@ -17,12 +17,18 @@ public enum SocketError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A signal arrived while connecting (the caller decides what that means).
     case interrupted
 
+    /// `host:port`, an IPv6 address in brackets (`[::1]:2197`), as a URL writes it.
+    private static func place(_ host: String, _ port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
     public var description: String {
         switch self {
         case .resolve(let h, let f): return "cannot resolve \(h): \(f)"
-        case .connect(let h, let p, let r): return "cannot connect to \(h):\(p): \(r)"
-        case .timeout(let h, let p, let s): return "connecting to \(h):\(p) timed out after \(SecondsText.of(s))"
-        case .listen(let h, let p, let r): return "cannot listen on \(h):\(p): \(r)"
+        case .connect(let h, let p, let r): return "cannot connect to \(Self.place(h, p)): \(r)"
+        case .timeout(let h, let p, let s):
+            return "connecting to \(Self.place(h, p)) timed out after \(SecondsText.of(s))"
+        case .listen(let h, let p, let r): return "cannot listen on \(Self.place(h, p)): \(r)"
         case .interrupted: return "interrupted while connecting"
         }
     }

@@ -86,6 +86,25 @@ import Testing
         server.done.wait()
     }
 
+    /// A trusted certificate for other names than the one connected to: the failure says which names it is for, and
+    /// is told from an untrusted one (the CA is right; the name in --endpoint is not), so the advice is not "give
+    /// the CA that signed it" to a user who did.
+    @Test func aCertificateForAnotherNameSaysWhichNamesItIsFor() throws {
+        let server = try startEchoServer(clientCA: false)
+        let ctx = try TLSContext.client(caFile: fixtures.caCert, verify: true)
+        let sock = try Socket.connect(host: "127.0.0.1", port: server.port, timeout: 5)
+        let conn = try TLSConnection.client(socket: sock, context: ctx, host: "other.example")
+        #expect {
+            try conn.handshake(timeoutMs: 5000)
+        } throws: { error in
+            guard let failure = error as? TLSFailure, case .verification = failure else { return false }
+            return failure.isAboutHostName && !failure.isAboutCertificateDates
+                && failure.description.hasSuffix(
+                    "hostname mismatch (the certificate is for localhost, 127.0.0.1, not for other.example)")
+        }
+        server.done.wait()
+    }
+
     /// A CA file that is not PEM is its own case, naming the file, so the CLI can call it a bad input (exit 66).
     @Test func unusableCAFileIsNamed() throws {
         let dir = try TemporaryDirectory()

@@ -22,6 +22,20 @@ import Testing
         #expect(!SocketError.connect(host: "h", port: 443, reason: "Connection refused").mayPassWithMoreTime)
     }
 
+    /// An IPv6 address is written in brackets, as the URL that named it (`cannot connect to ::1:2197` read as
+    /// a host `::1:2197`); doctor already wrote `[::1]:2197`.
+    @Test func anIPv6AddressIsBracketed() {
+        #expect(
+            SocketError.connect(host: "::1", port: 2197, reason: "Connection refused").description
+                == "cannot connect to [::1]:2197: Connection refused")
+        #expect(
+            SocketError.timeout(host: "::1", port: 443, seconds: 5).description
+                == "connecting to [::1]:443 timed out after 5 s")
+        #expect(
+            SocketError.connect(host: "127.0.0.1", port: 443, reason: "x").description
+                == "cannot connect to 127.0.0.1:443: x")
+    }
+
     @Test func theResolversWordsAreKept() {
         let unknown = gai_strerror(EAI_NONAME).map { String(cString: $0) } ?? ""
         #expect(

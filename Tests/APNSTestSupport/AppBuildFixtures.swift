@@ -278,4 +278,24 @@ extension AppBuildFixtures {
         data += [UInt8](repeating: 0, count: 4) + MachOFixture.be(UInt32(table))
         return data
     }
+
+    /// A binary property list of `levels` arrays, each holding the one below twice (the same object, by
+    /// reference), over one `false`: a few hundred bytes that expand to 2^levels items.
+    public static func sharedReferencesBinaryPlist(levels: Int) -> [UInt8] {
+        var data = Array("bplist00".utf8)
+        var offsets = [data.count]
+        data.append(0x08)
+        for level in 1...levels {
+            offsets.append(data.count)
+            data.append(0xA2)
+            data += MachOFixture.be(UInt32(level - 1)) + MachOFixture.be(UInt32(level - 1))
+        }
+        let table = data.count
+        for o in offsets { data += MachOFixture.be(UInt32(o)) }
+        data += [UInt8](repeating: 0, count: 6) + [4, 4]
+        data += [UInt8](repeating: 0, count: 4) + MachOFixture.be(UInt32(levels + 1))
+        data += [UInt8](repeating: 0, count: 4) + MachOFixture.be(UInt32(levels))
+        data += [UInt8](repeating: 0, count: 4) + MachOFixture.be(UInt32(table))
+        return data
+    }
 }

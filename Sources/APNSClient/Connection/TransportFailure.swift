@@ -16,6 +16,8 @@ public enum TransportAdvice: Sendable, Equatable {
     case trustServerCertificate
     /// The server's certificate was refused for its dates: this machine's clock is the likely cause.
     case checkClock
+    /// The server's certificate verified but is for another name: connect by a name it is for.
+    case useACertificateName
     /// The proxy could not be reached: check which proxy is configured, or exempt the host.
     case checkProxySettings
     /// The proxy was silent: allow more time, or check the proxy.
@@ -116,6 +118,7 @@ public enum TransportFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .connect(.resolve): return .checkHostName
         case .connect(.connect), .connect(.timeout): return .checkServerAndEndpoint
         case .tls(let failure) where failure.isAboutCertificateDates: return .checkClock
+        case .tls(let failure) where failure.isAboutHostName: return .useACertificateName
         case .tls(.verification): return .trustServerCertificate
         case .handshakeTimeout(_, .some): return .allowMoreTimeOrCheckTheProxy
         case .timeout, .handshakeTimeout: return .allowMoreTime

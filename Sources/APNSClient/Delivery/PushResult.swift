@@ -46,8 +46,9 @@ public struct PushResult: Sendable, Equatable {
     /// Its place in the input (0 for the first device), when the sender knew it.
     public var inputPosition: Int? = nil
 
-    /// A device push answered 2xx without an `apns-id`, which APNs sends with every answer: a web server or a
-    /// proxy at `--endpoint` said "200", and whether the push reached APNs cannot be told. Never accepted.
+    /// A device push answered 2xx without an `apns-id`, or a broadcast or channel request 200 without an
+    /// `apns-request-id`, which APNs sends with every answer: a web server or a proxy at `--endpoint` said "200",
+    /// and whether the request reached APNs cannot be told. Never accepted.
     public var isSuccessNotFromAPNs = false
 
     /// Whether its request ever left (a run that gives up fails the devices it never sent, too).
@@ -82,7 +83,13 @@ public struct PushResult: Sendable, Equatable {
         var bodyText: String? = nil
         var timestamp: Int64? = nil
         let apnsID = response.headers.value(of: APNSHeader.id.name)
-        let notFromAPNs = target.device != nil && Self.isSuccess(response.status) && apnsID == nil
+        let answeredRequestID = response.headers.value(of: APNSHeader.requestID.name)
+        // A broadcast, a read and a list are answered 200, as a web server answers anything; a create's 201 is told
+        // by its channel id and a delete's 204 by nothing else, so those are taken as they come.
+        let notFromAPNs =
+            target.device != nil
+            ? Self.isSuccess(response.status) && apnsID == nil
+            : response.status == 200 && answeredRequestID == nil
         if (!Self.isSuccess(response.status) || notFromAPNs) && !response.body.isEmpty {
             let error = APNSErrorBody(response.body)
             reason = error.reason.map(ReceivedReason.init)
@@ -99,8 +106,7 @@ public struct PushResult: Sendable, Equatable {
                 PrintableText.unescapedLine($0, limit: 64)
             },
             reason: reason, bodyText: bodyText, timestamp: timestamp, failure: nil, durationMs: durationMs,
-            apnsRequestID: response.headers.value(of: APNSHeader.requestID.name)
-                .map { PrintableText.unescapedLine($0, limit: 64) } ?? sentRequestID,
+            apnsRequestID: answeredRequestID.map { PrintableText.unescapedLine($0, limit: 64) } ?? sentRequestID,
             response: response)
         isSuccessNotFromAPNs = notFromAPNs
     }

@@ -148,6 +148,31 @@ extension X509Certificate {
         return Array(UnsafeBufferPointer(start: bytes, count: n))
     }
 
+    /// The DNS names and IP addresses the certificate is for (its subjectAltName), in order, at most `limit`: what a
+    /// name that did not match should have been.
+    public func serverNames(limit: Int = 5) -> [String] {
+        guard let value = extensionValue(oid: "2.5.29.17"), let outer = DER.elements(value[...]), outer.count == 1,
+            let names = outer[0].children
+        else { return [] }
+        var out: [String] = []
+        for name in names where out.count < limit {
+            let bytes = Array(name.content)
+            switch name.tag {
+            case 0x82:  // dNSName, IA5String
+                out.append(String(decoding: bytes.prefix(253), as: UTF8.self))
+            case 0x87 where bytes.count == 4:  // iPAddress, IPv4
+                out.append(bytes.map(String.init).joined(separator: "."))
+            case 0x87 where bytes.count == 16:  // iPAddress, IPv6, uncompressed
+                out.append(
+                    stride(from: 0, to: 16, by: 2).map { String(Int(bytes[$0]) << 8 | Int(bytes[$0 + 1]), radix: 16) }
+                        .joined(separator: ":"))
+            default:
+                continue
+            }
+        }
+        return out
+    }
+
     /// Whether the certificate was issued by `issuer` and its signature verifies with the issuer's key.
     public func isSigned(by issuer: X509Certificate) -> Bool {
         guard X509_check_issued(issuer.pointer, pointer) == X509_V_OK else {

@@ -100,7 +100,12 @@ public final class TLSConnection {
                 if verify == X509_V_ERR_HOSTNAME_MISMATCH || verify == X509_V_ERR_IP_ADDRESS_MISMATCH,
                     let name = peerName
                 {
-                    text += " (the certificate is not for \(name))"
+                    // What it is for says which name --endpoint should have used.
+                    let names = presentedChain.first?.serverNames() ?? []
+                    text +=
+                        names.isEmpty
+                        ? " (the certificate is not for \(name))"
+                        : " (the certificate is for \(names.joined(separator: ", ")), not for \(name))"
                 }
                 if let trust = context.systemTrust,
                     [
@@ -113,7 +118,14 @@ public final class TLSConnection {
                 ERR_clear_error()
                 throw .verification(text)
             }
-            throw .handshake(Self.describe(OpenSSLError("handshake"), errnoValue: SystemError.code))
+            let errnoValue = SystemError.code
+            let error = OpenSSLError("handshake")
+            // A server that takes ALPN but none of our protocols alerts instead of choosing one: said as the server
+            // that did not agree to HTTP/2, not in OpenSSL's words.
+            if error.entries.contains(where: { $0.reason == SSL_R_TLSV1_ALERT_NO_APPLICATION_PROTOCOL }) {
+                throw .noHTTP2(selected: nil)
+            }
+            throw .handshake(Self.describe(error, errnoValue: errnoValue))
         }
     }
 

@@ -42,8 +42,13 @@ extension APNSCtl.Channel {
             guard let result = results.first else { throw CLIError.internalError("channel create got no result") }
             try output.check(result, operation: "create") { $0.field("storage", nil as String?) }
             guard let id = result.response.map(ChannelAnswer.init)?.channelID, !id.isEmpty else {
-                output.showRequestID(result)
-                throw CLIError.transport(.noChannelID(status: result.status ?? 0))
+                let problem = TransportProblem.noChannelID(status: result.status ?? 0)
+                if plan.format == .json {
+                    output.unusable(result, problem: problem) { $0.field("storage", nil as String?) }
+                } else {
+                    output.showRequestID(result)
+                }
+                throw CLIError.transport(problem)
             }
             if plan.format == .json {
                 output.line(channel: id, result: result) { $0.field("storage", policy.name) }

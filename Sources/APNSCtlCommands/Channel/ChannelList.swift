@@ -30,8 +30,19 @@ extension APNSCtl.Channel {
                 throw CLIError.internalError("channel list got no result")
             }
             try output.check(listed, operation: "list", noStorage, after: ownID)
+            // APNs answers a list with one, empty when there are no channels: an answer without is not a list (a web
+            // page behind an apns-request-id), never taken for "no channels".
+            guard let channels = listed.response.map(ChannelAnswer.init)?.channels else {
+                let problem = TransportProblem.noChannelList(status: listed.status ?? 0)
+                if plan.format == .json {
+                    output.unusable(listed, problem: problem, noStorage, after: ownID)
+                } else {
+                    output.showRequestID(listed)
+                }
+                throw CLIError.transport(problem)
+            }
             var ids: [String] = []
-            for id in listed.response.map(ChannelAnswer.init)?.channels ?? [] where !ids.contains(id) { ids.append(id) }
+            for id in channels where !ids.contains(id) { ids.append(id) }
             guard plan.format == .json else {
                 output.showRequestID(listed)
                 for id in ids { output.text(id) }

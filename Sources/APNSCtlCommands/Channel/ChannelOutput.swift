@@ -32,7 +32,8 @@ struct ChannelOutput {
             flush()
         } else {
             showRequestID(r)
-            let reason = r.reason?.text ?? r.bodyText ?? "-"
+            // A page that is not APNs' is quoted once, by the explanation.
+            let reason = r.reason?.text ?? "-"
             messages.error("channel \(operation): rejected \(r.status ?? 0) \(reason): \(SendOutput.explanation(r))")
         }
         throw .rejected
@@ -66,8 +67,22 @@ struct ChannelOutput {
     /// Writes one text line on stdout, escaped (it quotes the server's ids and settings).
     func text(_ text: String) { out.line(PrintableText.escapingControls(text)) }
 
+    /// The JSON object of an answer that is not the one the request needs (`problem`: a create's 201 without
+    /// the new id, a list without its list), with the keys an answer's has, then its `"error"`.
+    func unusable(
+        _ r: PushResult, problem: TransportProblem, _ fill: (inout JSONWriter) -> Void,
+        after: (inout JSONWriter) -> Void = { _ in }
+    ) {
+        line(channel: r.target.text.isEmpty ? nil : r.target.text, result: r, fill) { w in
+            after(&w)
+            w.field("error", problem.message)
+        }
+        flush()
+    }
+
     /// One JSON object: `channel`, the fields `fill` adds, `status`, `reason`, `meaning`, `hint`,
-    /// `apns_request_id`, then the fields `after` adds (`list_request_id`).
+    /// `apns_request_id`, then the fields `after` adds (`list_request_id`), and `body` for an answer that is not
+    /// APNs' (`reason` holds only an APNs reason, as `send`'s).
     func line(
         channel: String?, result: PushResult, _ fill: (inout JSONWriter) -> Void,
         after: (inout JSONWriter) -> Void = { _ in }
@@ -77,13 +92,24 @@ struct ChannelOutput {
         w.field("channel", channel)
         fill(&w)
         w.field("status", result.status)
-        w.field("reason", result.reason?.text ?? result.bodyText)
-        var explained: APNSReason? = nil
-        if result.outcome == .rejected, case .known(let known)? = result.reason { explained = known }
-        w.field("meaning", explained?.meaning)
-        w.field("hint", explained?.hint(broadcast: true))
+        w.field("reason", result.reason?.text)
+        var meaning: String? = nil
+        var hint: String? = nil
+        if result.outcome == .rejected {
+            switch result.reason {
+            case .known(let known)?:
+                (meaning, hint) = (known.meaning, known.hint(broadcast: true))
+            case nil where result.isSuccessNotFromAPNs || result.bodyText != nil:
+                (meaning, hint) = (SendOutput.notFromAPNs(result), SendOutput.endpointHint(result))
+            case .unknown?, nil:
+                meaning = SendOutput.explanation(result)
+            }
+        }
+        w.field("meaning", meaning)
+        w.field("hint", hint)
         w.field("apns_request_id", result.apnsRequestID)
         after(&w)
+        if let body = result.bodyText { w.field("body", body) }
         w.endObject()
         out.line(w.text)
     }

@@ -5,7 +5,9 @@ import ArgumentParser
 struct ConfigKeyOptions: ParsableArguments {
     @Option(
         name: [.customShort("p"), .customLong("profile")],
-        help: ArgumentHelp("The profile to change; without it, the file's default-profile.", valueName: "name"))
+        help: ArgumentHelp(
+            "The profile to change; without it, the one APNSCTL_PROFILE names, else the file's default-profile.",
+            valueName: "name"))
     var profile: String?
 
     @OptionGroup var file: ConfigFileOptions

@@ -73,8 +73,9 @@ struct SettingsFileEdit {
         }
         guard let d = file.defaultProfile else {
             let names = file.profiles.map(\.name)
+            let state = FileSystem.exists(location.path) ? "has no default-profile" : "does not exist yet"
             throw .usage(
-                "\(what): which profile? pass --profile NAME (\(location.path) has no default-profile"
+                "\(what): which profile? pass --profile NAME (\(location.path) \(state)"
                     + (names.isEmpty ? ")" : "; its profiles: \(names.joined(separator: ", ")))"))
         }
         return d.name

@@ -5,12 +5,15 @@ import APNSCrypto
 extension AppBuildRules {
     /// doctor's `app` line: the build's bundle id and team against the credential's, its `aps-environment`
     /// (missing fails), and its profile's expiry, treated as `--fail-within` treats certificates. A failure is
-    /// a credential problem (77) and stops the run before the network.
-    /// `environmentGiven`: `--env` (or its setting) says which environment, so an archive's doubt is no warning.
+    /// a credential problem (77) and stops the run before the network, except a profile within `--fail-within`:
+    /// as for a certificate, the network checks still run.
+    /// `environments`: those `--env` (or its setting) names, so an archive's doubt is no warning, and one that is
+    /// not the build's is (doctor probes what it is told; `send` would refuse those tokens there).
     func doctorCheck(
         identity: CertificateInfo?, teamID: String?, now: Int64, failWithin: Int64?,
-        failWithinLabel: String = "--fail-within", environmentGiven: Bool = false
-    ) -> DoctorCheck {
+        failWithinLabel: String = "--fail-within", environments: [APNSEnvironment]? = nil,
+        environmentLabel: String = "--env"
+    ) -> (check: DoctorCheck, stopBeforeNetwork: Bool) {
         let profile = build.profile
         var detail =
             "\(build.path): \(build.bundleID ?? "(no bundle id)"), team \(build.teamID ?? "(none)"), "
@@ -35,7 +38,7 @@ extension AppBuildRules {
         } catch {
             if case .credential(let message) = error { fail(message) }
         }
-        guard check.status == .ok else { return check }
+        guard check.status == .ok else { return (check, true) }
         if build.lacksPush {
             fail(AppBuildMessages.noPush(build))
         } else if let expired = AppBuildMessages.expired(build, now: now) {
@@ -44,16 +47,21 @@ extension AppBuildRules {
             fail(
                 "the provisioning profile expires within \(failWithinLabel) \(APNSCtl.Doctor.formatDuration(failWithin)): renew it before \(ISO8601.format(epochSeconds: expires))"
             )
+            return (check, false)
+        } else if let environments, let own = environment, !environments.contains(own) {
+            check.status = .warn
+            check.hint =
+                "\(environmentLabel) \(environments.map(\.rawValue).joined(separator: ", ")) is probed, but this build's device tokens belong to \(own.rawValue): sent there, they are refused (BadDeviceToken); leave \(environmentLabel) out to probe \(own.rawValue)"
         } else if let expires = profile?.expires, expires - now <= DoctorPlan.expiryWarningSeconds {
             check.status = .warn
             check.hint = "renew the provisioning profile before \(ISO8601.format(epochSeconds: expires))"
         } else if let disagreement = build.disagreements.first {
             check.status = .warn
             check.hint = disagreement
-        } else if build.isArchiveBeforeDistribution && !environmentGiven {
+        } else if build.isArchiveBeforeDistribution && environments == nil {
             check.status = .warn
             check.hint = AppBuildMessages.archiveBeforeDistribution(build)
         }
-        return check
+        return (check, check.status == .fail)
     }
 }

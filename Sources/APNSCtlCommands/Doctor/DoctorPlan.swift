@@ -169,10 +169,10 @@ extension APNSCtl.Doctor {
         configuration.nameLookup = world.nameLookup
         let appCheck = app?.doctorCheck(
             identity: identity?.info, teamID: ids?.teamID, now: now, failWithin: failWithin,
-            failWithinLabel: settings.label(.failWithin), environmentGiven: wanted != nil)
+            failWithinLabel: settings.label(.failWithin), environments: wanted, environmentLabel: settings.label(.env))
         var plan = DoctorPlan(
-            routes: used, explicit: wanted != nil, credentials: credentials, app: appCheck,
-            stopBeforeNetwork: stop || appCheck?.status == .fail,
+            routes: used, explicit: wanted != nil, credentials: credentials, app: appCheck?.check,
+            stopBeforeNetwork: stop || appCheck?.stopBeforeNetwork == true,
             configuration: configuration, probe: probe, keyID: ids?.keyID, teamID: ids?.teamID)
         plan.topicOrigin =
             settings[.topic] != nil

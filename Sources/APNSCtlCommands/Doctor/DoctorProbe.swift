@@ -250,6 +250,8 @@ struct DoctorProbe {
         switch failure {
         case .tls(let verification) where verification.isAboutCertificateDates:
             return .fail("tls", env, .network, failure.description, hint: ClockAdvice.certificateDates)
+        case .tls(let verification) where verification.isAboutHostName:
+            return .fail("tls", env, .network, failure.description, hint: TransportFailure.certificateNameAdvice)
         case .tls(.verification):
             let issuers = tls.presentedChain.map { $0.info.issuer }
             let caFile: String? =

@@ -62,6 +62,10 @@ extension DeviceNames.Problem {
     /// Only where the message is a generic one: a value recognised as something else (a `Data` description, which
     /// holds a comma) is told what it is.
     func cliMessage(value: String) -> String {
+        // A simulator's name for itself (`booted`, its UDID), given where a device token goes.
+        if value.lowercased() == "booted" || UUIDString.isCanonical(value.lowercased()) {
+            return cliMessage + "; a simulator is chosen with --simulator (booted, its UDID or its name), not -d"
+        }
         switch self {
         case .unknownName, .token(.notHex), .token(.oddLength): break
         default: return cliMessage

@@ -2,6 +2,8 @@ import APNSTestSupport
 import Foundation
 import Testing
 
+@testable import APNSAppBuild
+
 /// Builds are untrusted input: a crafted archive, executable or property list is exit 65 (or 66 when it
 /// cannot be read) with a message naming the part, never a crash, a hang or a file written.
 @Suite struct HostileAppBuildTests {
@@ -172,6 +174,20 @@ import Testing
         try Self.expectCorrupt(try fixtures.ipa(of: app), "nested more than 64 levels deep", in: fixtures)
         let profile = try fixtures.signed(AppBuildFixtures.deepXMLPlist(depth: 10_000), as: "deep.mobileprovision")
         try Self.expectCorrupt(profile, "nested more than 64 levels deep", in: fixtures)
+    }
+
+    /// A binary list that refers to one array from two places, forty levels over, is 300 bytes that libplist
+    /// would copy into a trillion items (it ran out of memory): refused before it is parsed, quickly. A list just
+    /// inside the count is read.
+    @Test func aBinaryPropertyListThatExpandsPastItsCountIsRefused() throws {
+        let fixtures = try AppBuildFixtures()
+        let app = try fixtures.app(profile: .development)
+        try fixtures.directory.write("Demo.app/Info.plist", AppBuildFixtures.sharedReferencesBinaryPlist(levels: 40))
+        try Self.expectCorrupt(app, "shared entries expand to more than 100000 items", in: fixtures)
+        try Self.expectCorrupt(
+            try fixtures.ipa(of: app), "shared entries expand to more than 100000 items", in: fixtures)
+        #expect(PropertyListShape.binaryProblem(AppBuildFixtures.sharedReferencesBinaryPlist(levels: 15)) == nil)
+        #expect(PropertyListShape.binaryProblem(AppBuildFixtures.sharedReferencesBinaryPlist(levels: 16)) != nil)
     }
 
     /// A binary list whose arrays hold each other is refused by libplist itself; it ends, as an error.

@@ -202,7 +202,8 @@ import Testing
             "--endpoint", "sandbox=\(setup.sandbox.endpoint)", "--endpoint", "production=\(setup.production.endpoint)",
         ]
         let base = ["doctor", "--cert", setup.sandbox.certificate, "--ca-file", setup.sandbox.caFile] + endpoints
-        let good = try InProcess.apnsctl(base + ["--app", try setup.ipa(.development)])
+        let development = try setup.ipa(.development)
+        let good = try InProcess.apnsctl(base + ["--app", development])
         #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
         #expect(good.stdout.contains("ok    app "), "\(good.stdout)")
         #expect(good.stdout.contains("auth sandbox") && !good.stdout.contains("auth production"), "\(good.stdout)")
@@ -227,5 +228,30 @@ import Testing
         #expect(unsaid.stdout.contains("warn  app ") && unsaid.stdout.contains("an Xcode archive"), "\(unsaid.stdout)")
         let said = try InProcess.apnsctl(base + ["--app", archive, "--env", "sandbox"])
         #expect(said.stdout.contains("ok    app ") && !said.stdout.contains("an Xcode archive"), "\(said.stdout)")
+        // Another environment than the build's is probed as told, and the app line warns that its tokens would be
+        // refused there.
+        let other = try InProcess.apnsctl(base + ["--app", development, "--env", "production"])
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        #expect(
+            other.stdout.contains("warn  app ")
+                && other.stdout.contains(
+                    "--env production is probed, but this build's device tokens belong to sandbox"),
+            "\(other.stdout)")
+        #expect(other.stdout.contains("auth production"), "\(other.stdout)")
+    }
+
+    /// A profile within --fail-within fails its line (77) and, as a certificate within it, leaves the network
+    /// checks to run (they stopped there).
+    @Test func aProfileWithinFailWithinStillRunsTheNetworkChecks() throws {
+        let setup = try Setup()
+        let r = try InProcess.apnsctl([
+            "doctor", "--cert", setup.sandbox.certificate, "--ca-file", setup.sandbox.caFile, "--endpoint",
+            setup.sandbox.endpoint, "--app", try setup.ipa(.development), "--fail-within", "330d",
+        ])
+        #expect(r.status == 77, "\(r.stdout)\(r.stderr)")
+        let app = r.lines.first { $0.hasPrefix("fail  app ") } ?? ""
+        #expect(app.contains("expires within --fail-within 330d"), "\(r.stdout)")
+        #expect(r.stdout.contains("ok    credentials "), "the certificate is not within 330 days: \(r.stdout)")
+        #expect(r.stdout.contains("auth sandbox"), "\(r.stdout)")
     }
 }

@@ -648,6 +648,14 @@ import Testing
             r.stderr
                 == "error: config set topic: which profile? pass --profile NAME (\(other.configFile) has no default-profile; its profiles: a, b)\n"
         )
+        // No file at all: said as such, not as a file without a default-profile.
+        let none = try Home()
+        let missing = try none.run(["config", "set", "topic", "x"])
+        #expect(missing.status == 64)
+        #expect(
+            missing.stderr
+                == "error: config set topic: which profile? pass --profile NAME (\(none.configFile) does not exist yet)\n",
+            "\(missing.stderr)")
     }
 
     @Test func initWritesACommentedFileWithAFirstProfile() throws {

@@ -367,6 +367,14 @@ import Testing
                 == "warning: --alert @\(message): sent as that text; --alert reads no @FILE (the JSON flags do), so to send the text in \(message), write --alert \"$(cat \(message))\"\n"
         )
         #expect(mock.requests.count == 1)
+        // A payload file is send's argument, never an alert's text: `"$(cat alert.json)"` would put JSON on screen.
+        let payload = try mock.scratch.write("alert.json", #"{"aps":{"alert":"hi"}}"#)
+        let json = try mock.tokenSend(["--alert", "@" + payload, "-d", Self.token(1)])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(
+            json.stderr
+                == "warning: --alert @\(payload): sent as that text; --alert reads no @FILE (the JSON flags do), so to send the payload in \(payload), give it as send's argument without --alert (apnsctl send \(payload) -d TOKEN)\n",
+            "\(json.stderr)")
         // `@-`, as the JSON flags read standard input: nothing is read, and that is said with how to send a pipe's text.
         for value in ["@-", "@/dev/stdin"] {
             let piped = try mock.tokenSend(["--title", value, "-d", Self.token(1)])
@@ -376,7 +384,7 @@ import Testing
                     == "warning: --title \(value): sent as that text; --title reads nothing from standard input (the JSON flags' @- does), so to send the text a pipe gives, write --title \"$(cat)\"\n"
             )
         }
-        #expect(mock.requests.count == 3)
+        #expect(mock.requests.count == 4)
         // A duplicate key in a flag's JSON is named without a position in the payload the flags built.
         let duplicate = try mock.tokenSend([
             "--live-activity", "update", "--content-state", #"{"eta":5,"eta":6}"#, "-d", Self.token(1),

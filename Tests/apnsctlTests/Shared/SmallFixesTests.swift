@@ -183,7 +183,8 @@ import Testing
             // By meaning, where the nearest flag by letters is a wrong one.
             "--cert-file": "--cert", "--p8-file": "--auth-key", "--app-id": "--topic", "--push-token": "--device",
             "--keyfile": "--key", "--passfile": "--passphrase-file", "--environment": "--env",
-            "--tokens": "--devices",
+            "--tokens": "--devices", "--ca": "--ca-file", "--type": "--push-type", "--kid": "--key-id",
+            "--enviroment": "--env",
         ]
         let typos = [
             "--topc": "--topic", "--priorty": "--priority", "--colapse-id": "--collapse-id", "--auth-kye": "--auth-key",
@@ -202,6 +203,39 @@ import Testing
             silent.errorLines.first
                 == "error: Unknown option '--silent'. Did you mean '--quiet' (less output) or '--content-available' (a silent, background push)?",
             "\(silent.stderr)")
+        // Other senders' payload-file flags: the payload is the argument (`--file` was "did you mean '--title'",
+        // which sent an alert titled with the file's name).
+        for given in ["--file", "-f", "--payload-file", "--json-file"] {
+            let r = try InProcess.apnsctl(["send", given, "alert.json", "-d", Self.token(1)])
+            #expect(r.status == 64, "\(given): \(r.stderr)")
+            #expect(
+                r.errorLines.first?.hasPrefix("error: Unknown option '\(given)'. The payload is send's argument: ")
+                    == true, "\(given): \(r.stderr)")
+        }
+        // The -d forgotten after the payload, and `mock start`: what to type instead.
+        let forgotten = try InProcess.apnsctl(["send", "-p", "mock", "alert.json", Self.token(1)])
+        #expect(forgotten.status == 64, "\(forgotten.stderr)")
+        #expect(
+            forgotten.errorLines.first
+                == "error: Unexpected argument '\(Self.token(1))'. A device token goes with -d: -d \(Self.token(1))",
+            "\(forgotten.stderr)")
+        let start = try InProcess.apnsctl(["mock", "start"])
+        #expect(start.status == 64, "\(start.stderr)")
+        #expect(
+            start.errorLines.first?.hasPrefix(
+                "error: Unexpected argument 'start'. apnsctl mock starts it (add --detach")
+                == true, "\(start.stderr)")
+        // A simulator's name for itself given to -d: --simulator chooses one.
+        let credentials = try TestCredentials()
+        for value in ["booted", "A1B2C3D4-E5F6-4789-9ABC-DEF012345678"] {
+            let r = try InProcess.apnsctl(
+                ["send", "--alert", "hi", "-d", value, "--cert", credentials.pushFile, "--dry-run"])
+            #expect(r.status == 64, "\(value): \(r.stderr)")
+            #expect(
+                r.errorLines.first?.hasSuffix(
+                    "; a simulator is chosen with --simulator (booted, its UDID or its name), not -d") == true,
+                "\(value): \(r.stderr)")
+        }
         // Only where the command has the flag: jwt takes no --ca-file.
         let jwt = try InProcess.apnsctl(["jwt", "--cacert", "x"])
         #expect(jwt.status == 64)

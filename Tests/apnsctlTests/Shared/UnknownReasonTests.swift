@@ -32,6 +32,10 @@ import Testing
                 "--answer", "\(UnknownReasonTests.documentedDevice)=410:Unregistered",
                 "--answer", "\(UnknownReasonTests.webPageDevice)=200:<html>portal</html>",
                 "--answer", "\(UnknownReasonTests.emptyDevice)=200:<",
+                // A web server where a channel management host or a broadcast host should be: 200 pages without the
+                // apns-request-id APNs answers every such request with (the last part of each path).
+                "--answer", "all-channels=200:<html>portal</html>", "--answer", "channels=200:<html>portal</html>",
+                "--answer", "com.example.demo=200:<html>portal</html>",
             ]
             let out = Pipe()
             process.standardOutput = out
@@ -124,5 +128,37 @@ import Testing
             "\(text.stdout)")
         // APNs' own 200 is accepted as before.
         #expect(try server.send(String(repeating: "12", count: 32)).status == 0)
+    }
+
+    /// The same web server where the broadcast and channel management hosts belong: a broadcast answered 200
+    /// without an apns-request-id is rejected, not accepted; a list that is a page is no empty list; a read is no
+    /// channel of unknown settings. The page is in `body`, never in `reason`, and said once.
+    @Test func broadcastsAndChannelsAnsweredByAWebServerAreNotAPNs() throws {
+        let server = try AnswerServer()
+        let flags = [
+            "--endpoint", "https://127.0.0.1:\(server.port)", "--ca-file", server.credentials.caFile, "--cert",
+            server.credentials.pushFile, "--timeout", "20",
+        ]
+        let update = #"{"aps":{"event":"update","timestamp":1790000000,"content-state":{"score":"2-1"}}}"#
+        let broadcast = try InProcess.apnsctl(["send", update, "--channel", "YWJjZA==", "-o", "json"] + flags)
+        #expect(broadcast.status == 1, "\(broadcast.stdout)\(broadcast.stderr)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(broadcast.stdout.utf8)) as? [String: Any])
+        #expect(object["status"] as? Int == 200 && object["reason"] is NSNull, "\(broadcast.stdout)")
+        #expect(object["meaning"] as? String == "200 from a web server or proxy, not APNs", "\(broadcast.stdout)")
+        #expect((object["hint"] as? String)?.hasSuffix("with an apns-request-id") == true, "\(broadcast.stdout)")
+
+        let list = try InProcess.apnsctl(["channel", "list"] + flags)
+        #expect(list.status == 1 && list.stdout.isEmpty, "\(list.stdout)\(list.stderr)")
+        #expect(
+            list.stderr.contains("error: channel list: rejected 200 -: 200 from a web server or proxy, not APNs; "),
+            "\(list.stderr)")
+        #expect(list.stderr.components(separatedBy: "<html>portal</html>").count == 2, "said once: \(list.stderr)")
+
+        let get = try InProcess.apnsctl(["channel", "get", "YWJjZA==", "-o", "json"] + flags)
+        #expect(get.status == 1, "\(get.stdout)\(get.stderr)")
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(get.stdout.utf8)) as? [String: Any])
+        #expect(read["reason"] is NSNull && read["body"] as? String == "<html>portal</html>", "\(get.stdout)")
+        #expect(read["meaning"] as? String == "200 from a web server or proxy, not APNs", "\(get.stdout)")
     }
 }

@@ -21,6 +21,7 @@ extension TransportFailure {
             return description + "; pass --ca-file with the CA that signed it, or --insecure to skip the check (unsafe)"
         case .checkClock:
             return description + "; " + ClockAdvice.certificateDates
+        case .useACertificateName: return description + "; " + Self.certificateNameAdvice
         case .checkProxySettings:
             // Where the proxy came from is not known here: every place it may be set is named (-v says which).
             return description
@@ -34,6 +35,10 @@ extension TransportFailure {
         case .resendUnknownIfDuplicatesAreAcceptable: return description
         }
     }
+
+    /// What to do when the server's certificate verified but names another host: the CA is the right one.
+    static let certificateNameAdvice =
+        "the CA is right but the name is not: give --endpoint a name the certificate is for, or --insecure to skip the check (unsafe)"
 
     /// What to do about devices whose outcome is unknown.
     static let resendAdvice =

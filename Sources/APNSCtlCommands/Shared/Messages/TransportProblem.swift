@@ -13,6 +13,8 @@ enum TransportProblem: Sendable {
     case unanswered(SendSummary, noun: String)
     /// `channel create` was answered without the `apns-channel-id` header.
     case noChannelID(status: Int)
+    /// `channel list` was answered without a list of channels (APNs sends one, empty when there are none).
+    case noChannelList(status: Int)
     /// The mock could not start.
     case mockCannotStart(MockServerError)
 
@@ -79,6 +81,9 @@ enum TransportProblem: Sendable {
         case .noChannelID(let status):
             return
                 "channel create: the server answered \(status) without an apns-channel-id header; is --endpoint a channel management host?"
+        case .noChannelList(let status):
+            return
+                "channel list: the server answered \(status) without a list of channels; is --endpoint a channel management host?"
         case .mockCannotStart(let error):
             return error.description + (error.isAddressInUse ? " or pass --port 0 for a free port" : "")
         }

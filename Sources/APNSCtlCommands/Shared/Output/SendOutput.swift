@@ -151,7 +151,8 @@ final class SendOutput {
         case nil:
             if let text = r.bodyText { return notFromAPNs(r) + "; it answered: \(text)" }
             if r.isSuccessNotFromAPNs {
-                return notFromAPNs(r) + " (no apns-id): whether the push reached APNs cannot be told; " + endpointHint
+                let what = r.device == nil ? "apns-request-id): whether the request" : "apns-id): whether the push"
+                return notFromAPNs(r) + " (no \(what) reached APNs cannot be told; " + endpointHint(r)
             }
             return "The server answered HTTP \(r.status ?? 0) without a reason; is --endpoint an APNs server?"
         }
@@ -172,8 +173,12 @@ final class SendOutput {
             : "\(r.status ?? 0) from a proxy or load balancer, not APNs"
     }
 
-    /// What to check when something other than APNs answered.
-    static let endpointHint = "check --endpoint and any proxy on the way: APNs answers every request with an apns-id"
+    /// What to check when something other than APNs answered: the header APNs puts on every answer to a request
+    /// like `r`'s is missing.
+    static func endpointHint(_ r: PushResult) -> String {
+        "check --endpoint and any proxy on the way: APNs answers every request with an "
+            + (r.device == nil ? "apns-request-id" : "apns-id")
+    }
 
     /// Why a device got no answer. One whose request never left (`--timeout` expired on others, or every
     /// connection ended or reset it unprocessed before giving up) says so: "no answer …" alone reads as a request
@@ -256,7 +261,7 @@ final class SendOutput {
                         ? r.bothEnvironmentsRefusedText : reason.hint(for: pushType, broadcast: r.device == nil))
             case nil where r.isSuccessNotFromAPNs:
                 w.field("meaning", notFromAPNs(r))
-                w.field("hint", endpointHint)
+                w.field("hint", endpointHint(r))
             case nil where r.bodyText != nil:
                 w.field("meaning", notFromAPNs(r))
             case .unknown?, nil:
